@@ -1,0 +1,270 @@
+import { ErrorNames, TransientServiceError } from '../contracts/errors.js';
+import type { Logger } from '../ports.js';
+import {
+  type CompletedNotification,
+  type FailedNotification,
+  type InferenceNotification,
+  parseNotification,
+} from './notification.js';
+import type { TaskCallOutcome, TaskResumer, TaskTokenRecord, TaskTokenStore } from './ports.js';
+
+/**
+ * The notification Lambda's core, subscribed to the endpoint's success and error topics. For each
+ * SNS record: parse SageMaker's message, find the task token stored under its `InferenceId`,
+ * resume the task (`SendTaskSuccess`, or `SendTaskFailure` with `InferenceFailedError`), then
+ * delete the token, keeping a tombstone.
+ *
+ * Delivery is at least once (SNS, then Lambda's own retries of an asynchronous invocation), so:
+ * - resume first, delete the token second: a crash in between leaves the token, the redelivery
+ *   resumes again, Step Functions answers that the task is gone, and the token is deleted then;
+ * - a redelivery after the token was deleted finds the tombstone: a duplicate, not an error;
+ * - no record at all: an unknown id (another producer on the topic, or a record past its TTL);
+ * - a malformed message is logged and counted, never thrown: throwing would only make Lambda
+ *   deliver the same poison message again. When its `inferenceId` is still readable, the task is
+ *   failed at once instead of left to time out;
+ * - a failure to reach DynamoDB or Step Functions is thrown after every record was tried, so
+ *   Lambda retries the delivery (and sends it to the failure destination if it keeps failing).
+ *
+ * No token is ever logged: log lines carry the inference id, run id and item index only.
+ */
+
+export interface SnsNotificationMessage {
+  /** SNS `MessageId`, for log correlation. */
+  readonly messageId: string;
+  /** SNS `Message`: SageMaker's JSON document. */
+  readonly message: string;
+}
+
+/** One outcome per record; each is a metric the entry emits (count per invocation). */
+export const NotificationMetrics = {
+  resumedSuccess: 'AsyncInferenceResumedSuccess',
+  resumedFailure: 'AsyncInferenceResumedFailure',
+  duplicate: 'AsyncNotificationDuplicate',
+  unknownInferenceId: 'AsyncNotificationUnknownInferenceId',
+  malformed: 'AsyncNotificationMalformed',
+  taskGone: 'AsyncNotificationTaskGone',
+  retryLater: 'AsyncNotificationRetryLater',
+} as const;
+
+export type NotificationOutcome = keyof typeof NotificationMetrics;
+export type NotificationSummary = Readonly<Record<NotificationOutcome, number>>;
+
+/** The waiting task's output on success: small, with S3 pointers only. */
+export interface AsyncInferenceResult {
+  readonly inferenceId: string;
+  readonly status: 'Completed';
+  readonly inputLocation: string;
+  readonly outputLocation: string;
+  /**
+   * SageMaker's `receivedTime` → `eventTime`: time in its queue plus processing (the notification
+   * has no processing start). `null` when the message lacks either time.
+   */
+  readonly timeInSageMakerMs: number | null;
+  /** From storing the token (just before `InvokeEndpointAsync`) to the resume. */
+  readonly totalMs: number;
+}
+
+/** The `Cause` of `InferenceFailedError`: a JSON document a Catch can parse (`States.StringToJson`). */
+export interface AsyncInferenceFailureCause {
+  readonly inferenceId: string;
+  readonly invocationStatus: string;
+  readonly failureReason: string;
+  readonly failureLocation: string | null;
+  readonly inputLocation: string;
+  readonly timeInSageMakerMs: number | null;
+  readonly totalMs: number;
+}
+
+export interface HandleAsyncNotificationDeps {
+  readonly store: TaskTokenStore;
+  readonly resumer: TaskResumer;
+  readonly logger: Logger;
+  readonly nowEpochMs: () => number;
+}
+
+/** SendTaskFailure's `cause` is capped at 32,768 characters (Step Functions API reference). */
+const MAX_FAILURE_REASON_LENGTH = 8_000;
+
+export async function handleAsyncNotifications(
+  messages: readonly SnsNotificationMessage[],
+  deps: HandleAsyncNotificationDeps,
+): Promise<NotificationSummary> {
+  const summary: Record<NotificationOutcome, number> = {
+    resumedSuccess: 0,
+    resumedFailure: 0,
+    duplicate: 0,
+    unknownInferenceId: 0,
+    malformed: 0,
+    taskGone: 0,
+    retryLater: 0,
+  };
+  for (const message of messages) {
+    summary[await handleOne(message, deps)] += 1;
+  }
+  return summary;
+}
+
+/** Throws when some records must be delivered again (the entry calls it after emitting metrics). */
+export function throwIfRetryNeeded(summary: NotificationSummary): void {
+  if (summary.retryLater === 0) return;
+  const total = Object.values(summary).reduce((sum, count) => sum + count, 0);
+  throw new TransientServiceError(
+    `${summary.retryLater} of ${total} notification(s) could not be processed (DynamoDB or Step Functions unavailable), expected all processed; failing so that Lambda delivers them again`,
+    { ...summary },
+  );
+}
+
+async function handleOne(
+  sns: SnsNotificationMessage,
+  deps: HandleAsyncNotificationDeps,
+): Promise<NotificationOutcome> {
+  const parsed = parseNotification(sns.message);
+  const inferenceId = parsed.kind === 'malformed' ? parsed.inferenceId : parsed.notification.inferenceId;
+  if (inferenceId === undefined) {
+    const problem = parsed.kind === 'malformed' ? parsed.problem : 'no inferenceId';
+    deps.logger.warn('Malformed notification ignored', { messageId: sns.messageId, problem });
+    return 'malformed';
+  }
+  const where: Record<string, unknown> = { messageId: sns.messageId, inferenceId };
+
+  let taskToken: string | undefined;
+  try {
+    const record = await deps.store.get(inferenceId);
+    if (record === undefined) {
+      deps.logger.warn('Notification for an unknown inference id', {
+        ...where,
+        ...(parsed.kind === 'malformed' ? { problem: parsed.problem } : {}),
+      });
+      return parsed.kind === 'malformed' ? 'malformed' : 'unknownInferenceId';
+    }
+    Object.assign(where, { runId: record.runId, itemIndex: record.itemIndex });
+    if (record.taskToken === undefined) {
+      deps.logger.info('Duplicate notification: the task was already resumed', where);
+      return 'duplicate';
+    }
+    taskToken = record.taskToken;
+
+    const nowMs = deps.nowEpochMs();
+    const call =
+      parsed.kind === 'malformed'
+        ? failureCall(malformedAsFailure(inferenceId, parsed.problem), record, nowMs)
+        : resumeCall(parsed.notification, record, nowMs);
+    const outcome = await send(deps.resumer, taskToken, call);
+    // Conditional on the token: a newer attempt's token, stored meanwhile, is left in place.
+    await deps.store.consumeToken(inferenceId, taskToken, nowMs);
+    return logOutcome(outcome, call, parsed.kind === 'malformed' ? parsed.problem : undefined, where, deps);
+  } catch (error) {
+    deps.logger.error('Notification not processed; it will be delivered again', {
+      ...where,
+      error: error instanceof Error ? error.name : 'Error',
+      // Not `message`: Powertools reserves that key.
+      errorMessage: redact(error instanceof Error ? error.message : String(error), taskToken),
+    });
+    return 'retryLater';
+  }
+}
+
+type ResumeCall =
+  | { readonly kind: 'success'; readonly output: AsyncInferenceResult }
+  | { readonly kind: 'failure'; readonly cause: AsyncInferenceFailureCause };
+
+function resumeCall(notification: InferenceNotification, record: TaskTokenRecord, nowMs: number): ResumeCall {
+  return notification.outcome === 'completed'
+    ? successCall(notification, record, nowMs)
+    : failureCall(notification, record, nowMs);
+}
+
+function successCall(
+  notification: CompletedNotification,
+  record: TaskTokenRecord,
+  nowMs: number,
+): ResumeCall {
+  return {
+    kind: 'success',
+    output: {
+      inferenceId: notification.inferenceId,
+      status: 'Completed',
+      inputLocation: record.inputLocation,
+      outputLocation: notification.outputLocation,
+      timeInSageMakerMs: timeInSageMaker(notification),
+      totalMs: Math.max(0, nowMs - record.storedAtEpochMs),
+    },
+  };
+}
+
+function failureCall(notification: FailedNotification, record: TaskTokenRecord, nowMs: number): ResumeCall {
+  return {
+    kind: 'failure',
+    cause: {
+      inferenceId: notification.inferenceId,
+      invocationStatus: notification.invocationStatus,
+      failureReason: truncate(notification.failureReason, MAX_FAILURE_REASON_LENGTH),
+      failureLocation: notification.failureLocation ?? null,
+      inputLocation: record.inputLocation,
+      timeInSageMakerMs: timeInSageMaker(notification),
+      totalMs: Math.max(0, nowMs - record.storedAtEpochMs),
+    },
+  };
+}
+
+function malformedAsFailure(inferenceId: string, problem: string): FailedNotification {
+  return {
+    inferenceId,
+    outcome: 'failed',
+    invocationStatus: 'Malformed',
+    failureReason: `The SageMaker notification could not be read: ${problem}`,
+  };
+}
+
+function send(resumer: TaskResumer, taskToken: string, call: ResumeCall): Promise<TaskCallOutcome> {
+  if (call.kind === 'success') return resumer.sendTaskSuccess(taskToken, { ...call.output });
+  return resumer.sendTaskFailure(taskToken, ErrorNames.inferenceFailed, JSON.stringify(call.cause));
+}
+
+function logOutcome(
+  outcome: TaskCallOutcome,
+  call: ResumeCall,
+  malformedProblem: string | undefined,
+  where: Record<string, unknown>,
+  deps: HandleAsyncNotificationDeps,
+): NotificationOutcome {
+  if (outcome.status === 'task-gone') {
+    // The wait timed out, the execution ended, or a concurrent delivery resumed it first.
+    deps.logger.warn('Task no longer waiting; token deleted', { ...where, reason: outcome.reason });
+    return 'taskGone';
+  }
+  if (malformedProblem !== undefined) {
+    deps.logger.warn('Malformed notification: task failed', { ...where, problem: malformedProblem });
+    return 'malformed';
+  }
+  if (call.kind === 'success') {
+    deps.logger.info('Task resumed with the inference result', {
+      ...where,
+      outputLocation: call.output.outputLocation,
+      timeInSageMakerMs: call.output.timeInSageMakerMs,
+      totalMs: call.output.totalMs,
+    });
+    return 'resumedSuccess';
+  }
+  deps.logger.info('Task failed with the inference failure', {
+    ...where,
+    invocationStatus: call.cause.invocationStatus,
+    failureReason: call.cause.failureReason,
+  });
+  return 'resumedFailure';
+}
+
+function timeInSageMaker(notification: InferenceNotification): number | null {
+  const { receivedAtEpochMs, finishedAtEpochMs } = notification;
+  if (receivedAtEpochMs === undefined || finishedAtEpochMs === undefined) return null;
+  return Math.max(0, finishedAtEpochMs - receivedAtEpochMs);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Belt and braces: an error message must not carry the token into a log line. */
+export function redact(text: string, secret: string | undefined): string {
+  return secret === undefined || secret === '' ? text : text.split(secret).join('<task token>');
+}

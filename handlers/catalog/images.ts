@@ -1,0 +1,201 @@
+import { NoServingImageError } from '../contracts/errors.js';
+import { IMAGE_TABLE, type Framework, type ImageRow, type ServingPlatform } from './image-table.js';
+
+/**
+ * Which inference container serves a candidate: the model's framework and version, served uncompiled
+ * or as an artifact compiled for a Neo/Neuron target, on an instance type, in a region. An explicit
+ * image (`model.image`) always wins; otherwise the newest matching row of the maintained table
+ * (`image-table.ts`, which cites its sources) gives the ECR image URI.
+ */
+
+export interface ServingImageRequest {
+  readonly framework: Framework;
+  /** e.g. `2.1` matches table versions 2.1 and 2.1.x (the newest wins); absent = the newest version. */
+  readonly frameworkVersion?: string | undefined;
+  readonly region: string;
+  /** e.g. `ml.c5.xlarge`. */
+  readonly instanceType: string;
+  /** The Neo/Neuron target the artifact was compiled for (e.g. `ml_c5`, `ml_inf2`); absent = uncompiled. */
+  readonly compiledFor?: string | undefined;
+  /** `model.image` from the run input. */
+  readonly explicitImage?: string | undefined;
+}
+
+export interface ServingImage {
+  readonly imageUri: string;
+  /** Which table row (and where its facts come from), or the explicit image. */
+  readonly source: string;
+}
+
+export function resolveServingImage(request: ServingImageRequest): ServingImage {
+  if (request.explicitImage !== undefined) return { imageUri: request.explicitImage, source: 'model.image' };
+
+  const compiled = request.compiledFor !== undefined;
+  const platform = servingPlatformOf(request.compiledFor ?? request.instanceType);
+  const forContext = IMAGE_TABLE.filter(
+    (row) => row.framework === request.framework && row.compiled === compiled && row.platform === platform,
+  );
+  if (forContext.length === 0) {
+    const has = describeContexts(IMAGE_TABLE.filter((row) => row.framework === request.framework));
+    throw noServingImage(
+      request,
+      `the table has no ${request.framework} image ${contextLabel(compiled, platform)}` +
+        (has === ''
+          ? ` (nor any other ${request.framework} image).`
+          : ` (its ${request.framework} images: ${has}).`) +
+        ` ${whyNone(request.framework, compiled, platform)}`,
+      { platform },
+    );
+  }
+
+  const forVersion = forContext.filter((row) => servesVersion(row, request.frameworkVersion));
+  if (forVersion.length === 0) {
+    const versions = newestFirst(forContext).map(describeVersion);
+    throw noServingImage(
+      request,
+      `the table's ${request.framework} images ${contextLabel(compiled, platform)} are versions ${unique(versions).join(', ')}.`,
+      { platform, tableVersions: unique(newestFirst(forContext).map((row) => row.version)) },
+    );
+  }
+
+  const inRegion = forVersion.filter((row) => row.registry.accounts[request.region] !== undefined);
+  const row = newestFirst(inRegion)[0];
+  const account = row?.registry.accounts[request.region];
+  if (row === undefined || account === undefined) {
+    const regions = unique(
+      forVersion.flatMap((candidate) => Object.keys(candidate.registry.accounts)),
+    ).sort();
+    throw noServingImage(
+      request,
+      `the table lists ${request.framework} ${unique(forVersion.map((candidate) => candidate.version)).join('/')} images ` +
+        `${contextLabel(compiled, platform)} for regions ${regions.join(', ')}.`,
+      { platform, tableRegions: regions },
+    );
+  }
+  return {
+    imageUri: imageUriOf(account, request.region, row),
+    source: `table: ${row.framework} ${row.version} ${contextLabel(row.compiled, row.platform)} (${row.reference})`,
+  };
+}
+
+/**
+ * The hardware an instance type (`ml.g4dn.xlarge`) or a compilation target (`ml_g4dn`) runs on, by
+ * family name as the SageMaker SDK reads it: the g and p families are NVIDIA GPUs, inf1 Inferentia,
+ * inf2 and trn Neuron v2, a `g` after the generation digit (c6g, m7gd, t4g) Graviton, the rest x86 CPUs.
+ */
+export function servingPlatformOf(instanceTypeOrTarget: string): ServingPlatform {
+  const family = instanceTypeOrTarget.startsWith('ml_')
+    ? instanceTypeOrTarget.slice('ml_'.length)
+    : (instanceTypeOrTarget.split('.')[1] ?? instanceTypeOrTarget);
+  if (family.startsWith('inf1')) return 'inf1';
+  if (family.startsWith('inf2') || family.startsWith('trn')) return 'neuronx';
+  if (/^[gp]\d/.test(family)) return 'gpu';
+  if (/^[a-z]+\d+g[a-z]*$/.test(family)) return 'graviton';
+  return 'cpu';
+}
+
+/** The ECR domain is per partition: China regions use `amazonaws.com.cn`, GovCloud `amazonaws.com`. */
+function imageUriOf(account: string, region: string, row: ImageRow): string {
+  const domain = region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
+  return `${account}.dkr.ecr.${region}.${domain}/${row.repository}:${row.tag}`;
+}
+
+function servesVersion(row: ImageRow, requested: string | undefined): boolean {
+  if (requested === undefined) return true;
+  const lines = [row.version, ...(row.alsoServes ?? [])];
+  // `2.1` asks for the 2.1 line (2.1.0, 2.1.2); a Neo image `2.0` serves any 2.0.x model.
+  if (lines.some((line) => isVersionPrefix(requested, line) || isVersionPrefix(line, requested))) return true;
+  return row.servesUpTo !== undefined && compareVersions(requested, row.servesUpTo) <= 0;
+}
+
+/** `2.1` is a prefix of `2.1`, `2.1.0` and (SageMaker XGBoost style) `2.1-1`, not of `2.10`. */
+function isVersionPrefix(prefix: string, version: string): boolean {
+  return version === prefix || version.startsWith(`${prefix}.`) || version.startsWith(`${prefix}-`);
+}
+
+/** Numeric, component-wise (`2.10` > `2.9`; `1.7-1` > `1.7`); a non-numeric part (`latest`) counts as 0. */
+function compareVersions(a: string, b: string): number {
+  const parts = (version: string): number[] =>
+    version.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+  const [left, right] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(left.length, right.length); i += 1) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+function newestFirst(rows: readonly ImageRow[]): ImageRow[] {
+  return [...rows].sort((a, b) => compareVersions(b.version, a.version));
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+function describeVersion(row: ImageRow): string {
+  return row.servesUpTo === undefined
+    ? row.version
+    : `${row.version} (serves models up to ${row.servesUpTo})`;
+}
+
+const PLATFORM_LABELS: Readonly<Record<ServingPlatform, string>> = {
+  cpu: 'x86 CPU',
+  gpu: 'NVIDIA GPU',
+  graviton: 'Graviton (arm64) CPU',
+  inf1: 'Inferentia (ml_inf1)',
+  neuronx: 'Inferentia2/Trainium (ml_inf2)',
+};
+
+function contextLabel(compiled: boolean, platform: ServingPlatform): string {
+  return `${compiled ? 'compiled for' : 'uncompiled on'} ${PLATFORM_LABELS[platform]}`;
+}
+
+function describeContexts(rows: readonly ImageRow[]): string {
+  return unique(rows.map((row) => contextLabel(row.compiled, row.platform))).join(', ');
+}
+
+/** Why a whole context is empty, when there is a known reason (and what to do instead). */
+function whyNone(framework: Framework, compiled: boolean, platform: ServingPlatform): string {
+  if (framework === 'onnx' && !compiled) {
+    return (
+      'ONNX has no first-party SageMaker serving container for uncompiled models: build the project model ' +
+      'server (local/model-server/Dockerfile) and push it to ECR, or compile the model with Neo. '
+    );
+  }
+  if (framework === 'tflite') {
+    return 'SageMaker has no TFLite serving container, and Neo compiles TFLite only for edge devices. ';
+  }
+  if (framework === 'keras' && !compiled) {
+    return 'SageMaker has no Keras serving container; Neo-compiled Keras models run on sagemaker-neo-keras. ';
+  }
+  if (!compiled && (platform === 'inf1' || platform === 'neuronx')) {
+    return 'Inferentia and Trainium instances serve compiled artifacts: set the candidate compiledFor. ';
+  }
+  if (compiled && platform === 'graviton') {
+    return 'The Neo images the table lists are x86 or NVIDIA builds; none is listed for Graviton. ';
+  }
+  return '';
+}
+
+function noServingImage(
+  request: ServingImageRequest,
+  whatTheTableHas: string,
+  details: Record<string, unknown>,
+): NoServingImageError {
+  const asked =
+    `${request.framework}${request.frameworkVersion === undefined ? '' : ` ${request.frameworkVersion}`}` +
+    ` ${request.compiledFor === undefined ? 'uncompiled' : `compiled for ${request.compiledFor}`}` +
+    ` on ${request.instanceType} in ${request.region}`;
+  return new NoServingImageError(
+    `No serving image for ${asked}: ${whatTheTableHas.trimEnd()} Set model.image to an ECR image URI to override the table.`,
+    {
+      framework: request.framework,
+      frameworkVersion: request.frameworkVersion,
+      region: request.region,
+      instanceType: request.instanceType,
+      compiledFor: request.compiledFor,
+      ...details,
+    },
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * Errors with literal names. Step Functions matches Retry/Catch on the error name a Lambda throws
+ * (`errorType`), so each name is exported as a constant that the workflows import: one string
+ * serves both sides. Never rethrow as `new Error(message)`: it loses the name.
+ */
+
+export const ErrorNames = {
+  invalidRunInput: 'InvalidRunInputError',
+  budgetExceeded: 'BudgetExceededError',
+  compilationFailed: 'CompilationFailedError',
+  endpointFailed: 'EndpointFailedError',
+  quotaExceeded: 'QuotaExceededError',
+  modelErrors: 'ModelErrorsError',
+  loadTestAborted: 'LoadTestAbortedError',
+  inferenceFailed: 'InferenceFailedError',
+  transientService: 'TransientServiceError',
+  resourceNotFound: 'ResourceNotFoundError',
+  noServingImage: 'NoServingImageError',
+  resourceBusy: 'ResourceBusyError',
+  inferenceIdInUse: 'InferenceIdInUseError',
+} as const;
+
+export type ErrorName = (typeof ErrorNames)[keyof typeof ErrorNames];
+
+/** Base class: every project error carries a literal name and optional structured details. */
+export abstract class ProjectError extends Error {
+  abstract override readonly name: ErrorName;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(message: string, details: Record<string, unknown> = {}, options?: ErrorOptions) {
+    super(message, options);
+    this.details = details;
+  }
+}
+
+/** One problem found in a run input: the field path, what was given and what was expected. */
+export interface InputIssue {
+  readonly field: string;
+  readonly given: string;
+  readonly expected: string;
+}
+
+export class InvalidRunInputError extends ProjectError {
+  override readonly name = ErrorNames.invalidRunInput;
+  readonly issues: readonly InputIssue[];
+
+  constructor(issues: readonly InputIssue[]) {
+    super(
+      `Invalid run input: ${issues.map((i) => `${i.field}: got ${i.given}, expected ${i.expected}`).join('; ')}`,
+      { issues },
+    );
+    this.issues = issues;
+  }
+}
+
+export class BudgetExceededError extends ProjectError {
+  override readonly name = ErrorNames.budgetExceeded;
+}
+
+export class CompilationFailedError extends ProjectError {
+  override readonly name = ErrorNames.compilationFailed;
+}
+
+export class EndpointFailedError extends ProjectError {
+  override readonly name = ErrorNames.endpointFailed;
+}
+
+/** SageMaker `ResourceLimitExceeded`: an account quota (instances of a type, endpoints) is reached. */
+export class QuotaExceededError extends ProjectError {
+  override readonly name = ErrorNames.quotaExceeded;
+}
+
+/** The model container answered with errors during a load test (4xx/5xx from the model). */
+export class ModelErrorsError extends ProjectError {
+  override readonly name = ErrorNames.modelErrors;
+}
+
+export class LoadTestAbortedError extends ProjectError {
+  override readonly name = ErrorNames.loadTestAborted;
+}
+
+export class InferenceFailedError extends ProjectError {
+  override readonly name = ErrorNames.inferenceFailed;
+}
+
+/** Throttling or a 5xx from an AWS API: safe to retry with backoff. */
+export class TransientServiceError extends ProjectError {
+  override readonly name = ErrorNames.transientService;
+}
+
+export class ResourceNotFoundError extends ProjectError {
+  override readonly name = ErrorNames.resourceNotFound;
+}
+
+/**
+ * The maintained table of serving images has no image for the asked framework, version, region and
+ * hardware. Not retryable: the run input must change, or `model.image` must name the image.
+ */
+export class NoServingImageError extends ProjectError {
+  override readonly name = ErrorNames.noServingImage;
+}
+
+/** A readable one-line description of anything thrown, for failure reasons in reports. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+/**
+ * A resource cannot be changed yet (e.g. an endpoint still `Creating` cannot be deleted): the
+ * workflow retries this by name with a long interval until the resource settles.
+ */
+export class ResourceBusyError extends ProjectError {
+  override readonly name = ErrorNames.resourceBusy;
+}
+
+/**
+ * An async inference's id already holds the task token of a task that Step Functions still reports
+ * as waiting: another live task owns the id, so its token is not overwritten. Not retryable.
+ */
+export class InferenceIdInUseError extends ProjectError {
+  override readonly name = ErrorNames.inferenceIdInUse;
+}

@@ -1,0 +1,23 @@
+/** `s3://bucket/key` or `file:///path` split into parts; the object store ports work on these. */
+export interface ObjectLocation {
+  readonly scheme: 's3' | 'file';
+  readonly bucket: string;
+  readonly key: string;
+}
+
+export function parseObjectUri(uri: string): ObjectLocation {
+  const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(uri);
+  if (s3?.[1] !== undefined && s3[2] !== undefined) return { scheme: 's3', bucket: s3[1], key: s3[2] };
+  const file = /^file:\/\/(\/.+)$/.exec(uri);
+  if (file?.[1] !== undefined) return { scheme: 'file', bucket: '', key: file[1] };
+  throw new TypeError(`Not an object URI: ${JSON.stringify(uri)}; expected s3://bucket/key or file:///path`);
+}
+
+export function s3Uri(bucket: string, key: string): string {
+  return `s3://${bucket}/${key.replace(/^\/+/, '')}`;
+}
+
+/** The run's prefix in the artifacts bucket: everything a run writes lives under it. */
+export function runPrefixKey(runId: string): string {
+  return `runs/${runId}/`;
+}

@@ -1,0 +1,261 @@
+import { z } from 'zod';
+import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
+import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
+
+/**
+ * The run input of the optimization workflow: one schema, used by the first state ("Validate and
+ * plan"), the API's request model and the local CLI. Defaults make a minimal input short; every
+ * cross-field rule reports the field, what was given and what was expected.
+ */
+
+/** Bounds that keep a run's cost and its state-machine history in check. */
+export const RUN_LIMITS = {
+  /** After expanding environment ranges. Inference Recommender caps a job at 10 instance types. */
+  maxCandidates: 50,
+  maxValuesPerEnvironmentRange: 10,
+  maxInstanceCountPerCandidate: 10,
+  maxConcurrentCandidates: 10,
+  /**
+   * Load workers start together from a shared time, so all must run at once: an inline Map runs
+   * at most 40 iterations concurrently (Step Functions, "Map state in Inline mode").
+   */
+  maxLoadWorkers: 40,
+} as const;
+
+const objectUri = z.string().regex(/^(s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+|file:\/\/\/.+)$/, {
+  message: 'an S3 URI such as s3://my-bucket/models/model.tar.gz (file:///… only in local mode)',
+});
+
+/** Container environment: names as in a shell, values as strings (SageMaker's `Environment`). */
+const environmentSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,1023}$/, { message: 'an environment variable name' }),
+    z.string().max(1024, { message: 'a value of at most 1024 characters' }),
+  )
+  .default({});
+
+export const FRAMEWORKS = ['onnx', 'pytorch', 'tensorflow', 'tflite', 'mxnet', 'keras', 'xgboost'] as const;
+
+const modelSchema = z.strictObject({
+  /** A raw model file (e.g. `model.onnx`, `model.pt`) or an already packaged `model.tar.gz`. */
+  artifactUri: objectUri,
+  framework: z.enum(FRAMEWORKS),
+  frameworkVersion: z
+    .string()
+    .regex(/^\d+(\.\d+){0,2}$/, { message: 'a version such as 2.1 or 1.13.1' })
+    .optional(),
+  /** An explicit serving image; otherwise the image is chosen from the maintained table. */
+  image: z
+    .string()
+    .regex(
+      /^(\d{12}\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/[a-z0-9._/-]+(:[\w.-]+|@sha256:[a-f0-9]{64})|local)$/,
+      {
+        message: 'an ECR image URI such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/repo:tag',
+      },
+    )
+    .optional(),
+  /** Input name → shape, as Neo's `DataInputConfig` wants it, e.g. `{ "input": [1, 3, 224, 224] }`. */
+  inputShape: z
+    .record(z.string().min(1), z.array(z.int().positive()).min(1).max(8))
+    .refine((shape) => Object.keys(shape).length > 0, { message: 'at least one input name with its shape' })
+    .optional(),
+  environment: environmentSchema,
+  /** Inference code packaged under `code/` in model.tar.gz (a `.tar.gz` of a folder or one `.py` file). */
+  inferenceCodeUri: objectUri.optional(),
+});
+
+const payloadSchema = z.strictObject({
+  uri: objectUri,
+  contentType: z.string().min(1).default('application/json'),
+  accept: z.string().min(1).optional(),
+});
+
+const compilationTargetSchema = z.enum(COMPILATION_TARGETS as [string, ...string[]], {
+  message: `a compilation target: one of ${COMPILATION_TARGETS.join(', ')}`,
+});
+
+const compilationSchema = z
+  .strictObject({
+    targets: z.array(compilationTargetSchema).max(10).default([]),
+    /** Neo's `StoppingCondition.MaxRuntimeInSeconds` for each job. */
+    maxRuntimeSeconds: z.int().min(60).max(86_400).default(900),
+  })
+  .default({ targets: [], maxRuntimeSeconds: 900 });
+
+const candidateIdSchema = z.string().regex(/^[a-z0-9](-?[a-z0-9]){0,23}$/, {
+  message: 'a short kebab-case id (letters, digits, dashes; ≤ 24)',
+});
+
+const realtimeCandidateSchema = z.strictObject({
+  id: candidateIdSchema.optional(),
+  instanceType: z
+    .string()
+    .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, { message: 'an instance type such as ml.c5.xlarge' }),
+  initialInstanceCount: z.int().min(1).max(RUN_LIMITS.maxInstanceCountPerCandidate).default(1),
+  /** The compilation target whose artifact this candidate serves; absent = the uncompiled model. */
+  compiledFor: compilationTargetSchema.optional(),
+  environment: environmentSchema,
+});
+
+/** Serverless memory sizes SageMaker accepts (`ServerlessConfig.MemorySizeInMB`). */
+export const SERVERLESS_MEMORY_SIZES_MB = [1024, 2048, 3072, 4096, 5120, 6144] as const;
+
+const serverlessCandidateSchema = z.strictObject({
+  id: candidateIdSchema.optional(),
+  serverless: z.strictObject({
+    memorySizeMb: z.union(
+      SERVERLESS_MEMORY_SIZES_MB.map((size) => z.literal(size)),
+      {
+        message: `one of ${SERVERLESS_MEMORY_SIZES_MB.join(', ')} MB`,
+      },
+    ),
+    maxConcurrency: z.int().min(1).max(200).default(10),
+  }),
+  environment: environmentSchema,
+});
+
+const candidateSchema = z.union([realtimeCandidateSchema, serverlessCandidateSchema], {
+  message: 'a candidate with either `instanceType` or `serverless`',
+});
+
+const existingEndpointSchema = z.strictObject({
+  endpointName: z
+    .string()
+    .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, { message: 'a SageMaker endpoint name' }),
+  /** Used for cost figures; read from the endpoint when absent. */
+  instanceType: z.string().optional(),
+  instanceCount: z.int().min(1).optional(),
+});
+
+export const OBJECTIVES = ['lowest-cost-per-1m', 'highest-tps', 'lowest-latency'] as const;
+export const CLEANUP_POLICIES = ['delete-all', 'keep-recommended'] as const;
+
+export const runInputSchema = z
+  .strictObject({
+    /** A label for reports; the run id itself is the execution name. */
+    name: z.string().max(200).optional(),
+    model: modelSchema.optional(),
+    payload: payloadSchema,
+    compilation: compilationSchema,
+    candidates: z.array(candidateSchema).max(RUN_LIMITS.maxCandidates).default([]),
+    /** Variable → values; every candidate is expanded over their cartesian product. */
+    environmentRanges: z
+      .record(
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+        z.array(z.string()).min(1).max(RUN_LIMITS.maxValuesPerEnvironmentRange),
+      )
+      .default({}),
+    existingEndpoint: existingEndpointSchema.optional(),
+    loadPlan: loadPlanSchema,
+    sla: slaSchema,
+    objective: z.enum(OBJECTIVES).default('lowest-cost-per-1m'),
+    cleanup: z
+      .strictObject({ policy: z.enum(CLEANUP_POLICIES).default('delete-all') })
+      .default({ policy: 'delete-all' }),
+    /** The run is refused, before anything is created, when its estimated cost exceeds this. */
+    maxCostUsd: z.number().positive().optional(),
+    pricing: z
+      .strictObject({ usdPerHour: z.record(z.string(), z.number().positive()).default({}) })
+      .default({ usdPerHour: {} }),
+    maxConcurrentCandidates: z.int().min(1).max(RUN_LIMITS.maxConcurrentCandidates).default(2),
+    /** Extra tags for every resource the run creates. */
+    tags: z.record(z.string().min(1).max(128), z.string().max(256)).default({}),
+  })
+  .superRefine((input, ctx) => {
+    const issue = (path: PropertyKey[], message: string, given: unknown): void => {
+      ctx.addIssue({ code: 'custom', path, message, input: given });
+    };
+    if (input.loadPlan.workers > RUN_LIMITS.maxLoadWorkers) {
+      issue(
+        ['loadPlan', 'workers'],
+        `at most ${RUN_LIMITS.maxLoadWorkers} workers (they must all run at once in the workflow's Map)`,
+        input.loadPlan.workers,
+      );
+    }
+    if (input.existingEndpoint) {
+      if (input.candidates.length > 0) {
+        issue(
+          ['candidates'],
+          'no candidates when existingEndpoint is given (it is tested as it is)',
+          input.candidates,
+        );
+      }
+      if (input.compilation.targets.length > 0) {
+        issue(
+          ['compilation', 'targets'],
+          'no compilation targets when existingEndpoint is given',
+          input.compilation.targets,
+        );
+      }
+      return;
+    }
+    if (!input.model) issue(['model'], 'a model (or an existingEndpoint to test as it is)', undefined);
+    if (input.candidates.length === 0) {
+      issue(['candidates'], 'at least one candidate (or an existingEndpoint)', input.candidates);
+    }
+    const ids = new Set<string>();
+    input.candidates.forEach((candidate, index) => {
+      if (candidate.id !== undefined) {
+        if (ids.has(candidate.id))
+          issue(['candidates', index, 'id'], 'an id no other candidate uses', candidate.id);
+        ids.add(candidate.id);
+      }
+      if (!('instanceType' in candidate)) return;
+      const known = findInstance(candidate.instanceType);
+      if (!known && input.pricing.usdPerHour[candidate.instanceType] === undefined) {
+        issue(
+          ['candidates', index, 'instanceType'],
+          `an instance type from the price table, or a price in pricing.usdPerHour["${candidate.instanceType}"]`,
+          candidate.instanceType,
+        );
+      }
+      if (candidate.compiledFor === undefined) return;
+      if (!input.compilation.targets.includes(candidate.compiledFor)) {
+        issue(
+          ['candidates', index, 'compiledFor'],
+          `a target listed in compilation.targets (${input.compilation.targets.join(', ') || 'none listed'})`,
+          candidate.compiledFor,
+        );
+      }
+      const family = neoTargetOf(candidate.instanceType);
+      if (family !== undefined && family !== candidate.compiledFor) {
+        issue(
+          ['candidates', index, 'compiledFor'],
+          `${family}: an artifact compiled for ${candidate.compiledFor} cannot run on ${candidate.instanceType}`,
+          candidate.compiledFor,
+        );
+      }
+    });
+    if (input.compilation.targets.length > 0 && input.model) {
+      if (input.model.inputShape === undefined && input.model.framework !== 'xgboost') {
+        issue(['model', 'inputShape'], 'the input shape(s), which compilation needs', undefined);
+      }
+      if (
+        ['pytorch', 'tensorflow'].includes(input.model.framework) &&
+        input.model.frameworkVersion === undefined
+      ) {
+        issue(
+          ['model', 'frameworkVersion'],
+          `the ${input.model.framework} version, which compilation needs`,
+          undefined,
+        );
+      }
+    }
+    const combinations = Object.values(input.environmentRanges).reduce(
+      (product, values) => product * values.length,
+      1,
+    );
+    const expanded = input.candidates.length * combinations;
+    if (expanded > RUN_LIMITS.maxCandidates) {
+      issue(
+        ['environmentRanges'],
+        `at most ${RUN_LIMITS.maxCandidates} candidates after expansion (${input.candidates.length} candidates × ${combinations} combinations = ${expanded})`,
+        input.environmentRanges,
+      );
+    }
+  });
+
+export type RunInput = z.output<typeof runInputSchema>;
+export type RunInputDocument = z.input<typeof runInputSchema>;
+export type CandidateInput = RunInput['candidates'][number];
+export type Objective = (typeof OBJECTIVES)[number];

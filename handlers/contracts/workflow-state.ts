@@ -1,0 +1,71 @@
+/**
+ * The small JSON documents that travel between the optimization workflow's states. Large data
+ * (worker results, reports) stays in the object store; these carry pointers. The workflow's
+ * Choice states compare against the status constants exported here, which the handlers return.
+ */
+
+/** What "Check compilation job" reports; the workflow's Choice matches these. */
+export const CompilationOutcomes = {
+  inProgress: 'IN_PROGRESS',
+  completed: 'COMPLETED',
+  failed: 'FAILED',
+} as const;
+export type CompilationOutcome = (typeof CompilationOutcomes)[keyof typeof CompilationOutcomes];
+
+export interface CompilationState {
+  readonly target: string;
+  readonly jobName: string;
+  readonly status: CompilationOutcome;
+  readonly waitSeconds: number;
+  readonly deadlineEpochMs: number;
+  readonly artifactUri?: string;
+  readonly inferenceImage?: string;
+  readonly failureReason?: string;
+  readonly note?: string;
+  /** A Catch's `{ Error, Cause }` when starting or checking the job threw. */
+  readonly error?: { readonly Error?: string; readonly Cause?: string };
+}
+
+/** A candidate's progress through deploy → in service → measured, as the Choices see it. */
+export const CandidateStatuses = {
+  skipped: 'SKIPPED',
+  deploying: 'DEPLOYING',
+  inService: 'IN_SERVICE',
+  measured: 'MEASURED',
+  failed: 'FAILED',
+} as const;
+export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateStatuses];
+
+export interface DeploymentState {
+  readonly candidateId: string;
+  readonly endpointName: string;
+  readonly status: CandidateStatus;
+  readonly waitSeconds: number;
+  readonly deadlineEpochMs: number;
+  /** When CreateEndpoint was asked for: billing runs from about then until the endpoint is deleted. */
+  readonly createdEpochMs?: number;
+  readonly skipReason?: string;
+  /** Set once in service: the shared start of every load worker, and their indexes (Map items). */
+  readonly loadStartEpochMs?: number;
+  readonly workerIndexes?: readonly number[];
+  readonly instanceType?: string;
+  readonly instanceCount?: number;
+}
+
+export interface WorkerOutcome {
+  readonly workerIndex: number;
+  readonly resultUri: string;
+  readonly stoppedBecause: string;
+}
+
+export interface CandidateOutcome {
+  readonly candidateId: string;
+  readonly status: CandidateStatus;
+  readonly resultUri?: string;
+  readonly sustainableTps?: number | null;
+  /** When the candidate's endpoint was created (absent for an existing endpoint). */
+  readonly endpointCreatedEpochMs?: number;
+  readonly skipReason?: string;
+  /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
+  readonly error?: { readonly Error?: string; readonly Cause?: string };
+}

@@ -1,0 +1,307 @@
+import { z } from 'zod';
+import { describeError } from './contracts/errors.js';
+import { PROJECT_TAG_VALUE, RESOURCE_NAME_PREFIX, TAG_KEYS } from './contracts/names.js';
+import { toInputIssues } from './contracts/validation.js';
+import {
+  EndpointStatuses,
+  type HostedEndpoint,
+  type HostedResource,
+  type Logger,
+  type ModelHost,
+  type ScalingRegistry,
+} from './ports.js';
+
+/**
+ * The janitor: the second layer of clean-up. On a schedule it deletes the project's endpoints,
+ * endpoint configs and models older than a maximum age, whatever left them behind (an aborted
+ * execution, a clean-up that failed, a run deployed by hand). Only resources tagged
+ * `mso:project=model-serving-optimizer` are touched, and nothing a surviving endpoint still uses.
+ */
+
+const MS_PER_HOUR = 3_600_000;
+
+/**
+ * Opt-out: a resource tagged `mso:keep=true` is never swept, whatever its age. A run with
+ * `cleanupPolicy: keep-recommended` leaves its recommended endpoint for the user; without this tag
+ * the janitor would delete it once it is older than the maximum age.
+ */
+export const KEEP_TAG = { key: 'mso:keep', value: 'true' } as const;
+
+/**
+ * SageMaker refuses DeleteEndpoint while an operation is under way; a `Deleting` endpoint is
+ * already going. Either way the next sweep finds it settled (or gone), and until then its config and
+ * model stay.
+ */
+const UNSETTLED_STATUSES: ReadonlySet<string> = new Set([
+  EndpointStatuses.creating,
+  EndpointStatuses.updating,
+  EndpointStatuses.systemUpdating,
+  EndpointStatuses.rollingBack,
+  EndpointStatuses.deleting,
+]);
+
+export interface SweepRequest {
+  /** Resources younger than this are left alone: a run may still be using them. */
+  readonly maxAgeHours: number;
+  readonly nowEpochMs: number;
+  /** Report what a sweep would delete, and delete nothing. @default false */
+  readonly dryRun?: boolean;
+}
+
+export interface SweepDeps {
+  readonly host: ModelHost;
+  readonly scaling: ScalingRegistry;
+  readonly logger: Logger;
+}
+
+export type SweptKind = 'endpoint' | 'endpoint-config' | 'model';
+
+export interface SweptNames {
+  readonly endpoints: readonly string[];
+  readonly endpointConfigs: readonly string[];
+  readonly models: readonly string[];
+}
+
+/**
+ * Why a stale resource was not deleted: `busy` (an endpoint operation under way), `in-use` (a
+ * surviving endpoint or config uses it), `already-deleted` (gone before the delete), `failed` (the
+ * delete or deregistration failed; see `detail`). The next sweep tries again.
+ */
+export type SkipReason = 'busy' | 'in-use' | 'already-deleted' | 'failed';
+
+export interface SkippedResource {
+  readonly kind: SweptKind;
+  readonly name: string;
+  readonly reason: SkipReason;
+  readonly detail: string;
+}
+
+export type KeepReason = 'untagged' | 'too-young' | 'keep-tag';
+
+export interface KeptResource {
+  readonly kind: SweptKind;
+  readonly name: string;
+  readonly reason: KeepReason;
+}
+
+export interface ScalableVariant {
+  readonly endpointName: string;
+  readonly variantName: string;
+}
+
+export interface SweepSummary {
+  readonly dryRun: boolean;
+  /** Resources created before this instant (ISO 8601) were old enough to delete. */
+  readonly cutoff: string;
+  /** What was deleted; on a dry run, what a sweep would delete. */
+  readonly deleted: SweptNames;
+  /** Scalable targets deregistered before their endpoint's deletion (none on a dry run). */
+  readonly deregistered: readonly ScalableVariant[];
+  readonly skipped: readonly SkippedResource[];
+  readonly kept: readonly KeptResource[];
+}
+
+/**
+ * The janitor's invocation event: EventBridge Scheduler sends its target input (none, or `{}`),
+ * and an operator may invoke it with `{ "dryRun": true }` to see what a sweep would delete.
+ */
+const janitorEventSchema = z.object({ dryRun: z.boolean().optional() }).nullish();
+
+export interface JanitorEvent {
+  readonly dryRun?: boolean;
+}
+
+export function parseJanitorEvent(event: unknown): JanitorEvent {
+  const parsed = janitorEventSchema.safeParse(event, { reportInput: true });
+  if (!parsed.success) {
+    const issues = toInputIssues(parsed.error)
+      .map((issue) => `${issue.field}: got ${issue.given}, expected ${issue.expected}`)
+      .join('; ');
+    throw new TypeError(`Janitor event: ${issues}. Expected no input, {} or { "dryRun": true }`);
+  }
+  return parsed.data?.dryRun === undefined ? {} : { dryRun: parsed.data.dryRun };
+}
+
+function checkRequest(request: SweepRequest): void {
+  if (!Number.isFinite(request.maxAgeHours) || request.maxAgeHours <= 0) {
+    throw new RangeError(
+      `Janitor maxAgeHours: got ${request.maxAgeHours}, expected a number of hours above 0 ` +
+        '(JANITOR_MAX_AGE_HOURS on the janitor Lambda)',
+    );
+  }
+  if (!Number.isFinite(request.nowEpochMs)) {
+    throw new RangeError(`Janitor nowEpochMs: got ${request.nowEpochMs}, expected epoch milliseconds`);
+  }
+}
+
+function isProjectTagged(resource: HostedResource): boolean {
+  return resource.tags[TAG_KEYS.project] === PROJECT_TAG_VALUE;
+}
+
+/** A running record of one sweep's decisions. */
+class SweepLog {
+  readonly deleted = { endpoints: [] as string[], endpointConfigs: [] as string[], models: [] as string[] };
+  readonly deregistered: ScalableVariant[] = [];
+  readonly skipped: SkippedResource[] = [];
+  readonly kept: KeptResource[] = [];
+  readonly failures: unknown[] = [];
+
+  constructor(private readonly cutoffEpochMs: number) {}
+
+  /** The resources of a kind old enough and tagged: the ones to delete; records the others as kept. */
+  stale<Resource extends HostedResource>(kind: SweptKind, resources: readonly Resource[]): Resource[] {
+    return resources.filter((resource) => {
+      const reason = this.keepReason(resource);
+      if (reason !== undefined) this.kept.push({ kind, name: resource.name, reason });
+      return reason === undefined;
+    });
+  }
+
+  private keepReason(resource: HostedResource): KeepReason | undefined {
+    if (!isProjectTagged(resource)) return 'untagged';
+    if (resource.tags[KEEP_TAG.key] === KEEP_TAG.value) return 'keep-tag';
+    if (resource.createdEpochMs >= this.cutoffEpochMs) return 'too-young';
+    return undefined;
+  }
+
+  skip(kind: SweptKind, name: string, reason: SkipReason, detail: string): void {
+    this.skipped.push({ kind, name, reason, detail });
+  }
+
+  fail(kind: SweptKind, name: string, error: unknown): void {
+    this.failures.push(error);
+    this.skip(kind, name, 'failed', describeError(error));
+  }
+}
+
+/**
+ * Deletes the project's stale hosting resources: endpoints first (after deregistering their
+ * variants from autoscaling), then the endpoint configs and models that no surviving endpoint or
+ * config uses. A failure on one resource does not stop the sweep; once every resource has been
+ * tried, the failures are thrown together (an `AggregateError`) so the invocation fails visibly,
+ * after the summary has been logged.
+ */
+export async function sweepStaleResources(request: SweepRequest, deps: SweepDeps): Promise<SweepSummary> {
+  checkRequest(request);
+  const dryRun = request.dryRun ?? false;
+  const cutoffEpochMs = request.nowEpochMs - request.maxAgeHours * MS_PER_HOUR;
+  const found = await deps.host.listProjectResources({
+    namePrefix: RESOURCE_NAME_PREFIX,
+    createdBeforeEpochMs: cutoffEpochMs,
+  });
+  const log = new SweepLog(cutoffEpochMs);
+
+  const goneEndpoints = new Set<string>();
+  for (const endpoint of log.stale('endpoint', found.endpoints)) {
+    if (await removeEndpoint(endpoint, deps, log, dryRun)) goneEndpoints.add(endpoint.name);
+  }
+  const survivingEndpoints = found.endpoints.filter((endpoint) => !goneEndpoints.has(endpoint.name));
+
+  const configsInUse = new Set(survivingEndpoints.flatMap((e) => e.endpointConfigName ?? []));
+  const goneConfigs = new Set<string>();
+  for (const config of log.stale('endpoint-config', found.endpointConfigs)) {
+    if (configsInUse.has(config.name)) {
+      log.skip('endpoint-config', config.name, 'in-use', 'an endpoint that is not deleted uses it');
+      continue;
+    }
+    const deleted = await removeResource('endpoint-config', config.name, log, dryRun, () =>
+      deps.host.deleteEndpointConfig(config.name),
+    );
+    if (deleted) goneConfigs.add(config.name);
+  }
+  const survivingConfigs = found.endpointConfigs.filter((config) => !goneConfigs.has(config.name));
+
+  const modelsInUse = new Set([
+    ...survivingEndpoints.flatMap((e) => e.modelNames),
+    ...survivingConfigs.flatMap((c) => c.modelNames),
+  ]);
+  for (const model of log.stale('model', found.models)) {
+    if (modelsInUse.has(model.name)) {
+      log.skip('model', model.name, 'in-use', 'an endpoint or endpoint config that is not deleted uses it');
+      continue;
+    }
+    await removeResource('model', model.name, log, dryRun, () => deps.host.deleteModel(model.name));
+  }
+
+  const summary: SweepSummary = {
+    dryRun,
+    cutoff: new Date(cutoffEpochMs).toISOString(),
+    deleted: log.deleted,
+    deregistered: log.deregistered,
+    skipped: log.skipped,
+    kept: log.kept,
+  };
+  deps.logger.info(dryRun ? 'Janitor dry run: nothing deleted' : 'Janitor sweep finished', { ...summary });
+  if (log.failures.length > 0) {
+    throw new AggregateError(
+      log.failures,
+      `Janitor: ${log.failures.length} stale resource(s) could not be deleted, the next sweep retries: ` +
+        log.skipped
+          .filter((s) => s.reason === 'failed')
+          .map((s) => `${s.kind} ${s.name} (${s.detail})`)
+          .join('; '),
+    );
+  }
+  return summary;
+}
+
+/** Returns whether the endpoint is gone (deleted, or would be on a dry run). */
+async function removeEndpoint(
+  endpoint: HostedEndpoint,
+  deps: SweepDeps,
+  log: SweepLog,
+  dryRun: boolean,
+): Promise<boolean> {
+  if (UNSETTLED_STATUSES.has(endpoint.status)) {
+    log.skip('endpoint', endpoint.name, 'busy', `status ${endpoint.status}; the next sweep retries`);
+    return false;
+  }
+  if (dryRun) {
+    log.deleted.endpoints.push(endpoint.name);
+    return true;
+  }
+  try {
+    // Deregistered first: SageMaker deregisters the variants on DeleteEndpoint only when it may.
+    for (const variantName of endpoint.variantNames) {
+      if (await deps.scaling.deregisterEndpointVariant(endpoint.name, variantName)) {
+        log.deregistered.push({ endpointName: endpoint.name, variantName });
+      }
+    }
+    if (await deps.host.deleteEndpoint(endpoint.name)) {
+      log.deleted.endpoints.push(endpoint.name);
+    } else {
+      log.skip('endpoint', endpoint.name, 'already-deleted', 'it was gone before the delete');
+    }
+    return true;
+  } catch (error) {
+    deps.logger.warn('Janitor could not delete an endpoint', {
+      endpointName: endpoint.name,
+      error: describeError(error),
+    });
+    log.fail('endpoint', endpoint.name, error);
+    return false;
+  }
+}
+
+/** Deletes an endpoint config or model; returns whether it is gone (or would be, on a dry run). */
+async function removeResource(
+  kind: 'endpoint-config' | 'model',
+  name: string,
+  log: SweepLog,
+  dryRun: boolean,
+  remove: () => Promise<boolean>,
+): Promise<boolean> {
+  const list = kind === 'model' ? log.deleted.models : log.deleted.endpointConfigs;
+  if (dryRun) {
+    list.push(name);
+    return true;
+  }
+  try {
+    if (await remove()) list.push(name);
+    else log.skip(kind, name, 'already-deleted', 'it was gone before the delete');
+    return true;
+  } catch (error) {
+    log.fail(kind, name, error);
+    return false;
+  }
+}

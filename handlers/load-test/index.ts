@@ -1,0 +1,10 @@
+/** The load-test engine: measure a serving candidate's latency and sustainable throughput. */
+export * from './aggregate.js';
+export * from './clock.js';
+export * from './engine.js';
+export * from './histogram.js';
+export * from './payload.js';
+export * from './plan.js';
+export type * from './ports.js';
+export * from './results.js';
+export * from './sla.js';

@@ -1,0 +1,40 @@
+import type { LoadTestResult, StepResult } from './results.js';
+
+/**
+ * Step Functions caps a state's input and output at 256 KiB of UTF-8 ("Maximum input or output
+ * size for a task, state, or execution: 256 KiB", Step Functions quotas,
+ * https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html). Larger results go to
+ * the object store and travel as a pointer; the caller does the storing.
+ */
+export const STATE_PAYLOAD_LIMIT_BYTES = 256 * 1024;
+
+/** The compact (unindented) JSON form in which results travel between states. */
+export function toCompactJson(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** Size in bytes of the compact JSON form, as Step Functions counts it (UTF-8). */
+export function serializedSizeBytes(value: unknown): number {
+  return new TextEncoder().encode(toCompactJson(value)).byteLength;
+}
+
+/**
+ * Whether `value` fits in a state payload next to `reservedBytes` of other state (the rest of the
+ * execution's JSON that travels with it).
+ */
+export function fitsInStatePayload(value: unknown, reservedBytes = 0): boolean {
+  return serializedSizeBytes(value) + reservedBytes <= STATE_PAYLOAD_LIMIT_BYTES;
+}
+
+/**
+ * The result without its bulky parts (encoded histograms, error samples): what stays in the state
+ * beside the pointer when the full result is stored elsewhere.
+ */
+export function summarizeForState(
+  result: LoadTestResult,
+): Omit<LoadTestResult, 'steps'> & { steps: Omit<StepResult, 'histogram' | 'errorSamples'>[] } {
+  return {
+    ...result,
+    steps: result.steps.map(({ histogram: _histogram, errorSamples: _samples, ...rest }) => rest),
+  };
+}

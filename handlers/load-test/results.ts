@@ -1,0 +1,145 @@
+import type { LoadModel } from './plan.js';
+import type { InvokeErrorKind } from './ports.js';
+import type { LatencyPercentilesMs } from './histogram.js';
+
+/** Why a run stopped stepping. */
+export type StopReason = 'completed' | 'sla-breached' | 'plateau' | 'deadline' | 'request-cap' | 'aborted';
+
+export interface ErrorCounts {
+  modelError: number;
+  throttled: number;
+  timeout: number;
+  clientError: number;
+}
+
+/** One failed invocation kept as an example (the first few per kind per step, truncated). */
+export interface ErrorSample {
+  readonly kind: InvokeErrorKind;
+  readonly statusCode?: number;
+  readonly message: string;
+}
+
+/**
+ * What one worker measured in one step: everything the aggregation needs to merge workers exactly
+ * (histograms add, counts add, throughput over the part of the window all workers covered).
+ */
+export interface WorkerStep {
+  readonly stepIndex: number;
+  /** The step's total load (all workers), as in the plan. */
+  readonly load: number;
+  /** This worker's part of it. */
+  readonly workerLoad: number;
+  /** Scheduled measurement window, identical for every worker of a run. */
+  readonly windowStartEpochMs: number;
+  readonly windowMs: number;
+  /**
+   * The part of the window this worker actually covered, in ms from the window start: it starts
+   * later when the worker joined late, ends earlier when a request cap closed the window.
+   */
+  readonly activeFromMs: number;
+  readonly activeToMs: number;
+  /** Successful completions per bucket of the window (bucketMs each), for throughput. */
+  readonly bucketMs: number;
+  readonly okPerBucket: readonly number[];
+  /** Requests started (closed) or scheduled (open) in the active window that settled. */
+  readonly requests: number;
+  readonly ok: number;
+  readonly errors: ErrorCounts;
+  readonly errorSamples: readonly ErrorSample[];
+  /** Open model: starts issued later than lateToleranceMs after their scheduled time. */
+  readonly late: number;
+  /** Open model: scheduled starts that could not be issued before the request timeout. */
+  readonly dropped: number;
+  /** Base64 HdrHistogram of successful requests' latency, in µs. */
+  readonly histogram: string;
+  /** The exact largest latency recorded, in µs (the histogram knows it only to within 0.1 %). */
+  readonly maxLatencyUs: number;
+}
+
+export interface WorkerResult {
+  readonly schemaVersion: 1;
+  readonly workerIndex: number;
+  readonly workers: number;
+  readonly model: LoadModel;
+  /** The shared start all workers' schedules derive from. */
+  readonly startEpochMs: number;
+  readonly finishedEpochMs: number;
+  readonly steps: readonly WorkerStep[];
+  readonly stoppedBecause: StopReason;
+  readonly stopDetail: string;
+}
+
+/** One step of the report, merged over all workers. */
+export interface StepResult {
+  readonly load: number;
+  readonly loadKind: 'concurrency' | 'arrival-rate';
+  /** Successful responses per second over the window all workers covered. */
+  readonly tps: number;
+  /** (errors + dropped) / (requests + dropped). */
+  readonly errorRate: number;
+  /** Of successful requests; open model: from each request's scheduled start. */
+  readonly latencyMs: LatencyPercentilesMs;
+  readonly requests: number;
+  readonly errors: ErrorCounts;
+  readonly errorSamples: readonly ErrorSample[];
+  readonly late: number;
+  readonly dropped: number;
+  /** Length of the window all workers covered, over which tps is computed. */
+  readonly windowSeconds: number;
+  readonly workers: number;
+  readonly meetsSla: boolean;
+  /** Human-readable, e.g. "p95 812.000 ms > SLA 500 ms". */
+  readonly slaBreaches: readonly string[];
+  /** Base64 HdrHistogram of the merged latency, in µs. */
+  readonly histogram: string;
+}
+
+/** The load test's result for one candidate; JSON-serializable, part of report.json. */
+export interface LoadTestResult {
+  readonly schemaVersion: 1;
+  readonly model: LoadModel;
+  readonly workers: number;
+  readonly startEpochMs: number;
+  readonly finishedEpochMs: number;
+  readonly steps: readonly StepResult[];
+  /** Throughput of the best step that met the SLA (before any breach), null if none did. */
+  readonly sustainableTps: number | null;
+  /** That step's load (concurrency or requests/s). */
+  readonly sustainableStep: number | null;
+  /** sustainableTps >= sla.targetTps; null when the SLA names no target. */
+  readonly meetsTargetTps: boolean | null;
+  readonly stoppedBecause: StopReason;
+  readonly stopDetail: string;
+}
+
+/** Sent about once a second while a worker runs. */
+export interface LoadTestProgress {
+  readonly workerIndex: number;
+  readonly stepIndex: number;
+  readonly load: number;
+  readonly phase: 'warmup' | 'measure' | 'drain';
+  /** Seconds since the step's window started (negative during warm-up). */
+  readonly secondsIntoWindow: number;
+  readonly requests: number;
+  readonly tps: number;
+  readonly p95Ms: number;
+  readonly errors: number;
+  readonly inFlight: number;
+  readonly late: number;
+  readonly dropped: number;
+}
+
+export function emptyErrorCounts(): ErrorCounts {
+  return { modelError: 0, throttled: 0, timeout: 0, clientError: 0 };
+}
+
+export function totalErrors(errors: ErrorCounts): number {
+  return errors.modelError + errors.throttled + errors.timeout + errors.clientError;
+}
+
+export function addErrorCounts(into: ErrorCounts, from: ErrorCounts): void {
+  into.modelError += from.modelError;
+  into.throttled += from.throttled;
+  into.timeout += from.timeout;
+  into.clientError += from.clientError;
+}

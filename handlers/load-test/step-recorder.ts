@@ -1,0 +1,145 @@
+import { ErrorSampleKeeper, errorCountKey } from './error-samples.js';
+import { LatencyRecorder, encodeHistogram } from './histogram.js';
+import type { InvokeErrorKind } from './ports.js';
+import { emptyErrorCounts, totalErrors } from './results.js';
+import type { ErrorCounts, WorkerStep } from './results.js';
+
+/** Throughput buckets per window: enough to intersect workers' windows to within 5 % of it. */
+export const BUCKETS_PER_WINDOW = 20;
+
+/** Latest completions remembered for a request cap's close (far more than finish at one instant). */
+const RECENT_COMPLETIONS = 256;
+
+export interface StepWindow {
+  readonly stepIndex: number;
+  readonly load: number;
+  readonly workerLoad: number;
+  readonly windowStartEpochMs: number;
+  readonly windowMs: number;
+  /** The same window on the monotonic clock. */
+  readonly windowStartUs: number;
+  /** Measured requests this worker may start in the window (its share of maxRequestsPerStep). */
+  readonly measuredCap: number;
+}
+
+/**
+ * Everything one worker measures in one step. The recording path (`recordOk`) is the hot path of
+ * the engine: a latency record, two comparisons and a bucket increment, no allocation.
+ */
+export class StepRecorder {
+  readonly latencies = new LatencyRecorder();
+  readonly errors: ErrorCounts = emptyErrorCounts();
+  requests = 0;
+  ok = 0;
+  late = 0;
+  dropped = 0;
+  /** Measured starts admitted so far, against `window.measuredCap`. */
+  measuredStarts = 0;
+  /** Successful completions counted for throughput (inside the active window). */
+  countedCompletions = 0;
+  /** The measured part of the window on the monotonic clock: [activeFromUs, activeToUs). */
+  activeFromUs: number;
+  activeToUs: number;
+
+  private readonly windowStartUs: number;
+  private readonly bucketUs: number;
+  private readonly okPerBucket: number[] = new Array<number>(BUCKETS_PER_WINDOW).fill(0);
+  /** End times of the latest counted completions, to take back those at or after a cap's close. */
+  private readonly recentEndsUs = new Float64Array(RECENT_COMPLETIONS);
+  private recentCount = 0;
+  private readonly samples = new ErrorSampleKeeper();
+
+  constructor(readonly window: StepWindow) {
+    this.windowStartUs = window.windowStartUs;
+    this.activeFromUs = window.windowStartUs;
+    this.activeToUs = window.windowStartUs + window.windowMs * 1000;
+    this.bucketUs = (window.windowMs * 1000) / BUCKETS_PER_WINDOW;
+  }
+
+  /** The worker started the step after its window had begun: measure from `us` on. */
+  joinAt(us: number): void {
+    if (us > this.activeFromUs) this.activeFromUs = Math.min(us, this.activeToUs);
+  }
+
+  /** A request cap ended the window early: nothing started at or after `us` is measured. */
+  closeWindowAt(us: number): void {
+    if (us >= this.activeToUs) return;
+    this.activeToUs = Math.max(us, this.activeFromUs);
+    // Completions already counted at or after the new end (same instant, or while an open-model
+    // dispatcher caught up) fall outside the window now.
+    const kept = Math.min(this.recentCount, RECENT_COMPLETIONS);
+    for (let offset = 1; offset <= kept; offset++) {
+      const slot = (this.recentCount - offset) % RECENT_COMPLETIONS;
+      const endUs = this.recentEndsUs[slot] ?? Number.NEGATIVE_INFINITY;
+      if (endUs < this.activeToUs) break;
+      this.recentEndsUs[slot] = Number.NEGATIVE_INFINITY;
+      const index = this.bucketOf(endUs);
+      this.okPerBucket[index] = (this.okPerBucket[index] ?? 1) - 1;
+      this.countedCompletions--;
+    }
+  }
+
+  recordOk(startUs: number, endUs: number, measured: boolean): void {
+    if (measured) {
+      this.requests++;
+      this.ok++;
+      this.latencies.record(endUs - startUs);
+    }
+    this.countCompletion(endUs);
+  }
+
+  recordError(
+    kind: InvokeErrorKind,
+    statusCode: number | undefined,
+    message: string,
+    measured: boolean,
+  ): void {
+    if (!measured) return;
+    this.requests++;
+    this.errors[errorCountKey(kind)]++;
+    this.samples.offer(statusCode === undefined ? { kind, message } : { kind, statusCode, message });
+  }
+
+  /** Errors so far, for progress events. */
+  get errorTotal(): number {
+    return totalErrors(this.errors);
+  }
+
+  toWorkerStep(): WorkerStep {
+    const windowEndUs = this.windowStartUs + this.window.windowMs * 1000;
+    const toWindowMs = (us: number): number =>
+      Math.min(this.window.windowMs, Math.max(0, (Math.min(us, windowEndUs) - this.windowStartUs) / 1000));
+    return {
+      stepIndex: this.window.stepIndex,
+      load: this.window.load,
+      workerLoad: this.window.workerLoad,
+      windowStartEpochMs: this.window.windowStartEpochMs,
+      windowMs: this.window.windowMs,
+      activeFromMs: toWindowMs(this.activeFromUs),
+      activeToMs: toWindowMs(this.activeToUs),
+      bucketMs: this.window.windowMs / BUCKETS_PER_WINDOW,
+      okPerBucket: [...this.okPerBucket],
+      requests: this.requests,
+      ok: this.ok,
+      errors: { ...this.errors },
+      errorSamples: this.samples.samples(),
+      late: this.late,
+      dropped: this.dropped,
+      histogram: encodeHistogram(this.latencies.toHistogram()),
+      maxLatencyUs: this.latencies.maxUs,
+    };
+  }
+
+  private bucketOf(endUs: number): number {
+    return Math.min(BUCKETS_PER_WINDOW - 1, Math.floor((endUs - this.windowStartUs) / this.bucketUs));
+  }
+
+  private countCompletion(endUs: number): void {
+    if (endUs < this.activeFromUs || endUs >= this.activeToUs) return;
+    const index = this.bucketOf(endUs);
+    this.okPerBucket[index] = (this.okPerBucket[index] ?? 0) + 1;
+    this.countedCompletions++;
+    this.recentEndsUs[this.recentCount % RECENT_COMPLETIONS] = endUs;
+    this.recentCount++;
+  }
+}

@@ -1,0 +1,239 @@
+import type { InvokeTransport } from './load-test/ports.js';
+
+/**
+ * Ports: what the core needs from the world. AWS adapters live in `lambdas/adapters/`, local ones
+ * in `local/adapters/`; handlers receive them as arguments, so tests pass fakes or local adapters.
+ */
+
+export interface ObjectMetadata {
+  readonly sizeBytes: number;
+  readonly etag?: string;
+}
+
+export interface ObjectStore {
+  /** Metadata, or `undefined` when nothing is stored at `uri`. */
+  head(uri: string): Promise<ObjectMetadata | undefined>;
+  getBytes(uri: string): Promise<Uint8Array>;
+  putBytes(uri: string, body: Uint8Array, contentType?: string): Promise<void>;
+}
+
+/** Structured logger (Powertools on AWS, a console logger locally). Never pass secrets or tokens. */
+export interface Logger {
+  info(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+/** SageMaker's endpoint statuses (DescribeEndpoint `EndpointStatus`). */
+export const EndpointStatuses = {
+  outOfService: 'OutOfService',
+  creating: 'Creating',
+  updating: 'Updating',
+  systemUpdating: 'SystemUpdating',
+  rollingBack: 'RollingBack',
+  inService: 'InService',
+  deleting: 'Deleting',
+  failed: 'Failed',
+  updateRollbackFailed: 'UpdateRollbackFailed',
+} as const;
+export type EndpointStatus = (typeof EndpointStatuses)[keyof typeof EndpointStatuses];
+
+export interface ProductionVariantSpec {
+  readonly variantName: string;
+  readonly modelName: string;
+  /** Real-time variants: instance type and count. */
+  readonly instanceType?: string;
+  readonly initialInstanceCount?: number;
+  /** Serverless variants: memory and concurrency instead of instances. */
+  readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
+}
+
+export interface ModelSpec {
+  readonly modelName: string;
+  readonly image: string;
+  readonly modelDataUrl: string;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+export interface EndpointDescription {
+  readonly endpointName: string;
+  readonly status: EndpointStatus;
+  readonly failureReason?: string;
+  /** Instance type and count of the first production variant, when the endpoint config says. */
+  readonly instanceType?: string;
+  readonly instanceCount?: number;
+}
+
+export interface RunResources {
+  readonly endpoints: readonly string[];
+  readonly endpointConfigs: readonly string[];
+  readonly models: readonly string[];
+  readonly compilationJobs: readonly string[];
+}
+
+/**
+ * The SageMaker hosting operations the workflow needs. Create operations are idempotent: asking
+ * again for a resource that exists with the same name succeeds (a retried step must not fail).
+ * Quota errors surface as `QuotaExceededError`, throttling as `TransientServiceError`.
+ */
+export interface ModelHost {
+  createModel(spec: ModelSpec): Promise<void>;
+  createEndpointConfig(spec: {
+    readonly endpointConfigName: string;
+    readonly variant: ProductionVariantSpec;
+    readonly tags: Readonly<Record<string, string>>;
+  }): Promise<void>;
+  createEndpoint(spec: {
+    readonly endpointName: string;
+    readonly endpointConfigName: string;
+    readonly tags: Readonly<Record<string, string>>;
+  }): Promise<void>;
+  /** `undefined` when no endpoint has that name. */
+  describeEndpoint(endpointName: string): Promise<EndpointDescription | undefined>;
+  /** Each returns whether something was deleted; a missing resource is not an error. */
+  deleteEndpoint(endpointName: string): Promise<boolean>;
+  deleteEndpointConfig(endpointConfigName: string): Promise<boolean>;
+  deleteModel(modelName: string): Promise<boolean>;
+  /** Everything that exists for a run, found by its name prefix and run-id tag. */
+  listRunResources(runId: string, namePrefix: string): Promise<RunResources>;
+  /**
+   * Every endpoint, endpoint config and model whose name starts with `namePrefix`, with its
+   * creation time, tags and what it uses: what the janitor decides on. Tags are not filtered here
+   * (the caller decides), and a resource that vanishes while being listed is left out.
+   */
+  listProjectResources(query: ProjectResourcesQuery): Promise<ProjectResources>;
+}
+
+export interface ProjectResourcesQuery {
+  readonly namePrefix: string;
+  /**
+   * Endpoint configs and models created at or after this instant may be left out (SageMaker's
+   * `CreationTimeBefore`). Endpoints are always all listed, whatever their age: a young endpoint
+   * can still use an old config or model, which must then be kept.
+   */
+  readonly createdBeforeEpochMs: number;
+}
+
+/** A hosting resource as `listProjectResources` finds it. */
+export interface HostedResource {
+  readonly name: string;
+  readonly createdEpochMs: number;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+export interface HostedEndpoint extends HostedResource {
+  readonly status: EndpointStatus;
+  /** `undefined` when SageMaker no longer says (the config was deleted under the endpoint). */
+  readonly endpointConfigName?: string;
+  /** Its production variants: each may be an autoscaling scalable target. */
+  readonly variantNames: readonly string[];
+  /** Models its config serves: kept while the endpoint lives. */
+  readonly modelNames: readonly string[];
+}
+
+export interface HostedEndpointConfig extends HostedResource {
+  readonly modelNames: readonly string[];
+}
+
+export interface ProjectResources {
+  readonly endpoints: readonly HostedEndpoint[];
+  readonly endpointConfigs: readonly HostedEndpointConfig[];
+  readonly models: readonly HostedResource[];
+}
+
+/**
+ * Application Auto Scaling for endpoint variants. SageMaker deregisters a deleted endpoint's
+ * scalable targets itself only when the caller may call DeregisterScalableTarget ("Delete endpoints
+ * configured for auto scaling", SageMaker developer guide); deregistering first makes it explicit.
+ */
+export interface ScalingRegistry {
+  /** Returns whether a scalable target was deregistered; a variant never registered is not an error. */
+  deregisterEndpointVariant(endpointName: string, variantName: string): Promise<boolean>;
+}
+
+/** SageMaker's compilation job statuses (DescribeCompilationJob `CompilationJobStatus`). */
+export const CompilationStatuses = {
+  inProgress: 'INPROGRESS',
+  completed: 'COMPLETED',
+  failed: 'FAILED',
+  starting: 'STARTING',
+  stopping: 'STOPPING',
+  stopped: 'STOPPED',
+} as const;
+export type CompilationStatus = (typeof CompilationStatuses)[keyof typeof CompilationStatuses];
+
+export interface CompilationJobSpec {
+  readonly jobName: string;
+  readonly modelDataUrl: string;
+  readonly framework: string;
+  readonly frameworkVersion?: string;
+  readonly inputShape?: Readonly<Record<string, readonly number[]>>;
+  readonly target: string;
+  readonly outputUri: string;
+  readonly maxRuntimeSeconds: number;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+export interface CompilationJobDescription {
+  readonly jobName: string;
+  readonly status: CompilationStatus;
+  readonly failureReason?: string;
+  /** The compiled `model.tar.gz`, once COMPLETED. */
+  readonly artifactUri?: string;
+  /** The serving image Neo recommends for the artifact (`InferenceImage`), when it says. */
+  readonly inferenceImage?: string;
+  /** What was really compiled for, when it differs from the target (local mode says so). */
+  readonly note?: string;
+}
+
+/** SageMaker Neo / Neuron compilation (CreateCompilationJob and friends). Idempotent creates. */
+export interface ModelCompiler {
+  createCompilationJob(spec: CompilationJobSpec): Promise<void>;
+  describeCompilationJob(jobName: string): Promise<CompilationJobDescription | undefined>;
+  stopCompilationJob(jobName: string): Promise<void>;
+}
+
+/**
+ * Opens a load-test transport to an endpoint: SageMaker Runtime on AWS, HTTP to the local model
+ * server in local mode. `connections` is the most requests the worker will have in flight.
+ */
+export type TransportFactory = (target: {
+  readonly endpointName: string;
+  readonly connections: number;
+  readonly requestTimeoutMs: number;
+}) => InvokeTransport;
+
+/** Average and maximum of one endpoint metric over a load test's window. */
+export interface MetricSummary {
+  readonly average: number;
+  readonly maximum: number;
+}
+
+/**
+ * What the endpoint itself reported while it was load tested: SageMaker's own latency split
+ * (time in the model container vs SageMaker's overhead) and the instances' utilization. Absent
+ * fields were not reported (e.g. GPU metrics on a CPU instance).
+ */
+export interface EndpointMetrics {
+  readonly source: 'cloudwatch' | 'local-process';
+  readonly modelLatencyMs?: MetricSummary;
+  readonly overheadLatencyMs?: MetricSummary;
+  /** Summed over cores, as SageMaker reports it: up to 100 × vCPUs. */
+  readonly cpuUtilizationPercent?: MetricSummary;
+  readonly memoryUtilizationPercent?: MetricSummary;
+  readonly gpuUtilizationPercent?: MetricSummary;
+  readonly gpuMemoryUtilizationPercent?: MetricSummary;
+}
+
+export interface EndpointMetricsQuery {
+  readonly endpointName: string;
+  readonly variantName: string;
+  readonly startEpochMs: number;
+  readonly endEpochMs: number;
+}
+
+/** Reads an endpoint's metrics over a window; `undefined` when nothing was recorded. */
+export interface EndpointMetricsReader {
+  read(query: EndpointMetricsQuery): Promise<EndpointMetrics | undefined>;
+}

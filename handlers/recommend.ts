@@ -1,0 +1,135 @@
+import type { CandidateOutcome } from './contracts/workflow-state.js';
+import type { LoadTestResult } from './load-test/index.js';
+import { describeError } from './contracts/errors.js';
+import { VARIANT_NAME } from './deploy-candidate.js';
+import type { EndpointMetrics, EndpointMetricsReader, Logger, ObjectStore } from './ports.js';
+import { buildReport } from './report/build-report.js';
+import type { Report } from './report/report.js';
+import { renderHtmlReport } from './report/render-html.js';
+import { renderMarkdownReport } from './report/render-markdown.js';
+import type { RunPlan } from './validate-and-plan.js';
+
+export interface RecommendEvent {
+  readonly plan: RunPlan;
+  readonly candidates: readonly CandidateOutcome[];
+}
+
+export interface RecommendDeps {
+  readonly store: ObjectStore;
+  readonly logger: Logger;
+  readonly measuredLocally: boolean;
+  readonly now: () => Date;
+  /** Reads each endpoint's own metrics over its test window; none when absent. */
+  readonly metrics?: EndpointMetricsReader;
+}
+
+export interface RunSummary {
+  readonly runId: string;
+  readonly recommendation: Report['recommendation'];
+  readonly noRecommendationReason?: string;
+  readonly candidates: readonly { readonly id: string; readonly verdict: string; readonly reason: string }[];
+  readonly report: { readonly json: string; readonly markdown: string; readonly html: string };
+  /** What clean-up must keep: the recommended endpoint when the policy is `keep-recommended`. */
+  readonly keep?: {
+    readonly endpointName: string;
+    readonly endpointConfigName: string;
+    readonly modelName: string;
+  };
+}
+
+/**
+ * Endpoint metrics are context, not the measurement: a reader that fails or finds nothing leaves a
+ * note in the report instead of failing the run. CloudWatch publishes with a delay of a minute or
+ * so, so the last candidate's window may be partly missing; the note says so when it is empty.
+ */
+async function readEndpointMetrics(
+  plan: RunPlan,
+  results: ReadonlyMap<string, LoadTestResult>,
+  deps: RecommendDeps,
+): Promise<Map<string, EndpointMetrics | string>> {
+  const found = new Map<string, EndpointMetrics | string>();
+  for (const [candidateId, result] of results) {
+    const candidate = plan.candidates.find((c) => c.id === candidateId);
+    if (candidate === undefined || deps.metrics === undefined) continue;
+    try {
+      const metrics = await deps.metrics.read({
+        endpointName: candidate.endpointName,
+        variantName: VARIANT_NAME,
+        startEpochMs: result.startEpochMs,
+        endEpochMs: result.finishedEpochMs,
+      });
+      found.set(
+        candidateId,
+        metrics ?? 'none recorded for the test window yet (they can lag a minute or two)',
+      );
+    } catch (error) {
+      deps.logger.warn('Endpoint metrics unavailable', { candidateId, error: describeError(error) });
+      found.set(candidateId, `unavailable (${describeError(error)})`);
+    }
+  }
+  return found;
+}
+
+/**
+ * State "Recommend": reads every measured candidate's load-test result, ranks the candidates that
+ * met the SLA under the objective, and writes report.json, report.md and report.html under the
+ * run's prefix. The state output is a short summary with pointers.
+ */
+export async function recommend(event: RecommendEvent, deps: RecommendDeps): Promise<RunSummary> {
+  const { plan } = event;
+  const results = new Map<string, LoadTestResult>();
+  for (const outcome of event.candidates) {
+    if (outcome.resultUri === undefined) continue;
+    const text = new TextDecoder().decode(await deps.store.getBytes(outcome.resultUri));
+    results.set(outcome.candidateId, JSON.parse(text) as LoadTestResult);
+  }
+  const report = buildReport({
+    plan,
+    outcomes: event.candidates,
+    results,
+    measuredLocally: deps.measuredLocally,
+    generatedAt: deps.now().toISOString(),
+    ...(deps.metrics === undefined
+      ? {}
+      : { endpointMetrics: await readEndpointMetrics(plan, results, deps) }),
+  });
+  const uri = (file: string): string => `${plan.runPrefixUri}${file}`;
+  const encoder = new TextEncoder();
+  const locations = { json: uri('report.json'), markdown: uri('report.md'), html: uri('report.html') };
+  await deps.store.putBytes(
+    locations.json,
+    encoder.encode(JSON.stringify(report, null, 2)),
+    'application/json',
+  );
+  await deps.store.putBytes(
+    locations.markdown,
+    encoder.encode(renderMarkdownReport(report)),
+    'text/markdown',
+  );
+  await deps.store.putBytes(locations.html, encoder.encode(await renderHtmlReport(report)), 'text/html');
+
+  const recommended = plan.candidates.find((c) => c.id === report.recommendation?.candidateId);
+  const keep =
+    plan.cleanupPolicy === 'keep-recommended' && recommended !== undefined && recommended.kind !== 'existing'
+      ? {
+          endpointName: recommended.endpointName,
+          endpointConfigName: recommended.endpointConfigName,
+          modelName: recommended.modelName,
+        }
+      : undefined;
+  deps.logger.info('Recommendation made', {
+    runId: plan.runId,
+    recommended: report.recommendation?.candidateId ?? null,
+    report: locations.html,
+  });
+  return {
+    runId: plan.runId,
+    recommendation: report.recommendation,
+    ...(report.noRecommendationReason === undefined
+      ? {}
+      : { noRecommendationReason: report.noRecommendationReason }),
+    candidates: report.candidates.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })),
+    report: locations,
+    ...(keep === undefined ? {} : { keep }),
+  };
+}

@@ -1,0 +1,261 @@
+import { PRICE_TABLE_SOURCE, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import { CandidateStatuses, type CandidateOutcome } from '../contracts/workflow-state.js';
+import { decodeHistogram, type LoadTestResult, usToMs } from '../load-test/index.js';
+import type { EndpointMetrics } from '../ports.js';
+import type { PlannedCandidate, RunPlan } from '../validate-and-plan.js';
+import type { CandidateReport, CandidateVerdict, Recommendation, Report, ReportStep } from './report.js';
+
+export interface BuildReportInput {
+  readonly plan: RunPlan;
+  readonly outcomes: readonly CandidateOutcome[];
+  /** Load-test results by candidate id, for the measured candidates. */
+  readonly results: ReadonlyMap<string, LoadTestResult>;
+  readonly measuredLocally: boolean;
+  readonly generatedAt: string;
+  /** Endpoint metrics by candidate id, or why they are missing. */
+  readonly endpointMetrics?: ReadonlyMap<string, EndpointMetrics | string>;
+}
+
+/** Lambda errors reach a Catch as `{ Error, Cause }` where Cause is JSON `{ errorType, errorMessage }`. */
+export function failureReasonOf(error: CandidateOutcome['error']): string {
+  if (error === undefined) return 'failed without an error';
+  const name = error.Error ?? 'Error';
+  try {
+    const cause = JSON.parse(error.Cause ?? '') as { errorMessage?: unknown };
+    if (typeof cause.errorMessage === 'string') return `${name}: ${cause.errorMessage}`;
+  } catch {
+    // Not JSON: a service or States.* error whose Cause is plain text.
+  }
+  return error.Cause === undefined || error.Cause === '' ? name : `${name}: ${error.Cause}`;
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+function reportSteps(result: LoadTestResult): ReportStep[] {
+  return result.steps.map(({ histogram, ...step }) => ({
+    ...step,
+    meanLatencyMs: step.requests > 0 ? usToMs(decodeHistogram(histogram).mean) : 0,
+  }));
+}
+
+interface Measured {
+  readonly candidate: PlannedCandidate;
+  readonly result: LoadTestResult;
+  readonly steps: ReportStep[];
+  readonly sustainable?: ReportStep;
+  readonly costPer1MUsd?: number;
+  readonly costPerHourUsd?: number;
+}
+
+function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured {
+  const steps = reportSteps(result);
+  const sustainable = steps.find((step) => step.load === result.sustainableStep && step.meetsSla);
+  const instances = candidate.initialInstanceCount;
+  const costPerHourUsd = candidate.usdPerHour === undefined ? undefined : candidate.usdPerHour * instances;
+  let costPer1MUsd: number | undefined;
+  if (sustainable !== undefined && result.sustainableTps !== null && result.sustainableTps > 0) {
+    if (candidate.kind === 'serverless' && candidate.serverless !== undefined) {
+      // Serverless bills each request's duration × memory; the mean latency bounds the duration.
+      const gb = candidate.serverless.memorySizeMb / 1024;
+      costPer1MUsd = (sustainable.meanLatencyMs / 1000) * gb * SERVERLESS_USD_PER_GB_SECOND * 1e6;
+    } else if (costPerHourUsd !== undefined) {
+      costPer1MUsd = (costPerHourUsd / (result.sustainableTps * 3600)) * 1e6;
+    }
+  }
+  return {
+    candidate,
+    result,
+    steps,
+    ...(sustainable === undefined ? {} : { sustainable }),
+    ...(costPer1MUsd === undefined ? {} : { costPer1MUsd: round(costPer1MUsd, 4) }),
+    ...(costPerHourUsd === undefined ? {} : { costPerHourUsd: round(costPerHourUsd, 4) }),
+  };
+}
+
+/** Orders SLA-meeting candidates best first under the objective; ties go to higher throughput. */
+function rank(objective: string, measured: readonly Measured[]): Measured[] {
+  const tps = (m: Measured): number => m.result.sustainableTps ?? 0;
+  const key = (m: Measured): number => {
+    switch (objective) {
+      case 'highest-tps':
+        return -tps(m);
+      case 'lowest-latency':
+        return m.steps[0]?.latencyMs.p95 ?? Number.POSITIVE_INFINITY;
+      default:
+        return m.costPer1MUsd ?? Number.POSITIVE_INFINITY;
+    }
+  };
+  return [...measured].sort((a, b) => key(a) - key(b) || tps(b) - tps(a));
+}
+
+function objectiveFigure(objective: string, m: Measured): string {
+  switch (objective) {
+    case 'highest-tps':
+      return `${round(m.result.sustainableTps ?? 0, 1)} TPS within the SLA`;
+    case 'lowest-latency':
+      return `p95 ${m.steps[0]?.latencyMs.p95 ?? '?'} ms at the lowest load`;
+    default:
+      return m.costPer1MUsd === undefined ? 'no price' : `$${m.costPer1MUsd.toFixed(4)} per 1M inferences`;
+  }
+}
+
+function slaMissReason(m: Measured): string {
+  const first = m.steps[0];
+  if (first === undefined) return `no step completed (${m.result.stopDetail})`;
+  const errors = first.errors;
+  const modelErrorHint =
+    errors.modelError > 0 && first.errorSamples[0] !== undefined
+      ? `; model errors, e.g. ${first.errorSamples[0].statusCode ?? ''} "${first.errorSamples[0].message}"`
+      : '';
+  return `missed the SLA from the first step (load ${first.load}): ${first.slaBreaches.join(', ')}${modelErrorHint}`;
+}
+
+function metricsFields(
+  metrics: EndpointMetrics | string | undefined,
+): Pick<CandidateReport, 'endpointMetrics' | 'endpointMetricsNote'> {
+  if (metrics === undefined) return {};
+  return typeof metrics === 'string' ? { endpointMetricsNote: metrics } : { endpointMetrics: metrics };
+}
+
+/** Builds report.json's content: per-candidate figures, the ranking and why each candidate won or lost. */
+export function buildReport(input: BuildReportInput): Report {
+  const { plan } = input;
+  const byId = new Map(plan.candidates.map((candidate) => [candidate.id, candidate]));
+  const measured: Measured[] = [];
+  for (const outcome of input.outcomes) {
+    const candidate = byId.get(outcome.candidateId);
+    const result = input.results.get(outcome.candidateId);
+    if (candidate !== undefined && result !== undefined && outcome.status === CandidateStatuses.measured) {
+      measured.push(measure(candidate, result));
+    }
+  }
+  const qualifying = rank(
+    plan.objective,
+    measured.filter((m) => m.sustainable !== undefined),
+  );
+  const best = qualifying[0];
+  const targetTps = plan.sla.targetTps;
+  const instancesFor = (m: Measured): number | undefined =>
+    targetTps === undefined || m.result.sustainableTps === null || m.result.sustainableTps <= 0
+      ? undefined
+      : Math.ceil(targetTps / (m.result.sustainableTps / Math.max(1, m.candidate.initialInstanceCount)));
+
+  const candidates: CandidateReport[] = plan.candidates.map((candidate) => {
+    const outcome = input.outcomes.find((o) => o.candidateId === candidate.id);
+    const base = {
+      id: candidate.id,
+      kind: candidate.kind,
+      ...(candidate.instanceType === undefined ? {} : { instanceType: candidate.instanceType }),
+      instanceCount: candidate.initialInstanceCount,
+      ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
+      compiled: candidate.compiledFor !== undefined,
+      ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
+      environment: candidate.environment,
+      priceSource: candidate.priceSource,
+      ...(candidate.usdPerHour === undefined
+        ? {}
+        : { costPerHourUsd: round(candidate.usdPerHour * candidate.initialInstanceCount, 4) }),
+    };
+    const m = measured.find((entry) => entry.candidate.id === candidate.id);
+    if (m === undefined) {
+      const skipped = outcome?.status === CandidateStatuses.skipped;
+      const reason = skipped
+        ? `skipped: ${outcome.skipReason ?? 'no reason given'}`
+        : `failed: ${outcome === undefined ? 'no outcome recorded' : failureReasonOf(outcome.error)}`;
+      return {
+        ...base,
+        status: skipped ? 'SKIPPED' : 'FAILED',
+        failureReason: reason.replace(/^(skipped|failed): /, ''),
+        steps: [],
+        sustainableTps: null,
+        sustainableStep: null,
+        verdict: skipped ? 'skipped' : 'failed',
+        reason,
+      };
+    }
+    let verdict: CandidateVerdict;
+    let reason: string;
+    if (m.sustainable === undefined) {
+      verdict = 'missed-sla';
+      reason = slaMissReason(m);
+    } else if (m === best) {
+      verdict = 'recommended';
+      reason = `best under ${plan.objective}: ${objectiveFigure(plan.objective, m)}`;
+    } else {
+      verdict = 'runner-up';
+      reason = `met the SLA but ${objectiveFigure(plan.objective, m)} vs ${best === undefined ? '?' : objectiveFigure(plan.objective, best)} for ${best?.candidate.id ?? '?'}`;
+    }
+    const instancesForTargetTps = instancesFor(m);
+    // Billed from creation (when known) to the end of the test; deletion takes about a minute more.
+    const billedFromEpochMs = outcome?.endpointCreatedEpochMs ?? m.result.startEpochMs;
+    const runSeconds = (m.result.finishedEpochMs - billedFromEpochMs) / 1000;
+    return {
+      ...base,
+      status: 'MEASURED',
+      steps: m.steps,
+      sustainableTps: m.result.sustainableTps === null ? null : round(m.result.sustainableTps, 2),
+      sustainableStep: m.result.sustainableStep,
+      ...(m.sustainable === undefined ? {} : { latencyAtSustainableMs: m.sustainable.latencyMs }),
+      stoppedBecause: m.result.stoppedBecause,
+      ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
+      ...(instancesForTargetTps === undefined ? {} : { instancesForTargetTps }),
+      ...(m.costPerHourUsd === undefined || candidate.kind !== 'realtime'
+        ? {}
+        : { runCostUsd: round((m.costPerHourUsd * runSeconds) / 3600, 4) }),
+      ...(outcome?.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
+      ...metricsFields(input.endpointMetrics?.get(candidate.id)),
+      verdict,
+      reason,
+    };
+  });
+
+  const recommendation: Recommendation | null =
+    best === undefined
+      ? null
+      : {
+          candidateId: best.candidate.id,
+          ...(best.candidate.instanceType === undefined ? {} : { instanceType: best.candidate.instanceType }),
+          instanceCount: best.candidate.initialInstanceCount,
+          compiled: best.candidate.compiledFor !== undefined,
+          environment: best.candidate.environment,
+          sustainableTps: round(best.result.sustainableTps ?? 0, 2),
+          ...(best.costPer1MUsd === undefined ? {} : { costPer1MUsd: best.costPer1MUsd }),
+          ...(best.sustainable === undefined ? {} : { latencyMs: best.sustainable.latencyMs }),
+          ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
+          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA`,
+        };
+  const endpointUsd = round(
+    candidates.reduce((sum, c) => sum + (c.runCostUsd ?? 0), 0),
+    4,
+  );
+  return {
+    schemaVersion: 1,
+    runId: plan.runId,
+    ...(plan.name === undefined ? {} : { name: plan.name }),
+    generatedAt: input.generatedAt,
+    measuredLocally: input.measuredLocally,
+    objective: plan.objective,
+    sla: plan.sla,
+    loadPlan: plan.loadPlan,
+    priceTable: PRICE_TABLE_SOURCE,
+    candidates,
+    recommendation,
+    ...(recommendation === null
+      ? {
+          noRecommendationReason:
+            measured.length === 0
+              ? 'no candidate could be measured (all failed or were skipped; see each reason)'
+              : 'no candidate met the SLA at any load step; relax the SLA or try larger instances',
+        }
+      : {}),
+    runCost: {
+      endpointUsd,
+      note: input.measuredLocally
+        ? 'measured locally: no AWS cost was incurred; the figure prices the load-test time at the listed rates'
+        : 'endpoint-hours from each endpoint’s creation to the end of its load test × price; deleting takes about a minute more',
+    },
+  };
+}

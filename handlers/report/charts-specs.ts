@@ -1,0 +1,334 @@
+import type { TopLevelSpec } from 'vega-lite';
+import { totalErrors } from '../load-test/index.js';
+import type { CandidateReport, Report, ReportStep } from './report.js';
+
+/**
+ * Vega-Lite specifications of the report's three charts, built from the report alone. User
+ * strings (candidate ids) only ever enter as data values, never into expressions or formats, so
+ * they cannot change what the chart does; Vega escapes them when it writes SVG text.
+ */
+
+export const CHART_WIDTH = 860;
+const CHART_HEIGHT = 300;
+
+/** A chart that has nothing to plot says why instead of drawing empty axes. */
+export interface EmptyChart {
+  readonly empty: true;
+  readonly title: string;
+  readonly message: string;
+}
+
+export type ChartSpec = TopLevelSpec | EmptyChart;
+
+export function isEmptyChart(chart: ChartSpec): chart is EmptyChart {
+  return 'empty' in chart;
+}
+
+/** Above this spread of values an axis switches to a log scale, so small figures stay readable. */
+const LOG_SCALE_RATIO = 10;
+
+function spreadIsWide(values: readonly number[]): boolean {
+  const positive = values.filter((value) => value > 0);
+  if (positive.length < 2) return false;
+  return Math.max(...positive) / Math.min(...positive) >= LOG_SCALE_RATIO;
+}
+
+/** One colour per measured candidate in report order, the same in every chart. */
+function candidateColor(report: Report): { domain: string[]; scheme: 'category20' | 'tableau10' } {
+  const domain = report.candidates
+    .filter((candidate) => candidate.steps.length > 0)
+    .map((candidate) => candidate.id);
+  return { domain, scheme: domain.length > 10 ? 'category20' : 'tableau10' };
+}
+
+function loadAxisTitle(report: Report): string {
+  return report.loadPlan.model === 'open' ? 'Arrival rate (requests/s)' : 'Concurrency (requests in flight)';
+}
+
+/** The load axis: ticks at the measured steps exactly (they are what the reader looks up). */
+function loadEncoding(report: Report, loads: readonly number[]) {
+  const steps = [...new Set(loads)].sort((a, b) => a - b);
+  return {
+    field: 'load',
+    type: 'quantitative',
+    title: loadAxisTitle(report),
+    scale: spreadIsWide(steps)
+      ? ({ type: 'log', base: 2 } as const)
+      : ({ type: 'linear', zero: false } as const),
+    axis: { values: steps, format: '~g' },
+  } as const;
+}
+
+/** A step with no successful request has no latency: its zeros would plot as the best figure. */
+function hasLatency(step: ReportStep): boolean {
+  return step.requests - totalErrors(step.errors) > 0 && step.latencyMs.p95 > 0;
+}
+
+function stepsOf(report: Report): { candidate: CandidateReport; step: ReportStep }[] {
+  return report.candidates.flatMap((candidate) => candidate.steps.map((step) => ({ candidate, step })));
+}
+
+/** Local figures say so on the chart itself, which may be copied out of the report alone. */
+function subtitle(report: Report, text: string): string {
+  return report.measuredLocally ? `${text} (measured locally)` : text;
+}
+
+const LEGEND = { orient: 'right', labelLimit: 260, titleLimit: 260 } as const;
+
+export function latencyChartSpec(report: Report): ChartSpec {
+  const title = 'p95 and p99 latency vs load';
+  const points = stepsOf(report)
+    .filter(({ step }) => hasLatency(step))
+    .flatMap(({ candidate, step }) => [
+      { candidate: candidate.id, load: step.load, percentile: 'p95', latencyMs: step.latencyMs.p95 },
+      { candidate: candidate.id, load: step.load, percentile: 'p99', latencyMs: step.latencyMs.p99 },
+    ]);
+  if (points.length === 0) {
+    return { empty: true, title, message: 'No candidate completed a load step with successful requests.' };
+  }
+  const thresholds = [
+    ...(report.sla.p95LatencyMs === undefined
+      ? []
+      : [
+          {
+            percentile: 'p95',
+            thresholdMs: report.sla.p95LatencyMs,
+            label: `SLA p95 ${report.sla.p95LatencyMs} ms`,
+          },
+        ]),
+    ...(report.sla.p99LatencyMs === undefined
+      ? []
+      : [
+          {
+            percentile: 'p99',
+            thresholdMs: report.sla.p99LatencyMs,
+            label: `SLA p99 ${report.sla.p99LatencyMs} ms`,
+          },
+        ]),
+  ];
+  const latencies = [...points.map((p) => p.latencyMs), ...thresholds.map((t) => t.thresholdMs)];
+  const yScale = spreadIsWide(latencies) ? { type: 'log' as const } : { type: 'linear' as const, zero: true };
+  const dash = {
+    domain: ['p95', 'p99'],
+    range: [
+      [1, 0],
+      [6, 3],
+    ],
+  };
+  const x = loadEncoding(
+    report,
+    points.map((p) => p.load),
+  );
+  const y = { field: 'latencyMs', type: 'quantitative', title: 'Latency (ms)', scale: yScale } as const;
+  const color = {
+    field: 'candidate',
+    type: 'nominal',
+    title: 'Candidate',
+    scale: candidateColor(report),
+    legend: LEGEND,
+  } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: { text: title, subtitle: subtitle(report, 'solid: p95, dashed: p99; grey rules: the SLA') },
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    layer: [
+      {
+        // Lines and points are separate layers: a line mark with `point: true` makes every legend
+        // a circle, and the percentile legend must show the dash.
+        data: { values: points },
+        mark: { type: 'line', strokeWidth: 2 },
+        encoding: {
+          x,
+          y,
+          color,
+          strokeDash: {
+            field: 'percentile',
+            type: 'nominal',
+            title: 'Percentile',
+            scale: dash,
+            legend: { ...LEGEND, symbolType: 'stroke', symbolStrokeColor: '#444', symbolStrokeWidth: 2 },
+          },
+          detail: { field: 'percentile', type: 'nominal' },
+        },
+      },
+      {
+        data: { values: points },
+        mark: { type: 'point', filled: true, size: 30 },
+        encoding: { x, y, color },
+      },
+      ...(thresholds.length === 0
+        ? []
+        : [
+            {
+              data: { values: thresholds },
+              mark: { type: 'rule' as const, color: '#666', strokeWidth: 1.5 },
+              encoding: {
+                y: { field: 'thresholdMs', type: 'quantitative' as const },
+                strokeDash: { field: 'percentile', type: 'nominal' as const, scale: dash },
+              },
+            },
+            ruleLabelLayer(thresholds, 'thresholdMs'),
+          ]),
+    ],
+  };
+}
+
+/** The text layer that names a horizontal rule (an SLA bound, a target) at the chart's left edge. */
+function ruleLabelLayer(values: readonly Record<string, unknown>[], yField: string) {
+  return {
+    data: { values },
+    mark: {
+      type: 'text' as const,
+      align: 'left' as const,
+      baseline: 'bottom' as const,
+      dx: 4,
+      dy: -2,
+      color: '#444',
+    },
+    encoding: {
+      y: { field: yField, type: 'quantitative' as const },
+      x: { value: 0 },
+      text: { field: 'label', type: 'nominal' as const },
+    },
+  };
+}
+
+export function throughputChartSpec(report: Report): ChartSpec {
+  const title = 'Throughput vs load';
+  const points = stepsOf(report).map(({ candidate, step }) => ({
+    candidate: candidate.id,
+    load: step.load,
+    tps: step.tps,
+    sla: step.meetsSla ? 'met' : 'missed',
+  }));
+  if (points.length === 0) {
+    return { empty: true, title, message: 'No candidate completed a load step.' };
+  }
+  const target = report.sla.targetTps;
+  const loads = loadEncoding(
+    report,
+    points.map((p) => p.load),
+  );
+  const tps = { field: 'tps', type: 'quantitative', title: 'Successful responses per second (TPS)' } as const;
+  const color = {
+    field: 'candidate',
+    type: 'nominal',
+    title: 'Candidate',
+    scale: candidateColor(report),
+    legend: LEGEND,
+  } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: {
+      text: title,
+      subtitle: subtitle(
+        report,
+        `filled circle: step met the SLA, cross: it did not${target === undefined ? '' : `; grey rule: target ${target} TPS`}`,
+      ),
+    },
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    layer: [
+      {
+        data: { values: points },
+        mark: { type: 'line', strokeWidth: 2 },
+        encoding: { x: loads, y: tps, color },
+      },
+      {
+        data: { values: points },
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          x: loads,
+          y: tps,
+          color,
+          shape: {
+            field: 'sla',
+            type: 'nominal',
+            title: 'SLA at this step',
+            scale: { domain: ['met', 'missed'], range: ['circle', 'cross'] },
+            legend: LEGEND,
+          },
+        },
+      },
+      ...(target === undefined
+        ? []
+        : [
+            {
+              data: { values: [{ target, label: `target ${target} TPS` }] },
+              mark: { type: 'rule' as const, color: '#666', strokeDash: [4, 4], strokeWidth: 1.5 },
+              encoding: { y: { field: 'target', type: 'quantitative' as const } },
+            },
+            ruleLabelLayer([{ target, label: `target ${target} TPS` }], 'target'),
+          ]),
+    ],
+  };
+}
+
+export function costChartSpec(report: Report): ChartSpec {
+  const title = 'Cost per 1M inferences at the sustainable load';
+  // Sorted here and drawn in data order (`sort: null`): a sort in the layered encoding makes
+  // Vega-Lite union two differently sorted domains.
+  const bars = report.candidates.flatMap((candidate) =>
+    candidate.costPer1MUsd === undefined
+      ? []
+      : [
+          {
+            candidate: candidate.id,
+            costPer1MUsd: candidate.costPer1MUsd,
+            verdict: candidate.verdict === 'recommended' ? 'recommended' : 'other',
+          },
+        ],
+  );
+  bars.sort((a, b) => a.costPer1MUsd - b.costPer1MUsd);
+  if (bars.length === 0) {
+    return {
+      empty: true,
+      title,
+      message: 'No candidate has a cost per 1M inferences: none met the SLA with a known price.',
+    };
+  }
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: {
+      text: title,
+      subtitle: subtitle(report, 'only candidates that met the SLA at some step and have a price'),
+    },
+    width: CHART_WIDTH,
+    height: Math.max(60, bars.length * 32),
+    data: { values: bars },
+    encoding: {
+      y: {
+        field: 'candidate',
+        type: 'nominal',
+        title: 'Candidate',
+        sort: null,
+        axis: { labelLimit: 260 },
+      },
+      x: {
+        field: 'costPer1MUsd',
+        type: 'quantitative',
+        title: 'USD per 1M inferences',
+        axis: { format: '$,.3~g' },
+      },
+    },
+    layer: [
+      {
+        mark: { type: 'bar', height: { band: 0.7 } },
+        encoding: {
+          color: {
+            field: 'verdict',
+            type: 'nominal',
+            title: 'Verdict',
+            scale: { domain: ['recommended', 'other'], range: ['#2e7d32', '#90a4ae'] },
+            legend: LEGEND,
+          },
+        },
+      },
+      {
+        mark: { type: 'text', align: 'left', dx: 4, color: '#222' },
+        encoding: { text: { field: 'costPer1MUsd', type: 'quantitative', format: '$,.4f' } },
+      },
+    ],
+  };
+}

@@ -1,0 +1,62 @@
+import { parse, View, Warn } from 'vega';
+import { compile } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import {
+  CHART_WIDTH,
+  type ChartSpec,
+  costChartSpec,
+  isEmptyChart,
+  latencyChartSpec,
+  throughputChartSpec,
+} from './charts-specs.js';
+import type { Report } from './report.js';
+
+/** The report's charts as standalone SVG documents, ready to inline in HTML. */
+export interface ReportCharts {
+  readonly latency: string;
+  readonly throughput: string;
+  readonly costPer1M: string;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** What an empty chart shows: its title and why there is nothing to plot, at the charts' size. */
+function emptyChartSvg(title: string, message: string): string {
+  const height = 80;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="marks" width="${CHART_WIDTH}" height="${height}" ` +
+    `viewBox="0 0 ${CHART_WIDTH} ${height}" role="img" aria-label="${escapeXml(`${title}: ${message}`)}">` +
+    `<rect width="${CHART_WIDTH}" height="${height}" fill="white" stroke="#ccc"/>` +
+    `<text x="12" y="28" font-family="sans-serif" font-size="13" font-weight="bold">${escapeXml(title)}</text>` +
+    `<text x="12" y="54" font-family="sans-serif" font-size="12" fill="#555">${escapeXml(message)}</text></svg>`
+  );
+}
+
+/**
+ * Renders a Vega-Lite spec to SVG headless: Vega's `renderer: 'none'` view needs no canvas or DOM,
+ * and without a canvas package it estimates text widths, which is enough for axis labels.
+ */
+async function toSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new View(parse(compile(spec).spec), { renderer: 'none', logLevel: Warn });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+async function renderChart(chart: ChartSpec): Promise<string> {
+  return isEmptyChart(chart) ? emptyChartSvg(chart.title, chart.message) : toSvg(chart);
+}
+
+/** Latency percentiles vs load, TPS vs load and cost per 1M, one SVG each; never fetches anything. */
+export async function renderReportCharts(report: Report): Promise<ReportCharts> {
+  const [latency, throughput, costPer1M] = await Promise.all([
+    renderChart(latencyChartSpec(report)),
+    renderChart(throughputChartSpec(report)),
+    renderChart(costChartSpec(report)),
+  ]);
+  return { latency, throughput, costPer1M };
+}

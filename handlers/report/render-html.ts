@@ -1,0 +1,189 @@
+import { renderReportCharts } from './charts.js';
+import type { Report } from './report.js';
+import {
+  candidateFacts,
+  compiledText,
+  deploymentText,
+  environmentText,
+  ERROR_SAMPLES_PER_STEP,
+  errorSampleLines,
+  loadPlanText,
+  MEASURED_LOCALLY_NOTICE,
+  objectiveText,
+  priceTableText,
+  recommendationText,
+  runCostText,
+  slaText,
+  stepTable,
+  summaryTable,
+  type TextTable,
+  verdictLabel,
+} from './render-markdown.js';
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/*
+ * The page must open with no network: everything is inline, and the Content-Security-Policy
+ * forbids any fetch and any script, so even a string that escaped escaping could not run or
+ * call out. Inline SVG is part of the document and needs no source.
+ */
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+const STYLE = `
+:root { color-scheme: light; --ok: #2e7d32; --ok-bg: #e8f5e9; --warn: #b26a00; --warn-bg: #fff4e0;
+  --bad: #c62828; --bad-bg: #fdecea; --muted: #607d8b; --line: #d7dde2; }
+* { box-sizing: border-box; }
+body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d252c;
+  margin: 0 auto; padding: 24px 32px 48px; max-width: 1240px; }
+h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 19px; margin: 32px 0 8px; border-bottom: 1px solid var(--line); }
+h3 { font-size: 16px; margin: 24px 0 6px; } .meta { color: var(--muted); margin: 0 0 16px; }
+.banner { background: var(--warn-bg); border-left: 5px solid var(--warn); padding: 10px 14px; font-weight: 600; }
+.recommendation { background: var(--ok-bg); border-left: 5px solid var(--ok); padding: 12px 16px; font-size: 15px; }
+.recommendation.none { background: var(--bad-bg); border-left-color: var(--bad); }
+table { border-collapse: collapse; margin: 8px 0 12px; font-size: 13px; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; vertical-align: top; }
+th { background: #f3f5f7; text-align: left; } td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f5f7; padding: 1px 4px;
+  border-radius: 3px; overflow-wrap: anywhere; }
+tr.recommended td, tr.sustainable td { background: var(--ok-bg); } tr.missed-sla td, tr.missed td { background: var(--warn-bg); }
+tr.failed td { background: var(--bad-bg); } tr.skipped td { color: var(--muted); }
+.verdict { display: inline-block; padding: 0 8px; border-radius: 10px; font-weight: 600; font-size: 12px; white-space: nowrap; }
+.verdict.recommended { background: var(--ok); color: white; } .verdict.runner-up { background: #cfd8dc; }
+.verdict.missed-sla { background: var(--warn); color: white; } .verdict.failed { background: var(--bad); color: white; }
+.verdict.skipped { background: #eceff1; color: var(--muted); }
+.reason { margin: 4px 0; } .facts { margin: 4px 0 8px; padding-left: 20px; color: #37474f; }
+.errors { margin: 4px 0; padding-left: 20px; } .errors li { font: 12px ui-monospace, Menlo, Consolas, monospace; }
+table.summary td:nth-child(-n+3), table.summary td:nth-child(5) { white-space: nowrap; }
+.scroll { overflow-x: auto; }
+figure { margin: 16px 0; } figure svg { max-width: 100%; height: auto; }
+.candidate { border-top: 1px dashed var(--line); }
+`;
+
+function cellHtml(text: string, kind: TextTable['columns'][number]['kind']): string {
+  return kind === 'code' && text !== '—' ? `<code>${escapeHtml(text)}</code>` : escapeHtml(text);
+}
+
+function verdictBadge(verdict: Report['candidates'][number]['verdict']): string {
+  return `<span class="verdict ${verdict}">${escapeHtml(verdictLabel(verdict))}</span>`;
+}
+
+function htmlTable(
+  table: TextTable,
+  className: string,
+  cellOverride?: (row: number, column: number) => string | undefined,
+): string {
+  const head = table.columns
+    .map(
+      (column) => `<th${column.kind === 'number' ? ' class="number"' : ''}>${escapeHtml(column.header)}</th>`,
+    )
+    .join('');
+  const body = table.rows
+    .map((row, rowIndex) => {
+      const cells = row.cells
+        .map((cell, columnIndex) => {
+          const kind = table.columns[columnIndex]?.kind ?? 'text';
+          const content = cellOverride?.(rowIndex, columnIndex) ?? cellHtml(cell, kind);
+          return `<td${kind === 'number' ? ' class="number"' : ''}>${content}</td>`;
+        })
+        .join('');
+      return `<tr class="${row.mark}">${cells}</tr>`;
+    })
+    .join('\n');
+  return `<div class="scroll"><table class="${className}">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
+}
+
+function summarySection(report: Report): string {
+  const table = summaryTable(report);
+  const candidateColumn = table.columns.findIndex((column) => column.header === 'Candidate');
+  const verdictColumn = table.columns.findIndex((column) => column.header === 'Verdict');
+  return htmlTable(table, 'summary', (row, column) => {
+    const candidate = report.candidates[row];
+    if (candidate === undefined) return undefined;
+    // Anchors use the row number: candidate ids are user text and do not belong in an id attribute.
+    if (column === candidateColumn) return `<a href="#candidate-${row + 1}">${escapeHtml(candidate.id)}</a>`;
+    if (column === verdictColumn) return verdictBadge(candidate.verdict);
+    return undefined;
+  });
+}
+
+function candidateSection(report: Report, index: number): string {
+  const candidate = report.candidates[index];
+  if (candidate === undefined) return '';
+  const environment = environmentText(candidate.environment);
+  const samples = errorSampleLines(candidate);
+  return [
+    `<section class="candidate" id="candidate-${index + 1}">`,
+    `<h3>${escapeHtml(candidate.id)} ${verdictBadge(candidate.verdict)}</h3>`,
+    `<p>${escapeHtml(deploymentText(candidate))}, compiled: ${escapeHtml(compiledText(candidate))}, environment: ${cellHtml(environment, 'code')}</p>`,
+    `<p class="reason"><strong>Reason:</strong> ${escapeHtml(candidate.reason)}</p>`,
+    `<ul class="facts">${candidateFacts(candidate)
+      .map((fact) => `<li>${escapeHtml(fact)}</li>`)
+      .join('')}</ul>`,
+    candidate.steps.length === 0
+      ? '<p>No load step was measured.</p>'
+      : htmlTable(stepTable(report, candidate), 'steps'),
+    samples.length === 0
+      ? ''
+      : `<p>First errors (up to ${ERROR_SAMPLES_PER_STEP} per step):</p><ul class="errors">${samples
+          .map((sample) => `<li>${escapeHtml(sample)}</li>`)
+          .join('')}</ul>`,
+    '</section>',
+  ].join('\n');
+}
+
+function figure(svg: string, caption: string): string {
+  return `<figure>${svg}<figcaption class="meta">${escapeHtml(caption)}</figcaption></figure>`;
+}
+
+/**
+ * report.html: one self-contained page (inline CSS and SVG charts, no script, no external
+ * resource) with the same content as report.md. Async because Vega renders SVG asynchronously.
+ */
+export async function renderHtmlReport(report: Report): Promise<string> {
+  const charts = await renderReportCharts(report);
+  const title = report.name === undefined ? report.runId : `${report.name} (${report.runId})`;
+  const recommendationClass = report.recommendation === null ? 'recommendation none' : 'recommendation';
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>Optimization report: ${escapeHtml(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<h1>Optimization report: ${escapeHtml(title)}</h1>`,
+    `<p class="meta">Run <code>${escapeHtml(report.runId)}</code>, generated ${escapeHtml(report.generatedAt)}</p>`,
+    report.measuredLocally ? `<p class="banner">${escapeHtml(MEASURED_LOCALLY_NOTICE)}</p>` : '',
+    '<h2>Recommendation</h2>',
+    `<p class="${recommendationClass}">${escapeHtml(recommendationText(report))}</p>`,
+    '<h2>SLA and objective</h2>',
+    '<ul>',
+    `<li><strong>SLA:</strong> ${escapeHtml(slaText(report))}</li>`,
+    `<li><strong>Objective:</strong> ${escapeHtml(objectiveText(report))}</li>`,
+    `<li><strong>Load:</strong> ${escapeHtml(loadPlanText(report))}</li>`,
+    '</ul>',
+    '<h2>Candidates</h2>',
+    summarySection(report),
+    '<h2>Charts</h2>',
+    figure(charts.latency, 'Latency percentiles of successful requests at each load step.'),
+    figure(charts.throughput, 'Successful responses per second at each load step.'),
+    figure(charts.costPer1M, 'Cost per 1M inferences at the highest load that met the SLA.'),
+    '<h2>Candidate details</h2>',
+    ...report.candidates.map((_, index) => candidateSection(report, index)),
+    '<h2>Prices and cost</h2>',
+    `<p>${escapeHtml(priceTableText(report))}</p>`,
+    `<p>${escapeHtml(runCostText(report))}</p>`,
+    '</body>',
+    '</html>',
+    '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n')
+    .concat('\n');
+}

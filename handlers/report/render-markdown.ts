@@ -1,0 +1,436 @@
+import { totalErrors } from '../load-test/index.js';
+import type { MetricSummary } from '../ports.js';
+import type { CandidateReport, CandidateVerdict, Report, ReportStep } from './report.js';
+
+/*
+ * report.md, and the content both renderers share: the Markdown and the HTML page show the same
+ * sentences and tables, so they are built here once as plain text and each renderer only escapes
+ * and lays them out for its format.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+const NONE = '—';
+
+function usd(value: number | undefined, digits = 4): string {
+  return value === undefined ? NONE : `$${value.toFixed(digits)}`;
+}
+
+/** Milliseconds with about three significant digits: 0.84, 12.3, 812. */
+function formatMs(value: number): string {
+  if (value < 10) return value.toFixed(2);
+  if (value < 100) return value.toFixed(1);
+  return value.toFixed(0);
+}
+
+function formatTps(value: number | null | undefined): string {
+  return value === null || value === undefined ? NONE : value.toFixed(1);
+}
+
+function formatRate(rate: number): string {
+  return `${(rate * 100).toFixed(2)}%`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sentences
+
+export const MEASURED_LOCALLY_NOTICE =
+  "Measured locally: these figures come from this machine's CPU standing in for the instance types, " +
+  'not from SageMaker endpoints. Prices are the listed AWS rates applied to local throughput; ' +
+  'compare candidates with each other, not with production.';
+
+const VERDICT_LABELS: Readonly<Record<CandidateVerdict, string>> = {
+  recommended: 'recommended',
+  'runner-up': 'runner-up',
+  'missed-sla': 'missed SLA',
+  failed: 'failed',
+  skipped: 'skipped',
+};
+
+export function verdictLabel(verdict: CandidateVerdict): string {
+  return VERDICT_LABELS[verdict];
+}
+
+const OBJECTIVE_TEXT: Readonly<Record<string, string>> = {
+  'lowest-cost-per-1m': 'lowest cost per 1M inferences among the candidates that meet the SLA',
+  'highest-tps': 'highest sustainable throughput within the SLA',
+  'lowest-latency': 'lowest p95 latency at the lowest load among the candidates that meet the SLA',
+};
+
+export function objectiveText(report: Report): string {
+  return OBJECTIVE_TEXT[report.objective] ?? report.objective;
+}
+
+export function slaText(report: Report): string {
+  const { sla } = report;
+  const bounds = [
+    ...(sla.p95LatencyMs === undefined ? [] : [`p95 ≤ ${sla.p95LatencyMs} ms`]),
+    ...(sla.p99LatencyMs === undefined ? [] : [`p99 ≤ ${sla.p99LatencyMs} ms`]),
+    `error rate ≤ ${formatRate(sla.maxErrorRate)}`,
+  ];
+  const target = sla.targetTps === undefined ? 'no target throughput' : `target ${sla.targetTps} TPS`;
+  return `${bounds.join(', ')}; ${target}`;
+}
+
+export function loadPlanText(report: Report): string {
+  const plan = report.loadPlan;
+  const kind =
+    plan.model === 'open'
+      ? 'open model, arrival rates (requests/s)'
+      : 'closed model, concurrency (requests in flight)';
+  return (
+    `${kind} ${plan.steps.join(', ')}; ${plan.warmupSeconds} s warm-up and ${plan.stepDurationSeconds} s ` +
+    `measured per step; ${plan.workers} load worker${plan.workers === 1 ? '' : 's'}`
+  );
+}
+
+export function deploymentText(candidate: CandidateReport): string {
+  if (candidate.kind === 'serverless' && candidate.serverless !== undefined) {
+    return `serverless ${candidate.serverless.memorySizeMb} MB, max concurrency ${candidate.serverless.maxConcurrency}`;
+  }
+  const instance = `${candidate.instanceType ?? 'unknown instance type'} × ${candidate.instanceCount}`;
+  return candidate.kind === 'existing' ? `existing endpoint, ${instance}` : instance;
+}
+
+export function compiledText(candidate: CandidateReport): string {
+  if (!candidate.compiled) return 'no';
+  return candidate.compiledFor === undefined ? 'yes' : `yes, for ${candidate.compiledFor}`;
+}
+
+/** `KEY=value, KEY2=value2`, or a dash when the candidate sets nothing. */
+export function environmentText(environment: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(environment);
+  return entries.length === 0 ? NONE : entries.map(([key, value]) => `${key}=${value}`).join(', ');
+}
+
+const PRICE_SOURCE_TEXT: Readonly<Record<string, string>> = {
+  'price-table': 'price table',
+  'run-input': 'run input',
+  'serverless-per-second': 'serverless per GB-second',
+  unknown: 'no price known',
+};
+
+export function priceSourceText(source: string): string {
+  return PRICE_SOURCE_TEXT[source] ?? source;
+}
+
+export function priceTableText(report: Report): string {
+  const table = report.priceTable;
+  return (
+    `Prices from the table of ${table.kind}, ${table.region}, recorded on ${table.recordedOn} ` +
+    `(${table.url}); a price given in the run input replaces it, and each candidate names its source. ` +
+    'Prices change and differ by region: check them before you decide.'
+  );
+}
+
+export function runCostText(report: Report): string {
+  return `Endpoint cost of this run: ${usd(report.runCost.endpointUsd)} (${report.runCost.note}).`;
+}
+
+/** The recommendation in one paragraph, or why there is none. */
+export function recommendationText(report: Report): string {
+  const rec = report.recommendation;
+  if (rec === null) {
+    return `No recommendation: ${report.noRecommendationReason ?? 'no candidate met the SLA'}.`;
+  }
+  const candidate = report.candidates.find((c) => c.id === rec.candidateId);
+  const deployment =
+    candidate === undefined
+      ? `${rec.instanceType ?? 'unknown instance type'} × ${rec.instanceCount}`
+      : deploymentText(candidate);
+  const compiled = rec.compiled
+    ? candidate?.compiledFor === undefined
+      ? 'compiled'
+      : `compiled for ${candidate.compiledFor}`
+    : 'not compiled';
+  const latency =
+    rec.latencyMs === undefined
+      ? ''
+      : ` (p95 ${formatMs(rec.latencyMs.p95)} ms, p99 ${formatMs(rec.latencyMs.p99)} ms at that load)`;
+  const cost = rec.costPer1MUsd === undefined ? '' : `, at ${usd(rec.costPer1MUsd)} per 1M inferences`;
+  const fleet =
+    rec.instancesForTargetTps === undefined || report.sla.targetTps === undefined
+      ? ''
+      : `; ${rec.instancesForTargetTps} instance${rec.instancesForTargetTps === 1 ? '' : 's'} of it carry the target of ${report.sla.targetTps} TPS`;
+  return (
+    `Deploy ${rec.candidateId}: ${deployment}, ${compiled}, environment ${environmentText(rec.environment)}. ` +
+    `It sustained ${formatTps(rec.sustainableTps)} TPS within the SLA${latency}${cost}${fleet}. Why: ${rec.why}.`
+  );
+}
+
+/** Price, stop reason, run cost and raw result of one candidate, one fact per line. */
+export function candidateFacts(candidate: CandidateReport): string[] {
+  return [
+    `Price: ${candidate.costPerHourUsd === undefined ? NONE : `${usd(candidate.costPerHourUsd)}/h`} (${priceSourceText(candidate.priceSource)})`,
+    ...(candidate.stoppedBecause === undefined ? [] : [`Load test stopped: ${candidate.stoppedBecause}`]),
+    ...(candidate.runCostUsd === undefined
+      ? []
+      : [`Endpoint cost during the test: ${usd(candidate.runCostUsd)}`]),
+    ...endpointMetricsLines(candidate),
+    ...(candidate.resultUri === undefined ? [] : [`Raw result: ${candidate.resultUri}`]),
+  ];
+}
+
+function summaryText(label: string, summary: MetricSummary | undefined, unit: string): string[] {
+  if (summary === undefined) return [];
+  const value = (n: number): string => (unit === 'ms' ? formatMs(n) : `${Math.round(n)} %`);
+  return [`${label} avg ${value(summary.average)} (max ${value(summary.maximum)})`];
+}
+
+/** The endpoint's own figures over the test window, or why there are none. */
+export function endpointMetricsLines(candidate: CandidateReport): string[] {
+  if (candidate.endpointMetricsNote !== undefined)
+    return [`Endpoint metrics: ${candidate.endpointMetricsNote}`];
+  const metrics = candidate.endpointMetrics;
+  if (metrics === undefined) return [];
+  const parts = [
+    ...summaryText('model latency', metrics.modelLatencyMs, 'ms'),
+    ...summaryText('overhead latency', metrics.overheadLatencyMs, 'ms'),
+    ...summaryText('CPU (summed over cores)', metrics.cpuUtilizationPercent, '%'),
+    ...summaryText('memory', metrics.memoryUtilizationPercent, '%'),
+    ...summaryText('GPU', metrics.gpuUtilizationPercent, '%'),
+    ...summaryText('GPU memory', metrics.gpuMemoryUtilizationPercent, '%'),
+  ];
+  const source = metrics.source === 'cloudwatch' ? 'CloudWatch' : 'measured on the local model server';
+  return parts.length === 0 ? [] : [`Endpoint metrics over the test (${source}): ${parts.join(', ')}`];
+}
+
+/** Error samples of the steps that had errors: the first few per step, long messages cut. */
+export const ERROR_SAMPLES_PER_STEP = 3;
+const ERROR_MESSAGE_CHARS = 300;
+
+export function errorSampleLines(candidate: CandidateReport): string[] {
+  return candidate.steps.flatMap((step) =>
+    step.errorSamples.slice(0, ERROR_SAMPLES_PER_STEP).map((sample) => {
+      const status = sample.statusCode === undefined ? '' : ` (HTTP ${sample.statusCode})`;
+      const message =
+        sample.message.length > ERROR_MESSAGE_CHARS
+          ? `${sample.message.slice(0, ERROR_MESSAGE_CHARS)}…`
+          : sample.message;
+      return `load ${step.load}: ${sample.kind}${status}: ${message}`;
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+/** `code` cells hold user-supplied configuration, shown verbatim; `number` cells align right. */
+export type ColumnKind = 'text' | 'code' | 'number';
+
+export interface TextColumn {
+  readonly header: string;
+  readonly kind: ColumnKind;
+}
+
+/** `sustainable`: the step the candidate's figures come from; `missed`: a step that broke the SLA. */
+export type RowMark = CandidateVerdict | 'sustainable' | 'met' | 'missed';
+
+export interface TextRow {
+  readonly cells: readonly string[];
+  readonly mark: RowMark;
+}
+
+export interface TextTable {
+  readonly columns: readonly TextColumn[];
+  readonly rows: readonly TextRow[];
+}
+
+export function summaryTable(report: Report): TextTable {
+  const columns: TextColumn[] = [
+    { header: 'Candidate', kind: 'text' },
+    { header: 'Instance × count', kind: 'text' },
+    { header: 'Compiled', kind: 'text' },
+    { header: 'Environment', kind: 'code' },
+    { header: 'Verdict', kind: 'text' },
+    { header: 'Sustainable TPS', kind: 'number' },
+    { header: 'p95 ms', kind: 'number' },
+    { header: 'p99 ms', kind: 'number' },
+    { header: '$/h (source)', kind: 'text' },
+    { header: '$/1M', kind: 'number' },
+    { header: 'Instances for target', kind: 'number' },
+  ];
+  const rows = report.candidates.map((c) => ({
+    mark: c.verdict,
+    cells: [
+      c.id,
+      deploymentText(c),
+      compiledText(c),
+      environmentText(c.environment),
+      verdictLabel(c.verdict),
+      formatTps(c.sustainableTps),
+      c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p95),
+      c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p99),
+      `${usd(c.costPerHourUsd)} (${priceSourceText(c.priceSource)})`,
+      usd(c.costPer1MUsd),
+      c.instancesForTargetTps === undefined ? NONE : String(c.instancesForTargetTps),
+    ],
+  }));
+  return { columns, rows };
+}
+
+function stepMark(candidate: CandidateReport, step: ReportStep): RowMark {
+  if (!step.meetsSla) return 'missed';
+  return step.load === candidate.sustainableStep ? 'sustainable' : 'met';
+}
+
+function isOpenModel(report: Report, candidate: CandidateReport): boolean {
+  return report.loadPlan.model === 'open' || candidate.steps.some((step) => step.loadKind === 'arrival-rate');
+}
+
+export function stepTable(report: Report, candidate: CandidateReport): TextTable {
+  const open = isOpenModel(report, candidate);
+  const columns: TextColumn[] = [
+    { header: open ? 'Arrival rate (req/s)' : 'Concurrency', kind: 'number' },
+    { header: 'Requests', kind: 'number' },
+    { header: 'TPS', kind: 'number' },
+    { header: 'Error rate', kind: 'number' },
+    { header: 'p50 ms', kind: 'number' },
+    { header: 'p90 ms', kind: 'number' },
+    { header: 'p95 ms', kind: 'number' },
+    { header: 'p99 ms', kind: 'number' },
+    { header: 'max ms', kind: 'number' },
+    ...(open
+      ? [
+          { header: 'Late', kind: 'number' as const },
+          { header: 'Dropped', kind: 'number' as const },
+        ]
+      : []),
+    { header: 'Errors model/throttled/timeout/client', kind: 'number' },
+    { header: 'SLA', kind: 'text' },
+  ];
+  const rows = candidate.steps.map((step) => {
+    const mark = stepMark(candidate, step);
+    const { errors, latencyMs } = step;
+    const sla =
+      mark === 'missed'
+        ? `missed: ${step.slaBreaches.join('; ')}`
+        : mark === 'sustainable'
+          ? 'met (sustainable)'
+          : 'met';
+    return {
+      mark,
+      cells: [
+        String(step.load),
+        String(step.requests),
+        formatTps(step.tps),
+        formatRate(step.errorRate),
+        formatMs(latencyMs.p50),
+        formatMs(latencyMs.p90),
+        formatMs(latencyMs.p95),
+        formatMs(latencyMs.p99),
+        formatMs(latencyMs.max),
+        ...(open ? [String(step.late), String(step.dropped)] : []),
+        totalErrors(errors) === 0
+          ? '0'
+          : `${errors.modelError}/${errors.throttled}/${errors.timeout}/${errors.clientError}`,
+        sla,
+      ],
+    };
+  });
+  return { columns, rows };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+/** Flattens line breaks (they would end a table row or a paragraph) into spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
+/**
+ * Escapes text for Markdown: characters that would start emphasis, a code span, a link, inline
+ * HTML or a table cell border are backslash-escaped, so user text reads as text. `_` and `>` are
+ * left alone for the raw file's sake: GFM ignores intraword underscores, and `>` only quotes at
+ * the start of a line, where this renderer always writes its own text.
+ */
+export function escapeMarkdown(text: string): string {
+  return oneLine(text).replace(/[\\`*[\]<|]/g, (char) => `\\${char}`);
+}
+
+/** A code span that holds any text: a fence longer than any backtick run inside, `|` escaped for tables. */
+export function markdownCode(text: string): string {
+  const flat = oneLine(text);
+  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+
+function markdownCell(text: string, kind: ColumnKind): string {
+  return kind === 'code' && text !== NONE ? markdownCode(text) : escapeMarkdown(text);
+}
+
+function markdownTable(table: TextTable): string {
+  const header = `| ${table.columns.map((c) => escapeMarkdown(c.header)).join(' | ')} |`;
+  const rule = `|${table.columns.map((c) => (c.kind === 'number' ? ' ---: ' : ' --- ')).join('|')}|`;
+  const rows = table.rows.map(
+    (row) =>
+      `| ${row.cells.map((cell, index) => markdownCell(cell, table.columns[index]?.kind ?? 'text')).join(' | ')} |`,
+  );
+  return [header, rule, ...rows].join('\n');
+}
+
+function candidateSection(report: Report, candidate: CandidateReport): string {
+  const lines = [
+    `### ${escapeMarkdown(candidate.id)}: ${verdictLabel(candidate.verdict)}`,
+    '',
+    `${escapeMarkdown(deploymentText(candidate))}, compiled: ${escapeMarkdown(compiledText(candidate))}, environment: ${markdownCell(environmentText(candidate.environment), 'code')}`,
+    '',
+    `**Reason:** ${escapeMarkdown(candidate.reason)}`,
+    '',
+    ...candidateFacts(candidate).map((fact) => `- ${escapeMarkdown(fact)}`),
+    '',
+  ];
+  if (candidate.steps.length === 0) {
+    lines.push('No load step was measured.', '');
+  } else {
+    lines.push(markdownTable(stepTable(report, candidate)), '');
+  }
+  const samples = errorSampleLines(candidate);
+  if (samples.length > 0) {
+    lines.push(
+      `First errors (up to ${ERROR_SAMPLES_PER_STEP} per step):`,
+      '',
+      ...samples.map((sample) => `- ${escapeMarkdown(sample)}`),
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+/** report.md: the whole report as GitHub-flavoured Markdown. */
+export function renderMarkdownReport(report: Report): string {
+  const title = report.name === undefined ? report.runId : `${report.name} (${report.runId})`;
+  const parts = [
+    `# Optimization report: ${escapeMarkdown(title)}`,
+    '',
+    ...(report.measuredLocally ? [`> **${escapeMarkdown(MEASURED_LOCALLY_NOTICE)}**`, ''] : []),
+    `Run ${markdownCode(report.runId)}, generated ${escapeMarkdown(report.generatedAt)}.`,
+    '',
+    '## Recommendation',
+    '',
+    escapeMarkdown(recommendationText(report)),
+    '',
+    '## SLA and objective',
+    '',
+    `- SLA: ${escapeMarkdown(slaText(report))}`,
+    `- Objective: ${escapeMarkdown(objectiveText(report))}`,
+    `- Load: ${escapeMarkdown(loadPlanText(report))}`,
+    '',
+    '## Candidates',
+    '',
+    markdownTable(summaryTable(report)),
+    '',
+    ...report.candidates.map((candidate) => candidateSection(report, candidate)),
+    '## Prices and cost',
+    '',
+    escapeMarkdown(priceTableText(report)),
+    '',
+    escapeMarkdown(runCostText(report)),
+    '',
+  ];
+  return parts.join('\n');
+}

@@ -1,0 +1,83 @@
+import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
+import type { EndpointMetrics } from '../ports.js';
+import type {
+  LatencyPercentilesMs,
+  LatencySla,
+  LoadPlan,
+  StepResult,
+  StopReason,
+} from '../load-test/index.js';
+
+/** report.json: the machine-readable result of a run. report.md and report.html render it. */
+export interface Report {
+  readonly schemaVersion: 1;
+  readonly runId: string;
+  readonly name?: string;
+  readonly generatedAt: string;
+  /** Local runs measure this machine's CPU standing in for the instance types: say so everywhere. */
+  readonly measuredLocally: boolean;
+  readonly objective: string;
+  readonly sla: LatencySla;
+  readonly loadPlan: LoadPlan;
+  readonly priceTable: typeof PRICE_TABLE_SOURCE;
+  readonly candidates: readonly CandidateReport[];
+  readonly recommendation: Recommendation | null;
+  /** Why nothing was recommended, when nothing was. */
+  readonly noRecommendationReason?: string;
+  readonly runCost: { readonly endpointUsd: number; readonly note: string };
+}
+
+export type CandidateVerdict = 'recommended' | 'runner-up' | 'missed-sla' | 'failed' | 'skipped';
+
+/** One report step: the load test's step without its encoded histogram (kept in the result file). */
+export type ReportStep = Omit<StepResult, 'histogram'> & { readonly meanLatencyMs: number };
+
+export interface CandidateReport {
+  readonly id: string;
+  readonly kind: 'realtime' | 'serverless' | 'existing';
+  readonly instanceType?: string;
+  readonly instanceCount: number;
+  readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
+  readonly compiled: boolean;
+  readonly compiledFor?: string;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly status: 'MEASURED' | 'SKIPPED' | 'FAILED';
+  readonly failureReason?: string;
+  readonly steps: readonly ReportStep[];
+  /** Throughput of the highest step that met the SLA; null when none did. */
+  readonly sustainableTps: number | null;
+  readonly sustainableStep: number | null;
+  readonly latencyAtSustainableMs?: LatencyPercentilesMs;
+  readonly stoppedBecause?: StopReason;
+  readonly costPerHourUsd?: number;
+  readonly priceSource: string;
+  /** $/h ÷ (TPS × 3600) × 10⁶ for instances; billed duration × memory × price for serverless. */
+  readonly costPer1MUsd?: number;
+  /** Instances of this type needed for the SLA's target TPS, when it names one. */
+  readonly instancesForTargetTps?: number;
+  /** What this candidate's endpoint cost during the run (endpoint-hours × price). */
+  readonly runCostUsd?: number;
+  readonly resultUri?: string;
+  /** What the endpoint reported over the test window (CloudWatch on AWS, process figures locally). */
+  readonly endpointMetrics?: EndpointMetrics;
+  /** Why endpoint metrics are missing, when they were looked for and not found. */
+  readonly endpointMetricsNote?: string;
+  readonly verdict: CandidateVerdict;
+  /** Why it won, lost, failed or was skipped, in one sentence. */
+  readonly reason: string;
+}
+
+export interface Recommendation {
+  readonly candidateId: string;
+  readonly instanceType?: string;
+  readonly instanceCount: number;
+  readonly compiled: boolean;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly sustainableTps: number;
+  readonly costPer1MUsd?: number;
+  readonly latencyMs?: LatencyPercentilesMs;
+  readonly instancesForTargetTps?: number;
+  readonly why: string;
+}
+
+export type ReportRenderer = (report: Report) => string;

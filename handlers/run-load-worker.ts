@@ -1,0 +1,84 @@
+import { s3Uri } from './contracts/object-uri.js';
+import type { DeploymentState, WorkerOutcome } from './contracts/workflow-state.js';
+import { connectionsPerWorker, type LoadTestProgress, runLoadTest } from './load-test/index.js';
+import type { Logger, ObjectStore, TransportFactory } from './ports.js';
+import type { RunPlan } from './validate-and-plan.js';
+
+export interface RunLoadWorkerEvent {
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'payload' | 'loadPlan' | 'sla'>;
+  readonly candidateId: string;
+  readonly deployment: Pick<DeploymentState, 'endpointName' | 'loadStartEpochMs'>;
+  readonly workerIndex: number;
+}
+
+export interface RunLoadWorkerDeps {
+  readonly store: ObjectStore;
+  readonly openTransport: TransportFactory;
+  /** When the worker must have returned (a Lambda's remaining time); the engine stops before. */
+  readonly deadlineEpochMs?: number;
+  readonly onProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
+  readonly signal?: AbortSignal;
+  readonly logger: Logger;
+}
+
+export function workerResultKey(runId: string, candidateId: string, workerIndex: number): string {
+  return `runs/${runId}/load-tests/${candidateId}/worker-${workerIndex}.json`;
+}
+
+/**
+ * State "Run load worker": one of the candidate's N load workers. All start from the shared
+ * `loadStartEpochMs`; each writes its raw result (histograms, counts) to the object store and
+ * returns a pointer, since worker results can outgrow a state payload.
+ */
+export async function runLoadWorker(
+  event: RunLoadWorkerEvent,
+  deps: RunLoadWorkerDeps,
+): Promise<WorkerOutcome> {
+  const { plan, deployment } = event;
+  const body = await deps.store.getBytes(plan.payload.uri);
+  const transport = deps.openTransport({
+    endpointName: deployment.endpointName,
+    connections: connectionsPerWorker(plan.loadPlan),
+    requestTimeoutMs: plan.loadPlan.requestTimeoutMs,
+  });
+  try {
+    const result = await runLoadTest({
+      plan: plan.loadPlan,
+      sla: plan.sla,
+      transport,
+      request: {
+        body,
+        contentType: plan.payload.contentType,
+        ...(plan.payload.accept === undefined ? {} : { accept: plan.payload.accept }),
+      },
+      ...(deployment.loadStartEpochMs === undefined ? {} : { startAtEpochMs: deployment.loadStartEpochMs }),
+      workerIndex: event.workerIndex,
+      ...(deps.deadlineEpochMs === undefined ? {} : { deadlineEpochMs: deps.deadlineEpochMs }),
+      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      ...(deps.onProgress === undefined
+        ? {}
+        : {
+            onProgress: (progress: LoadTestProgress) =>
+              deps.onProgress?.({ ...progress, candidateId: event.candidateId }),
+          }),
+    });
+    const resultUri = s3Uri(
+      plan.artifactsBucket,
+      workerResultKey(plan.runId, event.candidateId, event.workerIndex),
+    );
+    await deps.store.putBytes(
+      resultUri,
+      new TextEncoder().encode(JSON.stringify(result)),
+      'application/json',
+    );
+    deps.logger.info('Load worker finished', {
+      candidateId: event.candidateId,
+      workerIndex: event.workerIndex,
+      steps: result.steps.length,
+      stoppedBecause: result.stoppedBecause,
+    });
+    return { workerIndex: event.workerIndex, resultUri, stoppedBecause: result.stoppedBecause };
+  } finally {
+    await transport.close?.();
+  }
+}

@@ -1,0 +1,389 @@
+import {
+  findInstance,
+  LAMBDA_ARM64_USD_PER_GB_SECOND,
+  PRICE_TABLE_SOURCE,
+  SERVERLESS_USD_PER_GB_SECOND,
+} from './catalog/instances.js';
+import { resolveServingImage } from './catalog/images.js';
+import {
+  BudgetExceededError,
+  describeError,
+  type InputIssue,
+  InvalidRunInputError,
+  NoServingImageError,
+} from './contracts/errors.js';
+import { isValidRunId, resourceName, runTags } from './contracts/names.js';
+import { runPrefixKey, s3Uri } from './contracts/object-uri.js';
+import { type CandidateInput, type RunInput, runInputSchema } from './contracts/run-input.js';
+import { describeGiven, parseOrThrow } from './contracts/validation.js';
+import type { LoadPlan } from './load-test/plan.js';
+import type { Logger, ObjectStore } from './ports.js';
+
+/** SageMaker's real-time `InvokeEndpoint` body limit (6 MB) and serverless limit (4 MB). */
+const MAX_REALTIME_PAYLOAD_BYTES = 6 * 1024 * 1024;
+const MAX_SERVERLESS_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Billing runs from endpoint creation to deletion; creating an endpoint typically takes 5–10
+ * minutes and deleting it about one. The estimate assumes the slow end so the budget guard errs
+ * on the side of refusing.
+ */
+export const ESTIMATE_ASSUMPTIONS = {
+  provisioningSeconds: 600,
+  teardownSeconds: 120,
+  loadGeneratorMemoryGb: 2,
+} as const;
+
+export interface PlannedCompilation {
+  readonly target: string;
+  readonly jobName: string;
+  readonly outputUri: string;
+}
+
+export interface PlannedCandidate {
+  readonly id: string;
+  /** `existing`: the user's endpoint, load tested as it is, never created nor deleted. */
+  readonly kind: 'realtime' | 'serverless' | 'existing';
+  readonly instanceType?: string;
+  readonly initialInstanceCount: number;
+  readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
+  readonly compiledFor?: string;
+  /** Model environment, then the candidate's, then its environment-range combination. */
+  readonly environment: Readonly<Record<string, string>>;
+  readonly modelName: string;
+  readonly endpointConfigName: string;
+  readonly endpointName: string;
+  readonly usdPerHour?: number;
+  readonly priceSource: 'price-table' | 'run-input' | 'serverless-per-second' | 'unknown';
+  readonly estimatedCostUsd: number;
+}
+
+export interface RunPlan {
+  readonly runId: string;
+  readonly name?: string;
+  readonly artifactsBucket: string;
+  readonly runPrefixUri: string;
+  readonly model?: RunInput['model'] & { readonly packagedUri: string; readonly needsPackaging: boolean };
+  readonly payload: RunInput['payload'] & { readonly sizeBytes: number };
+  readonly compilations: readonly PlannedCompilation[];
+  readonly compilationMaxRuntimeSeconds: number;
+  readonly candidates: readonly PlannedCandidate[];
+  readonly existingEndpoint?: RunInput['existingEndpoint'];
+  readonly loadPlan: LoadPlan;
+  readonly sla: RunInput['sla'];
+  readonly objective: RunInput['objective'];
+  readonly cleanupPolicy: RunInput['cleanup']['policy'];
+  readonly maxConcurrentCandidates: number;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly estimate: {
+    readonly totalUsd: number;
+    readonly maxCostUsd?: number;
+    readonly priceTable: typeof PRICE_TABLE_SOURCE;
+    readonly assumptions: readonly string[];
+  };
+}
+
+export interface ValidateAndPlanEvent {
+  readonly runId: string;
+  readonly input: unknown;
+}
+
+export interface ValidateAndPlanDeps {
+  readonly store: ObjectStore;
+  readonly artifactsBucket: string;
+  /** `file://` URIs are for local mode only: on AWS the Lambdas cannot read the user's disk. */
+  readonly allowFileUris: boolean;
+  /**
+   * Where candidates will run. With a region (AWS), every uncompiled candidate's serving image
+   * must resolve now, before anything is created; locally (undefined) the project's model server
+   * serves every model, so there is nothing to check.
+   */
+  readonly servingRegion?: string;
+  readonly logger: Logger;
+}
+
+/** State "Validate and plan": refuses bad input and over-budget runs before anything is created. */
+export async function validateAndPlan(
+  event: ValidateAndPlanEvent,
+  deps: ValidateAndPlanDeps,
+): Promise<RunPlan> {
+  if (!isValidRunId(event.runId)) {
+    throw new InvalidRunInputError([
+      { field: 'runId', given: describeGiven(event.runId), expected: '1–80 letters, digits, "-" or "_"' },
+    ]);
+  }
+  const input = parseOrThrow(runInputSchema, event.input);
+  const payloadSizeBytes = await checkObjects(input, deps);
+
+  if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
+  const runPrefix = runPrefixKey(event.runId);
+  const candidates =
+    input.existingEndpoint === undefined
+      ? expandCandidates(input).map((expanded) => planCandidate(event.runId, input, expanded))
+      : [planExistingEndpoint(input, input.existingEndpoint)];
+  const compilations = input.compilation.targets.map((target) => ({
+    target,
+    jobName: resourceName(event.runId, 'compilation', target),
+    outputUri: s3Uri(deps.artifactsBucket, `${runPrefix}compiled/${target}/`),
+  }));
+  const loadGeneratorUsd =
+    testSeconds(input.loadPlan) *
+    input.loadPlan.workers *
+    (candidates.length || 1) *
+    ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
+    LAMBDA_ARM64_USD_PER_GB_SECOND;
+  const totalUsd = roundUsd(candidates.reduce((sum, c) => sum + c.estimatedCostUsd, 0) + loadGeneratorUsd);
+
+  const plan: RunPlan = {
+    runId: event.runId,
+    ...(input.name === undefined ? {} : { name: input.name }),
+    artifactsBucket: deps.artifactsBucket,
+    runPrefixUri: s3Uri(deps.artifactsBucket, runPrefix),
+    ...(input.model === undefined ? {} : { model: planModel(input.model, deps.artifactsBucket, runPrefix) }),
+    payload: { ...input.payload, sizeBytes: payloadSizeBytes },
+    compilations,
+    compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
+    candidates,
+    ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
+    loadPlan: input.loadPlan,
+    sla: input.sla,
+    objective: input.objective,
+    cleanupPolicy: input.cleanup.policy,
+    maxConcurrentCandidates: input.maxConcurrentCandidates,
+    tags: runTags(event.runId, input.tags),
+    estimate: {
+      totalUsd,
+      ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
+      priceTable: PRICE_TABLE_SOURCE,
+      assumptions: [
+        `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
+        `load test lasts ${testSeconds(input.loadPlan)} s per candidate at most (all steps run)`,
+        `serverless candidates busy at full concurrency for the whole test (upper bound)`,
+        'SageMaker Neo compilation jobs are not billed separately',
+      ],
+    },
+  };
+
+  if (input.maxCostUsd !== undefined && totalUsd > input.maxCostUsd) {
+    const breakdown = candidates.map((c) => `${c.id} $${c.estimatedCostUsd.toFixed(2)}`).join(', ');
+    throw new BudgetExceededError(
+      `The run's estimated cost $${totalUsd.toFixed(2)} exceeds maxCostUsd $${input.maxCostUsd.toFixed(2)} ` +
+        `(${breakdown}; load generator $${loadGeneratorUsd.toFixed(2)}). Raise maxCostUsd, or shorten the load plan ` +
+        'or remove candidates. Nothing was created.',
+      { estimatedCostUsd: totalUsd, maxCostUsd: input.maxCostUsd },
+    );
+  }
+  deps.logger.info('Run planned', {
+    runId: event.runId,
+    candidates: candidates.length,
+    compilations: compilations.length,
+    estimatedCostUsd: totalUsd,
+  });
+  return plan;
+}
+
+/** Seconds one candidate's load test can last: every step's warm-up and window, capped. */
+function testSeconds(plan: LoadPlan): number {
+  return Math.min(plan.maxTotalSeconds, plan.steps.length * (plan.warmupSeconds + plan.stepDurationSeconds));
+}
+
+function roundUsd(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+async function checkObjects(input: RunInput, deps: ValidateAndPlanDeps): Promise<number> {
+  const issues: InputIssue[] = [];
+  const referenced: [string, string | undefined][] = [
+    ['model.artifactUri', input.model?.artifactUri],
+    ['model.inferenceCodeUri', input.model?.inferenceCodeUri],
+    ['payload.uri', input.payload.uri],
+  ];
+  let payloadSizeBytes = 0;
+  for (const [field, uri] of referenced) {
+    if (uri === undefined) continue;
+    if (uri.startsWith('file://') && !deps.allowFileUris) {
+      issues.push({
+        field,
+        given: describeGiven(uri),
+        expected: 'an s3:// URI (file:// works in local mode only)',
+      });
+      continue;
+    }
+    let metadata;
+    try {
+      metadata = await deps.store.head(uri);
+    } catch (error) {
+      issues.push({
+        field,
+        given: describeGiven(uri),
+        expected: `an object the workflow may read (reading it failed: ${describeError(error)}); upload it under models/ in the artifacts bucket, or grant the workflow read access to its bucket`,
+      });
+      continue;
+    }
+    if (metadata === undefined) {
+      issues.push({
+        field,
+        given: describeGiven(uri),
+        expected: 'an object that exists and that the workflow can read',
+      });
+    } else if (field === 'payload.uri') {
+      payloadSizeBytes = metadata.sizeBytes;
+    }
+  }
+  const hasServerless = input.candidates.some((c) => 'serverless' in c);
+  const limit = hasServerless ? MAX_SERVERLESS_PAYLOAD_BYTES : MAX_REALTIME_PAYLOAD_BYTES;
+  if (payloadSizeBytes > limit) {
+    issues.push({
+      field: 'payload.uri',
+      given: `${payloadSizeBytes} bytes`,
+      expected: `at most ${limit} bytes (SageMaker's ${hasServerless ? 'serverless' : 'real-time'} payload limit)`,
+    });
+  }
+  if (issues.length > 0) throw new InvalidRunInputError(issues);
+  return payloadSizeBytes;
+}
+
+/**
+ * Uncompiled candidates need an image from the table (or `model.image`); compiled ones get the
+ * image Neo names for its artifact, so they are checked when deployed.
+ */
+function checkServingImages(input: RunInput, region: string): void {
+  const model = input.model;
+  if (model === undefined || model.image !== undefined) return;
+  const issues: InputIssue[] = [];
+  input.candidates.forEach((candidate, index) => {
+    if ('instanceType' in candidate && candidate.compiledFor !== undefined) return;
+    try {
+      resolveServingImage({
+        framework: model.framework,
+        ...(model.frameworkVersion === undefined ? {} : { frameworkVersion: model.frameworkVersion }),
+        region,
+        instanceType: 'instanceType' in candidate ? candidate.instanceType : 'ml.m5.large',
+      });
+    } catch (error) {
+      if (!(error instanceof NoServingImageError)) throw error;
+      issues.push({
+        field: `candidates[${index}]`,
+        given: describeGiven(candidate),
+        expected: error.message,
+      });
+    }
+  });
+  if (issues.length > 0) throw new InvalidRunInputError(issues);
+}
+
+function planModel(
+  model: NonNullable<RunInput['model']>,
+  bucket: string,
+  runPrefix: string,
+): NonNullable<RunPlan['model']> {
+  // An artifact that is already a model.tar.gz, with no code to add, is used as it is.
+  const alreadyPackaged = /\.tar\.gz$/.test(model.artifactUri) && model.inferenceCodeUri === undefined;
+  return {
+    ...model,
+    packagedUri: alreadyPackaged ? model.artifactUri : s3Uri(bucket, `${runPrefix}model/model.tar.gz`),
+    needsPackaging: !alreadyPackaged,
+  };
+}
+
+interface ExpandedCandidate {
+  readonly id: string;
+  readonly candidate: CandidateInput;
+  readonly rangeEnvironment: Record<string, string>;
+}
+
+/** Each candidate × each combination of environment-range values, with stable unique ids. */
+export function expandCandidates(input: RunInput): ExpandedCandidate[] {
+  const combinations = Object.entries(input.environmentRanges).reduce<Record<string, string>[]>(
+    (acc, [name, values]) => acc.flatMap((combo) => values.map((value) => ({ ...combo, [name]: value }))),
+    [{}],
+  );
+  return input.candidates.flatMap((candidate, index) => {
+    const baseId = candidate.id ?? defaultCandidateId(candidate, index);
+    return combinations.map((rangeEnvironment, comboIndex) => ({
+      id: combinations.length > 1 ? `${baseId}-e${comboIndex + 1}` : baseId,
+      candidate,
+      rangeEnvironment,
+    }));
+  });
+}
+
+function defaultCandidateId(candidate: CandidateInput, index: number): string {
+  if ('serverless' in candidate) return `c${index + 1}-serverless-${candidate.serverless.memorySizeMb}`;
+  const shortType = candidate.instanceType.replace(/^ml\./, '').replace(/\./g, '-');
+  return `c${index + 1}-${shortType}${candidate.compiledFor === undefined ? '' : '-neo'}`;
+}
+
+/** The user's endpoint: already paid for, so the run adds no endpoint cost. */
+function planExistingEndpoint(
+  input: RunInput,
+  existing: NonNullable<RunInput['existingEndpoint']>,
+): PlannedCandidate {
+  const { instanceType } = existing;
+  const usdPerHour =
+    instanceType === undefined
+      ? undefined
+      : (input.pricing.usdPerHour[instanceType] ?? findInstance(instanceType)?.usdPerHour);
+  return {
+    id: 'existing',
+    kind: 'existing',
+    ...(instanceType === undefined ? {} : { instanceType }),
+    initialInstanceCount: existing.instanceCount ?? 1,
+    environment: {},
+    modelName: '',
+    endpointConfigName: '',
+    endpointName: existing.endpointName,
+    ...(usdPerHour === undefined ? {} : { usdPerHour }),
+    priceSource:
+      usdPerHour === undefined
+        ? 'unknown'
+        : instanceType !== undefined && input.pricing.usdPerHour[instanceType] !== undefined
+          ? 'run-input'
+          : 'price-table',
+    estimatedCostUsd: 0,
+  };
+}
+
+function planCandidate(runId: string, input: RunInput, expanded: ExpandedCandidate): PlannedCandidate {
+  const { candidate, id } = expanded;
+  const environment = { ...input.model?.environment, ...candidate.environment, ...expanded.rangeEnvironment };
+  const names = {
+    modelName: resourceName(runId, 'model', id),
+    endpointConfigName: resourceName(runId, 'endpoint-config', id),
+    endpointName: resourceName(runId, 'endpoint', id),
+  };
+  const billedSeconds =
+    ESTIMATE_ASSUMPTIONS.provisioningSeconds +
+    testSeconds(input.loadPlan) +
+    ESTIMATE_ASSUMPTIONS.teardownSeconds;
+  if ('serverless' in candidate) {
+    const gb = candidate.serverless.memorySizeMb / 1024;
+    const usd =
+      testSeconds(input.loadPlan) * candidate.serverless.maxConcurrency * gb * SERVERLESS_USD_PER_GB_SECOND;
+    return {
+      id,
+      kind: 'serverless',
+      initialInstanceCount: 0,
+      serverless: candidate.serverless,
+      environment,
+      ...names,
+      priceSource: 'serverless-per-second',
+      estimatedCostUsd: roundUsd(usd),
+    };
+  }
+  const override = input.pricing.usdPerHour[candidate.instanceType];
+  // The schema guarantees a price: the instance is in the table or priced in the run input.
+  const usdPerHour = override ?? findInstance(candidate.instanceType)?.usdPerHour ?? Number.NaN;
+  return {
+    id,
+    kind: 'realtime',
+    instanceType: candidate.instanceType,
+    initialInstanceCount: candidate.initialInstanceCount,
+    ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
+    environment,
+    ...names,
+    usdPerHour,
+    priceSource: override === undefined ? 'price-table' : 'run-input',
+    estimatedCostUsd: roundUsd((billedSeconds / 3600) * usdPerHour * candidate.initialInstanceCount),
+  };
+}

@@ -1,0 +1,201 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { TransientServiceError } from '../../handlers/contracts/errors.js';
+import type {
+  ConditionalOutcome,
+  NewTaskTokenRecord,
+  PutOutcome,
+  TaskTokenRecord,
+  TaskTokenStore,
+} from '../../handlers/async/ports.js';
+import { errorMessage, errorName, isTransient } from './aws-errors.js';
+
+/**
+ * The task-token table: partition key `inferenceId` (string), TTL attribute `expiresAt` (epoch
+ * seconds). A table rather than SageMaker's `CustomAttributes`: a task token can be 2,048
+ * characters (Step Functions SendTaskSuccess reference), `CustomAttributes` at most 1,024.
+ */
+
+/** The entries read the table name from this variable; the async workflow's stack sets it. */
+export const TASK_TOKEN_TABLE_VARIABLE = 'TASK_TOKEN_TABLE';
+
+export const TOKEN_TABLE_KEYS = { partitionKey: 'inferenceId', ttl: 'expiresAt' } as const;
+
+export interface DynamoDbTokenStoreOptions {
+  readonly client: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+export class DynamoDbTokenStore implements TaskTokenStore {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(options: DynamoDbTokenStoreOptions) {
+    this.client = options.client;
+    this.tableName = options.tableName;
+  }
+
+  async putIfAbsent(record: NewTaskTokenRecord): Promise<PutOutcome> {
+    // Twice at most: the existing record can vanish between the put and the read (TTL, clean-up).
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.conditional('PutItem', record.inferenceId, () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: toItem(record),
+            ConditionExpression: 'attribute_not_exists(inferenceId)',
+          }),
+        ),
+      );
+      if (outcome.status === 'done') return { status: 'stored' };
+      const existing = await this.get(record.inferenceId);
+      if (existing !== undefined) return { status: 'exists', existing };
+      if (attempt === 2) {
+        throw new TransientServiceError(
+          `DynamoDB PutItem for inference ${record.inferenceId}: the record kept appearing and vanishing, expected it to settle`,
+          { inferenceId: record.inferenceId },
+        );
+      }
+    }
+  }
+
+  replace(record: NewTaskTokenRecord, previous: TaskTokenRecord): Promise<ConditionalOutcome> {
+    const condition =
+      previous.taskToken === undefined
+        ? {
+            ConditionExpression: 'attribute_exists(inferenceId) AND attribute_not_exists(taskToken)',
+          }
+        : {
+            ConditionExpression: 'taskToken = :previousToken',
+            ExpressionAttributeValues: { ':previousToken': previous.taskToken },
+          };
+    return this.conditional('PutItem', record.inferenceId, () =>
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(record), ...condition })),
+    );
+  }
+
+  async get(inferenceId: string): Promise<TaskTokenRecord | undefined> {
+    try {
+      const response = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { inferenceId }, ConsistentRead: true }),
+      );
+      return response.Item === undefined ? undefined : fromItem(inferenceId, response.Item);
+    } catch (error) {
+      throw mapError('GetItem', inferenceId, error);
+    }
+  }
+
+  consumeToken(
+    inferenceId: string,
+    taskToken: string,
+    resumedAtEpochMs: number,
+  ): Promise<ConditionalOutcome> {
+    return this.conditional('UpdateItem', inferenceId, () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { inferenceId },
+          UpdateExpression: 'REMOVE taskToken SET resumedAtEpochMs = :resumedAt',
+          ConditionExpression: 'taskToken = :token',
+          ExpressionAttributeValues: { ':token': taskToken, ':resumedAt': resumedAtEpochMs },
+        }),
+      ),
+    );
+  }
+
+  deleteIfToken(inferenceId: string, taskToken: string): Promise<ConditionalOutcome> {
+    return this.conditional('DeleteItem', inferenceId, () =>
+      this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { inferenceId },
+          ConditionExpression: 'taskToken = :token',
+          ExpressionAttributeValues: { ':token': taskToken },
+        }),
+      ),
+    );
+  }
+
+  /** Runs a conditional write: a failed condition is the `changed` outcome, not an error. */
+  private async conditional(
+    operation: string,
+    inferenceId: string,
+    write: () => Promise<unknown>,
+  ): Promise<ConditionalOutcome> {
+    try {
+      await write();
+      return { status: 'done' };
+    } catch (error) {
+      if (
+        error instanceof ConditionalCheckFailedException ||
+        errorName(error) === 'ConditionalCheckFailedException'
+      ) {
+        return { status: 'changed' };
+      }
+      throw mapError(operation, inferenceId, error);
+    }
+  }
+}
+
+function toItem(record: NewTaskTokenRecord): Record<string, unknown> {
+  return {
+    inferenceId: record.inferenceId,
+    taskToken: record.taskToken,
+    runId: record.runId,
+    itemIndex: record.itemIndex,
+    inputLocation: record.inputLocation,
+    storedAtEpochMs: record.storedAtEpochMs,
+    [TOKEN_TABLE_KEYS.ttl]: record.expiresAtEpochSeconds,
+  };
+}
+
+/** Reads an item defensively: the table is shared state, so its shape is checked, not assumed. */
+function fromItem(inferenceId: string, item: Record<string, unknown>): TaskTokenRecord {
+  const text = (key: string): string => {
+    const value = item[key];
+    if (typeof value !== 'string') throw badItem(inferenceId, key, 'a string');
+    return value;
+  };
+  const number = (key: string): number => {
+    const value = item[key];
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw badItem(inferenceId, key, 'a number');
+    return value;
+  };
+  const token = item.taskToken;
+  if (token !== undefined && typeof token !== 'string') throw badItem(inferenceId, 'taskToken', 'a string');
+  const resumedAt = item.resumedAtEpochMs;
+  return {
+    inferenceId: text('inferenceId'),
+    ...(token === undefined ? {} : { taskToken: token }),
+    runId: text('runId'),
+    itemIndex: number('itemIndex'),
+    inputLocation: text('inputLocation'),
+    storedAtEpochMs: number('storedAtEpochMs'),
+    ...(typeof resumedAt === 'number' ? { resumedAtEpochMs: resumedAt } : {}),
+    expiresAtEpochSeconds: number(TOKEN_TABLE_KEYS.ttl),
+  };
+}
+
+function badItem(inferenceId: string, key: string, expected: string): Error {
+  return new TypeError(
+    `Task-token record ${inferenceId}: attribute ${key} is missing or of the wrong type, expected ${expected}`,
+  );
+}
+
+/** DynamoDB errors carry no attribute values, so their messages are safe to keep. */
+function mapError(operation: string, inferenceId: string, error: unknown): unknown {
+  if (isTransient(error)) {
+    return new TransientServiceError(
+      `DynamoDB ${operation} for inference ${inferenceId} failed: ${errorName(error) ?? 'Error'}: ${errorMessage(error)}`,
+      { operation, inferenceId },
+      { cause: error },
+    );
+  }
+  return error;
+}

@@ -1,0 +1,167 @@
+import {
+  CreateCompilationJobCommand,
+  DescribeCompilationJobCommand,
+  type Framework,
+  type InputConfig,
+  type SageMakerClient,
+  StopCompilationJobCommand,
+  type TargetDevice,
+} from '@aws-sdk/client-sagemaker';
+import { FRAMEWORKS } from '../../handlers/contracts/run-input.js';
+import {
+  type CompilationJobDescription,
+  type CompilationJobSpec,
+  type CompilationStatus,
+  CompilationStatuses,
+  type ModelCompiler,
+} from '../../handlers/ports.js';
+import { errorName } from './aws-errors.js';
+import { isAlreadyExists, isNotFound, toStepError } from './sagemaker-errors.js';
+import { toSageMakerTags } from './sagemaker-tags.js';
+
+export interface SageMakerCompilerOptions {
+  readonly client: SageMakerClient;
+  /**
+   * The role SageMaker Neo assumes to read the model and write the compiled artifact. Only
+   * `createCompilationJob` needs it.
+   */
+  readonly executionRoleArn?: string;
+}
+
+/** The run input's framework names → Neo's `InputConfig.Framework` values. */
+const NEO_FRAMEWORKS: Readonly<Record<(typeof FRAMEWORKS)[number], Framework>> = {
+  onnx: 'ONNX',
+  pytorch: 'PYTORCH',
+  tensorflow: 'TENSORFLOW',
+  tflite: 'TFLITE',
+  mxnet: 'MXNET',
+  keras: 'KERAS',
+  xgboost: 'XGBOOST',
+};
+
+/**
+ * `FrameworkVersion` "is only supported for the MXNet, PyTorch, TensorFlow and TensorFlow Lite
+ * frameworks" (SageMaker API reference, InputConfig); Neo rejects it for the others, so the
+ * version the run input gives for those (used to choose a serving image) is not sent.
+ */
+const VERSIONED_FRAMEWORKS: ReadonlySet<Framework> = new Set(['MXNET', 'PYTORCH', 'TENSORFLOW', 'TFLITE']);
+
+const KNOWN_STATUSES: ReadonlySet<string> = new Set(Object.values(CompilationStatuses));
+
+function isCompilationStatus(value: string | undefined): value is CompilationStatus {
+  return value !== undefined && KNOWN_STATUSES.has(value);
+}
+
+function neoFramework(framework: string): Framework {
+  const neo = (NEO_FRAMEWORKS as Readonly<Record<string, Framework>>)[framework.toLowerCase()];
+  if (neo === undefined) {
+    throw new TypeError(
+      `Compilation: got the framework ${JSON.stringify(framework)}, expected one of ${FRAMEWORKS.join(', ')}`,
+    );
+  }
+  return neo;
+}
+
+/** Neo's `InputConfig` for a job: framework in Neo's spelling, shapes as a JSON dictionary. */
+export function toInputConfig(spec: CompilationJobSpec): InputConfig {
+  const framework = neoFramework(spec.framework);
+  return {
+    S3Uri: spec.modelDataUrl,
+    // A JSON dictionary of input name → shape, e.g. {"input0":[1,3,224,224]}; XGBoost needs none
+    // (SageMaker API reference, InputConfig.DataInputConfig).
+    ...(spec.inputShape === undefined ? {} : { DataInputConfig: JSON.stringify(spec.inputShape) }),
+    Framework: framework,
+    ...(spec.frameworkVersion !== undefined && VERSIONED_FRAMEWORKS.has(framework)
+      ? { FrameworkVersion: spec.frameworkVersion }
+      : {}),
+  };
+}
+
+/** `ModelCompiler` over SageMaker Neo: CreateCompilationJob, DescribeCompilationJob, StopCompilationJob. */
+export class SageMakerCompiler implements ModelCompiler {
+  private readonly client: SageMakerClient;
+  private readonly executionRoleArn: string | undefined;
+
+  constructor(options: SageMakerCompilerOptions) {
+    this.client = options.client;
+    this.executionRoleArn = options.executionRoleArn;
+  }
+
+  private requireRole(): string {
+    if (this.executionRoleArn === undefined) {
+      throw new Error(
+        `SageMakerCompiler.createCompilationJob needs the SageMaker execution role: got none, expected executionRoleArn ` +
+          '(the SAGEMAKER_EXECUTION_ROLE_ARN variable of the steps that create SageMaker resources)',
+      );
+    }
+    return this.executionRoleArn;
+  }
+
+  async createCompilationJob(spec: CompilationJobSpec): Promise<void> {
+    const command = new CreateCompilationJobCommand({
+      CompilationJobName: spec.jobName,
+      RoleArn: this.requireRole(),
+      InputConfig: toInputConfig(spec),
+      OutputConfig: { S3OutputLocation: spec.outputUri, TargetDevice: spec.target as TargetDevice },
+      StoppingCondition: { MaxRuntimeInSeconds: spec.maxRuntimeSeconds },
+      Tags: toSageMakerTags(spec.tags),
+    });
+    try {
+      await this.client.send(command);
+    } catch (error) {
+      // A job name in use is this run's job, asked for again by a retried step (names derive from
+      // the run id); CreateCompilationJob reports it as ResourceInUse (its API reference).
+      if (errorName(error) === 'ResourceInUse' || isAlreadyExists(error)) return;
+      throw toStepError(error, {
+        operation: 'CreateCompilationJob',
+        kind: 'compilation job',
+        resourceName: spec.jobName,
+      });
+    }
+  }
+
+  async describeCompilationJob(jobName: string): Promise<CompilationJobDescription | undefined> {
+    let job;
+    try {
+      job = await this.client.send(new DescribeCompilationJobCommand({ CompilationJobName: jobName }));
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw toStepError(error, {
+        operation: 'DescribeCompilationJob',
+        kind: 'compilation job',
+        resourceName: jobName,
+      });
+    }
+    const status = job.CompilationJobStatus;
+    if (!isCompilationStatus(status)) {
+      throw new Error(
+        `DescribeCompilationJob ${jobName}: got the status ${JSON.stringify(status)}, expected one of ` +
+          `${[...KNOWN_STATUSES].join(', ')}; update the ports' CompilationStatuses for this new status`,
+      );
+    }
+    const artifactUri = job.ModelArtifacts?.S3ModelArtifacts;
+    // FailureReason is a required member of the response; an empty one says nothing.
+    const failureReason = job.FailureReason === '' ? undefined : job.FailureReason;
+    return {
+      jobName,
+      status,
+      ...(failureReason === undefined ? {} : { failureReason }),
+      ...(artifactUri === undefined ? {} : { artifactUri }),
+      ...(job.InferenceImage === undefined ? {} : { inferenceImage: job.InferenceImage }),
+    };
+  }
+
+  async stopCompilationJob(jobName: string): Promise<void> {
+    try {
+      await this.client.send(new StopCompilationJobCommand({ CompilationJobName: jobName }));
+    } catch (error) {
+      // Nothing to stop: the job is gone, which is what stopping wanted.
+      if (isNotFound(error)) return;
+      throw toStepError(error, {
+        operation: 'StopCompilationJob',
+        kind: 'compilation job',
+        resourceName: jobName,
+      });
+    }
+  }
+}

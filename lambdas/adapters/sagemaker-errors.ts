@@ -1,0 +1,81 @@
+import { QuotaExceededError, TransientServiceError } from '../../handlers/contracts/errors.js';
+import { errorMessage, errorName, isTransient } from './aws-errors.js';
+
+/**
+ * How SageMaker's control plane reports the situations the ports care about. It has no
+ * "already exists" or "not found" error class for hosting resources: both are a
+ * `ValidationException` whose message says so, e.g. `Cannot create already existing endpoint
+ * "arn:…"` and `Could not find endpoint "arn:…"` (as seen in SDK users' reports).
+ */
+
+export type SageMakerResourceKind =
+  'model' | 'endpoint configuration' | 'endpoint' | 'compilation job' | 'run resources';
+
+/** The call that failed, for messages that name the resource and what to do. */
+export interface SageMakerCall {
+  readonly operation: string;
+  readonly kind: SageMakerResourceKind;
+  readonly resourceName: string;
+  /** The instance type the call asks for, when there is one: quota errors name it. */
+  readonly instanceType?: string;
+}
+
+const VALIDATION = 'ValidationException';
+
+export function isAlreadyExists(error: unknown): boolean {
+  return errorName(error) === VALIDATION && /already exist/i.test(errorMessage(error));
+}
+
+export function isNotFound(error: unknown): boolean {
+  const name = errorName(error);
+  if (name === 'ResourceNotFound') return true;
+  return name === VALIDATION && /could not find|does not exist|not found/i.test(errorMessage(error));
+}
+
+/**
+ * The error a step should throw for a failed SageMaker call: `QuotaExceededError` for
+ * `ResourceLimitExceeded`, `TransientServiceError` for throttling and server faults (the SDK has
+ * already retried those), otherwise the SDK error itself, unchanged: its `name` is what Step
+ * Functions matches.
+ */
+export function toStepError(error: unknown, call: SageMakerCall): unknown {
+  const name = errorName(error);
+  const subject = `${call.operation} for ${call.kind} ${call.resourceName}`;
+  if (name === 'ResourceLimitExceeded') {
+    return new QuotaExceededError(
+      `${subject} failed: the account's SageMaker quota is reached (SageMaker says: ${errorMessage(error)}). ` +
+        quotaFix(call),
+      {
+        operation: call.operation,
+        resourceName: call.resourceName,
+        ...(call.instanceType === undefined ? {} : { instanceType: call.instanceType }),
+        sagemakerMessage: errorMessage(error),
+      },
+      { cause: error },
+    );
+  }
+  if (isTransient(error)) {
+    return new TransientServiceError(
+      `${subject} failed after the SDK's own retries: ${name ?? 'Error'}: ${errorMessage(error)}. ` +
+        'The workflow retries the step with a longer backoff; if this persists, other workloads in the ' +
+        'account are using up the SageMaker API rate.',
+      { operation: call.operation, resourceName: call.resourceName, errorName: name },
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+function quotaFix(call: SageMakerCall): string {
+  if (call.instanceType !== undefined) {
+    return (
+      `Request a quota increase for "${call.instanceType} for endpoint usage" in Service Quotas ` +
+      `(service: Amazon SageMaker), delete other endpoints that use ${call.instanceType}, or lower ` +
+      'maxConcurrentCandidates so fewer candidates are deployed at once.'
+    );
+  }
+  return (
+    'Request an increase of the quota SageMaker names in Service Quotas (service: Amazon SageMaker), ' +
+    `or delete ${call.kind}s the account no longer needs.`
+  );
+}

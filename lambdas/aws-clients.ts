@@ -1,0 +1,34 @@
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { tracer } from './step.js';
+
+/**
+ * SDK clients for the step Lambdas, built once at module scope by each entry (never per
+ * invocation) and traced by X-Ray through the Powertools tracer. The region comes from the Lambda
+ * runtime's AWS_REGION.
+ */
+
+/**
+ * SageMaker's control plane throttles per account (`ThrottlingException` on Create*, Describe*,
+ * List*); adaptive retry mode adds client-side rate limiting to the backoff, and five attempts ride
+ * out short bursts before the error reaches the workflow's own Retry.
+ */
+export const SAGEMAKER_RETRY = { retryMode: 'adaptive', maxAttempts: 5 } as const;
+
+export function createSageMakerClient(): SageMakerClient {
+  return tracer.captureAWSv3Client(new SageMakerClient({ ...SAGEMAKER_RETRY }));
+}
+
+export function createS3Client(): S3Client {
+  return tracer.captureAWSv3Client(new S3Client({}));
+}
+
+/**
+ * The Recommend step reads each candidate's endpoint metrics with one GetMetricData call: a handful
+ * of calls per run, far below CloudWatch's GetMetricData rate quota, so the SDK's standard retries
+ * suffice; throttling that outlasts them reaches the workflow as TransientServiceError.
+ */
+export function createCloudWatchClient(): CloudWatchClient {
+  return tracer.captureAWSv3Client(new CloudWatchClient({}));
+}

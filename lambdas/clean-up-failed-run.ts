@@ -1,0 +1,16 @@
+import { cleanUpFailedRun } from '../handlers/clean-up-failed-run.js';
+import { createSageMakerClient } from './aws-clients.js';
+import { defineStep } from './step.js';
+import { sagemakerCompiler, sagemakerHost } from './wiring.js';
+
+const sagemaker = createSageMakerClient();
+const host = sagemakerHost(sagemaker, { withRole: false });
+const compiler = sagemakerCompiler(sagemaker, { withRole: false });
+
+/**
+ * Target of the EventBridge rule on optimization executions that end FAILED, TIMED_OUT or ABORTED:
+ * deletes the run's resources (the event is validated by the core).
+ */
+export const handler = defineStep((event: unknown, { logger }) =>
+  cleanUpFailedRun(event, { host, compiler, logger }),
+);

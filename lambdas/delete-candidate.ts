@@ -1,0 +1,13 @@
+import { type DeleteCandidateEvent, deleteCandidate } from '../handlers/clean-up.js';
+import { createSageMakerClient } from './aws-clients.js';
+import { defineStep } from './step.js';
+import { sagemakerCompiler, sagemakerHost } from './wiring.js';
+
+const sagemaker = createSageMakerClient();
+const host = sagemakerHost(sagemaker, { withRole: false });
+const compiler = sagemakerCompiler(sagemaker, { withRole: false });
+
+/** State "Delete candidate endpoint". */
+export const handler = defineStep((event: DeleteCandidateEvent, { logger }) =>
+  deleteCandidate(event, { host, compiler, logger }),
+);

@@ -1,0 +1,19 @@
+import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import {
+  type InvokeAsyncInferenceEvent,
+  invokeAsyncInference,
+} from '../handlers/async/invoke-async-inference.js';
+import { SageMakerAsyncInvoker } from './adapters/sagemaker-async-invoker.js';
+import { taskResumer, taskTokenStore } from './wiring.js';
+import { defineStep, tracer } from './step.js';
+
+const store = taskTokenStore();
+const resumer = taskResumer();
+const invoker = new SageMakerAsyncInvoker({
+  client: tracer.captureAWSv3Client(new SageMakerRuntimeClient({})),
+});
+
+/** State "Invoke async inference" (`.waitForTaskToken`): its result is ignored by the task. */
+export const handler = defineStep((event: InvokeAsyncInferenceEvent, { logger }) =>
+  invokeAsyncInference(event, { store, resumer, invoker, logger, nowEpochMs: Date.now }),
+);

@@ -1,0 +1,35 @@
+import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
+import { parseJanitorEvent, sweepStaleResources } from '../handlers/janitor.js';
+import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
+import { createSageMakerClient } from './aws-clients.js';
+import { getNumberEnv } from './config.js';
+import { defineStep, tracer } from './step.js';
+import { sagemakerHost } from './wiring.js';
+
+export const JanitorVariables = { maxAgeHours: 'JANITOR_MAX_AGE_HOURS' } as const;
+
+/**
+ * 24 h by default: the optimization workflow's default execution timeout
+ * (workflows/optimization-workflow.ts), so anything older belongs to an execution that has ended.
+ * A stack that raises that timeout must raise this with it. At most 90 days, so a typo in hours
+ * cannot switch the janitor off for good.
+ */
+const DEFAULT_MAX_AGE_HOURS = 24;
+const maxAgeHours = getNumberEnv(JanitorVariables.maxAgeHours, DEFAULT_MAX_AGE_HOURS, {
+  min: 1,
+  max: 90 * 24,
+});
+
+const host = sagemakerHost(createSageMakerClient(), { withRole: false });
+// One DeregisterScalableTarget per swept variant: the SDK's standard retries suffice.
+const scaling = new ApplicationAutoScalingRegistry(
+  tracer.captureAWSv3Client(new ApplicationAutoScalingClient({})),
+);
+
+/** The janitor, on an EventBridge Scheduler schedule: sweeps the project's stale endpoints. */
+export const handler = defineStep((event: unknown, { logger }) =>
+  sweepStaleResources(
+    { maxAgeHours, nowEpochMs: Date.now(), ...parseJanitorEvent(event) },
+    { host, scaling, logger },
+  ),
+);

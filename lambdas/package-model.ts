@@ -1,0 +1,10 @@
+import { type PackageModelEvent, packageModel } from '../handlers/package-model.js';
+import { defineStep } from './step.js';
+import { s3Store } from './wiring.js';
+
+const store = s3Store();
+
+/** State "Package model". */
+export const handler = defineStep((event: PackageModelEvent, { logger }) =>
+  packageModel(event, { store, logger }),
+);

@@ -1,0 +1,23 @@
+import { type RunLoadWorkerEvent, runLoadWorker } from '../handlers/run-load-worker.js';
+import { createRuntimeTransportFactory } from './adapters/transport-factory.js';
+import { defineStep } from './step.js';
+import { s3Store } from './wiring.js';
+
+/**
+ * Time kept back from the Lambda's remaining time: the engine stops this long before the timeout,
+ * leaving room to write the result to S3 and return.
+ */
+export const RESULT_SAFETY_MARGIN_MS = 15_000;
+
+const store = s3Store();
+const openTransport = createRuntimeTransportFactory();
+
+/** State "Run load worker": one of a candidate's load workers, stopped before the Lambda times out. */
+export const handler = defineStep((event: RunLoadWorkerEvent, { logger, context }) =>
+  runLoadWorker(event, {
+    store,
+    openTransport,
+    deadlineEpochMs: Date.now() + context.getRemainingTimeInMillis() - RESULT_SAFETY_MARGIN_MS,
+    logger,
+  }),
+);

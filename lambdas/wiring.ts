@@ -1,0 +1,118 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbTokenStore, TASK_TOKEN_TABLE_VARIABLE } from './adapters/dynamodb-token-store.js';
+import { SfnTaskResumer } from './adapters/sfn-task-resumer.js';
+import type { ModelCompiler, ModelHost, ObjectStore } from '../handlers/ports.js';
+import { S3ObjectStore } from './adapters/s3-object-store.js';
+import { SageMakerCompiler } from './adapters/sagemaker-compiler.js';
+import { SageMakerModelHost } from './adapters/sagemaker-model-host.js';
+import { createS3Client } from './aws-clients.js';
+import { getNumberEnv, getRequiredEnv, StepVariables } from './config.js';
+import { tracer } from './step.js';
+
+/**
+ * Adapters and settings the entries build at module scope, read from the environment once. Each
+ * entry calls only what its step uses, so a Lambda needs only its own variables.
+ */
+
+const SAGEMAKER_ROLE_SOURCE =
+  'the optimization workflow sets it on the steps that create SageMaker resources (deploy-candidate, ' +
+  "start-compilation) from the stack's SageMaker execution role";
+
+export function artifactsBucket(): string {
+  return getRequiredEnv(StepVariables.artifactsBucket);
+}
+
+export function s3Store(): ObjectStore {
+  return new S3ObjectStore(createS3Client());
+}
+
+/**
+ * `withRole`: the step creates models (CreateModel needs the SageMaker execution role). Pass one
+ * client to every SageMaker adapter of an entry: the adaptive retry's rate limiter is per client.
+ */
+export function sagemakerHost(client: SageMakerClient, options: { readonly withRole: boolean }): ModelHost {
+  return new SageMakerModelHost({
+    client,
+    ...(options.withRole
+      ? { executionRoleArn: getRequiredEnv(StepVariables.sagemakerExecutionRoleArn, SAGEMAKER_ROLE_SOURCE) }
+      : {}),
+  });
+}
+
+/** `withRole`: the step starts compilation jobs (CreateCompilationJob needs the role). */
+export function sagemakerCompiler(
+  client: SageMakerClient,
+  options: { readonly withRole: boolean },
+): ModelCompiler {
+  return new SageMakerCompiler({
+    client,
+    ...(options.withRole
+      ? { executionRoleArn: getRequiredEnv(StepVariables.sagemakerExecutionRoleArn, SAGEMAKER_ROLE_SOURCE) }
+      : {}),
+  });
+}
+
+/** A Wait state's seconds: at least 1, at most an hour (a poll interval, not a deadline). */
+const POLL_BOUNDS = { min: 1, max: 3600, integer: true } as const;
+
+/**
+ * Polls start at 30 s and double up to 2 min: Neo jobs and endpoint creation both take minutes
+ * (5–10 for an endpoint), so a tighter loop only adds history events and Describe calls.
+ */
+const DEFAULT_POLL_SECONDS = 30;
+const DEFAULT_MAX_POLL_SECONDS = 120;
+
+export interface PollTimings {
+  readonly pollSeconds: number;
+  readonly maxPollSeconds: number;
+}
+
+function pollTimings(pollVariable: string, maxVariable: string): PollTimings {
+  const pollSeconds = getNumberEnv(pollVariable, DEFAULT_POLL_SECONDS, POLL_BOUNDS);
+  const maxPollSeconds = getNumberEnv(
+    maxVariable,
+    Math.max(DEFAULT_MAX_POLL_SECONDS, pollSeconds),
+    POLL_BOUNDS,
+  );
+  if (maxPollSeconds < pollSeconds) {
+    throw new Error(
+      `Environment variable ${maxVariable}: got ${maxPollSeconds}, expected at least ${pollVariable} (${pollSeconds})`,
+    );
+  }
+  return { pollSeconds, maxPollSeconds };
+}
+
+export function compilationTimings(): PollTimings {
+  return pollTimings(StepVariables.compilationPollSeconds, StepVariables.compilationMaxPollSeconds);
+}
+
+export function endpointTimings(): PollTimings & { readonly loadStartDelaySeconds: number } {
+  return {
+    ...pollTimings(StepVariables.endpointPollSeconds, StepVariables.endpointMaxPollSeconds),
+    // Time for every load worker Lambda of the Map to start before the shared start instant.
+    loadStartDelaySeconds: getNumberEnv(StepVariables.loadStartDelaySeconds, 10, { min: 0, max: 300 }),
+  };
+}
+
+export function region(): string {
+  return getRequiredEnv(StepVariables.region, 'the Lambda runtime sets it; outside Lambda, export it');
+}
+
+const TASK_TOKEN_TABLE_SOURCE =
+  "the async-inference workflow sets it to its task-token table's name; outside Lambda, export it";
+
+/** The async workflow's task-token table (DynamoDB), from TASK_TOKEN_TABLE. */
+export function taskTokenStore(): DynamoDbTokenStore {
+  return new DynamoDbTokenStore({
+    client: DynamoDBDocumentClient.from(tracer.captureAWSv3Client(new DynamoDBClient({}))),
+    tableName: getRequiredEnv(TASK_TOKEN_TABLE_VARIABLE, TASK_TOKEN_TABLE_SOURCE),
+  });
+}
+
+/** Resumes waiting Step Functions tasks (SendTaskSuccess/Failure/Heartbeat). */
+export function taskResumer(): SfnTaskResumer {
+  return new SfnTaskResumer({ client: tracer.captureAWSv3Client(new SFNClient({})) });
+}

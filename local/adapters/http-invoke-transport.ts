@@ -1,0 +1,181 @@
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { describeError } from '../../handlers/contracts/errors.js';
+import { truncateMessage } from '../../handlers/load-test/error-samples.js';
+import type { InvokeOutcome, InvokeRequest, InvokeTransport } from '../../handlers/load-test/ports.js';
+
+/** Bytes of an error body kept for the error sample. */
+const MAX_ERROR_BODY_BYTES = 2048;
+
+export interface HttpInvokeTransportOptions {
+  /** Origin of the model server, e.g. `http://127.0.0.1:8080`. */
+  readonly origin: string;
+  /** Connections kept open: at least the plan's concurrency per worker (`connectionsPerWorker`). */
+  readonly connections: number;
+  /** Time allowed for the response headers, and then for the body. */
+  readonly requestTimeoutMs: number;
+  /** @default '/invocations' (the SageMaker inference container contract) */
+  readonly path?: string;
+}
+
+const OK: InvokeOutcome = { kind: 'ok' };
+
+/**
+ * The model server is the container itself (no SageMaker front end), so every 4xx/5xx is the
+ * model's answer, except the two ways a server says "not now": 429 and 503.
+ */
+export function classifyStatus(statusCode: number, body: string): InvokeOutcome {
+  const message = `HTTP ${statusCode}: ${truncateMessage(body.trim() === '' ? '(empty body)' : body)}`;
+  if (statusCode === 429 || statusCode === 503) return { kind: 'throttled', statusCode, message };
+  return { kind: 'model-error', statusCode, message };
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+export function classifyFailure(
+  error: unknown,
+  signal: AbortSignal,
+  requestTimeoutMs: number,
+): InvokeOutcome {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    return {
+      kind: 'timeout',
+      message: `aborted (${typeof reason === 'string' ? reason : describeError(reason)})`,
+    };
+  }
+  const code = errorCode(error);
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
+    return { kind: 'timeout', message: `no complete response within ${requestTimeoutMs} ms (${code})` };
+  }
+  return {
+    kind: 'client-error',
+    message: `request failed: ${describeError(error)}${code === undefined ? '' : ` (${code})`}`,
+  };
+}
+
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(typeof reason === 'string' ? reason : 'aborted');
+}
+
+/** One request's state between undici's callbacks. */
+class Invocation implements Dispatcher.DispatchHandler {
+  controller: Dispatcher.DispatchController | undefined;
+  private statusCode = 0;
+  private errorBody: Buffer[] | undefined;
+  private errorBodyBytes = 0;
+
+  constructor(
+    readonly signal: AbortSignal,
+    private readonly requestTimeoutMs: number,
+    private readonly finish: (invocation: Invocation, outcome: InvokeOutcome) => void,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal.aborted) controller.abort(abortReason(this.signal));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.statusCode = statusCode;
+    if (statusCode < 200 || statusCode >= 300) this.errorBody = [];
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    // A successful body is read to its last byte (latency runs to it) and dropped; an error body
+    // is kept up to MAX_ERROR_BODY_BYTES for the error sample.
+    if (this.errorBody !== undefined && this.errorBodyBytes < MAX_ERROR_BODY_BYTES) {
+      this.errorBody.push(chunk);
+      this.errorBodyBytes += chunk.byteLength;
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.errorBody === undefined) {
+      this.finish(this, OK);
+      return;
+    }
+    const body = Buffer.concat(this.errorBody).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
+    this.finish(this, classifyStatus(this.statusCode, body));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.finish(this, classifyFailure(error, this.signal, this.requestTimeoutMs));
+  }
+}
+
+/**
+ * Local-mode transport: HTTP POST to a loopback model server's `/invocations` over an undici
+ * Pool holding `connections` keep-alive connections, so no request waits for a socket. It uses
+ * undici's dispatch API rather than `request()`: no response stream per request, which at tens of
+ * thousands of requests per second is most of a load generator's own cost.
+ */
+export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): InvokeTransport & {
+  close(): Promise<void>;
+} {
+  const pool = new Pool(options.origin, {
+    connections: options.connections,
+    headersTimeout: options.requestTimeoutMs,
+    bodyTimeout: options.requestTimeoutMs,
+  });
+  const path = options.path ?? '/invocations';
+  // Built once per request object: a flat header list and a Buffer body are undici's fast paths.
+  const prepared = new WeakMap<InvokeRequest, { headers: string[]; body: Buffer }>();
+  const prepare = (request: InvokeRequest): { headers: string[]; body: Buffer } => {
+    let ready = prepared.get(request);
+    if (ready === undefined) {
+      ready = {
+        headers: [
+          'content-type',
+          request.contentType,
+          ...(request.accept === undefined ? [] : ['accept', request.accept]),
+        ],
+        body: Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
+      };
+      prepared.set(request, ready);
+    }
+    return ready;
+  };
+  const inFlight = new Set<Invocation>();
+  // One abort listener per signal (the engine shares one per step), not one per request.
+  const watched = new WeakSet<AbortSignal>();
+  const watch = (signal: AbortSignal): void => {
+    if (watched.has(signal)) return;
+    watched.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const invocation of inFlight) {
+          if (invocation.signal === signal) invocation.controller?.abort(abortReason(signal));
+        }
+      },
+      { once: true },
+    );
+  };
+
+  return {
+    invoke(request, signal) {
+      if (signal.aborted)
+        return Promise.resolve(classifyFailure(abortReason(signal), signal, options.requestTimeoutMs));
+      const { headers, body } = prepare(request);
+      watch(signal);
+      return new Promise<InvokeOutcome>((resolve) => {
+        const invocation = new Invocation(signal, options.requestTimeoutMs, (done, outcome) => {
+          inFlight.delete(done);
+          resolve(outcome);
+        });
+        inFlight.add(invocation);
+        pool.dispatch({ method: 'POST', path, headers, body }, invocation);
+      });
+    },
+    async close() {
+      await pool.close();
+    },
+  };
+}

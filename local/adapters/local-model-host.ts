@@ -1,0 +1,411 @@
+/**
+ * The local stand-in for SageMaker hosting: CreateModel / CreateEndpointConfig / CreateEndpoint
+ * become a model server process on a free loopback port, with SageMaker's endpoint life cycle
+ * (`Creating` → `InService`, or `Failed` with a reason) and its idempotent creates.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeError, QuotaExceededError, ResourceNotFoundError } from '../../handlers/contracts/errors.js';
+import {
+  type EndpointDescription,
+  type EndpointStatus,
+  EndpointStatuses,
+  type HostedResource,
+  type Logger,
+  type ModelHost,
+  type ModelSpec,
+  type ObjectStore,
+  type ProductionVariantSpec,
+  type ProjectResources,
+  type ProjectResourcesQuery,
+  type RunResources,
+} from '../../handlers/ports.js';
+import { planServerCpu, type ServerCpuPlan } from './cpu-budget.js';
+import { extractModelArchive } from './model-archive.js';
+import { ModelServerProcess } from './model-server-process.js';
+
+export interface LocalModelHostOptions {
+  /** Where model artifacts (`s3://` or `file://`) are read from. */
+  readonly store: ObjectStore;
+  readonly logger: Logger;
+  /** Cores the servers may use. @default os.availableParallelism() */
+  readonly availableCpus?: number;
+  /** Time a server has to listen and answer `/ping` before its endpoint fails. @default 60 s */
+  readonly startTimeoutMs?: number;
+  /** Time between SIGTERM and SIGKILL when an endpoint is deleted. @default 5 s */
+  readonly stopGraceMs?: number;
+  /**
+   * Local quota: the threads of all endpoints creating or in service may add up to this many times
+   * the cores; beyond it CreateEndpoint fails with QuotaExceededError, as SageMaker does when an
+   * account's instance quota is reached. @default 4
+   */
+  readonly maxCpuOvercommit?: number;
+  /** Names of compilation jobs, for `listRunResources` (the local compiler's). */
+  readonly compilationJobNames?: () => readonly string[];
+  /** The clock that stamps creation times (for `listProjectResources`). @default Date.now */
+  readonly now?: () => number;
+}
+
+/** What local mode launched for an endpoint: for progress output and tests. */
+export interface LocalEndpointServer {
+  readonly endpointName: string;
+  readonly pid: number | undefined;
+  readonly url: string | undefined;
+  readonly cpu: ServerCpuPlan;
+}
+
+interface EndpointConfig {
+  readonly variant: ProductionVariantSpec;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+interface LocalEndpoint {
+  readonly endpointName: string;
+  readonly endpointConfigName: string;
+  readonly variant: ProductionVariantSpec;
+  readonly tags: Readonly<Record<string, string>>;
+  status: EndpointStatus;
+  failureReason?: string;
+  server?: ModelServerProcess;
+  url?: string;
+  cpu?: ServerCpuPlan;
+  /** The start attempt: settles once the endpoint is InService or Failed. */
+  starting?: Promise<void>;
+}
+
+export type EndpointFailureListener = (endpointName: string, failureReason: string) => void;
+
+const DEFAULT_START_TIMEOUT_MS = 60_000;
+const DEFAULT_STOP_GRACE_MS = 5000;
+const DEFAULT_MAX_CPU_OVERCOMMIT = 4;
+
+export class LocalModelHost implements ModelHost {
+  private readonly models = new Map<string, ModelSpec>();
+  private readonly endpointConfigs = new Map<string, EndpointConfig>();
+  private readonly endpoints = new Map<string, LocalEndpoint>();
+  /** Creation times by `<kind>/<name>`, as SageMaker's List* report them. */
+  private readonly createdAt = new Map<string, number>();
+  private readonly failureListeners = new Set<EndpointFailureListener>();
+  private readonly launched: {
+    endpointName: string;
+    pid: number | undefined;
+    url?: string;
+    cpu: ServerCpuPlan;
+  }[] = [];
+  private readonly availableCpus: number;
+  private workDir: Promise<string> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: LocalModelHostOptions) {
+    this.availableCpus = options.availableCpus ?? availableParallelism();
+  }
+
+  createModel(spec: ModelSpec): Promise<void> {
+    if (!this.models.has(spec.modelName)) {
+      this.models.set(spec.modelName, spec);
+      this.stampCreation('model', spec.modelName);
+      this.options.logger.info('Model registered', {
+        modelName: spec.modelName,
+        modelDataUrl: spec.modelDataUrl,
+        image: spec.image,
+        note: 'local mode ignores the image: the project model server serves every model',
+      });
+    }
+    return Promise.resolve();
+  }
+
+  createEndpointConfig(spec: {
+    readonly endpointConfigName: string;
+    readonly variant: ProductionVariantSpec;
+    readonly tags: Readonly<Record<string, string>>;
+  }): Promise<void> {
+    if (!this.endpointConfigs.has(spec.endpointConfigName)) {
+      this.endpointConfigs.set(spec.endpointConfigName, { variant: spec.variant, tags: spec.tags });
+      this.stampCreation('endpoint-config', spec.endpointConfigName);
+    }
+    return Promise.resolve();
+  }
+
+  createEndpoint(spec: {
+    readonly endpointName: string;
+    readonly endpointConfigName: string;
+    readonly tags: Readonly<Record<string, string>>;
+  }): Promise<void> {
+    if (this.endpoints.has(spec.endpointName)) return Promise.resolve();
+    if (this.closed) {
+      return Promise.reject(new Error(`Local model host is shut down: cannot create ${spec.endpointName}`));
+    }
+    const config = this.endpointConfigs.get(spec.endpointConfigName);
+    if (config === undefined) {
+      return Promise.reject(
+        new ResourceNotFoundError(
+          `CreateEndpoint ${spec.endpointName}: endpoint configuration ${spec.endpointConfigName} does not exist; expected CreateEndpointConfig first`,
+          { endpointConfigName: spec.endpointConfigName },
+        ),
+      );
+    }
+    const model = this.models.get(config.variant.modelName);
+    if (model === undefined) {
+      return Promise.reject(
+        new ResourceNotFoundError(
+          `CreateEndpoint ${spec.endpointName}: model ${config.variant.modelName} does not exist; expected CreateModel first`,
+          { modelName: config.variant.modelName },
+        ),
+      );
+    }
+    const cpu = planServerCpu({
+      variant: config.variant,
+      environment: model.environment,
+      availableCpus: this.availableCpus,
+    });
+    const quotaError = this.checkQuota(spec.endpointName, cpu);
+    if (quotaError !== undefined) return Promise.reject(quotaError);
+
+    const endpoint: LocalEndpoint = {
+      endpointName: spec.endpointName,
+      endpointConfigName: spec.endpointConfigName,
+      variant: config.variant,
+      tags: spec.tags,
+      status: EndpointStatuses.creating,
+      cpu,
+    };
+    this.endpoints.set(spec.endpointName, endpoint);
+    this.stampCreation('endpoint', spec.endpointName);
+    endpoint.starting = this.start(endpoint, model, cpu);
+    return Promise.resolve();
+  }
+
+  describeEndpoint(endpointName: string): Promise<EndpointDescription | undefined> {
+    const endpoint = this.endpoints.get(endpointName);
+    if (endpoint === undefined) return Promise.resolve(undefined);
+    const { variant } = endpoint;
+    return Promise.resolve({
+      endpointName,
+      status: endpoint.status,
+      ...(endpoint.status === EndpointStatuses.failed && endpoint.failureReason !== undefined
+        ? { failureReason: endpoint.failureReason }
+        : {}),
+      ...(variant.instanceType === undefined
+        ? {}
+        : { instanceType: variant.instanceType, instanceCount: variant.initialInstanceCount ?? 1 }),
+    });
+  }
+
+  async deleteEndpoint(endpointName: string): Promise<boolean> {
+    const endpoint = this.endpoints.get(endpointName);
+    if (endpoint === undefined || endpoint.status === EndpointStatuses.deleting) return false;
+    endpoint.status = EndpointStatuses.deleting;
+    await this.stopServer(endpoint);
+    await this.removeModelCopy(endpointName);
+    this.endpoints.delete(endpointName);
+    this.options.logger.info('Endpoint deleted', { endpointName, pid: endpoint.server?.pid });
+    return true;
+  }
+
+  deleteEndpointConfig(endpointConfigName: string): Promise<boolean> {
+    return Promise.resolve(this.endpointConfigs.delete(endpointConfigName));
+  }
+
+  deleteModel(modelName: string): Promise<boolean> {
+    return Promise.resolve(this.models.delete(modelName));
+  }
+
+  listRunResources(_runId: string, namePrefix: string): Promise<RunResources> {
+    const owned = (names: Iterable<string>): string[] =>
+      [...names].filter((name) => name.startsWith(namePrefix));
+    return Promise.resolve({
+      endpoints: owned(this.endpoints.keys()),
+      endpointConfigs: owned(this.endpointConfigs.keys()),
+      models: owned(this.models.keys()),
+      compilationJobs: owned(this.options.compilationJobNames?.() ?? []),
+    });
+  }
+
+  /** Like SageMaker's: endpoints of any age, configs and models created before the cutoff. */
+  listProjectResources(query: ProjectResourcesQuery): Promise<ProjectResources> {
+    const hosted = (kind: string, name: string, tags: Readonly<Record<string, string>>): HostedResource => ({
+      name,
+      createdEpochMs: this.createdAt.get(`${kind}/${name}`) ?? 0,
+      tags,
+    });
+    const listed = (kind: string, resource: HostedResource): boolean =>
+      resource.name.startsWith(query.namePrefix) &&
+      (kind === 'endpoint' || resource.createdEpochMs < query.createdBeforeEpochMs);
+    return Promise.resolve({
+      endpoints: [...this.endpoints.values()]
+        .map((e) => ({
+          ...hosted('endpoint', e.endpointName, e.tags),
+          status: e.status,
+          endpointConfigName: e.endpointConfigName,
+          variantNames: [e.variant.variantName],
+          modelNames: [e.variant.modelName],
+        }))
+        .filter((e) => listed('endpoint', e)),
+      endpointConfigs: [...this.endpointConfigs.entries()]
+        .map(([name, config]) => ({
+          ...hosted('endpoint-config', name, config.tags),
+          modelNames: [config.variant.modelName],
+        }))
+        .filter((c) => listed('endpoint-config', c)),
+      models: [...this.models.values()]
+        .map((m) => hosted('model', m.modelName, m.tags))
+        .filter((m) => listed('model', m)),
+    });
+  }
+
+  private stampCreation(kind: 'model' | 'endpoint-config' | 'endpoint', name: string): void {
+    this.createdAt.set(`${kind}/${name}`, (this.options.now ?? Date.now)());
+  }
+
+  /** The model server's origin while the endpoint is in service, else undefined. */
+  endpointUrl(endpointName: string): string | undefined {
+    const endpoint = this.endpoints.get(endpointName);
+    return endpoint?.status === EndpointStatuses.inService ? endpoint.url : undefined;
+  }
+
+  /** Called when an endpoint fails (start failure, or its server exiting while in service). */
+  onEndpointFailed(listener: EndpointFailureListener): () => void {
+    this.failureListeners.add(listener);
+    return () => {
+      this.failureListeners.delete(listener);
+    };
+  }
+
+  /** Every server launched so far, in order, including stopped ones. */
+  launchedServers(): readonly LocalEndpointServer[] {
+    return this.launched.map(({ endpointName, pid, url, cpu }) => ({ endpointName, pid, url, cpu }));
+  }
+
+  /**
+   * Stops every server and marks its endpoint Failed with `reason` (an interrupted run), so that
+   * the run's clean-up step can delete the endpoints as it would after any failure.
+   */
+  async stopAllServers(reason: string): Promise<void> {
+    await Promise.all(
+      [...this.endpoints.values()].map(async (endpoint) => {
+        if (endpoint.status === EndpointStatuses.deleting) return;
+        this.fail(endpoint, reason, { quiet: true });
+        await this.stopServer(endpoint);
+      }),
+    );
+  }
+
+  /** Synchronous SIGKILL of every server: for a forced exit (a second Ctrl-C). */
+  killAllNow(): void {
+    for (const endpoint of this.endpoints.values()) endpoint.server?.kill();
+  }
+
+  /** Stops every server, forgets every resource and removes the extracted models. Idempotent. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      [...this.endpoints.values()].map(async (endpoint) => {
+        endpoint.status = EndpointStatuses.deleting;
+        await this.stopServer(endpoint);
+      }),
+    );
+    this.endpoints.clear();
+    this.endpointConfigs.clear();
+    this.models.clear();
+    const workDir = this.workDir;
+    this.workDir = undefined;
+    if (workDir !== undefined) await rm(await workDir, { recursive: true, force: true });
+  }
+
+  private checkQuota(endpointName: string, cpu: ServerCpuPlan): QuotaExceededError | undefined {
+    const maxThreads = (this.options.maxCpuOvercommit ?? DEFAULT_MAX_CPU_OVERCOMMIT) * this.availableCpus;
+    const active = [...this.endpoints.values()].filter(
+      (e) => e.status === EndpointStatuses.creating || e.status === EndpointStatuses.inService,
+    );
+    const used = active.reduce((sum, e) => sum + (e.cpu === undefined ? 0 : threadsOf(e.cpu)), 0);
+    const wanted = threadsOf(cpu);
+    if (used + wanted <= maxThreads) return undefined;
+    return new QuotaExceededError(
+      `Local quota: endpoint ${endpointName} needs ${wanted} threads but ${active.length} endpoint(s) already use ${used} of the ${maxThreads} this machine allows (${this.availableCpus} cores × ${this.options.maxCpuOvercommit ?? DEFAULT_MAX_CPU_OVERCOMMIT}); lower maxConcurrentCandidates`,
+      { endpointName, used, wanted, maxThreads },
+    );
+  }
+
+  private async start(endpoint: LocalEndpoint, model: ModelSpec, cpu: ServerCpuPlan): Promise<void> {
+    const { endpointName } = endpoint;
+    try {
+      for (const warning of cpu.warnings) this.options.logger.warn(warning, { endpointName });
+      const modelDir = await this.extractModel(endpointName, model);
+      if (!isCreating(endpoint)) return;
+      const server = ModelServerProcess.start({
+        modelDir,
+        environment: { ...model.environment, ...cpu.addedEnvironment },
+        startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+      });
+      endpoint.server = server;
+      const launch: (typeof this.launched)[number] = { endpointName, pid: server.pid, cpu };
+      this.launched.push(launch);
+      void server.exited.then((exit) => {
+        if (endpoint.status === EndpointStatuses.inService || endpoint.status === EndpointStatuses.creating) {
+          this.fail(endpoint, server.describeExit(exit));
+        }
+      });
+      const { url } = await server.ready;
+      launch.url = url;
+      // Deleted or failed while starting: the server is being stopped, it must not turn InService.
+      if (!isCreating(endpoint)) return;
+      endpoint.url = url;
+      endpoint.status = EndpointStatuses.inService;
+      this.options.logger.info('Endpoint in service', {
+        endpointName,
+        url,
+        pid: server.pid,
+        workers: cpu.workers,
+        intraOpThreads: cpu.intraOpThreads,
+      });
+    } catch (error) {
+      this.fail(endpoint, error instanceof Error ? error.message : describeError(error));
+      await endpoint.server?.stop(this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+    }
+  }
+
+  /** `quiet`: the host stopped the server itself (an interrupted run), nothing to warn about. */
+  private fail(endpoint: LocalEndpoint, reason: string, options: { readonly quiet?: boolean } = {}): void {
+    if (endpoint.status === EndpointStatuses.failed || endpoint.status === EndpointStatuses.deleting) return;
+    endpoint.status = EndpointStatuses.failed;
+    endpoint.failureReason = reason;
+    if (options.quiet !== true) {
+      this.options.logger.warn('Endpoint failed', { endpointName: endpoint.endpointName, reason });
+    }
+    for (const listener of this.failureListeners) listener(endpoint.endpointName, reason);
+  }
+
+  private async stopServer(endpoint: LocalEndpoint): Promise<void> {
+    const grace = this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
+    // A start still extracting the model may spawn its server after this: let it settle first.
+    if (endpoint.server === undefined) await endpoint.starting;
+    await endpoint.server?.stop(grace);
+  }
+
+  /**
+   * SageMaker downloads and extracts model.tar.gz onto each instance of an endpoint; so do we, into
+   * a folder per endpoint (two endpoints of one model never share a half-extracted folder).
+   */
+  private async extractModel(endpointName: string, model: ModelSpec): Promise<string> {
+    this.workDir ??= mkdtemp(join(tmpdir(), 'mso-model-host-'));
+    const directory = join(await this.workDir, endpointName);
+    const archive = await this.options.store.getBytes(model.modelDataUrl);
+    await extractModelArchive(archive, directory, model.modelDataUrl);
+    return directory;
+  }
+
+  private async removeModelCopy(endpointName: string): Promise<void> {
+    if (this.workDir === undefined) return;
+    await rm(join(await this.workDir, endpointName), { recursive: true, force: true });
+  }
+}
+
+function threadsOf(cpu: ServerCpuPlan): number {
+  return cpu.workers * cpu.intraOpThreads;
+}
+
+/** A function, not an inline comparison: the status can change while `start` awaits. */
+function isCreating(endpoint: LocalEndpoint): boolean {
+  return endpoint.status === EndpointStatuses.creating;
+}

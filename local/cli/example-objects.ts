@@ -1,0 +1,38 @@
+/**
+ * The example model and payload that `examples/local.json` refers to. A committed example cannot
+ * name a `file:///` path (it would be absolute), so it uses fixed URIs in the local artifacts bucket
+ * and the CLI writes the objects there on first use: the model is generated in code, nothing is
+ * downloaded.
+ */
+import type { ObjectStore } from '../../handlers/ports.js';
+import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../local-environment.js';
+
+export const EXAMPLE_MODEL_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/model.onnx`;
+/** One sample as raw little-endian float32 (the model server's `application/octet-stream`). */
+export const EXAMPLE_PAYLOAD_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/payload.bin`;
+
+/** One deterministic, non-trivial input sample of the example model ([1, 3, 32, 32] float32). */
+export function examplePayload(): Uint8Array {
+  const sample = Float32Array.from({ length: EXAMPLE_MODEL_SAMPLE_SIZE }, (_, i) => Math.sin(i * 0.37));
+  return new Uint8Array(sample.buffer);
+}
+
+/**
+ * Writes the example objects the input refers to and the store lacks. Returns the URIs written.
+ * Looks for the URIs anywhere in the input, so it does not depend on the field layout.
+ */
+export async function seedExampleObjects(store: ObjectStore, input: unknown): Promise<string[]> {
+  const text = JSON.stringify(input);
+  const seeds: [string, () => Uint8Array, string][] = [
+    [EXAMPLE_MODEL_URI, () => generateExampleModel(), 'application/octet-stream'],
+    [EXAMPLE_PAYLOAD_URI, examplePayload, 'application/octet-stream'],
+  ];
+  const written: string[] = [];
+  for (const [uri, bytes, contentType] of seeds) {
+    if (!text.includes(JSON.stringify(uri)) || (await store.head(uri)) !== undefined) continue;
+    await store.putBytes(uri, bytes(), contentType);
+    written.push(uri);
+  }
+  return written;
+}

@@ -1,0 +1,373 @@
+/**
+ * `npm start`: runs an optimization input locally, end to end, over the synthesized state machine
+ * and the local adapters, with live progress and a summary. `local/cli.ts` is the process entry;
+ * tests call `runCli` in-process.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { isAbsolute, relative, resolve } from 'node:path';
+import {
+  BudgetExceededError,
+  describeError,
+  type InputIssue,
+  InvalidRunInputError,
+} from '../../handlers/contracts/errors.js';
+import { isValidRunId } from '../../handlers/contracts/names.js';
+import type { RunSummary } from '../../handlers/recommend.js';
+import type { Report } from '../../handlers/report/report.js';
+import { type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { createConsoleLogger } from '../adapters/console-logger.js';
+import {
+  createLocalEnvironment,
+  LOCAL_ARTIFACTS_BUCKET,
+  type LocalEnvironment,
+  type LocalRunOutcome,
+  runLocalOptimization,
+} from '../local-environment.js';
+import type { JsonValue } from '../runner/index.js';
+import { type SynthesizedWorkflows, synthesizeWorkflows } from '../synthesized-workflows.js';
+import { type CliArguments, parseCliArguments, UsageError, USAGE } from './args.js';
+import { seedExampleObjects } from './example-objects.js';
+import { localModeIssues, withLocalDefaults } from './local-input.js';
+import { causeMessage, ProgressReporter } from './progress.js';
+import { formatSummary, type ServerSettings } from './summary.js';
+
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown };
+  /** Aborting it has the effect of Ctrl-C. */
+  readonly signal?: AbortSignal;
+  /** Handle SIGINT/SIGTERM (the real process): the first stops the run and cleans up, the second forces. */
+  readonly handleSignals?: boolean;
+  /** Folder that relative paths start from. @default process.cwd() */
+  readonly cwd?: string;
+  /** An already synthesized stack (tests share one); otherwise synthesized here. */
+  readonly workflows?: SynthesizedWorkflows;
+}
+
+export interface CliOutcome {
+  readonly exitCode: number;
+  readonly runId?: string;
+  /** Files of report.json, report.md and report.html, when the run succeeded. */
+  readonly reportFiles?: { readonly json: string; readonly markdown: string; readonly html: string };
+  /** Every model server process the run started (all stopped when this resolves). */
+  readonly serverPids: readonly number[];
+}
+
+export const EXIT_CODES = { ok: 0, runFailed: 1, invalid: 2, interrupted: 130 } as const;
+
+/** Signals closer together than this are one Ctrl-C delivered twice, not a request to force. */
+const SAME_KEYPRESS_MS = 1000;
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> {
+  const started = performance.now();
+  const cwd = io.cwd ?? process.cwd();
+  const errorLine = (text: string): void => {
+    io.stderr.write(`${text}\n`);
+  };
+  let args: CliArguments;
+  try {
+    args = parseCliArguments(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    errorLine(`${error.message}\n\n${USAGE}`);
+    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  }
+  if (args.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return { exitCode: EXIT_CODES.ok, serverPids: [] };
+  }
+  const runId = args.runId ?? defaultRunId(new Date());
+  if (!isValidRunId(runId)) {
+    errorLine(`--run-id: got ${JSON.stringify(runId)}, expected 1–80 letters, digits, "-" or "_"`);
+    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  }
+  const inputPath = resolve(cwd, args.inputPath ?? '');
+  const document = await readInput(inputPath, errorLine);
+  if (document === undefined) return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+
+  const reporter = new ProgressReporter({
+    output: { write: (text) => io.stdout.write(text), isTTY: io.stdout.isTTY === true },
+    elapsedMs: () => performance.now() - started,
+    serverOf: (endpointName) => serverInfo(environment, endpointName),
+  });
+  const logger = createConsoleLogger({
+    write: (line) => {
+      reporter.line(line.trimEnd());
+    },
+    level: args.verbose ? 'info' : 'warn',
+  });
+  const environment = createLocalEnvironment({
+    storeDir: resolve(cwd, args.storeDir),
+    runsDir: resolve(cwd, args.runsDir),
+    logger,
+    onLoadProgress: (event) => {
+      reporter.onLoadProgress(event);
+    },
+  });
+  const interrupt = new AbortController();
+  const stopHandlingSignals =
+    io.handleSignals === true ? handleSignals(interrupt, environment, reporter) : undefined;
+  const onExternalAbort = (): void => {
+    interrupt.abort(new Error('interrupted'));
+  };
+  io.signal?.addEventListener('abort', onExternalAbort, { once: true });
+  if (io.signal?.aborted === true) onExternalAbort();
+  try {
+    const input = withLocalDefaults(document);
+    for (const uri of await seedExampleObjects(environment.store, input)) {
+      reporter.line(
+        `Wrote the example ${uri.endsWith('.onnx') ? 'model' : 'payload'} to ${displayPath(cwd, environment.store.pathOf(uri))}`,
+      );
+    }
+    const plan = await precheck(
+      runId,
+      input,
+      environment,
+      (issues) => {
+        errorLine(`Invalid run input in ${displayPath(cwd, inputPath)}:`);
+        for (const issue of issues)
+          errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+      },
+      errorLine,
+    );
+    if (plan === undefined) return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+
+    reporter.line(
+      `Run ${runId}: ${plan.candidates.length} candidate(s) on this machine (${availableParallelism()} cores), reports in ${displayPath(cwd, resolve(cwd, args.runsDir, runId))}`,
+    );
+    const workflows = io.workflows ?? synthesizeOnce(reporter);
+    if (interrupt.signal.aborted) {
+      errorLine('Interrupted before the run started: nothing was created.');
+      return { exitCode: EXIT_CODES.interrupted, runId, serverPids: [] };
+    }
+    const outcome = await runLocalOptimization({
+      environment,
+      stateMachine: workflows.optimization,
+      input: input as JsonValue,
+      runId,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        reporter.onRunnerEvent(event);
+      },
+    });
+    await environment.close();
+    const serverPids = pidsOf(environment);
+    return await finish({
+      outcome,
+      environment,
+      plan,
+      runId,
+      cwd,
+      io,
+      errorLine,
+      serverPids,
+      interrupted: interrupt.signal.aborted,
+    });
+  } catch (error) {
+    errorLine(`Error: ${describeError(error)}`);
+    if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);
+    return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment) };
+  } finally {
+    io.signal?.removeEventListener('abort', onExternalAbort);
+    stopHandlingSignals?.();
+    await environment.close();
+  }
+}
+
+async function finish(context: {
+  readonly outcome: LocalRunOutcome;
+  readonly environment: LocalEnvironment;
+  readonly plan: RunPlan;
+  readonly runId: string;
+  readonly cwd: string;
+  readonly io: CliIo;
+  readonly errorLine: (text: string) => void;
+  readonly serverPids: readonly number[];
+  readonly interrupted: boolean;
+}): Promise<CliOutcome> {
+  const { outcome, environment, runId, errorLine, serverPids } = context;
+  const { result } = outcome;
+  const cleanUp =
+    outcome.cleanUp === undefined
+      ? ''
+      : outcome.cleanUp.ok
+        ? ' Clean-up ran: every endpoint was deleted and every model server stopped.'
+        : ` Clean-up failed (${outcome.cleanUp.error}); every model server was stopped anyway.`;
+  if (result.status !== 'SUCCEEDED') {
+    if (result.status === 'FAILED')
+      errorLine(`Run ${runId} failed: ${result.error}: ${causeMessage(result.cause)}.${cleanUp}`);
+    else
+      errorLine(
+        `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUp}`,
+      );
+    return {
+      exitCode:
+        context.interrupted && result.status === 'ABORTED' ? EXIT_CODES.interrupted : EXIT_CODES.runFailed,
+      runId,
+      serverPids,
+    };
+  }
+  const summary = result.output as unknown as RunSummary;
+  const reportFiles = {
+    json: environment.store.pathOf(summary.report.json),
+    markdown: environment.store.pathOf(summary.report.markdown),
+    html: environment.store.pathOf(summary.report.html),
+  };
+  const report = JSON.parse(
+    new TextDecoder().decode(await environment.store.getBytes(summary.report.json)),
+  ) as Report;
+  context.io.stdout.write(
+    formatSummary({
+      report,
+      servers: serverSettingsByCandidate(environment, context.plan),
+      reportPaths: {
+        json: displayPath(context.cwd, reportFiles.json),
+        markdown: displayPath(context.cwd, reportFiles.markdown),
+        html: displayPath(context.cwd, reportFiles.html),
+      },
+      availableCpus: availableParallelism(),
+    }),
+  );
+  return { exitCode: EXIT_CODES.ok, runId, reportFiles, serverPids };
+}
+
+/**
+ * The first state's own validation, run before the (slow) synthesis so that a wrong input is
+ * reported at once, field by field, plus what local mode cannot run. The state runs it again.
+ */
+async function precheck(
+  runId: string,
+  input: unknown,
+  environment: LocalEnvironment,
+  reportIssues: (issues: readonly InputIssue[]) => void,
+  errorLine: (text: string) => void,
+): Promise<RunPlan | undefined> {
+  const localIssues = localModeIssues(input);
+  if (localIssues.length > 0) {
+    reportIssues(localIssues);
+    return undefined;
+  }
+  try {
+    return await validateAndPlan(
+      { runId, input },
+      {
+        store: environment.store,
+        artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
+        allowFileUris: true,
+        logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      },
+    );
+  } catch (error) {
+    if (error instanceof InvalidRunInputError) {
+      reportIssues(error.issues);
+      return undefined;
+    }
+    if (error instanceof BudgetExceededError) {
+      errorLine(error.message);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+async function readInput(path: string, errorLine: (text: string) => void): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    errorLine(`Cannot read the run input ${path}: ${describeError(error)}; expected a JSON file`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    errorLine(
+      `The run input ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
+}
+
+function synthesizeOnce(reporter: ProgressReporter): SynthesizedWorkflows {
+  reporter.line('Synthesizing the CDK stack in-process to get the optimization state machine…');
+  const workflows = synthesizeWorkflows();
+  reporter.line(`Synthesized ${workflows.optimization.name}`);
+  return workflows;
+}
+
+function handleSignals(
+  interrupt: AbortController,
+  environment: LocalEnvironment,
+  reporter: ProgressReporter,
+): () => void {
+  let firstSignalAt: number | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (firstSignalAt === undefined) {
+      firstSignalAt = performance.now();
+      reporter.line(`${signal}: stopping the run, then cleaning up (press Ctrl-C again to force)`);
+      interrupt.abort(new Error(signal));
+      return;
+    }
+    // One Ctrl-C can arrive twice: from the terminal and relayed by a wrapper (tsx, npm).
+    if (performance.now() - firstSignalAt < SAME_KEYPRESS_MS) return;
+    environment.host.killAllNow();
+    process.stderr.write(`${signal} again: model servers killed, exiting without clean-up\n`);
+    process.exit(EXIT_CODES.interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}
+
+function serverInfo(environment: LocalEnvironment, endpointName: string) {
+  const server = environment.host.launchedServers().findLast((s) => s.endpointName === endpointName);
+  return server === undefined
+    ? undefined
+    : {
+        pid: server.pid,
+        url: server.url,
+        workers: server.cpu.workers,
+        intraOpThreads: server.cpu.intraOpThreads,
+      };
+}
+
+function serverSettingsByCandidate(
+  environment: LocalEnvironment,
+  plan: RunPlan,
+): Map<string, ServerSettings> {
+  const settings = new Map<string, ServerSettings>();
+  for (const candidate of plan.candidates) {
+    const server = environment.host
+      .launchedServers()
+      .findLast((s) => s.endpointName === candidate.endpointName);
+    if (server === undefined) continue;
+    settings.set(candidate.id, {
+      workers: server.cpu.workers,
+      intraOpThreads: server.cpu.intraOpThreads,
+      capped: server.cpu.capped,
+    });
+  }
+  return settings;
+}
+
+function pidsOf(environment: LocalEnvironment): number[] {
+  return environment.host
+    .launchedServers()
+    .flatMap((server) => (server.pid === undefined ? [] : [server.pid]));
+}
+
+/** `local-20250101-120000-ab12`: sortable, and unique enough for runs started by hand. */
+export function defaultRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `local-${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+function displayPath(cwd: string, path: string): string {
+  const inside = relative(cwd, path);
+  return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? path : inside;
+}

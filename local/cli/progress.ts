@@ -1,0 +1,278 @@
+/**
+ * Live progress of a local run, one readable line per event: which state runs, each candidate's
+ * step, requests/s and p95 as they are measured. Plain lines when piped; on a terminal the live
+ * load figures of a step overwrite each other on one line.
+ */
+import { CandidateStatuses, CompilationOutcomes } from '../../handlers/contracts/workflow-state.js';
+import type { LoadTestProgress } from '../../handlers/load-test/index.js';
+import { failureReasonOf } from '../../handlers/report/build-report.js';
+import type { RunnerEvent } from '../runner/index.js';
+
+export interface ProgressOutput {
+  readonly write: (text: string) => void;
+  /** A terminal: live figures may be redrawn in place. */
+  readonly isTTY: boolean;
+}
+
+/** What the reporter learns about a candidate's model server, to say where it listens. */
+export interface ServerInfo {
+  readonly pid: number | undefined;
+  readonly url: string | undefined;
+  readonly workers: number;
+  readonly intraOpThreads: number;
+}
+
+export interface ProgressReporterOptions {
+  readonly output: ProgressOutput;
+  /** Milliseconds since the run started. */
+  readonly elapsedMs: () => number;
+  readonly serverOf?: (endpointName: string) => ServerInfo | undefined;
+}
+
+/** Measure-phase figures are printed at most this often per candidate when not on a terminal. */
+const PIPED_LOAD_INTERVAL_MS = 2000;
+
+const BENCHMARK = 'Benchmark each candidate';
+const COMPILE = 'Compile model for each target';
+
+/** States announced by name when entered. */
+const ANNOUNCED_STATES = new Set([
+  'Validate and plan',
+  'Package model',
+  'Recommend',
+  'Clean up run resources',
+  'Clean up after failure',
+]);
+
+type LoadEvent = LoadTestProgress & { readonly candidateId: string };
+
+export class ProgressReporter {
+  private liveLineShown = false;
+  private stepCount: number | undefined;
+  private loadKind: 'closed' | 'open' = 'closed';
+  private readonly lastLoadLine = new Map<string, { key: string; atMs: number }>();
+
+  constructor(private readonly options: ProgressReporterOptions) {}
+
+  /** A permanent line, prefixed with the elapsed time. */
+  line(text: string): void {
+    const clear = this.liveLineShown ? '\r\x1b[K' : '';
+    this.liveLineShown = false;
+    this.options.output.write(`${clear}${this.stamp()} ${text}\n`);
+  }
+
+  onRunnerEvent(event: RunnerEvent): void {
+    switch (event.type) {
+      case 'StateEntered':
+        this.onStateEntered(event.stateName, event.input);
+        return;
+      case 'StateExited':
+        this.onStateExited(event.stateName, event.output);
+        return;
+      case 'StateRetried':
+        this.line(`${event.stateName}: retry ${event.attempt}`);
+        return;
+      case 'ExecutionSucceeded':
+        this.line('Run succeeded');
+        return;
+      case 'ExecutionFailed':
+        this.line(`Run failed: ${event.error}: ${causeMessage(event.cause)}`);
+        return;
+      case 'ExecutionAborted':
+        this.line('Run aborted');
+        return;
+      case 'ExecutionTimedOut':
+        this.line('Run timed out');
+        return;
+      default:
+        return;
+    }
+  }
+
+  onLoadProgress(event: LoadEvent): void {
+    // Several workers report the same step: the first speaks for the candidate.
+    if (event.workerIndex !== 0) return;
+    const step = `step ${event.stepIndex + 1}/${this.stepCount ?? '?'} (${this.describeLoad(event.load)})`;
+    const figures = `${formatRate(event.tps)} req/s, p95 ${formatMs(event.p95Ms)}${event.errors > 0 ? `, ${event.errors} errors` : ''}`;
+    const prefix = `${BENCHMARK} › ${event.candidateId}:`;
+    const key = `${event.stepIndex}:${event.phase}`;
+    const last = this.lastLoadLine.get(event.candidateId);
+    const now = this.options.elapsedMs();
+    if (event.phase === 'warmup') {
+      if (last?.key !== key) this.line(`${prefix} ${step} warming up`);
+    } else if (event.phase === 'drain') {
+      if (last?.key !== key) this.line(`${prefix} ${step} done: ${figures}`);
+    } else if (event.requests === 0 || event.p95Ms <= 0) {
+      // The first tick of a window can come before any response: nothing to show yet.
+      return;
+    } else if (this.options.output.isTTY) {
+      this.liveLine(`${prefix} ${step} ${figures}`);
+    } else if (last?.key !== key || now - last.atMs >= PIPED_LOAD_INTERVAL_MS) {
+      this.line(`${prefix} ${step} ${figures}`);
+    } else {
+      return;
+    }
+    if (last?.key !== key || event.phase === 'measure')
+      this.lastLoadLine.set(event.candidateId, { key, atMs: now });
+  }
+
+  private onStateEntered(stateName: string, input: unknown): void {
+    if (ANNOUNCED_STATES.has(stateName)) {
+      this.line(stateName);
+      return;
+    }
+    const candidateId = text(field(input, 'candidate', 'id'));
+    switch (stateName) {
+      case 'Start compilation job':
+        this.line(`${COMPILE} › ${text(field(input, 'compilation', 'target')) ?? '?'}: compiling`);
+        return;
+      case 'Deploy candidate': {
+        const instanceType = text(field(input, 'candidate', 'instanceType')) ?? 'serverless';
+        const compiledFor = text(field(input, 'candidate', 'compiledFor'));
+        const environment = field(input, 'candidate', 'environment');
+        const settings =
+          typeof environment === 'object' && environment !== null && Object.keys(environment).length > 0
+            ? ` ${JSON.stringify(environment)}`
+            : '';
+        this.line(
+          `${BENCHMARK} › ${candidateId ?? '?'}: deploying ${instanceType}, ${compiledFor === undefined ? 'uncompiled' : `compiled for ${compiledFor}`}${settings}`,
+        );
+        return;
+      }
+      case 'Delete candidate endpoint':
+      case 'Delete failed candidate endpoint':
+        this.line(`${BENCHMARK} › ${candidateId ?? '?'}: deleting its endpoint`);
+        return;
+      case 'Record failed candidate': {
+        const error = field(input, 'error');
+        this.line(
+          `${BENCHMARK} › ${candidateId ?? '?'}: failed: ${failureReasonOf(isErrorRecord(error) ? error : undefined)}`,
+        );
+        return;
+      }
+      case 'Record compilation failure': {
+        const error = field(input, 'error');
+        this.line(
+          `${COMPILE} › ${text(field(input, 'compilation', 'target')) ?? '?'}: failed: ${failureReasonOf(isErrorRecord(error) ? error : undefined)}`,
+        );
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private onStateExited(stateName: string, output: unknown): void {
+    switch (stateName) {
+      case 'Validate and plan':
+        this.onPlanned(field(output, 'plan'));
+        return;
+      case 'Check compilation job': {
+        const target = text(field(output, 'job', 'target')) ?? '?';
+        const status = text(field(output, 'job', 'status'));
+        if (status === CompilationOutcomes.completed) {
+          const note = text(field(output, 'job', 'note'));
+          this.line(`${COMPILE} › ${target}: compiled${note === undefined ? '' : ` (${note})`}`);
+        } else if (status === CompilationOutcomes.failed) {
+          this.line(`${COMPILE} › ${target}: failed: ${text(field(output, 'job', 'failureReason')) ?? '?'}`);
+        }
+        return;
+      }
+      case 'Deploy candidate':
+        if (text(field(output, 'deployment', 'status')) === CandidateStatuses.skipped) {
+          this.line(
+            `${BENCHMARK} › ${text(field(output, 'candidate', 'id')) ?? '?'}: skipped: ${text(field(output, 'deployment', 'skipReason')) ?? '?'}`,
+          );
+        }
+        return;
+      case 'Check endpoint':
+        if (text(field(output, 'deployment', 'status')) === CandidateStatuses.inService) {
+          this.onInService(output);
+        }
+        return;
+      case 'Aggregate load test': {
+        const candidateId = text(field(output, 'candidate', 'id')) ?? '?';
+        const tps = field(output, 'outcome', 'sustainableTps');
+        this.line(
+          `${BENCHMARK} › ${candidateId}: measured, ${typeof tps === 'number' ? `${formatRate(tps)} req/s sustained within the SLA` : 'no step met the SLA'}`,
+        );
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private onPlanned(plan: unknown): void {
+    const steps = field(plan, 'loadPlan', 'steps');
+    this.stepCount = Array.isArray(steps) ? steps.length : undefined;
+    this.loadKind = text(field(plan, 'loadPlan', 'model')) === 'open' ? 'open' : 'closed';
+    const candidates = field(plan, 'candidates');
+    const ids = Array.isArray(candidates) ? candidates.map((c) => text(field(c, 'id')) ?? '?') : [];
+    const warmup = field(plan, 'loadPlan', 'warmupSeconds');
+    const window = field(plan, 'loadPlan', 'stepDurationSeconds');
+    this.line(
+      `Planned ${ids.length} candidate(s): ${ids.join(', ')}; load steps ${Array.isArray(steps) ? `[${steps.join(', ')}]` : '?'} (${this.loadKind === 'open' ? 'requests/s' : 'concurrency'}), ${String(warmup)} s warm-up + ${String(window)} s each`,
+    );
+  }
+
+  private onInService(output: unknown): void {
+    const candidateId = text(field(output, 'candidate', 'id')) ?? '?';
+    const endpointName = text(field(output, 'deployment', 'endpointName')) ?? '';
+    const server = this.options.serverOf?.(endpointName);
+    const where =
+      server === undefined
+        ? ''
+        : ` at ${server.url ?? '?'} (pid ${server.pid ?? '?'}, ${server.workers} worker(s) × ${server.intraOpThreads} thread(s))`;
+    this.line(`${BENCHMARK} › ${candidateId}: in service${where}`);
+  }
+
+  private liveLine(text: string): void {
+    this.liveLineShown = true;
+    this.options.output.write(`\r\x1b[K${this.stamp()} ${text}`);
+  }
+
+  private describeLoad(load: number): string {
+    return this.loadKind === 'open' ? `${load} req/s offered` : `concurrency ${load}`;
+  }
+
+  private stamp(): string {
+    return `[${(this.options.elapsedMs() / 1000).toFixed(1).padStart(6)}s]`;
+  }
+}
+
+function field(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function isErrorRecord(value: unknown): value is { Error?: string; Cause?: string } {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Lambda-style causes are JSON `{ errorType, errorMessage }`; others are plain text. */
+export function causeMessage(cause: string): string {
+  try {
+    const parsed = JSON.parse(cause) as { errorMessage?: unknown };
+    if (typeof parsed.errorMessage === 'string') return parsed.errorMessage;
+  } catch {
+    // Plain text.
+  }
+  return cause;
+}
+
+export function formatRate(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value.toFixed(1);
+}
+
+export function formatMs(value: number): string {
+  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
+}

@@ -1,0 +1,103 @@
+/** The end-of-run summary: a table of the candidates, why each won or lost, and where the reports are. */
+import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
+import type { CandidateReport, Report } from '../../handlers/report/report.js';
+import { formatRate } from './progress.js';
+
+/** How a candidate's model server ran locally (from the local model host). */
+export interface ServerSettings {
+  readonly workers: number;
+  readonly intraOpThreads: number;
+  readonly capped: boolean;
+}
+
+export interface SummaryInput {
+  readonly report: Report;
+  /** Candidate id → its server's settings, when it was launched. */
+  readonly servers: ReadonlyMap<string, ServerSettings>;
+  /** Display paths of report.json, report.md and report.html. */
+  readonly reportPaths: { readonly json: string; readonly markdown: string; readonly html: string };
+  readonly availableCpus: number;
+}
+
+export function formatSummary(input: SummaryInput): string {
+  const { report } = input;
+  const rows = report.candidates.map((candidate) => summaryRow(candidate, input.servers.get(candidate.id)));
+  const lines = [
+    '',
+    `Summary of run ${report.runId}${report.name === undefined ? '' : ` (${report.name})`}: SLA p95 ≤ ${report.sla.p95LatencyMs} ms, objective ${report.objective}`,
+    '',
+    ...table(
+      ['candidate', 'instance', 'compiled', 'server', 'verdict', 'req/s', 'p50 ms', 'p95 ms', '$/1M inf.'],
+      rows,
+    ),
+    '',
+    ...report.candidates.map((candidate) => `  ${candidate.id}: ${candidate.reason}`),
+    ...compiledComparisons(report.candidates),
+    '',
+    report.recommendation === null
+      ? `No recommendation: ${report.noRecommendationReason ?? 'no candidate met the SLA'}`
+      : `Recommendation: ${report.recommendation.candidateId} — ${report.recommendation.why}`,
+    `Measured locally on this machine (${input.availableCpus} cores) standing in for the instance types; server = workers × ONNX Runtime threads${rows.some((row) => row[3]?.endsWith('*')) ? ', * = the instance has more vCPUs than this machine has cores' : ''}. Prices are the instances' list prices.`,
+    '',
+    'Reports:',
+    `  ${input.reportPaths.json}`,
+    `  ${input.reportPaths.markdown}`,
+    `  ${input.reportPaths.html}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function summaryRow(candidate: CandidateReport, server: ServerSettings | undefined): string[] {
+  const latency = figuresOf(candidate);
+  return [
+    candidate.id,
+    candidate.instanceType ??
+      (candidate.serverless === undefined ? '-' : `serverless ${candidate.serverless.memorySizeMb} MB`),
+    candidate.compiledFor ?? 'no',
+    server === undefined ? '-' : `${server.workers}×${server.intraOpThreads}${server.capped ? '*' : ''}`,
+    candidate.verdict,
+    candidate.sustainableTps === null ? '-' : formatRate(candidate.sustainableTps),
+    latency === undefined ? '-' : latency.p50.toFixed(2),
+    latency === undefined ? '-' : latency.p95.toFixed(2),
+    candidate.costPer1MUsd === undefined ? '-' : `$${candidate.costPer1MUsd.toFixed(4)}`,
+  ];
+}
+
+/** Latency at the sustainable step, else at the first step (that missed the SLA). */
+function figuresOf(candidate: CandidateReport): LatencyPercentilesMs | undefined {
+  return candidate.latencyAtSustainableMs ?? candidate.steps[0]?.latencyMs;
+}
+
+/**
+ * Each compiled candidate against the uncompiled one on the same instance type and settings, at the
+ * first load step (the same load for both): the speed-up comes from the compiled artifact alone.
+ */
+function compiledComparisons(candidates: readonly CandidateReport[]): string[] {
+  const lines: string[] = [];
+  for (const compiled of candidates.filter((c) => c.compiled && c.steps[0] !== undefined)) {
+    const baseline = candidates.find(
+      (c) =>
+        !c.compiled &&
+        c.instanceType === compiled.instanceType &&
+        JSON.stringify(c.environment) === JSON.stringify(compiled.environment) &&
+        c.steps[0]?.load === compiled.steps[0]?.load,
+    );
+    const before = baseline?.steps[0];
+    const after = compiled.steps[0];
+    if (baseline === undefined || before === undefined || after === undefined) continue;
+    const change = (after.latencyMs.p50 / before.latencyMs.p50 - 1) * 100;
+    lines.push(
+      `  compiled vs uncompiled on ${compiled.instanceType ?? '?'} (${baseline.id} → ${compiled.id}, load ${after.load}): p50 ${before.latencyMs.p50.toFixed(2)} → ${after.latencyMs.p50.toFixed(2)} ms (${change >= 0 ? '+' : ''}${change.toFixed(0)} %), ${formatRate(before.tps)} → ${formatRate(after.tps)} req/s`,
+    );
+  }
+  return lines.length === 0 ? [] : ['', ...lines];
+}
+
+function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const render = (cells: readonly string[]): string =>
+    `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
+  return [render(headers), render(widths.map((width) => '-'.repeat(width))), ...rows.map(render)];
+}

@@ -1,0 +1,107 @@
+import { aggregateLoadTest, type AggregateLoadTestEvent } from '../handlers/aggregate-load-test.js';
+import {
+  cleanUpRun,
+  type CleanUpEvent,
+  deleteCandidate,
+  type DeleteCandidateEvent,
+} from '../handlers/clean-up.js';
+import { checkCompilation, startCompilation, type StartCompilationEvent } from '../handlers/compile-model.js';
+import type { CompilationState } from '../handlers/contracts/workflow-state.js';
+import {
+  checkEndpoint,
+  type CheckEndpointEvent,
+  deployCandidate,
+  type DeployCandidateEvent,
+} from '../handlers/deploy-candidate.js';
+import type { LoadTestProgress } from '../handlers/load-test/index.js';
+import { packageModel, type PackageModelEvent } from '../handlers/package-model.js';
+import type {
+  EndpointMetricsReader,
+  Logger,
+  ModelCompiler,
+  ModelHost,
+  ObjectStore,
+  TransportFactory,
+} from '../handlers/ports.js';
+import { recommend, type RecommendEvent } from '../handlers/recommend.js';
+import { runLoadWorker, type RunLoadWorkerEvent } from '../handlers/run-load-worker.js';
+import { validateAndPlan, type ValidateAndPlanEvent } from '../handlers/validate-and-plan.js';
+
+/** What the optimization steps run on, outside Lambda: local adapters, or fakes in tests. */
+export interface StepDependencies {
+  readonly store: ObjectStore;
+  readonly host: ModelHost;
+  readonly compiler: ModelCompiler;
+  readonly openTransport: TransportFactory;
+  readonly logger: Logger;
+  readonly artifactsBucket: string;
+  readonly region: string;
+  readonly allowFileUris: boolean;
+  readonly measuredLocally: boolean;
+  /** Poll intervals as the Wait states see them; the runner shortens the waits themselves. */
+  readonly pollSeconds: number;
+  readonly maxPollSeconds: number;
+  readonly loadStartDelaySeconds: number;
+  readonly now?: () => Date;
+  /** The endpoints' own metrics over each test window, for the report. */
+  readonly metrics?: EndpointMetricsReader;
+  readonly onLoadProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
+}
+
+/** A step's core function as the local runner calls it: the state's payload in, the result out. */
+export type StepHandler = (payload: unknown, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * The same core functions the Lambdas call (`lambdas/<step>.ts`), keyed by the step name that
+ * each Lambda carries in `STEP_NAME`: one name per step across layers. The payloads come from the
+ * synthesized state machine, whose Parameters build exactly these event shapes.
+ */
+export function createStepHandlers(deps: StepDependencies): Readonly<Record<string, StepHandler>> {
+  const now = deps.now ?? (() => new Date());
+  const nowEpochMs = (): number => now().getTime();
+  const timings = {
+    pollSeconds: deps.pollSeconds,
+    maxPollSeconds: deps.maxPollSeconds,
+    loadStartDelaySeconds: deps.loadStartDelaySeconds,
+    nowEpochMs,
+  };
+  const { store, host, compiler, logger } = deps;
+  return {
+    'validate-and-plan': (payload) =>
+      validateAndPlan(payload as ValidateAndPlanEvent, {
+        store,
+        artifactsBucket: deps.artifactsBucket,
+        allowFileUris: deps.allowFileUris,
+        logger,
+      }),
+    'package-model': (payload) => packageModel(payload as PackageModelEvent, { store, logger }),
+    'start-compilation': (payload) =>
+      startCompilation(payload as StartCompilationEvent, { compiler, logger, ...timings }),
+    'check-compilation': (payload) =>
+      checkCompilation(payload as CompilationState, { compiler, logger, ...timings }),
+    'deploy-candidate': (payload) =>
+      deployCandidate(payload as DeployCandidateEvent, { host, region: deps.region, logger, ...timings }),
+    'check-endpoint': (payload) => checkEndpoint(payload as CheckEndpointEvent, { host, logger, ...timings }),
+    'run-load-worker': (payload, signal) =>
+      runLoadWorker(payload as RunLoadWorkerEvent, {
+        store,
+        openTransport: deps.openTransport,
+        logger,
+        signal,
+        ...(deps.onLoadProgress === undefined ? {} : { onProgress: deps.onLoadProgress }),
+      }),
+    'aggregate-load-test': (payload) =>
+      aggregateLoadTest(payload as AggregateLoadTestEvent, { store, logger }),
+    'delete-candidate': (payload) =>
+      deleteCandidate(payload as DeleteCandidateEvent, { host, compiler, logger }),
+    recommend: (payload) =>
+      recommend(payload as RecommendEvent, {
+        store,
+        logger,
+        measuredLocally: deps.measuredLocally,
+        now,
+        ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+      }),
+    'clean-up': (payload) => cleanUpRun(payload as CleanUpEvent, { host, compiler, logger }),
+  };
+}

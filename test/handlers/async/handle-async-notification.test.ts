@@ -1,0 +1,245 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import {
+  type HandleAsyncNotificationDeps,
+  handleAsyncNotifications,
+  type NotificationSummary,
+  throwIfRetryNeeded,
+} from '../../../handlers/async/handle-async-notification.js';
+import type { TaskResumer } from '../../../handlers/async/ports.js';
+import { ErrorNames, TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { CapturingLogger, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
+import { completedMessage, failedMessage } from './support/messages.js';
+
+const STORED_AT_MS = Date.parse('2026-05-23T03:23:00.000Z');
+const NOW_MS = Date.parse('2026-05-23T03:23:30.000Z');
+const ID = 'mso-nightly-1a2b3c4d-item-0';
+
+let store: MemoryTokenStore;
+let stepFunctions: FakeStepFunctions;
+let logger: CapturingLogger;
+let token: string;
+
+beforeEach(async () => {
+  store = new MemoryTokenStore();
+  stepFunctions = new FakeStepFunctions();
+  logger = new CapturingLogger();
+  token = stepFunctions.issueToken();
+  await store.putIfAbsent({
+    inferenceId: ID,
+    taskToken: token,
+    runId: 'nightly',
+    itemIndex: 0,
+    inputLocation: 's3://mso-async-input/inputs/0001.json',
+    storedAtEpochMs: STORED_AT_MS,
+    expiresAtEpochSeconds: STORED_AT_MS / 1000 + 7200,
+  });
+});
+
+function deps(overrides: Partial<HandleAsyncNotificationDeps> = {}): HandleAsyncNotificationDeps {
+  return { store, resumer: stepFunctions, logger, nowEpochMs: () => NOW_MS, ...overrides };
+}
+
+function handle(...messages: string[]): Promise<NotificationSummary> {
+  return handleAsyncNotifications(
+    messages.map((message, index) => ({ messageId: `sns-${index}`, message })),
+    deps(),
+  );
+}
+
+const NOTHING: NotificationSummary = {
+  resumedSuccess: 0,
+  resumedFailure: 0,
+  duplicate: 0,
+  unknownInferenceId: 0,
+  malformed: 0,
+  taskGone: 0,
+  retryLater: 0,
+};
+
+describe('handleAsyncNotifications', () => {
+  it('resumes the task with the output location and the timings, then deletes the token', async () => {
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, resumedSuccess: 1 });
+    expect(stepFunctions.resumptions.get(token)).toEqual([
+      {
+        kind: 'success',
+        output: {
+          inferenceId: ID,
+          status: 'Completed',
+          inputLocation: 's3://mso-async-input/inputs/0001.json',
+          outputLocation: 's3://mso-async-output/results/2f4dcf85-01b8-418c-8c93-2b30fcdd1ab8.out',
+          timeInSageMakerMs: 12_226,
+          totalMs: 30_000,
+        },
+      },
+    ]);
+    expect(store.records.get(ID)).not.toHaveProperty('taskToken');
+    expect(store.records.get(ID)?.resumedAtEpochMs).toBe(NOW_MS);
+  });
+
+  it('fails the task with InferenceFailedError and a JSON cause naming the reason', async () => {
+    const summary = await handle(
+      failedMessage(ID, { failureLocation: 's3://mso-async-output/failures/1.out' }),
+    );
+
+    expect(summary).toEqual({ ...NOTHING, resumedFailure: 1 });
+    const [resumption] = stepFunctions.resumptions.get(token) ?? [];
+    expect(resumption).toMatchObject({ kind: 'failure', error: ErrorNames.inferenceFailed });
+    expect(resumption?.kind === 'failure' && JSON.parse(resumption.cause)).toEqual({
+      inferenceId: ID,
+      invocationStatus: 'Failed',
+      failureReason:
+        'ClientError: Received server error (500) from model. See the SageMaker Endpoint logs in your account for more information.',
+      failureLocation: 's3://mso-async-output/failures/1.out',
+      inputLocation: 's3://mso-async-input/inputs/0001.json',
+      timeInSageMakerMs: 153,
+      totalMs: 30_000,
+    });
+  });
+
+  it('fails the task when the status is neither Completed nor Failed', async () => {
+    await handle(completedMessage(ID, { invocationStatus: 'Expired' }));
+
+    const [resumption] = stepFunctions.resumptions.get(token) ?? [];
+    expect(resumption?.kind === 'failure' && JSON.parse(resumption.cause)).toMatchObject({
+      invocationStatus: 'Expired',
+      failureReason: 'Unexpected invocationStatus "Expired", expected Completed or Failed',
+    });
+  });
+
+  it('resumes once when SNS delivers the same notification twice, counting the second as a duplicate', async () => {
+    // Act
+    const first = await handle(completedMessage(ID));
+    const second = await handle(completedMessage(ID));
+
+    // Assert
+    expect(first).toEqual({ ...NOTHING, resumedSuccess: 1 });
+    expect(second).toEqual({ ...NOTHING, duplicate: 1 });
+    expect(stepFunctions.resumptions.get(token)).toHaveLength(1);
+  });
+
+  it('deletes the token on redelivery when a crash came between the resume and the delete', async () => {
+    // Arrange: the first delivery resumed the task, then died before deleting the token.
+    await stepFunctions.sendTaskSuccess(token, { inferenceId: ID });
+
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, taskGone: 1 });
+    expect(stepFunctions.resumptions.get(token)).toHaveLength(1);
+    expect(store.records.get(ID)).not.toHaveProperty('taskToken');
+  });
+
+  it('counts a notification whose task already timed out, and deletes its token', async () => {
+    stepFunctions.endTask(token);
+
+    const summary = await handle(completedMessage(ID));
+
+    expect(summary).toEqual({ ...NOTHING, taskGone: 1 });
+    expect(logger.lines.join('\n')).toContain('"reason":"TaskTimedOut"');
+    expect(store.records.get(ID)).not.toHaveProperty('taskToken');
+  });
+
+  it('counts and logs an unknown inference id without resuming anything', async () => {
+    const summary = await handle(completedMessage('someone-else-42'));
+
+    expect(summary).toEqual({ ...NOTHING, unknownInferenceId: 1 });
+    expect(logger.messages()).toEqual(['Notification for an unknown inference id']);
+    expect(stepFunctions.resumptions.size).toBe(0);
+  });
+
+  it('counts a malformed message without throwing, so SNS does not redeliver a poison message', async () => {
+    const summary = await handle('not json at all', JSON.stringify({ hello: 'world' }));
+
+    expect(summary).toEqual({ ...NOTHING, malformed: 2 });
+    expect(stepFunctions.resumptions.size).toBe(0);
+  });
+
+  it('fails the task at once when a malformed message still names a known inference id', async () => {
+    const summary = await handle(completedMessage(ID, { responseParameters: {} }));
+
+    expect(summary).toEqual({ ...NOTHING, malformed: 1 });
+    const [resumption] = stepFunctions.resumptions.get(token) ?? [];
+    expect(resumption).toMatchObject({ kind: 'failure', error: 'InferenceFailedError' });
+    expect(resumption?.kind === 'failure' && JSON.parse(resumption.cause)).toMatchObject({
+      invocationStatus: 'Malformed',
+      failureReason: expect.stringContaining('outputLocation is missing'),
+    });
+  });
+
+  it('leaves a newer attempt token in place when the notification resumed an older one', async () => {
+    // Arrange: between the read and the delete, a retried attempt stored its own token.
+    const newer = stepFunctions.issueToken();
+    const realConsume = store.consumeToken.bind(store);
+    store.consumeToken = async (inferenceId, taskToken, at) => {
+      const current = await store.get(inferenceId);
+      if (current !== undefined) store.records.set(inferenceId, { ...current, taskToken: newer });
+      return realConsume(inferenceId, taskToken, at);
+    };
+
+    // Act
+    await handle(completedMessage(ID));
+
+    // Assert
+    expect(store.records.get(ID)?.taskToken).toBe(newer);
+  });
+
+  it('counts a record to retry when Step Functions is unavailable, and keeps the token for the redelivery', async () => {
+    // Arrange
+    const throttled: TaskResumer = {
+      sendTaskSuccess: () =>
+        Promise.reject(new TransientServiceError('Step Functions SendTaskSuccess failed')),
+      sendTaskFailure: () => Promise.reject(new Error('unused')),
+      sendTaskHeartbeat: () => Promise.reject(new Error('unused')),
+    };
+
+    // Act
+    const summary = await handleAsyncNotifications(
+      [{ messageId: 'sns-0', message: completedMessage(ID) }],
+      deps({ resumer: throttled }),
+    );
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, retryLater: 1 });
+    expect(store.records.get(ID)?.taskToken).toBe(token);
+    expect(() => {
+      throwIfRetryNeeded(summary);
+    }).toThrow(TransientServiceError);
+  });
+
+  it('never writes a task token into a log line, whatever the outcome', async () => {
+    // Arrange: every path that logs, including an error whose message quotes the token.
+    const leaky: TaskResumer = {
+      sendTaskSuccess: () => Promise.reject(new Error(`Invalid Token: '${token}'`)),
+      sendTaskFailure: (taskToken, error, cause) => stepFunctions.sendTaskFailure(taskToken, error, cause),
+      sendTaskHeartbeat: (taskToken) => stepFunctions.sendTaskHeartbeat(taskToken),
+    };
+    const messages = [completedMessage(ID), 'garbage', completedMessage('unknown-id')];
+
+    // Act
+    await handleAsyncNotifications(
+      messages.map((message, index) => ({ messageId: `m${index}`, message })),
+      deps({ resumer: leaky }),
+    );
+    await handle(failedMessage(ID), failedMessage(ID));
+
+    // Assert
+    const output = logger.lines.join('\n');
+    expect(logger.lines.length).toBeGreaterThanOrEqual(5);
+    expect(output).toContain('<task token>');
+    expect(output).not.toContain(token.slice(0, 20));
+    expect(output).not.toContain(token.slice(-40));
+  });
+});
+
+describe('throwIfRetryNeeded', () => {
+  it('does nothing when every record was processed', () => {
+    expect(() => {
+      throwIfRetryNeeded({ ...NOTHING, resumedSuccess: 3, duplicate: 1 });
+    }).not.toThrow();
+  });
+});

@@ -1,0 +1,342 @@
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { runTags } from '../../handlers/contracts/names.js';
+import { KEEP_TAG, parseJanitorEvent, sweepStaleResources } from '../../handlers/janitor.js';
+import type { EndpointStatus, ScalingRegistry } from '../../handlers/ports.js';
+import { FakeSageMaker } from '../support/fake-sagemaker.js';
+import { silentLogger } from '../support/memory-object-store.js';
+
+const HOUR_MS = 3_600_000;
+const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
+const MAX_AGE_HOURS = 24;
+const OLD = NOW - 30 * HOUR_MS;
+const YOUNG = NOW - 2 * HOUR_MS;
+
+/** Application Auto Scaling as far as the janitor sees it: registered variants and every call. */
+class FakeScalingRegistry implements ScalingRegistry {
+  readonly registered = new Set<string>();
+  readonly calls: string[] = [];
+
+  constructor(private readonly sagemaker: FakeSageMaker) {}
+
+  deregisterEndpointVariant(endpointName: string, variantName: string): Promise<boolean> {
+    const target = `endpoint/${endpointName}/variant/${variantName}`;
+    this.calls.push(`DeregisterScalableTarget ${target}`);
+    // Shares the SageMaker fake's call log, so tests can assert the order across both services.
+    this.sagemaker.calls.push(`DeregisterScalableTarget ${target}`);
+    return Promise.resolve(this.registered.delete(target));
+  }
+}
+
+let clock = OLD;
+let sagemaker: FakeSageMaker;
+let scaling: FakeScalingRegistry;
+
+/** A model, endpoint config and endpoint named `mso-<id>-…`, created at `createdAt`, in service. */
+async function deploy(
+  id: string,
+  options: {
+    readonly createdAt: number;
+    readonly tags?: Record<string, string>;
+    readonly status?: EndpointStatus;
+  },
+): Promise<{ endpoint: string; config: string; model: string }> {
+  const names = { endpoint: `mso-${id}-ep`, config: `mso-${id}-ec`, model: `mso-${id}-m` };
+  const tags = options.tags ?? runTags(id);
+  clock = options.createdAt;
+  await sagemaker.createModel({
+    modelName: names.model,
+    image: 'img',
+    modelDataUrl: 's3://b/m',
+    environment: {},
+    tags,
+  });
+  await sagemaker.createEndpointConfig({
+    endpointConfigName: names.config,
+    variant: { variantName: 'AllTraffic', modelName: names.model, instanceType: 'ml.g5.xlarge' },
+    tags,
+  });
+  await sagemaker.createEndpoint({ endpointName: names.endpoint, endpointConfigName: names.config, tags });
+  setStatus(names.endpoint, options.status ?? 'InService');
+  sagemaker.calls.length = 0;
+  return names;
+}
+
+function setStatus(endpointName: string, status: EndpointStatus): void {
+  const endpoint = sagemaker.endpoints.get(endpointName);
+  if (endpoint === undefined) throw new Error(`no endpoint ${endpointName} in the fake`);
+  endpoint.status = status;
+}
+
+function sweep(dryRun?: boolean) {
+  return sweepStaleResources(
+    { maxAgeHours: MAX_AGE_HOURS, nowEpochMs: NOW, ...(dryRun === undefined ? {} : { dryRun }) },
+    { host: sagemaker, scaling, logger: silentLogger },
+  );
+}
+
+describe('sweepStaleResources', () => {
+  beforeEach(() => {
+    clock = OLD;
+    sagemaker = new FakeSageMaker({}, { now: () => clock });
+    scaling = new FakeScalingRegistry(sagemaker);
+  });
+
+  it('deletes a tagged endpoint older than the maximum age, then its config, then its model', async () => {
+    // Arrange
+    const old = await deploy('old-run', { createdAt: OLD });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([
+      `DeleteEndpoint ${old.endpoint}`,
+      `DeleteEndpointConfig ${old.config}`,
+      `DeleteModel ${old.model}`,
+    ]);
+    expect(summary.deleted).toEqual({
+      endpoints: [old.endpoint],
+      endpointConfigs: [old.config],
+      models: [old.model],
+    });
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    expect(summary.cutoff).toBe(new Date(NOW - MAX_AGE_HOURS * HOUR_MS).toISOString());
+  });
+
+  it('keeps resources without the project tag, however old', async () => {
+    // Arrange
+    const theirs = await deploy('theirs', { createdAt: OLD, tags: { team: 'search' } });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.leftovers()).toEqual({
+      endpoints: [theirs.endpoint],
+      endpointConfigs: [theirs.config],
+      models: [theirs.model],
+    });
+    expect(summary.kept).toEqual([
+      { kind: 'endpoint', name: theirs.endpoint, reason: 'untagged' },
+      { kind: 'endpoint-config', name: theirs.config, reason: 'untagged' },
+      { kind: 'model', name: theirs.model, reason: 'untagged' },
+    ]);
+  });
+
+  it('keeps resources tagged with another project value', async () => {
+    // Arrange
+    const other = await deploy('other', { createdAt: OLD, tags: { 'mso:project': 'another-tool' } });
+
+    // Act
+    await sweep();
+
+    // Assert
+    expect(sagemaker.leftovers().endpoints).toEqual([other.endpoint]);
+  });
+
+  it('keeps tagged resources younger than the maximum age', async () => {
+    // Arrange
+    const young = await deploy('young-run', { createdAt: YOUNG });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.leftovers().endpoints).toEqual([young.endpoint]);
+    expect(summary.kept).toEqual([{ kind: 'endpoint', name: young.endpoint, reason: 'too-young' }]);
+    expect(summary.deleted).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+  });
+
+  it('keeps an old endpoint tagged mso:keep=true and, as in use, its config and model', async () => {
+    // Arrange
+    const kept = await deploy('kept', {
+      createdAt: OLD,
+      tags: { ...runTags('kept'), [KEEP_TAG.key]: 'true' },
+    });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(summary.kept).toContainEqual({ kind: 'endpoint', name: kept.endpoint, reason: 'keep-tag' });
+    expect(sagemaker.leftovers()).toEqual({
+      endpoints: [kept.endpoint],
+      endpointConfigs: [kept.config],
+      models: [kept.model],
+    });
+  });
+
+  it('deregisters an autoscaled variant before deleting its endpoint', async () => {
+    // Arrange
+    const old = await deploy('scaled', { createdAt: OLD });
+    scaling.registered.add(`endpoint/${old.endpoint}/variant/AllTraffic`);
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.calls.slice(0, 2)).toEqual([
+      `DeregisterScalableTarget endpoint/${old.endpoint}/variant/AllTraffic`,
+      `DeleteEndpoint ${old.endpoint}`,
+    ]);
+    expect(summary.deregistered).toEqual([{ endpointName: old.endpoint, variantName: 'AllTraffic' }]);
+  });
+
+  it('reports nothing deregistered when the variant was never registered', async () => {
+    // Arrange
+    const old = await deploy('unscaled', { createdAt: OLD });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(scaling.calls).toEqual([`DeregisterScalableTarget endpoint/${old.endpoint}/variant/AllTraffic`]);
+    expect(summary.deregistered).toEqual([]);
+    expect(summary.deleted.endpoints).toEqual([old.endpoint]);
+  });
+
+  it('skips a busy endpoint and keeps its config and model for the next sweep', async () => {
+    // Arrange
+    const busy = await deploy('busy', { createdAt: OLD, status: 'Updating' });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.calls).toEqual([]);
+    expect(summary.skipped).toEqual([
+      { kind: 'endpoint', name: busy.endpoint, reason: 'busy', detail: expect.stringContaining('Updating') },
+      { kind: 'endpoint-config', name: busy.config, reason: 'in-use', detail: expect.any(String) },
+      { kind: 'model', name: busy.model, reason: 'in-use', detail: expect.any(String) },
+    ]);
+  });
+
+  it('keeps an old config and model that a young endpoint uses', async () => {
+    // Arrange
+    const old = await deploy('reused', { createdAt: OLD });
+    await sagemaker.deleteEndpoint(old.endpoint);
+    clock = YOUNG;
+    await sagemaker.createEndpoint({
+      endpointName: 'mso-reused-ep2',
+      endpointConfigName: old.config,
+      tags: runTags('reused'),
+    });
+    sagemaker.calls.length = 0;
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.calls).toEqual([]);
+    expect(summary.skipped.map((s) => [s.name, s.reason])).toEqual([
+      [old.config, 'in-use'],
+      [old.model, 'in-use'],
+    ]);
+  });
+
+  it('deletes only the stale set when old and young runs share the account', async () => {
+    // Arrange
+    await deploy('old-run', { createdAt: OLD });
+    const young = await deploy('young-run', { createdAt: YOUNG });
+
+    // Act
+    await sweep();
+
+    // Assert
+    expect(sagemaker.leftovers()).toEqual({
+      endpoints: [young.endpoint],
+      endpointConfigs: [young.config],
+      models: [young.model],
+    });
+  });
+
+  it('deletes nothing on a dry run and reports what a sweep would delete', async () => {
+    // Arrange
+    const old = await deploy('old-run', { createdAt: OLD });
+    scaling.registered.add(`endpoint/${old.endpoint}/variant/AllTraffic`);
+
+    // Act
+    const summary = await sweep(true);
+
+    // Assert
+    expect(sagemaker.calls).toEqual([]);
+    expect(scaling.calls).toEqual([]);
+    expect(summary.dryRun).toBe(true);
+    expect(summary.deleted).toEqual({
+      endpoints: [old.endpoint],
+      endpointConfigs: [old.config],
+      models: [old.model],
+    });
+    expect(sagemaker.leftovers().endpoints).toEqual([old.endpoint]);
+  });
+
+  it('reports a resource that vanished between the listing and its delete as already deleted', async () => {
+    // Arrange
+    const old = await deploy('racing', { createdAt: OLD });
+    const listing = await sagemaker.listProjectResources({
+      namePrefix: 'mso-',
+      createdBeforeEpochMs: NOW - MAX_AGE_HOURS * HOUR_MS,
+    });
+    jest.spyOn(sagemaker, 'listProjectResources').mockResolvedValue(listing);
+    sagemaker.models.delete(old.model);
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(summary.skipped).toEqual([
+      { kind: 'model', name: old.model, reason: 'already-deleted', detail: expect.any(String) },
+    ]);
+    expect(summary.deleted.models).toEqual([]);
+  });
+
+  it('fails when a delete fails, after trying every other resource and keeping what depends on it', async () => {
+    // Arrange
+    const failing = await deploy('a-failing', { createdAt: OLD });
+    const other = await deploy('b-other', { createdAt: OLD });
+    jest
+      .spyOn(sagemaker, 'deleteEndpointConfig')
+      .mockImplementationOnce(() => Promise.reject(new Error('AccessDeniedException: not authorized')));
+
+    // Act
+    const sweeping = sweep();
+
+    // Assert
+    await expect(sweeping).rejects.toThrow(
+      `endpoint-config ${failing.config} (Error: AccessDeniedException: not authorized)`,
+    );
+    await expect(sweeping).rejects.toBeInstanceOf(AggregateError);
+    expect(sagemaker.leftovers()).toEqual({
+      endpoints: [],
+      endpointConfigs: [failing.config],
+      models: [failing.model],
+    });
+    expect(sagemaker.endpointConfigs.has(other.config)).toBe(false);
+  });
+
+  it('fails when the maximum age is not above zero', async () => {
+    // Act
+    const sweeping = sweepStaleResources(
+      { maxAgeHours: 0, nowEpochMs: NOW },
+      { host: sagemaker, scaling, logger: silentLogger },
+    );
+
+    // Assert
+    await expect(sweeping).rejects.toThrow('Janitor maxAgeHours: got 0, expected a number of hours above 0');
+  });
+});
+
+describe('parseJanitorEvent', () => {
+  it('reads a dry run request', () => {
+    expect(parseJanitorEvent({ dryRun: true })).toEqual({ dryRun: true });
+  });
+
+  it('reads the empty input of a schedule as a real sweep', () => {
+    expect(parseJanitorEvent({})).toEqual({});
+    expect(parseJanitorEvent(undefined)).toEqual({});
+  });
+
+  it('fails when dryRun is not a boolean, naming the field', () => {
+    expect(() => parseJanitorEvent({ dryRun: 'yes' })).toThrow('dryRun: got "yes", expected boolean');
+  });
+});

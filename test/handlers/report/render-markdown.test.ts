@@ -1,0 +1,228 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  escapeMarkdown,
+  markdownCode,
+  renderMarkdownReport,
+} from '../../../handlers/report/render-markdown.js';
+import {
+  plannedCandidate,
+  reportFrom,
+  SAMPLE_LOAD_PLAN,
+  sampleReport,
+  XSS_VALUE,
+} from './support/sample-report.js';
+
+/** Splits a Markdown table row into its cells at the `|` that are not escaped. */
+function cellsOf(row: string): string[] {
+  return row
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim());
+}
+
+function lineStartingWith(markdown: string, prefix: string): string {
+  const line = markdown.split('\n').find((candidate) => candidate.startsWith(prefix));
+  if (line === undefined) throw new Error(`no line starts with ${JSON.stringify(prefix)} in:\n${markdown}`);
+  return line;
+}
+
+describe('renderMarkdownReport', () => {
+  it('states the recommendation with its figures in one paragraph', () => {
+    // Act
+    const markdown = renderMarkdownReport(sampleReport());
+
+    // Assert
+    const paragraph = lineStartingWith(markdown, 'Deploy ');
+    expect(paragraph).toBe(
+      'Deploy c2-c5-xlarge-neo: ml.c5.xlarge × 1, compiled for ml_c5, environment OMP_NUM_THREADS=4. ' +
+        'It sustained 640.0 TPS within the SLA (p95 18.6 ms, p99 22.0 ms at that load), at $0.0885 per 1M ' +
+        'inferences; 2 instances of it carry the target of 1000 TPS. ' +
+        'Why: $0.0885 per 1M inferences, best of 2 candidate(s) that met the SLA.',
+    );
+  });
+
+  it('puts one summary row per candidate with its deployment, verdict and figures', () => {
+    // Act
+    const markdown = renderMarkdownReport(sampleReport());
+
+    // Assert
+    expect(cellsOf(lineStartingWith(markdown, '| c2-c5-xlarge-neo |'))).toEqual([
+      'c2-c5-xlarge-neo',
+      'ml.c5.xlarge × 1',
+      'yes, for ml_c5',
+      '`OMP_NUM_THREADS=4`',
+      'recommended',
+      '640.0',
+      '18.6',
+      '22.0',
+      '$0.2040 (price table)',
+      '$0.0885',
+      '2',
+    ]);
+    expect(cellsOf(lineStartingWith(markdown, '| c5-g4dn-xlarge |'))).toEqual([
+      'c5-g4dn-xlarge',
+      'ml.g4dn.xlarge × 1',
+      'no',
+      '—',
+      'failed',
+      '—',
+      '—',
+      '—',
+      '$0.7360 (price table)',
+      '—',
+      '—',
+    ]);
+  });
+
+  it('shows the measured-locally banner for a local run', () => {
+    // Act
+    const markdown = renderMarkdownReport(sampleReport({ measuredLocally: true }));
+
+    // Assert
+    expect(markdown).toContain("> **Measured locally: these figures come from this machine's CPU");
+  });
+
+  it('shows no measured-locally banner for a run on AWS', () => {
+    // Act
+    const markdown = renderMarkdownReport(sampleReport({ measuredLocally: false }));
+
+    // Assert
+    expect(markdown).not.toContain('Measured locally');
+  });
+
+  it('lists every load step of a candidate and marks the sustainable one', () => {
+    // Act
+    const markdown = renderMarkdownReport(sampleReport());
+
+    // Assert
+    const section = markdown.slice(
+      markdown.indexOf('### c1-c5-xlarge'),
+      markdown.indexOf('### c2-c5-xlarge-neo'),
+    );
+    const rows = section.split('\n').filter((line) => /^\| \d/.test(line));
+    expect(rows.map((row) => cellsOf(row)[0])).toEqual(['1', '2', '4', '8']);
+    expect(cellsOf(rows[1] ?? '')).toEqual([
+      '2',
+      '4140',
+      '138.0',
+      '0.00%',
+      '13.8',
+      '16.6',
+      '19.3',
+      '21.6',
+      '22.2',
+      '0',
+      'met (sustainable)',
+    ]);
+    expect(cellsOf(rows[2] ?? '').at(-1)).toBe('missed: p95 24.591 ms > SLA 20 ms');
+  });
+
+  it('adds late and dropped columns for an open-model load plan', () => {
+    // Prepare
+    const report = reportFrom(
+      [
+        {
+          candidate: plannedCandidate('c1-c5-large', 'ml.c5.large', 0.102),
+          steps: [{ load: 50, tps: 50, medianMs: 5, tailMs: 1 }],
+        },
+      ],
+      { plan: { loadPlan: { ...SAMPLE_LOAD_PLAN, model: 'open', steps: [50] } } },
+    );
+
+    // Act
+    const markdown = renderMarkdownReport(report);
+
+    // Assert
+    expect(cellsOf(lineStartingWith(markdown, '| Arrival rate'))).toEqual([
+      'Arrival rate (req/s)',
+      'Requests',
+      'TPS',
+      'Error rate',
+      'p50 ms',
+      'p90 ms',
+      'p95 ms',
+      'p99 ms',
+      'max ms',
+      'Late',
+      'Dropped',
+      'Errors model/throttled/timeout/client',
+      'SLA',
+    ]);
+  });
+
+  it('quotes the first error samples of a step that had errors, and the reason line', () => {
+    // Act
+    const markdown = renderMarkdownReport(sampleReport());
+
+    // Assert
+    expect(markdown).toContain(
+      '- load 1: model-error (HTTP 500): worker count \\<img src=x onerror=alert(1)> is not a number \\| traceback…',
+    );
+    expect(markdown).toContain(
+      '**Reason:** failed: EndpointFailedError: endpoint mso-run-ab12cd34-ep-c5-g4dn-xlarge is Failed: ResourceLimitExceeded',
+    );
+  });
+
+  it('escapes | inside table cells so the columns stay in place', () => {
+    // Act
+    const markdown = renderMarkdownReport(sampleReport());
+
+    // Assert
+    const row = cellsOf(lineStartingWith(markdown, '| c4-c5-large |'));
+    expect(row).toHaveLength(11);
+    expect(row[3]).toBe(`\`SAGEMAKER_MODEL_SERVER_WORKERS=${XSS_VALUE}, PIPE=a\\|b\``);
+  });
+
+  it('gives the reason when no candidate is recommended', () => {
+    // Prepare
+    const report = reportFrom([
+      {
+        candidate: plannedCandidate('c1-m5-large', 'ml.m5.large', 0.115),
+        steps: [{ load: 1, tps: 40, medianMs: 30, tailMs: 10 }],
+      },
+    ]);
+
+    // Act
+    const markdown = renderMarkdownReport(report);
+
+    // Assert
+    expect(markdown).toContain(
+      'No recommendation: no candidate met the SLA at any load step; relax the SLA or try larger instances.',
+    );
+    expect(markdown).not.toContain('Deploy ');
+  });
+
+  it('states the price table, its date and the run cost', () => {
+    // Act
+    const markdown = renderMarkdownReport(sampleReport());
+
+    // Assert
+    expect(markdown).toContain(
+      'us-east-1, recorded on 2025-10-01 (https://aws.amazon.com/sagemaker/pricing/)',
+    );
+    expect(markdown).toContain(
+      'Endpoint cost of this run: $0.0210 (measured locally: no AWS cost was incurred',
+    );
+  });
+});
+
+describe('escapeMarkdown', () => {
+  it('backslash-escapes characters that would turn user text into markup, and flattens line breaks', () => {
+    // Act
+    const escaped = escapeMarkdown('a|b *c* [d](e) <f>\nnext `g`');
+
+    // Assert
+    expect(escaped).toBe('a\\|b \\*c\\* \\[d\\](e) \\<f> next \\`g\\`');
+  });
+});
+
+describe('markdownCode', () => {
+  it('fences text holding backticks with a longer run, padded when it starts with one', () => {
+    // Act
+    const code = markdownCode('`a`` b|c');
+
+    // Assert
+    expect(code).toBe('``` `a`` b\\|c ```');
+  });
+});

@@ -1,0 +1,361 @@
+import { describe, expect, it } from '@jest/globals';
+import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
+import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
+import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
+
+const MODEL_URI = 's3://user-models/resnet/model.pt';
+const PAYLOAD_URI = 's3://user-models/resnet/payload.json';
+
+function baseInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    model: {
+      artifactUri: MODEL_URI,
+      framework: 'pytorch',
+      frameworkVersion: '2.1',
+      inputShape: { input0: [1, 3, 224, 224] },
+    },
+    payload: { uri: PAYLOAD_URI },
+    compilation: { targets: ['ml_c5'] },
+    candidates: [
+      { instanceType: 'ml.c5.xlarge' },
+      { instanceType: 'ml.c5.xlarge', compiledFor: 'ml_c5' },
+      { instanceType: 'ml.g4dn.xlarge', environment: { SAGEMAKER_MODEL_SERVER_WORKERS: '2' } },
+    ],
+    loadPlan: { steps: [1, 4], warmupSeconds: 5, stepDurationSeconds: 60 },
+    sla: { p95LatencyMs: 100 },
+    ...overrides,
+  };
+}
+
+function deps(
+  store = new MemoryObjectStore().seed(MODEL_URI, 'weights').seed(PAYLOAD_URI, '{"x":1}'),
+): ValidateAndPlanDeps {
+  return { store, artifactsBucket: 'mso-artifacts', allowFileUris: false, logger: silentLogger };
+}
+
+async function planError(input: unknown, dependencies = deps()): Promise<InvalidRunInputError> {
+  const error = await validateAndPlan({ runId: 'run-1', input }, dependencies).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(InvalidRunInputError);
+  return error as InvalidRunInputError;
+}
+
+describe('validateAndPlan', () => {
+  it('plans candidates, compilations and resource names derived from the run id', async () => {
+    // Act
+    const plan = await validateAndPlan({ runId: 'nightly-2026-11-22', input: baseInput() }, deps());
+
+    // Assert
+    expect(plan.candidates.map((c) => c.id)).toEqual(['c1-c5-xlarge', 'c2-c5-xlarge-neo', 'c3-g4dn-xlarge']);
+    expect(plan.candidates[1]).toMatchObject({
+      kind: 'realtime',
+      instanceType: 'ml.c5.xlarge',
+      compiledFor: 'ml_c5',
+      usdPerHour: 0.204,
+      priceSource: 'price-table',
+    });
+    expect(plan.candidates[0]?.endpointName).toMatch(/^mso-nightly-2026-11-22-[0-9a-f]{8}-ep-c1-c5-xlarge$/);
+    expect(plan.compilations).toEqual([
+      {
+        target: 'ml_c5',
+        jobName: expect.stringMatching(/^mso-nightly-2026-11-22-[0-9a-f]{8}-cj-ml-c5$/),
+        outputUri: 's3://mso-artifacts/runs/nightly-2026-11-22/compiled/ml_c5/',
+      },
+    ]);
+    expect(plan.model).toMatchObject({
+      packagedUri: 's3://mso-artifacts/runs/nightly-2026-11-22/model/model.tar.gz',
+      needsPackaging: true,
+    });
+    expect(plan.tags).toEqual({
+      'mso:project': 'model-serving-optimizer',
+      'mso:run-id': 'nightly-2026-11-22',
+    });
+    expect(plan.payload).toMatchObject({ contentType: 'application/json', sizeBytes: 7 });
+  });
+
+  it('is deterministic, so a retried step asks for the same resource names', async () => {
+    // Act
+    const first = await validateAndPlan({ runId: 'run-a', input: baseInput() }, deps());
+    const second = await validateAndPlan({ runId: 'run-a', input: baseInput() }, deps());
+
+    // Assert
+    expect(second).toEqual(first);
+  });
+
+  it('keeps every SageMaker name within 63 valid characters for the longest run ids', async () => {
+    // Act
+    const plan = await validateAndPlan({ runId: 'x'.repeat(80), input: baseInput() }, deps());
+
+    // Assert
+    const names = plan.candidates.flatMap((c) => [c.modelName, c.endpointConfigName, c.endpointName]);
+    for (const name of [...names, ...plan.compilations.map((c) => c.jobName)]) {
+      expect(name).toMatch(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/);
+    }
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('expands environment ranges into one candidate per combination', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({
+          candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge', environment: { A: 'fixed' } }],
+          environmentRanges: { WORKERS: ['1', '2'], THREADS: ['1', '4'] },
+        }),
+      },
+      deps(),
+    );
+
+    // Assert
+    expect(plan.candidates.map((c) => [c.id, c.environment])).toEqual([
+      ['cpu-e1', { A: 'fixed', WORKERS: '1', THREADS: '1' }],
+      ['cpu-e2', { A: 'fixed', WORKERS: '1', THREADS: '4' }],
+      ['cpu-e3', { A: 'fixed', WORKERS: '2', THREADS: '1' }],
+      ['cpu-e4', { A: 'fixed', WORKERS: '2', THREADS: '4' }],
+    ]);
+  });
+
+  it('estimates cost from endpoint-hours and uses a run-input price over the table', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({
+          compilation: { targets: [] },
+          candidates: [{ instanceType: 'ml.c5.xlarge', initialInstanceCount: 2 }],
+          loadPlan: { steps: [1], warmupSeconds: 0, stepDurationSeconds: 3480, maxTotalSeconds: 3600 },
+          pricing: { usdPerHour: { 'ml.c5.xlarge': 1 } },
+        }),
+      },
+      deps(),
+    );
+
+    // Assert: 600 s provisioning + 3480 s test + 120 s teardown = 4200 s; × 2 instances × $1/h
+    expect(plan.candidates[0]).toMatchObject({ priceSource: 'run-input', estimatedCostUsd: 2.33 });
+  });
+
+  it('reuses a model.tar.gz that needs no inference code', async () => {
+    // Prepare
+    const packaged = 's3://user-models/xgb/model.tar.gz';
+    const store = new MemoryObjectStore().seed(packaged, 'tar').seed(PAYLOAD_URI, '{}');
+
+    // Act
+    const plan = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({
+          model: { artifactUri: packaged, framework: 'xgboost' },
+          candidates: [{ instanceType: 'ml.m5.xlarge' }],
+          compilation: {},
+        }),
+      },
+      deps(store),
+    );
+
+    // Assert
+    expect(plan.model).toMatchObject({ packagedUri: packaged, needsPackaging: false });
+  });
+
+  it('plans an existing endpoint without model or candidates', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({
+          model: undefined,
+          compilation: undefined,
+          candidates: undefined,
+          existingEndpoint: { endpointName: 'prod-resnet' },
+        }),
+      },
+      deps(),
+    );
+
+    // Assert
+    expect(plan.candidates).toEqual([
+      expect.objectContaining({
+        id: 'existing',
+        kind: 'existing',
+        endpointName: 'prod-resnet',
+        estimatedCostUsd: 0,
+      }),
+    ]);
+    expect(plan.model).toBeUndefined();
+  });
+
+  it('fails when a field is invalid, naming the field, what was given and what was expected', async () => {
+    // Act
+    const error = await planError(baseInput({ sla: { p95LatencyMs: 100, maxErrorRate: 2 } }));
+
+    // Assert
+    expect(error.issues).toEqual([
+      { field: 'sla.maxErrorRate', given: '2', expected: expect.stringMatching(/1/) },
+    ]);
+  });
+
+  it('fails when an instance type has no price, suggesting the override', async () => {
+    // Act
+    const error = await planError(
+      baseInput({ candidates: [{ instanceType: 'ml.x9.huge' }], compilation: {} }),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'candidates[0].instanceType',
+        given: '"ml.x9.huge"',
+        expected: expect.stringContaining('pricing.usdPerHour["ml.x9.huge"]'),
+      },
+    ]);
+  });
+
+  it('fails when a candidate serves an artifact compiled for another instance family', async () => {
+    // Act
+    const error = await planError(
+      baseInput({ candidates: [{ instanceType: 'ml.g4dn.xlarge', compiledFor: 'ml_c5' }] }),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'candidates[0].compiledFor',
+        given: '"ml_c5"',
+        expected: 'ml_g4dn: an artifact compiled for ml_c5 cannot run on ml.g4dn.xlarge',
+      },
+    ]);
+  });
+
+  it('fails when compilation is asked for without the input shape', async () => {
+    // Act
+    const error = await planError(
+      baseInput({ model: { artifactUri: MODEL_URI, framework: 'pytorch', frameworkVersion: '2.1' } }),
+    );
+
+    // Assert
+    expect(error.issues.map((i) => i.field)).toEqual(['model.inputShape']);
+  });
+
+  it('fails when an unknown field is given', async () => {
+    // Act
+    const error = await planError(baseInput({ slaa: {} }));
+
+    // Assert
+    expect(error.issues).toEqual([
+      { field: '(input)', given: 'unknown field(s) "slaa"', expected: expect.stringContaining('spelling') },
+    ]);
+  });
+
+  it('fails when the model artifact does not exist', async () => {
+    // Act
+    const error = await planError(baseInput(), deps(new MemoryObjectStore().seed(PAYLOAD_URI, '{}')));
+
+    // Assert
+    expect(error.issues).toEqual([
+      { field: 'model.artifactUri', given: `"${MODEL_URI}"`, expected: expect.stringContaining('exists') },
+    ]);
+  });
+
+  it('fails when an object cannot be read, naming the field and the cause', async () => {
+    // Prepare
+    const store = new MemoryObjectStore().seed(MODEL_URI, 'weights').seed(PAYLOAD_URI, '{}');
+    store.head = (uri: string) =>
+      uri === PAYLOAD_URI
+        ? Promise.reject(Object.assign(new Error('Access Denied'), { name: 'AccessDenied' }))
+        : Promise.resolve({ sizeBytes: 1 });
+
+    // Act
+    const error = await planError(baseInput(), deps(store));
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'payload.uri',
+        given: `"${PAYLOAD_URI}"`,
+        expected: expect.stringContaining('AccessDenied: Access Denied'),
+      },
+    ]);
+  });
+
+  it('fails when an uncompiled candidate has no serving image in the region, before anything exists', async () => {
+    // Prepare
+    const onnx = { artifactUri: MODEL_URI, framework: 'onnx', inputShape: { input: [1, 3, 32, 32] } };
+
+    // Act
+    const error = await planError(
+      baseInput({ model: onnx, compilation: {}, candidates: [{ instanceType: 'ml.c5.xlarge' }] }),
+      { ...deps(), servingRegion: 'us-east-1' },
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'candidates[0]',
+        given: expect.stringContaining('ml.c5.xlarge'),
+        expected: expect.stringContaining('model.image'),
+      },
+    ]);
+  });
+
+  it('accepts an uncompiled ONNX candidate when model.image names the serving image', async () => {
+    // Prepare
+    const onnx = {
+      artifactUri: MODEL_URI,
+      framework: 'onnx',
+      image: '123456789012.dkr.ecr.us-east-1.amazonaws.com/mso-model-server:1',
+    };
+
+    // Act
+    const plan = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({ model: onnx, compilation: {}, candidates: [{ instanceType: 'ml.c5.xlarge' }] }),
+      },
+      { ...deps(), servingRegion: 'us-east-1' },
+    );
+
+    // Assert
+    expect(plan.candidates).toHaveLength(1);
+  });
+
+  it('fails when a file:// URI is used outside local mode', async () => {
+    // Act
+    const error = await planError(baseInput({ payload: { uri: 'file:///home/me/payload.json' } }));
+
+    // Assert
+    expect(error.issues[0]).toMatchObject({
+      field: 'payload.uri',
+      expected: expect.stringContaining('local mode'),
+    });
+  });
+
+  it('fails when the run id cannot be an execution name', async () => {
+    // Act
+    const error = await validateAndPlan({ runId: 'bad id!', input: baseInput() }, deps()).catch(
+      (e: unknown) => e,
+    );
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+  });
+
+  it('fails when the estimated cost exceeds the budget, before writing anything', async () => {
+    // Prepare
+    const store = new MemoryObjectStore().seed(MODEL_URI, 'weights').seed(PAYLOAD_URI, '{"x":1}');
+    const dependencies = deps(store);
+    const objectsBefore = store.objects.size;
+
+    // Act
+    const error = await validateAndPlan(
+      { runId: 'run-1', input: baseInput({ maxCostUsd: 0.05 }) },
+      dependencies,
+    ).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as BudgetExceededError).message).toMatch(
+      /estimated cost \$\d+\.\d\d exceeds maxCostUsd \$0\.05/,
+    );
+    expect((error as BudgetExceededError).details).toMatchObject({ maxCostUsd: 0.05 });
+    expect(store.objects.size).toBe(objectsBefore);
+  });
+});

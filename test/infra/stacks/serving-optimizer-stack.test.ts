@@ -1,0 +1,274 @@
+import { describe, expect, it } from '@jest/globals';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { ServingOptimizerStackProps } from '../../../infra/stacks/serving-optimizer-stack.js';
+import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
+import { createTestApp, FIXTURE_LAMBDAS, FIXTURE_STEP, TEST_ENV } from '../app.js';
+import { expectNoUnacknowledgedNagFindings } from '../nag.js';
+import { grantsOf, logicalIdOf } from '../policy-grants.js';
+
+function buildStack(props: ServingOptimizerStackProps = {}) {
+  const app = createTestApp();
+  const stack = new ServingOptimizerStack(app, 'ServingOptimizerTest', {
+    env: TEST_ENV,
+    lambdaEntryDirectory: FIXTURE_LAMBDAS,
+    includeWorkflows: false,
+    ...props,
+  });
+  return { stack, template: () => Template.fromStack(stack) };
+}
+
+const TLS_ONLY_STATEMENT = Match.objectLike({
+  Effect: 'Deny',
+  Action: 's3:*',
+  Principal: { AWS: '*' },
+  Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+});
+
+describe('ServingOptimizerStack', () => {
+  describe('artifacts bucket', () => {
+    const { stack, template: synth } = buildStack();
+    const template = synth();
+    const bucketId = logicalIdOf(stack, stack.artifactsBucket);
+    const keyId = logicalIdOf(stack, stack.encryptionKey);
+    const accessLogsId = logicalIdOf(stack, stack.artifacts.accessLogsBucket);
+
+    it('is encrypted with the rotating customer managed key and an S3 Bucket Key', () => {
+      // Assert
+      template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+      expect(template.toJSON().Resources[bucketId].Properties.BucketEncryption).toEqual({
+        ServerSideEncryptionConfiguration: [
+          {
+            BucketKeyEnabled: true,
+            ServerSideEncryptionByDefault: {
+              SSEAlgorithm: 'aws:kms',
+              KMSMasterKeyID: { 'Fn::GetAtt': [keyId, 'Arn'] },
+            },
+          },
+        ],
+      });
+    });
+
+    it('denies every request that does not use TLS 1.2 or later', () => {
+      // Prepare
+      const bucketAndObjects = [
+        { 'Fn::GetAtt': [bucketId, 'Arn'] },
+        { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] },
+      ];
+
+      // Assert
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: bucketId },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+              Resource: bucketAndObjects,
+            }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+              Resource: bucketAndObjects,
+            }),
+          ]),
+        },
+      });
+    });
+
+    it('blocks all public access, is versioned and owned by the bucket owner', () => {
+      // Assert
+      const bucket = template.toJSON().Resources[bucketId].Properties;
+      expect(bucket.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+      expect(bucket.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    });
+
+    it('expires noncurrent versions after 30 days and aborts stale multipart uploads', () => {
+      // Assert
+      expect(template.toJSON().Resources[bucketId].Properties.LifecycleConfiguration.Rules).toEqual([
+        {
+          Id: 'expire-noncurrent-versions',
+          NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+          ExpiredObjectDeleteMarker: true,
+          Status: 'Enabled',
+        },
+        {
+          Id: 'abort-incomplete-uploads',
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
+          Status: 'Enabled',
+        },
+      ]);
+    });
+
+    it('sends its server access logs to the access-logs bucket', () => {
+      // Assert
+      expect(template.toJSON().Resources[bucketId].Properties.LoggingConfiguration).toEqual({
+        DestinationBucketName: { Ref: accessLogsId },
+        LogFilePrefix: 'artifacts/',
+      });
+    });
+
+    it('is retained with its key when the stack is deleted, and has no hard-coded name', () => {
+      // Assert
+      const resources = template.toJSON().Resources;
+      expect(resources[bucketId].DeletionPolicy).toBe('Retain');
+      expect(resources[keyId].DeletionPolicy).toBe('Retain');
+      expect(resources[accessLogsId].DeletionPolicy).toBe('Retain');
+      expect(resources[bucketId].Properties.BucketName).toBeUndefined();
+      expect(resources[accessLogsId].Properties.BucketName).toBeUndefined();
+    });
+
+    it('has an access-logs bucket that is encrypted with SSE-S3, TLS-only and private', () => {
+      // Assert
+      const accessLogs = template.toJSON().Resources[accessLogsId].Properties;
+      expect(accessLogs.BucketEncryption).toEqual({
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      });
+      expect(accessLogs.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: accessLogsId },
+        PolicyDocument: { Statement: Match.arrayWith([TLS_ONLY_STATEMENT]) },
+      });
+    });
+  });
+
+  it('applies the removal policy and noncurrent-version expiry it is given', () => {
+    // Act
+    const { stack, template: synth } = buildStack({
+      artifacts: { removalPolicy: RemovalPolicy.DESTROY, noncurrentVersionExpiration: Duration.days(3) },
+    });
+
+    // Assert
+    const resources = synth().toJSON().Resources;
+    const bucket = resources[logicalIdOf(stack, stack.artifactsBucket)];
+    expect(bucket.DeletionPolicy).toBe('Delete');
+    expect(resources[logicalIdOf(stack, stack.encryptionKey)].DeletionPolicy).toBe('Delete');
+    expect(bucket.Properties.LifecycleConfiguration.Rules[0].NoncurrentVersionExpiration).toEqual({
+      NoncurrentDays: 3,
+    });
+  });
+
+  describe('SageMaker execution role', () => {
+    const { stack, template: synth } = buildStack();
+    const template = synth();
+    const roleId = logicalIdOf(stack, stack.sagemakerExecutionRole);
+    const bucketArn = `<${logicalIdOf(stack, stack.artifactsBucket)}.Arn>`;
+    const keyArn = `<${logicalIdOf(stack, stack.encryptionKey)}.Arn>`;
+
+    it('is assumed by SageMaker only and has no managed policy', () => {
+      // Assert
+      expect(template.toJSON().Resources[roleId].Properties.AssumeRolePolicyDocument.Statement).toEqual([
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'sagemaker.amazonaws.com' } },
+      ]);
+      expect(template.toJSON().Resources[roleId].Properties.ManagedPolicyArns).toBeUndefined();
+    });
+
+    it('reads models/ and runs/, writes runs/ only, and pulls images, logs and metrics for SageMaker', () => {
+      // Prepare
+      const viaS3 = '{"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}';
+
+      // Assert
+      expect(grantsOf(template, roleId)).toEqual(
+        [
+          `Allow s3:GetObject on ${bucketArn}/models/*`,
+          `Allow s3:GetObject on ${bucketArn}/runs/*`,
+          `Allow s3:ListBucket on ${bucketArn} if {"StringLike":{"s3:prefix":["models/*","runs/*"]}}`,
+          `Allow s3:PutObject on ${bucketArn}/runs/*`,
+          `Allow s3:AbortMultipartUpload on ${bucketArn}/runs/*`,
+          `Allow kms:Decrypt on ${keyArn} if ${viaS3}`,
+          `Allow kms:GenerateDataKey on ${keyArn} if ${viaS3}`,
+          'Allow ecr:BatchCheckLayerAvailability on arn:aws:ecr:*:*:repository/*',
+          'Allow ecr:BatchGetImage on arn:aws:ecr:*:*:repository/*',
+          'Allow ecr:GetDownloadUrlForLayer on arn:aws:ecr:*:*:repository/*',
+          'Allow ecr:GetAuthorizationToken on *',
+          'Allow logs:CreateLogGroup on arn:aws:logs:us-east-1:123456789012:log-group:/aws/sagemaker/*',
+          'Allow logs:CreateLogStream on arn:aws:logs:us-east-1:123456789012:log-group:/aws/sagemaker/*',
+          'Allow logs:DescribeLogStreams on arn:aws:logs:us-east-1:123456789012:log-group:/aws/sagemaker/*',
+          'Allow logs:PutLogEvents on arn:aws:logs:us-east-1:123456789012:log-group:/aws/sagemaker/*',
+          'Allow cloudwatch:PutMetricData on * if {"StringLike":{"cloudwatch:namespace":"/aws/sagemaker/*"}}',
+        ].sort(),
+      );
+    });
+  });
+
+  describe('step Lambdas', () => {
+    it('get the bucket name and only the artifact grants they ask for', () => {
+      // Prepare
+      const { stack, template: synth } = buildStack();
+
+      // Act
+      const fn = stack.createStepLambda(FIXTURE_STEP, {
+        readsArtifacts: ['models/'],
+        writesArtifacts: ['runs/'],
+      });
+
+      // Assert
+      const template = synth();
+      const bucketId = logicalIdOf(stack, stack.artifactsBucket);
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: Match.objectLike({ STEP_NAME: FIXTURE_STEP, ARTIFACTS_BUCKET: { Ref: bucketId } }),
+        },
+      });
+      const s3Grants = grantsOf(template, logicalIdOf(stack, fn.serviceRole)).filter((line) =>
+        line.includes(' s3:'),
+      );
+      expect(s3Grants).toEqual(
+        [
+          `Allow s3:GetObject on <${bucketId}.Arn>/models/*`,
+          `Allow s3:ListBucket on <${bucketId}.Arn> if {"StringLike":{"s3:prefix":["models/*"]}}`,
+          `Allow s3:PutObject on <${bucketId}.Arn>/runs/*`,
+          `Allow s3:AbortMultipartUpload on <${bucketId}.Arn>/runs/*`,
+        ].sort(),
+      );
+    });
+
+    it('get no artifact grant by default', () => {
+      // Prepare
+      const { stack, template: synth } = buildStack();
+
+      // Act
+      const fn = stack.createStepLambda(FIXTURE_STEP);
+
+      // Assert
+      const grants = grantsOf(synth(), logicalIdOf(stack, fn.serviceRole));
+      expect(grants.filter((line) => / (s3|kms):/.test(line))).toEqual([]);
+    });
+
+    it('fails when the step has no entry file', () => {
+      // Prepare
+      const { stack } = buildStack();
+
+      // Act
+      const act = () => stack.createStepLambda('deploy-candidate');
+
+      // Assert
+      expect(act).toThrow(/no entry file for the step "deploy-candidate"/);
+    });
+  });
+
+  it('has no unacknowledged AwsSolutions findings, step Lambdas with artifact grants included', () => {
+    // Prepare
+    const { stack } = buildStack();
+    stack.createStepLambda(FIXTURE_STEP, {
+      readsArtifacts: ['models/', 'runs/'],
+      writesArtifacts: ['runs/'],
+    });
+
+    // Assert
+    expectNoUnacknowledgedNagFindings(stack);
+  });
+});

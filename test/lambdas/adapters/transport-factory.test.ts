@@ -1,0 +1,90 @@
+import { InvokeEndpointCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { LoadTestClientOptions } from '../../../lambdas/adapters/sagemaker-runtime-transport.js';
+import { createRuntimeTransportFactory } from '../../../lambdas/adapters/transport-factory.js';
+
+const runtime = mockClient(SageMakerRuntimeClient);
+
+/** Records the sizes each client was built with; the clients are real (their `send` is mocked). */
+function recordingClientFactory(): {
+  built: LoadTestClientOptions[];
+  destroyed: number[];
+  createClient: (options: LoadTestClientOptions) => SageMakerRuntimeClient;
+} {
+  const built: LoadTestClientOptions[] = [];
+  const destroyed: number[] = [];
+  return {
+    built,
+    destroyed,
+    createClient: (options) => {
+      const index = built.push(options) - 1;
+      const client = new SageMakerRuntimeClient({ region: 'us-east-1' });
+      const destroy = client.destroy.bind(client);
+      client.destroy = () => {
+        destroyed.push(index);
+        destroy();
+      };
+      return client;
+    },
+  };
+}
+
+describe('createRuntimeTransportFactory', () => {
+  beforeEach(() => {
+    runtime.reset();
+  });
+
+  it('opens a transport that invokes the named endpoint with the request body and content type', async () => {
+    // Arrange
+    runtime.on(InvokeEndpointCommand).resolves({ Body: new Uint8Array() as any });
+    const { createClient } = recordingClientFactory();
+    const open = createRuntimeTransportFactory({ createClient });
+    const body = new TextEncoder().encode('{"x":1}');
+
+    // Act
+    const transport = open({ endpointName: 'mso-run-ep-c1', connections: 64, requestTimeoutMs: 70_000 });
+    const outcome = await transport.invoke(
+      { body, contentType: 'application/json' },
+      new AbortController().signal,
+    );
+
+    // Assert
+    expect(outcome).toEqual({ kind: 'ok' });
+    expect(runtime.commandCalls(InvokeEndpointCommand)[0]?.args[0].input).toEqual({
+      EndpointName: 'mso-run-ep-c1',
+      Body: body,
+      ContentType: 'application/json',
+    });
+  });
+
+  it('sizes the client for the plan: sockets for every connection and the plan request timeout', () => {
+    const factory = recordingClientFactory();
+    const open = createRuntimeTransportFactory({ region: 'eu-west-1', createClient: factory.createClient });
+
+    open({ endpointName: 'e', connections: 128, requestTimeoutMs: 65_000 });
+
+    expect(factory.built).toEqual([{ region: 'eu-west-1', maxSockets: 128, requestTimeoutMs: 65_000 }]);
+  });
+
+  it('reuses the client across invocations that ask for the same sizes', () => {
+    const factory = recordingClientFactory();
+    const open = createRuntimeTransportFactory({ createClient: factory.createClient });
+
+    open({ endpointName: 'a', connections: 16, requestTimeoutMs: 60_000 });
+    open({ endpointName: 'b', connections: 16, requestTimeoutMs: 60_000 });
+
+    expect(factory.built).toHaveLength(1);
+  });
+
+  it('replaces the client, closing the old one, when a plan asks for more connections', () => {
+    const factory = recordingClientFactory();
+    const open = createRuntimeTransportFactory({ createClient: factory.createClient });
+
+    open({ endpointName: 'a', connections: 16, requestTimeoutMs: 60_000 });
+    open({ endpointName: 'a', connections: 256, requestTimeoutMs: 60_000 });
+
+    expect(factory.built.map((options) => options.maxSockets)).toEqual([16, 256]);
+    expect(factory.destroyed).toEqual([0]);
+  });
+});

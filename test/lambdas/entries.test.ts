@@ -1,0 +1,469 @@
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  NotFound,
+  PutObjectCommand,
+  type PutObjectCommandInput,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import {
+  CreateCompilationJobCommand,
+  CreateEndpointCommand,
+  CreateEndpointConfigCommand,
+  CreateModelCommand,
+  DeleteEndpointCommand,
+  DeleteEndpointConfigCommand,
+  DeleteModelCommand,
+  DescribeCompilationJobCommand,
+  DescribeEndpointCommand,
+  DescribeEndpointConfigCommand,
+  ListCompilationJobsCommand,
+  ListEndpointConfigsCommand,
+  ListEndpointsCommand,
+  ListModelsCommand,
+  SageMakerClient,
+} from '@aws-sdk/client-sagemaker';
+import { InvokeEndpointCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { mockClient } from 'aws-sdk-client-mock';
+import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
+import type { CandidateOutcome, WorkerOutcome } from '../../handlers/contracts/workflow-state.js';
+import { type PlannedCandidate, type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
+import { fakeContext, setStepEnvironment } from './support/fake-context.js';
+
+/**
+ * Each entry end to end: the middy handler with a Lambda context, the real adapters and core, and
+ * only the AWS clients mocked. Entries read their environment when imported, so it is set first.
+ */
+
+const ROLE_ARN = 'arn:aws:iam::123456789012:role/mso-sagemaker-execution';
+const IMAGE = '123456789012.dkr.ecr.us-east-1.amazonaws.com/onnx-serving:1';
+const MODEL_URI = 's3://user-models/cnn/model.onnx';
+const PAYLOAD_URI = 's3://user-models/cnn/payload.json';
+const RUN_ID = 'entries-test';
+
+setStepEnvironment({
+  SAGEMAKER_EXECUTION_ROLE_ARN: ROLE_ARN,
+  ENDPOINT_POLL_SECONDS: '5',
+  COMPILATION_POLL_SECONDS: '20',
+  LOAD_START_DELAY_SECONDS: '3',
+});
+
+const s3 = mockClient(S3Client);
+const sagemaker = mockClient(SageMakerClient);
+const runtime = mockClient(SageMakerRuntimeClient);
+// Recommend reads endpoint metrics: no test may reach the real CloudWatch.
+const cloudwatch = mockClient(CloudWatchClient);
+
+const runInput = {
+  model: { artifactUri: MODEL_URI, framework: 'onnx', image: IMAGE, inputShape: { input: [1, 3, 32, 32] } },
+  payload: { uri: PAYLOAD_URI },
+  compilation: { targets: ['ml_c5'] },
+  candidates: [
+    { id: 'c5', instanceType: 'ml.c5.xlarge', initialInstanceCount: 2 },
+    { id: 'c5-neo', instanceType: 'ml.c5.xlarge', compiledFor: 'ml_c5' },
+    { id: 'sls', serverless: { memorySizeMb: 2048, maxConcurrency: 5 } },
+  ],
+  loadPlan: { steps: [1], warmupSeconds: 0, stepDurationSeconds: 2, maxRequestsPerStep: 20 },
+  sla: { p95LatencyMs: 100 },
+};
+
+let plan: RunPlan;
+let realtime: PlannedCandidate;
+
+function candidate(id: string): PlannedCandidate {
+  const found = plan.candidates.find((c) => c.id === id);
+  if (found === undefined) throw new Error(`no candidate ${id} in the plan`);
+  return found;
+}
+
+function putInputs(): PutObjectCommandInput[] {
+  return s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
+}
+
+/** The part of the SDK's streaming body the store uses. */
+function bodyOf(bytes: Uint8Array): any {
+  return { transformToByteArray: () => Promise.resolve(bytes) };
+}
+
+beforeAll(async () => {
+  const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx bytes').seed(PAYLOAD_URI, '{"x":1}');
+  plan = await validateAndPlan(
+    { runId: RUN_ID, input: runInput },
+    { store, artifactsBucket: 'mso-artifacts', allowFileUris: false, logger: silentLogger },
+  );
+  realtime = candidate('c5');
+});
+
+beforeEach(() => {
+  s3.reset();
+  sagemaker.reset();
+  runtime.reset();
+  cloudwatch.reset();
+});
+
+describe('validate-and-plan entry', () => {
+  it('plans the run after checking the inputs in S3, into the bucket from ARTIFACTS_BUCKET', async () => {
+    // Arrange
+    s3.on(HeadObjectCommand).resolves({ ContentLength: 7 });
+    const { handler } = await import('../../lambdas/validate-and-plan.js');
+
+    // Act
+    const result = await handler({ runId: RUN_ID, input: runInput }, fakeContext());
+
+    // Assert
+    expect(result.artifactsBucket).toBe('mso-artifacts');
+    expect(result.runPrefixUri).toBe(`s3://mso-artifacts/runs/${RUN_ID}/`);
+    expect(s3.commandCalls(HeadObjectCommand).map((call) => call.args[0].input)).toEqual([
+      { Bucket: 'user-models', Key: 'cnn/model.onnx' },
+      { Bucket: 'user-models', Key: 'cnn/payload.json' },
+    ]);
+  });
+
+  it('fails when the input names a file:// URI, which only local mode can read', async () => {
+    const { handler } = await import('../../lambdas/validate-and-plan.js');
+    const input = { ...runInput, payload: { uri: 'file:///home/me/payload.json' } };
+
+    const error = await handler({ runId: RUN_ID, input }, fakeContext()).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+    expect((error as Error).name).toBe('InvalidRunInputError');
+  });
+});
+
+describe('package-model entry', () => {
+  it('writes model.tar.gz and its checksum under the run prefix', async () => {
+    s3.on(GetObjectCommand, { Bucket: 'user-models', Key: 'cnn/model.onnx' }).resolves({
+      Body: bodyOf(new TextEncoder().encode('onnx bytes')),
+    });
+    s3.on(HeadObjectCommand).rejects(
+      new NotFound({ message: 'Not Found', $metadata: { httpStatusCode: 404 } }),
+    );
+    s3.on(PutObjectCommand).resolves({});
+    const { handler } = await import('../../lambdas/package-model.js');
+
+    const packaged = await handler({ plan }, fakeContext());
+
+    expect(packaged).toMatchObject({
+      modelDataUrl: `s3://mso-artifacts/runs/${RUN_ID}/model/model.tar.gz`,
+      reused: false,
+    });
+    expect(putInputs().map(({ Bucket, Key, ContentType }) => ({ Bucket, Key, ContentType }))).toEqual([
+      { Bucket: 'mso-artifacts', Key: `runs/${RUN_ID}/model/model.tar.gz`, ContentType: 'application/gzip' },
+      {
+        Bucket: 'mso-artifacts',
+        Key: `runs/${RUN_ID}/model/model.tar.gz.sha256`,
+        ContentType: 'application/json',
+      },
+    ]);
+  });
+});
+
+describe('compilation entries', () => {
+  const packagedModel = {
+    modelDataUrl: `s3://mso-artifacts/runs/${RUN_ID}/model/model.tar.gz`,
+    reused: false,
+  };
+
+  it('start-compilation creates the Neo job with the role from SAGEMAKER_EXECUTION_ROLE_ARN and polls per COMPILATION_POLL_SECONDS', async () => {
+    sagemaker.on(CreateCompilationJobCommand).resolves({ CompilationJobArn: 'arn:job' });
+    const { handler } = await import('../../lambdas/start-compilation.js');
+    const compilation = plan.compilations[0];
+    if (compilation === undefined) throw new Error('the plan has no compilation');
+
+    const state = await handler({ plan, compilation, packagedModel }, fakeContext());
+
+    expect(state).toMatchObject({ jobName: compilation.jobName, status: 'IN_PROGRESS', waitSeconds: 20 });
+    expect(sagemaker.commandCalls(CreateCompilationJobCommand)[0]?.args[0].input).toMatchObject({
+      CompilationJobName: compilation.jobName,
+      RoleArn: ROLE_ARN,
+      InputConfig: {
+        S3Uri: packagedModel.modelDataUrl,
+        Framework: 'ONNX',
+        DataInputConfig: '{"input":[1,3,32,32]}',
+      },
+      OutputConfig: {
+        S3OutputLocation: `s3://mso-artifacts/runs/${RUN_ID}/compiled/ml_c5/`,
+        TargetDevice: 'ml_c5',
+      },
+      StoppingCondition: { MaxRuntimeInSeconds: plan.compilationMaxRuntimeSeconds },
+    });
+  });
+
+  it('check-compilation reports a completed job with its artifact', async () => {
+    sagemaker.on(DescribeCompilationJobCommand).resolves({
+      CompilationJobStatus: 'COMPLETED',
+      FailureReason: '',
+      ModelArtifacts: {
+        S3ModelArtifacts: `s3://mso-artifacts/runs/${RUN_ID}/compiled/ml_c5/model-ml_c5.tar.gz`,
+      },
+    });
+    const { handler } = await import('../../lambdas/check-compilation.js');
+
+    const state = await handler(
+      {
+        target: 'ml_c5',
+        jobName: 'job',
+        status: 'IN_PROGRESS',
+        waitSeconds: 20,
+        deadlineEpochMs: Date.now() + 60_000,
+      },
+      fakeContext(),
+    );
+
+    expect(state).toMatchObject({
+      status: 'COMPLETED',
+      artifactUri: `s3://mso-artifacts/runs/${RUN_ID}/compiled/ml_c5/model-ml_c5.tar.gz`,
+    });
+  });
+});
+
+describe('deploy-candidate entry', () => {
+  it('creates the model, endpoint config and endpoint of a planned candidate', async () => {
+    // Arrange
+    sagemaker.on(CreateModelCommand).resolves({});
+    sagemaker.on(CreateEndpointConfigCommand).resolves({});
+    sagemaker.on(CreateEndpointCommand).resolves({});
+    const { handler } = await import('../../lambdas/deploy-candidate.js');
+    const modelDataUrl = `s3://mso-artifacts/runs/${RUN_ID}/model/model.tar.gz`;
+
+    // Act
+    const deployment = await handler(
+      { plan, candidate: realtime, packagedModel: { modelDataUrl, reused: false }, compilations: [] },
+      fakeContext(),
+    );
+
+    // Assert
+    expect(deployment).toMatchObject({ candidateId: 'c5', status: 'DEPLOYING', waitSeconds: 5 });
+    const tags = [
+      { Key: 'mso:candidate-id', Value: 'c5' },
+      { Key: 'mso:project', Value: 'model-serving-optimizer' },
+      { Key: 'mso:run-id', Value: RUN_ID },
+    ];
+    expect(sagemaker.commandCalls(CreateModelCommand)[0]?.args[0].input).toEqual({
+      ModelName: realtime.modelName,
+      ExecutionRoleArn: ROLE_ARN,
+      PrimaryContainer: { Image: IMAGE, ModelDataUrl: modelDataUrl, Environment: {} },
+      Tags: tags,
+    });
+    expect(sagemaker.commandCalls(CreateEndpointConfigCommand)[0]?.args[0].input).toEqual({
+      EndpointConfigName: realtime.endpointConfigName,
+      ProductionVariants: [
+        {
+          VariantName: 'AllTraffic',
+          ModelName: realtime.modelName,
+          InstanceType: 'ml.c5.xlarge',
+          InitialInstanceCount: 2,
+        },
+      ],
+      Tags: tags,
+    });
+    expect(sagemaker.commandCalls(CreateEndpointCommand)[0]?.args[0].input).toEqual({
+      EndpointName: realtime.endpointName,
+      EndpointConfigName: realtime.endpointConfigName,
+      Tags: tags,
+    });
+  });
+});
+
+describe('check-endpoint entry', () => {
+  it('reports an in-service endpoint with its instance type and the shared load start', async () => {
+    sagemaker.on(DescribeEndpointCommand).resolves({
+      EndpointStatus: 'InService',
+      EndpointConfigName: realtime.endpointConfigName,
+      ProductionVariants: [{ VariantName: 'AllTraffic', CurrentInstanceCount: 2 }],
+    });
+    sagemaker
+      .on(DescribeEndpointConfigCommand)
+      .resolves({ ProductionVariants: [{ VariantName: 'AllTraffic', InstanceType: 'ml.c5.xlarge' }] });
+    const { handler } = await import('../../lambdas/check-endpoint.js');
+    const before = Date.now();
+
+    const state = await handler(
+      {
+        plan,
+        deployment: {
+          candidateId: 'c5',
+          endpointName: realtime.endpointName,
+          status: 'DEPLOYING',
+          waitSeconds: 5,
+          deadlineEpochMs: before + 600_000,
+        },
+      },
+      fakeContext(),
+    );
+
+    expect(state).toMatchObject({ status: 'IN_SERVICE', instanceType: 'ml.c5.xlarge', instanceCount: 2 });
+    // LOAD_START_DELAY_SECONDS=3 from the environment.
+    expect(state.loadStartEpochMs).toBeGreaterThanOrEqual(before + 3000);
+    expect(state.loadStartEpochMs).toBeLessThan(Date.now() + 3000 + 1);
+  });
+});
+
+describe('load-test entries', () => {
+  let workerResult: Uint8Array | undefined;
+  let worker: WorkerOutcome;
+
+  it('run-load-worker invokes the endpoint and stores its result in S3', async () => {
+    // Arrange
+    s3.on(GetObjectCommand).resolves({ Body: bodyOf(new TextEncoder().encode('{"x":1}')) });
+    s3.on(PutObjectCommand).callsFake((input: PutObjectCommandInput) => {
+      workerResult = input.Body as Uint8Array;
+      return {};
+    });
+    runtime.on(InvokeEndpointCommand).resolves({ Body: new Uint8Array() as any });
+    const { handler } = await import('../../lambdas/run-load-worker.js');
+
+    // Act
+    worker = await handler(
+      { plan, candidateId: 'c5', deployment: { endpointName: realtime.endpointName }, workerIndex: 0 },
+      fakeContext(120_000),
+    );
+
+    // Assert
+    expect(worker.resultUri).toBe(`s3://mso-artifacts/runs/${RUN_ID}/load-tests/c5/worker-0.json`);
+    expect(runtime.commandCalls(InvokeEndpointCommand)[0]?.args[0].input).toMatchObject({
+      EndpointName: realtime.endpointName,
+      ContentType: 'application/json',
+    });
+    expect(runtime.commandCalls(InvokeEndpointCommand).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('run-load-worker stops at once when the Lambda has less time left than the safety margin', async () => {
+    s3.on(GetObjectCommand).resolves({ Body: bodyOf(new TextEncoder().encode('{"x":1}')) });
+    s3.on(PutObjectCommand).resolves({});
+    runtime.on(InvokeEndpointCommand).resolves({ Body: new Uint8Array() as any });
+    const { handler, RESULT_SAFETY_MARGIN_MS } = await import('../../lambdas/run-load-worker.js');
+
+    const outcome = await handler(
+      { plan, candidateId: 'c5', deployment: { endpointName: realtime.endpointName }, workerIndex: 0 },
+      fakeContext(RESULT_SAFETY_MARGIN_MS - 1000),
+    );
+
+    expect(outcome.stoppedBecause).toBe('deadline');
+  });
+
+  it('aggregate-load-test merges the worker results and stores the candidate result', async () => {
+    if (workerResult === undefined) throw new Error('run the worker test first');
+    s3.on(GetObjectCommand, {
+      Bucket: 'mso-artifacts',
+      Key: `runs/${RUN_ID}/load-tests/c5/worker-0.json`,
+    }).resolves({
+      Body: bodyOf(workerResult),
+    });
+    s3.on(PutObjectCommand).resolves({});
+    const { handler } = await import('../../lambdas/aggregate-load-test.js');
+
+    const outcome = await handler(
+      { plan, candidateId: 'c5', workers: [worker], deployment: { createdEpochMs: 1_000 } },
+      fakeContext(),
+    );
+
+    expect(outcome).toMatchObject({
+      candidateId: 'c5',
+      status: 'MEASURED',
+      resultUri: `s3://mso-artifacts/runs/${RUN_ID}/load-tests/c5/result.json`,
+      endpointCreatedEpochMs: 1_000,
+    });
+    expect(putInputs()[0]).toMatchObject({
+      Key: `runs/${RUN_ID}/load-tests/c5/result.json`,
+      ContentType: 'application/json',
+    });
+  });
+});
+
+describe('recommend entry', () => {
+  it('writes report.json, report.md and report.html under the run prefix', async () => {
+    // Arrange: a measured candidate whose result the aggregate step wrote.
+    const result = {
+      steps: [],
+      sustainableTps: null,
+      stoppedBecause: 'completed',
+    };
+    s3.on(GetObjectCommand).resolves({ Body: bodyOf(new TextEncoder().encode(JSON.stringify(result))) });
+    s3.on(PutObjectCommand).resolves({});
+    const outcomes: CandidateOutcome[] = [
+      {
+        candidateId: 'c5',
+        status: 'MEASURED',
+        resultUri: `s3://mso-artifacts/runs/${RUN_ID}/load-tests/c5/result.json`,
+      },
+      { candidateId: 'c5-neo', status: 'SKIPPED', skipReason: 'compilation for ml_c5 failed: test' },
+      { candidateId: 'sls', status: 'FAILED', error: { Error: 'EndpointFailedError', Cause: 'test' } },
+    ];
+    const { handler } = await import('../../lambdas/recommend.js');
+
+    // Act
+    const summary = await handler({ plan, candidates: outcomes }, fakeContext());
+
+    // Assert
+    expect(summary.report).toEqual({
+      json: `s3://mso-artifacts/runs/${RUN_ID}/report.json`,
+      markdown: `s3://mso-artifacts/runs/${RUN_ID}/report.md`,
+      html: `s3://mso-artifacts/runs/${RUN_ID}/report.html`,
+    });
+    expect(putInputs().map(({ Key, ContentType }) => ({ Key, ContentType }))).toEqual([
+      { Key: `runs/${RUN_ID}/report.json`, ContentType: 'application/json' },
+      { Key: `runs/${RUN_ID}/report.md`, ContentType: 'text/markdown' },
+      { Key: `runs/${RUN_ID}/report.html`, ContentType: 'text/html' },
+    ]);
+    const report = JSON.parse(new TextDecoder().decode(putInputs()[0]?.Body as Uint8Array)) as {
+      measuredLocally?: boolean;
+    };
+    expect(JSON.stringify(report)).not.toContain('"measuredLocally":true');
+  });
+});
+
+describe('clean-up entries', () => {
+  it('delete-candidate deletes the endpoint, its config and its model by name', async () => {
+    sagemaker.on(DescribeEndpointCommand).resolves({ EndpointStatus: 'InService', EndpointConfigName: 'ec' });
+    sagemaker.on(DescribeEndpointConfigCommand).resolves({ ProductionVariants: [] });
+    sagemaker.on(DeleteEndpointCommand).resolves({});
+    sagemaker.on(DeleteEndpointConfigCommand).resolves({});
+    sagemaker.on(DeleteModelCommand).resolves({});
+    const { handler } = await import('../../lambdas/delete-candidate.js');
+
+    const deleted = await handler(
+      { plan: { cleanupPolicy: 'delete-all' }, candidate: realtime },
+      fakeContext(),
+    );
+
+    expect(deleted).toMatchObject({
+      endpoints: [realtime.endpointName],
+      endpointConfigs: [realtime.endpointConfigName],
+      models: [realtime.modelName],
+    });
+    expect(sagemaker.commandCalls(DeleteEndpointCommand)[0]?.args[0].input).toEqual({
+      EndpointName: realtime.endpointName,
+    });
+  });
+
+  it('clean-up finds the run resources by name prefix and deletes them', async () => {
+    const prefix = realtime.endpointName.slice(0, realtime.endpointName.indexOf('-ep-') + 1);
+    sagemaker.on(ListEndpointsCommand).resolves({ Endpoints: [] });
+    sagemaker.on(ListEndpointConfigsCommand).resolves({
+      EndpointConfigs: [
+        { EndpointConfigName: realtime.endpointConfigName, EndpointConfigArn: 'a', CreationTime: new Date() },
+      ],
+    });
+    sagemaker
+      .on(ListModelsCommand)
+      .resolves({ Models: [{ ModelName: realtime.modelName, ModelArn: 'b', CreationTime: new Date() }] });
+    sagemaker.on(ListCompilationJobsCommand).resolves({ CompilationJobSummaries: [] });
+    sagemaker.on(DeleteEndpointConfigCommand).resolves({});
+    sagemaker.on(DeleteModelCommand).resolves({});
+    const { handler } = await import('../../lambdas/clean-up.js');
+
+    const result = await handler({ plan: { runId: RUN_ID } }, fakeContext());
+
+    expect(result).toMatchObject({
+      endpointConfigs: [realtime.endpointConfigName],
+      models: [realtime.modelName],
+    });
+    expect(sagemaker.commandCalls(ListModelsCommand)[0]?.args[0].input).toMatchObject({
+      NameContains: prefix,
+    });
+  });
+});

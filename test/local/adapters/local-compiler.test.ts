@@ -1,0 +1,170 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { extract } from 'tar';
+import type { CompilationJobSpec } from '../../../handlers/ports.js';
+import { LocalCompiler } from '../../../local/adapters/local-compiler.js';
+import type { CompileModelResult } from '../../../local/compiler/compile-model.js';
+import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
+import { brokenModelArchive, exampleModelArchive, waitFor } from './support/model-artifacts.js';
+
+const MODEL_URI = 's3://local-artifacts/runs/r1/model/model.tar.gz';
+
+let store: MemoryObjectStore;
+let scratch: string;
+
+beforeEach(async () => {
+  store = new MemoryObjectStore().seed(MODEL_URI, await exampleModelArchive());
+  scratch = await mkdtemp(join(tmpdir(), 'local-compiler-'));
+});
+
+afterEach(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+function jobSpec(overrides: Partial<CompilationJobSpec> = {}): CompilationJobSpec {
+  return {
+    jobName: 'mso-r1-cj-ml-c5',
+    modelDataUrl: MODEL_URI,
+    framework: 'onnx',
+    inputShape: { input: [1, 3, 32, 32] },
+    target: 'ml_c5',
+    outputUri: 's3://local-artifacts/runs/r1/compiled/ml_c5/',
+    maxRuntimeSeconds: 900,
+    tags: {},
+    ...overrides,
+  };
+}
+
+async function finished(compiler: LocalCompiler, jobName: string) {
+  await waitFor(
+    `${jobName} to finish`,
+    async () => (await compiler.describeCompilationJob(jobName))?.status !== 'INPROGRESS',
+  );
+  return compiler.describeCompilationJob(jobName);
+}
+
+describe('LocalCompiler', () => {
+  it('compiles the packaged ONNX model into a model.tar.gz under the output URI', async () => {
+    // Prepare
+    const compiler = new LocalCompiler({ store, logger: silentLogger });
+
+    // Act
+    await compiler.createCompilationJob(jobSpec());
+    const started = await compiler.describeCompilationJob('mso-r1-cj-ml-c5');
+    const job = await finished(compiler, 'mso-r1-cj-ml-c5');
+
+    // Assert
+    expect(started?.status).toBe('INPROGRESS');
+    expect(job).toEqual({
+      jobName: 'mso-r1-cj-ml-c5',
+      status: 'COMPLETED',
+      artifactUri: 's3://local-artifacts/runs/r1/compiled/ml_c5/model.tar.gz',
+    });
+    const archive = store.objects.get('s3://local-artifacts/runs/r1/compiled/ml_c5/model.tar.gz')?.body;
+    await writeFile(join(scratch, 'model.tar.gz'), archive ?? new Uint8Array());
+    await extract({ file: join(scratch, 'model.tar.gz'), cwd: scratch });
+    expect((await readdir(scratch)).sort()).toEqual(['model.onnx', 'model.tar.gz']);
+  });
+
+  it('says in the note that a GPU target was compiled for this machine’s CPU', async () => {
+    // Prepare
+    const compiler = new LocalCompiler({ store, logger: silentLogger });
+
+    // Act
+    await compiler.createCompilationJob(
+      jobSpec({ jobName: 'gpu', target: 'ml_g4dn', outputUri: 's3://b/c/g4dn' }),
+    );
+    const job = await finished(compiler, 'gpu');
+
+    // Assert
+    expect(job?.status).toBe('COMPLETED');
+    expect(job?.artifactUri).toBe('s3://b/c/g4dn/model.tar.gz');
+    expect(job?.note).toMatch(
+      /^Target ml_g4dn runs on the NVIDIA T4 GPU of ml\.g4dn; locally it was compiled for this machine's/,
+    );
+  });
+
+  it('runs one compilation per job name, however often the job is created', async () => {
+    // Prepare
+    const targets: string[] = [];
+    const compiler = new LocalCompiler({
+      store,
+      logger: silentLogger,
+      compile: (input) => {
+        targets.push(input.target);
+        return Promise.reject(new Error('not needed'));
+      },
+    });
+
+    // Act
+    await compiler.createCompilationJob(jobSpec());
+    await compiler.createCompilationJob(jobSpec());
+    await compiler.drain();
+
+    // Assert
+    expect(targets).toEqual(['ml_c5']);
+    expect(compiler.jobNames()).toEqual(['mso-r1-cj-ml-c5']);
+  });
+
+  it('fails the job with the compiler’s reason when the model is not valid ONNX', async () => {
+    // Prepare
+    store.seed(MODEL_URI, await brokenModelArchive());
+    const compiler = new LocalCompiler({ store, logger: silentLogger });
+
+    // Act
+    await compiler.createCompilationJob(jobSpec());
+    const job = await finished(compiler, 'mso-r1-cj-ml-c5');
+
+    // Assert
+    expect(job?.status).toBe('FAILED');
+    expect(job?.failureReason).toMatch(
+      /^ONNX Runtime could not load .*model\.onnx: .*expected a valid ONNX model$/,
+    );
+  });
+
+  it('fails the job when the framework is not ONNX, saying what local mode compiles', async () => {
+    // Prepare
+    const compiler = new LocalCompiler({ store, logger: silentLogger });
+
+    // Act
+    await compiler.createCompilationJob(jobSpec({ framework: 'pytorch' }));
+    const job = await finished(compiler, 'mso-r1-cj-ml-c5');
+
+    // Assert
+    expect(job).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'Local mode compiles ONNX models only: got framework "pytorch", expected "onnx"',
+    });
+  });
+
+  it('marks a stopped job STOPPED and drops its artifact', async () => {
+    // Prepare
+    let release: ((result: CompileModelResult) => void) | undefined;
+    const compiler = new LocalCompiler({
+      store,
+      logger: silentLogger,
+      compile: () => new Promise((resolve) => (release = resolve)),
+    });
+    await compiler.createCompilationJob(jobSpec());
+    await waitFor('the compilation to start', () => release !== undefined);
+
+    // Act
+    await compiler.stopCompilationJob('mso-r1-cj-ml-c5');
+    release?.({ notes: [] } as unknown as CompileModelResult);
+    await compiler.drain();
+
+    // Assert
+    expect(await compiler.describeCompilationJob('mso-r1-cj-ml-c5')).toMatchObject({ status: 'STOPPED' });
+    expect(store.objects.has('s3://local-artifacts/runs/r1/compiled/ml_c5/model.tar.gz')).toBe(false);
+  });
+
+  it('answers undefined for a job it does not know', async () => {
+    // Act
+    const job = await new LocalCompiler({ store, logger: silentLogger }).describeCompilationJob('nope');
+
+    // Assert
+    expect(job).toBeUndefined();
+  });
+});

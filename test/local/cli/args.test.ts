@@ -1,0 +1,71 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseCliArguments, UsageError } from '../../../local/cli/args.js';
+
+describe('parseCliArguments', () => {
+  it('reads the input file and the defaults of the other options', () => {
+    // Act
+    const args = parseCliArguments(['--input', 'examples/local.json']);
+
+    // Assert
+    expect(args).toEqual({
+      help: false,
+      inputPath: 'examples/local.json',
+      storeDir: '.local-store',
+      runsDir: 'runs',
+      verbose: false,
+    });
+  });
+
+  it('reads every option', () => {
+    // Act
+    const args = parseCliArguments([
+      '-i',
+      'in.json',
+      '--run-id',
+      'r1',
+      '--store',
+      's',
+      '--runs',
+      'out',
+      '-v',
+    ]);
+
+    // Assert
+    expect(args).toEqual({
+      help: false,
+      inputPath: 'in.json',
+      runId: 'r1',
+      storeDir: 's',
+      runsDir: 'out',
+      verbose: true,
+    });
+  });
+
+  it('accepts --help without an input', () => {
+    // Act
+    const args = parseCliArguments(['--help']);
+
+    // Assert
+    expect(args.help).toBe(true);
+  });
+
+  it('fails when --input is missing, saying what is expected', () => {
+    // Act
+    const parse = () => parseCliArguments([]);
+
+    // Assert
+    expect(parse).toThrow(UsageError);
+    expect(parse).toThrow(
+      'Missing --input FILE: expected the path of a run input (e.g. examples/local.json)',
+    );
+  });
+
+  it('fails when an option is unknown', () => {
+    // Act
+    const parse = () => parseCliArguments(['--input', 'x.json', '--fast']);
+
+    // Assert
+    expect(parse).toThrow(UsageError);
+    expect(parse).toThrow(/--fast/);
+  });
+});

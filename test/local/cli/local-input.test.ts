@@ -1,0 +1,107 @@
+import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { runInputSchema } from '../../../handlers/contracts/run-input.js';
+import {
+  EXAMPLE_MODEL_URI,
+  EXAMPLE_PAYLOAD_URI,
+  seedExampleObjects,
+} from '../../../local/cli/example-objects.js';
+import { localModeIssues, withLocalDefaults } from '../../../local/cli/local-input.js';
+import { MemoryObjectStore } from '../../support/memory-object-store.js';
+
+/** This file's folder (`import.meta.dirname` is missing under jest 29). */
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+const LOCAL_EXAMPLE = JSON.parse(
+  readFileSync(join(HERE, '..', '..', '..', 'examples', 'local.json'), 'utf8'),
+) as Record<string, unknown>;
+
+describe('examples/local.json', () => {
+  it('is a valid run input over the example model, with compiled and uncompiled candidates on one instance type', () => {
+    // Act
+    const input = runInputSchema.parse(LOCAL_EXAMPLE);
+
+    // Assert
+    expect(input.model?.artifactUri).toBe(EXAMPLE_MODEL_URI);
+    expect(input.payload.uri).toBe(EXAMPLE_PAYLOAD_URI);
+    const onC5Large = input.candidates.filter((c) => 'instanceType' in c && c.instanceType === 'ml.c5.large');
+    expect(onC5Large.map((c) => ('compiledFor' in c ? c.compiledFor : undefined))).toEqual([
+      undefined,
+      'ml_c5',
+    ]);
+    expect(input.maxConcurrentCandidates).toBe(1);
+  });
+});
+
+describe('withLocalDefaults', () => {
+  it('sets model.image to "local" when the input names none', () => {
+    // Act
+    const input = withLocalDefaults({ model: { framework: 'onnx' }, sla: {} });
+
+    // Assert
+    expect(input).toEqual({ model: { framework: 'onnx', image: 'local' }, sla: {} });
+  });
+
+  it('keeps an image the input names', () => {
+    // Prepare
+    const given = { model: { image: '123456789012.dkr.ecr.us-east-1.amazonaws.com/x:1' } };
+
+    // Act
+    const input = withLocalDefaults(given);
+
+    // Assert
+    expect(input).toBe(given);
+  });
+});
+
+describe('localModeIssues', () => {
+  it('refuses a framework other than ONNX and an existing endpoint, naming the fields', () => {
+    // Act
+    const issues = localModeIssues({
+      model: { framework: 'pytorch' },
+      existingEndpoint: { endpointName: 'prod' },
+    });
+
+    // Assert
+    expect(issues.map((issue) => [issue.field, issue.given])).toEqual([
+      ['model.framework', '"pytorch"'],
+      ['existingEndpoint', '{"endpointName":"prod"}'],
+    ]);
+  });
+
+  it('finds nothing to refuse in the local example', () => {
+    // Act
+    const issues = localModeIssues(LOCAL_EXAMPLE);
+
+    // Assert
+    expect(issues).toEqual([]);
+  });
+});
+
+describe('seedExampleObjects', () => {
+  it('writes the example model and payload the input refers to', async () => {
+    // Prepare
+    const store = new MemoryObjectStore();
+
+    // Act
+    const written = await seedExampleObjects(store, LOCAL_EXAMPLE);
+
+    // Assert
+    expect(written).toEqual([EXAMPLE_MODEL_URI, EXAMPLE_PAYLOAD_URI]);
+    expect(store.objects.get(EXAMPLE_PAYLOAD_URI)?.body.byteLength).toBe(3 * 32 * 32 * 4);
+  });
+
+  it('writes nothing the store already has or the input does not name', async () => {
+    // Prepare
+    const store = new MemoryObjectStore().seed(EXAMPLE_MODEL_URI, 'mine');
+
+    // Act
+    const written = await seedExampleObjects(store, { model: { artifactUri: EXAMPLE_MODEL_URI } });
+
+    // Assert
+    expect(written).toEqual([]);
+    expect(new TextDecoder().decode(store.objects.get(EXAMPLE_MODEL_URI)?.body)).toBe('mine');
+  });
+});

@@ -1,0 +1,195 @@
+import { describe, expect, it } from '@jest/globals';
+import type { LoadTestProgress } from '../../../handlers/load-test/index.js';
+import { ProgressReporter } from '../../../local/cli/progress.js';
+import type { JsonValue, RunnerEvent } from '../../../local/runner/index.js';
+
+function reporter(options: { isTTY?: boolean } = {}) {
+  const written: string[] = [];
+  let now = 0;
+  const progress = new ProgressReporter({
+    output: { write: (text) => written.push(text), isTTY: options.isTTY ?? false },
+    elapsedMs: () => now,
+    serverOf: () => ({ pid: 4242, url: 'http://127.0.0.1:5000', workers: 2, intraOpThreads: 1 }),
+  });
+  return {
+    progress,
+    written,
+    at: (ms: number) => {
+      now = ms;
+    },
+  };
+}
+
+const entered = (stateName: string, input: JsonValue): RunnerEvent => ({
+  type: 'StateEntered',
+  timestamp: 0,
+  stateName,
+  stateType: 'Task',
+  input,
+});
+const exited = (stateName: string, output: JsonValue): RunnerEvent => ({
+  type: 'StateExited',
+  timestamp: 0,
+  stateName,
+  stateType: 'Task',
+  input: {},
+  output,
+});
+
+function load(overrides: Partial<LoadTestProgress>): LoadTestProgress & { candidateId: string } {
+  return {
+    candidateId: 'c1',
+    workerIndex: 0,
+    stepIndex: 1,
+    load: 4,
+    phase: 'measure',
+    secondsIntoWindow: 1,
+    requests: 400,
+    tps: 412.4,
+    p95Ms: 9.83,
+    errors: 0,
+    inFlight: 4,
+    late: 0,
+    dropped: 0,
+    ...overrides,
+  };
+}
+
+const PLAN = {
+  plan: {
+    loadPlan: { model: 'closed', steps: [1, 4, 8], warmupSeconds: 1, stepDurationSeconds: 5 },
+    candidates: [{ id: 'c1' }, { id: 'c2' }],
+  },
+};
+
+describe('ProgressReporter', () => {
+  it('announces the plan with its candidates and load steps', () => {
+    // Prepare
+    const { progress, written, at } = reporter();
+    at(12_345);
+
+    // Act
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+
+    // Assert
+    expect(written).toEqual([
+      '[  12.3s] Planned 2 candidate(s): c1, c2; load steps [1, 4, 8] (concurrency), 1 s warm-up + 5 s each\n',
+    ]);
+  });
+
+  it('shows a candidate’s step with its requests/s and p95', () => {
+    // Prepare
+    const { progress, written } = reporter();
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+
+    // Act
+    progress.onLoadProgress(load({}));
+
+    // Assert
+    expect(written.at(-1)).toBe(
+      '[   0.0s] Benchmark each candidate › c1: step 2/3 (concurrency 4) 412 req/s, p95 9.8 ms\n',
+    );
+  });
+
+  it('prints measure figures at most every 2 s per candidate when piped, and each finished step', () => {
+    // Prepare
+    const { progress, written, at } = reporter();
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+    const before = written.length;
+
+    // Act
+    progress.onLoadProgress(load({}));
+    at(1000);
+    progress.onLoadProgress(load({ tps: 420 }));
+    at(2000);
+    progress.onLoadProgress(load({ tps: 430 }));
+    at(3000);
+    progress.onLoadProgress(load({ phase: 'drain', tps: 431 }));
+
+    // Assert
+    expect(written.slice(before).map((line) => line.slice(10).trimEnd())).toEqual([
+      'Benchmark each candidate › c1: step 2/3 (concurrency 4) 412 req/s, p95 9.8 ms',
+      'Benchmark each candidate › c1: step 2/3 (concurrency 4) 430 req/s, p95 9.8 ms',
+      'Benchmark each candidate › c1: step 2/3 (concurrency 4) done: 431 req/s, p95 9.8 ms',
+    ]);
+  });
+
+  it('redraws live figures on one line on a terminal, and ends that line before the next message', () => {
+    // Prepare
+    const { progress, written } = reporter({ isTTY: true });
+
+    // Act
+    progress.onLoadProgress(load({}));
+    progress.onLoadProgress(load({ tps: 500 }));
+    progress.line('Recommend');
+
+    // Assert
+    expect(written).toEqual([
+      '\r\x1b[K[   0.0s] Benchmark each candidate › c1: step 2/? (concurrency 4) 412 req/s, p95 9.8 ms',
+      '\r\x1b[K[   0.0s] Benchmark each candidate › c1: step 2/? (concurrency 4) 500 req/s, p95 9.8 ms',
+      '\r\x1b[K[   0.0s] Recommend\n',
+    ]);
+  });
+
+  it('says where a candidate’s server listens once it is in service', () => {
+    // Prepare
+    const { progress, written } = reporter();
+
+    // Act
+    progress.onRunnerEvent(
+      exited('Check endpoint', {
+        candidate: { id: 'c2' },
+        deployment: { status: 'IN_SERVICE', endpointName: 'ep' },
+      }),
+    );
+
+    // Assert
+    expect(written).toEqual([
+      '[   0.0s] Benchmark each candidate › c2: in service at http://127.0.0.1:5000 (pid 4242, 2 worker(s) × 1 thread(s))\n',
+    ]);
+  });
+
+  it('reports a failed candidate with the reason the workflow recorded', () => {
+    // Prepare
+    const { progress, written } = reporter();
+    const cause = JSON.stringify({
+      errorType: 'EndpointFailedError',
+      errorMessage: 'model server exited with code 1',
+    });
+
+    // Act
+    progress.onRunnerEvent(
+      entered('Record failed candidate', {
+        candidate: { id: 'c3' },
+        error: { Error: 'EndpointFailedError', Cause: cause },
+      }),
+    );
+
+    // Assert
+    expect(written).toEqual([
+      '[   0.0s] Benchmark each candidate › c3: failed: EndpointFailedError: model server exited with code 1\n',
+    ]);
+  });
+
+  it('skips the first tick of a window, before any response', () => {
+    // Prepare
+    const { progress, written } = reporter();
+
+    // Act
+    progress.onLoadProgress(load({ requests: 0, p95Ms: 0 }));
+
+    // Assert
+    expect(written).toEqual([]);
+  });
+
+  it('speaks for the candidate with its first load worker only', () => {
+    // Prepare
+    const { progress, written } = reporter();
+
+    // Act
+    progress.onLoadProgress(load({ workerIndex: 1 }));
+
+    // Assert
+    expect(written).toEqual([]);
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatSummary } from '../../../local/cli/summary.js';
+import { plannedCandidate, reportFrom } from '../../handlers/report/support/sample-report.js';
+
+const REPORT = reportFrom([
+  {
+    candidate: plannedCandidate('c5-large', 'ml.c5.large', 0.102),
+    steps: [{ load: 1, tps: 280, medianMs: 3.2, tailMs: 1 }],
+  },
+  {
+    candidate: plannedCandidate('c5-large-neo', 'ml.c5.large', 0.102, { compiledFor: 'ml_c5' }),
+    steps: [{ load: 1, tps: 560, medianMs: 1.6, tailMs: 1 }],
+  },
+  {
+    candidate: plannedCandidate('c5-xlarge', 'ml.c5.xlarge', 0.204),
+    outcome: {
+      candidateId: 'c5-xlarge',
+      status: 'FAILED',
+      error: { Error: 'EndpointFailedError', Cause: 'model server (pid 7) was killed by SIGKILL' },
+    },
+  },
+]);
+
+function summary(): string {
+  return formatSummary({
+    report: REPORT,
+    servers: new Map([
+      ['c5-large', { workers: 1, intraOpThreads: 2, capped: false }],
+      ['c5-large-neo', { workers: 1, intraOpThreads: 2, capped: false }],
+      ['c5-xlarge', { workers: 2, intraOpThreads: 1, capped: true }],
+    ]),
+    reportPaths: { json: 'runs/r/report.json', markdown: 'runs/r/report.md', html: 'runs/r/report.html' },
+    availableCpus: 2,
+  });
+}
+
+describe('formatSummary', () => {
+  it('tabulates every candidate with its server settings, verdict and figures', () => {
+    // Act
+    const lines = summary().split('\n');
+
+    // Assert
+    const header = lines.findIndex((line) => line.trimStart().startsWith('candidate'));
+    expect(lines[header]?.split(/\s{2,}/).filter(Boolean)).toEqual([
+      'candidate',
+      'instance',
+      'compiled',
+      'server',
+      'verdict',
+      'req/s',
+      'p50 ms',
+      'p95 ms',
+      '$/1M inf.',
+    ]);
+    expect(
+      lines[header + 2]
+        ?.split(/\s{2,}/)
+        .filter(Boolean)
+        .slice(0, 6),
+    ).toEqual(['c5-large', 'ml.c5.large', 'no', '1×2', 'runner-up', '280']);
+    expect(
+      lines[header + 3]
+        ?.split(/\s{2,}/)
+        .filter(Boolean)
+        .slice(0, 6),
+    ).toEqual(['c5-large-neo', 'ml.c5.large', 'ml_c5', '1×2', 'recommended', '560']);
+    expect(lines[header + 4]?.split(/\s{2,}/).filter(Boolean)).toEqual([
+      'c5-xlarge',
+      'ml.c5.xlarge',
+      'no',
+      '2×1*',
+      'failed',
+      '-',
+      '-',
+      '-',
+      '-',
+    ]);
+  });
+
+  it('compares the compiled candidate with the uncompiled one on the same instance type', () => {
+    // Act
+    const text = summary();
+
+    // Assert
+    expect(text).toMatch(
+      /compiled vs uncompiled on ml\.c5\.large \(c5-large → c5-large-neo, load 1\): p50 3\.\d+ → 1\.\d+ ms \(-5\d %\), 280 → 560 req\/s/,
+    );
+  });
+
+  it('gives each candidate’s reason, the recommendation and the report paths', () => {
+    // Act
+    const text = summary();
+
+    // Assert
+    expect(text).toContain(
+      '  c5-xlarge: failed: EndpointFailedError: model server (pid 7) was killed by SIGKILL',
+    );
+    expect(text).toMatch(/Recommendation: c5-large-neo — \$\d+\.\d+ per 1M inferences/);
+    expect(text).toContain('* = the instance has more vCPUs than this machine has cores');
+    expect(text).toContain('Reports:\n  runs/r/report.json\n  runs/r/report.md\n  runs/r/report.html\n');
+  });
+});

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+import { writeExampleModel } from '../../../local/example-model/example-model.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+let modelDir: string;
+
+beforeAll(async () => {
+  modelDir = await mkdtemp(join(tmpdir(), 'model-server-main-'));
+  await writeExampleModel(join(modelDir, 'model.onnx'));
+});
+
+afterAll(async () => {
+  await rm(modelDir, { recursive: true, force: true });
+});
+
+/** Runs main.ts the way the local model host does, with tsx and an environment. */
+function runMain(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', 'local/model-server/main.ts', ...args], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+}
+
+function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; stderr: string }> {
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolveExit) => {
+    child.on('exit', (code) => {
+      resolveExit({ code, stderr });
+    });
+  });
+}
+
+function firstStdoutLine(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise((resolveLine, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      lines.close();
+      resolveLine(line);
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`main.ts exited with ${code} before printing a line`));
+    });
+  });
+}
+
+describe('model server main', () => {
+  it('serves on the port it prints when asked for port 0, and exits 0 on SIGTERM', async () => {
+    // Prepare
+    const child = runMain(['serve'], {
+      SAGEMAKER_BIND_TO_PORT: '0',
+      MODEL_SERVER_HOST: '127.0.0.1',
+      SM_MODEL_DIR: modelDir,
+      MODEL_SERVER_INTRA_OP_THREADS: '1',
+    });
+    const exited = exitOf(child);
+
+    // Act
+    const listening = JSON.parse(await firstStdoutLine(child)) as {
+      event: string;
+      port: number;
+      url: string;
+    };
+    const ping = await fetch(`http://127.0.0.1:${listening.port}/ping`);
+    child.kill('SIGTERM');
+    const { code, stderr } = await exited;
+
+    // Assert
+    expect(listening.event).toBe('listening');
+    expect(listening.port).toBeGreaterThan(0);
+    expect(listening.url).toBe(`http://127.0.0.1:${listening.port}`);
+    expect(ping.status).toBe(200);
+    expect(code).toBe(0);
+    expect(stderr).toContain('"event":"stopped"');
+  });
+
+  it('fails with exit code 1 naming the variable when the environment is invalid', async () => {
+    // Act
+    const { code, stderr } = await exitOf(
+      runMain(['serve'], { SM_MODEL_DIR: modelDir, SAGEMAKER_MODEL_SERVER_WORKERS: 'many' }),
+    );
+
+    // Assert
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'SAGEMAKER_MODEL_SERVER_WORKERS: got \\"many\\", expected an integer from 1 to 64',
+    );
+  });
+
+  it('fails with exit code 2 without the serve argument', async () => {
+    // Act
+    const { code, stderr } = await exitOf(runMain(['train'], { SM_MODEL_DIR: modelDir }));
+
+    // Assert
+    expect(code).toBe(2);
+    expect(stderr).toContain('expected \\"serve\\"');
+  });
+});

@@ -1,0 +1,276 @@
+import { QuotaExceededError } from '../../handlers/contracts/errors.js';
+import type { InvokeOutcome, InvokeTransport } from '../../handlers/load-test/index.js';
+import type {
+  CompilationJobDescription,
+  CompilationJobSpec,
+  EndpointDescription,
+  EndpointStatus,
+  HostedResource,
+  ModelCompiler,
+  ModelHost,
+  ModelSpec,
+  ProductionVariantSpec,
+  ProjectResources,
+  ProjectResourcesQuery,
+  RunResources,
+  TransportFactory,
+} from '../../handlers/ports.js';
+
+export interface FakeSageMakerFaults {
+  /** Instance types for which CreateEndpoint fails with the account quota reached. */
+  readonly quotaExceededFor?: readonly string[];
+  /** Endpoint-name fragment → FailureReason: such endpoints go Creating → Failed. */
+  readonly endpointFailures?: Readonly<Record<string, string>>;
+  /** Target → FailureReason: such compilation jobs end FAILED. */
+  readonly compilationFailures?: Readonly<Record<string, string>>;
+  /** DescribeEndpoint calls answered `Creating` before `InService`. @default 1 */
+  readonly describesUntilInService?: number;
+}
+
+export interface FakeSageMakerOptions {
+  /** The clock that stamps creation times (what `listProjectResources` reports). @default Date.now */
+  readonly now?: () => number;
+}
+
+type FakeResourceKind = 'model' | 'endpoint-config' | 'endpoint';
+
+interface FakeEndpoint {
+  configName: string;
+  status: EndpointStatus;
+  describes: number;
+  failureReason?: string;
+  variant?: ProductionVariantSpec;
+}
+
+/**
+ * An in-memory SageMaker (hosting + compilation) for workflow tests: the real status life cycles,
+ * idempotent creates, quota and failure injection, and a log of every mutating call.
+ */
+export class FakeSageMaker implements ModelHost, ModelCompiler {
+  readonly calls: string[] = [];
+  readonly models = new Map<string, ModelSpec>();
+  readonly endpointConfigs = new Map<string, ProductionVariantSpec>();
+  readonly endpoints = new Map<string, FakeEndpoint>();
+  readonly compilationJobs = new Map<
+    string,
+    { spec: CompilationJobSpec; describes: number; stopped: boolean }
+  >();
+
+  /** Creation time and tags by `<kind>/<name>`, as SageMaker's List* and ListTags report them. */
+  private readonly created = new Map<string, { atEpochMs: number; tags: Readonly<Record<string, string>> }>();
+
+  constructor(
+    private readonly faults: FakeSageMakerFaults = {},
+    private readonly options: FakeSageMakerOptions = {},
+  ) {}
+
+  private stamp(kind: FakeResourceKind, name: string, tags: Readonly<Record<string, string>> = {}): void {
+    this.created.set(`${kind}/${name}`, { atEpochMs: (this.options.now ?? Date.now)(), tags });
+  }
+
+  createModel(spec: ModelSpec): Promise<void> {
+    this.calls.push(`CreateModel ${spec.modelName}`);
+    this.models.set(spec.modelName, spec);
+    this.stamp('model', spec.modelName, spec.tags);
+    return Promise.resolve();
+  }
+
+  createEndpointConfig(spec: {
+    endpointConfigName: string;
+    variant: ProductionVariantSpec;
+    tags?: Readonly<Record<string, string>>;
+  }): Promise<void> {
+    this.calls.push(`CreateEndpointConfig ${spec.endpointConfigName}`);
+    this.endpointConfigs.set(spec.endpointConfigName, spec.variant);
+    this.stamp('endpoint-config', spec.endpointConfigName, spec.tags);
+    return Promise.resolve();
+  }
+
+  createEndpoint(spec: {
+    endpointName: string;
+    endpointConfigName: string;
+    tags?: Readonly<Record<string, string>>;
+  }): Promise<void> {
+    this.calls.push(`CreateEndpoint ${spec.endpointName}`);
+    const variant = this.endpointConfigs.get(spec.endpointConfigName);
+    if (variant?.instanceType !== undefined && this.faults.quotaExceededFor?.includes(variant.instanceType)) {
+      return Promise.reject(
+        new QuotaExceededError(
+          `The account-level service limit 'ml.${variant.instanceType} for endpoint usage' is 0 Instances; request a quota increase in Service Quotas`,
+        ),
+      );
+    }
+    const failure = Object.entries(this.faults.endpointFailures ?? {}).find(([fragment]) =>
+      spec.endpointName.includes(fragment),
+    );
+    this.endpoints.set(spec.endpointName, {
+      configName: spec.endpointConfigName,
+      status: 'Creating',
+      describes: 0,
+      ...(failure === undefined ? {} : { failureReason: failure[1] }),
+      ...(variant === undefined ? {} : { variant }),
+    });
+    this.stamp('endpoint', spec.endpointName, spec.tags);
+    return Promise.resolve();
+  }
+
+  describeEndpoint(endpointName: string): Promise<EndpointDescription | undefined> {
+    const endpoint = this.endpoints.get(endpointName);
+    if (endpoint === undefined) return Promise.resolve(undefined);
+    endpoint.describes += 1;
+    if (endpoint.status === 'Creating' && endpoint.describes > (this.faults.describesUntilInService ?? 1)) {
+      endpoint.status = endpoint.failureReason === undefined ? 'InService' : 'Failed';
+    }
+    return Promise.resolve({
+      endpointName,
+      status: endpoint.status,
+      ...(endpoint.status === 'Failed' && endpoint.failureReason !== undefined
+        ? { failureReason: endpoint.failureReason }
+        : {}),
+      ...(endpoint.variant?.instanceType === undefined
+        ? {}
+        : { instanceType: endpoint.variant.instanceType }),
+      ...(endpoint.variant?.initialInstanceCount === undefined
+        ? {}
+        : { instanceCount: endpoint.variant.initialInstanceCount }),
+    });
+  }
+
+  /** Adds an endpoint the project did not create (for `existingEndpoint` runs). */
+  addExistingEndpoint(endpointName: string, instanceType: string): void {
+    this.endpoints.set(endpointName, {
+      configName: `${endpointName}-config`,
+      status: 'InService',
+      describes: 0,
+      variant: { variantName: 'AllTraffic', modelName: 'theirs', instanceType, initialInstanceCount: 1 },
+    });
+    this.stamp('endpoint', endpointName);
+  }
+
+  deleteEndpoint(endpointName: string): Promise<boolean> {
+    this.calls.push(`DeleteEndpoint ${endpointName}`);
+    return Promise.resolve(this.endpoints.delete(endpointName));
+  }
+
+  deleteEndpointConfig(name: string): Promise<boolean> {
+    this.calls.push(`DeleteEndpointConfig ${name}`);
+    return Promise.resolve(this.endpointConfigs.delete(name));
+  }
+
+  deleteModel(name: string): Promise<boolean> {
+    this.calls.push(`DeleteModel ${name}`);
+    return Promise.resolve(this.models.delete(name));
+  }
+
+  listRunResources(_runId: string, namePrefix: string): Promise<RunResources> {
+    const owned = (names: Iterable<string>): string[] =>
+      [...names].filter((name) => name.startsWith(namePrefix));
+    return Promise.resolve({
+      endpoints: owned(this.endpoints.keys()),
+      endpointConfigs: owned(this.endpointConfigs.keys()),
+      models: owned(this.models.keys()),
+      compilationJobs: owned(this.compilationJobs.keys()),
+    });
+  }
+
+  /** Like SageMaker's: endpoints of any age, configs and models created before the cutoff. */
+  listProjectResources(query: ProjectResourcesQuery): Promise<ProjectResources> {
+    const hosted = (kind: FakeResourceKind, name: string): HostedResource => {
+      const created = this.created.get(`${kind}/${name}`);
+      return { name, createdEpochMs: created?.atEpochMs ?? 0, tags: created?.tags ?? {} };
+    };
+    const listed = (resource: HostedResource, byAge: boolean): boolean =>
+      resource.name.startsWith(query.namePrefix) &&
+      (!byAge || resource.createdEpochMs < query.createdBeforeEpochMs);
+    return Promise.resolve({
+      endpoints: [...this.endpoints.entries()]
+        .map(([name, endpoint]) => {
+          const variant = endpoint.variant ?? this.endpointConfigs.get(endpoint.configName);
+          return {
+            ...hosted('endpoint', name),
+            status: endpoint.status,
+            endpointConfigName: endpoint.configName,
+            variantNames: variant === undefined ? [] : [variant.variantName],
+            modelNames: variant === undefined ? [] : [variant.modelName],
+          };
+        })
+        .filter((endpoint) => listed(endpoint, false)),
+      endpointConfigs: [...this.endpointConfigs.entries()]
+        .map(([name, variant]) => ({ ...hosted('endpoint-config', name), modelNames: [variant.modelName] }))
+        .filter((config) => listed(config, true)),
+      models: [...this.models.keys()].map((name) => hosted('model', name)).filter((m) => listed(m, true)),
+    });
+  }
+
+  createCompilationJob(spec: CompilationJobSpec): Promise<void> {
+    this.calls.push(`CreateCompilationJob ${spec.jobName}`);
+    if (!this.compilationJobs.has(spec.jobName)) {
+      this.compilationJobs.set(spec.jobName, { spec, describes: 0, stopped: false });
+    }
+    return Promise.resolve();
+  }
+
+  describeCompilationJob(jobName: string): Promise<CompilationJobDescription | undefined> {
+    const job = this.compilationJobs.get(jobName);
+    if (job === undefined) return Promise.resolve(undefined);
+    job.describes += 1;
+    if (job.stopped) return Promise.resolve({ jobName, status: 'STOPPED' });
+    if (job.describes < 2) return Promise.resolve({ jobName, status: 'INPROGRESS' });
+    const failure = this.faults.compilationFailures?.[job.spec.target];
+    if (failure !== undefined) return Promise.resolve({ jobName, status: 'FAILED', failureReason: failure });
+    return Promise.resolve({
+      jobName,
+      status: 'COMPLETED',
+      artifactUri: `${job.spec.outputUri}model-${job.spec.target}.tar.gz`,
+    });
+  }
+
+  stopCompilationJob(jobName: string): Promise<void> {
+    this.calls.push(`StopCompilationJob ${jobName}`);
+    const job = this.compilationJobs.get(jobName);
+    if (job !== undefined) job.stopped = true;
+    return Promise.resolve();
+  }
+
+  /** What is still running or stored: the assertion that nothing was left behind. */
+  leftovers(): { endpoints: string[]; endpointConfigs: string[]; models: string[] } {
+    return {
+      endpoints: [...this.endpoints.keys()],
+      endpointConfigs: [...this.endpointConfigs.keys()],
+      models: [...this.models.keys()],
+    };
+  }
+}
+
+export interface StubEndpointBehaviour {
+  /** Service time of one request, in ms. */
+  readonly latencyMs: number;
+  /** Answer every request with this model error instead. */
+  readonly modelError?: { readonly statusCode: number; readonly message: string };
+}
+
+/** A transport factory whose endpoints answer after a fixed delay, or with model errors. */
+export function stubTransports(
+  behaviourOf: (endpointName: string) => StubEndpointBehaviour,
+): TransportFactory {
+  return ({ endpointName }) => {
+    const behaviour = behaviourOf(endpointName);
+    const transport: InvokeTransport = {
+      invoke: (_request, signal) =>
+        new Promise<InvokeOutcome>((resolve) => {
+          const timer = setTimeout(() => {
+            resolve(
+              behaviour.modelError === undefined
+                ? { kind: 'ok' }
+                : { kind: 'model-error', ...behaviour.modelError },
+            );
+          }, behaviour.latencyMs);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve({ kind: 'timeout', message: 'aborted' });
+          });
+        }),
+    };
+    return transport;
+  };
+}

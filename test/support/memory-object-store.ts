@@ -1,0 +1,29 @@
+import type { ObjectMetadata, ObjectStore } from '../../handlers/ports.js';
+
+/** An in-memory ObjectStore for unit tests: records what was written. */
+export class MemoryObjectStore implements ObjectStore {
+  readonly objects = new Map<string, { body: Uint8Array; contentType?: string }>();
+
+  seed(uri: string, body: string | Uint8Array): this {
+    this.objects.set(uri, { body: typeof body === 'string' ? new TextEncoder().encode(body) : body });
+    return this;
+  }
+
+  head(uri: string): Promise<ObjectMetadata | undefined> {
+    const object = this.objects.get(uri);
+    return Promise.resolve(object === undefined ? undefined : { sizeBytes: object.body.byteLength });
+  }
+
+  getBytes(uri: string): Promise<Uint8Array> {
+    const object = this.objects.get(uri);
+    if (object === undefined) return Promise.reject(new Error(`No object at ${uri}`));
+    return Promise.resolve(object.body);
+  }
+
+  putBytes(uri: string, body: Uint8Array, contentType?: string): Promise<void> {
+    this.objects.set(uri, { body, ...(contentType === undefined ? {} : { contentType }) });
+    return Promise.resolve();
+  }
+}
+
+export const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,0 +1,136 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { ErrorNames } from '../../handlers/contracts/errors.js';
+import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
+import { walkStates } from '../../local/runner/asl.js';
+import type { JsonObject } from '../../local/runner/index.js';
+import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { createTestApp, TEST_ENV } from '../infra/app.js';
+
+let workflows: SynthesizedWorkflows;
+let template: Template;
+
+beforeAll(() => {
+  workflows = synthesizeWorkflows();
+  const app = createTestApp();
+  template = Template.fromStack(new ServingOptimizerStack(app, 'Definition', { env: TEST_ENV }));
+}, 120_000);
+
+function states(): { name: string; state: JsonObject }[] {
+  return [...walkStates(workflows.optimization.definition)].map(({ name, state }) => ({ name, state }));
+}
+
+function byName(name: string): JsonObject {
+  const found = states().find((s) => s.name === name);
+  if (found === undefined) throw new Error(`No state named ${name}`);
+  return found.state;
+}
+
+describe('optimization state machine definition', () => {
+  it('is a Standard state machine with X-Ray and logs that leave execution data out', () => {
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineType: 'STANDARD',
+      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
+    });
+  });
+
+  it('gives every Task a timeout', () => {
+    const tasks = states().filter(({ state }) => state.Type === 'Task');
+
+    expect(tasks.length).toBeGreaterThanOrEqual(13);
+    expect(tasks.filter(({ state }) => typeof state.TimeoutSeconds !== 'number').map((t) => t.name)).toEqual(
+      [],
+    );
+  });
+
+  it('retries only named errors, never every error', () => {
+    const retried = states().flatMap(({ name, state }) =>
+      ((state.Retry ?? []) as JsonObject[]).map((retry) => ({ name, errors: retry.ErrorEquals as string[] })),
+    );
+
+    expect(retried.length).toBeGreaterThan(0);
+    expect(
+      retried.filter(({ errors }) => errors.includes('States.ALL') || errors.includes('States.TaskFailed')),
+    ).toEqual([]);
+    expect(byName('Delete candidate endpoint').Retry).toEqual(
+      expect.arrayContaining([expect.objectContaining({ ErrorEquals: [ErrorNames.resourceBusy] })]),
+    );
+  });
+
+  it('keeps the state in every Catch (ResultPath), so clean-up knows what to delete', () => {
+    const catches = states().flatMap(({ name, state }) =>
+      ((state.Catch ?? []) as JsonObject[]).map((c) => ({ name, resultPath: c.ResultPath })),
+    );
+
+    expect(catches.length).toBeGreaterThan(0);
+    expect(catches.filter(({ resultPath }) => typeof resultPath !== 'string').map((c) => c.name)).toEqual([]);
+  });
+
+  it('sends every failure after planning to clean-up, and refuses bad input before anything exists', () => {
+    expect(byName('Optimize').Catch).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Clean up after failure' },
+    ]);
+    expect(byName('Validate and plan').Catch).toEqual([
+      {
+        ErrorEquals: [ErrorNames.invalidRunInput, ErrorNames.budgetExceeded],
+        ResultPath: '$.error',
+        Next: 'Run refused',
+      },
+    ]);
+  });
+
+  it('starts all load workers of a candidate at once and bounds candidates by the input', () => {
+    // No MaxConcurrency means no limit (Step Functions runs up to 40 inline iterations at once).
+    expect(byName('Run load workers').MaxConcurrency ?? 0).toBe(0);
+    expect(byName('Run load workers').ItemsPath).toBe('$.deployment.workerIndexes');
+    expect(byName('Benchmark each candidate')).toMatchObject({
+      MaxConcurrencyPath: '$.plan.maxConcurrentCandidates',
+    });
+  });
+
+  it('polls with waits whose length the checkers return (back-off)', () => {
+    expect(byName('Wait for endpoint')).toMatchObject({ SecondsPath: '$.deployment.waitSeconds' });
+    expect(byName('Wait for compilation')).toMatchObject({ SecondsPath: '$.job.waitSeconds' });
+  });
+});
+
+describe('optimization step permissions', () => {
+  function statementsOf(functionId: string): JsonObject[] {
+    const policies = template.findResources('AWS::IAM::Policy');
+    return Object.entries(policies)
+      .filter(([id]) => id.startsWith(`${functionId}Role`))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as JsonObject[]);
+  }
+
+  it('lets deploy-candidate create only resources named with the mso- prefix, and pass only the SageMaker role', () => {
+    const statements = statementsOf('DeployCandidate');
+
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Action: expect.arrayContaining(['sagemaker:CreateEndpoint', 'sagemaker:CreateModel']),
+        Resource: [
+          'arn:aws:sagemaker:us-east-1:123456789012:endpoint-config/mso-*',
+          'arn:aws:sagemaker:us-east-1:123456789012:endpoint/mso-*',
+          'arn:aws:sagemaker:us-east-1:123456789012:model/mso-*',
+        ],
+      }),
+    );
+    const passRole = statements.find((s) => s.Action === 'iam:PassRole');
+    expect(passRole?.Resource).toEqual({
+      'Fn::GetAtt': [expect.stringMatching(/^SageMakerExecution/), 'Arn'],
+    });
+  });
+
+  it('lets no step but clean-up list SageMaker resources, and no step delete what it did not name', () => {
+    const listing = Object.keys(template.findResources('AWS::IAM::Policy')).filter((id) =>
+      JSON.stringify(template.toJSON().Resources[id]).includes('sagemaker:ListEndpoints'),
+    );
+    expect(listing).toEqual([expect.stringMatching(/^CleanUpRole/)]);
+
+    const deletes = statementsOf('DeleteCandidate').filter((s) =>
+      JSON.stringify(s.Action).includes('sagemaker:DeleteEndpoint'),
+    );
+    expect(JSON.stringify(deletes)).not.toContain(':endpoint/*');
+  });
+});

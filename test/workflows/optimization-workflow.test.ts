@@ -1,0 +1,357 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { ErrorNames } from '../../handlers/contracts/errors.js';
+import type { EndpointMetricsQuery, EndpointMetricsReader } from '../../handlers/ports.js';
+import type { RunSummary } from '../../handlers/recommend.js';
+import type { Report } from '../../handlers/report/report.js';
+import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { FakeSageMaker } from '../support/fake-sagemaker.js';
+import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
+
+let workflows: SynthesizedWorkflows;
+
+beforeAll(() => {
+  workflows = synthesizeWorkflows();
+}, 120_000);
+
+const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };
+
+function succeeded(result: Awaited<ReturnType<typeof runOptimization>>['result']): RunSummary {
+  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
+  return result.output as unknown as RunSummary;
+}
+
+function verdicts(summary: RunSummary): Record<string, string> {
+  return Object.fromEntries(summary.candidates.map((c) => [c.id, c.verdict]));
+}
+
+describe('optimization workflow (synthesized definition, run locally)', () => {
+  it('benchmarks every candidate, recommends the cheapest under the SLA and deletes everything', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput(),
+      runId: 'happy',
+      // The compiled candidate is the fastest, the GPU the most expensive.
+      endpoints: (name) => ({ latencyMs: name.includes('cpu-neo') ? 2 : 6 }),
+    });
+
+    // Assert
+    const summary = succeeded(run.result);
+    expect(summary.recommendation?.candidateId).toBe('cpu-neo');
+    expect(verdicts(summary)).toEqual({ cpu: 'runner-up', 'cpu-neo': 'recommended', gpu: 'runner-up' });
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+    const models = [...sagemaker.calls].filter((call) => call.startsWith('CreateModel'));
+    expect(models).toHaveLength(3);
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/happy/report.json`) as Report;
+    expect(report.candidates.map((c) => [c.id, c.status, c.steps.length])).toEqual([
+      ['cpu', 'MEASURED', 2],
+      ['cpu-neo', 'MEASURED', 2],
+      ['gpu', 'MEASURED', 2],
+    ]);
+    expect(summary.report.html).toBe(`s3://${ARTIFACTS_BUCKET}/runs/happy/report.html`);
+    expect(run.store.objects.has(summary.report.markdown)).toBe(true);
+  });
+
+  it('deploys a compiled candidate from the compiled artifact and the others from the packaged model', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput(),
+      runId: 'artifacts',
+    });
+
+    // Assert
+    succeeded(run.result);
+    const job = [...sagemaker.compilationJobs.values()][0]?.spec;
+    expect(job).toMatchObject({
+      target: 'ml_c5',
+      framework: 'onnx',
+      inputShape: { input: [1, 3, 32, 32] },
+      modelDataUrl: `s3://${ARTIFACTS_BUCKET}/runs/artifacts/model/model.tar.gz`,
+      outputUri: `s3://${ARTIFACTS_BUCKET}/runs/artifacts/compiled/ml_c5/`,
+    });
+    expect(run.store.objects.has(`s3://${ARTIFACTS_BUCKET}/runs/artifacts/model/model.tar.gz`)).toBe(true);
+  });
+
+  it('skips the candidates of a failed compilation target with the reason, and measures the rest', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker({
+      compilationFailures: { ml_c5: 'ClientError: unsupported operator Foo' },
+    });
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput(),
+      runId: 'compile-fails',
+    });
+
+    // Assert
+    const summary = succeeded(run.result);
+    expect(verdicts(summary)['cpu-neo']).toBe('skipped');
+    expect(summary.candidates.find((c) => c.id === 'cpu-neo')?.reason).toBe(
+      'skipped: compilation for ml_c5 failed: ClientError: unsupported operator Foo',
+    );
+    expect(verdicts(summary).cpu).not.toBe('skipped');
+    expect(sagemaker.calls.filter((call) => call.includes('cpu-neo'))).toEqual([]);
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+  });
+
+  it('records an endpoint that fails with SageMaker’s reason and deletes its resources', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker({
+      endpointFailures: {
+        '-ep-gpu':
+          'The primary container for production variant AllTraffic did not pass the ping health check',
+      },
+    });
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput(),
+      runId: 'endpoint-fails',
+    });
+
+    // Assert
+    const summary = succeeded(run.result);
+    const gpu = summary.candidates.find((c) => c.id === 'gpu');
+    expect(gpu?.verdict).toBe('failed');
+    expect(gpu?.reason).toMatch(
+      /^failed: EndpointFailedError: Endpoint mso-.*-ep-gpu failed: The primary container/,
+    );
+    expect(sagemaker.calls).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^DeleteEndpoint mso-.*-ep-gpu$/)]),
+    );
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+  });
+
+  it('records a quota error on one candidate and goes on with the others', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker({ quotaExceededFor: ['ml.g4dn.xlarge'] });
+
+    // Act
+    const run = await runOptimization({ workflows, sagemaker, input: optimizationInput(), runId: 'quota' });
+
+    // Assert
+    const summary = succeeded(run.result);
+    const gpu = summary.candidates.find((c) => c.id === 'gpu');
+    expect(gpu?.reason).toMatch(/^failed: QuotaExceededError: .*request a quota increase/);
+    expect(summary.recommendation).not.toBeNull();
+    // The model and endpoint config created before the refusal are deleted too.
+    expect(sagemaker.calls).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^DeleteEndpointConfig mso-.*-ec-gpu$/),
+        expect.stringMatching(/^DeleteModel mso-.*-m-gpu$/),
+      ]),
+    );
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+  });
+
+  it('explains a candidate whose model answers with errors during the load test', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput(),
+      runId: 'model-errors',
+      endpoints: (name) =>
+        name.includes('-ep-gpu')
+          ? { latencyMs: 1, modelError: { statusCode: 500, message: 'CUDA error: out of memory' } }
+          : { latencyMs: 2 },
+    });
+
+    // Assert
+    const summary = succeeded(run.result);
+    const gpu = summary.candidates.find((c) => c.id === 'gpu');
+    expect(gpu?.verdict).toBe('missed-sla');
+    expect(gpu?.reason).toMatch(/error rate .*model errors, e\.g\. 500 "CUDA error: out of memory"/);
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+  });
+
+  it('succeeds without a recommendation when no candidate meets the SLA, saying why', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput({ sla: { p95LatencyMs: 1 } }),
+      runId: 'no-sla',
+      endpoints: () => ({ latencyMs: 8 }),
+    });
+
+    // Assert
+    const summary = succeeded(run.result);
+    expect(summary.recommendation).toBeNull();
+    expect(summary.noRecommendationReason).toMatch(/no candidate met the SLA/);
+    expect(Object.values(verdicts(summary))).toEqual(['missed-sla', 'missed-sla', 'missed-sla']);
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+  });
+
+  it('fails when the estimated cost exceeds the budget, before creating anything', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput({ maxCostUsd: 0.01 }),
+      runId: 'budget',
+    });
+
+    // Assert
+    expect(run.result).toMatchObject({ status: 'FAILED', error: ErrorNames.budgetExceeded });
+    expect(run.result.status === 'FAILED' ? run.result.cause : '').toMatch(/exceeds maxCostUsd \$0\.01/);
+    expect(run.statesEntered.at(-1)).toBe('Run refused');
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('fails when the input is invalid, naming the field, before creating anything', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput({ sla: { p95LatencyMs: -3 } }),
+      runId: 'invalid',
+    });
+
+    // Assert
+    expect(run.result).toMatchObject({ status: 'FAILED', error: ErrorNames.invalidRunInput });
+    expect(run.result.status === 'FAILED' ? run.result.cause : '').toContain('sla.p95LatencyMs: got -3');
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('cleans up everything when a step fails after resources exist, and keeps the error', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+    const reportWriteFailure = Object.assign(new Error('S3 is unreachable'), { name: 'NetworkingError' });
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput({ cleanup: { policy: 'keep-recommended' } }),
+      runId: 'late-failure',
+      override: { recommend: () => Promise.reject(reportWriteFailure) },
+    });
+
+    // Assert
+    expect(run.result).toMatchObject({ status: 'FAILED', error: 'NetworkingError' });
+    expect(run.statesEntered.slice(-2)).toEqual(['Clean up after failure', 'Run failed']);
+    // keep-recommended had kept the endpoints until the ranking: the failure path deletes them.
+    expect(sagemaker.calls.filter((call) => call.startsWith('DeleteEndpoint '))).toHaveLength(3);
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+  });
+
+  it('keeps only the recommended endpoint when the clean-up policy asks for it', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput({ cleanup: { policy: 'keep-recommended' } }),
+      runId: 'keep',
+      endpoints: (name) => ({ latencyMs: name.includes('cpu-neo') ? 2 : 6 }),
+    });
+
+    // Assert
+    const summary = succeeded(run.result);
+    expect(summary.keep?.endpointName).toMatch(/-ep-cpu-neo$/);
+    const left = sagemaker.leftovers();
+    expect(left.endpoints).toEqual([summary.keep?.endpointName]);
+    expect(left.endpointConfigs).toEqual([summary.keep?.endpointConfigName]);
+    expect(left.models).toEqual([summary.keep?.modelName]);
+  });
+
+  it('adds each endpoint’s own metrics over its test window to the report, noting any it could not read', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+    const queries: EndpointMetricsQuery[] = [];
+    const metrics: EndpointMetricsReader = {
+      read: (query) => {
+        queries.push(query);
+        if (query.endpointName.endsWith('-ep-gpu')) return Promise.reject(new Error('Rate exceeded'));
+        return Promise.resolve({
+          source: 'cloudwatch',
+          modelLatencyMs: { average: 4.2, maximum: 9.1 },
+          cpuUtilizationPercent: { average: 180, maximum: 390 },
+        });
+      },
+    };
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput(),
+      runId: 'metrics',
+      metrics,
+    });
+
+    // Assert
+    succeeded(run.result);
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/metrics/report.json`) as Report;
+    const cpu = report.candidates.find((c) => c.id === 'cpu');
+    expect(cpu?.endpointMetrics).toEqual({
+      source: 'cloudwatch',
+      modelLatencyMs: { average: 4.2, maximum: 9.1 },
+      cpuUtilizationPercent: { average: 180, maximum: 390 },
+    });
+    expect(report.candidates.find((c) => c.id === 'gpu')?.endpointMetricsNote).toBe(
+      'unavailable (Error: Rate exceeded)',
+    );
+    const cpuQuery = queries.find((q) => q.endpointName.endsWith('-ep-cpu'));
+    expect(cpuQuery).toMatchObject({ variantName: 'AllTraffic' });
+    expect((cpuQuery?.endEpochMs ?? 0) - (cpuQuery?.startEpochMs ?? 0)).toBeGreaterThanOrEqual(400);
+    const markdown = new TextDecoder().decode(
+      run.store.objects.get(`s3://${ARTIFACTS_BUCKET}/runs/metrics/report.md`)?.body,
+    );
+    expect(markdown).toContain('Endpoint metrics over the test (CloudWatch): model latency avg 4.2');
+  });
+
+  it('load tests an existing endpoint without creating or deleting anything', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+    sagemaker.addExistingEndpoint('prod-resnet', 'ml.c5.2xlarge');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput({
+        model: undefined,
+        compilation: undefined,
+        candidates: undefined,
+        existingEndpoint: { endpointName: 'prod-resnet', instanceType: 'ml.c5.2xlarge' },
+      }),
+      runId: 'existing',
+    });
+
+    // Assert
+    const summary = succeeded(run.result);
+    expect(summary.recommendation?.candidateId).toBe('existing');
+    expect(sagemaker.calls).toEqual([]);
+    expect(sagemaker.leftovers().endpoints).toEqual(['prod-resnet']);
+  });
+});

@@ -1,0 +1,115 @@
+import type { EndpointMetricsReader, ObjectStore } from '../../handlers/ports.js';
+import {
+  runStateMachine,
+  type JsonValue,
+  type RunnerEvent,
+  type RunResult,
+} from '../../local/runner/index.js';
+import { createStepHandlers, type StepHandler } from '../../local/step-handlers.js';
+import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { type FakeSageMaker, stubTransports, type StubEndpointBehaviour } from '../support/fake-sagemaker.js';
+import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
+
+export const MODEL_URI = 's3://user-models/cnn/model.onnx';
+export const PAYLOAD_URI = 's3://user-models/cnn/payload.json';
+export const ARTIFACTS_BUCKET = 'mso-artifacts';
+export const SERVER_IMAGE = '123456789012.dkr.ecr.us-east-1.amazonaws.com/mso-model-server:1';
+
+/** A small, fast run input: two load steps of 0.2 s each. */
+export function optimizationInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    model: {
+      artifactUri: MODEL_URI,
+      framework: 'onnx',
+      inputShape: { input: [1, 3, 32, 32] },
+      // Uncompiled ONNX has no first-party SageMaker image: the project's model server image.
+      image: SERVER_IMAGE,
+    },
+    payload: { uri: PAYLOAD_URI },
+    compilation: { targets: ['ml_c5'] },
+    candidates: [
+      { id: 'cpu', instanceType: 'ml.c5.xlarge' },
+      { id: 'cpu-neo', instanceType: 'ml.c5.xlarge', compiledFor: 'ml_c5' },
+      { id: 'gpu', instanceType: 'ml.g4dn.xlarge' },
+    ],
+    loadPlan: {
+      model: 'closed',
+      steps: [1, 2],
+      warmupSeconds: 0,
+      stepDurationSeconds: 0.2,
+      stopAtPlateau: false,
+    },
+    sla: { p95LatencyMs: 50 },
+    ...overrides,
+  };
+}
+
+export interface OptimizationRun {
+  readonly result: RunResult;
+  readonly events: RunnerEvent[];
+  readonly store: MemoryObjectStore;
+  /** Names of the states entered, in order. */
+  readonly statesEntered: string[];
+}
+
+/**
+ * Runs the synthesized optimization state machine locally over the real step handlers, with an
+ * in-memory object store, a fake SageMaker and stub endpoints.
+ */
+export async function runOptimization(options: {
+  readonly workflows: SynthesizedWorkflows;
+  readonly sagemaker: FakeSageMaker;
+  /** Round-tripped through JSON, as Step Functions would receive it (undefined fields vanish). */
+  readonly input: unknown;
+  readonly runId?: string;
+  readonly endpoints?: (endpointName: string) => StubEndpointBehaviour;
+  /** Replace a step's handler, e.g. to make it fail after resources exist. */
+  readonly override?: Readonly<Record<string, StepHandler>>;
+  readonly store?: (store: MemoryObjectStore) => ObjectStore;
+  readonly metrics?: EndpointMetricsReader;
+}): Promise<OptimizationRun> {
+  const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
+  const handlers = {
+    ...createStepHandlers({
+      store: options.store?.(store) ?? store,
+      host: options.sagemaker,
+      compiler: options.sagemaker,
+      openTransport: stubTransports(options.endpoints ?? (() => ({ latencyMs: 2 }))),
+      logger: silentLogger,
+      artifactsBucket: ARTIFACTS_BUCKET,
+      region: 'us-east-1',
+      allowFileUris: false,
+      measuredLocally: false,
+      pollSeconds: 30,
+      maxPollSeconds: 120,
+      loadStartDelaySeconds: 0,
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    }),
+    ...options.override,
+  };
+  const events: RunnerEvent[] = [];
+  const { optimization } = options.workflows;
+  const result = await runStateMachine({
+    definition: optimization.definition,
+    resources: optimization.resources,
+    input: JSON.parse(JSON.stringify(options.input)) as JsonValue,
+    executionName: options.runId ?? 'test-run',
+    resolveTask: (info) => {
+      const handler = info.stepName === undefined ? undefined : handlers[info.stepName];
+      if (handler === undefined)
+        throw new Error(`No local handler for state ${info.stateName} (${info.stepName ?? '?'})`);
+      return (input, context) => handler(input, context.signal);
+    },
+    waitTimeOverrideMs: 1,
+    retryIntervalOverrideMs: 1,
+    onEvent: (event) => events.push(event),
+  });
+  const statesEntered = events.flatMap((event) => (event.type === 'StateEntered' ? [event.stateName] : []));
+  return { result, events, store, statesEntered };
+}
+
+export function readJson(store: MemoryObjectStore, uri: string): unknown {
+  const object = store.objects.get(uri);
+  if (object === undefined) throw new Error(`Nothing stored at ${uri}`);
+  return JSON.parse(new TextDecoder().decode(object.body));
+}

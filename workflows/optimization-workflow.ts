@@ -1,0 +1,359 @@
+import { Duration } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import { ErrorNames } from '../handlers/contracts/errors.js';
+import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
+
+/** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
+export interface OptimizationSteps {
+  readonly validateAndPlan: IFunction;
+  readonly packageModel: IFunction;
+  readonly startCompilation: IFunction;
+  readonly checkCompilation: IFunction;
+  readonly deployCandidate: IFunction;
+  readonly checkEndpoint: IFunction;
+  readonly runLoadWorker: IFunction;
+  readonly aggregateLoadTest: IFunction;
+  readonly deleteCandidate: IFunction;
+  readonly recommend: IFunction;
+  readonly cleanUp: IFunction;
+}
+
+export interface OptimizationWorkflowProps {
+  readonly steps: OptimizationSteps;
+  /** Upper bound of a whole run. @default 24 hours */
+  readonly timeout?: Duration;
+  /** @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+}
+
+/** Errors of the Lambda service itself (not of our code): always safe to retry. */
+const LAMBDA_SERVICE_ERRORS = [
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+];
+
+/** Lambda timeout of the load worker (the Lambda maximum); the state's timeout sits just above. */
+export const LOAD_WORKER_TIMEOUT = Duration.minutes(15);
+
+/**
+ * The optimization workflow (Standard): validate and plan → package the model → compile for each
+ * target → benchmark each candidate (deploy, wait until in service, load test, delete) →
+ * recommend → clean up. Every path after planning ends in clean-up, with the error kept.
+ *
+ * History budget: Standard executions stop at 25,000 events. Polls back off to 2 minutes, so an
+ * endpoint that takes the full 45-minute deadline costs ~25 Wait → Check → Choice rounds (~9
+ * events each); with 50 candidates and 10 compilation targets the worst case stays near 13,000.
+ */
+export class OptimizationWorkflow extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  private readonly steps: OptimizationSteps;
+
+  constructor(scope: Construct, id: string, props: OptimizationWorkflowProps) {
+    super(scope, id);
+    this.steps = props.steps;
+
+    const validate = this.invoke('Validate and plan', this.steps.validateAndPlan, {
+      payload: { 'runId.$': '$$.Execution.Name', 'input.$': '$' },
+      // No ResultPath: the result ({ plan }) replaces the raw input, which the plan supersedes.
+      resultSelector: { 'plan.$': '$' },
+      timeout: Duration.minutes(2),
+    });
+    validate.addCatch(
+      new sfn.Fail(this, 'Run refused', {
+        comment: 'Invalid input or over budget: nothing was created',
+        errorPath: '$.error.Error',
+        causePath: '$.error.Cause',
+      }),
+      { errors: [ErrorNames.invalidRunInput, ErrorNames.budgetExceeded], resultPath: '$.error' },
+    );
+
+    const optimize = new sfn.Parallel(this, 'Optimize', {
+      comment: 'One branch, so that a single Catch sends every failure to clean-up',
+      resultSelector: { 'summary.$': '$[0].summary' },
+    })
+      .branch(
+        this.packageModel().next(this.compileTargets()).next(this.benchmarkCandidates()).next(this.finish()),
+      )
+      .addCatch(this.cleanUpAfterFailure(), { errors: ['States.ALL'], resultPath: '$.error' });
+
+    const definition = validate
+      .next(optimize)
+      .next(new sfn.Succeed(this, 'Run succeeded', { outputPath: '$.summary' }));
+
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      comment: 'Benchmarks serving configurations of a model and recommends the cheapest under the SLA',
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      timeout: props.timeout ?? Duration.hours(24),
+      tracingEnabled: true,
+      logs: {
+        destination: new LogGroup(this, 'ExecutionLogs', {
+          retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+        }),
+        level: sfn.LogLevel.ALL,
+        // Execution data holds run inputs and, in the async workflow, task tokens: keep it out of logs.
+        includeExecutionData: false,
+      },
+    });
+  }
+
+  /** "Package model": the model.tar.gz every candidate and compilation job starts from. */
+  private packageModel(): sfn.IChainable & sfn.INextable {
+    return this.invoke('Package model', this.steps.packageModel, {
+      payload: { 'plan.$': '$.plan' },
+      resultPath: '$.packagedModel',
+      timeout: Duration.minutes(16),
+    });
+  }
+
+  /** "Compile model for each target": Neo/Neuron jobs; a failed target is an outcome, not a failure. */
+  private compileTargets(): sfn.IChainable & sfn.INextable {
+    const start = this.invoke('Start compilation job', this.steps.startCompilation, {
+      payload: { 'plan.$': '$.plan', 'compilation.$': '$.compilation', 'packagedModel.$': '$.packagedModel' },
+      resultPath: '$.job',
+      timeout: Duration.minutes(2),
+    });
+    const wait = new sfn.Wait(this, 'Wait for compilation', {
+      time: sfn.WaitTime.secondsPath('$.job.waitSeconds'),
+    });
+    const check = this.invoke('Check compilation job', this.steps.checkCompilation, {
+      payload: '$.job',
+      resultPath: '$.job',
+      timeout: Duration.minutes(2),
+    });
+    const failed = new sfn.Pass(this, 'Record compilation failure', {
+      parameters: {
+        'target.$': '$.compilation.target',
+        'jobName.$': '$.compilation.jobName',
+        status: CompilationOutcomes.failed,
+        'error.$': '$.error',
+      },
+    });
+    for (const task of [start, check])
+      task.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
+
+    const finished = new sfn.Choice(this, 'Compilation finished?')
+      .when(sfn.Condition.stringEquals('$.job.status', CompilationOutcomes.inProgress), wait)
+      .otherwise(new sfn.Pass(this, 'Compilation ended', { outputPath: '$.job' }));
+
+    return new sfn.Map(this, 'Compile model for each target', {
+      itemsPath: '$.plan.compilations',
+      itemSelector: {
+        'plan.$': '$.plan',
+        'compilation.$': '$$.Map.Item.Value',
+        'packagedModel.$': '$.packagedModel',
+      },
+      maxConcurrency: 5,
+      resultPath: '$.compilations',
+    }).itemProcessor(start.next(wait).next(check).next(finished));
+  }
+
+  /** "Benchmark each candidate": deploy, wait until in service, load test, delete; failures recorded. */
+  private benchmarkCandidates(): sfn.IChainable & sfn.INextable {
+    const deploy = this.invoke('Deploy candidate', this.steps.deployCandidate, {
+      payload: {
+        'plan.$': '$.plan',
+        'candidate.$': '$.candidate',
+        'packagedModel.$': '$.packagedModel',
+        'compilations.$': '$.compilations',
+      },
+      resultPath: '$.deployment',
+      timeout: Duration.minutes(2),
+    });
+    const wait = new sfn.Wait(this, 'Wait for endpoint', {
+      time: sfn.WaitTime.secondsPath('$.deployment.waitSeconds'),
+    });
+    const check = this.invoke('Check endpoint', this.steps.checkEndpoint, {
+      payload: { 'plan.$': '$.plan', 'deployment.$': '$.deployment' },
+      resultPath: '$.deployment',
+      timeout: Duration.minutes(2),
+    });
+    const loadTest = this.loadTest();
+    const aggregate = this.invoke('Aggregate load test', this.steps.aggregateLoadTest, {
+      payload: {
+        'plan.$': '$.plan',
+        'candidateId.$': '$.candidate.id',
+        'workers.$': '$.workers',
+        'deployment.$': '$.deployment',
+      },
+      resultPath: '$.outcome',
+      timeout: Duration.minutes(5),
+    });
+    const deleteEndpoint = this.deleteCandidateTask('Delete candidate endpoint');
+    const measured = new sfn.Pass(this, 'Candidate measured', { outputPath: '$.outcome' });
+
+    const deleteFailed = this.deleteCandidateTask('Delete failed candidate endpoint');
+    const recordFailed = new sfn.Pass(this, 'Record failed candidate', {
+      parameters: {
+        'candidateId.$': '$.candidate.id',
+        status: CandidateStatuses.failed,
+        'error.$': '$.error',
+      },
+    });
+    // A delete that still fails after its retries is left to run clean-up, which retries again.
+    deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+    deleteFailed.next(recordFailed);
+    for (const task of [deploy, check, loadTest, aggregate]) {
+      task.addCatch(deleteFailed, { errors: ['States.ALL'], resultPath: '$.error' });
+    }
+    deleteEndpoint.addCatch(measured, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+
+    const skipped = new sfn.Pass(this, 'Record skipped candidate', {
+      parameters: {
+        'candidateId.$': '$.candidate.id',
+        status: CandidateStatuses.skipped,
+        'skipReason.$': '$.deployment.skipReason',
+      },
+    });
+    const inService = new sfn.Choice(this, 'Endpoint in service?')
+      .when(
+        sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
+        loadTest.next(aggregate).next(deleteEndpoint).next(measured),
+      )
+      .otherwise(wait);
+    const deployed = new sfn.Choice(this, 'Candidate skipped?')
+      .when(sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.skipped), skipped)
+      .otherwise(wait.next(check).next(inService));
+
+    return new sfn.Map(this, 'Benchmark each candidate', {
+      itemsPath: '$.plan.candidates',
+      itemSelector: {
+        'plan.$': '$.plan',
+        'candidate.$': '$$.Map.Item.Value',
+        'packagedModel.$': '$.packagedModel',
+        'compilations.$': '$.compilations',
+      },
+      maxConcurrencyPath: '$.plan.maxConcurrentCandidates',
+      resultPath: '$.candidates',
+    }).itemProcessor(deploy.next(deployed));
+  }
+
+  /** "Run load workers": every worker at once, from the shared start the endpoint check set. */
+  private loadTest(): sfn.Map {
+    const worker = this.invoke('Run load worker', this.steps.runLoadWorker, {
+      payload: {
+        'plan.$': '$.plan',
+        'candidateId.$': '$.candidateId',
+        'deployment.$': '$.deployment',
+        'workerIndex.$': '$.workerIndex',
+      },
+      timeout: LOAD_WORKER_TIMEOUT.plus(Duration.minutes(1)),
+      // A retried worker would start after the shared start and measure a different schedule.
+      retryTransient: false,
+    });
+    return new sfn.Map(this, 'Run load workers', {
+      itemsPath: '$.deployment.workerIndexes',
+      itemSelector: {
+        'plan.$': '$.plan',
+        'candidateId.$': '$.candidate.id',
+        'deployment.$': '$.deployment',
+        'workerIndex.$': '$$.Map.Item.Value',
+      },
+      maxConcurrency: 0,
+      resultPath: '$.workers',
+    }).itemProcessor(worker);
+  }
+
+  /** "Recommend", then "Clean up run resources" (keeping the recommended endpoint if asked). */
+  private finish(): sfn.IChainable & sfn.INextable {
+    const recommendStep = this.invoke('Recommend', this.steps.recommend, {
+      payload: { 'plan.$': '$.plan', 'candidates.$': '$.candidates' },
+      resultPath: '$.summary',
+      timeout: Duration.minutes(5),
+    });
+    const cleanUp = this.invoke('Clean up run resources', this.steps.cleanUp, {
+      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
+      resultPath: '$.cleanUp',
+      timeout: Duration.minutes(10),
+    });
+    this.retryWhileBusy(cleanUp);
+    return recommendStep.next(cleanUp);
+  }
+
+  /** "Clean up after failure" → "Run failed": the global Catch's path, error kept in the state. */
+  private cleanUpAfterFailure(): sfn.IChainable {
+    const runFailed = new sfn.Fail(this, 'Run failed', {
+      errorPath: '$.error.Error',
+      causePath: '$.error.Cause',
+    });
+    const cleanUp = this.invoke('Clean up after failure', this.steps.cleanUp, {
+      payload: { 'plan.$': '$.plan', 'error.$': '$.error' },
+      resultPath: '$.cleanUp',
+      timeout: Duration.minutes(10),
+    });
+    this.retryWhileBusy(cleanUp);
+    cleanUp.addCatch(runFailed, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
+    return cleanUp.next(runFailed);
+  }
+
+  private deleteCandidateTask(name: string): tasks.LambdaInvoke {
+    const task = this.invoke(name, this.steps.deleteCandidate, {
+      payload: { 'plan.$': '$.plan', 'candidate.$': '$.candidate' },
+      resultPath: sfn.JsonPath.DISCARD,
+      timeout: Duration.minutes(2),
+    });
+    this.retryWhileBusy(task);
+    return task;
+  }
+
+  /** An endpoint still Creating cannot be deleted: retry for up to ~40 minutes. */
+  private retryWhileBusy(task: tasks.LambdaInvoke): void {
+    task.addRetry({
+      errors: [ErrorNames.resourceBusy],
+      interval: Duration.seconds(60),
+      backoffRate: 1,
+      maxAttempts: 40,
+    });
+  }
+
+  /**
+   * A Task state that invokes a step Lambda and takes its return value as the result (not the
+   * Invoke API's envelope). Retries name the transient errors: Lambda's own and ours.
+   */
+  private invoke(
+    name: string,
+    fn: IFunction,
+    options: {
+      readonly payload: Record<string, unknown> | string;
+      readonly resultPath?: string;
+      readonly resultSelector?: Record<string, unknown>;
+      readonly timeout: Duration;
+      readonly retryTransient?: boolean;
+    },
+  ): tasks.LambdaInvoke {
+    const task = new tasks.LambdaInvoke(this, name, {
+      lambdaFunction: fn,
+      // A payload that is one path becomes InputPath: with a function ARN as Resource, Parameters
+      // must be an object, and without Parameters the (input-pathed) state is the payload.
+      ...(typeof options.payload === 'string'
+        ? { inputPath: options.payload }
+        : { payload: sfn.TaskInput.fromObject(options.payload) }),
+      payloadResponseOnly: true,
+      retryOnServiceExceptions: false,
+      taskTimeout: sfn.Timeout.duration(options.timeout),
+      ...(options.resultPath === undefined ? {} : { resultPath: options.resultPath }),
+      ...(options.resultSelector === undefined ? {} : { resultSelector: options.resultSelector }),
+    });
+    task.addRetry({
+      errors: LAMBDA_SERVICE_ERRORS,
+      interval: Duration.seconds(2),
+      backoffRate: 2,
+      maxAttempts: 6,
+    });
+    if (options.retryTransient !== false) {
+      task.addRetry({
+        errors: [ErrorNames.transientService],
+        interval: Duration.seconds(5),
+        backoffRate: 2,
+        maxAttempts: 5,
+      });
+    }
+    return task;
+  }
+}
