@@ -3,7 +3,7 @@ import {
   LOCAL_PARTITION,
   LOCAL_REGION,
   LOCAL_URL_SUFFIX,
-  localPlaceholder,
+  localStandIn,
 } from './local-arns.js';
 
 export interface TemplateResource {
@@ -16,7 +16,7 @@ export interface TemplateResource {
 /** A resource that a token of the definition points at, so the caller can map it to a local adapter. */
 export interface ResourceReference extends TemplateResource {
   /** The local value that replaced the token in the definition. */
-  readonly placeholder: string;
+  readonly standIn: string;
   /** The `Fn::GetAtt` attribute, or `Ref` for a `Ref`. */
   readonly attribute: string;
 }
@@ -130,9 +130,9 @@ export class TokenResolver {
         `${this.where}: ${intrinsic} references ${logicalId}, which is not a resource of the template (template parameters and imports cannot be resolved locally)`,
       );
     }
-    const placeholder = localPlaceholder(logicalId, resource.type, attribute);
-    this.found.set(placeholder, { ...resource, placeholder, attribute });
-    return placeholder;
+    const standIn = localStandIn(logicalId, resource.type, attribute);
+    this.found.set(standIn, { ...resource, standIn, attribute });
+    return standIn;
   }
 
   private error(expected: string, got: unknown): Error {

@@ -5,13 +5,13 @@ import { TokenResolver } from './cloudformation-tokens.js';
 
 export type { ResourceReference } from './cloudformation-tokens.js';
 
-/** A state machine of a synthesized template, its tokens replaced by local placeholders. */
+/** A state machine of a synthesized template, its tokens replaced by local stand-ins. */
 export interface ExtractedStateMachine {
   readonly logicalId: string;
   /** `StateMachineName` if set, else the construct path (`Stack/Optimization/Resource` → `Optimization`), else the logical ID. */
   readonly name: string;
   readonly definition: AslDefinition;
-  /** Every resource a token of the definition pointed at, keyed by the placeholder that replaced it. */
+  /** Every resource a token of the definition pointed at, keyed by the standIn that replaced it. */
   readonly resources: Readonly<Record<string, ResourceReference>>;
 }
 

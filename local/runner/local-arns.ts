@@ -19,8 +19,8 @@ export function localExecutionArn(stateMachineName: string, executionName: strin
   return `arn:${LOCAL_PARTITION}:states:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:execution:${stateMachineName}:${executionName}`;
 }
 
-/** `Fn::GetAtt`/`Ref` of a resource → its placeholder. `attribute` is `Ref` for a `Ref`. */
-export function localPlaceholder(logicalId: string, type: string, attribute: string): string {
+/** `Fn::GetAtt`/`Ref` of a resource → its standIn. `attribute` is `Ref` for a `Ref`. */
+export function localStandIn(logicalId: string, type: string, attribute: string): string {
   if (type === 'AWS::Lambda::Function') {
     // Ref of a function is its name; its Arn embeds that name, so both point at the same function.
     if (attribute === 'Arn') return localFunctionArn(logicalId);

@@ -12,7 +12,7 @@ export interface TaskInfo {
   readonly resource: string;
   /**
    * `lambda`: `arn:aws:states:::lambda:invoke[.waitForTaskToken]` or a function ARN as Resource;
-   * `aws-sdk`: `arn:aws:states:::aws-sdk:<service>:<action>`; `other`: any other integration or activity.
+   * `aws-sdk`: `arn:aws:states:::aws-sdk:<service>:<action>`; `other`: every other integration or activity.
    */
   readonly integration: 'lambda' | 'aws-sdk' | 'other';
   /** e.g. `lambda`, `sagemaker`, `sns`; absent for activities. */
@@ -20,7 +20,7 @@ export interface TaskInfo {
   /** e.g. `invoke`, `describeEndpoint`, `publish`. */
   readonly action?: string;
   readonly waitForTaskToken: boolean;
-  /** Lambda only: the function name in `FunctionName` or the Resource ARN (the logical ID for a placeholder ARN). */
+  /** Lambda only: the function name in `FunctionName` or the Resource ARN (the logical ID for a stand-in ARN). */
   readonly functionName?: string;
   /** Lambda only: the logical ID of the function, when the definition came from `extractStateMachines`. */
   readonly functionLogicalId?: string;

@@ -35,9 +35,9 @@ function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: number |
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  return new Promise((resolveExit) => {
+  return new Promise((exited) => {
     child.on('exit', (code) => {
-      resolveExit({ code, stderr });
+      exited({ code, stderr });
     });
   });
 }
