@@ -14,7 +14,11 @@ export const StepVariables = {
   endpointMaxPollSeconds: 'ENDPOINT_MAX_POLL_SECONDS',
   loadStartDelaySeconds: 'LOAD_START_DELAY_SECONDS',
   region: 'AWS_REGION',
+  janitorMaxAgeHours: 'JANITOR_MAX_AGE_HOURS',
 } as const;
+
+/** The janitor's age bound: at most 90 days, so a typo in hours cannot switch the janitor off for good. */
+export const JANITOR_MAX_AGE_LIMIT_HOURS = 90 * 24;
 
 /** Where the step Lambdas' variables are set, for error messages. */
 export const DEFAULT_VARIABLE_SOURCE =

@@ -2,22 +2,19 @@ import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-s
 import { parseJanitorEvent, sweepStaleResources } from '../handlers/janitor.js';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
 import { createSageMakerClient } from './aws-clients.js';
-import { getNumberEnv } from './config.js';
+import { getNumberEnv, JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from './config.js';
 import { defineStep, tracer } from './step.js';
 import { sagemakerHost } from './wiring.js';
-
-export const JanitorVariables = { maxAgeHours: 'JANITOR_MAX_AGE_HOURS' } as const;
 
 /**
  * 24 h by default: the optimization workflow's default execution timeout
  * (workflows/optimization-workflow.ts), so anything older belongs to an execution that has ended.
- * A stack that raises that timeout must raise this with it. At most 90 days, so a typo in hours
- * cannot switch the janitor off for good.
+ * A stack that raises that timeout must raise this with it (the stack sets it: safety-net.ts).
  */
 const DEFAULT_MAX_AGE_HOURS = 24;
-const maxAgeHours = getNumberEnv(JanitorVariables.maxAgeHours, DEFAULT_MAX_AGE_HOURS, {
+const maxAgeHours = getNumberEnv(StepVariables.janitorMaxAgeHours, DEFAULT_MAX_AGE_HOURS, {
   min: 1,
-  max: 90 * 24,
+  max: JANITOR_MAX_AGE_LIMIT_HOURS,
 });
 
 const host = sagemakerHost(createSageMakerClient(), { withRole: false });

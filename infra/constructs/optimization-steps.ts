@@ -1,3 +1,4 @@
+import { StepVariables } from '../../lambdas/config.js';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
@@ -8,9 +9,6 @@ import { ArtifactPrefix } from './artifacts-store.js';
 import type { ProjectFunction } from './project-function.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack, StepLambdaOptions } from '../stacks/serving-optimizer-stack.js';
-
-/** Environment variable naming the role SageMaker assumes for models and compilation jobs. */
-export const SAGEMAKER_ROLE_VARIABLE = 'SAGEMAKER_EXECUTION_ROLE_ARN';
 
 type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation-job';
 
@@ -39,7 +37,10 @@ export function createOptimizationSteps(stack: ServingOptimizerStack): Optimizat
   const step = (name: string, options: StepLambdaOptions): ProjectFunction =>
     stack.createStepLambda(name, {
       ...options,
-      environment: { ...options.environment, [SAGEMAKER_ROLE_VARIABLE]: sagemakerRole.roleArn },
+      environment: {
+        ...options.environment,
+        [StepVariables.sagemakerExecutionRoleArn]: sagemakerRole.roleArn,
+      },
     });
   const passRole = (fn: ProjectFunction, role: IRole): void => {
     role.grantPassRole(fn.grantPrincipal);

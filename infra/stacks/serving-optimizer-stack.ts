@@ -1,3 +1,4 @@
+import { StepVariables } from '../../lambdas/config.js';
 import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { Role } from 'aws-cdk-lib/aws-iam';
@@ -10,13 +11,12 @@ import type { ProjectFunctionProps } from '../constructs/project-function.js';
 import { ProjectFunction } from '../constructs/project-function.js';
 import { SageMakerExecutionRole } from '../constructs/sagemaker-execution-role.js';
 import { createOptimizationSteps } from '../constructs/optimization-steps.js';
+import type { JanitorSettings } from '../constructs/safety-net.js';
+import { SafetyNet } from '../constructs/safety-net.js';
 import { OptimizationWorkflow } from '../../workflows/optimization-workflow.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-
-/** Environment variable through which every step Lambda learns the artifacts bucket. */
-export const ARTIFACTS_BUCKET_VARIABLE = 'ARTIFACTS_BUCKET';
 
 export interface ServingOptimizerStackProps extends StackProps {
   /** Removal policy and lifecycle of the artifacts store. @default - see ArtifactsStoreProps */
@@ -31,6 +31,12 @@ export interface ServingOptimizerStackProps extends StackProps {
    * @default true
    */
   readonly includeWorkflows?: boolean;
+  /**
+   * The janitor of the safety net (deployed with the workflows): its maximum age, schedule, time
+   * zone and whether it runs.
+   * @default - every 6 hours, sweeping resources older than the execution timeout plus one hour (25 h)
+   */
+  readonly janitor?: JanitorSettings;
 }
 
 export interface StepLambdaOptions extends Omit<ProjectFunctionProps, 'stepName' | 'entryDirectory'> {
@@ -51,6 +57,8 @@ export class ServingOptimizerStack extends Stack {
   readonly sagemakerExecutionRole: Role;
   /** The optimization state machine, unless `includeWorkflows` is false. */
   readonly optimization?: OptimizationWorkflow;
+  /** Clean-up of failed runs and the janitor, unless `includeWorkflows` is false. */
+  readonly safetyNet?: SafetyNet;
   private readonly lambdaEntryDirectory: string | undefined;
 
   constructor(scope: Construct, id: string, props: ServingOptimizerStackProps = {}) {
@@ -79,6 +87,10 @@ export class ServingOptimizerStack extends Stack {
       const steps = createOptimizationSteps(this);
       this.optimization = new OptimizationWorkflow(this, 'Optimization', { steps });
       acknowledgeStateMachineGrants(this.optimization.stateMachine, Object.values(steps));
+      this.safetyNet = new SafetyNet(this, 'SafetyNet', {
+        stateMachine: this.optimization.stateMachine,
+        janitor: props.janitor,
+      });
       new CfnOutput(this, 'OptimizationStateMachineArn', {
         description: 'Start a run with an input from examples/ (the execution name is the run id)',
         value: this.optimization.stateMachine.stateMachineArn,
@@ -97,7 +109,7 @@ export class ServingOptimizerStack extends Stack {
       ...functionProps,
       stepName,
       entryDirectory: this.lambdaEntryDirectory,
-      environment: { ...environment, [ARTIFACTS_BUCKET_VARIABLE]: this.artifactsBucket.bucketName },
+      environment: { ...environment, [StepVariables.artifactsBucket]: this.artifactsBucket.bucketName },
     });
     if (readsArtifacts !== undefined && readsArtifacts.length > 0) {
       this.artifacts.grantRead(fn, ...readsArtifacts);

@@ -1,0 +1,315 @@
+import { JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from '../../lambdas/config.js';
+import { Duration, Stack, TimeZone } from 'aws-cdk-lib';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Effect, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import {
+  CfnSchedule,
+  Schedule,
+  ScheduleExpression,
+  ScheduleTargetInput,
+  TimeWindow,
+} from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/clean-up-failed-run.js';
+import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
+import { acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import type { ProjectFunction } from './project-function.js';
+
+/** Often enough that a forgotten endpoint bills at most a few hours past its maximum age. */
+export const DEFAULT_JANITOR_SCHEDULE = 'rate(6 hours)';
+
+/** The optimization workflow's default execution timeout (workflows/optimization-workflow.ts). */
+const DEFAULT_EXECUTION_TIMEOUT = Duration.hours(24);
+
+const SCHEDULE_EXPRESSION = /^(?:rate|cron)\(.+\)$/;
+
+export interface JanitorSettings {
+  /**
+   * Endpoints, endpoint configs and models younger than this are left alone. It must exceed the
+   * optimization state machine's timeout, so a running execution's endpoints are never swept.
+   * @default - the execution timeout in hours, rounded up, plus one (25 for the default 24 h)
+   */
+  readonly maxAgeHours?: number;
+  /**
+   * An EventBridge Scheduler expression, `rate(...)` or `cron(...)`
+   * (https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html).
+   * @default 'rate(6 hours)'
+   */
+  readonly schedule?: string;
+  /**
+   * IANA time zone of a `cron(...)` schedule, e.g. `Europe/Paris`; rate schedules have none.
+   * @default - UTC
+   */
+  readonly timeZone?: string;
+  /**
+   * Whether the schedule runs. A disabled schedule stays deployed, ready to be enabled.
+   * @default true
+   */
+  readonly enabled?: boolean;
+}
+
+export interface SafetyNetProps {
+  /** The optimization state machine whose failed, timed-out and aborted executions are cleaned up. */
+  readonly stateMachine: IStateMachine;
+  /**
+   * The state machine's execution timeout: the janitor's minimum age derives from it.
+   * @default Duration.hours(24), the optimization workflow's default
+   */
+  readonly executionTimeout?: Duration;
+  /** @default - see JanitorSettings */
+  readonly janitor?: JanitorSettings;
+}
+
+type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation-job';
+
+/**
+ * The second layer of clean-up (issue #6), for what the workflow's own clean-up state cannot reach:
+ *
+ * - an EventBridge rule sends every optimization execution that ends FAILED, TIMED_OUT or ABORTED to
+ *   the `clean-up-failed-run` Lambda, which deletes that run's resources;
+ * - an EventBridge Scheduler schedule runs the `janitor` Lambda, which deletes the project's
+ *   endpoints, endpoint configs and models older than a maximum age, whatever left them behind.
+ *
+ * Events neither target could take after its retries land in one encrypted, TLS-only queue.
+ */
+export class SafetyNet extends Construct {
+  readonly cleanUpFailedRun: ProjectFunction;
+  readonly failedRunRule: Rule;
+  readonly janitor: ProjectFunction;
+  readonly janitorSchedule: Schedule;
+  /** The janitor's role on the schedule, created by the Scheduler target (trusts the default group only). */
+  readonly janitorScheduleRole: IRole;
+  readonly deadLetterQueue: Queue;
+  readonly maxAgeHours: number;
+
+  constructor(scope: ServingOptimizerStack, id: string, props: SafetyNetProps) {
+    super(scope, id);
+    const settings = props.janitor ?? {};
+    this.maxAgeHours = resolveMaxAgeHours(
+      settings.maxAgeHours,
+      props.executionTimeout ?? DEFAULT_EXECUTION_TIMEOUT,
+    );
+    const schedule = resolveSchedule(settings.schedule ?? DEFAULT_JANITOR_SCHEDULE, settings.timeZone);
+    const sagemaker = new SageMakerGrants(scope);
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // The SQS maximum: time to notice and replay a lost clean-up (SQS developer guide, quotas).
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledgeNagRule(
+      this.deadLetterQueue,
+      'AwsSolutions-SQS3',
+      'This queue is itself the dead-letter queue of the failure rule and of the janitor schedule',
+    );
+
+    this.cleanUpFailedRun = scope.createStepLambda('clean-up-failed-run', {
+      timeout: Duration.minutes(10),
+      description: 'Deletes the resources of an optimization run that ended FAILED, TIMED_OUT or ABORTED',
+    });
+    sagemaker.allowCleanUp(this.cleanUpFailedRun);
+    this.failedRunRule = new Rule(this, 'FailedRunRule', {
+      description: 'Optimization executions that end FAILED, TIMED_OUT or ABORTED → clean up the run',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: [EXECUTION_STATUS_CHANGE],
+        detail: {
+          status: [...FAILURE_STATUSES],
+          stateMachineArn: [props.stateMachine.stateMachineArn],
+        },
+      },
+      targets: [
+        new LambdaFunction(this.cleanUpFailedRun, {
+          deadLetterQueue: this.deadLetterQueue,
+          // Delivery retries (throttling, Lambda unavailable); the janitor catches what still slips.
+          retryAttempts: 8,
+          maxEventAge: Duration.hours(6),
+        }),
+      ],
+    });
+
+    this.janitor = scope.createStepLambda('janitor', {
+      // Listing, ListTags and Describe run one call at a time against a throttled control plane.
+      timeout: Duration.minutes(5),
+      description: 'Deletes the project’s endpoints, endpoint configs and models older than a maximum age',
+      environment: { [StepVariables.janitorMaxAgeHours]: String(this.maxAgeHours) },
+    });
+    sagemaker.allowSweep(this.janitor);
+    this.janitorSchedule = new Schedule(this, 'JanitorSchedule', {
+      description: `Janitor: deletes project resources older than ${this.maxAgeHours} hours`,
+      schedule,
+      timeWindow: TimeWindow.off(),
+      enabled: settings.enabled ?? true,
+      target: new LambdaInvoke(this.janitor, {
+        input: ScheduleTargetInput.fromObject({}),
+        deadLetterQueue: this.deadLetterQueue,
+        // A missed sweep is retried by the next one; no point retrying for longer than an hour.
+        retryAttempts: 3,
+        maxEventAge: Duration.hours(1),
+      }),
+    });
+    this.janitorScheduleRole = roleOfSchedule(this.janitorSchedule);
+    acknowledgeWildcardResource(
+      this.janitorScheduleRole,
+      `${this.janitor.functionArn}:*`,
+      'CDK grants the schedule invoke on the janitor and its versions/aliases; it is the project’s own function',
+    );
+  }
+}
+
+/** The SageMaker and Application Auto Scaling permissions of the two clean-up Lambdas. */
+class SageMakerGrants {
+  constructor(private readonly stack: Stack) {}
+
+  /** What the workflow's clean-up step holds (infra/constructs/optimization-steps.ts). */
+  allowCleanUp(fn: ProjectFunction): void {
+    this.allowOwned(
+      fn,
+      [
+        'sagemaker:DescribeEndpoint',
+        'sagemaker:DescribeEndpointConfig',
+        'sagemaker:DeleteEndpoint',
+        'sagemaker:DeleteEndpointConfig',
+        'sagemaker:DeleteModel',
+      ],
+      ['endpoint', 'endpoint-config', 'model'],
+    );
+    this.allowOwned(
+      fn,
+      ['sagemaker:DescribeCompilationJob', 'sagemaker:StopCompilationJob', 'sagemaker:ListTags'],
+      ['compilation-job', 'endpoint', 'endpoint-config', 'model'],
+    );
+    this.allowList(fn, [
+      'sagemaker:ListEndpoints',
+      'sagemaker:ListEndpointConfigs',
+      'sagemaker:ListModels',
+      'sagemaker:ListCompilationJobs',
+    ]);
+  }
+
+  /** What `sweepStaleResources` over the SageMaker and Application Auto Scaling adapters calls. */
+  allowSweep(fn: ProjectFunction): void {
+    this.allowList(fn, ['sagemaker:ListEndpoints', 'sagemaker:ListEndpointConfigs', 'sagemaker:ListModels']);
+    this.allowOwned(
+      fn,
+      [
+        'sagemaker:ListTags',
+        'sagemaker:DescribeEndpoint',
+        'sagemaker:DescribeEndpointConfig',
+        'sagemaker:DeleteEndpoint',
+        'sagemaker:DeleteEndpointConfig',
+        'sagemaker:DeleteModel',
+      ],
+      ['endpoint', 'endpoint-config', 'model'],
+    );
+    // DeregisterScalableTarget supports the scalable-target resource type (Service Authorization
+    // Reference, Application Auto Scaling), but its ARN ends in an opaque id that Application Auto
+    // Scaling assigns (`scalable-target/1234abcd...`), not the endpoint's name: this account and
+    // Region's targets is the narrowest pattern there is.
+    const scalableTargets = this.stack.formatArn({
+      service: 'application-autoscaling',
+      resource: 'scalable-target',
+      resourceName: '*',
+    });
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['application-autoscaling:DeregisterScalableTarget'],
+        resources: [scalableTargets],
+      }),
+    );
+    acknowledgeWildcardResource(
+      fn.serviceRole,
+      scalableTargets,
+      'Scalable target ARNs end in an id Application Auto Scaling assigns, not the endpoint name; ' +
+        'the janitor only deregisters variants of the mso- endpoints it deletes',
+    );
+  }
+
+  private allowOwned(fn: ProjectFunction, actions: string[], kinds: SageMakerResource[]): void {
+    const resources = kinds.map((resource) =>
+      this.stack.formatArn({ service: 'sagemaker', resource, resourceName: `${RESOURCE_NAME_PREFIX}*` }),
+    );
+    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions, resources }));
+    for (const resource of resources) {
+      acknowledgeWildcardResource(
+        fn.serviceRole,
+        resource,
+        'Scoped to the resources the project creates: every name starts with the run prefix mso-',
+      );
+    }
+  }
+
+  // SageMaker's List* actions support no resource-level permissions (Service Authorization Reference).
+  private allowList(fn: ProjectFunction, actions: string[]): void {
+    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions, resources: ['*'] }));
+    acknowledgeWildcardResource(
+      fn.serviceRole,
+      '*',
+      'SageMaker List* actions support no resource-level permissions; results are filtered by the mso- prefix',
+    );
+  }
+}
+
+/** The janitor's minimum age, checked against the execution timeout; see JanitorSettings.maxAgeHours. */
+export function resolveMaxAgeHours(maxAgeHours: number | undefined, executionTimeout: Duration): number {
+  const minimum = Math.ceil(executionTimeout.toHours({ integral: false })) + 1;
+  const value = maxAgeHours ?? minimum;
+  if (!Number.isFinite(value) || value < minimum || value > JANITOR_MAX_AGE_LIMIT_HOURS) {
+    throw new Error(
+      `SafetyNet janitor.maxAgeHours: got ${value}, expected a number of hours from ${minimum} to ` +
+        `${JANITOR_MAX_AGE_LIMIT_HOURS}: more than the ${executionTimeout.toHumanString()} execution ` +
+        `timeout, so a running execution's endpoints are never swept, and at most 90 days`,
+    );
+  }
+  return value;
+}
+
+/** A Scheduler expression from the settings, checked at synth rather than at deploy. */
+export function resolveSchedule(expression: string, timeZone: string | undefined): ScheduleExpression {
+  if (!SCHEDULE_EXPRESSION.test(expression)) {
+    throw new Error(
+      `SafetyNet janitor.schedule: got "${expression}", expected an EventBridge Scheduler expression ` +
+        `"rate(<value> <unit>)" or "cron(<minutes> <hours> <day> <month> <weekday> <year>)", e.g. "${DEFAULT_JANITOR_SCHEDULE}"`,
+    );
+  }
+  if (timeZone !== undefined && !expression.startsWith('cron(')) {
+    throw new Error(
+      `SafetyNet janitor.timeZone: got "${timeZone}" with the schedule "${expression}", expected a ` +
+        `cron(...) schedule: a time zone applies only to cron expressions`,
+    );
+  }
+  return ScheduleExpression.expression(
+    expression,
+    timeZone === undefined ? undefined : TimeZone.of(timeZone),
+  );
+}
+
+/**
+ * The role the Scheduler target created for `schedule` (`SchedulerRoleForTarget-<hash>` at stack
+ * level): found through the role ARN the schedule's target references.
+ */
+function roleOfSchedule(schedule: Schedule): IRole {
+  const stack = Stack.of(schedule);
+  const cfnSchedule = schedule.node.defaultChild;
+  if (!(cfnSchedule instanceof CfnSchedule)) {
+    throw new Error(`${schedule.node.path}: expected a CfnSchedule as the schedule's default child`);
+  }
+  const target = stack.resolve(cfnSchedule.target) as { roleArn?: unknown };
+  const roleArn = JSON.stringify(target.roleArn);
+  const role = stack.node.children.find(
+    (child): child is Role =>
+      child instanceof Role && JSON.stringify(stack.resolve(child.roleArn)) === roleArn,
+  );
+  if (role === undefined) {
+    throw new Error(`${schedule.node.path}: found no role in the stack with the target's RoleArn ${roleArn}`);
+  }
+  return role;
+}

@@ -1,0 +1,370 @@
+import { describe, expect, it } from '@jest/globals';
+import { Duration } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { SafetyNetProps } from '../../../infra/constructs/safety-net.js';
+import { resolveMaxAgeHours, resolveSchedule, SafetyNet } from '../../../infra/constructs/safety-net.js';
+import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
+import { createTestApp, TEST_ENV } from '../app.js';
+import { expectNoUnacknowledgedNagFindings } from '../nag.js';
+import { grantsOf, logicalIdOf } from '../policy-grants.js';
+
+const STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
+const OWNED = (kind: string) => `arn:aws:sagemaker:us-east-1:123456789012:${kind}/mso-*`;
+
+/** The safety net alone, on a stack without the workflows, against an imported state machine. */
+function buildSafetyNet(props: Omit<SafetyNetProps, 'stateMachine'> = {}) {
+  const app = createTestApp();
+  const stack = new ServingOptimizerStack(app, 'SafetyNetTest', { env: TEST_ENV, includeWorkflows: false });
+  const stateMachine = StateMachine.fromStateMachineArn(stack, 'Optimization', STATE_MACHINE_ARN);
+  const safetyNet = new SafetyNet(stack, 'SafetyNet', { stateMachine, ...props });
+  return { stack, safetyNet, template: Template.fromStack(stack) };
+}
+
+function propertiesOf(template: Template, logicalId: string): Record<string, unknown> {
+  const resource = (template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>)[
+    logicalId
+  ];
+  if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
+  return resource.Properties;
+}
+
+describe('SafetyNet', () => {
+  describe('with the default settings', () => {
+    const { stack, safetyNet, template } = buildSafetyNet();
+    const queueArn = { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.deadLetterQueue), 'Arn'] };
+    const cleanUpArn = { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.cleanUpFailedRun), 'Arn'] };
+    const janitorArn = { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.janitor), 'Arn'] };
+    const ruleId = logicalIdOf(stack, safetyNet.failedRunRule);
+
+    it('sends failed, timed-out and aborted executions of the optimization state machine to clean-up', () => {
+      // Act
+      const rule = propertiesOf(template, ruleId);
+
+      // Assert
+      expect(rule.EventPattern).toEqual({
+        source: ['aws.states'],
+        'detail-type': ['Step Functions Execution Status Change'],
+        detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: [STATE_MACHINE_ARN] },
+      });
+      expect(rule.State).toBe('ENABLED');
+      expect(rule.Targets).toEqual([
+        {
+          Id: 'Target0',
+          Arn: cleanUpArn,
+          DeadLetterConfig: { Arn: queueArn },
+          RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 6 * 3600 },
+        },
+      ]);
+    });
+
+    it('lets only the failure rule invoke the clean-up Lambda', () => {
+      // Assert
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: cleanUpArn,
+        Principal: 'events.amazonaws.com',
+        SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+      });
+    });
+
+    it('gives the clean-up Lambda the workflow clean-up step’s permissions, mutations scoped to mso-*', () => {
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, safetyNet.cleanUpFailedRun.serviceRole));
+
+      // Assert
+      const owned = (action: string, kinds: string[]) =>
+        kinds.map((kind) => `Allow ${action} on ${OWNED(kind)}`);
+      const hosting = ['endpoint', 'endpoint-config', 'model'];
+      expect(grants).toEqual(
+        [
+          ...[
+            'DeleteEndpoint',
+            'DeleteEndpointConfig',
+            'DeleteModel',
+            'DescribeEndpoint',
+            'DescribeEndpointConfig',
+          ].flatMap((action) => owned(`sagemaker:${action}`, hosting)),
+          ...['DescribeCompilationJob', 'StopCompilationJob', 'ListTags'].flatMap((action) =>
+            owned(`sagemaker:${action}`, ['compilation-job', ...hosting]),
+          ),
+          ...['ListCompilationJobs', 'ListEndpointConfigs', 'ListEndpoints', 'ListModels'].map(
+            (action) => `Allow sagemaker:${action} on *`,
+          ),
+          `Allow logs:CreateLogStream on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
+          `Allow logs:PutLogEvents on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
+          'Allow xray:PutTelemetryRecords on *',
+          'Allow xray:PutTraceSegments on *',
+        ].sort(),
+      );
+    });
+
+    it('keeps undeliverable events in an SSE-encrypted, TLS-only queue that only its two sources write', () => {
+      // Prepare
+      const queueId = logicalIdOf(stack, safetyNet.deadLetterQueue);
+
+      // Act
+      const queue = propertiesOf(template, queueId);
+
+      // Assert
+      expect(queue).toEqual({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: queueId }],
+        PolicyDocument: {
+          Statement: [
+            {
+              Effect: 'Deny',
+              Action: 'sqs:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+              Resource: queueArn,
+            },
+            Match.objectLike({
+              Effect: 'Allow',
+              Action: 'sqs:SendMessage',
+              Principal: { Service: 'events.amazonaws.com' },
+              Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [ruleId, 'Arn'] } } },
+              Resource: queueArn,
+            }),
+          ],
+        },
+      });
+    });
+
+    it('runs the janitor every 6 hours with input {}, retries and the dead-letter queue, no flexible window', () => {
+      // Act
+      const schedule = propertiesOf(template, logicalIdOf(stack, safetyNet.janitorSchedule));
+
+      // Assert
+      expect(schedule).toEqual({
+        Description: 'Janitor: deletes project resources older than 25 hours',
+        ScheduleExpression: 'rate(6 hours)',
+        ScheduleExpressionTimezone: 'Etc/UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        State: 'ENABLED',
+        Target: {
+          Arn: janitorArn,
+          RoleArn: { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.janitorScheduleRole), 'Arn'] },
+          Input: '{}',
+          DeadLetterConfig: { Arn: queueArn },
+          RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
+        },
+      });
+    });
+
+    it('gives the schedule a role that only Scheduler’s default group assumes and that only invokes the janitor', () => {
+      // Prepare
+      const roleId = logicalIdOf(stack, safetyNet.janitorScheduleRole);
+      const janitorId = logicalIdOf(stack, safetyNet.janitor);
+
+      // Act
+      const trust = propertiesOf(template, roleId).AssumeRolePolicyDocument;
+      const grants = grantsOf(template, roleId);
+
+      // Assert
+      expect(trust).toEqual({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'sts:AssumeRole',
+            Principal: { Service: 'scheduler.amazonaws.com' },
+            Condition: {
+              StringEquals: {
+                'aws:SourceAccount': '123456789012',
+                'aws:SourceArn': 'arn:aws:scheduler:us-east-1:123456789012:schedule-group/default',
+              },
+            },
+          },
+        ],
+      });
+      expect(grants).toEqual([
+        `Allow lambda:InvokeFunction on <${janitorId}.Arn>`,
+        `Allow lambda:InvokeFunction on <${janitorId}.Arn>:*`,
+        `Allow sqs:SendMessage on <${logicalIdOf(stack, safetyNet.deadLetterQueue)}.Arn>`,
+      ]);
+    });
+
+    it('sweeps resources older than the 24-hour execution timeout plus one hour, within 5 minutes', () => {
+      // Act
+      const janitor = propertiesOf(template, logicalIdOf(stack, safetyNet.janitor));
+
+      // Assert
+      expect(janitor.Timeout).toBe(300);
+      expect(janitor.Environment).toEqual({
+        Variables: expect.objectContaining({ STEP_NAME: 'janitor', JANITOR_MAX_AGE_HOURS: '25' }),
+      });
+    });
+
+    it('lets the janitor list, describe and delete mso-* resources and deregister scalable targets', () => {
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, safetyNet.janitor.serviceRole));
+
+      // Assert
+      const logGroup = logicalIdOf(stack, safetyNet.janitor.functionLogGroup);
+      expect(grants).toEqual(
+        [
+          ...[
+            'DeleteEndpoint',
+            'DeleteEndpointConfig',
+            'DeleteModel',
+            'DescribeEndpoint',
+            'DescribeEndpointConfig',
+            'ListTags',
+          ].flatMap((action) =>
+            ['endpoint', 'endpoint-config', 'model'].map(
+              (kind) => `Allow sagemaker:${action} on ${OWNED(kind)}`,
+            ),
+          ),
+          ...['ListEndpointConfigs', 'ListEndpoints', 'ListModels'].map(
+            (action) => `Allow sagemaker:${action} on *`,
+          ),
+          'Allow application-autoscaling:DeregisterScalableTarget on ' +
+            'arn:aws:application-autoscaling:us-east-1:123456789012:scalable-target/*',
+          `Allow logs:CreateLogStream on <${logGroup}.Arn>`,
+          `Allow logs:PutLogEvents on <${logGroup}.Arn>`,
+          'Allow xray:PutTelemetryRecords on *',
+          'Allow xray:PutTraceSegments on *',
+        ].sort(),
+      );
+    });
+
+    it('has no unacknowledged AwsSolutions findings', () => {
+      // Assert
+      expectNoUnacknowledgedNagFindings(stack);
+    });
+  });
+
+  it('applies the janitor settings: cron in a time zone, maximum age, disabled', () => {
+    // Prepare
+    const { stack, safetyNet, template } = buildSafetyNet({
+      janitor: { schedule: 'cron(0 3 * * ? *)', timeZone: 'Europe/Paris', maxAgeHours: 48, enabled: false },
+    });
+
+    // Act
+    const schedule = propertiesOf(template, logicalIdOf(stack, safetyNet.janitorSchedule));
+    const janitor = propertiesOf(template, logicalIdOf(stack, safetyNet.janitor));
+
+    // Assert
+    expect(schedule).toMatchObject({
+      ScheduleExpression: 'cron(0 3 * * ? *)',
+      ScheduleExpressionTimezone: 'Europe/Paris',
+      State: 'DISABLED',
+    });
+    expect(janitor.Environment).toEqual({
+      Variables: expect.objectContaining({ JANITOR_MAX_AGE_HOURS: '48' }),
+    });
+  });
+
+  it('fails when the maximum age does not exceed the execution timeout', () => {
+    // Act
+    const act = () => buildSafetyNet({ executionTimeout: Duration.hours(12), janitor: { maxAgeHours: 12 } });
+
+    // Assert
+    expect(act).toThrow(
+      'SafetyNet janitor.maxAgeHours: got 12, expected a number of hours from 13 to 2160: more than the ' +
+        '12 hours execution timeout',
+    );
+  });
+
+  describe('resolveMaxAgeHours', () => {
+    it('defaults to the execution timeout rounded up to hours, plus one', () => {
+      // Act
+      const hours = resolveMaxAgeHours(undefined, Duration.minutes(90));
+
+      // Assert
+      expect(hours).toBe(3);
+    });
+
+    it('fails when the maximum age exceeds 90 days', () => {
+      // Act
+      const act = () => resolveMaxAgeHours(2161, Duration.hours(24));
+
+      // Assert
+      expect(act).toThrow(/got 2161, expected a number of hours from 25 to 2160/);
+    });
+
+    it('fails when the maximum age is not a number', () => {
+      // Act
+      const act = () => resolveMaxAgeHours(Number.NaN, Duration.hours(24));
+
+      // Assert
+      expect(act).toThrow(/got NaN, expected a number of hours from 25 to 2160/);
+    });
+  });
+
+  describe('resolveSchedule', () => {
+    it('keeps a cron expression and evaluates it in UTC when no time zone is given', () => {
+      // Act
+      const expression = resolveSchedule('cron(0 3 * * ? *)', undefined);
+
+      // Assert
+      expect([expression.expressionString, expression.timeZone?.timezoneName]).toEqual([
+        'cron(0 3 * * ? *)',
+        'Etc/UTC',
+      ]);
+    });
+
+    it('fails when the schedule is neither rate(...) nor cron(...)', () => {
+      // Act
+      const act = () => resolveSchedule('every 6 hours', undefined);
+
+      // Assert
+      expect(act).toThrow(
+        /got "every 6 hours", expected an EventBridge Scheduler expression "rate\(<value> <unit>\)" or "cron\(/,
+      );
+    });
+
+    it('fails when a time zone is given with a rate schedule', () => {
+      // Act
+      const act = () => resolveSchedule('rate(6 hours)', 'Europe/Paris');
+
+      // Assert
+      expect(act).toThrow(
+        /got "Europe\/Paris" with the schedule "rate\(6 hours\)", expected a cron\(\.\.\.\) schedule/,
+      );
+    });
+  });
+
+  describe('in the ServingOptimizer stack', () => {
+    it('watches the optimization state machine and takes the stack’s janitor settings', () => {
+      // Prepare
+      const app = createTestApp();
+      const stack = new ServingOptimizerStack(app, 'WithWorkflows', {
+        env: TEST_ENV,
+        janitor: { schedule: 'rate(12 hours)', maxAgeHours: 30 },
+      });
+      const { optimization, safetyNet } = stack;
+      if (optimization === undefined || safetyNet === undefined) {
+        throw new Error('expected the workflows and the safety net in a stack with includeWorkflows left on');
+      }
+
+      // Act
+      const template = Template.fromStack(stack);
+
+      // Assert
+      expect(propertiesOf(template, logicalIdOf(stack, safetyNet.failedRunRule)).EventPattern).toMatchObject({
+        detail: { stateMachineArn: [{ Ref: logicalIdOf(stack, optimization.stateMachine) }] },
+      });
+      expect(propertiesOf(template, logicalIdOf(stack, safetyNet.janitorSchedule)).ScheduleExpression).toBe(
+        'rate(12 hours)',
+      );
+      expect(safetyNet.maxAgeHours).toBe(30);
+    });
+
+    it('is left out with the workflows', () => {
+      // Prepare
+      const app = createTestApp();
+
+      // Act
+      const stack = new ServingOptimizerStack(app, 'WithoutWorkflows', {
+        env: TEST_ENV,
+        includeWorkflows: false,
+      });
+
+      // Assert
+      expect(stack.safetyNet).toBeUndefined();
+      Template.fromStack(stack).resourceCountIs('AWS::Scheduler::Schedule', 0);
+    });
+  });
+});
