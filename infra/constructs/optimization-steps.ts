@@ -7,6 +7,7 @@ import type { OptimizationSteps } from '../../workflows/optimization-workflow.js
 import { LOAD_WORKER_TIMEOUT } from '../../workflows/optimization-workflow.js';
 import { ArtifactPrefix } from './artifacts-store.js';
 import type { ProjectFunction } from './project-function.js';
+import { SageMakerGrants } from './sagemaker-grants.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack, StepLambdaOptions } from '../stacks/serving-optimizer-stack.js';
 
@@ -129,27 +130,7 @@ export function createOptimizationSteps(stack: ServingOptimizerStack): Optimizat
   );
 
   const cleanUp = step('clean-up', { timeout: Duration.minutes(10) });
-  allow(cleanUp, deleteActions, [owned('endpoint'), owned('endpoint-config'), owned('model')]);
-  allow(
-    cleanUp,
-    ['sagemaker:DescribeCompilationJob', 'sagemaker:StopCompilationJob', 'sagemaker:ListTags'],
-    [owned('compilation-job'), owned('endpoint'), owned('endpoint-config'), owned('model')],
-  );
-  // SageMaker's List* actions support no resource-level permissions (Service Authorization Reference).
-  const listActions = [
-    'sagemaker:ListEndpoints',
-    'sagemaker:ListEndpointConfigs',
-    'sagemaker:ListModels',
-    'sagemaker:ListCompilationJobs',
-  ];
-  cleanUp.addToRolePolicy(
-    new PolicyStatement({ effect: Effect.ALLOW, actions: listActions, resources: ['*'] }),
-  );
-  acknowledgeWildcardResource(
-    cleanUp.serviceRole,
-    '*',
-    'SageMaker List* actions support no resource-level permissions; results are filtered by the mso- prefix',
-  );
+  new SageMakerGrants(Stack.of(stack)).allowCleanUp(cleanUp);
 
   return {
     validateAndPlan,

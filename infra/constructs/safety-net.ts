@@ -2,7 +2,7 @@ import { JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from '../../lambdas/config
 import { Duration, Stack, TimeZone } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { Effect, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import { Role } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import {
   CfnSchedule,
@@ -16,10 +16,10 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/clean-up-failed-run.js';
-import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
 import { acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
 import type { ProjectFunction } from './project-function.js';
+import { SageMakerGrants } from './sagemaker-grants.js';
 
 /** Often enough that a forgotten endpoint bills at most a few hours past its maximum age. */
 export const DEFAULT_JANITOR_SCHEDULE = 'rate(6 hours)';
@@ -65,8 +65,6 @@ export interface SafetyNetProps {
   /** @default - see JanitorSettings */
   readonly janitor?: JanitorSettings;
 }
-
-type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation-job';
 
 /**
  * The second layer of clean-up (issue #6), for what the workflow's own clean-up state cannot reach:
@@ -160,100 +158,6 @@ export class SafetyNet extends Construct {
       this.janitorScheduleRole,
       `${this.janitor.functionArn}:*`,
       'CDK grants the schedule invoke on the janitor and its versions/aliases; it is the project’s own function',
-    );
-  }
-}
-
-/** The SageMaker and Application Auto Scaling permissions of the two clean-up Lambdas. */
-class SageMakerGrants {
-  constructor(private readonly stack: Stack) {}
-
-  /** What the workflow's clean-up step holds (infra/constructs/optimization-steps.ts). */
-  allowCleanUp(fn: ProjectFunction): void {
-    this.allowOwned(
-      fn,
-      [
-        'sagemaker:DescribeEndpoint',
-        'sagemaker:DescribeEndpointConfig',
-        'sagemaker:DeleteEndpoint',
-        'sagemaker:DeleteEndpointConfig',
-        'sagemaker:DeleteModel',
-      ],
-      ['endpoint', 'endpoint-config', 'model'],
-    );
-    this.allowOwned(
-      fn,
-      ['sagemaker:DescribeCompilationJob', 'sagemaker:StopCompilationJob', 'sagemaker:ListTags'],
-      ['compilation-job', 'endpoint', 'endpoint-config', 'model'],
-    );
-    this.allowList(fn, [
-      'sagemaker:ListEndpoints',
-      'sagemaker:ListEndpointConfigs',
-      'sagemaker:ListModels',
-      'sagemaker:ListCompilationJobs',
-    ]);
-  }
-
-  /** What `sweepStaleResources` over the SageMaker and Application Auto Scaling adapters calls. */
-  allowSweep(fn: ProjectFunction): void {
-    this.allowList(fn, ['sagemaker:ListEndpoints', 'sagemaker:ListEndpointConfigs', 'sagemaker:ListModels']);
-    this.allowOwned(
-      fn,
-      [
-        'sagemaker:ListTags',
-        'sagemaker:DescribeEndpoint',
-        'sagemaker:DescribeEndpointConfig',
-        'sagemaker:DeleteEndpoint',
-        'sagemaker:DeleteEndpointConfig',
-        'sagemaker:DeleteModel',
-      ],
-      ['endpoint', 'endpoint-config', 'model'],
-    );
-    // DeregisterScalableTarget supports the scalable-target resource type (Service Authorization
-    // Reference, Application Auto Scaling), but its ARN ends in an opaque id that Application Auto
-    // Scaling assigns (`scalable-target/1234abcd...`), not the endpoint's name: this account and
-    // Region's targets is the narrowest pattern there is.
-    const scalableTargets = this.stack.formatArn({
-      service: 'application-autoscaling',
-      resource: 'scalable-target',
-      resourceName: '*',
-    });
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['application-autoscaling:DeregisterScalableTarget'],
-        resources: [scalableTargets],
-      }),
-    );
-    acknowledgeWildcardResource(
-      fn.serviceRole,
-      scalableTargets,
-      'Scalable target ARNs end in an id Application Auto Scaling assigns, not the endpoint name; ' +
-        'the janitor only deregisters variants of the mso- endpoints it deletes',
-    );
-  }
-
-  private allowOwned(fn: ProjectFunction, actions: string[], kinds: SageMakerResource[]): void {
-    const resources = kinds.map((resource) =>
-      this.stack.formatArn({ service: 'sagemaker', resource, resourceName: `${RESOURCE_NAME_PREFIX}*` }),
-    );
-    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions, resources }));
-    for (const resource of resources) {
-      acknowledgeWildcardResource(
-        fn.serviceRole,
-        resource,
-        'Scoped to the resources the project creates: every name starts with the run prefix mso-',
-      );
-    }
-  }
-
-  // SageMaker's List* actions support no resource-level permissions (Service Authorization Reference).
-  private allowList(fn: ProjectFunction, actions: string[]): void {
-    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions, resources: ['*'] }));
-    acknowledgeWildcardResource(
-      fn.serviceRole,
-      '*',
-      'SageMaker List* actions support no resource-level permissions; results are filtered by the mso- prefix',
     );
   }
 }
