@@ -25,7 +25,7 @@ const MS_PER_HOUR = 3_600_000;
  * `cleanupPolicy: keep-recommended` leaves its recommended endpoint for the user; without this tag
  * the janitor would delete it once it is older than the maximum age.
  */
-export const KEEP_TAG = { key: 'mso:keep', value: 'true' } as const;
+export const KEEP_TAG = { key: TAG_KEYS.keep, value: 'true' } as const;
 
 /**
  * SageMaker refuses DeleteEndpoint while an operation is under way; a `Deleting` endpoint is

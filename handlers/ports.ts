@@ -65,6 +65,13 @@ export interface EndpointDescription {
   readonly instanceCount?: number;
 }
 
+/** The three resources behind one endpoint, by name. */
+export interface HostedResourceNames {
+  readonly endpointName: string;
+  readonly endpointConfigName: string;
+  readonly modelName: string;
+}
+
 export interface RunResources {
   readonly endpoints: readonly string[];
   readonly endpointConfigs: readonly string[];
@@ -95,6 +102,8 @@ export interface ModelHost {
   deleteEndpoint(endpointName: string): Promise<boolean>;
   deleteEndpointConfig(endpointConfigName: string): Promise<boolean>;
   deleteModel(modelName: string): Promise<boolean>;
+  /** Adds tags to an endpoint, its endpoint config and its model (e.g. the keep tag). */
+  addTags(resources: HostedResourceNames, tags: Readonly<Record<string, string>>): Promise<void>;
   /** Everything that exists for a run, found by its name prefix and run-id tag. */
   listRunResources(runId: string, namePrefix: string): Promise<RunResources>;
   /**

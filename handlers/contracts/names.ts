@@ -13,6 +13,8 @@ export const TAG_KEYS = {
   project: 'mso:project',
   runId: 'mso:run-id',
   candidateId: 'mso:candidate-id',
+  /** Set (`true`) on what a run keeps (`keep-recommended`): the janitor never sweeps it. */
+  keep: 'mso:keep',
 } as const;
 
 /** Every SageMaker resource the project creates starts with this, which IAM policies scope on. */

@@ -30,7 +30,13 @@ export class SageMakerGrants {
     );
     this.allowOwned(
       fn,
-      ['sagemaker:DescribeCompilationJob', 'sagemaker:StopCompilationJob', 'sagemaker:ListTags'],
+      // AddTags: the run's clean-up tags the endpoint it keeps (`keep-recommended`) for the janitor.
+      [
+        'sagemaker:DescribeCompilationJob',
+        'sagemaker:StopCompilationJob',
+        'sagemaker:ListTags',
+        'sagemaker:AddTags',
+      ],
       ['compilation-job', 'endpoint', 'endpoint-config', 'model'],
     );
     this.allowList(fn, [

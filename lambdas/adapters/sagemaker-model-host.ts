@@ -1,4 +1,5 @@
 import {
+  AddTagsCommand,
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
   CreateModelCommand,
@@ -22,6 +23,7 @@ import {
   EndpointStatuses,
   type HostedEndpoint,
   type HostedEndpointConfig,
+  type HostedResourceNames,
   type HostedResource,
   type ModelHost,
   type ModelSpec,
@@ -205,6 +207,46 @@ export class SageMakerModelHost implements ModelHost {
       ...(instanceType === undefined ? {} : { instanceType }),
       ...(instanceType === undefined || instanceCount === undefined ? {} : { instanceCount }),
     };
+  }
+
+  /**
+   * AddTags takes ARNs. DescribeEndpoint gives the endpoint's; its config and model share its
+   * partition, Region and account (`arn:<partition>:sagemaker:<region>:<account>:<kind>/<name>`),
+   * and the project's names are lower case, as SageMaker writes them in ARNs.
+   */
+  async addTags(resources: HostedResourceNames, tags: Readonly<Record<string, string>>): Promise<void> {
+    const call: SageMakerCall = {
+      operation: 'AddTags',
+      kind: 'endpoint',
+      resourceName: resources.endpointName,
+    };
+    let endpointArn: string | undefined;
+    try {
+      const endpoint = await this.client.send(
+        new DescribeEndpointCommand({ EndpointName: resources.endpointName }),
+      );
+      endpointArn = endpoint.EndpointArn;
+    } catch (error) {
+      throw toStepError(error, call);
+    }
+    if (endpointArn === undefined) {
+      throw new Error(
+        `DescribeEndpoint ${resources.endpointName}: got no EndpointArn, expected the endpoint's ARN`,
+      );
+    }
+    const prefix = endpointArn.slice(0, endpointArn.lastIndexOf(':endpoint/') + 1);
+    const resourceArns = [
+      endpointArn,
+      `${prefix}endpoint-config/${resources.endpointConfigName}`,
+      `${prefix}model/${resources.modelName}`,
+    ];
+    for (const resourceArn of resourceArns) {
+      try {
+        await this.client.send(new AddTagsCommand({ ResourceArn: resourceArn, Tags: toSageMakerTags(tags) }));
+      } catch (error) {
+        throw toStepError(error, { ...call, resourceName: resourceArn });
+      }
+    }
   }
 
   deleteEndpoint(endpointName: string): Promise<boolean> {

@@ -14,6 +14,7 @@ import {
   type HostedResource,
   type Logger,
   type ModelHost,
+  type HostedResourceNames,
   type ModelSpec,
   type ObjectStore,
   type ProductionVariantSpec,
@@ -64,7 +65,8 @@ interface LocalEndpoint {
   readonly endpointName: string;
   readonly endpointConfigName: string;
   readonly variant: ProductionVariantSpec;
-  readonly tags: Readonly<Record<string, string>>;
+  /** Mutable: `addTags` updates it in place (running servers hold this object). */
+  tags: Readonly<Record<string, string>>;
   status: EndpointStatus;
   failureReason?: string;
   server?: ModelServerProcess;
@@ -99,6 +101,22 @@ export class LocalModelHost implements ModelHost {
 
   constructor(private readonly options: LocalModelHostOptions) {
     this.availableCpus = options.availableCpus ?? availableParallelism();
+  }
+
+  addTags(resources: HostedResourceNames, tags: Readonly<Record<string, string>>): Promise<void> {
+    const endpoint = this.endpoints.get(resources.endpointName);
+    if (endpoint !== undefined) endpoint.tags = { ...endpoint.tags, ...tags };
+    const config = this.endpointConfigs.get(resources.endpointConfigName);
+    if (config !== undefined) {
+      this.endpointConfigs.set(resources.endpointConfigName, {
+        ...config,
+        tags: { ...config.tags, ...tags },
+      });
+    }
+    const model = this.models.get(resources.modelName);
+    if (model !== undefined)
+      this.models.set(resources.modelName, { ...model, tags: { ...model.tags, ...tags } });
+    return Promise.resolve();
   }
 
   createModel(spec: ModelSpec): Promise<void> {

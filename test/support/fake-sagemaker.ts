@@ -5,6 +5,7 @@ import type {
   CompilationJobSpec,
   EndpointDescription,
   EndpointStatus,
+  HostedResourceNames,
   HostedResource,
   ModelCompiler,
   ModelHost,
@@ -134,6 +135,26 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
         ? {}
         : { instanceCount: endpoint.variant.initialInstanceCount }),
     });
+  }
+
+  addTags(resources: HostedResourceNames, tags: Readonly<Record<string, string>>): Promise<void> {
+    this.calls.push(`AddTags ${resources.endpointName}`);
+    const entries: [FakeResourceKind, string][] = [
+      ['endpoint', resources.endpointName],
+      ['endpoint-config', resources.endpointConfigName],
+      ['model', resources.modelName],
+    ];
+    for (const [kind, name] of entries) {
+      const created = this.created.get(`${kind}/${name}`);
+      if (created !== undefined)
+        this.created.set(`${kind}/${name}`, { ...created, tags: { ...created.tags, ...tags } });
+    }
+    return Promise.resolve();
+  }
+
+  /** The tags a resource carries now, as ListTags would report them. */
+  tagsOf(kind: FakeResourceKind, name: string): Readonly<Record<string, string>> {
+    return this.created.get(`${kind}/${name}`)?.tags ?? {};
   }
 
   /** Adds an endpoint the project did not create (for `existingEndpoint` runs). */

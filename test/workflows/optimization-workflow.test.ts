@@ -282,6 +282,9 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     expect(left.endpoints).toEqual([summary.keep?.endpointName]);
     expect(left.endpointConfigs).toEqual([summary.keep?.endpointConfigName]);
     expect(left.models).toEqual([summary.keep?.modelName]);
+    // Tagged so that the janitor never sweeps what the user asked to keep.
+    expect(sagemaker.tagsOf('endpoint', left.endpoints[0] ?? '')).toMatchObject({ 'mso:keep': 'true' });
+    expect(sagemaker.tagsOf('model', left.models[0] ?? '')).toMatchObject({ 'mso:keep': 'true' });
   });
 
   it('adds each endpoint’s own metrics over its test window to the report, noting any it could not read', async () => {

@@ -85,7 +85,7 @@ describe('SafetyNet', () => {
             'DescribeEndpoint',
             'DescribeEndpointConfig',
           ].flatMap((action) => owned(`sagemaker:${action}`, hosting)),
-          ...['DescribeCompilationJob', 'StopCompilationJob', 'ListTags'].flatMap((action) =>
+          ...['DescribeCompilationJob', 'StopCompilationJob', 'ListTags', 'AddTags'].flatMap((action) =>
             owned(`sagemaker:${action}`, ['compilation-job', ...hosting]),
           ),
           ...['ListCompilationJobs', 'ListEndpointConfigs', 'ListEndpoints', 'ListModels'].map(

@@ -1,4 +1,5 @@
 import {
+  AddTagsCommand,
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
   CreateModelCommand,
@@ -594,5 +595,43 @@ describe('SageMakerModelHost', () => {
       await expect(listing).rejects.toBeInstanceOf(TransientServiceError);
       await expect(listing).rejects.toThrow(`ListTags for endpoint ${EP}`);
     });
+  });
+});
+
+describe('SageMakerModelHost.addTags', () => {
+  it('tags the endpoint, its config and its model by ARN, derived from the endpoint’s ARN', async () => {
+    // Prepare
+    sagemaker.reset();
+    sagemaker.on(DescribeEndpointCommand).resolves({
+      EndpointName: 'mso-run-ep-c1',
+      EndpointArn: 'arn:aws:sagemaker:eu-west-1:123456789012:endpoint/mso-run-ep-c1',
+      EndpointConfigName: 'mso-run-ec-c1',
+      EndpointStatus: 'InService',
+      CreationTime: new Date(0),
+      LastModifiedTime: new Date(0),
+    });
+    sagemaker.on(AddTagsCommand).resolves({});
+
+    // Act
+    await host.addTags(
+      { endpointName: 'mso-run-ep-c1', endpointConfigName: 'mso-run-ec-c1', modelName: 'mso-run-m-c1' },
+      { 'mso:keep': 'true' },
+    );
+
+    // Assert
+    expect(sagemaker.commandCalls(AddTagsCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        ResourceArn: 'arn:aws:sagemaker:eu-west-1:123456789012:endpoint/mso-run-ep-c1',
+        Tags: [{ Key: 'mso:keep', Value: 'true' }],
+      },
+      {
+        ResourceArn: 'arn:aws:sagemaker:eu-west-1:123456789012:endpoint-config/mso-run-ec-c1',
+        Tags: [{ Key: 'mso:keep', Value: 'true' }],
+      },
+      {
+        ResourceArn: 'arn:aws:sagemaker:eu-west-1:123456789012:model/mso-run-m-c1',
+        Tags: [{ Key: 'mso:keep', Value: 'true' }],
+      },
+    ]);
   });
 });
