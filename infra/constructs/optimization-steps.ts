@@ -7,7 +7,7 @@ import type { OptimizationSteps } from '../../workflows/optimization-workflow.js
 import { LOAD_WORKER_TIMEOUT } from '../../workflows/optimization-workflow.js';
 import { ArtifactPrefix } from './artifacts-store.js';
 import type { ProjectFunction } from './project-function.js';
-import { SageMakerGrants } from './sagemaker-grants.js';
+import { DELETE_HOSTED_ACTIONS, SageMakerGrants } from './sagemaker-grants.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack, StepLambdaOptions } from '../stacks/serving-optimizer-stack.js';
 
@@ -102,15 +102,12 @@ export function createOptimizationSteps(stack: ServingOptimizerStack): Optimizat
     timeout: Duration.minutes(5),
   });
 
-  const deleteActions = [
-    'sagemaker:DescribeEndpoint',
-    'sagemaker:DescribeEndpointConfig',
-    'sagemaker:DeleteEndpoint',
-    'sagemaker:DeleteEndpointConfig',
-    'sagemaker:DeleteModel',
-  ];
   const deleteCandidate = step('delete-candidate', {});
-  allow(deleteCandidate, deleteActions, [owned('endpoint'), owned('endpoint-config'), owned('model')]);
+  allow(
+    deleteCandidate,
+    [...DELETE_HOSTED_ACTIONS],
+    [owned('endpoint'), owned('endpoint-config'), owned('model')],
+  );
 
   const recommend = step('recommend', {
     readsArtifacts: [ArtifactPrefix.runs],

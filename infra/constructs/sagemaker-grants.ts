@@ -12,22 +12,21 @@ type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation
  * they cannot drift apart. Mutations are scoped to the `mso-` name prefix; each wildcard carries its
  * cdk-nag acknowledgment.
  */
+/** What deleting an endpoint with its config and model takes (describe first: busy endpoints wait). */
+export const DELETE_HOSTED_ACTIONS = [
+  'sagemaker:DescribeEndpoint',
+  'sagemaker:DescribeEndpointConfig',
+  'sagemaker:DeleteEndpoint',
+  'sagemaker:DeleteEndpointConfig',
+  'sagemaker:DeleteModel',
+] as const;
+
 export class SageMakerGrants {
   constructor(private readonly stack: Stack) {}
 
   /** What `cleanUpRun` over the SageMaker adapters calls (workflow clean-up, failed-run clean-up). */
   allowCleanUp(fn: ProjectFunction): void {
-    this.allowOwned(
-      fn,
-      [
-        'sagemaker:DescribeEndpoint',
-        'sagemaker:DescribeEndpointConfig',
-        'sagemaker:DeleteEndpoint',
-        'sagemaker:DeleteEndpointConfig',
-        'sagemaker:DeleteModel',
-      ],
-      ['endpoint', 'endpoint-config', 'model'],
-    );
+    this.allowOwned(fn, [...DELETE_HOSTED_ACTIONS], ['endpoint', 'endpoint-config', 'model']);
     this.allowOwned(
       fn,
       // AddTags: the run's clean-up tags the endpoint it keeps (`keep-recommended`) for the janitor.
@@ -52,14 +51,7 @@ export class SageMakerGrants {
     this.allowList(fn, ['sagemaker:ListEndpoints', 'sagemaker:ListEndpointConfigs', 'sagemaker:ListModels']);
     this.allowOwned(
       fn,
-      [
-        'sagemaker:ListTags',
-        'sagemaker:DescribeEndpoint',
-        'sagemaker:DescribeEndpointConfig',
-        'sagemaker:DeleteEndpoint',
-        'sagemaker:DeleteEndpointConfig',
-        'sagemaker:DeleteModel',
-      ],
+      ['sagemaker:ListTags', ...DELETE_HOSTED_ACTIONS],
       ['endpoint', 'endpoint-config', 'model'],
     );
     // DeregisterScalableTarget supports the scalable-target resource type (Service Authorization
