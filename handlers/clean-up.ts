@@ -1,5 +1,5 @@
 import { ResourceBusyError } from './contracts/errors.js';
-import { RESOURCE_NAME_PREFIX, runToken, TAG_KEYS } from './contracts/names.js';
+import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from './contracts/names.js';
 import { EndpointStatuses, type Logger, type ModelCompiler, type ModelHost } from './ports.js';
 import type { RunSummary } from './recommend.js';
 import type { PlannedCandidate, RunPlan } from './validate-and-plan.js';
@@ -94,7 +94,7 @@ export async function cleanUpRun(event: CleanUpEvent, deps: CleanUpDeps): Promis
   const found = await deps.host.listRunResources(runId, prefix);
   const keep = event.summary?.keep;
   // The janitor sweeps old project resources: the keep tag tells it this one was kept on purpose.
-  if (keep !== undefined) await deps.host.addTags(keep, { [TAG_KEYS.keep]: 'true' });
+  if (keep !== undefined) await deps.host.addTags(keep, { [KEEP_TAG.key]: KEEP_TAG.value });
   const kept = new Set<string>(
     keep === undefined ? [] : [keep.endpointName, keep.endpointConfigName, keep.modelName],
   );

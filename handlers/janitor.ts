@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeError } from './contracts/errors.js';
-import { PROJECT_TAG_VALUE, RESOURCE_NAME_PREFIX, TAG_KEYS } from './contracts/names.js';
+import { KEEP_TAG, PROJECT_TAG_VALUE, RESOURCE_NAME_PREFIX, TAG_KEYS } from './contracts/names.js';
 import { toInputIssues } from './contracts/validation.js';
 import {
   EndpointStatuses,
@@ -25,7 +25,7 @@ const MS_PER_HOUR = 3_600_000;
  * `cleanupPolicy: keep-recommended` leaves its recommended endpoint for the user; without this tag
  * the janitor would delete it once it is older than the maximum age.
  */
-export const KEEP_TAG = { key: TAG_KEYS.keep, value: 'true' } as const;
+export { KEEP_TAG };
 
 /**
  * SageMaker refuses DeleteEndpoint while an operation is under way; a `Deleting` endpoint is

@@ -2,7 +2,13 @@ import type { CandidateOutcome } from './contracts/workflow-state.js';
 import type { LoadTestResult } from './load-test/index.js';
 import { describeError } from './contracts/errors.js';
 import { VARIANT_NAME } from './deploy-candidate.js';
-import type { EndpointMetrics, EndpointMetricsReader, Logger, ObjectStore } from './ports.js';
+import type {
+  EndpointMetrics,
+  EndpointMetricsReader,
+  HostedResourceNames,
+  Logger,
+  ObjectStore,
+} from './ports.js';
 import { buildReport } from './report/build-report.js';
 import type { Report } from './report/report.js';
 import { renderHtmlReport } from './report/render-html.js';
@@ -30,11 +36,7 @@ export interface RunSummary {
   readonly candidates: readonly { readonly id: string; readonly verdict: string; readonly reason: string }[];
   readonly report: { readonly json: string; readonly markdown: string; readonly html: string };
   /** What clean-up must keep: the recommended endpoint when the policy is `keep-recommended`. */
-  readonly keep?: {
-    readonly endpointName: string;
-    readonly endpointConfigName: string;
-    readonly modelName: string;
-  };
+  readonly keep?: HostedResourceNames;
 }
 
 /**

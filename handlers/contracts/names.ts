@@ -61,6 +61,9 @@ export function resourceName(runId: string, kind: ResourceKind, suffix: string):
   return `${name.slice(0, SAGEMAKER_NAME_MAX - 7).replace(/-+$/, '')}-${hash}`;
 }
 
+/** What marks a kept resource: run clean-up sets it, the janitor honours it. */
+export const KEEP_TAG = { key: TAG_KEYS.keep, value: 'true' } as const;
+
 export function runTags(runId: string, extra: Record<string, string> = {}): Record<string, string> {
   return { ...extra, [TAG_KEYS.project]: PROJECT_TAG_VALUE, [TAG_KEYS.runId]: runId };
 }
