@@ -1,6 +1,13 @@
 import { ResourceBusyError } from './contracts/errors.js';
 import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from './contracts/names.js';
-import { EndpointStatuses, type Logger, type ModelCompiler, type ModelHost } from './ports.js';
+import { VARIANT_NAME } from './deploy-candidate.js';
+import {
+  EndpointStatuses,
+  type Logger,
+  type ModelCompiler,
+  type ModelHost,
+  type ScalingRegistry,
+} from './ports.js';
 import type { RunSummary } from './recommend.js';
 import type { PlannedCandidate, RunPlan } from './validate-and-plan.js';
 
@@ -14,7 +21,13 @@ const BUSY_STATUSES: readonly string[] = [
 
 export interface CleanUpDeps {
   readonly host: ModelHost;
-  readonly compiler: ModelCompiler;
+  /** Stops the run's compilation jobs; the async workflow compiles nothing and passes none. */
+  readonly compiler?: ModelCompiler;
+  /**
+   * Deregisters an endpoint's autoscaling before it is deleted (async endpoints scale to zero).
+   * Optimization candidates are never autoscaled and pass none.
+   */
+  readonly scaling?: ScalingRegistry;
   readonly logger: Logger;
 }
 
@@ -101,10 +114,10 @@ export async function cleanUpRun(event: CleanUpEvent, deps: CleanUpDeps): Promis
   const isDeletable = (name: string): boolean => !kept.has(name);
 
   const stoppedCompilationJobs: string[] = [];
-  for (const jobName of found.compilationJobs) {
-    const job = await deps.compiler.describeCompilationJob(jobName);
+  for (const jobName of deps.compiler === undefined ? [] : found.compilationJobs) {
+    const job = await deps.compiler?.describeCompilationJob(jobName);
     if (job !== undefined && ['INPROGRESS', 'STARTING'].includes(job.status)) {
-      await deps.compiler.stopCompilationJob(jobName);
+      await deps.compiler?.stopCompilationJob(jobName);
       stoppedCompilationJobs.push(jobName);
     }
   }
@@ -112,6 +125,8 @@ export async function cleanUpRun(event: CleanUpEvent, deps: CleanUpDeps): Promis
   const busy: string[] = [];
   for (const endpointName of found.endpoints.filter(isDeletable)) {
     try {
+      // Deregistered first, so Application Auto Scaling cannot act on an endpoint being deleted.
+      await deps.scaling?.deregisterEndpointVariant(endpointName, VARIANT_NAME);
       if (await deleteEndpointWhenSettled(deps.host, endpointName)) endpoints.push(endpointName);
     } catch (error) {
       if (!(error instanceof ResourceBusyError)) throw error;

@@ -15,6 +15,16 @@ export interface ObjectStore {
   head(uri: string): Promise<ObjectMetadata | undefined>;
   getBytes(uri: string): Promise<Uint8Array>;
   putBytes(uri: string, body: Uint8Array, contentType?: string): Promise<void>;
+  /**
+   * The objects under a prefix URI (ending with `/`), in key order, at most `limit` of them:
+   * `truncated` says more exist. Prefixes ("folders") themselves are not objects.
+   */
+  list(prefixUri: string, limit: number): Promise<ObjectListing>;
+}
+
+export interface ObjectListing {
+  readonly uris: readonly string[];
+  readonly truncated: boolean;
 }
 
 /** Structured logger (Powertools on AWS, a console logger locally). Never pass secrets or tokens. */
@@ -63,7 +73,33 @@ export interface EndpointDescription {
   /** Instance type and count of the first production variant, when the endpoint config says. */
   readonly instanceType?: string;
   readonly instanceCount?: number;
+  /** The first variant's name and its current instance count (0 when an async endpoint scaled in). */
+  readonly variantName?: string;
+  readonly currentInstanceCount?: number;
+  /** The endpoint config's `AsyncInferenceConfig`; absent for real-time and serverless endpoints. */
+  readonly asyncInference?: AsyncInferenceDescription;
 }
+
+/**
+ * SageMaker `AsyncInferenceConfig` as the project deploys it: results and failures written to S3,
+ * success and error notifications published to SNS (which resume the waiting tasks).
+ */
+export interface AsyncInferenceSpec {
+  /** `OutputConfig.S3OutputPath`: where SageMaker writes each result. */
+  readonly s3OutputPath: string;
+  /** `OutputConfig.S3FailurePath`: where it writes the model's error responses. */
+  readonly s3FailurePath: string;
+  /** `OutputConfig.KmsKeyId`: the key that encrypts results. */
+  readonly kmsKeyId?: string;
+  /** `OutputConfig.NotificationConfig.SuccessTopic` / `ErrorTopic`. */
+  readonly successTopicArn: string;
+  readonly errorTopicArn: string;
+  /** `ClientConfig.MaxConcurrentInvocationsPerInstance`; SageMaker picks a value when absent. */
+  readonly maxConcurrentInvocationsPerInstance?: number;
+}
+
+/** What DescribeEndpointConfig says of an existing endpoint's async config (fields may be absent). */
+export type AsyncInferenceDescription = Partial<AsyncInferenceSpec> & { readonly s3OutputPath?: string };
 
 /** The three resources behind one endpoint, by name. */
 export interface HostedResourceNames {
@@ -90,6 +126,8 @@ export interface ModelHost {
     readonly endpointConfigName: string;
     readonly variant: ProductionVariantSpec;
     readonly tags: Readonly<Record<string, string>>;
+    /** Makes it an asynchronous endpoint (real-time instances only, not serverless). */
+    readonly asyncInference?: AsyncInferenceSpec;
   }): Promise<void>;
   createEndpoint(spec: {
     readonly endpointName: string;
@@ -157,8 +195,65 @@ export interface ProjectResources {
  * configured for auto scaling", SageMaker developer guide); deregistering first makes it explicit.
  */
 export interface ScalingRegistry {
-  /** Returns whether a scalable target was deregistered; a variant never registered is not an error. */
+  /**
+   * Returns whether a scalable target was deregistered; a variant never registered is not an error.
+   * Deregistering deletes the target's scaling policies (Application Auto Scaling does) and the
+   * step-scaling alarm `configureAsyncScaling` created (the adapter does).
+   */
   deregisterEndpointVariant(endpointName: string, variantName: string): Promise<boolean>;
+  /**
+   * Autoscaling of an async endpoint's variant between 0 and `maxInstanceCount`: target tracking on
+   * `ApproximateBacklogSizePerInstance`, plus a step-scaling policy on `HasBacklogWithoutCapacity`
+   * (target tracking cannot scale out from zero: with no instance there is no per-instance backlog;
+   * SageMaker developer guide, "Autoscale an asynchronous endpoint"). Idempotent.
+   */
+  configureAsyncScaling(endpointName: string, variantName: string, policy: AsyncScalingPolicy): Promise<void>;
+}
+
+export interface AsyncScalingPolicy {
+  readonly minInstanceCount: number;
+  readonly maxInstanceCount: number;
+  /** Target value of `ApproximateBacklogSizePerInstance`. */
+  readonly targetBacklogPerInstance: number;
+  readonly scaleInCooldownSeconds: number;
+  readonly scaleOutCooldownSeconds: number;
+}
+
+/** One scaling activity of an endpoint variant (Application Auto Scaling DescribeScalingActivities). */
+export interface ScalingActivity {
+  readonly startEpochMs: number;
+  /** Absent while the activity is in progress. */
+  readonly endEpochMs?: number;
+  /** The desired instance count the activity set, when its description says. */
+  readonly toInstanceCount?: number;
+  /** `Successful`, `InProgress`, `Failed`, … */
+  readonly status: string;
+  readonly description: string;
+}
+
+/** Queue figures of an async endpoint over a window (CloudWatch `AWS/SageMaker`, or local). */
+export interface AsyncBacklogMetrics {
+  /** `TimeInBacklog`: how long requests waited in the queue before processing. */
+  readonly timeInBacklogMs?: { readonly average: number; readonly maximum: number };
+  /** `ApproximateBacklogSize`, the largest value seen. */
+  readonly maxBacklogSize?: number;
+}
+
+/**
+ * How an async endpoint behaved during a run: its scaling activities and its queue. Best effort:
+ * CloudWatch publishes with a delay of minutes, so figures may be missing right after a burst.
+ */
+export interface AsyncEndpointObserver {
+  scalingActivities(
+    endpointName: string,
+    variantName: string,
+    sinceEpochMs: number,
+  ): Promise<readonly ScalingActivity[]>;
+  backlogMetrics(
+    endpointName: string,
+    startEpochMs: number,
+    endEpochMs: number,
+  ): Promise<AsyncBacklogMetrics>;
 }
 
 /** SageMaker's compilation job statuses (DescribeCompilationJob `CompilationJobStatus`). */

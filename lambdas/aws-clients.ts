@@ -1,3 +1,4 @@
+import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
@@ -31,4 +32,12 @@ export function createS3Client(): S3Client {
  */
 export function createCloudWatchClient(): CloudWatchClient {
   return tracer.captureAWSv3Client(new CloudWatchClient({}));
+}
+
+/**
+ * Application Auto Scaling for endpoint variants: a few calls per async run or janitor sweep, so
+ * the SDK's standard retries suffice; throttling that outlasts them surfaces as TransientServiceError.
+ */
+export function createApplicationAutoScalingClient(): ApplicationAutoScalingClient {
+  return tracer.captureAWSv3Client(new ApplicationAutoScalingClient({}));
 }

@@ -15,6 +15,13 @@ export const StepVariables = {
   loadStartDelaySeconds: 'LOAD_START_DELAY_SECONDS',
   region: 'AWS_REGION',
   janitorMaxAgeHours: 'JANITOR_MAX_AGE_HOURS',
+  /** The async workflow's SNS topics, which the notification Lambda listens to. */
+  asyncSuccessTopicArn: 'ASYNC_SUCCESS_TOPIC_ARN',
+  asyncErrorTopicArn: 'ASYNC_ERROR_TOPIC_ARN',
+  /** The KMS key SageMaker encrypts async results with (the artifacts key). */
+  asyncOutputKmsKeyId: 'ASYNC_OUTPUT_KMS_KEY_ID',
+  /** The wait task's TimeoutSeconds, as deployed: runs whose queue TTL cannot fit are refused. */
+  asyncWaitTimeoutSeconds: 'ASYNC_WAIT_TIMEOUT_SECONDS',
 } as const;
 
 /** The janitor's age bound: at most 90 days, so a typo in hours cannot switch the janitor off for good. */

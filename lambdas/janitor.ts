@@ -1,9 +1,12 @@
-import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import { parseJanitorEvent, sweepStaleResources } from '../handlers/janitor.js';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
-import { createSageMakerClient } from './aws-clients.js';
+import {
+  createApplicationAutoScalingClient,
+  createCloudWatchClient,
+  createSageMakerClient,
+} from './aws-clients.js';
 import { getNumberEnv, JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from './config.js';
-import { defineStep, tracer } from './step.js';
+import { defineStep } from './step.js';
 import { sagemakerHost } from './wiring.js';
 
 /**
@@ -18,10 +21,11 @@ const maxAgeHours = getNumberEnv(StepVariables.janitorMaxAgeHours, DEFAULT_MAX_A
 });
 
 const host = sagemakerHost(createSageMakerClient(), { withRole: false });
-// One DeregisterScalableTarget per swept variant: the SDK's standard retries suffice.
-const scaling = new ApplicationAutoScalingRegistry(
-  tracer.captureAWSv3Client(new ApplicationAutoScalingClient({})),
-);
+// One DeleteAlarms and one DeregisterScalableTarget per swept variant: standard retries suffice.
+const scaling = new ApplicationAutoScalingRegistry({
+  autoScaling: createApplicationAutoScalingClient(),
+  cloudWatch: createCloudWatchClient(),
+});
 
 /** The janitor, on an EventBridge Scheduler schedule: sweeps the project's stale endpoints. */
 export const handler = defineStep((event: unknown, { logger }) =>

@@ -2,13 +2,21 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
+import { AwsAsyncEndpointObserver } from './adapters/async-endpoint-observer.js';
 import { DynamoDbTokenStore, TASK_TOKEN_TABLE_VARIABLE } from './adapters/dynamodb-token-store.js';
 import { SfnTaskResumer } from './adapters/sfn-task-resumer.js';
-import type { ModelCompiler, ModelHost, ObjectStore } from '../handlers/ports.js';
+import type {
+  AsyncEndpointObserver,
+  ModelCompiler,
+  ModelHost,
+  ObjectStore,
+  ScalingRegistry,
+} from '../handlers/ports.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SageMakerCompiler } from './adapters/sagemaker-compiler.js';
 import { SageMakerModelHost } from './adapters/sagemaker-model-host.js';
-import { createS3Client } from './aws-clients.js';
+import { createApplicationAutoScalingClient, createCloudWatchClient, createS3Client } from './aws-clients.js';
 import { getNumberEnv, getRequiredEnv, StepVariables } from './config.js';
 import { tracer } from './step.js';
 
@@ -115,4 +123,20 @@ export function taskTokenStore(): DynamoDbTokenStore {
 /** Resumes waiting Step Functions tasks (SendTaskSuccess/Failure/Heartbeat). */
 export function taskResumer(): SfnTaskResumer {
   return new SfnTaskResumer({ client: tracer.captureAWSv3Client(new SFNClient({})) });
+}
+
+/** Autoscaling of endpoint variants (Application Auto Scaling, plus the CloudWatch alarm of async endpoints). */
+export function scalingRegistry(): ScalingRegistry {
+  return new ApplicationAutoScalingRegistry({
+    autoScaling: createApplicationAutoScalingClient(),
+    cloudWatch: createCloudWatchClient(),
+  });
+}
+
+/** An async endpoint's scaling activities and queue metrics, for the async benchmark's summary. */
+export function asyncEndpointObserver(): AsyncEndpointObserver {
+  return new AwsAsyncEndpointObserver({
+    autoScaling: createApplicationAutoScalingClient(),
+    cloudWatch: createCloudWatchClient(),
+  });
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CfnElement } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 import { ServingOptimizerStack } from '../infra/stacks/serving-optimizer-stack.js';
 import { createConfiguredApp } from '../infra/synth-app.js';
 import { type ExtractedStateMachine, extractStateMachines } from './runner/index.js';
@@ -12,6 +13,9 @@ const LOCAL_ENV = { account: '000000000000', region: 'local-1' } as const;
 export interface SynthesizedWorkflows {
   readonly template: Readonly<Record<string, unknown>>;
   readonly optimization: ExtractedStateMachine;
+  readonly asyncInference: ExtractedStateMachine;
+  /** The async wait task's TimeoutSeconds, as synthesized. */
+  readonly asyncWaitTimeoutSeconds: number;
 }
 
 /**
@@ -24,12 +28,21 @@ export function synthesizeWorkflows(): SynthesizedWorkflows {
     const app = createConfiguredApp({ outdir });
     const stack = new ServingOptimizerStack(app, 'ServingOptimizer', { env: LOCAL_ENV });
     const template = app.synth().getStackByName(stack.stackName).template as Record<string, unknown>;
-    const stateMachine = stack.optimization?.stateMachine.node.defaultChild;
-    const logicalId = stateMachine instanceof CfnElement ? stack.getLogicalId(stateMachine) : undefined;
-    const optimization = extractStateMachines(template).find((machine) => machine.logicalId === logicalId);
-    if (optimization === undefined)
-      throw new Error('The synthesized stack has no optimization state machine');
-    return { template, optimization };
+    const machines = extractStateMachines(template);
+    const find = (what: string, stateMachine: IConstruct | undefined): ExtractedStateMachine => {
+      const resource = stateMachine?.node.defaultChild;
+      const logicalId = resource instanceof CfnElement ? stack.getLogicalId(resource) : undefined;
+      const found = machines.find((machine) => machine.logicalId === logicalId);
+      if (found === undefined) throw new Error(`The synthesized stack has no ${what} state machine`);
+      return found;
+    };
+    const asyncInference = stack.asyncInference;
+    return {
+      template,
+      optimization: find('optimization', stack.optimization?.stateMachine),
+      asyncInference: find('async-inference', asyncInference?.workflow.stateMachine),
+      asyncWaitTimeoutSeconds: asyncInference?.workflow.waitTimeout.toSeconds() ?? 0,
+    };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }

@@ -2,10 +2,11 @@ import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
 import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
+import { lambdaStep, type LambdaStepOptions, retryWhileBusy } from './lambda-step.js';
 
 /** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
 export interface OptimizationSteps {
@@ -29,14 +30,6 @@ export interface OptimizationWorkflowProps {
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
 }
-
-/** Errors of the Lambda service itself (not of our code): always safe to retry. */
-const LAMBDA_SERVICE_ERRORS = [
-  'Lambda.ServiceException',
-  'Lambda.AWSLambdaException',
-  'Lambda.SdkClientException',
-  'Lambda.TooManyRequestsException',
-];
 
 /** Lambda timeout of the load worker (the Lambda maximum); the state's timeout sits just above. */
 export const LOAD_WORKER_TIMEOUT = Duration.minutes(15);
@@ -272,7 +265,7 @@ export class OptimizationWorkflow extends Construct {
       resultPath: '$.cleanUp',
       timeout: Duration.minutes(10),
     });
-    this.retryWhileBusy(cleanUp);
+    retryWhileBusy(cleanUp);
     return recommendStep.next(cleanUp);
   }
 
@@ -287,7 +280,7 @@ export class OptimizationWorkflow extends Construct {
       resultPath: '$.cleanUp',
       timeout: Duration.minutes(10),
     });
-    this.retryWhileBusy(cleanUp);
+    retryWhileBusy(cleanUp);
     cleanUp.addCatch(runFailed, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
     return cleanUp.next(runFailed);
   }
@@ -298,62 +291,11 @@ export class OptimizationWorkflow extends Construct {
       resultPath: sfn.JsonPath.DISCARD,
       timeout: Duration.minutes(2),
     });
-    this.retryWhileBusy(task);
+    retryWhileBusy(task);
     return task;
   }
 
-  /** An endpoint still Creating cannot be deleted: retry for up to ~40 minutes. */
-  private retryWhileBusy(task: tasks.LambdaInvoke): void {
-    task.addRetry({
-      errors: [ErrorNames.resourceBusy],
-      interval: Duration.seconds(60),
-      backoffRate: 1,
-      maxAttempts: 40,
-    });
-  }
-
-  /**
-   * A Task state that invokes a step Lambda and takes its return value as the result (not the
-   * Invoke API's envelope). Retries name the transient errors: Lambda's own and ours.
-   */
-  private invoke(
-    name: string,
-    fn: IFunction,
-    options: {
-      readonly payload: Record<string, unknown> | string;
-      readonly resultPath?: string;
-      readonly resultSelector?: Record<string, unknown>;
-      readonly timeout: Duration;
-      readonly retryTransient?: boolean;
-    },
-  ): tasks.LambdaInvoke {
-    const task = new tasks.LambdaInvoke(this, name, {
-      lambdaFunction: fn,
-      // A payload that is one path becomes InputPath: with a function ARN as Resource, Parameters
-      // must be an object, and without Parameters the (input-pathed) state is the payload.
-      ...(typeof options.payload === 'string'
-        ? { inputPath: options.payload }
-        : { payload: sfn.TaskInput.fromObject(options.payload) }),
-      payloadResponseOnly: true,
-      retryOnServiceExceptions: false,
-      taskTimeout: sfn.Timeout.duration(options.timeout),
-      ...(options.resultPath === undefined ? {} : { resultPath: options.resultPath }),
-      ...(options.resultSelector === undefined ? {} : { resultSelector: options.resultSelector }),
-    });
-    task.addRetry({
-      errors: LAMBDA_SERVICE_ERRORS,
-      interval: Duration.seconds(2),
-      backoffRate: 2,
-      maxAttempts: 6,
-    });
-    if (options.retryTransient !== false) {
-      task.addRetry({
-        errors: [ErrorNames.transientService],
-        interval: Duration.seconds(5),
-        backoffRate: 2,
-        maxAttempts: 5,
-      });
-    }
-    return task;
+  private invoke(name: string, fn: IFunction, options: LambdaStepOptions): tasks.LambdaInvoke {
+    return lambdaStep(this, name, fn, options);
   }
 }

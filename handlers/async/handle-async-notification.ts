@@ -62,6 +62,10 @@ export interface AsyncInferenceResult {
   readonly timeInSageMakerMs: number | null;
   /** From storing the token (just before `InvokeEndpointAsync`) to the resume. */
   readonly totalMs: number;
+  /** When the token was stored, just before `InvokeEndpointAsync` (epoch ms). */
+  readonly invokedAtEpochMs: number;
+  /** When SageMaker finished (its `eventTime`), or the resume time when it does not say. */
+  readonly finishedAtEpochMs: number;
 }
 
 /** The `Cause` of `InferenceFailedError`: a JSON document a Catch can parse (`States.StringToJson`). */
@@ -73,6 +77,8 @@ export interface AsyncInferenceFailureCause {
   readonly inputLocation: string;
   readonly timeInSageMakerMs: number | null;
   readonly totalMs: number;
+  readonly invokedAtEpochMs: number;
+  readonly finishedAtEpochMs: number;
 }
 
 export interface HandleAsyncNotificationDeps {
@@ -187,8 +193,20 @@ function successCall(
       inputLocation: record.inputLocation,
       outputLocation: notification.outputLocation,
       timeInSageMakerMs: timeInSageMaker(notification),
-      totalMs: Math.max(0, nowMs - record.storedAtEpochMs),
+      ...timesOf(notification, record, nowMs),
     },
+  };
+}
+
+function timesOf(
+  notification: InferenceNotification,
+  record: TaskTokenRecord,
+  nowMs: number,
+): { totalMs: number; invokedAtEpochMs: number; finishedAtEpochMs: number } {
+  return {
+    totalMs: Math.max(0, nowMs - record.storedAtEpochMs),
+    invokedAtEpochMs: record.storedAtEpochMs,
+    finishedAtEpochMs: notification.finishedAtEpochMs ?? nowMs,
   };
 }
 
@@ -202,7 +220,7 @@ function failureCall(notification: FailedNotification, record: TaskTokenRecord, 
       failureLocation: notification.failureLocation ?? null,
       inputLocation: record.inputLocation,
       timeInSageMakerMs: timeInSageMaker(notification),
-      totalMs: Math.max(0, nowMs - record.storedAtEpochMs),
+      ...timesOf(notification, record, nowMs),
     },
   };
 }

@@ -44,6 +44,7 @@ export interface InvokeAsyncInferenceEvent {
   readonly endpointName: string;
   readonly contentType: string;
   readonly invocationTimeoutSeconds: number;
+  readonly requestTtlSeconds: number;
   /** The wait task's timeout: the record must outlive it. */
   readonly waitTimeoutSeconds: number;
 }
@@ -90,6 +91,7 @@ export async function invokeAsyncInference(
     runId: event.runId,
     itemIndex: event.itemIndex,
     inputLocation: event.inputLocation,
+    endpointName: event.endpointName,
     storedAtEpochMs: nowMs,
     expiresAtEpochSeconds: Math.ceil(nowMs / 1000) + event.waitTimeoutSeconds + RECORD_GRACE_SECONDS,
   };
@@ -104,6 +106,7 @@ export async function invokeAsyncInference(
       contentType: event.contentType,
       inferenceId,
       invocationTimeoutSeconds: event.invocationTimeoutSeconds,
+      requestTtlSeconds: event.requestTtlSeconds,
     });
     deps.logger.info('Async inference queued', { ...where, outputLocation: receipt.outputLocation });
     return receipt;

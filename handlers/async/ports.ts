@@ -14,6 +14,8 @@ export interface TaskTokenRecord {
   readonly runId: string;
   readonly itemIndex: number;
   readonly inputLocation: string;
+  /** The endpoint invoked: the heartbeat sender checks it is still alive. Absent in old records. */
+  readonly endpointName?: string;
   /** When the invoke step stored the token, just before calling InvokeEndpointAsync. */
   readonly storedAtEpochMs: number;
   /** When the notification Lambda resumed the task (set together with the token's removal). */
@@ -48,6 +50,8 @@ export interface TaskTokenStore {
   consumeToken(inferenceId: string, taskToken: string, resumedAtEpochMs: number): Promise<ConditionalOutcome>;
   /** Deletes the record, on condition that it still holds `taskToken`. */
   deleteIfToken(inferenceId: string, taskToken: string): Promise<ConditionalOutcome>;
+  /** Every record that still holds a token (a task waiting for its notification), in any order. */
+  listWaiting(): AsyncIterable<NewTaskTokenRecord>;
 }
 
 /**
@@ -78,6 +82,8 @@ export interface AsyncInvocationRequest {
   readonly contentType: string;
   readonly inferenceId: string;
   readonly invocationTimeoutSeconds: number;
+  /** `RequestTTLSeconds`: how long the request may wait in SageMaker's queue. */
+  readonly requestTtlSeconds: number;
 }
 
 export interface AsyncInvocationReceipt {

@@ -1,31 +1,45 @@
 import { z } from 'zod';
+import {
+  environmentSchema,
+  FRAMEWORKS,
+  frameworkVersionSchema,
+  imageUriSchema,
+  instanceTypeSchema,
+  objectUriSchema,
+} from '../contracts/run-input.js';
 import { parseOrThrow } from '../contracts/validation.js';
 
 /**
  * The run input of the async-inference workflow: one schema, used by its first state, the API and
  * the CLI. Errors name the field, what was given and what was expected (`parseOrThrow`).
  *
- * For now the workflow reuses an existing async endpoint (`endpointName`); deploying one from a
- * spec comes with the workflow construct, and will be a second, mutually exclusive field.
+ * The endpoint is either reused (`endpointName`: an async endpoint that publishes to this stack's
+ * notification topics) or deployed for the run (`endpoint`: model, instance type, autoscaling from
+ * zero), and deleted afterwards unless `endpoint.keepAfterRun`.
  */
 
 export const ASYNC_RUN_LIMITS = {
   /**
-   * Each input is one iteration of an inline Map, about a dozen history events (iteration, task
-   * scheduled/started/submitted/succeeded, result state). A Standard execution stops at 25,000
-   * events (Step Functions quotas), so 1,000 inputs keep a run at half of it.
+   * Each input is one iteration of an inline Map, about ten history events (iteration, task
+   * scheduled/started/submitted/succeeded, result state), plus a few per batch of 40. A Standard
+   * execution stops at 25,000 events (Step Functions quotas), so 1,000 inputs keep a run under half.
    */
   maxInputs: 1000,
-  /** An inline Map runs at most 40 iterations at once (Step Functions, "Map state in Inline mode"). */
-  maxConcurrency: 40,
+  /**
+   * Inputs in flight at once: an inline Map runs at most 40 iterations concurrently (Step
+   * Functions, "Map state in Inline mode"); the workflow nests a Map of batches around the Map of
+   * inputs, so up to 40 batches of 40 can wait at once.
+   */
+  maxConcurrency: 1000,
   /** `InvocationTimeoutSeconds`: 1–3600 s of processing (SageMaker InvokeEndpointAsync reference). */
   maxInvocationTimeoutSeconds: 3600,
-  /**
-   * A request may also wait in SageMaker's queue up to `RequestTTLSeconds`, 6 h by default
-   * (InvokeEndpointAsync reference); with an hour of processing, 7 h covers the worst case. A
-   * day is the ceiling: past it, the input is better split into several runs.
-   */
-  maxWaitTimeoutSeconds: 86_400,
+  /** `RequestTTLSeconds`: 60–21,600 s in the queue (SageMaker InvokeEndpointAsync reference). */
+  minRequestTtlSeconds: 60,
+  maxRequestTtlSeconds: 21_600,
+  /** Endpoints the project deploys scale out to at most this many instances. */
+  maxInstanceCount: 10,
+  /** `ClientConfig.MaxConcurrentInvocationsPerInstance`: 1–1000 (SageMaker AsyncInferenceClientConfig). */
+  maxConcurrentInvocationsPerInstance: 1000,
 } as const;
 
 export const ASYNC_RUN_DEFAULTS = {
@@ -33,8 +47,11 @@ export const ASYNC_RUN_DEFAULTS = {
   maxConcurrency: 10,
   /** SageMaker's own default when `InvocationTimeoutSeconds` is absent: 15 minutes. */
   invocationTimeoutSeconds: 900,
-  /** SageMaker's default queue TTL (6 h) plus the default invocation timeout (15 min). */
-  waitTimeoutSeconds: 21_600 + 900,
+  /** SageMaker's own default queue TTL: 6 hours. */
+  requestTtlSeconds: 21_600,
+  maxInstanceCount: 1,
+  /** The value of AWS's async-inference autoscaling example. */
+  targetBacklogPerInstance: 5,
 } as const;
 
 const s3Pattern = '[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]';
@@ -48,13 +65,49 @@ const prefixUri = z.string().regex(new RegExp(`^(s3://${s3Pattern}/(.*/)?|file:/
   message: 'a prefix URI ending with "/", such as s3://my-bucket/inputs/',
 });
 
+/** A SageMaker endpoint name (CreateEndpoint `EndpointName`). */
+const endpointNameSchema = z
+  .string()
+  .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, { message: 'a SageMaker endpoint name' });
+
+/** An async endpoint deployed for the run, scaling between zero and `maxInstanceCount`. */
+export const asyncEndpointSchema = z.strictObject({
+  /** A packaged `model.tar.gz` (e.g. the one an optimization run wrote under runs/<runId>/model/). */
+  modelDataUrl: objectUriSchema,
+  framework: z.enum(FRAMEWORKS),
+  frameworkVersion: frameworkVersionSchema.optional(),
+  /** An explicit serving image; otherwise the image is chosen from the maintained table. */
+  image: imageUriSchema.optional(),
+  instanceType: instanceTypeSchema,
+  maxInstanceCount: z
+    .int()
+    .min(1)
+    .max(ASYNC_RUN_LIMITS.maxInstanceCount)
+    .default(ASYNC_RUN_DEFAULTS.maxInstanceCount),
+  /** SageMaker picks a value when absent. */
+  maxConcurrentInvocationsPerInstance: z
+    .int()
+    .min(1)
+    .max(ASYNC_RUN_LIMITS.maxConcurrentInvocationsPerInstance)
+    .optional(),
+  /** Target of `ApproximateBacklogSizePerInstance` for scaling out and in. */
+  targetBacklogPerInstance: z
+    .number()
+    .positive()
+    .max(1000)
+    .default(ASYNC_RUN_DEFAULTS.targetBacklogPerInstance),
+  environment: environmentSchema,
+  /** Leave the endpoint (scaled to zero) after the run, tagged so the janitor keeps it. */
+  keepAfterRun: z.boolean().default(false),
+});
+
 export const asyncRunInputSchema = z
   .strictObject({
     /** A label for the summary; the run id itself is the execution name. */
     name: z.string().max(200).optional(),
-    endpointName: z
-      .string()
-      .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, { message: 'a SageMaker endpoint name' }),
+    /** Exactly one of `endpointName` (reuse) and `endpoint` (deploy for the run). */
+    endpointName: endpointNameSchema.optional(),
+    endpoint: asyncEndpointSchema.optional(),
     /** Exactly one of `inputs` and `inputPrefix`. */
     inputs: z
       .array(inputUri)
@@ -67,6 +120,7 @@ export const asyncRunInputSchema = z
     inputPrefix: prefixUri.optional(),
     /** The MIME type SageMaker passes to the model (`ContentType`). */
     contentType: z.string().min(1).max(1024).default(ASYNC_RUN_DEFAULTS.contentType),
+    /** Inputs waiting for their result at once (queued or processing). */
     maxConcurrency: z
       .int()
       .min(1)
@@ -77,19 +131,22 @@ export const asyncRunInputSchema = z
       .min(1)
       .max(ASYNC_RUN_LIMITS.maxInvocationTimeoutSeconds)
       .default(ASYNC_RUN_DEFAULTS.invocationTimeoutSeconds),
-    /** The wait task's `TimeoutSeconds`: queue time plus processing, for one input. */
-    waitTimeoutSeconds: z
+    /** How long a request may wait in SageMaker's queue before it expires (a failure). */
+    requestTtlSeconds: z
       .int()
-      .min(60)
-      .max(ASYNC_RUN_LIMITS.maxWaitTimeoutSeconds)
-      .default(ASYNC_RUN_DEFAULTS.waitTimeoutSeconds),
+      .min(ASYNC_RUN_LIMITS.minRequestTtlSeconds)
+      .max(ASYNC_RUN_LIMITS.maxRequestTtlSeconds)
+      .default(ASYNC_RUN_DEFAULTS.requestTtlSeconds),
     /**
-     * The wait task's `HeartbeatSeconds`. SageMaker sends no heartbeat, so set it only when
-     * something calls `SendTaskHeartbeat` for the waiting tasks; otherwise leave it out.
+     * Benchmark mode: send `burstSize` requests at once (cycling through the inputs) and report
+     * time in backlog, drain rate and the delay to scale out from zero. `maxConcurrency` is then
+     * the burst size.
      */
-    heartbeatSeconds: z.int().min(1).max(ASYNC_RUN_LIMITS.maxWaitTimeoutSeconds).optional(),
-    /** Where the summary is written; by default under the run's prefix in the artifacts bucket. */
-    summaryPrefix: prefixUri.optional(),
+    benchmark: z
+      .strictObject({
+        burstSize: z.int().min(1).max(ASYNC_RUN_LIMITS.maxInputs),
+      })
+      .optional(),
   })
   .superRefine((input, context) => {
     if ((input.inputs === undefined) === (input.inputPrefix === undefined)) {
@@ -100,25 +157,20 @@ export const asyncRunInputSchema = z
         message: 'exactly one of `inputs` (a list of URIs) and `inputPrefix` (a prefix URI)',
       });
     }
-    if (input.waitTimeoutSeconds <= input.invocationTimeoutSeconds) {
+    if ((input.endpointName === undefined) === (input.endpoint === undefined)) {
       context.addIssue({
         code: 'custom',
-        path: ['waitTimeoutSeconds'],
-        input: input.waitTimeoutSeconds,
-        message: `more than invocationTimeoutSeconds (${input.invocationTimeoutSeconds}): the wait must outlast SageMaker's processing`,
-      });
-    }
-    if (input.heartbeatSeconds !== undefined && input.heartbeatSeconds >= input.waitTimeoutSeconds) {
-      context.addIssue({
-        code: 'custom',
-        path: ['heartbeatSeconds'],
-        input: input.heartbeatSeconds,
-        message: `less than waitTimeoutSeconds (${input.waitTimeoutSeconds})`,
+        path: input.endpointName === undefined ? ['endpointName'] : ['endpoint'],
+        input: input.endpointName === undefined ? undefined : input.endpoint,
+        message:
+          'exactly one of `endpointName` (an existing async endpoint) and `endpoint` (one to deploy for the run)',
       });
     }
   });
 
 export type AsyncRunInput = z.output<typeof asyncRunInputSchema>;
+export type AsyncRunInputDocument = z.input<typeof asyncRunInputSchema>;
+export type AsyncEndpointInput = z.output<typeof asyncEndpointSchema>;
 
 /** Parses an async run input, or throws `InvalidRunInputError` naming every bad field. */
 export function parseAsyncRunInput(data: unknown): AsyncRunInput {

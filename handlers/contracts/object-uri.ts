@@ -21,3 +21,16 @@ export function s3Uri(bucket: string, key: string): string {
 export function runPrefixKey(runId: string): string {
   return `runs/${runId}/`;
 }
+
+/**
+ * Key layout of the artifacts bucket (infra/constructs/artifacts-store.ts grants by these):
+ * - `models/…`  the models to optimize or serve, uploaded before a run;
+ * - `inputs/…`  the async workflow's inputs, uploaded before a run;
+ * - `runs/<runId>/…`  everything a run produces.
+ */
+export const ArtifactPrefix = {
+  models: 'models/',
+  inputs: 'inputs/',
+  runs: 'runs/',
+} as const;
+export type ArtifactPrefix = (typeof ArtifactPrefix)[keyof typeof ArtifactPrefix];

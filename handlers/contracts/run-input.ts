@@ -22,12 +22,14 @@ export const RUN_LIMITS = {
   maxLoadWorkers: 40,
 } as const;
 
-const objectUri = z.string().regex(/^(s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+|file:\/\/\/.+)$/, {
-  message: 'an S3 URI such as s3://my-bucket/models/model.tar.gz (file:///… only in local mode)',
-});
+export const objectUriSchema = z
+  .string()
+  .regex(/^(s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+|file:\/\/\/.+)$/, {
+    message: 'an S3 URI such as s3://my-bucket/models/model.tar.gz (file:///… only in local mode)',
+  });
 
 /** Container environment: names as in a shell, values as strings (SageMaker's `Environment`). */
-const environmentSchema = z
+export const environmentSchema = z
   .record(
     z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,1023}$/, { message: 'an environment variable name' }),
     z.string().max(1024, { message: 'a value of at most 1024 characters' }),
@@ -36,24 +38,29 @@ const environmentSchema = z
 
 export const FRAMEWORKS = ['onnx', 'pytorch', 'tensorflow', 'tflite', 'mxnet', 'keras', 'xgboost'] as const;
 
+/** An ECR image URI, or `local` (the local model server). */
+export const imageUriSchema = z
+  .string()
+  .regex(
+    /^(\d{12}\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/[a-z0-9._/-]+(:[\w.-]+|@sha256:[a-f0-9]{64})|local)$/,
+    { message: 'an ECR image URI such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/repo:tag' },
+  );
+
+export const frameworkVersionSchema = z
+  .string()
+  .regex(/^\d+(\.\d+){0,2}$/, { message: 'a version such as 2.1 or 1.13.1' });
+
+export const instanceTypeSchema = z
+  .string()
+  .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, { message: 'an instance type such as ml.c5.xlarge' });
+
 const modelSchema = z.strictObject({
   /** A raw model file (e.g. `model.onnx`, `model.pt`) or an already packaged `model.tar.gz`. */
-  artifactUri: objectUri,
+  artifactUri: objectUriSchema,
   framework: z.enum(FRAMEWORKS),
-  frameworkVersion: z
-    .string()
-    .regex(/^\d+(\.\d+){0,2}$/, { message: 'a version such as 2.1 or 1.13.1' })
-    .optional(),
+  frameworkVersion: frameworkVersionSchema.optional(),
   /** An explicit serving image; otherwise the image is chosen from the maintained table. */
-  image: z
-    .string()
-    .regex(
-      /^(\d{12}\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/[a-z0-9._/-]+(:[\w.-]+|@sha256:[a-f0-9]{64})|local)$/,
-      {
-        message: 'an ECR image URI such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/repo:tag',
-      },
-    )
-    .optional(),
+  image: imageUriSchema.optional(),
   /** Input name → shape, as Neo's `DataInputConfig` wants it, e.g. `{ "input": [1, 3, 224, 224] }`. */
   inputShape: z
     .record(z.string().min(1), z.array(z.int().positive()).min(1).max(8))
@@ -61,11 +68,11 @@ const modelSchema = z.strictObject({
     .optional(),
   environment: environmentSchema,
   /** Inference code packaged under `code/` in model.tar.gz (a `.tar.gz` of a folder or one `.py` file). */
-  inferenceCodeUri: objectUri.optional(),
+  inferenceCodeUri: objectUriSchema.optional(),
 });
 
 const payloadSchema = z.strictObject({
-  uri: objectUri,
+  uri: objectUriSchema,
   contentType: z.string().min(1).default('application/json'),
   accept: z.string().min(1).optional(),
 });
@@ -88,9 +95,7 @@ const candidateIdSchema = z.string().regex(/^[a-z0-9](-?[a-z0-9]){0,23}$/, {
 
 const realtimeCandidateSchema = z.strictObject({
   id: candidateIdSchema.optional(),
-  instanceType: z
-    .string()
-    .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, { message: 'an instance type such as ml.c5.xlarge' }),
+  instanceType: instanceTypeSchema,
   initialInstanceCount: z.int().min(1).max(RUN_LIMITS.maxInstanceCountPerCandidate).default(1),
   /** The compilation target whose artifact this candidate serves; absent = the uncompiled model. */
   compiledFor: compilationTargetSchema.optional(),

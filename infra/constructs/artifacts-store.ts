@@ -10,17 +10,14 @@ import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
  * Key layout of the artifacts bucket:
  *
  * - `models/…`            user inputs: the models to optimize, uploaded before a run.
+ * - `inputs/…`            user inputs: the async workflow's payloads, uploaded before a run.
  * - `runs/<runId>/…`      everything a run produces: the packaged `model.tar.gz`, compiled
  *                         artifacts (SageMaker Neo output), load-test results and the reports
  *                         (`report.json`, `report.md`, `report.html`). The run id is the execution
  *                         name, so a retried step writes to the same keys.
  */
-export const ArtifactPrefix = {
-  models: 'models/',
-  runs: 'runs/',
-} as const;
-
-export type ArtifactPrefix = (typeof ArtifactPrefix)[keyof typeof ArtifactPrefix];
+export { ArtifactPrefix } from '../../handlers/contracts/object-uri.js';
+import { ArtifactPrefix } from '../../handlers/contracts/object-uri.js';
 
 export interface ArtifactsStoreProps {
   /**

@@ -1,33 +1,27 @@
 import { JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from '../../lambdas/config.js';
-import { Duration, Stack, TimeZone } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Role } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import {
-  CfnSchedule,
-  Schedule,
-  ScheduleExpression,
-  ScheduleTargetInput,
-  TimeWindow,
-} from 'aws-cdk-lib/aws-scheduler';
+import { CfnSchedule, Schedule, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
+import type { ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/clean-up-failed-run.js';
-import { acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
+import { createDeadLetterQueue, resolveScheduleExpression } from './schedule-settings.js';
 
 /** Often enough that a forgotten endpoint bills at most a few hours past its maximum age. */
 export const DEFAULT_JANITOR_SCHEDULE = 'rate(6 hours)';
 
 /** The optimization workflow's default execution timeout (workflows/optimization-workflow.ts). */
 const DEFAULT_EXECUTION_TIMEOUT = Duration.hours(24);
-
-const SCHEDULE_EXPRESSION = /^(?:rate|cron)\(.+\)$/;
 
 export interface JanitorSettings {
   /**
@@ -57,6 +51,11 @@ export interface JanitorSettings {
 export interface SafetyNetProps {
   /** The optimization state machine whose failed, timed-out and aborted executions are cleaned up. */
   readonly stateMachine: IStateMachine;
+  /**
+   * The async-inference state machine, whose failed runs are cleaned up the same way (with their
+   * endpoint's autoscaling deregistered). @default - none
+   */
+  readonly asyncStateMachine?: IStateMachine;
   /**
    * The state machine's execution timeout: the janitor's minimum age derives from it.
    * @default Duration.hours(24), the optimization workflow's default
@@ -96,16 +95,10 @@ export class SafetyNet extends Construct {
     const schedule = resolveSchedule(settings.schedule ?? DEFAULT_JANITOR_SCHEDULE, settings.timeZone);
     const sagemaker = new SageMakerGrants(scope);
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // The SQS maximum: time to notice and replay a lost clean-up (SQS developer guide, quotas).
-      retentionPeriod: Duration.days(14),
-    });
-    acknowledgeNagRule(
-      this.deadLetterQueue,
-      'AwsSolutions-SQS3',
-      'This queue is itself the dead-letter queue of the failure rule and of the janitor schedule',
+    this.deadLetterQueue = createDeadLetterQueue(
+      this,
+      'DeadLetters',
+      'the events the stack’s rules and schedules (failed-run clean-up, janitor, run schedules, approval trigger, run summaries) could not deliver',
     );
 
     this.cleanUpFailedRun = scope.createStepLambda('clean-up-failed-run', {
@@ -113,6 +106,7 @@ export class SafetyNet extends Construct {
       description: 'Deletes the resources of an optimization run that ended FAILED, TIMED_OUT or ABORTED',
     });
     sagemaker.allowCleanUp(this.cleanUpFailedRun);
+    sagemaker.allowDeregisterScaling(this.cleanUpFailedRun);
     this.failedRunRule = new Rule(this, 'FailedRunRule', {
       description: 'Optimization executions that end FAILED, TIMED_OUT or ABORTED → clean up the run',
       eventPattern: {
@@ -120,7 +114,10 @@ export class SafetyNet extends Construct {
         detailType: [EXECUTION_STATUS_CHANGE],
         detail: {
           status: [...FAILURE_STATUSES],
-          stateMachineArn: [props.stateMachine.stateMachineArn],
+          stateMachineArn: [
+            props.stateMachine.stateMachineArn,
+            ...(props.asyncStateMachine === undefined ? [] : [props.asyncStateMachine.stateMachineArn]),
+          ],
         },
       },
       targets: [
@@ -176,24 +173,9 @@ export function resolveMaxAgeHours(maxAgeHours: number | undefined, executionTim
   return value;
 }
 
-/** A Scheduler expression from the settings, checked at synth rather than at deploy. */
+/** A Scheduler expression from the janitor settings, checked at synth rather than at deploy. */
 export function resolveSchedule(expression: string, timeZone: string | undefined): ScheduleExpression {
-  if (!SCHEDULE_EXPRESSION.test(expression)) {
-    throw new Error(
-      `SafetyNet janitor.schedule: got "${expression}", expected an EventBridge Scheduler expression ` +
-        `"rate(<value> <unit>)" or "cron(<minutes> <hours> <day> <month> <weekday> <year>)", e.g. "${DEFAULT_JANITOR_SCHEDULE}"`,
-    );
-  }
-  if (timeZone !== undefined && !expression.startsWith('cron(')) {
-    throw new Error(
-      `SafetyNet janitor.timeZone: got "${timeZone}" with the schedule "${expression}", expected a ` +
-        `cron(...) schedule: a time zone applies only to cron expressions`,
-    );
-  }
-  return ScheduleExpression.expression(
-    expression,
-    timeZone === undefined ? undefined : TimeZone.of(timeZone),
-  );
+  return resolveScheduleExpression('SafetyNet janitor', expression, timeZone, DEFAULT_JANITOR_SCHEDULE);
 }
 
 /**

@@ -34,7 +34,7 @@ export class SageMakerExecutionRole extends Construct {
       description: 'Assumed by SageMaker for the models, endpoints and compilation jobs of optimization runs',
     });
 
-    props.artifacts.grantRead(this.role, ArtifactPrefix.models, ArtifactPrefix.runs);
+    props.artifacts.grantRead(this.role, ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs);
     // Neo writes compiled models (and async inference its outputs) under runs/<runId>/.
     props.artifacts.grantWrite(this.role, ArtifactPrefix.runs);
 

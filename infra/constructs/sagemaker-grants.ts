@@ -1,4 +1,4 @@
-import type { Stack } from 'aws-cdk-lib';
+import { ArnFormat, type Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
@@ -54,15 +54,126 @@ export class SageMakerGrants {
       ['sagemaker:ListTags', ...DELETE_HOSTED_ACTIONS],
       ['endpoint', 'endpoint-config', 'model'],
     );
-    // DeregisterScalableTarget supports the scalable-target resource type (Service Authorization
-    // Reference, Application Auto Scaling), but its ARN ends in an opaque id that Application Auto
-    // Scaling assigns (`scalable-target/1234abcd...`), not the endpoint's name: this account and
-    // Region's targets is the narrowest pattern there is.
-    const scalableTargets = this.stack.formatArn({
-      service: 'application-autoscaling',
-      resource: 'scalable-target',
-      resourceName: '*',
-    });
+    this.allowDeregisterScaling(fn);
+  }
+
+  /**
+   * DescribeEndpoint and DescribeEndpointConfig on any endpoint: the async workflow may reuse an
+   * endpoint the project did not create, whatever its name.
+   */
+  allowDescribeAnyEndpoint(fn: ProjectFunction): void {
+    const resources = [
+      this.stack.formatArn({ service: 'sagemaker', resource: 'endpoint', resourceName: '*' }),
+      this.stack.formatArn({ service: 'sagemaker', resource: 'endpoint-config', resourceName: '*' }),
+    ];
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['sagemaker:DescribeEndpoint', 'sagemaker:DescribeEndpointConfig'],
+        resources,
+      }),
+    );
+    for (const resource of resources) {
+      acknowledgeWildcardResource(
+        fn.serviceRole,
+        resource,
+        'Describe only: a reused async endpoint may have any name the user chose',
+      );
+    }
+  }
+
+  /** CreateModel, CreateEndpointConfig and CreateEndpoint with their tags, on `mso-` names. */
+  allowCreateEndpoint(fn: ProjectFunction): void {
+    this.allowOwned(
+      fn,
+      [
+        'sagemaker:CreateModel',
+        'sagemaker:CreateEndpointConfig',
+        'sagemaker:CreateEndpoint',
+        'sagemaker:AddTags',
+      ],
+      ['model', 'endpoint-config', 'endpoint'],
+    );
+  }
+
+  /** InvokeEndpointAsync on any endpoint: a reused endpoint may have any name. */
+  allowInvokeAsync(fn: ProjectFunction): void {
+    const endpoints = this.stack.formatArn({ service: 'sagemaker', resource: 'endpoint', resourceName: '*' });
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['sagemaker:InvokeEndpointAsync'],
+        resources: [endpoints],
+      }),
+    );
+    acknowledgeWildcardResource(
+      fn.serviceRole,
+      endpoints,
+      'Invoke only: a reused async endpoint may have any name the user chose',
+    );
+  }
+
+  /**
+   * Autoscaling of an async endpoint the run deployed: the scalable target, its two policies and
+   * the step-scaling alarm on HasBacklogWithoutCapacity (named after the `mso-` endpoint).
+   * RegisterScalableTarget creates Application Auto Scaling's service-linked role for SageMaker
+   * the first time (Application Auto Scaling user guide, "Service-linked roles").
+   */
+  allowAsyncScaling(fn: ProjectFunction): void {
+    const scalableTargets = this.scalableTargets();
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [
+          'application-autoscaling:RegisterScalableTarget',
+          'application-autoscaling:PutScalingPolicy',
+        ],
+        resources: [scalableTargets],
+      }),
+    );
+    this.acknowledgeScalableTargets(fn, scalableTargets);
+    // Application Auto Scaling calls these with the caller's permissions when it registers a target.
+    this.allowOwned(
+      fn,
+      [
+        'sagemaker:DescribeEndpoint',
+        'sagemaker:DescribeEndpointConfig',
+        'sagemaker:UpdateEndpointWeightsAndCapacities',
+      ],
+      ['endpoint', 'endpoint-config'],
+    );
+    // PutScalingPolicy replaces the alarms of a target-tracking policy that already exists (a retry).
+    this.allowOwnedAlarms(fn, [
+      'cloudwatch:PutMetricAlarm',
+      'cloudwatch:DescribeAlarms',
+      'cloudwatch:DeleteAlarms',
+    ]);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['iam:CreateServiceLinkedRole'],
+        resources: [
+          this.stack.formatArn({
+            service: 'iam',
+            region: '',
+            resource: 'role',
+            resourceName:
+              'aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint',
+          }),
+        ],
+        conditions: {
+          StringLike: { 'iam:AWSServiceName': 'sagemaker.application-autoscaling.amazonaws.com' },
+        },
+      }),
+    );
+  }
+
+  /**
+   * Deregistering a variant's scalable target (which deletes its policies and their alarms) and
+   * deleting the step-scaling alarm made for it.
+   */
+  allowDeregisterScaling(fn: ProjectFunction): void {
+    const scalableTargets = this.scalableTargets();
     fn.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,
@@ -70,12 +181,78 @@ export class SageMakerGrants {
         resources: [scalableTargets],
       }),
     );
+    this.acknowledgeScalableTargets(fn, scalableTargets);
+    this.allowOwnedAlarms(fn, ['cloudwatch:DescribeAlarms', 'cloudwatch:DeleteAlarms']);
+  }
+
+  /**
+   * What the async summary reads: scaling activities and the endpoint's queue metrics. Neither
+   * DescribeScalingActivities nor GetMetricData supports resource-level permissions (Service
+   * Authorization Reference).
+   */
+  allowObserveAsync(fn: ProjectFunction): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['application-autoscaling:DescribeScalingActivities', 'cloudwatch:GetMetricData'],
+        resources: ['*'],
+      }),
+    );
+    acknowledgeWildcardResource(
+      fn.serviceRole,
+      '*',
+      'DescribeScalingActivities and GetMetricData support no resource-level permissions; read-only',
+    );
+  }
+
+  /**
+   * Scalable targets support resource-level permissions (Service Authorization Reference,
+   * Application Auto Scaling), but their ARNs end in an opaque id that Application Auto Scaling
+   * assigns (`scalable-target/1234abcd...`), not the endpoint's name: this account and Region's
+   * targets is the narrowest pattern there is.
+   */
+  private scalableTargets(): string {
+    return this.stack.formatArn({
+      service: 'application-autoscaling',
+      resource: 'scalable-target',
+      resourceName: '*',
+    });
+  }
+
+  private acknowledgeScalableTargets(fn: ProjectFunction, scalableTargets: string): void {
     acknowledgeWildcardResource(
       fn.serviceRole,
       scalableTargets,
       'Scalable target ARNs end in an id Application Auto Scaling assigns, not the endpoint name; ' +
-        'the janitor only deregisters variants of the mso- endpoints it deletes',
+        'only variants of the mso- endpoints the project creates are registered or deregistered',
     );
+  }
+
+  /**
+   * The alarms of the project's endpoints: the step-scaling alarm named after its mso- endpoint
+   * (lambdas/adapters/application-autoscaling-registry.ts), and those Application Auto Scaling
+   * creates for a target-tracking policy, `TargetTracking-endpoint/<endpoint>/variant/<variant>-
+   * AlarmHigh-<id>`. Application Auto Scaling makes the API caller's own put, describe and delete
+   * of those alarms pass before it acts (Application Auto Scaling user guide, "Permissions
+   * validation for Application Auto Scaling API calls on target resources").
+   */
+  private allowOwnedAlarms(fn: ProjectFunction, actions: string[]): void {
+    const alarms = [RESOURCE_NAME_PREFIX, `TargetTracking-endpoint/${RESOURCE_NAME_PREFIX}`].map((prefix) =>
+      this.stack.formatArn({
+        service: 'cloudwatch',
+        resource: 'alarm',
+        resourceName: `${prefix}*`,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      }),
+    );
+    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions, resources: alarms }));
+    for (const alarm of alarms) {
+      acknowledgeWildcardResource(
+        fn.serviceRole,
+        alarm,
+        'Scoped to the alarms of the project’s endpoints: each alarm name holds its mso- endpoint name',
+      );
+    }
   }
 
   private allowOwned(fn: ProjectFunction, actions: string[], kinds: SageMakerResource[]): void {

@@ -14,6 +14,15 @@ import { createOptimizationSteps } from '../constructs/optimization-steps.js';
 import type { JanitorSettings } from '../constructs/safety-net.js';
 import { SafetyNet } from '../constructs/safety-net.js';
 import { OptimizationWorkflow } from '../../workflows/optimization-workflow.js';
+import { AsyncInference, type AsyncInferenceSettings } from '../constructs/async-inference.js';
+import {
+  ModelApprovalTrigger,
+  type ModelApprovalTriggerProps,
+} from '../constructs/model-approval-trigger.js';
+import { OperationsDashboard } from '../constructs/operations-dashboard.js';
+import { RunApi } from '../constructs/run-api.js';
+import { RunNotifications } from '../constructs/run-notifications.js';
+import { type RunScheduleSettings, RunSchedules } from '../constructs/run-schedules.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -37,6 +46,23 @@ export interface ServingOptimizerStackProps extends StackProps {
    * @default - every 6 hours, sweeping resources older than the execution timeout plus one hour (25 h)
    */
   readonly janitor?: JanitorSettings;
+  /**
+   * The async-inference workflow's waits and heartbeats (deployed with the workflows).
+   * @default - waits of 7 h 15 min, heartbeats every 5 minutes with a 15-minute heartbeat timeout
+   */
+  readonly asyncInference?: AsyncInferenceSettings;
+  /**
+   * EventBridge Scheduler schedules that start runs, each with its input (checked at synth).
+   * @default - none
+   */
+  readonly schedules?: readonly RunScheduleSettings[];
+  /**
+   * Benchmark each model version approved in these Model Registry groups, with a run template.
+   * @default - no trigger
+   */
+  readonly modelApproval?: Omit<ModelApprovalTriggerProps, 'stateMachine' | 'deadLetterQueue'>;
+  /** Email addresses subscribed to the run-summary and alarm topic (each confirms by mail). @default - none */
+  readonly notificationEmails?: readonly string[];
 }
 
 export interface StepLambdaOptions extends Omit<ProjectFunctionProps, 'stepName' | 'entryDirectory'> {
@@ -57,8 +83,17 @@ export class ServingOptimizerStack extends Stack {
   readonly sagemakerExecutionRole: Role;
   /** The optimization state machine, unless `includeWorkflows` is false. */
   readonly optimization?: OptimizationWorkflow;
+  /** The async-inference state machine with its topics and token table, unless `includeWorkflows` is false. */
+  readonly asyncInference?: AsyncInference;
   /** Clean-up of failed runs and the janitor, unless `includeWorkflows` is false. */
   readonly safetyNet?: SafetyNet;
+  /** Run summaries and alarms (one SNS topic), unless `includeWorkflows` is false. */
+  readonly runNotifications?: RunNotifications;
+  readonly runSchedules?: RunSchedules;
+  readonly modelApprovalTrigger?: ModelApprovalTrigger;
+  readonly operationsDashboard?: OperationsDashboard;
+  /** The IAM-authenticated REST API that starts and follows runs, unless `includeWorkflows` is false. */
+  readonly runApi?: RunApi;
   private readonly lambdaEntryDirectory: string | undefined;
 
   constructor(scope: Construct, id: string, props: ServingOptimizerStackProps = {}) {
@@ -84,18 +119,109 @@ export class ServingOptimizerStack extends Stack {
     new CfnOutput(this, 'SageMakerExecutionRoleArn', { value: this.sagemakerExecutionRole.roleArn });
 
     if (props.includeWorkflows !== false) {
-      const steps = createOptimizationSteps(this);
-      this.optimization = new OptimizationWorkflow(this, 'Optimization', { steps });
-      acknowledgeStateMachineGrants(this.optimization.stateMachine, Object.values(steps));
-      this.safetyNet = new SafetyNet(this, 'SafetyNet', {
-        stateMachine: this.optimization.stateMachine,
-        janitor: props.janitor,
+      const workflows = this.addWorkflows(props);
+      this.optimization = workflows.optimization;
+      this.asyncInference = workflows.asyncInference;
+      this.safetyNet = workflows.safetyNet;
+      this.runApi = new RunApi(this, 'RunApi', {
+        optimization: workflows.optimization.stateMachine,
+        asyncInference: workflows.asyncInference.workflow.stateMachine,
       });
-      new CfnOutput(this, 'OptimizationStateMachineArn', {
-        description: 'Start a run with an input from examples/ (the execution name is the run id)',
-        value: this.optimization.stateMachine.stateMachineArn,
-      });
+      const operations = this.addOperations(props, workflows);
+      this.runNotifications = operations.runNotifications;
+      this.runSchedules = operations.runSchedules;
+      this.modelApprovalTrigger = operations.modelApprovalTrigger;
+      this.operationsDashboard = operations.operationsDashboard;
     }
+  }
+
+  /** The two state machines, their Lambdas and the second layer of clean-up. */
+  private addWorkflows(props: ServingOptimizerStackProps) {
+    const steps = createOptimizationSteps(this);
+    const optimization = new OptimizationWorkflow(this, 'Optimization', { steps });
+    acknowledgeStateMachineGrants(optimization.stateMachine, Object.values(steps));
+    const asyncInference = new AsyncInference(this, 'AsyncInference', {
+      encryptionKey: this.encryptionKey,
+      sagemakerExecutionRole: this.sagemakerExecutionRole,
+      ...(props.asyncInference === undefined ? {} : { settings: props.asyncInference }),
+    });
+    acknowledgeStateMachineGrants(asyncInference.workflow.stateMachine, asyncInference.steps);
+    const safetyNet = new SafetyNet(this, 'SafetyNet', {
+      stateMachine: optimization.stateMachine,
+      asyncStateMachine: asyncInference.workflow.stateMachine,
+      janitor: props.janitor,
+    });
+    new CfnOutput(this, 'OptimizationStateMachineArn', {
+      description: 'Start a run with an input from examples/ (the execution name is the run id)',
+      value: optimization.stateMachine.stateMachineArn,
+    });
+    new CfnOutput(this, 'AsyncInferenceStateMachineArn', {
+      description: 'Start an async run with examples/async-batch.json (the execution name is the run id)',
+      value: asyncInference.workflow.stateMachine.stateMachineArn,
+    });
+    new CfnOutput(this, 'AsyncSuccessTopicArn', {
+      description: 'SuccessTopic of a reused async endpoint’s NotificationConfig must be this topic',
+      value: asyncInference.successTopic.topicArn,
+    });
+    new CfnOutput(this, 'AsyncErrorTopicArn', {
+      description: 'ErrorTopic of a reused async endpoint’s NotificationConfig must be this topic',
+      value: asyncInference.errorTopic.topicArn,
+    });
+    return { optimization, asyncInference, safetyNet };
+  }
+
+  /** Triggers (schedules, Model Registry approvals), run summaries, the dashboard and its alarms. */
+  private addOperations(
+    props: ServingOptimizerStackProps,
+    workflows: { optimization: OptimizationWorkflow; asyncInference: AsyncInference; safetyNet: SafetyNet },
+  ) {
+    const optimization = workflows.optimization.stateMachine;
+    const asyncInference = workflows.asyncInference.workflow.stateMachine;
+    // One dead-letter queue for every rule and schedule target: one alarm watches it.
+    const deadLetterQueue = workflows.safetyNet.deadLetterQueue;
+    const runNotifications = new RunNotifications(this, 'RunNotifications', {
+      optimization,
+      asyncInference,
+      deadLetterQueue,
+      ...(props.notificationEmails === undefined ? {} : { emailSubscriptions: props.notificationEmails }),
+    });
+    const runSchedules =
+      props.schedules === undefined || props.schedules.length === 0
+        ? undefined
+        : new RunSchedules(this, 'RunSchedules', {
+            schedules: props.schedules,
+            optimization,
+            asyncInference,
+            deadLetterQueue,
+          });
+    const modelApprovalTrigger =
+      props.modelApproval === undefined
+        ? undefined
+        : new ModelApprovalTrigger(this, 'ModelApproval', {
+            ...props.modelApproval,
+            stateMachine: optimization,
+            deadLetterQueue,
+          });
+    const operationsDashboard = new OperationsDashboard(this, 'Operations', {
+      stateMachines: [
+        { label: 'Optimization', stateMachine: optimization },
+        { label: 'AsyncInference', stateMachine: asyncInference },
+      ],
+      functions: this.node.children.filter(
+        (child): child is ProjectFunction => child instanceof ProjectFunction,
+      ),
+      asyncNotificationFunction: workflows.asyncInference.notificationHandler,
+      ...(modelApprovalTrigger === undefined
+        ? {}
+        : { approvalTriggerFunction: modelApprovalTrigger.startApprovedModelRun }),
+      deadLetterQueues: [deadLetterQueue, workflows.asyncInference.deadLetterQueue],
+      alarmTopic: runNotifications.topic,
+    });
+    new CfnOutput(this, 'RunNotificationsTopicArn', {
+      description: 'Run summaries (attributes status, workflow) and alarms: subscribe here',
+      value: runNotifications.topic.topicArn,
+    });
+    return { runNotifications, runSchedules, modelApprovalTrigger, operationsDashboard };
   }
 
   /**

@@ -4,6 +4,8 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  ScanCommand,
+  type ScanCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { TransientServiceError } from '../../handlers/contracts/errors.js';
@@ -87,7 +89,42 @@ export class DynamoDbTokenStore implements TaskTokenStore {
       );
       return response.Item === undefined ? undefined : fromItem(inferenceId, response.Item);
     } catch (error) {
-      throw mapError('GetItem', inferenceId, error);
+      throw mapError('GetItem', { inferenceId }, error);
+    }
+  }
+
+  /**
+   * Scan, page after page (ExclusiveStartKey), keeping the items that still hold a token. The filter
+   * runs server-side after the read, so tombstones still cost read capacity; the table only holds
+   * a run's worth of records until their TTL, so a Scan stays small. Strongly consistent, so a
+   * token stored just before is seen.
+   */
+  async *listWaiting(): AsyncIterable<NewTaskTokenRecord> {
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.scanPage(exclusiveStartKey);
+      for (const item of page.Items ?? []) {
+        const id = typeof item.inferenceId === 'string' ? item.inferenceId : '(no inferenceId)';
+        const record = fromItem(id, item);
+        // The filter asks for a token; a record consumed between the read and here has none.
+        if (record.taskToken !== undefined) yield { ...record, taskToken: record.taskToken };
+      }
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey !== undefined);
+  }
+
+  private async scanPage(exclusiveStartKey: Record<string, unknown> | undefined): Promise<ScanCommandOutput> {
+    try {
+      return await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: 'attribute_exists(taskToken)',
+          ConsistentRead: true,
+          ...(exclusiveStartKey === undefined ? {} : { ExclusiveStartKey: exclusiveStartKey }),
+        }),
+      );
+    } catch (error) {
+      throw mapError('Scan', { tableName: this.tableName }, error);
     }
   }
 
@@ -138,7 +175,7 @@ export class DynamoDbTokenStore implements TaskTokenStore {
       ) {
         return { status: 'changed' };
       }
-      throw mapError(operation, inferenceId, error);
+      throw mapError(operation, { inferenceId }, error);
     }
   }
 }
@@ -150,6 +187,7 @@ function toItem(record: NewTaskTokenRecord): Record<string, unknown> {
     runId: record.runId,
     itemIndex: record.itemIndex,
     inputLocation: record.inputLocation,
+    ...(record.endpointName === undefined ? {} : { endpointName: record.endpointName }),
     storedAtEpochMs: record.storedAtEpochMs,
     [TOKEN_TABLE_KEYS.ttl]: record.expiresAtEpochSeconds,
   };
@@ -170,12 +208,17 @@ function fromItem(inferenceId: string, item: Record<string, unknown>): TaskToken
   const token = item.taskToken;
   if (token !== undefined && typeof token !== 'string') throw badItem(inferenceId, 'taskToken', 'a string');
   const resumedAt = item.resumedAtEpochMs;
+  const endpointName = item.endpointName;
+  if (endpointName !== undefined && typeof endpointName !== 'string') {
+    throw badItem(inferenceId, 'endpointName', 'a string');
+  }
   return {
     inferenceId: text('inferenceId'),
     ...(token === undefined ? {} : { taskToken: token }),
     runId: text('runId'),
     itemIndex: number('itemIndex'),
     inputLocation: text('inputLocation'),
+    ...(endpointName === undefined ? {} : { endpointName }),
     storedAtEpochMs: number('storedAtEpochMs'),
     ...(typeof resumedAt === 'number' ? { resumedAtEpochMs: resumedAt } : {}),
     expiresAtEpochSeconds: number(TOKEN_TABLE_KEYS.ttl),
@@ -188,12 +231,20 @@ function badItem(inferenceId: string, key: string, expected: string): Error {
   );
 }
 
-/** DynamoDB errors carry no attribute values, so their messages are safe to keep. */
-function mapError(operation: string, inferenceId: string, error: unknown): unknown {
+/**
+ * DynamoDB errors carry no attribute values, so their messages are safe to keep. The target names
+ * what was read or written (one record, or the table for a Scan), never a token.
+ */
+function mapError(
+  operation: string,
+  target: { readonly inferenceId: string } | { readonly tableName: string },
+  error: unknown,
+): unknown {
   if (isTransient(error)) {
+    const subject = 'inferenceId' in target ? `inference ${target.inferenceId}` : `table ${target.tableName}`;
     return new TransientServiceError(
-      `DynamoDB ${operation} for inference ${inferenceId} failed: ${errorName(error) ?? 'Error'}: ${errorMessage(error)}`,
-      { operation, inferenceId },
+      `DynamoDB ${operation} for ${subject} failed: ${errorName(error) ?? 'Error'}: ${errorMessage(error)}`,
+      { operation, ...target },
       { cause: error },
     );
   }

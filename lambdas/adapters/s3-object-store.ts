@@ -1,8 +1,18 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { ResourceNotFoundError } from '../../handlers/contracts/errors.js';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  type ListObjectsV2CommandOutput,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { ResourceNotFoundError, TransientServiceError } from '../../handlers/contracts/errors.js';
 import { type ObjectLocation, parseObjectUri } from '../../handlers/contracts/object-uri.js';
-import type { ObjectMetadata, ObjectStore } from '../../handlers/ports.js';
-import { httpStatusOf } from './aws-errors.js';
+import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../handlers/ports.js';
+import { errorMessage, errorName, httpStatusOf, isTransient } from './aws-errors.js';
+
+/** ListObjectsV2 returns at most 1,000 keys per request (S3 API reference, `MaxKeys`). */
+export const LIST_PAGE_MAX_KEYS = 1000;
 
 /**
  * `ObjectStore` over S3. Objects are encrypted by the bucket's default encryption (the artifacts
@@ -56,6 +66,84 @@ export class S3ObjectStore implements ObjectStore {
       }),
     );
   }
+
+  /**
+   * ListObjectsV2, page after page (ContinuationToken), asking each page for no more keys than are
+   * still wanted plus one: that one more key is how a listing that stops at `limit` knows whether
+   * it is `truncated`. Keys ending with `/` are the zero-byte "folder" markers the S3 console
+   * creates, not objects. General purpose buckets list keys in UTF-8 binary order (S3 API
+   * reference, ListObjectsV2), which is the order kept here.
+   */
+  async list(prefixUri: string, limit: number): Promise<ObjectListing> {
+    const { bucket, prefix } = s3Prefix(prefixUri);
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new TypeError(
+        `S3ObjectStore.list ${prefixUri}: got the limit ${limit}, expected a whole number of objects, at least 1`,
+      );
+    }
+    const uris: string[] = [];
+    let continuationToken: string | undefined;
+    for (;;) {
+      const page = await this.listPage(prefixUri, {
+        bucket,
+        prefix,
+        maxKeys: Math.min(LIST_PAGE_MAX_KEYS, limit - uris.length + 1),
+        continuationToken,
+      });
+      for (const object of page.Contents ?? []) {
+        const key = object.Key;
+        if (key === undefined || key.endsWith('/')) continue;
+        if (uris.length === limit) return { uris, truncated: true };
+        uris.push(`s3://${bucket}/${key}`);
+      }
+      continuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+      if (continuationToken === undefined || continuationToken === '') return { uris, truncated: false };
+    }
+  }
+
+  private async listPage(
+    prefixUri: string,
+    page: {
+      readonly bucket: string;
+      readonly prefix: string;
+      readonly maxKeys: number;
+      readonly continuationToken: string | undefined;
+    },
+  ): Promise<ListObjectsV2CommandOutput> {
+    try {
+      return await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: page.bucket,
+          Prefix: page.prefix,
+          MaxKeys: page.maxKeys,
+          ...(page.continuationToken === undefined ? {} : { ContinuationToken: page.continuationToken }),
+        }),
+      );
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      throw new TransientServiceError(
+        `ListObjectsV2 under ${prefixUri} failed after the SDK's own retries: ${errorName(error) ?? 'Error'}: ` +
+          `${errorMessage(error)}. The workflow retries the step with a longer backoff.`,
+        { operation: 'ListObjectsV2', prefixUri, errorName: errorName(error) },
+        { cause: error },
+      );
+    }
+  }
+}
+
+/** `s3://bucket/prefix/` split; the bucket root `s3://bucket/` lists the whole bucket. */
+function s3Prefix(prefixUri: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([^/]+)\/(.*)$/.exec(prefixUri);
+  const bucket = match?.[1];
+  const prefix = match?.[2];
+  if (bucket === undefined || prefix === undefined || (prefix !== '' && !prefix.endsWith('/'))) {
+    throw new TypeError(
+      `S3ObjectStore.list: got ${JSON.stringify(prefixUri)}, expected an s3://bucket/prefix/ URI ending with "/" ` +
+        '(a prefix without it also matches its siblings, e.g. inputs matches inputs-old/); file:// URIs work ' +
+        'in local mode only',
+    );
+  }
+  return { bucket, prefix };
 }
 
 function s3Location(uri: string): ObjectLocation {

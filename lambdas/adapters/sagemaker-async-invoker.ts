@@ -35,6 +35,7 @@ export class SageMakerAsyncInvoker implements AsyncInvoker {
           ContentType: request.contentType,
           InferenceId: request.inferenceId,
           InvocationTimeoutSeconds: request.invocationTimeoutSeconds,
+          RequestTTLSeconds: request.requestTtlSeconds,
         }),
       );
     } catch (error) {

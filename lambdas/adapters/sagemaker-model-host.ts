@@ -1,5 +1,6 @@
 import {
   AddTagsCommand,
+  type AsyncInferenceConfig,
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
   CreateModelCommand,
@@ -18,6 +19,8 @@ import {
   type SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
 import {
+  type AsyncInferenceDescription,
+  type AsyncInferenceSpec,
   type EndpointDescription,
   type EndpointStatus,
   EndpointStatuses,
@@ -74,6 +77,16 @@ function isEndpointStatus(value: string | undefined): value is EndpointStatus {
   return value !== undefined && KNOWN_ENDPOINT_STATUSES.has(value);
 }
 
+/** Statuses in which `describeEndpoint` also reads the endpoint config (see there). */
+const STATUSES_WITH_CONFIG: ReadonlySet<EndpointStatus> = new Set<EndpointStatus>([
+  EndpointStatuses.inService,
+  EndpointStatuses.updating,
+  EndpointStatuses.systemUpdating,
+  EndpointStatuses.rollingBack,
+  EndpointStatuses.outOfService,
+  EndpointStatuses.updateRollbackFailed,
+]);
+
 /**
  * `ModelHost` over the SageMaker control plane. Creates are idempotent (a retried step finds its
  * resource and goes on), deletes of missing resources return `false`, and failures surface as
@@ -120,10 +133,14 @@ export class SageMakerModelHost implements ModelHost {
     readonly endpointConfigName: string;
     readonly variant: ProductionVariantSpec;
     readonly tags: Readonly<Record<string, string>>;
+    readonly asyncInference?: AsyncInferenceSpec;
   }): Promise<void> {
     const command = new CreateEndpointConfigCommand({
       EndpointConfigName: spec.endpointConfigName,
       ProductionVariants: [toProductionVariant(spec.variant)],
+      ...(spec.asyncInference === undefined
+        ? {}
+        : { AsyncInferenceConfig: toAsyncInferenceConfig(spec.asyncInference) }),
       Tags: toSageMakerTags(spec.tags),
     });
     await this.create(() => this.client.send(command), {
@@ -163,10 +180,12 @@ export class SageMakerModelHost implements ModelHost {
   }
 
   /**
-   * DescribeEndpoint, plus DescribeEndpointConfig once the endpoint is in service for the first
-   * variant's instance type and count (the only time the workflow reads them: for cost figures).
-   * Skipping it while the endpoint is creating halves the calls of the Wait → Check loop against
-   * a control plane that throttles.
+   * DescribeEndpoint, plus DescribeEndpointConfig for what only the config says: the first
+   * variant's instance type and the async-inference settings. The config is read for an endpoint
+   * that exists and works (in service, updating, out of service, …), not while it is Creating, nor
+   * when it is Failed or Deleting: skipping it in the Wait → Check loop of a new endpoint halves the
+   * calls against a control plane that throttles. The first variant's name and current instance
+   * count come from DescribeEndpoint itself (`ProductionVariants`, absent while creating).
    */
   async describeEndpoint(endpointName: string): Promise<EndpointDescription | undefined> {
     const call: SageMakerCall = {
@@ -188,24 +207,36 @@ export class SageMakerModelHost implements ModelHost {
           `${[...KNOWN_ENDPOINT_STATUSES].join(', ')}; update the ports' EndpointStatuses for this new status`,
       );
     }
+    const live = endpoint.ProductionVariants?.[0];
     const description: EndpointDescription = {
       endpointName,
       status,
       ...(endpoint.FailureReason === undefined ? {} : { failureReason: endpoint.FailureReason }),
+      ...(live?.VariantName === undefined ? {} : { variantName: live.VariantName }),
+      ...(live?.CurrentInstanceCount === undefined
+        ? {}
+        : { currentInstanceCount: live.CurrentInstanceCount }),
     };
-    if (status !== EndpointStatuses.inService || endpoint.EndpointConfigName === undefined) {
+    if (!STATUSES_WITH_CONFIG.has(status) || endpoint.EndpointConfigName === undefined) {
       return description;
     }
 
     const config = await this.describeEndpointConfig(endpoint.EndpointConfigName);
     const configured = config?.ProductionVariants?.[0];
     const instanceType = configured?.InstanceType;
-    const instanceCount =
-      endpoint.ProductionVariants?.[0]?.CurrentInstanceCount ?? configured?.InitialInstanceCount;
+    const instanceCount = live?.CurrentInstanceCount ?? configured?.InitialInstanceCount;
+    const asyncInference =
+      config?.AsyncInferenceConfig === undefined
+        ? undefined
+        : fromAsyncInferenceConfig(config.AsyncInferenceConfig);
     return {
       ...description,
+      ...(description.variantName !== undefined || configured?.VariantName === undefined
+        ? {}
+        : { variantName: configured.VariantName }),
       ...(instanceType === undefined ? {} : { instanceType }),
       ...(instanceType === undefined || instanceCount === undefined ? {} : { instanceCount }),
+      ...(asyncInference === undefined ? {} : { asyncInference }),
     };
   }
 
@@ -547,5 +578,40 @@ export function toProductionVariant(variant: ProductionVariantSpec): ProductionV
     ...base,
     InstanceType: variant.instanceType as ProductionVariant['InstanceType'],
     InitialInstanceCount: variant.initialInstanceCount ?? 1,
+  };
+}
+
+/**
+ * The port's async spec as SageMaker's `AsyncInferenceConfig` (SageMaker API reference,
+ * AsyncInferenceConfig / AsyncInferenceOutputConfig / AsyncInferenceNotificationConfig).
+ * `IncludeInferenceResponseIn` stays unset: the notification Lambda reads results from S3, and a
+ * response inside the SNS message would put model output into the topic and the Lambda's event.
+ */
+export function toAsyncInferenceConfig(spec: AsyncInferenceSpec): AsyncInferenceConfig {
+  return {
+    OutputConfig: {
+      S3OutputPath: spec.s3OutputPath,
+      S3FailurePath: spec.s3FailurePath,
+      ...(spec.kmsKeyId === undefined ? {} : { KmsKeyId: spec.kmsKeyId }),
+      NotificationConfig: { SuccessTopic: spec.successTopicArn, ErrorTopic: spec.errorTopicArn },
+    },
+    ...(spec.maxConcurrentInvocationsPerInstance === undefined
+      ? {}
+      : { ClientConfig: { MaxConcurrentInvocationsPerInstance: spec.maxConcurrentInvocationsPerInstance } }),
+  };
+}
+
+/** What DescribeEndpointConfig says of the async settings; fields SageMaker leaves out stay absent. */
+export function fromAsyncInferenceConfig(config: AsyncInferenceConfig): AsyncInferenceDescription {
+  const output = config.OutputConfig;
+  const notification = output?.NotificationConfig;
+  const maxConcurrent = config.ClientConfig?.MaxConcurrentInvocationsPerInstance;
+  return {
+    ...(output?.S3OutputPath === undefined ? {} : { s3OutputPath: output.S3OutputPath }),
+    ...(output?.S3FailurePath === undefined ? {} : { s3FailurePath: output.S3FailurePath }),
+    ...(output?.KmsKeyId === undefined ? {} : { kmsKeyId: output.KmsKeyId }),
+    ...(notification?.SuccessTopic === undefined ? {} : { successTopicArn: notification.SuccessTopic }),
+    ...(notification?.ErrorTopic === undefined ? {} : { errorTopicArn: notification.ErrorTopic }),
+    ...(maxConcurrent === undefined ? {} : { maxConcurrentInvocationsPerInstance: maxConcurrent }),
   };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseObjectUri } from '../../handlers/contracts/object-uri.js';
-import type { ObjectMetadata, ObjectStore } from '../../handlers/ports.js';
+import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../handlers/ports.js';
 
 export interface FileObjectStoreOptions {
   /** Where buckets live: `s3://bucket/key` is stored at `<rootDir>/<bucket>/<key>`. */
@@ -90,7 +90,68 @@ export class FileObjectStore implements ObjectStore {
       await rm(partial, { force: true });
     }
   }
+
+  /**
+   * The objects whose URI starts with `prefixUri`, in key order (as S3 ListObjectsV2 returns them),
+   * at most `limit`. Folders are not objects; half-written files (`.partial-…`) are not listed;
+   * objects of a mounted prefix are listed under their `s3://` URI, as S3 would.
+   */
+  async list(prefixUri: string, limit: number): Promise<ObjectListing> {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new RangeError(`list ${prefixUri}: limit got ${limit}, expected an integer of at least 1`);
+    }
+    if (!/^(s3:\/\/[^/]+\/|file:\/\/\/)/.test(prefixUri)) {
+      throw new TypeError(
+        `list: got the prefix ${JSON.stringify(prefixUri)}, expected s3://bucket/ or file:/// followed by an optional key prefix`,
+      );
+    }
+    // The folder of the prefix's last complete segment; the rest of the prefix filters names.
+    const folderUri = prefixUri.slice(0, prefixUri.lastIndexOf('/') + 1);
+    const roots: [uriPrefix: string, dir: string][] = [[folderUri, this.folderOf(folderUri)]];
+    for (const [mountPrefix, dir] of this.mounts) {
+      // A mount below the listed folder holds objects of the listing too (S3 has no mounts).
+      if (mountPrefix.startsWith(folderUri) && mountPrefix !== folderUri) roots.push([mountPrefix, dir]);
+    }
+    const uris: string[] = [];
+    for (const [uriPrefix, dir] of roots) {
+      for (const path of await filesUnder(dir)) {
+        const uri = uriPrefix + relative(dir, path).split(sep).join('/');
+        // Listed once, under the root that `pathOf` maps it to (a mount shadows the plain folder).
+        if (uri.startsWith(prefixUri) && this.pathOf(uri) === path) uris.push(uri);
+      }
+    }
+    // UTF-16 order, which is S3's UTF-8 byte order for every key without characters above U+FFFF.
+    uris.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { uris: uris.slice(0, limit), truncated: uris.length > limit };
+  }
+
+  /** The folder that holds the objects under a prefix URI ending with `/`. */
+  private folderOf(folderUri: string): string {
+    // `pathOf` maps objects, not prefixes: map a name inside the folder and take its folder.
+    return dirname(this.pathOf(`${folderUri}_`));
+  }
 }
+
+/** Every file below `dir` (recursively), skipping half-written ones; none when it does not exist. */
+async function filesUnder(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+  const files: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...(await filesUnder(path)));
+    else if (entry.isFile() && !PARTIAL_FILE.test(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+/** The temporary name `putBytes` writes to before renaming (`<name>.partial-<uuid>`). */
+const PARTIAL_FILE = /\.partial-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function isNotFound(error: unknown): boolean {
   return (

@@ -8,6 +8,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeError, QuotaExceededError, ResourceNotFoundError } from '../../handlers/contracts/errors.js';
 import {
+  type AsyncInferenceSpec,
   type EndpointDescription,
   type EndpointStatus,
   EndpointStatuses,
@@ -22,6 +23,10 @@ import {
   type ProjectResourcesQuery,
   type RunResources,
 } from '../../handlers/ports.js';
+import { LocalAsyncEndpoint } from '../async/async-endpoint.js';
+import { LocalAsyncPlatform } from '../async/async-platform.js';
+import { LocalValidationError } from '../async/errors.js';
+import { modelServerLauncher } from '../async/instances.js';
 import { planServerCpu, type ServerCpuPlan } from './cpu-budget.js';
 import { extractModelArchive } from './model-archive.js';
 import { ModelServerProcess } from './model-server-process.js';
@@ -46,6 +51,11 @@ export interface LocalModelHostOptions {
   readonly compilationJobNames?: () => readonly string[];
   /** The clock that stamps creation times (for `listProjectResources`). @default Date.now */
   readonly now?: () => number;
+  /**
+   * What async endpoints share: the notification bus, the scaling registry and their records
+   * (`local/async/`). @default a platform of the host's own
+   */
+  readonly asyncPlatform?: LocalAsyncPlatform;
 }
 
 /** What local mode launched for an endpoint: for progress output and tests. */
@@ -59,6 +69,7 @@ export interface LocalEndpointServer {
 interface EndpointConfig {
   readonly variant: ProductionVariantSpec;
   readonly tags: Readonly<Record<string, string>>;
+  readonly asyncInference?: AsyncInferenceSpec;
 }
 
 interface LocalEndpoint {
@@ -74,6 +85,9 @@ interface LocalEndpoint {
   cpu?: ServerCpuPlan;
   /** The start attempt: settles once the endpoint is InService or Failed. */
   starting?: Promise<void>;
+  /** Set for an endpoint config with `AsyncInferenceConfig`: its queue and instances. */
+  readonly asyncInference?: AsyncInferenceSpec;
+  asyncEndpoint?: LocalAsyncEndpoint;
 }
 
 export type EndpointFailureListener = (endpointName: string, failureReason: string) => void;
@@ -98,9 +112,12 @@ export class LocalModelHost implements ModelHost {
   private readonly availableCpus: number;
   private workDir: Promise<string> | undefined;
   private closed = false;
+  /** Shared by the async endpoints (notifications, autoscaling, records). */
+  readonly asyncPlatform: LocalAsyncPlatform;
 
   constructor(private readonly options: LocalModelHostOptions) {
     this.availableCpus = options.availableCpus ?? availableParallelism();
+    this.asyncPlatform = options.asyncPlatform ?? new LocalAsyncPlatform({ logger: options.logger });
   }
 
   addTags(resources: HostedResourceNames, tags: Readonly<Record<string, string>>): Promise<void> {
@@ -137,9 +154,22 @@ export class LocalModelHost implements ModelHost {
     readonly endpointConfigName: string;
     readonly variant: ProductionVariantSpec;
     readonly tags: Readonly<Record<string, string>>;
+    readonly asyncInference?: AsyncInferenceSpec;
   }): Promise<void> {
+    if (spec.asyncInference !== undefined && spec.variant.serverless !== undefined) {
+      // SageMaker refuses it too: asynchronous inference runs on instances only.
+      return Promise.reject(
+        new LocalValidationError(
+          `CreateEndpointConfig ${spec.endpointConfigName}: got AsyncInferenceConfig with a serverless variant, expected instances (instanceType) for an asynchronous endpoint`,
+        ),
+      );
+    }
     if (!this.endpointConfigs.has(spec.endpointConfigName)) {
-      this.endpointConfigs.set(spec.endpointConfigName, { variant: spec.variant, tags: spec.tags });
+      this.endpointConfigs.set(spec.endpointConfigName, {
+        variant: spec.variant,
+        tags: spec.tags,
+        ...(spec.asyncInference === undefined ? {} : { asyncInference: spec.asyncInference }),
+      });
       this.stampCreation('endpoint-config', spec.endpointConfigName);
     }
     return Promise.resolve();
@@ -173,7 +203,9 @@ export class LocalModelHost implements ModelHost {
       );
     }
     const cpu = planServerCpu({
-      variant: config.variant,
+      // An async endpoint runs one server per instance, each with one instance's vCPUs.
+      variant:
+        config.asyncInference === undefined ? config.variant : { ...config.variant, initialInstanceCount: 1 },
       environment: model.environment,
       availableCpus: this.availableCpus,
     });
@@ -187,10 +219,14 @@ export class LocalModelHost implements ModelHost {
       tags: spec.tags,
       status: EndpointStatuses.creating,
       cpu,
+      ...(config.asyncInference === undefined ? {} : { asyncInference: config.asyncInference }),
     };
     this.endpoints.set(spec.endpointName, endpoint);
     this.stampCreation('endpoint', spec.endpointName);
-    endpoint.starting = this.start(endpoint, model, cpu);
+    endpoint.starting =
+      config.asyncInference === undefined
+        ? this.start(endpoint, model, cpu)
+        : this.startAsync(endpoint, model, cpu, config.asyncInference);
     return Promise.resolve();
   }
 
@@ -207,7 +243,19 @@ export class LocalModelHost implements ModelHost {
       ...(variant.instanceType === undefined
         ? {}
         : { instanceType: variant.instanceType, instanceCount: variant.initialInstanceCount ?? 1 }),
+      ...(endpoint.asyncInference === undefined
+        ? {}
+        : {
+            asyncInference: endpoint.asyncInference,
+            variantName: variant.variantName,
+            currentInstanceCount: endpoint.asyncEndpoint?.currentInstanceCount ?? 0,
+          }),
     });
+  }
+
+  /** The queue and instances of an async endpoint, once it started; `undefined` otherwise. */
+  asyncEndpoint(endpointName: string): LocalAsyncEndpoint | undefined {
+    return this.endpoints.get(endpointName)?.asyncEndpoint;
   }
 
   async deleteEndpoint(endpointName: string): Promise<boolean> {
@@ -304,14 +352,17 @@ export class LocalModelHost implements ModelHost {
       [...this.endpoints.values()].map(async (endpoint) => {
         if (endpoint.status === EndpointStatuses.deleting) return;
         this.fail(endpoint, reason, { quiet: true });
-        await this.stopServer(endpoint);
+        await this.stopServer(endpoint, `Endpoint ${endpoint.endpointName} stopped: ${reason}`);
       }),
     );
   }
 
   /** Synchronous SIGKILL of every server: for a forced exit (a second Ctrl-C). */
   killAllNow(): void {
-    for (const endpoint of this.endpoints.values()) endpoint.server?.kill();
+    for (const endpoint of this.endpoints.values()) {
+      endpoint.server?.kill();
+      endpoint.asyncEndpoint?.killNow();
+    }
   }
 
   /** Stops every server, forgets every resource and removes the extracted models. Idempotent. */
@@ -394,11 +445,79 @@ export class LocalModelHost implements ModelHost {
     for (const listener of this.failureListeners) listener(endpoint.endpointName, reason);
   }
 
-  private async stopServer(endpoint: LocalEndpoint): Promise<void> {
+  private async stopServer(
+    endpoint: LocalEndpoint,
+    reason = `Endpoint ${endpoint.endpointName} was deleted`,
+  ): Promise<void> {
     const grace = this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
     // A start still extracting the model may spawn its server after this: let it settle first.
-    if (endpoint.server === undefined) await endpoint.starting;
+    if (endpoint.server === undefined && endpoint.asyncEndpoint === undefined) await endpoint.starting;
+    // Queued and running requests fail with the reason (a notification each), then instances stop.
+    await endpoint.asyncEndpoint?.shutdown(reason);
     await endpoint.server?.stop(grace);
+  }
+
+  /**
+   * An async endpoint: the model extracted once, then a `LocalAsyncEndpoint` whose instances are
+   * model server processes (one per instance, each with one instance's CPU plan). InService once
+   * its initial instances answer `/ping`.
+   */
+  private async startAsync(
+    endpoint: LocalEndpoint,
+    model: ModelSpec,
+    cpu: ServerCpuPlan,
+    asyncInference: AsyncInferenceSpec,
+  ): Promise<void> {
+    const { endpointName } = endpoint;
+    try {
+      for (const warning of cpu.warnings) this.options.logger.warn(warning, { endpointName });
+      const modelDir = await this.extractModel(endpointName, model);
+      if (!isCreating(endpoint)) return;
+      const launchServer = modelServerLauncher({
+        modelDir,
+        environment: { ...model.environment, ...cpu.addedEnvironment },
+        startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+        stopGraceMs: this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+      });
+      const asyncEndpoint = new LocalAsyncEndpoint({
+        endpointName,
+        variantName: endpoint.variant.variantName,
+        config: asyncInference,
+        initialInstanceCount: endpoint.variant.initialInstanceCount ?? 1,
+        launchInstance: (instanceId) => {
+          const instance = launchServer(instanceId);
+          const launch: (typeof this.launched)[number] = { endpointName, pid: instance.pid, cpu };
+          this.launched.push(launch);
+          void instance.ready.then(
+            (url) => {
+              launch.url = url;
+            },
+            () => undefined,
+          );
+          return instance;
+        },
+        store: this.options.store,
+        platform: this.asyncPlatform,
+        onFailed: (reason) => {
+          this.fail(endpoint, reason);
+        },
+      });
+      endpoint.asyncEndpoint = asyncEndpoint;
+      await asyncEndpoint.start();
+      if (!isCreating(endpoint)) return;
+      endpoint.status = EndpointStatuses.inService;
+      this.options.logger.info('Async endpoint in service', {
+        endpointName,
+        instances: asyncEndpoint.currentInstanceCount,
+        maxConcurrentInvocationsPerInstance: asyncEndpoint.maxConcurrentInvocationsPerInstance,
+        workers: cpu.workers,
+        intraOpThreads: cpu.intraOpThreads,
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : describeError(error);
+      this.fail(endpoint, reason);
+      await endpoint.asyncEndpoint?.shutdown(`Endpoint ${endpointName} failed (${reason})`);
+    }
   }
 
   /**

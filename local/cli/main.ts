@@ -4,9 +4,8 @@
  * tests call `runCli` in-process.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   BudgetExceededError,
   describeError,
@@ -32,6 +31,7 @@ import { seedExampleObjects } from './example-objects.js';
 import { localModeIssues, withLocalDefaults } from './local-input.js';
 import { causeMessage, ProgressReporter } from './progress.js';
 import { formatSummary, type ServerSettings } from './summary.js';
+import { displayPath, handleSignals, INTERRUPTED_EXIT_CODE, pidsOf, readInput } from './shared.js';
 
 export interface CliIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -55,10 +55,7 @@ export interface CliOutcome {
   readonly serverPids: readonly number[];
 }
 
-export const EXIT_CODES = { ok: 0, runFailed: 1, invalid: 2, interrupted: 130 } as const;
-
-/** Signals closer together than this are one Ctrl-C delivered twice, not a request to force. */
-const SAME_KEYPRESS_MS = 1000;
+export const EXIT_CODES = { ok: 0, runFailed: 1, invalid: 2, interrupted: INTERRUPTED_EXIT_CODE } as const;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> {
   const started = performance.now();
@@ -108,7 +105,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   });
   const interrupt = new AbortController();
   const stopHandlingSignals =
-    io.handleSignals === true ? handleSignals(interrupt, environment, reporter) : undefined;
+    io.handleSignals === true
+      ? handleSignals(
+          interrupt,
+          () => {
+            environment.host.killAllNow();
+          },
+          (text) => {
+            reporter.line(text);
+          },
+        )
+      : undefined;
   const onExternalAbort = (): void => {
     interrupt.abort(new Error('interrupted'));
   };
@@ -153,7 +160,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
       },
     });
     await environment.close();
-    const serverPids = pidsOf(environment);
+    const serverPids = pidsOf(environment.host);
     return await finish({
       outcome,
       environment,
@@ -168,7 +175,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   } catch (error) {
     errorLine(`Error: ${describeError(error)}`);
     if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);
-    return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment) };
+    return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment.host) };
   } finally {
     io.signal?.removeEventListener('abort', onExternalAbort);
     stopHandlingSignals?.();
@@ -272,56 +279,11 @@ async function precheck(
   }
 }
 
-async function readInput(path: string, errorLine: (text: string) => void): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    errorLine(`Cannot read the run input ${path}: ${describeError(error)}; expected a JSON file`);
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    errorLine(
-      `The run input ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return undefined;
-  }
-}
-
 function synthesizeOnce(reporter: ProgressReporter): SynthesizedWorkflows {
   reporter.line('Synthesizing the CDK stack in-process to get the optimization state machine…');
   const workflows = synthesizeWorkflows();
   reporter.line(`Synthesized ${workflows.optimization.name}`);
   return workflows;
-}
-
-function handleSignals(
-  interrupt: AbortController,
-  environment: LocalEnvironment,
-  reporter: ProgressReporter,
-): () => void {
-  let firstSignalAt: number | undefined;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (firstSignalAt === undefined) {
-      firstSignalAt = performance.now();
-      reporter.line(`${signal}: stopping the run, then cleaning up (press Ctrl-C again to force)`);
-      interrupt.abort(new Error(signal));
-      return;
-    }
-    // One Ctrl-C can arrive twice: from the terminal and relayed by a wrapper (tsx, npm).
-    if (performance.now() - firstSignalAt < SAME_KEYPRESS_MS) return;
-    environment.host.killAllNow();
-    process.stderr.write(`${signal} again: model servers killed, exiting without clean-up\n`);
-    process.exit(EXIT_CODES.interrupted);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
 }
 
 function serverInfo(environment: LocalEnvironment, endpointName: string) {
@@ -355,19 +317,8 @@ function serverSettingsByCandidate(
   return settings;
 }
 
-function pidsOf(environment: LocalEnvironment): number[] {
-  return environment.host
-    .launchedServers()
-    .flatMap((server) => (server.pid === undefined ? [] : [server.pid]));
-}
-
 /** `local-20250101-120000-ab12`: sortable, and unique enough for runs started by hand. */
 export function defaultRunId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `local-${stamp}-${randomBytes(2).toString('hex')}`;
-}
-
-function displayPath(cwd: string, path: string): string {
-  const inside = relative(cwd, path);
-  return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }

@@ -2,6 +2,7 @@
 import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
 import { formatRate } from './progress.js';
+import { table } from './shared.js';
 
 /** How a candidate's model server ran locally (from the local model host). */
 export interface ServerSettings {
@@ -91,13 +92,4 @@ function compiledComparisons(candidates: readonly CandidateReport[]): string[] {
     );
   }
   return lines.length === 0 ? [] : ['', ...lines];
-}
-
-function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const render = (cells: readonly string[]): string =>
-    `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
-  return [render(headers), render(widths.map((width) => '-'.repeat(width))), ...rows.map(render)];
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { AslDefinition } from './asl.js';
 import { numberField, walkStates } from './asl.js';
 import type { ResourceReference } from './cloudformation-tokens.js';
@@ -109,6 +110,8 @@ export async function prepareRun(options: RunStateMachineOptions): Promise<Prepa
   const executionId = localExecutionArn(stateMachineName, executionName);
   const taskTokens = options.taskTokens ?? new TaskTokenBroker();
   const stop = new AbortController();
+  // Every running Task attempt listens on this signal: an async run waits on hundreds at once.
+  setMaxListeners(0, stop.signal);
   const scope: TaskRunScope = {
     executionName,
     executionId,

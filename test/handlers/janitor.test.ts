@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { runTags } from '../../handlers/contracts/names.js';
 import { KEEP_TAG, parseJanitorEvent, sweepStaleResources } from '../../handlers/janitor.js';
-import type { EndpointStatus, ScalingRegistry } from '../../handlers/ports.js';
+import type { AsyncScalingPolicy, EndpointStatus, ScalingRegistry } from '../../handlers/ports.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
@@ -17,6 +17,18 @@ class FakeScalingRegistry implements ScalingRegistry {
   readonly calls: string[] = [];
 
   constructor(private readonly sagemaker: FakeSageMaker) {}
+
+  /** Registers the variant as a scalable target (what the async workflow does once in service). */
+  configureAsyncScaling(
+    endpointName: string,
+    variantName: string,
+    policy: AsyncScalingPolicy,
+  ): Promise<void> {
+    const target = `endpoint/${endpointName}/variant/${variantName}`;
+    this.calls.push(`ConfigureAsyncScaling ${target} ${policy.minInstanceCount}-${policy.maxInstanceCount}`);
+    this.registered.add(target);
+    return Promise.resolve();
+  }
 
   deregisterEndpointVariant(endpointName: string, variantName: string): Promise<boolean> {
     const target = `endpoint/${endpointName}/variant/${variantName}`;
@@ -167,9 +179,15 @@ describe('sweepStaleResources', () => {
   });
 
   it('deregisters an autoscaled variant before deleting its endpoint', async () => {
-    // Arrange
+    // Arrange: an async endpoint whose run registered its autoscaling, then crashed.
     const old = await deploy('scaled', { createdAt: OLD });
-    scaling.registered.add(`endpoint/${old.endpoint}/variant/AllTraffic`);
+    await scaling.configureAsyncScaling(old.endpoint, 'AllTraffic', {
+      minInstanceCount: 0,
+      maxInstanceCount: 2,
+      targetBacklogPerInstance: 5,
+      scaleInCooldownSeconds: 600,
+      scaleOutCooldownSeconds: 60,
+    });
 
     // Act
     const summary = await sweep();

@@ -68,6 +68,7 @@ describe('invoke-async-inference entry', () => {
         endpointName: 'mso-async-endpoint',
         contentType: 'application/json',
         invocationTimeoutSeconds: 900,
+        requestTtlSeconds: 1800,
         waitTimeoutSeconds: 3600,
       },
       fakeContext(),
@@ -77,7 +78,13 @@ describe('invoke-async-inference entry', () => {
     expect(receipt.outputLocation).toBe('s3://mso-async-output/results/a.out');
     expect(dynamo.commandCalls(PutCommand)[0]?.args[0].input).toMatchObject({
       TableName: 'mso-async-task-tokens',
-      Item: { inferenceId: receipt.inferenceId, taskToken: TOKEN },
+      Item: { inferenceId: receipt.inferenceId, taskToken: TOKEN, endpointName: 'mso-async-endpoint' },
+    });
+    expect(runtime.commandCalls(InvokeEndpointAsyncCommand)[0]?.args[0].input).toMatchObject({
+      EndpointName: 'mso-async-endpoint',
+      InferenceId: receipt.inferenceId,
+      InvocationTimeoutSeconds: 900,
+      RequestTTLSeconds: 1800,
     });
     expect(written.join('')).toContain('Async inference queued');
     expect(written.join('')).not.toContain(TOKEN.slice(0, 24));

@@ -1,6 +1,7 @@
 import { QuotaExceededError } from '../../handlers/contracts/errors.js';
 import type { InvokeOutcome, InvokeTransport } from '../../handlers/load-test/index.js';
 import type {
+  AsyncInferenceSpec,
   CompilationJobDescription,
   CompilationJobSpec,
   EndpointDescription,
@@ -41,6 +42,7 @@ interface FakeEndpoint {
   describes: number;
   failureReason?: string;
   variant?: ProductionVariantSpec;
+  asyncInference?: AsyncInferenceSpec;
 }
 
 /**
@@ -51,6 +53,8 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
   readonly calls: string[] = [];
   readonly models = new Map<string, ModelSpec>();
   readonly endpointConfigs = new Map<string, ProductionVariantSpec>();
+  /** The `AsyncInferenceConfig` of endpoint configs created with one, by config name. */
+  readonly asyncInferenceConfigs = new Map<string, AsyncInferenceSpec>();
   readonly endpoints = new Map<string, FakeEndpoint>();
   readonly compilationJobs = new Map<
     string,
@@ -80,9 +84,13 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
     endpointConfigName: string;
     variant: ProductionVariantSpec;
     tags?: Readonly<Record<string, string>>;
+    asyncInference?: AsyncInferenceSpec;
   }): Promise<void> {
     this.calls.push(`CreateEndpointConfig ${spec.endpointConfigName}`);
     this.endpointConfigs.set(spec.endpointConfigName, spec.variant);
+    if (spec.asyncInference !== undefined) {
+      this.asyncInferenceConfigs.set(spec.endpointConfigName, spec.asyncInference);
+    }
     this.stamp('endpoint-config', spec.endpointConfigName, spec.tags);
     return Promise.resolve();
   }
@@ -94,6 +102,7 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
   }): Promise<void> {
     this.calls.push(`CreateEndpoint ${spec.endpointName}`);
     const variant = this.endpointConfigs.get(spec.endpointConfigName);
+    const asyncInference = this.asyncInferenceConfigs.get(spec.endpointConfigName);
     if (variant?.instanceType !== undefined && this.faults.quotaExceededFor?.includes(variant.instanceType)) {
       return Promise.reject(
         new QuotaExceededError(
@@ -110,6 +119,7 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
       describes: 0,
       ...(failure === undefined ? {} : { failureReason: failure[1] }),
       ...(variant === undefined ? {} : { variant }),
+      ...(asyncInference === undefined ? {} : { asyncInference }),
     });
     this.stamp('endpoint', spec.endpointName, spec.tags);
     return Promise.resolve();
@@ -134,6 +144,14 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
       ...(endpoint.variant?.initialInstanceCount === undefined
         ? {}
         : { instanceCount: endpoint.variant.initialInstanceCount }),
+      // Like SageMaker's DescribeEndpoint: the live variant once the endpoint is in service.
+      ...(endpoint.status !== 'InService' || endpoint.variant === undefined
+        ? {}
+        : {
+            variantName: endpoint.variant.variantName,
+            currentInstanceCount: endpoint.variant.initialInstanceCount ?? 1,
+          }),
+      ...(endpoint.asyncInference === undefined ? {} : { asyncInference: endpoint.asyncInference }),
     });
   }
 

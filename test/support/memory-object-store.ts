@@ -1,4 +1,4 @@
-import type { ObjectMetadata, ObjectStore } from '../../handlers/ports.js';
+import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../handlers/ports.js';
 
 /** An in-memory ObjectStore for unit tests: records what was written. */
 export class MemoryObjectStore implements ObjectStore {
@@ -23,6 +23,24 @@ export class MemoryObjectStore implements ObjectStore {
   putBytes(uri: string, body: Uint8Array, contentType?: string): Promise<void> {
     this.objects.set(uri, { body, ...(contentType === undefined ? {} : { contentType }) });
     return Promise.resolve();
+  }
+
+  /** Like S3ObjectStore.list: key order, folder markers (`…/`) skipped, `truncated` past `limit`. */
+  list(prefixUri: string, limit: number): Promise<ObjectListing> {
+    if (!prefixUri.endsWith('/')) {
+      return Promise.reject(
+        new TypeError(`MemoryObjectStore.list: got ${prefixUri}, expected a prefix ending with "/"`),
+      );
+    }
+    if (!Number.isInteger(limit) || limit < 1) {
+      return Promise.reject(
+        new TypeError(`MemoryObjectStore.list: got the limit ${limit}, expected at least 1`),
+      );
+    }
+    const matching = [...this.objects.keys()]
+      .filter((uri) => uri.startsWith(prefixUri) && !uri.endsWith('/'))
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return Promise.resolve({ uris: matching.slice(0, limit), truncated: matching.length > limit });
   }
 }
 

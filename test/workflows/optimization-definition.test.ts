@@ -126,8 +126,9 @@ describe('optimization step permissions', () => {
     const listing = Object.keys(template.findResources('AWS::IAM::Policy')).filter((id) =>
       JSON.stringify(template.toJSON().Resources[id]).includes('sagemaker:ListEndpoints'),
     );
-    // The workflow's clean-up step and the safety net's two Lambdas (infra/constructs/safety-net.ts).
+    // The two workflows' clean-up steps and the safety net's two Lambdas (infra/constructs/safety-net.ts).
     expect(listing.sort()).toEqual([
+      expect.stringMatching(/^CleanUpAsyncRunRole/),
       expect.stringMatching(/^CleanUpFailedRunRole/),
       expect.stringMatching(/^CleanUpRole/),
       expect.stringMatching(/^JanitorRole/),

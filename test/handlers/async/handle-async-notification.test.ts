@@ -73,6 +73,8 @@ describe('handleAsyncNotifications', () => {
           outputLocation: 's3://mso-async-output/results/2f4dcf85-01b8-418c-8c93-2b30fcdd1ab8.out',
           timeInSageMakerMs: 12_226,
           totalMs: 30_000,
+          invokedAtEpochMs: STORED_AT_MS,
+          finishedAtEpochMs: Date.parse('2026-05-23T03:23:21.814Z'),
         },
       },
     ]);
@@ -97,6 +99,25 @@ describe('handleAsyncNotifications', () => {
       inputLocation: 's3://mso-async-input/inputs/0001.json',
       timeInSageMakerMs: 153,
       totalMs: 30_000,
+      invokedAtEpochMs: STORED_AT_MS,
+      finishedAtEpochMs: Date.parse('2026-01-25T22:46:00.608Z'),
+    });
+  });
+
+  it('takes the resume time as the finish time when SageMaker gives no eventTime', async () => {
+    // Arrange
+    const message = JSON.parse(completedMessage(ID)) as Record<string, unknown>;
+    delete message.eventTime;
+
+    // Act
+    await handle(JSON.stringify(message));
+
+    // Assert
+    const [resumption] = stepFunctions.resumptions.get(token) ?? [];
+    expect(resumption?.kind === 'success' && resumption.output).toMatchObject({
+      timeInSageMakerMs: null,
+      invokedAtEpochMs: STORED_AT_MS,
+      finishedAtEpochMs: NOW_MS,
     });
   });
 

@@ -34,6 +34,7 @@ function event(
     endpointName: 'mso-async-endpoint',
     contentType: 'application/json',
     invocationTimeoutSeconds: 900,
+    requestTtlSeconds: 1800,
     waitTimeoutSeconds: 3600,
     ...overrides,
   };
@@ -86,6 +87,7 @@ describe('invokeAsyncInference', () => {
       runId: 'nightly-2026-05-23',
       itemIndex: 3,
       inputLocation: 's3://mso-async-input/inputs/0003.json',
+      endpointName: 'mso-async-endpoint',
       storedAtEpochMs: NOW_MS,
       expiresAtEpochSeconds: NOW_MS / 1000 + 3600 + RECORD_GRACE_SECONDS,
     });
@@ -96,6 +98,7 @@ describe('invokeAsyncInference', () => {
         contentType: 'application/json',
         inferenceId,
         invocationTimeoutSeconds: 900,
+        requestTtlSeconds: 1800,
       },
     ]);
     expect(receipt).toEqual({
@@ -103,6 +106,24 @@ describe('invokeAsyncInference', () => {
       outputLocation: `s3://mso-async-output/results/${inferenceId}.out`,
       failureLocation: `s3://mso-async-output/failures/${inferenceId}-error.out`,
     });
+  });
+
+  it('passes the queue TTL of the run through to InvokeEndpointAsync', async () => {
+    // Act
+    await invoke(stepFunctions.issueToken(), { requestTtlSeconds: 60 });
+
+    // Assert
+    expect(invoker.requests.map((request) => request.requestTtlSeconds)).toEqual([60]);
+  });
+
+  it('stores the endpoint invoked in the record, for the heartbeat sender', async () => {
+    // Act
+    await invoke(stepFunctions.issueToken(), { endpointName: 'mso-nightly-ep-async' });
+
+    // Assert
+    expect(store.records.get(deriveInferenceId('nightly-2026-05-23', 3))?.endpointName).toBe(
+      'mso-nightly-ep-async',
+    );
   });
 
   it('replaces the token of a previous attempt that is over, and invokes again', async () => {

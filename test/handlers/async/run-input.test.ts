@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { ASYNC_RUN_DEFAULTS, parseAsyncRunInput } from '../../../handlers/async/run-input.js';
+import {
+  ASYNC_RUN_DEFAULTS,
+  ASYNC_RUN_LIMITS,
+  parseAsyncRunInput,
+} from '../../../handlers/async/run-input.js';
 import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 
 function issuesOf(input: unknown): string[] {
@@ -13,13 +17,22 @@ function issuesOf(input: unknown): string[] {
   throw new Error('expected the input to be rejected');
 }
 
+/** A reused endpoint and one input: the smallest valid run. */
+const REUSE = { endpointName: 'my-async-endpoint', inputs: ['s3://my-bucket/in/1.json'] };
+
+const DEPLOY = {
+  endpoint: {
+    modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
+    framework: 'pytorch',
+    instanceType: 'ml.c5.xlarge',
+  },
+  inputs: ['s3://mso-artifacts/inputs/1.json'],
+};
+
 describe('parseAsyncRunInput', () => {
-  it('fills the defaults of a minimal input', () => {
+  it('fills the defaults of a minimal input that reuses an endpoint', () => {
     // Act
-    const input = parseAsyncRunInput({
-      endpointName: 'my-async-endpoint',
-      inputs: ['s3://my-bucket/in/1.json'],
-    });
+    const input = parseAsyncRunInput(REUSE);
 
     // Assert
     expect(input).toEqual({
@@ -28,14 +41,139 @@ describe('parseAsyncRunInput', () => {
       contentType: 'application/json',
       maxConcurrency: 10,
       invocationTimeoutSeconds: 900,
-      waitTimeoutSeconds: ASYNC_RUN_DEFAULTS.waitTimeoutSeconds,
+      requestTtlSeconds: ASYNC_RUN_DEFAULTS.requestTtlSeconds,
     });
+  });
+
+  it('fills the defaults of an endpoint deployed for the run', () => {
+    // Act
+    const input = parseAsyncRunInput(DEPLOY);
+
+    // Assert
+    expect(input.endpoint).toEqual({
+      modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
+      framework: 'pytorch',
+      instanceType: 'ml.c5.xlarge',
+      maxInstanceCount: 1,
+      targetBacklogPerInstance: 5,
+      environment: {},
+      keepAfterRun: false,
+    });
+    expect(input.endpointName).toBeUndefined();
+  });
+
+  it('keeps every endpoint setting that is given', () => {
+    // Arrange
+    const endpoint = {
+      ...DEPLOY.endpoint,
+      frameworkVersion: '2.1',
+      image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.1-cpu-py310',
+      maxInstanceCount: 4,
+      maxConcurrentInvocationsPerInstance: 2,
+      targetBacklogPerInstance: 0.5,
+      environment: { OMP_NUM_THREADS: '2' },
+      keepAfterRun: true,
+    };
+
+    // Act
+    const input = parseAsyncRunInput({ ...DEPLOY, endpoint });
+
+    // Assert
+    expect(input.endpoint).toEqual(endpoint);
   });
 
   it('accepts an input prefix instead of a list', () => {
     const input = parseAsyncRunInput({ endpointName: 'e', inputPrefix: 's3://my-bucket/batch-7/' });
 
     expect(input.inputPrefix).toBe('s3://my-bucket/batch-7/');
+  });
+
+  it('accepts a benchmark burst', () => {
+    const input = parseAsyncRunInput({ ...REUSE, benchmark: { burstSize: 200 } });
+
+    expect(input.benchmark).toEqual({ burstSize: 200 });
+  });
+
+  it.each([[ASYNC_RUN_LIMITS.minRequestTtlSeconds], [ASYNC_RUN_LIMITS.maxRequestTtlSeconds]])(
+    'accepts a queue TTL of %i s (SageMaker bounds)',
+    (requestTtlSeconds) => {
+      expect(parseAsyncRunInput({ ...REUSE, requestTtlSeconds }).requestTtlSeconds).toBe(requestTtlSeconds);
+    },
+  );
+
+  it('fails when the queue TTL is under SageMaker minimum of 60 s', () => {
+    expect(issuesOf({ ...REUSE, requestTtlSeconds: 59 })).toEqual([
+      'requestTtlSeconds: got 59, expected number to be >=60',
+    ]);
+  });
+
+  it('fails when the queue TTL is above SageMaker maximum of 21,600 s', () => {
+    expect(issuesOf({ ...REUSE, requestTtlSeconds: 21_601 })).toEqual([
+      'requestTtlSeconds: got 21601, expected number to be <=21600',
+    ]);
+  });
+
+  it('fails when the queue TTL is not a whole number of seconds', () => {
+    expect(issuesOf({ ...REUSE, requestTtlSeconds: 90.5 })[0]).toMatch(
+      /^requestTtlSeconds: got 90\.5, expected/,
+    );
+  });
+
+  it('fails when neither endpointName nor endpoint is given', () => {
+    expect(issuesOf({ inputs: ['s3://my-bucket/a'] })).toEqual([
+      'endpointName: got nothing, expected exactly one of `endpointName` (an existing async endpoint) and `endpoint` (one to deploy for the run)',
+    ]);
+  });
+
+  it('fails when both endpointName and endpoint are given, naming the endpoint', () => {
+    const issues = issuesOf({ ...DEPLOY, endpointName: 'my-async-endpoint' });
+
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(
+      /^endpoint: got \{"modelDataUrl":.*, expected exactly one of `endpointName` \(an existing async endpoint\) and `endpoint` \(one to deploy for the run\)$/,
+    );
+  });
+
+  it('fails when the endpoint name is not a SageMaker endpoint name', () => {
+    expect(issuesOf({ ...REUSE, endpointName: 'my_endpoint' })).toEqual([
+      'endpointName: got "my_endpoint", expected a SageMaker endpoint name',
+    ]);
+  });
+
+  it('fails when a deployed endpoint may scale out beyond 10 instances', () => {
+    expect(issuesOf({ ...DEPLOY, endpoint: { ...DEPLOY.endpoint, maxInstanceCount: 11 } })).toEqual([
+      'endpoint.maxInstanceCount: got 11, expected number to be <=10',
+    ]);
+  });
+
+  it('fails when the concurrent invocations per instance exceed SageMaker maximum of 1000', () => {
+    expect(
+      issuesOf({ ...DEPLOY, endpoint: { ...DEPLOY.endpoint, maxConcurrentInvocationsPerInstance: 1001 } }),
+    ).toEqual(['endpoint.maxConcurrentInvocationsPerInstance: got 1001, expected number to be <=1000']);
+  });
+
+  it('fails when the endpoint framework is unknown, listing the known ones', () => {
+    expect(issuesOf({ ...DEPLOY, endpoint: { ...DEPLOY.endpoint, framework: 'jax' } })[0]).toMatch(
+      /^endpoint\.framework: got "jax", expected one of "onnx"\|"pytorch"/,
+    );
+  });
+
+  it('fails when a deployed endpoint has an unknown field', () => {
+    expect(issuesOf({ ...DEPLOY, endpoint: { ...DEPLOY.endpoint, minInstanceCount: 0 } })).toEqual([
+      'endpoint: got unknown field(s) "minInstanceCount", expected only the documented fields (check the spelling)',
+    ]);
+  });
+
+  it('fails when the benchmark burst is larger than one run allows', () => {
+    expect(issuesOf({ ...REUSE, benchmark: { burstSize: 1001 } })).toEqual([
+      'benchmark.burstSize: got 1001, expected number to be <=1000',
+    ]);
+  });
+
+  it('fails when the benchmark burst is empty', () => {
+    expect(issuesOf({ ...REUSE, benchmark: { burstSize: 0 } })).toEqual([
+      'benchmark.burstSize: got 0, expected number to be >=1',
+    ]);
   });
 
   it('fails when neither inputs nor inputPrefix is given', () => {
@@ -80,33 +218,15 @@ describe('parseAsyncRunInput', () => {
     ).toEqual(['invocationTimeoutSeconds: got 7200, expected number to be <=3600']);
   });
 
-  it('fails when the wait is not longer than the invocation timeout', () => {
-    expect(
-      issuesOf({
-        endpointName: 'e',
-        inputs: ['s3://my-bucket/a'],
-        invocationTimeoutSeconds: 900,
-        waitTimeoutSeconds: 600,
-      }),
-    ).toEqual([
-      "waitTimeoutSeconds: got 600, expected more than invocationTimeoutSeconds (900): the wait must outlast SageMaker's processing",
+  it('fails when the concurrency exceeds what the nested Maps run at once', () => {
+    expect(issuesOf({ ...REUSE, maxConcurrency: 1001 })).toEqual([
+      'maxConcurrency: got 1001, expected number to be <=1000',
     ]);
   });
 
-  it('fails when the heartbeat is not shorter than the wait', () => {
-    expect(
-      issuesOf({
-        endpointName: 'e',
-        inputs: ['s3://my-bucket/a'],
-        waitTimeoutSeconds: 3600,
-        heartbeatSeconds: 3600,
-      }),
-    ).toEqual(['heartbeatSeconds: got 3600, expected less than waitTimeoutSeconds (3600)']);
-  });
-
-  it('fails when the concurrency exceeds what an inline Map runs at once', () => {
-    expect(issuesOf({ endpointName: 'e', inputs: ['s3://my-bucket/a'], maxConcurrency: 41 })).toEqual([
-      'maxConcurrency: got 41, expected number to be <=40',
+  it('fails when the wait settings are given: they are deployed with the stack now', () => {
+    expect(issuesOf({ ...REUSE, waitTimeoutSeconds: 3600, heartbeatSeconds: 600 })).toEqual([
+      '(input): got unknown field(s) "waitTimeoutSeconds", "heartbeatSeconds", expected only the documented fields (check the spelling)',
     ]);
   });
 

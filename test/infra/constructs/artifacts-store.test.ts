@@ -17,6 +17,8 @@ describe('ArtifactsStore', () => {
     };
 
     // Assert
-    expect(act).toThrow('ArtifactsStore.grantRead: got no prefix, expected at least one of models/, runs/');
+    expect(act).toThrow(
+      'ArtifactsStore.grantRead: got no prefix, expected at least one of models/, inputs/, runs/',
+    );
   });
 });

@@ -10,14 +10,38 @@ import { expectNoUnacknowledgedNagFindings } from '../nag.js';
 import { grantsOf, logicalIdOf } from '../policy-grants.js';
 
 const STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
+const ASYNC_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:AsyncInference';
 const OWNED = (kind: string) => `arn:aws:sagemaker:us-east-1:123456789012:${kind}/mso-*`;
+/** Deregistering scaling, and deleting the alarms of the project's endpoints (step and target tracking). */
+const DEREGISTER_SCALING = [
+  'Allow application-autoscaling:DeregisterScalableTarget on ' +
+    'arn:aws:application-autoscaling:us-east-1:123456789012:scalable-target/*',
+  ...['DeleteAlarms', 'DescribeAlarms'].flatMap((action) =>
+    ['mso-*', 'TargetTracking-endpoint/mso-*'].map(
+      (alarms) => `Allow cloudwatch:${action} on arn:aws:cloudwatch:us-east-1:123456789012:alarm:${alarms}`,
+    ),
+  ),
+];
 
-/** The safety net alone, on a stack without the workflows, against an imported state machine. */
-function buildSafetyNet(props: Omit<SafetyNetProps, 'stateMachine'> = {}) {
+/** The safety net alone, on a stack without the workflows, against imported state machines. */
+function buildSafetyNet(
+  props: Omit<SafetyNetProps, 'stateMachine' | 'asyncStateMachine'> & { asyncStateMachineArn?: string } = {},
+) {
+  const { asyncStateMachineArn, ...safetyNetProps } = props;
   const app = createTestApp();
   const stack = new ServingOptimizerStack(app, 'SafetyNetTest', { env: TEST_ENV, includeWorkflows: false });
   const stateMachine = StateMachine.fromStateMachineArn(stack, 'Optimization', STATE_MACHINE_ARN);
-  const safetyNet = new SafetyNet(stack, 'SafetyNet', { stateMachine, ...props });
+  const asyncStateMachine =
+    asyncStateMachineArn === undefined
+      ? {}
+      : {
+          asyncStateMachine: StateMachine.fromStateMachineArn(stack, 'AsyncInference', asyncStateMachineArn),
+        };
+  const safetyNet = new SafetyNet(stack, 'SafetyNet', {
+    stateMachine,
+    ...asyncStateMachine,
+    ...safetyNetProps,
+  });
   return { stack, safetyNet, template: Template.fromStack(stack) };
 }
 
@@ -68,7 +92,7 @@ describe('SafetyNet', () => {
       });
     });
 
-    it('gives the clean-up Lambda the workflow clean-up step’s permissions, mutations scoped to mso-*', () => {
+    it('gives the clean-up Lambda the workflow clean-up step’s permissions and deregisters scaling, mutations scoped to mso-*', () => {
       // Act
       const grants = grantsOf(template, logicalIdOf(stack, safetyNet.cleanUpFailedRun.serviceRole));
 
@@ -91,6 +115,7 @@ describe('SafetyNet', () => {
           ...['ListCompilationJobs', 'ListEndpointConfigs', 'ListEndpoints', 'ListModels'].map(
             (action) => `Allow sagemaker:${action} on *`,
           ),
+          ...DEREGISTER_SCALING,
           `Allow logs:CreateLogStream on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
           `Allow logs:PutLogEvents on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
           'Allow xray:PutTelemetryRecords on *',
@@ -196,7 +221,7 @@ describe('SafetyNet', () => {
       });
     });
 
-    it('lets the janitor list, describe and delete mso-* resources and deregister scalable targets', () => {
+    it('lets the janitor list, describe and delete mso-* resources, deregister scalable targets and delete their alarms', () => {
       // Act
       const grants = grantsOf(template, logicalIdOf(stack, safetyNet.janitor.serviceRole));
 
@@ -219,8 +244,7 @@ describe('SafetyNet', () => {
           ...['ListEndpointConfigs', 'ListEndpoints', 'ListModels'].map(
             (action) => `Allow sagemaker:${action} on *`,
           ),
-          'Allow application-autoscaling:DeregisterScalableTarget on ' +
-            'arn:aws:application-autoscaling:us-east-1:123456789012:scalable-target/*',
+          ...DEREGISTER_SCALING,
           `Allow logs:CreateLogStream on <${logGroup}.Arn>`,
           `Allow logs:PutLogEvents on <${logGroup}.Arn>`,
           'Allow xray:PutTelemetryRecords on *',
@@ -232,6 +256,24 @@ describe('SafetyNet', () => {
     it('has no unacknowledged AwsSolutions findings', () => {
       // Assert
       expectNoUnacknowledgedNagFindings(stack);
+    });
+  });
+
+  it('sends failed runs of the async state machine to the same clean-up when it is given', () => {
+    // Prepare
+    const { stack, safetyNet, template } = buildSafetyNet({ asyncStateMachineArn: ASYNC_STATE_MACHINE_ARN });
+
+    // Act
+    const rule = propertiesOf(template, logicalIdOf(stack, safetyNet.failedRunRule));
+
+    // Assert
+    expect(rule.EventPattern).toEqual({
+      source: ['aws.states'],
+      'detail-type': ['Step Functions Execution Status Change'],
+      detail: {
+        status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+        stateMachineArn: [STATE_MACHINE_ARN, ASYNC_STATE_MACHINE_ARN],
+      },
     });
   });
 
@@ -327,15 +369,15 @@ describe('SafetyNet', () => {
   });
 
   describe('in the ServingOptimizer stack', () => {
-    it('watches the optimization state machine and takes the stack’s janitor settings', () => {
+    it('watches the optimization and async-inference state machines and takes the stack’s janitor settings', () => {
       // Prepare
       const app = createTestApp();
       const stack = new ServingOptimizerStack(app, 'WithWorkflows', {
         env: TEST_ENV,
         janitor: { schedule: 'rate(12 hours)', maxAgeHours: 30 },
       });
-      const { optimization, safetyNet } = stack;
-      if (optimization === undefined || safetyNet === undefined) {
+      const { optimization, asyncInference, safetyNet } = stack;
+      if (optimization === undefined || asyncInference === undefined || safetyNet === undefined) {
         throw new Error('expected the workflows and the safety net in a stack with includeWorkflows left on');
       }
 
@@ -344,7 +386,12 @@ describe('SafetyNet', () => {
 
       // Assert
       expect(propertiesOf(template, logicalIdOf(stack, safetyNet.failedRunRule)).EventPattern).toMatchObject({
-        detail: { stateMachineArn: [{ Ref: logicalIdOf(stack, optimization.stateMachine) }] },
+        detail: {
+          stateMachineArn: [
+            { Ref: logicalIdOf(stack, optimization.stateMachine) },
+            { Ref: logicalIdOf(stack, asyncInference.workflow.stateMachine) },
+          ],
+        },
       });
       expect(propertiesOf(template, logicalIdOf(stack, safetyNet.janitorSchedule)).ScheduleExpression).toBe(
         'rate(12 hours)',

@@ -176,7 +176,7 @@ describe('ServingOptimizerStack', () => {
       expect(template.toJSON().Resources[roleId].Properties.ManagedPolicyArns).toBeUndefined();
     });
 
-    it('reads models/ and runs/, writes runs/ only, and pulls images, logs and metrics for SageMaker', () => {
+    it('reads models/, inputs/ and runs/, writes runs/ only, and pulls images, logs and metrics for SageMaker', () => {
       // Prepare
       const viaS3 = '{"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}';
 
@@ -184,8 +184,9 @@ describe('ServingOptimizerStack', () => {
       expect(grantsOf(template, roleId)).toEqual(
         [
           `Allow s3:GetObject on ${bucketArn}/models/*`,
+          `Allow s3:GetObject on ${bucketArn}/inputs/*`,
           `Allow s3:GetObject on ${bucketArn}/runs/*`,
-          `Allow s3:ListBucket on ${bucketArn} if {"StringLike":{"s3:prefix":["models/*","runs/*"]}}`,
+          `Allow s3:ListBucket on ${bucketArn} if {"StringLike":{"s3:prefix":["models/*","inputs/*","runs/*"]}}`,
           `Allow s3:PutObject on ${bucketArn}/runs/*`,
           `Allow s3:AbortMultipartUpload on ${bucketArn}/runs/*`,
           `Allow kms:Decrypt on ${keyArn} if ${viaS3}`,
@@ -258,6 +259,56 @@ describe('ServingOptimizerStack', () => {
       // Assert
       expect(act).toThrow(/no entry file for the step "deploy-candidate"/);
     });
+  });
+
+  describe('with the workflows', () => {
+    const app = createTestApp();
+    const stack = new ServingOptimizerStack(app, 'WithWorkflows', { env: TEST_ENV });
+    const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, unknown>;
+
+    it('outputs the async state machine and the two topics a reused async endpoint must notify', () => {
+      // Prepare
+      const { asyncInference } = stack;
+      if (asyncInference === undefined) throw new Error('expected the async-inference workflow');
+
+      // Assert
+      expect(outputs).toMatchObject({
+        AsyncInferenceStateMachineArn: {
+          Description: 'Start an async run with examples/async-batch.json (the execution name is the run id)',
+          Value: { Ref: logicalIdOf(stack, asyncInference.workflow.stateMachine) },
+        },
+        AsyncSuccessTopicArn: {
+          Description: 'SuccessTopic of a reused async endpoint’s NotificationConfig must be this topic',
+          Value: { Ref: logicalIdOf(stack, asyncInference.successTopic) },
+        },
+        AsyncErrorTopicArn: {
+          Description: 'ErrorTopic of a reused async endpoint’s NotificationConfig must be this topic',
+          Value: { Ref: logicalIdOf(stack, asyncInference.errorTopic) },
+        },
+      });
+    });
+
+    it('still outputs the optimization state machine', () => {
+      // Prepare
+      const { optimization } = stack;
+      if (optimization === undefined) throw new Error('expected the optimization workflow');
+
+      // Assert
+      expect(outputs).toMatchObject({
+        OptimizationStateMachineArn: { Value: { Ref: logicalIdOf(stack, optimization.stateMachine) } },
+      });
+    });
+  });
+
+  it('leaves the async-inference workflow, its topics and its table out with the workflows', () => {
+    // Act
+    const { stack, template: synth } = buildStack();
+
+    // Assert
+    const template = synth();
+    expect(stack.asyncInference).toBeUndefined();
+    template.resourceCountIs('AWS::DynamoDB::Table', 0);
+    expect(Object.keys(template.toJSON().Outputs).filter((name) => name.startsWith('Async'))).toEqual([]);
   });
 
   it('has no unacknowledged AwsSolutions findings, step Lambdas with artifact grants included', () => {

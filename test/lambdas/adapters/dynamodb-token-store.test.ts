@@ -4,11 +4,12 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { NewTaskTokenRecord } from '../../../handlers/async/ports.js';
+import type { NewTaskTokenRecord, TaskTokenRecord } from '../../../handlers/async/ports.js';
 import { TransientServiceError } from '../../../handlers/contracts/errors.js';
 import { DynamoDbTokenStore } from '../../../lambdas/adapters/dynamodb-token-store.js';
 
@@ -174,5 +175,108 @@ describe('DynamoDbTokenStore', () => {
       .rejects(Object.assign(new Error('Rate exceeded'), { name: 'ProvisionedThroughputExceededException' }));
 
     await expect(store.get(ID)).rejects.toBeInstanceOf(TransientServiceError);
+  });
+
+  it('stores the endpoint name with the record when it has one', async () => {
+    dynamo.on(PutCommand).resolves({});
+
+    await store.putIfAbsent({ ...record, endpointName: 'mso-nightly-1a2b3c4d-ep-async' });
+
+    expect(dynamo.commandCalls(PutCommand)[0]?.args[0].input.Item).toEqual({
+      ...item,
+      endpointName: 'mso-nightly-1a2b3c4d-ep-async',
+    });
+  });
+
+  it('reads the endpoint name back', async () => {
+    dynamo.on(GetCommand).resolves({ Item: { ...item, endpointName: 'mso-nightly-1a2b3c4d-ep-async' } });
+
+    await expect(store.get(ID)).resolves.toEqual({
+      ...record,
+      endpointName: 'mso-nightly-1a2b3c4d-ep-async',
+    });
+  });
+
+  it('fails when a stored endpoint name is not a string, naming the attribute', async () => {
+    dynamo.on(GetCommand).resolves({ Item: { ...item, endpointName: 42 } });
+
+    await expect(store.get(ID)).rejects.toThrow(
+      `Task-token record ${ID}: attribute endpointName is missing or of the wrong type`,
+    );
+  });
+
+  describe('listing waiting tasks', () => {
+    async function listAll(): Promise<TaskTokenRecord[]> {
+      const records: TaskTokenRecord[] = [];
+      for await (const waiting of store.listWaiting()) records.push(waiting);
+      return records;
+    }
+
+    it('scans consistently for the records that still hold a token', async () => {
+      // Arrange
+      dynamo
+        .on(ScanCommand)
+        .resolves({ Items: [{ ...item, endpointName: 'mso-nightly-1a2b3c4d-ep-async' }] });
+
+      // Act
+      const records = await listAll();
+
+      // Assert
+      expect(records).toEqual([{ ...record, endpointName: 'mso-nightly-1a2b3c4d-ep-async' }]);
+      expect(dynamo.commandCalls(ScanCommand).map((call) => call.args[0].input)).toEqual([
+        { TableName: TABLE, FilterExpression: 'attribute_exists(taskToken)', ConsistentRead: true },
+      ]);
+    });
+
+    it('follows LastEvaluatedKey to the next page', async () => {
+      const second = { ...item, inferenceId: `${ID}1`, itemIndex: 1 };
+      dynamo.on(ScanCommand, { ExclusiveStartKey: undefined }).resolves({
+        Items: [item],
+        LastEvaluatedKey: { inferenceId: ID },
+      });
+      dynamo.on(ScanCommand, { ExclusiveStartKey: { inferenceId: ID } }).resolves({ Items: [second] });
+
+      const records = await listAll();
+
+      expect(records.map((r) => r.inferenceId)).toEqual([ID, `${ID}1`]);
+      expect(dynamo.commandCalls(ScanCommand)[1]?.args[0].input).toEqual({
+        TableName: TABLE,
+        FilterExpression: 'attribute_exists(taskToken)',
+        ConsistentRead: true,
+        ExclusiveStartKey: { inferenceId: ID },
+      });
+    });
+
+    it('goes on past an empty page that still has a LastEvaluatedKey (the filter removed every item)', async () => {
+      dynamo.on(ScanCommand, { ExclusiveStartKey: undefined }).resolves({
+        Items: [],
+        LastEvaluatedKey: { inferenceId: 'tombstone' },
+      });
+      dynamo.on(ScanCommand, { ExclusiveStartKey: { inferenceId: 'tombstone' } }).resolves({ Items: [item] });
+
+      await expect(listAll()).resolves.toEqual([record]);
+    });
+
+    it('leaves out a record whose token is gone', async () => {
+      const { taskToken: _removed, ...tombstone } = item;
+      dynamo.on(ScanCommand).resolves({ Items: [tombstone, item] });
+
+      await expect(listAll()).resolves.toEqual([record]);
+    });
+
+    it('fails with TransientServiceError naming the table, not a token, when the Scan is throttled', async () => {
+      dynamo
+        .on(ScanCommand)
+        .rejects(
+          Object.assign(new Error('Rate exceeded'), { name: 'ProvisionedThroughputExceededException' }),
+        );
+
+      const error = await listAll().catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(TransientServiceError);
+      expect((error as Error).message).toBe(
+        `DynamoDB Scan for table ${TABLE} failed: ProvisionedThroughputExceededException: Rate exceeded`,
+      );
+    });
   });
 });

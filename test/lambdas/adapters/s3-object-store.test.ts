@@ -1,6 +1,7 @@
 import {
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
@@ -9,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ResourceNotFoundError } from '../../../handlers/contracts/errors.js';
+import { ResourceNotFoundError, TransientServiceError } from '../../../handlers/contracts/errors.js';
 import { S3ObjectStore } from '../../../lambdas/adapters/s3-object-store.js';
 
 const s3 = mockClient(S3Client);
@@ -101,5 +102,161 @@ describe('S3ObjectStore', () => {
       /file:\/\/ URIs work in local mode only/,
     );
     expect(s3.calls()).toHaveLength(0);
+  });
+
+  describe('listing', () => {
+    function listInputs(): unknown[] {
+      return s3.commandCalls(ListObjectsV2Command).map((call) => call.args[0].input);
+    }
+
+    it('lists the objects under a prefix as s3:// URIs, skipping folder markers', async () => {
+      // Arrange
+      s3.on(ListObjectsV2Command).resolves({
+        Contents: [
+          { Key: 'inputs/' },
+          { Key: 'inputs/0001.json' },
+          { Key: 'inputs/nested/' },
+          { Key: 'inputs/nested/0002.json' },
+        ],
+        IsTruncated: false,
+      });
+
+      // Act
+      const listing = await store.list('s3://mso-async-input/inputs/', 10);
+
+      // Assert
+      expect(listing).toEqual({
+        uris: ['s3://mso-async-input/inputs/0001.json', 's3://mso-async-input/inputs/nested/0002.json'],
+        truncated: false,
+      });
+      expect(listInputs()).toEqual([{ Bucket: 'mso-async-input', Prefix: 'inputs/', MaxKeys: 11 }]);
+    });
+
+    it('follows the continuation token to the next page, asking only for the keys still wanted', async () => {
+      // Arrange
+      s3.on(ListObjectsV2Command, { ContinuationToken: undefined }).resolves({
+        Contents: [{ Key: 'inputs/a.json' }, { Key: 'inputs/b.json' }],
+        IsTruncated: true,
+        NextContinuationToken: 'page-2',
+      });
+      s3.on(ListObjectsV2Command, { ContinuationToken: 'page-2' }).resolves({
+        Contents: [{ Key: 'inputs/c.json' }],
+        IsTruncated: false,
+      });
+
+      // Act
+      const listing = await store.list('s3://mso-async-input/inputs/', 5);
+
+      // Assert
+      expect(listing).toEqual({
+        uris: [
+          's3://mso-async-input/inputs/a.json',
+          's3://mso-async-input/inputs/b.json',
+          's3://mso-async-input/inputs/c.json',
+        ],
+        truncated: false,
+      });
+      expect(listInputs()).toEqual([
+        { Bucket: 'mso-async-input', Prefix: 'inputs/', MaxKeys: 6 },
+        { Bucket: 'mso-async-input', Prefix: 'inputs/', MaxKeys: 4, ContinuationToken: 'page-2' },
+      ]);
+    });
+
+    it('asks for at most 1,000 keys per page, the ListObjectsV2 maximum', async () => {
+      s3.on(ListObjectsV2Command).resolves({ Contents: [], IsTruncated: false });
+
+      await store.list('s3://mso-async-input/inputs/', 5000);
+
+      expect(listInputs()).toEqual([{ Bucket: 'mso-async-input', Prefix: 'inputs/', MaxKeys: 1000 }]);
+    });
+
+    it('stops at the limit and says the listing is truncated when another object follows', async () => {
+      s3.on(ListObjectsV2Command).resolves({
+        Contents: [{ Key: 'inputs/a.json' }, { Key: 'inputs/b.json' }, { Key: 'inputs/c.json' }],
+        IsTruncated: true,
+        NextContinuationToken: 'page-2',
+      });
+
+      const listing = await store.list('s3://mso-async-input/inputs/', 2);
+
+      expect(listing).toEqual({
+        uris: ['s3://mso-async-input/inputs/a.json', 's3://mso-async-input/inputs/b.json'],
+        truncated: true,
+      });
+      expect(listInputs()).toHaveLength(1);
+    });
+
+    it('is not truncated when only folder markers follow the limit', async () => {
+      // Arrange: the first page fills the limit, the next holds a folder marker only.
+      s3.on(ListObjectsV2Command, { ContinuationToken: undefined }).resolves({
+        Contents: [{ Key: 'inputs/a.json' }],
+        IsTruncated: true,
+        NextContinuationToken: 'page-2',
+      });
+      s3.on(ListObjectsV2Command, { ContinuationToken: 'page-2' }).resolves({
+        Contents: [{ Key: 'inputs/empty/' }],
+        IsTruncated: false,
+      });
+
+      // Act
+      const listing = await store.list('s3://mso-async-input/inputs/', 1);
+
+      // Assert
+      expect(listing).toEqual({ uris: ['s3://mso-async-input/inputs/a.json'], truncated: false });
+      expect(listInputs()[1]).toEqual({
+        Bucket: 'mso-async-input',
+        Prefix: 'inputs/',
+        MaxKeys: 1,
+        ContinuationToken: 'page-2',
+      });
+    });
+
+    it('lists a whole bucket from its root URI', async () => {
+      s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'x.json' }], IsTruncated: false });
+
+      await expect(store.list('s3://mso-async-input/', 10)).resolves.toEqual({
+        uris: ['s3://mso-async-input/x.json'],
+        truncated: false,
+      });
+      expect(listInputs()).toEqual([{ Bucket: 'mso-async-input', Prefix: '', MaxKeys: 11 }]);
+    });
+
+    it('fails when the prefix does not end with "/", before calling S3', async () => {
+      await expect(store.list('s3://mso-async-input/inputs', 10)).rejects.toThrow(/ending with "\/"/);
+      expect(s3.calls()).toHaveLength(0);
+    });
+
+    it('fails when the limit is not a whole number of at least 1', async () => {
+      await expect(store.list('s3://mso-async-input/inputs/', 0)).rejects.toThrow(
+        /got the limit 0, expected a whole number of objects, at least 1/,
+      );
+    });
+
+    it('fails when S3 keeps throttling, with TransientServiceError', async () => {
+      s3.on(ListObjectsV2Command).rejects(
+        new S3ServiceException({
+          name: 'SlowDown',
+          message: 'Please reduce your request rate.',
+          $fault: 'server',
+          $metadata: { httpStatusCode: 503 },
+        }),
+      );
+
+      await expect(store.list('s3://mso-async-input/inputs/', 10)).rejects.toBeInstanceOf(
+        TransientServiceError,
+      );
+    });
+
+    it('fails when the bucket refuses the listing, keeping the SDK error', async () => {
+      const denied = new S3ServiceException({
+        name: 'AccessDenied',
+        message: 'Access Denied',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 403 },
+      });
+      s3.on(ListObjectsV2Command).rejects(denied);
+
+      await expect(store.list('s3://other-account/inputs/', 10)).rejects.toBe(denied);
+    });
   });
 });

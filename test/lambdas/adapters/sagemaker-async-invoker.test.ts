@@ -14,6 +14,7 @@ const request: AsyncInvocationRequest = {
   contentType: 'application/json',
   inferenceId: 'mso-nightly-1a2b3c4d-item-0',
   invocationTimeoutSeconds: 900,
+  requestTtlSeconds: 3600,
 };
 
 describe('SageMakerAsyncInvoker', () => {
@@ -21,7 +22,7 @@ describe('SageMakerAsyncInvoker', () => {
     runtime.reset();
   });
 
-  it('queues the input with the endpoint, content type, inference id and timeout', async () => {
+  it('queues the input with the endpoint, content type, inference id, timeout and queue TTL', async () => {
     // Arrange
     runtime.on(InvokeEndpointAsyncCommand).resolves({
       InferenceId: 'mso-nightly-1a2b3c4d-item-0',
@@ -39,6 +40,7 @@ describe('SageMakerAsyncInvoker', () => {
       ContentType: 'application/json',
       InferenceId: 'mso-nightly-1a2b3c4d-item-0',
       InvocationTimeoutSeconds: 900,
+      RequestTTLSeconds: 3600,
     });
     expect(receipt).toEqual({
       inferenceId: 'mso-nightly-1a2b3c4d-item-0',

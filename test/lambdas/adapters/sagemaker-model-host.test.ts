@@ -31,6 +31,27 @@ const SAGEMAKER_TAGS = [
   { Key: 'mso:run-id', Value: 'nightly' },
 ];
 
+const ASYNC_SPEC = {
+  s3OutputPath: 's3://mso-async-output/results/',
+  s3FailurePath: 's3://mso-async-output/failures/',
+  kmsKeyId: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+  successTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+  errorTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+  maxConcurrentInvocationsPerInstance: 4,
+};
+const SDK_ASYNC_CONFIG = {
+  OutputConfig: {
+    S3OutputPath: 's3://mso-async-output/results/',
+    S3FailurePath: 's3://mso-async-output/failures/',
+    KmsKeyId: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+    NotificationConfig: {
+      SuccessTopic: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+      ErrorTopic: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+    },
+  },
+  ClientConfig: { MaxConcurrentInvocationsPerInstance: 4 },
+};
+
 const sagemaker = mockClient(SageMakerClient);
 const host = new SageMakerModelHost({
   client: new SageMakerClient({ region: 'us-east-1' }),
@@ -108,6 +129,67 @@ describe('SageMakerModelHost', () => {
           },
         ],
         Tags: SAGEMAKER_TAGS,
+      });
+    });
+
+    it('creates an async endpoint config with S3 output and failure paths, SNS topics, KMS key and concurrency', async () => {
+      // Arrange
+      sagemaker.on(CreateEndpointConfigCommand).resolves({});
+
+      // Act
+      await host.createEndpointConfig({
+        endpointConfigName: `${PREFIX}ec-async`,
+        variant: {
+          variantName: 'AllTraffic',
+          modelName: `${PREFIX}m-async`,
+          instanceType: 'ml.c5.xlarge',
+          initialInstanceCount: 1,
+        },
+        tags: TAGS,
+        asyncInference: ASYNC_SPEC,
+      });
+
+      // Assert
+      expect(inputOf(sagemaker.commandCalls(CreateEndpointConfigCommand))).toEqual({
+        EndpointConfigName: `${PREFIX}ec-async`,
+        ProductionVariants: [
+          {
+            VariantName: 'AllTraffic',
+            ModelName: `${PREFIX}m-async`,
+            InstanceType: 'ml.c5.xlarge',
+            InitialInstanceCount: 1,
+          },
+        ],
+        AsyncInferenceConfig: SDK_ASYNC_CONFIG,
+        Tags: SAGEMAKER_TAGS,
+      });
+    });
+
+    it('leaves out KmsKeyId and ClientConfig when the async spec does not set them', async () => {
+      sagemaker.on(CreateEndpointConfigCommand).resolves({});
+      const { kmsKeyId: _key, maxConcurrentInvocationsPerInstance: _concurrency, ...minimal } = ASYNC_SPEC;
+
+      await host.createEndpointConfig({
+        endpointConfigName: `${PREFIX}ec-async`,
+        variant: {
+          variantName: 'AllTraffic',
+          modelName: 'm',
+          instanceType: 'ml.c5.xlarge',
+          initialInstanceCount: 1,
+        },
+        tags: {},
+        asyncInference: minimal,
+      });
+
+      expect(inputOf(sagemaker.commandCalls(CreateEndpointConfigCommand))?.AsyncInferenceConfig).toEqual({
+        OutputConfig: {
+          S3OutputPath: 's3://mso-async-output/results/',
+          S3FailurePath: 's3://mso-async-output/failures/',
+          NotificationConfig: {
+            SuccessTopic: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+            ErrorTopic: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+          },
+        },
       });
     });
 
@@ -306,8 +388,80 @@ describe('SageMakerModelHost', () => {
       await expect(host.describeEndpoint(`${PREFIX}ep-c1`)).resolves.toEqual({
         endpointName: `${PREFIX}ep-c1`,
         status: 'InService',
+        variantName: 'AllTraffic',
+        currentInstanceCount: 2,
         instanceType: 'ml.c5.xlarge',
         instanceCount: 2,
+      });
+    });
+
+    it('describes an async endpoint scaled in to zero with its AsyncInferenceConfig, from the one config read', async () => {
+      // Arrange
+      sagemaker.on(DescribeEndpointCommand, { EndpointName: `${PREFIX}ep-async` }).resolves({
+        EndpointName: `${PREFIX}ep-async`,
+        EndpointStatus: 'InService',
+        EndpointConfigName: `${PREFIX}ec-async`,
+        ProductionVariants: [{ VariantName: 'AllTraffic', CurrentInstanceCount: 0, DesiredInstanceCount: 0 }],
+      });
+      sagemaker.on(DescribeEndpointConfigCommand, { EndpointConfigName: `${PREFIX}ec-async` }).resolves({
+        ProductionVariants: [
+          { VariantName: 'AllTraffic', InstanceType: 'ml.c5.xlarge', InitialInstanceCount: 1 },
+        ],
+        AsyncInferenceConfig: SDK_ASYNC_CONFIG,
+      });
+
+      // Act
+      const description = await host.describeEndpoint(`${PREFIX}ep-async`);
+
+      // Assert
+      expect(description).toEqual({
+        endpointName: `${PREFIX}ep-async`,
+        status: 'InService',
+        variantName: 'AllTraffic',
+        currentInstanceCount: 0,
+        instanceType: 'ml.c5.xlarge',
+        instanceCount: 0,
+        asyncInference: ASYNC_SPEC,
+      });
+      expect(sagemaker.commandCalls(DescribeEndpointConfigCommand)).toHaveLength(1);
+    });
+
+    it('describes an updating endpoint with its async settings, so a reused endpoint is recognized', async () => {
+      sagemaker.on(DescribeEndpointCommand).resolves({
+        EndpointName: 'e',
+        EndpointStatus: 'Updating',
+        EndpointConfigName: 'ec',
+        ProductionVariants: [{ VariantName: 'v1', CurrentInstanceCount: 1 }],
+      });
+      sagemaker.on(DescribeEndpointConfigCommand, { EndpointConfigName: 'ec' }).resolves({
+        ProductionVariants: [{ VariantName: 'v1', InstanceType: 'ml.m5.large', InitialInstanceCount: 1 }],
+        AsyncInferenceConfig: { OutputConfig: { S3OutputPath: 's3://theirs/out/' } },
+      });
+
+      const description = await host.describeEndpoint('e');
+
+      expect(description?.asyncInference).toEqual({ s3OutputPath: 's3://theirs/out/' });
+      expect(description?.variantName).toBe('v1');
+    });
+
+    it('leaves asyncInference out for a real-time endpoint', async () => {
+      sagemaker.on(DescribeEndpointCommand).resolves({
+        EndpointName: 'e',
+        EndpointStatus: 'InService',
+        EndpointConfigName: 'ec',
+      });
+      sagemaker.on(DescribeEndpointConfigCommand).resolves({
+        ProductionVariants: [
+          { VariantName: 'AllTraffic', InstanceType: 'ml.m5.large', InitialInstanceCount: 1 },
+        ],
+      });
+
+      await expect(host.describeEndpoint('e')).resolves.toEqual({
+        endpointName: 'e',
+        status: 'InService',
+        variantName: 'AllTraffic',
+        instanceType: 'ml.m5.large',
+        instanceCount: 1,
       });
     });
 

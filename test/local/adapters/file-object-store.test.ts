@@ -124,3 +124,109 @@ describe('FileObjectStore', () => {
     );
   });
 });
+
+describe('FileObjectStore.list', () => {
+  it('lists the objects under a prefix in key order, nested keys included, folders not', async () => {
+    // Prepare
+    const store = new FileObjectStore({ rootDir: join(root, 'store') });
+    for (const key of ['inputs/0002.json', 'inputs/0001.json', 'inputs/sub/0003.json', 'other/0004.json']) {
+      await store.putBytes(`s3://b1/${key}`, bytes(key));
+    }
+
+    // Act
+    const listing = await store.list('s3://b1/inputs/', 10);
+
+    // Assert
+    expect(listing).toEqual({
+      uris: ['s3://b1/inputs/0001.json', 's3://b1/inputs/0002.json', 's3://b1/inputs/sub/0003.json'],
+      truncated: false,
+    });
+  });
+
+  it('stops at the limit and says more exist', async () => {
+    // Prepare
+    const store = new FileObjectStore({ rootDir: join(root, 'store') });
+    for (const name of ['a', 'b', 'c']) await store.putBytes(`s3://b1/in/${name}`, bytes(name));
+
+    // Act
+    const listing = await store.list('s3://b1/in/', 2);
+
+    // Assert
+    expect(listing).toEqual({ uris: ['s3://b1/in/a', 's3://b1/in/b'], truncated: true });
+  });
+
+  it('filters by the part of the prefix after its last slash', async () => {
+    // Prepare
+    const store = new FileObjectStore({ rootDir: join(root, 'store') });
+    for (const name of ['run-1.json', 'run-2.json', 'walk-1.json'])
+      await store.putBytes(`s3://b1/in/${name}`, bytes(name));
+
+    // Act
+    const listing = await store.list('s3://b1/in/run-', 10);
+
+    // Assert
+    expect(listing.uris).toEqual(['s3://b1/in/run-1.json', 's3://b1/in/run-2.json']);
+  });
+
+  it('lists a mounted prefix under its s3:// URIs, once', async () => {
+    // Prepare
+    const store = new FileObjectStore({
+      rootDir: join(root, 'store'),
+      mounts: { 's3://local-artifacts/runs/': join(root, 'runs') },
+    });
+    await store.putBytes('s3://local-artifacts/models/m.onnx', bytes('m'));
+    await store.putBytes('s3://local-artifacts/runs/r1/report.json', bytes('{}'));
+
+    // Act
+    const bucket = await store.list('s3://local-artifacts/', 10);
+    const runs = await store.list('s3://local-artifacts/runs/', 10);
+
+    // Assert
+    expect(bucket.uris).toEqual([
+      's3://local-artifacts/models/m.onnx',
+      's3://local-artifacts/runs/r1/report.json',
+    ]);
+    expect(runs.uris).toEqual(['s3://local-artifacts/runs/r1/report.json']);
+  });
+
+  it('leaves out half-written objects and answers an empty listing for a missing folder', async () => {
+    // Prepare
+    const store = new FileObjectStore({ rootDir: root });
+    await store.putBytes('s3://b1/in/done.bin', bytes('x'));
+    await writeFile(join(root, 'b1', 'in', 'done.bin.partial-0b7e2f4c-8c1e-4d5a-9f00-123456789abc'), 'half');
+
+    // Act
+    const listing = await store.list('s3://b1/in/', 10);
+    const missing = await store.list('s3://b1/nothing-here/', 10);
+
+    // Assert
+    expect(listing.uris).toEqual(['s3://b1/in/done.bin']);
+    expect(missing).toEqual({ uris: [], truncated: false });
+  });
+
+  it('lists a file:/// folder of your own', async () => {
+    // Prepare
+    const store = new FileObjectStore({ rootDir: join(root, 'store') });
+    await writeFile(join(root, 'input-1.json'), '{}');
+
+    // Act
+    const listing = await store.list(`file://${root}/input-`, 10);
+
+    // Assert
+    expect(listing.uris).toEqual([`file://${root}/input-1.json`]);
+  });
+
+  it('fails when the limit is not a positive integer', async () => {
+    const store = new FileObjectStore({ rootDir: root });
+    await expect(store.list('s3://b1/in/', 0)).rejects.toThrow(
+      'list s3://b1/in/: limit got 0, expected an integer of at least 1',
+    );
+  });
+
+  it('fails when the prefix is not an s3:// or file:/// URI', async () => {
+    const store = new FileObjectStore({ rootDir: root });
+    await expect(store.list('https://example.com/', 1)).rejects.toThrow(
+      /expected s3:\/\/bucket\/ or file:\/\/\//,
+    );
+  });
+});

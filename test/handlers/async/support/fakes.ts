@@ -2,64 +2,17 @@ import type {
   AsyncInvocationReceipt,
   AsyncInvocationRequest,
   AsyncInvoker,
-  ConditionalOutcome,
-  NewTaskTokenRecord,
-  PutOutcome,
   TaskCallOutcome,
   TaskGoneReason,
   TaskResumer,
-  TaskTokenRecord,
-  TaskTokenStore,
 } from '../../../../handlers/async/ports.js';
 import type { Logger } from '../../../../handlers/ports.js';
 
-/** An in-memory TaskTokenStore with the DynamoDB adapter's conditional semantics. */
-export class MemoryTokenStore implements TaskTokenStore {
-  readonly records = new Map<string, TaskTokenRecord>();
-
-  putIfAbsent(record: NewTaskTokenRecord): Promise<PutOutcome> {
-    const existing = this.records.get(record.inferenceId);
-    if (existing !== undefined) return Promise.resolve({ status: 'exists', existing });
-    this.records.set(record.inferenceId, record);
-    return Promise.resolve({ status: 'stored' });
-  }
-
-  replace(record: NewTaskTokenRecord, previous: TaskTokenRecord): Promise<ConditionalOutcome> {
-    const current = this.records.get(record.inferenceId);
-    if (current === undefined || current.taskToken !== previous.taskToken) return changed();
-    this.records.set(record.inferenceId, record);
-    return done();
-  }
-
-  get(inferenceId: string): Promise<TaskTokenRecord | undefined> {
-    return Promise.resolve(this.records.get(inferenceId));
-  }
-
-  consumeToken(
-    inferenceId: string,
-    taskToken: string,
-    resumedAtEpochMs: number,
-  ): Promise<ConditionalOutcome> {
-    const current = this.records.get(inferenceId);
-    if (current?.taskToken !== taskToken) return changed();
-    const { taskToken: _removed, ...rest } = current;
-    this.records.set(inferenceId, { ...rest, resumedAtEpochMs });
-    return done();
-  }
-
-  deleteIfToken(inferenceId: string, taskToken: string): Promise<ConditionalOutcome> {
-    if (this.records.get(inferenceId)?.taskToken !== taskToken) return changed();
-    this.records.delete(inferenceId);
-    return done();
-  }
-}
-
-function done(): Promise<ConditionalOutcome> {
-  return Promise.resolve({ status: 'done' });
-}
-function changed(): Promise<ConditionalOutcome> {
-  return Promise.resolve({ status: 'changed' });
-}
+/**
+ * The in-memory TaskTokenStore with the DynamoDB adapter's conditional semantics: local mode's own
+ * store, under the name these tests know it by.
+ */
+export { MemoryTaskTokenStore as MemoryTokenStore } from '../../../../local/async/memory-task-token-store.js';
 
 export type Resumption =
   | { readonly kind: 'success'; readonly output: Readonly<Record<string, unknown>> }

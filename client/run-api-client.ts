@@ -1,0 +1,262 @@
+import type { z } from 'zod';
+import { asyncRunInputSchema } from '../handlers/async/run-input.js';
+import { InvalidRunInputError } from '../handlers/contracts/errors.js';
+import { type RunInputDocument, runInputSchema } from '../handlers/contracts/run-input.js';
+import { describeGiven, parseOrThrow } from '../handlers/contracts/validation.js';
+import {
+  apiErrorSchema,
+  ApiErrorCodes,
+  describeInvalidRunId,
+  isTerminalStatus,
+  RUN_ID_EXPECTED,
+  RUN_RESOURCES,
+  type RunStatus,
+  runStatusSchema,
+  type RunWorkflow,
+  RunWorkflows,
+  type StartedRun,
+  startedRunSchema,
+} from '../handlers/run-status/run-api-contract.js';
+import { RunAlreadyExistsError, RunApiError, RunNotFoundError, RunWaitTimeoutError } from './errors.js';
+import { type Credentials, ExecuteApiSigner, regionOfApiUrl } from './sigv4.js';
+
+/**
+ * A typed client of the run API (infra/constructs/run-api.ts): every request SigV4-signed for
+ * `execute-api`, every answer checked against the API's contract (handlers/run-status/run-api-contract.ts).
+ * Run inputs are validated locally first, with the workflows' own schemas, so a mistake is reported
+ * field by field before anything is sent.
+ */
+
+export type AsyncRunInputDocument = z.input<typeof asyncRunInputSchema>;
+
+export interface RunApiClientOptions {
+  /** The API's stage URL: the stack's `RunApiUrl` output, e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com/v1/`. */
+  readonly apiUrl: string;
+  /** @default - the region in the URL's host, else AWS_REGION */
+  readonly region?: string;
+  /** @default - the Node.js default credential chain, resolved on the first request */
+  readonly credentials?: Credentials;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+  /** Each request's limit. @default 30_000 */
+  readonly requestTimeoutMs?: number;
+}
+
+export interface StartRunOptions {
+  /**
+   * The execution name: a retried request with the same id starts no second run.
+   * @default - the API's request id
+   */
+  readonly runId?: string;
+}
+
+export interface WaitForRunOptions {
+  /** @default 'optimization' */
+  readonly workflow?: RunWorkflow;
+  /** Runs take minutes to hours. @default 30 */
+  readonly pollSeconds?: number;
+  /** @default 86_400 (the optimization workflow's 24-hour execution timeout) */
+  readonly timeoutSeconds?: number;
+  /** Called with every status read, the last one included. */
+  readonly onProgress?: (status: RunStatus) => void;
+  /** @default setTimeout */
+  readonly sleep?: (milliseconds: number) => Promise<void>;
+}
+
+/** Answers worth another poll: throttling and the API's or Step Functions' unavailability. */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([0, 429, 502, 503, 504]);
+/** `waitForRun` gives up after this many failed polls in a row. */
+const MAX_CONSECUTIVE_POLL_FAILURES = 3;
+
+export class RunApiClient {
+  private readonly baseUrl: URL;
+  private readonly signer: ExecuteApiSigner;
+  private readonly fetch: typeof fetch;
+  private readonly requestTimeoutMs: number;
+
+  constructor(options: RunApiClientOptions) {
+    this.baseUrl = parseApiUrl(options.apiUrl);
+    const region = options.region ?? regionOfApiUrl(this.baseUrl) ?? process.env.AWS_REGION;
+    if (region === undefined || region === '') {
+      throw new Error(
+        `RunApiClient: cannot tell the region of ${options.apiUrl}: expected an execute-api URL ` +
+          '(https://<id>.execute-api.<region>.amazonaws.com/<stage>/), the region option or AWS_REGION',
+      );
+    }
+    this.signer = new ExecuteApiSigner(region, options.credentials);
+    this.fetch = options.fetch ?? globalThis.fetch;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  }
+
+  /** `POST /runs`: starts an optimization run. */
+  async startRun(input: RunInputDocument, options: StartRunOptions = {}): Promise<StartedRun> {
+    parseOrThrow(runInputSchema, input);
+    return await this.start(RunWorkflows.optimization, input, options);
+  }
+
+  /** `POST /async-runs`: starts an async-inference run. */
+  async startAsyncRun(input: AsyncRunInputDocument, options: StartRunOptions = {}): Promise<StartedRun> {
+    parseOrThrow(asyncRunInputSchema, input);
+    return await this.start(RunWorkflows.asyncInference, input, options);
+  }
+
+  /** `GET /runs/{id}`: an optimization run's status, progress and report location. */
+  getRun(runId: string): Promise<RunStatus> {
+    return this.get(RunWorkflows.optimization, runId);
+  }
+
+  /** `GET /async-runs/{id}`. */
+  getAsyncRun(runId: string): Promise<RunStatus> {
+    return this.get(RunWorkflows.asyncInference, runId);
+  }
+
+  /**
+   * Polls the run until it ends (SUCCEEDED, FAILED, TIMED_OUT, ABORTED) and returns its last status,
+   * whatever it is. Throttling and unavailability are polled through, up to three times in a row.
+   */
+  async waitForRun(runId: string, options: WaitForRunOptions = {}): Promise<RunStatus> {
+    const pollSeconds = options.pollSeconds ?? 30;
+    const timeoutSeconds = options.timeoutSeconds ?? 86_400;
+    if (!(pollSeconds > 0) || !(timeoutSeconds > 0)) {
+      throw new Error(
+        `waitForRun: got pollSeconds ${pollSeconds} and timeoutSeconds ${timeoutSeconds}, expected both above 0`,
+      );
+    }
+    const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    let failures = 0;
+    let lastStatus = 'unknown';
+    for (;;) {
+      try {
+        const status = await this.get(options.workflow ?? RunWorkflows.optimization, runId);
+        failures = 0;
+        lastStatus = status.status;
+        options.onProgress?.(status);
+        if (isTerminalStatus(status.status)) return status;
+      } catch (error) {
+        failures += 1;
+        const retryable = error instanceof RunApiError && RETRYABLE_STATUSES.has(error.status);
+        if (!retryable || failures >= MAX_CONSECUTIVE_POLL_FAILURES) throw error;
+      }
+      if (Date.now() + pollSeconds * 1000 > deadline) {
+        throw new RunWaitTimeoutError(runId, timeoutSeconds, lastStatus);
+      }
+      await sleep(pollSeconds * 1000);
+    }
+  }
+
+  private async start(workflow: RunWorkflow, input: unknown, options: StartRunOptions): Promise<StartedRun> {
+    if (options.runId !== undefined) checkRunId(options.runId);
+    const body = JSON.stringify({ ...(options.runId === undefined ? {} : { runId: options.runId }), input });
+    const response = await this.send('POST', RUN_RESOURCES[workflow], body);
+    if (response.status === 409) {
+      throw new RunAlreadyExistsError(
+        options.runId ?? '(generated)',
+        response.error.message,
+        response.error.error,
+      );
+    }
+    return this.parseSuccess(response, startedRunSchema);
+  }
+
+  private async get(workflow: RunWorkflow, runId: string): Promise<RunStatus> {
+    checkRunId(runId);
+    const response = await this.send('GET', `${RUN_RESOURCES[workflow]}/${runId}`);
+    if (response.status === 404 && response.error.error === ApiErrorCodes.runNotFound) {
+      throw new RunNotFoundError(runId, response.error.message, response.error.error);
+    }
+    return this.parseSuccess(response, runStatusSchema);
+  }
+
+  private parseSuccess<Schema extends z.ZodType>(response: ApiResponse, schema: Schema): z.output<Schema> {
+    const { status, call, document, error } = response;
+    if (status < 200 || status > 299) {
+      throw new RunApiError(
+        `${call} answered ${status}${error.error === undefined ? '' : ` ${error.error}`}: ${error.message}`,
+        status,
+        error.error,
+      );
+    }
+    const parsed = schema.safeParse(document);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`,
+      );
+      throw new RunApiError(
+        `${call} answered ${status} with a body the run API contract does not allow: ${issues.join('; ')}`,
+        status,
+      );
+    }
+    return parsed.data;
+  }
+
+  private async send(method: 'GET' | 'POST', path: string, body?: string): Promise<ApiResponse> {
+    const url = new URL(path, this.baseUrl);
+    const call = `${method} ${url.pathname}`;
+    const { headers } = await this.signer.sign({ method, url, ...(body === undefined ? {} : { body }) });
+    // fetch sets Host itself, from the URL: the value that was signed.
+    const { host: _host, ...sent } = headers;
+    let response: Response;
+    try {
+      response = await this.fetch(url, {
+        method,
+        headers: sent,
+        ...(body === undefined ? {} : { body }),
+        signal: AbortSignal.timeout(this.requestTimeoutMs),
+      });
+    } catch (error) {
+      const reason =
+        error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+      throw new RunApiError(`${call} failed before any answer: ${String(error)}${reason}`, 0, undefined, {
+        cause: error,
+      });
+    }
+    const text = await response.text();
+    const document = parseJson(text);
+    const apiError = apiErrorSchema.safeParse(document);
+    return {
+      status: response.status,
+      call,
+      document,
+      error: apiError.success ? apiError.data : { message: text.slice(0, 500) || response.statusText },
+    };
+  }
+}
+
+interface ApiResponse {
+  readonly status: number;
+  readonly call: string;
+  readonly document: unknown;
+  /** The body read as the API's error shape (only meaningful when the status is not 2xx). */
+  readonly error: { readonly error?: string; readonly message: string };
+}
+
+/** A run id is checked before any request: it becomes part of the URL or the execution name. */
+function checkRunId(runId: string): void {
+  if (describeInvalidRunId(runId) === undefined) return;
+  throw new InvalidRunInputError([
+    { field: 'runId', given: describeGiven(runId), expected: RUN_ID_EXPECTED },
+  ]);
+}
+
+function parseApiUrl(apiUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    throw new Error(
+      `RunApiClient: got the API URL "${apiUrl}", expected an absolute URL such as the RunApiUrl output`,
+    );
+  }
+  // A trailing slash keeps the stage when resolving `runs/…` against it.
+  if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
+  return url;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

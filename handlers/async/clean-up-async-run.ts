@@ -1,0 +1,48 @@
+import { cleanUpRun, type CleanUpDeps, type CleanUpResult } from '../clean-up.js';
+import type { HostedResourceNames } from '../ports.js';
+import type { AsyncRunSummary } from './summarize-async-run.js';
+import type { AsyncRunPlan } from './validate-async-run.js';
+
+/**
+ * States "Clean up async run" and "Clean up after failure" of the async workflow: the same run
+ * clean-up as the optimization (everything named after the run and tagged with it, found again by
+ * listing, so a retry or a crash in between loses nothing), with the endpoint's autoscaling
+ * deregistered before it is deleted. A reused endpoint is never the run's to delete: its name does
+ * not carry the run's prefix. `keepAfterRun` keeps a deployed endpoint (scaled to zero, tagged so
+ * the janitor leaves it) only when the run succeeded: after a failure nothing is kept.
+ */
+
+export interface CleanUpAsyncRunEvent {
+  readonly plan: Pick<AsyncRunPlan, 'runId' | 'endpoint'>;
+  readonly summary?: Pick<AsyncRunSummary, 'runId'>;
+  readonly error?: { readonly Error?: string; readonly Cause?: string };
+}
+
+export type CleanUpAsyncRunDeps = Omit<CleanUpDeps, 'compiler'> & Required<Pick<CleanUpDeps, 'scaling'>>;
+
+export async function cleanUpAsyncRun(
+  event: CleanUpAsyncRunEvent,
+  deps: CleanUpAsyncRunDeps,
+): Promise<CleanUpResult> {
+  const { endpoint } = event.plan;
+  const keep: HostedResourceNames | undefined =
+    event.error === undefined &&
+    endpoint.action === 'deploy' &&
+    endpoint.keepAfterRun &&
+    endpoint.endpointConfigName !== undefined &&
+    endpoint.modelName !== undefined
+      ? {
+          endpointName: endpoint.endpointName,
+          endpointConfigName: endpoint.endpointConfigName,
+          modelName: endpoint.modelName,
+        }
+      : undefined;
+  return cleanUpRun(
+    {
+      plan: { runId: event.plan.runId },
+      ...(keep === undefined ? {} : { summary: { keep } }),
+      ...(event.error === undefined ? {} : { error: event.error }),
+    },
+    deps,
+  );
+}

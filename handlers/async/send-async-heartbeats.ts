@@ -1,0 +1,96 @@
+import { ErrorNames } from '../contracts/errors.js';
+import { EndpointStatuses, type EndpointDescription, type Logger, type ModelHost } from '../ports.js';
+import { redact } from './handle-async-notification.js';
+import type { TaskResumer, TaskTokenStore } from './ports.js';
+
+/**
+ * The heartbeat sender, run on a schedule (every few minutes). SageMaker sends no heartbeat, so
+ * without this the only bound on a wait would be its timeout (hours). For every task still waiting:
+ * - its endpoint is alive → `SendTaskHeartbeat`, so the wait's `HeartbeatSeconds` does not expire;
+ * - its endpoint is gone, failed or being deleted → `SendTaskFailure` with `EndpointFailedError`
+ *   at once: no notification will ever come, and the run moves on within minutes;
+ * - Step Functions says the task is over → the token is deleted (a tombstone stays).
+ * A lost notification therefore ends the wait after `HeartbeatSeconds` only if this sender also
+ * stopped; otherwise the wait's timeout is the backstop. No token is ever logged.
+ */
+
+export interface SendAsyncHeartbeatsDeps {
+  readonly store: TaskTokenStore;
+  readonly resumer: TaskResumer;
+  readonly host: ModelHost;
+  readonly logger: Logger;
+  readonly nowEpochMs: () => number;
+}
+
+export interface HeartbeatSummary {
+  readonly heartbeats: number;
+  readonly failedEndpointGone: number;
+  readonly taskGone: number;
+  readonly errors: number;
+}
+
+/**
+ * Statuses of an endpoint that will process no more requests (DescribeEndpoint `EndpointStatus`).
+ * Not `UpdateRollbackFailed`: such an endpoint "is in service with a mix of the old and new
+ * endpoint configurations" (SageMaker API reference), so its queued requests still complete.
+ */
+const DEAD_STATUSES: readonly string[] = [
+  EndpointStatuses.failed,
+  EndpointStatuses.deleting,
+  EndpointStatuses.outOfService,
+];
+
+export async function sendAsyncHeartbeats(deps: SendAsyncHeartbeatsDeps): Promise<HeartbeatSummary> {
+  const endpoints = new Map<string, Promise<EndpointDescription | undefined>>();
+  const describe = (name: string): Promise<EndpointDescription | undefined> => {
+    let described = endpoints.get(name);
+    if (described === undefined) {
+      described = deps.host.describeEndpoint(name);
+      endpoints.set(name, described);
+    }
+    return described;
+  };
+  const summary = { heartbeats: 0, failedEndpointGone: 0, taskGone: 0, errors: 0 };
+
+  for await (const record of deps.store.listWaiting()) {
+    const where = { inferenceId: record.inferenceId, runId: record.runId, itemIndex: record.itemIndex };
+    try {
+      const endpoint = record.endpointName === undefined ? undefined : await describe(record.endpointName);
+      const dead =
+        record.endpointName !== undefined &&
+        (endpoint === undefined || DEAD_STATUSES.includes(endpoint.status));
+      const outcome = dead
+        ? await deps.resumer.sendTaskFailure(
+            record.taskToken,
+            ErrorNames.endpointFailed,
+            `Endpoint ${record.endpointName ?? ''} is ${endpoint?.status ?? 'gone'}${
+              endpoint?.failureReason === undefined ? '' : `: ${endpoint.failureReason}`
+            }; no result will arrive for inference ${record.inferenceId}`,
+          )
+        : await deps.resumer.sendTaskHeartbeat(record.taskToken);
+      if (outcome.status === 'task-gone') {
+        await deps.store.consumeToken(record.inferenceId, record.taskToken, deps.nowEpochMs());
+        summary.taskGone += 1;
+      } else if (dead) {
+        await deps.store.consumeToken(record.inferenceId, record.taskToken, deps.nowEpochMs());
+        deps.logger.warn('Waiting task failed: its endpoint is gone', {
+          ...where,
+          endpointName: record.endpointName,
+          status: endpoint?.status ?? 'deleted',
+        });
+        summary.failedEndpointGone += 1;
+      } else {
+        summary.heartbeats += 1;
+      }
+    } catch (error) {
+      summary.errors += 1;
+      deps.logger.error('Heartbeat not sent; the next round retries', {
+        ...where,
+        error: error instanceof Error ? error.name : 'Error',
+        errorMessage: redact(error instanceof Error ? error.message : String(error), record.taskToken),
+      });
+    }
+  }
+  deps.logger.info('Heartbeats sent', summary);
+  return summary;
+}

@@ -1,0 +1,279 @@
+import type { AsyncBacklogMetrics, AsyncEndpointObserver, Logger, ObjectStore } from '../ports.js';
+import { type BatchCounts, batchResultsUri, type ItemResult, ItemStatuses } from './batches.js';
+import type { AsyncEndpointState, AsyncRunPlan } from './validate-async-run.js';
+
+/**
+ * State "Summarize async run": gathers every batch's results from S3 and writes the run's summary
+ * (`summary.json` with one row per input, `summary.md` for people), then returns the headline
+ * figures. In benchmark mode it adds what no other tool reports for async endpoints: the delay to
+ * scale out from zero, the time requests spent in the backlog, and the drain rate.
+ */
+
+export interface SummarizeAsyncRunEvent {
+  readonly plan: AsyncRunPlan;
+  readonly endpointState: AsyncEndpointState;
+  readonly batches: readonly BatchCounts[];
+}
+
+export interface SummarizeAsyncRunDeps {
+  readonly store: ObjectStore;
+  /** Scaling activities and CloudWatch queue metrics; absent figures are reported as such. */
+  readonly observer?: AsyncEndpointObserver;
+  readonly logger: Logger;
+  readonly nowEpochMs: () => number;
+}
+
+export interface Distribution {
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export interface AsyncBenchmarkFigures {
+  readonly burstSize: number;
+  /** Instances when the burst started: the scale-out from zero is measured only from 0. */
+  readonly instancesAtStart: number | null;
+  /** Burst start → the first scaling activity from zero that completed (Application Auto Scaling). */
+  readonly scaleOutFromZeroMs: number | null;
+  /** Burst start → the first result: scale-out, model load and one inference. */
+  readonly firstResultMs: number | null;
+  /** Burst start → the last result. */
+  readonly drainMs: number | null;
+  readonly drainRatePerMinute: number | null;
+  readonly timeInBacklogMs: { readonly average: number; readonly maximum: number } | null;
+  readonly maxBacklogSize: number | null;
+  readonly notes: readonly string[];
+}
+
+export interface AsyncRunSummary {
+  readonly runId: string;
+  readonly name?: string;
+  readonly endpointName: string;
+  readonly inputs: number;
+  readonly completed: number;
+  readonly failed: number;
+  readonly timedOut: number;
+  /** First invocation → last result. */
+  readonly makespanMs: number | null;
+  /** Results per minute between the first and the last result. */
+  readonly drainRatePerMinute: number | null;
+  readonly totalMs: Distribution | null;
+  readonly timeInSageMakerMs: Distribution | null;
+  readonly benchmark?: AsyncBenchmarkFigures;
+  readonly summaryUri: string;
+  readonly summaryMarkdownUri: string;
+}
+
+export async function summarizeAsyncRun(
+  event: SummarizeAsyncRunEvent,
+  deps: SummarizeAsyncRunDeps,
+): Promise<AsyncRunSummary> {
+  const { plan } = event;
+  const items = await readResults(plan, deps.store);
+  const completed = items.filter((item) => item.status === ItemStatuses.completed);
+  const invoked = numbers(items.map((item) => item.invokedAtEpochMs));
+  const finished = numbers(completed.map((item) => item.finishedAtEpochMs));
+  const firstInvokedMs = invoked.length === 0 ? undefined : Math.min(...invoked);
+  const firstFinishedMs = finished.length === 0 ? undefined : Math.min(...finished);
+  const lastFinishedMs = finished.length === 0 ? undefined : Math.max(...finished);
+
+  const summaryUri = `${plan.runPrefixUri}async/summary.json`;
+  const summaryMarkdownUri = `${plan.runPrefixUri}async/summary.md`;
+  const summary: AsyncRunSummary = {
+    runId: plan.runId,
+    ...(plan.name === undefined ? {} : { name: plan.name }),
+    endpointName: plan.endpoint.endpointName,
+    inputs: items.length,
+    completed: completed.length,
+    failed: items.filter((item) => item.status === ItemStatuses.failed).length,
+    timedOut: items.filter((item) => item.status === ItemStatuses.timedOut).length,
+    makespanMs:
+      firstInvokedMs === undefined || lastFinishedMs === undefined ? null : lastFinishedMs - firstInvokedMs,
+    drainRatePerMinute: drainRate(finished),
+    totalMs: distribution(numbers(completed.map((item) => item.totalMs))),
+    timeInSageMakerMs: distribution(numbers(completed.map((item) => item.timeInSageMakerMs))),
+    ...(plan.benchmark === undefined
+      ? {}
+      : {
+          benchmark: await benchmarkFigures(event, deps, {
+            burstStartMs: firstInvokedMs,
+            firstFinishedMs,
+            lastFinishedMs,
+            finished,
+          }),
+        }),
+    summaryUri,
+    summaryMarkdownUri,
+  };
+  await deps.store.putBytes(
+    summaryUri,
+    new TextEncoder().encode(JSON.stringify({ ...summary, items }, null, 2)),
+    'application/json',
+  );
+  await deps.store.putBytes(
+    summaryMarkdownUri,
+    new TextEncoder().encode(renderSummaryMarkdown(summary, items)),
+    'text/markdown',
+  );
+  deps.logger.info('Async run summarized', {
+    runId: plan.runId,
+    completed: summary.completed,
+    failed: summary.failed,
+    timedOut: summary.timedOut,
+  });
+  return summary;
+}
+
+async function readResults(plan: AsyncRunPlan, store: ObjectStore): Promise<ItemResult[]> {
+  const batches = await Promise.all(
+    plan.batches.map(async (batch) => {
+      const bytes = await store.getBytes(batchResultsUri(plan.runPrefixUri, batch.batchIndex));
+      return (JSON.parse(new TextDecoder().decode(bytes)) as { results: ItemResult[] }).results;
+    }),
+  );
+  return batches.flat().sort((a, b) => a.itemIndex - b.itemIndex);
+}
+
+async function benchmarkFigures(
+  event: SummarizeAsyncRunEvent,
+  deps: SummarizeAsyncRunDeps,
+  window: {
+    readonly burstStartMs: number | undefined;
+    readonly firstFinishedMs: number | undefined;
+    readonly lastFinishedMs: number | undefined;
+    readonly finished: readonly number[];
+  },
+): Promise<AsyncBenchmarkFigures> {
+  const { plan, endpointState } = event;
+  const notes: string[] = endpointState.note === undefined ? [] : [endpointState.note];
+  const instancesAtStart = endpointState.instancesAtStart ?? null;
+  const { burstStartMs, firstFinishedMs, lastFinishedMs } = window;
+  const since = (at: number | undefined): number | null =>
+    at === undefined || burstStartMs === undefined ? null : at - burstStartMs;
+
+  let scaleOutFromZeroMs: number | null = null;
+  let backlog: AsyncBacklogMetrics = {};
+  if (deps.observer === undefined) {
+    notes.push('no endpoint observer here: scaling activities and backlog metrics were not read');
+  } else if (burstStartMs === undefined) {
+    notes.push('no invocation time was recorded: scaling activities and backlog metrics were not read');
+  } else {
+    const { endpointName, variantName } = plan.endpoint;
+    if (instancesAtStart === 0) {
+      const activities = await deps.observer.scalingActivities(endpointName, variantName, burstStartMs);
+      // A failed or unfinished activity added no capacity: only a successful one ends the wait.
+      const firstOut = activities
+        .filter(
+          (activity) =>
+            (activity.toInstanceCount ?? 0) >= 1 &&
+            activity.status === SUCCESSFUL_ACTIVITY &&
+            activity.endEpochMs !== undefined,
+        )
+        .sort((a, b) => a.startEpochMs - b.startEpochMs)[0];
+      scaleOutFromZeroMs = firstOut?.endEpochMs === undefined ? null : firstOut.endEpochMs - burstStartMs;
+      if (firstOut === undefined)
+        notes.push('no completed scale-out activity was found after the burst started');
+    }
+    backlog = await deps.observer.backlogMetrics(
+      endpointName,
+      burstStartMs,
+      lastFinishedMs ?? deps.nowEpochMs(),
+    );
+    if (backlog.timeInBacklogMs === undefined) {
+      notes.push('TimeInBacklog had no data points yet (CloudWatch publishes with a delay of a few minutes)');
+    }
+  }
+  return {
+    burstSize: plan.benchmark?.burstSize ?? plan.itemCount,
+    instancesAtStart,
+    scaleOutFromZeroMs,
+    firstResultMs: since(firstFinishedMs),
+    drainMs: since(lastFinishedMs),
+    drainRatePerMinute: drainRate(window.finished),
+    timeInBacklogMs: backlog.timeInBacklogMs ?? null,
+    maxBacklogSize: backlog.maxBacklogSize ?? null,
+    notes,
+  };
+}
+
+/** Application Auto Scaling's `StatusCode` of a scaling activity that completed (DescribeScalingActivities). */
+const SUCCESSFUL_ACTIVITY = 'Successful';
+
+/** Results per minute between the first and the last: the endpoint's sustained processing rate. */
+export function drainRate(finishedEpochMs: readonly number[]): number | null {
+  if (finishedEpochMs.length < 2) return null;
+  const spanMs = Math.max(...finishedEpochMs) - Math.min(...finishedEpochMs);
+  if (spanMs <= 0) return null;
+  return ((finishedEpochMs.length - 1) / spanMs) * 60_000;
+}
+
+/** Nearest-rank percentiles (exact on the recorded values: a run has at most 1,000 inputs). */
+export function distribution(values: readonly number[]): Distribution | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (quantile: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(quantile * sorted.length) - 1))] ?? 0;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+function numbers(values: readonly (number | null | undefined)[]): number[] {
+  return values.filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
+}
+
+const MARKDOWN_ROWS = 100;
+
+export function renderSummaryMarkdown(summary: AsyncRunSummary, items: readonly ItemResult[]): string {
+  const ms = (value: number | null | undefined): string =>
+    value === null || value === undefined ? 'n/a' : `${Math.round(value).toLocaleString('en-US')} ms`;
+  const rate = (value: number | null): string => (value === null ? 'n/a' : `${value.toFixed(1)} / min`);
+  const dist = (value: Distribution | null): string =>
+    value === null
+      ? 'n/a'
+      : `p50 ${ms(value.p50)}, p90 ${ms(value.p90)}, p99 ${ms(value.p99)}, max ${ms(value.max)}`;
+  const lines = [
+    `# Async inference run ${summary.runId}${summary.name === undefined ? '' : ` — ${summary.name}`}`,
+    '',
+    `Endpoint \`${summary.endpointName}\`: ${summary.inputs} inputs, ${summary.completed} completed, ${summary.failed} failed, ${summary.timedOut} timed out.`,
+    '',
+    '| figure | value |',
+    '|---|---|',
+    `| first invocation → last result | ${ms(summary.makespanMs)} |`,
+    `| drain rate | ${rate(summary.drainRatePerMinute)} |`,
+    `| invocation → result (workflow) | ${dist(summary.totalMs)} |`,
+    `| time in SageMaker (queue + processing) | ${dist(summary.timeInSageMakerMs)} |`,
+  ];
+  const benchmark = summary.benchmark;
+  if (benchmark !== undefined) {
+    lines.push(
+      `| burst size | ${benchmark.burstSize} |`,
+      `| instances at burst start | ${benchmark.instancesAtStart ?? 'n/a'} |`,
+      `| scale-out from zero | ${ms(benchmark.scaleOutFromZeroMs)} |`,
+      `| burst start → first result | ${ms(benchmark.firstResultMs)} |`,
+      `| burst start → last result | ${ms(benchmark.drainMs)} |`,
+      `| time in backlog (average / max) | ${
+        benchmark.timeInBacklogMs === null
+          ? 'n/a'
+          : `${ms(benchmark.timeInBacklogMs.average)} / ${ms(benchmark.timeInBacklogMs.maximum)}`
+      } |`,
+      `| largest backlog | ${benchmark.maxBacklogSize ?? 'n/a'} |`,
+    );
+    if (benchmark.notes.length > 0) lines.push('', ...benchmark.notes.map((note) => `- ${note}`));
+  }
+  lines.push('', '| # | input | status | result or reason | total |', '|---|---|---|---|---|');
+  for (const item of items.slice(0, MARKDOWN_ROWS)) {
+    const detail = item.outputLocation ?? item.failureReason ?? '';
+    lines.push(
+      `| ${item.itemIndex} | ${tableCell(item.inputLocation)} | ${item.status} | ${tableCell(detail)} | ${ms(item.totalMs)} |`,
+    );
+  }
+  if (items.length > MARKDOWN_ROWS) {
+    lines.push('', `${items.length - MARKDOWN_ROWS} more inputs are listed in summary.json.`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** S3 keys and failure reasons may hold `|` and line breaks, which would break the table's row. */
+function tableCell(text: string): string {
+  return text.replaceAll('|', '\\|').replace(/\r?\n/g, ' ');
+}

@@ -1,0 +1,419 @@
+import { resolveServingImage } from '../catalog/images.js';
+import { InvalidRunInputError } from '../contracts/errors.js';
+import { resourceName, runTags } from '../contracts/names.js';
+import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
+import { VARIANT_NAME } from '../deploy-candidate.js';
+import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
+import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from './run-input.js';
+
+/**
+ * State "Validate async run": everything that can be refused is refused here, before anything is
+ * created: the input's fields, the inputs under a prefix, a reused endpoint that is not async or
+ * does not notify this stack's topics, a queue TTL the wait cannot outlast.
+ *
+ * The plan it returns is small whatever the number of inputs: the input list goes to S3 (a
+ * manifest), and the workflow's Map iterates over batches of at most `BATCH_SIZE` indexes, each
+ * loaded by "Load batch inputs". State payloads are capped at 256 KB (Step Functions quotas); a
+ * thousand URIs of up to 1 KB each would not fit.
+ */
+
+/** Inputs per batch: an inline Map runs at most 40 iterations at once, so a batch can be all in flight. */
+export const BATCH_SIZE = 40;
+
+/** Endpoint creation: the same bound as the optimization's candidates (SageMaker gives up itself). */
+const ENDPOINT_DEADLINE_SECONDS = 45 * 60;
+/** How long a benchmark waits for the endpoint to scale in to zero before its burst. */
+const SCALE_IN_DEADLINE_SECONDS = 60 * 60;
+
+/** `creating`: deployed, waiting for InService; `scaling-in`: waiting for zero instances; `ready`. */
+export const AsyncEndpointPhases = {
+  creating: 'creating',
+  scalingIn: 'scaling-in',
+  ready: 'ready',
+} as const;
+export type AsyncEndpointPhase = (typeof AsyncEndpointPhases)[keyof typeof AsyncEndpointPhases];
+
+export interface AsyncEndpointPlan {
+  readonly action: 'reuse' | 'deploy';
+  readonly endpointName: string;
+  readonly variantName: string;
+  /** Set when the run deploys the endpoint. */
+  readonly endpointConfigName?: string;
+  readonly modelName?: string;
+  readonly keepAfterRun: boolean;
+  /** What to deploy, when the run deploys the endpoint. */
+  readonly deploy?: AsyncDeploySpec;
+}
+
+export interface AsyncDeploySpec {
+  readonly image: string;
+  readonly modelDataUrl: string;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly instanceType: string;
+  readonly maxInstanceCount: number;
+  readonly maxConcurrentInvocationsPerInstance?: number;
+  readonly targetBacklogPerInstance: number;
+}
+
+/** What every "Invoke async inference" task needs besides its item (kept small: 40 copies per batch). */
+export interface InvocationSettings {
+  readonly endpointName: string;
+  readonly contentType: string;
+  readonly invocationTimeoutSeconds: number;
+  readonly requestTtlSeconds: number;
+  readonly waitTimeoutSeconds: number;
+}
+
+export interface BatchDescriptor {
+  readonly batchIndex: number;
+  readonly firstItemIndex: number;
+  readonly itemCount: number;
+}
+
+export interface AsyncRunPlan {
+  readonly runId: string;
+  readonly name?: string;
+  readonly runPrefixUri: string;
+  /** `{ items: [{ itemIndex, inputLocation }] }`, one per request sent. */
+  readonly manifestUri: string;
+  readonly itemCount: number;
+  readonly batches: readonly BatchDescriptor[];
+  /**
+   * Batches in flight at once and inputs in flight per batch: at most the input's `maxConcurrency`
+   * inputs wait at once (`concurrencyOf`). A benchmark sends every input at once.
+   */
+  readonly batchConcurrency: number;
+  readonly itemConcurrency: number;
+  readonly invocation: InvocationSettings;
+  readonly endpoint: AsyncEndpointPlan;
+  readonly benchmark?: { readonly burstSize: number };
+  readonly tags: Readonly<Record<string, string>>;
+  readonly plannedAtEpochMs: number;
+}
+
+/** The endpoint's progress through the "Prepare endpoint" loop. */
+export interface AsyncEndpointState {
+  readonly phase: AsyncEndpointPhase;
+  readonly waitSeconds: number;
+  readonly deadlineEpochMs: number;
+  /** Instances when the burst started (benchmark), as DescribeEndpoint said. */
+  readonly instancesAtStart?: number;
+  /** Why the phase ended without reaching its goal (e.g. still 1 instance at the scale-in deadline). */
+  readonly note?: string;
+}
+
+export interface ValidateAsyncRunEvent {
+  readonly runId: string;
+  readonly input: unknown;
+}
+
+export interface ValidateAsyncRunDeps {
+  readonly store: ObjectStore;
+  readonly host: ModelHost;
+  readonly artifactsBucket: string;
+  readonly region: string;
+  /** `file:///` URIs are accepted in local mode only. */
+  readonly allowFileUris: boolean;
+  /** The topics this stack's notification Lambda listens to: a reused endpoint must publish there. */
+  readonly notificationTopics: { readonly successTopicArn: string; readonly errorTopicArn: string };
+  /** The wait task's TimeoutSeconds, as deployed. */
+  readonly waitTimeoutSeconds: number;
+  readonly pollSeconds: number;
+  readonly nowEpochMs: () => number;
+  readonly logger: Logger;
+}
+
+export interface ValidatedAsyncRun {
+  readonly plan: AsyncRunPlan;
+  readonly endpointState: AsyncEndpointState;
+}
+
+export async function validateAsyncRun(
+  event: ValidateAsyncRunEvent,
+  deps: ValidateAsyncRunDeps,
+): Promise<ValidatedAsyncRun> {
+  const input = parseAsyncRunInput(event.input);
+  refuseUnreadableUris(input, deps);
+  refuseUnwaitableQueue(input, deps.waitTimeoutSeconds);
+  const inputs = await resolveInputs(input, deps.store);
+  const locations = input.benchmark === undefined ? inputs : cycle(inputs, input.benchmark.burstSize);
+  const endpoint =
+    input.endpointName !== undefined
+      ? await reusedEndpoint(input.endpointName, deps)
+      : deployedEndpoint(event.runId, input, deps.region);
+
+  const runPrefix = runPrefixKey(event.runId);
+  const manifestUri = s3Uri(deps.artifactsBucket, `${runPrefix}async/inputs.json`);
+  const items = locations.map((inputLocation, itemIndex) => ({ itemIndex, inputLocation }));
+  await deps.store.putBytes(
+    manifestUri,
+    new TextEncoder().encode(JSON.stringify({ runId: event.runId, items })),
+    'application/json',
+  );
+
+  const batches = batchesOf(items.length);
+  const { batchConcurrency, itemConcurrency } = concurrencyOf(
+    batches.length,
+    items.length,
+    input.benchmark === undefined ? input.maxConcurrency : items.length,
+  );
+  const nowMs = deps.nowEpochMs();
+  const plan: AsyncRunPlan = {
+    runId: event.runId,
+    ...(input.name === undefined ? {} : { name: input.name }),
+    runPrefixUri: s3Uri(deps.artifactsBucket, runPrefix),
+    manifestUri,
+    itemCount: items.length,
+    batches,
+    batchConcurrency,
+    itemConcurrency,
+    invocation: {
+      endpointName: endpoint.endpointName,
+      contentType: input.contentType,
+      invocationTimeoutSeconds: input.invocationTimeoutSeconds,
+      requestTtlSeconds: input.requestTtlSeconds,
+      waitTimeoutSeconds: deps.waitTimeoutSeconds,
+    },
+    endpoint,
+    ...(input.benchmark === undefined ? {} : { benchmark: { burstSize: input.benchmark.burstSize } }),
+    tags: runTags(event.runId),
+    plannedAtEpochMs: nowMs,
+  };
+  deps.logger.info('Async run planned', {
+    runId: event.runId,
+    endpointName: endpoint.endpointName,
+    action: endpoint.action,
+    inputs: items.length,
+    batches: batches.length,
+    inFlight: Math.min(items.length, batchConcurrency * itemConcurrency),
+  });
+  return { plan, endpointState: initialEndpointState(plan, nowMs, deps.pollSeconds) };
+}
+
+/** Deployed endpoints start creating; a benchmark first waits for zero instances; else ready. */
+function initialEndpointState(plan: AsyncRunPlan, nowMs: number, pollSeconds: number): AsyncEndpointState {
+  if (plan.endpoint.action === 'deploy') {
+    return {
+      phase: AsyncEndpointPhases.creating,
+      waitSeconds: pollSeconds,
+      deadlineEpochMs: nowMs + ENDPOINT_DEADLINE_SECONDS * 1000,
+    };
+  }
+  return plan.benchmark === undefined
+    ? { phase: AsyncEndpointPhases.ready, waitSeconds: 0, deadlineEpochMs: nowMs }
+    : {
+        phase: AsyncEndpointPhases.scalingIn,
+        waitSeconds: pollSeconds,
+        deadlineEpochMs: nowMs + SCALE_IN_DEADLINE_SECONDS * 1000,
+      };
+}
+
+/** The scale-in wait a benchmark allows after deploying (AWS scales in after ~15 min of no backlog). */
+export function scaleInDeadline(nowMs: number): number {
+  return nowMs + SCALE_IN_DEADLINE_SECONDS * 1000;
+}
+
+/**
+ * SageMaker reads the inputs and the model with the stack's execution role, which may read the
+ * artifacts bucket's `models/`, `inputs/` and `runs/` only (docs/decisions.md #8): anything else
+ * would fail inside SageMaker, after the endpoint was paid for. Local `file:///` URIs are accepted
+ * in local mode only.
+ */
+function refuseUnreadableUris(input: AsyncRunInput, deps: ValidateAsyncRunDeps): void {
+  const fields: [string, string | undefined][] = [
+    ['inputPrefix', input.inputPrefix],
+    ['endpoint.modelDataUrl', input.endpoint?.modelDataUrl],
+    ...(input.inputs ?? []).map((uri, index): [string, string] => [`inputs[${index}]`, uri]),
+  ];
+  const readable = Object.values(ArtifactPrefix).map((prefix) => `s3://${deps.artifactsBucket}/${prefix}`);
+  const issues = fields.flatMap(([field, uri]) => {
+    if (uri === undefined) return [];
+    if (uri.startsWith('file://')) {
+      return deps.allowFileUris
+        ? []
+        : [{ field, given: JSON.stringify(uri), expected: 'an s3:// URI (file:/// is for local mode only)' }];
+    }
+    return readable.some((prefix) => uri.startsWith(prefix))
+      ? []
+      : [
+          {
+            field,
+            given: JSON.stringify(uri),
+            expected: `a URI under ${readable.join(', ')} (the SageMaker execution role reads only those; upload there, see docs/decisions.md #8)`,
+          },
+        ];
+  });
+  if (issues.length > 0) throw new InvalidRunInputError(issues);
+}
+
+/** A request may wait its TTL in the queue and then run its invocation timeout: the wait must outlast both. */
+function refuseUnwaitableQueue(input: AsyncRunInput, waitTimeoutSeconds: number): void {
+  const worstCase = input.requestTtlSeconds + input.invocationTimeoutSeconds;
+  if (worstCase < waitTimeoutSeconds) return;
+  const why = `queue time plus processing (${input.requestTtlSeconds} + ${input.invocationTimeoutSeconds} = ${worstCase} s) must stay under the deployed wait timeout of ${waitTimeoutSeconds} s (the stack's asyncInference.waitTimeout)`;
+  const maxTtl = waitTimeoutSeconds - input.invocationTimeoutSeconds - 1;
+  // Below SageMaker's minimum TTL, no TTL fits: the invocation timeout is what must give.
+  if (maxTtl < ASYNC_RUN_LIMITS.minRequestTtlSeconds) {
+    const maxInvocation = waitTimeoutSeconds - ASYNC_RUN_LIMITS.minRequestTtlSeconds - 1;
+    throw new InvalidRunInputError([
+      {
+        field: 'invocationTimeoutSeconds',
+        given: String(input.invocationTimeoutSeconds),
+        expected: `at most ${Math.max(0, maxInvocation)} with requestTtlSeconds ${ASYNC_RUN_LIMITS.minRequestTtlSeconds} (its minimum): ${why}`,
+      },
+    ]);
+  }
+  throw new InvalidRunInputError([
+    {
+      field: 'requestTtlSeconds',
+      given: String(input.requestTtlSeconds),
+      expected: `at most ${maxTtl} with invocationTimeoutSeconds ${input.invocationTimeoutSeconds}: ${why}`,
+    },
+  ]);
+}
+
+async function resolveInputs(input: AsyncRunInput, store: ObjectStore): Promise<readonly string[]> {
+  if (input.inputs !== undefined) return input.inputs;
+  const prefix = input.inputPrefix ?? '';
+  const listing = await store.list(prefix, ASYNC_RUN_LIMITS.maxInputs + 1);
+  if (listing.uris.length === 0) {
+    throw new InvalidRunInputError([
+      {
+        field: 'inputPrefix',
+        given: JSON.stringify(prefix),
+        expected: 'a prefix with at least one object under it; found none',
+      },
+    ]);
+  }
+  if (listing.truncated || listing.uris.length > ASYNC_RUN_LIMITS.maxInputs) {
+    throw new InvalidRunInputError([
+      {
+        field: 'inputPrefix',
+        given: `${JSON.stringify(prefix)} (more than ${ASYNC_RUN_LIMITS.maxInputs} objects)`,
+        expected: `at most ${ASYNC_RUN_LIMITS.maxInputs} objects (split them under several prefixes, one run each)`,
+      },
+    ]);
+  }
+  return listing.uris;
+}
+
+function cycle(inputs: readonly string[], count: number): readonly string[] {
+  return Array.from({ length: count }, (_, index) => inputs[index % inputs.length] ?? '');
+}
+
+/**
+ * Splits `maxInFlight` between the two nested Maps. When every input fits, all batches run at once
+ * with full batches (a benchmark's burst is sent at once). Otherwise as many batches as needed run
+ * at once, each with an equal share, so that batches × share ≤ `maxInFlight` and comes as close to
+ * it as whole numbers allow (100 → 3 batches × 33, not 2 × 40).
+ */
+export function concurrencyOf(
+  batchCount: number,
+  itemCount: number,
+  maxInFlight: number,
+): { readonly batchConcurrency: number; readonly itemConcurrency: number } {
+  if (maxInFlight >= itemCount) {
+    return {
+      batchConcurrency: Math.max(1, batchCount),
+      itemConcurrency: Math.max(1, Math.min(BATCH_SIZE, itemCount)),
+    };
+  }
+  const batchConcurrency = Math.max(1, Math.min(batchCount, Math.ceil(maxInFlight / BATCH_SIZE)));
+  return {
+    batchConcurrency,
+    itemConcurrency: Math.max(1, Math.min(BATCH_SIZE, Math.floor(maxInFlight / batchConcurrency))),
+  };
+}
+
+function batchesOf(itemCount: number): BatchDescriptor[] {
+  const batches: BatchDescriptor[] = [];
+  for (let first = 0; first < itemCount; first += BATCH_SIZE) {
+    batches.push({
+      batchIndex: batches.length,
+      firstItemIndex: first,
+      itemCount: Math.min(BATCH_SIZE, itemCount - first),
+    });
+  }
+  return batches;
+}
+
+/**
+ * Statuses in which an endpoint takes no request (DescribeEndpoint `EndpointStatus`: OutOfService
+ * "is not available to take incoming requests", Creating, Deleting, Failed). Every invocation of
+ * the run would fail, so the run is refused before it starts. Updating, SystemUpdating, RollingBack
+ * and UpdateRollbackFailed endpoints still serve.
+ */
+const UNSERVING_STATUSES: readonly string[] = [
+  EndpointStatuses.outOfService,
+  EndpointStatuses.creating,
+  EndpointStatuses.deleting,
+  EndpointStatuses.failed,
+];
+
+async function reusedEndpoint(endpointName: string, deps: ValidateAsyncRunDeps): Promise<AsyncEndpointPlan> {
+  const refuse = (expected: string, got: string): never => {
+    throw new InvalidRunInputError([
+      { field: 'endpointName', given: `${JSON.stringify(endpointName)} (${got})`, expected },
+    ]);
+  };
+  const endpoint = await deps.host.describeEndpoint(endpointName);
+  if (endpoint === undefined) return refuse('an existing endpoint', 'no endpoint has that name');
+  if (UNSERVING_STATUSES.includes(endpoint.status)) {
+    return refuse(
+      'an endpoint that takes requests (InService, or Updating/SystemUpdating/RollingBack)',
+      `it is ${endpoint.status}${endpoint.failureReason === undefined ? '' : `: ${endpoint.failureReason}`}`,
+    );
+  }
+  const config = endpoint.asyncInference;
+  if (config === undefined) {
+    return refuse(
+      'an asynchronous endpoint (AsyncInferenceConfig in its endpoint config)',
+      'a real-time or serverless endpoint',
+    );
+  }
+  const { successTopicArn, errorTopicArn } = deps.notificationTopics;
+  if (config.successTopicArn !== successTopicArn || config.errorTopicArn !== errorTopicArn) {
+    return refuse(
+      `an endpoint whose NotificationConfig publishes to SuccessTopic ${successTopicArn} and ErrorTopic ${errorTopicArn} (this stack's topics, which resume the waiting tasks)`,
+      `SuccessTopic ${config.successTopicArn ?? 'none'}, ErrorTopic ${config.errorTopicArn ?? 'none'}`,
+    );
+  }
+  return {
+    action: 'reuse',
+    endpointName,
+    variantName: endpoint.variantName ?? VARIANT_NAME,
+    keepAfterRun: true,
+  };
+}
+
+function deployedEndpoint(runId: string, input: AsyncRunInput, region: string): AsyncEndpointPlan {
+  const spec = input.endpoint;
+  if (spec === undefined) throw new TypeError('deployedEndpoint: the input has no endpoint');
+  // Resolved now, so a framework/instance without a known image is refused before anything exists.
+  const image = resolveServingImage({
+    framework: spec.framework,
+    frameworkVersion: spec.frameworkVersion,
+    region,
+    instanceType: spec.instanceType,
+    explicitImage: spec.image,
+  }).imageUri;
+  return {
+    action: 'deploy',
+    endpointName: resourceName(runId, 'endpoint', 'async'),
+    endpointConfigName: resourceName(runId, 'endpoint-config', 'async'),
+    modelName: resourceName(runId, 'model', 'async'),
+    variantName: VARIANT_NAME,
+    keepAfterRun: spec.keepAfterRun,
+    deploy: {
+      image,
+      modelDataUrl: spec.modelDataUrl,
+      environment: spec.environment,
+      instanceType: spec.instanceType,
+      maxInstanceCount: spec.maxInstanceCount,
+      ...(spec.maxConcurrentInvocationsPerInstance === undefined
+        ? {}
+        : { maxConcurrentInvocationsPerInstance: spec.maxConcurrentInvocationsPerInstance }),
+      targetBacklogPerInstance: spec.targetBacklogPerInstance,
+    },
+  };
+}

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import type { AsyncRunSummary } from './async/summarize-async-run.js';
+import { describeError, ErrorNames } from './contracts/errors.js';
+import type { Logger } from './ports.js';
+import type { RunSummary } from './recommend.js';
+import type { ExecutionDescription, ExecutionReader, RunRef } from './run-status/ports.js';
+import { type ProgressProfile, readProgress } from './run-status/progress.js';
+import {
+  type ApiError,
+  ApiErrorCodes,
+  describeInvalidRunId,
+  ExecutionStatuses,
+  type ReportLocations,
+  RUN_RESOURCES,
+  type RunStatus,
+  type RunWorkflow,
+  RunWorkflows,
+} from './run-status/run-api-contract.js';
+import { WORKFLOW_PROGRESS } from './run-status/workflow-profiles.js';
+
+/**
+ * `GET /runs/{id}` and `GET /async-runs/{id}`: a run's status, progress and, once it succeeded,
+ * where its report is. The run id is checked before any call to Step Functions.
+ */
+
+export interface DescribeRunRequest {
+  readonly workflow: RunWorkflow;
+  /** The `{id}` path parameter as received (API Gateway only checks that it is present). */
+  readonly runId: string | undefined;
+}
+
+export interface DescribeRunDeps {
+  readonly executions: ExecutionReader;
+  readonly logger: Logger;
+  /** @default WORKFLOW_PROGRESS */
+  readonly profiles?: Readonly<Record<RunWorkflow, ProgressProfile>>;
+}
+
+export interface HttpReply {
+  readonly statusCode: number;
+  readonly body: RunStatus | ApiError;
+}
+
+/** The part of an API Gateway proxy event (REST, Lambda proxy integration) this handler reads. */
+const proxyEventSchema = z.object({
+  resource: z.string(),
+  pathParameters: z.record(z.string(), z.string()).nullish(),
+});
+
+/** `/runs/{id}` → optimization, `/async-runs/{id}` → async inference. */
+export function parseDescribeRunEvent(event: unknown): DescribeRunRequest {
+  const parsed = proxyEventSchema.safeParse(event);
+  if (!parsed.success) {
+    throw new Error(
+      `describe-run: got an event without "resource", expected an API Gateway REST proxy event ` +
+        `(Lambda proxy integration of GET /${RUN_RESOURCES.optimization}/{id})`,
+    );
+  }
+  const entry = Object.entries(RUN_RESOURCES).find(([, path]) => parsed.data.resource === `/${path}/{id}`);
+  if (entry === undefined) {
+    const expected = Object.values(RUN_RESOURCES).map((path) => `/${path}/{id}`);
+    throw new Error(
+      `describe-run: got the resource ${parsed.data.resource}, expected one of ${expected.join(', ')}`,
+    );
+  }
+  return { workflow: entry[0] as RunWorkflow, runId: parsed.data.pathParameters?.id };
+}
+
+export async function describeRun(request: DescribeRunRequest, deps: DescribeRunDeps): Promise<HttpReply> {
+  const invalid = describeInvalidRunId(request.runId);
+  if (invalid !== undefined || request.runId === undefined) {
+    return failure(400, ApiErrorCodes.invalidRunId, `Invalid run id: ${invalid ?? 'got no run id'}`);
+  }
+  const run: RunRef = { workflow: request.workflow, runId: request.runId };
+  try {
+    const execution = await deps.executions.describe(run);
+    if (execution === undefined) {
+      return failure(
+        404,
+        ApiErrorCodes.runNotFound,
+        `No ${run.workflow} run "${run.runId}": Step Functions has no execution by that name (it keeps ` +
+          `ended executions for 90 days). Check the run id and the API (/${RUN_RESOURCES[run.workflow]})`,
+      );
+    }
+    const profile = (deps.profiles ?? WORKFLOW_PROGRESS)[run.workflow];
+    const progress = await readProgress(deps.executions.newestEvents(run), profile);
+    return { statusCode: 200, body: { ...describeExecution(run, execution), progress } };
+  } catch (error) {
+    return unexpected(run, error, deps.logger);
+  }
+}
+
+function describeExecution(run: RunRef, execution: ExecutionDescription): Omit<RunStatus, 'progress'> {
+  const ended =
+    execution.status !== ExecutionStatuses.running && execution.status !== ExecutionStatuses.pendingRedrive;
+  const report =
+    execution.status === ExecutionStatuses.succeeded ? reportOf(run.workflow, execution.output) : undefined;
+  return {
+    runId: run.runId,
+    workflow: run.workflow,
+    status: execution.status,
+    executionArn: execution.executionArn,
+    startDate: execution.startDate.toISOString(),
+    ...(execution.stopDate === undefined ? {} : { stopDate: execution.stopDate.toISOString() }),
+    ...(ended && execution.error !== undefined ? { error: execution.error } : {}),
+    ...(ended && execution.cause !== undefined ? { cause: execution.cause } : {}),
+    ...(report === undefined ? {} : { report }),
+  };
+}
+
+/** The optimization workflow's success output: the Recommend summary, with its report files. */
+const optimizationOutputSchema = z.object({
+  report: z.object({ json: z.string().min(1), markdown: z.string().min(1), html: z.string().min(1) }),
+}) satisfies z.ZodType<Pick<RunSummary, 'report'>>;
+
+/** The async-inference workflow's success output: the run summary, with its files. */
+const asyncOutputSchema = z.object({
+  summaryUri: z.string().min(1),
+  summaryMarkdownUri: z.string().min(1),
+}) satisfies z.ZodType<Pick<AsyncRunSummary, 'summaryUri' | 'summaryMarkdownUri'>>;
+
+/** Where a succeeded run's results are, read from its output; nothing when it says nothing. */
+function reportOf(workflow: RunWorkflow, output: string | undefined): ReportLocations | undefined {
+  let document: unknown;
+  try {
+    document = output === undefined ? undefined : JSON.parse(output);
+  } catch {
+    return undefined;
+  }
+  if (workflow === RunWorkflows.optimization) {
+    const parsed = optimizationOutputSchema.safeParse(document);
+    return parsed.success ? parsed.data.report : undefined;
+  }
+  const parsed = asyncOutputSchema.safeParse(document);
+  return parsed.success
+    ? { json: parsed.data.summaryUri, markdown: parsed.data.summaryMarkdownUri }
+    : undefined;
+}
+
+function unexpected(run: RunRef, error: unknown, logger: Logger): HttpReply {
+  const name = error instanceof Error ? error.name : undefined;
+  if (name === ErrorNames.transientService) {
+    logger.warn('Step Functions unavailable while reading a run', { ...run, error: describeError(error) });
+    return failure(
+      503,
+      ApiErrorCodes.serviceUnavailable,
+      `Could not read run "${run.runId}" now (${describeError(error)}): retry in a few seconds`,
+    );
+  }
+  if (name === ErrorNames.resourceNotFound) {
+    return failure(404, ApiErrorCodes.runNotFound, describeError(error));
+  }
+  logger.error('Could not read a run', { ...run, error: describeError(error) });
+  return failure(500, ApiErrorCodes.internal, `Could not read run "${run.runId}": ${describeError(error)}`);
+}
+
+function failure(statusCode: number, error: string, message: string): HttpReply {
+  return { statusCode, body: { error, message } };
+}

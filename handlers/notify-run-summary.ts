@@ -1,0 +1,410 @@
+import { z } from 'zod';
+import { parseExecutionStatusChange } from './clean-up-failed-run.js';
+import type { Logger } from './ports.js';
+import type { CandidateVerdict } from './report/report.js';
+
+/**
+ * Run-summary notifications: an EventBridge rule sends the "Step Functions Execution Status Change"
+ * event of every execution of the project's state machines that ends (SUCCEEDED, FAILED,
+ * TIMED_OUT, ABORTED) here; the execution is described (for its output, or its error and cause)
+ * and a short, readable summary is published to the run-summary topic.
+ *
+ * The event's schema is the failure clean-up's (`parseExecutionStatusChange`). Its `output` is
+ * left unread: Step Functions leaves it out of events above 248 KB (`outputDetails.included`
+ * false), DescribeExecution always has it. The execution's input is never read nor published: it
+ * may hold what its author would not mail around.
+ */
+
+export const RUN_END_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
+export type RunEndStatus = (typeof RUN_END_STATUSES)[number];
+
+export const RUN_WORKFLOWS = ['optimization', 'async-inference'] as const;
+export type RunWorkflow = (typeof RUN_WORKFLOWS)[number];
+
+/** SNS `Subject`: no line breaks nor control characters, fewer than 100 characters (SNS Publish API reference). */
+export const MAX_SUBJECT_LENGTH = 99;
+/** A Lambda error's cause can be long (a stack trace): the summary keeps its start. */
+const MAX_CAUSE_LENGTH = 1500;
+const MAX_FALLBACK_LINES = 15;
+const MAX_FALLBACK_VALUE_LENGTH = 200;
+
+/** What DescribeExecution says of an execution, as far as the summary needs it. */
+export interface ExecutionDescription {
+  readonly status: string;
+  readonly startEpochMs: number;
+  readonly stopEpochMs?: number;
+  /** The execution's output (JSON text), on success. */
+  readonly output?: string;
+  readonly error?: string;
+  readonly cause?: string;
+}
+
+/** Reads executions (Step Functions DescribeExecution). */
+export interface ExecutionDescriber {
+  describe(executionArn: string): Promise<ExecutionDescription>;
+}
+
+/** The message: a subject line for email, a plain-text body, and attributes subscribers filter on. */
+export interface RunSummaryNotice {
+  readonly subject: string;
+  readonly body: string;
+  readonly attributes: { readonly status: string; readonly workflow: RunWorkflow | 'unknown' };
+}
+
+/** Publishes notices (SNS Publish). */
+export interface NoticePublisher {
+  publish(notice: RunSummaryNotice): Promise<{ readonly messageId: string }>;
+}
+
+export interface NotifyRunSummaryDeps {
+  readonly describer: ExecutionDescriber;
+  readonly publisher: NoticePublisher;
+  readonly logger: Logger;
+  /** State machine ARN → the workflow it runs. */
+  readonly workflows: ReadonlyMap<string, RunWorkflow>;
+  /** For the console link. */
+  readonly region: string;
+}
+
+export type RunSummaryNotification =
+  | { readonly outcome: 'ignored'; readonly runId: string; readonly status: string }
+  | {
+      readonly outcome: 'published';
+      readonly runId: string;
+      readonly status: RunEndStatus;
+      readonly messageId: string;
+    };
+
+function isRunEndStatus(status: string): status is RunEndStatus {
+  return (RUN_END_STATUSES as readonly string[]).includes(status);
+}
+
+/** Publishes the summary of an execution that ended; any other status is logged and ignored. */
+export async function notifyRunSummary(
+  event: unknown,
+  deps: NotifyRunSummaryDeps,
+): Promise<RunSummaryNotification> {
+  const { detail } = parseExecutionStatusChange(event);
+  const runId = detail.name;
+  if (!isRunEndStatus(detail.status)) {
+    deps.logger.info('Execution has not ended: no summary', { runId, status: detail.status });
+    return { outcome: 'ignored', runId, status: detail.status };
+  }
+  const description = await deps.describer.describe(detail.executionArn);
+  const notice = buildRunSummaryNotice({
+    runId,
+    status: detail.status,
+    executionArn: detail.executionArn,
+    workflow: deps.workflows.get(detail.stateMachineArn),
+    description,
+    region: deps.region,
+  });
+  const { messageId } = await deps.publisher.publish(notice);
+  deps.logger.info('Run summary published', { runId, status: detail.status, messageId });
+  return { outcome: 'published', runId, status: detail.status, messageId };
+}
+
+export interface RunSummaryFacts {
+  readonly runId: string;
+  /** The status of the event: a redriven execution may already be running again when described. */
+  readonly status: RunEndStatus;
+  readonly executionArn: string;
+  readonly workflow: RunWorkflow | undefined;
+  readonly description: ExecutionDescription;
+  readonly region: string;
+}
+
+const WORKFLOW_LABELS: Record<RunWorkflow | 'unknown', string> = {
+  optimization: 'Optimization run',
+  'async-inference': 'Async inference run',
+  unknown: 'Run',
+};
+
+const STATUS_WORDS: Record<RunEndStatus, string> = {
+  SUCCEEDED: 'succeeded',
+  FAILED: 'failed',
+  TIMED_OUT: 'timed out',
+  ABORTED: 'aborted',
+};
+
+/** The notice for an execution that ended: pure, so every wording is tested without AWS. */
+export function buildRunSummaryNotice(facts: RunSummaryFacts): RunSummaryNotice {
+  const workflow = facts.workflow ?? 'unknown';
+  const label = WORKFLOW_LABELS[workflow];
+  const { description } = facts;
+  const headline = `${label} ${facts.runId} ${STATUS_WORDS[facts.status]}`;
+  const elapsed =
+    description.stopEpochMs === undefined
+      ? ''
+      : ` after ${formatDuration(description.stopEpochMs - description.startEpochMs)}`;
+
+  const outcome = facts.status === 'SUCCEEDED' ? describeSuccess(description.output) : describeEnd(facts);
+  const body = [
+    `${headline}${elapsed}.`,
+    '',
+    ...outcome.lines,
+    '',
+    `Execution: ${consoleLink(facts.region, facts.executionArn)}`,
+    `Started: ${new Date(description.startEpochMs).toISOString()}`,
+    ...(description.stopEpochMs === undefined
+      ? []
+      : [`Stopped: ${new Date(description.stopEpochMs).toISOString()}`]),
+  ].join('\n');
+  return {
+    subject: toSubject(outcome.headline === undefined ? headline : `${headline}: ${outcome.headline}`),
+    body,
+    attributes: { status: facts.status, workflow },
+  };
+}
+
+/** The Step Functions console page of an execution (the console's v2 execution details route). */
+export function consoleLink(region: string, executionArn: string): string {
+  return `https://${region}.console.aws.amazon.com/states/home?region=${region}#/v2/executions/details/${executionArn}`;
+}
+
+/** `1 h 12 min`, `5 min 3 s`, `42 s`. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  if (hours > 0) return `${hours} h ${minutes} min`;
+  if (minutes > 0) return rest > 0 ? `${minutes} min ${rest} s` : `${minutes} min`;
+  return `${rest} s`;
+}
+
+/** ASCII without control characters, fewer than 100 characters, cut with "...". */
+function toSubject(text: string): string {
+  const ascii = text.replace(/[^\x20-\x7e]/g, '?');
+  return ascii.length <= MAX_SUBJECT_LENGTH ? ascii : `${ascii.slice(0, MAX_SUBJECT_LENGTH - 3)}...`;
+}
+
+interface Outcome {
+  /** A few words for the subject, after the headline. */
+  readonly headline?: string;
+  readonly lines: readonly string[];
+}
+
+/** How an execution that did not succeed ended: its error and cause, or what the status means. */
+function describeEnd(facts: RunSummaryFacts): Outcome {
+  const { error, cause } = facts.description;
+  const lines: string[] = [];
+  if (error !== undefined) lines.push(`Error: ${error}`);
+  if (cause !== undefined) lines.push(`Cause: ${readableCause(cause)}`);
+  if (facts.status === 'TIMED_OUT') {
+    lines.push("The execution ran past the state machine's timeout and was stopped.");
+  }
+  if (facts.status === 'ABORTED') {
+    lines.push('The execution was stopped (StopExecution, from the console, the API or the CLI).');
+  }
+  if (facts.workflow !== undefined) {
+    lines.push(
+      'The failed-run clean-up deletes the resources the run created; the janitor sweeps anything it misses.',
+    );
+  }
+  return { ...(error === undefined ? {} : { headline: error }), lines };
+}
+
+/** A Lambda error's cause is JSON with `errorMessage` and a stack trace: keep the message. */
+function readableCause(cause: string): string {
+  let text = cause;
+  try {
+    const parsed: unknown = JSON.parse(cause);
+    const message = recordOf(parsed)?.errorMessage;
+    if (typeof message === 'string') text = message;
+  } catch {
+    // Not JSON: the cause as it is.
+  }
+  return text.length > MAX_CAUSE_LENGTH ? `${text.slice(0, MAX_CAUSE_LENGTH - 1)}…` : text;
+}
+
+/** The optimization workflow's output: the summary "Recommend" returns (handlers/recommend.ts). */
+const optimizationSummarySchema = z.looseObject({
+  runId: z.string(),
+  recommendation: z
+    .looseObject({
+      candidateId: z.string(),
+      instanceType: z.string().optional(),
+      instanceCount: z.number(),
+      compiled: z.boolean(),
+      sustainableTps: z.number(),
+      costPer1MUsd: z.number().optional(),
+      latencyMs: z.looseObject({ p50: z.number(), p90: z.number(), p99: z.number() }).optional(),
+      why: z.string(),
+    })
+    .nullable(),
+  noRecommendationReason: z.string().optional(),
+  candidates: z.array(z.looseObject({ id: z.string(), verdict: z.string() })),
+  report: z.looseObject({ html: z.string(), json: z.string(), markdown: z.string() }),
+  keep: z.looseObject({ endpointName: z.string() }).optional(),
+});
+
+type OptimizationSummary = z.output<typeof optimizationSummarySchema>;
+
+function describeSuccess(output: string | undefined): Outcome {
+  if (output === undefined) return { lines: ['The execution returned no output.'] };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(output);
+  } catch {
+    return { lines: [`Output: not JSON (${output.length} characters); see the execution.`] };
+  }
+  const optimization = optimizationSummarySchema.safeParse(parsed);
+  if (optimization.success) return describeOptimization(optimization.data);
+  const asyncRun = asyncSummarySchema.safeParse(parsed);
+  if (asyncRun.success) return describeAsyncRun(asyncRun.data);
+  return describeOtherOutput(parsed);
+}
+
+function usd(value: number): string {
+  return `$${value < 0.01 ? value.toPrecision(2) : value.toFixed(2)}`;
+}
+
+function describeOptimization(summary: OptimizationSummary): Outcome {
+  const lines: string[] = [];
+  const { recommendation } = summary;
+  let headline: string;
+  if (recommendation === null) {
+    headline = 'no recommendation';
+    lines.push(`No recommendation: ${summary.noRecommendationReason ?? 'no candidate met the SLA'}.`);
+  } else {
+    const where = recommendation.instanceType ?? 'serverless';
+    const cost = recommendation.costPer1MUsd === undefined ? undefined : usd(recommendation.costPer1MUsd);
+    headline = cost === undefined ? where : `${where}, ${cost} per 1M`;
+    lines.push(
+      `Recommended: ${recommendation.candidateId} (${where} x${recommendation.instanceCount}` +
+        `${recommendation.compiled ? ', compiled' : ''})`,
+    );
+    if (cost !== undefined) lines.push(`  Cost per 1M inferences: ${cost}`);
+    lines.push(`  Sustainable throughput: ${recommendation.sustainableTps} inferences/s`);
+    const latency = recommendation.latencyMs;
+    if (latency !== undefined) {
+      lines.push(`  Latency p50 / p90 / p99: ${latency.p50} / ${latency.p90} / ${latency.p99} ms`);
+    }
+    lines.push(`  Why: ${recommendation.why}`);
+  }
+  const verdicts = new Map<string, number>();
+  for (const candidate of summary.candidates) {
+    verdicts.set(candidate.verdict, (verdicts.get(candidate.verdict) ?? 0) + 1);
+  }
+  const counts = [...verdicts]
+    .sort(([a], [b]) => verdictRank(a) - verdictRank(b))
+    .map(([verdict, count]) => `${count} ${verdict}`)
+    .join(', ');
+  lines.push(`Candidates: ${summary.candidates.length}${counts === '' ? '' : ` (${counts})`}`);
+  if (summary.keep !== undefined) {
+    lines.push(`Kept endpoint: ${summary.keep.endpointName} (it bills until you delete it)`);
+  }
+  lines.push(`Report: ${summary.report.html}`, `        ${summary.report.json} (machine-readable)`);
+  return { headline, lines };
+}
+
+/** The report's verdicts, best first (handlers/report/report.ts); an unknown one goes last. */
+const VERDICT_ORDER: readonly CandidateVerdict[] = [
+  'recommended',
+  'runner-up',
+  'missed-sla',
+  'failed',
+  'skipped',
+];
+
+function verdictRank(verdict: string): number {
+  const rank = (VERDICT_ORDER as readonly string[]).indexOf(verdict);
+  return rank === -1 ? VERDICT_ORDER.length : rank;
+}
+
+const distributionSchema = z.looseObject({ p50: z.number(), p90: z.number(), p99: z.number() });
+
+/** The async-inference workflow's output: the summary of its last step (handlers/async/summarize-async-run.ts). */
+const asyncSummarySchema = z.looseObject({
+  runId: z.string(),
+  endpointName: z.string(),
+  inputs: z.number(),
+  completed: z.number(),
+  failed: z.number(),
+  timedOut: z.number(),
+  makespanMs: z.number().nullable().optional(),
+  drainRatePerMinute: z.number().nullable().optional(),
+  totalMs: distributionSchema.nullable().optional(),
+  summaryUri: z.string(),
+  summaryMarkdownUri: z.string().optional(),
+});
+
+type AsyncSummary = z.output<typeof asyncSummarySchema>;
+
+function describeAsyncRun(summary: AsyncSummary): Outcome {
+  const lines = [
+    `Inputs: ${summary.inputs} (${summary.completed} completed, ${summary.failed} failed, ${summary.timedOut} timed out)`,
+    `Endpoint: ${summary.endpointName}`,
+  ];
+  if (summary.makespanMs !== undefined && summary.makespanMs !== null) {
+    const rate =
+      summary.drainRatePerMinute === undefined || summary.drainRatePerMinute === null
+        ? ''
+        : `, ${summary.drainRatePerMinute} results/min`;
+    lines.push(`Makespan: ${formatDuration(summary.makespanMs)}${rate}`);
+  }
+  if (summary.totalMs !== undefined && summary.totalMs !== null) {
+    const { p50, p90, p99 } = summary.totalMs;
+    lines.push(
+      `Time per input p50 / p90 / p99: ${formatDuration(p50)} / ${formatDuration(p90)} / ${formatDuration(p99)}`,
+    );
+  }
+  lines.push(`Summary: ${summary.summaryUri}`);
+  if (summary.summaryMarkdownUri !== undefined) lines.push(`         ${summary.summaryMarkdownUri}`);
+  const problems = summary.failed + summary.timedOut;
+  return {
+    headline: `${summary.completed} of ${summary.inputs} completed${problems > 0 ? `, ${problems} not` : ''}`,
+    lines,
+  };
+}
+
+function recordOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value !== 'string') return undefined;
+  return value.length > MAX_FALLBACK_VALUE_LENGTH
+    ? `${value.slice(0, MAX_FALLBACK_VALUE_LENGTH - 1)}…`
+    : value;
+}
+
+/**
+ * Any other output (a shape this version does not know): its numbers, flags and strings, one
+ * level deep, without arrays, at most 15 lines.
+ */
+function describeOtherOutput(output: unknown): Outcome {
+  const record = recordOf(output);
+  if (record === undefined) {
+    return { lines: ['Output: not a JSON object; see the execution.'] };
+  }
+  const lines: string[] = [];
+  let omitted = 0;
+  const add = (key: string, value: unknown): void => {
+    const text = scalarText(value);
+    if (text === undefined) return;
+    if (lines.length < MAX_FALLBACK_LINES) lines.push(`${key}: ${text}`);
+    else omitted += 1;
+  };
+  for (const [key, value] of Object.entries(record)) {
+    const nested = recordOf(value);
+    if (nested === undefined) add(key, value);
+    else for (const [subKey, subValue] of Object.entries(nested)) add(`${key}.${subKey}`, subValue);
+  }
+  if (lines.length === 0) lines.push('Output: no plain values to show; see the execution.');
+  if (omitted > 0) lines.push(`(${omitted} more values: see the execution)`);
+  return { headline: countsHeadline(record), lines };
+}
+
+/** `12 succeeded, 1 failed` when the output has such counts (top level or under `counts`). */
+function countsHeadline(record: Record<string, unknown>): string | undefined {
+  const counts = recordOf(record.counts) ?? record;
+  const parts = ['succeeded', 'failed']
+    .filter((key) => typeof counts[key] === 'number')
+    .map((key) => `${String(counts[key])} ${key}`);
+  return parts.length === 0 ? undefined : parts.join(', ');
+}

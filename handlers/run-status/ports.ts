@@ -1,0 +1,53 @@
+import type { ExecutionStatus, RunWorkflow } from './run-api-contract.js';
+
+/**
+ * What the status of a run needs from Step Functions: the execution's description and its history,
+ * newest first. The AWS adapter is `lambdas/adapters/sfn-execution-reader.ts`.
+ */
+
+/** A run of one of the workflows: the run id is the execution name. */
+export interface RunRef {
+  readonly workflow: RunWorkflow;
+  readonly runId: string;
+}
+
+/** DescribeExecution, reduced to what a run's status shows. */
+export interface ExecutionDescription {
+  readonly executionArn: string;
+  readonly status: ExecutionStatus;
+  readonly startDate: Date;
+  readonly stopDate?: Date;
+  /** The execution's output (JSON text), once it SUCCEEDED. */
+  readonly output?: string;
+  /** The error and cause a FAILED, TIMED_OUT or ABORTED execution ended with. */
+  readonly error?: string;
+  readonly cause?: string;
+}
+
+/**
+ * One history event, reduced to what progress is computed from (GetExecutionHistory `HistoryEvent`,
+ * Step Functions API reference). Execution data (inputs, outputs) is never read.
+ */
+export interface HistoryEventView {
+  /** Events are numbered from 1 in the order they happened. */
+  readonly id: number;
+  readonly previousEventId?: number;
+  /** The event type, e.g. `TaskStateEntered`, `MapIterationSucceeded`. */
+  readonly type: string;
+  /** `…StateEntered` events: the state's name (`stateEnteredEventDetails.name`). */
+  readonly enteredState?: string;
+  /** `MapIteration…` events: the name of the iteration's Map state (`mapIterationEventDetails.name`). */
+  readonly mapIterationOf?: string;
+  /** `MapStateStarted`: how many items the Map iterates over (`mapStateStartedEventDetails.length`). */
+  readonly mapItemCount?: number;
+}
+
+export interface ExecutionReader {
+  /** The run's execution, or `undefined` when Step Functions has none by that name. */
+  describe(run: RunRef): Promise<ExecutionDescription | undefined>;
+  /**
+   * The run's history events, newest first. Pages are fetched as the consumer iterates, so a
+   * consumer that stops early (breaks out of its loop) reads no further page.
+   */
+  newestEvents(run: RunRef): AsyncIterable<HistoryEventView>;
+}

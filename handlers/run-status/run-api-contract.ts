@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { isValidRunId } from '../contracts/names.js';
+
+/**
+ * The run API's contract, in one module shared by the API construct (request models, templates),
+ * the status Lambda (its response) and the typed client (which validates every response with these
+ * schemas). Request body of `POST /runs` and `POST /async-runs`:
+ *
+ *     { "runId"?: "<1–80 of A-Z a-z 0-9 _ ->", "input": <the workflow's run input> }
+ *
+ * The run id becomes the execution name, so a retried request cannot start a second run; without
+ * one, the API uses its request id.
+ */
+
+export const RunWorkflows = {
+  optimization: 'optimization',
+  asyncInference: 'async-inference',
+} as const;
+export type RunWorkflow = (typeof RunWorkflows)[keyof typeof RunWorkflows];
+
+/** Each workflow's resource under the API root: `POST /runs`, `GET /runs/{id}`, and so on. */
+export const RUN_RESOURCES: Readonly<Record<RunWorkflow, string>> = {
+  optimization: 'runs',
+  'async-inference': 'async-runs',
+};
+
+/**
+ * Step Functions execution names: 1–80 characters (StartExecution API reference), restricted to
+ * characters that need no escaping in a URL, a JSON string or a SageMaker resource name. The same
+ * rule as `isValidRunId` (handlers/contracts/names.ts), written as a pattern for the API's model.
+ */
+export const RUN_ID_PATTERN = '^[A-Za-z0-9_-]{1,80}$';
+
+export const RUN_ID_EXPECTED = '1 to 80 letters, digits, "-" or "_" (it becomes the execution name)';
+
+export const runIdSchema = z
+  .string()
+  .regex(new RegExp(RUN_ID_PATTERN), { message: RUN_ID_EXPECTED })
+  .refine(isValidRunId, { message: RUN_ID_EXPECTED });
+
+/** Why a run id is refused, or `undefined` when it is valid. */
+export function describeInvalidRunId(runId: unknown): string | undefined {
+  if (typeof runId === 'string' && isValidRunId(runId)) return undefined;
+  return `got ${runId === undefined ? 'no run id' : JSON.stringify(runId)}, expected ${RUN_ID_EXPECTED}`;
+}
+
+/** Step Functions execution statuses (DescribeExecution `status`). */
+export const ExecutionStatuses = {
+  running: 'RUNNING',
+  succeeded: 'SUCCEEDED',
+  failed: 'FAILED',
+  timedOut: 'TIMED_OUT',
+  aborted: 'ABORTED',
+  /** A redrive was asked for and has not started yet: the run is not over. */
+  pendingRedrive: 'PENDING_REDRIVE',
+} as const;
+export type ExecutionStatus = (typeof ExecutionStatuses)[keyof typeof ExecutionStatuses];
+
+const EXECUTION_STATUS_VALUES = Object.values(ExecutionStatuses) as [ExecutionStatus, ...ExecutionStatus[]];
+
+/** Statuses after which an execution never changes again (without a redrive). */
+export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
+  ExecutionStatuses.succeeded,
+  ExecutionStatuses.failed,
+  ExecutionStatuses.timedOut,
+  ExecutionStatuses.aborted,
+];
+
+export function isTerminalStatus(status: ExecutionStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+/** `POST /runs` and `POST /async-runs`: 200. */
+export const startedRunSchema = z.object({
+  runId: runIdSchema,
+  executionArn: z.string().min(1),
+  /** Seconds since the epoch, as StartExecution returns it (a JSON number with a fraction). */
+  startDate: z.number(),
+  /** `GET` this URL (signed) for the status. */
+  statusUrl: z.string().min(1),
+});
+export type StartedRun = z.infer<typeof startedRunSchema>;
+
+const countSchema = z.int().min(0);
+
+/** The iterations of one of the workflow's Maps: the candidates benchmarked, the inputs processed. */
+export const itemsProgressSchema = z.object({
+  /** `candidates` (optimization) or `inputs` (async inference). */
+  label: z.string(),
+  /** How many items the Map iterates over, once the Map has started. */
+  total: countSchema.optional(),
+  started: countSchema,
+  succeeded: countSchema,
+  /** Iterations that failed or were aborted (a candidate that failed its test still succeeds here). */
+  failed: countSchema,
+  running: countSchema,
+});
+export type ItemsProgress = z.infer<typeof itemsProgressSchema>;
+
+export const runProgressSchema = z.object({
+  /** The phase the run entered last, e.g. "Benchmark each candidate". */
+  phase: z.string().optional(),
+  items: itemsProgressSchema.optional(),
+  /**
+   * When the items come in groups (async inference: inputs in batches), the groups' progress; the
+   * items' total is then known once every group has started.
+   */
+  groups: itemsProgressSchema.optional(),
+  /** History events read to compute this (newest first, stopping once nothing older matters). */
+  historyEventsRead: countSchema,
+});
+export type RunProgress = z.infer<typeof runProgressSchema>;
+
+/**
+ * Where a succeeded run's results are: the optimization summary's `report` (handlers/recommend.ts),
+ * or the async summary's `summaryUri` and `summaryMarkdownUri` (handlers/async/summarize-async-run.ts).
+ */
+export const reportLocationsSchema = z.object({
+  json: z.string().min(1),
+  markdown: z.string().min(1),
+  /** The optimization report only: a self-contained page with charts. */
+  html: z.string().min(1).optional(),
+});
+export type ReportLocations = z.infer<typeof reportLocationsSchema>;
+
+/** `GET /runs/{id}` and `GET /async-runs/{id}`: 200. */
+export const runStatusSchema = z.object({
+  runId: runIdSchema,
+  workflow: z.enum([RunWorkflows.optimization, RunWorkflows.asyncInference]),
+  status: z.enum(EXECUTION_STATUS_VALUES),
+  executionArn: z.string().min(1),
+  /** ISO 8601. */
+  startDate: z.string(),
+  stopDate: z.string().optional(),
+  progress: runProgressSchema,
+  /** FAILED, TIMED_OUT, ABORTED: the error name and cause the execution ended with. */
+  error: z.string().optional(),
+  cause: z.string().optional(),
+  /** SUCCEEDED runs: the report (optimization) or summary (async inference) files. */
+  report: reportLocationsSchema.optional(),
+});
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** Codes of the API's own error bodies, so clients branch on a name rather than on a message. */
+export const ApiErrorCodes = {
+  invalidRequest: 'InvalidRequest',
+  invalidRunId: 'InvalidRunId',
+  runNotFound: 'RunNotFound',
+  runAlreadyExists: 'RunAlreadyExists',
+  throttled: 'Throttled',
+  startRefused: 'StartExecutionRefused',
+  serviceUnavailable: 'ServiceUnavailable',
+  internal: 'InternalError',
+} as const;
+export type ApiErrorCode = (typeof ApiErrorCodes)[keyof typeof ApiErrorCodes];
+
+/**
+ * Every error body: the API's own (`error` set) and API Gateway's (`{ "message": … }` only, e.g.
+ * a refused signature or a body that fails the request model).
+ */
+export const apiErrorSchema = z.object({ error: z.string().optional(), message: z.string() });
+export type ApiError = z.infer<typeof apiErrorSchema>;

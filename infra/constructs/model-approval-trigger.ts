@@ -1,0 +1,146 @@
+import { Duration } from 'aws-cdk-lib';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import {
+  APPROVED,
+  type ApprovedModelRunTemplate,
+  type ApprovedModelRunTemplateDocument,
+  MODEL_PACKAGE_GROUP_NAME,
+  MODEL_PACKAGE_STATE_CHANGE,
+  parseApprovedModelRunTemplate,
+} from '../../handlers/start-approved-model-run.js';
+import { RunEventVariables } from '../../lambdas/run-event-variables.js';
+import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import type { ProjectFunction } from './project-function.js';
+import { throwOnLocalUris } from './run-schedules.js';
+import { createDeadLetterQueue } from './schedule-settings.js';
+
+/**
+ * Lambda caps a function's environment at 4 KB, keys and values together (Lambda quotas); the
+ * template travels in one variable, beside a dozen short ones.
+ */
+const MAX_TEMPLATE_JSON_LENGTH = 3000;
+
+export interface ModelApprovalTriggerProps {
+  /** Model package groups whose approved versions are benchmarked (Model Registry group names). */
+  readonly modelPackageGroups: readonly string[];
+  /**
+   * The run to start: `input` is an optimization run input without `model.artifactUri` (the
+   * package's ModelDataUrl fills it); `fromPackage` lists what else the package's first container
+   * fills (`image`, `framework` with its version), which `input` must then leave out. Checked at
+   * synth: a template that cannot make a valid run fails `cdk synth`, naming the field.
+   */
+  readonly template: ApprovedModelRunTemplateDocument;
+  /** The optimization state machine: the only one the trigger may start. */
+  readonly stateMachine: IStateMachine;
+  /**
+   * Where events land that could not be delivered, or whose run could not be started after the
+   * retries (e.g. the safety net's queue).
+   * @default - a new SSE, TLS-only queue
+   */
+  readonly deadLetterQueue?: IQueue;
+}
+
+/**
+ * The Model Registry trigger (issue #6): an EventBridge rule on "SageMaker Model Package State
+ * Change" events of the configured groups whose `ModelApprovalStatus` is `Approved` invokes the
+ * `start-approved-model-run` Lambda, which starts an optimization run of that version named
+ * `approved-<group>-v<version>` (see handlers/start-approved-model-run.ts).
+ *
+ * The model data URL must be in the artifacts bucket (docs/decisions.md #8): a package whose
+ * model lives elsewhere starts a run that fails in its first state with the fix. Grants are not
+ * widened here.
+ */
+export class ModelApprovalTrigger extends Construct {
+  readonly startApprovedModelRun: ProjectFunction;
+  readonly rule: Rule;
+  readonly deadLetterQueue: IQueue;
+  readonly template: ApprovedModelRunTemplate;
+
+  constructor(scope: ServingOptimizerStack, id: string, props: ModelApprovalTriggerProps) {
+    super(scope, id);
+    checkGroups(props.modelPackageGroups);
+    this.template = parseTemplate(props.template);
+    const templateJson = JSON.stringify(this.template);
+    if (templateJson.length > MAX_TEMPLATE_JSON_LENGTH) {
+      throw new Error(
+        `ModelApprovalTrigger template: got ${templateJson.length} characters of JSON, expected at most ` +
+          `${MAX_TEMPLATE_JSON_LENGTH}: it travels in a Lambda environment variable (4 KB for all of them); ` +
+          'leave out what has a default',
+      );
+    }
+    this.deadLetterQueue =
+      props.deadLetterQueue ??
+      createDeadLetterQueue(
+        this,
+        'DeadLetters',
+        'model approval events that could not be delivered or could not start a run',
+      );
+
+    this.startApprovedModelRun = scope.createStepLambda('start-approved-model-run', {
+      description: 'Starts an optimization run of each approved model package version',
+      environment: {
+        [RunEventVariables.optimizationStateMachineArn]: props.stateMachine.stateMachineArn,
+        [RunEventVariables.approvedModelRunTemplate]: templateJson,
+      },
+    });
+    props.stateMachine.grantStartExecution(this.startApprovedModelRun);
+    // EventBridge invokes asynchronously: Lambda retries a failed invocation twice, then the event
+    // (with the error) goes to the queue, for replay once the cause is fixed.
+    this.startApprovedModelRun.configureAsyncInvoke({
+      retryAttempts: 2,
+      onFailure: new SqsDestination(this.deadLetterQueue),
+    });
+
+    this.rule = new Rule(this, 'ApprovedVersionRule', {
+      description: 'Approved versions of the configured model package groups → benchmark the version',
+      eventPattern: {
+        source: ['aws.sagemaker'],
+        detailType: [MODEL_PACKAGE_STATE_CHANGE],
+        detail: {
+          ModelPackageGroupName: [...props.modelPackageGroups],
+          ModelApprovalStatus: [APPROVED],
+        },
+      },
+      targets: [
+        new LambdaFunction(this.startApprovedModelRun, {
+          deadLetterQueue: this.deadLetterQueue,
+          // Delivery retries (throttling, Lambda unavailable): an approval is rare and worth a run.
+          retryAttempts: 8,
+          maxEventAge: Duration.hours(6),
+        }),
+      ],
+    });
+  }
+}
+
+function checkGroups(groups: readonly string[]): void {
+  if (groups.length === 0) {
+    throw new Error(
+      'ModelApprovalTrigger modelPackageGroups: got none, expected at least one model package group name',
+    );
+  }
+  groups.forEach((group, index) => {
+    if (!MODEL_PACKAGE_GROUP_NAME.test(group)) {
+      throw new Error(
+        `ModelApprovalTrigger modelPackageGroups[${index}]: got ${JSON.stringify(group)}, expected a model ` +
+          'package group name: 1–63 letters, digits and dashes, starting and ending with a letter or digit',
+      );
+    }
+  });
+}
+
+function parseTemplate(document: ApprovedModelRunTemplateDocument): ApprovedModelRunTemplate {
+  try {
+    const template = parseApprovedModelRunTemplate(document);
+    throwOnLocalUris({ input: template.input });
+    return template;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`ModelApprovalTrigger template: ${message}`, { cause: error });
+  }
+}

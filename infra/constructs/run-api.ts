@@ -1,0 +1,346 @@
+import { Arn, ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  AuthorizationType,
+  AwsIntegration,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  type Model,
+  PassthroughBehavior,
+  type RequestValidator,
+  type Resource,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import type { z } from 'zod';
+import { asyncRunInputSchema } from '../../handlers/async/run-input.js';
+import { runInputSchema } from '../../handlers/contracts/run-input.js';
+import {
+  ApiErrorCodes,
+  RUN_RESOURCES,
+  RunWorkflows,
+  type RunWorkflow,
+} from '../../handlers/run-status/run-api-contract.js';
+import { StateMachineVariables } from '../../lambdas/adapters/sfn-execution-reader.js';
+import { acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import type { ProjectFunction } from './project-function.js';
+import { startRunRequestSchema } from './run-api-models.js';
+import {
+  startedRunResponseTemplate,
+  startExecutionRequestTemplate,
+  startRefusedResponseTemplate,
+  stepFunctionsUnavailableTemplate,
+} from './run-api-templates.js';
+
+export interface RunApiThrottling {
+  /** Steady-state requests per second, for the whole stage. */
+  readonly rateLimit: number;
+  /** Requests API Gateway lets through at once above the steady rate. */
+  readonly burstLimit: number;
+}
+
+/**
+ * A person or a pipeline starts a few runs and polls their status every few seconds: 10 requests
+ * per second leaves room for both, and keeps a runaway script from starting runs (each costs
+ * SageMaker instances) faster than someone can notice.
+ */
+export const DEFAULT_RUN_API_THROTTLING: RunApiThrottling = { rateLimit: 10, burstLimit: 20 };
+
+export interface RunApiProps {
+  /** The optimization workflow's state machine: `POST /runs`, `GET /runs/{id}`. */
+  readonly optimization: IStateMachine;
+  /** The async-inference workflow's state machine: `POST /async-runs`, `GET /async-runs/{id}`. @default - no async routes */
+  readonly asyncInference?: IStateMachine;
+  /** Stage throttling. @default DEFAULT_RUN_API_THROTTLING (10 requests/s, bursts of 20) */
+  readonly throttling?: RunApiThrottling;
+  /**
+   * Retention of the access logs: who started or read which run, and when.
+   * @default RetentionDays.ONE_YEAR
+   */
+  readonly logRetention?: RetentionDays;
+  /** @default 'v1' */
+  readonly stageName?: string;
+  /**
+   * Whether the stack sets API Gateway's account-wide CloudWatch Logs role (one per account and
+   * region; logging needs one). Turn it off when the account already has it set.
+   * @default true
+   */
+  readonly manageCloudWatchRole?: boolean;
+}
+
+/** What one workflow gets from the API. */
+export interface RunRoutes {
+  readonly resource: Resource;
+  /** Assumed by API Gateway to call StartExecution on this workflow's state machine only. */
+  readonly startRole: Role;
+  readonly requestModel: Model;
+}
+
+/** The run-input schema of each workflow: the request model is generated from it at synth. */
+const RUN_INPUT_SCHEMAS: Readonly<Record<RunWorkflow, z.ZodType>> = {
+  optimization: runInputSchema,
+  'async-inference': asyncRunInputSchema,
+};
+
+/**
+ * Access log line: who called (IAM identity), what, the outcome and the latencies. Never a body:
+ * run inputs may name private buckets. `$context.error.messageString` is already a quoted JSON
+ * string (API Gateway access-logging variables).
+ */
+const ACCESS_LOG_FORMAT = [
+  '{"requestId":"$context.requestId"',
+  '"extendedRequestId":"$context.extendedRequestId"',
+  '"requestTime":"$context.requestTime"',
+  '"callerArn":"$context.identity.userArn"',
+  '"callerAccount":"$context.identity.accountId"',
+  '"sourceIp":"$context.identity.sourceIp"',
+  '"httpMethod":"$context.httpMethod"',
+  '"resourcePath":"$context.resourcePath"',
+  '"path":"$context.path"',
+  '"status":"$context.status"',
+  '"responseLength":"$context.responseLength"',
+  '"latencyMs":"$context.responseLatency"',
+  '"integrationStatus":"$context.integration.status"',
+  '"integrationLatencyMs":"$context.integration.latency"',
+  '"xrayTraceId":"$context.xrayTraceId"',
+  '"error":$context.error.messageString}',
+].join(',');
+
+/**
+ * The IAM-authenticated run API (issue #6): `POST /runs` starts an optimization run,
+ * `POST /async-runs` an async-inference run, `GET /runs/{id}` and `GET /async-runs/{id}` return a
+ * run's status, progress and report location.
+ *
+ * `StepFunctionsRestApi` accepts only Express workflows; ours are Standard, so each `POST` is an
+ * `AwsIntegration` to StartExecution (its own role, allowed StartExecution on that state machine
+ * only), and the client's run id becomes the execution name: a retried request starts no second run.
+ * Status needs the execution history (DescribeExecution has no progress), so each `GET` is a Lambda
+ * (`describe-run`). Bodies are checked against models generated from the run-input zod schemas
+ * before anything is called.
+ */
+export class RunApi extends Construct {
+  readonly api: RestApi;
+  readonly accessLogs: LogGroup;
+  readonly requestValidator: RequestValidator;
+  readonly describeRun: ProjectFunction;
+  readonly routes: Readonly<Partial<Record<RunWorkflow, RunRoutes>>>;
+  /** The stage's URL, e.g. `https://<id>.execute-api.<region>.amazonaws.com/v1/`. */
+  readonly url: string;
+
+  constructor(scope: ServingOptimizerStack, id: string, props: RunApiProps) {
+    super(scope, id);
+    const throttling = checkThrottling(props.throttling ?? DEFAULT_RUN_API_THROTTLING);
+    const manageCloudWatchRole = props.manageCloudWatchRole ?? true;
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+    });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: `${Stack.of(this).stackName}-runs`,
+      description: 'Model serving optimizer: start optimization and async-inference runs, read their status',
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      defaultMethodOptions: { authorizationType: AuthorizationType.IAM },
+      cloudWatchRole: manageCloudWatchRole,
+      // The role is the account's setting for every API in the region: keep it when this stack goes.
+      ...(manageCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
+      deployOptions: {
+        stageName: props.stageName ?? 'v1',
+        tracingEnabled: true,
+        metricsEnabled: true,
+        // Execution logs for errors only, and never request or response bodies (dataTrace).
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        throttlingRateLimit: throttling.rateLimit,
+        throttlingBurstLimit: throttling.burstLimit,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
+      },
+    });
+    this.url = this.api.url;
+    this.requestValidator = this.api.addRequestValidator('BodyAndParameters', {
+      validateRequestBody: true,
+      validateRequestParameters: true,
+    });
+    // The default answer to a body that fails the model is "Invalid request body": say why.
+    this.api.addGatewayResponse('InvalidBody', {
+      type: ResponseType.BAD_REQUEST_BODY,
+      templates: {
+        'application/json': `{"error": "${ApiErrorCodes.invalidRequest}", "message": "The request body does not match the run request model ({ runId?, input }): $context.error.validationErrorString"}`,
+      },
+    });
+
+    this.describeRun = scope.createStepLambda('describe-run', {
+      // One DescribeExecution and at most 25 history pages; API Gateway waits at most 29 s.
+      timeout: Duration.seconds(20),
+      description: 'Run API: the status, progress and report location of a run',
+      environment: {
+        [StateMachineVariables.optimization]: props.optimization.stateMachineArn,
+        ...(props.asyncInference === undefined
+          ? {}
+          : { [StateMachineVariables['async-inference']]: props.asyncInference.stateMachineArn }),
+      },
+    });
+    const describeIntegration = new LambdaIntegration(this.describeRun, {
+      proxy: true,
+      allowTestInvoke: false,
+    });
+
+    const routes: Partial<Record<RunWorkflow, RunRoutes>> = {};
+    const machines: [RunWorkflow, IStateMachine | undefined][] = [
+      [RunWorkflows.optimization, props.optimization],
+      [RunWorkflows.asyncInference, props.asyncInference],
+    ];
+    for (const [workflow, stateMachine] of machines) {
+      if (stateMachine === undefined) continue;
+      routes[workflow] = this.addRoutes(workflow, stateMachine, describeIntegration);
+      this.allowDescribe(stateMachine);
+    }
+    this.routes = routes;
+
+    // RestApi adds an "Endpoint" output with a generated name; one output, named and described, suffices.
+    this.api.node.tryRemoveChild('Endpoint');
+    new CfnOutput(Stack.of(this), `${id}Url`, {
+      description: 'The run API (IAM auth): POST runs, GET runs/{id}; see `npm run runs -- --help`',
+      value: this.api.url,
+    });
+    this.acknowledgeFindings(manageCloudWatchRole);
+  }
+
+  /** `POST /<resource>` (StartExecution) and `GET /<resource>/{id}` (describe-run) of one workflow. */
+  private addRoutes(
+    workflow: RunWorkflow,
+    stateMachine: IStateMachine,
+    describe: LambdaIntegration,
+  ): RunRoutes {
+    const name = pascalCase(workflow);
+    const resource = this.api.root.addResource(RUN_RESOURCES[workflow]);
+    const requestModel = this.api.addModel(`Start${name}RunRequest`, {
+      contentType: 'application/json',
+      description: `POST /${RUN_RESOURCES[workflow]}: { runId?, input } with the ${workflow} run input`,
+      schema: startRunRequestSchema(`Start${name}RunRequest`, RUN_INPUT_SCHEMAS[workflow]),
+    });
+    const startRole = new Role(this, `Start${name}RunsRole`, {
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+      description: `API Gateway: starts ${workflow} runs (StartExecution on that state machine only)`,
+    });
+    stateMachine.grantStartExecution(startRole);
+
+    const integration = new AwsIntegration({
+      service: 'states',
+      action: 'StartExecution',
+      integrationHttpMethod: 'POST',
+      options: {
+        credentialsRole: startRole,
+        // A body in another content type has no template: refused (415) rather than passed through.
+        passthroughBehavior: PassthroughBehavior.NEVER,
+        requestTemplates: { 'application/json': startExecutionRequestTemplate(stateMachine.stateMachineArn) },
+        integrationResponses: [
+          {
+            statusCode: '200',
+            responseTemplates: { 'application/json': startedRunResponseTemplate(RUN_RESOURCES[workflow]) },
+          },
+          // For AWS integrations, selectionPattern matches the status code of the service's answer.
+          {
+            selectionPattern: '4\\d{2}',
+            statusCode: '400',
+            responseTemplates: { 'application/json': startRefusedResponseTemplate() },
+          },
+          {
+            selectionPattern: '5\\d{2}',
+            statusCode: '503',
+            responseTemplates: { 'application/json': stepFunctionsUnavailableTemplate() },
+          },
+        ],
+      },
+    });
+    resource.addMethod('POST', integration, {
+      authorizationType: AuthorizationType.IAM,
+      requestValidator: this.requestValidator,
+      requestModels: { 'application/json': requestModel },
+      methodResponses: ['200', '400', '409', '429', '500', '503'].map((statusCode) => ({ statusCode })),
+    });
+    resource.addResource('{id}').addMethod('GET', describe, {
+      authorizationType: AuthorizationType.IAM,
+      requestValidator: this.requestValidator,
+      requestParameters: { 'method.request.path.id': true },
+    });
+    return { resource, startRole, requestModel };
+  }
+
+  /** DescribeExecution and GetExecutionHistory on this state machine's executions, nothing else. */
+  private allowDescribe(stateMachine: IStateMachine): void {
+    const executions = executionsOf(stateMachine);
+    this.describeRun.serviceRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['states:DescribeExecution', 'states:GetExecutionHistory'],
+        resources: [executions],
+      }),
+    );
+    acknowledgeWildcardResource(
+      this.describeRun.serviceRole,
+      executions,
+      'Run ids are execution names chosen at run time; the grant covers the executions of this one state machine',
+    );
+  }
+
+  private acknowledgeFindings(manageCloudWatchRole: boolean): void {
+    acknowledgeNagRule(
+      this.api,
+      'AwsSolutions-APIG3',
+      'Every method requires SigV4 (IAM) authentication and the stage is throttled; a WAF web ACL adds a ' +
+        'per-request cost without protecting anything IAM does not already refuse.',
+    );
+    acknowledgeNagRule(
+      this.api,
+      'AwsSolutions-COG4',
+      'The API is for operators and pipelines that hold AWS credentials: IAM (SigV4) authorization is the ' +
+        'chosen mechanism, not Cognito user pools.',
+    );
+    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
+    if (manageCloudWatchRole && cloudWatchRole !== undefined) {
+      acknowledgeNagRule(
+        cloudWatchRole,
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'API Gateway has one CloudWatch Logs role per account and region, used by every API there; AWS ' +
+          'publishes this managed policy for it, and a policy scoped to this API would break the others.',
+      );
+    }
+  }
+}
+
+/** `arn:…:execution:<state machine name>:*`, as StateMachine.grantExecution writes it. */
+function executionsOf(stateMachine: IStateMachine): string {
+  const name = Arn.split(stateMachine.stateMachineArn, ArnFormat.COLON_RESOURCE_NAME).resourceName;
+  return `${Stack.of(stateMachine).formatArn({
+    service: 'states',
+    resource: 'execution',
+    resourceName: name,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  })}:*`;
+}
+
+function checkThrottling(throttling: RunApiThrottling): RunApiThrottling {
+  const { rateLimit, burstLimit } = throttling;
+  if (!(Number.isFinite(rateLimit) && rateLimit > 0) || !(Number.isInteger(burstLimit) && burstLimit >= 1)) {
+    throw new Error(
+      `RunApi throttling: got rateLimit ${rateLimit} and burstLimit ${burstLimit}, expected a rate above 0 ` +
+        `requests per second and a burst of at least 1 request, e.g. ${JSON.stringify(DEFAULT_RUN_API_THROTTLING)}`,
+    );
+  }
+  return throttling;
+}
+
+/** `async-inference` → `AsyncInference`. */
+function pascalCase(kebab: string): string {
+  return kebab
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+}

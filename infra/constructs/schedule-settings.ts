@@ -1,0 +1,102 @@
+import { Duration, Stack, TimeZone } from 'aws-cdk-lib';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { acknowledgeNagRule } from '../nag/acknowledge.js';
+
+/**
+ * What the stack's EventBridge Scheduler schedules and event rules share: the check of a schedule
+ * expression and its time zone at synth (rather than at deploy), the dead-letter queue of their
+ * targets, and the principal a schedule's own role trusts.
+ */
+
+/**
+ * `rate(<value> <unit>)` or `cron(<6 fields>)`, EventBridge Scheduler's recurring forms
+ * (https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html). One-time `at(...)`
+ * schedules are not offered: every schedule here recurs.
+ */
+const RATE_EXPRESSION = /^rate\(\d+ (?:minute|minutes|hour|hours|day|days)\)$/;
+const CRON_EXPRESSION = /^cron\(\S+(?: \S+){5}\)$/;
+
+/**
+ * A Scheduler expression, checked at synth: `owner` names the setting in the error (e.g.
+ * `SafetyNet janitor`, `RunSchedules "nightly-cpu"`), so a bad value fails `cdk synth` with the
+ * setting, what it got and what it expected.
+ */
+export function resolveScheduleExpression(
+  owner: string,
+  expression: string,
+  timeZone: string | undefined,
+  example = 'rate(6 hours)',
+): ScheduleExpression {
+  if (!RATE_EXPRESSION.test(expression) && !CRON_EXPRESSION.test(expression)) {
+    throw new Error(
+      `${owner}.schedule: got "${expression}", expected an EventBridge Scheduler expression ` +
+        `"rate(<value> <unit>)" or "cron(<minutes> <hours> <day> <month> <weekday> <year>)", e.g. "${example}"`,
+    );
+  }
+  if (timeZone === undefined) return ScheduleExpression.expression(expression, undefined);
+  if (!expression.startsWith('cron(')) {
+    throw new Error(
+      `${owner}.timeZone: got "${timeZone}" with the schedule "${expression}", expected a ` +
+        `cron(...) schedule: a time zone applies only to cron expressions`,
+    );
+  }
+  if (!isTimeZone(timeZone)) {
+    throw new Error(
+      `${owner}.timeZone: got "${timeZone}", expected an IANA time zone name such as "Europe/Paris" or "America/New_York"`,
+    );
+  }
+  return ScheduleExpression.expression(expression, TimeZone.of(timeZone));
+}
+
+/** The IANA database Node ships (the one Scheduler uses): an unknown name is a RangeError. */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The dead-letter queue of scheduler targets, event-rule targets and asynchronous Lambda
+ * invocations: SSE, TLS only, and the SQS maximum retention, to notice and replay what was lost.
+ */
+export function createDeadLetterQueue(scope: Construct, id: string, holds: string): Queue {
+  const queue = new Queue(scope, id, {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    // The SQS maximum (SQS developer guide, quotas).
+    retentionPeriod: Duration.days(14),
+  });
+  acknowledgeNagRule(
+    queue,
+    'AwsSolutions-SQS3',
+    `This queue is itself a dead-letter queue: it holds ${holds}`,
+  );
+  return queue;
+}
+
+/**
+ * EventBridge Scheduler, as the principal of a schedule's role: only schedules of this account's
+ * default group may assume it (the confused-deputy conditions the Scheduler user guide advises,
+ * and those CDK's own scheduler targets write).
+ */
+export function schedulerPrincipal(scope: Construct): ServicePrincipal {
+  const stack = Stack.of(scope);
+  return new ServicePrincipal('scheduler.amazonaws.com', {
+    conditions: {
+      StringEquals: {
+        'aws:SourceAccount': stack.account,
+        'aws:SourceArn': stack.formatArn({
+          service: 'scheduler',
+          resource: 'schedule-group',
+          resourceName: 'default',
+        }),
+      },
+    },
+  });
+}

@@ -1,0 +1,295 @@
+import {
+  type ApplicationAutoScalingClient,
+  DescribeScalingActivitiesCommand,
+  type DescribeScalingActivitiesCommandOutput,
+  type ScalingActivity as SdkScalingActivity,
+} from '@aws-sdk/client-application-auto-scaling';
+import {
+  type CloudWatchClient,
+  GetMetricDataCommand,
+  type GetMetricDataCommandInput,
+  type GetMetricDataCommandOutput,
+} from '@aws-sdk/client-cloudwatch';
+import { TransientServiceError } from '../../handlers/contracts/errors.js';
+import type { AsyncBacklogMetrics, AsyncEndpointObserver, ScalingActivity } from '../../handlers/ports.js';
+import { SAGEMAKER_VARIANT_DIMENSION, variantResourceId } from './application-autoscaling-registry.js';
+import { errorMessage, errorName, isTransient } from './aws-errors.js';
+import { retainedResolutionSeconds } from './cloudwatch-endpoint-metrics.js';
+
+/** DescribeScalingActivities returns at most 50 activities per page (Application Auto Scaling API reference, `MaxResults`). */
+const ACTIVITIES_PAGE_SIZE = 50;
+
+/**
+ * An activity's description says the count it sets, e.g. "Setting desired instance count to 1."
+ * (as DescribeScalingActivities reports SageMaker variants' activities).
+ */
+const DESIRED_COUNT = /desired instance count to (\d+)/i;
+
+export function toInstanceCountOf(description: string | undefined): number | undefined {
+  const digits = description === undefined ? undefined : DESIRED_COUNT.exec(description)?.[1];
+  return digits === undefined ? undefined : Number(digits);
+}
+
+/**
+ * Metric names, dimensions and units as "Monitor Asynchronous Endpoint" (SageMaker developer guide,
+ * async-inference-monitor) lists them, all in `AWS/SageMaker`: `ApproximateBacklogSize` (Count)
+ * with the `EndpointName` dimension only; `TimeInBacklog` (Microseconds) with `EndpointName` and
+ * `VariantName`.
+ */
+const NAMESPACE = 'AWS/SageMaker';
+const MICROSECONDS_PER_MILLISECOND = 1000;
+
+/** Query ids: letters, digits and underscores, starting with a lowercase letter (CloudWatch API reference, MetricDataQuery). */
+export const BACKLOG_QUERY_IDS = {
+  maxBacklogSize: 'backlog_size_max',
+  timeInBacklogSum: 'time_in_backlog_sum',
+  timeInBacklogCount: 'time_in_backlog_count',
+  timeInBacklogMax: 'time_in_backlog_max',
+} as const;
+
+/**
+ * SageMaker endpoint names: letters, digits and hyphens, at most 63 characters (SageMaker API
+ * reference, CreateEndpoint `EndpointName`). Checked because the name goes inside a search expression.
+ */
+const ENDPOINT_NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
+
+/**
+ * One GetMetricData request over the window in periods of the finest resolution CloudWatch still
+ * holds (one minute for a recent window).
+ *
+ * `TimeInBacklog` carries a `VariantName` dimension, which this port's caller does not pass, so it
+ * is found with a search expression over the endpoint's variants (exact match on `EndpointName`)
+ * and summed across them: Sum and SampleCount give the exact average over the window (an average of
+ * per-minute averages would weigh a quiet minute like a busy one), Maximum the largest wait.
+ */
+export function toBacklogMetricsInput(
+  endpointName: string,
+  window: { readonly startTime: Date; readonly endTime: Date; readonly periodSeconds: number },
+): GetMetricDataCommandInput {
+  if (!ENDPOINT_NAME.test(endpointName)) {
+    throw new TypeError(
+      `Backlog metrics: got the endpoint name ${JSON.stringify(endpointName)}, expected a SageMaker endpoint name ` +
+        '(letters, digits and hyphens, at most 63 characters)',
+    );
+  }
+  const period = window.periodSeconds;
+  const timeInBacklog = (stat: string): string =>
+    `SEARCH('{${NAMESPACE},EndpointName,VariantName} MetricName="TimeInBacklog" EndpointName="${endpointName}"', '${stat}', ${period})`;
+  return {
+    StartTime: window.startTime,
+    EndTime: window.endTime,
+    MetricDataQueries: [
+      {
+        Id: BACKLOG_QUERY_IDS.maxBacklogSize,
+        MetricStat: {
+          Metric: {
+            Namespace: NAMESPACE,
+            MetricName: 'ApproximateBacklogSize',
+            Dimensions: [{ Name: 'EndpointName', Value: endpointName }],
+          },
+          Period: period,
+          Stat: 'Maximum',
+        },
+        ReturnData: true,
+      },
+      {
+        Id: BACKLOG_QUERY_IDS.timeInBacklogSum,
+        Expression: `SUM(${timeInBacklog('Sum')})`,
+        Period: period,
+        ReturnData: true,
+      },
+      {
+        Id: BACKLOG_QUERY_IDS.timeInBacklogCount,
+        Expression: `SUM(${timeInBacklog('SampleCount')})`,
+        Period: period,
+        ReturnData: true,
+      },
+      {
+        Id: BACKLOG_QUERY_IDS.timeInBacklogMax,
+        Expression: `MAX(${timeInBacklog('Maximum')})`,
+        Period: period,
+        ReturnData: true,
+      },
+    ],
+  };
+}
+
+export interface AwsAsyncEndpointObserverOptions {
+  readonly autoScaling: ApplicationAutoScalingClient;
+  readonly cloudWatch: CloudWatchClient;
+  /** The current time, which decides the resolution CloudWatch still holds. @default Date.now */
+  readonly now?: () => number;
+}
+
+const SECOND_MS = 1000;
+
+/**
+ * `AsyncEndpointObserver` over Application Auto Scaling (the variant's scaling activities) and
+ * CloudWatch (its queue). Best effort by nature: CloudWatch publishes minutes late, so a window
+ * read right after a burst may lack figures, which are then absent rather than zero.
+ */
+export class AwsAsyncEndpointObserver implements AsyncEndpointObserver {
+  private readonly autoScaling: ApplicationAutoScalingClient;
+  private readonly cloudWatch: CloudWatchClient;
+  private readonly now: () => number;
+
+  constructor(options: AwsAsyncEndpointObserverOptions) {
+    this.autoScaling = options.autoScaling;
+    this.cloudWatch = options.cloudWatch;
+    this.now = options.now ?? (() => Date.now());
+  }
+
+  /**
+   * The variant's activities that started at or after `sinceEpochMs`, oldest first. Application
+   * Auto Scaling lists them newest first, so paging stops at the first page that reaches back
+   * before `sinceEpochMs`; it keeps six weeks of them.
+   */
+  async scalingActivities(
+    endpointName: string,
+    variantName: string,
+    sinceEpochMs: number,
+  ): Promise<readonly ScalingActivity[]> {
+    const resourceId = variantResourceId(endpointName, variantName);
+    const activities: ScalingActivity[] = [];
+    let nextToken: string | undefined;
+    let reachedBefore = false;
+    do {
+      const page = await this.describeActivities(resourceId, nextToken);
+      for (const activity of page.ScalingActivities ?? []) {
+        const start = activity.StartTime?.getTime();
+        if (start === undefined) continue;
+        if (start < sinceEpochMs) {
+          reachedBefore = true;
+          continue;
+        }
+        activities.push(toScalingActivity(activity, start));
+      }
+      nextToken = page.NextToken === '' ? undefined : page.NextToken;
+    } while (nextToken !== undefined && !reachedBefore);
+    return activities.sort((a, b) => a.startEpochMs - b.startEpochMs);
+  }
+
+  async backlogMetrics(
+    endpointName: string,
+    startEpochMs: number,
+    endEpochMs: number,
+  ): Promise<AsyncBacklogMetrics> {
+    if (!Number.isFinite(startEpochMs) || !Number.isFinite(endEpochMs) || endEpochMs < startEpochMs) {
+      throw new TypeError(
+        `Backlog metrics for ${endpointName}: got startEpochMs ${startEpochMs} and endEpochMs ${endEpochMs}, ` +
+          'expected finite epoch milliseconds with endEpochMs at or after startEpochMs',
+      );
+    }
+    const periodSeconds = retainedResolutionSeconds(startEpochMs, this.now());
+    const periodMs = periodSeconds * SECOND_MS;
+    const start = Math.floor(startEpochMs / periodMs) * periodMs;
+    const end = Math.max(Math.ceil(endEpochMs / periodMs) * periodMs, start + periodMs);
+    const input = toBacklogMetricsInput(endpointName, {
+      startTime: new Date(start),
+      endTime: new Date(end),
+      periodSeconds,
+    });
+    const values = await this.fetchAllPages(endpointName, input);
+    const points = (id: string): readonly number[] => values.get(id) ?? [];
+
+    const backlogSizes = points(BACKLOG_QUERY_IDS.maxBacklogSize);
+    const waitedMicros = sum(points(BACKLOG_QUERY_IDS.timeInBacklogSum));
+    const requests = sum(points(BACKLOG_QUERY_IDS.timeInBacklogCount));
+    const maxWaits = points(BACKLOG_QUERY_IDS.timeInBacklogMax);
+    return {
+      ...(requests > 0 && maxWaits.length > 0
+        ? {
+            timeInBacklogMs: {
+              average: waitedMicros / requests / MICROSECONDS_PER_MILLISECOND,
+              maximum: Math.max(...maxWaits) / MICROSECONDS_PER_MILLISECOND,
+            },
+          }
+        : {}),
+      ...(backlogSizes.length > 0 ? { maxBacklogSize: Math.max(...backlogSizes) } : {}),
+    };
+  }
+
+  private async describeActivities(
+    resourceId: string,
+    nextToken: string | undefined,
+  ): Promise<DescribeScalingActivitiesCommandOutput> {
+    try {
+      return await this.autoScaling.send(
+        new DescribeScalingActivitiesCommand({
+          ServiceNamespace: 'sagemaker',
+          ResourceId: resourceId,
+          ScalableDimension: SAGEMAKER_VARIANT_DIMENSION,
+          MaxResults: ACTIVITIES_PAGE_SIZE,
+          ...(nextToken === undefined ? {} : { NextToken: nextToken }),
+        }),
+      );
+    } catch (error) {
+      throw transient(error, 'DescribeScalingActivities', resourceId);
+    }
+  }
+
+  /** Every page's values, by query id: results of one query may continue on the next page. */
+  private async fetchAllPages(
+    endpointName: string,
+    input: GetMetricDataCommandInput,
+  ): Promise<ReadonlyMap<string, readonly number[]>> {
+    const values = new Map<string, number[]>();
+    let nextToken: string | undefined;
+    do {
+      const page = await this.getMetricData(endpointName, {
+        ...input,
+        ...(nextToken === undefined ? {} : { NextToken: nextToken }),
+      });
+      for (const result of page.MetricDataResults ?? []) {
+        if (result.StatusCode === 'InternalError') {
+          throw new TransientServiceError(
+            `GetMetricData for endpoint ${endpointName}: CloudWatch answered InternalError for ${result.Id ?? 'a query'} ` +
+              '(its API reference says to retry the request). The workflow retries the step with a longer backoff.',
+            { operation: 'GetMetricData', endpointName, queryId: result.Id },
+          );
+        }
+        if (result.Id === undefined) continue;
+        values.set(result.Id, [...(values.get(result.Id) ?? []), ...(result.Values ?? [])]);
+      }
+      nextToken = page.NextToken === '' ? undefined : page.NextToken;
+    } while (nextToken !== undefined);
+    return values;
+  }
+
+  private async getMetricData(
+    endpointName: string,
+    input: GetMetricDataCommandInput,
+  ): Promise<GetMetricDataCommandOutput> {
+    try {
+      return await this.cloudWatch.send(new GetMetricDataCommand(input));
+    } catch (error) {
+      throw transient(error, 'GetMetricData', `endpoint ${endpointName}`);
+    }
+  }
+}
+
+function toScalingActivity(activity: SdkScalingActivity, startEpochMs: number): ScalingActivity {
+  const toInstanceCount = toInstanceCountOf(activity.Description);
+  return {
+    startEpochMs,
+    ...(activity.EndTime === undefined ? {} : { endEpochMs: activity.EndTime.getTime() }),
+    ...(toInstanceCount === undefined ? {} : { toInstanceCount }),
+    status: activity.StatusCode ?? 'Unknown',
+    description: activity.Description ?? '',
+  };
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+/** Throttling and server faults become `TransientServiceError`; anything else is rethrown unchanged. */
+function transient(error: unknown, operation: string, subject: string): unknown {
+  if (!isTransient(error)) return error;
+  return new TransientServiceError(
+    `${operation} for ${subject} failed after the SDK's own retries: ${errorName(error) ?? 'Error'}: ` +
+      `${errorMessage(error)}. The workflow retries the step with a longer backoff.`,
+    { operation, subject, errorName: errorName(error) },
+    { cause: error },
+  );
+}

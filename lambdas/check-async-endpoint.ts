@@ -1,0 +1,18 @@
+import {
+  checkAsyncEndpoint,
+  type PrepareAsyncEndpointEvent,
+} from '../handlers/async/prepare-async-endpoint.js';
+import { asyncOutputSettings } from './async-wiring.js';
+import { createSageMakerClient } from './aws-clients.js';
+import { defineStep } from './step.js';
+import { endpointTimings, sagemakerHost, scalingRegistry } from './wiring.js';
+
+const host = sagemakerHost(createSageMakerClient(), { withRole: false });
+const scaling = scalingRegistry();
+const output = asyncOutputSettings();
+const timings = endpointTimings();
+
+/** State "Check async endpoint". */
+export const handler = defineStep((event: PrepareAsyncEndpointEvent, { logger }) =>
+  checkAsyncEndpoint(event, { host, scaling, output, ...timings, nowEpochMs: Date.now, logger }),
+);

@@ -1,0 +1,12 @@
+import { cleanUpAsyncRun, type CleanUpAsyncRunEvent } from '../handlers/async/clean-up-async-run.js';
+import { createSageMakerClient } from './aws-clients.js';
+import { defineStep } from './step.js';
+import { sagemakerHost, scalingRegistry } from './wiring.js';
+
+const host = sagemakerHost(createSageMakerClient(), { withRole: false });
+const scaling = scalingRegistry();
+
+/** States "Clean up async run" and "Clean up after failure" of the async workflow. */
+export const handler = defineStep((event: CleanUpAsyncRunEvent, { logger }) =>
+  cleanUpAsyncRun(event, { host, scaling, logger }),
+);

@@ -1,0 +1,18 @@
+import {
+  deployAsyncEndpoint,
+  type PrepareAsyncEndpointEvent,
+} from '../handlers/async/prepare-async-endpoint.js';
+import { asyncOutputSettings } from './async-wiring.js';
+import { createSageMakerClient } from './aws-clients.js';
+import { defineStep } from './step.js';
+import { endpointTimings, sagemakerHost, scalingRegistry } from './wiring.js';
+
+const host = sagemakerHost(createSageMakerClient(), { withRole: true });
+const scaling = scalingRegistry();
+const output = asyncOutputSettings();
+const timings = endpointTimings();
+
+/** State "Deploy async endpoint". */
+export const handler = defineStep((event: PrepareAsyncEndpointEvent, { logger }) =>
+  deployAsyncEndpoint(event, { host, scaling, output, ...timings, nowEpochMs: Date.now, logger }),
+);

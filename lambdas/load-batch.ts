@@ -1,0 +1,8 @@
+import { loadBatch, type LoadBatchEvent } from '../handlers/async/batches.js';
+import { defineStep } from './step.js';
+import { s3Store } from './wiring.js';
+
+const store = s3Store();
+
+/** State "Load batch inputs". */
+export const handler = defineStep((event: LoadBatchEvent, { logger }) => loadBatch(event, { store, logger }));

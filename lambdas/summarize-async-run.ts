@@ -1,0 +1,11 @@
+import { summarizeAsyncRun, type SummarizeAsyncRunEvent } from '../handlers/async/summarize-async-run.js';
+import { defineStep } from './step.js';
+import { asyncEndpointObserver, s3Store } from './wiring.js';
+
+const store = s3Store();
+const observer = asyncEndpointObserver();
+
+/** State "Summarize async run". */
+export const handler = defineStep((event: SummarizeAsyncRunEvent, { logger }) =>
+  summarizeAsyncRun(event, { store, observer, logger, nowEpochMs: Date.now }),
+);

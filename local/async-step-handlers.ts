@@ -1,0 +1,106 @@
+import {
+  loadBatch,
+  type LoadBatchEvent,
+  recordBatchResults,
+  type RecordBatchEvent,
+} from '../handlers/async/batches.js';
+import { cleanUpAsyncRun, type CleanUpAsyncRunEvent } from '../handlers/async/clean-up-async-run.js';
+import {
+  type InvokeAsyncInferenceEvent,
+  invokeAsyncInference,
+} from '../handlers/async/invoke-async-inference.js';
+import type { AsyncInvoker, TaskResumer, TaskTokenStore } from '../handlers/async/ports.js';
+import {
+  checkAsyncEndpoint,
+  deployAsyncEndpoint,
+  type PrepareAsyncEndpointDeps,
+  type PrepareAsyncEndpointEvent,
+} from '../handlers/async/prepare-async-endpoint.js';
+import { summarizeAsyncRun, type SummarizeAsyncRunEvent } from '../handlers/async/summarize-async-run.js';
+import { validateAsyncRun, type ValidateAsyncRunEvent } from '../handlers/async/validate-async-run.js';
+import type {
+  AsyncEndpointObserver,
+  Logger,
+  ModelHost,
+  ObjectStore,
+  ScalingRegistry,
+} from '../handlers/ports.js';
+import type { StepHandler } from './step-handlers.js';
+
+/** What the async workflow's steps run on, outside Lambda: local adapters, or fakes in tests. */
+export interface AsyncStepDependencies {
+  readonly store: ObjectStore;
+  readonly host: ModelHost;
+  readonly scaling: ScalingRegistry;
+  readonly tokens: TaskTokenStore;
+  readonly resumer: TaskResumer;
+  readonly invoker: AsyncInvoker;
+  readonly observer?: AsyncEndpointObserver;
+  readonly logger: Logger;
+  readonly artifactsBucket: string;
+  readonly region: string;
+  readonly allowFileUris: boolean;
+  /** The topics the local endpoint publishes to; the local notification bus delivers them. */
+  readonly notificationTopics: PrepareAsyncEndpointDeps['output'];
+  /** The wait task's TimeoutSeconds as synthesized (the runner scales the real wait). */
+  readonly waitTimeoutSeconds: number;
+  readonly pollSeconds: number;
+  readonly maxPollSeconds: number;
+  readonly nowEpochMs?: () => number;
+}
+
+/**
+ * The same core functions the async workflow's Lambdas call (`lambdas/<step>.ts`), keyed by the
+ * step name each Lambda carries in `STEP_NAME`.
+ */
+export function createAsyncStepHandlers(deps: AsyncStepDependencies): Readonly<Record<string, StepHandler>> {
+  const nowEpochMs = deps.nowEpochMs ?? Date.now;
+  const { store, host, scaling, logger } = deps;
+  const endpointDeps: PrepareAsyncEndpointDeps = {
+    host,
+    scaling,
+    output: deps.notificationTopics,
+    pollSeconds: deps.pollSeconds,
+    maxPollSeconds: deps.maxPollSeconds,
+    nowEpochMs,
+    logger,
+  };
+  return {
+    'validate-async-run': (payload) =>
+      validateAsyncRun(payload as ValidateAsyncRunEvent, {
+        store,
+        host,
+        artifactsBucket: deps.artifactsBucket,
+        region: deps.region,
+        allowFileUris: deps.allowFileUris,
+        notificationTopics: deps.notificationTopics,
+        waitTimeoutSeconds: deps.waitTimeoutSeconds,
+        pollSeconds: deps.pollSeconds,
+        nowEpochMs,
+        logger,
+      }),
+    'deploy-async-endpoint': (payload) =>
+      deployAsyncEndpoint(payload as PrepareAsyncEndpointEvent, endpointDeps),
+    'check-async-endpoint': (payload) =>
+      checkAsyncEndpoint(payload as PrepareAsyncEndpointEvent, endpointDeps),
+    'load-batch': (payload) => loadBatch(payload as LoadBatchEvent, { store, logger }),
+    'invoke-async-inference': (payload) =>
+      invokeAsyncInference(payload as InvokeAsyncInferenceEvent, {
+        store: deps.tokens,
+        resumer: deps.resumer,
+        invoker: deps.invoker,
+        logger,
+        nowEpochMs,
+      }),
+    'record-batch-results': (payload) => recordBatchResults(payload as RecordBatchEvent, { store, logger }),
+    'summarize-async-run': (payload) =>
+      summarizeAsyncRun(payload as SummarizeAsyncRunEvent, {
+        store,
+        logger,
+        nowEpochMs,
+        ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+      }),
+    'clean-up-async-run': (payload) =>
+      cleanUpAsyncRun(payload as CleanUpAsyncRunEvent, { host, scaling, logger }),
+  };
+}

@@ -1,0 +1,311 @@
+/**
+ * `npm run start:async`: runs an async-inference input locally, end to end, over the synthesized
+ * async state machine, a local async endpoint (queue, model server instances, autoscaling from
+ * zero) and local notifications, with live progress and a summary. `local/async-cli.ts` is the
+ * process entry; tests call `runAsyncCli` in-process.
+ */
+import { resolve } from 'node:path';
+import type { ItemResult } from '../../../handlers/async/batches.js';
+import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
+import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
+import { describeError, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
+import { isValidRunId } from '../../../handlers/contracts/names.js';
+import { createConsoleLogger } from '../../adapters/console-logger.js';
+import { type CliArguments, parseCliArguments, UsageError } from '../../cli/args.js';
+import { type CliIo, defaultRunId, EXIT_CODES } from '../../cli/main.js';
+import { causeMessage } from '../../cli/progress.js';
+import type { JsonValue } from '../../runner/index.js';
+import { type SynthesizedWorkflows, synthesizeWorkflows } from '../../synthesized-workflows.js';
+import {
+  createLocalAsyncEnvironment,
+  type LocalAsyncEnvironment,
+  type LocalAsyncRunOutcome,
+  runLocalAsyncInference,
+} from '../environment.js';
+import { seedAsyncExampleObjects } from '../example-inputs.js';
+import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
+import { AsyncProgressReporter } from './progress.js';
+import { formatAsyncSummary } from './summary.js';
+import { displayPath, handleSignals, pidsOf, readInput } from '../../cli/shared.js';
+
+export const ASYNC_USAGE = `Usage: npm run start:async -- [--input FILE] [options]
+       npx tsx local/async-cli.ts --input FILE [options]
+
+Runs the async-inference workflow locally: the same state machine definition that is deployed to
+AWS, over a local asynchronous endpoint. The endpoint queues each request, runs it on ONNX Runtime
+model server processes (its instances, scaled from zero by the backlog), writes results and
+failures to the local store and publishes SageMaker's notifications to the same notification
+handler that resumes the waiting tasks on AWS. Nothing is downloaded; no AWS account is needed.
+
+Options:
+  -i, --input FILE   run input (JSON, the async schema). npm run start:async uses examples/local-async.json
+      --run-id ID    run id (letters, digits, - and _; at most 80). Default: local-<date>-<time>
+      --store DIR    folder of the local buckets (s3://bucket/key → DIR/bucket/key). Default: .local-store
+      --runs DIR     folder of the runs: the summary lands in DIR/<run id>/async/. Default: runs
+  -v, --verbose      also print every step's log lines
+  -h, --help         print this help
+
+Local mode:
+  - endpoint.framework must be "onnx"; endpoint.image is ignored (the project's model server serves
+    every model). Reusing an endpoint (endpointName) is not possible: each run starts with none.
+  - Inputs may be file:///absolute/path URIs or s3://local-artifacts/... URIs (under --store).
+    examples/local-async.json uses the generated example model and 20 generated inputs, written on
+    first use under s3://local-artifacts/models/example-cnn/ and s3://local-artifacts/inputs/example-cnn/.
+  - An instance is a model server process with the instance type's vCPUs as threads (capped to
+    this machine's cores); starting one is the local scale-out delay. Scaling cooldowns are
+    shortened 100 times (the workflow's 600 s scale-in cooldown lasts 6 s).
+
+Exit codes: 0 the run succeeded (inputs may have failed: see the summary), 1 it failed,
+2 invalid command line or input, 130 interrupted.`;
+
+export interface AsyncCliOutcome {
+  readonly exitCode: number;
+  readonly runId?: string;
+  /** Files of summary.json and summary.md, when the run succeeded. */
+  readonly summaryFiles?: { readonly json: string; readonly markdown: string };
+  readonly summary?: AsyncRunSummary;
+  /** Every model server process the run started (all stopped when this resolves). */
+  readonly serverPids: readonly number[];
+}
+
+/** How often the live line and the scaling activities are refreshed. */
+const PROGRESS_INTERVAL_MS = 200;
+
+export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<AsyncCliOutcome> {
+  const started = performance.now();
+  const cwd = io.cwd ?? process.cwd();
+  const errorLine = (text: string): void => {
+    io.stderr.write(`${text}\n`);
+  };
+  let args: CliArguments;
+  try {
+    args = parseCliArguments(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    errorLine(`${error.message}\n\n${ASYNC_USAGE}`);
+    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  }
+  if (args.help) {
+    io.stdout.write(`${ASYNC_USAGE}\n`);
+    return { exitCode: EXIT_CODES.ok, serverPids: [] };
+  }
+  const runId = args.runId ?? defaultRunId(new Date());
+  if (!isValidRunId(runId)) {
+    errorLine(`--run-id: got ${JSON.stringify(runId)}, expected 1–80 letters, digits, "-" or "_"`);
+    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  }
+  const inputPath = resolve(cwd, args.inputPath ?? '');
+  const document = await readInput(inputPath, errorLine);
+  if (document === undefined) return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  const input = withAsyncLocalDefaults(document);
+  const issues = precheck(input);
+  if (issues.length > 0) {
+    errorLine(`Invalid run input in ${displayPath(cwd, inputPath)}:`);
+    for (const issue of issues)
+      errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  }
+
+  const reporter = new AsyncProgressReporter({
+    output: { write: (text) => io.stdout.write(text), isTTY: io.stdout.isTTY === true },
+    elapsedMs: () => performance.now() - started,
+  });
+  const logger = createConsoleLogger({
+    write: (line) => {
+      reporter.line(line.trimEnd());
+    },
+    level: args.verbose ? 'info' : 'warn',
+  });
+  const workflows = io.workflows ?? synthesizeOnce(reporter);
+  const environment = createLocalAsyncEnvironment({
+    storeDir: resolve(cwd, args.storeDir),
+    runsDir: resolve(cwd, args.runsDir),
+    logger,
+    waitTimeoutSeconds: workflows.asyncWaitTimeoutSeconds,
+  });
+  const interrupt = new AbortController();
+  const stopHandlingSignals =
+    io.handleSignals === true
+      ? handleSignals(
+          interrupt,
+          () => {
+            environment.host.killAllNow();
+          },
+          (text) => {
+            reporter.line(text);
+          },
+        )
+      : undefined;
+  const onExternalAbort = (): void => {
+    interrupt.abort(new Error('interrupted'));
+  };
+  io.signal?.addEventListener('abort', onExternalAbort, { once: true });
+  if (io.signal?.aborted === true) onExternalAbort();
+  let stopProgress: (() => void) | undefined;
+  try {
+    for (const uri of await seedAsyncExampleObjects(environment.store, input)) {
+      if (args.verbose || uri.endsWith('.tar.gz') || uri.endsWith('input-0001.bin')) {
+        reporter.line(
+          `Wrote the example ${uri.endsWith('.tar.gz') ? 'model' : 'inputs'} to ${displayPath(cwd, environment.store.pathOf(uri))}${uri.endsWith('.bin') ? ' …' : ''}`,
+        );
+      }
+    }
+    reporter.line(
+      `Run ${runId}: ${workflows.asyncInference.name}, summary in ${displayPath(cwd, resolve(cwd, args.runsDir, runId, 'async'))}`,
+    );
+    if (interrupt.signal.aborted) {
+      errorLine('Interrupted before the run started: nothing was created.');
+      return { exitCode: EXIT_CODES.interrupted, runId, serverPids: [] };
+    }
+    let watched: WatchedVariant | undefined;
+    stopProgress = watchEndpoint(environment, reporter, () => watched);
+    const outcome = await runLocalAsyncInference({
+      environment,
+      stateMachine: workflows.asyncInference,
+      input: input as JsonValue,
+      runId,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        if (event.type === 'StateExited' && event.stateName === 'Validate async run') {
+          watched = variantOf(event.output);
+        }
+        reporter.onRunnerEvent(event);
+      },
+    });
+    stopProgress();
+    await environment.close();
+    return await finish({
+      outcome,
+      environment,
+      runId,
+      cwd,
+      io,
+      errorLine,
+      interrupted: interrupt.signal.aborted,
+    });
+  } catch (error) {
+    errorLine(`Error: ${describeError(error)}`);
+    if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);
+    return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment.host) };
+  } finally {
+    stopProgress?.();
+    io.signal?.removeEventListener('abort', onExternalAbort);
+    stopHandlingSignals?.();
+    await environment.close();
+  }
+}
+
+/** The input's own schema (the first state checks it again) plus what local mode cannot run. */
+function precheck(input: unknown): readonly InputIssue[] {
+  const localIssues = asyncLocalModeIssues(input);
+  if (localIssues.length > 0) return localIssues;
+  try {
+    parseAsyncRunInput(input);
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidRunInputError) return error.issues;
+    throw error;
+  }
+}
+
+async function finish(context: {
+  readonly outcome: LocalAsyncRunOutcome;
+  readonly environment: LocalAsyncEnvironment;
+  readonly runId: string;
+  readonly cwd: string;
+  readonly io: CliIo;
+  readonly errorLine: (text: string) => void;
+  readonly interrupted: boolean;
+}): Promise<AsyncCliOutcome> {
+  const { outcome, environment, runId, errorLine, cwd } = context;
+  const { result } = outcome;
+  const serverPids = pidsOf(environment.host);
+  if (result.status !== 'SUCCEEDED') {
+    const cleanUp =
+      outcome.cleanUp === undefined
+        ? ''
+        : outcome.cleanUp.ok
+          ? ' Clean-up ran: the endpoint was deleted and every model server stopped.'
+          : ` Clean-up failed (${outcome.cleanUp.error}); every model server was stopped anyway.`;
+    if (result.status === 'FAILED')
+      errorLine(`Run ${runId} failed: ${result.error}: ${causeMessage(result.cause)}.${cleanUp}`);
+    else
+      errorLine(
+        `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUp}`,
+      );
+    return {
+      exitCode:
+        context.interrupted && result.status === 'ABORTED' ? EXIT_CODES.interrupted : EXIT_CODES.runFailed,
+      runId,
+      serverPids,
+    };
+  }
+  const summary = result.output as unknown as AsyncRunSummary;
+  const document = JSON.parse(
+    new TextDecoder().decode(await environment.store.getBytes(summary.summaryUri)),
+  ) as { items: ItemResult[] };
+  const summaryFiles = {
+    json: environment.store.pathOf(summary.summaryUri),
+    markdown: environment.store.pathOf(summary.summaryMarkdownUri),
+  };
+  context.io.stdout.write(
+    formatAsyncSummary({
+      summary,
+      items: document.items,
+      summaryPaths: {
+        json: displayPath(cwd, summaryFiles.json),
+        markdown: displayPath(cwd, summaryFiles.markdown),
+      },
+      displayUri: (uri) =>
+        uri.startsWith('s3://local-artifacts/') ? uri.slice('s3://local-artifacts/'.length) : uri,
+    }),
+  );
+  return { exitCode: EXIT_CODES.ok, runId, summaryFiles, summary, serverPids };
+}
+
+interface WatchedVariant {
+  readonly endpointName: string;
+  readonly variantName: string;
+}
+
+/** Refreshes the live line and the scaling lines while the run's endpoint exists. */
+function watchEndpoint(
+  environment: LocalAsyncEnvironment,
+  reporter: AsyncProgressReporter,
+  watched: () => WatchedVariant | undefined,
+): () => void {
+  const since = Date.now();
+  const refresh = (): void => {
+    const variant = watched();
+    if (variant === undefined) return;
+    const endpoint = environment.host.asyncEndpoint(variant.endpointName);
+    if (endpoint !== undefined) reporter.onEndpoint(endpoint.snapshot());
+    reporter.onActivities(
+      environment.platform.telemetry.activities(variant.endpointName, variant.variantName, since),
+    );
+  };
+  const timer = setInterval(refresh, PROGRESS_INTERVAL_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    refresh();
+  };
+}
+
+/** The endpoint variant of the plan "Validate async run" returned. */
+function variantOf(output: unknown): WatchedVariant | undefined {
+  if (typeof output !== 'object' || output === null) return undefined;
+  const endpoint = (output as { plan?: { endpoint?: { endpointName?: unknown; variantName?: unknown } } })
+    .plan?.endpoint;
+  const { endpointName, variantName } = endpoint ?? {};
+  return typeof endpointName === 'string' && typeof variantName === 'string'
+    ? { endpointName, variantName }
+    : undefined;
+}
+
+function synthesizeOnce(reporter: AsyncProgressReporter): SynthesizedWorkflows {
+  reporter.line('Synthesizing the CDK stack in-process to get the async-inference state machine…');
+  const workflows = synthesizeWorkflows();
+  reporter.line(`Synthesized ${workflows.asyncInference.name}`);
+  return workflows;
+}

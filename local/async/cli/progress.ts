@@ -1,0 +1,187 @@
+/**
+ * Live progress of a local async run: the workflow's phases as permanent lines, each scaling
+ * activity of the endpoint as it starts and ends, and one live line of the endpoint's counts
+ * (inputs sent, queued, at the model, completed, failed; instances). On a terminal the live line
+ * is redrawn in place; piped, it is printed when it changes, at most once a second.
+ */
+import type { ScalingActivity } from '../../../handlers/ports.js';
+import { causeMessage, type ProgressOutput } from '../../cli/progress.js';
+import type { RunnerEvent } from '../../runner/index.js';
+import type { AsyncEndpointSnapshot } from '../async-endpoint.js';
+
+export interface AsyncProgressOptions {
+  readonly output: ProgressOutput;
+  /** Milliseconds since the run started. */
+  readonly elapsedMs: () => number;
+}
+
+const PIPED_LIVE_INTERVAL_MS = 1000;
+
+const ANNOUNCED_ON_ENTRY: Readonly<Record<string, string>> = {
+  'Validate async run': 'Validating the input and planning the run…',
+  'Summarize async run': 'Summarizing…',
+  'Clean up async run': 'Cleaning up: autoscaling deregistered, endpoint, config and model deleted',
+  'Clean up after failure': 'Cleaning up after the failure…',
+};
+
+export class AsyncProgressReporter {
+  private liveShown = false;
+  private lastLive: { text: string; atMs: number } | undefined;
+  /** Piped output: the latest counts held back by the once-a-second limit, shown before the next line. */
+  private heldBack: string | undefined;
+  private lastPhase: string | undefined;
+  private readonly activitiesSeen = new Map<number, string>();
+
+  constructor(private readonly options: AsyncProgressOptions) {}
+
+  /** A permanent line, prefixed with the elapsed time. */
+  line(text: string): void {
+    const held = this.heldBack;
+    this.heldBack = undefined;
+    if (held !== undefined) {
+      this.lastLive = { text: held, atMs: this.options.elapsedMs() };
+      this.line(held);
+    }
+    const clear = this.liveShown ? '\r\x1b[K' : '';
+    this.liveShown = false;
+    this.options.output.write(`${clear}${this.stamp()} ${text}\n`);
+  }
+
+  onRunnerEvent(event: RunnerEvent): void {
+    switch (event.type) {
+      case 'StateEntered': {
+        const announcement = ANNOUNCED_ON_ENTRY[event.stateName];
+        if (announcement !== undefined) this.line(announcement);
+        if (event.stateName === 'Deploy async endpoint') this.onDeploy(event.input);
+        return;
+      }
+      case 'StateExited':
+        this.onStateExited(event.stateName, event.output);
+        return;
+      case 'StateRetried':
+        this.line(`${event.stateName}: retry ${event.attempt}`);
+        return;
+      case 'ExecutionSucceeded':
+        this.line('Run succeeded');
+        return;
+      case 'ExecutionFailed':
+        this.line(`Run failed: ${event.error}: ${causeMessage(event.cause)}`);
+        return;
+      case 'ExecutionAborted':
+        this.line('Run aborted');
+        return;
+      case 'ExecutionTimedOut':
+        this.line('Run timed out');
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The endpoint's counts: the live line. */
+  onEndpoint(snapshot: AsyncEndpointSnapshot): void {
+    const instances =
+      snapshot.desiredInstanceCount === snapshot.instancesInService
+        ? `${snapshot.instancesInService}`
+        : `${snapshot.instancesInService} (→ ${snapshot.desiredInstanceCount})`;
+    const text = `inputs: ${snapshot.received} sent · ${snapshot.queued} queued · ${snapshot.inFlight} at the model · ${snapshot.completed} completed · ${snapshot.failed} failed · instances ${instances}`;
+    const now = this.options.elapsedMs();
+    if (this.lastLive?.text === text) return;
+    if (this.options.output.isTTY) {
+      this.liveShown = true;
+      this.options.output.write(`\r\x1b[K${this.stamp()} ${text}`);
+    } else if (this.lastLive === undefined || now - this.lastLive.atMs >= PIPED_LIVE_INTERVAL_MS) {
+      this.heldBack = undefined;
+      this.line(text);
+    } else {
+      // Not lost: the next permanent line shows it first, so the last counts are always printed.
+      this.heldBack = text;
+      return;
+    }
+    this.lastLive = { text, atMs: now };
+  }
+
+  /** Scaling activities: a line when one starts and when it ends. */
+  onActivities(activities: readonly ScalingActivity[]): void {
+    for (const activity of activities) {
+      const seen = this.activitiesSeen.get(activity.startEpochMs);
+      if (seen === activity.status) continue;
+      this.activitiesSeen.set(activity.startEpochMs, activity.status);
+      if (seen === undefined) this.line(`Scaling: ${activity.description}`);
+      if (activity.status !== 'InProgress') {
+        const took =
+          activity.endEpochMs === undefined
+            ? ''
+            : ` after ${seconds(activity.endEpochMs - activity.startEpochMs)} s`;
+        const why = activity.description.split('. Failed: ')[1];
+        this.line(
+          `Scaling to ${activity.toInstanceCount ?? '?'} instance(s): ${activity.status}${took}${why === undefined ? '' : ` (${why})`}`,
+        );
+      }
+    }
+  }
+
+  private onDeploy(input: unknown): void {
+    const endpoint = field(input, 'plan', 'endpoint');
+    const deploy = field(endpoint, 'deploy');
+    this.line(
+      `Deploying async endpoint ${text(field(endpoint, 'endpointName')) ?? '?'}: ${text(field(deploy, 'instanceType')) ?? '?'}, autoscaling 0–${count(field(deploy, 'maxInstanceCount'))} instance(s), ${count(field(deploy, 'maxConcurrentInvocationsPerInstance'), '1')} concurrent invocation(s) per instance`,
+    );
+  }
+
+  private onStateExited(stateName: string, output: unknown): void {
+    if (stateName === 'Validate async run') {
+      const plan = field(output, 'plan');
+      const batches = field(plan, 'batches');
+      this.line(
+        `Planned ${count(field(plan, 'itemCount'))} input(s) in ${Array.isArray(batches) ? batches.length : '?'} batch(es) on endpoint ${text(field(plan, 'endpoint', 'endpointName')) ?? '?'} (${text(field(plan, 'endpoint', 'action')) ?? '?'})${field(plan, 'benchmark') === undefined ? '' : `, benchmark burst of ${count(field(plan, 'benchmark', 'burstSize'))}`}`,
+      );
+      return;
+    }
+    if (stateName === 'Check async endpoint') {
+      const phase = text(field(output, 'endpointState', 'phase'));
+      if (phase === undefined || phase === this.lastPhase) return;
+      this.lastPhase = phase;
+      if (phase === 'scaling-in')
+        this.line('Endpoint in service; waiting for it to scale in to zero before the burst');
+      if (phase === 'ready') {
+        const note = text(field(output, 'endpointState', 'note'));
+        const atStart = field(output, 'endpointState', 'instancesAtStart');
+        this.line(
+          `Endpoint ready${typeof atStart === 'number' ? ` with ${atStart} instance(s)` : ''}: invoking${note === undefined ? '' : ` (${note})`}`,
+        );
+      }
+      return;
+    }
+    if (stateName === 'Record batch results') {
+      this.line(
+        `Batch ${count(field(output, 'batchIndex'))} recorded: ${count(field(output, 'completed'))} completed, ${count(field(output, 'failed'))} failed, ${count(field(output, 'timedOut'))} timed out`,
+      );
+    }
+  }
+
+  private stamp(): string {
+    return `[${(this.options.elapsedMs() / 1000).toFixed(1).padStart(6)}s]`;
+  }
+}
+
+function field(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function count(value: unknown, fallback = '?'): string {
+  return typeof value === 'number' ? String(value) : fallback;
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
+}

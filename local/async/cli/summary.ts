@@ -1,0 +1,82 @@
+/**
+ * The end-of-run summary of a local async run: one row per input (status, time in SageMaker, total,
+ * result or reason), the drain rate, the benchmark figures (scale-out delay from zero, time in
+ * backlog) and where the summary files are.
+ */
+import type { ItemResult } from '../../../handlers/async/batches.js';
+import type { AsyncRunSummary, Distribution } from '../../../handlers/async/summarize-async-run.js';
+import { table } from '../../cli/shared.js';
+
+export interface AsyncSummaryInput {
+  readonly summary: AsyncRunSummary;
+  readonly items: readonly ItemResult[];
+  /** Display paths of summary.json and summary.md. */
+  readonly summaryPaths: { readonly json: string; readonly markdown: string };
+  /** Display form of an input URI (e.g. its file in the local store). */
+  readonly displayUri?: (uri: string) => string;
+}
+
+/** Rows printed; summary.json has every input. */
+const MAX_ROWS = 50;
+
+export function formatAsyncSummary(input: AsyncSummaryInput): string {
+  const { summary, items } = input;
+  const show = input.displayUri ?? ((uri: string) => uri);
+  const rows = items
+    .slice(0, MAX_ROWS)
+    .map((item) => [
+      String(item.itemIndex),
+      show(item.inputLocation),
+      item.status,
+      ms(item.timeInSageMakerMs),
+      ms(item.totalMs),
+      item.status === 'Completed' ? show(item.outputLocation ?? '') : (item.failureReason ?? ''),
+    ]);
+  const lines = [
+    '',
+    `Summary of run ${summary.runId}${summary.name === undefined ? '' : ` (${summary.name})`}: endpoint ${summary.endpointName}, ${summary.inputs} input(s): ${summary.completed} completed, ${summary.failed} failed, ${summary.timedOut} timed out`,
+    '',
+    ...table(['#', 'input', 'status', 'in SageMaker', 'total', 'result or reason'], rows),
+    ...(items.length > MAX_ROWS ? [`  … ${items.length - MAX_ROWS} more in summary.json`] : []),
+    '',
+    `Drain rate: ${rate(summary.drainRatePerMinute)}; first invocation → last result: ${ms(summary.makespanMs)}`,
+    `Time in SageMaker (queue + processing): ${distribution(summary.timeInSageMakerMs)}`,
+    `Invocation → result (workflow): ${distribution(summary.totalMs)}`,
+    ...benchmarkLines(summary),
+    '',
+    'Summary files:',
+    `  ${input.summaryPaths.json}`,
+    `  ${input.summaryPaths.markdown}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function benchmarkLines(summary: AsyncRunSummary): string[] {
+  const benchmark = summary.benchmark;
+  if (benchmark === undefined) return [];
+  const backlog =
+    benchmark.timeInBacklogMs === null
+      ? 'n/a'
+      : `average ${ms(benchmark.timeInBacklogMs.average)}, max ${ms(benchmark.timeInBacklogMs.maximum)}`;
+  return [
+    `Benchmark: burst of ${benchmark.burstSize} from ${benchmark.instancesAtStart ?? '?'} instance(s)`,
+    `  scale-out from zero: ${ms(benchmark.scaleOutFromZeroMs)} (a model server process start: the local scale-out delay)`,
+    `  burst start → first result: ${ms(benchmark.firstResultMs)}; → last result: ${ms(benchmark.drainMs)}`,
+    `  time in backlog: ${backlog}; largest backlog: ${benchmark.maxBacklogSize ?? 'n/a'}`,
+    ...benchmark.notes.map((note) => `  note: ${note}`),
+  ];
+}
+
+function ms(value: number | null | undefined): string {
+  return value === null || value === undefined ? 'n/a' : `${Math.round(value).toLocaleString('en-US')} ms`;
+}
+
+function rate(value: number | null): string {
+  return value === null ? 'n/a' : `${value.toFixed(1)} results/min`;
+}
+
+function distribution(value: Distribution | null): string {
+  return value === null
+    ? 'n/a'
+    : `p50 ${ms(value.p50)}, p90 ${ms(value.p90)}, p99 ${ms(value.p99)}, max ${ms(value.max)}`;
+}

@@ -1,0 +1,283 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import {
+  type BatchItem,
+  batchResultsUri,
+  type IterationOutput,
+  ItemStatuses,
+  loadBatch,
+  recordBatchResults,
+  toItemResult,
+} from '../../../handlers/async/batches.js';
+import type {
+  AsyncInferenceFailureCause,
+  AsyncInferenceResult,
+} from '../../../handlers/async/handle-async-notification.js';
+import { ErrorNames } from '../../../handlers/contracts/errors.js';
+import { MemoryObjectStore } from '../../support/memory-object-store.js';
+import { CapturingLogger } from './support/fakes.js';
+
+const RUN_ID = 'nightly-2026-05-23';
+const RUN_PREFIX = `s3://mso-artifacts/runs/${RUN_ID}/`;
+const MANIFEST_URI = `${RUN_PREFIX}async/inputs.json`;
+const INVOKED_MS = Date.parse('2026-05-23T03:20:00.000Z');
+
+let store: MemoryObjectStore;
+let logger: CapturingLogger;
+
+beforeEach(() => {
+  store = new MemoryObjectStore();
+  logger = new CapturingLogger();
+});
+
+function item(itemIndex: number): BatchItem {
+  return { itemIndex, inputLocation: `s3://mso-artifacts/inputs/${String(itemIndex).padStart(4, '0')}.json` };
+}
+
+function seedManifest(count: number): void {
+  store.seed(
+    MANIFEST_URI,
+    JSON.stringify({ runId: RUN_ID, items: Array.from({ length: count }, (_, i) => item(i)) }),
+  );
+}
+
+function completed(itemIndex: number): IterationOutput {
+  const result: AsyncInferenceResult = {
+    inferenceId: `mso-nightly-item-${itemIndex}`,
+    status: 'Completed',
+    inputLocation: item(itemIndex).inputLocation,
+    outputLocation: `s3://mso-artifacts/runs/${RUN_ID}/async/output/${itemIndex}.out`,
+    timeInSageMakerMs: 1200,
+    totalMs: 1500,
+    invokedAtEpochMs: INVOKED_MS,
+    finishedAtEpochMs: INVOKED_MS + 1400,
+  };
+  return { item: item(itemIndex), result };
+}
+
+function failedWith(itemIndex: number, Error: string, Cause?: string): IterationOutput {
+  return { item: item(itemIndex), error: { Error, ...(Cause === undefined ? {} : { Cause }) } };
+}
+
+function inferenceFailure(
+  itemIndex: number,
+  overrides: Partial<AsyncInferenceFailureCause> = {},
+): IterationOutput {
+  const cause: AsyncInferenceFailureCause = {
+    inferenceId: `mso-nightly-item-${itemIndex}`,
+    invocationStatus: 'Failed',
+    failureReason: 'ClientError: Received server error (500) from model.',
+    failureLocation: `s3://mso-artifacts/runs/${RUN_ID}/async/failures/${itemIndex}-error.out`,
+    inputLocation: item(itemIndex).inputLocation,
+    timeInSageMakerMs: 153,
+    totalMs: 900,
+    invokedAtEpochMs: INVOKED_MS,
+    finishedAtEpochMs: INVOKED_MS + 800,
+    ...overrides,
+  };
+  return failedWith(itemIndex, ErrorNames.inferenceFailed, JSON.stringify(cause));
+}
+
+describe('loadBatch', () => {
+  it("returns the batch's slice of the manifest", async () => {
+    // Arrange
+    seedManifest(95);
+
+    // Act
+    const items = await loadBatch(
+      { plan: { manifestUri: MANIFEST_URI }, batch: { batchIndex: 2, firstItemIndex: 80, itemCount: 15 } },
+      { store, logger },
+    );
+
+    // Assert
+    expect(items).toHaveLength(15);
+    expect(items[0]).toEqual(item(80));
+    expect(items[14]).toEqual(item(94));
+  });
+
+  it('fails when the manifest holds fewer items than the batch expects', async () => {
+    // Arrange
+    seedManifest(90);
+
+    // Act
+    const load = loadBatch(
+      { plan: { manifestUri: MANIFEST_URI }, batch: { batchIndex: 2, firstItemIndex: 80, itemCount: 15 } },
+      { store, logger },
+    );
+
+    // Assert
+    await expect(load).rejects.toThrow('Batch 2: the manifest has 10 items from index 80, expected 15');
+  });
+});
+
+describe('toItemResult', () => {
+  it('keeps the result of a completed input, with its times', () => {
+    // Act
+    const result = toItemResult(completed(3));
+
+    // Assert
+    expect(result).toEqual({
+      itemIndex: 3,
+      inputLocation: item(3).inputLocation,
+      status: ItemStatuses.completed,
+      inferenceId: 'mso-nightly-item-3',
+      outputLocation: `s3://mso-artifacts/runs/${RUN_ID}/async/output/3.out`,
+      timeInSageMakerMs: 1200,
+      totalMs: 1500,
+      invokedAtEpochMs: INVOKED_MS,
+      finishedAtEpochMs: INVOKED_MS + 1400,
+    });
+  });
+
+  it("reads an inference failure's JSON cause: the status, the reason, the failure location, the times", () => {
+    // Act
+    const result = toItemResult(inferenceFailure(4));
+
+    // Assert
+    expect(result).toEqual({
+      itemIndex: 4,
+      inputLocation: item(4).inputLocation,
+      status: ItemStatuses.failed,
+      inferenceId: 'mso-nightly-item-4',
+      failureReason: 'Failed: ClientError: Received server error (500) from model.',
+      failureLocation: `s3://mso-artifacts/runs/${RUN_ID}/async/failures/4-error.out`,
+      timeInSageMakerMs: 153,
+      totalMs: 900,
+      invokedAtEpochMs: INVOKED_MS,
+      finishedAtEpochMs: INVOKED_MS + 800,
+    });
+  });
+
+  it('leaves the failure location out when SageMaker wrote none', () => {
+    // Act
+    const result = toItemResult(inferenceFailure(4, { invocationStatus: 'Expired', failureLocation: null }));
+
+    // Assert
+    expect(result).not.toHaveProperty('failureLocation');
+    expect(result.failureReason).toBe('Expired: ClientError: Received server error (500) from model.');
+  });
+
+  it.each([['States.Timeout'], ['States.HeartbeatTimeout']])('counts %s as timed out', (error) => {
+    // Act
+    const result = toItemResult(failedWith(5, error, 'The task timed out'));
+
+    // Assert
+    expect(result).toEqual({
+      itemIndex: 5,
+      inputLocation: item(5).inputLocation,
+      status: ItemStatuses.timedOut,
+      failureReason: `${error}: no notification arrived before the wait's timeout`,
+      timeInSageMakerMs: null,
+      totalMs: null,
+    });
+  });
+
+  it('keeps the name and cause of any other error', () => {
+    // Act
+    const result = toItemResult(
+      failedWith(6, ErrorNames.endpointFailed, 'Endpoint mso-x-ep-async is gone; no result will arrive'),
+    );
+
+    // Assert
+    expect(result).toEqual({
+      itemIndex: 6,
+      inputLocation: item(6).inputLocation,
+      status: ItemStatuses.failed,
+      failureReason: 'EndpointFailedError: Endpoint mso-x-ep-async is gone; no result will arrive',
+      timeInSageMakerMs: null,
+      totalMs: null,
+    });
+  });
+
+  it("keeps a Lambda error's message, not its stack trace", () => {
+    // Arrange: the Cause Step Functions gives a Catch when the invoke Lambda threw.
+    const cause = JSON.stringify({
+      errorType: 'ValidationError',
+      errorMessage: 'Endpoint mso-x-ep-async of account 123456789012 not found.',
+      trace: [
+        'ValidationError: Endpoint mso-x-ep-async of account 123456789012 not found.',
+        '    at de_ValidationErrorRes',
+      ],
+    });
+
+    // Act
+    const result = toItemResult(failedWith(7, 'ValidationError', cause));
+
+    // Assert
+    expect(result.failureReason).toBe(
+      'ValidationError: Endpoint mso-x-ep-async of account 123456789012 not found.',
+    );
+  });
+
+  it('keeps an InferenceFailedError whose cause is not the JSON document as a plain failure', () => {
+    // Act
+    const result = toItemResult(failedWith(8, ErrorNames.inferenceFailed, 'not json'));
+
+    // Assert
+    expect(result).toMatchObject({
+      status: ItemStatuses.failed,
+      failureReason: 'InferenceFailedError: not json',
+    });
+    expect(result).not.toHaveProperty('inferenceId');
+  });
+
+  it('says so when the error has neither name nor cause', () => {
+    // Act
+    const result = toItemResult({ item: item(9), error: {} });
+
+    // Assert
+    expect(result.failureReason).toBe('Error: no cause given');
+  });
+});
+
+describe('recordBatchResults', () => {
+  const event = {
+    plan: { runId: RUN_ID, runPrefixUri: RUN_PREFIX },
+    batch: { batchIndex: 3, firstItemIndex: 120, itemCount: 5 },
+    results: [
+      completed(120),
+      completed(121),
+      inferenceFailure(122),
+      failedWith(123, 'States.HeartbeatTimeout'),
+      failedWith(124, 'Lambda.ServiceException', 'Rate exceeded'),
+    ],
+  };
+
+  it('returns only the counts of each outcome', async () => {
+    // Act
+    const counts = await recordBatchResults(event, { store, logger });
+
+    // Assert
+    expect(counts).toEqual({ batchIndex: 3, completed: 2, failed: 2, timedOut: 1 });
+  });
+
+  it("writes the batch's normalized results under the run prefix, named by batch index", async () => {
+    // Act
+    await recordBatchResults(event, { store, logger });
+
+    // Assert
+    const uri = `${RUN_PREFIX}async/results/batch-0003.json`;
+    expect(batchResultsUri(RUN_PREFIX, 3)).toBe(uri);
+    const written = store.objects.get(uri);
+    expect(written?.contentType).toBe('application/json');
+    const document = JSON.parse(new TextDecoder().decode(written?.body)) as {
+      batchIndex: number;
+      results: { itemIndex: number; status: string }[];
+    };
+    expect(document.batchIndex).toBe(3);
+    expect(document.results.map((result) => [result.itemIndex, result.status])).toEqual([
+      [120, 'Completed'],
+      [121, 'Completed'],
+      [122, 'Failed'],
+      [123, 'TimedOut'],
+      [124, 'Failed'],
+    ]);
+  });
+
+  it('records an empty batch as zero counts', async () => {
+    // Act
+    const counts = await recordBatchResults({ ...event, results: [] }, { store, logger });
+
+    // Assert
+    expect(counts).toEqual({ batchIndex: 3, completed: 0, failed: 0, timedOut: 0 });
+  });
+});

@@ -1,0 +1,210 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { cleanUpAsyncRun, type CleanUpAsyncRunEvent } from '../../../handlers/async/clean-up-async-run.js';
+import type { AsyncEndpointPlan } from '../../../handlers/async/validate-async-run.js';
+import type { CleanUpResult } from '../../../handlers/clean-up.js';
+import { ResourceBusyError } from '../../../handlers/contracts/errors.js';
+import { runTags } from '../../../handlers/contracts/names.js';
+import { silentLogger } from '../../support/memory-object-store.js';
+import { FakeScalingRegistry, ScriptedSageMaker } from './support/async-fakes.js';
+
+const RUN_ID = 'nightly-2026-05-23';
+const ENDPOINT = 'mso-nightly-2026-05-23-558c6ef5-ep-async';
+const CONFIG = 'mso-nightly-2026-05-23-558c6ef5-ec-async';
+const MODEL = 'mso-nightly-2026-05-23-558c6ef5-m-async';
+const REUSED = 'team-async-endpoint';
+const FAILURE = { Error: 'EndpointFailedError', Cause: `Endpoint ${ENDPOINT} failed: capacity` };
+
+let sagemaker: ScriptedSageMaker;
+let scaling: FakeScalingRegistry;
+
+beforeEach(() => {
+  // In service at the first DescribeEndpoint: clean-up finds it settled.
+  sagemaker = new ScriptedSageMaker({ describesUntilInService: 0 });
+  scaling = new FakeScalingRegistry(sagemaker.calls);
+});
+
+function deployed(keepAfterRun: boolean): AsyncEndpointPlan {
+  return {
+    action: 'deploy',
+    endpointName: ENDPOINT,
+    endpointConfigName: CONFIG,
+    modelName: MODEL,
+    variantName: 'AllTraffic',
+    keepAfterRun,
+  };
+}
+
+const REUSED_PLAN: AsyncEndpointPlan = {
+  action: 'reuse',
+  endpointName: REUSED,
+  variantName: 'AllTraffic',
+  keepAfterRun: true,
+};
+
+/** What "Deploy async endpoint" and "Check async endpoint" leave: three resources, autoscaled. */
+async function deployRunEndpoint(): Promise<void> {
+  const tags = runTags(RUN_ID);
+  await sagemaker.createModel({
+    modelName: MODEL,
+    image: 'img',
+    modelDataUrl: 's3://b/m.tar.gz',
+    environment: {},
+    tags,
+  });
+  await sagemaker.createEndpointConfig({
+    endpointConfigName: CONFIG,
+    variant: {
+      variantName: 'AllTraffic',
+      modelName: MODEL,
+      instanceType: 'ml.c5.xlarge',
+      initialInstanceCount: 1,
+    },
+    tags,
+  });
+  await sagemaker.createEndpoint({ endpointName: ENDPOINT, endpointConfigName: CONFIG, tags });
+  await scaling.configureAsyncScaling(ENDPOINT, 'AllTraffic', {
+    minInstanceCount: 0,
+    maxInstanceCount: 2,
+    targetBacklogPerInstance: 5,
+    scaleInCooldownSeconds: 600,
+    scaleOutCooldownSeconds: 60,
+  });
+  sagemaker.calls.length = 0;
+}
+
+function cleanUp(
+  event: Omit<CleanUpAsyncRunEvent, 'plan'> & { endpoint: AsyncEndpointPlan },
+): Promise<CleanUpResult> {
+  const { endpoint, ...rest } = event;
+  return cleanUpAsyncRun(
+    { plan: { runId: RUN_ID, endpoint }, ...rest },
+    { host: sagemaker, scaling, logger: silentLogger },
+  );
+}
+
+describe('cleanUpAsyncRun', () => {
+  it("deregisters the endpoint's autoscaling before deleting it, then its config and model", async () => {
+    // Arrange
+    await deployRunEndpoint();
+
+    // Act
+    const result = await cleanUp({ endpoint: deployed(false), summary: { runId: RUN_ID } });
+
+    // Assert
+    expect(sagemaker.calls).toEqual([
+      `DeregisterScalableTarget endpoint/${ENDPOINT}/variant/AllTraffic`,
+      `DeleteEndpoint ${ENDPOINT}`,
+      `DeleteEndpointConfig ${CONFIG}`,
+      `DeleteModel ${MODEL}`,
+    ]);
+    expect(result).toEqual({
+      endpoints: [ENDPOINT],
+      endpointConfigs: [CONFIG],
+      models: [MODEL],
+      stoppedCompilationJobs: [],
+      kept: [],
+    });
+    expect(scaling.policies.size).toBe(0);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+  });
+
+  it('keeps the endpoint after a successful run with keepAfterRun, tagged so the janitor leaves it', async () => {
+    // Arrange
+    await deployRunEndpoint();
+
+    // Act
+    const result = await cleanUp({ endpoint: deployed(true), summary: { runId: RUN_ID } });
+
+    // Assert
+    expect(sagemaker.calls).toEqual([`AddTags ${ENDPOINT}`]);
+    expect(result).toEqual({
+      endpoints: [],
+      endpointConfigs: [],
+      models: [],
+      stoppedCompilationJobs: [],
+      kept: [ENDPOINT, CONFIG, MODEL],
+    });
+    expect(sagemaker.tagsOf('endpoint', ENDPOINT)).toMatchObject({ 'mso:keep': 'true' });
+    expect(sagemaker.tagsOf('endpoint-config', CONFIG)).toMatchObject({ 'mso:keep': 'true' });
+    expect(sagemaker.tagsOf('model', MODEL)).toMatchObject({ 'mso:keep': 'true' });
+    // Its autoscaling stays, so it scales out from zero for the next run.
+    expect(scaling.policies.has(`endpoint/${ENDPOINT}/variant/AllTraffic`)).toBe(true);
+  });
+
+  it('deletes everything after a failure, even with keepAfterRun', async () => {
+    // Arrange
+    await deployRunEndpoint();
+
+    // Act
+    const result = await cleanUp({ endpoint: deployed(true), error: FAILURE });
+
+    // Assert
+    expect(result.kept).toEqual([]);
+    expect(result.endpoints).toEqual([ENDPOINT]);
+    expect(sagemaker.calls).not.toContain(`AddTags ${ENDPOINT}`);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+  });
+
+  it('leaves a reused endpoint untouched: no deregistration, no deletion', async () => {
+    // Arrange
+    sagemaker.addExistingEndpoint(REUSED, 'ml.c5.xlarge');
+
+    // Act
+    const result = await cleanUp({ endpoint: REUSED_PLAN, summary: { runId: RUN_ID } });
+
+    // Assert
+    expect(sagemaker.calls).toEqual([]);
+    expect(result).toEqual({
+      endpoints: [],
+      endpointConfigs: [],
+      models: [],
+      stoppedCompilationJobs: [],
+      kept: [],
+    });
+    expect(sagemaker.endpoints.has(REUSED)).toBe(true);
+  });
+
+  it('leaves a reused endpoint untouched after a failure too', async () => {
+    // Arrange
+    sagemaker.addExistingEndpoint(REUSED, 'ml.c5.xlarge');
+
+    // Act
+    await cleanUp({ endpoint: REUSED_PLAN, error: FAILURE });
+
+    // Assert
+    expect(sagemaker.calls).toEqual([]);
+    expect(sagemaker.endpoints.has(REUSED)).toBe(true);
+  });
+
+  it('deletes what a failure left half-created: a model and config without endpoint', async () => {
+    // Arrange
+    await deployRunEndpoint();
+    sagemaker.endpoints.delete(ENDPOINT);
+
+    // Act
+    const result = await cleanUp({ endpoint: deployed(false), error: FAILURE });
+
+    // Assert
+    expect(result).toMatchObject({ endpoints: [], endpointConfigs: [CONFIG], models: [MODEL] });
+  });
+
+  it('fails with ResourceBusyError while the endpoint is still creating, keeping its config and model', async () => {
+    // Arrange: the run failed while its endpoint was being created.
+    await deployRunEndpoint();
+    sagemaker.answerDescribe(ENDPOINT, {
+      endpointName: ENDPOINT,
+      status: 'Creating',
+    });
+
+    // Act
+    const run = cleanUp({ endpoint: deployed(false), error: FAILURE });
+
+    // Assert
+    await expect(run).rejects.toBeInstanceOf(ResourceBusyError);
+    expect(sagemaker.leftovers()).toEqual({
+      endpoints: [ENDPOINT],
+      endpointConfigs: [CONFIG],
+      models: [MODEL],
+    });
+  });
+});

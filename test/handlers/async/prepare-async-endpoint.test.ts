@@ -1,0 +1,434 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import {
+  checkAsyncEndpoint,
+  deployAsyncEndpoint,
+  type PrepareAsyncEndpointDeps,
+} from '../../../handlers/async/prepare-async-endpoint.js';
+import {
+  type AsyncEndpointState,
+  AsyncEndpointPhases,
+  type AsyncRunPlan,
+} from '../../../handlers/async/validate-async-run.js';
+import { EndpointFailedError } from '../../../handlers/contracts/errors.js';
+import { silentLogger } from '../../support/memory-object-store.js';
+import { asyncEndpointDescription, FakeScalingRegistry, ScriptedSageMaker } from './support/async-fakes.js';
+
+const NOW_MS = Date.parse('2026-05-23T03:10:00.000Z');
+const RUN_ID = 'nightly-2026-05-23';
+const ENDPOINT = 'mso-nightly-2026-05-23-558c6ef5-ep-async';
+const CONFIG = 'mso-nightly-2026-05-23-558c6ef5-ec-async';
+const MODEL = 'mso-nightly-2026-05-23-558c6ef5-m-async';
+const REUSED = 'team-async-endpoint';
+const OUTPUT = {
+  successTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+  errorTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+  kmsKeyId: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+};
+const TAGS = { 'mso:project': 'model-serving-optimizer', 'mso:run-id': RUN_ID };
+const POLL_SECONDS = 30;
+const MAX_POLL_SECONDS = 120;
+
+/** What to deploy, without `maxConcurrentInvocationsPerInstance` (SageMaker then picks). */
+const DEPLOY_SPEC = {
+  image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.6.0-cpu-py312',
+  modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
+  environment: { OMP_NUM_THREADS: '2' },
+  instanceType: 'ml.c5.xlarge',
+  maxInstanceCount: 3,
+  targetBacklogPerInstance: 2,
+};
+
+/** A plan as "Validate async run" writes it for an endpoint deployed for the run. */
+function deployPlan(overrides: Partial<AsyncRunPlan> = {}): AsyncRunPlan {
+  return {
+    runId: RUN_ID,
+    runPrefixUri: `s3://mso-artifacts/runs/${RUN_ID}/`,
+    manifestUri: `s3://mso-artifacts/runs/${RUN_ID}/async/inputs.json`,
+    itemCount: 1,
+    batches: [{ batchIndex: 0, firstItemIndex: 0, itemCount: 1 }],
+    batchConcurrency: 1,
+    itemConcurrency: 1,
+    invocation: {
+      endpointName: ENDPOINT,
+      contentType: 'application/json',
+      invocationTimeoutSeconds: 900,
+      requestTtlSeconds: 21_600,
+      waitTimeoutSeconds: 26_100,
+    },
+    endpoint: {
+      action: 'deploy',
+      endpointName: ENDPOINT,
+      endpointConfigName: CONFIG,
+      modelName: MODEL,
+      variantName: 'AllTraffic',
+      keepAfterRun: false,
+      deploy: { ...DEPLOY_SPEC, maxConcurrentInvocationsPerInstance: 4 },
+    },
+    tags: TAGS,
+    plannedAtEpochMs: NOW_MS - 600_000,
+    ...overrides,
+  };
+}
+
+function reusePlan(overrides: Partial<AsyncRunPlan> = {}): AsyncRunPlan {
+  return deployPlan({
+    endpoint: { action: 'reuse', endpointName: REUSED, variantName: 'AllTraffic', keepAfterRun: true },
+    ...overrides,
+  });
+}
+
+const CREATING: AsyncEndpointState = {
+  phase: AsyncEndpointPhases.creating,
+  waitSeconds: POLL_SECONDS,
+  deadlineEpochMs: NOW_MS + 35 * 60_000,
+};
+const SCALING_IN: AsyncEndpointState = {
+  phase: AsyncEndpointPhases.scalingIn,
+  waitSeconds: POLL_SECONDS,
+  deadlineEpochMs: NOW_MS + 50 * 60_000,
+};
+
+let sagemaker: ScriptedSageMaker;
+let scaling: FakeScalingRegistry;
+
+beforeEach(() => {
+  sagemaker = new ScriptedSageMaker();
+  scaling = new FakeScalingRegistry(sagemaker.calls);
+});
+
+function deps(overrides: Partial<PrepareAsyncEndpointDeps> = {}): PrepareAsyncEndpointDeps {
+  return {
+    host: sagemaker,
+    scaling,
+    output: OUTPUT,
+    pollSeconds: POLL_SECONDS,
+    maxPollSeconds: MAX_POLL_SECONDS,
+    nowEpochMs: () => NOW_MS,
+    logger: silentLogger,
+    ...overrides,
+  };
+}
+
+function check(
+  plan: AsyncRunPlan,
+  endpointState: AsyncEndpointState,
+  overrides: Partial<PrepareAsyncEndpointDeps> = {},
+): Promise<AsyncEndpointState> {
+  return checkAsyncEndpoint({ plan, endpointState }, deps(overrides));
+}
+
+describe('deployAsyncEndpoint', () => {
+  it('creates the model, the async endpoint config and the endpoint, in that order, tagged with the run', async () => {
+    // Act
+    const state = await deployAsyncEndpoint({ plan: deployPlan(), endpointState: CREATING }, deps());
+
+    // Assert
+    expect(sagemaker.calls).toEqual([
+      `CreateModel ${MODEL}`,
+      `CreateEndpointConfig ${CONFIG}`,
+      `CreateEndpoint ${ENDPOINT}`,
+    ]);
+    expect(sagemaker.models.get(MODEL)).toEqual({
+      modelName: MODEL,
+      image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.6.0-cpu-py312',
+      modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
+      environment: { OMP_NUM_THREADS: '2' },
+      tags: TAGS,
+    });
+    expect(sagemaker.endpointConfigs.get(CONFIG)).toEqual({
+      variantName: 'AllTraffic',
+      modelName: MODEL,
+      instanceType: 'ml.c5.xlarge',
+      initialInstanceCount: 1,
+    });
+    expect(sagemaker.tagsOf('endpoint', ENDPOINT)).toEqual(TAGS);
+    expect(sagemaker.tagsOf('endpoint-config', CONFIG)).toEqual(TAGS);
+    expect(state).toEqual(CREATING);
+  });
+
+  it('configures async inference: output and failures under the run prefix, the topics, the key, the concurrency', async () => {
+    // Act
+    await deployAsyncEndpoint({ plan: deployPlan(), endpointState: CREATING }, deps());
+
+    // Assert
+    expect(sagemaker.asyncInferenceConfigs.get(CONFIG)).toEqual({
+      s3OutputPath: `s3://mso-artifacts/runs/${RUN_ID}/async/output/`,
+      s3FailurePath: `s3://mso-artifacts/runs/${RUN_ID}/async/failures/`,
+      kmsKeyId: OUTPUT.kmsKeyId,
+      successTopicArn: OUTPUT.successTopicArn,
+      errorTopicArn: OUTPUT.errorTopicArn,
+      maxConcurrentInvocationsPerInstance: 4,
+    });
+  });
+
+  it('leaves the key and the concurrency to SageMaker when none is set', async () => {
+    // Arrange
+    const withoutConcurrency = deployPlan({ endpoint: { ...deployPlan().endpoint, deploy: DEPLOY_SPEC } });
+
+    // Act
+    await deployAsyncEndpoint(
+      { plan: withoutConcurrency, endpointState: CREATING },
+      deps({ output: { successTopicArn: OUTPUT.successTopicArn, errorTopicArn: OUTPUT.errorTopicArn } }),
+    );
+
+    // Assert
+    expect(sagemaker.asyncInferenceConfigs.get(CONFIG)).toEqual({
+      s3OutputPath: `s3://mso-artifacts/runs/${RUN_ID}/async/output/`,
+      s3FailurePath: `s3://mso-artifacts/runs/${RUN_ID}/async/failures/`,
+      successTopicArn: OUTPUT.successTopicArn,
+      errorTopicArn: OUTPUT.errorTopicArn,
+    });
+  });
+
+  it('fails when the plan reuses an endpoint instead of deploying one', async () => {
+    // Act
+    const deploy = deployAsyncEndpoint({ plan: reusePlan(), endpointState: CREATING }, deps());
+
+    // Assert
+    await expect(deploy).rejects.toThrow(`endpoint ${REUSED} is not one the run deploys`);
+    expect(sagemaker.calls).toEqual([]);
+  });
+});
+
+describe('checkAsyncEndpoint while creating', () => {
+  it('waits again, twice as long, while the endpoint is creating', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT, { status: 'Creating' }));
+
+    // Act
+    const state = await check(deployPlan(), CREATING);
+
+    // Assert
+    expect(state).toEqual({ ...CREATING, waitSeconds: 60 });
+    expect(scaling.calls).toEqual([]);
+  });
+
+  it('backs off no further than the longest poll interval', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT, { status: 'Creating' }));
+
+    // Act
+    const state = await check(deployPlan(), { ...CREATING, waitSeconds: 90 });
+
+    // Assert
+    expect(state.waitSeconds).toBe(MAX_POLL_SECONDS);
+  });
+
+  it('registers autoscaling from 0 to the maximum once in service, then is ready', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT));
+
+    // Act
+    const state = await check(deployPlan(), CREATING);
+
+    // Assert
+    expect(scaling.calls).toEqual([`ConfigureAsyncScaling endpoint/${ENDPOINT}/variant/AllTraffic`]);
+    expect(scaling.policies.get(`endpoint/${ENDPOINT}/variant/AllTraffic`)).toEqual({
+      minInstanceCount: 0,
+      maxInstanceCount: 3,
+      targetBacklogPerInstance: 2,
+      scaleInCooldownSeconds: 600,
+      scaleOutCooldownSeconds: 60,
+    });
+    expect(state).toEqual({ phase: AsyncEndpointPhases.ready, waitSeconds: 0, deadlineEpochMs: NOW_MS });
+  });
+
+  it('moves a benchmark on to scaling in once in service, with a one-hour deadline', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT));
+
+    // Act
+    const state = await check(deployPlan({ benchmark: { burstSize: 100 } }), CREATING);
+
+    // Assert
+    expect(scaling.calls).toHaveLength(1);
+    expect(state).toEqual({
+      phase: AsyncEndpointPhases.scalingIn,
+      waitSeconds: POLL_SECONDS,
+      deadlineEpochMs: NOW_MS + 60 * 60_000,
+    });
+  });
+
+  it('fails with EndpointFailedError quoting the reason when the endpoint failed', async () => {
+    // Arrange
+    sagemaker.answerDescribe(
+      ENDPOINT,
+      asyncEndpointDescription(ENDPOINT, {
+        status: 'Failed',
+        failureReason:
+          'The primary container for production variant AllTraffic did not pass the ping health check.',
+      }),
+    );
+
+    // Act
+    const run = check(deployPlan(), CREATING);
+
+    // Assert
+    await expect(run).rejects.toBeInstanceOf(EndpointFailedError);
+    await expect(run).rejects.toThrow(
+      `Endpoint ${ENDPOINT} failed: The primary container for production variant AllTraffic did not pass the ping health check.`,
+    );
+    expect(scaling.calls).toEqual([]);
+  });
+
+  it('fails with EndpointFailedError when the endpoint no longer exists', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, undefined);
+
+    // Act / Assert
+    await expect(check(deployPlan(), CREATING)).rejects.toThrow(
+      new EndpointFailedError(`Endpoint ${ENDPOINT} no longer exists`),
+    );
+  });
+
+  it('fails with EndpointFailedError when the endpoint is still creating past its deadline', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT, { status: 'Creating' }));
+
+    // Act
+    const run = check(deployPlan(), { ...CREATING, deadlineEpochMs: NOW_MS - 1 });
+
+    // Assert
+    await expect(run).rejects.toBeInstanceOf(EndpointFailedError);
+    await expect(run).rejects.toThrow(
+      `Endpoint ${ENDPOINT} still Creating at its deadline (2026-05-23T03:09:59.999Z)`,
+    );
+  });
+
+  it('goes on when the endpoint reaches service exactly past its deadline', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT));
+
+    // Act
+    const state = await check(deployPlan(), { ...CREATING, deadlineEpochMs: NOW_MS - 1 });
+
+    // Assert
+    expect(state.phase).toBe(AsyncEndpointPhases.ready);
+  });
+});
+
+describe('checkAsyncEndpoint while scaling in (benchmark)', () => {
+  it('is ready at zero instances, recording that the burst starts from zero', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT, { currentInstanceCount: 0 }));
+
+    // Act
+    const state = await check(deployPlan({ benchmark: { burstSize: 100 } }), SCALING_IN);
+
+    // Assert
+    expect(state).toEqual({
+      phase: AsyncEndpointPhases.ready,
+      waitSeconds: 0,
+      deadlineEpochMs: NOW_MS,
+      instancesAtStart: 0,
+    });
+    expect(scaling.calls).toEqual([]);
+  });
+
+  it('waits again, backing off, while instances are still running', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT, { currentInstanceCount: 1 }));
+
+    // Act
+    const state = await check(deployPlan({ benchmark: { burstSize: 100 } }), SCALING_IN);
+
+    // Assert
+    expect(state).toEqual({ ...SCALING_IN, waitSeconds: 60 });
+  });
+
+  it('starts the burst at the deadline anyway, with a note and the instances still running', async () => {
+    // Arrange
+    sagemaker.answerDescribe(ENDPOINT, asyncEndpointDescription(ENDPOINT, { currentInstanceCount: 2 }));
+
+    // Act
+    const state = await check(deployPlan({ benchmark: { burstSize: 100 } }), {
+      ...SCALING_IN,
+      deadlineEpochMs: NOW_MS - 1,
+    });
+
+    // Assert
+    expect(state).toEqual({
+      phase: AsyncEndpointPhases.ready,
+      waitSeconds: 0,
+      deadlineEpochMs: NOW_MS,
+      instancesAtStart: 2,
+      note: 'the endpoint still had 2 instance(s) at the scale-in deadline: the scale-out delay from zero was not measured',
+    });
+  });
+
+  it('says the count is unknown at the deadline when SageMaker does not report it', async () => {
+    // Arrange
+    const { currentInstanceCount: _unknown, ...description } = asyncEndpointDescription(ENDPOINT);
+    sagemaker.answerDescribe(ENDPOINT, description);
+
+    // Act
+    const state = await check(deployPlan({ benchmark: { burstSize: 100 } }), {
+      ...SCALING_IN,
+      deadlineEpochMs: NOW_MS - 1,
+    });
+
+    // Assert
+    expect(state).not.toHaveProperty('instancesAtStart');
+    expect(state.note).toBe(
+      'the endpoint still had an unknown number of instance(s) at the scale-in deadline: the scale-out delay from zero was not measured',
+    );
+  });
+
+  it('never registers autoscaling on a reused endpoint', async () => {
+    // Arrange
+    sagemaker.answerDescribe(
+      REUSED,
+      asyncEndpointDescription(REUSED, { currentInstanceCount: 1 }),
+      asyncEndpointDescription(REUSED, { currentInstanceCount: 0 }),
+    );
+    const plan = reusePlan({ benchmark: { burstSize: 10 } });
+
+    // Act
+    const first = await check(plan, SCALING_IN);
+    const second = await check(plan, first);
+
+    // Assert
+    expect([first.phase, second.phase]).toEqual([AsyncEndpointPhases.scalingIn, AsyncEndpointPhases.ready]);
+    expect(sagemaker.describes).toEqual([REUSED, REUSED]);
+    expect(scaling.calls).toEqual([]);
+  });
+
+  it('fails with EndpointFailedError when the endpoint fails while scaling in', async () => {
+    // Arrange
+    sagemaker.answerDescribe(
+      ENDPOINT,
+      asyncEndpointDescription(ENDPOINT, { status: 'Failed', failureReason: 'Capacity error' }),
+    );
+
+    // Act / Assert
+    await expect(check(deployPlan({ benchmark: { burstSize: 10 } }), SCALING_IN)).rejects.toThrow(
+      `Endpoint ${ENDPOINT} failed: Capacity error`,
+    );
+  });
+});
+
+describe('the whole loop, as the workflow runs it', () => {
+  it('deploys, polls with back-off until in service, registers autoscaling, then is ready', async () => {
+    // Arrange: the in-memory endpoint answers Creating three times, then InService.
+    sagemaker = new ScriptedSageMaker({ describesUntilInService: 3 });
+    scaling = new FakeScalingRegistry(sagemaker.calls);
+    const plan = deployPlan();
+    const waits: number[] = [];
+
+    // Act
+    let state = await deployAsyncEndpoint({ plan, endpointState: CREATING }, deps());
+    while (state.phase !== AsyncEndpointPhases.ready) {
+      waits.push(state.waitSeconds);
+      state = await check(plan, state);
+    }
+
+    // Assert
+    expect(waits).toEqual([30, 60, 120, 120]);
+    expect(sagemaker.calls).toEqual([
+      `CreateModel ${MODEL}`,
+      `CreateEndpointConfig ${CONFIG}`,
+      `CreateEndpoint ${ENDPOINT}`,
+      `ConfigureAsyncScaling endpoint/${ENDPOINT}/variant/AllTraffic`,
+    ]);
+  });
+});

@@ -1,0 +1,510 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { batchResultsUri, type ItemResult, ItemStatuses } from '../../../handlers/async/batches.js';
+import {
+  type AsyncRunSummary,
+  distribution,
+  drainRate,
+  summarizeAsyncRun,
+  type SummarizeAsyncRunDeps,
+} from '../../../handlers/async/summarize-async-run.js';
+import {
+  type AsyncEndpointState,
+  AsyncEndpointPhases,
+  type AsyncRunPlan,
+  type BatchDescriptor,
+} from '../../../handlers/async/validate-async-run.js';
+import type { ScalingActivity } from '../../../handlers/ports.js';
+import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
+import { FakeEndpointObserver } from './support/async-fakes.js';
+
+const RUN_ID = 'nightly-2026-05-23';
+const RUN_PREFIX = `s3://mso-artifacts/runs/${RUN_ID}/`;
+const ENDPOINT = 'mso-nightly-2026-05-23-558c6ef5-ep-async';
+/** The burst: every input invoked at this instant. */
+const START_MS = Date.parse('2026-05-23T04:00:00.000Z');
+const NOW_MS = START_MS + 3_600_000;
+const SECOND = 1000;
+
+let store: MemoryObjectStore;
+
+beforeEach(() => {
+  store = new MemoryObjectStore();
+});
+
+function plan(batches: readonly BatchDescriptor[], overrides: Partial<AsyncRunPlan> = {}): AsyncRunPlan {
+  const itemCount = batches.reduce((sum, batch) => sum + batch.itemCount, 0);
+  return {
+    runId: RUN_ID,
+    name: 'nightly scoring',
+    runPrefixUri: RUN_PREFIX,
+    manifestUri: `${RUN_PREFIX}async/inputs.json`,
+    itemCount,
+    batches,
+    batchConcurrency: 1,
+    itemConcurrency: 40,
+    invocation: {
+      endpointName: ENDPOINT,
+      contentType: 'application/json',
+      invocationTimeoutSeconds: 900,
+      requestTtlSeconds: 21_600,
+      waitTimeoutSeconds: 26_100,
+    },
+    endpoint: {
+      action: 'deploy',
+      endpointName: ENDPOINT,
+      endpointConfigName: 'mso-nightly-2026-05-23-558c6ef5-ec-async',
+      modelName: 'mso-nightly-2026-05-23-558c6ef5-m-async',
+      variantName: 'AllTraffic',
+      keepAfterRun: false,
+    },
+    tags: {},
+    plannedAtEpochMs: START_MS - 1_800_000,
+    ...overrides,
+  };
+}
+
+const READY: AsyncEndpointState = {
+  phase: AsyncEndpointPhases.ready,
+  waitSeconds: 0,
+  deadlineEpochMs: START_MS,
+};
+const READY_AT_ZERO: AsyncEndpointState = { ...READY, instancesAtStart: 0 };
+
+function done(
+  itemIndex: number,
+  finishedAfterMs: number,
+  timeInSageMakerMs: number | null = 1000,
+): ItemResult {
+  return {
+    itemIndex,
+    inputLocation: `s3://mso-artifacts/inputs/${itemIndex}.json`,
+    status: ItemStatuses.completed,
+    inferenceId: `mso-nightly-item-${itemIndex}`,
+    outputLocation: `${RUN_PREFIX}async/output/${itemIndex}.out`,
+    timeInSageMakerMs,
+    totalMs: finishedAfterMs + 500,
+    invokedAtEpochMs: START_MS,
+    finishedAtEpochMs: START_MS + finishedAfterMs,
+  };
+}
+
+function failed(itemIndex: number, failureReason: string): ItemResult {
+  return {
+    itemIndex,
+    inputLocation: `s3://mso-artifacts/inputs/${itemIndex}.json`,
+    status: ItemStatuses.failed,
+    failureReason,
+    timeInSageMakerMs: 100,
+    totalMs: 700,
+    invokedAtEpochMs: START_MS,
+    finishedAtEpochMs: START_MS + 600,
+  };
+}
+
+function timedOut(itemIndex: number): ItemResult {
+  return {
+    itemIndex,
+    inputLocation: `s3://mso-artifacts/inputs/${itemIndex}.json`,
+    status: ItemStatuses.timedOut,
+    failureReason: "States.Timeout: no notification arrived before the wait's timeout",
+    timeInSageMakerMs: null,
+    totalMs: null,
+  };
+}
+
+/** Writes each batch's results as "Record batch results" does, and returns the batches. */
+function seedBatches(...batches: ItemResult[][]): BatchDescriptor[] {
+  let first = 0;
+  return batches.map((results, batchIndex) => {
+    store.seed(batchResultsUri(RUN_PREFIX, batchIndex), JSON.stringify({ batchIndex, results }));
+    const descriptor = { batchIndex, firstItemIndex: first, itemCount: results.length };
+    first += results.length;
+    return descriptor;
+  });
+}
+
+function summarize(
+  runPlan: AsyncRunPlan,
+  endpointState: AsyncEndpointState,
+  overrides: Partial<SummarizeAsyncRunDeps> = {},
+): Promise<AsyncRunSummary> {
+  return summarizeAsyncRun(
+    { plan: runPlan, endpointState, batches: [] },
+    { store, logger: silentLogger, nowEpochMs: () => NOW_MS, ...overrides },
+  );
+}
+
+function written(name: 'summary.json' | 'summary.md'): string {
+  const object = store.objects.get(`${RUN_PREFIX}async/${name}`);
+  if (object === undefined) throw new Error(`${name} was not written`);
+  return new TextDecoder().decode(object.body);
+}
+
+const ACTIVITIES: ScalingActivity[] = [
+  {
+    startEpochMs: START_MS + 20 * SECOND,
+    endEpochMs: START_MS + 30 * SECOND,
+    toInstanceCount: 1,
+    status: 'Failed',
+    description: 'Setting desired instance count to 1.',
+  },
+  {
+    startEpochMs: START_MS + 60 * SECOND,
+    endEpochMs: START_MS + 250 * SECOND,
+    toInstanceCount: 1,
+    status: 'Successful',
+    description: 'Setting desired instance count to 1.',
+  },
+  {
+    startEpochMs: START_MS + 300 * SECOND,
+    endEpochMs: START_MS + 420 * SECOND,
+    toInstanceCount: 3,
+    status: 'Successful',
+    description: 'Setting desired instance count to 3.',
+  },
+];
+
+describe('summarizeAsyncRun', () => {
+  it('reads every batch and counts each outcome, one row per input in index order', async () => {
+    // Arrange
+    const batches = seedBatches(
+      [done(0, 2 * SECOND), failed(1, 'Failed: model error'), done(2, 4 * SECOND)],
+      [timedOut(3), done(4, 3 * SECOND)],
+    );
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert
+    expect(summary).toMatchObject({
+      runId: RUN_ID,
+      name: 'nightly scoring',
+      endpointName: ENDPOINT,
+      inputs: 5,
+      completed: 3,
+      failed: 1,
+      timedOut: 1,
+      summaryUri: `${RUN_PREFIX}async/summary.json`,
+      summaryMarkdownUri: `${RUN_PREFIX}async/summary.md`,
+    });
+    const document = JSON.parse(written('summary.json')) as { items: ItemResult[] };
+    expect(document.items.map((item) => [item.itemIndex, item.status])).toEqual([
+      [0, 'Completed'],
+      [1, 'Failed'],
+      [2, 'Completed'],
+      [3, 'TimedOut'],
+      [4, 'Completed'],
+    ]);
+  });
+
+  it('measures the makespan from the first invocation to the last result', async () => {
+    // Arrange
+    const batches = seedBatches([done(0, 2 * SECOND), done(1, 9 * SECOND), timedOut(2)]);
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert
+    expect(summary.makespanMs).toBe(9 * SECOND);
+  });
+
+  it('gives the drain rate between the first and the last result', async () => {
+    // Arrange: 5 results over 60 s → 4 intervals per minute.
+    const batches = seedBatches([0, 15, 30, 45, 60].map((s, i) => done(i, (s + 10) * SECOND)));
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert
+    expect(summary.drainRatePerMinute).toBe(4);
+  });
+
+  it('gives nearest-rank distributions of the completed inputs only', async () => {
+    // Arrange: totals 1,500 … 100,500 ms; timeInSageMaker 1 … 100 s; a failure that must not count.
+    const results = Array.from({ length: 100 }, (_, i) => done(i, (i + 1) * SECOND, (i + 1) * SECOND));
+    const batches = seedBatches(results.slice(0, 40), results.slice(40, 80), [
+      ...results.slice(80),
+      failed(100, 'x'),
+    ]);
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert
+    expect(summary.timeInSageMakerMs).toEqual({ p50: 50_000, p90: 90_000, p99: 99_000, max: 100_000 });
+    expect(summary.totalMs).toEqual({ p50: 50_500, p90: 90_500, p99: 99_500, max: 100_500 });
+  });
+
+  it('reports no figures when nothing completed', async () => {
+    // Arrange
+    const batches = seedBatches([timedOut(0), timedOut(1)]);
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert
+    expect(summary).toMatchObject({
+      completed: 0,
+      makespanMs: null,
+      drainRatePerMinute: null,
+      totalMs: null,
+      timeInSageMakerMs: null,
+    });
+    expect(written('summary.md')).toContain('| first invocation → last result | n/a |');
+  });
+
+  it('adds no benchmark figures and reads no metrics outside benchmark mode', async () => {
+    // Arrange
+    const batches = seedBatches([done(0, SECOND)]);
+    const observer = new FakeEndpointObserver(ACTIVITIES);
+
+    // Act
+    const summary = await summarize(plan(batches), READY, { observer });
+
+    // Assert
+    expect(summary).not.toHaveProperty('benchmark');
+    expect(observer.queries).toEqual([]);
+  });
+
+  it('writes a markdown summary with the headline figures and one row per input', async () => {
+    // Arrange
+    const batches = seedBatches([done(0, 2 * SECOND), failed(1, 'Failed: model error')]);
+
+    // Act
+    await summarize(plan(batches), READY);
+
+    // Assert
+    const markdown = written('summary.md');
+    expect(markdown).toContain(`# Async inference run ${RUN_ID} — nightly scoring`);
+    expect(markdown).toContain(`Endpoint \`${ENDPOINT}\`: 2 inputs, 1 completed, 1 failed, 0 timed out.`);
+    expect(markdown).toContain(
+      `| 0 | s3://mso-artifacts/inputs/0.json | Completed | ${RUN_PREFIX}async/output/0.out | 2,500 ms |`,
+    );
+    expect(markdown).toContain(
+      '| 1 | s3://mso-artifacts/inputs/1.json | Failed | Failed: model error | 700 ms |',
+    );
+    expect(store.objects.get(`${RUN_PREFIX}async/summary.md`)?.contentType).toBe('text/markdown');
+  });
+
+  it('escapes | and line breaks in markdown cells, so a row stays one row', async () => {
+    // Arrange
+    const reason = failed(0, 'ModelError: expected a|b\nthen c');
+    const batches = seedBatches([{ ...reason, inputLocation: 's3://mso-artifacts/inputs/a|b.json' }]);
+
+    // Act
+    await summarize(plan(batches), READY);
+
+    // Assert
+    expect(written('summary.md')).toContain(
+      '| 0 | s3://mso-artifacts/inputs/a\\|b.json | Failed | ModelError: expected a\\|b then c | 700 ms |',
+    );
+  });
+
+  it('lists at most 100 inputs in markdown and points to summary.json for the rest', async () => {
+    // Arrange
+    const results = Array.from({ length: 120 }, (_, i) => done(i, SECOND));
+    const batches = seedBatches(results.slice(0, 40), results.slice(40, 80), results.slice(80));
+
+    // Act
+    await summarize(plan(batches), READY);
+
+    // Assert
+    const markdown = written('summary.md');
+    expect(markdown).toContain('| 99 | s3://mso-artifacts/inputs/99.json |');
+    expect(markdown).not.toContain('| 100 | s3://mso-artifacts/inputs/100.json |');
+    expect(markdown).toContain('20 more inputs are listed in summary.json.');
+  });
+
+  it('fails when a batch has no results file', async () => {
+    // Arrange
+    const batches = seedBatches([done(0, SECOND)]);
+
+    // Act
+    const run = summarize(plan([...batches, { batchIndex: 1, firstItemIndex: 1, itemCount: 1 }]), READY);
+
+    // Assert
+    await expect(run).rejects.toThrow(`No object at ${RUN_PREFIX}async/results/batch-0001.json`);
+  });
+});
+
+describe('summarizeAsyncRun in benchmark mode', () => {
+  const benchmark = { burstSize: 4 };
+
+  function burst(): BatchDescriptor[] {
+    return seedBatches([
+      done(0, 260 * SECOND),
+      done(1, 275 * SECOND),
+      done(2, 290 * SECOND),
+      done(3, 320 * SECOND),
+    ]);
+  }
+
+  it('measures the scale-out from zero, the first result, the drain and the backlog', async () => {
+    // Arrange
+    const observer = new FakeEndpointObserver(ACTIVITIES, {
+      timeInBacklogMs: { average: 180_000, maximum: 250_000 },
+      maxBacklogSize: 4,
+    });
+
+    // Act
+    const summary = await summarize(plan(burst(), { benchmark }), READY_AT_ZERO, { observer });
+
+    // Assert
+    expect(summary.benchmark).toEqual({
+      burstSize: 4,
+      instancesAtStart: 0,
+      // The failed activity at +30 s added no instance: the successful one ended at +250 s.
+      scaleOutFromZeroMs: 250 * SECOND,
+      firstResultMs: 260 * SECOND,
+      drainMs: 320 * SECOND,
+      drainRatePerMinute: 3,
+      timeInBacklogMs: { average: 180_000, maximum: 250_000 },
+      maxBacklogSize: 4,
+      notes: [],
+    });
+    expect(observer.queries).toEqual([
+      `scalingActivities ${ENDPOINT}/AllTraffic since ${START_MS}`,
+      `backlogMetrics ${ENDPOINT} ${START_MS}-${START_MS + 320 * SECOND}`,
+    ]);
+  });
+
+  it('writes the benchmark figures and notes into the markdown', async () => {
+    // Arrange
+    const observer = new FakeEndpointObserver(ACTIVITIES);
+
+    // Act
+    await summarize(plan(burst(), { benchmark }), READY_AT_ZERO, { observer });
+
+    // Assert
+    const markdown = written('summary.md');
+    expect(markdown).toContain('| scale-out from zero | 250,000 ms |');
+    expect(markdown).toContain('| burst start → first result | 260,000 ms |');
+    expect(markdown).toContain('| time in backlog (average / max) | n/a |');
+    expect(markdown).toContain('- TimeInBacklog had no data points yet');
+  });
+
+  it('does not measure the scale-out when the burst did not start from zero, and keeps the note why', async () => {
+    // Arrange
+    const observer = new FakeEndpointObserver(ACTIVITIES, { maxBacklogSize: 4 });
+    const note =
+      'the endpoint still had 2 instance(s) at the scale-in deadline: the scale-out delay from zero was not measured';
+
+    // Act
+    const summary = await summarize(
+      plan(burst(), { benchmark }),
+      { ...READY, instancesAtStart: 2, note },
+      { observer },
+    );
+
+    // Assert
+    expect(summary.benchmark).toMatchObject({
+      instancesAtStart: 2,
+      scaleOutFromZeroMs: null,
+      maxBacklogSize: 4,
+    });
+    expect(summary.benchmark?.notes[0]).toBe(note);
+    expect(observer.queries.filter((query) => query.startsWith('scalingActivities'))).toEqual([]);
+  });
+
+  it('notes that no scale-out completed when no successful activity followed the burst', async () => {
+    // Arrange
+    const failedOnly = ACTIVITIES.filter((activity) => activity.status === 'Failed');
+    const observer = new FakeEndpointObserver(failedOnly, { timeInBacklogMs: { average: 1, maximum: 2 } });
+
+    // Act
+    const summary = await summarize(plan(burst(), { benchmark }), READY_AT_ZERO, { observer });
+
+    // Assert
+    expect(summary.benchmark?.scaleOutFromZeroMs).toBeNull();
+    expect(summary.benchmark?.notes).toEqual([
+      'no completed scale-out activity was found after the burst started',
+    ]);
+  });
+
+  it('notes that CloudWatch had no backlog data yet', async () => {
+    // Arrange
+    const observer = new FakeEndpointObserver(ACTIVITIES, {});
+
+    // Act
+    const summary = await summarize(plan(burst(), { benchmark }), READY_AT_ZERO, { observer });
+
+    // Assert
+    expect(summary.benchmark).toMatchObject({ timeInBacklogMs: null, maxBacklogSize: null });
+    expect(summary.benchmark?.notes).toEqual([
+      'TimeInBacklog had no data points yet (CloudWatch publishes with a delay of a few minutes)',
+    ]);
+  });
+
+  it('notes that no observer was there, and still gives the figures the results give', async () => {
+    // Act
+    const summary = await summarize(plan(burst(), { benchmark }), READY_AT_ZERO);
+
+    // Assert
+    expect(summary.benchmark).toEqual({
+      burstSize: 4,
+      instancesAtStart: 0,
+      scaleOutFromZeroMs: null,
+      firstResultMs: 260 * SECOND,
+      drainMs: 320 * SECOND,
+      drainRatePerMinute: 3,
+      timeInBacklogMs: null,
+      maxBacklogSize: null,
+      notes: ['no endpoint observer here: scaling activities and backlog metrics were not read'],
+    });
+  });
+
+  it('notes that nothing was read when no invocation time was recorded', async () => {
+    // Arrange
+    const batches = seedBatches([timedOut(0), timedOut(1)]);
+    const observer = new FakeEndpointObserver(ACTIVITIES);
+
+    // Act
+    const summary = await summarize(plan(batches, { benchmark: { burstSize: 2 } }), READY_AT_ZERO, {
+      observer,
+    });
+
+    // Assert
+    expect(summary.benchmark).toMatchObject({ scaleOutFromZeroMs: null, firstResultMs: null, drainMs: null });
+    expect(summary.benchmark?.notes).toEqual([
+      'no invocation time was recorded: scaling activities and backlog metrics were not read',
+    ]);
+    expect(observer.queries).toEqual([]);
+  });
+
+  it('reads the backlog until now when no result arrived', async () => {
+    // Arrange: invoked, then timed out: no finish time.
+    const batches = seedBatches([{ ...timedOut(0), invokedAtEpochMs: START_MS }]);
+    const observer = new FakeEndpointObserver([], {});
+
+    // Act
+    await summarize(plan(batches, { benchmark: { burstSize: 1 } }), READY, { observer });
+
+    // Assert
+    expect(observer.queries).toEqual([`backlogMetrics ${ENDPOINT} ${START_MS}-${NOW_MS}`]);
+  });
+});
+
+describe('distribution', () => {
+  it('takes the nearest rank: the smallest value with at least q of the values at or below it', () => {
+    expect(distribution([10, 1, 9, 2, 8, 3, 7, 4, 6, 5])).toEqual({ p50: 5, p90: 9, p99: 10, max: 10 });
+  });
+
+  it('gives the single value for every percentile of one value', () => {
+    expect(distribution([42])).toEqual({ p50: 42, p90: 42, p99: 42, max: 42 });
+  });
+
+  it('gives null for no value', () => {
+    expect(distribution([])).toBeNull();
+  });
+});
+
+describe('drainRate', () => {
+  it('counts intervals per minute between the first and the last result', () => {
+    expect(drainRate([0, 30_000, 60_000, 90_000, 120_000])).toBe(2);
+  });
+
+  it('gives null for fewer than two results or results all at the same instant', () => {
+    expect(drainRate([5])).toBeNull();
+    expect(drainRate([5, 5, 5])).toBeNull();
+  });
+});

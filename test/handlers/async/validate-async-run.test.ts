@@ -1,0 +1,632 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import {
+  AsyncEndpointPhases,
+  type ValidateAsyncRunDeps,
+  type ValidatedAsyncRun,
+  validateAsyncRun,
+} from '../../../handlers/async/validate-async-run.js';
+import { InvalidRunInputError, NoServingImageError } from '../../../handlers/contracts/errors.js';
+import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
+import { asyncEndpointDescription, ScriptedSageMaker } from './support/async-fakes.js';
+
+const NOW_MS = Date.parse('2026-05-23T03:00:00.000Z');
+const RUN_ID = 'nightly-2026-05-23';
+/** `runToken(RUN_ID)`: every resource name of the run starts with `mso-<token>-`. */
+const RUN_TOKEN = 'nightly-2026-05-23-558c6ef5';
+const BUCKET = 'mso-artifacts';
+const MANIFEST_URI = `s3://${BUCKET}/runs/${RUN_ID}/async/inputs.json`;
+const TOPICS = {
+  successTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+  errorTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+};
+const REUSED = 'team-async-endpoint';
+/** The deployed wait timeout: 7 h 15 min, the workflow's default. */
+const WAIT_TIMEOUT_SECONDS = 26_100;
+const POLL_SECONDS = 30;
+
+const DEPLOYED_ENDPOINT = {
+  modelDataUrl: `s3://${BUCKET}/models/cnn/model.tar.gz`,
+  framework: 'pytorch',
+  instanceType: 'ml.c5.xlarge',
+};
+
+let store: MemoryObjectStore;
+let sagemaker: ScriptedSageMaker;
+
+beforeEach(() => {
+  store = new MemoryObjectStore();
+  sagemaker = new ScriptedSageMaker().answerDescribe(REUSED, asyncEndpointDescription(REUSED));
+});
+
+function deps(overrides: Partial<ValidateAsyncRunDeps> = {}): ValidateAsyncRunDeps {
+  return {
+    store,
+    host: sagemaker,
+    artifactsBucket: BUCKET,
+    region: 'us-east-1',
+    allowFileUris: false,
+    notificationTopics: TOPICS,
+    waitTimeoutSeconds: WAIT_TIMEOUT_SECONDS,
+    pollSeconds: POLL_SECONDS,
+    nowEpochMs: () => NOW_MS,
+    logger: silentLogger,
+    ...overrides,
+  };
+}
+
+function validate(input: unknown, overrides: Partial<ValidateAsyncRunDeps> = {}): Promise<ValidatedAsyncRun> {
+  return validateAsyncRun({ runId: RUN_ID, input }, deps(overrides));
+}
+
+function inputUris(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `s3://${BUCKET}/inputs/${String(i).padStart(4, '0')}.json`);
+}
+
+/** The issues of the InvalidRunInputError the run is refused with, as one line each. */
+async function refusal(run: Promise<unknown>): Promise<string[]> {
+  const error = await run.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  if (!(error instanceof InvalidRunInputError))
+    throw new Error(`expected InvalidRunInputError, got ${String(error)}`);
+  return error.issues.map((issue) => `${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+}
+
+function manifestItems(): unknown {
+  const manifest = store.objects.get(MANIFEST_URI);
+  if (manifest === undefined) throw new Error(`no manifest at ${MANIFEST_URI}`);
+  return JSON.parse(new TextDecoder().decode(manifest.body));
+}
+
+describe('validateAsyncRun: the plan', () => {
+  it('plans a reused endpoint with explicit inputs, the invocation settings and the run tags', async () => {
+    // Arrange
+    const inputs = inputUris(2);
+
+    // Act
+    const { plan } = await validate({
+      name: 'nightly scoring',
+      endpointName: REUSED,
+      inputs,
+      contentType: 'text/csv',
+      invocationTimeoutSeconds: 600,
+      requestTtlSeconds: 3600,
+    });
+
+    // Assert
+    expect(plan).toEqual({
+      runId: RUN_ID,
+      name: 'nightly scoring',
+      runPrefixUri: `s3://${BUCKET}/runs/${RUN_ID}/`,
+      manifestUri: MANIFEST_URI,
+      itemCount: 2,
+      batches: [{ batchIndex: 0, firstItemIndex: 0, itemCount: 2 }],
+      batchConcurrency: 1,
+      itemConcurrency: 2,
+      invocation: {
+        endpointName: REUSED,
+        contentType: 'text/csv',
+        invocationTimeoutSeconds: 600,
+        requestTtlSeconds: 3600,
+        waitTimeoutSeconds: WAIT_TIMEOUT_SECONDS,
+      },
+      endpoint: { action: 'reuse', endpointName: REUSED, variantName: 'AllTraffic', keepAfterRun: true },
+      tags: { 'mso:project': 'model-serving-optimizer', 'mso:run-id': RUN_ID },
+      plannedAtEpochMs: NOW_MS,
+    });
+  });
+
+  it('writes the manifest with one item per input, in order', async () => {
+    // Arrange
+    const inputs = inputUris(3);
+
+    // Act
+    await validate({ endpointName: REUSED, inputs });
+
+    // Assert
+    expect(manifestItems()).toEqual({
+      runId: RUN_ID,
+      items: [
+        { itemIndex: 0, inputLocation: inputs[0] },
+        { itemIndex: 1, inputLocation: inputs[1] },
+        { itemIndex: 2, inputLocation: inputs[2] },
+      ],
+    });
+    expect(store.objects.get(MANIFEST_URI)?.contentType).toBe('application/json');
+  });
+
+  it('takes every object under an input prefix, in key order, folder markers left out', async () => {
+    // Arrange
+    store
+      .seed(`s3://${BUCKET}/inputs/batch-7/b.json`, '{}')
+      .seed(`s3://${BUCKET}/inputs/batch-7/a.json`, '{}')
+      .seed(`s3://${BUCKET}/inputs/batch-7/nested/`, '')
+      .seed(`s3://${BUCKET}/inputs/batch-8/c.json`, '{}');
+
+    // Act
+    const { plan } = await validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/inputs/batch-7/` });
+
+    // Assert
+    expect(plan.itemCount).toBe(2);
+    expect(manifestItems()).toEqual({
+      runId: RUN_ID,
+      items: [
+        { itemIndex: 0, inputLocation: `s3://${BUCKET}/inputs/batch-7/a.json` },
+        { itemIndex: 1, inputLocation: `s3://${BUCKET}/inputs/batch-7/b.json` },
+      ],
+    });
+  });
+
+  it('cuts the inputs into batches of 40, the last one holding the rest', async () => {
+    // Act
+    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(95) });
+
+    // Assert
+    expect(plan.batches).toEqual([
+      { batchIndex: 0, firstItemIndex: 0, itemCount: 40 },
+      { batchIndex: 1, firstItemIndex: 40, itemCount: 40 },
+      { batchIndex: 2, firstItemIndex: 80, itemCount: 15 },
+    ]);
+  });
+
+  it.each([
+    // [maxConcurrency, batches at once, inputs at once per batch]
+    [1, 1, 1],
+    [10, 1, 10],
+    [40, 1, 40],
+    [50, 2, 25],
+    [100, 3, 33],
+    [999, 25, 39],
+    [1000, 25, 40],
+  ])(
+    'splits a concurrency of %i over 1000 inputs into %i batch(es) of %i at once, never more in flight',
+    async (maxConcurrency, batchConcurrency, itemConcurrency) => {
+      // Act
+      const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1000), maxConcurrency });
+
+      // Assert
+      expect(plan.batches).toHaveLength(25);
+      expect({ batchConcurrency: plan.batchConcurrency, itemConcurrency: plan.itemConcurrency }).toEqual({
+        batchConcurrency,
+        itemConcurrency,
+      });
+      expect(plan.batchConcurrency * plan.itemConcurrency).toBeLessThanOrEqual(maxConcurrency);
+    },
+  );
+
+  it('runs every batch at once, full, when the concurrency covers all the inputs', async () => {
+    // Act: 100 inputs, 100 at once: 40 + 40 + 20, not 3 × 33.
+    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(100), maxConcurrency: 100 });
+
+    // Assert
+    expect({ batchConcurrency: plan.batchConcurrency, itemConcurrency: plan.itemConcurrency }).toEqual({
+      batchConcurrency: 3,
+      itemConcurrency: 40,
+    });
+  });
+
+  it('sends a benchmark burst all at once, cycling through the inputs, whatever the concurrency', async () => {
+    // Arrange
+    const inputs = inputUris(3);
+
+    // Act
+    const { plan } = await validate({
+      endpointName: REUSED,
+      inputs,
+      maxConcurrency: 10,
+      benchmark: { burstSize: 100 },
+    });
+
+    // Assert
+    expect(plan.itemCount).toBe(100);
+    expect(plan.benchmark).toEqual({ burstSize: 100 });
+    expect({ batchConcurrency: plan.batchConcurrency, itemConcurrency: plan.itemConcurrency }).toEqual({
+      batchConcurrency: 3,
+      itemConcurrency: 40,
+    });
+    const { items } = manifestItems() as { items: { itemIndex: number; inputLocation: string }[] };
+    expect(items.slice(0, 4).map((item) => item.inputLocation)).toEqual([
+      inputs[0],
+      inputs[1],
+      inputs[2],
+      inputs[0],
+    ]);
+    expect(items[99]).toEqual({ itemIndex: 99, inputLocation: inputs[0] });
+  });
+
+  it('names the deployed endpoint, its config and its model after the run, with the mso- prefix', async () => {
+    // Act
+    const { plan } = await validate({
+      endpoint: {
+        ...DEPLOYED_ENDPOINT,
+        maxInstanceCount: 3,
+        maxConcurrentInvocationsPerInstance: 4,
+        targetBacklogPerInstance: 2,
+        environment: { OMP_NUM_THREADS: '2' },
+        keepAfterRun: true,
+      },
+      inputs: inputUris(1),
+    });
+
+    // Assert
+    expect(plan.endpoint).toEqual({
+      action: 'deploy',
+      endpointName: `mso-${RUN_TOKEN}-ep-async`,
+      endpointConfigName: `mso-${RUN_TOKEN}-ec-async`,
+      modelName: `mso-${RUN_TOKEN}-m-async`,
+      variantName: 'AllTraffic',
+      keepAfterRun: true,
+      deploy: {
+        image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.6.0-cpu-py312',
+        modelDataUrl: `s3://${BUCKET}/models/cnn/model.tar.gz`,
+        environment: { OMP_NUM_THREADS: '2' },
+        instanceType: 'ml.c5.xlarge',
+        maxInstanceCount: 3,
+        maxConcurrentInvocationsPerInstance: 4,
+        targetBacklogPerInstance: 2,
+      },
+    });
+    expect(plan.invocation.endpointName).toBe(`mso-${RUN_TOKEN}-ep-async`);
+  });
+
+  it('takes an explicit image over the table', async () => {
+    // Arrange
+    const image = '123456789012.dkr.ecr.us-east-1.amazonaws.com/my-onnx-server:1.0';
+
+    // Act
+    const { plan } = await validate({
+      endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx', image },
+      inputs: inputUris(1),
+    });
+
+    // Assert
+    expect(plan.endpoint.deploy?.image).toBe(image);
+  });
+
+  it('uses the variant name a reused endpoint reports', async () => {
+    // Arrange
+    sagemaker.answerDescribe(REUSED, asyncEndpointDescription(REUSED, { variantName: 'blue' }));
+
+    // Act
+    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+
+    // Assert
+    expect(plan.endpoint.variantName).toBe('blue');
+  });
+
+  it('accepts file:// inputs in local mode', async () => {
+    // Act
+    const { plan } = await validate(
+      { endpointName: REUSED, inputs: ['file:///tmp/mso/inputs/1.json'] },
+      { allowFileUris: true },
+    );
+
+    // Assert
+    expect(plan.itemCount).toBe(1);
+  });
+});
+
+describe('validateAsyncRun: the initial endpoint phase', () => {
+  it('starts a deployed endpoint creating, polled from the first interval, with a 45-minute deadline', async () => {
+    // Act
+    const { endpointState } = await validate({ endpoint: DEPLOYED_ENDPOINT, inputs: inputUris(1) });
+
+    // Assert
+    expect(endpointState).toEqual({
+      phase: AsyncEndpointPhases.creating,
+      waitSeconds: POLL_SECONDS,
+      deadlineEpochMs: NOW_MS + 45 * 60_000,
+    });
+  });
+
+  it('starts a deployed benchmark endpoint creating too (it scales in once in service)', async () => {
+    // Act
+    const { endpointState } = await validate({
+      endpoint: DEPLOYED_ENDPOINT,
+      inputs: inputUris(1),
+      benchmark: { burstSize: 10 },
+    });
+
+    // Assert
+    expect(endpointState.phase).toBe(AsyncEndpointPhases.creating);
+  });
+
+  it('starts a reused endpoint ready', async () => {
+    // Act
+    const { endpointState } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+
+    // Assert
+    expect(endpointState).toEqual({
+      phase: AsyncEndpointPhases.ready,
+      waitSeconds: 0,
+      deadlineEpochMs: NOW_MS,
+    });
+  });
+
+  it('starts a reused benchmark endpoint scaling in, with a one-hour deadline', async () => {
+    // Act
+    const { endpointState } = await validate({
+      endpointName: REUSED,
+      inputs: inputUris(1),
+      benchmark: { burstSize: 10 },
+    });
+
+    // Assert
+    expect(endpointState).toEqual({
+      phase: AsyncEndpointPhases.scalingIn,
+      waitSeconds: POLL_SECONDS,
+      deadlineEpochMs: NOW_MS + 60 * 60_000,
+    });
+  });
+});
+
+describe('validateAsyncRun: refusals', () => {
+  it('fails when a file:// URI is given outside local mode', async () => {
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: ['file:///tmp/in/1.json'] }));
+
+    // Assert
+    expect(issues).toEqual([
+      'inputs[0]: got "file:///tmp/in/1.json", expected an s3:// URI (file:/// is for local mode only)',
+    ]);
+    expect(store.objects.size).toBe(0);
+  });
+
+  it('fails when URIs lie outside the artifacts bucket prefixes, naming each field', async () => {
+    // Act
+    const issues = await refusal(
+      validate({
+        endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: 's3://someone-else/models/model.tar.gz' },
+        inputs: [`s3://${BUCKET}/inputs/ok.json`, `s3://${BUCKET}/elsewhere/1.json`],
+      }),
+    );
+
+    // Assert
+    const expected =
+      `expected a URI under s3://${BUCKET}/models/, s3://${BUCKET}/inputs/, s3://${BUCKET}/runs/ ` +
+      '(the SageMaker execution role reads only those; upload there, see docs/decisions.md #8)';
+    expect(issues).toEqual([
+      `endpoint.modelDataUrl: got "s3://someone-else/models/model.tar.gz", ${expected}`,
+      `inputs[1]: got "s3://${BUCKET}/elsewhere/1.json", ${expected}`,
+    ]);
+  });
+
+  it('fails when the input prefix lies outside the artifacts bucket prefixes', async () => {
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/` }));
+
+    // Assert
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^inputPrefix: got "s3:\/\/mso-artifacts\/", expected a URI under /);
+  });
+
+  it('fails when nothing lies under the input prefix', async () => {
+    // Arrange
+    store.seed(`s3://${BUCKET}/inputs/other/1.json`, '{}');
+
+    // Act
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/inputs/empty/` }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      `inputPrefix: got "s3://${BUCKET}/inputs/empty/", expected a prefix with at least one object under it; found none`,
+    ]);
+  });
+
+  it('fails when more than 1000 objects lie under the input prefix', async () => {
+    // Arrange
+    for (const uri of inputUris(1001)) store.seed(uri, '{}');
+
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/inputs/` }));
+
+    // Assert
+    expect(issues).toEqual([
+      `inputPrefix: got "s3://${BUCKET}/inputs/" (more than 1000 objects), expected at most 1000 objects (split them under several prefixes, one run each)`,
+    ]);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
+  });
+
+  it('accepts exactly 1000 objects under the input prefix', async () => {
+    // Arrange
+    for (const uri of inputUris(1000)) store.seed(uri, '{}');
+
+    // Act
+    const { plan } = await validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/inputs/` });
+
+    // Assert
+    expect(plan.itemCount).toBe(1000);
+  });
+
+  it('fails when the queue TTL plus the invocation timeout reach the deployed wait timeout', async () => {
+    // Act: 3000 + 600 = 3600 s, not under a wait of 3600 s.
+    const issues = await refusal(
+      validate(
+        {
+          endpointName: REUSED,
+          inputs: inputUris(1),
+          requestTtlSeconds: 3000,
+          invocationTimeoutSeconds: 600,
+        },
+        { waitTimeoutSeconds: 3600 },
+      ),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      "requestTtlSeconds: got 3000, expected at most 2999 with invocationTimeoutSeconds 600: queue time plus processing (3000 + 600 = 3600 s) must stay under the deployed wait timeout of 3600 s (the stack's asyncInference.waitTimeout)",
+    ]);
+  });
+
+  it('accepts a queue TTL plus invocation timeout one second under the wait timeout', async () => {
+    // Act
+    const run = validate(
+      { endpointName: REUSED, inputs: inputUris(1), requestTtlSeconds: 2999, invocationTimeoutSeconds: 600 },
+      { waitTimeoutSeconds: 3600 },
+    );
+
+    // Assert
+    await expect(run).resolves.toBeDefined();
+  });
+
+  it("fails when SageMaker's default queue TTL of 6 hours cannot fit under a shorter deployed wait", async () => {
+    // Act
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputs: inputUris(1) }, { waitTimeoutSeconds: 7200 }),
+    );
+
+    // Assert
+    expect(issues[0]).toMatch(
+      /^requestTtlSeconds: got 21600, expected at most 6299 with invocationTimeoutSeconds 900:/,
+    );
+  });
+
+  it('fails on the invocation timeout when not even the minimum queue TTL fits under the wait', async () => {
+    // Act: 60 + 3600 ≥ 3600: no TTL of at least 60 s fits, the invocation timeout must shrink.
+    const issues = await refusal(
+      validate(
+        { endpointName: REUSED, inputs: inputUris(1), requestTtlSeconds: 60, invocationTimeoutSeconds: 3600 },
+        { waitTimeoutSeconds: 3600 },
+      ),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      "invocationTimeoutSeconds: got 3600, expected at most 3539 with requestTtlSeconds 60 (its minimum): queue time plus processing (60 + 3600 = 3660 s) must stay under the deployed wait timeout of 3600 s (the stack's asyncInference.waitTimeout)",
+    ]);
+  });
+
+  it('fails when the reused endpoint does not exist', async () => {
+    // Arrange
+    sagemaker.answerDescribe(REUSED, undefined);
+
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+
+    // Assert
+    expect(issues).toEqual([
+      `endpointName: got "${REUSED}" (no endpoint has that name), expected an existing endpoint`,
+    ]);
+    expect(store.objects.size).toBe(0);
+  });
+
+  it('fails when the reused endpoint failed, quoting its reason', async () => {
+    // Arrange
+    sagemaker.answerDescribe(
+      REUSED,
+      asyncEndpointDescription(REUSED, { status: 'Failed', failureReason: 'Image pull failed' }),
+    );
+
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+
+    // Assert
+    expect(issues).toEqual([
+      `endpointName: got "${REUSED}" (it is Failed: Image pull failed), expected an endpoint that takes requests (InService, or Updating/SystemUpdating/RollingBack)`,
+    ]);
+  });
+
+  it.each([['OutOfService'], ['Creating'], ['Deleting']])(
+    'fails when the reused endpoint is %s: it takes no request',
+    async (status) => {
+      // Arrange
+      sagemaker.answerDescribe(
+        REUSED,
+        asyncEndpointDescription(REUSED, { status: status as 'OutOfService' | 'Creating' | 'Deleting' }),
+      );
+
+      // Act
+      const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+
+      // Assert
+      expect(issues).toEqual([
+        `endpointName: got "${REUSED}" (it is ${status}), expected an endpoint that takes requests (InService, or Updating/SystemUpdating/RollingBack)`,
+      ]);
+    },
+  );
+
+  it('accepts a reused endpoint that is updating: it still serves', async () => {
+    // Arrange
+    sagemaker.answerDescribe(REUSED, asyncEndpointDescription(REUSED, { status: 'Updating' }));
+
+    // Act
+    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+
+    // Assert
+    expect(plan.endpoint.action).toBe('reuse');
+  });
+
+  it('fails when the reused endpoint is not asynchronous', async () => {
+    // Arrange
+    const { asyncInference: _none, ...realTime } = asyncEndpointDescription(REUSED);
+    sagemaker.answerDescribe(REUSED, realTime);
+
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+
+    // Assert
+    expect(issues).toEqual([
+      `endpointName: got "${REUSED}" (a real-time or serverless endpoint), expected an asynchronous endpoint (AsyncInferenceConfig in its endpoint config)`,
+    ]);
+  });
+
+  it('fails when the reused endpoint publishes to other topics, naming both sets', async () => {
+    // Arrange
+    sagemaker.answerDescribe(
+      REUSED,
+      asyncEndpointDescription(REUSED, {
+        asyncInference: {
+          s3OutputPath: 's3://theirs/out/',
+          successTopicArn: 'arn:aws:sns:us-east-1:123456789012:their-success',
+        },
+      }),
+    );
+
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+
+    // Assert
+    expect(issues).toEqual([
+      `endpointName: got "${REUSED}" (SuccessTopic arn:aws:sns:us-east-1:123456789012:their-success, ErrorTopic none), ` +
+        `expected an endpoint whose NotificationConfig publishes to SuccessTopic ${TOPICS.successTopicArn} and ErrorTopic ${TOPICS.errorTopicArn} (this stack's topics, which resume the waiting tasks)`,
+    ]);
+  });
+
+  it('fails when the reused endpoint publishes errors to another topic only', async () => {
+    // Arrange
+    sagemaker.answerDescribe(
+      REUSED,
+      asyncEndpointDescription(REUSED, {
+        asyncInference: { ...TOPICS, errorTopicArn: 'arn:aws:sns:us-east-1:123456789012:their-errors' },
+      }),
+    );
+
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+
+    // Assert
+    expect(issues[0]).toContain('ErrorTopic arn:aws:sns:us-east-1:123456789012:their-errors)');
+  });
+
+  it('fails with NoServingImageError before anything is created when no image serves the framework', async () => {
+    // Act
+    const run = validate({ endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx' }, inputs: inputUris(1) });
+
+    // Assert
+    await expect(run).rejects.toBeInstanceOf(NoServingImageError);
+    await expect(run).rejects.toThrow('No serving image for onnx uncompiled on ml.c5.xlarge in us-east-1');
+    expect(store.objects.size).toBe(0);
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('fails with InvalidRunInputError naming the field when the input does not parse', async () => {
+    // Act
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1), maxConcurrency: 0 }));
+
+    // Assert
+    expect(issues).toEqual(['maxConcurrency: got 0, expected number to be >=1']);
+  });
+});

@@ -1,0 +1,453 @@
+import { describe, expect, it } from '@jest/globals';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { type RunApiProps, RunApi } from '../../../infra/constructs/run-api.js';
+import {
+  startedRunResponseTemplate,
+  startExecutionRequestTemplate,
+  startRefusedResponseTemplate,
+  stepFunctionsUnavailableTemplate,
+} from '../../../infra/constructs/run-api-templates.js';
+import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
+import { createTestApp, TEST_ENV } from '../app.js';
+import { expectNoUnacknowledgedNagFindings } from '../nag.js';
+import { grantsOf, logicalIdOf } from '../policy-grants.js';
+
+const OPTIMIZATION_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
+const ASYNC_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:AsyncInference';
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+
+/** The run API alone, on a stack without the workflows, against imported state machines. */
+function buildRunApi(props: Partial<Omit<RunApiProps, 'optimization'>> & { withAsync?: boolean } = {}) {
+  const { withAsync = true, ...rest } = props;
+  const app = createTestApp();
+  const stack = new ServingOptimizerStack(app, 'RunApiTest', { env: TEST_ENV, includeWorkflows: false });
+  const optimization = StateMachine.fromStateMachineArn(stack, 'Optimization', OPTIMIZATION_ARN);
+  const asyncInference = withAsync
+    ? StateMachine.fromStateMachineArn(stack, 'AsyncInference', ASYNC_ARN)
+    : undefined;
+  const runApi = new RunApi(stack, 'RunApi', {
+    optimization,
+    ...(asyncInference === undefined ? {} : { asyncInference }),
+    ...rest,
+  });
+  const template = Template.fromStack(stack);
+  return { stack, runApi, template, resources: template.toJSON().Resources as Resources };
+}
+
+function ofType(resources: Resources, type: string) {
+  return Object.entries(resources).filter(([, resource]) => resource.Type === type);
+}
+
+describe('RunApi', () => {
+  describe('with both workflows', () => {
+    const { stack, runApi, template, resources } = buildRunApi();
+    const methods = ofType(resources, 'AWS::ApiGateway::Method');
+    const apiId = logicalIdOf(stack, runApi.api);
+    const resourceId = (path: string) => {
+      const found = ofType(resources, 'AWS::ApiGateway::Resource').find(
+        ([, resource]) => resource.Properties.PathPart === path,
+      );
+      if (found === undefined) throw new Error(`no API resource ${path}`);
+      return found[0];
+    };
+    const method = (httpMethod: string, path: string) => {
+      const found = methods.find(
+        ([, m]) =>
+          m.Properties.HttpMethod === httpMethod &&
+          JSON.stringify(m.Properties.ResourceId) === JSON.stringify({ Ref: path }),
+      );
+      if (found === undefined) throw new Error(`no method ${httpMethod} on ${path}`);
+      return found[1].Properties;
+    };
+    const runsId = resourceId('runs');
+    const asyncRunsId = resourceId('async-runs');
+    const startRuns = method('POST', runsId);
+    const startAsyncRuns = method('POST', asyncRunsId);
+
+    it('requires IAM (SigV4) authorization on every method', () => {
+      // Act
+      const authorizations = methods.map(
+        ([, m]) => `${String(m.Properties.HttpMethod)} ${String(m.Properties.AuthorizationType)}`,
+      );
+
+      // Assert
+      expect(authorizations.sort()).toEqual(['GET AWS_IAM', 'GET AWS_IAM', 'POST AWS_IAM', 'POST AWS_IAM']);
+    });
+
+    it('is a regional REST API named after the stack', () => {
+      // Assert
+      template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+        Name: 'RunApiTest-runs',
+        EndpointConfiguration: { Types: ['REGIONAL'] },
+      });
+    });
+
+    it('checks the POST bodies against the generated models and the GET path parameter', () => {
+      // Prepare
+      const [[validatorId, validator] = ['', { Properties: {} }]] = ofType(
+        resources,
+        'AWS::ApiGateway::RequestValidator',
+      );
+
+      // Assert
+      expect(validator.Properties).toEqual({
+        RestApiId: { Ref: apiId },
+        ValidateRequestBody: true,
+        ValidateRequestParameters: true,
+      });
+      for (const m of methods) expect(m[1].Properties.RequestValidatorId).toEqual({ Ref: validatorId });
+      expect(startRuns.RequestModels).toEqual({
+        'application/json': { Ref: logicalIdOf(stack, runApi.routes.optimization?.requestModel ?? runApi) },
+      });
+      expect(startAsyncRuns.RequestModels).toEqual({
+        'application/json': {
+          Ref: logicalIdOf(stack, runApi.routes['async-inference']?.requestModel ?? runApi),
+        },
+      });
+      expect(method('GET', resourceId('{id}')).RequestParameters).toEqual({ 'method.request.path.id': true });
+    });
+
+    it('models POST /runs from the optimization run-input schema', () => {
+      // Act
+      const model =
+        resources[logicalIdOf(stack, runApi.routes.optimization?.requestModel ?? runApi)]?.Properties;
+
+      // Assert
+      expect(model).toMatchObject({
+        ContentType: 'application/json',
+        Schema: {
+          $schema: 'http://json-schema.org/draft-04/schema#',
+          required: ['input'],
+          additionalProperties: false,
+          properties: {
+            runId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,80}$' },
+            input: {
+              required: ['payload', 'loadPlan', 'sla'],
+              properties: {
+                loadPlan: expect.objectContaining({ type: 'object' }),
+                sla: expect.objectContaining({ type: 'object' }),
+              },
+            },
+          },
+        },
+      });
+    });
+
+    it('models POST /async-runs from the async-inference run-input schema', () => {
+      // Act
+      const model =
+        resources[logicalIdOf(stack, runApi.routes['async-inference']?.requestModel ?? runApi)]?.Properties;
+
+      // Assert
+      expect(model).toMatchObject({
+        Schema: {
+          properties: {
+            input: { properties: { endpointName: expect.objectContaining({ pattern: expect.any(String) }) } },
+          },
+        },
+      });
+    });
+
+    it('starts executions with StartExecution, naming each after the client’s run id', () => {
+      // Act
+      const integration = startRuns.Integration as Record<string, unknown>;
+
+      // Assert
+      expect(integration).toMatchObject({
+        Type: 'AWS',
+        IntegrationHttpMethod: 'POST',
+        Uri: 'arn:aws:apigateway:us-east-1:states:action/StartExecution',
+        PassthroughBehavior: 'NEVER',
+        Credentials: {
+          'Fn::GetAtt': [logicalIdOf(stack, runApi.routes.optimization?.startRole ?? runApi), 'Arn'],
+        },
+        RequestTemplates: { 'application/json': startExecutionRequestTemplate(OPTIMIZATION_ARN) },
+      });
+      expect(startExecutionRequestTemplate(OPTIMIZATION_ARN)).toBe(
+        [
+          `#set($runId = "$!input.path('$.runId')")`,
+          '#if($runId == "")',
+          '#set($runId = $context.requestId)',
+          '#end',
+          '{',
+          `  "stateMachineArn": "${OPTIMIZATION_ARN}",`,
+          '  "name": "$runId",',
+          `  "input": "$util.escapeJavaScript($input.json('$.input')).replaceAll("\\\\'", "'")"`,
+          '}',
+        ].join('\n'),
+      );
+    });
+
+    it('sends async runs to the async-inference state machine', () => {
+      // Assert
+      expect(startAsyncRuns.Integration).toMatchObject({
+        RequestTemplates: { 'application/json': startExecutionRequestTemplate(ASYNC_ARN) },
+      });
+    });
+
+    it('maps StartExecution’s answers: 200 to the started run, 4xx to the API’s errors, 5xx to 503', () => {
+      // Act
+      const { IntegrationResponses: responses } = startRuns.Integration as { IntegrationResponses: unknown };
+
+      // Assert
+      expect(responses).toEqual([
+        { StatusCode: '200', ResponseTemplates: { 'application/json': startedRunResponseTemplate('runs') } },
+        {
+          SelectionPattern: '4\\d{2}',
+          StatusCode: '400',
+          ResponseTemplates: { 'application/json': startRefusedResponseTemplate() },
+        },
+        {
+          SelectionPattern: '5\\d{2}',
+          StatusCode: '503',
+          ResponseTemplates: { 'application/json': stepFunctionsUnavailableTemplate() },
+        },
+      ]);
+      expect(startRuns.MethodResponses).toEqual(
+        ['200', '400', '409', '429', '500', '503'].map((StatusCode) => ({ StatusCode })),
+      );
+    });
+
+    it('gives each StartExecution integration a role API Gateway assumes, allowed StartExecution on its state machine only', () => {
+      // Prepare
+      const optimizationRole = logicalIdOf(stack, runApi.routes.optimization?.startRole ?? runApi);
+      const asyncRole = logicalIdOf(stack, runApi.routes['async-inference']?.startRole ?? runApi);
+
+      // Act
+      const trust = resources[optimizationRole]?.Properties.AssumeRolePolicyDocument;
+
+      // Assert
+      expect(trust).toEqual({
+        Version: '2012-10-17',
+        Statement: [
+          { Effect: 'Allow', Action: 'sts:AssumeRole', Principal: { Service: 'apigateway.amazonaws.com' } },
+        ],
+      });
+      expect(grantsOf(template, optimizationRole)).toEqual([
+        `Allow states:StartExecution on ${OPTIMIZATION_ARN}`,
+      ]);
+      expect(grantsOf(template, asyncRole)).toEqual([`Allow states:StartExecution on ${ASYNC_ARN}`]);
+    });
+
+    it('answers GET /runs/{id} and GET /async-runs/{id} with the describe-run Lambda (proxy)', () => {
+      // Prepare
+      const fnArn = { 'Fn::GetAtt': [logicalIdOf(stack, runApi.describeRun), 'Arn'] };
+
+      // Act
+      const gets = methods
+        .filter(([, m]) => m.Properties.HttpMethod === 'GET')
+        .map(([, m]) => m.Properties.Integration);
+
+      // Assert
+      const proxy = {
+        Type: 'AWS_PROXY',
+        IntegrationHttpMethod: 'POST',
+        Uri: {
+          'Fn::Join': [
+            '',
+            ['arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/', fnArn, '/invocations'],
+          ],
+        },
+      };
+      expect(gets).toEqual([proxy, proxy]);
+    });
+
+    it('lets only the API’s GET methods invoke the describe-run Lambda', () => {
+      // Act
+      const permissions = ofType(resources, 'AWS::Lambda::Permission').map(([, p]) => p.Properties);
+
+      // Assert
+      expect(permissions.map((p) => JSON.stringify(p.SourceArn))).toEqual([
+        expect.stringContaining('/GET/runs/*'),
+        expect.stringContaining('/GET/async-runs/*'),
+      ]);
+      for (const permission of permissions) {
+        expect(permission).toMatchObject({
+          Action: 'lambda:InvokeFunction',
+          Principal: 'apigateway.amazonaws.com',
+        });
+      }
+    });
+
+    it('lets the describe-run Lambda read the executions of the two state machines and nothing else', () => {
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, runApi.describeRun.serviceRole));
+
+      // Assert
+      const logGroup = logicalIdOf(stack, runApi.describeRun.functionLogGroup);
+      const executions = (name: string) => `arn:aws:states:us-east-1:123456789012:execution:${name}:*`;
+      expect(grants).toEqual(
+        [
+          ...['states:DescribeExecution', 'states:GetExecutionHistory'].flatMap((action) => [
+            `Allow ${action} on ${executions('AsyncInference')}`,
+            `Allow ${action} on ${executions('Optimization')}`,
+          ]),
+          `Allow logs:CreateLogStream on <${logGroup}.Arn>`,
+          `Allow logs:PutLogEvents on <${logGroup}.Arn>`,
+          'Allow xray:PutTelemetryRecords on *',
+          'Allow xray:PutTraceSegments on *',
+        ].sort(),
+      );
+    });
+
+    it('tells the describe-run Lambda the state machines’ ARNs', () => {
+      // Act
+      const fn = resources[logicalIdOf(stack, runApi.describeRun)]?.Properties;
+
+      // Assert
+      expect(fn?.Environment).toEqual({
+        Variables: expect.objectContaining({
+          STEP_NAME: 'describe-run',
+          OPTIMIZATION_STATE_MACHINE_ARN: OPTIMIZATION_ARN,
+          ASYNC_INFERENCE_STATE_MACHINE_ARN: ASYNC_ARN,
+        }),
+      });
+      expect(fn?.Timeout).toBe(20);
+    });
+
+    it('throttles the stage, traces it and logs errors without request or response bodies', () => {
+      // Act
+      const [[, stage] = ['', { Properties: {} }]] = ofType(resources, 'AWS::ApiGateway::Stage');
+
+      // Assert
+      expect(stage.Properties).toMatchObject({
+        StageName: 'v1',
+        TracingEnabled: true,
+        MethodSettings: [
+          {
+            HttpMethod: '*',
+            ResourcePath: '/*',
+            ThrottlingRateLimit: 10,
+            ThrottlingBurstLimit: 20,
+            LoggingLevel: 'ERROR',
+            DataTraceEnabled: false,
+            MetricsEnabled: true,
+          },
+        ],
+      });
+    });
+
+    it('writes JSON access logs with the caller, status and latency, never a body, kept a year', () => {
+      // Prepare
+      const [[, stage] = ['', { Properties: {} as Record<string, unknown> }]] = ofType(
+        resources,
+        'AWS::ApiGateway::Stage',
+      );
+      const { Format: format, DestinationArn: destination } = stage.Properties.AccessLogSetting as {
+        Format: string;
+        DestinationArn: unknown;
+      };
+
+      // Act
+      const line = JSON.parse(format.replace('$context.error.messageString', '"error text"')) as Record<
+        string,
+        string
+      >;
+
+      // Assert
+      expect(line).toMatchObject({
+        requestId: '$context.requestId',
+        callerArn: '$context.identity.userArn',
+        status: '$context.status',
+        latencyMs: '$context.responseLatency',
+        integrationLatencyMs: '$context.integration.latency',
+      });
+      expect(format).not.toMatch(/body|\$input/i);
+      expect(JSON.stringify(destination)).toContain(logicalIdOf(stack, runApi.accessLogs));
+      expect(resources[logicalIdOf(stack, runApi.accessLogs)]?.Properties).toEqual({ RetentionInDays: 365 });
+    });
+
+    it('sets the account’s API Gateway logging role with the AWS managed policy, retained with the stack gone', () => {
+      // Act
+      const accounts = ofType(resources, 'AWS::ApiGateway::Account');
+
+      // Assert
+      expect(accounts).toHaveLength(1);
+      template.hasResource('AWS::IAM::Role', {
+        Properties: {
+          ManagedPolicyArns: [
+            {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  { Ref: 'AWS::Partition' },
+                  ':iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+                ],
+              ],
+            },
+          ],
+        },
+        DeletionPolicy: 'Retain',
+      });
+    });
+
+    it('explains a body that fails the model with API Gateway’s validation message', () => {
+      // Assert
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: 'BAD_REQUEST_BODY',
+        ResponseTemplates: {
+          'application/json': Match.stringLikeRegexp(
+            '"error": "InvalidRequest".*\\$context\\.error\\.validationErrorString',
+          ),
+        },
+      });
+    });
+
+    it('outputs the API URL once, as RunApiUrl', () => {
+      // Act
+      const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+
+      // Assert
+      expect(Object.keys(outputs).filter((name) => name.startsWith('RunApi'))).toEqual(['RunApiUrl']);
+      expect(JSON.stringify(outputs.RunApiUrl?.Value)).toContain('.execute-api.us-east-1.');
+    });
+
+    it('has no unacknowledged AwsSolutions findings', () => {
+      // Assert
+      expectNoUnacknowledgedNagFindings(stack);
+    });
+  });
+
+  describe('with the optimization workflow only', () => {
+    const { runApi, template, resources } = buildRunApi({
+      withAsync: false,
+      throttling: { rateLimit: 2, burstLimit: 5 },
+      manageCloudWatchRole: false,
+      stageName: 'prod',
+    });
+
+    it('has only the /runs routes and no async state machine for the Lambda', () => {
+      // Act
+      const paths = ofType(resources, 'AWS::ApiGateway::Resource').map(([, r]) => r.Properties.PathPart);
+
+      // Assert
+      expect(paths.sort()).toEqual(['runs', '{id}']);
+      expect(runApi.routes['async-inference']).toBeUndefined();
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: { Variables: Match.objectLike({ ASYNC_INFERENCE_STATE_MACHINE_ARN: Match.absent() }) },
+      });
+    });
+
+    it('applies the throttling and stage name it is given, and leaves the account’s logging role alone', () => {
+      // Assert
+      template.hasResourceProperties('AWS::ApiGateway::Stage', {
+        StageName: 'prod',
+        MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 })],
+      });
+      template.resourceCountIs('AWS::ApiGateway::Account', 0);
+    });
+  });
+
+  it('fails when the throttling has no positive rate', () => {
+    // Act
+    const act = () => buildRunApi({ throttling: { rateLimit: 0, burstLimit: 10 } });
+
+    // Assert
+    expect(act).toThrow(
+      'RunApi throttling: got rateLimit 0 and burstLimit 10, expected a rate above 0 requests per second and a burst of at least 1 request',
+    );
+  });
+});

@@ -1,0 +1,166 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ItemResult } from '../../../handlers/async/batches.js';
+import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
+import { AsyncProgressReporter } from '../../../local/async/cli/progress.js';
+import { formatAsyncSummary } from '../../../local/async/cli/summary.js';
+
+const SUMMARY: AsyncRunSummary = {
+  runId: 'r1',
+  name: 'demo',
+  endpointName: 'mso-r1-ep-async',
+  inputs: 2,
+  completed: 1,
+  failed: 1,
+  timedOut: 0,
+  makespanMs: 2500,
+  drainRatePerMinute: 24,
+  totalMs: { p50: 1200, p90: 1200, p99: 1200, max: 1200 },
+  timeInSageMakerMs: { p50: 1100, p90: 1100, p99: 1100, max: 1100 },
+  benchmark: {
+    burstSize: 2,
+    instancesAtStart: 0,
+    scaleOutFromZeroMs: 1660,
+    firstResultMs: 1800,
+    drainMs: 2500,
+    drainRatePerMinute: 24,
+    timeInBacklogMs: { average: 900, maximum: 1500 },
+    maxBacklogSize: 2,
+    notes: [],
+  },
+  summaryUri: 's3://local-artifacts/runs/r1/async/summary.json',
+  summaryMarkdownUri: 's3://local-artifacts/runs/r1/async/summary.md',
+};
+
+const ITEMS: ItemResult[] = [
+  {
+    itemIndex: 0,
+    inputLocation: 's3://local-artifacts/inputs/a.bin',
+    status: 'Completed',
+    outputLocation: 's3://local-artifacts/runs/r1/async/output/u.out',
+    timeInSageMakerMs: 1100,
+    totalMs: 1200,
+  },
+  {
+    itemIndex: 1,
+    inputLocation: 's3://local-artifacts/inputs/b.bin',
+    status: 'Failed',
+    failureReason: 'Failed: ClientError: Received client error (400) from model',
+    timeInSageMakerMs: null,
+    totalMs: null,
+  },
+];
+
+describe('formatAsyncSummary', () => {
+  it('lists each input with its status, times and result or reason, then the run figures and files', () => {
+    // Act
+    const text = formatAsyncSummary({
+      summary: SUMMARY,
+      items: ITEMS,
+      summaryPaths: { json: 'runs/r1/async/summary.json', markdown: 'runs/r1/async/summary.md' },
+      displayUri: (uri) => uri.replace('s3://local-artifacts/', ''),
+    });
+
+    // Assert
+    expect(text).toContain('endpoint mso-r1-ep-async, 2 input(s): 1 completed, 1 failed, 0 timed out');
+    expect(text).toMatch(
+      /^ {2}0 +inputs\/a\.bin +Completed +1,100 ms +1,200 ms +runs\/r1\/async\/output\/u\.out$/m,
+    );
+    expect(text).toMatch(
+      /^ {2}1 +inputs\/b\.bin +Failed +n\/a +n\/a +Failed: ClientError: Received client error \(400\) from model$/m,
+    );
+    expect(text).toContain('Drain rate: 24.0 results/min; first invocation → last result: 2,500 ms');
+    expect(text).toContain('scale-out from zero: 1,660 ms');
+    expect(text).toContain('time in backlog: average 900 ms, max 1,500 ms; largest backlog: 2');
+    expect(text).toMatch(
+      /Summary files:\n {2}runs\/r1\/async\/summary\.json\n {2}runs\/r1\/async\/summary\.md\n$/,
+    );
+  });
+
+  it('says n/a for figures a run could not measure, and prints no benchmark section without one', () => {
+    const { benchmark: _benchmark, ...plain } = SUMMARY;
+    const text = formatAsyncSummary({
+      summary: { ...plain, drainRatePerMinute: null, makespanMs: null },
+      items: [],
+      summaryPaths: { json: 'a', markdown: 'b' },
+    });
+    expect(text).toContain('Drain rate: n/a; first invocation → last result: n/a');
+    expect(text).not.toContain('Benchmark:');
+  });
+});
+
+describe('AsyncProgressReporter', () => {
+  function reporter(isTTY: boolean) {
+    const written: string[] = [];
+    let now = 0;
+    const progress = new AsyncProgressReporter({
+      output: { write: (text) => written.push(text), isTTY },
+      elapsedMs: () => now,
+    });
+    return { progress, written, advance: (ms: number) => (now += ms) };
+  }
+  const snapshot = {
+    received: 20,
+    completed: 3,
+    failed: 0,
+    queued: 15,
+    inFlight: 2,
+    instancesInService: 1,
+    instancesStarting: 1,
+    desiredInstanceCount: 2,
+  };
+
+  it('prints the endpoint counts when piped at most once a second', () => {
+    // Prepare
+    const { progress, written, advance } = reporter(false);
+
+    // Act
+    progress.onEndpoint(snapshot);
+    advance(200);
+    progress.onEndpoint({ ...snapshot, completed: 4 });
+    advance(1000);
+    progress.onEndpoint({ ...snapshot, completed: 5 });
+
+    // Assert
+    expect(written).toEqual([
+      '[   0.0s] inputs: 20 sent · 15 queued · 2 at the model · 3 completed · 0 failed · instances 1 (→ 2)\n',
+      '[   1.2s] inputs: 20 sent · 15 queued · 2 at the model · 5 completed · 0 failed · instances 1 (→ 2)\n',
+    ]);
+  });
+
+  it('redraws the counts in place on a terminal, and clears them before a permanent line', () => {
+    const { progress, written } = reporter(true);
+    progress.onEndpoint(snapshot);
+    progress.line('Summarizing…');
+    expect(written[0]?.startsWith('\r\x1b[K[   0.0s] inputs: 20 sent')).toBe(true);
+    expect(written[1]).toBe('\r\x1b[K[   0.0s] Summarizing…\n');
+  });
+
+  it('prints a scaling activity when it starts and when it ends, with the reason of a failure', () => {
+    // Prepare
+    const { progress, written } = reporter(false);
+    const started = {
+      startEpochMs: 1000,
+      toInstanceCount: 2,
+      status: 'InProgress',
+      description: 'Setting desired instance count to 2. Cause: backlog',
+    };
+
+    // Act
+    progress.onActivities([started]);
+    progress.onActivities([started]);
+    progress.onActivities([
+      {
+        ...started,
+        status: 'Failed',
+        endEpochMs: 2500,
+        description: `${started.description}. Failed: model server exited`,
+      },
+    ]);
+
+    // Assert
+    expect(written).toEqual([
+      '[   0.0s] Scaling: Setting desired instance count to 2. Cause: backlog\n',
+      '[   0.0s] Scaling to 2 instance(s): Failed after 1.5 s (model server exited)\n',
+    ]);
+  });
+});

@@ -1,0 +1,88 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { runAsyncCli } from '../../../local/async/cli/main.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'async-cli-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: {
+      stdout: { write: (text: string) => out.push(text) },
+      stderr: { write: (text: string) => err.push(text) },
+      cwd: dir,
+    },
+    stdout: () => out.join(''),
+    stderr: () => err.join(''),
+  };
+}
+
+async function inputFile(document: unknown): Promise<string> {
+  const path = join(dir, 'input.json');
+  await writeFile(path, JSON.stringify(document));
+  return path;
+}
+
+const VALID = {
+  endpoint: {
+    modelDataUrl: 's3://local-artifacts/models/example-cnn/model.tar.gz',
+    framework: 'onnx',
+    instanceType: 'ml.c5.large',
+  },
+  inputPrefix: 's3://local-artifacts/inputs/example-cnn/',
+};
+
+describe('runAsyncCli', () => {
+  it('prints the usage with --help and exits 0', async () => {
+    const { io, stdout } = capture();
+    const outcome = await runAsyncCli(['--help'], io);
+    expect(outcome.exitCode).toBe(0);
+    expect(stdout()).toMatch(/^Usage: npm run start:async -- \[--input FILE\]/);
+  });
+
+  it('fails with exit code 2 when the input breaks the async schema, naming the field', async () => {
+    // Prepare
+    const { io, stderr } = capture();
+    const path = await inputFile({ ...VALID, requestTtlSeconds: 10 });
+
+    // Act
+    const outcome = await runAsyncCli(['--input', path], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(2);
+    expect(stderr()).toMatch(/Invalid run input in input\.json:\n {2}- requestTtlSeconds: got 10, expected/);
+  });
+
+  it('fails with exit code 2 when the input asks what local mode cannot do', async () => {
+    // Prepare
+    const { io, stderr } = capture();
+    const path = await inputFile({ ...VALID, endpoint: { ...VALID.endpoint, framework: 'pytorch' } });
+
+    // Act
+    const outcome = await runAsyncCli(['--input', path], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(2);
+    expect(stderr()).toContain('- endpoint.framework: got "pytorch", expected "onnx" in local mode');
+  });
+
+  it('fails with exit code 2 when the input file is not JSON', async () => {
+    const { io, stderr } = capture();
+    const path = join(dir, 'broken.json');
+    await writeFile(path, '{ not json');
+    const outcome = await runAsyncCli(['--input', path], io);
+    expect(outcome.exitCode).toBe(2);
+    expect(stderr()).toMatch(/is not valid JSON/);
+  });
+});

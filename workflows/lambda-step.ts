@@ -1,0 +1,77 @@
+import { Duration } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { ErrorNames } from '../handlers/contracts/errors.js';
+
+/** Errors of the Lambda service itself (not of our code): always safe to retry. */
+export const LAMBDA_SERVICE_ERRORS = [
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+];
+
+export interface LambdaStepOptions {
+  readonly payload: Record<string, unknown> | string;
+  readonly resultPath?: string;
+  readonly resultSelector?: Record<string, unknown>;
+  readonly timeout: Duration;
+  /** Retry `TransientServiceError` (throttling after the SDK's own retries). @default true */
+  readonly retryTransient?: boolean;
+}
+
+/**
+ * A Task state that invokes a step Lambda and takes its return value as the result (not the
+ * Invoke API's envelope). Retries name the transient errors: Lambda's own and ours.
+ */
+export function lambdaStep(
+  scope: Construct,
+  name: string,
+  fn: IFunction,
+  options: LambdaStepOptions,
+): tasks.LambdaInvoke {
+  const task = new tasks.LambdaInvoke(scope, name, {
+    lambdaFunction: fn,
+    // A payload that is one path becomes InputPath: with a function ARN as Resource, Parameters
+    // must be an object, and without Parameters the (input-pathed) state is the payload.
+    ...(typeof options.payload === 'string'
+      ? { inputPath: options.payload }
+      : { payload: sfn.TaskInput.fromObject(options.payload) }),
+    payloadResponseOnly: true,
+    retryOnServiceExceptions: false,
+    taskTimeout: sfn.Timeout.duration(options.timeout),
+    ...(options.resultPath === undefined ? {} : { resultPath: options.resultPath }),
+    ...(options.resultSelector === undefined ? {} : { resultSelector: options.resultSelector }),
+  });
+  retryLambdaServiceErrors(task);
+  if (options.retryTransient !== false) {
+    task.addRetry({
+      errors: [ErrorNames.transientService],
+      interval: Duration.seconds(5),
+      backoffRate: 2,
+      maxAttempts: 5,
+    });
+  }
+  return task;
+}
+
+export function retryLambdaServiceErrors(task: tasks.LambdaInvoke): void {
+  task.addRetry({
+    errors: LAMBDA_SERVICE_ERRORS,
+    interval: Duration.seconds(2),
+    backoffRate: 2,
+    maxAttempts: 6,
+  });
+}
+
+/** An endpoint still Creating cannot be deleted: retry for up to ~40 minutes. */
+export function retryWhileBusy(task: tasks.LambdaInvoke): void {
+  task.addRetry({
+    errors: [ErrorNames.resourceBusy],
+    interval: Duration.seconds(60),
+    backoffRate: 1,
+    maxAttempts: 40,
+  });
+}
