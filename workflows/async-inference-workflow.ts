@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
@@ -10,7 +10,9 @@ import {
   lambdaStep,
   type LambdaStepOptions,
   retryLambdaServiceErrors,
+  retryTransientErrors,
   retryWhileBusy,
+  standardStateMachine,
 } from './lambda-step.js';
 
 /** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
@@ -115,22 +117,13 @@ export class AsyncInferenceWorkflow extends Construct {
       .next(run)
       .next(new sfn.Succeed(this, 'Run succeeded', { outputPath: '$.summary' }));
 
-    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+    this.stateMachine = standardStateMachine(this, {
       comment:
         'Runs inputs through a SageMaker asynchronous endpoint, each wait resumed by its SNS notification',
-      stateMachineType: sfn.StateMachineType.STANDARD,
-      ...(props.stateMachineName === undefined ? {} : { stateMachineName: props.stateMachineName }),
-      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      definition,
       timeout: props.timeout ?? Duration.hours(48),
-      tracingEnabled: true,
-      logs: {
-        destination: new LogGroup(this, 'ExecutionLogs', {
-          retention: props.logRetention ?? RetentionDays.ONE_MONTH,
-        }),
-        level: sfn.LogLevel.ALL,
-        // Execution data holds task tokens: they must never reach a log.
-        includeExecutionData: false,
-      },
+      ...(props.stateMachineName === undefined ? {} : { stateMachineName: props.stateMachineName }),
+      ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
     });
   }
 
@@ -224,12 +217,7 @@ export class AsyncInferenceWorkflow extends Construct {
     });
     retryLambdaServiceErrors(task);
     // Throttled InvokeEndpointAsync: the retried attempt takes over the id with its new token.
-    task.addRetry({
-      errors: [ErrorNames.transientService],
-      interval: Duration.seconds(5),
-      backoffRate: 2,
-      maxAttempts: 5,
-    });
+    retryTransientErrors(task);
     return task;
   }
 

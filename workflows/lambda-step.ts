@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
@@ -46,15 +47,48 @@ export function lambdaStep(
     ...(options.resultSelector === undefined ? {} : { resultSelector: options.resultSelector }),
   });
   retryLambdaServiceErrors(task);
-  if (options.retryTransient !== false) {
-    task.addRetry({
-      errors: [ErrorNames.transientService],
-      interval: Duration.seconds(5),
-      backoffRate: 2,
-      maxAttempts: 5,
-    });
-  }
+  if (options.retryTransient !== false) retryTransientErrors(task);
   return task;
+}
+
+/** `TransientServiceError`: throttling that outlasted the SDK's own retries. */
+export function retryTransientErrors(task: tasks.LambdaInvoke): void {
+  task.addRetry({
+    errors: [ErrorNames.transientService],
+    interval: Duration.seconds(5),
+    backoffRate: 2,
+    maxAttempts: 5,
+  });
+}
+
+export interface StandardStateMachineProps {
+  readonly comment: string;
+  readonly definition: sfn.IChainable;
+  readonly timeout: Duration;
+  readonly logRetention?: RetentionDays;
+  readonly stateMachineName?: string;
+}
+
+/**
+ * The project's state machines: Standard, X-Ray, and every event logged without execution data
+ * (it holds run inputs and, in the async workflow, task tokens: neither may reach a log).
+ */
+export function standardStateMachine(scope: Construct, props: StandardStateMachineProps): sfn.StateMachine {
+  return new sfn.StateMachine(scope, 'StateMachine', {
+    comment: props.comment,
+    stateMachineType: sfn.StateMachineType.STANDARD,
+    ...(props.stateMachineName === undefined ? {} : { stateMachineName: props.stateMachineName }),
+    definitionBody: sfn.DefinitionBody.fromChainable(props.definition),
+    timeout: props.timeout,
+    tracingEnabled: true,
+    logs: {
+      destination: new LogGroup(scope, 'ExecutionLogs', {
+        retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      }),
+      level: sfn.LogLevel.ALL,
+      includeExecutionData: false,
+    },
+  });
 }
 
 export function retryLambdaServiceErrors(task: tasks.LambdaInvoke): void {

@@ -1,12 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
 import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
-import { lambdaStep, type LambdaStepOptions, retryWhileBusy } from './lambda-step.js';
+import { lambdaStep, type LambdaStepOptions, retryWhileBusy, standardStateMachine } from './lambda-step.js';
 
 /** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
 export interface OptimizationSteps {
@@ -79,20 +79,11 @@ export class OptimizationWorkflow extends Construct {
       .next(optimize)
       .next(new sfn.Succeed(this, 'Run succeeded', { outputPath: '$.summary' }));
 
-    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+    this.stateMachine = standardStateMachine(this, {
       comment: 'Benchmarks serving configurations of a model and recommends the cheapest under the SLA',
-      stateMachineType: sfn.StateMachineType.STANDARD,
-      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      definition,
       timeout: props.timeout ?? Duration.hours(24),
-      tracingEnabled: true,
-      logs: {
-        destination: new LogGroup(this, 'ExecutionLogs', {
-          retention: props.logRetention ?? RetentionDays.ONE_MONTH,
-        }),
-        level: sfn.LogLevel.ALL,
-        // Execution data holds run inputs and, in the async workflow, task tokens: keep it out of logs.
-        includeExecutionData: false,
-      },
+      ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
     });
   }
 

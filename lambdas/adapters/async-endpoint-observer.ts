@@ -4,15 +4,11 @@ import {
   type DescribeScalingActivitiesCommandOutput,
   type ScalingActivity as SdkScalingActivity,
 } from '@aws-sdk/client-application-auto-scaling';
-import {
-  type CloudWatchClient,
-  GetMetricDataCommand,
-  type GetMetricDataCommandInput,
-  type GetMetricDataCommandOutput,
-} from '@aws-sdk/client-cloudwatch';
+import { type CloudWatchClient, type GetMetricDataCommandInput } from '@aws-sdk/client-cloudwatch';
 import { TransientServiceError } from '../../handlers/contracts/errors.js';
 import type { AsyncBacklogMetrics, AsyncEndpointObserver, ScalingActivity } from '../../handlers/ports.js';
 import { SAGEMAKER_VARIANT_DIMENSION, variantResourceId } from './application-autoscaling-registry.js';
+import { fetchMetricData } from './cloudwatch-metric-data.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 import { retainedResolutionSeconds } from './cloudwatch-endpoint-metrics.js';
 
@@ -189,7 +185,7 @@ export class AwsAsyncEndpointObserver implements AsyncEndpointObserver {
       endTime: new Date(end),
       periodSeconds,
     });
-    const values = await this.fetchAllPages(endpointName, input);
+    const values = await fetchMetricData(this.cloudWatch, endpointName, input);
     const points = (id: string): readonly number[] => values.get(id) ?? [];
 
     const backlogSizes = points(BACKLOG_QUERY_IDS.maxBacklogSize);
@@ -225,45 +221,6 @@ export class AwsAsyncEndpointObserver implements AsyncEndpointObserver {
       );
     } catch (error) {
       throw transient(error, 'DescribeScalingActivities', resourceId);
-    }
-  }
-
-  /** Every page's values, by query id: results of one query may continue on the next page. */
-  private async fetchAllPages(
-    endpointName: string,
-    input: GetMetricDataCommandInput,
-  ): Promise<ReadonlyMap<string, readonly number[]>> {
-    const values = new Map<string, number[]>();
-    let nextToken: string | undefined;
-    do {
-      const page = await this.getMetricData(endpointName, {
-        ...input,
-        ...(nextToken === undefined ? {} : { NextToken: nextToken }),
-      });
-      for (const result of page.MetricDataResults ?? []) {
-        if (result.StatusCode === 'InternalError') {
-          throw new TransientServiceError(
-            `GetMetricData for endpoint ${endpointName}: CloudWatch answered InternalError for ${result.Id ?? 'a query'} ` +
-              '(its API reference says to retry the request). The workflow retries the step with a longer backoff.',
-            { operation: 'GetMetricData', endpointName, queryId: result.Id },
-          );
-        }
-        if (result.Id === undefined) continue;
-        values.set(result.Id, [...(values.get(result.Id) ?? []), ...(result.Values ?? [])]);
-      }
-      nextToken = page.NextToken === '' ? undefined : page.NextToken;
-    } while (nextToken !== undefined);
-    return values;
-  }
-
-  private async getMetricData(
-    endpointName: string,
-    input: GetMetricDataCommandInput,
-  ): Promise<GetMetricDataCommandOutput> {
-    try {
-      return await this.cloudWatch.send(new GetMetricDataCommand(input));
-    } catch (error) {
-      throw transient(error, 'GetMetricData', `endpoint ${endpointName}`);
     }
   }
 }

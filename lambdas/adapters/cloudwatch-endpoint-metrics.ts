@@ -1,19 +1,16 @@
 import {
   type CloudWatchClient,
-  GetMetricDataCommand,
   type GetMetricDataCommandInput,
-  type GetMetricDataCommandOutput,
   type MetricDataQuery,
   type StandardUnit,
 } from '@aws-sdk/client-cloudwatch';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
 import type {
   EndpointMetrics,
   EndpointMetricsQuery,
   EndpointMetricsReader,
   MetricSummary,
 } from '../../handlers/ports.js';
-import { errorMessage, errorName, isTransient } from './aws-errors.js';
+import { fetchMetricData } from './cloudwatch-metric-data.js';
 
 /** The `EndpointMetrics` fields this adapter fills, one per CloudWatch metric. */
 type SummaryField = Exclude<keyof EndpointMetrics, 'source'>;
@@ -191,7 +188,7 @@ export class CloudWatchEndpointMetrics implements EndpointMetricsReader {
 
   async read(query: EndpointMetricsQuery): Promise<EndpointMetrics | undefined> {
     const input = toGetMetricDataInput(query, metricsWindow(query, this.now()));
-    const values = await this.fetchAllPages(query.endpointName, input);
+    const values = await fetchMetricData(this.client, query.endpointName, input);
     const summaries: MutableSummaries = {};
     for (const spec of ENDPOINT_METRIC_SPECS) {
       const average = singleValue(values, queryId(spec.field, 'average'), query.endpointName);
@@ -201,54 +198,6 @@ export class CloudWatchEndpointMetrics implements EndpointMetricsReader {
     }
     if (Object.keys(summaries).length === 0) return undefined;
     return { source: 'cloudwatch', ...summaries };
-  }
-
-  /** Every page's values, by query id: results of one query may continue on the next page. */
-  private async fetchAllPages(
-    endpointName: string,
-    input: GetMetricDataCommandInput,
-  ): Promise<ReadonlyMap<string, readonly number[]>> {
-    const values = new Map<string, number[]>();
-    let nextToken: string | undefined;
-    do {
-      const page = await this.send(endpointName, {
-        ...input,
-        ...(nextToken === undefined ? {} : { NextToken: nextToken }),
-      });
-      for (const result of page.MetricDataResults ?? []) {
-        if (result.StatusCode === 'InternalError') {
-          throw new TransientServiceError(
-            `GetMetricData for endpoint ${endpointName}: CloudWatch answered InternalError for ${result.Id ?? 'a query'} ` +
-              '(its API reference says to retry the request). The workflow retries the step with a longer backoff.',
-            { operation: 'GetMetricData', endpointName, queryId: result.Id },
-          );
-        }
-        if (result.Id === undefined) continue;
-        const known = values.get(result.Id) ?? [];
-        values.set(result.Id, [...known, ...(result.Values ?? [])]);
-      }
-      nextToken = page.NextToken === '' ? undefined : page.NextToken;
-    } while (nextToken !== undefined);
-    return values;
-  }
-
-  private async send(
-    endpointName: string,
-    input: GetMetricDataCommandInput,
-  ): Promise<GetMetricDataCommandOutput> {
-    try {
-      return await this.client.send(new GetMetricDataCommand(input));
-    } catch (error) {
-      if (!isTransient(error)) throw error;
-      const name = errorName(error);
-      throw new TransientServiceError(
-        `GetMetricData for endpoint ${endpointName} failed after the SDK's own retries: ${name ?? 'Error'}: ` +
-          `${errorMessage(error)}. The workflow retries the step with a longer backoff; if this persists, other ` +
-          "workloads in the account are using up CloudWatch's GetMetricData request rate.",
-        { operation: 'GetMetricData', endpointName, errorName: name },
-        { cause: error },
-      );
-    }
   }
 }
 

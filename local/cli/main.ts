@@ -3,7 +3,6 @@
  * and the local adapters, with live progress and a summary. `local/cli.ts` is the process entry;
  * tests call `runCli` in-process.
  */
-import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
@@ -12,7 +11,6 @@ import {
   type InputIssue,
   InvalidRunInputError,
 } from '../../handlers/contracts/errors.js';
-import { isValidRunId } from '../../handlers/contracts/names.js';
 import type { RunSummary } from '../../handlers/recommend.js';
 import type { Report } from '../../handlers/report/report.js';
 import { type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
@@ -26,12 +24,12 @@ import {
 } from '../local-environment.js';
 import type { JsonValue } from '../runner/index.js';
 import { type SynthesizedWorkflows, synthesizeWorkflows } from '../synthesized-workflows.js';
-import { type CliArguments, parseCliArguments, UsageError, USAGE } from './args.js';
+import { USAGE } from './args.js';
 import { seedExampleObjects } from './example-objects.js';
 import { localModeIssues, withLocalDefaults } from './local-input.js';
 import { causeMessage, ProgressReporter } from './progress.js';
 import { formatSummary, type ServerSettings } from './summary.js';
-import { displayPath, handleSignals, INTERRUPTED_EXIT_CODE, pidsOf, readInput } from './shared.js';
+import { displayPath, EXIT_CODES, interruptRun, pidsOf, startCli } from './shared.js';
 
 export interface CliIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -55,34 +53,13 @@ export interface CliOutcome {
   readonly serverPids: readonly number[];
 }
 
-export const EXIT_CODES = { ok: 0, runFailed: 1, invalid: 2, interrupted: INTERRUPTED_EXIT_CODE } as const;
+export { defaultRunId, EXIT_CODES } from './shared.js';
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> {
   const started = performance.now();
-  const cwd = io.cwd ?? process.cwd();
-  const errorLine = (text: string): void => {
-    io.stderr.write(`${text}\n`);
-  };
-  let args: CliArguments;
-  try {
-    args = parseCliArguments(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    errorLine(`${error.message}\n\n${USAGE}`);
-    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
-  }
-  if (args.help) {
-    io.stdout.write(`${USAGE}\n`);
-    return { exitCode: EXIT_CODES.ok, serverPids: [] };
-  }
-  const runId = args.runId ?? defaultRunId(new Date());
-  if (!isValidRunId(runId)) {
-    errorLine(`--run-id: got ${JSON.stringify(runId)}, expected 1–80 letters, digits, "-" or "_"`);
-    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
-  }
-  const inputPath = resolve(cwd, args.inputPath ?? '');
-  const document = await readInput(inputPath, errorLine);
-  if (document === undefined) return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  const start = await startCli(argv, io, USAGE);
+  if (start.kind === 'exit') return { exitCode: start.exitCode, serverPids: [] };
+  const { args, runId, inputPath, document, cwd, errorLine } = start;
 
   const reporter = new ProgressReporter({
     output: { write: (text) => io.stdout.write(text), isTTY: io.stdout.isTTY === true },
@@ -103,24 +80,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
       reporter.onLoadProgress(event);
     },
   });
-  const interrupt = new AbortController();
-  const stopHandlingSignals =
-    io.handleSignals === true
-      ? handleSignals(
-          interrupt,
-          () => {
-            environment.host.killAllNow();
-          },
-          (text) => {
-            reporter.line(text);
-          },
-        )
-      : undefined;
-  const onExternalAbort = (): void => {
-    interrupt.abort(new Error('interrupted'));
-  };
-  io.signal?.addEventListener('abort', onExternalAbort, { once: true });
-  if (io.signal?.aborted === true) onExternalAbort();
+  const interrupt = interruptRun(
+    io,
+    () => {
+      environment.host.killAllNow();
+    },
+    (text) => {
+      reporter.line(text);
+    },
+  );
   try {
     const input = withLocalDefaults(document);
     for (const uri of await seedExampleObjects(environment.store, input)) {
@@ -177,8 +145,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);
     return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment.host) };
   } finally {
-    io.signal?.removeEventListener('abort', onExternalAbort);
-    stopHandlingSignals?.();
+    interrupt.release();
     await environment.close();
   }
 }
@@ -315,10 +282,4 @@ function serverSettingsByCandidate(
     });
   }
   return settings;
-}
-
-/** `local-20250101-120000-ab12`: sortable, and unique enough for runs started by hand. */
-export function defaultRunId(now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `local-${stamp}-${randomBytes(2).toString('hex')}`;
 }

@@ -69,23 +69,10 @@ export class ProgressReporter {
       case 'StateExited':
         this.onStateExited(event.stateName, event.output);
         return;
-      case 'StateRetried':
-        this.line(`${event.stateName}: retry ${event.attempt}`);
-        return;
-      case 'ExecutionSucceeded':
-        this.line('Run succeeded');
-        return;
-      case 'ExecutionFailed':
-        this.line(`Run failed: ${event.error}: ${causeMessage(event.cause)}`);
-        return;
-      case 'ExecutionAborted':
-        this.line('Run aborted');
-        return;
-      case 'ExecutionTimedOut':
-        this.line('Run timed out');
-        return;
-      default:
-        return;
+      default: {
+        const line = runLine(event);
+        if (line !== undefined) this.line(line);
+      }
     }
   }
 
@@ -275,4 +262,22 @@ export function formatRate(value: number): string {
 
 export function formatMs(value: number): string {
   return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
+}
+
+/** The line both CLIs print for a retry and for the end of the execution; other events have none. */
+export function runLine(event: RunnerEvent): string | undefined {
+  switch (event.type) {
+    case 'StateRetried':
+      return `${event.stateName}: retry ${event.attempt}`;
+    case 'ExecutionSucceeded':
+      return 'Run succeeded';
+    case 'ExecutionFailed':
+      return `Run failed: ${event.error}: ${causeMessage(event.cause)}`;
+    case 'ExecutionAborted':
+      return 'Run aborted';
+    case 'ExecutionTimedOut':
+      return 'Run timed out';
+    default:
+      return undefined;
+  }
 }

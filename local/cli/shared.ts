@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { describeError } from '../../handlers/contracts/errors.js';
+import { isValidRunId } from '../../handlers/contracts/names.js';
+import { type CliArguments, parseCliArguments, UsageError } from './args.js';
 
 /**
  * What both local CLIs (`npm start`, `npm run start:async`) share: reading the run input, the
@@ -9,8 +12,63 @@ import { describeError } from '../../handlers/contracts/errors.js';
 
 /** One Ctrl-C can arrive twice (from the terminal and relayed by tsx or npm): ignore the echo. */
 const SAME_KEYPRESS_MS = 1000;
-/** 128 + SIGINT, as shells report an interrupted command. */
-export const INTERRUPTED_EXIT_CODE = 130;
+/** 128 + SIGINT for an interrupted run, as shells report an interrupted command. */
+export const EXIT_CODES = { ok: 0, runFailed: 1, invalid: 2, interrupted: 130 } as const;
+
+/** `local-20250101-120000-ab12`: sortable, and unique enough for runs started by hand. */
+export function defaultRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `local-${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+export interface CliStartIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly cwd?: string;
+}
+
+/** Either the CLI ends before running (usage, --help, a bad run id or input file), or it runs. */
+export type CliStart =
+  | { readonly kind: 'exit'; readonly exitCode: number }
+  | {
+      readonly kind: 'run';
+      readonly args: CliArguments;
+      readonly runId: string;
+      readonly inputPath: string;
+      /** The input file's JSON, not yet validated. */
+      readonly document: unknown;
+      readonly cwd: string;
+      readonly errorLine: (text: string) => void;
+    };
+
+/** What both CLIs do first: parse the arguments, check the run id, read the input file. */
+export async function startCli(argv: readonly string[], io: CliStartIo, usage: string): Promise<CliStart> {
+  const cwd = io.cwd ?? process.cwd();
+  const errorLine = (text: string): void => {
+    io.stderr.write(`${text}\n`);
+  };
+  let args: CliArguments;
+  try {
+    args = parseCliArguments(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    errorLine(`${error.message}\n\n${usage}`);
+    return { kind: 'exit', exitCode: EXIT_CODES.invalid };
+  }
+  if (args.help) {
+    io.stdout.write(`${usage}\n`);
+    return { kind: 'exit', exitCode: EXIT_CODES.ok };
+  }
+  const runId = args.runId ?? defaultRunId(new Date());
+  if (!isValidRunId(runId)) {
+    errorLine(`--run-id: got ${JSON.stringify(runId)}, expected 1–80 letters, digits, "-" or "_"`);
+    return { kind: 'exit', exitCode: EXIT_CODES.invalid };
+  }
+  const inputPath = resolve(cwd, args.inputPath ?? '');
+  const document = await readInput(inputPath, errorLine);
+  if (document === undefined) return { kind: 'exit', exitCode: EXIT_CODES.invalid };
+  return { kind: 'run', args, runId, inputPath, document, cwd, errorLine };
+}
 
 /** The run input file as JSON, or `undefined` after printing why it cannot be read. */
 export async function readInput(path: string, errorLine: (text: string) => void): Promise<unknown> {
@@ -35,7 +93,7 @@ export async function readInput(path: string, errorLine: (text: string) => void)
  * First Ctrl-C (or SIGTERM): abort the run, which then cleans up. A second one: kill the model
  * servers now and exit without clean-up. Returns the function that removes the handlers.
  */
-export function handleSignals(
+function handleSignals(
   interrupt: AbortController,
   killAllNow: () => void,
   line: (text: string) => void,
@@ -51,13 +109,42 @@ export function handleSignals(
     if (performance.now() - firstSignalAt < SAME_KEYPRESS_MS) return;
     killAllNow();
     process.stderr.write(`${signal} again: model servers killed, exiting without clean-up\n`);
-    process.exit(INTERRUPTED_EXIT_CODE);
+    process.exit(EXIT_CODES.interrupted);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return () => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  };
+}
+
+/** What stops a local run: Ctrl-C (when the CLI owns the process) or the caller's signal. */
+export interface RunInterruption {
+  readonly signal: AbortSignal;
+  /** Removes the signal handlers and the listener on the caller's signal. */
+  release(): void;
+}
+
+export function interruptRun(
+  io: { readonly signal?: AbortSignal; readonly handleSignals?: boolean },
+  killAllNow: () => void,
+  line: (text: string) => void,
+): RunInterruption {
+  const interrupt = new AbortController();
+  const stopHandlingSignals =
+    io.handleSignals === true ? handleSignals(interrupt, killAllNow, line) : undefined;
+  const onExternalAbort = (): void => {
+    interrupt.abort(new Error('interrupted'));
+  };
+  io.signal?.addEventListener('abort', onExternalAbort, { once: true });
+  if (io.signal?.aborted === true) onExternalAbort();
+  return {
+    signal: interrupt.signal,
+    release: () => {
+      io.signal?.removeEventListener('abort', onExternalAbort);
+      stopHandlingSignals?.();
+    },
   };
 }
 

@@ -9,10 +9,8 @@ import type { ItemResult } from '../../../handlers/async/batches.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
 import { describeError, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
-import { isValidRunId } from '../../../handlers/contracts/names.js';
 import { createConsoleLogger } from '../../adapters/console-logger.js';
-import { type CliArguments, parseCliArguments, UsageError } from '../../cli/args.js';
-import { type CliIo, defaultRunId, EXIT_CODES } from '../../cli/main.js';
+import type { CliIo } from '../../cli/main.js';
 import { causeMessage } from '../../cli/progress.js';
 import type { JsonValue } from '../../runner/index.js';
 import { type SynthesizedWorkflows, synthesizeWorkflows } from '../../synthesized-workflows.js';
@@ -26,7 +24,7 @@ import { seedAsyncExampleObjects } from '../example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
-import { displayPath, handleSignals, pidsOf, readInput } from '../../cli/shared.js';
+import { displayPath, EXIT_CODES, interruptRun, pidsOf, startCli } from '../../cli/shared.js';
 
 export const ASYNC_USAGE = `Usage: npm run start:async -- [--input FILE] [options]
        npx tsx local/async-cli.ts --input FILE [options]
@@ -73,30 +71,9 @@ const PROGRESS_INTERVAL_MS = 200;
 
 export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<AsyncCliOutcome> {
   const started = performance.now();
-  const cwd = io.cwd ?? process.cwd();
-  const errorLine = (text: string): void => {
-    io.stderr.write(`${text}\n`);
-  };
-  let args: CliArguments;
-  try {
-    args = parseCliArguments(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    errorLine(`${error.message}\n\n${ASYNC_USAGE}`);
-    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
-  }
-  if (args.help) {
-    io.stdout.write(`${ASYNC_USAGE}\n`);
-    return { exitCode: EXIT_CODES.ok, serverPids: [] };
-  }
-  const runId = args.runId ?? defaultRunId(new Date());
-  if (!isValidRunId(runId)) {
-    errorLine(`--run-id: got ${JSON.stringify(runId)}, expected 1–80 letters, digits, "-" or "_"`);
-    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
-  }
-  const inputPath = resolve(cwd, args.inputPath ?? '');
-  const document = await readInput(inputPath, errorLine);
-  if (document === undefined) return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  const start = await startCli(argv, io, ASYNC_USAGE);
+  if (start.kind === 'exit') return { exitCode: start.exitCode, serverPids: [] };
+  const { args, runId, inputPath, document, cwd, errorLine } = start;
   const input = withAsyncLocalDefaults(document);
   const issues = precheck(input);
   if (issues.length > 0) {
@@ -123,24 +100,15 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
     logger,
     waitTimeoutSeconds: workflows.asyncWaitTimeoutSeconds,
   });
-  const interrupt = new AbortController();
-  const stopHandlingSignals =
-    io.handleSignals === true
-      ? handleSignals(
-          interrupt,
-          () => {
-            environment.host.killAllNow();
-          },
-          (text) => {
-            reporter.line(text);
-          },
-        )
-      : undefined;
-  const onExternalAbort = (): void => {
-    interrupt.abort(new Error('interrupted'));
-  };
-  io.signal?.addEventListener('abort', onExternalAbort, { once: true });
-  if (io.signal?.aborted === true) onExternalAbort();
+  const interrupt = interruptRun(
+    io,
+    () => {
+      environment.host.killAllNow();
+    },
+    (text) => {
+      reporter.line(text);
+    },
+  );
   let stopProgress: (() => void) | undefined;
   try {
     for (const uri of await seedAsyncExampleObjects(environment.store, input)) {
@@ -189,8 +157,7 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
     return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment.host) };
   } finally {
     stopProgress?.();
-    io.signal?.removeEventListener('abort', onExternalAbort);
-    stopHandlingSignals?.();
+    interrupt.release();
     await environment.close();
   }
 }

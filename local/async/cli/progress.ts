@@ -5,7 +5,7 @@
  * is redrawn in place; piped, it is printed when it changes, at most once a second.
  */
 import type { ScalingActivity } from '../../../handlers/ports.js';
-import { causeMessage, type ProgressOutput } from '../../cli/progress.js';
+import { type ProgressOutput, runLine } from '../../cli/progress.js';
 import type { RunnerEvent } from '../../runner/index.js';
 import type { AsyncEndpointSnapshot } from '../async-endpoint.js';
 
@@ -58,23 +58,10 @@ export class AsyncProgressReporter {
       case 'StateExited':
         this.onStateExited(event.stateName, event.output);
         return;
-      case 'StateRetried':
-        this.line(`${event.stateName}: retry ${event.attempt}`);
-        return;
-      case 'ExecutionSucceeded':
-        this.line('Run succeeded');
-        return;
-      case 'ExecutionFailed':
-        this.line(`Run failed: ${event.error}: ${causeMessage(event.cause)}`);
-        return;
-      case 'ExecutionAborted':
-        this.line('Run aborted');
-        return;
-      case 'ExecutionTimedOut':
-        this.line('Run timed out');
-        return;
-      default:
-        return;
+      default: {
+        const line = runLine(event);
+        if (line !== undefined) this.line(line);
+      }
     }
   }
 
