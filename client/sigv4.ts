@@ -2,6 +2,7 @@ import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, HttpRequest } from '@smithy/types';
+import { RunApiError } from './errors.js';
 
 /**
  * SigV4 signing of requests to an IAM-authenticated API Gateway API (signing name `execute-api`),
@@ -57,8 +58,20 @@ export class ExecuteApiSigner {
       },
       ...(request.body === undefined ? {} : { body: request.body }),
     };
-    const signed = await this.signerFor().sign(unsigned, signingDate === undefined ? {} : { signingDate });
-    return { headers: { ...signed.headers } };
+    try {
+      const signed = await this.signerFor().sign(unsigned, signingDate === undefined ? {} : { signingDate });
+      return { headers: { ...signed.headers } };
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'CredentialsProviderError') throw error;
+      throw new RunApiError(
+        `No AWS credentials to sign the request to ${url.host} (${error.message}), expected credentials ` +
+          'from the default chain: AWS_PROFILE (after `aws sso login` for SSO profiles), ' +
+          'AWS_ACCESS_KEY_ID with AWS_SECRET_ACCESS_KEY, or the role of the machine or container',
+        0,
+        'NoCredentials',
+        { cause: error },
+      );
+    }
   }
 
   private signerFor(): SignatureV4 {

@@ -1,7 +1,8 @@
 /**
- * The variables of the Lambdas that react to run events (the Model Registry trigger and the
- * run-summary notifier): the constructs that create them set these names, their entries read
- * them. Kept apart from the entries, which read their environment when imported.
+ * The variables of the Lambdas that start or follow runs (the Model Registry trigger, the
+ * run-summary notifier, the run API's status Lambda): the constructs that create them set these
+ * names, their entries read them. Kept apart from the entries, which read their environment when
+ * imported.
  */
 export const RunEventVariables = {
   /** The optimization state machine: started by the trigger, recognised by the notifier. */

@@ -14,6 +14,7 @@ import type {
 } from '../../handlers/run-status/ports.js';
 import { ExecutionStatuses, type RunWorkflow } from '../../handlers/run-status/run-api-contract.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
+import { RunEventVariables } from '../run-event-variables.js';
 
 /**
  * `ExecutionReader` over Step Functions: DescribeExecution, and GetExecutionHistory newest first
@@ -24,8 +25,8 @@ import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /** The variables the status Lambda reads the state machines' ARNs from (set by infra/constructs/run-api.ts). */
 export const StateMachineVariables = {
-  optimization: 'OPTIMIZATION_STATE_MACHINE_ARN',
-  'async-inference': 'ASYNC_INFERENCE_STATE_MACHINE_ARN',
+  optimization: RunEventVariables.optimizationStateMachineArn,
+  'async-inference': RunEventVariables.asyncInferenceStateMachineArn,
 } as const satisfies Record<RunWorkflow, string>;
 
 /** GetExecutionHistory `maxResults`: "the maximum allowed page size is 1000". */

@@ -172,6 +172,31 @@ describe('RunApiClient', () => {
     });
   });
 
+  describe('without credentials', () => {
+    it('fails naming where credentials are looked for, before sending anything', async () => {
+      // Prepare
+      const before = api.requests.length;
+      const noCredentials = new RunApiClient({
+        apiUrl: api.url,
+        region: TEST_REGION,
+        credentials: () =>
+          Promise.reject(
+            Object.assign(new Error('Could not load credentials from any providers'), {
+              name: 'CredentialsProviderError',
+            }),
+          ),
+      });
+
+      // Act
+      const failure = noCredentials.getRun('nightly-cpu');
+
+      // Assert
+      await expect(failure).rejects.toThrow(RunApiError);
+      await expect(failure).rejects.toThrow(/No AWS credentials to sign .*AWS_PROFILE/);
+      expect(api.requests.length).toBe(before);
+    });
+  });
+
   describe('startAsyncRun', () => {
     it('posts to /async-runs', async () => {
       // Prepare
