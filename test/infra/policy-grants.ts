@@ -47,3 +47,30 @@ interface PolicyResource {
 function toArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
+
+/** A resource's `Properties`, by logical id; fails naming the id when the template has none. */
+export function propertiesOf(template: Template, logicalId: string): Record<string, unknown> {
+  const resource = (template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>)[
+    logicalId
+  ];
+  if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
+  return resource.Properties;
+}
+
+/** The trust policy of a schedule's role: Scheduler, for this account's default group only (TEST_ENV). */
+export const SCHEDULER_TRUST_POLICY = {
+  Version: '2012-10-17',
+  Statement: [
+    {
+      Effect: 'Allow',
+      Action: 'sts:AssumeRole',
+      Principal: { Service: 'scheduler.amazonaws.com' },
+      Condition: {
+        StringEquals: {
+          'aws:SourceAccount': '123456789012',
+          'aws:SourceArn': 'arn:aws:scheduler:us-east-1:123456789012:schedule-group/default',
+        },
+      },
+    },
+  ],
+} as const;

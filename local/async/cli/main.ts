@@ -126,7 +126,8 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
       return { exitCode: EXIT_CODES.interrupted, runId, serverPids: [] };
     }
     let watched: WatchedVariant | undefined;
-    stopProgress = watchEndpoint(environment, reporter, () => watched);
+    const progress = watchEndpoint(environment, reporter, () => watched);
+    stopProgress = progress.stop;
     const outcome = await runLocalAsyncInference({
       environment,
       stateMachine: workflows.asyncInference,
@@ -137,6 +138,8 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
         if (event.type === 'StateExited' && event.stateName === 'Validate async run') {
           watched = variantOf(event.output);
         }
+        // The endpoint's counts as of this event, so a line like "Batch 0 recorded" follows them.
+        if (event.type === 'StateExited') progress.refresh();
         reporter.onRunnerEvent(event);
       },
     });
@@ -163,15 +166,16 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
 }
 
 /** The input's own schema (the first state checks it again) plus what local mode cannot run. */
+/** Every problem at once: what local mode cannot run, then the schema's issues on other fields. */
 function precheck(input: unknown): readonly InputIssue[] {
   const localIssues = asyncLocalModeIssues(input);
-  if (localIssues.length > 0) return localIssues;
+  const localFields = new Set(localIssues.map((issue) => issue.field));
   try {
     parseAsyncRunInput(input);
-    return [];
+    return localIssues;
   } catch (error) {
-    if (error instanceof InvalidRunInputError) return error.issues;
-    throw error;
+    if (!(error instanceof InvalidRunInputError)) throw error;
+    return [...localIssues, ...error.issues.filter((issue) => !localFields.has(issue.field))];
   }
 }
 
@@ -240,7 +244,7 @@ function watchEndpoint(
   environment: LocalAsyncEnvironment,
   reporter: AsyncProgressReporter,
   watched: () => WatchedVariant | undefined,
-): () => void {
+): { readonly refresh: () => void; readonly stop: () => void } {
   const since = Date.now();
   const refresh = (): void => {
     const variant = watched();
@@ -253,9 +257,12 @@ function watchEndpoint(
   };
   const timer = setInterval(refresh, PROGRESS_INTERVAL_MS);
   timer.unref();
-  return () => {
-    clearInterval(timer);
-    refresh();
+  return {
+    refresh,
+    stop: () => {
+      clearInterval(timer);
+      refresh();
+    },
   };
 }
 

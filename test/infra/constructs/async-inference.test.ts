@@ -11,7 +11,7 @@ import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-s
 import { extractStateMachines } from '../../../local/runner/index.js';
 import { createTestApp, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
-import { grantsOf, logicalIdOf } from '../policy-grants.js';
+import { grantsOf, logicalIdOf, propertiesOf, SCHEDULER_TRUST_POLICY } from '../policy-grants.js';
 
 const STACK_NAME = 'AsyncInferenceTest';
 const ASYNC_STATE_MACHINE_ARN = `arn:aws:states:us-east-1:123456789012:stateMachine:${STACK_NAME}-AsyncInference`;
@@ -38,14 +38,6 @@ function buildStack(settings?: AsyncInferenceSettings) {
     throw new Error('expected the async-inference workflow in a stack with includeWorkflows left on');
   }
   return { stack, asyncInference, template: Template.fromStack(stack) };
-}
-
-function propertiesOf(template: Template, logicalId: string): Record<string, unknown> {
-  const resource = (template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>)[
-    logicalId
-  ];
-  if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
-  return resource.Properties;
 }
 
 function stepNamed(asyncInference: AsyncInference, id: string): ProjectFunction {
@@ -350,22 +342,7 @@ describe('AsyncInference', () => {
       const grants = grantsOf(template, roleId);
 
       // Assert
-      expect(trust).toEqual({
-        Version: '2012-10-17',
-        Statement: [
-          {
-            Effect: 'Allow',
-            Action: 'sts:AssumeRole',
-            Principal: { Service: 'scheduler.amazonaws.com' },
-            Condition: {
-              StringEquals: {
-                'aws:SourceAccount': '123456789012',
-                'aws:SourceArn': 'arn:aws:scheduler:us-east-1:123456789012:schedule-group/default',
-              },
-            },
-          },
-        ],
-      });
+      expect(trust).toEqual(SCHEDULER_TRUST_POLICY);
       expect(grants).toEqual([
         `Allow lambda:InvokeFunction on <${heartbeatId}.Arn>`,
         `Allow lambda:InvokeFunction on <${heartbeatId}.Arn>:*`,

@@ -6,7 +6,7 @@ import { ModelApprovalTrigger } from '../../../infra/constructs/model-approval-t
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
-import { grantsOf, logicalIdOf } from '../policy-grants.js';
+import { grantsOf, logicalIdOf, propertiesOf } from '../policy-grants.js';
 
 const STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
 const TEMPLATE_INPUT = {
@@ -32,14 +32,6 @@ function buildTrigger(props: Partial<Omit<ModelApprovalTriggerProps, 'stateMachi
     ...props,
   });
   return { stack, trigger };
-}
-
-function propertiesOf(template: Template, logicalId: string): Record<string, unknown> {
-  const resource = (template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>)[
-    logicalId
-  ];
-  if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
-  return resource.Properties;
 }
 
 describe('ModelApprovalTrigger', () => {

@@ -5,18 +5,10 @@ import { RunNotifications } from '../../../infra/constructs/run-notifications.js
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
-import { grantsOf, logicalIdOf } from '../policy-grants.js';
+import { grantsOf, logicalIdOf, propertiesOf } from '../policy-grants.js';
 
 const OPTIMIZATION_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
 const ASYNC_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:AsyncInference';
-
-function propertiesOf(template: Template, logicalId: string): Record<string, unknown> {
-  const resource = (template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>)[
-    logicalId
-  ];
-  if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
-  return resource.Properties;
-}
 
 describe('RunNotifications', () => {
   const app = createTestApp();

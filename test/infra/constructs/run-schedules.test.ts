@@ -10,7 +10,7 @@ import { RunSchedules } from '../../../infra/constructs/run-schedules.js';
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
-import { grantsOf, logicalIdOf } from '../policy-grants.js';
+import { grantsOf, logicalIdOf, propertiesOf, SCHEDULER_TRUST_POLICY } from '../policy-grants.js';
 
 const OPTIMIZATION_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
 const ASYNC_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:AsyncInference';
@@ -54,14 +54,6 @@ function buildSchedules(props: Partial<RunSchedulesProps> = {}) {
     ...props,
   });
   return { stack, schedules };
-}
-
-function propertiesOf(template: Template, logicalId: string): Record<string, unknown> {
-  const resource = (template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>)[
-    logicalId
-  ];
-  if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
-  return resource.Properties;
 }
 
 function scheduleOf(schedules: RunSchedules, name: string) {
@@ -132,22 +124,7 @@ describe('RunSchedules', () => {
       const grants = grantsOf(template, roleId);
 
       // Assert
-      expect(trust).toEqual({
-        Version: '2012-10-17',
-        Statement: [
-          {
-            Effect: 'Allow',
-            Action: 'sts:AssumeRole',
-            Principal: { Service: 'scheduler.amazonaws.com' },
-            Condition: {
-              StringEquals: {
-                'aws:SourceAccount': '123456789012',
-                'aws:SourceArn': 'arn:aws:scheduler:us-east-1:123456789012:schedule-group/default',
-              },
-            },
-          },
-        ],
-      });
+      expect(trust).toEqual(SCHEDULER_TRUST_POLICY);
       expect(grants).toEqual([
         `Allow sqs:SendMessage on <${logicalIdOf(stack, queue)}.Arn>`,
         `Allow states:StartExecution on ${OPTIMIZATION_ARN}`,

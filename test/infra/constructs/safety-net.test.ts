@@ -7,7 +7,7 @@ import { resolveMaxAgeHours, resolveSchedule, SafetyNet } from '../../../infra/c
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
-import { grantsOf, logicalIdOf } from '../policy-grants.js';
+import { grantsOf, logicalIdOf, propertiesOf, SCHEDULER_TRUST_POLICY } from '../policy-grants.js';
 
 const STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
 const ASYNC_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:AsyncInference';
@@ -43,14 +43,6 @@ function buildSafetyNet(
     ...safetyNetProps,
   });
   return { stack, safetyNet, template: Template.fromStack(stack) };
-}
-
-function propertiesOf(template: Template, logicalId: string): Record<string, unknown> {
-  const resource = (template.toJSON().Resources as Record<string, { Properties: Record<string, unknown> }>)[
-    logicalId
-  ];
-  if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
-  return resource.Properties;
 }
 
 describe('SafetyNet', () => {
@@ -187,22 +179,7 @@ describe('SafetyNet', () => {
       const grants = grantsOf(template, roleId);
 
       // Assert
-      expect(trust).toEqual({
-        Version: '2012-10-17',
-        Statement: [
-          {
-            Effect: 'Allow',
-            Action: 'sts:AssumeRole',
-            Principal: { Service: 'scheduler.amazonaws.com' },
-            Condition: {
-              StringEquals: {
-                'aws:SourceAccount': '123456789012',
-                'aws:SourceArn': 'arn:aws:scheduler:us-east-1:123456789012:schedule-group/default',
-              },
-            },
-          },
-        ],
-      });
+      expect(trust).toEqual(SCHEDULER_TRUST_POLICY);
       expect(grants).toEqual([
         `Allow lambda:InvokeFunction on <${janitorId}.Arn>`,
         `Allow lambda:InvokeFunction on <${janitorId}.Arn>:*`,

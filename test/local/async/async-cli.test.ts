@@ -1,38 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { writeFile } from 'node:fs/promises';
+import { describe, expect, it } from '@jest/globals';
 import { runAsyncCli } from '../../../local/async/cli/main.js';
+import { cliSandbox } from '../cli/support/cli-sandbox.js';
 
-let dir: string;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'async-cli-'));
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: {
-      stdout: { write: (text: string) => out.push(text) },
-      stderr: { write: (text: string) => err.push(text) },
-      cwd: dir,
-    },
-    stdout: () => out.join(''),
-    stderr: () => err.join(''),
-  };
-}
-
-async function inputFile(document: unknown): Promise<string> {
-  const path = join(dir, 'input.json');
-  await writeFile(path, JSON.stringify(document));
-  return path;
-}
+const sandbox = cliSandbox('async-cli-');
+const { capture, inputFile } = sandbox;
 
 const VALID = {
   endpoint: {
@@ -77,9 +50,27 @@ describe('runAsyncCli', () => {
     expect(stderr()).toContain('- endpoint.framework: got "pytorch", expected "onnx" in local mode');
   });
 
+  it('fails with exit code 2 naming every problem at once, local and schema alike', async () => {
+    // Prepare
+    const { io, stderr } = capture();
+    const path = await inputFile({
+      ...VALID,
+      endpoint: { ...VALID.endpoint, framework: 'pytorch' },
+      requestTtlSeconds: 10,
+    });
+
+    // Act
+    const outcome = await runAsyncCli(['--input', path], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(2);
+    expect(stderr()).toContain('- endpoint.framework: got "pytorch", expected "onnx" in local mode');
+    expect(stderr()).toMatch(/- requestTtlSeconds: got 10, expected/);
+  });
+
   it('fails with exit code 2 when the input file is not JSON', async () => {
     const { io, stderr } = capture();
-    const path = join(dir, 'broken.json');
+    const path = join(sandbox.dir(), 'broken.json');
     await writeFile(path, '{ not json');
     const outcome = await runAsyncCli(['--input', path], io);
     expect(outcome.exitCode).toBe(2);

@@ -156,6 +156,28 @@ describe('the async-inference workflow run locally', () => {
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
   }, 60_000);
 
+  it('fails in "Run refused" with every bad field named, before anything is created', async () => {
+    // Prepare
+    const env = await prepare('refused');
+    const input = { ...runInput(['pair-1'], 1), requestTtlSeconds: 10, contentType: '' };
+
+    // Act
+    const outcome = await runLocalAsyncInference({
+      environment: env,
+      stateMachine: workflows.asyncInference,
+      input,
+      runId: 'e2e-refused',
+    });
+
+    // Assert
+    expect(outcome.result).toMatchObject({ status: 'FAILED', error: 'InvalidRunInputError' });
+    // As on AWS, the cause is Lambda's error document.
+    const cause = JSON.parse((outcome.result as { cause: string }).cause) as { errorMessage: string };
+    expect(cause.errorMessage).toMatch(/requestTtlSeconds: got 10, expected/);
+    expect(cause.errorMessage).toMatch(/contentType: got "", expected/);
+    expect(env.host.launchedServers()).toEqual([]);
+  }, 60_000);
+
   it('records an input whose notification never arrives as TimedOut when its wait’s heartbeat expires', async () => {
     // Prepare: the notification handler cannot read the token store for one input, every attempt;
     // no heartbeat sender runs, so that wait ends at its HeartbeatSeconds (900 s × 5/900 = 5 s).

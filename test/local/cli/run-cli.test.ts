@@ -1,38 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { defaultRunId, runCli } from '../../../local/cli/main.js';
+import { cliSandbox } from './support/cli-sandbox.js';
 
-let dir: string;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'run-cli-'));
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: {
-      stdout: { write: (text: string) => out.push(text) },
-      stderr: { write: (text: string) => err.push(text) },
-      cwd: dir,
-    },
-    stdout: () => out.join(''),
-    stderr: () => err.join(''),
-  };
-}
-
-async function inputFile(document: unknown): Promise<string> {
-  const path = join(dir, 'input.json');
-  await writeFile(path, typeof document === 'string' ? document : JSON.stringify(document));
-  return path;
-}
+const sandbox = cliSandbox('run-cli-');
+const { capture, inputFile } = sandbox;
 
 describe('runCli', () => {
   it('prints the usage with --help and exits 0', async () => {
@@ -68,7 +40,7 @@ describe('runCli', () => {
 
     // Assert
     expect(outcome.exitCode).toBe(2);
-    expect(stderr()).toContain(`Cannot read the run input ${join(dir, 'missing.json')}`);
+    expect(stderr()).toContain(`Cannot read the run input ${join(sandbox.dir(), 'missing.json')}`);
   });
 
   it('fails with exit code 2 when the input is not JSON', async () => {
