@@ -65,6 +65,12 @@ export function sagemakerCompiler(
 
 /** A Wait state's seconds: at least 1, at most an hour (a poll interval, not a deadline). */
 const POLL_BOUNDS = { min: 1, max: 3600, integer: true } as const;
+/**
+ * Where the back-off stops: at least 30 s, so a 45-minute endpoint deadline (plus an hour of
+ * scale-in wait in an async benchmark) stays a few hundred history events, far from the 25,000 of
+ * a Standard execution (docs/decisions.md #5).
+ */
+const MAX_POLL_BOUNDS = { min: 30, max: 3600, integer: true } as const;
 
 /**
  * Polls start at 30 s and double up to 2 min: Neo jobs and endpoint creation both take minutes
@@ -83,7 +89,7 @@ function pollTimings(pollVariable: string, maxVariable: string): PollTimings {
   const maxPollSeconds = getNumberEnv(
     maxVariable,
     Math.max(DEFAULT_MAX_POLL_SECONDS, pollSeconds),
-    POLL_BOUNDS,
+    MAX_POLL_BOUNDS,
   );
   if (maxPollSeconds < pollSeconds) {
     throw new Error(
