@@ -19,7 +19,13 @@ import {
   type RunResult,
   runStateMachine,
 } from './runner/index.js';
-import { createStepHandlers, type StepDependencies, type StepHandler } from './step-handlers.js';
+import {
+  createStepHandlers,
+  type LocalCleanUp,
+  type StepDependencies,
+  type StepHandler,
+  stepTaskResolver,
+} from './step-handlers.js';
 
 /** The local artifacts bucket: `s3://local-artifacts/...` URIs live in the local store. */
 export const LOCAL_ARTIFACTS_BUCKET = 'local-artifacts';
@@ -159,7 +165,7 @@ export interface LocalRunOptions {
 export interface LocalRunOutcome {
   readonly result: RunResult;
   /** Set when the execution did not succeed and this module ran the clean-up step itself. */
-  readonly cleanUp?: { readonly ok: true } | { readonly ok: false; readonly error: string };
+  readonly cleanUp?: LocalCleanUp;
 }
 
 /**
@@ -177,15 +183,7 @@ export async function runLocalOptimization(options: LocalRunOptions): Promise<Lo
     stateMachineName: stateMachine.name,
     input: options.input,
     executionName: runId,
-    resolveTask: (info) => {
-      const handler = info.stepName === undefined ? undefined : handlers[info.stepName];
-      if (handler === undefined) {
-        throw new Error(
-          `No local handler for state "${info.stateName}": got step ${info.stepName ?? '(none)'}, expected one of ${Object.keys(handlers).join(', ')}`,
-        );
-      }
-      return (input, context) => handler(input, context.signal);
-    },
+    resolveTask: stepTaskResolver(handlers),
     waitTimeOverrideMs: LOCAL_WAIT_MS,
     retryIntervalOverrideMs: LOCAL_RETRY_INTERVAL_MS,
     ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -26,6 +26,7 @@ import type {
 import { recommend, type RecommendEvent } from '../handlers/recommend.js';
 import { runLoadWorker, type RunLoadWorkerEvent } from '../handlers/run-load-worker.js';
 import { validateAndPlan, type ValidateAndPlanEvent } from '../handlers/validate-and-plan.js';
+import type { TaskResolver } from './runner/index.js';
 
 /** What the optimization steps run on, outside Lambda: local adapters, or fakes in tests. */
 export interface StepDependencies {
@@ -50,6 +51,25 @@ export interface StepDependencies {
 
 /** A step's core function as the local runner calls it: the state's payload in, the result out. */
 export type StepHandler = (payload: unknown, signal: AbortSignal) => Promise<unknown>;
+
+/** Outcome of the clean-up a local environment runs after an unsuccessful execution. */
+export type LocalCleanUp = { readonly ok: true } | { readonly ok: false; readonly error: string };
+
+/**
+ * The runner's task resolver over step handlers: each Task state calls the handler of the step
+ * its Lambda carries in `STEP_NAME`; a state without one fails naming the steps there are.
+ */
+export function stepTaskResolver(handlers: Readonly<Record<string, StepHandler>>): TaskResolver {
+  return (info) => {
+    const handler = info.stepName === undefined ? undefined : handlers[info.stepName];
+    if (handler === undefined) {
+      throw new Error(
+        `No local handler for state "${info.stateName}": got step ${info.stepName ?? '(none)'}, expected one of ${Object.keys(handlers).join(', ')}`,
+      );
+    }
+    return (input, context) => handler(input, context.signal);
+  };
+}
 
 /**
  * The same core functions the Lambdas call (`lambdas/<step>.ts`), keyed by the step name that

@@ -35,7 +35,7 @@ import {
   TaskTokenBroker,
 } from '../runner/index.js';
 import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
-import type { StepHandler } from '../step-handlers.js';
+import { type LocalCleanUp, type StepHandler, stepTaskResolver } from '../step-handlers.js';
 import { LocalAsyncPlatform } from './async-platform.js';
 import { LocalAsyncInvoker } from './local-async-invoker.js';
 import { LocalTaskResumer } from './local-task-resumer.js';
@@ -173,7 +173,7 @@ export interface LocalAsyncRunOutcome {
   /** The run's plan, once "Validate async run" produced it. */
   readonly plan?: AsyncRunPlan;
   /** Set when the execution was aborted or timed out and this module ran the clean-up step itself. */
-  readonly cleanUp?: { readonly ok: true } | { readonly ok: false; readonly error: string };
+  readonly cleanUp?: LocalCleanUp;
 }
 
 /**
@@ -196,15 +196,7 @@ export async function runLocalAsyncInference(options: LocalAsyncRunOptions): Pro
       input: options.input,
       executionName: runId,
       taskTokens: environment.taskTokens,
-      resolveTask: (info) => {
-        const handler = info.stepName === undefined ? undefined : handlers[info.stepName];
-        if (handler === undefined) {
-          throw new Error(
-            `No local handler for state "${info.stateName}": got step ${info.stepName ?? '(none)'}, expected one of ${Object.keys(handlers).join(', ')}`,
-          );
-        }
-        return (input, context) => handler(input, context.signal);
-      },
+      resolveTask: stepTaskResolver(handlers),
       waitTimeOverrideMs: LOCAL_WAIT_MS,
       retryIntervalOverrideMs: LOCAL_RETRY_INTERVAL_MS,
       timeoutScale,

@@ -27,9 +27,9 @@ import { type SynthesizedWorkflows, synthesizeWorkflows } from '../synthesized-w
 import { USAGE } from './args.js';
 import { seedExampleObjects } from './example-objects.js';
 import { localModeIssues, withLocalDefaults } from './local-input.js';
-import { causeMessage, ProgressReporter } from './progress.js';
+import { ProgressReporter } from './progress.js';
 import { formatSummary, type ServerSettings } from './summary.js';
-import { displayPath, EXIT_CODES, interruptRun, pidsOf, startCli } from './shared.js';
+import { displayPath, EXIT_CODES, interruptRun, pidsOf, reportUnsuccessfulRun, startCli } from './shared.js';
 
 export interface CliIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -163,25 +163,16 @@ async function finish(context: {
 }): Promise<CliOutcome> {
   const { outcome, environment, runId, errorLine, serverPids } = context;
   const { result } = outcome;
-  const cleanUp =
-    outcome.cleanUp === undefined
-      ? ''
-      : outcome.cleanUp.ok
-        ? ' Clean-up ran: every endpoint was deleted and every model server stopped.'
-        : ` Clean-up failed (${outcome.cleanUp.error}); every model server was stopped anyway.`;
   if (result.status !== 'SUCCEEDED') {
-    if (result.status === 'FAILED')
-      errorLine(`Run ${runId} failed: ${result.error}: ${causeMessage(result.cause)}.${cleanUp}`);
-    else
-      errorLine(
-        `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUp}`,
-      );
-    return {
-      exitCode:
-        context.interrupted && result.status === 'ABORTED' ? EXIT_CODES.interrupted : EXIT_CODES.runFailed,
+    const exitCode = reportUnsuccessfulRun({
+      result,
+      cleanUp: outcome.cleanUp,
+      deleted: 'every endpoint was deleted',
       runId,
-      serverPids,
-    };
+      interrupted: context.interrupted,
+      errorLine,
+    });
+    return { exitCode, runId, serverPids };
   }
   const summary = result.output as unknown as RunSummary;
   const reportFiles = {

@@ -228,7 +228,8 @@ export class ProgressReporter {
   }
 }
 
-function field(value: unknown, ...path: string[]): unknown {
+/** The value at `path` inside a state's JSON, or `undefined` when any step is missing. */
+export function field(value: unknown, ...path: string[]): unknown {
   let current = value;
   for (const key of path) {
     if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
@@ -237,7 +238,7 @@ function field(value: unknown, ...path: string[]): unknown {
   return current;
 }
 
-function text(value: unknown): string | undefined {
+export function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 

@@ -3,6 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
+import type { RunResult } from '../runner/index.js';
+import type { LocalCleanUp } from '../step-handlers.js';
+import { causeMessage } from './progress.js';
 import { type CliArguments, parseCliArguments, UsageError } from './args.js';
 
 /**
@@ -169,4 +172,33 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   const render = (cells: readonly string[]): string =>
     `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
   return [render(headers), render(widths.map((width) => '-'.repeat(width))), ...rows.map(render)];
+}
+
+/**
+ * What both CLIs print when a run did not succeed: its error (or how it ended) and what clean-up
+ * did; returns the exit code (130 for a run the user interrupted, 1 otherwise).
+ */
+export function reportUnsuccessfulRun(context: {
+  readonly result: Exclude<RunResult, { status: 'SUCCEEDED' }>;
+  readonly cleanUp: LocalCleanUp | undefined;
+  /** What a successful clean-up removed, e.g. "every endpoint was deleted". */
+  readonly deleted: string;
+  readonly runId: string;
+  readonly interrupted: boolean;
+  readonly errorLine: (text: string) => void;
+}): number {
+  const { result, cleanUp, runId } = context;
+  const cleanUpText =
+    cleanUp === undefined
+      ? ''
+      : cleanUp.ok
+        ? ` Clean-up ran: ${context.deleted} and every model server stopped.`
+        : ` Clean-up failed (${cleanUp.error}); every model server was stopped anyway.`;
+  if (result.status === 'FAILED')
+    context.errorLine(`Run ${runId} failed: ${result.error}: ${causeMessage(result.cause)}.${cleanUpText}`);
+  else
+    context.errorLine(
+      `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUpText}`,
+    );
+  return context.interrupted && result.status === 'ABORTED' ? EXIT_CODES.interrupted : EXIT_CODES.runFailed;
 }

@@ -5,7 +5,7 @@ import {
   type RunnerEvent,
   type RunResult,
 } from '../../local/runner/index.js';
-import { createStepHandlers, type StepHandler } from '../../local/step-handlers.js';
+import { createStepHandlers, type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
 import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { type FakeSageMaker, stubTransports, type StubEndpointBehaviour } from '../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
@@ -94,12 +94,7 @@ export async function runOptimization(options: {
     resources: optimization.resources,
     input: JSON.parse(JSON.stringify(options.input)) as JsonValue,
     executionName: options.runId ?? 'test-run',
-    resolveTask: (info) => {
-      const handler = info.stepName === undefined ? undefined : handlers[info.stepName];
-      if (handler === undefined)
-        throw new Error(`No local handler for state ${info.stateName} (${info.stepName ?? '?'})`);
-      return (input, context) => handler(input, context.signal);
-    },
+    resolveTask: stepTaskResolver(handlers),
     waitTimeOverrideMs: 1,
     retryIntervalOverrideMs: 1,
     onEvent: (event) => events.push(event),

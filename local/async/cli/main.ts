@@ -11,7 +11,6 @@ import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-ru
 import { describeError, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { createConsoleLogger } from '../../adapters/console-logger.js';
 import type { CliIo } from '../../cli/main.js';
-import { causeMessage } from '../../cli/progress.js';
 import type { JsonValue } from '../../runner/index.js';
 import { type SynthesizedWorkflows, synthesizeWorkflows } from '../../synthesized-workflows.js';
 import {
@@ -24,7 +23,14 @@ import { seedAsyncExampleObjects } from '../example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
-import { displayPath, EXIT_CODES, interruptRun, pidsOf, startCli } from '../../cli/shared.js';
+import {
+  displayPath,
+  EXIT_CODES,
+  interruptRun,
+  pidsOf,
+  reportUnsuccessfulRun,
+  startCli,
+} from '../../cli/shared.js';
 
 export const ASYNC_USAGE = `Usage: npm run start:async -- [--input FILE] [options]
        npx tsx local/async-cli.ts --input FILE [options]
@@ -192,24 +198,15 @@ async function finish(context: {
   const { result } = outcome;
   const serverPids = pidsOf(environment.host);
   if (result.status !== 'SUCCEEDED') {
-    const cleanUp =
-      outcome.cleanUp === undefined
-        ? ''
-        : outcome.cleanUp.ok
-          ? ' Clean-up ran: the endpoint was deleted and every model server stopped.'
-          : ` Clean-up failed (${outcome.cleanUp.error}); every model server was stopped anyway.`;
-    if (result.status === 'FAILED')
-      errorLine(`Run ${runId} failed: ${result.error}: ${causeMessage(result.cause)}.${cleanUp}`);
-    else
-      errorLine(
-        `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUp}`,
-      );
-    return {
-      exitCode:
-        context.interrupted && result.status === 'ABORTED' ? EXIT_CODES.interrupted : EXIT_CODES.runFailed,
+    const exitCode = reportUnsuccessfulRun({
+      result,
+      cleanUp: outcome.cleanUp,
+      deleted: 'the endpoint was deleted',
       runId,
-      serverPids,
-    };
+      interrupted: context.interrupted,
+      errorLine,
+    });
+    return { exitCode, runId, serverPids };
   }
   const summary = result.output as unknown as AsyncRunSummary;
   const document = JSON.parse(

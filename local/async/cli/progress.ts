@@ -5,7 +5,7 @@
  * is redrawn in place; piped, it is printed when it changes, at most once a second.
  */
 import type { ScalingActivity } from '../../../handlers/ports.js';
-import { type ProgressOutput, runLine } from '../../cli/progress.js';
+import { field, type ProgressOutput, runLine, text } from '../../cli/progress.js';
 import type { RunnerEvent } from '../../runner/index.js';
 import type { AsyncEndpointSnapshot } from '../async-endpoint.js';
 
@@ -150,19 +150,6 @@ export class AsyncProgressReporter {
   private stamp(): string {
     return `[${(this.options.elapsedMs() / 1000).toFixed(1).padStart(6)}s]`;
   }
-}
-
-function field(value: unknown, ...path: string[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }
 
 function count(value: unknown, fallback = '?'): string {
