@@ -39,7 +39,7 @@ Local mode:
   - Compilation targets are compiled with ONNX Runtime offline graph optimization for this CPU.
   - model.image is ignored (it defaults to "local"): the project's model server serves every model.
 
-Exit codes: 0 the run succeeded, 1 it failed, 2 invalid command line or input, 130 interrupted.`;
+Exit codes: 0 the run succeeded, 1 it failed, 2 invalid command line or input, 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
 
 export function parseCliArguments(argv: readonly string[]): CliArguments {
   let parsed;

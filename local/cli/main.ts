@@ -29,7 +29,15 @@ import { seedExampleObjects } from './example-objects.js';
 import { localModeIssues, withLocalDefaults } from './local-input.js';
 import { ProgressReporter } from './progress.js';
 import { formatSummary, type ServerSettings } from './summary.js';
-import { displayPath, EXIT_CODES, interruptRun, pidsOf, reportUnsuccessfulRun, startCli } from './shared.js';
+import {
+  displayPath,
+  EXIT_CODES,
+  interruptedExitCode,
+  interruptRun,
+  pidsOf,
+  reportUnsuccessfulRun,
+  startCli,
+} from './shared.js';
 
 export interface CliIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -115,7 +123,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const workflows = io.workflows ?? synthesizeOnce(reporter);
     if (interrupt.signal.aborted) {
       errorLine('Interrupted before the run started: nothing was created.');
-      return { exitCode: EXIT_CODES.interrupted, runId, serverPids: [] };
+      return { exitCode: interruptedExitCode(interrupt.signal), runId, serverPids: [] };
     }
     const outcome = await runLocalOptimization({
       environment,
@@ -139,6 +147,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
       errorLine,
       serverPids,
       interrupted: interrupt.signal.aborted,
+      interruptedExitCode: interruptedExitCode(interrupt.signal),
     });
   } catch (error) {
     errorLine(`Error: ${describeError(error)}`);
@@ -160,6 +169,7 @@ async function finish(context: {
   readonly errorLine: (text: string) => void;
   readonly serverPids: readonly number[];
   readonly interrupted: boolean;
+  readonly interruptedExitCode: number;
 }): Promise<CliOutcome> {
   const { outcome, environment, runId, errorLine, serverPids } = context;
   const { result } = outcome;
@@ -170,6 +180,7 @@ async function finish(context: {
       deleted: 'every endpoint was deleted',
       runId,
       interrupted: context.interrupted,
+      interruptedExitCode: context.interruptedExitCode,
       errorLine,
     });
     return { exitCode, runId, serverPids };

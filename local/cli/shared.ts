@@ -15,8 +15,19 @@ import { type CliArguments, parseCliArguments, UsageError } from './args.js';
 
 /** One Ctrl-C can arrive twice (from the terminal and relayed by tsx or npm): ignore the echo. */
 const SAME_KEYPRESS_MS = 1000;
-/** 128 + SIGINT for an interrupted run, as shells report an interrupted command. */
-export const EXIT_CODES = { ok: 0, runFailed: 1, invalid: 2, interrupted: 130 } as const;
+/**
+ * 128 + the signal's number for a run a signal stopped, as shells report it: 130 for SIGINT
+ * (Ctrl-C, or the caller's abort), 143 for SIGTERM (what container runtimes and CI send).
+ */
+export const EXIT_CODES = { ok: 0, runFailed: 1, invalid: 2, interrupted: 130, terminated: 143 } as const;
+
+/** The exit code of a run stopped through `signal`: 143 when SIGTERM stopped it, else 130. */
+export function interruptedExitCode(signal: AbortSignal): number {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error && reason.message === 'SIGTERM'
+    ? EXIT_CODES.terminated
+    : EXIT_CODES.interrupted;
+}
 
 /** `local-20250101-120000-ab12`: sortable, and unique enough for runs started by hand. */
 export function defaultRunId(now: Date): string {
@@ -112,7 +123,7 @@ function handleSignals(
     if (performance.now() - firstSignalAt < SAME_KEYPRESS_MS) return;
     killAllNow();
     process.stderr.write(`${signal} again: model servers killed, exiting without clean-up\n`);
-    process.exit(EXIT_CODES.interrupted);
+    process.exit(signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -176,7 +187,7 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 
 /**
  * What both CLIs print when a run did not succeed: its error (or how it ended) and what clean-up
- * did; returns the exit code (130 for a run the user interrupted, 1 otherwise).
+ * did; returns the exit code (130 or 143 for a run the user interrupted, 1 otherwise).
  */
 export function reportUnsuccessfulRun(context: {
   readonly result: Exclude<RunResult, { status: 'SUCCEEDED' }>;
@@ -185,6 +196,8 @@ export function reportUnsuccessfulRun(context: {
   readonly deleted: string;
   readonly runId: string;
   readonly interrupted: boolean;
+  /** The exit code of an interrupted run (see `interruptedExitCode`). @default 130 */
+  readonly interruptedExitCode?: number;
   readonly errorLine: (text: string) => void;
 }): number {
   const { result, cleanUp, runId } = context;
@@ -200,5 +213,7 @@ export function reportUnsuccessfulRun(context: {
     context.errorLine(
       `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUpText}`,
     );
-  return context.interrupted && result.status === 'ABORTED' ? EXIT_CODES.interrupted : EXIT_CODES.runFailed;
+  return context.interrupted && result.status === 'ABORTED'
+    ? (context.interruptedExitCode ?? EXIT_CODES.interrupted)
+    : EXIT_CODES.runFailed;
 }

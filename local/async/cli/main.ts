@@ -26,6 +26,7 @@ import { formatAsyncSummary } from './summary.js';
 import {
   displayPath,
   EXIT_CODES,
+  interruptedExitCode,
   interruptRun,
   pidsOf,
   reportUnsuccessfulRun,
@@ -60,7 +61,7 @@ Local mode:
     shortened 100 times (the workflow's 600 s scale-in cooldown lasts 6 s).
 
 Exit codes: 0 the run succeeded (inputs may have failed: see the summary), 1 it failed,
-2 invalid command line or input, 130 interrupted.`;
+2 invalid command line or input, 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
 
 export interface AsyncCliOutcome {
   readonly exitCode: number;
@@ -129,7 +130,7 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
     );
     if (interrupt.signal.aborted) {
       errorLine('Interrupted before the run started: nothing was created.');
-      return { exitCode: EXIT_CODES.interrupted, runId, serverPids: [] };
+      return { exitCode: interruptedExitCode(interrupt.signal), runId, serverPids: [] };
     }
     let watched: WatchedVariant | undefined;
     const progress = watchEndpoint(environment, reporter, () => watched);
@@ -159,6 +160,7 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
       io,
       errorLine,
       interrupted: interrupt.signal.aborted,
+      interruptedExitCode: interruptedExitCode(interrupt.signal),
     });
   } catch (error) {
     errorLine(`Error: ${describeError(error)}`);
@@ -193,6 +195,7 @@ async function finish(context: {
   readonly io: CliIo;
   readonly errorLine: (text: string) => void;
   readonly interrupted: boolean;
+  readonly interruptedExitCode: number;
 }): Promise<AsyncCliOutcome> {
   const { outcome, environment, runId, errorLine, cwd } = context;
   const { result } = outcome;
@@ -204,6 +207,7 @@ async function finish(context: {
       deleted: 'the endpoint was deleted',
       runId,
       interrupted: context.interrupted,
+      interruptedExitCode: context.interruptedExitCode,
       errorLine,
     });
     return { exitCode, runId, serverPids };
