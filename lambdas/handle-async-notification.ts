@@ -1,10 +1,10 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { SNSEvent } from 'aws-lambda';
 import {
   handleAsyncNotifications,
   type NotificationOutcome,
   NotificationMetrics,
   type NotificationSummary,
+  readSnsRecords,
   throwIfRetryNeeded,
 } from '../handlers/async/handle-async-notification.js';
 import { taskResumer, taskTokenStore } from './wiring.js';
@@ -15,14 +15,16 @@ const resumer = taskResumer();
 
 /**
  * Subscribed to the async endpoint's success and error topics. The SNS event is never logged
- * (`defineStep`); each outcome is counted as a metric before a failed delivery is thrown back to
+ * (`defineStep`) and read defensively (an unreadable record is counted as malformed); each outcome is counted as a metric before a failed delivery is thrown back to
  * Lambda for retry.
  */
-export const handler = defineStep(async (event: SNSEvent, { logger }): Promise<NotificationSummary> => {
-  const summary = await handleAsyncNotifications(
-    event.Records.map((record) => ({ messageId: record.Sns.MessageId, message: record.Sns.Message })),
-    { store, resumer, logger, nowEpochMs: Date.now },
-  );
+export const handler = defineStep(async (event: unknown, { logger }): Promise<NotificationSummary> => {
+  const summary = await handleAsyncNotifications(readSnsRecords(event), {
+    store,
+    resumer,
+    logger,
+    nowEpochMs: Date.now,
+  });
   for (const [outcome, count] of Object.entries(summary) as [NotificationOutcome, number][]) {
     if (count > 0) metrics.addMetric(NotificationMetrics[outcome], MetricUnit.Count, count);
   }

@@ -6,6 +6,7 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { redactError, redactText, redactValue } from '../handlers/contracts/redaction.js';
 import type { Logger } from '../handlers/ports.js';
 import { getOptionalEnv } from './config.js';
 
@@ -31,13 +32,17 @@ export interface StepTools {
 
 export type StepHandler<Event, Result> = MiddyfiedHandler<Event, Result>;
 
-/** The core's `Logger` port over Powertools: details become structured keys of the log line. */
+/**
+ * The core's `Logger` port over Powertools: details become structured keys of the log line. Every
+ * line goes through the one redaction path, whatever wrote it: no task token or presigned URL
+ * signature reaches the logs.
+ */
 export function toCoreLogger(logger: PowertoolsLogger): Logger {
   const write =
     (level: 'info' | 'warn' | 'error') =>
     (message: string, details?: Record<string, unknown>): void => {
-      if (details === undefined) logger[level](message);
-      else logger[level](message, details);
+      if (details === undefined) logger[level](redactText(message));
+      else logger[level](redactText(message), redactValue(details) as Record<string, unknown>);
     };
   return { info: write('info'), warn: write('warn'), error: write('error') };
 }
@@ -46,8 +51,9 @@ const coreLogger = toCoreLogger(powertoolsLogger);
 
 /**
  * Makes the Lambda handler of one step from a function that calls the core. The event is never
- * logged (task tokens travel in some events); a failure is logged with its name and message, counted
- * in the `StepFailed` metric and rethrown as it is.
+ * logged (task tokens travel in some events); a failure is redacted (its message becomes the
+ * execution history's `cause`), logged with its name and message, counted in the `StepFailed`
+ * metric and rethrown with its class and name unchanged.
  */
 export function defineStep<Event, Result>(
   run: (event: Event, tools: StepTools) => Promise<Result>,
@@ -57,7 +63,8 @@ export function defineStep<Event, Result>(
       const result = await run(event, { logger: coreLogger, context });
       metrics.addMetric('StepSucceeded', MetricUnit.Count, 1);
       return result;
-    } catch (error) {
+    } catch (thrown) {
+      const error = redactError(thrown);
       metrics.addMetric('StepFailed', MetricUnit.Count, 1);
       if (error instanceof Error) powertoolsLogger.error('Step failed', error);
       else powertoolsLogger.error('Step failed', { error: String(error) });

@@ -1,10 +1,12 @@
 import { ErrorNames, TransientServiceError } from '../contracts/errors.js';
+import { redactedMessage } from '../contracts/redaction.js';
 import type { Logger } from '../ports.js';
 import {
   type CompletedNotification,
   type FailedNotification,
   type InferenceNotification,
   parseNotification,
+  type ParsedNotification,
 } from './notification.js';
 import type { TaskCallOutcome, TaskResumer, TaskTokenRecord, TaskTokenStore } from './ports.js';
 
@@ -31,8 +33,28 @@ import type { TaskCallOutcome, TaskResumer, TaskTokenRecord, TaskTokenStore } fr
 export interface SnsNotificationMessage {
   /** SNS `MessageId`, for log correlation. */
   readonly messageId: string;
-  /** SNS `Message`: SageMaker's JSON document. */
-  readonly message: string;
+  /** SNS `Message`: SageMaker's JSON document; anything else (or nothing) counts as malformed. */
+  readonly message: unknown;
+}
+
+/**
+ * The SNS event's records as messages, whatever the event's shape: a record without `Sns` or
+ * `Message` becomes a malformed message (counted, never thrown), so one unreadable record cannot
+ * fail the batch; an event without `Records` is one malformed message.
+ */
+export function readSnsRecords(event: unknown): SnsNotificationMessage[] {
+  const records = isObject(event) ? event.Records : undefined;
+  if (!Array.isArray(records)) return [{ messageId: '(event without Records)', message: undefined }];
+  return records.map((record: unknown, index) => {
+    const sns = isObject(record) ? record.Sns : undefined;
+    const messageId =
+      isObject(sns) && typeof sns.MessageId === 'string' ? sns.MessageId : `(record ${index})`;
+    return { messageId, message: isObject(sns) ? sns.Message : undefined };
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** One outcome per record; each is a metric the entry emits (count per invocation). */
@@ -124,7 +146,13 @@ async function handleOne(
   sns: SnsNotificationMessage,
   deps: HandleAsyncNotificationDeps,
 ): Promise<NotificationOutcome> {
-  const parsed = parseNotification(sns.message);
+  const parsed: ParsedNotification =
+    typeof sns.message === 'string'
+      ? parseNotification(sns.message)
+      : {
+          kind: 'malformed',
+          problem: `the SNS record has no Message string (got ${describeKind(sns.message)})`,
+        };
   const inferenceId = parsed.kind === 'malformed' ? parsed.inferenceId : parsed.notification.inferenceId;
   if (inferenceId === undefined) {
     const problem = parsed.kind === 'malformed' ? parsed.problem : 'no inferenceId';
@@ -164,7 +192,8 @@ async function handleOne(
       ...where,
       error: error instanceof Error ? error.name : 'Error',
       // Not `message`: Powertools reserves that key.
-      errorMessage: redact(error instanceof Error ? error.message : String(error), taskToken),
+      // The token this record holds, or any token-shaped text (the store's own errors may carry one).
+      errorMessage: redactedMessage(error, [taskToken]),
     });
     return 'retryLater';
   }
@@ -282,7 +311,6 @@ function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Belt and braces: an error message must not carry the token into a log line. */
-export function redact(text: string, secret: string | undefined): string {
-  return secret === undefined || secret === '' ? text : text.split(secret).join('<task token>');
+function describeKind(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }

@@ -1,6 +1,6 @@
 import { ErrorNames } from '../contracts/errors.js';
 import { EndpointStatuses, type EndpointDescription, type Logger, type ModelHost } from '../ports.js';
-import { redact } from './handle-async-notification.js';
+import { redactedMessage } from '../contracts/redaction.js';
 import type { TaskResumer, TaskTokenStore } from './ports.js';
 
 /**
@@ -87,7 +87,7 @@ export async function sendAsyncHeartbeats(deps: SendAsyncHeartbeatsDeps): Promis
       deps.logger.error('Heartbeat not sent; the next round retries', {
         ...where,
         error: error instanceof Error ? error.name : 'Error',
-        errorMessage: redact(error instanceof Error ? error.message : String(error), record.taskToken),
+        errorMessage: redactedMessage(error, [record.taskToken]),
       });
     }
   }

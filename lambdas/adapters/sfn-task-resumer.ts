@@ -5,6 +5,7 @@ import {
   SendTaskSuccessCommand,
 } from '@aws-sdk/client-sfn';
 import { TransientServiceError } from '../../handlers/contracts/errors.js';
+import { redactError, redactText } from '../../handlers/contracts/redaction.js';
 import {
   type TaskCallOutcome,
   type TaskGoneReason,
@@ -83,19 +84,12 @@ export function taskGoneReason(error: unknown): TaskGoneReason | undefined {
 }
 
 function redacted(operation: string, taskToken: string, error: unknown): unknown {
-  const message = errorMessage(error).split(taskToken).join('<task token>');
   if (isTransient(error)) {
     return new TransientServiceError(
-      `Step Functions ${operation} failed: ${errorName(error) ?? 'Error'}: ${message}`,
-      {
-        operation,
-      },
+      `Step Functions ${operation} failed: ${errorName(error) ?? 'Error'}: ${redactText(errorMessage(error), [taskToken])}`,
+      { operation },
     );
   }
-  if (error instanceof Error) {
-    // Keep the class and name (Retry/Catch and logs match on them), drop the token from the text.
-    error.message = message;
-    if (error.stack !== undefined) error.stack = error.stack.split(taskToken).join('<task token>');
-  }
-  return error;
+  // Keep the class and name (Retry/Catch and logs match on them), drop the token from the text.
+  return redactError(error, [taskToken]);
 }

@@ -5,6 +5,7 @@
  * on AWS. Anything else (`InvalidOutput` above 256 KiB) is rethrown with its name and the token
  * removed from its message: the broker quotes the token, and thrown errors end up in log lines.
  */
+import { redactError } from '../../handlers/contracts/redaction.js';
 import {
   type TaskCallOutcome,
   type TaskGoneReason,
@@ -48,7 +49,8 @@ export class LocalTaskResumer implements TaskResumer {
     } catch (error) {
       const reason = taskGoneReason(error);
       if (reason !== undefined) return { status: 'task-gone', reason };
-      throw redacted(error, taskToken);
+      // Keep the class and name (callers match on them), drop the token from the text.
+      throw redactError(error, [taskToken]);
     }
   }
 }
@@ -56,12 +58,4 @@ export class LocalTaskResumer implements TaskResumer {
 function taskGoneReason(error: unknown): TaskGoneReason | undefined {
   if (!(error instanceof Error)) return undefined;
   return TaskGoneReasons.find((reason) => reason === error.name);
-}
-
-function redacted(error: unknown, taskToken: string): unknown {
-  if (!(error instanceof Error)) return error;
-  // Keep the class and name (callers match on them), drop the token from the text.
-  error.message = error.message.split(taskToken).join('<task token>');
-  if (error.stack !== undefined) error.stack = error.stack.split(taskToken).join('<task token>');
-  return error;
 }

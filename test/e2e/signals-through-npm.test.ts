@@ -41,9 +41,9 @@ async function stopNpmStartWith(signal: 'SIGINT' | 'SIGTERM', runId: string): Pr
   let serverPid: number | undefined;
   // npm ends by re-sending the forwarded signal to itself: report it as a shell does (128 + number).
   const exited = new Promise<number | null>((resolve) =>
-    npm.once('exit', (code, ended) =>
-      resolve(code ?? (ended === null ? null : 128 + constants.signals[ended])),
-    ),
+    npm.once('exit', (code, ended) => {
+      resolve(code ?? (ended === null ? null : 128 + constants.signals[ended]));
+    }),
   );
   const onData = (chunk: Buffer): void => {
     output += chunk.toString();

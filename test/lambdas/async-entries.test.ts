@@ -142,6 +142,19 @@ describe('handle-async-notification entry', () => {
     expect(written.join('')).not.toContain(TOKEN.slice(0, 24));
   });
 
+  it('counts a record without Message as malformed instead of failing the batch with a TypeError', async () => {
+    // Arrange
+    captureStdout();
+    const event = { Records: [{ EventSource: 'aws:sns' }, { Sns: { MessageId: 'm-1' } }] };
+
+    // Act
+    const summary = await notificationEntry.handler(event, fakeContext());
+
+    // Assert
+    expect(summary.malformed).toBe(2);
+    expect(dynamo.commandCalls(GetCommand)).toHaveLength(0);
+  });
+
   it('fails the invocation so that Lambda redelivers when Step Functions is unavailable', async () => {
     captureStdout();
     dynamo.on(GetCommand).resolves({
@@ -160,7 +173,7 @@ describe('handle-async-notification entry', () => {
       .rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
 
     const run = notificationEntry.handler(
-      { Records: [{ Sns: { MessageId: 'm-9', Message: completedMessage('i-9') } }] } as unknown as SNSEvent,
+      { Records: [{ Sns: { MessageId: 'm-9', Message: completedMessage('i-9') } }] },
       fakeContext(),
     );
 

@@ -93,3 +93,37 @@ describe('defineStep', () => {
     expect(levels.some((spy) => spy.mock.calls.length > 0)).toBe(true);
   });
 });
+
+describe('defineStep: one redaction path for errors', () => {
+  const token = `AQCEAAAAKgAAAAMAAAAAAAAAAb${'Xy9+Qz0='.repeat(80)}`;
+
+  it('fails with the same error, its class and name kept, its message without the token', async () => {
+    // Arrange
+    const quota = new QuotaExceededError(`quota reached while storing {"taskToken":"${token}"}`);
+    const logged = jest.spyOn(step.powertoolsLogger, 'error');
+    const handler = step.defineStep(() => Promise.reject(quota));
+
+    // Act
+    const error = await handler({}, fakeContext()).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBe(quota);
+    expect((error as Error).name).toBe('QuotaExceededError');
+    expect((error as Error).message).toBe('quota reached while storing {"taskToken":"<task token>"}');
+    expect(JSON.stringify(logged.mock.calls)).not.toContain(token);
+  });
+
+  it('redacts a token or a presigned signature in any core log line', () => {
+    // Arrange
+    const info = jest.spyOn(step.powertoolsLogger, 'info');
+    const logger = step.toCoreLogger(step.powertoolsLogger);
+
+    // Act
+    logger.info(`Resumed ${token}`, { url: 'https://b.s3.amazonaws.com/k?X-Amz-Signature=abc123' });
+
+    // Assert
+    expect(info.mock.calls).toEqual([
+      ['Resumed <task token>', { url: 'https://b.s3.amazonaws.com/k?X-Amz-Signature=<redacted>' }],
+    ]);
+  });
+});

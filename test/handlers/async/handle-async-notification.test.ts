@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import {
   type HandleAsyncNotificationDeps,
   handleAsyncNotifications,
   type NotificationSummary,
+  readSnsRecords,
   throwIfRetryNeeded,
 } from '../../../handlers/async/handle-async-notification.js';
 import type { TaskResumer } from '../../../handlers/async/ports.js';
@@ -262,5 +263,76 @@ describe('throwIfRetryNeeded', () => {
     expect(() => {
       throwIfRetryNeeded({ ...NOTHING, resumedSuccess: 3, duplicate: 1 });
     }).not.toThrow();
+  });
+});
+
+describe('handleAsyncNotifications: no token reaches a log line, whatever port failed', () => {
+  const foreignToken = `AQCEAAAAKgAAAAMAAAAAAAAAAZ${'Pq7/Rs8='.repeat(80)}`;
+
+  it.each<[string, 'get' | 'consumeToken']>([
+    ['the token store, reading the record', 'get'],
+    ['the token store, consuming the token', 'consumeToken'],
+  ])('redacts a token in an error of %s', async (_port, method) => {
+    // Arrange: the store's own error echoes a record holding this token and another one.
+    jest
+      .spyOn(store, method)
+      .mockRejectedValue(
+        new Error(`ProvisionedThroughputExceeded on item {"taskToken":"${token}","other":"${foreignToken}"}`),
+      );
+
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, retryLater: 1 });
+    const logged = JSON.stringify(logger.lines);
+    expect(logged).toContain('ProvisionedThroughputExceeded');
+    expect(logged).not.toContain(token);
+    expect(logged).not.toContain(foreignToken);
+  });
+
+  it('redacts a token in an error of the task resumer', async () => {
+    // Arrange
+    jest
+      .spyOn(stepFunctions, 'sendTaskSuccess')
+      .mockRejectedValue(new Error(`InvalidToken: ${token} is not a valid token`));
+
+    // Act
+    await handle(completedMessage(ID));
+
+    // Assert
+    const logged = JSON.stringify(logger.lines);
+    expect(logged).toContain('InvalidToken');
+    expect(logged).not.toContain(token);
+  });
+});
+
+describe('readSnsRecords', () => {
+  it('counts a record without Message (or without Sns) as malformed and goes on with the batch', async () => {
+    // Arrange
+    const event = {
+      Records: [
+        { Sns: { MessageId: 'sns-no-message' } },
+        { EventSource: 'aws:sns' },
+        { Sns: { MessageId: 'sns-ok', Message: completedMessage(ID) } },
+      ],
+    };
+
+    // Act
+    const summary = await handleAsyncNotifications(readSnsRecords(event), deps());
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, malformed: 2, resumedSuccess: 1 });
+    expect(logger.lines.filter((line) => line.includes('Malformed notification ignored'))).toEqual([
+      expect.stringContaining('"messageId":"sns-no-message"'),
+      expect.stringContaining('"messageId":"(record 1)"'),
+    ]);
+  });
+
+  it('reads an event without Records as one malformed message', () => {
+    expect(readSnsRecords({ detail: {} })).toEqual([
+      { messageId: '(event without Records)', message: undefined },
+    ]);
+    expect(readSnsRecords(null)).toEqual([{ messageId: '(event without Records)', message: undefined }]);
   });
 });
