@@ -9,6 +9,16 @@ import { createHash } from 'node:crypto';
  */
 
 export const PROJECT_TAG_VALUE = 'model-serving-optimizer';
+
+/**
+ * The project's tag namespace: every key the project sets starts with it, and no user tag may (the
+ * run inputs' `tags` schema refuses them, `handlers/contracts/tags.ts`). Otherwise a user tag
+ * `mso:keep` on a run would be copied onto everything the run creates, and the janitor, which
+ * trusts these keys, would never delete it.
+ */
+export const PROJECT_TAG_PREFIX = 'mso:';
+
+/** Every key the project sets; on one endpoint all four at once (a kept candidate's endpoint). */
 export const TAG_KEYS = {
   project: 'mso:project',
   runId: 'mso:run-id',
@@ -64,6 +74,15 @@ export function resourceName(runId: string, kind: ResourceKind, suffix: string):
 /** What marks a kept resource: run clean-up sets it, the janitor honours it. */
 export const KEEP_TAG = { key: TAG_KEYS.keep, value: 'true' } as const;
 
+/**
+ * Whether `key` is in the project's namespace. Compared without case: tag keys are case-sensitive
+ * in SageMaker, so `MSO:keep` would not fool the janitor, but it would fool a person reading tags.
+ */
+export function isProjectTagKey(key: string): boolean {
+  return key.toLowerCase().startsWith(PROJECT_TAG_PREFIX);
+}
+
+/** The tags of everything a run creates: the user's (`extra`, checked by `userTagsSchema`) and the project's. */
 export function runTags(runId: string, extra: Record<string, string> = {}): Record<string, string> {
   return { ...extra, [TAG_KEYS.project]: PROJECT_TAG_VALUE, [TAG_KEYS.runId]: runId };
 }

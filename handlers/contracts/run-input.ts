@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
+import { userTagsSchema } from './tags.js';
 
 /**
  * The run input of the optimization workflow: one schema, used by the first state ("Validate and
@@ -163,8 +164,8 @@ export const runInputSchema = z
       .strictObject({ usdPerHour: z.record(z.string(), z.number().positive()).default({}) })
       .default({ usdPerHour: {} }),
     maxConcurrentCandidates: z.int().min(1).max(RUN_LIMITS.maxConcurrentCandidates).default(2),
-    /** Extra tags for every resource the run creates. */
-    tags: z.record(z.string().min(1).max(128), z.string().max(256)).default({}),
+    /** Extra tags for every resource the run creates: SageMaker's rules, none in the project's namespace. */
+    tags: userTagsSchema.default({}),
   })
   .superRefine((input, ctx) => {
     const issue = (path: PropertyKey[], message: string, given: unknown): void => {

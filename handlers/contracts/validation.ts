@@ -12,11 +12,18 @@ export function describeGiven(value: unknown): string {
   return text.length > MAX_GIVEN_LENGTH ? `${text.slice(0, MAX_GIVEN_LENGTH - 1)}…` : text;
 }
 
-/** `['candidates', 2, 'instanceType']` → `candidates[2].instanceType` */
+const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * `['candidates', 2, 'instanceType']` → `candidates[2].instanceType`; a user-chosen name that is
+ * not a plain identifier is quoted, so the field reads unambiguously: `tags["team:ml"]`,
+ * `pricing.usdPerHour["ml.c5.xlarge"]`.
+ */
 export function formatFieldPath(path: readonly PropertyKey[]): string {
   let field = '';
   for (const key of path) {
     if (typeof key === 'number') field += `[${key}]`;
+    else if (typeof key === 'string' && !PLAIN_NAME.test(key)) field += `[${JSON.stringify(key)}]`;
     else field += field === '' ? String(key) : `.${String(key)}`;
   }
   return field === '' ? '(input)' : field;

@@ -366,6 +366,17 @@ describe('parseApprovedModelRunTemplate', () => {
     );
   });
 
+  it("refuses a template whose tags use the project's namespace, which would keep its runs from clean-up", () => {
+    // Act
+    const act = () =>
+      parseApprovedModelRunTemplate({ input: { ...TEMPLATE_INPUT, tags: { 'mso:keep': 'true' } } });
+
+    // Assert
+    expect(act).toThrow(
+      'input.tags["mso:keep"]: got "mso:keep", expected a key of your own: the project sets "mso:keep" itself',
+    );
+  });
+
   it('fails when the template asks the package for an unknown field', () => {
     // Act
     const act = () => parseApprovedModelRunTemplate({ input: TEMPLATE_INPUT, fromPackage: ['environment'] });
