@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { ServingOptimizerStack } from '../infra/stacks/serving-optimizer-stack.js';
 import { createConfiguredApp } from '../infra/synth-app.js';
+import { scratchDir } from './adapters/scratch.js';
 import { type ExtractedStateMachine, extractStateMachines } from './runner/index.js';
 
 /** A local stand-in account and region: the template is synthesized offline, never deployed. */
@@ -23,7 +22,7 @@ export interface SynthesizedWorkflows {
  * in-process) and extracts its state machines, so local runs execute the deployed definitions.
  */
 export function synthesizeWorkflows(): SynthesizedWorkflows {
-  const outdir = mkdtempSync(join(tmpdir(), 'mso-synth-'));
+  const outdir = scratchDir('synth');
   try {
     const app = createConfiguredApp({ outdir });
     const stack = new ServingOptimizerStack(app, 'ServingOptimizer', { env: LOCAL_ENV });

@@ -3,11 +3,11 @@
  * model from its model.tar.gz, optimizes it offline for this machine's CPU (`local/compiler`), and
  * writes the compiled model.tar.gz under the job's output URI, with SageMaker's job statuses.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { buildModelArchive } from '../../handlers/package-model.js';
+import { scratchDir } from './scratch.js';
 import {
   type CompilationJobDescription,
   type CompilationJobSpec,
@@ -90,7 +90,7 @@ export class LocalCompiler implements ModelCompiler {
   /** Never rejects: the outcome is the job's status. */
   private async run(job: LocalJob): Promise<void> {
     const { spec } = job;
-    const workDir = await mkdtemp(join(tmpdir(), 'mso-compile-'));
+    const workDir = scratchDir('compile');
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

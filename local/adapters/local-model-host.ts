@@ -3,10 +3,11 @@
  * become a model server process on a free loopback port, with SageMaker's endpoint life cycle
  * (`Creating` → `InService`, or `Failed` with a reason) and its idempotent creates.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describeError, QuotaExceededError, ResourceNotFoundError } from '../../handlers/contracts/errors.js';
+import { scratchDir } from './scratch.js';
 import {
   type AsyncInferenceSpec,
   type EndpointDescription,
@@ -525,7 +526,8 @@ export class LocalModelHost implements ModelHost {
    * a folder per endpoint (two endpoints of one model never share a half-extracted folder).
    */
   private async extractModel(endpointName: string, model: ModelSpec): Promise<string> {
-    this.workDir ??= mkdtemp(join(tmpdir(), 'mso-model-host-'));
+    // Under this process's scratch folder: swept by the next run if this one is killed.
+    this.workDir ??= Promise.resolve(scratchDir('model-host'));
     const directory = join(await this.workDir, endpointName);
     const archive = await this.options.store.getBytes(model.modelDataUrl);
     await extractModelArchive(archive, directory, model.modelDataUrl);

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
+import { sweepOrphanedScratch } from '../adapters/scratch.js';
 import type { RunResult } from '../runner/index.js';
 import type { LocalCleanUp } from '../step-handlers.js';
 import { causeMessage } from './progress.js';
@@ -72,6 +73,11 @@ export async function startCli(argv: readonly string[], io: CliStartIo, usage: s
   if (args.help) {
     io.stdout.write(`${usage}\n`);
     return { kind: 'exit', exitCode: EXIT_CODES.ok };
+  }
+  // Temp files of earlier runs that were killed (SIGKILL leaves no chance to remove them).
+  const swept = sweepOrphanedScratch();
+  if (swept.length > 0) {
+    io.stdout.write(`Removed the temporary files of ${swept.length} earlier local run(s) that were killed\n`);
   }
   const runId = args.runId ?? defaultRunId(new Date());
   if (!isValidRunId(runId)) {
