@@ -104,8 +104,12 @@ const payloadSchema = z.strictObject({
   accept: z.string().min(1).optional(),
 });
 
+const COMPILATION_TARGET_EXPECTED =
+  `a compilation target: one of ${COMPILATION_TARGETS.join(', ')} ` +
+  '(SageMaker Neo has none for ml.g5 nor ml.t2, which serve uncompiled models only)';
+
 const compilationTargetSchema = z.enum(COMPILATION_TARGETS as [string, ...string[]], {
-  message: `a compilation target: one of ${COMPILATION_TARGETS.join(', ')}`,
+  message: COMPILATION_TARGET_EXPECTED,
 });
 
 const compilationSchema = z
@@ -132,8 +136,11 @@ const realtimeCandidateSchema = z.strictObject({
   id: candidateIdSchema.optional(),
   instanceType: instanceTypeSchema,
   initialInstanceCount: z.int().min(1).max(RUN_LIMITS.maxInstanceCountPerCandidate).default(1),
-  /** The compilation target whose artifact this candidate serves; absent = the uncompiled model. */
-  compiledFor: compilationTargetSchema.optional(),
+  /**
+   * The compilation target whose artifact this candidate serves; absent = the uncompiled model.
+   * Checked against the instance type in the superRefine below, so that a g5 candidate hears why.
+   */
+  compiledFor: z.string().min(1).optional(),
   environment: environmentSchema,
 });
 
@@ -264,6 +271,10 @@ export const runInputSchema = z
             'for this family): serve it uncompiled, or use an instance of a compiled family (e.g. ml_g4dn on ml.g4dn)',
           candidate.compiledFor,
         );
+        return;
+      }
+      if (!COMPILATION_TARGETS.includes(candidate.compiledFor)) {
+        issue(['candidates', index, 'compiledFor'], COMPILATION_TARGET_EXPECTED, candidate.compiledFor);
         return;
       }
       if (!input.compilation.targets.includes(candidate.compiledFor)) {
