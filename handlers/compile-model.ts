@@ -1,3 +1,4 @@
+import { takesInputDataType } from './catalog/neo-support.js';
 import { CompilationOutcomes, type CompilationState } from './contracts/workflow-state.js';
 import { CompilationStatuses, type Logger, type ModelCompiler } from './ports.js';
 import { CompilationFailedError } from './contracts/errors.js';
@@ -54,6 +55,13 @@ export async function startCompilation(
     framework: model.framework,
     ...(model.frameworkVersion === undefined ? {} : { frameworkVersion: model.frameworkVersion }),
     ...(model.inputShape === undefined ? {} : { inputShape: model.inputShape }),
+    // PyTorch inputs are compiled as float32 unless CompilerOptions says otherwise; Neuron targets
+    // take no dtype (planning refuses one for them on AWS, the local compiler reads it from the model).
+    ...(model.inputDataType !== undefined &&
+    model.framework === 'pytorch' &&
+    takesInputDataType(compilation.target)
+      ? { inputDataType: model.inputDataType }
+      : {}),
     target: compilation.target,
     outputUri: compilation.outputUri,
     maxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,

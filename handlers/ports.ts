@@ -273,6 +273,11 @@ export interface CompilationJobSpec {
   readonly framework: string;
   readonly frameworkVersion?: string;
   readonly inputShape?: Readonly<Record<string, readonly number[]>>;
+  /**
+   * The inputs' data type (`float32`, `int64`), sent as Neo's CompilerOptions `dtype`; set only for
+   * PyTorch on targets that take it (handlers/catalog/neo-support.ts).
+   */
+  readonly inputDataType?: string;
   readonly target: string;
   readonly outputUri: string;
   readonly maxRuntimeSeconds: number;

@@ -5,6 +5,7 @@ import {
   SERVERLESS_USD_PER_GB_SECOND,
 } from './catalog/instances.js';
 import { resolveServingImage } from './catalog/images.js';
+import { compilationSupportIssues } from './catalog/neo-support.js';
 import {
   BudgetExceededError,
   describeError,
@@ -95,8 +96,9 @@ export interface ValidateAndPlanDeps {
   readonly allowFileUris: boolean;
   /**
    * Where candidates will run. With a region (AWS), every uncompiled candidate's serving image
-   * must resolve now, before anything is created; locally (undefined) the project's model server
-   * serves every model, so there is nothing to check.
+   * must resolve now, and Neo must compile the model for every target there, before anything is
+   * created; locally (undefined) the project's model server serves every model and its compiler
+   * compiles any ONNX model for any target, so there is nothing to check.
    */
   readonly servingRegion?: string;
   readonly logger: Logger;
@@ -116,6 +118,7 @@ export async function validateAndPlan(
   const payloadSizeBytes = await checkObjects(input, deps);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
+  if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined
@@ -241,6 +244,25 @@ async function checkObjects(input: RunInput, deps: ValidateAndPlanDeps): Promise
   }
   if (issues.length > 0) throw new InvalidRunInputError(issues);
   return payloadSizeBytes;
+}
+
+/**
+ * Neo's framework × version × target × region table (catalog/neo-support.ts): a job it would refuse
+ * minutes after CreateCompilationJob is refused here, with every reason at once.
+ */
+function checkCompilationSupport(input: RunInput, region: string): void {
+  const model = input.model;
+  if (model === undefined || input.compilation.targets.length === 0) return;
+  const issues = compilationSupportIssues(
+    {
+      framework: model.framework,
+      ...(model.frameworkVersion === undefined ? {} : { frameworkVersion: model.frameworkVersion }),
+      ...(model.inputDataType === undefined ? {} : { inputDataType: model.inputDataType }),
+      targets: input.compilation.targets,
+    },
+    region,
+  );
+  if (issues.length > 0) throw new InvalidRunInputError(issues);
 }
 
 /**

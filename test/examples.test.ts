@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asyncRunInputSchema } from '../handlers/async/run-input.js';
+import { compilationSupportIssues } from '../handlers/catalog/neo-support.js';
 import { runInputSchema } from '../handlers/contracts/run-input.js';
 
 const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
@@ -10,6 +11,9 @@ const awsExamples = readdirSync(EXAMPLES_DIR).filter(
   (file) => file.endsWith('.json') && !file.startsWith('local'),
 );
 const optimizationExamples = awsExamples.filter((file) => !file.startsWith('async-'));
+const compilingExamples = readdirSync(EXAMPLES_DIR).filter(
+  (file) => file.endsWith('.json') && !file.includes('async'),
+);
 const asyncExamples = awsExamples.filter((file) => file.startsWith('async-'));
 
 describe('examples/', () => {
@@ -37,5 +41,36 @@ describe('examples/', () => {
 
     // Assert
     expect(result.error?.issues ?? []).toEqual([]);
+  });
+
+  it.each(compilingExamples)('%s compiles only what SageMaker Neo compiles for its targets', (file) => {
+    // Prepare
+    const input = runInputSchema.parse(JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')));
+    const model = input.model;
+
+    // Act
+    const issues =
+      model === undefined
+        ? []
+        : compilationSupportIssues({
+            framework: model.framework,
+            ...(model.frameworkVersion === undefined ? {} : { frameworkVersion: model.frameworkVersion }),
+            ...(model.inputDataType === undefined ? {} : { inputDataType: model.inputDataType }),
+            targets: input.compilation.targets,
+          });
+
+    // Assert
+    expect(issues).toEqual([]);
+  });
+
+  it('has a BERT example that compiles its int64 token ids as int64', () => {
+    // Prepare
+    const document: unknown = JSON.parse(readFileSync(join(EXAMPLES_DIR, 'bert-int64-gpu.json'), 'utf8'));
+
+    // Act
+    const input = runInputSchema.parse(document);
+
+    // Assert
+    expect([input.model?.inputDataType, input.compilation.targets]).toEqual(['int64', ['ml_g4dn', 'ml_c5']]);
   });
 });

@@ -5,6 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
+import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../handlers/contracts/run-input.js';
 import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
 import { lambdaStep, type LambdaStepOptions, retryWhileBusy, standardStateMachine } from './lambda-step.js';
 
@@ -25,7 +26,11 @@ export interface OptimizationSteps {
 
 export interface OptimizationWorkflowProps {
   readonly steps: OptimizationSteps;
-  /** Upper bound of a whole run. @default 24 hours */
+  /**
+   * Upper bound of a whole run. The run input's time bounds (compilation.maxRuntimeSeconds) derive
+   * from the default, so a shorter timeout can end a run while it compiles.
+   * @default OPTIMIZATION_RUN_TIMEOUT_SECONDS (24 hours)
+   */
   readonly timeout?: Duration;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
@@ -82,7 +87,7 @@ export class OptimizationWorkflow extends Construct {
     this.stateMachine = standardStateMachine(this, {
       comment: 'Benchmarks serving configurations of a model and recommends the cheapest under the SLA',
       definition,
-      timeout: props.timeout ?? Duration.hours(24),
+      timeout: props.timeout ?? Duration.seconds(OPTIMIZATION_RUN_TIMEOUT_SECONDS),
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
     });
   }

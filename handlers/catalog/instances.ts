@@ -22,26 +22,35 @@ export interface InstanceSpec {
   readonly vcpus: number;
   readonly memoryGiB: number;
   readonly accelerator: Accelerator;
-  /** The SageMaker Neo `TargetDevice` whose compiled artifacts run on this instance. */
-  readonly neoTarget: string;
+  /**
+   * The SageMaker Neo `TargetDevice` whose compiled artifacts run on this instance; absent when
+   * Neo has none for the family (the API's TargetDevice enum lists no `ml_t2` nor `ml_g5`:
+   * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html), so such an
+   * instance serves only uncompiled models.
+   */
+  readonly neoTarget?: string;
   readonly usdPerHour: number;
 }
 
 type Row = [instanceType: string, vcpus: number, memoryGiB: number, usdPerHour: number];
 
-function family(neoTarget: string, accelerator: Accelerator, rows: readonly Row[]): InstanceSpec[] {
+function family(
+  neoTarget: string | undefined,
+  accelerator: Accelerator,
+  rows: readonly Row[],
+): InstanceSpec[] {
   return rows.map(([instanceType, vcpus, memoryGiB, usdPerHour]) => ({
     instanceType,
     vcpus,
     memoryGiB,
     accelerator,
-    neoTarget,
+    ...(neoTarget === undefined ? {} : { neoTarget }),
     usdPerHour,
   }));
 }
 
 const CATALOG: readonly InstanceSpec[] = [
-  ...family('ml_t2', 'none', [
+  ...family(undefined, 'none', [
     ['ml.t2.medium', 2, 4, 0.056],
     ['ml.t2.large', 2, 8, 0.111],
     ['ml.t2.xlarge', 4, 16, 0.223],
@@ -78,7 +87,7 @@ const CATALOG: readonly InstanceSpec[] = [
     ['ml.g4dn.4xlarge', 16, 64, 1.505],
     ['ml.g4dn.8xlarge', 32, 128, 2.72],
   ]),
-  ...family('ml_g5', 'nvidia-a10g', [
+  ...family(undefined, 'nvidia-a10g', [
     ['ml.g5.xlarge', 4, 16, 1.408],
     ['ml.g5.2xlarge', 8, 32, 1.515],
     ['ml.g5.4xlarge', 16, 64, 2.03],
@@ -97,10 +106,13 @@ const CATALOG: readonly InstanceSpec[] = [
 
 const BY_TYPE = new Map(CATALOG.map((spec) => [spec.instanceType, spec]));
 
-/** Neo/Neuron targets the planner accepts (SageMaker `TargetDevice` values for cloud instances). */
-export const COMPILATION_TARGETS = [...new Set(CATALOG.map((spec) => spec.neoTarget))].filter(
-  (target) => target !== 'ml_t2',
-);
+/**
+ * Neo/Neuron targets the planner accepts: the catalog's `neoTarget`s, each a SageMaker
+ * `TargetDevice` value (test/handlers/catalog/instances.test.ts checks them against the SDK's enum).
+ */
+export const COMPILATION_TARGETS: readonly string[] = [
+  ...new Set(CATALOG.flatMap((spec) => (spec.neoTarget === undefined ? [] : [spec.neoTarget]))),
+];
 
 export function findInstance(instanceType: string): InstanceSpec | undefined {
   return BY_TYPE.get(instanceType);
@@ -110,7 +122,7 @@ export function knownInstanceTypes(): string[] {
   return [...BY_TYPE.keys()];
 }
 
-/** `ml.c5.xlarge` → `ml_c5`: the Neo target family an instance type belongs to. */
+/** `ml.c5.xlarge` → `ml_c5`: the Neo target family an instance type belongs to (none for ml.g5, ml.t2). */
 export function neoTargetOf(instanceType: string): string | undefined {
   return findInstance(instanceType)?.neoTarget;
 }

@@ -9,8 +9,20 @@ import { userTagsSchema } from './tags.js';
  * cross-field rule reports the field, what was given and what was expected.
  */
 
+/**
+ * The optimization state machine's execution timeout (workflows/optimization-workflow.ts): the
+ * one number that the workflow's timeout and every run-input bound on time derive from.
+ */
+export const OPTIMIZATION_RUN_TIMEOUT_SECONDS = 24 * 60 * 60;
+
 /** Bounds that keep a run's cost and its state-machine history in check. */
 export const RUN_LIMITS = {
+  /**
+   * Neo's `StoppingCondition.MaxRuntimeInSeconds` of each job. The jobs run side by side, but a
+   * job may take all of it (plus the check loop's deadline margin) before the first candidate is
+   * deployed: half the run leaves the other half for packaging, benchmarking and clean-up.
+   */
+  maxCompilationRuntimeSeconds: OPTIMIZATION_RUN_TIMEOUT_SECONDS / 2,
   /** After expanding environment ranges. Inference Recommender caps a job at 10 instance types. */
   maxCandidates: 50,
   maxValuesPerEnvironmentRange: 10,
@@ -47,9 +59,22 @@ export const imageUriSchema = z
     { message: 'an ECR image URI such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/repo:tag' },
   );
 
+/**
+ * At least major.minor: Neo's `InputConfig.FrameworkVersion` is 3–10 characters matching
+ * `[0-9]\.[A-Za-z0-9.]+` (SageMaker API reference, InputConfig), so `"2"` is refused here rather than
+ * by CreateCompilationJob.
+ */
 export const frameworkVersionSchema = z
   .string()
-  .regex(/^\d+(\.\d+){0,2}$/, { message: 'a version such as 2.1 or 1.13.1' });
+  .max(10, { message: 'a version of at most 10 characters, such as 2.0 or 1.13.1' })
+  .regex(/^\d+\.\d+(\.\d+)?$/, { message: 'a version with major and minor, such as 2.0 or 1.13.1' });
+
+/**
+ * The data type of a PyTorch model's inputs, which Neo cannot read from the model: float32 unless
+ * told (`OutputConfig.CompilerOptions` `dtype`, "float32" or "int64", SageMaker API reference
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html).
+ */
+export const INPUT_DATA_TYPES = ['float32', 'int64'] as const;
 
 export const instanceTypeSchema = z
   .string()
@@ -67,6 +92,8 @@ const modelSchema = z.strictObject({
     .record(z.string().min(1), z.array(z.int().positive()).min(1).max(8))
     .refine((shape) => Object.keys(shape).length > 0, { message: 'at least one input name with its shape' })
     .optional(),
+  /** PyTorch only: the inputs' data type for compilation, e.g. `int64` for token ids. @default float32 */
+  inputDataType: z.enum(INPUT_DATA_TYPES, { message: `one of ${INPUT_DATA_TYPES.join(', ')}` }).optional(),
   environment: environmentSchema,
   /** Inference code packaged under `code/` in model.tar.gz (a `.tar.gz` of a folder or one `.py` file). */
   inferenceCodeUri: objectUriSchema.optional(),
@@ -78,15 +105,27 @@ const payloadSchema = z.strictObject({
   accept: z.string().min(1).optional(),
 });
 
+const COMPILATION_TARGET_EXPECTED =
+  `a compilation target: one of ${COMPILATION_TARGETS.join(', ')} ` +
+  '(SageMaker Neo has none for ml.g5 nor ml.t2, which serve uncompiled models only)';
+
 const compilationTargetSchema = z.enum(COMPILATION_TARGETS as [string, ...string[]], {
-  message: `a compilation target: one of ${COMPILATION_TARGETS.join(', ')}`,
+  message: COMPILATION_TARGET_EXPECTED,
 });
 
 const compilationSchema = z
   .strictObject({
     targets: z.array(compilationTargetSchema).max(10).default([]),
     /** Neo's `StoppingCondition.MaxRuntimeInSeconds` for each job. */
-    maxRuntimeSeconds: z.int().min(60).max(86_400).default(900),
+    maxRuntimeSeconds: z
+      .int()
+      .min(60)
+      .max(RUN_LIMITS.maxCompilationRuntimeSeconds, {
+        message:
+          `at most ${RUN_LIMITS.maxCompilationRuntimeSeconds} s, half the run's ${OPTIMIZATION_RUN_TIMEOUT_SECONDS} s ` +
+          'timeout, so compilation leaves time to benchmark and clean up',
+      })
+      .default(900),
   })
   .default({ targets: [], maxRuntimeSeconds: 900 });
 
@@ -98,8 +137,11 @@ const realtimeCandidateSchema = z.strictObject({
   id: candidateIdSchema.optional(),
   instanceType: instanceTypeSchema,
   initialInstanceCount: z.int().min(1).max(RUN_LIMITS.maxInstanceCountPerCandidate).default(1),
-  /** The compilation target whose artifact this candidate serves; absent = the uncompiled model. */
-  compiledFor: compilationTargetSchema.optional(),
+  /**
+   * The compilation target whose artifact this candidate serves; absent = the uncompiled model.
+   * Checked against the instance type in the superRefine below, so that a g5 candidate hears why.
+   */
+  compiledFor: z.string().min(1).optional(),
   environment: environmentSchema,
 });
 
@@ -196,6 +238,13 @@ export const runInputSchema = z
       return;
     }
     if (!input.model) issue(['model'], 'a model (or an existingEndpoint to test as it is)', undefined);
+    if (input.model?.inputDataType !== undefined && input.model.framework !== 'pytorch') {
+      issue(
+        ['model', 'inputDataType'],
+        `no inputDataType for ${input.model.framework}: Neo takes an input data type for PyTorch models only`,
+        input.model.inputDataType,
+      );
+    }
     if (input.candidates.length === 0) {
       issue(['candidates'], 'at least one candidate (or an existingEndpoint)', input.candidates);
     }
@@ -216,6 +265,19 @@ export const runInputSchema = z
         );
       }
       if (candidate.compiledFor === undefined) return;
+      if (known !== undefined && known.neoTarget === undefined) {
+        issue(
+          ['candidates', index, 'compiledFor'],
+          `no compiledFor: SageMaker Neo has no target for ${candidate.instanceType} (its TargetDevice list has none ` +
+            'for this family): serve it uncompiled, or use an instance of a compiled family (e.g. ml_g4dn on ml.g4dn)',
+          candidate.compiledFor,
+        );
+        return;
+      }
+      if (!COMPILATION_TARGETS.includes(candidate.compiledFor)) {
+        issue(['candidates', index, 'compiledFor'], COMPILATION_TARGET_EXPECTED, candidate.compiledFor);
+        return;
+      }
       if (!input.compilation.targets.includes(candidate.compiledFor)) {
         issue(
           ['candidates', index, 'compiledFor'],

@@ -11,6 +11,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/clean-up-failed-run.js';
+import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../handlers/contracts/run-input.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
 import type { ProjectFunction } from './project-function.js';
@@ -21,7 +22,7 @@ import { createDeadLetterQueue, resolveScheduleExpression } from './schedule-set
 export const DEFAULT_JANITOR_SCHEDULE = 'rate(6 hours)';
 
 /** The optimization workflow's default execution timeout (workflows/optimization-workflow.ts). */
-const DEFAULT_EXECUTION_TIMEOUT = Duration.hours(24);
+const DEFAULT_EXECUTION_TIMEOUT = Duration.seconds(OPTIMIZATION_RUN_TIMEOUT_SECONDS);
 
 export interface JanitorSettings {
   /**

@@ -3,6 +3,7 @@ import {
   DescribeCompilationJobCommand,
   type Framework,
   type InputConfig,
+  type OutputConfig,
   type SageMakerClient,
   StopCompilationJobCommand,
   type TargetDevice,
@@ -77,6 +78,21 @@ export function toInputConfig(spec: CompilationJobSpec): InputConfig {
   };
 }
 
+/**
+ * Neo's `OutputConfig`. `CompilerOptions` carries the PyTorch input dtype as the JSON string
+ * `{"dtype":"int64"}`; without it Neo compiles PyTorch inputs as float32 (SageMaker API reference,
+ * OutputConfig.CompilerOptions, DTYPE).
+ */
+export function toOutputConfig(spec: CompilationJobSpec): OutputConfig {
+  return {
+    S3OutputLocation: spec.outputUri,
+    TargetDevice: spec.target as TargetDevice,
+    ...(spec.inputDataType === undefined
+      ? {}
+      : { CompilerOptions: JSON.stringify({ dtype: spec.inputDataType }) }),
+  };
+}
+
 /** `ModelCompiler` over SageMaker Neo: CreateCompilationJob, DescribeCompilationJob, StopCompilationJob. */
 export class SageMakerCompiler implements ModelCompiler {
   private readonly client: SageMakerClient;
@@ -102,7 +118,7 @@ export class SageMakerCompiler implements ModelCompiler {
       CompilationJobName: spec.jobName,
       RoleArn: this.requireRole(),
       InputConfig: toInputConfig(spec),
-      OutputConfig: { S3OutputLocation: spec.outputUri, TargetDevice: spec.target as TargetDevice },
+      OutputConfig: toOutputConfig(spec),
       StoppingCondition: { MaxRuntimeInSeconds: spec.maxRuntimeSeconds },
       Tags: toSageMakerTags(spec.tags),
     });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { NEO_SUPPORT_SOURCE } from '../../handlers/catalog/neo-support.js';
 import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
+import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../handlers/contracts/run-input.js';
 import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 
@@ -223,6 +225,153 @@ describe('validateAndPlan', () => {
         expected: 'ml_g4dn: an artifact compiled for ml_c5 cannot run on ml.g4dn.xlarge',
       },
     ]);
+  });
+
+  it('refuses a compiled ml.g5 candidate: SageMaker Neo has no g5 target', async () => {
+    // Act
+    const error = await planError(
+      baseInput({ candidates: [{ instanceType: 'ml.g5.xlarge', compiledFor: 'ml_g5' }] }),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'candidates[0].compiledFor',
+        given: '"ml_g5"',
+        expected:
+          'no compiledFor: SageMaker Neo has no target for ml.g5.xlarge (its TargetDevice list has none for this ' +
+          'family): serve it uncompiled, or use an instance of a compiled family (e.g. ml_g4dn on ml.g4dn)',
+      },
+    ]);
+  });
+
+  it('refuses ml_g5 as a compilation target, saying g5 has none', async () => {
+    // Act
+    const error = await planError(
+      baseInput({ compilation: { targets: ['ml_g5'] }, candidates: [{ instanceType: 'ml.g5.xlarge' }] }),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'compilation.targets[0]',
+        given: '"ml_g5"',
+        expected:
+          'a compilation target: one of ml_m5, ml_c5, ml_c6g, ml_m6g, ml_g4dn, ml_p3, ml_inf1, ml_inf2 ' +
+          '(SageMaker Neo has none for ml.g5 nor ml.t2, which serve uncompiled models only)',
+      },
+    ]);
+  });
+
+  it("refuses a framework version without a minor, which Neo's FrameworkVersion pattern refuses", async () => {
+    // Act
+    const error = await planError(
+      baseInput({
+        model: {
+          artifactUri: MODEL_URI,
+          framework: 'pytorch',
+          frameworkVersion: '2',
+          inputShape: { x: [1] },
+        },
+      }),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'model.frameworkVersion',
+        given: '"2"',
+        expected: 'a version with major and minor, such as 2.0 or 1.13.1',
+      },
+    ]);
+  });
+
+  it('refuses a compilation.maxRuntimeSeconds that leaves no time for the rest of the run', async () => {
+    // Act
+    const error = await planError(
+      baseInput({ compilation: { targets: ['ml_c5'], maxRuntimeSeconds: 86_400 } }),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'compilation.maxRuntimeSeconds',
+        given: '86400',
+        expected: `at most ${OPTIMIZATION_RUN_TIMEOUT_SECONDS / 2} s, half the run's ${OPTIMIZATION_RUN_TIMEOUT_SECONDS} s timeout, so compilation leaves time to benchmark and clean up`,
+      },
+    ]);
+  });
+
+  it('refuses an input data type for a framework other than PyTorch', async () => {
+    // Prepare
+    const onnx = {
+      artifactUri: MODEL_URI,
+      framework: 'onnx',
+      inputShape: { x: [1, 4] },
+      inputDataType: 'int64',
+    };
+
+    // Act
+    const error = await planError(baseInput({ model: onnx }));
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'model.inputDataType',
+        given: '"int64"',
+        expected: 'no inputDataType for onnx: Neo takes an input data type for PyTorch models only',
+      },
+    ]);
+  });
+
+  it('refuses on AWS a PyTorch version Neo does not compile for the target, before anything exists', async () => {
+    // Act
+    const error = await planError(baseInput(), { ...deps(), servingRegion: 'us-east-1' });
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'model.frameworkVersion',
+        given: '"2.1"',
+        expected:
+          'a pytorch version Neo compiles for compilation.targets[0] (ml_c5): 1.4, 1.5, 1.6, 1.7, 1.8, 1.12, 1.13 or 2.0 ' +
+          `(SageMaker Neo, ${NEO_SUPPORT_SOURCE.url})`,
+      },
+    ]);
+  });
+
+  it('refuses on AWS ml_inf2 outside the one region where Neo compiles for it', async () => {
+    // Prepare
+    const input = baseInput({
+      model: {
+        artifactUri: MODEL_URI,
+        framework: 'pytorch',
+        frameworkVersion: '1.13',
+        inputShape: { x: [1, 3] },
+      },
+      compilation: { targets: ['ml_inf2'] },
+      candidates: [{ instanceType: 'ml.inf2.xlarge', compiledFor: 'ml_inf2' }],
+    });
+
+    // Act
+    const error = await planError(input, { ...deps(), servingRegion: 'us-east-1' });
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'compilation.targets[0]',
+        given: '"ml_inf2" in us-east-1',
+        expected: expect.stringContaining('us-east-2'),
+      },
+    ]);
+  });
+
+  it('checks only the version pattern locally, where the project compiler compiles any target', async () => {
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input: baseInput() }, deps());
+
+    // Assert
+    expect(plan.compilations.map((c) => c.target)).toEqual(['ml_c5']);
   });
 
   it('fails when compilation is asked for without the input shape', async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
+import { OPTIMIZATION_RUN_TIMEOUT_SECONDS, RUN_LIMITS } from '../../handlers/contracts/run-input.js';
 import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
 import { walkStates } from '../../local/runner/asl.js';
 import type { JsonObject } from '../../local/runner/index.js';
@@ -33,6 +34,13 @@ describe('optimization state machine definition', () => {
       TracingConfiguration: { Enabled: true },
       LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
     });
+  });
+
+  it('times a run out after the shared timeout, which bounds compilation to half of it', () => {
+    expect([
+      workflows.optimization.definition.TimeoutSeconds,
+      RUN_LIMITS.maxCompilationRuntimeSeconds,
+    ]).toEqual([OPTIMIZATION_RUN_TIMEOUT_SECONDS, OPTIMIZATION_RUN_TIMEOUT_SECONDS / 2]);
   });
 
   it('gives every Task a timeout', () => {

@@ -71,6 +71,38 @@ describe('SageMakerCompiler', () => {
     });
   });
 
+  it('refuses to let Neo compile int64 token ids as float32: sends the dtype as CompilerOptions', async () => {
+    // Arrange
+    sagemaker.on(CreateCompilationJobCommand).resolves({ CompilationJobArn: 'arn:job' });
+
+    // Act
+    await compiler.createCompilationJob(
+      spec({ target: 'ml_g4dn', inputShape: { input_ids: [1, 128] }, inputDataType: 'int64' }),
+    );
+
+    // Assert
+    expect(sagemaker.commandCalls(CreateCompilationJobCommand)[0]?.args[0].input).toEqual({
+      CompilationJobName: JOB,
+      RoleArn: ROLE_ARN,
+      InputConfig: {
+        S3Uri: 's3://mso-artifacts/runs/nightly/model/model.tar.gz',
+        DataInputConfig: '{"input_ids":[1,128]}',
+        Framework: 'PYTORCH',
+        FrameworkVersion: '2.0',
+      },
+      OutputConfig: {
+        S3OutputLocation: 's3://mso-artifacts/runs/nightly/compiled/ml_c5/',
+        TargetDevice: 'ml_g4dn',
+        CompilerOptions: '{"dtype":"int64"}',
+      },
+      StoppingCondition: { MaxRuntimeInSeconds: 900 },
+      Tags: [
+        { Key: 'mso:project', Value: 'model-serving-optimizer' },
+        { Key: 'mso:run-id', Value: 'nightly' },
+      ],
+    });
+  });
+
   it('leaves FrameworkVersion out for ONNX, which Neo accepts only for MXNet, PyTorch, TensorFlow and TFLite', () => {
     expect(toInputConfig(spec({ framework: 'onnx', frameworkVersion: '1.17' }))).toEqual({
       S3Uri: 's3://mso-artifacts/runs/nightly/model/model.tar.gz',
