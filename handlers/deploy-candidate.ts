@@ -69,7 +69,7 @@ export async function deployCandidate(
     throw new EndpointFailedError(`Candidate ${candidate.id} has no model to deploy`);
   }
   let artifactUri = modelDataUrl;
-  let compiledImage: string | undefined;
+  let compilationImage: string | undefined;
   if (candidate.compiledFor !== undefined) {
     const compilation = event.compilations.find((c) => c.target === candidate.compiledFor);
     if (compilation?.status !== CompilationOutcomes.completed || compilation.artifactUri === undefined) {
@@ -80,19 +80,20 @@ export async function deployCandidate(
       return { ...pending, status: CandidateStatuses.skipped, skipReason };
     }
     artifactUri = compilation.artifactUri;
-    compiledImage = compilation.inferenceImage;
+    compilationImage = compilation.inferenceImage;
   }
-  // Neo names the image that runs its artifact; the table is the fallback, an explicit image wins.
-  const image =
-    model.image ??
-    compiledImage ??
-    resolveServingImage({
-      framework: model.framework,
-      ...(model.frameworkVersion === undefined ? {} : { frameworkVersion: model.frameworkVersion }),
-      region: deps.region,
-      instanceType: candidate.instanceType ?? 'ml.m5.large',
-      ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
-    }).imageUri;
+  // model.image serves the uncompiled artifact only; a compiled one runs on model.compiledImage, the
+  // image its compilation job named, or the table's Neo image (images.ts), or is refused with why.
+  const { imageUri: image, source: imageSource } = resolveServingImage({
+    framework: model.framework,
+    frameworkVersion: model.frameworkVersion,
+    region: deps.region,
+    instanceType: candidate.instanceType ?? 'ml.m5.large',
+    compiledFor: candidate.compiledFor,
+    explicitImage: model.image,
+    explicitCompiledImage: model.compiledImage,
+    compilationImage,
+  });
 
   const tags = { ...event.plan.tags, [TAG_KEYS.candidateId]: candidate.id };
   await deps.host.createModel({
@@ -124,6 +125,7 @@ export async function deployCandidate(
     candidateId: candidate.id,
     endpointName: candidate.endpointName,
     image,
+    imageSource,
   });
   return { ...pending, createdEpochMs };
 }

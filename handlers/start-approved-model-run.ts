@@ -29,7 +29,11 @@ import type { Logger } from './ports.js';
 export const MODEL_PACKAGE_STATE_CHANGE = 'SageMaker Model Package State Change';
 export const APPROVED = 'Approved';
 
-/** Fields of the run's `model` that the package's first container can fill, besides its model data. */
+/**
+ * Fields of the run's `model` that the package's first container can fill, besides its model data.
+ * Its `Image` becomes `model.image`, which serves the uncompiled candidates only: compiled ones run
+ * on the image their compilation job names (`handlers/catalog/images.ts`).
+ */
 export const PACKAGE_FIELDS = ['image', 'framework'] as const;
 export type PackageField = (typeof PACKAGE_FIELDS)[number];
 

@@ -3,9 +3,14 @@ import { IMAGE_TABLE, type Framework, type ImageRow, type ServingPlatform } from
 
 /**
  * Which inference container serves a candidate: the model's framework and version, served uncompiled
- * or as an artifact compiled for a Neo/Neuron target, on an instance type, in a region. An explicit
- * image (`model.image`) always wins; otherwise the newest matching row of the maintained table
- * (`image-table.ts`, which cites its sources) gives the ECR image URI.
+ * or as an artifact compiled for a Neo/Neuron target, on an instance type, in a region.
+ *
+ * An uncompiled artifact runs on `model.image` when given. A compiled artifact never does: a Neo
+ * artifact is served by a Neo inference container, not the framework's plain one (AWS docs "Neo
+ * Inference Container Images"). It runs on `model.compiledImage` when given (the user's own
+ * Neo-capable container), else on the image its compilation job names (`InferenceImage`, set for
+ * cloud-instance targets; SageMaker API Reference, DescribeCompilationJob). Otherwise the newest
+ * matching row of the maintained table (`image-table.ts`, which cites its sources) gives the image.
  */
 
 export interface ServingImageRequest {
@@ -17,20 +22,33 @@ export interface ServingImageRequest {
   readonly instanceType: string;
   /** The Neo/Neuron target the artifact was compiled for (e.g. `ml_c5`, `ml_inf2`); absent = uncompiled. */
   readonly compiledFor?: string | undefined;
-  /** `model.image` from the run input. */
+  /** `model.image` from the run input: serves uncompiled artifacts only. */
   readonly explicitImage?: string | undefined;
+  /** `model.compiledImage` from the run input: serves compiled artifacts only. */
+  readonly explicitCompiledImage?: string | undefined;
+  /** The image the compilation job named for its artifact (`InferenceImage`); compiled artifacts only. */
+  readonly compilationImage?: string | undefined;
 }
 
 export interface ServingImage {
   readonly imageUri: string;
-  /** Which table row (and where its facts come from), or the explicit image. */
+  /** Which table row (and where its facts come from), the explicit field, or the compilation job. */
   readonly source: string;
 }
 
 export function resolveServingImage(request: ServingImageRequest): ServingImage {
-  if (request.explicitImage !== undefined) return { imageUri: request.explicitImage, source: 'model.image' };
-
   const compiled = request.compiledFor !== undefined;
+  if (compiled) {
+    if (request.explicitCompiledImage !== undefined) {
+      return { imageUri: request.explicitCompiledImage, source: 'model.compiledImage' };
+    }
+    if (request.compilationImage !== undefined) {
+      return { imageUri: request.compilationImage, source: 'compilation job InferenceImage' };
+    }
+  } else if (request.explicitImage !== undefined) {
+    return { imageUri: request.explicitImage, source: 'model.image' };
+  }
+
   const platform = servingPlatformOf(request.compiledFor ?? request.instanceType);
   const forContext = IMAGE_TABLE.filter(
     (row) => row.framework === request.framework && row.compiled === compiled && row.platform === platform,
@@ -187,15 +205,17 @@ function noServingImage(
     `${request.framework}${request.frameworkVersion === undefined ? '' : ` ${request.frameworkVersion}`}` +
     ` ${request.compiledFor === undefined ? 'uncompiled' : `compiled for ${request.compiledFor}`}` +
     ` on ${request.instanceType} in ${request.region}`;
-  return new NoServingImageError(
-    `No serving image for ${asked}: ${whatTheTableHas.trimEnd()} Set model.image to an ECR image URI to override the table.`,
-    {
-      framework: request.framework,
-      frameworkVersion: request.frameworkVersion,
-      region: request.region,
-      instanceType: request.instanceType,
-      compiledFor: request.compiledFor,
-      ...details,
-    },
-  );
+  const fix =
+    request.compiledFor === undefined
+      ? 'Set model.image to an ECR image URI to override the table.'
+      : 'The compilation job named no InferenceImage: set model.compiledImage to the ECR URI of an image ' +
+        'that runs Neo artifacts (model.image serves uncompiled candidates only).';
+  return new NoServingImageError(`No serving image for ${asked}: ${whatTheTableHas.trimEnd()} ${fix}`, {
+    framework: request.framework,
+    frameworkVersion: request.frameworkVersion,
+    region: request.region,
+    instanceType: request.instanceType,
+    compiledFor: request.compiledFor,
+    ...details,
+  });
 }

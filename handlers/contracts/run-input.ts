@@ -85,8 +85,13 @@ const modelSchema = z.strictObject({
   artifactUri: objectUriSchema,
   framework: z.enum(FRAMEWORKS),
   frameworkVersion: frameworkVersionSchema.optional(),
-  /** An explicit serving image; otherwise the image is chosen from the maintained table. */
+  /** The image that serves uncompiled candidates; otherwise chosen from the maintained table. */
   image: imageUriSchema.optional(),
+  /**
+   * The image that serves compiled candidates (a Neo-capable container of your own); otherwise the
+   * one the compilation job names (`InferenceImage`), then the table. `image` never serves them.
+   */
+  compiledImage: imageUriSchema.optional(),
   /** Input name → shape, as Neo's `DataInputConfig` wants it, e.g. `{ "input": [1, 3, 224, 224] }`. */
   inputShape: z
     .record(z.string().min(1), z.array(z.int().positive()).min(1).max(8))

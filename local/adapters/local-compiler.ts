@@ -17,6 +17,7 @@ import {
   type ModelCompiler,
   type ObjectStore,
 } from '../../handlers/ports.js';
+import { LOCAL_IMAGE } from '../cli/local-input.js';
 import { compileModel, type CompileModelInput, type CompileModelResult } from '../compiler/compile-model.js';
 import { extractModelArchive } from './model-archive.js';
 
@@ -64,6 +65,8 @@ export class LocalCompiler implements ModelCompiler {
       status: job.status,
       ...(job.failureReason === undefined ? {} : { failureReason: job.failureReason }),
       ...(job.artifactUri === undefined ? {} : { artifactUri: job.artifactUri }),
+      // As Neo names the image that runs its artifact: here, the project model server.
+      ...(job.status === CompilationStatuses.completed ? { inferenceImage: LOCAL_IMAGE } : {}),
       ...(job.note === undefined ? {} : { note: job.note }),
     });
   }

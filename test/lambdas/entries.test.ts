@@ -268,6 +268,55 @@ describe('deploy-candidate entry', () => {
   });
 });
 
+describe('deploy-candidate entry: compiled candidate', () => {
+  it('creates the model on the image the compilation job named, not on model.image', async () => {
+    // Arrange
+    sagemaker.on(CreateModelCommand).resolves({});
+    sagemaker.on(CreateEndpointConfigCommand).resolves({});
+    sagemaker.on(CreateEndpointCommand).resolves({});
+    const { handler } = await import('../../lambdas/deploy-candidate.js');
+    const compiled = candidate('c5-neo');
+    const artifactUri = `s3://mso-artifacts/runs/${RUN_ID}/compiled/ml_c5/model-ml_c5.tar.gz`;
+    const neoImage = '785573368785.dkr.ecr.us-east-1.amazonaws.com/sagemaker-neo-onnx:1.5.0-cpu-py3';
+
+    // Act
+    await handler(
+      {
+        plan,
+        candidate: compiled,
+        packagedModel: {
+          modelDataUrl: `s3://mso-artifacts/runs/${RUN_ID}/model/model.tar.gz`,
+          reused: false,
+        },
+        compilations: [
+          {
+            target: 'ml_c5',
+            jobName: 'job',
+            status: 'COMPLETED',
+            waitSeconds: 20,
+            deadlineEpochMs: 0,
+            artifactUri,
+            inferenceImage: neoImage,
+          },
+        ],
+      },
+      fakeContext(),
+    );
+
+    // Assert
+    expect(sagemaker.commandCalls(CreateModelCommand)[0]?.args[0].input).toEqual({
+      ModelName: compiled.modelName,
+      ExecutionRoleArn: ROLE_ARN,
+      PrimaryContainer: { Image: neoImage, ModelDataUrl: artifactUri, Environment: {} },
+      Tags: [
+        { Key: 'mso:candidate-id', Value: 'c5-neo' },
+        { Key: 'mso:project', Value: 'model-serving-optimizer' },
+        { Key: 'mso:run-id', Value: RUN_ID },
+      ],
+    });
+  });
+});
+
 describe('check-endpoint entry', () => {
   it('reports an in-service endpoint with its instance type and the shared load start', async () => {
     sagemaker.on(DescribeEndpointCommand).resolves({

@@ -315,6 +315,78 @@ describe('resolveServingImage: explicit image', () => {
   });
 });
 
+describe('resolveServingImage: compiled artifacts and explicit images', () => {
+  const NEO_IMAGE = '301217895009.dkr.ecr.us-west-2.amazonaws.com/sagemaker-inference-pytorch:1.6-inf-py3';
+
+  it('serves a compiled artifact on the image its compilation job named, not on model.image', () => {
+    // Act
+    const image = resolveServingImage({
+      framework: 'pytorch',
+      frameworkVersion: '1.6',
+      region: 'us-west-2',
+      instanceType: 'ml.inf1.xlarge',
+      compiledFor: 'ml_inf1',
+      explicitImage: '123456789012.dkr.ecr.us-west-2.amazonaws.com/my-pytorch:custom',
+      compilationImage: NEO_IMAGE,
+    });
+
+    // Assert
+    expect(image).toEqual({ imageUri: NEO_IMAGE, source: 'compilation job InferenceImage' });
+  });
+
+  it('serves a compiled artifact on model.compiledImage before the image the job named', () => {
+    // Prepare
+    const explicitCompiledImage = '123456789012.dkr.ecr.us-west-2.amazonaws.com/my-neo-runtime:2';
+
+    // Act
+    const image = resolveServingImage({
+      framework: 'pytorch',
+      region: 'us-west-2',
+      instanceType: 'ml.inf1.xlarge',
+      compiledFor: 'ml_inf1',
+      explicitCompiledImage,
+      compilationImage: NEO_IMAGE,
+    });
+
+    // Assert
+    expect(image).toEqual({ imageUri: explicitCompiledImage, source: 'model.compiledImage' });
+  });
+
+  it('serves an uncompiled artifact on model.image, never on model.compiledImage', () => {
+    // Prepare
+    const explicitImage = '123456789012.dkr.ecr.us-east-1.amazonaws.com/model-server:1.0.0';
+
+    // Act
+    const image = resolveServingImage({
+      framework: 'onnx',
+      region: 'us-east-1',
+      instanceType: 'ml.c5.xlarge',
+      explicitImage,
+      explicitCompiledImage: '123456789012.dkr.ecr.us-east-1.amazonaws.com/my-neo-runtime:2',
+    });
+
+    // Assert
+    expect(image).toEqual({ imageUri: explicitImage, source: 'model.image' });
+  });
+
+  it('refuses a compiled artifact without a job image or a table row, pointing at model.compiledImage', () => {
+    // Act
+    const error = failureOf({
+      framework: 'keras',
+      region: 'us-east-1',
+      instanceType: 'ml.c6g.xlarge',
+      compiledFor: 'ml_c6g',
+      explicitImage: '123456789012.dkr.ecr.us-east-1.amazonaws.com/my-keras:1',
+    });
+
+    // Assert
+    expect(error.name).toBe(ErrorNames.noServingImage);
+    expect(error.message).toMatch(
+      /The compilation job named no InferenceImage: set model\.compiledImage to the ECR URI of an image that runs Neo artifacts \(model\.image serves uncompiled candidates only\)\.$/,
+    );
+  });
+});
+
 describe('resolveServingImage: failures', () => {
   it('fails when the region is not in the table, naming the region and the regions it has', () => {
     // Act

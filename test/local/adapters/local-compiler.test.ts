@@ -46,7 +46,7 @@ async function finished(compiler: LocalCompiler, jobName: string) {
 }
 
 describe('LocalCompiler', () => {
-  it('compiles the packaged ONNX model into a model.tar.gz under the output URI', async () => {
+  it('compiles the packaged ONNX model into a model.tar.gz under the output URI, served by the local image', async () => {
     // Prepare
     const compiler = new LocalCompiler({ store, logger: silentLogger });
 
@@ -61,6 +61,7 @@ describe('LocalCompiler', () => {
       jobName: 'mso-r1-cj-ml-c5',
       status: 'COMPLETED',
       artifactUri: 's3://local-artifacts/runs/r1/compiled/ml_c5/model.tar.gz',
+      inferenceImage: 'local',
     });
     const archive = store.objects.get('s3://local-artifacts/runs/r1/compiled/ml_c5/model.tar.gz')?.body;
     await writeFile(join(scratch, 'model.tar.gz'), archive ?? new Uint8Array());
