@@ -341,3 +341,17 @@ export interface EndpointMetricsQuery {
 export interface EndpointMetricsReader {
   read(query: EndpointMetricsQuery): Promise<EndpointMetrics | undefined>;
 }
+
+/**
+ * Whether a run is still under way: an execution named after the run id (the execution name is
+ * the run id) that is RUNNING, or PENDING_REDRIVE, in one of the project's state machines. The
+ * janitor never touches a resource of such a run, whatever its age.
+ */
+export interface RunActivity {
+  /**
+   * The workflows (e.g. `optimization`, `async-inference`) in which `runId` is still under way;
+   * empty when it is in none (ended, or never started there). Throws when a status cannot be read
+   * (throttled, access denied): the caller must then assume the run may be live.
+   */
+  liveWorkflows(runId: string): Promise<readonly string[]>;
+}

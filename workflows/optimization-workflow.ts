@@ -5,6 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
+import { OPTIMIZATION_RUN_TIMEOUT_HOURS } from '../handlers/contracts/run-timeouts.js';
 import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
 import { lambdaStep, type LambdaStepOptions, retryWhileBusy, standardStateMachine } from './lambda-step.js';
 
@@ -45,11 +46,14 @@ export const LOAD_WORKER_TIMEOUT = Duration.minutes(15);
  */
 export class OptimizationWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;
+  /** The execution timeout: the janitor never sweeps by age what a run this long may still use. */
+  readonly timeout: Duration;
   private readonly steps: OptimizationSteps;
 
   constructor(scope: Construct, id: string, props: OptimizationWorkflowProps) {
     super(scope, id);
     this.steps = props.steps;
+    this.timeout = props.timeout ?? Duration.hours(OPTIMIZATION_RUN_TIMEOUT_HOURS);
 
     const validate = this.invoke('Validate and plan', this.steps.validateAndPlan, {
       payload: { 'runId.$': '$$.Execution.Name', 'input.$': '$' },
@@ -82,7 +86,7 @@ export class OptimizationWorkflow extends Construct {
     this.stateMachine = standardStateMachine(this, {
       comment: 'Benchmarks serving configurations of a model and recommends the cheapest under the SLA',
       definition,
-      timeout: props.timeout ?? Duration.hours(24),
+      timeout: this.timeout,
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
     });
   }
