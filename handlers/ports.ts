@@ -76,6 +76,11 @@ export interface EndpointDescription {
   /** The first variant's name and its current instance count (0 when an async endpoint scaled in). */
   readonly variantName?: string;
   readonly currentInstanceCount?: number;
+  /**
+   * Every production variant's name, when SageMaker lists them (DescribeEndpoint
+   * `ProductionVariants`): more than one means the traffic splits between variants by weight.
+   */
+  readonly variantNames?: readonly string[];
   /** The endpoint config's `AsyncInferenceConfig`; absent for real-time and serverless endpoints. */
   readonly asyncInference?: AsyncInferenceDescription;
 }

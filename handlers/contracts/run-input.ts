@@ -127,7 +127,7 @@ const existingEndpointSchema = z.strictObject({
   endpointName: z
     .string()
     .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, { message: 'a SageMaker endpoint name' }),
-  /** Used for cost figures; read from the endpoint when absent. */
+  /** A fallback and a cross-check: the endpoint's own type and count (DescribeEndpoint) price the run. */
   instanceType: z.string().optional(),
   instanceCount: z.int().min(1).optional(),
 });
