@@ -13,7 +13,10 @@ export interface AggregateLoadTestEvent {
   readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'loadPlan' | 'sla'>;
   readonly candidateId: string;
   readonly workers: readonly WorkerOutcome[];
-  readonly deployment: Pick<DeploymentState, 'createdEpochMs'>;
+  readonly deployment: Pick<
+    DeploymentState,
+    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName'
+  >;
 }
 
 export interface AggregateDeps {
@@ -27,7 +30,8 @@ export function loadTestResultKey(runId: string, candidateId: string): string {
 
 /**
  * State "Aggregate load test": merges the workers' histograms by addition (never averaging
- * percentiles), applies the SLA to the merged steps and stores the candidate's result.
+ * percentiles), applies the SLA to the merged steps and stores the candidate's result. The
+ * endpoint's instance type, count and variant, as "Check endpoint" found them, go on to the report.
  */
 export async function aggregateLoadTest(
   event: AggregateLoadTestEvent,
@@ -48,13 +52,15 @@ export async function aggregateLoadTest(
     sustainableTps: result.sustainableTps,
     stoppedBecause: result.stoppedBecause,
   });
+  const { createdEpochMs, instanceType, instanceCount, variantName } = event.deployment;
   return {
     candidateId: event.candidateId,
     status: CandidateStatuses.measured,
     resultUri,
     sustainableTps: result.sustainableTps,
-    ...(event.deployment.createdEpochMs === undefined
-      ? {}
-      : { endpointCreatedEpochMs: event.deployment.createdEpochMs }),
+    ...(createdEpochMs === undefined ? {} : { endpointCreatedEpochMs: createdEpochMs }),
+    ...(instanceType === undefined ? {} : { instanceType }),
+    ...(instanceCount === undefined ? {} : { instanceCount }),
+    ...(variantName === undefined ? {} : { variantName }),
   };
 }

@@ -8,6 +8,7 @@ import {
   type HostedResource,
   type Logger,
   type ModelHost,
+  type RunActivity,
   type ScalingRegistry,
 } from './ports.js';
 
@@ -15,7 +16,9 @@ import {
  * The janitor: the second layer of clean-up. On a schedule it deletes the project's endpoints,
  * endpoint configs and models older than a maximum age, whatever left them behind (an aborted
  * execution, a clean-up that failed, a run deployed by hand). Only resources tagged
- * `mso:project=model-serving-optimizer` are touched, and nothing a surviving endpoint still uses.
+ * `mso:project=model-serving-optimizer` are touched, nothing a surviving endpoint still uses, and
+ * nothing whose run (its `mso:run-id` tag) is still under way in either workflow: age alone cannot
+ * tell, since a stack may raise a workflow's timeout past the maximum age.
  */
 
 const MS_PER_HOUR = 3_600_000;
@@ -51,6 +54,8 @@ export interface SweepRequest {
 export interface SweepDeps {
   readonly host: ModelHost;
   readonly scaling: ScalingRegistry;
+  /** Says whether a resource's run is still under way: such a resource is never swept. */
+  readonly runs: RunActivity;
   readonly logger: Logger;
 }
 
@@ -76,13 +81,25 @@ export interface SkippedResource {
   readonly detail: string;
 }
 
-export type KeepReason = 'untagged' | 'too-young' | 'keep-tag';
+/**
+ * Why a resource was kept: `untagged` (not the project's), `keep-tag` (kept on purpose),
+ * `too-young` (under the maximum age), `run-running` (its run is still under way, whatever its
+ * age), `run-status-unknown` (its run's status could not be read: kept on doubt, see `detail`; the
+ * sweep then fails visibly so that the next one retries).
+ */
+export type KeepReason = 'untagged' | 'too-young' | 'keep-tag' | 'run-running' | 'run-status-unknown';
 
 export interface KeptResource {
   readonly kind: SweptKind;
   readonly name: string;
   readonly reason: KeepReason;
+  /** The run and where it runs (`run-running`), or why its status is unknown (`run-status-unknown`). */
+  readonly detail?: string;
 }
+
+/** What one run id's status lookup said, shared by every resource of that run in a sweep. */
+type RunState =
+  { readonly live: false } | { readonly live: true; readonly detail: string; readonly error?: unknown };
 
 export interface ScalableVariant {
   readonly endpointName: string;
@@ -145,16 +162,40 @@ class SweepLog {
   readonly skipped: SkippedResource[] = [];
   readonly kept: KeptResource[] = [];
   readonly failures: unknown[] = [];
+  /** One status lookup per run id and sweep, however many resources the run left. */
+  private readonly runStates = new Map<string, Promise<RunState>>();
 
-  constructor(private readonly cutoffEpochMs: number) {}
+  constructor(
+    private readonly cutoffEpochMs: number,
+    private readonly deps: SweepDeps,
+  ) {}
 
-  /** The resources of a kind old enough and tagged: the ones to delete; records the others as kept. */
-  stale<Resource extends HostedResource>(kind: SweptKind, resources: readonly Resource[]): Resource[] {
-    return resources.filter((resource) => {
+  /**
+   * The resources of a kind that are tagged, old enough and whose run has ended: the ones to
+   * delete; records the others as kept. The run is looked up last, for stale resources only.
+   */
+  async stale<Resource extends HostedResource>(
+    kind: SweptKind,
+    resources: readonly Resource[],
+  ): Promise<Resource[]> {
+    const stale: Resource[] = [];
+    for (const resource of resources) {
       const reason = this.keepReason(resource);
-      if (reason !== undefined) this.kept.push({ kind, name: resource.name, reason });
-      return reason === undefined;
-    });
+      if (reason !== undefined) {
+        this.kept.push({ kind, name: resource.name, reason });
+        continue;
+      }
+      const runId = resource.tags[TAG_KEYS.runId];
+      const run = runId === undefined ? { live: false as const } : await this.runState(runId);
+      if (!run.live) {
+        stale.push(resource);
+      } else if (run.error === undefined) {
+        this.kept.push({ kind, name: resource.name, reason: 'run-running', detail: run.detail });
+      } else {
+        this.kept.push({ kind, name: resource.name, reason: 'run-status-unknown', detail: run.detail });
+      }
+    }
+    return stale;
   }
 
   private keepReason(resource: HostedResource): KeepReason | undefined {
@@ -162,6 +203,33 @@ class SweepLog {
     if (resource.tags[KEEP_TAG.key] === KEEP_TAG.value) return 'keep-tag';
     if (resource.createdEpochMs >= this.cutoffEpochMs) return 'too-young';
     return undefined;
+  }
+
+  private runState(runId: string): Promise<RunState> {
+    let state = this.runStates.get(runId);
+    if (state === undefined) {
+      state = this.lookUpRun(runId);
+      this.runStates.set(runId, state);
+    }
+    return state;
+  }
+
+  /** Never deletes on doubt: a status that cannot be read counts as live, and fails the sweep. */
+  private async lookUpRun(runId: string): Promise<RunState> {
+    try {
+      const workflows = await this.deps.runs.liveWorkflows(runId);
+      return workflows.length === 0
+        ? { live: false }
+        : { live: true, detail: `run ${runId} is still running in ${workflows.join(' and ')}` };
+    } catch (error) {
+      const detail = `the status of run ${runId} could not be read (${describeError(error)}); kept until a sweep can read it`;
+      this.deps.logger.warn('Janitor kept a run’s resources: its status could not be read', {
+        runId,
+        error: describeError(error),
+      });
+      this.failures.push(error);
+      return { live: true, detail, error };
+    }
   }
 
   skip(kind: SweptKind, name: string, reason: SkipReason, detail: string): void {
@@ -189,17 +257,17 @@ export async function sweepStaleResources(request: SweepRequest, deps: SweepDeps
     namePrefix: RESOURCE_NAME_PREFIX,
     createdBeforeEpochMs: cutoffEpochMs,
   });
-  const log = new SweepLog(cutoffEpochMs);
+  const log = new SweepLog(cutoffEpochMs, deps);
 
   const goneEndpoints = new Set<string>();
-  for (const endpoint of log.stale('endpoint', found.endpoints)) {
+  for (const endpoint of await log.stale('endpoint', found.endpoints)) {
     if (await removeEndpoint(endpoint, deps, log, dryRun)) goneEndpoints.add(endpoint.name);
   }
   const survivingEndpoints = found.endpoints.filter((endpoint) => !goneEndpoints.has(endpoint.name));
 
   const configsInUse = new Set(survivingEndpoints.flatMap((e) => e.endpointConfigName ?? []));
   const goneConfigs = new Set<string>();
-  for (const config of log.stale('endpoint-config', found.endpointConfigs)) {
+  for (const config of await log.stale('endpoint-config', found.endpointConfigs)) {
     if (configsInUse.has(config.name)) {
       log.skip('endpoint-config', config.name, 'in-use', 'an endpoint that is not deleted uses it');
       continue;
@@ -215,7 +283,7 @@ export async function sweepStaleResources(request: SweepRequest, deps: SweepDeps
     ...survivingEndpoints.flatMap((e) => e.modelNames),
     ...survivingConfigs.flatMap((c) => c.modelNames),
   ]);
-  for (const model of log.stale('model', found.models)) {
+  for (const model of await log.stale('model', found.models)) {
     if (modelsInUse.has(model.name)) {
       log.skip('model', model.name, 'in-use', 'an endpoint or endpoint config that is not deleted uses it');
       continue;
@@ -233,13 +301,15 @@ export async function sweepStaleResources(request: SweepRequest, deps: SweepDeps
   };
   deps.logger.info(dryRun ? 'Janitor dry run: nothing deleted' : 'Janitor sweep finished', { ...summary });
   if (log.failures.length > 0) {
+    const problems = [
+      ...log.skipped.filter((s) => s.reason === 'failed'),
+      ...log.kept.filter((k) => k.reason === 'run-status-unknown'),
+    ];
     throw new AggregateError(
       log.failures,
-      `Janitor: ${log.failures.length} stale resource(s) could not be deleted, the next sweep retries: ` +
-        log.skipped
-          .filter((s) => s.reason === 'failed')
-          .map((s) => `${s.kind} ${s.name} (${s.detail})`)
-          .join('; '),
+      `Janitor: ${problems.length} stale resource(s) could not be deleted, or kept because their ` +
+        'run’s status could not be read (check the janitor’s states:DescribeExecution grant); the next ' +
+        `sweep retries: ${problems.map((p) => `${p.kind} ${p.name} (${p.detail ?? ''})`).join('; ')}`,
     );
   }
   return summary;

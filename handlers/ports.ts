@@ -76,6 +76,11 @@ export interface EndpointDescription {
   /** The first variant's name and its current instance count (0 when an async endpoint scaled in). */
   readonly variantName?: string;
   readonly currentInstanceCount?: number;
+  /**
+   * Every production variant's name, when SageMaker lists them (DescribeEndpoint
+   * `ProductionVariants`): more than one means the traffic splits between variants by weight.
+   */
+  readonly variantNames?: readonly string[];
   /** The endpoint config's `AsyncInferenceConfig`; absent for real-time and serverless endpoints. */
   readonly asyncInference?: AsyncInferenceDescription;
 }
@@ -345,4 +350,18 @@ export interface EndpointMetricsQuery {
 /** Reads an endpoint's metrics over a window; `undefined` when nothing was recorded. */
 export interface EndpointMetricsReader {
   read(query: EndpointMetricsQuery): Promise<EndpointMetrics | undefined>;
+}
+
+/**
+ * Whether a run is still under way: an execution named after the run id (the execution name is
+ * the run id) that is RUNNING, or PENDING_REDRIVE, in one of the project's state machines. The
+ * janitor never touches a resource of such a run, whatever its age.
+ */
+export interface RunActivity {
+  /**
+   * The workflows (e.g. `optimization`, `async-inference`) in which `runId` is still under way;
+   * empty when it is in none (ended, or never started there). Throws when a status cannot be read
+   * (throttled, access denied): the caller must then assume the run may be live.
+   */
+  liveWorkflows(runId: string): Promise<readonly string[]>;
 }

@@ -45,18 +45,21 @@ export interface RunSummary {
  * so, so the last candidate's window may be partly missing; the note says so when it is empty.
  */
 async function readEndpointMetrics(
-  plan: RunPlan,
+  event: RecommendEvent,
   results: ReadonlyMap<string, LoadTestResult>,
   deps: RecommendDeps,
 ): Promise<Map<string, EndpointMetrics | string>> {
   const found = new Map<string, EndpointMetrics | string>();
   for (const [candidateId, result] of results) {
-    const candidate = plan.candidates.find((c) => c.id === candidateId);
+    const candidate = event.plan.candidates.find((c) => c.id === candidateId);
     if (candidate === undefined || deps.metrics === undefined) continue;
+    // The variant "Check endpoint" found: an existing endpoint's need not be the project's AllTraffic.
+    const variantName =
+      event.candidates.find((o) => o.candidateId === candidateId)?.variantName ?? VARIANT_NAME;
     try {
       const metrics = await deps.metrics.read({
         endpointName: candidate.endpointName,
-        variantName: VARIANT_NAME,
+        variantName,
         startEpochMs: result.startEpochMs,
         endEpochMs: result.finishedEpochMs,
       });
@@ -93,7 +96,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     generatedAt: deps.now().toISOString(),
     ...(deps.metrics === undefined
       ? {}
-      : { endpointMetrics: await readEndpointMetrics(plan, results, deps) }),
+      : { endpointMetrics: await readEndpointMetrics(event, results, deps) }),
   });
   const uri = (file: string): string => `${plan.runPrefixUri}${file}`;
   const encoder = new TextEncoder();

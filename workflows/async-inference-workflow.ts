@@ -6,6 +6,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { AsyncEndpointPhases } from '../handlers/async/validate-async-run.js';
 import { ErrorNames } from '../handlers/contracts/errors.js';
+import { ASYNC_RUN_TIMEOUT_HOURS } from '../handlers/contracts/run-timeouts.js';
 import {
   lambdaStep,
   type LambdaStepOptions,
@@ -73,12 +74,15 @@ export class AsyncInferenceWorkflow extends Construct {
   /** The "Invoke async inference" task: its timeouts are asserted by tests. */
   readonly waitTask: tasks.LambdaInvoke;
   readonly waitTimeout: Duration;
+  /** The execution timeout: the janitor never sweeps by age what a run this long may still use. */
+  readonly timeout: Duration;
   private readonly steps: AsyncInferenceSteps;
 
   constructor(scope: Construct, id: string, props: AsyncInferenceWorkflowProps) {
     super(scope, id);
     this.steps = props.steps;
     this.waitTimeout = props.waitTimeout ?? DEFAULT_ASYNC_WAIT_TIMEOUT;
+    this.timeout = props.timeout ?? Duration.hours(ASYNC_RUN_TIMEOUT_HOURS);
 
     const validate = this.invoke('Validate async run', this.steps.validateAsyncRun, {
       payload: { 'runId.$': '$$.Execution.Name', 'input.$': '$' },
@@ -121,7 +125,7 @@ export class AsyncInferenceWorkflow extends Construct {
       comment:
         'Runs inputs through a SageMaker asynchronous endpoint, each wait resumed by its SNS notification',
       definition,
-      timeout: props.timeout ?? Duration.hours(48),
+      timeout: this.timeout,
       ...(props.stateMachineName === undefined ? {} : { stateMachineName: props.stateMachineName }),
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
     });

@@ -5,7 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
-import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../handlers/contracts/run-input.js';
+import { OPTIMIZATION_RUN_TIMEOUT_HOURS } from '../handlers/contracts/run-timeouts.js';
 import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
 import { lambdaStep, type LambdaStepOptions, retryWhileBusy, standardStateMachine } from './lambda-step.js';
 
@@ -29,7 +29,7 @@ export interface OptimizationWorkflowProps {
   /**
    * Upper bound of a whole run. The run input's time bounds (compilation.maxRuntimeSeconds) derive
    * from the default, so a shorter timeout can end a run while it compiles.
-   * @default OPTIMIZATION_RUN_TIMEOUT_SECONDS (24 hours)
+   * @default OPTIMIZATION_RUN_TIMEOUT_HOURS (24 hours)
    */
   readonly timeout?: Duration;
   /** @default RetentionDays.ONE_MONTH */
@@ -50,11 +50,14 @@ export const LOAD_WORKER_TIMEOUT = Duration.minutes(15);
  */
 export class OptimizationWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;
+  /** The execution timeout: the janitor never sweeps by age what a run this long may still use. */
+  readonly timeout: Duration;
   private readonly steps: OptimizationSteps;
 
   constructor(scope: Construct, id: string, props: OptimizationWorkflowProps) {
     super(scope, id);
     this.steps = props.steps;
+    this.timeout = props.timeout ?? Duration.hours(OPTIMIZATION_RUN_TIMEOUT_HOURS);
 
     const validate = this.invoke('Validate and plan', this.steps.validateAndPlan, {
       payload: { 'runId.$': '$$.Execution.Name', 'input.$': '$' },
@@ -87,7 +90,7 @@ export class OptimizationWorkflow extends Construct {
     this.stateMachine = standardStateMachine(this, {
       comment: 'Benchmarks serving configurations of a model and recommends the cheapest under the SLA',
       definition,
-      timeout: props.timeout ?? Duration.seconds(OPTIMIZATION_RUN_TIMEOUT_SECONDS),
+      timeout: this.timeout,
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
     });
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
 import { userTagsSchema } from './tags.js';
@@ -10,10 +11,10 @@ import { userTagsSchema } from './tags.js';
  */
 
 /**
- * The optimization state machine's execution timeout (workflows/optimization-workflow.ts): the
- * one number that the workflow's timeout and every run-input bound on time derive from.
+ * The optimization state machine's execution timeout (handlers/contracts/run-timeouts.ts): the one
+ * number that the workflow's timeout and every run-input bound on time derive from.
  */
-export const OPTIMIZATION_RUN_TIMEOUT_SECONDS = 24 * 60 * 60;
+export { OPTIMIZATION_RUN_TIMEOUT_SECONDS };
 
 /** Bounds that keep a run's cost and its state-machine history in check. */
 export const RUN_LIMITS = {
@@ -175,7 +176,7 @@ const existingEndpointSchema = z.strictObject({
   endpointName: z
     .string()
     .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, { message: 'a SageMaker endpoint name' }),
-  /** Used for cost figures; read from the endpoint when absent. */
+  /** A fallback and a cross-check: the endpoint's own type and count (DescribeEndpoint) price the run. */
   instanceType: z.string().optional(),
   instanceCount: z.int().min(1).optional(),
 });

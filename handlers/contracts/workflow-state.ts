@@ -48,8 +48,14 @@ export interface DeploymentState {
   /** Set once in service: the shared start of every load worker, and their indexes (Map items). */
   readonly loadStartEpochMs?: number;
   readonly workerIndexes?: readonly number[];
+  /**
+   * What DescribeEndpoint said once the endpoint was in service: the instance type and current
+   * count the test ran on, and the variant whose CloudWatch metrics describe it. For an existing
+   * endpoint these, not the run input's `existingEndpoint` figures, price the candidate.
+   */
   readonly instanceType?: string;
   readonly instanceCount?: number;
+  readonly variantName?: string;
 }
 
 export interface WorkerOutcome {
@@ -65,6 +71,10 @@ export interface CandidateOutcome {
   readonly sustainableTps?: number | null;
   /** When the candidate's endpoint was created (absent for an existing endpoint). */
   readonly endpointCreatedEpochMs?: number;
+  /** The endpoint as it was tested (DeploymentState's figures): what the report prices. */
+  readonly instanceType?: string;
+  readonly instanceCount?: number;
+  readonly variantName?: string;
   readonly skipReason?: string;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: { readonly Error?: string; readonly Cause?: string };

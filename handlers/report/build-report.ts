@@ -1,4 +1,4 @@
-import { PRICE_TABLE_SOURCE, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import { findInstance, PRICE_TABLE_SOURCE, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
 import { CandidateStatuses, type CandidateOutcome } from '../contracts/workflow-state.js';
 import { decodeHistogram, type LoadTestResult, usToMs } from '../load-test/index.js';
 import type { EndpointMetrics } from '../ports.js';
@@ -120,10 +120,62 @@ function metricsFields(
   return typeof metrics === 'string' ? { endpointMetricsNote: metrics } : { endpointMetrics: metrics };
 }
 
+/**
+ * The candidate as it was tested: the instance type and count "Check endpoint" read from the
+ * endpoint (DescribeEndpoint, carried by the outcome) win over the plan's, which for an existing
+ * endpoint are only what the run input said. A type other than the planned one is priced from the
+ * price table (the run input's prices were applied to the planned type at planning).
+ */
+export function asTested(
+  candidate: PlannedCandidate,
+  outcome: CandidateOutcome | undefined,
+): PlannedCandidate {
+  const instanceType = outcome?.instanceType ?? candidate.instanceType;
+  // An endpoint scaled in to zero (or a count SageMaker did not give) cannot price the test.
+  const tested = outcome?.instanceCount;
+  const initialInstanceCount = tested !== undefined && tested >= 1 ? tested : candidate.initialInstanceCount;
+  if (instanceType === candidate.instanceType) return { ...candidate, initialInstanceCount };
+  const { usdPerHour: _plannedPrice, ...unpriced } = candidate;
+  const usdPerHour = instanceType === undefined ? undefined : findInstance(instanceType)?.usdPerHour;
+  return {
+    ...unpriced,
+    ...(instanceType === undefined ? {} : { instanceType }),
+    initialInstanceCount,
+    ...(usdPerHour === undefined ? { priceSource: 'unknown' } : { usdPerHour, priceSource: 'price-table' }),
+  };
+}
+
+/**
+ * For an existing endpoint whose run input named an instance type or count: what the input said
+ * against what the endpoint has, when they disagree (the endpoint's figures are the ones used).
+ */
+function configurationNote(
+  plan: RunPlan,
+  planned: PlannedCandidate,
+  tested: PlannedCandidate,
+  outcome: CandidateOutcome | undefined,
+): string | undefined {
+  const given = plan.existingEndpoint;
+  if (planned.kind !== 'existing' || given === undefined) return undefined;
+  const typeDiffers = given.instanceType !== undefined && given.instanceType !== tested.instanceType;
+  const countDiffers =
+    given.instanceCount !== undefined && given.instanceCount !== tested.initialInstanceCount;
+  if (!typeDiffers && !countDiffers) return undefined;
+  const said = `${given.instanceType ?? tested.instanceType ?? '?'} × ${given.instanceCount ?? tested.initialInstanceCount}`;
+  const variant = outcome?.variantName === undefined ? '' : ` (variant ${outcome.variantName})`;
+  return (
+    `existingEndpoint says ${said}, the endpoint has ${tested.instanceType ?? '?'} × ` +
+    `${tested.initialInstanceCount}${variant}: costed as the endpoint is`
+  );
+}
+
 /** Builds report.json's content: per-candidate figures, the ranking and why each candidate won or lost. */
 export function buildReport(input: BuildReportInput): Report {
   const { plan } = input;
-  const byId = new Map(plan.candidates.map((candidate) => [candidate.id, candidate]));
+  const outcomeOf = (id: string): CandidateOutcome | undefined =>
+    input.outcomes.find((o) => o.candidateId === id);
+  const tested = plan.candidates.map((candidate) => asTested(candidate, outcomeOf(candidate.id)));
+  const byId = new Map(tested.map((candidate) => [candidate.id, candidate]));
   const measured: Measured[] = [];
   for (const outcome of input.outcomes) {
     const candidate = byId.get(outcome.candidateId);
@@ -143,8 +195,10 @@ export function buildReport(input: BuildReportInput): Report {
       ? undefined
       : Math.ceil(targetTps / (m.result.sustainableTps / Math.max(1, m.candidate.initialInstanceCount)));
 
-  const candidates: CandidateReport[] = plan.candidates.map((candidate) => {
-    const outcome = input.outcomes.find((o) => o.candidateId === candidate.id);
+  const candidates: CandidateReport[] = tested.map((candidate, index) => {
+    const outcome = outcomeOf(candidate.id);
+    const planned = plan.candidates[index] ?? candidate;
+    const note = configurationNote(plan, planned, candidate, outcome);
     const base = {
       id: candidate.id,
       kind: candidate.kind,
@@ -158,6 +212,7 @@ export function buildReport(input: BuildReportInput): Report {
       ...(candidate.usdPerHour === undefined
         ? {}
         : { costPerHourUsd: round(candidate.usdPerHour * candidate.initialInstanceCount, 4) }),
+      ...(note === undefined ? {} : { configurationNote: note }),
     };
     const m = measured.find((entry) => entry.candidate.id === candidate.id);
     if (m === undefined) {

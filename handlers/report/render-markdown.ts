@@ -163,6 +163,7 @@ export function recommendationText(report: Report): string {
 export function candidateFacts(candidate: CandidateReport): string[] {
   return [
     `Price: ${candidate.costPerHourUsd === undefined ? NONE : `${usd(candidate.costPerHourUsd)}/h`} (${priceSourceText(candidate.priceSource)})`,
+    ...(candidate.configurationNote === undefined ? [] : [`Configuration: ${candidate.configurationNote}`]),
     ...(candidate.stoppedBecause === undefined ? [] : [`Load test stopped: ${candidate.stoppedBecause}`]),
     ...(candidate.runCostUsd === undefined
       ? []

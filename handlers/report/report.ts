@@ -51,6 +51,11 @@ export interface CandidateReport {
   readonly stoppedBecause?: StopReason;
   readonly costPerHourUsd?: number;
   readonly priceSource: string;
+  /**
+   * An existing endpoint whose run input (`existingEndpoint.instanceType`/`instanceCount`) disagrees
+   * with what DescribeEndpoint says: both, and that the endpoint's figures were used.
+   */
+  readonly configurationNote?: string;
   /** $/h ÷ (TPS × 3600) × 10⁶ for instances; billed duration × memory × price for serverless. */
   readonly costPer1MUsd?: number;
   /** Instances of this type needed for the SLA's target TPS, when it names one. */

@@ -2,7 +2,7 @@ import { JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from '../../lambdas/config
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { Role } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { CfnSchedule, Schedule, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import type { ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
@@ -11,24 +11,29 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/clean-up-failed-run.js';
-import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../handlers/contracts/run-input.js';
+import {
+  ASYNC_RUN_TIMEOUT_HOURS,
+  OPTIMIZATION_RUN_TIMEOUT_HOURS,
+} from '../../handlers/contracts/run-timeouts.js';
+import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
+import { executionsOf } from './run-notifications.js';
 import { createDeadLetterQueue, resolveScheduleExpression } from './schedule-settings.js';
 
 /** Often enough that a forgotten endpoint bills at most a few hours past its maximum age. */
 export const DEFAULT_JANITOR_SCHEDULE = 'rate(6 hours)';
 
-/** The optimization workflow's default execution timeout (workflows/optimization-workflow.ts). */
-const DEFAULT_EXECUTION_TIMEOUT = Duration.seconds(OPTIMIZATION_RUN_TIMEOUT_SECONDS);
-
 export interface JanitorSettings {
   /**
    * Endpoints, endpoint configs and models younger than this are left alone. It must exceed the
-   * optimization state machine's timeout, so a running execution's endpoints are never swept.
-   * @default - the execution timeout in hours, rounded up, plus one (25 for the default 24 h)
+   * longest execution timeout of the state machines watched, so that age alone never sweeps what a
+   * running execution uses (the janitor also asks Step Functions whether each stale resource's run
+   * is still running, and keeps it if so).
+   * @default - the longest execution timeout in hours, rounded up, plus one (49 for the default
+   * 48 h of the async-inference workflow; 25 when only the optimization workflow is watched)
    */
   readonly maxAgeHours?: number;
   /**
@@ -58,10 +63,16 @@ export interface SafetyNetProps {
    */
   readonly asyncStateMachine?: IStateMachine;
   /**
-   * The state machine's execution timeout: the janitor's minimum age derives from it.
-   * @default Duration.hours(24), the optimization workflow's default
+   * The optimization state machine's execution timeout: the janitor's minimum age derives from the
+   * longest of the watched state machines' timeouts.
+   * @default - 24 hours, the optimization workflow's default (handlers/contracts/run-timeouts.ts)
    */
   readonly executionTimeout?: Duration;
+  /**
+   * The async-inference state machine's execution timeout, when `asyncStateMachine` is given.
+   * @default - 48 hours, the async-inference workflow's default (handlers/contracts/run-timeouts.ts)
+   */
+  readonly asyncExecutionTimeout?: Duration;
   /** @default - see JanitorSettings */
   readonly janitor?: JanitorSettings;
 }
@@ -89,10 +100,17 @@ export class SafetyNet extends Construct {
   constructor(scope: ServingOptimizerStack, id: string, props: SafetyNetProps) {
     super(scope, id);
     const settings = props.janitor ?? {};
-    this.maxAgeHours = resolveMaxAgeHours(
-      settings.maxAgeHours,
-      props.executionTimeout ?? DEFAULT_EXECUTION_TIMEOUT,
-    );
+    const timeouts = [
+      props.executionTimeout ?? Duration.hours(OPTIMIZATION_RUN_TIMEOUT_HOURS),
+      ...(props.asyncStateMachine === undefined
+        ? []
+        : [props.asyncExecutionTimeout ?? Duration.hours(ASYNC_RUN_TIMEOUT_HOURS)]),
+    ];
+    this.maxAgeHours = resolveMaxAgeHours(settings.maxAgeHours, longest(timeouts));
+    const watched = [
+      props.stateMachine,
+      ...(props.asyncStateMachine === undefined ? [] : [props.asyncStateMachine]),
+    ];
     const schedule = resolveSchedule(settings.schedule ?? DEFAULT_JANITOR_SCHEDULE, settings.timeZone);
     const sagemaker = new SageMakerGrants(scope);
 
@@ -115,10 +133,7 @@ export class SafetyNet extends Construct {
         detailType: [EXECUTION_STATUS_CHANGE],
         detail: {
           status: [...FAILURE_STATUSES],
-          stateMachineArn: [
-            props.stateMachine.stateMachineArn,
-            ...(props.asyncStateMachine === undefined ? [] : [props.asyncStateMachine.stateMachineArn]),
-          ],
+          stateMachineArn: watched.map((stateMachine) => stateMachine.stateMachineArn),
         },
       },
       targets: [
@@ -135,9 +150,17 @@ export class SafetyNet extends Construct {
       // Listing, ListTags and Describe run one call at a time against a throttled control plane.
       timeout: Duration.minutes(5),
       description: 'Deletes the project’s endpoints, endpoint configs and models older than a maximum age',
-      environment: { [StepVariables.janitorMaxAgeHours]: String(this.maxAgeHours) },
+      environment: {
+        [StepVariables.janitorMaxAgeHours]: String(this.maxAgeHours),
+        // The janitor keeps whatever belongs to a run still running in either state machine.
+        [RunEventVariables.optimizationStateMachineArn]: props.stateMachine.stateMachineArn,
+        ...(props.asyncStateMachine === undefined
+          ? {}
+          : { [RunEventVariables.asyncInferenceStateMachineArn]: props.asyncStateMachine.stateMachineArn }),
+      },
     });
     sagemaker.allowSweep(this.janitor);
+    for (const stateMachine of watched) this.allowDescribeExecutions(this.janitor, stateMachine);
     this.janitorSchedule = new Schedule(this, 'JanitorSchedule', {
       description: `Janitor: deletes project resources older than ${this.maxAgeHours} hours`,
       schedule,
@@ -158,17 +181,42 @@ export class SafetyNet extends Construct {
       'CDK grants the schedule invoke on the janitor and its versions/aliases; it is the project’s own function',
     );
   }
+
+  /**
+   * DescribeExecution on one state machine's executions, nothing else: the janitor asks whether a
+   * run is still running (`arn:…:execution:<state machine name>:<run id>`; DescribeExecution takes
+   * the execution ARN as its resource, Service Authorization Reference for Step Functions).
+   */
+  private allowDescribeExecutions(fn: ProjectFunction, stateMachine: IStateMachine): void {
+    const executions = executionsOf(stateMachine);
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }),
+    );
+    acknowledgeWildcardResource(
+      fn.serviceRole,
+      executions,
+      'Run ids are execution names read from resource tags at sweep time; the grant covers the executions of one project state machine',
+    );
+  }
 }
 
-/** The janitor's minimum age, checked against the execution timeout; see JanitorSettings.maxAgeHours. */
+/** The longest of the watched state machines' execution timeouts. */
+function longest(timeouts: readonly Duration[]): Duration {
+  return timeouts.reduce((a, b) =>
+    b.toSeconds({ integral: false }) > a.toSeconds({ integral: false }) ? b : a,
+  );
+}
+
+/** The janitor's minimum age, checked against the longest execution timeout; see JanitorSettings.maxAgeHours. */
 export function resolveMaxAgeHours(maxAgeHours: number | undefined, executionTimeout: Duration): number {
   const minimum = Math.ceil(executionTimeout.toHours({ integral: false })) + 1;
   const value = maxAgeHours ?? minimum;
   if (!Number.isFinite(value) || value < minimum || value > JANITOR_MAX_AGE_LIMIT_HOURS) {
     throw new Error(
       `SafetyNet janitor.maxAgeHours: got ${value}, expected a number of hours from ${minimum} to ` +
-        `${JANITOR_MAX_AGE_LIMIT_HOURS}: more than the ${executionTimeout.toHumanString()} execution ` +
-        `timeout, so a running execution's endpoints are never swept, and at most 90 days`,
+        `${JANITOR_MAX_AGE_LIMIT_HOURS}: more than the longest execution timeout of the watched state ` +
+        `machines (${executionTimeout.toHumanString()}), so a running execution's endpoints are never ` +
+        'swept by age, and at most 90 days',
     );
   }
   return value;

@@ -43,7 +43,7 @@ export interface ServingOptimizerStackProps extends StackProps {
   /**
    * The janitor of the safety net (deployed with the workflows): its maximum age, schedule, time
    * zone and whether it runs.
-   * @default - every 6 hours, sweeping resources older than the execution timeout plus one hour (25 h)
+   * @default - every 6 hours, sweeping resources older than the longer execution timeout plus one hour (49 h)
    */
   readonly janitor?: JanitorSettings;
   /**
@@ -149,6 +149,8 @@ export class ServingOptimizerStack extends Stack {
     const safetyNet = new SafetyNet(this, 'SafetyNet', {
       stateMachine: optimization.stateMachine,
       asyncStateMachine: asyncInference.workflow.stateMachine,
+      executionTimeout: optimization.timeout,
+      asyncExecutionTimeout: asyncInference.workflow.timeout,
       janitor: props.janitor,
     });
     new CfnOutput(this, 'OptimizationStateMachineArn', {

@@ -208,11 +208,13 @@ export class SageMakerModelHost implements ModelHost {
       );
     }
     const live = endpoint.ProductionVariants?.[0];
+    const variantNames = (endpoint.ProductionVariants ?? []).flatMap((v) => v.VariantName ?? []);
     const description: EndpointDescription = {
       endpointName,
       status,
       ...(endpoint.FailureReason === undefined ? {} : { failureReason: endpoint.FailureReason }),
       ...(live?.VariantName === undefined ? {} : { variantName: live.VariantName }),
+      ...(variantNames.length === 0 ? {} : { variantNames }),
       ...(live?.CurrentInstanceCount === undefined
         ? {}
         : { currentInstanceCount: live.CurrentInstanceCount }),
@@ -222,7 +224,10 @@ export class SageMakerModelHost implements ModelHost {
     }
 
     const config = await this.describeEndpointConfig(endpoint.EndpointConfigName);
-    const configured = config?.ProductionVariants?.[0];
+    // The config's entry for the live variant: its order in the two lists need not match.
+    const configured =
+      config?.ProductionVariants?.find((v) => live !== undefined && v.VariantName === live.VariantName) ??
+      config?.ProductionVariants?.[0];
     const instanceType = configured?.InstanceType;
     const instanceCount = live?.CurrentInstanceCount ?? configured?.InitialInstanceCount;
     const asyncInference =

@@ -1,7 +1,12 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { runTags } from '../../handlers/contracts/names.js';
 import { KEEP_TAG, parseJanitorEvent, sweepStaleResources } from '../../handlers/janitor.js';
-import type { AsyncScalingPolicy, EndpointStatus, ScalingRegistry } from '../../handlers/ports.js';
+import type {
+  AsyncScalingPolicy,
+  EndpointStatus,
+  RunActivity,
+  ScalingRegistry,
+} from '../../handlers/ports.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
@@ -39,9 +44,26 @@ class FakeScalingRegistry implements ScalingRegistry {
   }
 }
 
+/** Step Functions as far as the janitor sees it: the runs still under way, and every question. */
+class FakeRunActivity implements RunActivity {
+  /** Run id → the workflows it is still running in. */
+  readonly live = new Map<string, readonly string[]>();
+  /** Run id → the error its status lookup fails with. */
+  readonly failures = new Map<string, Error>();
+  readonly asked: string[] = [];
+
+  liveWorkflows(runId: string): Promise<readonly string[]> {
+    this.asked.push(runId);
+    const failure = this.failures.get(runId);
+    if (failure !== undefined) return Promise.reject(failure);
+    return Promise.resolve(this.live.get(runId) ?? []);
+  }
+}
+
 let clock = OLD;
 let sagemaker: FakeSageMaker;
 let scaling: FakeScalingRegistry;
+let runs: FakeRunActivity;
 
 /** A model, endpoint config and endpoint named `mso-<id>-…`, created at `createdAt`, in service. */
 async function deploy(
@@ -82,7 +104,7 @@ function setStatus(endpointName: string, status: EndpointStatus): void {
 function sweep(dryRun?: boolean) {
   return sweepStaleResources(
     { maxAgeHours: MAX_AGE_HOURS, nowEpochMs: NOW, ...(dryRun === undefined ? {} : { dryRun }) },
-    { host: sagemaker, scaling, logger: silentLogger },
+    { host: sagemaker, scaling, runs, logger: silentLogger },
   );
 }
 
@@ -91,6 +113,7 @@ describe('sweepStaleResources', () => {
     clock = OLD;
     sagemaker = new FakeSageMaker({}, { now: () => clock });
     scaling = new FakeScalingRegistry(sagemaker);
+    runs = new FakeRunActivity();
   });
 
   it('deletes a tagged endpoint older than the maximum age, then its config, then its model', async () => {
@@ -332,11 +355,93 @@ describe('sweepStaleResources', () => {
     expect(sagemaker.endpointConfigs.has(other.config)).toBe(false);
   });
 
+  it('keeps every resource of a run still running in the async workflow, however old', async () => {
+    // Arrange: a 30-hour-old async run, within the async workflow's 48-hour timeout.
+    const live = await deploy('live-async', { createdAt: OLD });
+    runs.live.set('live-async', ['async-inference']);
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    const detail = 'run live-async is still running in async-inference';
+    expect(summary.kept).toEqual([
+      { kind: 'endpoint', name: live.endpoint, reason: 'run-running', detail },
+      { kind: 'endpoint-config', name: live.config, reason: 'run-running', detail },
+      { kind: 'model', name: live.model, reason: 'run-running', detail },
+    ]);
+    expect(sagemaker.calls).toEqual([]);
+    expect(scaling.calls).toEqual([]);
+  });
+
+  it('asks once per stale run, and never about young, untagged or kept resources', async () => {
+    // Arrange
+    const ended = await deploy('ended-run', { createdAt: OLD });
+    await deploy('young-run', { createdAt: YOUNG });
+    await deploy('theirs', { createdAt: OLD, tags: { team: 'search' } });
+    await deploy('kept', { createdAt: OLD, tags: { ...runTags('kept'), [KEEP_TAG.key]: 'true' } });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(runs.asked).toEqual(['ended-run']);
+    expect(summary.deleted).toEqual({
+      endpoints: [ended.endpoint],
+      endpointConfigs: [ended.config],
+      models: [ended.model],
+    });
+  });
+
+  it('sweeps an old project resource without a run id by age, asking nothing', async () => {
+    // Arrange: deployed by hand with the project tag only.
+    const manual = await deploy('manual', {
+      createdAt: OLD,
+      tags: { 'mso:project': 'model-serving-optimizer' },
+    });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(runs.asked).toEqual([]);
+    expect(summary.deleted.endpoints).toEqual([manual.endpoint]);
+  });
+
+  it('keeps a run’s resources when its status cannot be read, sweeps the others, then fails', async () => {
+    // Arrange
+    const doubtful = await deploy('a-doubtful', { createdAt: OLD });
+    const ended = await deploy('b-ended', { createdAt: OLD });
+    runs.failures.set(
+      'a-doubtful',
+      Object.assign(new Error('not authorized to perform: states:DescribeExecution'), {
+        name: 'AccessDeniedException',
+      }),
+    );
+
+    // Act
+    const sweeping = sweep();
+
+    // Assert
+    await expect(sweeping).rejects.toBeInstanceOf(AggregateError);
+    await expect(sweeping).rejects.toThrow(
+      `endpoint ${doubtful.endpoint} (the status of run a-doubtful could not be read ` +
+        '(AccessDeniedException: not authorized to perform: states:DescribeExecution); kept until a sweep can read it)',
+    );
+    expect(sagemaker.leftovers()).toEqual({
+      endpoints: [doubtful.endpoint],
+      endpointConfigs: [doubtful.config],
+      models: [doubtful.model],
+    });
+    expect(sagemaker.endpoints.has(ended.endpoint)).toBe(false);
+    expect(runs.asked).toEqual(['a-doubtful', 'b-ended']);
+  });
+
   it('fails when the maximum age is not above zero', async () => {
     // Act
     const sweeping = sweepStaleResources(
       { maxAgeHours: 0, nowEpochMs: NOW },
-      { host: sagemaker, scaling, logger: silentLogger },
+      { host: sagemaker, scaling, runs, logger: silentLogger },
     );
 
     // Assert

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { NEO_SUPPORT_SOURCE } from '../../handlers/catalog/neo-support.js';
 import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
-import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../handlers/contracts/run-input.js';
+import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../handlers/contracts/run-timeouts.js';
 import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 

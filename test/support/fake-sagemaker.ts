@@ -42,6 +42,8 @@ interface FakeEndpoint {
   describes: number;
   failureReason?: string;
   variant?: ProductionVariantSpec;
+  /** Names of further production variants (an existing endpoint's), after `variant`. */
+  otherVariants?: readonly string[];
   asyncInference?: AsyncInferenceSpec;
 }
 
@@ -149,6 +151,7 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
         ? {}
         : {
             variantName: endpoint.variant.variantName,
+            variantNames: [endpoint.variant.variantName, ...(endpoint.otherVariants ?? [])],
             currentInstanceCount: endpoint.variant.initialInstanceCount ?? 1,
           }),
       ...(endpoint.asyncInference === undefined ? {} : { asyncInference: endpoint.asyncInference }),
@@ -175,13 +178,30 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
     return this.created.get(`${kind}/${name}`)?.tags ?? {};
   }
 
-  /** Adds an endpoint the project did not create (for `existingEndpoint` runs). */
-  addExistingEndpoint(endpointName: string, instanceType: string): void {
+  /**
+   * Adds an endpoint the project did not create (for `existingEndpoint` runs): one variant,
+   * `AllTraffic` on one instance unless told, and optionally further variants.
+   */
+  addExistingEndpoint(
+    endpointName: string,
+    instanceType: string,
+    options: {
+      readonly instanceCount?: number;
+      readonly variantName?: string;
+      readonly otherVariants?: readonly string[];
+    } = {},
+  ): void {
     this.endpoints.set(endpointName, {
       configName: `${endpointName}-config`,
       status: 'InService',
       describes: 0,
-      variant: { variantName: 'AllTraffic', modelName: 'theirs', instanceType, initialInstanceCount: 1 },
+      variant: {
+        variantName: options.variantName ?? 'AllTraffic',
+        modelName: 'theirs',
+        instanceType,
+        initialInstanceCount: options.instanceCount ?? 1,
+      },
+      ...(options.otherVariants === undefined ? {} : { otherVariants: options.otherVariants }),
     });
     this.stamp('endpoint', endpointName);
   }

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { findInstance } from '../../handlers/catalog/instances.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
+import type { LoadTestResult } from '../../handlers/load-test/index.js';
 import type { EndpointMetricsQuery, EndpointMetricsReader } from '../../handlers/ports.js';
 import type { RunSummary } from '../../handlers/recommend.js';
 import type { Report } from '../../handlers/report/report.js';
@@ -355,6 +357,93 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     const summary = succeeded(run.result);
     expect(summary.recommendation?.candidateId).toBe('existing');
     expect(sagemaker.calls).toEqual([]);
+    expect(sagemaker.leftovers().endpoints).toEqual(['prod-resnet']);
+  });
+
+  it('costs an existing endpoint as DescribeEndpoint has it, and reads the metrics of its variant', async () => {
+    // Prepare: 3 × ml.c5.xlarge in variant "blue", while the run input says 1 × ml.m5.large.
+    const sagemaker = new FakeSageMaker();
+    sagemaker.addExistingEndpoint('prod-resnet', 'ml.c5.xlarge', { instanceCount: 3, variantName: 'blue' });
+    const queries: EndpointMetricsQuery[] = [];
+    const metrics: EndpointMetricsReader = {
+      read: (query) => {
+        queries.push(query);
+        return Promise.resolve(undefined);
+      },
+    };
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput({
+        model: undefined,
+        compilation: undefined,
+        candidates: undefined,
+        existingEndpoint: { endpointName: 'prod-resnet', instanceType: 'ml.m5.large', instanceCount: 1 },
+      }),
+      runId: 'existing-blue',
+      metrics,
+    });
+
+    // Assert
+    succeeded(run.result);
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/existing-blue/report.json`) as Report;
+    const existing = report.candidates.find((c) => c.id === 'existing');
+    const result = readJson(run.store, existing?.resultUri ?? '') as LoadTestResult;
+    const usdPerHour = 3 * (findInstance('ml.c5.xlarge')?.usdPerHour ?? Number.NaN);
+    const round4 = (value: number) => Math.round(value * 1e4) / 1e4;
+    expect(existing).toMatchObject({
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 3,
+      costPerHourUsd: round4(usdPerHour),
+      priceSource: 'price-table',
+      costPer1MUsd: round4((usdPerHour / ((result.sustainableTps ?? Number.NaN) * 3600)) * 1e6),
+      configurationNote:
+        'existingEndpoint says ml.m5.large × 1, the endpoint has ml.c5.xlarge × 3 (variant blue): ' +
+        'costed as the endpoint is',
+    });
+    expect(report.recommendation).toMatchObject({ instanceType: 'ml.c5.xlarge', instanceCount: 3 });
+    expect(queries.map(({ endpointName, variantName }) => ({ endpointName, variantName }))).toEqual([
+      { endpointName: 'prod-resnet', variantName: 'blue' },
+    ]);
+  });
+
+  it('refuses to measure an existing endpoint with several variants, naming existingEndpoint.endpointName', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+    sagemaker.addExistingEndpoint('prod-resnet', 'ml.c5.xlarge', {
+      variantName: 'blue',
+      otherVariants: ['green'],
+    });
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput({
+        model: undefined,
+        compilation: undefined,
+        candidates: undefined,
+        existingEndpoint: { endpointName: 'prod-resnet' },
+      }),
+      runId: 'existing-two-variants',
+    });
+
+    // Assert
+    const summary = succeeded(run.result);
+    expect(summary.recommendation).toBeNull();
+    expect(summary.candidates).toEqual([
+      {
+        id: 'existing',
+        verdict: 'failed',
+        reason:
+          'failed: EndpointFailedError: existingEndpoint.endpointName prod-resnet: got an endpoint with 2 ' +
+          'production variants (blue, green), expected one: the load would split between them by weight, so ' +
+          'no single instance type could be costed. Point existingEndpoint at an endpoint that serves one ' +
+          'variant (e.g. a copy of the variant you want to measure)',
+      },
+    ]);
     expect(sagemaker.leftovers().endpoints).toEqual(['prod-resnet']);
   });
 });

@@ -49,6 +49,65 @@ describe('buildReport', () => {
     expect(report.candidates[0]?.costPer1MUsd).toBe(0.1574);
   });
 
+  it('prices an existing endpoint at the instance count it was tested with, keeping the run input’s price of its type', () => {
+    // Prepare: the input priced ml.c5.xlarge at $0.25/h and said nothing of the count (1 planned).
+    const existing = plannedCandidate('existing', 'ml.c5.xlarge', 0.25, {
+      kind: 'existing',
+      endpointName: 'prod-resnet',
+      priceSource: 'run-input',
+    });
+
+    // Act
+    const report = buildReport({
+      plan: runPlan([existing], {
+        existingEndpoint: { endpointName: 'prod-resnet', instanceType: 'ml.c5.xlarge' },
+      }),
+      outcomes: [
+        {
+          candidateId: 'existing',
+          status: CandidateStatuses.measured,
+          instanceType: 'ml.c5.xlarge',
+          instanceCount: 3,
+          variantName: 'blue',
+        },
+      ],
+      results: new Map([['existing', loadTestResult(steps)]]),
+      measuredLocally: false,
+      generatedAt: '2026-11-22T10:05:00Z',
+    });
+
+    // Assert: 3 × $0.25 = $0.75/h; 0.75 / (360 × 3600) × 10⁶ = 0.5787; the input named no count.
+    expect(report.candidates[0]).toMatchObject({
+      instanceCount: 3,
+      costPerHourUsd: 0.75,
+      priceSource: 'run-input',
+      costPer1MUsd: 0.5787,
+    });
+    expect(report.candidates[0]?.configurationNote).toBeUndefined();
+    expect(report.recommendation?.instanceCount).toBe(3);
+  });
+
+  it('keeps the planned count of an endpoint whose tested count is zero', () => {
+    // Act
+    const report = buildReport({
+      plan: runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204, { initialInstanceCount: 2 })]),
+      outcomes: [
+        {
+          candidateId: 'cpu',
+          status: CandidateStatuses.measured,
+          instanceType: 'ml.c5.xlarge',
+          instanceCount: 0,
+        },
+      ],
+      results: new Map([['cpu', loadTestResult(steps)]]),
+      measuredLocally: false,
+      generatedAt: '2026-11-22T10:05:00Z',
+    });
+
+    // Assert
+    expect(report.candidates[0]).toMatchObject({ instanceCount: 2, costPerHourUsd: 0.408 });
+  });
+
   it('reads the reason of a Lambda error from its Cause document', () => {
     // Act
     const reason = failureReasonOf({

@@ -193,6 +193,24 @@ describe('renderMarkdownReport', () => {
     expect(markdown).not.toContain('Deploy ');
   });
 
+  it('states where an existing endpoint disagreed with the run input, among the candidate’s facts', () => {
+    // Prepare
+    const report = sampleReport();
+    const [first, ...others] = report.candidates;
+    if (first === undefined) throw new Error('expected a candidate in the sample report');
+    const note =
+      'existingEndpoint says ml.m5.large × 1, the endpoint has ml.c5.xlarge × 3: costed as the endpoint is';
+
+    // Act
+    const markdown = renderMarkdownReport({
+      ...report,
+      candidates: [{ ...first, configurationNote: note }, ...others],
+    });
+
+    // Assert
+    expect(lineStartingWith(markdown, '- Configuration:')).toBe(`- Configuration: ${escapeMarkdown(note)}`);
+  });
+
   it('states the price table, its date and the run cost', () => {
     // Act
     const markdown = renderMarkdownReport(sampleReport());

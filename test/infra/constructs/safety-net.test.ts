@@ -11,6 +11,9 @@ import { grantsOf, logicalIdOf, propertiesOf, SCHEDULER_TRUST_POLICY } from '../
 
 const STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
 const ASYNC_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:AsyncInference';
+/** DescribeExecution on every execution of one state machine: how the janitor asks whether a run is live. */
+const DESCRIBE_EXECUTIONS = (name: string) =>
+  `Allow states:DescribeExecution on arn:aws:states:us-east-1:123456789012:execution:${name}:*`;
 const OWNED = (kind: string) => `arn:aws:sagemaker:us-east-1:123456789012:${kind}/mso-*`;
 /** Deregistering scaling, and deleting the alarms of the project's endpoints (step and target tracking). */
 const DEREGISTER_SCALING = [
@@ -194,7 +197,11 @@ describe('SafetyNet', () => {
       // Assert
       expect(janitor.Timeout).toBe(300);
       expect(janitor.Environment).toEqual({
-        Variables: expect.objectContaining({ STEP_NAME: 'janitor', JANITOR_MAX_AGE_HOURS: '25' }),
+        Variables: expect.objectContaining({
+          STEP_NAME: 'janitor',
+          JANITOR_MAX_AGE_HOURS: '25',
+          OPTIMIZATION_STATE_MACHINE_ARN: STATE_MACHINE_ARN,
+        }),
       });
     });
 
@@ -222,6 +229,7 @@ describe('SafetyNet', () => {
             (action) => `Allow sagemaker:${action} on *`,
           ),
           ...DEREGISTER_SCALING,
+          DESCRIBE_EXECUTIONS('Optimization'),
           `Allow logs:CreateLogStream on <${logGroup}.Arn>`,
           `Allow logs:PutLogEvents on <${logGroup}.Arn>`,
           'Allow xray:PutTelemetryRecords on *',
@@ -254,6 +262,51 @@ describe('SafetyNet', () => {
     });
   });
 
+  describe('watching the async state machine too', () => {
+    const { stack, safetyNet, template } = buildSafetyNet({ asyncStateMachineArn: ASYNC_STATE_MACHINE_ARN });
+    const janitorRole = logicalIdOf(stack, safetyNet.janitor.serviceRole);
+
+    it('sweeps by age only past the async workflow’s 48-hour timeout plus one hour', () => {
+      // Act
+      const janitor = propertiesOf(template, logicalIdOf(stack, safetyNet.janitor));
+
+      // Assert
+      expect(safetyNet.maxAgeHours).toBe(49);
+      expect(janitor.Environment).toEqual({
+        Variables: expect.objectContaining({
+          JANITOR_MAX_AGE_HOURS: '49',
+          OPTIMIZATION_STATE_MACHINE_ARN: STATE_MACHINE_ARN,
+          ASYNC_INFERENCE_STATE_MACHINE_ARN: ASYNC_STATE_MACHINE_ARN,
+        }),
+      });
+    });
+
+    it('lets the janitor describe the executions of both state machines, and no other Step Functions action', () => {
+      // Act
+      const grants = grantsOf(template, janitorRole).filter((grant) => grant.includes(' states:'));
+
+      // Assert
+      expect(grants).toEqual([DESCRIBE_EXECUTIONS('AsyncInference'), DESCRIBE_EXECUTIONS('Optimization')]);
+    });
+
+    it('has no unacknowledged AwsSolutions findings', () => {
+      // Assert
+      expectNoUnacknowledgedNagFindings(stack);
+    });
+  });
+
+  it('fails when the maximum age does not exceed the async execution timeout', () => {
+    // Act
+    const act = () =>
+      buildSafetyNet({ asyncStateMachineArn: ASYNC_STATE_MACHINE_ARN, janitor: { maxAgeHours: 25 } });
+
+    // Assert
+    expect(act).toThrow(
+      'SafetyNet janitor.maxAgeHours: got 25, expected a number of hours from 49 to 2160: more than the ' +
+        'longest execution timeout of the watched state machines (2 days)',
+    );
+  });
+
   it('applies the janitor settings: cron in a time zone, maximum age, disabled', () => {
     // Prepare
     const { stack, safetyNet, template } = buildSafetyNet({
@@ -282,7 +335,7 @@ describe('SafetyNet', () => {
     // Assert
     expect(act).toThrow(
       'SafetyNet janitor.maxAgeHours: got 12, expected a number of hours from 13 to 2160: more than the ' +
-        '12 hours execution timeout',
+        'longest execution timeout of the watched state machines (12 hours)',
     );
   });
 
@@ -346,12 +399,26 @@ describe('SafetyNet', () => {
   });
 
   describe('in the ServingOptimizer stack', () => {
+    it('derives the janitor’s default age from the longer of the two workflows’ timeouts', () => {
+      // Prepare
+      const app = createTestApp();
+
+      // Act
+      const stack = new ServingOptimizerStack(app, 'DefaultJanitor', {
+        env: TEST_ENV,
+        asyncInference: { executionTimeout: Duration.hours(72) },
+      });
+
+      // Assert
+      expect(stack.safetyNet?.maxAgeHours).toBe(73);
+    });
+
     it('watches the optimization and async-inference state machines and takes the stack’s janitor settings', () => {
       // Prepare
       const app = createTestApp();
       const stack = new ServingOptimizerStack(app, 'WithWorkflows', {
         env: TEST_ENV,
-        janitor: { schedule: 'rate(12 hours)', maxAgeHours: 30 },
+        janitor: { schedule: 'rate(12 hours)', maxAgeHours: 50 },
       });
       const { optimization, asyncInference, safetyNet } = stack;
       if (optimization === undefined || asyncInference === undefined || safetyNet === undefined) {
@@ -373,7 +440,7 @@ describe('SafetyNet', () => {
       expect(propertiesOf(template, logicalIdOf(stack, safetyNet.janitorSchedule)).ScheduleExpression).toBe(
         'rate(12 hours)',
       );
-      expect(safetyNet.maxAgeHours).toBe(30);
+      expect(safetyNet.maxAgeHours).toBe(50);
     });
 
     it('is left out with the workflows', () => {

@@ -389,9 +389,43 @@ describe('SageMakerModelHost', () => {
         endpointName: `${PREFIX}ep-c1`,
         status: 'InService',
         variantName: 'AllTraffic',
+        variantNames: ['AllTraffic'],
         currentInstanceCount: 2,
         instanceType: 'ml.c5.xlarge',
         instanceCount: 2,
+      });
+    });
+
+    it('takes the instance type of the live first variant from its own config entry, and lists every variant', async () => {
+      // Arrange: the config lists the variants in another order than the endpoint.
+      sagemaker.on(DescribeEndpointCommand, { EndpointName: 'prod-resnet' }).resolves({
+        EndpointName: 'prod-resnet',
+        EndpointStatus: 'InService',
+        EndpointConfigName: 'prod-resnet-config',
+        ProductionVariants: [
+          { VariantName: 'blue', CurrentInstanceCount: 3 },
+          { VariantName: 'green', CurrentInstanceCount: 1 },
+        ],
+      });
+      sagemaker.on(DescribeEndpointConfigCommand, { EndpointConfigName: 'prod-resnet-config' }).resolves({
+        ProductionVariants: [
+          { VariantName: 'green', InstanceType: 'ml.g5.xlarge', InitialInstanceCount: 1 },
+          { VariantName: 'blue', InstanceType: 'ml.c5.xlarge', InitialInstanceCount: 2 },
+        ],
+      });
+
+      // Act
+      const description = await host.describeEndpoint('prod-resnet');
+
+      // Assert
+      expect(description).toEqual({
+        endpointName: 'prod-resnet',
+        status: 'InService',
+        variantName: 'blue',
+        variantNames: ['blue', 'green'],
+        currentInstanceCount: 3,
+        instanceType: 'ml.c5.xlarge',
+        instanceCount: 3,
       });
     });
 
@@ -418,6 +452,7 @@ describe('SageMakerModelHost', () => {
         endpointName: `${PREFIX}ep-async`,
         status: 'InService',
         variantName: 'AllTraffic',
+        variantNames: ['AllTraffic'],
         currentInstanceCount: 0,
         instanceType: 'ml.c5.xlarge',
         instanceCount: 0,

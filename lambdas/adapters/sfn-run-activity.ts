@@ -1,0 +1,48 @@
+import type { SFNClient } from '@aws-sdk/client-sfn';
+import { isValidRunId } from '../../handlers/contracts/names.js';
+import type { RunActivity } from '../../handlers/ports.js';
+import { isTerminalStatus, type RunWorkflow } from '../../handlers/run-status/run-api-contract.js';
+import { SfnExecutionReader } from './sfn-execution-reader.js';
+
+/**
+ * `RunActivity` over Step Functions `DescribeExecution`: one call per workflow on the execution ARN
+ * built from that state machine's ARN and the run id (the execution name). An execution that is
+ * RUNNING or PENDING_REDRIVE (ExecutionStatus, Step Functions API reference) is under way;
+ * `ExecutionDoesNotExist` (DescribeExecution errors) means no execution of that state machine has
+ * that name any more: the run is not under way there. Throttling and 5xx surface as
+ * `TransientServiceError`, access denied as itself: the janitor keeps the resource in both cases.
+ *
+ * DescribeExecution rather than ListExecutions(statusFilter RUNNING): the janitor asks only about
+ * the few runs whose resources are stale, and each answer is exact for that run, where a listing
+ * pages through every running execution of both machines on each sweep.
+ */
+
+export interface SfnRunActivityOptions {
+  readonly client: SFNClient;
+  /** The ARN of each deployed workflow's state machine; a workflow left out is not asked about. */
+  readonly stateMachineArns: Readonly<Partial<Record<RunWorkflow, string>>>;
+}
+
+export class SfnRunActivity implements RunActivity {
+  private readonly executions: SfnExecutionReader;
+  private readonly workflows: readonly RunWorkflow[];
+
+  constructor(options: SfnRunActivityOptions) {
+    this.executions = new SfnExecutionReader(options);
+    this.workflows = (Object.keys(options.stateMachineArns) as RunWorkflow[]).filter(
+      (workflow) => options.stateMachineArns[workflow] !== undefined,
+    );
+  }
+
+  async liveWorkflows(runId: string): Promise<readonly string[]> {
+    // A tag no execution name could match (1–80 of A-Z a-z 0-9 _ -, StartExecution API reference)
+    // names no run of ours: asking would only fail with InvalidArn and keep the resource forever.
+    if (!isValidRunId(runId)) return [];
+    const live: RunWorkflow[] = [];
+    for (const workflow of this.workflows) {
+      const execution = await this.executions.describe({ workflow, runId });
+      if (execution !== undefined && !isTerminalStatus(execution.status)) live.push(workflow);
+    }
+    return live;
+  }
+}
