@@ -4,7 +4,8 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON } from '../nag/guard-rules.js';
 
 /**
  * Key layout of the artifacts bucket:
@@ -66,12 +67,14 @@ export class ArtifactsStore extends Construct {
       ],
       removalPolicy,
     });
+    this.acknowledgeAccessLogsBucket();
     // Retained data must stay readable: the key follows the bucket's removal policy.
     this.encryptionKey = new Key(this, 'Key', {
       description: 'Encrypts the model-serving-optimizer artifacts bucket (models, run outputs, reports)',
       enableKeyRotation: true,
       removalPolicy,
     });
+    acknowledgeGuardRule(this.encryptionKey, KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON);
 
     this.bucket = new Bucket(this, 'Bucket', {
       encryption: BucketEncryption.KMS,
@@ -99,6 +102,27 @@ export class ArtifactsStore extends Construct {
       ],
       removalPolicy,
     });
+  }
+
+  /** The Guard findings of the log bucket, each a consequence of what S3 log delivery requires. */
+  private acknowledgeAccessLogsBucket(): void {
+    acknowledgeGuardRule(
+      this.accessLogsBucket,
+      's3_bucket_default_encryption_kms_check',
+      'S3 delivers server access logs only to a bucket encrypted with SSE-S3, not SSE-KMS (S3 user guide, ' +
+        '"Enabling Amazon S3 server access logging").',
+    );
+    acknowledgeGuardRule(
+      this.accessLogsBucket,
+      's3_bucket_logging_enabled_check',
+      'This is the access-log bucket: logging its own accesses to itself would log each delivery again.',
+    );
+    acknowledgeGuardRule(
+      this.accessLogsBucket,
+      's3_bucket_versioning_enabled_check',
+      'Log objects are written once by S3 log delivery and expire after a year; versions would only keep ' +
+        'expired logs longer.',
+    );
   }
 
   /**

@@ -6,7 +6,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import { DEPS_LOCK_FILE, LAMBDA_ENTRY_DIRECTORY, REPO_ROOT } from '../paths.js';
 
 /** Powertools reads these names (https://docs.powertools.aws.dev/lambda/typescript/latest/environment-variables/). */
@@ -140,6 +140,12 @@ export class ProjectFunction extends NodejsFunction {
     this.functionLogGroup = logGroup;
     this.serviceRole = role;
 
+    acknowledgeGuardRule(
+      logGroup,
+      'cloudwatch_log_group_retention_period_check',
+      'A step’s own logs serve debugging of recent runs (one month by default, `logRetention` to change); ' +
+        'the lasting record of a run is its report in S3 and the API access logs, kept a year.',
+    );
     acknowledgeNagRule(
       this,
       'AwsSolutions-L1',

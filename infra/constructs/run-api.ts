@@ -1,4 +1,4 @@
-import { Arn, ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Arn, ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
@@ -28,7 +28,7 @@ import {
   type RunWorkflow,
 } from '../../handlers/run-status/run-api-contract.js';
 import { StateMachineVariables } from '../../lambdas/adapters/sfn-execution-reader.js';
-import { acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
 import type { ProjectFunction } from './project-function.js';
 import { startRunRequestSchema } from './run-api-models.js';
@@ -68,11 +68,47 @@ export interface RunApiProps {
   /** @default 'v1' */
   readonly stageName?: string;
   /**
-   * Whether the stack sets API Gateway's account-wide CloudWatch Logs role (one per account and
-   * region; logging needs one). Turn it off when the account already has it set.
-   * @default true
+   * CloudWatch logging of the stage (access logs and error-level execution logs). API Gateway
+   * writes both with the account's CloudWatch Logs role, one per account and region, and refuses
+   * a stage that asks for either while that role is unset (see ApiLoggingModes).
+   * @default ApiLoggingModes.off
    */
-  readonly manageCloudWatchRole?: boolean;
+  readonly logging?: ApiLogging;
+}
+
+/**
+ * How the run API logs, given who owns API Gateway's account-wide CloudWatch Logs role
+ * (`AWS::ApiGateway::Account`, one per account and region, shared by every REST API there).
+ *
+ * API Gateway writes execution logs and access logs to CloudWatch Logs with that role, and a stage
+ * that turns either on while the account has none fails to deploy with "CloudWatch Logs role ARN
+ * must be set in account settings to enable logging" (API Gateway developer guide, "Set up
+ * CloudWatch logging for REST APIs": "To enable CloudWatch Logs, you must grant API Gateway
+ * permission ... for your account"). So the default logs nothing and deploys anywhere.
+ */
+export const ApiLoggingModes = {
+  /** No access or execution logs: nothing depends on the account's settings. */
+  off: 'off',
+  /** The account already has the role (set by its administrators or another stack): log with it. */
+  useAccountRole: 'use-account-role',
+  /**
+   * The stack creates the role and sets it as the account's (replacing any other for every API in
+   * the region), kept when the stack is deleted, then logs with it.
+   */
+  setAccountRole: 'set-account-role',
+} as const;
+export type ApiLogging = (typeof ApiLoggingModes)[keyof typeof ApiLoggingModes];
+
+/** Reads a logging mode from CDK context or a prop; names the accepted values otherwise. */
+export function parseApiLogging(value: unknown, source: string): ApiLogging {
+  const modes: readonly unknown[] = Object.values(ApiLoggingModes);
+  if (!modes.includes(value)) {
+    throw new Error(
+      `${source}: got ${JSON.stringify(value)}, expected one of ${Object.values(ApiLoggingModes).join(', ')} ` +
+        '(README, "Deploying": which one fits depends on who sets the account’s API Gateway CloudWatch role)',
+    );
+  }
+  return value as ApiLogging;
 }
 
 /** What one workflow gets from the API. */
@@ -127,7 +163,8 @@ const ACCESS_LOG_FORMAT = [
  */
 export class RunApi extends Construct {
   readonly api: RestApi;
-  readonly accessLogs: LogGroup;
+  /** The access log group, unless `logging` is off. */
+  readonly accessLogs?: LogGroup;
   readonly requestValidator: RequestValidator;
   readonly describeRun: ProjectFunction;
   readonly routes: Readonly<Partial<Record<RunWorkflow, RunRoutes>>>;
@@ -137,30 +174,36 @@ export class RunApi extends Construct {
   constructor(scope: ServingOptimizerStack, id: string, props: RunApiProps) {
     super(scope, id);
     const throttling = checkThrottling(props.throttling ?? DEFAULT_RUN_API_THROTTLING);
-    const manageCloudWatchRole = props.manageCloudWatchRole ?? true;
+    const logging = parseApiLogging(props.logging ?? ApiLoggingModes.off, 'RunApi logging');
+    const setsAccountRole = logging === ApiLoggingModes.setAccountRole;
 
-    this.accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: props.logRetention ?? RetentionDays.ONE_YEAR,
-    });
+    this.accessLogs =
+      logging === ApiLoggingModes.off
+        ? undefined
+        : new LogGroup(this, 'AccessLogs', { retention: props.logRetention ?? RetentionDays.ONE_YEAR });
     this.api = new RestApi(this, 'Api', {
       restApiName: `${Stack.of(this).stackName}-runs`,
       description: 'Model serving optimizer: start optimization and async-inference runs, read their status',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       defaultMethodOptions: { authorizationType: AuthorizationType.IAM },
-      cloudWatchRole: manageCloudWatchRole,
+      cloudWatchRole: setsAccountRole,
       // The role is the account's setting for every API in the region: keep it when this stack goes.
-      ...(manageCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
+      ...(setsAccountRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
       deployOptions: {
         stageName: props.stageName ?? 'v1',
         tracingEnabled: true,
         metricsEnabled: true,
-        // Execution logs for errors only, and never request or response bodies (dataTrace).
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
         throttlingRateLimit: throttling.rateLimit,
         throttlingBurstLimit: throttling.burstLimit,
-        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
-        accessLogFormat: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
+        ...(this.accessLogs === undefined
+          ? {}
+          : {
+              // Execution logs for errors only, and never request or response bodies (dataTrace).
+              loggingLevel: MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+              accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+              accessLogFormat: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
+            }),
       },
     });
     this.url = this.api.url;
@@ -210,7 +253,7 @@ export class RunApi extends Construct {
       description: 'The run API (IAM auth): POST runs, GET runs/{id}; see `npm run runs -- --help`',
       value: this.api.url,
     });
-    this.acknowledgeFindings(manageCloudWatchRole);
+    this.acknowledgeFindings(logging);
   }
 
   /** `POST /<resource>` (StartExecution) and `GET /<resource>/{id}` (describe-run) of one workflow. */
@@ -290,7 +333,7 @@ export class RunApi extends Construct {
     );
   }
 
-  private acknowledgeFindings(manageCloudWatchRole: boolean): void {
+  private acknowledgeFindings(logging: ApiLogging): void {
     acknowledgeNagRule(
       this.api,
       'AwsSolutions-APIG3',
@@ -303,8 +346,26 @@ export class RunApi extends Construct {
       'The API is for operators and pipelines that hold AWS credentials: IAM (SigV4) authorization is the ' +
         'chosen mechanism, not Cognito user pools.',
     );
+    if (logging === ApiLoggingModes.off) {
+      const reason =
+        'Stage logging needs the account-wide API Gateway CloudWatch role, which the stack does not take over ' +
+        'by default; the apiLogging context value turns access and error logs on (README, Deploying).';
+      acknowledgeNagRule(this.api, 'AwsSolutions-APIG1', reason);
+      acknowledgeNagRule(this.api, 'AwsSolutions-APIG6', reason);
+      acknowledgeGuardRule(this.api, 'api_gw_v1_execution_logging_enabled_check', reason);
+    }
+    if (Token.isUnresolved(Stack.of(this).account)) {
+      // Guard's CT.LAMBDA.PR.2 accepts a SourceAccount or SourceArn only as a literal string or a
+      // reference to a resource of the template; an environment-agnostic synth has neither here.
+      acknowledgeGuardRule(
+        this.api,
+        'lambda_function_public_access_prohibited_check',
+        'API Gateway may invoke describe-run only from this API’s stage (SourceArn) and this account ' +
+          '(SourceAccount = AWS::AccountId, resolved at deploy), which Guard cannot read as literals.',
+      );
+    }
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
-    if (manageCloudWatchRole && cloudWatchRole !== undefined) {
+    if (logging === ApiLoggingModes.setAccountRole && cloudWatchRole !== undefined) {
       acknowledgeNagRule(
         cloudWatchRole,
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

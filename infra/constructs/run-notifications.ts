@@ -12,7 +12,12 @@ import { Construct } from 'constructs';
 import { EXECUTION_STATUS_CHANGE } from '../../handlers/clean-up-failed-run.js';
 import { RUN_END_STATUSES } from '../../handlers/notify-run-summary.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
-import { acknowledgeWildcardAction, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import {
+  acknowledgeGuardRule,
+  acknowledgeWildcardAction,
+  acknowledgeWildcardResource,
+} from '../nag/acknowledge.js';
+import { KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON } from '../nag/guard-rules.js';
 import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
 import type { ProjectFunction } from './project-function.js';
 import { createDeadLetterQueue } from './schedule-settings.js';
@@ -65,6 +70,7 @@ export class RunNotifications extends Construct {
       description: 'Encrypts the run-summary topic: run summaries and operations alarms',
       enableKeyRotation: true,
     });
+    acknowledgeGuardRule(this.topicKey, KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON);
     // CloudWatch alarm actions publish to an encrypted topic only if the key lets the CloudWatch
     // service use it (Amazon SNS developer guide, "Configure KMS permissions for AWS services").
     this.topicKey.addToResourcePolicy(

@@ -21,6 +21,19 @@ export const DELETE_HOSTED_ACTIONS = [
   'sagemaker:DeleteModel',
 ] as const;
 
+/**
+ * The actions Application Auto Scaling calls with the caller's own rights to validate a
+ * RegisterScalableTarget or PutScalingPolicy on a SageMaker variant (see allowScalingPermissionChecks).
+ */
+export const SCALING_PERMISSION_CHECK_ACTIONS = [
+  'cloudwatch:PutMetricAlarm',
+  'cloudwatch:DescribeAlarms',
+  'cloudwatch:DeleteAlarms',
+  'sagemaker:DescribeEndpoint',
+  'sagemaker:DescribeEndpointConfig',
+  'sagemaker:UpdateEndpointWeightsAndCapacities',
+] as const;
+
 export class SageMakerGrants {
   constructor(private readonly stack: Stack) {}
 
@@ -132,22 +145,7 @@ export class SageMakerGrants {
       }),
     );
     this.acknowledgeScalableTargets(fn, scalableTargets);
-    // Application Auto Scaling calls these with the caller's permissions when it registers a target.
-    this.allowOwned(
-      fn,
-      [
-        'sagemaker:DescribeEndpoint',
-        'sagemaker:DescribeEndpointConfig',
-        'sagemaker:UpdateEndpointWeightsAndCapacities',
-      ],
-      ['endpoint', 'endpoint-config'],
-    );
-    // PutScalingPolicy replaces the alarms of a target-tracking policy that already exists (a retry).
-    this.allowOwnedAlarms(fn, [
-      'cloudwatch:PutMetricAlarm',
-      'cloudwatch:DescribeAlarms',
-      'cloudwatch:DeleteAlarms',
-    ]);
+    this.allowScalingPermissionChecks(fn);
     fn.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,
@@ -165,6 +163,34 @@ export class SageMakerGrants {
           StringLike: { 'iam:AWSServiceName': 'sagemaker.application-autoscaling.amazonaws.com' },
         },
       }),
+    );
+  }
+
+  /**
+   * What Application Auto Scaling checks with the caller's own rights before RegisterScalableTarget
+   * or PutScalingPolicy proceeds (Application Auto Scaling user guide, "Permissions validation for
+   * API calls on target resources"): it calls `cloudwatch:PutMetricAlarm` and
+   * `cloudwatch:DeleteAlarms` with no parameters and `cloudwatch:DescribeAlarms` with MaxRecords=1,
+   * so no alarm name is in the request and a grant scoped to `alarm:mso-*` is refused (the call is
+   * authorized against no project alarm), failing the request with a ValidationException. The same
+   * guide ("Identity-based policy examples", SageMaker endpoints) and the SageMaker developer guide
+   * ("Auto scaling prerequisites") give the minimum for SageMaker targets as these six actions on
+   * `*`; how the SageMaker checks name their resource is not documented, so they get `*` too.
+   * `*` also covers the Lambda's own PutMetricAlarm on the `mso-` step-scaling alarm.
+   */
+  private allowScalingPermissionChecks(fn: ProjectFunction): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...SCALING_PERMISSION_CHECK_ACTIONS],
+        resources: ['*'],
+      }),
+    );
+    acknowledgeWildcardResource(
+      fn.serviceRole,
+      '*',
+      'Application Auto Scaling validates the caller with PutMetricAlarm/DeleteAlarms without parameters, ' +
+        'DescribeAlarms with MaxRecords=1 and the SageMaker describe/update calls; AWS documents them on *',
     );
   }
 
@@ -230,11 +256,13 @@ export class SageMakerGrants {
 
   /**
    * The alarms of the project's endpoints: the step-scaling alarm named after its mso- endpoint
-   * (lambdas/adapters/application-autoscaling-registry.ts), and those Application Auto Scaling
-   * creates for a target-tracking policy, `TargetTracking-endpoint/<endpoint>/variant/<variant>-
-   * AlarmHigh-<id>`. Application Auto Scaling makes the API caller's own put, describe and delete
-   * of those alarms pass before it acts (Application Auto Scaling user guide, "Permissions
-   * validation for Application Auto Scaling API calls on target resources").
+   * (lambdas/adapters/application-autoscaling-registry.ts), which clean-up deletes itself, and those
+   * Application Auto Scaling creates for a target-tracking policy, `TargetTracking-endpoint/
+   * <endpoint>/variant/<variant>-AlarmHigh-<id>`. Only for calls that name these alarms: the
+   * permission checks of RegisterScalableTarget and PutScalingPolicy name none and need `*`
+   * (allowScalingPermissionChecks). The user guide documents those checks for registering a target,
+   * not for DeregisterScalableTarget, whose target-tracking alarms Application Auto Scaling deletes
+   * with its service-linked role.
    */
   private allowOwnedAlarms(fn: ProjectFunction, actions: string[]): void {
     const alarms = [RESOURCE_NAME_PREFIX, `TargetTracking-endpoint/${RESOURCE_NAME_PREFIX}`].map((prefix) =>

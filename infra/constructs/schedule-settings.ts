@@ -3,7 +3,7 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { acknowledgeNagRule } from '../nag/acknowledge.js';
+import { acknowledgeGuardRule, acknowledgeNagRule } from '../nag/acknowledge.js';
 
 /**
  * What the stack's EventBridge Scheduler schedules and event rules share: the check of a schedule
@@ -76,6 +76,11 @@ export function createDeadLetterQueue(scope: Construct, id: string, holds: strin
     queue,
     'AwsSolutions-SQS3',
     `This queue is itself a dead-letter queue: it holds ${holds}`,
+  );
+  acknowledgeGuardRule(
+    queue,
+    'sqs_dlq_check',
+    `This queue is itself a dead-letter queue (a redrive of it would have nowhere to go): it holds ${holds}`,
   );
   return queue;
 }

@@ -2,7 +2,8 @@ import { Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 /**
- * Acknowledgments of cdk-nag findings, in one place so every one carries a written reason.
+ * Acknowledgments of cdk-nag and CloudFormation Guard findings, in one place so every one carries a
+ * written reason.
  *
  * cdk-nag v3 reports through the CDK policy-validation framework and reads acknowledgments that
  * `Validations.of(construct).acknowledge()` records on the construct or one of its ancestors, so an
@@ -15,9 +16,27 @@ import type { IConstruct } from 'constructs';
 const MIN_REASON_LENGTH = 30;
 
 export function acknowledgeNagRule(scope: IConstruct, id: string, reason: string): void {
+  acknowledge(scope, id, reason, 'cdk-nag');
+}
+
+/**
+ * The name the CloudFormation Guard validator reports under (`CfnGuardValidator.name`); the policy
+ * validation framework matches acknowledgments of its findings as `<plugin name>::<rule name>`.
+ */
+export const GUARD_PLUGIN_NAME = 'cdk-validator-cfnguard';
+
+/**
+ * Acknowledges one CloudFormation Guard rule on `scope` and what it contains, by the Guard rule's
+ * name (e.g. `sqs_dlq_check` for Control Tower's CT.SQS.PR.1), as synth's report prints it.
+ */
+export function acknowledgeGuardRule(scope: IConstruct, ruleName: string, reason: string): void {
+  acknowledge(scope, `${GUARD_PLUGIN_NAME}::${ruleName}`, reason, 'CloudFormation Guard');
+}
+
+function acknowledge(scope: IConstruct, id: string, reason: string, checker: string): void {
   if (reason.trim().length < MIN_REASON_LENGTH) {
     throw new Error(
-      `cdk-nag acknowledgment of ${id} on ${scope.node.path}: got the reason "${reason}", expected a ` +
+      `${checker} acknowledgment of ${id} on ${scope.node.path}: got the reason "${reason}", expected a ` +
         `sentence of at least ${MIN_REASON_LENGTH} characters saying why the finding is acceptable`,
     );
   }

@@ -1,10 +1,10 @@
 import { StepVariables } from '../../lambdas/config.js';
-import { CfnOutput, Stack } from 'aws-cdk-lib';
+import { AspectPriority, Aspects, CfnOutput, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { Key } from 'aws-cdk-lib/aws-kms';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import type { ArtifactPrefix, ArtifactsStoreProps } from '../constructs/artifacts-store.js';
 import { ArtifactsStore } from '../constructs/artifacts-store.js';
 import type { ProjectFunctionProps } from '../constructs/project-function.js';
@@ -20,10 +20,11 @@ import {
   type ModelApprovalTriggerProps,
 } from '../constructs/model-approval-trigger.js';
 import { OperationsDashboard } from '../constructs/operations-dashboard.js';
-import { RunApi } from '../constructs/run-api.js';
+import { type ApiLogging, RunApi } from '../constructs/run-api.js';
+import { ScopeServiceInvocationsToAccount } from '../constructs/service-invoke-permissions.js';
 import { RunNotifications } from '../constructs/run-notifications.js';
 import { type RunScheduleSettings, RunSchedules } from '../constructs/run-schedules.js';
-import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 
@@ -63,6 +64,12 @@ export interface ServingOptimizerStackProps extends StackProps {
   readonly modelApproval?: Omit<ModelApprovalTriggerProps, 'stateMachine' | 'deadLetterQueue'>;
   /** Email addresses subscribed to the run-summary and alarm topic (each confirms by mail). @default - none */
   readonly notificationEmails?: readonly string[];
+  /**
+   * The run API's CloudWatch logging, which depends on API Gateway's account-wide CloudWatch Logs
+   * role (README, "Deploying"; CDK context `apiLogging`).
+   * @default ApiLoggingModes.off
+   */
+  readonly apiLogging?: ApiLogging;
 }
 
 export interface StepLambdaOptions extends Omit<ProjectFunctionProps, 'stepName' | 'entryDirectory'> {
@@ -104,6 +111,8 @@ export class ServingOptimizerStack extends Stack {
         'Model serving optimizer: benchmarks SageMaker serving configurations under a latency SLA',
     });
     this.lambdaEntryDirectory = props.lambdaEntryDirectory;
+    // Mutating: it edits the Lambda permissions other constructs wrote, before validation reads them.
+    Aspects.of(this).add(new ScopeServiceInvocationsToAccount(), { priority: AspectPriority.MUTATING });
 
     this.artifacts = new ArtifactsStore(this, 'Artifacts', props.artifacts);
     this.artifactsBucket = this.artifacts.bucket;
@@ -126,6 +135,7 @@ export class ServingOptimizerStack extends Stack {
       this.runApi = new RunApi(this, 'RunApi', {
         optimization: workflows.optimization.stateMachine,
         asyncInference: workflows.asyncInference.workflow.stateMachine,
+        ...(props.apiLogging === undefined ? {} : { logging: props.apiLogging }),
       });
       const operations = this.addOperations(props, workflows);
       this.runNotifications = operations.runNotifications;
@@ -140,12 +150,14 @@ export class ServingOptimizerStack extends Stack {
     const steps = createOptimizationSteps(this);
     const optimization = new OptimizationWorkflow(this, 'Optimization', { steps });
     acknowledgeStateMachineGrants(optimization.stateMachine, Object.values(steps));
+    acknowledgeExecutionLogRetention(optimization);
     const asyncInference = new AsyncInference(this, 'AsyncInference', {
       encryptionKey: this.encryptionKey,
       sagemakerExecutionRole: this.sagemakerExecutionRole,
       ...(props.asyncInference === undefined ? {} : { settings: props.asyncInference }),
     });
     acknowledgeStateMachineGrants(asyncInference.workflow.stateMachine, asyncInference.steps);
+    acknowledgeExecutionLogRetention(asyncInference.workflow);
     const safetyNet = new SafetyNet(this, 'SafetyNet', {
       stateMachine: optimization.stateMachine,
       asyncStateMachine: asyncInference.workflow.stateMachine,
@@ -265,6 +277,21 @@ function acknowledgeStateMachineGrants(
     stateMachine.role,
     '*',
     'X-Ray PutTraceSegments/GetSampling* and CloudWatch Logs delivery actions support no resource-level scoping',
+  );
+}
+
+/**
+ * The retention of a workflow's execution logs (workflows/lambda-step.ts writes the log group beside
+ * the state machine, as `ExecutionLogs`).
+ */
+function acknowledgeExecutionLogRetention(workflow: IConstruct): void {
+  const logs = workflow.node.tryFindChild('ExecutionLogs');
+  if (logs === undefined) return;
+  acknowledgeGuardRule(
+    logs,
+    'cloudwatch_log_group_retention_period_check',
+    'Execution logs (errors, without execution data) serve debugging of recent runs; each run’s report ' +
+      'in S3 and the API access logs are the lasting record.',
   );
 }
 

@@ -1,50 +1,120 @@
 import { describe, expect, it } from '@jest/globals';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
-import { buildServingOptimizerApp } from '../../infra/serving-optimizer-app.js';
+import { ApiLoggingModes } from '../../infra/constructs/run-api.js';
+import { API_LOGGING_CONTEXT_KEY, buildServingOptimizerApp } from '../../infra/serving-optimizer-app.js';
 import { createTestApp, TEST_ENV } from './app.js';
 
+/** Synth of the whole app runs cdk-nag and cfn-guard over a large template: a minute on a busy machine. */
+const APP_SYNTH_TIMEOUT_MS = 240_000;
+
 describe('buildServingOptimizerApp', () => {
-  it('synthesizes the ServingOptimizer stack with the cdk-nag checks passing', () => {
-    // Prepare
-    const app = createTestApp();
-    buildServingOptimizerApp(app, TEST_ENV);
+  it(
+    'synthesizes the ServingOptimizer stack with the cdk-nag and CloudFormation Guard checks passing',
+    () => {
+      // Prepare
+      const app = createTestApp();
+      buildServingOptimizerApp(app, TEST_ENV);
 
+      // Act
+      const assembly = app.synth();
+
+      // Assert
+      expect(assembly.stacks.map((stack) => stack.stackName)).toEqual(['ServingOptimizer']);
+      expect(assembly.getStackByName('ServingOptimizer').environment).toMatchObject({
+        account: '123456789012',
+        region: 'us-east-1',
+      });
+    },
+    APP_SYNTH_TIMEOUT_MS,
+  );
+
+  it(
+    'fails synthesis when a resource breaks an AwsSolutions rule without acknowledgment',
+    () => {
+      // Prepare
+      const app = createTestApp();
+      const { stack } = buildServingOptimizerApp(app, TEST_ENV);
+      new Bucket(stack, 'Unprotected');
+
+      // Act
+      const act = () => app.synth();
+
+      // Assert
+      expect(act).toThrow(/ServingOptimizer\/Unprotected\/Resource[\s\S]*AwsSolutions-S10/);
+    },
+    APP_SYNTH_TIMEOUT_MS,
+  );
+
+  it(
+    'fails synthesis when a resource breaks a CloudFormation Guard rule without acknowledgment',
+    () => {
+      // Prepare
+      const app = createTestApp();
+      const { stack } = buildServingOptimizerApp(app, TEST_ENV);
+      new Bucket(stack, 'Unprotected');
+
+      // Act
+      const act = () => app.synth();
+
+      // Assert
+      expect(act).toThrow(
+        /\[CT\.S3\.PR\.10\][^\n]*\(cdk-validator-cfnguard\)\n\s*ServingOptimizer\/Unprotected\/Resource/,
+      );
+    },
+    APP_SYNTH_TIMEOUT_MS,
+  );
+
+  it(
+    'synthesizes an environment-agnostic stack when no account or region is given',
+    () => {
+      // Prepare
+      const app = createTestApp();
+      buildServingOptimizerApp(app);
+
+      // Act
+      const assembly = app.synth();
+
+      // Assert
+      expect(assembly.getStackByName('ServingOptimizer').environment).toMatchObject({
+        account: 'unknown-account',
+        region: 'unknown-region',
+      });
+    },
+    APP_SYNTH_TIMEOUT_MS,
+  );
+
+  it('leaves the run API without logging when the apiLogging context value is unset', () => {
     // Act
-    const assembly = app.synth();
+    const { stack } = buildServingOptimizerApp(createTestApp(), TEST_ENV);
 
     // Assert
-    expect(assembly.stacks.map((stack) => stack.stackName)).toEqual(['ServingOptimizer']);
-    expect(assembly.getStackByName('ServingOptimizer').environment).toMatchObject({
-      account: '123456789012',
-      region: 'us-east-1',
-    });
+    expect(stack.runApi?.accessLogs).toBeUndefined();
   });
 
-  it('fails synthesis when a resource breaks an AwsSolutions rule without acknowledgment', () => {
+  it('logs the run API when the apiLogging context value says the account has its role', () => {
     // Prepare
     const app = createTestApp();
+    app.node.setContext(API_LOGGING_CONTEXT_KEY, ApiLoggingModes.useAccountRole);
+
+    // Act
     const { stack } = buildServingOptimizerApp(app, TEST_ENV);
-    new Bucket(stack, 'Unprotected');
-
-    // Act
-    const act = () => app.synth();
 
     // Assert
-    expect(act).toThrow(/ServingOptimizer\/Unprotected\/Resource[\s\S]*AwsSolutions-S10/);
+    expect(stack.runApi?.accessLogs).toBeDefined();
+    expect(stack.runApi?.api.node.tryFindChild('CloudWatchRole')).toBeUndefined();
   });
 
-  it('synthesizes an environment-agnostic stack when no account or region is given', () => {
+  it('refuses an apiLogging context value that is not a logging mode', () => {
     // Prepare
     const app = createTestApp();
-    buildServingOptimizerApp(app);
+    app.node.setContext(API_LOGGING_CONTEXT_KEY, 'true');
 
     // Act
-    const assembly = app.synth();
+    const act = () => buildServingOptimizerApp(app, TEST_ENV);
 
     // Assert
-    expect(assembly.getStackByName('ServingOptimizer').environment).toMatchObject({
-      account: 'unknown-account',
-      region: 'unknown-region',
-    });
+    expect(act).toThrow(
+      'CDK context apiLogging: got "true", expected one of off, use-account-role, set-account-role',
+    );
   });
 });

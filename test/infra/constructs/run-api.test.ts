@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import { type RunApiProps, RunApi } from '../../../infra/constructs/run-api.js';
+import {
+  type ApiLogging,
+  ApiLoggingModes,
+  type RunApiProps,
+  RunApi,
+} from '../../../infra/constructs/run-api.js';
 import {
   startedRunResponseTemplate,
   startExecutionRequestTemplate,
@@ -307,9 +312,12 @@ describe('RunApi', () => {
       expect(fn?.Timeout).toBe(20);
     });
 
-    it('throttles the stage, traces it and logs errors without request or response bodies', () => {
+    it('throttles and traces the stage, and logs nothing that needs the account’s CloudWatch role', () => {
       // Act
-      const [[, stage] = ['', { Properties: {} }]] = ofType(resources, 'AWS::ApiGateway::Stage');
+      const [[, stage] = ['', { Properties: {} as Record<string, unknown> }]] = ofType(
+        resources,
+        'AWS::ApiGateway::Stage',
+      );
 
       // Assert
       expect(stage.Properties).toMatchObject({
@@ -321,67 +329,19 @@ describe('RunApi', () => {
             ResourcePath: '/*',
             ThrottlingRateLimit: 10,
             ThrottlingBurstLimit: 20,
-            LoggingLevel: 'ERROR',
-            DataTraceEnabled: false,
             MetricsEnabled: true,
           },
         ],
       });
+      expect(stage.Properties.AccessLogSetting).toBeUndefined();
+      expect(JSON.stringify(stage.Properties.MethodSettings)).not.toContain('LoggingLevel');
+      expect(runApi.accessLogs).toBeUndefined();
     });
 
-    it('writes JSON access logs with the caller, status and latency, never a body, kept a year', () => {
-      // Prepare
-      const [[, stage] = ['', { Properties: {} as Record<string, unknown> }]] = ofType(
-        resources,
-        'AWS::ApiGateway::Stage',
-      );
-      const { Format: format, DestinationArn: destination } = stage.Properties.AccessLogSetting as {
-        Format: string;
-        DestinationArn: unknown;
-      };
-
-      // Act
-      const line = JSON.parse(format.replace('$context.error.messageString', '"error text"')) as Record<
-        string,
-        string
-      >;
-
+    it('leaves the account’s API Gateway CloudWatch role alone by default', () => {
       // Assert
-      expect(line).toMatchObject({
-        requestId: '$context.requestId',
-        callerArn: '$context.identity.userArn',
-        status: '$context.status',
-        latencyMs: '$context.responseLatency',
-        integrationLatencyMs: '$context.integration.latency',
-      });
-      expect(format).not.toMatch(/body|\$input/i);
-      expect(JSON.stringify(destination)).toContain(logicalIdOf(stack, runApi.accessLogs));
-      expect(resources[logicalIdOf(stack, runApi.accessLogs)]?.Properties).toEqual({ RetentionInDays: 365 });
-    });
-
-    it('sets the account’s API Gateway logging role with the AWS managed policy, retained with the stack gone', () => {
-      // Act
-      const accounts = ofType(resources, 'AWS::ApiGateway::Account');
-
-      // Assert
-      expect(accounts).toHaveLength(1);
-      template.hasResource('AWS::IAM::Role', {
-        Properties: {
-          ManagedPolicyArns: [
-            {
-              'Fn::Join': [
-                '',
-                [
-                  'arn:',
-                  { Ref: 'AWS::Partition' },
-                  ':iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
-                ],
-              ],
-            },
-          ],
-        },
-        DeletionPolicy: 'Retain',
-      });
+      expect(ofType(resources, 'AWS::ApiGateway::Account')).toEqual([]);
+      expect(JSON.stringify(template.toJSON())).not.toContain('AmazonAPIGatewayPushToCloudWatchLogs');
     });
 
     it('explains a body that fails the model with API Gateway’s validation message', () => {
@@ -411,11 +371,110 @@ describe('RunApi', () => {
     });
   });
 
+  describe('logging with the account’s existing CloudWatch role', () => {
+    const { stack, runApi, resources } = buildRunApi({ logging: ApiLoggingModes.useAccountRole });
+    const [[, stage] = ['', { Properties: {} as Record<string, unknown> }]] = ofType(
+      resources,
+      'AWS::ApiGateway::Stage',
+    );
+
+    it('logs errors without request or response bodies', () => {
+      // Assert
+      expect(stage.Properties.MethodSettings).toEqual([
+        expect.objectContaining({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        }),
+      ]);
+    });
+
+    it('writes JSON access logs with the caller, status and latency, never a body, kept a year', () => {
+      // Prepare
+      const { Format: format, DestinationArn: destination } = stage.Properties.AccessLogSetting as {
+        Format: string;
+        DestinationArn: unknown;
+      };
+      const accessLogs = runApi.accessLogs;
+      if (accessLogs === undefined) throw new Error('expected an access log group with logging on');
+
+      // Act
+      const line = JSON.parse(format.replace('$context.error.messageString', '"error text"')) as Record<
+        string,
+        string
+      >;
+
+      // Assert
+      expect(line).toMatchObject({
+        requestId: '$context.requestId',
+        callerArn: '$context.identity.userArn',
+        status: '$context.status',
+        latencyMs: '$context.responseLatency',
+        integrationLatencyMs: '$context.integration.latency',
+      });
+      expect(format).not.toMatch(/body|\$input/i);
+      expect(JSON.stringify(destination)).toContain(logicalIdOf(stack, accessLogs));
+      expect(resources[logicalIdOf(stack, accessLogs)]?.Properties).toEqual({ RetentionInDays: 365 });
+    });
+
+    it('does not set the account’s role', () => {
+      // Assert
+      expect(ofType(resources, 'AWS::ApiGateway::Account')).toEqual([]);
+    });
+
+    it('has no unacknowledged AwsSolutions findings', () => {
+      // Assert
+      expectNoUnacknowledgedNagFindings(stack);
+    });
+  });
+
+  describe('logging with a role the stack sets as the account’s', () => {
+    const { stack, template, resources } = buildRunApi({ logging: ApiLoggingModes.setAccountRole });
+
+    it('sets the account’s API Gateway logging role with the AWS managed policy, retained with the stack gone', () => {
+      // Act
+      const accounts = ofType(resources, 'AWS::ApiGateway::Account');
+
+      // Assert
+      expect(accounts).toHaveLength(1);
+      template.hasResource('AWS::IAM::Role', {
+        Properties: {
+          ManagedPolicyArns: [
+            {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  { Ref: 'AWS::Partition' },
+                  ':iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+                ],
+              ],
+            },
+          ],
+        },
+        DeletionPolicy: 'Retain',
+      });
+    });
+
+    it('logs errors and access', () => {
+      // Assert
+      template.hasResourceProperties('AWS::ApiGateway::Stage', {
+        MethodSettings: [Match.objectLike({ LoggingLevel: 'ERROR' })],
+        AccessLogSetting: Match.objectLike({ Format: Match.anyValue() }),
+      });
+    });
+
+    it('has no unacknowledged AwsSolutions findings', () => {
+      // Assert
+      expectNoUnacknowledgedNagFindings(stack);
+    });
+  });
+
   describe('with the optimization workflow only', () => {
     const { runApi, template, resources } = buildRunApi({
       withAsync: false,
       throttling: { rateLimit: 2, burstLimit: 5 },
-      manageCloudWatchRole: false,
       stageName: 'prod',
     });
 
@@ -431,14 +490,21 @@ describe('RunApi', () => {
       });
     });
 
-    it('applies the throttling and stage name it is given, and leaves the account’s logging role alone', () => {
+    it('applies the throttling and stage name it is given', () => {
       // Assert
       template.hasResourceProperties('AWS::ApiGateway::Stage', {
         StageName: 'prod',
         MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 })],
       });
-      template.resourceCountIs('AWS::ApiGateway::Account', 0);
     });
+  });
+
+  it('refuses a logging mode it does not know, naming the accepted ones', () => {
+    // Act
+    const act = () => buildRunApi({ logging: 'on' as ApiLogging });
+
+    // Assert
+    expect(act).toThrow('RunApi logging: got "on", expected one of off, use-account-role, set-account-role');
   });
 
   it('fails when the throttling has no positive rate', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Stack, Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import {
+  acknowledgeGuardRule,
   acknowledgeNagRule,
   acknowledgeWildcardResource,
   flattenCfnReference,
@@ -77,5 +78,33 @@ describe('acknowledgeNagRule', () => {
 
     // Assert
     expect(act).toThrow(/got the reason "not needed", expected a sentence of at least 30 characters/);
+  });
+});
+
+describe('acknowledgeGuardRule', () => {
+  it('acknowledges the Guard rule under the validator’s name, as synth’s report asks', () => {
+    // Prepare
+    const stack = new Stack(createTestApp(), 'AckTest', { env: TEST_ENV });
+
+    // Act
+    acknowledgeGuardRule(stack, 'sqs_dlq_check', 'This queue is itself a dead-letter queue.');
+
+    // Assert
+    expect(acknowledgedIds(stack)).toEqual(['cdk-validator-cfnguard::sqs_dlq_check']);
+  });
+
+  it('fails when the reason does not explain the decision', () => {
+    // Prepare
+    const stack = new Stack(createTestApp(), 'AckTest', { env: TEST_ENV });
+
+    // Act
+    const act = () => {
+      acknowledgeGuardRule(stack, 'sqs_dlq_check', 'ok');
+    };
+
+    // Assert
+    expect(act).toThrow(
+      'CloudFormation Guard acknowledgment of cdk-validator-cfnguard::sqs_dlq_check on AckTest: got the reason "ok"',
+    );
   });
 });

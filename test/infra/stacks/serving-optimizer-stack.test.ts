@@ -264,7 +264,40 @@ describe('ServingOptimizerStack', () => {
   describe('with the workflows', () => {
     const app = createTestApp();
     const stack = new ServingOptimizerStack(app, 'WithWorkflows', { env: TEST_ENV });
-    const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, unknown>;
+    const template = Template.fromStack(stack);
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+
+    it('lets each service invoke a Lambda only from its source, and from this account where the service sends it', () => {
+      // Prepare
+      const permissions = Object.values(
+        template.findResources('AWS::Lambda::Permission') as Record<
+          string,
+          { Properties: { Principal: unknown; SourceArn?: unknown; SourceAccount?: unknown } }
+        >,
+      ).filter(
+        ({ Properties }) =>
+          typeof Properties.Principal === 'string' && Properties.Principal.endsWith('.amazonaws.com'),
+      );
+
+      // Act
+      const scopes = permissions
+        .map(
+          ({ Properties }) =>
+            `${String(Properties.Principal)} SourceArn:${Properties.SourceArn === undefined ? 'none' : 'set'} ` +
+            `SourceAccount:${JSON.stringify(Properties.SourceAccount ?? 'none')}`,
+        )
+        .sort();
+
+      // Assert: SNS topic ARNs name their account, and SNS is not documented to send aws:SourceAccount.
+      expect(scopes).toEqual([
+        'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
+        'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
+        'events.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
+        'events.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
+        'sns.amazonaws.com SourceArn:set SourceAccount:"none"',
+        'sns.amazonaws.com SourceArn:set SourceAccount:"none"',
+      ]);
+    });
 
     it('outputs the async state machine and the two topics a reused async endpoint must notify', () => {
       // Prepare
