@@ -6,12 +6,14 @@ import { artifactsBucket, endpointTimings, region, s3Store, sagemakerHost } from
 
 const store = s3Store();
 const host = sagemakerHost(createSageMakerClient(), { withRole: false });
+const polling = endpointTimings();
 const settings = {
   artifactsBucket: artifactsBucket(),
   region: region(),
   notificationTopics: asyncNotificationTopics(),
   waitTimeoutSeconds: asyncWaitTimeoutSeconds(),
-  pollSeconds: endpointTimings().pollSeconds,
+  pollSeconds: polling.pollSeconds,
+  polling,
 };
 
 /** State "Validate async run". */

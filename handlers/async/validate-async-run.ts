@@ -1,5 +1,11 @@
 import { resolveServingImage } from '../catalog/images.js';
 import { InvalidRunInputError } from '../contracts/errors.js';
+import {
+  asyncHistoryIssue,
+  DEFAULT_POLL_SCHEDULE,
+  type PollSchedule,
+  pollRoundsWithin,
+} from '../contracts/execution-limits.js';
 import { resourceName, runTags } from '../contracts/names.js';
 import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { VARIANT_NAME } from '../deploy-candidate.js';
@@ -119,6 +125,11 @@ export interface ValidateAsyncRunDeps {
   /** The wait task's TimeoutSeconds, as deployed. */
   readonly waitTimeoutSeconds: number;
   readonly pollSeconds: number;
+  /**
+   * The back-off of "Check async endpoint" on AWS, for the worst-case history count.
+   * @default DEFAULT_POLL_SCHEDULE (locally too: the quota is AWS's)
+   */
+  readonly polling?: PollSchedule;
   readonly nowEpochMs: () => number;
   readonly logger: Logger;
 }
@@ -137,6 +148,7 @@ export async function validateAsyncRun(
   refuseUnwaitableQueue(input, deps.waitTimeoutSeconds);
   const inputs = await resolveInputs(input, deps.store);
   const locations = input.benchmark === undefined ? inputs : cycle(inputs, input.benchmark.burstSize);
+  refuseOverlongHistory(input, locations.length, deps.polling ?? DEFAULT_POLL_SCHEDULE);
   const endpoint =
     input.endpointName !== undefined
       ? await reusedEndpoint(input.endpointName, deps)
@@ -270,6 +282,18 @@ function refuseUnwaitableQueue(input: AsyncRunInput, waitTimeoutSeconds: number)
       expected: `at most ${maxTtl} with invocationTimeoutSeconds ${input.invocationTimeoutSeconds}: ${why}`,
     },
   ]);
+}
+
+/**
+ * A full history fails the execution and cannot be caught (Step Functions quotas: 25,000 events):
+ * the worst case (the endpoint deployed and polled to its deadline, a benchmark's whole scale-in
+ * wait, every input failed) is counted before anything is created.
+ */
+function refuseOverlongHistory(input: AsyncRunInput, inputs: number, polling: PollSchedule): void {
+  const deployRounds = input.endpointName === undefined ? pollRoundsWithin(ENDPOINT_DEADLINE_SECONDS, polling) : 0;
+  const scaleInRounds = input.benchmark === undefined ? 0 : pollRoundsWithin(SCALE_IN_DEADLINE_SECONDS, polling);
+  const issue = asyncHistoryIssue({ inputs, batchSize: BATCH_SIZE, endpointRounds: deployRounds + scaleInRounds });
+  if (issue !== undefined) throw new InvalidRunInputError([issue]);
 }
 
 async function resolveInputs(input: AsyncRunInput, store: ObjectStore): Promise<readonly string[]> {

@@ -242,19 +242,31 @@ export function largestOptimizationState(footprint: PlannedRunFootprint): Larges
     : { bytes: candidateState, state: `a candidate's state after "Run load workers"` };
 }
 
+interface Contributor {
+  readonly field: string;
+  /** UTF-8 bytes of the field as written (JSON). */
+  readonly bytes: number;
+  /** Times the plan carries it: the model's environment is merged into every candidate's. */
+  readonly copies: number;
+}
+
 /** The field whose share of the plan is largest: the one to shrink. */
-function largestContributor(footprint: PlannedRunFootprint): { field: string; bytes: number } {
-  const modelEnvironment = jsonBytes(footprint.modelEnvironment) * (footprint.candidates.length + 1);
+function largestContributor(footprint: PlannedRunFootprint): Contributor {
+  const modelEnvironment = jsonBytes(footprint.modelEnvironment);
   const candidateEnvironments = footprint.candidates.reduce((sum, c) => sum + jsonBytes(c.environment), 0);
-  const contributors = [
-    { field: 'tags', bytes: jsonBytes(footprint.tags) },
-    { field: 'model.environment', bytes: modelEnvironment },
+  const copiesOfModelEnvironment = footprint.candidates.length + 1;
+  const contributors: Contributor[] = [
+    { field: 'tags', bytes: jsonBytes(footprint.tags), copies: 1 },
+    { field: 'model.environment', bytes: modelEnvironment, copies: copiesOfModelEnvironment },
     {
       field: footprint.expandedByRanges ? 'environmentRanges' : 'candidates',
-      bytes: Math.max(0, candidateEnvironments - modelEnvironment),
+      bytes: Math.max(0, candidateEnvironments - modelEnvironment * footprint.candidates.length),
+      copies: 1,
     },
   ];
-  return contributors.reduce((largest, c) => (c.bytes > largest.bytes ? c : largest));
+  return contributors.reduce((largest, c) =>
+    c.bytes * c.copies > largest.bytes * largest.copies ? c : largest,
+  );
 }
 
 /** The issue that refuses a plan whose largest state passes the payload quota, or undefined. */
@@ -263,10 +275,17 @@ export function stateSizeIssue(footprint: PlannedRunFootprint): InputIssue | und
   const limit = STEP_FUNCTIONS_QUOTAS.maxPayloadBytes;
   if (largest.bytes <= limit) return undefined;
   const culprit = largestContributor(footprint);
+  const excess = largest.bytes - limit;
+  const copied = culprit.copies > 1 ? `, copied into each of ${culprit.copies - 1} candidates` : '';
+  const allowed = culprit.bytes - Math.ceil(excess / culprit.copies);
+  const fix =
+    allowed > 2
+      ? `${culprit.field} of at most ${allowed} bytes (as JSON)${copied}`
+      : `fewer candidates, or less in ${culprit.field}`;
   return {
     field: culprit.field,
-    given: `${culprit.bytes} bytes of it in the plan, whose largest state (${largest.state}) reaches ${largest.bytes} bytes`,
-    expected: `a plan whose every state stays within ${limit} bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught): shrink ${culprit.field} by at least ${largest.bytes - limit} bytes, or run fewer candidates`,
+    given: `${culprit.bytes} bytes (as JSON)${copied}: the largest state (${largest.state}) reaches ${largest.bytes} bytes`,
+    expected: `${fix}, so that every state stays within ${limit} bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)`,
   };
 }
 
