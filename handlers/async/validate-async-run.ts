@@ -290,9 +290,15 @@ function refuseUnwaitableQueue(input: AsyncRunInput, waitTimeoutSeconds: number)
  * wait, every input failed) is counted before anything is created.
  */
 function refuseOverlongHistory(input: AsyncRunInput, inputs: number, polling: PollSchedule): void {
-  const deployRounds = input.endpointName === undefined ? pollRoundsWithin(ENDPOINT_DEADLINE_SECONDS, polling) : 0;
-  const scaleInRounds = input.benchmark === undefined ? 0 : pollRoundsWithin(SCALE_IN_DEADLINE_SECONDS, polling);
-  const issue = asyncHistoryIssue({ inputs, batchSize: BATCH_SIZE, endpointRounds: deployRounds + scaleInRounds });
+  const deployRounds =
+    input.endpointName === undefined ? pollRoundsWithin(ENDPOINT_DEADLINE_SECONDS, polling) : 0;
+  const scaleInRounds =
+    input.benchmark === undefined ? 0 : pollRoundsWithin(SCALE_IN_DEADLINE_SECONDS, polling);
+  const issue = asyncHistoryIssue({
+    inputs,
+    batchSize: BATCH_SIZE,
+    endpointRounds: deployRounds + scaleInRounds,
+  });
   if (issue !== undefined) throw new InvalidRunInputError([issue]);
 }
 

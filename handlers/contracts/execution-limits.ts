@@ -395,7 +395,8 @@ export function optimizationLimitIssues(
     },
     {
       endpointDeadlineSeconds: settings.endpointDeadlineSeconds,
-      compilationDeadlineSeconds: plan.compilationMaxRuntimeSeconds + settings.compilationDeadlineMarginSeconds,
+      compilationDeadlineSeconds:
+        plan.compilationMaxRuntimeSeconds + settings.compilationDeadlineMarginSeconds,
       compilationMaxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,
       endpointPolling: settings.polling.endpoint,
       compilationPolling: settings.polling.compilation,

@@ -128,6 +128,8 @@ export class AsyncInference extends Construct {
       description: 'Resumes the async workflow’s waiting task when SageMaker notifies a result or failure',
       timeout: Duration.minutes(1),
       environment: tokenEnvironment,
+      // Failure reasons too long for the workflow's state: runs/<runId>/async/failure-reasons/.
+      writesArtifacts: [ArtifactPrefix.runs],
     });
     // SNS invokes asynchronously: Lambda retries twice, then parks the event here.
     this.notificationHandler.configureAsyncInvoke({
@@ -301,7 +303,11 @@ export class AsyncInference extends Construct {
     const loadBatch = step('load-batch', { readsArtifacts: [ArtifactPrefix.runs] });
     const invokeAsyncInference = step('invoke-async-inference');
     sagemaker.allowInvokeAsync(invokeAsyncInference);
-    const recordBatchResults = step('record-batch-results', { writesArtifacts: [ArtifactPrefix.runs] });
+    const recordBatchResults = step('record-batch-results', {
+      // Reads back the whole failure reasons the notification Lambda kept there.
+      readsArtifacts: [ArtifactPrefix.runs],
+      writesArtifacts: [ArtifactPrefix.runs],
+    });
     const summarizeAsyncRun = step('summarize-async-run', {
       readsArtifacts: [ArtifactPrefix.runs],
       writesArtifacts: [ArtifactPrefix.runs],

@@ -107,6 +107,7 @@ export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOption
         resumer,
         logger,
         nowEpochMs,
+        fullReasons: { store, artifactsBucket: LOCAL_ARTIFACTS_BUCKET },
       });
       throwIfRetryNeeded(summary);
     });

@@ -373,8 +373,16 @@ describe('validateAndPlan: Step Functions limits', () => {
         environment: overrides.environment ?? {},
       },
       compilation: { targets: [...COMPILATION_TARGETS] },
-      candidates: Array.from({ length: 50 }, (_, index) => ({ id: `cand-${index + 1}`, instanceType: 'ml.c5.xlarge' })),
-      loadPlan: { steps: [1, 4], warmupSeconds: 5, stepDurationSeconds: 60, workers: overrides.workers ?? 40 },
+      candidates: Array.from({ length: 50 }, (_, index) => ({
+        id: `cand-${index + 1}`,
+        instanceType: 'ml.c5.xlarge',
+      })),
+      loadPlan: {
+        steps: [1, 4],
+        warmupSeconds: 5,
+        stepDurationSeconds: 60,
+        workers: overrides.workers ?? 40,
+      },
     });
   }
 

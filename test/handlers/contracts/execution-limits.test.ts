@@ -29,15 +29,19 @@ describe('pollRoundsWithin', () => {
 describe('historyIssue', () => {
   it('names candidates when their polling, not their workers, fills the history', () => {
     // Act
-    const issue = historyIssue({ candidates: 50, workersPerCandidate: 1, compilationTargets: 0 }, {
-      ...TIMINGS,
-      endpointPolling: { pollSeconds: 30, maxPollSeconds: 30 },
-    });
+    const issue = historyIssue(
+      { candidates: 50, workersPerCandidate: 1, compilationTargets: 0 },
+      {
+        ...TIMINGS,
+        endpointPolling: { pollSeconds: 30, maxPollSeconds: 30 },
+      },
+    );
 
     // Assert: 91 rounds of 30 s, 9 events each, per candidate.
     expect(issue).toEqual({
       field: 'candidates',
-      given: '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 42586 history events',
+      given:
+        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 42586 history events',
       expected:
         "at most 28 candidates with these settings: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });
@@ -45,11 +49,14 @@ describe('historyIssue', () => {
 
   it('names compilation.maxRuntimeSeconds when long compilation jobs fill the history', () => {
     // Act
-    const issue = historyIssue({ candidates: 1, workersPerCandidate: 1, compilationTargets: 9 }, {
-      ...TIMINGS,
-      compilationDeadlineSeconds: 86_400 + 600,
-      compilationMaxRuntimeSeconds: 86_400,
-    });
+    const issue = historyIssue(
+      { candidates: 1, workersPerCandidate: 1, compilationTargets: 9 },
+      {
+        ...TIMINGS,
+        compilationDeadlineSeconds: 86_400 + 600,
+        compilationMaxRuntimeSeconds: 86_400,
+      },
+    );
 
     // Assert
     expect(issue?.field).toBe('compilation.maxRuntimeSeconds');
