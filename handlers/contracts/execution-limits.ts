@@ -213,7 +213,9 @@ export interface LargestState {
 
 /** UTF-8 bytes of a value as Step Functions carries it (JSON). */
 export function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+  // JSON.stringify gives undefined for undefined, whatever its declared type says.
+  const json = JSON.stringify(value) as string | undefined;
+  return Buffer.byteLength(json ?? '', 'utf8');
 }
 
 /**

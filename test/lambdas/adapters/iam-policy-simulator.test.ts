@@ -104,13 +104,11 @@ describe('IamPolicySimulator', () => {
 
   it('reports the simulation unavailable, with the reason, when IAM refuses it', async () => {
     // Prepare
-    iam
-      .on(SimulatePrincipalPolicyCommand)
-      .rejects(
-        Object.assign(new Error('User is not authorized to perform iam:SimulatePrincipalPolicy'), {
-          name: 'AccessDenied',
-        }),
-      );
+    iam.on(SimulatePrincipalPolicyCommand).rejects(
+      Object.assign(new Error('User is not authorized to perform iam:SimulatePrincipalPolicy'), {
+        name: 'AccessDenied',
+      }),
+    );
     const simulator = new IamPolicySimulator(new IAMClient({}));
 
     // Act
