@@ -18,7 +18,7 @@ export function nextPollSeconds(
 }
 
 /** Time allowed beyond the job's own MaxRuntimeInSeconds for queueing and upload before giving up. */
-const COMPILATION_DEADLINE_MARGIN_SECONDS = 600;
+export const COMPILATION_DEADLINE_MARGIN_SECONDS = 600;
 
 export interface CompilationTimings {
   /** First wait before DescribeCompilationJob; each later wait doubles, up to maxPollSeconds. */

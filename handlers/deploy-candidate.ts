@@ -20,7 +20,7 @@ export const VARIANT_NAME = 'AllTraffic';
  * Creating an endpoint takes minutes (image pull, model download, health check); SageMaker gives
  * up itself after its own timeouts, this deadline only bounds our Wait → Check loop.
  */
-const ENDPOINT_DEADLINE_SECONDS = 45 * 60;
+export const ENDPOINT_DEADLINE_SECONDS = 45 * 60;
 
 export interface EndpointTimings {
   /** First wait before DescribeEndpoint; each later wait doubles, up to maxPollSeconds. */

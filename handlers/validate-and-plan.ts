@@ -13,10 +13,17 @@ import {
   InvalidRunInputError,
   NoServingImageError,
 } from './contracts/errors.js';
+import {
+  DEFAULT_POLL_SCHEDULE,
+  optimizationLimitIssues,
+  type PollSchedule,
+} from './contracts/execution-limits.js';
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
 import { runPrefixKey, s3Uri } from './contracts/object-uri.js';
 import { type CandidateInput, type RunInput, runInputSchema } from './contracts/run-input.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
+import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './compile-model.js';
+import { ENDPOINT_DEADLINE_SECONDS } from './deploy-candidate.js';
 import type { LoadPlan } from './load-test/plan.js';
 import type { Logger, ObjectStore } from './ports.js';
 
@@ -101,6 +108,11 @@ export interface ValidateAndPlanDeps {
    * compiles any ONNX model for any target, so there is nothing to check.
    */
   readonly servingRegion?: string;
+  /**
+   * The back-off of the endpoint and compilation polls, for the worst-case history count.
+   * @default DEFAULT_POLL_SCHEDULE for both (the Lambdas' default; locally too: the quota is AWS's)
+   */
+  readonly polling?: { readonly endpoint: PollSchedule; readonly compilation: PollSchedule };
   readonly logger: Logger;
 }
 
@@ -166,6 +178,15 @@ export async function validateAndPlan(
       ],
     },
   };
+
+  // Neither a state over 256 KB nor a full history can be caught: refuse such a plan now.
+  const limitIssues = optimizationLimitIssues(plan, {
+    expandedByRanges: Object.keys(input.environmentRanges).length > 0,
+    endpointDeadlineSeconds: ENDPOINT_DEADLINE_SECONDS,
+    compilationDeadlineMarginSeconds: COMPILATION_DEADLINE_MARGIN_SECONDS,
+    polling: deps.polling ?? { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
+  });
+  if (limitIssues.length > 0) throw new InvalidRunInputError(limitIssues);
 
   if (input.maxCostUsd !== undefined && totalUsd > input.maxCostUsd) {
     const breakdown = candidates.map((c) => `${c.id} $${c.estimatedCostUsd.toFixed(2)}`).join(', ');

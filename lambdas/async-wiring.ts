@@ -1,4 +1,10 @@
+import { IAMClient } from '@aws-sdk/client-iam';
+import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import type { EndpointRoleReader, PolicySimulator } from '../handlers/async/ports.js';
+import { IamPolicySimulator } from './adapters/iam-policy-simulator.js';
+import { SageMakerEndpointRoleReader } from './adapters/sagemaker-endpoint-role.js';
 import { getNumberEnv, getOptionalEnv, getRequiredEnv, StepVariables } from './config.js';
+import { tracer } from './step.js';
 
 /**
  * Settings and adapters of the async-inference workflow's entries, read from the environment once
@@ -33,4 +39,20 @@ export function asyncWaitTimeoutSeconds(): number {
     max: 31_536_000,
     integer: true,
   });
+}
+
+/**
+ * What checks a reused endpoint's execution role: its model's role (SageMaker) and IAM's policy
+ * simulator. IAM is a global service: one client, its default endpoint.
+ */
+export function reusedEndpointRoleCheck(sagemaker: SageMakerClient): {
+  readonly roles: EndpointRoleReader;
+  readonly simulator: PolicySimulator;
+  readonly topicsKeyArn: string;
+} {
+  return {
+    roles: new SageMakerEndpointRoleReader(sagemaker),
+    simulator: new IamPolicySimulator(tracer.captureAWSv3Client(new IAMClient({}))),
+    topicsKeyArn: getRequiredEnv(StepVariables.asyncTopicsKeyArn, ASYNC_SOURCE),
+  };
 }

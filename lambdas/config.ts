@@ -20,6 +20,8 @@ export const StepVariables = {
   asyncErrorTopicArn: 'ASYNC_ERROR_TOPIC_ARN',
   /** The KMS key SageMaker encrypts async results with (the artifacts key). */
   asyncOutputKmsKeyId: 'ASYNC_OUTPUT_KMS_KEY_ID',
+  /** The key of the async topics: a reused endpoint's role must be allowed to use it through SNS. */
+  asyncTopicsKeyArn: 'ASYNC_TOPICS_KEY_ARN',
   /** The wait task's TimeoutSeconds, as deployed: runs whose queue TTL cannot fit are refused. */
   asyncWaitTimeoutSeconds: 'ASYNC_WAIT_TIMEOUT_SECONDS',
 } as const;

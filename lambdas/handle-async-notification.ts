@@ -7,11 +7,13 @@ import {
   readSnsRecords,
   throwIfRetryNeeded,
 } from '../handlers/async/handle-async-notification.js';
-import { taskResumer, taskTokenStore } from './wiring.js';
+import { artifactsBucket, s3Store, taskResumer, taskTokenStore } from './wiring.js';
 import { defineStep, metrics } from './step.js';
 
 const store = taskTokenStore();
 const resumer = taskResumer();
+/** Failure reasons too long for the workflow's state are kept whole under the run's prefix. */
+const fullReasons = { store: s3Store(), artifactsBucket: artifactsBucket() };
 
 /**
  * Subscribed to the async endpoint's success and error topics. The SNS event is never logged
@@ -24,6 +26,7 @@ export const handler = defineStep(async (event: unknown, { logger }): Promise<No
     resumer,
     logger,
     nowEpochMs: Date.now,
+    fullReasons,
   });
   for (const [outcome, count] of Object.entries(summary) as [NotificationOutcome, number][]) {
     if (count > 0) metrics.addMetric(NotificationMetrics[outcome], MetricUnit.Count, count);

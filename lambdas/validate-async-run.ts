@@ -1,17 +1,21 @@
 import { validateAsyncRun, type ValidateAsyncRunEvent } from '../handlers/async/validate-async-run.js';
-import { asyncNotificationTopics, asyncWaitTimeoutSeconds } from './async-wiring.js';
+import { asyncNotificationTopics, asyncWaitTimeoutSeconds, reusedEndpointRoleCheck } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { artifactsBucket, endpointTimings, region, s3Store, sagemakerHost } from './wiring.js';
 
 const store = s3Store();
-const host = sagemakerHost(createSageMakerClient(), { withRole: false });
+const sagemaker = createSageMakerClient();
+const host = sagemakerHost(sagemaker, { withRole: false });
+const polling = endpointTimings();
 const settings = {
   artifactsBucket: artifactsBucket(),
   region: region(),
   notificationTopics: asyncNotificationTopics(),
   waitTimeoutSeconds: asyncWaitTimeoutSeconds(),
-  pollSeconds: endpointTimings().pollSeconds,
+  pollSeconds: polling.pollSeconds,
+  polling,
+  reusedEndpointRole: reusedEndpointRoleCheck(sagemaker),
 };
 
 /** State "Validate async run". */

@@ -13,6 +13,7 @@ import type {
   ObjectStore,
   ScalingRegistry,
 } from '../handlers/ports.js';
+import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SageMakerCompiler } from './adapters/sagemaker-compiler.js';
 import { SageMakerModelHost } from './adapters/sagemaker-model-host.js';
@@ -76,8 +77,8 @@ const MAX_POLL_BOUNDS = { min: 30, max: 3600, integer: true } as const;
  * Polls start at 30 s and double up to 2 min: Neo jobs and endpoint creation both take minutes
  * (5–10 for an endpoint), so a tighter loop only adds history events and Describe calls.
  */
-const DEFAULT_POLL_SECONDS = 30;
-const DEFAULT_MAX_POLL_SECONDS = 120;
+const DEFAULT_POLL_SECONDS = DEFAULT_POLL_SCHEDULE.pollSeconds;
+const DEFAULT_MAX_POLL_SECONDS = DEFAULT_POLL_SCHEDULE.maxPollSeconds;
 
 export interface PollTimings {
   readonly pollSeconds: number;

@@ -17,7 +17,11 @@ import {
   type PrepareAsyncEndpointEvent,
 } from '../handlers/async/prepare-async-endpoint.js';
 import { summarizeAsyncRun, type SummarizeAsyncRunEvent } from '../handlers/async/summarize-async-run.js';
-import { validateAsyncRun, type ValidateAsyncRunEvent } from '../handlers/async/validate-async-run.js';
+import {
+  validateAsyncRun,
+  type ValidateAsyncRunDeps,
+  type ValidateAsyncRunEvent,
+} from '../handlers/async/validate-async-run.js';
 import type {
   AsyncEndpointObserver,
   Logger,
@@ -42,6 +46,8 @@ export interface AsyncStepDependencies {
   readonly allowFileUris: boolean;
   /** The topics the local endpoint publishes to; the local notification bus delivers them. */
   readonly notificationTopics: PrepareAsyncEndpointDeps['output'];
+  /** Checks a reused endpoint's execution role (see `ValidateAsyncRunDeps`). */
+  readonly reusedEndpointRole?: ValidateAsyncRunDeps['reusedEndpointRole'];
   /** The wait task's TimeoutSeconds as synthesized (the runner scales the real wait). */
   readonly waitTimeoutSeconds: number;
   readonly pollSeconds: number;
@@ -74,6 +80,7 @@ export function createAsyncStepHandlers(deps: AsyncStepDependencies): Readonly<R
         region: deps.region,
         allowFileUris: deps.allowFileUris,
         notificationTopics: deps.notificationTopics,
+        ...(deps.reusedEndpointRole === undefined ? {} : { reusedEndpointRole: deps.reusedEndpointRole }),
         waitTimeoutSeconds: deps.waitTimeoutSeconds,
         pollSeconds: deps.pollSeconds,
         nowEpochMs,

@@ -45,8 +45,10 @@ export const LOAD_WORKER_TIMEOUT = Duration.minutes(15);
  * recommend → clean up. Every path after planning ends in clean-up, with the error kept.
  *
  * History budget: Standard executions stop at 25,000 events. Polls back off to 2 minutes, so an
- * endpoint that takes the full 45-minute deadline costs ~25 Wait → Check → Choice rounds (~9
- * events each); with 50 candidates and 10 compilation targets the worst case stays near 13,000.
+ * endpoint that takes the full 45-minute deadline costs 24 Wait → Check → Choice rounds (9 events
+ * each), and each load worker 7 more; "Validate and plan" counts a plan's worst case from this
+ * shape (handlers/contracts/execution-limits.ts, checked against a local run) and refuses it past
+ * the budget.
  */
 export class OptimizationWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;

@@ -56,6 +56,8 @@ export interface ItemResult {
   readonly outputLocation?: string;
   readonly failureLocation?: string;
   readonly failureReason?: string;
+  /** Where the notification kept a failure reason too long for the state (its whole text is in `failureReason`). */
+  readonly failureReasonUri?: string;
   /** SageMaker's receivedTime → eventTime (queue plus processing), when it says. */
   readonly timeInSageMakerMs: number | null;
   /** Invocation → resume, as the workflow saw it. */
@@ -88,7 +90,9 @@ export function batchResultsUri(runPrefixUri: string, batchIndex: number): strin
 
 /** State "Record batch results": writes the batch's results to S3 and returns only its counts. */
 export async function recordBatchResults(event: RecordBatchEvent, deps: BatchDeps): Promise<BatchCounts> {
-  const results = event.results.map(toItemResult);
+  const results = await Promise.all(
+    event.results.map((output) => withWholeReason(toItemResult(output), deps)),
+  );
   await deps.store.putBytes(
     batchResultsUri(event.plan.runPrefixUri, event.batch.batchIndex),
     new TextEncoder().encode(JSON.stringify({ batchIndex: event.batch.batchIndex, results })),
@@ -103,6 +107,34 @@ export async function recordBatchResults(event: RecordBatchEvent, deps: BatchDep
   };
   deps.logger.info('Batch recorded', { runId: event.plan.runId, ...counts });
   return counts;
+}
+
+/** The state carried a truncated failure reason: the results object gets the whole text back. */
+async function withWholeReason(result: ItemResult, deps: BatchDeps): Promise<ItemResult> {
+  if (result.failureReasonUri === undefined) return result;
+  try {
+    const text = new TextDecoder().decode(await deps.store.getBytes(result.failureReasonUri));
+    return {
+      ...result,
+      failureReason: `${result.status === ItemStatuses.failed ? reasonPrefix(result) : ''}${text}`,
+    };
+  } catch (error) {
+    // The truncated reason and its URI stay: the summary still says why the input failed.
+    deps.logger.warn('Whole failure reason unreadable; the truncated one is kept', {
+      itemIndex: result.itemIndex,
+      failureReasonUri: result.failureReasonUri,
+      error: error instanceof Error ? error.name : 'Error',
+    });
+    return result;
+  }
+}
+
+/** `toItemResult` writes a failed input's reason as `<invocationStatus>: <reason>`. */
+function reasonPrefix(result: ItemResult): string {
+  const separator = result.failureReason?.indexOf(': ') ?? -1;
+  return separator < 0 || result.failureReason === undefined
+    ? ''
+    : result.failureReason.slice(0, separator + 2);
 }
 
 /** Step Functions' own names for a task that ran past TimeoutSeconds or HeartbeatSeconds. */
@@ -142,6 +174,7 @@ export function toItemResult(output: IterationOutput): ItemResult {
       status: ItemStatuses.failed,
       inferenceId: cause.inferenceId,
       failureReason: `${cause.invocationStatus}: ${cause.failureReason}`,
+      ...(cause.failureReasonUri === undefined ? {} : { failureReasonUri: cause.failureReasonUri }),
       ...(cause.failureLocation === null ? {} : { failureLocation: cause.failureLocation }),
       timeInSageMakerMs: cause.timeInSageMakerMs,
       totalMs: cause.totalMs,

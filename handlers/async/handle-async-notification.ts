@@ -1,6 +1,8 @@
 import { ErrorNames, TransientServiceError } from '../contracts/errors.js';
+import { jsonBytes } from '../contracts/execution-limits.js';
+import { runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { redactedMessage } from '../contracts/redaction.js';
-import type { Logger } from '../ports.js';
+import type { Logger, ObjectStore } from '../ports.js';
 import {
   type CompletedNotification,
   type FailedNotification,
@@ -94,7 +96,9 @@ export interface AsyncInferenceResult {
 export interface AsyncInferenceFailureCause {
   readonly inferenceId: string;
   readonly invocationStatus: string;
+  /** At most `STATE_FAILURE_REASON_BYTES` in the state; the whole text is then at `failureReasonUri`. */
   readonly failureReason: string;
+  readonly failureReasonUri?: string;
   readonly failureLocation: string | null;
   readonly inputLocation: string;
   readonly timeInSageMakerMs: number | null;
@@ -108,10 +112,45 @@ export interface HandleAsyncNotificationDeps {
   readonly resumer: TaskResumer;
   readonly logger: Logger;
   readonly nowEpochMs: () => number;
+  /** Where a reason too long for the state is kept whole (the artifacts bucket, under the run). */
+  readonly fullReasons?: { readonly store: ObjectStore; readonly artifactsBucket: string };
 }
 
 /** SendTaskFailure's `cause` is capped at 32,768 characters (Step Functions API reference). */
 const MAX_FAILURE_REASON_LENGTH = 8_000;
+
+/**
+ * What of a failure reason travels in the workflow's state, in UTF-8 bytes as the state carries it
+ * (escaped twice: the reason is inside the `Cause` string). A batch's 40 results share one state
+ * of at most 256 KB (Step Functions quotas, States.DataLimitExceeded cannot be caught): 40 reasons
+ * of 8,000 characters would not fit, 40 of 1 KB leave room for the URIs beside them.
+ */
+export const STATE_FAILURE_REASON_BYTES = 1_024;
+
+/** Where the notification Lambda keeps a failure reason too long for the state. */
+export function failureReasonUri(artifactsBucket: string, runId: string, inferenceId: string): string {
+  return s3Uri(artifactsBucket, `${runPrefixKey(runId)}async/failure-reasons/${inferenceId}.txt`);
+}
+
+/** Bytes a reason takes in the state: a JSON string inside the `Cause` JSON string. */
+function stateBytes(text: string): number {
+  return jsonBytes(JSON.stringify(text));
+}
+
+/** The longest prefix of `text` (plus "…") that fits `maxBytes` in the state. */
+export function truncateForState(text: string, maxBytes: number): string {
+  if (stateBytes(text) <= maxBytes) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (stateBytes(`${text.slice(0, middle)}…`) <= maxBytes) low = middle;
+    else high = middle - 1;
+  }
+  // Never split a surrogate pair: half a character is not valid UTF-8.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(low - 1)) ? low - 1 : low;
+  return `${text.slice(0, end)}…`;
+}
 
 export async function handleAsyncNotifications(
   messages: readonly SnsNotificationMessage[],
@@ -179,10 +218,13 @@ async function handleOne(
     taskToken = record.taskToken;
 
     const nowMs = deps.nowEpochMs();
-    const call =
+    const call = await boundForState(
       parsed.kind === 'malformed'
         ? failureCall(malformedAsFailure(inferenceId, parsed.problem), record, nowMs)
-        : resumeCall(parsed.notification, record, nowMs);
+        : resumeCall(parsed.notification, record, nowMs),
+      record,
+      deps,
+    );
     const outcome = await send(deps.resumer, taskToken, call);
     // Conditional on the token: a newer attempt's token, stored meanwhile, is left in place.
     await deps.store.consumeToken(inferenceId, taskToken, nowMs);
@@ -252,6 +294,31 @@ function failureCall(notification: FailedNotification, record: TaskTokenRecord, 
       ...timesOf(notification, record, nowMs),
     },
   };
+}
+
+/**
+ * A failure reason longer than the state allows is kept whole in S3 (a retried delivery writes the
+ * same object again) and travels truncated, with its URI; "Record batch results" puts the whole
+ * text back in the batch's results object.
+ */
+async function boundForState(
+  call: ResumeCall,
+  record: TaskTokenRecord,
+  deps: HandleAsyncNotificationDeps,
+): Promise<ResumeCall> {
+  if (call.kind === 'success') return call;
+  const { failureReason } = call.cause;
+  const truncated = truncateForState(failureReason, STATE_FAILURE_REASON_BYTES);
+  if (truncated === failureReason) return call;
+  if (deps.fullReasons === undefined)
+    return { kind: 'failure', cause: { ...call.cause, failureReason: truncated } };
+  const uri = failureReasonUri(deps.fullReasons.artifactsBucket, record.runId, call.cause.inferenceId);
+  await deps.fullReasons.store.putBytes(
+    uri,
+    new TextEncoder().encode(failureReason),
+    'text/plain; charset=utf-8',
+  );
+  return { kind: 'failure', cause: { ...call.cause, failureReason: truncated, failureReasonUri: uri } };
 }
 
 function malformedAsFailure(inferenceId: string, problem: string): FailedNotification {

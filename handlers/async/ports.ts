@@ -98,3 +98,37 @@ export interface AsyncInvocationReceipt {
 export interface AsyncInvoker {
   invokeEndpointAsync(request: AsyncInvocationRequest): Promise<AsyncInvocationReceipt>;
 }
+
+/** One question to IAM's policy simulator: may the principal call `action` on each resource? */
+export interface PolicyCheck {
+  readonly action: string;
+  readonly resourceArns: readonly string[];
+  /** Request context the policies' conditions read, e.g. `kms:ViaService`. */
+  readonly context?: Readonly<Record<string, string>>;
+}
+
+export interface DeniedAction {
+  readonly action: string;
+  readonly resourceArn: string;
+  /** IAM's `EvalDecision`: `implicitDeny` (nothing allows it) or `explicitDeny`. */
+  readonly decision: string;
+}
+
+/**
+ * `simulated`: IAM evaluated every check (`denied` lists what it does not allow); `unavailable`:
+ * the simulation itself could not run (denied to us, throttled, …), with the reason.
+ */
+export type PolicySimulation =
+  | { readonly status: 'simulated'; readonly denied: readonly DeniedAction[] }
+  | { readonly status: 'unavailable'; readonly reason: string };
+
+/** IAM `SimulatePrincipalPolicy`: what a role's policies allow, without calling anything. */
+export interface PolicySimulator {
+  simulate(principalArn: string, checks: readonly PolicyCheck[]): Promise<PolicySimulation>;
+}
+
+/** The execution role an endpoint's model runs as (DescribeEndpointConfig → DescribeModel). */
+export interface EndpointRoleReader {
+  /** `undefined` when the endpoint, its config or its model cannot be found. */
+  executionRoleOf(endpointName: string): Promise<string | undefined>;
+}

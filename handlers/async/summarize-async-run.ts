@@ -63,6 +63,8 @@ export interface AsyncRunSummary {
   readonly benchmark?: AsyncBenchmarkFigures;
   readonly summaryUri: string;
   readonly summaryMarkdownUri: string;
+  /** What "Validate async run" could not check, e.g. a reused endpoint's role. */
+  readonly warnings?: readonly string[];
 }
 
 export async function summarizeAsyncRun(
@@ -105,6 +107,7 @@ export async function summarizeAsyncRun(
         }),
     summaryUri,
     summaryMarkdownUri,
+    ...(plan.warnings === undefined || plan.warnings.length === 0 ? {} : { warnings: plan.warnings }),
   };
   await deps.store.putBytes(
     summaryUri,

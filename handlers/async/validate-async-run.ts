@@ -1,9 +1,17 @@
 import { resolveServingImage } from '../catalog/images.js';
 import { InvalidRunInputError } from '../contracts/errors.js';
+import {
+  asyncHistoryIssue,
+  DEFAULT_POLL_SCHEDULE,
+  type PollSchedule,
+  pollRoundsWithin,
+} from '../contracts/execution-limits.js';
 import { resourceName, runTags } from '../contracts/names.js';
 import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { VARIANT_NAME } from '../deploy-candidate.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
+import type { EndpointRoleReader, PolicySimulator } from './ports.js';
+import { checkReusedEndpointRole } from './reused-endpoint-role.js';
 import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from './run-input.js';
 
 /**
@@ -89,6 +97,8 @@ export interface AsyncRunPlan {
   readonly benchmark?: { readonly burstSize: number };
   readonly tags: Readonly<Record<string, string>>;
   readonly plannedAtEpochMs: number;
+  /** What validation could not check (e.g. a reused endpoint's role); the summary repeats them. */
+  readonly warnings?: readonly string[];
 }
 
 /** The endpoint's progress through the "Prepare endpoint" loop. */
@@ -116,9 +126,24 @@ export interface ValidateAsyncRunDeps {
   readonly allowFileUris: boolean;
   /** The topics this stack's notification Lambda listens to: a reused endpoint must publish there. */
   readonly notificationTopics: { readonly successTopicArn: string; readonly errorTopicArn: string };
+  /**
+   * Checks a reused endpoint's execution role (IAM's policy simulator). Absent: not checked, and
+   * the run's output warns so.
+   */
+  readonly reusedEndpointRole?: {
+    readonly roles: EndpointRoleReader;
+    readonly simulator: PolicySimulator;
+    /** The key that encrypts the topics (the stack's artifacts key). */
+    readonly topicsKeyArn?: string;
+  };
   /** The wait task's TimeoutSeconds, as deployed. */
   readonly waitTimeoutSeconds: number;
   readonly pollSeconds: number;
+  /**
+   * The back-off of "Check async endpoint" on AWS, for the worst-case history count.
+   * @default DEFAULT_POLL_SCHEDULE (locally too: the quota is AWS's)
+   */
+  readonly polling?: PollSchedule;
   readonly nowEpochMs: () => number;
   readonly logger: Logger;
 }
@@ -137,10 +162,11 @@ export async function validateAsyncRun(
   refuseUnwaitableQueue(input, deps.waitTimeoutSeconds);
   const inputs = await resolveInputs(input, deps.store);
   const locations = input.benchmark === undefined ? inputs : cycle(inputs, input.benchmark.burstSize);
-  const endpoint =
+  refuseOverlongHistory(input, locations.length, deps.polling ?? DEFAULT_POLL_SCHEDULE);
+  const { endpoint, warnings } =
     input.endpointName !== undefined
-      ? await reusedEndpoint(input.endpointName, deps)
-      : deployedEndpoint(event.runId, input, deps.region);
+      ? await reusedEndpoint(input.endpointName, locations, deps)
+      : { endpoint: deployedEndpoint(event.runId, input, deps.region), warnings: [] };
 
   const runPrefix = runPrefixKey(event.runId);
   const manifestUri = s3Uri(deps.artifactsBucket, `${runPrefix}async/inputs.json`);
@@ -178,7 +204,10 @@ export async function validateAsyncRun(
     ...(input.benchmark === undefined ? {} : { benchmark: { burstSize: input.benchmark.burstSize } }),
     tags: runTags(event.runId),
     plannedAtEpochMs: nowMs,
+    ...(warnings.length === 0 ? {} : { warnings }),
   };
+  for (const warning of warnings)
+    deps.logger.warn('Async run not fully checked', { runId: event.runId, warning });
   deps.logger.info('Async run planned', {
     runId: event.runId,
     endpointName: endpoint.endpointName,
@@ -272,6 +301,24 @@ function refuseUnwaitableQueue(input: AsyncRunInput, waitTimeoutSeconds: number)
   ]);
 }
 
+/**
+ * A full history fails the execution and cannot be caught (Step Functions quotas: 25,000 events):
+ * the worst case (the endpoint deployed and polled to its deadline, a benchmark's whole scale-in
+ * wait, every input failed) is counted before anything is created.
+ */
+function refuseOverlongHistory(input: AsyncRunInput, inputs: number, polling: PollSchedule): void {
+  const deployRounds =
+    input.endpointName === undefined ? pollRoundsWithin(ENDPOINT_DEADLINE_SECONDS, polling) : 0;
+  const scaleInRounds =
+    input.benchmark === undefined ? 0 : pollRoundsWithin(SCALE_IN_DEADLINE_SECONDS, polling);
+  const issue = asyncHistoryIssue({
+    inputs,
+    batchSize: BATCH_SIZE,
+    endpointRounds: deployRounds + scaleInRounds,
+  });
+  if (issue !== undefined) throw new InvalidRunInputError([issue]);
+}
+
 async function resolveInputs(input: AsyncRunInput, store: ObjectStore): Promise<readonly string[]> {
   if (input.inputs !== undefined) return input.inputs;
   const prefix = input.inputPrefix ?? '';
@@ -350,7 +397,11 @@ const UNSERVING_STATUSES: readonly string[] = [
   EndpointStatuses.failed,
 ];
 
-async function reusedEndpoint(endpointName: string, deps: ValidateAsyncRunDeps): Promise<AsyncEndpointPlan> {
+async function reusedEndpoint(
+  endpointName: string,
+  inputLocations: readonly string[],
+  deps: ValidateAsyncRunDeps,
+): Promise<{ readonly endpoint: AsyncEndpointPlan; readonly warnings: readonly string[] }> {
   const refuse = (expected: string, got: string): never => {
     throw new InvalidRunInputError([
       { field: 'endpointName', given: `${JSON.stringify(endpointName)} (${got})`, expected },
@@ -378,11 +429,24 @@ async function reusedEndpoint(endpointName: string, deps: ValidateAsyncRunDeps):
       `SuccessTopic ${config.successTopicArn ?? 'none'}, ErrorTopic ${config.errorTopicArn ?? 'none'}`,
     );
   }
+  const warnings =
+    deps.reusedEndpointRole === undefined
+      ? [
+          `The permissions of endpoint ${endpointName}'s execution role were not checked (no policy simulator configured): if it cannot publish to this stack's topics, its inputs will wait until the wait's timeout.`,
+        ]
+      : await checkReusedEndpointRole(endpointName, config, inputLocations, {
+          ...deps.reusedEndpointRole,
+          notificationTopics: deps.notificationTopics,
+          region: deps.region,
+        });
   return {
-    action: 'reuse',
-    endpointName,
-    variantName: endpoint.variantName ?? VARIANT_NAME,
-    keepAfterRun: true,
+    endpoint: {
+      action: 'reuse',
+      endpointName,
+      variantName: endpoint.variantName ?? VARIANT_NAME,
+      keepAfterRun: true,
+    },
+    warnings,
   };
 }
 

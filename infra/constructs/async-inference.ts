@@ -128,6 +128,8 @@ export class AsyncInference extends Construct {
       description: 'Resumes the async workflow’s waiting task when SageMaker notifies a result or failure',
       timeout: Duration.minutes(1),
       environment: tokenEnvironment,
+      // Failure reasons too long for the workflow's state: runs/<runId>/async/failure-reasons/.
+      writesArtifacts: [ArtifactPrefix.runs],
     });
     // SNS invokes asynchronously: Lambda retries twice, then parks the event here.
     this.notificationHandler.configureAsyncInvoke({
@@ -162,6 +164,8 @@ export class AsyncInference extends Construct {
       // is the artifacts key; naming the key in OutputConfig would make SageMaker use it directly
       // (kms:Encrypt), a grant the execution role does not need otherwise.
       [StepVariables.asyncWaitTimeoutSeconds]: String(waitTimeout.toSeconds()),
+      // "Validate async run" checks that a reused endpoint's role may use the topics' key.
+      [StepVariables.asyncTopicsKeyArn]: props.encryptionKey.keyArn,
     });
     grantTaskResponse(steps.invokeAsyncInference);
     this.allowTokenItems(steps.invokeAsyncInference, props.encryptionKey, [
@@ -205,6 +209,36 @@ export class AsyncInference extends Construct {
       'kms:GenerateDataKey*',
       'SNS encrypts each published message with a data key of the topic key; usable only through SNS (kms:ViaService)',
     );
+  }
+
+  /**
+   * A reused endpoint's execution role is checked before the run: DescribeModel gives the role, IAM's
+   * simulator what it may do. `iam:SimulatePrincipalPolicy` applies to role, user and group ARNs
+   * (Service Authorization Reference, "Actions defined by AWS Identity and Access Management"): roles
+   * only here, any name, since the user's endpoint may run as any role.
+   */
+  private allowRoleCheck(fn: ProjectFunction): void {
+    const stack = Stack.of(this);
+    const grants: [string, string][] = [
+      [
+        'sagemaker:DescribeModel',
+        stack.formatArn({ service: 'sagemaker', resource: 'model', resourceName: '*' }),
+      ],
+      [
+        'iam:SimulatePrincipalPolicy',
+        stack.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: '*' }),
+      ],
+    ];
+    for (const [action, resource] of grants) {
+      fn.addToRolePolicy(
+        new PolicyStatement({ effect: Effect.ALLOW, actions: [action], resources: [resource] }),
+      );
+      acknowledgeWildcardResource(
+        fn.serviceRole,
+        resource,
+        'Read-only check of a reused endpoint: its model and its role may have any name the user chose',
+      );
+    }
   }
 
   /**
@@ -289,6 +323,7 @@ export class AsyncInference extends Construct {
       writesArtifacts: [ArtifactPrefix.runs],
     });
     sagemaker.allowDescribeAnyEndpoint(validateAsyncRun);
+    this.allowRoleCheck(validateAsyncRun);
 
     const deployAsyncEndpoint = step('deploy-async-endpoint');
     sagemaker.allowCreateEndpoint(deployAsyncEndpoint);
@@ -301,7 +336,11 @@ export class AsyncInference extends Construct {
     const loadBatch = step('load-batch', { readsArtifacts: [ArtifactPrefix.runs] });
     const invokeAsyncInference = step('invoke-async-inference');
     sagemaker.allowInvokeAsync(invokeAsyncInference);
-    const recordBatchResults = step('record-batch-results', { writesArtifacts: [ArtifactPrefix.runs] });
+    const recordBatchResults = step('record-batch-results', {
+      // Reads back the whole failure reasons the notification Lambda kept there.
+      readsArtifacts: [ArtifactPrefix.runs],
+      writesArtifacts: [ArtifactPrefix.runs],
+    });
     const summarizeAsyncRun = step('summarize-async-run', {
       readsArtifacts: [ArtifactPrefix.runs],
       writesArtifacts: [ArtifactPrefix.runs],

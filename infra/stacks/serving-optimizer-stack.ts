@@ -181,6 +181,11 @@ export class ServingOptimizerStack extends Stack {
       description: 'ErrorTopic of a reused async endpoint’s NotificationConfig must be this topic',
       value: asyncInference.errorTopic.topicArn,
     });
+    new CfnOutput(this, 'AsyncTopicsKeyArn', {
+      description:
+        'A reused async endpoint’s role needs kms:GenerateDataKey and kms:Decrypt on this key, via SNS',
+      value: this.encryptionKey.keyArn,
+    });
     return { optimization, asyncInference, safetyNet };
   }
 

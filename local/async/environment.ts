@@ -76,6 +76,15 @@ export interface LocalAsyncEnvironment {
   close(): Promise<void>;
 }
 
+/**
+ * Local endpoints have no IAM: whatever role a model names, the local platform reads, writes and
+ * publishes for it. So the role check of a reused endpoint always passes here (and warns of nothing).
+ */
+const PERMISSIVE_ROLE_CHECK = {
+  roles: { executionRoleOf: () => Promise.resolve('arn:aws:iam::000000000000:role/local-endpoint') },
+  simulator: { simulate: () => Promise.resolve({ status: 'simulated' as const, denied: [] }) },
+};
+
 export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOptions): LocalAsyncEnvironment {
   const { logger } = options;
   const nowEpochMs = Date.now;
@@ -107,6 +116,7 @@ export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOption
         resumer,
         logger,
         nowEpochMs,
+        fullReasons: { store, artifactsBucket: LOCAL_ARTIFACTS_BUCKET },
       });
       throwIfRetryNeeded(summary);
     });
@@ -125,6 +135,7 @@ export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOption
     region: LOCAL_REGION,
     allowFileUris: true,
     notificationTopics: LOCAL_NOTIFICATION_TOPICS,
+    reusedEndpointRole: PERMISSIVE_ROLE_CHECK,
     waitTimeoutSeconds: options.waitTimeoutSeconds,
     // What the Wait states are told; the runner shortens the waits themselves (LOCAL_WAIT_MS).
     pollSeconds: 1,

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { NEO_SUPPORT_SOURCE } from '../../handlers/catalog/neo-support.js';
 import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../handlers/contracts/run-timeouts.js';
+import { COMPILATION_TARGETS } from '../../handlers/catalog/instances.js';
 import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 
@@ -506,5 +507,73 @@ describe('validateAndPlan', () => {
     );
     expect((error as BudgetExceededError).details).toMatchObject({ maxCostUsd: 0.05 });
     expect(store.objects.size).toBe(objectsBefore);
+  });
+});
+
+describe('validateAndPlan: Step Functions limits', () => {
+  /** The schema's maxima: 50 candidates, 40 workers, every compilation target. */
+  function largestInput(overrides: { workers?: number; environment?: Record<string, string> } = {}): unknown {
+    return baseInput({
+      model: {
+        artifactUri: MODEL_URI,
+        framework: 'pytorch',
+        frameworkVersion: '2.1',
+        inputShape: { input0: [1, 3, 224, 224] },
+        environment: overrides.environment ?? {},
+      },
+      compilation: { targets: [...COMPILATION_TARGETS] },
+      candidates: Array.from({ length: 50 }, (_, index) => ({
+        id: `cand-${index + 1}`,
+        instanceType: 'ml.c5.xlarge',
+      })),
+      loadPlan: {
+        steps: [1, 4],
+        warmupSeconds: 5,
+        stepDurationSeconds: 60,
+        workers: overrides.workers ?? 40,
+      },
+    });
+  }
+
+  it('refuses 50 candidates × 40 workers × every target, whose worst-case history passes the quota', async () => {
+    // Act
+    const error = await planError(largestInput());
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'loadPlan.workers',
+        given: '40 workers × 50 candidates: up to 27301 history events',
+        expected:
+          "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
+      },
+    ]);
+  });
+
+  it('plans 50 candidates × 30 workers × every target, just under the history budget', async () => {
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input: largestInput({ workers: 30 }) }, deps());
+
+    // Assert
+    expect(plan.candidates).toHaveLength(50);
+  });
+
+  it('refuses a model environment that, copied into 50 candidates, makes a state pass 256 KB', async () => {
+    // Prepare: 4 variables of 1,024 characters (the longest value the schema allows).
+    const environment = Object.fromEntries(['A', 'B', 'C', 'D'].map((name) => [name, 'x'.repeat(1024)]));
+
+    // Act
+    const error = await planError(largestInput({ workers: 30, environment }));
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'model.environment',
+        given:
+          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 456144 bytes',
+        expected:
+          "model.environment of at most 321 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
+      },
+    ]);
   });
 });

@@ -8,13 +8,15 @@ import {
   recordBatchResults,
   toItemResult,
 } from '../../../handlers/async/batches.js';
-import type {
-  AsyncInferenceFailureCause,
-  AsyncInferenceResult,
+import {
+  type AsyncInferenceFailureCause,
+  type AsyncInferenceResult,
+  handleAsyncNotifications,
 } from '../../../handlers/async/handle-async-notification.js';
 import { ErrorNames } from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore } from '../../support/memory-object-store.js';
-import { CapturingLogger } from './support/fakes.js';
+import { CapturingLogger, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
+import { failedMessage } from './support/messages.js';
 
 const RUN_ID = 'nightly-2026-05-23';
 const RUN_PREFIX = `s3://mso-artifacts/runs/${RUN_ID}/`;
@@ -279,5 +281,61 @@ describe('recordBatchResults', () => {
 
     // Assert
     expect(counts).toEqual({ batchIndex: 3, completed: 0, failed: 0, timedOut: 0 });
+  });
+});
+
+describe('a batch of 40 failures with 8,000-character reasons', () => {
+  it('keeps the batch state under 256 KB and the whole reasons in the results object', async () => {
+    // Prepare: 40 waiting tasks failed by the notification Lambda, as "Record failed input" keeps them.
+    const tokens = new MemoryTokenStore();
+    const stepFunctions = new FakeStepFunctions();
+    const reason = (i: number): string => `ClientError: "input ${i}" rejected\n`.repeat(300).slice(0, 8000);
+    const items = Array.from({ length: 40 }, (_, i) => item(i));
+    const taskTokens = await Promise.all(
+      items.map(async (batchItem) => {
+        const taskToken = stepFunctions.issueToken();
+        await tokens.putIfAbsent({
+          inferenceId: `id-${batchItem.itemIndex}`,
+          taskToken,
+          runId: RUN_ID,
+          itemIndex: batchItem.itemIndex,
+          inputLocation: batchItem.inputLocation,
+          storedAtEpochMs: INVOKED_MS,
+          expiresAtEpochSeconds: INVOKED_MS / 1000 + 7200,
+        });
+        return taskToken;
+      }),
+    );
+    await handleAsyncNotifications(
+      items.map((batchItem) => ({
+        messageId: `sns-${batchItem.itemIndex}`,
+        message: failedMessage(`id-${batchItem.itemIndex}`, { failureReason: reason(batchItem.itemIndex) }),
+      })),
+      {
+        store: tokens,
+        resumer: stepFunctions,
+        logger,
+        nowEpochMs: () => INVOKED_MS + 1000,
+        fullReasons: { store, artifactsBucket: 'mso-artifacts' },
+      },
+    );
+    const results: IterationOutput[] = items.map((batchItem, i) => {
+      const [resumption] = stepFunctions.resumptions.get(taskTokens[i] ?? '') ?? [];
+      const Cause = resumption?.kind === 'failure' ? resumption.cause : '';
+      return { item: batchItem, error: { Error: ErrorNames.inferenceFailed, Cause } };
+    });
+    const batch = { batchIndex: 0, firstItemIndex: 0, itemCount: 40 };
+    const plan = { runId: RUN_ID, runPrefixUri: RUN_PREFIX };
+
+    // Act
+    await recordBatchResults({ plan, batch, results }, { store, logger });
+
+    // Assert: the state "Record batch results" receives (plan, batch, items, results) fits.
+    const stateBytes = Buffer.byteLength(JSON.stringify({ plan, batch, items, results }));
+    expect(stateBytes).toBeLessThan(262_144);
+    const recorded = JSON.parse(
+      new TextDecoder().decode(store.objects.get(batchResultsUri(RUN_PREFIX, 0))?.body),
+    ) as { results: { failureReason: string }[] };
+    expect(recorded.results.map((r) => r.failureReason)).toEqual(items.map((_, i) => `Failed: ${reason(i)}`));
   });
 });

@@ -1,13 +1,17 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import {
+  type AsyncInferenceFailureCause,
   type HandleAsyncNotificationDeps,
   handleAsyncNotifications,
   type NotificationSummary,
   readSnsRecords,
+  STATE_FAILURE_REASON_BYTES,
   throwIfRetryNeeded,
+  truncateForState,
 } from '../../../handlers/async/handle-async-notification.js';
 import type { TaskResumer } from '../../../handlers/async/ports.js';
 import { ErrorNames, TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { MemoryObjectStore } from '../../support/memory-object-store.js';
 import { CapturingLogger, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
 import { completedMessage, failedMessage } from './support/messages.js';
 
@@ -334,5 +338,35 @@ describe('readSnsRecords', () => {
       { messageId: '(event without Records)', message: undefined },
     ]);
     expect(readSnsRecords(null)).toEqual([{ messageId: '(event without Records)', message: undefined }]);
+  });
+});
+
+describe('handleAsyncNotifications: failure reasons too long for the state', () => {
+  it('keeps the whole reason in S3 and fails the task with it truncated to 1 KB of state', async () => {
+    // Prepare: 8,000 characters, quotes and line breaks included (escaped twice in the state).
+    const reason = 'ClientError: "bad input"\n'.repeat(400).slice(0, 8000);
+    const objects = new MemoryObjectStore();
+    const fullReasons = { store: objects, artifactsBucket: 'mso-artifacts' };
+
+    // Act
+    await handleAsyncNotifications(
+      [{ messageId: 'sns-0', message: failedMessage(ID, { failureReason: reason }) }],
+      {
+        ...deps(),
+        fullReasons,
+      },
+    );
+
+    // Assert
+    const uri = `s3://mso-artifacts/runs/nightly/async/failure-reasons/${ID}.txt`;
+    expect(new TextDecoder().decode(objects.objects.get(uri)?.body)).toBe(reason);
+    const [resumption] = stepFunctions.resumptions.get(token) ?? [];
+    const cause = (
+      resumption?.kind === 'failure' ? JSON.parse(resumption.cause) : {}
+    ) as AsyncInferenceFailureCause;
+    expect(cause.failureReasonUri).toBe(uri);
+    expect(cause.failureReason).toBe(truncateForState(reason, STATE_FAILURE_REASON_BYTES));
+    expect(reason.startsWith(cause.failureReason.slice(0, -1))).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(JSON.stringify(cause.failureReason)))).toBeLessThanOrEqual(1024);
   });
 });

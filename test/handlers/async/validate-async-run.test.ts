@@ -46,6 +46,11 @@ function deps(overrides: Partial<ValidateAsyncRunDeps> = {}): ValidateAsyncRunDe
     region: 'us-east-1',
     allowFileUris: false,
     notificationTopics: TOPICS,
+    // A role allowed everything: the role check has its own tests (reused-endpoint-role.test.ts).
+    reusedEndpointRole: {
+      roles: { executionRoleOf: () => Promise.resolve('arn:aws:iam::123456789012:role/team-endpoint') },
+      simulator: { simulate: () => Promise.resolve({ status: 'simulated', denied: [] }) },
+    },
     waitTimeoutSeconds: WAIT_TIMEOUT_SECONDS,
     pollSeconds: POLL_SECONDS,
     nowEpochMs: () => NOW_MS,

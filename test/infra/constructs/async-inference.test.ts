@@ -73,6 +73,7 @@ describe('AsyncInference', () => {
     const errorTopicId = logicalIdOf(stack, asyncInference.errorTopic);
     const tableId = logicalIdOf(stack, asyncInference.tokenTable);
     const queueId = logicalIdOf(stack, asyncInference.deadLetterQueue);
+    const bucketId = logicalIdOf(stack, stack.artifactsBucket);
     const notificationId = logicalIdOf(stack, asyncInference.notificationHandler);
     const heartbeatId = logicalIdOf(stack, asyncInference.heartbeatSender);
     const invoke = stepNamed(asyncInference, 'InvokeAsyncInference');
@@ -276,7 +277,26 @@ describe('AsyncInference', () => {
           ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map(
             (action) => `Allow sqs:${action} on <${queueId}.Arn>`,
           ),
+          // Failure reasons too long for the workflow's state, kept whole under runs/.
+          ...['AbortMultipartUpload', 'PutObject'].map(
+            (action) => `Allow s3:${action} on <${bucketId}.Arn>/runs/*`,
+          ),
+          `Allow kms:Decrypt on ${keyArn}${VIA('s3')}`,
+          `Allow kms:GenerateDataKey on ${keyArn}${VIA('s3')}`,
         ].sort(),
+      );
+    });
+
+    it("lets the validate step read a reused endpoint's model and simulate any role's policies", () => {
+      // Act
+      const grants = stepGrants(stepNamed(asyncInference, 'ValidateAsyncRun'));
+
+      // Assert
+      expect(grants).toEqual(
+        expect.arrayContaining([
+          `Allow sagemaker:DescribeModel on ${ANY_ENDPOINT('model')}`,
+          'Allow iam:SimulatePrincipalPolicy on arn:aws:iam::123456789012:role/*',
+        ]),
       );
     });
 

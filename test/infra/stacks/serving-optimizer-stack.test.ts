@@ -318,6 +318,11 @@ describe('ServingOptimizerStack', () => {
           Description: 'ErrorTopic of a reused async endpoint’s NotificationConfig must be this topic',
           Value: { Ref: logicalIdOf(stack, asyncInference.errorTopic) },
         },
+        AsyncTopicsKeyArn: {
+          Description:
+            'A reused async endpoint’s role needs kms:GenerateDataKey and kms:Decrypt on this key, via SNS',
+          Value: { 'Fn::GetAtt': [logicalIdOf(stack, stack.encryptionKey), 'Arn'] },
+        },
       });
     });
 

@@ -1,0 +1,408 @@
+import type { InputIssue } from './errors.js';
+
+/**
+ * The two Step Functions limits a run must fit, computed from its plan by the first state of each
+ * workflow. Neither can be caught once a run meets it: `States.DataLimitExceeded` is a terminal
+ * error that `States.ALL` does not match (Step Functions developer guide, "Handling errors in Step
+ * Functions workflows": https://docs.aws.amazon.com/step-functions/latest/dg/concepts-error-handling.html),
+ * and a full history fails the execution. So a plan that could meet either is refused before
+ * anything is created, naming the field to shrink.
+ */
+
+/** Step Functions developer guide, "Step Functions service quotas" (hard quotas). */
+export const STEP_FUNCTIONS_QUOTAS = {
+  /**
+   * "Maximum input or output size for a task, state, or execution": 256 KiB of data as a UTF-8
+   * encoded string (https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html).
+   */
+  maxPayloadBytes: 262_144,
+  /** "Maximum execution history size": 25,000 events in one execution's history (same page). */
+  maxHistoryEvents: 25_000,
+} as const;
+
+/**
+ * Events left out of the structural count for retries: each retried Lambda attempt adds three
+ * (LambdaFunctionFailed, LambdaFunctionScheduled, LambdaFunctionStarted). 1,000 events leave room
+ * for about 330 retried attempts in one run.
+ */
+export const HISTORY_RETRY_RESERVE = 1_000;
+export const HISTORY_BUDGET = STEP_FUNCTIONS_QUOTAS.maxHistoryEvents - HISTORY_RETRY_RESERVE;
+
+/**
+ * History events per state, as Step Functions records them (API reference, "HistoryEvent", its
+ * `type` values: https://docs.aws.amazon.com/step-functions/latest/apireference/API_HistoryEvent.html).
+ * Our Task states name the function ARN as `Resource` (docs/decisions.md #4), so they record the
+ * LambdaFunction* events.
+ */
+export const HISTORY_EVENTS = {
+  /** ExecutionStarted, ExecutionSucceeded. */
+  execution: 2,
+  /** TaskStateEntered, LambdaFunctionScheduled, LambdaFunctionStarted, LambdaFunctionSucceeded, TaskStateExited. */
+  lambdaTask: 5,
+  /** TaskStateEntered, TaskScheduled, TaskStarted, TaskSubmitted, TaskSucceeded (or TaskFailed), TaskStateExited. */
+  waitForTokenTask: 6,
+  /** Pass, Wait, Choice, Succeed: `<Type>StateEntered`, `<Type>StateExited`. */
+  simpleState: 2,
+  /** Map and Parallel: `<Type>StateEntered`, `<Type>StateStarted`, `<Type>StateSucceeded`, `<Type>StateExited`. */
+  mapOrParallel: 4,
+  /** MapIterationStarted, MapIterationSucceeded. */
+  mapIteration: 2,
+} as const;
+
+const E = HISTORY_EVENTS;
+/** A Wait → Check (Lambda) → Choice round of a polling loop. */
+const POLL_ROUND = E.simpleState + E.lambdaTask + E.simpleState;
+
+/** Where a polling loop starts and the ceiling its doubling stops at (see `nextPollSeconds`). */
+export interface PollSchedule {
+  readonly pollSeconds: number;
+  readonly maxPollSeconds: number;
+}
+
+/**
+ * The Lambdas' default schedule (30 s doubling to 2 minutes, lambdas/wiring.ts): the history model
+ * and the Lambdas read the same numbers.
+ */
+export const DEFAULT_POLL_SCHEDULE: PollSchedule = { pollSeconds: 30, maxPollSeconds: 120 };
+
+/**
+ * Rounds of a Wait → Check loop that ends at `deadlineSeconds` at the latest: the check that first
+ * sees the deadline passed ends the loop. Task durations are left out, so this is an upper bound.
+ */
+export function pollRoundsWithin(deadlineSeconds: number, schedule: PollSchedule): number {
+  const first = Math.max(1, schedule.pollSeconds);
+  let waited = 0;
+  let wait = first;
+  let rounds = 0;
+  while (waited <= deadlineSeconds) {
+    rounds += 1;
+    waited += wait;
+    wait = Math.min(schedule.maxPollSeconds, Math.max(first, wait * 2));
+  }
+  return rounds;
+}
+
+/** What the optimization workflow's history depends on. */
+export interface OptimizationHistoryShape {
+  readonly candidates: number;
+  readonly workersPerCandidate: number;
+  readonly compilationTargets: number;
+  /** Wait → Check endpoint → Choice rounds of each candidate. */
+  readonly endpointRounds: number;
+  /** Wait → Check compilation → Choice rounds of each target. */
+  readonly compilationRounds: number;
+}
+
+export interface HistoryCount {
+  readonly total: number;
+  readonly fixed: number;
+  readonly perCandidate: number;
+  readonly perTarget: number;
+}
+
+/**
+ * Events of a successful optimization run, counted from workflows/optimization-workflow.ts:
+ * - fixed: the execution, "Validate and plan", the "Optimize" Parallel, "Package model", the two
+ *   Maps, "Recommend", "Clean up run resources", "Run succeeded";
+ * - per compilation target: its iteration, "Start compilation job", the rounds, "Compilation ended";
+ * - per candidate: its iteration, "Deploy candidate", "Candidate skipped?", the rounds, the
+ *   "Run load workers" Map with one iteration and one Lambda per worker, "Aggregate load test",
+ *   "Delete candidate endpoint", "Candidate measured".
+ * A failed candidate or target takes a shorter path (no workers; a Pass instead of the rest).
+ */
+export function optimizationHistoryEvents(shape: OptimizationHistoryShape): HistoryCount {
+  // Validate, package, recommend, clean up; the Parallel and the two Maps; "Run succeeded".
+  const fixed = E.execution + 4 * E.lambdaTask + 3 * E.mapOrParallel + E.simpleState;
+  const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
+  const perCandidate =
+    E.mapIteration +
+    E.lambdaTask +
+    E.simpleState +
+    shape.endpointRounds * POLL_ROUND +
+    E.mapOrParallel +
+    shape.workersPerCandidate * (E.mapIteration + E.lambdaTask) +
+    2 * E.lambdaTask +
+    E.simpleState;
+  return {
+    total: fixed + shape.compilationTargets * perTarget + shape.candidates * perCandidate,
+    fixed,
+    perCandidate,
+    perTarget,
+  };
+}
+
+/** What the async workflow's history depends on. */
+export interface AsyncHistoryShape {
+  readonly inputs: number;
+  readonly batchSize: number;
+  /** Wait → Check async endpoint → Choice rounds before the inputs are sent (0 for a reused endpoint). */
+  readonly endpointRounds: number;
+}
+
+/**
+ * Events of an async run, counted from workflows/async-inference-workflow.ts: the execution,
+ * "Validate async run", the "Run async inference" Parallel, "Endpoint ready?", "Deploy async
+ * endpoint" and its rounds, the batch Map, per batch its iteration, "Load batch inputs", the input
+ * Map and "Record batch results", per input its iteration, the wait task and (when it failed)
+ * "Record failed input", then "Summarize async run", "Clean up async run", "Run succeeded".
+ */
+export function asyncHistoryEvents(shape: AsyncHistoryShape): number {
+  const batches = Math.ceil(shape.inputs / shape.batchSize);
+  // Validate, summarize, clean up; the Parallel and the batch Map; "Endpoint ready?", "Run succeeded".
+  const fixed = E.execution + 3 * E.lambdaTask + 2 * E.mapOrParallel + 2 * E.simpleState;
+  // A deployed endpoint: "Deploy async endpoint", then its rounds (a reused one's benchmark skips the deploy).
+  const prepare = shape.endpointRounds === 0 ? 0 : E.lambdaTask + shape.endpointRounds * POLL_ROUND;
+  const perBatch = E.mapIteration + E.lambdaTask + E.mapOrParallel + E.lambdaTask;
+  const perInput = E.mapIteration + E.waitForTokenTask + E.simpleState;
+  return fixed + prepare + batches * perBatch + shape.inputs * perInput;
+}
+
+/** The issue that refuses an async run whose worst case passes the history budget, or undefined. */
+export function asyncHistoryIssue(shape: AsyncHistoryShape): InputIssue | undefined {
+  const events = asyncHistoryEvents(shape);
+  if (events <= HISTORY_BUDGET) return undefined;
+  let fits = shape.inputs;
+  while (fits > 0 && asyncHistoryEvents({ ...shape, inputs: fits }) > HISTORY_BUDGET) fits -= 1;
+  return {
+    field: 'inputs',
+    given: `${shape.inputs} inputs, up to ${events} history events`,
+    expected: `at most ${fits} inputs per run: ${historyLimitText()} (split the inputs over several runs)`,
+  };
+}
+
+function historyLimitText(): string {
+  return `a run may record at most ${HISTORY_BUDGET} history events (Step Functions' ${STEP_FUNCTIONS_QUOTAS.maxHistoryEvents} per execution, less ${HISTORY_RETRY_RESERVE} kept for retries), and a full history cannot be caught`;
+}
+
+/**
+ * Upper bounds of what later states add to a run's state beside the plan, per item. Each is a
+ * bound of small JSON documents (handlers/contracts/workflow-state.ts) with the longest text they
+ * can carry.
+ */
+export const STATE_ALLOWANCE_BYTES = {
+  /** A CompilationState: names, URIs and SageMaker's FailureReason (at most 1,024 characters, DescribeCompilationJob). */
+  compilation: 2_048,
+  /** A CandidateOutcome, or a Catch's `{ Error, Cause }`: our error message plus Lambda's error document. */
+  candidateOutcome: 3_072,
+  /** The candidate's line in the run summary ("Recommend"): verdict and reason. */
+  summaryLine: 1_024,
+  /** A WorkerOutcome: worker index, result URI, why it stopped. */
+  workerOutcome: 512,
+  /** A DeploymentState with its worker indexes. */
+  deployment: 1_024,
+  /** The packaged model, the summary's report URIs and recommendation, the clean-up result. */
+  fixed: 4_096,
+} as const;
+
+/** The plan as "Validate and plan" returns it, seen for its size. */
+export interface PlannedRunFootprint {
+  readonly plan: unknown;
+  readonly candidates: readonly { readonly environment: Readonly<Record<string, string>> }[];
+  readonly compilationTargets: number;
+  readonly workersPerCandidate: number;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly modelEnvironment: Readonly<Record<string, string>>;
+  /** Candidates were expanded over `environmentRanges`: their environments come from there. */
+  readonly expandedByRanges: boolean;
+}
+
+export interface LargestState {
+  readonly bytes: number;
+  readonly state: string;
+}
+
+/** UTF-8 bytes of a value as Step Functions carries it (JSON). */
+export function jsonBytes(value: unknown): number {
+  // JSON.stringify gives undefined for undefined, whatever its declared type says.
+  const json = JSON.stringify(value) as string | undefined;
+  return Buffer.byteLength(json ?? '', 'utf8');
+}
+
+/**
+ * The largest state a run can reach: the plan travels in every state, so the largest is the plan
+ * plus the most that is added beside it. Either the run's state once every candidate has an
+ * outcome ("Benchmark each candidate" → "Recommend"), or one candidate's state after its load
+ * workers (a copy of the plan, the candidate, the compilations, the deployment and the workers).
+ */
+export function largestOptimizationState(footprint: PlannedRunFootprint): LargestState {
+  const A = STATE_ALLOWANCE_BYTES;
+  const planBytes = jsonBytes(footprint.plan);
+  const compilations = footprint.compilationTargets * A.compilation;
+  const runState =
+    planBytes + A.fixed + compilations + footprint.candidates.length * (A.candidateOutcome + A.summaryLine);
+  const largestCandidate = Math.max(0, ...footprint.candidates.map(jsonBytes));
+  const candidateState =
+    planBytes +
+    largestCandidate +
+    A.fixed +
+    compilations +
+    A.deployment +
+    footprint.workersPerCandidate * A.workerOutcome +
+    A.candidateOutcome;
+  return runState >= candidateState
+    ? { bytes: runState, state: 'the run state after "Benchmark each candidate"' }
+    : { bytes: candidateState, state: `a candidate's state after "Run load workers"` };
+}
+
+interface Contributor {
+  readonly field: string;
+  /** UTF-8 bytes of the field as written (JSON). */
+  readonly bytes: number;
+  /** Times the plan carries it: the model's environment is merged into every candidate's. */
+  readonly copies: number;
+}
+
+/** The field whose share of the plan is largest: the one to shrink. */
+function largestContributor(footprint: PlannedRunFootprint): Contributor {
+  const modelEnvironment = jsonBytes(footprint.modelEnvironment);
+  const candidateEnvironments = footprint.candidates.reduce((sum, c) => sum + jsonBytes(c.environment), 0);
+  const copiesOfModelEnvironment = footprint.candidates.length + 1;
+  const contributors: Contributor[] = [
+    { field: 'tags', bytes: jsonBytes(footprint.tags), copies: 1 },
+    { field: 'model.environment', bytes: modelEnvironment, copies: copiesOfModelEnvironment },
+    {
+      field: footprint.expandedByRanges ? 'environmentRanges' : 'candidates',
+      bytes: Math.max(0, candidateEnvironments - modelEnvironment * footprint.candidates.length),
+      copies: 1,
+    },
+  ];
+  return contributors.reduce((largest, c) =>
+    c.bytes * c.copies > largest.bytes * largest.copies ? c : largest,
+  );
+}
+
+/** The issue that refuses a plan whose largest state passes the payload quota, or undefined. */
+export function stateSizeIssue(footprint: PlannedRunFootprint): InputIssue | undefined {
+  const largest = largestOptimizationState(footprint);
+  const limit = STEP_FUNCTIONS_QUOTAS.maxPayloadBytes;
+  if (largest.bytes <= limit) return undefined;
+  const culprit = largestContributor(footprint);
+  const excess = largest.bytes - limit;
+  const copied = culprit.copies > 1 ? `, copied into each of ${culprit.copies - 1} candidates` : '';
+  const allowed = culprit.bytes - Math.ceil(excess / culprit.copies);
+  const fix =
+    allowed > 2
+      ? `${culprit.field} of at most ${allowed} bytes (as JSON)${copied}`
+      : `fewer candidates, or less in ${culprit.field}`;
+  return {
+    field: culprit.field,
+    given: `${culprit.bytes} bytes (as JSON)${copied}: the largest state (${largest.state}) reaches ${largest.bytes} bytes`,
+    expected: `${fix}, so that every state stays within ${limit} bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)`,
+  };
+}
+
+/** What decides an optimization run's history, besides the plan's counts. */
+export interface OptimizationTimings {
+  readonly endpointDeadlineSeconds: number;
+  readonly compilationDeadlineSeconds: number;
+  readonly compilationMaxRuntimeSeconds: number;
+  readonly endpointPolling: PollSchedule;
+  readonly compilationPolling: PollSchedule;
+}
+
+/** The Neo job's default `maxRuntimeSeconds` (the run input's default): past it, the runtime is the field to shrink. */
+const DEFAULT_COMPILATION_RUNTIME_SECONDS = 900;
+
+/**
+ * The issue that refuses a plan whose worst-case history passes the budget, or undefined. Worst
+ * case: every endpoint takes its whole deadline to come into service and every compilation job
+ * its whole runtime, polled on the back-off schedule. The issue names the largest share of the
+ * count and how far it must come down.
+ */
+export function historyIssue(
+  counts: Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'>,
+  timings: OptimizationTimings,
+): InputIssue | undefined {
+  const shape: OptimizationHistoryShape = {
+    ...counts,
+    endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
+    compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
+  };
+  const count = optimizationHistoryEvents(shape);
+  if (count.total <= HISTORY_BUDGET) return undefined;
+  const given = `up to ${count.total} history events`;
+  const room = (without: number): number => HISTORY_BUDGET - without;
+  const candidatesPart = shape.candidates * count.perCandidate;
+  const targetsPart = shape.compilationTargets * count.perTarget;
+  if (candidatesPart >= targetsPart) {
+    const workersPart = shape.candidates * shape.workersPerCandidate * (E.mapIteration + E.lambdaTask);
+    if (workersPart * 2 >= candidatesPart) {
+      const perWorker = shape.candidates * (E.mapIteration + E.lambdaTask);
+      const maxWorkers = Math.max(0, Math.floor(room(count.total - workersPart) / perWorker));
+      return {
+        field: 'loadPlan.workers',
+        given: `${shape.workersPerCandidate} workers × ${shape.candidates} candidates: ${given}`,
+        expected: `at most ${maxWorkers} workers with ${shape.candidates} candidates (or fewer candidates): ${historyLimitText()}`,
+      };
+    }
+    const maxCandidates = Math.max(0, Math.floor(room(count.total - candidatesPart) / count.perCandidate));
+    return {
+      field: 'candidates',
+      given: `${shape.candidates} candidates (after expanding environmentRanges), each polled for up to ${timings.endpointDeadlineSeconds / 60} minutes: ${given}`,
+      expected: `at most ${maxCandidates} candidates with these settings: ${historyLimitText()}`,
+    };
+  }
+  if (timings.compilationMaxRuntimeSeconds > DEFAULT_COMPILATION_RUNTIME_SECONDS) {
+    return {
+      field: 'compilation.maxRuntimeSeconds',
+      given: `${timings.compilationMaxRuntimeSeconds} s for each of ${shape.compilationTargets} targets: ${given}`,
+      expected: `a shorter runtime (each target is polled until it ends, about ${POLL_ROUND} events every ${timings.compilationPolling.maxPollSeconds} s), or fewer targets: ${historyLimitText()}`,
+    };
+  }
+  const maxTargets = Math.max(0, Math.floor(room(count.total - targetsPart) / count.perTarget));
+  return {
+    field: 'compilation.targets',
+    given: `${shape.compilationTargets} targets: ${given}`,
+    expected: `at most ${maxTargets} targets with these candidates: ${historyLimitText()}`,
+  };
+}
+
+/** The parts of an optimization plan ("Validate and plan") that decide its limits. */
+export interface PlannedOptimization {
+  readonly candidates: readonly { readonly environment: Readonly<Record<string, string>> }[];
+  readonly compilations: readonly unknown[];
+  readonly compilationMaxRuntimeSeconds: number;
+  readonly loadPlan: { readonly workers: number };
+  readonly tags: Readonly<Record<string, string>>;
+  readonly model?: { readonly environment: Readonly<Record<string, string>> };
+}
+
+export interface OptimizationLimitSettings {
+  readonly expandedByRanges: boolean;
+  readonly endpointDeadlineSeconds: number;
+  /** Beyond the job's own runtime, before the check stops it (handlers/compile-model.ts). */
+  readonly compilationDeadlineMarginSeconds: number;
+  readonly polling: { readonly endpoint: PollSchedule; readonly compilation: PollSchedule };
+}
+
+/** Every limit the plan would break: its largest state, then its worst-case history. */
+export function optimizationLimitIssues(
+  plan: PlannedOptimization,
+  settings: OptimizationLimitSettings,
+): InputIssue[] {
+  const size = stateSizeIssue({
+    plan,
+    candidates: plan.candidates,
+    compilationTargets: plan.compilations.length,
+    workersPerCandidate: plan.loadPlan.workers,
+    tags: plan.tags,
+    modelEnvironment: plan.model?.environment ?? {},
+    expandedByRanges: settings.expandedByRanges,
+  });
+  const history = historyIssue(
+    {
+      candidates: plan.candidates.length,
+      workersPerCandidate: plan.loadPlan.workers,
+      compilationTargets: plan.compilations.length,
+    },
+    {
+      endpointDeadlineSeconds: settings.endpointDeadlineSeconds,
+      compilationDeadlineSeconds:
+        plan.compilationMaxRuntimeSeconds + settings.compilationDeadlineMarginSeconds,
+      compilationMaxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,
+      endpointPolling: settings.polling.endpoint,
+      compilationPolling: settings.polling.compilation,
+    },
+  );
+  return [size, history].filter((issue): issue is InputIssue => issue !== undefined);
+}

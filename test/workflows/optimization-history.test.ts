@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { optimizationHistoryEvents } from '../../handlers/contracts/execution-limits.js';
+import type { RunnerEvent } from '../../local/runner/index.js';
+import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { FakeSageMaker } from '../support/fake-sagemaker.js';
+import { optimizationInput, runOptimization } from './run-optimization.js';
+
+let workflows: SynthesizedWorkflows;
+
+beforeAll(() => {
+  workflows = synthesizeWorkflows();
+}, 120_000);
+
+/**
+ * The local engine reports states entered and exited, Map iterations and Parallel branches, not
+ * Step Functions' history. Each maps to the history events Step Functions records for it (API
+ * reference, "HistoryEvent" types): a Task state entered also records LambdaFunctionScheduled,
+ * LambdaFunctionStarted and LambdaFunctionSucceeded; a Map or Parallel state entered also records
+ * its `…StateStarted` and `…StateSucceeded`; Parallel branches record nothing of their own.
+ */
+function awsHistoryEvents(event: RunnerEvent): number {
+  switch (event.type) {
+    case 'ExecutionStarted':
+    case 'ExecutionSucceeded':
+    case 'StateExited':
+    case 'MapIterationStarted':
+    case 'MapIterationSucceeded':
+      return 1;
+    case 'StateEntered':
+      if (event.stateType === 'Task') return 4;
+      if (event.stateType === 'Map' || event.stateType === 'Parallel') return 3;
+      return 1;
+    case 'ParallelBranchStarted':
+    case 'ParallelBranchSucceeded':
+      return 0;
+    default:
+      throw new Error(`A successful run without retries has no ${event.type} event`);
+  }
+}
+
+describe('history model of the optimization workflow', () => {
+  it('counts the events of a run of the synthesized definition exactly', async () => {
+    // Prepare: 3 candidates × 2 workers, 1 target; endpoints in service at the 4th check, the
+    // compilation job done at the 2nd (FakeSageMaker).
+    const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
+    const input = optimizationInput({
+      loadPlan: {
+        model: 'closed',
+        steps: [1],
+        workers: 2,
+        warmupSeconds: 0,
+        stepDurationSeconds: 0.1,
+        stopAtPlateau: false,
+      },
+    });
+
+    // Act
+    const run = await runOptimization({ workflows, sagemaker, input, runId: 'history' });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    const counted = run.events.reduce((sum, event) => sum + awsHistoryEvents(event), 0);
+    const modelled = optimizationHistoryEvents({
+      candidates: 3,
+      workersPerCandidate: 2,
+      compilationTargets: 1,
+      endpointRounds: 4,
+      compilationRounds: 2,
+    });
+    expect(counted).toBe(modelled.total);
+  }, 60_000);
+});
