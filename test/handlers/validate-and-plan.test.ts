@@ -543,7 +543,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues).toEqual([
       {
         field: 'loadPlan.workers',
-        given: '40 workers × 50 candidates: up to 27301 history events',
+        given: '40 workers × 50 candidates: up to 27166 history events',
         expected:
           "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
       },
@@ -570,9 +570,9 @@ describe('validateAndPlan: Step Functions limits', () => {
       {
         field: 'model.environment',
         given:
-          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 456144 bytes',
+          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 453977 bytes',
         expected:
-          "model.environment of at most 321 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
+          "model.environment of at most 363 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },
     ]);
   });
