@@ -52,20 +52,25 @@ const CLIENT_CONFIG = {
 
 export class AwsHarness {
   readonly recorder = new AwsRecorder();
-  readonly sagemaker = new FakeSageMakerService();
-  readonly s3 = new FakeS3Service();
   readonly scaling = new FakeScalingServices();
+  readonly sagemaker = new FakeSageMakerService({}, (endpointName, variantName) => {
+    const target = this.scaling.targets.get(
+      `endpoint/${endpointName}/variant/${variantName}|sagemaker:variant:DesiredInstanceCount`,
+    );
+    return target === undefined ? undefined : Number(target.MinCapacity);
+  });
+  readonly s3 = new FakeS3Service();
   readonly tokenTable = new FakeTokenTable();
   readonly taskTokens = new TaskTokenBroker();
   readonly runtime: FakeAsyncRuntime;
 
-  private readonly sagemakerClient = new SageMakerClient(CLIENT_CONFIG);
-  private readonly s3Client = new S3Client(CLIENT_CONFIG);
-  private readonly autoScalingClient = new ApplicationAutoScalingClient(CLIENT_CONFIG);
-  private readonly cloudWatchClient = new CloudWatchClient(CLIENT_CONFIG);
-  private readonly documentClient = DynamoDBDocumentClient.from(new DynamoDBClient(CLIENT_CONFIG));
-  private readonly sfnClient = new SFNClient(CLIENT_CONFIG);
-  private readonly runtimeClient = new SageMakerRuntimeClient(CLIENT_CONFIG);
+  readonly sagemakerClient = new SageMakerClient(CLIENT_CONFIG);
+  readonly s3Client = new S3Client(CLIENT_CONFIG);
+  readonly autoScalingClient = new ApplicationAutoScalingClient(CLIENT_CONFIG);
+  readonly cloudWatchClient = new CloudWatchClient(CLIENT_CONFIG);
+  readonly documentClient = DynamoDBDocumentClient.from(new DynamoDBClient(CLIENT_CONFIG));
+  readonly sfnClient = new SFNClient(CLIENT_CONFIG);
+  readonly runtimeClient = new SageMakerRuntimeClient(CLIENT_CONFIG);
 
   readonly store = new S3ObjectStore(this.s3Client);
   readonly host = new SageMakerModelHost({ client: this.sagemakerClient, executionRoleArn: SAGEMAKER_ROLE_ARN });

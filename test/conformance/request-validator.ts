@@ -70,15 +70,62 @@ export function givenText(value: unknown): string {
 
 const patterns = new Map<string, RegExp>();
 
+/**
+ * Java regex syntax that some AWS models use although Smithy patterns are meant to be ECMA 262
+ * (e.g. Application Auto Scaling's `PolicyName` `^\p{Print}+$`, SageMaker Runtime's `InferenceId`
+ * `\A\S[\p{Print}]*\z`): the POSIX classes are US-ASCII, as Java reads them without
+ * UNICODE_CHARACTER_CLASS, and `\A`, `\z`, `\Z` anchor the input (java.util.regex.Pattern).
+ */
+const JAVA_CLASS_RANGES: Readonly<Record<string, string>> = {
+  Print: '\\x20-\\x7E',
+  Graph: '\\x21-\\x7E',
+  Alnum: 'A-Za-z0-9',
+  Alpha: 'A-Za-z',
+  ASCII: '\\x00-\\x7F',
+};
+const JAVA_ANCHORS: Readonly<Record<string, string>> = { A: '^', z: '$', Z: '$' };
+
+/** The pattern in ECMA 262 syntax: Java's POSIX classes and anchors translated, inside or outside `[…]`. */
+export function toEcmaPattern(pattern: string): string {
+  let result = '';
+  let inClass = false;
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern.charAt(index);
+    if (char === '\\') {
+      const next = pattern.charAt(index + 1);
+      const posix = next === 'p' ? /^\{([A-Za-z]+)\}/.exec(pattern.slice(index + 2)) : null;
+      const range = posix?.[1] === undefined ? undefined : JAVA_CLASS_RANGES[posix[1]];
+      if (posix !== null && range !== undefined) {
+        result += inClass ? range : `[${range}]`;
+        index += 1 + posix[0].length;
+        continue;
+      }
+      const anchor = inClass ? undefined : JAVA_ANCHORS[next];
+      result += anchor ?? `${char}${next}`;
+      index += 1;
+      continue;
+    }
+    if (char === '[' && !inClass) inClass = true;
+    else if (char === ']' && inClass) inClass = false;
+    result += char;
+  }
+  return result;
+}
+
 /** Smithy patterns are ECMA 262 (`\p{L}` needs the `u` flag), not implicitly anchored. */
 function compiled(pattern: string): RegExp {
   let regex = patterns.get(pattern);
   if (regex === undefined) {
+    const source = toEcmaPattern(pattern);
     try {
-      regex = new RegExp(pattern, 'u');
-    } catch {
+      regex = new RegExp(source, 'u');
+    } catch (error) {
+      // Without `u`, `\p{…}` would silently match the letters "p{…}": refuse rather than guess.
+      if (source.includes('\\p{')) {
+        throw new Error(`Constraint pattern ${pattern}: got a property class JavaScript does not know, expected one to translate in JAVA_CLASS_RANGES`, { cause: error });
+      }
       // Escapes the `u` flag refuses (e.g. `\_`) are identity escapes without it.
-      regex = new RegExp(pattern);
+      regex = new RegExp(source);
     }
     patterns.set(pattern, regex);
   }
@@ -246,8 +293,7 @@ function outOfBounds(
       : min !== undefined
         ? `at least ${min}`
         : `at most ${String(max)}`;
-  const counted = unit === '' ? `${size}` : `${size} ${unit}`;
-  return `length ${counted}, expected ${expected}`;
+  return `length ${size}, expected ${expected}${unit === '' ? '' : ` ${unit}`}`;
 }
 
 function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -84,7 +84,8 @@ function validatedForm(command: SentCommand): ValidatedCommand {
     const input: Record<string, unknown> = { ...command.input };
     for (const member of Object.keys(command.inputKeyNodes)) {
       const value = input[member];
-      if (value !== undefined) input[member] = marshall(value as Record<string, unknown>, { convertTopLevelContainer: true });
+      // Each of these members is a map of attribute name → value: `marshall` of the map.
+      if (value !== undefined) input[member] = marshall(value as Record<string, unknown>);
     }
     return { schema: wrapped, input };
   }

@@ -47,6 +47,13 @@ export interface SageMakerFaults {
   readonly describesUntilCompiled?: number;
 }
 
+/**
+ * A variant's instance count as autoscaling leaves it: a registered scalable target whose minimum
+ * is 0 scales an idle async endpoint in to zero (AWS does so after about 15 minutes without
+ * backlog; the fake at once). `undefined`: not autoscaled, the configured count.
+ */
+export type AutoscaledCount = (endpointName: string, variantName: string) => number | undefined;
+
 export class FakeSageMakerService {
   readonly models = new Map<string, Resource>();
   readonly endpointConfigs = new Map<string, Resource>();
@@ -54,7 +61,10 @@ export class FakeSageMakerService {
   readonly compilationJobs = new Map<string, CompilationJob>();
   private clock = Date.UTC(2026, 0, 1);
 
-  constructor(private readonly faults: SageMakerFaults = {}) {}
+  constructor(
+    private readonly faults: SageMakerFaults = {},
+    private readonly autoscaledCount: AutoscaledCount = () => undefined,
+  ) {}
 
   install(client: SageMakerClient, recorder: AwsRecorder): void {
     installFake({
@@ -260,13 +270,18 @@ export class FakeSageMakerService {
       // Like SageMaker: the live variants only once the endpoint is in service.
       ...(endpoint.status === 'InService'
         ? {
-            ProductionVariants: variants.map((variant) => ({
+            ProductionVariants: variants.map((variant) => {
+              const count =
+                this.autoscaledCount(endpoint.name, String(variant.VariantName)) ??
+                Number(variant.InitialInstanceCount ?? 0);
+              return {
               VariantName: variant.VariantName,
-              CurrentInstanceCount: variant.InitialInstanceCount ?? 0,
-              DesiredInstanceCount: variant.InitialInstanceCount ?? 0,
+              CurrentInstanceCount: count,
+              DesiredInstanceCount: count,
               CurrentWeight: 1,
               DesiredWeight: 1,
-            })),
+              };
+            }),
           }
         : {}),
     };
@@ -294,7 +309,12 @@ export class FakeSageMakerService {
       // A required member of the response, empty unless the job failed.
       FailureReason: '',
       ...(job.status === 'COMPLETED'
-        ? { ModelArtifacts: { S3ModelArtifacts: `${String(output.S3OutputLocation)}model-${target}.tar.gz` } }
+        ? {
+            ModelArtifacts: { S3ModelArtifacts: `${String(output.S3OutputLocation)}model-${target}.tar.gz` },
+            // Neo names the image that serves the compiled artifact (DescribeCompilationJob
+            // `InferenceImage`); the account and repository here are stand-ins of that form.
+            InferenceImage: `${NEO_IMAGE_ACCOUNT}.dkr.ecr.${REGION}.amazonaws.com/sagemaker-neo-${neoFramework(job)}:${target}`,
+          }
         : {}),
     };
   }
@@ -328,6 +348,13 @@ export class FakeSageMakerService {
     const next = start + size < matching.length ? { NextToken: String(start + size) } : {};
     return { [key]: page.map(summary), ...next };
   }
+}
+
+const NEO_IMAGE_ACCOUNT = '763104351884';
+
+function neoFramework(job: CompilationJob): string {
+  const input = job.input.InputConfig as Input | undefined;
+  return String(input?.Framework ?? 'model').toLowerCase();
 }
 
 function label(kind: string): string {
