@@ -6,7 +6,10 @@ import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { handleAsyncNotifications, throwIfRetryNeeded } from '../../handlers/async/handle-async-notification.js';
+import {
+  handleAsyncNotifications,
+  throwIfRetryNeeded,
+} from '../../handlers/async/handle-async-notification.js';
 import { ApplicationAutoScalingRegistry } from '../../lambdas/adapters/application-autoscaling-registry.js';
 import { AwsAsyncEndpointObserver } from '../../lambdas/adapters/async-endpoint-observer.js';
 import { CloudWatchEndpointMetrics } from '../../lambdas/adapters/cloudwatch-endpoint-metrics.js';
@@ -17,7 +20,12 @@ import { SageMakerCompiler } from '../../lambdas/adapters/sagemaker-compiler.js'
 import { SageMakerModelHost } from '../../lambdas/adapters/sagemaker-model-host.js';
 import { SfnTaskResumer } from '../../lambdas/adapters/sfn-task-resumer.js';
 import { createAsyncStepHandlers } from '../../local/async-step-handlers.js';
-import { type JsonValue, type RunResult, runStateMachine, TaskTokenBroker } from '../../local/runner/index.js';
+import {
+  type JsonValue,
+  type RunResult,
+  runStateMachine,
+  TaskTokenBroker,
+} from '../../local/runner/index.js';
 import { createStepHandlers, stepTaskResolver } from '../../local/step-handlers.js';
 import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { stubTransports } from '../support/fake-sagemaker.js';
@@ -73,15 +81,24 @@ export class AwsHarness {
   readonly runtimeClient = new SageMakerRuntimeClient(CLIENT_CONFIG);
 
   readonly store = new S3ObjectStore(this.s3Client);
-  readonly host = new SageMakerModelHost({ client: this.sagemakerClient, executionRoleArn: SAGEMAKER_ROLE_ARN });
-  readonly compiler = new SageMakerCompiler({ client: this.sagemakerClient, executionRoleArn: SAGEMAKER_ROLE_ARN });
+  readonly host = new SageMakerModelHost({
+    client: this.sagemakerClient,
+    executionRoleArn: SAGEMAKER_ROLE_ARN,
+  });
+  readonly compiler = new SageMakerCompiler({
+    client: this.sagemakerClient,
+    executionRoleArn: SAGEMAKER_ROLE_ARN,
+  });
   readonly tokens = new DynamoDbTokenStore({ client: this.documentClient, tableName: 'mso-task-tokens' });
   readonly resumer = new SfnTaskResumer({ client: this.sfnClient });
 
   constructor() {
     this.sagemaker.install(this.sagemakerClient, this.recorder);
     this.s3.install(this.s3Client, this.recorder);
-    this.scaling.install({ autoScaling: this.autoScalingClient, cloudWatch: this.cloudWatchClient }, this.recorder);
+    this.scaling.install(
+      { autoScaling: this.autoScalingClient, cloudWatch: this.cloudWatchClient },
+      this.recorder,
+    );
     this.tokenTable.install(this.documentClient, this.recorder);
     installFakeStepFunctions(this.sfnClient, this.taskTokens, this.recorder);
     // SNS delivers to the notification Lambda: the same core, over the same real adapters.

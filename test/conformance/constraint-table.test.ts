@@ -9,7 +9,7 @@ import {
   SERVICE_CONSTRAINTS,
 } from './constraints/service-constraints.generated.js';
 import { SERVICES } from './constraints/services.js';
-import { isOperationSchema, validateCommand } from './request-validator.js';
+import { isOperationSchema, membersOf, validateCommand } from './request-validator.js';
 
 /** The SDK's structure schemas reachable from the covered operations' inputs, by Smithy id. */
 async function sdkStructures(): Promise<Map<string, NormalizedSchema>> {
@@ -19,7 +19,7 @@ async function sdkStructures(): Promise<Map<string, NormalizedSchema>> {
       const id = schema.getName(true);
       if (id === undefined || structures.has(id)) return;
       structures.set(id, schema);
-      for (const member of Object.values(schema.getMemberSchemas())) visit(member);
+      for (const member of Object.values(membersOf(schema))) visit(member);
     } else if (schema.isListSchema() || schema.isMapSchema()) {
       visit(schema.getValueSchema());
     }
@@ -93,7 +93,7 @@ describe('the constraint tables', () => {
       .filter((key) => {
         const [structure = '', member = ''] = key.split('$');
         const schema = structures.get(structure);
-        return schema === undefined || !(member in schema.getMemberSchemas());
+        return schema === undefined || !(member in membersOf(schema));
       });
 
     // Assert
@@ -110,7 +110,10 @@ describe('the constraint tables', () => {
     const check = (): void => {
       for (const pattern of patterns) {
         validateCommand(
-          { schema: [9, 'test', 'Probe', 0, [3, 'test', 'Probe', 0, ['Value'], [0]], 'unit'], input: { Value: 'x' } },
+          {
+            schema: [9, 'test', 'Probe', 0, [3, 'test', 'Probe', 0, ['Value'], [0]], 'unit'],
+            input: { Value: 'x' },
+          },
           [{ 'test#Probe$Value': { pattern, source: 'test' } }],
         );
       }

@@ -15,7 +15,9 @@ function lines(command: unknown): string[] {
   return validateCommand(command as ValidatedCommand).map(formatViolation);
 }
 
-function compilationJob(overrides: Partial<CreateCompilationJobCommandInput> = {}): CreateCompilationJobCommand {
+function compilationJob(
+  overrides: Partial<CreateCompilationJobCommandInput> = {},
+): CreateCompilationJobCommand {
   return new CreateCompilationJobCommand({
     CompilationJobName: 'mso-run-compile-ml-c5',
     RoleArn: ROLE,
@@ -25,7 +27,10 @@ function compilationJob(overrides: Partial<CreateCompilationJobCommandInput> = {
       Framework: 'PYTORCH',
       FrameworkVersion: '2.0',
     },
-    OutputConfig: { S3OutputLocation: 's3://your-artifacts-bucket/runs/run/compiled/ml_c5/', TargetDevice: 'ml_c5' },
+    OutputConfig: {
+      S3OutputLocation: 's3://your-artifacts-bucket/runs/run/compiled/ml_c5/',
+      TargetDevice: 'ml_c5',
+    },
     StoppingCondition: { MaxRuntimeInSeconds: 900 },
     Tags: [{ Key: 'mso:run', Value: 'run' }],
     ...overrides,
@@ -150,7 +155,11 @@ describe('validateCommand', () => {
   it('refuses a FrameworkVersion shorter than Neo’s pattern allows ("2")', () => {
     // Prepare
     const command = compilationJob({
-      InputConfig: { S3Uri: 's3://your-artifacts-bucket/m.tar.gz', Framework: 'PYTORCH', FrameworkVersion: '2' },
+      InputConfig: {
+        S3Uri: 's3://your-artifacts-bucket/m.tar.gz',
+        Framework: 'PYTORCH',
+        FrameworkVersion: '2',
+      },
     });
 
     // Act

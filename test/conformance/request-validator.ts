@@ -54,7 +54,11 @@ export function validateCommand(
 ): Violation[] {
   const [, , operation, , input] = command.schema;
   const violations: Violation[] = [];
-  new Walker(operation, tables, violations).value(command.input, NormalizedSchema.of(input as never), operation);
+  new Walker(operation, tables, violations).value(
+    command.input,
+    NormalizedSchema.of(input as never),
+    operation,
+  );
   return violations;
 }
 
@@ -64,7 +68,9 @@ export function formatViolation(violation: Violation): string {
 }
 
 export function givenText(value: unknown): string {
-  const text = value instanceof Date ? value.toISOString() : (JSON.stringify(value) ?? String(value));
+  // JSON.stringify gives undefined for undefined (a missing member).
+  const json = JSON.stringify(value) as string | undefined;
+  const text = value instanceof Date ? value.toISOString() : (json ?? String(value));
   return text.length > GIVEN_MAX_CHARS ? `${text.slice(0, GIVEN_MAX_CHARS)}…` : text;
 }
 
@@ -122,7 +128,10 @@ function compiled(pattern: string): RegExp {
     } catch (error) {
       // Without `u`, `\p{…}` would silently match the letters "p{…}": refuse rather than guess.
       if (source.includes('\\p{')) {
-        throw new Error(`Constraint pattern ${pattern}: got a property class JavaScript does not know, expected one to translate in JAVA_CLASS_RANGES`, { cause: error });
+        throw new Error(
+          `Constraint pattern ${pattern}: got a property class JavaScript does not know, expected one to translate in JAVA_CLASS_RANGES`,
+          { cause: error },
+        );
       }
       // Escapes the `u` flag refuses (e.g. `\_`) are identity escapes without it.
       regex = new RegExp(source);
@@ -155,12 +164,18 @@ class Walker {
       this.report(path, `expected ${expected}, got ${describeType(value)}`, value, sdkSource);
     };
     if (schema.isStructSchema()) {
-      if (!isPlainObject(value)) return wrongType('a structure (object)');
+      if (!isPlainObject(value)) {
+        wrongType('a structure (object)');
+        return;
+      }
       this.structure(value, schema, path);
       return;
     }
     if (schema.isListSchema()) {
-      if (!Array.isArray(value)) return wrongType('a list (array)');
+      if (!Array.isArray(value)) {
+        wrongType('a list (array)');
+        return;
+      }
       this.collection(value.length, path, value, constraints);
       const element = schema.getValueSchema();
       value.forEach((item, index) => {
@@ -169,7 +184,10 @@ class Walker {
       return;
     }
     if (schema.isMapSchema()) {
-      if (!isPlainObject(value)) return wrongType('a map (object)');
+      if (!isPlainObject(value)) {
+        wrongType('a map (object)');
+        return;
+      }
       const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
       this.collection(entries.length, path, value, constraints);
       for (const [key, entry] of entries) {
@@ -179,12 +197,18 @@ class Walker {
       return;
     }
     if (schema.isStringSchema()) {
-      if (typeof value !== 'string') return wrongType('a string');
+      if (typeof value !== 'string') {
+        wrongType('a string');
+        return;
+      }
       this.scalar(value, path, constraints);
       return;
     }
     if (schema.isNumericSchema()) {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return wrongType('a number');
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        wrongType('a number');
+        return;
+      }
       this.scalar(value, path, constraints);
       return;
     }
@@ -199,7 +223,9 @@ class Walker {
     if (schema.isBlobSchema()) {
       // A streaming blob may also be a stream or a Blob; a plain blob is bytes or a string.
       const ok =
-        typeof value === 'string' || value instanceof Uint8Array || (schema.isStreaming() && typeof value === 'object');
+        typeof value === 'string' ||
+        value instanceof Uint8Array ||
+        (schema.isStreaming() && typeof value === 'object');
       if (!ok) wrongType('a blob (Uint8Array or string)');
     }
     // Documents, big numbers: anything the SDK serializes.
@@ -207,11 +233,16 @@ class Walker {
 
   private structure(value: Readonly<Record<string, unknown>>, schema: NormalizedSchema, path: string): void {
     const structureId = schema.getName(true) ?? path;
-    const members = schema.getMemberSchemas();
+    const members = membersOf(schema);
     const sdkSource = `the SDK's schema of ${structureId}`;
     for (const [name, member] of Object.entries(value)) {
       if (member !== undefined && !(name in members)) {
-        this.report(`${path}.${name}`, `unknown member of ${schema.getName() ?? structureId}`, member, sdkSource);
+        this.report(
+          `${path}.${name}`,
+          `unknown member of ${schema.getName() ?? structureId}`,
+          member,
+          sdkSource,
+        );
       }
     }
     for (const name of requiredMembersOf(schema)) {
@@ -221,7 +252,8 @@ class Walker {
     }
     if (schema.isUnionSchema()) {
       const set = Object.keys(members).filter((name) => value[name] !== undefined);
-      if (set.length !== 1) this.report(path, `a union takes exactly one member, got ${set.length}`, value, sdkSource);
+      if (set.length !== 1)
+        this.report(path, `a union takes exactly one member, got ${set.length}`, value, sdkSource);
     }
     for (const [name, memberSchema] of Object.entries(members)) {
       const memberId = `${structureId}$${name}`;
@@ -258,7 +290,8 @@ class Walker {
         if (constraint.pattern !== undefined && !compiled(constraint.pattern).test(value)) {
           this.report(path, `does not match the pattern ${constraint.pattern}`, value, source);
         }
-        // Smithy's length of a string counts Unicode code points.
+        // Smithy's length of a string counts Unicode code points, which is what spreading counts.
+        // eslint-disable-next-line @typescript-eslint/no-misused-spread
         const rule = outOfBounds([...value].length, constraint.length, 'characters');
         if (rule !== undefined) this.report(path, rule, value, source);
       } else {
@@ -294,6 +327,11 @@ function outOfBounds(
         ? `at least ${min}`
         : `at most ${String(max)}`;
   return `length ${size}, expected ${expected}${unit === '' ? '' : ` ${unit}`}`;
+}
+
+/** A structure's members by name (NormalizedSchema's checked iterator). */
+export function membersOf(schema: NormalizedSchema): Readonly<Record<string, NormalizedSchema>> {
+  return Object.fromEntries(schema.structIterator());
 }
 
 function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {

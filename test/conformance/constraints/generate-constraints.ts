@@ -34,7 +34,10 @@ interface SmithyShape {
 type Shapes = Readonly<Record<string, SmithyShape>>;
 
 /** A constraint as generated code: an enum may be an expression naming the SDK's export. */
-interface Generated extends Omit<ValueConstraint, 'enum' | 'member' | 'key' | 'value'> {
+interface Generated {
+  pattern?: string;
+  length?: ValueConstraint['length'];
+  range?: ValueConstraint['range'];
   enum?: readonly string[] | { readonly sdkExport: string };
   member?: Generated;
   key?: Generated;
@@ -91,12 +94,15 @@ async function main(): Promise<void> {
       const requiredMembers = members
         .filter(([, member]) => member.traits?.['smithy.api#required'] !== undefined)
         .map(([name]) => name);
-      if (shape?.type === 'structure') required.push(`${JSON.stringify(structureId)}: ${JSON.stringify(requiredMembers)}`);
+      if (shape?.type === 'structure')
+        required.push(`${JSON.stringify(structureId)}: ${JSON.stringify(requiredMembers)}`);
       for (const [memberName, member] of members) {
         const constraint = constraintOf(model.shapes, member, sdk);
         if (constraint === undefined) continue;
         if (hasSdkEnum(constraint)) imports.add(service);
-        entries.push(`${JSON.stringify(`${structureId}$${memberName}`)}: ${render(service, constraint, page)}`);
+        entries.push(
+          `${JSON.stringify(`${structureId}$${memberName}`)}: ${render(service, constraint, page)}`,
+        );
       }
     }
   }
@@ -151,7 +157,9 @@ function constraintOf(
     constraint.enum =
       typeof exported === 'object' && exported !== null
         ? { sdkExport: name }
-        : Object.values(target.members ?? {}).map((member) => String(member.traits?.['smithy.api#enumValue']));
+        : Object.values(target.members ?? {}).map((member) =>
+            String(member.traits?.['smithy.api#enumValue']),
+          );
   }
   if (target?.type === 'list' && target.member !== undefined) {
     const member = constraintOf(shapes, target.member, sdk);

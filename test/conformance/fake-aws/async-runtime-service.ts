@@ -44,13 +44,20 @@ export class FakeAsyncRuntime {
     }
     const endpointName = String(input.EndpointName);
     const endpoint = this.sagemaker.endpoints.get(endpointName);
-    const config = endpoint === undefined ? undefined : this.sagemaker.endpointConfigs.get(endpoint.configName);
+    const config =
+      endpoint === undefined ? undefined : this.sagemaker.endpointConfigs.get(endpoint.configName);
     const asyncConfig = config?.input.AsyncInferenceConfig as
-      | { OutputConfig: { S3OutputPath: string; S3FailurePath?: string; NotificationConfig?: { SuccessTopic?: string } } }
+      | {
+          OutputConfig: {
+            S3OutputPath: string;
+            S3FailurePath?: string;
+            NotificationConfig?: { SuccessTopic?: string };
+          };
+        }
       | undefined;
     if (endpoint === undefined || asyncConfig === undefined) {
       throw new ValidationError({
-        message: `Endpoint ${endpointName} of account ${'123456789012'} not found or not asynchronous.`,
+        message: `Endpoint ${endpointName} of account 123456789012 not found or not asynchronous.`,
         $metadata: { httpStatusCode: 400 },
       });
     }
@@ -68,7 +75,7 @@ export class FakeAsyncRuntime {
           endpointName,
           inferenceId,
           inputLocation: String(input.InputLocation),
-          contentType: String(input.ContentType ?? 'application/octet-stream'),
+          contentType: typeof input.ContentType === 'string' ? input.ContentType : 'application/octet-stream',
           receivedAtEpochMs,
         },
         { status: 'completed', outputLocation, contentType: 'application/json' },

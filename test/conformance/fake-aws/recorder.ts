@@ -51,14 +51,15 @@ interface SentCommand {
  * service returns for it (`validationError`), anything else by `handle`.
  */
 export function installFake(options: {
-  readonly client: Parameters<typeof mockClient>[0];
+  /** An SDK v3 client instance (typed loosely: each client's middleware types differ). */
+  readonly client: object;
   readonly clientName: string;
   readonly recorder: AwsRecorder;
   readonly validationError: (message: string) => Error;
   readonly handle: CommandHandler;
 }): void {
-  const mock = mockClient(options.client);
-  mock.send.callsFake(async (sent: unknown) => {
+  const mock = mockClient(options.client as Parameters<typeof mockClient>[0]);
+  mock.send.callsFake((async (sent: unknown) => {
     const command = sent as SentCommand;
     const name = command.constructor.name;
     options.recorder.calls.push({ client: options.clientName, command: name, input: command.input });
@@ -70,7 +71,7 @@ export function installFake(options: {
     // A microtask, as a network call would: callers never see a synchronous answer.
     await Promise.resolve();
     return options.handle(name, command.input);
-  });
+  }) as never);
 }
 
 /**
@@ -90,7 +91,9 @@ function validatedForm(command: SentCommand): ValidatedCommand {
     return { schema: wrapped, input };
   }
   if (!isOperationSchema(command.schema)) {
-    throw new TypeError(`${command.constructor.name}: got no operation schema, expected an @aws-sdk v3 command`);
+    throw new TypeError(
+      `${command.constructor.name}: got no operation schema, expected an @aws-sdk v3 command`,
+    );
   }
   return { schema: command.schema, input: command.input };
 }

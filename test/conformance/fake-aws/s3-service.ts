@@ -44,7 +44,10 @@ export class FakeS3Service {
       case 'GetObjectCommand': {
         const object = this.objects.get(uri);
         if (object === undefined) {
-          throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: { httpStatusCode: 404 } });
+          throw new NoSuchKey({
+            message: 'The specified key does not exist.',
+            $metadata: { httpStatusCode: 404 },
+          });
         }
         return {
           ContentLength: object.body.byteLength,
@@ -56,7 +59,8 @@ export class FakeS3Service {
       }
       case 'HeadObjectCommand': {
         const object = this.objects.get(uri);
-        if (object === undefined) throw new NotFound({ message: 'NotFound', $metadata: { httpStatusCode: 404 } });
+        if (object === undefined)
+          throw new NotFound({ message: 'NotFound', $metadata: { httpStatusCode: 404 } });
         return { ContentLength: object.body.byteLength, ETag: `"${object.body.byteLength}"` };
       }
       case 'ListObjectsV2Command': {

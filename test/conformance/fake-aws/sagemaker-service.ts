@@ -83,8 +83,9 @@ export class FakeSageMakerService {
     readonly instanceCount: number;
     readonly asyncInference?: Input;
   }): void {
-    const modelName = `${options.endpointName}-model`;
-    const configName = `${options.endpointName}-config`;
+    // Names of at most 63 characters, whatever the endpoint's.
+    const modelName = `${options.endpointName.slice(0, 55)}-model`;
+    const configName = `${options.endpointName.slice(0, 55)}-config`;
     this.createResource(this.models, 'model', { ModelName: modelName }, modelName);
     this.createResource(
       this.endpointConfigs,
@@ -144,7 +145,8 @@ export class FakeSageMakerService {
 
   private find<R extends Resource>(from: Map<string, R>, kind: string, name: unknown): R {
     const found = from.get(String(name));
-    if (found === undefined) throw validation(`Could not find ${label(kind)} "${this.arn(kind, String(name))}".`);
+    if (found === undefined)
+      throw validation(`Could not find ${label(kind)} "${this.arn(kind, String(name))}".`);
     return found;
   }
 
@@ -157,7 +159,9 @@ export class FakeSageMakerService {
           if (variant.ModelName !== undefined) this.find(this.models, 'model', variant.ModelName);
         }
         const name = String(input.EndpointConfigName);
-        return { EndpointConfigArn: this.createResource(this.endpointConfigs, 'endpoint-config', input, name).arn };
+        return {
+          EndpointConfigArn: this.createResource(this.endpointConfigs, 'endpoint-config', input, name).arn,
+        };
       }
       case 'CreateEndpointCommand': {
         const configName = String(input.EndpointConfigName);
@@ -198,34 +202,62 @@ export class FakeSageMakerService {
         return { Tags: input.Tags };
       }
       case 'ListTagsCommand':
-        return { Tags: Object.entries(this.byArn(String(input.ResourceArn)).tags).map(([Key, Value]) => ({ Key, Value })) };
+        return {
+          Tags: Object.entries(this.byArn(String(input.ResourceArn)).tags).map(([Key, Value]) => ({
+            Key,
+            Value,
+          })),
+        };
       case 'ListEndpointsCommand':
-        return this.list(this.endpoints, input, (e) => ({
-          EndpointName: e.name,
-          EndpointArn: e.arn,
-          CreationTime: e.createdAt,
-          LastModifiedTime: e.createdAt,
-          EndpointStatus: e.status,
-        }), 'Endpoints');
+        return this.list(
+          this.endpoints,
+          input,
+          (e) => ({
+            EndpointName: e.name,
+            EndpointArn: e.arn,
+            CreationTime: e.createdAt,
+            LastModifiedTime: e.createdAt,
+            EndpointStatus: e.status,
+          }),
+          'Endpoints',
+        );
       case 'ListEndpointConfigsCommand':
-        return this.list(this.endpointConfigs, input, (c) => ({
-          EndpointConfigName: c.name,
-          EndpointConfigArn: c.arn,
-          CreationTime: c.createdAt,
-        }), 'EndpointConfigs');
+        return this.list(
+          this.endpointConfigs,
+          input,
+          (c) => ({
+            EndpointConfigName: c.name,
+            EndpointConfigArn: c.arn,
+            CreationTime: c.createdAt,
+          }),
+          'EndpointConfigs',
+        );
       case 'ListModelsCommand':
-        return this.list(this.models, input, (m) => ({ ModelName: m.name, ModelArn: m.arn, CreationTime: m.createdAt }), 'Models');
+        return this.list(
+          this.models,
+          input,
+          (m) => ({ ModelName: m.name, ModelArn: m.arn, CreationTime: m.createdAt }),
+          'Models',
+        );
       case 'ListCompilationJobsCommand':
-        return this.list(this.compilationJobs, input, (j) => ({
-          CompilationJobName: j.name,
-          CompilationJobArn: j.arn,
-          CreationTime: j.createdAt,
-          CompilationJobStatus: j.status,
-        }), 'CompilationJobSummaries');
+        return this.list(
+          this.compilationJobs,
+          input,
+          (j) => ({
+            CompilationJobName: j.name,
+            CompilationJobArn: j.arn,
+            CreationTime: j.createdAt,
+            CompilationJobStatus: j.status,
+          }),
+          'CompilationJobSummaries',
+        );
       case 'CreateCompilationJobCommand': {
         const name = String(input.CompilationJobName);
         if (this.compilationJobs.has(name)) {
-          throw new ResourceInUse({ message: `Compilation job ${name} already exists`, $metadata: { httpStatusCode: 400 } });
+          throw new ResourceInUse({
+            message: `Compilation job ${name} already exists`,
+            $metadata: { httpStatusCode: 400 },
+          });
         }
         const job: CompilationJob = {
           name,
@@ -275,11 +307,11 @@ export class FakeSageMakerService {
                 this.autoscaledCount(endpoint.name, String(variant.VariantName)) ??
                 Number(variant.InitialInstanceCount ?? 0);
               return {
-              VariantName: variant.VariantName,
-              CurrentInstanceCount: count,
-              DesiredInstanceCount: count,
-              CurrentWeight: 1,
-              DesiredWeight: 1,
+                VariantName: variant.VariantName,
+                CurrentInstanceCount: count,
+                DesiredInstanceCount: count,
+                CurrentWeight: 1,
+                DesiredWeight: 1,
               };
             }),
           }
@@ -295,7 +327,7 @@ export class FakeSageMakerService {
       job.status = 'COMPLETED';
     }
     const output = job.input.OutputConfig as Input;
-    const target = String(output.TargetDevice ?? 'platform');
+    const target = typeof output.TargetDevice === 'string' ? output.TargetDevice : 'platform';
     return {
       CompilationJobName: job.name,
       CompilationJobArn: job.arn,
@@ -354,7 +386,7 @@ const NEO_IMAGE_ACCOUNT = '763104351884';
 
 function neoFramework(job: CompilationJob): string {
   const input = job.input.InputConfig as Input | undefined;
-  return String(input?.Framework ?? 'model').toLowerCase();
+  return typeof input?.Framework === 'string' ? input.Framework.toLowerCase() : 'model';
 }
 
 function label(kind: string): string {
@@ -362,7 +394,9 @@ function label(kind: string): string {
 }
 
 function tagsOf(tags: unknown): Record<string, string> {
-  return Object.fromEntries(((tags ?? []) as { Key: string; Value: string }[]).map((tag) => [tag.Key, tag.Value]));
+  return Object.fromEntries(
+    ((tags ?? []) as { Key: string; Value: string }[]).map((tag) => [tag.Key, tag.Value]),
+  );
 }
 
 function validation(message: string): SageMakerServiceException {
@@ -370,5 +404,8 @@ function validation(message: string): SageMakerServiceException {
 }
 
 function notFoundJob(name: string): ResourceNotFound {
-  return new ResourceNotFound({ message: `Could not find compilation job ${name}`, $metadata: { httpStatusCode: 400 } });
+  return new ResourceNotFound({
+    message: `Could not find compilation job ${name}`,
+    $metadata: { httpStatusCode: 400 },
+  });
 }

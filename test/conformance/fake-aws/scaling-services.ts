@@ -24,7 +24,10 @@ export class FakeScalingServices {
   readonly policies = new Map<string, Input>();
   readonly alarms = new Map<string, Input>();
 
-  install(clients: { autoScaling: ApplicationAutoScalingClient; cloudWatch: CloudWatchClient }, recorder: AwsRecorder): void {
+  install(
+    clients: { autoScaling: ApplicationAutoScalingClient; cloudWatch: CloudWatchClient },
+    recorder: AwsRecorder,
+  ): void {
     installFake({
       client: clients.autoScaling,
       clientName: 'ApplicationAutoScalingClient',
@@ -47,7 +50,9 @@ export class FakeScalingServices {
     switch (command) {
       case 'RegisterScalableTargetCommand':
         this.targets.set(targetKey, input);
-        return { ScalableTargetARN: `arn:aws:application-autoscaling:${REGION}:${ACCOUNT_ID}:scalable-target/${this.targets.size}` };
+        return {
+          ScalableTargetARN: `arn:aws:application-autoscaling:${REGION}:${ACCOUNT_ID}:scalable-target/${this.targets.size}`,
+        };
       case 'PutScalingPolicyCommand': {
         if (!this.targets.has(targetKey)) throw notFound(`No scalable target registered for ${targetKey}`);
         this.policies.set(`${targetKey}|${String(input.PolicyName)}`, input);
@@ -58,7 +63,8 @@ export class FakeScalingServices {
       }
       case 'DeregisterScalableTargetCommand':
         if (!this.targets.delete(targetKey)) throw notFound(`No scalable target registered for ${targetKey}`);
-        for (const key of [...this.policies.keys()]) if (key.startsWith(`${targetKey}|`)) this.policies.delete(key);
+        for (const key of [...this.policies.keys()])
+          if (key.startsWith(`${targetKey}|`)) this.policies.delete(key);
         return {};
       case 'DescribeScalingActivitiesCommand':
         return { ScalingActivities: [] };
@@ -76,7 +82,10 @@ export class FakeScalingServices {
         const names = (input.AlarmNames ?? []) as string[];
         const unknown = names.filter((name) => !this.alarms.has(name));
         if (unknown.length > 0) {
-          throw new ResourceNotFound({ message: `Alarms not found: ${unknown.join(', ')}`, $metadata: { httpStatusCode: 404 } });
+          throw new ResourceNotFound({
+            message: `Alarms not found: ${unknown.join(', ')}`,
+            $metadata: { httpStatusCode: 404 },
+          });
         }
         for (const name of names) this.alarms.delete(name);
         return {};

@@ -86,7 +86,7 @@ export class FakeTokenTable {
         case 'taskToken = :token':
           return existing !== undefined && existing.taskToken === values[':token'];
         default:
-          throw new Error(`FakeTokenTable: ConditionExpression ${String(condition)} is not faked`);
+          throw new Error(`FakeTokenTable: ConditionExpression ${JSON.stringify(condition)} is not faked`);
       }
     })();
     if (!holds) {
@@ -102,7 +102,11 @@ export class FakeTokenTable {
  * Step Functions' task-token API over the runner's broker: the broker's errors become the SDK's
  * modeled exceptions (`TaskDoesNotExist`, `TaskTimedOut`, `InvalidOutput`).
  */
-export function installFakeStepFunctions(client: SFNClient, broker: TaskTokenBroker, recorder: AwsRecorder): void {
+export function installFakeStepFunctions(
+  client: SFNClient,
+  broker: TaskTokenBroker,
+  recorder: AwsRecorder,
+): void {
   installFake({
     client,
     clientName: 'SFNClient',
@@ -114,7 +118,11 @@ export function installFakeStepFunctions(client: SFNClient, broker: TaskTokenBro
         if (command === 'SendTaskSuccessCommand') {
           await broker.sendTaskSuccess(token, JSON.parse(String(input.output)) as JsonValue);
         } else if (command === 'SendTaskFailureCommand') {
-          await broker.sendTaskFailure(token, String(input.error ?? ''), String(input.cause ?? ''));
+          await broker.sendTaskFailure(
+            token,
+            typeof input.error === 'string' ? input.error : '',
+            typeof input.cause === 'string' ? input.cause : '',
+          );
         } else if (command === 'SendTaskHeartbeatCommand') {
           await broker.sendTaskHeartbeat(token);
         } else {
