@@ -1,0 +1,205 @@
+import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  handleAsyncNotifications,
+  throwIfRetryNeeded,
+} from '../../handlers/async/handle-async-notification.js';
+import { ApplicationAutoScalingRegistry } from '../../lambdas/adapters/application-autoscaling-registry.js';
+import { AwsAsyncEndpointObserver } from '../../lambdas/adapters/async-endpoint-observer.js';
+import { CloudWatchEndpointMetrics } from '../../lambdas/adapters/cloudwatch-endpoint-metrics.js';
+import { DynamoDbTokenStore } from '../../lambdas/adapters/dynamodb-token-store.js';
+import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store.js';
+import { SageMakerAsyncInvoker } from '../../lambdas/adapters/sagemaker-async-invoker.js';
+import { SageMakerCompiler } from '../../lambdas/adapters/sagemaker-compiler.js';
+import { SageMakerModelHost } from '../../lambdas/adapters/sagemaker-model-host.js';
+import { SfnTaskResumer } from '../../lambdas/adapters/sfn-task-resumer.js';
+import { createAsyncStepHandlers } from '../../local/async-step-handlers.js';
+import {
+  type JsonValue,
+  type RunResult,
+  runStateMachine,
+  TaskTokenBroker,
+} from '../../local/runner/index.js';
+import { createStepHandlers, stepTaskResolver } from '../../local/step-handlers.js';
+import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { stubTransports } from '../support/fake-sagemaker.js';
+import { silentLogger } from '../support/memory-object-store.js';
+import { FakeAsyncRuntime } from './fake-aws/async-runtime-service.js';
+import { AwsRecorder } from './fake-aws/recorder.js';
+import { FakeS3Service } from './fake-aws/s3-service.js';
+import { ACCOUNT_ID, FakeSageMakerService, REGION } from './fake-aws/sagemaker-service.js';
+import { FakeScalingServices } from './fake-aws/scaling-services.js';
+import { FakeTokenTable, installFakeStepFunctions } from './fake-aws/token-services.js';
+
+/**
+ * The workflows as they run on AWS, minus AWS: the synthesized state machines on the local runner,
+ * each step's core function over the REAL SDK adapters of `lambdas/adapters/`, whose clients talk
+ * to stateful fakes that validate every request against the service's declaration. Only the load
+ * test's transport is a stub (`stubTransports`): InvokeEndpoint is a data-plane call per request.
+ */
+
+/** The bucket the examples name: decision 8 keeps models and inputs in the artifacts bucket. */
+export const ARTIFACTS_BUCKET = 'your-artifacts-bucket';
+export const SAGEMAKER_ROLE_ARN = `arn:aws:iam::${ACCOUNT_ID}:role/mso-sagemaker-execution`;
+export const NOTIFICATION_TOPICS = {
+  successTopicArn: `arn:aws:sns:${REGION}:${ACCOUNT_ID}:mso-async-success`,
+  errorTopicArn: `arn:aws:sns:${REGION}:${ACCOUNT_ID}:mso-async-errors`,
+} as const;
+
+/** Clients that never reach the network: every `send` is answered by a fake. */
+const CLIENT_CONFIG = {
+  region: REGION,
+  credentials: { accessKeyId: 'AKIDCONFORMANCE', secretAccessKey: 'conformance' },
+} as const;
+
+export class AwsHarness {
+  readonly recorder = new AwsRecorder();
+  readonly scaling = new FakeScalingServices();
+  readonly sagemaker = new FakeSageMakerService({}, (endpointName, variantName) => {
+    const target = this.scaling.targets.get(
+      `endpoint/${endpointName}/variant/${variantName}|sagemaker:variant:DesiredInstanceCount`,
+    );
+    return target === undefined ? undefined : Number(target.MinCapacity);
+  });
+  readonly s3 = new FakeS3Service();
+  readonly tokenTable = new FakeTokenTable();
+  readonly taskTokens = new TaskTokenBroker();
+  readonly runtime: FakeAsyncRuntime;
+
+  readonly sagemakerClient = new SageMakerClient(CLIENT_CONFIG);
+  readonly s3Client = new S3Client(CLIENT_CONFIG);
+  readonly autoScalingClient = new ApplicationAutoScalingClient(CLIENT_CONFIG);
+  readonly cloudWatchClient = new CloudWatchClient(CLIENT_CONFIG);
+  readonly documentClient = DynamoDBDocumentClient.from(new DynamoDBClient(CLIENT_CONFIG));
+  readonly sfnClient = new SFNClient(CLIENT_CONFIG);
+  readonly runtimeClient = new SageMakerRuntimeClient(CLIENT_CONFIG);
+
+  readonly store = new S3ObjectStore(this.s3Client);
+  readonly host = new SageMakerModelHost({
+    client: this.sagemakerClient,
+    executionRoleArn: SAGEMAKER_ROLE_ARN,
+  });
+  readonly compiler = new SageMakerCompiler({
+    client: this.sagemakerClient,
+    executionRoleArn: SAGEMAKER_ROLE_ARN,
+  });
+  readonly tokens = new DynamoDbTokenStore({ client: this.documentClient, tableName: 'mso-task-tokens' });
+  readonly resumer = new SfnTaskResumer({ client: this.sfnClient });
+
+  constructor() {
+    this.sagemaker.install(this.sagemakerClient, this.recorder);
+    this.s3.install(this.s3Client, this.recorder);
+    this.scaling.install(
+      { autoScaling: this.autoScalingClient, cloudWatch: this.cloudWatchClient },
+      this.recorder,
+    );
+    this.tokenTable.install(this.documentClient, this.recorder);
+    installFakeStepFunctions(this.sfnClient, this.taskTokens, this.recorder);
+    // SNS delivers to the notification Lambda: the same core, over the same real adapters.
+    this.runtime = new FakeAsyncRuntime(this.sagemaker, this.s3, async (_topicArn, messageId, message) => {
+      const summary = await handleAsyncNotifications([{ messageId, message }], {
+        store: this.tokens,
+        resumer: this.resumer,
+        logger: silentLogger,
+        nowEpochMs: Date.now,
+      });
+      throwIfRetryNeeded(summary);
+    });
+    this.runtime.install(this.runtimeClient, this.recorder);
+  }
+
+  /** Runs the optimization state machine; the load test answers in `latencyMs`. */
+  async runOptimization(options: {
+    readonly workflows: SynthesizedWorkflows;
+    readonly input: unknown;
+    readonly runId: string;
+    readonly latencyMs?: number;
+  }): Promise<RunResult> {
+    const handlers = createStepHandlers({
+      store: this.store,
+      host: this.host,
+      compiler: this.compiler,
+      openTransport: stubTransports(() => ({ latencyMs: options.latencyMs ?? 1 })),
+      logger: silentLogger,
+      artifactsBucket: ARTIFACTS_BUCKET,
+      region: REGION,
+      allowFileUris: false,
+      measuredLocally: false,
+      pollSeconds: 30,
+      maxPollSeconds: 120,
+      loadStartDelaySeconds: 0,
+      metrics: new CloudWatchEndpointMetrics({ client: this.cloudWatchClient }),
+    });
+    const { optimization } = options.workflows;
+    return runStateMachine({
+      definition: optimization.definition,
+      resources: optimization.resources,
+      input: JSON.parse(JSON.stringify(options.input)) as JsonValue,
+      executionName: options.runId,
+      resolveTask: stepTaskResolver(handlers),
+      waitTimeOverrideMs: 1,
+      retryIntervalOverrideMs: 1,
+    });
+  }
+
+  /** Runs the async-inference state machine; notifications resume its waits through DynamoDB and SFN fakes. */
+  async runAsyncInference(options: {
+    readonly workflows: SynthesizedWorkflows;
+    readonly input: unknown;
+    readonly runId: string;
+  }): Promise<RunResult> {
+    const handlers = createAsyncStepHandlers({
+      store: this.store,
+      host: this.host,
+      scaling: new ApplicationAutoScalingRegistry({
+        autoScaling: this.autoScalingClient,
+        cloudWatch: this.cloudWatchClient,
+      }),
+      tokens: this.tokens,
+      resumer: this.resumer,
+      invoker: new SageMakerAsyncInvoker({ client: this.runtimeClient }),
+      observer: new AwsAsyncEndpointObserver({
+        autoScaling: this.autoScalingClient,
+        cloudWatch: this.cloudWatchClient,
+      }),
+      logger: silentLogger,
+      artifactsBucket: ARTIFACTS_BUCKET,
+      region: REGION,
+      allowFileUris: false,
+      notificationTopics: NOTIFICATION_TOPICS,
+      waitTimeoutSeconds: options.workflows.asyncWaitTimeoutSeconds,
+      pollSeconds: 30,
+      maxPollSeconds: 120,
+    });
+    const { asyncInference } = options.workflows;
+    const result = await runStateMachine({
+      definition: asyncInference.definition,
+      resources: asyncInference.resources,
+      stateMachineName: asyncInference.name,
+      input: JSON.parse(JSON.stringify(options.input)) as JsonValue,
+      executionName: options.runId,
+      taskTokens: this.taskTokens,
+      resolveTask: stepTaskResolver(handlers),
+      waitTimeOverrideMs: 1,
+      retryIntervalOverrideMs: 1,
+    });
+    await this.runtime.idle();
+    return result;
+  }
+}
+
+/**
+ * An example's input with a load plan short enough for a test (warm-up 0, steps of 0.05 s): the
+ * AWS requests do not depend on durations, only the run time does.
+ */
+export function withShortLoadPlan(input: Record<string, unknown>): Record<string, unknown> {
+  const plan = input.loadPlan as Record<string, unknown> | undefined;
+  if (plan === undefined) return input;
+  return { ...input, loadPlan: { ...plan, warmupSeconds: 0, stepDurationSeconds: 0.05 } };
+}

@@ -1,0 +1,124 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import {
+  formatViolation,
+  isOperationSchema,
+  validateCommand,
+  type ValidatedCommand,
+  type Violation,
+} from '../request-validator.js';
+
+/**
+ * The log every fake writes to: each command a real adapter sent (client, command, input) and
+ * each violation of the service's declaration the validator found in it.
+ */
+export interface RecordedCall {
+  readonly client: string;
+  readonly command: string;
+  readonly input: unknown;
+}
+
+/** How a fake answers one command: the output, or a thrown SDK error. */
+export type CommandHandler = (command: string, input: Record<string, unknown>) => unknown;
+
+export class AwsRecorder {
+  readonly calls: RecordedCall[] = [];
+  readonly violations: Violation[] = [];
+
+  /** The violations, one line each (operation.path: rule; given …; source), for assertions. */
+  violationLines(): string[] {
+    return this.violations.map(formatViolation);
+  }
+
+  /** The recorded inputs of one command, in order. */
+  inputsOf(command: string): unknown[] {
+    return this.calls.filter((call) => call.command === command).map((call) => call.input);
+  }
+}
+
+/** A command as `send` receives it: an SDK command, or a lib-dynamodb one wrapping it. */
+interface SentCommand {
+  readonly constructor: { readonly name: string };
+  readonly input: Record<string, unknown>;
+  readonly schema?: unknown;
+  readonly clientCommand?: { readonly schema?: unknown };
+  readonly inputKeyNodes?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Installs a fake behind one client instance (aws-sdk-client-mock): every command is recorded and
+ * validated; a request that violates the service's declaration is answered with the error the
+ * service returns for it (`validationError`), anything else by `handle`.
+ */
+export function installFake(options: {
+  /** An SDK v3 client instance (typed loosely: each client's middleware types differ). */
+  readonly client: object;
+  readonly clientName: string;
+  readonly recorder: AwsRecorder;
+  readonly validationError: (message: string) => Error;
+  readonly handle: CommandHandler;
+}): void {
+  const mock = mockClient(options.client as Parameters<typeof mockClient>[0]);
+  mock.send.callsFake((async (sent: unknown) => {
+    const command = sent as SentCommand;
+    const name = command.constructor.name;
+    options.recorder.calls.push({ client: options.clientName, command: name, input: command.input });
+    const violations = validateCommand(validatedForm(command));
+    if (violations.length > 0) {
+      options.recorder.violations.push(...violations);
+      throw options.validationError(awsValidationMessage(violations));
+    }
+    // A microtask, as a network call would: callers never see a synchronous answer.
+    await Promise.resolve();
+    return options.handle(name, command.input);
+  }) as never);
+}
+
+/**
+ * What the service receives. lib-dynamodb's commands marshal their plain values into DynamoDB's
+ * AttributeValues (the members its `inputKeyNodes` name) before the wrapped command is sent: the
+ * wrapped command's schema describes the marshalled form.
+ */
+function validatedForm(command: SentCommand): ValidatedCommand {
+  const wrapped = command.clientCommand?.schema;
+  if (command.inputKeyNodes !== undefined && isOperationSchema(wrapped)) {
+    const input: Record<string, unknown> = { ...command.input };
+    for (const member of Object.keys(command.inputKeyNodes)) {
+      const value = input[member];
+      // Each of these members is a map of attribute name → value: `marshall` of the map.
+      if (value !== undefined) input[member] = marshall(value as Record<string, unknown>);
+    }
+    return { schema: wrapped, input };
+  }
+  if (!isOperationSchema(command.schema)) {
+    throw new TypeError(
+      `${command.constructor.name}: got no operation schema, expected an @aws-sdk v3 command`,
+    );
+  }
+  return { schema: command.schema, input: command.input };
+}
+
+/** As AWS words it: `2 validation errors detected: Value 'x' at 'a.b' failed to satisfy constraint: …`. */
+function awsValidationMessage(violations: readonly Violation[]): string {
+  const count = violations.length;
+  const details = violations.map(
+    (violation) =>
+      `Value ${violation.given} at '${violation.path.slice(violation.operation.length + 1)}' failed to satisfy constraint: ${violation.rule}`,
+  );
+  return `${count} validation error${count === 1 ? '' : 's'} detected: ${details.join('; ')}`;
+}
+
+/** An SDK service error as the deserializer builds it: name, client fault, HTTP status. */
+export function serviceError<E extends Error>(
+  ServiceException: new (options: {
+    name: string;
+    message: string;
+    $fault: 'client' | 'server';
+    $metadata: { httpStatusCode: number };
+  }) => E,
+  name: string,
+  message: string,
+  status = 400,
+): E {
+  return new ServiceException({ name, message, $fault: 'client', $metadata: { httpStatusCode: status } });
+}
