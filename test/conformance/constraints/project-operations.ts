@@ -49,7 +49,16 @@ function operationOf(pkg: string, name: string): ProjectOperation | undefined {
     return operation === undefined ? undefined : { service: 'dynamodb', operation };
   }
   const service = (Object.keys(SERVICES) as ServiceKey[]).find((key) => SERVICES[key].sdkPackage === pkg);
-  if (service === undefined) return undefined;
+  if (service === undefined) {
+    // A command of a service the tables do not know would go unchecked: say which to add.
+    if (pkg.startsWith('@aws-sdk/client-') && (name.endsWith('Command') || name.startsWith('paginate'))) {
+      throw new Error(
+        `The adapters call ${name} of ${pkg}, a service missing from test/conformance/constraints/services.ts: ` +
+          'add it there, then regenerate the constraint table with generate-constraints.ts',
+      );
+    }
+    return undefined;
+  }
   if (name.endsWith('Command')) return { service, operation: name.slice(0, -'Command'.length) };
   if (name.startsWith('paginate')) return { service, operation: name.slice('paginate'.length) };
   return undefined;

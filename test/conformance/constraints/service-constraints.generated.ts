@@ -2,6 +2,7 @@
 import * as applicationAutoScaling from '@aws-sdk/client-application-auto-scaling';
 import * as cloudwatch from '@aws-sdk/client-cloudwatch';
 import * as dynamodb from '@aws-sdk/client-dynamodb';
+import * as iam from '@aws-sdk/client-iam';
 import * as s3 from '@aws-sdk/client-s3';
 import * as sagemaker from '@aws-sdk/client-sagemaker';
 import * as sfn from '@aws-sdk/client-sfn';
@@ -20,6 +21,7 @@ export const COVERED_OPERATIONS: readonly string[] = [
   'sagemaker:DescribeCompilationJob',
   'sagemaker:DescribeEndpoint',
   'sagemaker:DescribeEndpointConfig',
+  'sagemaker:DescribeModel',
   'sagemaker:ListCompilationJobs',
   'sagemaker:ListEndpointConfigs',
   'sagemaker:ListEndpoints',
@@ -51,6 +53,7 @@ export const COVERED_OPERATIONS: readonly string[] = [
   'cloudwatch:GetMetricData',
   'cloudwatch:PutMetricAlarm',
   'sns:Publish',
+  'iam:SimulatePrincipalPolicy',
 ];
 
 /** Required members of each structure, as the model declares them (the SDK's schemas must agree). */
@@ -94,6 +97,7 @@ export const MODEL_REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>>
   'com.amazonaws.sagemaker#DescribeCompilationJobRequest': ['CompilationJobName'],
   'com.amazonaws.sagemaker#DescribeEndpointConfigInput': ['EndpointConfigName'],
   'com.amazonaws.sagemaker#DescribeEndpointInput': ['EndpointName'],
+  'com.amazonaws.sagemaker#DescribeModelInput': ['ModelName'],
   'com.amazonaws.sagemaker#ExplainerConfig': [],
   'com.amazonaws.sagemaker#ImageConfig': ['RepositoryAccessMode'],
   'com.amazonaws.sagemaker#InferenceExecutionConfig': ['Mode'],
@@ -200,6 +204,8 @@ export const MODEL_REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>>
   'com.amazonaws.cloudwatch#Tag': ['Key', 'Value'],
   'com.amazonaws.sns#MessageAttributeValue': ['DataType'],
   'com.amazonaws.sns#PublishInput': ['Message'],
+  'com.amazonaws.iam#ContextEntry': [],
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest': ['PolicySourceArn', 'ActionNames'],
 };
 
 export const SERVICE_CONSTRAINTS: ConstraintTable = {
@@ -548,6 +554,11 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
     pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$',
     length: { min: 0, max: 63 },
     source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_DescribeEndpoint.html',
+  },
+  'com.amazonaws.sagemaker#DescribeModelInput$ModelName': {
+    pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_DescribeModel.html',
   },
   'com.amazonaws.sagemaker#ImageConfig$RepositoryAccessMode': {
     enum: Object.values(sagemaker.RepositoryAccessMode),
@@ -1727,5 +1738,59 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
   'com.amazonaws.cloudwatch#Tag$Value': {
     length: { min: 0, max: 256 },
     source: 'https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_Tag.html',
+  },
+  'com.amazonaws.iam#ContextEntry$ContextKeyName': {
+    length: { min: 5, max: 256 },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_ContextEntry.html',
+  },
+  'com.amazonaws.iam#ContextEntry$ContextKeyType': {
+    enum: Object.values(iam.ContextKeyTypeEnum),
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_ContextEntry.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$PolicySourceArn': {
+    length: { min: 20, max: 2048 },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$PolicyInputList': {
+    member: { pattern: '^[\\u0009\\u000A\\u000D\\u0020-\\u00FF]+$', length: { min: 1, max: 131072 } },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$PermissionsBoundaryPolicyInputList': {
+    member: { pattern: '^[\\u0009\\u000A\\u000D\\u0020-\\u00FF]+$', length: { min: 1, max: 131072 } },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$ActionNames': {
+    member: { length: { min: 3, max: 128 } },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$ResourceArns': {
+    member: { length: { min: 1, max: 2048 } },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$ResourcePolicy': {
+    pattern: '^[\\u0009\\u000A\\u000D\\u0020-\\u00FF]+$',
+    length: { min: 1, max: 131072 },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$ResourceOwner': {
+    length: { min: 1, max: 2048 },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$CallerArn': {
+    length: { min: 1, max: 2048 },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$ResourceHandlingOption': {
+    length: { min: 1, max: 64 },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$MaxItems': {
+    range: { min: 1, max: 1000 },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.iam#SimulatePrincipalPolicyRequest$Marker': {
+    pattern: '^[\\u0020-\\u00FF]+$',
+    length: { min: 1, max: 320 },
+    source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
   },
 };

@@ -63,6 +63,12 @@ export const SERVICES = {
     modelPath: 'sns/service/2010-03-31/sns-2010-03-31.json',
     page: (name) => `https://docs.aws.amazon.com/sns/latest/api/API_${name}.html`,
   },
+  iam: {
+    sdkPackage: '@aws-sdk/client-iam',
+    namespace: 'com.amazonaws.iam',
+    modelPath: 'iam/service/2010-05-08/iam-2010-05-08.json',
+    page: (name) => `https://docs.aws.amazon.com/IAM/latest/APIReference/API_${name}.html`,
+  },
 } as const satisfies Record<string, ServiceInfo>;
 
 export type ServiceKey = keyof typeof SERVICES;
