@@ -151,16 +151,18 @@ export function environmentSize(environment: Readonly<Record<string, string>>): 
 export function environmentSizeProblems(
   size: { entries: number; bytes: number },
   where: string,
-): { message: string; given: number }[] {
-  const problems: { message: string; given: number }[] = [];
+): { kind: 'entries' | 'bytes'; message: string; given: number }[] {
+  const problems: { kind: 'entries' | 'bytes'; message: string; given: number }[] = [];
   if (size.entries > SAGEMAKER_ENVIRONMENT_LIMITS.maxEntries) {
     problems.push({
+      kind: 'entries',
       given: size.entries,
       message: `at most ${SAGEMAKER_ENVIRONMENT_LIMITS.maxEntries} variables${where} (SageMaker's limit on a container's Environment)`,
     });
   }
   if (size.bytes > SAGEMAKER_ENVIRONMENT_LIMITS.maxTotalBytes) {
     problems.push({
+      kind: 'bytes',
       given: size.bytes,
       message: `at most ${SAGEMAKER_ENVIRONMENT_LIMITS.maxTotalBytes} bytes of names and values${where} (SageMaker's 32 KB limit on a container's Environment)`,
     });
@@ -467,15 +469,22 @@ export const runInputSchema = z
         input.environmentRanges,
       );
     }
+    // The container gets the merged environment: a limit each part keeps may still be passed by
+    // their sum. A part over a limit on its own is already refused at its field.
+    const modelEnvironment = input.model?.environment ?? {};
+    const modelKinds = environmentSizeProblems(environmentSize(modelEnvironment), '').map((p) => p.kind);
     input.candidates.forEach((candidate, index) => {
-      const size = largestContainerEnvironment(
-        input.model?.environment ?? {},
+      const own = environmentSizeProblems(environmentSize(candidate.environment), '').map((p) => p.kind);
+      const merged = largestContainerEnvironment(
+        modelEnvironment,
         candidate.environment,
         input.environmentRanges,
       );
       const where = ' once model.environment, this environment and environmentRanges are merged';
-      for (const { message, given } of environmentSizeProblems(size, where)) {
-        issue(['candidates', index, 'environment'], message, given);
+      for (const { kind, message, given } of environmentSizeProblems(merged, where)) {
+        if (!modelKinds.includes(kind) && !own.includes(kind)) {
+          issue(['candidates', index, 'environment'], message, given);
+        }
       }
     });
   });

@@ -108,6 +108,8 @@ export const loadPlanSchema = z
       }
     });
     const stepSeconds = plan.warmupSeconds + plan.stepDurationSeconds;
+    // A step window alone over the limit is refused by its own bound above: one issue, not two.
+    if (plan.stepDurationSeconds > LOAD_WORKER_MEASURING_SECONDS) return;
     if (stepSeconds > LOAD_WORKER_MEASURING_SECONDS) {
       issue(
         ['stepDurationSeconds'],
