@@ -5,7 +5,10 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
-import { OPTIMIZATION_RUN_TIMEOUT_HOURS } from '../handlers/contracts/run-timeouts.js';
+import {
+  LOAD_WORKER_TIMEOUT_SECONDS,
+  OPTIMIZATION_RUN_TIMEOUT_HOURS,
+} from '../handlers/contracts/run-timeouts.js';
 import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
 import { lambdaStep, type LambdaStepOptions, retryWhileBusy, standardStateMachine } from './lambda-step.js';
 
@@ -37,7 +40,7 @@ export interface OptimizationWorkflowProps {
 }
 
 /** Lambda timeout of the load worker (the Lambda maximum); the state's timeout sits just above. */
-export const LOAD_WORKER_TIMEOUT = Duration.minutes(15);
+export const LOAD_WORKER_TIMEOUT = Duration.seconds(LOAD_WORKER_TIMEOUT_SECONDS);
 
 /**
  * The optimization workflow (Standard): validate and plan → package the model → compile for each

@@ -42,12 +42,143 @@ export const objectUriSchema = z
     message: 'an S3 URI such as s3://my-bucket/models/model.tar.gz (file:///… only in local mode)',
   });
 
-/** Container environment: names as in a shell, values as strings (SageMaker's `Environment`). */
+/**
+ * SageMaker's limits on a container's `Environment` (CreateModel `ContainerDefinition.Environment`:
+ * shapes `EnvironmentMap`, `EnvironmentKey` and `EnvironmentValue` in the SageMaker Smithy model,
+ * aws/api-models-aws; SageMaker API reference, ContainerDefinition,
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ContainerDefinition.html).
+ */
+export const SAGEMAKER_ENVIRONMENT_LIMITS = {
+  /** `EnvironmentMap`: 0–100 entries. */
+  maxEntries: 100,
+  /** `EnvironmentKey` pattern: `^[a-zA-Z_][a-zA-Z0-9_]*$`. */
+  keyPattern: /^[a-zA-Z_][a-zA-Z0-9_]*$/,
+  /** "The maximum length of each key and value in the Environment map is 1024 bytes." */
+  maxKeyBytes: 1024,
+  maxValueBytes: 1024,
+  /** "The maximum length of all keys and values in the map, combined, is 32 KB." */
+  maxTotalBytes: 32 * 1024,
+} as const;
+
+const ENVIRONMENT_KEY_RULE = `SageMaker's EnvironmentKey pattern ${SAGEMAKER_ENVIRONMENT_LIMITS.keyPattern.source}`;
+
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** The first character of `name` SageMaker's key pattern refuses: its UTF-16 index and its text. */
+function firstRefusedCharacter(
+  name: string,
+): { index: number; position: number; character: string } | undefined {
+  let index = 0;
+  let position = 1;
+  for (const character of name) {
+    const allowed = index === 0 ? /^[A-Za-z_]$/ : /^[A-Za-z0-9_]$/;
+    if (!allowed.test(character)) return { index, position, character };
+    index += character.length;
+    position += 1;
+  }
+  return undefined;
+}
+
+/**
+ * An environment variable name: SageMaker's pattern and byte limit, each failure saying which
+ * character is refused and where (`params.at` lets the error show the name around it).
+ */
+export const environmentKeySchema = z
+  .string()
+  .meta({ pattern: SAGEMAKER_ENVIRONMENT_LIMITS.keyPattern.source })
+  .superRefine((name, context) => {
+    if (name === '') {
+      context.addIssue({
+        code: 'custom',
+        input: name,
+        message: `a name of at least one character (${ENVIRONMENT_KEY_RULE})`,
+      });
+      return;
+    }
+    const refused = firstRefusedCharacter(name);
+    if (refused !== undefined) {
+      const what =
+        refused.index === 0
+          ? 'a name starting with an ASCII letter or "_"'
+          : 'a name of ASCII letters, digits and "_" only';
+      context.addIssue({
+        code: 'custom',
+        input: name,
+        params: { at: refused.index },
+        message: `${what} (${ENVIRONMENT_KEY_RULE}): ${JSON.stringify(refused.character)} at character ${refused.position} is refused`,
+      });
+    }
+    const bytes = utf8Bytes(name);
+    if (bytes > SAGEMAKER_ENVIRONMENT_LIMITS.maxKeyBytes) {
+      context.addIssue({
+        code: 'custom',
+        input: name,
+        message: `a name of at most ${SAGEMAKER_ENVIRONMENT_LIMITS.maxKeyBytes} bytes (SageMaker's limit on an Environment key; this one has ${bytes})`,
+      });
+    }
+  });
+
+/** An environment variable value: at most 1024 bytes, counted in UTF-8 as SageMaker counts them. */
+export const environmentValueSchema = z
+  .string()
+  .meta({ maxLength: SAGEMAKER_ENVIRONMENT_LIMITS.maxValueBytes })
+  .superRefine((value, context) => {
+    const bytes = utf8Bytes(value);
+    if (bytes > SAGEMAKER_ENVIRONMENT_LIMITS.maxValueBytes) {
+      context.addIssue({
+        code: 'custom',
+        input: value,
+        message: `a value of at most ${SAGEMAKER_ENVIRONMENT_LIMITS.maxValueBytes} bytes in UTF-8 (SageMaker's limit on an Environment value; this one has ${bytes})`,
+      });
+    }
+  });
+
+/** Entries and bytes (names and values, UTF-8) of an environment, as SageMaker counts them. */
+export function environmentSize(environment: Readonly<Record<string, string>>): {
+  entries: number;
+  bytes: number;
+} {
+  const entries = Object.entries(environment);
+  return {
+    entries: entries.length,
+    bytes: entries.reduce((sum, [name, value]) => sum + utf8Bytes(name) + utf8Bytes(value), 0),
+  };
+}
+
+/** The expected texts of an environment over SageMaker's whole-map limits, with what it has. */
+export function environmentSizeProblems(
+  size: { entries: number; bytes: number },
+  where: string,
+): { kind: 'entries' | 'bytes'; message: string; given: number }[] {
+  const problems: { kind: 'entries' | 'bytes'; message: string; given: number }[] = [];
+  if (size.entries > SAGEMAKER_ENVIRONMENT_LIMITS.maxEntries) {
+    problems.push({
+      kind: 'entries',
+      given: size.entries,
+      message: `at most ${SAGEMAKER_ENVIRONMENT_LIMITS.maxEntries} variables${where} (SageMaker's limit on a container's Environment)`,
+    });
+  }
+  if (size.bytes > SAGEMAKER_ENVIRONMENT_LIMITS.maxTotalBytes) {
+    problems.push({
+      kind: 'bytes',
+      given: size.bytes,
+      message: `at most ${SAGEMAKER_ENVIRONMENT_LIMITS.maxTotalBytes} bytes of names and values${where} (SageMaker's 32 KB limit on a container's Environment)`,
+    });
+  }
+  return problems;
+}
+
+/** Container environment: SageMaker's names, values and limits (`ContainerDefinition.Environment`). */
 export const environmentSchema = z
-  .record(
-    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,1023}$/, { message: 'an environment variable name' }),
-    z.string().max(1024, { message: 'a value of at most 1024 characters' }),
-  )
+  .record(environmentKeySchema, environmentValueSchema)
+  .meta({ maxProperties: SAGEMAKER_ENVIRONMENT_LIMITS.maxEntries })
+  .superRefine((environment, context) => {
+    for (const { message, given } of environmentSizeProblems(environmentSize(environment), '')) {
+      context.addIssue({ code: 'custom', input: given, message });
+    }
+  })
   .default({});
 
 export const FRAMEWORKS = ['onnx', 'pytorch', 'tensorflow', 'tflite', 'mxnet', 'keras', 'xgboost'] as const;
@@ -151,7 +282,11 @@ const realtimeCandidateSchema = z.strictObject({
   environment: environmentSchema,
 });
 
-/** Serverless memory sizes SageMaker accepts (`ServerlessConfig.MemorySizeInMB`). */
+/**
+ * Serverless memory sizes SageMaker accepts: "1 GB increments: 1024 MB, 2048 MB, 3072 MB, 4096 MB,
+ * 5120 MB, or 6144 MB" (SageMaker API reference, ProductionVariantServerlessConfig,
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ProductionVariantServerlessConfig.html).
+ */
 export const SERVERLESS_MEMORY_SIZES_MB = [1024, 2048, 3072, 4096, 5120, 6144] as const;
 
 const serverlessCandidateSchema = z.strictObject({
@@ -160,7 +295,9 @@ const serverlessCandidateSchema = z.strictObject({
     memorySizeMb: z.union(
       SERVERLESS_MEMORY_SIZES_MB.map((size) => z.literal(size)),
       {
-        message: `one of ${SERVERLESS_MEMORY_SIZES_MB.join(', ')} MB`,
+        message:
+          `one of ${SERVERLESS_MEMORY_SIZES_MB.join(', ')} MB ` +
+          "(SageMaker's ServerlessConfig.MemorySizeInMB: 1 GB steps from 1024 to 6144 MB)",
       },
     ),
     maxConcurrency: z.int().min(1).max(200).default(10),
@@ -168,8 +305,13 @@ const serverlessCandidateSchema = z.strictObject({
   environment: environmentSchema,
 });
 
+/**
+ * The input error reports the branch a candidate means (the one whose field it has, see
+ * validation.ts), so this message is read only when it has both fields or neither.
+ */
 const candidateSchema = z.union([realtimeCandidateSchema, serverlessCandidateSchema], {
-  message: 'a candidate with either `instanceType` or `serverless`',
+  message:
+    'a candidate object with exactly one of `instanceType` (a real-time endpoint) and `serverless` (a serverless endpoint)',
 });
 
 const existingEndpointSchema = z.strictObject({
@@ -195,8 +337,8 @@ export const runInputSchema = z
     /** Variable → values; every candidate is expanded over their cartesian product. */
     environmentRanges: z
       .record(
-        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
-        z.array(z.string()).min(1).max(RUN_LIMITS.maxValuesPerEnvironmentRange),
+        environmentKeySchema,
+        z.array(environmentValueSchema).min(1).max(RUN_LIMITS.maxValuesPerEnvironmentRange),
       )
       .default({}),
     existingEndpoint: existingEndpointSchema.optional(),
@@ -327,7 +469,47 @@ export const runInputSchema = z
         input.environmentRanges,
       );
     }
+    // The container gets the merged environment: a limit each part keeps may still be passed by
+    // their sum. A part over a limit on its own is already refused at its field.
+    const modelEnvironment = input.model?.environment ?? {};
+    const modelKinds = environmentSizeProblems(environmentSize(modelEnvironment), '').map((p) => p.kind);
+    input.candidates.forEach((candidate, index) => {
+      const own = environmentSizeProblems(environmentSize(candidate.environment), '').map((p) => p.kind);
+      const merged = largestContainerEnvironment(
+        modelEnvironment,
+        candidate.environment,
+        input.environmentRanges,
+      );
+      const where = ' once model.environment, this environment and environmentRanges are merged';
+      for (const { kind, message, given } of environmentSizeProblems(merged, where)) {
+        if (!modelKinds.includes(kind) && !own.includes(kind)) {
+          issue(['candidates', index, 'environment'], message, given);
+        }
+      }
+    });
   });
+
+/**
+ * The largest container environment a candidate can get: the model's, then the candidate's, then
+ * each range variable at its longest value (planning merges them in that order, later ones winning).
+ */
+function largestContainerEnvironment(
+  model: Readonly<Record<string, string>>,
+  candidate: Readonly<Record<string, string>>,
+  ranges: Readonly<Record<string, readonly string[]>>,
+): { entries: number; bytes: number } {
+  const longest = Object.fromEntries(
+    Object.entries(ranges).map(([name, values]) => [
+      name,
+      values.reduce(
+        (best, value) =>
+          environmentSize({ v: value }).bytes > environmentSize({ v: best }).bytes ? value : best,
+        '',
+      ),
+    ]),
+  );
+  return environmentSize({ ...model, ...candidate, ...longest });
+}
 
 export type RunInput = z.output<typeof runInputSchema>;
 export type RunInputDocument = z.input<typeof runInputSchema>;

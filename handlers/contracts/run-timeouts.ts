@@ -18,3 +18,19 @@ export const ASYNC_RUN_TIMEOUT_HOURS = 48;
  */
 export const DEFAULT_JANITOR_MAX_AGE_HOURS =
   Math.max(OPTIMIZATION_RUN_TIMEOUT_HOURS, ASYNC_RUN_TIMEOUT_HOURS) + 1;
+
+/**
+ * The load worker Lambda's timeout: 900 s, the most a Lambda function may run ("Function timeout:
+ * 900 seconds (15 minutes)", AWS Lambda Developer Guide, "Lambda quotas",
+ * https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html). The workflow's
+ * "Run load worker" state and the load plan's bounds both read it.
+ */
+export const LOAD_WORKER_TIMEOUT_SECONDS = 900;
+
+/**
+ * What a load worker can spend measuring: its timeout less a minute kept for the wait until the
+ * workers' shared start (LOAD_START_DELAY_SECONDS, 10 s by default), the result written to S3
+ * (lambdas/run-load-worker.ts keeps 15 s) and the engine's own reserve. A step that does not fit
+ * would be skipped by every worker: the run would deploy endpoints and measure nothing.
+ */
+export const LOAD_WORKER_MEASURING_SECONDS = LOAD_WORKER_TIMEOUT_SECONDS - 60;

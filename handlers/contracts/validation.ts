@@ -1,29 +1,96 @@
 import type { z } from 'zod';
 import { type InputIssue, InvalidRunInputError } from './errors.js';
 
-const MAX_GIVEN_LENGTH = 80;
+/**
+ * The one input-error formatter of the project: every schema (run input, async run input, load
+ * plan, SLA) and every entry (first state, API client, CLIs, schedules) turns zod's issues into
+ * `{ field, given, expected }` here, so a refusal reads the same wherever it is made.
+ */
 
-/** Renders a value as the user wrote it, short enough for an error line. */
-export function describeGiven(value: unknown): string {
-  if (value === undefined) return 'nothing';
+const MAX_GIVEN_LENGTH = 80;
+/** Characters shown before the offending part when a long given value is cut around it. */
+const WINDOW_LEAD = 24;
+
+/**
+ * Keys JavaScript objects treat specially. JSON.parse makes `"__proto__"` an own key, but zod's
+ * records and every object spread downstream skip or mangle it, so the run would go on without
+ * what the user wrote; `constructor` and `prototype` read inherited members on a lookup of an
+ * absent key. Refused in every map of user keys (environment, environmentRanges, tags, pricing…).
+ */
+export const SPECIAL_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+const SPECIAL_KEY_EXPECTED =
+  'a key other than "__proto__", "constructor" and "prototype" (JavaScript objects treat these ' +
+  'names specially, so the run could not keep what you wrote): rename it';
+
+/**
+ * Marks a non-finite number inside an object while it is serialised (JSON.stringify writes it as
+ * `null`); the marker, quotes included, is then replaced by the number as JavaScript prints it.
+ */
+const NON_FINITE_MARKER = '\u0000non-finite:';
+
+function describeNumber(value: number): string {
+  if (Number.isNaN(value)) return 'NaN (not a number)';
+  // JSON.parse reads a literal beyond ±1.8e308 (e.g. 1e400) as ±Infinity, and JSON.stringify
+  // writes that as null: say what the number became, and why.
+  return `${value} (a number too large for JSON, such as 1e400)`;
+}
+
+function toJsonText(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return describeNumber(value);
   // JSON.stringify gives undefined for functions and symbols, whatever its declared type says.
-  const json = JSON.stringify(value) as string | undefined;
-  const text = json ?? typeof value;
-  return text.length > MAX_GIVEN_LENGTH ? `${text.slice(0, MAX_GIVEN_LENGTH - 1)}…` : text;
+  const json = JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'number' && !Number.isFinite(item) ? `${NON_FINITE_MARKER}${item}` : item,
+  ) as string | undefined;
+  if (json === undefined) return typeof value;
+  return json.replace(/"\\u0000non-finite:(-?Infinity|NaN)"/g, '$1');
+}
+
+/**
+ * Renders a value as the user wrote it, short enough for an error line. A long string is cut
+ * around `focus` (the index of its offending character, when a rule knows it) rather than after its
+ * first characters, and says how long it was.
+ */
+export function describeGiven(value: unknown, focus?: number): string {
+  if (value === undefined) return 'nothing';
+  const text = toJsonText(value);
+  if (text.length <= MAX_GIVEN_LENGTH) return text;
+  const size = typeof value === 'string' ? ` (${value.length} characters)` : '';
+  if (typeof value !== 'string' || focus === undefined) {
+    return `${text.slice(0, MAX_GIVEN_LENGTH - 1)}…${size}`;
+  }
+  // Where the focus lands in the JSON text: escapes before it take more than one character.
+  const at = JSON.stringify(value.slice(0, focus)).length - 1;
+  const start = Math.max(0, Math.min(at - WINDOW_LEAD, text.length - MAX_GIVEN_LENGTH));
+  const end = Math.min(text.length, start + MAX_GIVEN_LENGTH);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}${size}`;
 }
 
 const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** A user-chosen key longer than this is cut in a field path; the given value shows it in full. */
+const MAX_KEY_IN_FIELD = 40;
+
+function quotedKey(key: string): string {
+  const shown = Array.from(key);
+  return shown.length > MAX_KEY_IN_FIELD
+    ? `${JSON.stringify(shown.slice(0, MAX_KEY_IN_FIELD - 1).join('')).slice(0, -1)}…"`
+    : JSON.stringify(key);
+}
 
 /**
  * `['candidates', 2, 'instanceType']` → `candidates[2].instanceType`; a user-chosen name that is
  * not a plain identifier is quoted, so the field reads unambiguously: `tags["team:ml"]`,
- * `pricing.usdPerHour["ml.c5.xlarge"]`.
+ * `pricing.usdPerHour["ml.c5.xlarge"]`, `environment["__proto__"]`; a very long one is cut.
  */
 export function formatFieldPath(path: readonly PropertyKey[]): string {
   let field = '';
   for (const key of path) {
     if (typeof key === 'number') field += `[${key}]`;
-    else if (typeof key === 'string' && !PLAIN_NAME.test(key)) field += `[${JSON.stringify(key)}]`;
+    else if (
+      typeof key === 'string' &&
+      (!PLAIN_NAME.test(key) || SPECIAL_KEYS.includes(key) || key.length > MAX_KEY_IN_FIELD)
+    )
+      field += `[${quotedKey(key)}]`;
     else field += field === '' ? String(key) : `.${String(key)}`;
   }
   return field === '' ? '(input)' : field;
@@ -40,26 +107,152 @@ function expectedFrom(message: string): string {
     .replace(/, received \w+$/, '');
 }
 
-export function toInputIssues(error: z.ZodError): InputIssue[] {
-  return error.issues.map((issue) => {
-    const field = formatFieldPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      return {
-        field,
-        given: `unknown field(s) ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}`,
-        expected: 'only the documented fields (check the spelling)',
-      };
+type Issue = z.core.$ZodIssue;
+
+/**
+ * How far an object is from a union branch's shape: the fields it has that the branch does not
+ * know, the fields the branch requires that it lacks, and whether it is an object at all. Failing
+ * rules deeper inside (a value's pattern, a range) do not count: they are what the user should read.
+ */
+function shapeDistance(branch: readonly Issue[]): number {
+  let distance = 0;
+  for (const issue of branch) {
+    if (issue.code === 'unrecognized_keys' && issue.path.length === 0) distance += issue.keys.length;
+    else if (issue.code === 'invalid_type' && issue.path.length === 0) distance += 1000;
+    else if (issue.code === 'invalid_type' && issue.path.length === 1 && issue.input === undefined) {
+      distance += 1;
     }
-    return { field, given: describeGiven(issue.input), expected: expectedFrom(issue.message) };
+  }
+  return distance;
+}
+
+/**
+ * The branch of a union the input meant: the one whose fields it has (for a candidate,
+ * `instanceType` → real-time, `serverless` → serverless), when exactly one fits best. None when
+ * the input fits no branch better than another (both discriminating fields, neither, not an object).
+ */
+function meantBranch(branches: readonly (readonly Issue[])[]): readonly Issue[] | undefined {
+  const distances = branches.map(shapeDistance);
+  const best = Math.min(...distances);
+  const closest = branches.filter((_branch, index) => distances[index] === best);
+  return closest.length === 1 ? closest[0] : undefined;
+}
+
+/** Where a custom rule says the offending character of its given string is (`params.at`). */
+function focusOf(issue: Issue): number | undefined {
+  if (issue.code !== 'custom') return undefined;
+  const at: unknown = issue.params?.at;
+  return typeof at === 'number' ? at : undefined;
+}
+
+function flatten(issue: Issue, base: readonly PropertyKey[]): InputIssue[] {
+  const path = [...base, ...issue.path];
+  if (issue.code === 'invalid_union') {
+    const branch = meantBranch(issue.errors);
+    if (branch !== undefined && branch.length > 0) return branch.flatMap((inner) => flatten(inner, path));
+  }
+  if (issue.code === 'invalid_key') {
+    // The rule the key broke, not zod's "Invalid key in record"; the field names the key.
+    return issue.issues.map((inner) => ({
+      field: formatFieldPath(path),
+      given: describeGiven(issue.input, focusOf(inner)),
+      expected: expectedFrom(inner.message),
+    }));
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const special = issue.keys.filter((key) => SPECIAL_KEYS.includes(key));
+    const unknown = issue.keys.filter((key) => !SPECIAL_KEYS.includes(key));
+    return [
+      ...special.map((key) => specialKeyIssue([...path, key])),
+      ...(unknown.length === 0
+        ? []
+        : [
+            {
+              field: formatFieldPath(path),
+              given: `unknown field(s) ${unknown.map((key) => JSON.stringify(key)).join(', ')}`,
+              expected: 'only the documented fields (check the spelling)',
+            },
+          ]),
+    ];
+  }
+  const given = describeGiven(issue.input, focusOf(issue));
+  if (issue.code === 'invalid_type' && typeof issue.input === 'number' && !Number.isFinite(issue.input)) {
+    return [{ field: formatFieldPath(path), given, expected: `a finite ${issue.expected}` }];
+  }
+  return [{ field: formatFieldPath(path), given, expected: expectedFrom(issue.message) }];
+}
+
+/**
+ * zod's issues as input issues: a union reports the branch the input meant and that branch's
+ * failing rules at their own fields; a refused map key reports its own rule. `root` prefixes every
+ * field (e.g. `['loadPlan']` when a plan is parsed on its own).
+ */
+export function toInputIssues(error: z.ZodError, root: readonly PropertyKey[] = []): InputIssue[] {
+  const issues = dedupe(error.issues.flatMap((issue) => flatten(issue, root)));
+  if (issues.length > 0) return issues;
+  // Never an error without a reason: a shape flatten() cannot read is reported as zod says it.
+  return error.issues.map((issue) => ({
+    field: formatFieldPath([...root, ...issue.path]),
+    given: describeGiven(issue.input),
+    expected: expectedFrom(issue.message),
+  }));
+}
+
+function specialKeyIssue(path: readonly PropertyKey[]): InputIssue {
+  const key = path[path.length - 1];
+  return { field: formatFieldPath(path), given: describeGiven(key), expected: SPECIAL_KEY_EXPECTED };
+}
+
+/**
+ * Every special key (`SPECIAL_KEYS`) anywhere in a parsed JSON document, as input issues. Checked
+ * on the raw input because zod's records drop an own `__proto__` key without an issue.
+ */
+export function specialKeyIssues(data: unknown, root: readonly PropertyKey[] = []): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const seen = new Set<object>();
+  // Breadth first, so the issues come in the order of the document's top-level fields.
+  const pending: { value: unknown; path: readonly PropertyKey[] }[] = [{ value: data, path: root }];
+  for (let index = 0; index < pending.length; index += 1) {
+    const next = pending[index];
+    if (next === undefined) break;
+    const { value, path } = next;
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      value.forEach((item: unknown, index) => pending.push({ value: item, path: [...path, index] }));
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (SPECIAL_KEYS.includes(key)) issues.push(specialKeyIssue([...path, key]));
+      else pending.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+    }
+  }
+  return issues;
+}
+
+function dedupe(issues: readonly InputIssue[]): InputIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = JSON.stringify([issue.field, issue.given, issue.expected]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 
 /**
  * Parses `data` with `schema`, or throws `InvalidRunInputError` listing every problem with the
  * field, what was given and what was expected. Used by the first state, the API and the CLI alike.
+ * `root` names where `data` sits in a larger document (e.g. `['loadPlan']`).
  */
-export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, data: unknown): z.output<Schema> {
+export function parseOrThrow<Schema extends z.ZodType>(
+  schema: Schema,
+  data: unknown,
+  root: readonly PropertyKey[] = [],
+): z.output<Schema> {
+  const special = specialKeyIssues(data, root);
   const result = schema.safeParse(data, { reportInput: true });
-  if (!result.success) throw new InvalidRunInputError(toInputIssues(result.error));
+  const issues = dedupe([...special, ...(result.success ? [] : toInputIssues(result.error, root))]);
+  if (!result.success || issues.length > 0) throw new InvalidRunInputError(issues);
   return result.data;
 }

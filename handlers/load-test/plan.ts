@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRunInputError } from '../contracts/errors.js';
-import type { InputIssue } from '../contracts/errors.js';
+import { LOAD_WORKER_MEASURING_SECONDS, LOAD_WORKER_TIMEOUT_SECONDS } from '../contracts/run-timeouts.js';
+import { parseOrThrow } from '../contracts/validation.js';
 
 /**
  * SageMaker cuts a real-time invocation after 60 s: "A customer's model containers must respond to
@@ -18,6 +18,11 @@ export const MAX_WORKERS = 100;
 export const MAX_CONCURRENCY = 10_000;
 /** Total arrival rate an open-model step may ask for, across workers. */
 export const MAX_ARRIVAL_RATE = 100_000;
+/**
+ * The shortest measurement window: below a tenth of a second a step holds too few requests to
+ * measure (and 1e-300 s holds none), yet the run would deploy endpoints for it.
+ */
+export const MIN_STEP_DURATION_SECONDS = 0.1;
 
 function isStrictlyAscending(values: readonly number[]): boolean {
   return values.every((value, index) => index === 0 || value > (values[index - 1] ?? value));
@@ -37,7 +42,15 @@ export const loadPlanSchema = z
     /** Run before each step's window at the step's load; excluded from the results. */
     warmupSeconds: z.number().min(0).max(600).default(5),
     /** Length of each step's steady-state measurement window. */
-    stepDurationSeconds: z.number().positive().max(3600).default(30),
+    stepDurationSeconds: z
+      .number()
+      .min(MIN_STEP_DURATION_SECONDS, {
+        message: `at least ${MIN_STEP_DURATION_SECONDS} s: a shorter window measures no request`,
+      })
+      .max(LOAD_WORKER_MEASURING_SECONDS, {
+        message: `at most ${LOAD_WORKER_MEASURING_SECONDS} s: each load worker runs within a Lambda's ${LOAD_WORKER_TIMEOUT_SECONDS} s timeout`,
+      })
+      .default(30),
     workers: z.number().int().min(1).max(MAX_WORKERS).default(1),
     /** Requests measured per step (total across workers); the window ends early when reached. */
     maxRequestsPerStep: z.number().int().positive().optional(),
@@ -68,39 +81,50 @@ export const loadPlanSchema = z
     lateToleranceMs: z.number().min(0).max(60_000).default(10),
   })
   .superRefine((plan, ctx) => {
-    if (!isStrictlyAscending(plan.steps)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['steps'],
-        message: `steps must be strictly ascending, got [${plan.steps.join(', ')}]`,
-      });
-    }
+    const issue = (path: PropertyKey[], message: string, input: unknown): void => {
+      ctx.addIssue({ code: 'custom', path, message, input });
+    };
+    if (!isStrictlyAscending(plan.steps)) issue(['steps'], 'strictly ascending steps', plan.steps);
     for (const cap of ['maxRequestsPerStep', 'maxTotalRequests'] as const) {
       const value = plan[cap];
       if (value !== undefined && value < plan.workers) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [cap],
-          message: `at least one request per worker (workers: ${plan.workers}), got ${value}`,
-        });
+        issue([cap], `at least one request per worker (workers: ${plan.workers})`, value);
       }
     }
     plan.steps.forEach((load, index) => {
       if (plan.model === 'closed' && (!Number.isInteger(load) || load > MAX_CONCURRENCY)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['steps', index],
-          message: `closed-model steps are in-flight request counts: expected a whole number 1..${MAX_CONCURRENCY}, got ${load}`,
-        });
+        issue(
+          ['steps', index],
+          `a whole number 1..${MAX_CONCURRENCY}: closed-model steps are in-flight request counts`,
+          load,
+        );
       }
       if (plan.model === 'open' && load > MAX_ARRIVAL_RATE) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['steps', index],
-          message: `open-model steps are arrival rates: expected at most ${MAX_ARRIVAL_RATE} requests/s, got ${load}`,
-        });
+        issue(
+          ['steps', index],
+          `at most ${MAX_ARRIVAL_RATE} requests/s: open-model steps are arrival rates`,
+          load,
+        );
       }
     });
+    const stepSeconds = plan.warmupSeconds + plan.stepDurationSeconds;
+    // A step window alone over the limit is refused by its own bound above: one issue, not two.
+    if (plan.stepDurationSeconds > LOAD_WORKER_MEASURING_SECONDS) return;
+    if (stepSeconds > LOAD_WORKER_MEASURING_SECONDS) {
+      issue(
+        ['stepDurationSeconds'],
+        `warmupSeconds + stepDurationSeconds of at most ${LOAD_WORKER_MEASURING_SECONDS} s (here ` +
+          `${plan.warmupSeconds} + ${plan.stepDurationSeconds} = ${stepSeconds} s): each load worker runs ` +
+          `within a Lambda's ${LOAD_WORKER_TIMEOUT_SECONDS} s timeout, less a minute to start and write its result`,
+        plan.stepDurationSeconds,
+      );
+    } else if (plan.maxTotalSeconds < stepSeconds) {
+      issue(
+        ['maxTotalSeconds'],
+        `at least warmupSeconds + stepDurationSeconds (${stepSeconds} s): a run shorter than one step measures nothing`,
+        plan.maxTotalSeconds,
+      );
+    }
   });
 
 export type LoadPlan = z.infer<typeof loadPlanSchema>;
@@ -117,9 +141,14 @@ export const slaSchema = z
     /** The traffic the candidate should carry; reported as met or not, does not stop stepping. */
     targetTps: z.number().positive().optional(),
   })
-  .refine((sla) => sla.p95LatencyMs !== undefined || sla.p99LatencyMs !== undefined, {
-    message: 'the SLA needs at least one latency bound: p95LatencyMs or p99LatencyMs (milliseconds)',
-    path: ['p95LatencyMs'],
+  .superRefine((sla, ctx) => {
+    if (sla.p95LatencyMs !== undefined || sla.p99LatencyMs !== undefined) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['p95LatencyMs'],
+      input: undefined,
+      message: 'at least one latency bound: p95LatencyMs or p99LatencyMs (milliseconds)',
+    });
   });
 
 export type LatencySla = z.infer<typeof slaSchema>;
@@ -161,41 +190,12 @@ export function connectionsPerWorker(plan: LoadPlan): number {
   return Math.max(1, Math.ceil(largest / plan.workers));
 }
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value: unknown = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
-
-function describeGiven(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
-
-function toInputIssues(root: string, error: z.ZodError, input: unknown): InputIssue[] {
-  return error.issues.map((issue) => ({
-    field: [root, ...issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))]
-      .join('')
-      .replace(/^\./, ''),
-    given: describeGiven(valueAt(input, issue.path)),
-    expected: issue.message,
-  }));
-}
-
 /** Validates a plan and applies defaults; throws InvalidRunInputError naming each bad field. */
 export function parseLoadPlan(input: unknown, field = 'loadPlan'): LoadPlan {
-  const parsed = loadPlanSchema.safeParse(input);
-  if (!parsed.success) throw new InvalidRunInputError(toInputIssues(field, parsed.error, input));
-  return parsed.data;
+  return parseOrThrow(loadPlanSchema, input, [field]);
 }
 
 /** Validates an SLA and applies defaults; throws InvalidRunInputError naming each bad field. */
 export function parseSla(input: unknown, field = 'sla'): LatencySla {
-  const parsed = slaSchema.safeParse(input);
-  if (!parsed.success) throw new InvalidRunInputError(toInputIssues(field, parsed.error, input));
-  return parsed.data;
+  return parseOrThrow(slaSchema, input, [field]);
 }

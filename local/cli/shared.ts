@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
+import { describeGiven } from '../../handlers/contracts/validation.js';
 import { sweepOrphanedScratch } from '../adapters/scratch.js';
 import type { RunResult } from '../runner/index.js';
 import type { LocalCleanUp } from '../step-handlers.js';
@@ -81,7 +82,7 @@ export async function startCli(argv: readonly string[], io: CliStartIo, usage: s
   }
   const runId = args.runId ?? defaultRunId(new Date());
   if (!isValidRunId(runId)) {
-    errorLine(`--run-id: got ${JSON.stringify(runId)}, expected 1–80 letters, digits, "-" or "_"`);
+    errorLine(`--run-id: got ${describeGiven(runId)}, expected 1–80 letters, digits, "-" or "_"`);
     return { kind: 'exit', exitCode: EXIT_CODES.invalid };
   }
   const inputPath = resolve(cwd, args.inputPath ?? '');

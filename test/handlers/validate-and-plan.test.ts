@@ -126,14 +126,19 @@ describe('validateAndPlan', () => {
         input: baseInput({
           compilation: { targets: [] },
           candidates: [{ instanceType: 'ml.c5.xlarge', initialInstanceCount: 2 }],
-          loadPlan: { steps: [1], warmupSeconds: 0, stepDurationSeconds: 3480, maxTotalSeconds: 3600 },
+          loadPlan: {
+            steps: [1, 2, 3, 4, 5, 6],
+            warmupSeconds: 0,
+            stepDurationSeconds: 580,
+            maxTotalSeconds: 3600,
+          },
           pricing: { usdPerHour: { 'ml.c5.xlarge': 1 } },
         }),
       },
       deps(),
     );
 
-    // Assert: 600 s provisioning + 3480 s test + 120 s teardown = 4200 s; × 2 instances × $1/h
+    // Assert: 600 s provisioning + 6 × 580 = 3480 s test + 120 s teardown = 4200 s; × 2 instances × $1/h
     expect(plan.candidates[0]).toMatchObject({ priceSource: 'run-input', estimatedCostUsd: 2.33 });
   });
 

@@ -236,3 +236,38 @@ describe('parseAsyncRunInput', () => {
     ]);
   });
 });
+
+describe('parseAsyncRunInput: the run input rules, worded the same', () => {
+  const withEnvironment = (environmentJson: string): unknown =>
+    JSON.parse(
+      `{"endpoint":{"modelDataUrl":"s3://mso-artifacts/models/cnn/model.tar.gz","framework":"pytorch",` +
+        `"instanceType":"ml.c5.xlarge","environment":${environmentJson}},"inputs":["s3://mso-artifacts/inputs/1.json"]}`,
+    );
+
+  it.each<[string, string, string]>([
+    [
+      'a __proto__ key in the environment',
+      '{"__proto__":"x"}',
+      'endpoint.environment["__proto__"]: got "__proto__", expected a key other than "__proto__", "constructor" and ' +
+        '"prototype" (JavaScript objects treat these names specially, so the run could not keep what you wrote): rename it',
+    ],
+    [
+      'a space in an environment variable name',
+      '{"MY VAR":"1"}',
+      'endpoint.environment["MY VAR"]: got "MY VAR", expected a name of ASCII letters, digits and "_" only ' +
+        `(SageMaker's EnvironmentKey pattern ^[a-zA-Z_][a-zA-Z0-9_]*$): " " at character 3 is refused`,
+    ],
+    [
+      'a value over 1024 bytes',
+      `{"A":"${'x'.repeat(1025)}"}`,
+      `endpoint.environment.A: got "${'x'.repeat(78)}… (1025 characters), expected a value of at most 1024 bytes ` +
+        "in UTF-8 (SageMaker's limit on an Environment value; this one has 1025)",
+    ],
+  ])('refuses %s, naming the field and the rule', (_case, environmentJson, expected) => {
+    // Act
+    const issues = issuesOf(withEnvironment(environmentJson));
+
+    // Assert
+    expect(issues).toEqual([expected]);
+  });
+});

@@ -137,8 +137,8 @@ describe('userTagsSchema (run input `tags`)', () => {
       'a key longer than 128 characters',
       { ['k'.repeat(129)]: 'x' },
       {
-        field: `tags.${'k'.repeat(129)}`,
-        given: `"${'k'.repeat(78)}…`,
+        field: `tags["${'k'.repeat(39)}…"]`,
+        given: `"${'k'.repeat(78)}… (129 characters)`,
         expected: 'a key of 1 to 128 characters (got 129)',
       },
     ],
@@ -152,7 +152,7 @@ describe('userTagsSchema (run input `tags`)', () => {
       { team: 'v'.repeat(257) },
       {
         field: 'tags.team',
-        given: `"${'v'.repeat(78)}…`,
+        given: `"${'v'.repeat(78)}… (257 characters)`,
         expected: 'a value of at most 256 characters (got 257)',
       },
     ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
+import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import {
   connectionsPerWorker,
   loadPlanSchema,
@@ -11,6 +11,17 @@ import {
 
 function messagesOf(result: { success: boolean; error?: { issues: { message: string }[] } }): string[] {
   return result.error?.issues.map((issue) => issue.message) ?? [];
+}
+
+/** The issues parseLoadPlan reports for `input`, or none. */
+function planIssues(input: unknown): readonly InputIssue[] {
+  try {
+    parseLoadPlan(input);
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidRunInputError) return error.issues;
+    throw error;
+  }
 }
 
 describe('load plan', () => {
@@ -35,14 +46,18 @@ describe('load plan', () => {
   });
 
   it('fails when steps are not strictly ascending', () => {
-    expect(messagesOf(loadPlanSchema.safeParse({ steps: [1, 8, 4] }))).toEqual([
-      'steps must be strictly ascending, got [1, 8, 4]',
+    expect(planIssues({ steps: [1, 8, 4] })).toEqual([
+      { field: 'loadPlan.steps', given: '[1,8,4]', expected: 'strictly ascending steps' },
     ]);
   });
 
   it('fails when a closed-model step is not a whole number of requests in flight', () => {
-    expect(messagesOf(loadPlanSchema.safeParse({ steps: [1, 2.5] }))).toEqual([
-      'closed-model steps are in-flight request counts: expected a whole number 1..10000, got 2.5',
+    expect(planIssues({ steps: [1, 2.5] })).toEqual([
+      {
+        field: 'loadPlan.steps[1]',
+        given: '2.5',
+        expected: 'a whole number 1..10000: closed-model steps are in-flight request counts',
+      },
     ]);
   });
 
@@ -57,8 +72,12 @@ describe('load plan', () => {
   });
 
   it('fails when a request cap leaves a worker without a single request', () => {
-    expect(messagesOf(loadPlanSchema.safeParse({ steps: [8], workers: 4, maxRequestsPerStep: 3 }))).toEqual([
-      'at least one request per worker (workers: 4), got 3',
+    expect(planIssues({ steps: [8], workers: 4, maxRequestsPerStep: 3 })).toEqual([
+      {
+        field: 'loadPlan.maxRequestsPerStep',
+        given: '3',
+        expected: 'at least one request per worker (workers: 4)',
+      },
     ]);
   });
 
@@ -75,7 +94,7 @@ describe('load plan', () => {
         {
           field: 'loadPlan.steps[1]',
           given: '"four"',
-          expected: 'Invalid input: expected number, received string',
+          expected: 'number',
         },
       ]);
     }
@@ -109,7 +128,7 @@ describe('latency SLA', () => {
 
     // Assert
     expect(parse).toThrow(
-      'Invalid run input: sla.p95LatencyMs: got nothing, expected the SLA needs at least one latency bound: p95LatencyMs or p99LatencyMs (milliseconds)',
+      'Invalid run input: sla.p95LatencyMs: got nothing, expected at least one latency bound: p95LatencyMs or p99LatencyMs (milliseconds)',
     );
   });
 });
