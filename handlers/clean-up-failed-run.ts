@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { type CleanUpDeps, type CleanUpResult, cleanUpRun } from './clean-up.js';
+import { leavesSomething } from './contracts/clean-up-account.js';
+import { CleanUpIncompleteError } from './contracts/errors.js';
 import { toInputIssues } from './contracts/validation.js';
 
 /**
@@ -74,8 +76,10 @@ export function parseExecutionStatusChange(event: unknown): z.output<typeof exec
 /**
  * Cleans up the run of an execution that ended FAILED, TIMED_OUT or ABORTED; any other status is
  * logged and ignored (the rule should not send it, but a broader rule must not delete a live run's
- * resources). A `ResourceBusyError` from `cleanUpRun` (an endpoint still changing) fails the
- * invocation, so that the asynchronous invocation's retries, and the janitor after them, finish it.
+ * resources). Everything that can go goes in one pass; when something is still there (an endpoint
+ * still Creating, a delete refused) it throws `CleanUpIncompleteError` with the account, after
+ * trying everything, so that the asynchronous invocation's retries try again, the event reaches the
+ * on-failure destination (a queue with an alarm) when they run out, and the janitor sweeps later.
  */
 export async function cleanUpFailedRun(event: unknown, deps: CleanUpDeps): Promise<FailedRunCleanUp> {
   const { detail } = parseExecutionStatusChange(event);
@@ -99,7 +103,14 @@ export async function cleanUpFailedRun(event: unknown, deps: CleanUpDeps): Promi
       plan: { runId },
       error: { Error: detail.status, Cause: `Execution ${detail.executionArn} ended ${detail.status}` },
     },
-    deps,
+    // No loop here to wait out an endpoint still Creating: the invocation's retries are the wait.
+    { ...deps, busyWaitMs: 0 },
   );
+  if (leavesSomething(result)) {
+    throw new CleanUpIncompleteError(`Run ${runId} (${detail.status}): ${result.message}`, {
+      runId,
+      account: result,
+    });
+  }
   return { outcome: 'cleaned-up', runId, status: detail.status, result };
 }

@@ -1,4 +1,12 @@
-import { ResourceBusyError } from './contracts/errors.js';
+import {
+  type CleanUpAccount,
+  type CleanUpResourceKind,
+  CleanUpStatuses,
+  commandToFinish,
+  type LeftResource,
+  withCleanUpAccount,
+} from './contracts/clean-up-account.js';
+import { describeError, ResourceBusyError } from './contracts/errors.js';
 import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from './contracts/names.js';
 import { VARIANT_NAME } from './deploy-candidate.js';
 import {
@@ -11,7 +19,11 @@ import {
 import type { RunSummary } from './recommend.js';
 import type { PlannedCandidate, RunPlan } from './validate-and-plan.js';
 
-/** Statuses in which SageMaker refuses DeleteEndpoint until the operation under way settles. */
+/**
+ * Statuses in which SageMaker refuses DeleteEndpoint until the operation under way settles (it
+ * answers a ValidationException naming the status); the endpoint is deletable once it is InService
+ * or Failed.
+ */
 const BUSY_STATUSES: readonly string[] = [
   EndpointStatuses.creating,
   EndpointStatuses.updating,
@@ -29,6 +41,14 @@ export interface CleanUpDeps {
    */
   readonly scaling?: ScalingRegistry;
   readonly logger: Logger;
+  /** @default Date.now */
+  readonly nowEpochMs?: () => number;
+  /**
+   * How long rounds of clean-up wait for endpoints still changing before leaving them (with their
+   * command) in the account. The failed-run Lambda passes 0: it has no loop, its retries are the wait.
+   * @default BUSY_ENDPOINT_WAIT_MS (45 minutes)
+   */
+  readonly busyWaitMs?: number;
 }
 
 export interface DeletedResources {
@@ -86,73 +106,292 @@ export async function deleteCandidate(
 
 export interface CleanUpEvent {
   readonly plan: Pick<RunPlan, 'runId'>;
-  /** On success: the recommendation's summary, whose `keep` names the endpoint to keep, if any. */
-  readonly summary?: Pick<RunSummary, 'keep'>;
+  /**
+   * On success: the recommendation's summary, whose `keep` names the endpoint to keep, if any, and
+   * whose `cleanUp` is the previous round's account (the workflow writes each round's there).
+   */
+  readonly summary?: Pick<RunSummary, 'keep'> & { readonly cleanUp?: CleanUpAccount };
   /** On failure: why the run is cleaning up early (a Catch's `{ Error, Cause }`). */
   readonly error?: { readonly Error?: string; readonly Cause?: string };
+  /** On failure: the previous round's account. */
+  readonly cleanUp?: CleanUpAccount;
 }
 
-export interface CleanUpResult extends DeletedResources {
-  readonly kept: readonly string[];
+/** What every clean-up returns: its account (handlers/contracts/clean-up-account.ts). */
+export type CleanUpResult = CleanUpAccount;
+
+/**
+ * Endpoints still Creating are awaited this long, as long as "Deploy candidate" gives an endpoint
+ * to reach InService: past it, SageMaker has either settled it or it is stuck, and the account says so.
+ */
+export const BUSY_ENDPOINT_WAIT_MS = 45 * 60 * 1000;
+/** Waits between rounds back off from 30 s to 2 min, as the endpoint polls do (decision 5). */
+const FIRST_WAIT_SECONDS = 30;
+const MAX_WAIT_SECONDS = 120;
+/** The account's message is a Fail state's cause and an SNS line: a few hundred characters per resource at most. */
+const MAX_LISTED = 10;
+
+/**
+ * A candidate's three resources share their suffix (`resourceName`: `…-ep-<id>`, `…-ec-<id>`,
+ * `…-m-<id>`): the config and model of an endpoint that cannot go yet. A name shortened with a
+ * hash matches nothing, so its config and model are deleted as any other (they bill nothing).
+ */
+function siblingsOf(endpointName: string): readonly string[] {
+  const at = endpointName.lastIndexOf('-ep-');
+  if (at === -1) return [];
+  const [head, suffix] = [endpointName.slice(0, at), endpointName.slice(at + '-ep-'.length)];
+  return [`${head}-ec-${suffix}`, `${head}-m-${suffix}`];
+}
+
+/** One round's findings, merged into the account. */
+class Round {
+  readonly deleted = {
+    endpoints: [] as string[],
+    endpointConfigs: [] as string[],
+    models: [] as string[],
+    stoppedCompilationJobs: [] as string[],
+    deregisteredScaling: [] as string[],
+  };
+  readonly left: LeftResource[] = [];
+  readonly waitingFor: string[] = [];
+
+  leave(kind: CleanUpResourceKind, name: string, reason: string): void {
+    this.left.push({ kind, name, reason, command: commandToFinish(kind, name) });
+  }
+
+  /** Runs one deletion; a failure is recorded with its reason instead of ending the clean-up. */
+  async attempt(kind: CleanUpResourceKind, name: string, action: () => Promise<boolean>): Promise<boolean> {
+    try {
+      return await action();
+    } catch (error) {
+      this.leave(kind, name, describeError(error));
+      return false;
+    }
+  }
 }
 
 /**
- * State "Clean up run resources", on success and on every failure path: finds everything the run
- * created by its name prefix and run-id tag and deletes it (except a kept recommendation), so no
- * path leaves an endpoint, endpoint config, model or running compilation job behind.
+ * State "Clean up run resources" (success) and "Clean up after failure", and the failed-run
+ * Lambda: finds everything the run created by its name prefix and run-id tag and deletes what is
+ * not kept, in dependency order (autoscaling, with its alarm → endpoint → endpoint config → model →
+ * compilation jobs stopped). No error ends it early: each failed deletion is recorded with its
+ * reason and the command that finishes it, and the rest goes on. Endpoints still Creating or
+ * Updating (SageMaker refuses to delete them) are awaited across rounds: the account says WAITING
+ * and how long to wait, the workflow waits and calls again, and past the deadline they are left in
+ * the account. Their config and model are kept while they live: SageMaker's DeleteEndpointConfig
+ * reference says not to delete the config of an endpoint that is live, or being created or updated.
  */
 export async function cleanUpRun(event: CleanUpEvent, deps: CleanUpDeps): Promise<CleanUpResult> {
   const { runId } = event.plan;
+  const now = (deps.nowEpochMs ?? Date.now)();
+  const previous = event.cleanUp ?? event.summary?.cleanUp;
+  const deadlineEpochMs = previous?.deadlineEpochMs ?? now + (deps.busyWaitMs ?? BUSY_ENDPOINT_WAIT_MS);
+  const mayWait = now < deadlineEpochMs;
   const prefix = `${RESOURCE_NAME_PREFIX}${runToken(runId)}-`;
   const found = await deps.host.listRunResources(runId, prefix);
+  const round = new Round();
+
   const keep = event.summary?.keep;
   // The janitor sweeps old project resources: the keep tag tells it this one was kept on purpose.
-  if (keep !== undefined) await deps.host.addTags(keep, { [KEEP_TAG.key]: KEEP_TAG.value });
+  if (keep !== undefined) {
+    await round.attempt('keep-tag', keep.endpointName, async () => {
+      await deps.host.addTags(keep, { [KEEP_TAG.key]: KEEP_TAG.value });
+      return true;
+    });
+  }
   const kept = new Set<string>(
     keep === undefined ? [] : [keep.endpointName, keep.endpointConfigName, keep.modelName],
   );
   const isDeletable = (name: string): boolean => !kept.has(name);
 
-  const stoppedCompilationJobs: string[] = [];
-  for (const jobName of deps.compiler === undefined ? [] : found.compilationJobs) {
-    const job = await deps.compiler?.describeCompilationJob(jobName);
-    if (job !== undefined && ['INPROGRESS', 'STARTING'].includes(job.status)) {
-      await deps.compiler?.stopCompilationJob(jobName);
-      stoppedCompilationJobs.push(jobName);
-    }
-  }
-  const endpoints: string[] = [];
-  const busy: string[] = [];
+  const stillThere = new Set<string>();
   for (const endpointName of found.endpoints.filter(isDeletable)) {
-    try {
-      // Deregistered first, so Application Auto Scaling cannot act on an endpoint being deleted.
-      await deps.scaling?.deregisterEndpointVariant(endpointName, VARIANT_NAME);
-      if (await deleteEndpointWhenSettled(deps.host, endpointName)) endpoints.push(endpointName);
-    } catch (error) {
-      if (!(error instanceof ResourceBusyError)) throw error;
-      busy.push(endpointName);
+    await deleteEndpoint(endpointName, { deps, round, mayWait });
+    const left = round.left.some((r) => r.kind === 'endpoint' && r.name === endpointName);
+    if (left || round.waitingFor.includes(endpointName)) {
+      stillThere.add(endpointName);
     }
   }
-  // A busy endpoint's config and model must outlive it: stop here, and the workflow's retry of this
-  // (idempotent) step deletes everything once the endpoint has settled.
-  if (busy.length > 0) {
-    throw new ResourceBusyError(`Endpoints still changing, to delete on retry: ${busy.join(', ')}`, { busy });
+  const heldBy = new Map<string, string>();
+  for (const endpointName of stillThere) {
+    for (const sibling of siblingsOf(endpointName)) heldBy.set(sibling, endpointName);
   }
-  const endpointConfigs: string[] = [];
+  const holds = (kind: CleanUpResourceKind, name: string): boolean => {
+    const endpointName = heldBy.get(name);
+    if (endpointName === undefined) return false;
+    // A busy endpoint's config and model wait with it; a left endpoint's are left with it.
+    if (!round.waitingFor.includes(endpointName)) {
+      round.leave(kind, name, `kept for endpoint ${endpointName}, which is still there: delete it first`);
+    }
+    return true;
+  };
   for (const name of found.endpointConfigs.filter(isDeletable)) {
-    if (await deps.host.deleteEndpointConfig(name)) endpointConfigs.push(name);
+    if (holds('endpoint-config', name)) continue;
+    if (await round.attempt('endpoint-config', name, () => deps.host.deleteEndpointConfig(name))) {
+      round.deleted.endpointConfigs.push(name);
+    }
   }
-  const models: string[] = [];
   for (const name of found.models.filter(isDeletable)) {
-    if (await deps.host.deleteModel(name)) models.push(name);
+    if (holds('model', name)) continue;
+    if (await round.attempt('model', name, () => deps.host.deleteModel(name)))
+      round.deleted.models.push(name);
   }
-  deps.logger.info('Run resources cleaned up', {
+  await stopCompilationJobs(deps.compiler === undefined ? [] : found.compilationJobs, deps, round);
+
+  const counted = toAccount({ previous, round, kept: [...kept], now, deadlineEpochMs });
+  const account =
+    event.error === undefined
+      ? counted
+      : { ...counted, runError: withCleanUpAccount(event.error, counted.message) };
+  const details = {
     runId,
-    endpoints: endpoints.length,
-    endpointConfigs: endpointConfigs.length,
-    models: models.length,
-    stoppedCompilationJobs: stoppedCompilationJobs.length,
+    status: account.status,
+    round: account.round,
+    deleted: {
+      endpoints: round.deleted.endpoints.length,
+      endpointConfigs: round.deleted.endpointConfigs.length,
+      models: round.deleted.models.length,
+      stoppedCompilationJobs: round.deleted.stoppedCompilationJobs.length,
+    },
+    waitingFor: account.waitingFor,
+    left: account.left.map(({ kind, name, reason }) => ({ kind, name, reason })),
     afterError: event.error?.Error,
-  });
-  return { endpoints, endpointConfigs, models, stoppedCompilationJobs, kept: [...kept] };
+  };
+  if (account.left.length > 0) deps.logger.warn('Run clean-up round left resources', details);
+  else deps.logger.info('Run clean-up round', details);
+  return account;
+}
+
+/** Autoscaling (and its alarm) first, so it cannot act on an endpoint being deleted; then the endpoint. */
+async function deleteEndpoint(
+  endpointName: string,
+  context: { readonly deps: CleanUpDeps; readonly round: Round; readonly mayWait: boolean },
+): Promise<void> {
+  const { deps, round } = context;
+  const { scaling } = deps;
+  if (scaling !== undefined) {
+    const deregistered = await round.attempt('scalable-target', endpointName, () =>
+      scaling.deregisterEndpointVariant(endpointName, VARIANT_NAME),
+    );
+    if (deregistered)
+      round.deleted.deregisteredScaling.push(`endpoint/${endpointName}/variant/${VARIANT_NAME}`);
+  }
+  let status: string | undefined;
+  try {
+    const endpoint = await deps.host.describeEndpoint(endpointName);
+    if (endpoint === undefined || endpoint.status === EndpointStatuses.deleting) return;
+    status = endpoint.status;
+  } catch (error) {
+    // Unreadable: DeleteEndpoint says for itself whether it can go.
+    deps.logger.warn('Endpoint status unreadable: deleting it anyway', {
+      endpointName,
+      error: describeError(error),
+    });
+  }
+  if (status !== undefined && BUSY_STATUSES.includes(status)) {
+    if (context.mayWait) round.waitingFor.push(endpointName);
+    else {
+      round.leave(
+        'endpoint',
+        endpointName,
+        `still ${status} when clean-up stopped waiting; SageMaker deletes it only once it is InService or Failed`,
+      );
+    }
+    return;
+  }
+  if (await round.attempt('endpoint', endpointName, () => deps.host.deleteEndpoint(endpointName))) {
+    round.deleted.endpoints.push(endpointName);
+  }
+}
+
+/** Compilation jobs still running are stopped (they bill while they run); ended ones need nothing. */
+async function stopCompilationJobs(
+  jobNames: readonly string[],
+  deps: CleanUpDeps,
+  round: Round,
+): Promise<void> {
+  const { compiler } = deps;
+  if (compiler === undefined) return;
+  for (const jobName of jobNames) {
+    await round.attempt('compilation-job', jobName, async () => {
+      const job = await compiler.describeCompilationJob(jobName);
+      if (job === undefined || !['INPROGRESS', 'STARTING'].includes(job.status)) return false;
+      await compiler.stopCompilationJob(jobName);
+      round.deleted.stoppedCompilationJobs.push(jobName);
+      return true;
+    });
+  }
+}
+
+function union(before: readonly string[] | undefined, now: readonly string[]): string[] {
+  return [...new Set([...(before ?? []), ...now])];
+}
+
+function toAccount(context: {
+  readonly previous: CleanUpAccount | undefined;
+  readonly round: Round;
+  readonly kept: readonly string[];
+  readonly now: number;
+  readonly deadlineEpochMs: number;
+}): CleanUpAccount {
+  const { previous, round } = context;
+  const roundNumber = (previous?.round ?? 0) + 1;
+  const status =
+    round.waitingFor.length > 0
+      ? CleanUpStatuses.waiting
+      : round.left.length > 0
+        ? CleanUpStatuses.incomplete
+        : CleanUpStatuses.complete;
+  const waitSeconds =
+    status === CleanUpStatuses.waiting
+      ? Math.min(MAX_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2 ** (roundNumber - 1))
+      : 0;
+  const fields = {
+    status,
+    endpoints: union(previous?.endpoints, round.deleted.endpoints),
+    endpointConfigs: union(previous?.endpointConfigs, round.deleted.endpointConfigs),
+    models: union(previous?.models, round.deleted.models),
+    stoppedCompilationJobs: union(previous?.stoppedCompilationJobs, round.deleted.stoppedCompilationJobs),
+    deregisteredScaling: union(previous?.deregisteredScaling, round.deleted.deregisteredScaling),
+    kept: context.kept,
+    left: round.left,
+    waitingFor: round.waitingFor,
+    waitSeconds,
+    round: roundNumber,
+    deadlineEpochMs: context.deadlineEpochMs,
+  };
+  return { ...fields, message: describeAccount(fields) };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The account in one paragraph: counts, what is kept, what is awaited, and each resource left with its command. */
+export function describeAccount(account: Omit<CleanUpAccount, 'message'>): string {
+  const parts = [
+    `deleted ${plural(account.endpoints.length, 'endpoint')}, ${plural(account.endpointConfigs.length, 'endpoint config')}, ` +
+      plural(account.models.length, 'model') +
+      (account.stoppedCompilationJobs.length > 0
+        ? `, stopped ${plural(account.stoppedCompilationJobs.length, 'compilation job')}`
+        : ''),
+  ];
+  if (account.kept.length > 0) parts.push(`kept ${account.kept.join(', ')} as asked`);
+  if (account.waitingFor.length > 0) {
+    parts.push(
+      `waiting ${account.waitSeconds} s for ${account.waitingFor.join(', ')} to finish changing before deleting ` +
+        `(until ${new Date(account.deadlineEpochMs).toISOString()})`,
+    );
+  }
+  if (account.left.length === 0) {
+    return `Clean-up ${parts.join('; ')}${account.waitingFor.length === 0 ? '; nothing left' : ''}.`;
+  }
+  const listed = account.left
+    .slice(0, MAX_LISTED)
+    .map((resource) => `${resource.kind} ${resource.name} (${resource.reason}): ${resource.command}`);
+  const more = account.left.length - listed.length;
+  return (
+    `Clean-up ${parts.join('; ')}; LEFT ${plural(account.left.length, 'resource')}, finish by hand: ` +
+    `${listed.join('; ')}${more > 0 ? `; and ${more} more (see the clean-up step's output)` : ''}.`
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseExecutionStatusChange } from './clean-up-failed-run.js';
+import { CleanUpStatuses, cleanUpInCause } from './contracts/clean-up-account.js';
 import type { Logger } from './ports.js';
 import type { CandidateVerdict } from './report/report.js';
 
@@ -197,12 +198,17 @@ function describeEnd(facts: RunSummaryFacts): Outcome {
   if (facts.status === 'ABORTED') {
     lines.push('The execution was stopped (StopExecution, from the console, the API or the CLI).');
   }
+  // The workflow's own clean-up after a failure adds its account to the cause (withCleanUpAccount).
+  const cleanUp = cleanUpInCause(cause);
+  if (cleanUp !== undefined) lines.push(`Clean-up: ${cleanUp}`);
   if (facts.workflow !== undefined) {
     lines.push(
-      'The failed-run clean-up deletes the resources the run created; the janitor sweeps anything it misses.',
+      'The failed-run clean-up deletes the resources the run created, retrying what is left; the janitor sweeps anything it misses.',
     );
   }
-  return { ...(error === undefined ? {} : { headline: error }), lines };
+  const left = cleanUp !== undefined && cleanUp.includes('LEFT ');
+  const headline = [error, left ? 'resources left' : undefined].filter((part) => part !== undefined);
+  return { ...(headline.length === 0 ? {} : { headline: headline.join(', ') }), lines };
 }
 
 /** A Lambda error's cause is JSON with `errorMessage` and a stack trace: keep the message. */
@@ -216,6 +222,46 @@ function readableCause(cause: string): string {
     // Not JSON: the cause as it is.
   }
   return text.length > MAX_CAUSE_LENGTH ? `${text.slice(0, MAX_CAUSE_LENGTH - 1)}…` : text;
+}
+
+/** The clean-up's account in a run's output (handlers/contracts/clean-up-account.ts), as far as the summary reads it. */
+function cleanUpSchema() {
+  return z
+    .looseObject({
+      status: z.string(),
+      message: z.string(),
+      left: z
+        .array(z.looseObject({ kind: z.string(), name: z.string(), reason: z.string(), command: z.string() }))
+        .optional(),
+    })
+    .optional();
+}
+
+type CleanUpOutput = NonNullable<z.output<ReturnType<typeof cleanUpSchema>>>;
+
+/**
+ * What the run's clean-up did: one line when all went, else what is left, why and the command for
+ * each, and a few words for the subject, so that nobody believes a run left nothing when it did.
+ */
+function describeCleanUp(cleanUp: CleanUpOutput | undefined): { headline?: string; lines: string[] } {
+  if (cleanUp === undefined) return { lines: [] };
+  const left = cleanUp.left ?? [];
+  if (cleanUp.status === CleanUpStatuses.complete && left.length === 0) {
+    return { lines: [`Clean-up: ${cleanUp.message}`] };
+  }
+  if (cleanUp.status === CleanUpStatuses.failed) {
+    return { headline: 'clean-up failed', lines: [`CLEAN-UP FAILED: ${cleanUp.message}`] };
+  }
+  return {
+    headline: `${left.length} resource(s) left`,
+    lines: [
+      `CLEAN-UP LEFT ${left.length} RESOURCE(S): they may bill until deleted. Delete them with:`,
+      ...left.flatMap((resource) => [
+        `  - ${resource.kind} ${resource.name}: ${resource.reason}`,
+        `    ${resource.command}`,
+      ]),
+    ],
+  };
 }
 
 /** The optimization workflow's output: the summary "Recommend" returns (handlers/recommend.ts). */
@@ -237,6 +283,7 @@ const optimizationSummarySchema = z.looseObject({
   candidates: z.array(z.looseObject({ id: z.string(), verdict: z.string() })),
   report: z.looseObject({ html: z.string(), json: z.string(), markdown: z.string() }),
   keep: z.looseObject({ endpointName: z.string() }).optional(),
+  cleanUp: cleanUpSchema(),
 });
 
 type OptimizationSummary = z.output<typeof optimizationSummarySchema>;
@@ -295,8 +342,10 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
   if (summary.keep !== undefined) {
     lines.push(`Kept endpoint: ${summary.keep.endpointName} (it bills until you delete it)`);
   }
+  const cleanUp = describeCleanUp(summary.cleanUp);
+  lines.push(...cleanUp.lines);
   lines.push(`Report: ${summary.report.html}`, `        ${summary.report.json} (machine-readable)`);
-  return { headline, lines };
+  return { headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`, lines };
 }
 
 /** The report's verdicts, best first (handlers/report/report.ts); an unknown one goes last. */
@@ -328,6 +377,7 @@ const asyncSummarySchema = z.looseObject({
   totalMs: distributionSchema.nullable().optional(),
   summaryUri: z.string(),
   summaryMarkdownUri: z.string().optional(),
+  cleanUp: cleanUpSchema(),
 });
 
 type AsyncSummary = z.output<typeof asyncSummarySchema>;
@@ -350,13 +400,13 @@ function describeAsyncRun(summary: AsyncSummary): Outcome {
       `Time per input p50 / p90 / p99: ${formatDuration(p50)} / ${formatDuration(p90)} / ${formatDuration(p99)}`,
     );
   }
+  const cleanUp = describeCleanUp(summary.cleanUp);
+  lines.push(...cleanUp.lines);
   lines.push(`Summary: ${summary.summaryUri}`);
   if (summary.summaryMarkdownUri !== undefined) lines.push(`         ${summary.summaryMarkdownUri}`);
   const problems = summary.failed + summary.timedOut;
-  return {
-    headline: `${summary.completed} of ${summary.inputs} completed${problems > 0 ? `, ${problems} not` : ''}`,
-    lines,
-  };
+  const headline = `${summary.completed} of ${summary.inputs} completed${problems > 0 ? `, ${problems} not` : ''}`;
+  return { headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`, lines };
 }
 
 function recordOf(value: unknown): Record<string, unknown> | undefined {

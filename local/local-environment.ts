@@ -22,6 +22,7 @@ import {
 import {
   createStepHandlers,
   type LocalCleanUp,
+  accountOutcome,
   type StepDependencies,
   type StepHandler,
   stepTaskResolver,
@@ -209,8 +210,8 @@ async function cleanUpAfter(
   try {
     const error =
       result.status === 'FAILED' ? { Error: result.error, Cause: result.cause } : { Error: result.status };
-    await cleanUp({ plan: { runId }, error }, new AbortController().signal);
-    return { ok: true };
+    const account = await cleanUp({ plan: { runId }, error }, new AbortController().signal);
+    return accountOutcome(account);
   } catch (error) {
     environment.logger.error('Clean-up after the run failed', { runId, error: String(error) });
     return { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };

@@ -6,6 +6,7 @@ import {
   type DeleteCandidateEvent,
 } from '../handlers/clean-up.js';
 import { checkCompilation, startCompilation, type StartCompilationEvent } from '../handlers/compile-model.js';
+import { CleanUpStatuses } from '../handlers/contracts/clean-up-account.js';
 import type { CompilationState } from '../handlers/contracts/workflow-state.js';
 import {
   checkEndpoint,
@@ -54,6 +55,16 @@ export type StepHandler = (payload: unknown, signal: AbortSignal) => Promise<unk
 
 /** Outcome of the clean-up a local environment runs after an unsuccessful execution. */
 export type LocalCleanUp = { readonly ok: true } | { readonly ok: false; readonly error: string };
+
+/**
+ * What a local clean-up step's account (handlers/contracts/clean-up-account.ts) means for the CLI:
+ * ok when it left nothing, else its message, which names what is left and why.
+ */
+export function accountOutcome(account: unknown): LocalCleanUp {
+  const { status, message } = (account ?? {}) as { status?: unknown; message?: unknown };
+  if (status === CleanUpStatuses.complete) return { ok: true };
+  return { ok: false, error: typeof message === 'string' ? message : `clean-up ended ${String(status)}` };
+}
 
 /**
  * The runner's task resolver over step handlers: each Task state calls the handler of the step

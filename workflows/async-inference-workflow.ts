@@ -12,9 +12,9 @@ import {
   type LambdaStepOptions,
   retryLambdaServiceErrors,
   retryTransientErrors,
-  retryWhileBusy,
   standardStateMachine,
 } from './lambda-step.js';
+import { cleanUpLoop, recordFailedCleanUp } from './clean-up-loop.js';
 
 /** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
 export interface AsyncInferenceSteps {
@@ -108,7 +108,7 @@ export class AsyncInferenceWorkflow extends Construct {
           timeout: Duration.minutes(5),
         }),
       )
-      .next(this.cleanUp('Clean up async run', { 'plan.$': '$.plan', 'summary.$': '$.summary' }));
+      .next(this.cleanUpAfterSuccess());
 
     const run = new sfn.Parallel(this, 'Run async inference', {
       comment: 'One branch, so that a single Catch sends every failure to clean-up',
@@ -225,25 +225,53 @@ export class AsyncInferenceWorkflow extends Construct {
     return task;
   }
 
-  /** "Clean up after failure" → "Run failed": the global Catch's path, error kept in the state. */
+  /**
+   * "Clean up async run", its account in the summary's `cleanUp`. The summary is written before it
+   * starts; a clean-up that fails is caught and recorded here, so the run still succeeds and never
+   * reaches "Clean up after failure", which would delete an endpoint kept with `keepAfterRun`.
+   */
+  private cleanUpAfterSuccess(): sfn.IChainable {
+    const cleanUp = cleanUpLoop(this, {
+      name: 'Clean up async run',
+      doneName: 'Async run cleaned up?',
+      waitName: 'Wait to clean up async run',
+      fn: this.steps.cleanUpAsyncRun,
+      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
+      resultPath: '$.summary.cleanUp',
+    });
+    const accounted = new sfn.Pass(this, 'Clean-up accounted for');
+    cleanUp.done.otherwise(accounted);
+    const failedCleanUp = recordFailedCleanUp(this, 'Record failed async clean-up', '$.summary.cleanUp');
+    cleanUp.task.addCatch(failedCleanUp, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
+    failedCleanUp.next(accounted);
+    return sfn.Chain.custom(cleanUp.task, [accounted], accounted);
+  }
+
+  /**
+   * "Clean up after failure" (rounds until nothing is awaited) → "Run failed", whose cause carries
+   * the clean-up's account. A clean-up step that fails goes straight to "Run failed" with the run's
+   * error: the failed-run clean-up (EventBridge) runs after the execution ends and retries.
+   */
   private cleanUpAfterFailure(): sfn.IChainable {
     const runFailed = new sfn.Fail(this, 'Run failed', {
       errorPath: '$.error.Error',
       causePath: '$.error.Cause',
     });
-    const cleanUp = this.cleanUp('Clean up after failure', { 'plan.$': '$.plan', 'error.$': '$.error' });
-    cleanUp.addCatch(runFailed, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
-    return cleanUp.next(runFailed);
-  }
-
-  private cleanUp(name: string, payload: Record<string, unknown>): tasks.LambdaInvoke {
-    const task = this.invoke(name, this.steps.cleanUpAsyncRun, {
-      payload,
+    const cleanUp = cleanUpLoop(this, {
+      name: 'Clean up after failure',
+      doneName: 'Cleaned up after failure?',
+      waitName: 'Wait to clean up after failure',
+      fn: this.steps.cleanUpAsyncRun,
+      payload: '$',
       resultPath: '$.cleanUp',
-      timeout: Duration.minutes(10),
     });
-    retryWhileBusy(task);
-    return task;
+    const tell = new sfn.Pass(this, 'Add clean-up account to the error', {
+      inputPath: '$.cleanUp.runError',
+      resultPath: '$.error',
+    });
+    cleanUp.done.otherwise(tell.next(runFailed));
+    cleanUp.task.addCatch(runFailed, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
+    return cleanUp.task;
   }
 
   private invoke(name: string, fn: IFunction, options: LambdaStepOptions): tasks.LambdaInvoke {

@@ -11,6 +11,7 @@ import {
 } from '../handlers/contracts/run-timeouts.js';
 import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
 import { lambdaStep, type LambdaStepOptions, retryWhileBusy, standardStateMachine } from './lambda-step.js';
+import { cleanUpLoop, recordFailedCleanUp } from './clean-up-loop.js';
 
 /** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
 export interface OptimizationSteps {
@@ -257,36 +258,61 @@ export class OptimizationWorkflow extends Construct {
     }).itemProcessor(worker);
   }
 
-  /** "Recommend", then "Clean up run resources" (keeping the recommended endpoint if asked). */
-  private finish(): sfn.IChainable & sfn.INextable {
+  /**
+   * "Recommend" (the reports are written), then "Clean up run resources" (keeping the recommended
+   * endpoint if asked), its account in the output's `cleanUp`. The run's result is made before
+   * clean-up starts: a clean-up that fails is caught here, recorded, and the run still succeeds, so
+   * it never reaches "Clean up after failure", which would delete a kept endpoint and lose the result.
+   */
+  private finish(): sfn.IChainable {
     const recommendStep = this.invoke('Recommend', this.steps.recommend, {
       payload: { 'plan.$': '$.plan', 'candidates.$': '$.candidates' },
       resultPath: '$.summary',
       timeout: Duration.minutes(5),
     });
-    const cleanUp = this.invoke('Clean up run resources', this.steps.cleanUp, {
+    const cleanUp = cleanUpLoop(this, {
+      name: 'Clean up run resources',
+      doneName: 'Run resources cleaned up?',
+      waitName: 'Wait to clean up run resources',
+      fn: this.steps.cleanUp,
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
-      resultPath: '$.cleanUp',
-      timeout: Duration.minutes(10),
+      resultPath: '$.summary.cleanUp',
     });
-    retryWhileBusy(cleanUp);
-    return recommendStep.next(cleanUp);
+    const accounted = new sfn.Pass(this, 'Clean-up accounted for');
+    cleanUp.done.otherwise(accounted);
+    const failedCleanUp = recordFailedCleanUp(this, 'Record failed run clean-up', '$.summary.cleanUp');
+    cleanUp.task.addCatch(failedCleanUp, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
+    failedCleanUp.next(accounted);
+    recommendStep.next(cleanUp.task);
+    return sfn.Chain.custom(recommendStep, [accounted], accounted);
   }
 
-  /** "Clean up after failure" → "Run failed": the global Catch's path, error kept in the state. */
+  /**
+   * "Clean up after failure" (rounds until nothing is awaited) → "Run failed", whose cause carries
+   * the clean-up's account; the whole state goes to the step, its previous account included. A
+   * clean-up step that fails goes straight to "Run failed" with the run's error: the failed-run
+   * clean-up (EventBridge) runs after the execution ends and retries.
+   */
   private cleanUpAfterFailure(): sfn.IChainable {
     const runFailed = new sfn.Fail(this, 'Run failed', {
       errorPath: '$.error.Error',
       causePath: '$.error.Cause',
     });
-    const cleanUp = this.invoke('Clean up after failure', this.steps.cleanUp, {
-      payload: { 'plan.$': '$.plan', 'error.$': '$.error' },
+    const cleanUp = cleanUpLoop(this, {
+      name: 'Clean up after failure',
+      doneName: 'Cleaned up after failure?',
+      waitName: 'Wait to clean up after failure',
+      fn: this.steps.cleanUp,
+      payload: '$',
       resultPath: '$.cleanUp',
-      timeout: Duration.minutes(10),
     });
-    retryWhileBusy(cleanUp);
-    cleanUp.addCatch(runFailed, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
-    return cleanUp.next(runFailed);
+    const tell = new sfn.Pass(this, 'Add clean-up account to the error', {
+      inputPath: '$.cleanUp.runError',
+      resultPath: '$.error',
+    });
+    cleanUp.done.otherwise(tell.next(runFailed));
+    cleanUp.task.addCatch(runFailed, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
+    return cleanUp.task;
   }
 
   private deleteCandidateTask(name: string): tasks.LambdaInvoke {

@@ -1,4 +1,5 @@
 import { cleanUpRun, type CleanUpDeps, type CleanUpResult } from '../clean-up.js';
+import type { CleanUpAccount } from '../contracts/clean-up-account.js';
 import type { HostedResourceNames } from '../ports.js';
 import type { AsyncRunSummary } from './summarize-async-run.js';
 import type { AsyncRunPlan } from './validate-async-run.js';
@@ -9,13 +10,18 @@ import type { AsyncRunPlan } from './validate-async-run.js';
  * listing, so a retry or a crash in between loses nothing), with the endpoint's autoscaling
  * deregistered before it is deleted. A reused endpoint is never the run's to delete: its name does
  * not carry the run's prefix. `keepAfterRun` keeps a deployed endpoint (scaled to zero, tagged so
- * the janitor leaves it) only when the run succeeded: after a failure nothing is kept.
+ * the janitor leaves it) only when the run succeeded: after a failure nothing is kept. Like the
+ * optimization's, it never stops at the first error and waits out an endpoint still Creating over
+ * rounds (the workflow's Wait → clean up loop), returning its account.
  */
 
 export interface CleanUpAsyncRunEvent {
   readonly plan: Pick<AsyncRunPlan, 'runId' | 'endpoint'>;
-  readonly summary?: Pick<AsyncRunSummary, 'runId'>;
+  /** On success; its `cleanUp` is the previous round's account (the workflow writes each round's there). */
+  readonly summary?: Pick<AsyncRunSummary, 'runId'> & { readonly cleanUp?: CleanUpAccount };
   readonly error?: { readonly Error?: string; readonly Cause?: string };
+  /** On failure: the previous round's account. */
+  readonly cleanUp?: CleanUpAccount;
 }
 
 export type CleanUpAsyncRunDeps = Omit<CleanUpDeps, 'compiler'> & Required<Pick<CleanUpDeps, 'scaling'>>;
@@ -40,8 +46,16 @@ export async function cleanUpAsyncRun(
   return cleanUpRun(
     {
       plan: { runId: event.plan.runId },
-      ...(keep === undefined ? {} : { summary: { keep } }),
+      ...(keep === undefined && event.summary?.cleanUp === undefined
+        ? {}
+        : {
+            summary: {
+              ...(keep === undefined ? {} : { keep }),
+              ...(event.summary?.cleanUp === undefined ? {} : { cleanUp: event.summary.cleanUp }),
+            },
+          }),
       ...(event.error === undefined ? {} : { error: event.error }),
+      ...(event.cleanUp === undefined ? {} : { cleanUp: event.cleanUp }),
     },
     deps,
   );

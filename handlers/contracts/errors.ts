@@ -18,6 +18,7 @@ export const ErrorNames = {
   noServingImage: 'NoServingImageError',
   resourceBusy: 'ResourceBusyError',
   inferenceIdInUse: 'InferenceIdInUseError',
+  cleanUpIncomplete: 'CleanUpIncompleteError',
 } as const;
 
 export type ErrorName = (typeof ErrorNames)[keyof typeof ErrorNames];
@@ -120,4 +121,13 @@ export class ResourceBusyError extends ProjectError {
  */
 export class InferenceIdInUseError extends ProjectError {
   override readonly name = ErrorNames.inferenceIdInUse;
+}
+
+/**
+ * A clean-up tried everything and something is still there (an endpoint still Creating, a delete
+ * refused): thrown after the last attempt, never before, so that whatever invoked it retries it.
+ * `details.account` is the clean-up's account (handlers/contracts/clean-up-account.ts).
+ */
+export class CleanUpIncompleteError extends ProjectError {
+  override readonly name = ErrorNames.cleanUpIncomplete;
 }

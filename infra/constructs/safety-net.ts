@@ -2,6 +2,7 @@ import { JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from '../../lambdas/config
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { CfnSchedule, Schedule, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
@@ -126,6 +127,16 @@ export class SafetyNet extends Construct {
     });
     sagemaker.allowCleanUp(this.cleanUpFailedRun);
     sagemaker.allowDeregisterScaling(this.cleanUpFailedRun);
+    // EventBridge invokes the function asynchronously: its target RetryPolicy covers delivery only,
+    // and a function error (CleanUpIncompleteError: something still there) is retried by Lambda,
+    // at most twice, one then two minutes later, within MaximumEventAgeInSeconds of at most 6 h
+    // (Lambda developer guide, "Error handling and automatic retries in asynchronous invocation").
+    // An event whose retries all failed goes to the dead-letter queue, whose alarm tells someone.
+    this.cleanUpFailedRun.configureAsyncInvoke({
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(6),
+      onFailure: new SqsDestination(this.deadLetterQueue),
+    });
     this.failedRunRule = new Rule(this, 'FailedRunRule', {
       description: 'Optimization executions that end FAILED, TIMED_OUT or ABORTED → clean up the run',
       eventPattern: {
@@ -139,9 +150,10 @@ export class SafetyNet extends Construct {
       targets: [
         new LambdaFunction(this.cleanUpFailedRun, {
           deadLetterQueue: this.deadLetterQueue,
-          // Delivery retries (throttling, Lambda unavailable); the janitor catches what still slips.
-          retryAttempts: 8,
-          maxEventAge: Duration.hours(6),
+          // Delivery retries (Lambda unavailable), at the EventBridge maxima: 185 attempts over 24 h
+          // (EventBridge user guide, "Retrying event delivery"). Function errors are Lambda's to retry.
+          retryAttempts: 185,
+          maxEventAge: Duration.hours(24),
         }),
       ],
     });

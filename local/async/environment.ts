@@ -35,7 +35,7 @@ import {
   TaskTokenBroker,
 } from '../runner/index.js';
 import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
-import { type LocalCleanUp, type StepHandler, stepTaskResolver } from '../step-handlers.js';
+import { accountOutcome, type LocalCleanUp, type StepHandler, stepTaskResolver } from '../step-handlers.js';
 import { LocalAsyncPlatform } from './async-platform.js';
 import { LocalAsyncInvoker } from './local-async-invoker.js';
 import { LocalTaskResumer } from './local-task-resumer.js';
@@ -280,8 +280,8 @@ async function cleanUpAfter(
   if (plan === undefined) return { ok: true };
   if (cleanUp === undefined) return { ok: false, error: 'no clean-up-async-run step handler' };
   try {
-    await cleanUp({ plan, error: { Error: result.status } }, new AbortController().signal);
-    return { ok: true };
+    const account = await cleanUp({ plan, error: { Error: result.status } }, new AbortController().signal);
+    return accountOutcome(account);
   } catch (error) {
     environment.logger.error('Clean-up after the run failed', {
       runId: plan.runId,

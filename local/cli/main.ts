@@ -11,6 +11,7 @@ import {
   type InputIssue,
   InvalidRunInputError,
 } from '../../handlers/contracts/errors.js';
+import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
 import type { RunSummary } from '../../handlers/recommend.js';
 import type { Report } from '../../handlers/report/report.js';
 import { type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
@@ -35,6 +36,7 @@ import {
   interruptedExitCode,
   interruptRun,
   pidsOf,
+  reportCleanUpLeftovers,
   reportUnsuccessfulRun,
   startCli,
 } from './shared.js';
@@ -185,7 +187,7 @@ async function finish(context: {
     });
     return { exitCode, runId, serverPids };
   }
-  const summary = result.output as unknown as RunSummary;
+  const summary = result.output as unknown as RunSummary & { readonly cleanUp?: CleanUpAccount };
   const reportFiles = {
     json: environment.store.pathOf(summary.report.json),
     markdown: environment.store.pathOf(summary.report.markdown),
@@ -206,6 +208,7 @@ async function finish(context: {
       availableCpus: availableParallelism(),
     }),
   );
+  reportCleanUpLeftovers(summary.cleanUp, errorLine);
   return { exitCode: EXIT_CODES.ok, runId, reportFiles, serverPids };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { CleanUpStatuses, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
@@ -214,13 +215,29 @@ export function reportUnsuccessfulRun(context: {
       : cleanUp.ok
         ? ` Clean-up ran: ${context.deleted} and every model server stopped.`
         : ` Clean-up failed (${cleanUp.error}); every model server was stopped anyway.`;
-  if (result.status === 'FAILED')
+  if (result.status === 'FAILED') {
     context.errorLine(`Run ${runId} failed: ${result.error}: ${causeMessage(result.cause)}.${cleanUpText}`);
-  else
+    // The workflow's own clean-up after the failure adds its account to the cause.
+    const account = cleanUpInCause(result.cause);
+    if (account !== undefined) context.errorLine(account);
+  } else
     context.errorLine(
       `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUpText}`,
     );
   return context.interrupted && result.status === 'ABORTED'
     ? (context.interruptedExitCode ?? EXIT_CODES.interrupted)
     : EXIT_CODES.runFailed;
+}
+
+/**
+ * After a run that succeeded: the clean-up's account, printed only when it left something (or
+ * failed), so that a user never believes everything is gone when it is not. Returns whether it did.
+ */
+export function reportCleanUpLeftovers(
+  cleanUp: { readonly status?: string; readonly message?: string } | undefined,
+  errorLine: (text: string) => void,
+): boolean {
+  if (cleanUp?.message === undefined || cleanUp.status === CleanUpStatuses.complete) return false;
+  errorLine(`Warning: ${cleanUp.message}`);
+  return true;
 }

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { cleanUpFailedRun } from '../../handlers/clean-up-failed-run.js';
-import { ResourceBusyError } from '../../handlers/contracts/errors.js';
+import { CleanUpIncompleteError, ErrorNames } from '../../handlers/contracts/errors.js';
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
@@ -66,6 +66,17 @@ function run(event: unknown) {
   return cleanUpFailedRun(event, { host: sagemaker, compiler: sagemaker, logger: silentLogger });
 }
 
+/** What `run` threw, for assertions on its name and account. */
+async function failureOf(running: Promise<unknown>): Promise<CleanUpIncompleteError> {
+  try {
+    await running;
+  } catch (error) {
+    if (error instanceof CleanUpIncompleteError) return error;
+    throw error;
+  }
+  throw new Error('Expected the clean-up to throw CleanUpIncompleteError');
+}
+
 describe('cleanUpFailedRun', () => {
   beforeEach(() => {
     sagemaker = new FakeSageMaker();
@@ -126,19 +137,53 @@ describe('cleanUpFailedRun', () => {
     },
   );
 
-  it('fails with ResourceBusyError while an endpoint of the run is still creating', async () => {
-    // Arrange
+  it('deletes everything else, then fails with CleanUpIncompleteError naming an endpoint still creating', async () => {
+    // Arrange: an endpoint still Creating beside a deletable candidate.
+    await deployCandidate(RUN_ID, 'g5');
     await sagemaker.createEndpoint({
-      endpointName: resourceName(RUN_ID, 'endpoint', 'g5'),
-      endpointConfigName: resourceName(RUN_ID, 'endpoint-config', 'g5'),
+      endpointName: resourceName(RUN_ID, 'endpoint', 'late'),
+      endpointConfigName: resourceName(RUN_ID, 'endpoint-config', 'late'),
       tags: runTags(RUN_ID),
     });
 
     // Act
-    const cleaning = run(statusChange('ABORTED'));
+    const error = await failureOf(run(statusChange('ABORTED')));
 
     // Assert
-    await expect(cleaning).rejects.toBeInstanceOf(ResourceBusyError);
+    expect(error.name).toBe(ErrorNames.cleanUpIncomplete);
+    expect(error.message).toContain(
+      `endpoint ${resourceName(RUN_ID, 'endpoint', 'late')} (still Creating when clean-up stopped waiting; ` +
+        'SageMaker deletes it only once it is InService or Failed): aws sagemaker delete-endpoint --endpoint-name ' +
+        resourceName(RUN_ID, 'endpoint', 'late'),
+    );
+    expect(sagemaker.leftovers().endpoints).toEqual([resourceName(RUN_ID, 'endpoint', 'late')]);
+  });
+
+  it('deletes everything else when one delete is refused, then fails with CleanUpIncompleteError naming it', async () => {
+    // Arrange: two candidates; deleting the first one's model is denied.
+    sagemaker = new FakeSageMaker({ deleteDenied: { '-m-g5': 'not authorized' } });
+    await deployCandidate(RUN_ID, 'g5');
+    await deployCandidate(RUN_ID, 'c5');
+    const deniedModel = resourceName(RUN_ID, 'model', 'g5');
+
+    // Act
+    const error = await failureOf(run(statusChange('FAILED')));
+
+    // Assert: the refused delete did not stop the ones after it, and the error came last.
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [deniedModel] });
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([
+      `DeleteEndpoint ${resourceName(RUN_ID, 'endpoint', 'g5')}`,
+      `DeleteEndpoint ${resourceName(RUN_ID, 'endpoint', 'c5')}`,
+      `DeleteEndpointConfig ${resourceName(RUN_ID, 'endpoint-config', 'g5')}`,
+      `DeleteEndpointConfig ${resourceName(RUN_ID, 'endpoint-config', 'c5')}`,
+      `DeleteModel ${deniedModel}`,
+      `DeleteModel ${resourceName(RUN_ID, 'model', 'c5')}`,
+    ]);
+    expect(error.message).toBe(
+      `Run ${RUN_ID} (FAILED): Clean-up deleted 2 endpoints, 2 endpoint configs, 1 model; LEFT 1 resource, ` +
+        `finish by hand: model ${deniedModel} (AccessDeniedException: not authorized (sagemaker:DeleteModel on ` +
+        `${deniedModel})): aws sagemaker delete-model --model-name ${deniedModel}.`,
+    );
   });
 
   it('fails when the execution name is missing, naming the field', async () => {

@@ -273,6 +273,61 @@ describe('buildRunSummaryNotice', () => {
     expect(notice.body).toContain('Kept endpoint: mso-x-ep-c5-neo (it bills until you delete it)');
   });
 
+  it('says in the subject and the body what a succeeded run’s clean-up left, with the command to delete it', () => {
+    // Prepare
+    const output = {
+      ...SUMMARY,
+      cleanUp: {
+        status: 'INCOMPLETE',
+        message: 'Clean-up deleted 2 endpoints, …; LEFT 1 resource, …',
+        left: [
+          {
+            kind: 'endpoint',
+            name: 'mso-x-ep-g4dn',
+            reason: 'AccessDeniedException: not authorized',
+            command: 'aws sagemaker delete-endpoint --endpoint-name mso-x-ep-g4dn',
+          },
+        ],
+      },
+    };
+
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
+
+    // Assert
+    expect(notice.subject).toBe(
+      `Optimization run ${RUN_ID} succeeded: ml.c5.xlarge, $0.48 per 1M; 1 resource(s) left`,
+    );
+    expect(notice.body).toContain(
+      [
+        'CLEAN-UP LEFT 1 RESOURCE(S): they may bill until deleted. Delete them with:',
+        '  - endpoint mso-x-ep-g4dn: AccessDeniedException: not authorized',
+        '    aws sagemaker delete-endpoint --endpoint-name mso-x-ep-g4dn',
+      ].join('\n'),
+    );
+  });
+
+  it('tells the clean-up account a failed run’s cause carries', () => {
+    // Prepare
+    const cause = JSON.stringify({
+      errorType: 'NetworkingError',
+      errorMessage: 'S3 is unreachable',
+      cleanUp:
+        'Clean-up deleted 2 endpoints; LEFT 1 resource, finish by hand: endpoint e (denied): aws sagemaker delete-endpoint --endpoint-name e.',
+    });
+
+    // Act
+    const notice = buildRunSummaryNotice(
+      facts({ status: 'FAILED', error: 'NetworkingError', cause }, { status: 'FAILED' }),
+    );
+
+    // Assert
+    expect(notice.subject).toBe(`Optimization run ${RUN_ID} failed: NetworkingError, resources left`);
+    expect(notice.body).toContain(
+      'Clean-up: Clean-up deleted 2 endpoints; LEFT 1 resource, finish by hand: endpoint e (denied): aws sagemaker delete-endpoint --endpoint-name e.',
+    );
+  });
+
   it('gives a failed run its error in the subject and the message of a Lambda error as the cause', () => {
     // Prepare
     const cause = JSON.stringify({
@@ -292,7 +347,7 @@ describe('buildRunSummaryNotice', () => {
       [
         'Error: EndpointFailedError',
         'Cause: Endpoint mso-x-ep-g4dn failed: CapacityError: insufficient capacity',
-        'The failed-run clean-up deletes the resources the run created; the janitor sweeps anything it misses.',
+        'The failed-run clean-up deletes the resources the run created, retrying what is left; the janitor sweeps anything it misses.',
       ].join('\n'),
     );
     expect(notice.body).not.toContain('index.mjs');

@@ -27,6 +27,17 @@ export interface FakeSageMakerFaults {
   readonly compilationFailures?: Readonly<Record<string, string>>;
   /** DescribeEndpoint calls answered `Creating` before `InService`. @default 1 */
   readonly describesUntilInService?: number;
+  /**
+   * Name fragment → DeleteEndpoint, DeleteEndpointConfig and DeleteModel of a matching name fail
+   * with an `AccessDeniedException` carrying this message, and the resource stays.
+   */
+  readonly deleteDenied?: Readonly<Record<string, string>>;
+  /**
+   * Endpoint-name fragment → DescribeEndpoint calls answered `Creating` before the endpoint settles
+   * (overrides `describesUntilInService` for those endpoints). While Creating, DeleteEndpoint of such
+   * an endpoint fails as SageMaker's does (a ValidationException), so a clean-up that does not wait shows.
+   */
+  readonly creatingFor?: Readonly<Record<string, number>>;
 }
 
 export interface FakeSageMakerOptions {
@@ -131,7 +142,8 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
     const endpoint = this.endpoints.get(endpointName);
     if (endpoint === undefined) return Promise.resolve(undefined);
     endpoint.describes += 1;
-    if (endpoint.status === 'Creating' && endpoint.describes > (this.faults.describesUntilInService ?? 1)) {
+    const creatingFor = this.creatingDescribes(endpointName) ?? this.faults.describesUntilInService ?? 1;
+    if (endpoint.status === 'Creating' && endpoint.describes > creatingFor) {
       endpoint.status = endpoint.failureReason === undefined ? 'InService' : 'Failed';
     }
     return Promise.resolve({
@@ -208,17 +220,49 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
 
   deleteEndpoint(endpointName: string): Promise<boolean> {
     this.calls.push(`DeleteEndpoint ${endpointName}`);
+    const denied = this.deleteDenial('DeleteEndpoint', endpointName);
+    if (denied !== undefined) return Promise.reject(denied);
+    const endpoint = this.endpoints.get(endpointName);
+    if (endpoint?.status === 'Creating' && this.creatingDescribes(endpointName) !== undefined) {
+      return Promise.reject(
+        Object.assign(new Error(`Cannot delete endpoint ${endpointName} in status Creating`), {
+          name: 'ValidationException',
+        }),
+      );
+    }
     return Promise.resolve(this.endpoints.delete(endpointName));
   }
 
   deleteEndpointConfig(name: string): Promise<boolean> {
     this.calls.push(`DeleteEndpointConfig ${name}`);
+    const denied = this.deleteDenial('DeleteEndpointConfig', name);
+    if (denied !== undefined) return Promise.reject(denied);
     return Promise.resolve(this.endpointConfigs.delete(name));
   }
 
   deleteModel(name: string): Promise<boolean> {
     this.calls.push(`DeleteModel ${name}`);
+    const denied = this.deleteDenial('DeleteModel', name);
+    if (denied !== undefined) return Promise.reject(denied);
     return Promise.resolve(this.models.delete(name));
+  }
+
+  /** The `AccessDeniedException` a `deleteDenied` fault makes `operation` throw on `name`, if any. */
+  private deleteDenial(operation: string, name: string): Error | undefined {
+    const denial = Object.entries(this.faults.deleteDenied ?? {}).find(([fragment]) =>
+      name.includes(fragment),
+    );
+    if (denial === undefined) return undefined;
+    return Object.assign(new Error(`${denial[1]} (sagemaker:${operation} on ${name})`), {
+      name: 'AccessDeniedException',
+    });
+  }
+
+  /** The `creatingFor` fault's describe count for an endpoint, when one matches its name. */
+  private creatingDescribes(endpointName: string): number | undefined {
+    return Object.entries(this.faults.creatingFor ?? {}).find(([fragment]) =>
+      endpointName.includes(fragment),
+    )?.[1];
   }
 
   listRunResources(_runId: string, namePrefix: string): Promise<RunResources> {

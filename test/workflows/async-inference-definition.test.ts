@@ -165,7 +165,25 @@ describe('async-inference state machine definition', () => {
     expect(run.Catch).toEqual([
       { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Clean up after failure' },
     ]);
-    expect(cleanUp.Next).toBe('Run failed');
+    expect(cleanUp.Next).toBe('Cleaned up after failure?');
+    expect(byName('Cleaned up after failure?')).toEqual({
+      Type: 'Choice',
+      Choices: [
+        { Variable: '$.cleanUp.status', StringEquals: 'WAITING', Next: 'Wait to clean up after failure' },
+      ],
+      Default: 'Add clean-up account to the error',
+    });
+    expect(byName('Wait to clean up after failure')).toEqual({
+      Type: 'Wait',
+      SecondsPath: '$.cleanUp.waitSeconds',
+      Next: 'Clean up after failure',
+    });
+    expect(byName('Add clean-up account to the error')).toEqual({
+      Type: 'Pass',
+      InputPath: '$.cleanUp.runError',
+      ResultPath: '$.error',
+      Next: 'Run failed',
+    });
     expect(cleanUp.Catch).toEqual([
       { ErrorEquals: ['States.ALL'], ResultPath: '$.cleanUpError', Next: 'Run failed' },
     ]);
@@ -174,6 +192,22 @@ describe('async-inference state machine definition', () => {
       ErrorPath: '$.error.Error',
       CausePath: '$.error.Cause',
     });
+  });
+
+  it('records a failed success-path clean-up in the summary instead of failing the run', () => {
+    // Act
+    const cleanUp = byName('Clean up async run');
+
+    // Assert
+    expect(cleanUp.ResultPath).toBe('$.summary.cleanUp');
+    expect(cleanUp.Catch).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.cleanUpError', Next: 'Record failed async clean-up' },
+    ]);
+    expect(byName('Record failed async clean-up')).toMatchObject({
+      ResultPath: '$.summary.cleanUp',
+      Next: 'Clean-up accounted for',
+    });
+    expect(byName('Clean-up accounted for')).toEqual({ Type: 'Pass', End: true });
   });
 
   it('refuses an invalid input or a missing serving image before anything is created', () => {

@@ -258,7 +258,11 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
 
     // Assert
     expect(run.result).toMatchObject({ status: 'FAILED', error: 'NetworkingError' });
-    expect(run.statesEntered.slice(-2)).toEqual(['Clean up after failure', 'Run failed']);
+    expect(run.statesEntered.slice(-3)).toEqual([
+      'Cleaned up after failure?',
+      'Add clean-up account to the error',
+      'Run failed',
+    ]);
     // keep-recommended had kept the endpoints until the ranking: the failure path deletes them.
     expect(sagemaker.calls.filter((call) => call.startsWith('DeleteEndpoint '))).toHaveLength(3);
     expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { ItemResult } from '../../../handlers/async/batches.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
+import type { CleanUpAccount } from '../../../handlers/contracts/clean-up-account.js';
 import { describeError, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { createConsoleLogger } from '../../adapters/console-logger.js';
 import type { CliIo } from '../../cli/main.js';
@@ -29,6 +30,7 @@ import {
   interruptedExitCode,
   interruptRun,
   pidsOf,
+  reportCleanUpLeftovers,
   reportUnsuccessfulRun,
   startCli,
 } from '../../cli/shared.js';
@@ -212,7 +214,8 @@ async function finish(context: {
     });
     return { exitCode, runId, serverPids };
   }
-  const summary = result.output as unknown as AsyncRunSummary;
+  const summary = result.output as unknown as AsyncRunSummary & { readonly cleanUp?: CleanUpAccount };
+  reportCleanUpLeftovers(summary.cleanUp, errorLine);
   const document = JSON.parse(
     new TextDecoder().decode(await environment.store.getBytes(summary.summaryUri)),
   ) as { items: ItemResult[] };

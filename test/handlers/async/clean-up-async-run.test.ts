@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { cleanUpAsyncRun, type CleanUpAsyncRunEvent } from '../../../handlers/async/clean-up-async-run.js';
 import type { AsyncEndpointPlan } from '../../../handlers/async/validate-async-run.js';
 import type { CleanUpResult } from '../../../handlers/clean-up.js';
-import { ResourceBusyError } from '../../../handlers/contracts/errors.js';
+import { type CleanUpAccount, CleanUpStatuses } from '../../../handlers/contracts/clean-up-account.js';
 import { runTags } from '../../../handlers/contracts/names.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { FakeScalingRegistry, ScriptedSageMaker } from './support/async-fakes.js';
@@ -13,6 +13,28 @@ const CONFIG = 'mso-nightly-2026-05-23-558c6ef5-ec-async';
 const MODEL = 'mso-nightly-2026-05-23-558c6ef5-m-async';
 const REUSED = 'team-async-endpoint';
 const FAILURE = { Error: 'EndpointFailedError', Cause: `Endpoint ${ENDPOINT} failed: capacity` };
+const NOW = Date.parse('2026-05-23T10:00:00Z');
+const DEADLINE = NOW + 45 * 60 * 1000;
+
+/** A first round's account: nothing done unless `fields` say so. */
+function account(fields: Partial<CleanUpAccount>): CleanUpAccount {
+  return {
+    status: CleanUpStatuses.complete,
+    endpoints: [],
+    endpointConfigs: [],
+    models: [],
+    stoppedCompilationJobs: [],
+    deregisteredScaling: [],
+    kept: [],
+    left: [],
+    waitingFor: [],
+    waitSeconds: 0,
+    round: 1,
+    deadlineEpochMs: DEADLINE,
+    message: 'Clean-up deleted 0 endpoints, 0 endpoint configs, 0 models; nothing left.',
+    ...fields,
+  };
+}
 
 let sagemaker: ScriptedSageMaker;
 let scaling: FakeScalingRegistry;
@@ -78,7 +100,7 @@ function cleanUp(
   const { endpoint, ...rest } = event;
   return cleanUpAsyncRun(
     { plan: { runId: RUN_ID, endpoint }, ...rest },
-    { host: sagemaker, scaling, logger: silentLogger },
+    { host: sagemaker, scaling, logger: silentLogger, nowEpochMs: () => NOW },
   );
 }
 
@@ -97,13 +119,15 @@ describe('cleanUpAsyncRun', () => {
       `DeleteEndpointConfig ${CONFIG}`,
       `DeleteModel ${MODEL}`,
     ]);
-    expect(result).toEqual({
-      endpoints: [ENDPOINT],
-      endpointConfigs: [CONFIG],
-      models: [MODEL],
-      stoppedCompilationJobs: [],
-      kept: [],
-    });
+    expect(result).toEqual(
+      account({
+        endpoints: [ENDPOINT],
+        endpointConfigs: [CONFIG],
+        models: [MODEL],
+        deregisteredScaling: [`endpoint/${ENDPOINT}/variant/AllTraffic`],
+        message: 'Clean-up deleted 1 endpoint, 1 endpoint config, 1 model; nothing left.',
+      }),
+    );
     expect(scaling.policies.size).toBe(0);
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
   });
@@ -117,13 +141,12 @@ describe('cleanUpAsyncRun', () => {
 
     // Assert
     expect(sagemaker.calls).toEqual([`AddTags ${ENDPOINT}`]);
-    expect(result).toEqual({
-      endpoints: [],
-      endpointConfigs: [],
-      models: [],
-      stoppedCompilationJobs: [],
-      kept: [ENDPOINT, CONFIG, MODEL],
-    });
+    expect(result).toEqual(
+      account({
+        kept: [ENDPOINT, CONFIG, MODEL],
+        message: `Clean-up deleted 0 endpoints, 0 endpoint configs, 0 models; kept ${ENDPOINT}, ${CONFIG}, ${MODEL} as asked; nothing left.`,
+      }),
+    );
     expect(sagemaker.tagsOf('endpoint', ENDPOINT)).toMatchObject({ 'mso:keep': 'true' });
     expect(sagemaker.tagsOf('endpoint-config', CONFIG)).toMatchObject({ 'mso:keep': 'true' });
     expect(sagemaker.tagsOf('model', MODEL)).toMatchObject({ 'mso:keep': 'true' });
@@ -154,13 +177,7 @@ describe('cleanUpAsyncRun', () => {
 
     // Assert
     expect(sagemaker.calls).toEqual([]);
-    expect(result).toEqual({
-      endpoints: [],
-      endpointConfigs: [],
-      models: [],
-      stoppedCompilationJobs: [],
-      kept: [],
-    });
+    expect(result).toEqual(account({}));
     expect(sagemaker.endpoints.has(REUSED)).toBe(true);
   });
 
@@ -188,23 +205,67 @@ describe('cleanUpAsyncRun', () => {
     expect(result).toMatchObject({ endpoints: [], endpointConfigs: [CONFIG], models: [MODEL] });
   });
 
-  it('fails with ResourceBusyError while the endpoint is still creating, keeping its config and model', async () => {
+  it('waits for the endpoint while it is still creating, keeping its config and model for the next round', async () => {
     // Arrange: the run failed while its endpoint was being created.
     await deployRunEndpoint();
-    sagemaker.answerDescribe(ENDPOINT, {
-      endpointName: ENDPOINT,
-      status: 'Creating',
-    });
+    sagemaker.answerDescribe(ENDPOINT, { endpointName: ENDPOINT, status: 'Creating' });
 
     // Act
-    const run = cleanUp({ endpoint: deployed(false), error: FAILURE });
+    const result = await cleanUp({ endpoint: deployed(false), error: FAILURE });
 
     // Assert
-    await expect(run).rejects.toBeInstanceOf(ResourceBusyError);
+    expect(result).toMatchObject({
+      status: CleanUpStatuses.waiting,
+      waitingFor: [ENDPOINT],
+      waitSeconds: 30,
+      left: [],
+      deadlineEpochMs: DEADLINE,
+    });
+    expect(sagemaker.calls).not.toContain(`DeleteEndpoint ${ENDPOINT}`);
     expect(sagemaker.leftovers()).toEqual({
       endpoints: [ENDPOINT],
       endpointConfigs: [CONFIG],
       models: [MODEL],
     });
+  });
+
+  it('leaves an endpoint still creating at the deadline in the account, with its config, model and commands', async () => {
+    // Arrange: earlier rounds waited until the deadline, which has now passed.
+    await deployRunEndpoint();
+    sagemaker.answerDescribe(ENDPOINT, { endpointName: ENDPOINT, status: 'Creating' });
+    const previous = account({
+      status: CleanUpStatuses.waiting,
+      waitingFor: [ENDPOINT],
+      round: 25,
+      deadlineEpochMs: NOW - 1,
+    });
+
+    // Act
+    const result = await cleanUp({ endpoint: deployed(false), error: FAILURE, cleanUp: previous });
+
+    // Assert
+    expect(result.status).toBe(CleanUpStatuses.incomplete);
+    expect(result.left).toEqual([
+      {
+        kind: 'endpoint',
+        name: ENDPOINT,
+        reason:
+          'still Creating when clean-up stopped waiting; SageMaker deletes it only once it is InService or Failed',
+        command: `aws sagemaker delete-endpoint --endpoint-name ${ENDPOINT}`,
+      },
+      {
+        kind: 'endpoint-config',
+        name: CONFIG,
+        reason: `kept for endpoint ${ENDPOINT}, which is still there: delete it first`,
+        command: `aws sagemaker delete-endpoint-config --endpoint-config-name ${CONFIG}`,
+      },
+      {
+        kind: 'model',
+        name: MODEL,
+        reason: `kept for endpoint ${ENDPOINT}, which is still there: delete it first`,
+        command: `aws sagemaker delete-model --model-name ${MODEL}`,
+      },
+    ]);
+    expect(result.runError?.Error).toBe('EndpointFailedError');
   });
 });

@@ -72,9 +72,19 @@ describe('SafetyNet', () => {
           Id: 'Target0',
           Arn: cleanUpArn,
           DeadLetterConfig: { Arn: queueArn },
-          RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 6 * 3600 },
+          RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 24 * 3600 },
         },
       ]);
+    });
+
+    it('retries a clean-up that left something as often as Lambda allows, then sends the event to the alarmed dead-letter queue', () => {
+      // Assert
+      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: { Ref: logicalIdOf(stack, safetyNet.cleanUpFailedRun) },
+        MaximumRetryAttempts: 2,
+        MaximumEventAgeInSeconds: 6 * 3600,
+        DestinationConfig: { OnFailure: { Destination: queueArn } },
+      });
     });
 
     it('lets only the failure rule invoke the clean-up Lambda', () => {
@@ -111,6 +121,10 @@ describe('SafetyNet', () => {
             (action) => `Allow sagemaker:${action} on *`,
           ),
           ...DEREGISTER_SCALING,
+          // The on-failure destination: Lambda sends with the function's role.
+          ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map(
+            (action) => `Allow sqs:${action} on <${logicalIdOf(stack, safetyNet.deadLetterQueue)}.Arn>`,
+          ),
           `Allow logs:CreateLogStream on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
           `Allow logs:PutLogEvents on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
           'Allow xray:PutTelemetryRecords on *',
