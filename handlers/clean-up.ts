@@ -1,4 +1,5 @@
 import {
+  CLEAN_UP_WAIT,
   type CleanUpAccount,
   type CleanUpResourceKind,
   CleanUpStatuses,
@@ -120,14 +121,10 @@ export interface CleanUpEvent {
 /** What every clean-up returns: its account (handlers/contracts/clean-up-account.ts). */
 export type CleanUpResult = CleanUpAccount;
 
-/**
- * Endpoints still Creating are awaited this long, as long as "Deploy candidate" gives an endpoint
- * to reach InService: past it, SageMaker has either settled it or it is stuck, and the account says so.
- */
-export const BUSY_ENDPOINT_WAIT_MS = 45 * 60 * 1000;
-/** Waits between rounds back off from 30 s to 2 min, as the endpoint polls do (decision 5). */
-const FIRST_WAIT_SECONDS = 30;
-const MAX_WAIT_SECONDS = 120;
+/** How long and how often clean-up waits out busy endpoints (one schedule, read by the history budget). */
+export const BUSY_ENDPOINT_WAIT_MS = CLEAN_UP_WAIT.deadlineSeconds * 1000;
+const FIRST_WAIT_SECONDS = CLEAN_UP_WAIT.firstWaitSeconds;
+const MAX_WAIT_SECONDS = CLEAN_UP_WAIT.maxWaitSeconds;
 /** The account's message is a Fail state's cause and an SNS line: a few hundred characters per resource at most. */
 const MAX_LISTED = 10;
 

@@ -1,3 +1,4 @@
+import { CLEAN_UP_WAIT } from './clean-up-account.js';
 import type { InputIssue } from './errors.js';
 
 /**
@@ -91,6 +92,8 @@ export interface OptimizationHistoryShape {
   readonly endpointRounds: number;
   /** Wait → Check compilation → Choice rounds of each target. */
   readonly compilationRounds: number;
+  /** Wait → "Clean up run resources" → Choice rounds after the first clean-up (busy endpoints). @default 0 */
+  readonly cleanUpRounds?: number;
 }
 
 export interface HistoryCount {
@@ -103,7 +106,8 @@ export interface HistoryCount {
 /**
  * Events of a successful optimization run, counted from workflows/optimization-workflow.ts:
  * - fixed: the execution, "Validate and plan", the "Optimize" Parallel, "Package model", the two
- *   Maps, "Recommend", "Clean up run resources", "Run succeeded";
+ *   Maps, "Recommend", "Clean up run resources" with "Run resources cleaned up?" and "Clean-up
+ *   accounted for", "Run succeeded"; then each further clean-up round (busy endpoints waited out);
  * - per compilation target: its iteration, "Start compilation job", the rounds, "Compilation ended";
  * - per candidate: its iteration, "Deploy candidate", "Candidate skipped?", the rounds, the
  *   "Run load workers" Map with one iteration and one Lambda per worker, "Aggregate load test",
@@ -111,8 +115,14 @@ export interface HistoryCount {
  * A failed candidate or target takes a shorter path (no workers; a Pass instead of the rest).
  */
 export function optimizationHistoryEvents(shape: OptimizationHistoryShape): HistoryCount {
-  // Validate, package, recommend, clean up; the Parallel and the two Maps; "Run succeeded".
-  const fixed = E.execution + 4 * E.lambdaTask + 3 * E.mapOrParallel + E.simpleState;
+  // Validate, package, recommend, clean up (with its Choice and Pass); the Parallel and the two
+  // Maps; "Run succeeded"; the clean-up loop's further rounds.
+  const fixed =
+    E.execution +
+    4 * E.lambdaTask +
+    3 * E.mapOrParallel +
+    3 * E.simpleState +
+    (shape.cleanUpRounds ?? 0) * POLL_ROUND;
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
   const perCandidate =
     E.mapIteration +
@@ -317,6 +327,11 @@ export function historyIssue(
     ...counts,
     endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
+    // The final clean-up may wait out busy endpoints for its whole deadline (workflows/clean-up-loop.ts).
+    cleanUpRounds: pollRoundsWithin(CLEAN_UP_WAIT.deadlineSeconds, {
+      pollSeconds: CLEAN_UP_WAIT.firstWaitSeconds,
+      maxPollSeconds: CLEAN_UP_WAIT.maxWaitSeconds,
+    }),
   };
   const count = optimizationHistoryEvents(shape);
   if (count.total <= HISTORY_BUDGET) return undefined;

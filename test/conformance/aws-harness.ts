@@ -195,11 +195,11 @@ export class AwsHarness {
 }
 
 /**
- * An example's input with a load plan short enough for a test (warm-up 0, steps of 0.05 s): the
+ * An example's input with a load plan short enough for a test (warm-up 0, steps of 0.1 s, the shortest the schema takes): the
  * AWS requests do not depend on durations, only the run time does.
  */
 export function withShortLoadPlan(input: Record<string, unknown>): Record<string, unknown> {
   const plan = input.loadPlan as Record<string, unknown> | undefined;
   if (plan === undefined) return input;
-  return { ...input, loadPlan: { ...plan, warmupSeconds: 0, stepDurationSeconds: 0.05 } };
+  return { ...input, loadPlan: { ...plan, warmupSeconds: 0, stepDurationSeconds: 0.1 } };
 }

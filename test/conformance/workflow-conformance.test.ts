@@ -126,7 +126,7 @@ function optimizationInput(overrides: Record<string, unknown> = {}): Record<stri
       model: 'closed',
       steps: [1],
       warmupSeconds: 0,
-      stepDurationSeconds: 0.05,
+      stepDurationSeconds: 0.1,
       stopAtPlateau: false,
     },
     sla: { p95LatencyMs: 50 },
