@@ -141,12 +141,22 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
   };
 }
 
+/** The final clean-up may wait out busy endpoints for its whole deadline (workflows/clean-up-loop.ts). */
+function worstCleanUpRounds(): number {
+  return pollRoundsWithin(CLEAN_UP_WAIT.deadlineSeconds, {
+    pollSeconds: CLEAN_UP_WAIT.firstWaitSeconds,
+    maxPollSeconds: CLEAN_UP_WAIT.maxWaitSeconds,
+  });
+}
+
 /** What the async workflow's history depends on. */
 export interface AsyncHistoryShape {
   readonly inputs: number;
   readonly batchSize: number;
   /** Wait → Check async endpoint → Choice rounds before the inputs are sent (0 for a reused endpoint). */
   readonly endpointRounds: number;
+  /** Wait → "Clean up async run" → Choice rounds after the first clean-up (busy endpoints). @default the worst case */
+  readonly cleanUpRounds?: number;
 }
 
 /**
@@ -154,12 +164,19 @@ export interface AsyncHistoryShape {
  * "Validate async run", the "Run async inference" Parallel, "Endpoint ready?", "Deploy async
  * endpoint" and its rounds, the batch Map, per batch its iteration, "Load batch inputs", the input
  * Map and "Record batch results", per input its iteration, the wait task and (when it failed)
- * "Record failed input", then "Summarize async run", "Clean up async run", "Run succeeded".
+ * "Record failed input", then "Summarize async run", "Clean up async run" with "Async run cleaned
+ * up?", "Clean-up accounted for" and its further rounds (busy endpoints waited out), "Run succeeded".
  */
 export function asyncHistoryEvents(shape: AsyncHistoryShape): number {
   const batches = Math.ceil(shape.inputs / shape.batchSize);
-  // Validate, summarize, clean up; the Parallel and the batch Map; "Endpoint ready?", "Run succeeded".
-  const fixed = E.execution + 3 * E.lambdaTask + 2 * E.mapOrParallel + 2 * E.simpleState;
+  // Validate, summarize, clean up; the Parallel and the batch Map; "Endpoint ready?", the clean-up's
+  // Choice and Pass, "Run succeeded"; the clean-up loop's further rounds.
+  const fixed =
+    E.execution +
+    3 * E.lambdaTask +
+    2 * E.mapOrParallel +
+    4 * E.simpleState +
+    (shape.cleanUpRounds ?? worstCleanUpRounds()) * POLL_ROUND;
   // A deployed endpoint: "Deploy async endpoint", then its rounds (a reused one's benchmark skips the deploy).
   const prepare = shape.endpointRounds === 0 ? 0 : E.lambdaTask + shape.endpointRounds * POLL_ROUND;
   const perBatch = E.mapIteration + E.lambdaTask + E.mapOrParallel + E.lambdaTask;
@@ -327,11 +344,7 @@ export function historyIssue(
     ...counts,
     endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
-    // The final clean-up may wait out busy endpoints for its whole deadline (workflows/clean-up-loop.ts).
-    cleanUpRounds: pollRoundsWithin(CLEAN_UP_WAIT.deadlineSeconds, {
-      pollSeconds: CLEAN_UP_WAIT.firstWaitSeconds,
-      maxPollSeconds: CLEAN_UP_WAIT.maxWaitSeconds,
-    }),
+    cleanUpRounds: worstCleanUpRounds(),
   };
   const count = optimizationHistoryEvents(shape);
   if (count.total <= HISTORY_BUDGET) return undefined;

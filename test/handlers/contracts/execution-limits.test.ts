@@ -107,9 +107,9 @@ describe('async history', () => {
     // Assert
     expect(issue).toEqual({
       field: 'inputs',
-      given: '2500 inputs, up to 26546 history events',
+      given: '2500 inputs, up to 26766 history events',
       expected:
-        "at most 2255 inputs per run: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught (split the inputs over several runs)",
+        "at most 2234 inputs per run: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught (split the inputs over several runs)",
     });
   });
 });
