@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { NEO_SUPPORT_SOURCE } from '../../handlers/catalog/neo-support.js';
 import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
@@ -145,7 +146,7 @@ describe('validateAndPlan', () => {
   it('reuses a model.tar.gz that needs no inference code', async () => {
     // Prepare
     const packaged = 's3://user-models/xgb/model.tar.gz';
-    const store = new MemoryObjectStore().seed(packaged, 'tar').seed(PAYLOAD_URI, '{}');
+    const store = new MemoryObjectStore().seed(packaged, gzipSync('tar')).seed(PAYLOAD_URI, '{}');
 
     // Act
     const plan = await validateAndPlan(

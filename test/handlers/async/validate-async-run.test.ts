@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import {
   AsyncEndpointPhases,
@@ -34,7 +35,8 @@ let store: MemoryObjectStore;
 let sagemaker: ScriptedSageMaker;
 
 beforeEach(() => {
-  store = new MemoryObjectStore();
+  // The deployed endpoint's model: validation checks that it is a gzip archive.
+  store = new MemoryObjectStore().seed(DEPLOYED_ENDPOINT.modelDataUrl, gzipSync('model'));
   sagemaker = new ScriptedSageMaker().answerDescribe(REUSED, asyncEndpointDescription(REUSED));
 });
 
@@ -67,6 +69,13 @@ function inputUris(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `s3://${BUCKET}/inputs/${String(i).padStart(4, '0')}.json`);
 }
 
+/** `inputUris(count)`, each stored, as validation checks that every input exists. */
+function seededInputs(count: number): string[] {
+  const uris = inputUris(count);
+  for (const uri of uris) store.seed(uri, '{}');
+  return uris;
+}
+
 /** The issues of the InvalidRunInputError the run is refused with, as one line each. */
 async function refusal(run: Promise<unknown>): Promise<string[]> {
   const error = await run.then(
@@ -87,7 +96,7 @@ function manifestItems(): unknown {
 describe('validateAsyncRun: the plan', () => {
   it('plans a reused endpoint with explicit inputs, the invocation settings and the run tags', async () => {
     // Arrange
-    const inputs = inputUris(2);
+    const inputs = seededInputs(2);
 
     // Act
     const { plan } = await validate({
@@ -124,7 +133,7 @@ describe('validateAsyncRun: the plan', () => {
 
   it('writes the manifest with one item per input, in order', async () => {
     // Arrange
-    const inputs = inputUris(3);
+    const inputs = seededInputs(3);
 
     // Act
     await validate({ endpointName: REUSED, inputs });
@@ -165,7 +174,7 @@ describe('validateAsyncRun: the plan', () => {
 
   it('cuts the inputs into batches of 40, the last one holding the rest', async () => {
     // Act
-    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(95) });
+    const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(95) });
 
     // Assert
     expect(plan.batches).toEqual([
@@ -188,7 +197,7 @@ describe('validateAsyncRun: the plan', () => {
     'splits a concurrency of %i over 1000 inputs into %i batch(es) of %i at once, never more in flight',
     async (maxConcurrency, batchConcurrency, itemConcurrency) => {
       // Act
-      const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1000), maxConcurrency });
+      const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(1000), maxConcurrency });
 
       // Assert
       expect(plan.batches).toHaveLength(25);
@@ -202,7 +211,7 @@ describe('validateAsyncRun: the plan', () => {
 
   it('runs every batch at once, full, when the concurrency covers all the inputs', async () => {
     // Act: 100 inputs, 100 at once: 40 + 40 + 20, not 3 × 33.
-    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(100), maxConcurrency: 100 });
+    const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(100), maxConcurrency: 100 });
 
     // Assert
     expect({ batchConcurrency: plan.batchConcurrency, itemConcurrency: plan.itemConcurrency }).toEqual({
@@ -213,7 +222,7 @@ describe('validateAsyncRun: the plan', () => {
 
   it('sends a benchmark burst all at once, cycling through the inputs, whatever the concurrency', async () => {
     // Arrange
-    const inputs = inputUris(3);
+    const inputs = seededInputs(3);
 
     // Act
     const { plan } = await validate({
@@ -251,7 +260,7 @@ describe('validateAsyncRun: the plan', () => {
         environment: { OMP_NUM_THREADS: '2' },
         keepAfterRun: true,
       },
-      inputs: inputUris(1),
+      inputs: seededInputs(1),
     });
 
     // Assert
@@ -282,7 +291,7 @@ describe('validateAsyncRun: the plan', () => {
     // Act
     const { plan } = await validate({
       endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx', image },
-      inputs: inputUris(1),
+      inputs: seededInputs(1),
     });
 
     // Assert
@@ -294,13 +303,16 @@ describe('validateAsyncRun: the plan', () => {
     sagemaker.answerDescribe(REUSED, asyncEndpointDescription(REUSED, { variantName: 'blue' }));
 
     // Act
-    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+    const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(1) });
 
     // Assert
     expect(plan.endpoint.variantName).toBe('blue');
   });
 
   it('accepts file:// inputs in local mode', async () => {
+    // Arrange
+    store.seed('file:///tmp/mso/inputs/1.json', '{}');
+
     // Act
     const { plan } = await validate(
       { endpointName: REUSED, inputs: ['file:///tmp/mso/inputs/1.json'] },
@@ -315,7 +327,7 @@ describe('validateAsyncRun: the plan', () => {
 describe('validateAsyncRun: the initial endpoint phase', () => {
   it('starts a deployed endpoint creating, polled from the first interval, with a 45-minute deadline', async () => {
     // Act
-    const { endpointState } = await validate({ endpoint: DEPLOYED_ENDPOINT, inputs: inputUris(1) });
+    const { endpointState } = await validate({ endpoint: DEPLOYED_ENDPOINT, inputs: seededInputs(1) });
 
     // Assert
     expect(endpointState).toEqual({
@@ -329,7 +341,7 @@ describe('validateAsyncRun: the initial endpoint phase', () => {
     // Act
     const { endpointState } = await validate({
       endpoint: DEPLOYED_ENDPOINT,
-      inputs: inputUris(1),
+      inputs: seededInputs(1),
       benchmark: { burstSize: 10 },
     });
 
@@ -339,7 +351,7 @@ describe('validateAsyncRun: the initial endpoint phase', () => {
 
   it('starts a reused endpoint ready', async () => {
     // Act
-    const { endpointState } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+    const { endpointState } = await validate({ endpointName: REUSED, inputs: seededInputs(1) });
 
     // Assert
     expect(endpointState).toEqual({
@@ -353,7 +365,7 @@ describe('validateAsyncRun: the initial endpoint phase', () => {
     // Act
     const { endpointState } = await validate({
       endpointName: REUSED,
-      inputs: inputUris(1),
+      inputs: seededInputs(1),
       benchmark: { burstSize: 10 },
     });
 
@@ -375,10 +387,13 @@ describe('validateAsyncRun: refusals', () => {
     expect(issues).toEqual([
       'inputs[0]: got "file:///tmp/in/1.json", expected an s3:// URI (file:/// is for local mode only)',
     ]);
-    expect(store.objects.size).toBe(0);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
   });
 
   it('fails when URIs lie outside the artifacts bucket prefixes, naming each field', async () => {
+    // Arrange
+    store.seed(`s3://${BUCKET}/inputs/ok.json`, '{}');
+
     // Act
     const issues = await refusal(
       validate({
@@ -452,7 +467,7 @@ describe('validateAsyncRun: refusals', () => {
       validate(
         {
           endpointName: REUSED,
-          inputs: inputUris(1),
+          inputs: seededInputs(1),
           requestTtlSeconds: 3000,
           invocationTimeoutSeconds: 600,
         },
@@ -469,7 +484,12 @@ describe('validateAsyncRun: refusals', () => {
   it('accepts a queue TTL plus invocation timeout one second under the wait timeout', async () => {
     // Act
     const run = validate(
-      { endpointName: REUSED, inputs: inputUris(1), requestTtlSeconds: 2999, invocationTimeoutSeconds: 600 },
+      {
+        endpointName: REUSED,
+        inputs: seededInputs(1),
+        requestTtlSeconds: 2999,
+        invocationTimeoutSeconds: 600,
+      },
       { waitTimeoutSeconds: 3600 },
     );
 
@@ -480,7 +500,7 @@ describe('validateAsyncRun: refusals', () => {
   it("fails when SageMaker's default queue TTL of 6 hours cannot fit under a shorter deployed wait", async () => {
     // Act
     const issues = await refusal(
-      validate({ endpointName: REUSED, inputs: inputUris(1) }, { waitTimeoutSeconds: 7200 }),
+      validate({ endpointName: REUSED, inputs: seededInputs(1) }, { waitTimeoutSeconds: 7200 }),
     );
 
     // Assert
@@ -493,7 +513,12 @@ describe('validateAsyncRun: refusals', () => {
     // Act: 60 + 3600 ≥ 3600: no TTL of at least 60 s fits, the invocation timeout must shrink.
     const issues = await refusal(
       validate(
-        { endpointName: REUSED, inputs: inputUris(1), requestTtlSeconds: 60, invocationTimeoutSeconds: 3600 },
+        {
+          endpointName: REUSED,
+          inputs: seededInputs(1),
+          requestTtlSeconds: 60,
+          invocationTimeoutSeconds: 3600,
+        },
         { waitTimeoutSeconds: 3600 },
       ),
     );
@@ -509,13 +534,13 @@ describe('validateAsyncRun: refusals', () => {
     sagemaker.answerDescribe(REUSED, undefined);
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues).toEqual([
       `endpointName: got "${REUSED}" (no endpoint has that name), expected an existing endpoint`,
     ]);
-    expect(store.objects.size).toBe(0);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
   });
 
   it('fails when the reused endpoint failed, quoting its reason', async () => {
@@ -526,7 +551,7 @@ describe('validateAsyncRun: refusals', () => {
     );
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues).toEqual([
@@ -544,7 +569,7 @@ describe('validateAsyncRun: refusals', () => {
       );
 
       // Act
-      const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+      const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
       // Assert
       expect(issues).toEqual([
@@ -558,7 +583,7 @@ describe('validateAsyncRun: refusals', () => {
     sagemaker.answerDescribe(REUSED, asyncEndpointDescription(REUSED, { status: 'Updating' }));
 
     // Act
-    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+    const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(1) });
 
     // Assert
     expect(plan.endpoint.action).toBe('reuse');
@@ -570,7 +595,7 @@ describe('validateAsyncRun: refusals', () => {
     sagemaker.answerDescribe(REUSED, realTime);
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues).toEqual([
@@ -591,7 +616,7 @@ describe('validateAsyncRun: refusals', () => {
     );
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues).toEqual([
@@ -610,7 +635,7 @@ describe('validateAsyncRun: refusals', () => {
     );
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues[0]).toContain('ErrorTopic arn:aws:sns:us-east-1:123456789012:their-errors)');
@@ -618,18 +643,20 @@ describe('validateAsyncRun: refusals', () => {
 
   it('fails with NoServingImageError before anything is created when no image serves the framework', async () => {
     // Act
-    const run = validate({ endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx' }, inputs: inputUris(1) });
+    const run = validate({ endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx' }, inputs: seededInputs(1) });
 
     // Assert
     await expect(run).rejects.toBeInstanceOf(NoServingImageError);
     await expect(run).rejects.toThrow('No serving image for onnx uncompiled on ml.c5.xlarge in us-east-1');
-    expect(store.objects.size).toBe(0);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
     expect(sagemaker.calls).toEqual([]);
   });
 
   it('fails with InvalidRunInputError naming the field when the input does not parse', async () => {
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1), maxConcurrency: 0 }));
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputs: seededInputs(1), maxConcurrency: 0 }),
+    );
 
     // Assert
     expect(issues).toEqual(['maxConcurrency: got 0, expected number to be >=1']);
