@@ -6,7 +6,11 @@ import {
   type ValidatedAsyncRun,
   validateAsyncRun,
 } from '../../../handlers/async/validate-async-run.js';
-import { InvalidRunInputError, NoServingImageError } from '../../../handlers/contracts/errors.js';
+import {
+  type InputIssue,
+  InvalidRunInputError,
+  NoServingImageError,
+} from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { asyncEndpointDescription, ScriptedSageMaker } from './support/async-fakes.js';
 
@@ -660,5 +664,170 @@ describe('validateAsyncRun: refusals', () => {
 
     // Assert
     expect(issues).toEqual(['maxConcurrency: got 0, expected number to be >=1']);
+  });
+});
+
+describe('validateAsyncRun: every object the run reads, before anything is created', () => {
+  const MISSING = 'an object that exists and that the workflow can read';
+  const MODEL_URL = DEPLOYED_ENDPOINT.modelDataUrl;
+  const NOT_GZIP =
+    'a gzip-compressed tar archive (SageMaker unpacks ModelDataUrl as one): create it with tar -czf model.tar.gz …';
+  const NOT_TAR_GZ =
+    'a model archive whose name ends with ".tar.gz" (SageMaker\'s ModelDataUrl must be one gzip-compressed ' +
+    'tar archive); package the model with tar -czf model.tar.gz, or let an optimization run package it';
+  const PLAIN_KEY =
+    'a key without "." or ".." segments, empty segments ("//"), backslashes or control characters ' +
+    '(S3 keeps such a key as written while file systems and some clients resolve it as a path, so another ' +
+    'object could be read)';
+
+  type Case = [what: string, prepare: () => Record<string, unknown>, issues: InputIssue[]];
+
+  it.each<Case>([
+    [
+      'a missing input object',
+      () => ({
+        endpoint: DEPLOYED_ENDPOINT,
+        inputs: [...seededInputs(2), `s3://${BUCKET}/inputs/gone.json`],
+      }),
+      [{ field: 'inputs[2]', given: `"s3://${BUCKET}/inputs/gone.json"`, expected: MISSING }],
+    ],
+    [
+      'a ".." segment in an input key',
+      () => ({ endpoint: DEPLOYED_ENDPOINT, inputs: [`s3://${BUCKET}/inputs/../runs/x/manifest.json`] }),
+      [
+        {
+          field: 'inputs[0]',
+          given: `"s3://${BUCKET}/inputs/../runs/x/manifest.json" (a ".." segment)`,
+          expected: `${PLAIN_KEY}, e.g. "s3://${BUCKET}/runs/x/manifest.json"`,
+        },
+      ],
+    ],
+    [
+      'a missing model data URL',
+      () => ({
+        endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: `s3://${BUCKET}/models/gone/model.tar.gz` },
+        inputs: seededInputs(1),
+      }),
+      [
+        {
+          field: 'endpoint.modelDataUrl',
+          given: `"s3://${BUCKET}/models/gone/model.tar.gz"`,
+          expected: MISSING,
+        },
+      ],
+    ],
+    [
+      'a model data URL that is not a .tar.gz',
+      () => {
+        store.seed(`s3://${BUCKET}/models/cnn/model.onnx`, 'onnx');
+        return {
+          endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: `s3://${BUCKET}/models/cnn/model.onnx` },
+          inputs: seededInputs(1),
+        };
+      },
+      [
+        {
+          field: 'endpoint.modelDataUrl',
+          given: `"s3://${BUCKET}/models/cnn/model.onnx"`,
+          expected: NOT_TAR_GZ,
+        },
+      ],
+    ],
+    [
+      'a model data URL that is not gzip-compressed',
+      () => {
+        store.seed(MODEL_URL, 'model.onnx');
+        return { endpoint: DEPLOYED_ENDPOINT, inputs: seededInputs(1) };
+      },
+      [
+        {
+          field: 'endpoint.modelDataUrl',
+          given: `"${MODEL_URL}" (it starts with the bytes 6d 6f, not gzip's 1f 8b)`,
+          expected: NOT_GZIP,
+        },
+      ],
+    ],
+    [
+      'every problem at once: a missing model, a "//" key, a missing input',
+      () => ({
+        endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: `s3://${BUCKET}/models/gone/model.tar.gz` },
+        inputs: [`s3://${BUCKET}/inputs//1.json`, `s3://${BUCKET}/inputs/gone.json`],
+      }),
+      [
+        {
+          field: 'inputs[0]',
+          given: `"s3://${BUCKET}/inputs//1.json" (an empty segment ("//", or "/" at the start or end of the key))`,
+          expected: `${PLAIN_KEY}, e.g. "s3://${BUCKET}/inputs/1.json"`,
+        },
+        {
+          field: 'endpoint.modelDataUrl',
+          given: `"s3://${BUCKET}/models/gone/model.tar.gz"`,
+          expected: MISSING,
+        },
+        { field: 'inputs[1]', given: `"s3://${BUCKET}/inputs/gone.json"`, expected: MISSING },
+      ],
+    ],
+  ])('refuses %s, naming the field, and creates nothing', async (_what, prepare, issues) => {
+    // Prepare
+    const input = prepare();
+
+    // Act
+    const error = await validate(input).then(
+      () => undefined,
+      (rejection: unknown) => rejection,
+    );
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+    expect((error as InvalidRunInputError).issues).toEqual(issues);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('refuses a reused endpoint run whose input is missing, before describing the endpoint', async () => {
+    // Act
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputs: [`s3://${BUCKET}/inputs/gone.json`] }),
+    );
+
+    // Assert
+    expect(issues).toEqual([`inputs[0]: got "s3://${BUCKET}/inputs/gone.json", expected ${MISSING}`]);
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('lists the first 20 of 30 missing inputs, then counts the other 10', async () => {
+    // Prepare: 970 of 1000 inputs stored; every 33rd one missing.
+    const inputs = inputUris(1000);
+    const missing = inputs.filter((_, index) => index % 33 === 0 && index < 33 * 30);
+    for (const uri of inputs) if (!missing.includes(uri)) store.seed(uri, '{}');
+
+    // Act
+    const issues = await refusal(validate({ endpoint: DEPLOYED_ENDPOINT, inputs }));
+
+    // Assert
+    expect(missing).toHaveLength(30);
+    expect(issues).toEqual([
+      ...missing
+        .slice(0, 20)
+        .map((uri) => `inputs[${inputs.indexOf(uri)}]: got ${JSON.stringify(uri)}, expected ${MISSING}`),
+      'inputs[660] … inputs[957]: got 10 more problem(s) like the ones above, not listed one by one, ' +
+        'expected the same fix for each: correct the ones listed, then run again to see any left',
+    ]);
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('refuses a key under the input prefix that is not a plain name', async () => {
+    // Prepare
+    store.seed(`s3://${BUCKET}/inputs/batch/a.json`, '{}').seed(`s3://${BUCKET}/inputs/batch/./b.json`, '{}');
+
+    // Act
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/inputs/batch/` }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      `inputPrefix: got "s3://${BUCKET}/inputs/batch/./b.json" (a "." segment), expected ${PLAIN_KEY}, e.g. "s3://${BUCKET}/inputs/batch/b.json"`,
+    ]);
   });
 });
