@@ -600,7 +600,7 @@ describe('validateAndPlan: the objects the run reads (the checks the async workf
         {
           field: 'payload.uri',
           given: '"s3://user-models/resnet/../payload.json" (a ".." segment)',
-          expected: expect.stringContaining(', e.g. "s3://user-models/payload.json"') as string,
+          expected: expect.stringContaining(', e.g. "s3://user-models/payload.json"') as unknown as string,
         },
       ],
     ],
