@@ -1,4 +1,4 @@
-import { describeError, type InputIssue } from './contracts/errors.js';
+import { describeError, type InputIssue, TransientServiceError } from './contracts/errors.js';
 import { normalisedObjectUri, OBJECT_KEY_EXPECTED, objectKeyProblem } from './contracts/object-uri.js';
 import { describeGiven } from './contracts/validation.js';
 import type { ObjectMetadata, ObjectStore } from './ports.js';
@@ -110,6 +110,8 @@ async function checkObject(
   try {
     metadata = await store.head(reference.uri);
   } catch (error) {
+    // Throttling is no fault of the input: the step's Retry runs the validation again.
+    if (error instanceof TransientServiceError) throw error;
     return {
       issue: {
         field: reference.field,
@@ -158,6 +160,7 @@ async function archiveIssue(
   try {
     first = await store.getFirstBytes(reference.uri, GZIP_SIGNATURE.length);
   } catch (error) {
+    if (error instanceof TransientServiceError) throw error;
     return {
       field: reference.field,
       given,

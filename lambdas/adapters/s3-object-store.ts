@@ -33,6 +33,8 @@ export class S3ObjectStore implements ObjectStore {
     } catch (error) {
       // HeadObject has no body, so a missing object is only a 404 (`NotFound`), never `NoSuchKey`.
       if (isMissingObject(error)) return undefined;
+      // Validation heads every input: a throttled head is retried by the step, not read as a bad input.
+      if (isTransient(error)) throw transientError('HeadObject', uri, error);
       throw error;
     }
   }
@@ -55,6 +57,7 @@ export class S3ObjectStore implements ObjectStore {
       return (await this.get(uri, `bytes=0-${count - 1}`)).slice(0, count);
     } catch (error) {
       if (errorName(error) === 'InvalidRange' || httpStatusOf(error) === 416) return new Uint8Array();
+      if (isTransient(error)) throw transientError('GetObject', uri, error);
       throw error;
     }
   }
@@ -153,6 +156,15 @@ export class S3ObjectStore implements ObjectStore {
       );
     }
   }
+}
+
+function transientError(operation: string, uri: string, error: unknown): TransientServiceError {
+  return new TransientServiceError(
+    `${operation} ${uri} failed after the SDK's own retries: ${errorName(error) ?? 'Error'}: ` +
+      `${errorMessage(error).replace(/\.$/, '')}. The workflow retries the step with a longer backoff.`,
+    { operation, uri, errorName: errorName(error) },
+    { cause: error },
+  );
 }
 
 /** `s3://bucket/prefix/` split; the bucket root `s3://bucket/` lists the whole bucket. */

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import type { InputIssue } from '../../handlers/contracts/errors.js';
+import { type InputIssue, TransientServiceError } from '../../handlers/contracts/errors.js';
 import { OBJECT_KEY_EXPECTED } from '../../handlers/contracts/object-uri.js';
 import {
   capIssues,
@@ -167,6 +167,19 @@ describe('checkObjects', () => {
         expected: 'at most 4 bytes (a test limit)',
       },
     ]);
+  });
+
+  it('fails with the TransientServiceError of a throttled head rather than refusing the input', async () => {
+    // Prepare
+    const store = new MemoryObjectStore();
+    const throttled = new TransientServiceError('HeadObject s3://b1/1.json failed: SlowDown');
+    store.head = () => Promise.reject(throttled);
+
+    // Act
+    const check = checkObjects([{ field: 'inputs[0]', uri: 's3://b1/1.json' }], store);
+
+    // Assert
+    await expect(check).rejects.toBe(throttled);
   });
 
   it(`heads at most ${OBJECT_CHECK_LIMITS.concurrency} objects at once`, async () => {

@@ -61,6 +61,27 @@ describe('S3ObjectStore', () => {
     await expect(store.head('s3://other-account/model.pt')).rejects.toBe(denied);
   });
 
+  it('fails with TransientServiceError when heading is throttled past the SDK retries', async () => {
+    // Arrange
+    s3.on(HeadObjectCommand).rejects(
+      new S3ServiceException({
+        name: 'SlowDown',
+        message: 'Please reduce your request rate.',
+        $fault: 'server',
+        $metadata: { httpStatusCode: 503 },
+      }),
+    );
+
+    // Act
+    const head = store.head('s3://mso-artifacts/inputs/1.json');
+
+    // Assert
+    await expect(head).rejects.toBeInstanceOf(TransientServiceError);
+    await expect(head).rejects.toThrow(
+      "HeadObject s3://mso-artifacts/inputs/1.json failed after the SDK's own retries: SlowDown: Please reduce your request rate. The workflow retries the step with a longer backoff.",
+    );
+  });
+
   it('reads an object as bytes', async () => {
     s3.on(GetObjectCommand, { Bucket: 'mso-artifacts', Key: 'runs/r1/payload.json' }).resolves({
       Body: bodyOf('{"x":1}'),

@@ -186,7 +186,7 @@ describe('the async-inference workflow run locally', () => {
     const outcome = await runLocalAsyncInference({
       environment: env,
       stateMachine: workflows.asyncInference,
-      input: runInput(['pair-1', 'gone'], 60),
+      input: runInput(['pair-1', 'gone'], 60) as never,
       runId: 'e2e-missing-input',
     });
 
