@@ -275,13 +275,15 @@ export async function checkAsyncRunObjects(
     named.filter((reference) => !refused.has(reference.field)),
     deps.store,
   );
-  const listed =
-    prefix === undefined || refused.has(prefix.field) ? undefined : await listInputs(prefix.uri, deps.store);
+  const listing =
+    prefix === undefined || refused.has(prefix.field)
+      ? { uris: [], issues: [] }
+      : await listInputs(prefix.uri, deps.store);
   // A listed key that is not a plain name (e.g. uploaded as inputs/../x.json) would be read differently.
-  const listedIssues = (listed ?? []).flatMap((uri) => objectUriIssues([{ field: 'inputPrefix', uri }]));
-  const issues = [...uriIssues, ...checked.issues, ...listedIssues];
+  const listedKeyIssues = listing.uris.flatMap((uri) => objectUriIssues([{ field: 'inputPrefix', uri }]));
+  const issues = [...uriIssues, ...checked.issues, ...listing.issues, ...listedKeyIssues];
   if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
-  return input.inputs ?? listed ?? [];
+  return input.inputs ?? listing.uris;
 }
 
 /**
@@ -355,28 +357,29 @@ function refuseOverlongHistory(input: AsyncRunInput, inputs: number, polling: Po
   if (issue !== undefined) throw new InvalidRunInputError([issue]);
 }
 
-/** The objects under the input prefix: at least one, at most `maxInputs`. */
-async function listInputs(prefix: string, store: ObjectStore): Promise<readonly string[]> {
+/** The objects under the input prefix, or why they cannot be the inputs: none, or over `maxInputs`. */
+async function listInputs(
+  prefix: string,
+  store: ObjectStore,
+): Promise<{ readonly uris: readonly string[]; readonly issues: readonly InputIssue[] }> {
   const listing = await store.list(prefix, ASYNC_RUN_LIMITS.maxInputs + 1);
   if (listing.uris.length === 0) {
-    throw new InvalidRunInputError([
-      {
-        field: 'inputPrefix',
-        given: JSON.stringify(prefix),
-        expected: 'a prefix with at least one object under it; found none',
-      },
-    ]);
+    const issue = {
+      field: 'inputPrefix',
+      given: JSON.stringify(prefix),
+      expected: 'a prefix with at least one object under it; found none',
+    };
+    return { uris: [], issues: [issue] };
   }
   if (listing.truncated || listing.uris.length > ASYNC_RUN_LIMITS.maxInputs) {
-    throw new InvalidRunInputError([
-      {
-        field: 'inputPrefix',
-        given: `${JSON.stringify(prefix)} (more than ${ASYNC_RUN_LIMITS.maxInputs} objects)`,
-        expected: `at most ${ASYNC_RUN_LIMITS.maxInputs} objects (split them under several prefixes, one run each)`,
-      },
-    ]);
+    const issue = {
+      field: 'inputPrefix',
+      given: `${JSON.stringify(prefix)} (more than ${ASYNC_RUN_LIMITS.maxInputs} objects)`,
+      expected: `at most ${ASYNC_RUN_LIMITS.maxInputs} objects (split them under several prefixes, one run each)`,
+    };
+    return { uris: [], issues: [issue] };
   }
-  return listing.uris;
+  return { uris: listing.uris, issues: [] };
 }
 
 function cycle(inputs: readonly string[], count: number): readonly string[] {

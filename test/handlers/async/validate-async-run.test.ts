@@ -816,6 +816,22 @@ describe('validateAsyncRun: every object the run reads, before anything is creat
     expect(sagemaker.calls).toEqual([]);
   });
 
+  it('refuses a missing model and an empty input prefix in one error', async () => {
+    // Act
+    const issues = await refusal(
+      validate({
+        endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: `s3://${BUCKET}/models/gone/model.tar.gz` },
+        inputPrefix: `s3://${BUCKET}/inputs/empty/`,
+      }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      `endpoint.modelDataUrl: got "s3://${BUCKET}/models/gone/model.tar.gz", expected ${MISSING}`,
+      `inputPrefix: got "s3://${BUCKET}/inputs/empty/", expected a prefix with at least one object under it; found none`,
+    ]);
+  });
+
   it('refuses a key under the input prefix that is not a plain name', async () => {
     // Prepare
     store.seed(`s3://${BUCKET}/inputs/batch/a.json`, '{}').seed(`s3://${BUCKET}/inputs/batch/./b.json`, '{}');
