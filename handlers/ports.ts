@@ -14,6 +14,12 @@ export interface ObjectStore {
   /** Metadata, or `undefined` when nothing is stored at `uri`. */
   head(uri: string): Promise<ObjectMetadata | undefined>;
   getBytes(uri: string): Promise<Uint8Array>;
+  /**
+   * The object's first `count` bytes (fewer when it is shorter), without reading the rest: enough
+   * to check a file's signature (e.g. gzip's) on a model of gigabytes. Fails as `getBytes` does
+   * when nothing is stored at `uri`.
+   */
+  getFirstBytes(uri: string, count: number): Promise<Uint8Array>;
   putBytes(uri: string, body: Uint8Array, contentType?: string): Promise<void>;
   /**
    * The objects under a prefix URI (ending with `/`), in key order, at most `limit` of them:

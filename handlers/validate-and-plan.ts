@@ -8,7 +8,6 @@ import { resolveServingImage } from './catalog/images.js';
 import { compilationSupportIssues } from './catalog/neo-support.js';
 import {
   BudgetExceededError,
-  describeError,
   type InputIssue,
   InvalidRunInputError,
   NoServingImageError,
@@ -25,6 +24,7 @@ import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './compile-model.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './deploy-candidate.js';
 import type { LoadPlan } from './load-test/plan.js';
+import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { Logger, ObjectStore } from './ports.js';
 
 /** SageMaker's real-time `InvokeEndpoint` body limit (6 MB) and serverless limit (4 MB). */
@@ -127,7 +127,7 @@ export async function validateAndPlan(
     ]);
   }
   const input = parseOrThrow(runInputSchema, event.input);
-  const payloadSizeBytes = await checkObjects(input, deps);
+  const payloadSizeBytes = await checkRunObjects(input, deps);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
@@ -215,56 +215,57 @@ function roundUsd(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-async function checkObjects(input: RunInput, deps: ValidateAndPlanDeps): Promise<number> {
-  const issues: InputIssue[] = [];
-  const referenced: [string, string | undefined][] = [
-    ['model.artifactUri', input.model?.artifactUri],
-    ['model.inferenceCodeUri', input.model?.inferenceCodeUri],
-    ['payload.uri', input.payload.uri],
-  ];
-  let payloadSizeBytes = 0;
-  for (const [field, uri] of referenced) {
-    if (uri === undefined) continue;
-    if (uri.startsWith('file://') && !deps.allowFileUris) {
-      issues.push({
-        field,
-        given: describeGiven(uri),
-        expected: 'an s3:// URI (file:// works in local mode only)',
-      });
-      continue;
-    }
-    let metadata;
-    try {
-      metadata = await deps.store.head(uri);
-    } catch (error) {
-      issues.push({
-        field,
-        given: describeGiven(uri),
-        expected: `an object the workflow may read (reading it failed: ${describeError(error)}); upload it under models/ in the artifacts bucket, or grant the workflow read access to its bucket`,
-      });
-      continue;
-    }
-    if (metadata === undefined) {
-      issues.push({
-        field,
-        given: describeGiven(uri),
-        expected: 'an object that exists and that the workflow can read',
-      });
-    } else if (field === 'payload.uri') {
-      payloadSizeBytes = metadata.sizeBytes;
-    }
-  }
+/**
+ * The objects the run reads (the shared checks of `object-checks.ts`, as the async workflow's
+ * first state runs them): plain keys, each object readable, an artifact named `.tar.gz` a gzip
+ * archive (it goes to SageMaker as it is), the payload within SageMaker's body limit. Every
+ * problem at once. Returns the payload's size.
+ */
+async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Promise<number> {
   const hasServerless = input.candidates.some((c) => 'serverless' in c);
   const limit = hasServerless ? MAX_SERVERLESS_PAYLOAD_BYTES : MAX_REALTIME_PAYLOAD_BYTES;
-  if (payloadSizeBytes > limit) {
-    issues.push({
+  const model = input.model;
+  const references: ObjectReference[] = [
+    ...(model === undefined
+      ? []
+      : [
+          {
+            field: 'model.artifactUri',
+            uri: model.artifactUri,
+            // An artifact that is not a .tar.gz is packaged by the run; one that is goes to SageMaker as it is.
+            ...(model.artifactUri.endsWith('.tar.gz') ? { shape: 'model-archive' as const } : {}),
+          },
+        ]),
+    ...(model?.inferenceCodeUri === undefined
+      ? []
+      : [{ field: 'model.inferenceCodeUri', uri: model.inferenceCodeUri }]),
+    {
       field: 'payload.uri',
-      given: `${payloadSizeBytes} bytes`,
-      expected: `at most ${limit} bytes (SageMaker's ${hasServerless ? 'serverless' : 'real-time'} payload limit)`,
-    });
-  }
-  if (issues.length > 0) throw new InvalidRunInputError(issues);
-  return payloadSizeBytes;
+      uri: input.payload.uri,
+      maxBytes: {
+        bytes: limit,
+        limit: `SageMaker's ${hasServerless ? 'serverless' : 'real-time'} payload limit`,
+      },
+    },
+  ];
+  const uriIssues = references.flatMap((reference): InputIssue[] =>
+    reference.uri.startsWith('file://') && !deps.allowFileUris
+      ? [
+          {
+            field: reference.field,
+            given: describeGiven(reference.uri),
+            expected: 'an s3:// URI (file:// works in local mode only)',
+          },
+        ]
+      : objectUriIssues([reference]),
+  );
+  const refused = new Set(uriIssues.map((issue) => issue.field));
+  const readable = references.filter((reference) => !refused.has(reference.field));
+  const checked = await checkObjects(readable, deps.store);
+  const issues = [...uriIssues, ...checked.issues];
+  if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
+  const payloadIndex = readable.findIndex((reference) => reference.field === 'payload.uri');
+  return checked.metadata[payloadIndex]?.sizeBytes ?? 0;
 }
 
 /**

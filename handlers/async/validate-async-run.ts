@@ -1,5 +1,5 @@
 import { resolveServingImage } from '../catalog/images.js';
-import { InvalidRunInputError } from '../contracts/errors.js';
+import { type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
 import {
   asyncHistoryIssue,
   DEFAULT_POLL_SCHEDULE,
@@ -9,6 +9,7 @@ import {
 import { resourceName, runTags } from '../contracts/names.js';
 import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { VARIANT_NAME } from '../deploy-candidate.js';
+import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
 import type { EndpointRoleReader, PolicySimulator } from './ports.js';
 import { checkReusedEndpointRole } from './reused-endpoint-role.js';
@@ -16,7 +17,7 @@ import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from './run-
 
 /**
  * State "Validate async run": everything that can be refused is refused here, before anything is
- * created: the input's fields, the inputs under a prefix, a reused endpoint that is not async or
+ * created: the input's fields, every object it reads (`checkAsyncRunObjects`), a reused endpoint that is not async or
  * does not notify this stack's topics, a queue TTL the wait cannot outlast.
  *
  * The plan it returns is small whatever the number of inputs: the input list goes to S3 (a
@@ -158,9 +159,8 @@ export async function validateAsyncRun(
   deps: ValidateAsyncRunDeps,
 ): Promise<ValidatedAsyncRun> {
   const input = parseAsyncRunInput(event.input);
-  refuseUnreadableUris(input, deps);
   refuseUnwaitableQueue(input, deps.waitTimeoutSeconds);
-  const inputs = await resolveInputs(input, deps.store);
+  const inputs = await checkAsyncRunObjects(input, deps);
   const locations = input.benchmark === undefined ? inputs : cycle(inputs, input.benchmark.burstSize);
   refuseOverlongHistory(input, locations.length, deps.polling ?? DEFAULT_POLL_SCHEDULE);
   const { endpoint, warnings } =
@@ -243,36 +243,74 @@ export function scaleInDeadline(nowMs: number): number {
 }
 
 /**
+ * Every S3 object the run reads, checked before anything is created (issue #18): each URI must be
+ * readable by SageMaker and a plain key (`objectUriIssues`), the model data a gzip-compressed
+ * `.tar.gz`, and every listed input must exist, all checked at once so one refusal lists every
+ * problem (the first `OBJECT_CHECK_LIMITS.listedIssues`, then a count). Objects found under
+ * `inputPrefix` exist by construction; their keys are checked too. Returns the inputs' URIs.
+ * The local async CLI runs it before starting the run, so both refuse with the same issues.
+ */
+export async function checkAsyncRunObjects(
+  input: AsyncRunInput,
+  deps: Pick<ValidateAsyncRunDeps, 'store' | 'artifactsBucket' | 'allowFileUris'>,
+): Promise<readonly string[]> {
+  const model: ObjectReference | undefined =
+    input.endpoint === undefined
+      ? undefined
+      : { field: 'endpoint.modelDataUrl', uri: input.endpoint.modelDataUrl, shape: 'model-archive' };
+  const named: ObjectReference[] = [
+    ...(model === undefined ? [] : [model]),
+    ...(input.inputs ?? []).map((uri, index) => ({ field: `inputs[${index}]`, uri })),
+  ];
+  const prefix: ObjectReference | undefined =
+    input.inputPrefix === undefined ? undefined : { field: 'inputPrefix', uri: input.inputPrefix };
+  const uriIssues = [
+    ...named.flatMap((reference) => unreadableUriIssues(reference, deps) ?? objectUriIssues([reference])),
+    ...(prefix === undefined
+      ? []
+      : (unreadableUriIssues(prefix, deps) ?? objectUriIssues([prefix], 'prefix'))),
+  ];
+  const refused = new Set(uriIssues.map((issue) => issue.field));
+  const checked = await checkObjects(
+    named.filter((reference) => !refused.has(reference.field)),
+    deps.store,
+  );
+  const listing =
+    prefix === undefined || refused.has(prefix.field)
+      ? { uris: [], issues: [] }
+      : await listInputs(prefix.uri, deps.store);
+  // A listed key that is not a plain name (e.g. uploaded as inputs/../x.json) would be read differently.
+  const listedKeyIssues = listing.uris.flatMap((uri) => objectUriIssues([{ field: 'inputPrefix', uri }]));
+  const issues = [...uriIssues, ...checked.issues, ...listing.issues, ...listedKeyIssues];
+  if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
+  return input.inputs ?? listing.uris;
+}
+
+/**
  * SageMaker reads the inputs and the model with the stack's execution role, which may read the
  * artifacts bucket's `models/`, `inputs/` and `runs/` only (docs/decisions.md #8): anything else
  * would fail inside SageMaker, after the endpoint was paid for. Local `file:///` URIs are accepted
- * in local mode only.
+ * in local mode only. `undefined` when the URI is readable.
  */
-function refuseUnreadableUris(input: AsyncRunInput, deps: ValidateAsyncRunDeps): void {
-  const fields: [string, string | undefined][] = [
-    ['inputPrefix', input.inputPrefix],
-    ['endpoint.modelDataUrl', input.endpoint?.modelDataUrl],
-    ...(input.inputs ?? []).map((uri, index): [string, string] => [`inputs[${index}]`, uri]),
-  ];
+function unreadableUriIssues(
+  { field, uri }: ObjectReference,
+  deps: Pick<ValidateAsyncRunDeps, 'artifactsBucket' | 'allowFileUris'>,
+): InputIssue[] | undefined {
+  if (uri.startsWith('file://')) {
+    return deps.allowFileUris
+      ? undefined
+      : [{ field, given: JSON.stringify(uri), expected: 'an s3:// URI (file:/// is for local mode only)' }];
+  }
   const readable = Object.values(ArtifactPrefix).map((prefix) => `s3://${deps.artifactsBucket}/${prefix}`);
-  const issues = fields.flatMap(([field, uri]) => {
-    if (uri === undefined) return [];
-    if (uri.startsWith('file://')) {
-      return deps.allowFileUris
-        ? []
-        : [{ field, given: JSON.stringify(uri), expected: 'an s3:// URI (file:/// is for local mode only)' }];
-    }
-    return readable.some((prefix) => uri.startsWith(prefix))
-      ? []
-      : [
-          {
-            field,
-            given: JSON.stringify(uri),
-            expected: `a URI under ${readable.join(', ')} (the SageMaker execution role reads only those; upload there, see docs/decisions.md #8)`,
-          },
-        ];
-  });
-  if (issues.length > 0) throw new InvalidRunInputError(issues);
+  return readable.some((prefix) => uri.startsWith(prefix))
+    ? undefined
+    : [
+        {
+          field,
+          given: JSON.stringify(uri),
+          expected: `a URI under ${readable.join(', ')} (the SageMaker execution role reads only those; upload there, see docs/decisions.md #8)`,
+        },
+      ];
 }
 
 /** A request may wait its TTL in the queue and then run its invocation timeout: the wait must outlast both. */
@@ -319,29 +357,29 @@ function refuseOverlongHistory(input: AsyncRunInput, inputs: number, polling: Po
   if (issue !== undefined) throw new InvalidRunInputError([issue]);
 }
 
-async function resolveInputs(input: AsyncRunInput, store: ObjectStore): Promise<readonly string[]> {
-  if (input.inputs !== undefined) return input.inputs;
-  const prefix = input.inputPrefix ?? '';
+/** The objects under the input prefix, or why they cannot be the inputs: none, or over `maxInputs`. */
+async function listInputs(
+  prefix: string,
+  store: ObjectStore,
+): Promise<{ readonly uris: readonly string[]; readonly issues: readonly InputIssue[] }> {
   const listing = await store.list(prefix, ASYNC_RUN_LIMITS.maxInputs + 1);
   if (listing.uris.length === 0) {
-    throw new InvalidRunInputError([
-      {
-        field: 'inputPrefix',
-        given: JSON.stringify(prefix),
-        expected: 'a prefix with at least one object under it; found none',
-      },
-    ]);
+    const issue = {
+      field: 'inputPrefix',
+      given: JSON.stringify(prefix),
+      expected: 'a prefix with at least one object under it; found none',
+    };
+    return { uris: [], issues: [issue] };
   }
   if (listing.truncated || listing.uris.length > ASYNC_RUN_LIMITS.maxInputs) {
-    throw new InvalidRunInputError([
-      {
-        field: 'inputPrefix',
-        given: `${JSON.stringify(prefix)} (more than ${ASYNC_RUN_LIMITS.maxInputs} objects)`,
-        expected: `at most ${ASYNC_RUN_LIMITS.maxInputs} objects (split them under several prefixes, one run each)`,
-      },
-    ]);
+    const issue = {
+      field: 'inputPrefix',
+      given: `${JSON.stringify(prefix)} (more than ${ASYNC_RUN_LIMITS.maxInputs} objects)`,
+      expected: `at most ${ASYNC_RUN_LIMITS.maxInputs} objects (split them under several prefixes, one run each)`,
+    };
+    return { uris: [], issues: [issue] };
   }
-  return listing.uris;
+  return { uris: listing.uris, issues: [] };
 }
 
 function cycle(inputs: readonly string[], count: number): readonly string[] {

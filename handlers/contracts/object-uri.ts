@@ -34,3 +34,66 @@ export const ArtifactPrefix = {
   runs: 'runs/',
 } as const;
 export type ArtifactPrefix = (typeof ArtifactPrefix)[keyof typeof ArtifactPrefix];
+
+/**
+ * Why a URI's key is not one this project reads, or `undefined` when it is. S3 keys are names, not
+ * paths: S3 stores `inputs/../x.json`, `inputs/./x.json` and `inputs//x.json` as written, while file
+ * systems, URL libraries and some clients resolve them as paths, so the object read could be
+ * another one (locally, the file store would resolve them). Control characters (ASCII 0–31 and
+ * 127) "might require special handling" and backslashes are among the characters to avoid (S3 user
+ * guide, "Naming Amazon S3 objects",
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html). `file:///` paths follow
+ * the same rules. A prefix URI (`kind: 'prefix'`) may end with `/` and may be the bucket root.
+ */
+export function objectKeyProblem(uri: string, kind: 'object' | 'prefix' = 'object'): string | undefined {
+  const key = keyOf(uri);
+  if (key === undefined) return undefined;
+  const control = CONTROL_CHARACTER.exec(key);
+  if (control !== null) {
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return `a control character (U+${code})`;
+  }
+  if (key.includes('\\')) return 'a backslash';
+  const segments = key.split('/');
+  if (kind === 'prefix' && segments.at(-1) === '') segments.pop();
+  if (segments.includes('..')) return 'a ".." segment';
+  if (segments.includes('.')) return 'a "." segment';
+  if (segments.includes('')) return 'an empty segment ("//", or "/" at the start or end of the key)';
+  return undefined;
+}
+
+/** What the key rules of `objectKeyProblem` expect, for an input issue. */
+export const OBJECT_KEY_EXPECTED =
+  'a key without "." or ".." segments, empty segments ("//"), backslashes or control characters ' +
+  '(S3 keeps such a key as written while file systems and some clients resolve it as a path, so another ' +
+  'object could be read)';
+
+/**
+ * The URI with its key resolved as a path (`.` and empty segments dropped, `..` removing the
+ * segment before it, backslashes read as `/`, control characters dropped): the object the user
+ * most likely meant. `undefined` when nothing is left of the key.
+ */
+export function normalisedObjectUri(uri: string): string | undefined {
+  const key = keyOf(uri);
+  if (key === undefined) return undefined;
+  const segments: string[] = [];
+  for (const segment of key.replace(CONTROL_CHARACTERS, '').replace(/\\/g, '/').split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  if (segments.length === 0) return undefined;
+  const root = uri.slice(0, uri.length - key.length);
+  return `${root}${segments.join('/')}${uri.endsWith('/') ? '/' : ''}`;
+}
+
+/** The key part of an `s3://bucket/key` or `file:///path` URI (the path without its leading `/`). */
+function keyOf(uri: string): string | undefined {
+  const match = /^(?:s3:\/\/[^/]+\/|file:\/\/\/)(.*)$/s.exec(uri);
+  return match?.[1];
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what these look for
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex -- control characters are what these look for
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;

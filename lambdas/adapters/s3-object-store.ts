@@ -33,14 +33,41 @@ export class S3ObjectStore implements ObjectStore {
     } catch (error) {
       // HeadObject has no body, so a missing object is only a 404 (`NotFound`), never `NoSuchKey`.
       if (isMissingObject(error)) return undefined;
+      // Validation heads every input: a throttled head is retried by the step, not read as a bad input.
+      if (isTransient(error)) throw transientError('HeadObject', uri, error);
       throw error;
     }
   }
 
-  async getBytes(uri: string): Promise<Uint8Array> {
+  getBytes(uri: string): Promise<Uint8Array> {
+    return this.get(uri);
+  }
+
+  /**
+   * A ranged GetObject (`Range: bytes=0-<count - 1>`, S3 API reference, GetObject `Range`). S3
+   * answers a range that starts past the end, i.e. any range of an empty object, with 416
+   * `InvalidRange`: that object's first bytes are none.
+   */
+  async getFirstBytes(uri: string, count: number): Promise<Uint8Array> {
+    if (!Number.isInteger(count) || count < 1) {
+      throw new TypeError(`S3ObjectStore.getFirstBytes ${uri}: got ${count} bytes, expected at least 1`);
+    }
+    try {
+      // A store that ignores the range still answers with the object's beginning.
+      return (await this.get(uri, `bytes=0-${count - 1}`)).slice(0, count);
+    } catch (error) {
+      if (errorName(error) === 'InvalidRange' || httpStatusOf(error) === 416) return new Uint8Array();
+      if (isTransient(error)) throw transientError('GetObject', uri, error);
+      throw error;
+    }
+  }
+
+  private async get(uri: string, range?: string): Promise<Uint8Array> {
     const { bucket, key } = s3Location(uri);
     try {
-      const response = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const response = await this.client.send(
+        new GetObjectCommand({ Bucket: bucket, Key: key, ...(range === undefined ? {} : { Range: range }) }),
+      );
       if (response.Body === undefined) {
         throw new ResourceNotFoundError(`S3 returned no body for ${uri}`, { uri });
       }
@@ -129,6 +156,15 @@ export class S3ObjectStore implements ObjectStore {
       );
     }
   }
+}
+
+function transientError(operation: string, uri: string, error: unknown): TransientServiceError {
+  return new TransientServiceError(
+    `${operation} ${uri} failed after the SDK's own retries: ${errorName(error) ?? 'Error'}: ` +
+      `${errorMessage(error).replace(/\.$/, '')}. The workflow retries the step with a longer backoff.`,
+    { operation, uri, errorName: errorName(error) },
+    { cause: error },
+  );
 }
 
 /** `s3://bucket/prefix/` split; the bucket root `s3://bucket/` lists the whole bucket. */

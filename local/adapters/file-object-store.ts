@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseObjectUri } from '../../handlers/contracts/object-uri.js';
 import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../handlers/ports.js';
@@ -71,6 +71,29 @@ export class FileObjectStore implements ObjectStore {
         throw new Error(`No object at ${uri} (looked for the file ${this.pathOf(uri)})`, { cause: error });
       }
       throw error;
+    }
+  }
+
+  /** Reads only the first `count` bytes of the file, as S3's ranged GetObject does. */
+  async getFirstBytes(uri: string, count: number): Promise<Uint8Array> {
+    if (!Number.isInteger(count) || count < 1) {
+      throw new RangeError(`getFirstBytes ${uri}: got ${count} bytes, expected at least 1`);
+    }
+    let file;
+    try {
+      file = await open(this.pathOf(uri), 'r');
+    } catch (error) {
+      if (isNotFound(error)) {
+        throw new Error(`No object at ${uri} (looked for the file ${this.pathOf(uri)})`, { cause: error });
+      }
+      throw error;
+    }
+    try {
+      const buffer = new Uint8Array(count);
+      const { bytesRead } = await file.read(buffer, 0, count, 0);
+      return buffer.slice(0, bytesRead);
+    } finally {
+      await file.close();
     }
   }
 

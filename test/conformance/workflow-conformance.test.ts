@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { ARTIFACTS_BUCKET, AwsHarness, NOTIFICATION_TOPICS, withShortLoadPlan } from './aws-harness.js';
@@ -30,7 +31,7 @@ function example(file: string): Record<string, unknown> {
 }
 
 /**
- * What the account holds before a run: every object the input names, a few objects under an input
+ * What the account holds before a run: every object the input names (a model archive gzipped), a few objects under an input
  * prefix, and the endpoints an input reuses (the production endpoint with its instances; an async
  * endpoint that publishes to this stack's topics).
  */
@@ -40,7 +41,8 @@ function prepareAccount(harness: AwsHarness, input: Record<string, unknown>): vo
     if (uri.endsWith('/')) {
       for (const index of [1, 2, 3]) harness.s3.seed(`${uri}sample-${index}.json`, '{"inputs":[[0]]}');
     } else {
-      harness.s3.seed(uri, '{"inputs":[[0]]}');
+      // A model archive must be gzip-compressed: the first state reads its first bytes.
+      harness.s3.seed(uri, uri.endsWith('.tar.gz') ? gzipSync('model') : '{"inputs":[[0]]}');
     }
   }
   const existing = input.existingEndpoint as

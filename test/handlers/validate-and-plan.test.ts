@@ -1,6 +1,11 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { NEO_SUPPORT_SOURCE } from '../../handlers/catalog/neo-support.js';
-import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
+import {
+  BudgetExceededError,
+  type InputIssue,
+  InvalidRunInputError,
+} from '../../handlers/contracts/errors.js';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../handlers/contracts/run-timeouts.js';
 import { COMPILATION_TARGETS } from '../../handlers/catalog/instances.js';
 import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
@@ -145,7 +150,7 @@ describe('validateAndPlan', () => {
   it('reuses a model.tar.gz that needs no inference code', async () => {
     // Prepare
     const packaged = 's3://user-models/xgb/model.tar.gz';
-    const store = new MemoryObjectStore().seed(packaged, 'tar').seed(PAYLOAD_URI, '{}');
+    const store = new MemoryObjectStore().seed(packaged, gzipSync('tar')).seed(PAYLOAD_URI, '{}');
 
     // Act
     const plan = await validateAndPlan(
@@ -580,5 +585,61 @@ describe('validateAndPlan: Step Functions limits', () => {
           "model.environment of at most 363 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },
     ]);
+  });
+});
+
+describe('validateAndPlan: the objects the run reads (the checks the async workflow shares)', () => {
+  const ARCHIVE_URI = 's3://user-models/xgb/model.tar.gz';
+
+  it.each<[string, Record<string, unknown>, MemoryObjectStore, InputIssue[]]>([
+    [
+      'a ".." segment in the payload key',
+      baseInput({ payload: { uri: 's3://user-models/resnet/../payload.json' } }),
+      new MemoryObjectStore().seed(MODEL_URI, 'weights').seed('s3://user-models/payload.json', '{}'),
+      [
+        {
+          field: 'payload.uri',
+          given: '"s3://user-models/resnet/../payload.json" (a ".." segment)',
+          expected: expect.stringContaining(', e.g. "s3://user-models/payload.json"') as unknown as string,
+        },
+      ],
+    ],
+    [
+      'a .tar.gz artifact that is not gzip-compressed',
+      baseInput({
+        model: { artifactUri: ARCHIVE_URI, framework: 'xgboost' },
+        candidates: [{ instanceType: 'ml.m5.xlarge' }],
+        compilation: {},
+      }),
+      new MemoryObjectStore().seed(ARCHIVE_URI, 'plain tar').seed(PAYLOAD_URI, '{}'),
+      [
+        {
+          field: 'model.artifactUri',
+          given: `"${ARCHIVE_URI}" (it starts with the bytes 70 6c, not gzip's 1f 8b)`,
+          expected:
+            'a gzip-compressed tar archive (SageMaker unpacks ModelDataUrl as one): create it with tar -czf model.tar.gz …',
+        },
+      ],
+    ],
+    [
+      'a payload over the real-time body limit',
+      baseInput(),
+      new MemoryObjectStore()
+        .seed(MODEL_URI, 'weights')
+        .seed(PAYLOAD_URI, new Uint8Array(6 * 1024 * 1024 + 1)),
+      [
+        {
+          field: 'payload.uri',
+          given: `"${PAYLOAD_URI}" (6291457 bytes)`,
+          expected: "at most 6291456 bytes (SageMaker's real-time payload limit)",
+        },
+      ],
+    ],
+  ])('refuses %s, naming the field', async (_what, input, store, issues) => {
+    // Act
+    const error = await planError(input, deps(store));
+
+    // Assert
+    expect(error.issues).toEqual(issues);
   });
 });

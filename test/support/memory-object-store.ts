@@ -20,6 +20,10 @@ export class MemoryObjectStore implements ObjectStore {
     return Promise.resolve(object.body);
   }
 
+  getFirstBytes(uri: string, count: number): Promise<Uint8Array> {
+    return this.getBytes(uri).then((body) => body.slice(0, count));
+  }
+
   putBytes(uri: string, body: Uint8Array, contentType?: string): Promise<void> {
     this.objects.set(uri, { body, ...(contentType === undefined ? {} : { contentType }) });
     return Promise.resolve();

@@ -8,10 +8,12 @@ import { resolve } from 'node:path';
 import type { ItemResult } from '../../../handlers/async/batches.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
+import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
 import type { CleanUpAccount } from '../../../handlers/contracts/clean-up-account.js';
 import { describeError, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { createConsoleLogger } from '../../adapters/console-logger.js';
 import type { CliIo } from '../../cli/main.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../../local-environment.js';
 import type { JsonValue } from '../../runner/index.js';
 import { type SynthesizedWorkflows, synthesizeWorkflows } from '../../synthesized-workflows.js';
 import {
@@ -127,6 +129,13 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
         );
       }
     }
+    const objectIssues = await precheckObjects(input, environment);
+    if (objectIssues.length > 0) {
+      errorLine(`Invalid run input in ${displayPath(cwd, inputPath)}:`);
+      for (const issue of objectIssues)
+        errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+      return { exitCode: EXIT_CODES.invalid, runId, serverPids: [] };
+    }
     reporter.line(
       `Run ${runId}: ${workflows.asyncInference.name}, summary in ${displayPath(cwd, resolve(cwd, args.runsDir, runId, 'async'))}`,
     );
@@ -175,7 +184,6 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
   }
 }
 
-/** The input's own schema (the first state checks it again) plus what local mode cannot run. */
 /** Every problem at once: what local mode cannot run, then the schema's issues on other fields. */
 function precheck(input: unknown): readonly InputIssue[] {
   const localIssues = asyncLocalModeIssues(input);
@@ -186,6 +194,28 @@ function precheck(input: unknown): readonly InputIssue[] {
   } catch (error) {
     if (!(error instanceof InvalidRunInputError)) throw error;
     return [...localIssues, ...error.issues.filter((issue) => !localFields.has(issue.field))];
+  }
+}
+
+/**
+ * The objects the run reads, checked as the first state checks them ("Validate async run" runs the
+ * same `checkAsyncRunObjects`), so a missing input is refused here with exit code 2 before any
+ * model server starts. `input` passed `precheck`.
+ */
+async function precheckObjects(
+  input: unknown,
+  environment: LocalAsyncEnvironment,
+): Promise<readonly InputIssue[]> {
+  try {
+    await checkAsyncRunObjects(parseAsyncRunInput(input), {
+      store: environment.store,
+      artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
+      allowFileUris: true,
+    });
+    return [];
+  } catch (error) {
+    if (!(error instanceof InvalidRunInputError)) throw error;
+    return error.issues;
   }
 }
 

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import {
   AsyncEndpointPhases,
@@ -5,7 +6,11 @@ import {
   type ValidatedAsyncRun,
   validateAsyncRun,
 } from '../../../handlers/async/validate-async-run.js';
-import { InvalidRunInputError, NoServingImageError } from '../../../handlers/contracts/errors.js';
+import {
+  type InputIssue,
+  InvalidRunInputError,
+  NoServingImageError,
+} from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { asyncEndpointDescription, ScriptedSageMaker } from './support/async-fakes.js';
 
@@ -34,7 +39,8 @@ let store: MemoryObjectStore;
 let sagemaker: ScriptedSageMaker;
 
 beforeEach(() => {
-  store = new MemoryObjectStore();
+  // The deployed endpoint's model: validation checks that it is a gzip archive.
+  store = new MemoryObjectStore().seed(DEPLOYED_ENDPOINT.modelDataUrl, gzipSync('model'));
   sagemaker = new ScriptedSageMaker().answerDescribe(REUSED, asyncEndpointDescription(REUSED));
 });
 
@@ -67,6 +73,13 @@ function inputUris(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `s3://${BUCKET}/inputs/${String(i).padStart(4, '0')}.json`);
 }
 
+/** `inputUris(count)`, each stored, as validation checks that every input exists. */
+function seededInputs(count: number): string[] {
+  const uris = inputUris(count);
+  for (const uri of uris) store.seed(uri, '{}');
+  return uris;
+}
+
 /** The issues of the InvalidRunInputError the run is refused with, as one line each. */
 async function refusal(run: Promise<unknown>): Promise<string[]> {
   const error = await run.then(
@@ -87,7 +100,7 @@ function manifestItems(): unknown {
 describe('validateAsyncRun: the plan', () => {
   it('plans a reused endpoint with explicit inputs, the invocation settings and the run tags', async () => {
     // Arrange
-    const inputs = inputUris(2);
+    const inputs = seededInputs(2);
 
     // Act
     const { plan } = await validate({
@@ -124,7 +137,7 @@ describe('validateAsyncRun: the plan', () => {
 
   it('writes the manifest with one item per input, in order', async () => {
     // Arrange
-    const inputs = inputUris(3);
+    const inputs = seededInputs(3);
 
     // Act
     await validate({ endpointName: REUSED, inputs });
@@ -165,7 +178,7 @@ describe('validateAsyncRun: the plan', () => {
 
   it('cuts the inputs into batches of 40, the last one holding the rest', async () => {
     // Act
-    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(95) });
+    const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(95) });
 
     // Assert
     expect(plan.batches).toEqual([
@@ -188,7 +201,7 @@ describe('validateAsyncRun: the plan', () => {
     'splits a concurrency of %i over 1000 inputs into %i batch(es) of %i at once, never more in flight',
     async (maxConcurrency, batchConcurrency, itemConcurrency) => {
       // Act
-      const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1000), maxConcurrency });
+      const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(1000), maxConcurrency });
 
       // Assert
       expect(plan.batches).toHaveLength(25);
@@ -202,7 +215,7 @@ describe('validateAsyncRun: the plan', () => {
 
   it('runs every batch at once, full, when the concurrency covers all the inputs', async () => {
     // Act: 100 inputs, 100 at once: 40 + 40 + 20, not 3 × 33.
-    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(100), maxConcurrency: 100 });
+    const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(100), maxConcurrency: 100 });
 
     // Assert
     expect({ batchConcurrency: plan.batchConcurrency, itemConcurrency: plan.itemConcurrency }).toEqual({
@@ -213,7 +226,7 @@ describe('validateAsyncRun: the plan', () => {
 
   it('sends a benchmark burst all at once, cycling through the inputs, whatever the concurrency', async () => {
     // Arrange
-    const inputs = inputUris(3);
+    const inputs = seededInputs(3);
 
     // Act
     const { plan } = await validate({
@@ -251,7 +264,7 @@ describe('validateAsyncRun: the plan', () => {
         environment: { OMP_NUM_THREADS: '2' },
         keepAfterRun: true,
       },
-      inputs: inputUris(1),
+      inputs: seededInputs(1),
     });
 
     // Assert
@@ -282,7 +295,7 @@ describe('validateAsyncRun: the plan', () => {
     // Act
     const { plan } = await validate({
       endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx', image },
-      inputs: inputUris(1),
+      inputs: seededInputs(1),
     });
 
     // Assert
@@ -294,13 +307,16 @@ describe('validateAsyncRun: the plan', () => {
     sagemaker.answerDescribe(REUSED, asyncEndpointDescription(REUSED, { variantName: 'blue' }));
 
     // Act
-    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+    const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(1) });
 
     // Assert
     expect(plan.endpoint.variantName).toBe('blue');
   });
 
   it('accepts file:// inputs in local mode', async () => {
+    // Arrange
+    store.seed('file:///tmp/mso/inputs/1.json', '{}');
+
     // Act
     const { plan } = await validate(
       { endpointName: REUSED, inputs: ['file:///tmp/mso/inputs/1.json'] },
@@ -315,7 +331,7 @@ describe('validateAsyncRun: the plan', () => {
 describe('validateAsyncRun: the initial endpoint phase', () => {
   it('starts a deployed endpoint creating, polled from the first interval, with a 45-minute deadline', async () => {
     // Act
-    const { endpointState } = await validate({ endpoint: DEPLOYED_ENDPOINT, inputs: inputUris(1) });
+    const { endpointState } = await validate({ endpoint: DEPLOYED_ENDPOINT, inputs: seededInputs(1) });
 
     // Assert
     expect(endpointState).toEqual({
@@ -329,7 +345,7 @@ describe('validateAsyncRun: the initial endpoint phase', () => {
     // Act
     const { endpointState } = await validate({
       endpoint: DEPLOYED_ENDPOINT,
-      inputs: inputUris(1),
+      inputs: seededInputs(1),
       benchmark: { burstSize: 10 },
     });
 
@@ -339,7 +355,7 @@ describe('validateAsyncRun: the initial endpoint phase', () => {
 
   it('starts a reused endpoint ready', async () => {
     // Act
-    const { endpointState } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+    const { endpointState } = await validate({ endpointName: REUSED, inputs: seededInputs(1) });
 
     // Assert
     expect(endpointState).toEqual({
@@ -353,7 +369,7 @@ describe('validateAsyncRun: the initial endpoint phase', () => {
     // Act
     const { endpointState } = await validate({
       endpointName: REUSED,
-      inputs: inputUris(1),
+      inputs: seededInputs(1),
       benchmark: { burstSize: 10 },
     });
 
@@ -375,10 +391,13 @@ describe('validateAsyncRun: refusals', () => {
     expect(issues).toEqual([
       'inputs[0]: got "file:///tmp/in/1.json", expected an s3:// URI (file:/// is for local mode only)',
     ]);
-    expect(store.objects.size).toBe(0);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
   });
 
   it('fails when URIs lie outside the artifacts bucket prefixes, naming each field', async () => {
+    // Arrange
+    store.seed(`s3://${BUCKET}/inputs/ok.json`, '{}');
+
     // Act
     const issues = await refusal(
       validate({
@@ -452,7 +471,7 @@ describe('validateAsyncRun: refusals', () => {
       validate(
         {
           endpointName: REUSED,
-          inputs: inputUris(1),
+          inputs: seededInputs(1),
           requestTtlSeconds: 3000,
           invocationTimeoutSeconds: 600,
         },
@@ -469,7 +488,12 @@ describe('validateAsyncRun: refusals', () => {
   it('accepts a queue TTL plus invocation timeout one second under the wait timeout', async () => {
     // Act
     const run = validate(
-      { endpointName: REUSED, inputs: inputUris(1), requestTtlSeconds: 2999, invocationTimeoutSeconds: 600 },
+      {
+        endpointName: REUSED,
+        inputs: seededInputs(1),
+        requestTtlSeconds: 2999,
+        invocationTimeoutSeconds: 600,
+      },
       { waitTimeoutSeconds: 3600 },
     );
 
@@ -480,7 +504,7 @@ describe('validateAsyncRun: refusals', () => {
   it("fails when SageMaker's default queue TTL of 6 hours cannot fit under a shorter deployed wait", async () => {
     // Act
     const issues = await refusal(
-      validate({ endpointName: REUSED, inputs: inputUris(1) }, { waitTimeoutSeconds: 7200 }),
+      validate({ endpointName: REUSED, inputs: seededInputs(1) }, { waitTimeoutSeconds: 7200 }),
     );
 
     // Assert
@@ -493,7 +517,12 @@ describe('validateAsyncRun: refusals', () => {
     // Act: 60 + 3600 ≥ 3600: no TTL of at least 60 s fits, the invocation timeout must shrink.
     const issues = await refusal(
       validate(
-        { endpointName: REUSED, inputs: inputUris(1), requestTtlSeconds: 60, invocationTimeoutSeconds: 3600 },
+        {
+          endpointName: REUSED,
+          inputs: seededInputs(1),
+          requestTtlSeconds: 60,
+          invocationTimeoutSeconds: 3600,
+        },
         { waitTimeoutSeconds: 3600 },
       ),
     );
@@ -509,13 +538,13 @@ describe('validateAsyncRun: refusals', () => {
     sagemaker.answerDescribe(REUSED, undefined);
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues).toEqual([
       `endpointName: got "${REUSED}" (no endpoint has that name), expected an existing endpoint`,
     ]);
-    expect(store.objects.size).toBe(0);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
   });
 
   it('fails when the reused endpoint failed, quoting its reason', async () => {
@@ -526,7 +555,7 @@ describe('validateAsyncRun: refusals', () => {
     );
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues).toEqual([
@@ -544,7 +573,7 @@ describe('validateAsyncRun: refusals', () => {
       );
 
       // Act
-      const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+      const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
       // Assert
       expect(issues).toEqual([
@@ -558,7 +587,7 @@ describe('validateAsyncRun: refusals', () => {
     sagemaker.answerDescribe(REUSED, asyncEndpointDescription(REUSED, { status: 'Updating' }));
 
     // Act
-    const { plan } = await validate({ endpointName: REUSED, inputs: inputUris(1) });
+    const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(1) });
 
     // Assert
     expect(plan.endpoint.action).toBe('reuse');
@@ -570,7 +599,7 @@ describe('validateAsyncRun: refusals', () => {
     sagemaker.answerDescribe(REUSED, realTime);
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues).toEqual([
@@ -591,7 +620,7 @@ describe('validateAsyncRun: refusals', () => {
     );
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues).toEqual([
@@ -610,7 +639,7 @@ describe('validateAsyncRun: refusals', () => {
     );
 
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1) }));
+    const issues = await refusal(validate({ endpointName: REUSED, inputs: seededInputs(1) }));
 
     // Assert
     expect(issues[0]).toContain('ErrorTopic arn:aws:sns:us-east-1:123456789012:their-errors)');
@@ -618,20 +647,203 @@ describe('validateAsyncRun: refusals', () => {
 
   it('fails with NoServingImageError before anything is created when no image serves the framework', async () => {
     // Act
-    const run = validate({ endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx' }, inputs: inputUris(1) });
+    const run = validate({ endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx' }, inputs: seededInputs(1) });
 
     // Assert
     await expect(run).rejects.toBeInstanceOf(NoServingImageError);
     await expect(run).rejects.toThrow('No serving image for onnx uncompiled on ml.c5.xlarge in us-east-1');
-    expect(store.objects.size).toBe(0);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
     expect(sagemaker.calls).toEqual([]);
   });
 
   it('fails with InvalidRunInputError naming the field when the input does not parse', async () => {
     // Act
-    const issues = await refusal(validate({ endpointName: REUSED, inputs: inputUris(1), maxConcurrency: 0 }));
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputs: seededInputs(1), maxConcurrency: 0 }),
+    );
 
     // Assert
     expect(issues).toEqual(['maxConcurrency: got 0, expected number to be >=1']);
+  });
+});
+
+describe('validateAsyncRun: every object the run reads, before anything is created', () => {
+  const MISSING = 'an object that exists and that the workflow can read';
+  const MODEL_URL = DEPLOYED_ENDPOINT.modelDataUrl;
+  const NOT_GZIP =
+    'a gzip-compressed tar archive (SageMaker unpacks ModelDataUrl as one): create it with tar -czf model.tar.gz …';
+  const NOT_TAR_GZ =
+    'a model archive whose name ends with ".tar.gz" (SageMaker\'s ModelDataUrl must be one gzip-compressed ' +
+    'tar archive); package the model with tar -czf model.tar.gz, or let an optimization run package it';
+  const PLAIN_KEY =
+    'a key without "." or ".." segments, empty segments ("//"), backslashes or control characters ' +
+    '(S3 keeps such a key as written while file systems and some clients resolve it as a path, so another ' +
+    'object could be read)';
+
+  type Case = [what: string, prepare: () => Record<string, unknown>, issues: InputIssue[]];
+
+  it.each<Case>([
+    [
+      'a missing input object',
+      () => ({
+        endpoint: DEPLOYED_ENDPOINT,
+        inputs: [...seededInputs(2), `s3://${BUCKET}/inputs/gone.json`],
+      }),
+      [{ field: 'inputs[2]', given: `"s3://${BUCKET}/inputs/gone.json"`, expected: MISSING }],
+    ],
+    [
+      'a ".." segment in an input key',
+      () => ({ endpoint: DEPLOYED_ENDPOINT, inputs: [`s3://${BUCKET}/inputs/../runs/x/manifest.json`] }),
+      [
+        {
+          field: 'inputs[0]',
+          given: `"s3://${BUCKET}/inputs/../runs/x/manifest.json" (a ".." segment)`,
+          expected: `${PLAIN_KEY}, e.g. "s3://${BUCKET}/runs/x/manifest.json"`,
+        },
+      ],
+    ],
+    [
+      'a missing model data URL',
+      () => ({
+        endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: `s3://${BUCKET}/models/gone/model.tar.gz` },
+        inputs: seededInputs(1),
+      }),
+      [
+        {
+          field: 'endpoint.modelDataUrl',
+          given: `"s3://${BUCKET}/models/gone/model.tar.gz"`,
+          expected: MISSING,
+        },
+      ],
+    ],
+    [
+      'a model data URL that is not a .tar.gz',
+      () => {
+        store.seed(`s3://${BUCKET}/models/cnn/model.onnx`, 'onnx');
+        return {
+          endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: `s3://${BUCKET}/models/cnn/model.onnx` },
+          inputs: seededInputs(1),
+        };
+      },
+      [
+        {
+          field: 'endpoint.modelDataUrl',
+          given: `"s3://${BUCKET}/models/cnn/model.onnx"`,
+          expected: NOT_TAR_GZ,
+        },
+      ],
+    ],
+    [
+      'a model data URL that is not gzip-compressed',
+      () => {
+        store.seed(MODEL_URL, 'model.onnx');
+        return { endpoint: DEPLOYED_ENDPOINT, inputs: seededInputs(1) };
+      },
+      [
+        {
+          field: 'endpoint.modelDataUrl',
+          given: `"${MODEL_URL}" (it starts with the bytes 6d 6f, not gzip's 1f 8b)`,
+          expected: NOT_GZIP,
+        },
+      ],
+    ],
+    [
+      'every problem at once: a missing model, a "//" key, a missing input',
+      () => ({
+        endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: `s3://${BUCKET}/models/gone/model.tar.gz` },
+        inputs: [`s3://${BUCKET}/inputs//1.json`, `s3://${BUCKET}/inputs/gone.json`],
+      }),
+      [
+        {
+          field: 'inputs[0]',
+          given: `"s3://${BUCKET}/inputs//1.json" (an empty segment ("//", or "/" at the start or end of the key))`,
+          expected: `${PLAIN_KEY}, e.g. "s3://${BUCKET}/inputs/1.json"`,
+        },
+        {
+          field: 'endpoint.modelDataUrl',
+          given: `"s3://${BUCKET}/models/gone/model.tar.gz"`,
+          expected: MISSING,
+        },
+        { field: 'inputs[1]', given: `"s3://${BUCKET}/inputs/gone.json"`, expected: MISSING },
+      ],
+    ],
+  ])('refuses %s, naming the field, and creates nothing', async (_what, prepare, issues) => {
+    // Prepare
+    const input = prepare();
+
+    // Act
+    const error = await validate(input).then(
+      () => undefined,
+      (rejection: unknown) => rejection,
+    );
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+    expect((error as InvalidRunInputError).issues).toEqual(issues);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('refuses a reused endpoint run whose input is missing, before describing the endpoint', async () => {
+    // Act
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputs: [`s3://${BUCKET}/inputs/gone.json`] }),
+    );
+
+    // Assert
+    expect(issues).toEqual([`inputs[0]: got "s3://${BUCKET}/inputs/gone.json", expected ${MISSING}`]);
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('lists the first 20 of 30 missing inputs, then counts the other 10', async () => {
+    // Prepare: 970 of 1000 inputs stored; every 33rd one missing.
+    const inputs = inputUris(1000);
+    const missing = inputs.filter((_, index) => index % 33 === 0 && index < 33 * 30);
+    for (const uri of inputs) if (!missing.includes(uri)) store.seed(uri, '{}');
+
+    // Act
+    const issues = await refusal(validate({ endpoint: DEPLOYED_ENDPOINT, inputs }));
+
+    // Assert
+    expect(missing).toHaveLength(30);
+    expect(issues).toEqual([
+      ...missing
+        .slice(0, 20)
+        .map((uri) => `inputs[${inputs.indexOf(uri)}]: got ${JSON.stringify(uri)}, expected ${MISSING}`),
+      'inputs[660] … inputs[957]: got 10 more problem(s) like the ones above, not listed one by one, ' +
+        'expected the same fix for each: correct the ones listed, then run again to see any left',
+    ]);
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('refuses a missing model and an empty input prefix in one error', async () => {
+    // Act
+    const issues = await refusal(
+      validate({
+        endpoint: { ...DEPLOYED_ENDPOINT, modelDataUrl: `s3://${BUCKET}/models/gone/model.tar.gz` },
+        inputPrefix: `s3://${BUCKET}/inputs/empty/`,
+      }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      `endpoint.modelDataUrl: got "s3://${BUCKET}/models/gone/model.tar.gz", expected ${MISSING}`,
+      `inputPrefix: got "s3://${BUCKET}/inputs/empty/", expected a prefix with at least one object under it; found none`,
+    ]);
+  });
+
+  it('refuses a key under the input prefix that is not a plain name', async () => {
+    // Prepare
+    store.seed(`s3://${BUCKET}/inputs/batch/a.json`, '{}').seed(`s3://${BUCKET}/inputs/batch/./b.json`, '{}');
+
+    // Act
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/inputs/batch/` }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      `inputPrefix: got "s3://${BUCKET}/inputs/batch/./b.json" (a "." segment), expected ${PLAIN_KEY}, e.g. "s3://${BUCKET}/inputs/batch/b.json"`,
+    ]);
   });
 });

@@ -49,6 +49,11 @@ class RecordingStore implements ObjectStore {
     return Promise.resolve(new Uint8Array());
   }
 
+  getFirstBytes(uri: string): Promise<Uint8Array> {
+    this.calls.push(`getFirstBytes ${uri}`);
+    return Promise.resolve(new Uint8Array());
+  }
+
   putBytes(uri: string): Promise<void> {
     this.calls.push(`putBytes ${uri}`);
     return Promise.resolve();

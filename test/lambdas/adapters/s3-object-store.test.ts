@@ -61,6 +61,27 @@ describe('S3ObjectStore', () => {
     await expect(store.head('s3://other-account/model.pt')).rejects.toBe(denied);
   });
 
+  it('fails with TransientServiceError when heading is throttled past the SDK retries', async () => {
+    // Arrange
+    s3.on(HeadObjectCommand).rejects(
+      new S3ServiceException({
+        name: 'SlowDown',
+        message: 'Please reduce your request rate.',
+        $fault: 'server',
+        $metadata: { httpStatusCode: 503 },
+      }),
+    );
+
+    // Act
+    const head = store.head('s3://mso-artifacts/inputs/1.json');
+
+    // Assert
+    await expect(head).rejects.toBeInstanceOf(TransientServiceError);
+    await expect(head).rejects.toThrow(
+      "HeadObject s3://mso-artifacts/inputs/1.json failed after the SDK's own retries: SlowDown: Please reduce your request rate. The workflow retries the step with a longer backoff.",
+    );
+  });
+
   it('reads an object as bytes', async () => {
     s3.on(GetObjectCommand, { Bucket: 'mso-artifacts', Key: 'runs/r1/payload.json' }).resolves({
       Body: bodyOf('{"x":1}'),
@@ -81,6 +102,56 @@ describe('S3ObjectStore', () => {
     expect(error).toBeInstanceOf(ResourceNotFoundError);
     expect((error as Error).name).toBe('ResourceNotFoundError');
     expect((error as Error).message).toContain('s3://mso-artifacts/runs/r1/nothing.json');
+  });
+
+  it('reads the first bytes of an object with a ranged GetObject', async () => {
+    // Arrange
+    s3.on(GetObjectCommand).resolves({
+      // One byte more than asked: what a store that ignores the range would send.
+      Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 0x08])) } as never,
+    });
+
+    // Act
+    const bytes = await store.getFirstBytes('s3://user-models/resnet/model.tar.gz', 2);
+
+    // Assert
+    expect([...bytes]).toEqual([0x1f, 0x8b]);
+    expect(s3.commandCalls(GetObjectCommand)[0]?.args[0].input).toEqual({
+      Bucket: 'user-models',
+      Key: 'resnet/model.tar.gz',
+      Range: 'bytes=0-1',
+    });
+  });
+
+  it('reads no first bytes of an empty object, which S3 answers with 416 InvalidRange', async () => {
+    // Arrange
+    s3.on(GetObjectCommand).rejects(
+      new S3ServiceException({
+        name: 'InvalidRange',
+        message: 'The requested range is not satisfiable',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 416 },
+      }),
+    );
+
+    // Act
+    const bytes = await store.getFirstBytes('s3://user-models/empty.tar.gz', 2);
+
+    // Assert
+    expect([...bytes]).toEqual([]);
+  });
+
+  it('fails when reading the first bytes of a missing object with ResourceNotFoundError', async () => {
+    // Arrange
+    s3.on(GetObjectCommand).rejects(
+      new NoSuchKey({ message: 'The specified key does not exist.', $metadata: { httpStatusCode: 404 } }),
+    );
+
+    // Act
+    const read = store.getFirstBytes('s3://user-models/missing.tar.gz', 2);
+
+    // Assert
+    await expect(read).rejects.toBeInstanceOf(ResourceNotFoundError);
   });
 
   it('writes bytes with their content type and no explicit encryption key (the bucket default applies)', async () => {

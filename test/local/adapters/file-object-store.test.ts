@@ -123,6 +123,34 @@ describe('FileObjectStore', () => {
       `No object at s3://b1/missing.bin (looked for the file ${join(root, 'b1', 'missing.bin')})`,
     );
   });
+
+  it('reads only the first bytes of an object, fewer when it is shorter', async () => {
+    // Prepare
+    const store = new FileObjectStore({ rootDir: root });
+    await store.putBytes('s3://b1/models/m.tar.gz', bytes('abcdef'));
+    await store.putBytes('s3://b1/models/one', bytes('a'));
+
+    // Act
+    const first = await store.getFirstBytes('s3://b1/models/m.tar.gz', 2);
+    const short = await store.getFirstBytes('s3://b1/models/one', 2);
+
+    // Assert
+    expect(new TextDecoder().decode(first)).toBe('ab');
+    expect(new TextDecoder().decode(short)).toBe('a');
+  });
+
+  it('fails when reading the first bytes of a missing object, naming the URI and the file', async () => {
+    // Prepare
+    const store = new FileObjectStore({ rootDir: root });
+
+    // Act
+    const read = store.getFirstBytes('s3://b1/missing.tar.gz', 2);
+
+    // Assert
+    await expect(read).rejects.toThrow(
+      `No object at s3://b1/missing.tar.gz (looked for the file ${join(root, 'b1', 'missing.tar.gz')})`,
+    );
+  });
 });
 
 describe('FileObjectStore.list', () => {

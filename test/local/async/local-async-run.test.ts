@@ -6,7 +6,7 @@
  * notification that never arrives (the wait's heartbeat expires), and the CLI's example run.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -178,6 +178,33 @@ describe('the async-inference workflow run locally', () => {
     expect(env.host.launchedServers()).toEqual([]);
   }, 60_000);
 
+  it('fails in "Run refused" when an input object is missing, before any endpoint is created', async () => {
+    // Prepare
+    const env = await prepare('missing-input');
+
+    // Act
+    const outcome = await runLocalAsyncInference({
+      environment: env,
+      stateMachine: workflows.asyncInference,
+      input: runInput(['pair-1', 'gone'], 60) as never,
+      runId: 'e2e-missing-input',
+    });
+
+    // Assert
+    expect(outcome.result).toMatchObject({ status: 'FAILED', error: 'InvalidRunInputError' });
+    const cause = JSON.parse((outcome.result as { cause: string }).cause) as { errorMessage: string };
+    expect(cause.errorMessage).toBe(
+      `Invalid run input: inputs[1]: got "${INPUT('gone')}", expected an object that exists and that the workflow can read`,
+    );
+    expect(env.host.launchedServers()).toEqual([]);
+    expect(await env.host.listRunResources('e2e-missing-input', 'mso-')).toEqual({
+      endpoints: [],
+      endpointConfigs: [],
+      models: [],
+      compilationJobs: [],
+    });
+  }, 60_000);
+
   it('records an input whose notification never arrives as TimedOut when its wait’s heartbeat expires', async () => {
     // Prepare: the notification handler cannot read the token store for one input, every attempt;
     // no heartbeat sender runs, so that wait ends at its HeartbeatSeconds (900 s × 5/900 = 5 s).
@@ -219,6 +246,46 @@ describe('the async-inference workflow run locally', () => {
 });
 
 describe('npm run start:async', () => {
+  it('exits 2 naming every missing input, before any model server starts', async () => {
+    // Prepare
+    const err: string[] = [];
+    const io = {
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => err.push(text) },
+      cwd: join(dir, 'cli-missing'),
+      workflows,
+    };
+    const missing = [
+      's3://local-artifacts/inputs/e2e/gone-1.bin',
+      's3://local-artifacts/inputs/e2e/gone-2.bin',
+    ];
+    const path = join(dir, 'missing-inputs.json');
+    await writeFile(
+      path,
+      JSON.stringify({
+        endpoint: {
+          modelDataUrl: 's3://local-artifacts/models/example-cnn/model.tar.gz',
+          framework: 'onnx',
+          instanceType: 'ml.c5.large',
+        },
+        inputs: missing,
+      }),
+    );
+
+    // Act
+    const outcome = await runAsyncCli(['--input', path, '--store', 'store', '--runs', 'runs'], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(2);
+    expect(err.join('')).toContain(
+      [
+        `  - inputs[0]: got "${missing[0] ?? ''}", expected an object that exists and that the workflow can read`,
+        `  - inputs[1]: got "${missing[1] ?? ''}", expected an object that exists and that the workflow can read`,
+      ].join('\n'),
+    );
+    expect(outcome.serverPids).toEqual([]);
+  }, 60_000);
+
   it('runs examples/local-async.json: a burst of 20 from zero instances, with a summary table and files', async () => {
     // Prepare
     const out: string[] = [];
