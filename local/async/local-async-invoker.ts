@@ -45,7 +45,9 @@ export class LocalAsyncInvoker implements AsyncInvoker {
         `InvokeEndpointAsync on endpoint ${request.endpointName} for ${request.inputLocation}: ${
           description === undefined
             ? `Endpoint ${request.endpointName} of account ${LOCAL_ACCOUNT_ID} not found.`
-            : `Endpoint ${request.endpointName} is ${description.status}.`
+            : `Endpoint ${request.endpointName} is ${description.status}${
+                description.failureReason === undefined ? '' : ` (${description.failureReason})`
+              }.`
         } Expected the run's endpoint in service; it was deleted outside the run, so no further input is sent. Start the run again once the endpoint exists`,
         { endpointName: request.endpointName, inferenceId: request.inferenceId },
       );
