@@ -173,11 +173,9 @@ describe('DynamoDbTokenStore', () => {
   });
 
   it('reads the output and failure locations back', async () => {
-    dynamo
-      .on(GetCommand)
-      .resolves({
-        Item: { ...item, outputLocation: 's3://out/a.out', failureLocation: 's3://out/a-error.out' },
-      });
+    dynamo.on(GetCommand).resolves({
+      Item: { ...item, outputLocation: 's3://out/a.out', failureLocation: 's3://out/a-error.out' },
+    });
 
     await expect(store.get(ID)).resolves.toEqual({
       ...record,
