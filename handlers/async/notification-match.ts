@@ -8,10 +8,13 @@ import type { TaskTokenRecord } from './ports.js';
  * once, so such a notification can arrive late and must not resume the task waiting now.
  *
  * Evidence, strongest first:
- * - the locations: SageMaker picks a fresh `OutputLocation`/`FailureLocation` (a UUID) for every
- *   InvokeEndpointAsync call and names it in the notification; the record has them once the call
- *   returned;
- * - the endpoint: the record names the endpoint it invoked, the notification its `endpointName`;
+ * - the locations: InvokeEndpointAsync answers with the `OutputLocation`/`FailureLocation` of that
+ *   request (an object named by a fresh UUID: SageMaker API reference and the published
+ *   notifications), and the notification names the same objects; the record has them once the
+ *   call returned. Compared by object name, the per-request part, whatever form of S3 URI either
+ *   side uses;
+ * - the endpoint: the record names the endpoint it invoked, the notification its `endpointName`,
+ *   compared without case, so that a difference of case alone never leaves a task waiting;
  * - the time: SageMaker's `receivedTime` before the record was stored (just before the call)
  *   belongs to an earlier call. Used when the record has no locations yet (the notification of a
  *   fast model can arrive before the invoke step stored them).
@@ -29,13 +32,13 @@ export function earlierInvocationReason(
     notification.outcome === 'completed'
       ? ['outputLocation', notification.outputLocation, record.outputLocation]
       : ['failureLocation', notification.failureLocation, record.failureLocation];
-  if (reported !== undefined && expected !== undefined && reported !== expected) {
+  if (reported !== undefined && expected !== undefined && objectName(reported) !== objectName(expected)) {
     return `its ${name} is ${reported}, expected ${expected} (this attempt's)`;
   }
   if (
     notification.endpointName !== undefined &&
     record.endpointName !== undefined &&
-    notification.endpointName !== record.endpointName
+    notification.endpointName.toLowerCase() !== record.endpointName.toLowerCase()
   ) {
     return `its endpoint is ${notification.endpointName}, expected ${record.endpointName}`;
   }
@@ -48,4 +51,9 @@ export function earlierInvocationReason(
     return `SageMaker received its request at ${new Date(received).toISOString()}, before this attempt stored its token at ${new Date(record.storedAtEpochMs).toISOString()}`;
   }
   return undefined;
+}
+
+/** The last segment of an S3 URI (`s3://bucket/prefix/<uuid>.out` → `<uuid>.out`). */
+function objectName(uri: string): string {
+  return uri.slice(uri.lastIndexOf('/') + 1);
 }

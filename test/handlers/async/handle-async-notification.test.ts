@@ -437,6 +437,31 @@ describe('handleAsyncNotifications: a notification of an earlier invocation unde
     expect(stepFunctions.isWaiting(token)).toBe(true);
   });
 
+  it('resumes the task when the notification names the same output object in another URI form', async () => {
+    // Arrange
+    await receiptIs(
+      'https://mso-async-output.s3.us-east-1.amazonaws.com/results/2f4dcf85-01b8-418c-8c93-2b30fcdd1ab8.out',
+    );
+
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, resumedSuccess: 1 });
+  });
+
+  it('resumes the task when the endpoint names differ only in case', async () => {
+    // Arrange
+    const record = store.records.get(ID);
+    store.records.set(ID, { ...(record as NonNullable<typeof record>), endpointName: 'MSO-Async-Endpoint' });
+
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, resumedSuccess: 1 });
+  });
+
   it('refuses a notification from another endpoint', async () => {
     // Arrange
     const record = store.records.get(ID);
