@@ -170,6 +170,14 @@ export class AsyncInferenceWorkflow extends Construct {
     const failedInput = new sfn.Pass(this, 'Record failed input', {
       parameters: { 'item.$': '$.item', 'error.$': '$.error' },
     });
+    // An endpoint that is gone fails every input after it: stop the run (the Map fails, no
+    // further input is invoked, and the run's Catch cleans up), rather than record each one.
+    const endpointGone = new sfn.Fail(this, 'Endpoint gone', {
+      comment: 'The endpoint was deleted or failed mid-run: the Maps stop, the run is cleaned up and FAILED',
+      errorPath: '$.error.Error',
+      causePath: '$.error.Cause',
+    });
+    this.waitTask.addCatch(endpointGone, { errors: [ErrorNames.endpointFailed], resultPath: '$.error' });
     this.waitTask.addCatch(failedInput, { errors: ['States.ALL'], resultPath: '$.error' });
     const eachInput = new sfn.Map(this, 'Invoke each input', {
       itemsPath: '$.items',

@@ -43,6 +43,12 @@ export async function cleanUpAsyncRun(
           modelName: endpoint.modelName,
         }
       : undefined;
+  if (event.error !== undefined && endpoint.action === 'deploy') {
+    // The listing below deregisters the autoscaling of the endpoints it finds; an endpoint deleted
+    // from outside the run (which fails the run) is not found, yet its scalable target and alarm
+    // stay registered. Deregistering is idempotent (`false` when nothing was registered).
+    await deps.scaling.deregisterEndpointVariant(endpoint.endpointName, endpoint.variantName);
+  }
   return cleanUpRun(
     {
       plan: { runId: event.plan.runId },

@@ -3,6 +3,7 @@ import { jsonBytes } from '../contracts/execution-limits.js';
 import { runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { redactedMessage } from '../contracts/redaction.js';
 import type { Logger, ObjectStore } from '../ports.js';
+import { earlierInvocationReason } from './notification-match.js';
 import {
   type CompletedNotification,
   type FailedNotification,
@@ -22,6 +23,8 @@ import type { TaskCallOutcome, TaskResumer, TaskTokenRecord, TaskTokenStore } fr
  * - resume first, delete the token second: a crash in between leaves the token, the redelivery
  *   resumes again, Step Functions answers that the task is gone, and the token is deleted then;
  * - a redelivery after the token was deleted finds the tombstone: a duplicate, not an error;
+ * - a notification of an earlier invocation under the same id (a previous attempt, or a previous
+ *   run of the same name: `earlierInvocationReason`) is a duplicate too, and the task keeps waiting;
  * - no record at all: an unknown id (another producer on the topic, or a record past its TTL);
  * - a malformed message is logged and counted, never thrown: throwing would only make Lambda
  *   deliver the same poison message again. When its `inferenceId` is still readable, the task is
@@ -216,6 +219,16 @@ async function handleOne(
       return 'duplicate';
     }
     taskToken = record.taskToken;
+    const earlier =
+      parsed.kind === 'malformed' ? undefined : earlierInvocationReason(parsed.notification, record);
+    if (earlier !== undefined) {
+      // Left waiting: its own invocation's notification (or the heartbeat sender) resumes it.
+      deps.logger.warn('Notification of an earlier invocation under this id ignored', {
+        ...where,
+        problem: earlier,
+      });
+      return 'duplicate';
+    }
 
     const nowMs = deps.nowEpochMs();
     const call = await boundForState(

@@ -28,9 +28,14 @@ import type {
  * previous token still waits, another live task owns the id (only a collision between runs can do
  * that) and the attempt fails with `InferenceIdInUseError` rather than steal its token.
  *
- * A retried attempt invokes again: SageMaker does not deduplicate by `InferenceId`. Whichever of
- * the two results is notified first resumes the current attempt (same input, same endpoint); the
- * other finds a tombstone and is counted as a duplicate.
+ * A retried attempt invokes again: SageMaker does not deduplicate by `InferenceId`. Once the call
+ * returns, the record gets the invocation's `OutputLocation`/`FailureLocation` (a UUID SageMaker
+ * picks per request): the notification Lambda resumes the task only with the notification of that
+ * invocation, so an earlier attempt's (or an earlier run's, under a reused run id) is ignored, and
+ * the heartbeat sender looks there for a result whose notification was lost.
+ *
+ * An endpoint that no longer exists fails the task with `EndpointFailedError`: the workflow does
+ * not record it as a failed input but stops the run, so the remaining inputs are not invoked.
  */
 
 export interface InvokeAsyncInferenceEvent {
@@ -109,6 +114,7 @@ export async function invokeAsyncInference(
       requestTtlSeconds: event.requestTtlSeconds,
     });
     deps.logger.info('Async inference queued', { ...where, outputLocation: receipt.outputLocation });
+    await recordReceipt(record, receipt, deps, where);
     return receipt;
   } catch (error) {
     // Nothing was queued, so no notification will come: remove this attempt's token now rather
@@ -120,6 +126,27 @@ export async function invokeAsyncInference(
       });
     });
     throw error;
+  }
+}
+
+/**
+ * Best effort: the request is queued whatever happens here, and failing the task would only invoke
+ * again. Without the receipt, the notification is matched by time and a lost one waits for the
+ * wait's heartbeat or timeout. `changed`: the notification already resumed the task (a fast model).
+ */
+async function recordReceipt(
+  record: NewTaskTokenRecord,
+  receipt: AsyncInvocationReceipt,
+  deps: InvokeAsyncInferenceDeps,
+  where: Record<string, unknown>,
+): Promise<void> {
+  try {
+    await deps.store.recordReceipt(record.inferenceId, record.taskToken, receipt);
+  } catch (error) {
+    deps.logger.warn('Could not store where the result will be written', {
+      ...where,
+      error: error instanceof Error ? error.name : String(error),
+    });
   }
 }
 

@@ -16,6 +16,14 @@ export interface TaskTokenRecord {
   readonly inputLocation: string;
   /** The endpoint invoked: the heartbeat sender checks it is still alive. Absent in old records. */
   readonly endpointName?: string;
+  /**
+   * Where SageMaker said it will write this invocation's result and failure (InvokeEndpointAsync's
+   * `OutputLocation`, `FailureLocation`), stored once the call returned. They tie a notification
+   * to the invocation it reports, and let the heartbeat sender look for a result whose
+   * notification was lost. Absent until the invocation returned, and in old records.
+   */
+  readonly outputLocation?: string;
+  readonly failureLocation?: string;
   /** When the invoke step stored the token, just before calling InvokeEndpointAsync. */
   readonly storedAtEpochMs: number;
   /** When the notification Lambda resumed the task (set together with the token's removal). */
@@ -50,6 +58,15 @@ export interface TaskTokenStore {
   consumeToken(inferenceId: string, taskToken: string, resumedAtEpochMs: number): Promise<ConditionalOutcome>;
   /** Deletes the record, on condition that it still holds `taskToken`. */
   deleteIfToken(inferenceId: string, taskToken: string): Promise<ConditionalOutcome>;
+  /**
+   * Adds the invocation's output and failure locations to the record, on condition that it still
+   * holds `taskToken` (`changed`: the task was already resumed, or a newer attempt took the id).
+   */
+  recordReceipt(
+    inferenceId: string,
+    taskToken: string,
+    receipt: AsyncInvocationReceipt,
+  ): Promise<ConditionalOutcome>;
   /** Every record that still holds a token (a task waiting for its notification), in any order. */
   listWaiting(): AsyncIterable<NewTaskTokenRecord>;
 }
@@ -94,7 +111,10 @@ export interface AsyncInvocationReceipt {
   readonly failureLocation?: string;
 }
 
-/** SageMaker `InvokeEndpointAsync`: queues one request; throttling surfaces as `TransientServiceError`. */
+/**
+ * SageMaker `InvokeEndpointAsync`: queues one request; throttling surfaces as `TransientServiceError`,
+ * an endpoint that no longer exists as `EndpointFailedError` (the workflow stops the run on it).
+ */
 export interface AsyncInvoker {
   invokeEndpointAsync(request: AsyncInvocationRequest): Promise<AsyncInvocationReceipt>;
 }

@@ -1,7 +1,14 @@
 import { ErrorNames } from '../contracts/errors.js';
-import { EndpointStatuses, type EndpointDescription, type Logger, type ModelHost } from '../ports.js';
+import {
+  EndpointStatuses,
+  type EndpointDescription,
+  type Logger,
+  type ModelHost,
+  type ObjectStore,
+} from '../ports.js';
 import { redactedMessage } from '../contracts/redaction.js';
-import type { TaskResumer, TaskTokenStore } from './ports.js';
+import { findWrittenResult, type WrittenResult } from './lost-notification.js';
+import type { NewTaskTokenRecord, TaskResumer, TaskTokenStore } from './ports.js';
 
 /**
  * The heartbeat sender, run on a schedule (every few minutes). SageMaker sends no heartbeat, so
@@ -10,14 +17,21 @@ import type { TaskResumer, TaskTokenStore } from './ports.js';
  * - its endpoint is gone, failed or being deleted → `SendTaskFailure` with `EndpointFailedError`
  *   at once: no notification will ever come, and the run moves on within minutes;
  * - Step Functions says the task is over → the token is deleted (a tombstone stays).
- * A lost notification therefore ends the wait after `HeartbeatSeconds` only if this sender also
- * stopped; otherwise the wait's timeout is the backstop. No token is ever logged.
+ * Before that, a task that has waited longer than `lostNotificationAfterMs` is looked up where
+ * SageMaker writes its result (`findWrittenResult`): an output resumes it with `SendTaskSuccess`,
+ * a failure object fails it with `InferenceFailedError`, as the lost notification would have.
+ * A notification lost before SageMaker wrote anything ends the wait after `HeartbeatSeconds` only
+ * if this sender also stopped; otherwise the wait's timeout is the backstop. No token is ever logged.
  */
 
 export interface SendAsyncHeartbeatsDeps {
   readonly store: TaskTokenStore;
   readonly resumer: TaskResumer;
   readonly host: ModelHost;
+  /** Where SageMaker writes results: looked at for tasks whose notification is late. */
+  readonly objects: ObjectStore;
+  /** A task waiting longer than this has its output looked for (`LOST_NOTIFICATION_AFTER_MS`). */
+  readonly lostNotificationAfterMs: number;
   readonly logger: Logger;
   readonly nowEpochMs: () => number;
 }
@@ -26,6 +40,10 @@ export interface HeartbeatSummary {
   readonly heartbeats: number;
   readonly failedEndpointGone: number;
   readonly taskGone: number;
+  /** Tasks resumed from the output SageMaker wrote, their notification lost. */
+  readonly resumedFromOutput: number;
+  /** Tasks failed from the failure object SageMaker wrote, their notification lost. */
+  readonly failedFromFailureObject: number;
   readonly errors: number;
 }
 
@@ -50,11 +68,23 @@ export async function sendAsyncHeartbeats(deps: SendAsyncHeartbeatsDeps): Promis
     }
     return described;
   };
-  const summary = { heartbeats: 0, failedEndpointGone: 0, taskGone: 0, errors: 0 };
+  const summary = {
+    heartbeats: 0,
+    failedEndpointGone: 0,
+    taskGone: 0,
+    resumedFromOutput: 0,
+    failedFromFailureObject: 0,
+    errors: 0,
+  };
 
   for await (const record of deps.store.listWaiting()) {
     const where = { inferenceId: record.inferenceId, runId: record.runId, itemIndex: record.itemIndex };
     try {
+      const written = await lookForResult(record, deps, where);
+      if (written !== undefined) {
+        summary[await resumeFromResult(record, written, deps, where)] += 1;
+        continue;
+      }
       const endpoint = record.endpointName === undefined ? undefined : await describe(record.endpointName);
       const dead =
         record.endpointName !== undefined &&
@@ -93,4 +123,58 @@ export async function sendAsyncHeartbeats(deps: SendAsyncHeartbeatsDeps): Promis
   }
   deps.logger.info('Heartbeats sent', summary);
   return summary;
+}
+
+/**
+ * The result SageMaker wrote for a late task, or `undefined`. A failed look-up (S3 unavailable, a
+ * reused endpoint writing where this Lambda may not read) only skips it: the heartbeat still goes.
+ */
+async function lookForResult(
+  record: NewTaskTokenRecord,
+  deps: SendAsyncHeartbeatsDeps,
+  where: Record<string, unknown>,
+): Promise<WrittenResult | undefined> {
+  try {
+    return await findWrittenResult(record, deps.objects, deps.nowEpochMs(), deps.lostNotificationAfterMs);
+  } catch (error) {
+    deps.logger.warn('Could not look for the result of a late task; heartbeating it instead', {
+      ...where,
+      outputLocation: record.outputLocation,
+      error: error instanceof Error ? error.name : 'Error',
+      errorMessage: redactedMessage(error, [record.taskToken]),
+    });
+    return undefined;
+  }
+}
+
+/** Resumes the task as its notification would have, then consumes the token (a tombstone stays). */
+async function resumeFromResult(
+  record: NewTaskTokenRecord,
+  written: WrittenResult,
+  deps: SendAsyncHeartbeatsDeps,
+  where: Record<string, unknown>,
+): Promise<'resumedFromOutput' | 'failedFromFailureObject' | 'taskGone'> {
+  const outcome =
+    written.kind === 'success'
+      ? await deps.resumer.sendTaskSuccess(record.taskToken, { ...written.output })
+      : await deps.resumer.sendTaskFailure(
+          record.taskToken,
+          ErrorNames.inferenceFailed,
+          JSON.stringify(written.cause),
+        );
+  await deps.store.consumeToken(record.inferenceId, record.taskToken, deps.nowEpochMs());
+  if (outcome.status === 'task-gone') return 'taskGone';
+  if (written.kind === 'success') {
+    deps.logger.warn('Notification lost: task resumed from the output SageMaker wrote', {
+      ...where,
+      outputLocation: written.output.outputLocation,
+      totalMs: written.output.totalMs,
+    });
+    return 'resumedFromOutput';
+  }
+  deps.logger.warn('Notification lost: task failed from the failure object SageMaker wrote', {
+    ...where,
+    failureLocation: written.cause.failureLocation,
+  });
+  return 'failedFromFailureObject';
 }

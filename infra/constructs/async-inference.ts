@@ -151,6 +151,8 @@ export class AsyncInference extends Construct {
         'Heartbeats the async workflow’s waits whose endpoint lives; fails those whose endpoint is gone',
       timeout: Duration.minutes(2),
       environment: tokenEnvironment,
+      // HeadObject on the outputs of late tasks: runs/<runId>/async/ (a lost notification).
+      readsArtifacts: [ArtifactPrefix.runs],
     });
     this.allowTokenItems(this.heartbeatSender, props.encryptionKey, ['dynamodb:Scan', 'dynamodb:UpdateItem']);
     grantTaskResponse(this.heartbeatSender);
@@ -172,6 +174,8 @@ export class AsyncInference extends Construct {
       'dynamodb:PutItem',
       'dynamodb:GetItem',
       'dynamodb:DeleteItem',
+      // The invocation's output and failure locations, once InvokeEndpointAsync returned.
+      'dynamodb:UpdateItem',
     ]);
     this.steps = Object.values(steps);
 

@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { TransientServiceError } from '../../handlers/contracts/errors.js';
 import type {
+  AsyncInvocationReceipt,
   ConditionalOutcome,
   NewTaskTokenRecord,
   PutOutcome,
@@ -159,6 +160,33 @@ export class DynamoDbTokenStore implements TaskTokenStore {
     );
   }
 
+  /** One UpdateItem after InvokeEndpointAsync returned; the failure location only when there is one. */
+  recordReceipt(
+    inferenceId: string,
+    taskToken: string,
+    receipt: AsyncInvocationReceipt,
+  ): Promise<ConditionalOutcome> {
+    const failure = receipt.failureLocation;
+    return this.conditional('UpdateItem', inferenceId, () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { inferenceId },
+          UpdateExpression:
+            failure === undefined
+              ? 'SET outputLocation = :output'
+              : 'SET outputLocation = :output, failureLocation = :failure',
+          ConditionExpression: 'taskToken = :token',
+          ExpressionAttributeValues: {
+            ':token': taskToken,
+            ':output': receipt.outputLocation,
+            ...(failure === undefined ? {} : { ':failure': failure }),
+          },
+        }),
+      ),
+    );
+  }
+
   /** Runs a conditional write: a failed condition is the `changed` outcome, not an error. */
   private async conditional(
     operation: string,
@@ -208,10 +236,14 @@ function fromItem(inferenceId: string, item: Record<string, unknown>): TaskToken
   const token = item.taskToken;
   if (token !== undefined && typeof token !== 'string') throw badItem(inferenceId, 'taskToken', 'a string');
   const resumedAt = item.resumedAtEpochMs;
-  const endpointName = item.endpointName;
-  if (endpointName !== undefined && typeof endpointName !== 'string') {
-    throw badItem(inferenceId, 'endpointName', 'a string');
-  }
+  const optionalText = (key: string): string | undefined => {
+    const value = item[key];
+    if (value !== undefined && typeof value !== 'string') throw badItem(inferenceId, key, 'a string');
+    return value;
+  };
+  const endpointName = optionalText('endpointName');
+  const outputLocation = optionalText('outputLocation');
+  const failureLocation = optionalText('failureLocation');
   return {
     inferenceId: text('inferenceId'),
     ...(token === undefined ? {} : { taskToken: token }),
@@ -219,6 +251,8 @@ function fromItem(inferenceId: string, item: Record<string, unknown>): TaskToken
     itemIndex: number('itemIndex'),
     inputLocation: text('inputLocation'),
     ...(endpointName === undefined ? {} : { endpointName }),
+    ...(outputLocation === undefined ? {} : { outputLocation }),
+    ...(failureLocation === undefined ? {} : { failureLocation }),
     storedAtEpochMs: number('storedAtEpochMs'),
     ...(typeof resumedAt === 'number' ? { resumedAtEpochMs: resumedAt } : {}),
     expiresAtEpochSeconds: number(TOKEN_TABLE_KEYS.ttl),

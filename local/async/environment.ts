@@ -11,6 +11,7 @@ import {
   handleAsyncNotifications,
   throwIfRetryNeeded,
 } from '../../handlers/async/handle-async-notification.js';
+import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/async/lost-notification.js';
 import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../handlers/async/send-async-heartbeats.js';
 import type { AsyncRunPlan } from '../../handlers/async/validate-async-run.js';
 import { describeError } from '../../handlers/contracts/errors.js';
@@ -59,6 +60,11 @@ export interface LocalAsyncEnvironmentOptions {
   readonly waitTimeoutSeconds: number;
   /** Scaling cooldowns last `cooldownSeconds × this`. @default 0.01 (see `LocalAsyncPlatform`) */
   readonly cooldownTimeScale?: number;
+  /**
+   * The heartbeat sender looks for the output of a task waiting longer than this.
+   * @default LOST_NOTIFICATION_AFTER_MS, as on AWS
+   */
+  readonly lostNotificationAfterMs?: number;
 }
 
 export interface LocalAsyncEnvironment {
@@ -150,7 +156,16 @@ export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOption
     taskTokens,
     logger,
     handlers,
-    sendHeartbeats: () => sendAsyncHeartbeats({ store: tokens, resumer, host, logger, nowEpochMs }),
+    sendHeartbeats: () =>
+      sendAsyncHeartbeats({
+        store: tokens,
+        resumer,
+        host,
+        objects: store,
+        lostNotificationAfterMs: options.lostNotificationAfterMs ?? LOST_NOTIFICATION_AFTER_MS,
+        logger,
+        nowEpochMs,
+      }),
     async close() {
       await host.shutdown();
       await platform.notifications.idle();

@@ -1,8 +1,9 @@
 /**
  * `AsyncInvoker` in local mode: `InvokeEndpointAsync` queues the request on the local model host's
  * async endpoint. It refuses what SageMaker Runtime refuses, with SageMaker's error name
- * (`ValidationError`): an unknown endpoint, an endpoint that is not asynchronous or not in
- * service, and values outside the API's ranges.
+ * (`ValidationError`): an endpoint that is not asynchronous or not in service, and values outside
+ * the API's ranges. An endpoint that no longer exists, or is being deleted or failed, is
+ * `EndpointFailedError`, as the AWS invoker maps SageMaker's "Endpoint … not found": the run stops.
  */
 import type {
   AsyncInvocationReceipt,
@@ -10,6 +11,7 @@ import type {
   AsyncInvoker,
 } from '../../handlers/async/ports.js';
 import { ASYNC_RUN_LIMITS } from '../../handlers/async/run-input.js';
+import { EndpointFailedError } from '../../handlers/contracts/errors.js';
 import { EndpointStatuses, type EndpointDescription } from '../../handlers/ports.js';
 import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
 import type { LocalAsyncEndpoint } from './async-endpoint.js';
@@ -21,6 +23,9 @@ export interface AsyncEndpointDirectory {
   /** The running async endpoint of that name, if there is one. */
   asyncEndpoint(endpointName: string): LocalAsyncEndpoint | undefined;
 }
+
+/** A deleted endpoint is `Deleting` until it is gone; a failed one serves nothing. */
+const GONE_STATUSES: readonly string[] = [EndpointStatuses.deleting, EndpointStatuses.failed];
 
 /** `InferenceId`: 1–64 characters (InvokeEndpointAsync reference, pattern `\A\S[\p{Print}]*\z`). */
 const INFERENCE_ID_MAX = 64;
@@ -34,10 +39,17 @@ export class LocalAsyncInvoker implements AsyncInvoker {
       throw new LocalValidationError(`InvokeEndpointAsync on endpoint ${request.endpointName}: ${problem}`);
     }
     const description = await this.host.describeEndpoint(request.endpointName);
-    if (description === undefined) {
-      // SageMaker Runtime's own wording for an endpoint that does not exist.
-      throw new LocalValidationError(
-        `Endpoint ${request.endpointName} of account ${LOCAL_ACCOUNT_ID} not found.`,
+    if (description === undefined || GONE_STATUSES.includes(description.status)) {
+      // SageMaker Runtime's own wording for an endpoint that does not exist, then the AWS invoker's.
+      throw new EndpointFailedError(
+        `InvokeEndpointAsync on endpoint ${request.endpointName} for ${request.inputLocation}: ${
+          description === undefined
+            ? `Endpoint ${request.endpointName} of account ${LOCAL_ACCOUNT_ID} not found.`
+            : `Endpoint ${request.endpointName} is ${description.status}${
+                description.failureReason === undefined ? '' : ` (${description.failureReason})`
+              }.`
+        } Expected the run's endpoint in service; it was deleted outside the run, so no further input is sent. Start the run again once the endpoint exists`,
+        { endpointName: request.endpointName, inferenceId: request.inferenceId },
       );
     }
     const endpoint = this.host.asyncEndpoint(request.endpointName);

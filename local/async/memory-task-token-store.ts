@@ -8,7 +8,8 @@
  *   tombstone, that it still exists without one;
  * - `consumeToken`: removes the token and stamps the resume time, on condition of the token,
  *   keeping the record as a tombstone;
- * - `deleteIfToken`: deletes on condition of the token.
+ * - `deleteIfToken`: deletes on condition of the token;
+ * - `recordReceipt`: adds the invocation's output and failure locations, on condition of the token.
  *
  * In memory rather than in a file, on purpose: the tokens are issued by the runner's in-process
  * `TaskTokenBroker` and resume nothing once this process ends, so a file would only keep dead
@@ -17,6 +18,7 @@
  * reads (DynamoDB deletes expired items some time later); a local run ends long before it matters.
  */
 import type {
+  AsyncInvocationReceipt,
   ConditionalOutcome,
   NewTaskTokenRecord,
   PutOutcome,
@@ -67,6 +69,21 @@ export class MemoryTaskTokenStore implements TaskTokenStore {
     const current = this.records.get(inferenceId);
     if (current?.taskToken === undefined || current.taskToken !== taskToken) return Promise.resolve(CHANGED);
     this.records.delete(inferenceId);
+    return Promise.resolve(DONE);
+  }
+
+  recordReceipt(
+    inferenceId: string,
+    taskToken: string,
+    receipt: AsyncInvocationReceipt,
+  ): Promise<ConditionalOutcome> {
+    const current = this.records.get(inferenceId);
+    if (current?.taskToken === undefined || current.taskToken !== taskToken) return Promise.resolve(CHANGED);
+    this.records.set(inferenceId, {
+      ...current,
+      outputLocation: receipt.outputLocation,
+      ...(receipt.failureLocation === undefined ? {} : { failureLocation: receipt.failureLocation }),
+    });
     return Promise.resolve(DONE);
   }
 

@@ -52,12 +52,13 @@ describe('async-inference state machine definition', () => {
       expect([wait.TimeoutSeconds, wait.HeartbeatSeconds]).toEqual([26_100, 900]);
     });
 
-    it('records a failed input and goes on, the error kept beside the item', () => {
+    it('records a failed input and goes on, the error kept beside the item, unless the endpoint is gone', () => {
       // Act
       const wait = byName(WAIT_TASK);
 
       // Assert
       expect(wait.Catch).toEqual([
+        { ErrorEquals: [ErrorNames.endpointFailed], ResultPath: '$.error', Next: 'Endpoint gone' },
         { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Record failed input' },
       ]);
       expect(byName('Record failed input')).toEqual({
@@ -65,6 +66,22 @@ describe('async-inference state machine definition', () => {
         Parameters: { 'item.$': '$.item', 'error.$': '$.error' },
         End: true,
       });
+    });
+
+    it('stops the run when the endpoint is gone: the input fails its Map, with the error as it came', () => {
+      // Act
+      const gone = byName('Endpoint gone');
+
+      // Assert
+      expect(gone).toMatchObject({ Type: 'Fail', ErrorPath: '$.error.Error', CausePath: '$.error.Cause' });
+      for (const name of ['Invoke each input', 'Process each batch']) {
+        const map = byName(name);
+        expect([map.Catch, map.ToleratedFailurePercentage, map.ToleratedFailureCount]).toEqual([
+          undefined,
+          undefined,
+          undefined,
+        ]);
+      }
     });
 
     it('retries only the Lambda service errors and throttling, never a failed inference', () => {

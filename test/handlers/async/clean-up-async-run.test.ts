@@ -168,6 +168,22 @@ describe('cleanUpAsyncRun', () => {
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
   });
 
+  it('deregisters the autoscaling of an endpoint deleted from outside the run, after the failure it caused', async () => {
+    // Arrange: deployed and autoscaled, then deleted by someone else; config and model remain.
+    await deployRunEndpoint();
+    await sagemaker.deleteEndpoint(ENDPOINT);
+    sagemaker.calls.length = 0;
+
+    // Act
+    const result = await cleanUp({ endpoint: deployed(false), error: FAILURE });
+
+    // Assert
+    expect(scaling.policies.size).toBe(0);
+    expect(sagemaker.calls[0]).toBe(`DeregisterScalableTarget endpoint/${ENDPOINT}/variant/AllTraffic`);
+    expect(result.endpoints).toEqual([]);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+  });
+
   it('leaves a reused endpoint untouched: no deregistration, no deletion', async () => {
     // Arrange
     sagemaker.addExistingEndpoint(REUSED, 'ml.c5.xlarge');

@@ -105,7 +105,7 @@ describe('handleAsyncNotifications', () => {
       timeInSageMakerMs: 153,
       totalMs: 30_000,
       invokedAtEpochMs: STORED_AT_MS,
-      finishedAtEpochMs: Date.parse('2026-01-25T22:46:00.608Z'),
+      finishedAtEpochMs: Date.parse('2026-05-23T03:23:10.608Z'),
     });
   });
 
@@ -368,5 +368,133 @@ describe('handleAsyncNotifications: failure reasons too long for the state', () 
     expect(cause.failureReason).toBe(truncateForState(reason, STATE_FAILURE_REASON_BYTES));
     expect(reason.startsWith(cause.failureReason.slice(0, -1))).toBe(true);
     expect(Buffer.byteLength(JSON.stringify(JSON.stringify(cause.failureReason)))).toBeLessThanOrEqual(1024);
+  });
+});
+
+describe('handleAsyncNotifications: a notification of an earlier invocation under the same id', () => {
+  const OUTPUT = 's3://mso-async-output/results/2f4dcf85-01b8-418c-8c93-2b30fcdd1ab8.out';
+  const EARLIER_OUTPUT = 's3://mso-async-output/results/0c1d2e3f-aaaa-4bbb-8ccc-000000000001.out';
+
+  async function receiptIs(outputLocation: string, failureLocation?: string): Promise<void> {
+    await store.recordReceipt(ID, token, {
+      inferenceId: ID,
+      outputLocation,
+      ...(failureLocation === undefined ? {} : { failureLocation }),
+    });
+  }
+
+  it('resumes the task when the notification names the output location its invocation returned', async () => {
+    // Arrange
+    await receiptIs(OUTPUT);
+
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, resumedSuccess: 1 });
+  });
+
+  it("refuses another invocation's output (an earlier run of the same name): the task keeps waiting", async () => {
+    // Arrange: run B's record holds B's receipt; run A's notification is delivered again.
+    await receiptIs(OUTPUT);
+
+    // Act
+    const summary = await handle(
+      completedMessage(ID, {
+        responseParameters: { contentType: 'application/json', outputLocation: EARLIER_OUTPUT },
+      }),
+    );
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, duplicate: 1 });
+    expect(stepFunctions.isWaiting(token)).toBe(true);
+    expect(stepFunctions.resumptions.size).toBe(0);
+    expect(store.records.get(ID)?.taskToken).toBe(token);
+    expect(logger.lines).toContainEqual(
+      JSON.stringify({
+        level: 'WARN',
+        message: 'Notification of an earlier invocation under this id ignored',
+        messageId: 'sns-0',
+        inferenceId: ID,
+        runId: 'nightly',
+        itemIndex: 0,
+        problem: `its outputLocation is ${EARLIER_OUTPUT}, expected ${OUTPUT} (this attempt's)`,
+      }),
+    );
+  });
+
+  it("refuses another invocation's failure object", async () => {
+    // Arrange
+    await receiptIs(OUTPUT, 's3://mso-async-output/failures/b.out');
+
+    // Act
+    const summary = await handle(
+      failedMessage(ID, { failureLocation: 's3://mso-async-output/failures/a.out' }),
+    );
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, duplicate: 1 });
+    expect(stepFunctions.isWaiting(token)).toBe(true);
+  });
+
+  it('resumes the task when the notification names the same output object in another URI form', async () => {
+    // Arrange
+    await receiptIs(
+      'https://mso-async-output.s3.us-east-1.amazonaws.com/results/2f4dcf85-01b8-418c-8c93-2b30fcdd1ab8.out',
+    );
+
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, resumedSuccess: 1 });
+  });
+
+  it('resumes the task when the endpoint names differ only in case', async () => {
+    // Arrange
+    const record = store.records.get(ID);
+    store.records.set(ID, { ...(record as NonNullable<typeof record>), endpointName: 'MSO-Async-Endpoint' });
+
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, resumedSuccess: 1 });
+  });
+
+  it('refuses a notification from another endpoint', async () => {
+    // Arrange
+    const record = store.records.get(ID);
+    store.records.set(ID, { ...(record as NonNullable<typeof record>), endpointName: 'mso-b-ep-async' });
+
+    // Act
+    const summary = await handle(completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, duplicate: 1 });
+    expect(stepFunctions.isWaiting(token)).toBe(true);
+  });
+
+  it('refuses a failure SageMaker received before this attempt stored its token, when no location tells', async () => {
+    // Arrange: the failure names no failure object; SageMaker received it a minute before.
+    const receivedAt = new Date(STORED_AT_MS - 60_000).toISOString();
+
+    // Act
+    const summary = await handle(failedMessage(ID, { receivedTime: receivedAt, eventTime: receivedAt }));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, duplicate: 1 });
+    expect(stepFunctions.isWaiting(token)).toBe(true);
+  });
+
+  it('accepts a notification received within the clock-skew tolerance before the token was stored', async () => {
+    // Arrange: a fast model, the notification before the receipt; clocks 500 ms apart.
+    const receivedAt = new Date(STORED_AT_MS - 500).toISOString();
+
+    // Act
+    const summary = await handle(completedMessage(ID, { receivedTime: receivedAt }));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, resumedSuccess: 1 });
   });
 });

@@ -5,7 +5,7 @@ import {
   invokeAsyncInference,
   RECORD_GRACE_SECONDS,
 } from '../../../handlers/async/invoke-async-inference.js';
-import { InferenceIdInUseError } from '../../../handlers/contracts/errors.js';
+import { EndpointFailedError, InferenceIdInUseError } from '../../../handlers/contracts/errors.js';
 import { CapturingLogger, FakeAsyncInvoker, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
 
 const NOW_MS = Date.parse('2026-05-23T03:00:00.000Z');
@@ -88,6 +88,8 @@ describe('invokeAsyncInference', () => {
       itemIndex: 3,
       inputLocation: 's3://mso-async-input/inputs/0003.json',
       endpointName: 'mso-async-endpoint',
+      outputLocation: `s3://mso-async-output/results/${inferenceId}.out`,
+      failureLocation: `s3://mso-async-output/failures/${inferenceId}-error.out`,
       storedAtEpochMs: NOW_MS,
       expiresAtEpochSeconds: NOW_MS / 1000 + 3600 + RECORD_GRACE_SECONDS,
     });
@@ -229,5 +231,59 @@ describe('invokeAsyncInference', () => {
     for (const token of [first, second]) {
       expect(logger.lines.join('\n')).not.toContain(token.slice(0, 24));
     }
+  });
+  it('fails with EndpointFailedError when the endpoint is gone, deleting its own token', async () => {
+    // Arrange
+    const gone = new EndpointFailedError('Endpoint mso-async-endpoint of account 123456789012 not found.');
+    invoker.failWith = gone;
+
+    // Act / Assert
+    await expect(invoke(stepFunctions.issueToken())).rejects.toBe(gone);
+    expect(store.records.size).toBe(0);
+  });
+
+  it('leaves the receipt out when the notification resumed the task first (a fast model)', async () => {
+    // Arrange: the notification consumes the token while InvokeEndpointAsync is still answering.
+    const token = stepFunctions.issueToken();
+    const inferenceId = deriveInferenceId('nightly-2026-05-23', 3);
+    const queue = invoker.invokeEndpointAsync.bind(invoker);
+    invoker.invokeEndpointAsync = async (request) => {
+      const receipt = await queue(request);
+      await store.consumeToken(inferenceId, token, NOW_MS + 5);
+      return receipt;
+    };
+
+    // Act
+    await invoke(token);
+
+    // Assert
+    const record = store.records.get(inferenceId);
+    expect(record?.outputLocation).toBeUndefined();
+    expect(record?.resumedAtEpochMs).toBe(NOW_MS + 5);
+  });
+
+  it('returns the receipt when storing it fails, with a warning, since the request is queued', async () => {
+    // Arrange
+    const token = stepFunctions.issueToken();
+    store.recordReceipt = () =>
+      Promise.reject(Object.assign(new Error('throttled'), { name: 'TransientServiceError' }));
+
+    // Act
+    const receipt = await invoke(token);
+
+    // Assert
+    expect(receipt.outputLocation).toBe(
+      `s3://mso-async-output/results/${deriveInferenceId('nightly-2026-05-23', 3)}.out`,
+    );
+    expect(logger.lines).toContainEqual(
+      JSON.stringify({
+        level: 'WARN',
+        message: 'Could not store where the result will be written',
+        inferenceId: deriveInferenceId('nightly-2026-05-23', 3),
+        runId: 'nightly-2026-05-23',
+        itemIndex: 3,
+        error: 'TransientServiceError',
+      }),
+    );
   });
 });

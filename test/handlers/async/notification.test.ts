@@ -35,8 +35,8 @@ describe('parseNotification', () => {
           'ClientError: Received server error (500) from model. See the SageMaker Endpoint logs in your account for more information.',
         endpointName: 'mso-async-endpoint',
         inputLocation: 's3://mso-async-input/inputs/0002.json',
-        receivedAtEpochMs: Date.parse('2026-01-25T22:46:00.455Z'),
-        finishedAtEpochMs: Date.parse('2026-01-25T22:46:00.608Z'),
+        receivedAtEpochMs: Date.parse('2026-05-23T03:23:10.455Z'),
+        finishedAtEpochMs: Date.parse('2026-05-23T03:23:10.608Z'),
       },
     });
   });

@@ -4,20 +4,35 @@ import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../../handlers/as
 import { ErrorNames, TransientServiceError } from '../../../handlers/contracts/errors.js';
 import type { EndpointDescription } from '../../../handlers/ports.js';
 import { asyncEndpointDescription, ScriptedSageMaker } from './support/async-fakes.js';
+import { MemoryObjectStore } from '../../support/memory-object-store.js';
 import { CapturingLogger, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
 
 const STORED_AT_MS = Date.parse('2026-05-23T03:00:00.000Z');
 const NOW_MS = Date.parse('2026-05-23T03:40:00.000Z');
 const LIVE = 'mso-nightly-ep-async';
 const OTHER = 'mso-weekly-ep-async';
-const NOTHING: HeartbeatSummary = { heartbeats: 0, failedEndpointGone: 0, taskGone: 0, errors: 0 };
+const NOTHING: HeartbeatSummary = {
+  heartbeats: 0,
+  failedEndpointGone: 0,
+  taskGone: 0,
+  resumedFromOutput: 0,
+  failedFromFailureObject: 0,
+  errors: 0,
+};
+/** Tasks waiting longer than this (NOW − STORED_AT is 40 minutes) have their output looked for. */
+const LOOK_AFTER_MS = 2 * 60_000;
+const OUTPUT = (itemIndex: number): string => `s3://mso-artifacts/runs/nightly/async/output/${itemIndex}.out`;
+const FAILURE = (itemIndex: number): string =>
+  `s3://mso-artifacts/runs/nightly/async/failures/${itemIndex}-error.out`;
 
 let store: MemoryTokenStore;
 let stepFunctions: FakeStepFunctions;
 let sagemaker: ScriptedSageMaker;
 let logger: CapturingLogger;
+let objects: MemoryObjectStore;
 
 beforeEach(() => {
+  objects = new MemoryObjectStore();
   store = new MemoryTokenStore();
   stepFunctions = new FakeStepFunctions();
   sagemaker = new ScriptedSageMaker()
@@ -27,7 +42,11 @@ beforeEach(() => {
 });
 
 /** A task waiting for item `itemIndex`'s notification (`null`: a record naming no endpoint); returns its token. */
-async function waiting(itemIndex: number, endpointName: string | null = LIVE): Promise<string> {
+async function waiting(
+  itemIndex: number,
+  endpointName: string | null = LIVE,
+  options: { receipt?: boolean } = {},
+): Promise<string> {
   const taskToken = stepFunctions.issueToken();
   await store.putIfAbsent({
     inferenceId: inferenceId(itemIndex),
@@ -39,6 +58,13 @@ async function waiting(itemIndex: number, endpointName: string | null = LIVE): P
     storedAtEpochMs: STORED_AT_MS,
     expiresAtEpochSeconds: STORED_AT_MS / 1000 + 48 * 3600,
   });
+  if (options.receipt === true) {
+    await store.recordReceipt(inferenceId(itemIndex), taskToken, {
+      inferenceId: inferenceId(itemIndex),
+      outputLocation: OUTPUT(itemIndex),
+      failureLocation: FAILURE(itemIndex),
+    });
+  }
   return taskToken;
 }
 
@@ -47,7 +73,15 @@ function inferenceId(itemIndex: number): string {
 }
 
 function send(resumer: TaskResumer = stepFunctions): Promise<HeartbeatSummary> {
-  return sendAsyncHeartbeats({ store, resumer, host: sagemaker, logger, nowEpochMs: () => NOW_MS });
+  return sendAsyncHeartbeats({
+    store,
+    resumer,
+    host: sagemaker,
+    objects,
+    lostNotificationAfterMs: LOOK_AFTER_MS,
+    logger,
+    nowEpochMs: () => NOW_MS,
+  });
 }
 
 function endpointIs(endpointName: string, description: EndpointDescription | undefined): void {
@@ -286,7 +320,7 @@ describe('sendAsyncHeartbeats', () => {
     const summary = await send(leaky);
 
     // Assert
-    expect(summary).toEqual({ heartbeats: 1, failedEndpointGone: 1, taskGone: 1, errors: 1 });
+    expect(summary).toEqual({ ...NOTHING, heartbeats: 1, failedEndpointGone: 1, taskGone: 1, errors: 1 });
     const output = logger.lines.join('\n');
     expect(output).toContain('<task token>');
     expect(output).toContain('"message":"Waiting task failed: its endpoint is gone"');
@@ -311,8 +345,151 @@ describe('sendAsyncHeartbeats', () => {
         heartbeats: 1,
         failedEndpointGone: 0,
         taskGone: 0,
+        resumedFromOutput: 0,
+        failedFromFailureObject: 0,
         errors: 0,
       }),
     );
+  });
+  describe('a lost notification', () => {
+    it('resumes a late task with the output SageMaker wrote, and consumes its token', async () => {
+      // Arrange
+      const token = await waiting(0, LIVE, { receipt: true });
+      objects.seed(OUTPUT(0), '{"predictions":[[1]]}');
+
+      // Act
+      const summary = await send();
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, resumedFromOutput: 1 });
+      expect(stepFunctions.resumptions.get(token)).toEqual([
+        {
+          kind: 'success',
+          output: {
+            inferenceId: inferenceId(0),
+            status: 'Completed',
+            inputLocation: 's3://mso-artifacts/inputs/0.json',
+            outputLocation: OUTPUT(0),
+            timeInSageMakerMs: null,
+            totalMs: 40 * 60_000,
+            invokedAtEpochMs: STORED_AT_MS,
+            finishedAtEpochMs: NOW_MS,
+          },
+        },
+      ]);
+      expect(store.records.get(inferenceId(0))).toMatchObject({ resumedAtEpochMs: NOW_MS });
+      expect(store.records.get(inferenceId(0))?.taskToken).toBeUndefined();
+      expect(stepFunctions.heartbeats).toEqual([]);
+    });
+
+    it('fails a late task with InferenceFailedError when SageMaker wrote a failure object', async () => {
+      // Arrange
+      const token = await waiting(0, LIVE, { receipt: true });
+      objects.seed(FAILURE(0), '{"error":"bad input"}');
+
+      // Act
+      const summary = await send();
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, failedFromFailureObject: 1 });
+      const [resumption] = stepFunctions.resumptions.get(token) ?? [];
+      expect(resumption).toMatchObject({ kind: 'failure', error: ErrorNames.inferenceFailed });
+      expect(JSON.parse((resumption as { cause: string }).cause)).toEqual({
+        inferenceId: inferenceId(0),
+        invocationStatus: 'Failed',
+        failureReason: `The model answered with an error, kept at ${FAILURE(0)}; SageMaker's notification did not arrive, so the heartbeat sender found the failure object 2400 s after the invocation`,
+        failureLocation: FAILURE(0),
+        inputLocation: 's3://mso-artifacts/inputs/0.json',
+        timeInSageMakerMs: null,
+        totalMs: 40 * 60_000,
+        invokedAtEpochMs: STORED_AT_MS,
+        finishedAtEpochMs: NOW_MS,
+      });
+    });
+
+    it('resumes from the output even when the endpoint is gone since', async () => {
+      // Arrange
+      const token = await waiting(0, LIVE, { receipt: true });
+      objects.seed(OUTPUT(0), '{}');
+      endpointIs(LIVE, undefined);
+
+      // Act
+      const summary = await send();
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, resumedFromOutput: 1 });
+      expect(stepFunctions.resumptions.get(token)?.map((r) => r.kind)).toEqual(['success']);
+    });
+
+    it('heartbeats a late task whose output is not written yet', async () => {
+      // Arrange
+      const token = await waiting(0, LIVE, { receipt: true });
+
+      // Act
+      const summary = await send();
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, heartbeats: 1 });
+      expect(stepFunctions.heartbeats).toEqual([token]);
+    });
+
+    it('does not look before the task has waited lostNotificationAfterMs', async () => {
+      // Arrange: stored one minute before now, with its output already there.
+      const token = await waiting(0, LIVE, { receipt: true });
+      const record = store.records.get(inferenceId(0));
+      if (record === undefined) throw new Error('no record');
+      store.records.set(inferenceId(0), { ...record, storedAtEpochMs: NOW_MS - 60_000 });
+      objects.seed(OUTPUT(0), '{}');
+
+      // Act
+      const summary = await send();
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, heartbeats: 1 });
+      expect(stepFunctions.isWaiting(token)).toBe(true);
+    });
+
+    it('heartbeats a task whose record has no output location (its invocation had not returned)', async () => {
+      // Arrange
+      const token = await waiting(0);
+
+      // Act
+      const summary = await send();
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, heartbeats: 1 });
+      expect(stepFunctions.heartbeats).toEqual([token]);
+    });
+
+    it('heartbeats the task when the output cannot be looked for, with a warning', async () => {
+      // Arrange
+      const token = await waiting(0, LIVE, { receipt: true });
+      objects.head = () =>
+        Promise.reject(Object.assign(new Error('Access Denied'), { name: 'AccessDenied' }));
+
+      // Act
+      const summary = await send();
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, heartbeats: 1 });
+      expect(stepFunctions.heartbeats).toEqual([token]);
+      expect(logger.messages()).toContain(
+        'Could not look for the result of a late task; heartbeating it instead',
+      );
+    });
+
+    it('counts a task resumed meanwhile by its notification as gone', async () => {
+      // Arrange
+      const token = await waiting(0, LIVE, { receipt: true });
+      objects.seed(OUTPUT(0), '{}');
+      stepFunctions.endTask(token);
+
+      // Act
+      const summary = await send();
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, taskGone: 1 });
+      expect(store.records.get(inferenceId(0))?.taskToken).toBeUndefined();
+    });
   });
 });

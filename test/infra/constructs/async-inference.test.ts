@@ -300,20 +300,20 @@ describe('AsyncInference', () => {
       );
     });
 
-    it('lets the invoke Lambda store, read and delete tokens, invoke any endpoint asynchronously and fail its task', () => {
+    it('lets the invoke Lambda store, read, update (the receipt) and delete tokens, invoke any endpoint asynchronously and fail its task', () => {
       // Act
       const grants = stepGrants(invoke);
 
       // Assert
       expect(grants).toEqual(
         [
-          ...tokenHolderGrants(['DeleteItem', 'GetItem', 'PutItem']),
+          ...tokenHolderGrants(['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem']),
           `Allow sagemaker:InvokeEndpointAsync on ${ANY_ENDPOINT('endpoint')}`,
         ].sort(),
       );
     });
 
-    it('lets the heartbeat sender scan and consume tokens, describe any endpoint and heartbeat tasks', () => {
+    it('lets the heartbeat sender scan and consume tokens, describe any endpoint, heartbeat tasks and read run outputs', () => {
       // Act
       const grants = stepGrants(asyncInference.heartbeatSender);
 
@@ -321,6 +321,10 @@ describe('AsyncInference', () => {
       expect(grants).toEqual(
         [
           ...tokenHolderGrants(['Scan', 'UpdateItem']),
+          // HeadObject on the outputs of late tasks (a lost notification), under runs/ only.
+          `Allow kms:Decrypt on ${keyArn}${VIA('s3')}`,
+          `Allow s3:GetObject on <${bucketId}.Arn>/runs/*`,
+          `Allow s3:ListBucket on <${bucketId}.Arn> if {"StringLike":{"s3:prefix":["runs/*"]}}`,
           ...['DescribeEndpoint', 'DescribeEndpointConfig'].flatMap((action) =>
             ['endpoint', 'endpoint-config'].map(
               (kind) => `Allow sagemaker:${action} on ${ANY_ENDPOINT(kind)}`,

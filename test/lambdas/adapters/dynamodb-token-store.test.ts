@@ -127,6 +127,71 @@ describe('DynamoDbTokenStore', () => {
     });
   });
 
+  it('records the receipt: both locations, on condition that the token is unchanged', async () => {
+    dynamo.on(UpdateCommand).resolves({});
+
+    const outcome = await store.recordReceipt(ID, TOKEN, {
+      inferenceId: ID,
+      outputLocation: 's3://mso-artifacts/runs/nightly/async/output/a.out',
+      failureLocation: 's3://mso-artifacts/runs/nightly/async/failures/a-error.out',
+    });
+
+    expect(outcome).toEqual({ status: 'done' });
+    expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
+      TableName: TABLE,
+      Key: { inferenceId: ID },
+      UpdateExpression: 'SET outputLocation = :output, failureLocation = :failure',
+      ConditionExpression: 'taskToken = :token',
+      ExpressionAttributeValues: {
+        ':token': TOKEN,
+        ':output': 's3://mso-artifacts/runs/nightly/async/output/a.out',
+        ':failure': 's3://mso-artifacts/runs/nightly/async/failures/a-error.out',
+      },
+    });
+  });
+
+  it('records the output location alone when the endpoint has no failure path', async () => {
+    dynamo.on(UpdateCommand).resolves({});
+
+    await store.recordReceipt(ID, TOKEN, { inferenceId: ID, outputLocation: 's3://out/a.out' });
+
+    expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
+      TableName: TABLE,
+      Key: { inferenceId: ID },
+      UpdateExpression: 'SET outputLocation = :output',
+      ConditionExpression: 'taskToken = :token',
+      ExpressionAttributeValues: { ':token': TOKEN, ':output': 's3://out/a.out' },
+    });
+  });
+
+  it('reports a changed record when the task was resumed before the receipt was recorded', async () => {
+    dynamo.on(UpdateCommand).rejects(conditionFailed());
+
+    await expect(
+      store.recordReceipt(ID, TOKEN, { inferenceId: ID, outputLocation: 's3://out/a.out' }),
+    ).resolves.toEqual({ status: 'changed' });
+  });
+
+  it('reads the output and failure locations back', async () => {
+    dynamo.on(GetCommand).resolves({
+      Item: { ...item, outputLocation: 's3://out/a.out', failureLocation: 's3://out/a-error.out' },
+    });
+
+    await expect(store.get(ID)).resolves.toEqual({
+      ...record,
+      outputLocation: 's3://out/a.out',
+      failureLocation: 's3://out/a-error.out',
+    });
+  });
+
+  it('fails when a stored output location is not a string, naming the attribute', async () => {
+    dynamo.on(GetCommand).resolves({ Item: { ...item, outputLocation: 7 } });
+
+    await expect(store.get(ID)).rejects.toThrow(
+      `Task-token record ${ID}: attribute outputLocation is missing or of the wrong type, expected a string`,
+    );
+  });
+
   it('deletes the record on condition that it still holds the token', async () => {
     dynamo.on(DeleteCommand).resolves({});
 

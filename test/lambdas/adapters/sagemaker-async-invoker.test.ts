@@ -2,7 +2,7 @@ import { InvokeEndpointAsyncCommand, SageMakerRuntimeClient } from '@aws-sdk/cli
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { AsyncInvocationRequest } from '../../../handlers/async/ports.js';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { EndpointFailedError, TransientServiceError } from '../../../handlers/contracts/errors.js';
 import { SageMakerAsyncInvoker } from '../../../lambdas/adapters/sagemaker-async-invoker.js';
 
 const runtime = mockClient(SageMakerRuntimeClient);
@@ -74,14 +74,41 @@ describe('SageMakerAsyncInvoker', () => {
     await expect(invoker.invokeEndpointAsync(request)).rejects.toBeInstanceOf(TransientServiceError);
   });
 
-  it('fails with the ValidationError as SageMaker named it', async () => {
-    const validation = Object.assign(new Error('Endpoint mso-async-endpoint not found.'), {
+  it('fails with any other ValidationError as SageMaker named it', async () => {
+    const validation = Object.assign(new Error('Inference id is invalid.'), {
       name: 'ValidationError',
       $fault: 'client',
       $metadata: { httpStatusCode: 400 },
     });
     runtime.on(InvokeEndpointAsyncCommand).rejects(validation);
 
-    await expect(invoker.invokeEndpointAsync(request)).rejects.toMatchObject({ name: 'ValidationError' });
+    await expect(invoker.invokeEndpointAsync(request)).rejects.toBe(validation);
   });
+
+  it.each([
+    ['Endpoint mso-async-endpoint of account 123456789012 not found.'],
+    ['Endpoint mso-async-endpoint not found.'],
+  ])(
+    'fails with EndpointFailedError when SageMaker answers "%s" (the endpoint was deleted)',
+    async (text) => {
+      // Arrange
+      const notFound = Object.assign(new Error(text), {
+        name: 'ValidationError',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 400 },
+      });
+      runtime.on(InvokeEndpointAsyncCommand).rejects(notFound);
+
+      // Act
+      const failure = await invoker.invokeEndpointAsync(request).catch((error: unknown) => error);
+
+      // Assert
+      expect(failure).toBeInstanceOf(EndpointFailedError);
+      expect(failure).toMatchObject({
+        name: 'EndpointFailedError',
+        message: `InvokeEndpointAsync on endpoint mso-async-endpoint for s3://mso-async-input/inputs/0001.json: ${text} Expected the run's endpoint in service; it was deleted outside the run, so no further input is sent. Start the run again once the endpoint exists`,
+        details: { endpointName: 'mso-async-endpoint', inferenceId: 'mso-nightly-1a2b3c4d-item-0' },
+      });
+    },
+  );
 });

@@ -75,12 +75,21 @@ describe('LocalAsyncInvoker', () => {
     });
   });
 
-  it('fails with ValidationError when the endpoint does not exist, in SageMaker Runtime words', async () => {
+  it('fails with EndpointFailedError when the endpoint does not exist, quoting SageMaker Runtime', async () => {
     const { host } = directory(undefined);
     await expect(new LocalAsyncInvoker(host).invokeEndpointAsync(REQUEST)).rejects.toMatchObject({
-      name: 'ValidationError',
-      message: 'Endpoint mso-r1-async of account 000000000000 not found.',
+      name: 'EndpointFailedError',
+      message: `InvokeEndpointAsync on endpoint mso-r1-async for ${REQUEST.inputLocation}: Endpoint mso-r1-async of account 000000000000 not found. Expected the run's endpoint in service; it was deleted outside the run, so no further input is sent. Start the run again once the endpoint exists`,
     });
+  });
+
+  it('fails with EndpointFailedError when the endpoint is being deleted', async () => {
+    const { host, queued } = directory({ ...IN_SERVICE, status: 'Deleting' });
+    await expect(new LocalAsyncInvoker(host).invokeEndpointAsync(REQUEST)).rejects.toMatchObject({
+      name: 'EndpointFailedError',
+      message: expect.stringContaining(': Endpoint mso-r1-async is Deleting. Expected'),
+    });
+    expect(queued).toEqual([]);
   });
 
   it('fails with ValidationError when the endpoint is a real-time one', async () => {
@@ -91,15 +100,25 @@ describe('LocalAsyncInvoker', () => {
     });
   });
 
-  it('fails with ValidationError when the endpoint is not in service, with its failure reason', async () => {
+  it('fails with EndpointFailedError when the endpoint failed, with its failure reason', async () => {
     const { host, queued } = directory({
       ...IN_SERVICE,
       status: 'Failed',
       failureReason: 'model server exited',
     });
-    await expect(new LocalAsyncInvoker(host).invokeEndpointAsync(REQUEST)).rejects.toThrow(
-      'Endpoint mso-r1-async is Failed, expected InService (model server exited)',
-    );
+    await expect(new LocalAsyncInvoker(host).invokeEndpointAsync(REQUEST)).rejects.toMatchObject({
+      name: 'EndpointFailedError',
+      message: expect.stringContaining(': Endpoint mso-r1-async is Failed (model server exited). Expected'),
+    });
+    expect(queued).toEqual([]);
+  });
+
+  it('fails with ValidationError when the endpoint is not in service yet', async () => {
+    const { host, queued } = directory({ ...IN_SERVICE, status: 'Creating' });
+    await expect(new LocalAsyncInvoker(host).invokeEndpointAsync(REQUEST)).rejects.toMatchObject({
+      name: 'ValidationError',
+      message: 'Endpoint mso-r1-async is Creating, expected InService',
+    });
     expect(queued).toEqual([]);
   });
 

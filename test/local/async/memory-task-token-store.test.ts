@@ -112,4 +112,26 @@ describe('MemoryTaskTokenStore', () => {
     read.taskToken = 'tampered';
     expect((await store.get('mso-r1-item-0'))?.taskToken).toBe('t1');
   });
+
+  it('records the receipt on a record that still holds the token', async () => {
+    const store = new MemoryTaskTokenStore();
+    await store.putIfAbsent(record('t1'));
+    const receipt = {
+      inferenceId: 'mso-r1-item-0',
+      outputLocation: 's3://o/a.out',
+      failureLocation: 's3://f/a.out',
+    };
+    expect(await store.recordReceipt('mso-r1-item-0', 't1', receipt)).toEqual({ status: 'done' });
+    expect(await store.get('mso-r1-item-0')).toEqual(
+      record('t1', { outputLocation: 's3://o/a.out', failureLocation: 's3://f/a.out' }),
+    );
+  });
+
+  it('refuses the receipt of another token, or of a tombstone (the task was resumed first)', async () => {
+    const store = new MemoryTaskTokenStore();
+    await tombstone(store, 't1');
+    const receipt = { inferenceId: 'mso-r1-item-0', outputLocation: 's3://o/a.out' };
+    expect(await store.recordReceipt('mso-r1-item-0', 't1', receipt)).toEqual({ status: 'changed' });
+    expect((await store.get('mso-r1-item-0'))?.outputLocation).toBeUndefined();
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * SageMaker async inference notifications as SageMaker publishes them to SNS (SageMaker Developer
- * Guide, "Check prediction results"; field order and values as in published examples).
+ * Guide, "Check prediction results"; field order and values as in published examples, the failure's
+ * times moved to the day of the other fixtures: after the token was stored, as a real one is).
  */
 
 export function completedMessage(inferenceId: string, overrides: Record<string, unknown> = {}): string {
@@ -29,8 +30,8 @@ export function completedMessage(inferenceId: string, overrides: Record<string, 
 export function failedMessage(inferenceId: string, overrides: Record<string, unknown> = {}): string {
   return JSON.stringify({
     awsRegion: 'us-east-1',
-    eventTime: '2026-01-25T22:46:00.608Z',
-    receivedTime: '2026-01-25T22:46:00.455Z',
+    eventTime: '2026-05-23T03:23:10.608Z',
+    receivedTime: '2026-05-23T03:23:10.455Z',
     invocationStatus: 'Failed',
     failureReason:
       'ClientError: Received server error (500) from model. See the SageMaker Endpoint logs in your account for more information.',
