@@ -34,7 +34,8 @@ function simulator(answer: PolicySimulation): {
 
 function deps(simulate: ReturnType<typeof simulator>): ValidateAsyncRunDeps {
   return {
-    store: new MemoryObjectStore(),
+    // The inputs exist: the first state checks them before the role (handlers/object-checks.ts).
+    store: new MemoryObjectStore().seed(INPUT.inputs[0] ?? '', '{}').seed(INPUT.inputs[1] ?? '', '{}'),
     host: new ScriptedSageMaker().answerDescribe(REUSED, asyncEndpointDescription(REUSED)),
     artifactsBucket: 'mso-artifacts',
     region: 'us-east-1',
