@@ -74,7 +74,8 @@ export class FailedRunCleanUpWorkflow extends Construct {
     checkTimeout(this.timeout, this.inFlightWait);
 
     const wait = new sfn.Wait(this, 'Wait for in-flight steps to stop', {
-      comment: 'A step Lambda running when the execution ended may still create an endpoint until its timeout',
+      comment:
+        'A step Lambda running when the execution ended may still create an endpoint until its timeout',
       time: sfn.WaitTime.duration(this.inFlightWait),
     });
     const cleanUp = this.cleanUpTask(props.cleanUpFailedRun);
@@ -131,7 +132,8 @@ const TYPICAL_ATTEMPT_SECONDS = 60;
 /** The execution timeout must leave room for the first wait, every retry delay and the attempts. */
 function checkTimeout(timeout: Duration, inFlightWait: Duration): void {
   const attempts = FAILED_RUN_RETRY.maxAttempts + 1;
-  const minimumSeconds = inFlightWait.toSeconds() + longestRetrySchedule() + attempts * TYPICAL_ATTEMPT_SECONDS;
+  const minimumSeconds =
+    inFlightWait.toSeconds() + longestRetrySchedule() + attempts * TYPICAL_ATTEMPT_SECONDS;
   if (timeout.toSeconds() < minimumSeconds) {
     throw new Error(
       `FailedRunCleanUpWorkflow timeout: got ${timeout.toHumanString()}, expected at least ` +

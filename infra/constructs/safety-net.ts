@@ -166,7 +166,8 @@ export class SafetyNet extends Construct {
     });
     this.acknowledgeStateMachineGrants();
     this.failedRunRule = new Rule(this, 'FailedRunRule', {
-      description: 'Executions that end FAILED, TIMED_OUT or ABORTED → the "Clean up failed run" state machine',
+      description:
+        'Executions that end FAILED, TIMED_OUT or ABORTED → the "Clean up failed run" state machine',
       eventPattern: {
         source: ['aws.states'],
         detailType: [EXECUTION_STATUS_CHANGE],
