@@ -1,10 +1,13 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { cleanUpFailedRun } from '../../handlers/clean-up-failed-run.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
 import { type JsonValue, type RunnerEvent, runStateMachine } from '../../local/runner/index.js';
 import { type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { FailedRunCleanUpWorkflow } from '../../workflows/failed-run-clean-up-workflow.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
@@ -249,5 +252,53 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
       endpointConfigs: [gpu.config],
       models: [gpu.model],
     });
+  });
+
+  it('keeps the endpoint a run tagged mso:keep=true before it timed out, and deletes the rest', async () => {
+    // Prepare: the success-path clean-up's first round tagged the kept endpoint, then the run timed out.
+    const sagemaker = new FakeSageMaker();
+    await deploy(sagemaker, 'gpu');
+    await deploy(sagemaker, 'cpu');
+    const kept = names('gpu');
+    await sagemaker.addTags(
+      { endpointName: kept.endpoint, endpointConfigName: kept.config, modelName: kept.model },
+      { 'mso:keep': 'true' },
+    );
+
+    // Act
+    const run = await runCleanUp(sagemaker);
+
+    // Assert
+    expect(sagemaker.leftovers()).toEqual({
+      endpoints: [kept.endpoint],
+      endpointConfigs: [kept.config],
+      models: [kept.model],
+    });
+    expect(run.statesEntered.slice(-1)).toEqual(['Failed run cleaned up']);
+  });
+
+  it('fails when the execution timeout leaves no room for the wait and the retries', () => {
+    // Prepare
+    const stack = new Stack(new App(), 'TooShort');
+    const fn = LambdaFunction.fromFunctionArn(
+      stack,
+      'CleanUp',
+      'arn:aws:lambda:us-east-1:123456789012:function:clean-up-failed-run',
+    );
+
+    // Act
+    const act = () =>
+      new FailedRunCleanUpWorkflow(stack, 'FailedRunCleanUp', {
+        cleanUpFailedRun: fn,
+        inFlightWait: Duration.seconds(90),
+        timeout: Duration.hours(2),
+      });
+
+    // Assert
+    expect(act).toThrow(
+      'FailedRunCleanUpWorkflow timeout: got 2 hours, expected at least 132 minutes: the first wait ' +
+        '(1 minute 30 seconds), the retry delays at their ceiling (121 minutes) and 9 attempts of a minute ' +
+        'each; raise the timeout',
+    );
   });
 });
