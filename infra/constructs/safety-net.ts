@@ -29,9 +29,11 @@ import { createDeadLetterQueue, resolveScheduleExpression } from './schedule-set
 
 /**
  * The step Lambdas that create SageMaker resources (models, endpoint configs, endpoints, compilation
- * jobs, scalable targets). Aborting or timing out an execution does not stop a Lambda invocation in
- * flight: it runs to its end or its timeout, so "Clean up failed run" waits the longest of their
- * timeouts (plus `IN_FLIGHT_MARGIN`) before it lists the run's resources.
+ * jobs, scalable targets). Nothing says that aborting or timing out an execution stops a Lambda
+ * invocation already dispatched (the StopExecution API reference names no effect on running
+ * tasks), while a function's `Timeout` is "the amount of time that Lambda allows a function to run
+ * before stopping it" (Lambda API reference, FunctionConfiguration): so "Clean up failed run" waits
+ * the longest of their timeouts (plus `IN_FLIGHT_MARGIN`) before it lists the run's resources.
  */
 export const RESOURCE_CREATING_STEPS = [
   'deploy-candidate',
