@@ -2,11 +2,15 @@ import { z } from 'zod';
 import { type CleanUpDeps, type CleanUpResult, cleanUpRun } from './clean-up.js';
 import { leavesSomething } from './contracts/clean-up-account.js';
 import { CleanUpIncompleteError } from './contracts/errors.js';
+import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from './contracts/names.js';
 import { toInputIssues } from './contracts/validation.js';
+import type { ModelHost } from './ports.js';
 
 /**
- * The failure clean-up: an EventBridge rule sends the "Step Functions Execution Status Change"
- * event of every optimization execution that ends FAILED, TIMED_OUT or ABORTED here, and the run's
+ * The failure clean-up: an EventBridge rule starts the "Clean up failed run" state machine
+ * (workflows/failed-run-clean-up-workflow.ts) with the "Step Functions Execution Status Change"
+ * event of every execution of either workflow that ends FAILED, TIMED_OUT or ABORTED; its Task
+ * calls this step with that event (after waiting out in-flight step Lambdas), and the run's
  * resources are deleted by the same `cleanUpRun` the workflow's last state uses. An aborted or
  * timed-out execution never reaches that state, and a failed one may have failed in it: this is
  * the layer that still cleans up.
@@ -16,6 +20,10 @@ import { toInputIssues } from './contracts/validation.js';
  * `detail` with the DescribeExecution fields `executionArn`, `stateMachineArn`, `name` (the
  * execution name = the run id), `status` (RUNNING, SUCCEEDED, FAILED, TIMED_OUT or ABORTED), and
  * more this step does not read.
+ *
+ * What carries the keep tag (`mso:keep=true`) stays, with the config and model it uses: a run that
+ * ended (timed out, aborted) during its success-path clean-up has already tagged the endpoint the
+ * user asked to keep, and only the tag says so here (this path gets no run summary).
  *
  * A FAILED Standard execution can be redriven (within 14 days): a redrive after this clean-up
  * finds the run's resources gone, and its deploy steps create them again.
@@ -78,8 +86,8 @@ export function parseExecutionStatusChange(event: unknown): z.output<typeof exec
  * logged and ignored (the rule should not send it, but a broader rule must not delete a live run's
  * resources). Everything that can go goes in one pass; when something is still there (an endpoint
  * still Creating, a delete refused) it throws `CleanUpIncompleteError` with the account, after
- * trying everything, so that the asynchronous invocation's retries try again, the event reaches the
- * on-failure destination (a queue with an alarm) when they run out, and the janitor sweeps later.
+ * trying everything, so that the "Clean up failed run" state machine retries it with backoff for
+ * about an hour and, when it gives up, ends FAILED with the account as its cause (alarmed).
  */
 export async function cleanUpFailedRun(event: unknown, deps: CleanUpDeps): Promise<FailedRunCleanUp> {
   const { detail } = parseExecutionStatusChange(event);
@@ -98,12 +106,14 @@ export async function cleanUpFailedRun(event: unknown, deps: CleanUpDeps): Promi
     executionArn: detail.executionArn,
     stateMachineArn: detail.stateMachineArn,
   });
+  const keepNames = await keepTagged(deps.host, runId, (deps.nowEpochMs ?? Date.now)());
   const result = await cleanUpRun(
     {
       plan: { runId },
       error: { Error: detail.status, Cause: `Execution ${detail.executionArn} ended ${detail.status}` },
+      ...(keepNames.length === 0 ? {} : { keepNames }),
     },
-    // No loop here to wait out an endpoint still Creating: the invocation's retries are the wait.
+    // No loop here to wait out an endpoint still Creating: the state machine's retries are the wait.
     { ...deps, busyWaitMs: 0 },
   );
   if (leavesSomething(result)) {
@@ -113,4 +123,34 @@ export async function cleanUpFailedRun(event: unknown, deps: CleanUpDeps): Promi
     });
   }
   return { outcome: 'cleaned-up', runId, status: detail.status, result };
+}
+
+/** How far past now the keep-tag listing reaches, so that nothing created until now is left out. */
+const LIST_EVERYTHING_MARGIN_MS = 60 * 60 * 1000;
+
+/**
+ * The run's resources tagged `mso:keep=true`, with the config and models a kept endpoint uses (and
+ * the models of a kept config). Listing fails rather than guessing: a clean-up that cannot read
+ * the tags deletes nothing, and its caller retries.
+ */
+async function keepTagged(host: ModelHost, runId: string, nowEpochMs: number): Promise<string[]> {
+  const found = await host.listProjectResources({
+    namePrefix: `${RESOURCE_NAME_PREFIX}${runToken(runId)}-`,
+    createdBeforeEpochMs: nowEpochMs + LIST_EVERYTHING_MARGIN_MS,
+  });
+  const isKept = (tags: Readonly<Record<string, string>>): boolean => tags[KEEP_TAG.key] === KEEP_TAG.value;
+  const kept = new Set<string>();
+  for (const endpoint of found.endpoints.filter((e) => isKept(e.tags))) {
+    kept.add(endpoint.name);
+    if (endpoint.endpointConfigName !== undefined) kept.add(endpoint.endpointConfigName);
+    for (const model of endpoint.modelNames) kept.add(model);
+  }
+  for (const config of found.endpointConfigs) {
+    if (isKept(config.tags) || kept.has(config.name)) {
+      kept.add(config.name);
+      for (const model of config.modelNames) kept.add(model);
+    }
+  }
+  for (const model of found.models.filter((m) => isKept(m.tags))) kept.add(model.name);
+  return [...kept];
 }

@@ -116,6 +116,11 @@ export interface CleanUpEvent {
   readonly error?: { readonly Error?: string; readonly Cause?: string };
   /** On failure: the previous round's account. */
   readonly cleanUp?: CleanUpAccount;
+  /**
+   * Names kept whatever the summary says: what carries the keep tag when no summary is at hand
+   * (the failed-run clean-up, after an execution that ended during its success-path clean-up).
+   */
+  readonly keepNames?: readonly string[];
 }
 
 /** What every clean-up returns: its account (handlers/contracts/clean-up-account.ts). */
@@ -196,9 +201,10 @@ export async function cleanUpRun(event: CleanUpEvent, deps: CleanUpDeps): Promis
       return true;
     });
   }
-  const kept = new Set<string>(
-    keep === undefined ? [] : [keep.endpointName, keep.endpointConfigName, keep.modelName],
-  );
+  const kept = new Set<string>([
+    ...(keep === undefined ? [] : [keep.endpointName, keep.endpointConfigName, keep.modelName]),
+    ...(event.keepNames ?? []),
+  ]);
   const isDeletable = (name: string): boolean => !kept.has(name);
 
   const stillThere = new Set<string>();

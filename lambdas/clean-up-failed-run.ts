@@ -10,8 +10,9 @@ const compiler = sagemakerCompiler(sagemaker, { withRole: false });
 const scaling = scalingRegistry();
 
 /**
- * Target of the EventBridge rule on optimization and async executions that end FAILED, TIMED_OUT or ABORTED:
- * deletes the run's resources (the event is validated by the core).
+ * The Task of the "Clean up failed run" state machine, which the EventBridge rule on optimization
+ * and async executions that end FAILED, TIMED_OUT or ABORTED starts with the event: deletes the
+ * run's resources (the event is validated by the core).
  */
 export const handler = defineStep((event: unknown, { logger }) =>
   cleanUpFailedRun(event, { host, compiler, scaling, logger }),

@@ -13,6 +13,8 @@ export interface SynthesizedWorkflows {
   readonly template: Readonly<Record<string, unknown>>;
   readonly optimization: ExtractedStateMachine;
   readonly asyncInference: ExtractedStateMachine;
+  /** "Clean up failed run", the safety net's second layer of clean-up. */
+  readonly failedRunCleanUp: ExtractedStateMachine;
   /** The async wait task's TimeoutSeconds, as synthesized. */
   readonly asyncWaitTimeoutSeconds: number;
 }
@@ -40,6 +42,7 @@ export function synthesizeWorkflows(): SynthesizedWorkflows {
       template,
       optimization: find('optimization', stack.optimization?.stateMachine),
       asyncInference: find('async-inference', asyncInference?.workflow.stateMachine),
+      failedRunCleanUp: find('failed-run clean-up', stack.safetyNet?.failedRunCleanUp.stateMachine),
       asyncWaitTimeoutSeconds: asyncInference?.workflow.waitTimeout.toSeconds() ?? 0,
     };
   } finally {

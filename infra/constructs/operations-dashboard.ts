@@ -28,6 +28,8 @@ export interface WatchedStateMachine {
   /** How the dashboard and the alarms call it, e.g. `Optimization`. */
   readonly label: string;
   readonly stateMachine: IStateMachine;
+  /** @default - "<label>: an execution failed. The run summary on the topic has the error and cause." */
+  readonly failedAlarmDescription?: string;
 }
 
 export interface OperationsDashboardProps {
@@ -94,10 +96,11 @@ export class OperationsDashboard extends Construct {
       alarms.push(created);
     };
 
-    for (const { label, stateMachine } of props.stateMachines) {
+    for (const { label, stateMachine, failedAlarmDescription } of props.stateMachines) {
       alarm(
         `${label}ExecutionsFailed`,
-        `${label}: an execution failed. The run summary on the topic has the error and cause.`,
+        failedAlarmDescription ??
+          `${label}: an execution failed. The run summary on the topic has the error and cause.`,
         stateMachine.metricFailed({ period: PERIOD, statistic: 'Sum' }),
       );
       alarm(

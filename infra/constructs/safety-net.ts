@@ -1,8 +1,7 @@
 import { JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from '../../lambdas/config.js';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { CfnSchedule, Schedule, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
@@ -17,12 +16,37 @@ import {
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
 } from '../../handlers/contracts/run-timeouts.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
-import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import {
+  FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,
+  FailedRunCleanUpWorkflow,
+} from '../../workflows/failed-run-clean-up-workflow.js';
+import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
 import { executionsOf } from './run-notifications.js';
 import { createDeadLetterQueue, resolveScheduleExpression } from './schedule-settings.js';
+
+/**
+ * The step Lambdas that create SageMaker resources (models, endpoint configs, endpoints, compilation
+ * jobs, scalable targets). Nothing says that aborting or timing out an execution stops a Lambda
+ * invocation already dispatched (the StopExecution API reference names no effect on running
+ * tasks), while a function's `Timeout` is "the amount of time that Lambda allows a function to run
+ * before stopping it" (Lambda API reference, FunctionConfiguration): so "Clean up failed run" waits
+ * the longest of their timeouts (plus `IN_FLIGHT_MARGIN`) before it lists the run's resources.
+ */
+export const RESOURCE_CREATING_STEPS = [
+  'deploy-candidate',
+  'start-compilation',
+  'deploy-async-endpoint',
+  'check-async-endpoint',
+] as const;
+
+/** ProjectFunction's default timeout: the wait when no creating step is given. */
+const DEFAULT_STEP_TIMEOUT = Duration.seconds(30);
+
+/** Past a creating Lambda's timeout: SageMaker's List* calls see a new endpoint within seconds. */
+export const IN_FLIGHT_MARGIN = Duration.seconds(60);
 
 /** Often enough that a forgotten endpoint bills at most a few hours past its maximum age. */
 export const DEFAULT_JANITOR_SCHEDULE = 'rate(6 hours)';
@@ -76,13 +100,22 @@ export interface SafetyNetProps {
   readonly asyncExecutionTimeout?: Duration;
   /** @default - see JanitorSettings */
   readonly janitor?: JanitorSettings;
+  /**
+   * The step Lambdas that create SageMaker resources (`RESOURCE_CREATING_STEPS`): the failed-run
+   * clean-up starts only after the longest of their timeouts, plus a margin.
+   * @default - none: ProjectFunction's default timeout (30 s) is assumed
+   */
+  readonly resourceCreatingSteps?: readonly ProjectFunction[];
 }
 
 /**
  * The second layer of clean-up (issue #6), for what the workflow's own clean-up state cannot reach:
  *
- * - an EventBridge rule sends every optimization execution that ends FAILED, TIMED_OUT or ABORTED to
- *   the `clean-up-failed-run` Lambda, which deletes that run's resources;
+ * - an EventBridge rule starts the "Clean up failed run" state machine for every execution of the
+ *   watched workflows that ends FAILED, TIMED_OUT or ABORTED: it waits out in-flight step Lambdas,
+ *   then the `clean-up-failed-run` Lambda deletes that run's resources, retried with backoff for
+ *   about an hour while something is left, and the execution fails ("Clean-up gave up", alarmed by
+ *   the operations dashboard) with the account of what is left;
  * - an EventBridge Scheduler schedule runs the `janitor` Lambda, which deletes the project's
  *   endpoints, endpoint configs and models older than a maximum age, whatever left them behind.
  *
@@ -90,6 +123,8 @@ export interface SafetyNetProps {
  */
 export class SafetyNet extends Construct {
   readonly cleanUpFailedRun: ProjectFunction;
+  /** "Clean up failed run": the rule's target. */
+  readonly failedRunCleanUp: FailedRunCleanUpWorkflow;
   readonly failedRunRule: Rule;
   readonly janitor: ProjectFunction;
   readonly janitorSchedule: Schedule;
@@ -122,23 +157,19 @@ export class SafetyNet extends Construct {
     );
 
     this.cleanUpFailedRun = scope.createStepLambda('clean-up-failed-run', {
-      timeout: Duration.minutes(10),
-      description: 'Deletes the resources of an optimization run that ended FAILED, TIMED_OUT or ABORTED',
+      timeout: FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,
+      description: 'Deletes the resources of a run that ended FAILED, TIMED_OUT or ABORTED',
     });
     sagemaker.allowCleanUp(this.cleanUpFailedRun);
     sagemaker.allowDeregisterScaling(this.cleanUpFailedRun);
-    // EventBridge invokes the function asynchronously: its target RetryPolicy covers delivery only,
-    // and a function error (CleanUpIncompleteError: something still there) is retried by Lambda,
-    // at most twice, one then two minutes later, within MaximumEventAgeInSeconds of at most 6 h
-    // (Lambda developer guide, "Error handling and automatic retries in asynchronous invocation").
-    // An event whose retries all failed goes to the dead-letter queue, whose alarm tells someone.
-    this.cleanUpFailedRun.configureAsyncInvoke({
-      retryAttempts: 2,
-      maxEventAge: Duration.hours(6),
-      onFailure: new SqsDestination(this.deadLetterQueue),
+    this.failedRunCleanUp = new FailedRunCleanUpWorkflow(this, 'FailedRunCleanUp', {
+      cleanUpFailedRun: this.cleanUpFailedRun,
+      inFlightWait: inFlightWait(props.resourceCreatingSteps ?? []),
     });
+    this.acknowledgeStateMachineGrants();
     this.failedRunRule = new Rule(this, 'FailedRunRule', {
-      description: 'Optimization executions that end FAILED, TIMED_OUT or ABORTED → clean up the run',
+      description:
+        'Executions that end FAILED, TIMED_OUT or ABORTED → the "Clean up failed run" state machine',
       eventPattern: {
         source: ['aws.states'],
         detailType: [EXECUTION_STATUS_CHANGE],
@@ -148,10 +179,15 @@ export class SafetyNet extends Construct {
         },
       },
       targets: [
-        new LambdaFunction(this.cleanUpFailedRun, {
+        // StartExecution with the event as input, through a role CDK creates (states:StartExecution
+        // on this state machine only). An EventBridge target cannot name the execution: the PutTargets
+        // Target has parameters for ECS, Batch, SQS, SageMaker pipelines and others, none for Step
+        // Functions (EventBridge API reference, "Target"). Executions get generated names; the run
+        // id is the input's detail.name, and a duplicate event only repeats an idempotent clean-up.
+        // Delivery retries (throttled StartExecution) at the EventBridge maxima, 185 attempts over
+        // 24 h (EventBridge user guide, "Retrying event delivery"), then the alarmed dead-letter queue.
+        new SfnStateMachine(this.failedRunCleanUp.stateMachine, {
           deadLetterQueue: this.deadLetterQueue,
-          // Delivery retries (Lambda unavailable), at the EventBridge maxima: 185 attempts over 24 h
-          // (EventBridge user guide, "Retrying event delivery"). Function errors are Lambda's to retry.
           retryAttempts: 185,
           maxEventAge: Duration.hours(24),
         }),
@@ -194,6 +230,30 @@ export class SafetyNet extends Construct {
     );
   }
 
+  /** The wildcards CDK writes into the clean-up state machine's role, each with why it is acceptable. */
+  private acknowledgeStateMachineGrants(): void {
+    const { stateMachine } = this.failedRunCleanUp;
+    acknowledgeWildcardResource(
+      stateMachine.role,
+      `${this.cleanUpFailedRun.functionArn}:*`,
+      'CDK grants invoke on the clean-up Lambda and its versions/aliases; it is the project’s own function',
+    );
+    acknowledgeWildcardResource(
+      stateMachine.role,
+      '*',
+      'X-Ray PutTraceSegments/GetSampling* and CloudWatch Logs delivery actions support no resource-level scoping',
+    );
+    const logs = this.failedRunCleanUp.node.tryFindChild('ExecutionLogs');
+    if (logs !== undefined) {
+      acknowledgeGuardRule(
+        logs,
+        'cloudwatch_log_group_retention_period_check',
+        'Execution logs (errors, without execution data) serve debugging of recent clean-ups; the ' +
+          'lasting record of what was left is the failed execution’s cause and its alarm.',
+      );
+    }
+  }
+
   /**
    * DescribeExecution on one state machine's executions, nothing else: the janitor asks whether a
    * run is still running (`arn:…:execution:<state machine name>:<run id>`; DescribeExecution takes
@@ -210,6 +270,12 @@ export class SafetyNet extends Construct {
       'Run ids are execution names read from resource tags at sweep time; the grant covers the executions of one project state machine',
     );
   }
+}
+
+/** The longest timeout of the steps that create resources, plus `IN_FLIGHT_MARGIN`. */
+export function inFlightWait(steps: readonly ProjectFunction[]): Duration {
+  const timeouts = steps.map((step) => step.timeout ?? DEFAULT_STEP_TIMEOUT);
+  return longest([DEFAULT_STEP_TIMEOUT, ...timeouts]).plus(IN_FLIGHT_MARGIN);
 }
 
 /** The longest of the watched state machines' execution timeouts. */

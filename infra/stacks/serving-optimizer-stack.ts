@@ -12,7 +12,7 @@ import { ProjectFunction } from '../constructs/project-function.js';
 import { SageMakerExecutionRole } from '../constructs/sagemaker-execution-role.js';
 import { createOptimizationSteps } from '../constructs/optimization-steps.js';
 import type { JanitorSettings } from '../constructs/safety-net.js';
-import { SafetyNet } from '../constructs/safety-net.js';
+import { RESOURCE_CREATING_STEPS, SafetyNet } from '../constructs/safety-net.js';
 import { OptimizationWorkflow } from '../../workflows/optimization-workflow.js';
 import { AsyncInference, type AsyncInferenceSettings } from '../constructs/async-inference.js';
 import {
@@ -164,6 +164,11 @@ export class ServingOptimizerStack extends Stack {
       executionTimeout: optimization.timeout,
       asyncExecutionTimeout: asyncInference.workflow.timeout,
       janitor: props.janitor,
+      resourceCreatingSteps: this.node.children.filter(
+        (child): child is ProjectFunction =>
+          child instanceof ProjectFunction &&
+          (RESOURCE_CREATING_STEPS as readonly string[]).includes(child.stepName),
+      ),
     });
     new CfnOutput(this, 'OptimizationStateMachineArn', {
       description: 'Start a run with an input from examples/ (the execution name is the run id)',
@@ -225,6 +230,13 @@ export class ServingOptimizerStack extends Stack {
       stateMachines: [
         { label: 'Optimization', stateMachine: optimization },
         { label: 'AsyncInference', stateMachine: asyncInference },
+        {
+          label: 'FailedRunCleanUp',
+          stateMachine: workflows.safetyNet.failedRunCleanUp.stateMachine,
+          failedAlarmDescription:
+            'FailedRunCleanUp: the clean-up of a failed run gave up after about an hour of retries. The ' +
+            'execution’s cause lists what is left, why, and the commands that delete it.',
+        },
       ],
       functions: this.node.children.filter(
         (child): child is ProjectFunction => child instanceof ProjectFunction,

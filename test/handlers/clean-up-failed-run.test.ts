@@ -205,4 +205,49 @@ describe('cleanUpFailedRun', () => {
     // Assert
     await expect(cleaning).rejects.toThrow('source: got "aws.sagemaker", expected "aws.states"');
   });
+
+  it('keeps the endpoint tagged mso:keep=true with its config and model, and deletes the rest of the run', async () => {
+    // Arrange: the run timed out after its success-path clean-up tagged the kept endpoint.
+    await deployCandidate(RUN_ID, 'g5');
+    await deployCandidate(RUN_ID, 'c5');
+    const kept = {
+      endpointName: resourceName(RUN_ID, 'endpoint', 'g5'),
+      endpointConfigName: resourceName(RUN_ID, 'endpoint-config', 'g5'),
+      modelName: resourceName(RUN_ID, 'model', 'g5'),
+    };
+    await sagemaker.addTags(kept, { 'mso:keep': 'true' });
+
+    // Act
+    const outcome = await run(statusChange('TIMED_OUT'));
+
+    // Assert
+    expect(sagemaker.leftovers()).toEqual({
+      endpoints: [kept.endpointName],
+      endpointConfigs: [kept.endpointConfigName],
+      models: [kept.modelName],
+    });
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([
+      `DeleteEndpoint ${resourceName(RUN_ID, 'endpoint', 'c5')}`,
+      `DeleteEndpointConfig ${resourceName(RUN_ID, 'endpoint-config', 'c5')}`,
+      `DeleteModel ${resourceName(RUN_ID, 'model', 'c5')}`,
+    ]);
+    expect(outcome).toMatchObject({
+      outcome: 'cleaned-up',
+      result: { kept: [kept.endpointName, kept.endpointConfigName, kept.modelName] },
+    });
+  });
+
+  it('refuses to delete anything when the tags cannot be read', async () => {
+    // Arrange
+    await deployCandidate(RUN_ID, 'g5');
+    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'TransientServiceError' });
+    sagemaker.listProjectResources = () => Promise.reject(throttled);
+
+    // Act
+    const cleaning = run(statusChange('ABORTED'));
+
+    // Assert
+    await expect(cleaning).rejects.toThrow('Rate exceeded');
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
+  });
 });

@@ -3,7 +3,13 @@ import { Duration } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { SafetyNetProps } from '../../../infra/constructs/safety-net.js';
-import { resolveMaxAgeHours, resolveSchedule, SafetyNet } from '../../../infra/constructs/safety-net.js';
+import type { ProjectFunction } from '../../../infra/constructs/project-function.js';
+import {
+  inFlightWait,
+  resolveMaxAgeHours,
+  resolveSchedule,
+  SafetyNet,
+} from '../../../infra/constructs/safety-net.js';
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
@@ -52,11 +58,12 @@ describe('SafetyNet', () => {
   describe('with the default settings', () => {
     const { stack, safetyNet, template } = buildSafetyNet();
     const queueArn = { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.deadLetterQueue), 'Arn'] };
-    const cleanUpArn = { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.cleanUpFailedRun), 'Arn'] };
     const janitorArn = { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.janitor), 'Arn'] };
     const ruleId = logicalIdOf(stack, safetyNet.failedRunRule);
 
-    it('sends failed, timed-out and aborted executions of the optimization state machine to clean-up', () => {
+    const cleanUpMachineId = logicalIdOf(stack, safetyNet.failedRunCleanUp.stateMachine);
+
+    it('starts the "Clean up failed run" state machine for failed, timed-out and aborted executions, with retries and the dead-letter queue', () => {
       // Act
       const rule = propertiesOf(template, ruleId);
 
@@ -70,31 +77,87 @@ describe('SafetyNet', () => {
       expect(rule.Targets).toEqual([
         {
           Id: 'Target0',
-          Arn: cleanUpArn,
+          Arn: { Ref: cleanUpMachineId },
+          RoleArn: { 'Fn::GetAtt': [expect.stringMatching(/EventsRole/), 'Arn'] },
           DeadLetterConfig: { Arn: queueArn },
           RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 24 * 3600 },
         },
       ]);
     });
 
-    it('retries a clean-up that left something as often as Lambda allows, then sends the event to the alarmed dead-letter queue', () => {
+    it('gives the rule a role that may only start executions of the clean-up state machine', () => {
+      // Prepare
+      const targets = propertiesOf(template, ruleId).Targets as {
+        RoleArn: { 'Fn::GetAtt': [string, string] };
+      }[];
+      const roleId = targets[0]?.RoleArn['Fn::GetAtt'][0] ?? '';
+
+      // Act
+      const grants = grantsOf(template, roleId);
+
       // Assert
-      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-        FunctionName: { Ref: logicalIdOf(stack, safetyNet.cleanUpFailedRun) },
-        MaximumRetryAttempts: 2,
-        MaximumEventAgeInSeconds: 6 * 3600,
-        DestinationConfig: { OnFailure: { Destination: queueArn } },
+      expect(grants).toEqual([`Allow states:StartExecution on <${cleanUpMachineId}>`]);
+    });
+
+    it('lets the clean-up state machine invoke only the clean-up Lambda, besides logs and traces', () => {
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, safetyNet.failedRunCleanUp.stateMachine.role));
+
+      // Assert
+      const cleanUpId = logicalIdOf(stack, safetyNet.cleanUpFailedRun);
+      expect(grants).toEqual([
+        `Allow lambda:InvokeFunction on <${cleanUpId}.Arn>`,
+        `Allow lambda:InvokeFunction on <${cleanUpId}.Arn>:*`,
+        ...[
+          'CreateLogDelivery',
+          'DeleteLogDelivery',
+          'DescribeLogGroups',
+          'DescribeResourcePolicies',
+          'GetLogDelivery',
+          'ListLogDeliveries',
+          'PutResourcePolicy',
+          'UpdateLogDelivery',
+        ].map((action) => `Allow logs:${action} on *`),
+        ...['GetSamplingRules', 'GetSamplingTargets', 'PutTelemetryRecords', 'PutTraceSegments'].map(
+          (action) => `Allow xray:${action} on *`,
+        ),
+      ]);
+    });
+
+    it('logs every event of the clean-up state machine without execution data, traced, as a Standard workflow', () => {
+      // Act
+      const { DefinitionString: _definition, ...machine } = propertiesOf(template, cleanUpMachineId);
+
+      // Assert
+      expect(machine).toEqual({
+        StateMachineType: 'STANDARD',
+        RoleArn: { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.failedRunCleanUp.stateMachine.role), 'Arn'] },
+        LoggingConfiguration: {
+          Destinations: [
+            {
+              CloudWatchLogsLogGroup: {
+                LogGroupArn: {
+                  'Fn::GetAtt': [expect.stringMatching(/^SafetyNetFailedRunCleanUpExecutionLogs/), 'Arn'],
+                },
+              },
+            },
+          ],
+          IncludeExecutionData: false,
+          Level: 'ALL',
+        },
+        TracingConfiguration: { Enabled: true },
       });
     });
 
-    it('lets only the failure rule invoke the clean-up Lambda', () => {
+    it('waits 90 seconds before the first clean-up: the default 30-second step timeout plus a minute', () => {
       // Assert
-      template.hasResourceProperties('AWS::Lambda::Permission', {
-        Action: 'lambda:InvokeFunction',
-        FunctionName: cleanUpArn,
-        Principal: 'events.amazonaws.com',
-        SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
-      });
+      expect(safetyNet.failedRunCleanUp.inFlightWait.toSeconds()).toBe(90);
+    });
+
+    it('leaves the clean-up Lambda without asynchronous retries or a rule permission: only the state machine invokes it', () => {
+      // Assert
+      expect(template.findResources('AWS::Lambda::EventInvokeConfig')).toEqual({});
+      expect(template.findResources('AWS::Lambda::Permission')).toEqual({});
     });
 
     it('gives the clean-up Lambda the workflow clean-up step’s permissions and deregisters scaling, mutations scoped to mso-*', () => {
@@ -121,10 +184,6 @@ describe('SafetyNet', () => {
             (action) => `Allow sagemaker:${action} on *`,
           ),
           ...DEREGISTER_SCALING,
-          // The on-failure destination: Lambda sends with the function's role.
-          ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map(
-            (action) => `Allow sqs:${action} on <${logicalIdOf(stack, safetyNet.deadLetterQueue)}.Arn>`,
-          ),
           `Allow logs:CreateLogStream on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
           `Allow logs:PutLogEvents on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
           'Allow xray:PutTelemetryRecords on *',
@@ -353,6 +412,21 @@ describe('SafetyNet', () => {
     );
   });
 
+  describe('inFlightWait', () => {
+    it('is the longest timeout of the steps that create resources, plus a minute', () => {
+      // Prepare
+      const steps = [Duration.seconds(30), Duration.minutes(5)].map(
+        (timeout) => ({ timeout }) as unknown as ProjectFunction,
+      );
+
+      // Act
+      const wait = inFlightWait(steps);
+
+      // Assert
+      expect(wait.toSeconds()).toBe(360);
+    });
+  });
+
   describe('resolveMaxAgeHours', () => {
     it('defaults to the execution timeout rounded up to hours, plus one', () => {
       // Act
@@ -455,6 +529,44 @@ describe('SafetyNet', () => {
         'rate(12 hours)',
       );
       expect(safetyNet.maxAgeHours).toBe(50);
+    });
+
+    it('alarms on the topic when the clean-up of a failed run gives up or times out, and waits out the creating steps', () => {
+      // Prepare
+      const app = createTestApp();
+      const stack = new ServingOptimizerStack(app, 'WithAlarms', { env: TEST_ENV });
+      const { safetyNet, runNotifications } = stack;
+      if (safetyNet === undefined || runNotifications === undefined) {
+        throw new Error('expected the safety net and the run notifications with includeWorkflows left on');
+      }
+
+      // Act
+      const template = Template.fromStack(stack);
+
+      // Assert
+      const alarm = (metricName: string) => ({
+        Namespace: 'AWS/States',
+        MetricName: metricName,
+        Dimensions: [
+          {
+            Name: 'StateMachineArn',
+            Value: { Ref: logicalIdOf(stack, safetyNet.failedRunCleanUp.stateMachine) },
+          },
+        ],
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmActions: [{ Ref: logicalIdOf(stack, runNotifications.topic) }],
+      });
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        ...alarm('ExecutionsFailed'),
+        AlarmDescription:
+          'FailedRunCleanUp: the clean-up of a failed run gave up after about an hour of retries. The ' +
+          'execution’s cause lists what is left, why, and the commands that delete it.',
+      });
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', alarm('ExecutionsTimedOut'));
+      // deploy-candidate, start-compilation, deploy-async-endpoint and check-async-endpoint: 30 s each.
+      expect(safetyNet.failedRunCleanUp.inFlightWait.toSeconds()).toBe(90);
     });
 
     it('is left out with the workflows', () => {
