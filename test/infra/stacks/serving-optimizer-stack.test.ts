@@ -289,10 +289,10 @@ describe('ServingOptimizerStack', () => {
         .sort();
 
       // Assert: SNS topic ARNs name their account, and SNS is not documented to send aws:SourceAccount.
+      // EventBridge invokes one Lambda (the approval trigger); the failed-run rule starts a state machine.
       expect(scopes).toEqual([
         'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
         'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
-        'events.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
         'events.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
         'sns.amazonaws.com SourceArn:set SourceAccount:"none"',
         'sns.amazonaws.com SourceArn:set SourceAccount:"none"',
