@@ -10,7 +10,13 @@ import {
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
 } from '../handlers/contracts/run-timeouts.js';
 import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
-import { lambdaStep, type LambdaStepOptions, retryWhileBusy, standardStateMachine } from './lambda-step.js';
+import {
+  lambdaStep,
+  type LambdaStepOptions,
+  retryWhileBusy,
+  retryWhileQuotaReached,
+  standardStateMachine,
+} from './lambda-step.js';
 
 /** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
 export interface OptimizationSteps {
@@ -163,6 +169,8 @@ export class OptimizationWorkflow extends Construct {
       resultPath: '$.deployment',
       timeout: Duration.minutes(2),
     });
+    // Candidates of one instance type beyond the account's quota wait here for capacity.
+    retryWhileQuotaReached(deploy);
     const wait = new sfn.Wait(this, 'Wait for endpoint', {
       time: sfn.WaitTime.secondsPath('$.deployment.waitSeconds'),
     });

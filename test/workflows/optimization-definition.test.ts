@@ -66,6 +66,37 @@ describe('optimization state machine definition', () => {
     );
   });
 
+  it('retries with full jitter everywhere, in both state machines', () => {
+    const retriers = [workflows.optimization.definition, workflows.asyncInference.definition].flatMap(
+      (definition) =>
+        [...walkStates(definition)].flatMap(({ name, state }) =>
+          ((state.Retry ?? []) as JsonObject[]).map((retry) => ({ name, jitter: retry.JitterStrategy })),
+        ),
+    );
+
+    expect(retriers.length).toBeGreaterThan(0);
+    expect(retriers.filter(({ jitter }) => jitter !== 'FULL')).toEqual([]);
+  });
+
+  it('waits for instance capacity when deploying: QuotaExceededError retried for over 30 minutes', () => {
+    const quota = ((byName('Deploy candidate').Retry ?? []) as JsonObject[]).find((retry) =>
+      (retry.ErrorEquals as string[]).includes(ErrorNames.quotaExceeded),
+    );
+
+    expect(quota).toEqual({
+      ErrorEquals: [ErrorNames.quotaExceeded],
+      IntervalSeconds: 30,
+      BackoffRate: 2,
+      MaxDelaySeconds: 300,
+      MaxAttempts: 30,
+      JitterStrategy: 'FULL',
+    });
+    // Full jitter draws each wait between 0 and its interval: on average half of the intervals' sum.
+    const intervals = Array.from({ length: 30 }, (_, attempt) => Math.min(300, 30 * 2 ** attempt));
+    const meanWaitSeconds = intervals.reduce((sum, seconds) => sum + seconds, 0) / 2;
+    expect(meanWaitSeconds).toBeGreaterThan(30 * 60);
+  });
+
   it('keeps the state in every Catch (ResultPath), so clean-up knows what to delete', () => {
     const catches = states().flatMap(({ name, state }) =>
       ((state.Catch ?? []) as JsonObject[]).map((c) => ({ name, resultPath: c.ResultPath })),
