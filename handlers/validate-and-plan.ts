@@ -24,8 +24,9 @@ import { type CandidateInput, type RunInput, runInputSchema } from './contracts/
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './compile-model.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './deploy-candidate.js';
+import { checkInstanceQuotas } from './instance-quotas.js';
 import type { LoadPlan } from './load-test/plan.js';
-import type { Logger, ObjectStore } from './ports.js';
+import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 
 /** SageMaker's real-time `InvokeEndpoint` body limit (6 MB) and serverless limit (4 MB). */
 const MAX_REALTIME_PAYLOAD_BYTES = 6 * 1024 * 1024;
@@ -113,6 +114,8 @@ export interface ValidateAndPlanDeps {
    * @default DEFAULT_POLL_SCHEDULE for both (the Lambdas' default; locally too: the quota is AWS's)
    */
   readonly polling?: { readonly endpoint: PollSchedule; readonly compilation: PollSchedule };
+  /** The account's instance quotas (handlers/instance-quotas.ts). @default not checked */
+  readonly instanceQuotas?: InstanceQuotaReader;
   readonly logger: Logger;
 }
 
@@ -131,6 +134,7 @@ export async function validateAndPlan(
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
+  await checkInstanceQuotas(input, deps);
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined

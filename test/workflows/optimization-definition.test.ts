@@ -161,6 +161,19 @@ describe('optimization step permissions', () => {
     });
   });
 
+  it('lets validate-and-plan list Service Quotas (no resource-level permissions there), and nothing more', () => {
+    const quotaActions = statementsOf('ValidateAndPlan').flatMap((statement) =>
+      ([statement.Action].flat() as string[])
+        .filter((action) => action.startsWith('servicequotas:'))
+        .map((action) => [action, statement.Resource]),
+    );
+
+    expect(quotaActions.sort()).toEqual([
+      ['servicequotas:ListAWSDefaultServiceQuotas', '*'],
+      ['servicequotas:ListServiceQuotas', '*'],
+    ]);
+  });
+
   it('lets nothing but the clean-up Lambdas list SageMaker resources, and no step delete what it did not name', () => {
     const listing = Object.keys(template.findResources('AWS::IAM::Policy')).filter((id) =>
       JSON.stringify(template.toJSON().Resources[id]).includes('sagemaker:ListEndpoints'),

@@ -11,6 +11,11 @@ beforeAll(() => {
   workflows = synthesizeWorkflows();
 }, 120_000);
 
+function succeeded(result: Awaited<ReturnType<typeof runOptimization>>['result']): RunSummary {
+  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
+  return result.output as unknown as RunSummary;
+}
+
 const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };
 
 /** One short load step per candidate: each candidate holds its endpoint for a fraction of a second. */
@@ -47,8 +52,7 @@ describe('instance quotas (synthesized definition, run locally)', () => {
     });
 
     // Assert
-    expect(run.result.status).toBe('SUCCEEDED');
-    const summary = run.result.output as unknown as RunSummary;
+    const summary = succeeded(run.result);
     expect(summary.candidates.filter((c) => c.verdict === 'failed').map((c) => c.id)).toEqual([]);
     const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/quota-of-2/report.json`) as Report;
     expect(report.candidates.map((c) => [c.id, c.status])).toEqual(candidates.map((c) => [c.id, 'MEASURED']));
