@@ -5,7 +5,13 @@ import {
   type DeploymentState,
   type WorkerOutcome,
 } from './contracts/workflow-state.js';
-import { aggregateWorkerResults, type LoadTestResult, type WorkerResult } from './load-test/index.js';
+import {
+  aggregateWorkerResults,
+  describeLateWorkers,
+  lateWorkers,
+  type LoadTestResult,
+  type WorkerResult,
+} from './load-test/index.js';
 import type { Logger, ObjectStore } from './ports.js';
 import type { RunPlan } from './validate-and-plan.js';
 
@@ -15,7 +21,7 @@ export interface AggregateLoadTestEvent {
   readonly workers: readonly WorkerOutcome[];
   readonly deployment: Pick<
     DeploymentState,
-    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName'
+    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName' | 'loadTestRerun'
   >;
 }
 
@@ -32,6 +38,11 @@ export function loadTestResultKey(runId: string, candidateId: string): string {
  * State "Aggregate load test": merges the workers' histograms by addition (never averaging
  * percentiles), applies the SLA to the merged steps and stores the candidate's result. The
  * endpoint's instance type, count and variant, as "Check endpoint" found them, go on to the report.
+ *
+ * A worker that started late (load-test/late-start.ts) makes the figures describe less load than
+ * the steps state, so they say nothing about the endpoint: the first time, the outcome is RERUN
+ * (the workflow runs the load test once more, from a new shared start); on the re-run, it is
+ * MEASUREMENT_PROBLEM with the reason, which the report shows instead of an SLA verdict.
  */
 export async function aggregateLoadTest(
   event: AggregateLoadTestEvent,
@@ -53,9 +64,31 @@ export async function aggregateLoadTest(
     stoppedBecause: result.stoppedBecause,
   });
   const { createdEpochMs, instanceType, instanceCount, variantName } = event.deployment;
+  const late = lateWorkers(workerResults, plan.loadPlan);
+  const rerun = event.deployment.loadTestRerun === true;
+  const measurementProblem =
+    late.length === 0
+      ? undefined
+      : `${describeLateWorkers(late, plan.loadPlan)}${rerun ? '; the re-run had a late worker too' : ''}`;
+  if (measurementProblem !== undefined) {
+    deps.logger.warn(
+      rerun ? 'Load test not measurable: late workers again' : 'Late load workers: re-running',
+      {
+        candidateId: event.candidateId,
+        lateWorkers: late,
+      },
+    );
+  }
+  const status =
+    measurementProblem === undefined
+      ? CandidateStatuses.measured
+      : rerun
+        ? CandidateStatuses.measurementProblem
+        : CandidateStatuses.rerun;
   return {
     candidateId: event.candidateId,
-    status: CandidateStatuses.measured,
+    status,
+    ...(measurementProblem === undefined ? {} : { measurementProblem }),
     resultUri,
     sustainableTps: result.sustainableTps,
     ...(createdEpochMs === undefined ? {} : { endpointCreatedEpochMs: createdEpochMs }),

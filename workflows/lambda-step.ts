@@ -5,6 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
+import { QUOTA_RETRY } from '../handlers/contracts/execution-limits.js';
 
 /** Errors of the Lambda service itself (not of our code): always safe to retry. */
 export const LAMBDA_SERVICE_ERRORS = [
@@ -78,18 +79,9 @@ export function retryTransientErrors(task: tasks.LambdaInvoke): void {
 /**
  * Retry of `QuotaExceededError` (SageMaker's `ResourceLimitExceeded`: the account's instances of
  * the type are all in use): wait for other endpoints, often this run's other candidates, to be
- * deleted. 30 s doubling to at most 5 minutes, 30 attempts: up to 2 h 17 min of waits before
- * jitter, about 69 minutes on average with full jitter; longer than a candidate's whole
- * life (45-minute endpoint deadline, then its load test), so a candidate queues behind the others
- * of its type rather than failing. Planning refuses a candidate that could never fit the quota.
+ * deleted, for up to 2 h 17 min (QUOTA_RETRY, whose history the plan's worst case counts).
+ * Planning refuses a candidate that could never fit the quota.
  */
-export const QUOTA_RETRY = {
-  intervalSeconds: 30,
-  backoffRate: 2,
-  maxDelaySeconds: 300,
-  maxAttempts: 30,
-} as const;
-
 export function retryWhileQuotaReached(task: tasks.LambdaInvoke): void {
   addJitteredRetry(task, {
     errors: [ErrorNames.quotaExceeded],

@@ -91,7 +91,30 @@ export interface OptimizationHistoryShape {
   readonly endpointRounds: number;
   /** Wait → Check compilation → Choice rounds of each target. */
   readonly compilationRounds: number;
+  /** Load tests of each candidate: 2 when a late worker made it re-run (LOAD_TEST_RUNS). @default 1 */
+  readonly loadTestRuns?: number;
+  /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
+  readonly deployRetries?: number;
 }
+
+/**
+ * The "Deploy candidate" Retry on QuotaExceededError (workflows/lambda-step.ts): 30 s doubling to
+ * at most 5 minutes, 30 attempts. Its waits add up to 2 h 17 min (30 + 60 + 120 + 240 s, then
+ * 26 × 300 s), about 69 minutes on average with full jitter: longer than a candidate's whole life,
+ * so a candidate queues behind the others of its instance type rather than failing.
+ */
+export const QUOTA_RETRY = {
+  intervalSeconds: 30,
+  backoffRate: 2,
+  maxDelaySeconds: 300,
+  maxAttempts: 30,
+} as const;
+
+/** A candidate's load test runs at most twice: once, and once more if a worker started late. */
+export const LOAD_TEST_RUNS = 2;
+
+/** LambdaFunctionFailed, LambdaFunctionScheduled, LambdaFunctionStarted: what one retried attempt adds. */
+const RETRIED_ATTEMPT = 3;
 
 export interface HistoryCount {
   readonly total: number;
@@ -105,23 +128,33 @@ export interface HistoryCount {
  * - fixed: the execution, "Validate and plan", the "Optimize" Parallel, "Package model", the two
  *   Maps, "Recommend", "Clean up run resources", "Run succeeded";
  * - per compilation target: its iteration, "Start compilation job", the rounds, "Compilation ended";
- * - per candidate: its iteration, "Deploy candidate", "Candidate skipped?", the rounds, the
- *   "Run load workers" Map with one iteration and one Lambda per worker, "Aggregate load test",
- *   "Delete candidate endpoint", "Candidate measured".
+ * - per candidate: its iteration, "Deploy candidate" (and its retried attempts), "Candidate
+ *   skipped?", the rounds, then per load test the "Run load workers" Map with one iteration and
+ *   one Lambda per worker, "Aggregate load test" and "Load test measurable?", and per re-run "Re-run
+ *   load test", "Check endpoint" and "Endpoint in service?"; then "Delete candidate endpoint",
+ *   "Candidate measured".
  * A failed candidate or target takes a shorter path (no workers; a Pass instead of the rest).
  */
 export function optimizationHistoryEvents(shape: OptimizationHistoryShape): HistoryCount {
+  const loadTestRuns = shape.loadTestRuns ?? 1;
   // Validate, package, recommend, clean up; the Parallel and the two Maps; "Run succeeded".
   const fixed = E.execution + 4 * E.lambdaTask + 3 * E.mapOrParallel + E.simpleState;
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
+  const loadTest =
+    E.mapOrParallel +
+    shape.workersPerCandidate * (E.mapIteration + E.lambdaTask) +
+    E.lambdaTask +
+    E.simpleState;
+  const rerun = E.simpleState + E.lambdaTask + E.simpleState;
   const perCandidate =
     E.mapIteration +
     E.lambdaTask +
+    (shape.deployRetries ?? 0) * RETRIED_ATTEMPT +
     E.simpleState +
     shape.endpointRounds * POLL_ROUND +
-    E.mapOrParallel +
-    shape.workersPerCandidate * (E.mapIteration + E.lambdaTask) +
-    2 * E.lambdaTask +
+    loadTestRuns * loadTest +
+    (loadTestRuns - 1) * rerun +
+    E.lambdaTask +
     E.simpleState;
   return {
     total: fixed + shape.compilationTargets * perTarget + shape.candidates * perCandidate,
@@ -306,7 +339,8 @@ const DEFAULT_COMPILATION_RUNTIME_SECONDS = 900;
 /**
  * The issue that refuses a plan whose worst-case history passes the budget, or undefined. Worst
  * case: every endpoint takes its whole deadline to come into service and every compilation job
- * its whole runtime, polled on the back-off schedule. The issue names the largest share of the
+ * its whole runtime, polled on the back-off schedule; every candidate waits out the whole quota
+ * Retry and runs its load test twice. The issue names the largest share of the
  * count and how far it must come down.
  */
 export function historyIssue(
@@ -317,6 +351,8 @@ export function historyIssue(
     ...counts,
     endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
+    loadTestRuns: LOAD_TEST_RUNS,
+    deployRetries: QUOTA_RETRY.maxAttempts,
   };
   const count = optimizationHistoryEvents(shape);
   if (count.total <= HISTORY_BUDGET) return undefined;
@@ -325,9 +361,9 @@ export function historyIssue(
   const candidatesPart = shape.candidates * count.perCandidate;
   const targetsPart = shape.compilationTargets * count.perTarget;
   if (candidatesPart >= targetsPart) {
-    const workersPart = shape.candidates * shape.workersPerCandidate * (E.mapIteration + E.lambdaTask);
+    const perWorker = shape.candidates * LOAD_TEST_RUNS * (E.mapIteration + E.lambdaTask);
+    const workersPart = shape.workersPerCandidate * perWorker;
     if (workersPart * 2 >= candidatesPart) {
-      const perWorker = shape.candidates * (E.mapIteration + E.lambdaTask);
       const maxWorkers = Math.max(0, Math.floor(room(count.total - workersPart) / perWorker));
       return {
         field: 'loadPlan.workers',
