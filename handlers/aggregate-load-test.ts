@@ -16,7 +16,7 @@ import type { Logger, ObjectStore } from './ports.js';
 import type { RunPlan } from './validate-and-plan.js';
 
 export interface AggregateLoadTestEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'loadPlan' | 'sla'>;
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'loadPlan' | 'sla' | 'loadTestReruns'>;
   readonly candidateId: string;
   readonly workers: readonly WorkerOutcome[];
   readonly deployment: Pick<
@@ -66,25 +66,28 @@ export async function aggregateLoadTest(
   const { createdEpochMs, instanceType, instanceCount, variantName } = event.deployment;
   const late = lateWorkers(workerResults, plan.loadPlan);
   const rerun = event.deployment.loadTestRerun === true;
+  const canRerun = !rerun && (plan.loadTestReruns ?? 1) > 0;
   const measurementProblem =
     late.length === 0
       ? undefined
-      : `${describeLateWorkers(late, plan.loadPlan)}${rerun ? '; the re-run had a late worker too' : ''}`;
+      : describeLateWorkers(late, plan.loadPlan) +
+        (rerun
+          ? '; the re-run had a late worker too'
+          : canRerun
+            ? ''
+            : "; not re-run: the run's worst-case history has no room for re-runs (fewer candidates or workers leave some)");
   if (measurementProblem !== undefined) {
-    deps.logger.warn(
-      rerun ? 'Load test not measurable: late workers again' : 'Late load workers: re-running',
-      {
-        candidateId: event.candidateId,
-        lateWorkers: late,
-      },
-    );
+    deps.logger.warn(canRerun ? 'Late load workers: re-running' : 'Load test not measurable: late workers', {
+      candidateId: event.candidateId,
+      lateWorkers: late,
+    });
   }
   const status =
     measurementProblem === undefined
       ? CandidateStatuses.measured
-      : rerun
-        ? CandidateStatuses.measurementProblem
-        : CandidateStatuses.rerun;
+      : canRerun
+        ? CandidateStatuses.rerun
+        : CandidateStatuses.measurementProblem;
   return {
     candidateId: event.candidateId,
     status,

@@ -16,6 +16,7 @@ import {
 import {
   DEFAULT_POLL_SCHEDULE,
   optimizationLimitIssues,
+  plannedLoadTestReruns,
   type PollSchedule,
 } from './contracts/execution-limits.js';
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
@@ -83,6 +84,11 @@ export interface RunPlan {
   readonly objective: RunInput['objective'];
   readonly cleanupPolicy: RunInput['cleanup']['policy'];
   readonly maxConcurrentCandidates: number;
+  /**
+   * Times a candidate's load test may run again after a worker started late: 1, or 0 when the
+   * run's worst-case history has no room for re-runs (execution-limits.ts). @default 1
+   */
+  readonly loadTestReruns?: number;
   readonly tags: Readonly<Record<string, string>>;
   readonly estimate: {
     readonly totalUsd: number;
@@ -184,12 +190,13 @@ export async function validateAndPlan(
   };
 
   // Neither a state over 256 KB nor a full history can be caught: refuse such a plan now.
-  const limitIssues = optimizationLimitIssues(plan, {
+  const limitSettings = {
     expandedByRanges: Object.keys(input.environmentRanges).length > 0,
     endpointDeadlineSeconds: ENDPOINT_DEADLINE_SECONDS,
     compilationDeadlineMarginSeconds: COMPILATION_DEADLINE_MARGIN_SECONDS,
     polling: deps.polling ?? { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
-  });
+  };
+  const limitIssues = optimizationLimitIssues(plan, limitSettings);
   if (limitIssues.length > 0) throw new InvalidRunInputError(limitIssues);
 
   if (input.maxCostUsd !== undefined && totalUsd > input.maxCostUsd) {
@@ -207,7 +214,7 @@ export async function validateAndPlan(
     compilations: compilations.length,
     estimatedCostUsd: totalUsd,
   });
-  return plan;
+  return { ...plan, loadTestReruns: plannedLoadTestReruns(plan, limitSettings) };
 }
 
 /** Seconds one candidate's load test can last: every step's warm-up and window, capped. */

@@ -98,16 +98,19 @@ export interface OptimizationHistoryShape {
 }
 
 /**
- * The "Deploy candidate" Retry on QuotaExceededError (workflows/lambda-step.ts): 30 s doubling to
- * at most 5 minutes, 30 attempts. Its waits add up to 2 h 17 min (30 + 60 + 120 + 240 s, then
- * 26 × 300 s), about 69 minutes on average with full jitter: longer than a candidate's whole life,
- * so a candidate queues behind the others of its instance type rather than failing.
+ * The "Deploy candidate" Retry on QuotaExceededError (workflows/lambda-step.ts): 1 minute doubling
+ * to at most 15 minutes, 12 attempts. Its waits add up to 2 h 15 min (60 + 120 + 240 + 480 s, then
+ * 8 × 900 s), about 67 minutes on average with full jitter: longer than a candidate's whole life,
+ * so a candidate queues behind the others of its instance type rather than failing. Few, long
+ * waits keep the history small: 3 events per attempt, out of HISTORY_RETRY_RESERVE (the reserve's
+ * 1,000 events cover 27 candidates waiting out all 12 attempts); a candidate waiting costs
+ * nothing, since nothing of it exists yet.
  */
 export const QUOTA_RETRY = {
-  intervalSeconds: 30,
+  intervalSeconds: 60,
   backoffRate: 2,
-  maxDelaySeconds: 300,
-  maxAttempts: 30,
+  maxDelaySeconds: 900,
+  maxAttempts: 12,
 } as const;
 
 /** A candidate's load test runs at most twice: once, and once more if a worker started late. */
@@ -339,8 +342,9 @@ const DEFAULT_COMPILATION_RUNTIME_SECONDS = 900;
 /**
  * The issue that refuses a plan whose worst-case history passes the budget, or undefined. Worst
  * case: every endpoint takes its whole deadline to come into service and every compilation job
- * its whole runtime, polled on the back-off schedule; every candidate waits out the whole quota
- * Retry and runs its load test twice. The issue names the largest share of the
+ * its whole runtime, polled on the back-off schedule. Retried attempts (the quota Retry's
+ * included) come out of HISTORY_RETRY_RESERVE, as every Retry's do; a load test re-run is not
+ * counted here: the plan has one only when it fits (`loadTestRerunsWithin`). The issue names the largest share of the
  * count and how far it must come down.
  */
 export function historyIssue(
@@ -351,8 +355,7 @@ export function historyIssue(
     ...counts,
     endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
-    loadTestRuns: LOAD_TEST_RUNS,
-    deployRetries: QUOTA_RETRY.maxAttempts,
+    loadTestRuns: 1,
   };
   const count = optimizationHistoryEvents(shape);
   if (count.total <= HISTORY_BUDGET) return undefined;
@@ -361,7 +364,7 @@ export function historyIssue(
   const candidatesPart = shape.candidates * count.perCandidate;
   const targetsPart = shape.compilationTargets * count.perTarget;
   if (candidatesPart >= targetsPart) {
-    const perWorker = shape.candidates * LOAD_TEST_RUNS * (E.mapIteration + E.lambdaTask);
+    const perWorker = shape.candidates * (E.mapIteration + E.lambdaTask);
     const workersPart = shape.workersPerCandidate * perWorker;
     if (workersPart * 2 >= candidatesPart) {
       const maxWorkers = Math.max(0, Math.floor(room(count.total - workersPart) / perWorker));
@@ -393,6 +396,25 @@ export function historyIssue(
   };
 }
 
+/**
+ * Re-runs of a candidate's load test (after a late worker) the plan can afford: LOAD_TEST_RUNS - 1
+ * when the worst case with every candidate re-run still fits the history budget, else 0 (a late
+ * worker is then reported as a measurement problem at once). So re-runs never make a plan that
+ * fits without them be refused.
+ */
+export function loadTestRerunsWithin(
+  counts: Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'>,
+  timings: OptimizationTimings,
+): number {
+  const count = optimizationHistoryEvents({
+    ...counts,
+    endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
+    compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
+    loadTestRuns: LOAD_TEST_RUNS,
+  });
+  return count.total <= HISTORY_BUDGET ? LOAD_TEST_RUNS - 1 : 0;
+}
+
 /** The parts of an optimization plan ("Validate and plan") that decide its limits. */
 export interface PlannedOptimization {
   readonly candidates: readonly { readonly environment: Readonly<Record<string, string>> }[];
@@ -409,6 +431,34 @@ export interface OptimizationLimitSettings {
   /** Beyond the job's own runtime, before the check stops it (handlers/compile-model.ts). */
   readonly compilationDeadlineMarginSeconds: number;
   readonly polling: { readonly endpoint: PollSchedule; readonly compilation: PollSchedule };
+}
+
+function optimizationTimings(
+  plan: PlannedOptimization,
+  settings: OptimizationLimitSettings,
+): OptimizationTimings {
+  return {
+    endpointDeadlineSeconds: settings.endpointDeadlineSeconds,
+    compilationDeadlineSeconds: plan.compilationMaxRuntimeSeconds + settings.compilationDeadlineMarginSeconds,
+    compilationMaxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,
+    endpointPolling: settings.polling.endpoint,
+    compilationPolling: settings.polling.compilation,
+  };
+}
+
+/** The plan's `loadTestReruns`: 1 when a re-run of every candidate's load test fits the history. */
+export function plannedLoadTestReruns(
+  plan: PlannedOptimization,
+  settings: OptimizationLimitSettings,
+): number {
+  return loadTestRerunsWithin(
+    {
+      candidates: plan.candidates.length,
+      workersPerCandidate: plan.loadPlan.workers,
+      compilationTargets: plan.compilations.length,
+    },
+    optimizationTimings(plan, settings),
+  );
 }
 
 /** Every limit the plan would break: its largest state, then its worst-case history. */
@@ -431,14 +481,7 @@ export function optimizationLimitIssues(
       workersPerCandidate: plan.loadPlan.workers,
       compilationTargets: plan.compilations.length,
     },
-    {
-      endpointDeadlineSeconds: settings.endpointDeadlineSeconds,
-      compilationDeadlineSeconds:
-        plan.compilationMaxRuntimeSeconds + settings.compilationDeadlineMarginSeconds,
-      compilationMaxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,
-      endpointPolling: settings.polling.endpoint,
-      compilationPolling: settings.polling.compilation,
-    },
+    optimizationTimings(plan, settings),
   );
   return [size, history].filter((issue): issue is InputIssue => issue !== undefined);
 }

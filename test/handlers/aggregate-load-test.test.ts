@@ -57,6 +57,7 @@ function workerResult(workerIndex: number, activeFromMs: number): WorkerResult {
 async function aggregate(
   lateness: readonly [number, number],
   deployment: AggregateLoadTestEvent['deployment'] = {},
+  loadTestReruns?: number,
 ): Promise<Awaited<ReturnType<typeof aggregateLoadTest>>> {
   const store = new MemoryObjectStore();
   const workers = lateness.map((activeFromMs, workerIndex) => {
@@ -67,6 +68,7 @@ async function aggregate(
   return aggregateLoadTest(
     {
       plan: {
+        ...(loadTestReruns === undefined ? {} : { loadTestReruns }),
         runId: 'r',
         artifactsBucket: 'mso-artifacts',
         loadPlan: PLAN,
@@ -129,6 +131,18 @@ describe('aggregateLoadTest', () => {
       resultUri: 's3://mso-artifacts/runs/r/load-tests/cpu/result.json',
       measurementProblem:
         "worker 0 missed step 1's whole window (started late, e.g. throttled by Lambda and retried), so the endpoint got less load than the steps state; the re-run had a late worker too",
+    });
+  });
+
+  it('reports a measurement problem at once when the plan has no room for a re-run', async () => {
+    // Act
+    const outcome = await aggregate([0, 600], {}, 0);
+
+    // Assert
+    expect(outcome).toMatchObject({
+      status: 'MEASUREMENT_PROBLEM',
+      measurementProblem:
+        "worker 1 joined step 1 600 ms into its 1000 ms window (started late, e.g. throttled by Lambda and retried), so the endpoint got less load than the steps state; not re-run: the run's worst-case history has no room for re-runs (fewer candidates or workers leave some)",
     });
   });
 });

@@ -548,7 +548,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues).toEqual([
       {
         field: 'loadPlan.workers',
-        given: '40 workers × 50 candidates: up to 27166 history events',
+        given: '40 workers × 50 candidates: up to 27266 history events',
         expected:
           "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
       },

@@ -85,14 +85,14 @@ describe('optimization state machine definition', () => {
 
     expect(quota).toEqual({
       ErrorEquals: [ErrorNames.quotaExceeded],
-      IntervalSeconds: 30,
+      IntervalSeconds: 60,
       BackoffRate: 2,
-      MaxDelaySeconds: 300,
-      MaxAttempts: 30,
+      MaxDelaySeconds: 900,
+      MaxAttempts: 12,
       JitterStrategy: 'FULL',
     });
     // Full jitter draws each wait between 0 and its interval: on average half of the intervals' sum.
-    const intervals = Array.from({ length: 30 }, (_, attempt) => Math.min(300, 30 * 2 ** attempt));
+    const intervals = Array.from({ length: 12 }, (_, attempt) => Math.min(900, 60 * 2 ** attempt));
     const meanWaitSeconds = intervals.reduce((sum, seconds) => sum + seconds, 0) / 2;
     expect(meanWaitSeconds).toBeGreaterThan(30 * 60);
   });

@@ -42,13 +42,13 @@ describe('instance quotas (synthesized definition, run locally)', () => {
       loadPlan: SHORT_LOAD,
     });
 
-    // Act: each quota retry waits 100 ms, a few candidate lifetimes in all.
+    // Act: each quota retry waits 500 ms: 12 of them outlast the five waves of two candidates.
     const run = await runOptimization({
       workflows,
       sagemaker,
       input,
       runId: 'quota-of-2',
-      retryIntervalOverrideMs: 100,
+      retryIntervalOverrideMs: 500,
     });
 
     // Assert

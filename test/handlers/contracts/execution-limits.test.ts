@@ -4,6 +4,7 @@ import {
   asyncHistoryIssue,
   DEFAULT_POLL_SCHEDULE,
   historyIssue,
+  loadTestRerunsWithin,
   pollRoundsWithin,
   stateSizeIssue,
 } from '../../../handlers/contracts/execution-limits.js';
@@ -26,6 +27,30 @@ describe('pollRoundsWithin', () => {
   });
 });
 
+describe('loadTestRerunsWithin', () => {
+  it('allows a load test re-run per candidate when the worst case with every one re-run fits', () => {
+    // Act
+    const reruns = loadTestRerunsWithin(
+      { candidates: 10, workersPerCandidate: 4, compilationTargets: 2 },
+      TIMINGS,
+    );
+
+    // Assert
+    expect(reruns).toBe(1);
+  });
+
+  it('allows none when only the run without re-runs fits, rather than refusing the run', () => {
+    // Prepare: 50 candidates × 25 workers fit the budget (historyIssue), with re-runs they would not.
+    const counts = { candidates: 50, workersPerCandidate: 25, compilationTargets: 1 };
+
+    // Act
+    const reruns = loadTestRerunsWithin(counts, TIMINGS);
+
+    // Assert
+    expect([historyIssue(counts, TIMINGS), reruns]).toEqual([undefined, 0]);
+  });
+});
+
 describe('historyIssue', () => {
   it('names candidates when their polling, not their workers, fills the history', () => {
     // Act
@@ -37,13 +62,13 @@ describe('historyIssue', () => {
       },
     );
 
-    // Assert: 91 rounds of 30 s, 9 events each, per candidate; its quota retries and load test re-run too.
+    // Assert: 91 rounds of 30 s, 9 events each, per candidate.
     expect(issue).toEqual({
       field: 'candidates',
       given:
-        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 48536 history events',
+        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 42686 history events',
       expected:
-        "at most 24 candidates with these settings: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
+        "at most 28 candidates with these settings: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });
   });
 
@@ -60,7 +85,7 @@ describe('historyIssue', () => {
 
     // Assert
     expect(issue?.field).toBe('compilation.maxRuntimeSeconds');
-    expect(issue?.given).toBe('86400 s for each of 9 targets: up to 59371 history events');
+    expect(issue?.given).toBe('86400 s for each of 9 targets: up to 59254 history events');
   });
 });
 
