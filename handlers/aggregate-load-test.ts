@@ -41,8 +41,9 @@ export function loadTestResultKey(runId: string, candidateId: string): string {
  *
  * A worker that started late (load-test/late-start.ts) makes the figures describe less load than
  * the steps state, so they say nothing about the endpoint: the first time, the outcome is RERUN
- * (the workflow runs the load test once more, from a new shared start); on the re-run, it is
- * MEASUREMENT_PROBLEM with the reason, which the report shows instead of an SLA verdict.
+ * (the workflow runs the load test once more, from a new shared start); on the re-run, or at once
+ * when the plan has no room for re-runs (`loadTestReruns` 0), it is MEASUREMENT_PROBLEM with the
+ * reason, which the report shows instead of an SLA verdict.
  */
 export async function aggregateLoadTest(
   event: AggregateLoadTestEvent,

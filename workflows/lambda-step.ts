@@ -79,8 +79,8 @@ export function retryTransientErrors(task: tasks.LambdaInvoke): void {
 /**
  * Retry of `QuotaExceededError` (SageMaker's `ResourceLimitExceeded`: the account's instances of
  * the type are all in use): wait for other endpoints, often this run's other candidates, to be
- * deleted, for up to 2 h 15 min (QUOTA_RETRY, whose history the plan's worst case counts).
- * Planning refuses a candidate that could never fit the quota.
+ * deleted, for up to 2 h 15 min (QUOTA_RETRY; its attempts come out of the history's retry
+ * reserve, as every Retry's do). Planning refuses a candidate that could never fit the quota.
  */
 export function retryWhileQuotaReached(task: tasks.LambdaInvoke): void {
   addJitteredRetry(task, {
