@@ -57,7 +57,8 @@ export const LOAD_WORKER_TIMEOUT = Duration.seconds(LOAD_WORKER_TIMEOUT_SECONDS)
  * endpoint that takes the full 45-minute deadline costs 24 Wait → Check → Choice rounds (9 events
  * each), and each load worker 7 more; "Validate and plan" counts a plan's worst case from this
  * shape (handlers/contracts/execution-limits.ts, checked against a local run) and refuses it past
- * the budget.
+ * the budget; it allows a late worker's load test re-run only when re-running every candidate
+ * would still fit.
  */
 export class OptimizationWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;
