@@ -353,6 +353,7 @@ const VERDICT_ORDER: readonly CandidateVerdict[] = [
   'recommended',
   'runner-up',
   'missed-sla',
+  'measurement-problem',
   'failed',
   'skipped',
 ];

@@ -371,3 +371,28 @@ export interface RunActivity {
    */
   liveWorkflows(runId: string): Promise<readonly string[]>;
 }
+
+/**
+ * An account's SageMaker quota of instances of one type for endpoints ("ml.g5.xlarge for endpoint
+ * usage"): per account and region, shared by every endpoint there, the project's and others'.
+ */
+export interface InstanceQuota {
+  readonly instanceType: string;
+  /** The quota as Service Quotas names it, e.g. "ml.g5.xlarge for endpoint usage". */
+  readonly quotaName: string;
+  /** Service Quotas' code (`L-…`), for `request-service-quota-increase`; absent when unknown. */
+  readonly quotaCode?: string;
+  /** Instances of the type all endpoints of the account may hold at once in the region. */
+  readonly value: number;
+  /** `applied`: the account's value; `default`: AWS's default (no applied value was listed). */
+  readonly source: 'applied' | 'default';
+}
+
+/**
+ * Reads instance quotas for endpoints. Types without a listed quota are left out (locally: all,
+ * the local host has no per-type quota). Throws when the quotas cannot be read (access denied,
+ * throttled): the caller decides whether that matters.
+ */
+export interface InstanceQuotaReader {
+  endpointInstanceQuotas(instanceTypes: readonly string[]): Promise<readonly InstanceQuota[]>;
+}

@@ -15,6 +15,7 @@ import {
 import {
   DEFAULT_POLL_SCHEDULE,
   optimizationLimitIssues,
+  plannedLoadTestReruns,
   type PollSchedule,
 } from './contracts/execution-limits.js';
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
@@ -23,9 +24,10 @@ import { type CandidateInput, type RunInput, runInputSchema } from './contracts/
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './compile-model.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './deploy-candidate.js';
+import { checkInstanceQuotas } from './instance-quotas.js';
 import type { LoadPlan } from './load-test/plan.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
-import type { Logger, ObjectStore } from './ports.js';
+import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 
 /** SageMaker's real-time `InvokeEndpoint` body limit (6 MB) and serverless limit (4 MB). */
 const MAX_REALTIME_PAYLOAD_BYTES = 6 * 1024 * 1024;
@@ -82,6 +84,11 @@ export interface RunPlan {
   readonly objective: RunInput['objective'];
   readonly cleanupPolicy: RunInput['cleanup']['policy'];
   readonly maxConcurrentCandidates: number;
+  /**
+   * Times a candidate's load test may run again after a worker started late: 1, or 0 when the
+   * run's worst-case history has no room for re-runs (execution-limits.ts). @default 1
+   */
+  readonly loadTestReruns?: number;
   readonly tags: Readonly<Record<string, string>>;
   readonly estimate: {
     readonly totalUsd: number;
@@ -113,6 +120,8 @@ export interface ValidateAndPlanDeps {
    * @default DEFAULT_POLL_SCHEDULE for both (the Lambdas' default; locally too: the quota is AWS's)
    */
   readonly polling?: { readonly endpoint: PollSchedule; readonly compilation: PollSchedule };
+  /** The account's instance quotas (handlers/instance-quotas.ts). @default not checked */
+  readonly instanceQuotas?: InstanceQuotaReader;
   readonly logger: Logger;
 }
 
@@ -131,6 +140,7 @@ export async function validateAndPlan(
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
+  await checkInstanceQuotas(input, deps);
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined
@@ -180,12 +190,13 @@ export async function validateAndPlan(
   };
 
   // Neither a state over 256 KB nor a full history can be caught: refuse such a plan now.
-  const limitIssues = optimizationLimitIssues(plan, {
+  const limitSettings = {
     expandedByRanges: Object.keys(input.environmentRanges).length > 0,
     endpointDeadlineSeconds: ENDPOINT_DEADLINE_SECONDS,
     compilationDeadlineMarginSeconds: COMPILATION_DEADLINE_MARGIN_SECONDS,
     polling: deps.polling ?? { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
-  });
+  };
+  const limitIssues = optimizationLimitIssues(plan, limitSettings);
   if (limitIssues.length > 0) throw new InvalidRunInputError(limitIssues);
 
   if (input.maxCostUsd !== undefined && totalUsd > input.maxCostUsd) {
@@ -203,7 +214,7 @@ export async function validateAndPlan(
     compilations: compilations.length,
     estimatedCostUsd: totalUsd,
   });
-  return plan;
+  return { ...plan, loadTestReruns: plannedLoadTestReruns(plan, limitSettings) };
 }
 
 /** Seconds one candidate's load test can last: every step's warm-up and window, capped. */

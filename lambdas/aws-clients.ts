@@ -2,6 +2,7 @@ import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-s
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { tracer } from './step.js';
 
 /**
@@ -40,4 +41,12 @@ export function createCloudWatchClient(): CloudWatchClient {
  */
 export function createApplicationAutoScalingClient(): ApplicationAutoScalingClient {
   return tracer.captureAWSv3Client(new ApplicationAutoScalingClient({}));
+}
+
+/**
+ * Service Quotas, read once per run at planning (two paginated listings at most): the SDK's
+ * standard retries suffice, and a failure only skips the quota check (handlers/instance-quotas.ts).
+ */
+export function createServiceQuotasClient(): ServiceQuotasClient {
+  return tracer.captureAWSv3Client(new ServiceQuotasClient({}));
 }

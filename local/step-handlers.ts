@@ -18,6 +18,7 @@ import type { LoadTestProgress } from '../handlers/load-test/index.js';
 import { packageModel, type PackageModelEvent } from '../handlers/package-model.js';
 import type {
   EndpointMetricsReader,
+  InstanceQuotaReader,
   Logger,
   ModelCompiler,
   ModelHost,
@@ -27,6 +28,7 @@ import type {
 import { recommend, type RecommendEvent } from '../handlers/recommend.js';
 import { runLoadWorker, type RunLoadWorkerEvent } from '../handlers/run-load-worker.js';
 import { validateAndPlan, type ValidateAndPlanEvent } from '../handlers/validate-and-plan.js';
+import { LocalInstanceQuotas } from './adapters/local-instance-quotas.js';
 import type { TaskResolver } from './runner/index.js';
 
 /** What the optimization steps run on, outside Lambda: local adapters, or fakes in tests. */
@@ -47,6 +49,8 @@ export interface StepDependencies {
   readonly now?: () => Date;
   /** The endpoints' own metrics over each test window, for the report. */
   readonly metrics?: EndpointMetricsReader;
+  /** The instance quotas planning checks. @default none (local/adapters/local-instance-quotas.ts) */
+  readonly instanceQuotas?: InstanceQuotaReader;
   readonly onLoadProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
 }
 
@@ -103,6 +107,7 @@ export function createStepHandlers(deps: StepDependencies): Readonly<Record<stri
         store,
         artifactsBucket: deps.artifactsBucket,
         allowFileUris: deps.allowFileUris,
+        instanceQuotas: deps.instanceQuotas ?? new LocalInstanceQuotas(),
         logger,
       }),
     'package-model': (payload) => packageModel(payload as PackageModelEvent, { store, logger }),

@@ -5,6 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
+import { QUOTA_RETRY } from '../handlers/contracts/execution-limits.js';
 
 /** Errors of the Lambda service itself (not of our code): always safe to retry. */
 export const LAMBDA_SERVICE_ERRORS = [
@@ -51,13 +52,43 @@ export function lambdaStep(
   return task;
 }
 
+/**
+ * Every Retry of the project's workflows: full jitter, so that retries of parallel iterations
+ * (Map items, workers) that failed together do not come back together and collide again. Step
+ * Functions waits a random time between 0 and the computed interval ("JitterStrategy": "FULL",
+ * developer guide, "Handling errors in Step Functions workflows", Retrier fields:
+ * https://docs.aws.amazon.com/step-functions/latest/dg/concepts-error-handling.html).
+ */
+export function addJitteredRetry(
+  task: sfn.TaskStateBase,
+  props: Omit<sfn.RetryProps, 'jitterStrategy'>,
+): void {
+  task.addRetry({ ...props, jitterStrategy: sfn.JitterType.FULL });
+}
+
 /** `TransientServiceError`: throttling that outlasted the SDK's own retries. */
 export function retryTransientErrors(task: tasks.LambdaInvoke): void {
-  task.addRetry({
+  addJitteredRetry(task, {
     errors: [ErrorNames.transientService],
     interval: Duration.seconds(5),
     backoffRate: 2,
     maxAttempts: 5,
+  });
+}
+
+/**
+ * Retry of `QuotaExceededError` (SageMaker's `ResourceLimitExceeded`: the account's instances of
+ * the type are all in use): wait for other endpoints, often this run's other candidates, to be
+ * deleted, for up to 2 h 15 min (QUOTA_RETRY; its attempts come out of the history's retry
+ * reserve, as every Retry's do). Planning refuses a candidate that could never fit the quota.
+ */
+export function retryWhileQuotaReached(task: tasks.LambdaInvoke): void {
+  addJitteredRetry(task, {
+    errors: [ErrorNames.quotaExceeded],
+    interval: Duration.seconds(QUOTA_RETRY.intervalSeconds),
+    backoffRate: QUOTA_RETRY.backoffRate,
+    maxDelay: Duration.seconds(QUOTA_RETRY.maxDelaySeconds),
+    maxAttempts: QUOTA_RETRY.maxAttempts,
   });
 }
 
@@ -92,7 +123,7 @@ export function standardStateMachine(scope: Construct, props: StandardStateMachi
 }
 
 export function retryLambdaServiceErrors(task: tasks.LambdaInvoke): void {
-  task.addRetry({
+  addJitteredRetry(task, {
     errors: LAMBDA_SERVICE_ERRORS,
     interval: Duration.seconds(2),
     backoffRate: 2,
@@ -102,7 +133,7 @@ export function retryLambdaServiceErrors(task: tasks.LambdaInvoke): void {
 
 /** An endpoint still Creating cannot be deleted: retry for up to ~40 minutes. */
 export function retryWhileBusy(task: tasks.LambdaInvoke): void {
-  task.addRetry({
+  addJitteredRetry(task, {
     errors: [ErrorNames.resourceBusy],
     interval: Duration.seconds(60),
     backoffRate: 1,

@@ -94,7 +94,33 @@ export interface OptimizationHistoryShape {
   readonly compilationRounds: number;
   /** Wait → "Clean up run resources" → Choice rounds after the first clean-up (busy endpoints). @default 0 */
   readonly cleanUpRounds?: number;
+  /** Load tests of each candidate: 2 when a late worker made it re-run (LOAD_TEST_RUNS). @default 1 */
+  readonly loadTestRuns?: number;
+  /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
+  readonly deployRetries?: number;
 }
+
+/**
+ * The "Deploy candidate" Retry on QuotaExceededError (workflows/lambda-step.ts): 1 minute doubling
+ * to at most 15 minutes, 12 attempts. Its waits add up to 2 h 15 min (60 + 120 + 240 + 480 s, then
+ * 8 × 900 s), about 67 minutes on average with full jitter: longer than a candidate's whole life,
+ * so a candidate queues behind the others of its instance type rather than failing. Few, long
+ * waits keep the history small: 3 events per attempt, out of HISTORY_RETRY_RESERVE (the reserve's
+ * 1,000 events cover 27 candidates waiting out all 12 attempts); a candidate waiting costs
+ * nothing, since nothing of it exists yet.
+ */
+export const QUOTA_RETRY = {
+  intervalSeconds: 60,
+  backoffRate: 2,
+  maxDelaySeconds: 900,
+  maxAttempts: 12,
+} as const;
+
+/** A candidate's load test runs at most twice: once, and once more if a worker started late. */
+export const LOAD_TEST_RUNS = 2;
+
+/** LambdaFunctionFailed, LambdaFunctionScheduled, LambdaFunctionStarted: what one retried attempt adds. */
+const RETRIED_ATTEMPT = 3;
 
 export interface HistoryCount {
   readonly total: number;
@@ -109,12 +135,15 @@ export interface HistoryCount {
  *   Maps, "Recommend", "Clean up run resources" with "Run resources cleaned up?" and "Clean-up
  *   accounted for", "Run succeeded"; then each further clean-up round (busy endpoints waited out);
  * - per compilation target: its iteration, "Start compilation job", the rounds, "Compilation ended";
- * - per candidate: its iteration, "Deploy candidate", "Candidate skipped?", the rounds, the
- *   "Run load workers" Map with one iteration and one Lambda per worker, "Aggregate load test",
- *   "Delete candidate endpoint", "Candidate measured".
+ * - per candidate: its iteration, "Deploy candidate" (and its retried attempts), "Candidate
+ *   skipped?", the rounds, then per load test the "Run load workers" Map with one iteration and
+ *   one Lambda per worker, "Aggregate load test" and "Load test measurable?", and per re-run "Re-run
+ *   load test", "Check endpoint" and "Endpoint in service?"; then "Delete candidate endpoint",
+ *   "Candidate measured".
  * A failed candidate or target takes a shorter path (no workers; a Pass instead of the rest).
  */
 export function optimizationHistoryEvents(shape: OptimizationHistoryShape): HistoryCount {
+  const loadTestRuns = shape.loadTestRuns ?? 1;
   // Validate, package, recommend, clean up (with its Choice and Pass); the Parallel and the two
   // Maps; "Run succeeded"; the clean-up loop's further rounds.
   const fixed =
@@ -124,14 +153,21 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     3 * E.simpleState +
     (shape.cleanUpRounds ?? 0) * POLL_ROUND;
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
+  const loadTest =
+    E.mapOrParallel +
+    shape.workersPerCandidate * (E.mapIteration + E.lambdaTask) +
+    E.lambdaTask +
+    E.simpleState;
+  const rerun = E.simpleState + E.lambdaTask + E.simpleState;
   const perCandidate =
     E.mapIteration +
     E.lambdaTask +
+    (shape.deployRetries ?? 0) * RETRIED_ATTEMPT +
     E.simpleState +
     shape.endpointRounds * POLL_ROUND +
-    E.mapOrParallel +
-    shape.workersPerCandidate * (E.mapIteration + E.lambdaTask) +
-    2 * E.lambdaTask +
+    loadTestRuns * loadTest +
+    (loadTestRuns - 1) * rerun +
+    E.lambdaTask +
     E.simpleState;
   return {
     total: fixed + shape.compilationTargets * perTarget + shape.candidates * perCandidate,
@@ -333,7 +369,9 @@ const DEFAULT_COMPILATION_RUNTIME_SECONDS = 900;
 /**
  * The issue that refuses a plan whose worst-case history passes the budget, or undefined. Worst
  * case: every endpoint takes its whole deadline to come into service and every compilation job
- * its whole runtime, polled on the back-off schedule. The issue names the largest share of the
+ * its whole runtime, polled on the back-off schedule. Retried attempts (the quota Retry's
+ * included) come out of HISTORY_RETRY_RESERVE, as every Retry's do; a load test re-run is not
+ * counted here: the plan has one only when it fits (`loadTestRerunsWithin`). The issue names the largest share of the
  * count and how far it must come down.
  */
 export function historyIssue(
@@ -345,6 +383,7 @@ export function historyIssue(
     endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
     cleanUpRounds: worstCleanUpRounds(),
+    loadTestRuns: 1,
   };
   const count = optimizationHistoryEvents(shape);
   if (count.total <= HISTORY_BUDGET) return undefined;
@@ -353,9 +392,9 @@ export function historyIssue(
   const candidatesPart = shape.candidates * count.perCandidate;
   const targetsPart = shape.compilationTargets * count.perTarget;
   if (candidatesPart >= targetsPart) {
-    const workersPart = shape.candidates * shape.workersPerCandidate * (E.mapIteration + E.lambdaTask);
+    const perWorker = shape.candidates * (E.mapIteration + E.lambdaTask);
+    const workersPart = shape.workersPerCandidate * perWorker;
     if (workersPart * 2 >= candidatesPart) {
-      const perWorker = shape.candidates * (E.mapIteration + E.lambdaTask);
       const maxWorkers = Math.max(0, Math.floor(room(count.total - workersPart) / perWorker));
       return {
         field: 'loadPlan.workers',
@@ -385,6 +424,25 @@ export function historyIssue(
   };
 }
 
+/**
+ * Re-runs of a candidate's load test (after a late worker) the plan can afford: LOAD_TEST_RUNS - 1
+ * when the worst case with every candidate re-run still fits the history budget, else 0 (a late
+ * worker is then reported as a measurement problem at once). So re-runs never make a plan that
+ * fits without them be refused.
+ */
+export function loadTestRerunsWithin(
+  counts: Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'>,
+  timings: OptimizationTimings,
+): number {
+  const count = optimizationHistoryEvents({
+    ...counts,
+    endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
+    compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
+    loadTestRuns: LOAD_TEST_RUNS,
+  });
+  return count.total <= HISTORY_BUDGET ? LOAD_TEST_RUNS - 1 : 0;
+}
+
 /** The parts of an optimization plan ("Validate and plan") that decide its limits. */
 export interface PlannedOptimization {
   readonly candidates: readonly { readonly environment: Readonly<Record<string, string>> }[];
@@ -401,6 +459,34 @@ export interface OptimizationLimitSettings {
   /** Beyond the job's own runtime, before the check stops it (handlers/compile-model.ts). */
   readonly compilationDeadlineMarginSeconds: number;
   readonly polling: { readonly endpoint: PollSchedule; readonly compilation: PollSchedule };
+}
+
+function optimizationTimings(
+  plan: PlannedOptimization,
+  settings: OptimizationLimitSettings,
+): OptimizationTimings {
+  return {
+    endpointDeadlineSeconds: settings.endpointDeadlineSeconds,
+    compilationDeadlineSeconds: plan.compilationMaxRuntimeSeconds + settings.compilationDeadlineMarginSeconds,
+    compilationMaxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,
+    endpointPolling: settings.polling.endpoint,
+    compilationPolling: settings.polling.compilation,
+  };
+}
+
+/** The plan's `loadTestReruns`: 1 when a re-run of every candidate's load test fits the history. */
+export function plannedLoadTestReruns(
+  plan: PlannedOptimization,
+  settings: OptimizationLimitSettings,
+): number {
+  return loadTestRerunsWithin(
+    {
+      candidates: plan.candidates.length,
+      workersPerCandidate: plan.loadPlan.workers,
+      compilationTargets: plan.compilations.length,
+    },
+    optimizationTimings(plan, settings),
+  );
 }
 
 /** Every limit the plan would break: its largest state, then its worst-case history. */
@@ -423,14 +509,7 @@ export function optimizationLimitIssues(
       workersPerCandidate: plan.loadPlan.workers,
       compilationTargets: plan.compilations.length,
     },
-    {
-      endpointDeadlineSeconds: settings.endpointDeadlineSeconds,
-      compilationDeadlineSeconds:
-        plan.compilationMaxRuntimeSeconds + settings.compilationDeadlineMarginSeconds,
-      compilationMaxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,
-      endpointPolling: settings.polling.endpoint,
-      compilationPolling: settings.polling.compilation,
-    },
+    optimizationTimings(plan, settings),
   );
   return [size, history].filter((issue): issue is InputIssue => issue !== undefined);
 }

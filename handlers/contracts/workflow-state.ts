@@ -32,6 +32,10 @@ export const CandidateStatuses = {
   deploying: 'DEPLOYING',
   inService: 'IN_SERVICE',
   measured: 'MEASURED',
+  /** A load worker started late: "Aggregate load test" asks for the load test once more. */
+  rerun: 'RERUN',
+  /** A load worker started late again on the re-run: the figures do not describe the endpoint. */
+  measurementProblem: 'MEASUREMENT_PROBLEM',
   failed: 'FAILED',
 } as const;
 export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateStatuses];
@@ -56,6 +60,8 @@ export interface DeploymentState {
   readonly instanceType?: string;
   readonly instanceCount?: number;
   readonly variantName?: string;
+  /** Set by "Re-run load test": this is the candidate's second (and last) load test. */
+  readonly loadTestRerun?: boolean;
 }
 
 export interface WorkerOutcome {
@@ -76,6 +82,8 @@ export interface CandidateOutcome {
   readonly instanceCount?: number;
   readonly variantName?: string;
   readonly skipReason?: string;
+  /** Why the load test's figures cannot be trusted (RERUN, MEASUREMENT_PROBLEM): late workers. */
+  readonly measurementProblem?: string;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: { readonly Error?: string; readonly Cause?: string };
 }

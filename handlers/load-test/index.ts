@@ -8,3 +8,4 @@ export * from './plan.js';
 export type * from './ports.js';
 export * from './results.js';
 export * from './sla.js';
+export * from './late-start.js';

@@ -215,6 +215,22 @@ export function buildReport(input: BuildReportInput): Report {
       ...(note === undefined ? {} : { configurationNote: note }),
     };
     const m = measured.find((entry) => entry.candidate.id === candidate.id);
+    if (outcome?.status === CandidateStatuses.measurementProblem) {
+      // Figures measured under less load than the steps state: kept for inspection (resultUri),
+      // never ranked nor judged against the SLA.
+      const why = outcome.measurementProblem ?? 'a load worker started late';
+      return {
+        ...base,
+        status: 'MEASUREMENT_PROBLEM',
+        failureReason: why,
+        steps: [],
+        sustainableTps: null,
+        sustainableStep: null,
+        ...(outcome.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
+        verdict: 'measurement-problem',
+        reason: `measurement problem: ${why}; run the candidate again (fewer workers, or Lambda concurrency reserved for the load worker)`,
+      };
+    }
     if (m === undefined) {
       const skipped = outcome?.status === CandidateStatuses.skipped;
       const reason = skipped

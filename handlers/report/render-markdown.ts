@@ -44,6 +44,7 @@ const VERDICT_LABELS: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed SLA',
+  'measurement-problem': 'measurement problem',
   failed: 'failed',
   skipped: 'skipped',
 };

@@ -27,7 +27,12 @@ export interface Report {
   readonly runCost: { readonly endpointUsd: number; readonly note: string };
 }
 
-export type CandidateVerdict = 'recommended' | 'runner-up' | 'missed-sla' | 'failed' | 'skipped';
+/**
+ * `measurement-problem`: the load test ran, but a load worker started late twice (the first run
+ * and its re-run), so its figures do not describe the endpoint: no SLA verdict either way.
+ */
+export type CandidateVerdict =
+  'recommended' | 'runner-up' | 'missed-sla' | 'measurement-problem' | 'failed' | 'skipped';
 
 /** One report step: the load test's step without its encoded histogram (kept in the result file). */
 export type ReportStep = Omit<StepResult, 'histogram'> & { readonly meanLatencyMs: number };
@@ -41,7 +46,7 @@ export interface CandidateReport {
   readonly compiled: boolean;
   readonly compiledFor?: string;
   readonly environment: Readonly<Record<string, string>>;
-  readonly status: 'MEASURED' | 'SKIPPED' | 'FAILED';
+  readonly status: 'MEASURED' | 'MEASUREMENT_PROBLEM' | 'SKIPPED' | 'FAILED';
   readonly failureReason?: string;
   readonly steps: readonly ReportStep[];
   /** Throughput of the highest step that met the SLA; null when none did. */

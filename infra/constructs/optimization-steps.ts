@@ -49,6 +49,20 @@ export function createOptimizationSteps(stack: ServingOptimizerStack): Optimizat
   const readAll = [ArtifactPrefix.models, ArtifactPrefix.runs];
 
   const validateAndPlan = step('validate-and-plan', { readsArtifacts: readAll });
+  // Service Quotas' List* actions support no resource-level permissions (Service Authorization
+  // Reference, "Actions defined by Service Quotas"): https://docs.aws.amazon.com/service-authorization/latest/reference/list_servicequotas.html
+  validateAndPlan.addToRolePolicy(
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['servicequotas:ListServiceQuotas', 'servicequotas:ListAWSDefaultServiceQuotas'],
+      resources: ['*'],
+    }),
+  );
+  acknowledgeWildcardResource(
+    validateAndPlan.serviceRole,
+    '*',
+    'servicequotas:ListServiceQuotas/ListAWSDefaultServiceQuotas support no resource-level permissions; read-only quota values',
+  );
   const packageModel = step('package-model', {
     readsArtifacts: readAll,
     writesArtifacts: [ArtifactPrefix.runs],

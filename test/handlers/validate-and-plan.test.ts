@@ -560,12 +560,12 @@ describe('validateAndPlan: Step Functions limits', () => {
     ]);
   });
 
-  it('plans 50 candidates × 30 workers × every target, just under the history budget', async () => {
+  it('plans 50 candidates × 30 workers × every target, just under the history budget, without load test re-runs', async () => {
     // Act
     const plan = await validateAndPlan({ runId: 'run-1', input: largestInput({ workers: 30 }) }, deps());
 
-    // Assert
-    expect(plan.candidates).toHaveLength(50);
+    // Assert: a re-run of every candidate's load test would not fit, so a late worker is not re-run.
+    expect([plan.candidates.length, plan.loadTestReruns]).toEqual([50, 0]);
   });
 
   it('refuses a model environment that, copied into 50 candidates, makes a state pass 256 KB', async () => {
@@ -641,5 +641,41 @@ describe('validateAndPlan: the objects the run reads (the checks the async workf
 
     // Assert
     expect(error.issues).toEqual(issues);
+  });
+});
+
+describe('validateAndPlan: instance quotas', () => {
+  it("refuses a candidate above its type's instance quota before anything is created", async () => {
+    // Prepare: the account may run one ml.g4dn.xlarge; the second candidate asks for two.
+    const input = baseInput({
+      candidates: [
+        { instanceType: 'ml.c5.xlarge' },
+        { instanceType: 'ml.g4dn.xlarge', initialInstanceCount: 2 },
+      ],
+    });
+    const quota = {
+      instanceType: 'ml.g4dn.xlarge',
+      quotaName: 'ml.g4dn.xlarge for endpoint usage',
+      value: 1,
+    };
+
+    // Act
+    const error = await planError(input, {
+      ...deps(),
+      instanceQuotas: { endpointInstanceQuotas: () => Promise.resolve([{ ...quota, source: 'applied' }]) },
+    });
+
+    // Assert
+    expect(error.issues.map((issue) => [issue.field, issue.given])).toEqual([
+      ['candidates[1].initialInstanceCount', '2 × ml.g4dn.xlarge'],
+    ]);
+  });
+
+  it('plans one load test re-run per candidate when the history has room for it', async () => {
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input: baseInput() }, deps());
+
+    // Assert
+    expect(plan.loadTestReruns).toBe(1);
   });
 });

@@ -38,6 +38,12 @@ export interface FakeSageMakerFaults {
    * an endpoint fails as SageMaker's does (a ValidationException), so a clean-up that does not wait shows.
    */
   readonly creatingFor?: Readonly<Record<string, number>>;
+  /**
+   * Instance type → the account's quota: CreateEndpoint fails with the quota reached when the
+   * endpoints already holding instances of the type (any status until deleted) and the new one
+   * would need more, as SageMaker's "<type> for endpoint usage" quota does.
+   */
+  readonly instanceQuotas?: Readonly<Record<string, number>>;
 }
 
 export interface FakeSageMakerOptions {
@@ -73,6 +79,11 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
     string,
     { spec: CompilationJobSpec; describes: number; stopped: boolean }
   >();
+
+  /** The most instances of each type that endpoints held at once (for quota assertions). */
+  readonly peakInstances = new Map<string, number>();
+  /** CreateEndpoint calls refused because an instance quota was reached. */
+  quotaRefusals = 0;
 
   /** Creation time and tags by `<kind>/<name>`, as SageMaker's List* and ListTags report them. */
   private readonly created = new Map<string, { atEpochMs: number; tags: Readonly<Record<string, string>> }>();
@@ -123,6 +134,11 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
         ),
       );
     }
+    const quotaError = this.instanceQuotaError(spec.endpointName, variant);
+    if (quotaError !== undefined) {
+      this.quotaRefusals += 1;
+      return Promise.reject(quotaError);
+    }
     const failure = Object.entries(this.faults.endpointFailures ?? {}).find(([fragment]) =>
       spec.endpointName.includes(fragment),
     );
@@ -135,7 +151,37 @@ export class FakeSageMaker implements ModelHost, ModelCompiler {
       ...(asyncInference === undefined ? {} : { asyncInference }),
     });
     this.stamp('endpoint', spec.endpointName, spec.tags);
+    if (variant?.instanceType !== undefined) {
+      const inUse = this.instancesInUse(variant.instanceType);
+      this.peakInstances.set(
+        variant.instanceType,
+        Math.max(inUse, this.peakInstances.get(variant.instanceType) ?? 0),
+      );
+    }
     return Promise.resolve();
+  }
+
+  /** Instances of a type that existing endpoints hold (an endpoint holds them until deleted). */
+  private instancesInUse(instanceType: string): number {
+    return [...this.endpoints.values()]
+      .filter((endpoint) => endpoint.variant?.instanceType === instanceType)
+      .reduce((sum, endpoint) => sum + (endpoint.variant?.initialInstanceCount ?? 1), 0);
+  }
+
+  /** SageMaker's ResourceLimitExceeded message, as the adapter turns it into QuotaExceededError. */
+  private instanceQuotaError(
+    endpointName: string,
+    variant: ProductionVariantSpec | undefined,
+  ): QuotaExceededError | undefined {
+    const type = variant?.instanceType;
+    const quota = type === undefined ? undefined : this.faults.instanceQuotas?.[type];
+    if (type === undefined || quota === undefined || this.endpoints.has(endpointName)) return undefined;
+    const inUse = this.instancesInUse(type);
+    const delta = variant?.initialInstanceCount ?? 1;
+    if (inUse + delta <= quota) return undefined;
+    return new QuotaExceededError(
+      `CreateEndpoint for endpoint ${endpointName} failed: the account's SageMaker quota is reached (SageMaker says: The account-level service limit '${type} for endpoint usage' is ${quota} Instances, with current utilization of ${inUse} Instances and a request delta of ${delta} Instances.)`,
+    );
   }
 
   describeEndpoint(endpointName: string): Promise<EndpointDescription | undefined> {

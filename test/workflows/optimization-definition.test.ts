@@ -66,6 +66,37 @@ describe('optimization state machine definition', () => {
     );
   });
 
+  it('retries with full jitter everywhere, in both state machines', () => {
+    const retriers = [workflows.optimization.definition, workflows.asyncInference.definition].flatMap(
+      (definition) =>
+        [...walkStates(definition)].flatMap(({ name, state }) =>
+          ((state.Retry ?? []) as JsonObject[]).map((retry) => ({ name, jitter: retry.JitterStrategy })),
+        ),
+    );
+
+    expect(retriers.length).toBeGreaterThan(0);
+    expect(retriers.filter(({ jitter }) => jitter !== 'FULL')).toEqual([]);
+  });
+
+  it('waits for instance capacity when deploying: QuotaExceededError retried for over 30 minutes', () => {
+    const quota = ((byName('Deploy candidate').Retry ?? []) as JsonObject[]).find((retry) =>
+      (retry.ErrorEquals as string[]).includes(ErrorNames.quotaExceeded),
+    );
+
+    expect(quota).toEqual({
+      ErrorEquals: [ErrorNames.quotaExceeded],
+      IntervalSeconds: 60,
+      BackoffRate: 2,
+      MaxDelaySeconds: 900,
+      MaxAttempts: 12,
+      JitterStrategy: 'FULL',
+    });
+    // Full jitter draws each wait between 0 and its interval: on average half of the intervals' sum.
+    const intervals = Array.from({ length: 12 }, (_, attempt) => Math.min(900, 60 * 2 ** attempt));
+    const meanWaitSeconds = intervals.reduce((sum, seconds) => sum + seconds, 0) / 2;
+    expect(meanWaitSeconds).toBeGreaterThan(30 * 60);
+  });
+
   it('keeps the state in every Catch (ResultPath), so clean-up knows what to delete', () => {
     const catches = states().flatMap(({ name, state }) =>
       ((state.Catch ?? []) as JsonObject[]).map((c) => ({ name, resultPath: c.ResultPath })),
@@ -128,6 +159,19 @@ describe('optimization step permissions', () => {
     expect(passRole?.Resource).toEqual({
       'Fn::GetAtt': [expect.stringMatching(/^SageMakerExecution/), 'Arn'],
     });
+  });
+
+  it('lets validate-and-plan list Service Quotas (no resource-level permissions there), and nothing more', () => {
+    const quotaActions = statementsOf('ValidateAndPlan').flatMap((statement) =>
+      ([statement.Action].flat() as string[])
+        .filter((action) => action.startsWith('servicequotas:'))
+        .map((action) => [action, statement.Resource]),
+    );
+
+    expect(quotaActions.sort()).toEqual([
+      ['servicequotas:ListAWSDefaultServiceQuotas', '*'],
+      ['servicequotas:ListServiceQuotas', '*'],
+    ]);
   });
 
   it('lets nothing but the clean-up Lambdas list SageMaker resources, and no step delete what it did not name', () => {

@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { optimizationHistoryEvents } from '../../handlers/contracts/execution-limits.js';
+import { runLoadWorker, type RunLoadWorkerEvent } from '../../handlers/run-load-worker.js';
+import type { ObjectStore } from '../../handlers/ports.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
-import { FakeSageMaker } from '../support/fake-sagemaker.js';
+import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
+import { silentLogger } from '../support/memory-object-store.js';
 import { optimizationInput, runOptimization } from './run-optimization.js';
 
 let workflows: SynthesizedWorkflows;
@@ -66,6 +69,64 @@ describe('history model of the optimization workflow', () => {
       compilationTargets: 1,
       endpointRounds: 4,
       compilationRounds: 2,
+    });
+    expect(counted).toBe(modelled.total);
+  }, 60_000);
+
+  it('counts the events of a candidate whose load test is re-run (a late worker) exactly', async () => {
+    // Prepare: 1 candidate × 2 workers, no target; worker 1 starts 600 ms late in the first load
+    // test only (slow to start, without a retry, whose events the count leaves to the reserve).
+    const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
+    const input = optimizationInput({
+      compilation: { targets: [] },
+      candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
+      loadPlan: {
+        model: 'closed',
+        steps: [1],
+        workers: 2,
+        warmupSeconds: 0,
+        stepDurationSeconds: 1,
+        stopAtPlateau: false,
+      },
+    });
+    let store: ObjectStore | undefined;
+    let delayed = false;
+    const lateWorker = async (payload: unknown, signal: AbortSignal): Promise<unknown> => {
+      const event = payload as RunLoadWorkerEvent;
+      if (event.workerIndex === 1 && !delayed) {
+        delayed = true;
+        await new Promise((resolve) => setTimeout(resolve, 600));
+      }
+      if (store === undefined) throw new Error('the run has no store yet');
+      return runLoadWorker(event, {
+        store,
+        openTransport: stubTransports(() => ({ latencyMs: 2 })),
+        logger: silentLogger,
+        signal,
+      });
+    };
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input,
+      runId: 'history-rerun',
+      store: (memory) => (store = memory),
+      override: { 'run-load-worker': lateWorker },
+    });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(run.statesEntered.filter((state) => state === 'Re-run load test')).toHaveLength(1);
+    const counted = run.events.reduce((sum, event) => sum + awsHistoryEvents(event), 0);
+    const modelled = optimizationHistoryEvents({
+      candidates: 1,
+      workersPerCandidate: 2,
+      compilationTargets: 0,
+      endpointRounds: 4,
+      compilationRounds: 0,
+      loadTestRuns: 2,
     });
     expect(counted).toBe(modelled.total);
   }, 60_000);

@@ -67,6 +67,8 @@ export async function runOptimization(options: {
   readonly override?: Readonly<Record<string, StepHandler>>;
   readonly store?: (store: MemoryObjectStore) => ObjectStore;
   readonly metrics?: EndpointMetricsReader;
+  /** Every Retry's wait, in place of the definition's (jitter included). @default 1 */
+  readonly retryIntervalOverrideMs?: number;
 }): Promise<OptimizationRun> {
   const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
   const handlers = {
@@ -96,7 +98,7 @@ export async function runOptimization(options: {
     executionName: options.runId ?? 'test-run',
     resolveTask: stepTaskResolver(handlers),
     waitTimeOverrideMs: 1,
-    retryIntervalOverrideMs: 1,
+    retryIntervalOverrideMs: options.retryIntervalOverrideMs ?? 1,
     onEvent: (event) => events.push(event),
   });
   const statesEntered = events.flatMap((event) => (event.type === 'StateEntered' ? [event.stateName] : []));

@@ -5,6 +5,7 @@ import * as dynamodb from '@aws-sdk/client-dynamodb';
 import * as iam from '@aws-sdk/client-iam';
 import * as s3 from '@aws-sdk/client-s3';
 import * as sagemaker from '@aws-sdk/client-sagemaker';
+import * as serviceQuotas from '@aws-sdk/client-service-quotas';
 import * as sfn from '@aws-sdk/client-sfn';
 import type { ConstraintTable } from './constraint-types.js';
 
@@ -54,6 +55,8 @@ export const COVERED_OPERATIONS: readonly string[] = [
   'cloudwatch:PutMetricAlarm',
   'sns:Publish',
   'iam:SimulatePrincipalPolicy',
+  'serviceQuotas:ListAWSDefaultServiceQuotas',
+  'serviceQuotas:ListServiceQuotas',
 ];
 
 /** Required members of each structure, as the model declares them (the SDK's schemas must agree). */
@@ -206,6 +209,8 @@ export const MODEL_REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>>
   'com.amazonaws.sns#PublishInput': ['Message'],
   'com.amazonaws.iam#ContextEntry': [],
   'com.amazonaws.iam#SimulatePrincipalPolicyRequest': ['PolicySourceArn', 'ActionNames'],
+  'com.amazonaws.servicequotas#ListAWSDefaultServiceQuotasRequest': ['ServiceCode'],
+  'com.amazonaws.servicequotas#ListServiceQuotasRequest': ['ServiceCode'],
 };
 
 export const SERVICE_CONSTRAINTS: ConstraintTable = {
@@ -1792,5 +1797,45 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
     pattern: '^[\\u0020-\\u00FF]+$',
     length: { min: 1, max: 320 },
     source: 'https://docs.aws.amazon.com/IAM/latest/APIReference/API_SimulatePrincipalPolicy.html',
+  },
+  'com.amazonaws.servicequotas#ListAWSDefaultServiceQuotasRequest$ServiceCode': {
+    pattern: '^[a-zA-Z][a-zA-Z0-9-]{1,63}$',
+    length: { min: 1, max: 63 },
+    source:
+      'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListAWSDefaultServiceQuotas.html',
+  },
+  'com.amazonaws.servicequotas#ListAWSDefaultServiceQuotasRequest$NextToken': {
+    pattern: '^[a-zA-Z0-9/+]*={0,2}$',
+    length: { min: 0, max: 2048 },
+    source:
+      'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListAWSDefaultServiceQuotas.html',
+  },
+  'com.amazonaws.servicequotas#ListAWSDefaultServiceQuotasRequest$MaxResults': {
+    range: { min: 1, max: 100 },
+    source:
+      'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListAWSDefaultServiceQuotas.html',
+  },
+  'com.amazonaws.servicequotas#ListServiceQuotasRequest$ServiceCode': {
+    pattern: '^[a-zA-Z][a-zA-Z0-9-]{1,63}$',
+    length: { min: 1, max: 63 },
+    source: 'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListServiceQuotas.html',
+  },
+  'com.amazonaws.servicequotas#ListServiceQuotasRequest$NextToken': {
+    pattern: '^[a-zA-Z0-9/+]*={0,2}$',
+    length: { min: 0, max: 2048 },
+    source: 'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListServiceQuotas.html',
+  },
+  'com.amazonaws.servicequotas#ListServiceQuotasRequest$MaxResults': {
+    range: { min: 1, max: 100 },
+    source: 'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListServiceQuotas.html',
+  },
+  'com.amazonaws.servicequotas#ListServiceQuotasRequest$QuotaCode': {
+    pattern: '^[a-zA-Z][a-zA-Z0-9-]{1,128}$',
+    length: { min: 1, max: 128 },
+    source: 'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListServiceQuotas.html',
+  },
+  'com.amazonaws.servicequotas#ListServiceQuotasRequest$QuotaAppliedAtLevel': {
+    enum: Object.values(serviceQuotas.AppliedLevelEnum),
+    source: 'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListServiceQuotas.html',
   },
 };

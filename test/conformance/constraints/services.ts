@@ -69,6 +69,12 @@ export const SERVICES = {
     modelPath: 'iam/service/2010-05-08/iam-2010-05-08.json',
     page: (name) => `https://docs.aws.amazon.com/IAM/latest/APIReference/API_${name}.html`,
   },
+  serviceQuotas: {
+    sdkPackage: '@aws-sdk/client-service-quotas',
+    namespace: 'com.amazonaws.servicequotas',
+    modelPath: 'service-quotas/service/2019-06-24/service-quotas-2019-06-24.json',
+    page: (name) => `https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_${name}.html`,
+  },
 } as const satisfies Record<string, ServiceInfo>;
 
 export type ServiceKey = keyof typeof SERVICES;

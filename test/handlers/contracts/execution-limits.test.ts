@@ -4,6 +4,7 @@ import {
   asyncHistoryIssue,
   DEFAULT_POLL_SCHEDULE,
   historyIssue,
+  loadTestRerunsWithin,
   pollRoundsWithin,
   stateSizeIssue,
 } from '../../../handlers/contracts/execution-limits.js';
@@ -23,6 +24,30 @@ describe('pollRoundsWithin', () => {
 
     // Assert: 30 + 60 + 22 × 120 = 2,730 s is the first total past 2,700 s.
     expect(rounds).toBe(24);
+  });
+});
+
+describe('loadTestRerunsWithin', () => {
+  it('allows a load test re-run per candidate when the worst case with every one re-run fits', () => {
+    // Act
+    const reruns = loadTestRerunsWithin(
+      { candidates: 10, workersPerCandidate: 4, compilationTargets: 2 },
+      TIMINGS,
+    );
+
+    // Assert
+    expect(reruns).toBe(1);
+  });
+
+  it('allows none when only the run without re-runs fits, rather than refusing the run', () => {
+    // Prepare: 50 candidates × 25 workers fit the budget (historyIssue), with re-runs they would not.
+    const counts = { candidates: 50, workersPerCandidate: 25, compilationTargets: 1 };
+
+    // Act
+    const reruns = loadTestRerunsWithin(counts, TIMINGS);
+
+    // Assert
+    expect([historyIssue(counts, TIMINGS), reruns]).toEqual([undefined, 0]);
   });
 });
 

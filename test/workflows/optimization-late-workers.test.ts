@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunSummary } from '../../handlers/recommend.js';
+import type { Report } from '../../handlers/report/report.js';
+import { runLoadWorker, type RunLoadWorkerEvent } from '../../handlers/run-load-worker.js';
+import type { ObjectStore } from '../../handlers/ports.js';
+import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import type { StepHandler } from '../../local/step-handlers.js';
+import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
+import { silentLogger } from '../support/memory-object-store.js';
+import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
+
+let workflows: SynthesizedWorkflows;
+
+beforeAll(() => {
+  workflows = synthesizeWorkflows();
+}, 120_000);
+
+const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };
+
+/** One candidate, two workers, one 1-second step: a worker 600 ms late missed 60 % of the window. */
+const INPUT = optimizationInput({
+  compilation: { targets: [] },
+  candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
+  loadPlan: {
+    model: 'closed',
+    steps: [2],
+    workers: 2,
+    warmupSeconds: 0,
+    stepDurationSeconds: 1,
+    stopAtPlateau: false,
+  },
+});
+
+/**
+ * The real "Run load worker", except that worker 1's first invocation of the load tests listed in
+ * `throttledRuns` (1 = the first load test, 2 = its re-run) is throttled as Lambda does it: the
+ * invocation fails with Lambda.TooManyRequestsException after a while, the Task's Retry invokes
+ * it again, and the worker starts after the shared start.
+ */
+function throttledWorker(throttledRuns: readonly number[], store: () => ObjectStore): StepHandler {
+  const starts = new Map<number, number>();
+  return async (payload, signal) => {
+    const event = payload as RunLoadWorkerEvent;
+    const loadStart = event.deployment.loadStartEpochMs ?? 0;
+    if (event.workerIndex === 1 && !starts.has(loadStart)) {
+      starts.set(loadStart, starts.size + 1);
+      if (throttledRuns.includes(starts.size)) {
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        throw Object.assign(new Error('Rate Exceeded.'), { name: 'Lambda.TooManyRequestsException' });
+      }
+    }
+    return runLoadWorker(event, {
+      store: store(),
+      openTransport: stubTransports(() => ({ latencyMs: 2 })),
+      logger: silentLogger,
+      signal,
+    });
+  };
+}
+
+async function runWithThrottledWorker(runId: string, throttledRuns: readonly number[]) {
+  const sagemaker = new FakeSageMaker();
+  let captured: ObjectStore | undefined;
+  const store = (): ObjectStore => {
+    if (captured === undefined) throw new Error('the run has no store yet');
+    return captured;
+  };
+  const run = await runOptimization({
+    workflows,
+    sagemaker,
+    input: INPUT,
+    runId,
+    store: (memory) => (captured = memory),
+    override: { 'run-load-worker': throttledWorker(throttledRuns, store) },
+  });
+  const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/${runId}/report.json`) as Report;
+  return { run, sagemaker, report };
+}
+
+function summaryOf(result: Awaited<ReturnType<typeof runOptimization>>['result']): RunSummary {
+  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
+  return result.output as unknown as RunSummary;
+}
+
+describe('late load workers (synthesized definition, run locally)', () => {
+  it('re-runs the load test once when a throttled worker started late, then reports the measurement', async () => {
+    // Act
+    const { run, sagemaker, report } = await runWithThrottledWorker('late-once', [1]);
+
+    // Assert
+    summaryOf(run.result);
+    expect(run.statesEntered.filter((state) => state === 'Re-run load test')).toEqual(['Re-run load test']);
+    expect(report.candidates.map((c) => [c.id, c.status, c.verdict, c.steps.length])).toEqual([
+      ['cpu', 'MEASURED', 'recommended', 1],
+    ]);
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+  }, 60_000);
+
+  it('reports a measurement problem, not an SLA miss, when the worker is late on the re-run too', async () => {
+    // Act
+    const { run, sagemaker, report } = await runWithThrottledWorker('late-twice', [1, 2]);
+
+    // Assert
+    const summary = summaryOf(run.result);
+    expect(run.statesEntered.filter((state) => state === 'Re-run load test')).toEqual(['Re-run load test']);
+    expect(summary.candidates).toEqual([
+      expect.objectContaining({ id: 'cpu', verdict: 'measurement-problem' }),
+    ]);
+    const [candidate] = report.candidates;
+    expect(candidate).toMatchObject({
+      status: 'MEASUREMENT_PROBLEM',
+      verdict: 'measurement-problem',
+      steps: [],
+    });
+    expect(candidate?.failureReason).toMatch(
+      /^worker 1 joined step 1 \d+ ms into its 1000 ms window \(started late, e\.g\. throttled by Lambda and retried\), so the endpoint got less load than the steps state; the re-run had a late worker too$/,
+    );
+    expect(report.recommendation).toBeNull();
+    expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
+  }, 60_000);
+});
