@@ -5,7 +5,7 @@ import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { CleanUpStatuses } from '../handlers/contracts/clean-up-account.js';
 import { TAG_KEYS } from '../handlers/contracts/names.js';
-import { lambdaStep } from './lambda-step.js';
+import { addJitteredRetry, lambdaStep } from './lambda-step.js';
 
 export interface CleanUpLoopProps {
   /** The Task state, e.g. "Clean up run resources". */
@@ -43,7 +43,7 @@ export function cleanUpLoop(scope: Construct, props: CleanUpLoopProps): CleanUpL
     resultPath: props.resultPath,
     timeout: Duration.minutes(10),
   });
-  task.addRetry({
+  addJitteredRetry(task, {
     errors: ['States.Timeout'],
     interval: Duration.seconds(30),
     backoffRate: 2,
