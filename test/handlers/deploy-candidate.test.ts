@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { CompilationOutcomes, type CompilationState } from '../../handlers/contracts/workflow-state.js';
@@ -212,7 +213,8 @@ describe('deployCandidate: serving image of an approval-trigger run', () => {
     return validateAndPlan(
       { runId: 'approved-cnn-v3', input: JSON.parse(JSON.stringify(input)) as unknown },
       {
-        store: seededStore().seed(PACKAGE_MODEL_URI, 'tar.gz bytes'),
+        // A gzip stream, as the first state checks (handlers/object-checks.ts).
+        store: seededStore().seed(PACKAGE_MODEL_URI, gzipSync('tar bytes')),
         artifactsBucket: 'mso-artifacts',
         allowFileUris: false,
         logger: silentLogger,
