@@ -14,7 +14,7 @@ import {
   retryTransientErrors,
   standardStateMachine,
 } from './lambda-step.js';
-import { cleanUpLoop, recordFailedCleanUp } from './clean-up-loop.js';
+import { cleanUpLoop, successPathCleanUp } from './clean-up-loop.js';
 
 /** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
 export interface AsyncInferenceSteps {
@@ -239,20 +239,14 @@ export class AsyncInferenceWorkflow extends Construct {
    * reaches "Clean up after failure", which would delete an endpoint kept with `keepAfterRun`.
    */
   private cleanUpAfterSuccess(): sfn.IChainable {
-    const cleanUp = cleanUpLoop(this, {
+    return successPathCleanUp(this, {
       name: 'Clean up async run',
       doneName: 'Async run cleaned up?',
       waitName: 'Wait to clean up async run',
       fn: this.steps.cleanUpAsyncRun,
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
-      resultPath: '$.summary.cleanUp',
+      recordFailureName: 'Record failed async clean-up',
     });
-    const accounted = new sfn.Pass(this, 'Clean-up accounted for');
-    cleanUp.done.otherwise(accounted);
-    const failedCleanUp = recordFailedCleanUp(this, 'Record failed async clean-up', '$.summary.cleanUp');
-    cleanUp.task.addCatch(failedCleanUp, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
-    failedCleanUp.next(accounted);
-    return sfn.Chain.custom(cleanUp.task, [accounted], accounted);
   }
 
   /**

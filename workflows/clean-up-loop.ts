@@ -78,3 +78,24 @@ export function recordFailedCleanUp(scope: Construct, name: string, resultPath: 
     resultPath,
   });
 }
+
+export interface SuccessPathCleanUpProps extends Omit<CleanUpLoopProps, 'resultPath'> {
+  /** The Pass that records a clean-up step that failed, e.g. "Record failed run clean-up". */
+  readonly recordFailureName: string;
+}
+
+/**
+ * A success path's clean-up: the loop, its account in the summary's `cleanUp`, and a Catch that
+ * records a failed clean-up there instead of failing the run (which would then reach "Clean up after
+ * failure" and delete an endpoint the run keeps). Ends in "Clean-up accounted for".
+ */
+export function successPathCleanUp(scope: Construct, props: SuccessPathCleanUpProps): sfn.Chain {
+  const resultPath = '$.summary.cleanUp';
+  const cleanUp = cleanUpLoop(scope, { ...props, resultPath });
+  const accounted = new sfn.Pass(scope, 'Clean-up accounted for');
+  cleanUp.done.otherwise(accounted);
+  const failedCleanUp = recordFailedCleanUp(scope, props.recordFailureName, resultPath);
+  cleanUp.task.addCatch(failedCleanUp, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
+  failedCleanUp.next(accounted);
+  return sfn.Chain.custom(cleanUp.task, [accounted], accounted);
+}

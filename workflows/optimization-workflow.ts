@@ -17,7 +17,7 @@ import {
   retryWhileQuotaReached,
   standardStateMachine,
 } from './lambda-step.js';
-import { cleanUpLoop, recordFailedCleanUp } from './clean-up-loop.js';
+import { cleanUpLoop, successPathCleanUp } from './clean-up-loop.js';
 
 /** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
 export interface OptimizationSteps {
@@ -290,21 +290,15 @@ export class OptimizationWorkflow extends Construct {
       resultPath: '$.summary',
       timeout: Duration.minutes(5),
     });
-    const cleanUp = cleanUpLoop(this, {
+    const cleanUp = successPathCleanUp(this, {
       name: 'Clean up run resources',
       doneName: 'Run resources cleaned up?',
       waitName: 'Wait to clean up run resources',
       fn: this.steps.cleanUp,
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
-      resultPath: '$.summary.cleanUp',
+      recordFailureName: 'Record failed run clean-up',
     });
-    const accounted = new sfn.Pass(this, 'Clean-up accounted for');
-    cleanUp.done.otherwise(accounted);
-    const failedCleanUp = recordFailedCleanUp(this, 'Record failed run clean-up', '$.summary.cleanUp');
-    cleanUp.task.addCatch(failedCleanUp, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
-    failedCleanUp.next(accounted);
-    recommendStep.next(cleanUp.task);
-    return sfn.Chain.custom(recommendStep, [accounted], accounted);
+    return recommendStep.next(cleanUp);
   }
 
   /**
