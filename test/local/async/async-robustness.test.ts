@@ -9,7 +9,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { ItemResult } from '../../../handlers/async/batches.js';
 import {
   handleAsyncNotifications,
   type NotificationSummary,
@@ -26,11 +25,11 @@ import {
   type LocalAsyncEnvironment,
   runLocalAsyncInference,
 } from '../../../local/async/environment.js';
-import { exampleInput } from '../../../local/async/example-inputs.js';
 import { LocalTaskResumer } from '../../../local/async/local-task-resumer.js';
 import type { StepHandler } from '../../../local/step-handlers.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
+import { itemsOf, samples } from './support/async-run.js';
 import { exampleModelArchive } from '../adapters/support/model-artifacts.js';
 
 const MODEL_URI = 's3://local-artifacts/models/robust/model.tar.gz';
@@ -53,17 +52,6 @@ afterEach(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function samples(count: number): Uint8Array {
-  const parts = Array.from({ length: count }, (_, index) => exampleInput(index));
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.byteLength;
-  }
-  return joined;
-}
 
 async function prepare(name: string, lostNotificationAfterMs?: number): Promise<LocalAsyncEnvironment> {
   environment = createLocalAsyncEnvironment({
@@ -103,13 +91,6 @@ function runInput(inputs: readonly string[], maxConcurrency: number): Record<str
     requestTtlSeconds: 60,
     maxConcurrency,
   };
-}
-
-async function itemsOf(env: LocalAsyncEnvironment, summary: AsyncRunSummary): Promise<ItemResult[]> {
-  const document = JSON.parse(new TextDecoder().decode(await env.store.getBytes(summary.summaryUri))) as {
-    items: ItemResult[];
-  };
-  return document.items;
 }
 
 async function waitingTasks(env: LocalAsyncEnvironment): Promise<NewTaskTokenRecord[]> {

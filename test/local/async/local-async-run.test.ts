@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { ItemResult } from '../../../handlers/async/batches.js';
 import { deriveInferenceId } from '../../../handlers/async/invoke-async-inference.js';
 import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
 import { runAsyncCli } from '../../../local/async/cli/main.js';
@@ -20,9 +19,9 @@ import {
   type LocalAsyncEnvironment,
   runLocalAsyncInference,
 } from '../../../local/async/environment.js';
-import { exampleInput } from '../../../local/async/example-inputs.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
+import { itemsOf, samples } from './support/async-run.js';
 import { exampleModelArchive, isAlive } from '../adapters/support/model-artifacts.js';
 
 const MODEL_URI = 's3://local-artifacts/models/e2e/model.tar.gz';
@@ -45,18 +44,6 @@ afterEach(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Samples of the example model, concatenated (the model server's application/octet-stream). */
-function samples(count: number): Uint8Array {
-  const parts = Array.from({ length: count }, (_, index) => exampleInput(index));
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.byteLength;
-  }
-  return joined;
-}
 
 async function prepare(name: string): Promise<LocalAsyncEnvironment> {
   environment = createLocalAsyncEnvironment({
@@ -96,13 +83,6 @@ function runInput(inputs: readonly string[], invocationTimeoutSeconds: number): 
     invocationTimeoutSeconds,
     requestTtlSeconds: 60,
   };
-}
-
-async function itemsOf(env: LocalAsyncEnvironment, summary: AsyncRunSummary): Promise<ItemResult[]> {
-  const document = JSON.parse(new TextDecoder().decode(await env.store.getBytes(summary.summaryUri))) as {
-    items: ItemResult[];
-  };
-  return document.items;
 }
 
 describe('the async-inference workflow run locally', () => {
