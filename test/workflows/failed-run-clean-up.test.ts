@@ -135,7 +135,7 @@ class DeniesEndpointDeletes extends FakeSageMaker {
 }
 
 describe('"Clean up failed run" (synthesized definition, run locally)', () => {
-  it('waits out in-flight steps, then retries with jittered backoff for about an hour before it gives up', () => {
+  it('waits out in-flight steps, then retries with jittered backoff for about two hours (at least one, almost surely) before it gives up', () => {
     // Act
     const { definition } = workflows.failedRunCleanUp;
     const task = definition.States['Clean up failed run'];
@@ -147,7 +147,7 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
       Type: 'Wait',
       Seconds: 90,
     });
-    expect(definition.TimeoutSeconds).toBe(3 * 3600);
+    expect(definition.TimeoutSeconds).toBe(5 * 3600);
     expect(task?.Retry).toEqual([
       {
         ErrorEquals: [
@@ -166,7 +166,7 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
         ErrorEquals: [ErrorNames.cleanUpIncomplete, 'States.Timeout'],
         IntervalSeconds: 60,
         BackoffRate: 2,
-        MaxAttempts: 8,
+        MaxAttempts: 12,
         MaxDelaySeconds: 1800,
         JitterStrategy: 'FULL',
       },
@@ -232,8 +232,8 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
     const run = await runCleanUp(sagemaker);
 
     // Assert
-    expect(run.attempts()).toBe(9);
-    expect(run.retries).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(run.attempts()).toBe(13);
+    expect(run.retries).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(run.statesEntered.slice(-2)).toEqual(['Clean up failed run', 'Clean-up gave up']);
     if (run.result.status !== 'FAILED') throw new Error(`Clean-up ${run.result.status}`);
     expect(run.result.error).toBe(ErrorNames.cleanUpIncomplete);
@@ -296,8 +296,8 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
 
     // Assert
     expect(act).toThrow(
-      'FailedRunCleanUpWorkflow timeout: got 2 hours, expected at least 132 minutes: the first wait ' +
-        '(1 minute 30 seconds), the retry delays at their ceiling (121 minutes) and 9 attempts of a minute ' +
+      'FailedRunCleanUpWorkflow timeout: got 2 hours, expected at least 256 minutes: the first wait ' +
+        '(1 minute 30 seconds), the retry delays at their ceiling (241 minutes) and 13 attempts of a minute ' +
         'each; raise the timeout',
     );
   });
