@@ -3,6 +3,7 @@ import { parseExecutionStatusChange } from './clean-up-failed-run.js';
 import { CleanUpStatuses, cleanUpInCause } from './contracts/clean-up-account.js';
 import type { Logger } from './ports.js';
 import type { CandidateVerdict } from './report/report.js';
+import { recordOf } from './contracts/records.js';
 
 /**
  * Run-summary notifications: an EventBridge rule sends the "Step Functions Execution Status Change"
@@ -408,12 +409,6 @@ function describeAsyncRun(summary: AsyncSummary): Outcome {
   const problems = summary.failed + summary.timedOut;
   const headline = `${summary.completed} of ${summary.inputs} completed${problems > 0 ? `, ${problems} not` : ''}`;
   return { headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`, lines };
-}
-
-function recordOf(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }
 
 function scalarText(value: unknown): string | undefined {

@@ -4,6 +4,7 @@ import { type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import { runInputSchema } from './contracts/run-input.js';
 import { describeGiven, parseOrThrow, toInputIssues } from './contracts/validation.js';
 import type { Logger } from './ports.js';
+import { recordOf } from './contracts/records.js';
 
 /**
  * The Model Registry trigger: an EventBridge rule sends the "SageMaker Model Package State Change"
@@ -71,12 +72,6 @@ export interface ApprovedModelRunTemplate {
 
 function issuesOf(error: z.ZodError, prefix = ''): InputIssue[] {
   return toInputIssues(error).map((issue) => ({ ...issue, field: `${prefix}${issue.field}` }));
-}
-
-function recordOf(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type ParsedNotification,
 } from './notification.js';
 import type { TaskCallOutcome, TaskResumer, TaskTokenRecord, TaskTokenStore } from './ports.js';
+import { isRecord } from '../contracts/records.js';
 
 /**
  * The notification Lambda's core, subscribed to the endpoint's success and error topics. For each
@@ -48,18 +49,14 @@ export interface SnsNotificationMessage {
  * fail the batch; an event without `Records` is one malformed message.
  */
 export function readSnsRecords(event: unknown): SnsNotificationMessage[] {
-  const records = isObject(event) ? event.Records : undefined;
+  const records = isRecord(event) ? event.Records : undefined;
   if (!Array.isArray(records)) return [{ messageId: '(event without Records)', message: undefined }];
   return records.map((record: unknown, index) => {
-    const sns = isObject(record) ? record.Sns : undefined;
+    const sns = isRecord(record) ? record.Sns : undefined;
     const messageId =
-      isObject(sns) && typeof sns.MessageId === 'string' ? sns.MessageId : `(record ${index})`;
-    return { messageId, message: isObject(sns) ? sns.Message : undefined };
+      isRecord(sns) && typeof sns.MessageId === 'string' ? sns.MessageId : `(record ${index})`;
+    return { messageId, message: isRecord(sns) ? sns.Message : undefined };
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 /** One outcome per record; each is a metric the entry emits (count per invocation). */

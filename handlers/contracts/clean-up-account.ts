@@ -1,4 +1,5 @@
 import { KEEP_TAG } from './names.js';
+import { isRecord } from './records.js';
 
 /**
  * The account a run's clean-up gives of itself: what it deleted, what it kept on purpose, what it
@@ -86,9 +87,7 @@ export function withCleanUpAccount(
   let body: Record<string, unknown> = error.Cause === undefined ? {} : { errorMessage: error.Cause };
   try {
     const parsed: unknown = error.Cause === undefined ? undefined : JSON.parse(error.Cause);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      body = parsed as Record<string, unknown>;
-    }
+    if (isRecord(parsed)) body = parsed;
   } catch {
     // Plain text: kept as errorMessage.
   }

@@ -1,6 +1,7 @@
 /** What local mode adds to, and refuses in, a run input before it runs. */
 import type { InputIssue } from '../../handlers/contracts/errors.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
+import { isRecord } from '../../handlers/contracts/records.js';
 
 /** The image name the run input schema reserves for the project's own model server. */
 export const LOCAL_IMAGE = 'local';
@@ -34,8 +35,4 @@ export function localModeIssues(input: unknown): InputIssue[] {
     });
   }
   return issues;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

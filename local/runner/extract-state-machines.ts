@@ -2,6 +2,7 @@ import type { AslDefinition } from './asl.js';
 import { assertAslDefinition } from './asl.js';
 import type { ResourceReference, TemplateResource } from './cloudformation-tokens.js';
 import { TokenResolver } from './cloudformation-tokens.js';
+import { isRecord } from '../../handlers/contracts/records.js';
 
 export type { ResourceReference } from './cloudformation-tokens.js';
 
@@ -106,8 +107,4 @@ function readResources(template: Readonly<Record<string, unknown>>): Map<string,
     });
   }
   return resources;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

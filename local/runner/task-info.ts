@@ -4,6 +4,7 @@ import type { ResourceReference } from './cloudformation-tokens.js';
 import type { JsonValue } from './json.js';
 import { isJsonObject } from './json.js';
 import { lambdaFunctionName } from './local-arns.js';
+import { isRecord } from '../../handlers/contracts/records.js';
 
 /** What the caller's resolver learns about a Task state, to pick the local handler that serves it. */
 export interface TaskInfo {
@@ -180,8 +181,4 @@ function positiveNumber(
     throw new Error(`Task "${stateName}": expected ${field} > 0, got ${JSON.stringify(value)}`);
   }
   return field === 'TimeoutSeconds' ? { timeoutSeconds: value } : { heartbeatSeconds: value };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

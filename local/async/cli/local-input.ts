@@ -2,6 +2,7 @@
 import type { InputIssue } from '../../../handlers/contracts/errors.js';
 import { describeGiven } from '../../../handlers/contracts/validation.js';
 import { LOCAL_IMAGE } from '../../cli/local-input.js';
+import { isRecord } from '../../../handlers/contracts/records.js';
 
 /** Local mode serves every model with the project model server: without an image, use it. */
 export function withAsyncLocalDefaults(input: unknown): unknown {
@@ -30,8 +31,4 @@ export function asyncLocalModeIssues(input: unknown): InputIssue[] {
     });
   }
   return issues;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
