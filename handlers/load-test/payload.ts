@@ -1,12 +1,11 @@
+import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/execution-limits.js';
 import type { LoadTestResult, StepResult } from './results.js';
 
 /**
- * Step Functions caps a state's input and output at 256 KiB of UTF-8 ("Maximum input or output
- * size for a task, state, or execution: 256 KiB", Step Functions quotas,
- * https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html). Larger results go to
- * the object store and travel as a pointer; the caller does the storing.
+ * Step Functions caps a state's input and output at 256 KiB of UTF-8 (STEP_FUNCTIONS_QUOTAS). Larger
+ * results go to the object store and travel as a pointer; the caller does the storing.
  */
-export const STATE_PAYLOAD_LIMIT_BYTES = 256 * 1024;
+export const STATE_PAYLOAD_LIMIT_BYTES = STEP_FUNCTIONS_QUOTAS.maxPayloadBytes;
 
 /** The compact (unindented) JSON form in which results travel between states. */
 export function toCompactJson(value: unknown): string {
@@ -15,7 +14,7 @@ export function toCompactJson(value: unknown): string {
 
 /** Size in bytes of the compact JSON form, as Step Functions counts it (UTF-8). */
 export function serializedSizeBytes(value: unknown): number {
-  return new TextEncoder().encode(toCompactJson(value)).byteLength;
+  return jsonBytes(value);
 }
 
 /**

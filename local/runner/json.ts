@@ -1,3 +1,5 @@
+import { jsonBytes } from '../../handlers/contracts/execution-limits.js';
+
 /** JSON values as Step Functions passes them between states. */
 export type JsonPrimitive = null | boolean | number | string;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
@@ -33,5 +35,5 @@ export function toJsonValue(value: unknown, what: string): JsonValue {
 
 /** Size of a value as Step Functions measures it: its JSON text, UTF-8 encoded. */
 export function jsonByteLength(value: JsonValue): number {
-  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+  return jsonBytes(value);
 }

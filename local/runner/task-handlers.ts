@@ -10,6 +10,7 @@ import {
 } from './task-errors.js';
 import type { PreparedTask, TaskInfo } from './task-info.js';
 import type { TaskTokenBroker } from './task-tokens.js';
+import { STEP_FUNCTIONS_QUOTAS } from '../../handlers/contracts/execution-limits.js';
 
 /** What a local handler learns about the Task attempt it serves. */
 export interface TaskContext {
@@ -48,7 +49,7 @@ export interface TaskRunScope {
 }
 
 /** Step Functions quota: 256 KiB per state input/output (https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html). */
-const MAX_PAYLOAD_BYTES = 256 * 1024;
+const MAX_PAYLOAD_BYTES = STEP_FUNCTIONS_QUOTAS.maxPayloadBytes;
 
 /** The engine's `taskResourceLocalHandlers` entry for one Task state. */
 export function createTaskOverride(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonValue } from './json.js';
 import { jsonByteLength, toJsonValue } from './json.js';
 import { TaskFailedError } from './task-errors.js';
+import { STEP_FUNCTIONS_QUOTAS } from '../../handlers/contracts/execution-limits.js';
 
 /**
  * Names of the Step Functions API errors for task tokens, as `@aws-sdk/client-sfn` throws them
@@ -20,7 +21,7 @@ export class TaskTokenError extends Error {
 }
 
 /** SendTaskSuccess `output`: at most 256 KiB, like every state payload (Step Functions quotas). */
-const MAX_OUTPUT_BYTES = 256 * 1024;
+const MAX_OUTPUT_BYTES = STEP_FUNCTIONS_QUOTAS.maxPayloadBytes;
 
 export interface WaitForTokenOptions {
   /** Aborting it abandons the task (timeout, execution stopped): its tokens stop being accepted. */
