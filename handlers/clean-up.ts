@@ -19,6 +19,7 @@ import {
 } from './ports.js';
 import type { RunSummary } from './recommend.js';
 import type { PlannedCandidate, RunPlan } from './validate-and-plan.js';
+import { nextPollSeconds } from './contracts/execution-limits.js';
 
 /**
  * Statuses in which SageMaker refuses DeleteEndpoint until the operation under way settles (it
@@ -347,7 +348,10 @@ function toAccount(context: {
         : CleanUpStatuses.complete;
   const waitSeconds =
     status === CleanUpStatuses.waiting
-      ? Math.min(MAX_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2 ** (roundNumber - 1))
+      ? nextPollSeconds(previous?.waitSeconds ?? 0, {
+          pollSeconds: FIRST_WAIT_SECONDS,
+          maxPollSeconds: MAX_WAIT_SECONDS,
+        })
       : 0;
   const fields = {
     status,

@@ -2,20 +2,9 @@ import { takesInputDataType } from './catalog/neo-support.js';
 import { CompilationOutcomes, type CompilationState } from './contracts/workflow-state.js';
 import { CompilationStatuses, type Logger, type ModelCompiler } from './ports.js';
 import { CompilationFailedError } from './contracts/errors.js';
+import { nextPollSeconds } from './contracts/execution-limits.js';
 import type { PackagedModel } from './package-model.js';
 import type { PlannedCompilation, RunPlan } from './validate-and-plan.js';
-
-/**
- * Polls back off (doubling up to a cap) so a slow job or endpoint costs few history events: a
- * Standard execution stops at 25,000 (Step Functions quotas), and every Wait → Check → Choice
- * round adds about nine.
- */
-export function nextPollSeconds(
-  previous: number,
-  timings: { readonly pollSeconds: number; readonly maxPollSeconds: number },
-): number {
-  return Math.min(timings.maxPollSeconds, Math.max(timings.pollSeconds, previous * 2));
-}
 
 /** Time allowed beyond the job's own MaxRuntimeInSeconds for queueing and upload before giving up. */
 export const COMPILATION_DEADLINE_MARGIN_SECONDS = 600;

@@ -8,7 +8,7 @@ import {
   type DeploymentState,
 } from './contracts/workflow-state.js';
 import { type EndpointDescription, EndpointStatuses, type Logger, type ModelHost } from './ports.js';
-import { nextPollSeconds } from './compile-model.js';
+import { nextPollSeconds } from './contracts/execution-limits.js';
 import type { PackagedModel } from './package-model.js';
 import { failureReasonOf } from './report/build-report.js';
 import type { PlannedCandidate, RunPlan } from './validate-and-plan.js';

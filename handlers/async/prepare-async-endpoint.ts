@@ -1,5 +1,5 @@
 import { EndpointFailedError } from '../contracts/errors.js';
-import { nextPollSeconds } from '../compile-model.js';
+import { nextPollSeconds } from '../contracts/execution-limits.js';
 import {
   type AsyncInferenceSpec,
   EndpointStatuses,

@@ -71,16 +71,25 @@ export const DEFAULT_POLL_SCHEDULE: PollSchedule = { pollSeconds: 30, maxPollSec
  * sees the deadline passed ends the loop. Task durations are left out, so this is an upper bound.
  */
 export function pollRoundsWithin(deadlineSeconds: number, schedule: PollSchedule): number {
-  const first = Math.max(1, schedule.pollSeconds);
+  const backOff = { ...schedule, pollSeconds: Math.max(1, schedule.pollSeconds) };
   let waited = 0;
-  let wait = first;
+  let wait = nextPollSeconds(0, backOff);
   let rounds = 0;
   while (waited <= deadlineSeconds) {
     rounds += 1;
     waited += wait;
-    wait = Math.min(schedule.maxPollSeconds, Math.max(first, wait * 2));
+    wait = nextPollSeconds(wait, backOff);
   }
   return rounds;
+}
+
+/**
+ * The wait before the next poll: polls back off (doubling up to a cap) so a slow job or endpoint
+ * costs few history events, every Wait → Check → Choice round adding about nine. The first wait
+ * (`previous` 0) is `pollSeconds`.
+ */
+export function nextPollSeconds(previous: number, schedule: PollSchedule): number {
+  return Math.min(schedule.maxPollSeconds, Math.max(schedule.pollSeconds, previous * 2));
 }
 
 /** What the optimization workflow's history depends on. */
