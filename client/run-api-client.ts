@@ -5,6 +5,7 @@ import { type RunInputDocument, runInputSchema } from '../handlers/contracts/run
 import { describeGiven, parseOrThrow } from '../handlers/contracts/validation.js';
 import {
   apiErrorSchema,
+  type ApiError,
   ApiErrorCodes,
   describeInvalidRunId,
   isTerminalStatus,
@@ -149,6 +150,10 @@ export class RunApiClient {
     if (options.runId !== undefined) checkRunId(options.runId);
     const body = JSON.stringify({ ...(options.runId === undefined ? {} : { runId: options.runId }), input });
     const response = await this.send('POST', RUN_RESOURCES[workflow], body);
+    // The API checks the input as the first state does: its issues read as a local refusal's.
+    if (response.status === 400 && response.error.issues !== undefined && response.error.issues.length > 0) {
+      throw new InvalidRunInputError(response.error.issues);
+    }
     if (response.status === 409) {
       throw new RunAlreadyExistsError(
         options.runId ?? '(generated)',
@@ -228,7 +233,7 @@ interface ApiResponse {
   readonly call: string;
   readonly document: unknown;
   /** The body read as the API's error shape (only meaningful when the status is not 2xx). */
-  readonly error: { readonly error?: string; readonly message: string };
+  readonly error: ApiError;
 }
 
 /** A run id is checked before any request: it becomes part of the URL or the execution name. */

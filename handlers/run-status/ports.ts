@@ -51,3 +51,29 @@ export interface ExecutionReader {
    */
   newestEvents(run: RunRef): AsyncIterable<HistoryEventView>;
 }
+
+/**
+ * What starting a run needs from Step Functions (StartExecution). The AWS adapter is
+ * `lambdas/adapters/sfn-run-starter.ts`; it sorts the service's answers into these outcomes so
+ * the API can answer with the right status.
+ */
+export interface RunStarter {
+  start(request: {
+    readonly workflow: RunWorkflow;
+    /** The execution name: the run id. */
+    readonly name: string;
+    /** The run input, passed on as the user wrote it (the first state parses it again). */
+    readonly input: unknown;
+  }): Promise<RunStartOutcome>;
+}
+
+export type RunStartOutcome =
+  | { readonly status: 'started'; readonly executionArn: string; readonly startDate: Date }
+  /** ExecutionAlreadyExists: the name is taken by an ended run, or by a running one with another input. */
+  | { readonly status: 'name-taken'; readonly message: string }
+  /** ExecutionLimitExceeded or throttling: retry later with the same name. */
+  | { readonly status: 'throttled'; readonly message: string }
+  /** A 5xx or a network failure: retry with the same name. */
+  | { readonly status: 'unavailable'; readonly message: string }
+  /** Any other refusal (access denied, no such state machine, invalid input): the deployment is wrong. */
+  | { readonly status: 'refused'; readonly error: string; readonly message: string };

@@ -144,6 +144,8 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 /** Codes of the API's own error bodies, so clients branch on a name rather than on a message. */
 export const ApiErrorCodes = {
   invalidRequest: 'InvalidRequest',
+  /** The run input breaks its schema: `issues` lists every problem, as the first state would. */
+  invalidRunInput: 'InvalidRunInput',
   invalidRunId: 'InvalidRunId',
   runNotFound: 'RunNotFound',
   runAlreadyExists: 'RunAlreadyExists',
@@ -158,5 +160,10 @@ export type ApiErrorCode = (typeof ApiErrorCodes)[keyof typeof ApiErrorCodes];
  * Every error body: the API's own (`error` set) and API Gateway's (`{ "message": … }` only, e.g.
  * a refused signature or a body that fails the request model).
  */
-export const apiErrorSchema = z.object({ error: z.string().optional(), message: z.string() });
+export const apiErrorSchema = z.object({
+  error: z.string().optional(),
+  message: z.string(),
+  /** `InvalidRunInput`: every problem, each naming the field, what was given and what was expected. */
+  issues: z.array(z.object({ field: z.string(), given: z.string(), expected: z.string() })).optional(),
+});
 export type ApiError = z.infer<typeof apiErrorSchema>;

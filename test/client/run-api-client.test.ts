@@ -170,6 +170,24 @@ describe('RunApiClient', () => {
           'POST /v1/runs answered 400 InvalidRequest: The request body does not match the run request model',
       });
     });
+    it('fails with the API’s issue list, as a local refusal, when the API refuses the input', async () => {
+      // Prepare
+      const issue = { field: 'sla.p95LatencyMs', given: '-1', expected: 'a number above 0' };
+      api.answer(() => ({
+        status: 400,
+        body: { error: 'InvalidRunInput', message: 'Invalid run input: …', issues: [issue] },
+      }));
+
+      // Act
+      const act = client.startRun(INPUT);
+
+      // Assert
+      await expect(act).rejects.toMatchObject({
+        name: 'InvalidRunInputError',
+        issues: [issue],
+        message: 'Invalid run input: sla.p95LatencyMs: got -1, expected a number above 0',
+      });
+    });
   });
 
   describe('without credentials', () => {

@@ -7,12 +7,6 @@ import {
   type RunApiProps,
   RunApi,
 } from '../../../infra/constructs/run-api.js';
-import {
-  startedRunResponseTemplate,
-  startExecutionRequestTemplate,
-  startRefusedResponseTemplate,
-  stepFunctionsUnavailableTemplate,
-} from '../../../infra/constructs/run-api-templates.js';
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
@@ -89,7 +83,7 @@ describe('RunApi', () => {
       });
     });
 
-    it('checks the POST bodies against the generated models and the GET path parameter', () => {
+    it('checks the GET path parameter, and leaves POST bodies to start-run, which documents them with the generated models', () => {
       // Prepare
       const [[validatorId, validator] = ['', { Properties: {} }]] = ofType(
         resources,
@@ -99,10 +93,12 @@ describe('RunApi', () => {
       // Assert
       expect(validator.Properties).toEqual({
         RestApiId: { Ref: apiId },
-        ValidateRequestBody: true,
+        ValidateRequestBody: false,
         ValidateRequestParameters: true,
       });
-      for (const m of methods) expect(m[1].Properties.RequestValidatorId).toEqual({ Ref: validatorId });
+      const getId = resourceId('{id}');
+      expect(method('GET', getId).RequestValidatorId).toEqual({ Ref: validatorId });
+      expect(startRuns.RequestValidatorId).toBeUndefined();
       expect(startRuns.RequestModels).toEqual({
         'application/json': { Ref: logicalIdOf(stack, runApi.routes.optimization?.requestModel ?? runApi) },
       });
@@ -111,7 +107,7 @@ describe('RunApi', () => {
           Ref: logicalIdOf(stack, runApi.routes['async-inference']?.requestModel ?? runApi),
         },
       });
-      expect(method('GET', resourceId('{id}')).RequestParameters).toEqual({ 'method.request.path.id': true });
+      expect(method('GET', getId).RequestParameters).toEqual({ 'method.request.path.id': true });
     });
 
     it('models POST /runs from the optimization run-input schema', () => {
@@ -155,85 +151,56 @@ describe('RunApi', () => {
       });
     });
 
-    it('starts executions with StartExecution, naming each after the client’s run id', () => {
-      // Act
-      const integration = startRuns.Integration as Record<string, unknown>;
-
-      // Assert
-      expect(integration).toMatchObject({
-        Type: 'AWS',
-        IntegrationHttpMethod: 'POST',
-        Uri: 'arn:aws:apigateway:us-east-1:states:action/StartExecution',
-        PassthroughBehavior: 'NEVER',
-        Credentials: {
-          'Fn::GetAtt': [logicalIdOf(stack, runApi.routes.optimization?.startRole ?? runApi), 'Arn'],
-        },
-        RequestTemplates: { 'application/json': startExecutionRequestTemplate(OPTIMIZATION_ARN) },
-      });
-      expect(startExecutionRequestTemplate(OPTIMIZATION_ARN)).toBe(
-        [
-          `#set($runId = "$!input.path('$.runId')")`,
-          '#if($runId == "")',
-          '#set($runId = $context.requestId)',
-          '#end',
-          '{',
-          `  "stateMachineArn": "${OPTIMIZATION_ARN}",`,
-          '  "name": "$runId",',
-          `  "input": "$util.escapeJavaScript($input.json('$.input')).replaceAll("\\\\'", "'")"`,
-          '}',
-        ].join('\n'),
-      );
-    });
-
-    it('sends async runs to the async-inference state machine', () => {
-      // Assert
-      expect(startAsyncRuns.Integration).toMatchObject({
-        RequestTemplates: { 'application/json': startExecutionRequestTemplate(ASYNC_ARN) },
-      });
-    });
-
-    it('maps StartExecution’s answers: 200 to the started run, 4xx to the API’s errors, 5xx to 503', () => {
-      // Act
-      const { IntegrationResponses: responses } = startRuns.Integration as { IntegrationResponses: unknown };
-
-      // Assert
-      expect(responses).toEqual([
-        { StatusCode: '200', ResponseTemplates: { 'application/json': startedRunResponseTemplate('runs') } },
-        {
-          SelectionPattern: '4\\d{2}',
-          StatusCode: '400',
-          ResponseTemplates: { 'application/json': startRefusedResponseTemplate() },
-        },
-        {
-          SelectionPattern: '5\\d{2}',
-          StatusCode: '503',
-          ResponseTemplates: { 'application/json': stepFunctionsUnavailableTemplate() },
-        },
-      ]);
-      expect(startRuns.MethodResponses).toEqual(
-        ['200', '400', '409', '429', '500', '503'].map((StatusCode) => ({ StatusCode })),
-      );
-    });
-
-    it('gives each StartExecution integration a role API Gateway assumes, allowed StartExecution on its state machine only', () => {
+    it('answers POST /runs and POST /async-runs with the start-run Lambda (proxy)', () => {
       // Prepare
-      const optimizationRole = logicalIdOf(stack, runApi.routes.optimization?.startRole ?? runApi);
-      const asyncRole = logicalIdOf(stack, runApi.routes['async-inference']?.startRole ?? runApi);
+      const fnArn = { 'Fn::GetAtt': [logicalIdOf(stack, runApi.startRun), 'Arn'] };
 
       // Act
-      const trust = resources[optimizationRole]?.Properties.AssumeRolePolicyDocument;
+      const posts = [startRuns.Integration, startAsyncRuns.Integration];
 
       // Assert
-      expect(trust).toEqual({
-        Version: '2012-10-17',
-        Statement: [
-          { Effect: 'Allow', Action: 'sts:AssumeRole', Principal: { Service: 'apigateway.amazonaws.com' } },
-        ],
+      const proxy = {
+        Type: 'AWS_PROXY',
+        IntegrationHttpMethod: 'POST',
+        Uri: {
+          'Fn::Join': [
+            '',
+            ['arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/', fnArn, '/invocations'],
+          ],
+        },
+      };
+      expect(posts).toEqual([proxy, proxy]);
+    });
+
+    it('lets the start-run Lambda start executions of the two state machines and nothing else', () => {
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, runApi.startRun.serviceRole));
+
+      // Assert
+      const logGroup = logicalIdOf(stack, runApi.startRun.functionLogGroup);
+      expect(grants).toEqual(
+        [
+          `Allow states:StartExecution on ${ASYNC_ARN}`,
+          `Allow states:StartExecution on ${OPTIMIZATION_ARN}`,
+          `Allow logs:CreateLogStream on <${logGroup}.Arn>`,
+          `Allow logs:PutLogEvents on <${logGroup}.Arn>`,
+          'Allow xray:PutTelemetryRecords on *',
+          'Allow xray:PutTraceSegments on *',
+        ].sort(),
+      );
+    });
+
+    it('tells the start-run Lambda the state machines’ ARNs', () => {
+      // Assert
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: Match.objectLike({
+            STEP_NAME: 'start-run',
+            OPTIMIZATION_STATE_MACHINE_ARN: OPTIMIZATION_ARN,
+            ASYNC_INFERENCE_STATE_MACHINE_ARN: ASYNC_ARN,
+          }),
+        },
       });
-      expect(grantsOf(template, optimizationRole)).toEqual([
-        `Allow states:StartExecution on ${OPTIMIZATION_ARN}`,
-      ]);
-      expect(grantsOf(template, asyncRole)).toEqual([`Allow states:StartExecution on ${ASYNC_ARN}`]);
     });
 
     it('answers GET /runs/{id} and GET /async-runs/{id} with the describe-run Lambda (proxy)', () => {
@@ -259,14 +226,19 @@ describe('RunApi', () => {
       expect(gets).toEqual([proxy, proxy]);
     });
 
-    it('lets only the API’s GET methods invoke the describe-run Lambda', () => {
+    it('lets only the API’s POST methods invoke start-run, and its GET methods describe-run', () => {
       // Act
       const permissions = ofType(resources, 'AWS::Lambda::Permission').map(([, p]) => p.Properties);
 
       // Assert
-      expect(permissions.map((p) => JSON.stringify(p.SourceArn))).toEqual([
-        expect.stringContaining('/GET/runs/*'),
-        expect.stringContaining('/GET/async-runs/*'),
+      const invoked = (fn: { functionArn: string }) => logicalIdOf(stack, fn as never);
+      expect(
+        permissions.map((p) => `${JSON.stringify(p.FunctionName)} ${JSON.stringify(p.SourceArn)}`),
+      ).toEqual([
+        expect.stringMatching(new RegExp(`${invoked(runApi.startRun)}.*/POST/runs"`)),
+        expect.stringMatching(new RegExp(`${invoked(runApi.describeRun)}.*/GET/runs/\\*`)),
+        expect.stringMatching(new RegExp(`${invoked(runApi.startRun)}.*/POST/async-runs"`)),
+        expect.stringMatching(new RegExp(`${invoked(runApi.describeRun)}.*/GET/async-runs/\\*`)),
       ]);
       for (const permission of permissions) {
         expect(permission).toMatchObject({
@@ -342,18 +314,6 @@ describe('RunApi', () => {
       // Assert
       expect(ofType(resources, 'AWS::ApiGateway::Account')).toEqual([]);
       expect(JSON.stringify(template.toJSON())).not.toContain('AmazonAPIGatewayPushToCloudWatchLogs');
-    });
-
-    it('explains a body that fails the model with API Gateway’s validation message', () => {
-      // Assert
-      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
-        ResponseType: 'BAD_REQUEST_BODY',
-        ResponseTemplates: {
-          'application/json': Match.stringLikeRegexp(
-            '"error": "InvalidRequest".*\\$context\\.error\\.validationErrorString',
-          ),
-        },
-      });
     });
 
     it('outputs the API URL once, as RunApiUrl', () => {

@@ -290,7 +290,10 @@ describe('ServingOptimizerStack', () => {
 
       // Assert: SNS topic ARNs name their account, and SNS is not documented to send aws:SourceAccount.
       // EventBridge invokes one Lambda (the approval trigger); the failed-run rule starts a state machine.
+      // API Gateway invokes start-run (the two POST routes) and describe-run (the two GET routes).
       expect(scopes).toEqual([
+        'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
+        'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
         'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
         'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
         'events.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
