@@ -8,9 +8,9 @@ import { EndpointFailedError } from '../handlers/contracts/errors.js';
 import { s3Uri } from '../handlers/contracts/object-uri.js';
 import { EndpointStatuses, type Logger } from '../handlers/ports.js';
 import type { RunLoadWorkerEvent } from '../handlers/run-load-worker.js';
-import { FileObjectStore } from './adapters/file-object-store.js';
+import { FileObjectStore } from './platform/file-object-store.js';
 import { LocalCompiler } from './adapters/local-compiler.js';
-import { LocalModelHost } from './adapters/local-model-host.js';
+import { LocalModelHost } from './platform/local-model-host.js';
 import { createLocalTransportFactory } from './adapters/local-transport-factory.js';
 import {
   type ExtractedStateMachine,

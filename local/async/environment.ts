@@ -17,8 +17,8 @@ import type { AsyncRunPlan } from '../../handlers/async/validate-async-run.js';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { s3Uri } from '../../handlers/contracts/object-uri.js';
 import type { Logger } from '../../handlers/ports.js';
-import { FileObjectStore } from '../adapters/file-object-store.js';
-import { LocalModelHost } from '../adapters/local-model-host.js';
+import { FileObjectStore } from '../platform/file-object-store.js';
+import { LocalModelHost } from '../platform/local-model-host.js';
 import { createAsyncStepHandlers } from '../async-step-handlers.js';
 import {
   LOCAL_ARTIFACTS_BUCKET,
@@ -37,7 +37,7 @@ import {
 } from '../runner/index.js';
 import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
 import { accountOutcome, type LocalCleanUp, type StepHandler, stepTaskResolver } from '../step-handlers.js';
-import { LocalAsyncPlatform } from './async-platform.js';
+import { LocalAsyncPlatform } from '../platform/async-platform.js';
 import { LocalAsyncInvoker } from './local-async-invoker.js';
 import { LocalTaskResumer } from './local-task-resumer.js';
 import { MemoryTaskTokenStore } from './memory-task-token-store.js';

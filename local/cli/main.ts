@@ -15,7 +15,7 @@ import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.j
 import type { RunSummary } from '../../handlers/recommend.js';
 import type { Report } from '../../handlers/report/report.js';
 import { type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
-import { createConsoleLogger } from '../adapters/console-logger.js';
+import { createConsoleLogger } from '../platform/console-logger.js';
 import {
   createLocalEnvironment,
   LOCAL_ARTIFACTS_BUCKET,

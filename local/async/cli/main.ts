@@ -11,7 +11,7 @@ import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-ru
 import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
 import type { CleanUpAccount } from '../../../handlers/contracts/clean-up-account.js';
 import { describeError, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
-import { createConsoleLogger } from '../../adapters/console-logger.js';
+import { createConsoleLogger } from '../../platform/console-logger.js';
 import type { CliIo } from '../../cli/main.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../../local-environment.js';
 import type { JsonValue } from '../../runner/index.js';

@@ -7,7 +7,7 @@
 import type { ScalingActivity } from '../../../handlers/ports.js';
 import { field, type ProgressOutput, runLine, text } from '../../cli/progress.js';
 import type { RunnerEvent } from '../../runner/index.js';
-import type { AsyncEndpointSnapshot } from '../async-endpoint.js';
+import type { AsyncEndpointSnapshot } from '../../platform/async-endpoint.js';
 
 export interface AsyncProgressOptions {
   readonly output: ProgressOutput;
