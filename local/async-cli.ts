@@ -3,10 +3,6 @@
  * async-inference run. See `local/async/cli/main.ts` for the options, or run it with `--help`.
  */
 import { runAsyncCli } from './async/cli/main.js';
+import { runAsProcess } from './cli/workflow-cli.js';
 
-const outcome = await runAsyncCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  handleSignals: true,
-});
-process.exitCode = outcome.exitCode;
+await runAsProcess(runAsyncCli);

@@ -3,10 +3,6 @@
  * See `local/cli/args.ts` for the options, or run it with `--help`.
  */
 import { runCli } from './cli/main.js';
+import { runAsProcess } from './cli/workflow-cli.js';
 
-const outcome = await runCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  handleSignals: true,
-});
-process.exitCode = outcome.exitCode;
+await runAsProcess(runCli);

@@ -3,7 +3,7 @@ import { CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { ServingOptimizerStack } from '../infra/stacks/serving-optimizer-stack.js';
 import { createConfiguredApp } from '../infra/synth-app.js';
-import { scratchDir } from './adapters/scratch.js';
+import { scratchDir } from './platform/scratch.js';
 import { type ExtractedStateMachine, extractStateMachines } from './runner/index.js';
 
 /** A local stand-in account and region: the template is synthesized offline, never deployed. */

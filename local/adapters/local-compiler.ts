@@ -7,7 +7,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { buildModelArchive } from '../../handlers/package-model.js';
-import { scratchDir } from './scratch.js';
+import { scratchDir } from '../platform/scratch.js';
 import {
   type CompilationJobDescription,
   type CompilationJobSpec,
@@ -19,7 +19,7 @@ import {
 } from '../../handlers/ports.js';
 import { LOCAL_IMAGE } from '../cli/local-input.js';
 import { compileModel, type CompileModelInput, type CompileModelResult } from '../compiler/compile-model.js';
-import { extractModelArchive } from './model-archive.js';
+import { extractModelArchive } from '../platform/model-archive.js';
 
 export interface LocalCompilerOptions {
   readonly store: ObjectStore;

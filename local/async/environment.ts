@@ -6,7 +6,6 @@
  * handlers the Lambdas call. `runLocalAsyncInference` runs the synthesized async definition over
  * them. The CLI (`local/async-cli.ts`) and the end-to-end tests build on this module.
  */
-import { resolve } from 'node:path';
 import {
   handleAsyncNotifications,
   throwIfRetryNeeded,
@@ -15,29 +14,22 @@ import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/async/lost-notificati
 import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../handlers/async/send-async-heartbeats.js';
 import type { AsyncRunPlan } from '../../handlers/async/validate-async-run.js';
 import { describeError } from '../../handlers/contracts/errors.js';
-import { s3Uri } from '../../handlers/contracts/object-uri.js';
-import type { Logger } from '../../handlers/ports.js';
-import { FileObjectStore } from '../adapters/file-object-store.js';
-import { LocalModelHost } from '../adapters/local-model-host.js';
 import { createAsyncStepHandlers } from '../async-step-handlers.js';
+import { LocalAsyncPlatform } from '../platform/async-platform.js';
+import { LocalModelHost } from '../platform/local-model-host.js';
+import { walkStates } from '../runner/asl.js';
+import { type ExtractedStateMachine, type RunnerEvent, TaskTokenBroker } from '../runner/index.js';
+import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
 import {
+  createLocalStore,
   LOCAL_ARTIFACTS_BUCKET,
   LOCAL_REGION,
-  LOCAL_RETRY_INTERVAL_MS,
-  LOCAL_WAIT_MS,
-} from '../local-environment.js';
-import { walkStates } from '../runner/asl.js';
-import {
-  type ExtractedStateMachine,
-  type JsonValue,
-  type RunnerEvent,
-  type RunResult,
-  runStateMachine,
-  TaskTokenBroker,
-} from '../runner/index.js';
-import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
-import { accountOutcome, type LocalCleanUp, type StepHandler, stepTaskResolver } from '../step-handlers.js';
-import { LocalAsyncPlatform } from './async-platform.js';
+  type LocalEnvironmentBaseOptions,
+  type LocalWorkflowEnvironment,
+  type LocalWorkflowOutcome,
+  type LocalWorkflowRunOptions,
+  runLocalWorkflow,
+} from '../workflow-environment.js';
 import { LocalAsyncInvoker } from './local-async-invoker.js';
 import { LocalTaskResumer } from './local-task-resumer.js';
 import { MemoryTaskTokenStore } from './memory-task-token-store.js';
@@ -48,14 +40,7 @@ export const LOCAL_NOTIFICATION_TOPICS = {
   errorTopicArn: `arn:aws:sns:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:mso-async-errors`,
 } as const;
 
-export interface LocalAsyncEnvironmentOptions {
-  /** Folder of the local buckets (`<storeDir>/<bucket>/<key>`). @default '.local-store' */
-  readonly storeDir?: string;
-  /** Folder of the runs (the artifacts bucket's `runs/` prefix). @default 'runs' */
-  readonly runsDir?: string;
-  readonly logger: Logger;
-  /** Cores the model servers may use. @default os.availableParallelism() */
-  readonly availableCpus?: number;
+export interface LocalAsyncEnvironmentOptions extends LocalEnvironmentBaseOptions {
   /** The wait task's TimeoutSeconds as synthesized: the first state checks queue TTLs against it. */
   readonly waitTimeoutSeconds: number;
   /** Scaling cooldowns last `cooldownSeconds × this`. @default 0.01 (see `LocalAsyncPlatform`) */
@@ -67,19 +52,14 @@ export interface LocalAsyncEnvironmentOptions {
   readonly lostNotificationAfterMs?: number;
 }
 
-export interface LocalAsyncEnvironment {
-  readonly store: FileObjectStore;
-  readonly host: LocalModelHost;
+/** `close()` also waits for the notifications still being delivered. */
+export interface LocalAsyncEnvironment extends LocalWorkflowEnvironment {
   readonly platform: LocalAsyncPlatform;
   readonly tokens: MemoryTaskTokenStore;
   /** Issues the runner's task tokens; the resumer resumes them. */
   readonly taskTokens: TaskTokenBroker;
-  readonly logger: Logger;
-  readonly handlers: Readonly<Record<string, StepHandler>>;
   /** One round of the heartbeat sender (the stack runs it on a schedule). */
   sendHeartbeats(): Promise<HeartbeatSummary>;
-  /** Stops every model server and forgets every resource. Idempotent. */
-  close(): Promise<void>;
 }
 
 /**
@@ -94,10 +74,7 @@ const PERMISSIVE_ROLE_CHECK = {
 export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOptions): LocalAsyncEnvironment {
   const { logger } = options;
   const nowEpochMs = Date.now;
-  const store = new FileObjectStore({
-    rootDir: options.storeDir ?? '.local-store',
-    mounts: { [s3Uri(LOCAL_ARTIFACTS_BUCKET, 'runs/')]: resolve(options.runsDir ?? 'runs') },
-  });
+  const store = createLocalStore(options);
   const platform = new LocalAsyncPlatform({
     logger,
     region: LOCAL_REGION,
@@ -173,17 +150,8 @@ export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOption
   };
 }
 
-export interface LocalAsyncRunOptions {
+export interface LocalAsyncRunOptions extends LocalWorkflowRunOptions {
   readonly environment: LocalAsyncEnvironment;
-  readonly stateMachine: ExtractedStateMachine;
-  /** The run input, as Step Functions would receive it (JSON). */
-  readonly input: JsonValue;
-  readonly runId: string;
-  /** Aborting it aborts the execution (Ctrl-C); clean-up then runs here. */
-  readonly signal?: AbortSignal;
-  readonly onEvent?: (event: RunnerEvent) => void;
-  /** Replaces step handlers by step name (tests). */
-  readonly overrides?: Readonly<Record<string, StepHandler>>;
   /** Multiplies TimeoutSeconds/HeartbeatSeconds of the definition (the runner's). @default 1 */
   readonly timeoutScale?: number;
   /**
@@ -194,12 +162,9 @@ export interface LocalAsyncRunOptions {
   readonly heartbeatIntervalMs?: number | null;
 }
 
-export interface LocalAsyncRunOutcome {
-  readonly result: RunResult;
+export interface LocalAsyncRunOutcome extends LocalWorkflowOutcome {
   /** The run's plan, once "Validate async run" produced it. */
   readonly plan?: AsyncRunPlan;
-  /** Set when the execution was aborted or timed out and this module ran the clean-up step itself. */
-  readonly cleanUp?: LocalCleanUp;
 }
 
 /**
@@ -209,34 +174,35 @@ export interface LocalAsyncRunOutcome {
  * environment stays open: close it after.
  */
 export async function runLocalAsyncInference(options: LocalAsyncRunOptions): Promise<LocalAsyncRunOutcome> {
-  const { environment, stateMachine, runId } = options;
-  const handlers = { ...environment.handlers, ...options.overrides };
+  const { environment, stateMachine } = options;
   const timeoutScale = options.timeoutScale ?? 1;
   let plan: AsyncRunPlan | undefined;
   const stopHeartbeats = startHeartbeats(environment, heartbeatInterval(stateMachine, timeoutScale, options));
   try {
-    const result = await runStateMachine({
-      definition: stateMachine.definition,
-      resources: stateMachine.resources,
-      stateMachineName: stateMachine.name,
-      input: options.input,
-      executionName: runId,
-      taskTokens: environment.taskTokens,
-      resolveTask: stepTaskResolver(handlers),
-      waitTimeOverrideMs: LOCAL_WAIT_MS,
-      retryIntervalOverrideMs: LOCAL_RETRY_INTERVAL_MS,
-      timeoutScale,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      onEvent: (event) => {
-        plan ??= planOf(event);
-        options.onEvent?.(event);
+    const outcome = await runLocalWorkflow(
+      {
+        ...options,
+        onEvent: (event) => {
+          plan ??= planOf(event);
+          options.onEvent?.(event);
+        },
       },
-    });
-    if (result.status === 'SUCCEEDED' || result.status === 'FAILED') {
-      return { result, ...(plan === undefined ? {} : { plan }) };
-    }
-    const cleanUp = await cleanUpAfter(result, environment, plan, handlers['clean-up-async-run']);
-    return { result, ...(plan === undefined ? {} : { plan }), cleanUp };
+      {
+        handlers: environment.handlers,
+        logger: environment.logger,
+        taskTokens: environment.taskTokens,
+        timeoutScale,
+        cleanUpStep: 'clean-up-async-run',
+        // A failed execution ran its clean-up through its Catch.
+        needsCleanUp: (result) => result.status !== 'FAILED',
+        // Every queued request fails with the reason (a notification each); waiting tasks are gone anyway.
+        stopRunning: (result) => environment.host.stopAllServers(`stopped: run ${result.status}`),
+        // Before "Validate async run" produced a plan, nothing was created.
+        cleanUpPayload: (result) =>
+          plan === undefined ? undefined : { plan, error: { Error: result.status } },
+      },
+    );
+    return { ...outcome, ...(plan === undefined ? {} : { plan }) };
   } finally {
     stopHeartbeats();
   }
@@ -282,26 +248,4 @@ function startHeartbeats(environment: LocalAsyncEnvironment, intervalMs: number 
   return () => {
     clearInterval(timer);
   };
-}
-
-async function cleanUpAfter(
-  result: Exclude<RunResult, { status: 'SUCCEEDED' | 'FAILED' }>,
-  environment: LocalAsyncEnvironment,
-  plan: AsyncRunPlan | undefined,
-  cleanUp: StepHandler | undefined,
-): Promise<LocalAsyncRunOutcome['cleanUp']> {
-  // Every queued request fails with the reason (a notification each); waiting tasks are gone anyway.
-  await environment.host.stopAllServers(`stopped: run ${result.status}`);
-  if (plan === undefined) return { ok: true };
-  if (cleanUp === undefined) return { ok: false, error: 'no clean-up-async-run step handler' };
-  try {
-    const account = await cleanUp({ plan, error: { Error: result.status } }, new AbortController().signal);
-    return accountOutcome(account);
-  } catch (error) {
-    environment.logger.error('Clean-up after the run failed', {
-      runId: plan.runId,
-      error: describeError(error),
-    });
-    return { ok: false, error: describeError(error) };
-  }
 }

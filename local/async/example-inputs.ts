@@ -8,7 +8,7 @@
 import type { ObjectStore } from '../../handlers/ports.js';
 import { buildModelArchive } from '../../handlers/package-model.js';
 import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../local-environment.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
 
 export const EXAMPLE_ARCHIVE_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/model.tar.gz`;
 export const EXAMPLE_INPUT_PREFIX = `s3://${LOCAL_ARTIFACTS_BUCKET}/inputs/example-cnn/`;

@@ -11,21 +11,32 @@ export const LOCAL_IMAGE = 'local';
  * matter; without one, the planner would look up a SageMaker image, which uncompiled ONNX lacks.
  */
 export function withLocalDefaults(input: unknown): unknown {
-  if (!isRecord(input) || !isRecord(input.model) || input.model.image !== undefined) return input;
-  return { ...input, model: { ...input.model, image: LOCAL_IMAGE } };
+  return withLocalImage(input, 'model');
+}
+
+/** `input[section].image` set to the local image when the input names none (both workflows). */
+export function withLocalImage(input: unknown, section: string): unknown {
+  const part = isRecord(input) ? input[section] : undefined;
+  if (!isRecord(input) || !isRecord(part) || part.image !== undefined) return input;
+  return { ...input, [section]: { ...part, image: LOCAL_IMAGE } };
+}
+
+/** The local model server runs ONNX models only: any other framework is an issue (both workflows). */
+export function onnxOnlyIssues(field: string, framework: unknown): InputIssue[] {
+  if (framework === undefined || framework === 'onnx') return [];
+  return [
+    {
+      field,
+      given: describeGiven(framework),
+      expected: '"onnx" in local mode (the local model server runs ONNX models with ONNX Runtime)',
+    },
+  ];
 }
 
 /** Inputs valid on AWS that local mode cannot run: each named like a schema issue. */
 export function localModeIssues(input: unknown): InputIssue[] {
   if (!isRecord(input)) return [];
-  const issues: InputIssue[] = [];
-  if (isRecord(input.model) && input.model.framework !== undefined && input.model.framework !== 'onnx') {
-    issues.push({
-      field: 'model.framework',
-      given: describeGiven(input.model.framework),
-      expected: '"onnx" in local mode (the local model server runs ONNX models with ONNX Runtime)',
-    });
-  }
+  const issues = onnxOnlyIssues('model.framework', isRecord(input.model) ? input.model.framework : undefined);
   if (input.existingEndpoint !== undefined) {
     issues.push({
       field: 'existingEndpoint',

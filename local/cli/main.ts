@@ -7,209 +7,115 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
   BudgetExceededError,
-  describeError,
   type InputIssue,
   InvalidRunInputError,
 } from '../../handlers/contracts/errors.js';
-import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
 import type { RunSummary } from '../../handlers/recommend.js';
 import type { Report } from '../../handlers/report/report.js';
 import { type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
-import { createConsoleLogger } from '../adapters/console-logger.js';
 import {
   createLocalEnvironment,
-  LOCAL_ARTIFACTS_BUCKET,
   type LocalEnvironment,
   type LocalRunOutcome,
   runLocalOptimization,
 } from '../local-environment.js';
-import type { JsonValue } from '../runner/index.js';
-import { type SynthesizedWorkflows, synthesizeWorkflows } from '../synthesized-workflows.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
 import { USAGE } from './args.js';
 import { seedExampleObjects } from './example-objects.js';
 import { localModeIssues, withLocalDefaults } from './local-input.js';
 import { ProgressReporter } from './progress.js';
+import { displayPath } from './shared.js';
 import { formatSummary, type ServerSettings } from './summary.js';
-import {
-  displayPath,
-  EXIT_CODES,
-  interruptedExitCode,
-  interruptRun,
-  pidsOf,
-  reportCleanUpLeftovers,
-  reportUnsuccessfulRun,
-  startCli,
-} from './shared.js';
+import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from './workflow-cli.js';
 
-export interface CliIo {
-  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown };
-  /** Aborting it has the effect of Ctrl-C. */
-  readonly signal?: AbortSignal;
-  /** Handle SIGINT/SIGTERM (the real process): the first stops the run and cleans up, the second forces. */
-  readonly handleSignals?: boolean;
-  /** Folder that relative paths start from. @default process.cwd() */
-  readonly cwd?: string;
-  /** An already synthesized stack (tests share one); otherwise synthesized here. */
-  readonly workflows?: SynthesizedWorkflows;
+export type { CliIo } from './workflow-cli.js';
+
+interface ReportFiles {
+  readonly reportFiles: { readonly json: string; readonly markdown: string; readonly html: string };
 }
 
-export interface CliOutcome {
-  readonly exitCode: number;
-  readonly runId?: string;
+export interface CliOutcome extends CliRunOutcome {
   /** Files of report.json, report.md and report.html, when the run succeeded. */
-  readonly reportFiles?: { readonly json: string; readonly markdown: string; readonly html: string };
-  /** Every model server process the run started (all stopped when this resolves). */
-  readonly serverPids: readonly number[];
+  readonly reportFiles?: ReportFiles['reportFiles'];
 }
 
 export { defaultRunId, EXIT_CODES } from './shared.js';
 
-export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> {
-  const started = performance.now();
-  const start = await startCli(argv, io, USAGE);
-  if (start.kind === 'exit') return { exitCode: start.exitCode, serverPids: [] };
-  const { args, runId, inputPath, document, cwd, errorLine } = start;
-
-  const reporter = new ProgressReporter({
-    output: { write: (text) => io.stdout.write(text), isTTY: io.stdout.isTTY === true },
-    elapsedMs: () => performance.now() - started,
-    serverOf: (endpointName) => serverInfo(environment, endpointName),
-  });
-  const logger = createConsoleLogger({
-    write: (line) => {
-      reporter.line(line.trimEnd());
-    },
-    level: args.verbose ? 'info' : 'warn',
-  });
-  const environment = createLocalEnvironment({
-    storeDir: resolve(cwd, args.storeDir),
-    runsDir: resolve(cwd, args.runsDir),
-    logger,
-    onLoadProgress: (event) => {
-      reporter.onLoadProgress(event);
-    },
-  });
-  const interrupt = interruptRun(
-    io,
-    () => {
-      environment.host.killAllNow();
-    },
-    (text) => {
-      reporter.line(text);
-    },
-  );
-  try {
-    const input = withLocalDefaults(document);
+/** The optimization workflow's hooks into the local CLI skeleton. */
+const optimizationCli: WorkflowCli<
+  LocalEnvironment,
+  ProgressReporter,
+  RunPlan,
+  LocalRunOutcome,
+  ReportFiles
+> = {
+  usage: USAGE,
+  workflowName: 'optimization',
+  stateMachine: (workflows) => workflows.optimization,
+  deleted: 'every endpoint was deleted',
+  // Local-mode issues come with the schema's, once the example objects exist (`prepare`).
+  checkInput: (document) => ({ input: withLocalDefaults(document), issues: [] }),
+  createReporter: ({ output, elapsedMs, environment }) =>
+    new ProgressReporter({
+      output,
+      elapsedMs,
+      serverOf: (endpointName) => {
+        const created = environment();
+        return created === undefined ? undefined : serverInfo(created, endpointName);
+      },
+    }),
+  createEnvironment: ({ storeDir, runsDir, logger, reporter }) =>
+    createLocalEnvironment({
+      storeDir,
+      runsDir,
+      logger,
+      onLoadProgress: (event) => {
+        reporter.onLoadProgress(event);
+      },
+    }),
+  async prepare({ input, environment, reporter, cwd, runId, args, refuse, errorLine }) {
     for (const uri of await seedExampleObjects(environment.store, input)) {
       reporter.line(
         `Wrote the example ${uri.endsWith('.onnx') ? 'model' : 'payload'} to ${displayPath(cwd, environment.store.pathOf(uri))}`,
       );
     }
-    const plan = await precheck(
-      runId,
-      input,
-      environment,
-      (issues) => {
-        errorLine(`Invalid run input in ${displayPath(cwd, inputPath)}:`);
-        for (const issue of issues)
-          errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
-      },
-      errorLine,
-    );
-    if (plan === undefined) return { exitCode: EXIT_CODES.invalid, serverPids: [] };
-
+    const plan = await precheck(runId, input, environment, refuse, errorLine);
+    if (plan === undefined) return undefined;
     reporter.line(
       `Run ${runId}: ${plan.candidates.length} candidate(s) on this machine (${availableParallelism()} cores), reports in ${displayPath(cwd, resolve(cwd, args.runsDir, runId))}`,
     );
-    const workflows = io.workflows ?? synthesizeOnce(reporter);
-    if (interrupt.signal.aborted) {
-      errorLine('Interrupted before the run started: nothing was created.');
-      return { exitCode: interruptedExitCode(interrupt.signal), runId, serverPids: [] };
-    }
-    const outcome = await runLocalOptimization({
-      environment,
-      stateMachine: workflows.optimization,
-      input: input as JsonValue,
-      runId,
-      signal: interrupt.signal,
-      onEvent: (event) => {
-        reporter.onRunnerEvent(event);
-      },
-    });
-    await environment.close();
-    const serverPids = pidsOf(environment.host);
-    return await finish({
-      outcome,
-      environment,
-      plan,
-      runId,
-      cwd,
-      io,
-      errorLine,
-      serverPids,
-      interrupted: interrupt.signal.aborted,
-      interruptedExitCode: interruptedExitCode(interrupt.signal),
-    });
-  } catch (error) {
-    errorLine(`Error: ${describeError(error)}`);
-    if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);
-    return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment.host) };
-  } finally {
-    interrupt.release();
-    await environment.close();
-  }
-}
+    return plan;
+  },
+  run: ({ environment }, execution) => runLocalOptimization({ environment, ...execution }),
+  async summarize({ environment, cwd, io }, output, plan) {
+    const summary = output as unknown as RunSummary;
+    const reportFiles = {
+      json: environment.store.pathOf(summary.report.json),
+      markdown: environment.store.pathOf(summary.report.markdown),
+      html: environment.store.pathOf(summary.report.html),
+    };
+    const report = JSON.parse(
+      new TextDecoder().decode(await environment.store.getBytes(summary.report.json)),
+    ) as Report;
+    io.stdout.write(
+      formatSummary({
+        report,
+        servers: serverSettingsByCandidate(environment, plan),
+        reportPaths: {
+          json: displayPath(cwd, reportFiles.json),
+          markdown: displayPath(cwd, reportFiles.markdown),
+          html: displayPath(cwd, reportFiles.html),
+        },
+        availableCpus: availableParallelism(),
+      }),
+    );
+    return { reportFiles };
+  },
+};
 
-async function finish(context: {
-  readonly outcome: LocalRunOutcome;
-  readonly environment: LocalEnvironment;
-  readonly plan: RunPlan;
-  readonly runId: string;
-  readonly cwd: string;
-  readonly io: CliIo;
-  readonly errorLine: (text: string) => void;
-  readonly serverPids: readonly number[];
-  readonly interrupted: boolean;
-  readonly interruptedExitCode: number;
-}): Promise<CliOutcome> {
-  const { outcome, environment, runId, errorLine, serverPids } = context;
-  const { result } = outcome;
-  if (result.status !== 'SUCCEEDED') {
-    const exitCode = reportUnsuccessfulRun({
-      result,
-      cleanUp: outcome.cleanUp,
-      deleted: 'every endpoint was deleted',
-      runId,
-      interrupted: context.interrupted,
-      interruptedExitCode: context.interruptedExitCode,
-      errorLine,
-    });
-    return { exitCode, runId, serverPids };
-  }
-  const summary = result.output as unknown as RunSummary & { readonly cleanUp?: CleanUpAccount };
-  const reportFiles = {
-    json: environment.store.pathOf(summary.report.json),
-    markdown: environment.store.pathOf(summary.report.markdown),
-    html: environment.store.pathOf(summary.report.html),
-  };
-  const report = JSON.parse(
-    new TextDecoder().decode(await environment.store.getBytes(summary.report.json)),
-  ) as Report;
-  context.io.stdout.write(
-    formatSummary({
-      report,
-      servers: serverSettingsByCandidate(environment, context.plan),
-      reportPaths: {
-        json: displayPath(context.cwd, reportFiles.json),
-        markdown: displayPath(context.cwd, reportFiles.markdown),
-        html: displayPath(context.cwd, reportFiles.html),
-      },
-      availableCpus: availableParallelism(),
-    }),
-  );
-  reportCleanUpLeftovers(summary.cleanUp, errorLine);
-  return { exitCode: EXIT_CODES.ok, runId, reportFiles, serverPids };
+/** `npm start`: the optimization workflow, run locally from its command line. */
+export function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> {
+  return runWorkflowCli(argv, io, optimizationCli);
 }
 
 /**
@@ -249,13 +155,6 @@ async function precheck(
     }
     throw error;
   }
-}
-
-function synthesizeOnce(reporter: ProgressReporter): SynthesizedWorkflows {
-  reporter.line('Synthesizing the CDK stack in-process to get the optimization state machine…');
-  const workflows = synthesizeWorkflows();
-  reporter.line(`Synthesized ${workflows.optimization.name}`);
-  return workflows;
 }
 
 function serverInfo(environment: LocalEnvironment, endpointName: string) {

@@ -46,19 +46,24 @@ const ANNOUNCED_STATES = new Set([
 
 type LoadEvent = LoadTestProgress & { readonly candidateId: string };
 
-export class ProgressReporter {
-  private liveLineShown = false;
-  private stepCount: number | undefined;
-  private loadKind: 'closed' | 'open' = 'closed';
-  private readonly lastLoadLine = new Map<string, { key: string; atMs: number }>();
+/**
+ * What the progress output of both local CLIs shares: permanent lines stamped with the elapsed
+ * time, one live line redrawn in place on a terminal (a permanent line replaces it), and the
+ * runner's events: state entries and exits go to the workflow's reporter, the run's end is one line.
+ */
+export abstract class ProgressLines {
+  private liveShown = false;
 
-  constructor(private readonly options: ProgressReporterOptions) {}
+  protected constructor(
+    private readonly output: ProgressOutput,
+    private readonly elapsed: () => number,
+  ) {}
 
   /** A permanent line, prefixed with the elapsed time. */
   line(text: string): void {
-    const clear = this.liveLineShown ? '\r\x1b[K' : '';
-    this.liveLineShown = false;
-    this.options.output.write(`${clear}${this.stamp()} ${text}\n`);
+    const clear = this.liveShown ? '\r\x1b[K' : '';
+    this.liveShown = false;
+    this.output.write(`${clear}${this.stamp()} ${text}\n`);
   }
 
   onRunnerEvent(event: RunnerEvent): void {
@@ -76,6 +81,40 @@ export class ProgressReporter {
     }
   }
 
+  protected abstract onStateEntered(stateName: string, input: unknown): void;
+
+  protected abstract onStateExited(stateName: string, output: unknown): void;
+
+  /** A terminal: live figures may be redrawn in place. */
+  protected get isTTY(): boolean {
+    return this.output.isTTY;
+  }
+
+  /** Milliseconds since the run started. */
+  protected elapsedMs(): number {
+    return this.elapsed();
+  }
+
+  /** Draws the live line in place of the previous one (on a terminal). */
+  protected liveLine(text: string): void {
+    this.liveShown = true;
+    this.output.write(`\r\x1b[K${this.stamp()} ${text}`);
+  }
+
+  private stamp(): string {
+    return `[${(this.elapsed() / 1000).toFixed(1).padStart(6)}s]`;
+  }
+}
+
+export class ProgressReporter extends ProgressLines {
+  private stepCount: number | undefined;
+  private loadKind: 'closed' | 'open' = 'closed';
+  private readonly lastLoadLine = new Map<string, { key: string; atMs: number }>();
+
+  constructor(private readonly options: ProgressReporterOptions) {
+    super(options.output, options.elapsedMs);
+  }
+
   onLoadProgress(event: LoadEvent): void {
     // Several workers report the same step: the first speaks for the candidate.
     if (event.workerIndex !== 0) return;
@@ -84,7 +123,7 @@ export class ProgressReporter {
     const prefix = `${BENCHMARK} › ${event.candidateId}:`;
     const key = `${event.stepIndex}:${event.phase}`;
     const last = this.lastLoadLine.get(event.candidateId);
-    const now = this.options.elapsedMs();
+    const now = this.elapsedMs();
     if (event.phase === 'warmup') {
       if (last?.key !== key) this.line(`${prefix} ${step} warming up`);
     } else if (event.phase === 'drain') {
@@ -92,7 +131,7 @@ export class ProgressReporter {
     } else if (event.requests === 0 || event.p95Ms <= 0) {
       // The first tick of a window can come before any response: nothing to show yet.
       return;
-    } else if (this.options.output.isTTY) {
+    } else if (this.isTTY) {
       this.liveLine(`${prefix} ${step} ${figures}`);
     } else if (last?.key !== key || now - last.atMs >= PIPED_LOAD_INTERVAL_MS) {
       this.line(`${prefix} ${step} ${figures}`);
@@ -103,7 +142,7 @@ export class ProgressReporter {
       this.lastLoadLine.set(event.candidateId, { key, atMs: now });
   }
 
-  private onStateEntered(stateName: string, input: unknown): void {
+  protected onStateEntered(stateName: string, input: unknown): void {
     if (ANNOUNCED_STATES.has(stateName)) {
       this.line(stateName);
       return;
@@ -149,7 +188,7 @@ export class ProgressReporter {
     }
   }
 
-  private onStateExited(stateName: string, output: unknown): void {
+  protected onStateExited(stateName: string, output: unknown): void {
     switch (stateName) {
       case 'Validate and plan':
         this.onPlanned(field(output, 'plan'));
@@ -214,17 +253,8 @@ export class ProgressReporter {
     this.line(`${BENCHMARK} › ${candidateId}: in service${where}`);
   }
 
-  private liveLine(text: string): void {
-    this.liveLineShown = true;
-    this.options.output.write(`\r\x1b[K${this.stamp()} ${text}`);
-  }
-
   private describeLoad(load: number): string {
     return this.loadKind === 'open' ? `${load} req/s offered` : `concurrency ${load}`;
-  }
-
-  private stamp(): string {
-    return `[${(this.options.elapsedMs() / 1000).toFixed(1).padStart(6)}s]`;
   }
 }
 

@@ -5,7 +5,7 @@ import { CleanUpStatuses, cleanUpInCause } from '../../handlers/contracts/clean-
 import { describeError } from '../../handlers/contracts/errors.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
-import { sweepOrphanedScratch } from '../adapters/scratch.js';
+import { sweepOrphanedScratch } from '../platform/scratch.js';
 import type { RunResult } from '../runner/index.js';
 import type { LocalCleanUp } from '../step-handlers.js';
 import { causeMessage } from './progress.js';

@@ -20,7 +20,7 @@ import { createLocalEnvironment, runLocalOptimization } from '../../local/local-
 import type { RunnerEvent } from '../../local/runner/index.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { silentLogger } from '../support/memory-object-store.js';
-import { isAlive } from '../local/adapters/support/model-artifacts.js';
+import { isAlive } from '../local/platform/support/model-artifacts.js';
 
 let workflows: SynthesizedWorkflows;
 let dir: string;

@@ -9,7 +9,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { isAlive } from '../local/adapters/support/model-artifacts.js';
+import { isAlive } from '../local/platform/support/model-artifacts.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const IN_SERVICE = /in service at http:\/\/127\.0\.0\.1:\d+ \(pid (\d+)/;

@@ -1,27 +1,21 @@
 /** What local mode adds to, and refuses in, an async run input before it runs. */
 import type { InputIssue } from '../../../handlers/contracts/errors.js';
 import { describeGiven } from '../../../handlers/contracts/validation.js';
-import { LOCAL_IMAGE } from '../../cli/local-input.js';
+import { onnxOnlyIssues, withLocalImage } from '../../cli/local-input.js';
 import { isRecord } from '../../../handlers/contracts/records.js';
 
 /** Local mode serves every model with the project model server: without an image, use it. */
 export function withAsyncLocalDefaults(input: unknown): unknown {
-  if (!isRecord(input) || !isRecord(input.endpoint) || input.endpoint.image !== undefined) return input;
-  return { ...input, endpoint: { ...input.endpoint, image: LOCAL_IMAGE } };
+  return withLocalImage(input, 'endpoint');
 }
 
 /** Inputs valid on AWS that local mode cannot run: each named like a schema issue. */
 export function asyncLocalModeIssues(input: unknown): InputIssue[] {
   if (!isRecord(input)) return [];
-  const issues: InputIssue[] = [];
-  const endpoint = input.endpoint;
-  if (isRecord(endpoint) && endpoint.framework !== undefined && endpoint.framework !== 'onnx') {
-    issues.push({
-      field: 'endpoint.framework',
-      given: describeGiven(endpoint.framework),
-      expected: '"onnx" in local mode (the local model server runs ONNX models with ONNX Runtime)',
-    });
-  }
+  const issues = onnxOnlyIssues(
+    'endpoint.framework',
+    isRecord(input.endpoint) ? input.endpoint.framework : undefined,
+  );
   if (input.endpointName !== undefined) {
     issues.push({
       field: 'endpointName',

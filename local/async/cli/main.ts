@@ -9,13 +9,10 @@ import type { ItemResult } from '../../../handlers/async/batches.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
 import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
-import type { CleanUpAccount } from '../../../handlers/contracts/clean-up-account.js';
-import { describeError, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
-import { createConsoleLogger } from '../../adapters/console-logger.js';
-import type { CliIo } from '../../cli/main.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../../local-environment.js';
-import type { JsonValue } from '../../runner/index.js';
-import { type SynthesizedWorkflows, synthesizeWorkflows } from '../../synthesized-workflows.js';
+import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
+import { displayPath } from '../../cli/shared.js';
+import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../../cli/workflow-cli.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../../workflow-environment.js';
 import {
   createLocalAsyncEnvironment,
   type LocalAsyncEnvironment,
@@ -26,16 +23,6 @@ import { seedAsyncExampleObjects } from '../example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
-import {
-  displayPath,
-  EXIT_CODES,
-  interruptedExitCode,
-  interruptRun,
-  pidsOf,
-  reportCleanUpLeftovers,
-  reportUnsuccessfulRun,
-  startCli,
-} from '../../cli/shared.js';
 
 export const ASYNC_USAGE = `Usage: npm run start:async -- [--input FILE] [options]
        npx tsx local/async-cli.ts --input FILE [options]
@@ -67,61 +54,43 @@ Local mode:
 Exit codes: 0 the run succeeded (inputs may have failed: see the summary), 1 it failed,
 2 invalid command line or input, 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
 
-export interface AsyncCliOutcome {
-  readonly exitCode: number;
-  readonly runId?: string;
+interface SummaryFiles {
   /** Files of summary.json and summary.md, when the run succeeded. */
-  readonly summaryFiles?: { readonly json: string; readonly markdown: string };
-  readonly summary?: AsyncRunSummary;
-  /** Every model server process the run started (all stopped when this resolves). */
-  readonly serverPids: readonly number[];
+  readonly summaryFiles: { readonly json: string; readonly markdown: string };
+  readonly summary: AsyncRunSummary;
 }
+
+export interface AsyncCliOutcome extends CliRunOutcome, Partial<SummaryFiles> {}
 
 /** How often the live line and the scaling activities are refreshed. */
 const PROGRESS_INTERVAL_MS = 200;
 
-export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<AsyncCliOutcome> {
-  const started = performance.now();
-  const start = await startCli(argv, io, ASYNC_USAGE);
-  if (start.kind === 'exit') return { exitCode: start.exitCode, serverPids: [] };
-  const { args, runId, inputPath, document, cwd, errorLine } = start;
-  const input = withAsyncLocalDefaults(document);
-  const issues = precheck(input);
-  if (issues.length > 0) {
-    errorLine(`Invalid run input in ${displayPath(cwd, inputPath)}:`);
-    for (const issue of issues)
-      errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
-    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
-  }
-
-  const reporter = new AsyncProgressReporter({
-    output: { write: (text) => io.stdout.write(text), isTTY: io.stdout.isTTY === true },
-    elapsedMs: () => performance.now() - started,
-  });
-  const logger = createConsoleLogger({
-    write: (line) => {
-      reporter.line(line.trimEnd());
-    },
-    level: args.verbose ? 'info' : 'warn',
-  });
-  const workflows = io.workflows ?? synthesizeOnce(reporter);
-  const environment = createLocalAsyncEnvironment({
-    storeDir: resolve(cwd, args.storeDir),
-    runsDir: resolve(cwd, args.runsDir),
-    logger,
-    waitTimeoutSeconds: workflows.asyncWaitTimeoutSeconds,
-  });
-  const interrupt = interruptRun(
-    io,
-    () => {
-      environment.host.killAllNow();
-    },
-    (text) => {
-      reporter.line(text);
-    },
-  );
-  let stopProgress: (() => void) | undefined;
-  try {
+/** The async-inference workflow's hooks into the local CLI skeleton. */
+const asyncInferenceCli: WorkflowCli<
+  LocalAsyncEnvironment,
+  AsyncProgressReporter,
+  true,
+  LocalAsyncRunOutcome,
+  SummaryFiles
+> = {
+  usage: ASYNC_USAGE,
+  workflowName: 'async-inference',
+  stateMachine: (workflows) => workflows.asyncInference,
+  deleted: 'the endpoint was deleted',
+  checkInput: (document) => {
+    const input = withAsyncLocalDefaults(document);
+    return { input, issues: precheck(input) };
+  },
+  createReporter: ({ output, elapsedMs }) => new AsyncProgressReporter({ output, elapsedMs }),
+  createEnvironment: ({ storeDir, runsDir, logger, workflows }) =>
+    createLocalAsyncEnvironment({
+      storeDir,
+      runsDir,
+      logger,
+      // The first state checks queue TTLs against the wait's timeout as synthesized.
+      waitTimeoutSeconds: workflows().asyncWaitTimeoutSeconds,
+    }),
+  async prepare({ input, environment, reporter, cwd, runId, args, refuse, workflows }) {
     for (const uri of await seedAsyncExampleObjects(environment.store, input)) {
       if (args.verbose || uri.endsWith('.tar.gz') || uri.endsWith('input-0001.bin')) {
         reporter.line(
@@ -131,57 +100,62 @@ export async function runAsyncCli(argv: readonly string[], io: CliIo): Promise<A
     }
     const objectIssues = await precheckObjects(input, environment);
     if (objectIssues.length > 0) {
-      errorLine(`Invalid run input in ${displayPath(cwd, inputPath)}:`);
-      for (const issue of objectIssues)
-        errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
-      return { exitCode: EXIT_CODES.invalid, runId, serverPids: [] };
+      refuse(objectIssues);
+      return undefined;
     }
     reporter.line(
-      `Run ${runId}: ${workflows.asyncInference.name}, summary in ${displayPath(cwd, resolve(cwd, args.runsDir, runId, 'async'))}`,
+      `Run ${runId}: ${workflows().asyncInference.name}, summary in ${displayPath(cwd, resolve(cwd, args.runsDir, runId, 'async'))}`,
     );
-    if (interrupt.signal.aborted) {
-      errorLine('Interrupted before the run started: nothing was created.');
-      return { exitCode: interruptedExitCode(interrupt.signal), runId, serverPids: [] };
-    }
+    return true;
+  },
+  async run({ environment, reporter }, execution) {
     let watched: WatchedVariant | undefined;
     const progress = watchEndpoint(environment, reporter, () => watched);
-    stopProgress = progress.stop;
-    const outcome = await runLocalAsyncInference({
-      environment,
-      stateMachine: workflows.asyncInference,
-      input: input as JsonValue,
-      runId,
-      signal: interrupt.signal,
-      onEvent: (event) => {
-        if (event.type === 'StateExited' && event.stateName === 'Validate async run') {
-          watched = variantOf(event.output);
-        }
-        // The endpoint's counts as of this event, so a line like "Batch 0 recorded" follows them.
-        if (event.type === 'StateExited') progress.refresh();
-        reporter.onRunnerEvent(event);
-      },
-    });
-    stopProgress();
-    await environment.close();
-    return await finish({
-      outcome,
-      environment,
-      runId,
-      cwd,
-      io,
-      errorLine,
-      interrupted: interrupt.signal.aborted,
-      interruptedExitCode: interruptedExitCode(interrupt.signal),
-    });
-  } catch (error) {
-    errorLine(`Error: ${describeError(error)}`);
-    if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);
-    return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment.host) };
-  } finally {
-    stopProgress?.();
-    interrupt.release();
-    await environment.close();
-  }
+    try {
+      return await runLocalAsyncInference({
+        environment,
+        ...execution,
+        onEvent: (event) => {
+          if (event.type === 'StateExited' && event.stateName === 'Validate async run') {
+            watched = variantOf(event.output);
+          }
+          // The endpoint's counts as of this event, so a line like "Batch 0 recorded" follows them.
+          if (event.type === 'StateExited') progress.refresh();
+          execution.onEvent?.(event);
+        },
+      });
+    } finally {
+      progress.stop();
+    }
+  },
+  async summarize({ environment, cwd, io }, output) {
+    const summary = output as unknown as AsyncRunSummary;
+    const document = JSON.parse(
+      new TextDecoder().decode(await environment.store.getBytes(summary.summaryUri)),
+    ) as { items: ItemResult[] };
+    const summaryFiles = {
+      json: environment.store.pathOf(summary.summaryUri),
+      markdown: environment.store.pathOf(summary.summaryMarkdownUri),
+    };
+    io.stdout.write(
+      formatAsyncSummary({
+        summary,
+        items: document.items,
+        summaryPaths: {
+          json: displayPath(cwd, summaryFiles.json),
+          markdown: displayPath(cwd, summaryFiles.markdown),
+        },
+        displayUri: (uri) =>
+          uri.startsWith('s3://local-artifacts/') ? uri.slice('s3://local-artifacts/'.length) : uri,
+      }),
+    );
+    return { summaryFiles, summary };
+  },
+};
+
+/** `npm run start:async`: the async-inference workflow, run locally from its command line. */
+export function runAsyncCli(argv: readonly string[], io: CliIo): Promise<AsyncCliOutcome> {
+  return runWorkflowCli(argv, io, asyncInferenceCli);
 }
 
 /** Every problem at once: what local mode cannot run, then the schema's issues on other fields. */
@@ -217,55 +191,6 @@ async function precheckObjects(
     if (!(error instanceof InvalidRunInputError)) throw error;
     return error.issues;
   }
-}
-
-async function finish(context: {
-  readonly outcome: LocalAsyncRunOutcome;
-  readonly environment: LocalAsyncEnvironment;
-  readonly runId: string;
-  readonly cwd: string;
-  readonly io: CliIo;
-  readonly errorLine: (text: string) => void;
-  readonly interrupted: boolean;
-  readonly interruptedExitCode: number;
-}): Promise<AsyncCliOutcome> {
-  const { outcome, environment, runId, errorLine, cwd } = context;
-  const { result } = outcome;
-  const serverPids = pidsOf(environment.host);
-  if (result.status !== 'SUCCEEDED') {
-    const exitCode = reportUnsuccessfulRun({
-      result,
-      cleanUp: outcome.cleanUp,
-      deleted: 'the endpoint was deleted',
-      runId,
-      interrupted: context.interrupted,
-      interruptedExitCode: context.interruptedExitCode,
-      errorLine,
-    });
-    return { exitCode, runId, serverPids };
-  }
-  const summary = result.output as unknown as AsyncRunSummary & { readonly cleanUp?: CleanUpAccount };
-  reportCleanUpLeftovers(summary.cleanUp, errorLine);
-  const document = JSON.parse(
-    new TextDecoder().decode(await environment.store.getBytes(summary.summaryUri)),
-  ) as { items: ItemResult[] };
-  const summaryFiles = {
-    json: environment.store.pathOf(summary.summaryUri),
-    markdown: environment.store.pathOf(summary.summaryMarkdownUri),
-  };
-  context.io.stdout.write(
-    formatAsyncSummary({
-      summary,
-      items: document.items,
-      summaryPaths: {
-        json: displayPath(cwd, summaryFiles.json),
-        markdown: displayPath(cwd, summaryFiles.markdown),
-      },
-      displayUri: (uri) =>
-        uri.startsWith('s3://local-artifacts/') ? uri.slice('s3://local-artifacts/'.length) : uri,
-    }),
-  );
-  return { exitCode: EXIT_CODES.ok, runId, summaryFiles, summary, serverPids };
 }
 
 interface WatchedVariant {
@@ -309,11 +234,4 @@ function variantOf(output: unknown): WatchedVariant | undefined {
   return typeof endpointName === 'string' && typeof variantName === 'string'
     ? { endpointName, variantName }
     : undefined;
-}
-
-function synthesizeOnce(reporter: AsyncProgressReporter): SynthesizedWorkflows {
-  reporter.line('Synthesizing the CDK stack in-process to get the async-inference state machine…');
-  const workflows = synthesizeWorkflows();
-  reporter.line(`Synthesized ${workflows.asyncInference.name}`);
-  return workflows;
 }

@@ -5,9 +5,8 @@
  * is redrawn in place; piped, it is printed when it changes, at most once a second.
  */
 import type { ScalingActivity } from '../../../handlers/ports.js';
-import { field, type ProgressOutput, runLine, text } from '../../cli/progress.js';
-import type { RunnerEvent } from '../../runner/index.js';
-import type { AsyncEndpointSnapshot } from '../async-endpoint.js';
+import { field, type ProgressOutput, ProgressLines, text } from '../../cli/progress.js';
+import type { AsyncEndpointSnapshot } from '../../platform/async-endpoint.js';
 
 export interface AsyncProgressOptions {
   readonly output: ProgressOutput;
@@ -24,45 +23,32 @@ const ANNOUNCED_ON_ENTRY: Readonly<Record<string, string>> = {
   'Clean up after failure': 'Cleaning up after the failure…',
 };
 
-export class AsyncProgressReporter {
-  private liveShown = false;
+export class AsyncProgressReporter extends ProgressLines {
   private lastLive: { text: string; atMs: number } | undefined;
   /** Piped output: the latest counts held back by the once-a-second limit, shown before the next line. */
   private heldBack: string | undefined;
   private lastPhase: string | undefined;
   private readonly activitiesSeen = new Map<number, string>();
 
-  constructor(private readonly options: AsyncProgressOptions) {}
+  constructor(options: AsyncProgressOptions) {
+    super(options.output, options.elapsedMs);
+  }
 
-  /** A permanent line, prefixed with the elapsed time. */
-  line(text: string): void {
+  /** A permanent line, after the counts held back (piped output), if any. */
+  override line(text: string): void {
     const held = this.heldBack;
     this.heldBack = undefined;
     if (held !== undefined) {
-      this.lastLive = { text: held, atMs: this.options.elapsedMs() };
-      this.line(held);
+      this.lastLive = { text: held, atMs: this.elapsedMs() };
+      super.line(held);
     }
-    const clear = this.liveShown ? '\r\x1b[K' : '';
-    this.liveShown = false;
-    this.options.output.write(`${clear}${this.stamp()} ${text}\n`);
+    super.line(text);
   }
 
-  onRunnerEvent(event: RunnerEvent): void {
-    switch (event.type) {
-      case 'StateEntered': {
-        const announcement = ANNOUNCED_ON_ENTRY[event.stateName];
-        if (announcement !== undefined) this.line(announcement);
-        if (event.stateName === 'Deploy async endpoint') this.onDeploy(event.input);
-        return;
-      }
-      case 'StateExited':
-        this.onStateExited(event.stateName, event.output);
-        return;
-      default: {
-        const line = runLine(event);
-        if (line !== undefined) this.line(line);
-      }
-    }
+  protected onStateEntered(stateName: string, input: unknown): void {
+    const announcement = ANNOUNCED_ON_ENTRY[stateName];
+    if (announcement !== undefined) this.line(announcement);
+    if (stateName === 'Deploy async endpoint') this.onDeploy(input);
   }
 
   /** The endpoint's counts: the live line. */
@@ -72,11 +58,10 @@ export class AsyncProgressReporter {
         ? `${snapshot.instancesInService}`
         : `${snapshot.instancesInService} (→ ${snapshot.desiredInstanceCount})`;
     const text = `inputs: ${snapshot.received} sent · ${snapshot.queued} queued · ${snapshot.inFlight} at the model · ${snapshot.completed} completed · ${snapshot.failed} failed · instances ${instances}`;
-    const now = this.options.elapsedMs();
+    const now = this.elapsedMs();
     if (this.lastLive?.text === text) return;
-    if (this.options.output.isTTY) {
-      this.liveShown = true;
-      this.options.output.write(`\r\x1b[K${this.stamp()} ${text}`);
+    if (this.isTTY) {
+      this.liveLine(text);
     } else if (this.lastLive === undefined || now - this.lastLive.atMs >= PIPED_LIVE_INTERVAL_MS) {
       this.heldBack = undefined;
       this.line(text);
@@ -116,7 +101,7 @@ export class AsyncProgressReporter {
     );
   }
 
-  private onStateExited(stateName: string, output: unknown): void {
+  protected onStateExited(stateName: string, output: unknown): void {
     if (stateName === 'Validate async run') {
       const plan = field(output, 'plan');
       const batches = field(plan, 'batches');
@@ -145,10 +130,6 @@ export class AsyncProgressReporter {
         `Batch ${count(field(output, 'batchIndex'))} recorded: ${count(field(output, 'completed'))} completed, ${count(field(output, 'failed'))} failed, ${count(field(output, 'timedOut'))} timed out`,
       );
     }
-  }
-
-  private stamp(): string {
-    return `[${(this.options.elapsedMs() / 1000).toFixed(1).padStart(6)}s]`;
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type SageMakerRuntimeClient, ValidationError } from '@aws-sdk/client-sagemaker-runtime';
-import { notificationMessage } from '../../../local/async/notification-message.js';
+import { notificationMessage } from '../../../local/platform/notification-message.js';
 import { type AwsRecorder, installFake } from './recorder.js';
 import type { FakeS3Service } from './s3-service.js';
 import { REGION, type FakeSageMakerService } from './sagemaker-service.js';

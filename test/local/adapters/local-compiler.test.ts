@@ -7,7 +7,7 @@ import type { CompilationJobSpec } from '../../../handlers/ports.js';
 import { LocalCompiler } from '../../../local/adapters/local-compiler.js';
 import type { CompileModelResult } from '../../../local/compiler/compile-model.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
-import { brokenModelArchive, exampleModelArchive, waitFor } from './support/model-artifacts.js';
+import { brokenModelArchive, exampleModelArchive, waitFor } from '../platform/support/model-artifacts.js';
 
 const MODEL_URI = 's3://local-artifacts/runs/r1/model/model.tar.gz';
 

@@ -30,7 +30,7 @@ import type { StepHandler } from '../../../local/step-handlers.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { itemsOf, samples } from './support/async-run.js';
-import { exampleModelArchive } from '../adapters/support/model-artifacts.js';
+import { exampleModelArchive } from '../platform/support/model-artifacts.js';
 
 const MODEL_URI = 's3://local-artifacts/models/robust/model.tar.gz';
 const INPUT = (name: string): string => `s3://local-artifacts/inputs/robust/${name}.bin`;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AsyncInvocationRequest } from '../../../handlers/async/ports.js';
 import type { EndpointDescription } from '../../../handlers/ports.js';
-import type { AsyncInvocation, LocalAsyncEndpoint } from '../../../local/async/async-endpoint.js';
+import type { AsyncInvocation, LocalAsyncEndpoint } from '../../../local/platform/async-endpoint.js';
 import { type AsyncEndpointDirectory, LocalAsyncInvoker } from '../../../local/async/local-async-invoker.js';
-import { ASYNC_CONFIG } from './support/endpoint-harness.js';
+import { ASYNC_CONFIG } from '../platform/support/endpoint-harness.js';
 
 const REQUEST: AsyncInvocationRequest = {
   endpointName: 'mso-r1-async',

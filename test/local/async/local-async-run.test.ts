@@ -22,7 +22,7 @@ import {
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { itemsOf, samples } from './support/async-run.js';
-import { exampleModelArchive, isAlive } from '../adapters/support/model-artifacts.js';
+import { exampleModelArchive, isAlive } from '../platform/support/model-artifacts.js';
 
 const MODEL_URI = 's3://local-artifacts/models/e2e/model.tar.gz';
 const INPUT = (name: string): string => `s3://local-artifacts/inputs/e2e/${name}.bin`;

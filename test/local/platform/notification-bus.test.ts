@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { LocalNotificationBus, type LocalNotification } from '../../../local/async/notification-bus.js';
+import { LocalNotificationBus, type LocalNotification } from '../../../local/platform/notification-bus.js';
 import { CapturingLogger } from '../../handlers/async/support/fakes.js';
 
 const TOPIC = 'arn:aws:sns:local:000000000000:mso-async-success';

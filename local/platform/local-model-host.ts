@@ -24,10 +24,10 @@ import {
   type ProjectResourcesQuery,
   type RunResources,
 } from '../../handlers/ports.js';
-import { LocalAsyncEndpoint } from '../async/async-endpoint.js';
-import { LocalAsyncPlatform } from '../async/async-platform.js';
-import { LocalValidationError } from '../async/errors.js';
-import { modelServerLauncher } from '../async/instances.js';
+import { LocalAsyncEndpoint } from './async-endpoint.js';
+import { LocalAsyncPlatform } from './async-platform.js';
+import { LocalValidationError } from './errors.js';
+import { modelServerLauncher } from './instances.js';
 import { planServerCpu, type ServerCpuPlan } from './cpu-budget.js';
 import { extractModelArchive } from './model-archive.js';
 import { ModelServerProcess } from './model-server-process.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { isAlive, waitFor } from '../adapters/support/model-artifacts.js';
+import { isAlive, waitFor } from './support/model-artifacts.js';
 import {
   ERROR_TOPIC,
   EndpointHarness,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AsyncEndpointTelemetry, LocalAsyncEndpointObserver } from '../../../local/async/telemetry.js';
+import { AsyncEndpointTelemetry, LocalAsyncEndpointObserver } from '../../../local/platform/telemetry.js';
 
 describe('LocalAsyncEndpointObserver', () => {
   it('averages and maximizes the time in backlog of the requests taken in the window', async () => {

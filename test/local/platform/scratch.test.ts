@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { processScratchDir, scratchDir, sweepOrphanedScratch } from '../../../local/adapters/scratch.js';
+import { processScratchDir, scratchDir, sweepOrphanedScratch } from '../../../local/platform/scratch.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -28,7 +28,7 @@ async function scratchOfKilledProcess(): Promise<string> {
       'tsx',
       '--input-type=module',
       '-e',
-      "const { scratchDir } = await import('./local/adapters/scratch.ts'); console.log(scratchDir('model-host')); setInterval(() => {}, 1000);",
+      "const { scratchDir } = await import('./local/platform/scratch.ts'); console.log(scratchDir('model-host')); setInterval(() => {}, 1000);",
     ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { FileObjectStore } from '../../../local/adapters/file-object-store.js';
+import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 
 let root: string;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AsyncScalingPolicy } from '../../../handlers/ports.js';
-import { decideScaling, LocalScalingRegistry, type ScalingState } from '../../../local/async/scaling.js';
+import { decideScaling, LocalScalingRegistry, type ScalingState } from '../../../local/platform/scaling.js';
 
 const POLICY: AsyncScalingPolicy = {
   minInstanceCount: 0,

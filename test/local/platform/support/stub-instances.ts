@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { AsyncInstance, InstanceLauncher } from '../../../../local/async/instances.js';
+import type { AsyncInstance, InstanceLauncher } from '../../../../local/platform/instances.js';
 
 const STUB_SOURCE = String.raw`
 import { createServer } from 'node:http';

@@ -3,8 +3,8 @@
  * be killed: the test kills it with SIGKILL (no handler can run) and checks the server goes too.
  * Usage: node --import tsx host-process.ts <storeDir>
  */
-import { FileObjectStore } from '../../../../local/adapters/file-object-store.js';
-import { LocalModelHost } from '../../../../local/adapters/local-model-host.js';
+import { FileObjectStore } from '../../../../local/platform/file-object-store.js';
+import { LocalModelHost } from '../../../../local/platform/local-model-host.js';
 import { exampleModelArchive } from './model-artifacts.js';
 
 const store = new FileObjectStore({ rootDir: process.argv[2] ?? '.' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { planServerCpu } from '../../../local/adapters/cpu-budget.js';
+import { planServerCpu } from '../../../local/platform/cpu-budget.js';
 
 const variant = (instanceType: string, initialInstanceCount = 1) => ({
   variantName: 'AllTraffic',

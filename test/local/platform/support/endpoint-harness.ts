@@ -1,10 +1,10 @@
 import { type InferenceNotification, parseNotification } from '../../../../handlers/async/notification.js';
 import type { AsyncInferenceSpec, AsyncScalingPolicy } from '../../../../handlers/ports.js';
-import { LocalAsyncEndpoint } from '../../../../local/async/async-endpoint.js';
-import { LocalAsyncPlatform } from '../../../../local/async/async-platform.js';
-import type { LocalNotification } from '../../../../local/async/notification-bus.js';
+import { LocalAsyncEndpoint } from '../../../../local/platform/async-endpoint.js';
+import { LocalAsyncPlatform } from '../../../../local/platform/async-platform.js';
+import type { LocalNotification } from '../../../../local/platform/notification-bus.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
-import { waitFor } from '../../adapters/support/model-artifacts.js';
+import { waitFor } from './model-artifacts.js';
 import { type StubLauncherOptions, stubCommand, stubLauncher } from './stub-instances.js';
 
 export const SUCCESS_TOPIC = 'arn:aws:sns:local:000000000000:mso-async-success';

@@ -4,7 +4,7 @@
  * through an `InstanceLauncher`; local mode's launcher starts the project's model server
  * (`ModelServerProcess`), tests may start a smaller process that keeps the same contract.
  */
-import { ModelServerProcess } from '../adapters/model-server-process.js';
+import { ModelServerProcess } from './model-server-process.js';
 
 export interface AsyncInstance {
   readonly pid: number | undefined;

@@ -1,0 +1,262 @@
+/**
+ * The skeleton both local CLIs share (`npm start`, `npm run start:async`): the command line and its
+ * exit codes, the scratch sweep, the first checks of the input, the environment and its
+ * interruption (Ctrl-C, SIGTERM), the synthesized workflow run on the local runner with live
+ * progress, what an unsuccessful run did and left, and the summary. Each workflow supplies its
+ * hooks: its usage, its input checks, its environment, progress reporter, run and summary.
+ */
+import { resolve } from 'node:path';
+import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
+import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
+import type { Logger } from '../../handlers/ports.js';
+import { createConsoleLogger } from '../platform/console-logger.js';
+import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
+import { type SynthesizedWorkflows, synthesizeWorkflows } from '../synthesized-workflows.js';
+import type {
+  LocalWorkflowEnvironment,
+  LocalWorkflowOutcome,
+  LocalWorkflowRunOptions,
+} from '../workflow-environment.js';
+import type { CliArguments } from './args.js';
+import {
+  displayPath,
+  EXIT_CODES,
+  interruptedExitCode,
+  interruptRun,
+  pidsOf,
+  reportCleanUpLeftovers,
+  reportUnsuccessfulRun,
+  startCli,
+} from './shared.js';
+
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown };
+  /** Aborting it has the effect of Ctrl-C. */
+  readonly signal?: AbortSignal;
+  /** Handle SIGINT/SIGTERM (the real process): the first stops the run and cleans up, the second forces. */
+  readonly handleSignals?: boolean;
+  /** Folder that relative paths start from. @default process.cwd() */
+  readonly cwd?: string;
+  /** An already synthesized stack (tests share one); otherwise synthesized here. */
+  readonly workflows?: SynthesizedWorkflows;
+}
+
+/** What every local CLI run returns. */
+export interface CliRunOutcome {
+  readonly exitCode: number;
+  readonly runId?: string;
+  /** Every model server process the run started (all stopped when this resolves). */
+  readonly serverPids: readonly number[];
+}
+
+/** A run that succeeded also returns what its workflow's summary adds (`Extra`: its files). */
+export type WorkflowCliOutcome<Extra extends object> = CliRunOutcome | (CliRunOutcome & Extra);
+
+/** The progress output as the skeleton uses it. */
+export interface CliReporter {
+  /** A permanent line, prefixed with the elapsed time. */
+  line(text: string): void;
+  onRunnerEvent(event: RunnerEvent): void;
+}
+
+/** What the hooks get once the command line is read. */
+export interface CliRun<Environment extends LocalWorkflowEnvironment, Reporter extends CliReporter> {
+  readonly args: CliArguments;
+  readonly runId: string;
+  readonly cwd: string;
+  /** The input after `checkInput`. */
+  readonly input: unknown;
+  readonly io: CliIo;
+  readonly reporter: Reporter;
+  readonly environment: Environment;
+  /** The synthesized workflows (synthesized on first call, with a progress line, unless given). */
+  readonly workflows: () => SynthesizedWorkflows;
+  /** Prints a line on stderr. */
+  readonly errorLine: (text: string) => void;
+  /** Prints "Invalid run input in FILE:" and one line per issue, on stderr. */
+  readonly refuse: (issues: readonly InputIssue[]) => void;
+}
+
+export interface WorkflowCli<
+  Environment extends LocalWorkflowEnvironment,
+  Reporter extends CliReporter,
+  Prepared,
+  Outcome extends LocalWorkflowOutcome,
+  Extra extends object,
+> {
+  /** Printed by --help and after a wrong command line. */
+  readonly usage: string;
+  /** The workflow's name in the synthesis lines, e.g. "optimization". */
+  readonly workflowName: string;
+  /** Its state machine among the synthesized ones. */
+  stateMachine(workflows: SynthesizedWorkflows): ExtractedStateMachine;
+  /** Local defaults, and what the input alone shows invalid (refused at once, exit code 2). */
+  checkInput(document: unknown): { readonly input: unknown; readonly issues: readonly InputIssue[] };
+  createReporter(options: {
+    readonly output: { write(text: string): unknown; readonly isTTY: boolean };
+    readonly elapsedMs: () => number;
+    /** The environment, once created. */
+    readonly environment: () => Environment | undefined;
+  }): Reporter;
+  createEnvironment(options: {
+    readonly storeDir: string;
+    readonly runsDir: string;
+    readonly logger: Logger;
+    readonly reporter: Reporter;
+    readonly workflows: () => SynthesizedWorkflows;
+  }): Environment;
+  /**
+   * Writes the example objects and checks what the input refers to, before anything is created;
+   * prints the run's first line. `undefined` after refusing the input (exit code 2).
+   */
+  prepare(run: CliRun<Environment, Reporter>): Promise<Prepared | undefined>;
+  /**
+   * Runs the state machine over the environment: `execution` has the input, the run id, the
+   * interruption and the progress reporter's event handler.
+   */
+  run(
+    run: CliRun<Environment, Reporter>,
+    execution: LocalWorkflowRunOptions & { readonly signal: AbortSignal; readonly prepared: Prepared },
+  ): Promise<Outcome>;
+  /** What a successful clean-up removed, e.g. "every endpoint was deleted". */
+  readonly deleted: string;
+  /** Prints the summary of a run that succeeded; returns what the outcome adds (its files). */
+  summarize(run: CliRun<Environment, Reporter>, output: JsonValue, prepared: Prepared): Promise<Extra>;
+}
+
+/** Runs a local workflow from its command line; never throws for a run that failed. */
+export async function runWorkflowCli<
+  Environment extends LocalWorkflowEnvironment,
+  Reporter extends CliReporter,
+  Prepared,
+  Outcome extends LocalWorkflowOutcome,
+  Extra extends object,
+>(
+  argv: readonly string[],
+  io: CliIo,
+  cli: WorkflowCli<Environment, Reporter, Prepared, Outcome, Extra>,
+): Promise<WorkflowCliOutcome<Extra>> {
+  const started = performance.now();
+  const start = await startCli(argv, io, cli.usage);
+  if (start.kind === 'exit') return { exitCode: start.exitCode, serverPids: [] };
+  const { args, runId, inputPath, document, cwd, errorLine } = start;
+  const refuse = (issues: readonly InputIssue[]): void => {
+    errorLine(`Invalid run input in ${displayPath(cwd, inputPath)}:`);
+    for (const issue of issues)
+      errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+  };
+  const { input, issues } = cli.checkInput(document);
+  if (issues.length > 0) {
+    refuse(issues);
+    return { exitCode: EXIT_CODES.invalid, serverPids: [] };
+  }
+
+  // The reporter is made first (the environment logs through it) and reads the environment later.
+  const made: { environment?: Environment } = {};
+  const reporter = cli.createReporter({
+    output: { write: (text) => io.stdout.write(text), isTTY: io.stdout.isTTY === true },
+    elapsedMs: () => performance.now() - started,
+    environment: () => made.environment,
+  });
+  const logger = createConsoleLogger({
+    write: (line) => {
+      reporter.line(line.trimEnd());
+    },
+    level: args.verbose ? 'info' : 'warn',
+  });
+  let workflows = io.workflows;
+  const synthesized = (): SynthesizedWorkflows => {
+    if (workflows !== undefined) return workflows;
+    reporter.line(`Synthesizing the CDK stack in-process to get the ${cli.workflowName} state machine…`);
+    workflows = synthesizeWorkflows();
+    reporter.line(`Synthesized ${cli.stateMachine(workflows).name}`);
+    return workflows;
+  };
+  const created = cli.createEnvironment({
+    storeDir: resolve(cwd, args.storeDir),
+    runsDir: resolve(cwd, args.runsDir),
+    logger,
+    reporter,
+    workflows: synthesized,
+  });
+  made.environment = created;
+  const run: CliRun<Environment, Reporter> = {
+    args,
+    runId,
+    cwd,
+    input,
+    io,
+    reporter,
+    environment: created,
+    workflows: synthesized,
+    errorLine,
+    refuse,
+  };
+  const interrupt = interruptRun(
+    io,
+    () => {
+      created.host.killAllNow();
+    },
+    (text) => {
+      reporter.line(text);
+    },
+  );
+  try {
+    const prepared = await cli.prepare(run);
+    if (prepared === undefined) return { exitCode: EXIT_CODES.invalid, runId, serverPids: [] };
+    const stateMachine = cli.stateMachine(synthesized());
+    if (interrupt.signal.aborted) {
+      errorLine('Interrupted before the run started: nothing was created.');
+      return { exitCode: interruptedExitCode(interrupt.signal), runId, serverPids: [] };
+    }
+    const outcome = await cli.run(run, {
+      stateMachine,
+      input: input as JsonValue,
+      runId,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        reporter.onRunnerEvent(event);
+      },
+      prepared,
+    });
+    await created.close();
+    const serverPids = pidsOf(created.host);
+    const { result } = outcome;
+    if (result.status !== 'SUCCEEDED') {
+      const exitCode = reportUnsuccessfulRun({
+        result,
+        cleanUp: outcome.cleanUp,
+        deleted: cli.deleted,
+        runId,
+        interrupted: interrupt.signal.aborted,
+        interruptedExitCode: interruptedExitCode(interrupt.signal),
+        errorLine,
+      });
+      return { exitCode, runId, serverPids };
+    }
+    const extra = await cli.summarize(run, result.output, prepared);
+    const { cleanUp } = result.output as { readonly cleanUp?: CleanUpAccount };
+    reportCleanUpLeftovers(cleanUp, errorLine);
+    return { exitCode: EXIT_CODES.ok, runId, serverPids, ...extra };
+  } catch (error) {
+    errorLine(`Error: ${describeError(error)}`);
+    if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);
+    return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(created.host) };
+  } finally {
+    interrupt.release();
+    await created.close();
+  }
+}
+
+/** A process entry: runs a CLI with this process's streams and signals, and sets its exit code. */
+export async function runAsProcess(
+  runCliOf: (argv: readonly string[], io: CliIo) => Promise<CliRunOutcome>,
+): Promise<void> {
+  const outcome = await runCliOf(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    handleSignals: true,
+  });
+  process.exitCode = outcome.exitCode;
+}
