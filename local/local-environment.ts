@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { EndpointFailedError } from '../handlers/contracts/errors.js';
 import { s3Uri } from '../handlers/contracts/object-uri.js';
 import { EndpointStatuses, type Logger } from '../handlers/ports.js';
-import type { RunLoadWorkerEvent } from '../handlers/run-load-worker.js';
+import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
 import { FileObjectStore } from './adapters/file-object-store.js';
 import { LocalCompiler } from './adapters/local-compiler.js';
 import { LocalModelHost } from './adapters/local-model-host.js';

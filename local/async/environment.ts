@@ -13,7 +13,7 @@ import {
 } from '../../handlers/async/handle-async-notification.js';
 import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/async/lost-notification.js';
 import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../handlers/async/send-async-heartbeats.js';
-import type { AsyncRunPlan } from '../../handlers/async/validate-async-run.js';
+import type { AsyncRunPlan } from '../../handlers/contracts/async-state.js';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { s3Uri } from '../../handlers/contracts/object-uri.js';
 import type { Logger } from '../../handlers/ports.js';

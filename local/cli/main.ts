@@ -12,9 +12,9 @@ import {
   InvalidRunInputError,
 } from '../../handlers/contracts/errors.js';
 import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
-import type { RunSummary } from '../../handlers/recommend.js';
+import type { RunPlan, RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
-import { type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import { createConsoleLogger } from '../adapters/console-logger.js';
 import {
   createLocalEnvironment,

@@ -1,18 +1,15 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import {
-  type BatchItem,
-  batchResultsUri,
-  type IterationOutput,
-  ItemStatuses,
-  loadBatch,
-  recordBatchResults,
-  toItemResult,
-} from '../../../handlers/async/batches.js';
+import { batchResultsUri } from '../../../handlers/async/batch-results.js';
+import { loadBatch } from '../../../handlers/async/load-batch.js';
+import { recordBatchResults, toItemResult } from '../../../handlers/async/record-batch-results.js';
 import {
   type AsyncInferenceFailureCause,
   type AsyncInferenceResult,
-  handleAsyncNotifications,
-} from '../../../handlers/async/handle-async-notification.js';
+  type BatchItem,
+  ItemStatuses,
+  type IterationOutput,
+} from '../../../handlers/contracts/async-state.js';
+import { handleAsyncNotifications } from '../../../handlers/async/handle-async-notification.js';
 import { ErrorNames } from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore } from '../../support/memory-object-store.js';
 import { CapturingLogger, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';

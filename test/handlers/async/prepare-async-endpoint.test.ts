@@ -1,14 +1,12 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { checkAsyncEndpoint } from '../../../handlers/async/check-async-endpoint.js';
+import { deployAsyncEndpoint } from '../../../handlers/async/deploy-async-endpoint.js';
+import type { PrepareAsyncEndpointDeps } from '../../../handlers/async/endpoint-loop.js';
 import {
-  checkAsyncEndpoint,
-  deployAsyncEndpoint,
-  type PrepareAsyncEndpointDeps,
-} from '../../../handlers/async/prepare-async-endpoint.js';
-import {
-  type AsyncEndpointState,
   AsyncEndpointPhases,
+  type AsyncEndpointState,
   type AsyncRunPlan,
-} from '../../../handlers/async/validate-async-run.js';
+} from '../../../handlers/contracts/async-state.js';
 import { EndpointFailedError } from '../../../handlers/contracts/errors.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { asyncEndpointDescription, FakeScalingRegistry, ScriptedSageMaker } from './support/async-fakes.js';
