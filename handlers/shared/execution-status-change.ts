@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeIssues } from '../contracts/errors.js';
 import { toInputIssues } from '../contracts/validation.js';
 
 /**
@@ -34,9 +35,7 @@ export type ExecutionStatusChangeEvent = z.input<typeof executionStatusChangeSch
 export function parseExecutionStatusChange(event: unknown): z.output<typeof executionStatusChangeSchema> {
   const parsed = executionStatusChangeSchema.safeParse(event, { reportInput: true });
   if (!parsed.success) {
-    const issues = toInputIssues(parsed.error)
-      .map((issue) => `${issue.field}: got ${issue.given}, expected ${issue.expected}`)
-      .join('; ');
+    const issues = describeIssues(toInputIssues(parsed.error));
     throw new TypeError(
       `Not a Step Functions execution status change event: ${issues}. The EventBridge rule must ` +
         `match source "aws.states" and detail-type "${EXECUTION_STATUS_CHANGE}"`,
