@@ -16,7 +16,13 @@ const names = (id: string): { endpointName: string; endpointConfigName: string; 
 /** A candidate's three resources as "Deploy candidate" leaves them, in service at the first look. */
 async function deployed(sagemaker: FakeSageMaker, id: string): Promise<void> {
   const { endpointName, endpointConfigName, modelName } = names(id);
-  await sagemaker.createModel({ modelName, image: 'img', modelDataUrl: 's3://b/m.tar.gz', environment: {} });
+  await sagemaker.createModel({
+    modelName,
+    image: 'img',
+    modelDataUrl: 's3://b/m.tar.gz',
+    environment: {},
+    tags: {},
+  });
   await sagemaker.createEndpointConfig({
     endpointConfigName,
     variant: { variantName: 'AllTraffic', modelName, instanceType: 'ml.c5.xlarge', initialInstanceCount: 1 },

@@ -15,6 +15,7 @@ async function deployed(sagemaker: FakeSageMaker, candidate: PlannedCandidate): 
     image: 'img',
     modelDataUrl: 's3://b/m.tar.gz',
     environment: {},
+    tags: {},
   });
   await sagemaker.createEndpointConfig({
     endpointConfigName: candidate.endpointConfigName,
