@@ -1,10 +1,9 @@
 import { s3Uri } from './contracts/object-uri.js';
 import {
+  type AggregateLoadTestEvent,
   type CandidateOutcome,
   CandidateStatuses,
-  type DeploymentState,
-  type WorkerOutcome,
-} from './contracts/workflow-state.js';
+} from './contracts/optimization-state.js';
 import {
   aggregateWorkerResults,
   describeLateWorkers,
@@ -13,17 +12,6 @@ import {
   type WorkerResult,
 } from './load-test/index.js';
 import type { Logger, ObjectStore } from './ports.js';
-import type { RunPlan } from './validate-and-plan.js';
-
-export interface AggregateLoadTestEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'loadPlan' | 'sla' | 'loadTestReruns'>;
-  readonly candidateId: string;
-  readonly workers: readonly WorkerOutcome[];
-  readonly deployment: Pick<
-    DeploymentState,
-    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName' | 'loadTestRerun'
-  >;
-}
 
 export interface AggregateDeps {
   readonly store: ObjectStore;

@@ -1,10 +1,14 @@
-import { z } from 'zod';
-import { type CleanUpDeps, type CleanUpResult, cleanUpRun } from './clean-up.js';
 import { leavesSomething } from './contracts/clean-up-account.js';
 import { CleanUpIncompleteError } from './contracts/errors.js';
 import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from './contracts/names.js';
-import { toInputIssues } from './contracts/validation.js';
+import type { CleanUpResult } from './contracts/optimization-state.js';
 import type { ModelHost } from './ports.js';
+import {
+  FAILURE_STATUSES,
+  type FailureStatus,
+  parseExecutionStatusChange,
+} from './shared/execution-status-change.js';
+import { type CleanUpDeps, cleanUpRun } from './shared/run-clean-up.js';
 
 /**
  * The failure clean-up: an EventBridge rule starts the "Clean up failed run" state machine
@@ -15,11 +19,7 @@ import type { ModelHost } from './ports.js';
  * timed-out execution never reaches that state, and a failed one may have failed in it: this is
  * the layer that still cleans up.
  *
- * The event (Step Functions developer guide, "EventBridge for Step Functions execution status
- * changes"): `source` "aws.states", `detail-type` "Step Functions Execution Status Change", and a
- * `detail` with the DescribeExecution fields `executionArn`, `stateMachineArn`, `name` (the
- * execution name = the run id), `status` (RUNNING, SUCCEEDED, FAILED, TIMED_OUT or ABORTED), and
- * more this step does not read.
+ * The event and its statuses: shared/execution-status-change.ts.
  *
  * What carries the keep tag (`mso:keep=true`) stays, with the config and model it uses: a run that
  * ended (timed out, aborted) during its success-path clean-up has already tagged the endpoint the
@@ -28,26 +28,6 @@ import type { ModelHost } from './ports.js';
  * A FAILED Standard execution can be redriven (within 14 days): a redrive after this clean-up
  * finds the run's resources gone, and its deploy steps create them again.
  */
-
-export const FAILURE_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
-export type FailureStatus = (typeof FAILURE_STATUSES)[number];
-
-export const EXECUTION_STATUS_CHANGE = 'Step Functions Execution Status Change';
-
-/** Only what this step reads; the rest of the event passes through unchecked. */
-const executionStatusChangeSchema = z.object({
-  source: z.literal('aws.states'),
-  'detail-type': z.literal(EXECUTION_STATUS_CHANGE),
-  detail: z.object({
-    executionArn: z.string().min(1),
-    stateMachineArn: z.string().min(1),
-    // Execution names: 1–80 characters (StartExecution API reference).
-    name: z.string().min(1).max(80),
-    status: z.string().min(1),
-  }),
-});
-
-export type ExecutionStatusChangeEvent = z.input<typeof executionStatusChangeSchema>;
 
 export type FailedRunCleanUp =
   | {
@@ -64,21 +44,6 @@ export type FailedRunCleanUp =
 
 function isFailureStatus(status: string): status is FailureStatus {
   return (FAILURE_STATUSES as readonly string[]).includes(status);
-}
-
-/** The event's fields this step needs, or a TypeError naming each bad field, what it got and expected. */
-export function parseExecutionStatusChange(event: unknown): z.output<typeof executionStatusChangeSchema> {
-  const parsed = executionStatusChangeSchema.safeParse(event, { reportInput: true });
-  if (!parsed.success) {
-    const issues = toInputIssues(parsed.error)
-      .map((issue) => `${issue.field}: got ${issue.given}, expected ${issue.expected}`)
-      .join('; ');
-    throw new TypeError(
-      `Not a Step Functions execution status change event: ${issues}. The EventBridge rule must ` +
-        `match source "aws.states" and detail-type "${EXECUTION_STATUS_CHANGE}"`,
-    );
-  }
-  return parsed.data;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { AsyncRunSummary } from './async/summarize-async-run.js';
+import type { AsyncRunSummary } from './contracts/async-state.js';
 import { describeError, ErrorNames } from './contracts/errors.js';
+import type { RunSummary } from './contracts/optimization-state.js';
 import type { Logger } from './ports.js';
-import type { RunSummary } from './recommend.js';
 import type { ExecutionDescription, ExecutionReader, RunRef } from './run-status/ports.js';
 import { type ProgressProfile, readProgress } from './run-status/progress.js';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeError } from './contracts/errors.js';
+import { describeError, describeIssues } from './contracts/errors.js';
 import { KEEP_TAG, PROJECT_TAG_VALUE, RESOURCE_NAME_PREFIX, TAG_KEYS } from './contracts/names.js';
 import { toInputIssues } from './contracts/validation.js';
 import {
@@ -131,9 +131,7 @@ export interface JanitorEvent {
 export function parseJanitorEvent(event: unknown): JanitorEvent {
   const parsed = janitorEventSchema.safeParse(event, { reportInput: true });
   if (!parsed.success) {
-    const issues = toInputIssues(parsed.error)
-      .map((issue) => `${issue.field}: got ${issue.given}, expected ${issue.expected}`)
-      .join('; ');
+    const issues = describeIssues(toInputIssues(parsed.error));
     throw new TypeError(`Janitor event: ${issues}. Expected no input, {} or { "dryRun": true }`);
   }
   return parsed.data?.dryRun === undefined ? {} : { dryRun: parsed.data.dryRun };

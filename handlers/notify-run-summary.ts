@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { parseExecutionStatusChange } from './clean-up-failed-run.js';
 import { CleanUpStatuses, cleanUpInCause } from './contracts/clean-up-account.js';
 import type { Logger } from './ports.js';
 import type { CandidateVerdict } from './report/report.js';
 import { recordOf } from './contracts/records.js';
+import { parseExecutionStatusChange } from './shared/execution-status-change.js';
 
 /**
  * Run-summary notifications: an EventBridge rule sends the "Step Functions Execution Status Change"

@@ -5,21 +5,8 @@ import { basename, join } from 'node:path';
 import { create as createTar, extract as extractTar, ReadEntry } from 'tar';
 import { unsafeEntryReason } from './archive-entries.js';
 import { InvalidRunInputError } from './contracts/errors.js';
-import type { RunPlan } from './validate-and-plan.js';
+import type { PackagedModel, PackageModelEvent } from './contracts/optimization-state.js';
 import type { Logger, ObjectStore } from './ports.js';
-
-export interface PackageModelEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'model'>;
-}
-
-export interface PackagedModel {
-  /** `undefined` when the run tests an existing endpoint and has no model. */
-  readonly modelDataUrl?: string;
-  readonly sha256?: string;
-  readonly sizeBytes?: number;
-  /** True when an artifact made earlier (same inputs) or the user's own model.tar.gz was used. */
-  readonly reused: boolean;
-}
 
 export interface PackageModelDeps {
   readonly store: ObjectStore;

@@ -1,24 +1,11 @@
-import type { CandidateOutcome } from './contracts/workflow-state.js';
+import type { RecommendEvent, RunSummary } from './contracts/optimization-state.js';
 import type { LoadTestResult } from './load-test/index.js';
 import { describeError } from './contracts/errors.js';
-import { VARIANT_NAME } from './deploy-candidate.js';
-import type {
-  EndpointMetrics,
-  EndpointMetricsReader,
-  HostedResourceNames,
-  Logger,
-  ObjectStore,
-} from './ports.js';
+import type { EndpointMetrics, EndpointMetricsReader, Logger, ObjectStore } from './ports.js';
 import { buildReport } from './report/build-report.js';
-import type { Report } from './report/report.js';
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
-import type { RunPlan } from './validate-and-plan.js';
-
-export interface RecommendEvent {
-  readonly plan: RunPlan;
-  readonly candidates: readonly CandidateOutcome[];
-}
+import { VARIANT_NAME } from './shared/endpoint-deployment.js';
 
 export interface RecommendDeps {
   readonly store: ObjectStore;
@@ -27,16 +14,6 @@ export interface RecommendDeps {
   readonly now: () => Date;
   /** Reads each endpoint's own metrics over its test window; none when absent. */
   readonly metrics?: EndpointMetricsReader;
-}
-
-export interface RunSummary {
-  readonly runId: string;
-  readonly recommendation: Report['recommendation'];
-  readonly noRecommendationReason?: string;
-  readonly candidates: readonly { readonly id: string; readonly verdict: string; readonly reason: string }[];
-  readonly report: { readonly json: string; readonly markdown: string; readonly html: string };
-  /** What clean-up must keep: the recommended endpoint when the policy is `keep-recommended`. */
-  readonly keep?: HostedResourceNames;
 }
 
 /**

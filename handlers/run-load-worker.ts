@@ -1,15 +1,7 @@
 import { s3Uri } from './contracts/object-uri.js';
-import type { DeploymentState, WorkerOutcome } from './contracts/workflow-state.js';
+import type { RunLoadWorkerEvent, WorkerOutcome } from './contracts/optimization-state.js';
 import { connectionsPerWorker, type LoadTestProgress, runLoadTest } from './load-test/index.js';
 import type { Logger, ObjectStore, TransportFactory } from './ports.js';
-import type { RunPlan } from './validate-and-plan.js';
-
-export interface RunLoadWorkerEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'payload' | 'loadPlan' | 'sla'>;
-  readonly candidateId: string;
-  readonly deployment: Pick<DeploymentState, 'endpointName' | 'loadStartEpochMs'>;
-  readonly workerIndex: number;
-}
 
 export interface RunLoadWorkerDeps {
   readonly store: ObjectStore;

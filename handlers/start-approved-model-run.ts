@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { type InputIssue, InvalidRunInputError } from './contracts/errors.js';
+import { describeIssues, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import { runInputSchema } from './contracts/run-input.js';
 import { describeGiven, parseOrThrow, toInputIssues } from './contracts/validation.js';
 import type { Logger } from './ports.js';
@@ -161,9 +161,7 @@ type ModelPackageStateChange = z.output<typeof modelPackageStateChangeSchema>;
 export function parseModelPackageStateChange(event: unknown): ModelPackageStateChange {
   const parsed = modelPackageStateChangeSchema.safeParse(event, { reportInput: true });
   if (!parsed.success) {
-    const issues = toInputIssues(parsed.error)
-      .map((issue) => `${issue.field}: got ${issue.given}, expected ${issue.expected}`)
-      .join('; ');
+    const issues = describeIssues(toInputIssues(parsed.error));
     throw new TypeError(
       `Not a SageMaker model package state change event: ${issues}. The EventBridge rule must match ` +
         `source "aws.sagemaker" and detail-type "${MODEL_PACKAGE_STATE_CHANGE}"`,

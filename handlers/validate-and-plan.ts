@@ -21,13 +21,14 @@ import {
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
 import { runPrefixKey, s3Uri } from './contracts/object-uri.js';
 import { type CandidateInput, type RunInput, runInputSchema } from './contracts/run-input.js';
+import type { PlannedCandidate, RunPlan, ValidateAndPlanEvent } from './contracts/optimization-state.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
-import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './compile-model.js';
-import { ENDPOINT_DEADLINE_SECONDS } from './deploy-candidate.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
 import type { LoadPlan } from './load-test/plan.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
+import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
+import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
 
 /** SageMaker's real-time `InvokeEndpoint` body limit (6 MB) and serverless limit (4 MB). */
 const MAX_REALTIME_PAYLOAD_BYTES = 6 * 1024 * 1024;
@@ -43,65 +44,6 @@ export const ESTIMATE_ASSUMPTIONS = {
   teardownSeconds: 120,
   loadGeneratorMemoryGb: 2,
 } as const;
-
-export interface PlannedCompilation {
-  readonly target: string;
-  readonly jobName: string;
-  readonly outputUri: string;
-}
-
-export interface PlannedCandidate {
-  readonly id: string;
-  /** `existing`: the user's endpoint, load tested as it is, never created nor deleted. */
-  readonly kind: 'realtime' | 'serverless' | 'existing';
-  readonly instanceType?: string;
-  readonly initialInstanceCount: number;
-  readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
-  readonly compiledFor?: string;
-  /** Model environment, then the candidate's, then its environment-range combination. */
-  readonly environment: Readonly<Record<string, string>>;
-  readonly modelName: string;
-  readonly endpointConfigName: string;
-  readonly endpointName: string;
-  readonly usdPerHour?: number;
-  readonly priceSource: 'price-table' | 'run-input' | 'serverless-per-second' | 'unknown';
-  readonly estimatedCostUsd: number;
-}
-
-export interface RunPlan {
-  readonly runId: string;
-  readonly name?: string;
-  readonly artifactsBucket: string;
-  readonly runPrefixUri: string;
-  readonly model?: RunInput['model'] & { readonly packagedUri: string; readonly needsPackaging: boolean };
-  readonly payload: RunInput['payload'] & { readonly sizeBytes: number };
-  readonly compilations: readonly PlannedCompilation[];
-  readonly compilationMaxRuntimeSeconds: number;
-  readonly candidates: readonly PlannedCandidate[];
-  readonly existingEndpoint?: RunInput['existingEndpoint'];
-  readonly loadPlan: LoadPlan;
-  readonly sla: RunInput['sla'];
-  readonly objective: RunInput['objective'];
-  readonly cleanupPolicy: RunInput['cleanup']['policy'];
-  readonly maxConcurrentCandidates: number;
-  /**
-   * Times a candidate's load test may run again after a worker started late: 1, or 0 when the
-   * run's worst-case history has no room for re-runs (execution-limits.ts). @default 1
-   */
-  readonly loadTestReruns?: number;
-  readonly tags: Readonly<Record<string, string>>;
-  readonly estimate: {
-    readonly totalUsd: number;
-    readonly maxCostUsd?: number;
-    readonly priceTable: typeof PRICE_TABLE_SOURCE;
-    readonly assumptions: readonly string[];
-  };
-}
-
-export interface ValidateAndPlanEvent {
-  readonly runId: string;
-  readonly input: unknown;
-}
 
 export interface ValidateAndPlanDeps {
   readonly store: ObjectStore;

@@ -1,4 +1,5 @@
-import { type AggregateLoadTestEvent, aggregateLoadTest } from '../handlers/aggregate-load-test.js';
+import { aggregateLoadTest } from '../handlers/aggregate-load-test.js';
+import type { AggregateLoadTestEvent } from '../handlers/contracts/optimization-state.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 

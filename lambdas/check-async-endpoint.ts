@@ -1,7 +1,5 @@
-import {
-  checkAsyncEndpoint,
-  type PrepareAsyncEndpointEvent,
-} from '../handlers/async/prepare-async-endpoint.js';
+import { checkAsyncEndpoint } from '../handlers/async/check-async-endpoint.js';
+import type { PrepareAsyncEndpointEvent } from '../handlers/contracts/async-state.js';
 import { asyncOutputSettings } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,5 +1,5 @@
-import { checkCompilation } from '../handlers/compile-model.js';
-import type { CompilationState } from '../handlers/contracts/workflow-state.js';
+import { checkCompilation } from '../handlers/check-compilation.js';
+import type { CompilationState } from '../handlers/contracts/optimization-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { compilationTimings, sagemakerCompiler } from './wiring.js';

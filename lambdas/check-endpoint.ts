@@ -1,4 +1,5 @@
-import { type CheckEndpointEvent, checkEndpoint } from '../handlers/deploy-candidate.js';
+import { checkEndpoint } from '../handlers/check-endpoint.js';
+import type { CheckEndpointEvent } from '../handlers/contracts/optimization-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { endpointTimings, sagemakerHost } from './wiring.js';

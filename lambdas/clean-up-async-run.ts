@@ -1,4 +1,5 @@
-import { cleanUpAsyncRun, type CleanUpAsyncRunEvent } from '../handlers/async/clean-up-async-run.js';
+import { cleanUpAsyncRun } from '../handlers/async/clean-up-async-run.js';
+import type { CleanUpAsyncRunEvent } from '../handlers/contracts/async-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { sagemakerHost, scalingRegistry } from './wiring.js';

@@ -1,4 +1,5 @@
-import { type CleanUpEvent, cleanUpRun } from '../handlers/clean-up.js';
+import { cleanUpRun } from '../handlers/clean-up.js';
+import type { CleanUpEvent } from '../handlers/contracts/optimization-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { sagemakerCompiler, sagemakerHost } from './wiring.js';

@@ -1,4 +1,5 @@
-import { type DeleteCandidateEvent, deleteCandidate } from '../handlers/clean-up.js';
+import type { DeleteCandidateEvent } from '../handlers/contracts/optimization-state.js';
+import { deleteCandidate } from '../handlers/delete-candidate.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { sagemakerCompiler, sagemakerHost } from './wiring.js';

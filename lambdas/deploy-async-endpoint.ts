@@ -1,7 +1,5 @@
-import {
-  deployAsyncEndpoint,
-  type PrepareAsyncEndpointEvent,
-} from '../handlers/async/prepare-async-endpoint.js';
+import { deployAsyncEndpoint } from '../handlers/async/deploy-async-endpoint.js';
+import type { PrepareAsyncEndpointEvent } from '../handlers/contracts/async-state.js';
 import { asyncOutputSettings } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

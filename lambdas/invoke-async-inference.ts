@@ -1,8 +1,6 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import {
-  type InvokeAsyncInferenceEvent,
-  invokeAsyncInference,
-} from '../handlers/async/invoke-async-inference.js';
+import { invokeAsyncInference } from '../handlers/async/invoke-async-inference.js';
+import type { InvokeAsyncInferenceEvent } from '../handlers/contracts/async-state.js';
 import { SageMakerAsyncInvoker } from './adapters/sagemaker-async-invoker.js';
 import { taskResumer, taskTokenStore } from './wiring.js';
 import { defineStep, tracer } from './step.js';

@@ -1,4 +1,5 @@
-import { type PackageModelEvent, packageModel } from '../handlers/package-model.js';
+import type { PackageModelEvent } from '../handlers/contracts/optimization-state.js';
+import { packageModel } from '../handlers/package-model.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 

@@ -1,4 +1,5 @@
-import { type RecommendEvent, recommend } from '../handlers/recommend.js';
+import type { RecommendEvent } from '../handlers/contracts/optimization-state.js';
+import { recommend } from '../handlers/recommend.js';
 import { CloudWatchEndpointMetrics } from './adapters/cloudwatch-endpoint-metrics.js';
 import { createCloudWatchClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,4 +1,5 @@
-import { recordBatchResults, type RecordBatchEvent } from '../handlers/async/batches.js';
+import { recordBatchResults } from '../handlers/async/record-batch-results.js';
+import type { RecordBatchEvent } from '../handlers/contracts/async-state.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 

@@ -1,4 +1,5 @@
-import { type RunLoadWorkerEvent, runLoadWorker } from '../handlers/run-load-worker.js';
+import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
+import { runLoadWorker } from '../handlers/run-load-worker.js';
 import { createRuntimeTransportFactory } from './adapters/transport-factory.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';

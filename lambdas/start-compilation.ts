@@ -1,4 +1,5 @@
-import { type StartCompilationEvent, startCompilation } from '../handlers/compile-model.js';
+import type { StartCompilationEvent } from '../handlers/contracts/optimization-state.js';
+import { startCompilation } from '../handlers/start-compilation.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { compilationTimings, sagemakerCompiler } from './wiring.js';

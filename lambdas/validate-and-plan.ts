@@ -1,4 +1,5 @@
-import { type ValidateAndPlanEvent, validateAndPlan } from '../handlers/validate-and-plan.js';
+import type { ValidateAndPlanEvent } from '../handlers/contracts/optimization-state.js';
+import { validateAndPlan } from '../handlers/validate-and-plan.js';
 import { ServiceQuotasInstanceReader } from './adapters/service-quotas-reader.js';
 import { createServiceQuotasClient } from './aws-clients.js';
 import { defineStep } from './step.js';

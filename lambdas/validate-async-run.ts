@@ -1,4 +1,5 @@
-import { validateAsyncRun, type ValidateAsyncRunEvent } from '../handlers/async/validate-async-run.js';
+import { validateAsyncRun } from '../handlers/async/validate-async-run.js';
+import type { ValidateAsyncRunEvent } from '../handlers/contracts/async-state.js';
 import { asyncNotificationTopics, asyncWaitTimeoutSeconds, reusedEndpointRoleCheck } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,27 +1,22 @@
-import {
-  loadBatch,
-  type LoadBatchEvent,
-  recordBatchResults,
-  type RecordBatchEvent,
-} from '../handlers/async/batches.js';
-import { cleanUpAsyncRun, type CleanUpAsyncRunEvent } from '../handlers/async/clean-up-async-run.js';
-import {
-  type InvokeAsyncInferenceEvent,
-  invokeAsyncInference,
-} from '../handlers/async/invoke-async-inference.js';
+import { loadBatch } from '../handlers/async/load-batch.js';
+import { recordBatchResults } from '../handlers/async/record-batch-results.js';
+import type {
+  CleanUpAsyncRunEvent,
+  InvokeAsyncInferenceEvent,
+  LoadBatchEvent,
+  PrepareAsyncEndpointEvent,
+  RecordBatchEvent,
+  SummarizeAsyncRunEvent,
+  ValidateAsyncRunEvent,
+} from '../handlers/contracts/async-state.js';
+import { cleanUpAsyncRun } from '../handlers/async/clean-up-async-run.js';
+import { invokeAsyncInference } from '../handlers/async/invoke-async-inference.js';
 import type { AsyncInvoker, TaskResumer, TaskTokenStore } from '../handlers/async/ports.js';
-import {
-  checkAsyncEndpoint,
-  deployAsyncEndpoint,
-  type PrepareAsyncEndpointDeps,
-  type PrepareAsyncEndpointEvent,
-} from '../handlers/async/prepare-async-endpoint.js';
-import { summarizeAsyncRun, type SummarizeAsyncRunEvent } from '../handlers/async/summarize-async-run.js';
-import {
-  validateAsyncRun,
-  type ValidateAsyncRunDeps,
-  type ValidateAsyncRunEvent,
-} from '../handlers/async/validate-async-run.js';
+import { checkAsyncEndpoint } from '../handlers/async/check-async-endpoint.js';
+import { deployAsyncEndpoint } from '../handlers/async/deploy-async-endpoint.js';
+import type { PrepareAsyncEndpointDeps } from '../handlers/async/endpoint-loop.js';
+import { summarizeAsyncRun } from '../handlers/async/summarize-async-run.js';
+import { validateAsyncRun, type ValidateAsyncRunDeps } from '../handlers/async/validate-async-run.js';
 import type {
   AsyncEndpointObserver,
   Logger,

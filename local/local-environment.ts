@@ -5,7 +5,7 @@
  */
 import { EndpointFailedError } from '../handlers/contracts/errors.js';
 import { EndpointStatuses } from '../handlers/ports.js';
-import type { RunLoadWorkerEvent } from '../handlers/run-load-worker.js';
+import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
 import { LocalCompiler } from './adapters/local-compiler.js';
 import { createLocalTransportFactory } from './adapters/local-transport-factory.js';
 import { LocalModelHost } from './platform/local-model-host.js';

@@ -1,21 +1,26 @@
-import { aggregateLoadTest, type AggregateLoadTestEvent } from '../handlers/aggregate-load-test.js';
-import {
-  cleanUpRun,
-  type CleanUpEvent,
-  deleteCandidate,
-  type DeleteCandidateEvent,
-} from '../handlers/clean-up.js';
-import { checkCompilation, startCompilation, type StartCompilationEvent } from '../handlers/compile-model.js';
+import { aggregateLoadTest } from '../handlers/aggregate-load-test.js';
+import type {
+  AggregateLoadTestEvent,
+  CheckEndpointEvent,
+  CleanUpEvent,
+  CompilationState,
+  DeleteCandidateEvent,
+  DeployCandidateEvent,
+  PackageModelEvent,
+  RecommendEvent,
+  RunLoadWorkerEvent,
+  StartCompilationEvent,
+  ValidateAndPlanEvent,
+} from '../handlers/contracts/optimization-state.js';
+import { cleanUpRun } from '../handlers/clean-up.js';
+import { deleteCandidate } from '../handlers/delete-candidate.js';
+import { checkCompilation } from '../handlers/check-compilation.js';
+import { startCompilation } from '../handlers/start-compilation.js';
 import { CleanUpStatuses } from '../handlers/contracts/clean-up-account.js';
-import type { CompilationState } from '../handlers/contracts/workflow-state.js';
-import {
-  checkEndpoint,
-  type CheckEndpointEvent,
-  deployCandidate,
-  type DeployCandidateEvent,
-} from '../handlers/deploy-candidate.js';
+import { checkEndpoint } from '../handlers/check-endpoint.js';
+import { deployCandidate } from '../handlers/deploy-candidate.js';
 import type { LoadTestProgress } from '../handlers/load-test/index.js';
-import { packageModel, type PackageModelEvent } from '../handlers/package-model.js';
+import { packageModel } from '../handlers/package-model.js';
 import type {
   EndpointMetricsReader,
   InstanceQuotaReader,
@@ -25,9 +30,9 @@ import type {
   ObjectStore,
   TransportFactory,
 } from '../handlers/ports.js';
-import { recommend, type RecommendEvent } from '../handlers/recommend.js';
-import { runLoadWorker, type RunLoadWorkerEvent } from '../handlers/run-load-worker.js';
-import { validateAndPlan, type ValidateAndPlanEvent } from '../handlers/validate-and-plan.js';
+import { recommend } from '../handlers/recommend.js';
+import { runLoadWorker } from '../handlers/run-load-worker.js';
+import { validateAndPlan } from '../handlers/validate-and-plan.js';
 import { LocalInstanceQuotas } from './adapters/local-instance-quotas.js';
 import type { TaskResolver } from './runner/index.js';
 

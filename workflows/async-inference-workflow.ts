@@ -4,7 +4,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { AsyncEndpointPhases } from '../handlers/async/validate-async-run.js';
+import { AsyncEndpointPhases } from '../handlers/contracts/async-state.js';
 import { ErrorNames } from '../handlers/contracts/errors.js';
 import { ASYNC_RUN_TIMEOUT_HOURS } from '../handlers/contracts/run-timeouts.js';
 import {

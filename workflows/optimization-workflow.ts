@@ -9,7 +9,7 @@ import {
   LOAD_WORKER_TIMEOUT_SECONDS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
 } from '../handlers/contracts/run-timeouts.js';
-import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/workflow-state.js';
+import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/optimization-state.js';
 import {
   lambdaStep,
   type LambdaStepOptions,

@@ -1,8 +1,7 @@
-import { cleanUpRun, type CleanUpDeps, type CleanUpResult } from '../clean-up.js';
+import type { CleanUpAsyncRunEvent } from '../contracts/async-state.js';
 import type { CleanUpAccount } from '../contracts/clean-up-account.js';
 import type { HostedResourceNames } from '../ports.js';
-import type { AsyncRunSummary } from './summarize-async-run.js';
-import type { AsyncRunPlan } from './validate-async-run.js';
+import { type CleanUpDeps, cleanUpRun } from '../shared/run-clean-up.js';
 
 /**
  * States "Clean up async run" and "Clean up after failure" of the async workflow: the same run
@@ -15,21 +14,12 @@ import type { AsyncRunPlan } from './validate-async-run.js';
  * rounds (the workflow's Wait → clean up loop), returning its account.
  */
 
-export interface CleanUpAsyncRunEvent {
-  readonly plan: Pick<AsyncRunPlan, 'runId' | 'endpoint'>;
-  /** On success; its `cleanUp` is the previous round's account (the workflow writes each round's there). */
-  readonly summary?: Pick<AsyncRunSummary, 'runId'> & { readonly cleanUp?: CleanUpAccount };
-  readonly error?: { readonly Error?: string; readonly Cause?: string };
-  /** On failure: the previous round's account. */
-  readonly cleanUp?: CleanUpAccount;
-}
-
 export type CleanUpAsyncRunDeps = Omit<CleanUpDeps, 'compiler'> & Required<Pick<CleanUpDeps, 'scaling'>>;
 
 export async function cleanUpAsyncRun(
   event: CleanUpAsyncRunEvent,
   deps: CleanUpAsyncRunDeps,
-): Promise<CleanUpResult> {
+): Promise<CleanUpAccount> {
   const { endpoint } = event.plan;
   const keep: HostedResourceNames | undefined =
     event.error === undefined &&

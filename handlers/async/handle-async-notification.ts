@@ -1,3 +1,4 @@
+import type { AsyncInferenceFailureCause, AsyncInferenceResult } from '../contracts/async-state.js';
 import { ErrorNames, TransientServiceError } from '../contracts/errors.js';
 import { jsonBytes } from '../contracts/execution-limits.js';
 import { runPrefixKey, s3Uri } from '../contracts/object-uri.js';
@@ -72,40 +73,6 @@ export const NotificationMetrics = {
 
 export type NotificationOutcome = keyof typeof NotificationMetrics;
 export type NotificationSummary = Readonly<Record<NotificationOutcome, number>>;
-
-/** The waiting task's output on success: small, with S3 pointers only. */
-export interface AsyncInferenceResult {
-  readonly inferenceId: string;
-  readonly status: 'Completed';
-  readonly inputLocation: string;
-  readonly outputLocation: string;
-  /**
-   * SageMaker's `receivedTime` → `eventTime`: time in its queue plus processing (the notification
-   * has no processing start). `null` when the message lacks either time.
-   */
-  readonly timeInSageMakerMs: number | null;
-  /** From storing the token (just before `InvokeEndpointAsync`) to the resume. */
-  readonly totalMs: number;
-  /** When the token was stored, just before `InvokeEndpointAsync` (epoch ms). */
-  readonly invokedAtEpochMs: number;
-  /** When SageMaker finished (its `eventTime`), or the resume time when it does not say. */
-  readonly finishedAtEpochMs: number;
-}
-
-/** The `Cause` of `InferenceFailedError`: a JSON document a Catch can parse (`States.StringToJson`). */
-export interface AsyncInferenceFailureCause {
-  readonly inferenceId: string;
-  readonly invocationStatus: string;
-  /** At most `STATE_FAILURE_REASON_BYTES` in the state; the whole text is then at `failureReasonUri`. */
-  readonly failureReason: string;
-  readonly failureReasonUri?: string;
-  readonly failureLocation: string | null;
-  readonly inputLocation: string;
-  readonly timeInSageMakerMs: number | null;
-  readonly totalMs: number;
-  readonly invokedAtEpochMs: number;
-  readonly finishedAtEpochMs: number;
-}
 
 export interface HandleAsyncNotificationDeps {
   readonly store: TaskTokenStore;

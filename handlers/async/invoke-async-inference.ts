@@ -1,3 +1,4 @@
+import type { InvokeAsyncInferenceEvent } from '../contracts/async-state.js';
 import { InferenceIdInUseError } from '../contracts/errors.js';
 import { runToken } from '../contracts/names.js';
 import type { Logger } from '../ports.js';
@@ -37,22 +38,6 @@ import type {
  * An endpoint that no longer exists fails the task with `EndpointFailedError`: the workflow does
  * not record it as a failed input but stops the run, so the remaining inputs are not invoked.
  */
-
-export interface InvokeAsyncInferenceEvent {
-  /** `$$.Task.Token` of this attempt. */
-  readonly taskToken: string;
-  /** The execution name. */
-  readonly runId: string;
-  /** `$$.Map.Item.Index`. */
-  readonly itemIndex: number;
-  readonly inputLocation: string;
-  readonly endpointName: string;
-  readonly contentType: string;
-  readonly invocationTimeoutSeconds: number;
-  readonly requestTtlSeconds: number;
-  /** The wait task's timeout: the record must outlive it. */
-  readonly waitTimeoutSeconds: number;
-}
 
 export interface InvokeAsyncInferenceDeps {
   readonly store: TaskTokenStore;

@@ -1,5 +1,5 @@
+import type { AsyncInferenceFailureCause, AsyncInferenceResult } from '../contracts/async-state.js';
 import type { ObjectStore } from '../ports.js';
-import type { AsyncInferenceFailureCause, AsyncInferenceResult } from './handle-async-notification.js';
 import type { NewTaskTokenRecord } from './ports.js';
 
 /**

@@ -1,6 +1,14 @@
+import {
+  type AsyncBenchmarkFigures,
+  type AsyncRunPlan,
+  type AsyncRunSummary,
+  type Distribution,
+  type ItemResult,
+  ItemStatuses,
+  type SummarizeAsyncRunEvent,
+} from '../contracts/async-state.js';
 import type { AsyncBacklogMetrics, AsyncEndpointObserver, Logger, ObjectStore } from '../ports.js';
-import { type BatchCounts, batchResultsUri, type ItemResult, ItemStatuses } from './batches.js';
-import type { AsyncEndpointState, AsyncRunPlan } from './validate-async-run.js';
+import { batchResultsUri } from './batch-results.js';
 
 /**
  * State "Summarize async run": gathers every batch's results from S3 and writes the run's summary
@@ -9,62 +17,12 @@ import type { AsyncEndpointState, AsyncRunPlan } from './validate-async-run.js';
  * scale out from zero, the time requests spent in the backlog, and the drain rate.
  */
 
-export interface SummarizeAsyncRunEvent {
-  readonly plan: AsyncRunPlan;
-  readonly endpointState: AsyncEndpointState;
-  readonly batches: readonly BatchCounts[];
-}
-
 export interface SummarizeAsyncRunDeps {
   readonly store: ObjectStore;
   /** Scaling activities and CloudWatch queue metrics; absent figures are reported as such. */
   readonly observer?: AsyncEndpointObserver;
   readonly logger: Logger;
   readonly nowEpochMs: () => number;
-}
-
-export interface Distribution {
-  readonly p50: number;
-  readonly p90: number;
-  readonly p99: number;
-  readonly max: number;
-}
-
-export interface AsyncBenchmarkFigures {
-  readonly burstSize: number;
-  /** Instances when the burst started: the scale-out from zero is measured only from 0. */
-  readonly instancesAtStart: number | null;
-  /** Burst start → the first scaling activity from zero that completed (Application Auto Scaling). */
-  readonly scaleOutFromZeroMs: number | null;
-  /** Burst start → the first result: scale-out, model load and one inference. */
-  readonly firstResultMs: number | null;
-  /** Burst start → the last result. */
-  readonly drainMs: number | null;
-  readonly drainRatePerMinute: number | null;
-  readonly timeInBacklogMs: { readonly average: number; readonly maximum: number } | null;
-  readonly maxBacklogSize: number | null;
-  readonly notes: readonly string[];
-}
-
-export interface AsyncRunSummary {
-  readonly runId: string;
-  readonly name?: string;
-  readonly endpointName: string;
-  readonly inputs: number;
-  readonly completed: number;
-  readonly failed: number;
-  readonly timedOut: number;
-  /** First invocation → last result. */
-  readonly makespanMs: number | null;
-  /** Results per minute between the first and the last result. */
-  readonly drainRatePerMinute: number | null;
-  readonly totalMs: Distribution | null;
-  readonly timeInSageMakerMs: Distribution | null;
-  readonly benchmark?: AsyncBenchmarkFigures;
-  readonly summaryUri: string;
-  readonly summaryMarkdownUri: string;
-  /** What "Validate async run" could not check, e.g. a reused endpoint's role. */
-  readonly warnings?: readonly string[];
 }
 
 export async function summarizeAsyncRun(

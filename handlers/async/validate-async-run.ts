@@ -1,4 +1,14 @@
 import { resolveServingImage } from '../catalog/images.js';
+import {
+  AsyncEndpointPhases,
+  type AsyncEndpointPlan,
+  type AsyncEndpointState,
+  type AsyncRunPlan,
+  BATCH_SIZE,
+  type BatchDescriptor,
+  type ValidateAsyncRunEvent,
+  type ValidatedAsyncRun,
+} from '../contracts/async-state.js';
 import { type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
 import {
   asyncHistoryIssue,
@@ -8,9 +18,10 @@ import {
 } from '../contracts/execution-limits.js';
 import { resourceName, runTags } from '../contracts/names.js';
 import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
-import { VARIANT_NAME } from '../deploy-candidate.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
+import { ENDPOINT_DEADLINE_SECONDS, VARIANT_NAME } from '../shared/endpoint-deployment.js';
+import { SCALE_IN_DEADLINE_SECONDS } from './endpoint-loop.js';
 import type { EndpointRoleReader, PolicySimulator } from './ports.js';
 import { checkReusedEndpointRole } from './reused-endpoint-role.js';
 import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from './run-input.js';
@@ -25,98 +36,6 @@ import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from './run-
  * loaded by "Load batch inputs". State payloads are capped at 256 KB (Step Functions quotas); a
  * thousand URIs of up to 1 KB each would not fit.
  */
-
-/** Inputs per batch: an inline Map runs at most 40 iterations at once, so a batch can be all in flight. */
-export const BATCH_SIZE = 40;
-
-/** Endpoint creation: the same bound as the optimization's candidates (SageMaker gives up itself). */
-const ENDPOINT_DEADLINE_SECONDS = 45 * 60;
-/** How long a benchmark waits for the endpoint to scale in to zero before its burst. */
-const SCALE_IN_DEADLINE_SECONDS = 60 * 60;
-
-/** `creating`: deployed, waiting for InService; `scaling-in`: waiting for zero instances; `ready`. */
-export const AsyncEndpointPhases = {
-  creating: 'creating',
-  scalingIn: 'scaling-in',
-  ready: 'ready',
-} as const;
-export type AsyncEndpointPhase = (typeof AsyncEndpointPhases)[keyof typeof AsyncEndpointPhases];
-
-export interface AsyncEndpointPlan {
-  readonly action: 'reuse' | 'deploy';
-  readonly endpointName: string;
-  readonly variantName: string;
-  /** Set when the run deploys the endpoint. */
-  readonly endpointConfigName?: string;
-  readonly modelName?: string;
-  readonly keepAfterRun: boolean;
-  /** What to deploy, when the run deploys the endpoint. */
-  readonly deploy?: AsyncDeploySpec;
-}
-
-export interface AsyncDeploySpec {
-  readonly image: string;
-  readonly modelDataUrl: string;
-  readonly environment: Readonly<Record<string, string>>;
-  readonly instanceType: string;
-  readonly maxInstanceCount: number;
-  readonly maxConcurrentInvocationsPerInstance?: number;
-  readonly targetBacklogPerInstance: number;
-}
-
-/** What every "Invoke async inference" task needs besides its item (kept small: 40 copies per batch). */
-export interface InvocationSettings {
-  readonly endpointName: string;
-  readonly contentType: string;
-  readonly invocationTimeoutSeconds: number;
-  readonly requestTtlSeconds: number;
-  readonly waitTimeoutSeconds: number;
-}
-
-export interface BatchDescriptor {
-  readonly batchIndex: number;
-  readonly firstItemIndex: number;
-  readonly itemCount: number;
-}
-
-export interface AsyncRunPlan {
-  readonly runId: string;
-  readonly name?: string;
-  readonly runPrefixUri: string;
-  /** `{ items: [{ itemIndex, inputLocation }] }`, one per request sent. */
-  readonly manifestUri: string;
-  readonly itemCount: number;
-  readonly batches: readonly BatchDescriptor[];
-  /**
-   * Batches in flight at once and inputs in flight per batch: at most the input's `maxConcurrency`
-   * inputs wait at once (`concurrencyOf`). A benchmark sends every input at once.
-   */
-  readonly batchConcurrency: number;
-  readonly itemConcurrency: number;
-  readonly invocation: InvocationSettings;
-  readonly endpoint: AsyncEndpointPlan;
-  readonly benchmark?: { readonly burstSize: number };
-  readonly tags: Readonly<Record<string, string>>;
-  readonly plannedAtEpochMs: number;
-  /** What validation could not check (e.g. a reused endpoint's role); the summary repeats them. */
-  readonly warnings?: readonly string[];
-}
-
-/** The endpoint's progress through the "Prepare endpoint" loop. */
-export interface AsyncEndpointState {
-  readonly phase: AsyncEndpointPhase;
-  readonly waitSeconds: number;
-  readonly deadlineEpochMs: number;
-  /** Instances when the burst started (benchmark), as DescribeEndpoint said. */
-  readonly instancesAtStart?: number;
-  /** Why the phase ended without reaching its goal (e.g. still 1 instance at the scale-in deadline). */
-  readonly note?: string;
-}
-
-export interface ValidateAsyncRunEvent {
-  readonly runId: string;
-  readonly input: unknown;
-}
 
 export interface ValidateAsyncRunDeps {
   readonly store: ObjectStore;
@@ -147,11 +66,6 @@ export interface ValidateAsyncRunDeps {
   readonly polling?: PollSchedule;
   readonly nowEpochMs: () => number;
   readonly logger: Logger;
-}
-
-export interface ValidatedAsyncRun {
-  readonly plan: AsyncRunPlan;
-  readonly endpointState: AsyncEndpointState;
 }
 
 export async function validateAsyncRun(
@@ -235,11 +149,6 @@ function initialEndpointState(plan: AsyncRunPlan, nowMs: number, pollSeconds: nu
         waitSeconds: pollSeconds,
         deadlineEpochMs: nowMs + SCALE_IN_DEADLINE_SECONDS * 1000,
       };
-}
-
-/** The scale-in wait a benchmark allows after deploying (AWS scales in after ~15 min of no backlog). */
-export function scaleInDeadline(nowMs: number): number {
-  return nowMs + SCALE_IN_DEADLINE_SECONDS * 1000;
 }
 
 /**

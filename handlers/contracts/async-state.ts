@@ -1,7 +1,13 @@
+import type { CaughtError } from './caught-error.js';
+import type { CleanUpAccount } from './clean-up-account.js';
+
 /**
- * The async-inference workflow's contract: its steps and the states other layers name, the one
- * list the workflow construct's props, the step Lambdas in `infra/`, the local runner's handler map
- * and each Lambda's `STEP_NAME` derive from (see optimization-state.ts).
+ * The async-inference workflow's contract: its steps, the states other layers name, and every JSON
+ * document that crosses a state boundary (what each step takes and gives, the status enums). The
+ * one list the workflow construct's props, the step Lambdas in `infra/`, the local runner's handler
+ * map and each Lambda's `STEP_NAME` derive from (see optimization-state.ts). The state stays small
+ * whatever the number of inputs: the input list and per-input results live in S3, the states carry
+ * batches of indexes and counts.
  */
 
 /** Each step Lambda of the workflow, by its key in the workflow construct's props. */
@@ -38,3 +44,277 @@ export const AsyncInferenceStates = {
   runSucceeded: 'Run succeeded',
 } as const;
 export type AsyncInferenceState = (typeof AsyncInferenceStates)[keyof typeof AsyncInferenceStates];
+
+/* ---------------------------------------------------------------------------------------------
+ * The plan and the endpoint loop: "Validate async run", "Deploy async endpoint", "Check async endpoint".
+ * ------------------------------------------------------------------------------------------- */
+
+/** Inputs per batch: an inline Map runs at most 40 iterations at once, so a batch can be all in flight. */
+export const BATCH_SIZE = 40;
+
+/** `creating`: deployed, waiting for InService; `scaling-in`: waiting for zero instances; `ready`. */
+export const AsyncEndpointPhases = {
+  creating: 'creating',
+  scalingIn: 'scaling-in',
+  ready: 'ready',
+} as const;
+export type AsyncEndpointPhase = (typeof AsyncEndpointPhases)[keyof typeof AsyncEndpointPhases];
+
+export interface AsyncEndpointPlan {
+  readonly action: 'reuse' | 'deploy';
+  readonly endpointName: string;
+  readonly variantName: string;
+  /** Set when the run deploys the endpoint. */
+  readonly endpointConfigName?: string;
+  readonly modelName?: string;
+  readonly keepAfterRun: boolean;
+  /** What to deploy, when the run deploys the endpoint. */
+  readonly deploy?: AsyncDeploySpec;
+}
+
+export interface AsyncDeploySpec {
+  readonly image: string;
+  readonly modelDataUrl: string;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly instanceType: string;
+  readonly maxInstanceCount: number;
+  readonly maxConcurrentInvocationsPerInstance?: number;
+  readonly targetBacklogPerInstance: number;
+}
+
+/** What every "Invoke async inference" task needs besides its item (kept small: 40 copies per batch). */
+export interface InvocationSettings {
+  readonly endpointName: string;
+  readonly contentType: string;
+  readonly invocationTimeoutSeconds: number;
+  readonly requestTtlSeconds: number;
+  readonly waitTimeoutSeconds: number;
+}
+
+export interface BatchDescriptor {
+  readonly batchIndex: number;
+  readonly firstItemIndex: number;
+  readonly itemCount: number;
+}
+
+export interface AsyncRunPlan {
+  readonly runId: string;
+  readonly name?: string;
+  readonly runPrefixUri: string;
+  /** `{ items: [{ itemIndex, inputLocation }] }`, one per request sent. */
+  readonly manifestUri: string;
+  readonly itemCount: number;
+  readonly batches: readonly BatchDescriptor[];
+  /**
+   * Batches in flight at once and inputs in flight per batch: at most the input's `maxConcurrency`
+   * inputs wait at once (`concurrencyOf`). A benchmark sends every input at once.
+   */
+  readonly batchConcurrency: number;
+  readonly itemConcurrency: number;
+  readonly invocation: InvocationSettings;
+  readonly endpoint: AsyncEndpointPlan;
+  readonly benchmark?: { readonly burstSize: number };
+  readonly tags: Readonly<Record<string, string>>;
+  readonly plannedAtEpochMs: number;
+  /** What validation could not check (e.g. a reused endpoint's role); the summary repeats them. */
+  readonly warnings?: readonly string[];
+}
+
+/** The endpoint's progress through the "Prepare endpoint" loop. */
+export interface AsyncEndpointState {
+  readonly phase: AsyncEndpointPhase;
+  readonly waitSeconds: number;
+  readonly deadlineEpochMs: number;
+  /** Instances when the burst started (benchmark), as DescribeEndpoint said. */
+  readonly instancesAtStart?: number;
+  /** Why the phase ended without reaching its goal (e.g. still 1 instance at the scale-in deadline). */
+  readonly note?: string;
+}
+
+/** "Validate async run" takes the execution name and the user's run input (async/run-input.ts). */
+export interface ValidateAsyncRunEvent {
+  readonly runId: string;
+  readonly input: unknown;
+}
+
+/** What "Validate async run" gives: the `$.plan` every later state reads, and the endpoint loop's first state. */
+export interface ValidatedAsyncRun {
+  readonly plan: AsyncRunPlan;
+  readonly endpointState: AsyncEndpointState;
+}
+
+/** What "Deploy async endpoint" and "Check async endpoint" take; both give `AsyncEndpointState`. */
+export interface PrepareAsyncEndpointEvent {
+  readonly plan: AsyncRunPlan;
+  readonly endpointState: AsyncEndpointState;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * One batch: "Load batch inputs", "Invoke async inference" (resumed by the notification), "Record batch results".
+ * ------------------------------------------------------------------------------------------- */
+
+export interface BatchItem {
+  readonly itemIndex: number;
+  readonly inputLocation: string;
+}
+
+export interface LoadBatchEvent {
+  readonly plan: Pick<AsyncRunPlan, 'manifestUri'>;
+  readonly batch: BatchDescriptor;
+}
+
+/** What "Invoke async inference" takes: the batch item with the plan's `InvocationSettings` and the task token. */
+export interface InvokeAsyncInferenceEvent {
+  /** `$$.Task.Token` of this attempt. */
+  readonly taskToken: string;
+  /** The execution name. */
+  readonly runId: string;
+  /** `$$.Map.Item.Index`. */
+  readonly itemIndex: number;
+  readonly inputLocation: string;
+  readonly endpointName: string;
+  readonly contentType: string;
+  readonly invocationTimeoutSeconds: number;
+  readonly requestTtlSeconds: number;
+  /** The wait task's timeout: the record must outlive it. */
+  readonly waitTimeoutSeconds: number;
+}
+
+/** The waiting task's output on success (SendTaskSuccess from the notification Lambda): small, with S3 pointers only. */
+export interface AsyncInferenceResult {
+  readonly inferenceId: string;
+  readonly status: 'Completed';
+  readonly inputLocation: string;
+  readonly outputLocation: string;
+  /**
+   * SageMaker's `receivedTime` → `eventTime`: time in its queue plus processing (the notification
+   * has no processing start). `null` when the message lacks either time.
+   */
+  readonly timeInSageMakerMs: number | null;
+  /** From storing the token (just before `InvokeEndpointAsync`) to the resume. */
+  readonly totalMs: number;
+  /** When the token was stored, just before `InvokeEndpointAsync` (epoch ms). */
+  readonly invokedAtEpochMs: number;
+  /** When SageMaker finished (its `eventTime`), or the resume time when it does not say. */
+  readonly finishedAtEpochMs: number;
+}
+
+/** The `Cause` of `InferenceFailedError`: a JSON document a Catch can parse (`States.StringToJson`). */
+export interface AsyncInferenceFailureCause {
+  readonly inferenceId: string;
+  readonly invocationStatus: string;
+  /** At most `STATE_FAILURE_REASON_BYTES` in the state; the whole text is then at `failureReasonUri`. */
+  readonly failureReason: string;
+  readonly failureReasonUri?: string;
+  readonly failureLocation: string | null;
+  readonly inputLocation: string;
+  readonly timeInSageMakerMs: number | null;
+  readonly totalMs: number;
+  readonly invokedAtEpochMs: number;
+  readonly finishedAtEpochMs: number;
+}
+
+export const ItemStatuses = { completed: 'Completed', failed: 'Failed', timedOut: 'TimedOut' } as const;
+export type ItemStatus = (typeof ItemStatuses)[keyof typeof ItemStatuses];
+
+/** One input's outcome, as the summary lists it. */
+export interface ItemResult {
+  readonly itemIndex: number;
+  readonly inputLocation: string;
+  readonly status: ItemStatus;
+  readonly inferenceId?: string;
+  readonly outputLocation?: string;
+  readonly failureLocation?: string;
+  readonly failureReason?: string;
+  /** Where the notification kept a failure reason too long for the state (its whole text is in `failureReason`). */
+  readonly failureReasonUri?: string;
+  /** SageMaker's receivedTime → eventTime (queue plus processing), when it says. */
+  readonly timeInSageMakerMs: number | null;
+  /** Invocation → resume, as the workflow saw it. */
+  readonly totalMs: number | null;
+  readonly invokedAtEpochMs?: number;
+  readonly finishedAtEpochMs?: number;
+}
+
+/** What one iteration of "Invoke each input" ends with: the task's result, or the Catch's error. */
+export type IterationOutput =
+  | { readonly item: BatchItem; readonly result: AsyncInferenceResult }
+  | { readonly item: BatchItem; readonly error: CaughtError };
+
+export interface RecordBatchEvent {
+  readonly plan: Pick<AsyncRunPlan, 'runId' | 'runPrefixUri'>;
+  readonly batch: BatchDescriptor;
+  readonly results: readonly IterationOutput[];
+}
+
+export interface BatchCounts {
+  readonly batchIndex: number;
+  readonly completed: number;
+  readonly failed: number;
+  readonly timedOut: number;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The end: "Summarize async run", "Clean up async run".
+ * ------------------------------------------------------------------------------------------- */
+
+/** What "Summarize async run" takes: the plan, the endpoint loop's last state and each batch's counts. */
+export interface SummarizeAsyncRunEvent {
+  readonly plan: AsyncRunPlan;
+  readonly endpointState: AsyncEndpointState;
+  readonly batches: readonly BatchCounts[];
+}
+
+export interface Distribution {
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export interface AsyncBenchmarkFigures {
+  readonly burstSize: number;
+  /** Instances when the burst started: the scale-out from zero is measured only from 0. */
+  readonly instancesAtStart: number | null;
+  /** Burst start → the first scaling activity from zero that completed (Application Auto Scaling). */
+  readonly scaleOutFromZeroMs: number | null;
+  /** Burst start → the first result: scale-out, model load and one inference. */
+  readonly firstResultMs: number | null;
+  /** Burst start → the last result. */
+  readonly drainMs: number | null;
+  readonly drainRatePerMinute: number | null;
+  readonly timeInBacklogMs: { readonly average: number; readonly maximum: number } | null;
+  readonly maxBacklogSize: number | null;
+  readonly notes: readonly string[];
+}
+
+export interface AsyncRunSummary {
+  readonly runId: string;
+  readonly name?: string;
+  readonly endpointName: string;
+  readonly inputs: number;
+  readonly completed: number;
+  readonly failed: number;
+  readonly timedOut: number;
+  /** First invocation → last result. */
+  readonly makespanMs: number | null;
+  /** Results per minute between the first and the last result. */
+  readonly drainRatePerMinute: number | null;
+  readonly totalMs: Distribution | null;
+  readonly timeInSageMakerMs: Distribution | null;
+  readonly benchmark?: AsyncBenchmarkFigures;
+  readonly summaryUri: string;
+  readonly summaryMarkdownUri: string;
+  /** What "Validate async run" could not check, e.g. a reused endpoint's role. */
+  readonly warnings?: readonly string[];
+}
+
+/** What "Clean up async run" and its "Clean up after failure" take; they give `CleanUpResult` (the account). */
+export interface CleanUpAsyncRunEvent {
+  readonly plan: Pick<AsyncRunPlan, 'runId' | 'endpoint'>;
+  /** On success; its `cleanUp` is the previous round's account (the workflow writes each round's there). */
+  readonly summary?: Pick<AsyncRunSummary, 'runId'> & { readonly cleanUp?: CleanUpAccount };
+  readonly error?: CaughtError;
+  /** On failure: the previous round's account. */
+  readonly cleanUp?: CleanUpAccount;
+}

@@ -41,15 +41,20 @@ export interface InputIssue {
   readonly expected: string;
 }
 
+/**
+ * The one wording of input issues, `field: got …, expected …` joined by `; `: the run input's
+ * errors and every event parser (janitor, approval and execution-status events) say it alike.
+ */
+export function describeIssues(issues: readonly InputIssue[]): string {
+  return issues.map((i) => `${i.field}: got ${i.given}, expected ${i.expected}`).join('; ');
+}
+
 export class InvalidRunInputError extends ProjectError {
   override readonly name = ErrorNames.invalidRunInput;
   readonly issues: readonly InputIssue[];
 
   constructor(issues: readonly InputIssue[]) {
-    super(
-      `Invalid run input: ${issues.map((i) => `${i.field}: got ${i.given}, expected ${i.expected}`).join('; ')}`,
-      { issues },
-    );
+    super(`Invalid run input: ${describeIssues(issues)}`, { issues });
     this.issues = issues;
   }
 }

@@ -248,7 +248,7 @@ function historyLimitText(): string {
 
 /**
  * Upper bounds of what later states add to a run's state beside the plan, per item. Each is a
- * bound of small JSON documents (handlers/contracts/workflow-state.ts) with the longest text they
+ * bound of small JSON documents (handlers/contracts/optimization-state.ts) with the longest text they
  * can carry.
  */
 export const STATE_ALLOWANCE_BYTES = {
@@ -465,7 +465,7 @@ export interface PlannedOptimization {
 export interface OptimizationLimitSettings {
   readonly expandedByRanges: boolean;
   readonly endpointDeadlineSeconds: number;
-  /** Beyond the job's own runtime, before the check stops it (handlers/compile-model.ts). */
+  /** Beyond the job's own runtime, before the check stops it (handlers/shared/compilation-job.ts). */
   readonly compilationDeadlineMarginSeconds: number;
   readonly polling: { readonly endpoint: PollSchedule; readonly compilation: PollSchedule };
 }

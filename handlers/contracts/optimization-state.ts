@@ -1,11 +1,26 @@
+import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
+import type { LoadPlan } from '../load-test/plan.js';
+import type { HostedResourceNames } from '../ports.js';
+import type { Report } from '../report/report.js';
+import type { CaughtError } from './caught-error.js';
+import type { CleanUpAccount } from './clean-up-account.js';
+import type { RunInput } from './run-input.js';
+
 /**
- * The optimization workflow's contract: its steps and the states other layers name. The one list
- * from which the workflow construct's props, the step Lambdas in `infra/`, the local runner's
- * handler map and each Lambda's `STEP_NAME` derive, so a missing or misspelt step fails the
- * type-check, never a run.
+ * The optimization workflow's contract: its steps, the states other layers name, and every JSON
+ * document that crosses a state boundary (what each step takes and gives, the status enums the
+ * Choice states compare). The one list from which the workflow construct's props, the step Lambdas
+ * in `infra/`, the local runner's handler map and each Lambda's `STEP_NAME` derive, so a missing or
+ * misspelt step fails the type-check, never a run. Large data (worker results, reports) stays in
+ * the object store; these documents carry pointers.
  *
  * One name per step across layers: state "Deploy candidate" ↔ `lambdas/deploy-candidate.ts` ↔
  * `handlers/deploy-candidate.ts` ↔ `test/handlers/deploy-candidate.test.ts`.
+ *
+ * The former `workflow-state.ts` is folded in here rather than kept as a part shared with the async
+ * workflow: everything it held (compilation state, candidate statuses, deployment and outcomes) is
+ * the optimization's alone, and the async workflow shares nothing with it but the Catch's
+ * `{ Error, Cause }`, which is `CaughtError` in `caught-error.ts`.
  */
 
 /** Each step Lambda of the workflow, by its key in the workflow construct's props. */
@@ -49,3 +64,256 @@ export const OptimizationStates = {
   runSucceeded: 'Run succeeded',
 } as const;
 export type OptimizationState = (typeof OptimizationStates)[keyof typeof OptimizationStates];
+
+/* ---------------------------------------------------------------------------------------------
+ * Status enums the Choice states compare, and the per-candidate documents.
+ * ------------------------------------------------------------------------------------------- */
+
+/** What "Check compilation job" reports; the workflow's Choice matches these. */
+export const CompilationOutcomes = {
+  inProgress: 'IN_PROGRESS',
+  completed: 'COMPLETED',
+  failed: 'FAILED',
+} as const;
+export type CompilationOutcome = (typeof CompilationOutcomes)[keyof typeof CompilationOutcomes];
+
+export interface CompilationState {
+  readonly target: string;
+  readonly jobName: string;
+  readonly status: CompilationOutcome;
+  readonly waitSeconds: number;
+  readonly deadlineEpochMs: number;
+  readonly artifactUri?: string;
+  readonly inferenceImage?: string;
+  readonly failureReason?: string;
+  readonly note?: string;
+  /** A Catch's `{ Error, Cause }` when starting or checking the job threw. */
+  readonly error?: CaughtError;
+}
+
+/** A candidate's progress through deploy → in service → measured, as the Choices see it. */
+export const CandidateStatuses = {
+  skipped: 'SKIPPED',
+  deploying: 'DEPLOYING',
+  inService: 'IN_SERVICE',
+  measured: 'MEASURED',
+  /** A load worker started late: "Aggregate load test" asks for the load test once more. */
+  rerun: 'RERUN',
+  /** A load worker started late again on the re-run: the figures do not describe the endpoint. */
+  measurementProblem: 'MEASUREMENT_PROBLEM',
+  failed: 'FAILED',
+} as const;
+export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateStatuses];
+
+export interface DeploymentState {
+  readonly candidateId: string;
+  readonly endpointName: string;
+  readonly status: CandidateStatus;
+  readonly waitSeconds: number;
+  readonly deadlineEpochMs: number;
+  /** When CreateEndpoint was asked for: billing runs from about then until the endpoint is deleted. */
+  readonly createdEpochMs?: number;
+  readonly skipReason?: string;
+  /** Set once in service: the shared start of every load worker, and their indexes (Map items). */
+  readonly loadStartEpochMs?: number;
+  readonly workerIndexes?: readonly number[];
+  /**
+   * What DescribeEndpoint said once the endpoint was in service: the instance type and current
+   * count the test ran on, and the variant whose CloudWatch metrics describe it. For an existing
+   * endpoint these, not the run input's `existingEndpoint` figures, price the candidate.
+   */
+  readonly instanceType?: string;
+  readonly instanceCount?: number;
+  readonly variantName?: string;
+  /** Set by "Re-run load test": this is the candidate's second (and last) load test. */
+  readonly loadTestRerun?: boolean;
+}
+
+export interface WorkerOutcome {
+  readonly workerIndex: number;
+  readonly resultUri: string;
+  readonly stoppedBecause: string;
+}
+
+export interface CandidateOutcome {
+  readonly candidateId: string;
+  readonly status: CandidateStatus;
+  readonly resultUri?: string;
+  readonly sustainableTps?: number | null;
+  /** When the candidate's endpoint was created (absent for an existing endpoint). */
+  readonly endpointCreatedEpochMs?: number;
+  /** The endpoint as it was tested (DeploymentState's figures): what the report prices. */
+  readonly instanceType?: string;
+  readonly instanceCount?: number;
+  readonly variantName?: string;
+  readonly skipReason?: string;
+  /** Why the load test's figures cannot be trusted (RERUN, MEASUREMENT_PROBLEM): late workers. */
+  readonly measurementProblem?: string;
+  /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
+  readonly error?: CaughtError;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * What travels between the states, step by step.
+ * ------------------------------------------------------------------------------------------- */
+
+/** "Validate and plan" takes the execution name and the user's run input (run-input.ts). */
+export interface ValidateAndPlanEvent {
+  readonly runId: string;
+  readonly input: unknown;
+}
+
+export interface PlannedCompilation {
+  readonly target: string;
+  readonly jobName: string;
+  readonly outputUri: string;
+}
+
+export interface PlannedCandidate {
+  readonly id: string;
+  /** `existing`: the user's endpoint, load tested as it is, never created nor deleted. */
+  readonly kind: 'realtime' | 'serverless' | 'existing';
+  readonly instanceType?: string;
+  readonly initialInstanceCount: number;
+  readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
+  readonly compiledFor?: string;
+  /** Model environment, then the candidate's, then its environment-range combination. */
+  readonly environment: Readonly<Record<string, string>>;
+  readonly modelName: string;
+  readonly endpointConfigName: string;
+  readonly endpointName: string;
+  readonly usdPerHour?: number;
+  readonly priceSource: 'price-table' | 'run-input' | 'serverless-per-second' | 'unknown';
+  readonly estimatedCostUsd: number;
+}
+
+/** What "Validate and plan" gives: the `$.plan` every later state reads. */
+export interface RunPlan {
+  readonly runId: string;
+  readonly name?: string;
+  readonly artifactsBucket: string;
+  readonly runPrefixUri: string;
+  readonly model?: RunInput['model'] & { readonly packagedUri: string; readonly needsPackaging: boolean };
+  readonly payload: RunInput['payload'] & { readonly sizeBytes: number };
+  readonly compilations: readonly PlannedCompilation[];
+  readonly compilationMaxRuntimeSeconds: number;
+  readonly candidates: readonly PlannedCandidate[];
+  readonly existingEndpoint?: RunInput['existingEndpoint'];
+  readonly loadPlan: LoadPlan;
+  readonly sla: RunInput['sla'];
+  readonly objective: RunInput['objective'];
+  readonly cleanupPolicy: RunInput['cleanup']['policy'];
+  readonly maxConcurrentCandidates: number;
+  /**
+   * Times a candidate's load test may run again after a worker started late: 1, or 0 when the
+   * run's worst-case history has no room for re-runs (execution-limits.ts). @default 1
+   */
+  readonly loadTestReruns?: number;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly estimate: {
+    readonly totalUsd: number;
+    readonly maxCostUsd?: number;
+    readonly priceTable: typeof PRICE_TABLE_SOURCE;
+    readonly assumptions: readonly string[];
+  };
+}
+
+export interface PackageModelEvent {
+  readonly plan: Pick<RunPlan, 'runId' | 'model'>;
+}
+
+/** What "Package model" gives. */
+export interface PackagedModel {
+  /** `undefined` when the run tests an existing endpoint and has no model. */
+  readonly modelDataUrl?: string;
+  readonly sha256?: string;
+  readonly sizeBytes?: number;
+  /** True when an artifact made earlier (same inputs) or the user's own model.tar.gz was used. */
+  readonly reused: boolean;
+}
+
+/** "Start compilation job" takes one target's planned job; it and "Check compilation job" give `CompilationState`. */
+export interface StartCompilationEvent {
+  readonly plan: RunPlan;
+  readonly compilation: PlannedCompilation;
+  readonly packagedModel: PackagedModel;
+}
+
+export interface DeployCandidateEvent {
+  readonly plan: RunPlan;
+  readonly candidate: PlannedCandidate;
+  readonly packagedModel: PackagedModel;
+  readonly compilations: readonly CompilationState[];
+}
+
+export interface CheckEndpointEvent {
+  readonly plan: Pick<RunPlan, 'loadPlan' | 'existingEndpoint'>;
+  readonly deployment: DeploymentState;
+}
+
+export interface RunLoadWorkerEvent {
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'payload' | 'loadPlan' | 'sla'>;
+  readonly candidateId: string;
+  readonly deployment: Pick<DeploymentState, 'endpointName' | 'loadStartEpochMs'>;
+  readonly workerIndex: number;
+}
+
+export interface AggregateLoadTestEvent {
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'loadPlan' | 'sla' | 'loadTestReruns'>;
+  readonly candidateId: string;
+  readonly workers: readonly WorkerOutcome[];
+  readonly deployment: Pick<
+    DeploymentState,
+    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName' | 'loadTestRerun'
+  >;
+}
+
+export interface DeleteCandidateEvent {
+  readonly plan: Pick<RunPlan, 'cleanupPolicy'>;
+  readonly candidate: PlannedCandidate;
+}
+
+/** What "Delete candidate endpoint" gives. */
+export interface DeletedResources {
+  readonly endpoints: readonly string[];
+  readonly endpointConfigs: readonly string[];
+  readonly models: readonly string[];
+  readonly stoppedCompilationJobs: readonly string[];
+}
+
+export interface RecommendEvent {
+  readonly plan: RunPlan;
+  readonly candidates: readonly CandidateOutcome[];
+}
+
+/** What "Recommend" gives: a short summary with pointers to the report. */
+export interface RunSummary {
+  readonly runId: string;
+  readonly recommendation: Report['recommendation'];
+  readonly noRecommendationReason?: string;
+  readonly candidates: readonly { readonly id: string; readonly verdict: string; readonly reason: string }[];
+  readonly report: { readonly json: string; readonly markdown: string; readonly html: string };
+  /** What clean-up must keep: the recommended endpoint when the policy is `keep-recommended`. */
+  readonly keep?: HostedResourceNames;
+}
+
+export interface CleanUpEvent {
+  readonly plan: Pick<RunPlan, 'runId'>;
+  /**
+   * On success: the recommendation's summary, whose `keep` names the endpoint to keep, if any, and
+   * whose `cleanUp` is the previous round's account (the workflow writes each round's there).
+   */
+  readonly summary?: Pick<RunSummary, 'keep'> & { readonly cleanUp?: CleanUpAccount };
+  /** On failure: why the run is cleaning up early (a Catch's `{ Error, Cause }`). */
+  readonly error?: CaughtError;
+  /** On failure: the previous round's account. */
+  readonly cleanUp?: CleanUpAccount;
+  /**
+   * Names kept whatever the summary says: what carries the keep tag when no summary is at hand
+   * (the failed-run clean-up, after an execution that ended during its success-path clean-up).
+   */
+  readonly keepNames?: readonly string[];
+}
+
+/** What every clean-up returns: its account (handlers/contracts/clean-up-account.ts). */
+export type CleanUpResult = CleanUpAccount;

@@ -1,8 +1,13 @@
 import { findInstance, PRICE_TABLE_SOURCE, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
-import { CandidateStatuses, type CandidateOutcome } from '../contracts/workflow-state.js';
+import { failureReasonOf } from '../contracts/caught-error.js';
+import {
+  type CandidateOutcome,
+  CandidateStatuses,
+  type PlannedCandidate,
+  type RunPlan,
+} from '../contracts/optimization-state.js';
 import { decodeHistogram, type LoadTestResult, usToMs } from '../load-test/index.js';
 import type { EndpointMetrics } from '../ports.js';
-import type { PlannedCandidate, RunPlan } from '../validate-and-plan.js';
 import type { CandidateReport, CandidateVerdict, Recommendation, Report, ReportStep } from './report.js';
 
 export interface BuildReportInput {
@@ -14,19 +19,6 @@ export interface BuildReportInput {
   readonly generatedAt: string;
   /** Endpoint metrics by candidate id, or why they are missing. */
   readonly endpointMetrics?: ReadonlyMap<string, EndpointMetrics | string>;
-}
-
-/** Lambda errors reach a Catch as `{ Error, Cause }` where Cause is JSON `{ errorType, errorMessage }`. */
-export function failureReasonOf(error: CandidateOutcome['error']): string {
-  if (error === undefined) return 'failed without an error';
-  const name = error.Error ?? 'Error';
-  try {
-    const cause = JSON.parse(error.Cause ?? '') as { errorMessage?: unknown };
-    if (typeof cause.errorMessage === 'string') return `${name}: ${cause.errorMessage}`;
-  } catch {
-    // Not JSON: a service or States.* error whose Cause is plain text.
-  }
-  return error.Cause === undefined || error.Cause === '' ? name : `${name}: ${error.Cause}`;
 }
 
 function round(value: number, digits: number): number {

@@ -9,7 +9,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE } from '../../handlers/clean-up-failed-run.js';
+import { EXECUTION_STATUS_CHANGE } from '../../handlers/shared/execution-status-change.js';
 import { RUN_END_STATUSES } from '../../handlers/notify-run-summary.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {

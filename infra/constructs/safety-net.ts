@@ -2,15 +2,19 @@ import { JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from '../../lambdas/config
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { CfnSchedule, Schedule, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
-import type { ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
+import { type IRole, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import {
+  CfnSchedule,
+  Schedule,
+  type ScheduleExpression,
+  ScheduleTargetInput,
+  TimeWindow,
+} from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/clean-up-failed-run.js';
+import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/shared/execution-status-change.js';
 import {
   ASYNC_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,

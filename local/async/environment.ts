@@ -12,7 +12,7 @@ import {
 } from '../../handlers/async/handle-async-notification.js';
 import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/async/lost-notification.js';
 import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../handlers/async/send-async-heartbeats.js';
-import type { AsyncRunPlan } from '../../handlers/async/validate-async-run.js';
+import type { AsyncRunPlan } from '../../handlers/contracts/async-state.js';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { createAsyncStepHandlers } from '../async-step-handlers.js';
 import { LocalAsyncPlatform } from '../platform/async-platform.js';

@@ -10,9 +10,9 @@ import {
   type InputIssue,
   InvalidRunInputError,
 } from '../../handlers/contracts/errors.js';
-import type { RunSummary } from '../../handlers/recommend.js';
+import type { RunPlan, RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
-import { type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import {
   createLocalEnvironment,
   type LocalEnvironment,

@@ -3,9 +3,9 @@
  * step, requests/s and p95 as they are measured. Plain lines when piped; on a terminal the live
  * load figures of a step overwrite each other on one line.
  */
-import { CandidateStatuses, CompilationOutcomes } from '../../handlers/contracts/workflow-state.js';
+import { CandidateStatuses, CompilationOutcomes } from '../../handlers/contracts/optimization-state.js';
 import type { LoadTestProgress } from '../../handlers/load-test/index.js';
-import { failureReasonOf } from '../../handlers/report/build-report.js';
+import { failureReasonOf } from '../../handlers/contracts/caught-error.js';
 import type { RunnerEvent } from '../runner/index.js';
 
 export interface ProgressOutput {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { aggregateLoadTest, type AggregateLoadTestEvent } from '../../handlers/aggregate-load-test.js';
+import { aggregateLoadTest } from '../../handlers/aggregate-load-test.js';
+import type { AggregateLoadTestEvent } from '../../handlers/contracts/optimization-state.js';
 import {
   createLatencyHistogram,
   encodeHistogram,

@@ -1,9 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { EndpointFailedError } from '../../handlers/contracts/errors.js';
-import type { DeploymentState } from '../../handlers/contracts/workflow-state.js';
-import { checkEndpoint, type CheckEndpointDeps } from '../../handlers/deploy-candidate.js';
+import type { DeploymentState, RunPlan } from '../../handlers/contracts/optimization-state.js';
+import { checkEndpoint, type CheckEndpointDeps } from '../../handlers/check-endpoint.js';
 import type { Logger } from '../../handlers/ports.js';
-import type { RunPlan } from '../../handlers/validate-and-plan.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { runPlan } from './report/support/sample-report.js';
 

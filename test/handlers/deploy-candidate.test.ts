@@ -1,14 +1,18 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
-import { CompilationOutcomes, type CompilationState } from '../../handlers/contracts/workflow-state.js';
+import {
+  CompilationOutcomes,
+  type CompilationState,
+  type RunPlan,
+} from '../../handlers/contracts/optimization-state.js';
 import { deployCandidate, type DeployDeps } from '../../handlers/deploy-candidate.js';
 import {
   type ApprovedModelRunTemplate,
   type ExecutionStarter,
   startApprovedModelRun,
 } from '../../handlers/start-approved-model-run.js';
-import { type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 

@@ -11,7 +11,7 @@ import {
   type RunSummaryNotice,
   type RunWorkflow,
 } from '../../handlers/notify-run-summary.js';
-import type { RunSummary } from '../../handlers/recommend.js';
+import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
 const REGION = 'eu-west-1';

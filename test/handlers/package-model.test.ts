@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { create as createTar, extract as extractTar, list as listTar } from 'tar';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
-import { packageModel, type PackageModelEvent } from '../../handlers/package-model.js';
+import type { PackageModelEvent } from '../../handlers/contracts/optimization-state.js';
+import { packageModel } from '../../handlers/package-model.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 
 const PACKAGED_MODEL_URI = 's3://mso-artifacts/models/bert/model.tar.gz';

@@ -28,8 +28,13 @@ import { InvokeEndpointCommand, SageMakerRuntimeClient } from '@aws-sdk/client-s
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
-import type { CandidateOutcome, WorkerOutcome } from '../../handlers/contracts/workflow-state.js';
-import { type PlannedCandidate, type RunPlan, validateAndPlan } from '../../handlers/validate-and-plan.js';
+import type {
+  CandidateOutcome,
+  PlannedCandidate,
+  RunPlan,
+  WorkerOutcome,
+} from '../../handlers/contracts/optimization-state.js';
+import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { ASYNC_RUN_LIMITS } from '../../handlers/async/run-input.js';
-import { BATCH_SIZE } from '../../handlers/async/validate-async-run.js';
+import { BATCH_SIZE } from '../../handlers/contracts/async-state.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import type { JsonObject } from '../../local/runner/index.js';

@@ -5,7 +5,7 @@ import {
   cleanUpInCause,
 } from '../../handlers/contracts/clean-up-account.js';
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
-import type { RunSummary } from '../../handlers/recommend.js';
+import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { RunResult } from '../../local/runner/index.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';

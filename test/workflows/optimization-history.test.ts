@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { optimizationHistoryEvents } from '../../handlers/contracts/execution-limits.js';
-import { runLoadWorker, type RunLoadWorkerEvent } from '../../handlers/run-load-worker.js';
+import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
+import { runLoadWorker } from '../../handlers/run-load-worker.js';
 import type { ObjectStore } from '../../handlers/ports.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';

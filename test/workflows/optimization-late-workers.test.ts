@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunSummary } from '../../handlers/recommend.js';
+import type { RunLoadWorkerEvent, RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
-import { runLoadWorker, type RunLoadWorkerEvent } from '../../handlers/run-load-worker.js';
+import { runLoadWorker } from '../../handlers/run-load-worker.js';
 import type { ObjectStore } from '../../handlers/ports.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import type { StepHandler } from '../../local/step-handlers.js';

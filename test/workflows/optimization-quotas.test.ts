@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunSummary } from '../../handlers/recommend.js';
+import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';

@@ -3,7 +3,7 @@ import { findInstance } from '../../handlers/catalog/instances.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import type { LoadTestResult } from '../../handlers/load-test/index.js';
 import type { EndpointMetricsQuery, EndpointMetricsReader } from '../../handlers/ports.js';
-import type { RunSummary } from '../../handlers/recommend.js';
+import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';

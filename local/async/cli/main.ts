@@ -5,9 +5,8 @@
  * process entry; tests call `runAsyncCli` in-process.
  */
 import { resolve } from 'node:path';
-import type { ItemResult } from '../../../handlers/async/batches.js';
+import type { AsyncRunSummary, ItemResult } from '../../../handlers/contracts/async-state.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
-import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
 import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { displayPath } from '../../cli/shared.js';

@@ -3,8 +3,7 @@
  * result or reason), the drain rate, the benchmark figures (scale-out delay from zero, time in
  * backlog) and where the summary files are.
  */
-import type { ItemResult } from '../../../handlers/async/batches.js';
-import type { AsyncRunSummary, Distribution } from '../../../handlers/async/summarize-async-run.js';
+import type { AsyncRunSummary, Distribution, ItemResult } from '../../../handlers/contracts/async-state.js';
 import { table } from '../../cli/shared.js';
 
 export interface AsyncSummaryInput {

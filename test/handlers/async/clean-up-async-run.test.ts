@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { cleanUpAsyncRun, type CleanUpAsyncRunEvent } from '../../../handlers/async/clean-up-async-run.js';
-import type { AsyncEndpointPlan } from '../../../handlers/async/validate-async-run.js';
-import type { CleanUpResult } from '../../../handlers/clean-up.js';
+import { cleanUpAsyncRun } from '../../../handlers/async/clean-up-async-run.js';
+import type { AsyncEndpointPlan, CleanUpAsyncRunEvent } from '../../../handlers/contracts/async-state.js';
+import type { CleanUpResult } from '../../../handlers/contracts/optimization-state.js';
 import { type CleanUpAccount, CleanUpStatuses } from '../../../handlers/contracts/clean-up-account.js';
 import { runTags } from '../../../handlers/contracts/names.js';
 import { silentLogger } from '../../support/memory-object-store.js';

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import {
-  type AsyncInferenceFailureCause,
   type HandleAsyncNotificationDeps,
   handleAsyncNotifications,
   type NotificationSummary,
@@ -9,6 +8,7 @@ import {
   throwIfRetryNeeded,
   truncateForState,
 } from '../../../handlers/async/handle-async-notification.js';
+import type { AsyncInferenceFailureCause } from '../../../handlers/contracts/async-state.js';
 import type { TaskResumer } from '../../../handlers/async/ports.js';
 import { ErrorNames, TransientServiceError } from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore } from '../../support/memory-object-store.js';

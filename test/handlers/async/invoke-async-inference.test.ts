@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import {
   deriveInferenceId,
-  type InvokeAsyncInferenceEvent,
   invokeAsyncInference,
   RECORD_GRACE_SECONDS,
 } from '../../../handlers/async/invoke-async-inference.js';
+import type { InvokeAsyncInferenceEvent } from '../../../handlers/contracts/async-state.js';
 import { EndpointFailedError, InferenceIdInUseError } from '../../../handlers/contracts/errors.js';
 import { CapturingLogger, FakeAsyncInvoker, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
 

@@ -1,18 +1,20 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { batchResultsUri, type ItemResult, ItemStatuses } from '../../../handlers/async/batches.js';
+import { batchResultsUri } from '../../../handlers/async/batch-results.js';
 import {
+  AsyncEndpointPhases,
+  type AsyncEndpointState,
+  type AsyncRunPlan,
   type AsyncRunSummary,
+  type BatchDescriptor,
+  type ItemResult,
+  ItemStatuses,
+} from '../../../handlers/contracts/async-state.js';
+import {
   distribution,
   drainRate,
   summarizeAsyncRun,
   type SummarizeAsyncRunDeps,
 } from '../../../handlers/async/summarize-async-run.js';
-import {
-  type AsyncEndpointState,
-  AsyncEndpointPhases,
-  type AsyncRunPlan,
-  type BatchDescriptor,
-} from '../../../handlers/async/validate-async-run.js';
 import type { ScalingActivity } from '../../../handlers/ports.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { FakeEndpointObserver } from './support/async-fakes.js';

@@ -1,11 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import {
-  AsyncEndpointPhases,
-  type ValidateAsyncRunDeps,
-  type ValidatedAsyncRun,
-  validateAsyncRun,
-} from '../../../handlers/async/validate-async-run.js';
+import { validateAsyncRun, type ValidateAsyncRunDeps } from '../../../handlers/async/validate-async-run.js';
+import { AsyncEndpointPhases, type ValidatedAsyncRun } from '../../../handlers/contracts/async-state.js';
 import {
   type InputIssue,
   InvalidRunInputError,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { CandidateStatuses } from '../../../handlers/contracts/workflow-state.js';
-import { buildReport, failureReasonOf } from '../../../handlers/report/build-report.js';
+import { CandidateStatuses } from '../../../handlers/contracts/optimization-state.js';
+import { failureReasonOf } from '../../../handlers/contracts/caught-error.js';
+import { buildReport } from '../../../handlers/report/build-report.js';
 import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
 
 // Both steps meet the sample SLA (p95 ≤ 20 ms, p99 ≤ 40 ms): the sustainable step is the second.

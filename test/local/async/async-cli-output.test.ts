@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ItemResult } from '../../../handlers/async/batches.js';
-import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
+import type { AsyncRunSummary, ItemResult } from '../../../handlers/contracts/async-state.js';
 import { AsyncProgressReporter } from '../../../local/async/cli/progress.js';
 import { formatAsyncSummary } from '../../../local/async/cli/summary.js';
 

@@ -13,12 +13,9 @@ import {
   handleAsyncNotifications,
   type NotificationSummary,
 } from '../../../handlers/async/handle-async-notification.js';
-import {
-  deriveInferenceId,
-  type InvokeAsyncInferenceEvent,
-} from '../../../handlers/async/invoke-async-inference.js';
+import { deriveInferenceId } from '../../../handlers/async/invoke-async-inference.js';
+import type { AsyncRunSummary, InvokeAsyncInferenceEvent } from '../../../handlers/contracts/async-state.js';
 import type { NewTaskTokenRecord } from '../../../handlers/async/ports.js';
-import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
 import {
   createLocalAsyncEnvironment,
   LOCAL_NOTIFICATION_TOPICS,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { deriveInferenceId } from '../../../handlers/async/invoke-async-inference.js';
-import type { AsyncRunSummary } from '../../../handlers/async/summarize-async-run.js';
+import type { AsyncRunSummary } from '../../../handlers/contracts/async-state.js';
 import { runAsyncCli } from '../../../local/async/cli/main.js';
 import {
   createLocalAsyncEnvironment,

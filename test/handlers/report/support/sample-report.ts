@@ -1,4 +1,8 @@
-import type { CandidateOutcome } from '../../../../handlers/contracts/workflow-state.js';
+import type {
+  CandidateOutcome,
+  PlannedCandidate,
+  RunPlan,
+} from '../../../../handlers/contracts/optimization-state.js';
 import {
   createLatencyHistogram,
   emptyErrorCounts,
@@ -17,7 +21,6 @@ import {
 } from '../../../../handlers/load-test/index.js';
 import { buildReport } from '../../../../handlers/report/build-report.js';
 import type { Report } from '../../../../handlers/report/report.js';
-import type { PlannedCandidate, RunPlan } from '../../../../handlers/validate-and-plan.js';
 
 /**
  * A realistic report built the way the Recommend step builds it: load-test results with real

@@ -1,5 +1,4 @@
-import type { ItemResult } from '../../../../handlers/async/batches.js';
-import type { AsyncRunSummary } from '../../../../handlers/async/summarize-async-run.js';
+import type { AsyncRunSummary, ItemResult } from '../../../../handlers/contracts/async-state.js';
 import type { LocalAsyncEnvironment } from '../../../../local/async/environment.js';
 import { exampleInput } from '../../../../local/async/example-inputs.js';
 

@@ -1,18 +1,14 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import {
-  type BatchItem,
-  batchResultsUri,
-  type IterationOutput,
-  ItemStatuses,
-  loadBatch,
-  recordBatchResults,
-  toItemResult,
-} from '../../../handlers/async/batches.js';
+import { batchResultsUri } from '../../../handlers/async/batch-results.js';
+import { recordBatchResults, toItemResult } from '../../../handlers/async/record-batch-results.js';
 import {
   type AsyncInferenceFailureCause,
   type AsyncInferenceResult,
-  handleAsyncNotifications,
-} from '../../../handlers/async/handle-async-notification.js';
+  type BatchItem,
+  ItemStatuses,
+  type IterationOutput,
+} from '../../../handlers/contracts/async-state.js';
+import { handleAsyncNotifications } from '../../../handlers/async/handle-async-notification.js';
 import { ErrorNames } from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore } from '../../support/memory-object-store.js';
 import { CapturingLogger, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
@@ -20,7 +16,6 @@ import { failedMessage } from './support/messages.js';
 
 const RUN_ID = 'nightly-2026-05-23';
 const RUN_PREFIX = `s3://mso-artifacts/runs/${RUN_ID}/`;
-const MANIFEST_URI = `${RUN_PREFIX}async/inputs.json`;
 const INVOKED_MS = Date.parse('2026-05-23T03:20:00.000Z');
 
 let store: MemoryObjectStore;
@@ -33,13 +28,6 @@ beforeEach(() => {
 
 function item(itemIndex: number): BatchItem {
   return { itemIndex, inputLocation: `s3://mso-artifacts/inputs/${String(itemIndex).padStart(4, '0')}.json` };
-}
-
-function seedManifest(count: number): void {
-  store.seed(
-    MANIFEST_URI,
-    JSON.stringify({ runId: RUN_ID, items: Array.from({ length: count }, (_, i) => item(i)) }),
-  );
 }
 
 function completed(itemIndex: number): IterationOutput {
@@ -78,38 +66,6 @@ function inferenceFailure(
   };
   return failedWith(itemIndex, ErrorNames.inferenceFailed, JSON.stringify(cause));
 }
-
-describe('loadBatch', () => {
-  it("returns the batch's slice of the manifest", async () => {
-    // Arrange
-    seedManifest(95);
-
-    // Act
-    const items = await loadBatch(
-      { plan: { manifestUri: MANIFEST_URI }, batch: { batchIndex: 2, firstItemIndex: 80, itemCount: 15 } },
-      { store, logger },
-    );
-
-    // Assert
-    expect(items).toHaveLength(15);
-    expect(items[0]).toEqual(item(80));
-    expect(items[14]).toEqual(item(94));
-  });
-
-  it('fails when the manifest holds fewer items than the batch expects', async () => {
-    // Arrange
-    seedManifest(90);
-
-    // Act
-    const load = loadBatch(
-      { plan: { manifestUri: MANIFEST_URI }, batch: { batchIndex: 2, firstItemIndex: 80, itemCount: 15 } },
-      { store, logger },
-    );
-
-    // Assert
-    await expect(load).rejects.toThrow('Batch 2: the manifest has 10 items from index 80, expected 15');
-  });
-});
 
 describe('toItemResult', () => {
   it('keeps the result of a completed input, with its times', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { startCompilation, type CompilationDeps } from '../../handlers/compile-model.js';
+import type { CompilationDeps } from '../../handlers/shared/compilation-job.js';
+import { startCompilation } from '../../handlers/start-compilation.js';
 import type { CompilationJobSpec, ModelCompiler } from '../../handlers/ports.js';
-import type { RunPlan } from '../../handlers/validate-and-plan.js';
+import type { RunPlan } from '../../handlers/contracts/optimization-state.js';
 import { runPlan } from './report/support/sample-report.js';
 import { silentLogger } from '../support/memory-object-store.js';
 

@@ -1,92 +1,19 @@
+import {
+  type AsyncInferenceFailureCause,
+  type ItemResult,
+  type ItemStatus,
+  ItemStatuses,
+  type IterationOutput,
+  type BatchCounts,
+  type RecordBatchEvent,
+} from '../contracts/async-state.js';
 import { ErrorNames } from '../contracts/errors.js';
-import type { Logger, ObjectStore } from '../ports.js';
-import type { AsyncInferenceFailureCause, AsyncInferenceResult } from './handle-async-notification.js';
-import type { AsyncRunPlan, BatchDescriptor } from './validate-async-run.js';
+import { type BatchDeps, batchResultsUri } from './batch-results.js';
 
 /**
- * "Load batch inputs" and "Record batch results": the two ends of one batch of the async workflow.
- * A batch's inputs come from the run's manifest (S3), and its per-input results go back to S3, so
- * the execution's state stays small whatever the number of inputs and the length of their URIs.
+ * "Record batch results": the end of one batch of the async workflow. Its per-input results go to
+ * S3 (batch-results.ts), so the execution's state stays small whatever the number of inputs.
  */
-
-export interface BatchItem {
-  readonly itemIndex: number;
-  readonly inputLocation: string;
-}
-
-interface Manifest {
-  readonly runId: string;
-  readonly items: readonly BatchItem[];
-}
-
-export interface LoadBatchEvent {
-  readonly plan: Pick<AsyncRunPlan, 'manifestUri'>;
-  readonly batch: BatchDescriptor;
-}
-
-export interface BatchDeps {
-  readonly store: ObjectStore;
-  readonly logger: Logger;
-}
-
-/** State "Load batch inputs": the batch's slice of the manifest. */
-export async function loadBatch(event: LoadBatchEvent, deps: BatchDeps): Promise<readonly BatchItem[]> {
-  const manifest = JSON.parse(
-    new TextDecoder().decode(await deps.store.getBytes(event.plan.manifestUri)),
-  ) as Manifest;
-  const { firstItemIndex, itemCount } = event.batch;
-  const items = manifest.items.slice(firstItemIndex, firstItemIndex + itemCount);
-  if (items.length !== itemCount) {
-    throw new TypeError(
-      `Batch ${event.batch.batchIndex}: the manifest has ${items.length} items from index ${firstItemIndex}, expected ${itemCount}`,
-    );
-  }
-  return items;
-}
-
-export const ItemStatuses = { completed: 'Completed', failed: 'Failed', timedOut: 'TimedOut' } as const;
-export type ItemStatus = (typeof ItemStatuses)[keyof typeof ItemStatuses];
-
-/** One input's outcome, as the summary lists it. */
-export interface ItemResult {
-  readonly itemIndex: number;
-  readonly inputLocation: string;
-  readonly status: ItemStatus;
-  readonly inferenceId?: string;
-  readonly outputLocation?: string;
-  readonly failureLocation?: string;
-  readonly failureReason?: string;
-  /** Where the notification kept a failure reason too long for the state (its whole text is in `failureReason`). */
-  readonly failureReasonUri?: string;
-  /** SageMaker's receivedTime → eventTime (queue plus processing), when it says. */
-  readonly timeInSageMakerMs: number | null;
-  /** Invocation → resume, as the workflow saw it. */
-  readonly totalMs: number | null;
-  readonly invokedAtEpochMs?: number;
-  readonly finishedAtEpochMs?: number;
-}
-
-/** What one iteration of "Invoke each input" ends with: the task's result, or the Catch's error. */
-export type IterationOutput =
-  | { readonly item: BatchItem; readonly result: AsyncInferenceResult }
-  | { readonly item: BatchItem; readonly error: { readonly Error?: string; readonly Cause?: string } };
-
-export interface RecordBatchEvent {
-  readonly plan: Pick<AsyncRunPlan, 'runId' | 'runPrefixUri'>;
-  readonly batch: BatchDescriptor;
-  readonly results: readonly IterationOutput[];
-}
-
-export interface BatchCounts {
-  readonly batchIndex: number;
-  readonly completed: number;
-  readonly failed: number;
-  readonly timedOut: number;
-}
-
-export function batchResultsUri(runPrefixUri: string, batchIndex: number): string {
-  return `${runPrefixUri}async/results/batch-${String(batchIndex).padStart(4, '0')}.json`;
-}
 
 /** State "Record batch results": writes the batch's results to S3 and returns only its counts. */
 export async function recordBatchResults(event: RecordBatchEvent, deps: BatchDeps): Promise<BatchCounts> {

@@ -1,92 +1,28 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { checkAsyncEndpoint } from '../../../handlers/async/check-async-endpoint.js';
+import { deployAsyncEndpoint } from '../../../handlers/async/deploy-async-endpoint.js';
 import {
-  checkAsyncEndpoint,
-  deployAsyncEndpoint,
-  type PrepareAsyncEndpointDeps,
-} from '../../../handlers/async/prepare-async-endpoint.js';
-import {
-  type AsyncEndpointState,
   AsyncEndpointPhases,
+  type AsyncEndpointState,
   type AsyncRunPlan,
-} from '../../../handlers/async/validate-async-run.js';
+} from '../../../handlers/contracts/async-state.js';
 import { EndpointFailedError } from '../../../handlers/contracts/errors.js';
-import { silentLogger } from '../../support/memory-object-store.js';
+import type { PrepareAsyncEndpointDeps } from '../../../handlers/async/endpoint-loop.js';
 import { asyncEndpointDescription, FakeScalingRegistry, ScriptedSageMaker } from './support/async-fakes.js';
-
-const NOW_MS = Date.parse('2026-05-23T03:10:00.000Z');
-const RUN_ID = 'nightly-2026-05-23';
-const ENDPOINT = 'mso-nightly-2026-05-23-558c6ef5-ep-async';
-const CONFIG = 'mso-nightly-2026-05-23-558c6ef5-ec-async';
-const MODEL = 'mso-nightly-2026-05-23-558c6ef5-m-async';
-const REUSED = 'team-async-endpoint';
-const OUTPUT = {
-  successTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
-  errorTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
-  kmsKeyId: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
-};
-const TAGS = { 'mso:project': 'model-serving-optimizer', 'mso:run-id': RUN_ID };
-const POLL_SECONDS = 30;
-const MAX_POLL_SECONDS = 120;
-
-/** What to deploy, without `maxConcurrentInvocationsPerInstance` (SageMaker then picks). */
-const DEPLOY_SPEC = {
-  image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.6.0-cpu-py312',
-  modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
-  environment: { OMP_NUM_THREADS: '2' },
-  instanceType: 'ml.c5.xlarge',
-  maxInstanceCount: 3,
-  targetBacklogPerInstance: 2,
-};
-
-/** A plan as "Validate async run" writes it for an endpoint deployed for the run. */
-function deployPlan(overrides: Partial<AsyncRunPlan> = {}): AsyncRunPlan {
-  return {
-    runId: RUN_ID,
-    runPrefixUri: `s3://mso-artifacts/runs/${RUN_ID}/`,
-    manifestUri: `s3://mso-artifacts/runs/${RUN_ID}/async/inputs.json`,
-    itemCount: 1,
-    batches: [{ batchIndex: 0, firstItemIndex: 0, itemCount: 1 }],
-    batchConcurrency: 1,
-    itemConcurrency: 1,
-    invocation: {
-      endpointName: ENDPOINT,
-      contentType: 'application/json',
-      invocationTimeoutSeconds: 900,
-      requestTtlSeconds: 21_600,
-      waitTimeoutSeconds: 26_100,
-    },
-    endpoint: {
-      action: 'deploy',
-      endpointName: ENDPOINT,
-      endpointConfigName: CONFIG,
-      modelName: MODEL,
-      variantName: 'AllTraffic',
-      keepAfterRun: false,
-      deploy: { ...DEPLOY_SPEC, maxConcurrentInvocationsPerInstance: 4 },
-    },
-    tags: TAGS,
-    plannedAtEpochMs: NOW_MS - 600_000,
-    ...overrides,
-  };
-}
-
-function reusePlan(overrides: Partial<AsyncRunPlan> = {}): AsyncRunPlan {
-  return deployPlan({
-    endpoint: { action: 'reuse', endpointName: REUSED, variantName: 'AllTraffic', keepAfterRun: true },
-    ...overrides,
-  });
-}
-
-const CREATING: AsyncEndpointState = {
-  phase: AsyncEndpointPhases.creating,
-  waitSeconds: POLL_SECONDS,
-  deadlineEpochMs: NOW_MS + 35 * 60_000,
-};
-const SCALING_IN: AsyncEndpointState = {
-  phase: AsyncEndpointPhases.scalingIn,
-  waitSeconds: POLL_SECONDS,
-  deadlineEpochMs: NOW_MS + 50 * 60_000,
-};
+import {
+  CONFIG,
+  CREATING,
+  deployPlan,
+  ENDPOINT,
+  endpointLoopDeps,
+  MAX_POLL_SECONDS,
+  MODEL,
+  NOW_MS,
+  POLL_SECONDS,
+  REUSED,
+  reusePlan,
+  SCALING_IN,
+} from './support/endpoint-loop.js';
 
 let sagemaker: ScriptedSageMaker;
 let scaling: FakeScalingRegistry;
@@ -97,16 +33,7 @@ beforeEach(() => {
 });
 
 function deps(overrides: Partial<PrepareAsyncEndpointDeps> = {}): PrepareAsyncEndpointDeps {
-  return {
-    host: sagemaker,
-    scaling,
-    output: OUTPUT,
-    pollSeconds: POLL_SECONDS,
-    maxPollSeconds: MAX_POLL_SECONDS,
-    nowEpochMs: () => NOW_MS,
-    logger: silentLogger,
-    ...overrides,
-  };
+  return endpointLoopDeps(sagemaker, scaling, overrides);
 }
 
 function check(
@@ -116,79 +43,6 @@ function check(
 ): Promise<AsyncEndpointState> {
   return checkAsyncEndpoint({ plan, endpointState }, deps(overrides));
 }
-
-describe('deployAsyncEndpoint', () => {
-  it('creates the model, the async endpoint config and the endpoint, in that order, tagged with the run', async () => {
-    // Act
-    const state = await deployAsyncEndpoint({ plan: deployPlan(), endpointState: CREATING }, deps());
-
-    // Assert
-    expect(sagemaker.calls).toEqual([
-      `CreateModel ${MODEL}`,
-      `CreateEndpointConfig ${CONFIG}`,
-      `CreateEndpoint ${ENDPOINT}`,
-    ]);
-    expect(sagemaker.models.get(MODEL)).toEqual({
-      modelName: MODEL,
-      image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.6.0-cpu-py312',
-      modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
-      environment: { OMP_NUM_THREADS: '2' },
-      tags: TAGS,
-    });
-    expect(sagemaker.endpointConfigs.get(CONFIG)).toEqual({
-      variantName: 'AllTraffic',
-      modelName: MODEL,
-      instanceType: 'ml.c5.xlarge',
-      initialInstanceCount: 1,
-    });
-    expect(sagemaker.tagsOf('endpoint', ENDPOINT)).toEqual(TAGS);
-    expect(sagemaker.tagsOf('endpoint-config', CONFIG)).toEqual(TAGS);
-    expect(state).toEqual(CREATING);
-  });
-
-  it('configures async inference: output and failures under the run prefix, the topics, the key, the concurrency', async () => {
-    // Act
-    await deployAsyncEndpoint({ plan: deployPlan(), endpointState: CREATING }, deps());
-
-    // Assert
-    expect(sagemaker.asyncInferenceConfigs.get(CONFIG)).toEqual({
-      s3OutputPath: `s3://mso-artifacts/runs/${RUN_ID}/async/output/`,
-      s3FailurePath: `s3://mso-artifacts/runs/${RUN_ID}/async/failures/`,
-      kmsKeyId: OUTPUT.kmsKeyId,
-      successTopicArn: OUTPUT.successTopicArn,
-      errorTopicArn: OUTPUT.errorTopicArn,
-      maxConcurrentInvocationsPerInstance: 4,
-    });
-  });
-
-  it('leaves the key and the concurrency to SageMaker when none is set', async () => {
-    // Arrange
-    const withoutConcurrency = deployPlan({ endpoint: { ...deployPlan().endpoint, deploy: DEPLOY_SPEC } });
-
-    // Act
-    await deployAsyncEndpoint(
-      { plan: withoutConcurrency, endpointState: CREATING },
-      deps({ output: { successTopicArn: OUTPUT.successTopicArn, errorTopicArn: OUTPUT.errorTopicArn } }),
-    );
-
-    // Assert
-    expect(sagemaker.asyncInferenceConfigs.get(CONFIG)).toEqual({
-      s3OutputPath: `s3://mso-artifacts/runs/${RUN_ID}/async/output/`,
-      s3FailurePath: `s3://mso-artifacts/runs/${RUN_ID}/async/failures/`,
-      successTopicArn: OUTPUT.successTopicArn,
-      errorTopicArn: OUTPUT.errorTopicArn,
-    });
-  });
-
-  it('fails when the plan reuses an endpoint instead of deploying one', async () => {
-    // Act
-    const deploy = deployAsyncEndpoint({ plan: reusePlan(), endpointState: CREATING }, deps());
-
-    // Assert
-    await expect(deploy).rejects.toThrow(`endpoint ${REUSED} is not one the run deploys`);
-    expect(sagemaker.calls).toEqual([]);
-  });
-});
 
 describe('checkAsyncEndpoint while creating', () => {
   it('waits again, twice as long, while the endpoint is creating', async () => {

@@ -1,0 +1,71 @@
+import { describe, expect, it } from '@jest/globals';
+import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
+import type { WorkerResult } from '../../handlers/load-test/index.js';
+import type { TransportFactory } from '../../handlers/ports.js';
+import { runLoadWorker } from '../../handlers/run-load-worker.js';
+import { stubTransports } from '../support/fake-sagemaker.js';
+import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
+import { SAMPLE_LOAD_PLAN, SAMPLE_SLA } from './report/support/sample-report.js';
+
+const RUN_ID = 'nightly-2026-11-22';
+const PAYLOAD_URI = 's3://user-models/cnn/payload.json';
+const ENDPOINT = 'mso-nightly-2026-11-22-ab12cd34-ep-c1';
+
+/** Worker 1 of 2, one short step: enough to measure, short enough for a unit test. */
+const EVENT: RunLoadWorkerEvent = {
+  plan: {
+    runId: RUN_ID,
+    artifactsBucket: 'mso-artifacts',
+    payload: { uri: PAYLOAD_URI, contentType: 'application/json', sizeBytes: 2 },
+    loadPlan: { ...SAMPLE_LOAD_PLAN, steps: [4], workers: 2, warmupSeconds: 0, stepDurationSeconds: 0.2 },
+    sla: SAMPLE_SLA,
+  },
+  candidateId: 'c1',
+  deployment: { endpointName: ENDPOINT },
+  workerIndex: 1,
+};
+
+describe('runLoadWorker', () => {
+  it("writes the worker's result under the run's load tests and returns only a pointer to it", async () => {
+    // Arrange
+    const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');
+
+    // Act
+    const outcome = await runLoadWorker(EVENT, {
+      store,
+      openTransport: stubTransports(() => ({ latencyMs: 2 })),
+      logger: silentLogger,
+    });
+
+    // Assert
+    const resultUri = `s3://mso-artifacts/runs/${RUN_ID}/load-tests/c1/worker-1.json`;
+    expect(outcome).toEqual({ workerIndex: 1, resultUri, stoppedBecause: 'completed' });
+    const stored = store.objects.get(resultUri);
+    expect(stored?.contentType).toBe('application/json');
+    const result = JSON.parse(new TextDecoder().decode(stored?.body)) as WorkerResult;
+    expect(result.steps.map((step) => step.load)).toEqual([4]);
+  });
+
+  it("opens the transport to the candidate's endpoint with the worker's share of connections, and closes it", async () => {
+    // Arrange
+    const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');
+    const opened: unknown[] = [];
+    let closed = 0;
+    const inner = stubTransports(() => ({ latencyMs: 2 }));
+    const openTransport: TransportFactory = (options) => {
+      opened.push(options);
+      const transport = inner(options);
+      return {
+        invoke: (request, signal) => transport.invoke(request, signal),
+        close: () => Promise.resolve(void (closed += 1)),
+      };
+    };
+
+    // Act
+    await runLoadWorker(EVENT, { store, openTransport, logger: silentLogger });
+
+    // Assert
+    expect(opened).toEqual([{ endpointName: ENDPOINT, connections: 2, requestTimeoutMs: 65_000 }]);
+    expect(closed).toBe(1);
+  });
+});
