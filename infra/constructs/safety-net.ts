@@ -21,7 +21,8 @@ import {
   FailedRunCleanUpWorkflow,
 } from '../../workflows/failed-run-clean-up-workflow.js';
 import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
 import { executionsOf } from './run-notifications.js';
@@ -80,6 +81,8 @@ export interface JanitorSettings {
 }
 
 export interface SafetyNetProps {
+  /** Creates the construct's Lambdas (the stack). */
+  readonly lambdas: StepLambdaFactory;
   /** The optimization state machine whose failed, timed-out and aborted executions are cleaned up. */
   readonly stateMachine: IStateMachine;
   /**
@@ -133,7 +136,7 @@ export class SafetyNet extends Construct {
   readonly deadLetterQueue: Queue;
   readonly maxAgeHours: number;
 
-  constructor(scope: ServingOptimizerStack, id: string, props: SafetyNetProps) {
+  constructor(scope: Construct, id: string, props: SafetyNetProps) {
     super(scope, id);
     const settings = props.janitor ?? {};
     const timeouts = [
@@ -148,7 +151,7 @@ export class SafetyNet extends Construct {
       ...(props.asyncStateMachine === undefined ? [] : [props.asyncStateMachine]),
     ];
     const schedule = resolveSchedule(settings.schedule ?? DEFAULT_JANITOR_SCHEDULE, settings.timeZone);
-    const sagemaker = new SageMakerGrants(scope);
+    const sagemaker = new SageMakerGrants(Stack.of(this));
 
     this.deadLetterQueue = createDeadLetterQueue(
       this,
@@ -156,7 +159,7 @@ export class SafetyNet extends Construct {
       'the events the stack’s rules and schedules (failed-run clean-up, janitor, run schedules, approval trigger, run summaries) could not deliver',
     );
 
-    this.cleanUpFailedRun = scope.createStepLambda('clean-up-failed-run', {
+    this.cleanUpFailedRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.cleanUpFailedRun, {
       timeout: FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,
       description: 'Deletes the resources of a run that ended FAILED, TIMED_OUT or ABORTED',
     });
@@ -194,7 +197,7 @@ export class SafetyNet extends Construct {
       ],
     });
 
-    this.janitor = scope.createStepLambda('janitor', {
+    this.janitor = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.janitor, {
       // Listing, ListTags and Describe run one call at a time against a throttled control plane.
       timeout: Duration.minutes(5),
       description: 'Deletes the project’s endpoints, endpoint configs and models older than a maximum age',
