@@ -10,6 +10,7 @@ import {
   invokeAsyncInference,
 } from '../handlers/async/invoke-async-inference.js';
 import type { AsyncInvoker, TaskResumer, TaskTokenStore } from '../handlers/async/ports.js';
+import type { AsyncInferenceStepName } from '../handlers/contracts/async-state.js';
 import {
   checkAsyncEndpoint,
   deployAsyncEndpoint,
@@ -57,9 +58,12 @@ export interface AsyncStepDependencies {
 
 /**
  * The same core functions the async workflow's Lambdas call (`lambdas/<step>.ts`), keyed by the
- * step name each Lambda carries in `STEP_NAME`.
+ * step name each Lambda carries in `STEP_NAME`. Typed by the registry (ASYNC_INFERENCE_STEPS), so
+ * a step without a local handler, or a misspelt key, fails the type-check.
  */
-export function createAsyncStepHandlers(deps: AsyncStepDependencies): Readonly<Record<string, StepHandler>> {
+export function createAsyncStepHandlers(
+  deps: AsyncStepDependencies,
+): Readonly<Record<AsyncInferenceStepName, StepHandler>> {
   const nowEpochMs = deps.nowEpochMs ?? Date.now;
   const { store, host, scaling, logger } = deps;
   const endpointDeps: PrepareAsyncEndpointDeps = {
