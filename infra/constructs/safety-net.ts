@@ -21,7 +21,9 @@ import {
   FailedRunCleanUpWorkflow,
 } from '../../workflows/failed-run-clean-up-workflow.js';
 import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { ASYNC_INFERENCE_STEPS } from '../../handlers/contracts/async-state.js';
 import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import { OPTIMIZATION_STEPS } from '../../handlers/contracts/optimization-state.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
@@ -37,10 +39,10 @@ import { createDeadLetterQueue, resolveScheduleExpression } from './schedule-set
  * the longest of their timeouts (plus `IN_FLIGHT_MARGIN`) before it lists the run's resources.
  */
 export const RESOURCE_CREATING_STEPS = [
-  'deploy-candidate',
-  'start-compilation',
-  'deploy-async-endpoint',
-  'check-async-endpoint',
+  OPTIMIZATION_STEPS.deployCandidate,
+  OPTIMIZATION_STEPS.startCompilation,
+  ASYNC_INFERENCE_STEPS.deployAsyncEndpoint,
+  ASYNC_INFERENCE_STEPS.checkAsyncEndpoint,
 ] as const;
 
 /** ProjectFunction's default timeout: the wait when no creating step is given. */

@@ -257,9 +257,11 @@ export class ServingOptimizerStack extends Stack implements StepLambdaFactory {
   }
 
   /**
-   * One Lambda per workflow step, e.g. `createStepLambda('deploy-candidate', { readsArtifacts:
-   * ['runs/'] })`: entry `lambdas/deploy-candidate.ts`, construct id `DeployCandidate`, the bucket
-   * name in `ARTIFACTS_BUCKET`, and only the artifact grants asked for.
+   * One Lambda per registered name (handlers/contracts/functions.ts), e.g.
+   * `createStepLambda('deploy-candidate', { readsArtifacts: ['runs/'] })`: entry
+   * `lambdas/deploy-candidate.ts`, construct id `DeployCandidate`, the bucket name in
+   * `ARTIFACTS_BUCKET`, and only the artifact grants asked for. Constructs reach it through the
+   * StepLambdaFactory interface, never through this class.
    */
   createStepLambda(stepName: string, options: StepLambdaOptions = {}): ProjectFunction {
     const { readsArtifacts, writesArtifacts, environment, ...functionProps } = options;
