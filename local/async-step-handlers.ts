@@ -17,6 +17,7 @@ import { deployAsyncEndpoint } from '../handlers/async/deploy-async-endpoint.js'
 import type { PrepareAsyncEndpointDeps } from '../handlers/async/endpoint-loop.js';
 import { summarizeAsyncRun } from '../handlers/async/summarize-async-run.js';
 import { validateAsyncRun, type ValidateAsyncRunDeps } from '../handlers/async/validate-async-run.js';
+import type { AsyncInferenceStepName } from '../handlers/contracts/async-state.js';
 import type {
   AsyncEndpointObserver,
   Logger,
@@ -52,9 +53,12 @@ export interface AsyncStepDependencies {
 
 /**
  * The same core functions the async workflow's Lambdas call (`lambdas/<step>.ts`), keyed by the
- * step name each Lambda carries in `STEP_NAME`.
+ * step name each Lambda carries in `STEP_NAME`. Typed by the registry (ASYNC_INFERENCE_STEPS), so
+ * a step without a local handler, or a misspelt key, fails the type-check.
  */
-export function createAsyncStepHandlers(deps: AsyncStepDependencies): Readonly<Record<string, StepHandler>> {
+export function createAsyncStepHandlers(
+  deps: AsyncStepDependencies,
+): Readonly<Record<AsyncInferenceStepName, StepHandler>> {
   const nowEpochMs = deps.nowEpochMs ?? Date.now;
   const { store, host, scaling, logger } = deps;
   const endpointDeps: PrepareAsyncEndpointDeps = {

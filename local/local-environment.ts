@@ -65,7 +65,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     logger,
     handlers: {
       ...handlers,
-      ...(runLoadWorker === undefined ? {} : { 'run-load-worker': failWhenServerDies(runLoadWorker, host) }),
+      'run-load-worker': failWhenServerDies(runLoadWorker, host),
     },
     async close() {
       await host.shutdown();

@@ -19,6 +19,7 @@ import { startCompilation } from '../handlers/start-compilation.js';
 import { CleanUpStatuses } from '../handlers/contracts/clean-up-account.js';
 import { checkEndpoint } from '../handlers/check-endpoint.js';
 import { deployCandidate } from '../handlers/deploy-candidate.js';
+import type { OptimizationStepName } from '../handlers/contracts/optimization-state.js';
 import type { LoadTestProgress } from '../handlers/load-test/index.js';
 import { packageModel } from '../handlers/package-model.js';
 import type {
@@ -93,10 +94,14 @@ export function stepTaskResolver(handlers: Readonly<Record<string, StepHandler>>
 
 /**
  * The same core functions the Lambdas call (`lambdas/<step>.ts`), keyed by the step name that
- * each Lambda carries in `STEP_NAME`: one name per step across layers. The payloads come from the
- * synthesized state machine, whose Parameters build exactly these event shapes.
+ * each Lambda carries in `STEP_NAME`: one name per step across layers. Typed by the registry
+ * (OPTIMIZATION_STEPS), so a step without a local handler, or a misspelt key, fails the
+ * type-check. The payloads come from the synthesized state machine, whose Parameters build exactly
+ * these event shapes.
  */
-export function createStepHandlers(deps: StepDependencies): Readonly<Record<string, StepHandler>> {
+export function createStepHandlers(
+  deps: StepDependencies,
+): Readonly<Record<OptimizationStepName, StepHandler>> {
   const now = deps.now ?? (() => new Date());
   const nowEpochMs = (): number => now().getTime();
   const timings = {

@@ -4,7 +4,11 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { AsyncEndpointPhases } from '../handlers/contracts/async-state.js';
+import {
+  AsyncEndpointPhases,
+  type AsyncInferenceStepKey,
+  AsyncInferenceStates,
+} from '../handlers/contracts/async-state.js';
 import { ErrorNames } from '../handlers/contracts/errors.js';
 import { ASYNC_RUN_TIMEOUT_HOURS } from '../handlers/contracts/run-timeouts.js';
 import {
@@ -14,19 +18,15 @@ import {
   retryTransientErrors,
   standardStateMachine,
 } from './lambda-step.js';
-import { cleanUpLoop, successPathCleanUp } from './clean-up-loop.js';
+import { successPathCleanUp } from './clean-up-loop.js';
+import { guardedRun } from './guarded-run.js';
+import { pollLoop } from './poll-loop.js';
 
-/** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
-export interface AsyncInferenceSteps {
-  readonly validateAsyncRun: IFunction;
-  readonly deployAsyncEndpoint: IFunction;
-  readonly checkAsyncEndpoint: IFunction;
-  readonly loadBatch: IFunction;
-  readonly invokeAsyncInference: IFunction;
-  readonly recordBatchResults: IFunction;
-  readonly summarizeAsyncRun: IFunction;
-  readonly cleanUpAsyncRun: IFunction;
-}
+/**
+ * The step Lambdas, one per entry of ASYNC_INFERENCE_STEPS (handlers/contracts/async-state.ts): a
+ * step missing here, or one the registry does not list, fails the type-check.
+ */
+export type AsyncInferenceSteps = Readonly<Record<AsyncInferenceStepKey, IFunction>>;
 
 export interface AsyncInferenceWorkflowProps {
   readonly steps: AsyncInferenceSteps;
@@ -84,25 +84,17 @@ export class AsyncInferenceWorkflow extends Construct {
     this.waitTimeout = props.waitTimeout ?? DEFAULT_ASYNC_WAIT_TIMEOUT;
     this.timeout = props.timeout ?? Duration.hours(ASYNC_RUN_TIMEOUT_HOURS);
 
-    const validate = this.invoke('Validate async run', this.steps.validateAsyncRun, {
+    const validate = this.invoke(AsyncInferenceStates.validateAsyncRun, this.steps.validateAsyncRun, {
       payload: { 'runId.$': '$$.Execution.Name', 'input.$': '$' },
       // No ResultPath: the plan replaces the raw input, which it supersedes.
       resultSelector: { 'plan.$': '$.plan', 'endpointState.$': '$.endpointState' },
       timeout: Duration.minutes(2),
     });
-    validate.addCatch(
-      new sfn.Fail(this, 'Run refused', {
-        comment: 'Invalid input: nothing was created',
-        errorPath: '$.error.Error',
-        causePath: '$.error.Cause',
-      }),
-      { errors: [ErrorNames.invalidRunInput, ErrorNames.noServingImage], resultPath: '$.error' },
-    );
 
     this.waitTask = this.invokeAndWait(props.waitTimeout, props.heartbeatTimeout);
     const process = this.processBatches()
       .next(
-        this.invoke('Summarize async run', this.steps.summarizeAsyncRun, {
+        this.invoke(AsyncInferenceStates.summarizeAsyncRun, this.steps.summarizeAsyncRun, {
           payload: { 'plan.$': '$.plan', 'endpointState.$': '$.endpointState', 'batches.$': '$.batches' },
           resultPath: '$.summary',
           timeout: Duration.minutes(5),
@@ -110,16 +102,15 @@ export class AsyncInferenceWorkflow extends Construct {
       )
       .next(this.cleanUpAfterSuccess());
 
-    const run = new sfn.Parallel(this, 'Run async inference', {
-      comment: 'One branch, so that a single Catch sends every failure to clean-up',
-      resultSelector: { 'summary.$': '$[0].summary' },
-    })
-      .branch(this.prepareEndpoint(process))
-      .addCatch(this.cleanUpAfterFailure(), { errors: ['States.ALL'], resultPath: '$.error' });
-
-    const definition = validate
-      .next(run)
-      .next(new sfn.Succeed(this, 'Run succeeded', { outputPath: '$.summary' }));
+    const definition = guardedRun(this, {
+      states: AsyncInferenceStates,
+      validate,
+      refusedErrors: [ErrorNames.invalidRunInput, ErrorNames.noServingImage],
+      refusedComment: 'Invalid input: nothing was created',
+      runName: AsyncInferenceStates.runAsyncInference,
+      run: this.prepareEndpoint(process),
+      cleanUp: this.steps.cleanUpAsyncRun,
+    });
 
     this.stateMachine = standardStateMachine(this, {
       comment:
@@ -136,33 +127,34 @@ export class AsyncInferenceWorkflow extends Construct {
    * benchmark then waits for zero instances; a reused endpoint without benchmark goes straight on.
    */
   private prepareEndpoint(process: sfn.IChainable): sfn.IChainable {
-    const deploy = this.invoke('Deploy async endpoint', this.steps.deployAsyncEndpoint, {
+    const deploy = this.invoke(AsyncInferenceStates.deployAsyncEndpoint, this.steps.deployAsyncEndpoint, {
       payload: { 'plan.$': '$.plan', 'endpointState.$': '$.endpointState' },
       resultPath: '$.endpointState',
       timeout: Duration.minutes(2),
     });
-    const wait = new sfn.Wait(this, 'Wait for async endpoint', {
-      time: sfn.WaitTime.secondsPath('$.endpointState.waitSeconds'),
-    });
-    const check = this.invoke('Check async endpoint', this.steps.checkAsyncEndpoint, {
+    const check = this.invoke(AsyncInferenceStates.checkAsyncEndpoint, this.steps.checkAsyncEndpoint, {
       payload: { 'plan.$': '$.plan', 'endpointState.$': '$.endpointState' },
       resultPath: '$.endpointState',
       timeout: Duration.minutes(2),
     });
     const phase = '$.endpointState.phase';
-    const prepared = new sfn.Choice(this, 'Endpoint prepared?')
-      .when(sfn.Condition.stringEquals(phase, AsyncEndpointPhases.ready), process)
-      .otherwise(wait);
-    deploy.next(wait).next(check).next(prepared);
+    const poll = pollLoop(this, {
+      waitName: AsyncInferenceStates.waitForAsyncEndpoint,
+      waitSecondsPath: '$.endpointState.waitSeconds',
+      check,
+      choiceName: 'Endpoint prepared?',
+      exit: { until: sfn.Condition.stringEquals(phase, AsyncEndpointPhases.ready), then: process },
+    });
+    deploy.next(poll.wait);
     return new sfn.Choice(this, 'Endpoint ready?')
       .when(sfn.Condition.stringEquals(phase, AsyncEndpointPhases.creating), deploy)
-      .when(sfn.Condition.stringEquals(phase, AsyncEndpointPhases.scalingIn), wait)
+      .when(sfn.Condition.stringEquals(phase, AsyncEndpointPhases.scalingIn), poll.wait)
       .otherwise(process);
   }
 
   /** "Process each batch": load the batch's inputs, invoke and wait for each, record the results. */
   private processBatches(): sfn.Map {
-    const load = this.invoke('Load batch inputs', this.steps.loadBatch, {
+    const load = this.invoke(AsyncInferenceStates.loadBatchInputs, this.steps.loadBatch, {
       payload: { 'plan.$': '$.plan', 'batch.$': '$.batch' },
       resultPath: '$.items',
       timeout: Duration.minutes(2),
@@ -179,7 +171,7 @@ export class AsyncInferenceWorkflow extends Construct {
     });
     this.waitTask.addCatch(endpointGone, { errors: [ErrorNames.endpointFailed], resultPath: '$.error' });
     this.waitTask.addCatch(failedInput, { errors: ['States.ALL'], resultPath: '$.error' });
-    const eachInput = new sfn.Map(this, 'Invoke each input', {
+    const eachInput = new sfn.Map(this, AsyncInferenceStates.invokeEachInput, {
       itemsPath: '$.items',
       itemSelector: {
         'item.$': '$$.Map.Item.Value',
@@ -189,12 +181,12 @@ export class AsyncInferenceWorkflow extends Construct {
       maxConcurrencyPath: '$.plan.itemConcurrency',
       resultPath: '$.results',
     }).itemProcessor(this.waitTask);
-    const record = this.invoke('Record batch results', this.steps.recordBatchResults, {
+    const record = this.invoke(AsyncInferenceStates.recordBatchResults, this.steps.recordBatchResults, {
       payload: { 'plan.$': '$.plan', 'batch.$': '$.batch', 'results.$': '$.results' },
       // No ResultPath: the batch's counts replace its state (its results are in S3 now).
       timeout: Duration.minutes(2),
     });
-    return new sfn.Map(this, 'Process each batch', {
+    return new sfn.Map(this, AsyncInferenceStates.processEachBatch, {
       itemsPath: '$.plan.batches',
       itemSelector: { 'plan.$': '$.plan', 'batch.$': '$$.Map.Item.Value' },
       maxConcurrencyPath: '$.plan.batchConcurrency',
@@ -208,7 +200,7 @@ export class AsyncInferenceWorkflow extends Construct {
    * calls SendTaskSuccess/SendTaskFailure with that token, or the heartbeat or timeout expires.
    */
   private invokeAndWait(waitTimeout?: Duration, heartbeatTimeout?: Duration): tasks.LambdaInvoke {
-    const task = new tasks.LambdaInvoke(this, 'Invoke async inference', {
+    const task = new tasks.LambdaInvoke(this, AsyncInferenceStates.invokeAsyncInference, {
       lambdaFunction: this.steps.invokeAsyncInference,
       integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
       payload: sfn.TaskInput.fromObject({
@@ -240,40 +232,13 @@ export class AsyncInferenceWorkflow extends Construct {
    */
   private cleanUpAfterSuccess(): sfn.IChainable {
     return successPathCleanUp(this, {
-      name: 'Clean up async run',
+      name: AsyncInferenceStates.cleanUpAsyncRun,
       doneName: 'Async run cleaned up?',
       waitName: 'Wait to clean up async run',
       fn: this.steps.cleanUpAsyncRun,
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
       recordFailureName: 'Record failed async clean-up',
     });
-  }
-
-  /**
-   * "Clean up after failure" (rounds until nothing is awaited) → "Run failed", whose cause carries
-   * the clean-up's account. A clean-up step that fails goes straight to "Run failed" with the run's
-   * error: the failed-run clean-up (EventBridge) runs after the execution ends and retries.
-   */
-  private cleanUpAfterFailure(): sfn.IChainable {
-    const runFailed = new sfn.Fail(this, 'Run failed', {
-      errorPath: '$.error.Error',
-      causePath: '$.error.Cause',
-    });
-    const cleanUp = cleanUpLoop(this, {
-      name: 'Clean up after failure',
-      doneName: 'Cleaned up after failure?',
-      waitName: 'Wait to clean up after failure',
-      fn: this.steps.cleanUpAsyncRun,
-      payload: '$',
-      resultPath: '$.cleanUp',
-    });
-    const tell = new sfn.Pass(this, 'Add clean-up account to the error', {
-      inputPath: '$.cleanUp.runError',
-      resultPath: '$.error',
-    });
-    cleanUp.done.otherwise(tell.next(runFailed));
-    cleanUp.task.addCatch(runFailed, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
-    return cleanUp.task;
   }
 
   private invoke(name: string, fn: IFunction, options: LambdaStepOptions): tasks.LambdaInvoke {

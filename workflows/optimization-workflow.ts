@@ -9,7 +9,12 @@ import {
   LOAD_WORKER_TIMEOUT_SECONDS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
 } from '../handlers/contracts/run-timeouts.js';
-import { CandidateStatuses, CompilationOutcomes } from '../handlers/contracts/optimization-state.js';
+import {
+  CandidateStatuses,
+  CompilationOutcomes,
+  type OptimizationStepKey,
+  OptimizationStates,
+} from '../handlers/contracts/optimization-state.js';
 import {
   lambdaStep,
   type LambdaStepOptions,
@@ -17,22 +22,15 @@ import {
   retryWhileQuotaReached,
   standardStateMachine,
 } from './lambda-step.js';
-import { cleanUpLoop, successPathCleanUp } from './clean-up-loop.js';
+import { successPathCleanUp } from './clean-up-loop.js';
+import { guardedRun } from './guarded-run.js';
+import { pollLoop } from './poll-loop.js';
 
-/** The step Lambdas, one per Task state, named as their `lambdas/<step>.ts` entries. */
-export interface OptimizationSteps {
-  readonly validateAndPlan: IFunction;
-  readonly packageModel: IFunction;
-  readonly startCompilation: IFunction;
-  readonly checkCompilation: IFunction;
-  readonly deployCandidate: IFunction;
-  readonly checkEndpoint: IFunction;
-  readonly runLoadWorker: IFunction;
-  readonly aggregateLoadTest: IFunction;
-  readonly deleteCandidate: IFunction;
-  readonly recommend: IFunction;
-  readonly cleanUp: IFunction;
-}
+/**
+ * The step Lambdas, one per entry of OPTIMIZATION_STEPS (handlers/contracts/optimization-state.ts):
+ * a step missing here, or one the registry does not list, fails the type-check.
+ */
+export type OptimizationSteps = Readonly<Record<OptimizationStepKey, IFunction>>;
 
 export interface OptimizationWorkflowProps {
   readonly steps: OptimizationSteps;
@@ -72,33 +70,24 @@ export class OptimizationWorkflow extends Construct {
     this.steps = props.steps;
     this.timeout = props.timeout ?? Duration.hours(OPTIMIZATION_RUN_TIMEOUT_HOURS);
 
-    const validate = this.invoke('Validate and plan', this.steps.validateAndPlan, {
+    const validate = this.invoke(OptimizationStates.validateAndPlan, this.steps.validateAndPlan, {
       payload: { 'runId.$': '$$.Execution.Name', 'input.$': '$' },
       // No ResultPath: the result ({ plan }) replaces the raw input, which the plan supersedes.
       resultSelector: { 'plan.$': '$' },
       timeout: Duration.minutes(2),
     });
-    validate.addCatch(
-      new sfn.Fail(this, 'Run refused', {
-        comment: 'Invalid input or over budget: nothing was created',
-        errorPath: '$.error.Error',
-        causePath: '$.error.Cause',
-      }),
-      { errors: [ErrorNames.invalidRunInput, ErrorNames.budgetExceeded], resultPath: '$.error' },
-    );
-
-    const optimize = new sfn.Parallel(this, 'Optimize', {
-      comment: 'One branch, so that a single Catch sends every failure to clean-up',
-      resultSelector: { 'summary.$': '$[0].summary' },
-    })
-      .branch(
-        this.packageModel().next(this.compileTargets()).next(this.benchmarkCandidates()).next(this.finish()),
-      )
-      .addCatch(this.cleanUpAfterFailure(), { errors: ['States.ALL'], resultPath: '$.error' });
-
-    const definition = validate
-      .next(optimize)
-      .next(new sfn.Succeed(this, 'Run succeeded', { outputPath: '$.summary' }));
+    const definition = guardedRun(this, {
+      states: OptimizationStates,
+      validate,
+      refusedErrors: [ErrorNames.invalidRunInput, ErrorNames.budgetExceeded],
+      refusedComment: 'Invalid input or over budget: nothing was created',
+      runName: OptimizationStates.optimize,
+      run: this.packageModel()
+        .next(this.compileTargets())
+        .next(this.benchmarkCandidates())
+        .next(this.finish()),
+      cleanUp: this.steps.cleanUp,
+    });
 
     this.stateMachine = standardStateMachine(this, {
       comment: 'Benchmarks serving configurations of a model and recommends the cheapest under the SLA',
@@ -110,7 +99,7 @@ export class OptimizationWorkflow extends Construct {
 
   /** "Package model": the model.tar.gz every candidate and compilation job starts from. */
   private packageModel(): sfn.IChainable & sfn.INextable {
-    return this.invoke('Package model', this.steps.packageModel, {
+    return this.invoke(OptimizationStates.packageModel, this.steps.packageModel, {
       payload: { 'plan.$': '$.plan' },
       resultPath: '$.packagedModel',
       timeout: Duration.minutes(16),
@@ -119,15 +108,12 @@ export class OptimizationWorkflow extends Construct {
 
   /** "Compile model for each target": Neo/Neuron jobs; a failed target is an outcome, not a failure. */
   private compileTargets(): sfn.IChainable & sfn.INextable {
-    const start = this.invoke('Start compilation job', this.steps.startCompilation, {
+    const start = this.invoke(OptimizationStates.startCompilation, this.steps.startCompilation, {
       payload: { 'plan.$': '$.plan', 'compilation.$': '$.compilation', 'packagedModel.$': '$.packagedModel' },
       resultPath: '$.job',
       timeout: Duration.minutes(2),
     });
-    const wait = new sfn.Wait(this, 'Wait for compilation', {
-      time: sfn.WaitTime.secondsPath('$.job.waitSeconds'),
-    });
-    const check = this.invoke('Check compilation job', this.steps.checkCompilation, {
+    const check = this.invoke(OptimizationStates.checkCompilation, this.steps.checkCompilation, {
       payload: '$.job',
       resultPath: '$.job',
       timeout: Duration.minutes(2),
@@ -143,11 +129,18 @@ export class OptimizationWorkflow extends Construct {
     for (const task of [start, check])
       task.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
 
-    const finished = new sfn.Choice(this, 'Compilation finished?')
-      .when(sfn.Condition.stringEquals('$.job.status', CompilationOutcomes.inProgress), wait)
-      .otherwise(new sfn.Pass(this, 'Compilation ended', { outputPath: '$.job' }));
+    const poll = pollLoop(this, {
+      waitName: 'Wait for compilation',
+      waitSecondsPath: '$.job.waitSeconds',
+      check,
+      choiceName: 'Compilation finished?',
+      exit: {
+        whilst: sfn.Condition.stringEquals('$.job.status', CompilationOutcomes.inProgress),
+        then: new sfn.Pass(this, 'Compilation ended', { outputPath: '$.job' }),
+      },
+    });
 
-    return new sfn.Map(this, 'Compile model for each target', {
+    return new sfn.Map(this, OptimizationStates.compileEachTarget, {
       itemsPath: '$.plan.compilations',
       itemSelector: {
         'plan.$': '$.plan',
@@ -156,12 +149,12 @@ export class OptimizationWorkflow extends Construct {
       },
       maxConcurrency: 5,
       resultPath: '$.compilations',
-    }).itemProcessor(start.next(wait).next(check).next(finished));
+    }).itemProcessor(start.next(poll.wait));
   }
 
   /** "Benchmark each candidate": deploy, wait until in service, load test, delete; failures recorded. */
   private benchmarkCandidates(): sfn.IChainable & sfn.INextable {
-    const deploy = this.invoke('Deploy candidate', this.steps.deployCandidate, {
+    const deploy = this.invoke(OptimizationStates.deployCandidate, this.steps.deployCandidate, {
       payload: {
         'plan.$': '$.plan',
         'candidate.$': '$.candidate',
@@ -173,16 +166,13 @@ export class OptimizationWorkflow extends Construct {
     });
     // Candidates of one instance type beyond the account's quota wait here for capacity.
     retryWhileQuotaReached(deploy);
-    const wait = new sfn.Wait(this, 'Wait for endpoint', {
-      time: sfn.WaitTime.secondsPath('$.deployment.waitSeconds'),
-    });
-    const check = this.invoke('Check endpoint', this.steps.checkEndpoint, {
+    const check = this.invoke(OptimizationStates.checkEndpoint, this.steps.checkEndpoint, {
       payload: { 'plan.$': '$.plan', 'deployment.$': '$.deployment' },
       resultPath: '$.deployment',
       timeout: Duration.minutes(2),
     });
     const loadTest = this.loadTest();
-    const aggregate = this.invoke('Aggregate load test', this.steps.aggregateLoadTest, {
+    const aggregate = this.invoke(OptimizationStates.aggregateLoadTest, this.steps.aggregateLoadTest, {
       payload: {
         'plan.$': '$.plan',
         'candidateId.$': '$.candidate.id',
@@ -192,10 +182,10 @@ export class OptimizationWorkflow extends Construct {
       resultPath: '$.outcome',
       timeout: Duration.minutes(5),
     });
-    const deleteEndpoint = this.deleteCandidateTask('Delete candidate endpoint');
+    const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteCandidateEndpoint);
     const measured = new sfn.Pass(this, 'Candidate measured', { outputPath: '$.outcome' });
 
-    const deleteFailed = this.deleteCandidateTask('Delete failed candidate endpoint');
+    const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedCandidateEndpoint);
     const recordFailed = new sfn.Pass(this, 'Record failed candidate', {
       parameters: {
         'candidateId.$': '$.candidate.id',
@@ -229,17 +219,21 @@ export class OptimizationWorkflow extends Construct {
       .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.rerun), rerun.next(check))
       .otherwise(deleteEndpoint);
     deleteEndpoint.next(measured);
-    const inService = new sfn.Choice(this, 'Endpoint in service?')
-      .when(
-        sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
-        loadTest.next(aggregate).next(measurable),
-      )
-      .otherwise(wait);
+    const poll = pollLoop(this, {
+      waitName: 'Wait for endpoint',
+      waitSecondsPath: '$.deployment.waitSeconds',
+      check,
+      choiceName: 'Endpoint in service?',
+      exit: {
+        until: sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
+        then: loadTest.next(aggregate).next(measurable),
+      },
+    });
     const deployed = new sfn.Choice(this, 'Candidate skipped?')
       .when(sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.skipped), skipped)
-      .otherwise(wait.next(check).next(inService));
+      .otherwise(poll.wait);
 
-    return new sfn.Map(this, 'Benchmark each candidate', {
+    return new sfn.Map(this, OptimizationStates.benchmarkEachCandidate, {
       itemsPath: '$.plan.candidates',
       itemSelector: {
         'plan.$': '$.plan',
@@ -254,7 +248,7 @@ export class OptimizationWorkflow extends Construct {
 
   /** "Run load workers": every worker at once, from the shared start the endpoint check set. */
   private loadTest(): sfn.Map {
-    const worker = this.invoke('Run load worker', this.steps.runLoadWorker, {
+    const worker = this.invoke(OptimizationStates.runLoadWorker, this.steps.runLoadWorker, {
       payload: {
         'plan.$': '$.plan',
         'candidateId.$': '$.candidateId',
@@ -265,7 +259,7 @@ export class OptimizationWorkflow extends Construct {
       // A retried worker would start after the shared start and measure a different schedule.
       retryTransient: false,
     });
-    return new sfn.Map(this, 'Run load workers', {
+    return new sfn.Map(this, OptimizationStates.runLoadWorkers, {
       itemsPath: '$.deployment.workerIndexes',
       itemSelector: {
         'plan.$': '$.plan',
@@ -285,13 +279,13 @@ export class OptimizationWorkflow extends Construct {
    * it never reaches "Clean up after failure", which would delete a kept endpoint and lose the result.
    */
   private finish(): sfn.IChainable {
-    const recommendStep = this.invoke('Recommend', this.steps.recommend, {
+    const recommendStep = this.invoke(OptimizationStates.recommend, this.steps.recommend, {
       payload: { 'plan.$': '$.plan', 'candidates.$': '$.candidates' },
       resultPath: '$.summary',
       timeout: Duration.minutes(5),
     });
     const cleanUp = successPathCleanUp(this, {
-      name: 'Clean up run resources',
+      name: OptimizationStates.cleanUpRunResources,
       doneName: 'Run resources cleaned up?',
       waitName: 'Wait to clean up run resources',
       fn: this.steps.cleanUp,
@@ -299,34 +293,6 @@ export class OptimizationWorkflow extends Construct {
       recordFailureName: 'Record failed run clean-up',
     });
     return recommendStep.next(cleanUp);
-  }
-
-  /**
-   * "Clean up after failure" (rounds until nothing is awaited) → "Run failed", whose cause carries
-   * the clean-up's account; the whole state goes to the step, its previous account included. A
-   * clean-up step that fails goes straight to "Run failed" with the run's error: the failed-run
-   * clean-up (EventBridge) runs after the execution ends and retries.
-   */
-  private cleanUpAfterFailure(): sfn.IChainable {
-    const runFailed = new sfn.Fail(this, 'Run failed', {
-      errorPath: '$.error.Error',
-      causePath: '$.error.Cause',
-    });
-    const cleanUp = cleanUpLoop(this, {
-      name: 'Clean up after failure',
-      doneName: 'Cleaned up after failure?',
-      waitName: 'Wait to clean up after failure',
-      fn: this.steps.cleanUp,
-      payload: '$',
-      resultPath: '$.cleanUp',
-    });
-    const tell = new sfn.Pass(this, 'Add clean-up account to the error', {
-      inputPath: '$.cleanUp.runError',
-      resultPath: '$.error',
-    });
-    cleanUp.done.otherwise(tell.next(runFailed));
-    cleanUp.task.addCatch(runFailed, { errors: ['States.ALL'], resultPath: '$.cleanUpError' });
-    return cleanUp.task;
   }
 
   private deleteCandidateTask(name: string): tasks.LambdaInvoke {

@@ -1,37 +1,39 @@
+import { AsyncInferenceStates } from '../contracts/async-state.js';
+import { OptimizationStates } from '../contracts/optimization-state.js';
 import type { ProgressProfile } from './progress.js';
 import { RunWorkflows, type RunWorkflow } from './run-api-contract.js';
 
 /**
- * Which states tell each workflow's progress. The names are states of
- * workflows/optimization-workflow.ts and workflows/async-inference-workflow.ts;
- * test/handlers/run-status/workflow-profiles.test.ts builds both workflows and fails when one of
- * these names is no longer a state of its workflow, or has moved into a Map.
+ * Which states tell each workflow's progress. The names come from each workflow's contract
+ * (handlers/contracts/optimization-state.ts, async-state.ts), which the workflow constructs name
+ * their states from; test/handlers/run-status/workflow-profiles.test.ts builds both workflows and
+ * fails when one of these names is no longer a state of its workflow, or has moved into a Map.
  */
 
 /** The optimization workflow's main Map: one iteration per candidate (deploy, test, delete). */
-export const BENCHMARK_MAP_STATE = 'Benchmark each candidate';
+export const BENCHMARK_MAP_STATE = OptimizationStates.benchmarkEachCandidate;
 
 export const OPTIMIZATION_PROGRESS: ProgressProfile = {
   itemsLabel: 'candidates',
   itemsMapState: BENCHMARK_MAP_STATE,
   // The phases a person follows, in run order; the states inside the Maps are steps of a phase.
   phaseStates: [
-    'Validate and plan',
-    'Run refused',
-    'Package model',
-    'Compile model for each target',
+    OptimizationStates.validateAndPlan,
+    OptimizationStates.runRefused,
+    OptimizationStates.packageModel,
+    OptimizationStates.compileEachTarget,
     BENCHMARK_MAP_STATE,
-    'Recommend',
-    'Clean up run resources',
-    'Clean up after failure',
-    'Run failed',
-    'Run succeeded',
+    OptimizationStates.recommend,
+    OptimizationStates.cleanUpRunResources,
+    OptimizationStates.cleanUpAfterFailure,
+    OptimizationStates.runFailed,
+    OptimizationStates.runSucceeded,
   ],
 };
 
 /** The async-inference workflow's Maps: batches of inputs, and each batch's inputs. */
-export const BATCH_MAP_STATE = 'Process each batch';
-export const INPUT_MAP_STATE = 'Invoke each input';
+export const BATCH_MAP_STATE = AsyncInferenceStates.processEachBatch;
+export const INPUT_MAP_STATE = AsyncInferenceStates.invokeEachInput;
 
 /**
  * Inputs are counted across batches; their total is known once every batch has loaded its inputs
@@ -43,17 +45,17 @@ export const ASYNC_INFERENCE_PROGRESS: ProgressProfile = {
   itemsMapState: INPUT_MAP_STATE,
   groups: { label: 'batches', mapState: BATCH_MAP_STATE },
   phaseStates: [
-    'Validate async run',
-    'Run refused',
-    'Deploy async endpoint',
-    'Wait for async endpoint',
-    'Check async endpoint',
+    AsyncInferenceStates.validateAsyncRun,
+    AsyncInferenceStates.runRefused,
+    AsyncInferenceStates.deployAsyncEndpoint,
+    AsyncInferenceStates.waitForAsyncEndpoint,
+    AsyncInferenceStates.checkAsyncEndpoint,
     BATCH_MAP_STATE,
-    'Summarize async run',
-    'Clean up async run',
-    'Clean up after failure',
-    'Run failed',
-    'Run succeeded',
+    AsyncInferenceStates.summarizeAsyncRun,
+    AsyncInferenceStates.cleanUpAsyncRun,
+    AsyncInferenceStates.cleanUpAfterFailure,
+    AsyncInferenceStates.runFailed,
+    AsyncInferenceStates.runSucceeded,
   ],
 };
 

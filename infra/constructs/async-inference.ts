@@ -12,13 +12,20 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { StepVariables } from '../../lambdas/config.js';
 import { TASK_TOKEN_TABLE_VARIABLE, TOKEN_TABLE_KEYS } from '../../lambdas/adapters/dynamodb-token-store.js';
+import { ASYNC_INFERENCE_STEPS, type AsyncInferenceStepKey } from '../../handlers/contracts/async-state.js';
 import {
   AsyncInferenceWorkflow,
+  type AsyncInferenceSteps,
   DEFAULT_ASYNC_HEARTBEAT_TIMEOUT,
   DEFAULT_ASYNC_WAIT_TIMEOUT,
 } from '../../workflows/async-inference-workflow.js';
 import { acknowledgeWildcardAction, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import {
+  createRegisteredLambdas,
+  type RegisteredLambdaSettings,
+  type StepLambdaFactory,
+} from './step-lambda-factory.js';
 import { ArtifactPrefix } from './artifacts-store.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
@@ -37,6 +44,8 @@ export interface AsyncInferenceSettings {
 
 /** What the async workflow's Lambdas and SageMaker share: the topics' key and the SageMaker role. */
 export interface AsyncInferenceProps {
+  /** Creates the construct's Lambdas (the stack). */
+  readonly lambdas: StepLambdaFactory;
   readonly settings?: AsyncInferenceSettings;
   /** The key that encrypts the topics and the token table (the artifacts key). */
   readonly encryptionKey: IKey;
@@ -67,7 +76,7 @@ export class AsyncInference extends Construct {
   readonly deadLetterQueue: Queue;
   readonly steps: readonly ProjectFunction[];
 
-  constructor(scope: ServingOptimizerStack, id: string, props: AsyncInferenceProps) {
+  constructor(scope: Construct, id: string, props: AsyncInferenceProps) {
     super(scope, id);
     const stack = Stack.of(scope);
     const settings = props.settings ?? {};
@@ -124,7 +133,7 @@ export class AsyncInference extends Construct {
       'NotificationDeadLetters',
       'the SageMaker notifications the notification Lambda could not process after its retries',
     );
-    this.notificationHandler = scope.createStepLambda('handle-async-notification', {
+    this.notificationHandler = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.handleAsyncNotification, {
       description: 'Resumes the async workflow’s waiting task when SageMaker notifies a result or failure',
       timeout: Duration.minutes(1),
       environment: tokenEnvironment,
@@ -146,7 +155,7 @@ export class AsyncInference extends Construct {
       topic.addSubscription(new LambdaSubscription(this.notificationHandler));
     }
 
-    this.heartbeatSender = scope.createStepLambda('send-async-heartbeats', {
+    this.heartbeatSender = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.sendAsyncHeartbeats, {
       description:
         'Heartbeats the async workflow’s waits whose endpoint lives; fails those whose endpoint is gone',
       timeout: Duration.minutes(2),
@@ -159,7 +168,7 @@ export class AsyncInference extends Construct {
     sagemaker.allowDescribeAnyEndpoint(this.heartbeatSender);
     this.heartbeatSchedule = this.scheduleHeartbeats(heartbeatInterval);
 
-    const steps = this.createSteps(scope, sagemaker, {
+    const steps = this.createSteps(props, sagemaker, grantTaskResponse, {
       ...topicEnvironment,
       ...tokenEnvironment,
       // No ASYNC_OUTPUT_KMS_KEY_ID: results land in the artifacts bucket, whose default encryption
@@ -169,14 +178,6 @@ export class AsyncInference extends Construct {
       // "Validate async run" checks that a reused endpoint's role may use the topics' key.
       [StepVariables.asyncTopicsKeyArn]: props.encryptionKey.keyArn,
     });
-    grantTaskResponse(steps.invokeAsyncInference);
-    this.allowTokenItems(steps.invokeAsyncInference, props.encryptionKey, [
-      'dynamodb:PutItem',
-      'dynamodb:GetItem',
-      'dynamodb:DeleteItem',
-      // The invocation's output and failure locations, once InvokeEndpointAsync returned.
-      'dynamodb:UpdateItem',
-    ]);
     this.steps = Object.values(steps);
 
     this.workflow = new AsyncInferenceWorkflow(this, 'Workflow', {
@@ -304,69 +305,89 @@ export class AsyncInference extends Construct {
     });
   }
 
-  /** One Lambda per Task state, each with only the actions it calls. */
+  /**
+   * One Lambda per entry of ASYNC_INFERENCE_STEPS, each with only the actions it calls: its
+   * settings are typed by the registry, so a step added there without its settings here fails the
+   * type-check.
+   */
   private createSteps(
-    scope: ServingOptimizerStack,
+    props: AsyncInferenceProps,
     sagemaker: SageMakerGrants,
+    grantTaskResponse: (fn: IGrantable) => void,
     environment: Readonly<Record<string, string>>,
-  ) {
-    const sagemakerRole = scope.sagemakerExecutionRole;
-    const step = (name: string, options: Parameters<ServingOptimizerStack['createStepLambda']>[1] = {}) =>
-      scope.createStepLambda(name, {
+  ): AsyncInferenceSteps & Readonly<Record<AsyncInferenceStepKey, ProjectFunction>> {
+    const sagemakerRole = props.sagemakerExecutionRole;
+    const readable = [ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs];
+    const settings: Readonly<Record<AsyncInferenceStepKey, RegisteredLambdaSettings>> = {
+      validateAsyncRun: {
+        lambda: { readsArtifacts: readable, writesArtifacts: [ArtifactPrefix.runs] },
+        grant: (fn) => {
+          sagemaker.allowDescribeAnyEndpoint(fn);
+          this.allowRoleCheck(fn);
+        },
+      },
+      deployAsyncEndpoint: {
+        grant: (fn) => {
+          sagemaker.allowCreateEndpoint(fn);
+          sagemakerRole.grantPassRole(fn.grantPrincipal);
+        },
+      },
+      checkAsyncEndpoint: {
+        grant: (fn) => {
+          sagemaker.allowDescribeAnyEndpoint(fn);
+          sagemaker.allowAsyncScaling(fn);
+        },
+      },
+      loadBatch: { lambda: { readsArtifacts: [ArtifactPrefix.runs] } },
+      invokeAsyncInference: {
+        grant: (fn) => {
+          sagemaker.allowInvokeAsync(fn);
+          grantTaskResponse(fn);
+          this.allowTokenItems(fn, props.encryptionKey, [
+            'dynamodb:PutItem',
+            'dynamodb:GetItem',
+            'dynamodb:DeleteItem',
+            // The invocation's output and failure locations, once InvokeEndpointAsync returned.
+            'dynamodb:UpdateItem',
+          ]);
+        },
+      },
+      recordBatchResults: {
+        lambda: {
+          // Reads back the whole failure reasons the notification Lambda kept there.
+          readsArtifacts: [ArtifactPrefix.runs],
+          writesArtifacts: [ArtifactPrefix.runs],
+        },
+      },
+      summarizeAsyncRun: {
+        lambda: {
+          readsArtifacts: [ArtifactPrefix.runs],
+          writesArtifacts: [ArtifactPrefix.runs],
+          memorySize: 1024,
+          timeout: Duration.minutes(5),
+        },
+        grant: (fn) => {
+          sagemaker.allowObserveAsync(fn);
+        },
+      },
+      cleanUpAsyncRun: {
+        lambda: { timeout: Duration.minutes(10) },
+        grant: (fn) => {
+          sagemaker.allowCleanUp(fn);
+          sagemaker.allowDeregisterScaling(fn);
+        },
+      },
+    };
+    return createRegisteredLambdas(ASYNC_INFERENCE_STEPS, settings, (name, options) =>
+      props.lambdas.createStepLambda(name, {
         ...options,
         environment: {
           ...environment,
           [StepVariables.sagemakerExecutionRoleArn]: sagemakerRole.roleArn,
           ...options.environment,
         },
-      });
-    const readable = [ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs];
-
-    const validateAsyncRun = step('validate-async-run', {
-      readsArtifacts: readable,
-      writesArtifacts: [ArtifactPrefix.runs],
-    });
-    sagemaker.allowDescribeAnyEndpoint(validateAsyncRun);
-    this.allowRoleCheck(validateAsyncRun);
-
-    const deployAsyncEndpoint = step('deploy-async-endpoint');
-    sagemaker.allowCreateEndpoint(deployAsyncEndpoint);
-    sagemakerRole.grantPassRole(deployAsyncEndpoint.grantPrincipal);
-
-    const checkAsyncEndpoint = step('check-async-endpoint');
-    sagemaker.allowDescribeAnyEndpoint(checkAsyncEndpoint);
-    sagemaker.allowAsyncScaling(checkAsyncEndpoint);
-
-    const loadBatch = step('load-batch', { readsArtifacts: [ArtifactPrefix.runs] });
-    const invokeAsyncInference = step('invoke-async-inference');
-    sagemaker.allowInvokeAsync(invokeAsyncInference);
-    const recordBatchResults = step('record-batch-results', {
-      // Reads back the whole failure reasons the notification Lambda kept there.
-      readsArtifacts: [ArtifactPrefix.runs],
-      writesArtifacts: [ArtifactPrefix.runs],
-    });
-    const summarizeAsyncRun = step('summarize-async-run', {
-      readsArtifacts: [ArtifactPrefix.runs],
-      writesArtifacts: [ArtifactPrefix.runs],
-      memorySize: 1024,
-      timeout: Duration.minutes(5),
-    });
-    sagemaker.allowObserveAsync(summarizeAsyncRun);
-
-    const cleanUpAsyncRun = step('clean-up-async-run', { timeout: Duration.minutes(10) });
-    sagemaker.allowCleanUp(cleanUpAsyncRun);
-    sagemaker.allowDeregisterScaling(cleanUpAsyncRun);
-
-    return {
-      validateAsyncRun,
-      deployAsyncEndpoint,
-      checkAsyncEndpoint,
-      loadBatch,
-      invokeAsyncInference,
-      recordBatchResults,
-      summarizeAsyncRun,
-      cleanUpAsyncRun,
-    };
+      }),
+    );
   }
 }
 

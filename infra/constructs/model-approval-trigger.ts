@@ -14,7 +14,8 @@ import {
   parseApprovedModelRunTemplate,
 } from '../../handlers/start-approved-model-run.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
-import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { throwOnLocalUris } from './run-schedules.js';
 import { createDeadLetterQueue } from './schedule-settings.js';
@@ -26,6 +27,8 @@ import { createDeadLetterQueue } from './schedule-settings.js';
 const MAX_TEMPLATE_JSON_LENGTH = 3000;
 
 export interface ModelApprovalTriggerProps {
+  /** Creates the construct's Lambdas (the stack). */
+  readonly lambdas: StepLambdaFactory;
   /** Model package groups whose approved versions are benchmarked (Model Registry group names). */
   readonly modelPackageGroups: readonly string[];
   /**
@@ -61,7 +64,7 @@ export class ModelApprovalTrigger extends Construct {
   readonly deadLetterQueue: IQueue;
   readonly template: ApprovedModelRunTemplate;
 
-  constructor(scope: ServingOptimizerStack, id: string, props: ModelApprovalTriggerProps) {
+  constructor(scope: Construct, id: string, props: ModelApprovalTriggerProps) {
     super(scope, id);
     checkGroups(props.modelPackageGroups);
     this.template = parseTemplate(props.template);
@@ -81,7 +84,7 @@ export class ModelApprovalTrigger extends Construct {
         'model approval events that could not be delivered or could not start a run',
       );
 
-    this.startApprovedModelRun = scope.createStepLambda('start-approved-model-run', {
+    this.startApprovedModelRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.startApprovedModelRun, {
       description: 'Starts an optimization run of each approved model package version',
       environment: {
         [RunEventVariables.optimizationStateMachineArn]: props.stateMachine.stateMachineArn,

@@ -21,7 +21,8 @@ import { runInputSchema } from '../../handlers/contracts/run-input.js';
 import { RUN_RESOURCES, RunWorkflows, type RunWorkflow } from '../../handlers/run-status/run-api-contract.js';
 import { StateMachineVariables } from '../../lambdas/adapters/sfn-execution-reader.js';
 import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { startRunRequestSchema } from './run-api-models.js';
 
@@ -40,6 +41,8 @@ export interface RunApiThrottling {
 export const DEFAULT_RUN_API_THROTTLING: RunApiThrottling = { rateLimit: 10, burstLimit: 20 };
 
 export interface RunApiProps {
+  /** Creates the construct's Lambdas (the stack). */
+  readonly lambdas: StepLambdaFactory;
   /** The optimization workflow's state machine: `POST /runs`, `GET /runs/{id}`. */
   readonly optimization: IStateMachine;
   /** The async-inference workflow's state machine: `POST /async-runs`, `GET /async-runs/{id}`. @default - no async routes */
@@ -157,7 +160,7 @@ export class RunApi extends Construct {
   /** The stage's URL, e.g. `https://<id>.execute-api.<region>.amazonaws.com/v1/`. */
   readonly url: string;
 
-  constructor(scope: ServingOptimizerStack, id: string, props: RunApiProps) {
+  constructor(scope: Construct, id: string, props: RunApiProps) {
     super(scope, id);
     const throttling = checkThrottling(props.throttling ?? DEFAULT_RUN_API_THROTTLING);
     const logging = parseApiLogging(props.logging ?? ApiLoggingModes.off, 'RunApi logging');
@@ -199,7 +202,7 @@ export class RunApi extends Construct {
       validateRequestParameters: true,
     });
 
-    this.describeRun = scope.createStepLambda('describe-run', {
+    this.describeRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.describeRun, {
       // One DescribeExecution and at most 25 history pages; API Gateway waits at most 29 s.
       timeout: Duration.seconds(20),
       description: 'Run API: the status, progress and report location of a run',
@@ -214,7 +217,7 @@ export class RunApi extends Construct {
       proxy: true,
       allowTestInvoke: false,
     });
-    this.startRun = scope.createStepLambda('start-run', {
+    this.startRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.startRun, {
       // One StartExecution after the body's checks; API Gateway waits at most 29 s.
       timeout: Duration.seconds(20),
       description: "Run API: checks a run request with the workflow's run-input schema, then starts the run",

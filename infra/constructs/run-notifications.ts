@@ -18,11 +18,14 @@ import {
   acknowledgeWildcardResource,
 } from '../nag/acknowledge.js';
 import { KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON } from '../nag/guard-rules.js';
-import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { createDeadLetterQueue } from './schedule-settings.js';
 
 export interface RunNotificationsProps {
+  /** Creates the construct's Lambdas (the stack). */
+  readonly lambdas: StepLambdaFactory;
   readonly optimization: IStateMachine;
   /** @default - only the optimization workflow's runs are summarised */
   readonly asyncInference?: IStateMachine;
@@ -59,7 +62,7 @@ export class RunNotifications extends Construct {
   readonly rule: Rule;
   readonly deadLetterQueue: IQueue;
 
-  constructor(scope: ServingOptimizerStack, id: string, props: RunNotificationsProps) {
+  constructor(scope: Construct, id: string, props: RunNotificationsProps) {
     super(scope, id);
     const stateMachines = [
       props.optimization,
@@ -97,7 +100,7 @@ export class RunNotifications extends Construct {
         'run-end events that could not be delivered or whose summary could not be published',
       );
 
-    this.notifyRunSummary = scope.createStepLambda('notify-run-summary', {
+    this.notifyRunSummary = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.notifyRunSummary, {
       description: 'Publishes the summary of each run that ends to the run-summary topic',
       environment: {
         [RunEventVariables.runSummaryTopicArn]: this.topic.topicArn,

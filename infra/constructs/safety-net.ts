@@ -25,7 +25,10 @@ import {
   FailedRunCleanUpWorkflow,
 } from '../../workflows/failed-run-clean-up-workflow.js';
 import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import type { ServingOptimizerStack } from '../stacks/serving-optimizer-stack.js';
+import { ASYNC_INFERENCE_STEPS } from '../../handlers/contracts/async-state.js';
+import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import { OPTIMIZATION_STEPS } from '../../handlers/contracts/optimization-state.js';
+import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
 import { executionsOf } from './run-notifications.js';
@@ -40,10 +43,10 @@ import { createDeadLetterQueue, resolveScheduleExpression } from './schedule-set
  * the longest of their timeouts (plus `IN_FLIGHT_MARGIN`) before it lists the run's resources.
  */
 export const RESOURCE_CREATING_STEPS = [
-  'deploy-candidate',
-  'start-compilation',
-  'deploy-async-endpoint',
-  'check-async-endpoint',
+  OPTIMIZATION_STEPS.deployCandidate,
+  OPTIMIZATION_STEPS.startCompilation,
+  ASYNC_INFERENCE_STEPS.deployAsyncEndpoint,
+  ASYNC_INFERENCE_STEPS.checkAsyncEndpoint,
 ] as const;
 
 /** ProjectFunction's default timeout: the wait when no creating step is given. */
@@ -84,6 +87,8 @@ export interface JanitorSettings {
 }
 
 export interface SafetyNetProps {
+  /** Creates the construct's Lambdas (the stack). */
+  readonly lambdas: StepLambdaFactory;
   /** The optimization state machine whose failed, timed-out and aborted executions are cleaned up. */
   readonly stateMachine: IStateMachine;
   /**
@@ -137,7 +142,7 @@ export class SafetyNet extends Construct {
   readonly deadLetterQueue: Queue;
   readonly maxAgeHours: number;
 
-  constructor(scope: ServingOptimizerStack, id: string, props: SafetyNetProps) {
+  constructor(scope: Construct, id: string, props: SafetyNetProps) {
     super(scope, id);
     const settings = props.janitor ?? {};
     const timeouts = [
@@ -152,7 +157,7 @@ export class SafetyNet extends Construct {
       ...(props.asyncStateMachine === undefined ? [] : [props.asyncStateMachine]),
     ];
     const schedule = resolveSchedule(settings.schedule ?? DEFAULT_JANITOR_SCHEDULE, settings.timeZone);
-    const sagemaker = new SageMakerGrants(scope);
+    const sagemaker = new SageMakerGrants(Stack.of(this));
 
     this.deadLetterQueue = createDeadLetterQueue(
       this,
@@ -160,7 +165,7 @@ export class SafetyNet extends Construct {
       'the events the stack’s rules and schedules (failed-run clean-up, janitor, run schedules, approval trigger, run summaries) could not deliver',
     );
 
-    this.cleanUpFailedRun = scope.createStepLambda('clean-up-failed-run', {
+    this.cleanUpFailedRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.cleanUpFailedRun, {
       timeout: FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,
       description: 'Deletes the resources of a run that ended FAILED, TIMED_OUT or ABORTED',
     });
@@ -198,7 +203,7 @@ export class SafetyNet extends Construct {
       ],
     });
 
-    this.janitor = scope.createStepLambda('janitor', {
+    this.janitor = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.janitor, {
       // Listing, ListTags and Describe run one call at a time against a throttled control plane.
       timeout: Duration.minutes(5),
       description: 'Deletes the project’s endpoints, endpoint configs and models older than a maximum age',

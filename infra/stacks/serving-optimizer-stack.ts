@@ -5,10 +5,10 @@ import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { Key } from 'aws-cdk-lib/aws-kms';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct, IConstruct } from 'constructs';
-import type { ArtifactPrefix, ArtifactsStoreProps } from '../constructs/artifacts-store.js';
+import type { ArtifactsStoreProps } from '../constructs/artifacts-store.js';
 import { ArtifactsStore } from '../constructs/artifacts-store.js';
-import type { ProjectFunctionProps } from '../constructs/project-function.js';
 import { ProjectFunction } from '../constructs/project-function.js';
+import type { StepLambdaFactory, StepLambdaOptions } from '../constructs/step-lambda-factory.js';
 import { SageMakerExecutionRole } from '../constructs/sagemaker-execution-role.js';
 import { createOptimizationSteps } from '../constructs/optimization-steps.js';
 import type { JanitorSettings } from '../constructs/safety-net.js';
@@ -61,7 +61,7 @@ export interface ServingOptimizerStackProps extends StackProps {
    * Benchmark each model version approved in these Model Registry groups, with a run template.
    * @default - no trigger
    */
-  readonly modelApproval?: Omit<ModelApprovalTriggerProps, 'stateMachine' | 'deadLetterQueue'>;
+  readonly modelApproval?: Omit<ModelApprovalTriggerProps, 'lambdas' | 'stateMachine' | 'deadLetterQueue'>;
   /** Email addresses subscribed to the run-summary and alarm topic (each confirms by mail). @default - none */
   readonly notificationEmails?: readonly string[];
   /**
@@ -72,18 +72,11 @@ export interface ServingOptimizerStackProps extends StackProps {
   readonly apiLogging?: ApiLogging;
 }
 
-export interface StepLambdaOptions extends Omit<ProjectFunctionProps, 'stepName' | 'entryDirectory'> {
-  /** Prefixes of the artifacts bucket the step reads. @default - none */
-  readonly readsArtifacts?: readonly ArtifactPrefix[];
-  /** Prefixes of the artifacts bucket the step writes. @default - none */
-  readonly writesArtifacts?: readonly ArtifactPrefix[];
-}
-
 /**
  * The AWS side of the optimizer: the artifacts store, the role SageMaker assumes, and a factory for
  * the step Lambdas that the optimization state machine invokes.
  */
-export class ServingOptimizerStack extends Stack {
+export class ServingOptimizerStack extends Stack implements StepLambdaFactory {
   readonly artifacts: ArtifactsStore;
   readonly artifactsBucket: Bucket;
   readonly encryptionKey: Key;
@@ -133,6 +126,7 @@ export class ServingOptimizerStack extends Stack {
       this.asyncInference = workflows.asyncInference;
       this.safetyNet = workflows.safetyNet;
       this.runApi = new RunApi(this, 'RunApi', {
+        lambdas: this,
         optimization: workflows.optimization.stateMachine,
         asyncInference: workflows.asyncInference.workflow.stateMachine,
         ...(props.apiLogging === undefined ? {} : { logging: props.apiLogging }),
@@ -147,11 +141,15 @@ export class ServingOptimizerStack extends Stack {
 
   /** The two state machines, their Lambdas and the second layer of clean-up. */
   private addWorkflows(props: ServingOptimizerStackProps) {
-    const steps = createOptimizationSteps(this);
+    const steps = createOptimizationSteps(this, {
+      lambdas: this,
+      sagemakerExecutionRole: this.sagemakerExecutionRole,
+    });
     const optimization = new OptimizationWorkflow(this, 'Optimization', { steps });
     acknowledgeStateMachineGrants(optimization.stateMachine, Object.values(steps));
     acknowledgeExecutionLogRetention(optimization);
     const asyncInference = new AsyncInference(this, 'AsyncInference', {
+      lambdas: this,
       encryptionKey: this.encryptionKey,
       sagemakerExecutionRole: this.sagemakerExecutionRole,
       ...(props.asyncInference === undefined ? {} : { settings: props.asyncInference }),
@@ -159,6 +157,7 @@ export class ServingOptimizerStack extends Stack {
     acknowledgeStateMachineGrants(asyncInference.workflow.stateMachine, asyncInference.steps);
     acknowledgeExecutionLogRetention(asyncInference.workflow);
     const safetyNet = new SafetyNet(this, 'SafetyNet', {
+      lambdas: this,
       stateMachine: optimization.stateMachine,
       asyncStateMachine: asyncInference.workflow.stateMachine,
       executionTimeout: optimization.timeout,
@@ -204,6 +203,7 @@ export class ServingOptimizerStack extends Stack {
     // One dead-letter queue for every rule and schedule target: one alarm watches it.
     const deadLetterQueue = workflows.safetyNet.deadLetterQueue;
     const runNotifications = new RunNotifications(this, 'RunNotifications', {
+      lambdas: this,
       optimization,
       asyncInference,
       deadLetterQueue,
@@ -223,6 +223,7 @@ export class ServingOptimizerStack extends Stack {
         ? undefined
         : new ModelApprovalTrigger(this, 'ModelApproval', {
             ...props.modelApproval,
+            lambdas: this,
             stateMachine: optimization,
             deadLetterQueue,
           });
@@ -256,9 +257,11 @@ export class ServingOptimizerStack extends Stack {
   }
 
   /**
-   * One Lambda per workflow step, e.g. `createStepLambda('deploy-candidate', { readsArtifacts:
-   * ['runs/'] })`: entry `lambdas/deploy-candidate.ts`, construct id `DeployCandidate`, the bucket
-   * name in `ARTIFACTS_BUCKET`, and only the artifact grants asked for.
+   * One Lambda per registered name (handlers/contracts/functions.ts), e.g.
+   * `createStepLambda('deploy-candidate', { readsArtifacts: ['runs/'] })`: entry
+   * `lambdas/deploy-candidate.ts`, construct id `DeployCandidate`, the bucket name in
+   * `ARTIFACTS_BUCKET`, and only the artifact grants asked for. Constructs reach it through the
+   * StepLambdaFactory interface, never through this class.
    */
   createStepLambda(stepName: string, options: StepLambdaOptions = {}): ProjectFunction {
     const { readsArtifacts, writesArtifacts, environment, ...functionProps } = options;

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { ASYNC_RUN_LIMITS } from '../../handlers/async/run-input.js';
-import { BATCH_SIZE } from '../../handlers/contracts/async-state.js';
+import { ASYNC_INFERENCE_STEPS, BATCH_SIZE } from '../../handlers/contracts/async-state.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
-import type { JsonObject } from '../../local/runner/index.js';
+import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';
 import { synthesizeWorkflows } from '../../local/synthesized-workflows.js';
 import {
   AsyncInferenceWorkflow,
@@ -14,12 +14,26 @@ import {
 import { LAMBDA_SERVICE_ERRORS } from '../../workflows/lambda-step.js';
 import { TEST_ENV } from '../infra/app.js';
 
-/** The definition `cdk synth` deploys, synthesized once for the whole file. */
+/** The state machine `cdk synth` deploys, synthesized once for the whole file. */
+let machine: ExtractedStateMachine;
 let definition: AslDefinition;
 
 beforeAll(() => {
-  definition = synthesizeWorkflows().asyncInference.definition;
+  machine = synthesizeWorkflows().asyncInference;
+  definition = machine.definition;
 }, 120_000);
+
+/** The `STEP_NAME` of each Lambda the state machine's Task states invoke, sorted. */
+function invokedStepNames(machine: ExtractedStateMachine): string[] {
+  return Object.values(machine.resources)
+    .filter((resource) => resource.type === 'AWS::Lambda::Function')
+    .map((resource) => {
+      const environment = resource.properties.Environment as
+        { Variables?: Record<string, unknown> } | undefined;
+      return String(environment?.Variables?.STEP_NAME);
+    })
+    .sort();
+}
 
 function states(): { name: string; state: JsonObject }[] {
   return [...walkStates(definition)].map(({ name, state }) => ({ name, state }));
@@ -34,6 +48,14 @@ function byName(name: string): JsonObject {
 const WAIT_TASK = 'Invoke async inference';
 
 describe('async-inference state machine definition', () => {
+  it('invokes every registered step Lambda, and no other', () => {
+    // Act
+    const invoked = invokedStepNames(machine);
+
+    // Assert
+    expect(invoked).toEqual(Object.values(ASYNC_INFERENCE_STEPS).sort());
+  });
+
   describe('the wait for each input', () => {
     it('invokes its Lambda with .waitForTaskToken and hands it the task token', () => {
       // Act

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
+import { OPTIMIZATION_STEPS } from '../../handlers/contracts/optimization-state.js';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS, RUN_LIMITS } from '../../handlers/contracts/run-input.js';
 import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
 import { walkStates } from '../../local/runner/asl.js';
-import type { JsonObject } from '../../local/runner/index.js';
+import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { createTestApp, TEST_ENV } from '../infra/app.js';
 
@@ -27,7 +28,27 @@ function byName(name: string): JsonObject {
   return found.state;
 }
 
+/** The `STEP_NAME` of each Lambda the state machine's Task states invoke, sorted. */
+function invokedStepNames(machine: ExtractedStateMachine): string[] {
+  return Object.values(machine.resources)
+    .filter((resource) => resource.type === 'AWS::Lambda::Function')
+    .map((resource) => {
+      const environment = resource.properties.Environment as
+        { Variables?: Record<string, unknown> } | undefined;
+      return String(environment?.Variables?.STEP_NAME);
+    })
+    .sort();
+}
+
 describe('optimization state machine definition', () => {
+  it('invokes every registered step Lambda, and no other', () => {
+    // Act
+    const invoked = invokedStepNames(workflows.optimization);
+
+    // Assert
+    expect(invoked).toEqual(Object.values(OPTIMIZATION_STEPS).sort());
+  });
+
   it('is a Standard state machine with X-Ray and logs that leave execution data out', () => {
     template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       StateMachineType: 'STANDARD',

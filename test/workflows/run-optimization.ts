@@ -1,3 +1,4 @@
+import type { OptimizationStepName } from '../../handlers/contracts/optimization-state.js';
 import type { EndpointMetricsReader, ObjectStore } from '../../handlers/ports.js';
 import {
   runStateMachine,
@@ -64,7 +65,7 @@ export async function runOptimization(options: {
   readonly runId?: string;
   readonly endpoints?: (endpointName: string) => StubEndpointBehaviour;
   /** Replace a step's handler, e.g. to make it fail after resources exist. */
-  readonly override?: Readonly<Record<string, StepHandler>>;
+  readonly override?: Readonly<Partial<Record<OptimizationStepName, StepHandler>>>;
   readonly store?: (store: MemoryObjectStore) => ObjectStore;
   readonly metrics?: EndpointMetricsReader;
   /** Every Retry's wait, in place of the definition's (jitter included). @default 1 */

@@ -18,7 +18,7 @@ const TEMPLATE_INPUT = {
 };
 
 /** The trigger alone, on a stack without the workflows, against an imported state machine. */
-function buildTrigger(props: Partial<Omit<ModelApprovalTriggerProps, 'stateMachine'>> = {}) {
+function buildTrigger(props: Partial<Omit<ModelApprovalTriggerProps, 'stateMachine' | 'lambdas'>> = {}) {
   const app = createTestApp();
   const stack = new ServingOptimizerStack(app, 'ModelApprovalTest', {
     env: TEST_ENV,
@@ -26,6 +26,7 @@ function buildTrigger(props: Partial<Omit<ModelApprovalTriggerProps, 'stateMachi
   });
   const stateMachine = StateMachine.fromStateMachineArn(stack, 'Optimization', STATE_MACHINE_ARN);
   const trigger = new ModelApprovalTrigger(stack, 'ModelApproval', {
+    lambdas: stack,
     stateMachine,
     modelPackageGroups: ['churn-xgboost', 'fraud-detection'],
     template: { input: TEMPLATE_INPUT },

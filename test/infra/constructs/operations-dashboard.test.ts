@@ -49,7 +49,11 @@ describe('OperationsDashboard', () => {
   });
   const optimization = StateMachine.fromStateMachineArn(stack, 'Optimization', OPTIMIZATION_ARN);
   const asyncInference = StateMachine.fromStateMachineArn(stack, 'AsyncInference', ASYNC_ARN);
-  const notifications = new RunNotifications(stack, 'RunNotifications', { optimization, asyncInference });
+  const notifications = new RunNotifications(stack, 'RunNotifications', {
+    lambdas: stack,
+    optimization,
+    asyncInference,
+  });
   const asyncNotification = stack.createStepLambda('handle-async-notification');
   const trigger = stack.createStepLambda('start-approved-model-run');
   const operations = new OperationsDashboard(stack, 'Operations', {

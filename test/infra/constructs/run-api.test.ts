@@ -18,7 +18,9 @@ const ASYNC_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:AsyncInfer
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
 /** The run API alone, on a stack without the workflows, against imported state machines. */
-function buildRunApi(props: Partial<Omit<RunApiProps, 'optimization'>> & { withAsync?: boolean } = {}) {
+function buildRunApi(
+  props: Partial<Omit<RunApiProps, 'optimization' | 'lambdas'>> & { withAsync?: boolean } = {},
+) {
   const { withAsync = true, ...rest } = props;
   const app = createTestApp();
   const stack = new ServingOptimizerStack(app, 'RunApiTest', { env: TEST_ENV, includeWorkflows: false });
@@ -27,6 +29,7 @@ function buildRunApi(props: Partial<Omit<RunApiProps, 'optimization'>> & { withA
     ? StateMachine.fromStateMachineArn(stack, 'AsyncInference', ASYNC_ARN)
     : undefined;
   const runApi = new RunApi(stack, 'RunApi', {
+    lambdas: stack,
     optimization,
     ...(asyncInference === undefined ? {} : { asyncInference }),
     ...rest,

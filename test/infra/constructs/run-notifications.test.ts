@@ -17,6 +17,7 @@ describe('RunNotifications', () => {
     includeWorkflows: false,
   });
   const notifications = new RunNotifications(stack, 'RunNotifications', {
+    lambdas: stack,
     optimization: StateMachine.fromStateMachineArn(stack, 'Optimization', OPTIMIZATION_ARN),
     asyncInference: StateMachine.fromStateMachineArn(stack, 'AsyncInference', ASYNC_ARN),
     emailSubscriptions: ['ml-team@example.com'],

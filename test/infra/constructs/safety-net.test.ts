@@ -34,7 +34,9 @@ const DEREGISTER_SCALING = [
 
 /** The safety net alone, on a stack without the workflows, against imported state machines. */
 function buildSafetyNet(
-  props: Omit<SafetyNetProps, 'stateMachine' | 'asyncStateMachine'> & { asyncStateMachineArn?: string } = {},
+  props: Omit<SafetyNetProps, 'stateMachine' | 'asyncStateMachine' | 'lambdas'> & {
+    asyncStateMachineArn?: string;
+  } = {},
 ) {
   const { asyncStateMachineArn, ...safetyNetProps } = props;
   const app = createTestApp();
@@ -47,6 +49,7 @@ function buildSafetyNet(
           asyncStateMachine: StateMachine.fromStateMachineArn(stack, 'AsyncInference', asyncStateMachineArn),
         };
   const safetyNet = new SafetyNet(stack, 'SafetyNet', {
+    lambdas: stack,
     stateMachine,
     ...asyncStateMachine,
     ...safetyNetProps,

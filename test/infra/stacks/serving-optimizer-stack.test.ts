@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { ServingOptimizerStackProps } from '../../../infra/stacks/serving-optimizer-stack.js';
+import { PROJECT_FUNCTION_NAMES, SUPPORT_FUNCTIONS } from '../../../handlers/contracts/functions.js';
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, FIXTURE_LAMBDAS, FIXTURE_STEP, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
@@ -327,6 +328,28 @@ describe('ServingOptimizerStack', () => {
           Value: { 'Fn::GetAtt': [logicalIdOf(stack, stack.encryptionKey), 'Arn'] },
         },
       });
+    });
+
+    it('creates one Lambda per registered function, each carrying its name in STEP_NAME', () => {
+      // Prepare
+      const functions = Object.values(
+        template.findResources('AWS::Lambda::Function') as Record<
+          string,
+          { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+        >,
+      );
+      // The approval trigger's Lambda exists only with `modelApproval` (not set here).
+      const expected = PROJECT_FUNCTION_NAMES.filter(
+        (name) => name !== SUPPORT_FUNCTIONS.startApprovedModelRun,
+      );
+
+      // Act
+      const stepNames = functions.map(({ Properties }) =>
+        String(Properties.Environment?.Variables?.STEP_NAME),
+      );
+
+      // Assert
+      expect(stepNames.sort()).toEqual([...expected].sort());
     });
 
     it('still outputs the optimization state machine', () => {
