@@ -118,7 +118,7 @@ export class OptimizationWorkflow extends Construct {
       resultPath: '$.job',
       timeout: Duration.minutes(2),
     });
-    const failed = new sfn.Pass(this, 'Record compilation failure', {
+    const failed = new sfn.Pass(this, OptimizationStates.recordCompilationFailure, {
       parameters: {
         'target.$': '$.compilation.target',
         'jobName.$': '$.compilation.jobName',
@@ -186,7 +186,7 @@ export class OptimizationWorkflow extends Construct {
     const measured = new sfn.Pass(this, 'Candidate measured', { outputPath: '$.outcome' });
 
     const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedCandidateEndpoint);
-    const recordFailed = new sfn.Pass(this, 'Record failed candidate', {
+    const recordFailed = new sfn.Pass(this, OptimizationStates.recordFailedCandidate, {
       parameters: {
         'candidateId.$': '$.candidate.id',
         status: CandidateStatuses.failed,

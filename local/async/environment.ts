@@ -12,7 +12,7 @@ import {
 } from '../../handlers/async/handle-async-notification.js';
 import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/async/lost-notification.js';
 import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../handlers/async/send-async-heartbeats.js';
-import type { AsyncRunPlan } from '../../handlers/contracts/async-state.js';
+import { type AsyncRunPlan, AsyncInferenceStates } from '../../handlers/contracts/async-state.js';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { createAsyncStepHandlers } from '../async-step-handlers.js';
 import { LocalAsyncPlatform } from '../platform/async-platform.js';
@@ -210,7 +210,8 @@ export async function runLocalAsyncInference(options: LocalAsyncRunOptions): Pro
 
 /** The plan "Validate async run" returned, when `event` is its exit. */
 function planOf(event: RunnerEvent): AsyncRunPlan | undefined {
-  if (event.type !== 'StateExited' || event.stateName !== 'Validate async run') return undefined;
+  if (event.type !== 'StateExited' || event.stateName !== AsyncInferenceStates.validateAsyncRun)
+    return undefined;
   const output = event.output;
   if (typeof output !== 'object' || output === null || Array.isArray(output)) return undefined;
   return output.plan as unknown as AsyncRunPlan | undefined;

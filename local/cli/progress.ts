@@ -3,7 +3,11 @@
  * step, requests/s and p95 as they are measured. Plain lines when piped; on a terminal the live
  * load figures of a step overwrite each other on one line.
  */
-import { CandidateStatuses, CompilationOutcomes } from '../../handlers/contracts/optimization-state.js';
+import {
+  CandidateStatuses,
+  CompilationOutcomes,
+  OptimizationStates,
+} from '../../handlers/contracts/optimization-state.js';
 import type { LoadTestProgress } from '../../handlers/load-test/index.js';
 import { failureReasonOf } from '../../handlers/contracts/caught-error.js';
 import type { RunnerEvent } from '../runner/index.js';
@@ -32,16 +36,16 @@ export interface ProgressReporterOptions {
 /** Measure-phase figures are printed at most this often per candidate when not on a terminal. */
 const PIPED_LOAD_INTERVAL_MS = 2000;
 
-const BENCHMARK = 'Benchmark each candidate';
-const COMPILE = 'Compile model for each target';
+const BENCHMARK = OptimizationStates.benchmarkEachCandidate;
+const COMPILE = OptimizationStates.compileEachTarget;
 
 /** States announced by name when entered. */
-const ANNOUNCED_STATES = new Set([
-  'Validate and plan',
-  'Package model',
-  'Recommend',
-  'Clean up run resources',
-  'Clean up after failure',
+const ANNOUNCED_STATES: ReadonlySet<string> = new Set([
+  OptimizationStates.validateAndPlan,
+  OptimizationStates.packageModel,
+  OptimizationStates.recommend,
+  OptimizationStates.cleanUpRunResources,
+  OptimizationStates.cleanUpAfterFailure,
 ]);
 
 type LoadEvent = LoadTestProgress & { readonly candidateId: string };
@@ -149,10 +153,10 @@ export class ProgressReporter extends ProgressLines {
     }
     const candidateId = text(field(input, 'candidate', 'id'));
     switch (stateName) {
-      case 'Start compilation job':
+      case OptimizationStates.startCompilation:
         this.line(`${COMPILE} › ${text(field(input, 'compilation', 'target')) ?? '?'}: compiling`);
         return;
-      case 'Deploy candidate': {
+      case OptimizationStates.deployCandidate: {
         const instanceType = text(field(input, 'candidate', 'instanceType')) ?? 'serverless';
         const compiledFor = text(field(input, 'candidate', 'compiledFor'));
         const environment = field(input, 'candidate', 'environment');
@@ -165,18 +169,18 @@ export class ProgressReporter extends ProgressLines {
         );
         return;
       }
-      case 'Delete candidate endpoint':
-      case 'Delete failed candidate endpoint':
+      case OptimizationStates.deleteCandidateEndpoint:
+      case OptimizationStates.deleteFailedCandidateEndpoint:
         this.line(`${BENCHMARK} › ${candidateId ?? '?'}: deleting its endpoint`);
         return;
-      case 'Record failed candidate': {
+      case OptimizationStates.recordFailedCandidate: {
         const error = field(input, 'error');
         this.line(
           `${BENCHMARK} › ${candidateId ?? '?'}: failed: ${failureReasonOf(isErrorRecord(error) ? error : undefined)}`,
         );
         return;
       }
-      case 'Record compilation failure': {
+      case OptimizationStates.recordCompilationFailure: {
         const error = field(input, 'error');
         this.line(
           `${COMPILE} › ${text(field(input, 'compilation', 'target')) ?? '?'}: failed: ${failureReasonOf(isErrorRecord(error) ? error : undefined)}`,
@@ -190,10 +194,10 @@ export class ProgressReporter extends ProgressLines {
 
   protected onStateExited(stateName: string, output: unknown): void {
     switch (stateName) {
-      case 'Validate and plan':
+      case OptimizationStates.validateAndPlan:
         this.onPlanned(field(output, 'plan'));
         return;
-      case 'Check compilation job': {
+      case OptimizationStates.checkCompilation: {
         const target = text(field(output, 'job', 'target')) ?? '?';
         const status = text(field(output, 'job', 'status'));
         if (status === CompilationOutcomes.completed) {
@@ -204,19 +208,19 @@ export class ProgressReporter extends ProgressLines {
         }
         return;
       }
-      case 'Deploy candidate':
+      case OptimizationStates.deployCandidate:
         if (text(field(output, 'deployment', 'status')) === CandidateStatuses.skipped) {
           this.line(
             `${BENCHMARK} › ${text(field(output, 'candidate', 'id')) ?? '?'}: skipped: ${text(field(output, 'deployment', 'skipReason')) ?? '?'}`,
           );
         }
         return;
-      case 'Check endpoint':
+      case OptimizationStates.checkEndpoint:
         if (text(field(output, 'deployment', 'status')) === CandidateStatuses.inService) {
           this.onInService(output);
         }
         return;
-      case 'Aggregate load test': {
+      case OptimizationStates.aggregateLoadTest: {
         const candidateId = text(field(output, 'candidate', 'id')) ?? '?';
         const tps = field(output, 'outcome', 'sustainableTps');
         this.line(

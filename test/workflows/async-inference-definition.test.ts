@@ -2,7 +2,11 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { ASYNC_RUN_LIMITS } from '../../handlers/async/run-input.js';
-import { ASYNC_INFERENCE_STEPS, BATCH_SIZE } from '../../handlers/contracts/async-state.js';
+import {
+  ASYNC_INFERENCE_STEPS,
+  AsyncInferenceStates,
+  BATCH_SIZE,
+} from '../../handlers/contracts/async-state.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';
@@ -54,6 +58,14 @@ describe('async-inference state machine definition', () => {
 
     // Assert
     expect(invoked).toEqual(Object.values(ASYNC_INFERENCE_STEPS).sort());
+  });
+
+  it('has a state of every name the contract gives other layers (progress, run API, CLIs)', () => {
+    // Act
+    const names = new Set(states().map(({ name }) => name));
+
+    // Assert
+    expect(Object.values(AsyncInferenceStates).filter((name) => !names.has(name))).toEqual([]);
   });
 
   describe('the wait for each input', () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
-import { OPTIMIZATION_STEPS } from '../../handlers/contracts/optimization-state.js';
+import { OPTIMIZATION_STEPS, OptimizationStates } from '../../handlers/contracts/optimization-state.js';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS, RUN_LIMITS } from '../../handlers/contracts/run-input.js';
 import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
 import { walkStates } from '../../local/runner/asl.js';
@@ -47,6 +47,14 @@ describe('optimization state machine definition', () => {
 
     // Assert
     expect(invoked).toEqual(Object.values(OPTIMIZATION_STEPS).sort());
+  });
+
+  it('has a state of every name the contract gives other layers (progress, run API, CLIs)', () => {
+    // Act
+    const names = new Set(states().map(({ name }) => name));
+
+    // Assert
+    expect(Object.values(OptimizationStates).filter((name) => !names.has(name))).toEqual([]);
   });
 
   it('is a Standard state machine with X-Ray and logs that leave execution data out', () => {

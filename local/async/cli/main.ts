@@ -5,7 +5,11 @@
  * process entry; tests call `runAsyncCli` in-process.
  */
 import { resolve } from 'node:path';
-import type { AsyncRunSummary, ItemResult } from '../../../handlers/contracts/async-state.js';
+import {
+  AsyncInferenceStates,
+  type AsyncRunSummary,
+  type ItemResult,
+} from '../../../handlers/contracts/async-state.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
@@ -115,7 +119,7 @@ const asyncInferenceCli: WorkflowCli<
         environment,
         ...execution,
         onEvent: (event) => {
-          if (event.type === 'StateExited' && event.stateName === 'Validate async run') {
+          if (event.type === 'StateExited' && event.stateName === AsyncInferenceStates.validateAsyncRun) {
             watched = variantOf(event.output);
           }
           // The endpoint's counts as of this event, so a line like "Batch 0 recorded" follows them.

@@ -5,6 +5,7 @@
  * is redrawn in place; piped, it is printed when it changes, at most once a second.
  */
 import type { ScalingActivity } from '../../../handlers/ports.js';
+import { AsyncInferenceStates } from '../../../handlers/contracts/async-state.js';
 import { field, type ProgressOutput, ProgressLines, text } from '../../cli/progress.js';
 import type { AsyncEndpointSnapshot } from '../../platform/async-endpoint.js';
 
@@ -17,10 +18,11 @@ export interface AsyncProgressOptions {
 const PIPED_LIVE_INTERVAL_MS = 1000;
 
 const ANNOUNCED_ON_ENTRY: Readonly<Record<string, string>> = {
-  'Validate async run': 'Validating the input and planning the run…',
-  'Summarize async run': 'Summarizing…',
-  'Clean up async run': 'Cleaning up: autoscaling deregistered, endpoint, config and model deleted',
-  'Clean up after failure': 'Cleaning up after the failure…',
+  [AsyncInferenceStates.validateAsyncRun]: 'Validating the input and planning the run…',
+  [AsyncInferenceStates.summarizeAsyncRun]: 'Summarizing…',
+  [AsyncInferenceStates.cleanUpAsyncRun]:
+    'Cleaning up: autoscaling deregistered, endpoint, config and model deleted',
+  [AsyncInferenceStates.cleanUpAfterFailure]: 'Cleaning up after the failure…',
 };
 
 export class AsyncProgressReporter extends ProgressLines {
@@ -48,7 +50,7 @@ export class AsyncProgressReporter extends ProgressLines {
   protected onStateEntered(stateName: string, input: unknown): void {
     const announcement = ANNOUNCED_ON_ENTRY[stateName];
     if (announcement !== undefined) this.line(announcement);
-    if (stateName === 'Deploy async endpoint') this.onDeploy(input);
+    if (stateName === AsyncInferenceStates.deployAsyncEndpoint) this.onDeploy(input);
   }
 
   /** The endpoint's counts: the live line. */
@@ -102,7 +104,7 @@ export class AsyncProgressReporter extends ProgressLines {
   }
 
   protected onStateExited(stateName: string, output: unknown): void {
-    if (stateName === 'Validate async run') {
+    if (stateName === AsyncInferenceStates.validateAsyncRun) {
       const plan = field(output, 'plan');
       const batches = field(plan, 'batches');
       this.line(
@@ -110,7 +112,7 @@ export class AsyncProgressReporter extends ProgressLines {
       );
       return;
     }
-    if (stateName === 'Check async endpoint') {
+    if (stateName === AsyncInferenceStates.checkAsyncEndpoint) {
       const phase = text(field(output, 'endpointState', 'phase'));
       if (phase === undefined || phase === this.lastPhase) return;
       this.lastPhase = phase;
@@ -125,7 +127,7 @@ export class AsyncProgressReporter extends ProgressLines {
       }
       return;
     }
-    if (stateName === 'Record batch results') {
+    if (stateName === AsyncInferenceStates.recordBatchResults) {
       this.line(
         `Batch ${count(field(output, 'batchIndex'))} recorded: ${count(field(output, 'completed'))} completed, ${count(field(output, 'failed'))} failed, ${count(field(output, 'timedOut'))} timed out`,
       );
