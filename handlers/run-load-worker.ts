@@ -1,6 +1,13 @@
 import { s3Uri } from './contracts/object-uri.js';
-import type { RunLoadWorkerEvent, WorkerOutcome } from './contracts/optimization-state.js';
-import { connectionsPerWorker, type LoadTestProgress, runLoadTest } from './load-test/index.js';
+import type { PlannedPayload, RunLoadWorkerEvent, WorkerOutcome } from './contracts/optimization-state.js';
+import {
+  connectionsPerWorker,
+  type InvokeRequest,
+  type LoadTestProgress,
+  PayloadMix,
+  runLoadTest,
+  type WeightedRequest,
+} from './load-test/index.js';
 import type { Logger, ObjectStore, TransportFactory } from './ports.js';
 
 export interface RunLoadWorkerDeps {
@@ -18,6 +25,30 @@ export function workerResultKey(runId: string, candidateId: string, workerIndex:
 }
 
 /**
+ * Every payload of the run, read once per worker (never per request): one request, or a mix each
+ * request draws from by weight.
+ */
+async function loadPayloads(
+  payloads: readonly PlannedPayload[],
+  store: ObjectStore,
+): Promise<InvokeRequest | PayloadMix> {
+  const requests = await Promise.all(
+    payloads.map(
+      async (payload): Promise<WeightedRequest> => ({
+        request: {
+          body: await store.getBytes(payload.uri),
+          contentType: payload.contentType,
+          ...(payload.accept === undefined ? {} : { accept: payload.accept }),
+        },
+        weight: payload.weight,
+      }),
+    ),
+  );
+  const only = requests.length === 1 ? requests[0] : undefined;
+  return only === undefined ? PayloadMix.of(requests) : only.request;
+}
+
+/**
  * State "Run load worker": one of the candidate's N load workers. All start from the shared
  * `loadStartEpochMs`; each writes its raw result (histograms, counts) to the object store and
  * returns a pointer, since worker results can outgrow a state payload.
@@ -27,7 +58,7 @@ export async function runLoadWorker(
   deps: RunLoadWorkerDeps,
 ): Promise<WorkerOutcome> {
   const { plan, deployment } = event;
-  const body = await deps.store.getBytes(plan.payload.uri);
+  const request = await loadPayloads(plan.payloads, deps.store);
   const transport = deps.openTransport({
     endpointName: deployment.endpointName,
     connections: connectionsPerWorker(plan.loadPlan),
@@ -38,11 +69,7 @@ export async function runLoadWorker(
       plan: plan.loadPlan,
       sla: plan.sla,
       transport,
-      request: {
-        body,
-        contentType: plan.payload.contentType,
-        ...(plan.payload.accept === undefined ? {} : { accept: plan.payload.accept }),
-      },
+      request,
       ...(deployment.loadStartEpochMs === undefined ? {} : { startAtEpochMs: deployment.loadStartEpochMs }),
       workerIndex: event.workerIndex,
       ...(deps.deadlineEpochMs === undefined ? {} : { deadlineEpochMs: deps.deadlineEpochMs }),

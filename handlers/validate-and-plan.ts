@@ -20,7 +20,13 @@ import {
 } from './contracts/execution-limits.js';
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
 import { runPrefixKey, s3Uri } from './contracts/object-uri.js';
-import { type CandidateInput, type RunInput, runInputSchema } from './contracts/run-input.js';
+import {
+  type CandidateInput,
+  payloadField,
+  type RunInput,
+  runInputSchema,
+  runPayloads,
+} from './contracts/run-input.js';
 import type { PlannedCandidate, RunPlan, ValidateAndPlanEvent } from './contracts/optimization-state.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
@@ -30,9 +36,22 @@ import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
 
-/** SageMaker's real-time `InvokeEndpoint` body limit (6 MB) and serverless limit (4 MB). */
-const MAX_REALTIME_PAYLOAD_BYTES = 6 * 1024 * 1024;
-const MAX_SERVERLESS_PAYLOAD_BYTES = 4 * 1024 * 1024;
+/**
+ * SageMaker's request body limits: `InvokeEndpoint`'s `Body` is at most 6,291,456 bytes (6 MB;
+ * SageMaker Runtime API reference, InvokeEndpoint,
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html), and
+ * "the maximum request and response payload size for serverless invocations is 4 MB" (SageMaker
+ * developer guide, "Invoke a serverless endpoint",
+ * https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-invoke.html).
+ */
+export const MAX_REALTIME_PAYLOAD_BYTES = 6 * 1024 * 1024;
+export const MAX_SERVERLESS_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * All of a run's payloads together: each load worker reads them once and holds them for the whole
+ * test, beside its histograms, in a 2,048 MB Lambda (infra/constructs/optimization-steps.ts).
+ */
+export const MAX_PAYLOAD_SET_BYTES = 256 * 1024 * 1024;
 
 /**
  * Billing runs from endpoint creation to deletion; creating an endpoint typically takes 5–10
@@ -78,7 +97,7 @@ export async function validateAndPlan(
     ]);
   }
   const input = parseOrThrow(runInputSchema, event.input);
-  const payloadSizeBytes = await checkRunObjects(input, deps);
+  const payloadSizes = await checkRunObjects(input, deps);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
@@ -107,7 +126,7 @@ export async function validateAndPlan(
     artifactsBucket: deps.artifactsBucket,
     runPrefixUri: s3Uri(deps.artifactsBucket, runPrefix),
     ...(input.model === undefined ? {} : { model: planModel(input.model, deps.artifactsBucket, runPrefix) }),
-    payload: { ...input.payload, sizeBytes: payloadSizeBytes },
+    payloads: runPayloads(input).map((payload, index) => ({ ...payload, sizeBytes: payloadSizes[index] ?? 0 })),
     compilations,
     compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
     candidates,
@@ -171,13 +190,22 @@ function roundUsd(value: number): number {
 /**
  * The objects the run reads (the shared checks of `object-checks.ts`, as the async workflow's
  * first state runs them): plain keys, each object readable, an artifact named `.tar.gz` a gzip
- * archive (it goes to SageMaker as it is), the payload within SageMaker's body limit. Every
- * problem at once. Returns the payload's size.
+ * archive (it goes to SageMaker as it is), each payload within SageMaker's body limit and all of
+ * them within a load worker's memory. Every problem at once. Returns each payload's size.
  */
-async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Promise<number> {
+async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Promise<number[]> {
   const hasServerless = input.candidates.some((c) => 'serverless' in c);
   const limit = hasServerless ? MAX_SERVERLESS_PAYLOAD_BYTES : MAX_REALTIME_PAYLOAD_BYTES;
   const model = input.model;
+  const payloads = runPayloads(input);
+  const payloadReferences: ObjectReference[] = payloads.map((payload, index) => ({
+    field: payloadField(input, index),
+    uri: payload.uri,
+    maxBytes: {
+      bytes: limit,
+      limit: `SageMaker's ${hasServerless ? 'serverless' : 'real-time'} payload limit`,
+    },
+  }));
   const references: ObjectReference[] = [
     ...(model === undefined
       ? []
@@ -192,14 +220,7 @@ async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Prom
     ...(model?.inferenceCodeUri === undefined
       ? []
       : [{ field: 'model.inferenceCodeUri', uri: model.inferenceCodeUri }]),
-    {
-      field: 'payload.uri',
-      uri: input.payload.uri,
-      maxBytes: {
-        bytes: limit,
-        limit: `SageMaker's ${hasServerless ? 'serverless' : 'real-time'} payload limit`,
-      },
-    },
+    ...payloadReferences,
   ];
   const uriIssues = references.flatMap((reference): InputIssue[] =>
     reference.uri.startsWith('file://') && !deps.allowFileUris
@@ -215,10 +236,27 @@ async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Prom
   const refused = new Set(uriIssues.map((issue) => issue.field));
   const readable = references.filter((reference) => !refused.has(reference.field));
   const checked = await checkObjects(readable, deps.store);
-  const issues = [...uriIssues, ...checked.issues];
+  const sizes = payloadReferences.map((reference) => {
+    const index = readable.indexOf(reference);
+    return index < 0 ? 0 : (checked.metadata[index]?.sizeBytes ?? 0);
+  });
+  const issues = [...uriIssues, ...checked.issues, ...payloadSetIssues(sizes)];
   if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
-  const payloadIndex = readable.findIndex((reference) => reference.field === 'payload.uri');
-  return checked.metadata[payloadIndex]?.sizeBytes ?? 0;
+  return sizes;
+}
+
+/** A mix whose payloads together pass what a load worker can hold, with the largest named. */
+function payloadSetIssues(sizes: readonly number[]): InputIssue[] {
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total <= MAX_PAYLOAD_SET_BYTES) return [];
+  const largest = sizes.reduce((best, size, index) => (size > (sizes[best] ?? 0) ? index : best), 0);
+  return [
+    {
+      field: 'payloads',
+      given: `${sizes.length} payloads of ${total} bytes in all (the largest, payloads[${largest}], ${sizes[largest] ?? 0} bytes)`,
+      expected: `at most ${MAX_PAYLOAD_SET_BYTES} bytes in all (each load worker holds every payload in memory): fewer or smaller payloads`,
+    },
+  ];
 }
 
 /**

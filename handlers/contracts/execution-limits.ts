@@ -274,6 +274,8 @@ export interface PlannedRunFootprint {
   readonly workersPerCandidate: number;
   readonly tags: Readonly<Record<string, string>>;
   readonly modelEnvironment: Readonly<Record<string, string>>;
+  /** The plan's payload list (one entry per payload of the mix). @default none */
+  readonly payloads?: readonly unknown[];
   /** Candidates were expanded over `environmentRanges`: their environments come from there. */
   readonly expandedByRanges: boolean;
 }
@@ -331,6 +333,7 @@ function largestContributor(footprint: PlannedRunFootprint): Contributor {
   const copiesOfModelEnvironment = footprint.candidates.length + 1;
   const contributors: Contributor[] = [
     { field: 'tags', bytes: jsonBytes(footprint.tags), copies: 1 },
+    { field: 'payloads', bytes: jsonBytes(footprint.payloads ?? []), copies: 1 },
     { field: 'model.environment', bytes: modelEnvironment, copies: copiesOfModelEnvironment },
     {
       field: footprint.expandedByRanges ? 'environmentRanges' : 'candidates',
@@ -460,6 +463,7 @@ export interface PlannedOptimization {
   readonly loadPlan: { readonly workers: number };
   readonly tags: Readonly<Record<string, string>>;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
+  readonly payloads?: readonly unknown[];
 }
 
 export interface OptimizationLimitSettings {
@@ -510,6 +514,7 @@ export function optimizationLimitIssues(
     workersPerCandidate: plan.loadPlan.workers,
     tags: plan.tags,
     modelEnvironment: plan.model?.environment ?? {},
+    ...(plan.payloads === undefined ? {} : { payloads: plan.payloads }),
     expandedByRanges: settings.expandedByRanges,
   });
   const history = historyIssue(

@@ -4,7 +4,7 @@ import type { HostedResourceNames } from '../ports.js';
 import type { Report } from '../report/report.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
-import type { RunInput } from './run-input.js';
+import type { RunInput, WeightedPayload } from './run-input.js';
 
 /**
  * The optimization workflow's contract: its steps, the states other layers name, and every JSON
@@ -189,6 +189,9 @@ export interface PlannedCandidate {
   readonly estimatedCostUsd: number;
 }
 
+/** A payload of the run's mix, with its size (bytes) as "Validate and plan" read it. */
+export type PlannedPayload = WeightedPayload & { readonly sizeBytes: number };
+
 /** What "Validate and plan" gives: the `$.plan` every later state reads. */
 export interface RunPlan {
   readonly runId: string;
@@ -196,7 +199,8 @@ export interface RunPlan {
   readonly artifactsBucket: string;
   readonly runPrefixUri: string;
   readonly model?: RunInput['model'] & { readonly packagedUri: string; readonly needsPackaging: boolean };
-  readonly payload: RunInput['payload'] & { readonly sizeBytes: number };
+  /** The run's payloads (`payload` is a mix of one), each with its size as the object store has it. */
+  readonly payloads: readonly PlannedPayload[];
   readonly compilations: readonly PlannedCompilation[];
   readonly compilationMaxRuntimeSeconds: number;
   readonly candidates: readonly PlannedCandidate[];
@@ -254,7 +258,7 @@ export interface CheckEndpointEvent {
 }
 
 export interface RunLoadWorkerEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'payload' | 'loadPlan' | 'sla'>;
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'payloads' | 'loadPlan' | 'sla'>;
   readonly candidateId: string;
   readonly deployment: Pick<DeploymentState, 'endpointName' | 'loadStartEpochMs'>;
   readonly workerIndex: number;

@@ -34,6 +34,13 @@ export const RUN_LIMITS = {
    * at most 40 iterations concurrently (Step Functions, "Map state in Inline mode").
    */
   maxLoadWorkers: 40,
+  /**
+   * Payloads in a run's mix (`payloads`). Each load worker holds every payload in memory for the
+   * whole test (2,048 MB, infra/constructs/optimization-steps.ts), and the plan carries the list in
+   * every state: 50 payloads of SageMaker's 6 MB body limit are 300 MB, and 50 entries with long
+   * URIs stay a small share of a state's 256 KiB.
+   */
+  maxPayloads: 50,
 } as const;
 
 export const objectUriSchema = z
@@ -242,6 +249,17 @@ const payloadSchema = z.strictObject({
   accept: z.string().min(1).optional(),
 });
 
+/**
+ * One payload of a mix: each request draws one, with probability weight ÷ the weights' sum. Weights
+ * are relative (`1, 3` and `25, 75` are the same mix).
+ */
+const weightedPayloadSchema = payloadSchema.extend({
+  weight: z
+    .number()
+    .positive({ message: 'a weight above 0 (weights are relative: 1 and 3 send a quarter and three quarters)' })
+    .default(1),
+});
+
 const COMPILATION_TARGET_EXPECTED =
   `a compilation target: one of ${COMPILATION_TARGETS.join(', ')} ` +
   '(SageMaker Neo has none for ml.g5 nor ml.t2, which serve uncompiled models only)';
@@ -331,7 +349,15 @@ export const runInputSchema = z
     /** A label for reports; the run id itself is the execution name. */
     name: z.string().max(200).optional(),
     model: modelSchema.optional(),
-    payload: payloadSchema,
+    /** The one request body every invocation sends; or `payloads`, a weighted mix. */
+    payload: payloadSchema.optional(),
+    payloads: z
+      .array(weightedPayloadSchema)
+      .min(1, { message: 'at least one payload { uri, contentType, weight }' })
+      .max(RUN_LIMITS.maxPayloads, {
+        message: `at most ${RUN_LIMITS.maxPayloads} payloads (every load worker holds them all in memory)`,
+      })
+      .optional(),
     compilation: compilationSchema,
     candidates: z.array(candidateSchema).max(RUN_LIMITS.maxCandidates).default([]),
     /** Variable → values; every candidate is expanded over their cartesian product. */
@@ -361,6 +387,19 @@ export const runInputSchema = z
     const issue = (path: PropertyKey[], message: string, given: unknown): void => {
       ctx.addIssue({ code: 'custom', path, message, input: given });
     };
+    if (input.payload !== undefined && input.payloads !== undefined) {
+      issue(
+        ['payloads'],
+        'either payload (one body) or payloads (a weighted mix), not both: move payload into the payloads list',
+        input.payloads,
+      );
+    } else if (input.payload === undefined && input.payloads === undefined) {
+      issue(
+        ['payload'],
+        'a payload { "uri": "s3://…", "contentType": "…" }, or payloads: a list of them with weights',
+        undefined,
+      );
+    }
     if (input.loadPlan.workers > RUN_LIMITS.maxLoadWorkers) {
       issue(
         ['loadPlan', 'workers'],
@@ -512,6 +551,18 @@ function largestContainerEnvironment(
 }
 
 export type RunInput = z.output<typeof runInputSchema>;
+export type WeightedPayload = z.output<typeof weightedPayloadSchema>;
+
+/** The run's payloads as one list: `payload` is a mix of one, of weight 1. */
+export function runPayloads(input: Pick<RunInput, 'payload' | 'payloads'>): WeightedPayload[] {
+  if (input.payloads !== undefined) return [...input.payloads];
+  return input.payload === undefined ? [] : [{ ...input.payload, weight: 1 }];
+}
+
+/** The input field that names payload `index`: `payload.uri` for a single one, else `payloads[i].uri`. */
+export function payloadField(input: Pick<RunInput, 'payloads'>, index: number): string {
+  return input.payloads === undefined ? 'payload.uri' : `payloads[${index}].uri`;
+}
 export type RunInputDocument = z.input<typeof runInputSchema>;
 export type CandidateInput = RunInput['candidates'][number];
 export type Objective = (typeof OBJECTIVES)[number];

@@ -6,6 +6,7 @@ import { addErrorCounts, emptyErrorCounts, totalErrors } from './results.js';
 import type {
   ErrorSample,
   LoadTestResult,
+  PayloadStepResult,
   StepResult,
   StopReason,
   WorkerResult,
@@ -50,6 +51,29 @@ function mergeErrorSamples(parts: readonly WorkerStep[]): ErrorSample[] {
 }
 
 /**
+ * Each payload's figures over all workers, by index: histograms added, counts added. Absent when
+ * no worker recorded per-payload figures (a run with one payload).
+ */
+function mergePayloadSteps(parts: readonly WorkerStep[]): PayloadStepResult[] | undefined {
+  const count = Math.max(0, ...parts.map((part) => part.payloads?.length ?? 0));
+  if (count === 0) return undefined;
+  return Array.from({ length: count }, (_, payload) => {
+    const own = parts.flatMap((part) => {
+      const entry = part.payloads?.[payload];
+      return entry === undefined ? [] : [entry];
+    });
+    const histogram = mergeEncodedHistograms(own.map((entry) => entry.histogram));
+    return {
+      payload,
+      requests: own.reduce((sum, entry) => sum + entry.requests, 0),
+      errors: own.reduce((sum, entry) => sum + entry.errors, 0),
+      latencyMs: latencyPercentilesMs(histogram, Math.max(0, ...own.map((entry) => entry.maxLatencyUs))),
+      histogram: encodeHistogram(histogram),
+    };
+  });
+}
+
+/**
  * One step over all workers: histograms added (never percentiles averaged), counts added,
  * throughput over the part of the window every worker covered. With one worker this is that
  * worker's step as it is: the engine judges its own steps through this same function.
@@ -82,6 +106,7 @@ export function mergeWorkerSteps(
     windowSeconds: round(windowMs / 1000, 3),
   };
   const breaches = slaBreaches(figures, sla);
+  const payloads = mergePayloadSteps(parts);
   return {
     load: first.load,
     loadKind: model === 'closed' ? 'concurrency' : 'arrival-rate',
@@ -98,6 +123,7 @@ export function mergeWorkerSteps(
     meetsSla: breaches.length === 0,
     slaBreaches: breaches,
     histogram: encodeHistogram(histogram),
+    ...(payloads === undefined ? {} : { payloads }),
   };
 }
 

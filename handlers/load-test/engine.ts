@@ -5,6 +5,7 @@ import { systemClock } from './clock.js';
 import { usToMs } from './histogram.js';
 import { runClosedModel } from './closed-model.js';
 import { runOpenModel } from './open-model.js';
+import { PayloadMix, payloadSeed } from './payload-mix.js';
 import { parseLoadPlan, parseSla, stepPeriodMs, workerLoad, workerShare } from './plan.js';
 import type { LatencySla, LatencySlaInput, LoadPlan, LoadPlanInput } from './plan.js';
 import type { Clock, InvokeRequest, InvokeTransport } from './ports.js';
@@ -24,8 +25,11 @@ export interface RunLoadTestArgs {
   readonly sla: LatencySla | LatencySlaInput;
   /** The caller's: built for `connectionsPerWorker(plan)` connections, closed by the caller. */
   readonly transport: InvokeTransport;
-  /** Sent unchanged on every invocation. */
-  readonly request: InvokeRequest;
+  /**
+   * Sent unchanged on every invocation; or a mix, from which each invocation draws its payload
+   * (seeded per worker and step, `payloadSeed`), each payload's latency then recorded apart.
+   */
+  readonly request: InvokeRequest | PayloadMix;
   /** @default systemClock */
   readonly clock?: Clock;
   /** Shared start of distributed workers (epoch ms); all schedules derive from it. @default now */
@@ -156,6 +160,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       },
     ]);
   }
+  const payloadCount = args.request instanceof PayloadMix ? args.request.size : 1;
   const startEpochMs = args.startAtEpochMs ?? clock.epochMs();
   const toMonotonicUs = monotonicFromEpoch(clock);
   const hardStop = hardStopOf(plan, startEpochMs, args.deadlineEpochMs);
@@ -194,6 +199,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
         plan.maxRequestsPerStep === undefined
           ? Number.POSITIVE_INFINITY
           : workerShare(plan.maxRequestsPerStep, plan.workers, workerIndex, true),
+      payloads: payloadCount,
     });
     recorder.joinAt(clock.nowUs());
     const step = new AbortController();
@@ -208,6 +214,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       clock,
       transport: args.transport,
       request: args.request,
+      payloadSeed: payloadSeed(workerIndex, stepIndex),
       recorder,
       budget,
       signal: step.signal,

@@ -4,6 +4,7 @@ export * from './clock.js';
 export * from './engine.js';
 export * from './histogram.js';
 export * from './payload.js';
+export * from './payload-mix.js';
 export * from './plan.js';
 export type * from './ports.js';
 export * from './results.js';

@@ -1,5 +1,5 @@
 import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/execution-limits.js';
-import type { LoadTestResult, StepResult } from './results.js';
+import type { LoadTestResult, PayloadStepResult, StepResult } from './results.js';
 
 /**
  * Step Functions caps a state's input and output at 256 KiB of UTF-8 (STEP_FUNCTIONS_QUOTAS). Larger
@@ -25,15 +25,22 @@ export function fitsInStatePayload(value: unknown, reservedBytes = 0): boolean {
   return serializedSizeBytes(value) + reservedBytes <= STATE_PAYLOAD_LIMIT_BYTES;
 }
 
+type StateStep = Omit<StepResult, 'histogram' | 'errorSamples' | 'payloads'> & {
+  payloads?: Omit<PayloadStepResult, 'histogram'>[];
+};
+
 /**
- * The result without its bulky parts (encoded histograms, error samples): what stays in the state
- * beside the pointer when the full result is stored elsewhere.
+ * The result without its bulky parts (encoded histograms, each payload's too, error samples): what
+ * stays in the state beside the pointer when the full result is stored elsewhere.
  */
-export function summarizeForState(
-  result: LoadTestResult,
-): Omit<LoadTestResult, 'steps'> & { steps: Omit<StepResult, 'histogram' | 'errorSamples'>[] } {
+export function summarizeForState(result: LoadTestResult): Omit<LoadTestResult, 'steps'> & { steps: StateStep[] } {
   return {
     ...result,
-    steps: result.steps.map(({ histogram: _histogram, errorSamples: _samples, ...rest }) => rest),
+    steps: result.steps.map(({ histogram: _histogram, errorSamples: _samples, payloads, ...rest }) => ({
+      ...rest,
+      ...(payloads === undefined
+        ? {}
+        : { payloads: payloads.map(({ histogram: _payloadHistogram, ...figures }) => figures) }),
+    })),
   };
 }

@@ -54,6 +54,30 @@ export interface WorkerStep {
   readonly histogram: string;
   /** The exact largest latency recorded, in µs (the histogram knows it only to within 0.1 %). */
   readonly maxLatencyUs: number;
+  /** Per payload of a mix, by the payload's index; absent when the run sends one payload. */
+  readonly payloads?: readonly PayloadWorkerStep[];
+}
+
+/** What one worker measured in one step for one payload of the mix (measured requests only). */
+export interface PayloadWorkerStep {
+  readonly requests: number;
+  readonly ok: number;
+  readonly errors: number;
+  /** Base64 HdrHistogram of this payload's successful requests' latency, in µs. */
+  readonly histogram: string;
+  readonly maxLatencyUs: number;
+}
+
+/** One payload's figures in a merged step: its share of the requests and its own latency. */
+export interface PayloadStepResult {
+  /** The payload's index in the plan's `payloads`. */
+  readonly payload: number;
+  readonly requests: number;
+  readonly errors: number;
+  /** Of this payload's successful requests, timed as the step's latency is. */
+  readonly latencyMs: LatencyPercentilesMs;
+  /** Base64 HdrHistogram of this payload's merged latency, in µs. */
+  readonly histogram: string;
 }
 
 export interface WorkerResult {
@@ -92,6 +116,8 @@ export interface StepResult {
   readonly slaBreaches: readonly string[];
   /** Base64 HdrHistogram of the merged latency, in µs. */
   readonly histogram: string;
+  /** Per payload of a mix (by index); absent when the run sends one payload. */
+  readonly payloads?: readonly PayloadStepResult[];
 }
 
 /** The load test's result for one candidate; JSON-serializable, part of report.json. */

@@ -1,4 +1,5 @@
 import { describeError } from '../contracts/errors.js';
+import { type PayloadDraw, PayloadMix } from './payload-mix.js';
 import type { Clock, InvokeOutcome, InvokeRequest, InvokeTransport } from './ports.js';
 import type { StepRecorder } from './step-recorder.js';
 
@@ -28,10 +29,16 @@ export class RequestBudget {
   }
 }
 
+/** An invocation's outcome, with the index of the payload it sent when the run has a mix. */
+export type DrivenOutcome = InvokeOutcome & { readonly payload?: number };
+
 export interface StepDriverOptions {
   readonly clock: Clock;
   readonly transport: InvokeTransport;
-  readonly request: InvokeRequest;
+  /** One request sent by every invocation, or a mix each invocation draws from. */
+  readonly request: InvokeRequest | PayloadMix;
+  /** Seeds the step's draws from a mix (`payloadSeed(workerIndex, stepIndex)`). @default 0 */
+  readonly payloadSeed?: number;
   readonly recorder: StepRecorder;
   readonly budget: RequestBudget;
   /** Aborts on deadline or cancellation; passed to every invocation. */
@@ -48,13 +55,15 @@ export class StepDriver {
   readonly signal: AbortSignal;
   inFlight = 0;
   private readonly transport: InvokeTransport;
-  private readonly request: InvokeRequest;
+  private readonly payloads: PayloadMix;
+  private readonly draw: PayloadDraw;
   private readonly budget: RequestBudget;
 
   constructor(options: StepDriverOptions) {
     this.clock = options.clock;
     this.transport = options.transport;
-    this.request = options.request;
+    this.payloads = options.request instanceof PayloadMix ? options.request : PayloadMix.single(options.request);
+    this.draw = this.payloads.draw(options.payloadSeed ?? 0);
     this.recorder = options.recorder;
     this.budget = options.budget;
     this.signal = options.signal;
@@ -81,24 +90,32 @@ export class StepDriver {
     return 'measured';
   }
 
-  /** One invocation; a transport that throws is counted as a client error, not a crash. */
-  async invoke(): Promise<InvokeOutcome> {
+  /**
+   * One invocation with the payload drawn for it; a transport that throws is counted as a client
+   * error, not a crash. With a mix, the outcome carries the payload's index for `settle`.
+   */
+  async invoke(): Promise<DrivenOutcome> {
+    const payload = this.draw.next();
+    const mixed = this.payloads.size > 1;
     this.inFlight++;
     try {
-      return await this.transport.invoke(this.request, this.signal);
+      const outcome = await this.transport.invoke(this.payloads.request(payload), this.signal);
+      return mixed ? { ...outcome, payload } : outcome;
     } catch (error) {
       return {
         kind: 'client-error',
         message: `the transport threw instead of classifying: ${describeError(error)}`,
+        ...(mixed ? { payload } : {}),
       };
     } finally {
       this.inFlight--;
     }
   }
 
-  settle(startUs: number, endUs: number, outcome: InvokeOutcome, measured: boolean): void {
+  settle(startUs: number, endUs: number, outcome: DrivenOutcome, measured: boolean): void {
+    const payload = outcome.payload;
     if (outcome.kind === 'ok') {
-      this.recorder.recordOk(startUs, endUs, measured);
+      this.recorder.recordOk(startUs, endUs, measured, payload);
       return;
     }
     if (this.signal.aborted) {
@@ -108,10 +125,11 @@ export class StepDriver {
         undefined,
         `not settled when the step was cut short (${typeof reason === 'string' ? reason : 'aborted'})`,
         measured,
+        payload,
       );
       return;
     }
-    this.recorder.recordError(outcome.kind, outcome.statusCode, outcome.message, measured);
+    this.recorder.recordError(outcome.kind, outcome.statusCode, outcome.message, measured, payload);
   }
 
   /** Whether the run's request budget ran out during this step. */

@@ -2,7 +2,7 @@ import { ErrorSampleKeeper, errorCountKey } from './error-samples.js';
 import { LatencyRecorder, encodeHistogram } from './histogram.js';
 import type { InvokeErrorKind } from './ports.js';
 import { emptyErrorCounts, totalErrors } from './results.js';
-import type { ErrorCounts, WorkerStep } from './results.js';
+import type { ErrorCounts, PayloadWorkerStep, WorkerStep } from './results.js';
 
 /** Throughput buckets per window: enough to intersect workers' windows to within 5 % of it. */
 export const BUCKETS_PER_WINDOW = 20;
@@ -20,6 +20,26 @@ export interface StepWindow {
   readonly windowStartUs: number;
   /** Measured requests this worker may start in the window (its share of maxRequestsPerStep). */
   readonly measuredCap: number;
+  /** Payloads of the run's mix: with more than one, each gets its own figures. @default 1 */
+  readonly payloads?: number;
+}
+
+/** One payload's measured requests in a step (a run with a payload mix). */
+class PayloadRecorder {
+  readonly latencies = new LatencyRecorder();
+  requests = 0;
+  ok = 0;
+  errors = 0;
+
+  toWorkerStep(): PayloadWorkerStep {
+    return {
+      requests: this.requests,
+      ok: this.ok,
+      errors: this.errors,
+      histogram: encodeHistogram(this.latencies.toHistogram()),
+      maxLatencyUs: this.latencies.maxUs,
+    };
+  }
 }
 
 /**
@@ -48,8 +68,12 @@ export class StepRecorder {
   private readonly recentEndsUs = new Float64Array(RECENT_COMPLETIONS);
   private recentCount = 0;
   private readonly samples = new ErrorSampleKeeper();
+  /** Per payload of a mix; empty for a single payload (its figures are the step's). */
+  private readonly byPayload: PayloadRecorder[];
 
   constructor(readonly window: StepWindow) {
+    const payloads = window.payloads ?? 1;
+    this.byPayload = payloads > 1 ? Array.from({ length: payloads }, () => new PayloadRecorder()) : [];
     this.windowStartUs = window.windowStartUs;
     this.activeFromUs = window.windowStartUs;
     this.activeToUs = window.windowStartUs + window.windowMs * 1000;
@@ -79,11 +103,20 @@ export class StepRecorder {
     }
   }
 
-  recordOk(startUs: number, endUs: number, measured: boolean): void {
+  /** `payload`: the index of the payload sent, in a run with a mix. */
+  recordOk(startUs: number, endUs: number, measured: boolean, payload?: number): void {
     if (measured) {
       this.requests++;
       this.ok++;
       this.latencies.record(endUs - startUs);
+      if (payload !== undefined) {
+        const own = this.byPayload[payload];
+        if (own !== undefined) {
+          own.requests++;
+          own.ok++;
+          own.latencies.record(endUs - startUs);
+        }
+      }
     }
     this.countCompletion(endUs);
   }
@@ -93,10 +126,18 @@ export class StepRecorder {
     statusCode: number | undefined,
     message: string,
     measured: boolean,
+    payload?: number,
   ): void {
     if (!measured) return;
     this.requests++;
     this.errors[errorCountKey(kind)]++;
+    if (payload !== undefined) {
+      const own = this.byPayload[payload];
+      if (own !== undefined) {
+        own.requests++;
+        own.errors++;
+      }
+    }
     this.samples.offer(statusCode === undefined ? { kind, message } : { kind, statusCode, message });
   }
 
@@ -127,6 +168,9 @@ export class StepRecorder {
       dropped: this.dropped,
       histogram: encodeHistogram(this.latencies.toHistogram()),
       maxLatencyUs: this.latencies.maxUs,
+      ...(this.byPayload.length === 0
+        ? {}
+        : { payloads: this.byPayload.map((payload) => payload.toWorkerStep()) }),
     };
   }
 

@@ -8,6 +8,7 @@ import {
 } from '../contracts/optimization-state.js';
 import { decodeHistogram, type LoadTestResult, usToMs } from '../load-test/index.js';
 import type { EndpointMetrics } from '../ports.js';
+import { reportPayloads } from './payload-breakdown.js';
 import type { CandidateReport, CandidateVerdict, Recommendation, Report, ReportStep } from './report.js';
 
 export interface BuildReportInput {
@@ -27,9 +28,12 @@ function round(value: number, digits: number): number {
 }
 
 function reportSteps(result: LoadTestResult): ReportStep[] {
-  return result.steps.map(({ histogram, ...step }) => ({
+  return result.steps.map(({ histogram, payloads, ...step }) => ({
     ...step,
     meanLatencyMs: step.requests > 0 ? usToMs(decodeHistogram(histogram).mean) : 0,
+    ...(payloads === undefined
+      ? {}
+      : { payloads: payloads.map(({ histogram: _payloadHistogram, ...figures }) => figures) }),
   }));
 }
 
@@ -314,6 +318,7 @@ export function buildReport(input: BuildReportInput): Report {
               : 'no candidate met the SLA at any load step; relax the SLA or try larger instances',
         }
       : {}),
+    ...(plan.payloads.length > 1 ? { payloads: reportPayloads(plan.payloads) } : {}),
     runCost: {
       endpointUsd,
       note: input.measuredLocally

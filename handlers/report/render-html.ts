@@ -1,4 +1,5 @@
 import { renderReportCharts } from './charts.js';
+import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import type { Report } from './report.js';
 import {
   candidateFacts,
@@ -134,6 +135,20 @@ function candidateSection(report: Report, index: number): string {
   ].join('\n');
 }
 
+/** "Latency by payload", for a run that sent a mix of payloads; nothing otherwise. */
+function payloadSection(report: Report): string {
+  const intro = payloadBreakdownIntro(report);
+  if (intro === undefined) return '';
+  return [
+    '<h2>Latency by payload</h2>',
+    `<p>${escapeHtml(intro)}</p>`,
+    ...payloadBreakdowns(report).map(
+      ({ candidate, where, table }) =>
+        `<h3>${escapeHtml(candidate.id)}, ${escapeHtml(where)}</h3>\n${htmlTable(table, 'payloads')}`,
+    ),
+  ].join('\n');
+}
+
 function figure(svg: string, caption: string): string {
   return `<figure>${svg}<figcaption class="meta">${escapeHtml(caption)}</figcaption></figure>`;
 }
@@ -176,6 +191,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     figure(charts.costPer1M, 'Cost per 1M inferences at the highest load that met the SLA.'),
     '<h2>Candidate details</h2>',
     ...report.candidates.map((_, index) => candidateSection(report, index)),
+    payloadSection(report),
     '<h2>Prices and cost</h2>',
     `<p>${escapeHtml(priceTableText(report))}</p>`,
     `<p>${escapeHtml(runCostText(report))}</p>`,

@@ -1,5 +1,6 @@
 import { totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
+import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import type { CandidateReport, CandidateVerdict, Report, ReportStep } from './report.js';
 
 /*
@@ -403,6 +404,24 @@ function candidateSection(report: Report, candidate: CandidateReport): string {
   return lines.join('\n');
 }
 
+/** "Latency by payload", for a run that sent a mix of payloads; nothing otherwise. */
+function payloadSection(report: Report): string[] {
+  const intro = payloadBreakdownIntro(report);
+  if (intro === undefined) return [];
+  return [
+    '## Latency by payload',
+    '',
+    escapeMarkdown(intro),
+    '',
+    ...payloadBreakdowns(report).flatMap(({ candidate, where, table }) => [
+      `### ${escapeMarkdown(candidate.id)}, ${escapeMarkdown(where)}`,
+      '',
+      markdownTable(table),
+      '',
+    ]),
+  ];
+}
+
 /** report.md: the whole report as GitHub-flavoured Markdown. */
 export function renderMarkdownReport(report: Report): string {
   const title = report.name === undefined ? report.runId : `${report.name} (${report.runId})`;
@@ -427,6 +446,7 @@ export function renderMarkdownReport(report: Report): string {
     markdownTable(summaryTable(report)),
     '',
     ...report.candidates.map((candidate) => candidateSection(report, candidate)),
+    ...payloadSection(report),
     '## Prices and cost',
     '',
     escapeMarkdown(priceTableText(report)),

@@ -4,6 +4,7 @@ import type {
   LatencyPercentilesMs,
   LatencySla,
   LoadPlan,
+  PayloadStepResult,
   StepResult,
   StopReason,
 } from '../load-test/index.js';
@@ -25,6 +26,19 @@ export interface Report {
   /** Why nothing was recommended, when nothing was. */
   readonly noRecommendationReason?: string;
   readonly runCost: { readonly endpointUsd: number; readonly note: string };
+  /** The run's payload mix, when it sent more than one payload (each step's `payloads` index it). */
+  readonly payloads?: readonly ReportPayload[];
+}
+
+/** One payload of the run's mix, as the plan read it. */
+export interface ReportPayload {
+  readonly index: number;
+  readonly uri: string;
+  readonly contentType: string;
+  readonly weight: number;
+  /** weight ÷ the weights' sum: the expected share of requests. */
+  readonly share: number;
+  readonly sizeBytes: number;
 }
 
 /**
@@ -34,8 +48,14 @@ export interface Report {
 export type CandidateVerdict =
   'recommended' | 'runner-up' | 'missed-sla' | 'measurement-problem' | 'failed' | 'skipped';
 
-/** One report step: the load test's step without its encoded histogram (kept in the result file). */
-export type ReportStep = Omit<StepResult, 'histogram'> & { readonly meanLatencyMs: number };
+/**
+ * One report step: the load test's step without its encoded histograms (kept in the result file).
+ * `payloads`: each payload's figures in the step, by its index in the report's `payloads`.
+ */
+export type ReportStep = Omit<StepResult, 'histogram' | 'payloads'> & {
+  readonly meanLatencyMs: number;
+  readonly payloads?: readonly Omit<PayloadStepResult, 'histogram'>[];
+};
 
 export interface CandidateReport {
   readonly id: string;

@@ -16,7 +16,7 @@ const EVENT: RunLoadWorkerEvent = {
   plan: {
     runId: RUN_ID,
     artifactsBucket: 'mso-artifacts',
-    payload: { uri: PAYLOAD_URI, contentType: 'application/json', sizeBytes: 2 },
+    payloads: [{ uri: PAYLOAD_URI, contentType: 'application/json', weight: 1, sizeBytes: 2 }],
     loadPlan: { ...SAMPLE_LOAD_PLAN, steps: [4], workers: 2, warmupSeconds: 0, stepDurationSeconds: 0.2 },
     sla: SAMPLE_SLA,
   },

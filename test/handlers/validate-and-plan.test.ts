@@ -77,7 +77,9 @@ describe('validateAndPlan', () => {
       'mso:project': 'model-serving-optimizer',
       'mso:run-id': 'nightly-2026-11-22',
     });
-    expect(plan.payload).toMatchObject({ contentType: 'application/json', sizeBytes: 7 });
+    expect(plan.payloads).toEqual([
+      { uri: PAYLOAD_URI, contentType: 'application/json', weight: 1, sizeBytes: 7 },
+    ]);
   });
 
   it('is deterministic, so a retried step asks for the same resource names', async () => {
@@ -580,7 +582,7 @@ describe('validateAndPlan: Step Functions limits', () => {
       {
         field: 'model.environment',
         given:
-          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 453977 bytes',
+          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 453991 bytes',
         expected:
           "model.environment of at most 363 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },

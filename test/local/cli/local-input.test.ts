@@ -25,7 +25,7 @@ describe('examples/local.json', () => {
 
     // Assert
     expect(input.model?.artifactUri).toBe(EXAMPLE_MODEL_URI);
-    expect(input.payload.uri).toBe(EXAMPLE_PAYLOAD_URI);
+    expect(input.payload?.uri).toBe(EXAMPLE_PAYLOAD_URI);
     const onC5Large = input.candidates.filter((c) => 'instanceType' in c && c.instanceType === 'ml.c5.large');
     expect(onC5Large.map((c) => ('compiledFor' in c ? c.compiledFor : undefined))).toEqual([
       undefined,

@@ -147,7 +147,9 @@ export function runPlan(candidates: readonly PlannedCandidate[], extra: Partial<
     name: 'resnet-ish CNN',
     artifactsBucket: 'mso-artifacts',
     runPrefixUri: 's3://mso-artifacts/runs/nightly-2026-11-22/',
-    payload: { uri: 's3://user-models/cnn/payload.json', contentType: 'application/json', sizeBytes: 12_000 },
+    payloads: [
+      { uri: 's3://user-models/cnn/payload.json', contentType: 'application/json', weight: 1, sizeBytes: 12_000 },
+    ],
     compilations: [],
     compilationMaxRuntimeSeconds: 900,
     candidates,
