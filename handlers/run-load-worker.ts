@@ -33,16 +33,14 @@ async function loadPayloads(
   store: ObjectStore,
 ): Promise<InvokeRequest | PayloadMix> {
   const requests = await Promise.all(
-    payloads.map(
-      async (payload): Promise<WeightedRequest> => ({
-        request: {
-          body: await store.getBytes(payload.uri),
-          contentType: payload.contentType,
-          ...(payload.accept === undefined ? {} : { accept: payload.accept }),
-        },
-        weight: payload.weight,
-      }),
-    ),
+    payloads.map(async (payload): Promise<WeightedRequest> => ({
+      request: {
+        body: await store.getBytes(payload.uri),
+        contentType: payload.contentType,
+        ...(payload.accept === undefined ? {} : { accept: payload.accept }),
+      },
+      weight: payload.weight,
+    })),
   );
   const only = requests.length === 1 ? requests[0] : undefined;
   return only === undefined ? PayloadMix.of(requests) : only.request;

@@ -126,7 +126,10 @@ export async function validateAndPlan(
     artifactsBucket: deps.artifactsBucket,
     runPrefixUri: s3Uri(deps.artifactsBucket, runPrefix),
     ...(input.model === undefined ? {} : { model: planModel(input.model, deps.artifactsBucket, runPrefix) }),
-    payloads: runPayloads(input).map((payload, index) => ({ ...payload, sizeBytes: payloadSizes[index] ?? 0 })),
+    payloads: runPayloads(input).map((payload, index) => ({
+      ...payload,
+      sizeBytes: payloadSizes[index] ?? 0,
+    })),
     compilations,
     compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
     candidates,

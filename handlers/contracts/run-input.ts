@@ -256,7 +256,9 @@ const payloadSchema = z.strictObject({
 const weightedPayloadSchema = payloadSchema.extend({
   weight: z
     .number()
-    .positive({ message: 'a weight above 0 (weights are relative: 1 and 3 send a quarter and three quarters)' })
+    .positive({
+      message: 'a weight above 0 (weights are relative: 1 and 3 send a quarter and three quarters)',
+    })
     .default(1),
 });
 

@@ -33,7 +33,9 @@ type StateStep = Omit<StepResult, 'histogram' | 'errorSamples' | 'payloads'> & {
  * The result without its bulky parts (encoded histograms, each payload's too, error samples): what
  * stays in the state beside the pointer when the full result is stored elsewhere.
  */
-export function summarizeForState(result: LoadTestResult): Omit<LoadTestResult, 'steps'> & { steps: StateStep[] } {
+export function summarizeForState(
+  result: LoadTestResult,
+): Omit<LoadTestResult, 'steps'> & { steps: StateStep[] } {
   return {
     ...result,
     steps: result.steps.map(({ histogram: _histogram, errorSamples: _samples, payloads, ...rest }) => ({

@@ -62,7 +62,8 @@ export class StepDriver {
   constructor(options: StepDriverOptions) {
     this.clock = options.clock;
     this.transport = options.transport;
-    this.payloads = options.request instanceof PayloadMix ? options.request : PayloadMix.single(options.request);
+    this.payloads =
+      options.request instanceof PayloadMix ? options.request : PayloadMix.single(options.request);
     this.draw = this.payloads.draw(options.payloadSeed ?? 0);
     this.recorder = options.recorder;
     this.budget = options.budget;

@@ -26,7 +26,11 @@ export function reportPayloads(payloads: readonly PlannedPayload[]): ReportPaylo
 
 /** `#2 large.json`: the payload's number (from 1) and the last part of its key. */
 export function payloadLabel(payload: ReportPayload): string {
-  const name = payload.uri.split('/').filter((part) => part !== '').at(-1) ?? payload.uri;
+  const name =
+    payload.uri
+      .split('/')
+      .filter((part) => part !== '')
+      .at(-1) ?? payload.uri;
   return `#${payload.index + 1} ${name}`;
 }
 
@@ -50,7 +54,8 @@ function formatMs(value: number): string {
 export function breakdownStep(candidate: CandidateReport): ReportStep | undefined {
   const withPayloads = candidate.steps.filter((step) => step.payloads !== undefined);
   return (
-    withPayloads.find((step) => step.load === candidate.sustainableStep && step.meetsSla) ?? withPayloads.at(-1)
+    withPayloads.find((step) => step.load === candidate.sustainableStep && step.meetsSla) ??
+    withPayloads.at(-1)
   );
 }
 

@@ -42,7 +42,9 @@ describe('runLoadWorker with a payload mix', () => {
       const transport = inner(options);
       return {
         invoke: (request, signal) => {
-          sent.add(`${new TextDecoder().decode(request.body)} ${request.contentType} ${request.accept ?? '-'}`);
+          sent.add(
+            `${new TextDecoder().decode(request.body)} ${request.contentType} ${request.accept ?? '-'}`,
+          );
           return transport.invoke(request, signal);
         },
       };

@@ -11,7 +11,10 @@ const LARGE = 's3://user-models/cnn/large.json';
 function input(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     model: { artifactUri: MODEL_URI, framework: 'onnx' },
-    payloads: [{ uri: SMALL, weight: 3 }, { uri: LARGE, contentType: 'application/x-npy' }],
+    payloads: [
+      { uri: SMALL, weight: 3 },
+      { uri: LARGE, contentType: 'application/x-npy' },
+    ],
     candidates: [{ instanceType: 'ml.c5.xlarge' }],
     loadPlan: { steps: [1, 4], warmupSeconds: 5, stepDurationSeconds: 60 },
     sla: { p95LatencyMs: 100 },
@@ -20,13 +23,18 @@ function input(overrides: Record<string, unknown> = {}): Record<string, unknown>
 }
 
 function deps(
-  store = new MemoryObjectStore().seed(MODEL_URI, 'weights').seed(SMALL, '{"x":1}').seed(LARGE, '{"x":[1,2,3]}'),
+  store = new MemoryObjectStore()
+    .seed(MODEL_URI, 'weights')
+    .seed(SMALL, '{"x":1}')
+    .seed(LARGE, '{"x":[1,2,3]}'),
 ): ValidateAndPlanDeps {
   return { store, artifactsBucket: 'mso-artifacts', allowFileUris: false, logger: silentLogger };
 }
 
 async function planError(document: unknown, dependencies = deps()): Promise<InvalidRunInputError> {
-  const error = await validateAndPlan({ runId: 'run-1', input: document }, dependencies).catch((e: unknown) => e);
+  const error = await validateAndPlan({ runId: 'run-1', input: document }, dependencies).catch(
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(InvalidRunInputError);
   return error as InvalidRunInputError;
 }
@@ -68,7 +76,10 @@ describe('validateAndPlan: payload mixes', () => {
       .seed(LARGE, new Uint8Array(4 * 1024 * 1024 + 1));
 
     // Act
-    const error = await planError(input({ candidates: [{ serverless: { memorySizeMb: 2048 } }] }), deps(store));
+    const error = await planError(
+      input({ candidates: [{ serverless: { memorySizeMb: 2048 } }] }),
+      deps(store),
+    );
 
     // Assert
     expect(error.issues).toEqual([
@@ -85,7 +96,9 @@ describe('validateAndPlan: payload mixes', () => {
     const uris = Array.from({ length: 50 }, (_, index) => `s3://user-models/mix/${index}.bin`);
     const store = new MemoryObjectStore().seed(MODEL_URI, 'weights');
     store.head = (uri: string) =>
-      Promise.resolve({ sizeBytes: uri === MODEL_URI ? 7 : 6 * 1024 * 1024 - (uri.endsWith('/7.bin') ? 0 : 1) });
+      Promise.resolve({
+        sizeBytes: uri === MODEL_URI ? 7 : 6 * 1024 * 1024 - (uri.endsWith('/7.bin') ? 0 : 1),
+      });
 
     // Act
     const error = await planError(input({ payloads: uris.map((uri) => ({ uri })) }), deps(store));
@@ -126,7 +139,8 @@ describe('validateAndPlan: payload mixes', () => {
     // Assert
     expect(issue).toEqual({
       field: 'payloads',
-      given: '54741 bytes (as JSON): the largest state (the run state after "Benchmark each candidate") reaches 263650 bytes',
+      given:
+        '54741 bytes (as JSON): the largest state (the run state after "Benchmark each candidate") reaches 263650 bytes',
       expected:
         "payloads of at most 53235 bytes (as JSON), so that every state stays within 262144 bytes (Step Functions' " +
         'payload quota per state; States.DataLimitExceeded cannot be caught)',

@@ -77,7 +77,8 @@ describe('run input: payloads', () => {
       {
         field: 'payload',
         given: 'nothing',
-        expected: 'a payload { "uri": "s3://…", "contentType": "…" }, or payloads: a list of them with weights',
+        expected:
+          'a payload { "uri": "s3://…", "contentType": "…" }, or payloads: a list of them with weights',
       },
     ]);
   });

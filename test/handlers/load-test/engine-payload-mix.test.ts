@@ -4,7 +4,12 @@ import { runLoadTest } from '../../../handlers/load-test/engine.js';
 import { decodeHistogram } from '../../../handlers/load-test/histogram.js';
 import { PayloadMix } from '../../../handlers/load-test/payload-mix.js';
 import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
-import type { Clock, InvokeOutcome, InvokeRequest, InvokeTransport } from '../../../handlers/load-test/ports.js';
+import type {
+  Clock,
+  InvokeOutcome,
+  InvokeRequest,
+  InvokeTransport,
+} from '../../../handlers/load-test/ports.js';
 import type { WorkerResult } from '../../../handlers/load-test/results.js';
 import { VirtualClock } from './support/virtual-clock.js';
 
@@ -53,7 +58,10 @@ describe('runLoadTest with a payload mix', () => {
     const [first, second] = result.steps;
     const perStep = [first, second].map((step) => step?.payloads?.map((payload) => payload.requests));
     const total = (perStep[0] ?? []).map((count, index) => count + (perStep[1]?.[index] ?? 0));
-    expect(total).toEqual([sent.filter((size) => size === 1).length, sent.filter((size) => size === 3).length]);
+    expect(total).toEqual([
+      sent.filter((size) => size === 1).length,
+      sent.filter((size) => size === 3).length,
+    ]);
     expect(first?.payloads?.map((payload) => payload.payload)).toEqual([0, 1]);
     expect(first?.payloads?.map((payload) => payload.latencyMs.p50)).toEqual([10, 30]);
     expect(first?.payloads?.map((payload) => payload.latencyMs.p99)).toEqual([10, 30]);

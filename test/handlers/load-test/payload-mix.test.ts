@@ -73,7 +73,9 @@ describe('PayloadMix', () => {
     // Assert
     expect(worker1).not.toEqual(worker0);
     expect(worker0Step1).not.toEqual(worker0);
-    expect(new Set([payloadSeed(0, 0), payloadSeed(1, 0), payloadSeed(0, 1), payloadSeed(1, 1)]).size).toBe(4);
+    expect(new Set([payloadSeed(0, 0), payloadSeed(1, 0), payloadSeed(0, 1), payloadSeed(1, 1)]).size).toBe(
+      4,
+    );
   });
 
   it('sends the one payload of a single mix every time', () => {

@@ -16,7 +16,12 @@ import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support
 
 const PAYLOADS: PlannedPayload[] = [
   { uri: 's3://user-models/cnn/small.json', contentType: 'application/json', weight: 3, sizeBytes: 1_536 },
-  { uri: 's3://user-models/cnn/large.json', contentType: 'application/json', weight: 1, sizeBytes: 2_097_152 },
+  {
+    uri: 's3://user-models/cnn/large.json',
+    contentType: 'application/json',
+    weight: 1,
+    sizeBytes: 2_097_152,
+  },
 ];
 
 /** `count` requests of `latencyMs` each, `errors` more that failed. */

@@ -69,7 +69,7 @@ describe('startRunRequestSchema', () => {
     expect(input).toMatchObject({
       type: 'object',
       additionalProperties: false,
-      required: ['payload', 'loadPlan', 'sla'],
+      required: ['loadPlan', 'sla'],
     });
     expect(Object.keys(input?.properties as object)).toEqual(
       expect.arrayContaining(['model', 'candidates', 'loadPlan', 'sla']),

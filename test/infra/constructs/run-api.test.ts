@@ -128,7 +128,7 @@ describe('RunApi', () => {
           properties: {
             runId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,80}$' },
             input: {
-              required: ['payload', 'loadPlan', 'sla'],
+              required: ['loadPlan', 'sla'],
               properties: {
                 loadPlan: expect.objectContaining({ type: 'object' }),
                 sla: expect.objectContaining({ type: 'object' }),

@@ -148,7 +148,12 @@ export function runPlan(candidates: readonly PlannedCandidate[], extra: Partial<
     artifactsBucket: 'mso-artifacts',
     runPrefixUri: 's3://mso-artifacts/runs/nightly-2026-11-22/',
     payloads: [
-      { uri: 's3://user-models/cnn/payload.json', contentType: 'application/json', weight: 1, sizeBytes: 12_000 },
+      {
+        uri: 's3://user-models/cnn/payload.json',
+        contentType: 'application/json',
+        weight: 1,
+        sizeBytes: 12_000,
+      },
     ],
     compilations: [],
     compilationMaxRuntimeSeconds: 900,
