@@ -14,6 +14,7 @@ import {
 } from './contracts/errors.js';
 import {
   DEFAULT_POLL_SCHEDULE,
+  optimizationBudgets,
   optimizationLimitIssues,
   plannedLoadTestReruns,
   type PollSchedule,
@@ -156,7 +157,13 @@ export async function validateAndPlan(
     compilations: compilations.length,
     estimatedCostUsd: totalUsd,
   });
-  return { ...plan, loadTestReruns: plannedLoadTestReruns(plan, limitSettings) };
+  const loadTestReruns = plannedLoadTestReruns(plan, limitSettings);
+  // Measured on the plan as checked above: these two small fields come after the check.
+  return {
+    ...plan,
+    loadTestReruns,
+    budgets: optimizationBudgets(plan, limitSettings, loadTestReruns),
+  };
 }
 
 /** Seconds one candidate's load test can last: every step's warm-up and window, capped. */
