@@ -167,7 +167,7 @@ export async function validateAndPlan(
 }
 
 /** Seconds one candidate's load test can last: every step's warm-up and window, capped. */
-function testSeconds(plan: LoadPlan): number {
+export function testSeconds(plan: LoadPlan): number {
   return Math.min(plan.maxTotalSeconds, plan.steps.length * (plan.warmupSeconds + plan.stepDurationSeconds));
 }
 
