@@ -75,7 +75,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw new UsageError('Missing --input FILE: expected the path of a run input (e.g. examples/local.json)');
   }
   if (values.json && !values.plan) {
-    throw new UsageError('--json: expected only with --plan (it prints the plan as JSON); a run prints its summary');
+    throw new UsageError(
+      '--json: expected only with --plan (it prints the plan as JSON); a run prints its summary',
+    );
   }
   return {
     help: values.help,

@@ -107,7 +107,8 @@ const optimizationCli: WorkflowCli<
     await seedExampleObjects(environment.store, input);
     // The first state's own handler, over the local adapters it runs on in a run.
     const planState = environment.handlers[OPTIMIZATION_STEPS.validateAndPlan];
-    if (planState === undefined) throw new TypeError('The local environment has no validate-and-plan handler');
+    if (planState === undefined)
+      throw new TypeError('The local environment has no validate-and-plan handler');
     const plan = await precheck(
       input,
       refuse,

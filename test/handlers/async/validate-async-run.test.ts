@@ -97,7 +97,7 @@ function manifestItems(): unknown {
   return JSON.parse(new TextDecoder().decode(manifest.body));
 }
 
-describe('planAsyncRun: the state\'s planning, with nothing written', () => {
+describe("planAsyncRun: the state's planning, with nothing written", () => {
   it('returns the plan and the manifest items the state would write', async () => {
     // Arrange
     const inputs = seededInputs(2);

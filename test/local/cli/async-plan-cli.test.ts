@@ -45,7 +45,9 @@ describe('runAsyncCli --plan', () => {
     expect(stdout.split('\n')).toEqual(
       expect.arrayContaining([
         `Plan of async run ${RUN_ID} (Example CNN on a local async endpoint: a burst of 20 from zero instances): accepted, nothing created.`,
-        expect.stringMatching(/^Endpoint: deploy mso-async-plan-demo-[0-9a-f]{8}-ep-async, deleted after the run$/),
+        expect.stringMatching(
+          /^Endpoint: deploy mso-async-plan-demo-[0-9a-f]{8}-ep-async, deleted after the run$/,
+        ),
         '  ml.c5.large, from 0 to 2 instance(s), scaled out at a backlog of 5 per instance, 2 invocation(s) at a time per instance',
         '  model data models/example-cnn/model.tar.gz, image local',
         'Inputs: 20 (a benchmark: a burst of 20 sent at once, once the endpoint has scaled in to zero instances)',
@@ -72,7 +74,10 @@ describe('runAsyncCli --plan', () => {
     await seedAsyncExampleObjects(environment.store, input);
     const validate = environment.handlers['validate-async-run'];
     if (validate === undefined) throw new Error('no validate-async-run handler');
-    const validated = (await validate({ runId: RUN_ID, input }, new AbortController().signal)) as ValidatedAsyncRun;
+    const validated = (await validate(
+      { runId: RUN_ID, input },
+      new AbortController().signal,
+    )) as ValidatedAsyncRun;
     const manifest = JSON.parse(
       new TextDecoder().decode(await environment.store.getBytes(validated.plan.manifestUri)),
     ) as { items: unknown };

@@ -28,7 +28,18 @@ function ownLines(stderr: string): string {
 /** `--plan` of an input file, over the sandbox's store and runs folders. */
 function plan(inputPath: string, ...flags: string[]) {
   const { io, stdout, stderr } = capture();
-  const args = ['--plan', ...flags, '--input', inputPath, '--run-id', RUN_ID, '--store', 'store', '--runs', 'runs'];
+  const args = [
+    '--plan',
+    ...flags,
+    '--input',
+    inputPath,
+    '--run-id',
+    RUN_ID,
+    '--store',
+    'store',
+    '--runs',
+    'runs',
+  ];
   return runCli(args, io).then((outcome) => ({ outcome, stdout: stdout(), stderr: ownLines(stderr()) }));
 }
 
