@@ -14,6 +14,7 @@ import {
 } from './contracts/errors.js';
 import {
   DEFAULT_POLL_SCHEDULE,
+  optimizationBudgets,
   optimizationLimitIssues,
   plannedLoadTestReruns,
   type PollSchedule,
@@ -178,11 +179,17 @@ export async function validateAndPlan(
     compilations: compilations.length,
     estimatedCostUsd: totalUsd,
   });
-  return { ...plan, loadTestReruns: plannedLoadTestReruns(plan, limitSettings) };
+  const loadTestReruns = plannedLoadTestReruns(plan, limitSettings);
+  // Measured on the plan as checked above: these two small fields come after the check.
+  return {
+    ...plan,
+    loadTestReruns,
+    budgets: optimizationBudgets(plan, limitSettings, loadTestReruns),
+  };
 }
 
 /** Seconds one candidate's load test can last: every step's warm-up and window, capped. */
-function testSeconds(plan: LoadPlan): number {
+export function testSeconds(plan: LoadPlan): number {
   return Math.min(plan.maxTotalSeconds, plan.steps.length * (plan.warmupSeconds + plan.stepDurationSeconds));
 }
 

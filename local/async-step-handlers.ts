@@ -51,6 +51,23 @@ export interface AsyncStepDependencies {
   readonly nowEpochMs?: () => number;
 }
 
+/** What "Validate async run" runs on locally; the local `--plan` plans over the same. */
+export function validateAsyncRunDeps(deps: AsyncStepDependencies): ValidateAsyncRunDeps {
+  return {
+    store: deps.store,
+    host: deps.host,
+    artifactsBucket: deps.artifactsBucket,
+    region: deps.region,
+    allowFileUris: deps.allowFileUris,
+    notificationTopics: deps.notificationTopics,
+    ...(deps.reusedEndpointRole === undefined ? {} : { reusedEndpointRole: deps.reusedEndpointRole }),
+    waitTimeoutSeconds: deps.waitTimeoutSeconds,
+    pollSeconds: deps.pollSeconds,
+    nowEpochMs: deps.nowEpochMs ?? Date.now,
+    logger: deps.logger,
+  };
+}
+
 /**
  * The same core functions the async workflow's Lambdas call (`lambdas/<step>.ts`), keyed by the
  * step name each Lambda carries in `STEP_NAME`. Typed by the registry (ASYNC_INFERENCE_STEPS), so
@@ -72,19 +89,7 @@ export function createAsyncStepHandlers(
   };
   return {
     'validate-async-run': (payload) =>
-      validateAsyncRun(payload as ValidateAsyncRunEvent, {
-        store,
-        host,
-        artifactsBucket: deps.artifactsBucket,
-        region: deps.region,
-        allowFileUris: deps.allowFileUris,
-        notificationTopics: deps.notificationTopics,
-        ...(deps.reusedEndpointRole === undefined ? {} : { reusedEndpointRole: deps.reusedEndpointRole }),
-        waitTimeoutSeconds: deps.waitTimeoutSeconds,
-        pollSeconds: deps.pollSeconds,
-        nowEpochMs,
-        logger,
-      }),
+      validateAsyncRun(payload as ValidateAsyncRunEvent, validateAsyncRunDeps(deps)),
     'deploy-async-endpoint': (payload) =>
       deployAsyncEndpoint(payload as PrepareAsyncEndpointEvent, endpointDeps),
     'check-async-endpoint': (payload) =>

@@ -11,6 +11,7 @@ import { s3Uri } from '../handlers/contracts/object-uri.js';
 import type { Logger } from '../handlers/ports.js';
 import { FileObjectStore } from './platform/file-object-store.js';
 import type { LocalModelHost } from './platform/local-model-host.js';
+import { OverlayObjectStore } from './platform/overlay-object-store.js';
 import {
   type ExtractedStateMachine,
   type JsonValue,
@@ -41,6 +42,11 @@ export interface LocalStoreOptions {
    * land in `<runsDir>/<runId>/…` next to its other artifacts. @default 'runs'
    */
   readonly runsDir?: string;
+  /**
+   * Reads see the files, writes stay in memory (`OverlayObjectStore`): what `--plan` plans over,
+   * so that it creates nothing. @default false
+   */
+  readonly writesInMemory?: boolean;
 }
 
 /** What both environments are built from. */
@@ -62,10 +68,11 @@ export interface LocalWorkflowEnvironment {
 
 /** The local buckets, with the artifacts bucket's `runs/` prefix mounted on the runs folder. */
 export function createLocalStore(options: LocalStoreOptions): FileObjectStore {
-  return new FileObjectStore({
+  const layout = {
     rootDir: options.storeDir ?? '.local-store',
     mounts: { [s3Uri(LOCAL_ARTIFACTS_BUCKET, 'runs/')]: resolve(options.runsDir ?? 'runs') },
-  });
+  };
+  return options.writesInMemory === true ? new OverlayObjectStore(layout) : new FileObjectStore(layout);
 }
 
 /** What every local run options carry, whichever the workflow. */

@@ -6,11 +6,14 @@ import {
   type AsyncRunPlan,
   BATCH_SIZE,
   type BatchDescriptor,
+  type BatchItem,
   type ValidateAsyncRunEvent,
   type ValidatedAsyncRun,
 } from '../contracts/async-state.js';
 import { type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
 import {
+  asyncBudgets,
+  type AsyncHistoryShape,
   asyncHistoryIssue,
   DEFAULT_POLL_SCHEDULE,
   type PollSchedule,
@@ -68,15 +71,47 @@ export interface ValidateAsyncRunDeps {
   readonly logger: Logger;
 }
 
+/** The planning needs everything the state does but the endpoint loop's first wait. */
+export type PlanAsyncRunDeps = Omit<ValidateAsyncRunDeps, 'pollSeconds'>;
+
+/** What the planning half of "Validate async run" gives: the plan, and the manifest's items it names. */
+export interface PlannedAsyncRun {
+  readonly plan: AsyncRunPlan;
+  /** One per request sent, in order: the manifest's content (`plan.manifestUri`). */
+  readonly items: readonly BatchItem[];
+}
+
+/**
+ * State "Validate async run": plans the run (`planAsyncRun`), then writes its manifest, the one
+ * object the state creates, which "Load batch inputs" reads.
+ */
 export async function validateAsyncRun(
   event: ValidateAsyncRunEvent,
   deps: ValidateAsyncRunDeps,
 ): Promise<ValidatedAsyncRun> {
+  const { plan, items } = await planAsyncRun(event, deps);
+  await deps.store.putBytes(
+    plan.manifestUri,
+    new TextEncoder().encode(JSON.stringify({ runId: event.runId, items })),
+    'application/json',
+  );
+  return { plan, endpointState: initialEndpointState(plan, plan.plannedAtEpochMs, deps.pollSeconds) };
+}
+
+/**
+ * Everything "Validate async run" checks and decides, with nothing written: the local `--plan`
+ * runs it to show a run before it exists, and refuses an input with the state's own issues.
+ */
+export async function planAsyncRun(
+  event: ValidateAsyncRunEvent,
+  deps: PlanAsyncRunDeps,
+): Promise<PlannedAsyncRun> {
   const input = parseAsyncRunInput(event.input);
   refuseUnwaitableQueue(input, deps.waitTimeoutSeconds);
   const inputs = await checkAsyncRunObjects(input, deps);
   const locations = input.benchmark === undefined ? inputs : cycle(inputs, input.benchmark.burstSize);
-  refuseOverlongHistory(input, locations.length, deps.polling ?? DEFAULT_POLL_SCHEDULE);
+  const historyShape = historyShapeOf(input, locations.length, deps.polling ?? DEFAULT_POLL_SCHEDULE);
+  refuseOverlongHistory(historyShape);
   const { endpoint, warnings } =
     input.endpointName !== undefined
       ? await reusedEndpoint(input.endpointName, locations, deps)
@@ -85,11 +120,6 @@ export async function validateAsyncRun(
   const runPrefix = runPrefixKey(event.runId);
   const manifestUri = s3Uri(deps.artifactsBucket, `${runPrefix}async/inputs.json`);
   const items = locations.map((inputLocation, itemIndex) => ({ itemIndex, inputLocation }));
-  await deps.store.putBytes(
-    manifestUri,
-    new TextEncoder().encode(JSON.stringify({ runId: event.runId, items })),
-    'application/json',
-  );
 
   const batches = batchesOf(items.length);
   const { batchConcurrency, itemConcurrency } = concurrencyOf(
@@ -97,7 +127,6 @@ export async function validateAsyncRun(
     items.length,
     input.benchmark === undefined ? input.maxConcurrency : items.length,
   );
-  const nowMs = deps.nowEpochMs();
   const plan: AsyncRunPlan = {
     runId: event.runId,
     ...(input.name === undefined ? {} : { name: input.name }),
@@ -117,7 +146,8 @@ export async function validateAsyncRun(
     endpoint,
     ...(input.benchmark === undefined ? {} : { benchmark: { burstSize: input.benchmark.burstSize } }),
     tags: runTags(event.runId),
-    plannedAtEpochMs: nowMs,
+    plannedAtEpochMs: deps.nowEpochMs(),
+    budgets: asyncBudgets(historyShape),
     ...(warnings.length === 0 ? {} : { warnings }),
   };
   for (const warning of warnings)
@@ -130,7 +160,7 @@ export async function validateAsyncRun(
     batches: batches.length,
     inFlight: Math.min(items.length, batchConcurrency * itemConcurrency),
   });
-  return { plan, endpointState: initialEndpointState(plan, nowMs, deps.pollSeconds) };
+  return { plan, items };
 }
 
 /** Deployed endpoints start creating; a benchmark first waits for zero instances; else ready. */
@@ -249,20 +279,23 @@ function refuseUnwaitableQueue(input: AsyncRunInput, waitTimeoutSeconds: number)
 }
 
 /**
- * A full history fails the execution and cannot be caught (Step Functions quotas: 25,000 events):
- * the worst case (the endpoint deployed and polled to its deadline, a benchmark's whole scale-in
- * wait, every input failed) is counted before anything is created.
+ * The worst case of the run's history: the endpoint deployed and polled to its deadline, a
+ * benchmark's whole scale-in wait, every input failed.
  */
-function refuseOverlongHistory(input: AsyncRunInput, inputs: number, polling: PollSchedule): void {
+function historyShapeOf(input: AsyncRunInput, inputs: number, polling: PollSchedule): AsyncHistoryShape {
   const deployRounds =
     input.endpointName === undefined ? pollRoundsWithin(ENDPOINT_DEADLINE_SECONDS, polling) : 0;
   const scaleInRounds =
     input.benchmark === undefined ? 0 : pollRoundsWithin(SCALE_IN_DEADLINE_SECONDS, polling);
-  const issue = asyncHistoryIssue({
-    inputs,
-    batchSize: BATCH_SIZE,
-    endpointRounds: deployRounds + scaleInRounds,
-  });
+  return { inputs, batchSize: BATCH_SIZE, endpointRounds: deployRounds + scaleInRounds };
+}
+
+/**
+ * A full history fails the execution and cannot be caught (Step Functions quotas: 25,000 events):
+ * the worst case is counted before anything is created.
+ */
+function refuseOverlongHistory(shape: AsyncHistoryShape): void {
+  const issue = asyncHistoryIssue(shape);
   if (issue !== undefined) throw new InvalidRunInputError([issue]);
 }
 
@@ -347,7 +380,7 @@ const UNSERVING_STATUSES: readonly string[] = [
 async function reusedEndpoint(
   endpointName: string,
   inputLocations: readonly string[],
-  deps: ValidateAsyncRunDeps,
+  deps: PlanAsyncRunDeps,
 ): Promise<{ readonly endpoint: AsyncEndpointPlan; readonly warnings: readonly string[] }> {
   const refuse = (expected: string, got: string): never => {
     throw new InvalidRunInputError([

@@ -1,5 +1,6 @@
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
+import type { ExecutionBudgets } from './execution-limits.js';
 
 /**
  * The async-inference workflow's contract: its steps, the states other layers name, and every JSON
@@ -116,6 +117,8 @@ export interface AsyncRunPlan {
   readonly benchmark?: { readonly burstSize: number };
   readonly tags: Readonly<Record<string, string>>;
   readonly plannedAtEpochMs: number;
+  /** The worst-case history the run was checked with (execution-limits.ts), shown by the local `--plan`. */
+  readonly budgets?: ExecutionBudgets;
   /** What validation could not check (e.g. a reused endpoint's role); the summary repeats them. */
   readonly warnings?: readonly string[];
 }

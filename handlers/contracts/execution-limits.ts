@@ -390,13 +390,7 @@ export function historyIssue(
   counts: Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'>,
   timings: OptimizationTimings,
 ): InputIssue | undefined {
-  const shape: OptimizationHistoryShape = {
-    ...counts,
-    endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
-    compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
-    cleanUpRounds: worstCleanUpRounds(),
-    loadTestRuns: 1,
-  };
+  const shape = worstCaseShape(counts, timings, 1);
   const count = optimizationHistoryEvents(shape);
   if (count.total <= HISTORY_BUDGET) return undefined;
   const given = `up to ${count.total} history events`;
@@ -433,6 +427,24 @@ export function historyIssue(
     field: 'compilation.targets',
     given: `${shape.compilationTargets} targets: ${given}`,
     expected: `at most ${maxTargets} targets with these candidates: ${historyLimitText()}`,
+  };
+}
+
+/**
+ * Every endpoint polled to its deadline, every compilation job to its runtime, the final clean-up
+ * waiting out busy endpoints for its whole deadline, each load test run `loadTestRuns` times.
+ */
+function worstCaseShape(
+  counts: Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'>,
+  timings: OptimizationTimings,
+  loadTestRuns: number,
+): OptimizationHistoryShape {
+  return {
+    ...counts,
+    endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
+    compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
+    cleanUpRounds: worstCleanUpRounds(),
+    loadTestRuns,
   };
 }
 
@@ -502,12 +514,8 @@ export function plannedLoadTestReruns(
   );
 }
 
-/** Every limit the plan would break: its largest state, then its worst-case history. */
-export function optimizationLimitIssues(
-  plan: PlannedOptimization,
-  settings: OptimizationLimitSettings,
-): InputIssue[] {
-  const size = stateSizeIssue({
+function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSettings): PlannedRunFootprint {
+  return {
     plan,
     candidates: plan.candidates,
     compilationTargets: plan.compilations.length,
@@ -516,14 +524,77 @@ export function optimizationLimitIssues(
     modelEnvironment: plan.model?.environment ?? {},
     ...(plan.payloads === undefined ? {} : { payloads: plan.payloads }),
     expandedByRanges: settings.expandedByRanges,
-  });
-  const history = historyIssue(
-    {
-      candidates: plan.candidates.length,
-      workersPerCandidate: plan.loadPlan.workers,
-      compilationTargets: plan.compilations.length,
-    },
-    optimizationTimings(plan, settings),
-  );
+  };
+}
+
+function countsOf(
+  plan: PlannedOptimization,
+): Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'> {
+  return {
+    candidates: plan.candidates.length,
+    workersPerCandidate: plan.loadPlan.workers,
+    compilationTargets: plan.compilations.length,
+  };
+}
+
+/** Every limit the plan would break: its largest state, then its worst-case history. */
+export function optimizationLimitIssues(
+  plan: PlannedOptimization,
+  settings: OptimizationLimitSettings,
+): InputIssue[] {
+  const size = stateSizeIssue(footprintOf(plan, settings));
+  const history = historyIssue(countsOf(plan), optimizationTimings(plan, settings));
   return [size, history].filter((issue): issue is InputIssue => issue !== undefined);
+}
+
+/**
+ * How much of each Step Functions limit a planned run may use: what `npm start -- --plan` shows
+ * beside the cost, so a user sees how close a run is to being refused. The figures are the ones
+ * the limits are checked with (`optimizationLimitIssues`, `asyncHistoryIssue`).
+ */
+export interface ExecutionBudgets {
+  readonly historyEvents: {
+    /** The worst case counted at planning (every poll to its deadline, every re-run). */
+    readonly worstCase: number;
+    /** HISTORY_BUDGET: the quota less the retries' reserve. */
+    readonly budget: number;
+    readonly quota: number;
+  };
+  /** The optimization workflow's largest state; the async plan stays small by design (no estimate). */
+  readonly largestState?: {
+    readonly bytes: number;
+    readonly state: string;
+    readonly quotaBytes: number;
+  };
+}
+
+/** The budgets an optimization plan uses, its load test re-runs (`plannedLoadTestReruns`) included. */
+export function optimizationBudgets(
+  plan: PlannedOptimization,
+  settings: OptimizationLimitSettings,
+  loadTestReruns: number,
+): ExecutionBudgets {
+  const history = optimizationHistoryEvents(
+    worstCaseShape(countsOf(plan), optimizationTimings(plan, settings), 1 + loadTestReruns),
+  );
+  const largest = largestOptimizationState(footprintOf(plan, settings));
+  return {
+    historyEvents: {
+      worstCase: history.total,
+      budget: HISTORY_BUDGET,
+      quota: STEP_FUNCTIONS_QUOTAS.maxHistoryEvents,
+    },
+    largestState: { ...largest, quotaBytes: STEP_FUNCTIONS_QUOTAS.maxPayloadBytes },
+  };
+}
+
+/** The budget an async plan uses: its worst-case history (`asyncHistoryEvents`). */
+export function asyncBudgets(shape: AsyncHistoryShape): ExecutionBudgets {
+  return {
+    historyEvents: {
+      worstCase: asyncHistoryEvents(shape),
+      budget: HISTORY_BUDGET,
+      quota: STEP_FUNCTIONS_QUOTAS.maxHistoryEvents,
+    },
+  };
 }

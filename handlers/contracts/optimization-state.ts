@@ -4,6 +4,7 @@ import type { HostedResourceNames } from '../ports.js';
 import type { Report } from '../report/report.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
+import type { ExecutionBudgets } from './execution-limits.js';
 import type { RunInput, WeightedPayload } from './run-input.js';
 
 /**
@@ -215,6 +216,11 @@ export interface RunPlan {
    * run's worst-case history has no room for re-runs (execution-limits.ts). @default 1
    */
   readonly loadTestReruns?: number;
+  /**
+   * The worst-case history and largest state the limits were checked with ("Validate and plan",
+   * execution-limits.ts), shown by the local `--plan`. Set by the planner; absent in older plans.
+   */
+  readonly budgets?: ExecutionBudgets;
   readonly tags: Readonly<Record<string, string>>;
   readonly estimate: {
     readonly totalUsd: number;

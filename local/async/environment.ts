@@ -12,9 +12,18 @@ import {
 } from '../../handlers/async/handle-async-notification.js';
 import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/async/lost-notification.js';
 import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../handlers/async/send-async-heartbeats.js';
-import { type AsyncRunPlan, AsyncInferenceStates } from '../../handlers/contracts/async-state.js';
+import { type PlannedAsyncRun, planAsyncRun } from '../../handlers/async/validate-async-run.js';
+import {
+  type AsyncRunPlan,
+  AsyncInferenceStates,
+  type ValidateAsyncRunEvent,
+} from '../../handlers/contracts/async-state.js';
 import { describeError } from '../../handlers/contracts/errors.js';
-import { createAsyncStepHandlers } from '../async-step-handlers.js';
+import {
+  type AsyncStepDependencies,
+  createAsyncStepHandlers,
+  validateAsyncRunDeps,
+} from '../async-step-handlers.js';
 import { LocalAsyncPlatform } from '../platform/async-platform.js';
 import { LocalModelHost } from '../platform/local-model-host.js';
 import { walkStates } from '../runner/asl.js';
@@ -58,6 +67,8 @@ export interface LocalAsyncEnvironment extends LocalWorkflowEnvironment {
   readonly tokens: MemoryTaskTokenStore;
   /** Issues the runner's task tokens; the resumer resumes them. */
   readonly taskTokens: TaskTokenBroker;
+  /** The planning of "Validate async run" over this environment, with nothing written (`--plan`). */
+  planRun(event: ValidateAsyncRunEvent): Promise<PlannedAsyncRun>;
   /** One round of the heartbeat sender (the stack runs it on a schedule). */
   sendHeartbeats(): Promise<HeartbeatSummary>;
 }
@@ -105,7 +116,7 @@ export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOption
     });
   }
 
-  const handlers = createAsyncStepHandlers({
+  const stepDependencies: AsyncStepDependencies = {
     store,
     host,
     scaling: platform.scaling,
@@ -124,7 +135,8 @@ export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOption
     pollSeconds: 1,
     maxPollSeconds: 1,
     nowEpochMs,
-  });
+  };
+  const handlers = createAsyncStepHandlers(stepDependencies);
   return {
     store,
     host,
@@ -133,6 +145,7 @@ export function createLocalAsyncEnvironment(options: LocalAsyncEnvironmentOption
     taskTokens,
     logger,
     handlers,
+    planRun: (event) => planAsyncRun(event, validateAsyncRunDeps(stepDependencies)),
     sendHeartbeats: () =>
       sendAsyncHeartbeats({
         store: tokens,

@@ -7,6 +7,10 @@ export interface CliArguments {
   readonly storeDir: string;
   readonly runsDir: string;
   readonly verbose: boolean;
+  /** Print the plan and exit: the first state's validation and planning, nothing created. */
+  readonly plan: boolean;
+  /** With `plan`: the plan as JSON on stdout. */
+  readonly json: boolean;
 }
 
 /** A wrong command line: printed with the usage, exit code 2. */
@@ -27,6 +31,9 @@ Options:
       --store DIR    folder of the local buckets (s3://bucket/key → DIR/bucket/key). Default: .local-store
       --runs DIR     folder of the runs: reports land in DIR/<run id>/. Default: runs
   -v, --verbose      also print every step's log lines
+      --plan         print what the run would do and cost, or why it would be refused, then exit:
+                     the first state's own checks and plan; nothing is created (npm run plan)
+      --json         with --plan: print the plan as JSON on stdout (and nothing else there)
   -h, --help         print this help
 
 Local mode:
@@ -39,7 +46,8 @@ Local mode:
   - Compilation targets are compiled with ONNX Runtime offline graph optimization for this CPU.
   - model.image is ignored (it defaults to "local"): the project's model server serves every model.
 
-Exit codes: 0 the run succeeded, 1 it failed, 2 invalid command line or input, 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
+Exit codes: 0 the run succeeded (--plan: it would start), 1 it failed, 2 invalid command line or
+input (--plan: the run would be refused), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
 
 export function parseCliArguments(argv: readonly string[]): CliArguments {
   let parsed;
@@ -52,6 +60,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         store: { type: 'string', default: '.local-store' },
         runs: { type: 'string', default: 'runs' },
         verbose: { type: 'boolean', short: 'v', default: false },
+        plan: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -64,6 +74,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (!values.help && values.input === undefined) {
     throw new UsageError('Missing --input FILE: expected the path of a run input (e.g. examples/local.json)');
   }
+  if (values.json && !values.plan) {
+    throw new UsageError(
+      '--json: expected only with --plan (it prints the plan as JSON); a run prints its summary',
+    );
+  }
   return {
     help: values.help,
     ...(values.input === undefined ? {} : { inputPath: values.input }),
@@ -71,5 +86,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     storeDir: values.store,
     runsDir: values.runs,
     verbose: values.verbose,
+    plan: values.plan,
+    json: values.json,
   };
 }

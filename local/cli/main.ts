@@ -10,7 +10,11 @@ import {
   type InputIssue,
   InvalidRunInputError,
 } from '../../handlers/contracts/errors.js';
-import type { RunPlan, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import {
+  OPTIMIZATION_STEPS,
+  type RunPlan,
+  type RunSummary,
+} from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import {
@@ -21,8 +25,10 @@ import {
 } from '../local-environment.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
 import { USAGE } from './args.js';
+import type { JsonValue } from '../runner/index.js';
 import { seedExampleObjects } from './example-objects.js';
 import { localModeIssues, withLocalDefaults } from './local-input.js';
+import { formatPlan } from './plan-summary.js';
 import { ProgressReporter } from './progress.js';
 import { displayPath } from './shared.js';
 import { formatSummary, type ServerSettings } from './summary.js';
@@ -64,10 +70,11 @@ const optimizationCli: WorkflowCli<
         return created === undefined ? undefined : serverInfo(created, endpointName);
       },
     }),
-  createEnvironment: ({ storeDir, runsDir, logger, reporter }) =>
+  createEnvironment: ({ storeDir, runsDir, writesInMemory, logger, reporter }) =>
     createLocalEnvironment({
       storeDir,
       runsDir,
+      writesInMemory,
       logger,
       onLoadProgress: (event) => {
         reporter.onLoadProgress(event);
@@ -79,12 +86,40 @@ const optimizationCli: WorkflowCli<
         `Wrote the example ${uri.endsWith('.onnx') ? 'model' : 'payload'} to ${displayPath(cwd, environment.store.pathOf(uri))}`,
       );
     }
-    const plan = await precheck(runId, input, environment, refuse, errorLine);
+    const plan = await precheck(input, refuse, errorLine, () =>
+      validateAndPlan(
+        { runId, input },
+        {
+          store: environment.store,
+          artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
+          allowFileUris: true,
+          logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+        },
+      ),
+    );
     if (plan === undefined) return undefined;
     reporter.line(
       `Run ${runId}: ${plan.candidates.length} candidate(s) on this machine (${availableParallelism()} cores), reports in ${displayPath(cwd, resolve(cwd, args.runsDir, runId))}`,
     );
     return plan;
+  },
+  async plan({ input, environment, runId, args, refuse, errorLine }) {
+    await seedExampleObjects(environment.store, input);
+    // The first state's own handler, over the local adapters it runs on in a run.
+    const planState = environment.handlers[OPTIMIZATION_STEPS.validateAndPlan];
+    if (planState === undefined)
+      throw new TypeError('The local environment has no validate-and-plan handler');
+    const plan = await precheck(
+      input,
+      refuse,
+      errorLine,
+      async () => (await planState({ runId, input }, new AbortController().signal)) as RunPlan,
+    );
+    if (plan === undefined) return undefined;
+    return {
+      json: { plan } as unknown as JsonValue,
+      text: formatPlan({ plan, runCommand: `npm start -- --input ${args.inputPath ?? 'FILE'}` }),
+    };
   },
   run: ({ environment }, execution) => runLocalOptimization({ environment, ...execution }),
   async summarize({ environment, cwd, io }, output, plan) {
@@ -119,15 +154,15 @@ export function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> 
 }
 
 /**
- * The first state's own validation, run before the (slow) synthesis so that a wrong input is
- * reported at once, field by field, plus what local mode cannot run. The state runs it again.
+ * What local mode cannot run, then the first state's own validation and planning (`planRun`),
+ * run before the (slow) synthesis so that a wrong input is reported at once, field by field. The
+ * state runs it again. `--plan` runs the same, and stops there.
  */
 async function precheck(
-  runId: string,
   input: unknown,
-  environment: LocalEnvironment,
   reportIssues: (issues: readonly InputIssue[]) => void,
   errorLine: (text: string) => void,
+  planRun: () => Promise<RunPlan>,
 ): Promise<RunPlan | undefined> {
   const localIssues = localModeIssues(input);
   if (localIssues.length > 0) {
@@ -135,15 +170,7 @@ async function precheck(
     return undefined;
   }
   try {
-    return await validateAndPlan(
-      { runId, input },
-      {
-        store: environment.store,
-        artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
-        allowFileUris: true,
-        logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      },
-    );
+    return await planRun();
   } catch (error) {
     if (error instanceof InvalidRunInputError) {
       reportIssues(error.issues);

@@ -79,7 +79,10 @@ export async function startCli(argv: readonly string[], io: CliStartIo, usage: s
   // Temp files of earlier runs that were killed (SIGKILL leaves no chance to remove them).
   const swept = sweepOrphanedScratch();
   if (swept.length > 0) {
-    io.stdout.write(`Removed the temporary files of ${swept.length} earlier local run(s) that were killed\n`);
+    // A plan's stdout is the plan alone (`--plan --json` parses it).
+    (args.plan ? io.stderr : io.stdout).write(
+      `Removed the temporary files of ${swept.length} earlier local run(s) that were killed\n`,
+    );
   }
   const runId = args.runId ?? defaultRunId(new Date());
   if (!isValidRunId(runId)) {

@@ -2,8 +2,9 @@
  * The skeleton both local CLIs share (`npm start`, `npm run start:async`): the command line and its
  * exit codes, the scratch sweep, the first checks of the input, the environment and its
  * interruption (Ctrl-C, SIGTERM), the synthesized workflow run on the local runner with live
- * progress, what an unsuccessful run did and left, and the summary. Each workflow supplies its
- * hooks: its usage, its input checks, its environment, progress reporter, run and summary.
+ * progress, what an unsuccessful run did and left, and the summary; or, with `--plan`, the plan
+ * alone. Each workflow supplies its hooks: its usage, its input checks, its environment, progress
+ * reporter, plan, run and summary.
  */
 import { resolve } from 'node:path';
 import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
@@ -78,6 +79,12 @@ export interface CliRun<Environment extends LocalWorkflowEnvironment, Reporter e
   readonly refuse: (issues: readonly InputIssue[]) => void;
 }
 
+/** A plan, as `--plan --json` and `--plan` print it. */
+export interface PrintablePlan {
+  readonly json: JsonValue;
+  readonly text: string;
+}
+
 export interface WorkflowCli<
   Environment extends LocalWorkflowEnvironment,
   Reporter extends CliReporter,
@@ -102,6 +109,8 @@ export interface WorkflowCli<
   createEnvironment(options: {
     readonly storeDir: string;
     readonly runsDir: string;
+    /** `--plan`: the store keeps its writes in memory, so nothing is created. */
+    readonly writesInMemory: boolean;
     readonly logger: Logger;
     readonly reporter: Reporter;
     readonly workflows: () => SynthesizedWorkflows;
@@ -119,6 +128,12 @@ export interface WorkflowCli<
     run: CliRun<Environment, Reporter>,
     execution: LocalWorkflowRunOptions & { readonly signal: AbortSignal; readonly prepared: Prepared },
   ): Promise<Outcome>;
+  /**
+   * `--plan`: writes the example objects the input names (in memory: the environment's writes stay
+   * there) and runs the first state's validation and planning over the environment. Returns the
+   * plan as JSON (`--json`) and as text, or `undefined` after refusing the input (exit code 2).
+   */
+  plan(run: CliRun<Environment, Reporter>): Promise<PrintablePlan | undefined>;
   /** What a successful clean-up removed, e.g. "every endpoint was deleted". */
   readonly deleted: string;
   /** Prints the summary of a run that succeeded; returns what the outcome adds (its files). */
@@ -154,8 +169,12 @@ export async function runWorkflowCli<
 
   // The reporter is made first (the environment logs through it) and reads the environment later.
   const made: { environment?: Environment } = {};
+  // A plan's stdout is the plan alone (`--json` parses it): progress lines go to stderr.
+  const progressOutput = args.plan
+    ? { write: (text: string) => io.stderr.write(text), isTTY: false }
+    : { write: (text: string) => io.stdout.write(text), isTTY: io.stdout.isTTY === true };
   const reporter = cli.createReporter({
-    output: { write: (text) => io.stdout.write(text), isTTY: io.stdout.isTTY === true },
+    output: progressOutput,
     elapsedMs: () => performance.now() - started,
     environment: () => made.environment,
   });
@@ -176,6 +195,7 @@ export async function runWorkflowCli<
   const created = cli.createEnvironment({
     storeDir: resolve(cwd, args.storeDir),
     runsDir: resolve(cwd, args.runsDir),
+    writesInMemory: args.plan,
     logger,
     reporter,
     workflows: synthesized,
@@ -193,6 +213,7 @@ export async function runWorkflowCli<
     errorLine,
     refuse,
   };
+  if (args.plan) return printPlan(run, cli);
   const interrupt = interruptRun(
     io,
     () => {
@@ -246,6 +267,35 @@ export async function runWorkflowCli<
   } finally {
     interrupt.release();
     await created.close();
+  }
+}
+
+/**
+ * `--plan`: the plan on stdout (JSON with `--json`), exit code 0; a refusal as a run's, exit code 2.
+ * No interruption handling: nothing is created, so Ctrl-C may end the process as it is.
+ */
+async function printPlan<
+  Environment extends LocalWorkflowEnvironment,
+  Reporter extends CliReporter,
+  Prepared,
+  Outcome extends LocalWorkflowOutcome,
+  Extra extends object,
+>(
+  run: CliRun<Environment, Reporter>,
+  cli: WorkflowCli<Environment, Reporter, Prepared, Outcome, Extra>,
+): Promise<CliRunOutcome> {
+  const { args, runId, environment, io, errorLine } = run;
+  try {
+    const plan = await cli.plan(run);
+    if (plan === undefined) return { exitCode: EXIT_CODES.invalid, runId, serverPids: [] };
+    io.stdout.write(args.json ? `${JSON.stringify(plan.json, null, 2)}\n` : plan.text);
+    return { exitCode: EXIT_CODES.ok, runId, serverPids: pidsOf(environment.host) };
+  } catch (error) {
+    errorLine(`Error: ${describeError(error)}`);
+    if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);
+    return { exitCode: EXIT_CODES.runFailed, runId, serverPids: pidsOf(environment.host) };
+  } finally {
+    await environment.close();
   }
 }
 

@@ -82,6 +82,21 @@ describe('validateAndPlan', () => {
     ]);
   });
 
+  it('records the worst-case history and largest state its limits were checked with', async () => {
+    // Act
+    const plan = await validateAndPlan({ runId: 'nightly-2026-11-22', input: baseInput() }, deps());
+
+    // Assert: 3 candidates (each load test run twice at worst) and 1 target, polled to their deadlines.
+    expect(plan.budgets).toEqual({
+      historyEvents: { worstCase: 1222, budget: 24_000, quota: 25_000 },
+      largestState: {
+        bytes: 21_287,
+        state: 'the run state after "Benchmark each candidate"',
+        quotaBytes: 262_144,
+      },
+    });
+  });
+
   it('is deterministic, so a retried step asks for the same resource names', async () => {
     // Act
     const first = await validateAndPlan({ runId: 'run-a', input: baseInput() }, deps());

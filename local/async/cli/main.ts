@@ -24,6 +24,8 @@ import {
 } from '../environment.js';
 import { seedAsyncExampleObjects } from '../example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
+import type { JsonValue } from '../../runner/index.js';
+import { formatAsyncPlan } from './plan-summary.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
 
@@ -42,6 +44,9 @@ Options:
       --store DIR    folder of the local buckets (s3://bucket/key → DIR/bucket/key). Default: .local-store
       --runs DIR     folder of the runs: the summary lands in DIR/<run id>/async/. Default: runs
   -v, --verbose      also print every step's log lines
+      --plan         print what the run would do (endpoint, inputs, batches), or why it would be
+                     refused, then exit: the first state's own checks and plan; nothing is created
+      --json         with --plan: print the plan as JSON on stdout (and nothing else there)
   -h, --help         print this help
 
 Local mode:
@@ -54,8 +59,9 @@ Local mode:
     this machine's cores); starting one is the local scale-out delay. Scaling cooldowns are
     shortened 100 times (the workflow's 600 s scale-in cooldown lasts 6 s).
 
-Exit codes: 0 the run succeeded (inputs may have failed: see the summary), 1 it failed,
-2 invalid command line or input, 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
+Exit codes: 0 the run succeeded (inputs may have failed: see the summary; --plan: it would start),
+1 it failed, 2 invalid command line or input (--plan: the run would be refused), 130 interrupted
+(Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
 
 interface SummaryFiles {
   /** Files of summary.json and summary.md, when the run succeeded. */
@@ -85,10 +91,11 @@ const asyncInferenceCli: WorkflowCli<
     return { input, issues: precheck(input) };
   },
   createReporter: ({ output, elapsedMs }) => new AsyncProgressReporter({ output, elapsedMs }),
-  createEnvironment: ({ storeDir, runsDir, logger, workflows }) =>
+  createEnvironment: ({ storeDir, runsDir, writesInMemory, logger, workflows }) =>
     createLocalAsyncEnvironment({
       storeDir,
       runsDir,
+      writesInMemory,
       logger,
       // The first state checks queue TTLs against the wait's timeout as synthesized.
       waitTimeoutSeconds: workflows().asyncWaitTimeoutSeconds,
@@ -110,6 +117,25 @@ const asyncInferenceCli: WorkflowCli<
       `Run ${runId}: ${workflows().asyncInference.name}, summary in ${displayPath(cwd, resolve(cwd, args.runsDir, runId, 'async'))}`,
     );
     return true;
+  },
+  async plan({ input, environment, runId, args, refuse }) {
+    await seedAsyncExampleObjects(environment.store, input);
+    try {
+      // "Validate async run" without its manifest write, over the environment the run uses.
+      const planned = await environment.planRun({ runId, input });
+      return {
+        json: { plan: planned.plan, items: planned.items } as unknown as JsonValue,
+        text: formatAsyncPlan({
+          planned,
+          runCommand: `npm run start:async -- --input ${args.inputPath ?? 'FILE'}`,
+          displayUri: localDisplayUri,
+        }),
+      };
+    } catch (error) {
+      if (!(error instanceof InvalidRunInputError)) throw error;
+      refuse(error.issues);
+      return undefined;
+    }
   },
   async run({ environment, reporter }, execution) {
     let watched: WatchedVariant | undefined;
@@ -148,13 +174,18 @@ const asyncInferenceCli: WorkflowCli<
           json: displayPath(cwd, summaryFiles.json),
           markdown: displayPath(cwd, summaryFiles.markdown),
         },
-        displayUri: (uri) =>
-          uri.startsWith('s3://local-artifacts/') ? uri.slice('s3://local-artifacts/'.length) : uri,
+        displayUri: localDisplayUri,
       }),
     );
     return { summaryFiles, summary };
   },
 };
+
+/** A URI in the local artifacts bucket without its bucket, as the store's folders show it. */
+function localDisplayUri(uri: string): string {
+  const bucket = `s3://${LOCAL_ARTIFACTS_BUCKET}/`;
+  return uri.startsWith(bucket) ? uri.slice(bucket.length) : uri;
+}
 
 /** `npm run start:async`: the async-inference workflow, run locally from its command line. */
 export function runAsyncCli(argv: readonly string[], io: CliIo): Promise<AsyncCliOutcome> {

@@ -1,6 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { validateAsyncRun, type ValidateAsyncRunDeps } from '../../../handlers/async/validate-async-run.js';
+import {
+  planAsyncRun,
+  validateAsyncRun,
+  type ValidateAsyncRunDeps,
+} from '../../../handlers/async/validate-async-run.js';
 import { AsyncEndpointPhases, type ValidatedAsyncRun } from '../../../handlers/contracts/async-state.js';
 import {
   type InputIssue,
@@ -93,6 +97,53 @@ function manifestItems(): unknown {
   return JSON.parse(new TextDecoder().decode(manifest.body));
 }
 
+describe("planAsyncRun: the state's planning, with nothing written", () => {
+  it('returns the plan and the manifest items the state would write', async () => {
+    // Arrange
+    const inputs = seededInputs(2);
+    const input = { endpointName: REUSED, inputs };
+
+    // Act
+    const planned = await planAsyncRun({ runId: RUN_ID, input }, deps());
+
+    // Assert
+    const validated = await validate(input);
+    expect(planned).toEqual({
+      plan: validated.plan,
+      items: [
+        { itemIndex: 0, inputLocation: inputs[0] },
+        { itemIndex: 1, inputLocation: inputs[1] },
+      ],
+    });
+  });
+
+  it('writes no manifest, nor any other object', async () => {
+    // Arrange
+    const inputs = seededInputs(2);
+    const before = [...store.objects.keys()];
+
+    // Act
+    await planAsyncRun({ runId: RUN_ID, input: { endpointName: REUSED, inputs } }, deps());
+
+    // Assert
+    expect([...store.objects.keys()]).toEqual(before);
+  });
+
+  it('refuses a missing input with the issues the state refuses it with', async () => {
+    // Arrange
+    const input = { endpointName: REUSED, inputs: inputUris(1) };
+
+    // Act
+    const planned = await refusal(planAsyncRun({ runId: RUN_ID, input }, deps()));
+
+    // Assert
+    expect(planned).toEqual([
+      `inputs[0]: got "${input.inputs[0]}", expected an object that exists and that the workflow can read`,
+    ]);
+    expect(await refusal(validate(input))).toEqual(planned);
+  });
+});
+
 describe('validateAsyncRun: the plan', () => {
   it('plans a reused endpoint with explicit inputs, the invocation settings and the run tags', async () => {
     // Arrange
@@ -128,6 +179,8 @@ describe('validateAsyncRun: the plan', () => {
       endpoint: { action: 'reuse', endpointName: REUSED, variantName: 'AllTraffic', keepAfterRun: true },
       tags: { 'mso:project': 'model-serving-optimizer', 'mso:run-id': RUN_ID },
       plannedAtEpochMs: NOW_MS,
+      // 2 inputs in 1 batch on a reused endpoint, plus the final clean-up's worst case: asyncHistoryEvents.
+      budgets: { historyEvents: { worstCase: 285, budget: 24_000, quota: 25_000 } },
     });
   });
 

@@ -13,6 +13,8 @@ describe('parseCliArguments', () => {
       storeDir: '.local-store',
       runsDir: 'runs',
       verbose: false,
+      plan: false,
+      json: false,
     });
   });
 
@@ -28,6 +30,8 @@ describe('parseCliArguments', () => {
       '--runs',
       'out',
       '-v',
+      '--plan',
+      '--json',
     ]);
 
     // Assert
@@ -38,7 +42,21 @@ describe('parseCliArguments', () => {
       storeDir: 's',
       runsDir: 'out',
       verbose: true,
+      plan: true,
+      json: true,
     });
+  });
+
+  it('refuses --json without --plan, saying what it is for', () => {
+    // Act
+    const parse = () => parseCliArguments(['--input', 'in.json', '--json']);
+
+    // Assert
+    expect(parse).toThrow(
+      new UsageError(
+        '--json: expected only with --plan (it prints the plan as JSON); a run prints its summary',
+      ),
+    );
   });
 
   it('accepts --help without an input', () => {

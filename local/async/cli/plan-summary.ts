@@ -1,0 +1,58 @@
+/**
+ * What `--plan` prints for an async-inference run: the plan "Validate async run" makes (its
+ * planning half, `planAsyncRun`), read for a person before the run exists.
+ */
+import type { PlannedAsyncRun } from '../../../handlers/async/validate-async-run.js';
+import { type AsyncEndpointPlan, BATCH_SIZE } from '../../../handlers/contracts/async-state.js';
+import { formatBudgets } from '../../cli/plan-summary.js';
+
+/** Inputs listed by name; the rest are counted. */
+const LISTED_INPUTS = 3;
+
+export interface AsyncPlanSummaryInput {
+  readonly planned: PlannedAsyncRun;
+  /** The command that starts this run, e.g. "npm run start:async -- --input examples/local-async.json". */
+  readonly runCommand: string;
+  /** How a URI is shown (local artifacts without their bucket). */
+  readonly displayUri: (uri: string) => string;
+}
+
+export function formatAsyncPlan({ planned, runCommand, displayUri }: AsyncPlanSummaryInput): string {
+  const { plan, items } = planned;
+  const inFlight = Math.min(plan.itemCount, plan.batchConcurrency * plan.itemConcurrency);
+  const listed = items.slice(0, LISTED_INPUTS).map((item) => `    ${displayUri(item.inputLocation)}`);
+  const lines = [
+    `Plan of async run ${plan.runId}${plan.name === undefined ? '' : ` (${plan.name})`}: accepted, nothing created.`,
+    '',
+    ...endpointLines(plan.endpoint, displayUri),
+    `Inputs: ${plan.itemCount}${plan.benchmark === undefined ? '' : ` (a benchmark: a burst of ${plan.benchmark.burstSize} sent at once, once the endpoint has scaled in to zero instances)`}`,
+    ...listed,
+    ...(items.length > LISTED_INPUTS ? [`    … and ${items.length - LISTED_INPUTS} more`] : []),
+    `Batches: ${plan.batches.length} of at most ${BATCH_SIZE} inputs; ${plan.batchConcurrency} batch(es) at a time × ${plan.itemConcurrency} inputs each: at most ${inFlight} requests in flight`,
+    `Invocation: ${plan.invocation.contentType}, invocation timeout ${plan.invocation.invocationTimeoutSeconds} s, request TTL ${plan.invocation.requestTtlSeconds} s, each input waited for at most ${plan.invocation.waitTimeoutSeconds} s`,
+    ...(plan.warnings ?? []).map((warning) => `Warning: ${warning}`),
+    '',
+    ...formatBudgets(plan.budgets),
+    '',
+    `Start it: ${runCommand}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function endpointLines(endpoint: AsyncEndpointPlan, displayUri: (uri: string) => string): string[] {
+  const after = endpoint.keepAfterRun ? 'kept after the run' : 'deleted after the run';
+  const { deploy } = endpoint;
+  if (endpoint.action === 'reuse' || deploy === undefined) {
+    return [`Endpoint: reuse ${endpoint.endpointName} (variant ${endpoint.variantName}), ${after}`];
+  }
+  const perInstance =
+    deploy.maxConcurrentInvocationsPerInstance === undefined
+      ? ''
+      : `, ${deploy.maxConcurrentInvocationsPerInstance} invocation(s) at a time per instance`;
+  const environment = Object.entries(deploy.environment).map(([name, value]) => `${name}=${value}`);
+  return [
+    `Endpoint: deploy ${endpoint.endpointName}, ${after}`,
+    `  ${deploy.instanceType}, from 0 to ${deploy.maxInstanceCount} instance(s), scaled out at a backlog of ${deploy.targetBacklogPerInstance} per instance${perInstance}`,
+    `  model data ${displayUri(deploy.modelDataUrl)}, image ${deploy.image}${environment.length === 0 ? '' : `, environment ${environment.join(' ')}`}`,
+  ];
+}

@@ -1,0 +1,78 @@
+/**
+ * What `--plan` prints for an optimization run: the plan "Validate and plan" returned, read for a
+ * person before the run exists. The budgets' lines serve the async plan too.
+ */
+import type { ExecutionBudgets } from '../../handlers/contracts/execution-limits.js';
+import type { PlannedCandidate, RunPlan } from '../../handlers/contracts/optimization-state.js';
+import { testSeconds } from '../../handlers/validate-and-plan.js';
+import { table } from './shared.js';
+
+export interface PlanSummaryInput {
+  readonly plan: RunPlan;
+  /** The command that starts this run, e.g. "npm start -- --input examples/local.json". */
+  readonly runCommand: string;
+}
+
+export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
+  const perCandidate = testSeconds(plan.loadPlan);
+  const rounds = Math.ceil(plan.candidates.length / Math.max(1, plan.maxConcurrentCandidates));
+  const lines = [
+    `Plan of run ${plan.runId}${plan.name === undefined ? '' : ` (${plan.name})`}: accepted, nothing created.`,
+    '',
+    `Candidates (${plan.candidates.length}):`,
+    ...table(
+      ['candidate', 'runs on', 'compiled for', 'settings', 'est. USD', 'price'],
+      plan.candidates.map(candidateRow),
+    ).map((line) => `  ${line}`),
+    '',
+    plan.compilations.length === 0
+      ? 'Compilations: none'
+      : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target} (job ${c.jobName})`).join(', ')}`,
+    `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s): at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
+    `SLA: p95 ≤ ${plan.sla.p95LatencyMs} ms, error rate ≤ ${plan.sla.maxErrorRate}; objective ${plan.objective}`,
+    '',
+    `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}; a local run costs nothing`,
+    `  prices: ${plan.estimate.priceTable.kind}, ${plan.estimate.priceTable.region}, recorded ${plan.estimate.priceTable.recordedOn} (${plan.estimate.priceTable.url})`,
+    ...plan.estimate.assumptions.map((assumption) => `  assumes: ${assumption}`),
+    '',
+    ...formatBudgets(plan.budgets),
+    '',
+    `Start it: ${runCommand}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function candidateRow(candidate: PlannedCandidate): string[] {
+  const runsOn =
+    candidate.serverless !== undefined
+      ? `serverless ${candidate.serverless.memorySizeMb} MB × ${candidate.serverless.maxConcurrency}`
+      : `${candidate.instanceType ?? '?'} × ${candidate.initialInstanceCount}`;
+  const settings = Object.entries(candidate.environment).map(([name, value]) => `${name}=${value}`);
+  return [
+    candidate.id,
+    runsOn,
+    candidate.compiledFor ?? '-',
+    settings.length === 0 ? '-' : settings.join(' '),
+    candidate.estimatedCostUsd.toFixed(2),
+    candidate.priceSource,
+  ];
+}
+
+/** The Step Functions limits a plan uses, as lines ("Step Functions budgets:" and one per limit). */
+export function formatBudgets(budgets: ExecutionBudgets | undefined): string[] {
+  if (budgets === undefined) return ['Step Functions budgets: not recorded by this planner'];
+  const { historyEvents: history, largestState: state } = budgets;
+  return [
+    'Step Functions budgets (worst case, checked before anything is created):',
+    `  history: up to ${history.worstCase} events of the ${history.budget} budget (${percent(history.worstCase, history.budget)}; the quota is ${history.quota} events per execution, the rest is kept for retries)`,
+    ...(state === undefined
+      ? []
+      : [
+          `  largest state: ${state.bytes} bytes of the ${state.quotaBytes}-byte quota (${percent(state.bytes, state.quotaBytes)}), ${state.state}`,
+        ]),
+  ];
+}
+
+function percent(used: number, of: number): string {
+  return `${((used / of) * 100).toFixed(1)} %`;
+}

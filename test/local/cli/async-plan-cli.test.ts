@@ -1,0 +1,131 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { ValidatedAsyncRun } from '../../../handlers/contracts/async-state.js';
+import { runAsyncCli } from '../../../local/async/cli/main.js';
+import { withAsyncLocalDefaults } from '../../../local/async/cli/local-input.js';
+import { createLocalAsyncEnvironment } from '../../../local/async/environment.js';
+import { seedAsyncExampleObjects } from '../../../local/async/example-inputs.js';
+import { type SynthesizedWorkflows, synthesizeWorkflows } from '../../../local/synthesized-workflows.js';
+import { silentLogger } from '../../support/memory-object-store.js';
+import { cliSandbox } from './support/cli-sandbox.js';
+
+const sandbox = cliSandbox('async-plan-cli-');
+const { capture, inputFile } = sandbox;
+
+const EXAMPLE = fileURLToPath(new URL('../../../examples/local-async.json', import.meta.url));
+const RUN_ID = 'async-plan-demo';
+
+let workflows: SynthesizedWorkflows;
+
+beforeAll(() => {
+  workflows = synthesizeWorkflows();
+}, 120_000);
+
+/** stderr without the line of an earlier killed run's temporary files (swept by any CLI start). */
+function ownLines(stderr: string): string {
+  return stderr.replace(/^Removed the temporary files of .*\n/m, '');
+}
+
+async function cli(argv: readonly string[]) {
+  const { io, stdout, stderr } = capture();
+  const args = [...argv, '--run-id', RUN_ID, '--store', 'store', '--runs', 'runs'];
+  const outcome = await runAsyncCli(args, { ...io, workflows });
+  return { outcome, stdout: stdout(), stderr: ownLines(stderr()) };
+}
+
+describe('runAsyncCli --plan', () => {
+  it('prints the endpoint to deploy, the inputs, the batches and the concurrency of examples/local-async.json', async () => {
+    // Act
+    const { outcome, stdout } = await cli(['--plan', '--input', EXAMPLE]);
+
+    // Assert
+    expect(outcome.exitCode).toBe(0);
+    expect(stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        `Plan of async run ${RUN_ID} (Example CNN on a local async endpoint: a burst of 20 from zero instances): accepted, nothing created.`,
+        expect.stringMatching(
+          /^Endpoint: deploy mso-async-plan-demo-[0-9a-f]{8}-ep-async, deleted after the run$/,
+        ),
+        '  ml.c5.large, from 0 to 2 instance(s), scaled out at a backlog of 5 per instance, 2 invocation(s) at a time per instance',
+        '  model data models/example-cnn/model.tar.gz, image local',
+        'Inputs: 20 (a benchmark: a burst of 20 sent at once, once the endpoint has scaled in to zero instances)',
+        '    inputs/example-cnn/input-0001.bin',
+        '    … and 17 more',
+        'Batches: 1 of at most 40 inputs; 1 batch(es) at a time × 20 inputs each: at most 20 requests in flight',
+        `Invocation: application/octet-stream, invocation timeout 60 s, request TTL 3600 s, each input waited for at most ${workflows.asyncWaitTimeoutSeconds} s`,
+        '  history: up to 974 events of the 24000 budget (4.1 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        `Start it: npm run start:async -- --input ${EXAMPLE}`,
+      ]),
+    );
+  });
+
+  it('prints with --json the plan and manifest items of the first state, "Validate async run"', async () => {
+    // Prepare: the first state's own local handler, over an environment whose writes stay in memory.
+    const environment = createLocalAsyncEnvironment({
+      storeDir: join(sandbox.dir(), 'reference-store'),
+      runsDir: join(sandbox.dir(), 'reference-runs'),
+      writesInMemory: true,
+      logger: silentLogger,
+      waitTimeoutSeconds: workflows.asyncWaitTimeoutSeconds,
+    });
+    const input = withAsyncLocalDefaults(JSON.parse(await readFile(EXAMPLE, 'utf8')) as unknown);
+    await seedAsyncExampleObjects(environment.store, input);
+    const validate = environment.handlers['validate-async-run'];
+    if (validate === undefined) throw new Error('no validate-async-run handler');
+    const validated = (await validate(
+      { runId: RUN_ID, input },
+      new AbortController().signal,
+    )) as ValidatedAsyncRun;
+    const manifest = JSON.parse(
+      new TextDecoder().decode(await environment.store.getBytes(validated.plan.manifestUri)),
+    ) as { items: unknown };
+    await environment.close();
+
+    // Act
+    const { outcome, stdout } = await cli(['--plan', '--json', '--input', EXAMPLE]);
+
+    // Assert: the same plan, but for the time it was made.
+    expect(outcome.exitCode).toBe(0);
+    const printed = JSON.parse(stdout) as { plan: { plannedAtEpochMs: number } };
+    expect(printed).toEqual({
+      plan: { ...validated.plan, plannedAtEpochMs: printed.plan.plannedAtEpochMs },
+      items: manifest.items,
+    });
+  });
+
+  it('creates nothing: no file in the store or the runs folder (no manifest), no model server', async () => {
+    // Act
+    const { outcome } = await cli(['--plan', '--input', EXAMPLE]);
+
+    // Assert: the example model and inputs were written in memory only.
+    expect(await readdir(sandbox.dir())).toEqual([]);
+    expect(outcome.serverPids).toEqual([]);
+  });
+
+  it('refuses a missing input with exit code 2 and the issue lines a run prints', async () => {
+    // Prepare
+    const missing = 's3://local-artifacts/inputs/none/input-0001.bin';
+    const path = await inputFile({
+      endpoint: {
+        modelDataUrl: 's3://local-artifacts/models/example-cnn/model.tar.gz',
+        framework: 'onnx',
+        instanceType: 'ml.c5.large',
+      },
+      inputs: [missing],
+    });
+
+    // Act
+    const planned = await cli(['--plan', '--input', path]);
+
+    // Assert
+    const ran = await cli(['--input', path]);
+    expect([planned.outcome.exitCode, planned.stdout, planned.stderr]).toEqual([
+      2,
+      '',
+      `Invalid run input in input.json:\n  - inputs[0]: got "${missing}", expected an object that exists and that the workflow can read\n`,
+    ]);
+    expect([ran.outcome.exitCode, ran.stderr]).toEqual([2, planned.stderr]);
+  });
+});

@@ -1,0 +1,169 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
+import { LocalInstanceQuotas } from '../../../local/adapters/local-instance-quotas.js';
+import { seedExampleObjects } from '../../../local/cli/example-objects.js';
+import { withLocalDefaults } from '../../../local/cli/local-input.js';
+import { runCli } from '../../../local/cli/main.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../../../local/workflow-environment.js';
+import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
+import { cliSandbox } from './support/cli-sandbox.js';
+
+const sandbox = cliSandbox('plan-cli-');
+const { capture, inputFile } = sandbox;
+
+const EXAMPLE = fileURLToPath(new URL('../../../examples/local.json', import.meta.url));
+const RUN_ID = 'plan-demo';
+
+async function example(): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(EXAMPLE, 'utf8')) as Record<string, unknown>;
+}
+
+/** stderr without the line of an earlier killed run's temporary files (swept by any CLI start). */
+function ownLines(stderr: string): string {
+  return stderr.replace(/^Removed the temporary files of .*\n/m, '');
+}
+
+/** `--plan` of an input file, over the sandbox's store and runs folders. */
+function plan(inputPath: string, ...flags: string[]) {
+  const { io, stdout, stderr } = capture();
+  const args = [
+    '--plan',
+    ...flags,
+    '--input',
+    inputPath,
+    '--run-id',
+    RUN_ID,
+    '--store',
+    'store',
+    '--runs',
+    'runs',
+  ];
+  return runCli(args, io).then((outcome) => ({ outcome, stdout: stdout(), stderr: ownLines(stderr()) }));
+}
+
+/** The same input run for real: it is refused before anything starts, so this is quick. */
+function run(inputPath: string) {
+  const { io, stdout, stderr } = capture();
+  const args = ['--input', inputPath, '--run-id', RUN_ID, '--store', 'store', '--runs', 'runs'];
+  return runCli(args, io).then((outcome) => ({ outcome, stdout: stdout(), stderr: ownLines(stderr()) }));
+}
+
+describe('runCli --plan', () => {
+  it('prints the candidates, the compilation, the load plan and the estimate of examples/local.json', async () => {
+    // Act
+    const { outcome, stdout } = await plan(EXAMPLE);
+
+    // Assert
+    expect(outcome.exitCode).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `Plan of run ${RUN_ID} (Example CNN on this machine: uncompiled vs compiled, two CPU budgets, two server settings): accepted, nothing created.`,
+        '    c5-large          ml.c5.large × 1   -             -                                 0.02      price-table',
+        '    c5-large-neo      ml.c5.large × 1   ml_c5         -                                 0.02      price-table',
+        '    c5-xlarge-neo-2w  ml.c5.xlarge × 1  ml_c5         SAGEMAKER_MODEL_SERVER_WORKERS=2  0.04      price-table',
+        'Load plan: closed model, steps 1, 2, 4, 1 s warm-up + 5 s per step, 1 worker(s): at most 18 s per candidate; 3 candidate(s), 1 at a time: about 54 s of load tests',
+        'Estimated cost on AWS: $0.08 (no maxCostUsd set); a local run costs nothing',
+        '  prices: Real-Time Inference, on-demand, per instance-hour, us-east-1, recorded 2025-10-01 (https://aws.amazon.com/sagemaker/pricing/)',
+        '  assumes: endpoint billed 10 min while creating and 2 min while deleting',
+        `Start it: npm start -- --input ${EXAMPLE}`,
+      ]),
+    );
+  });
+
+  it('prints the Step Functions budgets the plan was checked with', async () => {
+    // Act
+    const { stdout } = await plan(EXAMPLE);
+
+    // Assert
+    expect(stdout).toContain(
+      [
+        'Step Functions budgets (worst case, checked before anything is created):',
+        '  history: up to 1222 events of the 24000 budget (5.1 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        '  largest state: 21283 bytes of the 262144-byte quota (8.1 %), the run state after "Benchmark each candidate"',
+      ].join('\n'),
+    );
+  });
+
+  it('prints with --json the plan of the first state, "Validate and plan", and nothing else on stdout', async () => {
+    // Prepare: the first state's function over the local adapters, with the example objects stored.
+    const input = withLocalDefaults(await example());
+    const store = new MemoryObjectStore();
+    await seedExampleObjects(store, input);
+    const expected = await validateAndPlan(
+      { runId: RUN_ID, input },
+      {
+        store,
+        artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
+        allowFileUris: true,
+        instanceQuotas: new LocalInstanceQuotas(),
+        logger: silentLogger,
+      },
+    );
+
+    // Act
+    const { outcome, stdout } = await plan(EXAMPLE, '--json');
+
+    // Assert
+    expect(outcome.exitCode).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ plan: expected });
+  });
+
+  it('creates nothing: no file in the store or the runs folder, no model server', async () => {
+    // Act
+    const { outcome } = await plan(EXAMPLE);
+
+    // Assert: the example objects were written in memory only.
+    expect(await readdir(sandbox.dir())).toEqual([]);
+    expect(outcome.serverPids).toEqual([]);
+  });
+
+  it('refuses an invalid input with exit code 2 and the issue lines a run prints', async () => {
+    // Prepare
+    const path = await inputFile({ ...(await example()), sla: { p95LatencyMs: -3 } });
+
+    // Act
+    const planned = await plan(path);
+
+    // Assert
+    const ran = await run(path);
+    expect([planned.outcome.exitCode, planned.stdout, planned.stderr]).toEqual([
+      2,
+      '',
+      'Invalid run input in input.json:\n  - sla.p95LatencyMs: got -3, expected number to be >0\n',
+    ]);
+    expect([ran.outcome.exitCode, ran.stderr]).toEqual([planned.outcome.exitCode, planned.stderr]);
+  });
+
+  it('refuses a run over maxCostUsd with exit code 2 and the message a run prints', async () => {
+    // Prepare
+    const path = await inputFile({ ...(await example()), maxCostUsd: 0.01 });
+
+    // Act
+    const planned = await plan(path);
+
+    // Assert
+    const ran = await run(path);
+    expect([planned.outcome.exitCode, planned.stderr]).toEqual([
+      2,
+      "The run's estimated cost $0.08 exceeds maxCostUsd $0.01 (c5-large $0.02, c5-large-neo $0.02, c5-xlarge-neo-2w $0.04; load generator $0.00). Raise maxCostUsd, or shorten the load plan or remove candidates. Nothing was created.\n",
+    ]);
+    expect([ran.outcome.exitCode, ran.stderr]).toEqual([planned.outcome.exitCode, planned.stderr]);
+  });
+
+  it('refuses --json without --plan as a wrong command line', async () => {
+    // Prepare
+    const { io, stderr } = capture();
+
+    // Act
+    const outcome = await runCli(['--json', '--input', EXAMPLE], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(2);
+    expect(stderr()).toMatch(
+      /^--json: expected only with --plan \(it prints the plan as JSON\); a run prints its summary\n\nUsage:/,
+    );
+  });
+});
