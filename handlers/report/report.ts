@@ -1,4 +1,5 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
+import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
 import type { EndpointMetrics } from '../ports.js';
 import type {
   LatencyPercentilesMs,
@@ -20,6 +21,12 @@ export interface Report {
   readonly sla: LatencySla;
   readonly loadPlan: LoadPlan;
   readonly priceTable: typeof PRICE_TABLE_SOURCE;
+  /** How the run ended (recommended, partial, no-candidate-met-sla, all-candidates-failed). */
+  readonly outcome: RunOutcome;
+  /** Each verdict's count over the candidates. */
+  readonly counts: VerdictCounts;
+  /** The outcome and what happened to each candidate, in one sentence: the report's first line. */
+  readonly outcomeText: string;
   readonly candidates: readonly CandidateReport[];
   readonly recommendation: Recommendation | null;
   /** Why nothing was recommended, when nothing was. */
@@ -27,15 +34,18 @@ export interface Report {
   readonly runCost: { readonly endpointUsd: number; readonly note: string };
 }
 
-/**
- * `measurement-problem`: the load test ran, but a load worker started late twice (the first run
- * and its re-run), so its figures do not describe the endpoint: no SLA verdict either way.
- */
-export type CandidateVerdict =
-  'recommended' | 'runner-up' | 'missed-sla' | 'measurement-problem' | 'failed' | 'skipped';
+/** The verdicts (`model-errors`, `measurement-problem`, …) are the contract's: optimization-state.ts. */
+export type { CandidateVerdict };
 
-/** One report step: the load test's step without its encoded histogram (kept in the result file). */
-export type ReportStep = Omit<StepResult, 'histogram'> & { readonly meanLatencyMs: number };
+/**
+ * One report step: the load test's step without its encoded histogram (kept in the result file).
+ * Latencies are of successful requests: `null` when none succeeded (every request failed), never
+ * zeros that would read as a very fast endpoint.
+ */
+export type ReportStep = Omit<StepResult, 'histogram' | 'latencyMs'> & {
+  readonly latencyMs: LatencyPercentilesMs | null;
+  readonly meanLatencyMs: number | null;
+};
 
 export interface CandidateReport {
   readonly id: string;

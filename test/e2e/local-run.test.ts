@@ -99,7 +99,7 @@ describe('local mode end to end', () => {
     expect([files?.markdown, files?.html].every((file) => file !== undefined && existsSync(file))).toBe(true);
     const report = JSON.parse(await readFile(files?.json ?? '', 'utf8')) as Report;
     expect(report.measuredLocally).toBe(true);
-    const p50 = (id: string) => report.candidates.find((c) => c.id === id)?.steps[0]?.latencyMs.p50 ?? NaN;
+    const p50 = (id: string) => report.candidates.find((c) => c.id === id)?.steps[0]?.latencyMs?.p50 ?? NaN;
     expect(report.candidates.map((c) => [c.id, c.status])).toEqual([
       ['plain', 'MEASURED'],
       ['neo', 'MEASURED'],
