@@ -352,7 +352,8 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
   const lines: string[] = [];
   const { recommendation } = summary;
   let headline: string;
-  if (summary.outcomeText !== undefined) lines.push(summary.outcomeText);
+  // "Recommended …" would repeat the next line: the sentence is for the other outcomes.
+  if (summary.outcomeText !== undefined && summary.outcome !== 'recommended') lines.push(summary.outcomeText);
   if (recommendation === null) {
     headline = 'no recommendation';
     lines.push(`No recommendation: ${summary.noRecommendationReason ?? 'no candidate met the SLA'}.`);

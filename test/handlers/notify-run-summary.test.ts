@@ -29,6 +29,17 @@ const WORKFLOWS = new Map<string, RunWorkflow>([
 /** The success output of the optimization workflow: the summary "Recommend" returns. */
 const SUMMARY: RunSummary = {
   runId: RUN_ID,
+  outcome: 'recommended',
+  counts: {
+    recommended: 1,
+    'runner-up': 1,
+    'missed-sla': 1,
+    'model-errors': 0,
+    'measurement-problem': 0,
+    failed: 0,
+    skipped: 0,
+  },
+  outcomeText: 'Recommended c5-neo; 3 candidates: 1 recommended, 1 runner-up, 1 missed the SLA.',
   recommendation: {
     candidateId: 'c5-neo',
     instanceType: 'ml.c5.xlarge',
@@ -136,7 +147,11 @@ describe('notifyRunSummary', () => {
       messageId: 'message-1',
     });
     expect(describer.described).toEqual([EXECUTION_ARN]);
-    expect(publisher.notices[0]?.attributes).toEqual({ status: 'SUCCEEDED', workflow: 'optimization' });
+    expect(publisher.notices[0]?.attributes).toEqual({
+      status: 'SUCCEEDED',
+      workflow: 'optimization',
+      outcome: 'recommended',
+    });
   });
 
   it('never publishes the execution input', async () => {
@@ -170,7 +185,11 @@ describe('notifyRunSummary', () => {
     });
 
     // Assert
-    expect(publisher.notices[0]?.attributes).toEqual({ status: 'ABORTED', workflow: 'async-inference' });
+    expect(publisher.notices[0]?.attributes).toEqual({
+      status: 'ABORTED',
+      workflow: 'async-inference',
+      outcome: 'aborted',
+    });
     expect(publisher.notices[0]?.subject).toBe(`Async inference run ${RUN_ID} aborted`);
   });
 
