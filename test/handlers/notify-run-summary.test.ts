@@ -494,6 +494,57 @@ describe('buildRunSummaryNotice', () => {
   });
 });
 
+describe('buildRunSummaryNotice of a run without a recommendation', () => {
+  it('ends FAILED with the outcome as its attribute and headline, the report, and no second clean-up promised', () => {
+    // Prepare
+    const report = `s3://mso-artifacts/runs/${RUN_ID}/report.html`;
+    const cause = JSON.stringify({
+      errorMessage: `No recommendation: every candidate failed; 2 candidates: 2 failed. Report: ${report}`,
+      outcome: 'all-candidates-failed',
+      counts: { failed: 2 },
+      report: { html: report },
+      cleanUp: 'Clean-up complete: deleted 2 endpoint(s)',
+    });
+
+    // Act
+    const notice = buildRunSummaryNotice(
+      facts(
+        { status: 'FAILED', error: 'NoRecommendationError', cause },
+        { status: 'FAILED' },
+      ),
+    );
+
+    // Assert
+    expect(notice.attributes).toEqual({
+      status: 'FAILED',
+      workflow: 'optimization',
+      outcome: 'all-candidates-failed',
+    });
+    expect(notice.subject).toBe(`Optimization run ${RUN_ID} failed: all-candidates-failed`);
+    expect(notice.body).toContain(
+      `Cause: No recommendation: every candidate failed; 2 candidates: 2 failed. Report: ${report}`,
+    );
+    expect(notice.body).not.toContain('The failed-run clean-up deletes');
+  });
+
+  it('names a partial run’s outcome in its attribute, subject and body', () => {
+    // Prepare
+    const output = {
+      ...SUMMARY,
+      outcome: 'partial',
+      outcomeText: 'Partial: recommended c5-neo, but not every candidate could be judged against the SLA; 3 candidates: 1 recommended, 1 runner-up, 1 failed.',
+    };
+
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
+
+    // Assert
+    expect(notice.attributes.outcome).toBe('partial');
+    expect(notice.subject).toBe(`Optimization run ${RUN_ID} succeeded: partial, ml.c5.xlarge, $0.48 per 1M`);
+    expect(notice.body).toContain(output.outcomeText);
+  });
+});
+
 describe('formatDuration', () => {
   it.each([
     [42_000, '42 s'],
