@@ -56,7 +56,11 @@ export const processIo: CliIo = {
  * The project's one exit-code scheme (handlers/contracts/exit-codes.ts): the call itself gives
  * 0, 1 (it failed) or 2 (usage); a run it waited for or read gives its outcome's code.
  */
-export const ExitCodes = { ok: EXIT_CODES.ok, failed: EXIT_CODES.runFailed, usage: EXIT_CODES.invalid } as const;
+export const ExitCodes = {
+  ok: EXIT_CODES.ok,
+  failed: EXIT_CODES.runFailed,
+  usage: EXIT_CODES.invalid,
+} as const;
 
 /** The exit code of a run as the API describes it: still running is 0, an ended run its outcome's. */
 export function exitCodeOfStatus(status: RunStatus): number {

@@ -62,10 +62,7 @@ export interface FailedRunCleanUpDeps extends CleanUpDeps {
  * The error a FAILED execution ended with, or `undefined` when it cannot be read: then the run is
  * cleaned up as before (idempotent, and harmless after a clean-up that already ran).
  */
-async function failedWith(
-  executionArn: string,
-  deps: FailedRunCleanUpDeps,
-): Promise<string | undefined> {
+async function failedWith(executionArn: string, deps: FailedRunCleanUpDeps): Promise<string | undefined> {
   if (deps.describer === undefined) return undefined;
   try {
     return (await deps.describer.describe(executionArn)).error;

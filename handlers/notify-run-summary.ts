@@ -388,7 +388,8 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
   const cleanUp = describeCleanUp(summary.cleanUp);
   lines.push(...cleanUp.lines);
   lines.push(`Report: ${summary.report.html}`, `        ${summary.report.json} (machine-readable)`);
-  if (summary.outcome !== undefined && summary.outcome !== 'recommended') headline = `${summary.outcome}, ${headline}`;
+  if (summary.outcome !== undefined && summary.outcome !== 'recommended')
+    headline = `${summary.outcome}, ${headline}`;
   return {
     headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`,
     lines,
@@ -400,7 +401,7 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
 const VERDICT_ORDER: readonly string[] = CANDIDATE_VERDICTS;
 
 function verdictRank(verdict: string): number {
-  const rank = (VERDICT_ORDER as readonly string[]).indexOf(verdict);
+  const rank = VERDICT_ORDER.indexOf(verdict);
   return rank === -1 ? VERDICT_ORDER.length : rank;
 }
 

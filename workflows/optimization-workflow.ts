@@ -92,7 +92,9 @@ export class OptimizationWorkflow extends Construct {
       unsuccessful: {
         choiceName: OptimizationStates.recommendationMade,
         when: sfn.Condition.or(
-          ...NO_RECOMMENDATION_OUTCOMES.map((outcome) => sfn.Condition.stringEquals('$.summary.outcome', outcome)),
+          ...NO_RECOMMENDATION_OUTCOMES.map((outcome) =>
+            sfn.Condition.stringEquals('$.summary.outcome', outcome),
+          ),
         ),
         then: this.noRecommendation(),
       },
@@ -314,8 +316,7 @@ export class OptimizationWorkflow extends Construct {
    */
   private noRecommendation(): sfn.IChainable {
     const cause: Record<keyof NoRecommendationCause, string> = {
-      errorMessage:
-        "States.Format('{} Report: {}', $.summary.outcomeText, $.summary.report.html)",
+      errorMessage: "States.Format('{} Report: {}', $.summary.outcomeText, $.summary.report.html)",
       outcome: '$.summary.outcome',
       counts: '$.summary.counts',
       report: '$.summary.report',

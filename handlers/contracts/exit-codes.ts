@@ -63,7 +63,8 @@ export function exitCodeOfRun(run: {
   readonly error?: string;
   readonly outcome?: string;
 }): number {
-  if (run.status === 'SUCCEEDED') return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.ok;
+  if (run.status === 'SUCCEEDED')
+    return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.ok;
   if (run.status === 'FAILED' && run.error === ErrorNames.noRecommendation) {
     return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.noCandidateMetSla;
   }

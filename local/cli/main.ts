@@ -17,7 +17,6 @@ import type {
   RunSummary,
 } from '../../handlers/contracts/optimization-state.js';
 import { recordOf } from '../../handlers/contracts/records.js';
-import type { JsonValue } from '../runner/index.js';
 import type { Report } from '../../handlers/report/report.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import {
@@ -127,7 +126,7 @@ const optimizationCli: WorkflowCli<
     if (error !== ErrorNames.noRecommendation) return undefined;
     try {
       const parsed = JSON.parse(cause) as Partial<NoRecommendationCause>;
-      return recordOf(parsed.report) === undefined ? undefined : (parsed as JsonValue);
+      return recordOf(parsed.report) === undefined ? undefined : parsed;
     } catch {
       return undefined;
     }

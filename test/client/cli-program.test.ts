@@ -156,39 +156,36 @@ describe('npm run runs', () => {
     expect(stderr.at(-1)).toContain('QuotaExceededError: ml.g5.xlarge');
   });
 
-  it.each([
+  it.each<[string, RunStatus['status'], string | undefined, number]>([
     ['partial', 'SUCCEEDED', undefined, 5],
     ['no-candidate-met-sla', 'FAILED', 'NoRecommendationError', 3],
     ['all-candidates-failed', 'FAILED', 'NoRecommendationError', 4],
-  ] as const)(
-    'start --wait: exits with the code of the outcome %s (%s)',
-    async (outcome, status, error, code) => {
-      // Prepare
-      api.answerInTurn(
-        { status: 200, body: STARTED },
-        {
-          status: 200,
-          body: { ...runStatus(status, 4), outcome, ...(error === undefined ? {} : { error, cause: '{}' }) },
-        },
-      );
+  ])('start --wait: exits with the code of the outcome %s (%s)', async (outcome, status, error, code) => {
+    // Prepare
+    api.answerInTurn(
+      { status: 200, body: STARTED },
+      {
+        status: 200,
+        body: { ...runStatus(status, 4), outcome, ...(error === undefined ? {} : { error, cause: '{}' }) },
+      },
+    );
 
-      // Act
-      const { exitCode, stderr } = await run(
-        'start',
-        '--api',
-        api.url,
-        '--input',
-        EXAMPLE,
-        '--wait',
-        '--poll-seconds',
-        '0.01',
-      );
+    // Act
+    const { exitCode, stderr } = await run(
+      'start',
+      '--api',
+      api.url,
+      '--input',
+      EXAMPLE,
+      '--wait',
+      '--poll-seconds',
+      '0.01',
+    );
 
-      // Assert
-      expect(exitCode).toBe(code);
-      expect(stderr.at(-1)).toContain(`outcome: ${outcome}`);
-    },
-  );
+    // Assert
+    expect(exitCode).toBe(code);
+    expect(stderr.at(-1)).toContain(`outcome: ${outcome}`);
+  });
 
   it('start --wait: exits 2 when the run was refused for its input', async () => {
     // Prepare
@@ -201,7 +198,16 @@ describe('npm run runs', () => {
     );
 
     // Act
-    const { exitCode } = await run('start', '--api', api.url, '--input', EXAMPLE, '--wait', '--poll-seconds', '0.01');
+    const { exitCode } = await run(
+      'start',
+      '--api',
+      api.url,
+      '--input',
+      EXAMPLE,
+      '--wait',
+      '--poll-seconds',
+      '0.01',
+    );
 
     // Assert
     expect(exitCode).toBe(2);

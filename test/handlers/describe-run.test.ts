@@ -165,7 +165,11 @@ describe('describeRun', () => {
   it('gives the report and the outcome of a run that ended in "No recommendation", read from its cause', async () => {
     // Prepare
     const prefix = 's3://mso-artifacts/runs/nightly-cpu/';
-    const report = { json: `${prefix}report.json`, markdown: `${prefix}report.md`, html: `${prefix}report.html` };
+    const report = {
+      json: `${prefix}report.json`,
+      markdown: `${prefix}report.md`,
+      html: `${prefix}report.html`,
+    };
     const cause = JSON.stringify({
       errorMessage: `No recommendation: no candidate met the SLA; 2 candidates: 2 missed the SLA. Report: ${report.html}`,
       outcome: 'no-candidate-met-sla',
@@ -175,7 +179,11 @@ describe('describeRun', () => {
     });
     const builder = optimizationUntilBenchmark(1);
     benchmarkCandidate(builder.iteration(BENCHMARK, 'Started'), 1).iteration(BENCHMARK, 'Succeeded');
-    builder.mapEnded().task('Recommend').task('Clean up run resources').entered('FailStateEntered', 'No recommendation');
+    builder
+      .mapEnded()
+      .task('Recommend')
+      .task('Clean up run resources')
+      .entered('FailStateEntered', 'No recommendation');
     const executions = new FakeExecutionReader({
       description: execution({ status: 'FAILED', stopDate: STOP, error: 'NoRecommendationError', cause }),
       history: builder.newestFirst(),

@@ -508,10 +508,7 @@ describe('buildRunSummaryNotice of a run without a recommendation', () => {
 
     // Act
     const notice = buildRunSummaryNotice(
-      facts(
-        { status: 'FAILED', error: 'NoRecommendationError', cause },
-        { status: 'FAILED' },
-      ),
+      facts({ status: 'FAILED', error: 'NoRecommendationError', cause }, { status: 'FAILED' }),
     );
 
     // Assert
@@ -532,7 +529,8 @@ describe('buildRunSummaryNotice of a run without a recommendation', () => {
     const output = {
       ...SUMMARY,
       outcome: 'partial',
-      outcomeText: 'Partial: recommended c5-neo, but not every candidate could be judged against the SLA; 3 candidates: 1 recommended, 1 runner-up, 1 failed.',
+      outcomeText:
+        'Partial: recommended c5-neo, but not every candidate could be judged against the SLA; 3 candidates: 1 recommended, 1 runner-up, 1 failed.',
     };
 
     // Act

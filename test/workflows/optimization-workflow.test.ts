@@ -23,7 +23,9 @@ function succeeded(result: Awaited<ReturnType<typeof runOptimization>>['result']
 }
 
 /** A run that ended in "No recommendation": its cause, parsed. */
-function noRecommendation(result: Awaited<ReturnType<typeof runOptimization>>['result']): NoRecommendationCause {
+function noRecommendation(
+  result: Awaited<ReturnType<typeof runOptimization>>['result'],
+): NoRecommendationCause {
   if (result.status !== 'FAILED' || result.error !== ErrorNames.noRecommendation) {
     throw new Error(`Expected NoRecommendationError, got ${JSON.stringify(result)}`);
   }
@@ -482,7 +484,9 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     // Assert
     const cause = noRecommendation(run.result);
     expect(cause.outcome).toBe('all-candidates-failed');
-    expect(cause.errorMessage).toMatch(/^No recommendation: every candidate failed; 1 candidate: 1 failed\. Report: /);
+    expect(cause.errorMessage).toMatch(
+      /^No recommendation: every candidate failed; 1 candidate: 1 failed\. Report: /,
+    );
     const report = readJson(run.store, cause.report.json) as Report;
     expect(report.candidates.map(({ id, verdict, reason }) => ({ id, verdict, reason }))).toEqual([
       {

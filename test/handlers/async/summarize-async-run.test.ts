@@ -199,15 +199,15 @@ describe('summarizeAsyncRun', () => {
     ]);
   });
 
-  it.each([
+  it.each<[string, number[]]>([
     ['completed', [0, 1]],
     ['partial', [0]],
     ['all-inputs-failed', []],
-  ] as const)('calls a run %s by how many of its inputs completed', async (outcome, completedIndexes) => {
+  ])('calls a run %s by how many of its inputs completed', async (outcome, completedIndexes) => {
     // Arrange: two inputs; those not completed failed.
     const batches = seedBatches(
       [0, 1].map((i) =>
-        (completedIndexes as readonly number[]).includes(i) ? done(i, 2 * SECOND) : failed(i, 'Failed: model error'),
+        completedIndexes.includes(i) ? done(i, 2 * SECOND) : failed(i, 'Failed: model error'),
       ),
     );
 

@@ -46,7 +46,11 @@ function modelErrors(id: string): SampleEntry {
         tailMs: 1,
         errors: { modelError: 120 },
         errorSamples: [
-          { kind: 'model-error', statusCode: 500, message: 'Input tensor "input0" expected shape [1,3,224,224]' },
+          {
+            kind: 'model-error',
+            statusCode: 500,
+            message: 'Input tensor "input0" expected shape [1,3,224,224]',
+          },
         ],
       },
     ],
