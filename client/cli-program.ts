@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { describeError } from '../handlers/contracts/errors.js';
+import { EXIT_CODES, exitCodeOfRun } from '../handlers/contracts/exit-codes.js';
 import type { RunStatus } from '../handlers/run-status/run-api-contract.js';
 import { RunApiClient, type RunApiClientOptions } from './run-api-client.js';
 
@@ -22,10 +23,14 @@ Usage:
   --input            a run input, e.g. examples/cpu-sweep.json (validated locally before it is sent)
   --run-id           the execution name (1–80 of A-Z a-z 0-9 - _); retrying with the same id starts no second run
   --async            the async-inference workflow (POST/GET /async-runs) instead of the optimization one
-  --wait             poll until the run ends; exit 0 only if it SUCCEEDED
+  --wait             poll until the run ends; its exit code tells the outcome (below)
   --poll-seconds     between polls (default 30)
   --timeout-seconds  give up waiting after this long (default 86400); the run goes on
   --region           default: from the URL, else AWS_REGION
+
+Exit codes (start --wait, status): 0 recommended / every input completed, 1 the run (or the call)
+failed, 2 bad input or usage, 3 no candidate met the SLA, 4 every candidate (or input) failed,
+5 partial (a recommendation, but some candidates or inputs failed). A run still going: 0 (status).
 
 Credentials: the AWS SDK's default chain (AWS_PROFILE, SSO, environment variables, instance roles).
 The caller needs execute-api:Invoke on the API.`;
@@ -47,8 +52,21 @@ export const processIo: CliIo = {
   readFile: (path) => readFile(path, 'utf8'),
 };
 
-/** Exit codes: 0 done (and SUCCEEDED when waiting), 1 the call or the run failed, 2 usage error. */
-export const ExitCodes = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * The project's one exit-code scheme (handlers/contracts/exit-codes.ts): the call itself gives
+ * 0, 1 (it failed) or 2 (usage); a run it waited for or read gives its outcome's code.
+ */
+export const ExitCodes = {
+  ok: EXIT_CODES.ok,
+  failed: EXIT_CODES.runFailed,
+  usage: EXIT_CODES.invalid,
+} as const;
+
+/** The exit code of a run as the API describes it: still running is 0, an ended run its outcome's. */
+export function exitCodeOfStatus(status: RunStatus): number {
+  if (status.status === 'RUNNING' || status.status === 'PENDING_REDRIVE') return ExitCodes.ok;
+  return exitCodeOfRun(status);
+}
 
 class UsageError extends Error {}
 
@@ -126,7 +144,7 @@ async function start(
     },
   });
   io.stdout(JSON.stringify(final, null, 2));
-  return final.status === 'SUCCEEDED' ? ExitCodes.ok : ExitCodes.failed;
+  return exitCodeOfStatus(final);
 }
 
 async function status(
@@ -141,7 +159,7 @@ async function status(
   }
   const current = isAsync ? await client.getAsyncRun(runId) : await client.getRun(runId);
   io.stdout(JSON.stringify(current, null, 2));
-  return ExitCodes.ok;
+  return exitCodeOfStatus(current);
 }
 
 /** One line per poll, e.g. `nightly RUNNING · Benchmark each candidate · candidates 1/3 done, 2 running`. */
@@ -155,6 +173,7 @@ export function progressLine(status: RunStatus): string {
     parts.push(`${counted.label} ${done}/${counted.total ?? '?'} done${failed}, ${counted.running} running`);
   }
   if (status.error !== undefined) parts.push(`${status.error}: ${status.cause ?? ''}`.trim());
+  if (status.outcome !== undefined) parts.push(`outcome: ${status.outcome}`);
   if (status.report !== undefined) parts.push(`report: ${status.report.html ?? status.report.json}`);
   return parts.join(' · ');
 }

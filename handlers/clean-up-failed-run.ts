@@ -1,7 +1,8 @@
 import { leavesSomething } from './contracts/clean-up-account.js';
-import { CleanUpIncompleteError } from './contracts/errors.js';
+import { CleanUpIncompleteError, describeError, ErrorNames } from './contracts/errors.js';
 import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from './contracts/names.js';
 import type { CleanUpResult } from './contracts/optimization-state.js';
+import type { ExecutionDescriber } from './notify-run-summary.js';
 import type { ModelHost } from './ports.js';
 import {
   FAILURE_STATUSES,
@@ -34,6 +35,8 @@ export type FailedRunCleanUp =
       readonly outcome: 'ignored';
       readonly runId: string;
       readonly status: string;
+      /** Why nothing was done, when the status alone does not say (a run without a recommendation). */
+      readonly reason?: string;
     }
   | {
       readonly outcome: 'cleaned-up';
@@ -46,6 +49,32 @@ function isFailureStatus(status: string): status is FailureStatus {
   return (FAILURE_STATUSES as readonly string[]).includes(status);
 }
 
+export interface FailedRunCleanUpDeps extends CleanUpDeps {
+  /**
+   * Reads a FAILED execution's error (DescribeExecution): a run that ended in "No recommendation"
+   * has already cleaned up on its success path, so this layer leaves it alone. @default - none:
+   * every failed run is cleaned up
+   */
+  readonly describer?: ExecutionDescriber;
+}
+
+/**
+ * The error a FAILED execution ended with, or `undefined` when it cannot be read: then the run is
+ * cleaned up as before (idempotent, and harmless after a clean-up that already ran).
+ */
+async function failedWith(executionArn: string, deps: FailedRunCleanUpDeps): Promise<string | undefined> {
+  if (deps.describer === undefined) return undefined;
+  try {
+    return (await deps.describer.describe(executionArn)).error;
+  } catch (error) {
+    deps.logger.warn('Could not read the execution’s error: cleaning up the run anyway', {
+      executionArn,
+      error: describeError(error),
+    });
+    return undefined;
+  }
+}
+
 /**
  * Cleans up the run of an execution that ended FAILED, TIMED_OUT or ABORTED; any other status is
  * logged and ignored (the rule should not send it, but a broader rule must not delete a live run's
@@ -54,7 +83,10 @@ function isFailureStatus(status: string): status is FailureStatus {
  * trying everything, so that the "Clean up failed run" state machine retries it with backoff for
  * about an hour and, when it gives up, ends FAILED with the account as its cause (alarmed).
  */
-export async function cleanUpFailedRun(event: unknown, deps: CleanUpDeps): Promise<FailedRunCleanUp> {
+export async function cleanUpFailedRun(
+  event: unknown,
+  deps: FailedRunCleanUpDeps,
+): Promise<FailedRunCleanUp> {
   const { detail } = parseExecutionStatusChange(event);
   const runId = detail.name;
   if (!isFailureStatus(detail.status)) {
@@ -64,6 +96,24 @@ export async function cleanUpFailedRun(event: unknown, deps: CleanUpDeps): Promi
       executionArn: detail.executionArn,
     });
     return { outcome: 'ignored', runId, status: detail.status };
+  }
+  // "No recommendation" ends the execution FAILED after the run's own clean-up ran to its end (its
+  // account is in the cause and the run summary): there is nothing for this layer to do, and what
+  // that clean-up left (a delete refused) needs the commands it printed, not two hours of retries.
+  if (detail.status === 'FAILED') {
+    const error = await failedWith(detail.executionArn, deps);
+    if (error === ErrorNames.noRecommendation) {
+      deps.logger.info('Run ended without a recommendation after its own clean-up: nothing to do', {
+        runId,
+        executionArn: detail.executionArn,
+      });
+      return {
+        outcome: 'ignored',
+        runId,
+        status: detail.status,
+        reason: `${ErrorNames.noRecommendation}: the run cleaned up on its success path`,
+      };
+    }
   }
   deps.logger.info('Cleaning up the resources of a failed execution', {
     runId,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AsyncRunSummary } from './contracts/async-state.js';
 import { describeError, ErrorNames } from './contracts/errors.js';
-import type { RunSummary } from './contracts/optimization-state.js';
+import type { NoRecommendationCause, RunSummary } from './contracts/optimization-state.js';
 import type { Logger } from './ports.js';
 import type { ExecutionDescription, ExecutionReader, RunRef } from './run-status/ports.js';
 import { type ProgressProfile, readProgress } from './run-status/progress.js';
@@ -93,8 +93,7 @@ export async function describeRun(request: DescribeRunRequest, deps: DescribeRun
 function describeExecution(run: RunRef, execution: ExecutionDescription): Omit<RunStatus, 'progress'> {
   const ended =
     execution.status !== ExecutionStatuses.running && execution.status !== ExecutionStatuses.pendingRedrive;
-  const report =
-    execution.status === ExecutionStatuses.succeeded ? reportOf(run.workflow, execution.output) : undefined;
+  const results = resultsOf(run.workflow, execution);
   return {
     runId: run.runId,
     workflow: run.workflow,
@@ -104,13 +103,65 @@ function describeExecution(run: RunRef, execution: ExecutionDescription): Omit<R
     ...(execution.stopDate === undefined ? {} : { stopDate: execution.stopDate.toISOString() }),
     ...(ended && execution.error !== undefined ? { error: execution.error } : {}),
     ...(ended && execution.cause !== undefined ? { cause: execution.cause } : {}),
-    ...(report === undefined ? {} : { report }),
+    ...(results?.report === undefined ? {} : { report: results.report }),
+    ...(results?.outcome === undefined ? {} : { outcome: results.outcome }),
   };
 }
 
+/**
+ * Where a run's results are and its outcome: from the output of a run that succeeded, or from the
+ * cause of an optimization run that ended in "No recommendation" (its report is written).
+ */
+function resultsOf(
+  workflow: RunWorkflow,
+  execution: ExecutionDescription,
+): { report?: ReportLocations; outcome?: string } | undefined {
+  if (execution.status === ExecutionStatuses.succeeded) {
+    const document = parseJson(execution.output);
+    const outcome = outcomeSchema.safeParse(document);
+    const report = reportOf(workflow, document);
+    return {
+      ...(report === undefined ? {} : { report }),
+      ...(outcome.success ? { outcome: outcome.data.outcome } : {}),
+    };
+  }
+  if (
+    workflow === RunWorkflows.optimization &&
+    execution.status === ExecutionStatuses.failed &&
+    execution.error === ErrorNames.noRecommendation
+  ) {
+    const parsed = noRecommendationCauseSchema.safeParse(parseJson(execution.cause));
+    return parsed.success ? parsed.data : undefined;
+  }
+  return undefined;
+}
+
+function parseJson(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Either workflow's summary names its outcome. */
+const outcomeSchema = z.object({ outcome: z.string().min(1) });
+
+const reportFilesSchema = z.object({
+  json: z.string().min(1),
+  markdown: z.string().min(1),
+  html: z.string().min(1),
+});
+
+/** The cause of "No recommendation" (JSON): its report and outcome. */
+const noRecommendationCauseSchema = z.object({
+  outcome: z.string().min(1),
+  report: reportFilesSchema,
+}) satisfies z.ZodType<Pick<NoRecommendationCause, 'report'> & { outcome: string }>;
+
 /** The optimization workflow's success output: the Recommend summary, with its report files. */
 const optimizationOutputSchema = z.object({
-  report: z.object({ json: z.string().min(1), markdown: z.string().min(1), html: z.string().min(1) }),
+  report: reportFilesSchema,
 }) satisfies z.ZodType<Pick<RunSummary, 'report'>>;
 
 /** The async-inference workflow's success output: the run summary, with its files. */
@@ -120,13 +171,7 @@ const asyncOutputSchema = z.object({
 }) satisfies z.ZodType<Pick<AsyncRunSummary, 'summaryUri' | 'summaryMarkdownUri'>>;
 
 /** Where a succeeded run's results are, read from its output; nothing when it says nothing. */
-function reportOf(workflow: RunWorkflow, output: string | undefined): ReportLocations | undefined {
-  let document: unknown;
-  try {
-    document = output === undefined ? undefined : JSON.parse(output);
-  } catch {
-    return undefined;
-  }
+function reportOf(workflow: RunWorkflow, document: unknown): ReportLocations | undefined {
   if (workflow === RunWorkflows.optimization) {
     const parsed = optimizationOutputSchema.safeParse(document);
     return parsed.success ? parsed.data.report : undefined;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CleanUpStatuses, cleanUpInCause } from './contracts/clean-up-account.js';
+import { ErrorNames } from './contracts/errors.js';
+import { CANDIDATE_VERDICTS } from './contracts/optimization-state.js';
 import type { Logger } from './ports.js';
-import type { CandidateVerdict } from './report/report.js';
 import { recordOf } from './contracts/records.js';
 import { parseExecutionStatusChange } from './shared/execution-status-change.js';
 
@@ -46,11 +47,22 @@ export interface ExecutionDescriber {
   describe(executionArn: string): Promise<ExecutionDescription>;
 }
 
-/** The message: a subject line for email, a plain-text body, and attributes subscribers filter on. */
+/**
+ * The message: a subject line for email, a plain-text body, and attributes subscribers filter on.
+ * `outcome` is the run's own (optimization: `recommended`, `partial`, `no-candidate-met-sla`,
+ * `all-candidates-failed`; async: `completed`, `partial`, `all-inputs-failed`), or, for a run that
+ * ended without one, its status in the same style (`failed`, `timed-out`, `aborted`), so that a
+ * filter such as `{"outcome": [{"anything-but": ["recommended", "completed"]}]}` sees every run
+ * that needs a look.
+ */
 export interface RunSummaryNotice {
   readonly subject: string;
   readonly body: string;
-  readonly attributes: { readonly status: string; readonly workflow: RunWorkflow | 'unknown' };
+  readonly attributes: {
+    readonly status: string;
+    readonly workflow: RunWorkflow | 'unknown';
+    readonly outcome: string;
+  };
 }
 
 /** Publishes notices (SNS Publish). */
@@ -155,7 +167,11 @@ export function buildRunSummaryNotice(facts: RunSummaryFacts): RunSummaryNotice 
   return {
     subject: toSubject(outcome.headline === undefined ? headline : `${headline}: ${outcome.headline}`),
     body,
-    attributes: { status: facts.status, workflow },
+    attributes: {
+      status: facts.status,
+      workflow,
+      outcome: outcome.outcome ?? facts.status.toLowerCase().replace(/_/g, '-'),
+    },
   };
 }
 
@@ -185,6 +201,19 @@ interface Outcome {
   /** A few words for the subject, after the headline. */
   readonly headline?: string;
   readonly lines: readonly string[];
+  /** The run's outcome, when its output or cause names one. */
+  readonly outcome?: string;
+}
+
+/** The outcome a "No recommendation" cause names (optimization-state.ts, NoRecommendationCause). */
+function outcomeInCause(cause: string | undefined): string | undefined {
+  if (cause === undefined) return undefined;
+  try {
+    const outcome = recordOf(JSON.parse(cause))?.outcome;
+    return typeof outcome === 'string' ? outcome : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How an execution that did not succeed ended: its error and cause, or what the status means. */
@@ -202,14 +231,23 @@ function describeEnd(facts: RunSummaryFacts): Outcome {
   // The workflow's own clean-up after a failure adds its account to the cause (withCleanUpAccount).
   const cleanUp = cleanUpInCause(cause);
   if (cleanUp !== undefined) lines.push(`Clean-up: ${cleanUp}`);
-  if (facts.workflow !== undefined) {
+  // A run without a recommendation ran to its end, clean-up included: nothing is left to a second pass.
+  const noRecommendation = error === ErrorNames.noRecommendation;
+  if (facts.workflow !== undefined && !noRecommendation) {
     lines.push(
       'The failed-run clean-up deletes the resources the run created, retrying what is left; the janitor sweeps anything it misses.',
     );
   }
   const left = cleanUp !== undefined && cleanUp.includes('LEFT ');
-  const headline = [error, left ? 'resources left' : undefined].filter((part) => part !== undefined);
-  return { ...(headline.length === 0 ? {} : { headline: headline.join(', ') }), lines };
+  const outcome = noRecommendation ? outcomeInCause(cause) : undefined;
+  const headline = [outcome ?? error, left ? 'resources left' : undefined].filter(
+    (part) => part !== undefined,
+  );
+  return {
+    ...(headline.length === 0 ? {} : { headline: headline.join(', ') }),
+    lines,
+    ...(outcome === undefined ? {} : { outcome }),
+  };
 }
 
 /** A Lambda error's cause is JSON with `errorMessage` and a stack trace: keep the message. */
@@ -268,6 +306,8 @@ function describeCleanUp(cleanUp: CleanUpOutput | undefined): { headline?: strin
 /** The optimization workflow's output: the summary "Recommend" returns (handlers/recommend.ts). */
 const optimizationSummarySchema = z.looseObject({
   runId: z.string(),
+  outcome: z.string().optional(),
+  outcomeText: z.string().optional(),
   recommendation: z
     .looseObject({
       candidateId: z.string(),
@@ -312,6 +352,8 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
   const lines: string[] = [];
   const { recommendation } = summary;
   let headline: string;
+  // "Recommended …" would repeat the next line: the sentence is for the other outcomes.
+  if (summary.outcomeText !== undefined && summary.outcome !== 'recommended') lines.push(summary.outcomeText);
   if (recommendation === null) {
     headline = 'no recommendation';
     lines.push(`No recommendation: ${summary.noRecommendationReason ?? 'no candidate met the SLA'}.`);
@@ -346,21 +388,20 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
   const cleanUp = describeCleanUp(summary.cleanUp);
   lines.push(...cleanUp.lines);
   lines.push(`Report: ${summary.report.html}`, `        ${summary.report.json} (machine-readable)`);
-  return { headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`, lines };
+  if (summary.outcome !== undefined && summary.outcome !== 'recommended')
+    headline = `${summary.outcome}, ${headline}`;
+  return {
+    headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`,
+    lines,
+    ...(summary.outcome === undefined ? {} : { outcome: summary.outcome }),
+  };
 }
 
-/** The report's verdicts, best first (handlers/report/report.ts); an unknown one goes last. */
-const VERDICT_ORDER: readonly CandidateVerdict[] = [
-  'recommended',
-  'runner-up',
-  'missed-sla',
-  'measurement-problem',
-  'failed',
-  'skipped',
-];
+/** The report's verdicts, best first (the contract's order); an unknown one goes last. */
+const VERDICT_ORDER: readonly string[] = CANDIDATE_VERDICTS;
 
 function verdictRank(verdict: string): number {
-  const rank = (VERDICT_ORDER as readonly string[]).indexOf(verdict);
+  const rank = VERDICT_ORDER.indexOf(verdict);
   return rank === -1 ? VERDICT_ORDER.length : rank;
 }
 
@@ -369,6 +410,7 @@ const distributionSchema = z.looseObject({ p50: z.number(), p90: z.number(), p99
 /** The async-inference workflow's output: the summary of its last step (handlers/async/summarize-async-run.ts). */
 const asyncSummarySchema = z.looseObject({
   runId: z.string(),
+  outcome: z.string().optional(),
   endpointName: z.string(),
   inputs: z.number(),
   completed: z.number(),
@@ -408,7 +450,11 @@ function describeAsyncRun(summary: AsyncSummary): Outcome {
   if (summary.summaryMarkdownUri !== undefined) lines.push(`         ${summary.summaryMarkdownUri}`);
   const problems = summary.failed + summary.timedOut;
   const headline = `${summary.completed} of ${summary.inputs} completed${problems > 0 ? `, ${problems} not` : ''}`;
-  return { headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`, lines };
+  return {
+    headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`,
+    lines,
+    ...(summary.outcome === undefined ? {} : { outcome: summary.outcome }),
+  };
 }
 
 function scalarText(value: unknown): string | undefined {

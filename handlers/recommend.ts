@@ -55,7 +55,9 @@ async function readEndpointMetrics(
 /**
  * State "Recommend": reads every measured candidate's load-test result, ranks the candidates that
  * met the SLA under the objective, and writes report.json, report.md and report.html under the
- * run's prefix. The state output is a short summary with pointers.
+ * run's prefix. The state output is a short summary with pointers and the run's outcome, which
+ * "Recommendation made?" reads after clean-up: a run without a recommendation still returns here
+ * (its report is written), and the workflow ends it FAILED with `NoRecommendationError`.
  */
 export async function recommend(event: RecommendEvent, deps: RecommendDeps): Promise<RunSummary> {
   const { plan } = event;
@@ -101,11 +103,15 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
       : undefined;
   deps.logger.info('Recommendation made', {
     runId: plan.runId,
+    outcome: report.outcome,
     recommended: report.recommendation?.candidateId ?? null,
     report: locations.html,
   });
   return {
     runId: plan.runId,
+    outcome: report.outcome,
+    counts: report.counts,
+    outcomeText: report.outcomeText,
     recommendation: report.recommendation,
     ...(report.noRecommendationReason === undefined
       ? {}

@@ -1,6 +1,8 @@
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { cleanUpFailedRun } from '../handlers/clean-up-failed-run.js';
+import { SfnExecutionDescriber } from './adapters/sfn-execution-describer.js';
 import { createSageMakerClient } from './aws-clients.js';
-import { defineStep } from './step.js';
+import { defineStep, tracer } from './step.js';
 import { sagemakerCompiler, sagemakerHost, scalingRegistry } from './wiring.js';
 
 const sagemaker = createSageMakerClient();
@@ -8,6 +10,8 @@ const host = sagemakerHost(sagemaker, { withRole: false });
 const compiler = sagemakerCompiler(sagemaker, { withRole: false });
 // Async runs' endpoints autoscale: their scalable targets are deregistered before deletion.
 const scaling = scalingRegistry();
+// Reads a FAILED execution's error: a run that ended in "No recommendation" is left alone.
+const describer = new SfnExecutionDescriber({ client: tracer.captureAWSv3Client(new SFNClient({})) });
 
 /**
  * The Task of the "Clean up failed run" state machine, which the EventBridge rule on optimization
@@ -15,5 +19,5 @@ const scaling = scalingRegistry();
  * run's resources (the event is validated by the core).
  */
 export const handler = defineStep((event: unknown, { logger }) =>
-  cleanUpFailedRun(event, { host, compiler, scaling, logger }),
+  cleanUpFailedRun(event, { host, compiler, scaling, describer, logger }),
 );

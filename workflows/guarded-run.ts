@@ -27,6 +27,16 @@ export interface GuardedRunProps {
   readonly run: sfn.IChainable;
   /** The workflow's clean-up step, which "Clean up after failure" rounds on. */
   readonly cleanUp: IFunction;
+  /**
+   * A run that ends without a failure but without its result (the optimization's "no
+   * recommendation"): a Choice after the run, whose condition sends the state (`{ summary }`,
+   * clean-up done) to `then`, which must end the execution. @default - every run that ends succeeds
+   */
+  readonly unsuccessful?: {
+    readonly choiceName: string;
+    readonly when: sfn.Condition;
+    readonly then: sfn.IChainable;
+  };
 }
 
 /**
@@ -54,9 +64,16 @@ export function guardedRun(scope: Construct, props: GuardedRunProps): sfn.Chain 
       resultPath: '$.error',
     });
 
-  return props.validate
-    .next(run)
-    .next(new sfn.Succeed(scope, props.states.runSucceeded, { outputPath: '$.summary' }));
+  const succeeded = new sfn.Succeed(scope, props.states.runSucceeded, { outputPath: '$.summary' });
+  const { unsuccessful } = props;
+  // Outside the Parallel: its Catch would send this end to "Clean up after failure".
+  const end =
+    unsuccessful === undefined
+      ? succeeded
+      : new sfn.Choice(scope, unsuccessful.choiceName)
+          .when(unsuccessful.when, unsuccessful.then)
+          .otherwise(succeeded);
+  return props.validate.next(run).next(end);
 }
 
 /**

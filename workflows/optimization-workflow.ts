@@ -12,6 +12,8 @@ import {
 import {
   CandidateStatuses,
   CompilationOutcomes,
+  NO_RECOMMENDATION_OUTCOMES,
+  type NoRecommendationCause,
   type OptimizationStepKey,
   OptimizationStates,
 } from '../handlers/contracts/optimization-state.js';
@@ -87,6 +89,15 @@ export class OptimizationWorkflow extends Construct {
         .next(this.benchmarkCandidates())
         .next(this.finish()),
       cleanUp: this.steps.cleanUp,
+      unsuccessful: {
+        choiceName: OptimizationStates.recommendationMade,
+        when: sfn.Condition.or(
+          ...NO_RECOMMENDATION_OUTCOMES.map((outcome) =>
+            sfn.Condition.stringEquals('$.summary.outcome', outcome),
+          ),
+        ),
+        then: this.noRecommendation(),
+      },
     });
 
     this.stateMachine = standardStateMachine(this, {
@@ -293,6 +304,38 @@ export class OptimizationWorkflow extends Construct {
       recordFailureName: 'Record failed run clean-up',
     });
     return recommendStep.next(cleanUp);
+  }
+
+  /**
+   * "No recommendation": the run measured what it could, wrote its report and cleaned up, but has
+   * nothing to recommend (no candidate met the SLA, or every candidate failed). It ends FAILED with
+   * `NoRecommendationError`, so that the execution's status, the run summary's `status` attribute
+   * and every exit code say so; the cause (JSON, `NoRecommendationCause`) names the outcome, the
+   * counts, the report and the clean-up's message. Two Pass states build it: the Fail state's
+   * `CausePath` takes a path (intrinsic functions there are not run by the local engine).
+   */
+  private noRecommendation(): sfn.IChainable {
+    const cause: Record<keyof NoRecommendationCause, string> = {
+      errorMessage: "States.Format('{} Report: {}', $.summary.outcomeText, $.summary.report.html)",
+      outcome: '$.summary.outcome',
+      counts: '$.summary.counts',
+      report: '$.summary.report',
+      cleanUp: '$.summary.cleanUp.message',
+    };
+    const explain = new sfn.Pass(this, OptimizationStates.explainNoRecommendation, {
+      parameters: Object.fromEntries(Object.entries(cause).map(([key, path]) => [`${key}.$`, path])),
+      resultPath: '$.noRecommendation',
+    });
+    const write = new sfn.Pass(this, 'Write no-recommendation cause', {
+      parameters: { 'cause.$': 'States.JsonToString($.noRecommendation)' },
+      resultPath: '$.noRecommendation',
+    });
+    const fail = new sfn.Fail(this, OptimizationStates.noRecommendation, {
+      comment: 'Report written and run cleaned up; the cause names the outcome and the report',
+      error: ErrorNames.noRecommendation,
+      causePath: '$.noRecommendation.cause',
+    });
+    return explain.next(write).next(fail);
   }
 
   private deleteCandidateTask(name: string): tasks.LambdaInvoke {

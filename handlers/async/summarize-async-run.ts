@@ -1,4 +1,5 @@
 import {
+  asyncRunOutcomeOf,
   type AsyncBenchmarkFigures,
   type AsyncRunPlan,
   type AsyncRunSummary,
@@ -43,6 +44,7 @@ export async function summarizeAsyncRun(
   const summary: AsyncRunSummary = {
     runId: plan.runId,
     ...(plan.name === undefined ? {} : { name: plan.name }),
+    outcome: asyncRunOutcomeOf({ inputs: items.length, completed: completed.length }),
     endpointName: plan.endpoint.endpointName,
     inputs: items.length,
     completed: completed.length,
@@ -79,6 +81,7 @@ export async function summarizeAsyncRun(
   );
   deps.logger.info('Async run summarized', {
     runId: plan.runId,
+    outcome: summary.outcome,
     completed: summary.completed,
     failed: summary.failed,
     timedOut: summary.timedOut,
@@ -195,7 +198,7 @@ export function renderSummaryMarkdown(summary: AsyncRunSummary, items: readonly 
   const lines = [
     `# Async inference run ${summary.runId}${summary.name === undefined ? '' : ` — ${summary.name}`}`,
     '',
-    `Endpoint \`${summary.endpointName}\`: ${summary.inputs} inputs, ${summary.completed} completed, ${summary.failed} failed, ${summary.timedOut} timed out.`,
+    `Outcome: **${summary.outcome}**. Endpoint \`${summary.endpointName}\`: ${summary.inputs} inputs, ${summary.completed} completed, ${summary.failed} failed, ${summary.timedOut} timed out.`,
     '',
     '| figure | value |',
     '|---|---|',

@@ -291,9 +291,32 @@ export interface AsyncBenchmarkFigures {
   readonly notes: readonly string[];
 }
 
+/**
+ * How an async run ended, in the vocabulary of the optimization's outcomes (optimization-state.ts):
+ * `completed` (every input completed), `partial` (some failed or timed out), `all-inputs-failed`
+ * (none completed). The execution still SUCCEEDS (each input's result is in the summary); the
+ * outcome is the summary's `outcome`, the SNS attribute and the CLIs' exit code.
+ */
+export const AsyncRunOutcomes = {
+  completed: 'completed',
+  partial: 'partial',
+  allInputsFailed: 'all-inputs-failed',
+} as const;
+export type AsyncRunOutcome = (typeof AsyncRunOutcomes)[keyof typeof AsyncRunOutcomes];
+
+/** The outcome of a run of `inputs` inputs of which `completed` completed. */
+export function asyncRunOutcomeOf(counts: {
+  readonly inputs: number;
+  readonly completed: number;
+}): AsyncRunOutcome {
+  if (counts.completed === counts.inputs) return AsyncRunOutcomes.completed;
+  return counts.completed === 0 ? AsyncRunOutcomes.allInputsFailed : AsyncRunOutcomes.partial;
+}
+
 export interface AsyncRunSummary {
   readonly runId: string;
   readonly name?: string;
+  readonly outcome: AsyncRunOutcome;
   readonly endpointName: string;
   readonly inputs: number;
   readonly completed: number;

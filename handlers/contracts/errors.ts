@@ -19,6 +19,12 @@ export const ErrorNames = {
   resourceBusy: 'ResourceBusyError',
   inferenceIdInUse: 'InferenceIdInUseError',
   cleanUpIncomplete: 'CleanUpIncompleteError',
+  /**
+   * The run measured what it could but recommends nothing (no candidate met the SLA, or every
+   * candidate failed): thrown by no Lambda, it is the optimization workflow's own end state "No
+   * recommendation", whose cause (JSON) names the outcome and the report's location.
+   */
+  noRecommendation: 'NoRecommendationError',
 } as const;
 
 export type ErrorName = (typeof ErrorNames)[keyof typeof ErrorNames];
@@ -104,6 +110,14 @@ export class ResourceNotFoundError extends ProjectError {
  */
 export class NoServingImageError extends ProjectError {
   override readonly name = ErrorNames.noServingImage;
+}
+
+/**
+ * No recommendation: the error name of the optimization workflow's "No recommendation" Fail state
+ * (the workflow raises it, never a Lambda); this class names it where code builds or matches it.
+ */
+export class NoRecommendationError extends ProjectError {
+  override readonly name = ErrorNames.noRecommendation;
 }
 
 /** A readable one-line description of anything thrown, for failure reasons in reports. */

@@ -142,7 +142,9 @@ export interface HistoryCount {
  * Events of a successful optimization run, counted from workflows/optimization-workflow.ts:
  * - fixed: the execution, "Validate and plan", the "Optimize" Parallel, "Package model", the two
  *   Maps, "Recommend", "Clean up run resources" with "Run resources cleaned up?" and "Clean-up
- *   accounted for", "Run succeeded"; then each further clean-up round (busy endpoints waited out);
+ *   accounted for", "Recommendation made?", "Run succeeded"; then each further clean-up round
+ *   (busy endpoints waited out). A run without a recommendation ends through two Pass states and
+ *   the "No recommendation" Fail instead of "Run succeeded" (3 events more: within the reserve);
  * - per compilation target: its iteration, "Start compilation job", the rounds, "Compilation ended";
  * - per candidate: its iteration, "Deploy candidate" (and its retried attempts), "Candidate
  *   skipped?", the rounds, then per load test the "Run load workers" Map with one iteration and
@@ -154,12 +156,12 @@ export interface HistoryCount {
 export function optimizationHistoryEvents(shape: OptimizationHistoryShape): HistoryCount {
   const loadTestRuns = shape.loadTestRuns ?? 1;
   // Validate, package, recommend, clean up (with its Choice and Pass); the Parallel and the two
-  // Maps; "Run succeeded"; the clean-up loop's further rounds.
+  // Maps; "Recommendation made?" and "Run succeeded"; the clean-up loop's further rounds.
   const fixed =
     E.execution +
     4 * E.lambdaTask +
     3 * E.mapOrParallel +
-    3 * E.simpleState +
+    4 * E.simpleState +
     (shape.cleanUpRounds ?? 0) * POLL_ROUND;
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
   const loadTest =

@@ -64,6 +64,10 @@ export const OptimizationStates = {
   cleanUpRunResources: 'Clean up run resources',
   cleanUpAfterFailure: 'Clean up after failure',
   runFailed: 'Run failed',
+  /** After the success path's clean-up: a run without a recommendation ends in "No recommendation". */
+  recommendationMade: 'Recommendation made?',
+  explainNoRecommendation: 'Explain no recommendation',
+  noRecommendation: 'No recommendation',
   runSucceeded: 'Run succeeded',
 } as const;
 export type OptimizationState = (typeof OptimizationStates)[keyof typeof OptimizationStates];
@@ -298,9 +302,100 @@ export interface RecommendEvent {
   readonly candidates: readonly CandidateOutcome[];
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The run's outcome: one vocabulary for the report, the execution's end state, the run summary
+ * (SNS attribute `outcome`), the run API's status and the CLIs' exit codes (exit-codes.ts).
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * What a candidate came to, in the report and the summary. `model-errors`: every request of its
+ * first load step failed with a model error (the container answered 4xx/5xx), so the model or the
+ * payload is wrong, not the instance too small; `measurement-problem`: a load worker started late
+ * twice, so its figures get no SLA verdict.
+ */
+export const CANDIDATE_VERDICTS = [
+  'recommended',
+  'runner-up',
+  'missed-sla',
+  'model-errors',
+  'measurement-problem',
+  'failed',
+  'skipped',
+] as const;
+export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
+
+/** How many candidates came to each verdict. */
+export type VerdictCounts = Readonly<Record<CandidateVerdict, number>>;
+
+/**
+ * How a run ended:
+ * - `recommended`: a recommendation, and every candidate was measured against the SLA;
+ * - `partial`: a recommendation, but some candidates failed, were skipped, had model errors or a
+ *   measurement problem (the winner is the best of fewer candidates than planned);
+ * - `no-candidate-met-sla`: no recommendation; at least one candidate was measured and missed;
+ * - `all-candidates-failed`: no recommendation; no candidate could be judged against the SLA.
+ * The last two end the execution FAILED with `NoRecommendationError` (the report still written).
+ */
+export const RunOutcomes = {
+  recommended: 'recommended',
+  partial: 'partial',
+  noCandidateMetSla: 'no-candidate-met-sla',
+  allCandidatesFailed: 'all-candidates-failed',
+} as const;
+export type RunOutcome = (typeof RunOutcomes)[keyof typeof RunOutcomes];
+
+/** The outcomes without a recommendation: the workflow's "Recommendation made?" fails on these. */
+export const NO_RECOMMENDATION_OUTCOMES: readonly RunOutcome[] = [
+  RunOutcomes.noCandidateMetSla,
+  RunOutcomes.allCandidatesFailed,
+];
+
+/** Verdicts of candidates that could not be judged against the SLA: what makes a run partial. */
+const UNJUDGED_VERDICTS: readonly CandidateVerdict[] = [
+  'model-errors',
+  'measurement-problem',
+  'failed',
+  'skipped',
+];
+
+/** Counts each verdict, every verdict present (0 when none). */
+export function countVerdicts(verdicts: readonly CandidateVerdict[]): VerdictCounts {
+  const counts = Object.fromEntries(CANDIDATE_VERDICTS.map((verdict) => [verdict, 0])) as Record<
+    CandidateVerdict,
+    number
+  >;
+  for (const verdict of verdicts) counts[verdict] += 1;
+  return counts;
+}
+
+/** The run's outcome from its candidates' verdicts. */
+export function runOutcomeOf(counts: VerdictCounts): RunOutcome {
+  const unjudged = UNJUDGED_VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0);
+  if (counts.recommended > 0) return unjudged > 0 ? RunOutcomes.partial : RunOutcomes.recommended;
+  return counts['missed-sla'] > 0 ? RunOutcomes.noCandidateMetSla : RunOutcomes.allCandidatesFailed;
+}
+
+/**
+ * The cause (JSON) of a run that ended in "No recommendation": `errorMessage` first, as in a
+ * Lambda's cause, so that readers of causes show the sentence; the report's location for the run
+ * API and the CLIs; the clean-up's message under `cleanUp`, as every failed run's cause has it.
+ */
+export interface NoRecommendationCause {
+  readonly errorMessage: string;
+  readonly outcome: RunOutcome;
+  readonly counts: VerdictCounts;
+  readonly report: RunSummary['report'];
+  readonly cleanUp?: string;
+}
+
 /** What "Recommend" gives: a short summary with pointers to the report. */
 export interface RunSummary {
   readonly runId: string;
+  readonly outcome: RunOutcome;
+  /** Each verdict's count, e.g. `{ recommended: 1, 'runner-up': 1, failed: 1, … }`. */
+  readonly counts: VerdictCounts;
+  /** One sentence: the outcome and what happened to the candidates (the report's first line). */
+  readonly outcomeText: string;
   readonly recommendation: Report['recommendation'];
   readonly noRecommendationReason?: string;
   readonly candidates: readonly { readonly id: string; readonly verdict: string; readonly reason: string }[];

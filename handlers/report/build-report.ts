@@ -3,13 +3,19 @@ import { failureReasonOf } from '../contracts/caught-error.js';
 import {
   type CandidateOutcome,
   CandidateStatuses,
+  type CandidateVerdict,
+  countVerdicts,
   type PlannedCandidate,
+  type RunOutcome,
+  runOutcomeOf,
+  RunOutcomes,
   type RunPlan,
+  type VerdictCounts,
 } from '../contracts/optimization-state.js';
-import { decodeHistogram, type LoadTestResult, usToMs } from '../load-test/index.js';
+import { decodeHistogram, type LoadTestResult, totalErrors, usToMs } from '../load-test/index.js';
 import type { EndpointMetrics } from '../ports.js';
 import { reportPayloads } from './payload-breakdown.js';
-import type { CandidateReport, CandidateVerdict, Recommendation, Report, ReportStep } from './report.js';
+import type { CandidateReport, Recommendation, Report, ReportStep } from './report.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;
@@ -27,14 +33,24 @@ function round(value: number, digits: number): number {
   return Math.round(value * factor) / factor;
 }
 
+/** Successful requests of a step: the only ones latencies describe. */
+function succeededRequests(step: Pick<ReportStep, 'requests' | 'errors'>): number {
+  return step.requests - totalErrors(step.errors);
+}
+
+/** The result's steps for the report; latencies `null` where no request succeeded. */
 function reportSteps(result: LoadTestResult): ReportStep[] {
-  return result.steps.map(({ histogram, payloads, ...step }) => ({
-    ...step,
-    meanLatencyMs: step.requests > 0 ? usToMs(decodeHistogram(histogram).mean) : 0,
-    ...(payloads === undefined
-      ? {}
-      : { payloads: payloads.map(({ histogram: _payloadHistogram, ...figures }) => figures) }),
-  }));
+  return result.steps.map(({ histogram, latencyMs, payloads, ...step }) => {
+    const measured = succeededRequests(step) > 0;
+    return {
+      ...step,
+      latencyMs: measured ? latencyMs : null,
+      meanLatencyMs: measured ? usToMs(decodeHistogram(histogram).mean) : null,
+      ...(payloads === undefined
+        ? {}
+        : { payloads: payloads.map(({ histogram: _payloadHistogram, ...figures }) => figures) }),
+    };
+  });
 }
 
 interface Measured {
@@ -54,6 +70,7 @@ function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured 
   let costPer1MUsd: number | undefined;
   if (sustainable !== undefined && result.sustainableTps !== null && result.sustainableTps > 0) {
     if (candidate.kind === 'serverless' && candidate.serverless !== undefined) {
+      if (sustainable.meanLatencyMs === null) return { candidate, result, steps, sustainable };
       // Serverless bills each request's duration × memory; the mean latency bounds the duration.
       const gb = candidate.serverless.memorySizeMb / 1024;
       costPer1MUsd = (sustainable.meanLatencyMs / 1000) * gb * SERVERLESS_USD_PER_GB_SECOND * 1e6;
@@ -79,7 +96,7 @@ function rank(objective: string, measured: readonly Measured[]): Measured[] {
       case 'highest-tps':
         return -tps(m);
       case 'lowest-latency':
-        return m.steps[0]?.latencyMs.p95 ?? Number.POSITIVE_INFINITY;
+        return m.steps[0]?.latencyMs?.p95 ?? Number.POSITIVE_INFINITY;
       default:
         return m.costPer1MUsd ?? Number.POSITIVE_INFINITY;
     }
@@ -92,21 +109,90 @@ function objectiveFigure(objective: string, m: Measured): string {
     case 'highest-tps':
       return `${round(m.result.sustainableTps ?? 0, 1)} TPS within the SLA`;
     case 'lowest-latency':
-      return `p95 ${m.steps[0]?.latencyMs.p95 ?? '?'} ms at the lowest load`;
+      return `p95 ${m.steps[0]?.latencyMs?.p95 ?? '?'} ms at the lowest load`;
     default:
       return m.costPer1MUsd === undefined ? 'no price' : `$${m.costPer1MUsd.toFixed(4)} per 1M inferences`;
   }
 }
 
-function slaMissReason(m: Measured): string {
+/** What to do about each kind of miss: the hint matches the cause. */
+export const HINTS = {
+  modelErrors:
+    'check the model and the payload it is sent (content type, input names and shape); the endpoint’s logs have the model’s own message',
+  missedSla: 'try larger or more instances, or a compiled candidate, or relax the SLA',
+} as const;
+
+/** The model's response as a sample shows it: `500 "CUDA error: out of memory"`. */
+function modelResponse(step: ReportStep): string | undefined {
+  const sample = step.errorSamples.find((s) => s.kind === 'model-error') ?? step.errorSamples[0];
+  if (sample === undefined) return undefined;
+  return `${sample.statusCode === undefined ? '' : `${sample.statusCode} `}"${sample.message}"`;
+}
+
+/**
+ * A measured candidate without a sustainable step: `model-errors` when every request of its first
+ * step failed and model errors were among them (the model or the payload is wrong: no instance
+ * would do better), else `missed-sla`; each with the hint that matches.
+ */
+function missVerdict(m: Measured): { verdict: CandidateVerdict; reason: string } {
   const first = m.steps[0];
-  if (first === undefined) return `no step completed (${m.result.stopDetail})`;
-  const errors = first.errors;
-  const modelErrorHint =
-    errors.modelError > 0 && first.errorSamples[0] !== undefined
-      ? `; model errors, e.g. ${first.errorSamples[0].statusCode ?? ''} "${first.errorSamples[0].message}"`
-      : '';
-  return `missed the SLA from the first step (load ${first.load}): ${first.slaBreaches.join(', ')}${modelErrorHint}`;
+  if (first === undefined) {
+    return { verdict: 'missed-sla', reason: `no step completed (${m.result.stopDetail})` };
+  }
+  const response = modelResponse(first);
+  if (first.requests > 0 && succeededRequests(first) === 0 && first.errors.modelError > 0) {
+    return {
+      verdict: 'model-errors',
+      reason:
+        `model errors: every request of the first step (load ${first.load}) failed, ` +
+        `${first.errors.modelError} of ${first.requests} with a model error` +
+        `${response === undefined ? '' : `, e.g. ${response}`}; ${HINTS.modelErrors}`,
+    };
+  }
+  const someModelErrors =
+    first.errors.modelError > 0 && response !== undefined ? `; model errors, e.g. ${response}` : '';
+  const hint = first.errors.modelError > 0 ? HINTS.modelErrors : HINTS.missedSla;
+  return {
+    verdict: 'missed-sla',
+    reason: `missed the SLA from the first step (load ${first.load}): ${first.slaBreaches.join(', ')}${someModelErrors}; ${hint}`,
+  };
+}
+
+const VERDICT_WORDS: Readonly<Record<CandidateVerdict, string>> = {
+  recommended: 'recommended',
+  'runner-up': 'runner-up',
+  'missed-sla': 'missed the SLA',
+  'model-errors': 'model errors',
+  'measurement-problem': 'measurement problem',
+  failed: 'failed',
+  skipped: 'skipped',
+};
+
+/** `3 candidates: 1 recommended, 1 runner-up, 1 failed`, verdicts in the contract's order. */
+export function countsText(counts: VerdictCounts): string {
+  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+  const parts = (Object.keys(VERDICT_WORDS) as CandidateVerdict[])
+    .filter((verdict) => counts[verdict] > 0)
+    .map((verdict) => `${counts[verdict]} ${VERDICT_WORDS[verdict]}`);
+  return `${total} candidate${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+/** The report's first line: the outcome, the recommendation if any, and the candidates' counts. */
+export function outcomeSentence(
+  outcome: RunOutcome,
+  counts: VerdictCounts,
+  recommended: string | undefined,
+): string {
+  switch (outcome) {
+    case RunOutcomes.recommended:
+      return `Recommended ${recommended ?? '?'}; ${countsText(counts)}.`;
+    case RunOutcomes.partial:
+      return `Partial: recommended ${recommended ?? '?'}, but not every candidate could be judged against the SLA; ${countsText(counts)}.`;
+    case RunOutcomes.noCandidateMetSla:
+      return `No recommendation: no candidate met the SLA; ${countsText(counts)}.`;
+    default:
+      return `No recommendation: every candidate failed; ${countsText(counts)}.`;
+  }
 }
 
 function metricsFields(
@@ -246,8 +332,7 @@ export function buildReport(input: BuildReportInput): Report {
     let verdict: CandidateVerdict;
     let reason: string;
     if (m.sustainable === undefined) {
-      verdict = 'missed-sla';
-      reason = slaMissReason(m);
+      ({ verdict, reason } = missVerdict(m));
     } else if (m === best) {
       verdict = 'recommended';
       reason = `best under ${plan.objective}: ${objectiveFigure(plan.objective, m)}`;
@@ -265,7 +350,7 @@ export function buildReport(input: BuildReportInput): Report {
       steps: m.steps,
       sustainableTps: m.result.sustainableTps === null ? null : round(m.result.sustainableTps, 2),
       sustainableStep: m.result.sustainableStep,
-      ...(m.sustainable === undefined ? {} : { latencyAtSustainableMs: m.sustainable.latencyMs }),
+      ...(m.sustainable?.latencyMs == null ? {} : { latencyAtSustainableMs: m.sustainable.latencyMs }),
       stoppedBecause: m.result.stoppedBecause,
       ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
       ...(instancesForTargetTps === undefined ? {} : { instancesForTargetTps }),
@@ -290,10 +375,12 @@ export function buildReport(input: BuildReportInput): Report {
           environment: best.candidate.environment,
           sustainableTps: round(best.result.sustainableTps ?? 0, 2),
           ...(best.costPer1MUsd === undefined ? {} : { costPer1MUsd: best.costPer1MUsd }),
-          ...(best.sustainable === undefined ? {} : { latencyMs: best.sustainable.latencyMs }),
+          ...(best.sustainable?.latencyMs == null ? {} : { latencyMs: best.sustainable.latencyMs }),
           ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
           why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA`,
         };
+  const counts = countVerdicts(candidates.map((c) => c.verdict));
+  const outcome = runOutcomeOf(counts);
   const endpointUsd = round(
     candidates.reduce((sum, c) => sum + (c.runCostUsd ?? 0), 0),
     4,
@@ -308,14 +395,17 @@ export function buildReport(input: BuildReportInput): Report {
     sla: plan.sla,
     loadPlan: plan.loadPlan,
     priceTable: PRICE_TABLE_SOURCE,
+    outcome,
+    counts,
+    outcomeText: outcomeSentence(outcome, counts, recommendation?.candidateId),
     candidates,
     recommendation,
     ...(recommendation === null
       ? {
           noRecommendationReason:
-            measured.length === 0
-              ? 'no candidate could be measured (all failed or were skipped; see each reason)'
-              : 'no candidate met the SLA at any load step; relax the SLA or try larger instances',
+            outcome === RunOutcomes.allCandidatesFailed
+              ? 'no candidate could be judged against the SLA (each failed, was skipped or answered with model errors; see each reason)'
+              : `no candidate met the SLA at any load step; ${HINTS.missedSla}`,
         }
       : {}),
     ...(plan.payloads.length > 1 ? { payloads: reportPayloads(plan.payloads) } : {}),

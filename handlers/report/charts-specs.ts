@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { totalErrors } from '../load-test/index.js';
+import { type LatencyPercentilesMs, totalErrors } from '../load-test/index.js';
 import type { CandidateReport, Report, ReportStep } from './report.js';
 
 /**
@@ -60,8 +60,11 @@ function loadEncoding(report: Report, loads: readonly number[]) {
 }
 
 /** A step with no successful request has no latency: its zeros would plot as the best figure. */
-function hasLatency(step: ReportStep): boolean {
-  return step.requests - totalErrors(step.errors) > 0 && step.latencyMs.p95 > 0;
+function latencyOf(step: ReportStep): LatencyPercentilesMs | undefined {
+  const latency = step.latencyMs;
+  return latency !== null && step.requests - totalErrors(step.errors) > 0 && latency.p95 > 0
+    ? latency
+    : undefined;
 }
 
 function stepsOf(report: Report): { candidate: CandidateReport; step: ReportStep }[] {
@@ -77,12 +80,15 @@ const LEGEND = { orient: 'right', labelLimit: 260, titleLimit: 260 } as const;
 
 export function latencyChartSpec(report: Report): ChartSpec {
   const title = 'p95 and p99 latency vs load';
-  const points = stepsOf(report)
-    .filter(({ step }) => hasLatency(step))
-    .flatMap(({ candidate, step }) => [
-      { candidate: candidate.id, load: step.load, percentile: 'p95', latencyMs: step.latencyMs.p95 },
-      { candidate: candidate.id, load: step.load, percentile: 'p99', latencyMs: step.latencyMs.p99 },
-    ]);
+  const points = stepsOf(report).flatMap(({ candidate, step }) => {
+    const latency = latencyOf(step);
+    return latency === undefined
+      ? []
+      : [
+          { candidate: candidate.id, load: step.load, percentile: 'p95', latencyMs: latency.p95 },
+          { candidate: candidate.id, load: step.load, percentile: 'p99', latencyMs: latency.p99 },
+        ];
+  });
   if (points.length === 0) {
     return { empty: true, title, message: 'No candidate completed a load step with successful requests.' };
   }

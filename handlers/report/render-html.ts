@@ -3,6 +3,7 @@ import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js
 import type { Report } from './report.js';
 import {
   candidateFacts,
+  candidateOutcomeLines,
   compiledText,
   deploymentText,
   environmentText,
@@ -44,16 +45,20 @@ h3 { font-size: 16px; margin: 24px 0 6px; } .meta { color: var(--muted); margin:
 .banner { background: var(--warn-bg); border-left: 5px solid var(--warn); padding: 10px 14px; font-weight: 600; }
 .recommendation { background: var(--ok-bg); border-left: 5px solid var(--ok); padding: 12px 16px; font-size: 15px; }
 .recommendation.none { background: var(--bad-bg); border-left-color: var(--bad); }
+.outcome { padding: 8px 14px; border-left: 5px solid var(--ok); background: var(--ok-bg); }
+.outcome.partial { border-left-color: var(--warn); background: var(--warn-bg); }
+.outcome.no-candidate-met-sla, .outcome.all-candidates-failed { border-left-color: var(--bad); background: var(--bad-bg); }
 table { border-collapse: collapse; margin: 8px 0 12px; font-size: 13px; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; vertical-align: top; }
 th { background: #f3f5f7; text-align: left; } td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f5f7; padding: 1px 4px;
   border-radius: 3px; overflow-wrap: anywhere; }
 tr.recommended td, tr.sustainable td { background: var(--ok-bg); } tr.missed-sla td, tr.missed td { background: var(--warn-bg); }
-tr.failed td { background: var(--bad-bg); } tr.skipped td { color: var(--muted); }
+tr.failed td, tr.model-errors td { background: var(--bad-bg); } tr.skipped td { color: var(--muted); }
 .verdict { display: inline-block; padding: 0 8px; border-radius: 10px; font-weight: 600; font-size: 12px; white-space: nowrap; }
 .verdict.recommended { background: var(--ok); color: white; } .verdict.runner-up { background: #cfd8dc; }
-.verdict.missed-sla, .verdict.measurement-problem { background: var(--warn); color: white; } .verdict.failed { background: var(--bad); color: white; }
+.verdict.missed-sla, .verdict.measurement-problem { background: var(--warn); color: white; }
+.verdict.failed, .verdict.model-errors { background: var(--bad); color: white; }
 .verdict.skipped { background: #eceff1; color: var(--muted); }
 .reason { margin: 4px 0; } .facts { margin: 4px 0 8px; padding-left: 20px; color: #37474f; }
 .errors { margin: 4px 0; padding-left: 20px; } .errors li { font: 12px ui-monospace, Menlo, Consolas, monospace; }
@@ -175,6 +180,11 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     `<h1>Optimization report: ${escapeHtml(title)}</h1>`,
     `<p class="meta">Run <code>${escapeHtml(report.runId)}</code>, generated ${escapeHtml(report.generatedAt)}</p>`,
     report.measuredLocally ? `<p class="banner">${escapeHtml(MEASURED_LOCALLY_NOTICE)}</p>` : '',
+    '<h2>Outcome</h2>',
+    `<p class="outcome ${report.outcome}"><strong>${escapeHtml(report.outcomeText)}</strong> (outcome <code>${escapeHtml(report.outcome)}</code>)</p>`,
+    `<ul class="outcomes">${candidateOutcomeLines(report)
+      .map((line) => `<li>${escapeHtml(line)}</li>`)
+      .join('')}</ul>`,
     '<h2>Recommendation</h2>',
     `<p class="${recommendationClass}">${escapeHtml(recommendationText(report))}</p>`,
     '<h2>SLA and objective</h2>',

@@ -45,6 +45,7 @@ const VERDICT_LABELS: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed SLA',
+  'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',
   failed: 'failed',
   skipped: 'skipped',
@@ -128,6 +129,11 @@ export function priceTableText(report: Report): string {
 
 export function runCostText(report: Report): string {
   return `Endpoint cost of this run: ${usd(report.runCost.endpointUsd)} (${report.runCost.note}).`;
+}
+
+/** What happened to each candidate, one line each: `cpu: failed — EndpointFailedError: …`. */
+export function candidateOutcomeLines(report: Report): string[] {
+  return report.candidates.map((c) => `${c.id}: ${verdictLabel(c.verdict)} — ${c.reason}`);
 }
 
 /** The recommendation in one paragraph, or why there is none. */
@@ -319,11 +325,12 @@ export function stepTable(report: Report, candidate: CandidateReport): TextTable
         String(step.requests),
         formatTps(step.tps),
         formatRate(step.errorRate),
-        formatMs(latencyMs.p50),
-        formatMs(latencyMs.p90),
-        formatMs(latencyMs.p95),
-        formatMs(latencyMs.p99),
-        formatMs(latencyMs.max),
+        // No successful request, no latency: a dash, never 0.00 (which reads as very fast).
+        latencyMs === null ? NONE : formatMs(latencyMs.p50),
+        latencyMs === null ? NONE : formatMs(latencyMs.p90),
+        latencyMs === null ? NONE : formatMs(latencyMs.p95),
+        latencyMs === null ? NONE : formatMs(latencyMs.p99),
+        latencyMs === null ? NONE : formatMs(latencyMs.max),
         ...(open ? [String(step.late), String(step.dropped)] : []),
         totalErrors(errors) === 0
           ? '0'
@@ -430,6 +437,12 @@ export function renderMarkdownReport(report: Report): string {
     '',
     ...(report.measuredLocally ? [`> **${escapeMarkdown(MEASURED_LOCALLY_NOTICE)}**`, ''] : []),
     `Run ${markdownCode(report.runId)}, generated ${escapeMarkdown(report.generatedAt)}.`,
+    '',
+    '## Outcome',
+    '',
+    `**${escapeMarkdown(report.outcomeText)}** (outcome ${markdownCode(report.outcome)})`,
+    '',
+    ...candidateOutcomeLines(report).map((line) => `- ${escapeMarkdown(line)}`),
     '',
     '## Recommendation',
     '',

@@ -1,4 +1,5 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
+import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
 import type { EndpointMetrics } from '../ports.js';
 import type {
   LatencyPercentilesMs,
@@ -21,6 +22,12 @@ export interface Report {
   readonly sla: LatencySla;
   readonly loadPlan: LoadPlan;
   readonly priceTable: typeof PRICE_TABLE_SOURCE;
+  /** How the run ended (recommended, partial, no-candidate-met-sla, all-candidates-failed). */
+  readonly outcome: RunOutcome;
+  /** Each verdict's count over the candidates. */
+  readonly counts: VerdictCounts;
+  /** The outcome and what happened to each candidate, in one sentence: the report's first line. */
+  readonly outcomeText: string;
   readonly candidates: readonly CandidateReport[];
   readonly recommendation: Recommendation | null;
   /** Why nothing was recommended, when nothing was. */
@@ -41,19 +48,18 @@ export interface ReportPayload {
   readonly sizeBytes: number;
 }
 
-/**
- * `measurement-problem`: the load test ran, but a load worker started late twice (the first run
- * and its re-run), so its figures do not describe the endpoint: no SLA verdict either way.
- */
-export type CandidateVerdict =
-  'recommended' | 'runner-up' | 'missed-sla' | 'measurement-problem' | 'failed' | 'skipped';
+/** The verdicts (`model-errors`, `measurement-problem`, …) are the contract's: optimization-state.ts. */
+export type { CandidateVerdict };
 
 /**
  * One report step: the load test's step without its encoded histograms (kept in the result file).
- * `payloads`: each payload's figures in the step, by its index in the report's `payloads`.
+ * Latencies are of successful requests: `null` when none succeeded (every request failed), never
+ * zeros that would read as a very fast endpoint. `payloads`: each payload's figures in the step, by
+ * its index in the report's `payloads`.
  */
-export type ReportStep = Omit<StepResult, 'histogram' | 'payloads'> & {
-  readonly meanLatencyMs: number;
+export type ReportStep = Omit<StepResult, 'histogram' | 'latencyMs' | 'payloads'> & {
+  readonly latencyMs: LatencyPercentilesMs | null;
+  readonly meanLatencyMs: number | null;
   readonly payloads?: readonly Omit<PayloadStepResult, 'histogram'>[];
 };
 

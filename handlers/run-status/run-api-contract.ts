@@ -136,8 +136,17 @@ export const runStatusSchema = z.object({
   /** FAILED, TIMED_OUT, ABORTED: the error name and cause the execution ended with. */
   error: z.string().optional(),
   cause: z.string().optional(),
-  /** SUCCEEDED runs: the report (optimization) or summary (async inference) files. */
+  /**
+   * The report (optimization) or summary (async inference) files: of SUCCEEDED runs, and of
+   * optimization runs that ended FAILED with `NoRecommendationError` (read from its cause).
+   */
   report: reportLocationsSchema.optional(),
+  /**
+   * The run's outcome, once it has one (optimization: `recommended`, `partial`,
+   * `no-candidate-met-sla`, `all-candidates-failed`; async: `completed`, `partial`,
+   * `all-inputs-failed`); the CLIs' exit codes derive from it (handlers/contracts/exit-codes.ts).
+   */
+  outcome: z.string().optional(),
 });
 export type RunStatus = z.infer<typeof runStatusSchema>;
 

@@ -171,6 +171,14 @@ export class SafetyNet extends Construct {
     });
     sagemaker.allowCleanUp(this.cleanUpFailedRun);
     sagemaker.allowDeregisterScaling(this.cleanUpFailedRun);
+    // It reads a FAILED execution's error: a run that ended in "No recommendation" has cleaned up.
+    for (const stateMachine of watched) {
+      this.allowDescribeExecutions(
+        this.cleanUpFailedRun,
+        stateMachine,
+        'The failed execution is named by the event at run time; the grant covers the executions of one project state machine',
+      );
+    }
     this.failedRunCleanUp = new FailedRunCleanUpWorkflow(this, 'FailedRunCleanUp', {
       cleanUpFailedRun: this.cleanUpFailedRun,
       inFlightWait: inFlightWait(props.resourceCreatingSteps ?? []),
@@ -217,7 +225,13 @@ export class SafetyNet extends Construct {
       },
     });
     sagemaker.allowSweep(this.janitor);
-    for (const stateMachine of watched) this.allowDescribeExecutions(this.janitor, stateMachine);
+    for (const stateMachine of watched) {
+      this.allowDescribeExecutions(
+        this.janitor,
+        stateMachine,
+        'Run ids are execution names read from resource tags at sweep time; the grant covers the executions of one project state machine',
+      );
+    }
     this.janitorSchedule = new Schedule(this, 'JanitorSchedule', {
       description: `Janitor: deletes project resources older than ${this.maxAgeHours} hours`,
       schedule,
@@ -268,16 +282,12 @@ export class SafetyNet extends Construct {
    * run is still running (`arn:…:execution:<state machine name>:<run id>`; DescribeExecution takes
    * the execution ARN as its resource, Service Authorization Reference for Step Functions).
    */
-  private allowDescribeExecutions(fn: ProjectFunction, stateMachine: IStateMachine): void {
+  private allowDescribeExecutions(fn: ProjectFunction, stateMachine: IStateMachine, reason: string): void {
     const executions = executionsOf(stateMachine);
     fn.addToRolePolicy(
       new PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }),
     );
-    acknowledgeWildcardResource(
-      fn.serviceRole,
-      executions,
-      'Run ids are execution names read from resource tags at sweep time; the grant covers the executions of one project state machine',
-    );
+    acknowledgeWildcardResource(fn.serviceRole, executions, reason);
   }
 }
 

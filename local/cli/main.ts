@@ -7,14 +7,17 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
   BudgetExceededError,
+  ErrorNames,
   type InputIssue,
   InvalidRunInputError,
 } from '../../handlers/contracts/errors.js';
 import {
+  type NoRecommendationCause,
   OPTIMIZATION_STEPS,
   type RunPlan,
   type RunSummary,
 } from '../../handlers/contracts/optimization-state.js';
+import { recordOf } from '../../handlers/contracts/records.js';
 import type { Report } from '../../handlers/report/report.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import {
@@ -145,6 +148,20 @@ const optimizationCli: WorkflowCli<
       }),
     );
     return { reportFiles };
+  },
+  outcomeOf: (output) => {
+    const outcome = recordOf(output)?.outcome;
+    return typeof outcome === 'string' ? outcome : undefined;
+  },
+  // "No recommendation" ends the execution FAILED, its report written: the cause points to it.
+  resultOfFailedRun: ({ error, cause }) => {
+    if (error !== ErrorNames.noRecommendation) return undefined;
+    try {
+      const parsed = JSON.parse(cause) as Partial<NoRecommendationCause>;
+      return recordOf(parsed.report) === undefined ? undefined : parsed;
+    } catch {
+      return undefined;
+    }
   },
 };
 

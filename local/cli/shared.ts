@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { CleanUpStatuses, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
 import { describeError } from '../../handlers/contracts/errors.js';
+import { EXIT_CODES, exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
 import { sweepOrphanedScratch } from '../platform/scratch.js';
@@ -19,10 +20,12 @@ import { type CliArguments, parseCliArguments, UsageError } from './args.js';
 /** One Ctrl-C can arrive twice (from the terminal and relayed by tsx or npm): ignore the echo. */
 const SAME_KEYPRESS_MS = 1000;
 /**
- * 128 + the signal's number for a run a signal stopped, as shells report it: 130 for SIGINT
- * (Ctrl-C, or the caller's abort), 143 for SIGTERM (what container runtimes and CI send).
+ * The project's one exit-code scheme (handlers/contracts/exit-codes.ts): 0 recommended or every
+ * input completed, 1 run failed, 2 bad input, 3 no candidate met the SLA, 4 every candidate (or
+ * input) failed, 5 partial; 128 + the signal's number for a run a signal stopped, as shells report
+ * it: 130 for SIGINT (Ctrl-C, or the caller's abort), 143 for SIGTERM (what CI sends).
  */
-export const EXIT_CODES = { ok: 0, runFailed: 1, invalid: 2, interrupted: 130, terminated: 143 } as const;
+export { EXIT_CODES };
 
 /** The exit code of a run stopped through `signal`: 143 when SIGTERM stopped it, else 130. */
 export function interruptedExitCode(signal: AbortSignal): number {
@@ -198,7 +201,8 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 
 /**
  * What both CLIs print when a run did not succeed: its error (or how it ended) and what clean-up
- * did; returns the exit code (130 or 143 for a run the user interrupted, 1 otherwise).
+ * did; returns the exit code (130 or 143 for a run the user interrupted, 2 for a refused one, 1
+ * otherwise).
  */
 export function reportUnsuccessfulRun(context: {
   readonly result: Exclude<RunResult, { status: 'SUCCEEDED' }>;
@@ -227,9 +231,11 @@ export function reportUnsuccessfulRun(context: {
     context.errorLine(
       `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUpText}`,
     );
-  return context.interrupted && result.status === 'ABORTED'
-    ? (context.interruptedExitCode ?? EXIT_CODES.interrupted)
-    : EXIT_CODES.runFailed;
+  if (context.interrupted && result.status === 'ABORTED') {
+    return context.interruptedExitCode ?? EXIT_CODES.interrupted;
+  }
+  // A run the workflow refused (invalid input, over budget) is a bad input: 2, as before it starts.
+  return exitCodeOfRun(result.status === 'FAILED' ? { status: result.status, error: result.error } : result);
 }
 
 /**

@@ -66,7 +66,7 @@ function summaryRow(candidate: CandidateReport, server: ServerSettings | undefin
 
 /** Latency at the sustainable step, else at the first step (that missed the SLA). */
 function figuresOf(candidate: CandidateReport): LatencyPercentilesMs | undefined {
-  return candidate.latencyAtSustainableMs ?? candidate.steps[0]?.latencyMs;
+  return candidate.latencyAtSustainableMs ?? candidate.steps[0]?.latencyMs ?? undefined;
 }
 
 /**
@@ -85,10 +85,13 @@ function compiledComparisons(candidates: readonly CandidateReport[]): string[] {
     );
     const before = baseline?.steps[0];
     const after = compiled.steps[0];
+    const [was, is] = [before?.latencyMs, after?.latencyMs];
     if (baseline === undefined || before === undefined || after === undefined) continue;
-    const change = (after.latencyMs.p50 / before.latencyMs.p50 - 1) * 100;
+    // A step where no request succeeded has no latency to compare.
+    if (was == null || is == null) continue;
+    const change = (is.p50 / was.p50 - 1) * 100;
     lines.push(
-      `  compiled vs uncompiled on ${compiled.instanceType ?? '?'} (${baseline.id} → ${compiled.id}, load ${after.load}): p50 ${before.latencyMs.p50.toFixed(2)} → ${after.latencyMs.p50.toFixed(2)} ms (${change >= 0 ? '+' : ''}${change.toFixed(0)} %), ${formatRate(before.tps)} → ${formatRate(after.tps)} req/s`,
+      `  compiled vs uncompiled on ${compiled.instanceType ?? '?'} (${baseline.id} → ${compiled.id}, load ${after.load}): p50 ${was.p50.toFixed(2)} → ${is.p50.toFixed(2)} ms (${change >= 0 ? '+' : ''}${change.toFixed(0)} %), ${formatRate(before.tps)} → ${formatRate(after.tps)} req/s`,
     );
   }
   return lines.length === 0 ? [] : ['', ...lines];

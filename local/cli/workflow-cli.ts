@@ -7,8 +7,9 @@
  * reporter, plan, run and summary.
  */
 import { resolve } from 'node:path';
-import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
+import { type CleanUpAccount, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
 import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
+import { exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
 import type { Logger } from '../../handlers/ports.js';
 import { createConsoleLogger } from '../platform/console-logger.js';
 import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
@@ -19,6 +20,7 @@ import type {
   LocalWorkflowRunOptions,
 } from '../workflow-environment.js';
 import type { CliArguments } from './args.js';
+import { causeMessage } from './progress.js';
 import {
   displayPath,
   EXIT_CODES,
@@ -138,6 +140,13 @@ export interface WorkflowCli<
   readonly deleted: string;
   /** Prints the summary of a run that succeeded; returns what the outcome adds (its files). */
   summarize(run: CliRun<Environment, Reporter>, output: JsonValue, prepared: Prepared): Promise<Extra>;
+  /** The run's outcome in the output `summarize` takes, for the exit code (handlers/contracts/exit-codes.ts). */
+  outcomeOf(output: JsonValue): string | undefined;
+  /**
+   * A run that ended FAILED with a result all the same (the optimization's "No recommendation",
+   * whose report is written): that result as `summarize` takes it, else `undefined`.
+   */
+  resultOfFailedRun?(failure: { readonly error: string; readonly cause: string }): JsonValue | undefined;
 }
 
 /** Runs a local workflow from its command line; never throws for a run that failed. */
@@ -244,6 +253,19 @@ export async function runWorkflowCli<
     await created.close();
     const serverPids = pidsOf(created.host);
     const { result } = outcome;
+    const failedWithResult = result.status === 'FAILED' ? cli.resultOfFailedRun?.(result) : undefined;
+    if (result.status === 'FAILED' && failedWithResult !== undefined) {
+      const extra = await cli.summarize(run, failedWithResult, prepared);
+      errorLine(`Run ${runId} ended FAILED with ${result.error}: ${causeMessage(result.cause)}`);
+      const account = cleanUpInCause(result.cause);
+      if (account !== undefined && account.includes('LEFT ')) errorLine(`Warning: ${account}`);
+      const exitCode = exitCodeOfRun({
+        status: result.status,
+        error: result.error,
+        outcome: cli.outcomeOf(failedWithResult),
+      });
+      return { exitCode, runId, serverPids, ...extra };
+    }
     if (result.status !== 'SUCCEEDED') {
       const exitCode = reportUnsuccessfulRun({
         result,
@@ -259,7 +281,8 @@ export async function runWorkflowCli<
     const extra = await cli.summarize(run, result.output, prepared);
     const { cleanUp } = result.output as { readonly cleanUp?: CleanUpAccount };
     reportCleanUpLeftovers(cleanUp, errorLine);
-    return { exitCode: EXIT_CODES.ok, runId, serverPids, ...extra };
+    const exitCode = exitCodeOfRun({ status: result.status, outcome: cli.outcomeOf(result.output) });
+    return { exitCode, runId, serverPids, ...extra };
   } catch (error) {
     errorLine(`Error: ${describeError(error)}`);
     if (args.verbose && error instanceof Error && error.stack !== undefined) errorLine(error.stack);

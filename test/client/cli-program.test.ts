@@ -156,6 +156,78 @@ describe('npm run runs', () => {
     expect(stderr.at(-1)).toContain('QuotaExceededError: ml.g5.xlarge');
   });
 
+  it.each<[string, RunStatus['status'], string | undefined, number]>([
+    ['partial', 'SUCCEEDED', undefined, 5],
+    ['no-candidate-met-sla', 'FAILED', 'NoRecommendationError', 3],
+    ['all-candidates-failed', 'FAILED', 'NoRecommendationError', 4],
+  ])('start --wait: exits with the code of the outcome %s (%s)', async (outcome, status, error, code) => {
+    // Prepare
+    api.answerInTurn(
+      { status: 200, body: STARTED },
+      {
+        status: 200,
+        body: { ...runStatus(status, 4), outcome, ...(error === undefined ? {} : { error, cause: '{}' }) },
+      },
+    );
+
+    // Act
+    const { exitCode, stderr } = await run(
+      'start',
+      '--api',
+      api.url,
+      '--input',
+      EXAMPLE,
+      '--wait',
+      '--poll-seconds',
+      '0.01',
+    );
+
+    // Assert
+    expect(exitCode).toBe(code);
+    expect(stderr.at(-1)).toContain(`outcome: ${outcome}`);
+  });
+
+  it('start --wait: exits 2 when the run was refused for its input', async () => {
+    // Prepare
+    api.answerInTurn(
+      { status: 200, body: STARTED },
+      {
+        status: 200,
+        body: { ...runStatus('FAILED', 0), error: 'InvalidRunInputError', cause: 'model.artifactUri: …' },
+      },
+    );
+
+    // Act
+    const { exitCode } = await run(
+      'start',
+      '--api',
+      api.url,
+      '--input',
+      EXAMPLE,
+      '--wait',
+      '--poll-seconds',
+      '0.01',
+    );
+
+    // Assert
+    expect(exitCode).toBe(2);
+  });
+
+  it('status: exits with the code of an ended run’s outcome, 0 while it runs', async () => {
+    // Prepare
+    api.answerInTurn(
+      { status: 200, body: runStatus('RUNNING', 1) },
+      { status: 200, body: { ...runStatus('SUCCEEDED', 4), outcome: 'partial' } },
+    );
+
+    // Act
+    const running = await run('status', '--api', api.url, 'nightly');
+    const ended = await run('status', '--api', api.url, 'nightly');
+
+    // Assert
+    expect([running.exitCode, ended.exitCode]).toEqual([0, 5]);
+  });
+
   it('start: exits 1 and names the run id when it is taken', async () => {
     // Prepare
     api.answer(() => ({

@@ -99,7 +99,7 @@ describe('local mode end to end', () => {
     expect([files?.markdown, files?.html].every((file) => file !== undefined && existsSync(file))).toBe(true);
     const report = JSON.parse(await readFile(files?.json ?? '', 'utf8')) as Report;
     expect(report.measuredLocally).toBe(true);
-    const p50 = (id: string) => report.candidates.find((c) => c.id === id)?.steps[0]?.latencyMs.p50 ?? NaN;
+    const p50 = (id: string) => report.candidates.find((c) => c.id === id)?.steps[0]?.latencyMs?.p50 ?? NaN;
     expect(report.candidates.map((c) => [c.id, c.status])).toEqual([
       ['plain', 'MEASURED'],
       ['neo', 'MEASURED'],
@@ -111,7 +111,7 @@ describe('local mode end to end', () => {
     expect(outcome.serverPids.filter(isAlive)).toEqual([]);
   }, 60_000);
 
-  it('fails only the candidate whose model server dies mid-test, with the reason, and measures the other', async () => {
+  it('fails only the candidate whose model server dies mid-test, with the reason, measures the other and exits 5 (partial)', async () => {
     // Prepare
     let killed: number | undefined;
     const killPlainMidTest = (stdout: string): void => {
@@ -133,7 +133,7 @@ describe('local mode end to end', () => {
 
     // Assert
     expect(killed).toBeDefined();
-    expect(outcome.exitCode).toBe(0);
+    expect(outcome.exitCode).toBe(5);
     const report = JSON.parse(await readFile(outcome.reportFiles?.json ?? '', 'utf8')) as Report;
     const plain = report.candidates.find((c) => c.id === 'plain');
     expect(plain?.status).toBe('FAILED');
@@ -141,6 +141,27 @@ describe('local mode end to end', () => {
       new RegExp(`failed during the load test: model server \\(pid ${killed ?? ''}\\) was killed by SIGKILL`),
     );
     expect(report.candidates.find((c) => c.id === 'neo')?.status).toBe('MEASURED');
+    expect(outcome.serverPids.filter(isAlive)).toEqual([]);
+  }, 60_000);
+
+  it('ends a run where no candidate meets the SLA FAILED with NoRecommendationError, prints the summary and exits 3', async () => {
+    // Act: no real model server answers within a microsecond.
+    const { outcome, stdout, stderr } = await cli(
+      'e2e-no-sla',
+      tinyInput({
+        sla: { p95LatencyMs: 0.001 },
+        compilation: { targets: [] },
+        candidates: [{ id: 'plain', instanceType: 'ml.c5.large', environment: ONE_THREAD }],
+      }),
+    );
+
+    // Assert
+    expect(outcome.exitCode).toBe(3);
+    expect(stdout()).toContain('No recommendation: no candidate met the SLA at any load step');
+    expect(stderr()).toMatch(
+      /^Run e2e-no-sla ended FAILED with NoRecommendationError: No recommendation: no candidate met the SLA; 1 candidate: 1 missed the SLA\. Report: s3:\/\/local-artifacts\/runs\/e2e-no-sla\/report\.html\n$/,
+    );
+    expect(existsSync(outcome.reportFiles?.html ?? '')).toBe(true);
     expect(outcome.serverPids.filter(isAlive)).toEqual([]);
   }, 60_000);
 

@@ -251,3 +251,84 @@ describe('cleanUpFailedRun', () => {
     expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
   });
 });
+
+describe('cleanUpFailedRun after a run without a recommendation', () => {
+  beforeEach(() => {
+    sagemaker = new FakeSageMaker();
+  });
+
+  /** DescribeExecution answering with the error the execution ended with, or failing. */
+  function describerOf(answer: { error?: string } | Error) {
+    const described: string[] = [];
+    return {
+      described,
+      describe: (executionArn: string) => {
+        described.push(executionArn);
+        if (answer instanceof Error) return Promise.reject(answer);
+        return Promise.resolve({ status: 'FAILED', startEpochMs: 0, ...answer });
+      },
+    };
+  }
+
+  it('does nothing when the run ended in "No recommendation" (its own clean-up ran)', async () => {
+    // Prepare: something of the run is still there; this layer must leave it to the printed commands.
+    await deployCandidate(RUN_ID, 'gpu');
+    const describer = describerOf({ error: ErrorNames.noRecommendation });
+
+    // Act
+    const result = await cleanUpFailedRun(statusChange('FAILED'), {
+      host: sagemaker,
+      compiler: sagemaker,
+      describer,
+      logger: silentLogger,
+    });
+
+    // Assert
+    expect(result).toEqual({
+      outcome: 'ignored',
+      runId: RUN_ID,
+      status: 'FAILED',
+      reason: 'NoRecommendationError: the run cleaned up on its success path',
+    });
+    expect(describer.described).toEqual([
+      `arn:aws:states:us-east-1:123456789012:execution:OptimizationWorkflow:${RUN_ID}`,
+    ]);
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
+  });
+
+  it('cleans up a run that failed with another error', async () => {
+    // Prepare
+    await deployCandidate(RUN_ID, 'gpu');
+    const describer = describerOf({ error: ErrorNames.endpointFailed });
+
+    // Act
+    const result = await cleanUpFailedRun(statusChange('FAILED'), {
+      host: sagemaker,
+      compiler: sagemaker,
+      describer,
+      logger: silentLogger,
+    });
+
+    // Assert
+    expect(result.outcome).toBe('cleaned-up');
+    expect(sagemaker.leftovers().endpoints).toEqual([]);
+  });
+
+  it('cleans up as before when the execution’s error cannot be read', async () => {
+    // Prepare
+    await deployCandidate(RUN_ID, 'gpu');
+    const describer = describerOf(new Error('Rate exceeded'));
+
+    // Act
+    const result = await cleanUpFailedRun(statusChange('FAILED'), {
+      host: sagemaker,
+      compiler: sagemaker,
+      describer,
+      logger: silentLogger,
+    });
+
+    // Assert
+    expect(result.outcome).toBe('cleaned-up');
+    expect(sagemaker.leftovers().endpoints).toEqual([]);
+  });
+});

@@ -132,6 +132,7 @@ describe('describeRun', () => {
     const prefix = 's3://mso-artifacts/runs/nightly-cpu/';
     const summary = {
       runId: 'nightly-cpu',
+      outcome: 'partial',
       recommendation: { candidateId: 'c5-neo' },
       candidates: [],
       report: { json: `${prefix}report.json`, markdown: `${prefix}report.md`, html: `${prefix}report.html` },
@@ -156,7 +157,47 @@ describe('describeRun', () => {
       status: 'SUCCEEDED',
       stopDate: '2026-03-01T09:12:30.000Z',
       report: summary.report,
+      outcome: 'partial',
       progress: { phase: 'Run succeeded', items: { total: 1, succeeded: 1 } },
+    });
+  });
+
+  it('gives the report and the outcome of a run that ended in "No recommendation", read from its cause', async () => {
+    // Prepare
+    const prefix = 's3://mso-artifacts/runs/nightly-cpu/';
+    const report = {
+      json: `${prefix}report.json`,
+      markdown: `${prefix}report.md`,
+      html: `${prefix}report.html`,
+    };
+    const cause = JSON.stringify({
+      errorMessage: `No recommendation: no candidate met the SLA; 2 candidates: 2 missed the SLA. Report: ${report.html}`,
+      outcome: 'no-candidate-met-sla',
+      counts: { 'missed-sla': 2 },
+      report,
+      cleanUp: 'Clean-up complete',
+    });
+    const builder = optimizationUntilBenchmark(1);
+    benchmarkCandidate(builder.iteration(BENCHMARK, 'Started'), 1).iteration(BENCHMARK, 'Succeeded');
+    builder
+      .mapEnded()
+      .task('Recommend')
+      .task('Clean up run resources')
+      .entered('FailStateEntered', 'No recommendation');
+    const executions = new FakeExecutionReader({
+      description: execution({ status: 'FAILED', stopDate: STOP, error: 'NoRecommendationError', cause }),
+      history: builder.newestFirst(),
+    });
+
+    // Act
+    const reply = await describeRun(optimizationRun, { executions, logger: silentLogger });
+
+    // Assert
+    expect(runStatusSchema.parse(reply.body)).toMatchObject({
+      status: 'FAILED',
+      error: 'NoRecommendationError',
+      report,
+      outcome: 'no-candidate-met-sla',
     });
   });
 

@@ -29,6 +29,17 @@ const WORKFLOWS = new Map<string, RunWorkflow>([
 /** The success output of the optimization workflow: the summary "Recommend" returns. */
 const SUMMARY: RunSummary = {
   runId: RUN_ID,
+  outcome: 'recommended',
+  counts: {
+    recommended: 1,
+    'runner-up': 1,
+    'missed-sla': 1,
+    'model-errors': 0,
+    'measurement-problem': 0,
+    failed: 0,
+    skipped: 0,
+  },
+  outcomeText: 'Recommended c5-neo; 3 candidates: 1 recommended, 1 runner-up, 1 missed the SLA.',
   recommendation: {
     candidateId: 'c5-neo',
     instanceType: 'ml.c5.xlarge',
@@ -136,7 +147,11 @@ describe('notifyRunSummary', () => {
       messageId: 'message-1',
     });
     expect(describer.described).toEqual([EXECUTION_ARN]);
-    expect(publisher.notices[0]?.attributes).toEqual({ status: 'SUCCEEDED', workflow: 'optimization' });
+    expect(publisher.notices[0]?.attributes).toEqual({
+      status: 'SUCCEEDED',
+      workflow: 'optimization',
+      outcome: 'recommended',
+    });
   });
 
   it('never publishes the execution input', async () => {
@@ -170,7 +185,11 @@ describe('notifyRunSummary', () => {
     });
 
     // Assert
-    expect(publisher.notices[0]?.attributes).toEqual({ status: 'ABORTED', workflow: 'async-inference' });
+    expect(publisher.notices[0]?.attributes).toEqual({
+      status: 'ABORTED',
+      workflow: 'async-inference',
+      outcome: 'aborted',
+    });
     expect(publisher.notices[0]?.subject).toBe(`Async inference run ${RUN_ID} aborted`);
   });
 
@@ -472,6 +491,55 @@ describe('buildRunSummaryNotice', () => {
     // Assert
     expect(notice.body).toContain('field14: 14\n(5 more values: see the execution)');
     expect(notice.body).not.toContain('field15');
+  });
+});
+
+describe('buildRunSummaryNotice of a run without a recommendation', () => {
+  it('ends FAILED with the outcome as its attribute and headline, the report, and no second clean-up promised', () => {
+    // Prepare
+    const report = `s3://mso-artifacts/runs/${RUN_ID}/report.html`;
+    const cause = JSON.stringify({
+      errorMessage: `No recommendation: every candidate failed; 2 candidates: 2 failed. Report: ${report}`,
+      outcome: 'all-candidates-failed',
+      counts: { failed: 2 },
+      report: { html: report },
+      cleanUp: 'Clean-up complete: deleted 2 endpoint(s)',
+    });
+
+    // Act
+    const notice = buildRunSummaryNotice(
+      facts({ status: 'FAILED', error: 'NoRecommendationError', cause }, { status: 'FAILED' }),
+    );
+
+    // Assert
+    expect(notice.attributes).toEqual({
+      status: 'FAILED',
+      workflow: 'optimization',
+      outcome: 'all-candidates-failed',
+    });
+    expect(notice.subject).toBe(`Optimization run ${RUN_ID} failed: all-candidates-failed`);
+    expect(notice.body).toContain(
+      `Cause: No recommendation: every candidate failed; 2 candidates: 2 failed. Report: ${report}`,
+    );
+    expect(notice.body).not.toContain('The failed-run clean-up deletes');
+  });
+
+  it('names a partial run’s outcome in its attribute, subject and body', () => {
+    // Prepare
+    const output = {
+      ...SUMMARY,
+      outcome: 'partial',
+      outcomeText:
+        'Partial: recommended c5-neo, but not every candidate could be judged against the SLA; 3 candidates: 1 recommended, 1 runner-up, 1 failed.',
+    };
+
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
+
+    // Assert
+    expect(notice.attributes.outcome).toBe('partial');
+    expect(notice.subject).toBe(`Optimization run ${RUN_ID} succeeded: partial, ml.c5.xlarge, $0.48 per 1M`);
+    expect(notice.body).toContain(output.outcomeText);
   });
 });
 

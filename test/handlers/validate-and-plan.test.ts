@@ -570,7 +570,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues).toEqual([
       {
         field: 'loadPlan.workers',
-        given: '40 workers × 50 candidates: up to 27486 history events',
+        given: '40 workers × 50 candidates: up to 27488 history events',
         expected:
           "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
       },

@@ -3,7 +3,7 @@ import { findInstance } from '../../handlers/catalog/instances.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import type { LoadTestResult } from '../../handlers/load-test/index.js';
 import type { EndpointMetricsQuery, EndpointMetricsReader } from '../../handlers/ports.js';
-import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type { NoRecommendationCause, RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
 import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
@@ -20,6 +20,16 @@ const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };
 function succeeded(result: Awaited<ReturnType<typeof runOptimization>>['result']): RunSummary {
   if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
   return result.output as unknown as RunSummary;
+}
+
+/** A run that ended in "No recommendation": its cause, parsed. */
+function noRecommendation(
+  result: Awaited<ReturnType<typeof runOptimization>>['result'],
+): NoRecommendationCause {
+  if (result.status !== 'FAILED' || result.error !== ErrorNames.noRecommendation) {
+    throw new Error(`Expected NoRecommendationError, got ${JSON.stringify(result)}`);
+  }
+  return JSON.parse(result.cause) as NoRecommendationCause;
 }
 
 function verdicts(summary: RunSummary): Record<string, string> {
@@ -44,6 +54,8 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     // Assert
     const summary = succeeded(run.result);
     expect(summary.recommendation?.candidateId).toBe('cpu-neo');
+    expect(summary.outcome).toBe('recommended');
+    expect(run.statesEntered.slice(-2)).toEqual(['Recommendation made?', 'Run succeeded']);
     expect(verdicts(summary)).toEqual({ cpu: 'runner-up', 'cpu-neo': 'recommended', gpu: 'runner-up' });
     expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
     const models = [...sagemaker.calls].filter((call) => call.startsWith('CreateModel'));
@@ -138,7 +150,7 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
   });
 
-  it('records a quota error on one candidate and goes on with the others', async () => {
+  it('records a quota error on one candidate, goes on with the others and calls the run partial', async () => {
     // Prepare
     const sagemaker = new FakeSageMaker({ quotaExceededFor: ['ml.g4dn.xlarge'] });
 
@@ -150,6 +162,8 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     const gpu = summary.candidates.find((c) => c.id === 'gpu');
     expect(gpu?.reason).toMatch(/^failed: QuotaExceededError: .*request a quota increase/);
     expect(summary.recommendation).not.toBeNull();
+    expect(summary.outcome).toBe('partial');
+    expect(run.statesEntered.at(-1)).toBe('Run succeeded');
     // The model and endpoint config created before the refusal are deleted too.
     expect(sagemaker.calls).toEqual(
       expect.arrayContaining([
@@ -160,7 +174,7 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
   });
 
-  it('explains a candidate whose model answers with errors during the load test', async () => {
+  it('calls a candidate whose model fails every request "model errors", with the model’s response and a hint to check the model', async () => {
     // Prepare
     const sagemaker = new FakeSageMaker();
 
@@ -179,12 +193,18 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     // Assert
     const summary = succeeded(run.result);
     const gpu = summary.candidates.find((c) => c.id === 'gpu');
-    expect(gpu?.verdict).toBe('missed-sla');
-    expect(gpu?.reason).toMatch(/error rate .*model errors, e\.g\. 500 "CUDA error: out of memory"/);
+    expect(gpu?.verdict).toBe('model-errors');
+    expect(gpu?.reason).toMatch(
+      /^model errors: every request of the first step \(load 1\) failed, \d+ of \d+ with a model error, e\.g\. 500 "CUDA error: out of memory"; check the model and the payload/,
+    );
+    // A recommendation, but not every candidate could be judged against the SLA.
+    expect(summary.outcome).toBe('partial');
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/model-errors/report.json`) as Report;
+    expect(report.candidates.find((c) => c.id === 'gpu')?.steps[0]?.latencyMs).toBeNull();
     expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
   });
 
-  it('succeeds without a recommendation when no candidate meets the SLA, saying why', async () => {
+  it('ends FAILED with NoRecommendationError when no candidate meets the SLA, after writing the report and cleaning up', async () => {
     // Prepare
     const sagemaker = new FakeSageMaker();
 
@@ -198,10 +218,37 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     });
 
     // Assert
-    const summary = succeeded(run.result);
-    expect(summary.recommendation).toBeNull();
-    expect(summary.noRecommendationReason).toMatch(/no candidate met the SLA/);
-    expect(Object.values(verdicts(summary))).toEqual(['missed-sla', 'missed-sla', 'missed-sla']);
+    const cause = noRecommendation(run.result);
+    const reportUri = `s3://${ARTIFACTS_BUCKET}/runs/no-sla/report.html`;
+    expect(cause).toEqual({
+      errorMessage: `No recommendation: no candidate met the SLA; 3 candidates: 3 missed the SLA. Report: ${reportUri}`,
+      outcome: 'no-candidate-met-sla',
+      counts: {
+        recommended: 0,
+        'runner-up': 0,
+        'missed-sla': 3,
+        'model-errors': 0,
+        'measurement-problem': 0,
+        failed: 0,
+        skipped: 0,
+      },
+      report: {
+        json: `s3://${ARTIFACTS_BUCKET}/runs/no-sla/report.json`,
+        markdown: `s3://${ARTIFACTS_BUCKET}/runs/no-sla/report.md`,
+        html: reportUri,
+      },
+      cleanUp: expect.stringMatching(/./) as unknown as string,
+    });
+    expect(run.statesEntered.slice(-5)).toEqual([
+      'Clean-up accounted for',
+      'Recommendation made?',
+      'Explain no recommendation',
+      'Write no-recommendation cause',
+      'No recommendation',
+    ]);
+    const report = readJson(run.store, cause.report.json) as Report;
+    expect(report.outcome).toBe('no-candidate-met-sla');
+    expect(run.store.objects.has(reportUri)).toBe(true);
     expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);
   });
 
@@ -413,7 +460,7 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     ]);
   });
 
-  it('refuses to measure an existing endpoint with several variants, naming existingEndpoint.endpointName', async () => {
+  it('refuses to measure an existing endpoint with several variants, naming existingEndpoint.endpointName, and ends with every candidate failed', async () => {
     // Prepare
     const sagemaker = new FakeSageMaker();
     sagemaker.addExistingEndpoint('prod-resnet', 'ml.c5.xlarge', {
@@ -435,9 +482,13 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
     });
 
     // Assert
-    const summary = succeeded(run.result);
-    expect(summary.recommendation).toBeNull();
-    expect(summary.candidates).toEqual([
+    const cause = noRecommendation(run.result);
+    expect(cause.outcome).toBe('all-candidates-failed');
+    expect(cause.errorMessage).toMatch(
+      /^No recommendation: every candidate failed; 1 candidate: 1 failed\. Report: /,
+    );
+    const report = readJson(run.store, cause.report.json) as Report;
+    expect(report.candidates.map(({ id, verdict, reason }) => ({ id, verdict, reason }))).toEqual([
       {
         id: 'existing',
         verdict: 'failed',

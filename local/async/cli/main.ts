@@ -13,6 +13,7 @@ import {
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
+import { recordOf } from '../../../handlers/contracts/records.js';
 import { displayPath } from '../../cli/shared.js';
 import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../../cli/workflow-cli.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../../workflow-environment.js';
@@ -178,6 +179,11 @@ const asyncInferenceCli: WorkflowCli<
       }),
     );
     return { summaryFiles, summary };
+  },
+  // Inputs that failed or timed out make the exit code 5 (some) or 4 (all): exit-codes.ts.
+  outcomeOf: (output) => {
+    const outcome = recordOf(output)?.outcome;
+    return typeof outcome === 'string' ? outcome : undefined;
   },
 };
 

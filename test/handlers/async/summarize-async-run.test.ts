@@ -199,6 +199,26 @@ describe('summarizeAsyncRun', () => {
     ]);
   });
 
+  it.each<[string, number[]]>([
+    ['completed', [0, 1]],
+    ['partial', [0]],
+    ['all-inputs-failed', []],
+  ])('calls a run %s by how many of its inputs completed', async (outcome, completedIndexes) => {
+    // Arrange: two inputs; those not completed failed.
+    const batches = seedBatches(
+      [0, 1].map((i) =>
+        completedIndexes.includes(i) ? done(i, 2 * SECOND) : failed(i, 'Failed: model error'),
+      ),
+    );
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert
+    expect(summary.outcome).toBe(outcome);
+    expect(written('summary.md')).toContain(`Outcome: **${outcome}**.`);
+  });
+
   it('measures the makespan from the first invocation to the last result', async () => {
     // Arrange
     const batches = seedBatches([done(0, 2 * SECOND), done(1, 9 * SECOND), timedOut(2)]);

@@ -65,8 +65,8 @@ describe('report chart specs', () => {
 
     // Assert
     expect(lines).toEqual([
-      { candidate: 'c1-c5-large', load: 1, percentile: 'p95', latencyMs: step?.latencyMs.p95 },
-      { candidate: 'c1-c5-large', load: 1, percentile: 'p99', latencyMs: step?.latencyMs.p99 },
+      { candidate: 'c1-c5-large', load: 1, percentile: 'p95', latencyMs: step?.latencyMs?.p95 },
+      { candidate: 'c1-c5-large', load: 1, percentile: 'p99', latencyMs: step?.latencyMs?.p99 },
     ]);
     expect(rules).toEqual([
       { percentile: 'p95', thresholdMs: 20, label: 'SLA p95 20 ms' },

@@ -94,7 +94,7 @@ describe('renderHtmlReport', () => {
 
     // Assert
     expect(html).toContain(
-      '<p class="recommendation none">No recommendation: no candidate met the SLA at any load step; relax the SLA or try larger instances.</p>',
+      '<p class="recommendation none">No recommendation: no candidate met the SLA at any load step; try larger or more instances, or a compiled candidate, or relax the SLA.</p>',
     );
     expect(html).toContain('No candidate has a cost per 1M inferences');
   });
@@ -119,7 +119,7 @@ describe('renderHtmlReport', () => {
     expect(count(html, /<svg[\s>]/)).toBe(3);
     expect(html).toContain('No candidate completed a load step with successful requests.');
     expect(html).toContain('No candidate completed a load step.');
-    expect(html).toContain('No recommendation: no candidate could be measured');
+    expect(html).toContain('No recommendation: no candidate could be judged against the SLA');
     expect(html).not.toContain('class="banner"');
   });
 });

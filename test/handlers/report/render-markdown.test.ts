@@ -188,7 +188,7 @@ describe('renderMarkdownReport', () => {
 
     // Assert
     expect(markdown).toContain(
-      'No recommendation: no candidate met the SLA at any load step; relax the SLA or try larger instances.',
+      'No recommendation: no candidate met the SLA at any load step; try larger or more instances, or a compiled candidate, or relax the SLA.',
     );
     expect(markdown).not.toContain('Deploy ');
   });

@@ -163,7 +163,7 @@ describe('SafetyNet', () => {
       expect(template.findResources('AWS::Lambda::Permission')).toEqual({});
     });
 
-    it('gives the clean-up Lambda the workflow clean-up step’s permissions and deregisters scaling, mutations scoped to mso-*', () => {
+    it('gives the clean-up Lambda the workflow clean-up step’s permissions, deregisters scaling and reads the failed execution, mutations scoped to mso-*', () => {
       // Act
       const grants = grantsOf(template, logicalIdOf(stack, safetyNet.cleanUpFailedRun.serviceRole));
 
@@ -187,6 +187,8 @@ describe('SafetyNet', () => {
             (action) => `Allow sagemaker:${action} on *`,
           ),
           ...DEREGISTER_SCALING,
+          // A run that ended in "No recommendation" has cleaned up: its error says so.
+          'Allow states:DescribeExecution on arn:aws:states:us-east-1:123456789012:execution:Optimization:*',
           `Allow logs:CreateLogStream on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
           `Allow logs:PutLogEvents on <${logicalIdOf(stack, safetyNet.cleanUpFailedRun.functionLogGroup)}.Arn>`,
           'Allow xray:PutTelemetryRecords on *',

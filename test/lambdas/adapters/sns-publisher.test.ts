@@ -9,7 +9,7 @@ const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:mso-runs';
 const NOTICE: RunSummaryNotice = {
   subject: 'Optimization run nightly-1 failed: EndpointFailedError',
   body: 'Optimization run nightly-1 failed after 5 min.\n\nError: EndpointFailedError',
-  attributes: { status: 'FAILED', workflow: 'optimization' },
+  attributes: { status: 'FAILED', workflow: 'optimization', outcome: 'failed' },
 };
 const sns = mockClient(SNSClient);
 const publisher = new SnsPublisher({ client: new SNSClient({ region: 'us-east-1' }), topicArn: TOPIC_ARN });
@@ -36,6 +36,7 @@ describe('SnsPublisher', () => {
         MessageAttributes: {
           status: { DataType: 'String', StringValue: 'FAILED' },
           workflow: { DataType: 'String', StringValue: 'optimization' },
+          outcome: { DataType: 'String', StringValue: 'failed' },
         },
       },
     ]);

@@ -6,6 +6,7 @@ import { formatAsyncSummary } from '../../../local/async/cli/summary.js';
 const SUMMARY: AsyncRunSummary = {
   runId: 'r1',
   name: 'demo',
+  outcome: 'partial',
   endpointName: 'mso-r1-ep-async',
   inputs: 2,
   completed: 1,

@@ -1,0 +1,79 @@
+import { type AsyncRunOutcome, AsyncRunOutcomes } from './async-state.js';
+import { ErrorNames } from './errors.js';
+import { type RunOutcome, RunOutcomes } from './optimization-state.js';
+
+/**
+ * One exit-code scheme for every command line that runs or follows a run: the local CLIs
+ * (`npm start`, `npm run start:async`) and the run API's client (`npm run runs -- start --wait`,
+ * `status`). A script (nightly, CI) tells each outcome apart without parsing output:
+ *
+ * | code | meaning                                                                                |
+ * | ---- | -------------------------------------------------------------------------------------- |
+ * | 0    | recommended (every candidate judged) / async: every input completed                    |
+ * | 1    | the run failed (an error other than "no recommendation"), timed out or was stopped      |
+ * | 2    | bad input or command line: the run was refused before anything was created             |
+ * | 3    | no recommendation: no candidate met the SLA                                            |
+ * | 4    | no recommendation: every candidate failed / async: no input completed                   |
+ * | 5    | partial: a recommendation, but some candidates failed / async: some inputs failed       |
+ * | 130  | interrupted by SIGINT (Ctrl-C); 143: by SIGTERM (128 + the signal's number)            |
+ *
+ * A partial run is not 0: the winner is the best of fewer candidates than planned, which a nightly
+ * run should notice; a script that accepts it tests for 5 as well.
+ */
+export const EXIT_CODES = {
+  ok: 0,
+  runFailed: 1,
+  invalid: 2,
+  noCandidateMetSla: 3,
+  allFailed: 4,
+  partial: 5,
+  interrupted: 130,
+  terminated: 143,
+} as const;
+
+/** The exit code of a run that ended with an outcome (optimization or async). */
+export function exitCodeOfOutcome(outcome: RunOutcome | AsyncRunOutcome): number {
+  switch (outcome) {
+    case RunOutcomes.recommended:
+    case AsyncRunOutcomes.completed:
+      return EXIT_CODES.ok;
+    case RunOutcomes.partial:
+      return EXIT_CODES.partial;
+    case RunOutcomes.noCandidateMetSla:
+      return EXIT_CODES.noCandidateMetSla;
+    case RunOutcomes.allCandidatesFailed:
+    case AsyncRunOutcomes.allInputsFailed:
+      return EXIT_CODES.allFailed;
+  }
+}
+
+const OUTCOMES: readonly string[] = [...Object.values(RunOutcomes), ...Object.values(AsyncRunOutcomes)];
+
+function isOutcome(value: string | undefined): value is RunOutcome | AsyncRunOutcome {
+  return value !== undefined && OUTCOMES.includes(value);
+}
+
+/**
+ * The exit code of a run that ended as Step Functions reports it: its status, its error (FAILED),
+ * and the outcome its output or its "No recommendation" cause names. An outcome this version does
+ * not know counts as the status alone.
+ */
+export function exitCodeOfRun(run: {
+  readonly status: string;
+  readonly error?: string;
+  readonly outcome?: string;
+}): number {
+  if (run.status === 'SUCCEEDED')
+    return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.ok;
+  if (run.status === 'FAILED' && run.error === ErrorNames.noRecommendation) {
+    return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.noCandidateMetSla;
+  }
+  // "Run refused": the first state found the input invalid or over budget; nothing was created.
+  if (
+    run.status === 'FAILED' &&
+    (run.error === ErrorNames.invalidRunInput || run.error === ErrorNames.budgetExceeded)
+  ) {
+    return EXIT_CODES.invalid;
+  }
+  return EXIT_CODES.runFailed;
+}
