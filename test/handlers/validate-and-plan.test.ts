@@ -88,9 +88,9 @@ describe('validateAndPlan', () => {
 
     // Assert: 3 candidates (each load test run twice at worst) and 1 target, polled to their deadlines.
     expect(plan.budgets).toEqual({
-      historyEvents: { worstCase: 1222, budget: 24_000, quota: 25_000 },
+      historyEvents: { worstCase: 1224, budget: 24_000, quota: 25_000 },
       largestState: {
-        bytes: 21_287,
+        bytes: 21_301,
         state: 'the run state after "Benchmark each candidate"',
         quotaBytes: 262_144,
       },

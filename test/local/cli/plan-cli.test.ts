@@ -81,7 +81,7 @@ describe('runCli --plan', () => {
     expect(stdout).toContain(
       [
         'Step Functions budgets (worst case, checked before anything is created):',
-        '  history: up to 1222 events of the 24000 budget (5.1 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        '  history: up to 1224 events of the 24000 budget (5.1 %; the quota is 25000 events per execution, the rest is kept for retries)',
         '  largest state: 21297 bytes of the 262144-byte quota (8.1 %), the run state after "Benchmark each candidate"',
       ].join('\n'),
     );
