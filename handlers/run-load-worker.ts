@@ -1,7 +1,12 @@
-import { s3Uri } from './contracts/object-uri.js';
 import type { RunLoadWorkerEvent, WorkerOutcome } from './contracts/optimization-state.js';
-import { connectionsPerWorker, type LoadTestProgress, runLoadTest } from './load-test/index.js';
+import {
+  awsSegmentSeconds,
+  connectionsPerWorker,
+  type LoadTestProgress,
+  runLoadTest,
+} from './load-test/index.js';
 import type { Logger, ObjectStore, TransportFactory } from './ports.js';
+import { readWorkerSegments, workerResultUri } from './shared/load-test-results.js';
 
 export interface RunLoadWorkerDeps {
   readonly store: ObjectStore;
@@ -13,20 +18,27 @@ export interface RunLoadWorkerDeps {
   readonly logger: Logger;
 }
 
-export function workerResultKey(runId: string, candidateId: string, workerIndex: number): string {
-  return `runs/${runId}/load-tests/${candidateId}/worker-${workerIndex}.json`;
-}
-
 /**
- * State "Run load worker": one of the candidate's N load workers. All start from the shared
- * `loadStartEpochMs`; each writes its raw result (histograms, counts) to the object store and
- * returns a pointer, since worker results can outgrow a state payload.
+ * State "Run load worker": one of the candidate's N load workers, for one segment of the load
+ * test. All start from the segment's shared start (`loadStartEpochMs` for the first); each writes
+ * its raw result (histograms, counts) to the object store and returns a pointer, since worker
+ * results can outgrow a state payload. A later segment first reads this worker's results of the
+ * segments before it, to resume the schedule where they stopped.
  */
 export async function runLoadWorker(
   event: RunLoadWorkerEvent,
   deps: RunLoadWorkerDeps,
 ): Promise<WorkerOutcome> {
   const { plan, deployment } = event;
+  const segmentIndex = deployment.loadSegment?.index ?? 0;
+  const startAtEpochMs = deployment.loadSegment?.startEpochMs ?? deployment.loadStartEpochMs;
+  const previous = await readWorkerSegments(
+    deps.store,
+    plan,
+    event.candidateId,
+    event.workerIndex,
+    segmentIndex,
+  );
   const body = await deps.store.getBytes(plan.payload.uri);
   const transport = deps.openTransport({
     endpointName: deployment.endpointName,
@@ -43,8 +55,13 @@ export async function runLoadWorker(
         contentType: plan.payload.contentType,
         ...(plan.payload.accept === undefined ? {} : { accept: plan.payload.accept }),
       },
-      ...(deployment.loadStartEpochMs === undefined ? {} : { startAtEpochMs: deployment.loadStartEpochMs }),
+      ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
       workerIndex: event.workerIndex,
+      segment: {
+        index: segmentIndex,
+        seconds: plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan),
+        previous,
+      },
       ...(deps.deadlineEpochMs === undefined ? {} : { deadlineEpochMs: deps.deadlineEpochMs }),
       ...(deps.signal === undefined ? {} : { signal: deps.signal }),
       ...(deps.onProgress === undefined
@@ -54,10 +71,7 @@ export async function runLoadWorker(
               deps.onProgress?.({ ...progress, candidateId: event.candidateId }),
           }),
     });
-    const resultUri = s3Uri(
-      plan.artifactsBucket,
-      workerResultKey(plan.runId, event.candidateId, event.workerIndex),
-    );
+    const resultUri = workerResultUri(plan, event.candidateId, event.workerIndex, segmentIndex);
     await deps.store.putBytes(
       resultUri,
       new TextEncoder().encode(JSON.stringify(result)),
@@ -66,6 +80,7 @@ export async function runLoadWorker(
     deps.logger.info('Load worker finished', {
       candidateId: event.candidateId,
       workerIndex: event.workerIndex,
+      segmentIndex,
       steps: result.steps.length,
       stoppedBecause: result.stoppedBecause,
     });

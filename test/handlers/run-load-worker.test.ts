@@ -38,7 +38,7 @@ describe('runLoadWorker', () => {
     });
 
     // Assert
-    const resultUri = `s3://mso-artifacts/runs/${RUN_ID}/load-tests/c1/worker-1.json`;
+    const resultUri = `s3://mso-artifacts/runs/${RUN_ID}/load-tests/c1/worker-1/segment-0.json`;
     expect(outcome).toEqual({ workerIndex: 1, resultUri, stoppedBecause: 'completed' });
     const stored = store.objects.get(resultUri);
     expect(stored?.contentType).toBe('application/json');

@@ -580,7 +580,7 @@ describe('validateAndPlan: Step Functions limits', () => {
       {
         field: 'model.environment',
         given:
-          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 453977 bytes',
+          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 454002 bytes',
         expected:
           "model.environment of at most 363 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },
