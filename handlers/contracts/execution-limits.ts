@@ -556,6 +556,22 @@ export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTiming
   return compilation + waves * perCandidate;
 }
 
+/** The longest load test (whole seconds) whose run still fits the timeout; the run's duration grows with it. */
+function longestLoadTestWithin(shape: RunTimeShape, timings: OptimizationTimings): number {
+  const fitsWith = (testSeconds: number): boolean =>
+    worstRunSeconds({ ...shape, loadTest: { ...shape.loadTest, testSeconds } }, timings) <=
+    OPTIMIZATION_RUN_TIMEOUT_SECONDS;
+  let low = 0;
+  let high = Math.ceil(shape.loadTest.testSeconds);
+  if (!fitsWith(low)) return 0;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fitsWith(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
 /**
  * The issue that refuses a plan whose worst case outlasts the workflow's execution timeout, or
  * undefined: a run stopped by its timeout measures nothing more and reports nothing (Step
@@ -567,11 +583,7 @@ export function runTimeIssue(shape: RunTimeShape, timings: OptimizationTimings):
   const worst = worstRunSeconds(shape, timings);
   if (worst <= OPTIMIZATION_RUN_TIMEOUT_SECONDS) return undefined;
   const { testSeconds, segmentSeconds } = shape.loadTest;
-  const waves = Math.ceil(shape.candidates / shape.maxConcurrentCandidates);
-  const fixed = worstRunSeconds({ ...shape, loadTest: { testSeconds: 0, segmentSeconds } }, timings);
-  // Per wave, the test and its segments' overhead: t + ceil(t / segment) × overhead ≤ room.
-  const room = (OPTIMIZATION_RUN_TIMEOUT_SECONDS - fixed) / waves - SEGMENT_OVERHEAD_SECONDS;
-  const fits = Math.max(0, Math.floor((room * segmentSeconds) / (segmentSeconds + SEGMENT_OVERHEAD_SECONDS)));
+  const fits = longestLoadTestWithin(shape, timings);
   const hours = (seconds: number): string => `${Math.round((seconds / 3600) * 10) / 10} h`;
   return {
     field: 'loadPlan.stepDurationSeconds',
