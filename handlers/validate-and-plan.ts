@@ -357,7 +357,10 @@ function planCandidate(runId: string, input: RunInput, expanded: ExpandedCandida
   if ('serverless' in candidate) {
     const gb = candidate.serverless.memorySizeMb / 1024;
     const usd =
-      loadTestSeconds(input.loadPlan) * candidate.serverless.maxConcurrency * gb * SERVERLESS_USD_PER_GB_SECOND;
+      loadTestSeconds(input.loadPlan) *
+      candidate.serverless.maxConcurrency *
+      gb *
+      SERVERLESS_USD_PER_GB_SECOND;
     return {
       id,
       kind: 'serverless',

@@ -582,7 +582,7 @@ function longestLoadTestWithin(shape: RunTimeShape, timings: OptimizationTimings
 export function runTimeIssue(shape: RunTimeShape, timings: OptimizationTimings): InputIssue | undefined {
   const worst = worstRunSeconds(shape, timings);
   if (worst <= OPTIMIZATION_RUN_TIMEOUT_SECONDS) return undefined;
-  const { testSeconds, segmentSeconds } = shape.loadTest;
+  const { testSeconds } = shape.loadTest;
   const fits = longestLoadTestWithin(shape, timings);
   const hours = (seconds: number): string => `${Math.round((seconds / 3600) * 10) / 10} h`;
   return {

@@ -137,13 +137,16 @@ function commonSteps(results: readonly WorkerResult[]): WorkerStep[][] {
 function workerStopReason(results: readonly WorkerResult[], stepCount: number): WorkerResult {
   const rank = (list: readonly WorkerResult[]): WorkerResult[] =>
     [...list].sort(
-      (a, b) => STOP_REASON_PRIORITY.indexOf(a.stoppedBecause) - STOP_REASON_PRIORITY.indexOf(b.stoppedBecause),
+      (a, b) =>
+        STOP_REASON_PRIORITY.indexOf(a.stoppedBecause) - STOP_REASON_PRIORITY.indexOf(b.stoppedBecause),
     );
   const limiting = rank(results.filter((result) => result.steps.length === stepCount));
   // A worker paused at a segment's end was stopped by the others (the load test did not go on):
   // the reason is theirs.
   const chosen =
-    limiting[0]?.stoppedBecause === 'segment-end' ? (rank(results)[0] ?? limiting[0]) : (limiting[0] ?? results[0]);
+    limiting[0]?.stoppedBecause === 'segment-end'
+      ? (rank(results)[0] ?? limiting[0])
+      : (limiting[0] ?? results[0]);
   if (chosen === undefined)
     throw new LoadTestAbortedError('no worker results to aggregate: expected at least one');
   return chosen;

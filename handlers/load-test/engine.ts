@@ -88,7 +88,11 @@ function checkSegment(segment: LoadSegment | undefined): LoadSegment | undefined
     issues.push({ field: 'segment.index', given: String(segment.index), expected: 'a whole number from 0' });
   }
   if (!(segment.seconds > 0) || !Number.isFinite(segment.seconds)) {
-    issues.push({ field: 'segment.seconds', given: String(segment.seconds), expected: 'a finite number above 0' });
+    issues.push({
+      field: 'segment.seconds',
+      given: String(segment.seconds),
+      expected: 'a finite number above 0',
+    });
   }
   if (segment.previous.length !== segment.index) {
     issues.push({
@@ -246,11 +250,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
     .map((step) => mergeWorkerSteps([step], sla, plan.model));
   const resumed = measuredBefore.find((step) => step.cutAtSegmentEnd === true);
 
-  const runStep = async (
-    stepIndex: number,
-    load: number,
-    partEndMs: number,
-  ): Promise<Stop | undefined> => {
+  const runStep = async (stepIndex: number, load: number, partEndMs: number): Promise<Stop | undefined> => {
     const stepStartMs = stepIndex * stepPeriodMs(plan);
     const stepEndMs = stepStartMs + stepPeriodMs(plan);
     const windowStartScheduleMs = stepStartMs + plan.warmupSeconds * 1000;
@@ -332,7 +332,8 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       // A worker with no share of a step has nothing to judge it on; the merged step is judged
       // by the aggregation. A step cut at the segment's end is judged once its window is over.
       const whole = earlierPart === undefined ? workerStep : mergeStepParts([earlierPart, workerStep]);
-      if (share > 0 && whole.cutAtSegmentEnd !== true) judged.push(mergeWorkerSteps([whole], sla, plan.model));
+      if (share > 0 && whole.cutAtSegmentEnd !== true)
+        judged.push(mergeWorkerSteps([whole], sla, plan.model));
     }
     if (deadlineHit) {
       return {

@@ -48,7 +48,9 @@ export class ErrorSampleKeeper {
 }
 
 /** The first SAMPLES_PER_KIND samples of each kind over several parts (workers, segments), in order. */
-export function mergeErrorSamples(parts: readonly { readonly errorSamples: readonly ErrorSample[] }[]): ErrorSample[] {
+export function mergeErrorSamples(
+  parts: readonly { readonly errorSamples: readonly ErrorSample[] }[],
+): ErrorSample[] {
   const kept: ErrorSample[] = [];
   const perKind = new Map<ErrorSample['kind'], number>();
   for (const sample of parts.flatMap((part) => part.errorSamples)) {

@@ -71,7 +71,9 @@ export function combineSegments(results: readonly WorkerResult[]): WorkerResult 
     throw new LoadTestAbortedError('no segment results to combine: expected at least one');
   }
   const order = results.map((result) => result.segmentIndex ?? 0);
-  if (order.some((segment, index) => segment !== index || results[index]?.workerIndex !== first.workerIndex)) {
+  if (
+    order.some((segment, index) => segment !== index || results[index]?.workerIndex !== first.workerIndex)
+  ) {
     throw new LoadTestAbortedError(
       `worker ${first.workerIndex}'s segment results are not consecutive from 0: got segments [${order.join(', ')}] of workers [${results.map((result) => result.workerIndex).join(', ')}]`,
     );

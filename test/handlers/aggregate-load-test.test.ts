@@ -166,7 +166,7 @@ function segmentResult(workerIndex: number, segmentIndex: 0 | 1): WorkerResult {
         ...step,
         activeFromMs: first ? 0 : 500,
         activeToMs: first ? 500 : 1000,
-        okPerBucket: step.okPerBucket.map((count, bucket) => ((bucket < 10) === first ? count : 0)),
+        okPerBucket: step.okPerBucket.map((count, bucket) => (bucket < 10 === first ? count : 0)),
         requests: 50,
         ok: 50,
         histogram: encodeHistogram(histogram),
@@ -232,8 +232,8 @@ describe('aggregateLoadTest with a load test in segments', () => {
     const result = JSON.parse(
       new TextDecoder().decode(await store.getBytes('s3://mso-artifacts/runs/r/load-tests/cpu/result.json')),
     ) as { steps: { requests: number; windowSeconds: number; workers: number }[] };
-    expect(result.steps.map(({ requests, windowSeconds, workers }) => ({ requests, windowSeconds, workers }))).toEqual([
-      { requests: 200, windowSeconds: 1, workers: 2 },
-    ]);
+    expect(
+      result.steps.map(({ requests, windowSeconds, workers }) => ({ requests, windowSeconds, workers })),
+    ).toEqual([{ requests: 200, windowSeconds: 1, workers: 2 }]);
   });
 });

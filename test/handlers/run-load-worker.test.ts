@@ -72,7 +72,11 @@ describe('runLoadWorker', () => {
   it('resumes a later segment where its own earlier segments stopped, and writes it beside them', async () => {
     // Prepare: two 0.2 s steps in 0.2 s segments; segment 0 ran step 1, segment 1 runs step 2.
     const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');
-    const plan = { ...EVENT.plan, loadPlan: { ...EVENT.plan.loadPlan, steps: [2, 4] }, loadSegmentSeconds: 0.2 };
+    const plan = {
+      ...EVENT.plan,
+      loadPlan: { ...EVENT.plan.loadPlan, steps: [2, 4] },
+      loadSegmentSeconds: 0.2,
+    };
     const first = await runLoadWorker(
       { ...EVENT, plan },
       { store, openTransport: stubTransports(() => ({ latencyMs: 2 })), logger: silentLogger },
@@ -80,7 +84,11 @@ describe('runLoadWorker', () => {
 
     // Act
     const second = await runLoadWorker(
-      { ...EVENT, plan, deployment: { endpointName: ENDPOINT, loadSegment: { index: 1, startEpochMs: Date.now() } } },
+      {
+        ...EVENT,
+        plan,
+        deployment: { endpointName: ENDPOINT, loadSegment: { index: 1, startEpochMs: Date.now() } },
+      },
       { store, openTransport: stubTransports(() => ({ latencyMs: 2 })), logger: silentLogger },
     );
 
@@ -89,6 +97,9 @@ describe('runLoadWorker', () => {
     const stored = store.objects.get(second.resultUri);
     const result = JSON.parse(new TextDecoder().decode(stored?.body)) as WorkerResult;
     expect(second.resultUri).toBe(`s3://mso-artifacts/runs/${RUN_ID}/load-tests/c1/worker-1/segment-1.json`);
-    expect([result.segmentIndex, result.steps.map((step) => [step.stepIndex, step.load])]).toEqual([1, [[1, 4]]]);
+    expect([result.segmentIndex, result.steps.map((step) => [step.stepIndex, step.load])]).toEqual([
+      1,
+      [[1, 4]],
+    ]);
   });
 });

@@ -629,7 +629,10 @@ describe('validateAndPlan: load tests longer than a load worker invocation', () 
 
   it('uses the segment length it is given (local mode and tests)', async () => {
     // Act
-    const plan = await validateAndPlan({ runId: 'run-1', input: baseInput() }, { ...deps(), loadSegmentSeconds: 5 });
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: baseInput() },
+      { ...deps(), loadSegmentSeconds: 5 },
+    );
 
     // Assert
     expect(plan.loadSegmentSeconds).toBe(5);

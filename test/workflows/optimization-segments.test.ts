@@ -38,16 +38,21 @@ describe('optimization workflow with a load test in segments (run locally)', () 
     const run = await runOptimization({ workflows, sagemaker, runId: 'segments', ...SEGMENTED });
 
     // Assert: three segments, two steps, each step's counts the sum of its parts.
-    expect(run.result.status).toBe('SUCCEEDED');
+    if (run.result.status !== 'SUCCEEDED') throw new Error(`Run ${JSON.stringify(run.result)}`);
     const summary = run.result.output as unknown as RunSummary;
     expect(summary.candidates.map((candidate) => candidate.verdict)).toEqual(['recommended']);
     const entered = (name: string): number => run.statesEntered.filter((state) => state === name).length;
-    expect([entered('Run load workers'), entered('Run next load segment'), entered('Aggregate load test')]).toEqual([
-      3, 2, 3,
-    ]);
+    expect([
+      entered('Run load workers'),
+      entered('Run next load segment'),
+      entered('Aggregate load test'),
+    ]).toEqual([3, 2, 3]);
     const prefix = `s3://${ARTIFACTS_BUCKET}/runs/segments/load-tests/cpu`;
     const parts = [0, 1].flatMap((worker) =>
-      [0, 1, 2].map((segment) => readJson(run.store, `${prefix}/worker-${worker}/segment-${segment}.json`) as WorkerResult),
+      [0, 1, 2].map(
+        (segment) =>
+          readJson(run.store, `${prefix}/worker-${worker}/segment-${segment}.json`) as WorkerResult,
+      ),
     );
     expect(parts.map((part) => [part.workerIndex, part.segmentIndex, part.stoppedBecause])).toEqual([
       [0, 0, 'segment-end'],

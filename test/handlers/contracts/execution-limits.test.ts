@@ -119,7 +119,10 @@ describe('load tests in segments', () => {
     const counts = { candidates: 10, workersPerCandidate: 20, compilationTargets: 1 };
 
     // Act
-    const issue = historyIssue({ ...counts, loadTest: { testSeconds: 36_060, segmentSeconds: 775 } }, TIMINGS);
+    const issue = historyIssue(
+      { ...counts, loadTest: { testSeconds: 36_060, segmentSeconds: 775 } },
+      TIMINGS,
+    );
 
     // Assert
     expect(issue).toEqual({
@@ -154,7 +157,10 @@ describe('load tests in segments', () => {
 
     // Act
     const issue = runTimeIssue(shape, TIMINGS);
-    const longest = worstRunSeconds({ ...shape, loadTest: { ...shape.loadTest, testSeconds: 35_975 } }, TIMINGS);
+    const longest = worstRunSeconds(
+      { ...shape, loadTest: { ...shape.loadTest, testSeconds: 35_975 } },
+      TIMINGS,
+    );
 
     // Assert: 1,500 s of compilation, then 2 waves of 45 min + the test + 48 segment gaps + a
     // re-run's first segment + 2 min to delete: 35,975 s is the longest test within 86,400 s.

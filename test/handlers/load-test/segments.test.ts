@@ -22,7 +22,11 @@ function shapedLatency(call: number): { latencyUs: number } {
   return { latencyUs: 5_000 };
 }
 
-async function runWhole(plan: LoadPlan, sla: LatencySla, transport: (clock: VirtualClock) => InvokeTransport) {
+async function runWhole(
+  plan: LoadPlan,
+  sla: LatencySla,
+  transport: (clock: VirtualClock) => InvokeTransport,
+) {
   const clock = new VirtualClock();
   return runLoadTest({ plan, sla, transport: transport(clock), request: REQUEST, clock });
 }
@@ -220,7 +224,11 @@ describe('runLoadTest in segments', () => {
   it('refuses a segment without the results of the segments before it', async () => {
     // Prepare
     const clock = new VirtualClock();
-    const plan = parseLoadPlan({ steps: [1], warmupSeconds: 0, stepDurationSeconds: 1 } satisfies LoadPlanInput);
+    const plan = parseLoadPlan({
+      steps: [1],
+      warmupSeconds: 0,
+      stepDurationSeconds: 1,
+    } satisfies LoadPlanInput);
 
     // Act
     const error = await runLoadTest({
