@@ -1,6 +1,6 @@
-import { s3Uri } from './contracts/object-uri.js';
 import type { PlannedPayload, RunLoadWorkerEvent, WorkerOutcome } from './contracts/optimization-state.js';
 import {
+  awsSegmentSeconds,
   connectionsPerWorker,
   type InvokeRequest,
   type LoadTestProgress,
@@ -9,6 +9,7 @@ import {
   type WeightedRequest,
 } from './load-test/index.js';
 import type { Logger, ObjectStore, TransportFactory } from './ports.js';
+import { readWorkerSegments, workerResultUri } from './shared/load-test-results.js';
 
 export interface RunLoadWorkerDeps {
   readonly store: ObjectStore;
@@ -18,10 +19,6 @@ export interface RunLoadWorkerDeps {
   readonly onProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
   readonly signal?: AbortSignal;
   readonly logger: Logger;
-}
-
-export function workerResultKey(runId: string, candidateId: string, workerIndex: number): string {
-  return `runs/${runId}/load-tests/${candidateId}/worker-${workerIndex}.json`;
 }
 
 /**
@@ -47,15 +44,26 @@ async function loadPayloads(
 }
 
 /**
- * State "Run load worker": one of the candidate's N load workers. All start from the shared
- * `loadStartEpochMs`; each writes its raw result (histograms, counts) to the object store and
- * returns a pointer, since worker results can outgrow a state payload.
+ * State "Run load worker": one of the candidate's N load workers, for one segment of the load
+ * test. All start from the segment's shared start (`loadStartEpochMs` for the first); each writes
+ * its raw result (histograms, counts) to the object store and returns a pointer, since worker
+ * results can outgrow a state payload. A later segment first reads this worker's results of the
+ * segments before it, to resume the schedule where they stopped.
  */
 export async function runLoadWorker(
   event: RunLoadWorkerEvent,
   deps: RunLoadWorkerDeps,
 ): Promise<WorkerOutcome> {
   const { plan, deployment } = event;
+  const segmentIndex = deployment.loadSegment?.index ?? 0;
+  const startAtEpochMs = deployment.loadSegment?.startEpochMs ?? deployment.loadStartEpochMs;
+  const previous = await readWorkerSegments(
+    deps.store,
+    plan,
+    event.candidateId,
+    event.workerIndex,
+    segmentIndex,
+  );
   const request = await loadPayloads(plan.payloads, deps.store);
   const transport = deps.openTransport({
     endpointName: deployment.endpointName,
@@ -68,8 +76,13 @@ export async function runLoadWorker(
       sla: plan.sla,
       transport,
       request,
-      ...(deployment.loadStartEpochMs === undefined ? {} : { startAtEpochMs: deployment.loadStartEpochMs }),
+      ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
       workerIndex: event.workerIndex,
+      segment: {
+        index: segmentIndex,
+        seconds: plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan),
+        previous,
+      },
       ...(deps.deadlineEpochMs === undefined ? {} : { deadlineEpochMs: deps.deadlineEpochMs }),
       ...(deps.signal === undefined ? {} : { signal: deps.signal }),
       ...(deps.onProgress === undefined
@@ -79,10 +92,7 @@ export async function runLoadWorker(
               deps.onProgress?.({ ...progress, candidateId: event.candidateId }),
           }),
     });
-    const resultUri = s3Uri(
-      plan.artifactsBucket,
-      workerResultKey(plan.runId, event.candidateId, event.workerIndex),
-    );
+    const resultUri = workerResultUri(plan, event.candidateId, event.workerIndex, segmentIndex);
     await deps.store.putBytes(
       resultUri,
       new TextEncoder().encode(JSON.stringify(result)),
@@ -91,6 +101,7 @@ export async function runLoadWorker(
     deps.logger.info('Load worker finished', {
       candidateId: event.candidateId,
       workerIndex: event.workerIndex,
+      segmentIndex,
       steps: result.steps.length,
       stoppedBecause: result.stoppedBecause,
     });

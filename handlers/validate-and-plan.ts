@@ -31,7 +31,7 @@ import {
 import type { PlannedCandidate, RunPlan, ValidateAndPlanEvent } from './contracts/optimization-state.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
-import type { LoadPlan } from './load-test/plan.js';
+import { awsSegmentSeconds, loadTestSeconds } from './load-test/plan.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
@@ -82,6 +82,11 @@ export interface ValidateAndPlanDeps {
    * @default DEFAULT_POLL_SCHEDULE for both (the Lambdas' default; locally too: the quota is AWS's)
    */
   readonly polling?: { readonly endpoint: PollSchedule; readonly compilation: PollSchedule };
+  /**
+   * The schedule one load worker invocation runs; a longer load test runs as segments. Shorter in
+   * local tests, so that short tests run as several. @default awsSegmentSeconds(loadPlan)
+   */
+  readonly loadSegmentSeconds?: number;
   /** The account's instance quotas (handlers/instance-quotas.ts). @default not checked */
   readonly instanceQuotas?: InstanceQuotaReader;
   readonly logger: Logger;
@@ -114,7 +119,7 @@ export async function validateAndPlan(
     outputUri: s3Uri(deps.artifactsBucket, `${runPrefix}compiled/${target}/`),
   }));
   const loadGeneratorUsd =
-    testSeconds(input.loadPlan) *
+    loadTestSeconds(input.loadPlan) *
     input.loadPlan.workers *
     (candidates.length || 1) *
     ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
@@ -136,6 +141,7 @@ export async function validateAndPlan(
     candidates,
     ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
     loadPlan: input.loadPlan,
+    loadSegmentSeconds: deps.loadSegmentSeconds ?? awsSegmentSeconds(input.loadPlan),
     sla: input.sla,
     objective: input.objective,
     cleanupPolicy: input.cleanup.policy,
@@ -147,7 +153,7 @@ export async function validateAndPlan(
       priceTable: PRICE_TABLE_SOURCE,
       assumptions: [
         `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
-        `load test lasts ${testSeconds(input.loadPlan)} s per candidate at most (all steps run)`,
+        `load test lasts ${loadTestSeconds(input.loadPlan)} s per candidate at most (all steps run)`,
         `serverless candidates busy at full concurrency for the whole test (upper bound)`,
         'SageMaker Neo compilation jobs are not billed separately',
       ],
@@ -186,11 +192,6 @@ export async function validateAndPlan(
     loadTestReruns,
     budgets: optimizationBudgets(plan, limitSettings, loadTestReruns),
   };
-}
-
-/** Seconds one candidate's load test can last: every step's warm-up and window, capped. */
-export function testSeconds(plan: LoadPlan): number {
-  return Math.min(plan.maxTotalSeconds, plan.steps.length * (plan.warmupSeconds + plan.stepDurationSeconds));
 }
 
 function roundUsd(value: number): number {
@@ -399,12 +400,15 @@ function planCandidate(runId: string, input: RunInput, expanded: ExpandedCandida
   };
   const billedSeconds =
     ESTIMATE_ASSUMPTIONS.provisioningSeconds +
-    testSeconds(input.loadPlan) +
+    loadTestSeconds(input.loadPlan) +
     ESTIMATE_ASSUMPTIONS.teardownSeconds;
   if ('serverless' in candidate) {
     const gb = candidate.serverless.memorySizeMb / 1024;
     const usd =
-      testSeconds(input.loadPlan) * candidate.serverless.maxConcurrency * gb * SERVERLESS_USD_PER_GB_SECOND;
+      loadTestSeconds(input.loadPlan) *
+      candidate.serverless.maxConcurrency *
+      gb *
+      SERVERLESS_USD_PER_GB_SECOND;
     return {
       id,
       kind: 'serverless',

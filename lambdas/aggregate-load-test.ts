@@ -1,11 +1,13 @@
 import { aggregateLoadTest } from '../handlers/aggregate-load-test.js';
 import type { AggregateLoadTestEvent } from '../handlers/contracts/optimization-state.js';
 import { defineStep } from './step.js';
-import { s3Store } from './wiring.js';
+import { endpointTimings, s3Store } from './wiring.js';
 
 const store = s3Store();
+// The next segment's workers get the same head start as the first segment's ("Check endpoint").
+const { loadStartDelaySeconds } = endpointTimings();
 
 /** State "Aggregate load test". */
 export const handler = defineStep((event: AggregateLoadTestEvent, { logger }) =>
-  aggregateLoadTest(event, { store, logger }),
+  aggregateLoadTest(event, { store, logger, nowEpochMs: Date.now, loadStartDelaySeconds }),
 );

@@ -52,6 +52,11 @@ export interface StepDependencies {
   readonly pollSeconds: number;
   readonly maxPollSeconds: number;
   readonly loadStartDelaySeconds: number;
+  /**
+   * The schedule one load worker invocation runs: shorter than on AWS in tests, so a short load
+   * test runs as several segments. @default as on AWS (awsSegmentSeconds)
+   */
+  readonly loadSegmentSeconds?: number;
   readonly now?: () => Date;
   /** The endpoints' own metrics over each test window, for the report. */
   readonly metrics?: EndpointMetricsReader;
@@ -117,6 +122,7 @@ export function createStepHandlers(
         store,
         artifactsBucket: deps.artifactsBucket,
         allowFileUris: deps.allowFileUris,
+        ...(deps.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: deps.loadSegmentSeconds }),
         instanceQuotas: deps.instanceQuotas ?? new LocalInstanceQuotas(),
         logger,
       }),
@@ -137,7 +143,12 @@ export function createStepHandlers(
         ...(deps.onLoadProgress === undefined ? {} : { onProgress: deps.onLoadProgress }),
       }),
     'aggregate-load-test': (payload) =>
-      aggregateLoadTest(payload as AggregateLoadTestEvent, { store, logger }),
+      aggregateLoadTest(payload as AggregateLoadTestEvent, {
+        store,
+        logger,
+        nowEpochMs,
+        loadStartDelaySeconds: deps.loadStartDelaySeconds,
+      }),
     'delete-candidate': (payload) =>
       deleteCandidate(payload as DeleteCandidateEvent, { host, compiler, logger }),
     recommend: (payload) =>

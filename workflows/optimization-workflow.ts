@@ -5,6 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
+import { COMPILATION_CONCURRENCY } from '../handlers/contracts/execution-limits.js';
 import {
   LOAD_WORKER_TIMEOUT_SECONDS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
@@ -56,10 +57,11 @@ export const LOAD_WORKER_TIMEOUT = Duration.seconds(LOAD_WORKER_TIMEOUT_SECONDS)
  *
  * History budget: Standard executions stop at 25,000 events. Polls back off to 2 minutes, so an
  * endpoint that takes the full 45-minute deadline costs 24 Wait → Check → Choice rounds (9 events
- * each), and each load worker 7 more; "Validate and plan" counts a plan's worst case from this
- * shape (handlers/contracts/execution-limits.ts, checked against a local run) and refuses it past
- * the budget; it allows a late worker's load test re-run only when re-running every candidate
- * would still fit.
+ * each), and each load worker 7 more, in each segment of a load test longer than one worker
+ * invocation; "Validate and plan" counts a plan's worst case from this shape
+ * (handlers/contracts/execution-limits.ts, checked against a local run) and refuses it past the
+ * budget, or past the execution timeout; it allows a late worker's load test re-run only when
+ * re-running every candidate would still fit.
  */
 export class OptimizationWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;
@@ -158,7 +160,7 @@ export class OptimizationWorkflow extends Construct {
         'compilation.$': '$$.Map.Item.Value',
         'packagedModel.$': '$.packagedModel',
       },
-      maxConcurrency: 5,
+      maxConcurrency: COMPILATION_CONCURRENCY,
       resultPath: '$.compilations',
     }).itemProcessor(start.next(poll.wait));
   }
@@ -226,8 +228,18 @@ export class OptimizationWorkflow extends Construct {
       result: sfn.Result.fromBoolean(true),
       resultPath: '$.deployment.loadTestRerun',
     });
+    // A load test longer than one worker invocation runs in segments: "Aggregate load test" gives
+    // the next segment's index and shared start, and the workers run again from there.
+    const nextSegment = new sfn.Pass(this, OptimizationStates.runNextLoadSegment, {
+      inputPath: '$.outcome.nextSegment',
+      resultPath: '$.deployment.loadSegment',
+    });
     const measurable = new sfn.Choice(this, 'Load test measurable?')
       .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.rerun), rerun.next(check))
+      .when(
+        sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextSegment),
+        nextSegment.next(loadTest),
+      )
       .otherwise(deleteEndpoint);
     deleteEndpoint.next(measured);
     const poll = pollLoop(this, {
@@ -257,7 +269,10 @@ export class OptimizationWorkflow extends Construct {
     }).itemProcessor(deploy.next(deployed));
   }
 
-  /** "Run load workers": every worker at once, from the shared start the endpoint check set. */
+  /**
+   * "Run load workers": every worker at once, from the shared start the endpoint check set (or,
+   * for a later segment of a long load test, "Aggregate load test").
+   */
   private loadTest(): sfn.Map {
     const worker = this.invoke(OptimizationStates.runLoadWorker, this.steps.runLoadWorker, {
       payload: {

@@ -1,5 +1,12 @@
+import { awsSegmentSeconds, type LoadPlan, loadTestSeconds } from '../load-test/plan.js';
 import { CLEAN_UP_WAIT } from './clean-up-account.js';
 import type { InputIssue } from './errors.js';
+import {
+  LOAD_WORKER_MEASURING_SECONDS,
+  LOAD_WORKER_TIMEOUT_SECONDS,
+  OPTIMIZATION_RUN_TIMEOUT_HOURS,
+  OPTIMIZATION_RUN_TIMEOUT_SECONDS,
+} from './run-timeouts.js';
 
 /**
  * The two Step Functions limits a run must fit, computed from its plan by the first state of each
@@ -105,6 +112,12 @@ export interface OptimizationHistoryShape {
   readonly cleanUpRounds?: number;
   /** Load tests of each candidate: 2 when a late worker made it re-run (LOAD_TEST_RUNS). @default 1 */
   readonly loadTestRuns?: number;
+  /**
+   * Segments of each load test: worker invocations one after the other, for a test longer than
+   * one (handlers/load-test/engine.ts). A re-run replaces the first segment only (late workers
+   * are looked for there), so it adds one segment. @default 1
+   */
+  readonly loadTestSegments?: number;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
 }
@@ -147,10 +160,10 @@ export interface HistoryCount {
  *   the "No recommendation" Fail instead of "Run succeeded" (3 events more: within the reserve);
  * - per compilation target: its iteration, "Start compilation job", the rounds, "Compilation ended";
  * - per candidate: its iteration, "Deploy candidate" (and its retried attempts), "Candidate
- *   skipped?", the rounds, then per load test the "Run load workers" Map with one iteration and
- *   one Lambda per worker, "Aggregate load test" and "Load test measurable?", and per re-run "Re-run
- *   load test", "Check endpoint" and "Endpoint in service?"; then "Delete candidate endpoint",
- *   "Candidate measured".
+ *   skipped?", the rounds, then per load test segment the "Run load workers" Map with one
+ *   iteration and one Lambda per worker, "Aggregate load test" and "Load test measurable?", per
+ *   further segment "Run next load segment", and per re-run "Re-run load test", "Check endpoint"
+ *   and "Endpoint in service?"; then "Delete candidate endpoint", "Candidate measured".
  * A failed candidate or target takes a shorter path (no workers; a Pass instead of the rest).
  */
 export function optimizationHistoryEvents(shape: OptimizationHistoryShape): HistoryCount {
@@ -164,11 +177,7 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     4 * E.simpleState +
     (shape.cleanUpRounds ?? 0) * POLL_ROUND;
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
-  const loadTest =
-    E.mapOrParallel +
-    shape.workersPerCandidate * (E.mapIteration + E.lambdaTask) +
-    E.lambdaTask +
-    E.simpleState;
+  const segments = shape.loadTestSegments ?? 1;
   const rerun = E.simpleState + E.lambdaTask + E.simpleState;
   const perCandidate =
     E.mapIteration +
@@ -176,7 +185,8 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     (shape.deployRetries ?? 0) * RETRIED_ATTEMPT +
     E.simpleState +
     shape.endpointRounds * POLL_ROUND +
-    loadTestRuns * loadTest +
+    (segments + loadTestRuns - 1) * loadTestSegmentEvents(shape.workersPerCandidate) +
+    (segments - 1) * E.simpleState +
     (loadTestRuns - 1) * rerun +
     E.lambdaTask +
     E.simpleState;
@@ -186,6 +196,11 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     perCandidate,
     perTarget,
   };
+}
+
+/** One load test segment: the "Run load workers" Map and its workers, "Aggregate load test", the Choice. */
+function loadTestSegmentEvents(workers: number): number {
+  return E.mapOrParallel + workers * (E.mapIteration + E.lambdaTask) + E.lambdaTask + E.simpleState;
 }
 
 /** The final clean-up may wait out busy endpoints for its whole deadline (workflows/clean-up-loop.ts). */
@@ -380,18 +395,39 @@ export interface OptimizationTimings {
 /** The Neo job's default `maxRuntimeSeconds` (the run input's default): past it, the runtime is the field to shrink. */
 const DEFAULT_COMPILATION_RUNTIME_SECONDS = 900;
 
+/** A load test as the limits see it: its worst-case length and the segments it runs as. */
+export interface LoadTestShape {
+  /** Every step's warm-up and window, capped by maxTotalSeconds (load-test/plan.ts `loadTestSeconds`). */
+  readonly testSeconds: number;
+  /** The schedule length of one worker invocation (the plan's `loadSegmentSeconds`). */
+  readonly segmentSeconds: number;
+}
+
+type HistoryCounts = Pick<
+  OptimizationHistoryShape,
+  'candidates' | 'workersPerCandidate' | 'compilationTargets'
+> & {
+  /** @default one segment */
+  readonly loadTest?: LoadTestShape;
+};
+
+/** Worker invocations one load test takes in the worst case (every step runs). */
+export function loadTestSegmentsOf(loadTest: LoadTestShape | undefined): number {
+  if (loadTest === undefined) return 1;
+  return Math.max(1, Math.ceil(loadTest.testSeconds / loadTest.segmentSeconds));
+}
+
 /**
  * The issue that refuses a plan whose worst-case history passes the budget, or undefined. Worst
  * case: every endpoint takes its whole deadline to come into service and every compilation job
- * its whole runtime, polled on the back-off schedule. Retried attempts (the quota Retry's
- * included) come out of HISTORY_RETRY_RESERVE, as every Retry's do; a load test re-run is not
- * counted here: the plan has one only when it fits (`loadTestRerunsWithin`). The issue names the largest share of the
- * count and how far it must come down.
+ * its whole runtime, polled on the back-off schedule, and every load test runs all its steps (all
+ * its segments). Retried attempts (the quota Retry's included) come out of HISTORY_RETRY_RESERVE,
+ * as every Retry's do; a load test re-run is not counted here: the plan has one only when it fits
+ * (`loadTestRerunsWithin`). The issue names the largest share of the count and how far it must
+ * come down.
  */
-export function historyIssue(
-  counts: Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'>,
-  timings: OptimizationTimings,
-): InputIssue | undefined {
+export function historyIssue(counts: HistoryCounts, timings: OptimizationTimings): InputIssue | undefined {
+  const segments = loadTestSegmentsOf(counts.loadTest);
   const shape = worstCaseShape(counts, timings, 1);
   const count = optimizationHistoryEvents(shape);
   if (count.total <= HISTORY_BUDGET) return undefined;
@@ -400,8 +436,20 @@ export function historyIssue(
   const candidatesPart = shape.candidates * count.perCandidate;
   const targetsPart = shape.compilationTargets * count.perTarget;
   if (candidatesPart >= targetsPart) {
-    const perWorker = shape.candidates * (E.mapIteration + E.lambdaTask);
+    const perWorker = shape.candidates * segments * (E.mapIteration + E.lambdaTask);
     const workersPart = shape.workersPerCandidate * perWorker;
+    // Each segment after the first: its workers, "Aggregate load test", its Choice and Pass.
+    const perSegment = shape.candidates * (loadTestSegmentEvents(shape.workersPerCandidate) + E.simpleState);
+    const segmentsPart = (segments - 1) * perSegment;
+    if (counts.loadTest !== undefined && segmentsPart * 2 >= candidatesPart) {
+      const { segmentSeconds, testSeconds } = counts.loadTest;
+      const maxSegments = 1 + Math.max(0, Math.floor(room(count.total - segmentsPart) / perSegment));
+      return {
+        field: 'loadPlan.stepDurationSeconds',
+        given: `load tests of ${testSeconds} s, each run as ${segments} worker invocations of ${segmentSeconds} s, × ${shape.candidates} candidates with ${shape.workersPerCandidate} workers: ${given}`,
+        expected: `load tests of at most ${maxSegments * segmentSeconds} s (${maxSegments} segments) with these candidates and workers (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, fewer workers or candidates): ${historyLimitText()}`,
+      };
+    }
     if (workersPart * 2 >= candidatesPart) {
       const maxWorkers = Math.max(0, Math.floor(room(count.total - workersPart) / perWorker));
       return {
@@ -437,16 +485,19 @@ export function historyIssue(
  * waiting out busy endpoints for its whole deadline, each load test run `loadTestRuns` times.
  */
 function worstCaseShape(
-  counts: Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'>,
+  counts: HistoryCounts,
   timings: OptimizationTimings,
   loadTestRuns: number,
 ): OptimizationHistoryShape {
   return {
-    ...counts,
+    candidates: counts.candidates,
+    workersPerCandidate: counts.workersPerCandidate,
+    compilationTargets: counts.compilationTargets,
     endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
     cleanUpRounds: worstCleanUpRounds(),
     loadTestRuns,
+    loadTestSegments: loadTestSegmentsOf(counts.loadTest),
   };
 }
 
@@ -456,17 +507,106 @@ function worstCaseShape(
  * worker is then reported as a measurement problem at once). So re-runs never make a plan that
  * fits without them be refused.
  */
-export function loadTestRerunsWithin(
-  counts: Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'>,
-  timings: OptimizationTimings,
-): number {
+export function loadTestRerunsWithin(counts: HistoryCounts, timings: OptimizationTimings): number {
   const count = optimizationHistoryEvents({
-    ...counts,
+    candidates: counts.candidates,
+    workersPerCandidate: counts.workersPerCandidate,
+    compilationTargets: counts.compilationTargets,
     endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
     loadTestRuns: LOAD_TEST_RUNS,
+    loadTestSegments: loadTestSegmentsOf(counts.loadTest),
   });
   return count.total <= HISTORY_BUDGET ? LOAD_TEST_RUNS - 1 : 0;
+}
+
+/**
+ * Compilation jobs run at once ("Compile model for each target", workflows/optimization-workflow.ts).
+ */
+export const COMPILATION_CONCURRENCY = 5;
+
+/**
+ * Wall time a load test segment adds beyond its schedule: the workers' head start, their
+ * requests' drain and result, "Aggregate load test". At most the minute a worker's Lambda keeps
+ * beyond its measuring time (run-timeouts.ts).
+ */
+export const SEGMENT_OVERHEAD_SECONDS = LOAD_WORKER_TIMEOUT_SECONDS - LOAD_WORKER_MEASURING_SECONDS;
+
+/** Deleting an endpoint: about a minute, two to be safe (validate-and-plan.ts ESTIMATE_ASSUMPTIONS). */
+const CANDIDATE_TEARDOWN_SECONDS = 120;
+
+/** What the run's worst-case duration depends on. */
+export interface RunTimeShape {
+  readonly candidates: number;
+  readonly maxConcurrentCandidates: number;
+  readonly compilationTargets: number;
+  readonly loadTest: LoadTestShape;
+  /** Load test re-runs per candidate (the plan's `loadTestReruns`). */
+  readonly loadTestReruns: number;
+}
+
+/** The worst-case wall time of one candidate's load test: its schedule, segment gaps, a re-run's first segment. */
+function loadTestWallSeconds(loadTest: LoadTestShape, reruns: number): number {
+  const segments = loadTestSegmentsOf(loadTest);
+  return (
+    loadTest.testSeconds +
+    (segments + reruns) * SEGMENT_OVERHEAD_SECONDS +
+    reruns * Math.min(loadTest.testSeconds, loadTest.segmentSeconds)
+  );
+}
+
+/**
+ * The run's worst-case duration: every compilation job its whole deadline (COMPILATION_CONCURRENCY
+ * at a time), then the candidates in waves of `maxConcurrentCandidates`, each taking its
+ * endpoint's whole deadline to come into service, its whole load test and its deletion.
+ */
+export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTimings): number {
+  const compilation =
+    shape.compilationTargets === 0
+      ? 0
+      : Math.ceil(shape.compilationTargets / COMPILATION_CONCURRENCY) * timings.compilationDeadlineSeconds;
+  const waves = Math.ceil(shape.candidates / shape.maxConcurrentCandidates);
+  const perCandidate =
+    timings.endpointDeadlineSeconds +
+    loadTestWallSeconds(shape.loadTest, shape.loadTestReruns) +
+    CANDIDATE_TEARDOWN_SECONDS;
+  return compilation + waves * perCandidate;
+}
+
+/** The longest load test (whole seconds) whose run still fits the timeout; the run's duration grows with it. */
+function longestLoadTestWithin(shape: RunTimeShape, timings: OptimizationTimings): number {
+  const fitsWith = (testSeconds: number): boolean =>
+    worstRunSeconds({ ...shape, loadTest: { ...shape.loadTest, testSeconds } }, timings) <=
+    OPTIMIZATION_RUN_TIMEOUT_SECONDS;
+  let low = 0;
+  let high = Math.ceil(shape.loadTest.testSeconds);
+  if (!fitsWith(low)) return 0;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fitsWith(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/**
+ * The issue that refuses a plan whose worst case outlasts the workflow's execution timeout, or
+ * undefined: a run stopped by its timeout measures nothing more and reports nothing (Step
+ * Functions fails it with States.Timeout; clean-up then runs from the failure workflow). Load
+ * tests are what a plan can make long, so the issue names the load plan and the longest test
+ * that fits.
+ */
+export function runTimeIssue(shape: RunTimeShape, timings: OptimizationTimings): InputIssue | undefined {
+  const worst = worstRunSeconds(shape, timings);
+  if (worst <= OPTIMIZATION_RUN_TIMEOUT_SECONDS) return undefined;
+  const { testSeconds } = shape.loadTest;
+  const fits = longestLoadTestWithin(shape, timings);
+  const hours = (seconds: number): string => `${Math.round((seconds / 3600) * 10) / 10} h`;
+  return {
+    field: 'loadPlan.stepDurationSeconds',
+    given: `load tests of ${testSeconds} s × ${shape.candidates} candidates, ${shape.maxConcurrentCandidates} at a time: the run may last ${hours(worst)} (endpoints and compilation jobs taking their whole deadlines)`,
+    expected: `load tests of at most ${fits} s with these candidates (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, a higher maxConcurrentCandidates or fewer candidates), so that the run ends within its ${OPTIMIZATION_RUN_TIMEOUT_HOURS}-hour execution timeout (Step Functions stops a run past it, with States.Timeout)`,
+  };
 }
 
 /** The parts of an optimization plan ("Validate and plan") that decide its limits. */
@@ -474,7 +614,10 @@ export interface PlannedOptimization {
   readonly candidates: readonly { readonly environment: Readonly<Record<string, string>> }[];
   readonly compilations: readonly unknown[];
   readonly compilationMaxRuntimeSeconds: number;
-  readonly loadPlan: { readonly workers: number };
+  readonly loadPlan: LoadPlan;
+  /** @default awsSegmentSeconds(loadPlan) */
+  readonly loadSegmentSeconds?: number;
+  readonly maxConcurrentCandidates: number;
   readonly tags: Readonly<Record<string, string>>;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
@@ -501,19 +644,28 @@ function optimizationTimings(
   };
 }
 
+function historyCounts(plan: PlannedOptimization): HistoryCounts {
+  return {
+    candidates: plan.candidates.length,
+    workersPerCandidate: plan.loadPlan.workers,
+    compilationTargets: plan.compilations.length,
+    loadTest: loadTestShape(plan),
+  };
+}
+
+function loadTestShape(plan: PlannedOptimization): LoadTestShape {
+  return {
+    testSeconds: loadTestSeconds(plan.loadPlan),
+    segmentSeconds: plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan),
+  };
+}
+
 /** The plan's `loadTestReruns`: 1 when a re-run of every candidate's load test fits the history. */
 export function plannedLoadTestReruns(
   plan: PlannedOptimization,
   settings: OptimizationLimitSettings,
 ): number {
-  return loadTestRerunsWithin(
-    {
-      candidates: plan.candidates.length,
-      workersPerCandidate: plan.loadPlan.workers,
-      compilationTargets: plan.compilations.length,
-    },
-    optimizationTimings(plan, settings),
-  );
+  return loadTestRerunsWithin(historyCounts(plan), optimizationTimings(plan, settings));
 }
 
 function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSettings): PlannedRunFootprint {
@@ -529,24 +681,25 @@ function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSetti
   };
 }
 
-function countsOf(
-  plan: PlannedOptimization,
-): Pick<OptimizationHistoryShape, 'candidates' | 'workersPerCandidate' | 'compilationTargets'> {
-  return {
-    candidates: plan.candidates.length,
-    workersPerCandidate: plan.loadPlan.workers,
-    compilationTargets: plan.compilations.length,
-  };
-}
-
-/** Every limit the plan would break: its largest state, then its worst-case history. */
+/** Every limit the plan would break: its largest state, its worst-case history, then its duration. */
 export function optimizationLimitIssues(
   plan: PlannedOptimization,
   settings: OptimizationLimitSettings,
 ): InputIssue[] {
   const size = stateSizeIssue(footprintOf(plan, settings));
-  const history = historyIssue(countsOf(plan), optimizationTimings(plan, settings));
-  return [size, history].filter((issue): issue is InputIssue => issue !== undefined);
+  const timings = optimizationTimings(plan, settings);
+  const history = historyIssue(historyCounts(plan), timings);
+  const time = runTimeIssue(
+    {
+      candidates: plan.candidates.length,
+      maxConcurrentCandidates: plan.maxConcurrentCandidates,
+      compilationTargets: plan.compilations.length,
+      loadTest: loadTestShape(plan),
+      loadTestReruns: plannedLoadTestReruns(plan, settings),
+    },
+    timings,
+  );
+  return [size, history, time].filter((issue): issue is InputIssue => issue !== undefined);
 }
 
 /**
@@ -577,7 +730,7 @@ export function optimizationBudgets(
   loadTestReruns: number,
 ): ExecutionBudgets {
   const history = optimizationHistoryEvents(
-    worstCaseShape(countsOf(plan), optimizationTimings(plan, settings), 1 + loadTestReruns),
+    worstCaseShape(historyCounts(plan), optimizationTimings(plan, settings), 1 + loadTestReruns),
   );
   const largest = largestOptimizationState(footprintOf(plan, settings));
   return {

@@ -57,6 +57,7 @@ export const OptimizationStates = {
   runLoadWorkers: 'Run load workers',
   runLoadWorker: 'Run load worker',
   aggregateLoadTest: 'Aggregate load test',
+  runNextLoadSegment: 'Run next load segment',
   deleteCandidateEndpoint: 'Delete candidate endpoint',
   deleteFailedCandidateEndpoint: 'Delete failed candidate endpoint',
   recordFailedCandidate: 'Record failed candidate',
@@ -108,9 +109,20 @@ export const CandidateStatuses = {
   rerun: 'RERUN',
   /** A load worker started late again on the re-run: the figures do not describe the endpoint. */
   measurementProblem: 'MEASUREMENT_PROBLEM',
+  /** The load test's segment ended before its schedule: the workers run the next segment. */
+  nextSegment: 'NEXT_SEGMENT',
   failed: 'FAILED',
 } as const;
 export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateStatuses];
+
+/**
+ * One segment of a load test too long for one worker invocation (handlers/load-test/engine.ts
+ * `LoadSegment`): its place in the schedule and the shared start of its workers.
+ */
+export interface LoadSegmentStart {
+  readonly index: number;
+  readonly startEpochMs: number;
+}
 
 export interface DeploymentState {
   readonly candidateId: string;
@@ -134,6 +146,11 @@ export interface DeploymentState {
   readonly variantName?: string;
   /** Set by "Re-run load test": this is the candidate's second (and last) load test. */
   readonly loadTestRerun?: boolean;
+  /**
+   * Set by "Run next load segment" from the outcome's `nextSegment`: the segment the workers run
+   * now. Absent: segment 0, from `loadStartEpochMs`.
+   */
+  readonly loadSegment?: LoadSegmentStart;
 }
 
 export interface WorkerOutcome {
@@ -156,6 +173,8 @@ export interface CandidateOutcome {
   readonly skipReason?: string;
   /** Why the load test's figures cannot be trusted (RERUN, MEASUREMENT_PROBLEM): late workers. */
   readonly measurementProblem?: string;
+  /** NEXT_SEGMENT: the segment the workers run next, from a new shared start. */
+  readonly nextSegment?: LoadSegmentStart;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: CaughtError;
 }
@@ -225,6 +244,11 @@ export interface RunPlan {
    * execution-limits.ts), shown by the local `--plan`. Set by the planner; absent in older plans.
    */
   readonly budgets?: ExecutionBudgets;
+  /**
+   * The schedule length of one load worker invocation: a load test longer than this runs as
+   * consecutive segments (handlers/load-test/engine.ts). @default awsSegmentSeconds(loadPlan)
+   */
+  readonly loadSegmentSeconds?: number;
   readonly tags: Readonly<Record<string, string>>;
   readonly estimate: {
     readonly totalUsd: number;
@@ -268,19 +292,23 @@ export interface CheckEndpointEvent {
 }
 
 export interface RunLoadWorkerEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'payloads' | 'loadPlan' | 'sla'>;
+  readonly plan: Pick<
+    RunPlan,
+    'runId' | 'artifactsBucket' | 'payloads' | 'loadPlan' | 'sla' | 'loadSegmentSeconds'
+  >;
   readonly candidateId: string;
-  readonly deployment: Pick<DeploymentState, 'endpointName' | 'loadStartEpochMs'>;
+  readonly deployment: Pick<DeploymentState, 'endpointName' | 'loadStartEpochMs' | 'loadSegment'>;
   readonly workerIndex: number;
 }
 
 export interface AggregateLoadTestEvent {
   readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'loadPlan' | 'sla' | 'loadTestReruns'>;
   readonly candidateId: string;
+  /** The workers of the segment that just ended (all of the load test when it has one). */
   readonly workers: readonly WorkerOutcome[];
   readonly deployment: Pick<
     DeploymentState,
-    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName' | 'loadTestRerun'
+    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName' | 'loadTestRerun' | 'loadSegment'
   >;
 }
 

@@ -30,7 +30,8 @@ export const LOAD_WORKER_TIMEOUT_SECONDS = 900;
 /**
  * What a load worker can spend measuring: its timeout less a minute kept for the wait until the
  * workers' shared start (LOAD_START_DELAY_SECONDS, 10 s by default), the result written to S3
- * (lambdas/run-load-worker.ts keeps 15 s) and the engine's own reserve. A step that does not fit
- * would be skipped by every worker: the run would deploy endpoints and measure nothing.
+ * (lambdas/run-load-worker.ts keeps 15 s) and the engine's own reserve. A load test longer than
+ * this, less the request timeout, runs as consecutive worker invocations (load-test/plan.ts
+ * `awsSegmentSeconds`).
  */
 export const LOAD_WORKER_MEASURING_SECONDS = LOAD_WORKER_TIMEOUT_SECONDS - 60;

@@ -1,16 +1,16 @@
 import { LoadTestAbortedError } from '../contracts/errors.js';
-import { SAMPLES_PER_KIND } from './error-samples.js';
+import { mergeErrorSamples } from './error-samples.js';
 import { encodeHistogram, latencyPercentilesMs, mergeEncodedHistograms } from './histogram.js';
 import type { LatencySla, LoadModel, LoadPlan } from './plan.js';
 import { addErrorCounts, emptyErrorCounts, totalErrors } from './results.js';
 import type {
-  ErrorSample,
   LoadTestResult,
   PayloadStepResult,
   StepResult,
   StopReason,
   WorkerResult,
   WorkerStep,
+  WorkerStopReason,
 } from './results.js';
 import { findStopPoint, pickSustainable, slaBreaches } from './sla.js';
 
@@ -36,18 +36,6 @@ function completionsWithin(step: WorkerStep, fromMs: number, toMs: number): numb
     total += common >= active ? count : (count * common) / active;
   });
   return total;
-}
-
-function mergeErrorSamples(parts: readonly WorkerStep[]): ErrorSample[] {
-  const kept: ErrorSample[] = [];
-  const perKind = new Map<ErrorSample['kind'], number>();
-  for (const sample of parts.flatMap((part) => part.errorSamples)) {
-    const count = perKind.get(sample.kind) ?? 0;
-    if (count >= SAMPLES_PER_KIND) continue;
-    perKind.set(sample.kind, count + 1);
-    kept.push(sample);
-  }
-  return kept;
 }
 
 /**
@@ -128,13 +116,14 @@ export function mergeWorkerSteps(
 }
 
 /** When several workers stopped for different reasons, the most telling one is reported. */
-const STOP_REASON_PRIORITY: readonly StopReason[] = [
+const STOP_REASON_PRIORITY: readonly WorkerStopReason[] = [
   'aborted',
   'deadline',
   'request-cap',
   'sla-breached',
   'plateau',
   'completed',
+  'segment-end',
 ];
 
 function checkWorkerSet(results: readonly WorkerResult[], plan: LoadPlan): void {
@@ -172,11 +161,18 @@ function commonSteps(results: readonly WorkerResult[]): WorkerStep[][] {
 }
 
 function workerStopReason(results: readonly WorkerResult[], stepCount: number): WorkerResult {
-  const limiting = results.filter((result) => result.steps.length === stepCount);
-  const ranked = [...limiting].sort(
-    (a, b) => STOP_REASON_PRIORITY.indexOf(a.stoppedBecause) - STOP_REASON_PRIORITY.indexOf(b.stoppedBecause),
-  );
-  const chosen = ranked[0] ?? results[0];
+  const rank = (list: readonly WorkerResult[]): WorkerResult[] =>
+    [...list].sort(
+      (a, b) =>
+        STOP_REASON_PRIORITY.indexOf(a.stoppedBecause) - STOP_REASON_PRIORITY.indexOf(b.stoppedBecause),
+    );
+  const limiting = rank(results.filter((result) => result.steps.length === stepCount));
+  // A worker paused at a segment's end was stopped by the others (the load test did not go on):
+  // the reason is theirs.
+  const chosen =
+    limiting[0]?.stoppedBecause === 'segment-end'
+      ? (rank(results)[0] ?? limiting[0])
+      : (limiting[0] ?? results[0]);
   if (chosen === undefined)
     throw new LoadTestAbortedError('no worker results to aggregate: expected at least one');
   return chosen;
@@ -206,6 +202,8 @@ export function aggregateWorkerResults(
 
   let stoppedBecause: StopReason;
   let stopDetail: string;
+  const limitingReason: StopReason =
+    limiting.stoppedBecause === 'segment-end' ? 'deadline' : limiting.stoppedBecause;
   if (stopPoint !== null) {
     stoppedBecause = stopPoint.reason;
     stopDetail = stopPoint.detail;
@@ -218,7 +216,8 @@ export function aggregateWorkerResults(
     stoppedBecause = limiting.stoppedBecause;
     stopDetail = `worker ${limiting.workerIndex} stopped on its own figures: ${limiting.stopDetail}`;
   } else {
-    stoppedBecause = limiting.stoppedBecause;
+    // Every worker paused at a segment's end, yet no segment followed: the schedule was cut short.
+    stoppedBecause = limitingReason;
     stopDetail =
       plan.workers > 1 ? `worker ${limiting.workerIndex}: ${limiting.stopDetail}` : limiting.stopDetail;
   }

@@ -4,12 +4,13 @@ import { mergeWorkerSteps } from './aggregate.js';
 import { systemClock } from './clock.js';
 import { usToMs } from './histogram.js';
 import { runClosedModel } from './closed-model.js';
-import { runOpenModel } from './open-model.js';
+import { arrivalsBefore, runOpenModel } from './open-model.js';
 import { PayloadMix, payloadSeed } from './payload-mix.js';
 import { parseLoadPlan, parseSla, stepPeriodMs, workerLoad, workerShare } from './plan.js';
 import type { LatencySla, LatencySlaInput, LoadPlan, LoadPlanInput } from './plan.js';
 import type { Clock, InvokeRequest, InvokeTransport } from './ports.js';
-import type { LoadTestProgress, StepResult, StopReason, WorkerResult, WorkerStep } from './results.js';
+import type { LoadTestProgress, StepResult, WorkerResult, WorkerStep, WorkerStopReason } from './results.js';
+import { mergeStepParts, stepsOverSegments } from './segments.js';
 import { describeLoad, findStopPoint } from './sla.js';
 import { RequestBudget, StepDriver } from './step-driver.js';
 import { StepRecorder } from './step-recorder.js';
@@ -42,10 +43,34 @@ export interface RunLoadTestArgs {
   readonly onProgress?: (event: LoadTestProgress) => void;
   /** Cancels the run: in-flight requests are aborted, the unfinished step is discarded. */
   readonly signal?: AbortSignal;
+  /**
+   * Runs one segment of the schedule rather than all of it (a test longer than one invocation);
+   * `startAtEpochMs` is then this segment's shared start. @default the whole schedule
+   */
+  readonly segment?: LoadSegment;
+}
+
+/**
+ * One invocation's share of a schedule too long for it. The schedule (step i's warm-up at
+ * i × (warm-up + window) from the start) is cut into consecutive segments of `seconds`; segment k
+ * runs the part of it in [k × seconds, (k + 1) × seconds), from its own shared start, so the gap
+ * between invocations is in no step's time: the open model's arrival grid goes on where it
+ * stopped (no burst to catch up, no gap counted as latency), the closed model starts again with
+ * the same concurrency, and a window cut at a segment's end is resumed by the next, its parts
+ * added up (segments.ts). The previous segments' results carry what stepping decides on: the
+ * steps measured so far, the requests already issued, a stop.
+ */
+export interface LoadSegment {
+  /** The segment's place in the schedule, from 0. */
+  readonly index: number;
+  /** Every segment's length on the schedule, in seconds. */
+  readonly seconds: number;
+  /** This worker's results of segments 0 … index − 1, in order. */
+  readonly previous: readonly WorkerResult[];
 }
 
 interface Stop {
-  readonly reason: StopReason;
+  readonly reason: WorkerStopReason;
   readonly detail: string;
 }
 
@@ -55,6 +80,35 @@ interface RunningStep {
   readonly driver: StepDriver;
 }
 
+function seconds(ms: number): string {
+  return `${Math.round(ms) / 1000} s`;
+}
+
+/** The segment as given, or InvalidRunInputError naming what is wrong with it. */
+function checkSegment(segment: LoadSegment | undefined): LoadSegment | undefined {
+  if (segment === undefined) return undefined;
+  const issues = [];
+  if (!Number.isInteger(segment.index) || segment.index < 0) {
+    issues.push({ field: 'segment.index', given: String(segment.index), expected: 'a whole number from 0' });
+  }
+  if (!(segment.seconds > 0) || !Number.isFinite(segment.seconds)) {
+    issues.push({
+      field: 'segment.seconds',
+      given: String(segment.seconds),
+      expected: 'a finite number above 0',
+    });
+  }
+  if (segment.previous.length !== segment.index) {
+    issues.push({
+      field: 'segment.previous',
+      given: `${segment.previous.length} results`,
+      expected: `this worker's results of the ${segment.index} earlier segments`,
+    });
+  }
+  if (issues.length > 0) throw new InvalidRunInputError(issues);
+  return segment;
+}
+
 /** Maps the shared wall-clock schedule onto this process's monotonic clock. */
 function monotonicFromEpoch(clock: Clock): (epochMs: number) => number {
   const anchorUs = clock.nowUs();
@@ -62,9 +116,9 @@ function monotonicFromEpoch(clock: Clock): (epochMs: number) => number {
   return (epochMs) => anchorUs + (epochMs - anchorEpochMs) * 1000;
 }
 
-function hardStopOf(plan: LoadPlan, startEpochMs: number, deadlineEpochMs: number | undefined) {
+function hardStopOf(plan: LoadPlan, maxTotalEpochMs: number, deadlineEpochMs: number | undefined) {
   const byDuration = {
-    epochMs: startEpochMs + plan.maxTotalSeconds * 1000,
+    epochMs: maxTotalEpochMs,
     label: `maxTotalSeconds (${plan.maxTotalSeconds} s)`,
   };
   if (deadlineEpochMs === undefined) return byDuration;
@@ -161,9 +215,21 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
     ]);
   }
   const payloadCount = args.request instanceof PayloadMix ? args.request.size : 1;
+  const segment = checkSegment(args.segment);
   const startEpochMs = args.startAtEpochMs ?? clock.epochMs();
   const toMonotonicUs = monotonicFromEpoch(clock);
-  const hardStop = hardStopOf(plan, startEpochMs, args.deadlineEpochMs);
+  // Schedule time (ms from the test's start, gaps between segments left out) → this invocation's
+  // wall clock. Segment bounds are computed as index × length only, so that two segments agree
+  // exactly on the boundary they share.
+  const segmentFromMs = segment === undefined ? 0 : segment.index * segment.seconds * 1000;
+  const segmentToMs =
+    segment === undefined ? Number.POSITIVE_INFINITY : (segment.index + 1) * segment.seconds * 1000;
+  const wallOf = (scheduleMs: number): number => startEpochMs + scheduleMs - segmentFromMs;
+  const maxTotalMs = plan.maxTotalSeconds * 1000;
+  const hardStop = hardStopOf(plan, wallOf(maxTotalMs), args.deadlineEpochMs);
+  const previous = segment?.previous ?? [];
+  const measuredBefore = stepsOverSegments(previous);
+  const stoppedBefore = previous[previous.length - 1];
   const run = new AbortController();
   const onCancel = (): void => {
     run.abort('cancelled');
@@ -176,18 +242,28 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
     args.onProgress === undefined
       ? undefined
       : startProgressTicker(clock, () => running, args.onProgress, workerIndex);
+  const issuedBefore = previous.reduce((sum, result) => sum + (result.requestsIssued ?? 0), 0);
   const budget = new RequestBudget(
     plan.maxTotalRequests === undefined
       ? undefined
-      : workerShare(plan.maxTotalRequests, plan.workers, workerIndex, true),
+      : Math.max(0, workerShare(plan.maxTotalRequests, plan.workers, workerIndex, true) - issuedBefore),
   );
   const steps: WorkerStep[] = [];
-  const judged: StepResult[] = [];
+  // Steps finished in earlier segments count for stepping as if measured in this invocation.
+  const judged: StepResult[] = measuredBefore
+    .filter((step) => step.cutAtSegmentEnd !== true && step.workerLoad > 0)
+    .map((step) => mergeWorkerSteps([step], sla, plan.model));
+  const resumed = measuredBefore.find((step) => step.cutAtSegmentEnd === true);
 
-  const runStep = async (stepIndex: number, load: number): Promise<Stop | undefined> => {
-    const windowStartEpochMs = startEpochMs + stepIndex * stepPeriodMs(plan) + plan.warmupSeconds * 1000;
+  const runStep = async (stepIndex: number, load: number, partEndMs: number): Promise<Stop | undefined> => {
+    const stepStartMs = stepIndex * stepPeriodMs(plan);
+    const stepEndMs = stepStartMs + stepPeriodMs(plan);
+    const windowStartScheduleMs = stepStartMs + plan.warmupSeconds * 1000;
+    const windowStartEpochMs = wallOf(windowStartScheduleMs);
     const windowMs = plan.stepDurationSeconds * 1000;
+    const cut = partEndMs < stepEndMs;
     const share = workerLoad(plan, load, workerIndex);
+    const originUs = toMonotonicUs(wallOf(stepStartMs));
     const recorder = new StepRecorder({
       stepIndex,
       load,
@@ -200,6 +276,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
           ? Number.POSITIVE_INFINITY
           : workerShare(plan.maxRequestsPerStep, plan.workers, workerIndex, true),
       payloads: payloadCount,
+      ...(cut ? { partEndUs: toMonotonicUs(wallOf(partEndMs)) } : {}),
     });
     recorder.joinAt(clock.nowUs());
     const step = new AbortController();
@@ -214,12 +291,20 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       clock,
       transport: args.transport,
       request: args.request,
-      payloadSeed: payloadSeed(workerIndex, stepIndex),
+      payloadSeed: payloadSeed(workerIndex, stepIndex, segment?.index ?? 0),
       recorder,
       budget,
       signal: step.signal,
     });
     running = { stepIndex, load, driver };
+    const partStartMs = Math.max(stepStartMs, segmentFromMs);
+    // A worker that starts the step later than the late tolerance (a late Lambda) skips the
+    // arrivals it missed rather than sending them in a burst; the recorder measures from its join.
+    const joinedUs = clock.nowUs() - originUs;
+    const fromUs = Math.max(
+      (partStartMs - stepStartMs) * 1000,
+      joinedUs > (partStartMs - stepStartMs) * 1000 + plan.lateToleranceMs * 1000 ? joinedUs : 0,
+    );
     const work =
       plan.model === 'closed'
         ? runClosedModel(driver, share)
@@ -228,7 +313,10 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
             maxInFlight: plan.maxInFlight,
             lateToleranceUs: plan.lateToleranceMs * 1000,
             requestTimeoutUs: plan.requestTimeoutMs * 1000,
-            windowEndUs: recorder.window.windowStartUs + windowMs * 1000,
+            originUs,
+            firstArrival: arrivalsBefore(fromUs, share),
+            endArrival: arrivalsBefore((partEndMs - stepStartMs) * 1000, share),
+            endUs: toMonotonicUs(wallOf(partEndMs)),
           });
     const deadlineHit = await deadlineComesFirst(clock, work, toMonotonicUs(hardStop.epochMs));
     if (deadlineHit) {
@@ -241,13 +329,18 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       return { reason: 'aborted', detail: `cancelled during ${where}; that step is left out` };
     // A step is kept unless the request cap ended the run before its window measured anything (a
     // worker whose share of the load is zero keeps its empty step: it covered the window).
-    const complete = !(driver.budgetExhausted && recorder.measuredStarts === 0);
-    if (complete) {
+    const earlierPart = resumed?.stepIndex === stepIndex ? resumed : undefined;
+    const complete = !(driver.budgetExhausted && recorder.measuredStarts === 0 && earlierPart === undefined);
+    // A part that ended in the warm-up measured nothing: the next segment runs the window.
+    const measuredPart = partEndMs > windowStartScheduleMs;
+    if (complete && measuredPart) {
       const workerStep = recorder.toWorkerStep();
       steps.push(workerStep);
       // A worker with no share of a step has nothing to judge it on; the merged step is judged
-      // by the aggregation.
-      if (share > 0) judged.push(mergeWorkerSteps([workerStep], sla, plan.model));
+      // by the aggregation. A step cut at the segment's end is judged once its window is over.
+      const whole = earlierPart === undefined ? workerStep : mergeStepParts([earlierPart, workerStep]);
+      if (share > 0 && whole.cutAtSegmentEnd !== true)
+        judged.push(mergeWorkerSteps([whole], sla, plan.model));
     }
     if (deadlineHit) {
       return {
@@ -261,6 +354,12 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
         detail: `maxTotalRequests (${plan.maxTotalRequests ?? 'unlimited'}) reached during ${where}${complete ? '' : ', before its window; that step is left out'}`,
       };
     }
+    if (cut) {
+      return {
+        reason: 'segment-end',
+        detail: `segment ${(segment?.index ?? 0) + 1} ended ${seconds(partEndMs)} into the schedule, during ${where}; the next segment resumes it`,
+      };
+    }
     const stopPoint = findStopPoint(judged, plan, plan.model);
     return stopPoint === null ? undefined : { reason: stopPoint.reason, detail: stopPoint.detail };
   };
@@ -272,19 +371,43 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
         detail: `the start ${new Date(startEpochMs).toISOString()} is after ${hardStop.label}`,
       };
     }
+    if (stoppedBefore !== undefined && stoppedBefore.stoppedBecause !== 'segment-end') {
+      return {
+        reason: stoppedBefore.stoppedBecause,
+        detail: `stopped in segment ${previous.length}: ${stoppedBefore.stopDetail}`,
+      };
+    }
     for (const [stepIndex, load] of plan.steps.entries()) {
-      const stepStartEpochMs = startEpochMs + stepIndex * stepPeriodMs(plan);
-      const windowEndEpochMs = stepStartEpochMs + stepPeriodMs(plan);
+      const stepStartMs = stepIndex * stepPeriodMs(plan);
+      const stepEndMs = stepStartMs + stepPeriodMs(plan);
+      // Steps that ended in earlier segments were run there.
+      if (stepEndMs <= segmentFromMs) continue;
       const where = `step ${stepIndex + 1} (${describeLoad(load, plan.model)})`;
-      if (windowEndEpochMs > hardStop.epochMs) {
+      if (stepStartMs >= segmentToMs) {
         return {
-          reason: 'deadline',
-          detail: `${where} would end at ${new Date(windowEndEpochMs).toISOString()}, after ${hardStop.label}`,
+          reason: 'segment-end',
+          detail: `segment ${(segment?.index ?? 0) + 1} ended ${seconds(segmentToMs)} into the schedule; ${where} runs in the next`,
         };
       }
-      await clock.sleepUntil(toMonotonicUs(stepStartEpochMs), run.signal);
+      const partStartMs = Math.max(stepStartMs, segmentFromMs);
+      const partEndMs = Math.min(stepEndMs, segmentToMs);
+      const partEndEpochMs = wallOf(partEndMs);
+      if (partEndEpochMs > hardStop.epochMs) {
+        return {
+          reason: 'deadline',
+          detail: `${where} would end at ${new Date(partEndEpochMs).toISOString()}, after ${hardStop.label}`,
+        };
+      }
+      // A step cut by the segment must still end within maxTotalSeconds once resumed.
+      if (stepEndMs > maxTotalMs) {
+        return {
+          reason: 'deadline',
+          detail: `${where} would end ${seconds(stepEndMs)} into the schedule, after maxTotalSeconds (${plan.maxTotalSeconds} s)`,
+        };
+      }
+      await clock.sleepUntil(toMonotonicUs(wallOf(partStartMs)), run.signal);
       if (run.signal.aborted) return { reason: 'aborted', detail: `cancelled before ${where}` };
-      const stop = await runStep(stepIndex, load);
+      const stop = await runStep(stepIndex, load, partEndMs);
       if (stop !== undefined) return stop;
     }
     return { reason: 'completed', detail: `all ${plan.steps.length} steps ran` };
@@ -300,6 +423,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       model: plan.model,
       startEpochMs,
       finishedEpochMs: clock.epochMs(),
+      ...(segment === undefined ? {} : { segmentIndex: segment.index, requestsIssued: budget.taken }),
       steps,
       stoppedBecause: stop.reason,
       stopDetail:

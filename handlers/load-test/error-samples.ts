@@ -46,3 +46,18 @@ export class ErrorSampleKeeper {
     return [...this.kept];
   }
 }
+
+/** The first SAMPLES_PER_KIND samples of each kind over several parts (workers, segments), in order. */
+export function mergeErrorSamples(
+  parts: readonly { readonly errorSamples: readonly ErrorSample[] }[],
+): ErrorSample[] {
+  const kept: ErrorSample[] = [];
+  const perKind = new Map<ErrorSample['kind'], number>();
+  for (const sample of parts.flatMap((part) => part.errorSamples)) {
+    const count = perKind.get(sample.kind) ?? 0;
+    if (count >= SAMPLES_PER_KIND) continue;
+    perKind.set(sample.kind, count + 1);
+    kept.push(sample);
+  }
+  return kept;
+}

@@ -10,3 +10,4 @@ export type * from './ports.js';
 export * from './results.js';
 export * from './sla.js';
 export * from './late-start.js';
+export * from './segments.js';

@@ -8,8 +8,26 @@ export interface OpenModelOptions {
   readonly lateToleranceUs: number;
   /** A waiting arrival older than this is dropped: it would have timed out anyway. */
   readonly requestTimeoutUs: number;
-  /** The step's window end; no arrival is scheduled at or after it. */
-  readonly windowEndUs: number;
+  /** Where the step's arrival grid starts: arrival i is scheduled at originUs + i / rate. */
+  readonly originUs: number;
+  /**
+   * The arrivals this invocation issues, [firstArrival, endArrival): the step's, or with segments
+   * this segment's part of them, so consecutive segments continue one grid, none twice or skipped.
+   */
+  readonly firstArrival: number;
+  readonly endArrival: number;
+  /** The end of this part of the step: with no arrivals (rate 0) the model waits until then. */
+  readonly endUs: number;
+}
+
+/**
+ * Arrivals of a step's grid before `offsetUs` (from the grid's origin): those at offsets
+ * i × interval < offsetUs. Every segment computes its bounds with this one function from schedule
+ * offsets, so the arrival at a segment boundary belongs to exactly one of the two segments.
+ */
+export function arrivalsBefore(offsetUs: number, ratePerSecond: number): number {
+  if (ratePerSecond <= 0 || offsetUs <= 0) return 0;
+  return Math.ceil((offsetUs * ratePerSecond) / 1_000_000);
 }
 
 /** FIFO of arrivals waiting for a free slot, without `Array.shift`'s O(n) copies. */
@@ -54,7 +72,7 @@ class ArrivalQueue {
 export async function runOpenModel(driver: StepDriver, options: OpenModelOptions): Promise<void> {
   const { clock, recorder, signal } = driver;
   if (options.ratePerSecond <= 0) {
-    await clock.sleepUntil(options.windowEndUs, signal);
+    await clock.sleepUntil(options.endUs, signal);
     return;
   }
   const backlog = new ArrivalQueue();
@@ -88,11 +106,9 @@ export async function runOpenModel(driver: StepDriver, options: OpenModelOptions
     }
   };
 
-  const originUs = clock.nowUs();
   const intervalUs = 1_000_000 / options.ratePerSecond;
-  for (let index = 0; ; index++) {
-    const scheduledUs = originUs + index * intervalUs;
-    if (scheduledUs >= options.windowEndUs) break;
+  for (let index = options.firstArrival; index < options.endArrival; index++) {
+    const scheduledUs = options.originUs + index * intervalUs;
     if (scheduledUs > clock.nowUs()) await clock.sleepUntil(scheduledUs, signal);
     const admission = driver.admit(scheduledUs);
     if (admission === 'refused') break;

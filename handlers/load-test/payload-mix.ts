@@ -43,9 +43,15 @@ function mix32(value: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** The seed of one worker's step: fixed for a (worker, step) pair, different between pairs. */
-export function payloadSeed(workerIndex: number, stepIndex: number): number {
-  return mix32(mix32(workerIndex + 1) ^ Math.imul(stepIndex + 1, 0x9e3779b1));
+/**
+ * The seed of one worker's step (of one segment, when the step is split across worker
+ * invocations): fixed for a (worker, step, segment) triple, different between triples, so a
+ * resumed step draws on rather than repeating the sequence its first segment drew.
+ */
+export function payloadSeed(workerIndex: number, stepIndex: number, segmentIndex = 0): number {
+  return mix32(
+    mix32(workerIndex + 1) ^ Math.imul(stepIndex + 1, 0x9e3779b1) ^ Math.imul(segmentIndex, 0x85ebca6b),
+  );
 }
 
 export class PayloadMix {

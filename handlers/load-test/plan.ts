@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOAD_WORKER_MEASURING_SECONDS, LOAD_WORKER_TIMEOUT_SECONDS } from '../contracts/run-timeouts.js';
+import { LOAD_WORKER_MEASURING_SECONDS } from '../contracts/run-timeouts.js';
 import { parseOrThrow } from '../contracts/validation.js';
 
 /**
@@ -23,6 +23,17 @@ export const MAX_ARRIVAL_RATE = 100_000;
  * measure (and 1e-300 s holds none), yet the run would deploy endpoints for it.
  */
 export const MIN_STEP_DURATION_SECONDS = 0.1;
+/**
+ * The longest a load test may last: a day, the optimization run's own execution timeout
+ * (OPTIMIZATION_RUN_TIMEOUT_HOURS). Whether a plan's tests fit the run's history and time is
+ * checked at planning (contracts/execution-limits.ts), with every candidate counted.
+ */
+export const MAX_LOAD_TEST_SECONDS = 86_400;
+/**
+ * The shortest segment a plan may be cut into: below a minute, a worker Lambda would spend more
+ * time starting and writing its result than measuring.
+ */
+export const MIN_SEGMENT_SECONDS = 60;
 
 function isStrictlyAscending(values: readonly number[]): boolean {
   return values.every((value, index) => index === 0 || value > (values[index - 1] ?? value));
@@ -47,8 +58,8 @@ export const loadPlanSchema = z
       .min(MIN_STEP_DURATION_SECONDS, {
         message: `at least ${MIN_STEP_DURATION_SECONDS} s: a shorter window measures no request`,
       })
-      .max(LOAD_WORKER_MEASURING_SECONDS, {
-        message: `at most ${LOAD_WORKER_MEASURING_SECONDS} s: each load worker runs within a Lambda's ${LOAD_WORKER_TIMEOUT_SECONDS} s timeout`,
+      .max(MAX_LOAD_TEST_SECONDS, {
+        message: `at most ${MAX_LOAD_TEST_SECONDS} s (a day, the run's own timeout); steps longer than a load worker's invocation run as consecutive segments`,
       })
       .default(30),
     workers: z.number().int().min(1).max(MAX_WORKERS).default(1),
@@ -57,7 +68,7 @@ export const loadPlanSchema = z
     /** Requests of the whole run including warm-ups (total across workers); stops the run. */
     maxTotalRequests: z.number().int().positive().optional(),
     /** Hard bound on the run, counted from the (shared) start. */
-    maxTotalSeconds: z.number().positive().max(86_400).default(900),
+    maxTotalSeconds: z.number().positive().max(MAX_LOAD_TEST_SECONDS).default(900),
     /** Client-side timeout of one invocation; see SAGEMAKER_INVOCATION_LIMIT_MS for the floor. */
     requestTimeoutMs: z
       .number()
@@ -109,16 +120,8 @@ export const loadPlanSchema = z
     });
     const stepSeconds = plan.warmupSeconds + plan.stepDurationSeconds;
     // A step window alone over the limit is refused by its own bound above: one issue, not two.
-    if (plan.stepDurationSeconds > LOAD_WORKER_MEASURING_SECONDS) return;
-    if (stepSeconds > LOAD_WORKER_MEASURING_SECONDS) {
-      issue(
-        ['stepDurationSeconds'],
-        `warmupSeconds + stepDurationSeconds of at most ${LOAD_WORKER_MEASURING_SECONDS} s (here ` +
-          `${plan.warmupSeconds} + ${plan.stepDurationSeconds} = ${stepSeconds} s): each load worker runs ` +
-          `within a Lambda's ${LOAD_WORKER_TIMEOUT_SECONDS} s timeout, less a minute to start and write its result`,
-        plan.stepDurationSeconds,
-      );
-    } else if (plan.maxTotalSeconds < stepSeconds) {
+    if (plan.stepDurationSeconds > MAX_LOAD_TEST_SECONDS) return;
+    if (plan.maxTotalSeconds < stepSeconds) {
       issue(
         ['maxTotalSeconds'],
         `at least warmupSeconds + stepDurationSeconds (${stepSeconds} s): a run shorter than one step measures nothing`,
@@ -162,6 +165,29 @@ export function stepPeriodMs(plan: LoadPlan): number {
 /** The schedule's length if every step runs. */
 export function plannedDurationSeconds(plan: LoadPlan): number {
   return (plan.steps.length * stepPeriodMs(plan)) / 1000;
+}
+
+/** How long one candidate's load test can last: every step's warm-up and window, capped. */
+export function loadTestSeconds(plan: LoadPlan): number {
+  return Math.min(plan.maxTotalSeconds, plannedDurationSeconds(plan));
+}
+
+/**
+ * The schedule length one load worker invocation runs on AWS: the worker's measuring time
+ * (its Lambda timeout less a minute to start and write its result) less the request timeout, so
+ * the requests still in flight at a segment's end settle before the Lambda must return. Never
+ * below MIN_SEGMENT_SECONDS (a request timeout that long may then be cut at a segment's end).
+ */
+export function awsSegmentSeconds(plan: LoadPlan): number {
+  return Math.max(
+    MIN_SEGMENT_SECONDS,
+    LOAD_WORKER_MEASURING_SECONDS - Math.ceil(plan.requestTimeoutMs / 1000),
+  );
+}
+
+/** Worker invocations one load test takes in the worst case (every step runs). */
+export function segmentCount(plan: LoadPlan, segmentSeconds: number): number {
+  return Math.max(1, Math.ceil(loadTestSeconds(plan) / segmentSeconds));
 }
 
 /**

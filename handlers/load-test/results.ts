@@ -5,6 +5,12 @@ import type { LatencyPercentilesMs } from './histogram.js';
 /** Why a run stopped stepping. */
 export type StopReason = 'completed' | 'sla-breached' | 'plateau' | 'deadline' | 'request-cap' | 'aborted';
 
+/**
+ * Why one worker invocation returned: a stop reason, or `segment-end` when its segment of the
+ * schedule ended before the schedule did and the next invocation resumes it (engine.ts).
+ */
+export type WorkerStopReason = StopReason | 'segment-end';
+
 export interface ErrorCounts {
   modelError: number;
   throttled: number;
@@ -54,6 +60,11 @@ export interface WorkerStep {
   readonly histogram: string;
   /** The exact largest latency recorded, in µs (the histogram knows it only to within 0.1 %). */
   readonly maxLatencyUs: number;
+  /**
+   * This part of the step ended with its segment, before the window did: the next segment's
+   * part of the same step continues it (`mergeStepParts` adds them up). Absent otherwise.
+   */
+  readonly cutAtSegmentEnd?: true;
   /** Per payload of a mix, by the payload's index; absent when the run sends one payload. */
   readonly payloads?: readonly PayloadWorkerStep[];
 }
@@ -85,11 +96,16 @@ export interface WorkerResult {
   readonly workerIndex: number;
   readonly workers: number;
   readonly model: LoadModel;
-  /** The shared start all workers' schedules derive from. */
+  /** The shared start all workers' schedules derive from (of this segment, when segmented). */
   readonly startEpochMs: number;
   readonly finishedEpochMs: number;
+  /** The segment of the schedule this invocation ran (engine.ts `LoadSegment`). @default 0 */
+  readonly segmentIndex?: number;
+  /** Requests this invocation took from the `maxTotalRequests` allowance, warm-ups included. */
+  readonly requestsIssued?: number;
+  /** The steps, or with segments the parts of steps, this invocation measured. */
   readonly steps: readonly WorkerStep[];
-  readonly stoppedBecause: StopReason;
+  readonly stoppedBecause: WorkerStopReason;
   readonly stopDetail: string;
 }
 

@@ -10,6 +10,8 @@ export type Admission = 'warmup' | 'measured' | 'refused';
 export class RequestBudget {
   private remaining: number;
   exhausted = false;
+  /** Requests taken (and not given back): what a resumed segment no longer has. */
+  taken = 0;
 
   constructor(limit: number | undefined) {
     this.remaining = limit ?? Number.POSITIVE_INFINITY;
@@ -21,11 +23,13 @@ export class RequestBudget {
       return false;
     }
     this.remaining--;
+    this.taken++;
     return true;
   }
 
   giveBack(): void {
     this.remaining++;
+    this.taken--;
   }
 }
 
@@ -72,11 +76,13 @@ export class StepDriver {
 
   /**
    * Decides whether a start at `startUs` (closed: now; open: its scheduled time) is issued, and
-   * whether it is measured. A request cap reached inside the window ends the window there.
+   * whether it is measured. A request cap reached inside the window ends the window there; nothing
+   * starts after the window, or after this invocation's part of it (its segment's end).
    */
   admit(startUs: number): Admission {
     const recorder = this.recorder;
-    if (this.signal.aborted || startUs >= recorder.activeToUs) return 'refused';
+    if (this.signal.aborted || startUs >= Math.min(recorder.activeToUs, recorder.issueEndUs))
+      return 'refused';
     if (!this.budget.take()) {
       recorder.closeWindowAt(startUs);
       return 'refused';

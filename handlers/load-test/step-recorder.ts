@@ -20,6 +20,12 @@ export interface StepWindow {
   readonly windowStartUs: number;
   /** Measured requests this worker may start in the window (its share of maxRequestsPerStep). */
   readonly measuredCap: number;
+  /**
+   * Where this invocation's part of the step ends (its segment's end, on the monotonic clock),
+   * when before the window's end: nothing starts from there on, and the next segment resumes the
+   * window. @default the window's end
+   */
+  readonly partEndUs?: number;
   /** Payloads of the run's mix: with more than one, each gets its own figures. @default 1 */
   readonly payloads?: number;
 }
@@ -60,8 +66,18 @@ export class StepRecorder {
   /** The measured part of the window on the monotonic clock: [activeFromUs, activeToUs). */
   activeFromUs: number;
   activeToUs: number;
+  /** Starts at or after this are not issued: the window's end, or this part's. */
+  readonly issueEndUs: number;
 
   private readonly windowStartUs: number;
+  /**
+   * Completions are counted for throughput until here: the active end, or, in a part its segment
+   * cut short, the window's end. A request in flight at the cut completes where it would have
+   * in one long window; the next part starts with none in flight, so merged parts count as one
+   * window would.
+   */
+  private countEndUs: number;
+  private cut: boolean;
   private readonly bucketUs: number;
   private readonly okPerBucket: number[] = new Array<number>(BUCKETS_PER_WINDOW).fill(0);
   /** End times of the latest counted completions, to take back those at or after a cap's close. */
@@ -75,8 +91,13 @@ export class StepRecorder {
     const payloads = window.payloads ?? 1;
     this.byPayload = payloads > 1 ? Array.from({ length: payloads }, () => new PayloadRecorder()) : [];
     this.windowStartUs = window.windowStartUs;
+    const windowEndUs = window.windowStartUs + window.windowMs * 1000;
+    this.issueEndUs = Math.min(windowEndUs, window.partEndUs ?? windowEndUs);
+    this.cut = this.issueEndUs < windowEndUs;
     this.activeFromUs = window.windowStartUs;
-    this.activeToUs = window.windowStartUs + window.windowMs * 1000;
+    // A part that ends in the warm-up measures nothing: an empty active range at the window's start.
+    this.activeToUs = Math.max(this.activeFromUs, this.issueEndUs);
+    this.countEndUs = this.cut ? windowEndUs : this.activeToUs;
     this.bucketUs = (window.windowMs * 1000) / BUCKETS_PER_WINDOW;
   }
 
@@ -89,6 +110,8 @@ export class StepRecorder {
   closeWindowAt(us: number): void {
     if (us >= this.activeToUs) return;
     this.activeToUs = Math.max(us, this.activeFromUs);
+    this.countEndUs = this.activeToUs;
+    this.cut = false;
     // Completions already counted at or after the new end (same instant, or while an open-model
     // dispatcher caught up) fall outside the window now.
     const kept = Math.min(this.recentCount, RECENT_COMPLETIONS);
@@ -168,6 +191,7 @@ export class StepRecorder {
       dropped: this.dropped,
       histogram: encodeHistogram(this.latencies.toHistogram()),
       maxLatencyUs: this.latencies.maxUs,
+      ...(this.cut ? { cutAtSegmentEnd: true as const } : {}),
       ...(this.byPayload.length === 0
         ? {}
         : { payloads: this.byPayload.map((payload) => payload.toWorkerStep()) }),
@@ -179,7 +203,7 @@ export class StepRecorder {
   }
 
   private countCompletion(endUs: number): void {
-    if (endUs < this.activeFromUs || endUs >= this.activeToUs) return;
+    if (endUs < this.activeFromUs || endUs >= this.countEndUs) return;
     const index = this.bucketOf(endUs);
     this.okPerBucket[index] = (this.okPerBucket[index] ?? 0) + 1;
     this.countedCompletions++;

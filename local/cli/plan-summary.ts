@@ -4,7 +4,7 @@
  */
 import type { ExecutionBudgets } from '../../handlers/contracts/execution-limits.js';
 import type { PlannedCandidate, RunPlan } from '../../handlers/contracts/optimization-state.js';
-import { testSeconds } from '../../handlers/validate-and-plan.js';
+import { loadTestSeconds } from '../../handlers/load-test/plan.js';
 import { table } from './shared.js';
 
 export interface PlanSummaryInput {
@@ -14,7 +14,7 @@ export interface PlanSummaryInput {
 }
 
 export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
-  const perCandidate = testSeconds(plan.loadPlan);
+  const perCandidate = loadTestSeconds(plan.loadPlan);
   const rounds = Math.ceil(plan.candidates.length / Math.max(1, plan.maxConcurrentCandidates));
   const lines = [
     `Plan of run ${plan.runId}${plan.name === undefined ? '' : ` (${plan.name})`}: accepted, nothing created.`,

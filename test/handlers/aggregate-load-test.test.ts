@@ -147,3 +147,93 @@ describe('aggregateLoadTest', () => {
     });
   });
 });
+
+/** Half of worker `workerIndex`'s 1 s window: [0, 500) ms in segment 0 (cut), [500, 1000) in segment 1. */
+function segmentResult(workerIndex: number, segmentIndex: 0 | 1): WorkerResult {
+  const whole = workerResult(workerIndex, 0);
+  const [step] = whole.steps;
+  if (step === undefined) throw new Error('workerResult has a step');
+  const histogram = createLatencyHistogram();
+  for (let i = 0; i < 50; i++) recordLatencyUs(histogram, 5_000);
+  const first = segmentIndex === 0;
+  return {
+    ...whole,
+    startEpochMs: first ? 1_000 : 9_000,
+    segmentIndex,
+    requestsIssued: 50,
+    steps: [
+      {
+        ...step,
+        activeFromMs: first ? 0 : 500,
+        activeToMs: first ? 500 : 1000,
+        okPerBucket: step.okPerBucket.map((count, bucket) => (bucket < 10 === first ? count : 0)),
+        requests: 50,
+        ok: 50,
+        histogram: encodeHistogram(histogram),
+        ...(first ? { cutAtSegmentEnd: true as const } : {}),
+      },
+    ],
+    stoppedBecause: first ? 'segment-end' : 'completed',
+    stopDetail: first ? 'segment 1 ended 0.5 s into the schedule' : 'all 1 steps ran',
+  };
+}
+
+async function aggregateSegment(segmentIndex: 0 | 1, store = new MemoryObjectStore()) {
+  const workers = [0, 1].map((workerIndex) => {
+    const resultUri = `s3://mso-artifacts/runs/r/load-tests/cpu/worker-${workerIndex}/segment-${segmentIndex}.json`;
+    store.seed(resultUri, JSON.stringify(segmentResult(workerIndex, segmentIndex)));
+    const { stoppedBecause } = segmentResult(workerIndex, segmentIndex);
+    return { workerIndex, resultUri, stoppedBecause };
+  });
+  const outcome = await aggregateLoadTest(
+    {
+      plan: {
+        runId: 'r',
+        artifactsBucket: 'mso-artifacts',
+        loadPlan: PLAN,
+        sla: slaSchema.parse({ p95LatencyMs: 50 }),
+      },
+      candidateId: 'cpu',
+      workers,
+      deployment: segmentIndex === 0 ? {} : { loadSegment: { index: segmentIndex, startEpochMs: 9_000 } },
+    },
+    { store, logger: silentLogger, nowEpochMs: () => 5_000, loadStartDelaySeconds: 3 },
+  );
+  return { outcome, store };
+}
+
+describe('aggregateLoadTest with a load test in segments', () => {
+  it('asks for the next segment, from a new shared start, while every worker paused at its end', async () => {
+    // Act
+    const { outcome } = await aggregateSegment(0);
+
+    // Assert
+    expect(outcome).toEqual({
+      candidateId: 'cpu',
+      status: 'NEXT_SEGMENT',
+      nextSegment: { index: 1, startEpochMs: 8_000 },
+    });
+  });
+
+  it("merges each worker's segments into whole steps once the schedule is over", async () => {
+    // Prepare: segment 0's results, as the workers left them.
+    const { store } = await aggregateSegment(0);
+
+    // Act
+    const { outcome } = await aggregateSegment(1, store);
+
+    // Assert: 2 workers × (50 + 50) requests over the 1 s window, as one unsegmented run.
+    expect(outcome).toEqual({
+      candidateId: 'cpu',
+      status: 'MEASURED',
+      resultUri: 's3://mso-artifacts/runs/r/load-tests/cpu/result.json',
+      sustainableTps: 200,
+    });
+    const result = JSON.parse(
+      new TextDecoder().decode(await store.getBytes('s3://mso-artifacts/runs/r/load-tests/cpu/result.json')),
+    ) as { steps: { requests: number; windowSeconds: number; workers: number }[] };
+    expect(
+      result.steps.map(({ requests, windowSeconds, workers }) => ({ requests, windowSeconds, workers })),
+    ).toEqual([{ requests: 200, windowSeconds: 1, workers: 2 }]);
+  });
+});

@@ -38,7 +38,7 @@ describe('runLoadWorker', () => {
     });
 
     // Assert
-    const resultUri = `s3://mso-artifacts/runs/${RUN_ID}/load-tests/c1/worker-1.json`;
+    const resultUri = `s3://mso-artifacts/runs/${RUN_ID}/load-tests/c1/worker-1/segment-0.json`;
     expect(outcome).toEqual({ workerIndex: 1, resultUri, stoppedBecause: 'completed' });
     const stored = store.objects.get(resultUri);
     expect(stored?.contentType).toBe('application/json');
@@ -67,5 +67,39 @@ describe('runLoadWorker', () => {
     // Assert
     expect(opened).toEqual([{ endpointName: ENDPOINT, connections: 2, requestTimeoutMs: 65_000 }]);
     expect(closed).toBe(1);
+  });
+
+  it('resumes a later segment where its own earlier segments stopped, and writes it beside them', async () => {
+    // Prepare: two 0.2 s steps in 0.2 s segments; segment 0 ran step 1, segment 1 runs step 2.
+    const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');
+    const plan = {
+      ...EVENT.plan,
+      loadPlan: { ...EVENT.plan.loadPlan, steps: [2, 4] },
+      loadSegmentSeconds: 0.2,
+    };
+    const first = await runLoadWorker(
+      { ...EVENT, plan },
+      { store, openTransport: stubTransports(() => ({ latencyMs: 2 })), logger: silentLogger },
+    );
+
+    // Act
+    const second = await runLoadWorker(
+      {
+        ...EVENT,
+        plan,
+        deployment: { endpointName: ENDPOINT, loadSegment: { index: 1, startEpochMs: Date.now() } },
+      },
+      { store, openTransport: stubTransports(() => ({ latencyMs: 2 })), logger: silentLogger },
+    );
+
+    // Assert
+    expect([first.stoppedBecause, second.stoppedBecause]).toEqual(['segment-end', 'completed']);
+    const stored = store.objects.get(second.resultUri);
+    const result = JSON.parse(new TextDecoder().decode(stored?.body)) as WorkerResult;
+    expect(second.resultUri).toBe(`s3://mso-artifacts/runs/${RUN_ID}/load-tests/c1/worker-1/segment-1.json`);
+    expect([result.segmentIndex, result.steps.map((step) => [step.stepIndex, step.load])]).toEqual([
+      1,
+      [[1, 4]],
+    ]);
   });
 });

@@ -597,11 +597,62 @@ describe('validateAndPlan: Step Functions limits', () => {
       {
         field: 'model.environment',
         given:
-          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 453991 bytes',
+          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 454016 bytes',
         expected:
           "model.environment of at most 363 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },
     ]);
+  });
+});
+
+describe('validateAndPlan: load tests longer than a load worker invocation', () => {
+  it('plans a 44-minute soak step, run as segments of 775 s', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({
+          loadPlan: { steps: [4], warmupSeconds: 60, stepDurationSeconds: 2640, maxTotalSeconds: 3000 },
+        }),
+      },
+      deps(),
+    );
+
+    // Assert: 840 s of measuring a worker has, less the 65 s request timeout.
+    expect([plan.loadPlan.stepDurationSeconds, plan.loadSegmentSeconds, plan.loadTestReruns]).toEqual([
+      2640, 775, 1,
+    ]);
+  });
+
+  it('refuses a 20-hour soak step for three candidates, two at a time, past the run timeout', async () => {
+    // Act
+    const error = await planError(
+      baseInput({
+        loadPlan: { steps: [4], warmupSeconds: 60, stepDurationSeconds: 72_000, maxTotalSeconds: 72_060 },
+      }),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'loadPlan.stepDurationSeconds',
+        given:
+          'load tests of 72060 s × 3 candidates, 2 at a time: the run may last 45.6 h (endpoints and compilation jobs taking their whole deadlines)',
+        expected:
+          'load tests of at most 35975 s with these candidates (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, a higher maxConcurrentCandidates or fewer candidates), so that the run ends within its 24-hour execution timeout (Step Functions stops a run past it, with States.Timeout)',
+      },
+    ]);
+  });
+
+  it('uses the segment length it is given (local mode and tests)', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: baseInput() },
+      { ...deps(), loadSegmentSeconds: 5 },
+    );
+
+    // Assert
+    expect(plan.loadSegmentSeconds).toBe(5);
   });
 });
 

@@ -377,7 +377,7 @@ describe('load-test entries', () => {
     );
 
     // Assert
-    expect(worker.resultUri).toBe(`s3://mso-artifacts/runs/${RUN_ID}/load-tests/c5/worker-0.json`);
+    expect(worker.resultUri).toBe(`s3://mso-artifacts/runs/${RUN_ID}/load-tests/c5/worker-0/segment-0.json`);
     expect(runtime.commandCalls(InvokeEndpointCommand)[0]?.args[0].input).toMatchObject({
       EndpointName: realtime.endpointName,
       ContentType: 'application/json',
@@ -403,7 +403,7 @@ describe('load-test entries', () => {
     if (workerResult === undefined) throw new Error('run the worker test first');
     s3.on(GetObjectCommand, {
       Bucket: 'mso-artifacts',
-      Key: `runs/${RUN_ID}/load-tests/c5/worker-0.json`,
+      Key: `runs/${RUN_ID}/load-tests/c5/worker-0/segment-0.json`,
     }).resolves({
       Body: bodyOf(workerResult),
     });

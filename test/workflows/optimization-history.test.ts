@@ -131,4 +131,44 @@ describe('history model of the optimization workflow', () => {
     });
     expect(counted).toBe(modelled.total);
   }, 60_000);
+
+  it('counts the events of a load test run as 3 segments exactly', async () => {
+    // Prepare: 1 candidate × 2 workers, no target; two 0.3 s steps in segments of 0.25 s.
+    const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
+    const input = optimizationInput({
+      compilation: { targets: [] },
+      candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
+      loadPlan: {
+        model: 'closed',
+        steps: [1, 2],
+        workers: 2,
+        warmupSeconds: 0,
+        stepDurationSeconds: 0.3,
+        stopAtPlateau: false,
+      },
+    });
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input,
+      runId: 'history-segments',
+      loadSegmentSeconds: 0.25,
+    });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(run.statesEntered.filter((state) => state === 'Run next load segment')).toHaveLength(2);
+    const counted = run.events.reduce((sum, event) => sum + awsHistoryEvents(event), 0);
+    const modelled = optimizationHistoryEvents({
+      candidates: 1,
+      workersPerCandidate: 2,
+      compilationTargets: 0,
+      endpointRounds: 4,
+      compilationRounds: 0,
+      loadTestSegments: 3,
+    });
+    expect(counted).toBe(modelled.total);
+  }, 60_000);
 });

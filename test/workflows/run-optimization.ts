@@ -70,6 +70,8 @@ export async function runOptimization(options: {
   readonly metrics?: EndpointMetricsReader;
   /** Every Retry's wait, in place of the definition's (jitter included). @default 1 */
   readonly retryIntervalOverrideMs?: number;
+  /** The schedule of one load worker invocation, to run a short load test in segments. @default as on AWS */
+  readonly loadSegmentSeconds?: number;
 }): Promise<OptimizationRun> {
   const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
   const handlers = {
@@ -87,6 +89,7 @@ export async function runOptimization(options: {
       maxPollSeconds: 120,
       loadStartDelaySeconds: 0,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),
     }),
     ...options.override,
   };

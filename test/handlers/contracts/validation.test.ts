@@ -69,7 +69,7 @@ const KEY_PATTERN = "SageMaker's EnvironmentKey pattern ^[a-zA-Z_][a-zA-Z0-9_]*$
 const SPECIAL_KEY =
   'a key other than "__proto__", "constructor" and "prototype" (JavaScript objects treat these ' +
   'names specially, so the run could not keep what you wrote): rename it';
-const WORKER_LIMIT = "each load worker runs within a Lambda's 900 s timeout";
+const SEGMENTED = "steps longer than a load worker's invocation run as consecutive segments";
 
 type Row = [string, Record<string, string>, readonly InputIssue[]];
 
@@ -356,7 +356,7 @@ describe("run input errors: SageMaker's limits on a container's environment", ()
   });
 });
 
-describe('run input errors: durations a load worker cannot run', () => {
+describe('run input errors: durations a load test cannot run', () => {
   it.each<Row>([
     [
       'a step of 1e-300 s',
@@ -370,24 +370,13 @@ describe('run input errors: durations a load worker cannot run', () => {
       ],
     ],
     [
-      'a step of 900 s',
-      { loadPlan: '{"steps":[1],"stepDurationSeconds":900}' },
+      'a step longer than a day',
+      { loadPlan: '{"steps":[1],"stepDurationSeconds":86401}' },
       [
         {
           field: 'loadPlan.stepDurationSeconds',
-          given: '900',
-          expected: `at most 840 s: ${WORKER_LIMIT}`,
-        },
-      ],
-    ],
-    [
-      'a warm-up and a step that together outlast a worker',
-      { loadPlan: '{"steps":[1],"warmupSeconds":600,"stepDurationSeconds":300}' },
-      [
-        {
-          field: 'loadPlan.stepDurationSeconds',
-          given: '300',
-          expected: `warmupSeconds + stepDurationSeconds of at most 840 s (here 600 + 300 = 900 s): ${WORKER_LIMIT}, less a minute to start and write its result`,
+          given: '86401',
+          expected: `at most 86400 s (a day, the run's own timeout); ${SEGMENTED}`,
         },
       ],
     ],
@@ -421,7 +410,7 @@ describe('the first state refuses each class before anything is touched', () => 
       'an environment over its limit',
       { candidates: '[{"instanceType":"ml.c5.xlarge","environment":{"A":"' + 'x'.repeat(1025) + '"}}]' },
     ],
-    ['a step a worker cannot run', { loadPlan: '{"steps":[1],"stepDurationSeconds":900}' }],
+    ['a step longer than a day', { loadPlan: '{"steps":[1],"stepDurationSeconds":86401}' }],
   ])('refuses %s without a call to the store', async (_case, overrides) => {
     // Prepare
     const store = new RecordingStore();

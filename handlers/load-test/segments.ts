@@ -1,0 +1,115 @@
+import { LoadTestAbortedError } from '../contracts/errors.js';
+import { mergeErrorSamples } from './error-samples.js';
+import { encodeHistogram, mergeEncodedHistograms } from './histogram.js';
+import { addErrorCounts, emptyErrorCounts } from './results.js';
+import type { PayloadWorkerStep, WorkerResult, WorkerStep } from './results.js';
+
+/**
+ * A step longer than one worker invocation is measured in parts, one per segment of the schedule
+ * (engine.ts `LoadSegment`). Parts of one worker's step share the window's coordinates (ms from
+ * the window's start on the schedule, buckets of the same width), so they add up exactly:
+ * histograms by HdrHistogram addition, counts and throughput buckets by sum, the covered range
+ * from the first part's start to the last part's end. A step split in N segments thus gives the
+ * same counts as one long window.
+ */
+export function mergeStepParts(parts: readonly WorkerStep[]): WorkerStep {
+  const first = parts[0];
+  const last = parts[parts.length - 1];
+  if (first === undefined || last === undefined) {
+    throw new LoadTestAbortedError('cannot merge a step without any part: expected at least one');
+  }
+  if (parts.length === 1) return first;
+  const strays = parts.filter(
+    (part) => part.stepIndex !== first.stepIndex || part.okPerBucket.length !== first.okPerBucket.length,
+  );
+  if (strays.length > 0) {
+    throw new LoadTestAbortedError(
+      `cannot merge parts of different steps: expected step ${first.stepIndex} with ${first.okPerBucket.length} buckets, got steps [${parts.map((part) => part.stepIndex).join(', ')}]`,
+    );
+  }
+  const errors = emptyErrorCounts();
+  for (const part of parts) addErrorCounts(errors, part.errors);
+  const sum = (value: (part: WorkerStep) => number): number =>
+    parts.reduce((total, part) => total + value(part), 0);
+  const { cutAtSegmentEnd: _firstCut, ...base } = first;
+  return {
+    ...base,
+    activeFromMs: first.activeFromMs,
+    activeToMs: last.activeToMs,
+    okPerBucket: first.okPerBucket.map((_, index) => sum((part) => part.okPerBucket[index] ?? 0)),
+    requests: sum((part) => part.requests),
+    ok: sum((part) => part.ok),
+    errors,
+    errorSamples: mergeErrorSamples(parts),
+    late: sum((part) => part.late),
+    dropped: sum((part) => part.dropped),
+    histogram: encodeHistogram(mergeEncodedHistograms(parts.map((part) => part.histogram))),
+    maxLatencyUs: Math.max(...parts.map((part) => part.maxLatencyUs)),
+    ...mergePayloadParts(parts),
+    ...(last.cutAtSegmentEnd === true ? { cutAtSegmentEnd: true as const } : {}),
+  };
+}
+
+/** A payload mix's figures of one step's parts, per payload index, added up as the step's are. */
+function mergePayloadParts(parts: readonly WorkerStep[]): { payloads?: readonly PayloadWorkerStep[] } {
+  const lists = parts.map((part) => part.payloads ?? []);
+  const size = Math.max(...lists.map((list) => list.length));
+  if (size === 0) return {};
+  const payloads = Array.from({ length: size }, (_, index): PayloadWorkerStep => {
+    const entries = lists
+      .map((list) => list[index])
+      .filter((entry): entry is PayloadWorkerStep => entry !== undefined);
+    const sum = (value: (entry: PayloadWorkerStep) => number): number =>
+      entries.reduce((total, entry) => total + value(entry), 0);
+    return {
+      requests: sum((entry) => entry.requests),
+      ok: sum((entry) => entry.ok),
+      errors: sum((entry) => entry.errors),
+      histogram: encodeHistogram(mergeEncodedHistograms(entries.map((entry) => entry.histogram))),
+      maxLatencyUs: Math.max(0, ...entries.map((entry) => entry.maxLatencyUs)),
+    };
+  });
+  return { payloads };
+}
+
+/** One worker's steps over its segments so far, parts merged; a step still cut is kept, flagged. */
+export function stepsOverSegments(results: readonly WorkerResult[]): WorkerStep[] {
+  const parts = new Map<number, WorkerStep[]>();
+  for (const step of results.flatMap((result) => result.steps)) {
+    parts.set(step.stepIndex, [...(parts.get(step.stepIndex) ?? []), step]);
+  }
+  return [...parts.keys()].sort((a, b) => a - b).map((index) => mergeStepParts(parts.get(index) ?? []));
+}
+
+/**
+ * One worker's results of consecutive segments (0, 1, …) as the result of one invocation that
+ * ran them all: parts merged per step, requests issued added, the last segment's stop reason. A
+ * step the last segment cut and no later segment resumed did not get its whole window and is
+ * left out, as a step cut by a deadline would be.
+ */
+export function combineSegments(results: readonly WorkerResult[]): WorkerResult {
+  const first = results[0];
+  const last = results[results.length - 1];
+  if (first === undefined || last === undefined) {
+    throw new LoadTestAbortedError('no segment results to combine: expected at least one');
+  }
+  const order = results.map((result) => result.segmentIndex ?? 0);
+  if (
+    order.some((segment, index) => segment !== index || results[index]?.workerIndex !== first.workerIndex)
+  ) {
+    throw new LoadTestAbortedError(
+      `worker ${first.workerIndex}'s segment results are not consecutive from 0: got segments [${order.join(', ')}] of workers [${results.map((result) => result.workerIndex).join(', ')}]`,
+    );
+  }
+  if (results.length === 1 && !first.steps.some((step) => step.cutAtSegmentEnd === true)) return first;
+  const steps = stepsOverSegments(results).filter((step) => step.cutAtSegmentEnd !== true);
+  return {
+    ...first,
+    finishedEpochMs: last.finishedEpochMs,
+    segmentIndex: last.segmentIndex ?? 0,
+    requestsIssued: results.reduce((sum, result) => sum + (result.requestsIssued ?? 0), 0),
+    steps,
+    stoppedBecause: last.stoppedBecause,
+    stopDetail: results.length > 1 ? `segment ${order.length}: ${last.stopDetail}` : last.stopDetail,
+  };
+}
