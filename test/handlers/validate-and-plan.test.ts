@@ -90,7 +90,7 @@ describe('validateAndPlan', () => {
     expect(plan.budgets).toEqual({
       historyEvents: { worstCase: 1224, budget: 24_000, quota: 25_000 },
       largestState: {
-        bytes: 21_301,
+        bytes: 21_326,
         state: 'the run state after "Benchmark each candidate"',
         quotaBytes: 262_144,
       },
@@ -599,7 +599,7 @@ describe('validateAndPlan: Step Functions limits', () => {
         given:
           '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 454016 bytes',
         expected:
-          "model.environment of at most 363 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
+          "model.environment of at most 362 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },
     ]);
   });

@@ -128,7 +128,7 @@ describe('load tests in segments', () => {
     expect(issue).toEqual({
       field: 'loadPlan.stepDurationSeconds',
       given:
-        'load tests of 36060 s, each run as 47 worker invocations of 775 s, × 10 candidates with 20 workers: up to 74601 history events',
+        'load tests of 36060 s, each run as 47 worker invocations of 775 s, × 10 candidates with 20 workers: up to 74603 history events',
       expected: `load tests of at most 10075 s (13 segments) with these candidates and workers (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, fewer workers or candidates): ${HISTORY_LIMIT}`,
     });
   });

@@ -6,6 +6,7 @@ import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
 import type { LatencySla, LoadPlan, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest, InvokeTransport } from '../../../handlers/load-test/ports.js';
 import type { WorkerResult } from '../../../handlers/load-test/results.js';
+import { PayloadMix } from '../../../handlers/load-test/payload-mix.js';
 import { combineSegments } from '../../../handlers/load-test/segments.js';
 import { ScriptedTransport } from './support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
@@ -37,6 +38,7 @@ async function runSegmented(
   sla: LatencySla,
   segmentSeconds: number,
   transport: (clock: VirtualClock) => InvokeTransport,
+  request: InvokeRequest | PayloadMix = REQUEST,
 ): Promise<WorkerResult[]> {
   const clock = new VirtualClock();
   const stub = transport(clock);
@@ -46,7 +48,7 @@ async function runSegmented(
       plan,
       sla,
       transport: stub,
-      request: REQUEST,
+      request,
       clock,
       startAtEpochMs: index === 0 ? clock.epochMs() : clock.epochMs() + GAP_MS,
       segment: { index, seconds: segmentSeconds, previous: [...results] },
@@ -57,6 +59,35 @@ async function runSegmented(
 }
 
 describe('runLoadTest in segments', () => {
+  it('adds a payload mix’s figures up across the parts of a step, each segment drawing on', async () => {
+    // Prepare: weights 1 and 3, 2 requests/s over a 40-minute window cut into 600 s segments.
+    const plan = parseLoadPlan({
+      model: 'open',
+      steps: [2],
+      warmupSeconds: 60,
+      stepDurationSeconds: 2400,
+      maxTotalSeconds: 3000,
+    });
+    const mix = PayloadMix.of([
+      { request: REQUEST, weight: 1 },
+      { request: { ...REQUEST, body: new Uint8Array([2, 2]) }, weight: 3 },
+    ]);
+    const transport = (clock: VirtualClock) => new ScriptedTransport(clock, shapedLatency);
+
+    // Act
+    const segments = await runSegmented(plan, LOOSE_SLA, 600, transport, mix);
+    const [merged] = aggregateWorkerResults([combineSegments(segments)], LOOSE_SLA, plan).steps;
+
+    // Assert: every measured request counted under its payload once, about a quarter of them the first.
+    const payloads = merged?.payloads ?? [];
+    expect(payloads.map((payload) => payload.payload)).toEqual([0, 1]);
+    expect(payloads.reduce((total, payload) => total + payload.requests, 0)).toBe(merged?.requests);
+    expect(merged?.requests).toBe(4800);
+    const firstShare = (payloads[0]?.requests ?? 0) / 4800;
+    expect(firstShare).toBeGreaterThan(0.22);
+    expect(firstShare).toBeLessThan(0.28);
+  });
+
   it('measures a 40-minute open-model step in 600 s segments exactly as one long window', async () => {
     // Prepare: 2 requests/s, a 60 s warm-up and a 40-minute window: 5 segments of 600 s, the
     // window cut four times, each gap 7 s long; latencies of 5, 40 and 250 ms by request number.

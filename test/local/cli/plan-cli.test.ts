@@ -82,7 +82,7 @@ describe('runCli --plan', () => {
       [
         'Step Functions budgets (worst case, checked before anything is created):',
         '  history: up to 1224 events of the 24000 budget (5.1 %; the quota is 25000 events per execution, the rest is kept for retries)',
-        '  largest state: 21297 bytes of the 262144-byte quota (8.1 %), the run state after "Benchmark each candidate"',
+        '  largest state: 21322 bytes of the 262144-byte quota (8.1 %), the run state after "Benchmark each candidate"',
       ].join('\n'),
     );
   });
