@@ -12,6 +12,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
   testTimeout: 30000,
+  globalSetup: '<rootDir>/test/support/global-setup.js',
   // One worker on the 2-core machines this runs on (jest's default, one fewer than the cores): two
   // workers took 213 s instead of 317 s, but the end-to-end test that compares a compiled and an
   // uncompiled model server then measured the other worker's load (p50 9.4 ms vs 5.6 ms) and failed.

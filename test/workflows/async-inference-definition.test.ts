@@ -6,7 +6,7 @@ import { BATCH_SIZE } from '../../handlers/async/validate-async-run.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import type { JsonObject } from '../../local/runner/index.js';
-import { synthesizeWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows } from '../support/synthesized-workflows.js';
 import {
   AsyncInferenceWorkflow,
   type AsyncInferenceSteps,
@@ -18,7 +18,7 @@ import { TEST_ENV } from '../infra/app.js';
 let definition: AslDefinition;
 
 beforeAll(() => {
-  definition = synthesizeWorkflows().asyncInference.definition;
+  definition = synthesizedWorkflows().asyncInference.definition;
 }, 120_000);
 
 function states(): { name: string; state: JsonObject }[] {

@@ -3,7 +3,7 @@ import { optimizationHistoryEvents } from '../../handlers/contracts/execution-li
 import { runLoadWorker, type RunLoadWorkerEvent } from '../../handlers/run-load-worker.js';
 import type { ObjectStore } from '../../handlers/ports.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
 import { optimizationInput, runOptimization } from './run-optimization.js';
@@ -11,7 +11,7 @@ import { optimizationInput, runOptimization } from './run-optimization.js';
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 /**

@@ -3,7 +3,7 @@ import type { RunSummary } from '../../handlers/recommend.js';
 import type { Report } from '../../handlers/report/report.js';
 import { runLoadWorker, type RunLoadWorkerEvent } from '../../handlers/run-load-worker.js';
 import type { ObjectStore } from '../../handlers/ports.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import type { StepHandler } from '../../local/step-handlers.js';
 import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
@@ -12,7 +12,7 @@ import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from '
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };
