@@ -1,10 +1,11 @@
 // jest global set-up: synthesizes the workflows once per change of the sources, in a child process,
-// and tells the suites where the result is (test/support/synthesized-workflows.ts reads it). Each
-// suite used to load aws-cdk-lib and synthesize the whole stack itself, some seconds of CPU each.
+// for the suites that run them (test/support/synthesized-workflows.ts reads the result). Each such
+// suite used to load aws-cdk-lib and synthesize the whole stack itself: about 10 s of CPU each.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -12,6 +13,8 @@ const CACHE_DIR = join(REPO_ROOT, '.cache', 'test-synth');
 const WRITER = join(REPO_ROOT, 'test', 'support', 'write-synthesized-workflows.ts');
 /** Must match SYNTHESIZED_WORKFLOWS_ENV in test/support/synthesized-workflows.ts. */
 const SYNTHESIZED_WORKFLOWS_ENV = 'MSO_TEST_SYNTHESIZED_WORKFLOWS';
+/** How a suite that reads the synthesis imports it (any depth under test/). */
+const READER_IMPORT = "support/synthesized-workflows.js'";
 
 /** Everything the synthesized template can depend on: the app's sources, its config and the CDK version. */
 const SOURCE_DIRECTORIES = ['infra', 'workflows', 'handlers', 'lambdas', 'local'];
@@ -44,6 +47,20 @@ function sourcesHash() {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * Whether the run may include a suite that reads the synthesis: a run of handler tests alone
+ * (`npm test -- test/handlers`) does not wait for one. Without a path pattern (the whole suite,
+ * --runTestsByPath, --onlyChanged), it may.
+ */
+function runMayReadSynthesis(testPathPattern) {
+  if (!testPathPattern) return true;
+  const selected = new RegExp(testPathPattern, 'i');
+  return filesUnder(join(REPO_ROOT, 'test')).some(
+    (file) =>
+      file.endsWith('.test.ts') && selected.test(file) && readFileSync(file, 'utf8').includes(READER_IMPORT),
+  );
+}
+
 /** Removes the syntheses of earlier sources, keeping `keep`. */
 function removeStale(keep) {
   for (const name of readdirSync(CACHE_DIR)) {
@@ -54,22 +71,22 @@ function removeStale(keep) {
   }
 }
 
-export default function globalSetup() {
+export default function globalSetup(globalConfig) {
   mkdirSync(CACHE_DIR, { recursive: true });
   const name = `workflows-${sourcesHash()}.json`;
   const path = join(CACHE_DIR, name);
-  if (!existsSync(path)) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', WRITER, path], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (child.status !== 0) {
-      throw new Error(
-        `jest global set-up: synthesizing the workflows failed (${WRITER} exited ${child.status ?? child.signal}); ` +
-          'expected exit 0. Its error is printed above; `npm run synth` shows the same error',
-      );
-    }
+  // Read by the suites, which synthesize on first use when this set-up did not (see below).
+  process.env[SYNTHESIZED_WORKFLOWS_ENV] = path;
+  if (existsSync(path) || !runMayReadSynthesis(globalConfig.testPathPattern)) return;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', WRITER, path], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (child.status !== 0) {
+    throw new Error(
+      `jest global set-up: synthesizing the workflows failed (${WRITER} exited ${child.status ?? child.signal}); ` +
+        'expected exit 0. Its error is printed above; `npm run synth` shows the same error',
+    );
   }
   removeStale(name);
-  process.env[SYNTHESIZED_WORKFLOWS_ENV] = path;
 }

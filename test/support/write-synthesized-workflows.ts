@@ -9,7 +9,9 @@ import { synthesizeWorkflows } from '../../local/synthesized-workflows.js';
 
 const target = process.argv[2];
 if (target === undefined || target === '') {
-  throw new Error('write-synthesized-workflows: got no output path; expected the JSON file to write as argument');
+  throw new Error(
+    'write-synthesized-workflows: got no output path; expected the JSON file to write as argument',
+  );
 }
 // Written beside the target and renamed into place: a reader never sees a half-written file.
 const partial = `${target}.${process.pid}.partial`;
