@@ -3,16 +3,36 @@
 // without type-checking; `npm run typecheck` does that. jest 29 and ts-jest are pure JavaScript:
 // jest 30 and @swc/jest pull per-platform native packages that an `npm ci` lock must list for
 // every platform, which this project's registry cannot serve (docs/decisions.md).
+
+/**
+ * Suites that measure real processes against each other and fail when another worker loads the CPU:
+ * the end-to-end run compares a compiled and an uncompiled model server (p50 5.6 ms vs 9.4 ms when
+ * a second worker ran beside it). `npm test` (test/support/run-tests.js) runs them after the others,
+ * on one worker; the other suites run on two.
+ */
+const SERIAL_SUITES = ['<rootDir>/test/e2e/local-run.test.ts'];
+
 /** @type {import('jest').Config} */
-export default {
+const project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
+  // Synthesizes the workflows once per source change for the suites that run them
+  // (test/support/synthesized-workflows.ts): no suite pays aws-cdk-lib's load and a synth for them.
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+};
+
+/** @type {import('jest').Config} */
+export default {
   testTimeout: 30000,
-  // One worker on the 2-core machines this runs on (jest's default, one fewer than the cores): two
-  // workers took 213 s instead of 317 s, but the end-to-end test that compares a compiled and an
-  // uncompiled model server then measured the other worker's load (p50 9.4 ms vs 5.6 ms) and failed.
+  // A worker whose heap is above this after a suite is replaced: ESM suites that load aws-cdk-lib
+  // leave hundreds of MB behind, and one process reached 8 GB when every suite ran in it.
+  workerIdleMemoryLimit: '300MB',
+  projects: [
+    { ...project, displayName: 'parallel', testPathIgnorePatterns: ['/node_modules/', ...SERIAL_SUITES] },
+    { ...project, displayName: 'serial', testMatch: SERIAL_SUITES },
+  ],
 };

@@ -8,14 +8,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { ARTIFACTS_BUCKET, AwsHarness, NOTIFICATION_TOPICS, withShortLoadPlan } from './aws-harness.js';
 import { REPO_ROOT } from './constraints/project-operations.js';
 
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');

@@ -18,7 +18,7 @@ import {
 import { type CliIo, runCli } from '../../local/cli/main.js';
 import { createLocalEnvironment, runLocalOptimization } from '../../local/local-environment.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { silentLogger } from '../support/memory-object-store.js';
 import { isAlive } from '../local/platform/support/model-artifacts.js';
 
@@ -27,7 +27,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'e2e-local-'));
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 afterAll(async () => {

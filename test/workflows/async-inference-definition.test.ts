@@ -10,7 +10,7 @@ import {
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';
-import { synthesizeWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows } from '../support/synthesized-workflows.js';
 import {
   AsyncInferenceWorkflow,
   type AsyncInferenceSteps,
@@ -23,7 +23,7 @@ let machine: ExtractedStateMachine;
 let definition: AslDefinition;
 
 beforeAll(() => {
-  machine = synthesizeWorkflows().asyncInference;
+  machine = synthesizedWorkflows().asyncInference;
   definition = machine.definition;
 }, 120_000);
 

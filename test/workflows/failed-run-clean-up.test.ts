@@ -6,7 +6,7 @@ import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
 import { type JsonValue, type RunnerEvent, runStateMachine } from '../../local/runner/index.js';
 import { type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FailedRunCleanUpWorkflow } from '../../workflows/failed-run-clean-up-workflow.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
@@ -19,7 +19,7 @@ import { silentLogger } from '../support/memory-object-store.js';
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 const RUN_ID = 'nightly-2026-01-10';

@@ -7,7 +7,7 @@ import {
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
 import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { RunResult } from '../../local/runner/index.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { optimizationInput, runOptimization } from './run-optimization.js';
 
@@ -19,7 +19,7 @@ import { optimizationInput, runOptimization } from './run-optimization.js';
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 const DENIED =

@@ -6,14 +6,14 @@ import { OPTIMIZATION_RUN_TIMEOUT_SECONDS, RUN_LIMITS } from '../../handlers/con
 import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
 import { walkStates } from '../../local/runner/asl.js';
 import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { createTestApp, TEST_ENV } from '../infra/app.js';
 
 let workflows: SynthesizedWorkflows;
 let template: Template;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
   const app = createTestApp();
   template = Template.fromStack(new ServingOptimizerStack(app, 'Definition', { env: TEST_ENV }));
 }, 120_000);

@@ -4,7 +4,7 @@ import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-s
 import { runLoadWorker } from '../../handlers/run-load-worker.js';
 import type { ObjectStore } from '../../handlers/ports.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
 import { optimizationInput, runOptimization } from './run-optimization.js';
@@ -12,7 +12,7 @@ import { optimizationInput, runOptimization } from './run-optimization.js';
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 /**

@@ -4,7 +4,7 @@ import { ErrorNames } from '../../handlers/contracts/errors.js';
 import type { Report } from '../../handlers/report/report.js';
 import { runLoadWorker } from '../../handlers/run-load-worker.js';
 import type { ObjectStore } from '../../handlers/ports.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import type { StepHandler } from '../../local/step-handlers.js';
 import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
@@ -13,7 +13,7 @@ import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from '
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };

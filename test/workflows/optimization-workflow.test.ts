@@ -5,14 +5,14 @@ import type { LoadTestResult } from '../../handlers/load-test/index.js';
 import type { EndpointMetricsQuery, EndpointMetricsReader } from '../../handlers/ports.js';
 import type { NoRecommendationCause, RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
 
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };

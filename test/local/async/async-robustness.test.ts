@@ -24,7 +24,7 @@ import {
 } from '../../../local/async/environment.js';
 import { LocalTaskResumer } from '../../../local/async/local-task-resumer.js';
 import type { StepHandler } from '../../../local/step-handlers.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../../support/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { itemsOf, samples } from './support/async-run.js';
 import { exampleModelArchive } from '../platform/support/model-artifacts.js';
@@ -38,7 +38,7 @@ let environment: LocalAsyncEnvironment | undefined;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'async-robustness-'));
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 afterEach(async () => {

@@ -19,7 +19,7 @@ import {
   type LocalAsyncEnvironment,
   runLocalAsyncInference,
 } from '../../../local/async/environment.js';
-import { synthesizeWorkflows, type SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../../support/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { itemsOf, samples } from './support/async-run.js';
 import { exampleModelArchive, isAlive } from '../platform/support/model-artifacts.js';
@@ -33,7 +33,7 @@ let environment: LocalAsyncEnvironment | undefined;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'local-async-run-'));
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 afterEach(async () => {

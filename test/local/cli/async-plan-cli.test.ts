@@ -7,7 +7,7 @@ import { runAsyncCli } from '../../../local/async/cli/main.js';
 import { withAsyncLocalDefaults } from '../../../local/async/cli/local-input.js';
 import { createLocalAsyncEnvironment } from '../../../local/async/environment.js';
 import { seedAsyncExampleObjects } from '../../../local/async/example-inputs.js';
-import { type SynthesizedWorkflows, synthesizeWorkflows } from '../../../local/synthesized-workflows.js';
+import { type SynthesizedWorkflows, synthesizedWorkflows } from '../../support/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { cliSandbox } from './support/cli-sandbox.js';
 
@@ -20,7 +20,7 @@ const RUN_ID = 'async-plan-demo';
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
-  workflows = synthesizeWorkflows();
+  workflows = synthesizedWorkflows();
 }, 120_000);
 
 /** stderr without the line of an earlier killed run's temporary files (swept by any CLI start). */

@@ -1,0 +1,67 @@
+// `npm test`: the suites in two jest passes, one command. Most suites run on two workers; the few
+// that compare real processes' timings (SERIAL_SUITES in jest.config.js) run afterwards on one, so
+// no other suite loads the CPU while they measure. Arguments (paths, -t, …) go to both passes.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const JEST = join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+const NODE_OPTIONS = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning'];
+
+const PASSES = [
+  { project: 'parallel', workers: 2 },
+  { project: 'serial', workers: 1 },
+];
+
+let interruptedBy;
+
+/** Runs one pass; resolves to its exit code, or the signal that ended it. */
+async function runPass(pass, userArguments) {
+  const child = spawn(
+    process.execPath,
+    [
+      ...NODE_OPTIONS,
+      JEST,
+      '--selectProjects',
+      pass.project,
+      `--maxWorkers=${pass.workers}`,
+      // A path given to `npm test --` may select suites of one pass only.
+      '--passWithNoTests',
+      ...userArguments,
+    ],
+    { cwd: REPO_ROOT, stdio: 'inherit' },
+  );
+  // A signal sent to this process alone (e.g. `kill`) reaches jest too, which stops its workers.
+  const forward = (signal) => {
+    interruptedBy = signal;
+    child.kill(signal);
+  };
+  process.on('SIGINT', forward).on('SIGTERM', forward);
+  try {
+    const [code, signal] = await once(child, 'exit');
+    return { code, signal };
+  } finally {
+    process.off('SIGINT', forward).off('SIGTERM', forward);
+  }
+}
+
+const userArguments = process.argv.slice(2);
+let failed = false;
+for (const pass of PASSES) {
+  const { code, signal } = await runPass(pass, userArguments);
+  const stoppedBy = signal ?? interruptedBy;
+  if (stoppedBy !== undefined) {
+    // Interrupted (Ctrl-C) or killed: no further pass.
+    process.stderr.write(`\nnpm test: the ${pass.project} pass ended on ${stoppedBy}\n`);
+    failed = true;
+    break;
+  }
+  if (code !== 0) {
+    failed = true;
+    process.stderr.write(`\nnpm test: the ${pass.project} pass failed (exit ${code})\n`);
+  }
+}
+process.exitCode = failed ? 1 : 0;
