@@ -2,7 +2,7 @@ import { leavesSomething } from './contracts/clean-up-account.js';
 import { CleanUpIncompleteError, describeError, ErrorNames } from './contracts/errors.js';
 import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from './contracts/names.js';
 import type { CleanUpResult } from './contracts/optimization-state.js';
-import type { ExecutionDescriber } from './notify-run-summary.js';
+import type { ExecutionDescriber } from './ports.js';
 import type { ModelHost } from './ports.js';
 import {
   FAILURE_STATUSES,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CleanUpStatuses, cleanUpInCause } from './contracts/clean-up-account.js';
 import { ErrorNames } from './contracts/errors.js';
 import { CANDIDATE_VERDICTS } from './contracts/optimization-state.js';
-import type { Logger } from './ports.js';
+import type { ExecutionDescriber, ExecutionDescription, Logger } from './ports.js';
 import { recordOf } from './contracts/records.js';
 import { parseExecutionStatusChange } from './shared/execution-status-change.js';
 
@@ -30,22 +30,6 @@ export const MAX_SUBJECT_LENGTH = 99;
 const MAX_CAUSE_LENGTH = 1500;
 const MAX_FALLBACK_LINES = 15;
 const MAX_FALLBACK_VALUE_LENGTH = 200;
-
-/** What DescribeExecution says of an execution, as far as the summary needs it. */
-export interface ExecutionDescription {
-  readonly status: string;
-  readonly startEpochMs: number;
-  readonly stopEpochMs?: number;
-  /** The execution's output (JSON text), on success. */
-  readonly output?: string;
-  readonly error?: string;
-  readonly cause?: string;
-}
-
-/** Reads executions (Step Functions DescribeExecution). */
-export interface ExecutionDescriber {
-  describe(executionArn: string): Promise<ExecutionDescription>;
-}
 
 /**
  * The message: a subject line for email, a plain-text body, and attributes subscribers filter on.

@@ -396,3 +396,20 @@ export interface InstanceQuota {
 export interface InstanceQuotaReader {
   endpointInstanceQuotas(instanceTypes: readonly string[]): Promise<readonly InstanceQuota[]>;
 }
+
+/** What DescribeExecution says of an execution, as far as the run summary (notify-run-summary) and the
+ * failed-run clean-up (clean-up-failed-run) need it. */
+export interface ExecutionDescription {
+  readonly status: string;
+  readonly startEpochMs: number;
+  readonly stopEpochMs?: number;
+  /** The execution's output (JSON text), on success. */
+  readonly output?: string;
+  readonly error?: string;
+  readonly cause?: string;
+}
+
+/** Reads executions (Step Functions DescribeExecution). */
+export interface ExecutionDescriber {
+  describe(executionArn: string): Promise<ExecutionDescription>;
+}

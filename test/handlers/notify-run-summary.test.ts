@@ -1,8 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   buildRunSummaryNotice,
-  type ExecutionDescriber,
-  type ExecutionDescription,
   formatDuration,
   MAX_SUBJECT_LENGTH,
   type NoticePublisher,
@@ -11,6 +9,7 @@ import {
   type RunSummaryNotice,
   type RunWorkflow,
 } from '../../handlers/notify-run-summary.js';
+import type { ExecutionDescriber, ExecutionDescription } from '../../handlers/ports.js';
 import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
