@@ -508,15 +508,8 @@ function worstCaseShape(
  * fits without them be refused.
  */
 export function loadTestRerunsWithin(counts: HistoryCounts, timings: OptimizationTimings): number {
-  const count = optimizationHistoryEvents({
-    candidates: counts.candidates,
-    workersPerCandidate: counts.workersPerCandidate,
-    compilationTargets: counts.compilationTargets,
-    endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
-    compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
-    loadTestRuns: LOAD_TEST_RUNS,
-    loadTestSegments: loadTestSegmentsOf(counts.loadTest),
-  });
+  // The same worst case the refusal counts (the final clean-up's rounds included), with re-runs.
+  const count = optimizationHistoryEvents(worstCaseShape(counts, timings, LOAD_TEST_RUNS));
   return count.total <= HISTORY_BUDGET ? LOAD_TEST_RUNS - 1 : 0;
 }
 

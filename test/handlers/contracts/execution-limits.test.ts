@@ -52,6 +52,23 @@ describe('loadTestRerunsWithin', () => {
     // Assert
     expect([historyIssue(counts, TIMINGS), reruns]).toEqual([undefined, 0]);
   });
+
+  it('counts the final clean-up’s rounds too, as the refusal does', () => {
+    // Prepare: 59 candidates × 10 workers re-run fit the budget only without the clean-up rounds.
+    const counts = { candidates: 59, workersPerCandidate: 10, compilationTargets: 1 };
+    const withoutCleanUp = optimizationHistoryEvents({
+      ...counts,
+      endpointRounds: pollRoundsWithin(TIMINGS.endpointDeadlineSeconds, DEFAULT_POLL_SCHEDULE),
+      compilationRounds: pollRoundsWithin(TIMINGS.compilationDeadlineSeconds, DEFAULT_POLL_SCHEDULE),
+      loadTestRuns: 2,
+    }).total;
+
+    // Act
+    const reruns = loadTestRerunsWithin(counts, TIMINGS);
+
+    // Assert
+    expect([withoutCleanUp, reruns]).toEqual([23_954, 0]);
+  });
 });
 
 describe('historyIssue', () => {
