@@ -1,5 +1,6 @@
 import { InvalidRunInputError } from '../contracts/errors.js';
 import type { InvokeRequest } from './ports.js';
+import { seededRandom } from '../shared/seeded-random.js';
 
 /**
  * A run's payloads, each request drawing one by weight. The bodies are loaded once per worker
@@ -18,21 +19,6 @@ export interface WeightedRequest {
 export interface PayloadDraw {
   /** The index of the payload the next request sends. */
   next(): number;
-}
-
-/**
- * Mulberry32: a 32-bit generator with a full 2^32 period, a few integer operations per number.
- * Quality enough for choosing payloads (not for cryptography), and the same on every platform.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** MurmurHash3's 32-bit finalizer: nearby inputs (worker 0 and 1) give unrelated seeds. */

@@ -24,7 +24,8 @@ import {
   onnx,
 } from './onnx-builder.js';
 import type { NodeProto, TensorProto } from './onnx-builder.js';
-import { createSeededRandom, uniformValues } from './seeded-random.js';
+import { seededRandom } from '../../handlers/shared/seeded-random.js';
+import { uniformValues } from './seeded-random.js';
 
 /** Input and output of the example model, for clients that build payloads for it. */
 export const EXAMPLE_MODEL_SIGNATURE = {
@@ -171,7 +172,7 @@ class CnnBuilder {
 /** The serialized ONNX model (protobuf bytes). Same options → same bytes. */
 export function generateExampleModel(options: ExampleModelOptions = {}): Uint8Array {
   const seed = options.seed ?? DEFAULT_EXAMPLE_MODEL_SEED;
-  const builder = new CnnBuilder(createSeededRandom(seed));
+  const builder = new CnnBuilder(seededRandom(seed));
   const { input, output } = EXAMPLE_MODEL_SIGNATURE;
 
   const stem = builder.relu(builder.convBatchNorm(input.name, 3, STEM_CHANNELS));

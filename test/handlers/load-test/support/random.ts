@@ -1,14 +1,4 @@
-/** Deterministic pseudo-random numbers (mulberry32), so statistical tests and benches repeat exactly. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../../../handlers/shared/seeded-random.js';
 
 /** Lognormal samples (Box-Muller): median e^mu, spread sigma; a common shape of service latency. */
 export function lognormalSampler(random: () => number, mu: number, sigma: number): () => number {
