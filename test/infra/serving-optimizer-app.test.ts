@@ -1,22 +1,27 @@
 import { describe, expect, it } from '@jest/globals';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
-import { ApiLoggingModes } from '../../infra/constructs/run-api.js';
-import { API_LOGGING_CONTEXT_KEY, buildServingOptimizerApp } from '../../infra/serving-optimizer-app.js';
+import { buildServingOptimizerApp } from '../../infra/serving-optimizer-app.js';
 import { createTestApp, TEST_ENV } from './app.js';
 
-/** Synth of the whole app runs cdk-nag and cfn-guard over a large template: a minute on a busy machine. */
+/**
+ * Synth of the whole app runs cdk-nag and cfn-guard over a large template: a minute on a busy machine.
+ * The app's environment and context tests are in serving-optimizer-app-context.test.ts: each file
+ * has one whole-stack synth with Guard (~10 s), so the two can run on both workers at once.
+ */
 const APP_SYNTH_TIMEOUT_MS = 240_000;
 
 let unprotectedSynthError: unknown;
 
 /**
  * The error of synthesizing the app with an unprotected bucket added: both plugins report it in the
- * same synth, so the two tests share one (a synth of the whole app with Guard takes ~10 s).
+ * same synth, so the two tests share one. The stack leaves the workflows out: what these tests check
+ * is that the app registers both plugins, and Guard takes ~1 s over that template instead of ~8 s
+ * over the whole stack's (the first test synthesizes the whole stack with both).
  */
 function synthErrorWithUnprotectedBucket(): unknown {
   if (unprotectedSynthError !== undefined) return unprotectedSynthError;
   const app = createTestApp();
-  const { stack } = buildServingOptimizerApp(app, TEST_ENV);
+  const { stack } = buildServingOptimizerApp(app, TEST_ENV, { includeWorkflows: false });
   new Bucket(stack, 'Unprotected');
   try {
     app.synth();
@@ -77,58 +82,4 @@ describe('buildServingOptimizerApp', () => {
     },
     APP_SYNTH_TIMEOUT_MS,
   );
-
-  it(
-    'synthesizes an environment-agnostic stack when no account or region is given',
-    () => {
-      // Prepare
-      const app = createTestApp();
-      buildServingOptimizerApp(app);
-
-      // Act
-      const assembly = app.synth();
-
-      // Assert
-      expect(assembly.getStackByName('ServingOptimizer').environment).toMatchObject({
-        account: 'unknown-account',
-        region: 'unknown-region',
-      });
-    },
-    APP_SYNTH_TIMEOUT_MS,
-  );
-
-  it('leaves the run API without logging when the apiLogging context value is unset', () => {
-    // Act
-    const { stack } = buildServingOptimizerApp(createTestApp(), TEST_ENV);
-
-    // Assert
-    expect(stack.runApi?.accessLogs).toBeUndefined();
-  });
-
-  it('logs the run API when the apiLogging context value says the account has its role', () => {
-    // Prepare
-    const app = createTestApp();
-    app.node.setContext(API_LOGGING_CONTEXT_KEY, ApiLoggingModes.useAccountRole);
-
-    // Act
-    const { stack } = buildServingOptimizerApp(app, TEST_ENV);
-
-    // Assert
-    expect(stack.runApi?.accessLogs).toBeDefined();
-    expect(stack.runApi?.api.node.tryFindChild('CloudWatchRole')).toBeUndefined();
-  });
-
-  it('refuses an apiLogging context value that is not a logging mode', () => {
-    // Prepare
-    const app = createTestApp();
-    app.node.setContext(API_LOGGING_CONTEXT_KEY, 'true');
-
-    // Act
-    const act = () => buildServingOptimizerApp(app, TEST_ENV);
-
-    // Assert
-    expect(act).toThrow(
-      'CDK context apiLogging: got "true", expected one of off, use-account-role, set-account-role',
-    );
-  });
 });

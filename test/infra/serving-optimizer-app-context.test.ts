@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { ApiLoggingModes } from '../../infra/constructs/run-api.js';
+import { API_LOGGING_CONTEXT_KEY, buildServingOptimizerApp } from '../../infra/serving-optimizer-app.js';
+import { createTestApp, TEST_ENV } from './app.js';
+
+/** Synth of the whole app runs cdk-nag and cfn-guard over a large template: a minute on a busy machine. */
+const APP_SYNTH_TIMEOUT_MS = 240_000;
+
+// The app's policy checks are tested in serving-optimizer-app.test.ts; this file has the environment
+// and CDK context tests, so that each file has one whole-stack synth with Guard (~10 s).
+describe('buildServingOptimizerApp', () => {
+  it(
+    'synthesizes an environment-agnostic stack when no account or region is given',
+    () => {
+      // Prepare
+      const app = createTestApp();
+      buildServingOptimizerApp(app);
+
+      // Act
+      const assembly = app.synth();
+
+      // Assert
+      expect(assembly.getStackByName('ServingOptimizer').environment).toMatchObject({
+        account: 'unknown-account',
+        region: 'unknown-region',
+      });
+    },
+    APP_SYNTH_TIMEOUT_MS,
+  );
+
+  it('leaves the run API without logging when the apiLogging context value is unset', () => {
+    // Act
+    const { stack } = buildServingOptimizerApp(createTestApp(), TEST_ENV);
+
+    // Assert
+    expect(stack.runApi?.accessLogs).toBeUndefined();
+  });
+
+  it('logs the run API when the apiLogging context value says the account has its role', () => {
+    // Prepare
+    const app = createTestApp();
+    app.node.setContext(API_LOGGING_CONTEXT_KEY, ApiLoggingModes.useAccountRole);
+
+    // Act
+    const { stack } = buildServingOptimizerApp(app, TEST_ENV);
+
+    // Assert
+    expect(stack.runApi?.accessLogs).toBeDefined();
+    expect(stack.runApi?.api.node.tryFindChild('CloudWatchRole')).toBeUndefined();
+  });
+
+  it('refuses an apiLogging context value that is not a logging mode', () => {
+    // Prepare
+    const app = createTestApp();
+    app.node.setContext(API_LOGGING_CONTEXT_KEY, 'true');
+
+    // Act
+    const act = () => buildServingOptimizerApp(app, TEST_ENV);
+
+    // Assert
+    expect(act).toThrow(
+      'CDK context apiLogging: got "true", expected one of off, use-account-role, set-account-role',
+    );
+  });
+});
