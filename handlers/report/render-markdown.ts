@@ -1,4 +1,4 @@
-import { totalErrors } from '../load-test/index.js';
+import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import type { CandidateReport, CandidateVerdict, Report, ReportStep } from './report.js';
@@ -85,6 +85,13 @@ export function slaText(report: Report): string {
   return `${bounds.join(', ')}; ${target}`;
 }
 
+/** `, extended up to 32 while every step meets the SLA`, when the plan extends. */
+function extensionText(plan: LoadPlan): string {
+  const loads = scheduledLoads(plan);
+  if (loads.length === plan.steps.length) return '';
+  return `, extended by doubling up to ${loads[loads.length - 1] ?? '?'} while every step meets the SLA`;
+}
+
 export function loadPlanText(report: Report): string {
   const plan = report.loadPlan;
   const kind =
@@ -92,7 +99,7 @@ export function loadPlanText(report: Report): string {
       ? 'open model, arrival rates (requests/s)'
       : 'closed model, concurrency (requests in flight)';
   return (
-    `${kind} ${plan.steps.join(', ')}; ${plan.warmupSeconds} s warm-up and ${plan.stepDurationSeconds} s ` +
+    `${kind} ${plan.steps.join(', ')}${extensionText(plan)}; ${plan.warmupSeconds} s warm-up and ${plan.stepDurationSeconds} s ` +
     `measured per step; ${plan.workers} load worker${plan.workers === 1 ? '' : 's'}`
   );
 }
