@@ -4,8 +4,14 @@ import type { PlannedCandidate, RunPlan } from '../../../handlers/contracts/opti
 import type { LoadTestResult } from '../../../handlers/load-test/index.js';
 import { buildReport } from '../../../handlers/report/build-report.js';
 import type { Report } from '../../../handlers/report/report.js';
-import { recommendationText, summaryTable } from '../../../handlers/report/render-markdown.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
+import { loadPlanText, recommendationText, summaryTable } from '../../../handlers/report/render-markdown.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  SAMPLE_LOAD_PLAN,
+  stepResult,
+} from './support/sample-report.js';
 
 // The sample SLA is p95 ≤ 20 ms, p99 ≤ 40 ms: these two steps meet it, the third does not.
 const metSla = [
@@ -185,5 +191,21 @@ describe('saturation in the report', () => {
     // Assert
     expect(row?.[9]).toBe('≤ $0.1574');
     expect(text).toContain(', at ≤ $0.1574 per 1M inferences (an upper bound: not saturated)');
+  });
+
+  it('states the extension steps in the load plan line', () => {
+    // Prepare
+    const report: Report = {
+      ...reportOf([[plannedCandidate('cpu', 'ml.c5.xlarge', 0.204), loadTestResult(metSla)]]),
+      loadPlan: { ...SAMPLE_LOAD_PLAN, extendUntilSaturated: true, maxLoad: 100 },
+    };
+
+    // Act
+    const text = loadPlanText(report);
+
+    // Assert: 16 doubled up to the cap of 100.
+    expect(text).toBe(
+      'closed model, concurrency (requests in flight) 1, 2, 4, 8, 16, extended by doubling up to 100 while every step meets the SLA; 5 s warm-up and 30 s measured per step; 1 load worker',
+    );
   });
 });
