@@ -300,6 +300,7 @@ const optimizationSummarySchema = z.looseObject({
       compiled: z.boolean(),
       sustainableTps: z.number(),
       costPer1MUsd: z.number().optional(),
+      costPer1MIsUpperBound: z.literal(true).optional(),
       latencyMs: z.looseObject({ p50: z.number(), p90: z.number(), p99: z.number() }).optional(),
       why: z.string(),
     })
@@ -343,8 +344,12 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
     lines.push(`No recommendation: ${summary.noRecommendationReason ?? 'no candidate met the SLA'}.`);
   } else {
     const where = recommendation.instanceType ?? 'serverless';
-    const cost = recommendation.costPer1MUsd === undefined ? undefined : usd(recommendation.costPer1MUsd);
-    headline = cost === undefined ? where : `${where}, ${cost} per 1M`;
+    // An unsaturated winner's cost per 1M is only an upper bound (report/build-report.ts); the
+    // subject stays ASCII, so it says so in words.
+    const bound = recommendation.costPer1MIsUpperBound === true;
+    const price = recommendation.costPer1MUsd === undefined ? undefined : usd(recommendation.costPer1MUsd);
+    const cost = price === undefined ? undefined : `${bound ? '≤ ' : ''}${price}`;
+    headline = price === undefined ? where : `${where}, ${bound ? 'at most ' : ''}${price} per 1M`;
     lines.push(
       `Recommended: ${recommendation.candidateId} (${where} x${recommendation.instanceCount}` +
         `${recommendation.compiled ? ', compiled' : ''})`,

@@ -6,7 +6,7 @@ import { usToMs } from './histogram.js';
 import { runClosedModel } from './closed-model.js';
 import { arrivalsBefore, runOpenModel } from './open-model.js';
 import { PayloadMix, payloadSeed } from './payload-mix.js';
-import { parseLoadPlan, parseSla, stepPeriodMs, workerLoad, workerShare } from './plan.js';
+import { parseLoadPlan, parseSla, scheduledLoads, stepPeriodMs, workerLoad, workerShare } from './plan.js';
 import type { LatencySla, LatencySlaInput, LoadPlan, LoadPlanInput } from './plan.js';
 import type { Clock, InvokeRequest, InvokeTransport } from './ports.js';
 import type { LoadTestProgress, StepResult, WorkerResult, WorkerStep, WorkerStopReason } from './results.js';
@@ -377,7 +377,8 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
         detail: `stopped in segment ${previous.length}: ${stoppedBefore.stopDetail}`,
       };
     }
-    for (const [stepIndex, load] of plan.steps.entries()) {
+    const loads = scheduledLoads(plan);
+    for (const [stepIndex, load] of loads.entries()) {
       const stepStartMs = stepIndex * stepPeriodMs(plan);
       const stepEndMs = stepStartMs + stepPeriodMs(plan);
       // Steps that ended in earlier segments were run there.
@@ -410,7 +411,14 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       const stop = await runStep(stepIndex, load, partEndMs);
       if (stop !== undefined) return stop;
     }
-    return { reason: 'completed', detail: `all ${plan.steps.length} steps ran` };
+    const extended = loads.length - plan.steps.length;
+    return {
+      reason: 'completed',
+      detail:
+        extended === 0
+          ? `all ${loads.length} steps ran`
+          : `all ${loads.length} steps ran, ${extended} of them extension steps up to load ${loads[loads.length - 1] ?? '?'}, without saturating`,
+    };
   };
 
   try {

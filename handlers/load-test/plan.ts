@@ -79,6 +79,16 @@ export const loadPlanSchema = z
       )
       .max(900_000)
       .default(65_000),
+    /**
+     * When every planned step met the SLA without a plateau, go on with extra steps, each double
+     * the last load, up to `maxLoad`, so that the candidate saturates and its sustainable TPS is a
+     * measurement rather than the top step's (`scheduledLoads`). The SLA and plateau checks stop
+     * them as they stop the planned steps; `maxTotalSeconds` bounds them too. Off when absent (no
+     * default written into the parsed plan, so plans without it keep their size in the state).
+     */
+    extendUntilSaturated: z.boolean().optional(),
+    /** The highest load an extension step may apply. @default 8 × the last planned step */
+    maxLoad: z.number().positive().optional(),
     /** Stop stepping once a step fails to raise throughput by `plateauGain` over the best so far. */
     stopAtPlateau: z.boolean().default(true),
     /** 1.05: a step must raise TPS by at least 5 % to count as rising. */
@@ -118,6 +128,15 @@ export const loadPlanSchema = z
         );
       }
     });
+    const last = plan.steps[plan.steps.length - 1] ?? 0;
+    if (plan.maxLoad !== undefined) {
+      const limit = plan.model === 'closed' ? MAX_CONCURRENCY : MAX_ARRIVAL_RATE;
+      if (plan.maxLoad <= last || plan.maxLoad > limit) {
+        issue(['maxLoad'], `more than the last step (${last}) and at most ${limit}`, plan.maxLoad);
+      } else if (plan.model === 'closed' && !Number.isInteger(plan.maxLoad)) {
+        issue(['maxLoad'], 'a whole number: closed-model loads are in-flight request counts', plan.maxLoad);
+      }
+    }
     const stepSeconds = plan.warmupSeconds + plan.stepDurationSeconds;
     // A step window alone over the limit is refused by its own bound above: one issue, not two.
     if (plan.stepDurationSeconds > MAX_LOAD_TEST_SECONDS) return;
@@ -162,9 +181,34 @@ export function stepPeriodMs(plan: LoadPlan): number {
   return (plan.warmupSeconds + plan.stepDurationSeconds) * 1000;
 }
 
-/** The schedule's length if every step runs. */
+/** At most this many extension steps (×2 each: up to 64 × the last planned step). */
+export const MAX_EXTENSION_STEPS = 6;
+/** `maxLoad` when the plan names none: 8 × the last planned step (three doublings). */
+export const DEFAULT_MAX_LOAD_FACTOR = 8;
+
+/**
+ * The loads of the whole schedule: the planned steps, then, with `extendUntilSaturated`, the
+ * extension steps a worker runs only if no step stopped the stepping (each double the last, the
+ * final one at `maxLoad` when doubling would pass it). Everything that plans for the worst case
+ * (duration, segments, connections, cost) counts them.
+ */
+export function scheduledLoads(plan: LoadPlan): readonly number[] {
+  const last = plan.steps[plan.steps.length - 1];
+  if (plan.extendUntilSaturated !== true || last === undefined) return plan.steps;
+  const limit = plan.model === 'closed' ? MAX_CONCURRENCY : MAX_ARRIVAL_RATE;
+  const cap = Math.min(plan.maxLoad ?? last * DEFAULT_MAX_LOAD_FACTOR, limit);
+  const loads = [...plan.steps];
+  let load = last;
+  while (load < cap && loads.length - plan.steps.length < MAX_EXTENSION_STEPS) {
+    load = Math.min(load * 2, cap);
+    loads.push(load);
+  }
+  return loads;
+}
+
+/** The schedule's length if every step runs (extension steps included). */
 export function plannedDurationSeconds(plan: LoadPlan): number {
-  return (plan.steps.length * stepPeriodMs(plan)) / 1000;
+  return (scheduledLoads(plan).length * stepPeriodMs(plan)) / 1000;
 }
 
 /** How long one candidate's load test can last: every step's warm-up and window, capped. */
@@ -212,7 +256,8 @@ export function workerLoad(plan: LoadPlan, load: number, workerIndex: number): n
  */
 export function connectionsPerWorker(plan: LoadPlan): number {
   if (plan.model === 'open') return plan.maxInFlight;
-  const largest = plan.steps[plan.steps.length - 1] ?? 1;
+  const loads = scheduledLoads(plan);
+  const largest = loads[loads.length - 1] ?? 1;
   return Math.max(1, Math.ceil(largest / plan.workers));
 }
 

@@ -60,6 +60,35 @@ interface Measured {
   readonly sustainable?: ReportStep;
   readonly costPer1MUsd?: number;
   readonly costPerHourUsd?: number;
+  /** Absent when no step met the SLA (there is no capacity to speak of). */
+  readonly saturation?: Saturation;
+  /** The cost per 1M was priced from a TPS that is only a lower bound of the capacity. */
+  readonly costPer1MIsUpperBound: boolean;
+}
+
+interface Saturation {
+  readonly saturated: boolean;
+  readonly note?: string;
+}
+
+/**
+ * Whether the load test found the candidate's capacity: a step that missed the SLA, or throughput
+ * that levelled off (`plateau`), did. Otherwise every step met the SLA and the sustainable TPS is
+ * only the top step's: the capacity is at least that, and any figure priced from it is a bound.
+ */
+function saturationOf(result: LoadTestResult, steps: readonly ReportStep[]): Saturation {
+  if (steps.some((step) => !step.meetsSla) || result.stoppedBecause === 'plateau') return { saturated: true };
+  const top = steps[steps.length - 1];
+  const why =
+    result.stoppedBecause === 'completed'
+      ? 'the load plan ended'
+      : `the load test stopped: ${result.stoppedBecause}`;
+  return {
+    saturated: false,
+    note:
+      `not saturated: every step met the SLA up to load ${top?.load ?? '?'} (${why}), so the capacity is ` +
+      `at least ${round(result.sustainableTps ?? 0, 2)} TPS; add higher load steps to find it`,
+  };
 }
 
 function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured {
@@ -70,7 +99,10 @@ function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured 
   let costPer1MUsd: number | undefined;
   if (sustainable !== undefined && result.sustainableTps !== null && result.sustainableTps > 0) {
     if (candidate.kind === 'serverless' && candidate.serverless !== undefined) {
-      if (sustainable.meanLatencyMs === null) return { candidate, result, steps, sustainable };
+      if (sustainable.meanLatencyMs === null) {
+        const saturation = saturationOf(result, steps);
+        return { candidate, result, steps, sustainable, saturation, costPer1MIsUpperBound: false };
+      }
       // Serverless bills each request's duration × memory; the mean latency bounds the duration.
       const gb = candidate.serverless.memorySizeMb / 1024;
       costPer1MUsd = (sustainable.meanLatencyMs / 1000) * gb * SERVERLESS_USD_PER_GB_SECOND * 1e6;
@@ -78,11 +110,17 @@ function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured 
       costPer1MUsd = (costPerHourUsd / (result.sustainableTps * 3600)) * 1e6;
     }
   }
+  const saturation = sustainable === undefined ? undefined : saturationOf(result, steps);
   return {
     candidate,
     result,
     steps,
     ...(sustainable === undefined ? {} : { sustainable }),
+    ...(saturation === undefined ? {} : { saturation }),
+    // Serverless bills each request's duration, whatever the load: only a price per hour spread
+    // over a throughput that may be higher makes the figure a bound.
+    costPer1MIsUpperBound:
+      costPer1MUsd !== undefined && candidate.kind !== 'serverless' && saturation?.saturated === false,
     ...(costPer1MUsd === undefined ? {} : { costPer1MUsd: round(costPer1MUsd, 4) }),
     ...(costPerHourUsd === undefined ? {} : { costPerHourUsd: round(costPerHourUsd, 4) }),
   };
@@ -107,12 +145,43 @@ function rank(objective: string, measured: readonly Measured[]): Measured[] {
 function objectiveFigure(objective: string, m: Measured): string {
   switch (objective) {
     case 'highest-tps':
-      return `${round(m.result.sustainableTps ?? 0, 1)} TPS within the SLA`;
+      return `${m.saturation?.saturated === false ? '≥ ' : ''}${round(m.result.sustainableTps ?? 0, 1)} TPS within the SLA`;
     case 'lowest-latency':
       return `p95 ${m.steps[0]?.latencyMs?.p95 ?? '?'} ms at the lowest load`;
     default:
-      return m.costPer1MUsd === undefined ? 'no price' : `$${m.costPer1MUsd.toFixed(4)} per 1M inferences`;
+      return m.costPer1MUsd === undefined
+        ? 'no price'
+        : `${m.costPer1MIsUpperBound ? '≤ ' : ''}$${m.costPer1MUsd.toFixed(4)} per 1M inferences`;
   }
+}
+
+/**
+ * What the ranking cannot vouch for: the winner's figure when it was not saturated, and runners-up
+ * it beat whose figure was a bound (their TPS could be higher, their cost per 1M lower) under an
+ * objective that ranks on it. The lowest-latency objective ranks on the first step: unaffected.
+ */
+function saturationCaveat(objective: string, best: Measured, beaten: readonly Measured[]): string {
+  const parts: string[] = [];
+  if (best.saturation?.saturated === false) {
+    parts.push(
+      `${best.candidate.id} was not saturated (every step met the SLA): its capacity may be higher` +
+        (best.costPer1MIsUpperBound ? ' and its cost per 1M lower' : ''),
+    );
+  }
+  if (objective !== 'lowest-latency') {
+    const bounded = beaten.filter((m) =>
+      objective === 'highest-tps' ? m.saturation?.saturated === false : m.costPer1MIsUpperBound,
+    );
+    if (bounded.length > 0) {
+      const ids = bounded.map((m) => m.candidate.id).join(', ');
+      parts.push(
+        `${ids} ${bounded.length === 1 ? 'was' : 'were'} not saturated: ` +
+          (objective === 'highest-tps' ? 'its TPS is a lower bound' : 'its cost per 1M is an upper bound') +
+          ', so higher load steps could change the ranking',
+      );
+    }
+  }
+  return parts.map((part) => `; ${part}`).join('');
 }
 
 /** What to do about each kind of miss: the hint matches the cause. */
@@ -340,6 +409,7 @@ export function buildReport(input: BuildReportInput): Report {
       verdict = 'runner-up';
       reason = `met the SLA but ${objectiveFigure(plan.objective, m)} vs ${best === undefined ? '?' : objectiveFigure(plan.objective, best)} for ${best?.candidate.id ?? '?'}`;
     }
+    if (m.saturation?.note !== undefined) reason += `; ${m.saturation.note}`;
     const instancesForTargetTps = instancesFor(m);
     // Billed from creation (when known) to the end of the test; deletion takes about a minute more.
     const billedFromEpochMs = outcome?.endpointCreatedEpochMs ?? m.result.startEpochMs;
@@ -352,7 +422,10 @@ export function buildReport(input: BuildReportInput): Report {
       sustainableStep: m.result.sustainableStep,
       ...(m.sustainable?.latencyMs == null ? {} : { latencyAtSustainableMs: m.sustainable.latencyMs }),
       stoppedBecause: m.result.stoppedBecause,
+      ...(m.saturation === undefined ? {} : { saturated: m.saturation.saturated }),
+      ...(m.saturation?.note === undefined ? {} : { saturationNote: m.saturation.note }),
       ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
+      ...(m.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
       ...(instancesForTargetTps === undefined ? {} : { instancesForTargetTps }),
       ...(m.costPerHourUsd === undefined || candidate.kind !== 'realtime'
         ? {}
@@ -374,10 +447,12 @@ export function buildReport(input: BuildReportInput): Report {
           compiled: best.candidate.compiledFor !== undefined,
           environment: best.candidate.environment,
           sustainableTps: round(best.result.sustainableTps ?? 0, 2),
+          saturated: best.saturation?.saturated !== false,
           ...(best.costPer1MUsd === undefined ? {} : { costPer1MUsd: best.costPer1MUsd }),
+          ...(best.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
           ...(best.sustainable?.latencyMs == null ? {} : { latencyMs: best.sustainable.latencyMs }),
           ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
-          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA`,
+          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}`,
         };
   const counts = countVerdicts(candidates.map((c) => c.verdict));
   const outcome = runOutcomeOf(counts);

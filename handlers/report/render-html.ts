@@ -198,7 +198,10 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     '<h2>Charts</h2>',
     figure(charts.latency, 'Latency percentiles of successful requests at each load step.'),
     figure(charts.throughput, 'Successful responses per second at each load step.'),
-    figure(charts.costPer1M, 'Cost per 1M inferences at the highest load that met the SLA.'),
+    figure(
+      charts.costPer1M,
+      'Cost per 1M inferences at the highest load that met the SLA: an upper bound for a candidate that met it at every step (not saturated; "≤" in the table).',
+    ),
     '<h2>Candidate details</h2>',
     ...report.candidates.map((_, index) => candidateSection(report, index)),
     payloadSection(report),

@@ -1,4 +1,4 @@
-import { totalErrors } from '../load-test/index.js';
+import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import type { CandidateReport, CandidateVerdict, Report, ReportStep } from './report.js';
@@ -16,6 +16,15 @@ const NONE = '—';
 
 function usd(value: number | undefined, digits = 4): string {
   return value === undefined ? NONE : `$${value.toFixed(digits)}`;
+}
+
+/** A cost per 1M, as `≤ $x` when it is only an upper bound (the candidate was not saturated). */
+export function costPer1MText(figures: {
+  readonly costPer1MUsd?: number;
+  readonly costPer1MIsUpperBound?: true;
+}): string {
+  const text = usd(figures.costPer1MUsd);
+  return figures.costPer1MIsUpperBound === true && figures.costPer1MUsd !== undefined ? `≤ ${text}` : text;
 }
 
 /** Milliseconds with about three significant digits: 0.84, 12.3, 812. */
@@ -76,6 +85,13 @@ export function slaText(report: Report): string {
   return `${bounds.join(', ')}; ${target}`;
 }
 
+/** `, extended up to 32 while every step meets the SLA`, when the plan extends. */
+function extensionText(plan: LoadPlan): string {
+  const loads = scheduledLoads(plan);
+  if (loads.length === plan.steps.length) return '';
+  return `, extended by doubling up to ${loads[loads.length - 1] ?? '?'} while every step meets the SLA`;
+}
+
 export function loadPlanText(report: Report): string {
   const plan = report.loadPlan;
   const kind =
@@ -83,7 +99,7 @@ export function loadPlanText(report: Report): string {
       ? 'open model, arrival rates (requests/s)'
       : 'closed model, concurrency (requests in flight)';
   return (
-    `${kind} ${plan.steps.join(', ')}; ${plan.warmupSeconds} s warm-up and ${plan.stepDurationSeconds} s ` +
+    `${kind} ${plan.steps.join(', ')}${extensionText(plan)}; ${plan.warmupSeconds} s warm-up and ${plan.stepDurationSeconds} s ` +
     `measured per step; ${plan.workers} load worker${plan.workers === 1 ? '' : 's'}`
   );
 }
@@ -156,7 +172,10 @@ export function recommendationText(report: Report): string {
     rec.latencyMs === undefined
       ? ''
       : ` (p95 ${formatMs(rec.latencyMs.p95)} ms, p99 ${formatMs(rec.latencyMs.p99)} ms at that load)`;
-  const cost = rec.costPer1MUsd === undefined ? '' : `, at ${usd(rec.costPer1MUsd)} per 1M inferences`;
+  const cost =
+    rec.costPer1MUsd === undefined
+      ? ''
+      : `, at ${costPer1MText(rec)} per 1M inferences${rec.costPer1MIsUpperBound === true ? ' (an upper bound: not saturated)' : ''}`;
   const fleet =
     rec.instancesForTargetTps === undefined || report.sla.targetTps === undefined
       ? ''
@@ -173,6 +192,7 @@ export function candidateFacts(candidate: CandidateReport): string[] {
     `Price: ${candidate.costPerHourUsd === undefined ? NONE : `${usd(candidate.costPerHourUsd)}/h`} (${priceSourceText(candidate.priceSource)})`,
     ...(candidate.configurationNote === undefined ? [] : [`Configuration: ${candidate.configurationNote}`]),
     ...(candidate.stoppedBecause === undefined ? [] : [`Load test stopped: ${candidate.stoppedBecause}`]),
+    ...(candidate.saturationNote === undefined ? [] : [`Saturation: ${candidate.saturationNote}`]),
     ...(candidate.runCostUsd === undefined
       ? []
       : [`Endpoint cost during the test: ${usd(candidate.runCostUsd)}`]),
@@ -272,7 +292,7 @@ export function summaryTable(report: Report): TextTable {
       c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p95),
       c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p99),
       `${usd(c.costPerHourUsd)} (${priceSourceText(c.priceSource)})`,
-      usd(c.costPer1MUsd),
+      costPer1MText(c),
       c.instancesForTargetTps === undefined ? NONE : String(c.instancesForTargetTps),
     ],
   }));

@@ -87,8 +87,21 @@ export interface CandidateReport {
    * with what DescribeEndpoint says: both, and that the endpoint's figures were used.
    */
   readonly configurationNote?: string;
+  /**
+   * Whether the load test found the candidate's capacity: false when every step met the SLA and
+   * throughput had not levelled off (stopped `completed`, or cut short by a deadline or request
+   * cap), so the sustainable TPS is only the top step's. Absent when no step met the SLA.
+   */
+  readonly saturated?: boolean;
+  /** Why the candidate counts as not saturated, when it does not. */
+  readonly saturationNote?: string;
   /** $/h ÷ (TPS × 3600) × 10⁶ for instances; billed duration × memory × price for serverless. */
   readonly costPer1MUsd?: number;
+  /**
+   * `costPer1MUsd` is an upper bound, not a measurement: an instance-priced candidate that was not
+   * saturated may carry more TPS for the same $/h. Serverless bills per request, so never.
+   */
+  readonly costPer1MIsUpperBound?: true;
   /** Instances of this type needed for the SLA's target TPS, when it names one. */
   readonly instancesForTargetTps?: number;
   /** What this candidate's endpoint cost during the run (endpoint-hours × price). */
@@ -110,7 +123,11 @@ export interface Recommendation {
   readonly compiled: boolean;
   readonly environment: Readonly<Record<string, string>>;
   readonly sustainableTps: number;
+  /** As the candidate's `saturated`: false when its capacity was not found. */
+  readonly saturated: boolean;
   readonly costPer1MUsd?: number;
+  /** As the candidate's: the cost per 1M is an upper bound. */
+  readonly costPer1MIsUpperBound?: true;
   readonly latencyMs?: LatencyPercentilesMs;
   readonly instancesForTargetTps?: number;
   readonly why: string;

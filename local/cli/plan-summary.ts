@@ -4,7 +4,13 @@
  */
 import type { ExecutionBudgets } from '../../handlers/contracts/execution-limits.js';
 import type { PlannedCandidate, RunPlan } from '../../handlers/contracts/optimization-state.js';
-import { loadTestSeconds } from '../../handlers/load-test/plan.js';
+import { type LoadPlan, loadTestSeconds, scheduledLoads } from '../../handlers/load-test/plan.js';
+
+/** ` (then 4, 8, 16 while every step meets the SLA)`: the extension steps, counted in the time. */
+function extensionNote(plan: LoadPlan): string {
+  const extra = scheduledLoads(plan).slice(plan.steps.length);
+  return extra.length === 0 ? '' : ` (then ${extra.join(', ')} while every step meets the SLA)`;
+}
 import { table } from './shared.js';
 
 export interface PlanSummaryInput {
@@ -28,7 +34,7 @@ export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
     plan.compilations.length === 0
       ? 'Compilations: none'
       : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target} (job ${c.jobName})`).join(', ')}`,
-    `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s): at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
+    `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s): at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
     `SLA: p95 ≤ ${plan.sla.p95LatencyMs} ms, error rate ≤ ${plan.sla.maxErrorRate}; objective ${plan.objective}`,
     '',
     `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}; a local run costs nothing`,

@@ -60,7 +60,9 @@ function summaryRow(candidate: CandidateReport, server: ServerSettings | undefin
     candidate.sustainableTps === null ? '-' : formatRate(candidate.sustainableTps),
     latency === undefined ? '-' : latency.p50.toFixed(2),
     latency === undefined ? '-' : latency.p95.toFixed(2),
-    candidate.costPer1MUsd === undefined ? '-' : `$${candidate.costPer1MUsd.toFixed(4)}`,
+    candidate.costPer1MUsd === undefined
+      ? '-'
+      : `${candidate.costPer1MIsUpperBound === true ? '≤ ' : ''}$${candidate.costPer1MUsd.toFixed(4)}`,
   ];
 }
 

@@ -46,6 +46,7 @@ const SUMMARY: RunSummary = {
     compiled: true,
     environment: {},
     sustainableTps: 118.4,
+    saturated: true,
     costPer1MUsd: 0.4788,
     latencyMs: { p50: 12.1, p90: 15.3, p95: 17.9, p99: 20.4, max: 31 },
     why: 'cheapest per 1M inferences among the 2 candidates that met p95 ≤ 100 ms',
@@ -259,6 +260,21 @@ describe('buildRunSummaryNotice', () => {
         'Stopped: 2026-11-22T03:12:05.000Z',
       ].join('\n'),
     );
+  });
+
+  it('calls an unsaturated winner’s cost per 1M an upper bound, in ASCII in the subject', () => {
+    // Prepare
+    const output = {
+      ...SUMMARY,
+      recommendation: { ...SUMMARY.recommendation, saturated: false, costPer1MIsUpperBound: true },
+    };
+
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
+
+    // Assert
+    expect(notice.subject).toBe(`Optimization run ${RUN_ID} succeeded: ml.c5.xlarge, at most $0.48 per 1M`);
+    expect(notice.body).toContain('  Cost per 1M inferences: ≤ $0.48\n');
   });
 
   it('says why nothing was recommended', () => {

@@ -95,7 +95,7 @@ describe('formatSummary', () => {
     expect(text).toContain(
       '  c5-xlarge: failed: EndpointFailedError: model server (pid 7) was killed by SIGKILL',
     );
-    expect(text).toMatch(/Recommendation: c5-large-neo — \$\d+\.\d+ per 1M inferences/);
+    expect(text).toMatch(/Recommendation: c5-large-neo — ≤ \$\d+\.\d+ per 1M inferences/);
     expect(text).toContain('* = the instance has more vCPUs than this machine has cores');
     expect(text).toContain('Reports:\n  runs/r/report.json\n  runs/r/report.md\n  runs/r/report.html\n');
   });

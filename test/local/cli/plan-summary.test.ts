@@ -1,0 +1,20 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatPlan } from '../../../local/cli/plan-summary.js';
+import { plannedCandidate, runPlan, SAMPLE_LOAD_PLAN } from '../../handlers/report/support/sample-report.js';
+
+describe('formatPlan', () => {
+  it('lists the extension steps and counts them in the load test time', () => {
+    // Prepare: 1, 2, 4, 8, 16 then 32, 64, 128 (8 × 16): 8 steps of 35 s.
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)], {
+      loadPlan: { ...SAMPLE_LOAD_PLAN, extendUntilSaturated: true },
+    });
+
+    // Act
+    const text = formatPlan({ plan, runCommand: 'npm start -- --input in.json' });
+
+    // Assert
+    expect(text.split('\n')).toContain(
+      'Load plan: closed model, steps 1, 2, 4, 8, 16 (then 32, 64, 128 while every step meets the SLA), 5 s warm-up + 30 s per step, 1 worker(s): at most 280 s per candidate; 1 candidate(s), 2 at a time: about 280 s of load tests',
+    );
+  });
+});
