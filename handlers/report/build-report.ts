@@ -87,7 +87,7 @@ function saturationOf(result: LoadTestResult, steps: readonly ReportStep[]): Sat
     saturated: false,
     note:
       `not saturated: every step met the SLA up to load ${top?.load ?? '?'} (${why}), so the capacity is ` +
-      `at least ${round(result.sustainableTps ?? 0, 2)} TPS; add higher load steps to find it`,
+      `at least ${round(result.sustainableTps ?? 0, 0)} TPS; add higher load steps to find it`,
   };
 }
 
@@ -174,11 +174,12 @@ function saturationCaveat(objective: string, best: Measured, beaten: readonly Me
     );
     if (bounded.length > 0) {
       const ids = bounded.map((m) => m.candidate.id).join(', ');
-      parts.push(
-        `${ids} ${bounded.length === 1 ? 'was' : 'were'} not saturated: ` +
-          (objective === 'highest-tps' ? 'its TPS is a lower bound' : 'its cost per 1M is an upper bound') +
-          ', so higher load steps could change the ranking',
-      );
+      const tps = objective === 'highest-tps';
+      const bounds =
+        bounded.length === 1
+          ? `was not saturated: its ${tps ? 'TPS is a lower bound' : 'cost per 1M is an upper bound'}`
+          : `were not saturated: their ${tps ? 'TPS figures are lower bounds' : 'costs per 1M are upper bounds'}`;
+      parts.push(`${ids} ${bounds}, so higher load steps could change the ranking`);
     }
   }
   return parts.map((part) => `; ${part}`).join('');

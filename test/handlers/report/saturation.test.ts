@@ -156,6 +156,25 @@ describe('saturation in the report', () => {
     );
   });
 
+  it('names several unsaturated runners-up together, in the plural', () => {
+    // Prepare: "a" saturated and cheapest; "b" and "c" have only upper bounds.
+    const a = plannedCandidate('a', 'ml.c5.large', 0.102);
+    const b = plannedCandidate('b', 'ml.c5.xlarge', 0.204);
+    const c = plannedCandidate('c', 'ml.c5.2xlarge', 0.408);
+
+    // Act
+    const report = reportOf([
+      [a, loadTestResult([...metSla, missedSla])],
+      [b, loadTestResult(metSla)],
+      [c, loadTestResult(metSla)],
+    ]);
+
+    // Assert
+    expect(report.recommendation?.why).toBe(
+      '$0.0787 per 1M inferences, best of 3 candidate(s) that met the SLA; b, c were not saturated: their costs per 1M are upper bounds, so higher load steps could change the ranking',
+    );
+  });
+
   it('calls an unsaturated runner-up’s TPS a lower bound under highest-tps', () => {
     // Prepare: "a" saturated at 360 TPS; "b" reached 50 TPS at its only step, a lower bound.
     const a = plannedCandidate('a', 'ml.c5.large', 0.102);
