@@ -6,7 +6,8 @@ import type { Logger } from './ports.js';
 import type { ExecutionDescription, ExecutionReader, RunRef } from './run-status/ports.js';
 import { type ProgressProfile, readProgress } from './run-status/progress.js';
 import {
-  type ApiError,
+  apiFailure,
+  type ApiReply,
   ApiErrorCodes,
   describeInvalidRunId,
   ExecutionStatuses,
@@ -36,10 +37,7 @@ export interface DescribeRunDeps {
   readonly profiles?: Readonly<Record<RunWorkflow, ProgressProfile>>;
 }
 
-export interface HttpReply {
-  readonly statusCode: number;
-  readonly body: RunStatus | ApiError;
-}
+export type HttpReply = ApiReply<RunStatus>;
 
 /** The part of an API Gateway proxy event (REST, Lambda proxy integration) this handler reads. */
 const proxyEventSchema = z.object({
@@ -69,13 +67,13 @@ export function parseDescribeRunEvent(event: unknown): DescribeRunRequest {
 export async function describeRun(request: DescribeRunRequest, deps: DescribeRunDeps): Promise<HttpReply> {
   const invalid = describeInvalidRunId(request.runId);
   if (invalid !== undefined || request.runId === undefined) {
-    return failure(400, ApiErrorCodes.invalidRunId, `Invalid run id: ${invalid ?? 'got no run id'}`);
+    return apiFailure(400, ApiErrorCodes.invalidRunId, `Invalid run id: ${invalid ?? 'got no run id'}`);
   }
   const run: RunRef = { workflow: request.workflow, runId: request.runId };
   try {
     const execution = await deps.executions.describe(run);
     if (execution === undefined) {
-      return failure(
+      return apiFailure(
         404,
         ApiErrorCodes.runNotFound,
         `No ${run.workflow} run "${run.runId}": Step Functions has no execution by that name (it keeps ` +
@@ -186,19 +184,19 @@ function unexpected(run: RunRef, error: unknown, logger: Logger): HttpReply {
   const name = error instanceof Error ? error.name : undefined;
   if (name === ErrorNames.transientService) {
     logger.warn('Step Functions unavailable while reading a run', { ...run, error: describeError(error) });
-    return failure(
+    return apiFailure(
       503,
       ApiErrorCodes.serviceUnavailable,
       `Could not read run "${run.runId}" now (${describeError(error)}): retry in a few seconds`,
     );
   }
   if (name === ErrorNames.resourceNotFound) {
-    return failure(404, ApiErrorCodes.runNotFound, describeError(error));
+    return apiFailure(404, ApiErrorCodes.runNotFound, describeError(error));
   }
   logger.error('Could not read a run', { ...run, error: describeError(error) });
-  return failure(500, ApiErrorCodes.internal, `Could not read run "${run.runId}": ${describeError(error)}`);
-}
-
-function failure(statusCode: number, error: string, message: string): HttpReply {
-  return { statusCode, body: { error, message } };
+  return apiFailure(
+    500,
+    ApiErrorCodes.internal,
+    `Could not read run "${run.runId}": ${describeError(error)}`,
+  );
 }

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { asyncRunInputSchema } from './async/run-input.js';
 import { describeError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from './contracts/execution-limits.js';
-import { runInputSchema } from './contracts/run-input.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import type { Logger } from './ports.js';
 import type { RunStarter } from './run-status/ports.js';
 import {
-  type ApiError,
+  apiFailure,
+  type ApiReply,
   ApiErrorCodes,
   describeInvalidRunId,
   RUN_ID_EXPECTED,
+  RUN_INPUT_SCHEMAS,
   RUN_RESOURCES,
   type RunWorkflow,
   type StartedRun,
@@ -25,12 +25,6 @@ import {
  * What needs AWS reads (objects exist, images, quotas, the budget once the payload's size is known)
  * stays in the first state: a run refused there ends FAILED with the same issue list in its cause.
  */
-
-/** The run-input schema of each workflow, as its first state parses it. */
-const RUN_INPUT_SCHEMAS: Readonly<Record<RunWorkflow, z.ZodType>> = {
-  optimization: runInputSchema,
-  'async-inference': asyncRunInputSchema,
-};
 
 export interface StartRunRequest {
   readonly workflow: RunWorkflow;
@@ -49,10 +43,7 @@ export interface StartRunDeps {
   readonly logger: Logger;
 }
 
-export interface StartRunReply {
-  readonly statusCode: number;
-  readonly body: StartedRun | ApiError;
-}
+export type StartRunReply = ApiReply<StartedRun>;
 
 /** The part of an API Gateway proxy event (REST, Lambda proxy integration) this handler reads. */
 const proxyEventSchema = z.object({
@@ -96,7 +87,7 @@ const ENVELOPE_FIELDS: readonly string[] = ['runId', 'input'];
 export async function startRun(request: StartRunRequest, deps: StartRunDeps): Promise<StartRunReply> {
   const mediaType = request.contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== undefined && mediaType !== 'application/json') {
-    return failure(
+    return apiFailure(
       415,
       ApiErrorCodes.invalidRequest,
       `The request body must be JSON: got Content-Type ${request.contentType}, expected application/json`,
@@ -126,7 +117,7 @@ export async function startRun(request: StartRunRequest, deps: StartRunDeps): Pr
         },
       };
     case 'name-taken':
-      return failure(
+      return apiFailure(
         409,
         ApiErrorCodes.runAlreadyExists,
         `A run with the id "${runId}" already exists: Step Functions accepts an execution name again only ` +
@@ -134,14 +125,14 @@ export async function startRun(request: StartRunRequest, deps: StartRunDeps): Pr
           `90 days otherwise. Get its status, or start with another runId. Step Functions said: ${outcome.message}`,
       );
     case 'throttled':
-      return failure(
+      return apiFailure(
         429,
         ApiErrorCodes.throttled,
         `Too many runs at once: ${outcome.message}. Retry later with the same runId: a retry cannot start a second run.`,
       );
     case 'refused':
       deps.logger.error('Step Functions refused to start a run', { ...run, error: outcome.message });
-      return failure(
+      return apiFailure(
         500,
         ApiErrorCodes.startRefused,
         `Step Functions refused StartExecution (${outcome.error}): ${outcome.message}. The start-run Lambda's ` +
@@ -149,7 +140,7 @@ export async function startRun(request: StartRunRequest, deps: StartRunDeps): Pr
       );
     case 'unavailable':
       deps.logger.warn('Step Functions unavailable while starting a run', { ...run, error: outcome.message });
-      return failure(
+      return apiFailure(
         503,
         ApiErrorCodes.serviceUnavailable,
         `Step Functions could not start the run now: ${outcome.message}. Retry with the same runId: a retry ` +
@@ -227,8 +218,4 @@ function checkRequest(request: StartRunRequest): CheckedRequest {
     });
   }
   return issues.length > 0 || typeof runId !== 'string' ? { issues } : { runId, input: body.input };
-}
-
-function failure(statusCode: number, error: string, message: string): StartRunReply {
-  return { statusCode, body: { error, message } };
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { asyncRunInputSchema } from '../async/run-input.js';
 import { isValidRunId } from '../contracts/names.js';
+import { runInputSchema } from '../contracts/run-input.js';
 
 /**
  * The run API's contract, in one module shared by the API construct (request models, templates),
@@ -17,6 +19,15 @@ export const RunWorkflows = {
   asyncInference: 'async-inference',
 } as const;
 export type RunWorkflow = (typeof RunWorkflows)[keyof typeof RunWorkflows];
+
+/**
+ * The run-input schema of each workflow, as its first state parses it: `POST` bodies are checked
+ * with it (handlers/start-run.ts) and the API's request models are generated from it.
+ */
+export const RUN_INPUT_SCHEMAS: Readonly<Record<RunWorkflow, z.ZodType>> = {
+  optimization: runInputSchema,
+  'async-inference': asyncRunInputSchema,
+};
 
 /** Each workflow's resource under the API root: `POST /runs`, `GET /runs/{id}`, and so on. */
 export const RUN_RESOURCES: Readonly<Record<RunWorkflow, string>> = {
@@ -176,3 +187,14 @@ export const apiErrorSchema = z.object({
   issues: z.array(z.object({ field: z.string(), given: z.string(), expected: z.string() })).optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** What a run API Lambda answers: a status code and either its body or the API's error. */
+export interface ApiReply<Body> {
+  readonly statusCode: number;
+  readonly body: Body | ApiError;
+}
+
+/** An error answer of the API's own (`error` is one of ApiErrorCodes). */
+export function apiFailure(statusCode: number, error: string, message: string): ApiReply<never> {
+  return { statusCode, body: { error, message } };
+}

@@ -15,10 +15,12 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { z } from 'zod';
-import { asyncRunInputSchema } from '../../handlers/async/run-input.js';
-import { runInputSchema } from '../../handlers/contracts/run-input.js';
-import { RUN_RESOURCES, RunWorkflows, type RunWorkflow } from '../../handlers/run-status/run-api-contract.js';
+import {
+  RUN_INPUT_SCHEMAS,
+  RUN_RESOURCES,
+  RunWorkflows,
+  type RunWorkflow,
+} from '../../handlers/run-status/run-api-contract.js';
 import { StateMachineVariables } from '../../lambdas/adapters/sfn-execution-reader.js';
 import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
@@ -106,12 +108,6 @@ export interface RunRoutes {
   /** The body's shape, for the API's exported definition; start-run checks bodies with the zod schema. */
   readonly requestModel: Model;
 }
-
-/** The run-input schema of each workflow: the request model is generated from it at synth. */
-const RUN_INPUT_SCHEMAS: Readonly<Record<RunWorkflow, z.ZodType>> = {
-  optimization: runInputSchema,
-  'async-inference': asyncRunInputSchema,
-};
 
 /**
  * Access log line: who called (IAM identity), what, the outcome and the latencies. Never a body:
@@ -202,16 +198,18 @@ export class RunApi extends Construct {
       validateRequestParameters: true,
     });
 
+    // Both Lambdas read the state machines' ARNs (lambdas/run-api-wiring.ts).
+    const stateMachines = {
+      [StateMachineVariables.optimization]: props.optimization.stateMachineArn,
+      ...(props.asyncInference === undefined
+        ? {}
+        : { [StateMachineVariables['async-inference']]: props.asyncInference.stateMachineArn }),
+    };
     this.describeRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.describeRun, {
       // One DescribeExecution and at most 25 history pages; API Gateway waits at most 29 s.
       timeout: Duration.seconds(20),
       description: 'Run API: the status, progress and report location of a run',
-      environment: {
-        [StateMachineVariables.optimization]: props.optimization.stateMachineArn,
-        ...(props.asyncInference === undefined
-          ? {}
-          : { [StateMachineVariables['async-inference']]: props.asyncInference.stateMachineArn }),
-      },
+      environment: stateMachines,
     });
     const describeIntegration = new LambdaIntegration(this.describeRun, {
       proxy: true,
@@ -221,12 +219,7 @@ export class RunApi extends Construct {
       // One StartExecution after the body's checks; API Gateway waits at most 29 s.
       timeout: Duration.seconds(20),
       description: "Run API: checks a run request with the workflow's run-input schema, then starts the run",
-      environment: {
-        [StateMachineVariables.optimization]: props.optimization.stateMachineArn,
-        ...(props.asyncInference === undefined
-          ? {}
-          : { [StateMachineVariables['async-inference']]: props.asyncInference.stateMachineArn }),
-      },
+      environment: stateMachines,
     });
     const startIntegration = new LambdaIntegration(this.startRun, { proxy: true, allowTestInvoke: false });
 

@@ -36,6 +36,22 @@ export const MAX_HISTORY_PAGES = 25;
 
 const STATE_MACHINE_ARN = /^arn:[a-z-]+:states:[a-z0-9-]+:\d{12}:stateMachine:[A-Za-z0-9_-]{1,80}$/;
 
+/** The run API's state machine ARNs, each checked to be one: `adapter` names who refuses them. */
+export function checkStateMachineArns(
+  adapter: string,
+  arns: Readonly<Partial<Record<RunWorkflow, string>>>,
+): Readonly<Partial<Record<RunWorkflow, string>>> {
+  for (const [workflow, arn] of Object.entries(arns)) {
+    if (!STATE_MACHINE_ARN.test(arn)) {
+      throw new Error(
+        `${adapter}: got the ${workflow} state machine ARN "${arn}", expected ` +
+          'arn:<partition>:states:<region>:<account>:stateMachine:<name>',
+      );
+    }
+  }
+  return arns;
+}
+
 export interface SfnExecutionReaderOptions {
   readonly client: SFNClient;
   /** The ARN of each deployed workflow's state machine; a workflow left out is not deployed. */
@@ -47,16 +63,8 @@ export class SfnExecutionReader implements ExecutionReader {
   private readonly stateMachineArns: Readonly<Partial<Record<RunWorkflow, string>>>;
 
   constructor(options: SfnExecutionReaderOptions) {
-    for (const [workflow, arn] of Object.entries(options.stateMachineArns)) {
-      if (!STATE_MACHINE_ARN.test(arn)) {
-        throw new Error(
-          `SfnExecutionReader: got the ${workflow} state machine ARN "${arn}", expected ` +
-            'arn:<partition>:states:<region>:<account>:stateMachine:<name>',
-        );
-      }
-    }
     this.client = options.client;
-    this.stateMachineArns = options.stateMachineArns;
+    this.stateMachineArns = checkStateMachineArns('SfnExecutionReader', options.stateMachineArns);
   }
 
   /** `arn:…:stateMachine:<name>` → `arn:…:execution:<name>:<runId>` (the run id is the execution name). */

@@ -2,6 +2,7 @@ import { type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import type { RunStarter, RunStartOutcome } from '../../handlers/run-status/ports.js';
 import type { RunWorkflow } from '../../handlers/run-status/run-api-contract.js';
 import { errorMessage, errorName, isThrottling, isTransient } from './aws-errors.js';
+import { checkStateMachineArns } from './sfn-execution-reader.js';
 
 /**
  * `RunStarter` over Step Functions `StartExecution`, for the run API's `POST` routes. The errors
@@ -32,7 +33,7 @@ export class SfnRunStarter implements RunStarter {
 
   constructor(options: SfnRunStarterOptions) {
     this.client = options.client;
-    this.stateMachineArns = options.stateMachineArns;
+    this.stateMachineArns = checkStateMachineArns('SfnRunStarter', options.stateMachineArns);
   }
 
   async start(request: {

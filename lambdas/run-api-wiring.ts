@@ -1,0 +1,38 @@
+import { SFNClient } from '@aws-sdk/client-sfn';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { ApiReply } from '../handlers/run-status/run-api-contract.js';
+import type { RunWorkflow } from '../handlers/run-status/run-api-contract.js';
+import { StateMachineVariables } from './adapters/sfn-execution-reader.js';
+import { getOptionalEnv, getRequiredEnv } from './config.js';
+import { tracer } from './step.js';
+
+/**
+ * What the run API's two Lambdas (start-run, describe-run) share: the state machines they serve,
+ * one Step Functions client, and the proxy integration's answer.
+ */
+
+/** Where the state machine ARNs come from, for the error a missing variable raises. */
+const SET_BY = 'the RunApi construct (infra/constructs/run-api.ts) sets it from the workflows it serves';
+
+/** The deployed workflows' state machine ARNs; the async one is absent when it is not deployed. */
+export function runApiStateMachineArns(): Readonly<Partial<Record<RunWorkflow, string>>> {
+  const asyncInferenceArn = getOptionalEnv(StateMachineVariables['async-inference']);
+  return {
+    optimization: getRequiredEnv(StateMachineVariables.optimization, SET_BY),
+    ...(asyncInferenceArn === undefined ? {} : { 'async-inference': asyncInferenceArn }),
+  };
+}
+
+/** A few calls per request: the SDK's standard retries cover a throttled one. */
+export function runApiSfnClient(): SFNClient {
+  return tracer.captureAWSv3Client(new SFNClient({}));
+}
+
+/** A handler's reply as API Gateway's Lambda proxy integration expects it. */
+export function toProxyResult<Body>(reply: ApiReply<Body>): APIGatewayProxyResult {
+  return {
+    statusCode: reply.statusCode,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(reply.body),
+  };
+}
