@@ -23,6 +23,17 @@ function shapedLatency(call: number): { latencyUs: number } {
   return { latencyUs: 5_000 };
 }
 
+/** 2 requests/s, a 60 s warm-up and a 40-minute window: cut four times by 600 s segments. */
+function fortyMinuteOpenStep(): LoadPlan {
+  return parseLoadPlan({
+    model: 'open',
+    steps: [2],
+    warmupSeconds: 60,
+    stepDurationSeconds: 2400,
+    maxTotalSeconds: 3000,
+  });
+}
+
 async function runWhole(
   plan: LoadPlan,
   sla: LatencySla,
@@ -61,13 +72,7 @@ async function runSegmented(
 describe('runLoadTest in segments', () => {
   it('adds a payload mix’s figures up across the parts of a step, each segment drawing on', async () => {
     // Prepare: weights 1 and 3, 2 requests/s over a 40-minute window cut into 600 s segments.
-    const plan = parseLoadPlan({
-      model: 'open',
-      steps: [2],
-      warmupSeconds: 60,
-      stepDurationSeconds: 2400,
-      maxTotalSeconds: 3000,
-    });
+    const plan = fortyMinuteOpenStep();
     const mix = PayloadMix.of([
       { request: REQUEST, weight: 1 },
       { request: { ...REQUEST, body: new Uint8Array([2, 2]) }, weight: 3 },
@@ -91,13 +96,7 @@ describe('runLoadTest in segments', () => {
   it('measures a 40-minute open-model step in 600 s segments exactly as one long window', async () => {
     // Prepare: 2 requests/s, a 60 s warm-up and a 40-minute window: 5 segments of 600 s, the
     // window cut four times, each gap 7 s long; latencies of 5, 40 and 250 ms by request number.
-    const plan = parseLoadPlan({
-      model: 'open',
-      steps: [2],
-      warmupSeconds: 60,
-      stepDurationSeconds: 2400,
-      maxTotalSeconds: 3000,
-    });
+    const plan = fortyMinuteOpenStep();
     const transport = (clock: VirtualClock) => new ScriptedTransport(clock, shapedLatency);
 
     // Act
