@@ -427,8 +427,8 @@ export function loadTestSegmentsOf(loadTest: LoadTestShape | undefined): number 
  * come down.
  */
 export function historyIssue(counts: HistoryCounts, timings: OptimizationTimings): InputIssue | undefined {
-  const segments = loadTestSegmentsOf(counts.loadTest);
   const shape = worstCaseShape(counts, timings, 1);
+  const segments = shape.loadTestSegments ?? 1;
   const count = optimizationHistoryEvents(shape);
   if (count.total <= HISTORY_BUDGET) return undefined;
   const given = `up to ${count.total} history events`;

@@ -1,11 +1,17 @@
 import { LoadTestAbortedError } from '../contracts/errors.js';
 import { mergeErrorSamples } from './error-samples.js';
-import { encodeHistogram, latencyPercentilesMs, mergeEncodedHistograms } from './histogram.js';
+import {
+  encodeHistogram,
+  type LatencyHistogram,
+  latencyPercentilesMs,
+  mergeEncodedHistograms,
+} from './histogram.js';
 import type { LatencySla, LoadModel, LoadPlan } from './plan.js';
 import { addErrorCounts, emptyErrorCounts, totalErrors } from './results.js';
 import type {
   LoadTestResult,
   PayloadStepResult,
+  PayloadWorkerStep,
   StepResult,
   StopReason,
   WorkerResult,
@@ -39,10 +45,13 @@ function completionsWithin(step: WorkerStep, fromMs: number, toMs: number): numb
 }
 
 /**
- * Each payload's figures over all workers, by index: histograms added, counts added. Absent when
- * no worker recorded per-payload figures (a run with one payload).
+ * Each payload's figures added over parts of one step (workers' steps, or one worker's segments),
+ * by index: histograms added, counts added. Absent when no part recorded per-payload figures (a
+ * run with one payload). The merged histogram comes decoded too, for percentiles.
  */
-function mergePayloadSteps(parts: readonly WorkerStep[]): PayloadStepResult[] | undefined {
+export function addPayloadFigures(
+  parts: readonly WorkerStep[],
+): { readonly figures: PayloadWorkerStep; readonly histogram: LatencyHistogram }[] | undefined {
   const count = Math.max(0, ...parts.map((part) => part.payloads?.length ?? 0));
   if (count === 0) return undefined;
   return Array.from({ length: count }, (_, payload) => {
@@ -50,15 +59,31 @@ function mergePayloadSteps(parts: readonly WorkerStep[]): PayloadStepResult[] | 
       const entry = part.payloads?.[payload];
       return entry === undefined ? [] : [entry];
     });
+    const sum = (value: (entry: PayloadWorkerStep) => number): number =>
+      own.reduce((total, entry) => total + value(entry), 0);
     const histogram = mergeEncodedHistograms(own.map((entry) => entry.histogram));
     return {
-      payload,
-      requests: own.reduce((sum, entry) => sum + entry.requests, 0),
-      errors: own.reduce((sum, entry) => sum + entry.errors, 0),
-      latencyMs: latencyPercentilesMs(histogram, Math.max(0, ...own.map((entry) => entry.maxLatencyUs))),
-      histogram: encodeHistogram(histogram),
+      histogram,
+      figures: {
+        requests: sum((entry) => entry.requests),
+        ok: sum((entry) => entry.ok),
+        errors: sum((entry) => entry.errors),
+        histogram: encodeHistogram(histogram),
+        maxLatencyUs: Math.max(0, ...own.map((entry) => entry.maxLatencyUs)),
+      },
     };
   });
+}
+
+/** Each payload's figures over all workers, by index, with its percentiles. */
+function mergePayloadSteps(parts: readonly WorkerStep[]): PayloadStepResult[] | undefined {
+  return addPayloadFigures(parts)?.map(({ figures, histogram }, payload) => ({
+    payload,
+    requests: figures.requests,
+    errors: figures.errors,
+    latencyMs: latencyPercentilesMs(histogram, figures.maxLatencyUs),
+    histogram: figures.histogram,
+  }));
 }
 
 /**

@@ -2,7 +2,8 @@ import { LoadTestAbortedError } from '../contracts/errors.js';
 import { mergeErrorSamples } from './error-samples.js';
 import { encodeHistogram, mergeEncodedHistograms } from './histogram.js';
 import { addErrorCounts, emptyErrorCounts } from './results.js';
-import type { PayloadWorkerStep, WorkerResult, WorkerStep } from './results.js';
+import { addPayloadFigures } from './aggregate.js';
+import type { WorkerResult, WorkerStep } from './results.js';
 
 /**
  * A step longer than one worker invocation is measured in parts, one per segment of the schedule
@@ -45,31 +46,9 @@ export function mergeStepParts(parts: readonly WorkerStep[]): WorkerStep {
     dropped: sum((part) => part.dropped),
     histogram: encodeHistogram(mergeEncodedHistograms(parts.map((part) => part.histogram))),
     maxLatencyUs: Math.max(...parts.map((part) => part.maxLatencyUs)),
-    ...mergePayloadParts(parts),
+    ...payloadsOf(parts),
     ...(last.cutAtSegmentEnd === true ? { cutAtSegmentEnd: true as const } : {}),
   };
-}
-
-/** A payload mix's figures of one step's parts, per payload index, added up as the step's are. */
-function mergePayloadParts(parts: readonly WorkerStep[]): { payloads?: readonly PayloadWorkerStep[] } {
-  const lists = parts.map((part) => part.payloads ?? []);
-  const size = Math.max(...lists.map((list) => list.length));
-  if (size === 0) return {};
-  const payloads = Array.from({ length: size }, (_, index): PayloadWorkerStep => {
-    const entries = lists
-      .map((list) => list[index])
-      .filter((entry): entry is PayloadWorkerStep => entry !== undefined);
-    const sum = (value: (entry: PayloadWorkerStep) => number): number =>
-      entries.reduce((total, entry) => total + value(entry), 0);
-    return {
-      requests: sum((entry) => entry.requests),
-      ok: sum((entry) => entry.ok),
-      errors: sum((entry) => entry.errors),
-      histogram: encodeHistogram(mergeEncodedHistograms(entries.map((entry) => entry.histogram))),
-      maxLatencyUs: Math.max(0, ...entries.map((entry) => entry.maxLatencyUs)),
-    };
-  });
-  return { payloads };
 }
 
 /** One worker's steps over its segments so far, parts merged; a step still cut is kept, flagged. */
@@ -112,4 +91,10 @@ export function combineSegments(results: readonly WorkerResult[]): WorkerResult 
     stoppedBecause: last.stoppedBecause,
     stopDetail: results.length > 1 ? `segment ${order.length}: ${last.stopDetail}` : last.stopDetail,
   };
+}
+
+/** A payload mix's figures of one step's parts, added up as the step's are; nothing for one payload. */
+function payloadsOf(parts: readonly WorkerStep[]): Pick<WorkerStep, 'payloads'> {
+  const added = addPayloadFigures(parts);
+  return added === undefined ? {} : { payloads: added.map(({ figures }) => figures) };
 }
