@@ -182,7 +182,8 @@ export async function validateAndPlan(
       { estimatedCostUsd: totalUsd, maxCostUsd: input.maxCostUsd },
     );
   }
-  for (const warning of warnings) deps.logger.warn('Run planned with a warning', { runId: event.runId, warning });
+  for (const warning of warnings)
+    deps.logger.warn('Run planned with a warning', { runId: event.runId, warning });
   deps.logger.info('Run planned', {
     runId: event.runId,
     candidates: candidates.length,

@@ -80,7 +80,10 @@ const MODEL_OUTPUT = Buffer.from('{"outputs":[[0.1,0.9]]}');
 function answer(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
   void signatureMismatch(request, body).then((mismatch) => {
     if (request.method !== 'POST' || !INVOKE_PATH.test(request.url ?? '')) {
-      response.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'UnknownOperationException' });
+      response.writeHead(404, {
+        'content-type': 'application/json',
+        'x-amzn-errortype': 'UnknownOperationException',
+      });
       response.end('{"message":"not an InvokeEndpoint request"}');
     } else if (mismatch !== undefined) {
       // restJson1 errors carry their name in X-Amzn-ErrorType; the SDK raises it by that name.
@@ -89,7 +92,9 @@ function answer(request: IncomingMessage, response: ServerResponse, body: Buffer
         'x-amzn-errortype': 'InvalidSignatureException',
         'x-amzn-requestid': randomUUID(),
       });
-      response.end(JSON.stringify({ message: `The request signature we calculated does not match (${mismatch})` }));
+      response.end(
+        JSON.stringify({ message: `The request signature we calculated does not match (${mismatch})` }),
+      );
     } else {
       response.writeHead(200, {
         'content-type': 'application/json',

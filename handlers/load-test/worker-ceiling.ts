@@ -18,10 +18,11 @@ export const LAMBDA_MB_PER_VCPU = 1769;
 
 /**
  * Signed requests per CPU-second of the load worker's client (the engine through the tuned
- * SageMaker Runtime transport, 32 in flight, small JSON bodies): the median of the bench's paired
- * rounds on a 2-vCPU x86 machine, bench/RESULTS.md "Signed path".
+ * SageMaker Runtime transport, 32 in flight, 18-byte JSON bodies): 1,439, the median of the tuned
+ * rounds of the least loaded bench run on a shared 2-vCPU x86 machine, rounded down
+ * (bench/RESULTS.md "Signed path"; heavier load measured less, 942 at a load average of 13-16).
  */
-export const SIGNED_REQUESTS_PER_CPU_SECOND = 1_700;
+export const SIGNED_REQUESTS_PER_CPU_SECOND = 1_400;
 
 /**
  * The ceiling of one load worker: the measured rate per CPU-second times the CPU a worker gets,

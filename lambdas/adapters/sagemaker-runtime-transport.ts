@@ -165,9 +165,13 @@ export function createSageMakerRuntimeTransport(options: SageMakerRuntimeTranspo
   let resolved: { readonly signal: AbortSignal; readonly handler: InvokeHandler } | undefined;
   const handlerFor = (signal: AbortSignal, input: InvokeEndpointCommandInput): InvokeHandler => {
     if (resolved?.signal !== signal) {
-      const handler = new InvokeEndpointCommand(input).resolveMiddleware(client.middlewareStack, client.config, {
-        abortSignal: signal,
-      });
+      const handler = new InvokeEndpointCommand(input).resolveMiddleware(
+        client.middlewareStack,
+        client.config,
+        {
+          abortSignal: signal,
+        },
+      );
       resolved = { signal, handler };
     }
     return resolved.handler;

@@ -1,7 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import {
   InvokeEndpointCommand,
-  ModelError,
   ModelNotReadyException,
   SageMakerRuntimeClient,
   SageMakerRuntimeServiceException,
@@ -153,7 +152,7 @@ describe('SageMaker runtime transport', () => {
 
     // Assert
     expect(resolve).toHaveBeenCalledTimes(2);
-    expect(sent.map((call) => call.request.body)).toEqual([REQUEST.body, second, REQUEST.body]);
+    expect(sent.map((call): unknown => call.request.body)).toEqual([REQUEST.body, second, REQUEST.body]);
     expect(sent.map((call) => call.abortSignal)).toEqual([never, never, nextStep]);
     expect(sent[0]?.request.headers.authorization).not.toBe(sent[1]?.request.headers.authorization);
     resolve.mockRestore();
@@ -267,7 +266,11 @@ describe('load-test runtime client', () => {
 
   it('builds one SigV4 signer for all its requests, not one per request', async () => {
     // Arrange
-    const client = createLoadTestRuntimeClient({ region: 'eu-west-1', maxSockets: 8, requestTimeoutMs: 65_000 });
+    const client = createLoadTestRuntimeClient({
+      region: 'eu-west-1',
+      maxSockets: 8,
+      requestTimeoutMs: 65_000,
+    });
 
     // Act
     const first = await client.config.signer();
