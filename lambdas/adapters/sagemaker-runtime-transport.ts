@@ -150,7 +150,9 @@ type InvokeHandler = (args: { input: InvokeEndpointCommandInput }) => Promise<un
  * client's and the command's middleware stacks again on every call (the SDK caches the resolved
  * handler only for calls without options, `cacheMiddleware`), and a command allocates a stack of
  * its own. The handler is resolved once per abort signal instead (the engine passes one per step),
- * exactly as `send` would resolve it, and called with each request's input.
+ * exactly as `send` would resolve it, and called with each request's input; concurrent requests
+ * share it as they share the SDK's own cached handler under `cacheMiddleware`. Measured: 1.27-1.55×
+ * the signed requests per CPU-second of the SDK's defaults (bench/RESULTS.md, "Signed path").
  */
 export function createSageMakerRuntimeTransport(options: SageMakerRuntimeTransportOptions): InvokeTransport {
   const { client } = options;
