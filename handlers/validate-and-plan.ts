@@ -182,13 +182,13 @@ export async function validateAndPlan(
       { estimatedCostUsd: totalUsd, maxCostUsd: input.maxCostUsd },
     );
   }
-  for (const warning of warnings)
-    deps.logger.warn('Run planned with a warning', { runId: event.runId, warning });
+  // The warnings travel in the plan (the local --plan prints them); here they reach the logs once.
   deps.logger.info('Run planned', {
     runId: event.runId,
     candidates: candidates.length,
     compilations: compilations.length,
     estimatedCostUsd: totalUsd,
+    ...(warnings.length === 0 ? {} : { warnings }),
   });
   const loadTestReruns = plannedLoadTestReruns(plan, limitSettings);
   // Measured on the plan as checked above: these two small fields come after the check.

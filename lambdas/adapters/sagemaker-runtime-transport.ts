@@ -151,7 +151,7 @@ type InvokeHandler = (args: { input: InvokeEndpointCommandInput }) => Promise<un
  * handler only for calls without options, `cacheMiddleware`), and a command allocates a stack of
  * its own. The handler is resolved once per abort signal instead (the engine passes one per step),
  * exactly as `send` would resolve it, and called with each request's input; concurrent requests
- * share it as they share the SDK's own cached handler under `cacheMiddleware`. Measured: 1.27-1.55×
+ * share it as they share the SDK's own cached handler under `cacheMiddleware`. Measured: 1.19-1.55×
  * the signed requests per CPU-second of the SDK's defaults (bench/RESULTS.md, "Signed path").
  */
 export function createSageMakerRuntimeTransport(options: SageMakerRuntimeTransportOptions): InvokeTransport {

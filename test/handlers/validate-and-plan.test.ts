@@ -544,8 +544,8 @@ describe('validateAndPlan: load workers against the signed-request ceiling', () 
   it('warns in the plan when an open-model step is faster than its workers can sign, saying how many it needs', async () => {
     // Prepare
     const input = baseInput({ loadPlan: { model: 'open', steps: [ceiling, 4 * ceiling], workers: 2 } });
-    const warned: unknown[] = [];
-    const logger = { ...silentLogger, warn: (_message: string, details?: unknown) => warned.push(details) };
+    const logged: unknown[] = [];
+    const logger = { ...silentLogger, info: (_message: string, details?: unknown) => logged.push(details) };
 
     // Act
     const plan = await validateAndPlan({ runId: 'run-1', input }, { ...deps(), logger });
@@ -557,7 +557,15 @@ describe('validateAndPlan: load workers against the signed-request ceiling', () 
       'send on AWS (bench/RESULTS.md, "Signed path"); its own CPU would delay the arrivals and add to the ' +
       'latencies: set loadPlan.workers to at least 4.';
     expect(plan.warnings).toEqual([expected]);
-    expect(warned).toEqual([{ runId: 'run-1', warning: expected }]);
+    expect(logged).toEqual([
+      {
+        runId: 'run-1',
+        candidates: 3,
+        compilations: 1,
+        estimatedCostUsd: plan.estimate.totalUsd,
+        warnings: [expected],
+      },
+    ]);
   });
 
   it('plans without warnings when every worker stays within the ceiling', async () => {
