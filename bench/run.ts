@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the load-test engine's five benchmarks, one after the other (they would disturb
+ * `npm run bench`: the load-test engine's six benchmarks, one after the other (they would disturb
  * each other in parallel), a table on stdout and everything measured in bench/out/results.json.
  * Method and recorded figures: bench/RESULTS.md.
  */
@@ -11,6 +11,7 @@ import { benchCeiling } from './ceiling.js';
 import { benchCoordinatedOmission } from './coordinated-omission.js';
 import { benchMergeAccuracy } from './merge-accuracy.js';
 import { benchRecordingOverhead } from './recording-overhead.js';
+import { benchSignedPath } from './signed-path.js';
 import { formatTable } from './support/report.js';
 import type { BenchRow } from './support/report.js';
 
@@ -20,6 +21,7 @@ const benchmarks: readonly (() => BenchRow | Promise<BenchRow>)[] = [
   benchCoordinatedOmission,
   benchMergeAccuracy,
   benchCapacityPlateau,
+  benchSignedPath,
 ];
 
 const began = Date.now();

@@ -32,6 +32,7 @@ import type { PlannedCandidate, RunPlan, ValidateAndPlanEvent } from './contract
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
 import { awsSegmentSeconds, loadTestSeconds } from './load-test/plan.js';
+import { LOAD_WORKER_MEMORY_MB, workerCeilingWarning } from './load-test/worker-ceiling.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
@@ -62,7 +63,7 @@ export const MAX_PAYLOAD_SET_BYTES = 256 * 1024 * 1024;
 export const ESTIMATE_ASSUMPTIONS = {
   provisioningSeconds: 600,
   teardownSeconds: 120,
-  loadGeneratorMemoryGb: 2,
+  loadGeneratorMemoryGb: LOAD_WORKER_MEMORY_MB / 1024,
 } as const;
 
 export interface ValidateAndPlanDeps {
@@ -125,6 +126,7 @@ export async function validateAndPlan(
     ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
     LAMBDA_ARM64_USD_PER_GB_SECOND;
   const totalUsd = roundUsd(candidates.reduce((sum, c) => sum + c.estimatedCostUsd, 0) + loadGeneratorUsd);
+  const warnings = [workerCeilingWarning(input.loadPlan)].filter((warning) => warning !== undefined);
 
   const plan: RunPlan = {
     runId: event.runId,
@@ -142,6 +144,7 @@ export async function validateAndPlan(
     ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
     loadPlan: input.loadPlan,
     loadSegmentSeconds: deps.loadSegmentSeconds ?? awsSegmentSeconds(input.loadPlan),
+    ...(warnings.length === 0 ? {} : { warnings }),
     sla: input.sla,
     objective: input.objective,
     cleanupPolicy: input.cleanup.policy,
@@ -179,11 +182,13 @@ export async function validateAndPlan(
       { estimatedCostUsd: totalUsd, maxCostUsd: input.maxCostUsd },
     );
   }
+  // The warnings travel in the plan (the local --plan prints them); here they reach the logs once.
   deps.logger.info('Run planned', {
     runId: event.runId,
     candidates: candidates.length,
     compilations: compilations.length,
     estimatedCostUsd: totalUsd,
+    ...(warnings.length === 0 ? {} : { warnings }),
   });
   const loadTestReruns = plannedLoadTestReruns(plan, limitSettings);
   // Measured on the plan as checked above: these two small fields come after the check.

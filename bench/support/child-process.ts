@@ -20,14 +20,16 @@ export interface RunningChild {
  * Starts a TypeScript child through tsx, in its own process: a load generator must not share an
  * event loop (or a core) with the server it measures. Children talk back in JSON lines on stdout.
  */
-export function startChild(script: string, args: readonly string[]): RunningChild {
+export function startChild(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): RunningChild {
   // tsx resolved from this file, so children start whatever the working directory.
   const child = spawn(
     process.execPath,
     ['--import', import.meta.resolve('tsx'), childScript(script), ...args],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    { stdio: ['ignore', 'pipe', 'inherit'], env },
   );
   const queue: unknown[] = [];
   const waiters: ((value: unknown) => void)[] = [];
@@ -67,8 +69,12 @@ export function startChild(script: string, args: readonly string[]): RunningChil
 }
 
 /** Runs a child to completion and returns the first JSON line it printed. */
-export async function runChild<T>(script: string, args: readonly string[]): Promise<T> {
-  const child = startChild(script, args);
+export async function runChild<T>(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<T> {
+  const child = startChild(script, args, env);
   try {
     return await child.nextMessage<T>();
   } finally {

@@ -249,6 +249,11 @@ export interface RunPlan {
    * consecutive segments (handlers/load-test/engine.ts). @default awsSegmentSeconds(loadPlan)
    */
   readonly loadSegmentSeconds?: number;
+  /**
+   * What the planner accepted but the user should know before starting, e.g. an open-model step
+   * faster than the load workers can sign (load-test/worker-ceiling.ts). Absent when none.
+   */
+  readonly warnings?: readonly string[];
   readonly tags: Readonly<Record<string, string>>;
   readonly estimate: {
     readonly totalUsd: number;

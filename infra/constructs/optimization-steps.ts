@@ -4,6 +4,7 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
+import { LOAD_WORKER_MEMORY_MB } from '../../handlers/load-test/worker-ceiling.js';
 import { OPTIMIZATION_STEPS, type OptimizationStepKey } from '../../handlers/contracts/optimization-state.js';
 import type { OptimizationSteps } from '../../workflows/optimization-workflow.js';
 import { LOAD_WORKER_TIMEOUT } from '../../workflows/optimization-workflow.js';
@@ -147,8 +148,9 @@ function optimizationStepSettings(
       lambda: {
         readsArtifacts: readAll,
         writesArtifacts: [ArtifactPrefix.runs],
-        // Lambda gives one vCPU per 1,769 MB: the load generator needs CPU, not memory.
-        memorySize: 2048,
+        // Lambda gives one vCPU per 1,769 MB: the load generator needs CPU, not memory. The
+        // planner sizes workers from this figure (handlers/load-test/worker-ceiling.ts).
+        memorySize: LOAD_WORKER_MEMORY_MB,
         timeout: LOAD_WORKER_TIMEOUT,
       },
       grant: (fn) => {

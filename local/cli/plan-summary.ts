@@ -35,6 +35,7 @@ export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
       ? 'Compilations: none'
       : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target} (job ${c.jobName})`).join(', ')}`,
     `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s): at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
+    ...(plan.warnings ?? []).map((warning) => `  warning: ${warning}`),
     `SLA: p95 ≤ ${plan.sla.p95LatencyMs} ms, error rate ≤ ${plan.sla.maxErrorRate}; objective ${plan.objective}`,
     '',
     `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}; a local run costs nothing`,

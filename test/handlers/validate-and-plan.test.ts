@@ -8,6 +8,7 @@ import {
 } from '../../handlers/contracts/errors.js';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../handlers/contracts/run-timeouts.js';
 import { COMPILATION_TARGETS } from '../../handlers/catalog/instances.js';
+import { SIGNED_REQUESTS_PER_WORKER_SECOND } from '../../handlers/load-test/worker-ceiling.js';
 import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 
@@ -534,6 +535,48 @@ describe('validateAndPlan', () => {
     );
     expect((error as BudgetExceededError).details).toMatchObject({ maxCostUsd: 0.05 });
     expect(store.objects.size).toBe(objectsBefore);
+  });
+});
+
+describe('validateAndPlan: load workers against the signed-request ceiling', () => {
+  const ceiling = SIGNED_REQUESTS_PER_WORKER_SECOND;
+
+  it('warns in the plan when an open-model step is faster than its workers can sign, saying how many it needs', async () => {
+    // Prepare
+    const input = baseInput({ loadPlan: { model: 'open', steps: [ceiling, 4 * ceiling], workers: 2 } });
+    const logged: unknown[] = [];
+    const logger = { ...silentLogger, info: (_message: string, details?: unknown) => logged.push(details) };
+
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input }, { ...deps(), logger });
+
+    // Assert
+    const expected =
+      `loadPlan.workers: the top step of ${4 * ceiling} requests/s is ${2 * ceiling} requests/s for each of ` +
+      `2 worker(s), more than the ~${ceiling} signed InvokeEndpoint requests/s one 2048 MB load worker can ` +
+      'send on AWS (bench/RESULTS.md, "Signed path"); its own CPU would delay the arrivals and add to the ' +
+      'latencies: set loadPlan.workers to at least 4.';
+    expect(plan.warnings).toEqual([expected]);
+    expect(logged).toEqual([
+      {
+        runId: 'run-1',
+        candidates: 3,
+        compilations: 1,
+        estimatedCostUsd: plan.estimate.totalUsd,
+        warnings: [expected],
+      },
+    ]);
+  });
+
+  it('plans without warnings when every worker stays within the ceiling', async () => {
+    // Prepare
+    const input = baseInput({ loadPlan: { model: 'open', steps: [ceiling, 4 * ceiling], workers: 4 } });
+
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
+
+    // Assert
+    expect(plan.warnings).toBeUndefined();
   });
 });
 

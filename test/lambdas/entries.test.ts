@@ -24,8 +24,9 @@ import {
   ListModelsCommand,
   SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
-import { InvokeEndpointCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mockClient } from 'aws-sdk-client-mock';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import type {
@@ -58,7 +59,6 @@ setStepEnvironment({
 
 const s3 = mockClient(S3Client);
 const sagemaker = mockClient(SageMakerClient);
-const runtime = mockClient(SageMakerRuntimeClient);
 // Recommend reads endpoint metrics: no test may reach the real CloudWatch.
 const cloudwatch = mockClient(CloudWatchClient);
 
@@ -105,7 +105,6 @@ beforeAll(async () => {
 beforeEach(() => {
   s3.reset();
   sagemaker.reset();
-  runtime.reset();
   cloudwatch.reset();
 });
 
@@ -359,6 +358,35 @@ describe('check-endpoint entry', () => {
 describe('load-test entries', () => {
   let workerResult: Uint8Array | undefined;
   let worker: WorkerOutcome;
+  /**
+   * The load worker's transport calls the SDK's resolved handler rather than `client.send`, which
+   * the client mocks replace: a loopback stand-in of the runtime endpoint (the SDK's
+   * AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME) records what it sends instead.
+   */
+  const invocations: { path: string; contentType: string | undefined; body: string }[] = [];
+  const runtimeServer = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      invocations.push({ path: request.url ?? '', contentType: request.headers['content-type'], body });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => runtimeServer.listen(0, '127.0.0.1', resolve));
+    const { port } = runtimeServer.address() as AddressInfo;
+    process.env.AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME = `http://127.0.0.1:${port}`;
+    process.env.AWS_ACCESS_KEY_ID ??= 'AKIDEXAMPLE';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'secret';
+  });
+
+  afterAll(async () => {
+    delete process.env.AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME;
+    runtimeServer.closeAllConnections();
+    await new Promise((resolve) => runtimeServer.close(resolve));
+  });
 
   it('run-load-worker invokes the endpoint and stores its result in S3', async () => {
     // Arrange
@@ -367,7 +395,7 @@ describe('load-test entries', () => {
       workerResult = input.Body as Uint8Array;
       return {};
     });
-    runtime.on(InvokeEndpointCommand).resolves({ Body: new Uint8Array() as any });
+    invocations.length = 0;
     const { handler } = await import('../../lambdas/run-load-worker.js');
 
     // Act
@@ -378,17 +406,17 @@ describe('load-test entries', () => {
 
     // Assert
     expect(worker.resultUri).toBe(`s3://mso-artifacts/runs/${RUN_ID}/load-tests/c5/worker-0/segment-0.json`);
-    expect(runtime.commandCalls(InvokeEndpointCommand)[0]?.args[0].input).toMatchObject({
-      EndpointName: realtime.endpointName,
-      ContentType: 'application/json',
+    expect(invocations[0]).toEqual({
+      path: `/endpoints/${realtime.endpointName}/invocations`,
+      contentType: 'application/json',
+      body: '{"x":1}',
     });
-    expect(runtime.commandCalls(InvokeEndpointCommand).length).toBeGreaterThanOrEqual(20);
+    expect(invocations.length).toBeGreaterThanOrEqual(20);
   });
 
   it('run-load-worker stops at once when the Lambda has less time left than the safety margin', async () => {
     s3.on(GetObjectCommand).resolves({ Body: bodyOf(new TextEncoder().encode('{"x":1}')) });
     s3.on(PutObjectCommand).resolves({});
-    runtime.on(InvokeEndpointCommand).resolves({ Body: new Uint8Array() as any });
     const { handler, RESULT_SAFETY_MARGIN_MS } = await import('../../lambdas/run-load-worker.js');
 
     const outcome = await handler(

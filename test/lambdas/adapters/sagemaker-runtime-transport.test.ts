@@ -1,16 +1,17 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import {
   InvokeEndpointCommand,
-  ModelError,
   ModelNotReadyException,
   SageMakerRuntimeClient,
   SageMakerRuntimeServiceException,
   ServiceUnavailable,
   ValidationError,
 } from '@aws-sdk/client-sagemaker-runtime';
+import { HttpResponse } from '@smithy/core/protocols';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { mockClient } from 'aws-sdk-client-mock';
+import type { HttpRequest } from '@smithy/types';
 import { Agent } from 'node:https';
+import { Readable } from 'node:stream';
 import {
   classifyInvokeError,
   createLoadTestRuntimeClient,
@@ -19,7 +20,6 @@ import {
 } from '../../../lambdas/adapters/sagemaker-runtime-transport.js';
 import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
 
-const runtime = mockClient(SageMakerRuntimeClient);
 const REQUEST: InvokeRequest = {
   body: new TextEncoder().encode('{"inputs":[[1,2,3]]}'),
   contentType: 'application/json',
@@ -36,18 +36,50 @@ function serviceError(name: string, httpStatusCode: number, fault: 'client' | 's
   });
 }
 
-describe('SageMaker runtime transport', () => {
-  const client = new SageMakerRuntimeClient({ region: 'eu-west-1' });
+/** What the stub request handler received: the signed HTTP request and the options of `handle`. */
+interface Sent {
+  readonly request: HttpRequest;
+  readonly abortSignal: unknown;
+}
 
-  beforeEach(() => {
-    runtime.reset();
+/**
+ * A real runtime client (serializer, middleware, SigV4) over a request handler that records each
+ * request and answers with `answer`: the transport resolves the SDK's handler itself rather than
+ * calling `client.send`, so the test goes through the same stack a real call does.
+ */
+function stubbedClient(answer: () => HttpResponse): { client: SageMakerRuntimeClient; sent: Sent[] } {
+  const sent: Sent[] = [];
+  const requestHandler = {
+    handle(request: HttpRequest, options?: { abortSignal?: unknown }) {
+      sent.push({ request, abortSignal: options?.abortSignal });
+      return Promise.resolve({ response: answer() });
+    },
+    updateHttpClientConfig: () => undefined,
+    httpHandlerConfigs: () => ({}),
+  };
+  const client = new SageMakerRuntimeClient({
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+    maxAttempts: 1,
+    requestHandler,
   });
+  return { client, sent };
+}
 
+function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  return new HttpResponse({
+    statusCode,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: Readable.from([Buffer.from(JSON.stringify(body))]),
+  });
+}
+
+const ok = (): HttpResponse => jsonResponse(200, { outputs: [1] });
+
+describe('SageMaker runtime transport', () => {
   it('sends InvokeEndpoint with the endpoint, body, content type and routing options', async () => {
     // Arrange
-    runtime
-      .on(InvokeEndpointCommand)
-      .resolves({ Body: new Uint8Array(), ContentType: 'application/json' } as never);
+    const { client, sent } = stubbedClient(ok);
     const transport = createSageMakerRuntimeTransport({
       client,
       endpointName: 'msopt-run-42-c3',
@@ -60,21 +92,25 @@ describe('SageMaker runtime transport', () => {
 
     // Assert
     expect(outcome).toEqual({ kind: 'ok' });
-    const calls = runtime.commandCalls(InvokeEndpointCommand);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.args[0].input).toEqual({
-      EndpointName: 'msopt-run-42-c3',
-      Body: REQUEST.body,
-      ContentType: 'application/json',
-      Accept: 'application/json',
-      TargetVariant: 'AllTraffic',
-      CustomAttributes: 'load-test=1',
+    const request = sent[0]?.request;
+    expect(request?.method).toBe('POST');
+    expect(request?.hostname).toBe('runtime.sagemaker.eu-west-1.amazonaws.com');
+    expect(request?.path).toBe('/endpoints/msopt-run-42-c3/invocations');
+    expect(request?.body).toEqual(REQUEST.body);
+    expect(request?.headers).toMatchObject({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-amzn-sagemaker-target-variant': 'AllTraffic',
+      'x-amzn-sagemaker-custom-attributes': 'load-test=1',
     });
+    expect(request?.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/sagemaker\/aws4_request, /,
+    );
   });
 
   it("passes the step's abort signal on, so a deadline cuts the request", async () => {
     // Arrange
-    runtime.on(InvokeEndpointCommand).resolves({});
+    const { client, sent } = stubbedClient(ok);
     const transport = createSageMakerRuntimeTransport({ client, endpointName: 'e' });
     const step = new AbortController();
 
@@ -82,36 +118,59 @@ describe('SageMaker runtime transport', () => {
     await transport.invoke(REQUEST, step.signal);
 
     // Assert
-    // The stub is typed as send(command); the SDK also gets the options argument.
-    expect((runtime.send.firstCall.args as unknown[])[1]).toEqual({ abortSignal: step.signal });
+    expect(sent[0]?.abortSignal).toBe(step.signal);
   });
 
   it('leaves out routing options that are not given', async () => {
     // Arrange
-    runtime.on(InvokeEndpointCommand).resolves({});
+    const { client, sent } = stubbedClient(ok);
     const transport = createSageMakerRuntimeTransport({ client, endpointName: 'msopt-run-42-c1' });
 
     // Act
     await transport.invoke({ body: REQUEST.body, contentType: 'text/csv' }, never);
 
     // Assert
-    expect(runtime.commandCalls(InvokeEndpointCommand)[0]?.args[0].input).toEqual({
-      EndpointName: 'msopt-run-42-c1',
-      Body: REQUEST.body,
-      ContentType: 'text/csv',
-    });
+    const headers = Object.keys(sent[0]?.request.headers ?? {}).filter((name) =>
+      /^(accept|x-amzn-sagemaker-)/.test(name),
+    );
+    expect(headers).toEqual([]);
+    expect(sent[0]?.request.headers['content-type']).toBe('text/csv');
+  });
+
+  it('sends each request with its own body and signature over one resolved handler per step', async () => {
+    // Arrange
+    const { client, sent } = stubbedClient(ok);
+    const transport = createSageMakerRuntimeTransport({ client, endpointName: 'e' });
+    const resolve = jest.spyOn(InvokeEndpointCommand.prototype, 'resolveMiddleware');
+    const second = new TextEncoder().encode('{"inputs":[[4,5,6]]}');
+
+    // Act
+    await transport.invoke(REQUEST, never);
+    await transport.invoke({ ...REQUEST, body: second }, never);
+    const nextStep = new AbortController().signal;
+    await transport.invoke(REQUEST, nextStep);
+
+    // Assert
+    expect(resolve).toHaveBeenCalledTimes(2);
+    expect(sent.map((call): unknown => call.request.body)).toEqual([REQUEST.body, second, REQUEST.body]);
+    expect(sent.map((call) => call.abortSignal)).toEqual([never, never, nextStep]);
+    expect(sent[0]?.request.headers.authorization).not.toBe(sent[1]?.request.headers.authorization);
+    resolve.mockRestore();
   });
 
   it("reports a ModelError with the container's status, body and log stream", async () => {
-    // Arrange
-    runtime.on(InvokeEndpointCommand).rejects(
-      new ModelError({
-        $metadata: { httpStatusCode: 424 },
-        message: 'Received server error (500) from primary with message "boom"',
-        OriginalStatusCode: 500,
-        OriginalMessage: '{"error":"CUDA out of memory"}',
-        LogStreamArn: 'arn:aws:logs:eu-west-1:123456789012:log-group:/aws/sagemaker/Endpoints/x',
-      }),
+    // Arrange: SageMaker's answer when the container fails (restJson1: the error's name in a header).
+    const { client } = stubbedClient(() =>
+      jsonResponse(
+        424,
+        {
+          message: 'Received server error (500) from primary with message "boom"',
+          OriginalStatusCode: 500,
+          OriginalMessage: '{"error":"CUDA out of memory"}',
+          LogStreamArn: 'arn:aws:logs:eu-west-1:123456789012:log-group:/aws/sagemaker/Endpoints/x',
+        },
+        { 'x-amzn-errortype': 'ModelError' },
+      ),
     );
     const transport = createSageMakerRuntimeTransport({ client, endpointName: 'e' });
 
@@ -203,6 +262,22 @@ describe('load-test runtime client', () => {
     // Assert
     expect(await client.config.maxAttempts()).toBe(1);
     expect(client.config.requestHandler).toBeInstanceOf(NodeHttpHandler);
+  });
+
+  it('builds one SigV4 signer for all its requests, not one per request', async () => {
+    // Arrange
+    const client = createLoadTestRuntimeClient({
+      region: 'eu-west-1',
+      maxSockets: 8,
+      requestTimeoutMs: 65_000,
+    });
+
+    // Act
+    const first = await client.config.signer();
+    const second = await client.config.signer();
+
+    // Assert
+    expect(second).toBe(first);
   });
 
   it('keeps connections alive, holds as many sockets as requests in flight and throws on timeout', () => {

@@ -1,25 +1,44 @@
-import { InvokeEndpointCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { beforeEach, describe, expect, it } from '@jest/globals';
-import { mockClient } from 'aws-sdk-client-mock';
+import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { describe, expect, it } from '@jest/globals';
+import { HttpResponse } from '@smithy/core/protocols';
+import type { HttpRequest } from '@smithy/types';
+import { Readable } from 'node:stream';
 import type { LoadTestClientOptions } from '../../../lambdas/adapters/sagemaker-runtime-transport.js';
 import { createRuntimeTransportFactory } from '../../../lambdas/adapters/transport-factory.js';
 
-const runtime = mockClient(SageMakerRuntimeClient);
-
-/** Records the sizes each client was built with; the clients are real (their `send` is mocked). */
+/**
+ * Records the sizes each client was built with; the clients are real, over a request handler that
+ * records each request and answers 200.
+ */
 function recordingClientFactory(): {
   built: LoadTestClientOptions[];
   destroyed: number[];
+  sent: HttpRequest[];
   createClient: (options: LoadTestClientOptions) => SageMakerRuntimeClient;
 } {
   const built: LoadTestClientOptions[] = [];
   const destroyed: number[] = [];
+  const sent: HttpRequest[] = [];
+  const requestHandler = {
+    handle(request: HttpRequest) {
+      sent.push(request);
+      const body = Readable.from([Buffer.from('{}')]);
+      return Promise.resolve({ response: new HttpResponse({ statusCode: 200, headers: {}, body }) });
+    },
+    updateHttpClientConfig: () => undefined,
+    httpHandlerConfigs: () => ({}),
+  };
   return {
     built,
     destroyed,
+    sent,
     createClient: (options) => {
       const index = built.push(options) - 1;
-      const client = new SageMakerRuntimeClient({ region: 'us-east-1' });
+      const client = new SageMakerRuntimeClient({
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+        requestHandler,
+      });
       const destroy = client.destroy.bind(client);
       client.destroy = () => {
         destroyed.push(index);
@@ -31,14 +50,9 @@ function recordingClientFactory(): {
 }
 
 describe('createRuntimeTransportFactory', () => {
-  beforeEach(() => {
-    runtime.reset();
-  });
-
   it('opens a transport that invokes the named endpoint with the request body and content type', async () => {
     // Arrange
-    runtime.on(InvokeEndpointCommand).resolves({ Body: new Uint8Array() as any });
-    const { createClient } = recordingClientFactory();
+    const { createClient, sent } = recordingClientFactory();
     const open = createRuntimeTransportFactory({ createClient });
     const body = new TextEncoder().encode('{"x":1}');
 
@@ -51,11 +65,10 @@ describe('createRuntimeTransportFactory', () => {
 
     // Assert
     expect(outcome).toEqual({ kind: 'ok' });
-    expect(runtime.commandCalls(InvokeEndpointCommand)[0]?.args[0].input).toEqual({
-      EndpointName: 'mso-run-ep-c1',
-      Body: body,
-      ContentType: 'application/json',
-    });
+    expect(sent.map((request) => [request.method, request.path, request.headers['content-type']])).toEqual([
+      ['POST', '/endpoints/mso-run-ep-c1/invocations', 'application/json'],
+    ]);
+    expect(sent[0]?.body).toEqual(body);
   });
 
   it('sizes the client for the plan: sockets for every connection and the plan request timeout', () => {

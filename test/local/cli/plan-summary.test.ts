@@ -17,4 +17,18 @@ describe('formatPlan', () => {
       'Load plan: closed model, steps 1, 2, 4, 8, 16 (then 32, 64, 128 while every step meets the SLA), 5 s warm-up + 30 s per step, 1 worker(s): at most 280 s per candidate; 1 candidate(s), 2 at a time: about 280 s of load tests',
     );
   });
+
+  it("prints the planner's warnings under the load plan", () => {
+    // Prepare
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)], {
+      warnings: ['loadPlan.workers: set loadPlan.workers to at least 3.'],
+    });
+
+    // Act
+    const lines = formatPlan({ plan, runCommand: 'npm start -- --input in.json' }).split('\n');
+
+    // Assert
+    const loadPlanLine = lines.findIndex((line) => line.startsWith('Load plan: '));
+    expect(lines[loadPlanLine + 1]).toBe('  warning: loadPlan.workers: set loadPlan.workers to at least 3.');
+  });
 });
