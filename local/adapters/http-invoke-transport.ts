@@ -64,9 +64,17 @@ function abortReason(signal: AbortSignal): Error {
   return reason instanceof Error ? reason : new Error(typeof reason === 'string' ? reason : 'aborted');
 }
 
-/** One request's state between undici's callbacks. */
+/**
+ * One request's state between undici's callbacks, and the promise it settles. It implements
+ * undici's core handler callbacks (`onConnect` … `onError`), the ones its Request calls: undici
+ * marks them deprecated in favour of `onRequestStart` … `onResponseError`, but it implements those
+ * by wrapping each request's handler in an UnwrapHandler and an UnwrapController and turning the
+ * raw headers and trailers of every response into objects (`parseHeaders`), which at tens of
+ * thousands of requests per second is a good share of the transport's allocation (profiled in
+ * bench/RESULTS.md, run D). Nothing here reads a response header but the status.
+ */
 class Invocation implements Dispatcher.DispatchHandler {
-  controller: Dispatcher.DispatchController | undefined;
+  abort: ((error?: Error) => void) | undefined;
   private statusCode = 0;
   private errorBody: Buffer[] | undefined;
   private errorBodyBytes = 0;
@@ -74,39 +82,47 @@ class Invocation implements Dispatcher.DispatchHandler {
   constructor(
     readonly signal: AbortSignal,
     private readonly requestTimeoutMs: number,
-    private readonly finish: (invocation: Invocation, outcome: InvokeOutcome) => void,
+    private readonly inFlight: Set<Invocation>,
+    private readonly resolve: (outcome: InvokeOutcome) => void,
   ) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.signal.aborted) controller.abort(abortReason(this.signal));
+  onConnect(abort: (error?: Error) => void): void {
+    this.abort = abort;
+    if (this.signal.aborted) abort(abortReason(this.signal));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onHeaders(statusCode: number): boolean {
     this.statusCode = statusCode;
     if (statusCode < 200 || statusCode >= 300) this.errorBody = [];
+    return true;
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     // A successful body is read to its last byte (latency runs to it) and dropped; an error body
     // is kept up to MAX_ERROR_BODY_BYTES for the error sample.
     if (this.errorBody !== undefined && this.errorBodyBytes < MAX_ERROR_BODY_BYTES) {
       this.errorBody.push(chunk);
       this.errorBodyBytes += chunk.byteLength;
     }
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     if (this.errorBody === undefined) {
-      this.finish(this, OK);
+      this.finish(OK);
       return;
     }
     const body = Buffer.concat(this.errorBody).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
-    this.finish(this, classifyStatus(this.statusCode, body));
+    this.finish(classifyStatus(this.statusCode, body));
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.finish(this, classifyFailure(error, this.signal, this.requestTimeoutMs));
+  onError(error: Error): void {
+    this.finish(classifyFailure(error, this.signal, this.requestTimeoutMs));
+  }
+
+  private finish(outcome: InvokeOutcome): void {
+    this.inFlight.delete(this);
+    this.resolve(outcome);
   }
 }
 
@@ -152,7 +168,7 @@ export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): 
       'abort',
       () => {
         for (const invocation of inFlight) {
-          if (invocation.signal === signal) invocation.controller?.abort(abortReason(signal));
+          if (invocation.signal === signal) invocation.abort?.(abortReason(signal));
         }
       },
       { once: true },
@@ -166,10 +182,7 @@ export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): 
       const { headers, body } = prepare(request);
       watch(signal);
       return new Promise<InvokeOutcome>((resolve) => {
-        const invocation = new Invocation(signal, options.requestTimeoutMs, (done, outcome) => {
-          inFlight.delete(done);
-          resolve(outcome);
-        });
+        const invocation = new Invocation(signal, options.requestTimeoutMs, inFlight, resolve);
         inFlight.add(invocation);
         pool.dispatch({ method: 'POST', path, headers, body }, invocation);
       });
