@@ -2,7 +2,10 @@
 import { loadavg } from 'node:os';
 import { benchCeiling } from './ceiling.js';
 
-const load = (): string => loadavg().map((value) => value.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 console.log(`load average at start ${load()}`);
 const row = await benchCeiling();
 console.log(`${row.pass ? 'ok  ' : 'FAIL'} ${row.name}: ${row.measured}`);

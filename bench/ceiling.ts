@@ -104,7 +104,9 @@ export async function benchCeiling(): Promise<BenchRow> {
         pairedRatios: pairs.map((pair) => round3(pair.engineTps / pair.autocannonTps)),
         engineCpuUsPerRequest: pairs.map((pair) => round3(pair.engineCpuUsPerRequest)),
         autocannonCpuUsPerRequest: pairs.map((pair) => round3(pair.autocannonCpuUsPerRequest)),
-        pairedCpuRatios: pairs.map((pair) => round3(pair.engineCpuUsPerRequest / pair.autocannonCpuUsPerRequest)),
+        pairedCpuRatios: pairs.map((pair) =>
+          round3(pair.engineCpuUsPerRequest / pair.autocannonCpuUsPerRequest),
+        ),
         figures,
         engineErrors,
       },

@@ -34,9 +34,7 @@ export function selfTimes(profile: CpuProfile, keyOf: (node: ProfileNode) => str
 }
 
 const shortUrl = (url: string): string =>
-  url
-    .replace(/^file:\/\/.*\/node_modules\//, '')
-    .replace(/^file:\/\/.*?\/(handlers|local|bench)\//, '$1/');
+  url.replace(/^file:\/\/.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(handlers|local|bench)\//, '$1/');
 
 function printTop(title: string, times: Map<string, number>, top: number): void {
   const total = [...times.values()].reduce((sum, value) => sum + value, 0);
@@ -55,8 +53,10 @@ const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 const top = Number(topArg ?? 30);
 printTop(
   'self time by function',
-  selfTimes(profile, ({ callFrame }) =>
-    `${callFrame.functionName || '(anonymous)'} ${shortUrl(callFrame.url)}:${callFrame.lineNumber + 1}`,
+  selfTimes(
+    profile,
+    ({ callFrame }) =>
+      `${callFrame.functionName || '(anonymous)'} ${shortUrl(callFrame.url)}:${callFrame.lineNumber + 1}`,
   ),
   top,
 );
