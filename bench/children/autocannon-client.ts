@@ -1,10 +1,15 @@
-/** autocannon against a URL: same method, body, concurrency and duration as our engine's run. */
+/**
+ * autocannon against a URL: same method, body, concurrency and duration as our engine's run. Also
+ * reports its CPU time over the run (setup to result) and the requests it completed.
+ */
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
+import { cpuUsSince } from '../support/cpu.js';
 
 const { values } = parseArgs({
   options: { url: { type: 'string' }, connections: { type: 'string' }, seconds: { type: 'string' } },
 });
+const cpuStart = process.cpuUsage();
 const result = await autocannon({
   url: values.url ?? '',
   method: 'POST',
@@ -13,6 +18,7 @@ const result = await autocannon({
   connections: Number(values.connections),
   duration: Number(values.seconds),
 });
+const cpuUs = cpuUsSince(cpuStart);
 console.log(
   JSON.stringify({
     requests: result.requests.total,
@@ -20,5 +26,6 @@ console.log(
     requestsPerSecond: result.requests.total / result.duration,
     non2xx: result.non2xx,
     errors: result.errors,
+    cost: { cpuUs, requests: result.requests.total },
   }),
 );

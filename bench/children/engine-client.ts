@@ -1,9 +1,14 @@
-/** Our engine against a loopback server, in its own process; prints the aggregated result. */
+/**
+ * Our engine against a loopback server, in its own process; prints the aggregated result, and its
+ * CPU time over the run (warm-up included) with the requests it sent in that time.
+ */
 import { parseArgs } from 'node:util';
 import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../handlers/load-test/engine.js';
 import { connectionsPerWorker, parseLoadPlan, parseSla } from '../../handlers/load-test/plan.js';
+import type { InvokeTransport } from '../../handlers/load-test/ports.js';
 import { createHttpInvokeTransport } from '../../local/adapters/http-invoke-transport.js';
+import { cpuUsSince } from '../support/cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -20,13 +25,30 @@ const transport = createHttpInvokeTransport({
   connections: connectionsPerWorker(plan),
   requestTimeoutMs: plan.requestTimeoutMs,
 });
+// The step's result counts only the window's requests; CPU is taken over the whole run, so every
+// request sent (warm-up included) is counted here. The run waits for each one to settle.
+let sent = 0;
+const counted: InvokeTransport = {
+  invoke: (request, signal) => {
+    sent++;
+    return transport.invoke(request, signal);
+  },
+};
 const startAt = values['start-at-epoch-ms'];
+const cpuStart = process.cpuUsage();
 const worker = await runLoadTest({
   plan,
   sla,
-  transport,
+  transport: counted,
   request: { body: new TextEncoder().encode('{"inputs":[1,2,3]}'), contentType: 'application/json' },
   ...(startAt === undefined ? {} : { startAtEpochMs: Number(startAt) }),
 });
+const cpuUs = cpuUsSince(cpuStart);
 await transport.close();
-console.log(JSON.stringify({ worker, result: aggregateWorkerResults([worker], sla, plan) }));
+console.log(
+  JSON.stringify({
+    worker,
+    result: aggregateWorkerResults([worker], sla, plan),
+    cost: { cpuUs, requests: sent },
+  }),
+);

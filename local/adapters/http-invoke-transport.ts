@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Client } from 'undici';
 import type { Dispatcher } from 'undici';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { truncateMessage } from '../../handlers/load-test/error-samples.js';
@@ -64,9 +64,19 @@ function abortReason(signal: AbortSignal): Error {
   return reason instanceof Error ? reason : new Error(typeof reason === 'string' ? reason : 'aborted');
 }
 
-/** One request's state between undici's callbacks. */
+/**
+ * One request's state between undici's callbacks, and the promise it settles. It implements
+ * undici's core handler callbacks (`onConnect` … `onError`), the ones its Request calls: undici
+ * marks them deprecated in favour of `onRequestStart` … `onResponseError`, but it implements those
+ * by wrapping each request's handler in an UnwrapHandler and an UnwrapController and turning the
+ * raw headers and trailers of every response into objects (`parseHeaders`), which at tens of
+ * thousands of requests per second is a good share of the transport's allocation (profiled in
+ * bench/RESULTS.md, run D). Nothing here reads a response header but the status.
+ */
 class Invocation implements Dispatcher.DispatchHandler {
-  controller: Dispatcher.DispatchController | undefined;
+  abort: ((error?: Error) => void) | undefined;
+  /** The connection lent to this request, once it has one. */
+  client: Client | undefined;
   private statusCode = 0;
   private errorBody: Buffer[] | undefined;
   private errorBodyBytes = 0;
@@ -74,63 +84,140 @@ class Invocation implements Dispatcher.DispatchHandler {
   constructor(
     readonly signal: AbortSignal,
     private readonly requestTimeoutMs: number,
-    private readonly finish: (invocation: Invocation, outcome: InvokeOutcome) => void,
+    readonly request: Dispatcher.DispatchOptions,
+    private readonly connections: Connections,
+    private readonly resolve: (outcome: InvokeOutcome) => void,
   ) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.signal.aborted) controller.abort(abortReason(this.signal));
+  onConnect(abort: (error?: Error) => void): void {
+    this.abort = abort;
+    if (this.signal.aborted) abort(abortReason(this.signal));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onHeaders(statusCode: number): boolean {
     this.statusCode = statusCode;
     if (statusCode < 200 || statusCode >= 300) this.errorBody = [];
+    return true;
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     // A successful body is read to its last byte (latency runs to it) and dropped; an error body
     // is kept up to MAX_ERROR_BODY_BYTES for the error sample.
     if (this.errorBody !== undefined && this.errorBodyBytes < MAX_ERROR_BODY_BYTES) {
       this.errorBody.push(chunk);
       this.errorBodyBytes += chunk.byteLength;
     }
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     if (this.errorBody === undefined) {
-      this.finish(this, OK);
+      this.finish(OK);
       return;
     }
     const body = Buffer.concat(this.errorBody).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
-    this.finish(this, classifyStatus(this.statusCode, body));
+    this.finish(classifyStatus(this.statusCode, body));
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.finish(this, classifyFailure(error, this.signal, this.requestTimeoutMs));
+  onError(error: Error): void {
+    this.finish(classifyFailure(error, this.signal, this.requestTimeoutMs));
+  }
+
+  finish(outcome: InvokeOutcome): void {
+    this.connections.release(this);
+    this.resolve(outcome);
   }
 }
 
 /**
- * Local-mode transport: HTTP POST to a loopback model server's `/invocations` over an undici
- * Pool holding `connections` keep-alive connections, so no request waits for a socket. It uses
+ * The transport's connections: one undici Client (one keep-alive socket) each, lent to one request
+ * at a time, and requests waiting for one when more are in flight than there are connections
+ * (the engine avoids that: `connectionsPerWorker`). A Pool does the same lending, but finds a free
+ * client by scanning them all and emits a 'drain' event per response; a stack of idle clients is
+ * one pop and one push.
+ */
+class Connections {
+  readonly inFlight = new Set<Invocation>();
+  private readonly clients: Client[];
+  private readonly idle: Client[];
+  private readonly waiting: Invocation[] = [];
+
+  constructor(options: HttpInvokeTransportOptions) {
+    this.clients = Array.from(
+      { length: Math.max(1, options.connections) },
+      () =>
+        new Client(options.origin, {
+          headersTimeout: options.requestTimeoutMs,
+          bodyTimeout: options.requestTimeoutMs,
+          // Never more than one request on a connection (see `send`): a pipelining depth of 2 only
+          // makes undici resume the client as soon as a response ends, where at depth 1 it waits a
+          // turn of the event loop (setImmediate) on every response before the socket is reused.
+          pipelining: 2,
+        }),
+    );
+    this.idle = [...this.clients];
+  }
+
+  send(invocation: Invocation): void {
+    this.inFlight.add(invocation);
+    const client = this.idle.pop();
+    if (client === undefined) this.waiting.push(invocation);
+    else this.dispatch(client, invocation);
+  }
+
+  /** Called once per invocation, when it settles: its connection goes to the next in line. */
+  release(invocation: Invocation): void {
+    this.inFlight.delete(invocation);
+    const client = invocation.client;
+    if (client === undefined) {
+      const index = this.waiting.indexOf(invocation);
+      if (index >= 0) this.waiting.splice(index, 1);
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next === undefined) this.idle.push(client);
+    else this.dispatch(client, next);
+  }
+
+  /** Aborts every request of `signal`: those sent through undici, those waiting at once. */
+  abortAll(signal: AbortSignal, requestTimeoutMs: number): void {
+    for (const invocation of this.inFlight) {
+      if (invocation.signal !== signal) continue;
+      if (invocation.client === undefined)
+        invocation.finish(classifyFailure(abortReason(signal), signal, requestTimeoutMs));
+      else invocation.abort?.(abortReason(signal));
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.close()));
+  }
+
+  private dispatch(client: Client, invocation: Invocation): void {
+    invocation.client = client;
+    client.dispatch(invocation.request, invocation);
+  }
+}
+
+/**
+ * Local-mode transport: HTTP POST to a loopback model server's `/invocations` over `connections`
+ * keep-alive connections (undici Clients), so no request waits for a socket. It uses
  * undici's dispatch API rather than `request()`: no response stream per request, which at tens of
  * thousands of requests per second is most of a load generator's own cost.
  */
 export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): InvokeTransport & {
   close(): Promise<void>;
 } {
-  const pool = new Pool(options.origin, {
-    connections: options.connections,
-    headersTimeout: options.requestTimeoutMs,
-    bodyTimeout: options.requestTimeoutMs,
-  });
+  const connections = new Connections(options);
   const path = options.path ?? '/invocations';
   // Built once per request object: a flat header list and a Buffer body are undici's fast paths.
-  const prepared = new WeakMap<InvokeRequest, { headers: string[]; body: Buffer }>();
-  const prepare = (request: InvokeRequest): { headers: string[]; body: Buffer } => {
+  const prepared = new WeakMap<InvokeRequest, Dispatcher.DispatchOptions>();
+  const prepare = (request: InvokeRequest): Dispatcher.DispatchOptions => {
     let ready = prepared.get(request);
     if (ready === undefined) {
       ready = {
+        method: 'POST',
+        path,
         headers: [
           'content-type',
           request.contentType,
@@ -142,7 +229,6 @@ export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): 
     }
     return ready;
   };
-  const inFlight = new Set<Invocation>();
   // One abort listener per signal (the engine shares one per step), not one per request.
   const watched = new WeakSet<AbortSignal>();
   const watch = (signal: AbortSignal): void => {
@@ -151,9 +237,7 @@ export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): 
     signal.addEventListener(
       'abort',
       () => {
-        for (const invocation of inFlight) {
-          if (invocation.signal === signal) invocation.controller?.abort(abortReason(signal));
-        }
+        connections.abortAll(signal, options.requestTimeoutMs);
       },
       { once: true },
     );
@@ -163,19 +247,16 @@ export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): 
     invoke(request, signal) {
       if (signal.aborted)
         return Promise.resolve(classifyFailure(abortReason(signal), signal, options.requestTimeoutMs));
-      const { headers, body } = prepare(request);
+      const dispatchOptions = prepare(request);
       watch(signal);
       return new Promise<InvokeOutcome>((resolve) => {
-        const invocation = new Invocation(signal, options.requestTimeoutMs, (done, outcome) => {
-          inFlight.delete(done);
-          resolve(outcome);
-        });
-        inFlight.add(invocation);
-        pool.dispatch({ method: 'POST', path, headers, body }, invocation);
+        connections.send(
+          new Invocation(signal, options.requestTimeoutMs, dispatchOptions, connections, resolve),
+        );
       });
     },
-    async close() {
-      await pool.close();
+    close() {
+      return connections.close();
     },
   };
 }

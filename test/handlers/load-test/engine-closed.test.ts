@@ -293,6 +293,36 @@ describe('runLoadTest, closed model', () => {
     );
   });
 
+  it('counts a transport that throws before returning its promise as a client error', async () => {
+    // Arrange: every second call throws synchronously (a transport that is not an async function).
+    const clock = new VirtualClock();
+    let calls = 0;
+    const transport: InvokeTransport = {
+      invoke: () => {
+        calls++;
+        if (calls % 2 === 0) throw new TypeError('no socket');
+        return clock.sleepUntil(clock.nowUs() + 10_000).then(() => ({ kind: 'ok' as const }));
+      },
+    };
+
+    // Act
+    const worker = await runLoadTest({
+      plan: { steps: [1], warmupSeconds: 0, stepDurationSeconds: 1 },
+      sla: LOOSE_SLA,
+      transport,
+      request: REQUEST,
+      clock,
+    });
+
+    // Assert: 100 requests of 10 ms, each but the last followed at once by a refusal (the last ends
+    // with the window, where nothing starts).
+    expect(worker.steps[0]?.ok).toBe(100);
+    expect(worker.steps[0]?.errors.clientError).toBe(99);
+    expect(worker.steps[0]?.errorSamples[0]?.message).toBe(
+      'the transport threw instead of classifying: TypeError: no socket',
+    );
+  });
+
   it('reports progress about once a second with the phase of the step', async () => {
     // Arrange
     const events: LoadTestProgress[] = [];

@@ -170,6 +170,49 @@ describe('HTTP invoke transport', () => {
     expect(outcome.kind === 'ok' ? '' : outcome.message).toMatch(/^request failed: .*ECONNREFUSED/);
   });
 
+  it('queues requests beyond its connections and sends each once a connection is free', async () => {
+    // Arrange
+    const single = createHttpInvokeTransport({
+      origin: fixture.origin,
+      connections: 1,
+      requestTimeoutMs: 300,
+    });
+    const before = fixture.received.length;
+
+    // Act
+    const outcomes = await Promise.all([1, 2, 3].map(() => single.invoke(requestOf('ok'), never)));
+    await single.close();
+
+    // Assert
+    expect(outcomes).toEqual([{ kind: 'ok' }, { kind: 'ok' }, { kind: 'ok' }]);
+    expect(fixture.received.length - before).toBe(3);
+  });
+
+  it('aborts a request still waiting for a connection without sending it', async () => {
+    // Arrange: the only connection is held by a request the server never answers.
+    const single = createHttpInvokeTransport({
+      origin: fixture.origin,
+      connections: 1,
+      requestTimeoutMs: 300,
+    });
+    const held = single.invoke(requestOf('hang'), never);
+    const abort = new AbortController();
+    const waiting = single.invoke(requestOf('status:500 never sent'), abort.signal);
+
+    // Act
+    abort.abort('cancelled');
+    const outcome = await waiting;
+    await held;
+    // On the one connection, anything queued before this request would reach the server first.
+    const after = await single.invoke(requestOf('ok'), never);
+    await single.close();
+
+    // Assert
+    expect(outcome).toEqual({ kind: 'timeout', message: 'aborted (cancelled)' });
+    expect(after).toEqual({ kind: 'ok' });
+    expect(fixture.received.map((request) => request.body)).not.toContain('status:500 never sent');
+  });
+
   it('holds as many requests in flight as it has connections', async () => {
     // Act: the server answers only when all 8 are in flight at once.
     const outcomes = await Promise.all(
