@@ -23,6 +23,7 @@ import { isValidRunId, resourceName, runTags } from './contracts/names.js';
 import { runPrefixKey, s3Uri } from './contracts/object-uri.js';
 import {
   type CandidateInput,
+  objectiveOf,
   payloadField,
   type RunInput,
   runInputSchema,
@@ -143,7 +144,9 @@ export async function validateAndPlan(
     loadPlan: input.loadPlan,
     loadSegmentSeconds: deps.loadSegmentSeconds ?? awsSegmentSeconds(input.loadPlan),
     sla: input.sla,
-    objective: input.objective,
+    objective: objectiveOf(input),
+    availability: input.availability,
+    scaling: input.scaling,
     cleanupPolicy: input.cleanup.policy,
     maxConcurrentCandidates: input.maxConcurrentCandidates,
     tags: runTags(event.runId, input.tags),
