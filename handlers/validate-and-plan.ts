@@ -145,8 +145,10 @@ export async function validateAndPlan(
     loadSegmentSeconds: deps.loadSegmentSeconds ?? awsSegmentSeconds(input.loadPlan),
     sla: input.sla,
     objective: objectiveOf(input),
-    availability: input.availability,
-    scaling: input.scaling,
+    // Read only with a target: a plan without one stays as small as before (it is in every state).
+    ...(input.sla.targetTps === undefined
+      ? {}
+      : { availability: input.availability, scaling: input.scaling }),
     cleanupPolicy: input.cleanup.policy,
     maxConcurrentCandidates: input.maxConcurrentCandidates,
     tags: runTags(event.runId, input.tags),
