@@ -69,7 +69,7 @@ function policyIntro(st: ServeTarget): string | undefined {
   }
   return (
     `Target tracking on SageMakerVariantInvocationsPerInstance: ${policy.note}. ` +
-    `The requests ${st.endpointNote ?? ''}.`
+    `The requests and the snippet ${st.endpointNote ?? 'name the recommended endpoint'}.`
   );
 }
 

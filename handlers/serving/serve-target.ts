@@ -25,7 +25,7 @@ export interface ServeTarget {
   readonly instanceType?: string;
   readonly atTarget?: CandidateAtTarget;
   readonly policy?: ScalingPolicy;
-  /** Where the policy applies: the endpoint's name and whether it still exists. */
+  /** Where the requests apply ("apply to …", "name …"): the endpoint and whether it still exists. */
   readonly endpointNote?: string;
   readonly proven: false;
   readonly provenNote: string;
@@ -138,12 +138,12 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
 }
 
 function endpointNote(candidate: PlannedCandidate, cleanupPolicy: RunPlan['cleanupPolicy']): string {
-  if (candidate.kind === 'existing') return `applies to your endpoint ${candidate.endpointName} as it is`;
+  if (candidate.kind === 'existing') return `apply to your endpoint ${candidate.endpointName} as it is`;
   if (cleanupPolicy === 'keep-recommended') {
-    return `applies to ${candidate.endpointName}, kept by cleanup.policy keep-recommended (update its instance count to the minimum first)`;
+    return `apply to ${candidate.endpointName}, kept by cleanup.policy keep-recommended`;
   }
   return (
-    `names ${candidate.endpointName}, which the run deleted: deploy the configuration under that name, ` +
+    `name ${candidate.endpointName}, which the run deleted: deploy the configuration under that name, ` +
     'or replace it in ResourceId and PolicyName with your endpoint’s'
   );
 }
