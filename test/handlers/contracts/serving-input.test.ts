@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { objectiveOf, type RunInput, runInputSchema } from '../../../handlers/contracts/run-input.js';
 import { parseOrThrow } from '../../../handlers/contracts/validation.js';
@@ -107,5 +108,22 @@ describe('objectiveOf', () => {
 
     // Assert
     expect(objective).toBe('highest-tps');
+  });
+});
+
+describe('examples/local-serve-target.json', () => {
+  it('asks for 600 TPS, peaking at 900, and ranks on the cost at that target', () => {
+    // Prepare
+    const text = readFileSync(new URL('../../../examples/local-serve-target.json', import.meta.url), 'utf8');
+
+    // Act
+    const input = parse(JSON.parse(text));
+
+    // Assert
+    expect([input.sla.targetTps, input.scaling.peakTps, objectiveOf(input)]).toEqual([
+      600,
+      900,
+      'lowest-cost-at-target',
+    ]);
   });
 });
