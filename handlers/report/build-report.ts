@@ -168,7 +168,8 @@ function objectiveFigure(objective: string, m: Measured): string {
 function atTargetFigure(a: CandidateAtTarget | undefined): string {
   if (a === undefined) return 'not sized for a target';
   if (!a.canServe) return `cannot carry ${a.targetTps} TPS (${a.note})`;
-  const what = a.instances === undefined ? `${a.concurrency ?? '?'} concurrent requests` : `${a.instances} instances`;
+  const what =
+    a.instances === undefined ? `${a.concurrency ?? '?'} concurrent requests` : `${a.instances} instances`;
   return a.usdPerHour === undefined
     ? `${what} at ${a.targetTps} TPS, no price`
     : `$${a.usdPerHour.toFixed(4)}/h for ${what} at ${a.targetTps} TPS`;
@@ -353,7 +354,12 @@ export function buildReport(input: BuildReportInput): Report {
     const result = input.results.get(outcome.candidateId);
     if (candidate !== undefined && result !== undefined && outcome.status === CandidateStatuses.measured) {
       const m = measure(candidate, result);
-      const atTarget = candidateAtTargetOf(plan, candidate, result.sustainableTps, m.sustainable?.meanLatencyMs);
+      const atTarget = candidateAtTargetOf(
+        plan,
+        candidate,
+        result.sustainableTps,
+        m.sustainable?.meanLatencyMs,
+      );
       measured.push(m.sustainable === undefined || atTarget === undefined ? m : { ...m, atTarget });
     }
   }

@@ -43,7 +43,8 @@ export function serveTargetFacts(st: ServeTarget): string[] {
 export function serveTargetSummaryLine(report: Report): string | undefined {
   const st = report.serveTarget;
   if (st === undefined) return undefined;
-  return `${serveTargetHeading(st)}: ${serveTargetHeadline(st)} (not proven: measured, not tested at the target)`;
+  const caveat = st.candidateId === undefined ? '' : ' (not proven: measured, not tested at the target)';
+  return `${serveTargetHeading(st)}: ${serveTargetHeadline(st)}${caveat}`;
 }
 
 function policyBlocks(st: ServeTarget): { title: string; language: string; code: string }[] {

@@ -96,7 +96,10 @@ export interface ScalingPolicy {
  */
 export function scalingPolicyFor(input: ScalingPolicyInput): ScalingPolicy {
   const targetValue = Math.floor(input.perInstanceTps * 60 * input.headroom * 10) / 10;
-  const forPeak = Math.max(input.minInstances, instancesFor(input.peakTps, input.perInstanceTps, input.headroom));
+  const forPeak = Math.max(
+    input.minInstances,
+    instancesFor(input.peakTps, input.perInstanceTps, input.headroom),
+  );
   const quota = input.instanceQuota;
   const maxCapacity = quota !== undefined && quota < forPeak ? Math.max(input.minInstances, quota) : forPeak;
   const minCapacity = Math.min(input.minInstances, maxCapacity);

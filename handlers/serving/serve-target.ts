@@ -63,11 +63,14 @@ const SINGLE_INSTANCE_WARNING =
   'recommends more than one instance per production endpoint, spread over Availability Zones ' +
   '(https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-best-practices.html)';
 
-/** The "Serve X TPS" section's data; `undefined` when the SLA names no target. */
+/**
+ * The "Serve X TPS" section's data; `undefined` when the SLA names no target, or when no candidate
+ * met the SLA (there is nothing to size, and the outcome already says so).
+ */
 export function serveTargetSection(input: ServeTargetInput): ServeTarget | undefined {
   const { plan } = input;
   const targetTps = plan.sla.targetTps;
-  if (targetTps === undefined) return undefined;
+  if (targetTps === undefined || input.ranked.length === 0) return undefined;
   const { minInstances, headroom } = servingSettingsOf(plan);
   const peakTps = plan.scaling?.peakTps ?? targetTps;
   const warnings: string[] = [];
@@ -88,11 +91,8 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
     const reasons = input.ranked.map((r) => `${r.candidate.id}: ${r.atTarget?.note ?? 'not sized'}`);
     return {
       ...base,
-      provenNote: 'not proven: no candidate can carry the target',
-      warnings: [
-        ...warnings,
-        `no candidate that met the SLA can carry ${targetTps} TPS${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`,
-      ],
+      provenNote: `nothing to prove: ${reasons.join('; ')}`,
+      warnings,
     };
   }
   const { candidate, atTarget } = chosen;
@@ -123,7 +123,8 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
           minInstances,
           peakTps,
           scaleInCooldownSeconds: plan.scaling?.scaleInCooldownSeconds ?? DEFAULT_SCALE_IN_COOLDOWN_SECONDS,
-          scaleOutCooldownSeconds: plan.scaling?.scaleOutCooldownSeconds ?? DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
+          scaleOutCooldownSeconds:
+            plan.scaling?.scaleOutCooldownSeconds ?? DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
         });
   return {
     ...base,

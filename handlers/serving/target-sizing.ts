@@ -102,9 +102,7 @@ function instanceCandidateAtTarget(c: SizingCandidate, settings: SizingSettings)
     canServe: capped === '',
     instances,
     perInstanceTps: round(perInstanceTps, 2),
-    ...(usdPerHour === undefined
-      ? {}
-      : { usdPerHour, costPer1MUsd: costPer1M(usdPerHour, targetTps) }),
+    ...(usdPerHour === undefined ? {} : { usdPerHour, costPer1MUsd: costPer1M(usdPerHour, targetTps) }),
     note: `${sizing}${capped}${usdPerHour === undefined ? '; no price for this type' : ''}`,
   };
 }
@@ -120,7 +118,10 @@ function serverlessAtTarget(c: SizingCandidate, targetTps: number): CandidateAtT
   }
   const concurrency = ceilCount((targetTps * c.meanLatencyMs) / 1000);
   const gb = config.memorySizeMb / 1024;
-  const usdPerHour = round(targetTps * 3600 * (c.meanLatencyMs / 1000) * gb * SERVERLESS_USD_PER_GB_SECOND, 4);
+  const usdPerHour = round(
+    targetTps * 3600 * (c.meanLatencyMs / 1000) * gb * SERVERLESS_USD_PER_GB_SECOND,
+    4,
+  );
   const inFlight = `${targetTps} TPS × ${round(c.meanLatencyMs, 2)} ms mean latency keeps ${concurrency} requests in flight`;
   let refusal = '';
   if (concurrency > SERVERLESS_MAX_CONCURRENCY_LIMIT) {

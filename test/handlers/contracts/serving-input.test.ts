@@ -37,7 +37,11 @@ describe('run input: serving settings', () => {
 
     // Assert
     expect(input.availability).toEqual({ minInstances: 2 });
-    expect(input.scaling).toEqual({ headroom: 0.7, scaleInCooldownSeconds: 300, scaleOutCooldownSeconds: 60 });
+    expect(input.scaling).toEqual({
+      headroom: 0.7,
+      scaleInCooldownSeconds: 300,
+      scaleOutCooldownSeconds: 60,
+    });
   });
 
   it('refuses availability.minInstances of 0, naming the field', () => {

@@ -28,7 +28,9 @@ describe('the "Serve X TPS" section', () => {
     // Assert
     const lines = markdown.split('\n');
     expect(lines.indexOf('## Serve 600 TPS')).toBeLessThan(lines.indexOf('## Outcome'));
-    expect(lines).toContain('**9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large)**');
+    expect(lines).toContain(
+      '**9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large)**',
+    );
   });
 
   it('gives the PutScalingPolicy request as a JSON block in report.md', () => {
@@ -36,7 +38,8 @@ describe('the "Serve X TPS" section', () => {
     const markdown = renderMarkdownReport(targetReport(600));
 
     // Assert
-    const start = markdown.indexOf('PutScalingPolicy:\n\n```json\n') + 'PutScalingPolicy:\n\n```json\n'.length;
+    const start =
+      markdown.indexOf('PutScalingPolicy:\n\n```json\n') + 'PutScalingPolicy:\n\n```json\n'.length;
     const json = markdown.slice(start, markdown.indexOf('\n```', start));
     expect(JSON.parse(json)).toEqual({
       PolicyName: 'mso-run-ab12cd34-ep-large-invocations-per-instance',

@@ -97,7 +97,8 @@ describe('scalingPolicyFor', () => {
     template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
       PolicyName: policy.putScalingPolicy.PolicyName,
       PolicyType: 'TargetTrackingScaling',
-      TargetTrackingScalingPolicyConfiguration: policy.putScalingPolicy.TargetTrackingScalingPolicyConfiguration,
+      TargetTrackingScalingPolicyConfiguration:
+        policy.putScalingPolicy.TargetTrackingScalingPolicyConfiguration,
     });
   });
 });

@@ -147,3 +147,43 @@ describe('buildReport with a target TPS', () => {
     expect(report.serveTarget).toBeUndefined();
   });
 });
+
+describe('serveTargetSection', () => {
+  it('is absent when no candidate met the SLA', () => {
+    // Act
+    const report = reportFrom(
+      [
+        {
+          candidate: plannedCandidate('slow', 'ml.c5.large', 0.102),
+          steps: [{ load: 1, tps: 10, medianMs: 60, tailMs: 20 }],
+        },
+      ],
+      { plan: targetPlan() },
+    );
+
+    // Assert
+    expect(report.serveTarget).toBeUndefined();
+  });
+
+  it('names why each candidate cannot carry the target when none can', () => {
+    // Prepare: a serverless candidate whose maxConcurrency of 2 is below the 8 the target keeps in flight
+    const serverless: SampleEntry = {
+      candidate: {
+        ...plannedCandidate('sls', 'ml.c5.large', 0.102),
+        kind: 'serverless',
+        serverless: { memorySizeMb: 1024, maxConcurrency: 2 },
+      },
+      steps: [{ load: 1, tps: 80, medianMs: 12, tailMs: 2 }],
+    };
+
+    // Act
+    const report = reportFrom([serverless], { plan: targetPlan(), measuredLocally: false });
+
+    // Assert
+    expect([report.serveTarget?.candidateId, report.serveTarget?.provenNote]).toEqual([
+      undefined,
+      'nothing to prove: sls: 600 TPS × 12.1 ms mean latency keeps 8 requests in flight; more than its ' +
+        'maxConcurrency of 2: raise it to 8 and test again',
+    ]);
+  });
+});
