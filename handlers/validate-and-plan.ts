@@ -108,7 +108,7 @@ export async function validateAndPlan(
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
-  await checkInstanceQuotas(input, deps);
+  const instanceQuotas = await checkInstanceQuotas(input, deps);
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined
@@ -148,7 +148,13 @@ export async function validateAndPlan(
     // Read only with a target: a plan without one stays as small as before (it is in every state).
     ...(input.sla.targetTps === undefined
       ? {}
-      : { availability: input.availability, scaling: input.scaling }),
+      : {
+          availability: input.availability,
+          scaling: input.scaling,
+          ...(instanceQuotas.length === 0
+            ? {}
+            : { instanceQuotas: Object.fromEntries(instanceQuotas.map((q) => [q.instanceType, q.value])) }),
+        }),
     cleanupPolicy: input.cleanup.policy,
     maxConcurrentCandidates: input.maxConcurrentCandidates,
     tags: runTags(event.runId, input.tags),

@@ -236,6 +236,11 @@ export interface RunPlan {
   /** The run input's serving settings, read with `sla.targetTps`. @default their schema defaults */
   readonly availability?: AvailabilitySettings;
   readonly scaling?: ScalingSettings;
+  /**
+   * Instance type → the account's endpoint-instance quota, as "Validate and plan" read it; only with
+   * a target TPS, whose counts it caps. Absent when the quotas were not read.
+   */
+  readonly instanceQuotas?: Readonly<Record<string, number>>;
   readonly cleanupPolicy: RunInput['cleanup']['policy'];
   readonly maxConcurrentCandidates: number;
   /**

@@ -34,7 +34,7 @@ export interface ServeTarget {
 }
 
 export interface ServeTargetInput {
-  readonly plan: Pick<RunPlan, 'sla' | 'availability' | 'scaling' | 'cleanupPolicy'>;
+  readonly plan: Pick<RunPlan, 'sla' | 'availability' | 'scaling' | 'cleanupPolicy' | 'instanceQuotas'>;
   /** Candidates that met the SLA, best first under the run's objective. */
   readonly ranked: readonly {
     readonly candidate: PlannedCandidate;
@@ -112,6 +112,8 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
     `not proven: measured on ${measured} instance${measured === 1 ? '' : 's'}; the count and the policy ` +
     'are arithmetic from that measurement, not yet tested at the target load';
   const perInstanceTps = atTarget?.perInstanceTps;
+  const quota =
+    candidate.instanceType === undefined ? undefined : plan.instanceQuotas?.[candidate.instanceType];
   const policy =
     candidate.kind === 'serverless' || perInstanceTps === undefined
       ? undefined
@@ -125,6 +127,7 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
           scaleInCooldownSeconds: plan.scaling?.scaleInCooldownSeconds ?? DEFAULT_SCALE_IN_COOLDOWN_SECONDS,
           scaleOutCooldownSeconds:
             plan.scaling?.scaleOutCooldownSeconds ?? DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
+          ...(quota === undefined ? {} : { instanceQuota: quota }),
         });
   return {
     ...base,
@@ -154,7 +157,7 @@ function endpointNote(candidate: PlannedCandidate, cleanupPolicy: RunPlan['clean
  * minimum and headroom; `undefined` without a target or a sustainable TPS.
  */
 export function candidateAtTargetOf(
-  plan: Pick<RunPlan, 'sla' | 'availability' | 'scaling'>,
+  plan: Pick<RunPlan, 'sla' | 'availability' | 'scaling' | 'instanceQuotas'>,
   candidate: PlannedCandidate,
   sustainableTps: number | null,
   meanLatencyMs: number | null | undefined,
@@ -171,6 +174,10 @@ export function candidateAtTargetOf(
       ...(meanLatencyMs === undefined ? {} : { meanLatencyMs }),
       ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
     },
-    { targetTps, ...servingSettingsOf(plan) },
+    {
+      targetTps,
+      ...servingSettingsOf(plan),
+      ...(plan.instanceQuotas === undefined ? {} : { instanceQuotas: plan.instanceQuotas }),
+    },
   );
 }

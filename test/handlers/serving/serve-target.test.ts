@@ -98,6 +98,32 @@ describe('buildReport with a target TPS', () => {
     expect(report.serveTarget?.policy?.maxCapacity).toBe(15);
   });
 
+  it('serves the target with the next candidate when the account’s quota cannot hold the cheaper one’s count', () => {
+    // Act: large needs 9 but the account may run 5
+    const report = reportFrom([LARGE, XLARGE], {
+      plan: targetPlan({ instanceQuotas: { 'ml.c5.large': 5 } }),
+    });
+
+    // Assert
+    expect([report.recommendation?.candidateId, report.serveTarget?.candidateId]).toEqual([
+      'xlarge',
+      'xlarge',
+    ]);
+  });
+
+  it('caps the policy’s maximum at the account’s quota', () => {
+    // Act: the 1000 TPS peak needs 15 large, the account may run 12
+    const report = reportFrom([LARGE, XLARGE], {
+      plan: targetPlan({
+        instanceQuotas: { 'ml.c5.large': 12 },
+        scaling: { headroom: 0.7, peakTps: 1000, scaleInCooldownSeconds: 300, scaleOutCooldownSeconds: 60 },
+      }),
+    });
+
+    // Assert
+    expect(report.serveTarget?.policy?.registerScalableTarget.MaxCapacity).toBe(12);
+  });
+
   it('warns that a single instance has no Availability Zone redundancy when minInstances is 1', () => {
     // Act
     const report = reportFrom([LARGE], {
