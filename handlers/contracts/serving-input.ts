@@ -10,7 +10,10 @@ import { z } from 'zod';
  * Two instances by default: SageMaker's hosting best practices recommend more than one instance
  * per production endpoint, which it spreads over Availability Zones so that one zone's outage
  * leaves the endpoint serving (Best practices for deploying models on SageMaker AI Hosting
- * Services, https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-best-practices.html).
+ * Services, https://docs.aws.amazon.com/sagemaker/latest/dg/deployment-best-practices.html). AWS
+ * Config's managed rule sagemaker-endpoint-config-prod-instance-count flags a production variant
+ * whose InitialInstanceCount is 1 for the same reason
+ * (https://docs.aws.amazon.com/config/latest/developerguide/sagemaker-endpoint-config-prod-instance-count.html).
  */
 export const DEFAULT_MIN_INSTANCES = 2;
 
