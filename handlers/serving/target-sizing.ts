@@ -141,7 +141,10 @@ function serverlessAtTarget(c: SizingCandidate, targetTps: number): CandidateAtT
   };
 }
 
-/** The candidate at the target load; `undefined` inputs are refused by the caller's types. */
+/**
+ * The candidate at the target load: an instance count for real-time and existing endpoints, the
+ * requests in flight for serverless.
+ */
 export function candidateAtTarget(c: SizingCandidate, settings: SizingSettings): CandidateAtTarget {
   if (c.sustainableTps <= 0) {
     return { targetTps: settings.targetTps, canServe: false, note: 'no sustainable TPS to size from' };
