@@ -30,16 +30,20 @@ export interface InstanceQuotaDeps {
  *
  * The quotas are advice: when they cannot be read (no `servicequotas:ListServiceQuotas`
  * permission, throttling), the run goes on with a warning and meets the quota, if at all, when it
- * deploys.
+ * deploys. Returns the quotas it read (none when it read none), which cap the counts sized for a
+ * target TPS (handlers/serving/target-sizing.ts).
  */
-export async function checkInstanceQuotas(input: RunInput, deps: InstanceQuotaDeps): Promise<void> {
-  if (deps.instanceQuotas === undefined) return;
+export async function checkInstanceQuotas(
+  input: RunInput,
+  deps: InstanceQuotaDeps,
+): Promise<readonly InstanceQuota[]> {
+  if (deps.instanceQuotas === undefined) return [];
   const instanced = input.candidates.flatMap((candidate, index) =>
     'instanceType' in candidate
       ? [{ index, instanceType: candidate.instanceType, count: candidate.initialInstanceCount }]
       : [],
   );
-  if (instanced.length === 0 || input.existingEndpoint !== undefined) return;
+  if (instanced.length === 0 || input.existingEndpoint !== undefined) return [];
   const types = [...new Set(instanced.map((c) => c.instanceType))].sort();
   let quotas: readonly InstanceQuota[];
   try {
@@ -52,7 +56,7 @@ export async function checkInstanceQuotas(input: RunInput, deps: InstanceQuotaDe
         error: describeError(error),
       },
     );
-    return;
+    return [];
   }
   const copies = Object.values(input.environmentRanges).reduce(
     (product, values) => product * values.length,
@@ -91,6 +95,7 @@ export async function checkInstanceQuotas(input: RunInput, deps: InstanceQuotaDe
       });
     }
   }
+  return quotas;
 }
 
 function describeQuota(quota: InstanceQuota, region: string | undefined): string {

@@ -23,6 +23,7 @@ import { isValidRunId, resourceName, runTags } from './contracts/names.js';
 import { runPrefixKey, s3Uri } from './contracts/object-uri.js';
 import {
   type CandidateInput,
+  objectiveOf,
   payloadField,
   type RunInput,
   runInputSchema,
@@ -108,7 +109,7 @@ export async function validateAndPlan(
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
-  await checkInstanceQuotas(input, deps);
+  const instanceQuotas = await checkInstanceQuotas(input, deps);
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined
@@ -146,7 +147,17 @@ export async function validateAndPlan(
     loadSegmentSeconds: deps.loadSegmentSeconds ?? awsSegmentSeconds(input.loadPlan),
     ...(warnings.length === 0 ? {} : { warnings }),
     sla: input.sla,
-    objective: input.objective,
+    objective: objectiveOf(input),
+    // Read only with a target: a plan without one stays as small as before (it is in every state).
+    ...(input.sla.targetTps === undefined
+      ? {}
+      : {
+          availability: input.availability,
+          scaling: input.scaling,
+          ...(instanceQuotas.length === 0
+            ? {}
+            : { instanceQuotas: Object.fromEntries(instanceQuotas.map((q) => [q.instanceType, q.value])) }),
+        }),
     cleanupPolicy: input.cleanup.policy,
     maxConcurrentCandidates: input.maxConcurrentCandidates,
     tags: runTags(event.runId, input.tags),

@@ -5,7 +5,8 @@ import type { Report } from '../report/report.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
 import type { ExecutionBudgets } from './execution-limits.js';
-import type { RunInput, WeightedPayload } from './run-input.js';
+import type { Objective, RunInput, WeightedPayload } from './run-input.js';
+import type { AvailabilitySettings, ScalingSettings } from './serving-input.js';
 
 /**
  * The optimization workflow's contract: its steps, the states other layers name, and every JSON
@@ -231,7 +232,15 @@ export interface RunPlan {
   readonly existingEndpoint?: RunInput['existingEndpoint'];
   readonly loadPlan: LoadPlan;
   readonly sla: RunInput['sla'];
-  readonly objective: RunInput['objective'];
+  readonly objective: Objective;
+  /** The run input's serving settings, read with `sla.targetTps`. @default their schema defaults */
+  readonly availability?: AvailabilitySettings;
+  readonly scaling?: ScalingSettings;
+  /**
+   * Instance type → the account's endpoint-instance quota, as "Validate and plan" read it; only with
+   * a target TPS, whose counts it caps. Absent when the quotas were not read.
+   */
+  readonly instanceQuotas?: Readonly<Record<string, number>>;
   readonly cleanupPolicy: RunInput['cleanup']['policy'];
   readonly maxConcurrentCandidates: number;
   /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
+import { availabilitySchema, scalingSchema, servingInputIssues } from './serving-input.js';
 import { userTagsSchema } from './tags.js';
 
 /**
@@ -343,7 +344,12 @@ const existingEndpointSchema = z.strictObject({
   instanceCount: z.int().min(1).optional(),
 });
 
-export const OBJECTIVES = ['lowest-cost-per-1m', 'highest-tps', 'lowest-latency'] as const;
+export const OBJECTIVES = [
+  'lowest-cost-per-1m',
+  'highest-tps',
+  'lowest-latency',
+  'lowest-cost-at-target',
+] as const;
 export const CLEANUP_POLICIES = ['delete-all', 'keep-recommended'] as const;
 
 export const runInputSchema = z
@@ -372,7 +378,10 @@ export const runInputSchema = z
     existingEndpoint: existingEndpointSchema.optional(),
     loadPlan: loadPlanSchema,
     sla: slaSchema,
-    objective: z.enum(OBJECTIVES).default('lowest-cost-per-1m'),
+    /** @default lowest-cost-at-target when sla.targetTps is given, else lowest-cost-per-1m (objectiveOf) */
+    objective: z.enum(OBJECTIVES).optional(),
+    availability: availabilitySchema,
+    scaling: scalingSchema,
     cleanup: z
       .strictObject({ policy: z.enum(CLEANUP_POLICIES).default('delete-all') })
       .default({ policy: 'delete-all' }),
@@ -409,6 +418,7 @@ export const runInputSchema = z
         input.loadPlan.workers,
       );
     }
+    for (const { path, message, given } of servingInputIssues(input)) issue(path, message, given);
     if (input.existingEndpoint) {
       if (input.candidates.length > 0) {
         issue(
@@ -568,3 +578,9 @@ export function payloadField(input: Pick<RunInput, 'payloads'>, index: number): 
 export type RunInputDocument = z.input<typeof runInputSchema>;
 export type CandidateInput = RunInput['candidates'][number];
 export type Objective = (typeof OBJECTIVES)[number];
+
+/** The objective a run ranks on: the one it names, else the target's when it names a target TPS. */
+export function objectiveOf(input: Pick<RunInput, 'objective' | 'sla'>): Objective {
+  if (input.objective !== undefined) return input.objective;
+  return input.sla.targetTps === undefined ? 'lowest-cost-per-1m' : 'lowest-cost-at-target';
+}

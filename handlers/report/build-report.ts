@@ -14,6 +14,9 @@ import {
 } from '../contracts/optimization-state.js';
 import { decodeHistogram, type LoadTestResult, totalErrors, usToMs } from '../load-test/index.js';
 import type { EndpointMetrics } from '../ports.js';
+import { candidateAtTargetOf, serveTargetSection } from '../serving/serve-target.js';
+import { type CandidateAtTarget, costAtTargetKey } from '../serving/target-sizing.js';
+import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { reportPayloads } from './payload-breakdown.js';
 import type { CandidateReport, Recommendation, Report, ReportStep } from './report.js';
 
@@ -64,6 +67,8 @@ interface Measured {
   readonly saturation?: Saturation;
   /** The cost per 1M was priced from a TPS that is only a lower bound of the capacity. */
   readonly costPer1MIsUpperBound: boolean;
+  /** Sized for the SLA's target TPS, when it names one (handlers/serving/target-sizing.ts). */
+  readonly atTarget?: CandidateAtTarget;
 }
 
 interface Saturation {
@@ -135,6 +140,8 @@ function rank(objective: string, measured: readonly Measured[]): Measured[] {
         return -tps(m);
       case 'lowest-latency':
         return m.steps[0]?.latencyMs?.p95 ?? Number.POSITIVE_INFINITY;
+      case 'lowest-cost-at-target':
+        return costAtTargetKey(m.atTarget);
       default:
         return m.costPer1MUsd ?? Number.POSITIVE_INFINITY;
     }
@@ -148,11 +155,24 @@ function objectiveFigure(objective: string, m: Measured): string {
       return `${m.saturation?.saturated === false ? '≥ ' : ''}${round(m.result.sustainableTps ?? 0, 1)} TPS within the SLA`;
     case 'lowest-latency':
       return `p95 ${m.steps[0]?.latencyMs?.p95 ?? '?'} ms at the lowest load`;
+    case 'lowest-cost-at-target':
+      return atTargetFigure(m.atTarget);
     default:
       return m.costPer1MUsd === undefined
         ? 'no price'
         : `${m.costPer1MIsUpperBound ? '≤ ' : ''}$${m.costPer1MUsd.toFixed(4)} per 1M inferences`;
   }
+}
+
+/** `$1.2240/h for 6 × ml.c5.xlarge at 1000 TPS`, or why the candidate cannot carry the target. */
+function atTargetFigure(a: CandidateAtTarget | undefined): string {
+  if (a === undefined) return 'not sized for a target';
+  if (!a.canServe) return `cannot carry ${a.targetTps} TPS (${a.note})`;
+  const what =
+    a.instances === undefined ? `${a.concurrency ?? '?'} concurrent requests` : `${a.instances} instances`;
+  return a.usdPerHour === undefined
+    ? `${what} at ${a.targetTps} TPS, no price`
+    : `$${a.usdPerHour.toFixed(4)}/h for ${what} at ${a.targetTps} TPS`;
 }
 
 /**
@@ -333,7 +353,14 @@ export function buildReport(input: BuildReportInput): Report {
     const candidate = byId.get(outcome.candidateId);
     const result = input.results.get(outcome.candidateId);
     if (candidate !== undefined && result !== undefined && outcome.status === CandidateStatuses.measured) {
-      measured.push(measure(candidate, result));
+      const m = measure(candidate, result);
+      const atTarget = candidateAtTargetOf(
+        plan,
+        candidate,
+        result.sustainableTps,
+        m.sustainable?.meanLatencyMs,
+      );
+      measured.push(m.sustainable === undefined || atTarget === undefined ? m : { ...m, atTarget });
     }
   }
   const qualifying = rank(
@@ -341,11 +368,7 @@ export function buildReport(input: BuildReportInput): Report {
     measured.filter((m) => m.sustainable !== undefined),
   );
   const best = qualifying[0];
-  const targetTps = plan.sla.targetTps;
-  const instancesFor = (m: Measured): number | undefined =>
-    targetTps === undefined || m.result.sustainableTps === null || m.result.sustainableTps <= 0
-      ? undefined
-      : Math.ceil(targetTps / (m.result.sustainableTps / Math.max(1, m.candidate.initialInstanceCount)));
+  const instancesFor = (m: Measured): number | undefined => m.atTarget?.instances;
 
   const candidates: CandidateReport[] = tested.map((candidate, index) => {
     const outcome = outcomeOf(candidate.id);
@@ -428,6 +451,7 @@ export function buildReport(input: BuildReportInput): Report {
       ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
       ...(m.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
       ...(instancesForTargetTps === undefined ? {} : { instancesForTargetTps }),
+      ...(m.atTarget === undefined ? {} : { atTarget: m.atTarget }),
       ...(m.costPerHourUsd === undefined || candidate.kind !== 'realtime'
         ? {}
         : { runCostUsd: round((m.costPerHourUsd * runSeconds) / 3600, 4) }),
@@ -455,6 +479,16 @@ export function buildReport(input: BuildReportInput): Report {
           ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
           why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}`,
         };
+  const serveTarget = serveTargetSection({
+    plan,
+    ranked: qualifying.map((m) => ({
+      candidate: m.candidate,
+      ...(m.atTarget === undefined ? {} : { atTarget: m.atTarget }),
+      saturated: m.saturation?.saturated !== false,
+      variantName: outcomeOf(m.candidate.id)?.variantName ?? VARIANT_NAME,
+    })),
+    measuredLocally: input.measuredLocally,
+  });
   const counts = countVerdicts(candidates.map((c) => c.verdict));
   const outcome = runOutcomeOf(counts);
   const endpointUsd = round(
@@ -474,6 +508,7 @@ export function buildReport(input: BuildReportInput): Report {
     outcome,
     counts,
     outcomeText: outcomeSentence(outcome, counts, recommendation?.candidateId),
+    ...(serveTarget === undefined ? {} : { serveTarget }),
     candidates,
     recommendation,
     ...(recommendation === null

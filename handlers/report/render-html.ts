@@ -1,5 +1,6 @@
 import { renderReportCharts } from './charts.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
+import { serveTargetHtml } from './render-serve-target.js';
 import type { Report } from './report.js';
 import {
   candidateFacts,
@@ -180,6 +181,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     `<h1>Optimization report: ${escapeHtml(title)}</h1>`,
     `<p class="meta">Run <code>${escapeHtml(report.runId)}</code>, generated ${escapeHtml(report.generatedAt)}</p>`,
     report.measuredLocally ? `<p class="banner">${escapeHtml(MEASURED_LOCALLY_NOTICE)}</p>` : '',
+    serveTargetHtml(report, escapeHtml),
     '<h2>Outcome</h2>',
     `<p class="outcome ${report.outcome}"><strong>${escapeHtml(report.outcomeText)}</strong> (outcome <code>${escapeHtml(report.outcome)}</code>)</p>`,
     `<ul class="outcomes">${candidateOutcomeLines(report)

@@ -1,6 +1,7 @@
 import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
+import { serveTargetMarkdown } from './render-serve-target.js';
 import type { CandidateReport, CandidateVerdict, Report, ReportStep } from './report.js';
 
 /*
@@ -68,6 +69,7 @@ const OBJECTIVE_TEXT: Readonly<Record<string, string>> = {
   'lowest-cost-per-1m': 'lowest cost per 1M inferences among the candidates that meet the SLA',
   'highest-tps': 'highest sustainable throughput within the SLA',
   'lowest-latency': 'lowest p95 latency at the lowest load among the candidates that meet the SLA',
+  'lowest-cost-at-target': 'lowest cost per hour at the target TPS among the candidates that meet the SLA',
 };
 
 export function objectiveText(report: Report): string {
@@ -458,6 +460,7 @@ export function renderMarkdownReport(report: Report): string {
     ...(report.measuredLocally ? [`> **${escapeMarkdown(MEASURED_LOCALLY_NOTICE)}**`, ''] : []),
     `Run ${markdownCode(report.runId)}, generated ${escapeMarkdown(report.generatedAt)}.`,
     '',
+    ...serveTargetMarkdown(report),
     '## Outcome',
     '',
     `**${escapeMarkdown(report.outcomeText)}** (outcome ${markdownCode(report.outcome)})`,

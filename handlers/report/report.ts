@@ -1,6 +1,8 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
 import type { EndpointMetrics } from '../ports.js';
+import type { ServeTarget } from '../serving/serve-target.js';
+import type { CandidateAtTarget } from '../serving/target-sizing.js';
 import type {
   LatencyPercentilesMs,
   LatencySla,
@@ -28,6 +30,8 @@ export interface Report {
   readonly counts: VerdictCounts;
   /** The outcome and what happened to each candidate, in one sentence: the report's first line. */
   readonly outcomeText: string;
+  /** "Serve X TPS": the count, cost and autoscaling policy for the SLA's target, when it names one. */
+  readonly serveTarget?: ServeTarget;
   readonly candidates: readonly CandidateReport[];
   readonly recommendation: Recommendation | null;
   /** Why nothing was recommended, when nothing was. */
@@ -102,8 +106,10 @@ export interface CandidateReport {
    * saturated may carry more TPS for the same $/h. Serverless bills per request, so never.
    */
   readonly costPer1MIsUpperBound?: true;
-  /** Instances of this type needed for the SLA's target TPS, when it names one. */
+  /** Instances of this type for the SLA's target TPS, when it names one: `atTarget.instances`. */
   readonly instancesForTargetTps?: number;
+  /** The candidate sized for the target TPS: count (or serverless concurrency), $/h, $/1M at the target. */
+  readonly atTarget?: CandidateAtTarget;
   /** What this candidate's endpoint cost during the run (endpoint-hours × price). */
   readonly runCostUsd?: number;
   readonly resultUri?: string;

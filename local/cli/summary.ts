@@ -1,5 +1,6 @@
 /** The end-of-run summary: a table of the candidates, why each won or lost, and where the reports are. */
 import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
+import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
 import { formatRate } from './progress.js';
 import { table } from './shared.js';
@@ -38,6 +39,7 @@ export function formatSummary(input: SummaryInput): string {
     report.recommendation === null
       ? `No recommendation: ${report.noRecommendationReason ?? 'no candidate met the SLA'}`
       : `Recommendation: ${report.recommendation.candidateId} — ${report.recommendation.why}`,
+    ...[serveTargetSummaryLine(report)].filter((line) => line !== undefined),
     `Measured locally on this machine (${input.availableCpus} cores) standing in for the instance types; server = workers × ONNX Runtime threads${rows.some((row) => row[3]?.endsWith('*')) ? ', * = the instance has more vCPUs than this machine has cores' : ''}. Prices are the instances' list prices.`,
     '',
     'Reports:',

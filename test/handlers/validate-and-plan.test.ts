@@ -782,6 +782,28 @@ describe('validateAndPlan: instance quotas', () => {
     ]);
   });
 
+  it('keeps the quotas it read in a plan with a target TPS, to cap the counts sized for it', async () => {
+    // Prepare
+    const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
+    const quota = { instanceType: 'ml.c5.xlarge', quotaName: 'ml.c5.xlarge for endpoint usage', value: 4 };
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input },
+      {
+        ...deps(),
+        instanceQuotas: { endpointInstanceQuotas: () => Promise.resolve([{ ...quota, source: 'applied' }]) },
+      },
+    );
+
+    // Assert
+    expect([plan.objective, plan.availability, plan.instanceQuotas]).toEqual([
+      'lowest-cost-at-target',
+      { minInstances: 2 },
+      { 'ml.c5.xlarge': 4 },
+    ]);
+  });
+
   it('plans one load test re-run per candidate when the history has room for it', async () => {
     // Act
     const plan = await validateAndPlan({ runId: 'run-1', input: baseInput() }, deps());

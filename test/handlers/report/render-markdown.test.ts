@@ -37,7 +37,7 @@ describe('renderMarkdownReport', () => {
     expect(paragraph).toBe(
       'Deploy c2-c5-xlarge-neo: ml.c5.xlarge × 1, compiled for ml_c5, environment OMP_NUM_THREADS=4. ' +
         'It sustained 640.0 TPS within the SLA (p95 18.6 ms, p99 22.0 ms at that load), at $0.0885 per 1M ' +
-        'inferences; 2 instances of it carry the target of 1000 TPS. ' +
+        'inferences; 3 instances of it carry the target of 1000 TPS. ' +
         'Why: $0.0885 per 1M inferences, best of 2 candidate(s) that met the SLA.',
     );
   });
@@ -58,7 +58,8 @@ describe('renderMarkdownReport', () => {
       '22.0',
       '$0.2040 (price table)',
       '$0.0885',
-      '2',
+      // ⌈1000 ÷ (640 × 0.7 headroom)⌉ = 3 (target-sizing.ts)
+      '3',
     ]);
     expect(cellsOf(lineStartingWith(markdown, '| c5-g4dn-xlarge |'))).toEqual([
       'c5-g4dn-xlarge',

@@ -99,4 +99,16 @@ describe('formatSummary', () => {
     expect(text).toContain('* = the instance has more vCPUs than this machine has cores');
     expect(text).toContain('Reports:\n  runs/r/report.json\n  runs/r/report.md\n  runs/r/report.html\n');
   });
+
+  it('answers the SLA’s target TPS in one line after the recommendation', () => {
+    // Act
+    const lines = summary().split('\n');
+
+    // Assert: ⌈1000 ÷ (560 × 0.7)⌉ = 3 × $0.102 = $0.306/h; ÷ (1000 × 3600) × 10⁶ = $0.085 per 1M
+    const recommendation = lines.findIndex((line) => line.startsWith('Recommendation: '));
+    expect(lines[recommendation + 1]).toBe(
+      'Serve 1000 TPS: 3 × ml.c5.large: $0.3060/h, $0.0850 per 1M inferences at 1000 TPS (candidate c5-large-neo) ' +
+        '(not proven: measured, not tested at the target)',
+    );
+  });
 });

@@ -1,0 +1,121 @@
+import type { ServeTarget } from '../serving/serve-target.js';
+import { escapeMarkdown } from './render-markdown.js';
+import type { Report } from './report.js';
+
+/**
+ * The "Serve X TPS" section of report.md and report.html (and the terminal's one line): what to
+ * deploy for the SLA's target, what it costs there, and the autoscaling policy ready to apply.
+ * Both renderers put it first when the report has a target (`report.serveTarget`).
+ */
+
+export function serveTargetHeading(st: ServeTarget): string {
+  return `Serve ${st.targetTps} TPS`;
+}
+
+/** `3 × ml.c5.xlarge: $0.6120/h, $0.2833 per 1M inferences at 600 TPS (candidate c2)`. */
+export function serveTargetHeadline(st: ServeTarget): string {
+  const a = st.atTarget;
+  if (st.candidateId === undefined || a === undefined) {
+    return `No candidate that met the SLA can carry ${st.targetTps} TPS`;
+  }
+  const what =
+    a.instances === undefined
+      ? `serverless, ${a.concurrency ?? '?'} concurrent requests`
+      : `${a.instances} × ${st.instanceType ?? 'the existing endpoint’s instance type'}`;
+  const cost =
+    a.usdPerHour === undefined || a.costPer1MUsd === undefined
+      ? 'no price'
+      : `$${a.usdPerHour.toFixed(4)}/h, $${a.costPer1MUsd.toFixed(4)} per 1M inferences`;
+  return `${what}: ${cost} at ${st.targetTps} TPS (candidate ${st.candidateId})`;
+}
+
+/** The section's facts, one sentence each, in reading order. */
+export function serveTargetFacts(st: ServeTarget): string[] {
+  return [
+    ...(st.atTarget === undefined ? [] : [`Sizing: ${st.atTarget.note}.`]),
+    `Availability: at least ${st.minInstances} instance${st.minInstances === 1 ? '' : 's'}; headroom ${st.headroom} of each instance's sustainable TPS.`,
+    `${st.provenNote.charAt(0).toUpperCase()}${st.provenNote.slice(1)}.`,
+    ...st.warnings.map((warning) => `Warning: ${warning}.`),
+  ];
+}
+
+/** The terminal's one line, e.g. `Serve 600 TPS: 3 × ml.c5.xlarge: … (not proven)`. */
+export function serveTargetSummaryLine(report: Report): string | undefined {
+  const st = report.serveTarget;
+  if (st === undefined) return undefined;
+  const caveat = st.candidateId === undefined ? '' : ' (not proven: measured, not tested at the target)';
+  return `${serveTargetHeading(st)}: ${serveTargetHeadline(st)}${caveat}`;
+}
+
+function policyBlocks(st: ServeTarget): { title: string; language: string; code: string }[] {
+  const policy = st.policy;
+  if (policy === undefined) return [];
+  return [
+    {
+      title: 'RegisterScalableTarget',
+      language: 'json',
+      code: JSON.stringify(policy.registerScalableTarget, null, 2),
+    },
+    { title: 'PutScalingPolicy', language: 'json', code: JSON.stringify(policy.putScalingPolicy, null, 2) },
+    { title: 'CDK (aws-cdk-lib)', language: 'ts', code: policy.cdkSnippet.trimEnd() },
+  ];
+}
+
+function policyIntro(st: ServeTarget): string | undefined {
+  const policy = st.policy;
+  if (policy === undefined) {
+    return st.kind === 'serverless'
+      ? 'Serverless endpoints scale themselves up to their maxConcurrency: no autoscaling policy to apply.'
+      : undefined;
+  }
+  return (
+    `Target tracking on SageMakerVariantInvocationsPerInstance: ${policy.note}. ` +
+    `The requests and the snippet ${st.endpointNote ?? 'name the recommended endpoint'}.`
+  );
+}
+
+/** report.md's section, or nothing when the run names no target. */
+export function serveTargetMarkdown(report: Report): string[] {
+  const st = report.serveTarget;
+  if (st === undefined) return [];
+  const intro = policyIntro(st);
+  return [
+    `## ${escapeMarkdown(serveTargetHeading(st))}`,
+    '',
+    `**${escapeMarkdown(serveTargetHeadline(st))}**`,
+    '',
+    ...serveTargetFacts(st).map((fact) => `- ${escapeMarkdown(fact)}`),
+    '',
+    ...(intro === undefined ? [] : ['### Autoscaling policy', '', escapeMarkdown(intro), '']),
+    // Fenced blocks hold JSON and code the project wrote from names it checked: no fence inside.
+    ...policyBlocks(st).flatMap(({ title, language, code }) => [
+      `${escapeMarkdown(title)}:`,
+      '',
+      `\`\`\`${language}`,
+      code,
+      '```',
+      '',
+    ]),
+  ];
+}
+
+/**
+ * report.html's section, or nothing when the run names no target. `escapeHtml` is render-html's,
+ * passed in so that the two modules do not import each other.
+ */
+export function serveTargetHtml(report: Report, escapeHtml: (text: string) => string): string {
+  const st = report.serveTarget;
+  if (st === undefined) return '';
+  const intro = policyIntro(st);
+  return [
+    `<h2>${escapeHtml(serveTargetHeading(st))}</h2>`,
+    `<p><strong>${escapeHtml(serveTargetHeadline(st))}</strong></p>`,
+    `<ul>${serveTargetFacts(st)
+      .map((fact) => `<li>${escapeHtml(fact)}</li>`)
+      .join('')}</ul>`,
+    intro === undefined ? '' : `<h3>Autoscaling policy</h3><p>${escapeHtml(intro)}</p>`,
+    ...policyBlocks(st).map(
+      ({ title, code }) => `<p>${escapeHtml(title)}:</p><pre><code>${escapeHtml(code)}</code></pre>`,
+    ),
+  ].join('\n');
+}
