@@ -69,12 +69,3 @@ function toRunEvent(event: HistoryEventLine): RunEvent {
     ...(event.cause === undefined ? {} : { cause: event.cause }),
   };
 }
-
-/** One line per event, e.g. `2026-11-24T10:00:05.000Z #7 TaskStateEntered Deploy candidate`. */
-export function formatRunEvent(event: RunEvent): string {
-  const parts = [event.timestamp, `#${event.id}`, event.type];
-  if (event.state !== undefined) parts.push(event.state);
-  if (event.error !== undefined)
-    parts.push(`${event.error}${event.cause === undefined ? '' : `: ${event.cause}`}`);
-  return parts.join(' ');
-}
