@@ -64,7 +64,14 @@ export class S3Presigner implements ObjectPresigner {
       query: {},
       headers: { host: hostname, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
     };
-    const signed = await this.signer.presign(request, { expiresIn: expiresInSeconds });
+    // The header only sets the payload hash: kept out of the query and of the signed headers, so
+    // the URL is what S3's query-parameter authentication describes, with `host` signed alone.
+    const payloadHeader = new Set(['x-amz-content-sha256']);
+    const signed = await this.signer.presign(request, {
+      expiresIn: expiresInSeconds,
+      unhoistableHeaders: payloadHeader,
+      unsignableHeaders: payloadHeader,
+    });
     const query = Object.entries(signed.query ?? {})
       .map(([name, value]) => `${encodeRfc3986(name)}=${encodeRfc3986(String(value))}`)
       .join('&');
