@@ -103,7 +103,7 @@ function toListed(item: ExecutionListItem): ListedExecution {
   return {
     name,
     executionArn,
-    status: status as ExecutionStatus,
+    status,
     startDate,
     ...(stopDate === undefined ? {} : { stopDate }),
   };

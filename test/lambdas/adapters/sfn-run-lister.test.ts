@@ -95,16 +95,14 @@ describe('SfnRunLister', () => {
 
   it('reports throttling as a transient failure', async () => {
     // Prepare
-    sfn
-      .on(ListExecutionsCommand)
-      .rejects(
-        new SFNServiceException({
-          name: 'ThrottlingException',
-          $fault: 'client',
-          $metadata: {},
-          message: 'Rate exceeded',
-        }),
-      );
+    sfn.on(ListExecutionsCommand).rejects(
+      new SFNServiceException({
+        name: 'ThrottlingException',
+        $fault: 'client',
+        $metadata: {},
+        message: 'Rate exceeded',
+      }),
+    );
 
     // Act
     const listing = lister.list({ workflow: 'optimization', limit: 5 });

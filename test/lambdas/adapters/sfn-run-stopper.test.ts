@@ -56,16 +56,14 @@ describe('SfnRunStopper', () => {
 
   it('reports a 5xx as a transient failure', async () => {
     // Prepare
-    sfn
-      .on(StopExecutionCommand)
-      .rejects(
-        new SFNServiceException({
-          name: 'ServiceUnavailable',
-          $fault: 'server',
-          $metadata: { httpStatusCode: 503 },
-          message: 'try later',
-        }),
-      );
+    sfn.on(StopExecutionCommand).rejects(
+      new SFNServiceException({
+        name: 'ServiceUnavailable',
+        $fault: 'server',
+        $metadata: { httpStatusCode: 503 },
+        message: 'try later',
+      }),
+    );
 
     // Act
     const stopping = stopper.stop(RUN, { error: 'RunStopped', cause: 'c' });
