@@ -282,7 +282,8 @@ export class RunApi extends Construct {
     // RestApi adds an "Endpoint" output with a generated name; one output, named and described, suffices.
     this.api.node.tryRemoveChild('Endpoint');
     new CfnOutput(Stack.of(this), `${id}Url`, {
-      description: 'The run API (IAM auth): POST runs, GET runs/{id}; see `npm run runs -- --help`',
+      description:
+        'The run API (IAM auth): runs, runs/{id}, its stop, events and report; see `npm run -s runs -- --help`',
       value: this.api.url,
     });
     this.acknowledgeFindings(logging);
