@@ -1,39 +1,166 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError } from '../handlers/contracts/errors.js';
+import { describeError, ErrorNames } from '../handlers/contracts/errors.js';
 import { EXIT_CODES, exitCodeOfRun } from '../handlers/contracts/exit-codes.js';
-import type { RunStatus } from '../handlers/run-status/run-api-contract.js';
+import {
+  type ExecutionStatus,
+  ExecutionStatuses,
+  type RunEvent,
+  type RunStatus,
+  type RunWorkflow,
+  RunWorkflows,
+} from '../handlers/run-status/run-api-contract.js';
 import { RunApiClient, type RunApiClientOptions } from './run-api-client.js';
 
 /**
- * `npm run runs -- …`: start a run through the run API and follow it. Everything the program
- * prints for a machine goes to stdout as JSON (the started run, the status); progress and errors go
- * to stderr, one line each.
+ * `npm run -s runs -- <command> …`: the runs of the deployed optimizer, through its IAM-authenticated
+ * run API. Results go to stdout: lines for a person, or with `--json` one JSON document and nothing
+ * else, so `… --json | jq` works; progress and errors go to stderr. `-s` keeps npm's own banner
+ * (`> model-serving-optimizer@… runs`) off stdout.
  */
 
-export const USAGE = `Start and follow runs through the IAM-authenticated run API (requests are SigV4-signed with your AWS credentials).
+const PROGRAM = 'npm run -s runs --';
 
-Usage:
-  npm run runs -- start  --api <url> --input <file.json> [--run-id <id>] [--async] [--wait]
-                         [--poll-seconds <n>] [--timeout-seconds <n>] [--region <region>]
-  npm run runs -- status --api <url> [--async] [--region <region>] <run id>
-  npm run runs -- --help
+const GLOBAL_HELP = `  --api <url>        the stack's RunApiUrl output (or set RUN_API_URL)
+  --region <region>  default: from the URL, else AWS_REGION
+  --json             print one JSON document on stdout, nothing else
+  -h, --help         this command's help`;
 
-  --api              the stack's RunApiUrl output (or set RUN_API_URL)
-  --input            a run input, e.g. examples/cpu-sweep.json (validated locally before it is sent)
-  --run-id           the execution name (1–80 of A-Z a-z 0-9 - _); retrying with the same id starts no second run
-  --async            the async-inference workflow (POST/GET /async-runs) instead of the optimization one
-  --wait             poll until the run ends; its exit code tells the outcome (below)
-  --poll-seconds     between polls (default 30)
-  --timeout-seconds  give up waiting after this long (default 86400); the run goes on
-  --region           default: from the URL, else AWS_REGION
+const WORKFLOW_HELP = `  --workflow <name>  optimization (default) or async (the async-inference workflow); --async for short`;
 
-Exit codes (start --wait, status): 0 recommended / every input completed, 1 the run (or the call)
-failed, 2 bad input or usage, 3 no candidate met the SLA, 4 every candidate (or input) failed,
-5 partial (a recommendation, but some candidates or inputs failed). A run still going: 0 (status).
+/** Each command: its options (beside the global ones), its positional run id, its help. */
+const COMMANDS = {
+  start: {
+    summary: 'start a run from an input file; --wait follows it to the end',
+    usage: `${PROGRAM} start --input <file.json> [--run-id <id>] [--workflow optimization|async] [--wait]
+                     [--poll-seconds <n>] [--timeout-seconds <n>]`,
+    options: ['input', 'run-id', 'workflow', 'async', 'wait', 'poll-seconds', 'timeout-seconds'],
+    runId: false,
+    help: `  --input <file>         a run input, e.g. examples/cpu-sweep.json (validated locally before it is sent)
+  --run-id <id>          the execution name (1–80 of A-Z a-z 0-9 - _); retrying with the same id starts no second run
+${WORKFLOW_HELP}
+  --wait                 poll until the run ends; the exit code tells its outcome
+  --poll-seconds <n>     between polls (default 30)
+  --timeout-seconds <n>  give up waiting after this long (default 86400); the run goes on`,
+  },
+  status: {
+    summary: "a run's status, progress and report location",
+    usage: `${PROGRAM} status <run id> [--workflow optimization|async]`,
+    options: ['workflow', 'async'],
+    runId: true,
+    help: WORKFLOW_HELP,
+  },
+  list: {
+    summary: "a workflow's runs, newest first",
+    usage: `${PROGRAM} list [--status <status>] [--workflow optimization|async] [--since <date>] [--limit <n>]`,
+    options: ['status', 'workflow', 'async', 'since', 'limit'],
+    runId: false,
+    help: `  --status <status>  RUNNING, SUCCEEDED, FAILED, TIMED_OUT or ABORTED
+${WORKFLOW_HELP}
+  --since <date>     runs started at or after this ISO 8601 date (2026-11-24, 2026-11-24T08:00:00Z)
+  --limit <n>        at most this many (1–1000, default 50)`,
+  },
+  stop: {
+    summary: 'stop a running run (it ends ABORTED and is cleaned up)',
+    usage: `${PROGRAM} stop <run id> [--workflow optimization|async]`,
+    options: ['workflow', 'async'],
+    runId: true,
+    help: WORKFLOW_HELP,
+  },
+  logs: {
+    summary: "a run's progress events (its execution history), one line each",
+    usage: `${PROGRAM} logs <run id> [--workflow optimization|async] [--limit <n>]`,
+    options: ['workflow', 'async', 'limit'],
+    runId: true,
+    help: `${WORKFLOW_HELP}
+  --limit <n>        the newest n events (1–1000, default 200)`,
+  },
+  report: {
+    summary: "download a run's report files (or print links to them)",
+    usage: `${PROGRAM} report <run id> [--out <folder>] [--links] [--workflow optimization|async]`,
+    options: ['out', 'links', 'workflow', 'async'],
+    runId: true,
+    help: `  --out <folder>     where to save them (default runs/<run id>, as npm start does)
+  --links            print presigned links (valid 15 minutes) instead of downloading
+${WORKFLOW_HELP}`,
+  },
+} as const satisfies Record<string, CommandSpec>;
 
-Credentials: the AWS SDK's default chain (AWS_PROFILE, SSO, environment variables, instance roles).
-The caller needs execute-api:Invoke on the API.`;
+interface CommandSpec {
+  readonly summary: string;
+  readonly usage: string;
+  readonly options: readonly OptionName[];
+  readonly runId: boolean;
+  readonly help: string;
+}
+
+type CommandName = keyof typeof COMMANDS;
+
+const OPTIONS = {
+  api: { type: 'string' },
+  region: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  input: { type: 'string' },
+  'run-id': { type: 'string' },
+  workflow: { type: 'string' },
+  async: { type: 'boolean' },
+  wait: { type: 'boolean' },
+  'poll-seconds': { type: 'string' },
+  'timeout-seconds': { type: 'string' },
+  status: { type: 'string' },
+  since: { type: 'string' },
+  limit: { type: 'string' },
+  out: { type: 'string' },
+  links: { type: 'boolean' },
+} as const;
+type OptionName = keyof typeof OPTIONS;
+const GLOBAL_OPTIONS: readonly OptionName[] = ['api', 'region', 'json', 'help', 'version'];
+
+const EXIT_CODES_HELP = `Exit codes (start --wait, status): 0 recommended / every input completed (or still running),
+1 the run or the call failed, 2 bad input or usage, 3 no candidate met the SLA, 4 every candidate
+(or input) failed, 5 partial (a recommendation, but some candidates or inputs failed). Other
+commands: 0 done, 1 the call failed, 2 usage.`;
+
+export const USAGE = `Runs of the deployed optimizer, through its IAM-authenticated run API (requests are SigV4-signed
+with your AWS credentials: AWS_PROFILE, SSO, environment variables or an instance role; the caller
+needs execute-api:Invoke on the API).
+
+Usage: ${PROGRAM} <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, spec]) => `  ${name.padEnd(7)} ${spec.summary}`)
+  .join('\n')}
+
+Options of every command:
+${GLOBAL_HELP}
+  --version          the program's version
+
+\`${PROGRAM} <command> --help\` shows a command's options.
+
+${EXIT_CODES_HELP}`;
+
+/** One command's help: its usage line and options, then the global options. */
+export function commandUsage(command: CommandName): string {
+  const spec = COMMANDS[command];
+  return `${spec.summary[0]?.toUpperCase()}${spec.summary.slice(1)}.
+
+Usage: ${spec.usage}
+
+${spec.help}
+${GLOBAL_HELP}`;
+}
+
+/** The package's version, for `--version`. */
+export function programVersion(): string {
+  const manifest: unknown = createRequire(import.meta.url)('../package.json');
+  const version = (manifest as { version?: unknown }).version;
+  return typeof version === 'string' ? version : 'unknown';
+}
 
 /** What the program touches, so tests run it without a terminal or real AWS. */
 export interface CliIo {
@@ -42,6 +169,10 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly createClient: (options: RunApiClientOptions) => RunApiClient;
   readonly readFile: (path: string) => Promise<string>;
+  /** Creates the folder (and its parents) and writes the file in it. */
+  readonly writeFile: (folder: string, name: string, data: Uint8Array) => Promise<string>;
+  /** Downloads a presigned link (no signing: the link carries its signature). */
+  readonly fetch: typeof fetch;
 }
 
 export const processIo: CliIo = {
@@ -50,6 +181,13 @@ export const processIo: CliIo = {
   env: process.env,
   createClient: (options) => new RunApiClient(options),
   readFile: (path) => readFile(path, 'utf8'),
+  writeFile: async (folder, name, data) => {
+    await mkdir(folder, { recursive: true });
+    const path = join(folder, name);
+    await writeFile(path, data);
+    return path;
+  },
+  fetch: (input, init) => globalThis.fetch(input, init),
 };
 
 /**
@@ -68,98 +206,313 @@ export function exitCodeOfStatus(status: RunStatus): number {
   return exitCodeOfRun(status);
 }
 
-class UsageError extends Error {}
-
-const OPTIONS = {
-  api: { type: 'string' },
-  input: { type: 'string' },
-  'run-id': { type: 'string' },
-  async: { type: 'boolean', default: false },
-  wait: { type: 'boolean', default: false },
-  'poll-seconds': { type: 'string' },
-  'timeout-seconds': { type: 'string' },
-  region: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
-
-export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    io.stderr(`${describeError(error)}\n\n${USAGE}`);
-    return ExitCodes.usage;
-  }
-  const { values, positionals } = parsed;
-  const [command, ...rest] = positionals;
-  if (values.help || command === undefined) {
-    io.stdout(USAGE);
-    return values.help ? ExitCodes.ok : ExitCodes.usage;
-  }
-  try {
-    const apiUrl = values.api ?? io.env.RUN_API_URL;
-    if (apiUrl === undefined)
-      throw new UsageError('got no --api, expected the RunApiUrl output (or RUN_API_URL)');
-    const client = io.createClient({
-      apiUrl,
-      ...(values.region === undefined ? {} : { region: values.region }),
-    });
-    if (command === 'start') return await start(client, values, rest, io);
-    if (command === 'status') return await status(client, values.async, rest, io);
-    throw new UsageError(`got the command "${command}", expected start or status`);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`${error.message}\n\n${USAGE}`);
-      return ExitCodes.usage;
-    }
-    io.stderr(describeError(error));
-    return ExitCodes.failed;
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: CommandName,
+  ) {
+    super(message);
   }
 }
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+type Values = Partial<Record<OptionName, string | boolean>>;
 
-async function start(
-  client: RunApiClient,
-  values: Values,
-  rest: readonly string[],
-  io: CliIo,
-): Promise<number> {
-  if (rest.length > 0) throw new UsageError(`got unexpected arguments ${rest.join(' ')} after start`);
-  if (values.input === undefined) throw new UsageError('got no --input, expected a run input JSON file');
-  const input = parseInputFile(values.input, await io.readFile(values.input));
-  const runId = values['run-id'];
+interface Parsed {
+  readonly command: CommandName | undefined;
+  readonly values: Values;
+  readonly positionals: readonly string[];
+}
+
+/**
+ * Reads the command line without node's strict mode, whose errors are TypeErrors worded for
+ * developers: every option is checked here against the command's own list, and a refusal names the
+ * option, what the command accepts and where its help is.
+ */
+function parseCommandLine(argv: readonly string[]): Parsed {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const positionals = tokens.flatMap((token) => (token.kind === 'positional' ? [token.value] : []));
+  const [first, ...rest] = positionals;
+  const command = first === undefined ? undefined : commandNamed(first);
+  const allowed: readonly string[] = [
+    ...GLOBAL_OPTIONS,
+    ...(command === undefined ? [] : COMMANDS[command].options),
+  ];
+  const values: Values = {};
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const flag = token.rawName;
+    if (!allowed.includes(token.name) || !(token.name in OPTIONS)) {
+      const help = command === undefined ? `${PROGRAM} --help` : `${PROGRAM} ${command} --help`;
+      throw new UsageError(
+        `got the option ${flag}${command === undefined ? '' : ` for "${command}"`}, expected one of ` +
+          `${allowed.map((name) => `--${name}`).join(', ')} (see ${help})`,
+        command,
+      );
+    }
+    const type = OPTIONS[token.name as OptionName].type;
+    if (type === 'string' && token.value === undefined) {
+      throw new UsageError(`got ${flag} without a value, expected ${flag} <value>`, command);
+    }
+    if (type === 'boolean' && token.value !== undefined) {
+      throw new UsageError(`got ${flag}=${token.value}, expected ${flag} alone (it takes no value)`, command);
+    }
+    values[token.name as OptionName] = type === 'string' ? (token.value ?? '') : true;
+  }
+  return { command, values, positionals: rest };
+}
+
+function commandNamed(name: string): CommandName {
+  if (Object.hasOwn(COMMANDS, name)) return name as CommandName;
+  throw new UsageError(`got the command "${name}", expected one of ${Object.keys(COMMANDS).join(', ')}`);
+}
+
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    return usageFailure(error, io);
+  }
+  const { command, values, positionals } = parsed;
+  if (values.version === true) {
+    io.stdout(values.json === true ? JSON.stringify({ version: programVersion() }) : programVersion());
+    return ExitCodes.ok;
+  }
+  if (values.help === true) {
+    io.stdout(command === undefined ? USAGE : commandUsage(command));
+    return ExitCodes.ok;
+  }
+  if (command === undefined) {
+    io.stderr(USAGE);
+    return ExitCodes.usage;
+  }
+  try {
+    const runId = runIdArgument(command, positionals);
+    const apiUrl = stringValue(values.api) ?? io.env.RUN_API_URL;
+    if (apiUrl === undefined) {
+      throw new UsageError('got no --api, expected the RunApiUrl output (or RUN_API_URL)', command);
+    }
+    const region = stringValue(values.region);
+    const client = io.createClient({ apiUrl, ...(region === undefined ? {} : { region }) });
+    const context: Context = { client, values, io, json: values.json === true, workflow: workflowOf(values) };
+    switch (command) {
+      case 'start':
+        return await start(context);
+      case 'status':
+        return await status(context, runId);
+      case 'list':
+        return await list(context);
+      case 'stop':
+        return await stop(context, runId);
+      case 'logs':
+        return await logs(context, runId);
+      case 'report':
+        return await report(context, runId);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(error, io);
+    io.stderr(describeError(error));
+    // A run input the client refused before sending it is bad input, as for the local CLI.
+    return error instanceof Error && error.name === ErrorNames.invalidRunInput
+      ? ExitCodes.usage
+      : ExitCodes.failed;
+  }
+}
+
+function usageFailure(error: unknown, io: CliIo): number {
+  const command = error instanceof UsageError ? error.command : undefined;
+  const message = error instanceof UsageError ? error.message : describeError(error);
+  io.stderr(`${message}\n\n${command === undefined ? USAGE : commandUsage(command)}`);
+  return ExitCodes.usage;
+}
+
+interface Context {
+  readonly client: RunApiClient;
+  readonly values: Values;
+  readonly io: CliIo;
+  readonly json: boolean;
+  readonly workflow: RunWorkflow;
+}
+
+function stringValue(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The run id a command takes, exactly one, or none for the others. */
+function runIdArgument(command: CommandName, positionals: readonly string[]): string {
+  const wanted = COMMANDS[command].runId ? 1 : 0;
+  if (positionals.length !== wanted) {
+    throw new UsageError(
+      `got ${positionals.length === 0 ? 'no arguments' : `the arguments ${positionals.join(' ')}`} after ${command}, ` +
+        `expected ${wanted === 1 ? 'exactly one run id' : 'none (options only)'}`,
+      command,
+    );
+  }
+  return positionals[0] ?? '';
+}
+
+const WORKFLOW_NAMES: Readonly<Record<string, RunWorkflow>> = {
+  optimization: RunWorkflows.optimization,
+  async: RunWorkflows.asyncInference,
+  'async-inference': RunWorkflows.asyncInference,
+};
+
+function workflowOf(values: Values): RunWorkflow {
+  const named = stringValue(values.workflow);
+  if (named === undefined)
+    return values.async === true ? RunWorkflows.asyncInference : RunWorkflows.optimization;
+  const workflow = WORKFLOW_NAMES[named];
+  if (workflow === undefined || (values.async === true && workflow !== RunWorkflows.asyncInference)) {
+    throw new UsageError(
+      `--workflow: got "${named}"${values.async === true ? ' with --async' : ''}, expected optimization or async`,
+    );
+  }
+  return workflow;
+}
+
+async function start({ client, values, io, json, workflow }: Context): Promise<number> {
+  const inputPath = stringValue(values.input);
+  if (inputPath === undefined)
+    throw new UsageError('got no --input, expected a run input JSON file', 'start');
+  const input = parseInputFile(inputPath, await io.readFile(inputPath));
+  const runId = stringValue(values['run-id']);
   const options = runId === undefined ? {} : { runId };
-  const started = values.async
-    ? await client.startAsyncRun(input as Parameters<RunApiClient['startAsyncRun']>[0], options)
-    : await client.startRun(input as Parameters<RunApiClient['startRun']>[0], options);
-  io.stdout(JSON.stringify(started, null, 2));
-  if (!values.wait) return ExitCodes.ok;
+  const started =
+    workflow === RunWorkflows.asyncInference
+      ? await client.startAsyncRun(input as Parameters<RunApiClient['startAsyncRun']>[0], options)
+      : await client.startRun(input as Parameters<RunApiClient['startRun']>[0], options);
+  const flag = workflow === RunWorkflows.asyncInference ? ' --workflow async' : '';
+  if (values.wait !== true) {
+    io.stdout(
+      json
+        ? JSON.stringify(started, null, 2)
+        : `Started run ${started.runId} (${started.executionArn})\nFollow it: ${PROGRAM} status ${started.runId}${flag}`,
+    );
+    return ExitCodes.ok;
+  }
+  io.stderr(`Started run ${started.runId} (${started.executionArn})`);
   const final = await client.waitForRun(started.runId, {
-    workflow: values.async ? 'async-inference' : 'optimization',
-    pollSeconds: secondsOption('--poll-seconds', values['poll-seconds'], 30),
-    timeoutSeconds: secondsOption('--timeout-seconds', values['timeout-seconds'], 86_400),
+    workflow,
+    pollSeconds: secondsOption('--poll-seconds', stringValue(values['poll-seconds']), 30),
+    timeoutSeconds: secondsOption('--timeout-seconds', stringValue(values['timeout-seconds']), 86_400),
     onProgress: (current) => {
       io.stderr(progressLine(current));
     },
   });
-  io.stdout(JSON.stringify(final, null, 2));
+  // The progress lines on stderr already show the final one; stdout keeps the result alone.
+  io.stdout(json ? JSON.stringify(final, null, 2) : progressLine(final));
   return exitCodeOfStatus(final);
 }
 
-async function status(
-  client: RunApiClient,
-  isAsync: boolean,
-  rest: readonly string[],
-  io: CliIo,
-): Promise<number> {
-  const [runId, ...extra] = rest;
-  if (runId === undefined || extra.length > 0) {
-    throw new UsageError(`got ${rest.length} arguments after status, expected exactly one run id`);
-  }
-  const current = isAsync ? await client.getAsyncRun(runId) : await client.getRun(runId);
-  io.stdout(JSON.stringify(current, null, 2));
+async function status({ client, io, json, workflow }: Context, runId: string): Promise<number> {
+  const current =
+    workflow === RunWorkflows.asyncInference ? await client.getAsyncRun(runId) : await client.getRun(runId);
+  io.stdout(json ? JSON.stringify(current, null, 2) : progressLine(current));
   return exitCodeOfStatus(current);
+}
+
+const LISTABLE: readonly string[] = Object.values(ExecutionStatuses).filter(
+  (value) => value !== ExecutionStatuses.pendingRedrive,
+);
+
+async function list({ client, values, io, json, workflow }: Context): Promise<number> {
+  const statusFilter = stringValue(values.status)?.toUpperCase();
+  if (statusFilter !== undefined && !LISTABLE.includes(statusFilter)) {
+    throw new UsageError(
+      `--status: got "${stringValue(values.status)}", expected one of ${LISTABLE.join(', ')}`,
+      'list',
+    );
+  }
+  const sinceText = stringValue(values.since);
+  const since = sinceText === undefined ? undefined : new Date(sinceText);
+  if (since !== undefined && Number.isNaN(since.getTime())) {
+    throw new UsageError(`--since: got "${sinceText}", expected an ISO 8601 date such as 2026-11-24`, 'list');
+  }
+  const limit = countOption('--limit', stringValue(values.limit), 1000, 'list');
+  const runs = await client.listRuns({
+    workflow,
+    ...(statusFilter === undefined ? {} : { status: statusFilter as ExecutionStatus }),
+    ...(since === undefined ? {} : { since }),
+    ...(limit === undefined ? {} : { limit }),
+  });
+  if (json) {
+    io.stdout(JSON.stringify(runs, null, 2));
+    return ExitCodes.ok;
+  }
+  if (runs.runs.length === 0) io.stderr(`No ${workflow} runs match.`);
+  for (const run of runs.runs) {
+    io.stdout([run.runId, run.status, run.startDate, run.stopDate ?? '-'].join('  '));
+  }
+  if (runs.truncated) io.stderr(`More runs match: narrow --status/--since or raise --limit.`);
+  return ExitCodes.ok;
+}
+
+async function stop({ client, io, json, workflow }: Context, runId: string): Promise<number> {
+  const stopped = await client.stopRun(runId, workflow);
+  io.stdout(json ? JSON.stringify(stopped, null, 2) : `Stopped run ${stopped.runId} at ${stopped.stopDate}`);
+  return ExitCodes.ok;
+}
+
+async function logs({ client, values, io, json, workflow }: Context, runId: string): Promise<number> {
+  const limit = countOption('--limit', stringValue(values.limit), 1000, 'logs');
+  const events = await client.runEvents(runId, { workflow, ...(limit === undefined ? {} : { limit }) });
+  if (json) {
+    io.stdout(JSON.stringify(events, null, 2));
+    return ExitCodes.ok;
+  }
+  if (events.truncated) io.stderr(`(older events left out: raise --limit, up to 1000)`);
+  for (const event of events.events) io.stdout(formatRunEvent(event));
+  return ExitCodes.ok;
+}
+
+async function report({ client, values, io, json, workflow }: Context, runId: string): Promise<number> {
+  const links = await client.reportLinks(runId, workflow);
+  if (values.links === true) {
+    io.stdout(
+      json
+        ? JSON.stringify(links, null, 2)
+        : [
+            `Links valid until ${links.expiresAt}:`,
+            ...links.files.map((file) => `${file.name}  ${file.url}`),
+          ].join('\n'),
+    );
+    return ExitCodes.ok;
+  }
+  const folder = stringValue(values.out) ?? join('runs', runId);
+  const saved: { name: string; uri: string; path: string }[] = [];
+  for (const file of links.files) {
+    const response = await io.fetch(file.url, { signal: AbortSignal.timeout(120_000) });
+    if (!response.ok) {
+      throw new Error(
+        `Downloading ${file.name} (${file.uri}) answered ${response.status} ${response.statusText}, expected 200: ` +
+          `${(await response.text()).slice(0, 300)}. Print the links with --links to retry by hand.`,
+      );
+    }
+    const path = await io.writeFile(folder, file.name, new Uint8Array(await response.arrayBuffer()));
+    saved.push({ name: file.name, uri: file.uri, path });
+  }
+  io.stdout(
+    json
+      ? JSON.stringify({ runId, workflow, files: saved }, null, 2)
+      : saved.map((file) => file.path).join('\n'),
+  );
+  return ExitCodes.ok;
+}
+
+/** One line per event, e.g. `2026-11-24T10:00:05.000Z #7 TaskStateEntered Deploy candidate`. */
+export function formatRunEvent(event: RunEvent): string {
+  const parts = [event.timestamp, `#${event.id}`, event.type];
+  if (event.state !== undefined) parts.push(event.state);
+  if (event.error !== undefined) {
+    parts.push(`${event.error}${event.cause === undefined ? '' : `: ${event.cause}`}`);
+  }
+  return parts.join(' ');
 }
 
 /** One line per poll, e.g. `nightly RUNNING · Benchmark each candidate · candidates 1/3 done, 2 running`. */
@@ -184,6 +537,7 @@ function parseInputFile(path: string, text: string): unknown {
   } catch (error) {
     throw new UsageError(
       `--input ${path}: got text that is not JSON (${describeError(error)}), expected a run input`,
+      'start',
     );
   }
 }
@@ -192,7 +546,21 @@ function secondsOption(flag: string, value: string | undefined, fallback: number
   if (value === undefined) return fallback;
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError(`${flag}: got "${value}", expected a number of seconds above 0`);
+    throw new UsageError(`${flag}: got "${value}", expected a number of seconds above 0`, 'start');
   }
   return seconds;
+}
+
+function countOption(
+  flag: string,
+  value: string | undefined,
+  max: number,
+  command: CommandName,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > max) {
+    throw new UsageError(`${flag}: got "${value}", expected a whole number from 1 to ${max}`, command);
+  }
+  return count;
 }

@@ -1,4 +1,4 @@
 import { runCli } from './cli-program.js';
 
-/** `npm run runs -- <start|status> …`: see `npm run runs -- --help`. */
+/** `npm run -s runs -- <start|status|list|stop|logs|report> …`: see `npm run -s runs -- --help`. */
 process.exitCode = await runCli(process.argv.slice(2));

@@ -8,15 +8,25 @@ import {
   type ApiError,
   ApiErrorCodes,
   describeInvalidRunId,
+  type ExecutionStatus,
   isTerminalStatus,
+  type ReportLinks,
+  reportLinksSchema,
   RUN_ID_EXPECTED,
   RUN_RESOURCES,
+  RUN_SUBRESOURCES,
+  type RunEvents,
+  runEventsSchema,
+  type RunList,
+  runListSchema,
   type RunStatus,
   runStatusSchema,
   type RunWorkflow,
   RunWorkflows,
   type StartedRun,
   startedRunSchema,
+  type StoppedRun,
+  stoppedRunSchema,
 } from '../handlers/run-status/run-api-contract.js';
 import { RunAlreadyExistsError, RunApiError, RunNotFoundError, RunWaitTimeoutError } from './errors.js';
 import { type Credentials, ExecuteApiSigner, regionOfApiUrl } from './sigv4.js';
@@ -49,6 +59,16 @@ export interface StartRunOptions {
    * @default - the API's request id
    */
   readonly runId?: string;
+}
+
+export interface ListRunsOptions {
+  /** @default 'optimization' */
+  readonly workflow?: RunWorkflow;
+  readonly status?: ExecutionStatus;
+  /** Runs started at or after this date. */
+  readonly since?: Date;
+  /** @default 50 (the API's default) */
+  readonly limit?: number;
 }
 
 export interface WaitForRunOptions {
@@ -111,6 +131,45 @@ export class RunApiClient {
     return this.get(RunWorkflows.asyncInference, runId);
   }
 
+  /** `GET /runs` (or `/async-runs`): the workflow's runs, newest first. */
+  async listRuns(options: ListRunsOptions = {}): Promise<RunList> {
+    const query = new URLSearchParams();
+    if (options.status !== undefined) query.set('status', options.status);
+    if (options.since !== undefined) query.set('since', options.since.toISOString());
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    const path = RUN_RESOURCES[options.workflow ?? RunWorkflows.optimization];
+    const response = await this.send('GET', query.size === 0 ? path : `${path}?${query.toString()}`);
+    return this.parseSuccess(response, runListSchema);
+  }
+
+  /** `POST /runs/{id}/stop`: stops a running run (it ends ABORTED). */
+  async stopRun(runId: string, workflow: RunWorkflow = RunWorkflows.optimization): Promise<StoppedRun> {
+    return this.parseSuccess(
+      await this.sendForRun('POST', workflow, runId, RUN_SUBRESOURCES.stop),
+      stoppedRunSchema,
+    );
+  }
+
+  /** `GET /runs/{id}/events`: the newest `limit` progress events of a run, oldest first. */
+  async runEvents(
+    runId: string,
+    options: { readonly workflow?: RunWorkflow; readonly limit?: number } = {},
+  ): Promise<RunEvents> {
+    const suffix = `${RUN_SUBRESOURCES.events}${options.limit === undefined ? '' : `?limit=${options.limit}`}`;
+    return this.parseSuccess(
+      await this.sendForRun('GET', options.workflow ?? RunWorkflows.optimization, runId, suffix),
+      runEventsSchema,
+    );
+  }
+
+  /** `GET /runs/{id}/report`: presigned links to the run's report files. */
+  async reportLinks(runId: string, workflow: RunWorkflow = RunWorkflows.optimization): Promise<ReportLinks> {
+    return this.parseSuccess(
+      await this.sendForRun('GET', workflow, runId, RUN_SUBRESOURCES.report),
+      reportLinksSchema,
+    );
+  }
+
   /**
    * Polls the run until it ends (SUCCEEDED, FAILED, TIMED_OUT, ABORTED) and returns its last status,
    * whatever it is. Throttling and unavailability are polled through, up to three times in a row.
@@ -165,12 +224,23 @@ export class RunApiClient {
   }
 
   private async get(workflow: RunWorkflow, runId: string): Promise<RunStatus> {
+    return this.parseSuccess(await this.sendForRun('GET', workflow, runId), runStatusSchema);
+  }
+
+  /** A request about one run (`/<resource>/{id}[/suffix]`); a 404 RunNotFound becomes RunNotFoundError. */
+  private async sendForRun(
+    method: 'GET' | 'POST',
+    workflow: RunWorkflow,
+    runId: string,
+    suffix?: string,
+  ): Promise<ApiResponse> {
     checkRunId(runId);
-    const response = await this.send('GET', `${RUN_RESOURCES[workflow]}/${runId}`);
+    const path = `${RUN_RESOURCES[workflow]}/${runId}${suffix === undefined ? '' : `/${suffix}`}`;
+    const response = await this.send(method, path);
     if (response.status === 404 && response.error.error === ApiErrorCodes.runNotFound) {
       throw new RunNotFoundError(runId, response.error.message, response.error.error);
     }
-    return this.parseSuccess(response, runStatusSchema);
+    return response;
   }
 
   private parseSuccess<Schema extends z.ZodType>(response: ApiResponse, schema: Schema): z.output<Schema> {

@@ -25,9 +25,10 @@ export function buildServingOptimizerApp(
   app: App,
   env: Environment = {},
   stackProps: Omit<ServingOptimizerStackProps, 'env'> = {},
+  stackName: string = SERVING_OPTIMIZER_STACK_NAME,
 ): ServingOptimizerApp {
   const apiLogging = stackProps.apiLogging ?? apiLoggingFromContext(app);
-  const stack = new ServingOptimizerStack(app, SERVING_OPTIMIZER_STACK_NAME, {
+  const stack = new ServingOptimizerStack(app, stackName, {
     ...stackProps,
     ...(apiLogging === undefined ? {} : { apiLogging }),
     env,

@@ -4,7 +4,7 @@ import { type RunOutcome, RunOutcomes } from './optimization-state.js';
 
 /**
  * One exit-code scheme for every command line that runs or follows a run: the local CLIs
- * (`npm start`, `npm run start:async`) and the run API's client (`npm run runs -- start --wait`,
+ * (`npm start`, `npm run start:async`) and the run API's client (`npm run -s runs -- start --wait`,
  * `status`). A script (nightly, CI) tells each outcome apart without parsing output:
  *
  * | code | meaning                                                                                |

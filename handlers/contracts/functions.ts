@@ -15,6 +15,14 @@ export const SUPPORT_FUNCTIONS = {
   describeRun: 'describe-run',
   /** `POST /runs` and `POST /async-runs`: checks the run input, then starts the execution. */
   startRun: 'start-run',
+  /** `GET /runs` and `GET /async-runs`: the workflow's runs, filtered. */
+  listRuns: 'list-runs',
+  /** `POST /runs/{id}/stop` and `POST /async-runs/{id}/stop`. */
+  stopRun: 'stop-run',
+  /** `GET /runs/{id}/events` and `GET /async-runs/{id}/events`: the run's progress events. */
+  runEvents: 'run-events',
+  /** `GET /runs/{id}/report` and `GET /async-runs/{id}/report`: presigned links to the report files. */
+  runReport: 'run-report',
   /** Sweeps by age what runs left behind (the safety net's schedule). */
   janitor: 'janitor',
   /** Publishes each run's summary when its execution ends (EventBridge). */

@@ -77,3 +77,63 @@ export type RunStartOutcome =
   | { readonly status: 'unavailable'; readonly message: string }
   /** Any other refusal (access denied, no such state machine, invalid input): the deployment is wrong. */
   | { readonly status: 'refused'; readonly error: string; readonly message: string };
+
+/** One execution as ListExecutions lists it. */
+export interface ListedExecution {
+  /** The execution name: the run id. */
+  readonly name: string;
+  readonly executionArn: string;
+  readonly status: ExecutionStatus;
+  readonly startDate: Date;
+  readonly stopDate?: Date;
+}
+
+/** What `GET /runs` needs from Step Functions (ListExecutions). AWS adapter: `lambdas/adapters/sfn-run-lister.ts`. */
+export interface RunLister {
+  /**
+   * The workflow's executions, newest first, that match `status` and started at or after `since`;
+   * at most `limit` of them, `truncated` when more matched.
+   */
+  list(request: {
+    readonly workflow: RunWorkflow;
+    readonly status?: ExecutionStatus;
+    readonly since?: Date;
+    readonly limit: number;
+  }): Promise<{ readonly executions: readonly ListedExecution[]; readonly truncated: boolean }>;
+}
+
+/** What `POST /runs/{id}/stop` needs from Step Functions (StopExecution). AWS adapter: `lambdas/adapters/sfn-run-stopper.ts`. */
+export interface RunStopper {
+  /** Stops the run's execution with this error and cause; returns when Step Functions stopped it. */
+  stop(
+    run: RunRef,
+    reason: { readonly error: string; readonly cause: string },
+  ): Promise<{ readonly stopDate: Date }>;
+}
+
+/** One history event with what a progress line shows (GetExecutionHistory `HistoryEvent`). */
+export interface HistoryEventLine {
+  readonly id: number;
+  readonly timestamp: Date;
+  readonly type: string;
+  /** The state a `…StateEntered`/`…StateExited` event names. */
+  readonly state?: string;
+  /** The error and cause of a failure, time-out or abort event. */
+  readonly error?: string;
+  readonly cause?: string;
+}
+
+/** What `GET /runs/{id}/events` needs (GetExecutionHistory). AWS adapter: `lambdas/adapters/sfn-run-events.ts`. */
+export interface RunEventReader {
+  /** The run's newest `limit` events, newest first; `undefined` when the run does not exist. */
+  newest(
+    run: RunRef,
+    limit: number,
+  ): Promise<{ readonly events: readonly HistoryEventLine[]; readonly truncated: boolean } | undefined>;
+}
+
+/** What `GET /runs/{id}/report` needs: a presigned GET URL of an object. AWS adapter: `lambdas/adapters/s3-presigner.ts`. */
+export interface ObjectPresigner {
+  /** A URL that GETs `uri` (`s3://bucket/key`) without credentials for `expiresInSeconds`. */
+  presignGet(uri: string, expiresInSeconds: number): Promise<string>;
+}

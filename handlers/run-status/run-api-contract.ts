@@ -168,6 +168,10 @@ export const ApiErrorCodes = {
   invalidRunInput: 'InvalidRunInput',
   invalidRunId: 'InvalidRunId',
   runNotFound: 'RunNotFound',
+  /** `stop`: the run has already ended. */
+  runNotRunning: 'RunNotRunning',
+  /** `report`: the run has no report (yet, or ever: it failed before writing one). */
+  reportNotAvailable: 'ReportNotAvailable',
   runAlreadyExists: 'RunAlreadyExists',
   throttled: 'Throttled',
   startRefused: 'StartExecutionRefused',
@@ -198,3 +202,102 @@ export interface ApiReply<Body> {
 export function apiFailure(statusCode: number, error: string, message: string): ApiReply<never> {
   return { statusCode, body: { error, message } };
 }
+
+/** Query and path parts of the routes below, so the API, its Lambdas and the client agree. */
+export const RUN_SUBRESOURCES = {
+  /** `POST /<resource>/{id}/stop`. */
+  stop: 'stop',
+  /** `GET /<resource>/{id}/events`. */
+  events: 'events',
+  /** `GET /<resource>/{id}/report`. */
+  report: 'report',
+} as const;
+
+/** `GET /runs` and `GET /async-runs`: one run, as ListExecutions describes it. */
+export const runListItemSchema = z.object({
+  runId: z.string().min(1),
+  workflow: z.enum([RunWorkflows.optimization, RunWorkflows.asyncInference]),
+  status: z.enum(EXECUTION_STATUS_VALUES),
+  executionArn: z.string().min(1),
+  /** ISO 8601. */
+  startDate: z.string(),
+  stopDate: z.string().optional(),
+});
+export type RunListItem = z.infer<typeof runListItemSchema>;
+
+/** `GET /runs?status=&since=&limit=`: newest first. */
+export const runListSchema = z.object({
+  runs: z.array(runListItemSchema),
+  /** More runs matched than `limit`: narrow the filters or raise the limit. */
+  truncated: z.boolean(),
+});
+export type RunList = z.infer<typeof runListSchema>;
+
+/** `GET /runs` filters as the API reads them from the query string. */
+export const RUN_LIST_LIMITS = {
+  /** Runs per answer when `limit` is not given. */
+  defaultLimit: 50,
+  /** ListExecutions pages hold at most 1,000 executions; more would need several pages per request. */
+  maxLimit: 1000,
+} as const;
+
+/** `POST /runs/{id}/stop`: 200. */
+export const stoppedRunSchema = z.object({
+  runId: runIdSchema,
+  workflow: z.enum([RunWorkflows.optimization, RunWorkflows.asyncInference]),
+  executionArn: z.string().min(1),
+  /** ISO 8601, as StopExecution returns it. */
+  stopDate: z.string(),
+});
+export type StoppedRun = z.infer<typeof stoppedRunSchema>;
+
+/** One progress event of a run: a history event reduced to one line. */
+export const runEventSchema = z.object({
+  /** The history event's id: events are numbered from 1 in the order they happened. */
+  id: z.int().min(1),
+  /** ISO 8601. */
+  timestamp: z.string(),
+  /** The history event type, e.g. `TaskStateEntered`. */
+  type: z.string(),
+  /** The state entered or exited, when the event names one. */
+  state: z.string().optional(),
+  /** A failure event's error and cause. */
+  error: z.string().optional(),
+  cause: z.string().optional(),
+});
+export type RunEvent = z.infer<typeof runEventSchema>;
+
+/** `GET /runs/{id}/events?limit=`: the newest `limit` events, oldest first. */
+export const runEventsSchema = z.object({
+  runId: runIdSchema,
+  workflow: z.enum([RunWorkflows.optimization, RunWorkflows.asyncInference]),
+  events: z.array(runEventSchema),
+  /** Older events exist than the first one here. */
+  truncated: z.boolean(),
+});
+export type RunEvents = z.infer<typeof runEventsSchema>;
+
+export const RUN_EVENT_LIMITS = {
+  defaultLimit: 200,
+  /** One GetExecutionHistory page at most (its `maxResults` is at most 1,000). */
+  maxLimit: 1000,
+} as const;
+
+/** `GET /runs/{id}/report`: a presigned GET link for each report file. */
+export const reportLinksSchema = z.object({
+  runId: runIdSchema,
+  workflow: z.enum([RunWorkflows.optimization, RunWorkflows.asyncInference]),
+  /** ISO 8601: the links stop working then (or sooner, when the signing credentials expire). */
+  expiresAt: z.string(),
+  files: z.array(
+    z.object({
+      /** The file name to save it as, e.g. `report.html`. */
+      name: z.string().min(1),
+      /** Where it is: `s3://bucket/key`. */
+      uri: z.string().min(1),
+      /** A presigned HTTPS GET URL. */
+      url: z.string().min(1),
+    }),
+  ),
+});
+export type ReportLinks = z.infer<typeof reportLinksSchema>;

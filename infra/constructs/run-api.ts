@@ -18,6 +18,7 @@ import { Construct } from 'constructs';
 import {
   RUN_INPUT_SCHEMAS,
   RUN_RESOURCES,
+  RUN_SUBRESOURCES,
   RunWorkflows,
   type RunWorkflow,
 } from '../../handlers/run-status/run-api-contract.js';
@@ -152,6 +153,14 @@ export class RunApi extends Construct {
   readonly requestValidator: RequestValidator;
   readonly describeRun: ProjectFunction;
   readonly startRun: ProjectFunction;
+  /** `GET /<resource>`: ListExecutions on the workflows' state machines. */
+  readonly listRuns: ProjectFunction;
+  /** `POST /<resource>/{id}/stop`: DescribeExecution and StopExecution on their executions. */
+  readonly stopRun: ProjectFunction;
+  /** `GET /<resource>/{id}/events`: GetExecutionHistory on their executions. */
+  readonly runEvents: ProjectFunction;
+  /** `GET /<resource>/{id}/report`: DescribeExecution, and reads `runs/` to presign links. */
+  readonly runReport: ProjectFunction;
   readonly routes: Readonly<Partial<Record<RunWorkflow, RunRoutes>>>;
   /** The stage's URL, e.g. `https://<id>.execute-api.<region>.amazonaws.com/v1/`. */
   readonly url: string;
@@ -222,6 +231,38 @@ export class RunApi extends Construct {
       environment: stateMachines,
     });
     const startIntegration = new LambdaIntegration(this.startRun, { proxy: true, allowTestInvoke: false });
+    this.listRuns = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.listRuns, {
+      // At most 10 ListExecutions pages (lambdas/adapters/sfn-run-lister.ts); API Gateway waits at most 29 s.
+      timeout: Duration.seconds(20),
+      description: "Run API: a workflow's runs, filtered by status and start date",
+      environment: stateMachines,
+    });
+    this.stopRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.stopRun, {
+      timeout: Duration.seconds(20),
+      description: 'Run API: stops a running run',
+      environment: stateMachines,
+    });
+    this.runEvents = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.runEvents, {
+      timeout: Duration.seconds(20),
+      description: "Run API: a run's progress events, from its execution history",
+      environment: stateMachines,
+    });
+    this.runReport = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.runReport, {
+      timeout: Duration.seconds(20),
+      description: "Run API: presigned links to a run's report files",
+      environment: stateMachines,
+      // s3:GetObject under runs/ and kms:Decrypt through S3 with the bucket's key: a presigned link
+      // works only while its signer holds both (infra/constructs/artifacts-store.ts, grantRead).
+      readsArtifacts: ['runs/'],
+    });
+    const integrationOf = (fn: ProjectFunction) =>
+      new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false });
+    const operations: RunOperationIntegrations = {
+      list: integrationOf(this.listRuns),
+      stop: integrationOf(this.stopRun),
+      events: integrationOf(this.runEvents),
+      report: integrationOf(this.runReport),
+    };
 
     const routes: Partial<Record<RunWorkflow, RunRoutes>> = {};
     const machines: [RunWorkflow, IStateMachine | undefined][] = [
@@ -231,7 +272,9 @@ export class RunApi extends Construct {
     for (const [workflow, stateMachine] of machines) {
       if (stateMachine === undefined) continue;
       routes[workflow] = this.addRoutes(workflow, { start: startIntegration, describe: describeIntegration });
+      this.addOperationRoutes(routes[workflow].resource, operations);
       this.allowDescribe(stateMachine);
+      this.allowOperations(stateMachine);
       stateMachine.grantStartExecution(this.startRun);
     }
     this.routes = routes;
@@ -239,7 +282,8 @@ export class RunApi extends Construct {
     // RestApi adds an "Endpoint" output with a generated name; one output, named and described, suffices.
     this.api.node.tryRemoveChild('Endpoint');
     new CfnOutput(Stack.of(this), `${id}Url`, {
-      description: 'The run API (IAM auth): POST runs, GET runs/{id}; see `npm run runs -- --help`',
+      description:
+        'The run API (IAM auth): runs, runs/{id}, its stop, events and report; see `npm run -s runs -- --help`',
       value: this.api.url,
     });
     this.acknowledgeFindings(logging);
@@ -269,6 +313,62 @@ export class RunApi extends Construct {
       requestParameters: { 'method.request.path.id': true },
     });
     return { resource, requestModel };
+  }
+
+  /**
+   * `GET /<resource>` (list-runs), and under `/<resource>/{id}`: `POST stop` (stop-run),
+   * `GET events` (run-events), `GET report` (run-report). Every method IAM-authenticated; the
+   * `{id}` routes require the path parameter, as `GET /<resource>/{id}` does.
+   */
+  private addOperationRoutes(resource: Resource, integrations: RunOperationIntegrations): void {
+    resource.addMethod('GET', integrations.list, {
+      authorizationType: AuthorizationType.IAM,
+      requestValidator: this.requestValidator,
+      requestParameters: {
+        'method.request.querystring.status': false,
+        'method.request.querystring.since': false,
+        'method.request.querystring.limit': false,
+      },
+    });
+    const run = resource.getResource('{id}') ?? resource.addResource('{id}');
+    const withId = {
+      authorizationType: AuthorizationType.IAM,
+      requestValidator: this.requestValidator,
+      requestParameters: { 'method.request.path.id': true },
+    };
+    run.addResource(RUN_SUBRESOURCES.stop).addMethod('POST', integrations.stop, withId);
+    run.addResource(RUN_SUBRESOURCES.events).addMethod('GET', integrations.events, {
+      ...withId,
+      requestParameters: { ...withId.requestParameters, 'method.request.querystring.limit': false },
+    });
+    run.addResource(RUN_SUBRESOURCES.report).addMethod('GET', integrations.report, withId);
+  }
+
+  /**
+   * Least privilege per route (Step Functions service authorization reference,
+   * https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsstepfunctions.html: ListExecutions is
+   * authorized on the state machine, DescribeExecution, StopExecution and GetExecutionHistory on the
+   * execution): list-runs lists this state machine's executions; stop-run describes and stops its
+   * executions; run-events reads their history; run-report describes them.
+   */
+  private allowOperations(stateMachine: IStateMachine): void {
+    const executions = executionsOf(stateMachine);
+    this.listRuns.serviceRole.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['states:ListExecutions'], resources: [stateMachine.stateMachineArn] }),
+    );
+    const grants: [ProjectFunction, string[]][] = [
+      [this.stopRun, ['states:DescribeExecution', 'states:StopExecution']],
+      [this.runEvents, ['states:GetExecutionHistory']],
+      [this.runReport, ['states:DescribeExecution']],
+    ];
+    for (const [fn, actions] of grants) {
+      fn.serviceRole.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [executions] }));
+      acknowledgeWildcardResource(
+        fn.serviceRole,
+        executions,
+        'Run ids are execution names chosen at run time; the grant covers the executions of this one state machine',
+      );
+    }
   }
 
   /** DescribeExecution and GetExecutionHistory on this state machine's executions, nothing else. */
@@ -335,6 +435,14 @@ export class RunApi extends Construct {
       );
     }
   }
+}
+
+/** The Lambda integrations of the routes beside start and status. */
+interface RunOperationIntegrations {
+  readonly list: LambdaIntegration;
+  readonly stop: LambdaIntegration;
+  readonly events: LambdaIntegration;
+  readonly report: LambdaIntegration;
 }
 
 /** `arn:…:execution:<state machine name>:*`, as StateMachine.grantExecution writes it. */

@@ -20,7 +20,7 @@ import {
   type ModelApprovalTriggerProps,
 } from '../constructs/model-approval-trigger.js';
 import { OperationsDashboard } from '../constructs/operations-dashboard.js';
-import { type ApiLogging, RunApi } from '../constructs/run-api.js';
+import { type ApiLogging, RunApi, type RunApiThrottling } from '../constructs/run-api.js';
 import { ScopeServiceInvocationsToAccount } from '../constructs/service-invoke-permissions.js';
 import { RunNotifications } from '../constructs/run-notifications.js';
 import { type RunScheduleSettings, RunSchedules } from '../constructs/run-schedules.js';
@@ -70,6 +70,8 @@ export interface ServingOptimizerStackProps extends StackProps {
    * @default ApiLoggingModes.off
    */
   readonly apiLogging?: ApiLogging;
+  /** The run API stage's throttling. @default DEFAULT_RUN_API_THROTTLING (10 requests/s, bursts of 20) */
+  readonly apiThrottling?: RunApiThrottling;
 }
 
 /**
@@ -130,6 +132,7 @@ export class ServingOptimizerStack extends Stack implements StepLambdaFactory {
         optimization: workflows.optimization.stateMachine,
         asyncInference: workflows.asyncInference.workflow.stateMachine,
         ...(props.apiLogging === undefined ? {} : { logging: props.apiLogging }),
+        ...(props.apiThrottling === undefined ? {} : { throttling: props.apiThrottling }),
       });
       const operations = this.addOperations(props, workflows);
       this.runNotifications = operations.runNotifications;

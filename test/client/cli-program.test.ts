@@ -2,12 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type CliIo, progressLine, runCli, USAGE } from '../../client/cli-program.js';
+import { type CliIo, commandUsage, progressLine, runCli, USAGE } from '../../client/cli-program.js';
 import { RunApiClient } from '../../client/run-api-client.js';
 import type { RunStatus } from '../../handlers/run-status/run-api-contract.js';
 import { FakeRunApi, TEST_CREDENTIALS, TEST_REGION } from './support/fake-run-api.js';
 
-const EXAMPLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'cpu-sweep.json');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const EXAMPLE = join(ROOT, 'examples', 'cpu-sweep.json');
 const EXECUTION_ARN = 'arn:aws:states:us-east-1:123456789012:execution:Optimization:nightly';
 const STARTED = {
   runId: 'nightly',
@@ -51,20 +52,33 @@ afterAll(async () => {
   await api.close();
 });
 
-/** The program against the fake API, its output captured. */
-async function run(...argv: string[]) {
+/** Files the program saved, by path (folder/name). */
+let written: Map<string, string>;
+
+/** The program against the fake API, its output captured; `io` replaces parts of its world. */
+async function runWith(io: Partial<CliIo>, ...argv: string[]) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const io: CliIo = {
+  written = new Map();
+  const exitCode = await runCli(argv, {
     stdout: (line) => stdout.push(line),
     stderr: (line) => stderr.push(line),
     env: {},
     createClient: (options) =>
       new RunApiClient({ ...options, region: options.region ?? TEST_REGION, credentials: TEST_CREDENTIALS }),
     readFile: (path) => readFile(path, 'utf8'),
-  };
-  const exitCode = await runCli(argv, io);
+    writeFile: (folder, name, data) => {
+      written.set(`${folder}/${name}`, Buffer.from(data).toString('utf8'));
+      return Promise.resolve(`${folder}/${name}`);
+    },
+    fetch: (input, init) => globalThis.fetch(input, init),
+    ...io,
+  });
   return { exitCode, stdout, stderr };
+}
+
+function run(...argv: string[]) {
+  return runWith({}, ...argv);
 }
 
 describe('npm run runs', () => {
@@ -81,6 +95,7 @@ describe('npm run runs', () => {
       EXAMPLE,
       '--run-id',
       'nightly',
+      '--json',
     );
 
     // Assert
@@ -118,6 +133,7 @@ describe('npm run runs', () => {
     // Assert
     expect(exitCode).toBe(0);
     expect(stderr).toEqual([
+      `Started run nightly (${EXECUTION_ARN})`,
       'nightly RUNNING · Benchmark each candidate · candidates 2/4 done, 2 running',
       'nightly SUCCEEDED · Run succeeded · candidates 4/4 done, 0 running · report: s3://mso-artifacts/runs/nightly/report.html',
     ]);
@@ -126,7 +142,9 @@ describe('npm run runs', () => {
       'GET /v1/runs/nightly',
       'GET /v1/runs/nightly',
     ]);
-    expect(stdout).toHaveLength(2);
+    expect(stdout).toEqual([
+      'nightly SUCCEEDED · Run succeeded · candidates 4/4 done, 0 running · report: s3://mso-artifacts/runs/nightly/report.html',
+    ]);
   });
 
   it('start --wait: exits 1 when the run failed', async () => {
@@ -256,7 +274,7 @@ describe('npm run runs', () => {
     api.answer(() => ({ status: 200, body: { ...runStatus('RUNNING', 1), workflow: 'async-inference' } }));
 
     // Act
-    const { exitCode, stdout } = await run('status', '--api', api.url, '--async', 'nightly');
+    const { exitCode, stdout } = await run('status', '--api', api.url, '--async', 'nightly', '--json');
 
     // Assert
     expect(exitCode).toBe(0);
@@ -302,7 +320,324 @@ describe('npm run runs', () => {
 
     // Assert
     expect(exitCode).toBe(2);
-    expect(stderr[0]).toMatch(/^got the command "restart", expected start or status/);
+    expect(stderr[0]).toMatch(
+      /^got the command "restart", expected one of start, status, list, stop, logs, report\n/,
+    );
+  });
+});
+
+const LISTED = {
+  runs: [
+    {
+      runId: 'nightly-2',
+      workflow: 'optimization',
+      status: 'FAILED',
+      executionArn: `${EXECUTION_ARN}-2`,
+      startDate: '2026-11-24T08:00:00.000Z',
+      stopDate: '2026-11-24T09:00:00.000Z',
+    },
+  ],
+  truncated: false,
+};
+
+describe('npm run runs: list, stop, logs, report', () => {
+  it('list: sends the filters as the query, signed, and prints one line per run', async () => {
+    // Prepare
+    api.answer(() => ({ status: 200, body: LISTED }));
+
+    // Act
+    const { exitCode, stdout } = await run(
+      'list',
+      '--api',
+      api.url,
+      '--status',
+      'failed',
+      '--since',
+      '2026-11-24',
+      '--limit',
+      '5',
+    );
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(api.requests.map(({ method, path, search }) => `${method} ${path}${search}`)).toEqual([
+      'GET /v1/runs?status=FAILED&since=2026-11-24T00%3A00%3A00.000Z&limit=5',
+    ]);
+    expect(api.requests[0]?.signatureValid).toBe(true);
+    expect(stdout).toEqual(['nightly-2  FAILED  2026-11-24T08:00:00.000Z  2026-11-24T09:00:00.000Z']);
+  });
+
+  it('list --workflow async --json: lists the async runs and prints only the JSON document', async () => {
+    // Prepare
+    api.answer(() => ({ status: 200, body: { runs: [], truncated: false } }));
+
+    // Act
+    const { exitCode, stdout, stderr } = await run('list', '--api', api.url, '--workflow', 'async', '--json');
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(api.requests.map(({ path, search }) => `${path}${search}`)).toEqual(['/v1/async-runs']);
+    expect(JSON.parse(stdout.join('\n'))).toEqual({ runs: [], truncated: false });
+    expect(stderr).toEqual([]);
+  });
+
+  it('refuses a --status the API does not filter by, naming the accepted ones', async () => {
+    // Act
+    const { exitCode, stderr } = await run('list', '--api', api.url, '--status', 'done');
+
+    // Assert
+    expect(exitCode).toBe(2);
+    expect(stderr[0]).toMatch(
+      /^--status: got "done", expected one of RUNNING, SUCCEEDED, FAILED, TIMED_OUT, ABORTED\n/,
+    );
+  });
+
+  it('stop: posts to /runs/{id}/stop and prints when the run stopped', async () => {
+    // Prepare
+    api.answer(() => ({
+      status: 200,
+      body: {
+        runId: 'nightly',
+        workflow: 'optimization',
+        executionArn: EXECUTION_ARN,
+        stopDate: '2026-11-24T10:00:00.000Z',
+      },
+    }));
+
+    // Act
+    const { exitCode, stdout } = await run('stop', 'nightly', '--api', api.url);
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(api.requests.map(({ method, path, signatureValid }) => [method, path, signatureValid])).toEqual([
+      ['POST', '/v1/runs/nightly/stop', true],
+    ]);
+    expect(stdout).toEqual(['Stopped run nightly at 2026-11-24T10:00:00.000Z']);
+  });
+
+  it('stop: exits 1 with the API’s words when the run has already ended', async () => {
+    // Prepare
+    api.answer(() => ({
+      status: 409,
+      body: { error: 'RunNotRunning', message: 'Run "nightly" is not running: it is SUCCEEDED' },
+    }));
+
+    // Act
+    const { exitCode, stderr } = await run('stop', 'nightly', '--api', api.url);
+
+    // Assert
+    expect(exitCode).toBe(1);
+    expect(stderr).toEqual([
+      'RunApiError: POST /v1/runs/nightly/stop answered 409 RunNotRunning: Run "nightly" is not running: it is SUCCEEDED',
+    ]);
+  });
+
+  it('logs: prints the run’s events one line each, oldest first', async () => {
+    // Prepare
+    api.answer(() => ({
+      status: 200,
+      body: {
+        runId: 'nightly',
+        workflow: 'optimization',
+        truncated: false,
+        events: [
+          { id: 1, timestamp: '2026-11-24T10:00:00.000Z', type: 'ExecutionStarted' },
+          {
+            id: 2,
+            timestamp: '2026-11-24T10:00:01.000Z',
+            type: 'TaskStateEntered',
+            state: 'Validate and plan',
+          },
+          {
+            id: 9,
+            timestamp: '2026-11-24T10:00:09.000Z',
+            type: 'ExecutionFailed',
+            error: 'QuotaExceededError',
+            cause: 'ml.g5.xlarge quota is 0',
+          },
+        ],
+      },
+    }));
+
+    // Act
+    const { exitCode, stdout } = await run('logs', 'nightly', '--api', api.url, '--limit', '50');
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(api.requests.map(({ path, search }) => `${path}${search}`)).toEqual([
+      '/v1/runs/nightly/events?limit=50',
+    ]);
+    expect(stdout).toEqual([
+      '2026-11-24T10:00:00.000Z #1 ExecutionStarted',
+      '2026-11-24T10:00:01.000Z #2 TaskStateEntered Validate and plan',
+      '2026-11-24T10:00:09.000Z #9 ExecutionFailed QuotaExceededError: ml.g5.xlarge quota is 0',
+    ]);
+  });
+
+  it('report: downloads each file through its presigned link, unsigned, into the folder', async () => {
+    // Prepare
+    const fileUrl = (name: string) => `${api.url.replace('/v1/', '')}/presigned/${name}?X-Amz-Signature=abc`;
+    api.answer((request) => {
+      if (request.path.startsWith('/presigned/')) return { status: 200, body: `content of ${request.path}` };
+      return {
+        status: 200,
+        body: {
+          runId: 'nightly',
+          workflow: 'optimization',
+          expiresAt: '2026-11-24T10:15:00.000Z',
+          files: ['report.json', 'report.html'].map((name) => ({
+            name,
+            uri: `s3://mso-artifacts/runs/nightly/${name}`,
+            url: fileUrl(name),
+          })),
+        },
+      };
+    });
+
+    // Act
+    const { exitCode, stdout } = await run('report', 'nightly', '--api', api.url, '--out', 'out/nightly');
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(api.requests.map(({ path, headers }) => [path, headers.authorization !== undefined])).toEqual([
+      ['/v1/runs/nightly/report', true],
+      ['/presigned/report.json', false],
+      ['/presigned/report.html', false],
+    ]);
+    expect(Object.fromEntries(written)).toEqual({
+      'out/nightly/report.json': 'content of /presigned/report.json',
+      'out/nightly/report.html': 'content of /presigned/report.html',
+    });
+    expect(stdout).toEqual(['out/nightly/report.json\nout/nightly/report.html']);
+  });
+
+  it('report --links: prints the links and downloads nothing', async () => {
+    // Prepare
+    api.answer(() => ({
+      status: 200,
+      body: {
+        runId: 'nightly',
+        workflow: 'optimization',
+        expiresAt: '2026-11-24T10:15:00.000Z',
+        files: [{ name: 'report.md', uri: 's3://b/runs/nightly/report.md', url: 'https://b.s3/x?sig' }],
+      },
+    }));
+
+    // Act
+    const { exitCode, stdout } = await run('report', 'nightly', '--links', '--api', api.url);
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(stdout).toEqual(['Links valid until 2026-11-24T10:15:00.000Z:\nreport.md  https://b.s3/x?sig']);
+    expect(written.size).toBe(0);
+  });
+
+  it('report: fails naming the file when a download is refused', async () => {
+    // Prepare
+    api.answer((request) =>
+      request.path.startsWith('/presigned/')
+        ? { status: 403, body: 'AccessDenied' }
+        : {
+            status: 200,
+            body: {
+              runId: 'nightly',
+              workflow: 'optimization',
+              expiresAt: '2026-11-24T10:15:00.000Z',
+              files: [
+                {
+                  name: 'report.json',
+                  uri: 's3://b/runs/nightly/report.json',
+                  url: `${api.url.replace('/v1/', '')}/presigned/report.json`,
+                },
+              ],
+            },
+          },
+    );
+
+    // Act
+    const { exitCode, stderr } = await run('report', 'nightly', '--api', api.url);
+
+    // Assert
+    expect(exitCode).toBe(1);
+    expect(stderr[0]).toMatch(
+      /^Error: Downloading report\.json \(s3:\/\/b\/runs\/nightly\/report\.json\) answered 403 Forbidden, expected 200: AccessDenied/,
+    );
+  });
+});
+
+describe('npm run runs: the command line', () => {
+  it('refuses an unknown option with exit 2, naming it and the command’s options', async () => {
+    // Prepare
+    api.answer(() => ({ status: 500, body: { message: 'no request expected' } }));
+
+    // Act
+    const { exitCode, stderr } = await run('status', 'nightly', '--api', api.url, '--follow');
+
+    // Assert
+    expect(exitCode).toBe(2);
+    expect(stderr[0]).toMatch(
+      /^got the option --follow for "status", expected one of --api, --region, --json, --help, --version, --workflow, --async \(see npm run -s runs -- status --help\)\n\nA run's status/,
+    );
+    expect(api.requests).toEqual([]);
+  });
+
+  it('refuses an option of another command', async () => {
+    // Act
+    const { exitCode, stderr } = await run('list', '--api', api.url, '--input', 'x.json');
+
+    // Assert
+    expect(exitCode).toBe(2);
+    expect(stderr[0]).toMatch(/^got the option --input for "list", expected one of /);
+  });
+
+  it('refuses a string option given without its value', async () => {
+    // Act
+    const { exitCode, stderr } = await run('logs', 'nightly', '--api', api.url, '--limit');
+
+    // Assert
+    expect(exitCode).toBe(2);
+    expect(stderr[0]).toMatch(/^got --limit without a value, expected --limit <value>\n/);
+  });
+
+  it('<command> --help prints that command’s usage and exits 0', async () => {
+    // Act
+    const { exitCode, stdout } = await run('logs', '--help');
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(stdout).toEqual([commandUsage('logs')]);
+    expect(stdout[0]).toMatch(/^A run's progress events .*\n\nUsage: npm run -s runs -- logs <run id>/);
+  });
+
+  it('--version prints the package version alone', async () => {
+    // Prepare
+    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+    // Act
+    const { exitCode, stdout } = await run('--version');
+
+    // Assert
+    expect([exitCode, stdout]).toEqual([0, [manifest.version]]);
+  });
+
+  it('exits 2, as the local CLI does, when the input breaks the run-input schema', async () => {
+    // Prepare
+    api.answer(() => ({ status: 200, body: STARTED }));
+
+    // Act
+    const { exitCode, stderr } = await runWith(
+      { readFile: () => Promise.resolve('{"sla": {"p95Ms": -1}}') },
+      'start',
+      '--api',
+      api.url,
+      '--input',
+      'bad.json',
+    );
+
+    // Assert
+    expect(exitCode).toBe(2);
+    expect(stderr[0]).toMatch(/^InvalidRunInputError: /);
+    expect(api.requests).toEqual([]);
   });
 });
 

@@ -19,6 +19,8 @@ export const TEST_REGION = 'us-east-1';
 export interface ReceivedRequest {
   readonly method: string;
   readonly path: string;
+  /** The query string, `?` included, or `''`. */
+  readonly search: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   /** The Authorization header equals the signature recomputed here from the received request. */
@@ -98,7 +100,13 @@ export class FakeRunApi {
       ]),
     );
     const url = new URL(incoming.url ?? '/', `http://${headers.host ?? '127.0.0.1'}`);
-    const request = { method: incoming.method ?? 'GET', path: url.pathname, headers, body };
+    const request = {
+      method: incoming.method ?? 'GET',
+      path: url.pathname,
+      search: url.search,
+      headers,
+      body,
+    };
     return { ...request, signatureValid: await verifySignature(request, url) };
   }
 }

@@ -37,10 +37,12 @@ export const COVERED_OPERATIONS: readonly string[] = [
   's3:PutObject',
   'sfn:DescribeExecution',
   'sfn:GetExecutionHistory',
+  'sfn:ListExecutions',
   'sfn:SendTaskFailure',
   'sfn:SendTaskHeartbeat',
   'sfn:SendTaskSuccess',
   'sfn:StartExecution',
+  'sfn:StopExecution',
   'dynamodb:DeleteItem',
   'dynamodb:GetItem',
   'dynamodb:PutItem',
@@ -138,10 +140,12 @@ export const MODEL_REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>>
   'com.amazonaws.s3#PutObjectRequest': ['Bucket', 'Key'],
   'com.amazonaws.sfn#DescribeExecutionInput': ['executionArn'],
   'com.amazonaws.sfn#GetExecutionHistoryInput': ['executionArn'],
+  'com.amazonaws.sfn#ListExecutionsInput': [],
   'com.amazonaws.sfn#SendTaskFailureInput': ['taskToken'],
   'com.amazonaws.sfn#SendTaskHeartbeatInput': ['taskToken'],
   'com.amazonaws.sfn#SendTaskSuccessInput': ['taskToken', 'output'],
   'com.amazonaws.sfn#StartExecutionInput': ['stateMachineArn'],
+  'com.amazonaws.sfn#StopExecutionInput': ['executionArn'],
   'com.amazonaws.dynamodb#AttributeValueUpdate': [],
   'com.amazonaws.dynamodb#Condition': ['ComparisonOperator'],
   'com.amazonaws.dynamodb#DeleteItemInput': ['TableName', 'Key'],
@@ -1102,6 +1106,30 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
     length: { min: 1, max: 1024 },
     source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_GetExecutionHistory.html',
   },
+  'com.amazonaws.sfn#ListExecutionsInput$stateMachineArn': {
+    length: { min: 1, max: 256 },
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html',
+  },
+  'com.amazonaws.sfn#ListExecutionsInput$statusFilter': {
+    enum: Object.values(sfn.ExecutionStatus),
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html',
+  },
+  'com.amazonaws.sfn#ListExecutionsInput$maxResults': {
+    range: { min: 0, max: 1000 },
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html',
+  },
+  'com.amazonaws.sfn#ListExecutionsInput$nextToken': {
+    length: { min: 1, max: 3096 },
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html',
+  },
+  'com.amazonaws.sfn#ListExecutionsInput$mapRunArn': {
+    length: { min: 1, max: 2000 },
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html',
+  },
+  'com.amazonaws.sfn#ListExecutionsInput$redriveFilter': {
+    enum: Object.values(sfn.ExecutionRedriveFilter),
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html',
+  },
   'com.amazonaws.sfn#SendTaskFailureInput$taskToken': {
     length: { min: 1, max: 2048 },
     source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_SendTaskFailure.html',
@@ -1142,6 +1170,18 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
     pattern: '^\\p{ASCII}*$',
     length: { min: 0, max: 256 },
     source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html',
+  },
+  'com.amazonaws.sfn#StopExecutionInput$executionArn': {
+    length: { min: 1, max: 256 },
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html',
+  },
+  'com.amazonaws.sfn#StopExecutionInput$error': {
+    length: { min: 0, max: 256 },
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html',
+  },
+  'com.amazonaws.sfn#StopExecutionInput$cause': {
+    length: { min: 0, max: 32768 },
+    source: 'https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html',
   },
   'com.amazonaws.dynamodb#AttributeValue$M': {
     key: { length: { min: 0, max: 65535 } },

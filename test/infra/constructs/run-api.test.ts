@@ -63,6 +63,20 @@ describe('RunApi', () => {
       if (found === undefined) throw new Error(`no method ${httpMethod} on ${path}`);
       return found[1].Properties;
     };
+    /** `/runs/{id}/stop` of an API resource's logical id, from its chain of parents. */
+    const pathOf = (logicalId: string): string => {
+      const resource = resources[logicalId]?.Properties;
+      const parent = resource?.ParentId as { Ref?: string } | undefined;
+      const prefix = parent?.Ref === undefined ? '' : pathOf(parent.Ref);
+      return `${prefix}/${String(resource?.PathPart)}`;
+    };
+    /** Each method as `VERB /path`, sorted. */
+    const routes = methods
+      .map(
+        ([, m]) =>
+          `${String(m.Properties.HttpMethod)} ${pathOf((m.Properties.ResourceId as { Ref: string }).Ref)}`,
+      )
+      .sort();
     const runsId = resourceId('runs');
     const asyncRunsId = resourceId('async-runs');
     const startRuns = method('POST', runsId);
@@ -75,7 +89,19 @@ describe('RunApi', () => {
       );
 
       // Assert
-      expect(authorizations.sort()).toEqual(['GET AWS_IAM', 'GET AWS_IAM', 'POST AWS_IAM', 'POST AWS_IAM']);
+      expect(authorizations).toEqual(methods.map(() => expect.stringMatching(/ AWS_IAM$/)));
+      expect(routes).toEqual(
+        ['runs', 'async-runs']
+          .flatMap((resource) => [
+            `GET /${resource}`,
+            `GET /${resource}/{id}`,
+            `GET /${resource}/{id}/events`,
+            `GET /${resource}/{id}/report`,
+            `POST /${resource}`,
+            `POST /${resource}/{id}/stop`,
+          ])
+          .sort(),
+      );
     });
 
     it('is a regional REST API named after the stack', () => {
@@ -213,6 +239,7 @@ describe('RunApi', () => {
       // Act
       const gets = methods
         .filter(([, m]) => m.Properties.HttpMethod === 'GET')
+        .filter(([, m]) => pathOf((m.Properties.ResourceId as { Ref: string }).Ref).endsWith('/{id}'))
         .map(([, m]) => m.Properties.Integration);
 
       // Assert
@@ -229,20 +256,28 @@ describe('RunApi', () => {
       expect(gets).toEqual([proxy, proxy]);
     });
 
-    it('lets only the API’s POST methods invoke start-run, and its GET methods describe-run', () => {
+    it('lets each route invoke its own Lambda, and nothing else invoke them', () => {
       // Act
       const permissions = ofType(resources, 'AWS::Lambda::Permission').map(([, p]) => p.Properties);
 
       // Assert
-      const invoked = (fn: { functionArn: string }) => logicalIdOf(stack, fn as never);
-      expect(
-        permissions.map((p) => `${JSON.stringify(p.FunctionName)} ${JSON.stringify(p.SourceArn)}`),
-      ).toEqual([
-        expect.stringMatching(new RegExp(`${invoked(runApi.startRun)}.*/POST/runs"`)),
-        expect.stringMatching(new RegExp(`${invoked(runApi.describeRun)}.*/GET/runs/\\*`)),
-        expect.stringMatching(new RegExp(`${invoked(runApi.startRun)}.*/POST/async-runs"`)),
-        expect.stringMatching(new RegExp(`${invoked(runApi.describeRun)}.*/GET/async-runs/\\*`)),
-      ]);
+      const lambdaOf = (p: Record<string, unknown>) =>
+        (p.FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+      const routeOf = (p: Record<string, unknown>) =>
+        String((p.SourceArn as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].at(-1));
+      const id = (fn: { functionArn: string }) => logicalIdOf(stack, fn as never);
+      expect(permissions.map((p) => `${routeOf(p)} ${lambdaOf(p)}`).sort()).toEqual(
+        ['runs', 'async-runs']
+          .flatMap((resource) => [
+            `/POST/${resource} ${id(runApi.startRun)}`,
+            `/GET/${resource}/* ${id(runApi.describeRun)}`,
+            `/GET/${resource} ${id(runApi.listRuns)}`,
+            `/POST/${resource}/*/stop ${id(runApi.stopRun)}`,
+            `/GET/${resource}/*/events ${id(runApi.runEvents)}`,
+            `/GET/${resource}/*/report ${id(runApi.runReport)}`,
+          ])
+          .sort(),
+      );
       for (const permission of permissions) {
         expect(permission).toMatchObject({
           Action: 'lambda:InvokeFunction',
@@ -270,6 +305,52 @@ describe('RunApi', () => {
           'Allow xray:PutTraceSegments on *',
         ].sort(),
       );
+    });
+
+    it('lets each new route’s Lambda do only its own Step Functions calls, on the two state machines', () => {
+      // Prepare
+      const executions = (name: string) => `arn:aws:states:us-east-1:123456789012:execution:${name}:*`;
+      const stateSide = (fn: typeof runApi.listRuns) =>
+        grantsOf(template, logicalIdOf(stack, fn.serviceRole)).filter((grant) => grant.includes('states:'));
+
+      // Act
+      const granted = {
+        list: stateSide(runApi.listRuns),
+        stop: stateSide(runApi.stopRun),
+        events: stateSide(runApi.runEvents),
+        report: stateSide(runApi.runReport),
+      };
+
+      // Assert
+      const onBoth = (action: string) => [
+        `Allow ${action} on ${executions('AsyncInference')}`,
+        `Allow ${action} on ${executions('Optimization')}`,
+      ];
+      expect(granted).toEqual({
+        list: [
+          `Allow states:ListExecutions on ${ASYNC_ARN}`,
+          `Allow states:ListExecutions on ${OPTIMIZATION_ARN}`,
+        ],
+        stop: [...onBoth('states:DescribeExecution'), ...onBoth('states:StopExecution')],
+        events: onBoth('states:GetExecutionHistory'),
+        report: onBoth('states:DescribeExecution'),
+      });
+    });
+
+    it('lets the run-report Lambda read runs/ of the artifacts bucket and decrypt through S3, nothing more', () => {
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, runApi.runReport.serviceRole)).filter(
+        (grant) => grant.includes(' s3:') || grant.includes(' kms:'),
+      );
+
+      // Assert
+      const bucket = logicalIdOf(stack, stack.artifactsBucket);
+      const key = logicalIdOf(stack, stack.encryptionKey);
+      expect(grants).toEqual([
+        `Allow kms:Decrypt on <${key}.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}`,
+        `Allow s3:GetObject on <${bucket}.Arn>/runs/*`,
+        `Allow s3:ListBucket on <${bucket}.Arn> if {"StringLike":{"s3:prefix":["runs/*"]}}`,
+      ]);
     });
 
     it('tells the describe-run Lambda the state machines’ ARNs', () => {
@@ -446,7 +527,7 @@ describe('RunApi', () => {
       const paths = ofType(resources, 'AWS::ApiGateway::Resource').map(([, r]) => r.Properties.PathPart);
 
       // Assert
-      expect(paths.sort()).toEqual(['runs', '{id}']);
+      expect(paths.sort()).toEqual(['events', 'report', 'runs', 'stop', '{id}']);
       expect(runApi.routes['async-inference']).toBeUndefined();
       template.hasResourceProperties('AWS::Lambda::Function', {
         Environment: { Variables: Match.objectLike({ ASYNC_INFERENCE_STATE_MACHINE_ARN: Match.absent() }) },

@@ -291,12 +291,12 @@ describe('ServingOptimizerStack', () => {
 
       // Assert: SNS topic ARNs name their account, and SNS is not documented to send aws:SourceAccount.
       // EventBridge invokes one Lambda (the approval trigger); the failed-run rule starts a state machine.
-      // API Gateway invokes start-run (the two POST routes) and describe-run (the two GET routes).
+      // API Gateway invokes the run API's Lambdas: six routes for each of the two workflows.
       expect(scopes).toEqual([
-        'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
-        'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
-        'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
-        'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
+        ...Array.from(
+          { length: 12 },
+          () => 'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
+        ),
         'events.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
         'sns.amazonaws.com SourceArn:set SourceAccount:"none"',
         'sns.amazonaws.com SourceArn:set SourceAccount:"none"',

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { AsyncRunSummary } from '../contracts/async-state.js';
+import { ErrorNames } from '../contracts/errors.js';
+import type { NoRecommendationCause, RunSummary } from '../contracts/optimization-state.js';
+import type { ExecutionDescription } from './ports.js';
+import {
+  ExecutionStatuses,
+  type ReportLocations,
+  type RunWorkflow,
+  RunWorkflows,
+} from './run-api-contract.js';
+
+/**
+ * A run's results as its execution tells them: the report files and the outcome. Read by the run
+ * status (describe-run) and the report links (run-report), so both name the same files.
+ */
+
+/**
+ * Where a run's results are and its outcome: from the output of a run that succeeded, or from the
+ * cause of an optimization run that ended in "No recommendation" (its report is written).
+ */
+export function resultsOf(
+  workflow: RunWorkflow,
+  execution: ExecutionDescription,
+): { report?: ReportLocations; outcome?: string } | undefined {
+  if (execution.status === ExecutionStatuses.succeeded) {
+    const document = parseJson(execution.output);
+    const outcome = outcomeSchema.safeParse(document);
+    const report = reportOf(workflow, document);
+    return {
+      ...(report === undefined ? {} : { report }),
+      ...(outcome.success ? { outcome: outcome.data.outcome } : {}),
+    };
+  }
+  if (
+    workflow === RunWorkflows.optimization &&
+    execution.status === ExecutionStatuses.failed &&
+    execution.error === ErrorNames.noRecommendation
+  ) {
+    const parsed = noRecommendationCauseSchema.safeParse(parseJson(execution.cause));
+    return parsed.success ? parsed.data : undefined;
+  }
+  return undefined;
+}
+
+function parseJson(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Either workflow's summary names its outcome. */
+const outcomeSchema = z.object({ outcome: z.string().min(1) });
+
+const reportFilesSchema = z.object({
+  json: z.string().min(1),
+  markdown: z.string().min(1),
+  html: z.string().min(1),
+});
+
+/** The cause of "No recommendation" (JSON): its report and outcome. */
+const noRecommendationCauseSchema = z.object({
+  outcome: z.string().min(1),
+  report: reportFilesSchema,
+}) satisfies z.ZodType<Pick<NoRecommendationCause, 'report'> & { outcome: string }>;
+
+/** The optimization workflow's success output: the Recommend summary, with its report files. */
+const optimizationOutputSchema = z.object({
+  report: reportFilesSchema,
+}) satisfies z.ZodType<Pick<RunSummary, 'report'>>;
+
+/** The async-inference workflow's success output: the run summary, with its files. */
+const asyncOutputSchema = z.object({
+  summaryUri: z.string().min(1),
+  summaryMarkdownUri: z.string().min(1),
+}) satisfies z.ZodType<Pick<AsyncRunSummary, 'summaryUri' | 'summaryMarkdownUri'>>;
+
+/** Where a succeeded run's results are, read from its output; nothing when it says nothing. */
+function reportOf(workflow: RunWorkflow, document: unknown): ReportLocations | undefined {
+  if (workflow === RunWorkflows.optimization) {
+    const parsed = optimizationOutputSchema.safeParse(document);
+    return parsed.success ? parsed.data.report : undefined;
+  }
+  const parsed = asyncOutputSchema.safeParse(document);
+  return parsed.success
+    ? { json: parsed.data.summaryUri, markdown: parsed.data.summaryMarkdownUri }
+    : undefined;
+}

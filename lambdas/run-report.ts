@@ -1,0 +1,28 @@
+import { fromEnv } from '@aws-sdk/credential-providers';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { runReport } from '../handlers/run-report.js';
+import { RUN_SUBRESOURCES } from '../handlers/run-status/run-api-contract.js';
+import { parseRunRouteEvent } from '../handlers/run-status/run-routes.js';
+import { S3Presigner } from './adapters/s3-presigner.js';
+import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
+import { getRequiredEnv, StepVariables } from './config.js';
+import { runApiSfnClient, runApiStateMachineArns, toProxyResult } from './run-api-wiring.js';
+import { defineStep } from './step.js';
+
+const executions = new SfnExecutionReader({
+  client: runApiSfnClient(),
+  stateMachineArns: runApiStateMachineArns(),
+});
+// Lambda puts its role's session credentials in the environment: the links carry its grant.
+const presigner = new S3Presigner({
+  region: getRequiredEnv(StepVariables.region, 'Lambda sets it'),
+  credentials: fromEnv(),
+});
+const ROUTE = `/<r>/{id}/${RUN_SUBRESOURCES.report}`;
+
+/** `GET /runs/{id}/report` and `GET /async-runs/{id}/report` (Lambda proxy integration of the run API). */
+export const handler = defineStep(async (event: unknown, { logger }): Promise<APIGatewayProxyResult> =>
+  toProxyResult(
+    await runReport(parseRunRouteEvent(event, 'run-report', ROUTE), { executions, presigner, logger }),
+  ),
+);
