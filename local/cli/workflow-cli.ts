@@ -13,7 +13,8 @@ import { exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
 import type { Logger } from '../../handlers/ports.js';
 import { createConsoleLogger } from '../platform/console-logger.js';
 import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
-import { type SynthesizedWorkflows, synthesizeWorkflows } from '../synthesized-workflows.js';
+import { cachedSynthesizedWorkflows } from '../synthesis-cache.js';
+import type { SynthesizedWorkflows } from '../synthesized-workflows.js';
 import type {
   LocalWorkflowEnvironment,
   LocalWorkflowOutcome,
@@ -196,9 +197,18 @@ export async function runWorkflowCli<
   let workflows = io.workflows;
   const synthesized = (): SynthesizedWorkflows => {
     if (workflows !== undefined) return workflows;
-    reporter.line(`Synthesizing the CDK stack in-process to get the ${cli.workflowName} state machine…`);
-    workflows = synthesizeWorkflows();
-    reporter.line(`Synthesized ${cli.stateMachine(workflows).name}`);
+    // Synthesized once per change of the sources, then read from .cache/synth/ (local/synthesis-cache.ts).
+    const read = cachedSynthesizedWorkflows({
+      onMiss: () => {
+        reporter.line(`Synthesizing the CDK stack to get the ${cli.workflowName} state machine…`);
+      },
+    });
+    workflows = read.workflows;
+    const name = cli.stateMachine(workflows).name;
+    const where = displayPath(cwd, read.path);
+    reporter.line(
+      read.cached ? `Read ${name}, synthesized earlier, from ${where}` : `Synthesized ${name} into ${where}`,
+    );
     return workflows;
   };
   const created = cli.createEnvironment({

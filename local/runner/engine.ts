@@ -57,7 +57,27 @@ async function probeStatesTimeoutError(): Promise<new () => Error> {
   return timeoutClass as new () => Error;
 }
 
-export function createEngine(definition: AslDefinition): StateMachine {
+/**
+ * Definitions (their JSON text) the engine has validated in this process. Validation (asl-validator
+ * with ARN and path checks) costs about 0.5 s of CPU for the optimization workflow and gives the
+ * same answer for the same text, so a definition run again (a test suite's every execution, a local
+ * run's clean-up) is validated once.
+ */
+const validatedDefinitions = new Set<string>();
+
+/**
+ * Records `definition` as validated without validating it here: for a definition the engine of this
+ * very version validated in another process (the synthesis cache's writer, local/synthesis-cache.ts).
+ */
+export function rememberValidatedDefinition(definition: AslDefinition): void {
+  validatedDefinitions.add(JSON.stringify(definition));
+}
+
+/** An engine for `definition`, validated unless `validated` (this process's set by default) holds its text. */
+export function createEngine(
+  definition: AslDefinition,
+  validated: Set<string> = validatedDefinitions,
+): StateMachine {
   // The engine validates the definition itself (asl-validator, with ARN and path checks) and throws
   // on anything AWS would reject, so the loosely typed ASL is handed over as its definition type.
   // It gets a copy: asl-validator 3.16 writes `QueryLanguage: "JSONPath"` into every state of the
@@ -65,6 +85,13 @@ export function createEngine(definition: AslDefinition): StateMachine {
   // structuredClone: the engine treats only objects whose prototype is its realm's
   // Object.prototype as payload templates, and structuredClone may build them in another realm
   // (it does under jest's vm modules), which silently leaves nested "key.$" fields unevaluated.
-  const copy: unknown = JSON.parse(JSON.stringify(definition));
-  return new StateMachine(copy as StateMachineDefinition);
+  const text = JSON.stringify(definition);
+  const copy: unknown = JSON.parse(text);
+  const engine = new StateMachine(
+    copy as StateMachineDefinition,
+    validated.has(text) ? { validationOptions: { noValidate: true } } : undefined,
+  );
+  // Reached only when the definition passed: one that failed is validated (and refused) again.
+  validated.add(text);
+  return engine;
 }

@@ -7,6 +7,7 @@ import { runAsyncCli } from '../../../local/async/cli/main.js';
 import { withAsyncLocalDefaults } from '../../../local/async/cli/local-input.js';
 import { createLocalAsyncEnvironment } from '../../../local/async/environment.js';
 import { seedAsyncExampleObjects } from '../../../local/async/example-inputs.js';
+import { synthesisPath } from '../../../local/synthesis-cache.js';
 import { type SynthesizedWorkflows, synthesizedWorkflows } from '../../support/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { cliSandbox } from './support/cli-sandbox.js';
@@ -102,6 +103,28 @@ describe('runAsyncCli --plan', () => {
     // Assert: the example model and inputs were written in memory only.
     expect(await readdir(sandbox.dir())).toEqual([]);
     expect(outcome.serverPids).toEqual([]);
+  });
+
+  it('reads the workflows from the synthesis cache when given none, and says from where', async () => {
+    // Prepare: the cache holds this synthesis already (beforeAll read it).
+    const { io, stderr } = capture();
+
+    // Act
+    const outcome = await runAsyncCli(
+      ['--plan', '--input', EXAMPLE, '--run-id', RUN_ID, '--store', 'store', '--runs', 'runs'],
+      io,
+    );
+
+    // Assert
+    const lines = ownLines(stderr()).split('\n');
+    expect([outcome.exitCode, lines.filter((line) => /synthesi/i.test(line))]).toEqual([
+      0,
+      [
+        expect.stringMatching(
+          `\\] Read ${workflows.asyncInference.name}, synthesized earlier, from ${synthesisPath()}$`,
+        ),
+      ],
+    ]);
   });
 
   it('refuses a missing input with exit code 2 and the issue lines a run prints', async () => {
