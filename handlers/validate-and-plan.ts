@@ -31,7 +31,8 @@ import {
 import type { PlannedCandidate, RunPlan, ValidateAndPlanEvent } from './contracts/optimization-state.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
-import { awsSegmentSeconds, loadTestSeconds } from './load-test/plan.js';
+import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
+import { measuringSeconds } from './load-test/rounds.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
@@ -102,7 +103,9 @@ export async function validateAndPlan(
       { field: 'runId', given: describeGiven(event.runId), expected: '1–80 letters, digits, "-" or "_"' },
     ]);
   }
-  const input = parseOrThrow(runInputSchema, event.input);
+  const parsed = parseOrThrow(runInputSchema, event.input);
+  const segmentSeconds = deps.loadSegmentSeconds ?? awsSegmentSeconds(parsed.loadPlan);
+  const input = { ...parsed, loadPlan: roundsWithinSegment(parsed.loadPlan, segmentSeconds) };
   const payloadSizes = await checkRunObjects(input, deps);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
@@ -119,7 +122,7 @@ export async function validateAndPlan(
     outputUri: s3Uri(deps.artifactsBucket, `${runPrefix}compiled/${target}/`),
   }));
   const loadGeneratorUsd =
-    loadTestSeconds(input.loadPlan) *
+    measuringSeconds(input.loadPlan) *
     input.loadPlan.workers *
     (candidates.length || 1) *
     ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
@@ -141,7 +144,7 @@ export async function validateAndPlan(
     candidates,
     ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
     loadPlan: input.loadPlan,
-    loadSegmentSeconds: deps.loadSegmentSeconds ?? awsSegmentSeconds(input.loadPlan),
+    loadSegmentSeconds: segmentSeconds,
     sla: input.sla,
     objective: input.objective,
     cleanupPolicy: input.cleanup.policy,
@@ -153,7 +156,7 @@ export async function validateAndPlan(
       priceTable: PRICE_TABLE_SOURCE,
       assumptions: [
         `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
-        `load test lasts ${loadTestSeconds(input.loadPlan)} s per candidate at most (all steps run)`,
+        `load test lasts ${measuringSeconds(input.loadPlan)} s per candidate at most (all steps and rounds run)`,
         `serverless candidates busy at full concurrency for the whole test (upper bound)`,
         'SageMaker Neo compilation jobs are not billed separately',
       ],
@@ -192,6 +195,26 @@ export async function validateAndPlan(
     loadTestReruns,
     budgets: optimizationBudgets(plan, limitSettings, loadTestReruns),
   };
+}
+
+/**
+ * A round (knee probe or repeat, load-test/rounds.ts) is one step run by one worker invocation:
+ * with steps longer than an invocation's segment, a plan that asks for rounds is refused, and one
+ * that names none gets none (written into the plan: `kneeProbes` 0, `repeats` 1).
+ */
+function roundsWithinSegment(loadPlan: LoadPlan, segmentSeconds: number): LoadPlan {
+  const stepSeconds = stepPeriodMs(loadPlan) / 1000;
+  if (stepSeconds <= segmentSeconds) return loadPlan;
+  const why = `steps of ${stepSeconds} s (warmupSeconds + stepDurationSeconds) are longer than one load worker invocation (${segmentSeconds} s), and a round runs as one; shorten the steps to below it for rounds`;
+  const issues = [];
+  if (loadPlan.kneeProbes !== undefined && loadPlan.kneeProbes > 0) {
+    issues.push({ field: 'loadPlan.kneeProbes', given: String(loadPlan.kneeProbes), expected: `0: ${why}` });
+  }
+  if (loadPlan.repeats !== undefined && loadPlan.repeats > 1) {
+    issues.push({ field: 'loadPlan.repeats', given: String(loadPlan.repeats), expected: `1: ${why}` });
+  }
+  if (issues.length > 0) throw new InvalidRunInputError(issues);
+  return { ...loadPlan, kneeProbes: 0, repeats: 1 };
 }
 
 function roundUsd(value: number): number {
@@ -400,12 +423,12 @@ function planCandidate(runId: string, input: RunInput, expanded: ExpandedCandida
   };
   const billedSeconds =
     ESTIMATE_ASSUMPTIONS.provisioningSeconds +
-    loadTestSeconds(input.loadPlan) +
+    measuringSeconds(input.loadPlan) +
     ESTIMATE_ASSUMPTIONS.teardownSeconds;
   if ('serverless' in candidate) {
     const gb = candidate.serverless.memorySizeMb / 1024;
     const usd =
-      loadTestSeconds(input.loadPlan) *
+      measuringSeconds(input.loadPlan) *
       candidate.serverless.maxConcurrency *
       gb *
       SERVERLESS_USD_PER_GB_SECOND;

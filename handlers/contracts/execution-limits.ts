@@ -1,4 +1,5 @@
-import { awsSegmentSeconds, type LoadPlan, loadTestSeconds } from '../load-test/plan.js';
+import { awsSegmentSeconds, type LoadPlan, loadTestSeconds, stepPeriodMs } from '../load-test/plan.js';
+import { worstCaseRounds } from '../load-test/rounds.js';
 import { CLEAN_UP_WAIT } from './clean-up-account.js';
 import type { InputIssue } from './errors.js';
 import {
@@ -118,6 +119,11 @@ export interface OptimizationHistoryShape {
    * are looked for there), so it adds one segment. @default 1
    */
   readonly loadTestSegments?: number;
+  /**
+   * Rounds after each load test's schedule (knee probes and repeats, load-test/rounds.ts): each
+   * runs the workers once more, like a segment, through "Run next load round". @default 0
+   */
+  readonly loadRounds?: number;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
 }
@@ -162,7 +168,8 @@ export interface HistoryCount {
  * - per candidate: its iteration, "Deploy candidate" (and its retried attempts), "Candidate
  *   skipped?", the rounds, then per load test segment the "Run load workers" Map with one
  *   iteration and one Lambda per worker, "Aggregate load test" and "Load test measurable?", per
- *   further segment "Run next load segment", and per re-run "Re-run load test", "Check endpoint"
+ *   further segment "Run next load segment", per round (knee probe or repeat) the same as a
+ *   segment's with "Run next load round", and per re-run "Re-run load test", "Check endpoint"
  *   and "Endpoint in service?"; then "Delete candidate endpoint", "Candidate measured".
  * A failed candidate or target takes a shorter path (no workers; a Pass instead of the rest).
  */
@@ -187,6 +194,7 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     shape.endpointRounds * POLL_ROUND +
     (segments + loadTestRuns - 1) * loadTestSegmentEvents(shape.workersPerCandidate) +
     (segments - 1) * E.simpleState +
+    (shape.loadRounds ?? 0) * (loadTestSegmentEvents(shape.workersPerCandidate) + E.simpleState) +
     (loadTestRuns - 1) * rerun +
     E.lambdaTask +
     E.simpleState;
@@ -401,6 +409,10 @@ export interface LoadTestShape {
   readonly testSeconds: number;
   /** The schedule length of one worker invocation (the plan's `loadSegmentSeconds`). */
   readonly segmentSeconds: number;
+  /** Rounds after the schedule in the worst case (`worstCaseRounds`). @default 0 */
+  readonly rounds?: number;
+  /** The schedule time of one round: a step's warm-up and window. @default 0 */
+  readonly roundSeconds?: number;
 }
 
 type HistoryCounts = Pick<
@@ -498,6 +510,7 @@ function worstCaseShape(
     cleanUpRounds: worstCleanUpRounds(),
     loadTestRuns,
     loadTestSegments: loadTestSegmentsOf(counts.loadTest),
+    loadRounds: counts.loadTest?.rounds ?? 0,
   };
 }
 
@@ -538,12 +551,17 @@ export interface RunTimeShape {
   readonly loadTestReruns: number;
 }
 
-/** The worst-case wall time of one candidate's load test: its schedule, segment gaps, a re-run's first segment. */
+/**
+ * The worst-case wall time of one candidate's load test: its schedule, segment gaps, a re-run's
+ * first segment, every round with its own gap.
+ */
 function loadTestWallSeconds(loadTest: LoadTestShape, reruns: number): number {
   const segments = loadTestSegmentsOf(loadTest);
+  const rounds = loadTest.rounds ?? 0;
   return (
     loadTest.testSeconds +
-    (segments + reruns) * SEGMENT_OVERHEAD_SECONDS +
+    rounds * (loadTest.roundSeconds ?? 0) +
+    (segments + reruns + rounds) * SEGMENT_OVERHEAD_SECONDS +
     reruns * Math.min(loadTest.testSeconds, loadTest.segmentSeconds)
   );
 }
@@ -650,6 +668,8 @@ function loadTestShape(plan: PlannedOptimization): LoadTestShape {
   return {
     testSeconds: loadTestSeconds(plan.loadPlan),
     segmentSeconds: plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan),
+    rounds: worstCaseRounds(plan.loadPlan),
+    roundSeconds: stepPeriodMs(plan.loadPlan) / 1000,
   };
 }
 

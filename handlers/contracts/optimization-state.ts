@@ -58,6 +58,7 @@ export const OptimizationStates = {
   runLoadWorker: 'Run load worker',
   aggregateLoadTest: 'Aggregate load test',
   runNextLoadSegment: 'Run next load segment',
+  runNextLoadRound: 'Run next load round',
   deleteCandidateEndpoint: 'Delete candidate endpoint',
   deleteFailedCandidateEndpoint: 'Delete failed candidate endpoint',
   recordFailedCandidate: 'Record failed candidate',
@@ -111,6 +112,8 @@ export const CandidateStatuses = {
   measurementProblem: 'MEASUREMENT_PROBLEM',
   /** The load test's segment ended before its schedule: the workers run the next segment. */
   nextSegment: 'NEXT_SEGMENT',
+  /** The stepped load test is over: the workers run a knee probe or a repeat (load-test/rounds.ts). */
+  nextRound: 'NEXT_ROUND',
   failed: 'FAILED',
 } as const;
 export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateStatuses];
@@ -121,6 +124,17 @@ export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateS
  */
 export interface LoadSegmentStart {
   readonly index: number;
+  readonly startEpochMs: number;
+}
+
+/**
+ * One round of a load test (handlers/load-test/rounds.ts `LoadRound`): a one-step test at one
+ * load, run by all workers from a shared start after the stepped schedule.
+ */
+export interface LoadRoundStart {
+  readonly index: number;
+  readonly kind: 'knee' | 'repeat';
+  readonly load: number;
   readonly startEpochMs: number;
 }
 
@@ -151,6 +165,11 @@ export interface DeploymentState {
    * now. Absent: segment 0, from `loadStartEpochMs`.
    */
   readonly loadSegment?: LoadSegmentStart;
+  /**
+   * Set by "Run next load round" from the outcome's `nextRound`: the round the workers run now,
+   * instead of the schedule (`loadSegment` then stays the stepped test's last segment).
+   */
+  readonly loadRound?: LoadRoundStart;
 }
 
 export interface WorkerOutcome {
@@ -175,6 +194,8 @@ export interface CandidateOutcome {
   readonly measurementProblem?: string;
   /** NEXT_SEGMENT: the segment the workers run next, from a new shared start. */
   readonly nextSegment?: LoadSegmentStart;
+  /** NEXT_ROUND: the round the workers run next, from a new shared start. */
+  readonly nextRound?: LoadRoundStart;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: CaughtError;
 }
@@ -297,7 +318,10 @@ export interface RunLoadWorkerEvent {
     'runId' | 'artifactsBucket' | 'payloads' | 'loadPlan' | 'sla' | 'loadSegmentSeconds'
   >;
   readonly candidateId: string;
-  readonly deployment: Pick<DeploymentState, 'endpointName' | 'loadStartEpochMs' | 'loadSegment'>;
+  readonly deployment: Pick<
+    DeploymentState,
+    'endpointName' | 'loadStartEpochMs' | 'loadSegment' | 'loadRound'
+  >;
   readonly workerIndex: number;
 }
 
@@ -308,7 +332,13 @@ export interface AggregateLoadTestEvent {
   readonly workers: readonly WorkerOutcome[];
   readonly deployment: Pick<
     DeploymentState,
-    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName' | 'loadTestRerun' | 'loadSegment'
+    | 'createdEpochMs'
+    | 'instanceType'
+    | 'instanceCount'
+    | 'variantName'
+    | 'loadTestRerun'
+    | 'loadSegment'
+    | 'loadRound'
   >;
 }
 
