@@ -17,6 +17,7 @@ import {
   optimizationBudgets,
   optimizationLimitIssues,
   plannedLoadTestReruns,
+  roundsFitLimits,
   type PollSchedule,
 } from './contracts/execution-limits.js';
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
@@ -105,7 +106,28 @@ export async function validateAndPlan(
   }
   const parsed = parseOrThrow(runInputSchema, event.input);
   const segmentSeconds = deps.loadSegmentSeconds ?? awsSegmentSeconds(parsed.loadPlan);
-  const input = { ...parsed, loadPlan: roundsWithinSegment(parsed.loadPlan, segmentSeconds) };
+  // Neither a state over 256 KB nor a full history can be caught: refuse such a plan below.
+  const limitSettings = {
+    expandedByRanges: Object.keys(parsed.environmentRanges).length > 0,
+    endpointDeadlineSeconds: ENDPOINT_DEADLINE_SECONDS,
+    compilationDeadlineMarginSeconds: COMPILATION_DEADLINE_MARGIN_SECONDS,
+    polling: deps.polling ?? { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
+  };
+  const candidateCount = parsed.existingEndpoint === undefined ? expandCandidates(parsed).length : 1;
+  const loadPlan = defaultRoundsWithin(roundsWithinSegment(parsed.loadPlan, segmentSeconds), (tried) =>
+    roundsFitLimits(
+      {
+        loadPlan: tried,
+        loadSegmentSeconds: segmentSeconds,
+        compilationMaxRuntimeSeconds: parsed.compilation.maxRuntimeSeconds,
+        maxConcurrentCandidates: parsed.maxConcurrentCandidates,
+        candidateCount,
+        compilationCount: parsed.compilation.targets.length,
+      },
+      limitSettings,
+    ),
+  );
+  const input = { ...parsed, loadPlan };
   const payloadSizes = await checkRunObjects(input, deps);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
@@ -163,13 +185,6 @@ export async function validateAndPlan(
     },
   };
 
-  // Neither a state over 256 KB nor a full history can be caught: refuse such a plan now.
-  const limitSettings = {
-    expandedByRanges: Object.keys(input.environmentRanges).length > 0,
-    endpointDeadlineSeconds: ENDPOINT_DEADLINE_SECONDS,
-    compilationDeadlineMarginSeconds: COMPILATION_DEADLINE_MARGIN_SECONDS,
-    polling: deps.polling ?? { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
-  };
   const limitIssues = optimizationLimitIssues(plan, limitSettings);
   if (limitIssues.length > 0) throw new InvalidRunInputError(limitIssues);
 
@@ -215,6 +230,24 @@ function roundsWithinSegment(loadPlan: LoadPlan, segmentSeconds: number): LoadPl
   }
   if (issues.length > 0) throw new InvalidRunInputError(issues);
   return { ...loadPlan, kneeProbes: 0, repeats: 1 };
+}
+
+/**
+ * The default rounds a plan gets are those its worst case has room for, as with load test re-runs:
+ * rounds never make a plan that fits without them be refused. A plan that names `kneeProbes` or
+ * `repeats` keeps them (and is refused when they do not fit); of the defaults, repeats go first,
+ * then knee probes (written into the plan as 1 and 0).
+ */
+function defaultRoundsWithin(loadPlan: LoadPlan, fits: (loadPlan: LoadPlan) => boolean): LoadPlan {
+  const fewer: LoadPlan[] = [
+    loadPlan,
+    ...(loadPlan.repeats === undefined ? [{ ...loadPlan, repeats: 1 }] : []),
+    ...(loadPlan.repeats === undefined && loadPlan.kneeProbes === undefined
+      ? [{ ...loadPlan, repeats: 1, kneeProbes: 0 }]
+      : []),
+  ];
+  // None fits: the fewest, so that the refusal names what is wrong without the defaults.
+  return fewer.find(fits) ?? fewer[fewer.length - 1] ?? loadPlan;
 }
 
 function roundUsd(value: number): number {

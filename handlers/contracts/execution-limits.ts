@@ -694,6 +694,38 @@ function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSetti
   };
 }
 
+/**
+ * Whether a plan's worst case, rounds included, fits the history budget and the run's timeout:
+ * what decides how many of the default rounds a plan gets (`defaultRoundsWithin`, "Validate and
+ * plan"). Rounds do not change the largest state's size, which is left out.
+ */
+export function roundsFitLimits(
+  plan: Pick<
+    PlannedOptimization,
+    'loadPlan' | 'loadSegmentSeconds' | 'compilationMaxRuntimeSeconds' | 'maxConcurrentCandidates'
+  > & { readonly candidateCount: number; readonly compilationCount: number },
+  settings: OptimizationLimitSettings,
+): boolean {
+  const planned: PlannedOptimization = {
+    ...plan,
+    candidates: Array.from({ length: plan.candidateCount }, () => ({ environment: {} })),
+    compilations: Array.from({ length: plan.compilationCount }),
+    tags: {},
+  };
+  const timings = optimizationTimings(planned, settings);
+  const time = runTimeIssue(
+    {
+      candidates: plan.candidateCount,
+      maxConcurrentCandidates: plan.maxConcurrentCandidates,
+      compilationTargets: plan.compilationCount,
+      loadTest: loadTestShape(planned),
+      loadTestReruns: 0,
+    },
+    timings,
+  );
+  return historyIssue(historyCounts(planned), timings) === undefined && time === undefined;
+}
+
 /** Every limit the plan would break: its largest state, its worst-case history, then its duration. */
 export function optimizationLimitIssues(
   plan: PlannedOptimization,
