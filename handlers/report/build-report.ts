@@ -521,7 +521,7 @@ export function buildReport(input: BuildReportInput): Report {
           ...(best.sustainable?.latencyMs == null ? {} : { latencyMs: best.sustainable.latencyMs }),
           ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
           ...(noise === undefined ? {} : { withinNoise: noise }),
-          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}${noise === undefined ? '' : `; within noise of ${noise.runnerUp} (${noise.detail} overlap over the repeats): the ranking may not hold`}`,
+          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}${noise === undefined ? '' : `; within noise: ${noise.detail} overlap over the repeats, so the ranking may not hold`}`,
         };
   const counts = countVerdicts(candidates.map((c) => c.verdict));
   const outcome = runOutcomeOf(counts);
