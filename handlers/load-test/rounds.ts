@@ -48,7 +48,9 @@ export function measuringSeconds(plan: LoadPlan): number {
 
 /**
  * The plan a round's workers run: one step at the round's load, with the plan's warm-up and
- * window; no extension and no plateau stop (one step has nothing to compare with).
+ * window; no extension and no plateau stop (one step has nothing to compare with). The plan's
+ * `maxTotalSeconds` (at least one step, by its schema) and request caps bound each round as they
+ * bound the stepped test.
  */
 export function roundPlan(plan: LoadPlan, load: number): LoadPlan {
   const { extendUntilSaturated: _extend, maxLoad: _maxLoad, ...rest } = plan;
@@ -56,7 +58,6 @@ export function roundPlan(plan: LoadPlan, load: number): LoadPlan {
     ...rest,
     steps: [load],
     stopAtPlateau: false,
-    maxTotalSeconds: Math.min(plan.maxTotalSeconds, plan.warmupSeconds + plan.stepDurationSeconds),
   };
 }
 

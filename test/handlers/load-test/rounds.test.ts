@@ -220,6 +220,6 @@ describe('round planning', () => {
       one.extendUntilSaturated,
       one.maxLoad,
       one.maxTotalSeconds,
-    ]).toEqual([[6], false, undefined, undefined, 7]);
+    ]).toEqual([[6], false, undefined, undefined, 900]);
   });
 });
