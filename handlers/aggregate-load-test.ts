@@ -72,9 +72,7 @@ export async function aggregateLoadTest(
   );
   const late = segmentIndex === 0 ? lateWorkers(segmentResults, plan.loadPlan) : [];
   if (late.length === 0 && segmentResults.every((result) => result.stoppedBecause === 'segment-end')) {
-    const nowEpochMs = deps.nowEpochMs ?? Date.now;
-    const delaySeconds = deps.loadStartDelaySeconds ?? DEFAULT_LOAD_START_DELAY_SECONDS;
-    const nextSegment = { index: segmentIndex + 1, startEpochMs: nowEpochMs() + delaySeconds * 1000 };
+    const nextSegment = { index: segmentIndex + 1, startEpochMs: nextSharedStart(deps) };
     deps.logger.info('Load test segment ended: running the next', {
       candidateId: event.candidateId,
       nextSegment,
@@ -120,7 +118,8 @@ export async function aggregateLoadTest(
   }
   if (measurementProblem === undefined) {
     const round = nextRound(result, plan.loadPlan);
-    if (round !== null) return nextRoundOutcome(event, { ...round, startEpochMs: roundStart(deps) }, deps);
+    if (round !== null)
+      return nextRoundOutcome(event, { ...round, startEpochMs: nextSharedStart(deps) }, deps);
     return measuredOutcome(event, resultUri, result, undefined);
   }
   return measuredOutcome(
@@ -136,8 +135,8 @@ async function putResult(deps: AggregateDeps, uri: string, result: LoadTestResul
   await deps.store.putBytes(uri, new TextEncoder().encode(JSON.stringify(result)), 'application/json');
 }
 
-/** A round's shared start: as a next segment's, after the same delay. */
-function roundStart(deps: AggregateDeps): number {
+/** The shared start of the workers' next run (a segment or a round), after the start delay. */
+function nextSharedStart(deps: AggregateDeps): number {
   const nowEpochMs = deps.nowEpochMs ?? Date.now;
   return nowEpochMs() + (deps.loadStartDelaySeconds ?? DEFAULT_LOAD_START_DELAY_SECONDS) * 1000;
 }
@@ -196,7 +195,7 @@ async function aggregateRound(
   }
   await putResult(deps, resultUri, updated);
   const next = nextRound(updated, plan.loadPlan);
-  if (next !== null) return nextRoundOutcome(event, { ...next, startEpochMs: roundStart(deps) }, deps);
+  if (next !== null) return nextRoundOutcome(event, { ...next, startEpochMs: nextSharedStart(deps) }, deps);
   deps.logger.info('Load test rounds done', {
     candidateId: event.candidateId,
     sustainableTps: updated.sustainableTps,

@@ -49,8 +49,8 @@ export function measuringSeconds(plan: LoadPlan): number {
 /**
  * The plan a round's workers run: one step at the round's load, with the plan's warm-up and
  * window; no extension and no plateau stop (one step has nothing to compare with). The plan's
- * `maxTotalSeconds` (at least one step, by its schema) and request caps bound each round as they
- * bound the stepped test.
+ * `maxTotalSeconds` (at least one step, by its schema) and `maxRequestsPerStep` bound a round as
+ * they bound a step.
  */
 export function roundPlan(plan: LoadPlan, load: number): LoadPlan {
   const { extendUntilSaturated: _extend, maxLoad: _maxLoad, ...rest } = plan;
@@ -117,10 +117,15 @@ export function sustainableMeasurement(result: LoadTestResult): StepResult | nul
   return best;
 }
 
-/** The round to run after the result so far: knee probes first, then repeats; null when done. */
+/**
+ * The round to run after the result so far: knee probes first, then repeats; null when done. None
+ * after a load test that was aborted or spent its `maxTotalRequests`: the user's request budget
+ * covers the stepped test, and a round would go past it.
+ */
 export function nextRound(result: LoadTestResult, plan: LoadPlan): LoadRound | null {
   const index = (result.probes?.length ?? 0) + (result.repeats?.length ?? 0);
   if (result.roundsNote !== undefined) return null;
+  if (result.stoppedBecause === 'aborted' || result.stoppedBecause === 'request-cap') return null;
   if ((result.repeats?.length ?? 0) === 0) {
     const knee = nextKneeLoad(result, plan);
     if (knee !== null) return { index, kind: 'knee', load: knee };

@@ -143,6 +143,14 @@ describe('nextRound', () => {
     expect(nextRound(repeated, CLOSED)).toBeNull();
   });
 
+  it('runs no round after the load test spent its maxTotalRequests', () => {
+    // Prepare
+    const capped = result([step(4, 40, true), step(8, 50, false)], 'request-cap');
+
+    // Act & Assert
+    expect(nextRound(capped, CLOSED)).toBeNull();
+  });
+
   it('runs no round when no step met the SLA', () => {
     // Prepare
     const failed = result([step(4, 40, false)], 'sla-breached');
