@@ -239,13 +239,9 @@ function roundsWithinSegment(loadPlan: LoadPlan, segmentSeconds: number): LoadPl
  * then knee probes (written into the plan as 1 and 0).
  */
 function defaultRoundsWithin(loadPlan: LoadPlan, fits: (loadPlan: LoadPlan) => boolean): LoadPlan {
-  const fewer: LoadPlan[] = [
-    loadPlan,
-    ...(loadPlan.repeats === undefined ? [{ ...loadPlan, repeats: 1 }] : []),
-    ...(loadPlan.repeats === undefined && loadPlan.kneeProbes === undefined
-      ? [{ ...loadPlan, repeats: 1, kneeProbes: 0 }]
-      : []),
-  ];
+  const noRepeats = loadPlan.repeats === undefined ? { ...loadPlan, repeats: 1 } : loadPlan;
+  const noProbes = loadPlan.kneeProbes === undefined ? { ...noRepeats, kneeProbes: 0 } : noRepeats;
+  const fewer: LoadPlan[] = [loadPlan, noRepeats, noProbes];
   // None fits: the fewest, so that the refusal names what is wrong without the defaults.
   return fewer.find(fits) ?? fewer[fewer.length - 1] ?? loadPlan;
 }

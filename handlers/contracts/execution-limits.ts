@@ -448,7 +448,8 @@ export function historyIssue(counts: HistoryCounts, timings: OptimizationTimings
   const candidatesPart = shape.candidates * count.perCandidate;
   const targetsPart = shape.compilationTargets * count.perTarget;
   if (candidatesPart >= targetsPart) {
-    const perWorker = shape.candidates * segments * (E.mapIteration + E.lambdaTask);
+    const rounds = shape.loadRounds ?? 0;
+    const perWorker = shape.candidates * (segments + rounds) * (E.mapIteration + E.lambdaTask);
     const workersPart = shape.workersPerCandidate * perWorker;
     // Each segment after the first: its workers, "Aggregate load test", its Choice and Pass.
     const perSegment = shape.candidates * (loadTestSegmentEvents(shape.workersPerCandidate) + E.simpleState);
@@ -460,6 +461,17 @@ export function historyIssue(counts: HistoryCounts, timings: OptimizationTimings
         field: 'loadPlan.stepDurationSeconds',
         given: `load tests of ${testSeconds} s, each run as ${segments} worker invocations of ${segmentSeconds} s, × ${shape.candidates} candidates with ${shape.workersPerCandidate} workers: ${given}`,
         expected: `load tests of at most ${maxSegments * segmentSeconds} s (${maxSegments} segments) with these candidates and workers (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, fewer workers or candidates): ${historyLimitText()}`,
+      };
+    }
+    // Rounds (knee probes, repeats) cost what a further segment does; only asked-for ones get
+    // here ("Validate and plan" drops the default rounds that do not fit).
+    const roundsPart = rounds * perSegment;
+    if (roundsPart * 2 >= candidatesPart) {
+      const maxRounds = Math.max(0, Math.floor(room(count.total - roundsPart) / perSegment));
+      return {
+        field: 'loadPlan.repeats',
+        given: `${rounds} rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × ${shape.candidates} candidates with ${shape.workersPerCandidate} workers: ${given}`,
+        expected: `at most ${maxRounds} round${maxRounds === 1 ? '' : 's'} (fewer kneeProbes or repeats, fewer workers or candidates): ${historyLimitText()}`,
       };
     }
     if (workersPart * 2 >= candidatesPart) {

@@ -14,6 +14,7 @@ import {
 } from '../contracts/optimization-state.js';
 import {
   decodeHistogram,
+  type LatencyPercentilesMs,
   type LoadTestResult,
   type StepResult,
   totalErrors,
@@ -227,6 +228,24 @@ function saturationCaveat(objective: string, best: Measured, beaten: readonly Me
     }
   }
   return parts.map((part) => `; ${part}`).join('');
+}
+
+/**
+ * The latency reported at the sustainable load. Measured more than once: the percentiles of the
+ * measurement whose p95 is the median (for an even count, the nearest at or above it), so the
+ * p95 shown is the median one and the other percentiles come from the same measurement.
+ */
+function latencyOf(m: Measured): LatencyPercentilesMs | undefined {
+  const { sustainable, spread } = m;
+  if (sustainable === undefined) return undefined;
+  if (spread === undefined) return sustainable.latencyMs ?? undefined;
+  const measured = [sustainable, ...m.repeats.filter((step) => step.load === sustainable.load)];
+  const median = spread.p95Ms.median;
+  const at = measured
+    .flatMap((step) => (step.latencyMs === null ? [] : [step.latencyMs]))
+    .filter((latency) => latency.p95 >= median)
+    .sort((a, b) => a.p95 - b.p95)[0];
+  return at ?? sustainable.latencyMs ?? undefined;
 }
 
 function noiseFigures(m: Measured): NoiseFigures {
@@ -480,7 +499,7 @@ export function buildReport(input: BuildReportInput): Report {
       ...(m.result.roundsNote === undefined ? {} : { roundsNote: m.result.roundsNote }),
       sustainableTps: m.result.sustainableTps === null ? null : round(m.result.sustainableTps, 2),
       sustainableStep: m.result.sustainableStep,
-      ...(m.sustainable?.latencyMs == null ? {} : { latencyAtSustainableMs: m.sustainable.latencyMs }),
+      ...(latencyOf(m) === undefined ? {} : { latencyAtSustainableMs: latencyOf(m) }),
       stoppedBecause: m.result.stoppedBecause,
       ...(m.saturation === undefined ? {} : { saturated: m.saturation.saturated }),
       ...(m.saturation?.note === undefined ? {} : { saturationNote: m.saturation.note }),
@@ -518,7 +537,7 @@ export function buildReport(input: BuildReportInput): Report {
           saturated: best.saturation?.saturated !== false,
           ...(best.costPer1MUsd === undefined ? {} : { costPer1MUsd: best.costPer1MUsd }),
           ...(best.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
-          ...(best.sustainable?.latencyMs == null ? {} : { latencyMs: best.sustainable.latencyMs }),
+          ...(latencyOf(best) === undefined ? {} : { latencyMs: latencyOf(best) }),
           ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
           ...(noise === undefined ? {} : { withinNoise: noise }),
           why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}${noise === undefined ? '' : `; within noise: ${noise.detail} overlap over the repeats, so the ranking may not hold`}`,

@@ -595,6 +595,23 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect([plan.loadPlan.kneeProbes, plan.loadPlan.repeats]).toEqual([0, 1]);
   });
 
+  it('refuses the repeats asked for when their rounds pass the history budget, naming how many fit', async () => {
+    // Prepare: 50 candidates × 10 workers; 10 measurements make 9 rounds each.
+    const input = largestInput({ workers: 10 }) as { loadPlan: Record<string, unknown> };
+
+    // Act
+    const error = await planError({ ...input, loadPlan: { ...input.loadPlan, kneeProbes: 0, repeats: 10 } });
+
+    // Assert
+    expect(error.issues.find((issue) => issue.field === 'loadPlan.repeats')).toEqual({
+      field: 'loadPlan.repeats',
+      given:
+        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54338 history events',
+      expected:
+        "at most 1 round (fewer kneeProbes or repeats, fewer workers or candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
+    });
+  });
+
   it('counts every default round in the worst-case history when they fit', async () => {
     // Act: 3 candidates × 1 worker, with the default rounds (3 knee probes, 1 repeat) and without.
     const withRounds = await validateAndPlan({ runId: 'run-1', input: baseInput() }, deps());

@@ -72,6 +72,31 @@ describe('rounds in the report', () => {
     expect(roundLines(candidate)[0]).toBe('Knee probes: 10 met the SLA');
   });
 
+  it('reports the latency of the measurement whose p95 is the median of the repeats', () => {
+    // Prepare: the probe at 10 (median 9 ms) measured again at medians 6 and 12 ms.
+    const result = settleRounds(
+      {
+        ...loadTestResult(STEPS),
+        probes: [stepResult({ load: 10, tps: 500, medianMs: 9, tailMs: 4 })],
+        repeats: [
+          stepResult({ load: 10, tps: 450, medianMs: 6, tailMs: 4 }),
+          stepResult({ load: 10, tps: 550, medianMs: 12, tailMs: 4 }),
+        ],
+      },
+      undefined,
+    );
+
+    // Act
+    const report = reportOf([[plannedCandidate('cpu', 'ml.c5.xlarge', 0.36), result]]);
+
+    // Assert: the probe's own percentiles, its p95 the median one.
+    const candidate = report.candidates[0];
+    expect([candidate?.latencyAtSustainableMs, candidate?.latencyAtSustainableMs?.p95]).toEqual([
+      result.probes?.[0]?.latencyMs,
+      result.spread?.p95Ms.median,
+    ]);
+  });
+
   it('calls the ranking within noise when the cost ranges of the winner and the runner-up overlap', () => {
     // Prepare: same price; 500 (450–550) vs 480 (440–520) TPS.
     const report = reportOf([
