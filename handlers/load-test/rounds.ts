@@ -23,16 +23,23 @@ export const DEFAULT_REPEATS = 2;
 /** The local CLI's default (local/cli/local-input.ts): local runs are cheap, and noisier. */
 export const LOCAL_DEFAULT_REPEATS = 3;
 
-export function kneeProbesOf(plan: Pick<LoadPlan, 'kneeProbes'>): number {
-  return plan.kneeProbes ?? DEFAULT_KNEE_PROBES;
+type RoundSettings = Pick<LoadPlan, 'kneeProbes' | 'repeats' | 'maxTotalRequests'>;
+
+/**
+ * The plan's knee probes. A plan with `maxTotalRequests` set a budget for its whole test: it gets
+ * rounds only when it asks for them (each round then has that allowance of its own).
+ */
+export function kneeProbesOf(plan: RoundSettings): number {
+  return plan.kneeProbes ?? (plan.maxTotalRequests === undefined ? DEFAULT_KNEE_PROBES : 0);
 }
 
-export function repeatsOf(plan: Pick<LoadPlan, 'repeats'>): number {
-  return plan.repeats ?? DEFAULT_REPEATS;
+/** The plan's measurements of the sustainable load; as `kneeProbesOf` with `maxTotalRequests`. */
+export function repeatsOf(plan: RoundSettings): number {
+  return plan.repeats ?? (plan.maxTotalRequests === undefined ? DEFAULT_REPEATS : 1);
 }
 
 /** Rounds one candidate may run in the worst case: every probe, every repeat. */
-export function worstCaseRounds(plan: Pick<LoadPlan, 'kneeProbes' | 'repeats'>): number {
+export function worstCaseRounds(plan: RoundSettings): number {
   return kneeProbesOf(plan) + repeatsOf(plan) - 1;
 }
 
@@ -49,8 +56,8 @@ export function measuringSeconds(plan: LoadPlan): number {
 /**
  * The plan a round's workers run: one step at the round's load, with the plan's warm-up and
  * window; no extension and no plateau stop (one step has nothing to compare with). The plan's
- * `maxTotalSeconds` (at least one step, by its schema) and `maxRequestsPerStep` bound a round as
- * they bound a step.
+ * `maxTotalSeconds` (at least one step, by its schema), `maxRequestsPerStep` and
+ * `maxTotalRequests` bound each round as they bound the stepped test.
  */
 export function roundPlan(plan: LoadPlan, load: number): LoadPlan {
   const { extendUntilSaturated: _extend, maxLoad: _maxLoad, ...rest } = plan;
@@ -119,8 +126,7 @@ export function sustainableMeasurement(result: LoadTestResult): StepResult | nul
 
 /**
  * The round to run after the result so far: knee probes first, then repeats; null when done. None
- * after a load test that was aborted or spent its `maxTotalRequests`: the user's request budget
- * covers the stepped test, and a round would go past it.
+ * after a load test that was aborted or spent its `maxTotalRequests`.
  */
 export function nextRound(result: LoadTestResult, plan: LoadPlan): LoadRound | null {
   const index = (result.probes?.length ?? 0) + (result.repeats?.length ?? 0);

@@ -23,7 +23,15 @@ export function withLocalDefaults(input: unknown): unknown {
  */
 function withLocalRepeats(input: unknown): unknown {
   const plan = isRecord(input) ? input.loadPlan : undefined;
-  if (!isRecord(input) || !isRecord(plan) || plan.repeats !== undefined) return input;
+  // A request budget (maxTotalRequests) gets rounds only when asked for (rounds.ts).
+  if (
+    !isRecord(input) ||
+    !isRecord(plan) ||
+    plan.repeats !== undefined ||
+    plan.maxTotalRequests !== undefined
+  ) {
+    return input;
+  }
   const seconds = (value: unknown, fallback: number): number =>
     typeof value === 'number' ? value : fallback;
   const stepSeconds = seconds(plan.warmupSeconds, 5) + seconds(plan.stepDurationSeconds, 30);

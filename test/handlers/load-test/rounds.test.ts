@@ -143,6 +143,14 @@ describe('nextRound', () => {
     expect(nextRound(repeated, CLOSED)).toBeNull();
   });
 
+  it('runs no default round for a plan with a maxTotalRequests budget', () => {
+    // Prepare
+    const stepped = result([step(4, 40, true), step(8, 50, false)], 'sla-breached');
+
+    // Act & Assert
+    expect(nextRound(stepped, { ...CLOSED, maxTotalRequests: 10_000 })).toBeNull();
+  });
+
   it('runs no round after the load test spent its maxTotalRequests', () => {
     // Prepare
     const capped = result([step(4, 40, true), step(8, 50, false)], 'request-cap');
