@@ -3,13 +3,18 @@ import {
   type AggregateLoadTestEvent,
   type CandidateOutcome,
   CandidateStatuses,
+  type LoadRoundStart,
 } from './contracts/optimization-state.js';
 import {
   aggregateWorkerResults,
   combineSegments,
   describeLateWorkers,
+  describeLoad,
   lateWorkers,
   type LoadTestResult,
+  nextRound,
+  roundPlan,
+  settleRounds,
   type WorkerResult,
 } from './load-test/index.js';
 import type { Logger, ObjectStore } from './ports.js';
@@ -48,21 +53,26 @@ export function loadTestResultKey(runId: string, candidateId: string): string {
  * worker stopped: the steps after it would miss its load) each worker's segments are combined,
  * parts of a step added up exactly, and aggregated as one run. Late workers are looked for in the
  * first segment only, the one a re-run replaces.
+ *
+ * Once the stepped schedule is measured, rounds follow (load-test/rounds.ts): while `nextRound`
+ * finds a knee probe or a repeat to run, the outcome is NEXT_ROUND with its load and shared start,
+ * the result so far is stored, and this state runs again after the round (`aggregateRound`).
  */
 export async function aggregateLoadTest(
   event: AggregateLoadTestEvent,
   deps: AggregateDeps,
 ): Promise<CandidateOutcome> {
   const { plan } = event;
+  if (event.deployment.loadRound !== undefined) {
+    return aggregateRound(event, event.deployment.loadRound, deps);
+  }
   const segmentIndex = event.deployment.loadSegment?.index ?? 0;
   const segmentResults = await Promise.all(
     event.workers.map((worker) => readWorkerResult(deps.store, worker.resultUri)),
   );
   const late = segmentIndex === 0 ? lateWorkers(segmentResults, plan.loadPlan) : [];
   if (late.length === 0 && segmentResults.every((result) => result.stoppedBecause === 'segment-end')) {
-    const nowEpochMs = deps.nowEpochMs ?? Date.now;
-    const delaySeconds = deps.loadStartDelaySeconds ?? DEFAULT_LOAD_START_DELAY_SECONDS;
-    const nextSegment = { index: segmentIndex + 1, startEpochMs: nowEpochMs() + delaySeconds * 1000 };
+    const nextSegment = { index: segmentIndex + 1, startEpochMs: nextSharedStart(deps) };
     deps.logger.info('Load test segment ended: running the next', {
       candidateId: event.candidateId,
       nextSegment,
@@ -83,13 +93,12 @@ export async function aggregateLoadTest(
   );
   const result: LoadTestResult = aggregateWorkerResults(workerResults, plan.sla, plan.loadPlan);
   const resultUri = s3Uri(plan.artifactsBucket, loadTestResultKey(plan.runId, event.candidateId));
-  await deps.store.putBytes(resultUri, new TextEncoder().encode(JSON.stringify(result)), 'application/json');
+  await putResult(deps, resultUri, result);
   deps.logger.info('Load test aggregated', {
     candidateId: event.candidateId,
     sustainableTps: result.sustainableTps,
     stoppedBecause: result.stoppedBecause,
   });
-  const { createdEpochMs, instanceType, instanceCount, variantName } = event.deployment;
   const rerun = event.deployment.loadTestRerun === true;
   const canRerun = !rerun && (plan.loadTestReruns ?? 1) > 0;
   const measurementProblem =
@@ -107,12 +116,108 @@ export async function aggregateLoadTest(
       lateWorkers: late,
     });
   }
-  const status =
-    measurementProblem === undefined
-      ? CandidateStatuses.measured
-      : canRerun
-        ? CandidateStatuses.rerun
-        : CandidateStatuses.measurementProblem;
+  if (measurementProblem === undefined) {
+    const round = nextRound(result, plan.loadPlan);
+    if (round !== null)
+      return nextRoundOutcome(event, { ...round, startEpochMs: nextSharedStart(deps) }, deps);
+    return measuredOutcome(event, resultUri, result, undefined);
+  }
+  return measuredOutcome(
+    event,
+    resultUri,
+    result,
+    measurementProblem,
+    canRerun ? CandidateStatuses.rerun : CandidateStatuses.measurementProblem,
+  );
+}
+
+async function putResult(deps: AggregateDeps, uri: string, result: LoadTestResult): Promise<void> {
+  await deps.store.putBytes(uri, new TextEncoder().encode(JSON.stringify(result)), 'application/json');
+}
+
+/** The shared start of the workers' next run (a segment or a round), after the start delay. */
+function nextSharedStart(deps: AggregateDeps): number {
+  const nowEpochMs = deps.nowEpochMs ?? Date.now;
+  return nowEpochMs() + (deps.loadStartDelaySeconds ?? DEFAULT_LOAD_START_DELAY_SECONDS) * 1000;
+}
+
+function nextRoundOutcome(
+  event: AggregateLoadTestEvent,
+  round: LoadRoundStart,
+  deps: AggregateDeps,
+): CandidateOutcome {
+  deps.logger.info('Load test round next', { candidateId: event.candidateId, nextRound: round });
+  return { candidateId: event.candidateId, status: CandidateStatuses.nextRound, nextRound: round };
+}
+
+/**
+ * After a round: its workers merged into one step (the same aggregation as the schedule's, on a
+ * one-step plan), added to the stored result's `probes` or `repeats`, the sustainable figures
+ * settled again (`settleRounds`), then the next round or MEASURED. A round with a late worker, or
+ * that measured no whole step, is left out and ends the rounds (`roundsNote` says why): the
+ * figures so far stand.
+ */
+async function aggregateRound(
+  event: AggregateLoadTestEvent,
+  round: LoadRoundStart,
+  deps: AggregateDeps,
+): Promise<CandidateOutcome> {
+  const { plan } = event;
+  const resultUri = s3Uri(plan.artifactsBucket, loadTestResultKey(plan.runId, event.candidateId));
+  const stored = await readLoadTestResult(deps, resultUri);
+  const results = await Promise.all(
+    event.workers.map((worker) => readWorkerResult(deps.store, worker.resultUri)),
+  );
+  const onePlan = roundPlan(plan.loadPlan, round.load);
+  const what = `round ${round.index + 1} (${round.kind === 'knee' ? 'knee probe' : 'repeat'} at ${describeLoad(round.load, plan.loadPlan.model)})`;
+  const late = lateWorkers(results, onePlan);
+  const merged = late.length === 0 ? aggregateWorkerResults(results, plan.sla, onePlan) : undefined;
+  const step = merged?.steps[0];
+  let updated: LoadTestResult;
+  if (step === undefined) {
+    const why =
+      merged === undefined ? describeLateWorkers(late, onePlan) : `no whole step: ${merged.stopDetail}`;
+    updated = { ...stored, roundsNote: `${what} not counted, ${why}; no further rounds` };
+    deps.logger.warn('Load test round not counted', { candidateId: event.candidateId, round, why });
+  } else {
+    const added =
+      round.kind === 'knee'
+        ? { probes: [...(stored.probes ?? []), step] }
+        : { repeats: [...(stored.repeats ?? []), step] };
+    updated = settleRounds(
+      {
+        ...stored,
+        ...added,
+        finishedEpochMs: Math.max(stored.finishedEpochMs, merged?.finishedEpochMs ?? 0),
+      },
+      plan.sla.targetTps,
+    );
+  }
+  await putResult(deps, resultUri, updated);
+  const next = nextRound(updated, plan.loadPlan);
+  if (next !== null) return nextRoundOutcome(event, { ...next, startEpochMs: nextSharedStart(deps) }, deps);
+  deps.logger.info('Load test rounds done', {
+    candidateId: event.candidateId,
+    sustainableTps: updated.sustainableTps,
+    probes: updated.probes?.length ?? 0,
+    repeats: updated.repeats?.length ?? 0,
+  });
+  return measuredOutcome(event, resultUri, updated, undefined);
+}
+
+async function readLoadTestResult(deps: AggregateDeps, uri: string): Promise<LoadTestResult> {
+  return JSON.parse(new TextDecoder().decode(await deps.store.getBytes(uri))) as LoadTestResult;
+}
+
+/** The candidate's outcome once its figures are final (or cannot be trusted: `measurementProblem`). */
+function measuredOutcome(
+  event: AggregateLoadTestEvent,
+  resultUri: string,
+  result: LoadTestResult,
+  measurementProblem: string | undefined,
+  status: CandidateOutcome['status'] = CandidateStatuses.measured,
+): CandidateOutcome {
+  const { createdEpochMs, instanceType, instanceCount, variantName } = event.deployment;
   return {
     candidateId: event.candidateId,
     status,

@@ -5,11 +5,12 @@ import {
   type InvokeRequest,
   type LoadTestProgress,
   PayloadMix,
+  roundPlan,
   runLoadTest,
   type WeightedRequest,
 } from './load-test/index.js';
 import type { Logger, ObjectStore, TransportFactory } from './ports.js';
-import { readWorkerSegments, workerResultUri } from './shared/load-test-results.js';
+import { readWorkerSegments, roundResultUri, workerResultUri } from './shared/load-test-results.js';
 
 export interface RunLoadWorkerDeps {
   readonly store: ObjectStore;
@@ -48,22 +49,23 @@ async function loadPayloads(
  * test. All start from the segment's shared start (`loadStartEpochMs` for the first); each writes
  * its raw result (histograms, counts) to the object store and returns a pointer, since worker
  * results can outgrow a state payload. A later segment first reads this worker's results of the
- * segments before it, to resume the schedule where they stopped.
+ * segments before it, to resume the schedule where they stopped. In a round (`loadRound`, after
+ * the schedule: a knee probe or a repeat) it runs one step at the round's load from the round's
+ * start, and writes its result under the round's index.
  */
 export async function runLoadWorker(
   event: RunLoadWorkerEvent,
   deps: RunLoadWorkerDeps,
 ): Promise<WorkerOutcome> {
   const { plan, deployment } = event;
+  const round = deployment.loadRound;
   const segmentIndex = deployment.loadSegment?.index ?? 0;
   const startAtEpochMs = deployment.loadSegment?.startEpochMs ?? deployment.loadStartEpochMs;
-  const previous = await readWorkerSegments(
-    deps.store,
-    plan,
-    event.candidateId,
-    event.workerIndex,
-    segmentIndex,
-  );
+  // A round is a one-step test of its own, from its own start: no segments before it.
+  const previous =
+    round === undefined
+      ? await readWorkerSegments(deps.store, plan, event.candidateId, event.workerIndex, segmentIndex)
+      : [];
   const request = await loadPayloads(plan.payloads, deps.store);
   const transport = deps.openTransport({
     endpointName: deployment.endpointName,
@@ -72,17 +74,21 @@ export async function runLoadWorker(
   });
   try {
     const result = await runLoadTest({
-      plan: plan.loadPlan,
+      plan: round === undefined ? plan.loadPlan : roundPlan(plan.loadPlan, round.load),
       sla: plan.sla,
       transport,
       request,
-      ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
+      ...(round === undefined
+        ? {
+            ...(startAtEpochMs === undefined ? {} : { startAtEpochMs }),
+            segment: {
+              index: segmentIndex,
+              seconds: plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan),
+              previous,
+            },
+          }
+        : { startAtEpochMs: round.startEpochMs }),
       workerIndex: event.workerIndex,
-      segment: {
-        index: segmentIndex,
-        seconds: plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan),
-        previous,
-      },
       ...(deps.deadlineEpochMs === undefined ? {} : { deadlineEpochMs: deps.deadlineEpochMs }),
       ...(deps.signal === undefined ? {} : { signal: deps.signal }),
       ...(deps.onProgress === undefined
@@ -92,7 +98,10 @@ export async function runLoadWorker(
               deps.onProgress?.({ ...progress, candidateId: event.candidateId }),
           }),
     });
-    const resultUri = workerResultUri(plan, event.candidateId, event.workerIndex, segmentIndex);
+    const resultUri =
+      round === undefined
+        ? workerResultUri(plan, event.candidateId, event.workerIndex, segmentIndex)
+        : roundResultUri(plan, event.candidateId, event.workerIndex, round.index);
     await deps.store.putBytes(
       resultUri,
       new TextEncoder().encode(JSON.stringify(result)),
@@ -101,7 +110,7 @@ export async function runLoadWorker(
     deps.logger.info('Load worker finished', {
       candidateId: event.candidateId,
       workerIndex: event.workerIndex,
-      segmentIndex,
+      ...(round === undefined ? { segmentIndex } : { round }),
       steps: result.steps.length,
       stoppedBecause: result.stoppedBecause,
     });

@@ -17,6 +17,7 @@ import {
   optimizationBudgets,
   optimizationLimitIssues,
   plannedLoadTestReruns,
+  roundsFitLimits,
   type PollSchedule,
 } from './contracts/execution-limits.js';
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
@@ -32,7 +33,8 @@ import {
 import type { PlannedCandidate, RunPlan, ValidateAndPlanEvent } from './contracts/optimization-state.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
-import { awsSegmentSeconds, loadTestSeconds } from './load-test/plan.js';
+import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
+import { measuringSeconds } from './load-test/rounds.js';
 import { LOAD_WORKER_MEMORY_MB, workerCeilingWarning } from './load-test/worker-ceiling.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
@@ -104,7 +106,30 @@ export async function validateAndPlan(
       { field: 'runId', given: describeGiven(event.runId), expected: '1–80 letters, digits, "-" or "_"' },
     ]);
   }
-  const input = parseOrThrow(runInputSchema, event.input);
+  const parsed = parseOrThrow(runInputSchema, event.input);
+  const segmentSeconds = deps.loadSegmentSeconds ?? awsSegmentSeconds(parsed.loadPlan);
+  // Neither a state over 256 KB nor a full history can be caught: refuse such a plan below.
+  const limitSettings = {
+    expandedByRanges: Object.keys(parsed.environmentRanges).length > 0,
+    endpointDeadlineSeconds: ENDPOINT_DEADLINE_SECONDS,
+    compilationDeadlineMarginSeconds: COMPILATION_DEADLINE_MARGIN_SECONDS,
+    polling: deps.polling ?? { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
+  };
+  const candidateCount = parsed.existingEndpoint === undefined ? expandCandidates(parsed).length : 1;
+  const loadPlan = defaultRoundsWithin(roundsWithinSegment(parsed.loadPlan, segmentSeconds), (tried) =>
+    roundsFitLimits(
+      {
+        loadPlan: tried,
+        loadSegmentSeconds: segmentSeconds,
+        compilationMaxRuntimeSeconds: parsed.compilation.maxRuntimeSeconds,
+        maxConcurrentCandidates: parsed.maxConcurrentCandidates,
+        candidateCount,
+        compilationCount: parsed.compilation.targets.length,
+      },
+      limitSettings,
+    ),
+  );
+  const input = { ...parsed, loadPlan };
   const payloadSizes = await checkRunObjects(input, deps);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
@@ -121,7 +146,7 @@ export async function validateAndPlan(
     outputUri: s3Uri(deps.artifactsBucket, `${runPrefix}compiled/${target}/`),
   }));
   const loadGeneratorUsd =
-    loadTestSeconds(input.loadPlan) *
+    measuringSeconds(input.loadPlan) *
     input.loadPlan.workers *
     (candidates.length || 1) *
     ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
@@ -144,7 +169,7 @@ export async function validateAndPlan(
     candidates,
     ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
     loadPlan: input.loadPlan,
-    loadSegmentSeconds: deps.loadSegmentSeconds ?? awsSegmentSeconds(input.loadPlan),
+    loadSegmentSeconds: segmentSeconds,
     ...(warnings.length === 0 ? {} : { warnings }),
     sla: input.sla,
     objective: objectiveOf(input),
@@ -167,20 +192,13 @@ export async function validateAndPlan(
       priceTable: PRICE_TABLE_SOURCE,
       assumptions: [
         `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
-        `load test lasts ${loadTestSeconds(input.loadPlan)} s per candidate at most (all steps run)`,
+        `load test lasts ${measuringSeconds(input.loadPlan)} s per candidate at most (all steps and rounds run)`,
         `serverless candidates busy at full concurrency for the whole test (upper bound)`,
         'SageMaker Neo compilation jobs are not billed separately',
       ],
     },
   };
 
-  // Neither a state over 256 KB nor a full history can be caught: refuse such a plan now.
-  const limitSettings = {
-    expandedByRanges: Object.keys(input.environmentRanges).length > 0,
-    endpointDeadlineSeconds: ENDPOINT_DEADLINE_SECONDS,
-    compilationDeadlineMarginSeconds: COMPILATION_DEADLINE_MARGIN_SECONDS,
-    polling: deps.polling ?? { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
-  };
   const limitIssues = optimizationLimitIssues(plan, limitSettings);
   if (limitIssues.length > 0) throw new InvalidRunInputError(limitIssues);
 
@@ -208,6 +226,40 @@ export async function validateAndPlan(
     loadTestReruns,
     budgets: optimizationBudgets(plan, limitSettings, loadTestReruns),
   };
+}
+
+/**
+ * A round (knee probe or repeat, load-test/rounds.ts) is one step run by one worker invocation:
+ * with steps longer than an invocation's segment, a plan that asks for rounds is refused, and one
+ * that names none gets none (written into the plan: `kneeProbes` 0, `repeats` 1).
+ */
+function roundsWithinSegment(loadPlan: LoadPlan, segmentSeconds: number): LoadPlan {
+  const stepSeconds = stepPeriodMs(loadPlan) / 1000;
+  if (stepSeconds <= segmentSeconds) return loadPlan;
+  const why = `steps of ${stepSeconds} s (warmupSeconds + stepDurationSeconds) are longer than one load worker invocation (${segmentSeconds} s), and a round runs as one; shorten the steps to below it for rounds`;
+  const issues = [];
+  if (loadPlan.kneeProbes !== undefined && loadPlan.kneeProbes > 0) {
+    issues.push({ field: 'loadPlan.kneeProbes', given: String(loadPlan.kneeProbes), expected: `0: ${why}` });
+  }
+  if (loadPlan.repeats !== undefined && loadPlan.repeats > 1) {
+    issues.push({ field: 'loadPlan.repeats', given: String(loadPlan.repeats), expected: `1: ${why}` });
+  }
+  if (issues.length > 0) throw new InvalidRunInputError(issues);
+  return { ...loadPlan, kneeProbes: 0, repeats: 1 };
+}
+
+/**
+ * The default rounds a plan gets are those its worst case has room for, as with load test re-runs:
+ * rounds never make a plan that fits without them be refused. A plan that names `kneeProbes` or
+ * `repeats` keeps them (and is refused when they do not fit); of the defaults, repeats go first,
+ * then knee probes (written into the plan as 1 and 0).
+ */
+function defaultRoundsWithin(loadPlan: LoadPlan, fits: (loadPlan: LoadPlan) => boolean): LoadPlan {
+  const noRepeats = loadPlan.repeats === undefined ? { ...loadPlan, repeats: 1 } : loadPlan;
+  const noProbes = loadPlan.kneeProbes === undefined ? { ...noRepeats, kneeProbes: 0 } : noRepeats;
+  const fewer: LoadPlan[] = [loadPlan, noRepeats, noProbes];
+  // None fits: the fewest, so that the refusal names what is wrong without the defaults.
+  return fewer.find(fits) ?? fewer[fewer.length - 1] ?? loadPlan;
 }
 
 function roundUsd(value: number): number {
@@ -416,12 +468,12 @@ function planCandidate(runId: string, input: RunInput, expanded: ExpandedCandida
   };
   const billedSeconds =
     ESTIMATE_ASSUMPTIONS.provisioningSeconds +
-    loadTestSeconds(input.loadPlan) +
+    measuringSeconds(input.loadPlan) +
     ESTIMATE_ASSUMPTIONS.teardownSeconds;
   if ('serverless' in candidate) {
     const gb = candidate.serverless.memorySizeMb / 1024;
     const usd =
-      loadTestSeconds(input.loadPlan) *
+      measuringSeconds(input.loadPlan) *
       candidate.serverless.maxConcurrency *
       gb *
       SERVERLESS_USD_PER_GB_SECOND;

@@ -234,11 +234,22 @@ export class OptimizationWorkflow extends Construct {
       inputPath: '$.outcome.nextSegment',
       resultPath: '$.deployment.loadSegment',
     });
+    // After the stepped schedule, knee probes and repeats run as rounds (handlers/load-test/
+    // rounds.ts): "Aggregate load test" gives the round's load and shared start, and the same
+    // workers run it as one step.
+    const nextRound = new sfn.Pass(this, OptimizationStates.runNextLoadRound, {
+      inputPath: '$.outcome.nextRound',
+      resultPath: '$.deployment.loadRound',
+    });
     const measurable = new sfn.Choice(this, 'Load test measurable?')
       .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.rerun), rerun.next(check))
       .when(
         sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextSegment),
         nextSegment.next(loadTest),
+      )
+      .when(
+        sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextRound),
+        nextRound.next(loadTest),
       )
       .otherwise(deleteEndpoint);
     deleteEndpoint.next(measured);

@@ -1,4 +1,5 @@
-import { awsSegmentSeconds, type LoadPlan, loadTestSeconds } from '../load-test/plan.js';
+import { awsSegmentSeconds, type LoadPlan, loadTestSeconds, stepPeriodMs } from '../load-test/plan.js';
+import { worstCaseRounds } from '../load-test/rounds.js';
 import { CLEAN_UP_WAIT } from './clean-up-account.js';
 import type { InputIssue } from './errors.js';
 import {
@@ -118,6 +119,11 @@ export interface OptimizationHistoryShape {
    * are looked for there), so it adds one segment. @default 1
    */
   readonly loadTestSegments?: number;
+  /**
+   * Rounds after each load test's schedule (knee probes and repeats, load-test/rounds.ts): each
+   * runs the workers once more, like a segment, through "Run next load round". @default 0
+   */
+  readonly loadRounds?: number;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
 }
@@ -162,7 +168,8 @@ export interface HistoryCount {
  * - per candidate: its iteration, "Deploy candidate" (and its retried attempts), "Candidate
  *   skipped?", the rounds, then per load test segment the "Run load workers" Map with one
  *   iteration and one Lambda per worker, "Aggregate load test" and "Load test measurable?", per
- *   further segment "Run next load segment", and per re-run "Re-run load test", "Check endpoint"
+ *   further segment "Run next load segment", per round (knee probe or repeat) the same as a
+ *   segment's with "Run next load round", and per re-run "Re-run load test", "Check endpoint"
  *   and "Endpoint in service?"; then "Delete candidate endpoint", "Candidate measured".
  * A failed candidate or target takes a shorter path (no workers; a Pass instead of the rest).
  */
@@ -187,6 +194,7 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     shape.endpointRounds * POLL_ROUND +
     (segments + loadTestRuns - 1) * loadTestSegmentEvents(shape.workersPerCandidate) +
     (segments - 1) * E.simpleState +
+    (shape.loadRounds ?? 0) * (loadTestSegmentEvents(shape.workersPerCandidate) + E.simpleState) +
     (loadTestRuns - 1) * rerun +
     E.lambdaTask +
     E.simpleState;
@@ -401,6 +409,10 @@ export interface LoadTestShape {
   readonly testSeconds: number;
   /** The schedule length of one worker invocation (the plan's `loadSegmentSeconds`). */
   readonly segmentSeconds: number;
+  /** Rounds after the schedule in the worst case (`worstCaseRounds`). @default 0 */
+  readonly rounds?: number;
+  /** The schedule time of one round: a step's warm-up and window. @default 0 */
+  readonly roundSeconds?: number;
 }
 
 type HistoryCounts = Pick<
@@ -436,7 +448,8 @@ export function historyIssue(counts: HistoryCounts, timings: OptimizationTimings
   const candidatesPart = shape.candidates * count.perCandidate;
   const targetsPart = shape.compilationTargets * count.perTarget;
   if (candidatesPart >= targetsPart) {
-    const perWorker = shape.candidates * segments * (E.mapIteration + E.lambdaTask);
+    const rounds = shape.loadRounds ?? 0;
+    const perWorker = shape.candidates * (segments + rounds) * (E.mapIteration + E.lambdaTask);
     const workersPart = shape.workersPerCandidate * perWorker;
     // Each segment after the first: its workers, "Aggregate load test", its Choice and Pass.
     const perSegment = shape.candidates * (loadTestSegmentEvents(shape.workersPerCandidate) + E.simpleState);
@@ -448,6 +461,17 @@ export function historyIssue(counts: HistoryCounts, timings: OptimizationTimings
         field: 'loadPlan.stepDurationSeconds',
         given: `load tests of ${testSeconds} s, each run as ${segments} worker invocations of ${segmentSeconds} s, × ${shape.candidates} candidates with ${shape.workersPerCandidate} workers: ${given}`,
         expected: `load tests of at most ${maxSegments * segmentSeconds} s (${maxSegments} segments) with these candidates and workers (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, fewer workers or candidates): ${historyLimitText()}`,
+      };
+    }
+    // Rounds (knee probes, repeats) cost what a further segment does; only asked-for ones get
+    // here ("Validate and plan" drops the default rounds that do not fit).
+    const roundsPart = rounds * perSegment;
+    if (roundsPart * 2 >= candidatesPart) {
+      const maxRounds = Math.max(0, Math.floor(room(count.total - roundsPart) / perSegment));
+      return {
+        field: 'loadPlan.repeats',
+        given: `${rounds} rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × ${shape.candidates} candidates with ${shape.workersPerCandidate} workers: ${given}`,
+        expected: `at most ${maxRounds} round${maxRounds === 1 ? '' : 's'} (fewer kneeProbes or repeats, fewer workers or candidates): ${historyLimitText()}`,
       };
     }
     if (workersPart * 2 >= candidatesPart) {
@@ -498,6 +522,7 @@ function worstCaseShape(
     cleanUpRounds: worstCleanUpRounds(),
     loadTestRuns,
     loadTestSegments: loadTestSegmentsOf(counts.loadTest),
+    loadRounds: counts.loadTest?.rounds ?? 0,
   };
 }
 
@@ -538,12 +563,17 @@ export interface RunTimeShape {
   readonly loadTestReruns: number;
 }
 
-/** The worst-case wall time of one candidate's load test: its schedule, segment gaps, a re-run's first segment. */
+/**
+ * The worst-case wall time of one candidate's load test: its schedule, segment gaps, a re-run's
+ * first segment, every round with its own gap.
+ */
 function loadTestWallSeconds(loadTest: LoadTestShape, reruns: number): number {
   const segments = loadTestSegmentsOf(loadTest);
+  const rounds = loadTest.rounds ?? 0;
   return (
     loadTest.testSeconds +
-    (segments + reruns) * SEGMENT_OVERHEAD_SECONDS +
+    rounds * (loadTest.roundSeconds ?? 0) +
+    (segments + reruns + rounds) * SEGMENT_OVERHEAD_SECONDS +
     reruns * Math.min(loadTest.testSeconds, loadTest.segmentSeconds)
   );
 }
@@ -650,6 +680,8 @@ function loadTestShape(plan: PlannedOptimization): LoadTestShape {
   return {
     testSeconds: loadTestSeconds(plan.loadPlan),
     segmentSeconds: plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan),
+    rounds: worstCaseRounds(plan.loadPlan),
+    roundSeconds: stepPeriodMs(plan.loadPlan) / 1000,
   };
 }
 
@@ -672,6 +704,38 @@ function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSetti
     ...(plan.payloads === undefined ? {} : { payloads: plan.payloads }),
     expandedByRanges: settings.expandedByRanges,
   };
+}
+
+/**
+ * Whether a plan's worst case, rounds included, fits the history budget and the run's timeout:
+ * what decides how many of the default rounds a plan gets (`defaultRoundsWithin`, "Validate and
+ * plan"). Rounds do not change the largest state's size, which is left out.
+ */
+export function roundsFitLimits(
+  plan: Pick<
+    PlannedOptimization,
+    'loadPlan' | 'loadSegmentSeconds' | 'compilationMaxRuntimeSeconds' | 'maxConcurrentCandidates'
+  > & { readonly candidateCount: number; readonly compilationCount: number },
+  settings: OptimizationLimitSettings,
+): boolean {
+  const planned: PlannedOptimization = {
+    ...plan,
+    candidates: Array.from({ length: plan.candidateCount }, () => ({ environment: {} })),
+    compilations: Array.from({ length: plan.compilationCount }),
+    tags: {},
+  };
+  const timings = optimizationTimings(planned, settings);
+  const time = runTimeIssue(
+    {
+      candidates: plan.candidateCount,
+      maxConcurrentCandidates: plan.maxConcurrentCandidates,
+      compilationTargets: plan.compilationCount,
+      loadTest: loadTestShape(planned),
+      loadTestReruns: 0,
+    },
+    timings,
+  );
+  return historyIssue(historyCounts(planned), timings) === undefined && time === undefined;
 }
 
 /** Every limit the plan would break: its largest state, its worst-case history, then its duration. */

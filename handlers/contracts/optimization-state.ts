@@ -59,6 +59,7 @@ export const OptimizationStates = {
   runLoadWorker: 'Run load worker',
   aggregateLoadTest: 'Aggregate load test',
   runNextLoadSegment: 'Run next load segment',
+  runNextLoadRound: 'Run next load round',
   deleteCandidateEndpoint: 'Delete candidate endpoint',
   deleteFailedCandidateEndpoint: 'Delete failed candidate endpoint',
   recordFailedCandidate: 'Record failed candidate',
@@ -112,6 +113,8 @@ export const CandidateStatuses = {
   measurementProblem: 'MEASUREMENT_PROBLEM',
   /** The load test's segment ended before its schedule: the workers run the next segment. */
   nextSegment: 'NEXT_SEGMENT',
+  /** The stepped load test is over: the workers run a knee probe or a repeat (load-test/rounds.ts). */
+  nextRound: 'NEXT_ROUND',
   failed: 'FAILED',
 } as const;
 export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateStatuses];
@@ -122,6 +125,17 @@ export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateS
  */
 export interface LoadSegmentStart {
   readonly index: number;
+  readonly startEpochMs: number;
+}
+
+/**
+ * One round of a load test (handlers/load-test/rounds.ts `LoadRound`): a one-step test at one
+ * load, run by all workers from a shared start after the stepped schedule.
+ */
+export interface LoadRoundStart {
+  readonly index: number;
+  readonly kind: 'knee' | 'repeat';
+  readonly load: number;
   readonly startEpochMs: number;
 }
 
@@ -152,6 +166,11 @@ export interface DeploymentState {
    * now. Absent: segment 0, from `loadStartEpochMs`.
    */
   readonly loadSegment?: LoadSegmentStart;
+  /**
+   * Set by "Run next load round" from the outcome's `nextRound`: the round the workers run now,
+   * instead of the schedule (`loadSegment` then stays the stepped test's last segment).
+   */
+  readonly loadRound?: LoadRoundStart;
 }
 
 export interface WorkerOutcome {
@@ -176,6 +195,8 @@ export interface CandidateOutcome {
   readonly measurementProblem?: string;
   /** NEXT_SEGMENT: the segment the workers run next, from a new shared start. */
   readonly nextSegment?: LoadSegmentStart;
+  /** NEXT_ROUND: the round the workers run next, from a new shared start. */
+  readonly nextRound?: LoadRoundStart;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: CaughtError;
 }
@@ -311,7 +332,10 @@ export interface RunLoadWorkerEvent {
     'runId' | 'artifactsBucket' | 'payloads' | 'loadPlan' | 'sla' | 'loadSegmentSeconds'
   >;
   readonly candidateId: string;
-  readonly deployment: Pick<DeploymentState, 'endpointName' | 'loadStartEpochMs' | 'loadSegment'>;
+  readonly deployment: Pick<
+    DeploymentState,
+    'endpointName' | 'loadStartEpochMs' | 'loadSegment' | 'loadRound'
+  >;
   readonly workerIndex: number;
 }
 
@@ -322,7 +346,13 @@ export interface AggregateLoadTestEvent {
   readonly workers: readonly WorkerOutcome[];
   readonly deployment: Pick<
     DeploymentState,
-    'createdEpochMs' | 'instanceType' | 'instanceCount' | 'variantName' | 'loadTestRerun' | 'loadSegment'
+    | 'createdEpochMs'
+    | 'instanceType'
+    | 'instanceCount'
+    | 'variantName'
+    | 'loadTestRerun'
+    | 'loadSegment'
+    | 'loadRound'
   >;
 }
 

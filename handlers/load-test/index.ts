@@ -11,3 +11,4 @@ export * from './results.js';
 export * from './sla.js';
 export * from './late-start.js';
 export * from './segments.js';
+export * from './rounds.js';

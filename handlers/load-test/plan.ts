@@ -34,6 +34,10 @@ export const MAX_LOAD_TEST_SECONDS = 86_400;
  * time starting and writing its result than measuring.
  */
 export const MIN_SEGMENT_SECONDS = 60;
+/** Knee probes a plan may ask for: 8 halvings narrow a step's gap to 1/256. */
+export const MAX_KNEE_PROBES = 8;
+/** Measurements of the sustainable load a plan may ask for (repeats, the original included). */
+export const MAX_REPEATS = 10;
 
 function isStrictlyAscending(values: readonly number[]): boolean {
   return values.every((value, index) => index === 0 || value > (values[index - 1] ?? value));
@@ -89,6 +93,19 @@ export const loadPlanSchema = z
     extendUntilSaturated: z.boolean().optional(),
     /** The highest load an extension step may apply. @default 8 × the last planned step */
     maxLoad: z.number().positive().optional(),
+    /**
+     * Knee probes after the stepped plan (load-test/rounds.ts): bisect between the last step
+     * that met the SLA and the first that breached it. 0: off. Absent: DEFAULT_KNEE_PROBES ("Validate
+     * and plan" writes 0 when a step does not fit one worker invocation); no default in the parsed
+     * plan, so plans without it keep their size in the state.
+     */
+    kneeProbes: z.number().int().min(0).max(MAX_KNEE_PROBES).optional(),
+    /**
+     * Measurements of the sustainable load, the original included: the rest run as repeat rounds
+     * and the sustainable TPS is their median. Absent: DEFAULT_REPEATS (the local CLI sets
+     * LOCAL_DEFAULT_REPEATS; "Validate and plan" writes 1 when a step does not fit one invocation).
+     */
+    repeats: z.number().int().min(1).max(MAX_REPEATS).optional(),
     /** Stop stepping once a step fails to raise throughput by `plateauGain` over the best so far. */
     stopAtPlateau: z.boolean().default(true),
     /** 1.05: a step must raise TPS by at least 5 % to count as rising. */

@@ -152,6 +152,34 @@ export interface LoadTestResult {
   readonly meetsTargetTps: boolean | null;
   readonly stoppedBecause: StopReason;
   readonly stopDetail: string;
+  /**
+   * Knee probes (rounds.ts), in the order run: one-step tests between the last step that met the
+   * SLA and the first that breached it. Absent when none ran (and in results of older runs).
+   */
+  readonly probes?: readonly StepResult[];
+  /** Repeated measurements of the sustainable load, the original not included. */
+  readonly repeats?: readonly StepResult[];
+  /** The sustainable load's measurements (original and repeats), when it was measured more than once. */
+  readonly spread?: MeasuredSpread;
+  /** Why the rounds ended early (a round's worker started late), when they did. */
+  readonly roundsNote?: string;
+}
+
+/** The lowest, median and highest of a figure over repeated measurements. */
+export interface SpreadFigures {
+  readonly min: number;
+  readonly median: number;
+  readonly max: number;
+}
+
+/** How a repeatedly measured load's figures spread: `sustainableTps` is the median TPS. */
+export interface MeasuredSpread {
+  /** Measurements of the load, the original included. */
+  readonly n: number;
+  /** Of those, how many met the SLA. */
+  readonly metSla: number;
+  readonly tps: SpreadFigures;
+  readonly p95Ms: SpreadFigures;
 }
 
 /** Sent about once a second while a worker runs. */

@@ -12,13 +12,21 @@ import {
   type RunPlan,
   type VerdictCounts,
 } from '../contracts/optimization-state.js';
-import { decodeHistogram, type LoadTestResult, totalErrors, usToMs } from '../load-test/index.js';
+import {
+  decodeHistogram,
+  type LatencyPercentilesMs,
+  type LoadTestResult,
+  type StepResult,
+  totalErrors,
+  usToMs,
+} from '../load-test/index.js';
+import { type NoiseFigures, withinNoise } from './noise.js';
 import type { EndpointMetrics } from '../ports.js';
 import { candidateAtTargetOf, serveTargetSection } from '../serving/serve-target.js';
 import { type CandidateAtTarget, costAtTargetKey } from '../serving/target-sizing.js';
 import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { reportPayloads } from './payload-breakdown.js';
-import type { CandidateReport, Recommendation, Report, ReportStep } from './report.js';
+import type { CandidateReport, Recommendation, Report, ReportSpread, ReportStep } from './report.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;
@@ -41,9 +49,9 @@ function succeededRequests(step: Pick<ReportStep, 'requests' | 'errors'>): numbe
   return step.requests - totalErrors(step.errors);
 }
 
-/** The result's steps for the report; latencies `null` where no request succeeded. */
-function reportSteps(result: LoadTestResult): ReportStep[] {
-  return result.steps.map(({ histogram, latencyMs, payloads, ...step }) => {
+/** Steps (or probes, repeats) for the report; latencies `null` where no request succeeded. */
+function reportSteps(steps: readonly StepResult[]): ReportStep[] {
+  return steps.map(({ histogram, latencyMs, payloads, ...step }) => {
     const measured = succeededRequests(step) > 0;
     return {
       ...step,
@@ -60,6 +68,9 @@ interface Measured {
   readonly candidate: PlannedCandidate;
   readonly result: LoadTestResult;
   readonly steps: ReportStep[];
+  readonly probes: ReportStep[];
+  readonly repeats: ReportStep[];
+  readonly spread?: ReportSpread;
   readonly sustainable?: ReportStep;
   readonly costPer1MUsd?: number;
   readonly costPerHourUsd?: number;
@@ -96,9 +107,27 @@ function saturationOf(result: LoadTestResult, steps: readonly ReportStep[]): Sat
   };
 }
 
+/**
+ * The sustainable load's spread, with the cost per 1M over its TPS range for an instance-priced
+ * candidate (the lowest cost at the highest TPS).
+ */
+function reportSpread(result: LoadTestResult, costPerHourUsd: number | undefined): ReportSpread | undefined {
+  const { spread } = result;
+  if (spread === undefined) return undefined;
+  const costAt = (tps: number): number => round(((costPerHourUsd ?? 0) / (tps * 3600)) * 1e6, 4);
+  return costPerHourUsd === undefined || spread.tps.min <= 0
+    ? spread
+    : { ...spread, costPer1MUsd: { min: costAt(spread.tps.max), max: costAt(spread.tps.min) } };
+}
+
 function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured {
-  const steps = reportSteps(result);
-  const sustainable = steps.find((step) => step.load === result.sustainableStep && step.meetsSla);
+  const steps = reportSteps(result.steps);
+  const probes = reportSteps(result.probes ?? []);
+  const repeats = reportSteps(result.repeats ?? []);
+  // The sustainable load is a step's, or a knee probe's that met the SLA.
+  const sustainable = [...steps, ...probes].find(
+    (step) => step.load === result.sustainableStep && step.meetsSla,
+  );
   const instances = candidate.initialInstanceCount;
   const costPerHourUsd = candidate.usdPerHour === undefined ? undefined : candidate.usdPerHour * instances;
   let costPer1MUsd: number | undefined;
@@ -106,7 +135,16 @@ function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured 
     if (candidate.kind === 'serverless' && candidate.serverless !== undefined) {
       if (sustainable.meanLatencyMs === null) {
         const saturation = saturationOf(result, steps);
-        return { candidate, result, steps, sustainable, saturation, costPer1MIsUpperBound: false };
+        return {
+          candidate,
+          result,
+          steps,
+          probes,
+          repeats,
+          sustainable,
+          saturation,
+          costPer1MIsUpperBound: false,
+        };
       }
       // Serverless bills each request's duration × memory; the mean latency bounds the duration.
       const gb = candidate.serverless.memorySizeMb / 1024;
@@ -116,10 +154,17 @@ function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured 
     }
   }
   const saturation = sustainable === undefined ? undefined : saturationOf(result, steps);
+  const spread = reportSpread(
+    result,
+    candidate.kind === 'serverless' || costPer1MUsd === undefined ? undefined : costPerHourUsd,
+  );
   return {
     candidate,
     result,
     steps,
+    probes,
+    repeats,
+    ...(spread === undefined ? {} : { spread }),
     ...(sustainable === undefined ? {} : { sustainable }),
     ...(saturation === undefined ? {} : { saturation }),
     // Serverless bills each request's duration, whatever the load: only a price per hour spread
@@ -203,6 +248,35 @@ function saturationCaveat(objective: string, best: Measured, beaten: readonly Me
     }
   }
   return parts.map((part) => `; ${part}`).join('');
+}
+
+/**
+ * The latency reported at the sustainable load. Measured more than once: the percentiles of the
+ * measurement whose p95 is the median (for an even count, the nearest at or above it), so the
+ * p95 shown is the median one and the other percentiles come from the same measurement.
+ */
+function latencyOf(m: Measured): LatencyPercentilesMs | undefined {
+  const { sustainable, spread } = m;
+  if (sustainable === undefined) return undefined;
+  if (spread === undefined) return sustainable.latencyMs ?? undefined;
+  const measured = [sustainable, ...m.repeats.filter((step) => step.load === sustainable.load)];
+  const median = spread.p95Ms.median;
+  const at = measured
+    .flatMap((step) => (step.latencyMs === null ? [] : [step.latencyMs]))
+    .filter((latency) => latency.p95 >= median)
+    .sort((a, b) => a.p95 - b.p95)[0];
+  return at ?? sustainable.latencyMs ?? undefined;
+}
+
+function noiseFigures(m: Measured): NoiseFigures {
+  const tps = m.result.sustainableTps ?? 0;
+  const cost = m.costPer1MUsd;
+  return {
+    id: m.candidate.id,
+    tps: m.spread === undefined ? { min: tps, max: tps } : m.spread.tps,
+    ...(cost === undefined ? {} : { costPer1MUsd: m.spread?.costPer1MUsd ?? { min: cost, max: cost } }),
+    repeated: m.spread !== undefined,
+  };
 }
 
 /** What to do about each kind of miss: the hint matches the cause. */
@@ -442,9 +516,13 @@ export function buildReport(input: BuildReportInput): Report {
       ...base,
       status: 'MEASURED',
       steps: m.steps,
+      ...(m.probes.length === 0 ? {} : { probes: m.probes }),
+      ...(m.repeats.length === 0 ? {} : { repeats: m.repeats }),
+      ...(m.spread === undefined ? {} : { spread: m.spread }),
+      ...(m.result.roundsNote === undefined ? {} : { roundsNote: m.result.roundsNote }),
       sustainableTps: m.result.sustainableTps === null ? null : round(m.result.sustainableTps, 2),
       sustainableStep: m.result.sustainableStep,
-      ...(m.sustainable?.latencyMs == null ? {} : { latencyAtSustainableMs: m.sustainable.latencyMs }),
+      ...(latencyOf(m) === undefined ? {} : { latencyAtSustainableMs: latencyOf(m) }),
       stoppedBecause: m.result.stoppedBecause,
       ...(m.saturation === undefined ? {} : { saturated: m.saturation.saturated }),
       ...(m.saturation?.note === undefined ? {} : { saturationNote: m.saturation.note }),
@@ -462,6 +540,14 @@ export function buildReport(input: BuildReportInput): Report {
     };
   });
 
+  const noise =
+    best === undefined
+      ? undefined
+      : withinNoise(
+          plan.objective,
+          noiseFigures(best),
+          qualifying[1] === undefined ? undefined : noiseFigures(qualifying[1]),
+        );
   const recommendation: Recommendation | null =
     best === undefined
       ? null
@@ -475,9 +561,10 @@ export function buildReport(input: BuildReportInput): Report {
           saturated: best.saturation?.saturated !== false,
           ...(best.costPer1MUsd === undefined ? {} : { costPer1MUsd: best.costPer1MUsd }),
           ...(best.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
-          ...(best.sustainable?.latencyMs == null ? {} : { latencyMs: best.sustainable.latencyMs }),
+          ...(latencyOf(best) === undefined ? {} : { latencyMs: latencyOf(best) }),
           ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
-          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}`,
+          ...(noise === undefined ? {} : { withinNoise: noise }),
+          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}${noise === undefined ? '' : `; within noise: ${noise.detail} overlap over the repeats, so the ranking may not hold`}`,
         };
   const serveTarget = serveTargetSection({
     plan,

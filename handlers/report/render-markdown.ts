@@ -188,6 +188,37 @@ export function recommendationText(report: Report): string {
   );
 }
 
+function rangeText(
+  range: { readonly min: number; readonly max: number },
+  format: (value: number) => string,
+): string {
+  return range.min === range.max ? format(range.min) : `${format(range.min)}–${format(range.max)}`;
+}
+
+/** The knee probes, the repeats' spread and why rounds ended early, one fact each. */
+export function roundLines(candidate: CandidateReport): string[] {
+  const probes = candidate.probes ?? [];
+  const { spread } = candidate;
+  return [
+    ...(probes.length === 0
+      ? []
+      : [
+          `Knee probes: ${probes.map((probe) => `${probe.load} ${probe.meetsSla ? 'met the SLA' : 'missed it'}`).join(', ')}`,
+        ]),
+    ...(spread === undefined
+      ? []
+      : [
+          `Repeats: load ${candidate.sustainableStep ?? '?'} measured ${spread.n} times, ${spread.metSla} met the SLA; ` +
+            `TPS ${rangeText(spread.tps, (value) => formatTps(value))} (median ${formatTps(spread.tps.median)}), ` +
+            `p95 ${rangeText(spread.p95Ms, formatMs)} ms (median ${formatMs(spread.p95Ms.median)})` +
+            (spread.costPer1MUsd === undefined
+              ? ''
+              : `, cost per 1M ${rangeText(spread.costPer1MUsd, (value) => usd(value))}`),
+        ]),
+    ...(candidate.roundsNote === undefined ? [] : [`Rounds: ${candidate.roundsNote}`]),
+  ];
+}
+
 /** Price, stop reason, run cost and raw result of one candidate, one fact per line. */
 export function candidateFacts(candidate: CandidateReport): string[] {
   return [
@@ -195,6 +226,7 @@ export function candidateFacts(candidate: CandidateReport): string[] {
     ...(candidate.configurationNote === undefined ? [] : [`Configuration: ${candidate.configurationNote}`]),
     ...(candidate.stoppedBecause === undefined ? [] : [`Load test stopped: ${candidate.stoppedBecause}`]),
     ...(candidate.saturationNote === undefined ? [] : [`Saturation: ${candidate.saturationNote}`]),
+    ...roundLines(candidate),
     ...(candidate.runCostUsd === undefined
       ? []
       : [`Endpoint cost during the test: ${usd(candidate.runCostUsd)}`]),
@@ -331,8 +363,14 @@ export function stepTable(report: Report, candidate: CandidateReport): TextTable
     { header: 'Errors model/throttled/timeout/client', kind: 'number' },
     { header: 'SLA', kind: 'text' },
   ];
-  const rows = candidate.steps.map((step) => {
-    const mark = stepMark(candidate, step);
+  // Knee probes and repeats follow the steps, marked as such: one-step tests run after them.
+  const measured: { step: ReportStep; round?: 'knee probe' | 'repeat' }[] = [
+    ...candidate.steps.map((step) => ({ step })),
+    ...(candidate.probes ?? []).map((step) => ({ step, round: 'knee probe' as const })),
+    ...(candidate.repeats ?? []).map((step) => ({ step, round: 'repeat' as const })),
+  ];
+  const rows = measured.map(({ step, round }) => {
+    const mark = round === 'repeat' && step.meetsSla ? 'met' : stepMark(candidate, step);
     const { errors, latencyMs } = step;
     const sla =
       mark === 'missed'
@@ -343,7 +381,7 @@ export function stepTable(report: Report, candidate: CandidateReport): TextTable
     return {
       mark,
       cells: [
-        String(step.load),
+        round === undefined ? String(step.load) : `${step.load} (${round})`,
         String(step.requests),
         formatTps(step.tps),
         formatRate(step.errorRate),

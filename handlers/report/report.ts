@@ -7,6 +7,7 @@ import type {
   LatencyPercentilesMs,
   LatencySla,
   LoadPlan,
+  MeasuredSpread,
   PayloadStepResult,
   StepResult,
   StopReason,
@@ -79,7 +80,21 @@ export interface CandidateReport {
   readonly status: 'MEASURED' | 'MEASUREMENT_PROBLEM' | 'SKIPPED' | 'FAILED';
   readonly failureReason?: string;
   readonly steps: readonly ReportStep[];
-  /** Throughput of the highest step that met the SLA; null when none did. */
+  /**
+   * Knee probes, in the order run: one-step tests between the last step that met the SLA and the
+   * first that breached it (handlers/load-test/rounds.ts). Absent when none ran.
+   */
+  readonly probes?: readonly ReportStep[];
+  /** Repeated measurements of the sustainable load, the original not included. */
+  readonly repeats?: readonly ReportStep[];
+  /**
+   * How the sustainable load's measurements spread when it was measured more than once
+   * (`sustainableTps` is then their median), with the cost per 1M over the TPS range.
+   */
+  readonly spread?: ReportSpread;
+  /** Why the rounds ended early, when they did. */
+  readonly roundsNote?: string;
+  /** Throughput of the best step or probe that met the SLA (the repeats' median); null when none did. */
   readonly sustainableTps: number | null;
   readonly sustainableStep: number | null;
   readonly latencyAtSustainableMs?: LatencyPercentilesMs;
@@ -122,6 +137,18 @@ export interface CandidateReport {
   readonly reason: string;
 }
 
+export interface ReportSpread extends MeasuredSpread {
+  /** Instance-priced candidates: the cost per 1M at the highest and the lowest TPS measured. */
+  readonly costPer1MUsd?: { readonly min: number; readonly max: number };
+}
+
+/** The winner and the runner-up cannot be told apart: their figures' ranges overlap. */
+export interface WithinNoise {
+  readonly runnerUp: string;
+  /** What overlapped, e.g. "cost per 1M $0.21–0.25 vs $0.24–0.30". */
+  readonly detail: string;
+}
+
 export interface Recommendation {
   readonly candidateId: string;
   readonly instanceType?: string;
@@ -136,6 +163,8 @@ export interface Recommendation {
   readonly costPer1MIsUpperBound?: true;
   readonly latencyMs?: LatencyPercentilesMs;
   readonly instancesForTargetTps?: number;
+  /** Present when the ranking of the winner over the runner-up is within noise. */
+  readonly withinNoise?: WithinNoise;
   readonly why: string;
 }
 

@@ -25,6 +25,19 @@ export function workerResultUri(
   return s3Uri(plan.artifactsBucket, workerResultKey(plan.runId, candidateId, workerIndex, segmentIndex));
 }
 
+/** Where a worker's result of one round (knee probe or repeat, load-test/rounds.ts) is kept. */
+export function roundResultUri(
+  plan: Pick<RunPlan, 'runId' | 'artifactsBucket'>,
+  candidateId: string,
+  workerIndex: number,
+  roundIndex: number,
+): string {
+  return s3Uri(
+    plan.artifactsBucket,
+    `runs/${plan.runId}/load-tests/${candidateId}/worker-${workerIndex}/round-${roundIndex}.json`,
+  );
+}
+
 export async function readWorkerResult(store: ObjectStore, uri: string): Promise<WorkerResult> {
   return JSON.parse(new TextDecoder().decode(await store.getBytes(uri))) as WorkerResult;
 }

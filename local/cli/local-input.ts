@@ -2,6 +2,8 @@
 import type { InputIssue } from '../../handlers/contracts/errors.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
 import { isRecord } from '../../handlers/contracts/records.js';
+import { MIN_SEGMENT_SECONDS } from '../../handlers/load-test/plan.js';
+import { LOCAL_DEFAULT_REPEATS } from '../../handlers/load-test/rounds.js';
 
 /** The image name the run input schema reserves for the project's own model server. */
 export const LOCAL_IMAGE = 'local';
@@ -11,7 +13,30 @@ export const LOCAL_IMAGE = 'local';
  * matter; without one, the planner would look up a SageMaker image, which uncompiled ONNX lacks.
  */
 export function withLocalDefaults(input: unknown): unknown {
-  return withLocalImage(input, 'model');
+  return withLocalRepeats(withLocalImage(input, 'model'));
+}
+
+/**
+ * Local runs measure the sustainable load LOCAL_DEFAULT_REPEATS times when the input does not say
+ * (AWS runs: DEFAULT_REPEATS): a repeat costs seconds here, and a shared machine is noisier.
+ * Only for steps that surely fit one worker invocation (a round runs as one, or is refused).
+ */
+function withLocalRepeats(input: unknown): unknown {
+  const plan = isRecord(input) ? input.loadPlan : undefined;
+  // A request budget (maxTotalRequests) gets rounds only when asked for (rounds.ts).
+  if (
+    !isRecord(input) ||
+    !isRecord(plan) ||
+    plan.repeats !== undefined ||
+    plan.maxTotalRequests !== undefined
+  ) {
+    return input;
+  }
+  const seconds = (value: unknown, fallback: number): number =>
+    typeof value === 'number' ? value : fallback;
+  const stepSeconds = seconds(plan.warmupSeconds, 5) + seconds(plan.stepDurationSeconds, 30);
+  if (!(stepSeconds <= MIN_SEGMENT_SECONDS)) return input;
+  return { ...input, loadPlan: { ...plan, repeats: LOCAL_DEFAULT_REPEATS } };
 }
 
 /** `input[section].image` set to the local image when the input names none (both workflows). */

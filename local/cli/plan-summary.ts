@@ -4,14 +4,21 @@
  */
 import type { ExecutionBudgets } from '../../handlers/contracts/execution-limits.js';
 import type { PlannedCandidate, RunPlan } from '../../handlers/contracts/optimization-state.js';
-import { type LoadPlan, loadTestSeconds, scheduledLoads } from '../../handlers/load-test/plan.js';
+import { type LoadPlan, scheduledLoads } from '../../handlers/load-test/plan.js';
+import { kneeProbesOf, measuringSeconds, repeatsOf } from '../../handlers/load-test/rounds.js';
+import { table } from './shared.js';
 
 /** ` (then 4, 8, 16 while every step meets the SLA)`: the extension steps, counted in the time. */
 function extensionNote(plan: LoadPlan): string {
   const extra = scheduledLoads(plan).slice(plan.steps.length);
   return extra.length === 0 ? '' : ` (then ${extra.join(', ')} while every step meets the SLA)`;
 }
-import { table } from './shared.js';
+
+/** `up to 3 knee probes, sustainable load measured 3 times`: the rounds, counted in the time. */
+function roundsNote(plan: LoadPlan): string {
+  const repeats = repeatsOf(plan);
+  return `up to ${kneeProbesOf(plan)} knee probe(s), sustainable load measured ${repeats} time${repeats === 1 ? '' : 's'}`;
+}
 
 export interface PlanSummaryInput {
   readonly plan: RunPlan;
@@ -20,7 +27,7 @@ export interface PlanSummaryInput {
 }
 
 export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
-  const perCandidate = loadTestSeconds(plan.loadPlan);
+  const perCandidate = measuringSeconds(plan.loadPlan);
   const rounds = Math.ceil(plan.candidates.length / Math.max(1, plan.maxConcurrentCandidates));
   const lines = [
     `Plan of run ${plan.runId}${plan.name === undefined ? '' : ` (${plan.name})`}: accepted, nothing created.`,
@@ -34,7 +41,7 @@ export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
     plan.compilations.length === 0
       ? 'Compilations: none'
       : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target} (job ${c.jobName})`).join(', ')}`,
-    `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s): at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
+    `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s), ${roundsNote(plan.loadPlan)}: at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
     ...(plan.warnings ?? []).map((warning) => `  warning: ${warning}`),
     `SLA: p95 ≤ ${plan.sla.p95LatencyMs} ms, error rate ≤ ${plan.sla.maxErrorRate}; objective ${plan.objective}`,
     '',

@@ -114,6 +114,8 @@ export class ProgressReporter extends ProgressLines {
   private stepCount: number | undefined;
   private loadKind: 'closed' | 'open' = 'closed';
   private readonly lastLoadLine = new Map<string, { key: string; atMs: number }>();
+  /** The round (knee probe or repeat) each candidate's workers run now, for its progress lines. */
+  private readonly rounds = new Map<string, string>();
 
   constructor(private readonly options: ProgressReporterOptions) {
     super(options.output, options.elapsedMs);
@@ -122,10 +124,11 @@ export class ProgressReporter extends ProgressLines {
   onLoadProgress(event: LoadEvent): void {
     // Several workers report the same step: the first speaks for the candidate.
     if (event.workerIndex !== 0) return;
-    const step = `step ${event.stepIndex + 1}/${this.stepCount ?? '?'} (${this.describeLoad(event.load)})`;
+    const round = this.rounds.get(event.candidateId);
+    const step = `${round ?? `step ${event.stepIndex + 1}/${this.stepCount ?? '?'}`} (${this.describeLoad(event.load)})`;
     const figures = `${formatRate(event.tps)} req/s, p95 ${formatMs(event.p95Ms)}${event.errors > 0 ? `, ${event.errors} errors` : ''}`;
     const prefix = `${BENCHMARK} › ${event.candidateId}:`;
-    const key = `${event.stepIndex}:${event.phase}`;
+    const key = `${round ?? event.stepIndex}:${event.phase}`;
     const last = this.lastLoadLine.get(event.candidateId);
     const now = this.elapsedMs();
     if (event.phase === 'warmup') {
@@ -222,6 +225,17 @@ export class ProgressReporter extends ProgressLines {
         return;
       case OptimizationStates.aggregateLoadTest: {
         const candidateId = text(field(output, 'candidate', 'id')) ?? '?';
+        const status = text(field(output, 'outcome', 'status'));
+        // More of the load test follows: a segment (its steps speak), or a round, named here.
+        if (status === CandidateStatuses.nextSegment) return;
+        if (status === CandidateStatuses.nextRound) {
+          const kind = text(field(output, 'outcome', 'nextRound', 'kind'));
+          const index = field(output, 'outcome', 'nextRound', 'index');
+          const round = `round ${typeof index === 'number' ? index + 1 : '?'}, ${kind === 'knee' ? 'knee probe' : 'repeat'}`;
+          this.rounds.set(candidateId, round);
+          return;
+        }
+        this.rounds.delete(candidateId);
         const tps = field(output, 'outcome', 'sustainableTps');
         this.line(
           `${BENCHMARK} › ${candidateId}: measured, ${typeof tps === 'number' ? `${formatRate(tps)} req/s sustained within the SLA` : 'no step met the SLA'}`,

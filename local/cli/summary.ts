@@ -59,7 +59,10 @@ function summaryRow(candidate: CandidateReport, server: ServerSettings | undefin
     candidate.compiledFor ?? 'no',
     server === undefined ? '-' : `${server.workers}×${server.intraOpThreads}${server.capped ? '*' : ''}`,
     candidate.verdict,
-    candidate.sustainableTps === null ? '-' : formatRate(candidate.sustainableTps),
+    candidate.sustainableTps === null
+      ? '-'
+      : // Measured more than once: the median, and the range over the repeats.
+        `${formatRate(candidate.sustainableTps)}${candidate.spread === undefined ? '' : ` (${formatRate(candidate.spread.tps.min)}–${formatRate(candidate.spread.tps.max)})`}`,
     latency === undefined ? '-' : latency.p50.toFixed(2),
     latency === undefined ? '-' : latency.p95.toFixed(2),
     candidate.costPer1MUsd === undefined

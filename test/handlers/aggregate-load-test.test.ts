@@ -17,6 +17,8 @@ const PLAN = loadPlanSchema.parse({
   workers: 2,
   warmupSeconds: 0,
   stepDurationSeconds: 1,
+  // No rounds: test/handlers/aggregate-load-test-rounds.test.ts has them.
+  repeats: 1,
 });
 
 /** Worker `workerIndex`'s only step: a 1 s window, joined `activeFromMs` after it opened. */

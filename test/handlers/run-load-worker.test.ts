@@ -50,6 +50,33 @@ describe('runLoadWorker', () => {
     expect(result.steps.map((step) => step.load)).toEqual([4]);
   });
 
+  it("runs a round as one step at the round's load and writes it under the round's index", async () => {
+    // Prepare: the plan's steps 2 and 8; a knee probe at 6, segment 1 of the steps already run.
+    const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');
+    const plan = { ...EVENT.plan, loadPlan: { ...EVENT.plan.loadPlan, steps: [2, 8] } };
+    const loadRound = { index: 1, kind: 'knee' as const, load: 6, startEpochMs: Date.now() };
+
+    // Act
+    const outcome = await runLoadWorker(
+      {
+        ...EVENT,
+        plan,
+        deployment: { endpointName: ENDPOINT, loadSegment: { index: 1, startEpochMs: 0 }, loadRound },
+      },
+      { store, openTransport: stubTransports(() => ({ latencyMs: 2 })), logger: silentLogger },
+    );
+
+    // Assert: worker 1 of 2 keeps 3 of the 6 in flight, from the round's start.
+    const resultUri = `s3://mso-artifacts/runs/${RUN_ID}/load-tests/c1/worker-1/round-1.json`;
+    expect(outcome).toEqual({ workerIndex: 1, resultUri, stoppedBecause: 'completed' });
+    const result = JSON.parse(new TextDecoder().decode(store.objects.get(resultUri)?.body)) as WorkerResult;
+    expect([
+      result.startEpochMs,
+      result.segmentIndex,
+      result.steps.map((step) => [step.load, step.workerLoad]),
+    ]).toEqual([loadRound.startEpochMs, undefined, [[6, 3]]]);
+  });
+
   it("opens the transport to the candidate's endpoint with the worker's share of connections, and closes it", async () => {
     // Arrange
     const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');

@@ -87,11 +87,12 @@ describe('validateAndPlan', () => {
     // Act
     const plan = await validateAndPlan({ runId: 'nightly-2026-11-22', input: baseInput() }, deps());
 
-    // Assert: 3 candidates (each load test run twice at worst) and 1 target, polled to their deadlines.
+    // Assert: 3 candidates (each load test run twice at worst, then 4 rounds) and 1 target, polled
+    // to their deadlines.
     expect(plan.budgets).toEqual({
-      historyEvents: { worstCase: 1224, budget: 24_000, quota: 25_000 },
+      historyEvents: { worstCase: 1464, budget: 24_000, quota: 25_000 },
       largestState: {
-        bytes: 21_326,
+        bytes: 21_337,
         state: 'the run state after "Benchmark each candidate"',
         quotaBytes: 262_144,
       },
@@ -161,8 +162,9 @@ describe('validateAndPlan', () => {
       deps(),
     );
 
-    // Assert: 600 s provisioning + 6 × 580 = 3480 s test + 120 s teardown = 4200 s; × 2 instances × $1/h
-    expect(plan.candidates[0]).toMatchObject({ priceSource: 'run-input', estimatedCostUsd: 2.33 });
+    // Assert: 600 s provisioning + 6 × 580 = 3480 s test + 4 rounds (3 knee probes, 1 repeat) × 580 s
+    // + 120 s teardown = 6520 s; × 2 instances × $1/h
+    expect(plan.candidates[0]).toMatchObject({ priceSource: 'run-input', estimatedCostUsd: 3.62 });
   });
 
   it('reuses a model.tar.gz that needs no inference code', async () => {
@@ -628,6 +630,45 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect([plan.candidates.length, plan.loadTestReruns]).toEqual([50, 0]);
   });
 
+  it('drops the default rounds that the worst-case history has no room for, repeats first', async () => {
+    // Act: 50 candidates × 30 workers fit without rounds (above), not with the default 4 each.
+    const plan = await validateAndPlan({ runId: 'run-1', input: largestInput({ workers: 30 }) }, deps());
+
+    // Assert
+    expect([plan.loadPlan.kneeProbes, plan.loadPlan.repeats]).toEqual([0, 1]);
+  });
+
+  it('refuses the repeats asked for when their rounds pass the history budget, naming how many fit', async () => {
+    // Prepare: 50 candidates × 10 workers; 10 measurements make 9 rounds each.
+    const input = largestInput({ workers: 10 }) as { loadPlan: Record<string, unknown> };
+
+    // Act
+    const error = await planError({ ...input, loadPlan: { ...input.loadPlan, kneeProbes: 0, repeats: 10 } });
+
+    // Assert
+    expect(error.issues.find((issue) => issue.field === 'loadPlan.repeats')).toEqual({
+      field: 'loadPlan.repeats',
+      given:
+        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54338 history events',
+      expected:
+        "at most 1 round (fewer kneeProbes or repeats, fewer workers or candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
+    });
+  });
+
+  it('counts every default round in the worst-case history when they fit', async () => {
+    // Act: 3 candidates × 1 worker, with the default rounds (3 knee probes, 1 repeat) and without.
+    const withRounds = await validateAndPlan({ runId: 'run-1', input: baseInput() }, deps());
+    const loadPlan = { steps: [1, 4], warmupSeconds: 5, stepDurationSeconds: 60, kneeProbes: 0, repeats: 1 };
+    const without = await validateAndPlan({ runId: 'run-1', input: baseInput({ loadPlan }) }, deps());
+
+    // Assert: per round and candidate, the workers' Map (4 + 1 × (2 + 5) events), "Aggregate load
+    // test" (5), "Load test measurable?" (2) and "Run next load round" (2): 20; × 4 rounds × 3.
+    expect([
+      withRounds.loadPlan.kneeProbes,
+      (withRounds.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
+    ]).toEqual([undefined, 240]);
+  });
+
   it('refuses a model environment that, copied into 50 candidates, makes a state pass 256 KB', async () => {
     // Prepare: 4 variables of 1,024 characters (the longest value the schema allows).
     const environment = Object.fromEntries(['A', 'B', 'C', 'D'].map((name) => [name, 'x'.repeat(1024)]));
@@ -640,7 +681,7 @@ describe('validateAndPlan: Step Functions limits', () => {
       {
         field: 'model.environment',
         given:
-          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 454016 bytes',
+          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 454054 bytes',
         expected:
           "model.environment of at most 362 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },
@@ -684,6 +725,46 @@ describe('validateAndPlan: load tests longer than a load worker invocation', () 
         expected:
           'load tests of at most 35975 s with these candidates (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, a higher maxConcurrentCandidates or fewer candidates), so that the run ends within its 24-hour execution timeout (Step Functions stops a run past it, with States.Timeout)',
       },
+    ]);
+  });
+
+  it('plans no rounds for a soak step that does not fit one worker invocation', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({
+          loadPlan: { steps: [4], warmupSeconds: 60, stepDurationSeconds: 2640, maxTotalSeconds: 3000 },
+        }),
+      },
+      deps(),
+    );
+
+    // Assert: a round runs as one invocation of at most 775 s; the step takes 2700 s.
+    expect([plan.loadPlan.kneeProbes, plan.loadPlan.repeats]).toEqual([0, 1]);
+  });
+
+  it('refuses knee probes and repeats asked for with steps longer than one worker invocation', async () => {
+    // Act
+    const error = await planError(
+      baseInput({
+        loadPlan: {
+          steps: [4, 8],
+          warmupSeconds: 60,
+          stepDurationSeconds: 2640,
+          maxTotalSeconds: 6000,
+          kneeProbes: 2,
+          repeats: 3,
+        },
+      }),
+    );
+
+    // Assert
+    const why =
+      'steps of 2700 s (warmupSeconds + stepDurationSeconds) are longer than one load worker invocation (775 s), and a round runs as one; shorten the steps to below it for rounds';
+    expect(error.issues).toEqual([
+      { field: 'loadPlan.kneeProbes', given: '2', expected: `0: ${why}` },
+      { field: 'loadPlan.repeats', given: '3', expected: `1: ${why}` },
     ]);
   });
 

@@ -70,6 +70,8 @@ describe('history model of the optimization workflow', () => {
       compilationTargets: 1,
       endpointRounds: 4,
       compilationRounds: 2,
+      // The one step met the SLA: no knee probe; the default 2 repeats make 1 round each.
+      loadRounds: 1,
     });
     expect(counted).toBe(modelled.total);
   }, 60_000);
@@ -128,6 +130,7 @@ describe('history model of the optimization workflow', () => {
       endpointRounds: 4,
       compilationRounds: 0,
       loadTestRuns: 2,
+      loadRounds: 1,
     });
     expect(counted).toBe(modelled.total);
   }, 60_000);

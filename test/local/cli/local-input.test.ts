@@ -54,6 +54,36 @@ describe('withLocalDefaults', () => {
     // Assert
     expect(input).toBe(given);
   });
+
+  it('measures the sustainable load 3 times when the load plan does not say', () => {
+    // Act
+    const input = withLocalDefaults({
+      model: { image: 'local' },
+      loadPlan: { steps: [1], stepDurationSeconds: 5 },
+    });
+
+    // Assert
+    expect(input).toEqual({
+      model: { image: 'local' },
+      loadPlan: { steps: [1], stepDurationSeconds: 5, repeats: 3 },
+    });
+  });
+
+  it('keeps the repeats the load plan names', () => {
+    // Prepare
+    const given = { model: { image: 'local' }, loadPlan: { steps: [1], repeats: 1 } };
+
+    // Act & Assert
+    expect(withLocalDefaults(given)).toBe(given);
+  });
+
+  it('adds no repeats to steps that may not fit one worker invocation', () => {
+    // Prepare: 5 s warm-up + 600 s window.
+    const given = { model: { image: 'local' }, loadPlan: { steps: [1], stepDurationSeconds: 600 } };
+
+    // Act & Assert
+    expect(withLocalDefaults(given)).toBe(given);
+  });
 });
 
 describe('localModeIssues', () => {

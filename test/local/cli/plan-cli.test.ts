@@ -64,7 +64,7 @@ describe('runCli --plan', () => {
         '    c5-large          ml.c5.large × 1   -             -                                 0.02      price-table',
         '    c5-large-neo      ml.c5.large × 1   ml_c5         -                                 0.02      price-table',
         '    c5-xlarge-neo-2w  ml.c5.xlarge × 1  ml_c5         SAGEMAKER_MODEL_SERVER_WORKERS=2  0.04      price-table',
-        'Load plan: closed model, steps 1, 2, 4, 1 s warm-up + 5 s per step, 1 worker(s): at most 18 s per candidate; 3 candidate(s), 1 at a time: about 54 s of load tests',
+        'Load plan: closed model, steps 1, 2, 4, 1 s warm-up + 5 s per step, 1 worker(s), up to 3 knee probe(s), sustainable load measured 3 times: at most 48 s per candidate; 3 candidate(s), 1 at a time: about 144 s of load tests',
         'Estimated cost on AWS: $0.08 (no maxCostUsd set); a local run costs nothing',
         '  prices: Real-Time Inference, on-demand, per instance-hour, us-east-1, recorded 2025-10-01 (https://aws.amazon.com/sagemaker/pricing/)',
         '  assumes: endpoint billed 10 min while creating and 2 min while deleting',
@@ -81,8 +81,8 @@ describe('runCli --plan', () => {
     expect(stdout).toContain(
       [
         'Step Functions budgets (worst case, checked before anything is created):',
-        '  history: up to 1224 events of the 24000 budget (5.1 %; the quota is 25000 events per execution, the rest is kept for retries)',
-        '  largest state: 21322 bytes of the 262144-byte quota (8.1 %), the run state after "Benchmark each candidate"',
+        '  history: up to 1524 events of the 24000 budget (6.3 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        '  largest state: 21345 bytes of the 262144-byte quota (8.1 %), the run state after "Benchmark each candidate"',
       ].join('\n'),
     );
   });

@@ -14,7 +14,7 @@ describe('formatPlan', () => {
 
     // Assert
     expect(text.split('\n')).toContain(
-      'Load plan: closed model, steps 1, 2, 4, 8, 16 (then 32, 64, 128 while every step meets the SLA), 5 s warm-up + 30 s per step, 1 worker(s): at most 280 s per candidate; 1 candidate(s), 2 at a time: about 280 s of load tests',
+      'Load plan: closed model, steps 1, 2, 4, 8, 16 (then 32, 64, 128 while every step meets the SLA), 5 s warm-up + 30 s per step, 1 worker(s), up to 3 knee probe(s), sustainable load measured 2 times: at most 420 s per candidate; 1 candidate(s), 2 at a time: about 420 s of load tests',
     );
   });
 

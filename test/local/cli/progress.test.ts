@@ -192,4 +192,26 @@ describe('ProgressReporter', () => {
     // Assert
     expect(written).toEqual([]);
   });
+
+  it('names the round a candidate runs, and says measured only once the rounds are over', () => {
+    // Prepare
+    const { progress, written } = reporter();
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+    written.length = 0;
+    const aggregated = (outcome: JsonValue): RunnerEvent =>
+      exited('Aggregate load test', { candidate: { id: 'c1' }, outcome });
+
+    // Act
+    progress.onRunnerEvent(
+      aggregated({ status: 'NEXT_ROUND', nextRound: { index: 0, kind: 'knee', load: 6, startEpochMs: 0 } }),
+    );
+    progress.onLoadProgress(load({ stepIndex: 0, load: 6, phase: 'drain' }));
+    progress.onRunnerEvent(aggregated({ status: 'MEASURED', sustainableTps: 412.4 }));
+
+    // Assert
+    expect(written).toEqual([
+      '[   0.0s] Benchmark each candidate › c1: round 1, knee probe (concurrency 6) done: 412 req/s, p95 9.8 ms\n',
+      '[   0.0s] Benchmark each candidate › c1: measured, 412 req/s sustained within the SLA\n',
+    ]);
+  });
 });

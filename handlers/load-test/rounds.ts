@@ -1,0 +1,196 @@
+import { type LoadPlan, loadTestSeconds, stepPeriodMs } from './plan.js';
+import type { LoadTestResult, MeasuredSpread, SpreadFigures, StepResult } from './results.js';
+
+/**
+ * Rounds: one-step load tests at one load, run after the stepped schedule by all workers from a
+ * new shared start, decided by "Aggregate load test" on the figures merged over every worker.
+ * `knee` rounds bisect between the last step that met the SLA and the first that breached it;
+ * `repeat` rounds measure the sustainable load again, for its spread.
+ */
+export type LoadRoundKind = 'knee' | 'repeat';
+
+export interface LoadRound {
+  /** Rounds run before this one (knee probes and repeats alike), from 0. */
+  readonly index: number;
+  readonly kind: LoadRoundKind;
+  readonly load: number;
+}
+
+/** Knee probes when the plan names none: three halvings narrow a step's gap to an eighth. */
+export const DEFAULT_KNEE_PROBES = 3;
+/** Measurements of the sustainable load when the plan names none (the original included). */
+export const DEFAULT_REPEATS = 2;
+/** The local CLI's default (local/cli/local-input.ts): local runs are cheap, and noisier. */
+export const LOCAL_DEFAULT_REPEATS = 3;
+
+type RoundSettings = Pick<LoadPlan, 'kneeProbes' | 'repeats' | 'maxTotalRequests'>;
+
+/**
+ * The plan's knee probes. A plan with `maxTotalRequests` set a budget for its whole test: it gets
+ * rounds only when it asks for them (each round then has that allowance of its own).
+ */
+export function kneeProbesOf(plan: RoundSettings): number {
+  return plan.kneeProbes ?? (plan.maxTotalRequests === undefined ? DEFAULT_KNEE_PROBES : 0);
+}
+
+/** The plan's measurements of the sustainable load; as `kneeProbesOf` with `maxTotalRequests`. */
+export function repeatsOf(plan: RoundSettings): number {
+  return plan.repeats ?? (plan.maxTotalRequests === undefined ? DEFAULT_REPEATS : 1);
+}
+
+/** Rounds one candidate may run in the worst case: every probe, every repeat. */
+export function worstCaseRounds(plan: RoundSettings): number {
+  return kneeProbesOf(plan) + repeatsOf(plan) - 1;
+}
+
+/** Schedule time every round of one candidate takes in the worst case (warm-up and window each). */
+export function worstCaseRoundSeconds(plan: LoadPlan): number {
+  return (worstCaseRounds(plan) * stepPeriodMs(plan)) / 1000;
+}
+
+/** One candidate's load test at its longest: every step, every round. */
+export function measuringSeconds(plan: LoadPlan): number {
+  return loadTestSeconds(plan) + worstCaseRoundSeconds(plan);
+}
+
+/**
+ * The plan a round's workers run: one step at the round's load, with the plan's warm-up and
+ * window; no extension and no plateau stop (one step has nothing to compare with). The plan's
+ * `maxTotalSeconds` (at least one step, by its schema), `maxRequestsPerStep` and
+ * `maxTotalRequests` bound each round as they bound the stepped test.
+ */
+export function roundPlan(plan: LoadPlan, load: number): LoadPlan {
+  const { extendUntilSaturated: _extend, maxLoad: _maxLoad, ...rest } = plan;
+  return {
+    ...rest,
+    steps: [load],
+    stopAtPlateau: false,
+  };
+}
+
+/**
+ * The bracket the knee lies in: the last load that met the SLA and the lowest that breached it,
+ * from the stepped plan (the step before the first breach, the breach) narrowed by the probes so
+ * far. None when the stepping did not end on an SLA breach (a plateau, a deadline, every step met
+ * it) or the first step already breached it.
+ */
+export function kneeBracket(result: LoadTestResult): { readonly pass: number; readonly fail: number } | null {
+  if (result.stoppedBecause !== 'sla-breached') return null;
+  const failIndex = result.steps.findIndex((step) => !step.meetsSla);
+  const failStep = result.steps[failIndex];
+  const passStep = result.steps[failIndex - 1];
+  if (failStep === undefined || passStep === undefined) return null;
+  let pass = passStep.load;
+  let fail = failStep.load;
+  for (const probe of result.probes ?? []) {
+    if (probe.load <= pass || probe.load >= fail) continue;
+    if (probe.meetsSla) pass = probe.load;
+    else fail = probe.load;
+  }
+  return { pass, fail };
+}
+
+/**
+ * The next knee probe's load: halfway between the bracket's ends (closed model: the whole number
+ * below, strictly between them; open: to a thousandth of a request/s); null when the plan's
+ * probes are spent, there is no bracket, or no load is left strictly between.
+ */
+export function nextKneeLoad(result: LoadTestResult, plan: LoadPlan): number | null {
+  if ((result.probes?.length ?? 0) >= kneeProbesOf(plan)) return null;
+  const bracket = kneeBracket(result);
+  if (bracket === null) return null;
+  const middle = (bracket.pass + bracket.fail) / 2;
+  const load = plan.model === 'closed' ? Math.floor(middle) : Math.round(middle * 1000) / 1000;
+  return load > bracket.pass && load < bracket.fail ? load : null;
+}
+
+/**
+ * The sustainable measurement before repeats, as `pickSustainable` picks it (sla.ts) over the
+ * steps before the first breach and the probes that met the SLA (all below the breach): the best
+ * TPS, ties to the lower load.
+ */
+export function sustainableMeasurement(result: LoadTestResult): StepResult | null {
+  const firstBreach = result.steps.findIndex((step) => !step.meetsSla);
+  const candidates = [
+    ...(firstBreach === -1 ? result.steps : result.steps.slice(0, firstBreach)),
+    ...(result.probes ?? []).filter((probe) => probe.meetsSla),
+  ];
+  let best: StepResult | null = null;
+  for (const step of candidates) {
+    if (best === null || step.tps > best.tps || (step.tps === best.tps && step.load < best.load)) {
+      best = step;
+    }
+  }
+  return best;
+}
+
+/**
+ * The round to run after the result so far: knee probes first, then repeats; null when done. None
+ * after a load test that was aborted or spent its `maxTotalRequests`.
+ */
+export function nextRound(result: LoadTestResult, plan: LoadPlan): LoadRound | null {
+  const index = (result.probes?.length ?? 0) + (result.repeats?.length ?? 0);
+  if (result.roundsNote !== undefined) return null;
+  if (result.stoppedBecause === 'aborted' || result.stoppedBecause === 'request-cap') return null;
+  if ((result.repeats?.length ?? 0) === 0) {
+    const knee = nextKneeLoad(result, plan);
+    if (knee !== null) return { index, kind: 'knee', load: knee };
+  }
+  const sustainable = sustainableMeasurement(result);
+  if (sustainable === null || (result.repeats?.length ?? 0) >= repeatsOf(plan) - 1) return null;
+  return { index, kind: 'repeat', load: sustainable.load };
+}
+
+function median(sorted: readonly number[]): number {
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? 0;
+  if (sorted.length % 2 === 1) return upper;
+  return Math.round((((sorted[middle - 1] ?? upper) + upper) / 2) * 1000) / 1000;
+}
+
+function spreadOf(values: readonly number[]): SpreadFigures {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { min: sorted[0] ?? 0, median: median(sorted), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+/**
+ * The result with its sustainable figures settled over steps, probes and repeats: the best
+ * measurement (`sustainableMeasurement`); with repeats, its TPS becomes the median of all the
+ * measurements at that load (the original and the repeats) and `spread` gives their range and
+ * how many met the SLA.
+ */
+export function settleRounds(result: LoadTestResult, targetTps: number | undefined): LoadTestResult {
+  const best = sustainableMeasurement(result);
+  const repeats = result.repeats ?? [];
+  const { spread: _old, ...rest } = result;
+  if (best === null) {
+    return {
+      ...rest,
+      sustainableTps: null,
+      sustainableStep: null,
+      meetsTargetTps: meetsTarget(null, targetTps),
+    };
+  }
+  const measured = [best, ...repeats.filter((repeat) => repeat.load === best.load)];
+  const spread: MeasuredSpread | undefined =
+    measured.length > 1
+      ? {
+          n: measured.length,
+          metSla: measured.filter((step) => step.meetsSla).length,
+          tps: spreadOf(measured.map((step) => step.tps)),
+          p95Ms: spreadOf(measured.map((step) => step.latencyMs.p95)),
+        }
+      : undefined;
+  const sustainableTps = spread?.tps.median ?? best.tps;
+  return {
+    ...rest,
+    sustainableTps,
+    sustainableStep: best.load,
+    meetsTargetTps: meetsTarget(sustainableTps, targetTps),
+    ...(spread === undefined ? {} : { spread }),
+  };
+}
+
+function meetsTarget(tps: number | null, targetTps: number | undefined): boolean | null {
+  return targetTps === undefined ? null : tps !== null && tps >= targetTps;
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from '@jest/globals';
+import { CandidateStatuses } from '../../../handlers/contracts/optimization-state.js';
+import type { PlannedCandidate, RunPlan } from '../../../handlers/contracts/optimization-state.js';
+import { type LoadTestResult, settleRounds } from '../../../handlers/load-test/index.js';
+import { buildReport } from '../../../handlers/report/build-report.js';
+import type { Report } from '../../../handlers/report/report.js';
+import { roundLines, stepTable } from '../../../handlers/report/render-markdown.js';
+import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
+
+// The sample SLA is p95 ≤ 20 ms, p99 ≤ 40 ms: load 16 misses it.
+const STEPS = [
+  stepResult({ load: 4, tps: 360, medianMs: 8, tailMs: 4 }),
+  stepResult({ load: 16, tps: 380, medianMs: 30, tailMs: 20 }),
+];
+
+/** Steps 4 and 16, a probe at 10 that met the SLA, measured again at `repeatTps`. */
+function probedResult(probeTps: number, repeatTps: readonly number[]): LoadTestResult {
+  return settleRounds(
+    {
+      ...loadTestResult(STEPS),
+      probes: [stepResult({ load: 10, tps: probeTps, medianMs: 9, tailMs: 4 })],
+      repeats: repeatTps.map((tps) => stepResult({ load: 10, tps, medianMs: 9, tailMs: 4 })),
+    },
+    undefined,
+  );
+}
+
+function reportOf(
+  entries: readonly [PlannedCandidate, LoadTestResult][],
+  objective?: RunPlan['objective'],
+): Report {
+  return buildReport({
+    plan: runPlan(
+      entries.map(([candidate]) => candidate),
+      objective === undefined ? {} : { objective },
+    ),
+    outcomes: entries.map(([candidate]) => ({
+      candidateId: candidate.id,
+      status: CandidateStatuses.measured,
+    })),
+    results: new Map(entries.map(([candidate, result]) => [candidate.id, result])),
+    measuredLocally: false,
+    generatedAt: '2026-11-22T10:05:00Z',
+  });
+}
+
+describe('rounds in the report', () => {
+  it('prices the median of the repeats with the cost range and shows the probe and repeats, marked', () => {
+    // Act: the probe at 10 measured 500, 450 and 550 TPS.
+    const report = reportOf([[plannedCandidate('cpu', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])]]);
+
+    // Assert: 0.36 / (500 × 3600) × 10⁶ = 0.2; the range at 550 and 450 TPS.
+    const candidate = report.candidates[0];
+    if (candidate === undefined) throw new Error('no candidate');
+    expect([candidate.sustainableTps, candidate.sustainableStep, candidate.costPer1MUsd]).toEqual([
+      500, 10, 0.2,
+    ]);
+    expect(candidate.spread).toEqual({
+      n: 3,
+      metSla: 3,
+      tps: { min: 450, median: 500, max: 550 },
+      p95Ms: candidate.spread?.p95Ms,
+      costPer1MUsd: { min: 0.1818, max: 0.2222 },
+    });
+    expect(stepTable(report, candidate).rows.map((row) => [row.cells[0], row.mark])).toEqual([
+      ['4', 'met'],
+      ['16', 'missed'],
+      ['10 (knee probe)', 'sustainable'],
+      ['10 (repeat)', 'met'],
+      ['10 (repeat)', 'met'],
+    ]);
+    expect(roundLines(candidate)[0]).toBe('Knee probes: 10 met the SLA');
+  });
+
+  it('reports the latency of the measurement whose p95 is the median of the repeats', () => {
+    // Prepare: the probe at 10 (median 9 ms) measured again at medians 6 and 12 ms.
+    const result = settleRounds(
+      {
+        ...loadTestResult(STEPS),
+        probes: [stepResult({ load: 10, tps: 500, medianMs: 9, tailMs: 4 })],
+        repeats: [
+          stepResult({ load: 10, tps: 450, medianMs: 6, tailMs: 4 }),
+          stepResult({ load: 10, tps: 550, medianMs: 12, tailMs: 4 }),
+        ],
+      },
+      undefined,
+    );
+
+    // Act
+    const report = reportOf([[plannedCandidate('cpu', 'ml.c5.xlarge', 0.36), result]]);
+
+    // Assert: the probe's own percentiles, its p95 the median one.
+    const candidate = report.candidates[0];
+    expect([candidate?.latencyAtSustainableMs, candidate?.latencyAtSustainableMs?.p95]).toEqual([
+      result.probes?.[0]?.latencyMs,
+      result.spread?.p95Ms.median,
+    ]);
+  });
+
+  it('calls the ranking within noise when the cost ranges of the winner and the runner-up overlap', () => {
+    // Prepare: same price; 500 (450–550) vs 480 (440–520) TPS.
+    const report = reportOf([
+      [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])],
+      [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(480, [440, 520])],
+    ]);
+
+    // Assert
+    expect(report.recommendation?.withinNoise).toEqual({
+      runnerUp: 'b',
+      detail: 'cost per 1M $0.1818–$0.2222 vs $0.1923–$0.2273 for b',
+    });
+    expect(report.recommendation?.why).toBe(
+      '$0.2000 per 1M inferences, best of 2 candidate(s) that met the SLA; within noise: cost per 1M $0.1818–$0.2222 vs $0.1923–$0.2273 for b overlap over the repeats, so the ranking may not hold',
+    );
+  });
+
+  it('makes no noise call when the ranges are apart', () => {
+    // Prepare: 500 (490–510) vs 300 (290–310) TPS.
+    const report = reportOf([
+      [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [490, 510])],
+      [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(300, [290, 310])],
+    ]);
+
+    // Assert
+    expect(report.recommendation?.withinNoise).toBeUndefined();
+  });
+
+  it('compares TPS ranges under highest-tps', () => {
+    // Prepare
+    const report = reportOf(
+      [
+        [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])],
+        [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(480, [440, 520])],
+      ],
+      'highest-tps',
+    );
+
+    // Assert
+    expect(report.recommendation?.withinNoise).toEqual({
+      runnerUp: 'b',
+      detail: 'TPS 450.0–550.0 vs 440.0–520.0 for b',
+    });
+  });
+});
