@@ -105,6 +105,11 @@ describe('local mode end to end', () => {
       ['neo', 'MEASURED'],
     ]);
     expect(p50('neo')).toBeLessThan(p50('plain'));
+    // The local CLI measures the sustainable load 3 times (two repeat rounds through the workflow).
+    expect(report.candidates.map((c) => [c.id, c.repeats?.length, c.spread?.n])).toEqual([
+      ['plain', 2, 3],
+      ['neo', 2, 3],
+    ]);
     expect(stdout()).toContain('Summary of run e2e-happy');
     expect(stdout()).toContain('runs/e2e-happy/report.html');
     expect(outcome.serverPids).toHaveLength(2);
@@ -126,7 +131,14 @@ describe('local mode end to end', () => {
     const { outcome } = await cli(
       'e2e-crash',
       tinyInput({
-        loadPlan: { steps: [1], warmupSeconds: 0.5, stepDurationSeconds: 3, stopAtPlateau: false },
+        // One measurement: this test is about the failed candidate, not the repeats.
+        loadPlan: {
+          steps: [1],
+          warmupSeconds: 0.5,
+          stepDurationSeconds: 3,
+          stopAtPlateau: false,
+          repeats: 1,
+        },
       }),
       { watch: killPlainMidTest },
     );
@@ -204,6 +216,13 @@ describe('local mode end to end', () => {
       candidates: [{ id: 'kept', instanceType: 'ml.c5.large', environment: ONE_THREAD }],
       cleanup: { policy: 'keep-recommended' },
       model: { artifactUri: EXAMPLE_MODEL_URI, framework: 'onnx', image: 'local' },
+      loadPlan: {
+        steps: [1],
+        warmupSeconds: 0.5,
+        stepDurationSeconds: 1.5,
+        stopAtPlateau: false,
+        repeats: 1,
+      },
     });
     await seedExampleObjects(environment.store, input);
     const events: RunnerEvent[] = [];
