@@ -127,6 +127,15 @@ export interface CompareRunsOptions {
   readonly tolerancePercent?: number;
 }
 
+/** A `--tolerance` option's percentage, or undefined when it is not a finite number of 0 or more. */
+export function parseTolerancePercent(text: string): number | undefined {
+  const percent = Number(text);
+  return text.trim() === '' || !Number.isFinite(percent) || percent < 0 ? undefined : percent;
+}
+
+/** What a tolerance refused by `parseTolerancePercent` should have been, for the CLIs' messages. */
+export const TOLERANCE_EXPECTED = 'a percentage of 0 or more, e.g. 5';
+
 function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;

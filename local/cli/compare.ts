@@ -10,6 +10,8 @@ import {
   exitCodeOfComparison,
   InvalidReportError,
   parseReportForComparison,
+  parseTolerancePercent,
+  TOLERANCE_EXPECTED,
 } from '../../handlers/report/compare-runs.js';
 import { renderComparisonMarkdown, renderComparisonText } from '../../handlers/report/render-comparison.js';
 import type { Report } from '../../handlers/report/report.js';
@@ -99,11 +101,11 @@ function parseCompareArguments(argv: readonly string[]): CompareArguments {
   };
 }
 
-export function toleranceOf(text: string | undefined): number {
+function toleranceOf(text: string | undefined): number {
   if (text === undefined) return DEFAULT_NOISE_TOLERANCE_PERCENT;
-  const percent = Number(text);
-  if (text.trim() === '' || !Number.isFinite(percent) || percent < 0) {
-    throw new CompareUsageError(`--tolerance: got "${text}", expected a percentage of 0 or more, e.g. 5`);
+  const percent = parseTolerancePercent(text);
+  if (percent === undefined) {
+    throw new CompareUsageError(`--tolerance: got "${text}", expected ${TOLERANCE_EXPECTED}`);
   }
   return percent;
 }
