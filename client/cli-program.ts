@@ -104,8 +104,8 @@ ${WORKFLOW_HELP}`,
     runIds: 2,
     help: `  --markdown             print a Markdown table (to paste in a pull request or an issue)
   --tolerance <percent>  the noise allowed for figures measured once in both runs (default ${DEFAULT_NOISE_TOLERANCE_PERCENT})
-  Downloads both runs' report.json through their presigned links and compares them here; exit 6
-  when the base run's recommended candidate regressed beyond noise (see the README's "Comparing runs").`,
+  (both runs' report.json are downloaded through their report links and compared here; exit 6
+  when the base run's recommended candidate regressed beyond noise: see "Comparing runs" in the README)`,
   },
 } as const satisfies Record<string, CommandSpec>;
 
@@ -158,7 +158,7 @@ Usage: ${PROGRAM} <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, spec]) => `  ${name.padEnd(7)} ${spec.summary}`)
+  .map(([name, spec]) => `  ${name.padEnd(8)} ${spec.summary}`)
   .join('\n')}
 
 Options of every command:
