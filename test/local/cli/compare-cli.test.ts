@@ -105,6 +105,21 @@ describe('npm run compare', () => {
     ]);
   });
 
+  it("reads a run's folder as its report.json", async () => {
+    // Prepare
+    await saveRun(comparedReport('nightly-1', [NEO], 'c5-large-neo'));
+    await saveRun(comparedReport('nightly-2', [NEO], 'c5-large-neo'));
+
+    // Act
+    const { exitCode, stdout } = await compare('runs/nightly-1', join(sandbox.dir(), 'runs', 'nightly-2'));
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(
+      'Comparing nightly-1 (2026-11-24T12:00:00.000Z) → nightly-2 (2026-11-24T12:00:00.000Z)',
+    );
+  });
+
   it('refuses one run with the usage, exit 2', async () => {
     // Act
     const { exitCode, stderr } = await compare('nightly-1');
