@@ -12,6 +12,16 @@ import {
   type RunWorkflow,
   RunWorkflows,
 } from '../handlers/run-status/run-api-contract.js';
+import {
+  compareRuns,
+  DEFAULT_NOISE_TOLERANCE_PERCENT,
+  exitCodeOfComparison,
+  parseReportForComparison,
+  parseTolerancePercent,
+  TOLERANCE_EXPECTED,
+} from '../handlers/report/compare-runs.js';
+import { renderComparisonMarkdown, renderComparisonText } from '../handlers/report/render-comparison.js';
+import type { Report } from '../handlers/report/report.js';
 import { RunApiClient, type RunApiClientOptions } from './run-api-client.js';
 
 /**
@@ -86,6 +96,17 @@ ${WORKFLOW_HELP}
   --links            print presigned links (valid 15 minutes) instead of downloading
 ${WORKFLOW_HELP}`,
   },
+  compare: {
+    summary: "two runs side by side: each candidate's TPS, p95 and cost per 1M, changed beyond noise or not",
+    usage: `${PROGRAM} compare <base run id> <new run id> [--markdown] [--tolerance <percent>]`,
+    options: ['markdown', 'tolerance'],
+    runId: true,
+    runIds: 2,
+    help: `  --markdown             print a Markdown table (to paste in a pull request or an issue)
+  --tolerance <percent>  the noise allowed for figures measured once in both runs (default ${DEFAULT_NOISE_TOLERANCE_PERCENT})
+  (both runs' report.json are downloaded through their report links and compared here; exit 6
+  when the base run's recommended candidate regressed beyond noise: see "Comparing runs" in the README)`,
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 interface CommandSpec {
@@ -93,6 +114,8 @@ interface CommandSpec {
   readonly usage: string;
   readonly options: readonly OptionName[];
   readonly runId: boolean;
+  /** How many run ids it takes, when more than one. */
+  readonly runIds?: number;
   readonly help: string;
 }
 
@@ -116,6 +139,8 @@ const OPTIONS = {
   limit: { type: 'string' },
   out: { type: 'string' },
   links: { type: 'boolean' },
+  markdown: { type: 'boolean' },
+  tolerance: { type: 'string' },
 } as const;
 type OptionName = keyof typeof OPTIONS;
 const GLOBAL_OPTIONS: readonly OptionName[] = ['api', 'region', 'json', 'help', 'version'];
@@ -123,7 +148,7 @@ const GLOBAL_OPTIONS: readonly OptionName[] = ['api', 'region', 'json', 'help', 
 const EXIT_CODES_HELP = `Exit codes (start --wait, status): 0 recommended / every input completed (or still running),
 1 the run or the call failed, 2 bad input or usage, 3 no candidate met the SLA, 4 every candidate
 (or input) failed, 5 partial (a recommendation, but some candidates or inputs failed). Other
-commands: 0 done, 1 the call failed, 2 usage.`;
+commands: 0 done, 1 the call failed, 2 usage; compare: 6 when the new run regressed.`;
 
 export const USAGE = `Runs of the deployed optimizer, through its IAM-authenticated run API (requests are SigV4-signed
 with your AWS credentials: AWS_PROFILE, SSO, environment variables or an instance role; the caller
@@ -133,7 +158,7 @@ Usage: ${PROGRAM} <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, spec]) => `  ${name.padEnd(7)} ${spec.summary}`)
+  .map(([name, spec]) => `  ${name.padEnd(8)} ${spec.summary}`)
   .join('\n')}
 
 Options of every command:
@@ -314,6 +339,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         return await logs(context, runId);
       case 'report':
         return await report(context, runId);
+      case 'compare':
+        return await compare(context, positionals);
     }
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(error, io);
@@ -346,11 +373,12 @@ function stringValue(value: string | boolean | undefined): string | undefined {
 
 /** The run id a command takes, exactly one, or none for the others. */
 function runIdArgument(command: CommandName, positionals: readonly string[]): string {
-  const wanted = COMMANDS[command].runId ? 1 : 0;
+  const spec: CommandSpec = COMMANDS[command];
+  const wanted = spec.runIds ?? (spec.runId ? 1 : 0);
   if (positionals.length !== wanted) {
     throw new UsageError(
       `got ${positionals.length === 0 ? 'no arguments' : `the arguments ${positionals.join(' ')}`} after ${command}, ` +
-        `expected ${wanted === 1 ? 'exactly one run id' : 'none (options only)'}`,
+        `expected ${wanted === 0 ? 'none (options only)' : wanted === 1 ? 'exactly one run id' : `exactly ${wanted} run ids`}`,
       command,
     );
   }
@@ -487,14 +515,7 @@ async function report({ client, values, io, json, workflow }: Context, runId: st
   const folder = stringValue(values.out) ?? join('runs', runId);
   const saved: { name: string; uri: string; path: string }[] = [];
   for (const file of links.files) {
-    const response = await io.fetch(file.url, { signal: AbortSignal.timeout(120_000) });
-    if (!response.ok) {
-      throw new Error(
-        `Downloading ${file.name} (${file.uri}) answered ${response.status} ${response.statusText}, expected 200: ` +
-          `${(await response.text()).slice(0, 300)}. Print the links with --links to retry by hand.`,
-      );
-    }
-    const path = await io.writeFile(folder, file.name, new Uint8Array(await response.arrayBuffer()));
+    const path = await io.writeFile(folder, file.name, await download(io, file));
     saved.push({ name: file.name, uri: file.uri, path });
   }
   io.stdout(
@@ -503,6 +524,69 @@ async function report({ client, values, io, json, workflow }: Context, runId: st
       : saved.map((file) => file.path).join('\n'),
   );
   return ExitCodes.ok;
+}
+
+/** One report file through its presigned link (unsigned: the link carries its signature). */
+async function download(io: CliIo, file: { name: string; uri: string; url: string }): Promise<Uint8Array> {
+  const response = await io.fetch(file.url, { signal: AbortSignal.timeout(120_000) });
+  if (!response.ok) {
+    throw new Error(
+      `Downloading ${file.name} (${file.uri}) answered ${response.status} ${response.statusText}, expected 200: ` +
+        `${(await response.text()).slice(0, 300)}. Print the links with --links to retry by hand.`,
+    );
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** A run's report.json, downloaded as `report` does, checked for what the comparison reads. */
+async function downloadReport({ client, io }: Context, runId: string): Promise<Report> {
+  const links = await client.reportLinks(runId, RunWorkflows.optimization);
+  const file = links.files.find(({ name }) => name === 'report.json');
+  if (file === undefined) {
+    throw new Error(
+      `Run ${runId} has no report.json among its report files (got ${links.files.map(({ name }) => name).join(', ') || 'none'}), ` +
+        'expected one: compare takes optimization runs that wrote a report',
+    );
+  }
+  const text = new TextDecoder().decode(await download(io, file));
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`report.json of run ${runId} (${file.uri}) is not JSON: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  return parseReportForComparison(document, `report.json of run ${runId} (${file.uri})`);
+}
+
+/** Compares here the two runs' report.json (compare-runs.ts): no API route of its own. */
+async function compare(context: Context, runIds: readonly string[]): Promise<number> {
+  const { values, io, json } = context;
+  const [baseId = '', nextId = ''] = runIds;
+  const tolerance = stringValue(values.tolerance);
+  const tolerancePercent =
+    tolerance === undefined ? DEFAULT_NOISE_TOLERANCE_PERCENT : parseTolerancePercent(tolerance);
+  if (tolerancePercent === undefined) {
+    throw new UsageError(`--tolerance: got "${tolerance}", expected ${TOLERANCE_EXPECTED}`, 'compare');
+  }
+  if (json && values.markdown === true) {
+    throw new UsageError(
+      'got --json and --markdown, expected one of them (or neither, for the table)',
+      'compare',
+    );
+  }
+  const base = await downloadReport(context, baseId);
+  const next = await downloadReport(context, nextId);
+  const comparison = compareRuns(base, next, { tolerancePercent });
+  io.stdout(
+    json
+      ? JSON.stringify(comparison, null, 2)
+      : values.markdown === true
+        ? renderComparisonMarkdown(comparison)
+        : renderComparisonText(comparison),
+  );
+  return exitCodeOfComparison(comparison.verdict);
 }
 
 /** One line per event, e.g. `2026-11-24T10:00:05.000Z #7 TaskStateEntered Deploy candidate`. */

@@ -15,10 +15,12 @@ import { type RunOutcome, RunOutcomes } from './optimization-state.js';
  * | 3    | no recommendation: no candidate met the SLA                                            |
  * | 4    | no recommendation: every candidate failed / async: no input completed                   |
  * | 5    | partial: a recommendation, but some candidates failed / async: some inputs failed       |
+ * | 6    | compare: the base run's recommended candidate regressed beyond noise in the new run    |
  * | 130  | interrupted by SIGINT (Ctrl-C); 143: by SIGTERM (128 + the signal's number)            |
  *
  * A partial run is not 0: the winner is the best of fewer candidates than planned, which a nightly
- * run should notice; a script that accepts it tests for 5 as well.
+ * run should notice; a script that accepts it tests for 5 as well. `compare` (local and runs CLI)
+ * exits 0 when the new run is unchanged, improved or not comparable, 6 when it regressed.
  */
 export const EXIT_CODES = {
   ok: 0,
@@ -27,6 +29,7 @@ export const EXIT_CODES = {
   noCandidateMetSla: 3,
   allFailed: 4,
   partial: 5,
+  regressed: 6,
   interrupted: 130,
   terminated: 143,
 } as const;

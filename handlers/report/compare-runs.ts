@@ -1,0 +1,466 @@
+import { z } from 'zod';
+import { describeIssues } from '../contracts/errors.js';
+import { EXIT_CODES } from '../contracts/exit-codes.js';
+import { toInputIssues } from '../contracts/validation.js';
+import type { FigureRange } from './noise.js';
+import type { CandidateReport, Report } from './report.js';
+
+/**
+ * Two runs side by side (issue #16, item 3): the candidates they share, matched by id, each with
+ * its sustainable TPS, p95 at that load and cost per 1M in both runs, the change, and whether the
+ * change exceeds the noise the runs measured.
+ *
+ * The noise is the measured spread when there is one: a figure measured more than once has a range
+ * (`spread`, min–max over the repeats), and two runs differ beyond noise only when their ranges do
+ * not overlap, the same test `recommendation.withinNoise` applies between two candidates of one
+ * run (noise.ts). A figure measured once on both sides has no range: it is judged against a stated
+ * tolerance (±5 % by default) and said to be so ("no spread measured"). One side with a range and
+ * the other a single value: the value must fall outside the range.
+ *
+ * The run's verdict follows the candidate the base run recommended: `regressed` when that
+ * candidate's TPS went down, or its p95 or cost per 1M up, beyond noise (or it no longer meets the
+ * SLA, or the new run recommends nothing); `improved` when it got better and nothing got worse;
+ * `unchanged` otherwise. `not comparable` when the base recommendation is not in the new run.
+ */
+
+/**
+ * Without repeats a run has no measure of its own noise, so a change within ±5 % counts as noise.
+ * A stated default, not a measured one: local runs on a shared machine vary more (run them with
+ * `loadPlan.repeats` ≥ 2 to get ranges); pass `tolerancePercent` to change it.
+ */
+export const DEFAULT_NOISE_TOLERANCE_PERCENT = 5;
+
+export type FigureName = 'tps' | 'p95Ms' | 'costPer1MUsd';
+export const FIGURE_NAMES: readonly FigureName[] = ['tps', 'p95Ms', 'costPer1MUsd'];
+
+/** Which way is better: more throughput, less latency, less cost. */
+const HIGHER_IS_BETTER: Readonly<Record<FigureName, boolean>> = {
+  tps: true,
+  p95Ms: false,
+  costPer1MUsd: false,
+};
+
+export const FIGURE_LABELS: Readonly<Record<FigureName, string>> = {
+  tps: 'TPS',
+  p95Ms: 'p95 ms',
+  costPer1MUsd: '$/1M',
+};
+
+export type FigureVerdict = 'improved' | 'regressed' | 'within noise' | 'not comparable';
+
+/**
+ * How a figure's verdict was reached:
+ * - `ranges`: at least one side was measured more than once; the ranges (or range and value) overlap or not;
+ * - `tolerance`: no spread measured on either side; the change is within the tolerance or not;
+ * - `sla`: the candidate met the SLA in one run only (its sustainable TPS is null in the other);
+ * - `missing`: the figure is missing on one side or both (no price, no load met the SLA).
+ */
+export type FigureBasis = 'ranges' | 'tolerance' | 'sla' | 'missing';
+
+/** One figure of one run: the value reported, and its range when measured more than once. */
+export interface MeasuredFigure {
+  readonly value: number;
+  readonly range?: FigureRange;
+}
+
+export interface FigureComparison {
+  readonly base: MeasuredFigure | null;
+  readonly new: MeasuredFigure | null;
+  /** new − base, when both have the figure. */
+  readonly change: number | null;
+  /** (new − base) ÷ base × 100, to 0.1; null without both figures or when base is 0. */
+  readonly changePercent: number | null;
+  readonly verdict: FigureVerdict;
+  readonly basis: FigureBasis;
+}
+
+export type CandidateChange = 'improved' | 'regressed' | 'unchanged';
+
+export interface CandidateComparison {
+  readonly id: string;
+  /** The candidate's verdict in each run (`recommended`, `runner-up`, `missed-sla`, …). */
+  readonly baseVerdict: string;
+  readonly newVerdict: string;
+  readonly figures: Readonly<Record<FigureName, FigureComparison>>;
+  /** `regressed` when any figure regressed, else `improved` when any improved, else `unchanged`. */
+  readonly change: CandidateChange;
+  /** What changed beyond noise, or that nothing did, in one sentence. */
+  readonly reason: string;
+  /** The same id with another deployment (instance type or count, compiled, environment). */
+  readonly configurationNote?: string;
+}
+
+export type RunVerdict = 'improved' | 'regressed' | 'unchanged' | 'not comparable';
+
+export interface RunSide {
+  readonly runId: string;
+  readonly name?: string;
+  readonly generatedAt: string;
+  readonly outcome: string;
+  /** The recommended candidate's id, or null when the run recommended nothing. */
+  readonly recommended: string | null;
+}
+
+export interface RunComparison {
+  readonly base: RunSide;
+  readonly new: RunSide;
+  /** The tolerance applied to figures that have no spread on either side. */
+  readonly tolerancePercent: number;
+  readonly verdict: RunVerdict;
+  /** Why, in one sentence. */
+  readonly verdictReason: string;
+  readonly recommendation: {
+    readonly base: string | null;
+    readonly new: string | null;
+    readonly changed: boolean;
+  };
+  /** The candidates of both runs, in the base run's order. */
+  readonly candidates: readonly CandidateComparison[];
+  readonly onlyInBase: readonly string[];
+  readonly onlyInNew: readonly string[];
+  /** What differs between the runs' settings and so weakens the comparison (SLA, load plan, …). */
+  readonly notes: readonly string[];
+}
+
+export interface CompareRunsOptions {
+  /** @default DEFAULT_NOISE_TOLERANCE_PERCENT */
+  readonly tolerancePercent?: number;
+}
+
+/** A `--tolerance` option's percentage, or undefined when it is not a finite number of 0 or more. */
+export function parseTolerancePercent(text: string): number | undefined {
+  const percent = Number(text);
+  return text.trim() === '' || !Number.isFinite(percent) || percent < 0 ? undefined : percent;
+}
+
+/** What a tolerance refused by `parseTolerancePercent` should have been, for the CLIs' messages. */
+export const TOLERANCE_EXPECTED = 'a percentage of 0 or more, e.g. 5';
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+function figureOf(candidate: CandidateReport, name: FigureName): MeasuredFigure | null {
+  const spread = candidate.spread;
+  switch (name) {
+    case 'tps':
+      if (candidate.sustainableTps === null) return null;
+      return spread === undefined
+        ? { value: candidate.sustainableTps }
+        : { value: candidate.sustainableTps, range: { min: spread.tps.min, max: spread.tps.max } };
+    case 'p95Ms': {
+      const p95 = candidate.latencyAtSustainableMs?.p95;
+      if (p95 === undefined) return null;
+      return spread === undefined
+        ? { value: p95 }
+        : { value: p95, range: { min: spread.p95Ms.min, max: spread.p95Ms.max } };
+    }
+    case 'costPer1MUsd': {
+      const cost = candidate.costPer1MUsd;
+      if (cost === undefined) return null;
+      const range = spread?.costPer1MUsd;
+      return range === undefined
+        ? { value: cost }
+        : { value: cost, range: { min: range.min, max: range.max } };
+    }
+  }
+}
+
+function rangeOf(figure: MeasuredFigure): FigureRange {
+  return figure.range ?? { min: figure.value, max: figure.value };
+}
+
+/** Compares one figure of one candidate across the runs. */
+export function compareFigure(
+  name: FigureName,
+  base: MeasuredFigure | null,
+  next: MeasuredFigure | null,
+  tolerancePercent: number = DEFAULT_NOISE_TOLERANCE_PERCENT,
+): FigureComparison {
+  if (base === null || next === null) {
+    // A sustainable TPS is null when no load met the SLA: meeting it in one run only is the change.
+    const sla = name === 'tps' && (base !== null || next !== null);
+    return {
+      base,
+      new: next,
+      change: null,
+      changePercent: null,
+      verdict: sla ? (base === null ? 'improved' : 'regressed') : 'not comparable',
+      basis: sla ? 'sla' : 'missing',
+    };
+  }
+  const change = next.value - base.value;
+  const changePercent = base.value === 0 ? null : (change / base.value) * 100;
+  const better = HIGHER_IS_BETTER[name] ? change > 0 : change < 0;
+  let basis: FigureBasis;
+  let withinNoise: boolean;
+  if (base.range === undefined && next.range === undefined) {
+    basis = 'tolerance';
+    withinNoise = changePercent === null ? change === 0 : Math.abs(changePercent) <= tolerancePercent;
+  } else {
+    basis = 'ranges';
+    const a = rangeOf(base);
+    const b = rangeOf(next);
+    withinNoise = a.min <= b.max && b.min <= a.max;
+  }
+  return {
+    base,
+    new: next,
+    change: round(change, 4),
+    changePercent: changePercent === null ? null : round(changePercent, 1),
+    verdict: withinNoise ? 'within noise' : better ? 'improved' : 'regressed',
+    basis,
+  };
+}
+
+function deploymentOf(candidate: CandidateReport): string {
+  const instance =
+    candidate.serverless === undefined
+      ? `${candidate.instanceType ?? candidate.kind} × ${candidate.instanceCount}`
+      : `serverless ${candidate.serverless.memorySizeMb} MB × ${candidate.serverless.maxConcurrency}`;
+  const compiled = candidate.compiled
+    ? `compiled${candidate.compiledFor === undefined ? '' : ` for ${candidate.compiledFor}`}`
+    : 'uncompiled';
+  const environment = Object.entries(candidate.environment)
+    .map(([key, value]) => `${key}=${value}`)
+    .sort()
+    .join(' ');
+  return [instance, compiled, environment].filter((part) => part !== '').join(', ');
+}
+
+/** "TPS 577.2 → 386.4 (-33.1 %)": a figure that changed beyond noise, for a reason sentence. */
+function changeText(name: FigureName, figure: FigureComparison): string {
+  if (figure.basis === 'sla') {
+    return figure.base === null ? 'now meets the SLA' : 'no longer meets the SLA';
+  }
+  const percent = figure.changePercent === null ? '' : ` (${signedPercent(figure.changePercent)})`;
+  const basis = figure.basis === 'tolerance' ? ', no spread measured' : ', ranges do not overlap';
+  const value = (side: MeasuredFigure | null): string =>
+    side === null ? '—' : formatFigure(name, side.value);
+  return `${FIGURE_LABELS[name]} ${value(figure.base)} → ${value(figure.new)}${percent}${basis}`;
+}
+
+/** A figure as the reports show it: TPS to 0.1, p95 to 0.01 ms, cost to $0.0001. */
+export function formatFigure(name: FigureName, value: number): string {
+  switch (name) {
+    case 'tps':
+      return value.toFixed(1);
+    case 'p95Ms':
+      return value.toFixed(2);
+    case 'costPer1MUsd':
+      return `$${value.toFixed(4)}`;
+  }
+}
+
+/** "+4.2 %", "-33.1 %", "0 %". */
+export function signedPercent(percent: number): string {
+  return `${percent > 0 ? '+' : ''}${percent} %`;
+}
+
+function compareCandidate(
+  base: CandidateReport,
+  next: CandidateReport,
+  tolerancePercent: number,
+): CandidateComparison {
+  const figures = {
+    tps: compareFigure('tps', figureOf(base, 'tps'), figureOf(next, 'tps'), tolerancePercent),
+    p95Ms: compareFigure('p95Ms', figureOf(base, 'p95Ms'), figureOf(next, 'p95Ms'), tolerancePercent),
+    costPer1MUsd: compareFigure(
+      'costPer1MUsd',
+      figureOf(base, 'costPer1MUsd'),
+      figureOf(next, 'costPer1MUsd'),
+      tolerancePercent,
+    ),
+  };
+  const named = (verdict: FigureVerdict): FigureName[] =>
+    FIGURE_NAMES.filter((name) => figures[name].verdict === verdict);
+  const regressed = named('regressed');
+  const improved = named('improved');
+  const change: CandidateChange =
+    regressed.length > 0 ? 'regressed' : improved.length > 0 ? 'improved' : 'unchanged';
+  const describe = (names: readonly FigureName[]): string =>
+    names.map((name) => changeText(name, figures[name])).join('; ');
+  const parts = [
+    ...(regressed.length > 0 ? [`worse: ${describe(regressed)}`] : []),
+    ...(improved.length > 0 ? [`better: ${describe(improved)}`] : []),
+  ];
+  const compared = FIGURE_NAMES.filter((name) => figures[name].verdict !== 'not comparable');
+  const reason =
+    parts.length > 0
+      ? parts.join('; ')
+      : compared.length === 0
+        ? 'nothing to compare: no figure in both runs'
+        : `within noise on ${compared.map((name) => FIGURE_LABELS[name]).join(', ')}`;
+  const baseDeployment = deploymentOf(base);
+  const nextDeployment = deploymentOf(next);
+  return {
+    id: base.id,
+    baseVerdict: base.verdict,
+    newVerdict: next.verdict,
+    figures,
+    change,
+    reason,
+    ...(baseDeployment === nextDeployment
+      ? {}
+      : { configurationNote: `deployed differently: ${baseDeployment} → ${nextDeployment}` }),
+  };
+}
+
+function sideOf(report: Report): RunSide {
+  return {
+    runId: report.runId,
+    ...(report.name === undefined ? {} : { name: report.name }),
+    generatedAt: report.generatedAt,
+    outcome: report.outcome,
+    recommended: report.recommendation?.candidateId ?? null,
+  };
+}
+
+/** Settings that make the runs' figures less comparable when they differ. */
+function settingNotes(base: Report, next: Report): string[] {
+  const notes: string[] = [];
+  const differs = (a: unknown, b: unknown): boolean => JSON.stringify(a) !== JSON.stringify(b);
+  if (base.measuredLocally !== next.measuredLocally) {
+    notes.push(
+      `one run was measured locally and the other on AWS: ${base.runId} ${base.measuredLocally ? 'locally' : 'on AWS'}, ` +
+        `${next.runId} ${next.measuredLocally ? 'locally' : 'on AWS'}; their figures measure different machines`,
+    );
+  }
+  if (base.objective !== next.objective) {
+    notes.push(
+      `the objective differs: ${base.objective} → ${next.objective}, so the recommendations rank differently`,
+    );
+  }
+  if (differs(base.sla, next.sla)) {
+    notes.push(`the SLA differs: ${JSON.stringify(base.sla)} → ${JSON.stringify(next.sla)}`);
+  }
+  if (differs(base.loadPlan, next.loadPlan)) {
+    notes.push(
+      `the load plan differs: ${JSON.stringify(base.loadPlan)} → ${JSON.stringify(next.loadPlan)}; sustainable TPS depends on the steps`,
+    );
+  }
+  if (differs(base.priceTable, next.priceTable)) {
+    notes.push(`the price table differs: costs per 1M may change with prices alone`);
+  }
+  return notes;
+}
+
+function runVerdict(
+  base: Report,
+  next: Report,
+  candidates: readonly CandidateComparison[],
+): { verdict: RunVerdict; reason: string } {
+  const baseWinner = base.recommendation?.candidateId;
+  const nextWinner = next.recommendation?.candidateId;
+  if (baseWinner === undefined) {
+    return nextWinner === undefined
+      ? { verdict: 'unchanged', reason: 'neither run recommended a candidate' }
+      : {
+          verdict: 'improved',
+          reason: `${next.runId} recommends ${nextWinner}; ${base.runId} recommended nothing (${base.outcome})`,
+        };
+  }
+  if (nextWinner === undefined) {
+    return {
+      verdict: 'regressed',
+      reason: `${next.runId} recommends nothing (${next.outcome}); ${base.runId} recommended ${baseWinner}`,
+    };
+  }
+  const compared = candidates.find((candidate) => candidate.id === baseWinner);
+  if (compared === undefined) {
+    return {
+      verdict: 'not comparable',
+      reason: `${baseWinner}, recommended by ${base.runId}, is not a candidate of ${next.runId}`,
+    };
+  }
+  return {
+    verdict: compared.change,
+    reason: `${baseWinner} (recommended by ${base.runId}): ${compared.reason}`,
+  };
+}
+
+/** Compares a new run's report with a base run's. Pure: the caller reads and parses both. */
+export function compareRuns(base: Report, next: Report, options: CompareRunsOptions = {}): RunComparison {
+  const tolerancePercent = options.tolerancePercent ?? DEFAULT_NOISE_TOLERANCE_PERCENT;
+  const nextById = new Map(next.candidates.map((candidate) => [candidate.id, candidate]));
+  const baseIds = new Set(base.candidates.map((candidate) => candidate.id));
+  const candidates = base.candidates.flatMap((candidate) => {
+    const other = nextById.get(candidate.id);
+    return other === undefined ? [] : [compareCandidate(candidate, other, tolerancePercent)];
+  });
+  const { verdict, reason } = runVerdict(base, next, candidates);
+  const baseSide = sideOf(base);
+  const nextSide = sideOf(next);
+  return {
+    base: baseSide,
+    new: nextSide,
+    tolerancePercent,
+    verdict,
+    verdictReason: reason,
+    recommendation: {
+      base: baseSide.recommended,
+      new: nextSide.recommended,
+      changed: baseSide.recommended !== nextSide.recommended,
+    },
+    candidates,
+    onlyInBase: base.candidates.filter((candidate) => !nextById.has(candidate.id)).map(({ id }) => id),
+    onlyInNew: next.candidates.filter((candidate) => !baseIds.has(candidate.id)).map(({ id }) => id),
+    notes: settingNotes(base, next),
+  };
+}
+
+const rangeSchema = z.object({ min: z.number(), max: z.number() });
+
+/** The fields of report.json the comparison reads: checked, so a wrong file is named, not misread. */
+const comparableReportSchema = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string(),
+  generatedAt: z.string(),
+  measuredLocally: z.boolean(),
+  objective: z.string(),
+  outcome: z.string(),
+  candidates: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      instanceCount: z.number(),
+      compiled: z.boolean(),
+      environment: z.record(z.string(), z.string()),
+      verdict: z.string(),
+      sustainableTps: z.number().nullable(),
+      latencyAtSustainableMs: z.object({ p95: z.number() }).optional(),
+      costPer1MUsd: z.number().optional(),
+      spread: z
+        .object({ tps: rangeSchema, p95Ms: rangeSchema, costPer1MUsd: rangeSchema.optional() })
+        .optional(),
+    }),
+  ),
+  recommendation: z.object({ candidateId: z.string() }).nullable(),
+});
+
+/** A file that is not a report.json this version can compare. */
+export class InvalidReportError extends Error {
+  override readonly name = 'InvalidReportError';
+}
+
+/**
+ * Checks that `document` (a parsed report.json) has what the comparison reads, or throws
+ * `InvalidReportError` naming `source`, each field, what it held and what was expected.
+ */
+export function parseReportForComparison(document: unknown, source: string): Report {
+  const result = comparableReportSchema.safeParse(document, { reportInput: true });
+  if (!result.success) {
+    throw new InvalidReportError(
+      `${source} is not a report.json this version can compare: ${describeIssues(toInputIssues(result.error))}. ` +
+        'Expected the report.json a run wrote (runs/<run id>/report.json, or `runs report <run id>`)',
+    );
+  }
+  // Checked above for every field the comparison reads; the rest is only passed through.
+  return document as Report;
+}
+
+/** The exit code of a comparison (handlers/contracts/exit-codes.ts): 6 when it regressed, else 0. */
+export function exitCodeOfComparison(verdict: RunVerdict): number {
+  return verdict === 'regressed' ? EXIT_CODES.regressed : EXIT_CODES.ok;
+}
