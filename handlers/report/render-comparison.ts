@@ -10,6 +10,7 @@ import {
   signedPercent,
 } from './compare-runs.js';
 import { escapeMarkdown } from './render-markdown.js';
+import { textTable } from '../shared/text-table.js';
 
 /**
  * A run comparison (compare-runs.ts) for people: one row per candidate and figure (base, new,
@@ -125,18 +126,8 @@ export function renderComparisonText(comparison: RunComparison): string {
     `Comparing ${sideText(comparison.base)} → ${sideText(comparison.new)}`,
     ...head,
     '',
-    ...(rows.length === 0 ? ['  No candidate is in both runs.'] : paddedTable(HEADERS, rows)),
+    ...(rows.length === 0 ? ['  No candidate is in both runs.'] : textTable(HEADERS, rows)),
     '',
     ...tail,
   ].join('\n');
-}
-
-/** Columns padded to their widest cell, a rule under the headers. */
-function paddedTable(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const render = (cells: readonly string[]): string =>
-    `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
-  return [render(headers), render(widths.map((width) => '-'.repeat(width))), ...rows.map(render)];
 }
