@@ -15,7 +15,6 @@ import {
   paginateListEndpoints,
   paginateListModels,
   paginateListTags,
-  type ProductionVariant,
   type SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
 import {
@@ -38,6 +37,11 @@ import {
 import { errorName } from './aws-errors.js';
 import { isAlreadyExists, isNotFound, type SageMakerCall, toStepError } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
+import {
+  createEndpointConfigRequest,
+  createEndpointRequest,
+  createModelRequest,
+} from '../../handlers/shared/sagemaker-requests.js';
 
 export interface SageMakerModelHostOptions {
   readonly client: SageMakerClient;
@@ -112,16 +116,10 @@ export class SageMakerModelHost implements ModelHost {
   }
 
   async createModel(spec: ModelSpec): Promise<void> {
-    const command = new CreateModelCommand({
-      ModelName: spec.modelName,
-      ExecutionRoleArn: this.requireRole(),
-      PrimaryContainer: {
-        Image: spec.image,
-        ModelDataUrl: spec.modelDataUrl,
-        Environment: { ...spec.environment },
-      },
-      Tags: toSageMakerTags(spec.tags),
-    });
+    // The same request the report shows (handlers/shared/sagemaker-requests.ts).
+    const command = new CreateModelCommand(
+      toCommandInput(createModelRequest(spec, this.requireRole())),
+    );
     await this.create(() => this.client.send(command), {
       operation: 'CreateModel',
       kind: 'model',
@@ -136,12 +134,10 @@ export class SageMakerModelHost implements ModelHost {
     readonly asyncInference?: AsyncInferenceSpec;
   }): Promise<void> {
     const command = new CreateEndpointConfigCommand({
-      EndpointConfigName: spec.endpointConfigName,
-      ProductionVariants: [toProductionVariant(spec.variant)],
+      ...toCommandInput(createEndpointConfigRequest(spec)),
       ...(spec.asyncInference === undefined
         ? {}
         : { AsyncInferenceConfig: toAsyncInferenceConfig(spec.asyncInference) }),
-      Tags: toSageMakerTags(spec.tags),
     });
     await this.create(() => this.client.send(command), {
       operation: 'CreateEndpointConfig',
@@ -156,11 +152,7 @@ export class SageMakerModelHost implements ModelHost {
     readonly endpointConfigName: string;
     readonly tags: Readonly<Record<string, string>>;
   }): Promise<void> {
-    const command = new CreateEndpointCommand({
-      EndpointName: spec.endpointName,
-      EndpointConfigName: spec.endpointConfigName,
-      Tags: toSageMakerTags(spec.tags),
-    });
+    const command = new CreateEndpointCommand(toCommandInput(createEndpointRequest(spec)));
     try {
       await this.client.send(command);
     } catch (error) {
@@ -562,28 +554,13 @@ async function collectNames<Page>(
   return names;
 }
 
-export function toProductionVariant(variant: ProductionVariantSpec): ProductionVariant {
-  const base = { VariantName: variant.variantName, ModelName: variant.modelName };
-  if (variant.serverless !== undefined) {
-    return {
-      ...base,
-      ServerlessConfig: {
-        MemorySizeInMB: variant.serverless.memorySizeMb,
-        MaxConcurrency: variant.serverless.maxConcurrency,
-      },
-    };
-  }
-  if (variant.instanceType === undefined) {
-    throw new TypeError(
-      `Production variant ${variant.variantName} of model ${variant.modelName}: got neither an instance ` +
-        'type nor a serverless configuration, expected one of them',
-    );
-  }
-  return {
-    ...base,
-    InstanceType: variant.instanceType as ProductionVariant['InstanceType'],
-    InitialInstanceCount: variant.initialInstanceCount ?? 1,
-  };
+/**
+ * The handlers' plain request as the SDK's input type. They differ only where the SDK narrows a
+ * string to its enum (`InstanceType`, a value the plan checked against that enum) and marks arrays
+ * mutable; the members are the same, so the cast changes no value.
+ */
+function toCommandInput<Input>(request: unknown): Input {
+  return request as Input;
 }
 
 /**
