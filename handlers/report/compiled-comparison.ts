@@ -67,7 +67,10 @@ const INTRO =
   'Each compiled candidate against the uncompiled one on the same instance type and settings, at the first load step (the same load for both).';
 
 /** report.md's "Compiled vs uncompiled", or nothing when the run has no such pair. */
-export function compiledComparisonMarkdown(report: Report, escapeMarkdown: (text: string) => string): string[] {
+export function compiledComparisonMarkdown(
+  report: Report,
+  escapeMarkdown: (text: string) => string,
+): string[] {
   const comparisons = report.compiledComparisons ?? [];
   if (comparisons.length === 0) return [];
   return [

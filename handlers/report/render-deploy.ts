@@ -144,7 +144,12 @@ export function deployMarkdown(report: Report, escapeMarkdown: (text: string) =>
   if (candidate === undefined) return [];
   const heading = `## Deploy ${escapeMarkdown(candidate.id)}`;
   if (candidate.deploy === undefined) {
-    return [heading, '', escapeMarkdown(`No requests to show: ${candidate.deployNote ?? 'not recorded'}.`), ''];
+    return [
+      heading,
+      '',
+      escapeMarkdown(`No requests to show: ${candidate.deployNote ?? 'not recorded'}.`),
+      '',
+    ];
   }
   return [
     heading,
@@ -197,7 +202,10 @@ export function deployHtml(report: Report, escapeHtml: (text: string) => string)
 }
 
 /** A candidate's requests in report.html, folded. */
-export function candidateDeployHtml(candidate: CandidateReport, escapeHtml: (text: string) => string): string {
+export function candidateDeployHtml(
+  candidate: CandidateReport,
+  escapeHtml: (text: string) => string,
+): string {
   if (candidate.deploy === undefined) {
     return candidate.deployNote === undefined
       ? ''

@@ -2,10 +2,7 @@ import { resolveServingImage } from '../catalog/images.js';
 import { failureReasonOf } from '../contracts/caught-error.js';
 import { EndpointFailedError } from '../contracts/errors.js';
 import { TAG_KEYS } from '../contracts/names.js';
-import {
-  CompilationOutcomes,
-  type DeployCandidateEvent,
-} from '../contracts/optimization-state.js';
+import { CompilationOutcomes, type DeployCandidateEvent } from '../contracts/optimization-state.js';
 import type { ModelSpec, ProductionVariantSpec } from '../ports.js';
 import { VARIANT_NAME } from './endpoint-deployment.js';
 

@@ -2,8 +2,11 @@ import {
   AddTagsCommand,
   type AsyncInferenceConfig,
   CreateEndpointCommand,
+  type CreateEndpointCommandInput,
   CreateEndpointConfigCommand,
+  type CreateEndpointConfigCommandInput,
   CreateModelCommand,
+  type CreateModelCommandInput,
   DeleteEndpointCommand,
   DeleteEndpointConfigCommand,
   DeleteModelCommand,
@@ -116,9 +119,10 @@ export class SageMakerModelHost implements ModelHost {
   }
 
   async createModel(spec: ModelSpec): Promise<void> {
-    // The same request the report shows (handlers/shared/sagemaker-requests.ts).
+    // The requests the report shows too (handlers/shared/sagemaker-requests.ts). The casts narrow
+    // InstanceType to the SDK's enum (the plan checked it against that enum) and make arrays mutable.
     const command = new CreateModelCommand(
-      toCommandInput(createModelRequest(spec, this.requireRole())),
+      createModelRequest(spec, this.requireRole()) as CreateModelCommandInput,
     );
     await this.create(() => this.client.send(command), {
       operation: 'CreateModel',
@@ -134,7 +138,7 @@ export class SageMakerModelHost implements ModelHost {
     readonly asyncInference?: AsyncInferenceSpec;
   }): Promise<void> {
     const command = new CreateEndpointConfigCommand({
-      ...toCommandInput(createEndpointConfigRequest(spec)),
+      ...(createEndpointConfigRequest(spec) as CreateEndpointConfigCommandInput),
       ...(spec.asyncInference === undefined
         ? {}
         : { AsyncInferenceConfig: toAsyncInferenceConfig(spec.asyncInference) }),
@@ -152,7 +156,7 @@ export class SageMakerModelHost implements ModelHost {
     readonly endpointConfigName: string;
     readonly tags: Readonly<Record<string, string>>;
   }): Promise<void> {
-    const command = new CreateEndpointCommand(toCommandInput(createEndpointRequest(spec)));
+    const command = new CreateEndpointCommand(createEndpointRequest(spec) as CreateEndpointCommandInput);
     try {
       await this.client.send(command);
     } catch (error) {
@@ -552,15 +556,6 @@ async function collectNames<Page>(
     throw toStepError(error, { operation, kind: 'run resources', resourceName: `${prefix}*` });
   }
   return names;
-}
-
-/**
- * The handlers' plain request as the SDK's input type. They differ only where the SDK narrows a
- * string to its enum (`InstanceType`, a value the plan checked against that enum) and marks arrays
- * mutable; the members are the same, so the cast changes no value.
- */
-function toCommandInput<Input>(request: unknown): Input {
-  return request as Input;
 }
 
 /**

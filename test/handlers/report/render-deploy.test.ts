@@ -308,7 +308,6 @@ describe('sdkSnippet', () => {
         return Promise.resolve({});
       }
     }
-    // eslint-disable-next-line @typescript-eslint/no-empty-function -- the constructor of async functions
     const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
       ...args: string[]
     ) => (...values: unknown[]) => Promise<void>;
@@ -321,12 +320,7 @@ describe('sdkSnippet', () => {
     );
 
     // Act
-    await run(
-      Client,
-      command('CreateModel'),
-      command('CreateEndpointConfig'),
-      command('CreateEndpoint'),
-    );
+    await run(Client, command('CreateModel'), command('CreateEndpointConfig'), command('CreateEndpoint'));
 
     // Assert
     expect(regions).toEqual([REGION]);
