@@ -14,8 +14,18 @@ export interface DeployBlock {
   readonly code: string;
 }
 
-function json(value: unknown, indent = ''): string {
-  return JSON.stringify(value, null, 2).replaceAll('\n', `\n${indent}`);
+/**
+ * A value as JavaScript source: JSON, with keys that are identifiers unquoted. JSON escapes line
+ * breaks inside strings, so every line starts with a key, a value or a bracket.
+ */
+function js(value: unknown, indent = ''): string {
+  return JSON.stringify(value, null, 2)
+    .replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:')
+    .replaceAll('\n', `\n${indent}`);
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
 }
 
 const FILL_IN =
@@ -29,18 +39,20 @@ export function sdkSnippet(deploy: CandidateDeploy): string {
     "import { CreateEndpointCommand, CreateEndpointConfigCommand, CreateModelCommand, SageMakerClient } from '@aws-sdk/client-sagemaker';",
     '',
     `// ${FILL_IN}`,
-    `const sagemaker = new SageMakerClient({ region: ${json(region)} });`,
-    `await sagemaker.send(new CreateModelCommand(${json(deploy.createModel)}));`,
-    `await sagemaker.send(new CreateEndpointConfigCommand(${json(deploy.createEndpointConfig)}));`,
-    `await sagemaker.send(new CreateEndpointCommand(${json(deploy.createEndpoint)}));`,
+    `const sagemaker = new SageMakerClient({ region: ${js(region)} });`,
+    `await sagemaker.send(new CreateModelCommand(${js(deploy.createModel)}));`,
+    `await sagemaker.send(new CreateEndpointConfigCommand(${js(deploy.createEndpointConfig)}));`,
+    `await sagemaker.send(new CreateEndpointCommand(${js(deploy.createEndpoint)}));`,
     '',
   ].join('\n');
 }
 
 /**
- * aws-cdk-lib's L1 constructs `CfnModel`, `CfnEndpointConfig` and `CfnEndpoint` (the CloudFormation
- * resources AWS::SageMaker::Model, ::EndpointConfig and ::Endpoint), with the same values as the
- * requests. The body below the import is plain JavaScript as well, so the test runs it in a stack.
+ * aws-cdk-lib's L1 constructs `CfnModel`, `CfnEndpointConfig` and `CfnEndpoint`, with the same values
+ * as the requests: the CloudFormation resources' properties carry the API's member names (e.g.
+ * AWS::SageMaker::EndpointConfig ProductionVariant,
+ * https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-properties-sagemaker-endpointconfig-productionvariant.html).
+ * The body below the import is plain JavaScript as well, so the test runs it in a stack.
  */
 export function cdkSnippet(deploy: CandidateDeploy): string {
   const model = deploy.createModel;
@@ -64,22 +76,22 @@ export function cdkSnippet(deploy: CandidateDeploy): string {
     '',
     `// In a construct (\`this\` is the scope). ${FILL_IN}`,
     "const model = new sagemaker.CfnModel(this, 'Model', {",
-    `  modelName: ${json(model.ModelName)},`,
-    `  executionRoleArn: ${json(model.ExecutionRoleArn)},`,
+    `  modelName: ${js(model.ModelName)},`,
+    `  executionRoleArn: ${js(model.ExecutionRoleArn)},`,
     '  primaryContainer: {',
-    `    image: ${json(container.Image)},`,
-    `    modelDataUrl: ${json(container.ModelDataUrl)},`,
-    `    environment: ${json(container.Environment, '    ')},`,
+    `    image: ${js(container.Image)},`,
+    `    modelDataUrl: ${js(container.ModelDataUrl)},`,
+    `    environment: ${js(container.Environment, '    ')},`,
     '  },',
     '});',
     "const endpointConfig = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {",
-    `  endpointConfigName: ${json(deploy.createEndpointConfig.EndpointConfigName)},`,
-    `  productionVariants: ${json(variants, '  ')},`,
+    `  endpointConfigName: ${js(deploy.createEndpointConfig.EndpointConfigName)},`,
+    `  productionVariants: ${js(variants, '  ')},`,
     '});',
     'endpointConfig.addDependency(model);',
     "const endpoint = new sagemaker.CfnEndpoint(this, 'Endpoint', {",
-    `  endpointName: ${json(deploy.createEndpoint.EndpointName)},`,
-    `  endpointConfigName: ${json(deploy.createEndpoint.EndpointConfigName)},`,
+    `  endpointName: ${js(deploy.createEndpoint.EndpointName)},`,
+    `  endpointConfigName: ${js(deploy.createEndpoint.EndpointConfigName)},`,
     '});',
     'endpoint.addDependency(endpointConfig);',
     '',
