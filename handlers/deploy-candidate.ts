@@ -1,19 +1,11 @@
-import { resolveServingImage } from './catalog/images.js';
-import { failureReasonOf } from './contracts/caught-error.js';
-import { EndpointFailedError } from './contracts/errors.js';
-import { TAG_KEYS } from './contracts/names.js';
 import {
   CandidateStatuses,
-  CompilationOutcomes,
   type DeployCandidateEvent,
   type DeploymentState,
 } from './contracts/optimization-state.js';
 import type { Logger, ModelHost } from './ports.js';
-import {
-  ENDPOINT_DEADLINE_SECONDS,
-  type EndpointTimings,
-  VARIANT_NAME,
-} from './shared/endpoint-deployment.js';
+import { candidateDeployment } from './shared/candidate-deployment.js';
+import { ENDPOINT_DEADLINE_SECONDS, type EndpointTimings } from './shared/endpoint-deployment.js';
 
 export interface DeployDeps extends EndpointTimings {
   readonly host: ModelHost;
@@ -23,7 +15,7 @@ export interface DeployDeps extends EndpointTimings {
 
 /**
  * State "Deploy candidate": CreateModel, CreateEndpointConfig and CreateEndpoint, all named after
- * the run and tagged with it. A candidate whose compiled artifact failed to build is skipped with
+ * the run and tagged with it, as `candidateDeployment` builds them (the report shows the same). A candidate whose compiled artifact failed to build is skipped with
  * the reason; an existing endpoint is only looked at.
  */
 export async function deployCandidate(
@@ -38,71 +30,22 @@ export async function deployCandidate(
     waitSeconds: deps.pollSeconds,
     deadlineEpochMs: deps.nowEpochMs() + ENDPOINT_DEADLINE_SECONDS * 1000,
   } as const;
-  if (candidate.kind === 'existing') return pending;
-
-  const model = event.plan.model;
-  const modelDataUrl = event.packagedModel.modelDataUrl;
-  if (model === undefined || modelDataUrl === undefined) {
-    throw new EndpointFailedError(`Candidate ${candidate.id} has no model to deploy`);
+  const deployment = candidateDeployment(event, deps.region);
+  if (deployment.kind === 'existing') return pending;
+  if (deployment.kind === 'skipped') {
+    const { skipReason } = deployment;
+    deps.logger.warn('Candidate skipped', { candidateId: candidate.id, skipReason });
+    return { ...pending, status: CandidateStatuses.skipped, skipReason };
   }
-  let artifactUri = modelDataUrl;
-  let compilationImage: string | undefined;
-  if (candidate.compiledFor !== undefined) {
-    const compilation = event.compilations.find((c) => c.target === candidate.compiledFor);
-    if (compilation?.status !== CompilationOutcomes.completed || compilation.artifactUri === undefined) {
-      const why =
-        compilation?.failureReason ?? (compilation?.error ? failureReasonOf(compilation.error) : 'no result');
-      const skipReason = `compilation for ${candidate.compiledFor} failed: ${why}`;
-      deps.logger.warn('Candidate skipped', { candidateId: candidate.id, skipReason });
-      return { ...pending, status: CandidateStatuses.skipped, skipReason };
-    }
-    artifactUri = compilation.artifactUri;
-    compilationImage = compilation.inferenceImage;
-  }
-  // model.image serves the uncompiled artifact only; a compiled one runs on model.compiledImage, the
-  // image its compilation job named, or the table's Neo image (images.ts), or is refused with why.
-  const { imageUri: image, source: imageSource } = resolveServingImage({
-    framework: model.framework,
-    frameworkVersion: model.frameworkVersion,
-    region: deps.region,
-    instanceType: candidate.instanceType ?? 'ml.m5.large',
-    compiledFor: candidate.compiledFor,
-    explicitImage: model.image,
-    explicitCompiledImage: model.compiledImage,
-    compilationImage,
-  });
-
-  const tags = { ...event.plan.tags, [TAG_KEYS.candidateId]: candidate.id };
-  await deps.host.createModel({
-    modelName: candidate.modelName,
-    image,
-    modelDataUrl: artifactUri,
-    environment: candidate.environment,
-    tags,
-  });
-  await deps.host.createEndpointConfig({
-    endpointConfigName: candidate.endpointConfigName,
-    variant: {
-      variantName: VARIANT_NAME,
-      modelName: candidate.modelName,
-      ...(candidate.instanceType === undefined
-        ? {}
-        : { instanceType: candidate.instanceType, initialInstanceCount: candidate.initialInstanceCount }),
-      ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
-    },
-    tags,
-  });
+  await deps.host.createModel(deployment.model);
+  await deps.host.createEndpointConfig(deployment.endpointConfig);
   const createdEpochMs = deps.nowEpochMs();
-  await deps.host.createEndpoint({
-    endpointName: candidate.endpointName,
-    endpointConfigName: candidate.endpointConfigName,
-    tags,
-  });
+  await deps.host.createEndpoint(deployment.endpoint);
   deps.logger.info('Endpoint creating', {
     candidateId: candidate.id,
     endpointName: candidate.endpointName,
-    image,
-    imageSource,
+    image: deployment.model.image,
+    imageSource: deployment.imageSource,
   });
   return { ...pending, createdEpochMs };
 }

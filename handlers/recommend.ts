@@ -14,6 +14,8 @@ export interface RecommendDeps {
   readonly now: () => Date;
   /** Reads each endpoint's own metrics over its test window; none when absent. */
   readonly metrics?: EndpointMetricsReader;
+  /** The Region "Deploy candidate" deployed in: the report's deploy requests resolve images there. */
+  readonly region?: string;
 }
 
 /**
@@ -76,6 +78,15 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     ...(deps.metrics === undefined
       ? {}
       : { endpointMetrics: await readEndpointMetrics(event, results, deps) }),
+    ...(event.packagedModel === undefined || event.compilations === undefined || deps.region === undefined
+      ? {}
+      : {
+          deployment: {
+            packagedModel: event.packagedModel,
+            compilations: event.compilations,
+            region: deps.region,
+          },
+        }),
   });
   const uri = (file: string): string => `${plan.runPrefixUri}${file}`;
   const encoder = new TextEncoder();

@@ -156,6 +156,7 @@ export function createStepHandlers(
         store,
         logger,
         measuredLocally: deps.measuredLocally,
+        region: deps.region,
         now,
         ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
       }),

@@ -317,7 +317,13 @@ export class OptimizationWorkflow extends Construct {
    */
   private finish(): sfn.IChainable {
     const recommendStep = this.invoke(OptimizationStates.recommend, this.steps.recommend, {
-      payload: { 'plan.$': '$.plan', 'candidates.$': '$.candidates' },
+      // The packaged model and compilations too: the report shows what each candidate was deployed with.
+      payload: {
+        'plan.$': '$.plan',
+        'candidates.$': '$.candidates',
+        'packagedModel.$': '$.packagedModel',
+        'compilations.$': '$.compilations',
+      },
       resultPath: '$.summary',
       timeout: Duration.minutes(5),
     });

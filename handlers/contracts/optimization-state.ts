@@ -372,6 +372,9 @@ export interface DeletedResources {
 export interface RecommendEvent {
   readonly plan: RunPlan;
   readonly candidates: readonly CandidateOutcome[];
+  /** What "Deploy candidate" read: the report shows each candidate's requests from them. */
+  readonly packagedModel?: PackagedModel;
+  readonly compilations?: readonly CompilationState[];
 }
 
 /* ---------------------------------------------------------------------------------------------

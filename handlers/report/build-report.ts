@@ -25,6 +25,8 @@ import type { EndpointMetrics } from '../ports.js';
 import { candidateAtTargetOf, serveTargetSection } from '../serving/serve-target.js';
 import { type CandidateAtTarget, costAtTargetKey } from '../serving/target-sizing.js';
 import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
+import { compiledComparisons } from './compiled-comparison.js';
+import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';
 import type { CandidateReport, Recommendation, Report, ReportSpread, ReportStep } from './report.js';
 
@@ -37,6 +39,8 @@ export interface BuildReportInput {
   readonly generatedAt: string;
   /** Endpoint metrics by candidate id, or why they are missing. */
   readonly endpointMetrics?: ReadonlyMap<string, EndpointMetrics | string>;
+  /** What "Deploy candidate" read: with it, each candidate carries the requests it was deployed with. */
+  readonly deployment?: DeploymentContext;
 }
 
 function round(value: number, digits: number): number {
@@ -462,6 +466,10 @@ export function buildReport(input: BuildReportInput): Report {
         ? {}
         : { costPerHourUsd: round(candidate.usdPerHour * candidate.initialInstanceCount, 4) }),
       ...(note === undefined ? {} : { configurationNote: note }),
+      // The planned candidate: what "Deploy candidate" deployed, whatever the endpoint reported.
+      ...(input.deployment === undefined
+        ? {}
+        : candidateDeploy(plan, planned, input.deployment, input.measuredLocally)),
     };
     const m = measured.find((entry) => entry.candidate.id === candidate.id);
     if (outcome?.status === CandidateStatuses.measurementProblem) {
@@ -576,6 +584,7 @@ export function buildReport(input: BuildReportInput): Report {
     })),
     measuredLocally: input.measuredLocally,
   });
+  const comparisons = compiledComparisons(candidates);
   const counts = countVerdicts(candidates.map((c) => c.verdict));
   const outcome = runOutcomeOf(counts);
   const endpointUsd = round(
@@ -607,6 +616,7 @@ export function buildReport(input: BuildReportInput): Report {
         }
       : {}),
     ...(plan.payloads.length > 1 ? { payloads: reportPayloads(plan.payloads) } : {}),
+    ...(comparisons.length === 0 ? {} : { compiledComparisons: comparisons }),
     runCost: {
       endpointUsd,
       note: input.measuredLocally

@@ -1,5 +1,7 @@
 import { renderReportCharts } from './charts.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
+import { compiledComparisonHtml } from './compiled-comparison.js';
+import { candidateDeployHtml, deployHtml } from './render-deploy.js';
 import { serveTargetHtml } from './render-serve-target.js';
 import type { Report } from './report.js';
 import {
@@ -137,6 +139,7 @@ function candidateSection(report: Report, index: number): string {
       : `<p>First errors (up to ${ERROR_SAMPLES_PER_STEP} per step):</p><ul class="errors">${samples
           .map((sample) => `<li>${escapeHtml(sample)}</li>`)
           .join('')}</ul>`,
+    candidateDeployHtml(candidate, escapeHtml),
     '</section>',
   ].join('\n');
 }
@@ -189,6 +192,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
       .join('')}</ul>`,
     '<h2>Recommendation</h2>',
     `<p class="${recommendationClass}">${escapeHtml(recommendationText(report))}</p>`,
+    deployHtml(report, escapeHtml),
     '<h2>SLA and objective</h2>',
     '<ul>',
     `<li><strong>SLA:</strong> ${escapeHtml(slaText(report))}</li>`,
@@ -197,6 +201,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     '</ul>',
     '<h2>Candidates</h2>',
     summarySection(report),
+    compiledComparisonHtml(report, escapeHtml),
     '<h2>Charts</h2>',
     figure(charts.latency, 'Latency percentiles of successful requests at each load step.'),
     figure(charts.throughput, 'Successful responses per second at each load step.'),

@@ -1,6 +1,8 @@
 import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
+import { compiledComparisonMarkdown } from './compiled-comparison.js';
+import { candidateDeployMarkdown, deployMarkdown } from './render-deploy.js';
 import { serveTargetMarkdown } from './render-serve-target.js';
 import type { CandidateReport, CandidateVerdict, Report, ReportStep } from './report.js';
 
@@ -468,6 +470,7 @@ function candidateSection(report: Report, candidate: CandidateReport): string {
       '',
     );
   }
+  lines.push(...candidateDeployMarkdown(candidate, escapeMarkdown));
   return lines.join('\n');
 }
 
@@ -509,6 +512,7 @@ export function renderMarkdownReport(report: Report): string {
     '',
     escapeMarkdown(recommendationText(report)),
     '',
+    ...deployMarkdown(report, escapeMarkdown),
     '## SLA and objective',
     '',
     `- SLA: ${escapeMarkdown(slaText(report))}`,
@@ -519,6 +523,7 @@ export function renderMarkdownReport(report: Report): string {
     '',
     markdownTable(summaryTable(report)),
     '',
+    ...compiledComparisonMarkdown(report, escapeMarkdown),
     ...report.candidates.map((candidate) => candidateSection(report, candidate)),
     ...payloadSection(report),
     '## Prices and cost',

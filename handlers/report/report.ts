@@ -1,4 +1,6 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
+import type { CompiledComparison } from './compiled-comparison.js';
+import type { CandidateDeploy } from './deploy-requests.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
 import type { EndpointMetrics } from '../ports.js';
 import type { ServeTarget } from '../serving/serve-target.js';
@@ -40,6 +42,8 @@ export interface Report {
   readonly runCost: { readonly endpointUsd: number; readonly note: string };
   /** The run's payload mix, when it sent more than one payload (each step's `payloads` index it). */
   readonly payloads?: readonly ReportPayload[];
+  /** Each compiled candidate against its uncompiled twin, when the run has such pairs. */
+  readonly compiledComparisons?: readonly CompiledComparison[];
 }
 
 /** One payload of the run's mix, as the plan read it. */
@@ -132,6 +136,13 @@ export interface CandidateReport {
   readonly endpointMetrics?: EndpointMetrics;
   /** Why endpoint metrics are missing, when they were looked for and not found. */
   readonly endpointMetricsNote?: string;
+  /**
+   * The CreateModel, CreateEndpointConfig and CreateEndpoint requests the workflow sent for it, names
+   * and role as placeholders (report/deploy-requests.ts). Absent, with `deployNote`, when it created
+   * nothing (an existing endpoint, a skipped candidate).
+   */
+  readonly deploy?: CandidateDeploy;
+  readonly deployNote?: string;
   readonly verdict: CandidateVerdict;
   /** Why it won, lost, failed or was skipped, in one sentence. */
   readonly reason: string;

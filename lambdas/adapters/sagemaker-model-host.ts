@@ -2,8 +2,11 @@ import {
   AddTagsCommand,
   type AsyncInferenceConfig,
   CreateEndpointCommand,
+  type CreateEndpointCommandInput,
   CreateEndpointConfigCommand,
+  type CreateEndpointConfigCommandInput,
   CreateModelCommand,
+  type CreateModelCommandInput,
   DeleteEndpointCommand,
   DeleteEndpointConfigCommand,
   DeleteModelCommand,
@@ -15,7 +18,6 @@ import {
   paginateListEndpoints,
   paginateListModels,
   paginateListTags,
-  type ProductionVariant,
   type SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
 import {
@@ -38,6 +40,11 @@ import {
 import { errorName } from './aws-errors.js';
 import { isAlreadyExists, isNotFound, type SageMakerCall, toStepError } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
+import {
+  createEndpointConfigRequest,
+  createEndpointRequest,
+  createModelRequest,
+} from '../../handlers/shared/sagemaker-requests.js';
 
 export interface SageMakerModelHostOptions {
   readonly client: SageMakerClient;
@@ -112,16 +119,11 @@ export class SageMakerModelHost implements ModelHost {
   }
 
   async createModel(spec: ModelSpec): Promise<void> {
-    const command = new CreateModelCommand({
-      ModelName: spec.modelName,
-      ExecutionRoleArn: this.requireRole(),
-      PrimaryContainer: {
-        Image: spec.image,
-        ModelDataUrl: spec.modelDataUrl,
-        Environment: { ...spec.environment },
-      },
-      Tags: toSageMakerTags(spec.tags),
-    });
+    // The requests the report shows too (handlers/shared/sagemaker-requests.ts). The casts narrow
+    // InstanceType to the SDK's enum (the plan checked it against that enum) and make arrays mutable.
+    const command = new CreateModelCommand(
+      createModelRequest(spec, this.requireRole()) as CreateModelCommandInput,
+    );
     await this.create(() => this.client.send(command), {
       operation: 'CreateModel',
       kind: 'model',
@@ -136,12 +138,10 @@ export class SageMakerModelHost implements ModelHost {
     readonly asyncInference?: AsyncInferenceSpec;
   }): Promise<void> {
     const command = new CreateEndpointConfigCommand({
-      EndpointConfigName: spec.endpointConfigName,
-      ProductionVariants: [toProductionVariant(spec.variant)],
+      ...(createEndpointConfigRequest(spec) as CreateEndpointConfigCommandInput),
       ...(spec.asyncInference === undefined
         ? {}
         : { AsyncInferenceConfig: toAsyncInferenceConfig(spec.asyncInference) }),
-      Tags: toSageMakerTags(spec.tags),
     });
     await this.create(() => this.client.send(command), {
       operation: 'CreateEndpointConfig',
@@ -156,11 +156,7 @@ export class SageMakerModelHost implements ModelHost {
     readonly endpointConfigName: string;
     readonly tags: Readonly<Record<string, string>>;
   }): Promise<void> {
-    const command = new CreateEndpointCommand({
-      EndpointName: spec.endpointName,
-      EndpointConfigName: spec.endpointConfigName,
-      Tags: toSageMakerTags(spec.tags),
-    });
+    const command = new CreateEndpointCommand(createEndpointRequest(spec) as CreateEndpointCommandInput);
     try {
       await this.client.send(command);
     } catch (error) {
@@ -560,30 +556,6 @@ async function collectNames<Page>(
     throw toStepError(error, { operation, kind: 'run resources', resourceName: `${prefix}*` });
   }
   return names;
-}
-
-export function toProductionVariant(variant: ProductionVariantSpec): ProductionVariant {
-  const base = { VariantName: variant.variantName, ModelName: variant.modelName };
-  if (variant.serverless !== undefined) {
-    return {
-      ...base,
-      ServerlessConfig: {
-        MemorySizeInMB: variant.serverless.memorySizeMb,
-        MaxConcurrency: variant.serverless.maxConcurrency,
-      },
-    };
-  }
-  if (variant.instanceType === undefined) {
-    throw new TypeError(
-      `Production variant ${variant.variantName} of model ${variant.modelName}: got neither an instance ` +
-        'type nor a serverless configuration, expected one of them',
-    );
-  }
-  return {
-    ...base,
-    InstanceType: variant.instanceType as ProductionVariant['InstanceType'],
-    InitialInstanceCount: variant.initialInstanceCount ?? 1,
-  };
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Tag } from '@aws-sdk/client-sagemaker';
+import { sageMakerTags } from '../../handlers/shared/sagemaker-requests.js';
 
 /** The ports' `{ key: value }` tags as SageMaker's `[{ Key, Value }]`, in a stable order. */
 export function toSageMakerTags(tags: Readonly<Record<string, string>>): Tag[] {
-  return Object.entries(tags)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([Key, Value]) => ({ Key, Value }));
+  return sageMakerTags(tags);
 }

@@ -1,5 +1,6 @@
 /** The end-of-run summary: a table of the candidates, why each won or lost, and where the reports are. */
 import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
+import { compiledComparisonText } from '../../handlers/report/compiled-comparison.js';
 import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
 import { formatRate } from './progress.js';
@@ -34,7 +35,7 @@ export function formatSummary(input: SummaryInput): string {
     ),
     '',
     ...report.candidates.map((candidate) => `  ${candidate.id}: ${candidate.reason}`),
-    ...compiledComparisons(report.candidates),
+    ...compiledComparisonLines(report),
     '',
     report.recommendation === null
       ? `No recommendation: ${report.noRecommendationReason ?? 'no candidate met the SLA'}`
@@ -76,30 +77,8 @@ function figuresOf(candidate: CandidateReport): LatencyPercentilesMs | undefined
   return candidate.latencyAtSustainableMs ?? candidate.steps[0]?.latencyMs ?? undefined;
 }
 
-/**
- * Each compiled candidate against the uncompiled one on the same instance type and settings, at the
- * first load step (the same load for both): the speed-up comes from the compiled artifact alone.
- */
-function compiledComparisons(candidates: readonly CandidateReport[]): string[] {
-  const lines: string[] = [];
-  for (const compiled of candidates.filter((c) => c.compiled && c.steps[0] !== undefined)) {
-    const baseline = candidates.find(
-      (c) =>
-        !c.compiled &&
-        c.instanceType === compiled.instanceType &&
-        JSON.stringify(c.environment) === JSON.stringify(compiled.environment) &&
-        c.steps[0]?.load === compiled.steps[0]?.load,
-    );
-    const before = baseline?.steps[0];
-    const after = compiled.steps[0];
-    const [was, is] = [before?.latencyMs, after?.latencyMs];
-    if (baseline === undefined || before === undefined || after === undefined) continue;
-    // A step where no request succeeded has no latency to compare.
-    if (was == null || is == null) continue;
-    const change = (is.p50 / was.p50 - 1) * 100;
-    lines.push(
-      `  compiled vs uncompiled on ${compiled.instanceType ?? '?'} (${baseline.id} → ${compiled.id}, load ${after.load}): p50 ${was.p50.toFixed(2)} → ${is.p50.toFixed(2)} ms (${change >= 0 ? '+' : ''}${change.toFixed(0)} %), ${formatRate(before.tps)} → ${formatRate(after.tps)} req/s`,
-    );
-  }
+/** The report's compiled-vs-uncompiled pairs (handlers/report/compiled-comparison.ts), one line each. */
+function compiledComparisonLines(report: Report): string[] {
+  const lines = (report.compiledComparisons ?? []).map((c) => `  ${compiledComparisonText(c)}`);
   return lines.length === 0 ? [] : ['', ...lines];
 }

@@ -110,6 +110,16 @@ describe('local mode end to end', () => {
       ['plain', 2, 3],
       ['neo', 2, 3],
     ]);
+    expect(report.compiledComparisons?.map((c) => [c.uncompiledId, c.compiledId])).toEqual([
+      ['plain', 'neo'],
+    ]);
+    // The deploy requests are the ones the local run sent, and say which image AWS would use.
+    const neo = report.candidates.find((c) => c.id === 'neo')?.deploy;
+    expect(neo?.createModel.PrimaryContainer.Image).toBe('local');
+    expect(neo?.onAws).toEqual({
+      imageUri: '785573368785.dkr.ecr.us-east-1.amazonaws.com/sagemaker-neo-onnx:1.5.0-cpu-py3',
+      source: 'table: onnx 1.5.0 compiled for x86 CPU (AWS docs: Neo Inference Container Images)',
+    });
     expect(stdout()).toContain('Summary of run e2e-happy');
     expect(stdout()).toContain('runs/e2e-happy/report.html');
     expect(outcome.serverPids).toHaveLength(2);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { findInstance } from '../../handlers/catalog/instances.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import type { LoadTestResult } from '../../handlers/load-test/index.js';
-import type { EndpointMetricsQuery, EndpointMetricsReader } from '../../handlers/ports.js';
+import type { EndpointMetricsQuery, EndpointMetricsReader, ModelSpec } from '../../handlers/ports.js';
 import type { NoRecommendationCause, RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
@@ -93,6 +93,35 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
       outputUri: `s3://${ARTIFACTS_BUCKET}/runs/artifacts/compiled/ml_c5/`,
     });
     expect(run.store.objects.has(`s3://${ARTIFACTS_BUCKET}/runs/artifacts/model/model.tar.gz`)).toBe(true);
+  });
+
+  it('shows in report.json the image, model data and environment each candidate was deployed with', async () => {
+    // Prepare: the fake deletes its models at clean-up, so keep what CreateModel received.
+    const sagemaker = new FakeSageMaker();
+    const created: ModelSpec[] = [];
+    const createModel = sagemaker.createModel.bind(sagemaker);
+    sagemaker.createModel = (spec) => {
+      created.push(spec);
+      return createModel(spec);
+    };
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: optimizationInput(),
+      runId: 'deployed',
+    });
+
+    // Assert
+    succeeded(run.result);
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/deployed/report.json`) as Report;
+    const shown = report.candidates.map((c) => [c.id, c.deploy?.createModel.PrimaryContainer]);
+    const sent = report.candidates.map((c) => {
+      const spec = created.find((m) => m.tags['mso:candidate-id'] === c.id);
+      return [c.id, { Image: spec?.image, ModelDataUrl: spec?.modelDataUrl, Environment: spec?.environment }];
+    });
+    expect(shown).toEqual(sent);
   });
 
   it('skips the candidates of a failed compilation target with the reason, and measures the rest', async () => {

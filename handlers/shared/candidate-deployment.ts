@@ -1,0 +1,113 @@
+import { resolveServingImage } from '../catalog/images.js';
+import { failureReasonOf } from '../contracts/caught-error.js';
+import { EndpointFailedError } from '../contracts/errors.js';
+import { TAG_KEYS } from '../contracts/names.js';
+import { CompilationOutcomes, type DeployCandidateEvent } from '../contracts/optimization-state.js';
+import type { ModelSpec, ProductionVariantSpec } from '../ports.js';
+import { VARIANT_NAME } from './endpoint-deployment.js';
+
+/**
+ * What "Deploy candidate" creates for a candidate, decided in one place: the image, the model data
+ * (compiled or not), the environment and the variant. The deploy step sends it; the report shows it
+ * (report/deploy-requests.ts), so the two cannot drift apart.
+ */
+
+export interface EndpointConfigSpec {
+  readonly endpointConfigName: string;
+  readonly variant: ProductionVariantSpec;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+export interface EndpointSpec {
+  readonly endpointName: string;
+  readonly endpointConfigName: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+export type CandidateDeployment =
+  /** The user's endpoint: looked at, never created. */
+  | { readonly kind: 'existing' }
+  /** Its compiled artifact failed to build: nothing to deploy, and why. */
+  | { readonly kind: 'skipped'; readonly skipReason: string }
+  | {
+      readonly kind: 'create';
+      /** Which table row, run-input field or compilation job gave the image. */
+      readonly imageSource: string;
+      readonly model: ModelSpec;
+      readonly endpointConfig: EndpointConfigSpec;
+      readonly endpoint: EndpointSpec;
+    };
+
+export type CandidateDeploymentInput = Pick<
+  DeployCandidateEvent,
+  'plan' | 'candidate' | 'packagedModel' | 'compilations'
+>;
+
+/**
+ * The candidate's three requests, named after the run and tagged with it. Throws
+ * `EndpointFailedError` when the run has no model, and `NoServingImageError` when no image serves it.
+ */
+export function candidateDeployment(input: CandidateDeploymentInput, region: string): CandidateDeployment {
+  const { candidate } = input;
+  if (candidate.kind === 'existing') return { kind: 'existing' };
+
+  const model = input.plan.model;
+  const modelDataUrl = input.packagedModel.modelDataUrl;
+  if (model === undefined || modelDataUrl === undefined) {
+    throw new EndpointFailedError(`Candidate ${candidate.id} has no model to deploy`);
+  }
+  let artifactUri = modelDataUrl;
+  let compilationImage: string | undefined;
+  if (candidate.compiledFor !== undefined) {
+    const compilation = input.compilations.find((c) => c.target === candidate.compiledFor);
+    if (compilation?.status !== CompilationOutcomes.completed || compilation.artifactUri === undefined) {
+      const why =
+        compilation?.failureReason ?? (compilation?.error ? failureReasonOf(compilation.error) : 'no result');
+      return { kind: 'skipped', skipReason: `compilation for ${candidate.compiledFor} failed: ${why}` };
+    }
+    artifactUri = compilation.artifactUri;
+    compilationImage = compilation.inferenceImage;
+  }
+  // model.image serves the uncompiled artifact only; a compiled one runs on model.compiledImage, the
+  // image its compilation job named, or the table's Neo image (images.ts), or is refused with why.
+  const { imageUri: image, source: imageSource } = resolveServingImage({
+    framework: model.framework,
+    frameworkVersion: model.frameworkVersion,
+    region,
+    instanceType: candidate.instanceType ?? 'ml.m5.large',
+    compiledFor: candidate.compiledFor,
+    explicitImage: model.image,
+    explicitCompiledImage: model.compiledImage,
+    compilationImage,
+  });
+
+  const tags = { ...input.plan.tags, [TAG_KEYS.candidateId]: candidate.id };
+  return {
+    kind: 'create',
+    imageSource,
+    model: {
+      modelName: candidate.modelName,
+      image,
+      modelDataUrl: artifactUri,
+      environment: candidate.environment,
+      tags,
+    },
+    endpointConfig: {
+      endpointConfigName: candidate.endpointConfigName,
+      variant: {
+        variantName: VARIANT_NAME,
+        modelName: candidate.modelName,
+        ...(candidate.instanceType === undefined
+          ? {}
+          : { instanceType: candidate.instanceType, initialInstanceCount: candidate.initialInstanceCount }),
+        ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
+      },
+      tags,
+    },
+    endpoint: {
+      endpointName: candidate.endpointName,
+      endpointConfigName: candidate.endpointConfigName,
+      tags,
+    },
+  };
+}
