@@ -17,6 +17,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
   RUN_INPUT_SCHEMAS,
+  RUN_PLAN_PATH,
   RUN_RESOURCES,
   RUN_SUBRESOURCES,
   RunWorkflows,
@@ -28,6 +29,7 @@ import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { startRunRequestSchema } from './run-api-models.js';
+import { validateAndPlanSettings } from './optimization-steps.js';
 
 export interface RunApiThrottling {
   /** Steady-state requests per second, for the whole stage. */
@@ -135,7 +137,8 @@ const ACCESS_LOG_FORMAT = [
 ].join(',');
 
 /**
- * The IAM-authenticated run API (issue #6): `POST /runs` starts an optimization run,
+ * The IAM-authenticated run API (issue #6): `POST /runs` starts an optimization run, `POST /runs/plan`
+ * answers its plan (the first state's checks, nothing created),
  * `POST /async-runs` an async-inference run, `GET /runs/{id}` and `GET /async-runs/{id}` return a
  * run's status, progress and report location.
  *
@@ -153,6 +156,8 @@ export class RunApi extends Construct {
   readonly requestValidator: RequestValidator;
   readonly describeRun: ProjectFunction;
   readonly startRun: ProjectFunction;
+  /** `POST /runs/plan`: "Validate and plan" with its own read grants, nothing that writes. */
+  readonly planRun: ProjectFunction;
   /** `GET /<resource>`: ListExecutions on the workflows' state machines. */
   readonly listRuns: ProjectFunction;
   /** `POST /<resource>/{id}/stop`: DescribeExecution and StopExecution on their executions. */
@@ -231,6 +236,15 @@ export class RunApi extends Construct {
       environment: stateMachines,
     });
     const startIntegration = new LambdaIntegration(this.startRun, { proxy: true, allowTestInvoke: false });
+    // The state's own grants (one source), so the plan checks what the run will be allowed to read.
+    const planning = validateAndPlanSettings();
+    this.planRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.planRun, {
+      ...planning.lambda,
+      // A few HeadObject/GetObject calls and Service Quotas pages; API Gateway waits at most 29 s.
+      timeout: Duration.seconds(25),
+      description: 'Run API: the plan of a run ("Validate and plan" over read-only adapters); creates nothing',
+    });
+    planning.grant?.(this.planRun);
     this.listRuns = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.listRuns, {
       // At most 10 ListExecutions pages (lambdas/adapters/sfn-run-lister.ts); API Gateway waits at most 29 s.
       timeout: Duration.seconds(20),
@@ -273,6 +287,7 @@ export class RunApi extends Construct {
       if (stateMachine === undefined) continue;
       routes[workflow] = this.addRoutes(workflow, { start: startIntegration, describe: describeIntegration });
       this.addOperationRoutes(routes[workflow].resource, operations);
+      if (workflow === RunWorkflows.optimization) this.addPlanRoute(routes[workflow]);
       this.allowDescribe(stateMachine);
       this.allowOperations(stateMachine);
       stateMachine.grantStartExecution(this.startRun);
@@ -313,6 +328,21 @@ export class RunApi extends Construct {
       requestParameters: { 'method.request.path.id': true },
     });
     return { resource, requestModel };
+  }
+
+  /**
+   * `POST /<resource>/plan` (plan-run): the body of `POST /<resource>`, answered with the plan.
+   * The `plan` resource sits beside `{id}`: do not name a run `plan`, its status path is taken.
+   */
+  private addPlanRoute(routes: RunRoutes): void {
+    routes.resource.addResource(RUN_PLAN_PATH).addMethod(
+      'POST',
+      new LambdaIntegration(this.planRun, { proxy: true, allowTestInvoke: false }),
+      {
+        authorizationType: AuthorizationType.IAM,
+        requestModels: { 'application/json': routes.requestModel },
+      },
+    );
   }
 
   /**

@@ -189,15 +189,8 @@ export function displayPath(cwd: string, path: string): string {
   return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }
 
-/** A plain-text table, columns padded to their widest cell. */
-export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const render = (cells: readonly string[]): string =>
-    `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
-  return [render(headers), render(widths.map((width) => '-'.repeat(width))), ...rows.map(render)];
-}
+/** A plain-text table, columns padded to their widest cell (shared with the runs CLI's plan). */
+export { table } from '../../handlers/report/text-table.js';
 
 /**
  * What both CLIs print when a run did not succeed: its error (or how it ended) and what clean-up

@@ -4,7 +4,7 @@
  */
 import type { PlannedAsyncRun } from '../../../handlers/async/validate-async-run.js';
 import { type AsyncEndpointPlan, BATCH_SIZE } from '../../../handlers/contracts/async-state.js';
-import { formatBudgets } from '../../cli/plan-summary.js';
+import { formatBudgets } from '../../../handlers/report/plan-summary.js';
 
 /** Inputs listed by name; the rest are counted. */
 const LISTED_INPUTS = 3;

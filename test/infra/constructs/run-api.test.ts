@@ -100,6 +100,7 @@ describe('RunApi', () => {
             `POST /${resource}`,
             `POST /${resource}/{id}/stop`,
           ])
+          .concat(['POST /runs/plan'])
           .sort(),
       );
     });
@@ -276,6 +277,7 @@ describe('RunApi', () => {
             `/GET/${resource}/*/events ${id(runApi.runEvents)}`,
             `/GET/${resource}/*/report ${id(runApi.runReport)}`,
           ])
+          .concat([`/POST/runs/plan ${id(runApi.planRun)}`])
           .sort(),
       );
       for (const permission of permissions) {
@@ -284,6 +286,53 @@ describe('RunApi', () => {
           Principal: 'apigateway.amazonaws.com',
         });
       }
+    });
+
+    it('answers POST /runs/plan with the plan-run Lambda (proxy), documented by the POST /runs model', () => {
+      // Prepare
+      const fnArn = { 'Fn::GetAtt': [logicalIdOf(stack, runApi.planRun), 'Arn'] };
+
+      // Act
+      const plan = method('POST', resourceId('plan'));
+
+      // Assert
+      expect([plan.Integration, plan.RequestModels]).toEqual([
+        {
+          Type: 'AWS_PROXY',
+          IntegrationHttpMethod: 'POST',
+          Uri: {
+            'Fn::Join': [
+              '',
+              ['arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/', fnArn, '/invocations'],
+            ],
+          },
+        },
+        startRuns.RequestModels,
+      ]);
+    });
+
+    it('grants the plan-run Lambda the reads of "Validate and plan" and nothing that writes or starts', () => {
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, runApi.planRun.serviceRole));
+
+      // Assert
+      const bucket = logicalIdOf(stack, stack.artifactsBucket);
+      const key = logicalIdOf(stack, stack.encryptionKey);
+      const logGroup = logicalIdOf(stack, runApi.planRun.functionLogGroup);
+      expect(grants).toEqual(
+        [
+          `Allow kms:Decrypt on <${key}.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}`,
+          `Allow s3:GetObject on <${bucket}.Arn>/models/*`,
+          `Allow s3:GetObject on <${bucket}.Arn>/runs/*`,
+          `Allow s3:ListBucket on <${bucket}.Arn> if {"StringLike":{"s3:prefix":["models/*","runs/*"]}}`,
+          'Allow servicequotas:ListAWSDefaultServiceQuotas on *',
+          'Allow servicequotas:ListServiceQuotas on *',
+          `Allow logs:CreateLogStream on <${logGroup}.Arn>`,
+          `Allow logs:PutLogEvents on <${logGroup}.Arn>`,
+          'Allow xray:PutTelemetryRecords on *',
+          'Allow xray:PutTraceSegments on *',
+        ].sort(),
+      );
     });
 
     it('lets the describe-run Lambda read the executions of the two state machines and nothing else', () => {
@@ -527,7 +576,7 @@ describe('RunApi', () => {
       const paths = ofType(resources, 'AWS::ApiGateway::Resource').map(([, r]) => r.Properties.PathPart);
 
       // Assert
-      expect(paths.sort()).toEqual(['events', 'report', 'runs', 'stop', '{id}']);
+      expect(paths.sort()).toEqual(['events', 'plan', 'report', 'runs', 'stop', '{id}']);
       expect(runApi.routes['async-inference']).toBeUndefined();
       template.hasResourceProperties('AWS::Lambda::Function', {
         Environment: { Variables: Match.objectLike({ ASYNC_INFERENCE_STATE_MACHINE_ARN: Match.absent() }) },
