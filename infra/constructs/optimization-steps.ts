@@ -54,7 +54,7 @@ export function createOptimizationSteps(scope: Construct, props: OptimizationSte
  * account's instance quotas. One source for the state's Lambda and the run API's plan route
  * (infra/constructs/run-api.ts), which runs the same planning over the same adapters.
  */
-export function validateAndPlanSettings(): RegisteredLambdaSettings {
+export function validateAndPlanSettings(): Required<RegisteredLambdaSettings> {
   return {
     lambda: { readsArtifacts: [ArtifactPrefix.models, ArtifactPrefix.runs] },
     grant: (fn) => {

@@ -26,7 +26,7 @@ import {
 import { StateMachineVariables } from '../../lambdas/adapters/sfn-execution-reader.js';
 import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
-import type { StepLambdaFactory } from './step-lambda-factory.js';
+import type { RegisteredLambdaSettings, StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { startRunRequestSchema } from './run-api-models.js';
 import { validateAndPlanSettings } from './optimization-steps.js';
@@ -52,6 +52,11 @@ export interface RunApiProps {
   readonly optimization: IStateMachine;
   /** The async-inference workflow's state machine: `POST /async-runs`, `GET /async-runs/{id}`. @default - no async routes */
   readonly asyncInference?: IStateMachine;
+  /**
+   * What the async workflow's planning reads with (AsyncInference.planning): `POST /async-runs/plan`
+   * plans with it. @default - no `POST /async-runs/plan`
+   */
+  readonly asyncPlanning?: Required<RegisteredLambdaSettings>;
   /** Stage throttling. @default DEFAULT_RUN_API_THROTTLING (10 requests/s, bursts of 20) */
   readonly throttling?: RunApiThrottling;
   /**
@@ -156,7 +161,10 @@ export class RunApi extends Construct {
   readonly requestValidator: RequestValidator;
   readonly describeRun: ProjectFunction;
   readonly startRun: ProjectFunction;
-  /** `POST /runs/plan`: "Validate and plan" with its own read grants, nothing that writes. */
+  /**
+   * `POST /runs/plan` and `POST /async-runs/plan`: the first states' planning with their own read
+   * grants, nothing that writes.
+   */
   readonly planRun: ProjectFunction;
   /** `GET /<resource>`: ListExecutions on the workflows' state machines. */
   readonly listRuns: ProjectFunction;
@@ -236,15 +244,20 @@ export class RunApi extends Construct {
       environment: stateMachines,
     });
     const startIntegration = new LambdaIntegration(this.startRun, { proxy: true, allowTestInvoke: false });
-    // The state's own grants (one source), so the plan checks what the run will be allowed to read.
-    const planning = validateAndPlanSettings();
+    // The states' own grants (one source), so the plan checks what the run will be allowed to read.
+    const asyncPlanning = props.asyncInference === undefined ? undefined : props.asyncPlanning;
+    const planning = [validateAndPlanSettings(), ...(asyncPlanning === undefined ? [] : [asyncPlanning])];
     this.planRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.planRun, {
-      ...planning.lambda,
+      readsArtifacts: [...new Set(planning.flatMap((settings) => settings.lambda.readsArtifacts ?? []))],
+      environment: planning.reduce<Record<string, string>>(
+        (all, settings) => ({ ...all, ...settings.lambda.environment }),
+        {},
+      ),
       // A few HeadObject/GetObject calls and Service Quotas pages; API Gateway waits at most 29 s.
       timeout: Duration.seconds(25),
-      description: 'Run API: the plan of a run ("Validate and plan" over read-only adapters); creates nothing',
+      description: "Run API: the plan of a run (the first state's planning, read-only); creates nothing",
     });
-    planning.grant?.(this.planRun);
+    for (const settings of planning) settings.grant(this.planRun);
     this.listRuns = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.listRuns, {
       // At most 10 ListExecutions pages (lambdas/adapters/sfn-run-lister.ts); API Gateway waits at most 29 s.
       timeout: Duration.seconds(20),
@@ -287,7 +300,9 @@ export class RunApi extends Construct {
       if (stateMachine === undefined) continue;
       routes[workflow] = this.addRoutes(workflow, { start: startIntegration, describe: describeIntegration });
       this.addOperationRoutes(routes[workflow].resource, operations);
-      if (workflow === RunWorkflows.optimization) this.addPlanRoute(routes[workflow]);
+      if (workflow === RunWorkflows.optimization || asyncPlanning !== undefined) {
+        this.addPlanRoute(routes[workflow]);
+      }
       this.allowDescribe(stateMachine);
       this.allowOperations(stateMachine);
       stateMachine.grantStartExecution(this.startRun);

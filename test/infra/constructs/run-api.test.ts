@@ -564,6 +564,52 @@ describe('RunApi', () => {
     });
   });
 
+  describe('with the async workflow’s planning', () => {
+    const granted: string[] = [];
+    const { stack, runApi, template, resources } = buildRunApi({
+      asyncPlanning: {
+        lambda: {
+          readsArtifacts: ['inputs/', 'runs/'],
+          environment: { ASYNC_SUCCESS_TOPIC_ARN: 'arn:topic' },
+        },
+        grant: (fn) => {
+          granted.push(fn.stepName);
+        },
+      },
+    });
+
+    it('answers POST /async-runs/plan with the same plan-run Lambda', () => {
+      // Act
+      const plans = ofType(resources, 'AWS::Lambda::Permission')
+        .map(([, p]) => p.Properties)
+        .filter((p) => JSON.stringify(p.SourceArn).includes('/plan'))
+        .map((p) => String((p.SourceArn as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].at(-1)));
+
+      // Assert
+      expect(plans.sort()).toEqual(['/POST/async-runs/plan', '/POST/runs/plan']);
+    });
+
+    it('gives the plan-run Lambda the async planning’s reads, variables and grants beside the optimization’s', () => {
+      // Act
+      const reads = grantsOf(template, logicalIdOf(stack, runApi.planRun.serviceRole)).filter((grant) =>
+        grant.includes(' s3:GetObject'),
+      );
+
+      // Assert
+      const bucket = logicalIdOf(stack, stack.artifactsBucket);
+      expect(reads).toEqual([
+        `Allow s3:GetObject on <${bucket}.Arn>/inputs/*`,
+        `Allow s3:GetObject on <${bucket}.Arn>/models/*`,
+        `Allow s3:GetObject on <${bucket}.Arn>/runs/*`,
+      ]);
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp('^Run API: the plan of a run'),
+        Environment: { Variables: Match.objectLike({ ASYNC_SUCCESS_TOPIC_ARN: 'arn:topic' }) },
+      });
+      expect(granted).toEqual(['plan-run']);
+    });
+  });
+
   describe('with the optimization workflow only', () => {
     const { runApi, template, resources } = buildRunApi({
       withAsync: false,
