@@ -1,4 +1,4 @@
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { ListServiceQuotasCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
@@ -14,7 +14,13 @@ import { fakeContext, setStepEnvironment } from './support/fake-context.js';
  * proxy integration sends it. The mocks record every call: a plan reads, and writes nothing.
  */
 
-setStepEnvironment();
+// What the RunApi construct sets when it routes POST /async-runs/plan (AsyncInference.planning).
+setStepEnvironment({
+  ASYNC_SUCCESS_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+  ASYNC_ERROR_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+  ASYNC_TOPICS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+  ASYNC_WAIT_TIMEOUT_SECONDS: '26100',
+});
 
 const MODEL_URI = 's3://user-models/cnn/model.onnx';
 const PAYLOAD_URI = 's3://user-models/cnn/payload.json';
@@ -57,9 +63,9 @@ function callsOf(mock: {
   return mock.calls().map((call) => [call.args[0].constructor.name, call.args[0].input]);
 }
 
-function planEvent(body: unknown) {
+function planEvent(body: unknown, resource = '/runs/plan') {
   return {
-    resource: '/runs/plan',
+    resource,
     body: JSON.stringify(body),
     headers: { 'Content-Type': 'application/json' },
     requestContext: {
@@ -135,5 +141,46 @@ describe('plan-run entry', () => {
         ],
       },
     ]);
+  });
+
+  it('answers POST /async-runs/plan with the async plan and its inputs, writing no manifest', async () => {
+    // Prepare: a gzip archive's first bytes, as the model-archive check reads them.
+    s3.on(GetObjectCommand).resolves({
+      Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
+    });
+    const input = {
+      endpoint: {
+        modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
+        framework: 'pytorch',
+        frameworkVersion: '2.1',
+        instanceType: 'ml.g5.xlarge',
+      },
+      inputs: ['s3://mso-artifacts/inputs/in-1.json'],
+    };
+
+    // Act
+    const result = await entry.handler(
+      planEvent({ runId: 'batch', input }, '/async-runs/plan'),
+      fakeContext(),
+    );
+
+    // Assert
+    const body = JSON.parse(result.body) as {
+      workflow: string;
+      plan: { manifestUri: string };
+      items: unknown;
+    };
+    expect([result.statusCode, body.workflow, body.plan.manifestUri, body.items]).toEqual([
+      200,
+      'async-inference',
+      's3://mso-artifacts/runs/batch/async/inputs.json',
+      [{ itemIndex: 0, inputLocation: 's3://mso-artifacts/inputs/in-1.json' }],
+    ]);
+    expect(callsOf(s3)).toEqual([
+      ['HeadObjectCommand', { Bucket: 'mso-artifacts', Key: 'models/cnn/model.tar.gz' }],
+      ['HeadObjectCommand', { Bucket: 'mso-artifacts', Key: 'inputs/in-1.json' }],
+      ['GetObjectCommand', { Bucket: 'mso-artifacts', Key: 'models/cnn/model.tar.gz', Range: 'bytes=0-1' }],
+    ]);
+    expect(callsOf(sagemaker)).toEqual([]);
   });
 });
