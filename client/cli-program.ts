@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, ErrorNames } from '../handlers/contracts/errors.js';
 import type { RunPlan } from '../handlers/contracts/optimization-state.js';
+import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../handlers/report/async-plan-summary.js';
 import { formatPlan } from '../handlers/report/plan-summary.js';
 import { EXIT_CODES, exitCodeOfRun } from '../handlers/contracts/exit-codes.js';
 import {
@@ -398,21 +399,27 @@ async function plan({ client, values, io, json, workflow }: Context): Promise<nu
   const input = parseInputFile(inputPath, await io.readFile(inputPath), 'plan');
   const runId = stringValue(values['run-id']);
   const options = runId === undefined ? {} : { runId };
-  if (workflow === RunWorkflows.asyncInference) {
-    throw new UsageError(
-      'got --workflow async, expected optimization: the API plans optimization runs',
-      'plan',
-    );
+  const flag = workflow === RunWorkflows.asyncInference ? ' --workflow async' : '';
+  const runCommand = `${PROGRAM} start --input ${inputPath}${runId === undefined ? '' : ` --run-id ${runId}`}${flag}`;
+  const planned =
+    workflow === RunWorkflows.asyncInference
+      ? await client.planAsyncRun(input as Parameters<RunApiClient['planAsyncRun']>[0], options)
+      : await client.planRun(input as Parameters<RunApiClient['planRun']>[0], options);
+  if (json) {
+    io.stdout(JSON.stringify(planned, null, 2));
+    return ExitCodes.ok;
   }
-  const planned = await client.planRun(input as Parameters<RunApiClient['planRun']>[0], options);
-  // The API answers what "Validate and plan" returned (RunPlan); the client checked its envelope.
-  const runPlan = planned.plan as unknown as RunPlan;
-  const startCommand = `${PROGRAM} start --input ${inputPath}${runId === undefined ? '' : ` --run-id ${runId}`}`;
-  io.stdout(
-    json
-      ? JSON.stringify(planned, null, 2)
-      : formatPlan({ plan: runPlan, runCommand: startCommand }).trimEnd(),
-  );
+  // The API answers what the first state planned (RunPlan, or AsyncRunPlan and its items); the
+  // client checked the envelope, the state's contract types the rest.
+  const text =
+    workflow === RunWorkflows.asyncInference
+      ? formatAsyncPlan({
+          planned: { plan: planned.plan, items: planned.items ?? [] } as unknown as PlannedAsyncRunSummary,
+          runCommand,
+          displayUri: (uri) => uri,
+        })
+      : formatPlan({ plan: planned.plan as unknown as RunPlan, runCommand });
+  io.stdout(text.trimEnd());
   return ExitCodes.ok;
 }
 

@@ -134,6 +134,15 @@ export class RunApiClient {
     return await this.plan(RunWorkflows.optimization, input, options);
   }
 
+  /**
+   * `POST /async-runs/plan`: the plan "Validate async run" makes of this input (without writing
+   * its manifest), and the inputs it would send; nothing is created.
+   */
+  async planAsyncRun(input: AsyncRunInputDocument, options: StartRunOptions = {}): Promise<PlannedRun> {
+    parseOrThrow(asyncRunInputSchema, input);
+    return await this.plan(RunWorkflows.asyncInference, input, options);
+  }
+
   /** `GET /runs/{id}`: an optimization run's status, progress and report location. */
   getRun(runId: string): Promise<RunStatus> {
     return this.get(RunWorkflows.optimization, runId);

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runCli } from '../../client/cli-program.js';
 import { RunApiClient } from '../../client/run-api-client.js';
+import type { AsyncRunPlan } from '../../handlers/contracts/async-state.js';
+import { formatAsyncPlan } from '../../handlers/report/async-plan-summary.js';
 import { formatPlan } from '../../handlers/report/plan-summary.js';
 import { plannedCandidate, runPlan } from '../handlers/report/support/sample-report.js';
 import { FakeRunApi, TEST_CREDENTIALS, TEST_REGION } from './support/fake-run-api.js';
@@ -16,6 +18,27 @@ import { FakeRunApi, TEST_CREDENTIALS, TEST_REGION } from './support/fake-run-ap
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EXAMPLE = join(ROOT, 'examples', 'cpu-sweep.json');
 const PLAN = runPlan([plannedCandidate('c5-large', 'ml.c5.large', 0.119)]);
+const ASYNC_EXAMPLE = join(ROOT, 'examples', 'async-existing-endpoint.json');
+const ASYNC_PLAN: AsyncRunPlan = {
+  runId: 'batch',
+  runPrefixUri: 's3://mso-artifacts/runs/batch/',
+  manifestUri: 's3://mso-artifacts/runs/batch/async/inputs.json',
+  itemCount: 1,
+  batches: [{ batchIndex: 0, firstItemIndex: 0, itemCount: 1 }],
+  batchConcurrency: 1,
+  itemConcurrency: 1,
+  invocation: {
+    endpointName: 'team-async',
+    contentType: 'application/json',
+    invocationTimeoutSeconds: 900,
+    requestTtlSeconds: 21600,
+    waitTimeoutSeconds: 26100,
+  },
+  endpoint: { action: 'reuse', endpointName: 'team-async', variantName: 'AllTraffic', keepAfterRun: true },
+  tags: { 'mso:run-id': 'batch' },
+  plannedAtEpochMs: 1795514400000,
+};
+const ASYNC_ITEMS = [{ itemIndex: 0, inputLocation: 's3://mso-artifacts/inputs/in-1.json' }];
 
 let api: FakeRunApi;
 
@@ -134,5 +157,27 @@ describe('npm run runs -- plan', () => {
     // Assert
     expect(exitCode).toBe(2);
     expect(stderr[0]?.split('\n')[0]).toBe('got no --input, expected a run input JSON file');
+  });
+
+  it('--async posts to /async-runs/plan and prints the local async --plan text', async () => {
+    // Prepare
+    api.answer(() => ({
+      status: 200,
+      body: { runId: 'batch', workflow: 'async-inference', plan: ASYNC_PLAN, items: ASYNC_ITEMS },
+    }));
+
+    // Act
+    const { exitCode, stdout } = await run('plan', '--async', '--api', api.url, '--input', ASYNC_EXAMPLE);
+
+    // Assert
+    expect(exitCode).toBe(0);
+    expect(stdout).toEqual([
+      formatAsyncPlan({
+        planned: { plan: ASYNC_PLAN, items: ASYNC_ITEMS },
+        runCommand: `npm run -s runs -- start --input ${ASYNC_EXAMPLE} --workflow async`,
+        displayUri: (uri) => uri,
+      }).trimEnd(),
+    ]);
+    expect(api.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /v1/async-runs/plan']);
   });
 });
