@@ -76,8 +76,7 @@ const ENVELOPE_FIELDS: readonly string[] = ['runId', 'input'];
 
 /** A body that passed every check, or the API's answer to one that did not (415 or 400). */
 export type CheckedRunRequest =
-  | { readonly runId: string; readonly input: unknown }
-  | { readonly refusal: ApiReply<never> };
+  { readonly runId: string; readonly input: unknown } | { readonly refusal: ApiReply<never> };
 
 /** The 400 answer of a refused run input: every issue, as the first state words them. */
 export function invalidRunInputReply(issues: readonly InputIssue[]): ApiReply<never> {

@@ -350,14 +350,12 @@ export class RunApi extends Construct {
    * The `plan` resource sits beside `{id}`: do not name a run `plan`, its status path is taken.
    */
   private addPlanRoute(routes: RunRoutes): void {
-    routes.resource.addResource(RUN_PLAN_PATH).addMethod(
-      'POST',
-      new LambdaIntegration(this.planRun, { proxy: true, allowTestInvoke: false }),
-      {
+    routes.resource
+      .addResource(RUN_PLAN_PATH)
+      .addMethod('POST', new LambdaIntegration(this.planRun, { proxy: true, allowTestInvoke: false }), {
         authorizationType: AuthorizationType.IAM,
         requestModels: { 'application/json': routes.requestModel },
-      },
-    );
+      });
   }
 
   /**
