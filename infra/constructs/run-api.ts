@@ -313,7 +313,7 @@ export class RunApi extends Construct {
     this.api.node.tryRemoveChild('Endpoint');
     new CfnOutput(Stack.of(this), `${id}Url`, {
       description:
-        'The run API (IAM auth): runs, runs/{id}, its stop, events and report; see `npm run -s runs -- --help`',
+        'The run API (IAM auth): runs, runs/plan, runs/{id}, its stop, events and report; see `npm run -s runs -- --help`',
       value: this.api.url,
     });
     this.acknowledgeFindings(logging);
