@@ -1,9 +1,13 @@
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { ListServiceQuotasCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import type * as PlanRunEntry from '../../lambdas/plan-run.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunPlan } from '../../handlers/contracts/optimization-state.js';
+import { formatPlan } from '../../handlers/report/plan-summary.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
@@ -14,8 +18,10 @@ import { fakeContext, setStepEnvironment } from './support/fake-context.js';
  * proxy integration sends it. The mocks record every call: a plan reads, and writes nothing.
  */
 
-// What the RunApi construct sets when it routes POST /async-runs/plan (AsyncInference.planning).
+// What the RunApi construct sets when it routes POST /async-runs/plan (AsyncInference.planning);
+// the bucket the examples name, so that every example plans as it would in a deployed stack.
 setStepEnvironment({
+  ARTIFACTS_BUCKET: 'your-artifacts-bucket',
   ASYNC_SUCCESS_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
   ASYNC_ERROR_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
   ASYNC_TOPICS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
@@ -59,7 +65,7 @@ beforeEach(() => {
 /** Each call a mock recorded, as its command's name and input. */
 function callsOf(mock: {
   calls(): readonly { args: readonly [{ constructor: { name: string }; input: unknown }] }[];
-}) {
+}): [string, unknown][] {
   return mock.calls().map((call) => [call.args[0].constructor.name, call.args[0].input]);
 }
 
@@ -84,7 +90,7 @@ describe('plan-run entry', () => {
       { runId: 'nightly', input: runInput },
       {
         store,
-        artifactsBucket: 'mso-artifacts',
+        artifactsBucket: 'your-artifacts-bucket',
         allowFileUris: false,
         servingRegion: 'us-east-1',
         logger: silentLogger,
@@ -150,12 +156,12 @@ describe('plan-run entry', () => {
     });
     const input = {
       endpoint: {
-        modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
+        modelDataUrl: 's3://your-artifacts-bucket/models/cnn/model.tar.gz',
         framework: 'pytorch',
         frameworkVersion: '2.1',
         instanceType: 'ml.g5.xlarge',
       },
-      inputs: ['s3://mso-artifacts/inputs/in-1.json'],
+      inputs: ['s3://your-artifacts-bucket/inputs/in-1.json'],
     };
 
     // Act
@@ -173,14 +179,79 @@ describe('plan-run entry', () => {
     expect([result.statusCode, body.workflow, body.plan.manifestUri, body.items]).toEqual([
       200,
       'async-inference',
-      's3://mso-artifacts/runs/batch/async/inputs.json',
-      [{ itemIndex: 0, inputLocation: 's3://mso-artifacts/inputs/in-1.json' }],
+      's3://your-artifacts-bucket/runs/batch/async/inputs.json',
+      [{ itemIndex: 0, inputLocation: 's3://your-artifacts-bucket/inputs/in-1.json' }],
     ]);
     expect(callsOf(s3)).toEqual([
-      ['HeadObjectCommand', { Bucket: 'mso-artifacts', Key: 'models/cnn/model.tar.gz' }],
-      ['HeadObjectCommand', { Bucket: 'mso-artifacts', Key: 'inputs/in-1.json' }],
-      ['GetObjectCommand', { Bucket: 'mso-artifacts', Key: 'models/cnn/model.tar.gz', Range: 'bytes=0-1' }],
+      ['HeadObjectCommand', { Bucket: 'your-artifacts-bucket', Key: 'models/cnn/model.tar.gz' }],
+      ['HeadObjectCommand', { Bucket: 'your-artifacts-bucket', Key: 'inputs/in-1.json' }],
+      [
+        'GetObjectCommand',
+        { Bucket: 'your-artifacts-bucket', Key: 'models/cnn/model.tar.gz', Range: 'bytes=0-1' },
+      ],
     ]);
     expect(callsOf(sagemaker)).toEqual([]);
+  });
+
+  describe('plans every example of examples/ on AWS, creating and writing nothing', () => {
+    const examples = readdirSync(join(process.cwd(), 'examples'))
+      .filter((name) => name.endsWith('.json') && !name.startsWith('local'))
+      // A reused async endpoint is read through SageMaker and IAM: tested in handlers/async.
+      .filter((name) => name !== 'async-existing-endpoint.json')
+      // Inferentia2 compiles in us-east-2 only: planned below, in this test's us-east-1.
+      .filter((name) => name !== 'gpu-vs-inferentia.json')
+      .sort();
+
+    it.each(examples)('%s', async (name) => {
+      // Prepare: every object exists; archives start as gzip; an input prefix lists one input.
+      s3.on(GetObjectCommand).resolves({
+        Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
+      });
+      s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
+      const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
+      const resource = name.startsWith('async') ? '/async-runs/plan' : '/runs/plan';
+
+      // Act
+      const result = await entry.handler(planEvent({ runId: 'example', input }, resource), fakeContext());
+
+      // Assert
+      const body = JSON.parse(result.body) as { workflow: string; plan: RunPlan };
+      expect([result.statusCode, body.workflow]).toEqual([
+        200,
+        resource === '/runs/plan' ? 'optimization' : 'async-inference',
+      ]);
+      if (body.workflow === 'optimization') {
+        expect(formatPlan({ plan: body.plan, runCommand: 'start' })).toMatch(
+          /^Estimated cost on AWS: \$\d+\.\d\d/m,
+        );
+      }
+      const writes = [...callsOf(s3), ...callsOf(sagemaker)].filter(
+        ([command]) => !/^(Head|Get|List)/.test(command),
+      );
+      expect(writes).toEqual([]);
+    });
+
+    it('gpu-vs-inferentia.json is refused in us-east-1 with the Neo region its ml_inf2 target needs', async () => {
+      // Prepare
+      const input: unknown = JSON.parse(
+        readFileSync(join(process.cwd(), 'examples', 'gpu-vs-inferentia.json'), 'utf8'),
+      );
+
+      // Act
+      const result = await entry.handler(planEvent({ runId: 'example', input }), fakeContext());
+
+      // Assert
+      expect([result.statusCode, (JSON.parse(result.body) as { issues: unknown }).issues]).toEqual([
+        400,
+        [
+          {
+            field: 'compilation.targets[1]',
+            given: '"ml_inf2" in us-east-1',
+            expected:
+              'a target Neo compiles for in us-east-1: ml_inf2 compiles only in us-east-2 (SageMaker API reference, https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html); deploy the stack there or drop ml_inf2',
+          },
+        ],
+      ]);
+    });
   });
 });
