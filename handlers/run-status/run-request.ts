@@ -9,6 +9,7 @@ import {
   describeInvalidRunId,
   RUN_ID_EXPECTED,
   RUN_INPUT_SCHEMAS,
+  RUN_PLAN_PATH,
   RUN_RESOURCES,
   type RunWorkflow,
 } from './run-api-contract.js';
@@ -153,6 +154,13 @@ function checkBody(request: RunRequest): CheckedBody {
   const runId = body.runId === undefined ? request.requestId : body.runId;
   if (typeof runId !== 'string' || describeInvalidRunId(runId) !== undefined) {
     issues.push({ field: 'runId', given: describeGiven(body.runId), expected: RUN_ID_EXPECTED });
+  } else if (runId === RUN_PLAN_PATH) {
+    // `GET /<resource>/plan` is not `GET /<resource>/{id}`: such a run could not be read here.
+    issues.push({
+      field: 'runId',
+      given: describeGiven(runId),
+      expected: `another id: /${RUN_PLAN_PATH} is the plan route, so a run named so could not be read through the API`,
+    });
   }
   try {
     parseOrThrow(RUN_INPUT_SCHEMAS[request.workflow], body.input);

@@ -347,7 +347,7 @@ export class RunApi extends Construct {
 
   /**
    * `POST /<resource>/plan` (plan-run): the body of `POST /<resource>`, answered with the plan.
-   * The `plan` resource sits beside `{id}`: do not name a run `plan`, its status path is taken.
+   * The `plan` resource sits beside `{id}`: both POST routes refuse the run id `plan` (run-request.ts).
    */
   private addPlanRoute(routes: RunRoutes): void {
     routes.resource

@@ -146,6 +146,32 @@ describe('planRun', () => {
     });
   });
 
+  it('refuses the run id "plan", which the plan route takes from GET /runs/{id}', async () => {
+    // Act
+    const reply = await planRun(request({ runId: 'plan', input: validInput }), {
+      planners: { optimization: optimizationPlanner(seededStore()) },
+      logger: silentLogger,
+    });
+
+    // Assert
+    expect(reply).toEqual({
+      statusCode: 400,
+      body: {
+        error: 'InvalidRunInput',
+        message:
+          'Invalid run input: runId: got "plan", expected another id: /plan is the plan route, so a run named so could not be read through the API',
+        issues: [
+          {
+            field: 'runId',
+            given: '"plan"',
+            expected:
+              'another id: /plan is the plan route, so a run named so could not be read through the API',
+          },
+        ],
+      },
+    });
+  });
+
   it('plans a run without a run id under the API’s request id', async () => {
     // Prepare
     const asked: unknown[] = [];
