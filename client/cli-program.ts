@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, ErrorNames } from '../handlers/contracts/errors.js';
+import type { RunPlan } from '../handlers/contracts/optimization-state.js';
+import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../handlers/report/async-plan-summary.js';
+import { formatPlan } from '../handlers/report/plan-summary.js';
 import { EXIT_CODES, exitCodeOfRun } from '../handlers/contracts/exit-codes.js';
 import {
   type ExecutionStatus,
@@ -42,6 +45,15 @@ const WORKFLOW_HELP = `  --workflow <name>  optimization (default) or async (the
 
 /** Each command: its options (beside the global ones), its positional run id, its help. */
 const COMMANDS = {
+  plan: {
+    summary: 'what a run would do and cost, with every AWS-side check; nothing is created',
+    usage: `${PROGRAM} plan --input <file.json> [--run-id <id>] [--workflow optimization|async]`,
+    options: ['input', 'run-id', 'workflow', 'async'],
+    runId: false,
+    help: `  --input <file>         a run input, e.g. examples/cpu-sweep.json
+  --run-id <id>          plan under this run id (the resource names derive from it)
+${WORKFLOW_HELP}`,
+  },
   start: {
     summary: 'start a run from an input file; --wait follows it to the end',
     usage: `${PROGRAM} start --input <file.json> [--run-id <id>] [--workflow optimization|async] [--wait]
@@ -147,8 +159,9 @@ const GLOBAL_OPTIONS: readonly OptionName[] = ['api', 'region', 'json', 'help', 
 
 const EXIT_CODES_HELP = `Exit codes (start --wait, status): 0 recommended / every input completed (or still running),
 1 the run or the call failed, 2 bad input or usage, 3 no candidate met the SLA, 4 every candidate
-(or input) failed, 5 partial (a recommendation, but some candidates or inputs failed). Other
-commands: 0 done, 1 the call failed, 2 usage; compare: 6 when the new run regressed.`;
+(or input) failed, 5 partial (a recommendation, but some candidates or inputs failed). plan: 0 the
+run would start, 2 it would be refused (its input, or over maxCostUsd). compare: 6 when the new run
+regressed. Other commands: 0 done, 1 the call failed, 2 usage.`;
 
 export const USAGE = `Runs of the deployed optimizer, through its IAM-authenticated run API (requests are SigV4-signed
 with your AWS credentials: AWS_PROFILE, SSO, environment variables or an instance role; the caller
@@ -327,6 +340,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     const client = io.createClient({ apiUrl, ...(region === undefined ? {} : { region }) });
     const context: Context = { client, values, io, json: values.json === true, workflow: workflowOf(values) };
     switch (command) {
+      case 'plan':
+        return await plan(context);
       case 'start':
         return await start(context);
       case 'status':
@@ -345,12 +360,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(error, io);
     io.stderr(describeError(error));
-    // A run input the client refused before sending it is bad input, as for the local CLI.
-    return error instanceof Error && error.name === ErrorNames.invalidRunInput
-      ? ExitCodes.usage
-      : ExitCodes.failed;
+    // A run input refused (before sending it, or by the API's checks) is bad input, as for the
+    // local CLI; so is a plan over its maxCostUsd, as the local --plan says it.
+    return error instanceof Error && REFUSED_INPUT.includes(error.name) ? ExitCodes.usage : ExitCodes.failed;
   }
 }
+
+const REFUSED_INPUT: readonly string[] = [ErrorNames.invalidRunInput, ErrorNames.budgetExceeded];
 
 function usageFailure(error: unknown, io: CliIo): number {
   const command = error instanceof UsageError ? error.command : undefined;
@@ -402,6 +418,37 @@ function workflowOf(values: Values): RunWorkflow {
     );
   }
   return workflow;
+}
+
+/** `plan`: the text the local `--plan` prints (formatPlan), or with --json the API's answer. */
+async function plan({ client, values, io, json, workflow }: Context): Promise<number> {
+  const inputPath = stringValue(values.input);
+  if (inputPath === undefined) throw new UsageError('got no --input, expected a run input JSON file', 'plan');
+  const input = parseInputFile(inputPath, await io.readFile(inputPath), 'plan');
+  const runId = stringValue(values['run-id']);
+  const options = runId === undefined ? {} : { runId };
+  const flag = workflow === RunWorkflows.asyncInference ? ' --workflow async' : '';
+  const runCommand = `${PROGRAM} start --input ${inputPath}${runId === undefined ? '' : ` --run-id ${runId}`}${flag}`;
+  const planned =
+    workflow === RunWorkflows.asyncInference
+      ? await client.planAsyncRun(input as Parameters<RunApiClient['planAsyncRun']>[0], options)
+      : await client.planRun(input as Parameters<RunApiClient['planRun']>[0], options);
+  if (json) {
+    io.stdout(JSON.stringify(planned, null, 2));
+    return ExitCodes.ok;
+  }
+  // The API answers what the first state planned (RunPlan, or AsyncRunPlan and its items); the
+  // client checked the envelope, the state's contract types the rest.
+  const text =
+    workflow === RunWorkflows.asyncInference
+      ? formatAsyncPlan({
+          planned: { plan: planned.plan, items: planned.items ?? [] } as unknown as PlannedAsyncRunSummary,
+          runCommand,
+          displayUri: (uri) => uri,
+        })
+      : formatPlan({ plan: planned.plan as unknown as RunPlan, runCommand });
+  io.stdout(text.trimEnd());
+  return ExitCodes.ok;
 }
 
 async function start({ client, values, io, json, workflow }: Context): Promise<number> {
@@ -615,13 +662,13 @@ export function progressLine(status: RunStatus): string {
   return parts.join(' · ');
 }
 
-function parseInputFile(path: string, text: string): unknown {
+function parseInputFile(path: string, text: string, command: CommandName = 'start'): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
     throw new UsageError(
       `--input ${path}: got text that is not JSON (${describeError(error)}), expected a run input`,
-      'start',
+      command,
     );
   }
 }

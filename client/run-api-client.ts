@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { asyncRunInputSchema } from '../handlers/async/run-input.js';
-import { InvalidRunInputError } from '../handlers/contracts/errors.js';
+import { BudgetExceededError, InvalidRunInputError } from '../handlers/contracts/errors.js';
 import { type RunInputDocument, runInputSchema } from '../handlers/contracts/run-input.js';
 import { describeGiven, parseOrThrow } from '../handlers/contracts/validation.js';
 import {
@@ -10,9 +10,12 @@ import {
   describeInvalidRunId,
   type ExecutionStatus,
   isTerminalStatus,
+  type PlannedRun,
+  plannedRunSchema,
   type ReportLinks,
   reportLinksSchema,
   RUN_ID_EXPECTED,
+  RUN_PLAN_PATH,
   RUN_RESOURCES,
   RUN_SUBRESOURCES,
   type RunEvents,
@@ -121,6 +124,25 @@ export class RunApiClient {
     return await this.start(RunWorkflows.asyncInference, input, options);
   }
 
+  /**
+   * `POST /runs/plan`: the plan "Validate and plan" makes of this input, with every check it runs on
+   * AWS (objects, images, quotas, budgets, the cost estimate); nothing is created. A refused input
+   * throws InvalidRunInputError with the state's issues, a run over `maxCostUsd` BudgetExceededError.
+   */
+  async planRun(input: RunInputDocument, options: StartRunOptions = {}): Promise<PlannedRun> {
+    parseOrThrow(runInputSchema, input);
+    return await this.plan(RunWorkflows.optimization, input, options);
+  }
+
+  /**
+   * `POST /async-runs/plan`: the plan "Validate async run" makes of this input (without writing
+   * its manifest), and the inputs it would send; nothing is created.
+   */
+  async planAsyncRun(input: AsyncRunInputDocument, options: StartRunOptions = {}): Promise<PlannedRun> {
+    parseOrThrow(asyncRunInputSchema, input);
+    return await this.plan(RunWorkflows.asyncInference, input, options);
+  }
+
   /** `GET /runs/{id}`: an optimization run's status, progress and report location. */
   getRun(runId: string): Promise<RunStatus> {
     return this.get(RunWorkflows.optimization, runId);
@@ -221,6 +243,19 @@ export class RunApiClient {
       );
     }
     return this.parseSuccess(response, startedRunSchema);
+  }
+
+  private async plan(workflow: RunWorkflow, input: unknown, options: StartRunOptions): Promise<PlannedRun> {
+    if (options.runId !== undefined) checkRunId(options.runId);
+    const body = JSON.stringify({ ...(options.runId === undefined ? {} : { runId: options.runId }), input });
+    const response = await this.send('POST', `${RUN_RESOURCES[workflow]}/${RUN_PLAN_PATH}`, body);
+    if (response.status === 400 && response.error.issues !== undefined && response.error.issues.length > 0) {
+      throw new InvalidRunInputError(response.error.issues);
+    }
+    if (response.status === 400 && response.error.error === ApiErrorCodes.budgetExceeded) {
+      throw new BudgetExceededError(response.error.message);
+    }
+    return this.parseSuccess(response, plannedRunSchema);
   }
 
   private async get(workflow: RunWorkflow, runId: string): Promise<RunStatus> {

@@ -1,10 +1,13 @@
 import { IAMClient } from '@aws-sdk/client-iam';
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import type { EndpointRoleReader, PolicySimulator } from '../handlers/async/ports.js';
+import type { ValidateAsyncRunDeps } from '../handlers/async/validate-async-run.js';
 import { IamPolicySimulator } from './adapters/iam-policy-simulator.js';
 import { SageMakerEndpointRoleReader } from './adapters/sagemaker-endpoint-role.js';
 import { getNumberEnv, getOptionalEnv, getRequiredEnv, StepVariables } from './config.js';
+import { createSageMakerClient } from './aws-clients.js';
 import { tracer } from './step.js';
+import { artifactsBucket, endpointTimings, region, s3Store, sagemakerHost } from './wiring.js';
 
 /**
  * Settings and adapters of the async-inference workflow's entries, read from the environment once
@@ -54,5 +57,27 @@ export function reusedEndpointRoleCheck(sagemaker: SageMakerClient): {
     roles: new SageMakerEndpointRoleReader(sagemaker),
     simulator: new IamPolicySimulator(tracer.captureAWSv3Client(new IAMClient({}))),
     topicsKeyArn: getRequiredEnv(StepVariables.asyncTopicsKeyArn, ASYNC_SOURCE),
+  };
+}
+
+/**
+ * What "Validate async run" plans with on AWS, built once at module scope: the state's Lambda and
+ * the run API's plan route (lambdas/plan-run.ts) use the same adapters and settings. `file://` URIs
+ * are refused (a Lambda cannot read the user's disk).
+ */
+export function validateAsyncRunDeps(): Omit<ValidateAsyncRunDeps, 'logger' | 'nowEpochMs'> {
+  const sagemaker = createSageMakerClient();
+  const polling = endpointTimings();
+  return {
+    store: s3Store(),
+    host: sagemakerHost(sagemaker, { withRole: false }),
+    artifactsBucket: artifactsBucket(),
+    region: region(),
+    notificationTopics: asyncNotificationTopics(),
+    waitTimeoutSeconds: asyncWaitTimeoutSeconds(),
+    pollSeconds: polling.pollSeconds,
+    polling,
+    reusedEndpointRole: reusedEndpointRoleCheck(sagemaker),
+    allowFileUris: false,
   };
 }

@@ -14,10 +14,17 @@ import type {
   ScalingRegistry,
 } from '../handlers/ports.js';
 import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js';
+import type { ValidateAndPlanDeps } from '../handlers/validate-and-plan.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
+import { ServiceQuotasInstanceReader } from './adapters/service-quotas-reader.js';
 import { SageMakerCompiler } from './adapters/sagemaker-compiler.js';
 import { SageMakerModelHost } from './adapters/sagemaker-model-host.js';
-import { createApplicationAutoScalingClient, createCloudWatchClient, createS3Client } from './aws-clients.js';
+import {
+  createApplicationAutoScalingClient,
+  createCloudWatchClient,
+  createS3Client,
+  createServiceQuotasClient,
+} from './aws-clients.js';
 import { getNumberEnv, getRequiredEnv, StepVariables } from './config.js';
 import { tracer } from './step.js';
 
@@ -114,6 +121,23 @@ export function endpointTimings(): PollTimings & { readonly loadStartDelaySecond
 
 export function region(): string {
   return getRequiredEnv(StepVariables.region, 'the Lambda runtime sets it; outside Lambda, export it');
+}
+
+/**
+ * What "Validate and plan" reads with on AWS, built once at module scope: the state's Lambda and the
+ * run API's plan route (lambdas/plan-run.ts) plan with the same adapters and settings. `file://`
+ * URIs are refused (a Lambda cannot read the user's disk); the polls are read as the polling steps
+ * read them, so the worst-case history counts the schedule they follow.
+ */
+export function validateAndPlanDeps(): Omit<ValidateAndPlanDeps, 'logger'> {
+  return {
+    store: s3Store(),
+    artifactsBucket: artifactsBucket(),
+    allowFileUris: false,
+    servingRegion: region(),
+    polling: { endpoint: endpointTimings(), compilation: compilationTimings() },
+    instanceQuotas: new ServiceQuotasInstanceReader(createServiceQuotasClient()),
+  };
 }
 
 const TASK_TOKEN_TABLE_SOURCE =

@@ -15,6 +15,8 @@ export const SUPPORT_FUNCTIONS = {
   describeRun: 'describe-run',
   /** `POST /runs` and `POST /async-runs`: checks the run input, then starts the execution. */
   startRun: 'start-run',
+  /** `POST /runs/plan`: the first state's plan of a run, over read-only adapters; nothing created. */
+  planRun: 'plan-run',
   /** `GET /runs` and `GET /async-runs`: the workflow's runs, filtered. */
   listRuns: 'list-runs',
   /** `POST /runs/{id}/stop` and `POST /async-runs/{id}/stop`. */

@@ -173,6 +173,8 @@ export const ApiErrorCodes = {
   /** `report`: the run has no report (yet, or ever: it failed before writing one). */
   reportNotAvailable: 'ReportNotAvailable',
   runAlreadyExists: 'RunAlreadyExists',
+  /** `plan`: the run's estimated cost exceeds its `maxCostUsd` (the first state's BudgetExceededError). */
+  budgetExceeded: 'BudgetExceeded',
   throttled: 'Throttled',
   startRefused: 'StartExecutionRefused',
   serviceUnavailable: 'ServiceUnavailable',
@@ -212,6 +214,22 @@ export const RUN_SUBRESOURCES = {
   /** `GET /<resource>/{id}/report`. */
   report: 'report',
 } as const;
+
+/** `POST /<resource>/plan`: the plan of a run, nothing created (a resource beside `{id}`). */
+export const RUN_PLAN_PATH = 'plan';
+
+/**
+ * `POST /runs/plan` and `POST /async-runs/plan`: 200. `plan` is what the workflow's first state
+ * returns ("Validate and plan": RunPlan in handlers/contracts/optimization-state.ts; "Validate async
+ * run": AsyncRunPlan, with `items` its inputs), the same JSON as the local `--plan --json`.
+ */
+export const plannedRunSchema = z.object({
+  runId: runIdSchema,
+  workflow: z.enum([RunWorkflows.optimization, RunWorkflows.asyncInference]),
+  plan: z.looseObject({ runId: runIdSchema }),
+  items: z.array(z.looseObject({ itemIndex: countSchema })).optional(),
+});
+export type PlannedRun = z.infer<typeof plannedRunSchema>;
 
 /** `GET /runs` and `GET /async-runs`: one run, as ListExecutions describes it. */
 export const runListItemSchema = z.object({

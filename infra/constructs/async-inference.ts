@@ -75,6 +75,12 @@ export class AsyncInference extends Construct {
   /** Notifications the handler could not process after Lambda's retries. */
   readonly deadLetterQueue: Queue;
   readonly steps: readonly ProjectFunction[];
+  /**
+   * What the planning half of "Validate async run" reads with, and nothing it writes: its artifact
+   * reads, its environment and its SageMaker and IAM read grants. One source for the state's Lambda
+   * (which adds the manifest's write) and the run API's plan route (infra/constructs/run-api.ts).
+   */
+  readonly planning: Required<RegisteredLambdaSettings>;
 
   constructor(scope: Construct, id: string, props: AsyncInferenceProps) {
     super(scope, id);
@@ -168,15 +174,28 @@ export class AsyncInference extends Construct {
     sagemaker.allowDescribeAnyEndpoint(this.heartbeatSender);
     this.heartbeatSchedule = this.scheduleHeartbeats(heartbeatInterval);
 
-    const steps = this.createSteps(props, sagemaker, grantTaskResponse, {
+    const planningEnvironment = {
       ...topicEnvironment,
-      ...tokenEnvironment,
       // No ASYNC_OUTPUT_KMS_KEY_ID: results land in the artifacts bucket, whose default encryption
       // is the artifacts key; naming the key in OutputConfig would make SageMaker use it directly
       // (kms:Encrypt), a grant the execution role does not need otherwise.
       [StepVariables.asyncWaitTimeoutSeconds]: String(waitTimeout.toSeconds()),
       // "Validate async run" checks that a reused endpoint's role may use the topics' key.
       [StepVariables.asyncTopicsKeyArn]: props.encryptionKey.keyArn,
+    };
+    this.planning = {
+      lambda: {
+        readsArtifacts: [ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs],
+        environment: planningEnvironment,
+      },
+      grant: (fn) => {
+        sagemaker.allowDescribeAnyEndpoint(fn);
+        this.allowRoleCheck(fn);
+      },
+    };
+    const steps = this.createSteps(props, sagemaker, grantTaskResponse, {
+      ...planningEnvironment,
+      ...tokenEnvironment,
     });
     this.steps = Object.values(steps);
 
@@ -317,14 +336,11 @@ export class AsyncInference extends Construct {
     environment: Readonly<Record<string, string>>,
   ): AsyncInferenceSteps & Readonly<Record<AsyncInferenceStepKey, ProjectFunction>> {
     const sagemakerRole = props.sagemakerExecutionRole;
-    const readable = [ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs];
     const settings: Readonly<Record<AsyncInferenceStepKey, RegisteredLambdaSettings>> = {
+      // The planning's reads, and the manifest it writes under runs/<runId>/async/.
       validateAsyncRun: {
-        lambda: { readsArtifacts: readable, writesArtifacts: [ArtifactPrefix.runs] },
-        grant: (fn) => {
-          sagemaker.allowDescribeAnyEndpoint(fn);
-          this.allowRoleCheck(fn);
-        },
+        lambda: { ...this.planning.lambda, writesArtifacts: [ArtifactPrefix.runs] },
+        grant: this.planning.grant,
       },
       deployAsyncEndpoint: {
         grant: (fn) => {

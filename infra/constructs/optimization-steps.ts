@@ -50,6 +50,33 @@ export function createOptimizationSteps(scope: Construct, props: OptimizationSte
 }
 
 /**
+ * What "Validate and plan" reads, and nothing it could write: the run's models and objects, and the
+ * account's instance quotas. One source for the state's Lambda and the run API's plan route
+ * (infra/constructs/run-api.ts), which runs the same planning over the same adapters.
+ */
+export function validateAndPlanSettings(): Required<RegisteredLambdaSettings> {
+  return {
+    lambda: { readsArtifacts: [ArtifactPrefix.models, ArtifactPrefix.runs] },
+    grant: (fn) => {
+      // Service Quotas' List* actions support no resource-level permissions (Service Authorization
+      // Reference, "Actions defined by Service Quotas"): https://docs.aws.amazon.com/service-authorization/latest/reference/list_servicequotas.html
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['servicequotas:ListServiceQuotas', 'servicequotas:ListAWSDefaultServiceQuotas'],
+          resources: ['*'],
+        }),
+      );
+      acknowledgeWildcardResource(
+        fn.serviceRole,
+        '*',
+        'servicequotas:ListServiceQuotas/ListAWSDefaultServiceQuotas support no resource-level permissions; read-only quota values',
+      );
+    },
+  };
+}
+
+/**
  * Each step's memory, timeout, artifact access and grants: typed by the registry, so a step added
  * to OPTIMIZATION_STEPS without its settings here fails the type-check.
  */
@@ -81,25 +108,7 @@ function optimizationStepSettings(
   const anyEndpoint = [arn('endpoint', '*'), arn('endpoint-config', '*')];
 
   return {
-    validateAndPlan: {
-      lambda: { readsArtifacts: readAll },
-      grant: (fn) => {
-        // Service Quotas' List* actions support no resource-level permissions (Service Authorization
-        // Reference, "Actions defined by Service Quotas"): https://docs.aws.amazon.com/service-authorization/latest/reference/list_servicequotas.html
-        fn.addToRolePolicy(
-          new PolicyStatement({
-            effect: Effect.ALLOW,
-            actions: ['servicequotas:ListServiceQuotas', 'servicequotas:ListAWSDefaultServiceQuotas'],
-            resources: ['*'],
-          }),
-        );
-        acknowledgeWildcardResource(
-          fn.serviceRole,
-          '*',
-          'servicequotas:ListServiceQuotas/ListAWSDefaultServiceQuotas support no resource-level permissions; read-only quota values',
-        );
-      },
-    },
+    validateAndPlan: validateAndPlanSettings(),
     packageModel: {
       lambda: {
         readsArtifacts: readAll,

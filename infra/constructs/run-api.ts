@@ -17,6 +17,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
   RUN_INPUT_SCHEMAS,
+  RUN_PLAN_PATH,
   RUN_RESOURCES,
   RUN_SUBRESOURCES,
   RunWorkflows,
@@ -25,9 +26,10 @@ import {
 import { StateMachineVariables } from '../../lambdas/adapters/sfn-execution-reader.js';
 import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
-import type { StepLambdaFactory } from './step-lambda-factory.js';
+import type { RegisteredLambdaSettings, StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { startRunRequestSchema } from './run-api-models.js';
+import { validateAndPlanSettings } from './optimization-steps.js';
 
 export interface RunApiThrottling {
   /** Steady-state requests per second, for the whole stage. */
@@ -50,6 +52,11 @@ export interface RunApiProps {
   readonly optimization: IStateMachine;
   /** The async-inference workflow's state machine: `POST /async-runs`, `GET /async-runs/{id}`. @default - no async routes */
   readonly asyncInference?: IStateMachine;
+  /**
+   * What the async workflow's planning reads with (AsyncInference.planning): `POST /async-runs/plan`
+   * plans with it. @default - no `POST /async-runs/plan`
+   */
+  readonly asyncPlanning?: Required<RegisteredLambdaSettings>;
   /** Stage throttling. @default DEFAULT_RUN_API_THROTTLING (10 requests/s, bursts of 20) */
   readonly throttling?: RunApiThrottling;
   /**
@@ -135,7 +142,8 @@ const ACCESS_LOG_FORMAT = [
 ].join(',');
 
 /**
- * The IAM-authenticated run API (issue #6): `POST /runs` starts an optimization run,
+ * The IAM-authenticated run API (issue #6): `POST /runs` starts an optimization run, `POST /runs/plan`
+ * answers its plan (the first state's checks, nothing created),
  * `POST /async-runs` an async-inference run, `GET /runs/{id}` and `GET /async-runs/{id}` return a
  * run's status, progress and report location.
  *
@@ -153,6 +161,11 @@ export class RunApi extends Construct {
   readonly requestValidator: RequestValidator;
   readonly describeRun: ProjectFunction;
   readonly startRun: ProjectFunction;
+  /**
+   * `POST /runs/plan` and `POST /async-runs/plan`: the first states' planning with their own read
+   * grants, nothing that writes.
+   */
+  readonly planRun: ProjectFunction;
   /** `GET /<resource>`: ListExecutions on the workflows' state machines. */
   readonly listRuns: ProjectFunction;
   /** `POST /<resource>/{id}/stop`: DescribeExecution and StopExecution on their executions. */
@@ -231,6 +244,20 @@ export class RunApi extends Construct {
       environment: stateMachines,
     });
     const startIntegration = new LambdaIntegration(this.startRun, { proxy: true, allowTestInvoke: false });
+    // The states' own grants (one source), so the plan checks what the run will be allowed to read.
+    const asyncPlanning = props.asyncInference === undefined ? undefined : props.asyncPlanning;
+    const planning = [validateAndPlanSettings(), ...(asyncPlanning === undefined ? [] : [asyncPlanning])];
+    this.planRun = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.planRun, {
+      readsArtifacts: [...new Set(planning.flatMap((settings) => settings.lambda.readsArtifacts ?? []))],
+      environment: planning.reduce<Record<string, string>>(
+        (all, settings) => ({ ...all, ...settings.lambda.environment }),
+        {},
+      ),
+      // A few HeadObject/GetObject calls and Service Quotas pages; API Gateway waits at most 29 s.
+      timeout: Duration.seconds(25),
+      description: "Run API: the plan of a run (the first state's planning, read-only); creates nothing",
+    });
+    for (const settings of planning) settings.grant(this.planRun);
     this.listRuns = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.listRuns, {
       // At most 10 ListExecutions pages (lambdas/adapters/sfn-run-lister.ts); API Gateway waits at most 29 s.
       timeout: Duration.seconds(20),
@@ -273,6 +300,9 @@ export class RunApi extends Construct {
       if (stateMachine === undefined) continue;
       routes[workflow] = this.addRoutes(workflow, { start: startIntegration, describe: describeIntegration });
       this.addOperationRoutes(routes[workflow].resource, operations);
+      if (workflow === RunWorkflows.optimization || asyncPlanning !== undefined) {
+        this.addPlanRoute(routes[workflow]);
+      }
       this.allowDescribe(stateMachine);
       this.allowOperations(stateMachine);
       stateMachine.grantStartExecution(this.startRun);
@@ -283,7 +313,7 @@ export class RunApi extends Construct {
     this.api.node.tryRemoveChild('Endpoint');
     new CfnOutput(Stack.of(this), `${id}Url`, {
       description:
-        'The run API (IAM auth): runs, runs/{id}, its stop, events and report; see `npm run -s runs -- --help`',
+        'The run API (IAM auth): runs, runs/plan, runs/{id}, its stop, events and report; see `npm run -s runs -- --help`',
       value: this.api.url,
     });
     this.acknowledgeFindings(logging);
@@ -313,6 +343,19 @@ export class RunApi extends Construct {
       requestParameters: { 'method.request.path.id': true },
     });
     return { resource, requestModel };
+  }
+
+  /**
+   * `POST /<resource>/plan` (plan-run): the body of `POST /<resource>`, answered with the plan.
+   * The `plan` resource sits beside `{id}`: both POST routes refuse the run id `plan` (run-request.ts).
+   */
+  private addPlanRoute(routes: RunRoutes): void {
+    routes.resource
+      .addResource(RUN_PLAN_PATH)
+      .addMethod('POST', new LambdaIntegration(this.planRun, { proxy: true, allowTestInvoke: false }), {
+        authorizationType: AuthorizationType.IAM,
+        requestModels: { 'application/json': routes.requestModel },
+      });
   }
 
   /**

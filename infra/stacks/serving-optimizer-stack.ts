@@ -131,6 +131,7 @@ export class ServingOptimizerStack extends Stack implements StepLambdaFactory {
         lambdas: this,
         optimization: workflows.optimization.stateMachine,
         asyncInference: workflows.asyncInference.workflow.stateMachine,
+        asyncPlanning: workflows.asyncInference.planning,
         ...(props.apiLogging === undefined ? {} : { logging: props.apiLogging }),
         ...(props.apiThrottling === undefined ? {} : { throttling: props.apiThrottling }),
       });

@@ -31,7 +31,7 @@ import { USAGE } from './args.js';
 import type { JsonValue } from '../runner/index.js';
 import { seedExampleObjects } from './example-objects.js';
 import { localModeIssues, withLocalDefaults } from './local-input.js';
-import { formatPlan } from './plan-summary.js';
+import { formatPlan } from '../../handlers/report/plan-summary.js';
 import { ProgressReporter } from './progress.js';
 import { displayPath } from './shared.js';
 import { formatSummary, type ServerSettings } from './summary.js';

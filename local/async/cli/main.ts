@@ -26,7 +26,7 @@ import {
 import { seedAsyncExampleObjects } from '../example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
 import type { JsonValue } from '../../runner/index.js';
-import { formatAsyncPlan } from './plan-summary.js';
+import { formatAsyncPlan } from '../../../handlers/report/async-plan-summary.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
 

@@ -100,6 +100,7 @@ describe('RunApi', () => {
             `POST /${resource}`,
             `POST /${resource}/{id}/stop`,
           ])
+          .concat(['POST /runs/plan'])
           .sort(),
       );
     });
@@ -276,6 +277,7 @@ describe('RunApi', () => {
             `/GET/${resource}/*/events ${id(runApi.runEvents)}`,
             `/GET/${resource}/*/report ${id(runApi.runReport)}`,
           ])
+          .concat([`/POST/runs/plan ${id(runApi.planRun)}`])
           .sort(),
       );
       for (const permission of permissions) {
@@ -284,6 +286,53 @@ describe('RunApi', () => {
           Principal: 'apigateway.amazonaws.com',
         });
       }
+    });
+
+    it('answers POST /runs/plan with the plan-run Lambda (proxy), documented by the POST /runs model', () => {
+      // Prepare
+      const fnArn = { 'Fn::GetAtt': [logicalIdOf(stack, runApi.planRun), 'Arn'] };
+
+      // Act
+      const plan = method('POST', resourceId('plan'));
+
+      // Assert
+      expect([plan.Integration, plan.RequestModels]).toEqual([
+        {
+          Type: 'AWS_PROXY',
+          IntegrationHttpMethod: 'POST',
+          Uri: {
+            'Fn::Join': [
+              '',
+              ['arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/', fnArn, '/invocations'],
+            ],
+          },
+        },
+        startRuns.RequestModels,
+      ]);
+    });
+
+    it('grants the plan-run Lambda the reads of "Validate and plan" and nothing that writes or starts', () => {
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, runApi.planRun.serviceRole));
+
+      // Assert
+      const bucket = logicalIdOf(stack, stack.artifactsBucket);
+      const key = logicalIdOf(stack, stack.encryptionKey);
+      const logGroup = logicalIdOf(stack, runApi.planRun.functionLogGroup);
+      expect(grants).toEqual(
+        [
+          `Allow kms:Decrypt on <${key}.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}`,
+          `Allow s3:GetObject on <${bucket}.Arn>/models/*`,
+          `Allow s3:GetObject on <${bucket}.Arn>/runs/*`,
+          `Allow s3:ListBucket on <${bucket}.Arn> if {"StringLike":{"s3:prefix":["models/*","runs/*"]}}`,
+          'Allow servicequotas:ListAWSDefaultServiceQuotas on *',
+          'Allow servicequotas:ListServiceQuotas on *',
+          `Allow logs:CreateLogStream on <${logGroup}.Arn>`,
+          `Allow logs:PutLogEvents on <${logGroup}.Arn>`,
+          'Allow xray:PutTelemetryRecords on *',
+          'Allow xray:PutTraceSegments on *',
+        ].sort(),
+      );
     });
 
     it('lets the describe-run Lambda read the executions of the two state machines and nothing else', () => {
@@ -515,6 +564,52 @@ describe('RunApi', () => {
     });
   });
 
+  describe('with the async workflow’s planning', () => {
+    const granted: string[] = [];
+    const { stack, runApi, template, resources } = buildRunApi({
+      asyncPlanning: {
+        lambda: {
+          readsArtifacts: ['inputs/', 'runs/'],
+          environment: { ASYNC_SUCCESS_TOPIC_ARN: 'arn:topic' },
+        },
+        grant: (fn) => {
+          granted.push(fn.stepName);
+        },
+      },
+    });
+
+    it('answers POST /async-runs/plan with the same plan-run Lambda', () => {
+      // Act
+      const plans = ofType(resources, 'AWS::Lambda::Permission')
+        .map(([, p]) => p.Properties)
+        .filter((p) => JSON.stringify(p.SourceArn).includes('/plan'))
+        .map((p) => String((p.SourceArn as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].at(-1)));
+
+      // Assert
+      expect(plans.sort()).toEqual(['/POST/async-runs/plan', '/POST/runs/plan']);
+    });
+
+    it('gives the plan-run Lambda the async planning’s reads, variables and grants beside the optimization’s', () => {
+      // Act
+      const reads = grantsOf(template, logicalIdOf(stack, runApi.planRun.serviceRole)).filter((grant) =>
+        grant.includes(' s3:GetObject'),
+      );
+
+      // Assert
+      const bucket = logicalIdOf(stack, stack.artifactsBucket);
+      expect(reads).toEqual([
+        `Allow s3:GetObject on <${bucket}.Arn>/inputs/*`,
+        `Allow s3:GetObject on <${bucket}.Arn>/models/*`,
+        `Allow s3:GetObject on <${bucket}.Arn>/runs/*`,
+      ]);
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp('^Run API: the plan of a run'),
+        Environment: { Variables: Match.objectLike({ ASYNC_SUCCESS_TOPIC_ARN: 'arn:topic' }) },
+      });
+      expect(granted).toEqual(['plan-run']);
+    });
+  });
+
   describe('with the optimization workflow only', () => {
     const { runApi, template, resources } = buildRunApi({
       withAsync: false,
@@ -527,7 +622,7 @@ describe('RunApi', () => {
       const paths = ofType(resources, 'AWS::ApiGateway::Resource').map(([, r]) => r.Properties.PathPart);
 
       // Assert
-      expect(paths.sort()).toEqual(['events', 'report', 'runs', 'stop', '{id}']);
+      expect(paths.sort()).toEqual(['events', 'plan', 'report', 'runs', 'stop', '{id}']);
       expect(runApi.routes['async-inference']).toBeUndefined();
       template.hasResourceProperties('AWS::Lambda::Function', {
         Environment: { Variables: Match.objectLike({ ASYNC_INFERENCE_STATE_MACHINE_ARN: Match.absent() }) },

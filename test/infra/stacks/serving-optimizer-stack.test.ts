@@ -7,6 +7,7 @@ import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-s
 import { createTestApp, FIXTURE_LAMBDAS, FIXTURE_STEP, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
 import { grantsOf, logicalIdOf } from '../policy-grants.js';
+import { ProjectFunction } from '../../../infra/constructs/project-function.js';
 
 function buildStack(props: ServingOptimizerStackProps = {}) {
   const app = createTestApp();
@@ -268,6 +269,40 @@ describe('ServingOptimizerStack', () => {
     const template = Template.fromStack(stack);
     const outputs = template.toJSON().Outputs as Record<string, unknown>;
 
+    it('grants the run API’s plan-run Lambda the reads of the two first states’ Lambdas and none of their writes', () => {
+      // Prepare
+      const grantsBesideLogs = (stepName: string): string[] => {
+        const fn = stack.node.children.find(
+          (child): child is ProjectFunction =>
+            child instanceof ProjectFunction && child.stepName === stepName,
+        );
+        if (fn === undefined) throw new Error(`no Lambda ${stepName}`);
+        const logGroup = `<${logicalIdOf(stack, fn.functionLogGroup)}.Arn>`;
+        return grantsOf(template, logicalIdOf(stack, fn.serviceRole)).filter(
+          (line) => !line.includes(logGroup),
+        );
+      };
+      const writes = / (s3:PutObject|s3:DeleteObject|s3:Abort\w*|kms:GenerateDataKey|kms:Encrypt) /;
+
+      // Act
+      const planGrants = grantsBesideLogs(SUPPORT_FUNCTIONS.planRun);
+
+      // Assert
+      const stateReads = [
+        ...grantsBesideLogs('validate-and-plan'),
+        ...grantsBesideLogs('validate-async-run'),
+      ].filter((line) => !writes.test(line));
+      // The listing grant is one statement per role: the plan's covers the prefixes of both.
+      const listing = (line: string) => line.includes(' s3:ListBucket ');
+      const bucket = `<${logicalIdOf(stack, stack.artifactsBucket)}.Arn>`;
+      expect(planGrants.filter((line) => !listing(line))).toEqual(
+        [...new Set(stateReads.filter((line) => !listing(line)))].sort(),
+      );
+      expect(planGrants.filter(listing)).toEqual([
+        `Allow s3:ListBucket on ${bucket} if {"StringLike":{"s3:prefix":["models/*","runs/*","inputs/*"]}}`,
+      ]);
+    });
+
     it('lets each service invoke a Lambda only from its source, and from this account where the service sends it', () => {
       // Prepare
       const permissions = Object.values(
@@ -291,10 +326,10 @@ describe('ServingOptimizerStack', () => {
 
       // Assert: SNS topic ARNs name their account, and SNS is not documented to send aws:SourceAccount.
       // EventBridge invokes one Lambda (the approval trigger); the failed-run rule starts a state machine.
-      // API Gateway invokes the run API's Lambdas: six routes for each of the two workflows.
+      // API Gateway invokes the run API's Lambdas: seven routes (plan among them) for each of the two workflows.
       expect(scopes).toEqual([
         ...Array.from(
-          { length: 12 },
+          { length: 14 },
           () => 'apigateway.amazonaws.com SourceArn:set SourceAccount:"123456789012"',
         ),
         'events.amazonaws.com SourceArn:set SourceAccount:"123456789012"',

@@ -1,12 +1,13 @@
 /**
- * What `--plan` prints for an optimization run: the plan "Validate and plan" returned, read for a
- * person before the run exists. The budgets' lines serve the async plan too.
+ * What `--plan` (local) and `runs plan` (the run API) print for an optimization run: the plan
+ * "Validate and plan" returned, read for a person before the run exists. The budgets' lines serve
+ * the async plan too. Here, not under local/, so that the runs CLI prints the same text.
  */
-import type { ExecutionBudgets } from '../../handlers/contracts/execution-limits.js';
-import type { PlannedCandidate, RunPlan } from '../../handlers/contracts/optimization-state.js';
-import { type LoadPlan, scheduledLoads } from '../../handlers/load-test/plan.js';
-import { kneeProbesOf, measuringSeconds, repeatsOf } from '../../handlers/load-test/rounds.js';
-import { table } from './shared.js';
+import type { ExecutionBudgets } from '../contracts/execution-limits.js';
+import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
+import { type LoadPlan, scheduledLoads } from '../load-test/plan.js';
+import { kneeProbesOf, measuringSeconds, repeatsOf } from '../load-test/rounds.js';
+import { textTable as table } from '../shared/text-table.js';
 
 /** ` (then 4, 8, 16 while every step meets the SLA)`: the extension steps, counted in the time. */
 function extensionNote(plan: LoadPlan): string {

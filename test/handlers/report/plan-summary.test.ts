@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatPlan } from '../../../local/cli/plan-summary.js';
-import { plannedCandidate, runPlan, SAMPLE_LOAD_PLAN } from '../../handlers/report/support/sample-report.js';
+import { formatPlan } from '../../../handlers/report/plan-summary.js';
+import { plannedCandidate, runPlan, SAMPLE_LOAD_PLAN } from './support/sample-report.js';
 
 describe('formatPlan', () => {
   it('lists the extension steps and counts them in the load test time', () => {

@@ -1,16 +1,30 @@
 /**
- * What `--plan` prints for an async-inference run: the plan "Validate async run" makes (its
- * planning half, `planAsyncRun`), read for a person before the run exists.
+ * What `--plan` (local) and `runs plan --async` (the run API) print for an async-inference run: the
+ * plan "Validate async run" makes (its planning half, `planAsyncRun`), read for a person before the
+ * run exists. Here, not under local/, so that the runs CLI prints the same text.
  */
-import type { PlannedAsyncRun } from '../../../handlers/async/validate-async-run.js';
-import { type AsyncEndpointPlan, BATCH_SIZE } from '../../../handlers/contracts/async-state.js';
-import { formatBudgets } from '../../cli/plan-summary.js';
+import {
+  type AsyncEndpointPlan,
+  type AsyncRunPlan,
+  BATCH_SIZE,
+  type BatchItem,
+} from '../contracts/async-state.js';
+import { formatBudgets } from './plan-summary.js';
+
+/**
+ * The planning's result (`PlannedAsyncRun` of handlers/async/validate-async-run.ts, a step module
+ * no other module of handlers/ imports): the plan and the manifest's items.
+ */
+export interface PlannedAsyncRunSummary {
+  readonly plan: AsyncRunPlan;
+  readonly items: readonly BatchItem[];
+}
 
 /** Inputs listed by name; the rest are counted. */
 const LISTED_INPUTS = 3;
 
 export interface AsyncPlanSummaryInput {
-  readonly planned: PlannedAsyncRun;
+  readonly planned: PlannedAsyncRunSummary;
   /** The command that starts this run, e.g. "npm run start:async -- --input examples/local-async.json". */
   readonly runCommand: string;
   /** How a URI is shown (local artifacts without their bucket). */

@@ -1,0 +1,44 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { planAsyncRun } from '../handlers/async/validate-async-run.js';
+import { parsePlanRunEvent, planRun, type RunPlanner } from '../handlers/plan-run.js';
+import type { Logger } from '../handlers/ports.js';
+import { type RunWorkflow, RunWorkflows } from '../handlers/run-status/run-api-contract.js';
+import { validateAndPlan } from '../handlers/validate-and-plan.js';
+import { validateAsyncRunDeps } from './async-wiring.js';
+import { getOptionalEnv, StepVariables } from './config.js';
+import { toProxyResult } from './run-api-wiring.js';
+import { defineStep } from './step.js';
+import { validateAndPlanDeps } from './wiring.js';
+
+/** The adapters and settings of the "Validate and plan" Lambda: the same checks, read-only. */
+const optimizationDeps = validateAndPlanDeps();
+/**
+ * Those of "Validate async run", when the RunApi construct routes `POST /async-runs/plan` (it then
+ * sets the async workflow's variables, infra/constructs/run-api.ts).
+ */
+const asyncDeps =
+  getOptionalEnv(StepVariables.asyncSuccessTopicArn) === undefined ? undefined : validateAsyncRunDeps();
+
+/**
+ * The first states' planning, which writes nothing: "Validate and plan" reads the run's objects,
+ * the image table and the account's quotas; `planAsyncRun` is "Validate async run" without its
+ * manifest write.
+ */
+function planners(logger: Logger): Partial<Record<RunWorkflow, RunPlanner>> {
+  return {
+    [RunWorkflows.optimization]: async (run) => ({
+      plan: await validateAndPlan(run, { ...optimizationDeps, logger }),
+    }),
+    ...(asyncDeps === undefined
+      ? {}
+      : {
+          [RunWorkflows.asyncInference]: async (run) =>
+            await planAsyncRun(run, { ...asyncDeps, nowEpochMs: Date.now, logger }),
+        }),
+  };
+}
+
+/** `POST /runs/plan` and `POST /async-runs/plan` (Lambda proxy integration of the run API). */
+export const handler = defineStep(async (event: unknown, { logger }): Promise<APIGatewayProxyResult> =>
+  toProxyResult(await planRun(parsePlanRunEvent(event), { planners: planners(logger), logger })),
+);

@@ -1,0 +1,257 @@
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { ListServiceQuotasCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { mockClient } from 'aws-sdk-client-mock';
+import type * as PlanRunEntry from '../../lambdas/plan-run.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunPlan } from '../../handlers/contracts/optimization-state.js';
+import { formatPlan } from '../../handlers/report/plan-summary.js';
+import { validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
+import { fakeContext, setStepEnvironment } from './support/fake-context.js';
+
+/**
+ * The plan-run entry end to end: middy and Powertools, the real S3 and Service Quotas adapters
+ * and "Validate and plan" itself, only the SDK clients mocked, the event as API Gateway's Lambda
+ * proxy integration sends it. The mocks record every call: a plan reads, and writes nothing.
+ */
+
+// What the RunApi construct sets when it routes POST /async-runs/plan (AsyncInference.planning);
+// the bucket the examples name, so that every example plans as it would in a deployed stack.
+setStepEnvironment({
+  ARTIFACTS_BUCKET: 'your-artifacts-bucket',
+  ASYNC_SUCCESS_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+  ASYNC_ERROR_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+  ASYNC_TOPICS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+  ASYNC_WAIT_TIMEOUT_SECONDS: '26100',
+});
+
+const MODEL_URI = 's3://user-models/cnn/model.onnx';
+const PAYLOAD_URI = 's3://user-models/cnn/payload.json';
+const IMAGE = '123456789012.dkr.ecr.us-east-1.amazonaws.com/onnx-serving:1';
+const runInput = {
+  model: { artifactUri: MODEL_URI, framework: 'onnx', image: IMAGE, inputShape: { input: [1, 3, 32, 32] } },
+  payload: { uri: PAYLOAD_URI },
+  compilation: { targets: ['ml_c5'] },
+  candidates: [
+    { id: 'c5', instanceType: 'ml.c5.xlarge' },
+    { id: 'c5-neo', instanceType: 'ml.c5.xlarge', compiledFor: 'ml_c5' },
+  ],
+  loadPlan: { steps: [1, 2], warmupSeconds: 5, stepDurationSeconds: 30 },
+  sla: { p95LatencyMs: 100 },
+};
+
+const s3 = mockClient(S3Client);
+const sagemaker = mockClient(SageMakerClient);
+const serviceQuotas = mockClient(ServiceQuotasClient);
+let entry: typeof PlanRunEntry;
+
+beforeAll(async () => {
+  entry = await import('../../lambdas/plan-run.js');
+});
+
+beforeEach(() => {
+  s3.reset();
+  sagemaker.reset();
+  serviceQuotas.reset();
+  s3.on(HeadObjectCommand).resolves({ ContentLength: 7 });
+  serviceQuotas
+    .on(ListServiceQuotasCommand)
+    .resolves({ Quotas: [{ QuotaName: 'ml.c5.xlarge for endpoint usage', Value: 4 }] });
+});
+
+/** Each call a mock recorded, as its command's name and input. */
+function callsOf(mock: {
+  calls(): readonly { args: readonly [{ constructor: { name: string }; input: unknown }] }[];
+}): [string, unknown][] {
+  return mock.calls().map((call) => [call.args[0].constructor.name, call.args[0].input]);
+}
+
+function planEvent(body: unknown, resource = '/runs/plan') {
+  return {
+    resource,
+    body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json' },
+    requestContext: {
+      requestId: 'req-1',
+      domainName: 'abc123.execute-api.us-east-1.amazonaws.com',
+      stage: 'v1',
+    },
+  };
+}
+
+describe('plan-run entry', () => {
+  it('answers POST /runs/plan with the plan of "Validate and plan" over the Lambda’s region and bucket', async () => {
+    // Prepare: the objects as HeadObject describes them (7 bytes each).
+    const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx by').seed(PAYLOAD_URI, '{"x":1}');
+    const expected = await validateAndPlan(
+      { runId: 'nightly', input: runInput },
+      {
+        store,
+        artifactsBucket: 'your-artifacts-bucket',
+        allowFileUris: false,
+        servingRegion: 'us-east-1',
+        logger: silentLogger,
+      },
+    );
+
+    // Act
+    const result = await entry.handler(planEvent({ runId: 'nightly', input: runInput }), fakeContext());
+
+    // Assert
+    expect([result.statusCode, JSON.parse(result.body)]).toEqual([
+      200,
+      { runId: 'nightly', workflow: 'optimization', plan: JSON.parse(JSON.stringify(expected)) },
+    ]);
+  });
+
+  it('reads the run’s objects and writes nothing, in S3 or anywhere else', async () => {
+    // Act
+    await entry.handler(planEvent({ runId: 'nightly', input: runInput }), fakeContext());
+
+    // Assert
+    expect({ s3: callsOf(s3), sagemaker: callsOf(sagemaker), serviceQuotas: callsOf(serviceQuotas) }).toEqual(
+      {
+        s3: [
+          ['HeadObjectCommand', { Bucket: 'user-models', Key: 'cnn/model.onnx' }],
+          ['HeadObjectCommand', { Bucket: 'user-models', Key: 'cnn/payload.json' }],
+        ],
+        sagemaker: [],
+        serviceQuotas: [['ListServiceQuotasCommand', { ServiceCode: 'sagemaker', MaxResults: 100 }]],
+      },
+    );
+  });
+
+  it('refuses a file:// URI with the first state’s issue, as JSON for the client', async () => {
+    // Prepare
+    const input = { ...runInput, payload: { uri: 'file:///home/me/payload.json' } };
+
+    // Act
+    const result = await entry.handler(planEvent({ runId: 'nightly', input }), fakeContext());
+
+    // Assert
+    expect([result.statusCode, JSON.parse(result.body)]).toEqual([
+      400,
+      {
+        error: 'InvalidRunInput',
+        message:
+          'Invalid run input: payload.uri: got "file:///home/me/payload.json", expected an s3:// URI (file:// works in local mode only)',
+        issues: [
+          {
+            field: 'payload.uri',
+            given: '"file:///home/me/payload.json"',
+            expected: 'an s3:// URI (file:// works in local mode only)',
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('answers POST /async-runs/plan with the async plan and its inputs, writing no manifest', async () => {
+    // Prepare: a gzip archive's first bytes, as the model-archive check reads them.
+    s3.on(GetObjectCommand).resolves({
+      Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
+    });
+    const input = {
+      endpoint: {
+        modelDataUrl: 's3://your-artifacts-bucket/models/cnn/model.tar.gz',
+        framework: 'pytorch',
+        frameworkVersion: '2.1',
+        instanceType: 'ml.g5.xlarge',
+      },
+      inputs: ['s3://your-artifacts-bucket/inputs/in-1.json'],
+    };
+
+    // Act
+    const result = await entry.handler(
+      planEvent({ runId: 'batch', input }, '/async-runs/plan'),
+      fakeContext(),
+    );
+
+    // Assert
+    const body = JSON.parse(result.body) as {
+      workflow: string;
+      plan: { manifestUri: string };
+      items: unknown;
+    };
+    expect([result.statusCode, body.workflow, body.plan.manifestUri, body.items]).toEqual([
+      200,
+      'async-inference',
+      's3://your-artifacts-bucket/runs/batch/async/inputs.json',
+      [{ itemIndex: 0, inputLocation: 's3://your-artifacts-bucket/inputs/in-1.json' }],
+    ]);
+    expect(callsOf(s3)).toEqual([
+      ['HeadObjectCommand', { Bucket: 'your-artifacts-bucket', Key: 'models/cnn/model.tar.gz' }],
+      ['HeadObjectCommand', { Bucket: 'your-artifacts-bucket', Key: 'inputs/in-1.json' }],
+      [
+        'GetObjectCommand',
+        { Bucket: 'your-artifacts-bucket', Key: 'models/cnn/model.tar.gz', Range: 'bytes=0-1' },
+      ],
+    ]);
+    expect(callsOf(sagemaker)).toEqual([]);
+  });
+
+  describe('plans every example of examples/ on AWS, creating and writing nothing', () => {
+    const examples = readdirSync(join(process.cwd(), 'examples'))
+      .filter((name) => name.endsWith('.json') && !name.startsWith('local'))
+      // A reused async endpoint is read through SageMaker and IAM: tested in handlers/async.
+      .filter((name) => name !== 'async-existing-endpoint.json')
+      // Inferentia2 compiles in us-east-2 only: planned below, in this test's us-east-1.
+      .filter((name) => name !== 'gpu-vs-inferentia.json')
+      .sort();
+
+    it.each(examples)('%s', async (name) => {
+      // Prepare: every object exists; archives start as gzip; an input prefix lists one input.
+      s3.on(GetObjectCommand).resolves({
+        Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
+      });
+      s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
+      const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
+      const resource = name.startsWith('async') ? '/async-runs/plan' : '/runs/plan';
+
+      // Act
+      const result = await entry.handler(planEvent({ runId: 'example', input }, resource), fakeContext());
+
+      // Assert
+      const body = JSON.parse(result.body) as { workflow: string; plan: RunPlan };
+      expect([result.statusCode, body.workflow]).toEqual([
+        200,
+        resource === '/runs/plan' ? 'optimization' : 'async-inference',
+      ]);
+      if (body.workflow === 'optimization') {
+        expect(formatPlan({ plan: body.plan, runCommand: 'start' })).toMatch(
+          /^Estimated cost on AWS: \$\d+\.\d\d/m,
+        );
+      }
+      const writes = [...callsOf(s3), ...callsOf(sagemaker)].filter(
+        ([command]) => !/^(Head|Get|List)/.test(command),
+      );
+      expect(writes).toEqual([]);
+    });
+
+    it('gpu-vs-inferentia.json is refused in us-east-1 with the Neo region its ml_inf2 target needs', async () => {
+      // Prepare
+      const input: unknown = JSON.parse(
+        readFileSync(join(process.cwd(), 'examples', 'gpu-vs-inferentia.json'), 'utf8'),
+      );
+
+      // Act
+      const result = await entry.handler(planEvent({ runId: 'example', input }), fakeContext());
+
+      // Assert
+      expect([result.statusCode, (JSON.parse(result.body) as { issues: unknown }).issues]).toEqual([
+        400,
+        [
+          {
+            field: 'compilation.targets[1]',
+            given: '"ml_inf2" in us-east-1',
+            expected:
+              'a target Neo compiles for in us-east-1: ml_inf2 compiles only in us-east-2 (SageMaker API reference, https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html); deploy the stack there or drop ml_inf2',
+          },
+        ],
+      ]);
+    });
+  });
+});
