@@ -1,16 +1,14 @@
 /**
  * Body of one inference worker thread: loads its own ONNX Runtime session and runs the batches the
  * main thread sends, one at a time.
- *
- * Sessions are always created with graph optimizations disabled. A compiled candidate is a model
- * that local/compiler already optimized offline; an uncompiled one must run as-is. Letting the
- * server optimize at load time would erase the difference the benchmark is meant to measure.
+ * Its session options: session-options.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 import { describeModel } from './model-signature.js';
+import { sessionOptionsOf } from './session-options.js';
 import type { ModelSignature } from './model-signature.js';
 import type { RunRequest, WorkerReply, WorkerSetup } from './worker-protocol.js';
 
@@ -23,14 +21,7 @@ const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => {
 async function loadSession(
   setup: WorkerSetup,
 ): Promise<{ session: InferenceSession; signature: ModelSignature }> {
-  const session = await InferenceSession.create(setup.modelPath, {
-    executionProviders: ['cpu'],
-    graphOptimizationLevel: 'disabled',
-    intraOpNumThreads: setup.intraOpThreads,
-    // One operator at a time per worker: concurrency comes from the number of workers.
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-  });
+  const session = await InferenceSession.create(setup.modelPath, sessionOptionsOf(setup));
   return { session, signature: describeModel(session.inputMetadata, session.outputMetadata) };
 }
 

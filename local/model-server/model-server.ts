@@ -70,7 +70,7 @@ export async function startModelServer(startOptions: StartModelServerOptions): P
   const options = resolveServerOptions(startOptions);
   const modelPath = await findModelFile(options.modelDir);
   const pool = await InferenceWorkerPool.start(
-    { modelPath, intraOpThreads: options.intraOpThreads },
+    { modelPath, intraOpThreads: options.intraOpThreads, spinWait: options.spinWait },
     options.workers,
   );
   const { signature } = pool;

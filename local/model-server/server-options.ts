@@ -20,6 +20,13 @@ export interface ModelServerOptions {
   readonly workers: number;
   /** ONNX Runtime intra-op threads per worker. */
   readonly intraOpThreads: number;
+  /**
+   * Whether idle intra-op threads spin (ONNX Runtime's `session.intra_op.allow_spinning`) rather
+   * than sleep. Off by default: locally the server shares the cores with the load generator, and
+   * spinning threads take CPU from it (measured in docs/decisions.md, "The local model server's
+   * threads sleep when idle"). A container alone on its instance may turn it on for latency.
+   */
+  readonly spinWait: boolean;
   /** Largest number of samples run in one inference; 1 disables dynamic batching. */
   readonly maxBatchSize: number;
   /** How long the oldest queued request may wait for others to fill a batch. */
@@ -37,6 +44,7 @@ export const MODEL_SERVER_ENV = {
   modelDir: 'SM_MODEL_DIR',
   workers: 'SAGEMAKER_MODEL_SERVER_WORKERS',
   intraOpThreads: 'MODEL_SERVER_INTRA_OP_THREADS',
+  spinWait: 'MODEL_SERVER_SPIN_WAIT',
   maxBatchSize: 'MODEL_SERVER_MAX_BATCH_SIZE',
   maxBatchDelayMs: 'MODEL_SERVER_MAX_BATCH_DELAY_MS',
   maxQueue: 'MODEL_SERVER_MAX_QUEUE',
@@ -54,6 +62,7 @@ export const MODEL_SERVER_DEFAULTS = {
   // SageMaker extracts model.tar.gz into /opt/ml/model (same page).
   modelDir: '/opt/ml/model',
   workers: 1,
+  spinWait: false,
   maxBatchSize: 1,
   maxBatchDelayMs: 5,
   maxQueue: 100,
@@ -98,6 +107,7 @@ export function resolveServerOptions(
       1,
       LIMITS.intraOpThreads,
     ),
+    spinWait: options.spinWait ?? MODEL_SERVER_DEFAULTS.spinWait,
     maxBatchSize: integer(
       'maxBatchSize',
       options.maxBatchSize ?? MODEL_SERVER_DEFAULTS.maxBatchSize,
@@ -143,6 +153,7 @@ export function readServerOptionsFromEnv(env: Environment): ModelServerOptions {
     host: readStringVar(env, MODEL_SERVER_ENV.host),
     workers,
     intraOpThreads,
+    spinWait: readBooleanVar(issues, env, MODEL_SERVER_ENV.spinWait),
     maxBatchSize: integerVar('maxBatchSize', 1, LIMITS.maxBatchSize),
     maxBatchDelayMs: integerVar('maxBatchDelayMs', 0, LIMITS.maxBatchDelayMs),
     maxQueue: integerVar('maxQueue', 1, LIMITS.maxQueue),
@@ -164,6 +175,7 @@ export function serverOptionsToEnv(options: Partial<ModelServerOptions>): Record
   set('modelDir', options.modelDir);
   set('workers', options.workers);
   set('intraOpThreads', options.intraOpThreads);
+  set('spinWait', options.spinWait === undefined ? undefined : options.spinWait ? 1 : 0);
   set('maxBatchSize', options.maxBatchSize);
   set('maxBatchDelayMs', options.maxBatchDelayMs);
   set('maxQueue', options.maxQueue);
@@ -206,6 +218,16 @@ function readIntegerVar(
     return undefined;
   }
   return value;
+}
+
+/** `1`/`true` or `0`/`false` (any case); unset or empty: the default. */
+function readBooleanVar(issues: InputIssue[], env: Environment, name: string): boolean | undefined {
+  const raw = readStringVar(env, name)?.trim().toLowerCase();
+  if (raw === undefined) return undefined;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  issues.push({ field: name, given: JSON.stringify(env[name]), expected: '1 or true, 0 or false' });
+  return undefined;
 }
 
 /** An empty variable counts as unset: `docker run -e NAME=` should not be an error. */

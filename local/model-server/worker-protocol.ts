@@ -4,6 +4,7 @@ import type { ModelSignature } from './model-signature.js';
 export interface WorkerSetup {
   readonly modelPath: string;
   readonly intraOpThreads: number;
+  readonly spinWait: boolean;
 }
 
 export interface RunRequest {

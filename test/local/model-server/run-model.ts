@@ -12,7 +12,7 @@ export async function runModel(
   samples: Float32Array,
   batchSize: number,
 ): Promise<BatchOutput> {
-  const pool = await InferenceWorkerPool.start({ modelPath, intraOpThreads: 1 }, 1);
+  const pool = await InferenceWorkerPool.start({ modelPath, intraOpThreads: 1, spinWait: false }, 1);
   try {
     return await pool.run(samples.slice(), batchSize);
   } finally {

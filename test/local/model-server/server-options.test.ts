@@ -22,6 +22,7 @@ describe('readServerOptionsFromEnv', () => {
       modelDir: '/opt/ml/model',
       workers: 1,
       intraOpThreads: 1,
+      spinWait: false,
       maxBatchSize: 1,
       maxBatchDelayMs: MODEL_SERVER_DEFAULTS.maxBatchDelayMs,
       maxQueue: MODEL_SERVER_DEFAULTS.maxQueue,
@@ -37,6 +38,7 @@ describe('readServerOptionsFromEnv', () => {
       SM_MODEL_DIR: '/models/c1',
       SAGEMAKER_MODEL_SERVER_WORKERS: '3',
       MODEL_SERVER_INTRA_OP_THREADS: '2',
+      MODEL_SERVER_SPIN_WAIT: 'true',
       MODEL_SERVER_MAX_BATCH_SIZE: '16',
       MODEL_SERVER_MAX_BATCH_DELAY_MS: '10',
       MODEL_SERVER_MAX_QUEUE: '7',
@@ -50,6 +52,7 @@ describe('readServerOptionsFromEnv', () => {
       modelDir: '/models/c1',
       workers: 3,
       intraOpThreads: 2,
+      spinWait: true,
       maxBatchSize: 16,
       maxBatchDelayMs: 10,
       maxQueue: 7,
@@ -142,6 +145,26 @@ describe('resolveServerOptions', () => {
   });
 });
 
+describe('MODEL_SERVER_SPIN_WAIT', () => {
+  it('reads 0 and 1 as off and on, and an empty value as the default (off)', () => {
+    // Act
+    const off = readServerOptionsFromEnv({ MODEL_SERVER_SPIN_WAIT: '0' });
+    const on = readServerOptionsFromEnv({ MODEL_SERVER_SPIN_WAIT: ' 1 ' });
+    const empty = readServerOptionsFromEnv({ MODEL_SERVER_SPIN_WAIT: '' });
+
+    // Assert
+    expect([off.spinWait, on.spinWait, empty.spinWait]).toEqual([false, true, false]);
+  });
+
+  it('fails when the value is neither a number 0/1 nor true/false, naming the variable', () => {
+    // Act
+    const read = () => readServerOptionsFromEnv({ MODEL_SERVER_SPIN_WAIT: 'yes' });
+
+    // Assert
+    expect(read).toThrow('MODEL_SERVER_SPIN_WAIT: got "yes", expected 1 or true, 0 or false');
+  });
+});
+
 describe('serverOptionsToEnv', () => {
   it('gives the environment that reads back as the same options', () => {
     // Prepare
@@ -151,6 +174,7 @@ describe('serverOptionsToEnv', () => {
       host: '127.0.0.1',
       workers: 2,
       intraOpThreads: 1,
+      spinWait: true,
       maxBatchSize: 4,
       maxBatchDelayMs: 3,
       maxQueue: 9,
