@@ -583,6 +583,9 @@ export function toProductionVariant(variant: ProductionVariantSpec): ProductionV
     ...base,
     InstanceType: variant.instanceType as ProductionVariant['InstanceType'],
     InitialInstanceCount: variant.initialInstanceCount ?? 1,
+    ...(variant.routingStrategy === undefined
+      ? {}
+      : { RoutingConfig: { RoutingStrategy: variant.routingStrategy } }),
   };
 }
 
