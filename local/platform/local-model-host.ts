@@ -115,6 +115,8 @@ export class LocalModelHost implements ModelHost {
   /** Creation times by `<kind>/<name>`, as SageMaker's List* report them. */
   private readonly createdAt = new Map<string, number>();
   private readonly failureListeners = new Set<EndpointFailureListener>();
+  /** Per-instance invocations of deleted endpoints: CloudWatch's metrics outlive the endpoint too. */
+  private readonly deletedInvocations = new Map<string, readonly InstanceInvocations[]>();
   private readonly launched: {
     endpointName: string;
     pid: number | undefined;
@@ -279,11 +281,14 @@ export class LocalModelHost implements ModelHost {
 
   /**
    * Invocations each instance of a real-time endpoint served, counted by its local front (the
-   * stand-in for CloudWatch's per-instance `Invocations`); `undefined` for an endpoint without a
-   * front (one instance, serverless, async) or that does not exist.
+   * stand-in for CloudWatch's per-instance `Invocations`), kept after the endpoint is deleted;
+   * `undefined` for an endpoint without a front (one instance, serverless, async) or never created.
    */
   invocationsPerInstance(endpointName: string): readonly InstanceInvocations[] | undefined {
-    return this.endpoints.get(endpointName)?.realtime?.invocationsPerInstance();
+    return (
+      this.endpoints.get(endpointName)?.realtime?.invocationsPerInstance() ??
+      this.deletedInvocations.get(endpointName)
+    );
   }
 
   /**
@@ -316,6 +321,8 @@ export class LocalModelHost implements ModelHost {
     if (endpoint === undefined || endpoint.status === EndpointStatuses.deleting) return false;
     endpoint.status = EndpointStatuses.deleting;
     await this.stopServer(endpoint);
+    const invocations = endpoint.realtime?.invocationsPerInstance();
+    if (invocations !== undefined) this.deletedInvocations.set(endpointName, invocations);
     await this.removeModelCopy(endpointName);
     this.endpoints.delete(endpointName);
     this.options.logger.info('Endpoint deleted', { endpointName, pid: endpoint.server?.pid });

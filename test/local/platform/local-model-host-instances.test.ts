@@ -127,6 +127,24 @@ describe('LocalModelHost with several instances', () => {
     expect((await host.listRunResources('r1', 'mso-r1-')).endpoints).toEqual([]);
   });
 
+  it('keeps the per-instance invocation counts after the endpoint is deleted, as CloudWatch keeps metrics', async () => {
+    // Prepare
+    const endpointName = await deploy('kept', 2);
+    await inService(endpointName);
+    await fetch(`${host.endpointUrl(endpointName) ?? ''}/invocations`, {
+      method: 'POST',
+      body: stubCommand({}),
+    });
+
+    // Act
+    await host.deleteEndpoint(endpointName);
+
+    // Assert
+    const counts = host.invocationsPerInstance(endpointName) ?? [];
+    expect(counts.map(({ pid }) => pid)).toEqual(stubs.pids);
+    expect(counts.reduce((sum, { invocations }) => sum + invocations, 0)).toBe(1);
+  });
+
   it('stops every instance process of an interrupted run (Ctrl-C) and marks the endpoint Failed', async () => {
     // Prepare
     const endpointName = await deploy('abort', 2);
