@@ -307,7 +307,8 @@ export class LocalModelHost implements ModelHost {
     try {
       await endpoint.realtime.setDesiredInstanceCount(count);
     } finally {
-      if (endpoint.status === EndpointStatuses.updating) endpoint.status = EndpointStatuses.inService;
+      // Unless it was deleted or failed meanwhile.
+      if (isUpdating(endpoint)) endpoint.status = EndpointStatuses.inService;
     }
   }
 
@@ -699,4 +700,9 @@ function threadsOf(cpu: ServerCpuPlan): number {
 /** A function, not an inline comparison: the status can change while `start` awaits. */
 function isCreating(endpoint: LocalEndpoint): boolean {
   return endpoint.status === EndpointStatuses.creating;
+}
+
+/** Like `isCreating`: the status can change while a desired count change awaits. */
+function isUpdating(endpoint: LocalEndpoint): boolean {
+  return endpoint.status === EndpointStatuses.updating;
 }

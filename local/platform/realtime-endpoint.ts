@@ -84,6 +84,8 @@ export class LocalRealtimeEndpoint {
   /** Starts the initial instances and the front; resolves with the front's origin. */
   async start(): Promise<string> {
     await this.addInstances(this.options.initialInstanceCount);
+    // Shut down while its instances started: the front must not listen after its close.
+    if (this.closed) throw new Error(`Endpoint ${this.options.endpointName} was shut down while starting`);
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(0, '127.0.0.1', () => {
