@@ -54,12 +54,26 @@ export const EndpointStatuses = {
 } as const;
 export type EndpointStatus = (typeof EndpointStatuses)[keyof typeof EndpointStatuses];
 
+/**
+ * How a real-time endpoint spreads requests over its instances (SageMaker API reference,
+ * ProductionVariantRoutingConfig: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ProductionVariantRoutingConfig.html).
+ * Absent, SageMaker routes randomly ("By default, SageMaker endpoints have a random routing
+ * strategy": https://aws.amazon.com/blogs/machine-learning/minimize-real-time-inference-latency-by-using-amazon-sagemaker-routing-strategies/).
+ */
+export const RoutingStrategies = {
+  random: 'RANDOM',
+  leastOutstandingRequests: 'LEAST_OUTSTANDING_REQUESTS',
+} as const;
+export type RoutingStrategy = (typeof RoutingStrategies)[keyof typeof RoutingStrategies];
+
 export interface ProductionVariantSpec {
   readonly variantName: string;
   readonly modelName: string;
   /** Real-time variants: instance type and count. */
   readonly instanceType?: string;
   readonly initialInstanceCount?: number;
+  /** `RoutingConfig.RoutingStrategy` of a real-time variant. @default RANDOM (SageMaker's) */
+  readonly routingStrategy?: RoutingStrategy;
   /** Serverless variants: memory and concurrency instead of instances. */
   readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
 }

@@ -33,6 +33,7 @@ export interface ProductionVariantRequest {
   readonly InstanceType?: string;
   readonly InitialInstanceCount?: number;
   readonly ServerlessConfig?: { readonly MemorySizeInMB: number; readonly MaxConcurrency: number };
+  readonly RoutingConfig?: { readonly RoutingStrategy: string };
 }
 
 export interface CreateEndpointConfigRequest {
@@ -99,6 +100,10 @@ export function productionVariantRequest(variant: ProductionVariantSpec): Produc
     ...base,
     InstanceType: variant.instanceType,
     InitialInstanceCount: variant.initialInstanceCount ?? 1,
+    // Absent: SageMaker routes at random (ProductionVariantRoutingConfig in the API reference).
+    ...(variant.routingStrategy === undefined
+      ? {}
+      : { RoutingConfig: { RoutingStrategy: variant.routingStrategy } }),
   };
 }
 

@@ -207,7 +207,8 @@ function serverInfo(environment: LocalEnvironment, endpointName: string) {
     ? undefined
     : {
         pid: server.pid,
-        url: server.url,
+        // An endpoint of several instances is reached through its local front, not one server.
+        url: environment.host.endpointUrl(endpointName) ?? server.url,
         workers: server.cpu.workers,
         intraOpThreads: server.cpu.intraOpThreads,
       };

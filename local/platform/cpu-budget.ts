@@ -1,7 +1,8 @@
 /**
  * Instance emulation: an endpoint's instance type becomes the model server's CPU budget on this
- * machine. The budget is the instance's vCPUs (× instance count, since local mode runs one server
- * per endpoint), capped to the cores this machine has; it is spent as ONNX Runtime intra-op
+ * machine. The budget is the instance's vCPUs (× instance count for a variant run as one server;
+ * the local model host plans each instance of a variant of several instances on its own: one
+ * server per instance), capped to the cores this machine has; it is spent as ONNX Runtime intra-op
  * threads, shared between the server's workers. A container environment that sets the threads
  * itself is honoured as it is, exactly as SageMaker would pass it to the container.
  */

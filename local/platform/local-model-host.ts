@@ -22,12 +22,14 @@ import {
   type ProductionVariantSpec,
   type ProjectResources,
   type ProjectResourcesQuery,
+  RoutingStrategies,
   type RunResources,
 } from '../../handlers/ports.js';
 import { LocalAsyncEndpoint } from './async-endpoint.js';
 import { LocalAsyncPlatform } from './async-platform.js';
 import { LocalValidationError } from './errors.js';
-import { modelServerLauncher } from './instances.js';
+import { type InstanceLauncher, modelServerLauncher, type ModelServerLauncherOptions } from './instances.js';
+import { type InstanceInvocations, LocalRealtimeEndpoint } from './realtime-endpoint.js';
 import { planServerCpu, type ServerCpuPlan } from './cpu-budget.js';
 import { extractModelArchive } from './model-archive.js';
 import { ModelServerProcess } from './model-server-process.js';
@@ -57,6 +59,11 @@ export interface LocalModelHostOptions {
    * (`local/async/`). @default a platform of the host's own
    */
   readonly asyncPlatform?: LocalAsyncPlatform;
+  /**
+   * Starts the instances of real-time endpoints of several instances: tests pass a smaller server
+   * that keeps the container contract. @default the project's model server (`modelServerLauncher`)
+   */
+  readonly instanceLauncher?: (options: ModelServerLauncherOptions) => InstanceLauncher;
 }
 
 /** What local mode launched for an endpoint: for progress output and tests. */
@@ -89,6 +96,10 @@ interface LocalEndpoint {
   /** Set for an endpoint config with `AsyncInferenceConfig`: its queue and instances. */
   readonly asyncInference?: AsyncInferenceSpec;
   asyncEndpoint?: LocalAsyncEndpoint;
+  /** Set for a real-time variant of more than one instance: its instances behind a local front. */
+  realtime?: LocalRealtimeEndpoint;
+  /** Model-server processes the CPU plan is for (the quota counts each one's threads). */
+  readonly processes: number;
 }
 
 export type EndpointFailureListener = (endpointName: string, failureReason: string) => void;
@@ -104,6 +115,8 @@ export class LocalModelHost implements ModelHost {
   /** Creation times by `<kind>/<name>`, as SageMaker's List* report them. */
   private readonly createdAt = new Map<string, number>();
   private readonly failureListeners = new Set<EndpointFailureListener>();
+  /** Per-instance invocations of deleted endpoints: CloudWatch's metrics outlive the endpoint too. */
+  private readonly deletedInvocations = new Map<string, readonly InstanceInvocations[]>();
   private readonly launched: {
     endpointName: string;
     pid: number | undefined;
@@ -203,14 +216,19 @@ export class LocalModelHost implements ModelHost {
         ),
       );
     }
+    const instances = realtimeInstances(config);
     const cpu = planServerCpu({
-      // An async endpoint runs one server per instance, each with one instance's vCPUs.
+      // One server per instance, each with one instance's vCPUs (async endpoints, and real-time
+      // variants of several instances); the instances share this machine's cores.
       variant:
-        config.asyncInference === undefined ? config.variant : { ...config.variant, initialInstanceCount: 1 },
+        config.asyncInference === undefined && instances <= 1
+          ? config.variant
+          : { ...config.variant, initialInstanceCount: 1 },
       environment: model.environment,
       availableCpus: this.availableCpus,
     });
-    const quotaError = this.checkQuota(spec.endpointName, cpu);
+    const processes = Math.max(1, instances);
+    const quotaError = this.checkQuota(spec.endpointName, cpu, processes);
     if (quotaError !== undefined) return Promise.reject(quotaError);
 
     const endpoint: LocalEndpoint = {
@@ -220,14 +238,17 @@ export class LocalModelHost implements ModelHost {
       tags: spec.tags,
       status: EndpointStatuses.creating,
       cpu,
+      processes,
       ...(config.asyncInference === undefined ? {} : { asyncInference: config.asyncInference }),
     };
     this.endpoints.set(spec.endpointName, endpoint);
     this.stampCreation('endpoint', spec.endpointName);
     endpoint.starting =
-      config.asyncInference === undefined
-        ? this.start(endpoint, model, cpu)
-        : this.startAsync(endpoint, model, cpu, config.asyncInference);
+      config.asyncInference !== undefined
+        ? this.startAsync(endpoint, model, cpu, config.asyncInference)
+        : instances > 1
+          ? this.startInstances(endpoint, model, cpu, instances)
+          : this.start(endpoint, model, cpu);
     return Promise.resolve();
   }
 
@@ -251,7 +272,44 @@ export class LocalModelHost implements ModelHost {
             variantName: variant.variantName,
             currentInstanceCount: endpoint.asyncEndpoint?.currentInstanceCount ?? 0,
           }),
+      // SageMaker lists the live variant (and its CurrentInstanceCount) once the endpoint exists.
+      ...(endpoint.realtime === undefined || endpoint.status === EndpointStatuses.creating
+        ? {}
+        : { variantName: variant.variantName, currentInstanceCount: endpoint.realtime.currentInstanceCount }),
     });
+  }
+
+  /**
+   * Invocations each instance of a real-time endpoint served, counted by its local front (the
+   * stand-in for CloudWatch's per-instance `Invocations`), kept after the endpoint is deleted;
+   * `undefined` for an endpoint without a front (one instance, serverless, async) or never created.
+   */
+  invocationsPerInstance(endpointName: string): readonly InstanceInvocations[] | undefined {
+    return (
+      this.endpoints.get(endpointName)?.realtime?.invocationsPerInstance() ??
+      this.deletedInvocations.get(endpointName)
+    );
+  }
+
+  /**
+   * What UpdateEndpointWeightsAndCapacities' `DesiredInstanceCount` does to a real-time endpoint of
+   * several instances: starts or stops instance processes until `count` are in service; the
+   * endpoint is `Updating` meanwhile, as on SageMaker. Resolves once the change is complete.
+   */
+  async updateDesiredInstanceCount(endpointName: string, count: number): Promise<void> {
+    const endpoint = this.endpoints.get(endpointName);
+    if (endpoint?.realtime === undefined || endpoint.status !== EndpointStatuses.inService) {
+      throw new LocalValidationError(
+        `UpdateEndpointWeightsAndCapacities ${endpointName}: got an endpoint that is ${endpoint?.status ?? 'missing'}${endpoint !== undefined && endpoint.realtime === undefined ? ' without a local front' : ''}, expected a real-time endpoint of at least two instances InService`,
+      );
+    }
+    endpoint.status = EndpointStatuses.updating;
+    try {
+      await endpoint.realtime.setDesiredInstanceCount(count);
+    } finally {
+      // Unless it was deleted or failed meanwhile.
+      if (isUpdating(endpoint)) endpoint.status = EndpointStatuses.inService;
+    }
   }
 
   /** The queue and instances of an async endpoint, once it started; `undefined` otherwise. */
@@ -264,6 +322,8 @@ export class LocalModelHost implements ModelHost {
     if (endpoint === undefined || endpoint.status === EndpointStatuses.deleting) return false;
     endpoint.status = EndpointStatuses.deleting;
     await this.stopServer(endpoint);
+    const invocations = endpoint.realtime?.invocationsPerInstance();
+    if (invocations !== undefined) this.deletedInvocations.set(endpointName, invocations);
     await this.removeModelCopy(endpointName);
     this.endpoints.delete(endpointName);
     this.options.logger.info('Endpoint deleted', { endpointName, pid: endpoint.server?.pid });
@@ -363,6 +423,7 @@ export class LocalModelHost implements ModelHost {
     for (const endpoint of this.endpoints.values()) {
       endpoint.server?.kill();
       endpoint.asyncEndpoint?.killNow();
+      endpoint.realtime?.killNow();
     }
   }
 
@@ -383,13 +444,20 @@ export class LocalModelHost implements ModelHost {
     if (workDir !== undefined) await rm(await workDir, { recursive: true, force: true });
   }
 
-  private checkQuota(endpointName: string, cpu: ServerCpuPlan): QuotaExceededError | undefined {
+  private checkQuota(
+    endpointName: string,
+    cpu: ServerCpuPlan,
+    processes: number,
+  ): QuotaExceededError | undefined {
     const maxThreads = (this.options.maxCpuOvercommit ?? DEFAULT_MAX_CPU_OVERCOMMIT) * this.availableCpus;
     const active = [...this.endpoints.values()].filter(
       (e) => e.status === EndpointStatuses.creating || e.status === EndpointStatuses.inService,
     );
-    const used = active.reduce((sum, e) => sum + (e.cpu === undefined ? 0 : threadsOf(e.cpu)), 0);
-    const wanted = threadsOf(cpu);
+    const used = active.reduce(
+      (sum, e) => sum + (e.cpu === undefined ? 0 : threadsOf(e.cpu) * e.processes),
+      0,
+    );
+    const wanted = threadsOf(cpu) * processes;
     if (used + wanted <= maxThreads) return undefined;
     return new QuotaExceededError(
       `Local quota: endpoint ${endpointName} needs ${wanted} threads but ${active.length} endpoint(s) already use ${used} of the ${maxThreads} this machine allows (${this.availableCpus} cores × ${this.options.maxCpuOvercommit ?? DEFAULT_MAX_CPU_OVERCOMMIT}); lower maxConcurrentCandidates`,
@@ -452,10 +520,89 @@ export class LocalModelHost implements ModelHost {
   ): Promise<void> {
     const grace = this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
     // A start still extracting the model may spawn its server after this: let it settle first.
-    if (endpoint.server === undefined && endpoint.asyncEndpoint === undefined) await endpoint.starting;
+    if (
+      endpoint.server === undefined &&
+      endpoint.asyncEndpoint === undefined &&
+      endpoint.realtime === undefined
+    )
+      await endpoint.starting;
     // Queued and running requests fail with the reason (a notification each), then instances stop.
     await endpoint.asyncEndpoint?.shutdown(reason);
+    await endpoint.realtime?.shutdown();
     await endpoint.server?.stop(grace);
+  }
+
+  /**
+   * A real-time variant of several instances: the model extracted once, one model server per
+   * instance (each with one instance's CPU plan) behind a local front that routes as the variant
+   * says. InService once every initial instance answers `/ping` and the front listens.
+   */
+  private async startInstances(
+    endpoint: LocalEndpoint,
+    model: ModelSpec,
+    cpu: ServerCpuPlan,
+    instances: number,
+  ): Promise<void> {
+    const { endpointName } = endpoint;
+    const routingStrategy = endpoint.variant.routingStrategy ?? RoutingStrategies.random;
+    try {
+      for (const warning of cpu.warnings) this.options.logger.warn(warning, { endpointName });
+      const modelDir = await this.extractModel(endpointName, model);
+      if (!isCreating(endpoint)) return;
+      const realtime = new LocalRealtimeEndpoint({
+        endpointName,
+        initialInstanceCount: instances,
+        routingStrategy,
+        launchInstance: this.recordingLauncher(endpointName, cpu, modelDir, model),
+        onInstanceLost: (reason) => {
+          this.fail(endpoint, reason);
+        },
+      });
+      endpoint.realtime = realtime;
+      const url = await realtime.start();
+      if (!isCreating(endpoint)) return;
+      endpoint.url = url;
+      endpoint.status = EndpointStatuses.inService;
+      this.options.logger.info('Endpoint in service', {
+        endpointName,
+        url,
+        instances: realtime.currentInstanceCount,
+        routingStrategy,
+        workers: cpu.workers,
+        intraOpThreads: cpu.intraOpThreads,
+        note: 'local instances share this machine’s cores',
+      });
+    } catch (error) {
+      this.fail(endpoint, error instanceof Error ? error.message : describeError(error));
+      await endpoint.realtime?.shutdown();
+    }
+  }
+
+  /** Model-server instances whose launches are recorded in `launchedServers()`. */
+  private recordingLauncher(
+    endpointName: string,
+    cpu: ServerCpuPlan,
+    modelDir: string,
+    model: ModelSpec,
+  ): InstanceLauncher {
+    const launchServer = (this.options.instanceLauncher ?? modelServerLauncher)({
+      modelDir,
+      environment: { ...model.environment, ...cpu.addedEnvironment },
+      startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+      stopGraceMs: this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+    });
+    return (instanceId) => {
+      const instance = launchServer(instanceId);
+      const launch: (typeof this.launched)[number] = { endpointName, pid: instance.pid, cpu };
+      this.launched.push(launch);
+      void instance.ready.then(
+        (url) => {
+          launch.url = url;
+        },
+        () => undefined,
+      );
+      return instance;
+    };
   }
 
   /**
@@ -540,6 +687,12 @@ export class LocalModelHost implements ModelHost {
   }
 }
 
+/** Instances of a real-time instance variant (0 for async or serverless: no front for them). */
+function realtimeInstances(config: EndpointConfig): number {
+  if (config.asyncInference !== undefined || config.variant.instanceType === undefined) return 0;
+  return config.variant.initialInstanceCount ?? 1;
+}
+
 function threadsOf(cpu: ServerCpuPlan): number {
   return cpu.workers * cpu.intraOpThreads;
 }
@@ -547,4 +700,9 @@ function threadsOf(cpu: ServerCpuPlan): number {
 /** A function, not an inline comparison: the status can change while `start` awaits. */
 function isCreating(endpoint: LocalEndpoint): boolean {
   return endpoint.status === EndpointStatuses.creating;
+}
+
+/** Like `isCreating`: the status can change while a desired count change awaits. */
+function isUpdating(endpoint: LocalEndpoint): boolean {
+  return endpoint.status === EndpointStatuses.updating;
 }

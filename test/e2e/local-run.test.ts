@@ -214,6 +214,55 @@ describe('local mode end to end', () => {
     expect(existsSync(join(dir, 'runs', 'e2e-interrupted', 'report.json'))).toBe(false);
   }, 60_000);
 
+  it('measures a candidate of two instances end to end: two model servers behind one front, both serving, all stopped', async () => {
+    // Prepare
+    const environment = createLocalEnvironment({
+      storeDir: join(dir, 'store'),
+      runsDir: join(dir, 'runs'),
+      logger: silentLogger,
+    });
+    const input = tinyInput({
+      compilation: { targets: [] },
+      candidates: [
+        { id: 'pair', instanceType: 'ml.c5.large', initialInstanceCount: 2, environment: ONE_THREAD },
+      ],
+      loadPlan: {
+        steps: [2],
+        warmupSeconds: 0.5,
+        stepDurationSeconds: 1,
+        stopAtPlateau: false,
+        kneeProbes: 0,
+        repeats: 1,
+      },
+      model: { artifactUri: EXAMPLE_MODEL_URI, framework: 'onnx', image: 'local' },
+    });
+    await seedExampleObjects(environment.store, input);
+    const runId = 'e2e-two-instances';
+    const endpointName = `${RESOURCE_NAME_PREFIX}${runToken(runId)}-ep-pair`;
+
+    // Act
+    const outcome = await runLocalOptimization({
+      environment,
+      stateMachine: workflows.optimization,
+      input: input as never,
+      runId,
+    });
+    const servers = environment.host
+      .launchedServers()
+      .filter((server) => server.endpointName === endpointName);
+    const perInstance = environment.host.invocationsPerInstance(endpointName) ?? [];
+    const left = await environment.host.listRunResources(runId, `${RESOURCE_NAME_PREFIX}${runToken(runId)}-`);
+    await environment.close();
+
+    // Assert
+    expect(outcome.result.status).toBe('SUCCEEDED');
+    expect(servers).toHaveLength(2);
+    expect(perInstance.map(({ pid }) => pid)).toEqual(servers.map(({ pid }) => pid));
+    expect(perInstance.every(({ invocations }) => invocations > 0)).toBe(true);
+    expect(left).toEqual({ endpoints: [], endpointConfigs: [], models: [], compilationJobs: [] });
+    expect(servers.map(({ pid }) => pid ?? -1).filter(isAlive)).toEqual([]);
+  }, 60_000);
+
   it('deletes every endpoint through the workflow’s clean-up when a state fails after they exist', async () => {
     // Prepare
     const environment = createLocalEnvironment({

@@ -132,6 +132,39 @@ describe('SageMakerModelHost', () => {
       });
     });
 
+    it('creates a real-time endpoint config with the variant’s routing strategy as its RoutingConfig', async () => {
+      // Arrange
+      sagemaker.on(CreateEndpointConfigCommand).resolves({});
+
+      // Act
+      await host.createEndpointConfig({
+        endpointConfigName: `${PREFIX}ec-c2`,
+        variant: {
+          variantName: 'AllTraffic',
+          modelName: `${PREFIX}m-c2`,
+          instanceType: 'ml.c5.xlarge',
+          initialInstanceCount: 2,
+          routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+        },
+        tags: TAGS,
+      });
+
+      // Assert
+      expect(inputOf(sagemaker.commandCalls(CreateEndpointConfigCommand))).toEqual({
+        EndpointConfigName: `${PREFIX}ec-c2`,
+        ProductionVariants: [
+          {
+            VariantName: 'AllTraffic',
+            ModelName: `${PREFIX}m-c2`,
+            InstanceType: 'ml.c5.xlarge',
+            InitialInstanceCount: 2,
+            RoutingConfig: { RoutingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+          },
+        ],
+        Tags: SAGEMAKER_TAGS,
+      });
+    });
+
     it('creates an async endpoint config with S3 output and failure paths, SNS topics, KMS key and concurrency', async () => {
       // Arrange
       sagemaker.on(CreateEndpointConfigCommand).resolves({});

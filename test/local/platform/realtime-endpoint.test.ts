@@ -1,0 +1,211 @@
+/**
+ * The local front of a real-time endpoint of several instances, over stub instances (real
+ * processes that answer with their pid, so the test sees which instance served each request).
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { RoutingStrategy } from '../../../handlers/ports.js';
+import { LocalRealtimeEndpoint } from '../../../local/platform/realtime-endpoint.js';
+import { isAlive } from './support/model-artifacts.js';
+import { stubCommand, stubLauncher, type StubAnswer, type StubLauncher } from './support/stub-instances.js';
+
+let endpoint: LocalRealtimeEndpoint | undefined;
+
+afterEach(async () => {
+  await endpoint?.shutdown();
+  endpoint = undefined;
+});
+
+function createEndpoint(
+  stubs: StubLauncher,
+  options: { count?: number; routingStrategy?: RoutingStrategy; random?: () => number; lost?: string[] } = {},
+): LocalRealtimeEndpoint {
+  endpoint = new LocalRealtimeEndpoint({
+    endpointName: 'mso-r1-ep-front',
+    initialInstanceCount: options.count ?? 2,
+    routingStrategy: options.routingStrategy ?? 'RANDOM',
+    launchInstance: stubs.launch,
+    onInstanceLost: (reason) => options.lost?.push(reason),
+    ...(options.random === undefined ? {} : { random: options.random }),
+  });
+  return endpoint;
+}
+
+async function invoke(url: string, command: { sleepMs?: number; status?: number } = {}): Promise<StubAnswer> {
+  const response = await fetch(`${url}/invocations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: stubCommand(command),
+  });
+  return (await response.json()) as StubAnswer;
+}
+
+describe('LocalRealtimeEndpoint', () => {
+  it('starts one process per instance behind one front that answers /ping', async () => {
+    // Prepare
+    const stubs = stubLauncher();
+    const front = createEndpoint(stubs, { count: 3 });
+
+    // Act
+    const url = await front.start();
+    const ping = await fetch(`${url}/ping`);
+
+    // Assert
+    expect(ping.status).toBe(200);
+    expect(front.currentInstanceCount).toBe(3);
+    expect(stubs.pids).toHaveLength(3);
+    expect(stubs.pids.filter(isAlive)).toEqual(stubs.pids);
+  });
+
+  it('LEAST_OUTSTANDING_REQUESTS sends a request to the idle instance while the other is busy', async () => {
+    // Prepare
+    const stubs = stubLauncher();
+    const front = createEndpoint(stubs, { routingStrategy: 'LEAST_OUTSTANDING_REQUESTS', random: () => 0 });
+    const url = await front.start();
+
+    // Act
+    const slow = invoke(url, { sleepMs: 600 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quick = await invoke(url);
+    const busy = await slow;
+
+    // Assert
+    expect(busy.pid).toBe(stubs.pids[0]);
+    expect(quick.pid).toBe(stubs.pids[1]);
+  });
+
+  it('RANDOM spreads requests over every instance', async () => {
+    // Prepare
+    const stubs = stubLauncher();
+    const front = createEndpoint(stubs);
+    const url = await front.start();
+
+    // Act
+    const answers: StubAnswer[] = [];
+    for (let i = 0; i < 200; i += 1) answers.push(await invoke(url));
+
+    // Assert: each of two instances gets between 60 and 140 of 200 (outside: p < 1e-8).
+    const served = stubs.pids.map((pid) => answers.filter((answer) => answer.pid === pid).length);
+    expect(served.every((count) => count >= 60 && count <= 140)).toBe(true);
+  });
+
+  it('counts the invocations each instance served', async () => {
+    // Prepare
+    const stubs = stubLauncher();
+    const picks = [0, 0.9, 0.9, 0.1, 0.9];
+    const front = createEndpoint(stubs, { random: () => picks.shift() ?? 0 });
+    const url = await front.start();
+
+    // Act
+    for (let i = 0; i < 5; i += 1) await invoke(url);
+
+    // Assert
+    expect(front.invocationsPerInstance()).toEqual([
+      {
+        instanceId: 'mso-r1-ep-front/instance-1',
+        pid: stubs.pids[0],
+        invocations: 2,
+        outstanding: 0,
+        inService: true,
+      },
+      {
+        instanceId: 'mso-r1-ep-front/instance-2',
+        pid: stubs.pids[1],
+        invocations: 3,
+        outstanding: 0,
+        inService: true,
+      },
+    ]);
+  });
+
+  it('passes a model error through with its status and body', async () => {
+    // Prepare
+    const stubs = stubLauncher();
+    const url = await createEndpoint(stubs).start();
+
+    // Act
+    const response = await fetch(`${url}/invocations`, {
+      method: 'POST',
+      body: stubCommand({ status: 500, error: 'bad input' }),
+    });
+
+    // Assert
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'bad input' });
+  });
+
+  it('starts and stops processes when the desired instance count changes', async () => {
+    // Prepare
+    const stubs = stubLauncher();
+    const front = createEndpoint(stubs);
+    const url = await front.start();
+
+    // Act
+    await front.setDesiredInstanceCount(3);
+    const grown = front.currentInstanceCount;
+    await front.setDesiredInstanceCount(1);
+    const answer = await invoke(url);
+
+    // Assert
+    expect(grown).toBe(3);
+    expect(front.currentInstanceCount).toBe(1);
+    expect(stubs.pids.filter(isAlive)).toEqual([stubs.pids[0]]);
+    expect(answer.pid).toBe(stubs.pids[0]);
+  });
+
+  it('refuses a desired instance count below 1', async () => {
+    // Prepare
+    const front = createEndpoint(stubLauncher());
+    await front.start();
+
+    // Act
+    const change = front.setDesiredInstanceCount(0);
+
+    // Assert
+    await expect(change).rejects.toThrow(
+      'Endpoint mso-r1-ep-front: desired instance count got 0, expected an integer of at least 1',
+    );
+  });
+
+  it('stops every instance process on shutdown', async () => {
+    // Prepare
+    const stubs = stubLauncher();
+    const front = createEndpoint(stubs, { count: 3 });
+    await front.start();
+
+    // Act
+    await front.shutdown();
+
+    // Assert
+    expect(stubs.pids).toHaveLength(3);
+    expect(stubs.pids.filter(isAlive)).toEqual([]);
+  });
+
+  it('fails to start, with no process left, when one instance cannot start', async () => {
+    // Prepare
+    const stubs = stubLauncher({ failStart: true });
+    const front = createEndpoint(stubs);
+
+    // Act
+    const start = front.start();
+
+    // Assert
+    await expect(start).rejects.toThrow(/stub instance \(pid \d+\) exited with code 3 before it was ready/);
+    expect(stubs.pids.filter(isAlive)).toEqual([]);
+  });
+
+  it('reports an instance that dies while in service', async () => {
+    // Prepare
+    const stubs = stubLauncher();
+    const lost: string[] = [];
+    const front = createEndpoint(stubs, { lost });
+    await front.start();
+    const victim = stubs.pids[1] ?? 0;
+
+    // Act
+    process.kill(victim, 'SIGKILL');
+    while (front.currentInstanceCount > 1) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    // Assert
+    expect(lost).toEqual([`Instance mso-r1-ep-front/instance-2 (pid ${victim}) killed by SIGKILL`]);
+  });
+});
