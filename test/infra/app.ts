@@ -14,7 +14,12 @@ export const FIXTURE_STEP = 'probe-step';
 
 export type TestAppOptions = ConfiguredAppOptions;
 
-/** An App configured as `cdk synth` configures it (see createConfiguredApp). */
+/**
+ * An App configured as `cdk synth` configures it (see createConfiguredApp), but for aws-cdk-lib's
+ * built-in CloudFormation validation, off unless asked for: it costs about 3 CPU-seconds per suite
+ * and 1.7 s per whole-stack synth. The app's suites (serving-optimizer-app*.test.ts,
+ * optimizer-config.test.ts) turn it on, so every configuration `cdk synth` builds is still checked.
+ */
 export function createTestApp(options: TestAppOptions = {}): App {
-  return createConfiguredApp(options);
+  return createConfiguredApp({ builtinCloudFormationValidation: false, ...options });
 }

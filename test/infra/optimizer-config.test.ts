@@ -24,7 +24,8 @@ describe('the optimizer config file', () => {
     () => {
       // Prepare
       const config = loadOptimizerConfig('optimizer.config.example.json', ROOT);
-      const app = createTestApp();
+      // Every check `cdk synth` runs: this configuration has resources the default stack lacks.
+      const app = createTestApp({ builtinCloudFormationValidation: true });
 
       // Act
       const { stack } = buildServingOptimizerApp(app, TEST_ENV, config.stackProps, config.stackName);

@@ -12,8 +12,8 @@ describe('buildServingOptimizerApp', () => {
   it(
     'synthesizes an environment-agnostic stack when no account or region is given',
     () => {
-      // Prepare
-      const app = createTestApp();
+      // Prepare: with every check `cdk synth` runs, as it builds this stack without credentials.
+      const app = createTestApp({ builtinCloudFormationValidation: true });
       buildServingOptimizerApp(app);
 
       // Act

@@ -38,10 +38,10 @@ function messageOf(error: unknown): string {
 
 describe('buildServingOptimizerApp', () => {
   it(
-    'synthesizes the ServingOptimizer stack with the cdk-nag and CloudFormation Guard checks passing',
+    'synthesizes the ServingOptimizer stack with the cdk-nag, CloudFormation Guard and built-in CloudFormation validation checks passing',
     () => {
       // Prepare
-      const app = createTestApp();
+      const app = createTestApp({ builtinCloudFormationValidation: true });
       buildServingOptimizerApp(app, TEST_ENV);
 
       // Act

@@ -23,7 +23,9 @@ interface StateFound {
 
 /** Both workflows' states, from their synthesized definitions (imported functions: no bundling). */
 function synthesizedStates(): Record<'optimization' | 'async', Map<string, StateFound[]>> {
-  const stack = new Stack(new App(), 'Profiles', { env: { account: '123456789012', region: 'us-east-1' } });
+  // No built-in CloudFormation validation: it costs ~3 CPU-seconds to start; the app's suites run it.
+  const app = new App({ builtinCloudFormationValidation: false });
+  const stack = new Stack(app, 'Profiles', { env: { account: '123456789012', region: 'us-east-1' } });
   const fn = (name: string) =>
     LambdaFunction.fromFunctionArn(stack, name, `arn:aws:lambda:us-east-1:123456789012:function:${name}`);
   new OptimizationWorkflow(stack, 'Optimization', {

@@ -79,7 +79,8 @@ describe('scalingPolicyFor', () => {
       .split('\n')
       .filter((line) => !line.startsWith('import '))
       .join('\n');
-    const stack = new Stack(new App(), 'Snippet');
+    // No built-in CloudFormation validation: it costs ~3 CPU-seconds to start; the app's suites run it.
+    const stack = new Stack(new App({ builtinCloudFormationValidation: false }), 'Snippet');
 
     // Act
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the report's own snippet, nothing user-written

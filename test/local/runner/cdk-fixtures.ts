@@ -5,9 +5,13 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { ExtractedStateMachine, TaskHandler, TaskResolver } from '../../../local/runner/index.js';
 import { extractStateMachines } from '../../../local/runner/index.js';
 
-/** A fresh offline stack: explicit env, no bundling. */
+/**
+ * A fresh offline stack: explicit env, no bundling, and no built-in CloudFormation validation (about
+ * 3 CPU-seconds per suite; these stacks are the runner's fixtures, never deployed: see
+ * test/infra/app.ts).
+ */
 export function newStack(): Stack {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
   return new Stack(app, 'RunnerTest', { env: { account: '123456789012', region: 'us-east-1' } });
 }
 
