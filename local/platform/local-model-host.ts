@@ -621,29 +621,12 @@ export class LocalModelHost implements ModelHost {
       for (const warning of cpu.warnings) this.options.logger.warn(warning, { endpointName });
       const modelDir = await this.extractModel(endpointName, model);
       if (!isCreating(endpoint)) return;
-      const launchServer = modelServerLauncher({
-        modelDir,
-        environment: { ...model.environment, ...cpu.addedEnvironment },
-        startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-        stopGraceMs: this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
-      });
       const asyncEndpoint = new LocalAsyncEndpoint({
         endpointName,
         variantName: endpoint.variant.variantName,
         config: asyncInference,
         initialInstanceCount: endpoint.variant.initialInstanceCount ?? 1,
-        launchInstance: (instanceId) => {
-          const instance = launchServer(instanceId);
-          const launch: (typeof this.launched)[number] = { endpointName, pid: instance.pid, cpu };
-          this.launched.push(launch);
-          void instance.ready.then(
-            (url) => {
-              launch.url = url;
-            },
-            () => undefined,
-          );
-          return instance;
-        },
+        launchInstance: this.recordingLauncher(endpointName, cpu, modelDir, model),
         store: this.options.store,
         platform: this.asyncPlatform,
         onFailed: (reason) => {
