@@ -21,6 +21,13 @@ import {
   usToMs,
 } from '../load-test/index.js';
 import { type NoiseFigures, withinNoise } from './noise.js';
+import {
+  type LogDeviation,
+  logDeviation,
+  poolNoise,
+  RERUN_CONFIDENCE,
+  rerunInterval,
+} from './rerun-interval.js';
 import type { EndpointMetrics } from '../ports.js';
 import { candidateAtTargetOf, serveTargetSection } from '../serving/serve-target.js';
 import { type CandidateAtTarget, costAtTargetKey } from '../serving/target-sizing.js';
@@ -28,7 +35,14 @@ import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { compiledComparisons } from './compiled-comparison.js';
 import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';
-import type { CandidateReport, Recommendation, Report, ReportSpread, ReportStep } from './report.js';
+import type {
+  CandidateReport,
+  Recommendation,
+  Report,
+  ReportSpread,
+  ReportStep,
+  RunNoise,
+} from './report.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;
@@ -84,6 +98,8 @@ interface Measured {
   readonly costPer1MIsUpperBound: boolean;
   /** Sized for the SLA's target TPS, when it names one (handlers/serving/target-sizing.ts). */
   readonly atTarget?: CandidateAtTarget;
+  /** The sustainable load's measurements on the log scale, when it was measured more than once. */
+  readonly deviation?: { readonly tps?: LogDeviation; readonly p95Ms?: LogDeviation };
 }
 
 interface Saturation {
@@ -124,6 +140,55 @@ function reportSpread(result: LoadTestResult, costPerHourUsd: number | undefined
     : { ...spread, costPer1MUsd: { min: costAt(spread.tps.max), max: costAt(spread.tps.min) } };
 }
 
+/** The sustainable load's measurements (the original and its repeats), as `settleRounds` takes them. */
+function deviationOf(
+  sustainable: ReportStep | undefined,
+  repeats: readonly ReportStep[],
+): Measured['deviation'] {
+  if (sustainable === undefined) return undefined;
+  const measured = [sustainable, ...repeats.filter((step) => step.load === sustainable.load)];
+  if (measured.length < 2) return undefined;
+  const tps = logDeviation(measured.map((step) => step.tps));
+  const p95Ms = logDeviation(
+    measured.flatMap((step) => (step.latencyMs === null ? [] : [step.latencyMs.p95])),
+  );
+  return { ...(tps === undefined ? {} : { tps }), ...(p95Ms === undefined ? {} : { p95Ms }) };
+}
+
+/** The run's noise, pooled over the candidates measured more than once. */
+function runNoiseOf(measured: readonly Measured[]): RunNoise | undefined {
+  const deviations = measured.flatMap((m) => (m.deviation === undefined ? [] : [m.deviation]));
+  const tps = poolNoise(deviations.flatMap((d) => (d.tps === undefined ? [] : [d.tps])));
+  if (tps === undefined) return undefined;
+  const p95Ms = poolNoise(deviations.flatMap((d) => (d.p95Ms === undefined ? [] : [d.p95Ms])));
+  return {
+    confidence: RERUN_CONFIDENCE,
+    candidates: deviations.filter((d) => d.tps !== undefined).length,
+    tps: { logSd: round(tps.logSd, 5), degreesOfFreedom: tps.degreesOfFreedom },
+    ...(p95Ms === undefined
+      ? {}
+      : { p95Ms: { logSd: round(p95Ms.logSd, 5), degreesOfFreedom: p95Ms.degreesOfFreedom } }),
+  };
+}
+
+/** The spread with where a re-run's medians are expected, from the run's noise. */
+function withRerun(spread: ReportSpread, costPerHourUsd: number | undefined, noise: RunNoise): ReportSpread {
+  const tps = rerunInterval(spread.tps.median, spread.n, noise.tps);
+  const p95Ms =
+    noise.p95Ms === undefined ? undefined : rerunInterval(spread.p95Ms.median, spread.n, noise.p95Ms);
+  const costAt = (value: number): number => round(((costPerHourUsd ?? 0) / (value * 3600)) * 1e6, 4);
+  return {
+    ...spread,
+    rerun: {
+      tps: { min: round(tps.min, 1), max: round(tps.max, 1) },
+      ...(p95Ms === undefined ? {} : { p95Ms: { min: round(p95Ms.min, 3), max: round(p95Ms.max, 3) } }),
+      ...(spread.costPer1MUsd === undefined || costPerHourUsd === undefined
+        ? {}
+        : { costPer1MUsd: { min: costAt(tps.max), max: costAt(tps.min) } }),
+    },
+  };
+}
+
 function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured {
   const steps = reportSteps(result.steps);
   const probes = reportSteps(result.probes ?? []);
@@ -158,6 +223,7 @@ function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured 
     }
   }
   const saturation = sustainable === undefined ? undefined : saturationOf(result, steps);
+  const deviation = deviationOf(sustainable, repeats);
   const spread = reportSpread(
     result,
     candidate.kind === 'serverless' || costPer1MUsd === undefined ? undefined : costPerHourUsd,
@@ -171,6 +237,7 @@ function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured 
     ...(spread === undefined ? {} : { spread }),
     ...(sustainable === undefined ? {} : { sustainable }),
     ...(saturation === undefined ? {} : { saturation }),
+    ...(deviation === undefined ? {} : { deviation }),
     // Serverless bills each request's duration, whatever the load: only a price per hour spread
     // over a throughput that may be higher makes the figure a bound.
     costPer1MIsUpperBound:
@@ -273,13 +340,11 @@ function latencyOf(m: Measured): LatencyPercentilesMs | undefined {
 }
 
 function noiseFigures(m: Measured): NoiseFigures {
-  const tps = m.result.sustainableTps ?? 0;
-  const cost = m.costPer1MUsd;
   return {
     id: m.candidate.id,
-    tps: m.spread === undefined ? { min: tps, max: tps } : m.spread.tps,
-    ...(cost === undefined ? {} : { costPer1MUsd: m.spread?.costPer1MUsd ?? { min: cost, max: cost } }),
-    repeated: m.spread !== undefined,
+    tps: m.result.sustainableTps ?? 0,
+    ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
+    n: m.spread?.n ?? 1,
   };
 }
 
@@ -446,6 +511,7 @@ export function buildReport(input: BuildReportInput): Report {
     measured.filter((m) => m.sustainable !== undefined),
   );
   const best = qualifying[0];
+  const runNoise = runNoiseOf(measured);
   const instancesFor = (m: Measured): number | undefined => m.atTarget?.instances;
 
   const candidates: CandidateReport[] = tested.map((candidate, index) => {
@@ -526,7 +592,9 @@ export function buildReport(input: BuildReportInput): Report {
       steps: m.steps,
       ...(m.probes.length === 0 ? {} : { probes: m.probes }),
       ...(m.repeats.length === 0 ? {} : { repeats: m.repeats }),
-      ...(m.spread === undefined ? {} : { spread: m.spread }),
+      ...(m.spread === undefined
+        ? {}
+        : { spread: runNoise === undefined ? m.spread : withRerun(m.spread, m.costPerHourUsd, runNoise) }),
       ...(m.result.roundsNote === undefined ? {} : { roundsNote: m.result.roundsNote }),
       sustainableTps: m.result.sustainableTps === null ? null : round(m.result.sustainableTps, 2),
       sustainableStep: m.result.sustainableStep,
@@ -555,6 +623,7 @@ export function buildReport(input: BuildReportInput): Report {
           plan.objective,
           noiseFigures(best),
           qualifying[1] === undefined ? undefined : noiseFigures(qualifying[1]),
+          runNoise?.tps,
         );
   const recommendation: Recommendation | null =
     best === undefined
@@ -572,7 +641,7 @@ export function buildReport(input: BuildReportInput): Report {
           ...(latencyOf(best) === undefined ? {} : { latencyMs: latencyOf(best) }),
           ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
           ...(noise === undefined ? {} : { withinNoise: noise }),
-          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}${noise === undefined ? '' : `; within noise: ${noise.detail} overlap over the repeats, so the ranking may not hold`}`,
+          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}${noise === undefined ? '' : `; within noise: ${noise.detail}, so a re-run may not rank them so`}`,
         };
   const serveTarget = serveTargetSection({
     plan,
@@ -606,6 +675,7 @@ export function buildReport(input: BuildReportInput): Report {
     outcomeText: outcomeSentence(outcome, counts, recommendation?.candidateId),
     ...(serveTarget === undefined ? {} : { serveTarget }),
     candidates,
+    ...(runNoise === undefined ? {} : { noise: runNoise }),
     recommendation,
     ...(recommendation === null
       ? {

@@ -4,18 +4,21 @@ import { EXIT_CODES } from '../contracts/exit-codes.js';
 import { toInputIssues } from '../contracts/validation.js';
 import type { FigureRange } from './noise.js';
 import type { CandidateReport, Report } from './report.js';
+import { beyondNoise, combineNoise, noisePercent, type PooledNoise } from './rerun-interval.js';
 
 /**
  * Two runs side by side (issue #16, item 3): the candidates they share, matched by id, each with
  * its sustainable TPS, p95 at that load and cost per 1M in both runs, the change, and whether the
  * change exceeds the noise the runs measured.
  *
- * The noise is the measured spread when there is one: a figure measured more than once has a range
- * (`spread`, min–max over the repeats), and two runs differ beyond noise only when their ranges do
- * not overlap, the same test `recommendation.withinNoise` applies between two candidates of one
- * run (noise.ts). A figure measured once on both sides has no range: it is judged against a stated
- * tolerance (±5 % by default) and said to be so ("no spread measured"). One side with a range and
- * the other a single value: the value must fall outside the range.
+ * The noise is the runs' measured noise when they have one (`report.noise`: the repeats' relative
+ * spread pooled over each run's candidates, and over both runs here; rerun-interval.ts): a figure
+ * changed beyond noise when the two medians differ by more than that noise allows at 95 % for
+ * their counts, the same test `recommendation.withinNoise` applies between two candidates of one
+ * run (noise.ts). Reports written before the runs had a noise figure fall back to their min–max
+ * ranges (beyond noise when they do not overlap). Runs without repeats have no measure of their
+ * noise: a change is judged against a stated tolerance (±5 % by default) and said to be so ("no
+ * spread measured").
  *
  * The run's verdict follows the candidate the base run recommended: `regressed` when that
  * candidate's TPS went down, or its p95 or cost per 1M up, beyond noise (or it no longer meets the
@@ -50,17 +53,20 @@ export type FigureVerdict = 'improved' | 'regressed' | 'within noise' | 'not com
 
 /**
  * How a figure's verdict was reached:
+ * - `noise`: the runs' pooled noise (`report.noise` of either run or both) bounds the change at 95 %;
  * - `ranges`: at least one side was measured more than once; the ranges (or range and value) overlap or not;
  * - `tolerance`: no spread measured on either side; the change is within the tolerance or not;
  * - `sla`: the candidate met the SLA in one run only (its sustainable TPS is null in the other);
  * - `missing`: the figure is missing on one side or both (no price, no load met the SLA).
  */
-export type FigureBasis = 'ranges' | 'tolerance' | 'sla' | 'missing';
+export type FigureBasis = 'noise' | 'ranges' | 'tolerance' | 'sla' | 'missing';
 
 /** One figure of one run: the value reported, and its range when measured more than once. */
 export interface MeasuredFigure {
   readonly value: number;
   readonly range?: FigureRange;
+  /** Measurements the value is the median of; 1 when measured once. */
+  readonly n?: number;
 }
 
 export interface FigureComparison {
@@ -72,6 +78,8 @@ export interface FigureComparison {
   readonly changePercent: number | null;
   readonly verdict: FigureVerdict;
   readonly basis: FigureBasis;
+  /** With the `noise` basis: the largest change (±, %) the runs' noise explains at 95 %. */
+  readonly noisePercent?: number;
 }
 
 export type CandidateChange = 'improved' | 'regressed' | 'unchanged';
@@ -143,28 +151,32 @@ function round(value: number, digits: number): number {
 
 function figureOf(candidate: CandidateReport, name: FigureName): MeasuredFigure | null {
   const spread = candidate.spread;
+  const measured = (value: number, range: FigureRange | undefined): MeasuredFigure =>
+    spread === undefined || range === undefined
+      ? { value }
+      : { value, range: { min: range.min, max: range.max }, n: spread.n };
   switch (name) {
     case 'tps':
-      if (candidate.sustainableTps === null) return null;
-      return spread === undefined
-        ? { value: candidate.sustainableTps }
-        : { value: candidate.sustainableTps, range: { min: spread.tps.min, max: spread.tps.max } };
+      return candidate.sustainableTps === null ? null : measured(candidate.sustainableTps, spread?.tps);
     case 'p95Ms': {
       const p95 = candidate.latencyAtSustainableMs?.p95;
-      if (p95 === undefined) return null;
-      return spread === undefined
-        ? { value: p95 }
-        : { value: p95, range: { min: spread.p95Ms.min, max: spread.p95Ms.max } };
+      return p95 === undefined ? null : measured(p95, spread?.p95Ms);
     }
     case 'costPer1MUsd': {
       const cost = candidate.costPer1MUsd;
-      if (cost === undefined) return null;
-      const range = spread?.costPer1MUsd;
-      return range === undefined
-        ? { value: cost }
-        : { value: cost, range: { min: range.min, max: range.max } };
+      return cost === undefined ? null : measured(cost, spread?.costPer1MUsd);
     }
   }
+}
+
+/** Both runs' noise per figure; cost per 1M is a price over the TPS, so it has the TPS's. */
+interface ComparisonNoise {
+  readonly tps?: PooledNoise;
+  readonly p95Ms?: PooledNoise;
+}
+
+function noiseFor(noise: ComparisonNoise, name: FigureName): PooledNoise | undefined {
+  return name === 'p95Ms' ? noise.p95Ms : noise.tps;
 }
 
 function rangeOf(figure: MeasuredFigure): FigureRange {
@@ -177,6 +189,7 @@ export function compareFigure(
   base: MeasuredFigure | null,
   next: MeasuredFigure | null,
   tolerancePercent: number = DEFAULT_NOISE_TOLERANCE_PERCENT,
+  noise?: PooledNoise,
 ): FigureComparison {
   if (base === null || next === null) {
     // A sustainable TPS is null when no load met the SLA: meeting it in one run only is the change.
@@ -195,7 +208,14 @@ export function compareFigure(
   const better = HIGHER_IS_BETTER[name] ? change > 0 : change < 0;
   let basis: FigureBasis;
   let withinNoise: boolean;
-  if (base.range === undefined && next.range === undefined) {
+  let explained: number | undefined;
+  if (noise !== undefined) {
+    basis = 'noise';
+    const a = { value: base.value, n: base.n ?? 1 };
+    const b = { value: next.value, n: next.n ?? 1 };
+    withinNoise = !beyondNoise(a, b, noise);
+    explained = noisePercent(noise, a.n, b.n);
+  } else if (base.range === undefined && next.range === undefined) {
     basis = 'tolerance';
     withinNoise = changePercent === null ? change === 0 : Math.abs(changePercent) <= tolerancePercent;
   } else {
@@ -211,6 +231,7 @@ export function compareFigure(
     changePercent: changePercent === null ? null : round(changePercent, 1),
     verdict: withinNoise ? 'within noise' : better ? 'improved' : 'regressed',
     basis,
+    ...(explained === undefined ? {} : { noisePercent: explained }),
   };
 }
 
@@ -235,7 +256,12 @@ function changeText(name: FigureName, figure: FigureComparison): string {
     return figure.base === null ? 'now meets the SLA' : 'no longer meets the SLA';
   }
   const percent = figure.changePercent === null ? '' : ` (${signedPercent(figure.changePercent)})`;
-  const basis = figure.basis === 'tolerance' ? ', no spread measured' : ', ranges do not overlap';
+  const basis =
+    figure.basis === 'tolerance'
+      ? ', no spread measured'
+      : figure.basis === 'noise'
+        ? `, beyond the runs' noise (±${figure.noisePercent ?? '?'} %)`
+        : ', ranges do not overlap';
   const value = (side: MeasuredFigure | null): string =>
     side === null ? '—' : formatFigure(name, side.value);
   return `${FIGURE_LABELS[name]} ${value(figure.base)} → ${value(figure.new)}${percent}${basis}`;
@@ -262,17 +288,11 @@ function compareCandidate(
   base: CandidateReport,
   next: CandidateReport,
   tolerancePercent: number,
+  noise: ComparisonNoise,
 ): CandidateComparison {
-  const figures = {
-    tps: compareFigure('tps', figureOf(base, 'tps'), figureOf(next, 'tps'), tolerancePercent),
-    p95Ms: compareFigure('p95Ms', figureOf(base, 'p95Ms'), figureOf(next, 'p95Ms'), tolerancePercent),
-    costPer1MUsd: compareFigure(
-      'costPer1MUsd',
-      figureOf(base, 'costPer1MUsd'),
-      figureOf(next, 'costPer1MUsd'),
-      tolerancePercent,
-    ),
-  };
+  const compare = (name: FigureName): FigureComparison =>
+    compareFigure(name, figureOf(base, name), figureOf(next, name), tolerancePercent, noiseFor(noise, name));
+  const figures = { tps: compare('tps'), p95Ms: compare('p95Ms'), costPer1MUsd: compare('costPer1MUsd') };
   const named = (verdict: FigureVerdict): FigureName[] =>
     FIGURE_NAMES.filter((name) => figures[name].verdict === verdict);
   const regressed = named('regressed');
@@ -380,14 +400,22 @@ function runVerdict(
   };
 }
 
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Partial<Record<K, V>>);
+}
+
 /** Compares a new run's report with a base run's. Pure: the caller reads and parses both. */
 export function compareRuns(base: Report, next: Report, options: CompareRunsOptions = {}): RunComparison {
   const tolerancePercent = options.tolerancePercent ?? DEFAULT_NOISE_TOLERANCE_PERCENT;
   const nextById = new Map(next.candidates.map((candidate) => [candidate.id, candidate]));
   const baseIds = new Set(base.candidates.map((candidate) => candidate.id));
+  const noise: ComparisonNoise = {
+    ...optional('tps', combineNoise(base.noise?.tps, next.noise?.tps)),
+    ...optional('p95Ms', combineNoise(base.noise?.p95Ms, next.noise?.p95Ms)),
+  };
   const candidates = base.candidates.flatMap((candidate) => {
     const other = nextById.get(candidate.id);
-    return other === undefined ? [] : [compareCandidate(candidate, other, tolerancePercent)];
+    return other === undefined ? [] : [compareCandidate(candidate, other, tolerancePercent, noise)];
   });
   const { verdict, reason } = runVerdict(base, next, candidates);
   const baseSide = sideOf(base);
@@ -411,6 +439,10 @@ export function compareRuns(base: Report, next: Report, options: CompareRunsOpti
 }
 
 const rangeSchema = z.object({ min: z.number(), max: z.number() });
+const pooledNoiseSchema = z.object({
+  logSd: z.number().nonnegative(),
+  degreesOfFreedom: z.number().int().positive(),
+});
 
 /** The fields of report.json the comparison reads: checked, so a wrong file is named, not misread. */
 const comparableReportSchema = z.object({
@@ -432,10 +464,16 @@ const comparableReportSchema = z.object({
       latencyAtSustainableMs: z.object({ p95: z.number() }).optional(),
       costPer1MUsd: z.number().optional(),
       spread: z
-        .object({ tps: rangeSchema, p95Ms: rangeSchema, costPer1MUsd: rangeSchema.optional() })
+        .object({
+          n: z.number().int().positive(),
+          tps: rangeSchema,
+          p95Ms: rangeSchema,
+          costPer1MUsd: rangeSchema.optional(),
+        })
         .optional(),
     }),
   ),
+  noise: z.object({ tps: pooledNoiseSchema, p95Ms: pooledNoiseSchema.optional() }).optional(),
   recommendation: z.object({ candidateId: z.string() }).nullable(),
 });
 

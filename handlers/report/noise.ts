@@ -1,4 +1,5 @@
 import type { WithinNoise } from './report.js';
+import { beyondNoise, noisePercent, type PooledNoise, RERUN_CONFIDENCE } from './rerun-interval.js';
 
 /** A figure as measured: a range over repeats, or one value (min = max) when measured once. */
 export interface FigureRange {
@@ -9,47 +10,40 @@ export interface FigureRange {
 export interface NoiseFigures {
   readonly id: string;
   /** Absent when the candidate has no price (nothing to compare). */
-  readonly costPer1MUsd?: FigureRange;
-  readonly tps: FigureRange;
-  /** Whether any of these figures comes from more than one measurement. */
-  readonly repeated: boolean;
-}
-
-function overlaps(a: FigureRange, b: FigureRange): boolean {
-  return a.min <= b.max && b.min <= a.max;
-}
-
-function rangeText(range: FigureRange, format: (value: number) => string): string {
-  return range.min === range.max ? format(range.min) : `${format(range.min)}–${format(range.max)}`;
+  readonly costPer1MUsd?: number;
+  readonly tps: number;
+  /** Measurements the figures are the median of (1 without repeats). */
+  readonly n: number;
 }
 
 /**
- * Whether the winner's lead over the runner-up is within noise: the ranges of the figure the
- * objective ranks on (cost per 1M, or TPS for highest-tps) overlap, so repeats could swap them.
- * Only figures measured more than once have a range to speak of: with single measurements (or
- * the lowest-latency objective, ranked on the first step alone) there is no call.
+ * Whether the winner's lead over the runner-up is within noise: the figure the objective ranks on
+ * (cost per 1M, or TPS for highest-tps) differs by less than the run's measured noise allows
+ * (rerun-interval.ts: the repeats' relative spread pooled over the run's candidates, at 95 %), so
+ * a re-run could swap them. Without repeats the run has no measure of its noise and there is no
+ * call; nor for the lowest-latency objective, which ranks on the first step alone. Cost per 1M is
+ * a price divided by the TPS, so its relative noise is the TPS's.
  */
 export function withinNoise(
   objective: string,
   best: NoiseFigures,
   runnerUp: NoiseFigures | undefined,
+  noise: PooledNoise | undefined,
 ): WithinNoise | undefined {
-  if (runnerUp === undefined || !(best.repeated || runnerUp.repeated)) return undefined;
-  if (objective === 'highest-tps') {
-    if (!overlaps(best.tps, runnerUp.tps)) return undefined;
-    const tps = (value: number): string => value.toFixed(1);
-    return {
-      runnerUp: runnerUp.id,
-      detail: `TPS ${rangeText(best.tps, tps)} vs ${rangeText(runnerUp.tps, tps)} for ${runnerUp.id}`,
-    };
-  }
-  if (objective === 'lowest-latency') return undefined;
-  const a = best.costPer1MUsd;
-  const b = runnerUp.costPer1MUsd;
-  if (a === undefined || b === undefined || !overlaps(a, b)) return undefined;
-  const usd = (value: number): string => `$${value.toFixed(4)}`;
+  if (runnerUp === undefined || noise === undefined || objective === 'lowest-latency') return undefined;
+  const byTps = objective === 'highest-tps';
+  const a = byTps ? best.tps : best.costPer1MUsd;
+  const b = byTps ? runnerUp.tps : runnerUp.costPer1MUsd;
+  if (a === undefined || b === undefined) return undefined;
+  if (beyondNoise({ value: a, n: best.n }, { value: b, n: runnerUp.n }, noise)) return undefined;
+  const format = byTps
+    ? (value: number): string => value.toFixed(1)
+    : (value: number): string => `$${value.toFixed(4)}`;
+  const apart = a > 0 ? Math.round((Math.abs(b - a) / a) * 1000) / 10 : 0;
   return {
     runnerUp: runnerUp.id,
-    detail: `cost per 1M ${rangeText(a, usd)} vs ${rangeText(b, usd)} for ${runnerUp.id}`,
+    detail:
+      `${byTps ? 'TPS' : 'cost per 1M'} ${format(a)} vs ${format(b)} for ${runnerUp.id}: ${apart} % apart, ` +
+      `within the run's noise (±${noisePercent(noise, best.n, runnerUp.n)} % at ${RERUN_CONFIDENCE * 100} %)`,
   };
 }

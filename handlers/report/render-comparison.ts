@@ -41,6 +41,8 @@ export function changeCell(name: FigureName, figure: FigureComparison): string {
 /** The verdict and, when it was not a comparison of measured ranges, how it was reached. */
 export function verdictCell(figure: FigureComparison, tolerancePercent: number): string {
   switch (figure.basis) {
+    case 'noise':
+      return `${figure.verdict} (noise ±${figure.noisePercent ?? '?'} %)`;
     case 'ranges':
       return figure.verdict;
     case 'tolerance':
@@ -90,8 +92,9 @@ function summaryLines(comparison: RunComparison): { head: string[]; tail: string
   if (comparison.onlyInNew.length > 0) tail.push(`Only in new: ${comparison.onlyInNew.join(', ')}`);
   for (const note of comparison.notes) tail.push(`Note: ${note}`);
   tail.push(
-    'Beyond noise: the runs’ min–max ranges over their repeats do not overlap; a figure measured once in both runs ' +
-      `has no spread and is judged against ±${comparison.tolerancePercent} %.`,
+    'Beyond noise: the change exceeds what the runs’ measured noise explains at 95 % (their repeats’ spread, pooled ' +
+      'over both runs’ candidates); reports without that figure are judged on their min–max ranges, and runs without ' +
+      `repeats against ±${comparison.tolerancePercent} %.`,
   );
   return { head, tail };
 }

@@ -4,7 +4,7 @@ import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js
 import { compiledComparisonMarkdown } from './compiled-comparison.js';
 import { candidateDeployMarkdown, deployMarkdown } from './render-deploy.js';
 import { serveTargetMarkdown } from './render-serve-target.js';
-import type { CandidateReport, CandidateVerdict, Report, ReportStep } from './report.js';
+import type { CandidateReport, CandidateVerdict, RerunRanges, Report, ReportStep } from './report.js';
 
 /*
  * report.md, and the content both renderers share: the Markdown and the HTML page show the same
@@ -197,6 +197,17 @@ function rangeText(
   return range.min === range.max ? format(range.min) : `${format(range.min)}–${format(range.max)}`;
 }
 
+/** Where a re-run's medians are expected, from the run's noise (report.noise). */
+function rerunLine(rerun: RerunRanges): string {
+  return (
+    `A re-run (95 %, the run's noise): TPS ${rangeText(rerun.tps, formatTps)}` +
+    (rerun.p95Ms === undefined ? '' : `, p95 ${rangeText(rerun.p95Ms, formatMs)} ms`) +
+    (rerun.costPer1MUsd === undefined
+      ? ''
+      : `, cost per 1M ${rangeText(rerun.costPer1MUsd, (value) => usd(value))}`)
+  );
+}
+
 /** The knee probes, the repeats' spread and why rounds ended early, one fact each. */
 export function roundLines(candidate: CandidateReport): string[] {
   const probes = candidate.probes ?? [];
@@ -216,6 +227,7 @@ export function roundLines(candidate: CandidateReport): string[] {
             (spread.costPer1MUsd === undefined
               ? ''
               : `, cost per 1M ${rangeText(spread.costPer1MUsd, (value) => usd(value))}`),
+          ...(spread.rerun === undefined ? [] : [rerunLine(spread.rerun)]),
         ]),
     ...(candidate.roundsNote === undefined ? [] : [`Rounds: ${candidate.roundsNote}`]),
   ];

@@ -5,6 +5,7 @@ import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/o
 import type { EndpointMetrics } from '../ports.js';
 import type { ServeTarget } from '../serving/serve-target.js';
 import type { CandidateAtTarget } from '../serving/target-sizing.js';
+import type { PooledNoise } from './rerun-interval.js';
 import type {
   LatencyPercentilesMs,
   LatencySla,
@@ -36,6 +37,8 @@ export interface Report {
   /** "Serve X TPS": the count, cost and autoscaling policy for the SLA's target, when it names one. */
   readonly serveTarget?: ServeTarget;
   readonly candidates: readonly CandidateReport[];
+  /** The run's measured noise, when any candidate's sustainable load was measured more than once. */
+  readonly noise?: RunNoise;
   readonly recommendation: Recommendation | null;
   /** Why nothing was recommended, when nothing was. */
   readonly noRecommendationReason?: string;
@@ -151,12 +154,38 @@ export interface CandidateReport {
 export interface ReportSpread extends MeasuredSpread {
   /** Instance-priced candidates: the cost per 1M at the highest and the lowest TPS measured. */
   readonly costPer1MUsd?: { readonly min: number; readonly max: number };
+  /**
+   * Where a re-run's medians are expected (95 %), from the run's pooled noise (`Report.noise`);
+   * wider than the min–max, which holds only this run's measurements (rerun-interval.ts).
+   */
+  readonly rerun?: RerunRanges;
 }
 
-/** The winner and the runner-up cannot be told apart: their figures' ranges overlap. */
+export interface RerunRanges {
+  readonly tps: { readonly min: number; readonly max: number };
+  /** Absent when the run's latencies gave no noise figure. */
+  readonly p95Ms?: { readonly min: number; readonly max: number };
+  readonly costPer1MUsd?: { readonly min: number; readonly max: number };
+}
+
+/**
+ * The run's measured noise: the relative spread of one measurement (standard deviation of the
+ * figure's logarithm), pooled over every candidate whose sustainable load was measured more than
+ * once. Absent without repeats. Re-run intervals, "within noise" and run comparisons use it.
+ */
+export interface RunNoise {
+  readonly confidence: number;
+  /** Candidates pooled. */
+  readonly candidates: number;
+  readonly tps: PooledNoise;
+  /** Absent when fewer than two measurements had latencies. */
+  readonly p95Ms?: PooledNoise;
+}
+
+/** The winner and the runner-up cannot be told apart: their figures differ by less than the run's noise. */
 export interface WithinNoise {
   readonly runnerUp: string;
-  /** What overlapped, e.g. "cost per 1M $0.21–0.25 vs $0.24–0.30". */
+  /** The figures and the noise, e.g. "cost per 1M $0.0597 vs $0.0612 for b: 2.5 % apart, within the run's noise (±4.3 % at 95 %)". */
   readonly detail: string;
 }
 

@@ -3,6 +3,7 @@ import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
 import { compiledComparisonText } from '../../handlers/report/compiled-comparison.js';
 import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
+import { noisePercent } from '../../handlers/report/rerun-interval.js';
 import { formatRate } from './progress.js';
 import { table } from './shared.js';
 
@@ -33,6 +34,7 @@ export function formatSummary(input: SummaryInput): string {
       ['candidate', 'instance', 'compiled', 'server', 'verdict', 'req/s', 'p50 ms', 'p95 ms', '$/1M inf.'],
       rows,
     ),
+    ...bracketLegend(report),
     '',
     ...report.candidates.map((candidate) => `  ${candidate.id}: ${candidate.reason}`),
     ...compiledComparisonLines(report),
@@ -62,13 +64,34 @@ function summaryRow(candidate: CandidateReport, server: ServerSettings | undefin
     candidate.verdict,
     candidate.sustainableTps === null
       ? '-'
-      : // Measured more than once: the median, and the range over the repeats.
-        `${formatRate(candidate.sustainableTps)}${candidate.spread === undefined ? '' : ` (${formatRate(candidate.spread.tps.min)}–${formatRate(candidate.spread.tps.max)})`}`,
+      : `${formatRate(candidate.sustainableTps)}${bracketOf(candidate)}`,
     latency === undefined ? '-' : latency.p50.toFixed(2),
     latency === undefined ? '-' : latency.p95.toFixed(2),
     candidate.costPer1MUsd === undefined
       ? '-'
       : `${candidate.costPer1MIsUpperBound === true ? '≤ ' : ''}$${candidate.costPer1MUsd.toFixed(4)}`,
+  ];
+}
+
+/**
+ * Measured more than once: where a re-run's median is expected (the run's noise, 95 %), or the
+ * range over the repeats in a report without a noise figure.
+ */
+function bracketOf(candidate: CandidateReport): string {
+  const range = candidate.spread?.rerun?.tps ?? candidate.spread?.tps;
+  return range === undefined ? '' : ` (${formatRate(range.min)}–${formatRate(range.max)})`;
+}
+
+/** What the brackets of the req/s column are, when any candidate has them. */
+function bracketLegend(report: Report): string[] {
+  const repeated = report.candidates.find((candidate) => candidate.spread !== undefined);
+  if (repeated?.spread === undefined) return [];
+  const { noise } = report;
+  return [
+    noise === undefined
+      ? `  req/s: the median of ${repeated.spread.n} measurements (their range)`
+      : `  req/s: the median of ${repeated.spread.n} measurements (where a re-run's median is expected, ${noise.confidence * 100} %: ` +
+        `this run's noise, ±${noisePercent(noise.tps, repeated.spread.n, repeated.spread.n)} %, pooled over ${noise.candidates} candidate(s))`,
   ];
 }
 

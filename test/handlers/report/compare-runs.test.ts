@@ -398,4 +398,59 @@ describe('parseTolerancePercent', () => {
     // Assert
     expect(percent).toBeUndefined();
   });
+
+  it('judges on the runs’ pooled noise when their reports carry it: 4 % down is within ±4.6 %', () => {
+    // Prepare: both runs 2 % noise over 6 degrees of freedom: pooled over 12 (t = 2.1788), half-width
+    // 2.1788 × 0.02 × √(π/3) = 0.04459, e^0.04459 − 1 = 4.6 %.
+    const noise = { confidence: 0.95, candidates: 3, tps: { logSd: 0.02, degreesOfFreedom: 6 } };
+    const base = { ...comparedReport('base', [STEADY], 'c5-large-neo'), noise };
+    const next = { ...comparedReport('new', [{ ...STEADY, tps: 480 }], 'c5-large-neo'), noise };
+
+    // Act
+    const figure = compareRuns(base, next).candidates[0]?.figures.tps;
+
+    // Assert
+    expect(figure).toEqual({
+      base: { value: 500, range: { min: 480, max: 520 }, n: 3 },
+      new: { value: 480, range: { min: 480, max: 520 }, n: 3 },
+      change: -20,
+      changePercent: -4,
+      verdict: 'within noise',
+      basis: 'noise',
+      noisePercent: 4.6,
+    });
+  });
+
+  it('regresses when TPS fell by more than the runs’ pooled noise, though the ranges overlap', () => {
+    // Prepare: 500 → 470 is ln 0.94 = −0.0619, beyond 0.04459; the min–max ranges 480–520 overlap.
+    const noise = { confidence: 0.95, candidates: 3, tps: { logSd: 0.02, degreesOfFreedom: 6 } };
+    const base = { ...comparedReport('base', [STEADY], 'c5-large-neo'), noise };
+    const next = { ...comparedReport('new', [{ ...STEADY, tps: 470 }], 'c5-large-neo'), noise };
+
+    // Act
+    const comparison = compareRuns(base, next);
+
+    // Assert
+    expect(comparison.verdict).toBe('regressed');
+    expect(comparison.candidates[0]?.reason).toBe(
+      "worse: TPS 500.0 → 470.0 (-6 %), beyond the runs' noise (±4.6 %)",
+    );
+  });
+
+  it('uses one run’s noise when only that run measured any, the other’s figures counting once', () => {
+    // Prepare: half-width 2.4469 × 0.02 × √(π/6 + 1) = 0.0604; 500 → 460 is −0.0834.
+    const noise = { confidence: 0.95, candidates: 3, tps: { logSd: 0.02, degreesOfFreedom: 6 } };
+    const base = { ...comparedReport('base', [STEADY], 'c5-large-neo'), noise };
+    const next = comparedReport(
+      'new',
+      [{ id: 'c5-large-neo', tps: 460, p95: 10, cost: 0.05 }],
+      'c5-large-neo',
+    );
+
+    // Act
+    const figure = compareRuns(base, next).candidates[0]?.figures.tps;
+
+    // Assert
+    expect([figure?.verdict, figure?.basis, figure?.noisePercent]).toEqual(['regressed', 'noise', 6.2]);
+  });
 });

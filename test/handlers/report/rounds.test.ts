@@ -49,18 +49,32 @@ describe('rounds in the report', () => {
     // Act: the probe at 10 measured 500, 450 and 550 TPS.
     const report = reportOf([[plannedCandidate('cpu', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])]]);
 
-    // Assert: 0.36 / (500 × 3600) × 10⁶ = 0.2; the range at 550 and 450 TPS.
+    // Assert: 0.36 / (500 × 3600) × 10⁶ = 0.2; the range at 550 and 450 TPS. A re-run: s = 0.10038
+    // (ln 450, ln 500, ln 550; 2 degrees of freedom, t = 4.3027), half-width
+    // 4.3027 × 0.10038 × √(2 × π/2 ÷ 3) = 0.44196 → 500 × e^∓0.44196; identical p95s: no width.
     const candidate = report.candidates[0];
     if (candidate === undefined) throw new Error('no candidate');
     expect([candidate.sustainableTps, candidate.sustainableStep, candidate.costPer1MUsd]).toEqual([
       500, 10, 0.2,
     ]);
+    const p95 = candidate.spread?.p95Ms.median ?? Number.NaN;
     expect(candidate.spread).toEqual({
       n: 3,
       metSla: 3,
       tps: { min: 450, median: 500, max: 550 },
-      p95Ms: candidate.spread?.p95Ms,
+      p95Ms: { min: p95, median: p95, max: p95 },
       costPer1MUsd: { min: 0.1818, max: 0.2222 },
+      rerun: {
+        tps: { min: 321.4, max: 777.9 },
+        p95Ms: { min: p95, max: p95 },
+        costPer1MUsd: { min: 0.1286, max: 0.3112 },
+      },
+    });
+    expect(report.noise).toEqual({
+      confidence: 0.95,
+      candidates: 1,
+      tps: { logSd: 0.10038, degreesOfFreedom: 2 },
+      p95Ms: { logSd: 0, degreesOfFreedom: 2 },
     });
     expect(stepTable(report, candidate).rows.map((row) => [row.cells[0], row.mark])).toEqual([
       ['4', 'met'],
@@ -97,8 +111,9 @@ describe('rounds in the report', () => {
     ]);
   });
 
-  it('calls the ranking within noise when the cost ranges of the winner and the runner-up overlap', () => {
-    // Prepare: same price; 500 (450–550) vs 480 (440–520) TPS.
+  it('calls the ranking within noise when the costs differ by less than the pooled noise', () => {
+    // Prepare: same price; 500 (450–550) vs 480 (440–520) TPS: pooled s = 0.092348 over 4 degrees
+    // of freedom (t = 2.7764), half-width 2.7764 × 0.092348 × √(π/3) = 0.26238, e^0.26238 = +30.0 %.
     const report = reportOf([
       [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])],
       [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(480, [440, 520])],
@@ -107,15 +122,15 @@ describe('rounds in the report', () => {
     // Assert
     expect(report.recommendation?.withinNoise).toEqual({
       runnerUp: 'b',
-      detail: 'cost per 1M $0.1818–$0.2222 vs $0.1923–$0.2273 for b',
+      detail: "cost per 1M $0.2000 vs $0.2083 for b: 4.2 % apart, within the run's noise (±30 % at 95 %)",
     });
     expect(report.recommendation?.why).toBe(
-      '$0.2000 per 1M inferences, best of 2 candidate(s) that met the SLA; within noise: cost per 1M $0.1818–$0.2222 vs $0.1923–$0.2273 for b overlap over the repeats, so the ranking may not hold',
+      "$0.2000 per 1M inferences, best of 2 candidate(s) that met the SLA; within noise: cost per 1M $0.2000 vs $0.2083 for b: 4.2 % apart, within the run's noise (±30 % at 95 %), so a re-run may not rank them so",
     );
   });
 
-  it('makes no noise call when the ranges are apart', () => {
-    // Prepare: 500 (490–510) vs 300 (290–310) TPS.
+  it('makes no noise call when the figures are further apart than the noise', () => {
+    // Prepare: 500 (490–510) vs 300 (290–310) TPS: ln(500/300) = 0.51 against a half-width of 0.078.
     const report = reportOf([
       [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [490, 510])],
       [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(300, [290, 310])],
@@ -125,7 +140,7 @@ describe('rounds in the report', () => {
     expect(report.recommendation?.withinNoise).toBeUndefined();
   });
 
-  it('compares TPS ranges under highest-tps', () => {
+  it('compares TPS under highest-tps', () => {
     // Prepare
     const report = reportOf(
       [
@@ -138,7 +153,30 @@ describe('rounds in the report', () => {
     // Assert
     expect(report.recommendation?.withinNoise).toEqual({
       runnerUp: 'b',
-      detail: 'TPS 450.0–550.0 vs 440.0–520.0 for b',
+      detail: "TPS 500.0 vs 480.0 for b: 4 % apart, within the run's noise (±30 % at 95 %)",
     });
+  });
+
+  it('pools the noise over the candidates measured more than once and gives the others no interval', () => {
+    // Prepare: a measured three times, b once.
+    const report = reportOf([
+      [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])],
+      [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(300, [])],
+    ]);
+
+    // Assert
+    expect([report.noise?.candidates, report.noise?.tps.degreesOfFreedom]).toEqual([1, 2]);
+    expect(report.candidates[1]?.spread).toBeUndefined();
+  });
+
+  it('has no noise figure and makes no call when nothing was repeated', () => {
+    // Prepare: 500 vs 490 TPS, each measured once.
+    const report = reportOf([
+      [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [])],
+      [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(490, [])],
+    ]);
+
+    // Assert
+    expect([report.noise, report.recommendation?.withinNoise]).toEqual([undefined, undefined]);
   });
 });

@@ -111,4 +111,42 @@ describe('formatSummary', () => {
         '(not proven: measured, not tested at the target)',
     );
   });
+
+  it('brackets a repeated candidate’s req/s with where a re-run is expected, and says so under the table', () => {
+    // Prepare: c5-large-neo measured three times (540–570), the run's noise 2 % over 6 degrees of
+    // freedom: ±5.1 % between two medians of three (2.4469 × 0.02 × √(π/3) = 0.05008).
+    const report = {
+      ...REPORT,
+      noise: { confidence: 0.95, candidates: 3, tps: { logSd: 0.02, degreesOfFreedom: 6 } },
+      candidates: REPORT.candidates.map((candidate) =>
+        candidate.id === 'c5-large-neo'
+          ? {
+              ...candidate,
+              spread: {
+                n: 3,
+                metSla: 3,
+                tps: { min: 540, median: 560, max: 570 },
+                p95Ms: { min: 1.5, median: 1.6, max: 1.7 },
+                rerun: { tps: { min: 532.6, max: 588.8 } },
+              },
+            }
+          : candidate,
+      ),
+    };
+
+    // Act
+    const lines = formatSummary({
+      report,
+      servers: new Map(),
+      reportPaths: { json: 'j', markdown: 'm', html: 'h' },
+      availableCpus: 2,
+    }).split('\n');
+
+    // Assert
+    const row = lines.find((line) => line.trimStart().startsWith('c5-large-neo'));
+    expect(row?.split(/\s{2,}/).filter(Boolean)[5]).toBe('560 (533–589)');
+    expect(lines).toContain(
+      "  req/s: the median of 3 measurements (where a re-run's median is expected, 95 %: this run's noise, ±5.1 %, pooled over 3 candidate(s))",
+    );
+  });
 });
