@@ -135,6 +135,7 @@ interface PageLayout {
   /** The table of candidates the charts do not draw, with its heading, when there is one. */
   readonly notCharted?: Box;
   readonly scrollWidth: number;
+  readonly scrollHeight: number;
   readonly clientWidth: number;
   readonly text: string;
   readonly charts: readonly ChartLayout[];
@@ -185,6 +186,7 @@ const MEASURE_PAGE = `(() => {
   return {
     ...(notCharted === undefined ? {} : { notCharted }),
     scrollWidth: document.documentElement.scrollWidth,
+    scrollHeight: document.documentElement.scrollHeight,
     clientWidth: document.documentElement.clientWidth,
     text: document.body.innerText,
     charts,
@@ -277,6 +279,7 @@ async function checkCase(cdp: Cdp, testCase: Case): Promise<string[]> {
     );
     await writeFile(join(dir, file), Buffer.from(String(shot.data), 'base64'));
   };
+  await shoot('page.png', { x: 0, y: 0, width: VIEWPORT.width, height: page.scrollHeight });
   for (const chart of page.charts) {
     await shoot(`chart-${slug(chart.title)}.png`, { ...chart.box, x: 0, width: VIEWPORT.width });
   }
