@@ -50,7 +50,10 @@ export interface SweepGrid {
 export const UNSET = '(unset)';
 const NOT_COMPILED = 'not compiled';
 
-/** A grid is drawn when the candidates fill at least this share of its cells; sparser, the table is clearer. */
+/**
+ * A grid is drawn when the candidates fill more than this share of its cells; sparser (a GPU type
+ * against an Inferentia type, each compiled for itself), the summary table is clearer.
+ */
 export const MIN_GRID_FILL = 0.5;
 
 function deploymentLevel(candidate: CandidateReport): string {
@@ -130,26 +133,19 @@ function cellOf(objective: string, candidate: CandidateReport, factors: readonly
 
 /**
  * The grid of a sweep, or undefined when the candidates do not make one: fewer than two factors
- * vary, two candidates share every level (the grid could show only one of them), or they fill less
- * than half of the grid's cells (a mixed bag of settings reads better as the summary table).
+ * vary, two candidates share every level (the grid could show only one of them), or they fill half
+ * of the grid's cells or less (a mixed bag of settings reads better as the summary table).
  */
 export function sweepGrid(objective: string, candidates: readonly CandidateReport[]): SweepGrid | undefined {
   const factors = sweepFactors(candidates);
   const [x, y, ...rest] = factors;
   if (x === undefined || y === undefined) return undefined;
   const readers = factorReaders(candidates).filter((reader) => factors.some((f) => f.name === reader.name));
-  const ordered = factors.map((factor) => readers.find((reader) => reader.name === factor.name));
-  const cells = candidates.map((candidate) =>
-    cellOf(
-      objective,
-      candidate,
-      ordered.filter((reader): reader is FactorReader => reader !== undefined),
-    ),
-  );
+  const cells = candidates.map((candidate) => cellOf(objective, candidate, readers));
   const coordinates = cells.map((cell) => JSON.stringify(factors.map((f) => cell.levels[f.name])));
   if (new Set(coordinates).size < cells.length) return undefined;
   const panelsRun = new Set(cells.map((cell) => JSON.stringify(rest.map((f) => cell.levels[f.name])))).size;
-  if (cells.length < MIN_GRID_FILL * x.levels.length * y.levels.length * panelsRun) return undefined;
+  if (cells.length <= MIN_GRID_FILL * x.levels.length * y.levels.length * panelsRun) return undefined;
   const recommended = candidates.find((candidate) => candidate.verdict === 'recommended');
   return {
     objective,

@@ -148,6 +148,12 @@ describe('sweepGrid', () => {
         environment: { [WORKERS]: '2' },
         atTarget: { targetTps: 1000, canServe: true, instances: 4, usdPerHour: 0.816, note: 'sized' },
       }),
+      candidate('c', {
+        instanceType: 'ml.m5.large',
+        environment: { [WORKERS]: '1' },
+        sustainableTps: 90,
+        atTarget: { targetTps: 1000, canServe: false, note: 'over the instance quota' },
+      }),
     ];
 
     // Act
@@ -161,10 +167,12 @@ describe('sweepGrid', () => {
     expect(tps).toEqual([
       [120, '≥ 120.0 TPS'],
       [100, '100.0 TPS'],
+      [90, '90.0 TPS'],
     ]);
     expect(atTarget).toEqual([
       [undefined, 'no price'],
       [0.816, '$0.8160/h'],
+      [undefined, 'cannot carry the target'],
     ]);
   });
 
@@ -197,7 +205,22 @@ describe('sweepGrid', () => {
     expect(grid).toBeUndefined();
   });
 
-  it('is absent when the candidates fill less than half of the grid', () => {
+  it('is absent when the candidates fill half of the grid or less', () => {
+    // Prepare: a GPU type uncompiled and compiled, an Inferentia type compiled: 3 of 2 × 3 cells.
+    const candidates = [
+      candidate('g4dn', { instanceType: 'ml.g4dn.xlarge' }),
+      candidate('g4dn-neo', { instanceType: 'ml.g4dn.xlarge', compiled: true, compiledFor: 'ml_g4dn' }),
+      candidate('inf2', { instanceType: 'ml.inf2.xlarge', compiled: true, compiledFor: 'ml_inf2' }),
+    ];
+
+    // Act
+    const grid = sweepGrid('lowest-cost-per-1m', candidates);
+
+    // Assert
+    expect(grid).toBeUndefined();
+  });
+
+  it('is absent when the candidates fill a diagonal of the grid', () => {
     // Prepare: 3 instance types × 3 worker counts, only the diagonal ran (3 of 9 cells).
     const candidates = ['1', '2', '4'].map((workers, index) =>
       candidate(`c${index}`, {
