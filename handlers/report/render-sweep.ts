@@ -1,6 +1,6 @@
 import type { Report } from './report.js';
 import { RECOMMENDED_MARK } from './sweep-chart.js';
-import { cellAt, levelsOf, sweepPanels, type SweepGrid } from './sweep-factors.js';
+import { cellAt, levelsOf, type SweepCell, sweepPanels, type SweepGrid } from './sweep-factors.js';
 
 /**
  * The sweep grid's section: report.md prints it as one table per panel, report.html draws the
@@ -20,7 +20,7 @@ export function sweepIntro(grid: SweepGrid): string {
 }
 
 /** One panel's rows: the y level, then each x level's cell text (starred when recommended). */
-function panelRows(grid: SweepGrid, cells: Parameters<typeof cellAt>[0]): { y: string; cells: string[] }[] {
+function panelRows(grid: SweepGrid, cells: readonly SweepCell[]): { y: string; cells: string[] }[] {
   return levelsOf(grid, grid.y).map((y) => ({
     y,
     cells: levelsOf(grid, grid.x).map((x) => {
