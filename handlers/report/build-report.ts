@@ -35,6 +35,7 @@ import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { compiledComparisons } from './compiled-comparison.js';
 import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';
+import { sweepGrid } from './sweep-factors.js';
 import type {
   CandidateReport,
   Recommendation,
@@ -654,6 +655,7 @@ export function buildReport(input: BuildReportInput): Report {
     measuredLocally: input.measuredLocally,
   });
   const comparisons = compiledComparisons(candidates);
+  const sweep = sweepGrid(plan.objective, candidates);
   const counts = countVerdicts(candidates.map((c) => c.verdict));
   const outcome = runOutcomeOf(counts);
   const endpointUsd = round(
@@ -687,6 +689,7 @@ export function buildReport(input: BuildReportInput): Report {
       : {}),
     ...(plan.payloads.length > 1 ? { payloads: reportPayloads(plan.payloads) } : {}),
     ...(comparisons.length === 0 ? {} : { compiledComparisons: comparisons }),
+    ...(sweep === undefined ? {} : { sweep }),
     runCost: {
       endpointUsd,
       note: input.measuredLocally

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { type LatencyPercentilesMs, totalErrors } from '../load-test/index.js';
+import { chartedCandidates, chartedNote } from './chart-selection.js';
 import type { CandidateReport, Report, ReportStep } from './report.js';
 
 /**
@@ -33,12 +34,12 @@ function spreadIsWide(values: readonly number[]): boolean {
   return Math.max(...positive) / Math.min(...positive) >= LOG_SCALE_RATIO;
 }
 
-/** One colour per measured candidate in report order, the same in every chart. */
-function candidateColor(report: Report): { domain: string[]; scheme: 'category20' | 'tableau10' } {
-  const domain = report.candidates
-    .filter((candidate) => candidate.steps.length > 0)
-    .map((candidate) => candidate.id);
-  return { domain, scheme: domain.length > 10 ? 'category20' : 'tableau10' };
+/**
+ * One colour per drawn candidate, the same in every chart. At most MAX_CHARTED_CANDIDATES are
+ * drawn (chart-selection.ts), so ten colours never repeat.
+ */
+function candidateColor(report: Report): { domain: string[]; scheme: 'tableau10' } {
+  return { domain: chartedCandidates(report).shown.map((candidate) => candidate.id), scheme: 'tableau10' };
 }
 
 function loadAxisTitle(report: Report): string {
@@ -67,13 +68,21 @@ function latencyOf(step: ReportStep): LatencyPercentilesMs | undefined {
     : undefined;
 }
 
+/** The steps of the candidates the charts draw (all of them, or the best few past eight). */
 function stepsOf(report: Report): { candidate: CandidateReport; step: ReportStep }[] {
-  return report.candidates.flatMap((candidate) => candidate.steps.map((step) => ({ candidate, step })));
+  return chartedCandidates(report).shown.flatMap((candidate) =>
+    candidate.steps.map((step) => ({ candidate, step })),
+  );
 }
 
-/** Local figures say so on the chart itself, which may be copied out of the report alone. */
-function subtitle(report: Report, text: string): string {
-  return report.measuredLocally ? `${text} (measured locally)` : text;
+/**
+ * Local figures say so on the chart itself, which may be copied out of the report alone; so does a
+ * chart that draws only the best few candidates.
+ */
+function subtitle(report: Report, text: string, charted = false): string | string[] {
+  const line = report.measuredLocally ? `${text} (measured locally)` : text;
+  const note = charted ? chartedNote(report, chartedCandidates(report)) : undefined;
+  return note === undefined ? line : [line, note];
 }
 
 const LEGEND = { orient: 'right', labelLimit: 260, titleLimit: 260 } as const;
@@ -135,7 +144,7 @@ export function latencyChartSpec(report: Report): ChartSpec {
   } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: { text: title, subtitle: subtitle(report, 'solid: p95, dashed: p99; grey rules: the SLA') },
+    title: { text: title, subtitle: subtitle(report, 'solid: p95, dashed: p99; grey rules: the SLA', true) },
     width: CHART_WIDTH,
     height: CHART_HEIGHT,
     layer: [
@@ -231,6 +240,7 @@ export function throughputChartSpec(report: Report): ChartSpec {
       subtitle: subtitle(
         report,
         `filled circle: step met the SLA, cross: it did not${target === undefined ? '' : `; grey rule: target ${target} TPS`}`,
+        true,
       ),
     },
     width: CHART_WIDTH,

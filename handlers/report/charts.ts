@@ -10,12 +10,15 @@ import {
   throughputChartSpec,
 } from './charts-specs.js';
 import type { Report } from './report.js';
+import { sweepHeatmapSpec } from './sweep-chart.js';
 
 /** The report's charts as standalone SVG documents, ready to inline in HTML. */
 export interface ReportCharts {
   readonly latency: string;
   readonly throughput: string;
   readonly costPer1M: string;
+  /** The sweep grid's heatmap, when report.json has a grid. */
+  readonly sweep?: string;
 }
 
 function escapeXml(text: string): string {
@@ -51,12 +54,16 @@ async function renderChart(chart: ChartSpec): Promise<string> {
   return isEmptyChart(chart) ? emptyChartSvg(chart.title, chart.message) : toSvg(chart);
 }
 
-/** Latency percentiles vs load, TPS vs load and cost per 1M, one SVG each; never fetches anything. */
+/**
+ * Latency percentiles vs load, TPS vs load, cost per 1M and a sweep's heatmap, one SVG each; never
+ * fetches anything.
+ */
 export async function renderReportCharts(report: Report): Promise<ReportCharts> {
-  const [latency, throughput, costPer1M] = await Promise.all([
+  const [latency, throughput, costPer1M, sweep] = await Promise.all([
     renderChart(latencyChartSpec(report)),
     renderChart(throughputChartSpec(report)),
     renderChart(costChartSpec(report)),
+    report.sweep === undefined ? undefined : toSvg(sweepHeatmapSpec(report.sweep, report.measuredLocally)),
   ]);
-  return { latency, throughput, costPer1M };
+  return { latency, throughput, costPer1M, ...(sweep === undefined ? {} : { sweep }) };
 }

@@ -1,8 +1,10 @@
 import { renderReportCharts } from './charts.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import { compiledComparisonHtml } from './compiled-comparison.js';
+import { chartsHtml } from './render-charts.js';
 import { candidateDeployHtml, deployHtml } from './render-deploy.js';
 import { serveTargetHtml } from './render-serve-target.js';
+import { sweepHtml } from './render-sweep.js';
 import type { Report } from './report.js';
 import {
   candidateFacts,
@@ -158,10 +160,6 @@ function payloadSection(report: Report): string {
   ].join('\n');
 }
 
-function figure(svg: string, caption: string): string {
-  return `<figure>${svg}<figcaption class="meta">${escapeHtml(caption)}</figcaption></figure>`;
-}
-
 /**
  * report.html: one self-contained page (inline CSS and SVG charts, no script, no external
  * resource) with the same content as report.md. Async because Vega renders SVG asynchronously.
@@ -201,14 +199,9 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     '</ul>',
     '<h2>Candidates</h2>',
     summarySection(report),
+    sweepHtml(report, charts.sweep, escapeHtml),
     compiledComparisonHtml(report, escapeHtml),
-    '<h2>Charts</h2>',
-    figure(charts.latency, 'Latency percentiles of successful requests at each load step.'),
-    figure(charts.throughput, 'Successful responses per second at each load step.'),
-    figure(
-      charts.costPer1M,
-      'Cost per 1M inferences at the highest load that met the SLA: an upper bound for a candidate that met it at every step (not saturated; "≤" in the table).',
-    ),
+    chartsHtml(report, charts, escapeHtml),
     '<h2>Candidate details</h2>',
     ...report.candidates.map((_, index) => candidateSection(report, index)),
     payloadSection(report),

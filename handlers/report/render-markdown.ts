@@ -4,6 +4,7 @@ import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js
 import { compiledComparisonMarkdown } from './compiled-comparison.js';
 import { candidateDeployMarkdown, deployMarkdown } from './render-deploy.js';
 import { serveTargetMarkdown } from './render-serve-target.js';
+import { sweepMarkdown } from './render-sweep.js';
 import type { CandidateReport, CandidateVerdict, RerunRanges, Report, ReportStep } from './report.js';
 
 /*
@@ -535,6 +536,7 @@ export function renderMarkdownReport(report: Report): string {
     '',
     markdownTable(summaryTable(report)),
     '',
+    ...sweepMarkdown(report, escapeMarkdown),
     ...compiledComparisonMarkdown(report, escapeMarkdown),
     ...report.candidates.map((candidate) => candidateSection(report, candidate)),
     ...payloadSection(report),

@@ -1,6 +1,7 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { CompiledComparison } from './compiled-comparison.js';
 import type { CandidateDeploy } from './deploy-requests.js';
+import type { SweepGrid } from './sweep-factors.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
 import type { EndpointMetrics } from '../ports.js';
 import type { ServeTarget } from '../serving/serve-target.js';
@@ -47,6 +48,8 @@ export interface Report {
   readonly payloads?: readonly ReportPayload[];
   /** Each compiled candidate against its uncompiled twin, when the run has such pairs. */
   readonly compiledComparisons?: readonly CompiledComparison[];
+  /** The sweep's factor grid, when the candidates form one (report/sweep-factors.ts). */
+  readonly sweep?: SweepGrid;
 }
 
 /** One payload of the run's mix, as the plan read it. */

@@ -1,0 +1,169 @@
+import { describe, expect, it } from '@jest/globals';
+import { logger, Warn } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import { renderHtmlReport } from '../../../handlers/report/render-html.js';
+import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
+import { heatmapData, sweepHeatmapSpec } from '../../../handlers/report/sweep-chart.js';
+import type { SweepGrid } from '../../../handlers/report/sweep-factors.js';
+import { plannedCandidate, reportFrom, sampleReport, XSS_VALUE } from './support/sample-report.js';
+import { BATCH, sweepReport, twentyCandidateReport, WORKERS } from './support/sweep-reports.js';
+
+function gridOf(report: { sweep?: SweepGrid }): SweepGrid {
+  if (report.sweep === undefined) throw new Error('expected the report to have a sweep grid');
+  return report.sweep;
+}
+
+function compileWarnings(spec: TopLevelSpec): string[] {
+  const warnings: string[] = [];
+  compile(spec, {
+    logger: logger(Warn, undefined, (_method, _level, input) => {
+      warnings.push(Array.from(input).join(' '));
+    }),
+  });
+  return warnings;
+}
+
+describe('sweep heatmap spec', () => {
+  it('compiles without Vega-Lite warnings, with panels and without', () => {
+    // Prepare
+    const specs = [sweepReport(), twentyCandidateReport()].map((report) =>
+      sweepHeatmapSpec(gridOf(report), true),
+    );
+
+    // Act
+    const warnings = specs.map(compileWarnings);
+
+    // Assert
+    expect(warnings).toEqual([[], []]);
+  });
+
+  it('marks the recommended cell with a star and leaves failed and missed-SLA cells without a value', () => {
+    // Prepare
+    const grid = gridOf(sweepReport());
+
+    // Act
+    const data = heatmapData(grid);
+
+    // Assert
+    expect(data.find((datum) => datum.recommended)).toEqual({
+      x: '4',
+      y: 'ml.c5.xlarge',
+      panel: `${BATCH}=1`,
+      candidate: 'c5-xlarge-w4-b1',
+      verdict: 'recommended',
+      value: 0.1133,
+      label: '★ $0.1133',
+      recommended: true,
+    });
+    expect(
+      data.filter((datum) => datum.value === null).map((datum) => [datum.candidate, datum.label]),
+    ).toEqual([
+      ['c5-2xlarge-w2-b1', 'failed'],
+      ['c5-xlarge-w4-b8', 'missed SLA'],
+    ]);
+  });
+
+  it('facets by the other factors and orders both axes by level', () => {
+    // Act
+    const spec = sweepHeatmapSpec(gridOf(sweepReport()), false) as {
+      facet: { row: { field: string; sort: string[] } };
+      spec: { encoding: { x: { title: string; sort: string[] }; y: { title: string; sort: string[] } } };
+    };
+
+    // Assert
+    expect(spec.facet.row).toMatchObject({ field: 'panel', sort: [`${BATCH}=1`, `${BATCH}=8`] });
+    expect(spec.spec.encoding.x).toMatchObject({ title: WORKERS, sort: ['1', '2', '4'] });
+    expect(spec.spec.encoding.y).toMatchObject({
+      title: 'instance type',
+      sort: ['ml.c5.xlarge', 'ml.c5.2xlarge'],
+    });
+  });
+});
+
+describe('sweep grid in the reports', () => {
+  it('draws the heatmap in report.html with the recommended cell starred and boxed', async () => {
+    // Act
+    const html = await renderHtmlReport(sweepReport());
+
+    // Assert
+    const section = html.slice(
+      html.indexOf('<h2>Sweep grid</h2>'),
+      html.indexOf('</figure>', html.indexOf('<h2>Sweep grid</h2>')),
+    );
+    expect(section).toContain(
+      'Sweep: USD per 1M inferences by SAGEMAKER_MODEL_SERVER_WORKERS and instance type',
+    );
+    expect(section).toContain('★ $0.1133');
+    expect(section).toMatch(/stroke="#1b5e20" stroke-width="4"/);
+    expect(section).toContain('>missed SLA<');
+    expect(section).toContain('>failed<');
+  });
+
+  it('escapes a malicious level in the heatmap, its intro and the Markdown table', async () => {
+    // Prepare: 2 instance types × 2 worker settings, one of them an XSS probe.
+    const steps = [{ load: 1, tps: 80, medianMs: 5, tailMs: 1 }];
+    const report = reportFrom(
+      ['ml.c5.large', 'ml.c5.xlarge'].flatMap((type, i) =>
+        ['2', XSS_VALUE].map((workers, j) => ({
+          candidate: plannedCandidate(`c${i}${j}`, type, 0.1, { environment: { [WORKERS]: workers } }),
+          steps,
+        })),
+      ),
+    );
+
+    // Act
+    const [html, markdown] = [await renderHtmlReport(report), renderMarkdownReport(report)];
+
+    // Assert
+    expect(report.sweep?.factors.map((factor) => factor.levels)).toEqual([
+      ['ml.c5.large', 'ml.c5.xlarge'],
+      ['2', XSS_VALUE],
+    ]);
+    expect(html).not.toContain(XSS_VALUE);
+    expect(markdown).toContain(`| ${WORKERS} ↓ / instance type → | ml.c5.large | ml.c5.xlarge |`);
+    expect(markdown).toContain('| \\<img src=x onerror=alert(1)> |');
+  });
+
+  it('draws no grid for a run whose candidates do not form one', async () => {
+    // Act
+    const html = await renderHtmlReport(sampleReport());
+
+    // Assert
+    expect(sampleReport().sweep).toBeUndefined();
+    expect(html).not.toContain('Sweep grid');
+  });
+
+  it('prints one table per panel in report.md, the recommendation starred and bold', () => {
+    // Act
+    const markdown = renderMarkdownReport(sweepReport());
+
+    // Assert
+    const section = markdown.slice(
+      markdown.indexOf('## Sweep grid'),
+      markdown.indexOf('### c5-xlarge-w1-b1'),
+    );
+    expect(section).toBe(
+      [
+        '## Sweep grid',
+        '',
+        `USD per 1M inferences (lower is better) by ${WORKERS} (columns) and instance type (rows), one panel per ${BATCH}; ★ marks the recommendation; a cell without a figure says why (missed SLA, model errors, failed, skipped); —: no candidate ran with those settings.`,
+        '',
+        `### ${BATCH}=1`,
+        '',
+        `| instance type ↓ / ${WORKERS} → | 1 | 2 | 4 |`,
+        '| --- | ---: | ---: | ---: |',
+        '| ml.c5.xlarge | $0.4533 | $0.2267 | **★ $0.1133** |',
+        '| ml.c5.2xlarge | $0.8095 | failed | ≤ $0.2024 |',
+        '',
+        `### ${BATCH}=8`,
+        '',
+        `| instance type ↓ / ${WORKERS} → | 1 | 2 | 4 |`,
+        '| --- | ---: | ---: | ---: |',
+        '| ml.c5.xlarge | $0.3117 | $0.1558 | missed SLA |',
+        '| ml.c5.2xlarge | $0.6234 | $0.3117 | ≤ $0.1558 |',
+        '',
+        '',
+      ].join('\n'),
+    );
+  });
+});
