@@ -1,4 +1,4 @@
-import type { WithinNoise } from './report.js';
+import type { Report, WithinNoise } from './report.js';
 import { beyondNoise, noisePercent, type PooledNoise, RERUN_CONFIDENCE } from './rerun-interval.js';
 
 /** A figure as measured: a range over repeats, or one value (min = max) when measured once. */
@@ -46,4 +46,23 @@ export function withinNoise(
       `${byTps ? 'TPS' : 'cost per 1M'} ${format(a)} vs ${format(b)} for ${runnerUp.id}: ${apart} % apart, ` +
       `within the run's noise (±${noisePercent(noise, best.n, runnerUp.n)} % at ${RERUN_CONFIDENCE * 100} %)`,
   };
+}
+
+/** Above this, in %, a re-run's median can move so far that the report says so. */
+export const HIGH_NOISE_PERCENT = 10;
+
+/**
+ * The run's noise in one sentence when it is high: a busy machine or an unsteady endpoint makes
+ * every comparison of the run weak, and a reader of the figures alone would not know.
+ */
+export function highNoiseWarning(report: Pick<Report, 'noise' | 'candidates'>): string | undefined {
+  const { noise } = report;
+  const n = report.candidates.find((candidate) => candidate.spread !== undefined)?.spread?.n;
+  if (noise === undefined || n === undefined) return undefined;
+  const percent = noisePercent(noise.tps, n, n);
+  if (percent <= HIGH_NOISE_PERCENT) return undefined;
+  return (
+    `The figures moved a lot between repeats: a re-run's median TPS may differ by ±${percent} % (${noise.confidence * 100} %), ` +
+    'so differences smaller than that are noise; measure on a quieter machine, or with more repeats.'
+  );
 }

@@ -4,6 +4,7 @@ import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js
 import { compiledComparisonMarkdown } from './compiled-comparison.js';
 import { candidateDeployMarkdown, deployMarkdown } from './render-deploy.js';
 import { serveTargetMarkdown } from './render-serve-target.js';
+import { highNoiseWarning } from './noise.js';
 import { sweepMarkdown } from './render-sweep.js';
 import type { CandidateReport, CandidateVerdict, RerunRanges, Report, ReportStep } from './report.js';
 
@@ -185,9 +186,11 @@ export function recommendationText(report: Report): string {
     rec.instancesForTargetTps === undefined || report.sla.targetTps === undefined
       ? ''
       : `; ${rec.instancesForTargetTps} instance${rec.instancesForTargetTps === 1 ? '' : 's'} of it carry the target of ${report.sla.targetTps} TPS`;
+  const noisy = highNoiseWarning(report);
   return (
     `Deploy ${rec.candidateId}: ${deployment}, ${compiled}, environment ${environmentText(rec.environment)}. ` +
-    `It sustained ${formatTps(rec.sustainableTps)} TPS within the SLA${latency}${cost}${fleet}. Why: ${rec.why}.`
+    `It sustained ${formatTps(rec.sustainableTps)} TPS within the SLA${latency}${cost}${fleet}. Why: ${rec.why}.` +
+    (noisy === undefined ? '' : ` ${noisy}`)
   );
 }
 

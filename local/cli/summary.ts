@@ -3,6 +3,7 @@ import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
 import { compiledComparisonText } from '../../handlers/report/compiled-comparison.js';
 import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
+import { highNoiseWarning } from '../../handlers/report/noise.js';
 import { noisePercent } from '../../handlers/report/rerun-interval.js';
 import { formatRate } from './progress.js';
 import { table } from './shared.js';
@@ -87,11 +88,13 @@ function bracketLegend(report: Report): string[] {
   const repeated = report.candidates.find((candidate) => candidate.spread !== undefined);
   if (repeated?.spread === undefined) return [];
   const { noise } = report;
+  const noisy = highNoiseWarning(report);
   return [
     noise === undefined
       ? `  req/s: the median of ${repeated.spread.n} measurements (their range)`
       : `  req/s: the median of ${repeated.spread.n} measurements (where a re-run's median is expected, ${noise.confidence * 100} %: ` +
         `this run's noise, ±${noisePercent(noise.tps, repeated.spread.n, repeated.spread.n)} %, pooled over ${noise.candidates} candidate(s))`,
+    ...(noisy === undefined ? [] : [`  ${noisy}`]),
   ];
 }
 

@@ -4,7 +4,7 @@ import type { PlannedCandidate, RunPlan } from '../../../handlers/contracts/opti
 import { type LoadTestResult, settleRounds } from '../../../handlers/load-test/index.js';
 import { buildReport } from '../../../handlers/report/build-report.js';
 import type { Report } from '../../../handlers/report/report.js';
-import { roundLines, stepTable } from '../../../handlers/report/render-markdown.js';
+import { recommendationText, roundLines, stepTable } from '../../../handlers/report/render-markdown.js';
 import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
 
 // The sample SLA is p95 ≤ 20 ms, p99 ≤ 40 ms: load 16 misses it.
@@ -178,5 +178,30 @@ describe('rounds in the report', () => {
 
     // Assert
     expect([report.noise, report.recommendation?.withinNoise]).toEqual([undefined, undefined]);
+  });
+
+  it('warns in the recommendation when a re-run could move the figures by more than 10 %', () => {
+    // Prepare: 450, 500, 550 alone: ±55.6 % between two medians of three.
+    const report = reportOf([[plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])]]);
+
+    // Act
+    const text = recommendationText(report);
+
+    // Assert
+    expect(text).toContain(
+      "The figures moved a lot between repeats: a re-run's median TPS may differ by ±55.6 % (95 %), so differences " +
+        'smaller than that are noise; measure on a quieter machine, or with more repeats.',
+    );
+  });
+
+  it('does not warn when the noise is small', () => {
+    // Prepare: 498, 500, 502 and 299, 300, 301: well under 1 %.
+    const report = reportOf([
+      [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [498, 502])],
+      [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(300, [299, 301])],
+    ]);
+
+    // Act / Assert
+    expect(recommendationText(report)).not.toContain('moved a lot');
   });
 });
