@@ -68,11 +68,36 @@ function latencyOf(step: ReportStep): LatencyPercentilesMs | undefined {
     : undefined;
 }
 
-/** The steps of the candidates the charts draw (all of them, or the best few past eight). */
+/**
+ * The steps and knee probes of the candidates the charts draw (all of them, or the best few past
+ * eight): a probe is a measurement at a load between two steps, so it sits on the same curve.
+ * Repeats are drawn as the throughput chart's bar, not as points.
+ */
 function stepsOf(report: Report): { candidate: CandidateReport; step: ReportStep }[] {
   return chartedCandidates(report).shown.flatMap((candidate) =>
-    candidate.steps.map((step) => ({ candidate, step })),
+    [...candidate.steps, ...(candidate.probes ?? [])].map((step) => ({ candidate, step })),
   );
+}
+
+/**
+ * The sustainable load's bar for each drawn candidate measured more than once: where a re-run's
+ * median TPS is expected (the run's noise, 95 %), or the repeats' min–max in a report without it.
+ */
+function repeatBars(report: Report) {
+  return chartedCandidates(report).shown.flatMap((candidate) => {
+    const { spread } = candidate;
+    if (spread === undefined || candidate.sustainableStep === null) return [];
+    const range = spread.rerun?.tps ?? spread.tps;
+    return [
+      {
+        candidate: candidate.id,
+        load: candidate.sustainableStep,
+        low: range.min,
+        high: range.max,
+        median: spread.tps.median,
+      },
+    ];
+  });
 }
 
 /**
@@ -220,6 +245,13 @@ export function throughputChartSpec(report: Report): ChartSpec {
   if (points.length === 0) {
     return { empty: true, title, message: 'No candidate completed a load step.' };
   }
+  const bars = repeatBars(report);
+  const barText =
+    bars.length === 0
+      ? ''
+      : report.noise === undefined
+        ? '; bar and tick: the repeats’ range and median'
+        : '; bar and tick: where a re-run’s median is expected (95 %) and the median';
   const target = report.sla.targetTps;
   const loads = loadEncoding(
     report,
@@ -239,7 +271,7 @@ export function throughputChartSpec(report: Report): ChartSpec {
       text: title,
       subtitle: subtitle(
         report,
-        `filled circle: step met the SLA, cross: it did not${target === undefined ? '' : `; grey rule: target ${target} TPS`}`,
+        `filled circle: step met the SLA, cross: it did not${barText}${target === undefined ? '' : `; grey rule: target ${target} TPS`}`,
         true,
       ),
     },
@@ -267,6 +299,25 @@ export function throughputChartSpec(report: Report): ChartSpec {
           },
         },
       },
+      ...(bars.length === 0
+        ? []
+        : [
+            {
+              data: { values: bars },
+              mark: { type: 'rule' as const, strokeWidth: 3, opacity: 0.45 },
+              encoding: {
+                x: loads,
+                y: { ...tps, field: 'low' },
+                y2: { field: 'high' },
+                color,
+              },
+            },
+            {
+              data: { values: bars },
+              mark: { type: 'tick' as const, orient: 'horizontal' as const, thickness: 2, size: 14 },
+              encoding: { x: loads, y: { ...tps, field: 'median' }, color },
+            },
+          ]),
       ...(target === undefined
         ? []
         : [

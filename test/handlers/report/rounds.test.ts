@@ -1,8 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { logger, Warn } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
 import { CandidateStatuses } from '../../../handlers/contracts/optimization-state.js';
 import type { PlannedCandidate, RunPlan } from '../../../handlers/contracts/optimization-state.js';
 import { type LoadTestResult, settleRounds } from '../../../handlers/load-test/index.js';
 import { buildReport } from '../../../handlers/report/build-report.js';
+import { isEmptyChart, throughputChartSpec } from '../../../handlers/report/charts-specs.js';
 import type { Report } from '../../../handlers/report/report.js';
 import { recommendationText, roundLines, stepTable } from '../../../handlers/report/render-markdown.js';
 import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
@@ -203,5 +206,28 @@ describe('rounds in the report', () => {
 
     // Act / Assert
     expect(recommendationText(report)).not.toContain('moved a lot');
+  });
+
+  it('draws the knee probe on the throughput curve and the re-run bar at the sustainable load', () => {
+    // Prepare: steps 4 and 16, the probe at 10 (500 TPS) measured again at 450 and 550.
+    const report = reportOf([[plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])]]);
+
+    // Act
+    const chart = throughputChartSpec(report);
+
+    // Assert: the bar spans the re-run interval (321.4–777.9), its tick the median.
+    if (isEmptyChart(chart)) throw new Error('empty chart');
+    const layers = (chart as { layer: { data?: { values?: { load?: number }[] } }[] }).layer;
+    expect(layers[0]?.data?.values?.map((point) => point.load)).toEqual([4, 16, 10]);
+    expect(layers[2]?.data?.values).toEqual([
+      { candidate: 'a', load: 10, low: 321.4, high: 777.9, median: 500 },
+    ]);
+    const warnings: string[] = [];
+    compile(chart as TopLevelSpec, {
+      logger: logger(Warn, undefined, (_method, _level, input) => {
+        warnings.push(Array.from(input).join(' '));
+      }),
+    });
+    expect(warnings).toEqual([]);
   });
 });
