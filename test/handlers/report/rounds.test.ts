@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { logger, Warn } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import { compile } from 'vega-lite';
 import { CandidateStatuses } from '../../../handlers/contracts/optimization-state.js';
 import type { PlannedCandidate, RunPlan } from '../../../handlers/contracts/optimization-state.js';
 import { type LoadTestResult, settleRounds } from '../../../handlers/load-test/index.js';
@@ -223,7 +223,7 @@ describe('rounds in the report', () => {
       { candidate: 'a', load: 10, low: 321.4, high: 777.9, median: 500 },
     ]);
     const warnings: string[] = [];
-    compile(chart as TopLevelSpec, {
+    compile(chart, {
       logger: logger(Warn, undefined, (_method, _level, input) => {
         warnings.push(Array.from(input).join(' '));
       }),
