@@ -3,6 +3,13 @@ import type { LoadTestResult } from './load-test/index.js';
 import { describeError } from './contracts/errors.js';
 import type { EndpointMetrics, EndpointMetricsReader, Logger, ObjectStore } from './ports.js';
 import { buildReport } from './report/build-report.js';
+import {
+  compareWithBaseline,
+  recordLastApproved,
+  type RegistryRun,
+  summaryComparisonOf,
+} from './report/registry-baseline.js';
+import type { Report } from './report/report.js';
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
@@ -69,7 +76,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     const text = new TextDecoder().decode(await deps.store.getBytes(outcome.resultUri));
     results.set(outcome.candidateId, JSON.parse(text) as LoadTestResult);
   }
-  const report = buildReport({
+  const built = buildReport({
     plan,
     outcomes: event.candidates,
     results,
@@ -91,6 +98,23 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
   const uri = (file: string): string => `${plan.runPrefixUri}${file}`;
   const encoder = new TextEncoder();
   const locations = { json: uri('report.json'), markdown: uri('report.md'), html: uri('report.html') };
+  const registryRun =
+    plan.modelPackage === undefined
+      ? undefined
+      : {
+          artifactsBucket: plan.artifactsBucket,
+          modelPackage: plan.modelPackage,
+          report: built,
+          reportUri: locations.json,
+        };
+  const report: Report =
+    registryRun === undefined
+      ? built
+      : {
+          ...built,
+          modelPackage: registryRun.modelPackage,
+          baselineComparison: await compareWithBaseline(registryRun, deps),
+        };
   await deps.store.putBytes(
     locations.json,
     encoder.encode(JSON.stringify(report, null, 2)),
@@ -102,6 +126,8 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     'text/markdown',
   );
   await deps.store.putBytes(locations.html, encoder.encode(await renderHtmlReport(report)), 'text/html');
+  // After the reports: the index never names a report that is not written yet.
+  if (registryRun !== undefined) await recordBaseline(registryRun, deps);
 
   const recommended = plan.candidates.find((c) => c.id === report.recommendation?.candidateId);
   const keep =
@@ -130,5 +156,27 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     candidates: report.candidates.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })),
     report: locations,
     ...(keep === undefined ? {} : { keep }),
+    comparison:
+      report.baselineComparison === undefined ? null : summaryComparisonOf(report.baselineComparison),
   };
+}
+
+/**
+ * Makes the run its group's baseline. A store that refuses is logged, not thrown: the run's
+ * result stands, and the next version is compared with the one before (or has no baseline).
+ */
+async function recordBaseline(run: RegistryRun, deps: RecommendDeps): Promise<void> {
+  try {
+    const recorded = await recordLastApproved(run, deps);
+    deps.logger.info(recorded ? 'Recorded as the group’s last approved run' : 'Baseline index left as it is', {
+      group: run.modelPackage.groupName,
+      version: run.modelPackage.version,
+    });
+  } catch (error) {
+    deps.logger.error('Could not record the group’s last approved run', {
+      group: run.modelPackage.groupName,
+      version: run.modelPackage.version,
+      error: describeError(error),
+    });
+  }
 }

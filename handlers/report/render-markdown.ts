@@ -1,6 +1,7 @@
 import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
+import { baselineMarkdown } from './render-baseline.js';
 import { compiledComparisonMarkdown } from './compiled-comparison.js';
 import { candidateDeployMarkdown, deployMarkdown } from './render-deploy.js';
 import { serveTargetMarkdown } from './render-serve-target.js';
@@ -508,6 +509,7 @@ export function renderMarkdownReport(report: Report): string {
     '',
     ...candidateOutcomeLines(report).map((line) => `- ${escapeMarkdown(line)}`),
     '',
+    ...baselineMarkdown(report, escapeMarkdown),
     '## Recommendation',
     '',
     escapeMarkdown(recommendationText(report)),

@@ -1,6 +1,8 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { CompiledComparison } from './compiled-comparison.js';
 import type { CandidateDeploy } from './deploy-requests.js';
+import type { BaselineComparison } from './registry-baseline.js';
+import type { ModelPackageRef } from '../contracts/model-package.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
 import type { EndpointMetrics } from '../ports.js';
 import type { ServeTarget } from '../serving/serve-target.js';
@@ -44,6 +46,10 @@ export interface Report {
   readonly payloads?: readonly ReportPayload[];
   /** Each compiled candidate against its uncompiled twin, when the run has such pairs. */
   readonly compiledComparisons?: readonly CompiledComparison[];
+  /** The Model Registry package version measured, when the run names one (run input `modelPackage`). */
+  readonly modelPackage?: ModelPackageRef;
+  /** With `modelPackage`: this run against its group's last approved version (registry-baseline.ts). */
+  readonly baselineComparison?: BaselineComparison;
 }
 
 /** One payload of the run's mix, as the plan read it. */
