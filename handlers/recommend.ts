@@ -9,6 +9,7 @@ import {
   type RegistryRun,
   summaryComparisonOf,
 } from './report/registry-baseline.js';
+import { withLocalFiles } from './report/local-files.js';
 import type { Report } from './report/report.js';
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
@@ -23,6 +24,11 @@ export interface RecommendDeps {
   readonly metrics?: EndpointMetricsReader;
   /** The Region "Deploy candidate" deployed in: the report's deploy requests resolve images there. */
   readonly region?: string;
+  /**
+   * Local runs: the file an object of the run is, seen from the folder of the report at
+   * `reportUri`; report.md and report.html show it (report/local-files.ts).
+   */
+  readonly localFileOf?: (uri: string, reportUri: string) => string | undefined;
 }
 
 /**
@@ -98,20 +104,23 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
   const uri = (file: string): string => `${plan.runPrefixUri}${file}`;
   const encoder = new TextEncoder();
   const locations = { json: uri('report.json'), markdown: uri('report.md'), html: uri('report.html') };
+  const { localFileOf } = deps;
+  const measured =
+    localFileOf === undefined ? built : withLocalFiles(built, (file) => localFileOf(file, locations.json));
   const registryRun =
     plan.modelPackage === undefined
       ? undefined
       : {
           artifactsBucket: plan.artifactsBucket,
           modelPackage: plan.modelPackage,
-          report: built,
+          report: measured,
           reportUri: locations.json,
         };
   const report: Report =
     registryRun === undefined
-      ? built
+      ? measured
       : {
-          ...built,
+          ...measured,
           modelPackage: registryRun.modelPackage,
           baselineComparison: await compareWithBaseline(registryRun, deps),
         };

@@ -138,6 +138,8 @@ export interface CandidateReport {
   /** What this candidate's endpoint cost during the run (endpoint-hours × price). */
   readonly runCostUsd?: number;
   readonly resultUri?: string;
+  /** Local runs: the file `resultUri` is, relative to the report's folder (local-files.ts). */
+  readonly resultFile?: string;
   /** What the endpoint reported over the test window (CloudWatch on AWS, process figures locally). */
   readonly endpointMetrics?: EndpointMetrics;
   /** Why endpoint metrics are missing, when they were looked for and not found. */
