@@ -116,13 +116,22 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
           report: measured,
           reportUri: locations.json,
         };
+  const baselineComparison =
+    registryRun === undefined ? undefined : await compareWithBaseline(registryRun, deps);
+  const baselineReportFile =
+    baselineComparison?.baseline === undefined || localFileOf === undefined
+      ? undefined
+      : localFileOf(baselineComparison.baseline.reportUri, locations.json);
   const report: Report =
-    registryRun === undefined
+    registryRun === undefined || baselineComparison === undefined
       ? measured
       : {
           ...measured,
           modelPackage: registryRun.modelPackage,
-          baselineComparison: await compareWithBaseline(registryRun, deps),
+          baselineComparison: {
+            ...baselineComparison,
+            ...(baselineReportFile === undefined ? {} : { baselineReportFile }),
+          },
         };
   await deps.store.putBytes(
     locations.json,

@@ -49,6 +49,8 @@ export interface BaselineComparison {
   readonly baseline?: BaselineRun;
   /** Candidate by candidate, when both reports could be read (compare-runs.ts). */
   readonly comparison?: RunComparison;
+  /** Local runs: the baseline's report.json as a file, as the report shows it (local-files.ts). */
+  readonly baselineReportFile?: string;
 }
 
 /**

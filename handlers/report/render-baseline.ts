@@ -24,7 +24,8 @@ export function baselineDetailLines(report: Report): string[] {
     if (comparison.onlyInNew.length > 0) lines.push(`Only in this run: ${comparison.onlyInNew.join(', ')}`);
     lines.push(...comparison.notes.map((note) => `Note: ${note}`));
   }
-  if (found.baseline !== undefined) lines.push(`Baseline report: ${found.baseline.reportUri}`);
+  if (found.baseline !== undefined)
+    lines.push(`Baseline report: ${found.baselineReportFile ?? found.baseline.reportUri}`);
   return lines;
 }
 
