@@ -186,10 +186,13 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
 async function recordBaseline(run: RegistryRun, deps: RecommendDeps): Promise<void> {
   try {
     const recorded = await recordLastApproved(run, deps);
-    deps.logger.info(recorded ? 'Recorded as the group’s last approved run' : 'Baseline index left as it is', {
-      group: run.modelPackage.groupName,
-      version: run.modelPackage.version,
-    });
+    deps.logger.info(
+      recorded ? 'Recorded as the group’s last approved run' : 'Baseline index left as it is',
+      {
+        group: run.modelPackage.groupName,
+        version: run.modelPackage.version,
+      },
+    );
   } catch (error) {
     deps.logger.error('Could not record the group’s last approved run', {
       group: run.modelPackage.groupName,

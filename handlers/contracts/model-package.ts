@@ -24,12 +24,9 @@ export const modelPackageSchema = z.strictObject({
   }),
   /** `ModelPackageVersion`: an integer from 1 (SageMaker API model). */
   version: z.int().min(1, { message: 'a model package version: an integer from 1' }),
-  arn: z
-    .string()
-    .max(2048)
-    .regex(MODEL_PACKAGE_ARN, {
-      message: 'a model package ARN, arn:aws:sagemaker:<region>:<account>:model-package/<group>/<version>',
-    }),
+  arn: z.string().max(2048).regex(MODEL_PACKAGE_ARN, {
+    message: 'a model package ARN, arn:aws:sagemaker:<region>:<account>:model-package/<group>/<version>',
+  }),
 });
 
 export type ModelPackageRef = z.output<typeof modelPackageSchema>;

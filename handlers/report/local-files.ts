@@ -25,7 +25,9 @@ export function withLocalFiles(report: Report, localFileOf: LocalFileOf): Report
       return {
         ...candidate,
         ...(resultFile === undefined ? {} : { resultFile }),
-        ...(deploy === undefined || modelDataFile === undefined ? {} : { deploy: { ...deploy, modelDataFile } }),
+        ...(deploy === undefined || modelDataFile === undefined
+          ? {}
+          : { deploy: { ...deploy, modelDataFile } }),
       };
     }),
   };

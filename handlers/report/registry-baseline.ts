@@ -3,7 +3,12 @@ import { describeError } from '../contracts/errors.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
 import type { Logger, ObjectStore } from '../ports.js';
-import { compareRuns, parseReportForComparison, type RunComparison, type RunVerdict } from './compare-runs.js';
+import {
+  compareRuns,
+  parseReportForComparison,
+  type RunComparison,
+  type RunVerdict,
+} from './compare-runs.js';
 import type { Report } from './report.js';
 
 /**
@@ -116,7 +121,9 @@ async function readIndex(uri: string, store: ObjectStore): Promise<IndexRead> {
     const parsed = indexSchema.safeParse(document);
     return parsed.success
       ? { index: parsed.data }
-      : { problem: `the index ${uri} is not one this version reads (${parsed.error.issues.length} issue(s))` };
+      : {
+          problem: `the index ${uri} is not one this version reads (${parsed.error.issues.length} issue(s))`,
+        };
   } catch (error) {
     return { problem: `the index ${uri} could not be read (${describeError(error)})` };
   }
@@ -171,10 +178,16 @@ export async function compareWithBaseline(
   }
   let base: Report;
   try {
-    const document: unknown = JSON.parse(new TextDecoder().decode(await deps.store.getBytes(baseline.reportUri)));
+    const document: unknown = JSON.parse(
+      new TextDecoder().decode(await deps.store.getBytes(baseline.reportUri)),
+    );
     base = parseReportForComparison(document, baseline.reportUri);
   } catch (error) {
-    deps.logger.warn('Baseline report unreadable', { group, baseline: baseline.runId, error: describeError(error) });
+    deps.logger.warn('Baseline report unreadable', {
+      group,
+      baseline: baseline.runId,
+      error: describeError(error),
+    });
     return {
       verdict: 'not comparable',
       baseline,

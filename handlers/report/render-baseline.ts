@@ -18,9 +18,11 @@ export function baselineDetailLines(report: Report): string[] {
   if (comparison !== undefined) {
     for (const candidate of comparison.candidates) {
       lines.push(`${candidate.id}: ${candidate.change}: ${candidate.reason}`);
-      if (candidate.configurationNote !== undefined) lines.push(`${candidate.id}: ${candidate.configurationNote}`);
+      if (candidate.configurationNote !== undefined)
+        lines.push(`${candidate.id}: ${candidate.configurationNote}`);
     }
-    if (comparison.onlyInBase.length > 0) lines.push(`Only in the baseline: ${comparison.onlyInBase.join(', ')}`);
+    if (comparison.onlyInBase.length > 0)
+      lines.push(`Only in the baseline: ${comparison.onlyInBase.join(', ')}`);
     if (comparison.onlyInNew.length > 0) lines.push(`Only in this run: ${comparison.onlyInNew.join(', ')}`);
     lines.push(...comparison.notes.map((note) => `Note: ${note}`));
   }
@@ -61,6 +63,8 @@ export function baselineHtml(report: Report, escape: (text: string) => string): 
     `<h2>${HEADING}</h2>`,
     `<p>${escape(modelPackage)}</p>`,
     `<p class="comparison"><strong>${escape(found.text)}</strong> (comparison <code>${escape(found.verdict)}</code>)</p>`,
-    ...(details.length === 0 ? [] : [`<ul>${details.map((line) => `<li>${escape(line)}</li>`).join('')}</ul>`]),
+    ...(details.length === 0
+      ? []
+      : [`<ul>${details.map((line) => `<li>${escape(line)}</li>`).join('')}</ul>`]),
   ].join('\n');
 }

@@ -234,7 +234,9 @@ export function candidateFacts(candidate: CandidateReport): string[] {
       ? []
       : [`Endpoint cost during the test: ${usd(candidate.runCostUsd)}`]),
     ...endpointMetricsLines(candidate),
-    ...(candidate.resultUri === undefined ? [] : [`Raw result: ${candidate.resultFile ?? candidate.resultUri}`]),
+    ...(candidate.resultUri === undefined
+      ? []
+      : [`Raw result: ${candidate.resultFile ?? candidate.resultUri}`]),
   ];
 }
 

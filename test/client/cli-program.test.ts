@@ -676,7 +676,11 @@ describe('progressLine', () => {
 
   it('shows a Model Registry run’s comparison with the last approved version after its outcome', () => {
     // Act
-    const line = progressLine({ ...runStatus('SUCCEEDED', 4), outcome: 'recommended', comparison: 'regressed' });
+    const line = progressLine({
+      ...runStatus('SUCCEEDED', 4),
+      outcome: 'recommended',
+      comparison: 'regressed',
+    });
 
     // Assert
     expect(line).toBe(

@@ -126,7 +126,9 @@ describe('local mode end to end', () => {
     expect(markdown).toContain(
       '; model data model/model.tar.gz (s3://local-artifacts/runs/e2e-happy/model/model.tar.gz in the requests).',
     );
-    expect(report.candidates[0]?.resultUri).toBe('s3://local-artifacts/runs/e2e-happy/load-tests/plain/result.json');
+    expect(report.candidates[0]?.resultUri).toBe(
+      's3://local-artifacts/runs/e2e-happy/load-tests/plain/result.json',
+    );
     expect(stdout()).toContain('Summary of run e2e-happy');
     expect(stdout()).toContain('runs/e2e-happy/report.html');
     expect(outcome.serverPids).toHaveLength(2);

@@ -213,7 +213,11 @@ describe('describeRun', () => {
     };
     const builder = optimizationUntilBenchmark(1);
     benchmarkCandidate(builder.iteration(BENCHMARK, 'Started'), 1).iteration(BENCHMARK, 'Succeeded');
-    builder.mapEnded().task('Recommend').task('Clean up run resources').entered('SucceedStateEntered', 'Run succeeded');
+    builder
+      .mapEnded()
+      .task('Recommend')
+      .task('Clean up run resources')
+      .entered('SucceedStateEntered', 'Run succeeded');
     const executions = new FakeExecutionReader({
       description: execution({ status: 'SUCCEEDED', stopDate: STOP, output: JSON.stringify(summary) }),
       history: builder.newestFirst(),
@@ -234,7 +238,12 @@ describe('describeRun', () => {
     // Prepare
     const report = { json: 'r.json', markdown: 'r.md', html: 'r.html' };
     const causeWith = (comparison: unknown) =>
-      JSON.stringify({ errorMessage: 'No recommendation', outcome: 'no-candidate-met-sla', report, comparison });
+      JSON.stringify({
+        errorMessage: 'No recommendation',
+        outcome: 'no-candidate-met-sla',
+        report,
+        comparison,
+      });
     const statusOf = async (cause: string) => {
       const builder = optimizationUntilBenchmark(1);
       builder.iteration(BENCHMARK, 'Started').iteration(BENCHMARK, 'Succeeded');
@@ -243,7 +252,9 @@ describe('describeRun', () => {
         description: execution({ status: 'FAILED', stopDate: STOP, error: 'NoRecommendationError', cause }),
         history: builder.newestFirst(),
       });
-      return runStatusSchema.parse((await describeRun(optimizationRun, { executions, logger: silentLogger })).body);
+      return runStatusSchema.parse(
+        (await describeRun(optimizationRun, { executions, logger: silentLogger })).body,
+      );
     };
 
     // Act

@@ -558,7 +558,9 @@ describe('buildRunSummaryNotice of a run without a recommendation', () => {
       outcome: 'recommended',
       comparison: 'regressed',
     });
-    expect(notice.subject).toBe(`Optimization run ${RUN_ID} succeeded: regressed, ml.c5.xlarge, $0.48 per 1M`);
+    expect(notice.subject).toBe(
+      `Optimization run ${RUN_ID} succeeded: regressed, ml.c5.xlarge, $0.48 per 1M`,
+    );
     expect(notice.body.split('\n').slice(0, 4)).toEqual([
       `Optimization run ${RUN_ID} succeeded after 1 h 12 min.`,
       '',
@@ -589,7 +591,11 @@ describe('buildRunSummaryNotice of a run without a recommendation', () => {
     const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
 
     // Assert
-    expect(notice.attributes).toEqual({ status: 'SUCCEEDED', workflow: 'optimization', outcome: 'recommended' });
+    expect(notice.attributes).toEqual({
+      status: 'SUCCEEDED',
+      workflow: 'optimization',
+      outcome: 'recommended',
+    });
   });
 
   it('reads the comparison of a Model Registry run that ended without a recommendation from its cause', () => {
@@ -597,7 +603,8 @@ describe('buildRunSummaryNotice of a run without a recommendation', () => {
     const text =
       'Regressed versus version 3 (run approved-fraud-v3): approved-fraud-v4 recommends nothing (no-candidate-met-sla); approved-fraud-v3 recommended c5-neo.';
     const cause = JSON.stringify({
-      errorMessage: 'No recommendation: no candidate met the SLA. Report: s3://mso-artifacts/runs/x/report.html',
+      errorMessage:
+        'No recommendation: no candidate met the SLA. Report: s3://mso-artifacts/runs/x/report.html',
       outcome: 'no-candidate-met-sla',
       counts: { 'missed-sla': 2 },
       report: { html: 's3://mso-artifacts/runs/x/report.html' },

@@ -118,7 +118,9 @@ describe('optimization workflow: a Model Registry version against the last appro
     expect(summary.comparison).toEqual({
       verdict: 'regressed',
       text: expect.stringMatching(
-        new RegExp(`^Regressed versus version 1 \\(run ${runIdOf(1)}\\): cpu \\(recommended by ${runIdOf(1)}\\): worse: TPS `),
+        new RegExp(
+          `^Regressed versus version 1 \\(run ${runIdOf(1)}\\): cpu \\(recommended by ${runIdOf(1)}\\): worse: TPS `,
+        ),
       ),
       baselineRunId: runIdOf(1),
     });
@@ -153,7 +155,9 @@ describe('optimization workflow: a Model Registry version against the last appro
     const summary = succeeded(run.result);
     expect(summary.comparison?.verdict).toBe('improved');
     expect(summary.comparison?.text).toMatch(
-      new RegExp(`^Improved versus version 1 \\(run ${runIdOf(1)}\\): cpu \\(recommended by ${runIdOf(1)}\\): better: TPS `),
+      new RegExp(
+        `^Improved versus version 1 \\(run ${runIdOf(1)}\\): cpu \\(recommended by ${runIdOf(1)}\\): better: TPS `,
+      ),
     );
   });
 

@@ -274,7 +274,9 @@ describe('candidateDeploy', () => {
     const facts = deployFacts(deploy);
 
     // Assert
-    expect(facts[0]).toBe(`Image local (model.image); model data model/model.tar.gz (${PACKAGED_URI} in the requests).`);
+    expect(facts[0]).toBe(
+      `Image local (model.image); model data model/model.tar.gz (${PACKAGED_URI} in the requests).`,
+    );
     expect(deploy.createModel.PrimaryContainer.ModelDataUrl).toBe(PACKAGED_URI);
   });
 

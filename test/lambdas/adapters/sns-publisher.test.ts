@@ -47,7 +47,12 @@ describe('SnsPublisher', () => {
     sns.on(PublishCommand).resolves({ MessageId: 'm-2' });
     const notice: RunSummaryNotice = {
       ...NOTICE,
-      attributes: { status: 'SUCCEEDED', workflow: 'optimization', outcome: 'recommended', comparison: 'regressed' },
+      attributes: {
+        status: 'SUCCEEDED',
+        workflow: 'optimization',
+        outcome: 'recommended',
+        comparison: 'regressed',
+      },
     };
 
     // Act

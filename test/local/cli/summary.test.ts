@@ -115,7 +115,8 @@ describe('formatSummary', () => {
 
   it('says how a Model Registry run compares with the last approved version, its report as a file', () => {
     // Prepare
-    const text = 'Regressed versus version 3 (run approved-fraud-v3): c5-large-neo (recommended by approved-fraud-v3): worse: TPS 600.0 → 560.0 (-6.7 %), no spread measured.';
+    const text =
+      'Regressed versus version 3 (run approved-fraud-v3): c5-large-neo (recommended by approved-fraud-v3): worse: TPS 600.0 → 560.0 (-6.7 %), no spread measured.';
     const report: Report = {
       ...REPORT,
       modelPackage: {
