@@ -64,6 +64,8 @@ async function runVersion(
       candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
       compilation: { targets: [] },
       modelPackage: modelPackage(version),
+      // Far above the stub latencies: every version meets it, even on a busy machine.
+      sla: { p95LatencyMs: 1000 },
       ...overrides,
     }),
     runId: runIdOf(version),
@@ -164,10 +166,10 @@ describe('optimization workflow: a Model Registry version against the last appro
   it('says "regressed" in the no-recommendation cause when the new version meets the SLA no more', async () => {
     // Prepare
     const store = sharedStore();
-    succeeded((await runVersion(store, 1, 2, { sla: { p95LatencyMs: 8 } })).result);
+    succeeded((await runVersion(store, 1, 2, { sla: { p95LatencyMs: 100 } })).result);
 
-    // Act
-    const run = await runVersion(store, 2, 12, { sla: { p95LatencyMs: 8 } });
+    // Act: every request of version 2 takes longer than the SLA allows.
+    const run = await runVersion(store, 2, 150, { sla: { p95LatencyMs: 100 } });
 
     // Assert
     if (run.result.status !== 'FAILED' || run.result.error !== ErrorNames.noRecommendation) {
