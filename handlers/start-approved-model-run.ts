@@ -21,6 +21,9 @@ import { recordOf } from './contracts/records.js';
  * change (same guide), and EventBridge delivers at least once: the execution name is derived from
  * the package version, so a second delivery finds the run already started.
  *
+ * The run input names the package version (`modelPackage`: group, version, ARN), so that
+ * "Recommend" compares the run with the group's last approved one (report/registry-baseline.ts).
+ *
  * The model data URL is used as it is. The run's first state reads it with the step Lambdas'
  * grants, which cover the artifacts bucket only (docs/decisions.md #8): a package whose model data
  * lives elsewhere starts a run that fails in "Validate and plan", naming the field, the cause and

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { describeError } from '../contracts/errors.js';
+import { describeError, describeIssues } from '../contracts/errors.js';
+import { toInputIssues } from '../contracts/validation.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
 import type { Logger, ObjectStore } from '../ports.js';
@@ -118,11 +119,11 @@ async function readIndex(uri: string, store: ObjectStore): Promise<IndexRead> {
   try {
     if ((await store.head(uri)) === undefined) return { index: undefined };
     const document: unknown = JSON.parse(new TextDecoder().decode(await store.getBytes(uri)));
-    const parsed = indexSchema.safeParse(document);
+    const parsed = indexSchema.safeParse(document, { reportInput: true });
     return parsed.success
       ? { index: parsed.data }
       : {
-          problem: `the index ${uri} is not one this version reads (${parsed.error.issues.length} issue(s))`,
+          problem: `the index ${uri} is not one this version reads (${describeIssues(toInputIssues(parsed.error))}); the run replaces it`,
         };
   } catch (error) {
     return { problem: `the index ${uri} could not be read (${describeError(error)})` };

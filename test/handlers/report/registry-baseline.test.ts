@@ -164,7 +164,10 @@ describe('compareWithBaseline', () => {
     // Assert
     expect(found).toEqual({
       verdict: 'not comparable',
-      text: `Not compared: the index ${INDEX} is not one this version reads (4 issue(s)).`,
+      text:
+        `Not compared: the index ${INDEX} is not one this version reads (schemaVersion: got 2, expected 1; ` +
+        'groupName: got nothing, expected string; last: got nothing, expected object; updatedAt: got nothing, ' +
+        'expected string); the run replaces it.',
     });
   });
 });
@@ -227,5 +230,19 @@ describe('recordLastApproved', () => {
 
     // Assert
     expect([written, indexIn(store)]).toEqual([false, before]);
+  });
+
+  it('replaces an index this version cannot read, without a previous run', async () => {
+    // Prepare
+    const store = new MemoryObjectStore().seed(INDEX, '{"schemaVersion": 2}');
+
+    // Act
+    const written = await recordLastApproved(registryRun(2), deps(store));
+
+    // Assert
+    expect([written, indexIn(store)]).toEqual([
+      true,
+      { schemaVersion: 1, groupName: GROUP, last: baselineEntry(2), updatedAt: NOW.toISOString() },
+    ]);
   });
 });
