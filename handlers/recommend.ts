@@ -107,7 +107,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
   const { localFileOf } = deps;
   const measured =
     localFileOf === undefined ? built : withLocalFiles(built, (file) => localFileOf(file, locations.json));
-  const registryRun =
+  const registryRun: RegistryRun | undefined =
     plan.modelPackage === undefined
       ? undefined
       : {
@@ -116,23 +116,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
           report: measured,
           reportUri: locations.json,
         };
-  const baselineComparison =
-    registryRun === undefined ? undefined : await compareWithBaseline(registryRun, deps);
-  const baselineReportFile =
-    baselineComparison?.baseline === undefined || localFileOf === undefined
-      ? undefined
-      : localFileOf(baselineComparison.baseline.reportUri, locations.json);
-  const report: Report =
-    registryRun === undefined || baselineComparison === undefined
-      ? measured
-      : {
-          ...measured,
-          modelPackage: registryRun.modelPackage,
-          baselineComparison: {
-            ...baselineComparison,
-            ...(baselineReportFile === undefined ? {} : { baselineReportFile }),
-          },
-        };
+  const report = registryRun === undefined ? measured : await withBaselineComparison(registryRun, deps);
   await deps.store.putBytes(
     locations.json,
     encoder.encode(JSON.stringify(report, null, 2)),
@@ -176,6 +160,26 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     ...(keep === undefined ? {} : { keep }),
     comparison:
       report.baselineComparison === undefined ? null : summaryComparisonOf(report.baselineComparison),
+  };
+}
+
+/**
+ * A Model Registry run's report with its package and its verdict against the group's last
+ * approved run; locally, the baseline's report as a file.
+ */
+async function withBaselineComparison(run: RegistryRun, deps: RecommendDeps): Promise<Report> {
+  const comparison = await compareWithBaseline(run, deps);
+  const baselineReportFile =
+    comparison.baseline === undefined
+      ? undefined
+      : deps.localFileOf?.(comparison.baseline.reportUri, run.reportUri);
+  return {
+    ...run.report,
+    modelPackage: run.modelPackage,
+    baselineComparison: {
+      ...comparison,
+      ...(baselineReportFile === undefined ? {} : { baselineReportFile }),
+    },
   };
 }
 
