@@ -4,6 +4,7 @@ import { ErrorNames } from './contracts/errors.js';
 import { CANDIDATE_VERDICTS } from './contracts/optimization-state.js';
 import type { ExecutionDescriber, ExecutionDescription, Logger } from './ports.js';
 import { recordOf } from './contracts/records.js';
+import { COMPARISON_ATTRIBUTES, type ComparisonAttribute } from './report/registry-baseline.js';
 import { parseExecutionStatusChange } from './shared/execution-status-change.js';
 
 /**
@@ -46,6 +47,12 @@ export interface RunSummaryNotice {
     readonly status: string;
     readonly workflow: RunWorkflow | 'unknown';
     readonly outcome: string;
+    /**
+     * A run of a Model Registry package against its group's last approved version (`regressed`,
+     * `improved`, `unchanged`, `not-comparable`, `no-baseline`; registry-baseline.ts). Absent for
+     * other runs, so `{"comparison": ["regressed"]}` sees the regressions only.
+     */
+    readonly comparison?: ComparisonAttribute;
   };
 }
 
@@ -155,6 +162,7 @@ export function buildRunSummaryNotice(facts: RunSummaryFacts): RunSummaryNotice 
       status: facts.status,
       workflow,
       outcome: outcome.outcome ?? facts.status.toLowerCase().replace(/_/g, '-'),
+      ...(outcome.comparison === undefined ? {} : { comparison: outcome.comparison }),
     },
   };
 }
@@ -187,16 +195,28 @@ interface Outcome {
   readonly lines: readonly string[];
   /** The run's outcome, when its output or cause names one. */
   readonly outcome?: string;
+  /** The verdict against the last approved version, when the output has one. */
+  readonly comparison?: ComparisonAttribute;
 }
 
-/** The outcome a "No recommendation" cause names (optimization-state.ts, NoRecommendationCause). */
-function outcomeInCause(cause: string | undefined): string | undefined {
-  if (cause === undefined) return undefined;
+const causeSchema = z.looseObject({
+  outcome: z.string().optional(),
+  comparison: z
+    .looseObject({ verdict: z.enum(Object.values(COMPARISON_ATTRIBUTES)), text: z.string() })
+    .nullish(),
+});
+
+/**
+ * The outcome and the registry comparison a "No recommendation" cause names
+ * (optimization-state.ts, NoRecommendationCause).
+ */
+function noRecommendationCause(cause: string | undefined): z.output<typeof causeSchema> {
+  if (cause === undefined) return {};
   try {
-    const outcome = recordOf(JSON.parse(cause))?.outcome;
-    return typeof outcome === 'string' ? outcome : undefined;
+    const parsed = causeSchema.safeParse(JSON.parse(cause));
+    return parsed.success ? parsed.data : {};
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -223,14 +243,18 @@ function describeEnd(facts: RunSummaryFacts): Outcome {
     );
   }
   const left = cleanUp !== undefined && cleanUp.includes('LEFT ');
-  const outcome = noRecommendation ? outcomeInCause(cause) : undefined;
-  const headline = [outcome ?? error, left ? 'resources left' : undefined].filter(
+  const named = noRecommendation ? noRecommendationCause(cause) : {};
+  const { outcome } = named;
+  const comparison = named.comparison ?? undefined;
+  if (comparison !== undefined) lines.unshift(comparison.text, '');
+  const headline = [comparison?.verdict, outcome ?? error, left ? 'resources left' : undefined].filter(
     (part) => part !== undefined,
   );
   return {
     ...(headline.length === 0 ? {} : { headline: headline.join(', ') }),
     lines,
     ...(outcome === undefined ? {} : { outcome }),
+    ...(comparison === undefined ? {} : { comparison: comparison.verdict }),
   };
 }
 
@@ -310,6 +334,12 @@ const optimizationSummarySchema = z.looseObject({
   report: z.looseObject({ html: z.string(), json: z.string(), markdown: z.string() }),
   keep: z.looseObject({ endpointName: z.string() }).optional(),
   cleanUp: cleanUpSchema(),
+  comparison: z
+    .looseObject({
+      verdict: z.enum(Object.values(COMPARISON_ATTRIBUTES)),
+      text: z.string(),
+    })
+    .nullish(),
 });
 
 type OptimizationSummary = z.output<typeof optimizationSummarySchema>;
@@ -379,10 +409,17 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
   lines.push(`Report: ${summary.report.html}`, `        ${summary.report.json} (machine-readable)`);
   if (summary.outcome !== undefined && summary.outcome !== 'recommended')
     headline = `${summary.outcome}, ${headline}`;
+  const comparison = summary.comparison ?? undefined;
+  // First in the subject and the body: for a registry run, the verdict is the news.
+  if (comparison !== undefined) {
+    headline = `${comparison.verdict}, ${headline}`;
+    lines.unshift(comparison.text, '');
+  }
   return {
     headline: cleanUp.headline === undefined ? headline : `${headline}; ${cleanUp.headline}`,
     lines,
     ...(summary.outcome === undefined ? {} : { outcome: summary.outcome }),
+    ...(comparison === undefined ? {} : { comparison: comparison.verdict }),
   };
 }
 

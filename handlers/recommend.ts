@@ -3,6 +3,14 @@ import type { LoadTestResult } from './load-test/index.js';
 import { describeError } from './contracts/errors.js';
 import type { EndpointMetrics, EndpointMetricsReader, Logger, ObjectStore } from './ports.js';
 import { buildReport } from './report/build-report.js';
+import {
+  compareWithBaseline,
+  recordLastApproved,
+  type RegistryRun,
+  summaryComparisonOf,
+} from './report/registry-baseline.js';
+import { withLocalFiles } from './report/local-files.js';
+import type { Report } from './report/report.js';
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
@@ -16,6 +24,11 @@ export interface RecommendDeps {
   readonly metrics?: EndpointMetricsReader;
   /** The Region "Deploy candidate" deployed in: the report's deploy requests resolve images there. */
   readonly region?: string;
+  /**
+   * Local runs: the file an object of the run is, seen from the folder of the report at
+   * `reportUri`; report.md and report.html show it (report/local-files.ts).
+   */
+  readonly localFileOf?: (uri: string, reportUri: string) => string | undefined;
 }
 
 /**
@@ -69,7 +82,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     const text = new TextDecoder().decode(await deps.store.getBytes(outcome.resultUri));
     results.set(outcome.candidateId, JSON.parse(text) as LoadTestResult);
   }
-  const report = buildReport({
+  const built = buildReport({
     plan,
     outcomes: event.candidates,
     results,
@@ -91,6 +104,19 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
   const uri = (file: string): string => `${plan.runPrefixUri}${file}`;
   const encoder = new TextEncoder();
   const locations = { json: uri('report.json'), markdown: uri('report.md'), html: uri('report.html') };
+  const { localFileOf } = deps;
+  const measured =
+    localFileOf === undefined ? built : withLocalFiles(built, (file) => localFileOf(file, locations.json));
+  const registryRun: RegistryRun | undefined =
+    plan.modelPackage === undefined
+      ? undefined
+      : {
+          artifactsBucket: plan.artifactsBucket,
+          modelPackage: plan.modelPackage,
+          report: measured,
+          reportUri: locations.json,
+        };
+  const report = registryRun === undefined ? measured : await withBaselineComparison(registryRun, deps);
   await deps.store.putBytes(
     locations.json,
     encoder.encode(JSON.stringify(report, null, 2)),
@@ -102,6 +128,8 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     'text/markdown',
   );
   await deps.store.putBytes(locations.html, encoder.encode(await renderHtmlReport(report)), 'text/html');
+  // After the reports: the index never names a report that is not written yet.
+  if (registryRun !== undefined) await recordBaseline(registryRun, deps);
 
   const recommended = plan.candidates.find((c) => c.id === report.recommendation?.candidateId);
   const keep =
@@ -130,5 +158,50 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     candidates: report.candidates.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })),
     report: locations,
     ...(keep === undefined ? {} : { keep }),
+    comparison:
+      report.baselineComparison === undefined ? null : summaryComparisonOf(report.baselineComparison),
   };
+}
+
+/**
+ * A Model Registry run's report with its package and its verdict against the group's last
+ * approved run; locally, the baseline's report as a file.
+ */
+async function withBaselineComparison(run: RegistryRun, deps: RecommendDeps): Promise<Report> {
+  const comparison = await compareWithBaseline(run, deps);
+  const baselineReportFile =
+    comparison.baseline === undefined
+      ? undefined
+      : deps.localFileOf?.(comparison.baseline.reportUri, run.reportUri);
+  return {
+    ...run.report,
+    modelPackage: run.modelPackage,
+    baselineComparison: {
+      ...comparison,
+      ...(baselineReportFile === undefined ? {} : { baselineReportFile }),
+    },
+  };
+}
+
+/**
+ * Makes the run its group's baseline. A store that refuses is logged, not thrown: the run's
+ * result stands, and the next version is compared with the one before (or has no baseline).
+ */
+async function recordBaseline(run: RegistryRun, deps: RecommendDeps): Promise<void> {
+  try {
+    const recorded = await recordLastApproved(run, deps);
+    deps.logger.info(
+      recorded ? 'Recorded as the group’s last approved run' : 'Baseline index left as it is',
+      {
+        group: run.modelPackage.groupName,
+        version: run.modelPackage.version,
+      },
+    );
+  } catch (error) {
+    deps.logger.error('Could not record the group’s last approved run', {
+      group: run.modelPackage.groupName,
+      version: run.modelPackage.version,
+      error: describeError(error),
+    });
+  }
 }

@@ -21,6 +21,9 @@ import { recordOf } from './contracts/records.js';
  * change (same guide), and EventBridge delivers at least once: the execution name is derived from
  * the package version, so a second delivery finds the run already started.
  *
+ * The run input names the package version (`modelPackage`: group, version, ARN), so that
+ * "Recommend" compares the run with the group's last approved one (report/registry-baseline.ts).
+ *
  * The model data URL is used as it is. The run's first state reads it with the step Lambdas'
  * grants, which cover the artifacts bucket only (docs/decisions.md #8): a package whose model data
  * lives elsewhere starts a run that fails in "Validate and plan", naming the field, the cause and
@@ -38,8 +41,10 @@ export const APPROVED = 'Approved';
 export const PACKAGE_FIELDS = ['image', 'framework'] as const;
 export type PackageField = (typeof PACKAGE_FIELDS)[number];
 
-/** Model package group names (CreateModelPackageGroup API reference). */
-export const MODEL_PACKAGE_GROUP_NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
+import { MODEL_PACKAGE_GROUP_NAME } from './contracts/model-package.js';
+
+/** Model package group names (the SageMaker API model's `EntityName`). */
+export { MODEL_PACKAGE_GROUP_NAME };
 
 /** Step Functions execution names: 1–80 characters (StartExecution API reference). */
 const MAX_EXECUTION_NAME = 80;
@@ -98,6 +103,13 @@ export function parseApprovedModelRunTemplate(document: unknown): ApprovedModelR
       given: describeGiven(model[field]),
       expected: `nothing: the approved package's ${field === 'artifactUri' ? 'ModelDataUrl' : `container ${field}`} fills it`,
     }));
+  if (template.input.modelPackage !== undefined) {
+    conflicts.push({
+      field: 'input.modelPackage',
+      given: describeGiven(template.input.modelPackage),
+      expected: 'nothing: the approved package fills it with its group, version and ARN',
+    });
+  }
   if (conflicts.length > 0) throw new InvalidRunInputError(conflicts);
   const check = runInputSchema.safeParse(withModel(template, TEMPLATE_CHECK_MODEL), { reportInput: true });
   if (!check.success) throw new InvalidRunInputError(issuesOf(check.error, 'input.'));
@@ -277,6 +289,12 @@ export async function startApprovedModelRun(
     ...(container.Framework === undefined ? {} : { framework: container.Framework.toLowerCase() }),
     ...(container.FrameworkVersion === undefined ? {} : { frameworkVersion: container.FrameworkVersion }),
   });
+  // What the run measures: "Recommend" compares it with the group's last approved version.
+  document.modelPackage = {
+    groupName: detail.ModelPackageGroupName,
+    version: detail.ModelPackageVersion,
+    arn: modelPackageArn,
+  };
   if (document.name === undefined) {
     document.name = `Model package ${detail.ModelPackageGroupName} v${detail.ModelPackageVersion} (approved)`;
   }

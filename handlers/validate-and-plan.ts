@@ -157,6 +157,7 @@ export async function validateAndPlan(
   const plan: RunPlan = {
     runId: event.runId,
     ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.modelPackage === undefined ? {} : { modelPackage: input.modelPackage }),
     artifactsBucket: deps.artifactsBucket,
     runPrefixUri: s3Uri(deps.artifactsBucket, runPrefix),
     ...(input.model === undefined ? {} : { model: planModel(input.model, deps.artifactsBucket, runPrefix) }),

@@ -9,6 +9,7 @@ import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-stat
 import { LocalCompiler } from './adapters/local-compiler.js';
 import { createLocalTransportFactory } from './adapters/local-transport-factory.js';
 import { LocalModelHost } from './platform/local-model-host.js';
+import { reportFileOf } from './report-files.js';
 import { createStepHandlers, type StepDependencies, type StepHandler } from './step-handlers.js';
 import {
   createLocalStore,
@@ -56,6 +57,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     maxPollSeconds: 1,
     loadStartDelaySeconds: 0,
     ...(options.onLoadProgress === undefined ? {} : { onLoadProgress: options.onLoadProgress }),
+    localFileOf: reportFileOf(store),
   });
   const runLoadWorker = handlers['run-load-worker'];
   return {

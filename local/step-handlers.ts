@@ -58,6 +58,8 @@ export interface StepDependencies {
    */
   readonly loadSegmentSeconds?: number;
   readonly now?: () => Date;
+  /** The file an object is, seen from a report's folder: local reports show files, not `s3://` URIs. */
+  readonly localFileOf?: (uri: string, reportUri: string) => string | undefined;
   /** The endpoints' own metrics over each test window, for the report. */
   readonly metrics?: EndpointMetricsReader;
   /** The instance quotas planning checks. @default none (local/adapters/local-instance-quotas.ts) */
@@ -159,6 +161,7 @@ export function createStepHandlers(
         region: deps.region,
         now,
         ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+        ...(deps.localFileOf === undefined ? {} : { localFileOf: deps.localFileOf }),
       }),
     'clean-up': (payload) => cleanUpRun(payload as CleanUpEvent, { host, compiler, logger }),
   };

@@ -353,6 +353,7 @@ export class OptimizationWorkflow extends Construct {
       counts: '$.summary.counts',
       report: '$.summary.report',
       cleanUp: '$.summary.cleanUp.message',
+      comparison: '$.summary.comparison',
     };
     const explain = new sfn.Pass(this, OptimizationStates.explainNoRecommendation, {
       parameters: Object.fromEntries(Object.entries(cause).map(([key, path]) => [`${key}.$`, path])),

@@ -240,7 +240,9 @@ function unreadableUriIssues(
       ? undefined
       : [{ field, given: JSON.stringify(uri), expected: 'an s3:// URI (file:/// is for local mode only)' }];
   }
-  const readable = Object.values(ArtifactPrefix).map((prefix) => `s3://${deps.artifactsBucket}/${prefix}`);
+  const readable = [ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs].map(
+    (prefix) => `s3://${deps.artifactsBucket}/${prefix}`,
+  );
   return readable.some((prefix) => uri.startsWith(prefix))
     ? undefined
     : [

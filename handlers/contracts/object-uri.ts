@@ -26,12 +26,15 @@ export function runPrefixKey(runId: string): string {
  * Key layout of the artifacts bucket (infra/constructs/artifacts-store.ts grants by these):
  * - `models/…`  the models to optimize or serve, uploaded before a run;
  * - `inputs/…`  the async workflow's inputs, uploaded before a run;
- * - `runs/<runId>/…`  everything a run produces.
+ * - `runs/<runId>/…`  everything a run produces;
+ * - `model-packages/<group>/…`  the index of a Model Registry group's last approved run
+ *   (handlers/report/registry-baseline.ts), read and written by "Recommend" alone.
  */
 export const ArtifactPrefix = {
   models: 'models/',
   inputs: 'inputs/',
   runs: 'runs/',
+  modelPackages: 'model-packages/',
 } as const;
 export type ArtifactPrefix = (typeof ArtifactPrefix)[keyof typeof ArtifactPrefix];
 

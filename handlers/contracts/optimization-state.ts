@@ -1,7 +1,9 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { LoadPlan } from '../load-test/plan.js';
 import type { HostedResourceNames } from '../ports.js';
+import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
+import type { ModelPackageRef } from './model-package.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
 import type { ExecutionBudgets } from './execution-limits.js';
@@ -242,6 +244,8 @@ export type PlannedPayload = WeightedPayload & { readonly sizeBytes: number };
 export interface RunPlan {
   readonly runId: string;
   readonly name?: string;
+  /** The Model Registry package version the run measures, when it names one (run input `modelPackage`). */
+  readonly modelPackage?: ModelPackageRef;
   readonly artifactsBucket: string;
   readonly runPrefixUri: string;
   readonly model?: RunInput['model'] & { readonly packagedUri: string; readonly needsPackaging: boolean };
@@ -461,6 +465,8 @@ export interface NoRecommendationCause {
   readonly counts: VerdictCounts;
   readonly report: RunSummary['report'];
   readonly cleanUp?: string;
+  /** As the summary's: a regressed Model Registry run says so even when it recommends nothing. */
+  readonly comparison?: RunSummary['comparison'];
 }
 
 /** What "Recommend" gives: a short summary with pointers to the report. */
@@ -477,6 +483,12 @@ export interface RunSummary {
   readonly report: { readonly json: string; readonly markdown: string; readonly html: string };
   /** What clean-up must keep: the recommended endpoint when the policy is `keep-recommended`. */
   readonly keep?: HostedResourceNames;
+  /**
+   * A run with a `modelPackage`: the verdict against the group's last approved version; null for
+   * other runs. "Recommend" always sets it: "Explain no recommendation" reads it by path, and a
+   * path that is missing fails a Step Functions state.
+   */
+  readonly comparison?: SummaryComparison | null;
 }
 
 export interface CleanUpEvent {

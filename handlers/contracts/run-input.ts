@@ -3,6 +3,7 @@ import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
 import { availabilitySchema, scalingSchema, servingInputIssues } from './serving-input.js';
+import { modelPackageSchema } from './model-package.js';
 import { userTagsSchema } from './tags.js';
 
 /**
@@ -393,6 +394,8 @@ export const runInputSchema = z
     maxConcurrentCandidates: z.int().min(1).max(RUN_LIMITS.maxConcurrentCandidates).default(2),
     /** Extra tags for every resource the run creates: SageMaker's rules, none in the project's namespace. */
     tags: userTagsSchema.default({}),
+    /** The Model Registry package version measured: the run is compared with the group's last approved one. */
+    modelPackage: modelPackageSchema.optional(),
   })
   .superRefine((input, ctx) => {
     const issue = (path: PropertyKey[], message: string, given: unknown): void => {

@@ -48,6 +48,8 @@ export interface CandidateDeploy {
    * Region), or why there is none. The requests keep the local image: that is what was measured.
    */
   readonly onAws?: { readonly imageUri: string; readonly source: string } | { readonly note: string };
+  /** Local runs: the file the requests' `ModelDataUrl` is, relative to the report's folder (local-files.ts). */
+  readonly modelDataFile?: string;
 }
 
 /** What "Deploy candidate" read besides the plan: the state the workflow passes to "Recommend". */

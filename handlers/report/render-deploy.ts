@@ -113,7 +113,7 @@ export function deployBlocks(deploy: CandidateDeploy): DeployBlock[] {
 export function deployFacts(deploy: CandidateDeploy): string[] {
   const container = deploy.createModel.PrimaryContainer;
   const facts = [
-    `Image ${container.Image} (${deploy.imageSource}); model data ${container.ModelDataUrl}.`,
+    `Image ${container.Image} (${deploy.imageSource}); model data ${deploy.modelDataFile === undefined ? container.ModelDataUrl : `${deploy.modelDataFile} (${container.ModelDataUrl} in the requests)`}.`,
     'These are the requests the workflow sent for this candidate, with the names and the role replaced by placeholders and without the run’s tags (clean-up and the janitor delete what carries them).',
     FILL_IN,
   ];

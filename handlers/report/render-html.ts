@@ -1,4 +1,5 @@
 import { renderReportCharts } from './charts.js';
+import { baselineHtml } from './render-baseline.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import { compiledComparisonHtml } from './compiled-comparison.js';
 import { chartsHtml } from './render-charts.js';
@@ -188,6 +189,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     `<ul class="outcomes">${candidateOutcomeLines(report)
       .map((line) => `<li>${escapeHtml(line)}</li>`)
       .join('')}</ul>`,
+    baselineHtml(report, escapeHtml),
     '<h2>Recommendation</h2>',
     `<p class="${recommendationClass}">${escapeHtml(recommendationText(report))}</p>`,
     deployHtml(report, escapeHtml),

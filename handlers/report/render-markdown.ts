@@ -1,6 +1,7 @@
 import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
+import { baselineMarkdown } from './render-baseline.js';
 import { compiledComparisonMarkdown } from './compiled-comparison.js';
 import { candidateDeployMarkdown, deployMarkdown } from './render-deploy.js';
 import { serveTargetMarkdown } from './render-serve-target.js';
@@ -249,7 +250,9 @@ export function candidateFacts(candidate: CandidateReport): string[] {
       ? []
       : [`Endpoint cost during the test: ${usd(candidate.runCostUsd)}`]),
     ...endpointMetricsLines(candidate),
-    ...(candidate.resultUri === undefined ? [] : [`Raw result: ${candidate.resultUri}`]),
+    ...(candidate.resultUri === undefined
+      ? []
+      : [`Raw result: ${candidate.resultFile ?? candidate.resultUri}`]),
   ];
 }
 
@@ -524,6 +527,7 @@ export function renderMarkdownReport(report: Report): string {
     '',
     ...candidateOutcomeLines(report).map((line) => `- ${escapeMarkdown(line)}`),
     '',
+    ...baselineMarkdown(report, escapeMarkdown),
     '## Recommendation',
     '',
     escapeMarkdown(recommendationText(report)),

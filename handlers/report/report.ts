@@ -2,6 +2,8 @@ import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { CompiledComparison } from './compiled-comparison.js';
 import type { CandidateDeploy } from './deploy-requests.js';
 import type { SweepGrid } from './sweep-factors.js';
+import type { BaselineComparison } from './registry-baseline.js';
+import type { ModelPackageRef } from '../contracts/model-package.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
 import type { EndpointMetrics } from '../ports.js';
 import type { ServeTarget } from '../serving/serve-target.js';
@@ -50,6 +52,10 @@ export interface Report {
   readonly compiledComparisons?: readonly CompiledComparison[];
   /** The sweep's factor grid, when the candidates form one (report/sweep-factors.ts). */
   readonly sweep?: SweepGrid;
+  /** The Model Registry package version measured, when the run names one (run input `modelPackage`). */
+  readonly modelPackage?: ModelPackageRef;
+  /** With `modelPackage`: this run against its group's last approved version (registry-baseline.ts). */
+  readonly baselineComparison?: BaselineComparison;
 }
 
 /** One payload of the run's mix, as the plan read it. */
@@ -138,6 +144,8 @@ export interface CandidateReport {
   /** What this candidate's endpoint cost during the run (endpoint-hours × price). */
   readonly runCostUsd?: number;
   readonly resultUri?: string;
+  /** Local runs: the file `resultUri` is, relative to the report's folder (local-files.ts). */
+  readonly resultFile?: string;
   /** What the endpoint reported over the test window (CloudWatch on AWS, process figures locally). */
   readonly endpointMetrics?: EndpointMetrics;
   /** Why endpoint metrics are missing, when they were looked for and not found. */

@@ -158,6 +158,11 @@ export const runStatusSchema = z.object({
    * `all-inputs-failed`); the CLIs' exit codes derive from it (handlers/contracts/exit-codes.ts).
    */
   outcome: z.string().optional(),
+  /**
+   * A run of a Model Registry package: its verdict against the group's last approved version
+   * (`regressed`, `improved`, `unchanged`, `not-comparable`, `no-baseline`; registry-baseline.ts).
+   */
+  comparison: z.string().optional(),
 });
 export type RunStatus = z.infer<typeof runStatusSchema>;
 

@@ -22,14 +22,18 @@ import {
 export function resultsOf(
   workflow: RunWorkflow,
   execution: ExecutionDescription,
-): { report?: ReportLocations; outcome?: string } | undefined {
+): { report?: ReportLocations; outcome?: string; comparison?: string } | undefined {
   if (execution.status === ExecutionStatuses.succeeded) {
     const document = parseJson(execution.output);
     const outcome = outcomeSchema.safeParse(document);
     const report = reportOf(workflow, document);
+    const comparison = comparisonSchema.safeParse(document);
     return {
       ...(report === undefined ? {} : { report }),
       ...(outcome.success ? { outcome: outcome.data.outcome } : {}),
+      ...(comparison.success && comparison.data.comparison !== null
+        ? { comparison: comparison.data.comparison.verdict }
+        : {}),
     };
   }
   if (
@@ -38,7 +42,11 @@ export function resultsOf(
     execution.error === ErrorNames.noRecommendation
   ) {
     const parsed = noRecommendationCauseSchema.safeParse(parseJson(execution.cause));
-    return parsed.success ? parsed.data : undefined;
+    if (!parsed.success) return undefined;
+    const { comparison, ...results } = parsed.data;
+    return comparison === undefined || comparison === null
+      ? results
+      : { ...results, comparison: comparison.verdict };
   }
   return undefined;
 }
@@ -60,10 +68,17 @@ const reportFilesSchema = z.object({
   html: z.string().min(1),
 });
 
-/** The cause of "No recommendation" (JSON): its report and outcome. */
+/** A Model Registry run's verdict against the last approved version (null for other runs). */
+const runComparisonSchema = z.object({ verdict: z.string().min(1) }).nullable();
+
+/** The success output's comparison, when it has one. */
+const comparisonSchema = z.object({ comparison: runComparisonSchema });
+
+/** The cause of "No recommendation" (JSON): its report, outcome and registry comparison. */
 const noRecommendationCauseSchema = z.object({
   outcome: z.string().min(1),
   report: reportFilesSchema,
+  comparison: runComparisonSchema.optional(),
 }) satisfies z.ZodType<Pick<NoRecommendationCause, 'report'> & { outcome: string }>;
 
 /** The optimization workflow's success output: the Recommend summary, with its report files. */

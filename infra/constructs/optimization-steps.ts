@@ -181,8 +181,10 @@ function optimizationStepSettings(
     },
     recommend: {
       lambda: {
-        readsArtifacts: [ArtifactPrefix.runs],
-        writesArtifacts: [ArtifactPrefix.runs],
+        // model-packages/: each Model Registry group's index of its last approved run, which
+        // "Recommend" alone reads and writes (handlers/report/registry-baseline.ts).
+        readsArtifacts: [ArtifactPrefix.runs, ArtifactPrefix.modelPackages],
+        writesArtifacts: [ArtifactPrefix.runs, ArtifactPrefix.modelPackages],
         memorySize: 1024,
         timeout: Duration.minutes(5),
       },

@@ -6,6 +6,7 @@ import { describeError } from '../../handlers/contracts/errors.js';
 import { EXIT_CODES, exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
+import type { FileObjectStore } from '../platform/file-object-store.js';
 import { sweepOrphanedScratch } from '../platform/scratch.js';
 import type { RunResult } from '../runner/index.js';
 import type { LocalCleanUp } from '../step-handlers.js';
@@ -187,6 +188,21 @@ export function pidsOf(host: {
 export function displayPath(cwd: string, path: string): string {
   const inside = relative(cwd, path);
   return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? path : inside;
+}
+
+/**
+ * A terminal line with every `s3://local-artifacts/…` URI shown as the file the local store keeps
+ * it in (issue #16, item 7: a local user opens files, not a bucket that does not exist). A URI's
+ * trailing punctuation stays outside it; a URI the store has no file for stays as it is.
+ */
+export function withLocalFiles(text: string, store: Pick<FileObjectStore, 'pathOf'>, cwd: string): string {
+  return text.replace(/s3:\/\/local-artifacts\/\S+?(?=[.,;:)"']?(?:\s|$))/g, (uri) => {
+    try {
+      return displayPath(cwd, store.pathOf(uri));
+    } catch {
+      return uri;
+    }
+  });
 }
 
 /** The one plain-text table (handlers/shared/text-table.ts), by its local name. */

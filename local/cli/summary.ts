@@ -1,6 +1,7 @@
 /** The end-of-run summary: a table of the candidates, why each won or lost, and where the reports are. */
 import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
 import { compiledComparisonText } from '../../handlers/report/compiled-comparison.js';
+import { baselineDetailLines } from '../../handlers/report/render-baseline.js';
 import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
 import { highNoiseWarning } from '../../handlers/report/noise.js';
@@ -44,6 +45,7 @@ export function formatSummary(input: SummaryInput): string {
       ? `No recommendation: ${report.noRecommendationReason ?? 'no candidate met the SLA'}`
       : `Recommendation: ${report.recommendation.candidateId} — ${report.recommendation.why}`,
     ...[serveTargetSummaryLine(report)].filter((line) => line !== undefined),
+    ...baselineSummaryLines(report),
     `Measured locally on this machine (${input.availableCpus} cores) standing in for the instance types; server = workers × ONNX Runtime threads${rows.some((row) => row[3]?.endsWith('*')) ? ', * = the instance has more vCPUs than this machine has cores' : ''}. Prices are the instances' list prices.`,
     '',
     'Reports:',
@@ -101,6 +103,13 @@ function bracketLegend(report: Report): string[] {
 /** Latency at the sustainable step, else at the first step (that missed the SLA). */
 function figuresOf(candidate: CandidateReport): LatencyPercentilesMs | undefined {
   return candidate.latencyAtSustainableMs ?? candidate.steps[0]?.latencyMs ?? undefined;
+}
+
+/** A Model Registry run: its verdict against the group's last approved version, and why. */
+function baselineSummaryLines(report: Report): string[] {
+  const found = report.baselineComparison;
+  if (found === undefined) return [];
+  return [found.text, ...baselineDetailLines(report).map((line) => `  ${line}`)];
 }
 
 /** The report's compiled-vs-uncompiled pairs (handlers/report/compiled-comparison.ts), one line each. */

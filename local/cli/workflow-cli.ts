@@ -31,6 +31,7 @@ import {
   reportCleanUpLeftovers,
   reportUnsuccessfulRun,
   startCli,
+  withLocalFiles,
 } from './shared.js';
 
 export interface CliIo {
@@ -266,7 +267,9 @@ export async function runWorkflowCli<
     const failedWithResult = result.status === 'FAILED' ? cli.resultOfFailedRun?.(result) : undefined;
     if (result.status === 'FAILED' && failedWithResult !== undefined) {
       const extra = await cli.summarize(run, failedWithResult, prepared);
-      errorLine(`Run ${runId} ended FAILED with ${result.error}: ${causeMessage(result.cause)}`);
+      errorLine(
+        `Run ${runId} ended FAILED with ${result.error}: ${withLocalFiles(causeMessage(result.cause), created.store, cwd)}`,
+      );
       const account = cleanUpInCause(result.cause);
       if (account !== undefined && account.includes('LEFT ')) errorLine(`Warning: ${account}`);
       const exitCode = exitCodeOfRun({

@@ -673,4 +673,18 @@ describe('progressLine', () => {
       'nightly FAILED · Run failed · candidates 1/4 done, 3 running · QuotaExceededError: ml.g5.xlarge quota is 0',
     );
   });
+
+  it('shows a Model Registry run’s comparison with the last approved version after its outcome', () => {
+    // Act
+    const line = progressLine({
+      ...runStatus('SUCCEEDED', 4),
+      outcome: 'recommended',
+      comparison: 'regressed',
+    });
+
+    // Assert
+    expect(line).toBe(
+      'nightly SUCCEEDED · Run succeeded · candidates 4/4 done, 0 running · outcome: recommended · comparison: regressed · report: s3://mso-artifacts/runs/nightly/report.html',
+    );
+  });
 });

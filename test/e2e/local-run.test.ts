@@ -120,6 +120,15 @@ describe('local mode end to end', () => {
       imageUri: '785573368785.dkr.ecr.us-east-1.amazonaws.com/sagemaker-neo-onnx:1.5.0-cpu-py3',
       source: 'table: onnx 1.5.0 compiled for x86 CPU (AWS docs: Neo Inference Container Images)',
     });
+    // report.md shows the local files a reader opens; report.json keeps the URIs.
+    const markdown = await readFile(files?.markdown ?? '', 'utf8');
+    expect(markdown).toContain('- Raw result: load-tests/plain/result.json\n');
+    expect(markdown).toContain(
+      '; model data model/model.tar.gz (s3://local-artifacts/runs/e2e-happy/model/model.tar.gz in the requests).',
+    );
+    expect(report.candidates[0]?.resultUri).toBe(
+      's3://local-artifacts/runs/e2e-happy/load-tests/plain/result.json',
+    );
     expect(stdout()).toContain('Summary of run e2e-happy');
     expect(stdout()).toContain('runs/e2e-happy/report.html');
     expect(outcome.serverPids).toHaveLength(2);
@@ -181,10 +190,44 @@ describe('local mode end to end', () => {
     expect(outcome.exitCode).toBe(3);
     expect(stdout()).toContain('No recommendation: no candidate met the SLA at any load step');
     expect(stderr()).toMatch(
-      /^Run e2e-no-sla ended FAILED with NoRecommendationError: No recommendation: no candidate met the SLA; 1 candidate: 1 missed the SLA\. Report: s3:\/\/local-artifacts\/runs\/e2e-no-sla\/report\.html\n$/,
+      /^Run e2e-no-sla ended FAILED with NoRecommendationError: No recommendation: no candidate met the SLA; 1 candidate: 1 missed the SLA\. Report: runs\/e2e-no-sla\/report\.html\n$/,
     );
     expect(existsSync(outcome.reportFiles?.html ?? '')).toBe(true);
     expect(outcome.serverPids.filter(isAlive)).toEqual([]);
+  }, 60_000);
+
+  it('compares a run of a model package version with the group’s last approved one, as the registry trigger’s runs are', async () => {
+    // Prepare: what the trigger adds to a run input, for two versions of one group.
+    const version = (v: number) =>
+      tinyInput({
+        compilation: { targets: [] },
+        candidates: [{ id: 'plain', instanceType: 'ml.c5.large', environment: ONE_THREAD }],
+        modelPackage: {
+          groupName: 'e2e-group',
+          version: v,
+          arn: `arn:aws:sagemaker:us-east-1:123456789012:model-package/e2e-group/${v}`,
+        },
+      });
+    const first = await cli('e2e-registry-v1', version(1));
+
+    // Act
+    const second = await cli('e2e-registry-v2', version(2));
+
+    // Assert
+    expect([first.outcome.exitCode, second.outcome.exitCode]).toEqual([0, 0]);
+    expect(first.stdout()).toContain(
+      "\nNo baseline: no earlier approved version of model package group e2e-group has a report, so version 1 is the group's first baseline.\n",
+    );
+    expect(second.stdout()).toMatch(
+      /\n(Regressed|Improved|Unchanged within noise) versus version 1 \(run e2e-registry-v1\): plain \(recommended by e2e-registry-v1\): /,
+    );
+    expect(second.stdout()).toContain(
+      `\n  Baseline report: ${join(dir, 'runs', 'e2e-registry-v1', 'report.json')}\n`,
+    );
+    const report = JSON.parse(await readFile(second.outcome.reportFiles?.json ?? '', 'utf8')) as Report;
+    expect(report.baselineComparison?.baseline?.reportUri).toBe(
+      's3://local-artifacts/runs/e2e-registry-v1/report.json',
+    );
   }, 60_000);
 
   it('stops an interrupted run (Ctrl-C), cleans up, exits 130 and leaves no process', async () => {

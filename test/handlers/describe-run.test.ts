@@ -201,6 +201,71 @@ describe('describeRun', () => {
     });
   });
 
+  it('gives a Model Registry run’s verdict against the last approved version, read from its output', async () => {
+    // Prepare
+    const prefix = 's3://mso-artifacts/runs/approved-fraud-v4/';
+    const summary = {
+      runId: 'approved-fraud-v4',
+      outcome: 'recommended',
+      candidates: [],
+      report: { json: `${prefix}report.json`, markdown: `${prefix}report.md`, html: `${prefix}report.html` },
+      comparison: { verdict: 'regressed', text: 'Regressed versus version 3 (run approved-fraud-v3): …' },
+    };
+    const builder = optimizationUntilBenchmark(1);
+    benchmarkCandidate(builder.iteration(BENCHMARK, 'Started'), 1).iteration(BENCHMARK, 'Succeeded');
+    builder
+      .mapEnded()
+      .task('Recommend')
+      .task('Clean up run resources')
+      .entered('SucceedStateEntered', 'Run succeeded');
+    const executions = new FakeExecutionReader({
+      description: execution({ status: 'SUCCEEDED', stopDate: STOP, output: JSON.stringify(summary) }),
+      history: builder.newestFirst(),
+    });
+
+    // Act
+    const reply = await describeRun(optimizationRun, { executions, logger: silentLogger });
+
+    // Assert
+    expect(runStatusSchema.parse(reply.body)).toMatchObject({
+      status: 'SUCCEEDED',
+      outcome: 'recommended',
+      comparison: 'regressed',
+    });
+  });
+
+  it('gives the comparison a "No recommendation" cause carries, and none when it is null', async () => {
+    // Prepare
+    const report = { json: 'r.json', markdown: 'r.md', html: 'r.html' };
+    const causeWith = (comparison: unknown) =>
+      JSON.stringify({
+        errorMessage: 'No recommendation',
+        outcome: 'no-candidate-met-sla',
+        report,
+        comparison,
+      });
+    const statusOf = async (cause: string) => {
+      const builder = optimizationUntilBenchmark(1);
+      builder.iteration(BENCHMARK, 'Started').iteration(BENCHMARK, 'Succeeded');
+      builder.mapEnded().task('Recommend').entered('FailStateEntered', 'No recommendation');
+      const executions = new FakeExecutionReader({
+        description: execution({ status: 'FAILED', stopDate: STOP, error: 'NoRecommendationError', cause }),
+        history: builder.newestFirst(),
+      });
+      return runStatusSchema.parse(
+        (await describeRun(optimizationRun, { executions, logger: silentLogger })).body,
+      );
+    };
+
+    // Act
+    const regressed = await statusOf(causeWith({ verdict: 'regressed', text: 'Regressed versus version 3' }));
+    const other = await statusOf(causeWith(null));
+
+    // Assert
+    expect([regressed.comparison, regressed.outcome]).toEqual(['regressed', 'no-candidate-met-sla']);
+    expect([other.comparison, other.outcome]).toEqual([undefined, 'no-candidate-met-sla']);
+  });
+
   it('gives a failed run’s error and cause, and the clean-up it went through', async () => {
     // Prepare
     const cause = 'ResourceLimitExceeded: account-level service limit for ml.g5.xlarge endpoint usage is 0';

@@ -539,6 +539,95 @@ describe('buildRunSummaryNotice of a run without a recommendation', () => {
     expect(notice.body).not.toContain('The failed-run clean-up deletes');
   });
 
+  it('puts a Model Registry run’s verdict against the last approved version in the comparison attribute, the subject and the body’s first line', () => {
+    // Prepare
+    const text =
+      'Regressed versus version 3 (run approved-fraud-v3): c5-neo (recommended by approved-fraud-v3): worse: TPS 130.2 → 118.4 (-9.1 %), no spread measured.';
+    const output = {
+      ...SUMMARY,
+      comparison: { verdict: 'regressed', text, baselineRunId: 'approved-fraud-v3' },
+    };
+
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
+
+    // Assert
+    expect(notice.attributes).toEqual({
+      status: 'SUCCEEDED',
+      workflow: 'optimization',
+      outcome: 'recommended',
+      comparison: 'regressed',
+    });
+    expect(notice.subject).toBe(
+      `Optimization run ${RUN_ID} succeeded: regressed, ml.c5.xlarge, $0.48 per 1M`,
+    );
+    expect(notice.body.split('\n').slice(0, 4)).toEqual([
+      `Optimization run ${RUN_ID} succeeded after 1 h 12 min.`,
+      '',
+      text,
+      '',
+    ]);
+  });
+
+  it('says "no baseline" plainly for the first version of a group', () => {
+    // Prepare
+    const text =
+      "No baseline: no earlier approved version of model package group fraud has a report, so version 1 is the group's first baseline.";
+    const output = { ...SUMMARY, comparison: { verdict: 'no-baseline', text } };
+
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
+
+    // Assert
+    expect(notice.attributes.comparison).toBe('no-baseline');
+    expect(notice.body).toContain(`\n${text}\n`);
+  });
+
+  it('has no comparison attribute for a run that names no model package', () => {
+    // Prepare
+    const output = { ...SUMMARY, comparison: null };
+
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
+
+    // Assert
+    expect(notice.attributes).toEqual({
+      status: 'SUCCEEDED',
+      workflow: 'optimization',
+      outcome: 'recommended',
+    });
+  });
+
+  it('reads the comparison of a Model Registry run that ended without a recommendation from its cause', () => {
+    // Prepare
+    const text =
+      'Regressed versus version 3 (run approved-fraud-v3): approved-fraud-v4 recommends nothing (no-candidate-met-sla); approved-fraud-v3 recommended c5-neo.';
+    const cause = JSON.stringify({
+      errorMessage:
+        'No recommendation: no candidate met the SLA. Report: s3://mso-artifacts/runs/x/report.html',
+      outcome: 'no-candidate-met-sla',
+      counts: { 'missed-sla': 2 },
+      report: { html: 's3://mso-artifacts/runs/x/report.html' },
+      cleanUp: 'Clean-up complete: deleted 2 endpoint(s)',
+      comparison: { verdict: 'regressed', text, baselineRunId: 'approved-fraud-v3' },
+    });
+
+    // Act
+    const notice = buildRunSummaryNotice(
+      facts({ status: 'FAILED', error: 'NoRecommendationError', cause }, { status: 'FAILED' }),
+    );
+
+    // Assert
+    expect(notice.attributes).toEqual({
+      status: 'FAILED',
+      workflow: 'optimization',
+      outcome: 'no-candidate-met-sla',
+      comparison: 'regressed',
+    });
+    expect(notice.subject).toBe(`Optimization run ${RUN_ID} failed: regressed, no-candidate-met-sla`);
+    expect(notice.body.split('\n')[2]).toBe(text);
+  });
+
   it('names a partial run’s outcome in its attribute, subject and body', () => {
     // Prepare
     const output = {

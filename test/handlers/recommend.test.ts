@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { CandidateStatuses, type RunPlan } from '../../handlers/contracts/optimization-state.js';
-import type { EndpointMetricsReader } from '../../handlers/ports.js';
+import type { EndpointMetricsReader, ObjectStore } from '../../handlers/ports.js';
 import { recommend } from '../../handlers/recommend.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { loadTestResult, plannedCandidate, runPlan, stepResult } from './report/support/sample-report.js';
@@ -16,7 +16,12 @@ function storeWithResult(): MemoryObjectStore {
   return new MemoryObjectStore().seed(RESULT_URI, JSON.stringify(result));
 }
 
-function recommendFor(plan: RunPlan, store: MemoryObjectStore, metrics?: EndpointMetricsReader) {
+function recommendFor(
+  plan: RunPlan,
+  store: ObjectStore,
+  metrics?: EndpointMetricsReader,
+  localFileOf?: (uri: string, reportUri: string) => string | undefined,
+) {
   return recommend(
     {
       plan,
@@ -35,8 +40,13 @@ function recommendFor(plan: RunPlan, store: MemoryObjectStore, metrics?: Endpoin
       measuredLocally: true,
       now: () => GENERATED_AT,
       ...(metrics === undefined ? {} : { metrics }),
+      ...(localFileOf === undefined ? {} : { localFileOf }),
     },
   );
+}
+
+function textOf(store: MemoryObjectStore, uri: string): string {
+  return new TextDecoder().decode(store.objects.get(uri)?.body);
 }
 
 describe('recommend', () => {
@@ -98,5 +108,82 @@ describe('recommend', () => {
         endEpochMs: Date.parse('2026-11-22T10:00:35Z'),
       },
     ]);
+  });
+
+  it('shows a local run’s raw result as its file in report.md and report.html, and keeps the URI in report.json', async () => {
+    // Prepare
+    const store = storeWithResult();
+    const asked: string[][] = [];
+    const localFileOf = (uri: string, reportUri: string): string | undefined => {
+      asked.push([uri, reportUri]);
+      return uri.startsWith(PREFIX) ? uri.slice(PREFIX.length) : undefined;
+    };
+
+    // Act
+    await recommendFor(runPlan([CANDIDATE]), store, undefined, localFileOf);
+
+    // Assert
+    expect(asked).toEqual([[RESULT_URI, `${PREFIX}report.json`]]);
+    expect(textOf(store, `${PREFIX}report.md`)).toContain('- Raw result: load-tests/c1/result.json\n');
+    expect(textOf(store, `${PREFIX}report.html`)).toContain('<li>Raw result: load-tests/c1/result.json</li>');
+    const report = JSON.parse(textOf(store, `${PREFIX}report.json`)) as {
+      candidates: { resultUri: string; resultFile: string }[];
+    };
+    expect(report.candidates.map((c) => [c.resultUri, c.resultFile])).toEqual([
+      [RESULT_URI, 'load-tests/c1/result.json'],
+    ]);
+  });
+
+  it('shows the raw result’s URI when no local file is given (AWS)', async () => {
+    // Prepare
+    const store = storeWithResult();
+
+    // Act
+    await recommendFor(runPlan([CANDIDATE]), store);
+
+    // Assert
+    expect(textOf(store, `${PREFIX}report.md`)).toContain(`- Raw result: ${RESULT_URI}\n`);
+  });
+
+  it('gives a run that names no model package a null comparison, and writes no baseline index', async () => {
+    // Prepare
+    const store = storeWithResult();
+
+    // Act
+    const summary = await recommendFor(runPlan([CANDIDATE]), store);
+
+    // Assert
+    expect(summary.comparison).toBeNull();
+    expect([...store.objects.keys()].filter((uri) => uri.includes('/model-packages/'))).toEqual([]);
+  });
+
+  it('keeps the run’s result when the baseline index cannot be written', async () => {
+    // Prepare
+    const store = storeWithResult();
+    const refusing: ObjectStore = {
+      head: (uri) => store.head(uri),
+      getBytes: (uri) => store.getBytes(uri),
+      getFirstBytes: (uri, count) => store.getFirstBytes(uri, count),
+      list: (prefixUri, limit) => store.list(prefixUri, limit),
+      putBytes: (uri, body, contentType) =>
+        uri.includes('/model-packages/')
+          ? Promise.reject(new Error('AccessDenied'))
+          : store.putBytes(uri, body, contentType),
+    };
+    const plan = runPlan([CANDIDATE], {
+      modelPackage: {
+        groupName: 'fraud',
+        version: 1,
+        arn: 'arn:aws:sagemaker:us-east-1:123456789012:model-package/fraud/1',
+      },
+    });
+
+    // Act
+    const summary = await recommendFor(plan, refusing);
+
+    // Assert
+    expect(summary.recommendation?.candidateId).toBe('c1');
+    expect(summary.comparison?.verdict).toBe('no-baseline');
+    expect(store.objects.has(`${PREFIX}report.json`)).toBe(true);
   });
 });

@@ -109,6 +109,7 @@ describe('startApprovedModelRun', () => {
           ...TEMPLATE_INPUT,
           name: 'Model package churn-xgboost v7 (approved)',
           model: { framework: 'xgboost', frameworkVersion: '1.7', artifactUri: MODEL_DATA_URL },
+          modelPackage: { groupName: 'churn-xgboost', version: 7, arn: PACKAGE_ARN },
         },
       },
     ]);
@@ -340,6 +341,24 @@ describe('parseApprovedModelRunTemplate', () => {
     // Assert
     expect(act).toThrow(
       'input.model.artifactUri: got "s3://b/m.tar.gz", expected nothing: the approved package\'s ModelDataUrl fills it',
+    );
+  });
+
+  it('fails when the template names a model package, which the approved package fills', () => {
+    // Prepare
+    const document = {
+      input: {
+        ...TEMPLATE_INPUT,
+        modelPackage: { groupName: GROUP, version: 1 },
+      },
+    };
+
+    // Act
+    const act = () => parseApprovedModelRunTemplate(document);
+
+    // Assert
+    expect(act).toThrow(
+      'input.modelPackage: got {"groupName":"churn-xgboost","version":1}, expected nothing: the approved package fills it with its group, version and ARN',
     );
   });
 

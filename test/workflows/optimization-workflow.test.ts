@@ -267,6 +267,7 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
         html: reportUri,
       },
       cleanUp: expect.stringMatching(/./) as unknown as string,
+      comparison: null,
     });
     expect(run.statesEntered.slice(-5)).toEqual([
       'Clean-up accounted for',

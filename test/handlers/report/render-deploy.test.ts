@@ -19,7 +19,7 @@ import { deployCandidate } from '../../../handlers/deploy-candidate.js';
 import { buildReport } from '../../../handlers/report/build-report.js';
 import { type CandidateDeploy, candidateDeploy } from '../../../handlers/report/deploy-requests.js';
 import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
-import { cdkSnippet, sdkSnippet } from '../../../handlers/report/render-deploy.js';
+import { cdkSnippet, deployFacts, sdkSnippet } from '../../../handlers/report/render-deploy.js';
 import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
 import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
@@ -263,6 +263,21 @@ describe('candidateDeploy', () => {
         /^the local image has no AWS equivalent in the image table: No serving image for onnx uncompiled on ml\.c5\.xlarge in us-east-1: .*ONNX has no first-party SageMaker serving container/,
       ),
     });
+  });
+
+  it('shows a local run’s model data as its file, the requests keeping the URI', async () => {
+    // Prepare
+    const runPlan = await plan(runInput({ image: 'local' }));
+    const deploy = { ...deployOf(runPlan, 'cpu', true), modelDataFile: 'model/model.tar.gz' };
+
+    // Act
+    const facts = deployFacts(deploy);
+
+    // Assert
+    expect(facts[0]).toBe(
+      `Image local (model.image); model data model/model.tar.gz (${PACKAGED_URI} in the requests).`,
+    );
+    expect(deploy.createModel.PrimaryContainer.ModelDataUrl).toBe(PACKAGED_URI);
   });
 
   it('puts each candidate’s requests in the report when the deploy step’s inputs are given', async () => {

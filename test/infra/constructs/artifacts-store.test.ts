@@ -18,7 +18,7 @@ describe('ArtifactsStore', () => {
 
     // Assert
     expect(act).toThrow(
-      'ArtifactsStore.grantRead: got no prefix, expected at least one of models/, inputs/, runs/',
+      'ArtifactsStore.grantRead: got no prefix, expected at least one of models/, inputs/, runs/, model-packages/',
     );
   });
 });

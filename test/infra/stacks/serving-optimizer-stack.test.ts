@@ -303,6 +303,37 @@ describe('ServingOptimizerStack', () => {
       ]);
     });
 
+    it('lets "Recommend" alone read and write the Model Registry baseline index, besides its run reports', () => {
+      // Prepare
+      const functions = stack.node.children.filter(
+        (child): child is ProjectFunction => child instanceof ProjectFunction,
+      );
+      const bucket = `<${logicalIdOf(stack, stack.artifactsBucket)}.Arn>`;
+      const s3GrantsOf = (fn: ProjectFunction): string[] =>
+        grantsOf(template, logicalIdOf(stack, fn.serviceRole)).filter((line) => line.includes(' s3:'));
+
+      // Act
+      const withIndex = functions
+        .filter((fn) => s3GrantsOf(fn).some((line) => line.includes('model-packages/')))
+        .map((fn) => fn.stepName);
+      const recommend = functions.find((fn) => fn.stepName === 'recommend');
+
+      // Assert
+      expect(withIndex).toEqual(['recommend']);
+      if (recommend === undefined) throw new Error('no Lambda recommend');
+      expect(s3GrantsOf(recommend)).toEqual(
+        [
+          `Allow s3:GetObject on ${bucket}/runs/*`,
+          `Allow s3:GetObject on ${bucket}/model-packages/*`,
+          `Allow s3:ListBucket on ${bucket} if {"StringLike":{"s3:prefix":["runs/*","model-packages/*"]}}`,
+          `Allow s3:PutObject on ${bucket}/runs/*`,
+          `Allow s3:PutObject on ${bucket}/model-packages/*`,
+          `Allow s3:AbortMultipartUpload on ${bucket}/runs/*`,
+          `Allow s3:AbortMultipartUpload on ${bucket}/model-packages/*`,
+        ].sort(),
+      );
+    });
+
     it('lets each service invoke a Lambda only from its source, and from this account where the service sends it', () => {
       // Prepare
       const permissions = Object.values(

@@ -42,6 +42,33 @@ describe('SnsPublisher', () => {
     ]);
   });
 
+  it('publishes a Model Registry run’s comparison as a String attribute subscriptions can filter on', async () => {
+    // Prepare
+    sns.on(PublishCommand).resolves({ MessageId: 'm-2' });
+    const notice: RunSummaryNotice = {
+      ...NOTICE,
+      attributes: {
+        status: 'SUCCEEDED',
+        workflow: 'optimization',
+        outcome: 'recommended',
+        comparison: 'regressed',
+      },
+    };
+
+    // Act
+    await publisher.publish(notice);
+
+    // Assert
+    expect(sns.commandCalls(PublishCommand).map((call) => call.args[0].input.MessageAttributes)).toEqual([
+      {
+        status: { DataType: 'String', StringValue: 'SUCCEEDED' },
+        workflow: { DataType: 'String', StringValue: 'optimization' },
+        outcome: { DataType: 'String', StringValue: 'recommended' },
+        comparison: { DataType: 'String', StringValue: 'regressed' },
+      },
+    ]);
+  });
+
   it('fails with TransientServiceError when SNS throttles', async () => {
     // Prepare
     sns.on(PublishCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottledException' }));

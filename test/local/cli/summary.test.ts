@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { Report } from '../../../handlers/report/report.js';
 import { formatSummary } from '../../../local/cli/summary.js';
 import { plannedCandidate, reportFrom } from '../../handlers/report/support/sample-report.js';
 
@@ -21,9 +22,9 @@ const REPORT = reportFrom([
   },
 ]);
 
-function summary(): string {
+function summary(report: Report = REPORT): string {
   return formatSummary({
-    report: REPORT,
+    report,
     servers: new Map([
       ['c5-large', { workers: 1, intraOpThreads: 2, capped: false }],
       ['c5-large-neo', { workers: 1, intraOpThreads: 2, capped: false }],
@@ -148,5 +149,40 @@ describe('formatSummary', () => {
     expect(lines).toContain(
       "  req/s: the median of 3 measurements (where a re-run's median is expected, 95 %: this run's noise, ±5.1 %, pooled over 3 candidate(s))",
     );
+  });
+
+  it('says how a Model Registry run compares with the last approved version, its report as a file', () => {
+    // Prepare
+    const text =
+      'Regressed versus version 3 (run approved-fraud-v3): c5-large-neo (recommended by approved-fraud-v3): worse: TPS 600.0 → 560.0 (-6.7 %), no spread measured.';
+    const report: Report = {
+      ...REPORT,
+      modelPackage: {
+        groupName: 'fraud',
+        version: 4,
+        arn: 'arn:aws:sagemaker:us-east-1:123456789012:model-package/fraud/4',
+      },
+      baselineComparison: {
+        verdict: 'regressed',
+        text,
+        baseline: {
+          runId: 'approved-fraud-v3',
+          modelPackageVersion: 3,
+          modelPackageArn: 'arn:aws:sagemaker:us-east-1:123456789012:model-package/fraud/3',
+          reportUri: 's3://local-artifacts/runs/approved-fraud-v3/report.json',
+        },
+        baselineReportFile: '/work/runs/approved-fraud-v3/report.json',
+      },
+    };
+
+    // Act
+    const lines = summary(report).split('\n');
+
+    // Assert
+    const verdict = lines.indexOf(text);
+    expect(lines.slice(verdict, verdict + 2)).toEqual([
+      text,
+      '  Baseline report: /work/runs/approved-fraud-v3/report.json',
+    ]);
   });
 });
