@@ -184,15 +184,19 @@ describe('rounds in the report', () => {
   });
 
   it('warns in the recommendation when a re-run could move the figures by more than 10 %', () => {
-    // Prepare: 450, 500, 550 alone: ±55.6 % between two medians of three.
-    const report = reportOf([[plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])]]);
+    // Prepare: 450, 500, 550 and 360, 400, 440 (4 degrees of freedom, t = 2.7764): pooled s = 0.10038,
+    // 2.7764 × 0.10038 × √(π/3) = 0.28520, ±33 % between two medians of three.
+    const report = reportOf([
+      [plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [450, 550])],
+      [plannedCandidate('b', 'ml.c5.xlarge', 0.36), probedResult(400, [360, 440])],
+    ]);
 
     // Act
     const text = recommendationText(report);
 
     // Assert
     expect(text).toContain(
-      "The figures moved a lot between repeats: a re-run's median TPS may differ by ±55.6 % (95 %), so differences " +
+      "The figures moved a lot between repeats: a re-run's median TPS may differ by ±33 % (95 %), so differences " +
         'smaller than that are noise; measure on a quieter machine, or with more repeats.',
     );
   });
@@ -229,5 +233,18 @@ describe('rounds in the report', () => {
       }),
     });
     expect(warnings).toEqual([]);
+  });
+
+  it('says when the interval is wide for want of measurements rather than because the figures moved', () => {
+    // Prepare: one candidate measured twice: 1 degree of freedom (t = 12.7).
+    const report = reportOf([[plannedCandidate('a', 'ml.c5.xlarge', 0.36), probedResult(500, [510])]]);
+
+    // Act
+    const text = recommendationText(report);
+
+    // Assert
+    expect(text).toMatch(
+      /The run's noise rests on 1 degree\(s\) of freedom, so a re-run's median TPS may differ by ±[\d.]+ % \(95 %\); more repeats \(loadPlan.repeats\) or more candidates narrow it\./,
+    );
   });
 });
