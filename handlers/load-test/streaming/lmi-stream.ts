@@ -12,21 +12,10 @@ import { countOf, isJsonObject, malformed, modelError, parseJsonObject } from '.
  * - an error during generation, after the 200, is a last line whose `details.finish_reason` is
  *   `"error"` (with a placeholder token of id -1 and `generated_tokens: null`); a payload
  *   validation error is `{"error": "...", "code": 424}`.
- * The SSE form's documented example has no blank line between events, so one SSE event's data may
- * hold several JSON lines: each line is read on its own.
+ * The SSE form's documented example has no blank line between events, so the parser reads each
+ * `data:` line of it as one event (stream-parser.ts) rather than waiting for a blank line.
  */
-export function interpretLmiEvent(format: StreamFormat, data: string): readonly StreamEvent[] {
-  const events: StreamEvent[] = [];
-  for (const line of data.split('\n')) {
-    if (line.trim() === '') continue;
-    const lineEvents = interpretLmiLine(format, line);
-    events.push(...lineEvents);
-    if (lineEvents.some((event) => event.kind === 'failure')) break;
-  }
-  return events;
-}
-
-function interpretLmiLine(format: StreamFormat, line: string): readonly StreamEvent[] {
+export function interpretLmiEvent(format: StreamFormat, line: string): readonly StreamEvent[] {
   const event = parseJsonObject(line);
   if (event === undefined) return [malformed(format, line, 'a JSON object per line')];
   const error = event['error'];

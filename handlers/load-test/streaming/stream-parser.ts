@@ -44,7 +44,7 @@ export function createStreamParser(
     case 'lmi-sse':
       return new FramedStreamParser(
         format,
-        format === 'lmi-sse' ? 'sse' : 'lines',
+        format === 'lmi-sse' ? 'data-lines' : 'lines',
         (data) => interpretLmiEvent(format, data),
         maxEventChars,
       );
@@ -52,6 +52,16 @@ export function createStreamParser(
 }
 
 type Interpret = (data: string) => readonly StreamEvent[];
+
+/**
+ * How a format's events are framed:
+ * - `sse`: Server-Sent Events, an event per blank line (framing.ts);
+ * - `lines`: JSON Lines, a non-blank line per event;
+ * - `data-lines`: SSE whose every `data:` line is a whole event (LMI's sse formatter, whose
+ *   documented output has no blank lines between events: waiting for one would stamp every token
+ *   with the end of the body); comment and other field lines are skipped.
+ */
+type Framing = 'sse' | 'lines' | 'data-lines';
 
 /** Lines or SSE events, each handed to the format's interpreter; terminal and failure tracked here. */
 class FramedStreamParser implements StreamParser {
@@ -62,7 +72,7 @@ class FramedStreamParser implements StreamParser {
 
   constructor(
     readonly format: StreamFormat,
-    framing: 'sse' | 'lines',
+    private readonly framing: Framing,
     private readonly interpret: Interpret,
     maxEventChars: number,
   ) {
@@ -78,7 +88,8 @@ class FramedStreamParser implements StreamParser {
   end(): readonly StreamEvent[] {
     if (this.stopped) return [];
     const events = [...this.take(this.lines.end(), true)];
-    if (!this.stopped && !this.done) {
+    const failed = events.some((event) => event.kind === 'failure');
+    if (!failed && !this.done) {
       events.push({
         kind: 'failure',
         failure: {
@@ -96,12 +107,16 @@ class FramedStreamParser implements StreamParser {
   private take(decoded: DecodedLines, last: boolean): readonly StreamEvent[] {
     let payloads: readonly string[];
     let problem = decoded.problem;
-    if (this.sse === undefined) {
-      payloads = decoded.lines.filter((line) => line.trim() !== '');
-    } else {
+    if (this.sse !== undefined) {
       const events = this.sse.push(decoded.lines);
       problem ??= events.problem;
       payloads = problem === undefined && last ? [...events.events, ...this.sse.end()] : events.events;
+    } else if (this.framing === 'data-lines') {
+      payloads = decoded.lines.flatMap((line) =>
+        line.startsWith('data:') ? [line.slice(5).trimStart()] : [],
+      );
+    } else {
+      payloads = decoded.lines.filter((line) => line.trim() !== '');
     }
     const out: StreamEvent[] = [];
     for (const payload of payloads) {

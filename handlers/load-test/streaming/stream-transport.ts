@@ -64,9 +64,9 @@ export async function invokeStreamed(
 
   let transportOutcome: InvokeOutcome;
   try {
-    transportOutcome = await transport.invokeStream(request, signal, (bytes) =>
-      take(clock.nowUs(), parser.push(bytes)),
-    );
+    transportOutcome = await transport.invokeStream(request, signal, (bytes) => {
+      take(clock.nowUs(), parser.push(bytes));
+    });
   } catch (error) {
     transportOutcome = {
       kind: 'client-error',
@@ -131,11 +131,13 @@ export async function drainResponseStream(
     }
   } catch (error) {
     if (error instanceof Error && error.name === 'ModelStreamError') {
-      const code = 'ErrorCode' in error && typeof error.ErrorCode === 'string' ? error.ErrorCode : undefined;
-      return modelStreamErrorOutcome(code, error.message);
+      return modelStreamErrorOutcome(
+        stringMember(error, 'ErrorCode'),
+        stringMember(error, 'Message') ?? error.message,
+      );
     }
     if (error instanceof Error && error.name === 'InternalStreamFailure') {
-      return internalStreamFailureOutcome(error.message);
+      return internalStreamFailureOutcome(stringMember(error, 'Message') ?? error.message);
     }
     throw error;
   }
@@ -156,4 +158,10 @@ function internalStreamFailureOutcome(message: string | undefined): InvokeOutcom
     kind: 'throttled',
     message: truncateMessage(`InternalStreamFailure: ${message ?? '(no message)'}`),
   };
+}
+
+/** A member of a thrown service exception (the SDK copies the shape's members onto the error). */
+function stringMember(error: Error, member: 'ErrorCode' | 'Message'): string | undefined {
+  const value: unknown = Reflect.get(error, member);
+  return typeof value === 'string' ? value : undefined;
 }

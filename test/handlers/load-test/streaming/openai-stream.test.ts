@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { StreamEvent } from '../../../../handlers/load-test/streaming/stream-events.js';
+import { createStreamParser } from '../../../../handlers/load-test/streaming/stream-parser.js';
 import { expectSameEventsAtEveryCut, parseChunks, utf8 } from './split-streams.js';
 
 /** A vLLM chat-completions stream with `stream_options.include_usage`, as its OpenAI server writes it. */
@@ -38,6 +39,19 @@ describe('OpenAI-compatible stream parser', () => {
     const events = parseChunks('openai', [utf8(VLLM_CHAT)]);
 
     expect(events).toEqual(VLLM_CHAT_EVENTS);
+  });
+
+  it('hands an event over from the part that ends it with its blank line, not before', () => {
+    const parser = createStreamParser('openai');
+    const event = chunk([delta('Deep')]);
+
+    const beforeBlankLine = parser.push(utf8(event.slice(0, -1)));
+    const withBlankLine = parser.push(utf8('\n'));
+
+    expect({ beforeBlankLine, withBlankLine }).toEqual({
+      beforeBlankLine: [],
+      withBlankLine: [{ kind: 'token', text: 'Deep', special: false }],
+    });
   });
 
   it('reads the completions form (choices[0].text) with CRLF line ends and keep-alive comments', () => {
