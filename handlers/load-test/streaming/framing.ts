@@ -88,8 +88,8 @@ const CR = 0x0d;
 /**
  * The `data` of Server-Sent Events, from lines (WHATWG HTML, "Interpreting an event stream",
  * https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
- * a blank line dispatches the event; `data:` lines append their value (one leading space removed)
- * joined by LF; lines opening with `:` are comments (keep-alives); `event`, `id` and `retry` do
+ * a blank line dispatches the event unless its data is empty; `data:` lines append their value
+ * (one leading space removed) joined by LF; lines opening with `:` are comments (keep-alives); `event`, `id` and `retry` do
  * not matter to a token stream and are ignored. Unlike a browser, `end()` also hands over an event
  * the body ended inside: a container that wrote its terminal event and closed without the blank
  * line did finish, and reading it avoids a false "truncated".
@@ -105,7 +105,8 @@ export class SseDecoder {
     const events: string[] = [];
     for (const line of lines) {
       if (line === '') {
-        if (this.data.length > 0) events.push(this.data.join('\n'));
+        const data = this.data.join('\n');
+        if (data !== '') events.push(data);
         this.data = [];
         this.chars = 0;
         continue;
@@ -127,7 +128,8 @@ export class SseDecoder {
 
   /** The body ended: the data of an event not closed by a blank line, if any. */
   end(): readonly string[] {
-    const pending = this.data.length > 0 ? [this.data.join('\n')] : [];
+    const data = this.data.join('\n');
+    const pending = data === '' ? [] : [data];
     this.data = [];
     this.chars = 0;
     return pending;
