@@ -38,7 +38,8 @@ export function interpretOpenAiEvent(data: string): readonly StreamEvent[] {
   }
   const events: StreamEvent[] = [];
   let finishReason: string | undefined;
-  for (const choice of (choices ?? []) as readonly unknown[]) {
+  const choiceList: readonly unknown[] = Array.isArray(choices) ? choices : [];
+  for (const choice of choiceList) {
     if (!isJsonObject(choice)) return [malformed('openai', data, 'each choice as an object')];
     if ((choice['index'] ?? 0) !== 0) continue;
     const delta = choice['delta'];

@@ -73,13 +73,13 @@ export async function invokeStreamed(
       message: `the stream transport failed: ${describeError(error)}`,
     };
   }
-  const failedInStream = streamFailure;
+  // The end-of-body check (a missing terminal event) only counts when the body did end normally.
   if (transportOutcome.kind === 'ok') take(clock.nowUs(), parser.end());
   const timing = recorder.finish(clock.nowUs());
 
-  const decisive = failedInStream ?? (transportOutcome.kind === 'ok' ? streamFailure : undefined);
-  if (decisive !== undefined) {
-    return { outcome: { kind: 'model-error', message: decisive.message }, timing, streamFailure: decisive };
+  const failure = streamFailure;
+  if (failure !== undefined) {
+    return { outcome: { kind: 'model-error', message: failure.message }, timing, streamFailure: failure };
   }
   return { outcome: transportOutcome, timing };
 }

@@ -56,6 +56,18 @@ describe('LMI stream parser', () => {
     expect(parseChunks('lmi-jsonlines', [utf8(body)])).toEqual(LMI_EVENTS);
   });
 
+  it('ends on a last line that has generated_text and no token', () => {
+    const body =
+      line(token(1, 'Hi')) +
+      line({ generated_text: 'Hi', details: { finish_reason: 'stop', generated_tokens: 1 } });
+
+    expect(parseChunks('lmi-jsonlines', [utf8(body)])).toEqual([
+      { kind: 'token', text: 'Hi', special: false },
+      { kind: 'usage', outputTokens: 1 },
+      { kind: 'done', finishReason: 'stop' },
+    ]);
+  });
+
   it('reads special tokens as special (special_token)', () => {
     const body =
       line(token(1, 'Hi')) +
