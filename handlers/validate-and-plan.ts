@@ -39,6 +39,7 @@ import { LOAD_WORKER_MEMORY_MB, workerCeilingWarning } from './load-test/worker-
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
+import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
 
 /**
@@ -151,7 +152,11 @@ export async function validateAndPlan(
     (candidates.length || 1) *
     ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
     LAMBDA_ARM64_USD_PER_GB_SECOND;
-  const totalUsd = roundUsd(candidates.reduce((sum, c) => sum + c.estimatedCostUsd, 0) + loadGeneratorUsd);
+  const prove = provePlanOf(input, segmentSeconds);
+  const proof = proofEstimate(input, candidates, prove);
+  const totalUsd = roundUsd(
+    candidates.reduce((sum, c) => sum + c.estimatedCostUsd, 0) + loadGeneratorUsd + (proof?.usd ?? 0),
+  );
   const warnings = [workerCeilingWarning(input.loadPlan)].filter((warning) => warning !== undefined);
 
   const plan: RunPlan = {
@@ -179,6 +184,7 @@ export async function validateAndPlan(
       : {
           availability: input.availability,
           scaling: input.scaling,
+          ...(prove === undefined ? {} : { prove }),
           ...(instanceQuotas.length === 0
             ? {}
             : { instanceQuotas: Object.fromEntries(instanceQuotas.map((q) => [q.instanceType, q.value])) }),
@@ -195,6 +201,7 @@ export async function validateAndPlan(
         `load test lasts ${measuringSeconds(input.loadPlan)} s per candidate at most (all steps and rounds run)`,
         `serverless candidates busy at full concurrency for the whole test (upper bound)`,
         'SageMaker Neo compilation jobs are not billed separately',
+        ...(proof === undefined ? [] : [proof.assumption]),
       ],
     },
   };
@@ -225,6 +232,49 @@ export async function validateAndPlan(
     ...plan,
     loadTestReruns,
     budgets: optimizationBudgets(plan, limitSettings, loadTestReruns),
+  };
+}
+
+/**
+ * The plan's `prove` (with a target only): on unless the input turns it off, its workers sized for
+ * the target rate as the planner sizes any open-model step (worker-ceiling.ts), and why it cannot
+ * run when its one step does not fit one worker invocation.
+ */
+function provePlanOf(input: RunInput, segmentSeconds: number): RunPlan['prove'] {
+  const targetTps = input.sla.targetTps;
+  if (targetTps === undefined) return undefined;
+  const skipReason = input.prove.enabled
+    ? proofSkipReason(input.loadPlan, segmentSeconds)
+    : undefined;
+  return {
+    enabled: input.prove.enabled,
+    workers: proofWorkers(input.loadPlan, targetTps),
+    ...(skipReason === undefined ? {} : { skipReason }),
+  };
+}
+
+/**
+ * What the proof may cost: its count is known only once the candidates are measured, so the
+ * estimate prices the availability minimum of the most expensive real-time candidate for an
+ * endpoint's life (creation, one step, deletion), and says what each further instance adds.
+ */
+function proofEstimate(
+  input: RunInput,
+  candidates: readonly PlannedCandidate[],
+  prove: RunPlan['prove'],
+): { readonly usd: number; readonly assumption: string } | undefined {
+  if (prove === undefined || !prove.enabled || prove.skipReason !== undefined) return undefined;
+  const usdPerHour = Math.max(0, ...candidates.map((c) => (c.kind === 'realtime' ? (c.usdPerHour ?? 0) : 0)));
+  if (usdPerHour === 0) return undefined;
+  const seconds =
+    ESTIMATE_ASSUMPTIONS.provisioningSeconds + stepPeriodMs(input.loadPlan) / 1000 + ESTIMATE_ASSUMPTIONS.teardownSeconds;
+  const perInstance = (seconds / 3600) * usdPerHour;
+  const instances = input.availability.minInstances;
+  return {
+    usd: perInstance * instances,
+    assumption:
+      `the proof at ${input.sla.targetTps ?? 0} TPS priced at ${instances} instance(s) of the dearest candidate for ` +
+      `${seconds} s; its count is known after the measurements, each further instance adds $${perInstance.toFixed(4)}`,
   };
 }
 

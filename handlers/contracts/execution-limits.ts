@@ -126,6 +126,11 @@ export interface OptimizationHistoryShape {
   readonly loadRounds?: number;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
+  /**
+   * "Prove the target" after "Recommend" (with a target and the proof on): its workers and its
+   * endpoint's Wait → Check → Choice rounds. @default none
+   */
+  readonly proof?: { readonly workers: number; readonly endpointRounds: number };
 }
 
 /**
@@ -160,8 +165,8 @@ export interface HistoryCount {
 /**
  * Events of a successful optimization run, counted from workflows/optimization-workflow.ts:
  * - fixed: the execution, "Validate and plan", the "Optimize" Parallel, "Package model", the two
- *   Maps, "Recommend", "Clean up run resources" with "Run resources cleaned up?" and "Clean-up
- *   accounted for", "Recommendation made?", "Run succeeded"; then each further clean-up round
+ *   Maps, "Recommend", "Prove the target?", "Clean up run resources" with "Run resources cleaned
+ *   up?" and "Clean-up accounted for", "Recommendation made?", "Run succeeded"; then each further clean-up round
  *   (busy endpoints waited out). A run without a recommendation ends through two Pass states and
  *   the "No recommendation" Fail instead of "Run succeeded" (3 events more: within the reserve);
  * - per compilation target: its iteration, "Start compilation job", the rounds, "Compilation ended";
@@ -181,8 +186,9 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     E.execution +
     4 * E.lambdaTask +
     3 * E.mapOrParallel +
-    4 * E.simpleState +
-    (shape.cleanUpRounds ?? 0) * POLL_ROUND;
+    5 * E.simpleState +
+    (shape.cleanUpRounds ?? 0) * POLL_ROUND +
+    (shape.proof === undefined ? 0 : proofEvents(shape.proof));
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
   const segments = shape.loadTestSegments ?? 1;
   const rerun = E.simpleState + E.lambdaTask + E.simpleState;
@@ -204,6 +210,23 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     perCandidate,
     perTarget,
   };
+}
+
+/**
+ * "Prove the target" when it runs: "Plan proof load" and "Select proof candidate", "Deploy proof
+ * endpoint", its rounds, the "Run proof load workers" Map and its workers, "Record proof", "Delete
+ * proof endpoint" (a failed proof takes "Delete failed proof endpoint" and "Record failed proof"
+ * instead of the last two: no more).
+ */
+function proofEvents(proof: NonNullable<OptimizationHistoryShape['proof']>): number {
+  return (
+    2 * E.simpleState +
+    E.lambdaTask +
+    proof.endpointRounds * POLL_ROUND +
+    E.mapOrParallel +
+    proof.workers * (E.mapIteration + E.lambdaTask) +
+    2 * E.lambdaTask
+  );
 }
 
 /** One load test segment: the "Run load workers" Map and its workers, "Aggregate load test", the Choice. */
@@ -421,6 +444,8 @@ type HistoryCounts = Pick<
 > & {
   /** @default one segment */
   readonly loadTest?: LoadTestShape;
+  /** Workers of "Prove the target" when it runs. @default no proof */
+  readonly proofWorkers?: number;
 };
 
 /** Worker invocations one load test takes in the worst case (every step runs). */
@@ -513,11 +538,13 @@ function worstCaseShape(
   timings: OptimizationTimings,
   loadTestRuns: number,
 ): OptimizationHistoryShape {
+  const endpointRounds = pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling);
   return {
     candidates: counts.candidates,
     workersPerCandidate: counts.workersPerCandidate,
     compilationTargets: counts.compilationTargets,
-    endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
+    ...(counts.proofWorkers === undefined ? {} : { proof: { workers: counts.proofWorkers, endpointRounds } }),
+    endpointRounds,
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
     cleanUpRounds: worstCleanUpRounds(),
     loadTestRuns,
@@ -561,6 +588,8 @@ export interface RunTimeShape {
   readonly loadTest: LoadTestShape;
   /** Load test re-runs per candidate (the plan's `loadTestReruns`). */
   readonly loadTestReruns: number;
+  /** "Prove the target" runs after "Recommend": one more endpoint and one step. @default false */
+  readonly proof?: boolean;
 }
 
 /**
@@ -593,7 +622,17 @@ export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTiming
     timings.endpointDeadlineSeconds +
     loadTestWallSeconds(shape.loadTest, shape.loadTestReruns) +
     CANDIDATE_TEARDOWN_SECONDS;
-  return compilation + waves * perCandidate;
+  return compilation + waves * perCandidate + (shape.proof === true ? proofSeconds(shape.loadTest, timings) : 0);
+}
+
+/** "Prove the target" at its longest: its endpoint's deadline, one step and its gap, the deletion. */
+function proofSeconds(loadTest: LoadTestShape, timings: OptimizationTimings): number {
+  return (
+    timings.endpointDeadlineSeconds +
+    (loadTest.roundSeconds ?? 0) +
+    SEGMENT_OVERHEAD_SECONDS +
+    CANDIDATE_TEARDOWN_SECONDS
+  );
 }
 
 /** The longest load test (whole seconds) whose run still fits the timeout; the run's duration grows with it. */
@@ -641,6 +680,8 @@ export interface PlannedOptimization {
   /** @default awsSegmentSeconds(loadPlan) */
   readonly loadSegmentSeconds?: number;
   readonly maxConcurrentCandidates: number;
+  /** "Prove the target" (only with a target): counted when it is on and can run. */
+  readonly prove?: { readonly enabled: boolean; readonly workers: number; readonly skipReason?: string };
   readonly tags: Readonly<Record<string, string>>;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
@@ -673,7 +714,13 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
     workersPerCandidate: plan.loadPlan.workers,
     compilationTargets: plan.compilations.length,
     loadTest: loadTestShape(plan),
+    ...(provesTarget(plan) ? { proofWorkers: plan.prove?.workers ?? 0 } : {}),
   };
+}
+
+/** Whether the plan runs "Prove the target" (asked for, and able to run). */
+function provesTarget(plan: Pick<PlannedOptimization, 'prove'>): boolean {
+  return plan.prove?.enabled === true && plan.prove.skipReason === undefined;
 }
 
 function loadTestShape(plan: PlannedOptimization): LoadTestShape {
@@ -753,6 +800,7 @@ export function optimizationLimitIssues(
       compilationTargets: plan.compilations.length,
       loadTest: loadTestShape(plan),
       loadTestReruns: plannedLoadTestReruns(plan, settings),
+      proof: provesTarget(plan),
     },
     timings,
   );

@@ -2,6 +2,7 @@ import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { LoadPlan } from '../load-test/plan.js';
 import type { HostedResourceNames } from '../ports.js';
 import type { Report } from '../report/report.js';
+import type { ProofOutcome, ProofRequest, ProvePlan } from '../serving/prove-target.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
 import type { ExecutionBudgets } from './execution-limits.js';
@@ -37,6 +38,7 @@ export const OPTIMIZATION_STEPS = {
   aggregateLoadTest: 'aggregate-load-test',
   deleteCandidate: 'delete-candidate',
   recommend: 'recommend',
+  recordProof: 'record-proof',
   cleanUp: 'clean-up',
 } as const;
 export type OptimizationStepKey = keyof typeof OPTIMIZATION_STEPS;
@@ -64,6 +66,16 @@ export const OptimizationStates = {
   deleteFailedCandidateEndpoint: 'Delete failed candidate endpoint',
   recordFailedCandidate: 'Record failed candidate',
   recommend: 'Recommend',
+  /** "Prove the target" (handlers/serving/prove-target.ts): after "Recommend", before clean-up. */
+  proveTarget: 'Prove the target?',
+  deployProofEndpoint: 'Deploy proof endpoint',
+  checkProofEndpoint: 'Check proof endpoint',
+  runProofLoadWorkers: 'Run proof load workers',
+  runProofLoadWorker: 'Run proof load worker',
+  recordProof: 'Record proof',
+  deleteProofEndpoint: 'Delete proof endpoint',
+  deleteFailedProofEndpoint: 'Delete failed proof endpoint',
+  recordFailedProof: 'Record failed proof',
   cleanUpRunResources: 'Clean up run resources',
   cleanUpAfterFailure: 'Clean up after failure',
   runFailed: 'Run failed',
@@ -233,6 +245,11 @@ export interface PlannedCandidate {
   readonly usdPerHour?: number;
   readonly priceSource: 'price-table' | 'run-input' | 'serverless-per-second' | 'unknown';
   readonly estimatedCostUsd: number;
+  /**
+   * Set on the proof's candidate (handlers/serving/prove-target.ts): the winner it deploys again
+   * with the computed count. Its endpoint is deleted whatever the clean-up policy.
+   */
+  readonly proofOf?: string;
 }
 
 /** A payload of the run's mix, with its size (bytes) as "Validate and plan" read it. */
@@ -257,6 +274,8 @@ export interface RunPlan {
   /** The run input's serving settings, read with `sla.targetTps`. @default their schema defaults */
   readonly availability?: AvailabilitySettings;
   readonly scaling?: ScalingSettings;
+  /** "Prove the target" after "Recommend": only with a target (handlers/serving/prove-target.ts). */
+  readonly prove?: ProvePlan;
   /**
    * Instance type → the account's endpoint-instance quota, as "Validate and plan" read it; only with
    * a target TPS, whose counts it caps. Absent when the quotas were not read.
@@ -477,6 +496,26 @@ export interface RunSummary {
   readonly report: { readonly json: string; readonly markdown: string; readonly html: string };
   /** What clean-up must keep: the recommended endpoint when the policy is `keep-recommended`. */
   readonly keep?: HostedResourceNames;
+  /** With a target and the proof on: what "Prove the target" deploys and runs. */
+  readonly proofRequest?: ProofRequest;
+  /**
+   * With a target: the proof's verdict; "Recommend" sets it when the proof is skipped, "Record
+   * proof" when it ran (or failed).
+   */
+  readonly proof?: ProofOutcome;
+}
+
+/**
+ * "Record proof" (and "Record failed proof"): the proof's workers, or the error that ended it; the
+ * report's pointers to update. The proof's endpoint is deleted after it (or before, on failure).
+ */
+export interface RecordProofEvent {
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'sla'>;
+  readonly summary: Pick<RunSummary, 'report'> & { readonly proofRequest: ProofRequest };
+  readonly deployment?: Pick<DeploymentState, 'endpointName' | 'variantName' | 'instanceCount'>;
+  readonly workers?: readonly WorkerOutcome[];
+  /** A Catch's `{ Error, Cause }` when a step of the proof failed. */
+  readonly error?: CaughtError;
 }
 
 export interface CleanUpEvent {
