@@ -139,7 +139,7 @@ export function judgeProof(
   if (step === undefined) {
     return { status: 'failed', note: `the proof measured no whole step at ${request.targetTps} TPS` };
   }
-  const p95 = step.latencyMs.p95;
+  const p95 = round(step.latencyMs.p95);
   const minTps = request.targetTps * PROOF_MIN_TPS_SHARE;
   const carried = step.tps >= minTps;
   if (step.meetsSla && carried) {
@@ -160,6 +160,7 @@ export function judgeProof(
   };
 }
 
+/** One decimal: TPS and milliseconds as the sentences show them. */
 function round(value: number): number {
   return Math.round(value * 10) / 10;
 }

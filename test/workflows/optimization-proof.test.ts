@@ -1,0 +1,252 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { resourceName } from '../../handlers/contracts/names.js';
+import type { RunLoadWorkerEvent, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type {
+  EndpointMetricsQuery,
+  InvocationsPerInstanceReader,
+  ProductionVariantSpec,
+} from '../../handlers/ports.js';
+import type { Report } from '../../handlers/report/report.js';
+import type { RunResult } from '../../local/runner/index.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
+import { FakeSageMaker } from '../support/fake-sagemaker.js';
+import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
+
+/**
+ * "Prove the target" on the synthesized definition, run locally over the real step handlers: the
+ * winner deployed again with its computed count, one open-model step at the target, the verdict
+ * in the report, and the proof's endpoint deleted on every path.
+ */
+
+let workflows: SynthesizedWorkflows;
+
+beforeAll(() => {
+  workflows = synthesizedWorkflows();
+}, 120_000);
+
+const PROOF_STATES = [
+  'Prove the target?',
+  'Plan proof load',
+  'Select proof candidate',
+  'Deploy proof endpoint',
+  'Wait for proof endpoint',
+  'Check proof endpoint',
+  'Proof endpoint in service?',
+  'Run proof load workers',
+  'Run proof load worker',
+];
+
+/** One candidate, 2 ms per request: it sustains far more than 40 TPS, so 2 instances (the minimum). */
+function targetInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return optimizationInput({
+    compilation: { targets: [] },
+    candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
+    loadPlan: {
+      model: 'closed',
+      steps: [1, 2],
+      // The open-model proof starts at once (no start delay here): the warm-up absorbs the workers' start.
+      warmupSeconds: 0.5,
+      stepDurationSeconds: 1,
+      stopAtPlateau: false,
+      repeats: 1,
+      kneeProbes: 0,
+    },
+    sla: { p95LatencyMs: 50, targetTps: 40 },
+    ...overrides,
+  });
+}
+
+type Output = RunSummary;
+
+function succeeded(result: RunResult): Output {
+  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
+  return result.output as unknown as Output;
+}
+
+/** Keeps every endpoint config's variant as CreateEndpointConfig received it (the fake forgets deleted ones). */
+class RecordingSageMaker extends FakeSageMaker {
+  readonly variants = new Map<string, ProductionVariantSpec>();
+  override createEndpointConfig(spec: Parameters<FakeSageMaker['createEndpointConfig']>[0]): Promise<void> {
+    this.variants.set(spec.endpointConfigName, spec.variant);
+    return super.createEndpointConfig(spec);
+  }
+}
+
+/** Two instances sharing the proof's requests, as the local front would count them. */
+class SplitInvocations implements InvocationsPerInstanceReader {
+  readonly queries: EndpointMetricsQuery[] = [];
+  read(query: EndpointMetricsQuery) {
+    this.queries.push(query);
+    return Promise.resolve({
+      scope: 'instance' as const,
+      instances: [
+        { instance: 'i-0', invocations: 21 },
+        { instance: 'i-1', invocations: 19 },
+      ],
+      note: 'counted by the fake front',
+    });
+  }
+}
+
+describe('optimization workflow: prove the target (synthesized definition, run locally)', () => {
+  it('deploys cpu-prove with 2 instances, finds the SLA held at the target, reports it and deletes the endpoint', async () => {
+    // Prepare
+    const sagemaker = new RecordingSageMaker();
+    const invocations = new SplitInvocations();
+    const proofEndpoint = resourceName('held', 'endpoint', 'cpu-prove');
+
+    // Act
+    const run = await runOptimization({ workflows, sagemaker, input: targetInput(), runId: 'held', invocations });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof).toEqual({
+      status: 'held',
+      candidateId: 'cpu',
+      instances: 2,
+      note: expect.stringMatching(/^proven: 2 × ml\.c5\.xlarge held p95 [\d.]+ ms at [\d.]+ TPS \(target 40\)$/),
+    });
+    expect(sagemaker.variants.get(resourceName('held', 'endpoint-config', 'cpu-prove'))).toEqual({
+      variantName: 'AllTraffic',
+      modelName: resourceName('held', 'model', 'cpu-prove'),
+      instanceType: 'ml.c5.xlarge',
+      initialInstanceCount: 2,
+    });
+    expect(run.statesEntered).toEqual(expect.arrayContaining([...PROOF_STATES, 'Record proof', 'Delete proof endpoint']));
+    expect(sagemaker.calls).toContain(`DeleteEndpoint ${proofEndpoint}`);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    expect(invocations.queries.map((q) => [q.endpointName, q.variantName])).toEqual([[proofEndpoint, 'AllTraffic']]);
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/held/report.json`) as Report;
+    expect(report.serveTarget?.proven).toBe(true);
+    expect(report.serveTarget?.proof).toMatchObject({
+      status: 'held',
+      candidateId: 'cpu',
+      instances: 2,
+      instanceType: 'ml.c5.xlarge',
+      targetTps: 40,
+      measured: { workers: 1, errorRate: 0 },
+      perInstance: [
+        { instance: 'i-0', invocations: 21 },
+        { instance: 'i-1', invocations: 19 },
+      ],
+      perInstanceNote: 'counted by the fake front',
+    });
+  }, 60_000);
+
+  it('runs the proof as one open-model step at the target rate, with the plan’s warm-up and window', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+    const workerEvents: RunLoadWorkerEvent[] = [];
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'proof-load',
+      wrap: (real) => ({
+        'run-load-worker': (payload, signal) => {
+          workerEvents.push(payload as RunLoadWorkerEvent);
+          return real['run-load-worker'](payload, signal);
+        },
+      }),
+    });
+
+    // Assert
+    succeeded(run.result);
+    const proof = workerEvents.filter((e) => e.candidateId === 'cpu-prove');
+    expect(proof.map((e) => [e.workerIndex, e.plan.loadPlan.model, e.plan.loadPlan.steps])).toEqual([
+      [0, 'open', [40]],
+    ]);
+    expect(proof[0]?.plan.loadPlan).toMatchObject({ warmupSeconds: 0.5, stepDurationSeconds: 1, kneeProbes: 0, repeats: 1 });
+  }, 60_000);
+
+  it('reports the SLA not held at the target when the proof endpoint is slow, and still deletes it', async () => {
+    // Prepare: the candidates answer in 2 ms, the proof's endpoint in 90 ms (SLA p95 50 ms).
+    const sagemaker = new FakeSageMaker();
+    const proofEndpoint = resourceName('not-held', 'endpoint', 'cpu-prove');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'not-held',
+      endpoints: (name) => ({ latencyMs: name === proofEndpoint ? 90 : 2 }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof?.status).toBe('not-held');
+    expect(output.proof?.note).toMatch(
+      /^not held: 2 × ml\.c5\.xlarge at 40 TPS: p95 [\d.]+ ms > SLA 50 ms.*; raise the count \(availability\.minInstances or a lower scaling\.headroom\), or pick the next candidate of the ranking, and run again$/,
+    );
+    expect(sagemaker.calls).toContain(`DeleteEndpoint ${proofEndpoint}`);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/not-held/report.json`) as Report;
+    expect([report.serveTarget?.proven, report.serveTarget?.proof?.status]).toEqual([false, 'not-held']);
+  }, 60_000);
+
+  it('deletes the proof endpoint and records the proof failed when a proof worker fails mid-step', async () => {
+    // Prepare: the proof's worker crashes after the endpoint is in service.
+    const sagemaker = new FakeSageMaker();
+    const proofEndpoint = resourceName('proof-fails', 'endpoint', 'cpu-prove');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'proof-fails',
+      wrap: (real) => ({
+        'run-load-worker': (payload, signal) =>
+          (payload as RunLoadWorkerEvent).candidateId === 'cpu-prove'
+            ? Promise.reject(
+                Object.assign(new Error('worker ran out of memory'), { name: 'Runtime.OutOfMemory' }),
+              )
+            : real['run-load-worker'](payload, signal),
+      }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof).toEqual({
+      status: 'failed',
+      candidateId: 'cpu',
+      instances: 2,
+      note: 'not proven: the proof of 2 × ml.c5.xlarge failed: Runtime.OutOfMemory: worker ran out of memory; the endpoint was deleted',
+    });
+    expect(run.statesEntered).toEqual(
+      expect.arrayContaining(['Delete failed proof endpoint', 'Record failed proof']),
+    );
+    expect(run.statesEntered).not.toContain('Record proof');
+    expect(sagemaker.calls).toContain(`DeleteEndpoint ${proofEndpoint}`);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/proof-fails/report.json`) as Report;
+    expect(report.serveTarget?.proof?.status).toBe('failed');
+  }, 60_000);
+
+  it('skips the proof when prove.enabled is false, and the report says why', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput({ prove: { enabled: false } }),
+      runId: 'proof-off',
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof).toEqual({
+      status: 'skipped',
+      note: 'not proven: the proof was skipped: off (prove.enabled is false)',
+    });
+    expect(output.proofRequest).toBeUndefined();
+    expect(run.statesEntered).toContain('Prove the target?');
+    expect(run.statesEntered).not.toContain('Deploy proof endpoint');
+    expect(sagemaker.calls.filter((call) => call.includes('cpu-prove'))).toEqual([]);
+  }, 60_000);
+});
