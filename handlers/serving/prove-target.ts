@@ -1,6 +1,7 @@
 import { resourceName } from '../contracts/names.js';
 import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
-import { type LoadPlan, MAX_WORKERS, stepPeriodMs } from '../load-test/plan.js';
+import { RUN_LIMITS } from '../contracts/run-input.js';
+import { type LoadPlan, stepPeriodMs } from '../load-test/plan.js';
 import type { StepResult } from '../load-test/results.js';
 import { workersForArrivalRate } from '../load-test/worker-ceiling.js';
 
@@ -75,10 +76,11 @@ export interface ProofOutcome {
 
 /**
  * Workers for an arrival rate: the plan's, or more when one worker could not sign the target's
- * requests (worker-ceiling.ts, the planner's own sizing), at most MAX_WORKERS.
+ * requests (worker-ceiling.ts, the planner's own sizing), at most the workers one inline Map runs
+ * at once (RUN_LIMITS.maxLoadWorkers): they must all start together.
  */
 export function proofWorkers(loadPlan: Pick<LoadPlan, 'workers'>, targetTps: number): number {
-  return Math.min(MAX_WORKERS, Math.max(loadPlan.workers, workersForArrivalRate(targetTps)));
+  return Math.min(RUN_LIMITS.maxLoadWorkers, Math.max(loadPlan.workers, workersForArrivalRate(targetTps)));
 }
 
 /**
@@ -185,7 +187,8 @@ export function proofDecision(
 ): { readonly request: ProofRequest } | { readonly skipped: string } {
   const targetTps = plan.sla.targetTps;
   if (targetTps === undefined) return { skipped: 'no sla.targetTps' };
-  if (plan.prove === undefined || !plan.prove.enabled) return { skipped: 'off (prove.enabled is false)' };
+  if (plan.prove === undefined) return { skipped: 'not planned (the plan predates the proof)' };
+  if (!plan.prove.enabled) return { skipped: 'off (prove.enabled is false)' };
   if (plan.prove.skipReason !== undefined) return { skipped: plan.prove.skipReason };
   if (chosen === undefined) return { skipped: 'no candidate that met the SLA can carry the target' };
   const { candidate, instances } = chosen;
