@@ -24,7 +24,11 @@ export class LocalInvocationsPerInstance implements InvocationsPerInstanceReader
     if (counts === undefined || counts.length === 0) return Promise.resolve(undefined);
     return Promise.resolve({
       scope: 'instance',
-      instances: counts.map((c) => ({ instance: c.instanceId, invocations: c.invocations })),
+      // Instance ids are `<endpoint>/instance-<n>`: the endpoint is the report's already.
+      instances: counts.map((c) => ({
+        instance: c.instanceId.slice(c.instanceId.lastIndexOf('/') + 1),
+        invocations: c.invocations,
+      })),
       note: 'counted by the local routing front for each instance process, warm-up included',
     });
   }
