@@ -1,7 +1,12 @@
 import { failureReasonOf } from './contracts/caught-error.js';
 import { describeError } from './contracts/errors.js';
 import type { RecordProofEvent } from './contracts/optimization-state.js';
-import { aggregateWorkerResults, describeLateWorkers, lateWorkers, type LoadTestResult } from './load-test/index.js';
+import {
+  aggregateWorkerResults,
+  describeLateWorkers,
+  lateWorkers,
+  type LoadTestResult,
+} from './load-test/index.js';
 import type { InvocationsPerInstance, InvocationsPerInstanceReader, Logger, ObjectStore } from './ports.js';
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
@@ -123,7 +128,9 @@ async function readSpread(
     return { perInstanceNote: `unavailable (${describeError(error)})` };
   }
   if (found === undefined) {
-    return { perInstanceNote: 'none recorded for the proof’s window yet (CloudWatch can lag a minute or two)' };
+    return {
+      perInstanceNote: 'none recorded for the proof’s window yet (CloudWatch can lag a minute or two)',
+    };
   }
   return { perInstance: found.instances, perInstanceNote: found.note };
 }

@@ -243,9 +243,7 @@ export async function validateAndPlan(
 function provePlanOf(input: RunInput, segmentSeconds: number): RunPlan['prove'] {
   const targetTps = input.sla.targetTps;
   if (targetTps === undefined) return undefined;
-  const skipReason = input.prove.enabled
-    ? proofSkipReason(input.loadPlan, segmentSeconds)
-    : undefined;
+  const skipReason = input.prove.enabled ? proofSkipReason(input.loadPlan, segmentSeconds) : undefined;
   return {
     enabled: input.prove.enabled,
     workers: proofWorkers(input.loadPlan, targetTps),
@@ -267,7 +265,9 @@ function proofEstimate(
   const usdPerHour = Math.max(0, ...candidates.map((c) => (c.kind === 'realtime' ? (c.usdPerHour ?? 0) : 0)));
   if (usdPerHour === 0) return undefined;
   const seconds =
-    ESTIMATE_ASSUMPTIONS.provisioningSeconds + stepPeriodMs(input.loadPlan) / 1000 + ESTIMATE_ASSUMPTIONS.teardownSeconds;
+    ESTIMATE_ASSUMPTIONS.provisioningSeconds +
+    stepPeriodMs(input.loadPlan) / 1000 +
+    ESTIMATE_ASSUMPTIONS.teardownSeconds;
   const perInstance = (seconds / 3600) * usdPerHour;
   const instances = input.availability.minInstances;
   return {

@@ -350,7 +350,10 @@ export class OptimizationWorkflow extends Construct {
     // would not free instances; the proof fails with the quota's message instead.
     const deploy = this.deployTask(OptimizationStates.deployProofEndpoint);
     const check = this.checkTask(OptimizationStates.checkProofEndpoint);
-    const loadTest = this.loadTest(OptimizationStates.runProofLoadWorkers, OptimizationStates.runProofLoadWorker);
+    const loadTest = this.loadTest(
+      OptimizationStates.runProofLoadWorkers,
+      OptimizationStates.runProofLoadWorker,
+    );
     const record = this.invoke(OptimizationStates.recordProof, this.steps.recordProof, {
       payload: {
         'plan.$': '$.plan',

@@ -622,7 +622,9 @@ export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTiming
     timings.endpointDeadlineSeconds +
     loadTestWallSeconds(shape.loadTest, shape.loadTestReruns) +
     CANDIDATE_TEARDOWN_SECONDS;
-  return compilation + waves * perCandidate + (shape.proof === true ? proofSeconds(shape.loadTest, timings) : 0);
+  return (
+    compilation + waves * perCandidate + (shape.proof === true ? proofSeconds(shape.loadTest, timings) : 0)
+  );
 }
 
 /** "Prove the target" at its longest: its endpoint's deadline, one step and its gap, the deletion. */

@@ -65,9 +65,7 @@ export const scalingSchema = z
  * default with a target; `false` skips it (the section then says "not proven"). Read only with
  * `sla.targetTps`.
  */
-export const proveSchema = z
-  .strictObject({ enabled: z.boolean().default(true) })
-  .default({ enabled: true });
+export const proveSchema = z.strictObject({ enabled: z.boolean().default(true) }).default({ enabled: true });
 
 export type AvailabilitySettings = z.output<typeof availabilitySchema>;
 export type ScalingSettings = z.output<typeof scalingSchema>;

@@ -59,7 +59,8 @@ function proofFacts(proof: ServeTargetProof | undefined): string[] {
 function proofCaveat(st: ServeTarget): string {
   if (st.candidateId === undefined) return '';
   const proof = st.proof;
-  if (proof === undefined || proof.status === 'skipped') return ' (not proven: measured, not tested at the target)';
+  if (proof === undefined || proof.status === 'skipped')
+    return ' (not proven: measured, not tested at the target)';
   const what = `${proof.instances ?? '?'} × ${proof.instanceType ?? proof.candidateId ?? '?'}`;
   const m = proof.measured;
   if (proof.status === 'held' && m !== undefined) {

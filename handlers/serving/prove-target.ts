@@ -152,7 +152,11 @@ export function judgeProof(
   }
   const why = [
     ...step.slaBreaches,
-    ...(carried ? [] : [`${round(step.tps)} TPS served, below ${round(minTps)} (${PROOF_MIN_TPS_SHARE * 100} % of the target)`]),
+    ...(carried
+      ? []
+      : [
+          `${round(step.tps)} TPS served, below ${round(minTps)} (${PROOF_MIN_TPS_SHARE * 100} % of the target)`,
+        ]),
   ].join('; ');
   return {
     status: 'not-held',

@@ -15,7 +15,11 @@ import { plannedCandidate, reportFrom, SAMPLE_LOAD_PLAN } from './report/support
 
 const RUN_ID = 'nightly-2026-11-22';
 const PREFIX = `s3://mso-artifacts/runs/${RUN_ID}/`;
-const LOCATIONS = { json: `${PREFIX}report.json`, markdown: `${PREFIX}report.md`, html: `${PREFIX}report.html` };
+const LOCATIONS = {
+  json: `${PREFIX}report.json`,
+  markdown: `${PREFIX}report.md`,
+  html: `${PREFIX}report.html`,
+};
 const WORKER_URI = `${PREFIX}load-tests/c5-large-prove/worker-0/segment-0.json`;
 const START = Date.parse('2026-11-22T11:00:00Z');
 const SLA = { p95LatencyMs: 20, maxErrorRate: 0.01, targetTps: 600 };
@@ -105,7 +109,11 @@ describe('recordProof', () => {
     const store = storeWith(workerResult(600, 5));
 
     // Act
-    const outcome = await recordProof(measuredEvent(), { store, logger: silentLogger, invocations: fourInstances });
+    const outcome = await recordProof(measuredEvent(), {
+      store,
+      logger: silentLogger,
+      invocations: fourInstances,
+    });
 
     // Assert
     const note = 'proven: 4 × ml.c5.large held p95 5 ms at 600 TPS (target 600)';
@@ -173,7 +181,10 @@ describe('recordProof', () => {
       summary: measuredEvent().summary,
       error: {
         Error: 'EndpointFailedError',
-        Cause: JSON.stringify({ errorMessage: 'Endpoint x failed: capacity', errorType: 'EndpointFailedError' }),
+        Cause: JSON.stringify({
+          errorMessage: 'Endpoint x failed: capacity',
+          errorType: 'EndpointFailedError',
+        }),
       },
     };
 

@@ -958,7 +958,9 @@ describe('validateAndPlan: instance quotas', () => {
 
   it('refuses prove.enabled that is not a boolean, naming the field', async () => {
     // Act
-    const error = await planError(baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 }, prove: { enabled: 'yes' } }));
+    const error = await planError(
+      baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 }, prove: { enabled: 'yes' } }),
+    );
 
     // Assert
     expect(error.issues.map((issue) => issue.field)).toEqual(['prove.enabled']);

@@ -96,7 +96,13 @@ describe('optimization workflow: prove the target (synthesized definition, run l
     const proofEndpoint = resourceName('held', 'endpoint', 'cpu-prove');
 
     // Act
-    const run = await runOptimization({ workflows, sagemaker, input: targetInput(), runId: 'held', invocations });
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'held',
+      invocations,
+    });
 
     // Assert
     const output = succeeded(run.result);
@@ -104,7 +110,9 @@ describe('optimization workflow: prove the target (synthesized definition, run l
       status: 'held',
       candidateId: 'cpu',
       instances: 2,
-      note: expect.stringMatching(/^proven: 2 × ml\.c5\.xlarge held p95 [\d.]+ ms at [\d.]+ TPS \(target 40\)$/),
+      note: expect.stringMatching(
+        /^proven: 2 × ml\.c5\.xlarge held p95 [\d.]+ ms at [\d.]+ TPS \(target 40\)$/,
+      ),
     });
     expect(sagemaker.variants.get(resourceName('held', 'endpoint-config', 'cpu-prove'))).toEqual({
       variantName: 'AllTraffic',
@@ -112,10 +120,14 @@ describe('optimization workflow: prove the target (synthesized definition, run l
       instanceType: 'ml.c5.xlarge',
       initialInstanceCount: 2,
     });
-    expect(run.statesEntered).toEqual(expect.arrayContaining([...PROOF_STATES, 'Record proof', 'Delete proof endpoint']));
+    expect(run.statesEntered).toEqual(
+      expect.arrayContaining([...PROOF_STATES, 'Record proof', 'Delete proof endpoint']),
+    );
     expect(sagemaker.calls).toContain(`DeleteEndpoint ${proofEndpoint}`);
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
-    expect(invocations.queries.map((q) => [q.endpointName, q.variantName])).toEqual([[proofEndpoint, 'AllTraffic']]);
+    expect(invocations.queries.map((q) => [q.endpointName, q.variantName])).toEqual([
+      [proofEndpoint, 'AllTraffic'],
+    ]);
     const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/held/report.json`) as Report;
     expect(report.serveTarget?.proven).toBe(true);
     expect(report.serveTarget?.proof).toMatchObject({
@@ -158,7 +170,12 @@ describe('optimization workflow: prove the target (synthesized definition, run l
     expect(proof.map((e) => [e.workerIndex, e.plan.loadPlan.model, e.plan.loadPlan.steps])).toEqual([
       [0, 'open', [40]],
     ]);
-    expect(proof[0]?.plan.loadPlan).toMatchObject({ warmupSeconds: 0.5, stepDurationSeconds: 1, kneeProbes: 0, repeats: 1 });
+    expect(proof[0]?.plan.loadPlan).toMatchObject({
+      warmupSeconds: 0.5,
+      stepDurationSeconds: 1,
+      kneeProbes: 0,
+      repeats: 1,
+    });
   }, 60_000);
 
   it('reports the SLA not held at the target when the proof endpoint is slow, and still deletes it', async () => {

@@ -1,5 +1,9 @@
 import type { OptimizationStepName } from '../../handlers/contracts/optimization-state.js';
-import type { EndpointMetricsReader, InvocationsPerInstanceReader, ObjectStore } from '../../handlers/ports.js';
+import type {
+  EndpointMetricsReader,
+  InvocationsPerInstanceReader,
+  ObjectStore,
+} from '../../handlers/ports.js';
 import {
   runStateMachine,
   type JsonValue,
@@ -81,21 +85,21 @@ export async function runOptimization(options: {
 }): Promise<OptimizationRun> {
   const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
   const real = createStepHandlers({
-      store: options.store?.(store) ?? store,
-      host: options.sagemaker,
-      compiler: options.sagemaker,
-      openTransport: stubTransports(options.endpoints ?? (() => ({ latencyMs: 2 }))),
-      logger: silentLogger,
-      artifactsBucket: ARTIFACTS_BUCKET,
-      region: 'us-east-1',
-      allowFileUris: false,
-      measuredLocally: false,
-      pollSeconds: 30,
-      maxPollSeconds: 120,
-      loadStartDelaySeconds: 0,
-      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-      ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
-      ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),
+    store: options.store?.(store) ?? store,
+    host: options.sagemaker,
+    compiler: options.sagemaker,
+    openTransport: stubTransports(options.endpoints ?? (() => ({ latencyMs: 2 }))),
+    logger: silentLogger,
+    artifactsBucket: ARTIFACTS_BUCKET,
+    region: 'us-east-1',
+    allowFileUris: false,
+    measuredLocally: false,
+    pollSeconds: 30,
+    maxPollSeconds: 120,
+    loadStartDelaySeconds: 0,
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
+    ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),
   });
   const handlers = { ...real, ...options.wrap?.(real), ...options.override };
   const events: RunnerEvent[] = [];

@@ -156,7 +156,9 @@ describe('proofDecision', () => {
   });
 
   it('skips the proof when the planner found it cannot run, with its reason', () => {
-    expect(proofDecision({ ...PLAN, prove: { enabled: true, workers: 1, skipReason: 'steps too long' } }, chosen)).toEqual({
+    expect(
+      proofDecision({ ...PLAN, prove: { enabled: true, workers: 1, skipReason: 'steps too long' } }, chosen),
+    ).toEqual({
       skipped: 'steps too long',
     });
   });

@@ -306,7 +306,8 @@ describe('ServingOptimizerStack', () => {
     it('grants "Record proof" GetMetricData, and reads and writes under runs/ only (least privilege)', () => {
       // Prepare
       const fn = stack.node.children.find(
-        (child): child is ProjectFunction => child instanceof ProjectFunction && child.stepName === 'record-proof',
+        (child): child is ProjectFunction =>
+          child instanceof ProjectFunction && child.stepName === 'record-proof',
       );
       if (fn === undefined) throw new Error('no Lambda record-proof');
       const logGroup = `<${logicalIdOf(stack, fn.functionLogGroup)}.Arn>`;
@@ -318,7 +319,8 @@ describe('ServingOptimizerStack', () => {
 
       // Assert
       const bucket = `<${logicalIdOf(stack, stack.artifactsBucket)}.Arn>`;
-      const key = '<ArtifactsKeyA4B22E2B.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}';
+      const key =
+        '<ArtifactsKeyA4B22E2B.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}';
       expect(grants).toEqual([
         'Allow cloudwatch:GetMetricData on *',
         `Allow kms:Decrypt on ${key}`,

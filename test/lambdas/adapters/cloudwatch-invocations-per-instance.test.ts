@@ -64,7 +64,12 @@ describe('CloudWatchInvocationsPerInstance', () => {
     // Prepare: 9,000 invocations over 2 instances, 1/2 published per request.
     cloudwatch.on(GetMetricDataCommand).resolves({
       MetricDataResults: [
-        { Id: 'invocationsPerInstance_sum', Values: [4500], Timestamps: [new Date()], StatusCode: 'Complete' },
+        {
+          Id: 'invocationsPerInstance_sum',
+          Values: [4500],
+          Timestamps: [new Date()],
+          StatusCode: 'Complete',
+        },
       ],
     });
 
@@ -84,7 +89,9 @@ describe('CloudWatchInvocationsPerInstance', () => {
   it('returns nothing when CloudWatch has no data point for the window yet', async () => {
     // Prepare
     cloudwatch.on(GetMetricDataCommand).resolves({
-      MetricDataResults: [{ Id: 'invocationsPerInstance_sum', Values: [], Timestamps: [], StatusCode: 'Complete' }],
+      MetricDataResults: [
+        { Id: 'invocationsPerInstance_sum', Values: [], Timestamps: [], StatusCode: 'Complete' },
+      ],
     });
 
     // Act
