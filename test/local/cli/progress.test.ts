@@ -214,4 +214,38 @@ describe('ProgressReporter', () => {
       '[   0.0s] Benchmark each candidate › c1: measured, 412 req/s sustained within the SLA\n',
     ]);
   });
+
+  it('follows the proof: its deployment, its one open step at the target and its verdict', () => {
+    // Prepare: the plan's steps are closed-model; the proof's is an arrival rate.
+    const { progress, written } = reporter();
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+    const before = written.length;
+
+    // Act
+    progress.onRunnerEvent(
+      entered('Deploy proof endpoint', {
+        candidate: { id: 'c1-prove', instanceType: 'ml.c5.large', initialInstanceCount: 3 },
+      }),
+    );
+    progress.onLoadProgress(
+      load({ candidateId: 'c1-prove', stepIndex: 0, load: 60, tps: 59.8, p95Ms: 18.1 }),
+    );
+    progress.onRunnerEvent(
+      exited('Record proof', {
+        candidate: { id: 'c1-prove' },
+        summary: {
+          proof: { status: 'held', note: 'proven: 3 × ml.c5.large held p95 18.1 ms at 59.8 TPS (target 60)' },
+        },
+      }),
+    );
+    progress.onRunnerEvent(entered('Delete proof endpoint', { candidate: { id: 'c1-prove' } }));
+
+    // Assert
+    expect(written.slice(before)).toEqual([
+      '[   0.0s] Prove the target › c1-prove: deploying 3 × ml.c5.large\n',
+      '[   0.0s] Prove the target › c1-prove: proof step (60 req/s offered) 59.8 req/s, p95 18.1 ms\n',
+      '[   0.0s] Prove the target › c1-prove: proven: 3 × ml.c5.large held p95 18.1 ms at 59.8 TPS (target 60)\n',
+      '[   0.0s] Prove the target › c1-prove: deleting its endpoint\n',
+    ]);
+  });
 });
