@@ -36,22 +36,26 @@ const PROOF_STATES = [
   'Run proof load worker',
 ];
 
-/** One candidate, 2 ms per request: it sustains far more than 40 TPS, so 2 instances (the minimum). */
+/**
+ * One candidate, 2 ms per request: it sustains far more than 40 TPS, so 2 instances (the minimum).
+ * The SLA leaves room for a busy machine (the test runs beside others); the proof's window of 2 s
+ * holds 80 arrivals, so a stall of the event loop at its end does not cost 5 % of them.
+ */
 function targetInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return optimizationInput({
     compilation: { targets: [] },
     candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
     loadPlan: {
       model: 'closed',
-      steps: [1, 2],
+      steps: [1],
       // The open-model proof starts at once (no start delay here): the warm-up absorbs the workers' start.
       warmupSeconds: 0.5,
-      stepDurationSeconds: 1,
+      stepDurationSeconds: 2,
       stopAtPlateau: false,
       repeats: 1,
       kneeProbes: 0,
     },
-    sla: { p95LatencyMs: 50, targetTps: 40 },
+    sla: { p95LatencyMs: 100, targetTps: 40 },
     ...overrides,
   });
 }
@@ -172,14 +176,14 @@ describe('optimization workflow: prove the target (synthesized definition, run l
     ]);
     expect(proof[0]?.plan.loadPlan).toMatchObject({
       warmupSeconds: 0.5,
-      stepDurationSeconds: 1,
+      stepDurationSeconds: 2,
       kneeProbes: 0,
       repeats: 1,
     });
   }, 60_000);
 
   it('reports the SLA not held at the target when the proof endpoint is slow, and still deletes it', async () => {
-    // Prepare: the candidates answer in 2 ms, the proof's endpoint in 90 ms (SLA p95 50 ms).
+    // Prepare: the candidates answer in 2 ms, the proof's endpoint in 300 ms (SLA p95 100 ms).
     const sagemaker = new FakeSageMaker();
     const proofEndpoint = resourceName('not-held', 'endpoint', 'cpu-prove');
 
@@ -189,14 +193,14 @@ describe('optimization workflow: prove the target (synthesized definition, run l
       sagemaker,
       input: targetInput(),
       runId: 'not-held',
-      endpoints: (name) => ({ latencyMs: name === proofEndpoint ? 90 : 2 }),
+      endpoints: (name) => ({ latencyMs: name === proofEndpoint ? 300 : 2 }),
     });
 
     // Assert
     const output = succeeded(run.result);
     expect(output.proof?.status).toBe('not-held');
     expect(output.proof?.note).toMatch(
-      /^not held: 2 × ml\.c5\.xlarge at 40 TPS: p95 [\d.]+ ms > SLA 50 ms.*; raise the count \(availability\.minInstances or a lower scaling\.headroom\), or pick the next candidate of the ranking, and run again$/,
+      /^not held: 2 × ml\.c5\.xlarge at 40 TPS: p95 [\d.]+ ms > SLA 100 ms.*; raise the count \(availability\.minInstances or a lower scaling\.headroom\), or pick the next candidate of the ranking, and run again$/,
     );
     expect(sagemaker.calls).toContain(`DeleteEndpoint ${proofEndpoint}`);
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
