@@ -326,6 +326,8 @@ export interface PlannedRunFootprint {
   readonly payloads?: readonly unknown[];
   /** Candidates were expanded over `environmentRanges`: their environments come from there. */
   readonly expandedByRanges: boolean;
+  /** Workers of "Prove the target" when it runs. @default no proof */
+  readonly proofWorkers?: number;
 }
 
 export interface LargestState {
@@ -361,6 +363,20 @@ export function largestOptimizationState(footprint: PlannedRunFootprint): Larges
     A.deployment +
     footprint.workersPerCandidate * A.workerOutcome +
     A.candidateOutcome;
+  // "Prove the target" adds to the run state the proof's request (a candidate and the load plan,
+  // in the summary), the candidate again, its deployment, its workers and its verdict or error.
+  const proofState =
+    footprint.proofWorkers === undefined
+      ? 0
+      : runState +
+        2 * largestCandidate +
+        jsonBytes((footprint.plan as { loadPlan?: unknown }).loadPlan ?? {}) +
+        A.deployment +
+        footprint.proofWorkers * A.workerOutcome +
+        A.candidateOutcome;
+  if (proofState > runState && proofState >= candidateState) {
+    return { bytes: proofState, state: 'the run state after "Run proof load workers"' };
+  }
   return runState >= candidateState
     ? { bytes: runState, state: 'the run state after "Benchmark each candidate"' }
     : { bytes: candidateState, state: `a candidate's state after "Run load workers"` };
@@ -752,6 +768,7 @@ function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSetti
     modelEnvironment: plan.model?.environment ?? {},
     ...(plan.payloads === undefined ? {} : { payloads: plan.payloads }),
     expandedByRanges: settings.expandedByRanges,
+    ...(provesTarget(plan) ? { proofWorkers: plan.prove?.workers ?? 0 } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   asyncHistoryIssue,
   DEFAULT_POLL_SCHEDULE,
   historyIssue,
+  largestOptimizationState,
   loadTestRerunsWithin,
   optimizationHistoryEvents,
   pollRoundsWithin,
@@ -216,6 +217,34 @@ describe('stateSizeIssue', () => {
       expected:
         "tags of at most 253413 bytes (as JSON), so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
     });
+  });
+});
+
+describe('largestOptimizationState', () => {
+  it('counts the proof’s request, candidate, deployment, workers and verdict on top of the run state', () => {
+    // Prepare: many candidates, so the run state is the largest without a proof.
+    const candidates = Array.from({ length: 40 }, () => ({ environment: {} }));
+    const footprint = {
+      plan: { loadPlan: { steps: [1] } },
+      candidates,
+      compilationTargets: 0,
+      workersPerCandidate: 1,
+      tags: {},
+      modelEnvironment: {},
+      expandedByRanges: false,
+    };
+    const without = largestOptimizationState(footprint);
+
+    // Act
+    const withProof = largestOptimizationState({ ...footprint, proofWorkers: 3 });
+
+    // Assert: 2 × the largest candidate ({"environment":{}}: 18 bytes), the load plan ({"steps":[1]}: 13 bytes),
+    // a deployment (1,024), 3 worker outcomes (512 each) and a verdict (3,072).
+    expect([without.state, withProof.state, withProof.bytes - without.bytes]).toEqual([
+      'the run state after "Benchmark each candidate"',
+      'the run state after "Run proof load workers"',
+      2 * 18 + 13 + 1024 + 3 * 512 + 3072,
+    ]);
   });
 });
 

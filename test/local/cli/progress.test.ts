@@ -36,7 +36,9 @@ const exited = (stateName: string, output: JsonValue): RunnerEvent => ({
   output,
 });
 
-function load(overrides: Partial<LoadTestProgress>): LoadTestProgress & { candidateId: string } {
+function load(
+  overrides: Partial<LoadTestProgress & { candidateId: string }>,
+): LoadTestProgress & { candidateId: string } {
   return {
     candidateId: 'c1',
     workerIndex: 0,
