@@ -11,7 +11,14 @@ import type { InvocationsPerInstance, InvocationsPerInstanceReader, Logger, Obje
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
 import type { Report } from './report/report.js';
-import { judgeProof, type ProofOutcome, type ServeTargetProof } from './serving/prove-target.js';
+import {
+  correctedInstances,
+  correctedRequest,
+  judgeProof,
+  type ProofOutcome,
+  type ProofRequest,
+  type ServeTargetProof,
+} from './serving/prove-target.js';
 import { readWorkerResult } from './shared/load-test-results.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
 
@@ -80,6 +87,17 @@ export async function recordProof(event: RecordProofEvent, deps: RecordProofDeps
       note: verdict.note,
     };
   }
+  // A corrected proof keeps the one before it (the report's, which this one follows).
+  const earlier = (request.attempt ?? 1) > 1 ? st?.proof : undefined;
+  if (earlier !== undefined) {
+    const { previous: _older, ...kept } = earlier;
+    const deploy =
+      proof.status === 'held'
+        ? `; deploy ${proof.instances ?? '?'}, not the ${kept.instances ?? '?'} sized from the measurement`
+        : '';
+    proof = { ...proof, note: `${proof.note}${deploy}`, previous: kept };
+  }
+  const correction = correctionOf(event, proof);
   const updated: Report =
     st === undefined
       ? report
@@ -98,8 +116,27 @@ export async function recordProof(event: RecordProofEvent, deps: RecordProofDeps
     status: proof.status,
     ...(proof.candidateId === undefined ? {} : { candidateId: proof.candidateId }),
     ...(proof.instances === undefined ? {} : { instances: proof.instances }),
-    note: proof.note,
+    note:
+      correction === undefined
+        ? proof.note
+        : `${proof.note}; correcting the count: proving ${correction.instances} instances`,
+    ...(correction === undefined ? {} : { correction }),
   };
+}
+
+/**
+ * The proof with a corrected count to run next, or undefined: only after a proof that ran and did
+ * not hold, while the plan allows a correction (`prove.corrections`), and when a larger count fits
+ * the account's quota for the type.
+ */
+function correctionOf(event: RecordProofEvent, proof: ServeTargetProof): ProofRequest | undefined {
+  const request = event.summary.proofRequest;
+  if (proof.status !== 'not-held') return undefined;
+  if ((request.attempt ?? 1) > (event.plan.prove?.corrections ?? 0)) return undefined;
+  const type = request.candidate.instanceType;
+  const quota = type === undefined ? undefined : event.plan.instanceQuotas?.[type];
+  const instances = correctedInstances(request, proof.measured?.tps, quota);
+  return instances === undefined ? undefined : correctedRequest(event.plan.runId, request, instances);
 }
 
 /**

@@ -333,6 +333,7 @@ export class OptimizationWorkflow extends Construct {
    * one open-model step at the target rate ("Plan proof load" puts it in the plan, which nothing
    * after the proof reads), and "Record proof" judges it and rewrites the report. The endpoint is
    * deleted on every path: after the verdict, and before "Record failed proof" when a step failed;
+   * a verdict of "not held" may ask for one more proof with a corrected count ("Correct the count?");
    * a delete that still fails is left to "Clean up run resources", which finds the endpoint by the
    * run's name prefix and tag. Then `next` (the success path's clean-up), whatever the proof came to.
    */
@@ -366,7 +367,17 @@ export class OptimizationWorkflow extends Construct {
     });
     const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteProofEndpoint);
     deleteEndpoint.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deleteError' });
-    deleteEndpoint.next(next);
+    // A proof that did not hold runs once more with a corrected count when the plan allows it
+    // ("Record proof" gives the request, handlers/serving/prove-target.ts `correctedRequest`).
+    const correct = new sfn.Pass(this, OptimizationStates.planCorrectedProof, {
+      inputPath: '$.summary.proof.correction',
+      resultPath: `${request}`,
+    });
+    deleteEndpoint.next(
+      new sfn.Choice(this, OptimizationStates.correctTheCount)
+        .when(sfn.Condition.isPresent('$.summary.proof.correction'), correct)
+        .otherwise(next),
+    );
 
     const recordFailed = this.invoke(OptimizationStates.recordFailedProof, this.steps.recordProof, {
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary', 'error.$': '$.error' },
@@ -394,6 +405,7 @@ export class OptimizationWorkflow extends Construct {
       },
     });
     planLoad.next(select).next(deploy).next(poll.wait);
+    correct.next(planLoad);
     return new sfn.Choice(this, OptimizationStates.proveTarget)
       .when(sfn.Condition.isPresent(request), planLoad)
       .otherwise(next);

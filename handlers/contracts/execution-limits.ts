@@ -130,7 +130,12 @@ export interface OptimizationHistoryShape {
    * "Prove the target" after "Recommend" (with a target and the proof on): its workers and its
    * endpoint's Wait → Check → Choice rounds. @default none
    */
-  readonly proof?: { readonly workers: number; readonly endpointRounds: number };
+  readonly proof?: {
+    readonly workers: number;
+    readonly endpointRounds: number;
+    /** 2 when a proof that did not hold may run again with a corrected count. @default 1 */
+    readonly attempts?: number;
+  };
 }
 
 /**
@@ -213,20 +218,23 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
 }
 
 /**
- * "Prove the target" when it runs: "Plan proof load" and "Select proof candidate", "Deploy proof
- * endpoint", its rounds, the "Run proof load workers" Map and its workers, "Record proof", "Delete
- * proof endpoint" (a failed proof takes "Delete failed proof endpoint" and "Record failed proof"
- * instead of the last two: no more).
+ * "Prove the target" when it runs, per attempt: "Plan proof load" and "Select proof candidate",
+ * "Deploy proof endpoint", its rounds, the "Run proof load workers" Map and its workers, "Record
+ * proof", "Delete proof endpoint", "Correct the count?" (a failed proof takes "Delete failed proof
+ * endpoint" and "Record failed proof" instead of the last three: fewer); a corrected count adds
+ * "Plan corrected proof".
  */
 function proofEvents(proof: NonNullable<OptimizationHistoryShape['proof']>): number {
-  return (
+  const attempts = proof.attempts ?? 1;
+  const attempt =
     2 * E.simpleState +
     E.lambdaTask +
     proof.endpointRounds * POLL_ROUND +
     E.mapOrParallel +
     proof.workers * (E.mapIteration + E.lambdaTask) +
-    2 * E.lambdaTask
-  );
+    2 * E.lambdaTask +
+    E.simpleState;
+  return attempts * attempt + (attempts - 1) * E.simpleState;
 }
 
 /** One load test segment: the "Run load workers" Map and its workers, "Aggregate load test", the Choice. */
@@ -462,6 +470,8 @@ type HistoryCounts = Pick<
   readonly loadTest?: LoadTestShape;
   /** Workers of "Prove the target" when it runs. @default no proof */
   readonly proofWorkers?: number;
+  /** Proofs in the worst case: 2 with a correction. @default 1 */
+  readonly proofAttempts?: number;
 };
 
 /** Worker invocations one load test takes in the worst case (every step runs). */
@@ -559,7 +569,15 @@ function worstCaseShape(
     candidates: counts.candidates,
     workersPerCandidate: counts.workersPerCandidate,
     compilationTargets: counts.compilationTargets,
-    ...(counts.proofWorkers === undefined ? {} : { proof: { workers: counts.proofWorkers, endpointRounds } }),
+    ...(counts.proofWorkers === undefined
+      ? {}
+      : {
+          proof: {
+            workers: counts.proofWorkers,
+            endpointRounds,
+            ...(counts.proofAttempts === undefined ? {} : { attempts: counts.proofAttempts }),
+          },
+        }),
     endpointRounds,
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
     cleanUpRounds: worstCleanUpRounds(),
@@ -604,8 +622,8 @@ export interface RunTimeShape {
   readonly loadTest: LoadTestShape;
   /** Load test re-runs per candidate (the plan's `loadTestReruns`). */
   readonly loadTestReruns: number;
-  /** "Prove the target" runs after "Recommend": one more endpoint and one step. @default false */
-  readonly proof?: boolean;
+  /** Proofs after "Recommend" in the worst case (each one more endpoint and one step). @default 0 */
+  readonly proofs?: number;
 }
 
 /**
@@ -638,9 +656,7 @@ export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTiming
     timings.endpointDeadlineSeconds +
     loadTestWallSeconds(shape.loadTest, shape.loadTestReruns) +
     CANDIDATE_TEARDOWN_SECONDS;
-  return (
-    compilation + waves * perCandidate + (shape.proof === true ? proofSeconds(shape.loadTest, timings) : 0)
-  );
+  return compilation + waves * perCandidate + (shape.proofs ?? 0) * proofSeconds(shape.loadTest, timings);
 }
 
 /** "Prove the target" at its longest: its endpoint's deadline, one step and its gap, the deletion. */
@@ -699,7 +715,12 @@ export interface PlannedOptimization {
   readonly loadSegmentSeconds?: number;
   readonly maxConcurrentCandidates: number;
   /** "Prove the target" (only with a target): counted when it is on and can run. */
-  readonly prove?: { readonly enabled: boolean; readonly workers: number; readonly skipReason?: string };
+  readonly prove?: {
+    readonly enabled: boolean;
+    readonly workers: number;
+    readonly corrections?: number;
+    readonly skipReason?: string;
+  };
   readonly tags: Readonly<Record<string, string>>;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
@@ -732,7 +753,9 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
     workersPerCandidate: plan.loadPlan.workers,
     compilationTargets: plan.compilations.length,
     loadTest: loadTestShape(plan),
-    ...(provesTarget(plan) ? { proofWorkers: plan.prove?.workers ?? 0 } : {}),
+    ...(provesTarget(plan)
+      ? { proofWorkers: plan.prove?.workers ?? 0, proofAttempts: 1 + (plan.prove?.corrections ?? 0) }
+      : {}),
   };
 }
 
@@ -819,7 +842,7 @@ export function optimizationLimitIssues(
       compilationTargets: plan.compilations.length,
       loadTest: loadTestShape(plan),
       loadTestReruns: plannedLoadTestReruns(plan, settings),
-      proof: provesTarget(plan),
+      proofs: provesTarget(plan) ? 1 + (plan.prove?.corrections ?? 0) : 0,
     },
     timings,
   );

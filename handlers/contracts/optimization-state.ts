@@ -76,6 +76,8 @@ export const OptimizationStates = {
   deleteProofEndpoint: 'Delete proof endpoint',
   deleteFailedProofEndpoint: 'Delete failed proof endpoint',
   recordFailedProof: 'Record failed proof',
+  correctTheCount: 'Correct the count?',
+  planCorrectedProof: 'Plan corrected proof',
   cleanUpRunResources: 'Clean up run resources',
   cleanUpAfterFailure: 'Clean up after failure',
   runFailed: 'Run failed',
@@ -510,7 +512,7 @@ export interface RunSummary {
  * report's pointers to update. The proof's endpoint is deleted after it (or before, on failure).
  */
 export interface RecordProofEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'sla'>;
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'sla' | 'prove' | 'instanceQuotas'>;
   readonly summary: Pick<RunSummary, 'report'> & { readonly proofRequest: ProofRequest };
   readonly deployment?: Pick<DeploymentState, 'endpointName' | 'variantName' | 'instanceCount'>;
   readonly workers?: readonly WorkerOutcome[];

@@ -49,9 +49,13 @@ function proofFacts(proof: ServeTargetProof | undefined): string[] {
     proof.perInstance === undefined
       ? `Per instance: ${proof.perInstanceNote ?? 'not read'}.`
       : `Per instance: ${proof.perInstance.map((i) => `${i.instance} ${i.invocations}`).join(', ')} invocations (${proof.perInstanceNote ?? ''}).`;
+  const previous = proof.previous;
   return [
     `Proof at ${proof.targetTps} TPS on ${proof.instances ?? '?'} instance(s), ${m.workers} worker(s): ${m.tps} TPS, p95 ${m.p95Ms} ms, p99 ${m.p99Ms} ms, error rate ${m.errorRate}.`,
     spread,
+    ...(previous === undefined
+      ? []
+      : [`Before the correction, on ${previous.instances ?? '?'} instance(s): ${previous.note}.`]),
   ];
 }
 
@@ -64,7 +68,11 @@ function proofCaveat(st: ServeTarget): string {
   const what = `${proof.instances ?? '?'} × ${proof.instanceType ?? proof.candidateId ?? '?'}`;
   const m = proof.measured;
   if (proof.status === 'held' && m !== undefined) {
-    return ` (proven: ${what} held p95 ${m.p95Ms} ms at ${m.tps} TPS)`;
+    const corrected =
+      proof.previous === undefined
+        ? ''
+        : `; corrected from ${proof.previous.instances ?? '?'}, which did not hold`;
+    return ` (proven: ${what} held p95 ${m.p95Ms} ms at ${m.tps} TPS${corrected})`;
   }
   if (proof.status === 'not-held' && m !== undefined) {
     return ` (not held: ${what} gave p95 ${m.p95Ms} ms, ${m.tps} TPS, error rate ${m.errorRate}: see the report)`;

@@ -23,13 +23,19 @@ export type ProofStatus = (typeof PROOF_STATUSES)[number];
  */
 export const PROOF_MIN_TPS_SHARE = 0.95;
 
-/** The suffix of the proof's candidate id (and so of its resource names): `<winner>-prove`. */
+/**
+ * The suffix of the proof's candidate id (and so of its resource names): `<winner>-prove`, and
+ * `<winner>-prove-2` for the corrected count (a new name: the first endpoint may still be deleting,
+ * and SageMaker keeps an endpoint's name until it is gone).
+ */
 export const PROOF_ID_SUFFIX = '-prove';
 
-/** What "Recommend" hands the proof phase (`summary.proof`): small, the plan stays where it is. */
+/** What "Recommend" hands the proof phase (`summary.proofRequest`): small, the plan stays where it is. */
 export interface ProofRequest {
   readonly targetTps: number;
   readonly instances: number;
+  /** 1, or 2 for the corrected count after a proof that did not hold. @default 1 */
+  readonly attempt?: number;
   /** The winner with the computed count, named `<winner>-prove` after the run. */
   readonly candidate: PlannedCandidate;
   /** One open-model step at the target, run by `workers` workers in one invocation each. */
@@ -64,6 +70,8 @@ export interface ServeTargetProof {
   readonly perInstanceNote?: string;
   /** One sentence: what held or not, and what to do. */
   readonly note: string;
+  /** The proof before this one, when this one corrects its count. */
+  readonly previous?: Omit<ServeTargetProof, 'previous'>;
 }
 
 /** What "Record proof" gives (`summary.proof` after the phase): the verdict, for the summary line. */
@@ -72,6 +80,8 @@ export interface ProofOutcome {
   readonly candidateId?: string;
   readonly instances?: number;
   readonly note: string;
+  /** After a proof that did not hold, when the plan allows one: the same proof with a corrected count. */
+  readonly correction?: ProofRequest;
 }
 
 /**
@@ -118,8 +128,13 @@ export function proofLoadPlan(loadPlan: LoadPlan, targetTps: number, workers: nu
  * names of its own (`<winner>-prove`, derived from the run id like every candidate's), so a retried
  * deploy is idempotent and clean-up finds it by its prefix and run tag.
  */
-export function proofCandidate(runId: string, winner: PlannedCandidate, instances: number): PlannedCandidate {
-  const id = `${winner.id}${PROOF_ID_SUFFIX}`;
+export function proofCandidate(
+  runId: string,
+  winner: PlannedCandidate,
+  instances: number,
+  attempt = 1,
+): PlannedCandidate {
+  const id = `${winner.id}${PROOF_ID_SUFFIX}${attempt === 1 ? '' : `-${attempt}`}`;
   return {
     ...winner,
     id,
@@ -174,6 +189,11 @@ function round(value: number): number {
 /** The plan's proof settings (`prove`), as "Validate and plan" wrote them with a target. */
 export interface ProvePlan {
   readonly enabled: boolean;
+  /**
+   * Proofs with a corrected count after one that did not hold: 1, or 0 when the worst case with
+   * it passes the history budget, the run's timeout or `maxCostUsd`. @default 0
+   */
+  readonly corrections?: number;
   /** Workers of the proof's step (`proofWorkers`), counted in the history budget at planning. */
   readonly workers: number;
   /** Why the proof cannot run although asked for (e.g. steps longer than one invocation). */
@@ -209,5 +229,36 @@ export function proofDecision(
       candidate: proofCandidate(plan.runId, candidate, instances),
       loadPlan: proofLoadPlan(plan.loadPlan, targetTps, plan.prove.workers),
     },
+  };
+}
+
+/**
+ * The count to try after a proof that did not hold: at least one more instance, and as many more as
+ * the target is above what was served (⌈n × target ÷ served⌉), at most the account's quota for the
+ * type; `undefined` when no larger count is possible (the quota is reached).
+ */
+export function correctedInstances(
+  request: Pick<ProofRequest, 'instances' | 'targetTps'>,
+  servedTps: number | undefined,
+  quota: number | undefined,
+): number | undefined {
+  const byRate =
+    servedTps === undefined || servedTps <= 0
+      ? request.instances + 1
+      : Math.ceil((request.instances * request.targetTps) / servedTps);
+  const wanted = Math.max(request.instances + 1, byRate);
+  const capped = quota === undefined ? wanted : Math.min(wanted, quota);
+  return capped > request.instances ? capped : undefined;
+}
+
+/** The corrected proof: the same winner, load and target with `instances`, as attempt 2. */
+export function correctedRequest(runId: string, request: ProofRequest, instances: number): ProofRequest {
+  const winner = { ...request.candidate, id: request.candidate.proofOf ?? request.candidate.id };
+  const attempt = (request.attempt ?? 1) + 1;
+  return {
+    ...request,
+    instances,
+    attempt,
+    candidate: proofCandidate(runId, winner, instances, attempt),
   };
 }

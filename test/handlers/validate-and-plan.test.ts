@@ -893,10 +893,10 @@ describe('validateAndPlan: instance quotas', () => {
     const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
 
     // Assert
-    expect(plan.prove).toEqual({ enabled: true, workers: 4 });
+    expect(plan.prove).toEqual({ enabled: true, workers: 4, corrections: 1 });
   });
 
-  it('counts the proof in the estimate: the availability minimum of the dearest candidate, and says so', async () => {
+  it('counts the proof and its correction in the estimate: the availability minimum of the dearest candidate, then one more, and says so', async () => {
     // Prepare
     const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
     const without = await validateAndPlan(
@@ -911,12 +911,12 @@ describe('validateAndPlan: instance quotas', () => {
     const dearest = Math.max(...plan.candidates.map((c) => c.usdPerHour ?? 0));
     const perInstance = (785 / 3600) * dearest;
     expect(plan.estimate.assumptions.at(-1)).toBe(
-      `the proof at 600 TPS priced at 2 instance(s) of the dearest candidate for 785 s; its count is known after the measurements, each further instance adds $${perInstance.toFixed(4)}`,
+      `the proof at 600 TPS priced at 2 instance(s) of the dearest candidate for 785 s, and its correction at 3; its count is known after the measurements, each further instance adds $${perInstance.toFixed(4)}`,
     );
-    expect(plan.estimate.totalUsd).toBeCloseTo(without.estimate.totalUsd + 2 * perInstance, 2);
+    expect(plan.estimate.totalUsd).toBeCloseTo(without.estimate.totalUsd + (2 + 3) * perInstance, 2);
   });
 
-  it('counts the proof in the worst-case history: its endpoint polls, its workers and its four steps', async () => {
+  it('counts the proof and its correction in the worst-case history: endpoint polls, workers and steps of each', async () => {
     // Prepare
     const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
     const without = await validateAndPlan(
@@ -927,10 +927,12 @@ describe('validateAndPlan: instance quotas', () => {
     // Act
     const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
 
-    // Assert: 2 Passes, deploy, 24 polls of 9 events, the Map with 1 worker, record, delete.
+    // Assert: per proof, 2 Passes, deploy, 24 polls of 9 events, the Map with 1 worker, record,
+    // delete and "Correct the count?"; then "Plan corrected proof" once.
+    const perProof = 2 * 2 + 5 + 24 * 9 + 4 + 1 * (2 + 5) + 2 * 5 + 2;
     expect(
       (plan.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
-    ).toBe(2 * 2 + 5 + 24 * 9 + 4 + 1 * (2 + 5) + 2 * 5);
+    ).toBe(2 * perProof + 2);
   });
 
   it('plans no proof it cannot run: a step longer than one load worker invocation, with why', async () => {
@@ -954,6 +956,23 @@ describe('validateAndPlan: instance quotas', () => {
     expect(plan.prove?.skipReason).toMatch(
       /^steps of 1205 s \(warmupSeconds \+ stepDurationSeconds\) are longer than one load worker invocation \(\d+ s\), and the proof runs as one; shorten the steps to prove the target$/,
     );
+  });
+
+  it('drops the correction rather than refuse a run whose maxCostUsd covers one proof only', async () => {
+    // Prepare: the estimate with one proof, then a budget 1 cent above it.
+    const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
+    const planned = await validateAndPlan({ runId: 'run-1', input }, deps());
+    const perInstance = (785 / 3600) * Math.max(...planned.candidates.map((c) => c.usdPerHour ?? 0));
+    const oneProof = planned.estimate.totalUsd - 3 * perInstance;
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: { ...input, maxCostUsd: Math.round(oneProof * 100 + 1) / 100 } },
+      deps(),
+    );
+
+    // Assert
+    expect(plan.prove).toEqual({ enabled: true, workers: 1, corrections: 0 });
   });
 
   it('refuses prove.enabled that is not a boolean, naming the field', async () => {

@@ -182,10 +182,46 @@ describe('optimization workflow: prove the target (synthesized definition, run l
     });
   }, 60_000);
 
-  it('reports the SLA not held at the target when the proof endpoint is slow, and still deletes it', async () => {
-    // Prepare: the candidates answer in 2 ms, the proof's endpoint in 300 ms (SLA p95 100 ms).
+  it('corrects the count when the proof did not hold: cpu-prove-2 with 3 instances holds, and both endpoints are deleted', async () => {
+    // Prepare: the candidate answers in 2 ms, the first proof's endpoint in 300 ms (SLA p95 100 ms),
+    // the corrected one in 2 ms.
+    const sagemaker = new RecordingSageMaker();
+    const first = resourceName('corrected', 'endpoint', 'cpu-prove');
+    const second = resourceName('corrected', 'endpoint', 'cpu-prove-2');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'corrected',
+      endpoints: (name) => ({ latencyMs: name === first ? 300 : 2 }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect([output.proof?.status, output.proof?.instances]).toEqual(['held', 3]);
+    expect(output.proof?.note).toMatch(
+      /^proven: 3 × ml\.c5\.xlarge held p95 [\d.]+ ms at [\d.]+ TPS \(target 40\); deploy 3, not the 2 sized from the measurement$/,
+    );
+    expect(
+      sagemaker.variants.get(resourceName('corrected', 'endpoint-config', 'cpu-prove-2'))
+        ?.initialInstanceCount,
+    ).toBe(3);
+    expect(run.statesEntered).toEqual(expect.arrayContaining(['Correct the count?', 'Plan corrected proof']));
+    expect(sagemaker.calls).toEqual(
+      expect.arrayContaining([`DeleteEndpoint ${first}`, `DeleteEndpoint ${second}`]),
+    );
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/corrected/report.json`) as Report;
+    expect(report.serveTarget?.proof?.previous).toMatchObject({ status: 'not-held', instances: 2 });
+  }, 60_000);
+
+  it('reports the SLA not held when the corrected count does not hold either, and deletes both endpoints', async () => {
+    // Prepare: every proof endpoint answers in 300 ms (SLA p95 100 ms).
     const sagemaker = new FakeSageMaker();
-    const proofEndpoint = resourceName('not-held', 'endpoint', 'cpu-prove');
+    const first = resourceName('not-held', 'endpoint', 'cpu-prove');
+    const second = resourceName('not-held', 'endpoint', 'cpu-prove-2');
 
     // Act
     const run = await runOptimization({
@@ -193,16 +229,19 @@ describe('optimization workflow: prove the target (synthesized definition, run l
       sagemaker,
       input: targetInput(),
       runId: 'not-held',
-      endpoints: (name) => ({ latencyMs: name === proofEndpoint ? 300 : 2 }),
+      endpoints: (name) => ({ latencyMs: name === first || name === second ? 300 : 2 }),
     });
 
     // Assert
     const output = succeeded(run.result);
-    expect(output.proof?.status).toBe('not-held');
+    expect([output.proof?.status, output.proof?.instances]).toEqual(['not-held', 3]);
     expect(output.proof?.note).toMatch(
-      /^not held: 2 × ml\.c5\.xlarge at 40 TPS: p95 [\d.]+ ms > SLA 100 ms.*; raise the count \(availability\.minInstances or a lower scaling\.headroom\), or pick the next candidate of the ranking, and run again$/,
+      /^not held: 3 × ml\.c5\.xlarge at 40 TPS: p95 [\d.]+ ms > SLA 100 ms.*; raise the count \(availability\.minInstances or a lower scaling\.headroom\), or pick the next candidate of the ranking, and run again$/,
     );
-    expect(sagemaker.calls).toContain(`DeleteEndpoint ${proofEndpoint}`);
+    expect(run.statesEntered.filter((state) => state === 'Record proof')).toHaveLength(2);
+    expect(sagemaker.calls).toEqual(
+      expect.arrayContaining([`DeleteEndpoint ${first}`, `DeleteEndpoint ${second}`]),
+    );
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
     const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/not-held/report.json`) as Report;
     expect([report.serveTarget?.proven, report.serveTarget?.proof?.status]).toEqual([false, 'not-held']);
