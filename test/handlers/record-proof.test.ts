@@ -9,7 +9,7 @@ import {
 import type { InvocationsPerInstanceReader } from '../../handlers/ports.js';
 import { recordProof } from '../../handlers/record-proof.js';
 import type { Report } from '../../handlers/report/report.js';
-import { proofCandidate, proofLoadPlan } from '../../handlers/serving/prove-target.js';
+import { correctedRequest, proofCandidate, proofLoadPlan } from '../../handlers/serving/prove-target.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { plannedCandidate, reportFrom, SAMPLE_LOAD_PLAN } from './report/support/sample-report.js';
 
@@ -220,5 +220,70 @@ describe('recordProof', () => {
     expect(readReport(store).serveTarget?.proof?.perInstanceNote).toBe(
       'unavailable (ThrottlingException: Rate exceeded)',
     );
+  });
+
+  it('asks for a corrected count after a proof that did not hold, when the plan allows one', async () => {
+    // Prepare: 600 answers in 45 ms (SLA p95 20 ms) on 4 instances; one correction planned.
+    const store = storeWith(workerResult(600, 45));
+    const event = measuredEvent();
+
+    // Act
+    const outcome = await recordProof(
+      { ...event, plan: { ...event.plan, prove: { enabled: true, workers: 1, corrections: 1 } } },
+      { store, logger: silentLogger },
+    );
+
+    // Assert
+    expect(outcome.correction).toEqual(correctedRequest(RUN_ID, REQUEST, 5));
+    expect(outcome.note).toMatch(/; correcting the count: proving 5 instances$/);
+  });
+
+  it('asks for no correction after the corrected proof itself', async () => {
+    // Prepare
+    const store = storeWith(workerResult(600, 45));
+    const event = measuredEvent();
+    const second = correctedRequest(RUN_ID, REQUEST, 5);
+
+    // Act
+    const outcome = await recordProof(
+      {
+        ...event,
+        plan: { ...event.plan, prove: { enabled: true, workers: 1, corrections: 1 } },
+        summary: { ...event.summary, proofRequest: second },
+      },
+      { store, logger: silentLogger },
+    );
+
+    // Assert
+    expect([outcome.status, outcome.instances, outcome.correction]).toEqual(['not-held', 5, undefined]);
+  });
+
+  it('keeps the first proof under the corrected one, and says which count to deploy', async () => {
+    // Prepare: the report holds the first proof (4 instances, not held); the second holds.
+    const first = {
+      status: 'not-held' as const,
+      candidateId: 'c5-large',
+      instances: 4,
+      targetTps: 600,
+      note: 'not held: 4 × ml.c5.large at 600 TPS: p95 45 ms > SLA 20 ms',
+    };
+    const st = REPORT.serveTarget;
+    if (st === undefined) throw new Error('no serveTarget');
+    const store = new MemoryObjectStore()
+      .seed(LOCATIONS.json, JSON.stringify({ ...REPORT, serveTarget: { ...st, proof: first } }))
+      .seed(WORKER_URI, JSON.stringify(workerResult(600, 5)));
+    const event = measuredEvent();
+
+    // Act
+    const outcome = await recordProof(
+      { ...event, summary: { ...event.summary, proofRequest: correctedRequest(RUN_ID, REQUEST, 5) } },
+      { store, logger: silentLogger },
+    );
+
+    // Assert
+    expect(outcome.note).toBe(
+      'proven: 5 × ml.c5.large held p95 5 ms at 600 TPS (target 600); deploy 5, not the 4 sized from the measurement',
+    );
+    expect(readReport(store).serveTarget?.proof?.previous).toEqual(first);
   });
 });

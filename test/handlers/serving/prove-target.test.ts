@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { resourceName } from '../../../handlers/contracts/names.js';
 import type { LoadPlan } from '../../../handlers/load-test/plan.js';
 import {
+  correctedInstances,
+  correctedRequest,
   judgeProof,
   proofCandidate,
   proofDecision,
@@ -180,6 +182,53 @@ describe('proofDecision', () => {
   it('skips when no candidate can carry the target', () => {
     expect(proofDecision(PLAN, undefined)).toEqual({
       skipped: 'no candidate that met the SLA can carry the target',
+    });
+  });
+});
+
+describe('correctedInstances', () => {
+  it('adds one instance when the latency breached at the target rate', () => {
+    expect(correctedInstances({ instances: 2, targetTps: 600 }, 598, undefined)).toBe(3);
+  });
+
+  it('scales the count by the target over what was served when far less was served', () => {
+    // 4 × 600 ÷ 300 = 8.
+    expect(correctedInstances({ instances: 4, targetTps: 600 }, 300, undefined)).toBe(8);
+  });
+
+  it('stops at the account’s quota for the type', () => {
+    expect(correctedInstances({ instances: 4, targetTps: 600 }, 300, 6)).toBe(6);
+  });
+
+  it('gives nothing when the quota leaves no larger count', () => {
+    expect(correctedInstances({ instances: 4, targetTps: 600 }, 300, 4)).toBeUndefined();
+  });
+});
+
+describe('correctedRequest', () => {
+  it('is attempt 2 of the same winner, under names of its own (the first may still be deleting)', () => {
+    // Prepare
+    const first = proofDecision(PLAN, { candidate: WINNER, instances: 4 });
+    if (!('request' in first)) throw new Error('no request');
+
+    // Act
+    const corrected = correctedRequest(PLAN.runId, first.request, 6);
+
+    // Assert
+    expect(corrected).toEqual({
+      ...first.request,
+      instances: 6,
+      attempt: 2,
+      candidate: {
+        ...WINNER,
+        id: 'c5-large-prove-2',
+        initialInstanceCount: 6,
+        proofOf: 'c5-large',
+        modelName: resourceName(PLAN.runId, 'model', 'c5-large-prove-2'),
+        endpointConfigName: resourceName(PLAN.runId, 'endpoint-config', 'c5-large-prove-2'),
+        endpointName: resourceName(PLAN.runId, 'endpoint', 'c5-large-prove-2'),
+        estimatedCostUsd: 0,
+      },
     });
   });
 });
