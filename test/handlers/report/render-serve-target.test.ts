@@ -149,6 +149,47 @@ describe('the "Serve X TPS" section', () => {
   });
 });
 
+describe('a corrected proof in the "Serve X TPS" section', () => {
+  it('says in the terminal line that the count was corrected, and in report.md what the first proof found', () => {
+    // Prepare
+    const base = withProof(targetReport(600), {
+      status: 'held',
+      measured: { tps: 600.4, p95Ms: 12.2, p99Ms: 18, errorRate: 0, workers: 1 },
+      note: 'proven: 9 × ml.c5.large held p95 12.2 ms at 600.4 TPS (target 600); deploy 9, not the 8 sized from the measurement',
+    });
+    const st = base.serveTarget;
+    if (st?.proof === undefined) throw new Error('no proof');
+    const report: Report = {
+      ...base,
+      serveTarget: {
+        ...st,
+        proof: {
+          ...st.proof,
+          previous: {
+            status: 'not-held',
+            instances: 8,
+            targetTps: 600,
+            note: 'not held: 8 × ml.c5.large at 600 TPS: p95 31 ms > SLA 20 ms',
+          },
+        },
+      },
+    };
+
+    // Act
+    const line = serveTargetSummaryLine(report);
+    const lines = renderMarkdownReport(report).split('\n');
+
+    // Assert
+    expect(line).toBe(
+      'Serve 600 TPS: 9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large) ' +
+        '(proven: 9 × ml.c5.large held p95 12.2 ms at 600.4 TPS; corrected from 8, which did not hold)',
+    );
+    expect(lines).toContain(
+      '- Before the correction, on 8 instance(s): not held: 8 × ml.c5.large at 600 TPS: p95 31 ms > SLA 20 ms.',
+    );
+  });
+});
+
 /** The report after "Record proof": the section's proof and its note. */
 function withProof(
   report: Report,
