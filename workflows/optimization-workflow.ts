@@ -371,7 +371,7 @@ export class OptimizationWorkflow extends Construct {
     // ("Record proof" gives the request, handlers/serving/prove-target.ts `correctedRequest`).
     const correct = new sfn.Pass(this, OptimizationStates.planCorrectedProof, {
       inputPath: '$.summary.proof.correction',
-      resultPath: `${request}`,
+      resultPath: request,
     });
     deleteEndpoint.next(
       new sfn.Choice(this, OptimizationStates.correctTheCount)
