@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
 import { resourceName } from '../../handlers/contracts/names.js';
 import type { RunLoadWorkerEvent, RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type {
@@ -60,7 +61,7 @@ function targetInput(overrides: Record<string, unknown> = {}): Record<string, un
   });
 }
 
-type Output = RunSummary;
+type Output = RunSummary & { readonly cleanUp: CleanUpAccount };
 
 function succeeded(result: RunResult): Output {
   if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
@@ -284,6 +285,33 @@ describe('optimization workflow: prove the target (synthesized definition, run l
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
     const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/proof-fails/report.json`) as Report;
     expect(report.serveTarget?.proof?.status).toBe('failed');
+  }, 60_000);
+
+  it('leaves the proof endpoint to run clean-up when its delete step fails, which finds it by the run prefix and deletes it', async () => {
+    // Prepare: "Delete proof endpoint" crashes (the candidates' deletes work).
+    const sagemaker = new FakeSageMaker();
+    const proofEndpoint = resourceName('proof-delete-fails', 'endpoint', 'cpu-prove');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'proof-delete-fails',
+      wrap: (real) => ({
+        'delete-candidate': (payload, signal) =>
+          (payload as { candidate: { id: string } }).candidate.id === 'cpu-prove'
+            ? Promise.reject(Object.assign(new Error('Lambda crashed'), { name: 'Runtime.ExitError' }))
+            : real['delete-candidate'](payload, signal),
+      }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof?.status).toBe('held');
+    expect(run.statesEntered).toContain('Delete proof endpoint');
+    expect(output.cleanUp.endpoints).toEqual([proofEndpoint]);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
   }, 60_000);
 
   it('skips the proof when prove.enabled is false, and the report says why', async () => {
