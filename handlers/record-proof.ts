@@ -53,7 +53,7 @@ export async function recordProof(event: RecordProofEvent, deps: RecordProofDeps
     proof = {
       ...base,
       status: 'failed',
-      note: `not proven: the proof of ${what} failed: ${failureReasonOf(event.error)}; the endpoint was deleted`,
+      note: `not proven: the proof of ${what} failed: ${failureReasonOf(event.error)}`,
     };
   } else {
     const results = await Promise.all(event.workers.map((w) => readWorkerResult(deps.store, w.resultUri)));

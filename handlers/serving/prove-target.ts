@@ -154,7 +154,10 @@ export function judgeProof(
   what: string,
 ): Pick<ServeTargetProof, 'status' | 'note'> {
   if (step === undefined) {
-    return { status: 'failed', note: `the proof measured no whole step at ${request.targetTps} TPS` };
+    return {
+      status: 'failed',
+      note: `not proven: the proof measured no whole step at ${request.targetTps} TPS`,
+    };
   }
   const p95 = round(step.latencyMs.p95);
   const minTps = request.targetTps * PROOF_MIN_TPS_SHARE;

@@ -193,7 +193,7 @@ describe('recordProof', () => {
 
     // Assert
     const note =
-      'not proven: the proof of 4 × ml.c5.large failed: EndpointFailedError: Endpoint x failed: capacity; the endpoint was deleted';
+      'not proven: the proof of 4 × ml.c5.large failed: EndpointFailedError: Endpoint x failed: capacity';
     expect(outcome).toEqual({ status: 'failed', candidateId: 'c5-large', instances: 4, note });
     expect(readReport(store).serveTarget?.proof).toEqual({
       status: 'failed',

@@ -275,7 +275,7 @@ describe('optimization workflow: prove the target (synthesized definition, run l
       status: 'failed',
       candidateId: 'cpu',
       instances: 2,
-      note: 'not proven: the proof of 2 × ml.c5.xlarge failed: Runtime.OutOfMemory: worker ran out of memory; the endpoint was deleted',
+      note: 'not proven: the proof of 2 × ml.c5.xlarge failed: Runtime.OutOfMemory: worker ran out of memory',
     });
     expect(run.statesEntered).toEqual(
       expect.arrayContaining(['Delete failed proof endpoint', 'Record failed proof']),

@@ -132,7 +132,7 @@ describe('judgeProof', () => {
   it('fails when no whole step was measured', () => {
     expect(judgeProof(undefined, request, '4 × ml.c5.large')).toEqual({
       status: 'failed',
-      note: 'the proof measured no whole step at 600 TPS',
+      note: 'not proven: the proof measured no whole step at 600 TPS',
     });
   });
 });
