@@ -53,7 +53,9 @@ export const LOAD_WORKER_TIMEOUT = Duration.seconds(LOAD_WORKER_TIMEOUT_SECONDS)
 /**
  * The optimization workflow (Standard): validate and plan → package the model → compile for each
  * target → benchmark each candidate (deploy, wait until in service, load test, delete) →
- * recommend → clean up. Every path after planning ends in clean-up, with the error kept.
+ * recommend → prove the target (with `sla.targetTps`: the chosen count deployed and load tested at
+ * the target, then deleted) → clean up. Every path after planning ends in clean-up, with the error
+ * kept.
  *
  * History budget: Standard executions stop at 25,000 events. Polls back off to 2 minutes, so an
  * endpoint that takes the full 45-minute deadline costs 24 Wait → Check → Choice rounds (9 events
