@@ -30,7 +30,9 @@ export async function deleteCandidate(
 ): Promise<DeletedResources> {
   const { candidate } = event;
   // With `keep-recommended`, endpoints live until the ranking; run clean-up then deletes the rest.
-  if (candidate.kind === 'existing' || event.plan.cleanupPolicy === 'keep-recommended') {
+  // The proof's endpoint comes after the ranking and is never the one kept: it goes at once.
+  const kept = event.plan.cleanupPolicy === 'keep-recommended' && candidate.proofOf === undefined;
+  if (candidate.kind === 'existing' || kept) {
     return { endpoints: [], endpointConfigs: [], models: [], stoppedCompilationJobs: [] };
   }
   const endpointDeleted = await deleteEndpointWhenSettled(deps.host, candidate.endpointName);

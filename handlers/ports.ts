@@ -373,6 +373,24 @@ export interface EndpointMetricsReader {
 }
 
 /**
+ * How the requests of a window spread over an endpoint's instances. `instance`: one count per
+ * instance (locally, from the routing front). `variant`: SageMaker publishes no per-instance
+ * count, only the variant's `InvocationsPerInstance` (invocations normalized by the instance
+ * count), so one entry stands for every instance.
+ */
+export interface InvocationsPerInstance {
+  readonly scope: 'instance' | 'variant';
+  readonly instances: readonly { readonly instance: string; readonly invocations: number }[];
+  /** Where the figures come from and what they cover, one sentence. */
+  readonly note: string;
+}
+
+/** Reads how an endpoint's invocations spread over its instances; `undefined` when nothing was recorded. */
+export interface InvocationsPerInstanceReader {
+  read(query: EndpointMetricsQuery): Promise<InvocationsPerInstance | undefined>;
+}
+
+/**
  * Whether a run is still under way: an execution named after the run id (the execution name is
  * the run id) that is RUNNING, or PENDING_REDRIVE, in one of the project's state machines. The
  * janitor never touches a resource of such a run, whatever its age.

@@ -13,6 +13,7 @@ import { withLocalFiles } from './report/local-files.js';
 import type { Report } from './report/report.js';
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
+import { proofDecision } from './serving/prove-target.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
 
 export interface RecommendDeps {
@@ -140,6 +141,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
           modelName: recommended.modelName,
         }
       : undefined;
+  const proof = proofOf(report, plan);
   deps.logger.info('Recommendation made', {
     runId: plan.runId,
     outcome: report.outcome,
@@ -160,6 +162,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     ...(keep === undefined ? {} : { keep }),
     comparison:
       report.baselineComparison === undefined ? null : summaryComparisonOf(report.baselineComparison),
+    ...proof,
   };
 }
 
@@ -204,4 +207,23 @@ async function recordBaseline(run: RegistryRun, deps: RecommendDeps): Promise<vo
       error: describeError(error),
     });
   }
+}
+
+/**
+ * With a target: what "Prove the target" deploys (`proofRequest`), or the skipped proof the report
+ * already says (`proof`). Without a target, or with no candidate to size, neither.
+ */
+function proofOf(
+  report: Awaited<ReturnType<typeof buildReport>>,
+  plan: RecommendEvent['plan'],
+): Pick<RunSummary, 'proofRequest' | 'proof'> {
+  const st = report.serveTarget;
+  if (st === undefined) return {};
+  const candidate = plan.candidates.find((c) => c.id === st.candidateId);
+  const decision = proofDecision(
+    plan,
+    candidate === undefined ? undefined : { candidate, instances: st.atTarget?.instances },
+  );
+  if ('request' in decision) return { proofRequest: decision.request };
+  return { proof: { status: 'skipped', note: st.proof?.note ?? decision.skipped } };
 }

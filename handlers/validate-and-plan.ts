@@ -39,6 +39,7 @@ import { LOAD_WORKER_MEMORY_MB, workerCeilingWarning } from './load-test/worker-
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
+import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
 
 /**
@@ -151,54 +152,74 @@ export async function validateAndPlan(
     (candidates.length || 1) *
     ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
     LAMBDA_ARM64_USD_PER_GB_SECOND;
-  const totalUsd = roundUsd(candidates.reduce((sum, c) => sum + c.estimatedCostUsd, 0) + loadGeneratorUsd);
   const warnings = [workerCeilingWarning(input.loadPlan)].filter((warning) => warning !== undefined);
 
-  const plan: RunPlan = {
-    runId: event.runId,
-    ...(input.name === undefined ? {} : { name: input.name }),
-    ...(input.modelPackage === undefined ? {} : { modelPackage: input.modelPackage }),
-    artifactsBucket: deps.artifactsBucket,
-    runPrefixUri: s3Uri(deps.artifactsBucket, runPrefix),
-    ...(input.model === undefined ? {} : { model: planModel(input.model, deps.artifactsBucket, runPrefix) }),
-    payloads: runPayloads(input).map((payload, index) => ({
-      ...payload,
-      sizeBytes: payloadSizes[index] ?? 0,
-    })),
-    compilations,
-    compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
-    candidates,
-    ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
-    loadPlan: input.loadPlan,
-    loadSegmentSeconds: segmentSeconds,
-    ...(warnings.length === 0 ? {} : { warnings }),
-    sla: input.sla,
-    objective: objectiveOf(input),
-    // Read only with a target: a plan without one stays as small as before (it is in every state).
-    ...(input.sla.targetTps === undefined
-      ? {}
-      : {
-          availability: input.availability,
-          scaling: input.scaling,
-          ...(instanceQuotas.length === 0
-            ? {}
-            : { instanceQuotas: Object.fromEntries(instanceQuotas.map((q) => [q.instanceType, q.value])) }),
-        }),
-    cleanupPolicy: input.cleanup.policy,
-    maxConcurrentCandidates: input.maxConcurrentCandidates,
-    tags: runTags(event.runId, input.tags),
-    estimate: {
-      totalUsd,
-      ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
-      priceTable: PRICE_TABLE_SOURCE,
-      assumptions: [
-        `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
-        `load test lasts ${measuringSeconds(input.loadPlan)} s per candidate at most (all steps and rounds run)`,
-        `serverless candidates busy at full concurrency for the whole test (upper bound)`,
-        'SageMaker Neo compilation jobs are not billed separately',
-      ],
-    },
+  const planWith = (prove: RunPlan['prove']): RunPlan => {
+    const proof = proofEstimate(input, candidates, prove);
+    const totalUsd = roundUsd(
+      candidates.reduce((sum, c) => sum + c.estimatedCostUsd, 0) + loadGeneratorUsd + (proof?.usd ?? 0),
+    );
+    return {
+      runId: event.runId,
+      ...(input.name === undefined ? {} : { name: input.name }),
+      ...(input.modelPackage === undefined ? {} : { modelPackage: input.modelPackage }),
+      artifactsBucket: deps.artifactsBucket,
+      runPrefixUri: s3Uri(deps.artifactsBucket, runPrefix),
+      ...(input.model === undefined
+        ? {}
+        : { model: planModel(input.model, deps.artifactsBucket, runPrefix) }),
+      payloads: runPayloads(input).map((payload, index) => ({
+        ...payload,
+        sizeBytes: payloadSizes[index] ?? 0,
+      })),
+      compilations,
+      compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
+      candidates,
+      ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
+      loadPlan: input.loadPlan,
+      loadSegmentSeconds: segmentSeconds,
+      ...(warnings.length === 0 ? {} : { warnings }),
+      sla: input.sla,
+      objective: objectiveOf(input),
+      // Read only with a target: a plan without one stays as small as before (it is in every state).
+      ...(input.sla.targetTps === undefined
+        ? {}
+        : {
+            availability: input.availability,
+            scaling: input.scaling,
+            ...(prove === undefined ? {} : { prove }),
+            ...(instanceQuotas.length === 0
+              ? {}
+              : { instanceQuotas: Object.fromEntries(instanceQuotas.map((q) => [q.instanceType, q.value])) }),
+          }),
+      cleanupPolicy: input.cleanup.policy,
+      maxConcurrentCandidates: input.maxConcurrentCandidates,
+      tags: runTags(event.runId, input.tags),
+      estimate: {
+        totalUsd,
+        ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
+        priceTable: PRICE_TABLE_SOURCE,
+        assumptions: [
+          `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
+          `load test lasts ${measuringSeconds(input.loadPlan)} s per candidate at most (all steps and rounds run)`,
+          `serverless candidates busy at full concurrency for the whole test (upper bound)`,
+          'SageMaker Neo compilation jobs are not billed separately',
+          ...(proof === undefined ? [] : [proof.assumption]),
+        ],
+      },
+    };
   };
+  // The proof's correction is never what makes a plan refused: it is dropped when the worst case
+  // with it passes a limit or maxCostUsd, as default rounds are.
+  const planned = provePlanOf(input, segmentSeconds);
+  let plan = planWith(planned);
+  if (planned?.corrections === 1) {
+    const overBudget = input.maxCostUsd !== undefined && plan.estimate.totalUsd > input.maxCostUsd;
+    if (overBudget || optimizationLimitIssues(plan, limitSettings).length > 0) {
+      plan = planWith({ ...planned, corrections: 0 });
+    }
+  }
+  const totalUsd = plan.estimate.totalUsd;
 
   const limitIssues = optimizationLimitIssues(plan, limitSettings);
   if (limitIssues.length > 0) throw new InvalidRunInputError(limitIssues);
@@ -226,6 +247,54 @@ export async function validateAndPlan(
     ...plan,
     loadTestReruns,
     budgets: optimizationBudgets(plan, limitSettings, loadTestReruns),
+  };
+}
+
+/**
+ * The plan's `prove` (with a target only): on unless the input turns it off, its workers sized for
+ * the target rate as the planner sizes any open-model step (worker-ceiling.ts), and why it cannot
+ * run when its one step does not fit one worker invocation.
+ */
+function provePlanOf(input: RunInput, segmentSeconds: number): RunPlan['prove'] {
+  const targetTps = input.sla.targetTps;
+  if (targetTps === undefined) return undefined;
+  const skipReason = input.prove.enabled ? proofSkipReason(input.loadPlan, segmentSeconds) : undefined;
+  return {
+    enabled: input.prove.enabled,
+    workers: proofWorkers(input.loadPlan, targetTps),
+    ...(input.prove.enabled && skipReason === undefined ? { corrections: 1 } : {}),
+    ...(skipReason === undefined ? {} : { skipReason }),
+  };
+}
+
+/**
+ * What the proof may cost: its count is known only once the candidates are measured, so the
+ * estimate prices the availability minimum of the most expensive real-time candidate for an
+ * endpoint's life (creation, one step, deletion), and says what each further instance adds.
+ */
+function proofEstimate(
+  input: RunInput,
+  candidates: readonly PlannedCandidate[],
+  prove: RunPlan['prove'],
+): { readonly usd: number; readonly assumption: string } | undefined {
+  if (prove === undefined || !prove.enabled || prove.skipReason !== undefined) return undefined;
+  const usdPerHour = Math.max(0, ...candidates.map((c) => (c.kind === 'realtime' ? (c.usdPerHour ?? 0) : 0)));
+  if (usdPerHour === 0) return undefined;
+  const seconds =
+    ESTIMATE_ASSUMPTIONS.provisioningSeconds +
+    stepPeriodMs(input.loadPlan) / 1000 +
+    ESTIMATE_ASSUMPTIONS.teardownSeconds;
+  const perInstance = (seconds / 3600) * usdPerHour;
+  const instances = input.availability.minInstances;
+  const attempts = 1 + (prove.corrections ?? 0);
+  // The correction tries at least one instance more than the first proof.
+  const usd = perInstance * (instances * attempts + (attempts - 1));
+  return {
+    usd,
+    assumption:
+      `the proof at ${input.sla.targetTps ?? 0} TPS priced at ${instances} instance(s) of the dearest candidate for ` +
+      `${seconds} s${attempts > 1 ? `, and its correction at ${instances + 1}` : ''}; its count is known after the ` +
+      `measurements, each further instance adds $${perInstance.toFixed(4)}`,
   };
 }
 

@@ -7,6 +7,7 @@ import { EndpointFailedError } from '../handlers/contracts/errors.js';
 import { EndpointStatuses } from '../handlers/ports.js';
 import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
 import { LocalCompiler } from './adapters/local-compiler.js';
+import { LocalInvocationsPerInstance } from './adapters/local-invocations-per-instance.js';
 import { createLocalTransportFactory } from './adapters/local-transport-factory.js';
 import { LocalModelHost } from './platform/local-model-host.js';
 import { reportFileOf } from './report-files.js';
@@ -56,6 +57,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     pollSeconds: 1,
     maxPollSeconds: 1,
     loadStartDelaySeconds: 0,
+    invocations: new LocalInvocationsPerInstance(host),
     ...(options.onLoadProgress === undefined ? {} : { onLoadProgress: options.onLoadProgress }),
     localFileOf: reportFileOf(store),
   });

@@ -8,6 +8,7 @@ import type {
   DeployCandidateEvent,
   PackageModelEvent,
   RecommendEvent,
+  RecordProofEvent,
   RunLoadWorkerEvent,
   StartCompilationEvent,
   ValidateAndPlanEvent,
@@ -25,6 +26,7 @@ import { packageModel } from '../handlers/package-model.js';
 import type {
   EndpointMetricsReader,
   InstanceQuotaReader,
+  InvocationsPerInstanceReader,
   Logger,
   ModelCompiler,
   ModelHost,
@@ -32,6 +34,7 @@ import type {
   TransportFactory,
 } from '../handlers/ports.js';
 import { recommend } from '../handlers/recommend.js';
+import { recordProof } from '../handlers/record-proof.js';
 import { runLoadWorker } from '../handlers/run-load-worker.js';
 import { validateAndPlan } from '../handlers/validate-and-plan.js';
 import { LocalInstanceQuotas } from './adapters/local-instance-quotas.js';
@@ -62,6 +65,8 @@ export interface StepDependencies {
   readonly localFileOf?: (uri: string, reportUri: string) => string | undefined;
   /** The endpoints' own metrics over each test window, for the report. */
   readonly metrics?: EndpointMetricsReader;
+  /** How the proof's requests spread over the instances (locally, the routing front's counts). */
+  readonly invocations?: InvocationsPerInstanceReader;
   /** The instance quotas planning checks. @default none (local/adapters/local-instance-quotas.ts) */
   readonly instanceQuotas?: InstanceQuotaReader;
   readonly onLoadProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
@@ -162,6 +167,12 @@ export function createStepHandlers(
         now,
         ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
         ...(deps.localFileOf === undefined ? {} : { localFileOf: deps.localFileOf }),
+      }),
+    'record-proof': (payload) =>
+      recordProof(payload as RecordProofEvent, {
+        store,
+        logger,
+        ...(deps.invocations === undefined ? {} : { invocations: deps.invocations }),
       }),
     'clean-up': (payload) => cleanUpRun(payload as CleanUpEvent, { host, compiler, logger }),
   };

@@ -53,7 +53,9 @@ export const LOAD_WORKER_TIMEOUT = Duration.seconds(LOAD_WORKER_TIMEOUT_SECONDS)
 /**
  * The optimization workflow (Standard): validate and plan → package the model → compile for each
  * target → benchmark each candidate (deploy, wait until in service, load test, delete) →
- * recommend → clean up. Every path after planning ends in clean-up, with the error kept.
+ * recommend → prove the target (with `sla.targetTps`: the chosen count deployed and load tested at
+ * the target, then deleted) → clean up. Every path after planning ends in clean-up, with the error
+ * kept.
  *
  * History budget: Standard executions stop at 25,000 events. Polls back off to 2 minutes, so an
  * endpoint that takes the full 45-minute deadline costs 24 Wait → Check → Choice rounds (9 events
@@ -167,24 +169,11 @@ export class OptimizationWorkflow extends Construct {
 
   /** "Benchmark each candidate": deploy, wait until in service, load test, delete; failures recorded. */
   private benchmarkCandidates(): sfn.IChainable & sfn.INextable {
-    const deploy = this.invoke(OptimizationStates.deployCandidate, this.steps.deployCandidate, {
-      payload: {
-        'plan.$': '$.plan',
-        'candidate.$': '$.candidate',
-        'packagedModel.$': '$.packagedModel',
-        'compilations.$': '$.compilations',
-      },
-      resultPath: '$.deployment',
-      timeout: Duration.minutes(2),
-    });
+    const deploy = this.deployTask(OptimizationStates.deployCandidate);
     // Candidates of one instance type beyond the account's quota wait here for capacity.
     retryWhileQuotaReached(deploy);
-    const check = this.invoke(OptimizationStates.checkEndpoint, this.steps.checkEndpoint, {
-      payload: { 'plan.$': '$.plan', 'deployment.$': '$.deployment' },
-      resultPath: '$.deployment',
-      timeout: Duration.minutes(2),
-    });
-    const loadTest = this.loadTest();
+    const check = this.checkTask(OptimizationStates.checkEndpoint);
+    const loadTest = this.loadTest(OptimizationStates.runLoadWorkers, OptimizationStates.runLoadWorker);
     const aggregate = this.invoke(OptimizationStates.aggregateLoadTest, this.steps.aggregateLoadTest, {
       payload: {
         'plan.$': '$.plan',
@@ -284,8 +273,8 @@ export class OptimizationWorkflow extends Construct {
    * "Run load workers": every worker at once, from the shared start the endpoint check set (or,
    * for a later segment of a long load test, "Aggregate load test").
    */
-  private loadTest(): sfn.Map {
-    const worker = this.invoke(OptimizationStates.runLoadWorker, this.steps.runLoadWorker, {
+  private loadTest(mapName: string, workerName: string): sfn.Map {
+    const worker = this.invoke(workerName, this.steps.runLoadWorker, {
       payload: {
         'plan.$': '$.plan',
         'candidateId.$': '$.candidateId',
@@ -296,7 +285,7 @@ export class OptimizationWorkflow extends Construct {
       // A retried worker would start after the shared start and measure a different schedule.
       retryTransient: false,
     });
-    return new sfn.Map(this, OptimizationStates.runLoadWorkers, {
+    return new sfn.Map(this, mapName, {
       itemsPath: '$.deployment.workerIndexes',
       itemSelector: {
         'plan.$': '$.plan',
@@ -335,7 +324,93 @@ export class OptimizationWorkflow extends Construct {
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
       recordFailureName: 'Record failed run clean-up',
     });
-    return recommendStep.next(cleanUp);
+    return recommendStep.next(this.proveTarget(cleanUp));
+  }
+
+  /**
+   * "Prove the target?": when "Recommend" asked for a proof (`summary.proofRequest`, with a target
+   * and the proof on: handlers/serving/prove-target.ts), the candidate that serves the target is
+   * deployed again with the computed count under its own run-derived names (`<winner>-prove`),
+   * with the same deploy, check, load worker and delete steps as every candidate; its workers run
+   * one open-model step at the target rate ("Plan proof load" puts it in the plan, which nothing
+   * after the proof reads), and "Record proof" judges it and rewrites the report. The endpoint is
+   * deleted on every path: after the verdict, and before "Record failed proof" when a step failed;
+   * a verdict of "not held" may ask for one more proof with a corrected count ("Correct the count?");
+   * a delete that still fails is left to "Clean up run resources", which finds the endpoint by the
+   * run's name prefix and tag. Then `next` (the success path's clean-up), whatever the proof came to.
+   */
+  private proveTarget(next: sfn.IChainable): sfn.Choice {
+    const request = '$.summary.proofRequest';
+    const planLoad = new sfn.Pass(this, 'Plan proof load', {
+      inputPath: `${request}.loadPlan`,
+      resultPath: '$.plan.loadPlan',
+    });
+    const select = new sfn.Pass(this, 'Select proof candidate', {
+      inputPath: `${request}.candidate`,
+      resultPath: '$.candidate',
+    });
+    // No quota Retry: the run's other endpoints are gone by now (a kept one stays), so waiting
+    // would not free instances; the proof fails with the quota's message instead.
+    const deploy = this.deployTask(OptimizationStates.deployProofEndpoint);
+    const check = this.checkTask(OptimizationStates.checkProofEndpoint);
+    const loadTest = this.loadTest(
+      OptimizationStates.runProofLoadWorkers,
+      OptimizationStates.runProofLoadWorker,
+    );
+    const record = this.invoke(OptimizationStates.recordProof, this.steps.recordProof, {
+      payload: {
+        'plan.$': '$.plan',
+        'summary.$': '$.summary',
+        'deployment.$': '$.deployment',
+        'workers.$': '$.workers',
+      },
+      resultPath: '$.summary.proof',
+      timeout: Duration.minutes(5),
+    });
+    const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteProofEndpoint);
+    deleteEndpoint.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+    // A proof that did not hold runs once more with a corrected count when the plan allows it
+    // ("Record proof" gives the request, handlers/serving/prove-target.ts `correctedRequest`).
+    const correct = new sfn.Pass(this, OptimizationStates.planCorrectedProof, {
+      inputPath: '$.summary.proof.correction',
+      resultPath: request,
+    });
+    deleteEndpoint.next(
+      new sfn.Choice(this, OptimizationStates.correctTheCount)
+        .when(sfn.Condition.isPresent('$.summary.proof.correction'), correct)
+        .otherwise(next),
+    );
+
+    const recordFailed = this.invoke(OptimizationStates.recordFailedProof, this.steps.recordProof, {
+      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary', 'error.$': '$.error' },
+      resultPath: '$.summary.proof',
+      timeout: Duration.minutes(5),
+    });
+    // The report then keeps "not proven"; the run's result stands.
+    recordFailed.addCatch(next, { errors: ['States.ALL'], resultPath: '$.proofError' });
+    recordFailed.next(next);
+    const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedProofEndpoint);
+    deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+    deleteFailed.next(recordFailed);
+    for (const task of [deploy, check, loadTest, record]) {
+      task.addCatch(deleteFailed, { errors: ['States.ALL'], resultPath: '$.error' });
+    }
+
+    const poll = pollLoop(this, {
+      waitName: 'Wait for proof endpoint',
+      waitSecondsPath: '$.deployment.waitSeconds',
+      check,
+      choiceName: 'Proof endpoint in service?',
+      exit: {
+        until: sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
+        then: loadTest.next(record).next(deleteEndpoint),
+      },
+    });
+    planLoad.next(select).next(deploy).next(poll.wait);
+    correct.next(planLoad);
+    return new sfn.Choice(this, OptimizationStates.proveTarget)
+      .when(sfn.Condition.isPresent(request), planLoad)
+      .otherwise(next);
   }
 
   /**
@@ -369,6 +444,29 @@ export class OptimizationWorkflow extends Construct {
       causePath: '$.noRecommendation.cause',
     });
     return explain.next(write).next(fail);
+  }
+
+  /** "Deploy candidate" (or the proof's): the candidate at `$.candidate`, its deployment at `$.deployment`. */
+  private deployTask(name: string): tasks.LambdaInvoke {
+    return this.invoke(name, this.steps.deployCandidate, {
+      payload: {
+        'plan.$': '$.plan',
+        'candidate.$': '$.candidate',
+        'packagedModel.$': '$.packagedModel',
+        'compilations.$': '$.compilations',
+      },
+      resultPath: '$.deployment',
+      timeout: Duration.minutes(2),
+    });
+  }
+
+  /** "Check endpoint" (or the proof's): one DescribeEndpoint, the deployment updated. */
+  private checkTask(name: string): tasks.LambdaInvoke {
+    return this.invoke(name, this.steps.checkEndpoint, {
+      payload: { 'plan.$': '$.plan', 'deployment.$': '$.deployment' },
+      resultPath: '$.deployment',
+      timeout: Duration.minutes(2),
+    });
   }
 
   private deleteCandidateTask(name: string): tasks.LambdaInvoke {

@@ -126,6 +126,16 @@ export interface OptimizationHistoryShape {
   readonly loadRounds?: number;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
+  /**
+   * "Prove the target" after "Recommend" (with a target and the proof on): its workers and its
+   * endpoint's Wait → Check → Choice rounds. @default none
+   */
+  readonly proof?: {
+    readonly workers: number;
+    readonly endpointRounds: number;
+    /** 2 when a proof that did not hold may run again with a corrected count. @default 1 */
+    readonly attempts?: number;
+  };
 }
 
 /**
@@ -160,8 +170,8 @@ export interface HistoryCount {
 /**
  * Events of a successful optimization run, counted from workflows/optimization-workflow.ts:
  * - fixed: the execution, "Validate and plan", the "Optimize" Parallel, "Package model", the two
- *   Maps, "Recommend", "Clean up run resources" with "Run resources cleaned up?" and "Clean-up
- *   accounted for", "Recommendation made?", "Run succeeded"; then each further clean-up round
+ *   Maps, "Recommend", "Prove the target?", "Clean up run resources" with "Run resources cleaned
+ *   up?" and "Clean-up accounted for", "Recommendation made?", "Run succeeded"; then each further clean-up round
  *   (busy endpoints waited out). A run without a recommendation ends through two Pass states and
  *   the "No recommendation" Fail instead of "Run succeeded" (3 events more: within the reserve);
  * - per compilation target: its iteration, "Start compilation job", the rounds, "Compilation ended";
@@ -181,8 +191,9 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     E.execution +
     4 * E.lambdaTask +
     3 * E.mapOrParallel +
-    4 * E.simpleState +
-    (shape.cleanUpRounds ?? 0) * POLL_ROUND;
+    5 * E.simpleState +
+    (shape.cleanUpRounds ?? 0) * POLL_ROUND +
+    (shape.proof === undefined ? 0 : proofEvents(shape.proof));
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
   const segments = shape.loadTestSegments ?? 1;
   const rerun = E.simpleState + E.lambdaTask + E.simpleState;
@@ -204,6 +215,26 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     perCandidate,
     perTarget,
   };
+}
+
+/**
+ * "Prove the target" when it runs, per attempt: "Plan proof load" and "Select proof candidate",
+ * "Deploy proof endpoint", its rounds, the "Run proof load workers" Map and its workers, "Record
+ * proof", "Delete proof endpoint", "Correct the count?" (a failed proof takes "Delete failed proof
+ * endpoint" and "Record failed proof" instead of the last three: fewer); a corrected count adds
+ * "Plan corrected proof".
+ */
+function proofEvents(proof: NonNullable<OptimizationHistoryShape['proof']>): number {
+  const attempts = proof.attempts ?? 1;
+  const attempt =
+    2 * E.simpleState +
+    E.lambdaTask +
+    proof.endpointRounds * POLL_ROUND +
+    E.mapOrParallel +
+    proof.workers * (E.mapIteration + E.lambdaTask) +
+    2 * E.lambdaTask +
+    E.simpleState;
+  return attempts * attempt + (attempts - 1) * E.simpleState;
 }
 
 /** One load test segment: the "Run load workers" Map and its workers, "Aggregate load test", the Choice. */
@@ -303,6 +334,8 @@ export interface PlannedRunFootprint {
   readonly payloads?: readonly unknown[];
   /** Candidates were expanded over `environmentRanges`: their environments come from there. */
   readonly expandedByRanges: boolean;
+  /** Workers of "Prove the target" when it runs. @default no proof */
+  readonly proofWorkers?: number;
 }
 
 export interface LargestState {
@@ -338,6 +371,20 @@ export function largestOptimizationState(footprint: PlannedRunFootprint): Larges
     A.deployment +
     footprint.workersPerCandidate * A.workerOutcome +
     A.candidateOutcome;
+  // "Prove the target" adds to the run state the proof's request (a candidate and the load plan,
+  // in the summary), the candidate again, its deployment, its workers and its verdict or error.
+  const proofState =
+    footprint.proofWorkers === undefined
+      ? 0
+      : runState +
+        2 * largestCandidate +
+        jsonBytes((footprint.plan as { loadPlan?: unknown }).loadPlan ?? {}) +
+        A.deployment +
+        footprint.proofWorkers * A.workerOutcome +
+        A.candidateOutcome;
+  if (proofState > runState && proofState >= candidateState) {
+    return { bytes: proofState, state: 'the run state after "Run proof load workers"' };
+  }
   return runState >= candidateState
     ? { bytes: runState, state: 'the run state after "Benchmark each candidate"' }
     : { bytes: candidateState, state: `a candidate's state after "Run load workers"` };
@@ -421,6 +468,10 @@ type HistoryCounts = Pick<
 > & {
   /** @default one segment */
   readonly loadTest?: LoadTestShape;
+  /** Workers of "Prove the target" when it runs. @default no proof */
+  readonly proofWorkers?: number;
+  /** Proofs in the worst case: 2 with a correction. @default 1 */
+  readonly proofAttempts?: number;
 };
 
 /** Worker invocations one load test takes in the worst case (every step runs). */
@@ -513,11 +564,21 @@ function worstCaseShape(
   timings: OptimizationTimings,
   loadTestRuns: number,
 ): OptimizationHistoryShape {
+  const endpointRounds = pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling);
   return {
     candidates: counts.candidates,
     workersPerCandidate: counts.workersPerCandidate,
     compilationTargets: counts.compilationTargets,
-    endpointRounds: pollRoundsWithin(timings.endpointDeadlineSeconds, timings.endpointPolling),
+    ...(counts.proofWorkers === undefined
+      ? {}
+      : {
+          proof: {
+            workers: counts.proofWorkers,
+            endpointRounds,
+            ...(counts.proofAttempts === undefined ? {} : { attempts: counts.proofAttempts }),
+          },
+        }),
+    endpointRounds,
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
     cleanUpRounds: worstCleanUpRounds(),
     loadTestRuns,
@@ -561,6 +622,8 @@ export interface RunTimeShape {
   readonly loadTest: LoadTestShape;
   /** Load test re-runs per candidate (the plan's `loadTestReruns`). */
   readonly loadTestReruns: number;
+  /** Proofs after "Recommend" in the worst case (each one more endpoint and one step). @default 0 */
+  readonly proofs?: number;
 }
 
 /**
@@ -593,7 +656,17 @@ export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTiming
     timings.endpointDeadlineSeconds +
     loadTestWallSeconds(shape.loadTest, shape.loadTestReruns) +
     CANDIDATE_TEARDOWN_SECONDS;
-  return compilation + waves * perCandidate;
+  return compilation + waves * perCandidate + (shape.proofs ?? 0) * proofSeconds(shape.loadTest, timings);
+}
+
+/** "Prove the target" at its longest: its endpoint's deadline, one step and its gap, the deletion. */
+function proofSeconds(loadTest: LoadTestShape, timings: OptimizationTimings): number {
+  return (
+    timings.endpointDeadlineSeconds +
+    (loadTest.roundSeconds ?? 0) +
+    SEGMENT_OVERHEAD_SECONDS +
+    CANDIDATE_TEARDOWN_SECONDS
+  );
 }
 
 /** The longest load test (whole seconds) whose run still fits the timeout; the run's duration grows with it. */
@@ -641,6 +714,13 @@ export interface PlannedOptimization {
   /** @default awsSegmentSeconds(loadPlan) */
   readonly loadSegmentSeconds?: number;
   readonly maxConcurrentCandidates: number;
+  /** "Prove the target" (only with a target): counted when it is on and can run. */
+  readonly prove?: {
+    readonly enabled: boolean;
+    readonly workers: number;
+    readonly corrections?: number;
+    readonly skipReason?: string;
+  };
   readonly tags: Readonly<Record<string, string>>;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
@@ -673,7 +753,15 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
     workersPerCandidate: plan.loadPlan.workers,
     compilationTargets: plan.compilations.length,
     loadTest: loadTestShape(plan),
+    ...(provesTarget(plan)
+      ? { proofWorkers: plan.prove?.workers ?? 0, proofAttempts: 1 + (plan.prove?.corrections ?? 0) }
+      : {}),
   };
+}
+
+/** Whether the plan runs "Prove the target" (asked for, and able to run). */
+function provesTarget(plan: Pick<PlannedOptimization, 'prove'>): boolean {
+  return plan.prove?.enabled === true && plan.prove.skipReason === undefined;
 }
 
 function loadTestShape(plan: PlannedOptimization): LoadTestShape {
@@ -703,6 +791,7 @@ function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSetti
     modelEnvironment: plan.model?.environment ?? {},
     ...(plan.payloads === undefined ? {} : { payloads: plan.payloads }),
     expandedByRanges: settings.expandedByRanges,
+    ...(provesTarget(plan) ? { proofWorkers: plan.prove?.workers ?? 0 } : {}),
   };
 }
 
@@ -753,6 +842,7 @@ export function optimizationLimitIssues(
       compilationTargets: plan.compilations.length,
       loadTest: loadTestShape(plan),
       loadTestReruns: plannedLoadTestReruns(plan, settings),
+      proofs: provesTarget(plan) ? 1 + (plan.prove?.corrections ?? 0) : 0,
     },
     timings,
   );

@@ -4,6 +4,7 @@ import type { HostedResourceNames } from '../ports.js';
 import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
 import type { ModelPackageRef } from './model-package.js';
+import type { ProofOutcome, ProofRequest, ProvePlan } from '../serving/prove-target.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
 import type { ExecutionBudgets } from './execution-limits.js';
@@ -39,6 +40,7 @@ export const OPTIMIZATION_STEPS = {
   aggregateLoadTest: 'aggregate-load-test',
   deleteCandidate: 'delete-candidate',
   recommend: 'recommend',
+  recordProof: 'record-proof',
   cleanUp: 'clean-up',
 } as const;
 export type OptimizationStepKey = keyof typeof OPTIMIZATION_STEPS;
@@ -66,6 +68,18 @@ export const OptimizationStates = {
   deleteFailedCandidateEndpoint: 'Delete failed candidate endpoint',
   recordFailedCandidate: 'Record failed candidate',
   recommend: 'Recommend',
+  /** "Prove the target" (handlers/serving/prove-target.ts): after "Recommend", before clean-up. */
+  proveTarget: 'Prove the target?',
+  deployProofEndpoint: 'Deploy proof endpoint',
+  checkProofEndpoint: 'Check proof endpoint',
+  runProofLoadWorkers: 'Run proof load workers',
+  runProofLoadWorker: 'Run proof load worker',
+  recordProof: 'Record proof',
+  deleteProofEndpoint: 'Delete proof endpoint',
+  deleteFailedProofEndpoint: 'Delete failed proof endpoint',
+  recordFailedProof: 'Record failed proof',
+  correctTheCount: 'Correct the count?',
+  planCorrectedProof: 'Plan corrected proof',
   cleanUpRunResources: 'Clean up run resources',
   cleanUpAfterFailure: 'Clean up after failure',
   runFailed: 'Run failed',
@@ -235,6 +249,11 @@ export interface PlannedCandidate {
   readonly usdPerHour?: number;
   readonly priceSource: 'price-table' | 'run-input' | 'serverless-per-second' | 'unknown';
   readonly estimatedCostUsd: number;
+  /**
+   * Set on the proof's candidate (handlers/serving/prove-target.ts): the winner it deploys again
+   * with the computed count. Its endpoint is deleted whatever the clean-up policy.
+   */
+  readonly proofOf?: string;
 }
 
 /** A payload of the run's mix, with its size (bytes) as "Validate and plan" read it. */
@@ -261,6 +280,8 @@ export interface RunPlan {
   /** The run input's serving settings, read with `sla.targetTps`. @default their schema defaults */
   readonly availability?: AvailabilitySettings;
   readonly scaling?: ScalingSettings;
+  /** "Prove the target" after "Recommend": only with a target (handlers/serving/prove-target.ts). */
+  readonly prove?: ProvePlan;
   /**
    * Instance type → the account's endpoint-instance quota, as "Validate and plan" read it; only with
    * a target TPS, whose counts it caps. Absent when the quotas were not read.
@@ -489,6 +510,26 @@ export interface RunSummary {
    * path that is missing fails a Step Functions state.
    */
   readonly comparison?: SummaryComparison | null;
+  /** With a target and the proof on: what "Prove the target" deploys and runs. */
+  readonly proofRequest?: ProofRequest;
+  /**
+   * With a target: the proof's verdict; "Recommend" sets it when the proof is skipped, "Record
+   * proof" when it ran (or failed).
+   */
+  readonly proof?: ProofOutcome;
+}
+
+/**
+ * "Record proof" (and "Record failed proof"): the proof's workers, or the error that ended it; the
+ * report's pointers to update. The proof's endpoint is deleted after it (or before, on failure).
+ */
+export interface RecordProofEvent {
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'sla' | 'prove' | 'instanceQuotas'>;
+  readonly summary: Pick<RunSummary, 'report'> & { readonly proofRequest: ProofRequest };
+  readonly deployment?: Pick<DeploymentState, 'endpointName' | 'variantName' | 'instanceCount'>;
+  readonly workers?: readonly WorkerOutcome[];
+  /** A Catch's `{ Error, Cause }` when a step of the proof failed. */
+  readonly error?: CaughtError;
 }
 
 export interface CleanUpEvent {

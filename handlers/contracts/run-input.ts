@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
-import { availabilitySchema, scalingSchema, servingInputIssues } from './serving-input.js';
+import { availabilitySchema, proveSchema, scalingSchema, servingInputIssues } from './serving-input.js';
 import { modelPackageSchema } from './model-package.js';
 import { userTagsSchema } from './tags.js';
 
@@ -383,6 +383,8 @@ export const runInputSchema = z
     objective: z.enum(OBJECTIVES).optional(),
     availability: availabilitySchema,
     scaling: scalingSchema,
+    /** "Prove the target" after "Recommend" (with sla.targetTps): `{ "enabled": false }` skips it. */
+    prove: proveSchema,
     cleanup: z
       .strictObject({ policy: z.enum(CLEANUP_POLICIES).default('delete-all') })
       .default({ policy: 'delete-all' }),

@@ -59,8 +59,17 @@ export const scalingSchema = z
     scaleOutCooldownSeconds: DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
   });
 
+/**
+ * Whether "Prove the target" runs after "Recommend": the recommended configuration deployed with
+ * its computed count and load tested at the target rate (handlers/serving/prove-target.ts). On by
+ * default with a target; `false` skips it (the section then says "not proven"). Read only with
+ * `sla.targetTps`.
+ */
+export const proveSchema = z.strictObject({ enabled: z.boolean().default(true) }).default({ enabled: true });
+
 export type AvailabilitySettings = z.output<typeof availabilitySchema>;
 export type ScalingSettings = z.output<typeof scalingSchema>;
+export type ProveSettings = z.output<typeof proveSchema>;
 
 export interface ServingInputIssue {
   readonly path: PropertyKey[];

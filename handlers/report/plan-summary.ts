@@ -45,6 +45,7 @@ export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
     `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s), ${roundsNote(plan.loadPlan)}: at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
     ...(plan.warnings ?? []).map((warning) => `  warning: ${warning}`),
     `SLA: p95 ≤ ${plan.sla.p95LatencyMs} ms, error rate ≤ ${plan.sla.maxErrorRate}; objective ${plan.objective}`,
+    ...proofLine(plan),
     '',
     `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}; a local run costs nothing`,
     `  prices: ${plan.estimate.priceTable.kind}, ${plan.estimate.priceTable.region}, recorded ${plan.estimate.priceTable.recordedOn} (${plan.estimate.priceTable.url})`,
@@ -55,6 +56,18 @@ export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
     `Start it: ${runCommand}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** With a target: whether "Prove the target" runs after "Recommend", with how many workers. */
+function proofLine(plan: RunPlan): string[] {
+  const { prove } = plan;
+  const target = plan.sla.targetTps;
+  if (prove === undefined || target === undefined) return [];
+  if (!prove.enabled) return [`Proof at ${target} TPS: off (prove.enabled false)`];
+  if (prove.skipReason !== undefined) return [`Proof at ${target} TPS: cannot run: ${prove.skipReason}`];
+  return [
+    `Proof at ${target} TPS: after "Recommend", the chosen candidate deployed with its computed count, one open-model step of ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s by ${prove.workers} worker(s), then deleted`,
+  ];
 }
 
 function candidateRow(candidate: PlannedCandidate): string[] {

@@ -1,3 +1,4 @@
+import type { ServeTargetProof } from '../serving/prove-target.js';
 import type { ServeTarget } from '../serving/serve-target.js';
 import { escapeMarkdown } from './render-markdown.js';
 import type { Report } from './report.js';
@@ -35,16 +36,55 @@ export function serveTargetFacts(st: ServeTarget): string[] {
     ...(st.atTarget === undefined ? [] : [`Sizing: ${st.atTarget.note}.`]),
     `Availability: at least ${st.minInstances} instance${st.minInstances === 1 ? '' : 's'}; headroom ${st.headroom} of each instance's sustainable TPS.`,
     `${st.provenNote.charAt(0).toUpperCase()}${st.provenNote.slice(1)}.`,
+    ...proofFacts(st.proof),
     ...st.warnings.map((warning) => `Warning: ${warning}.`),
   ];
 }
 
-/** The terminal's one line, e.g. `Serve 600 TPS: 3 × ml.c5.xlarge: … (not proven)`. */
+/** The proof's measured step and its spread over the instances, when it ran. */
+function proofFacts(proof: ServeTargetProof | undefined): string[] {
+  if (proof?.measured === undefined) return [];
+  const m = proof.measured;
+  const spread =
+    proof.perInstance === undefined
+      ? `Per instance: ${proof.perInstanceNote ?? 'not read'}.`
+      : `Per instance: ${proof.perInstance.map((i) => `${i.instance} ${i.invocations}`).join(', ')} invocations (${proof.perInstanceNote ?? ''}).`;
+  const previous = proof.previous;
+  return [
+    `Proof at ${proof.targetTps} TPS on ${proof.instances ?? '?'} instance(s), ${m.workers} worker(s): ${m.tps} TPS, p95 ${m.p95Ms} ms, p99 ${m.p99Ms} ms, error rate ${m.errorRate}.`,
+    spread,
+    ...(previous === undefined
+      ? []
+      : [`Before the correction, on ${previous.instances ?? '?'} instance(s): ${previous.note}.`]),
+  ];
+}
+
+/** The terminal's caveat: the proof's verdict in a few words, or why the figures are not proven. */
+function proofCaveat(st: ServeTarget): string {
+  if (st.candidateId === undefined) return '';
+  const proof = st.proof;
+  if (proof === undefined || proof.status === 'skipped')
+    return ' (not proven: measured, not tested at the target)';
+  const what = `${proof.instances ?? '?'} × ${proof.instanceType ?? proof.candidateId ?? '?'}`;
+  const m = proof.measured;
+  if (proof.status === 'held' && m !== undefined) {
+    const corrected =
+      proof.previous === undefined
+        ? ''
+        : `; corrected from ${proof.previous.instances ?? '?'}, which did not hold`;
+    return ` (proven: ${what} held p95 ${m.p95Ms} ms at ${m.tps} TPS${corrected})`;
+  }
+  if (proof.status === 'not-held' && m !== undefined) {
+    return ` (not held: ${what} gave p95 ${m.p95Ms} ms, ${m.tps} TPS, error rate ${m.errorRate}: see the report)`;
+  }
+  return ` (proof failed: see the report)`;
+}
+
+/** The terminal's one line, e.g. `Serve 600 TPS: 3 × ml.c5.xlarge: … (proven: … held p95 …)`. */
 export function serveTargetSummaryLine(report: Report): string | undefined {
   const st = report.serveTarget;
   if (st === undefined) return undefined;
-  const caveat = st.candidateId === undefined ? '' : ' (not proven: measured, not tested at the target)';
-  return `${serveTargetHeading(st)}: ${serveTargetHeadline(st)}${caveat}`;
+  return `${serveTargetHeading(st)}: ${serveTargetHeadline(st)}${proofCaveat(st)}`;
 }
 
 function policyBlocks(st: ServeTarget): { title: string; language: string; code: string }[] {

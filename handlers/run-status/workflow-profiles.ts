@@ -24,6 +24,8 @@ export const OPTIMIZATION_PROGRESS: ProgressProfile = {
     OptimizationStates.compileEachTarget,
     BENCHMARK_MAP_STATE,
     OptimizationStates.recommend,
+    // With a target: the proof's endpoint, deployed once (twice with a corrected count).
+    OptimizationStates.deployProofEndpoint,
     OptimizationStates.cleanUpRunResources,
     OptimizationStates.cleanUpAfterFailure,
     OptimizationStates.runFailed,

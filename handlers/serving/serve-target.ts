@@ -5,14 +5,16 @@ import {
   DEFAULT_SCALE_IN_COOLDOWN_SECONDS,
   DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
 } from '../contracts/serving-input.js';
+import { proofDecision, type ServeTargetProof } from './prove-target.js';
 import { type ScalingPolicy, scalingPolicyFor } from './scaling-policy.js';
 import { type CandidateAtTarget, candidateAtTarget } from './target-sizing.js';
 
 /**
  * report.json's `serveTarget`: the answer to "serve X TPS" when the SLA names a target. The first
  * candidate of the ranking that can carry the target, its count and cost at the target, and the
- * autoscaling policy to apply. The figures are arithmetic over one measurement, not proven under
- * the target's load: `proven` says so until the proving phase exists (issue #15, item 2).
+ * autoscaling policy to apply. The figures are arithmetic over one measurement until "Prove the
+ * target" (prove-target.ts) deploys that count and runs the target's load: `proof` says what it
+ * came to, `proven` whether it held.
  */
 export interface ServeTarget {
   readonly targetTps: number;
@@ -27,14 +29,22 @@ export interface ServeTarget {
   readonly policy?: ScalingPolicy;
   /** Where the requests apply ("apply to …", "name …"): the endpoint and whether it still exists. */
   readonly endpointNote?: string;
-  readonly proven: false;
+  readonly proven: boolean;
   readonly provenNote: string;
+  /**
+   * The proof at the target (prove-target.ts): `skipped` from "Recommend" when it does not run,
+   * set by "Record proof" when it ran; absent while it has yet to run.
+   */
+  readonly proof?: ServeTargetProof;
   /** Availability, saturation, locality and choice caveats, each one sentence. */
   readonly warnings: readonly string[];
 }
 
 export interface ServeTargetInput {
-  readonly plan: Pick<RunPlan, 'sla' | 'availability' | 'scaling' | 'cleanupPolicy' | 'instanceQuotas'>;
+  readonly plan: Pick<
+    RunPlan,
+    'runId' | 'loadPlan' | 'prove' | 'sla' | 'availability' | 'scaling' | 'cleanupPolicy' | 'instanceQuotas'
+  >;
   /** Candidates that met the SLA, best first under the run's objective. */
   readonly ranked: readonly {
     readonly candidate: PlannedCandidate;
@@ -85,13 +95,15 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
     peakTps,
     minInstances,
     headroom,
-    proven: false as const,
+    proven: false,
   };
   if (chosen === undefined) {
     const reasons = input.ranked.map((r) => `${r.candidate.id}: ${r.atTarget?.note ?? 'not sized'}`);
+    const proof = skippedProof(input.plan, undefined, targetTps);
     return {
       ...base,
       provenNote: `nothing to prove: ${reasons.join('; ')}`,
+      ...(proof === undefined ? {} : { proof }),
       warnings,
     };
   }
@@ -129,6 +141,7 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
             plan.scaling?.scaleOutCooldownSeconds ?? DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
           ...(quota === undefined ? {} : { instanceQuota: quota }),
         });
+  const proof = skippedProof(plan, { candidate, instances: atTarget?.instances }, targetTps);
   return {
     ...base,
     candidateId: candidate.id,
@@ -137,8 +150,20 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
     ...(atTarget === undefined ? {} : { atTarget }),
     ...(policy === undefined ? {} : { policy, endpointNote: endpointNote(candidate, plan.cleanupPolicy) }),
     provenNote,
+    ...(proof === undefined ? {} : { proof }),
     warnings,
   };
+}
+
+/** The section's proof when "Prove the target" will not run; undefined when it will. */
+function skippedProof(
+  plan: ServeTargetInput['plan'],
+  chosen: Parameters<typeof proofDecision>[1],
+  targetTps: number,
+): ServeTargetProof | undefined {
+  const decision = proofDecision(plan, chosen);
+  if ('request' in decision) return undefined;
+  return { status: 'skipped', targetTps, note: `not proven: the proof was skipped: ${decision.skipped}` };
 }
 
 function endpointNote(candidate: PlannedCandidate, cleanupPolicy: RunPlan['cleanupPolicy']): string {

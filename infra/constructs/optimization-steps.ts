@@ -204,6 +204,31 @@ function optimizationStepSettings(
         );
       },
     },
+    recordProof: {
+      lambda: {
+        // The proof's worker results and the report it rewrites; nothing else.
+        readsArtifacts: [ArtifactPrefix.runs],
+        writesArtifacts: [ArtifactPrefix.runs],
+        memorySize: 1024,
+        timeout: Duration.minutes(5),
+      },
+      grant: (fn) => {
+        // GetMetricData supports no resource-level permissions (Service Authorization Reference,
+        // "Actions defined by Amazon CloudWatch": https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazoncloudwatch.html).
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['cloudwatch:GetMetricData'],
+            resources: ['*'],
+          }),
+        );
+        acknowledgeWildcardResource(
+          fn.serviceRole,
+          '*',
+          'cloudwatch:GetMetricData supports no resource-level permissions; it only reads the proof endpoint’s InvocationsPerInstance',
+        );
+      },
+    },
     cleanUp: {
       lambda: { timeout: Duration.minutes(10) },
       grant: (fn) => {

@@ -38,6 +38,8 @@ const PIPED_LOAD_INTERVAL_MS = 2000;
 
 const BENCHMARK = OptimizationStates.benchmarkEachCandidate;
 const COMPILE = OptimizationStates.compileEachTarget;
+/** The proof phase's prefix: "Prove the target" (its Choice's name without the question mark). */
+const PROVE = 'Prove the target';
 
 /** States announced by name when entered. */
 const ANNOUNCED_STATES: ReadonlySet<string> = new Set([
@@ -116,6 +118,8 @@ export class ProgressReporter extends ProgressLines {
   private readonly lastLoadLine = new Map<string, { key: string; atMs: number }>();
   /** The round (knee probe or repeat) each candidate's workers run now, for its progress lines. */
   private readonly rounds = new Map<string, string>();
+  /** The proof's candidate ids ("Prove the target"): one open-model step, whatever the plan's model. */
+  private readonly proofs = new Set<string>();
 
   constructor(private readonly options: ProgressReporterOptions) {
     super(options.output, options.elapsedMs);
@@ -125,9 +129,12 @@ export class ProgressReporter extends ProgressLines {
     // Several workers report the same step: the first speaks for the candidate.
     if (event.workerIndex !== 0) return;
     const round = this.rounds.get(event.candidateId);
-    const step = `${round ?? `step ${event.stepIndex + 1}/${this.stepCount ?? '?'}`} (${this.describeLoad(event.load)})`;
+    const proof = this.proofs.has(event.candidateId);
+    const step = proof
+      ? `proof step (${event.load} req/s offered)`
+      : `${round ?? `step ${event.stepIndex + 1}/${this.stepCount ?? '?'}`} (${this.describeLoad(event.load)})`;
     const figures = `${formatRate(event.tps)} req/s, p95 ${formatMs(event.p95Ms)}${event.errors > 0 ? `, ${event.errors} errors` : ''}`;
-    const prefix = `${BENCHMARK} › ${event.candidateId}:`;
+    const prefix = `${proof ? PROVE : BENCHMARK} › ${event.candidateId}:`;
     const key = `${round ?? event.stepIndex}:${event.phase}`;
     const last = this.lastLoadLine.get(event.candidateId);
     const now = this.elapsedMs();
@@ -172,6 +179,18 @@ export class ProgressReporter extends ProgressLines {
         );
         return;
       }
+      case OptimizationStates.deployProofEndpoint: {
+        const id = candidateId ?? '?';
+        this.proofs.add(id);
+        const count = field(input, 'candidate', 'initialInstanceCount');
+        const instanceType = text(field(input, 'candidate', 'instanceType')) ?? '?';
+        this.line(`${PROVE} › ${id}: deploying ${typeof count === 'number' ? count : '?'} × ${instanceType}`);
+        return;
+      }
+      case OptimizationStates.deleteProofEndpoint:
+      case OptimizationStates.deleteFailedProofEndpoint:
+        this.line(`${PROVE} › ${candidateId ?? '?'}: deleting its endpoint`);
+        return;
       case OptimizationStates.deleteCandidateEndpoint:
       case OptimizationStates.deleteFailedCandidateEndpoint:
         this.line(`${BENCHMARK} › ${candidateId ?? '?'}: deleting its endpoint`);
@@ -219,9 +238,16 @@ export class ProgressReporter extends ProgressLines {
         }
         return;
       case OptimizationStates.checkEndpoint:
+      case OptimizationStates.checkProofEndpoint:
         if (text(field(output, 'deployment', 'status')) === CandidateStatuses.inService) {
-          this.onInService(output);
+          this.onInService(output, stateName === OptimizationStates.checkProofEndpoint ? PROVE : BENCHMARK);
         }
+        return;
+      case OptimizationStates.recordProof:
+      case OptimizationStates.recordFailedProof:
+        this.line(
+          `${PROVE} › ${text(field(output, 'candidate', 'id')) ?? '?'}: ${text(field(output, 'summary', 'proof', 'note')) ?? '?'}`,
+        );
         return;
       case OptimizationStates.aggregateLoadTest: {
         const candidateId = text(field(output, 'candidate', 'id')) ?? '?';
@@ -260,7 +286,7 @@ export class ProgressReporter extends ProgressLines {
     );
   }
 
-  private onInService(output: unknown): void {
+  private onInService(output: unknown, phase: string): void {
     const candidateId = text(field(output, 'candidate', 'id')) ?? '?';
     const endpointName = text(field(output, 'deployment', 'endpointName')) ?? '';
     const server = this.options.serverOf?.(endpointName);
@@ -268,7 +294,7 @@ export class ProgressReporter extends ProgressLines {
       server === undefined
         ? ''
         : ` at ${server.url ?? '?'} (pid ${server.pid ?? '?'}, ${server.workers} worker(s) × ${server.intraOpThreads} thread(s))`;
-    this.line(`${BENCHMARK} › ${candidateId}: in service${where}`);
+    this.line(`${phase} › ${candidateId}: in service${where}`);
   }
 
   private describeLoad(load: number): string {

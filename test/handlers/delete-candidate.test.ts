@@ -75,6 +75,30 @@ describe('deleteCandidate', () => {
     expect(deleted).toEqual({ endpoints: [], endpointConfigs: [], models: [], stoppedCompilationJobs: [] });
   });
 
+  it('deletes the proof’s endpoint even when the policy keeps the recommended one: it is never the one kept', async () => {
+    // Arrange
+    const sagemaker = new FakeSageMaker({ describesUntilInService: 0 });
+    const proof = plannedCandidate('c1-c5-xlarge-prove', 'ml.c5.xlarge', 0.204, {
+      initialInstanceCount: 3,
+      proofOf: 'c1-c5-xlarge',
+    });
+    await deployed(sagemaker, proof);
+
+    // Act
+    const deleted = await deleteCandidate(
+      { plan: { cleanupPolicy: 'keep-recommended' }, candidate: proof },
+      { host: sagemaker, logger: silentLogger },
+    );
+
+    // Assert
+    expect(sagemaker.calls).toEqual([
+      'DeleteEndpoint mso-run-ab12cd34-ep-c1-c5-xlarge-prove',
+      'DeleteEndpointConfig mso-run-ab12cd34-ec-c1-c5-xlarge-prove',
+      'DeleteModel mso-run-ab12cd34-m-c1-c5-xlarge-prove',
+    ]);
+    expect(deleted.endpoints).toEqual(['mso-run-ab12cd34-ep-c1-c5-xlarge-prove']);
+  });
+
   it("never deletes the user's existing endpoint", async () => {
     // Arrange
     const sagemaker = new FakeSageMaker();

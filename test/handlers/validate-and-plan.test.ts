@@ -90,7 +90,7 @@ describe('validateAndPlan', () => {
     // Assert: 3 candidates (each load test run twice at worst, then 4 rounds) and 1 target, polled
     // to their deadlines.
     expect(plan.budgets).toEqual({
-      historyEvents: { worstCase: 1464, budget: 24_000, quota: 25_000 },
+      historyEvents: { worstCase: 1466, budget: 24_000, quota: 25_000 },
       largestState: {
         bytes: 21_337,
         state: 'the run state after "Benchmark each candidate"',
@@ -615,7 +615,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues).toEqual([
       {
         field: 'loadPlan.workers',
-        given: '40 workers × 50 candidates: up to 27488 history events',
+        given: '40 workers × 50 candidates: up to 27490 history events',
         expected:
           "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
       },
@@ -649,7 +649,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues.find((issue) => issue.field === 'loadPlan.repeats')).toEqual({
       field: 'loadPlan.repeats',
       given:
-        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54338 history events',
+        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54340 history events',
       expected:
         "at most 1 round (fewer kneeProbes or repeats, fewer workers or candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });
@@ -883,6 +883,106 @@ describe('validateAndPlan: instance quotas', () => {
       { minInstances: 2 },
       { 'ml.c5.xlarge': 4 },
     ]);
+  });
+
+  it('plans the proof with a target: on by default, its workers sized for the target rate', async () => {
+    // Prepare: 5,000 requests/s is more than one worker signs (1,300/s): 4 workers.
+    const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 5000 } });
+
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
+
+    // Assert
+    expect(plan.prove).toEqual({ enabled: true, workers: 4, corrections: 1 });
+  });
+
+  it('counts the proof and its correction in the estimate: the availability minimum of the dearest candidate, then one more, and says so', async () => {
+    // Prepare
+    const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
+    const without = await validateAndPlan(
+      { runId: 'run-1', input: { ...input, prove: { enabled: false } } },
+      deps(),
+    );
+
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
+
+    // Assert: the dearest, ml.g4dn.xlarge, × 2 for 600 s creating + 65 s step + 120 s deleting.
+    const dearest = Math.max(...plan.candidates.map((c) => c.usdPerHour ?? 0));
+    const perInstance = (785 / 3600) * dearest;
+    expect(plan.estimate.assumptions.at(-1)).toBe(
+      `the proof at 600 TPS priced at 2 instance(s) of the dearest candidate for 785 s, and its correction at 3; its count is known after the measurements, each further instance adds $${perInstance.toFixed(4)}`,
+    );
+    expect(plan.estimate.totalUsd).toBeCloseTo(without.estimate.totalUsd + (2 + 3) * perInstance, 2);
+  });
+
+  it('counts the proof and its correction in the worst-case history: endpoint polls, workers and steps of each', async () => {
+    // Prepare
+    const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
+    const without = await validateAndPlan(
+      { runId: 'run-1', input: { ...input, prove: { enabled: false } } },
+      deps(),
+    );
+
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
+
+    // Assert: per proof, 2 Passes, deploy, 24 polls of 9 events, the Map with 1 worker, record,
+    // delete and "Correct the count?"; then "Plan corrected proof" once.
+    const perProof = 2 * 2 + 5 + 24 * 9 + 4 + 1 * (2 + 5) + 2 * 5 + 2;
+    expect(
+      (plan.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
+    ).toBe(2 * perProof + 2);
+  });
+
+  it('plans no proof it cannot run: a step longer than one load worker invocation, with why', async () => {
+    // Prepare
+    const input = baseInput({
+      sla: { p95LatencyMs: 100, targetTps: 600 },
+      loadPlan: {
+        steps: [1],
+        warmupSeconds: 5,
+        stepDurationSeconds: 1200,
+        maxTotalSeconds: 1300,
+        kneeProbes: 0,
+        repeats: 1,
+      },
+    });
+
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
+
+    // Assert
+    expect(plan.prove?.skipReason).toMatch(
+      /^steps of 1205 s \(warmupSeconds \+ stepDurationSeconds\) are longer than one load worker invocation \(\d+ s\), and the proof runs as one; shorten the steps to prove the target$/,
+    );
+  });
+
+  it('drops the correction rather than refuse a run whose maxCostUsd covers one proof only', async () => {
+    // Prepare: the estimate with one proof, then a budget 1 cent above it.
+    const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
+    const planned = await validateAndPlan({ runId: 'run-1', input }, deps());
+    const perInstance = (785 / 3600) * Math.max(...planned.candidates.map((c) => c.usdPerHour ?? 0));
+    const oneProof = planned.estimate.totalUsd - 3 * perInstance;
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: { ...input, maxCostUsd: Math.round(oneProof * 100 + 1) / 100 } },
+      deps(),
+    );
+
+    // Assert
+    expect(plan.prove).toEqual({ enabled: true, workers: 1, corrections: 0 });
+  });
+
+  it('refuses prove.enabled that is not a boolean, naming the field', async () => {
+    // Act
+    const error = await planError(
+      baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 }, prove: { enabled: 'yes' } }),
+    );
+
+    // Assert
+    expect(error.issues.map((issue) => issue.field)).toEqual(['prove.enabled']);
   });
 
   it('plans one load test re-run per candidate when the history has room for it', async () => {

@@ -1,4 +1,4 @@
-import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import {
   GetObjectCommand,
   HeadObjectCommand,
@@ -35,7 +35,16 @@ import type {
   RunPlan,
   WorkerOutcome,
 } from '../../handlers/contracts/optimization-state.js';
+import {
+  createLatencyHistogram,
+  encodeHistogram,
+  recordLatencyUs,
+  type WorkerResult,
+} from '../../handlers/load-test/index.js';
+import type { Report } from '../../handlers/report/report.js';
+import { proofCandidate, proofLoadPlan } from '../../handlers/serving/prove-target.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { plannedCandidate, reportFrom } from '../handlers/report/support/sample-report.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
 
@@ -496,6 +505,115 @@ describe('recommend entry', () => {
       measuredLocally?: boolean;
     };
     expect(JSON.stringify(report)).not.toContain('"measuredLocally":true');
+  });
+});
+
+describe('record-proof entry', () => {
+  it('judges the proof’s worker results, reads InvocationsPerInstance of its variant and rewrites the report', async () => {
+    // Arrange: the report "Recommend" wrote, and one worker's step of 40 answers in 5 ms over 1 s.
+    const winner = plannedCandidate('c5', 'ml.c5.xlarge', 0.204);
+    const report = reportFrom(
+      [{ candidate: winner, steps: [{ load: 1, tps: 200, medianMs: 5, tailMs: 1 }] }],
+      {
+        plan: { sla: { p95LatencyMs: 100, maxErrorRate: 0.01, targetTps: 40 } },
+        measuredLocally: false,
+      },
+    );
+    const request = {
+      targetTps: 40,
+      instances: 2,
+      candidate: proofCandidate(RUN_ID, winner, 2),
+      loadPlan: proofLoadPlan({ ...plan.loadPlan, warmupSeconds: 0, stepDurationSeconds: 1 }, 40, 1),
+    };
+    const workerKey = `runs/${RUN_ID}/load-tests/c5-prove/worker-0/segment-0.json`;
+    const histogram = createLatencyHistogram();
+    for (let i = 0; i < 40; i++) recordLatencyUs(histogram, 5000);
+    const start = Date.parse('2026-11-24T10:00:00Z');
+    const worker: WorkerResult = {
+      schemaVersion: 1,
+      workerIndex: 0,
+      workers: 1,
+      model: 'open',
+      startEpochMs: start,
+      finishedEpochMs: start + 1000,
+      steps: [
+        {
+          stepIndex: 0,
+          load: 40,
+          workerLoad: 40,
+          windowStartEpochMs: start,
+          windowMs: 1000,
+          activeFromMs: 0,
+          activeToMs: 1000,
+          bucketMs: 1000,
+          okPerBucket: [40],
+          requests: 40,
+          ok: 40,
+          errors: { modelError: 0, throttled: 0, timeout: 0, clientError: 0 },
+          errorSamples: [],
+          late: 0,
+          dropped: 0,
+          histogram: encodeHistogram(histogram),
+          maxLatencyUs: 5000,
+        },
+      ],
+      stoppedBecause: 'completed',
+      stopDetail: 'all steps ran',
+    };
+    const json = (value: unknown) => ({ Body: bodyOf(new TextEncoder().encode(JSON.stringify(value))) });
+    s3.on(GetObjectCommand, { Key: `runs/${RUN_ID}/report.json` }).resolves(json(report));
+    s3.on(GetObjectCommand, { Key: workerKey }).resolves(json(worker));
+    s3.on(PutObjectCommand).resolves({});
+    cloudwatch.on(GetMetricDataCommand).resolves({
+      MetricDataResults: [{ Id: 'invocationsPerInstance_sum', Values: [20], StatusCode: 'Complete' }],
+    });
+    const { handler } = await import('../../lambdas/record-proof.js');
+    const reportUri = (file: string) => `s3://mso-artifacts/runs/${RUN_ID}/${file}`;
+
+    // Act
+    const outcome = await handler(
+      {
+        plan: { runId: RUN_ID, artifactsBucket: 'mso-artifacts', sla: report.sla },
+        summary: {
+          report: {
+            json: reportUri('report.json'),
+            markdown: reportUri('report.md'),
+            html: reportUri('report.html'),
+          },
+          proofRequest: request,
+        },
+        deployment: {
+          endpointName: request.candidate.endpointName,
+          variantName: 'AllTraffic',
+          instanceCount: 2,
+        },
+        workers: [
+          { workerIndex: 0, resultUri: `s3://mso-artifacts/${workerKey}`, stoppedBecause: 'completed' },
+        ],
+      },
+      fakeContext(),
+    );
+
+    // Assert
+    expect([outcome.status, outcome.instances]).toEqual(['held', 2]);
+    const query = cloudwatch.commandCalls(GetMetricDataCommand)[0]?.args[0].input.MetricDataQueries?.[0];
+    expect(query?.MetricStat?.Metric).toEqual({
+      Namespace: 'AWS/SageMaker',
+      MetricName: 'InvocationsPerInstance',
+      Dimensions: [
+        { Name: 'EndpointName', Value: request.candidate.endpointName },
+        { Name: 'VariantName', Value: 'AllTraffic' },
+      ],
+    });
+    expect(putInputs().map(({ Key }) => Key)).toEqual([
+      `runs/${RUN_ID}/report.json`,
+      `runs/${RUN_ID}/report.md`,
+      `runs/${RUN_ID}/report.html`,
+    ]);
+    const written = JSON.parse(new TextDecoder().decode(putInputs()[0]?.Body as Uint8Array)) as Report;
+    expect(written.serveTarget?.proof?.perInstance).toEqual([
+      { instance: 'each instance of variant AllTraffic (average)', invocations: 20 },
+    ]);
   });
 });
 

@@ -174,4 +174,41 @@ describe('history model of the optimization workflow', () => {
     });
     expect(counted).toBe(modelled.total);
   }, 60_000);
+
+  it('counts the events of a run that proves its target exactly', async () => {
+    // Prepare: 1 candidate × 2 workers, a target of 40 TPS: the proof deploys it again (in service
+    // at the 4th check, as every endpoint here) and runs its one step with the same 2 workers.
+    const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
+    const input = optimizationInput({
+      compilation: { targets: [] },
+      candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
+      loadPlan: {
+        model: 'closed',
+        steps: [1],
+        workers: 2,
+        warmupSeconds: 0.2,
+        stepDurationSeconds: 0.3,
+        stopAtPlateau: false,
+        repeats: 1,
+      },
+      sla: { p95LatencyMs: 50, targetTps: 40 },
+    });
+
+    // Act
+    const run = await runOptimization({ workflows, sagemaker, input, runId: 'history-proof' });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(run.statesEntered).toContain('Record proof');
+    const counted = run.events.reduce((sum, event) => sum + awsHistoryEvents(event), 0);
+    const modelled = optimizationHistoryEvents({
+      candidates: 1,
+      workersPerCandidate: 2,
+      compilationTargets: 0,
+      endpointRounds: 4,
+      compilationRounds: 0,
+      proof: { workers: 2, endpointRounds: 4 },
+    });
+    expect(counted).toBe(modelled.total);
+  }, 60_000);
 });

@@ -1,5 +1,9 @@
 import type { OptimizationStepName } from '../../handlers/contracts/optimization-state.js';
-import type { EndpointMetricsReader, ObjectStore } from '../../handlers/ports.js';
+import type {
+  EndpointMetricsReader,
+  InvocationsPerInstanceReader,
+  ObjectStore,
+} from '../../handlers/ports.js';
 import {
   runStateMachine,
   type JsonValue,
@@ -66,33 +70,38 @@ export async function runOptimization(options: {
   readonly endpoints?: (endpointName: string) => StubEndpointBehaviour;
   /** Replace a step's handler, e.g. to make it fail after resources exist. */
   readonly override?: Readonly<Partial<Record<OptimizationStepName, StepHandler>>>;
+  /** Replace steps' handlers with wrappers of the real ones (a spy, a fault on some payloads). */
+  readonly wrap?: (
+    handlers: Readonly<Record<OptimizationStepName, StepHandler>>,
+  ) => Readonly<Partial<Record<OptimizationStepName, StepHandler>>>;
   readonly store?: (store: MemoryObjectStore) => ObjectStore;
   readonly metrics?: EndpointMetricsReader;
+  /** How the proof's requests spread over its instances. @default none */
+  readonly invocations?: InvocationsPerInstanceReader;
   /** Every Retry's wait, in place of the definition's (jitter included). @default 1 */
   readonly retryIntervalOverrideMs?: number;
   /** The schedule of one load worker invocation, to run a short load test in segments. @default as on AWS */
   readonly loadSegmentSeconds?: number;
 }): Promise<OptimizationRun> {
   const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
-  const handlers = {
-    ...createStepHandlers({
-      store: options.store?.(store) ?? store,
-      host: options.sagemaker,
-      compiler: options.sagemaker,
-      openTransport: stubTransports(options.endpoints ?? (() => ({ latencyMs: 2 }))),
-      logger: silentLogger,
-      artifactsBucket: ARTIFACTS_BUCKET,
-      region: 'us-east-1',
-      allowFileUris: false,
-      measuredLocally: false,
-      pollSeconds: 30,
-      maxPollSeconds: 120,
-      loadStartDelaySeconds: 0,
-      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-      ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),
-    }),
-    ...options.override,
-  };
+  const real = createStepHandlers({
+    store: options.store?.(store) ?? store,
+    host: options.sagemaker,
+    compiler: options.sagemaker,
+    openTransport: stubTransports(options.endpoints ?? (() => ({ latencyMs: 2 }))),
+    logger: silentLogger,
+    artifactsBucket: ARTIFACTS_BUCKET,
+    region: 'us-east-1',
+    allowFileUris: false,
+    measuredLocally: false,
+    pollSeconds: 30,
+    maxPollSeconds: 120,
+    loadStartDelaySeconds: 0,
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
+    ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),
+  });
+  const handlers = { ...real, ...options.wrap?.(real), ...options.override };
   const events: RunnerEvent[] = [];
   const { optimization } = options.workflows;
   const result = await runStateMachine({

@@ -4,6 +4,7 @@ import {
   asyncHistoryIssue,
   DEFAULT_POLL_SCHEDULE,
   historyIssue,
+  largestOptimizationState,
   loadTestRerunsWithin,
   optimizationHistoryEvents,
   pollRoundsWithin,
@@ -67,7 +68,7 @@ describe('loadTestRerunsWithin', () => {
     const reruns = loadTestRerunsWithin(counts, TIMINGS);
 
     // Assert
-    expect([withoutCleanUp, reruns]).toEqual([23_954, 0]);
+    expect([withoutCleanUp, reruns]).toEqual([23_956, 0]);
   });
 });
 
@@ -86,7 +87,7 @@ describe('historyIssue', () => {
     expect(issue).toEqual({
       field: 'candidates',
       given:
-        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 42908 history events',
+        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 42910 history events',
       expected:
         "at most 27 candidates with these settings: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });
@@ -105,7 +106,7 @@ describe('historyIssue', () => {
 
     // Assert
     expect(issue?.field).toBe('compilation.maxRuntimeSeconds');
-    expect(issue?.given).toBe('86400 s for each of 9 targets: up to 59476 history events');
+    expect(issue?.given).toBe('86400 s for each of 9 targets: up to 59478 history events');
   });
 });
 
@@ -145,7 +146,7 @@ describe('load tests in segments', () => {
     expect(issue).toEqual({
       field: 'loadPlan.stepDurationSeconds',
       given:
-        'load tests of 36060 s, each run as 47 worker invocations of 775 s, × 10 candidates with 20 workers: up to 74603 history events',
+        'load tests of 36060 s, each run as 47 worker invocations of 775 s, × 10 candidates with 20 workers: up to 74605 history events',
       expected: `load tests of at most 10075 s (13 segments) with these candidates and workers (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, fewer workers or candidates): ${HISTORY_LIMIT}`,
     });
   });
@@ -216,6 +217,34 @@ describe('stateSizeIssue', () => {
       expected:
         "tags of at most 253413 bytes (as JSON), so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
     });
+  });
+});
+
+describe('largestOptimizationState', () => {
+  it('counts the proof’s request, candidate, deployment, workers and verdict on top of the run state', () => {
+    // Prepare: many candidates, so the run state is the largest without a proof.
+    const candidates = Array.from({ length: 40 }, () => ({ environment: {} }));
+    const footprint = {
+      plan: { loadPlan: { steps: [1] } },
+      candidates,
+      compilationTargets: 0,
+      workersPerCandidate: 1,
+      tags: {},
+      modelEnvironment: {},
+      expandedByRanges: false,
+    };
+    const without = largestOptimizationState(footprint);
+
+    // Act
+    const withProof = largestOptimizationState({ ...footprint, proofWorkers: 3 });
+
+    // Assert: 2 × the largest candidate ({"environment":{}}: 18 bytes), the load plan ({"steps":[1]}: 13 bytes),
+    // a deployment (1,024), 3 worker outcomes (512 each) and a verdict (3,072).
+    expect([without.state, withProof.state, withProof.bytes - without.bytes]).toEqual([
+      'the run state after "Benchmark each candidate"',
+      'the run state after "Run proof load workers"',
+      2 * 18 + 13 + 1024 + 3 * 512 + 3072,
+    ]);
   });
 });
 

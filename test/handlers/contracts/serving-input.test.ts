@@ -116,7 +116,7 @@ describe('objectiveOf', () => {
 });
 
 describe('examples/local-serve-target.json', () => {
-  it('asks for 600 TPS, peaking at 900, and ranks on the cost at that target', () => {
+  it('asks for 60 TPS, peaking at 100, proves it, and ranks on the cost at that target', () => {
     // Prepare
     const text = readFileSync(new URL('../../../examples/local-serve-target.json', import.meta.url), 'utf8');
 
@@ -124,9 +124,10 @@ describe('examples/local-serve-target.json', () => {
     const input = parse(JSON.parse(text));
 
     // Assert
-    expect([input.sla.targetTps, input.scaling.peakTps, objectiveOf(input)]).toEqual([
-      600,
-      900,
+    expect([input.sla.targetTps, input.scaling.peakTps, input.prove.enabled, objectiveOf(input)]).toEqual([
+      60,
+      100,
+      true,
       'lowest-cost-at-target',
     ]);
   });

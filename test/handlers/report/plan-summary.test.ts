@@ -31,4 +31,32 @@ describe('formatPlan', () => {
     const loadPlanLine = lines.findIndex((line) => line.startsWith('Load plan: '));
     expect(lines[loadPlanLine + 1]).toBe('  warning: loadPlan.workers: set loadPlan.workers to at least 3.');
   });
+
+  it('says the proof runs after "Recommend" with a target, and with how many workers', () => {
+    // Prepare
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)], {
+      prove: { enabled: true, workers: 4 },
+    });
+
+    // Act
+    const lines = formatPlan({ plan, runCommand: 'npm start -- --input in.json' }).split('\n');
+
+    // Assert
+    expect(lines).toContain(
+      'Proof at 1000 TPS: after "Recommend", the chosen candidate deployed with its computed count, one open-model step of 5 s warm-up + 30 s by 4 worker(s), then deleted',
+    );
+  });
+
+  it('says the proof is off when the input turns it off', () => {
+    // Prepare
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)], {
+      prove: { enabled: false, workers: 1 },
+    });
+
+    // Act
+    const lines = formatPlan({ plan, runCommand: 'npm start -- --input in.json' }).split('\n');
+
+    // Assert
+    expect(lines).toContain('Proof at 1000 TPS: off (prove.enabled false)');
+  });
 });

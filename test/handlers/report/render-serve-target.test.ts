@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { renderHtmlReport } from '../../../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
 import { serveTargetSummaryLine } from '../../../handlers/report/render-serve-target.js';
+import type { Report } from '../../../handlers/report/report.js';
+import type { ServeTargetProof } from '../../../handlers/serving/prove-target.js';
 import { plannedCandidate, reportFrom, SAMPLE_SLA } from './support/sample-report.js';
 
 function targetReport(targetTps: number | undefined) {
@@ -83,4 +85,125 @@ describe('the "Serve X TPS" section', () => {
         '(not proven: measured, not tested at the target)',
     );
   });
+
+  it('says in the terminal line what the proof came to when it held', () => {
+    // Prepare
+    const report = withProof(targetReport(600), {
+      status: 'held',
+      measured: { tps: 601.2, p95Ms: 14.5, p99Ms: 19.1, errorRate: 0, workers: 1 },
+      note: 'proven: 9 × ml.c5.large held p95 14.5 ms at 601.2 TPS (target 600)',
+    });
+
+    // Act
+    const line = serveTargetSummaryLine(report);
+
+    // Assert
+    expect(line).toBe(
+      'Serve 600 TPS: 9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large) ' +
+        '(proven: 9 × ml.c5.large held p95 14.5 ms at 601.2 TPS)',
+    );
+  });
+
+  it('says in the terminal line that the target was not held, with the measured figures', () => {
+    // Prepare
+    const report = withProof(targetReport(600), {
+      status: 'not-held',
+      measured: { tps: 540, p95Ms: 48.2, p99Ms: 80, errorRate: 0.02, workers: 1 },
+      note: 'not held: …',
+    });
+
+    // Act
+    const line = serveTargetSummaryLine(report);
+
+    // Assert
+    expect(line).toBe(
+      'Serve 600 TPS: 9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large) ' +
+        '(not held: 9 × ml.c5.large gave p95 48.2 ms, 540 TPS, error rate 0.02: see the report)',
+    );
+  });
+
+  it('lists the proof’s figures and its spread over the instances in report.md', () => {
+    // Prepare
+    const report = withProof(targetReport(600), {
+      status: 'held',
+      measured: { tps: 601.2, p95Ms: 14.5, p99Ms: 19.1, errorRate: 0, workers: 1 },
+      perInstance: [
+        { instance: 'instance-1', invocations: 3010 },
+        { instance: 'instance-2', invocations: 2990 },
+      ],
+      perInstanceNote: 'counted by the local routing front',
+      note: 'proven: 9 × ml.c5.large held p95 14.5 ms at 601.2 TPS (target 600)',
+    });
+
+    // Act
+    const lines = renderMarkdownReport(report).split('\n');
+
+    // Assert
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        '- Proven: 9 × ml.c5.large held p95 14.5 ms at 601.2 TPS (target 600).',
+        '- Proof at 600 TPS on 9 instance(s), 1 worker(s): 601.2 TPS, p95 14.5 ms, p99 19.1 ms, error rate 0.',
+        '- Per instance: instance-1 3010, instance-2 2990 invocations (counted by the local routing front).',
+      ]),
+    );
+  });
 });
+
+describe('a corrected proof in the "Serve X TPS" section', () => {
+  it('says in the terminal line that the count was corrected, and in report.md what the first proof found', () => {
+    // Prepare
+    const base = withProof(targetReport(600), {
+      status: 'held',
+      measured: { tps: 600.4, p95Ms: 12.2, p99Ms: 18, errorRate: 0, workers: 1 },
+      note: 'proven: 9 × ml.c5.large held p95 12.2 ms at 600.4 TPS (target 600); deploy 9, not the 8 sized from the measurement',
+    });
+    const st = base.serveTarget;
+    if (st?.proof === undefined) throw new Error('no proof');
+    const report: Report = {
+      ...base,
+      serveTarget: {
+        ...st,
+        proof: {
+          ...st.proof,
+          previous: {
+            status: 'not-held',
+            instances: 8,
+            targetTps: 600,
+            note: 'not held: 8 × ml.c5.large at 600 TPS: p95 31 ms > SLA 20 ms',
+          },
+        },
+      },
+    };
+
+    // Act
+    const line = serveTargetSummaryLine(report);
+    const lines = renderMarkdownReport(report).split('\n');
+
+    // Assert
+    expect(line).toBe(
+      'Serve 600 TPS: 9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large) ' +
+        '(proven: 9 × ml.c5.large held p95 12.2 ms at 600.4 TPS; corrected from 8, which did not hold)',
+    );
+    expect(lines).toContain(
+      '- Before the correction, on 8 instance(s): not held: 8 × ml.c5.large at 600 TPS: p95 31 ms > SLA 20 ms.',
+    );
+  });
+});
+
+/** The report after "Record proof": the section's proof and its note. */
+function withProof(
+  report: Report,
+  proof: Pick<ServeTargetProof, 'status' | 'measured' | 'perInstance' | 'perInstanceNote' | 'note'>,
+): Report {
+  const st = report.serveTarget;
+  if (st === undefined) throw new Error('no serveTarget');
+  return {
+    ...report,
+    serveTarget: {
+      ...st,
+      proven: proof.status === 'held',
+      provenNote: proof.note,
+      proof: { ...proof, candidateId: 'large', instances: 9, instanceType: 'ml.c5.large', targetTps: 600 },
+    },
+  };
+}

@@ -40,6 +40,7 @@ function synthesizedStates(): Record<'optimization' | 'async', Map<string, State
       aggregateLoadTest: fn('aggregate-load-test'),
       deleteCandidate: fn('delete-candidate'),
       recommend: fn('recommend'),
+      recordProof: fn('record-proof'),
       cleanUp: fn('clean-up'),
     },
   });

@@ -334,6 +334,37 @@ describe('ServingOptimizerStack', () => {
       );
     });
 
+    it('grants "Record proof" GetMetricData, and reads and writes under runs/ only (least privilege)', () => {
+      // Prepare
+      const fn = stack.node.children.find(
+        (child): child is ProjectFunction =>
+          child instanceof ProjectFunction && child.stepName === 'record-proof',
+      );
+      if (fn === undefined) throw new Error('no Lambda record-proof');
+      const logGroup = `<${logicalIdOf(stack, fn.functionLogGroup)}.Arn>`;
+
+      // Act
+      const grants = grantsOf(template, logicalIdOf(stack, fn.serviceRole)).filter(
+        (line) => !line.includes(logGroup),
+      );
+
+      // Assert
+      const bucket = `<${logicalIdOf(stack, stack.artifactsBucket)}.Arn>`;
+      const key =
+        '<ArtifactsKeyA4B22E2B.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}';
+      expect(grants).toEqual([
+        'Allow cloudwatch:GetMetricData on *',
+        `Allow kms:Decrypt on ${key}`,
+        `Allow kms:GenerateDataKey on ${key}`,
+        `Allow s3:AbortMultipartUpload on ${bucket}/runs/*`,
+        `Allow s3:GetObject on ${bucket}/runs/*`,
+        `Allow s3:ListBucket on ${bucket} if {"StringLike":{"s3:prefix":["runs/*"]}}`,
+        `Allow s3:PutObject on ${bucket}/runs/*`,
+        'Allow xray:PutTelemetryRecords on *',
+        'Allow xray:PutTraceSegments on *',
+      ]);
+    });
+
     it('lets each service invoke a Lambda only from its source, and from this account where the service sends it', () => {
       // Prepare
       const permissions = Object.values(

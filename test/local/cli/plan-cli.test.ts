@@ -81,7 +81,7 @@ describe('runCli --plan', () => {
     expect(stdout).toContain(
       [
         'Step Functions budgets (worst case, checked before anything is created):',
-        '  history: up to 1524 events of the 24000 budget (6.3 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        '  history: up to 1526 events of the 24000 budget (6.4 %; the quota is 25000 events per execution, the rest is kept for retries)',
         '  largest state: 21345 bytes of the 262144-byte quota (8.1 %), the run state after "Benchmark each candidate"',
       ].join('\n'),
     );

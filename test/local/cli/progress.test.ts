@@ -36,7 +36,9 @@ const exited = (stateName: string, output: JsonValue): RunnerEvent => ({
   output,
 });
 
-function load(overrides: Partial<LoadTestProgress>): LoadTestProgress & { candidateId: string } {
+function load(
+  overrides: Partial<LoadTestProgress & { candidateId: string }>,
+): LoadTestProgress & { candidateId: string } {
   return {
     candidateId: 'c1',
     workerIndex: 0,
@@ -212,6 +214,40 @@ describe('ProgressReporter', () => {
     expect(written).toEqual([
       '[   0.0s] Benchmark each candidate › c1: round 1, knee probe (concurrency 6) done: 412 req/s, p95 9.8 ms\n',
       '[   0.0s] Benchmark each candidate › c1: measured, 412 req/s sustained within the SLA\n',
+    ]);
+  });
+
+  it('follows the proof: its deployment, its one open step at the target and its verdict', () => {
+    // Prepare: the plan's steps are closed-model; the proof's is an arrival rate.
+    const { progress, written } = reporter();
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+    const before = written.length;
+
+    // Act
+    progress.onRunnerEvent(
+      entered('Deploy proof endpoint', {
+        candidate: { id: 'c1-prove', instanceType: 'ml.c5.large', initialInstanceCount: 3 },
+      }),
+    );
+    progress.onLoadProgress(
+      load({ candidateId: 'c1-prove', stepIndex: 0, load: 60, tps: 59.8, p95Ms: 18.1 }),
+    );
+    progress.onRunnerEvent(
+      exited('Record proof', {
+        candidate: { id: 'c1-prove' },
+        summary: {
+          proof: { status: 'held', note: 'proven: 3 × ml.c5.large held p95 18.1 ms at 59.8 TPS (target 60)' },
+        },
+      }),
+    );
+    progress.onRunnerEvent(entered('Delete proof endpoint', { candidate: { id: 'c1-prove' } }));
+
+    // Assert
+    expect(written.slice(before)).toEqual([
+      '[   0.0s] Prove the target › c1-prove: deploying 3 × ml.c5.large\n',
+      '[   0.0s] Prove the target › c1-prove: proof step (60 req/s offered) 59.8 req/s, p95 18.1 ms\n',
+      '[   0.0s] Prove the target › c1-prove: proven: 3 × ml.c5.large held p95 18.1 ms at 59.8 TPS (target 60)\n',
+      '[   0.0s] Prove the target › c1-prove: deleting its endpoint\n',
     ]);
   });
 });

@@ -1,0 +1,340 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
+import { resourceName } from '../../handlers/contracts/names.js';
+import type { RunLoadWorkerEvent, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type {
+  EndpointMetricsQuery,
+  InvocationsPerInstanceReader,
+  ProductionVariantSpec,
+} from '../../handlers/ports.js';
+import type { Report } from '../../handlers/report/report.js';
+import type { RunResult } from '../../local/runner/index.js';
+import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
+import { FakeSageMaker } from '../support/fake-sagemaker.js';
+import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
+
+/**
+ * "Prove the target" on the synthesized definition, run locally over the real step handlers: the
+ * winner deployed again with its computed count, one open-model step at the target, the verdict
+ * in the report, and the proof's endpoint deleted on every path.
+ */
+
+let workflows: SynthesizedWorkflows;
+
+beforeAll(() => {
+  workflows = synthesizedWorkflows();
+}, 120_000);
+
+const PROOF_STATES = [
+  'Prove the target?',
+  'Plan proof load',
+  'Select proof candidate',
+  'Deploy proof endpoint',
+  'Wait for proof endpoint',
+  'Check proof endpoint',
+  'Proof endpoint in service?',
+  'Run proof load workers',
+  'Run proof load worker',
+];
+
+/**
+ * One candidate, 2 ms per request: it sustains far more than 40 TPS, so 2 instances (the minimum).
+ * The SLA leaves room for a busy machine (the test runs beside others); the proof's window of 2 s
+ * holds 80 arrivals, so a stall of the event loop at its end does not cost 5 % of them.
+ */
+function targetInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return optimizationInput({
+    compilation: { targets: [] },
+    candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
+    loadPlan: {
+      model: 'closed',
+      steps: [1],
+      // The open-model proof starts at once (no start delay here): the warm-up absorbs the workers' start.
+      warmupSeconds: 0.5,
+      stepDurationSeconds: 2,
+      stopAtPlateau: false,
+      repeats: 1,
+      kneeProbes: 0,
+    },
+    sla: { p95LatencyMs: 100, targetTps: 40 },
+    ...overrides,
+  });
+}
+
+type Output = RunSummary & { readonly cleanUp: CleanUpAccount };
+
+function succeeded(result: RunResult): Output {
+  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
+  return result.output as unknown as Output;
+}
+
+/** Keeps every endpoint config's variant as CreateEndpointConfig received it (the fake forgets deleted ones). */
+class RecordingSageMaker extends FakeSageMaker {
+  readonly variants = new Map<string, ProductionVariantSpec>();
+  override createEndpointConfig(spec: Parameters<FakeSageMaker['createEndpointConfig']>[0]): Promise<void> {
+    this.variants.set(spec.endpointConfigName, spec.variant);
+    return super.createEndpointConfig(spec);
+  }
+}
+
+/** Two instances sharing the proof's requests, as the local front would count them. */
+class SplitInvocations implements InvocationsPerInstanceReader {
+  readonly queries: EndpointMetricsQuery[] = [];
+  read(query: EndpointMetricsQuery) {
+    this.queries.push(query);
+    return Promise.resolve({
+      scope: 'instance' as const,
+      instances: [
+        { instance: 'i-0', invocations: 21 },
+        { instance: 'i-1', invocations: 19 },
+      ],
+      note: 'counted by the fake front',
+    });
+  }
+}
+
+describe('optimization workflow: prove the target (synthesized definition, run locally)', () => {
+  it('deploys cpu-prove with 2 instances, finds the SLA held at the target, reports it and deletes the endpoint', async () => {
+    // Prepare
+    const sagemaker = new RecordingSageMaker();
+    const invocations = new SplitInvocations();
+    const proofEndpoint = resourceName('held', 'endpoint', 'cpu-prove');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'held',
+      invocations,
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof).toEqual({
+      status: 'held',
+      candidateId: 'cpu',
+      instances: 2,
+      note: expect.stringMatching(
+        /^proven: 2 × ml\.c5\.xlarge held p95 [\d.]+ ms at [\d.]+ TPS \(target 40\)$/,
+      ),
+    });
+    expect(sagemaker.variants.get(resourceName('held', 'endpoint-config', 'cpu-prove'))).toEqual({
+      variantName: 'AllTraffic',
+      modelName: resourceName('held', 'model', 'cpu-prove'),
+      instanceType: 'ml.c5.xlarge',
+      initialInstanceCount: 2,
+    });
+    expect(run.statesEntered).toEqual(
+      expect.arrayContaining([...PROOF_STATES, 'Record proof', 'Delete proof endpoint']),
+    );
+    expect(sagemaker.calls).toContain(`DeleteEndpoint ${proofEndpoint}`);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    expect(invocations.queries.map((q) => [q.endpointName, q.variantName])).toEqual([
+      [proofEndpoint, 'AllTraffic'],
+    ]);
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/held/report.json`) as Report;
+    expect(report.serveTarget?.proven).toBe(true);
+    expect(report.serveTarget?.proof).toMatchObject({
+      status: 'held',
+      candidateId: 'cpu',
+      instances: 2,
+      instanceType: 'ml.c5.xlarge',
+      targetTps: 40,
+      measured: { workers: 1, errorRate: 0 },
+      perInstance: [
+        { instance: 'i-0', invocations: 21 },
+        { instance: 'i-1', invocations: 19 },
+      ],
+      perInstanceNote: 'counted by the fake front',
+    });
+  }, 60_000);
+
+  it('runs the proof as one open-model step at the target rate, with the plan’s warm-up and window', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+    const workerEvents: RunLoadWorkerEvent[] = [];
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'proof-load',
+      wrap: (real) => ({
+        'run-load-worker': (payload, signal) => {
+          workerEvents.push(payload as RunLoadWorkerEvent);
+          return real['run-load-worker'](payload, signal);
+        },
+      }),
+    });
+
+    // Assert
+    succeeded(run.result);
+    const proof = workerEvents.filter((e) => e.candidateId === 'cpu-prove');
+    expect(proof.map((e) => [e.workerIndex, e.plan.loadPlan.model, e.plan.loadPlan.steps])).toEqual([
+      [0, 'open', [40]],
+    ]);
+    expect(proof[0]?.plan.loadPlan).toMatchObject({
+      warmupSeconds: 0.5,
+      stepDurationSeconds: 2,
+      kneeProbes: 0,
+      repeats: 1,
+    });
+  }, 60_000);
+
+  it('corrects the count when the proof did not hold: cpu-prove-2 with 3 instances holds, and both endpoints are deleted', async () => {
+    // Prepare: the candidate answers in 2 ms, the first proof's endpoint in 300 ms (SLA p95 100 ms),
+    // the corrected one in 2 ms.
+    const sagemaker = new RecordingSageMaker();
+    const first = resourceName('corrected', 'endpoint', 'cpu-prove');
+    const second = resourceName('corrected', 'endpoint', 'cpu-prove-2');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'corrected',
+      endpoints: (name) => ({ latencyMs: name === first ? 300 : 2 }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect([output.proof?.status, output.proof?.instances]).toEqual(['held', 3]);
+    expect(output.proof?.note).toMatch(
+      /^proven: 3 × ml\.c5\.xlarge held p95 [\d.]+ ms at [\d.]+ TPS \(target 40\); deploy 3, not the 2 sized from the measurement$/,
+    );
+    expect(
+      sagemaker.variants.get(resourceName('corrected', 'endpoint-config', 'cpu-prove-2'))
+        ?.initialInstanceCount,
+    ).toBe(3);
+    expect(run.statesEntered).toEqual(expect.arrayContaining(['Correct the count?', 'Plan corrected proof']));
+    expect(sagemaker.calls).toEqual(
+      expect.arrayContaining([`DeleteEndpoint ${first}`, `DeleteEndpoint ${second}`]),
+    );
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/corrected/report.json`) as Report;
+    expect(report.serveTarget?.proof?.previous).toMatchObject({ status: 'not-held', instances: 2 });
+  }, 60_000);
+
+  it('reports the SLA not held when the corrected count does not hold either, and deletes both endpoints', async () => {
+    // Prepare: every proof endpoint answers in 300 ms (SLA p95 100 ms).
+    const sagemaker = new FakeSageMaker();
+    const first = resourceName('not-held', 'endpoint', 'cpu-prove');
+    const second = resourceName('not-held', 'endpoint', 'cpu-prove-2');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'not-held',
+      endpoints: (name) => ({ latencyMs: name === first || name === second ? 300 : 2 }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect([output.proof?.status, output.proof?.instances]).toEqual(['not-held', 3]);
+    expect(output.proof?.note).toMatch(
+      /^not held: 3 × ml\.c5\.xlarge at 40 TPS: p95 [\d.]+ ms > SLA 100 ms.*; raise the count \(availability\.minInstances or a lower scaling\.headroom\), or pick the next candidate of the ranking, and run again$/,
+    );
+    expect(run.statesEntered.filter((state) => state === 'Record proof')).toHaveLength(2);
+    expect(sagemaker.calls).toEqual(
+      expect.arrayContaining([`DeleteEndpoint ${first}`, `DeleteEndpoint ${second}`]),
+    );
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/not-held/report.json`) as Report;
+    expect([report.serveTarget?.proven, report.serveTarget?.proof?.status]).toEqual([false, 'not-held']);
+  }, 60_000);
+
+  it('deletes the proof endpoint and records the proof failed when a proof worker fails mid-step', async () => {
+    // Prepare: the proof's worker crashes after the endpoint is in service.
+    const sagemaker = new FakeSageMaker();
+    const proofEndpoint = resourceName('proof-fails', 'endpoint', 'cpu-prove');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'proof-fails',
+      wrap: (real) => ({
+        'run-load-worker': (payload, signal) =>
+          (payload as RunLoadWorkerEvent).candidateId === 'cpu-prove'
+            ? Promise.reject(
+                Object.assign(new Error('worker ran out of memory'), { name: 'Runtime.OutOfMemory' }),
+              )
+            : real['run-load-worker'](payload, signal),
+      }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof).toEqual({
+      status: 'failed',
+      candidateId: 'cpu',
+      instances: 2,
+      note: 'not proven: the proof of 2 × ml.c5.xlarge failed: Runtime.OutOfMemory: worker ran out of memory',
+    });
+    expect(run.statesEntered).toEqual(
+      expect.arrayContaining(['Delete failed proof endpoint', 'Record failed proof']),
+    );
+    expect(run.statesEntered).not.toContain('Record proof');
+    expect(sagemaker.calls).toContain(`DeleteEndpoint ${proofEndpoint}`);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/proof-fails/report.json`) as Report;
+    expect(report.serveTarget?.proof?.status).toBe('failed');
+  }, 60_000);
+
+  it('leaves the proof endpoint to run clean-up when its delete step fails, which finds it by the run prefix and deletes it', async () => {
+    // Prepare: "Delete proof endpoint" crashes (the candidates' deletes work).
+    const sagemaker = new FakeSageMaker();
+    const proofEndpoint = resourceName('proof-delete-fails', 'endpoint', 'cpu-prove');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput(),
+      runId: 'proof-delete-fails',
+      wrap: (real) => ({
+        'delete-candidate': (payload, signal) =>
+          (payload as { candidate: { id: string } }).candidate.id === 'cpu-prove'
+            ? Promise.reject(Object.assign(new Error('Lambda crashed'), { name: 'Runtime.ExitError' }))
+            : real['delete-candidate'](payload, signal),
+      }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof?.status).toBe('held');
+    expect(run.statesEntered).toContain('Delete proof endpoint');
+    expect(output.cleanUp.endpoints).toEqual([proofEndpoint]);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+  }, 60_000);
+
+  it('skips the proof when prove.enabled is false, and the report says why', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput({ prove: { enabled: false } }),
+      runId: 'proof-off',
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.proof).toEqual({
+      status: 'skipped',
+      note: 'not proven: the proof was skipped: off (prove.enabled is false)',
+    });
+    expect(output.proofRequest).toBeUndefined();
+    expect(run.statesEntered).toContain('Prove the target?');
+    expect(run.statesEntered).not.toContain('Deploy proof endpoint');
+    expect(sagemaker.calls.filter((call) => call.includes('cpu-prove'))).toEqual([]);
+  }, 60_000);
+});
