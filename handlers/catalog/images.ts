@@ -59,6 +59,35 @@ export function baseFrameworkOf(model: {
   return undefined;
 }
 
+/**
+ * Whether the Hugging Face DLC table (huggingface.json) has a build of this transformers version over
+ * this PyTorch/TensorFlow version, on any hardware; if not, the run-input field to fix and what it
+ * accepts. Region and instance are checked when planning on AWS (resolveServingImage).
+ */
+export function huggingfaceVersionProblem(
+  transformersVersion: string,
+  base: BaseFramework,
+): { field: 'frameworkVersion' | 'pytorchVersion' | 'tensorflowVersion'; expected: string } | undefined {
+  const rows = IMAGE_TABLE.filter((row) => row.framework === 'huggingface');
+  const forVersion = rows.filter((row) => servesVersion(row, transformersVersion));
+  if (forVersion.length === 0) {
+    return {
+      field: 'frameworkVersion',
+      expected: `a transformers version with a Hugging Face inference DLC (SageMaker Python SDK huggingface.json): ${unique(newestFirst(rows).map((row) => row.version)).join(', ')}`,
+    };
+  }
+  if (forVersion.some((row) => servesBase(row, base))) return undefined;
+  const builds = unique(
+    newestFirst(forVersion).map((row) =>
+      row.baseFramework === undefined ? '' : `${row.baseFramework.name} ${row.baseFramework.version}`,
+    ),
+  ).filter((build) => build !== '');
+  return {
+    field: base.name === 'pytorch' ? 'pytorchVersion' : 'tensorflowVersion',
+    expected: `a base framework the transformers ${transformersVersion} DLC is built on (SageMaker Python SDK huggingface.json): ${builds.join(', ')}`,
+  };
+}
+
 export function resolveServingImage(request: ServingImageRequest): ServingImage {
   const compiled = request.compiledFor !== undefined;
   if (compiled) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
+import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
 import { availabilitySchema, scalingSchema, servingInputIssues } from './serving-input.js';
@@ -493,6 +494,21 @@ export const runInputSchema = z
         issue(path, message, given);
       }
     }
+    if (input.model?.framework === 'huggingface') {
+      const environments: [PropertyKey[], Readonly<Record<string, unknown>>][] = [
+        [['model', 'environment'], input.model.environment],
+        ...input.candidates.map((c, index): [PropertyKey[], Readonly<Record<string, unknown>>] => [
+          ['candidates', index, 'environment'],
+          c.environment,
+        ]),
+        [['environmentRanges'], input.environmentRanges],
+      ];
+      for (const [path, environment] of environments) {
+        for (const name of HUB_TOKEN_VARIABLES.filter((variable) => variable in environment)) {
+          issue([...path, name], HUB_TOKEN_REFUSAL, '(not shown: a token)');
+        }
+      }
+    }
     if (input.model?.inputDataType !== undefined && input.model.framework !== 'pytorch') {
       issue(
         ['model', 'inputDataType'],
@@ -599,6 +615,17 @@ export const runInputSchema = z
 type ModelInput = z.output<typeof modelSchema>;
 
 /**
+ * The variables that carry a Hub token: `HF_API_TOKEN`, which the SageMaker Hugging Face toolkit reads
+ * (transformers_utils.py), and `HF_TOKEN`, which huggingface_hub reads. A container environment is
+ * shown by DescribeModel, in the run's logs and in the report's deploy snippets: no secret goes there.
+ */
+export const HUB_TOKEN_VARIABLES = ['HF_API_TOKEN', 'HF_TOKEN'] as const;
+
+const HUB_TOKEN_REFUSAL =
+  'no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub ' +
+  'models need none; for a private model, download it and give it as artifactUri (a model.tar.gz in S3)';
+
+/**
  * Where the model comes from and, for `huggingface`, which DLC serves it: `artifactUri` or `hub`
  * (Hugging Face only), a transformers version with exactly one of PyTorch and TensorFlow, and no
  * compilation of a Hub model (Neo compiles model data; a Hub model has none before it starts).
@@ -651,6 +678,14 @@ function modelSourceIssues(
       message: 'exactly one of pytorchVersion and tensorflowVersion: the framework under transformers, such as 2.6.0',
       given: model.tensorflowVersion === undefined ? undefined : model.pytorchVersion,
     });
+  }
+  // The versions must name a DLC of the table, unless model.image names the image itself.
+  const base = baseFrameworkOf(model);
+  if (model.image === undefined && model.frameworkVersion !== undefined && base !== undefined) {
+    const problem = huggingfaceVersionProblem(model.frameworkVersion, base);
+    if (problem !== undefined) {
+      issues.push({ path: ['model', problem.field], message: problem.expected, given: model[problem.field] });
+    }
   }
   if (targets.length > 0) {
     issues.push({
