@@ -566,7 +566,10 @@ export const runInputSchema = z
       }
     });
     if (input.compilation.targets.length > 0 && input.model) {
-      if (input.model.inputShape === undefined && !['xgboost', 'huggingface'].includes(input.model.framework)) {
+      if (
+        input.model.inputShape === undefined &&
+        !['xgboost', 'huggingface'].includes(input.model.framework)
+      ) {
         issue(['model', 'inputShape'], 'the input shape(s), which compilation needs', undefined);
       }
       if (
@@ -625,24 +628,29 @@ const HUB_TOKEN_REFUSAL =
   'no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub ' +
   'models need none; for a private model, download it and give it as artifactUri (a model.tar.gz in S3)';
 
+type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
+
+/** The framework fields of a model (both workflows): which image the table gives depends on them. */
+export interface FrameworkFields {
+  readonly framework: (typeof FRAMEWORKS)[number];
+  readonly frameworkVersion?: string | undefined;
+  readonly pytorchVersion?: string | undefined;
+  readonly tensorflowVersion?: string | undefined;
+  readonly image?: string | undefined;
+}
+
 /**
- * Where the model comes from and, for `huggingface`, which DLC serves it: `artifactUri` or `hub`
- * (Hugging Face only), a transformers version with exactly one of PyTorch and TensorFlow, and no
- * compilation of a Hub model (Neo compiles model data; a Hub model has none before it starts).
+ * `huggingface` needs a transformers version with exactly one of PyTorch and TensorFlow, which must
+ * name a DLC of the table (unless `image` names the image itself); other frameworks take neither.
+ * Paths are relative to the model's object (`model` or `endpoint`).
  */
-function modelSourceIssues(
-  model: ModelInput,
-  targets: readonly string[],
-): { path: PropertyKey[]; message: string; given: unknown }[] {
-  const issues: { path: PropertyKey[]; message: string; given: unknown }[] = [];
+export function frameworkFieldIssues(model: FrameworkFields): FieldIssue[] {
+  const issues: FieldIssue[] = [];
   if (model.framework !== 'huggingface') {
-    if (model.artifactUri === undefined) {
-      issues.push({ path: ['model', 'artifactUri'], message: 'the model file or model.tar.gz (an s3:// URI)', given: undefined });
-    }
-    for (const field of ['hub', 'pytorchVersion', 'tensorflowVersion'] as const) {
+    for (const field of ['pytorchVersion', 'tensorflowVersion'] as const) {
       if (model[field] !== undefined) {
         issues.push({
-          path: ['model', field],
+          path: [field],
           message: `no ${field} for ${model.framework}: it is a field of framework "huggingface" models only`,
           given: model[field],
         });
@@ -650,8 +658,60 @@ function modelSourceIssues(
     }
     return issues;
   }
-  if (model.hub === undefined && model.artifactUri === undefined) {
+  if (model.frameworkVersion === undefined) {
     issues.push({
+      path: ['frameworkVersion'],
+      message: 'the transformers version of the Hugging Face DLC, such as 4.49.0',
+      given: undefined,
+    });
+  }
+  if ((model.pytorchVersion === undefined) === (model.tensorflowVersion === undefined)) {
+    issues.push({
+      path: ['pytorchVersion'],
+      message:
+        'exactly one of pytorchVersion and tensorflowVersion: the framework under transformers, such as 2.6.0',
+      given: model.tensorflowVersion === undefined ? undefined : model.pytorchVersion,
+    });
+  }
+  const base = baseFrameworkOf(model);
+  if (model.image === undefined && model.frameworkVersion !== undefined && base !== undefined) {
+    const problem = huggingfaceVersionProblem(model.frameworkVersion, base);
+    if (problem !== undefined) {
+      issues.push({ path: [problem.field], message: problem.expected, given: model[problem.field] });
+    }
+  }
+  return issues;
+}
+
+/**
+ * Where the model comes from and, for `huggingface`, which DLC serves it: `artifactUri` or `hub`
+ * (Hugging Face only), the framework fields above, and no compilation of a Hugging Face model (Neo
+ * has no Hugging Face framework, and a Hub model has no model data before its container starts).
+ */
+function modelSourceIssues(model: ModelInput, targets: readonly string[]): FieldIssue[] {
+  const issues: FieldIssue[] = frameworkFieldIssues(model).map((issue) => ({
+    ...issue,
+    path: ['model', ...issue.path],
+  }));
+  if (model.framework !== 'huggingface') {
+    if (model.artifactUri === undefined) {
+      issues.unshift({
+        path: ['model', 'artifactUri'],
+        message: 'the model file or model.tar.gz (an s3:// URI)',
+        given: undefined,
+      });
+    }
+    if (model.hub !== undefined) {
+      issues.unshift({
+        path: ['model', 'hub'],
+        message: `no hub for ${model.framework}: it is a field of framework "huggingface" models only`,
+        given: model.hub,
+      });
+    }
+    return issues;
+  }
+  if (model.hub === undefined && model.artifactUri === undefined) {
+    issues.unshift({
       path: ['model', 'hub'],
       message:
         'a Hub model { "modelId": "owner/name" }, or artifactUri: a model.tar.gz of a saved transformers model',
@@ -659,33 +719,11 @@ function modelSourceIssues(
     });
   }
   if (model.hub !== undefined && model.artifactUri !== undefined) {
-    issues.push({
+    issues.unshift({
       path: ['model', 'artifactUri'],
       message: 'either hub (the DLC downloads the model) or artifactUri (your model.tar.gz), not both',
       given: model.artifactUri,
     });
-  }
-  if (model.frameworkVersion === undefined) {
-    issues.push({
-      path: ['model', 'frameworkVersion'],
-      message: 'the transformers version of the Hugging Face DLC, such as 4.49.0',
-      given: undefined,
-    });
-  }
-  if ((model.pytorchVersion === undefined) === (model.tensorflowVersion === undefined)) {
-    issues.push({
-      path: ['model', 'pytorchVersion'],
-      message: 'exactly one of pytorchVersion and tensorflowVersion: the framework under transformers, such as 2.6.0',
-      given: model.tensorflowVersion === undefined ? undefined : model.pytorchVersion,
-    });
-  }
-  // The versions must name a DLC of the table, unless model.image names the image itself.
-  const base = baseFrameworkOf(model);
-  if (model.image === undefined && model.frameworkVersion !== undefined && base !== undefined) {
-    const problem = huggingfaceVersionProblem(model.frameworkVersion, base);
-    if (problem !== undefined) {
-      issues.push({ path: ['model', problem.field], message: problem.expected, given: model[problem.field] });
-    }
   }
   if (targets.length > 0) {
     issues.push({
