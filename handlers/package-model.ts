@@ -37,7 +37,8 @@ export async function packageModel(event: PackageModelEvent, deps: PackageModelD
   const packagedUri = model.packagedUri;
 
   // A Hub model with inference code is packaged as the code alone (`code/` and nothing at the root).
-  const modelBytes = model.artifactUri === undefined ? undefined : await deps.store.getBytes(model.artifactUri);
+  const modelBytes =
+    model.artifactUri === undefined ? undefined : await deps.store.getBytes(model.artifactUri);
   const codeBytes =
     model.inferenceCodeUri === undefined ? undefined : await deps.store.getBytes(model.inferenceCodeUri);
   const inputsDigest = createHash('sha256')

@@ -216,7 +216,8 @@ function unique(values: readonly string[]): string[] {
 }
 
 function describeVersion(row: ImageRow): string {
-  if (row.baseFramework !== undefined) return `${row.version} with ${row.baseFramework.name} ${row.baseFramework.version}`;
+  if (row.baseFramework !== undefined)
+    return `${row.version} with ${row.baseFramework.name} ${row.baseFramework.version}`;
   return row.servesUpTo === undefined
     ? row.version
     : `${row.version} (serves models up to ${row.servesUpTo})`;
@@ -248,7 +249,7 @@ function whyNone(framework: Framework, compiled: boolean, platform: ServingPlatf
   }
   if (framework === 'huggingface' && (platform === 'inf1' || platform === 'neuronx')) {
     return (
-      "The Hugging Face inference toolkit refuses Hub models on Neuron, and Neo cannot compile a model it has no data for: " +
+      'The Hugging Face inference toolkit refuses Hub models on Neuron, and Neo cannot compile a model it has no data for: ' +
       'serve it on CPU or GPU instances. '
     );
   }
@@ -275,7 +276,7 @@ function noServingImage(
   const base = request.baseFramework;
   const asked =
     `${request.framework}${request.frameworkVersion === undefined ? '' : ` ${request.frameworkVersion}`}` +
-    `${base === undefined ? '' : ` with ${base.name} ${base.version}`}` +
+    (base === undefined ? '' : ` with ${base.name} ${base.version}`) +
     ` ${request.compiledFor === undefined ? 'uncompiled' : `compiled for ${request.compiledFor}`}` +
     ` on ${request.instanceType} in ${request.region}`;
   const fix =
