@@ -31,20 +31,25 @@ const FIXED_MTIME = new Date('2020-01-01T00:00:00Z');
 export async function packageModel(event: PackageModelEvent, deps: PackageModelDeps): Promise<PackagedModel> {
   const model = event.plan.model;
   if (model === undefined) return { reused: true };
+  // A Hub model without inference code has no model data: the container downloads the model.
+  if (model.packagedUri === undefined) return { reused: true };
   if (!model.needsPackaging) return { modelDataUrl: model.packagedUri, reused: true };
+  const packagedUri = model.packagedUri;
 
-  const modelBytes = await deps.store.getBytes(model.artifactUri);
+  // A Hub model with inference code is packaged as the code alone (`code/` and nothing at the root).
+  const modelBytes =
+    model.artifactUri === undefined ? undefined : await deps.store.getBytes(model.artifactUri);
   const codeBytes =
     model.inferenceCodeUri === undefined ? undefined : await deps.store.getBytes(model.inferenceCodeUri);
   const inputsDigest = createHash('sha256')
-    .update(modelBytes)
+    .update(modelBytes ?? new Uint8Array())
     .update(codeBytes ?? new Uint8Array())
-    .update(basename(model.artifactUri))
+    .update(model.artifactUri === undefined ? '' : basename(model.artifactUri))
     .update(ARCHIVE_LAYOUT)
     .digest('hex');
-  const checksumUri = `${model.packagedUri}.sha256`;
+  const checksumUri = `${packagedUri}.sha256`;
   if (
-    (await deps.store.head(model.packagedUri)) !== undefined &&
+    (await deps.store.head(packagedUri)) !== undefined &&
     (await deps.store.head(checksumUri)) !== undefined
   ) {
     const recorded = JSON.parse(new TextDecoder().decode(await deps.store.getBytes(checksumUri))) as {
@@ -53,9 +58,9 @@ export async function packageModel(event: PackageModelEvent, deps: PackageModelD
       sizeBytes?: number;
     };
     if (recorded.inputsSha256 === inputsDigest && recorded.sha256 !== undefined) {
-      deps.logger.info('Reusing packaged model', { modelDataUrl: model.packagedUri });
+      deps.logger.info('Reusing packaged model', { modelDataUrl: packagedUri });
       return {
-        modelDataUrl: model.packagedUri,
+        modelDataUrl: packagedUri,
         sha256: recorded.sha256,
         sizeBytes: recorded.sizeBytes ?? 0,
         reused: true,
@@ -64,14 +69,15 @@ export async function packageModel(event: PackageModelEvent, deps: PackageModelD
   }
 
   const archive = await buildModelArchive({
-    modelFileName: basename(model.artifactUri),
-    modelBytes,
+    ...(modelBytes === undefined || model.artifactUri === undefined
+      ? {}
+      : { modelFileName: basename(model.artifactUri), modelBytes }),
     ...(codeBytes === undefined || model.inferenceCodeUri === undefined
       ? {}
       : { code: { fileName: basename(model.inferenceCodeUri), bytes: codeBytes } }),
   });
   const sha256 = createHash('sha256').update(archive).digest('hex');
-  await deps.store.putBytes(model.packagedUri, archive, 'application/gzip');
+  await deps.store.putBytes(packagedUri, archive, 'application/gzip');
   await deps.store.putBytes(
     checksumUri,
     new TextEncoder().encode(
@@ -80,17 +86,20 @@ export async function packageModel(event: PackageModelEvent, deps: PackageModelD
     'application/json',
   );
   deps.logger.info('Packaged model', {
-    modelDataUrl: model.packagedUri,
+    modelDataUrl: packagedUri,
     sizeBytes: archive.byteLength,
     sha256,
   });
-  return { modelDataUrl: model.packagedUri, sha256, sizeBytes: archive.byteLength, reused: false };
+  return { modelDataUrl: packagedUri, sha256, sizeBytes: archive.byteLength, reused: false };
 }
 
 export interface ModelArchiveParts {
-  /** A model file placed at the root, or a packaged `.tar.gz` whose contents go to the root. */
-  readonly modelFileName: string;
-  readonly modelBytes: Uint8Array;
+  /**
+   * A model file placed at the root, or a packaged `.tar.gz` whose contents go to the root; absent for
+   * a Hugging Face Hub model, whose archive holds its inference code only.
+   */
+  readonly modelFileName?: string;
+  readonly modelBytes?: Uint8Array;
   /**
    * One `.py` file, added to `code/` (beside what the model archive's own `code/` holds), or a
    * `.tar.gz` of a code folder, which becomes `code/` (replacing the model archive's own).
@@ -116,12 +125,13 @@ export async function buildModelArchive(parts: ModelArchiveParts): Promise<Uint8
   try {
     const root = join(workDir, 'root');
     await mkdir(root);
-    if (ARCHIVE_NAME.test(parts.modelFileName)) {
+    const { modelFileName, modelBytes } = parts;
+    if (modelFileName !== undefined && modelBytes !== undefined && ARCHIVE_NAME.test(modelFileName)) {
       const modelArchive = join(workDir, 'model-input.tar.gz');
-      await writeFile(modelArchive, parts.modelBytes);
-      await extractInside(modelArchive, root, 'model.artifactUri', parts.modelFileName);
-    } else {
-      await writeFile(join(root, parts.modelFileName), parts.modelBytes);
+      await writeFile(modelArchive, modelBytes);
+      await extractInside(modelArchive, root, 'model.artifactUri', modelFileName);
+    } else if (modelFileName !== undefined && modelBytes !== undefined) {
+      await writeFile(join(root, modelFileName), modelBytes);
     }
     if (parts.code !== undefined) await addCode(root, workDir, parts.code);
     const archivePath = join(workDir, 'model.tar.gz');

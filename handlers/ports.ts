@@ -81,7 +81,8 @@ export interface ProductionVariantSpec {
 export interface ModelSpec {
   readonly modelName: string;
   readonly image: string;
-  readonly modelDataUrl: string;
+  /** Absent for a Hugging Face Hub model without inference code: its container downloads the model. */
+  readonly modelDataUrl?: string;
   readonly environment: Readonly<Record<string, string>>;
   readonly tags: Readonly<Record<string, string>>;
 }

@@ -4,7 +4,7 @@ import {
   PRICE_TABLE_SOURCE,
   SERVERLESS_USD_PER_GB_SECOND,
 } from './catalog/instances.js';
-import { resolveServingImage } from './catalog/images.js';
+import { baseFrameworkOf, resolveServingImage } from './catalog/images.js';
 import { compilationSupportIssues } from './catalog/neo-support.js';
 import {
   BudgetExceededError,
@@ -356,7 +356,8 @@ async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Prom
     },
   }));
   const references: ObjectReference[] = [
-    ...(model === undefined
+    // A Hugging Face Hub model has no artifact: its container downloads it.
+    ...(model?.artifactUri === undefined
       ? []
       : [
           {
@@ -441,6 +442,7 @@ function checkServingImages(input: RunInput, region: string): void {
       resolveServingImage({
         framework: model.framework,
         ...(model.frameworkVersion === undefined ? {} : { frameworkVersion: model.frameworkVersion }),
+        baseFramework: baseFrameworkOf(model),
         region,
         instanceType: 'instanceType' in candidate ? candidate.instanceType : 'ml.m5.large',
       });
@@ -461,11 +463,18 @@ function planModel(
   bucket: string,
   runPrefix: string,
 ): NonNullable<RunPlan['model']> {
+  const packagedUri = s3Uri(bucket, `${runPrefix}model/model.tar.gz`);
+  if (model.artifactUri === undefined) {
+    // A Hub model: no model data, unless inference code is given, which is packaged alone (`code/`).
+    return model.inferenceCodeUri === undefined
+      ? { ...model, needsPackaging: false }
+      : { ...model, packagedUri, needsPackaging: true };
+  }
   // An artifact that is already a model.tar.gz, with no code to add, is used as it is.
   const alreadyPackaged = /\.tar\.gz$/.test(model.artifactUri) && model.inferenceCodeUri === undefined;
   return {
     ...model,
-    packagedUri: alreadyPackaged ? model.artifactUri : s3Uri(bucket, `${runPrefix}model/model.tar.gz`),
+    packagedUri: alreadyPackaged ? model.artifactUri : packagedUri,
     needsPackaging: !alreadyPackaged,
   };
 }

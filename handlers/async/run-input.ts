@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   environmentSchema,
   FRAMEWORKS,
+  frameworkFieldIssues,
   frameworkVersionSchema,
   imageUriSchema,
   instanceTypeSchema,
@@ -71,35 +72,50 @@ const endpointNameSchema = z
   .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, { message: 'a SageMaker endpoint name' });
 
 /** An async endpoint deployed for the run, scaling between zero and `maxInstanceCount`. */
-export const asyncEndpointSchema = z.strictObject({
-  /** A packaged `model.tar.gz` (e.g. the one an optimization run wrote under runs/<runId>/model/). */
-  modelDataUrl: objectUriSchema,
-  framework: z.enum(FRAMEWORKS),
-  frameworkVersion: frameworkVersionSchema.optional(),
-  /** An explicit serving image; otherwise the image is chosen from the maintained table. */
-  image: imageUriSchema.optional(),
-  instanceType: instanceTypeSchema,
-  maxInstanceCount: z
-    .int()
-    .min(1)
-    .max(ASYNC_RUN_LIMITS.maxInstanceCount)
-    .default(ASYNC_RUN_DEFAULTS.maxInstanceCount),
-  /** SageMaker picks a value when absent. */
-  maxConcurrentInvocationsPerInstance: z
-    .int()
-    .min(1)
-    .max(ASYNC_RUN_LIMITS.maxConcurrentInvocationsPerInstance)
-    .optional(),
-  /** Target of `ApproximateBacklogSizePerInstance` for scaling out and in. */
-  targetBacklogPerInstance: z
-    .number()
-    .positive()
-    .max(1000)
-    .default(ASYNC_RUN_DEFAULTS.targetBacklogPerInstance),
-  environment: environmentSchema,
-  /** Leave the endpoint (scaled to zero) after the run, tagged so the janitor keeps it. */
-  keepAfterRun: z.boolean().default(false),
-});
+export const asyncEndpointSchema = z
+  .strictObject({
+    /**
+     * A packaged `model.tar.gz` (e.g. the one an optimization run wrote under runs/<runId>/model/).
+     * Inference code goes inside it, as `code/inference.py` (with `code/requirements.txt` if needed):
+     * where the SageMaker PyTorch and Hugging Face inference containers look for it.
+     */
+    modelDataUrl: objectUriSchema,
+    framework: z.enum(FRAMEWORKS),
+    /** The framework's version; for `huggingface`, the transformers version. */
+    frameworkVersion: frameworkVersionSchema.optional(),
+    /** `huggingface` only: the PyTorch under transformers (one of this and `tensorflowVersion`). */
+    pytorchVersion: frameworkVersionSchema.optional(),
+    /** `huggingface` only: the TensorFlow under transformers. */
+    tensorflowVersion: frameworkVersionSchema.optional(),
+    /** An explicit serving image; otherwise the image is chosen from the maintained table. */
+    image: imageUriSchema.optional(),
+    instanceType: instanceTypeSchema,
+    maxInstanceCount: z
+      .int()
+      .min(1)
+      .max(ASYNC_RUN_LIMITS.maxInstanceCount)
+      .default(ASYNC_RUN_DEFAULTS.maxInstanceCount),
+    /** SageMaker picks a value when absent. */
+    maxConcurrentInvocationsPerInstance: z
+      .int()
+      .min(1)
+      .max(ASYNC_RUN_LIMITS.maxConcurrentInvocationsPerInstance)
+      .optional(),
+    /** Target of `ApproximateBacklogSizePerInstance` for scaling out and in. */
+    targetBacklogPerInstance: z
+      .number()
+      .positive()
+      .max(1000)
+      .default(ASYNC_RUN_DEFAULTS.targetBacklogPerInstance),
+    environment: environmentSchema,
+    /** Leave the endpoint (scaled to zero) after the run, tagged so the janitor keeps it. */
+    keepAfterRun: z.boolean().default(false),
+  })
+  .superRefine((endpoint, context) => {
+    for (const { path, message, given } of frameworkFieldIssues(endpoint)) {
+      context.addIssue({ code: 'custom', path, message, input: given });
+    }
+  });
 
 export const asyncRunInputSchema = z
   .strictObject({

@@ -1,4 +1,4 @@
-import { resolveServingImage } from '../catalog/images.js';
+import { baseFrameworkOf, resolveServingImage } from '../catalog/images.js';
 import {
   AsyncEndpointPhases,
   type AsyncEndpointPlan,
@@ -439,6 +439,7 @@ function deployedEndpoint(runId: string, input: AsyncRunInput, region: string): 
   const image = resolveServingImage({
     framework: spec.framework,
     frameworkVersion: spec.frameworkVersion,
+    baseFramework: baseFrameworkOf(spec),
     region,
     instanceType: spec.instanceType,
     explicitImage: spec.image,

@@ -15,6 +15,11 @@ import type { FRAMEWORKS } from '../contracts/run-input.js';
  *   - src/sagemaker/image_uri_config/neo-tensorflow.json @ 031f4f24cf988e40788569ad442e069dfe2f7ac1
  *   - src/sagemaker/image_uri_config/{neo-mxnet,xgboost-neo,inferentia-pytorch,inferentia-tensorflow}.json
  *     @ 088b7acbee152313ca3db05dd24be518ebdfb36d
+ *   - sagemaker-core/src/sagemaker/core/image_uri_config/huggingface.json @ bec022e5509610f4e0e607934af783c1192d4e31
+ *     ("inference": the Hugging Face DLCs, one per transformers × PyTorch/TensorFlow version, their
+ *     `container_version` per processor and their registries)
+ *   - sagemaker-core/src/sagemaker/core/image_uris.py @ 1c7faf09c7dbe14d8ca98f7b970b7416661d04e9 (Hugging Face
+ *     tag = `<pt|tf version>-transformers<version>-<processor>-<py>-<container_version>`)
  *   - src/sagemaker/image_uris.py @ 0124acda7476e797a465a5070e330282e57f8728 (tag = version-processor-py
  *     [-container]; `-sagemaker` after the container version of `*-inference-graviton` repositories)
  *   - model.py `_compilation_image_uri`: compiled models use `neo-<fw>` configs, `inferentia-<fw>` for
@@ -31,6 +36,12 @@ import type { FRAMEWORKS } from '../contracts/run-input.js';
  * Where the SDK config and the docs disagree, the SDK wins (e.g. Neo TensorFlow tag `2.9.2-…`, docs `2.9`;
  * Neo MXNet `1.8-…`, docs `1.8.0`). Neo also reports the image for a finished job
  * (`DescribeCompilationJob.InferenceImage`), which is authoritative for a compiled artifact.
+ *
+ * Hugging Face: only the plain inference DLCs. `huggingface-neuronx.json` lists
+ * `huggingface-pytorch-inference-neuronx` images too, but the toolkit that serves a Hub model refuses a
+ * Hub model on Neuron ("Hugging Face Hub deployments are currently not supported with AWS Neuron and
+ * Inferentia", aws/sagemaker-huggingface-inference-toolkit mms_model_server.py
+ * @ 0a0cc3d738ae050bef44f148d19485c6e316fbe2), and Neo cannot compile a model it has no data for.
  *
  * Not listed on purpose: ISO partitions (us-iso*, different ECR domains), regions only one version has
  * (me-west-1 for PyTorch 2.6.0), versions older than the recent lines. ONNX has no first-party serving
@@ -70,6 +81,14 @@ export interface ImageRow {
   readonly tag: string;
   /** Where the row comes from, for the `source` of a resolved image. */
   readonly reference: string;
+  /** Hugging Face images: the PyTorch or TensorFlow build under the transformers `version`. */
+  readonly baseFramework?: BaseFramework;
+}
+
+/** The deep-learning framework under a Hugging Face image, and its version. */
+export interface BaseFramework {
+  readonly name: 'pytorch' | 'tensorflow';
+  readonly version: string;
 }
 
 /** AWS Deep Learning Containers, as `pytorch.json` lists them for PyTorch 2.2.0 inference. */
@@ -120,6 +139,18 @@ const DLC: Registry = {
 /** MXNet 1.9.0 (`mxnet.json`) predates the newest DLC regions. */
 const DLC_MXNET: Registry = {
   name: 'Deep Learning Containers (MXNet)',
+  accounts: withoutRegions(DLC.accounts, [
+    'ap-east-2',
+    'ap-southeast-5',
+    'ap-southeast-6',
+    'ap-southeast-7',
+    'mx-central-1',
+  ]),
+};
+
+/** Hugging Face inference DLCs (`huggingface.json`): the DLC accounts, without the newest regions. */
+const DLC_HUGGINGFACE: Registry = {
+  name: 'Deep Learning Containers (Hugging Face)',
   accounts: withoutRegions(DLC.accounts, [
     'ap-east-2',
     'ap-southeast-5',
@@ -257,6 +288,30 @@ const pytorchDlc = ([version, py]: readonly [string, string]): ImageRow[] =>
     repository: 'pytorch-inference',
     tagFor: (processor) => `${version}-${processor}-${py}`,
     reference: SDK('pytorch.json'),
+  });
+
+/**
+ * `huggingface-<pytorch|tensorflow>-inference:<base>-transformers<version>-<cpu|gpu>-<py>-<container>`,
+ * the container (OS, and CUDA for GPU) per processor as huggingface.json's `container_version` says.
+ */
+const huggingfaceDlc = ([version, name, baseVersion, py, cpu, gpu]: readonly [
+  string,
+  BaseFramework['name'],
+  string,
+  string,
+  string,
+  string,
+]): ImageRow[] =>
+  cpuAndGpu({
+    framework: 'huggingface',
+    compiled: false,
+    version,
+    baseFramework: { name, version: baseVersion },
+    registry: DLC_HUGGINGFACE,
+    repository: `huggingface-${name}-inference`,
+    tagFor: (processor) =>
+      `${baseVersion}-transformers${version}-${processor}-${py}-${processor === 'cpu' ? cpu : gpu}`,
+    reference: SDK('huggingface.json'),
   });
 
 /** Graviton builds (pytorch.json / tensorflow.json, "inference_graviton"): container version in the tag. */
@@ -402,6 +457,19 @@ export const IMAGE_TABLE: readonly ImageRow[] = [
     reference: SDK('mxnet.json'),
   }),
   ...['1.7-1', '3.0-5', '3.2-0'].flatMap(xgboost),
+  // Hugging Face: transformers version, base framework and version, Python, CPU and GPU containers.
+  ...(
+    [
+      ['4.26.0', 'pytorch', '1.13.1', 'py39', 'ubuntu20.04', 'cu117-ubuntu20.04'],
+      ['4.26.0', 'tensorflow', '2.11.0', 'py39', 'ubuntu20.04', 'cu112-ubuntu20.04'],
+      ['4.28.1', 'pytorch', '2.0.0', 'py310', 'ubuntu20.04', 'cu118-ubuntu20.04'],
+      ['4.37.0', 'pytorch', '2.1.0', 'py310', 'ubuntu22.04', 'cu118-ubuntu20.04'],
+      ['4.48.0', 'pytorch', '2.3.0', 'py311', 'ubuntu22.04', 'cu121-ubuntu22.04'],
+      ['4.49.0', 'pytorch', '2.6.0', 'py312', 'ubuntu22.04', 'cu124-ubuntu22.04'],
+      ['4.51.3', 'pytorch', '2.6.0', 'py312', 'ubuntu22.04', 'cu124-ubuntu22.04'],
+      ['5.5.3', 'pytorch', '2.6.0', 'py312', 'ubuntu22.04', 'cu124-ubuntu22.04'],
+    ] as const
+  ).flatMap(huggingfaceDlc),
 
   // Compiled by Neo for CPU/GPU targets.
   ...neo('pytorch', 'sagemaker-inference-pytorch', '1.12', SDK('neo-pytorch.json')),

@@ -1,5 +1,11 @@
 import { NoServingImageError } from '../contracts/errors.js';
-import { IMAGE_TABLE, type Framework, type ImageRow, type ServingPlatform } from './image-table.js';
+import {
+  IMAGE_TABLE,
+  type BaseFramework,
+  type Framework,
+  type ImageRow,
+  type ServingPlatform,
+} from './image-table.js';
 
 /**
  * Which inference container serves a candidate: the model's framework and version, served uncompiled
@@ -17,6 +23,11 @@ export interface ServingImageRequest {
   readonly framework: Framework;
   /** e.g. `2.1` matches table versions 2.1 and 2.1.x (the newest wins); absent = the newest version. */
   readonly frameworkVersion?: string | undefined;
+  /**
+   * Hugging Face only: the PyTorch or TensorFlow under the transformers `frameworkVersion` (`2.6`
+   * matches 2.6.0); absent = any.
+   */
+  readonly baseFramework?: BaseFramework | undefined;
   readonly region: string;
   /** e.g. `ml.c5.xlarge`. */
   readonly instanceType: string;
@@ -34,6 +45,47 @@ export interface ServingImage {
   readonly imageUri: string;
   /** Which table row (and where its facts come from), the explicit field, or the compilation job. */
   readonly source: string;
+}
+
+/** The PyTorch or TensorFlow under a Hugging Face model, from its run-input fields; none for others. */
+export function baseFrameworkOf(model: {
+  readonly framework: string;
+  readonly pytorchVersion?: string | undefined;
+  readonly tensorflowVersion?: string | undefined;
+}): BaseFramework | undefined {
+  if (model.framework !== 'huggingface') return undefined;
+  if (model.pytorchVersion !== undefined) return { name: 'pytorch', version: model.pytorchVersion };
+  if (model.tensorflowVersion !== undefined) return { name: 'tensorflow', version: model.tensorflowVersion };
+  return undefined;
+}
+
+/**
+ * Whether the Hugging Face DLC table (huggingface.json) has a build of this transformers version over
+ * this PyTorch/TensorFlow version, on any hardware; if not, the run-input field to fix and what it
+ * accepts. Region and instance are checked when planning on AWS (resolveServingImage).
+ */
+export function huggingfaceVersionProblem(
+  transformersVersion: string,
+  base: BaseFramework,
+): { field: 'frameworkVersion' | 'pytorchVersion' | 'tensorflowVersion'; expected: string } | undefined {
+  const rows = IMAGE_TABLE.filter((row) => row.framework === 'huggingface');
+  const forVersion = rows.filter((row) => servesVersion(row, transformersVersion));
+  if (forVersion.length === 0) {
+    return {
+      field: 'frameworkVersion',
+      expected: `a transformers version with a Hugging Face inference DLC (SageMaker Python SDK huggingface.json): ${unique(newestFirst(rows).map((row) => row.version)).join(', ')}`,
+    };
+  }
+  if (forVersion.some((row) => servesBase(row, base))) return undefined;
+  const builds = unique(
+    newestFirst(forVersion).map((row) =>
+      row.baseFramework === undefined ? '' : `${row.baseFramework.name} ${row.baseFramework.version}`,
+    ),
+  ).filter((build) => build !== '');
+  return {
+    field: base.name === 'pytorch' ? 'pytorchVersion' : 'tensorflowVersion',
+    expected: `a base framework the transformers ${transformersVersion} DLC is built on (SageMaker Python SDK huggingface.json): ${builds.join(', ')}`,
+  };
 }
 
 export function resolveServingImage(request: ServingImageRequest): ServingImage {
@@ -66,7 +118,9 @@ export function resolveServingImage(request: ServingImageRequest): ServingImage 
     );
   }
 
-  const forVersion = forContext.filter((row) => servesVersion(row, request.frameworkVersion));
+  const forVersion = forContext.filter(
+    (row) => servesVersion(row, request.frameworkVersion) && servesBase(row, request.baseFramework),
+  );
   if (forVersion.length === 0) {
     const versions = newestFirst(forContext).map(describeVersion);
     throw noServingImage(
@@ -118,6 +172,16 @@ function imageUriOf(account: string, region: string, row: ImageRow): string {
   return `${account}.dkr.ecr.${region}.${domain}/${row.repository}:${row.tag}`;
 }
 
+function servesBase(row: ImageRow, requested: BaseFramework | undefined): boolean {
+  if (requested === undefined) return true;
+  const base = row.baseFramework;
+  return (
+    base !== undefined &&
+    base.name === requested.name &&
+    (isVersionPrefix(requested.version, base.version) || isVersionPrefix(base.version, requested.version))
+  );
+}
+
 function servesVersion(row: ImageRow, requested: string | undefined): boolean {
   if (requested === undefined) return true;
   const lines = [row.version, ...(row.alsoServes ?? [])];
@@ -152,6 +216,8 @@ function unique(values: readonly string[]): string[] {
 }
 
 function describeVersion(row: ImageRow): string {
+  if (row.baseFramework !== undefined)
+    return `${row.version} with ${row.baseFramework.name} ${row.baseFramework.version}`;
   return row.servesUpTo === undefined
     ? row.version
     : `${row.version} (serves models up to ${row.servesUpTo})`;
@@ -181,6 +247,12 @@ function whyNone(framework: Framework, compiled: boolean, platform: ServingPlatf
       'server (local/model-server/Dockerfile) and push it to ECR, or compile the model with Neo. '
     );
   }
+  if (framework === 'huggingface' && (platform === 'inf1' || platform === 'neuronx')) {
+    return (
+      'The Hugging Face inference toolkit refuses Hub models on Neuron, and Neo cannot compile a model it has no data for: ' +
+      'serve it on CPU or GPU instances. '
+    );
+  }
   if (framework === 'tflite') {
     return 'SageMaker has no TFLite serving container, and Neo compiles TFLite only for edge devices. ';
   }
@@ -201,8 +273,10 @@ function noServingImage(
   whatTheTableHas: string,
   details: Record<string, unknown>,
 ): NoServingImageError {
+  const base = request.baseFramework;
   const asked =
     `${request.framework}${request.frameworkVersion === undefined ? '' : ` ${request.frameworkVersion}`}` +
+    (base === undefined ? '' : ` with ${base.name} ${base.version}`) +
     ` ${request.compiledFor === undefined ? 'uncompiled' : `compiled for ${request.compiledFor}`}` +
     ` on ${request.instanceType} in ${request.region}`;
   const fix =

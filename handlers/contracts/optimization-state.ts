@@ -267,7 +267,8 @@ export interface RunPlan {
   readonly modelPackage?: ModelPackageRef;
   readonly artifactsBucket: string;
   readonly runPrefixUri: string;
-  readonly model?: RunInput['model'] & { readonly packagedUri: string; readonly needsPackaging: boolean };
+  /** `packagedUri` is absent for a Hugging Face Hub model without inference code: it has no model data. */
+  readonly model?: RunInput['model'] & { readonly packagedUri?: string; readonly needsPackaging: boolean };
   /** The run's payloads (`payload` is a mix of one), each with its size as the object store has it. */
   readonly payloads: readonly PlannedPayload[];
   readonly compilations: readonly PlannedCompilation[];

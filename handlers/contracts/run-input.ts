@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
+import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
 import { availabilitySchema, proveSchema, scalingSchema, servingInputIssues } from './serving-input.js';
@@ -190,7 +191,16 @@ export const environmentSchema = z
   })
   .default({});
 
-export const FRAMEWORKS = ['onnx', 'pytorch', 'tensorflow', 'tflite', 'mxnet', 'keras', 'xgboost'] as const;
+export const FRAMEWORKS = [
+  'onnx',
+  'pytorch',
+  'tensorflow',
+  'tflite',
+  'mxnet',
+  'keras',
+  'xgboost',
+  'huggingface',
+] as const;
 
 /** An ECR image URI, or `local` (the local model server). */
 export const imageUriSchema = z
@@ -221,11 +231,53 @@ export const instanceTypeSchema = z
   .string()
   .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, { message: 'an instance type such as ml.c5.xlarge' });
 
+/**
+ * A model on the Hugging Face Hub, which the Hugging Face inference DLC downloads when it starts. Its
+ * fields become the container environment the toolkit reads (`HF_MODEL_ID`, `HF_TASK`,
+ * `HF_MODEL_REVISION`: aws/sagemaker-huggingface-inference-toolkit, transformers_utils.py
+ * @ 24c423ca8562e3d1ec5814b0964f2ad78edbdaa9, and mms_model_server.py). No token field: a private
+ * model would need `HF_API_TOKEN` in the environment, which CreateModel, logs and the report would
+ * show (docs/decisions.md §47): a private model goes in `artifactUri` as a model.tar.gz instead.
+ */
+export const hubModelSchema = z.strictObject({
+  /**
+   * `owner/name` or `name`: huggingface_hub's `REPO_ID_REGEX` (utils/_validators.py): letters,
+   * digits, `_`, `-` and `.`, starting and ending with a letter, digit or `_`; a name of 1–96.
+   */
+  modelId: z
+    .string()
+    .regex(/^([A-Za-z0-9_]([\w.-]*[A-Za-z0-9_])?\/)?[A-Za-z0-9_]([\w.-]{0,94}[A-Za-z0-9_])?$/, {
+      message: 'a Hugging Face Hub model id such as distilbert/distilbert-base-uncased',
+    }),
+  /** The pipeline task, e.g. `text-classification`; absent = the toolkit infers it from the Hub. */
+  task: z
+    .string()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { message: 'a pipeline task such as text-classification' })
+    .optional(),
+  /** A branch, tag or commit of the model repository; absent = its default branch. */
+  revision: z
+    .string()
+    .regex(/^[\w./-]{1,255}$/, { message: 'a branch, tag or commit id such as main or a 40-hex commit' })
+    .optional(),
+});
+
+export type HubModel = z.output<typeof hubModelSchema>;
+
 const modelSchema = z.strictObject({
-  /** A raw model file (e.g. `model.onnx`, `model.pt`) or an already packaged `model.tar.gz`. */
-  artifactUri: objectUriSchema,
+  /**
+   * A raw model file (e.g. `model.onnx`, `model.pt`) or an already packaged `model.tar.gz`. Absent
+   * only for a Hugging Face model from the Hub (`hub`).
+   */
+  artifactUri: objectUriSchema.optional(),
   framework: z.enum(FRAMEWORKS),
+  /** The framework's version; for `huggingface`, the transformers version. */
   frameworkVersion: frameworkVersionSchema.optional(),
+  /** `huggingface` only: a model on the Hugging Face Hub, instead of `artifactUri`. */
+  hub: hubModelSchema.optional(),
+  /** `huggingface` only: the PyTorch under transformers (one of this and `tensorflowVersion`). */
+  pytorchVersion: frameworkVersionSchema.optional(),
+  /** `huggingface` only: the TensorFlow under transformers. */
+  tensorflowVersion: frameworkVersionSchema.optional(),
   /** The image that serves uncompiled candidates; otherwise chosen from the maintained table. */
   image: imageUriSchema.optional(),
   /**
@@ -442,6 +494,26 @@ export const runInputSchema = z
       return;
     }
     if (!input.model) issue(['model'], 'a model (or an existingEndpoint to test as it is)', undefined);
+    if (input.model) {
+      for (const { path, message, given } of modelSourceIssues(input.model, input.compilation.targets)) {
+        issue(path, message, given);
+      }
+    }
+    if (input.model?.framework === 'huggingface') {
+      const environments: [PropertyKey[], Readonly<Record<string, unknown>>][] = [
+        [['model', 'environment'], input.model.environment],
+        ...input.candidates.map((c, index): [PropertyKey[], Readonly<Record<string, unknown>>] => [
+          ['candidates', index, 'environment'],
+          c.environment,
+        ]),
+        [['environmentRanges'], input.environmentRanges],
+      ];
+      for (const [path, environment] of environments) {
+        for (const name of HUB_TOKEN_VARIABLES.filter((variable) => variable in environment)) {
+          issue([...path, name], HUB_TOKEN_REFUSAL, '(not shown: a token)');
+        }
+      }
+    }
     if (input.model?.inputDataType !== undefined && input.model.framework !== 'pytorch') {
       issue(
         ['model', 'inputDataType'],
@@ -499,7 +571,10 @@ export const runInputSchema = z
       }
     });
     if (input.compilation.targets.length > 0 && input.model) {
-      if (input.model.inputShape === undefined && input.model.framework !== 'xgboost') {
+      if (
+        input.model.inputShape === undefined &&
+        !['xgboost', 'huggingface'].includes(input.model.framework)
+      ) {
         issue(['model', 'inputShape'], 'the input shape(s), which compilation needs', undefined);
       }
       if (
@@ -544,6 +619,131 @@ export const runInputSchema = z
       }
     });
   });
+
+type ModelInput = z.output<typeof modelSchema>;
+
+/**
+ * The variables that carry a Hub token: `HF_API_TOKEN`, which the SageMaker Hugging Face toolkit reads
+ * (transformers_utils.py), and `HF_TOKEN`, which huggingface_hub reads. A container environment is
+ * shown by DescribeModel, in the run's logs and in the report's deploy snippets: no secret goes there.
+ */
+export const HUB_TOKEN_VARIABLES = ['HF_API_TOKEN', 'HF_TOKEN'] as const;
+
+const HUB_TOKEN_REFUSAL =
+  'no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub ' +
+  'models need none; for a private model, download it and give it as artifactUri (a model.tar.gz in S3)';
+
+type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
+
+/** The framework fields of a model (both workflows): which image the table gives depends on them. */
+export interface FrameworkFields {
+  readonly framework: (typeof FRAMEWORKS)[number];
+  readonly frameworkVersion?: string | undefined;
+  readonly pytorchVersion?: string | undefined;
+  readonly tensorflowVersion?: string | undefined;
+  readonly image?: string | undefined;
+}
+
+/**
+ * `huggingface` needs a transformers version with exactly one of PyTorch and TensorFlow, which must
+ * name a DLC of the table (unless `image` names the image itself); other frameworks take neither.
+ * Paths are relative to the model's object (`model` or `endpoint`).
+ */
+export function frameworkFieldIssues(model: FrameworkFields): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (model.framework !== 'huggingface') {
+    for (const field of ['pytorchVersion', 'tensorflowVersion'] as const) {
+      if (model[field] !== undefined) {
+        issues.push({
+          path: [field],
+          message: `no ${field} for ${model.framework}: it is a field of framework "huggingface" models only`,
+          given: model[field],
+        });
+      }
+    }
+    return issues;
+  }
+  if (model.frameworkVersion === undefined) {
+    issues.push({
+      path: ['frameworkVersion'],
+      message: 'the transformers version of the Hugging Face DLC, such as 4.49.0',
+      given: undefined,
+    });
+  }
+  if ((model.pytorchVersion === undefined) === (model.tensorflowVersion === undefined)) {
+    issues.push({
+      path: ['pytorchVersion'],
+      message:
+        'exactly one of pytorchVersion and tensorflowVersion: the framework under transformers, such as 2.6.0',
+      given: model.tensorflowVersion === undefined ? undefined : model.pytorchVersion,
+    });
+  }
+  const base = baseFrameworkOf(model);
+  if (model.image === undefined && model.frameworkVersion !== undefined && base !== undefined) {
+    const problem = huggingfaceVersionProblem(model.frameworkVersion, base);
+    if (problem !== undefined) {
+      issues.push({ path: [problem.field], message: problem.expected, given: model[problem.field] });
+    }
+  }
+  return issues;
+}
+
+/**
+ * Where the model comes from and, for `huggingface`, which DLC serves it: `artifactUri` or `hub`
+ * (Hugging Face only), the framework fields above, and no compilation of a Hugging Face model (Neo
+ * has no Hugging Face framework, and a Hub model has no model data before its container starts).
+ */
+function modelSourceIssues(model: ModelInput, targets: readonly string[]): FieldIssue[] {
+  const issues: FieldIssue[] = frameworkFieldIssues(model).map((issue) => ({
+    ...issue,
+    path: ['model', ...issue.path],
+  }));
+  if (model.framework !== 'huggingface') {
+    if (model.artifactUri === undefined) {
+      issues.unshift({
+        path: ['model', 'artifactUri'],
+        message: 'the model file or model.tar.gz (an s3:// URI)',
+        given: undefined,
+      });
+    }
+    if (model.hub !== undefined) {
+      issues.unshift({
+        path: ['model', 'hub'],
+        message: `no hub for ${model.framework}: it is a field of framework "huggingface" models only`,
+        given: model.hub,
+      });
+    }
+    return issues;
+  }
+  if (model.hub === undefined && model.artifactUri === undefined) {
+    issues.unshift({
+      path: ['model', 'hub'],
+      message:
+        'a Hub model { "modelId": "owner/name" }, or artifactUri: a model.tar.gz of a saved transformers model',
+      given: undefined,
+    });
+  }
+  if (model.hub !== undefined && model.artifactUri !== undefined) {
+    issues.unshift({
+      path: ['model', 'artifactUri'],
+      message: 'either hub (the DLC downloads the model) or artifactUri (your model.tar.gz), not both',
+      given: model.artifactUri,
+    });
+  }
+  if (targets.length > 0) {
+    issues.push({
+      path: ['compilation', 'targets'],
+      message:
+        model.hub === undefined
+          ? 'no compilation targets for a huggingface model: Neo has no Hugging Face framework (InputConfig.Framework); ' +
+            'trace the model to TorchScript and give it as framework "pytorch" to compile it'
+          : 'no compilation targets for a Hub model: SageMaker Neo compiles model data it reads from S3, and a Hub model ' +
+            'has none until its container downloads it; serve it uncompiled, or give a traced model as framework "pytorch"',
+      given: targets,
+    });
+  }
+  return issues;
+}
 
 /**
  * The largest container environment a candidate can get: the model's, then the candidate's, then

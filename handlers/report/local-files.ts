@@ -20,8 +20,9 @@ export function withLocalFiles(report: Report, localFileOf: LocalFileOf): Report
     candidates: report.candidates.map((candidate) => {
       const resultFile = candidate.resultUri === undefined ? undefined : localFileOf(candidate.resultUri);
       const deploy = candidate.deploy;
-      const modelDataFile =
-        deploy === undefined ? undefined : localFileOf(deploy.createModel.PrimaryContainer.ModelDataUrl);
+      // A Hugging Face Hub model has no model data: the container downloads it.
+      const modelDataUrl = deploy?.createModel.PrimaryContainer.ModelDataUrl;
+      const modelDataFile = modelDataUrl === undefined ? undefined : localFileOf(modelDataUrl);
       return {
         ...candidate,
         ...(resultFile === undefined ? {} : { resultFile }),

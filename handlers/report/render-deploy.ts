@@ -80,7 +80,8 @@ export function cdkSnippet(deploy: CandidateDeploy): string {
     `  executionRoleArn: ${js(model.ExecutionRoleArn)},`,
     '  primaryContainer: {',
     `    image: ${js(container.Image)},`,
-    `    modelDataUrl: ${js(container.ModelDataUrl)},`,
+    // A Hugging Face Hub model has none: its container downloads the model.
+    ...(container.ModelDataUrl === undefined ? [] : [`    modelDataUrl: ${js(container.ModelDataUrl)},`]),
     `    environment: ${js(container.Environment, '    ')},`,
     '  },',
     '});',
@@ -113,7 +114,9 @@ export function deployBlocks(deploy: CandidateDeploy): DeployBlock[] {
 export function deployFacts(deploy: CandidateDeploy): string[] {
   const container = deploy.createModel.PrimaryContainer;
   const facts = [
-    `Image ${container.Image} (${deploy.imageSource}); model data ${deploy.modelDataFile === undefined ? container.ModelDataUrl : `${deploy.modelDataFile} (${container.ModelDataUrl} in the requests)`}.`,
+    container.ModelDataUrl === undefined
+      ? `Image ${container.Image} (${deploy.imageSource}); no model data: the container downloads the Hugging Face Hub model HF_MODEL_ID names.`
+      : `Image ${container.Image} (${deploy.imageSource}); model data ${deploy.modelDataFile === undefined ? container.ModelDataUrl : `${deploy.modelDataFile} (${container.ModelDataUrl} in the requests)`}.`,
     'These are the requests the workflow sent for this candidate, with the names and the role replaced by placeholders and without the run’s tags (clean-up and the janitor delete what carries them).',
     FILL_IN,
   ];

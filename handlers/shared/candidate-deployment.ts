@@ -1,8 +1,9 @@
-import { resolveServingImage } from '../catalog/images.js';
+import { baseFrameworkOf, resolveServingImage } from '../catalog/images.js';
 import { failureReasonOf } from '../contracts/caught-error.js';
 import { EndpointFailedError } from '../contracts/errors.js';
 import { TAG_KEYS } from '../contracts/names.js';
 import { CompilationOutcomes, type DeployCandidateEvent } from '../contracts/optimization-state.js';
+import type { HubModel } from '../contracts/run-input.js';
 import type { ModelSpec, ProductionVariantSpec } from '../ports.js';
 import { VARIANT_NAME } from './endpoint-deployment.js';
 
@@ -53,7 +54,8 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
 
   const model = input.plan.model;
   const modelDataUrl = input.packagedModel.modelDataUrl;
-  if (model === undefined || modelDataUrl === undefined) {
+  // A Hugging Face Hub model without inference code has no model data: the container downloads it.
+  if (model === undefined || (modelDataUrl === undefined && model.hub === undefined)) {
     throw new EndpointFailedError(`Candidate ${candidate.id} has no model to deploy`);
   }
   let artifactUri = modelDataUrl;
@@ -73,6 +75,7 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
   const { imageUri: image, source: imageSource } = resolveServingImage({
     framework: model.framework,
     frameworkVersion: model.frameworkVersion,
+    baseFramework: baseFrameworkOf(model),
     region,
     instanceType: candidate.instanceType ?? 'ml.m5.large',
     compiledFor: candidate.compiledFor,
@@ -88,8 +91,9 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
     model: {
       modelName: candidate.modelName,
       image,
-      modelDataUrl: artifactUri,
-      environment: candidate.environment,
+      ...(artifactUri === undefined ? {} : { modelDataUrl: artifactUri }),
+      // The Hub settings first: the run's own environment (model, candidate, ranges) wins.
+      environment: { ...hubEnvironment(model.hub), ...candidate.environment },
       tags,
     },
     endpointConfig: {
@@ -109,5 +113,20 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
       endpointConfigName: candidate.endpointConfigName,
       tags,
     },
+  };
+}
+
+/**
+ * The container environment the Hugging Face inference toolkit reads to download and serve a Hub
+ * model: `HF_MODEL_ID`, `HF_TASK` and `HF_MODEL_REVISION` (aws/sagemaker-huggingface-inference-toolkit,
+ * transformers_utils.py @ 24c423ca8562e3d1ec5814b0964f2ad78edbdaa9 and mms_model_server.py
+ * @ 0a0cc3d738ae050bef44f148d19485c6e316fbe2). Never `HF_API_TOKEN`: see docs/decisions.md §47.
+ */
+export function hubEnvironment(hub: HubModel | undefined): Record<string, string> {
+  if (hub === undefined) return {};
+  return {
+    HF_MODEL_ID: hub.modelId,
+    ...(hub.task === undefined ? {} : { HF_TASK: hub.task }),
+    ...(hub.revision === undefined ? {} : { HF_MODEL_REVISION: hub.revision }),
   };
 }

@@ -21,7 +21,7 @@ export interface CreateModelRequest {
   readonly ExecutionRoleArn: string;
   readonly PrimaryContainer: {
     readonly Image: string;
-    readonly ModelDataUrl: string;
+    readonly ModelDataUrl?: string;
     readonly Environment: Readonly<Record<string, string>>;
   };
   readonly Tags?: readonly SageMakerTag[];
@@ -66,7 +66,9 @@ export function createModelRequest(spec: ModelSpec, executionRoleArn: string): C
     ExecutionRoleArn: executionRoleArn,
     PrimaryContainer: {
       Image: spec.image,
-      ModelDataUrl: spec.modelDataUrl,
+      // No ModelDataUrl for a Hub model: ContainerDefinition.ModelDataUrl is optional (SageMaker API
+      // reference, https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ContainerDefinition.html).
+      ...(spec.modelDataUrl === undefined ? {} : { ModelDataUrl: spec.modelDataUrl }),
       Environment: { ...spec.environment },
     },
     ...tagsMember(spec.tags),

@@ -29,8 +29,11 @@ export interface SageMakerCompilerOptions {
   readonly executionRoleArn?: string;
 }
 
-/** The run input's framework names → Neo's `InputConfig.Framework` values. */
-const NEO_FRAMEWORKS: Readonly<Record<(typeof FRAMEWORKS)[number], Framework>> = {
+/**
+ * The run input's framework names → Neo's `InputConfig.Framework` values. Neo has no Hugging Face
+ * framework: the run input refuses compilation targets for `huggingface` models.
+ */
+const NEO_FRAMEWORKS: Readonly<Record<Exclude<(typeof FRAMEWORKS)[number], 'huggingface'>, Framework>> = {
   onnx: 'ONNX',
   pytorch: 'PYTORCH',
   tensorflow: 'TENSORFLOW',

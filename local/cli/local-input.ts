@@ -61,7 +61,11 @@ export function onnxOnlyIssues(field: string, framework: unknown): InputIssue[] 
 /** Inputs valid on AWS that local mode cannot run: each named like a schema issue. */
 export function localModeIssues(input: unknown): InputIssue[] {
   if (!isRecord(input)) return [];
-  const issues = onnxOnlyIssues('model.framework', isRecord(input.model) ? input.model.framework : undefined);
+  const framework = isRecord(input.model) ? input.model.framework : undefined;
+  const issues =
+    framework === 'huggingface'
+      ? [huggingfaceIssue(input.model)]
+      : onnxOnlyIssues('model.framework', framework);
   if (input.existingEndpoint !== undefined) {
     issues.push({
       field: 'existingEndpoint',
@@ -71,4 +75,20 @@ export function localModeIssues(input: unknown): InputIssue[] {
     });
   }
   return issues;
+}
+
+/**
+ * A Hugging Face model runs in the Hugging Face DLC on SageMaker, which downloads a Hub model when it
+ * starts: local mode has neither that container nor (by design) the internet.
+ */
+function huggingfaceIssue(model: unknown): InputIssue {
+  const hub = isRecord(model) && isRecord(model.hub) ? model.hub.modelId : undefined;
+  return {
+    field: 'model.framework',
+    given: describeGiven('huggingface') + (typeof hub === 'string' ? ` (Hub model ${hub})` : ''),
+    expected:
+      '"onnx" in local mode: the local model server runs ONNX models only, and local mode works offline, ' +
+      'while a Hugging Face model runs in the Hugging Face DLC on SageMaker, which downloads a Hub model from ' +
+      'the internet when it starts. Plan and run it on AWS: npm run -s runs -- plan --input <file>',
+  };
 }

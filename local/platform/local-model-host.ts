@@ -659,6 +659,12 @@ export class LocalModelHost implements ModelHost {
     // Under this process's scratch folder: swept by the next run if this one is killed.
     this.workDir ??= Promise.resolve(scratchDir('model-host'));
     const directory = join(await this.workDir, endpointName);
+    // Local mode refuses a Hugging Face Hub model before it starts (local/cli/local-input.ts).
+    if (model.modelDataUrl === undefined) {
+      throw new LocalValidationError(
+        `Model ${model.modelName} has no ModelDataUrl: the local model server serves model.tar.gz archives only`,
+      );
+    }
     const archive = await this.options.store.getBytes(model.modelDataUrl);
     await extractModelArchive(archive, directory, model.modelDataUrl);
     return directory;

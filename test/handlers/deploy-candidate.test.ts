@@ -91,7 +91,7 @@ async function deployed(
   runPlan: RunPlan,
   candidateId: string,
   compilations: readonly CompilationState[],
-): Promise<{ image: string; modelDataUrl: string } | undefined> {
+): Promise<{ image: string; modelDataUrl: string | undefined } | undefined> {
   const candidate = runPlan.candidates.find((c) => c.id === candidateId);
   if (candidate === undefined) throw new Error(`no candidate ${candidateId} in the plan`);
   const host = new FakeSageMaker();

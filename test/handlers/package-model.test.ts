@@ -364,3 +364,56 @@ describe('packageModel: a raw model file', () => {
     ]);
   });
 });
+
+describe('packageModel: a Hugging Face Hub model', () => {
+  const HUB = { modelId: 'distilbert/distilbert-base-uncased', task: 'fill-mask' };
+
+  it('packages nothing and gives no model data when no inference code is given', async () => {
+    // Prepare
+    const store = new MemoryObjectStore();
+
+    // Act
+    const packaged = await packageModel(
+      {
+        plan: {
+          runId: 'r1',
+          model: { framework: 'huggingface', environment: {}, hub: HUB, needsPackaging: false },
+        },
+      },
+      { store, logger: silentLogger },
+    );
+
+    // Assert
+    expect([packaged, [...store.objects.keys()]]).toEqual([{ reused: true }, []]);
+  });
+
+  it('packages the inference code alone, under code/, when it is given', async () => {
+    // Prepare
+    const store = new MemoryObjectStore().seed(CODE_URI, INFERENCE_PY);
+
+    // Act
+    const packaged = await packageModel(
+      {
+        plan: {
+          runId: 'r1',
+          model: {
+            framework: 'huggingface',
+            environment: {},
+            hub: HUB,
+            inferenceCodeUri: CODE_URI,
+            packagedUri: OUTPUT_URI,
+            needsPackaging: true,
+          },
+        },
+      },
+      { store, logger: silentLogger },
+    );
+
+    // Assert
+    expect(packaged.modelDataUrl).toBe(OUTPUT_URI);
+    expect(await entriesOf(store, OUTPUT_URI)).toEqual([
+      { path: 'code/', type: 'Directory' },
+      { path: 'code/inference.py', type: 'File' },
+    ]);
+  });
+});

@@ -331,6 +331,70 @@ describe('deploy-candidate entry: compiled candidate', () => {
   });
 });
 
+describe('deploy-candidate entry: Hugging Face Hub model', () => {
+  it('creates the model on the Hugging Face DLC with the Hub settings as environment and no ModelDataUrl', async () => {
+    // Arrange: a Hub model plans no packaging, so "Package model" gives no model data.
+    const hubPlan = await validateAndPlan(
+      {
+        runId: RUN_ID,
+        input: {
+          model: {
+            framework: 'huggingface',
+            frameworkVersion: '4.49.0',
+            pytorchVersion: '2.6.0',
+            hub: { modelId: 'distilbert/distilbert-base-uncased', task: 'fill-mask', revision: 'main' },
+            environment: { SAGEMAKER_MODEL_SERVER_WORKERS: '2' },
+          },
+          payload: { uri: PAYLOAD_URI },
+          candidates: [{ id: 'g4dn', instanceType: 'ml.g4dn.xlarge' }],
+          loadPlan: { steps: [1] },
+          sla: { p95LatencyMs: 100 },
+        },
+      },
+      {
+        store: new MemoryObjectStore().seed(PAYLOAD_URI, '{"inputs":"Paris is the [MASK] of France."}'),
+        artifactsBucket: 'mso-artifacts',
+        allowFileUris: false,
+        servingRegion: 'us-east-1',
+        logger: silentLogger,
+      },
+    );
+    const hubCandidate = hubPlan.candidates[0];
+    if (hubCandidate === undefined) throw new Error('the plan has no candidate');
+    sagemaker.on(CreateModelCommand).resolves({});
+    sagemaker.on(CreateEndpointConfigCommand).resolves({});
+    sagemaker.on(CreateEndpointCommand).resolves({});
+    const { handler } = await import('../../lambdas/deploy-candidate.js');
+
+    // Act
+    await handler(
+      { plan: hubPlan, candidate: hubCandidate, packagedModel: { reused: true }, compilations: [] },
+      fakeContext(),
+    );
+
+    // Assert
+    expect(sagemaker.commandCalls(CreateModelCommand)[0]?.args[0].input).toEqual({
+      ModelName: hubCandidate.modelName,
+      ExecutionRoleArn: ROLE_ARN,
+      PrimaryContainer: {
+        Image:
+          '763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-inference:2.6.0-transformers4.49.0-gpu-py312-cu124-ubuntu22.04',
+        Environment: {
+          HF_MODEL_ID: 'distilbert/distilbert-base-uncased',
+          HF_TASK: 'fill-mask',
+          HF_MODEL_REVISION: 'main',
+          SAGEMAKER_MODEL_SERVER_WORKERS: '2',
+        },
+      },
+      Tags: [
+        { Key: 'mso:candidate-id', Value: 'g4dn' },
+        { Key: 'mso:project', Value: 'model-serving-optimizer' },
+        { Key: 'mso:run-id', Value: RUN_ID },
+      ],
+    });
+  });
+});
+
 describe('check-endpoint entry', () => {
   it('reports an in-service endpoint with its instance type and the shared load start', async () => {
     sagemaker.on(DescribeEndpointCommand).resolves({

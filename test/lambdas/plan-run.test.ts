@@ -231,6 +231,30 @@ describe('plan-run entry', () => {
       expect(writes).toEqual([]);
     });
 
+    it('huggingface.json plans the Hub model with no packaging, reading only its payload', async () => {
+      // Prepare
+      const input: unknown = JSON.parse(
+        readFileSync(join(process.cwd(), 'examples', 'huggingface.json'), 'utf8'),
+      );
+
+      // Act
+      const result = await entry.handler(planEvent({ runId: 'example', input }), fakeContext());
+
+      // Assert
+      const body = JSON.parse(result.body) as { plan: RunPlan };
+      expect([result.statusCode, body.plan.model?.needsPackaging, body.plan.model?.packagedUri]).toEqual([
+        200,
+        false,
+        undefined,
+      ]);
+      expect(callsOf(s3)).toEqual([
+        ['HeadObjectCommand', { Bucket: 'your-artifacts-bucket', Key: 'payloads/sentiment.json' }],
+      ]);
+      const text = formatPlan({ plan: body.plan, runCommand: 'start' });
+      expect(text).toMatch(/^Estimated cost on AWS: \$\d+\.\d\d/m);
+      expect(text).toMatch(/^Load plan: .* about \d+ s of load tests$/m);
+    });
+
     it('gpu-vs-inferentia.json is refused in us-east-1 with the Neo region its ml_inf2 target needs', async () => {
       // Prepare
       const input: unknown = JSON.parse(

@@ -119,6 +119,29 @@ describe('parseAsyncRunInput', () => {
     );
   });
 
+  it('fails when a huggingface endpoint names no base framework, naming endpoint.pytorchVersion', () => {
+    // Act
+    const issues = issuesOf({
+      ...DEPLOY,
+      endpoint: { ...DEPLOY.endpoint, framework: 'huggingface', frameworkVersion: '4.49.0' },
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.pytorchVersion: got nothing, expected exactly one of pytorchVersion and tensorflowVersion: the framework under transformers, such as 2.6.0',
+    ]);
+  });
+
+  it('fails when pytorchVersion is given for another framework', () => {
+    // Act
+    const issues = issuesOf({ ...DEPLOY, endpoint: { ...DEPLOY.endpoint, pytorchVersion: '2.6.0' } });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.pytorchVersion: got "2.6.0", expected no pytorchVersion for pytorch: it is a field of framework "huggingface" models only',
+    ]);
+  });
+
   it('fails when neither endpointName nor endpoint is given', () => {
     expect(issuesOf({ inputs: ['s3://my-bucket/a'] })).toEqual([
       'endpointName: got nothing, expected exactly one of `endpointName` (an existing async endpoint) and `endpoint` (one to deploy for the run)',

@@ -337,6 +337,25 @@ describe('validateAsyncRun: the plan', () => {
     expect(plan.invocation.endpointName).toBe(`mso-${RUN_TOKEN}-ep-async`);
   });
 
+  it('serves a Hugging Face model.tar.gz from the Hugging Face DLC of its transformers and PyTorch versions', async () => {
+    // Act
+    const { plan } = await validate({
+      endpoint: {
+        ...DEPLOYED_ENDPOINT,
+        framework: 'huggingface',
+        frameworkVersion: '4.48.0',
+        pytorchVersion: '2.3.0',
+        instanceType: 'ml.g5.xlarge',
+      },
+      inputs: seededInputs(1),
+    });
+
+    // Assert
+    expect(plan.endpoint.deploy?.image).toBe(
+      '763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-inference:2.3.0-transformers4.48.0-gpu-py311-cu121-ubuntu22.04',
+    );
+  });
+
   it('takes an explicit image over the table', async () => {
     // Arrange
     const image = '123456789012.dkr.ecr.us-east-1.amazonaws.com/my-onnx-server:1.0';

@@ -554,10 +554,12 @@ describe('the image table', () => {
     expect(malformed).toEqual([]);
   });
 
-  it('has no two rows for the same framework, context and version', () => {
+  it('has no two rows for the same framework, context and version (and Hugging Face base framework)', () => {
     // Act
     const keys = IMAGE_TABLE.map(
-      (row) => `${row.framework}|${String(row.compiled)}|${row.platform}|${row.version}`,
+      (row) =>
+        `${row.framework}|${String(row.compiled)}|${row.platform}|${row.version}|` +
+        `${row.baseFramework?.name ?? ''}${row.baseFramework?.version ?? ''}`,
     );
 
     // Assert

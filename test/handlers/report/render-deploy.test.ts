@@ -190,6 +190,59 @@ describe('candidateDeploy', () => {
     expect(deploy.imageSource).toBe('compilation job InferenceImage');
   });
 
+  it('shows a Hugging Face Hub model without model data: Hub settings in Environment, no ModelDataUrl', async () => {
+    // Prepare: a Hub model has no artifact and is not packaged.
+    const runPlan = await validateAndPlan(
+      {
+        runId: RUN_ID,
+        input: {
+          model: {
+            framework: 'huggingface',
+            frameworkVersion: '4.49.0',
+            pytorchVersion: '2.6.0',
+            hub: { modelId: 'distilbert/distilbert-base-uncased', task: 'fill-mask' },
+          },
+          payload: { uri: PAYLOAD_URI },
+          candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
+          loadPlan: { steps: [1], warmupSeconds: 0, stepDurationSeconds: 2 },
+          sla: { p95LatencyMs: 50 },
+        },
+      },
+      {
+        store: new MemoryObjectStore().seed(PAYLOAD_URI, '{"inputs":"a [MASK]"}'),
+        artifactsBucket: 'mso-artifacts',
+        allowFileUris: false,
+        logger: silentLogger,
+      },
+    );
+
+    // Act
+    const shown = candidateDeploy(
+      runPlan,
+      candidateOf(runPlan, 'cpu'),
+      { packagedModel: { reused: true }, compilations: [], region: REGION },
+      false,
+    );
+
+    // Assert
+    if (!('deploy' in shown)) throw new Error(`no deploy: ${shown.deployNote}`);
+    const image =
+      '763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-inference:2.6.0-transformers4.49.0-cpu-py312-ubuntu22.04';
+    expect(shown.deploy.createModel).toEqual({
+      ModelName: '<model-name>',
+      ExecutionRoleArn: '<sagemaker-execution-role-arn>',
+      PrimaryContainer: {
+        Image: image,
+        Environment: { HF_MODEL_ID: 'distilbert/distilbert-base-uncased', HF_TASK: 'fill-mask' },
+      },
+    });
+    expect(cdkSnippet(shown.deploy)).not.toContain('modelDataUrl');
+    expect(deployFacts(shown.deploy)[0]).toBe(
+      `Image ${image} (table: huggingface 4.49.0 uncompiled on x86 CPU (SageMaker Python SDK huggingface.json)); ` +
+        'no model data: the container downloads the Hugging Face Hub model HF_MODEL_ID names.',
+    );
+  });
+
   it('says an existing endpoint has nothing to deploy', async () => {
     // Prepare
     const runPlan = await plan(runInput());

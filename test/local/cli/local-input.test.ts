@@ -101,6 +101,25 @@ describe('localModeIssues', () => {
     ]);
   });
 
+  it('refuses a Hugging Face Hub model, saying why it cannot run offline and to run it on AWS', () => {
+    // Act
+    const issues = localModeIssues({
+      model: { framework: 'huggingface', hub: { modelId: 'distilbert/distilbert-base-uncased' } },
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'model.framework',
+        given: '"huggingface" (Hub model distilbert/distilbert-base-uncased)',
+        expected:
+          '"onnx" in local mode: the local model server runs ONNX models only, and local mode works offline, ' +
+          'while a Hugging Face model runs in the Hugging Face DLC on SageMaker, which downloads a Hub model from ' +
+          'the internet when it starts. Plan and run it on AWS: npm run -s runs -- plan --input <file>',
+      },
+    ]);
+  });
+
   it('finds nothing to refuse in the local example', () => {
     // Act
     const issues = localModeIssues(LOCAL_EXAMPLE);
