@@ -149,15 +149,36 @@ function progressOf(workerIndex: number, step: RunningStep, nowUs: number): Load
   };
 }
 
-/** Emits progress once a second until stopped; a throwing callback ends the events, not the run. */
+/**
+ * Emits progress once a second until stopped, and a step's final figures when it ends (`final`:
+ * the window is over, so the event's phase is `drain` and its figures cover the whole window; the
+ * ticks alone would leave them up to a second short, and on a terminal the next step's line would
+ * replace them). A throwing callback ends the events, not the run.
+ */
 function startProgressTicker(
   clock: Clock,
   current: () => RunningStep | undefined,
   emit: (event: LoadTestProgress) => void,
   workerIndex: number,
-): { stop(): void; failure(): string | undefined } {
+): { stop(): void; final(step: RunningStep): void; failure(): string | undefined } {
   const stopped = new AbortController();
   let failure: string | undefined;
+  // A step's window-end figures once: a tick that lands after the window already gave them.
+  let drained: RunningStep | undefined;
+  const send = (step: RunningStep): void => {
+    if (failure !== undefined) return;
+    const event = progressOf(workerIndex, step, clock.nowUs());
+    if (event.phase === 'drain') {
+      if (drained === step) return;
+      drained = step;
+    }
+    try {
+      emit(event);
+    } catch (error) {
+      failure = describeError(error);
+      stopped.abort();
+    }
+  };
   // A function, not the property: the compiler would otherwise assume it cannot change in the loop.
   const isStopped = (): boolean => stopped.signal.aborted;
   void (async () => {
@@ -167,19 +188,14 @@ function startProgressTicker(
       if (isStopped()) return;
       nextUs += 1_000_000;
       const step = current();
-      if (step === undefined) continue;
-      try {
-        emit(progressOf(workerIndex, step, clock.nowUs()));
-      } catch (error) {
-        failure = describeError(error);
-        return;
-      }
+      if (step !== undefined) send(step);
     }
   })();
   return {
     stop: () => {
       stopped.abort();
     },
+    final: send,
     failure: () => failure,
   };
 }
@@ -324,6 +340,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       await work;
     }
     run.signal.removeEventListener('abort', cutShort);
+    if (!cut && !deadlineHit && !run.signal.aborted) ticker?.final(running);
     const where = `step ${stepIndex + 1} (${describeLoad(load, plan.model)})`;
     if (run.signal.aborted)
       return { reason: 'aborted', detail: `cancelled during ${where}; that step is left out` };

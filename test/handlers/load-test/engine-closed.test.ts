@@ -344,4 +344,25 @@ describe('runLoadTest, closed model', () => {
     expect(events[2]?.tps).toBeGreaterThanOrEqual(198);
     expect(events[2]?.p95Ms).toBeCloseTo(10, 1);
   });
+
+  it('reports each step’s final figures over its whole window when the step ends, once', async () => {
+    // Arrange: steps 1 and 2 of 2.5 s windows: the ticks fall mid-window at the end of step 1.
+    const events: LoadTestProgress[] = [];
+
+    // Act
+    await runSingle(
+      { steps: [1, 2], warmupSeconds: 0, stepDurationSeconds: 2.5 },
+      (clock) => new ScriptedTransport(clock, () => ({ latencyUs: 10_000 })),
+      LOOSE_SLA,
+      { onProgress: (event) => events.push(event) },
+    );
+
+    // Assert: one drain per step, over the whole 2.5 s window: the requests finishing at its very end
+    // (1, then 2) not counted as completed: 249 ÷ 2.5 s and 498 ÷ 2.5 s.
+    const drains = events.filter((event) => event.phase === 'drain');
+    expect(drains.map((event) => [event.stepIndex, event.requests, event.tps])).toEqual([
+      [0, 250, 99.6],
+      [1, 498, 199.2],
+    ]);
+  });
 });
