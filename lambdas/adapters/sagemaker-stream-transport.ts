@@ -51,7 +51,9 @@ function abortReasonText(signal: AbortSignal): string {
  * (the handler destroys the request on abort; a body that ignored it would be left to drain, and its
  * pieces are no longer passed on: `onPart` is never called after the promise settles).
  */
-export function createSageMakerStreamTransport(options: SageMakerStreamTransportOptions): StreamInvokeTransport {
+export function createSageMakerStreamTransport(
+  options: SageMakerStreamTransportOptions,
+): StreamInvokeTransport {
   const { client, requestTimeoutMs } = options;
   const fixed = {
     EndpointName: options.endpointName,

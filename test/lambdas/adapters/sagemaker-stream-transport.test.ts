@@ -19,7 +19,9 @@ const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (bytes: readonly Uint8Array[]): string[] => bytes.map((part) => new TextDecoder().decode(part));
 
 const REQUEST: InvokeRequest = {
-  body: utf8('{"messages":[{"role":"user","content":"What is Deep Learning?"}],"max_tokens":3,"stream":true}'),
+  body: utf8(
+    '{"messages":[{"role":"user","content":"What is Deep Learning?"}],"max_tokens":3,"stream":true}',
+  ),
   contentType: 'application/json',
   accept: 'text/event-stream',
 };
@@ -91,13 +93,36 @@ describe('SageMaker stream transport', () => {
     expect(calls.flatMap((call) => validateCommand(call.args[0] as never)).map(formatViolation)).toEqual([]);
   });
 
+  it('is refused by the conformance check when the endpoint name breaks the model pattern', async () => {
+    // Prepare
+    runtime.on(InvokeEndpointWithResponseStreamCommand).resolves({ Body: eventStream([]) });
+    const transport = createSageMakerStreamTransport({
+      client,
+      endpointName: 'msopt_run',
+      requestTimeoutMs: 65_000,
+    });
+
+    // Act
+    await transport.invokeStream(REQUEST, never, () => undefined);
+
+    // Assert
+    const calls = runtime.commandCalls(InvokeEndpointWithResponseStreamCommand);
+    expect(calls.flatMap((call) => validateCommand(call.args[0] as never)).map(formatViolation)).toEqual([
+      'InvokeEndpointWithResponseStream.EndpointName: does not match the pattern ^[a-zA-Z0-9](-*[a-zA-Z0-9])*$; given "msopt_run" (source: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html)',
+    ]);
+  });
+
   it('leaves out the accept header and routing options that are not given', async () => {
     // Prepare
     runtime.on(InvokeEndpointWithResponseStreamCommand).resolves({ Body: eventStream([]) });
     const transport = createSageMakerStreamTransport({ client, endpointName: 'e', requestTimeoutMs: 65_000 });
 
     // Act
-    await transport.invokeStream({ body: REQUEST.body, contentType: 'application/json' }, never, () => undefined);
+    await transport.invokeStream(
+      { body: REQUEST.body, contentType: 'application/json' },
+      never,
+      () => undefined,
+    );
 
     // Assert
     const calls = runtime.commandCalls(InvokeEndpointWithResponseStreamCommand);
@@ -144,7 +169,9 @@ describe('SageMaker stream transport', () => {
       message: 'Your model primary did not complete sending the inference response in the allotted time.',
       ErrorCode: 'ModelInvocationTimeExceeded',
     });
-    runtime.on(InvokeEndpointWithResponseStreamCommand).resolves({ Body: eventStream([chunk('Deep')], { throws: error }) });
+    runtime
+      .on(InvokeEndpointWithResponseStreamCommand)
+      .resolves({ Body: eventStream([chunk('Deep')], { throws: error }) });
     const transport = createSageMakerStreamTransport({ client, endpointName: 'e', requestTimeoutMs: 65_000 });
     const { parts, onPart } = collector();
 
@@ -178,7 +205,13 @@ describe('SageMaker stream transport', () => {
     // Prepare
     runtime
       .on(InvokeEndpointWithResponseStreamCommand)
-      .rejects(new ModelStreamError({ $metadata: { httpStatusCode: 424 }, message: 'reset', ErrorCode: 'StreamBroken' }));
+      .rejects(
+        new ModelStreamError({
+          $metadata: { httpStatusCode: 424 },
+          message: 'reset',
+          ErrorCode: 'StreamBroken',
+        }),
+      );
     const transport = createSageMakerStreamTransport({ client, endpointName: 'e', requestTimeoutMs: 65_000 });
 
     // Act
@@ -243,12 +276,18 @@ describe('SageMaker stream transport', () => {
     const outcome = await transport.invokeStream(REQUEST, never, () => undefined);
 
     // Assert
-    expect(outcome).toEqual({ kind: 'throttled', statusCode: 429, message: 'ThrottlingException: Rate exceeded' });
+    expect(outcome).toEqual({
+      kind: 'throttled',
+      statusCode: 429,
+      message: 'ThrottlingException: Rate exceeded',
+    });
   });
 
   it('fails as a timeout when the stream stalls past the request timeout, and passes no part on after', async () => {
     // Prepare
-    runtime.on(InvokeEndpointWithResponseStreamCommand).resolves({ Body: eventStream([chunk('Deep')], { hang: true }) });
+    runtime
+      .on(InvokeEndpointWithResponseStreamCommand)
+      .resolves({ Body: eventStream([chunk('Deep')], { hang: true }) });
     const transport = createSageMakerStreamTransport({ client, endpointName: 'e', requestTimeoutMs: 50 });
     const { parts, onPart } = collector();
 
@@ -262,7 +301,9 @@ describe('SageMaker stream transport', () => {
 
   it("settles as a timeout with the reason when the step's signal aborts mid-stream, and aborts the SDK call", async () => {
     // Prepare
-    runtime.on(InvokeEndpointWithResponseStreamCommand).resolves({ Body: eventStream([chunk('Deep')], { hang: true }) });
+    runtime
+      .on(InvokeEndpointWithResponseStreamCommand)
+      .resolves({ Body: eventStream([chunk('Deep')], { hang: true }) });
     const transport = createSageMakerStreamTransport({ client, endpointName: 'e', requestTimeoutMs: 65_000 });
     const step = new AbortController();
     setTimeout(() => {
@@ -275,8 +316,7 @@ describe('SageMaker stream transport', () => {
     // Assert
     expect(outcome).toEqual({ kind: 'timeout', message: 'aborted (deadline)' });
     const options = runtime.commandCalls(InvokeEndpointWithResponseStreamCommand)[0]?.args[1] as
-      | { abortSignal?: AbortSignal }
-      | undefined;
+      { abortSignal?: AbortSignal } | undefined;
     expect(options?.abortSignal?.aborted).toBe(true);
   });
 
