@@ -8,7 +8,13 @@ import {
   SageMakerRuntimeServiceException,
 } from '@aws-sdk/client-sagemaker-runtime';
 import type { ResponseStream } from '@aws-sdk/client-sagemaker-runtime';
+import { HttpResponse } from '@smithy/core/protocols';
+import { EventStreamCodec } from '@smithy/core/event-streams';
+import type { MessageHeaders } from '@smithy/core/event-streams';
+import type { HttpRequest } from '@smithy/types';
+import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { mockClient } from 'aws-sdk-client-mock';
+import { Readable } from 'node:stream';
 import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
 import { createStreamParser, invokeStreamed } from '../../../handlers/load-test/streaming/index.js';
 import { createSageMakerStreamTransport } from '../../../lambdas/adapters/sagemaker-stream-transport.js';
@@ -26,11 +32,12 @@ const REQUEST: InvokeRequest = {
   accept: 'text/event-stream',
 };
 const never = new AbortController().signal;
-const runtime = mockClient(SageMakerRuntimeClient);
 const client = new SageMakerRuntimeClient({
   region: 'eu-west-1',
   credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
 });
+// Only this client's `send` is replaced: the wire tests below use clients of their own.
+const runtime = mockClient(client);
 
 /** An OpenAI-compatible chunk as vLLM writes it (`data: {...}` and a blank line). */
 const chunk = (content: string, finishReason: string | null = null): string =>
@@ -203,15 +210,13 @@ describe('SageMaker stream transport', () => {
 
   it('reads a ModelStreamError the operation answers with before any part as the stream error it is', async () => {
     // Prepare
-    runtime
-      .on(InvokeEndpointWithResponseStreamCommand)
-      .rejects(
-        new ModelStreamError({
-          $metadata: { httpStatusCode: 424 },
-          message: 'reset',
-          ErrorCode: 'StreamBroken',
-        }),
-      );
+    runtime.on(InvokeEndpointWithResponseStreamCommand).rejects(
+      new ModelStreamError({
+        $metadata: { httpStatusCode: 424 },
+        message: 'reset',
+        ErrorCode: 'StreamBroken',
+      }),
+    );
     const transport = createSageMakerStreamTransport({ client, endpointName: 'e', requestTimeoutMs: 65_000 });
 
     // Act
@@ -332,5 +337,104 @@ describe('SageMaker stream transport', () => {
     // Assert
     expect(outcome).toEqual({ kind: 'timeout', message: 'aborted (step over)' });
     expect(runtime.commandCalls(InvokeEndpointWithResponseStreamCommand)).toEqual([]);
+  });
+});
+
+/** An event-stream message as SageMaker frames it (AWS event stream encoding, restJson1 events). */
+function frame(headers: Record<string, string>, body: Uint8Array): Uint8Array {
+  const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  const encoded: MessageHeaders = {};
+  for (const [name, value] of Object.entries(headers)) encoded[name] = { type: 'string', value };
+  return codec.encode({ headers: encoded, body });
+}
+
+const payloadPart = (part: string): Uint8Array =>
+  frame(
+    { ':message-type': 'event', ':event-type': 'PayloadPart', ':content-type': 'application/octet-stream' },
+    utf8(part),
+  );
+
+/**
+ * A real runtime client (serializer, SigV4, event-stream deserializer) over a request handler that
+ * records the signed request and answers 200 with these frames, one network chunk each.
+ */
+function wireClient(frames: readonly Uint8Array[]): { client: SageMakerRuntimeClient; sent: HttpRequest[] } {
+  const sent: HttpRequest[] = [];
+  const requestHandler = {
+    handle(request: HttpRequest) {
+      sent.push(request);
+      return Promise.resolve({
+        response: new HttpResponse({
+          statusCode: 200,
+          headers: { 'content-type': 'application/vnd.amazon.eventstream' },
+          body: Readable.from(frames.map((bytes) => Buffer.from(bytes))),
+        }),
+      });
+    },
+    updateHttpClientConfig: () => undefined,
+    httpHandlerConfigs: () => ({}),
+  };
+  const wired = new SageMakerRuntimeClient({
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+    maxAttempts: 1,
+    requestHandler,
+  });
+  return { client: wired, sent };
+}
+
+describe('SageMaker stream transport on the wire', () => {
+  it('POSTs to invocations-response-stream and hands over the decoded payload parts', async () => {
+    // Prepare
+    const { client: wired, sent } = wireClient([payloadPart(chunk('Deep')), payloadPart('data: [DONE]\n\n')]);
+    const transport = createSageMakerStreamTransport({
+      client: wired,
+      endpointName: 'msopt-run-42-c3',
+      requestTimeoutMs: 65_000,
+    });
+    const { parts, onPart } = collector();
+
+    // Act
+    const outcome = await transport.invokeStream(REQUEST, never, onPart);
+
+    // Assert
+    expect(outcome).toEqual({ kind: 'ok' });
+    expect(text(parts)).toEqual([chunk('Deep'), 'data: [DONE]\n\n']);
+    expect(sent[0]?.method).toBe('POST');
+    expect(sent[0]?.hostname).toBe('runtime.sagemaker.eu-west-1.amazonaws.com');
+    expect(sent[0]?.path).toBe('/endpoints/msopt-run-42-c3/invocations-response-stream');
+    expect(sent[0]?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-amzn-sagemaker-accept': 'text/event-stream',
+    });
+  });
+
+  it('reads a ModelStreamError exception frame as the outcome it maps to', async () => {
+    // Prepare
+    const error = frame(
+      {
+        ':message-type': 'exception',
+        ':exception-type': 'ModelStreamError',
+        ':content-type': 'application/json',
+      },
+      utf8(JSON.stringify({ Message: 'connection reset', ErrorCode: 'StreamBroken' })),
+    );
+    const { client: wired } = wireClient([payloadPart(chunk('Deep')), error]);
+    const transport = createSageMakerStreamTransport({
+      client: wired,
+      endpointName: 'e',
+      requestTimeoutMs: 65_000,
+    });
+    const { parts, onPart } = collector();
+
+    // Act
+    const outcome = await transport.invokeStream(REQUEST, never, onPart);
+
+    // Assert
+    expect(outcome).toEqual({
+      kind: 'client-error',
+      message: 'ModelStreamError StreamBroken: connection reset',
+    });
+    expect(text(parts)).toEqual([chunk('Deep')]);
   });
 });
