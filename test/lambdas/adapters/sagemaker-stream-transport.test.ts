@@ -197,7 +197,15 @@ describe('SageMaker stream transport', () => {
   it('fails as throttled on an InternalStreamFailure event', async () => {
     // Prepare
     runtime.on(InvokeEndpointWithResponseStreamCommand).resolves({
-      Body: eventStream([chunk('Deep')], { event: { InternalStreamFailure: { Message: 'try again' } } }),
+      Body: eventStream([chunk('Deep')], {
+        event: {
+          InternalStreamFailure: new InternalStreamFailure({
+            $metadata: {},
+            message: 'try again',
+            Message: 'try again',
+          }),
+        },
+      }),
     });
     const transport = createSageMakerStreamTransport({ client, endpointName: 'e', requestTimeoutMs: 65_000 });
 
@@ -320,8 +328,9 @@ describe('SageMaker stream transport', () => {
 
     // Assert
     expect(outcome).toEqual({ kind: 'timeout', message: 'aborted (deadline)' });
-    const options = runtime.commandCalls(InvokeEndpointWithResponseStreamCommand)[0]?.args[1] as
-      { abortSignal?: AbortSignal } | undefined;
+    const call = runtime.commandCalls(InvokeEndpointWithResponseStreamCommand)[0];
+    // `send(command, options)`: sinon types the call with the command only.
+    const options = (call?.args as unknown[] | undefined)?.[1] as { abortSignal?: AbortSignal } | undefined;
     expect(options?.abortSignal?.aborted).toBe(true);
   });
 
