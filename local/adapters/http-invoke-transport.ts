@@ -59,7 +59,7 @@ export function classifyFailure(
   };
 }
 
-function abortReason(signal: AbortSignal): Error {
+export function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof Error ? reason : new Error(typeof reason === 'string' ? reason : 'aborted');
 }
@@ -73,7 +73,7 @@ function abortReason(signal: AbortSignal): Error {
  * thousands of requests per second is a good share of the transport's allocation (profiled in
  * bench/RESULTS.md, run D). Nothing here reads a response header but the status.
  */
-class Invocation implements Dispatcher.DispatchHandler {
+class Invocation implements LentRequest {
   abort: ((error?: Error) => void) | undefined;
   /** The connection lent to this request, once it has one. */
   client: Client | undefined;
@@ -129,6 +129,18 @@ class Invocation implements Dispatcher.DispatchHandler {
   }
 }
 
+/** What a connection is lent to: one request, its undici handler and how it settles. */
+export interface LentRequest extends Dispatcher.DispatchHandler {
+  readonly signal: AbortSignal;
+  readonly request: Dispatcher.DispatchOptions;
+  /** The connection lent to this request, once it has one. */
+  client: Client | undefined;
+  /** undici's abort for the request, once it is sent. */
+  abort: ((error?: Error) => void) | undefined;
+  /** Settles the request and gives its connection back (`Connections.release`), once. */
+  finish(outcome: InvokeOutcome): void;
+}
+
 /**
  * The transport's connections: one undici Client (one keep-alive socket) each, lent to one request
  * at a time, and requests waiting for one when more are in flight than there are connections
@@ -136,13 +148,13 @@ class Invocation implements Dispatcher.DispatchHandler {
  * client by scanning them all and emits a 'drain' event per response; a stack of idle clients is
  * one pop and one push.
  */
-class Connections {
-  readonly inFlight = new Set<Invocation>();
+export class Connections<T extends LentRequest = LentRequest> {
+  readonly inFlight = new Set<T>();
   private readonly clients: Client[];
   private readonly idle: Client[];
-  private readonly waiting: Invocation[] = [];
+  private readonly waiting: T[] = [];
 
-  constructor(options: HttpInvokeTransportOptions) {
+  constructor(options: Pick<HttpInvokeTransportOptions, 'origin' | 'connections' | 'requestTimeoutMs'>) {
     this.clients = Array.from(
       { length: Math.max(1, options.connections) },
       () =>
@@ -158,7 +170,7 @@ class Connections {
     this.idle = [...this.clients];
   }
 
-  send(invocation: Invocation): void {
+  send(invocation: T): void {
     this.inFlight.add(invocation);
     const client = this.idle.pop();
     if (client === undefined) this.waiting.push(invocation);
@@ -166,7 +178,7 @@ class Connections {
   }
 
   /** Called once per invocation, when it settles: its connection goes to the next in line. */
-  release(invocation: Invocation): void {
+  release(invocation: T): void {
     this.inFlight.delete(invocation);
     const client = invocation.client;
     if (client === undefined) {
@@ -193,7 +205,7 @@ class Connections {
     await Promise.all(this.clients.map((client) => client.close()));
   }
 
-  private dispatch(client: Client, invocation: Invocation): void {
+  private dispatch(client: Client, invocation: T): void {
     invocation.client = client;
     client.dispatch(invocation.request, invocation);
   }

@@ -31,6 +31,7 @@ export const COVERED_OPERATIONS: readonly string[] = [
   'sagemaker:StopCompilationJob',
   'sagemakerRuntime:InvokeEndpoint',
   'sagemakerRuntime:InvokeEndpointAsync',
+  'sagemakerRuntime:InvokeEndpointWithResponseStream',
   's3:GetObject',
   's3:HeadObject',
   's3:ListObjectsV2',
@@ -134,6 +135,7 @@ export const MODEL_REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>>
   'com.amazonaws.sagemaker#VpcConfig': ['SecurityGroupIds', 'Subnets'],
   'com.amazonaws.sagemakerruntime#InvokeEndpointAsyncInput': ['EndpointName', 'InputLocation'],
   'com.amazonaws.sagemakerruntime#InvokeEndpointInput': ['EndpointName', 'Body'],
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput': ['EndpointName', 'Body'],
   'com.amazonaws.s3#GetObjectRequest': ['Bucket', 'Key'],
   'com.amazonaws.s3#HeadObjectRequest': ['Bucket', 'Key'],
   'com.amazonaws.s3#ListObjectsV2Request': ['Bucket'],
@@ -1017,6 +1019,65 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
     pattern: '^(NEW_SESSION)$|^[a-zA-Z0-9](-*[a-zA-Z0-9])*$',
     length: { min: 0, max: 256 },
     source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$EndpointName': {
+    pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9])*$',
+    length: { min: 0, max: 63 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$Body': {
+    length: { min: 0, max: 6291456 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$ContentType': {
+    pattern: '^\\p{ASCII}*$',
+    length: { min: 0, max: 1024 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$Accept': {
+    pattern: '^\\p{ASCII}*$',
+    length: { min: 0, max: 1024 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$CustomAttributes': {
+    pattern: '^\\p{ASCII}*$',
+    length: { min: 0, max: 1024 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$TargetVariant': {
+    pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9])*$',
+    length: { min: 0, max: 63 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$TargetContainerHostname': {
+    pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9])*$',
+    length: { min: 0, max: 63 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$InferenceId': {
+    pattern: '^\\A\\S[\\p{Print}]*\\z$',
+    length: { min: 1, max: 64 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$InferenceComponentName': {
+    pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
+    length: { min: 0, max: 63 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
+  },
+  'com.amazonaws.sagemakerruntime#InvokeEndpointWithResponseStreamInput$SessionId': {
+    pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9])*$',
+    length: { min: 0, max: 256 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html',
   },
   'com.amazonaws.s3#GetObjectRequest$Key': {
     length: { min: 1 },
