@@ -264,7 +264,9 @@ export function candidateFacts(candidate: CandidateReport): string[] {
 /** The routing strategy a candidate named, and why it changed nothing when it did not. */
 function routingLines(candidate: CandidateReport): string[] {
   if (candidate.routingStrategy === undefined) return [];
-  return [`Routing: ${candidate.routingStrategy}${candidate.routingNote === undefined ? '' : ` (${candidate.routingNote})`}`];
+  return [
+    `Routing: ${candidate.routingStrategy}${candidate.routingNote === undefined ? '' : ` (${candidate.routingNote})`}`,
+  ];
 }
 
 function summaryText(label: string, summary: MetricSummary | undefined, unit: string): string[] {

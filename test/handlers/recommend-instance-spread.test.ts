@@ -44,12 +44,16 @@ async function recommendWith(
     },
     { store, logger: silentLogger, measuredLocally: true, now: () => new Date(0), invocations },
   );
-  const text = (file: string): string => new TextDecoder().decode(store.objects.get(`${PREFIX}${file}`)?.body);
+  const text = (file: string): string =>
+    new TextDecoder().decode(store.objects.get(`${PREFIX}${file}`)?.body);
   return { report: JSON.parse(text('report.json')) as Report, markdown: text('report.md') };
 }
 
 /** A reader that records its queries and answers one count per instance, as the local front does. */
-function localReader(counts: readonly number[], asked: EndpointMetricsQuery[] = []): InvocationsPerInstanceReader {
+function localReader(
+  counts: readonly number[],
+  asked: EndpointMetricsQuery[] = [],
+): InvocationsPerInstanceReader {
   return {
     read: (query) => {
       asked.push(query);
@@ -105,7 +109,8 @@ describe('recommend: per-instance figures of a multi-instance candidate', () => 
 
   it('gives the variant’s figure on AWS with the proof’s note, and no max/min it cannot know', async () => {
     // Prepare
-    const note = 'CloudWatch AWS/SageMaker InvocationsPerInstance (Sum over the test’s whole minutes): per variant';
+    const note =
+      'CloudWatch AWS/SageMaker InvocationsPerInstance (Sum over the test’s whole minutes): per variant';
     const reader: InvocationsPerInstanceReader = {
       read: () =>
         Promise.resolve({
@@ -145,7 +150,10 @@ describe('recommend: per-instance figures of a multi-instance candidate', () => 
     const asked: EndpointMetricsQuery[] = [];
 
     // Act
-    const { report } = await recommendWith(plannedCandidate('c1', 'ml.c5.large', 0.102), localReader([1], asked));
+    const { report } = await recommendWith(
+      plannedCandidate('c1', 'ml.c5.large', 0.102),
+      localReader([1], asked),
+    );
 
     // Assert
     expect(asked).toEqual([]);
@@ -167,7 +175,10 @@ describe('recommend: a candidate’s routing strategy', () => {
     const { report, markdown } = await recommendWith(candidate, localReader([]));
 
     // Assert
-    expect(report.candidates[0]).toMatchObject({ routingStrategy: 'LEAST_OUTSTANDING_REQUESTS', routingNote });
+    expect(report.candidates[0]).toMatchObject({
+      routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+      routingNote,
+    });
     expect(markdown).toContain(`- Routing: LEAST_OUTSTANDING_REQUESTS (${routingNote})`);
   });
 

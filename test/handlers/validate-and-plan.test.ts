@@ -87,7 +87,11 @@ describe('validateAndPlan', () => {
     // Prepare
     const input = baseInput({
       candidates: [
-        { instanceType: 'ml.c5.xlarge', initialInstanceCount: 2, routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+        {
+          instanceType: 'ml.c5.xlarge',
+          initialInstanceCount: 2,
+          routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+        },
         { instanceType: 'ml.c5.xlarge' },
       ],
       compilation: { targets: [] },

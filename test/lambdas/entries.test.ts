@@ -296,7 +296,10 @@ describe('deploy-candidate entry: routing strategy', () => {
       {
         plan,
         candidate: routed,
-        packagedModel: { modelDataUrl: `s3://mso-artifacts/runs/${RUN_ID}/model/model.tar.gz`, reused: false },
+        packagedModel: {
+          modelDataUrl: `s3://mso-artifacts/runs/${RUN_ID}/model/model.tar.gz`,
+          reused: false,
+        },
         compilations: [],
       },
       fakeContext(),

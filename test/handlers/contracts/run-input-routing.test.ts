@@ -48,7 +48,10 @@ describe('run input: a candidate’s routingStrategy', () => {
 
   it('accepts RANDOM on a one-instance candidate (the report says it had no effect)', () => {
     // Act
-    const parsed = parseOrThrow(runInputSchema, input({ instanceType: 'ml.c5.large', routingStrategy: 'RANDOM' }));
+    const parsed = parseOrThrow(
+      runInputSchema,
+      input({ instanceType: 'ml.c5.large', routingStrategy: 'RANDOM' }),
+    );
 
     // Assert
     expect(parsed.candidates[0]).toEqual({

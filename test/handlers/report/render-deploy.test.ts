@@ -453,7 +453,12 @@ describe('cdkSnippet: routing', () => {
     const routed = {
       ...input,
       candidates: [
-        { id: 'cpu-x2', instanceType: 'ml.c5.xlarge', initialInstanceCount: 2, routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+        {
+          id: 'cpu-x2',
+          instanceType: 'ml.c5.xlarge',
+          initialInstanceCount: 2,
+          routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+        },
       ],
     };
     const deploy = deployOf(await plan(routed), 'cpu-x2');
@@ -473,9 +478,9 @@ describe('cdkSnippet: routing', () => {
         RoutingConfig: { RoutingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
       },
     ]);
-    const configs = Object.values(Template.fromStack(stack).findResources('AWS::SageMaker::EndpointConfig')).map(
-      (resource: { Properties?: unknown }) => resource.Properties,
-    );
+    const configs = Object.values(
+      Template.fromStack(stack).findResources('AWS::SageMaker::EndpointConfig'),
+    ).map((resource: { Properties?: unknown }) => resource.Properties);
     expect(configs).toEqual([deploy.createEndpointConfig]);
   });
 });

@@ -124,7 +124,9 @@ describe('LocalModelHost with several instances', () => {
     await inService(endpointName);
     const url = host.endpointUrl(endpointName) ?? '';
     const invoke = async (command: Parameters<typeof stubCommand>[0]): Promise<StubAnswer> =>
-      (await (await fetch(`${url}/invocations`, { method: 'POST', body: stubCommand(command) })).json()) as StubAnswer;
+      (await (
+        await fetch(`${url}/invocations`, { method: 'POST', body: stubCommand(command) })
+      ).json()) as StubAnswer;
 
     // Act: a slow request holds one instance; five quick ones follow while it runs.
     const slow = invoke({ sleepMs: 1500 });
