@@ -1,7 +1,13 @@
 import type { RecommendEvent, RunSummary } from './contracts/optimization-state.js';
 import type { LoadTestResult } from './load-test/index.js';
 import { describeError } from './contracts/errors.js';
-import type { EndpointMetrics, EndpointMetricsReader, Logger, ObjectStore } from './ports.js';
+import type {
+  EndpointMetrics,
+  EndpointMetricsReader,
+  InvocationsPerInstanceReader,
+  Logger,
+  ObjectStore,
+} from './ports.js';
 import { buildReport } from './report/build-report.js';
 import {
   compareWithBaseline,
@@ -13,6 +19,7 @@ import { withLocalFiles } from './report/local-files.js';
 import type { Report } from './report/report.js';
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
+import { type InstanceSpread, readInstanceSpread } from './serving/instance-spread.js';
 import { proofDecision } from './serving/prove-target.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
 
@@ -23,6 +30,8 @@ export interface RecommendDeps {
   readonly now: () => Date;
   /** Reads each endpoint's own metrics over its test window; none when absent. */
   readonly metrics?: EndpointMetricsReader;
+  /** Reads how a multi-instance candidate's requests spread over its instances; none when absent. */
+  readonly invocations?: InvocationsPerInstanceReader;
   /** The Region "Deploy candidate" deployed in: the report's deploy requests resolve images there. */
   readonly region?: string;
   /**
@@ -69,6 +78,38 @@ async function readEndpointMetrics(
 }
 
 /**
+ * Each measured candidate of several instances: how its test's requests spread over them, read as
+ * the proof reads its own (one code path, serving/instance-spread.ts). One instance has no spread.
+ */
+async function readInstanceSpreads(
+  event: RecommendEvent,
+  results: ReadonlyMap<string, LoadTestResult>,
+  deps: RecommendDeps,
+): Promise<Map<string, InstanceSpread>> {
+  const found = new Map<string, InstanceSpread>();
+  for (const [candidateId, result] of results) {
+    const candidate = event.plan.candidates.find((c) => c.id === candidateId);
+    const outcome = event.candidates.find((o) => o.candidateId === candidateId);
+    // The count the endpoint ran with ("Check endpoint"), else the planned one.
+    const instances = outcome?.instanceCount ?? candidate?.initialInstanceCount ?? 0;
+    if (candidate === undefined || candidate.kind === 'serverless' || instances < 2) continue;
+    const spread = await readInstanceSpread(
+      deps.invocations,
+      {
+        endpointName: candidate.endpointName,
+        variantName: outcome?.variantName ?? VARIANT_NAME,
+        startEpochMs: result.startEpochMs,
+        endEpochMs: result.finishedEpochMs,
+      },
+      deps.logger,
+      'the test window',
+    );
+    found.set(candidateId, spread);
+  }
+  return found;
+}
+
+/**
  * State "Recommend": reads every measured candidate's load-test result, ranks the candidates that
  * met the SLA under the objective, and writes report.json, report.md and report.html under the
  * run's prefix. The state output is a short summary with pointers and the run's outcome, which
@@ -92,6 +133,9 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     ...(deps.metrics === undefined
       ? {}
       : { endpointMetrics: await readEndpointMetrics(event, results, deps) }),
+    ...(deps.invocations === undefined
+      ? {}
+      : { instanceSpreads: await readInstanceSpreads(event, results, deps) }),
     ...(event.packagedModel === undefined || event.compilations === undefined || deps.region === undefined
       ? {}
       : {

@@ -1,5 +1,4 @@
 import { failureReasonOf } from './contracts/caught-error.js';
-import { describeError } from './contracts/errors.js';
 import type { RecordProofEvent } from './contracts/optimization-state.js';
 import {
   aggregateWorkerResults,
@@ -7,7 +6,7 @@ import {
   lateWorkers,
   type LoadTestResult,
 } from './load-test/index.js';
-import type { InvocationsPerInstance, InvocationsPerInstanceReader, Logger, ObjectStore } from './ports.js';
+import type { InvocationsPerInstanceReader, Logger, ObjectStore } from './ports.js';
 import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
 import type { Report } from './report/report.js';
@@ -19,6 +18,7 @@ import {
   type ProofRequest,
   type ServeTargetProof,
 } from './serving/prove-target.js';
+import { type InstanceSpread, readInstanceSpread } from './serving/instance-spread.js';
 import { readWorkerResult } from './shared/load-test-results.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
 
@@ -139,37 +139,27 @@ function correctionOf(event: RecordProofEvent, proof: ServeTargetProof): ProofRe
   return instances === undefined ? undefined : correctedRequest(event.plan.runId, request, instances);
 }
 
-/**
- * The proof's per-instance spread over the test's window. Context, not the verdict: a reader that
- * fails or finds nothing leaves a note instead of failing the proof.
- */
+/** The proof's per-instance spread over the test's window (serving/instance-spread.ts). */
 async function readSpread(
   event: RecordProofEvent,
   merged: LoadTestResult | undefined,
   deps: RecordProofDeps,
-): Promise<Pick<ServeTargetProof, 'perInstance' | 'perInstanceNote'>> {
+): Promise<InstanceSpread> {
   const { deployment } = event;
-  if (deps.invocations === undefined || deployment === undefined || merged === undefined) {
+  if (deployment === undefined || merged === undefined) {
     return { perInstanceNote: 'not read: no per-instance reader here' };
   }
-  let found: InvocationsPerInstance | undefined;
-  try {
-    found = await deps.invocations.read({
+  return readInstanceSpread(
+    deps.invocations,
+    {
       endpointName: deployment.endpointName,
       variantName: deployment.variantName ?? VARIANT_NAME,
       startEpochMs: merged.startEpochMs,
       endEpochMs: merged.finishedEpochMs,
-    });
-  } catch (error) {
-    deps.logger.warn('Invocations per instance unavailable', { error: describeError(error) });
-    return { perInstanceNote: `unavailable (${describeError(error)})` };
-  }
-  if (found === undefined) {
-    return {
-      perInstanceNote: 'none recorded for the proof’s window yet (CloudWatch can lag a minute or two)',
-    };
-  }
-  return { perInstance: found.instances, perInstanceNote: found.note };
+    },
+    deps.logger,
+    'the proof’s window',
+  );
 }
 
 function round(value: number, digits: number): number {

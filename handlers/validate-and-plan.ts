@@ -576,6 +576,7 @@ function planCandidate(runId: string, input: RunInput, expanded: ExpandedCandida
     instanceType: candidate.instanceType,
     initialInstanceCount: candidate.initialInstanceCount,
     ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
+    ...(candidate.routingStrategy === undefined ? {} : { routingStrategy: candidate.routingStrategy }),
     environment,
     ...names,
     usdPerHour,

@@ -1,13 +1,17 @@
 import type { RecommendEvent } from '../handlers/contracts/optimization-state.js';
 import { recommend } from '../handlers/recommend.js';
 import { CloudWatchEndpointMetrics } from './adapters/cloudwatch-endpoint-metrics.js';
+import { CloudWatchInvocationsPerInstance } from './adapters/cloudwatch-invocations-per-instance.js';
 import { createCloudWatchClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { region, s3Store } from './wiring.js';
 
 const store = s3Store();
 /** Each candidate's ModelLatency, OverheadLatency and utilization over its test window. */
-const metrics = new CloudWatchEndpointMetrics({ client: createCloudWatchClient() });
+const cloudWatch = createCloudWatchClient();
+const metrics = new CloudWatchEndpointMetrics({ client: cloudWatch });
+/** A multi-instance candidate's InvocationsPerInstance, as "Record proof" reads the proof's. */
+const invocations = new CloudWatchInvocationsPerInstance({ client: cloudWatch });
 const awsRegion = region();
 
 /** State "Recommend": measured on AWS, so the report does not carry the local-mode caveat. */
@@ -16,6 +20,7 @@ export const handler = defineStep((event: RecommendEvent, { logger }) =>
     store,
     logger,
     metrics,
+    invocations,
     region: awsRegion,
     measuredLocally: false,
     now: () => new Date(),

@@ -166,6 +166,7 @@ export function createStepHandlers(
         region: deps.region,
         now,
         ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+        ...(deps.invocations === undefined ? {} : { invocations: deps.invocations }),
         ...(deps.localFileOf === undefined ? {} : { localFileOf: deps.localFileOf }),
       }),
     'record-proof': (payload) =>

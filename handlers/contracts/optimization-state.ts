@@ -1,6 +1,6 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { LoadPlan } from '../load-test/plan.js';
-import type { HostedResourceNames } from '../ports.js';
+import type { HostedResourceNames, RoutingStrategy } from '../ports.js';
 import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
 import type { ModelPackageRef } from './model-package.js';
@@ -241,6 +241,8 @@ export interface PlannedCandidate {
   readonly initialInstanceCount: number;
   readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
   readonly compiledFor?: string;
+  /** The candidate's `routingStrategy`: its variant's `RoutingConfig`; absent, SageMaker routes at random. */
+  readonly routingStrategy?: RoutingStrategy;
   /** Model environment, then the candidate's, then its environment-range combination. */
   readonly environment: Readonly<Record<string, string>>;
   readonly modelName: string;

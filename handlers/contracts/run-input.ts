@@ -6,6 +6,7 @@ import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
 import { availabilitySchema, proveSchema, scalingSchema, servingInputIssues } from './serving-input.js';
 import { modelPackageSchema } from './model-package.js';
 import { userTagsSchema } from './tags.js';
+import { RoutingStrategies } from '../ports.js';
 
 /**
  * The run input of the optimization workflow: one schema, used by the first state ("Validate and
@@ -344,6 +345,19 @@ const candidateIdSchema = z.string().regex(/^[a-z0-9](-?[a-z0-9]){0,23}$/, {
   message: 'a short kebab-case id (letters, digits, dashes; ≤ 24)',
 });
 
+/**
+ * The routing strategies a candidate can name. SageMaker's `RoutingStrategy` enum (the
+ * `RoutingStrategy` export of @aws-sdk/client-sagemaker, generated from the SageMaker API model)
+ * also has `PREFIX_AWARE`, which needs a `PrefixAwareRoutingConfig` (prefix length, concurrency
+ * threshold) for requests that share prompt prefixes: not offered until a candidate can carry it.
+ * SageMaker API reference, ProductionVariantRoutingConfig:
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ProductionVariantRoutingConfig.html
+ */
+export const ROUTING_STRATEGIES = [
+  RoutingStrategies.random,
+  RoutingStrategies.leastOutstandingRequests,
+] as const;
+
 const realtimeCandidateSchema = z.strictObject({
   id: candidateIdSchema.optional(),
   instanceType: instanceTypeSchema,
@@ -353,6 +367,16 @@ const realtimeCandidateSchema = z.strictObject({
    * Checked against the instance type in the superRefine below, so that a g5 candidate hears why.
    */
   compiledFor: z.string().min(1).optional(),
+  /**
+   * How the endpoint spreads requests over its instances (`RoutingConfig.RoutingStrategy`); absent:
+   * SageMaker's random routing. Meaningful from two instances on: this count, or the count the
+   * target sizes and the proof deploys (docs/decisions.md §48).
+   */
+  routingStrategy: z
+    .enum(ROUTING_STRATEGIES, {
+      message: `one of ${ROUTING_STRATEGIES.join(', ')} (SageMaker's ProductionVariantRoutingConfig.RoutingStrategy)`,
+    })
+    .optional(),
   environment: environmentSchema,
 });
 
@@ -376,6 +400,17 @@ const serverlessCandidateSchema = z.strictObject({
     ),
     maxConcurrency: z.int().min(1).max(200).default(10),
   }),
+  /**
+   * Refused by name rather than as an unknown field: a serverless endpoint has no instances to
+   * route between, and SageMaker documents RoutingConfig for instance-backed variants only.
+   */
+  routingStrategy: z
+    .never({
+      message:
+        'no routingStrategy on a serverless candidate: SageMaker routes between the instances of an ' +
+        'instance-backed variant only; remove it, or give the candidate an instanceType',
+    })
+    .optional(),
   environment: environmentSchema,
 });
 

@@ -44,6 +44,7 @@ import type {
   ReportStep,
   RunNoise,
 } from './report.js';
+import type { InstanceSpread } from '../serving/instance-spread.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;
@@ -56,6 +57,8 @@ export interface BuildReportInput {
   readonly endpointMetrics?: ReadonlyMap<string, EndpointMetrics | string>;
   /** What "Deploy candidate" read: with it, each candidate carries the requests it was deployed with. */
   readonly deployment?: DeploymentContext;
+  /** How each measured multi-instance candidate's requests spread over its instances, by id. */
+  readonly instanceSpreads?: ReadonlyMap<string, InstanceSpread>;
 }
 
 function round(value: number, digits: number): number {
@@ -429,6 +432,25 @@ export function outcomeSentence(
   }
 }
 
+/**
+ * The candidate's routing strategy, and a note when it had nothing to route between: a strategy on
+ * one instance changes nothing in the test, only on the count the target sizes and the proof deploys.
+ */
+function routingFields(
+  planned: PlannedCandidate,
+  instances: number,
+): Pick<CandidateReport, 'routingStrategy' | 'routingNote'> {
+  const strategy = planned.routingStrategy;
+  if (strategy === undefined) return {};
+  if (instances !== 1) return { routingStrategy: strategy };
+  return {
+    routingStrategy: strategy,
+    routingNote:
+      `routingStrategy ${strategy} had no effect on this test: one instance has nothing to route between; ` +
+      'it applies to a deployment of several instances (the count for the target, the proof)',
+  };
+}
+
 function metricsFields(
   metrics: EndpointMetrics | string | undefined,
 ): Pick<CandidateReport, 'endpointMetrics' | 'endpointMetricsNote'> {
@@ -527,6 +549,7 @@ export function buildReport(input: BuildReportInput): Report {
       ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
       compiled: candidate.compiledFor !== undefined,
       ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
+      ...routingFields(planned, candidate.initialInstanceCount),
       environment: candidate.environment,
       priceSource: candidate.priceSource,
       ...(candidate.usdPerHour === undefined
@@ -612,6 +635,7 @@ export function buildReport(input: BuildReportInput): Report {
         : { runCostUsd: round((m.costPerHourUsd * runSeconds) / 3600, 4) }),
       ...(outcome?.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
       ...metricsFields(input.endpointMetrics?.get(candidate.id)),
+      ...input.instanceSpreads?.get(candidate.id),
       verdict,
       reason,
     };

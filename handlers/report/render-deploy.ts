@@ -62,6 +62,9 @@ export function cdkSnippet(deploy: CandidateDeploy): string {
     modelName: v.ModelName,
     ...(v.InstanceType === undefined ? {} : { instanceType: v.InstanceType }),
     ...(v.InitialInstanceCount === undefined ? {} : { initialInstanceCount: v.InitialInstanceCount }),
+    ...(v.RoutingConfig === undefined
+      ? {}
+      : { routingConfig: { routingStrategy: v.RoutingConfig.RoutingStrategy } }),
     ...(v.ServerlessConfig === undefined
       ? {}
       : {

@@ -8,6 +8,7 @@ import { serveTargetMarkdown } from './render-serve-target.js';
 import { highNoiseWarning } from './noise.js';
 import { sweepMarkdown } from './render-sweep.js';
 import type { CandidateReport, CandidateVerdict, RerunRanges, Report, ReportStep } from './report.js';
+import { instanceSpreadText } from '../serving/instance-spread.js';
 
 /*
  * report.md, and the content both renderers share: the Markdown and the HTML page show the same
@@ -243,6 +244,7 @@ export function candidateFacts(candidate: CandidateReport): string[] {
   return [
     `Price: ${candidate.costPerHourUsd === undefined ? NONE : `${usd(candidate.costPerHourUsd)}/h`} (${priceSourceText(candidate.priceSource)})`,
     ...(candidate.configurationNote === undefined ? [] : [`Configuration: ${candidate.configurationNote}`]),
+    ...routingLines(candidate),
     ...(candidate.stoppedBecause === undefined ? [] : [`Load test stopped: ${candidate.stoppedBecause}`]),
     ...(candidate.saturationNote === undefined ? [] : [`Saturation: ${candidate.saturationNote}`]),
     ...roundLines(candidate),
@@ -250,9 +252,20 @@ export function candidateFacts(candidate: CandidateReport): string[] {
       ? []
       : [`Endpoint cost during the test: ${usd(candidate.runCostUsd)}`]),
     ...endpointMetricsLines(candidate),
+    ...(candidate.perInstance === undefined && candidate.perInstanceNote === undefined
+      ? []
+      : [`Per instance: ${instanceSpreadText(candidate)}`]),
     ...(candidate.resultUri === undefined
       ? []
       : [`Raw result: ${candidate.resultFile ?? candidate.resultUri}`]),
+  ];
+}
+
+/** The routing strategy a candidate named, and why it changed nothing when it did not. */
+function routingLines(candidate: CandidateReport): string[] {
+  if (candidate.routingStrategy === undefined) return [];
+  return [
+    `Routing: ${candidate.routingStrategy}${candidate.routingNote === undefined ? '' : ` (${candidate.routingNote})`}`,
   ];
 }
 

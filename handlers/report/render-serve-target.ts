@@ -1,3 +1,5 @@
+import { RoutingStrategies } from '../ports.js';
+import { instanceSpreadText } from '../serving/instance-spread.js';
 import type { ServeTargetProof } from '../serving/prove-target.js';
 import type { ServeTarget } from '../serving/serve-target.js';
 import { escapeMarkdown } from './render-markdown.js';
@@ -35,9 +37,23 @@ export function serveTargetFacts(st: ServeTarget): string[] {
   return [
     ...(st.atTarget === undefined ? [] : [`Sizing: ${st.atTarget.note}.`]),
     `Availability: at least ${st.minInstances} instance${st.minInstances === 1 ? '' : 's'}; headroom ${st.headroom} of each instance's sustainable TPS.`,
+    ...routingFacts(st),
     `${st.provenNote.charAt(0).toUpperCase()}${st.provenNote.slice(1)}.`,
     ...proofFacts(st.proof),
     ...st.warnings.map((warning) => `Warning: ${warning}.`),
+  ];
+}
+
+/** How the instances share the requests: what the deploy requests' RoutingConfig says. */
+function routingFacts(st: ServeTarget): string[] {
+  if (st.routingStrategy === undefined) return [];
+  const how =
+    st.routingStrategy === RoutingStrategies.leastOutstandingRequests
+      ? 'each request goes to an instance with more capacity to process it'
+      : 'each request goes to an instance chosen at random, SageMaker’s default';
+  return [
+    `Routing: ${st.routingStrategy} (the candidate’s routingStrategy): ${how}; the deploy requests and ` +
+      'the proof carry it as the variant’s RoutingConfig.',
   ];
 }
 
@@ -45,10 +61,7 @@ export function serveTargetFacts(st: ServeTarget): string[] {
 function proofFacts(proof: ServeTargetProof | undefined): string[] {
   if (proof?.measured === undefined) return [];
   const m = proof.measured;
-  const spread =
-    proof.perInstance === undefined
-      ? `Per instance: ${proof.perInstanceNote ?? 'not read'}.`
-      : `Per instance: ${proof.perInstance.map((i) => `${i.instance} ${i.invocations}`).join(', ')} invocations (${proof.perInstanceNote ?? ''}).`;
+  const spread = `Per instance: ${instanceSpreadText(proof)}.`;
   const previous = proof.previous;
   return [
     `Proof at ${proof.targetTps} TPS on ${proof.instances ?? '?'} instance(s), ${m.workers} worker(s): ${m.tps} TPS, p95 ${m.p95Ms} ms, p99 ${m.p99Ms} ms, error rate ${m.errorRate}.`,

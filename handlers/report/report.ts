@@ -5,7 +5,8 @@ import type { SweepGrid } from './sweep-factors.js';
 import type { BaselineComparison } from './registry-baseline.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
-import type { EndpointMetrics } from '../ports.js';
+import type { EndpointMetrics, RoutingStrategy } from '../ports.js';
+import type { InstanceShare } from '../serving/instance-spread.js';
 import type { ServeTarget } from '../serving/serve-target.js';
 import type { CandidateAtTarget } from '../serving/target-sizing.js';
 import type { PooledNoise } from './rerun-interval.js';
@@ -92,6 +93,10 @@ export interface CandidateReport {
   readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
   readonly compiled: boolean;
   readonly compiledFor?: string;
+  /** The candidate's `routingStrategy`, when it named one (SageMaker's RANDOM otherwise). */
+  readonly routingStrategy?: RoutingStrategy;
+  /** Why the routing strategy changed nothing in the test (one instance), when it did not. */
+  readonly routingNote?: string;
   readonly environment: Readonly<Record<string, string>>;
   readonly status: 'MEASURED' | 'MEASUREMENT_PROBLEM' | 'SKIPPED' | 'FAILED';
   readonly failureReason?: string;
@@ -150,6 +155,15 @@ export interface CandidateReport {
   readonly endpointMetrics?: EndpointMetrics;
   /** Why endpoint metrics are missing, when they were looked for and not found. */
   readonly endpointMetricsNote?: string;
+  /**
+   * A measured candidate of several instances: how the test's requests spread over them (one count
+   * per instance locally; on AWS the variant's `InvocationsPerInstance`, one entry), from the same
+   * reader and note as the proof's (serving/instance-spread.ts).
+   */
+  readonly perInstance?: readonly InstanceShare[];
+  /** Busiest ÷ least busy instance; only with one count per instance. */
+  readonly perInstanceImbalance?: number;
+  readonly perInstanceNote?: string;
   /**
    * The CreateModel, CreateEndpointConfig and CreateEndpoint requests the workflow sent for it, names
    * and role as placeholders (report/deploy-requests.ts). Absent, with `deployNote`, when it created

@@ -4,6 +4,7 @@ import { RUN_LIMITS } from '../contracts/run-input.js';
 import { type LoadPlan, stepPeriodMs } from '../load-test/plan.js';
 import type { StepResult } from '../load-test/results.js';
 import { workersForArrivalRate } from '../load-test/worker-ceiling.js';
+import type { InstanceShare } from './instance-spread.js';
 
 /**
  * "Prove the target" (issue #15, item 2): after "Recommend", the candidate that serves the target is
@@ -42,11 +43,7 @@ export interface ProofRequest {
   readonly loadPlan: LoadPlan;
 }
 
-/** One instance's share of the proof's requests. */
-export interface InstanceShare {
-  readonly instance: string;
-  readonly invocations: number;
-}
+export type { InstanceShare };
 
 /** report.json's `serveTarget.proof`. */
 export interface ServeTargetProof {
@@ -66,6 +63,8 @@ export interface ServeTargetProof {
   };
   /** Per instance (locally, from the routing front) or the variant's per-instance figure (AWS). */
   readonly perInstance?: readonly InstanceShare[];
+  /** Busiest ÷ least busy instance (instance-spread.ts); only with one count per instance. */
+  readonly perInstanceImbalance?: number;
   /** Where `perInstance` comes from and what it covers, or why it is missing. */
   readonly perInstanceNote?: string;
   /** One sentence: what held or not, and what to do. */

@@ -5,6 +5,7 @@ import {
   DEFAULT_SCALE_IN_COOLDOWN_SECONDS,
   DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
 } from '../contracts/serving-input.js';
+import type { RoutingStrategy } from '../ports.js';
 import { proofDecision, type ServeTargetProof } from './prove-target.js';
 import { type ScalingPolicy, scalingPolicyFor } from './scaling-policy.js';
 import { type CandidateAtTarget, candidateAtTarget } from './target-sizing.js';
@@ -26,6 +27,11 @@ export interface ServeTarget {
   readonly kind?: PlannedCandidate['kind'];
   readonly instanceType?: string;
   readonly atTarget?: CandidateAtTarget;
+  /**
+   * How the instances at the target share the requests: the candidate's `routingStrategy`, when it
+   * named one (absent: SageMaker's RANDOM). The deploy requests and the proof carry it.
+   */
+  readonly routingStrategy?: RoutingStrategy;
   readonly policy?: ScalingPolicy;
   /** Where the requests apply ("apply to …", "name …"): the endpoint and whether it still exists. */
   readonly endpointNote?: string;
@@ -148,6 +154,7 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
     kind: candidate.kind,
     ...(candidate.instanceType === undefined ? {} : { instanceType: candidate.instanceType }),
     ...(atTarget === undefined ? {} : { atTarget }),
+    ...(candidate.routingStrategy === undefined ? {} : { routingStrategy: candidate.routingStrategy }),
     ...(policy === undefined ? {} : { policy, endpointNote: endpointNote(candidate, plan.cleanupPolicy) }),
     provenNote,
     ...(proof === undefined ? {} : { proof }),

@@ -104,6 +104,7 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
         ...(candidate.instanceType === undefined
           ? {}
           : { instanceType: candidate.instanceType, initialInstanceCount: candidate.initialInstanceCount }),
+        ...(candidate.routingStrategy === undefined ? {} : { routingStrategy: candidate.routingStrategy }),
         ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
       },
       tags,

@@ -55,9 +55,9 @@ export interface CloudWatchInvocationsPerInstanceOptions {
 }
 
 /**
- * `InvocationsPerInstance` of the proof's variant. SageMaker publishes no invocation count per
- * instance, only this one normalized by the variant's instance count: the reader returns it as
- * the variant's one entry (`scope: 'variant'`) and says so, rather than inventing a split.
+ * `InvocationsPerInstance` of a variant over a test (the proof's, or a measured multi-instance
+ * candidate's). SageMaker publishes no invocation count per instance, only this one normalized by
+ * the variant's instance count: the reader returns it as the variant's one entry (`scope: 'variant'`) and says so, rather than inventing a split.
  */
 export class CloudWatchInvocationsPerInstance implements InvocationsPerInstanceReader {
   private readonly client: CloudWatchClient;
@@ -78,7 +78,7 @@ export class CloudWatchInvocationsPerInstance implements InvocationsPerInstanceR
       scope: 'variant',
       instances: [{ instance: `each instance of variant ${query.variantName} (average)`, invocations }],
       note:
-        'CloudWatch AWS/SageMaker InvocationsPerInstance (Sum over the proof’s whole minutes): SageMaker ' +
+        'CloudWatch AWS/SageMaker InvocationsPerInstance (Sum over the test’s whole minutes): SageMaker ' +
         'publishes it per variant, normalized by the instance count, not per instance, so the balance ' +
         'between instances cannot be shown on AWS',
     };

@@ -135,6 +135,7 @@ describe('recordProof', () => {
           { instance: 'i-2', invocations: 149 },
           { instance: 'i-3', invocations: 150 },
         ],
+        perInstanceImbalance: 1.01,
         perInstanceNote: 'counted by the front',
         note,
       },

@@ -83,6 +83,30 @@ describe('validateAndPlan', () => {
     ]);
   });
 
+  it('plans a candidate’s routingStrategy onto it, and none on the candidates that name none', async () => {
+    // Prepare
+    const input = baseInput({
+      candidates: [
+        {
+          instanceType: 'ml.c5.xlarge',
+          initialInstanceCount: 2,
+          routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+        },
+        { instanceType: 'ml.c5.xlarge' },
+      ],
+      compilation: { targets: [] },
+    });
+
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
+
+    // Assert
+    expect(plan.candidates.map((c) => [c.id, c.initialInstanceCount, c.routingStrategy])).toEqual([
+      ['c1-c5-xlarge', 2, 'LEAST_OUTSTANDING_REQUESTS'],
+      ['c2-c5-xlarge', 1, undefined],
+    ]);
+  });
+
   it('records the worst-case history and largest state its limits were checked with', async () => {
     // Act
     const plan = await validateAndPlan({ runId: 'nightly-2026-11-22', input: baseInput() }, deps());

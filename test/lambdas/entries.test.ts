@@ -282,6 +282,50 @@ describe('deploy-candidate entry', () => {
   });
 });
 
+describe('deploy-candidate entry: routing strategy', () => {
+  it('creates the endpoint config with the candidate’s routingStrategy as the variant’s RoutingConfig', async () => {
+    // Arrange
+    sagemaker.on(CreateModelCommand).resolves({});
+    sagemaker.on(CreateEndpointConfigCommand).resolves({});
+    sagemaker.on(CreateEndpointCommand).resolves({});
+    const { handler } = await import('../../lambdas/deploy-candidate.js');
+    const routed = { ...realtime, routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' as const };
+
+    // Act
+    await handler(
+      {
+        plan,
+        candidate: routed,
+        packagedModel: {
+          modelDataUrl: `s3://mso-artifacts/runs/${RUN_ID}/model/model.tar.gz`,
+          reused: false,
+        },
+        compilations: [],
+      },
+      fakeContext(),
+    );
+
+    // Assert
+    expect(sagemaker.commandCalls(CreateEndpointConfigCommand)[0]?.args[0].input).toEqual({
+      EndpointConfigName: routed.endpointConfigName,
+      ProductionVariants: [
+        {
+          VariantName: 'AllTraffic',
+          ModelName: routed.modelName,
+          InstanceType: 'ml.c5.xlarge',
+          InitialInstanceCount: 2,
+          RoutingConfig: { RoutingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+        },
+      ],
+      Tags: [
+        { Key: 'mso:candidate-id', Value: 'c5' },
+        { Key: 'mso:project', Value: 'model-serving-optimizer' },
+        { Key: 'mso:run-id', Value: RUN_ID },
+      ],
+    });
+  });
+});
+
 describe('deploy-candidate entry: compiled candidate', () => {
   it('creates the model on the image the compilation job named, not on model.image', async () => {
     // Arrange

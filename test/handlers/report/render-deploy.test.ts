@@ -446,6 +446,45 @@ describe('cdkSnippet', () => {
   });
 });
 
+describe('cdkSnippet: routing', () => {
+  it('synthesizes a candidate’s routingStrategy as the variant’s RoutingConfig, as the requests carry it', async () => {
+    // Prepare
+    const input = runInput();
+    const routed = {
+      ...input,
+      candidates: [
+        {
+          id: 'cpu-x2',
+          instanceType: 'ml.c5.xlarge',
+          initialInstanceCount: 2,
+          routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+        },
+      ],
+    };
+    const deploy = deployOf(await plan(routed), 'cpu-x2');
+    const stack = new Stack(new App(), 'Snippet');
+
+    // Act
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the report's own snippet, nothing user-written
+    new Function('sagemaker', bodyOf(cdkSnippet(deploy))).call(stack, sagemaker);
+
+    // Assert
+    expect(deploy.createEndpointConfig.ProductionVariants).toEqual([
+      {
+        VariantName: 'AllTraffic',
+        ModelName: '<model-name>',
+        InstanceType: 'ml.c5.xlarge',
+        InitialInstanceCount: 2,
+        RoutingConfig: { RoutingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+      },
+    ]);
+    const configs = Object.values(
+      Template.fromStack(stack).findResources('AWS::SageMaker::EndpointConfig'),
+    ).map((resource: { Properties?: unknown }) => resource.Properties);
+    expect(configs).toEqual([deploy.createEndpointConfig]);
+  });
+});
+
 describe('the report’s deploy section', () => {
   it('fences requests whose environment holds backticks with a longer fence', async () => {
     // Prepare

@@ -3,14 +3,15 @@ import { renderHtmlReport } from '../../../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
 import { serveTargetSummaryLine } from '../../../handlers/report/render-serve-target.js';
 import type { Report } from '../../../handlers/report/report.js';
+import type { PlannedCandidate } from '../../../handlers/contracts/optimization-state.js';
 import type { ServeTargetProof } from '../../../handlers/serving/prove-target.js';
 import { plannedCandidate, reportFrom, SAMPLE_SLA } from './support/sample-report.js';
 
-function targetReport(targetTps: number | undefined) {
+function targetReport(targetTps: number | undefined, extra: Partial<PlannedCandidate> = {}) {
   return reportFrom(
     [
       {
-        candidate: plannedCandidate('large', 'ml.c5.large', 0.102),
+        candidate: plannedCandidate('large', 'ml.c5.large', 0.102, extra),
         steps: [
           { load: 1, tps: 60, medianMs: 10, tailMs: 2 },
           { load: 2, tps: 100, medianMs: 12, tailMs: 2 },
@@ -33,6 +34,29 @@ describe('the "Serve X TPS" section', () => {
     expect(lines).toContain(
       '**9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large)**',
     );
+  });
+
+  it('says how the instances share the requests when the candidate names a routingStrategy', () => {
+    // Act
+    const report = targetReport(600, { routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' });
+    const markdown = renderMarkdownReport(report);
+
+    // Assert
+    expect(report.serveTarget?.routingStrategy).toBe('LEAST_OUTSTANDING_REQUESTS');
+    expect(markdown.split('\n')).toContain(
+      '- Routing: LEAST_OUTSTANDING_REQUESTS (the candidate’s routingStrategy): each request goes to an ' +
+        'instance with more capacity to process it; the deploy requests and the proof carry it as the ' +
+        'variant’s RoutingConfig.',
+    );
+  });
+
+  it('says nothing of routing when the candidate names no strategy (SageMaker’s RANDOM)', () => {
+    // Act
+    const report = targetReport(600);
+
+    // Assert
+    expect(report.serveTarget?.routingStrategy).toBeUndefined();
+    expect(renderMarkdownReport(report)).not.toContain('Routing:');
   });
 
   it('gives the PutScalingPolicy request as a JSON block in report.md', () => {
@@ -147,6 +171,29 @@ describe('the "Serve X TPS" section', () => {
       ]),
     );
   });
+
+  it('gives the busiest ÷ least busy instance with the proof’s spread when it is known', () => {
+    // Prepare
+    const report = withProof(targetReport(600), {
+      status: 'held',
+      measured: { tps: 601.2, p95Ms: 14.5, p99Ms: 19.1, errorRate: 0, workers: 1 },
+      perInstance: [
+        { instance: 'instance-1', invocations: 3300 },
+        { instance: 'instance-2', invocations: 2700 },
+      ],
+      perInstanceImbalance: 1.22,
+      perInstanceNote: 'counted by the local routing front',
+      note: 'proven: 9 × ml.c5.large held p95 14.5 ms at 601.2 TPS (target 600)',
+    });
+
+    // Act
+    const lines = renderMarkdownReport(report).split('\n');
+
+    // Assert
+    expect(lines).toContain(
+      '- Per instance: instance-1 3300, instance-2 2700 invocations (max/min 1.22; counted by the local routing front).',
+    );
+  });
 });
 
 describe('a corrected proof in the "Serve X TPS" section', () => {
@@ -193,7 +240,10 @@ describe('a corrected proof in the "Serve X TPS" section', () => {
 /** The report after "Record proof": the section's proof and its note. */
 function withProof(
   report: Report,
-  proof: Pick<ServeTargetProof, 'status' | 'measured' | 'perInstance' | 'perInstanceNote' | 'note'>,
+  proof: Pick<
+    ServeTargetProof,
+    'status' | 'measured' | 'perInstance' | 'perInstanceImbalance' | 'perInstanceNote' | 'note'
+  >,
 ): Report {
   const st = report.serveTarget;
   if (st === undefined) throw new Error('no serveTarget');

@@ -83,6 +83,19 @@ describe('proofCandidate', () => {
   });
 });
 
+describe('proofCandidate: routing', () => {
+  it('keeps the winner’s routingStrategy, so the proof routes as the candidate was measured', () => {
+    // Prepare
+    const routed = { ...WINNER, routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' as const };
+
+    // Act
+    const proof = proofCandidate('nightly-2026-11-22', routed, 4);
+
+    // Assert
+    expect(proof.routingStrategy).toBe('LEAST_OUTSTANDING_REQUESTS');
+  });
+});
+
 describe('judgeProof', () => {
   const request = { targetTps: 600, instances: 4 };
   const SLA = { p95LatencyMs: 20, maxErrorRate: 0.01 };

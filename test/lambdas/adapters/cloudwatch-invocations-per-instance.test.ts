@@ -81,7 +81,7 @@ describe('CloudWatchInvocationsPerInstance', () => {
       scope: 'variant',
       instances: [{ instance: 'each instance of variant AllTraffic (average)', invocations: 4500 }],
       note:
-        'CloudWatch AWS/SageMaker InvocationsPerInstance (Sum over the proof’s whole minutes): SageMaker publishes it ' +
+        'CloudWatch AWS/SageMaker InvocationsPerInstance (Sum over the test’s whole minutes): SageMaker publishes it ' +
         'per variant, normalized by the instance count, not per instance, so the balance between instances cannot be shown on AWS',
     });
   });

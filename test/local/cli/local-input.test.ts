@@ -35,6 +35,29 @@ describe('examples/local.json', () => {
   });
 });
 
+describe('examples/local-routing.json', () => {
+  it('compares the two routing strategies on the compiled model, ml.c5.large × 2 each, in one short local plan', () => {
+    // Prepare
+    const document = JSON.parse(
+      readFileSync(join(HERE, '..', '..', '..', 'examples', 'local-routing.json'), 'utf8'),
+    ) as Record<string, unknown>;
+
+    // Act
+    const input = runInputSchema.parse(document);
+
+    // Assert
+    expect(
+      input.candidates.map((c) =>
+        'instanceType' in c ? [c.instanceType, c.initialInstanceCount, c.compiledFor, c.routingStrategy] : [],
+      ),
+    ).toEqual([
+      ['ml.c5.large', 2, 'ml_c5', 'RANDOM'],
+      ['ml.c5.large', 2, 'ml_c5', 'LEAST_OUTSTANDING_REQUESTS'],
+    ]);
+    expect([input.loadPlan.steps, input.loadPlan.kneeProbes, input.loadPlan.repeats]).toEqual([[2, 4], 0, 1]);
+  });
+});
+
 describe('withLocalDefaults', () => {
   it('sets model.image to "local" when the input names none', () => {
     // Act

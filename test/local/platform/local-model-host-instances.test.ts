@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { QuotaExceededError } from '../../../handlers/contracts/errors.js';
+import type { RoutingStrategy } from '../../../handlers/ports.js';
 import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 import { LocalModelHost } from '../../../local/platform/local-model-host.js';
 import { silentLogger } from '../../support/memory-object-store.js';
@@ -39,7 +40,11 @@ afterEach(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-async function deploy(name: string, instanceCount: number): Promise<string> {
+async function deploy(
+  name: string,
+  instanceCount: number,
+  routingStrategy?: RoutingStrategy,
+): Promise<string> {
   await host.createModel({
     modelName: `mso-r1-m-${name}`,
     image: 'local',
@@ -54,6 +59,7 @@ async function deploy(name: string, instanceCount: number): Promise<string> {
       modelName: `mso-r1-m-${name}`,
       instanceType: 'ml.c5.large',
       initialInstanceCount: instanceCount,
+      ...(routingStrategy === undefined ? {} : { routingStrategy }),
     },
     tags: {},
   });
@@ -110,6 +116,28 @@ describe('LocalModelHost with several instances', () => {
     expect(
       host.invocationsPerInstance(endpointName)?.map(({ pid, invocations }) => [pid, invocations]),
     ).toEqual(stubs.pids.map((pid) => [pid, answers.filter((answer) => answer.pid === pid).length]));
+  });
+
+  it('routes as the variant’s LEAST_OUTSTANDING_REQUESTS says: a request goes to the idle instance while the other is busy', async () => {
+    // Prepare
+    const endpointName = await deploy('lor', 2, 'LEAST_OUTSTANDING_REQUESTS');
+    await inService(endpointName);
+    const url = host.endpointUrl(endpointName) ?? '';
+    const invoke = async (command: Parameters<typeof stubCommand>[0]): Promise<StubAnswer> =>
+      (await (
+        await fetch(`${url}/invocations`, { method: 'POST', body: stubCommand(command) })
+      ).json()) as StubAnswer;
+
+    // Act: a slow request holds one instance; five quick ones follow while it runs.
+    const slow = invoke({ sleepMs: 1500 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const quick: StubAnswer[] = [];
+    for (let i = 0; i < 5; i += 1) quick.push(await invoke({}));
+    const busy = await slow;
+
+    // Assert: RANDOM would send each quick one to the busy instance half the time.
+    const idle = stubs.pids.find((pid) => pid !== busy.pid);
+    expect(quick.map((answer) => answer.pid)).toEqual([idle, idle, idle, idle, idle]);
   });
 
   it('stops every instance process when the endpoint is deleted', async () => {
