@@ -175,7 +175,11 @@ export async function planAsyncRun(
 async function packageHubCode(plan: AsyncRunPlan, store: ObjectStore): Promise<void> {
   const deploy = plan.endpoint.deploy;
   if (deploy?.codeUri === undefined || deploy.modelDataUrl === undefined) return;
-  const code = { fileName: basename(deploy.codeUri), bytes: await store.getBytes(deploy.codeUri) };
+  const code = {
+    fileName: basename(deploy.codeUri),
+    bytes: await store.getBytes(deploy.codeUri),
+    field: 'endpoint.codeUri',
+  };
   await store.putBytes(deploy.modelDataUrl, await buildModelArchive({ code }), 'application/gzip');
 }
 
@@ -448,6 +452,17 @@ async function reusedEndpoint(
   };
 }
 
+/**
+ * The module the inference toolkit imports from `code/`: `SAGEMAKER_PROGRAM`, `inference.py` when
+ * absent (aws/sagemaker-inference-toolkit, environment.py `DEFAULT_MODULE_NAME`, parameters.py
+ * `USER_PROGRAM_ENV`). A single script given as `codeUri` is that module, whatever its name; a code
+ * folder (`.tar.gz`) keeps the default, `inference.py`.
+ */
+function programEnvironment(codeUri: string | undefined): Record<string, string> {
+  if (codeUri === undefined || !codeUri.endsWith('.py')) return {};
+  return { SAGEMAKER_PROGRAM: basename(codeUri) };
+}
+
 function deployedEndpoint(
   runId: string,
   input: AsyncRunInput,
@@ -481,7 +496,7 @@ function deployedEndpoint(
       ...(modelDataUrl === undefined ? {} : { modelDataUrl }),
       ...(spec.codeUri === undefined ? {} : { codeUri: spec.codeUri }),
       // The Hub settings first, the endpoint's own environment wins: the optimization deploy's order.
-      environment: { ...hubEnvironment(spec.hub), ...spec.environment },
+      environment: { ...hubEnvironment(spec.hub), ...programEnvironment(spec.codeUri), ...spec.environment },
       instanceType: spec.instanceType,
       maxInstanceCount: spec.maxInstanceCount,
       ...(spec.maxConcurrentInvocationsPerInstance === undefined

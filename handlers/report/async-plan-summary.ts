@@ -27,7 +27,7 @@ export interface AsyncPlanSummaryInput {
   readonly planned: PlannedAsyncRunSummary;
   /** The command that starts this run, e.g. "npm run start:async -- --input examples/local-async.json". */
   readonly runCommand: string;
-  /** How a URI is shown (local artifacts without their bucket). */
+  /** How a URI is shown (locally: the file the local store keeps it in). */
   readonly displayUri: (uri: string) => string;
 }
 

@@ -422,6 +422,40 @@ describe('validateAsyncRun: the plan', () => {
     expect(await archivePaths(modelDataUrl)).toEqual(['code/', 'code/inference.py']);
   });
 
+  it('names a single script given as codeUri as the module the container imports (SAGEMAKER_PROGRAM)', async () => {
+    // Arrange
+    const codeUri = `s3://${BUCKET}/models/sst2/handler.py`;
+    store.seed(codeUri, 'def model_fn(model_dir):\n    return None\n');
+
+    // Act
+    const { plan } = await validate({ endpoint: { ...HUB_ENDPOINT, codeUri }, inputs: seededInputs(1) });
+
+    // Assert
+    expect(plan.endpoint.deploy?.environment).toEqual({
+      HF_MODEL_ID: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english',
+      SAGEMAKER_PROGRAM: 'handler.py',
+    });
+  });
+
+  it('refuses inference code that is not a .tar.gz archive, naming endpoint.codeUri, before writing the manifest', async () => {
+    // Arrange
+    const codeUri = `s3://${BUCKET}/models/sst2/code.tar.gz`;
+    store.seed(codeUri, 'not an archive');
+
+    // Act
+    const issues = await refusal(
+      validate({ endpoint: { ...HUB_ENDPOINT, codeUri }, inputs: seededInputs(1) }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      expect.stringMatching(
+        /^endpoint\.codeUri: got code\.tar\.gz, which could not be read as a \.tar\.gz \(.+\), expected a gzip-compressed tar archive$/,
+      ),
+    ]);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
+  });
+
   it('writes no model data when planning a Hub model with code (the state writes it)', async () => {
     // Arrange
     const codeUri = `s3://${BUCKET}/models/sst2/inference.py`;
