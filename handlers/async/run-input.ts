@@ -175,7 +175,14 @@ function asyncEndpointSourceIssues(endpoint: EndpointSource): FieldIssue[] {
       given: undefined,
     });
   }
-  if (endpoint.codeUri !== undefined && endpoint.hub === undefined) {
+  if (endpoint.codeUri !== undefined && !/\.(py|tar\.gz|tgz)$/.test(endpoint.codeUri)) {
+    issues.push({
+      path: ['codeUri'],
+      message:
+        'a .tar.gz of a code folder with inference.py (e.g. tar -czf code.tar.gz -C code .), or one .py file',
+      given: endpoint.codeUri,
+    });
+  } else if (endpoint.codeUri !== undefined && endpoint.hub === undefined) {
     issues.push({
       path: ['codeUri'],
       message:

@@ -226,6 +226,19 @@ describe('parseAsyncRunInput', () => {
     ]);
   });
 
+  it('refuses inference code that is neither a .tar.gz nor a .py file', () => {
+    // Act
+    const issues = issuesOf({
+      ...DEPLOY,
+      endpoint: { ...HUB_ENDPOINT, codeUri: 's3://mso-artifacts/models/sst2/code.zip' },
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.codeUri: got "s3://mso-artifacts/models/sst2/code.zip", expected a .tar.gz of a code folder with inference.py (e.g. tar -czf code.tar.gz -C code .), or one .py file',
+    ]);
+  });
+
   it('refuses a Hub token in a huggingface endpoint environment, without showing it', () => {
     // Act
     const issues = issuesOf({
