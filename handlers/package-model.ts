@@ -104,7 +104,12 @@ export interface ModelArchiveParts {
    * One `.py` file, added to `code/` (beside what the model archive's own `code/` holds), or a
    * `.tar.gz` of a code folder, which becomes `code/` (replacing the model archive's own).
    */
-  readonly code?: { readonly fileName: string; readonly bytes: Uint8Array };
+  readonly code?: {
+    readonly fileName: string;
+    readonly bytes: Uint8Array;
+    /** The input field that names the code, in errors. @default 'model.inferenceCodeUri' */
+    readonly field?: string;
+  };
 }
 
 /** A packaged model or code folder, by its name: such a part is unpacked, not placed as one file. */
@@ -178,7 +183,7 @@ async function addCode(
     await mkdir(codeDir);
     const codeArchive = join(workDir, 'code.tar.gz');
     await writeFile(codeArchive, code.bytes);
-    await extractInside(codeArchive, codeDir, 'model.inferenceCodeUri', code.fileName);
+    await extractInside(codeArchive, codeDir, code.field ?? 'model.inferenceCodeUri', code.fileName);
     return;
   }
   const existing = await lstat(codeDir).catch(() => undefined);

@@ -27,7 +27,8 @@ export async function deployAsyncEndpoint(
   await deps.host.createModel({
     modelName: endpoint.modelName,
     image: spec.image,
-    modelDataUrl: spec.modelDataUrl,
+    // A Hub model without code has no model data (`ModelDataUrl` is optional in ContainerDefinition).
+    ...(spec.modelDataUrl === undefined ? {} : { modelDataUrl: spec.modelDataUrl }),
     environment: spec.environment,
     tags: plan.tags,
   });

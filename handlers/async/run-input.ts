@@ -4,6 +4,9 @@ import {
   FRAMEWORKS,
   frameworkFieldIssues,
   frameworkVersionSchema,
+  HUB_TOKEN_VARIABLES,
+  hubModelSchema,
+  hubTokenRefusal,
   imageUriSchema,
   instanceTypeSchema,
   objectUriSchema,
@@ -72,50 +75,133 @@ const endpointNameSchema = z
   .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, { message: 'a SageMaker endpoint name' });
 
 /** An async endpoint deployed for the run, scaling between zero and `maxInstanceCount`. */
-export const asyncEndpointSchema = z
-  .strictObject({
-    /**
-     * A packaged `model.tar.gz` (e.g. the one an optimization run wrote under runs/<runId>/model/).
-     * Inference code goes inside it, as `code/inference.py` (with `code/requirements.txt` if needed):
-     * where the SageMaker PyTorch and Hugging Face inference containers look for it.
-     */
-    modelDataUrl: objectUriSchema,
-    framework: z.enum(FRAMEWORKS),
-    /** The framework's version; for `huggingface`, the transformers version. */
-    frameworkVersion: frameworkVersionSchema.optional(),
-    /** `huggingface` only: the PyTorch under transformers (one of this and `tensorflowVersion`). */
-    pytorchVersion: frameworkVersionSchema.optional(),
-    /** `huggingface` only: the TensorFlow under transformers. */
-    tensorflowVersion: frameworkVersionSchema.optional(),
-    /** An explicit serving image; otherwise the image is chosen from the maintained table. */
-    image: imageUriSchema.optional(),
-    instanceType: instanceTypeSchema,
-    maxInstanceCount: z
-      .int()
-      .min(1)
-      .max(ASYNC_RUN_LIMITS.maxInstanceCount)
-      .default(ASYNC_RUN_DEFAULTS.maxInstanceCount),
-    /** SageMaker picks a value when absent. */
-    maxConcurrentInvocationsPerInstance: z
-      .int()
-      .min(1)
-      .max(ASYNC_RUN_LIMITS.maxConcurrentInvocationsPerInstance)
-      .optional(),
-    /** Target of `ApproximateBacklogSizePerInstance` for scaling out and in. */
-    targetBacklogPerInstance: z
-      .number()
-      .positive()
-      .max(1000)
-      .default(ASYNC_RUN_DEFAULTS.targetBacklogPerInstance),
-    environment: environmentSchema,
-    /** Leave the endpoint (scaled to zero) after the run, tagged so the janitor keeps it. */
-    keepAfterRun: z.boolean().default(false),
-  })
-  .superRefine((endpoint, context) => {
-    for (const { path, message, given } of frameworkFieldIssues(endpoint)) {
-      context.addIssue({ code: 'custom', path, message, input: given });
+const asyncEndpointBaseSchema = z.strictObject({
+  /**
+   * A packaged `model.tar.gz` (e.g. the one an optimization run wrote under runs/<runId>/model/).
+   * Inference code goes inside it, as `code/inference.py` (with `code/requirements.txt` if needed):
+   * where the SageMaker PyTorch and Hugging Face inference containers look for it. Exactly one of
+   * this and `hub`.
+   */
+  modelDataUrl: objectUriSchema.optional(),
+  /** `huggingface` only: a model on the Hugging Face Hub (the optimization run's `model.hub`). */
+  hub: hubModelSchema.optional(),
+  /**
+   * `hub` only: inference code, a `.tar.gz` of a folder with `inference.py` (or one `.py` file),
+   * packaged alone under `code/` into the run's own model.tar.gz (see `asyncEndpointSourceIssues`).
+   */
+  codeUri: objectUriSchema.optional(),
+  framework: z.enum(FRAMEWORKS),
+  /** The framework's version; for `huggingface`, the transformers version. */
+  frameworkVersion: frameworkVersionSchema.optional(),
+  /** `huggingface` only: the PyTorch under transformers (one of this and `tensorflowVersion`). */
+  pytorchVersion: frameworkVersionSchema.optional(),
+  /** `huggingface` only: the TensorFlow under transformers. */
+  tensorflowVersion: frameworkVersionSchema.optional(),
+  /** An explicit serving image; otherwise the image is chosen from the maintained table. */
+  image: imageUriSchema.optional(),
+  instanceType: instanceTypeSchema,
+  maxInstanceCount: z
+    .int()
+    .min(1)
+    .max(ASYNC_RUN_LIMITS.maxInstanceCount)
+    .default(ASYNC_RUN_DEFAULTS.maxInstanceCount),
+  /** SageMaker picks a value when absent. */
+  maxConcurrentInvocationsPerInstance: z
+    .int()
+    .min(1)
+    .max(ASYNC_RUN_LIMITS.maxConcurrentInvocationsPerInstance)
+    .optional(),
+  /** Target of `ApproximateBacklogSizePerInstance` for scaling out and in. */
+  targetBacklogPerInstance: z
+    .number()
+    .positive()
+    .max(1000)
+    .default(ASYNC_RUN_DEFAULTS.targetBacklogPerInstance),
+  environment: environmentSchema,
+  /** Leave the endpoint (scaled to zero) after the run, tagged so the janitor keeps it. */
+  keepAfterRun: z.boolean().default(false),
+});
+
+export const asyncEndpointSchema = asyncEndpointBaseSchema.superRefine((endpoint, context) => {
+  for (const { path, message, given } of [
+    ...asyncEndpointSourceIssues(endpoint),
+    ...frameworkFieldIssues(endpoint),
+  ]) {
+    context.addIssue({ code: 'custom', path, message, input: given });
+  }
+});
+
+type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
+
+type EndpointSource = Pick<
+  z.output<typeof asyncEndpointBaseSchema>,
+  'framework' | 'modelDataUrl' | 'hub' | 'codeUri' | 'environment'
+>;
+
+/**
+ * Where the async endpoint's model and code come from: `modelDataUrl` or (Hugging Face only) `hub`,
+ * never both; no Hub token in its environment (docs/decisions.md §47, as for optimization runs).
+ *
+ * `codeUri` goes with `hub` only, and is packaged, not passed as `SAGEMAKER_SUBMIT_DIRECTORY`: the
+ * PyTorch and Hugging Face inference containers import the user module (`SAGEMAKER_PROGRAM`,
+ * default `inference.py`) from `/opt/ml/model/code` only, the model data's `code/`, and never read
+ * `SAGEMAKER_SUBMIT_DIRECTORY` (aws/sagemaker-inference-toolkit environment.py and parameters.py,
+ * aws/sagemaker-pytorch-inference-toolkit torchserve.py, aws/sagemaker-huggingface-inference-toolkit
+ * handler_service.py and mms_model_server.py); the SageMaker Python SDK repacks code into
+ * model.tar.gz for these images, and sets an S3 `SAGEMAKER_SUBMIT_DIRECTORY` only for legacy ones
+ * (src/sagemaker/model.py, `_script_mode_env_vars`). With `modelDataUrl`, code goes inside that archive.
+ */
+function asyncEndpointSourceIssues(endpoint: EndpointSource): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (endpoint.hub !== undefined && endpoint.framework !== 'huggingface') {
+    issues.push({
+      path: ['hub'],
+      message: `no hub for ${endpoint.framework}: it is a field of framework "huggingface" endpoints only`,
+      given: endpoint.hub,
+    });
+  } else if (endpoint.hub !== undefined && endpoint.modelDataUrl !== undefined) {
+    issues.push({
+      path: ['modelDataUrl'],
+      message: 'either hub (the DLC downloads the model) or modelDataUrl (your model.tar.gz), not both',
+      given: endpoint.modelDataUrl,
+    });
+  } else if (endpoint.hub === undefined && endpoint.modelDataUrl === undefined) {
+    issues.push({
+      path: ['modelDataUrl'],
+      message:
+        endpoint.framework === 'huggingface'
+          ? 'a model.tar.gz (an s3:// URI), or hub: a Hub model { "modelId": "owner/name" }'
+          : 'the model.tar.gz to deploy (an s3:// URI)',
+      given: undefined,
+    });
+  }
+  if (endpoint.codeUri !== undefined && !/\.(py|tar\.gz|tgz)$/.test(endpoint.codeUri)) {
+    issues.push({
+      path: ['codeUri'],
+      message:
+        'a .tar.gz of a code folder with inference.py (e.g. tar -czf code.tar.gz -C code .), or one .py file',
+      given: endpoint.codeUri,
+    });
+  } else if (endpoint.codeUri !== undefined && endpoint.hub === undefined) {
+    issues.push({
+      path: ['codeUri'],
+      message:
+        'no codeUri with modelDataUrl: put the code inside the model.tar.gz as code/inference.py (the PyTorch ' +
+        "and Hugging Face inference containers read code only from the model data's code/ folder); codeUri is for hub models",
+      given: endpoint.codeUri,
+    });
+  }
+  if (endpoint.framework === 'huggingface') {
+    for (const name of HUB_TOKEN_VARIABLES.filter((variable) => variable in endpoint.environment)) {
+      issues.push({
+        path: ['environment', name],
+        message: hubTokenRefusal('modelDataUrl'),
+        given: '(not shown: a token)',
+      });
     }
-  });
+  }
+  return issues;
+}
 
 export const asyncRunInputSchema = z
   .strictObject({

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { baseFrameworkOf, resolveServingImage } from '../catalog/images.js';
 import {
   AsyncEndpointPhases,
@@ -22,7 +23,9 @@ import {
 import { resourceName, runTags } from '../contracts/names.js';
 import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
+import { buildModelArchive } from '../package-model.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
+import { hubEnvironment } from '../shared/candidate-deployment.js';
 import { ENDPOINT_DEADLINE_SECONDS, VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { SCALE_IN_DEADLINE_SECONDS } from './endpoint-loop.js';
 import type { EndpointRoleReader, PolicySimulator } from './ports.js';
@@ -90,6 +93,7 @@ export async function validateAsyncRun(
   deps: ValidateAsyncRunDeps,
 ): Promise<ValidatedAsyncRun> {
   const { plan, items } = await planAsyncRun(event, deps);
+  await packageHubCode(plan, deps.store);
   await deps.store.putBytes(
     plan.manifestUri,
     new TextEncoder().encode(JSON.stringify({ runId: event.runId, items })),
@@ -115,7 +119,7 @@ export async function planAsyncRun(
   const { endpoint, warnings } =
     input.endpointName !== undefined
       ? await reusedEndpoint(input.endpointName, locations, deps)
-      : { endpoint: deployedEndpoint(event.runId, input, deps.region), warnings: [] };
+      : { endpoint: deployedEndpoint(event.runId, input, deps), warnings: [] };
 
   const runPrefix = runPrefixKey(event.runId);
   const manifestUri = s3Uri(deps.artifactsBucket, `${runPrefix}async/inputs.json`);
@@ -163,6 +167,22 @@ export async function planAsyncRun(
   return { plan, items };
 }
 
+/**
+ * A Hub model's inference code (`endpoint.codeUri`) becomes the model data: the code alone, under
+ * `code/`, built by the optimization workflow's packager (`buildModelArchive`), so the container
+ * finds it where it imports it from (run-input.ts, `asyncEndpointSourceIssues`).
+ */
+async function packageHubCode(plan: AsyncRunPlan, store: ObjectStore): Promise<void> {
+  const deploy = plan.endpoint.deploy;
+  if (deploy?.codeUri === undefined || deploy.modelDataUrl === undefined) return;
+  const code = {
+    fileName: basename(deploy.codeUri),
+    bytes: await store.getBytes(deploy.codeUri),
+    field: 'endpoint.codeUri',
+  };
+  await store.putBytes(deploy.modelDataUrl, await buildModelArchive({ code }), 'application/gzip');
+}
+
 /** Deployed endpoints start creating; a benchmark first waits for zero instances; else ready. */
 function initialEndpointState(plan: AsyncRunPlan, nowMs: number, pollSeconds: number): AsyncEndpointState {
   if (plan.endpoint.action === 'deploy') {
@@ -193,12 +213,12 @@ export async function checkAsyncRunObjects(
   input: AsyncRunInput,
   deps: Pick<ValidateAsyncRunDeps, 'store' | 'artifactsBucket' | 'allowFileUris'>,
 ): Promise<readonly string[]> {
-  const model: ObjectReference | undefined =
-    input.endpoint === undefined
-      ? undefined
-      : { field: 'endpoint.modelDataUrl', uri: input.endpoint.modelDataUrl, shape: 'model-archive' };
+  const endpoint = input.endpoint;
   const named: ObjectReference[] = [
-    ...(model === undefined ? [] : [model]),
+    ...(endpoint?.modelDataUrl === undefined
+      ? []
+      : [{ field: 'endpoint.modelDataUrl', uri: endpoint.modelDataUrl, shape: 'model-archive' } as const]),
+    ...(endpoint?.codeUri === undefined ? [] : [{ field: 'endpoint.codeUri', uri: endpoint.codeUri }]),
     ...(input.inputs ?? []).map((uri, index) => ({ field: `inputs[${index}]`, uri })),
   ];
   const prefix: ObjectReference | undefined =
@@ -432,7 +452,22 @@ async function reusedEndpoint(
   };
 }
 
-function deployedEndpoint(runId: string, input: AsyncRunInput, region: string): AsyncEndpointPlan {
+/**
+ * The module the inference toolkit imports from `code/`: `SAGEMAKER_PROGRAM`, `inference.py` when
+ * absent (aws/sagemaker-inference-toolkit, environment.py `DEFAULT_MODULE_NAME`, parameters.py
+ * `USER_PROGRAM_ENV`). A single script given as `codeUri` is that module, whatever its name; a code
+ * folder (`.tar.gz`) keeps the default, `inference.py`.
+ */
+function programEnvironment(codeUri: string | undefined): Record<string, string> {
+  if (codeUri === undefined || !codeUri.endsWith('.py')) return {};
+  return { SAGEMAKER_PROGRAM: basename(codeUri) };
+}
+
+function deployedEndpoint(
+  runId: string,
+  input: AsyncRunInput,
+  deps: Pick<PlanAsyncRunDeps, 'region' | 'artifactsBucket'>,
+): AsyncEndpointPlan {
   const spec = input.endpoint;
   if (spec === undefined) throw new TypeError('deployedEndpoint: the input has no endpoint');
   // Resolved now, so a framework/instance without a known image is refused before anything exists.
@@ -440,10 +475,15 @@ function deployedEndpoint(runId: string, input: AsyncRunInput, region: string): 
     framework: spec.framework,
     frameworkVersion: spec.frameworkVersion,
     baseFramework: baseFrameworkOf(spec),
-    region,
+    region: deps.region,
     instanceType: spec.instanceType,
     explicitImage: spec.image,
   }).imageUri;
+  // A Hub model's code is packaged alone under the run's prefix, as "Package model" does (decision 47).
+  const modelDataUrl =
+    spec.codeUri === undefined
+      ? spec.modelDataUrl
+      : s3Uri(deps.artifactsBucket, `${runPrefixKey(runId)}async/model/model.tar.gz`);
   return {
     action: 'deploy',
     endpointName: resourceName(runId, 'endpoint', 'async'),
@@ -453,8 +493,10 @@ function deployedEndpoint(runId: string, input: AsyncRunInput, region: string): 
     keepAfterRun: spec.keepAfterRun,
     deploy: {
       image,
-      modelDataUrl: spec.modelDataUrl,
-      environment: spec.environment,
+      ...(modelDataUrl === undefined ? {} : { modelDataUrl }),
+      ...(spec.codeUri === undefined ? {} : { codeUri: spec.codeUri }),
+      // The Hub settings first, the endpoint's own environment wins: the optimization deploy's order.
+      environment: { ...hubEnvironment(spec.hub), ...programEnvironment(spec.codeUri), ...spec.environment },
       instanceType: spec.instanceType,
       maxInstanceCount: spec.maxInstanceCount,
       ...(spec.maxConcurrentInvocationsPerInstance === undefined

@@ -75,7 +75,13 @@ export interface AsyncEndpointPlan {
 
 export interface AsyncDeploySpec {
   readonly image: string;
-  readonly modelDataUrl: string;
+  /** Absent for a Hugging Face Hub model without code: its container downloads the model. */
+  readonly modelDataUrl?: string;
+  /**
+   * The input's `endpoint.codeUri`, which "Validate async run" packages alone under `code/` into
+   * `modelDataUrl` (a Hub model's inference code).
+   */
+  readonly codeUri?: string;
   readonly environment: Readonly<Record<string, string>>;
   readonly instanceType: string;
   readonly maxInstanceCount: number;

@@ -664,9 +664,15 @@ type ModelInput = z.output<typeof modelSchema>;
  */
 export const HUB_TOKEN_VARIABLES = ['HF_API_TOKEN', 'HF_TOKEN'] as const;
 
-const HUB_TOKEN_REFUSAL =
-  'no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub ' +
-  'models need none; for a private model, download it and give it as artifactUri (a model.tar.gz in S3)';
+/** Why a Hub token is refused, pointing to the field that takes a private model's archive. */
+export function hubTokenRefusal(archiveField: string): string {
+  return (
+    'no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub ' +
+    `models need none; for a private model, download it and give it as ${archiveField} (a model.tar.gz in S3)`
+  );
+}
+
+const HUB_TOKEN_REFUSAL = hubTokenRefusal('artifactUri');
 
 type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
 

@@ -27,7 +27,7 @@ export interface AsyncPlanSummaryInput {
   readonly planned: PlannedAsyncRunSummary;
   /** The command that starts this run, e.g. "npm run start:async -- --input examples/local-async.json". */
   readonly runCommand: string;
-  /** How a URI is shown (local artifacts without their bucket). */
+  /** How a URI is shown (locally: the file the local store keeps it in). */
   readonly displayUri: (uri: string) => string;
 }
 
@@ -64,9 +64,15 @@ function endpointLines(endpoint: AsyncEndpointPlan, displayUri: (uri: string) =>
       ? ''
       : `, ${deploy.maxConcurrentInvocationsPerInstance} invocation(s) at a time per instance`;
   const environment = Object.entries(deploy.environment).map(([name, value]) => `${name}=${value}`);
+  const modelData =
+    deploy.modelDataUrl === undefined
+      ? 'no model data (the container downloads the Hub model)'
+      : deploy.codeUri === undefined
+        ? `model data ${displayUri(deploy.modelDataUrl)}`
+        : `model data ${displayUri(deploy.modelDataUrl)} (${displayUri(deploy.codeUri)} packaged under code/)`;
   return [
     `Endpoint: deploy ${endpoint.endpointName}, ${after}`,
     `  ${deploy.instanceType}, from 0 to ${deploy.maxInstanceCount} instance(s), scaled out at a backlog of ${deploy.targetBacklogPerInstance} per instance${perInstance}`,
-    `  model data ${displayUri(deploy.modelDataUrl)}, image ${deploy.image}${environment.length === 0 ? '' : `, environment ${environment.join(' ')}`}`,
+    `  ${modelData}, image ${deploy.image}${environment.length === 0 ? '' : `, environment ${environment.join(' ')}`}`,
   ];
 }

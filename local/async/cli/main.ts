@@ -14,8 +14,9 @@ import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { recordOf } from '../../../handlers/contracts/records.js';
-import { displayPath } from '../../cli/shared.js';
+import { displayPath, withLocalFiles } from '../../cli/shared.js';
 import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../../cli/workflow-cli.js';
+import type { FileObjectStore } from '../../platform/file-object-store.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../../workflow-environment.js';
 import {
   createLocalAsyncEnvironment,
@@ -119,7 +120,7 @@ const asyncInferenceCli: WorkflowCli<
     );
     return true;
   },
-  async plan({ input, environment, runId, args, refuse }) {
+  async plan({ input, environment, runId, args, refuse, cwd }) {
     await seedAsyncExampleObjects(environment.store, input);
     try {
       // "Validate async run" without its manifest write, over the environment the run uses.
@@ -129,7 +130,7 @@ const asyncInferenceCli: WorkflowCli<
         text: formatAsyncPlan({
           planned,
           runCommand: `npm run start:async -- --input ${args.inputPath ?? 'FILE'}`,
-          displayUri: localDisplayUri,
+          displayUri: localFiles(environment.store, cwd),
         }),
       };
     } catch (error) {
@@ -175,7 +176,7 @@ const asyncInferenceCli: WorkflowCli<
           json: displayPath(cwd, summaryFiles.json),
           markdown: displayPath(cwd, summaryFiles.markdown),
         },
-        displayUri: localDisplayUri,
+        displayUri: localFiles(environment.store, cwd),
       }),
     );
     return { summaryFiles, summary };
@@ -187,10 +188,12 @@ const asyncInferenceCli: WorkflowCli<
   },
 };
 
-/** A URI in the local artifacts bucket without its bucket, as the store's folders show it. */
-function localDisplayUri(uri: string): string {
-  const bucket = `s3://${LOCAL_ARTIFACTS_BUCKET}/`;
-  return uri.startsWith(bucket) ? uri.slice(bucket.length) : uri;
+/**
+ * A URI (or a text holding some) as a local user opens it: each `s3://local-artifacts/…` URI as the
+ * file the store keeps it in (issue #16, item 7). summary.json and summary.md keep the URIs.
+ */
+function localFiles(store: Pick<FileObjectStore, 'pathOf'>, cwd: string): (text: string) => string {
+  return (text) => withLocalFiles(text, store, cwd);
 }
 
 /** `npm run start:async`: the async-inference workflow, run locally from its command line. */

@@ -11,7 +11,10 @@ export interface AsyncSummaryInput {
   readonly items: readonly ItemResult[];
   /** Display paths of summary.json and summary.md. */
   readonly summaryPaths: { readonly json: string; readonly markdown: string };
-  /** Display form of an input URI (e.g. its file in the local store). */
+  /**
+   * Display form of a URI, and of the URIs in a failure reason (e.g. their files in the local
+   * store).
+   */
   readonly displayUri?: (uri: string) => string;
 }
 
@@ -29,7 +32,7 @@ export function formatAsyncSummary(input: AsyncSummaryInput): string {
       item.status,
       ms(item.timeInSageMakerMs),
       ms(item.totalMs),
-      item.status === 'Completed' ? show(item.outputLocation ?? '') : (item.failureReason ?? ''),
+      item.status === 'Completed' ? show(item.outputLocation ?? '') : show(item.failureReason ?? ''),
     ]);
   const lines = [
     '',

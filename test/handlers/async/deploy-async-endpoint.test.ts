@@ -1,6 +1,14 @@
+import {
+  CreateEndpointCommand,
+  CreateEndpointConfigCommand,
+  CreateModelCommand,
+  SageMakerClient,
+} from '@aws-sdk/client-sagemaker';
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { mockClient } from 'aws-sdk-client-mock';
 import { deployAsyncEndpoint } from '../../../handlers/async/deploy-async-endpoint.js';
 import type { PrepareAsyncEndpointDeps } from '../../../handlers/async/endpoint-loop.js';
+import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';
 import { FakeScalingRegistry, ScriptedSageMaker } from './support/async-fakes.js';
 import {
   CONFIG,
@@ -90,6 +98,57 @@ describe('deployAsyncEndpoint', () => {
       successTopicArn: OUTPUT.successTopicArn,
       errorTopicArn: OUTPUT.errorTopicArn,
     });
+  });
+
+  it('creates a Hub model without ModelDataUrl, with its Hub environment (the exact CreateModel input)', async () => {
+    // Arrange
+    const client = mockClient(SageMakerClient);
+    client.on(CreateModelCommand).resolves({ ModelArn: 'arn:model' });
+    client.on(CreateEndpointConfigCommand).resolves({ EndpointConfigArn: 'arn:config' });
+    client.on(CreateEndpointCommand).resolves({ EndpointArn: 'arn:endpoint' });
+    const host = new SageMakerModelHost({
+      client: new SageMakerClient({ region: 'us-east-1' }),
+      executionRoleArn: 'arn:aws:iam::123456789012:role/mso-sagemaker-execution',
+    });
+    const image =
+      '763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-inference:2.6.0-transformers4.49.0-cpu-py312-ubuntu22.04';
+    const hubSpec = {
+      image,
+      environment: {
+        HF_MODEL_ID: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english',
+        HF_TASK: 'text-classification',
+      },
+      instanceType: 'ml.m5.xlarge',
+      maxInstanceCount: 1,
+      targetBacklogPerInstance: 5,
+    };
+    const plan = deployPlan({ endpoint: { ...deployPlan().endpoint, deploy: hubSpec } });
+
+    try {
+      // Act
+      await deployAsyncEndpoint({ plan, endpointState: CREATING }, deps({ host }));
+
+      // Assert
+      expect(client.commandCalls(CreateModelCommand).map((call) => call.args[0].input)).toEqual([
+        {
+          ModelName: MODEL,
+          ExecutionRoleArn: 'arn:aws:iam::123456789012:role/mso-sagemaker-execution',
+          PrimaryContainer: {
+            Image: image,
+            Environment: {
+              HF_MODEL_ID: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english',
+              HF_TASK: 'text-classification',
+            },
+          },
+          Tags: [
+            { Key: 'mso:project', Value: 'model-serving-optimizer' },
+            { Key: 'mso:run-id', Value: RUN_ID },
+          ],
+        },
+      ]);
+    } finally {
+      client.restore();
+    }
   });
 
   it('fails when the plan reuses an endpoint instead of deploying one', async () => {

@@ -29,6 +29,15 @@ const DEPLOY = {
   inputs: ['s3://mso-artifacts/inputs/1.json'],
 };
 
+/** A Hugging Face Hub model deployed for the run: no model data. */
+const HUB_ENDPOINT = {
+  framework: 'huggingface',
+  frameworkVersion: '4.49.0',
+  pytorchVersion: '2.6.0',
+  hub: { modelId: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english', task: 'text-classification' },
+  instanceType: 'ml.m5.xlarge',
+};
+
 describe('parseAsyncRunInput', () => {
   it('fills the defaults of a minimal input that reuses an endpoint', () => {
     // Act
@@ -129,6 +138,117 @@ describe('parseAsyncRunInput', () => {
     // Assert
     expect(issues).toEqual([
       'endpoint.pytorchVersion: got nothing, expected exactly one of pytorchVersion and tensorflowVersion: the framework under transformers, such as 2.6.0',
+    ]);
+  });
+
+  it('accepts a Hugging Face Hub model instead of model data', () => {
+    // Act
+    const input = parseAsyncRunInput({ ...DEPLOY, endpoint: HUB_ENDPOINT });
+
+    // Assert
+    expect(input.endpoint?.hub).toEqual({
+      modelId: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english',
+      task: 'text-classification',
+    });
+    expect(input.endpoint?.modelDataUrl).toBeUndefined();
+  });
+
+  it('accepts inference code for a Hub model', () => {
+    // Act
+    const input = parseAsyncRunInput({
+      ...DEPLOY,
+      endpoint: { ...HUB_ENDPOINT, codeUri: 's3://mso-artifacts/models/sst2/code.tar.gz' },
+    });
+
+    // Assert
+    expect(input.endpoint?.codeUri).toBe('s3://mso-artifacts/models/sst2/code.tar.gz');
+  });
+
+  it('fails when both hub and modelDataUrl are given, naming endpoint.modelDataUrl', () => {
+    // Act
+    const issues = issuesOf({
+      ...DEPLOY,
+      endpoint: { ...HUB_ENDPOINT, modelDataUrl: 's3://mso-artifacts/models/sst2/model.tar.gz' },
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.modelDataUrl: got "s3://mso-artifacts/models/sst2/model.tar.gz", expected either hub (the DLC downloads the model) or modelDataUrl (your model.tar.gz), not both',
+    ]);
+  });
+
+  it('fails when a huggingface endpoint has neither hub nor modelDataUrl', () => {
+    // Prepare
+    const { hub: _hub, ...noSource } = HUB_ENDPOINT;
+
+    // Act
+    const issues = issuesOf({ ...DEPLOY, endpoint: noSource });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.modelDataUrl: got nothing, expected a model.tar.gz (an s3:// URI), or hub: a Hub model { "modelId": "owner/name" }',
+    ]);
+  });
+
+  it('fails when a pytorch endpoint has no modelDataUrl', () => {
+    // Prepare
+    const { modelDataUrl: _modelDataUrl, ...noSource } = DEPLOY.endpoint;
+
+    // Act
+    const issues = issuesOf({ ...DEPLOY, endpoint: noSource });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.modelDataUrl: got nothing, expected the model.tar.gz to deploy (an s3:// URI)',
+    ]);
+  });
+
+  it('refuses a Hub model for a framework other than huggingface', () => {
+    // Act
+    const issues = issuesOf({ ...DEPLOY, endpoint: { ...DEPLOY.endpoint, hub: { modelId: 'gpt2' } } });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.hub: got {"modelId":"gpt2"}, expected no hub for pytorch: it is a field of framework "huggingface" endpoints only',
+    ]);
+  });
+
+  it('refuses codeUri with modelDataUrl: the code goes inside the archive', () => {
+    // Act
+    const issues = issuesOf({
+      ...DEPLOY,
+      endpoint: { ...DEPLOY.endpoint, codeUri: 's3://mso-artifacts/models/cnn/code.tar.gz' },
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.codeUri: got "s3://mso-artifacts/models/cnn/code.tar.gz", expected no codeUri with modelDataUrl: put the code inside the model.tar.gz as code/inference.py (the PyTorch and Hugging Face inference containers read code only from the model data\'s code/ folder); codeUri is for hub models',
+    ]);
+  });
+
+  it('refuses inference code that is neither a .tar.gz nor a .py file', () => {
+    // Act
+    const issues = issuesOf({
+      ...DEPLOY,
+      endpoint: { ...HUB_ENDPOINT, codeUri: 's3://mso-artifacts/models/sst2/code.zip' },
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.codeUri: got "s3://mso-artifacts/models/sst2/code.zip", expected a .tar.gz of a code folder with inference.py (e.g. tar -czf code.tar.gz -C code .), or one .py file',
+    ]);
+  });
+
+  it('refuses a Hub token in a huggingface endpoint environment, without showing it', () => {
+    // Act
+    const issues = issuesOf({
+      ...DEPLOY,
+      endpoint: { ...HUB_ENDPOINT, environment: { HF_API_TOKEN: 'hf_secret' } },
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      'endpoint.environment.HF_API_TOKEN: got "(not shown: a token)", expected no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub models need none; for a private model, download it and give it as modelDataUrl (a model.tar.gz in S3)',
     ]);
   });
 

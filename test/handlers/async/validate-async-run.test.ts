@@ -1,5 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { list as listTar } from 'tar';
 import {
   planAsyncRun,
   validateAsyncRun,
@@ -33,6 +37,15 @@ const DEPLOYED_ENDPOINT = {
   modelDataUrl: `s3://${BUCKET}/models/cnn/model.tar.gz`,
   framework: 'pytorch',
   instanceType: 'ml.c5.xlarge',
+};
+
+/** A Hugging Face Hub model deployed for the run: no model data. */
+const HUB_ENDPOINT = {
+  framework: 'huggingface',
+  frameworkVersion: '4.49.0',
+  pytorchVersion: '2.6.0',
+  hub: { modelId: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english' },
+  instanceType: 'ml.m5.xlarge',
 };
 
 let store: MemoryObjectStore;
@@ -89,6 +102,22 @@ async function refusal(run: Promise<unknown>): Promise<string[]> {
   if (!(error instanceof InvalidRunInputError))
     throw new Error(`expected InvalidRunInputError, got ${String(error)}`);
   return error.issues.map((issue) => `${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+}
+
+/** The entry paths of an archive the state wrote, read back with `tar`. */
+async function archivePaths(uri: string): Promise<string[]> {
+  const body = store.objects.get(uri)?.body;
+  if (body === undefined) throw new Error(`nothing stored at ${uri}`);
+  const folder = await mkdtemp(join(tmpdir(), 'validate-async-run-test-'));
+  try {
+    const file = join(folder, 'model.tar.gz');
+    await writeFile(file, body);
+    const paths: string[] = [];
+    await listTar({ file, onReadEntry: (entry) => paths.push(entry.path) });
+    return paths;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 function manifestItems(): unknown {
@@ -354,6 +383,92 @@ describe('validateAsyncRun: the plan', () => {
     expect(plan.endpoint.deploy?.image).toBe(
       '763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-inference:2.3.0-transformers4.48.0-gpu-py311-cu121-ubuntu22.04',
     );
+  });
+
+  it('plans a Hub model without model data, its Hub settings first in the environment', async () => {
+    // Act
+    const { plan } = await validate({
+      endpoint: { ...HUB_ENDPOINT, environment: { HF_TASK: 'sentiment-analysis', OMP_NUM_THREADS: '2' } },
+      inputs: seededInputs(1),
+    });
+
+    // Assert
+    expect(plan.endpoint.deploy).toEqual({
+      image:
+        '763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-inference:2.6.0-transformers4.49.0-cpu-py312-ubuntu22.04',
+      environment: {
+        HF_MODEL_ID: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english',
+        HF_TASK: 'sentiment-analysis',
+        OMP_NUM_THREADS: '2',
+      },
+      instanceType: 'ml.m5.xlarge',
+      maxInstanceCount: 1,
+      targetBacklogPerInstance: 5,
+    });
+  });
+
+  it("packages a Hub model's inference code alone under code/, as the run's model data", async () => {
+    // Arrange
+    const codeUri = `s3://${BUCKET}/models/sst2/inference.py`;
+    store.seed(codeUri, 'def model_fn(model_dir):\n    return None\n');
+
+    // Act
+    const { plan } = await validate({ endpoint: { ...HUB_ENDPOINT, codeUri }, inputs: seededInputs(1) });
+
+    // Assert
+    const modelDataUrl = `s3://${BUCKET}/runs/${RUN_ID}/async/model/model.tar.gz`;
+    expect(plan.endpoint.deploy?.modelDataUrl).toBe(modelDataUrl);
+    expect(plan.endpoint.deploy?.codeUri).toBe(codeUri);
+    expect(await archivePaths(modelDataUrl)).toEqual(['code/', 'code/inference.py']);
+  });
+
+  it('names a single script given as codeUri as the module the container imports (SAGEMAKER_PROGRAM)', async () => {
+    // Arrange
+    const codeUri = `s3://${BUCKET}/models/sst2/handler.py`;
+    store.seed(codeUri, 'def model_fn(model_dir):\n    return None\n');
+
+    // Act
+    const { plan } = await validate({ endpoint: { ...HUB_ENDPOINT, codeUri }, inputs: seededInputs(1) });
+
+    // Assert
+    expect(plan.endpoint.deploy?.environment).toEqual({
+      HF_MODEL_ID: 'distilbert/distilbert-base-uncased-finetuned-sst-2-english',
+      SAGEMAKER_PROGRAM: 'handler.py',
+    });
+  });
+
+  it('refuses inference code that is not a .tar.gz archive, naming endpoint.codeUri, before writing the manifest', async () => {
+    // Arrange
+    const codeUri = `s3://${BUCKET}/models/sst2/code.tar.gz`;
+    store.seed(codeUri, 'not an archive');
+
+    // Act
+    const issues = await refusal(
+      validate({ endpoint: { ...HUB_ENDPOINT, codeUri }, inputs: seededInputs(1) }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      expect.stringMatching(
+        /^endpoint\.codeUri: got code\.tar\.gz, which could not be read as a \.tar\.gz \(.+\), expected a gzip-compressed tar archive$/,
+      ),
+    ]);
+    expect(store.objects.has(MANIFEST_URI)).toBe(false);
+  });
+
+  it('writes no model data when planning a Hub model with code (the state writes it)', async () => {
+    // Arrange
+    const codeUri = `s3://${BUCKET}/models/sst2/inference.py`;
+    store.seed(codeUri, 'def model_fn(model_dir):\n    return None\n');
+
+    // Act
+    await planAsyncRun(
+      { runId: RUN_ID, input: { endpoint: { ...HUB_ENDPOINT, codeUri }, inputs: seededInputs(1) } },
+      deps(),
+    );
+
+    // Assert
+    expect(store.objects.has(`s3://${BUCKET}/runs/${RUN_ID}/async/model/model.tar.gz`)).toBe(false);
   });
 
   it('takes an explicit image over the table', async () => {
@@ -897,6 +1012,37 @@ describe('validateAsyncRun: every object the run reads, before anything is creat
     expect(issues).toEqual([
       `endpoint.modelDataUrl: got "s3://${BUCKET}/models/gone/model.tar.gz", expected ${MISSING}`,
       `inputPrefix: got "s3://${BUCKET}/inputs/empty/", expected a prefix with at least one object under it; found none`,
+    ]);
+  });
+
+  it("refuses a Hub model's missing inference code, naming endpoint.codeUri", async () => {
+    // Act
+    const issues = await refusal(
+      validate({
+        endpoint: { ...HUB_ENDPOINT, codeUri: `s3://${BUCKET}/models/sst2/code.tar.gz` },
+        inputs: seededInputs(1),
+      }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      `endpoint.codeUri: got "s3://${BUCKET}/models/sst2/code.tar.gz", expected ${MISSING}`,
+    ]);
+    expect(sagemaker.calls).toEqual([]);
+  });
+
+  it('refuses inference code outside the prefixes SageMaker reads, naming endpoint.codeUri', async () => {
+    // Act
+    const issues = await refusal(
+      validate({
+        endpoint: { ...HUB_ENDPOINT, codeUri: 's3://elsewhere/code.tar.gz' },
+        inputs: seededInputs(1),
+      }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      `endpoint.codeUri: got "s3://elsewhere/code.tar.gz", expected a URI under s3://${BUCKET}/models/, s3://${BUCKET}/inputs/, s3://${BUCKET}/runs/ (the SageMaker execution role reads only those; upload there, see docs/decisions.md #8)`,
     ]);
   });
 

@@ -1,7 +1,10 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { AsyncRunSummary, ItemResult } from '../../../handlers/contracts/async-state.js';
 import { AsyncProgressReporter } from '../../../local/async/cli/progress.js';
 import { formatAsyncSummary } from '../../../local/async/cli/summary.js';
+import { withLocalFiles } from '../../../local/cli/shared.js';
+import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 
 const SUMMARY: AsyncRunSummary = {
   runId: 'r1',
@@ -74,6 +77,40 @@ describe('formatAsyncSummary', () => {
     expect(text).toMatch(
       /Summary files:\n {2}runs\/r1\/async\/summary\.json\n {2}runs\/r1\/async\/summary\.md\n$/,
     );
+  });
+
+  it('shows every local artifact URI as its file: inputs, results and the URIs in a failure reason', () => {
+    // Prepare: the local CLI's display, the store's files relative to the working directory.
+    const cwd = resolve('/tmp/project');
+    const store = new FileObjectStore({
+      rootDir: resolve(cwd, 'store'),
+      mounts: { 's3://local-artifacts/runs/': resolve(cwd, 'runs') },
+    });
+    const failed: ItemResult = {
+      itemIndex: 1,
+      inputLocation: 's3://local-artifacts/inputs/b.bin',
+      status: 'Failed',
+      failureReason: 'Model error, see s3://local-artifacts/runs/r1/async/failures/v.out.',
+      timeInSageMakerMs: null,
+      totalMs: null,
+    };
+
+    // Act
+    const text = formatAsyncSummary({
+      summary: SUMMARY,
+      items: [...ITEMS.slice(0, 1), failed],
+      summaryPaths: { json: 'runs/r1/async/summary.json', markdown: 'runs/r1/async/summary.md' },
+      displayUri: (uri) => withLocalFiles(uri, store, cwd),
+    });
+
+    // Assert
+    expect(text).toMatch(
+      /^ {2}0 +store\/local-artifacts\/inputs\/a\.bin +Completed +1,100 ms +1,200 ms +runs\/r1\/async\/output\/u\.out$/m,
+    );
+    expect(text).toMatch(
+      /^ {2}1 +store\/local-artifacts\/inputs\/b\.bin +Failed +n\/a +n\/a +Model error, see runs\/r1\/async\/failures\/v\.out\.$/m,
+    );
+    expect(text).not.toContain('s3://');
   });
 
   it('says n/a for figures a run could not measure, and prints no benchmark section without one', () => {

@@ -293,7 +293,13 @@ describe('npm run start:async', () => {
     expect(outcome.summary?.benchmark?.scaleOutFromZeroMs).toBeGreaterThan(0);
     expect(stdout).toMatch(/Scaling: Setting desired instance count to 1\. Cause: HasBacklogWithoutCapacity/);
     expect(stdout).toMatch(/inputs: 20 sent · /);
-    expect(stdout.match(/^ {2}\d+ +inputs\/example-cnn\/input-\d{4}\.bin +Completed /gm)).toHaveLength(20);
+    // Every input and result as the file the local store keeps it in (issue #16, item 7).
+    expect(
+      stdout.match(
+        /^ {2}\d+ +store\/local-artifacts\/inputs\/example-cnn\/input-\d{4}\.bin +Completed .* runs\/cli-demo\/async\/output\/\S+$/gm,
+      ),
+    ).toHaveLength(20);
+    expect(stdout).not.toContain('s3://local-artifacts/');
     expect(stdout).toMatch(/scale-out from zero: [\d,]+ ms/);
     expect(stdout).toContain(join('runs', 'cli-demo', 'async', 'summary.json'));
     expect(existsSync(outcome.summaryFiles?.json ?? '')).toBe(true);
