@@ -212,19 +212,12 @@ export class Connections<T extends LentRequest = LentRequest> {
 }
 
 /**
- * Local-mode transport: HTTP POST to a loopback model server's `/invocations` over `connections`
- * keep-alive connections (undici Clients), so no request waits for a socket. It uses
- * undici's dispatch API rather than `request()`: no response stream per request, which at tens of
- * thousands of requests per second is most of a load generator's own cost.
+ * The POST of a request, built once per request object (the engine reuses them): a flat header
+ * list and a Buffer body are undici's fast paths.
  */
-export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): InvokeTransport & {
-  close(): Promise<void>;
-} {
-  const connections = new Connections(options);
-  const path = options.path ?? '/invocations';
-  // Built once per request object: a flat header list and a Buffer body are undici's fast paths.
+export function dispatchOptionsOf(path: string): (request: InvokeRequest) => Dispatcher.DispatchOptions {
   const prepared = new WeakMap<InvokeRequest, Dispatcher.DispatchOptions>();
-  const prepare = (request: InvokeRequest): Dispatcher.DispatchOptions => {
+  return (request) => {
     let ready = prepared.get(request);
     if (ready === undefined) {
       ready = {
@@ -241,19 +234,40 @@ export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): 
     }
     return ready;
   };
-  // One abort listener per signal (the engine shares one per step), not one per request.
+}
+
+/** One abort listener per signal (the engine shares one per step), not one per request. */
+export function abortWatcher(
+  connections: { abortAll(signal: AbortSignal, requestTimeoutMs: number): void },
+  requestTimeoutMs: number,
+): (signal: AbortSignal) => void {
   const watched = new WeakSet<AbortSignal>();
-  const watch = (signal: AbortSignal): void => {
+  return (signal) => {
     if (watched.has(signal)) return;
     watched.add(signal);
     signal.addEventListener(
       'abort',
       () => {
-        connections.abortAll(signal, options.requestTimeoutMs);
+        connections.abortAll(signal, requestTimeoutMs);
       },
       { once: true },
     );
   };
+}
+
+/**
+ * Local-mode transport: HTTP POST to a loopback model server's `/invocations` over `connections`
+ * keep-alive connections (undici Clients), so no request waits for a socket. It uses
+ * undici's dispatch API rather than `request()`: no response stream per request, which at tens of
+ * thousands of requests per second is most of a load generator's own cost.
+ */
+export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): InvokeTransport & {
+  close(): Promise<void>;
+} {
+  const connections = new Connections(options);
+  const path = options.path ?? '/invocations';
+  const prepare = dispatchOptionsOf(path);
+  const watch = abortWatcher(connections, options.requestTimeoutMs);
 
   return {
     invoke(request, signal) {

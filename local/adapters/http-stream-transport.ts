@@ -1,7 +1,14 @@
 import type { Client, Dispatcher } from 'undici';
-import type { InvokeOutcome, InvokeRequest } from '../../handlers/load-test/ports.js';
+import type { InvokeOutcome } from '../../handlers/load-test/ports.js';
 import type { StreamInvokeTransport } from '../../handlers/load-test/streaming/index.js';
-import { abortReason, classifyFailure, classifyStatus, Connections } from './http-invoke-transport.js';
+import {
+  abortReason,
+  abortWatcher,
+  classifyFailure,
+  classifyStatus,
+  Connections,
+  dispatchOptionsOf,
+} from './http-invoke-transport.js';
 import type { LentRequest } from './http-invoke-transport.js';
 
 /** Bytes of an error body kept for the error sample (as for `createHttpInvokeTransport`). */
@@ -126,36 +133,8 @@ export function createHttpStreamTransport(
 ): StreamInvokeTransport & { close(): Promise<void> } {
   const connections = new Connections<StreamInvocation>(options);
   const path = options.path ?? '/invocations';
-  const prepared = new WeakMap<InvokeRequest, Dispatcher.DispatchOptions>();
-  const prepare = (request: InvokeRequest): Dispatcher.DispatchOptions => {
-    let ready = prepared.get(request);
-    if (ready === undefined) {
-      ready = {
-        method: 'POST',
-        path,
-        headers: [
-          'content-type',
-          request.contentType,
-          ...(request.accept === undefined ? [] : ['accept', request.accept]),
-        ],
-        body: Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
-      };
-      prepared.set(request, ready);
-    }
-    return ready;
-  };
-  const watched = new WeakSet<AbortSignal>();
-  const watch = (signal: AbortSignal): void => {
-    if (watched.has(signal)) return;
-    watched.add(signal);
-    signal.addEventListener(
-      'abort',
-      () => {
-        connections.abortAll(signal, options.requestTimeoutMs);
-      },
-      { once: true },
-    );
-  };
+  const prepare = dispatchOptionsOf(path);
+  const watch = abortWatcher(connections, options.requestTimeoutMs);
 
   return {
     invokeStream(request, signal, onPart) {
