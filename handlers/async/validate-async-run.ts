@@ -23,7 +23,7 @@ import {
 import { resourceName, runTags } from '../contracts/names.js';
 import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
-import { buildModelArchive } from '../package-model.js';
+import { buildModelArchive } from '../shared/model-archive.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
 import { hubEnvironment } from '../shared/candidate-deployment.js';
 import { ENDPOINT_DEADLINE_SECONDS, VARIANT_NAME } from '../shared/endpoint-deployment.js';

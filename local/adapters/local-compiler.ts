@@ -6,7 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeError } from '../../handlers/contracts/errors.js';
-import { buildModelArchive } from '../../handlers/package-model.js';
+import { buildModelArchive } from '../../handlers/shared/model-archive.js';
 import { scratchDir } from '../platform/scratch.js';
 import {
   type CompilationJobDescription,

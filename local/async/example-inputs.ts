@@ -6,7 +6,7 @@
  * example's objects (`local/cli/example-objects.ts`): nothing is downloaded.
  */
 import type { ObjectStore } from '../../handlers/ports.js';
-import { buildModelArchive } from '../../handlers/package-model.js';
+import { buildModelArchive } from '../../handlers/shared/model-archive.js';
 import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
 
