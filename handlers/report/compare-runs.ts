@@ -57,9 +57,11 @@ export type FigureVerdict = 'improved' | 'regressed' | 'within noise' | 'not com
  * - `ranges`: at least one side was measured more than once; the ranges (or range and value) overlap or not;
  * - `tolerance`: no spread measured on either side; the change is within the tolerance or not;
  * - `sla`: the candidate met the SLA in one run only (its sustainable TPS is null in the other);
- * - `missing`: the figure is missing on one side or both (no price, no load met the SLA).
+ * - `missing`: the figure is missing on one side or both (no price, no load met the SLA);
+ * - `load`: the p95 was taken at a different sustainable load in each run (a step apart in
+ *   throughput can be twice the latency): not comparable, whatever the change.
  */
-export type FigureBasis = 'noise' | 'ranges' | 'tolerance' | 'sla' | 'missing';
+export type FigureBasis = 'noise' | 'ranges' | 'tolerance' | 'sla' | 'missing' | 'load';
 
 /** One figure of one run: the value reported, and its range when measured more than once. */
 export interface MeasuredFigure {
@@ -80,6 +82,8 @@ export interface FigureComparison {
   readonly basis: FigureBasis;
   /** With the `noise` basis: the largest change (±, %) the runs' noise explains at 95 %. */
   readonly noisePercent?: number;
+  /** With the `load` basis: the sustainable load each run measured the figure at. */
+  readonly loads?: { readonly base: number; readonly new: number };
 }
 
 export type CandidateChange = 'improved' | 'regressed' | 'unchanged';
@@ -167,6 +171,21 @@ function figureOf(candidate: CandidateReport, name: FigureName): MeasuredFigure 
       return cost === undefined ? null : measured(cost, spread?.costPer1MUsd);
     }
   }
+}
+
+/**
+ * A p95 is the latency at the run's sustainable load: two runs that settled on different loads
+ * (near-equal throughput at 2 and 4 in flight, say) report latencies of different loads, which no
+ * noise explains and no change of the model caused.
+ */
+function atSameLoad(
+  figure: FigureComparison,
+  baseLoad: number | null,
+  newLoad: number | null,
+): FigureComparison {
+  if (figure.change === null || baseLoad === null || newLoad === null || baseLoad === newLoad) return figure;
+  const { noisePercent: _noise, ...rest } = figure;
+  return { ...rest, verdict: 'not comparable', basis: 'load', loads: { base: baseLoad, new: newLoad } };
 }
 
 /** Both runs' noise per figure; cost per 1M is a price over the TPS, so it has the TPS's. */
@@ -290,8 +309,18 @@ function compareCandidate(
   tolerancePercent: number,
   noise: ComparisonNoise,
 ): CandidateComparison {
-  const compare = (name: FigureName): FigureComparison =>
-    compareFigure(name, figureOf(base, name), figureOf(next, name), tolerancePercent, noiseFor(noise, name));
+  const compare = (name: FigureName): FigureComparison => {
+    const figure = compareFigure(
+      name,
+      figureOf(base, name),
+      figureOf(next, name),
+      tolerancePercent,
+      noiseFor(noise, name),
+    );
+    return name === 'p95Ms'
+      ? atSameLoad(figure, base.sustainableStep ?? null, next.sustainableStep ?? null)
+      : figure;
+  };
   const figures = { tps: compare('tps'), p95Ms: compare('p95Ms'), costPer1MUsd: compare('costPer1MUsd') };
   const named = (verdict: FigureVerdict): FigureName[] =>
     FIGURE_NAMES.filter((name) => figures[name].verdict === verdict);
@@ -461,6 +490,7 @@ const comparableReportSchema = z.object({
       environment: z.record(z.string(), z.string()),
       verdict: z.string(),
       sustainableTps: z.number().nullable(),
+      sustainableStep: z.number().nullable().optional(),
       latencyAtSustainableMs: z.object({ p95: z.number() }).optional(),
       costPer1MUsd: z.number().optional(),
       spread: z

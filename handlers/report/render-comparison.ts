@@ -49,6 +49,8 @@ export function verdictCell(figure: FigureComparison, tolerancePercent: number):
       return `${figure.verdict} (no spread measured: ${figure.verdict === 'within noise' ? 'within' : 'beyond'} ±${tolerancePercent} %)`;
     case 'sla':
       return `${figure.verdict} (${figure.base === null ? 'now meets the SLA' : 'no longer meets the SLA'})`;
+    case 'load':
+      return `${figure.verdict} (at load ${figure.loads?.base ?? '?'} vs ${figure.loads?.new ?? '?'})`;
     case 'missing':
       return `${figure.verdict} (${figure.base === null ? (figure.new === null ? 'in neither run' : 'not in base') : 'not in new'})`;
   }

@@ -453,4 +453,27 @@ describe('parseTolerancePercent', () => {
     // Assert
     expect([figure?.verdict, figure?.basis, figure?.noisePercent]).toEqual(['regressed', 'noise', 6.2]);
   });
+
+  it('calls a p95 taken at another sustainable load not comparable, whatever the change', () => {
+    // Prepare: the new run settled on load 4 (its TPS at 2 and 4 nearly equal), so its p95 doubled.
+    const base = comparedReport('base', [STEADY], 'c5-large-neo');
+    const next = comparedReport('new', [{ ...STEADY, p95: 20 }], 'c5-large-neo');
+    const moved = {
+      ...next,
+      candidates: next.candidates.map((candidate) => ({ ...candidate, sustainableStep: 4 })),
+    };
+
+    // Act
+    const comparison = compareRuns(base, moved);
+
+    // Assert
+    const figure = comparison.candidates[0]?.figures.p95Ms;
+    expect([figure?.verdict, figure?.basis, figure?.loads, figure?.changePercent]).toEqual([
+      'not comparable',
+      'load',
+      { base: 2, new: 4 },
+      100,
+    ]);
+    expect(comparison.verdict).toBe('unchanged');
+  });
 });

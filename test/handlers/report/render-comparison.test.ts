@@ -109,6 +109,44 @@ describe('comparison cells', () => {
     expect(cell).toBe('regressed (no spread measured: beyond ±5 %)');
   });
 
+  it('says at which loads a p95 that cannot be compared was taken', () => {
+    // Act
+    const cell = verdictCell(
+      {
+        base: { value: 4.85 },
+        new: { value: 9.83 },
+        change: 4.98,
+        changePercent: 102.7,
+        verdict: 'not comparable',
+        basis: 'load',
+        loads: { base: 2, new: 4 },
+      },
+      5,
+    );
+
+    // Assert
+    expect(cell).toBe('not comparable (at load 2 vs 4)');
+  });
+
+  it('says the noise that bounds a verdict on the runs’ noise', () => {
+    // Act
+    const cell = verdictCell(
+      {
+        base: { value: 500 },
+        new: { value: 470 },
+        change: -30,
+        changePercent: -6,
+        verdict: 'regressed',
+        basis: 'noise',
+        noisePercent: 4.6,
+      },
+      5,
+    );
+
+    // Assert
+    expect(cell).toBe('regressed (noise ±4.6 %)');
+  });
+
   it('says when a candidate no longer meets the SLA', () => {
     // Act
     const cell = verdictCell(
