@@ -202,6 +202,15 @@ describe('local mode end to end', () => {
       tinyInput({
         compilation: { targets: [] },
         candidates: [{ id: 'plain', instanceType: 'ml.c5.large', environment: ONE_THREAD }],
+        // One measurement each: the comparison is what is tested, not the noise (the CLI's default
+        // of three would add two rounds per run).
+        loadPlan: {
+          steps: [1],
+          warmupSeconds: 0.5,
+          stepDurationSeconds: 1.5,
+          stopAtPlateau: false,
+          repeats: 1,
+        },
         modelPackage: {
           groupName: 'e2e-group',
           version: v,
