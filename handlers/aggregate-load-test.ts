@@ -3,6 +3,7 @@ import {
   type AggregateLoadTestEvent,
   type CandidateOutcome,
   CandidateStatuses,
+  type DeploymentState,
   type LoadRoundStart,
 } from './contracts/optimization-state.js';
 import {
@@ -11,8 +12,10 @@ import {
   describeLateWorkers,
   describeLoad,
   lateWorkers,
+  type LoadRound,
   type LoadTestResult,
-  nextRound,
+  ownRound,
+  pendingRepeat,
   roundPlan,
   settleRounds,
   type WorkerResult,
@@ -57,6 +60,12 @@ export function loadTestResultKey(runId: string, candidateId: string): string {
  * Once the stepped schedule is measured, rounds follow (load-test/rounds.ts): while `nextRound`
  * finds a knee probe or a repeat to run, the outcome is NEXT_ROUND with its load and shared start,
  * the result so far is stored, and this state runs again after the round (`aggregateRound`).
+ *
+ * With interleaved repeats (load-test/rounds.ts `interleavesRepeats`), the candidate's own rounds
+ * are its knee probes; then, while a repeat is due, the outcome is REPEATS_PENDING with the repeat
+ * and the endpoint kept for it (`keptDeployment`): "Repeat each candidate" runs it in the next
+ * round over all candidates and brings its workers back here, and deletes the endpoint once the
+ * outcome is MEASURED.
  */
 export async function aggregateLoadTest(
   event: AggregateLoadTestEvent,
@@ -116,12 +125,7 @@ export async function aggregateLoadTest(
       lateWorkers: late,
     });
   }
-  if (measurementProblem === undefined) {
-    const round = nextRound(result, plan.loadPlan);
-    if (round !== null)
-      return nextRoundOutcome(event, { ...round, startEpochMs: nextSharedStart(deps) }, deps);
-    return measuredOutcome(event, resultUri, result, undefined);
-  }
+  if (measurementProblem === undefined) return afterMeasurement(event, resultUri, result, deps);
   return measuredOutcome(
     event,
     resultUri,
@@ -194,15 +198,74 @@ async function aggregateRound(
     );
   }
   await putResult(deps, resultUri, updated);
-  const next = nextRound(updated, plan.loadPlan);
+  return afterMeasurement(event, resultUri, updated, deps);
+}
+
+/**
+ * Once figures are stored: the candidate's next own round, else its next interleaved repeat
+ * (REPEATS_PENDING, the endpoint kept), else MEASURED.
+ */
+function afterMeasurement(
+  event: AggregateLoadTestEvent,
+  resultUri: string,
+  result: LoadTestResult,
+  deps: AggregateDeps,
+): CandidateOutcome {
+  const { loadPlan } = event.plan;
+  const next = ownRound(result, loadPlan);
   if (next !== null) return nextRoundOutcome(event, { ...next, startEpochMs: nextSharedStart(deps) }, deps);
-  deps.logger.info('Load test rounds done', {
+  const repeat = pendingRepeat(result, loadPlan);
+  if (repeat !== null) return repeatsPendingOutcome(event, resultUri, result, repeat, deps);
+  if (result.probes !== undefined || result.repeats !== undefined || result.roundsNote !== undefined) {
+    deps.logger.info('Load test rounds done', {
+      candidateId: event.candidateId,
+      sustainableTps: result.sustainableTps,
+      probes: result.probes?.length ?? 0,
+      repeats: result.repeats?.length ?? 0,
+    });
+  }
+  return measuredOutcome(event, resultUri, result, undefined);
+}
+
+function repeatsPendingOutcome(
+  event: AggregateLoadTestEvent,
+  resultUri: string,
+  result: LoadTestResult,
+  repeat: LoadRound,
+  deps: AggregateDeps,
+): CandidateOutcome {
+  const keptDeployment = keptDeploymentOf(event);
+  deps.logger.info('Load test repeat pending: endpoint kept for the interleaved rounds', {
     candidateId: event.candidateId,
-    sustainableTps: updated.sustainableTps,
-    probes: updated.probes?.length ?? 0,
-    repeats: updated.repeats?.length ?? 0,
+    pendingRepeat: repeat,
+    endpointName: keptDeployment.endpointName,
   });
-  return measuredOutcome(event, resultUri, updated, undefined);
+  return {
+    ...measuredOutcome(event, resultUri, result, undefined, CandidateStatuses.repeatsPending),
+    pendingRepeat: repeat,
+    keptDeployment,
+  };
+}
+
+/**
+ * The deployment "Repeat each candidate" checks and measures again: as "Check endpoint" left it,
+ * without this load test's segment, round and re-run marks.
+ */
+function keptDeploymentOf(event: AggregateLoadTestEvent): DeploymentState {
+  const { loadRound: _round, loadSegment: _segment, loadTestRerun: _rerun, ...deployment } = event.deployment;
+  const { candidateId, endpointName, status, waitSeconds, deadlineEpochMs } = deployment;
+  if (
+    candidateId === undefined ||
+    endpointName === undefined ||
+    status === undefined ||
+    waitSeconds === undefined ||
+    deadlineEpochMs === undefined
+  ) {
+    throw new Error(
+      `Aggregate load test: interleaved repeats keep the endpoint, but the deployment of ${event.candidateId} names none (got ${JSON.stringify(Object.keys(deployment))}, expected "Check endpoint"'s deployment)`,
+    );
+  }
+  return { ...deployment, candidateId, endpointName, status, waitSeconds, deadlineEpochMs };
 }
 
 async function readLoadTestResult(deps: AggregateDeps, uri: string): Promise<LoadTestResult> {

@@ -1,5 +1,6 @@
 import { describeError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import type { RunInput } from './contracts/run-input.js';
+import { interleavesRepeats } from './load-test/rounds.js';
 import type { InstanceQuota, InstanceQuotaReader, Logger } from './ports.js';
 
 /**
@@ -76,16 +77,27 @@ export async function checkInstanceQuotas(
   });
   if (issues.length > 0) throw new InvalidRunInputError(issues);
 
+  const interleaved = interleavesRepeats(input.loadPlan);
+  const interleaveIssues: InputIssue[] = [];
   for (const quota of quotas) {
-    // Candidates of a type that may run at once (the Map runs maxConcurrentCandidates), largest
-    // first; environmentRanges makes one candidate per combination of values.
+    // Candidates of a type that may run at once (the Map runs maxConcurrentCandidates; with
+    // interleaved repeats every endpoint is up at the end), largest first; environmentRanges makes
+    // one candidate per combination of values.
     const counts = instanced
       .filter((c) => c.instanceType === quota.instanceType)
       .flatMap((c) => Array.from({ length: copies }, () => c.count))
       .sort((a, b) => b - a)
-      .slice(0, input.maxConcurrentCandidates);
+      .slice(0, interleaved ? undefined : input.maxConcurrentCandidates);
     const needed = counts.reduce((sum, count) => sum + count, 0);
-    if (needed > quota.value) {
+    if (interleaved && needed > quota.value) {
+      // A candidate waiting for capacity while the others keep theirs for the repeats would wait
+      // until its quota Retry gave up: refused here instead.
+      interleaveIssues.push({
+        field: 'loadPlan.interleaveRepeats',
+        given: `true: every candidate's endpoint is kept until the repeats, ${needed} × ${quota.instanceType} at once`,
+        expected: `at most ${quota.value}: ${describeQuota(quota, deps.servingRegion)}. Set loadPlan.interleaveRepeats to false (repeats back to back), or ${raiseQuotaHint(quota, needed).replace(/^Raise/, 'raise')}`,
+      });
+    } else if (needed > quota.value) {
       deps.logger.warn('Candidates will queue for instance capacity', {
         instanceType: quota.instanceType,
         quotaName: quota.quotaName,
@@ -95,6 +107,7 @@ export async function checkInstanceQuotas(
       });
     }
   }
+  if (interleaveIssues.length > 0) throw new InvalidRunInputError(interleaveIssues);
   return quotas;
 }
 

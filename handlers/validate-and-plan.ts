@@ -34,7 +34,12 @@ import type { PlannedCandidate, RunPlan, ValidateAndPlanEvent } from './contract
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
 import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
-import { measuringSeconds } from './load-test/rounds.js';
+import {
+  interleavedRepeatRounds,
+  interleavesRepeats,
+  measuringSeconds,
+  repeatsOf,
+} from './load-test/rounds.js';
 import { LOAD_WORKER_MEMORY_MB, workerCeilingWarning } from './load-test/worker-ceiling.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
@@ -130,7 +135,10 @@ export async function validateAndPlan(
       limitSettings,
     ),
   );
-  const input = { ...parsed, loadPlan };
+  const input = {
+    ...parsed,
+    loadPlan: interleavingOf(loadPlan, parsed.existingEndpoint === undefined ? candidateCount : 1),
+  };
   const payloadSizes = await checkRunObjects(input, deps);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
@@ -139,7 +147,9 @@ export async function validateAndPlan(
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined
-      ? expandCandidates(input).map((expanded) => planCandidate(event.runId, input, expanded))
+      ? expandCandidates(input).map((expanded, index) =>
+          planCandidate(event.runId, input, expanded, interleavedHoldSeconds(input, candidateCount, index)),
+        )
       : [planExistingEndpoint(input, input.existingEndpoint)];
   const compilations = input.compilation.targets.map((target) => ({
     target,
@@ -202,6 +212,11 @@ export async function validateAndPlan(
         assumptions: [
           `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
           `load test lasts ${measuringSeconds(input.loadPlan)} s per candidate at most (all steps and rounds run)`,
+          ...(interleavesRepeats(input.loadPlan)
+            ? [
+                `repeats interleaved: real-time endpoints billed until every candidate has run its repeats, the first up to ${interleavedHoldSeconds(input, candidateCount, 0)} s more`,
+              ]
+            : []),
           `serverless candidates busy at full concurrency for the whole test (upper bound)`,
           'SageMaker Neo compilation jobs are not billed separately',
           ...(proof === undefined ? [] : [proof.assumption]),
@@ -537,7 +552,45 @@ function planExistingEndpoint(
   };
 }
 
-function planCandidate(runId: string, input: RunInput, expanded: ExpandedCandidate): PlannedCandidate {
+/**
+ * `interleaveRepeats` as the run will use it: kept (with `repeats` written out, which "Repeat
+ * round due?" counts against) only when there are repeats to interleave and more than one
+ * candidate to interleave them with; removed otherwise, so the plan says what runs.
+ */
+function interleavingOf(loadPlan: LoadPlan, candidateCount: number): LoadPlan {
+  const { interleaveRepeats: _asked, ...rest } = loadPlan;
+  if (!interleavesRepeats(loadPlan) || candidateCount < 2) return rest;
+  return { ...rest, interleaveRepeats: true, repeats: repeatsOf(loadPlan) };
+}
+
+/**
+ * With interleaved repeats, how much longer the candidate at `index` may be billed than its own
+ * load test: kept up after it while the later waves of candidates (`maxConcurrentCandidates` at a
+ * time, in order) are deployed, measured and deleted, then through the repeat rounds, each a step
+ * and a check per wave. An upper bound: every later wave takes a whole candidate's life.
+ */
+function interleavedHoldSeconds(input: RunInput, candidateCount: number, index: number): number {
+  const rounds = interleavedRepeatRounds(input.loadPlan);
+  if (rounds === 0) return 0;
+  const perWave = Math.max(1, input.maxConcurrentCandidates);
+  const waves = Math.ceil(candidateCount / perWave);
+  const laterWaves = waves - 1 - Math.floor(index / perWave);
+  const life =
+    ESTIMATE_ASSUMPTIONS.provisioningSeconds +
+    measuringSeconds(input.loadPlan) +
+    ESTIMATE_ASSUMPTIONS.teardownSeconds;
+  return laterWaves * life + waves * rounds * (stepPeriodMs(input.loadPlan) / 1000 + REPEAT_OVERHEAD_SECONDS);
+}
+
+/** A repeat's time besides its step: "Check endpoint before repeat", the workers' start delay, "Aggregate repeat". */
+const REPEAT_OVERHEAD_SECONDS = 20;
+
+function planCandidate(
+  runId: string,
+  input: RunInput,
+  expanded: ExpandedCandidate,
+  holdSeconds: number,
+): PlannedCandidate {
   const { candidate, id } = expanded;
   const environment = { ...input.model?.environment, ...candidate.environment, ...expanded.rangeEnvironment };
   const names = {
@@ -545,10 +598,12 @@ function planCandidate(runId: string, input: RunInput, expanded: ExpandedCandida
     endpointConfigName: resourceName(runId, 'endpoint-config', id),
     endpointName: resourceName(runId, 'endpoint', id),
   };
+  // Serverless endpoints are billed per request, so only real-time ones cost while kept.
   const billedSeconds =
     ESTIMATE_ASSUMPTIONS.provisioningSeconds +
     measuringSeconds(input.loadPlan) +
-    ESTIMATE_ASSUMPTIONS.teardownSeconds;
+    ESTIMATE_ASSUMPTIONS.teardownSeconds +
+    holdSeconds;
   if ('serverless' in candidate) {
     const gb = candidate.serverless.memorySizeMb / 1024;
     const usd =

@@ -91,6 +91,7 @@ export class OptimizationWorkflow extends Construct {
       run: this.packageModel()
         .next(this.compileTargets())
         .next(this.benchmarkCandidates())
+        .next(this.interleavedRepeats())
         .next(this.finish()),
       cleanUp: this.steps.cleanUp,
       unsuccessful: {
@@ -240,6 +241,8 @@ export class OptimizationWorkflow extends Construct {
         sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextRound),
         nextRound.next(loadTest),
       )
+      // Interleaved repeats: the endpoint stays up for "Repeat each candidate", which deletes it.
+      .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.repeatsPending), measured)
       .otherwise(deleteEndpoint);
     deleteEndpoint.next(measured);
     const poll = pollLoop(this, {
@@ -267,6 +270,149 @@ export class OptimizationWorkflow extends Construct {
       maxConcurrencyPath: '$.plan.maxConcurrentCandidates',
       resultPath: '$.candidates',
     }).itemProcessor(deploy.next(deployed));
+  }
+
+  /**
+   * Interleaved repeats (handlers/load-test/rounds.ts `interleavesRepeats`): after "Benchmark each
+   * candidate", rounds over every candidate ("Repeat each candidate", the candidates in turn as
+   * `maxConcurrentCandidates` allows), each measuring once more the sustainable load of those whose
+   * outcome is REPEATS_PENDING, on the endpoint kept for it: "Check endpoint before repeat" (still
+   * in service; the workers' shared start), the workers, "Aggregate repeat" (the figures settled
+   * again, and whether another repeat is due). The round count is the plan's `repeats` − 1; a
+   * candidate whose repeats are over (MEASURED), or whose repeat failed ("Record failed repeat":
+   * MEASURED, the figures so far kept, `repeatError`), has its endpoint deleted in that round. A
+   * delete that still fails is left to "Clean up run resources", which finds the endpoint by the
+   * run's tag, as any candidate's.
+   */
+  private interleavedRepeats(): sfn.IChainable & sfn.INextable {
+    const done = new sfn.Pass(this, 'Repeats done');
+    const counted = new sfn.Pass(this, 'Count repeat round', {
+      parameters: { 'count.$': 'States.MathAdd($.repeatRound.count, 1)' },
+      resultPath: '$.repeatRound',
+    });
+    const roundDue = new sfn.Choice(this, OptimizationStates.repeatRoundDue)
+      .when(
+        sfn.Condition.numberLessThanJsonPath('$.repeatRound.count', '$.plan.loadPlan.repeats'),
+        this.repeatEachCandidate().next(counted),
+      )
+      .otherwise(done);
+    counted.next(roundDue);
+    const start = new sfn.Pass(this, 'Start repeat rounds', {
+      result: sfn.Result.fromObject({ count: 1 }),
+      resultPath: '$.repeatRound',
+    });
+    return new sfn.Choice(this, OptimizationStates.repeatsInterleaved)
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.isPresent('$.plan.loadPlan.interleaveRepeats'),
+          sfn.Condition.booleanEquals('$.plan.loadPlan.interleaveRepeats', true),
+        ),
+        start.next(roundDue),
+      )
+      .otherwise(done)
+      .afterwards();
+  }
+
+  /** One interleaved round: each candidate with a repeat due measured once more (see `interleavedRepeats`). */
+  private repeatEachCandidate(): sfn.Map {
+    const notDue = new sfn.Pass(this, 'Repeat not due', { outputPath: '$.outcome' });
+    // The planned candidate (its resource names, for the delete) is the outcome's namesake in the plan.
+    const prepare = new sfn.Pass(this, 'Prepare repeat', {
+      parameters: {
+        'plan.$': '$.plan',
+        'outcome.$': '$.outcome',
+        'candidate.$': 'States.ArrayGetItem($.plan.candidates, $.index)',
+        'deployment.$': '$.outcome.keptDeployment',
+      },
+    });
+    const check = this.checkTask(OptimizationStates.checkRepeatEndpoint);
+    const setRound = new sfn.Pass(this, 'Set repeat round', {
+      parameters: {
+        'index.$': '$.outcome.pendingRepeat.index',
+        'kind.$': '$.outcome.pendingRepeat.kind',
+        'load.$': '$.outcome.pendingRepeat.load',
+        'startEpochMs.$': '$.deployment.loadStartEpochMs',
+      },
+      resultPath: '$.deployment.loadRound',
+    });
+    const loadTest = this.loadTest(
+      OptimizationStates.runRepeatLoadWorkers,
+      OptimizationStates.runRepeatLoadWorker,
+    );
+    const aggregate = this.invoke(OptimizationStates.aggregateRepeat, this.steps.aggregateLoadTest, {
+      payload: {
+        'plan.$': '$.plan',
+        'candidateId.$': '$.candidate.id',
+        'workers.$': '$.workers',
+        'deployment.$': '$.deployment',
+      },
+      resultPath: '$.outcome',
+      timeout: Duration.minutes(5),
+    });
+    const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteRepeatedEndpoint);
+    const repeated = new sfn.Pass(this, 'Candidate repeated', { outputPath: '$.outcome' });
+    deleteEndpoint.addCatch(repeated, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+    deleteEndpoint.next(repeated);
+
+    // A failed repeat ends the candidate's repeats: MEASURED with the figures so far and the error.
+    const describeFailure = new sfn.Pass(this, 'Describe failed repeat', {
+      parameters: { status: CandidateStatuses.measured, 'repeatError.$': '$.error' },
+      resultPath: '$.repeatFailure',
+    });
+    const recordFailed = new sfn.Pass(this, OptimizationStates.recordFailedRepeat, {
+      parameters: { 'merged.$': 'States.JsonMerge($.outcome, $.repeatFailure, false)' },
+      resultPath: '$.failedOutcome',
+    });
+    const keepFailed = new sfn.Pass(this, 'Keep failed repeat outcome', {
+      inputPath: '$.failedOutcome.merged',
+      resultPath: '$.outcome',
+    });
+    describeFailure.next(recordFailed).next(keepFailed).next(deleteEndpoint);
+    for (const task of [check, loadTest, aggregate]) {
+      task.addCatch(describeFailure, { errors: ['States.ALL'], resultPath: '$.error' });
+    }
+    const leftService = new sfn.Pass(this, 'Endpoint left service', {
+      parameters: {
+        Error: 'EndpointNotInService',
+        'Cause.$':
+          "States.Format('Endpoint {} was {} before its repeat, not InService', $.deployment.endpointName, $.deployment.status)",
+      },
+      resultPath: '$.error',
+    });
+    leftService.next(describeFailure);
+    const inService = new sfn.Choice(this, 'Endpoint still in service?')
+      .when(
+        sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
+        setRound
+          .next(loadTest)
+          .next(aggregate)
+          .next(
+            new sfn.Choice(this, 'Repeats over?')
+              .when(
+                sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.repeatsPending),
+                repeated,
+              )
+              .otherwise(deleteEndpoint),
+          ),
+      )
+      .otherwise(leftService);
+    const due = new sfn.Choice(this, 'Repeat due?')
+      .when(
+        sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.repeatsPending),
+        prepare.next(check).next(inService),
+      )
+      .otherwise(notDue);
+
+    return new sfn.Map(this, OptimizationStates.repeatEachCandidate, {
+      itemsPath: '$.candidates',
+      itemSelector: {
+        'plan.$': '$.plan',
+        'outcome.$': '$$.Map.Item.Value',
+        'index.$': '$$.Map.Item.Index',
+      },
+      maxConcurrencyPath: '$.plan.maxConcurrentCandidates',
+      resultPath: '$.candidates',
+    }).itemProcessor(due);
   }
 
   /**

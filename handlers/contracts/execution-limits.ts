@@ -1,5 +1,5 @@
 import { awsSegmentSeconds, type LoadPlan, loadTestSeconds, stepPeriodMs } from '../load-test/plan.js';
-import { worstCaseRounds } from '../load-test/rounds.js';
+import { interleavedRepeatRounds, worstCaseOwnRounds } from '../load-test/rounds.js';
 import { CLEAN_UP_WAIT } from './clean-up-account.js';
 import type { InputIssue } from './errors.js';
 import {
@@ -124,6 +124,11 @@ export interface OptimizationHistoryShape {
    * runs the workers once more, like a segment, through "Run next load round". @default 0
    */
   readonly loadRounds?: number;
+  /**
+   * Interleaved repeat rounds ("Repeat each candidate", after every candidate's own test): each
+   * checks every candidate's kept endpoint and runs its workers once more. @default 0
+   */
+  readonly interleavedRounds?: number;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
   /**
@@ -193,6 +198,7 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     3 * E.mapOrParallel +
     5 * E.simpleState +
     (shape.cleanUpRounds ?? 0) * POLL_ROUND +
+    interleavedRoundsFixedEvents(shape.interleavedRounds ?? 0) +
     (shape.proof === undefined ? 0 : proofEvents(shape.proof));
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
   const segments = shape.loadTestSegments ?? 1;
@@ -207,6 +213,7 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     (segments - 1) * E.simpleState +
     (shape.loadRounds ?? 0) * (loadTestSegmentEvents(shape.workersPerCandidate) + E.simpleState) +
     (loadTestRuns - 1) * rerun +
+    (shape.interleavedRounds ?? 0) * interleavedRoundEvents(shape.workersPerCandidate) +
     E.lambdaTask +
     E.simpleState;
   return {
@@ -235,6 +242,26 @@ function proofEvents(proof: NonNullable<OptimizationHistoryShape['proof']>): num
     2 * E.lambdaTask +
     E.simpleState;
   return attempts * attempt + (attempts - 1) * E.simpleState;
+}
+
+/**
+ * "Repeats interleaved?", and when they are: "Start repeat rounds", per round "Repeat round due?",
+ * the "Repeat each candidate" Map and "Count repeat round", then the last "Repeat round due?" and
+ * "Repeats done".
+ */
+function interleavedRoundsFixedEvents(rounds: number): number {
+  if (rounds === 0) return 2 * E.simpleState;
+  return 4 * E.simpleState + rounds * (2 * E.simpleState + E.mapOrParallel);
+}
+
+/**
+ * One candidate's interleaved round at most: its iteration, "Repeat due?", "Prepare repeat",
+ * "Check endpoint before repeat", "Endpoint still in service?", "Set repeat round", the repeat's
+ * workers, "Aggregate repeat" and "Repeats over?", then "Candidate repeated". Its endpoint's delete
+ * ("Delete repeated endpoint") replaces "Delete candidate endpoint", counted once per candidate.
+ */
+function interleavedRoundEvents(workers: number): number {
+  return E.mapIteration + 5 * E.simpleState + E.lambdaTask + loadTestSegmentEvents(workers);
 }
 
 /** One load test segment: the "Run load workers" Map and its workers, "Aggregate load test", the Choice. */
@@ -456,8 +483,10 @@ export interface LoadTestShape {
   readonly testSeconds: number;
   /** The schedule length of one worker invocation (the plan's `loadSegmentSeconds`). */
   readonly segmentSeconds: number;
-  /** Rounds after the schedule in the worst case (`worstCaseRounds`). @default 0 */
+  /** Rounds after the schedule within the candidate's own test in the worst case (`worstCaseOwnRounds`). @default 0 */
   readonly rounds?: number;
+  /** Interleaved repeat rounds after every candidate's own test (`interleavedRepeatRounds`). @default 0 */
+  readonly interleavedRounds?: number;
   /** The schedule time of one round: a step's warm-up and window. @default 0 */
   readonly roundSeconds?: number;
 }
@@ -516,12 +545,14 @@ export function historyIssue(counts: HistoryCounts, timings: OptimizationTimings
     }
     // Rounds (knee probes, repeats) cost what a further segment does; only asked-for ones get
     // here ("Validate and plan" drops the default rounds that do not fit).
-    const roundsPart = rounds * perSegment;
+    const roundsPart =
+      rounds * perSegment +
+      (shape.interleavedRounds ?? 0) * shape.candidates * interleavedRoundEvents(shape.workersPerCandidate);
     if (roundsPart * 2 >= candidatesPart) {
       const maxRounds = Math.max(0, Math.floor(room(count.total - roundsPart) / perSegment));
       return {
         field: 'loadPlan.repeats',
-        given: `${rounds} rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × ${shape.candidates} candidates with ${shape.workersPerCandidate} workers: ${given}`,
+        given: `${rounds + (shape.interleavedRounds ?? 0)} rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × ${shape.candidates} candidates with ${shape.workersPerCandidate} workers: ${given}`,
         expected: `at most ${maxRounds} round${maxRounds === 1 ? '' : 's'} (fewer kneeProbes or repeats, fewer workers or candidates): ${historyLimitText()}`,
       };
     }
@@ -584,6 +615,7 @@ function worstCaseShape(
     loadTestRuns,
     loadTestSegments: loadTestSegmentsOf(counts.loadTest),
     loadRounds: counts.loadTest?.rounds ?? 0,
+    interleavedRounds: counts.loadTest?.interleavedRounds ?? 0,
   };
 }
 
@@ -628,11 +660,12 @@ export interface RunTimeShape {
 
 /**
  * The worst-case wall time of one candidate's load test: its schedule, segment gaps, a re-run's
- * first segment, every round with its own gap.
+ * first segment, every round with its own gap (interleaved repeats too: they run in the same
+ * waves of candidates, later).
  */
 function loadTestWallSeconds(loadTest: LoadTestShape, reruns: number): number {
   const segments = loadTestSegmentsOf(loadTest);
-  const rounds = loadTest.rounds ?? 0;
+  const rounds = (loadTest.rounds ?? 0) + (loadTest.interleavedRounds ?? 0);
   return (
     loadTest.testSeconds +
     rounds * (loadTest.roundSeconds ?? 0) +
@@ -768,7 +801,8 @@ function loadTestShape(plan: PlannedOptimization): LoadTestShape {
   return {
     testSeconds: loadTestSeconds(plan.loadPlan),
     segmentSeconds: plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan),
-    rounds: worstCaseRounds(plan.loadPlan),
+    rounds: worstCaseOwnRounds(plan.loadPlan),
+    interleavedRounds: interleavedRepeatRounds(plan.loadPlan),
     roundSeconds: stepPeriodMs(plan.loadPlan) / 1000,
   };
 }

@@ -1,5 +1,6 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { LoadPlan } from '../load-test/plan.js';
+import type { LoadRound } from '../load-test/rounds.js';
 import type { HostedResourceNames, RoutingStrategy } from '../ports.js';
 import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
@@ -67,6 +68,19 @@ export const OptimizationStates = {
   deleteCandidateEndpoint: 'Delete candidate endpoint',
   deleteFailedCandidateEndpoint: 'Delete failed candidate endpoint',
   recordFailedCandidate: 'Record failed candidate',
+  /**
+   * Interleaved repeats (handlers/load-test/rounds.ts `interleavesRepeats`): after every
+   * candidate's stepped test, each round measures every kept endpoint once more, in turn.
+   */
+  repeatsInterleaved: 'Repeats interleaved?',
+  repeatRoundDue: 'Repeat round due?',
+  repeatEachCandidate: 'Repeat each candidate',
+  checkRepeatEndpoint: 'Check endpoint before repeat',
+  runRepeatLoadWorkers: 'Run repeat load workers',
+  runRepeatLoadWorker: 'Run repeat load worker',
+  aggregateRepeat: 'Aggregate repeat',
+  deleteRepeatedEndpoint: 'Delete repeated endpoint',
+  recordFailedRepeat: 'Record failed repeat',
   recommend: 'Recommend',
   /** "Prove the target" (handlers/serving/prove-target.ts): after "Recommend", before clean-up. */
   proveTarget: 'Prove the target?',
@@ -131,6 +145,11 @@ export const CandidateStatuses = {
   nextSegment: 'NEXT_SEGMENT',
   /** The stepped load test is over: the workers run a knee probe or a repeat (load-test/rounds.ts). */
   nextRound: 'NEXT_ROUND',
+  /**
+   * Interleaved repeats: the candidate's figures so far are stored and its endpoint kept
+   * (`keptDeployment`) for its next repeat, in the next round over every candidate.
+   */
+  repeatsPending: 'REPEATS_PENDING',
   failed: 'FAILED',
 } as const;
 export type CandidateStatus = (typeof CandidateStatuses)[keyof typeof CandidateStatuses];
@@ -213,6 +232,16 @@ export interface CandidateOutcome {
   readonly nextSegment?: LoadSegmentStart;
   /** NEXT_ROUND: the round the workers run next, from a new shared start. */
   readonly nextRound?: LoadRoundStart;
+  /** REPEATS_PENDING: the repeat the candidate's next interleaved round runs. */
+  readonly pendingRepeat?: LoadRound;
+  /**
+   * REPEATS_PENDING: the endpoint kept for the interleaved repeats (as "Check endpoint" left it),
+   * which "Repeat each candidate" checks, measures and finally deletes. Still present, naming the
+   * deleted endpoint, on an outcome whose repeat failed (`repeatError`).
+   */
+  readonly keptDeployment?: DeploymentState;
+  /** A Catch's `{ Error, Cause }` when an interleaved repeat failed: the figures before it stand. */
+  readonly repeatError?: CaughtError;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: CaughtError;
 }
@@ -372,6 +401,7 @@ export interface AggregateLoadTestEvent {
   readonly candidateId: string;
   /** The workers of the segment that just ended (all of the load test when it has one). */
   readonly workers: readonly WorkerOutcome[];
+  /** As "Check endpoint" left it (with interleaved repeats, kept whole for the next repeat). */
   readonly deployment: Pick<
     DeploymentState,
     | 'createdEpochMs'
@@ -381,7 +411,8 @@ export interface AggregateLoadTestEvent {
     | 'loadTestRerun'
     | 'loadSegment'
     | 'loadRound'
-  >;
+  > &
+    Partial<DeploymentState>;
 }
 
 export interface DeleteCandidateEvent {

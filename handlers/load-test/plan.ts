@@ -106,6 +106,15 @@ export const loadPlanSchema = z
      * LOCAL_DEFAULT_REPEATS; "Validate and plan" writes 1 when a step does not fit one invocation).
      */
     repeats: z.number().int().min(1).max(MAX_REPEATS).optional(),
+    /**
+     * Run the repeats interleaved across candidates (load-test/rounds.ts `interleavesRepeats`):
+     * each candidate's endpoint stays up after its own test until every candidate has run its
+     * repeats, in rounds over all of them, so drift over the run reaches them alike. Absent: off on
+     * AWS (the endpoints are billed while they wait); the local CLI turns it on when every
+     * candidate's endpoint fits this machine at once. "Validate and plan" keeps it only when it
+     * can run: a repeat to interleave, more than one candidate, the instance quotas.
+     */
+    interleaveRepeats: z.boolean().optional(),
     /** Stop stepping once a step fails to raise throughput by `plateauGain` over the best so far. */
     stopAtPlateau: z.boolean().default(true),
     /** 1.05: a step must raise TPS by at least 5 % to count as rising. */

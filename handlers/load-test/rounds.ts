@@ -26,6 +26,22 @@ export const LOCAL_DEFAULT_REPEATS = 3;
 type RoundSettings = Pick<LoadPlan, 'kneeProbes' | 'repeats' | 'maxTotalRequests'>;
 
 /**
+ * Whether the plan's repeats run interleaved across candidates: every candidate's stepped test
+ * and knee probes first (its endpoint kept), then one repeat of each candidate per round ("Repeat
+ * each candidate", workflows/optimization-workflow.ts), so that drift over the run's minutes
+ * reaches every candidate's repeats alike. Only when asked (`interleaveRepeats`, which "Validate
+ * and plan" keeps only when it can run) and there are repeats to interleave.
+ */
+export function interleavesRepeats(plan: RoundSettings & Pick<LoadPlan, 'interleaveRepeats'>): boolean {
+  return plan.interleaveRepeats === true && repeatsOf(plan) > 1;
+}
+
+/** Interleaved rounds after every candidate's own test: one per repeat beyond the original. */
+export function interleavedRepeatRounds(plan: RoundSettings & Pick<LoadPlan, 'interleaveRepeats'>): number {
+  return interleavesRepeats(plan) ? repeatsOf(plan) - 1 : 0;
+}
+
+/**
  * The plan's knee probes. A plan with `maxTotalRequests` set a budget for its whole test: it gets
  * rounds only when it asks for them (each round then has that allowance of its own).
  */
@@ -41,6 +57,14 @@ export function repeatsOf(plan: RoundSettings): number {
 /** Rounds one candidate may run in the worst case: every probe, every repeat. */
 export function worstCaseRounds(plan: RoundSettings): number {
   return kneeProbesOf(plan) + repeatsOf(plan) - 1;
+}
+
+/**
+ * Rounds a candidate runs within its own load test ("Run next load round") in the worst case:
+ * every probe, and the repeats unless they are interleaved.
+ */
+export function worstCaseOwnRounds(plan: RoundSettings & Pick<LoadPlan, 'interleaveRepeats'>): number {
+  return worstCaseRounds(plan) - interleavedRepeatRounds(plan);
 }
 
 /** Schedule time every round of one candidate takes in the worst case (warm-up and window each). */
@@ -126,7 +150,9 @@ export function sustainableMeasurement(result: LoadTestResult): StepResult | nul
 
 /**
  * The round to run after the result so far: knee probes first, then repeats; null when done. None
- * after a load test that was aborted or spent its `maxTotalRequests`.
+ * after a load test that was aborted or spent its `maxTotalRequests`. With interleaved repeats,
+ * the candidate's own rounds are its knee probes (`ownRound`), and its repeats wait for the
+ * interleaved rounds (`pendingRepeat`).
  */
 export function nextRound(result: LoadTestResult, plan: LoadPlan): LoadRound | null {
   const index = (result.probes?.length ?? 0) + (result.repeats?.length ?? 0);
@@ -139,6 +165,18 @@ export function nextRound(result: LoadTestResult, plan: LoadPlan): LoadRound | n
   const sustainable = sustainableMeasurement(result);
   if (sustainable === null || (result.repeats?.length ?? 0) >= repeatsOf(plan) - 1) return null;
   return { index, kind: 'repeat', load: sustainable.load };
+}
+
+/** The next round the candidate runs within its own load test: `nextRound` less interleaved repeats. */
+export function ownRound(result: LoadTestResult, plan: LoadPlan): LoadRound | null {
+  return nextRound(result, interleavesRepeats(plan) ? { ...plan, repeats: 1 } : plan);
+}
+
+/** With interleaved repeats, the repeat the candidate's next interleaved round runs, once its own rounds are over. */
+export function pendingRepeat(result: LoadTestResult, plan: LoadPlan): LoadRound | null {
+  if (!interleavesRepeats(plan) || ownRound(result, plan) !== null) return null;
+  const round = nextRound(result, plan);
+  return round?.kind === 'repeat' ? round : null;
 }
 
 function median(sorted: readonly number[]): number {

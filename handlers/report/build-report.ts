@@ -1,5 +1,5 @@
 import { findInstance, PRICE_TABLE_SOURCE, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
-import { failureReasonOf } from '../contracts/caught-error.js';
+import { type CaughtError, failureReasonOf } from '../contracts/caught-error.js';
 import {
   type CandidateOutcome,
   CandidateStatuses,
@@ -619,7 +619,7 @@ export function buildReport(input: BuildReportInput): Report {
       ...(m.spread === undefined
         ? {}
         : { spread: runNoise === undefined ? m.spread : withRerun(m.spread, m.costPerHourUsd, runNoise) }),
-      ...(m.result.roundsNote === undefined ? {} : { roundsNote: m.result.roundsNote }),
+      ...roundsNoteOf(m.result.roundsNote, outcome?.repeatError),
       sustainableTps: m.result.sustainableTps === null ? null : round(m.result.sustainableTps, 2),
       sustainableStep: m.result.sustainableStep,
       ...(latencyOf(m) === undefined ? {} : { latencyAtSustainableMs: latencyOf(m) }),
@@ -721,4 +721,20 @@ export function buildReport(input: BuildReportInput): Report {
         : 'endpoint-hours from each endpoint’s creation to the end of its load test × price; deleting takes about a minute more',
     },
   };
+}
+
+/**
+ * Why the rounds ended early: the stored note (a round not counted), or an interleaved repeat that
+ * failed (its endpoint was then deleted; the figures before it stand).
+ */
+function roundsNoteOf(
+  stored: string | undefined,
+  repeatError: CaughtError | undefined,
+): { roundsNote?: string } {
+  const failed =
+    repeatError === undefined
+      ? undefined
+      : `an interleaved repeat failed (${failureReasonOf(repeatError)}); no further repeats, the figures before it stand`;
+  const notes = [stored, failed].filter((note): note is string => note !== undefined);
+  return notes.length === 0 ? {} : { roundsNote: notes.join('; ') };
 }

@@ -6,7 +6,7 @@
 import type { ExecutionBudgets } from '../contracts/execution-limits.js';
 import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
 import { type LoadPlan, scheduledLoads } from '../load-test/plan.js';
-import { kneeProbesOf, measuringSeconds, repeatsOf } from '../load-test/rounds.js';
+import { interleavesRepeats, kneeProbesOf, measuringSeconds, repeatsOf } from '../load-test/rounds.js';
 import { textTable as table } from '../shared/text-table.js';
 
 /** ` (then 4, 8, 16 while every step meets the SLA)`: the extension steps, counted in the time. */
@@ -18,7 +18,8 @@ function extensionNote(plan: LoadPlan): string {
 /** `up to 3 knee probes, sustainable load measured 3 times`: the rounds, counted in the time. */
 function roundsNote(plan: LoadPlan): string {
   const repeats = repeatsOf(plan);
-  return `up to ${kneeProbesOf(plan)} knee probe(s), sustainable load measured ${repeats} time${repeats === 1 ? '' : 's'}`;
+  const interleaved = interleavesRepeats(plan) ? ' (repeats interleaved across candidates)' : '';
+  return `up to ${kneeProbesOf(plan)} knee probe(s), sustainable load measured ${repeats} time${repeats === 1 ? '' : 's'}${interleaved}`;
 }
 
 export interface PlanSummaryInput {

@@ -4,6 +4,9 @@ import { describeGiven } from '../../handlers/contracts/validation.js';
 import { isRecord } from '../../handlers/contracts/records.js';
 import { MIN_SEGMENT_SECONDS } from '../../handlers/load-test/plan.js';
 import { LOCAL_DEFAULT_REPEATS } from '../../handlers/load-test/rounds.js';
+import { availableParallelism } from 'node:os';
+import { planServerCpu } from '../platform/cpu-budget.js';
+import { DEFAULT_MAX_CPU_OVERCOMMIT } from '../platform/local-model-host.js';
 
 /** The image name the run input schema reserves for the project's own model server. */
 export const LOCAL_IMAGE = 'local';
@@ -12,8 +15,92 @@ export const LOCAL_IMAGE = 'local';
  * Local mode serves every model with the project model server, so the serving image does not
  * matter; without one, the planner would look up a SageMaker image, which uncompiled ONNX lacks.
  */
-export function withLocalDefaults(input: unknown): unknown {
-  return withLocalRepeats(withLocalImage(input, 'model'));
+export function withLocalDefaults(input: unknown, machine: LocalMachine = THIS_MACHINE): unknown {
+  return withLocalInterleaving(withLocalRepeats(withLocalImage(input, 'model')), machine);
+}
+
+/** What the local model host may run at once: its quota (LocalModelHost `maxCpuOvercommit`). */
+export interface LocalMachine {
+  readonly availableCpus: number;
+  readonly maxThreads: number;
+}
+
+const THIS_MACHINE: LocalMachine = {
+  availableCpus: availableParallelism(),
+  maxThreads: availableParallelism() * DEFAULT_MAX_CPU_OVERCOMMIT,
+};
+
+/**
+ * Local runs interleave their repeats across candidates when the input does not say (AWS runs do
+ * only when asked: kept endpoints are billed there), since drift on a shared machine follows time
+ * (bench/RESULTS.md, session 6). Only when every candidate's model server fits this machine's
+ * quota at once: a candidate waiting for threads that the kept endpoints hold would wait until its
+ * quota Retry gave up.
+ */
+function withLocalInterleaving(input: unknown, machine: LocalMachine): unknown {
+  const plan = isRecord(input) ? input.loadPlan : undefined;
+  if (!isRecord(input) || !isRecord(plan) || plan.interleaveRepeats !== undefined) return input;
+  const threads = threadsAtOnce(input, machine.availableCpus);
+  if (threads === undefined || threads > machine.maxThreads) return input;
+  return { ...input, loadPlan: { ...plan, interleaveRepeats: true } };
+}
+
+/**
+ * The threads every candidate's model servers would hold at once, as LocalModelHost plans them
+ * (one server per instance); undefined when the input is not one this can read (the schema then
+ * says what is wrong).
+ */
+export function threadsAtOnce(input: Record<string, unknown>, availableCpus: number): number | undefined {
+  if (!Array.isArray(input.candidates)) return undefined;
+  const modelEnvironment = isRecord(input.model) ? stringRecord(input.model.environment) : {};
+  const ranges = isRecord(input.environmentRanges) ? Object.entries(input.environmentRanges) : [];
+  const combinations = ranges.reduce<Record<string, string>[]>(
+    (acc, [name, values]) =>
+      Array.isArray(values)
+        ? acc.flatMap((combo) => values.map((value) => ({ ...combo, [name]: String(value) })))
+        : acc,
+    [{}],
+  );
+  let threads = 0;
+  for (const candidate of input.candidates) {
+    if (!isRecord(candidate)) return undefined;
+    const serverless = isRecord(candidate.serverless) ? candidate.serverless : undefined;
+    const instanceType = typeof candidate.instanceType === 'string' ? candidate.instanceType : undefined;
+    if (serverless === undefined && instanceType === undefined) return undefined;
+    const instances =
+      typeof candidate.initialInstanceCount === 'number' ? Math.max(1, candidate.initialInstanceCount) : 1;
+    for (const combo of combinations) {
+      const cpu = planServerCpu({
+        variant:
+          serverless === undefined
+            ? {
+                variantName: 'AllTraffic',
+                modelName: '',
+                ...(instanceType === undefined ? {} : { instanceType }),
+                initialInstanceCount: 1,
+              }
+            : {
+                variantName: 'AllTraffic',
+                modelName: '',
+                serverless: {
+                  memorySizeMb: typeof serverless.memorySizeMb === 'number' ? serverless.memorySizeMb : 1024,
+                  maxConcurrency: 1,
+                },
+              },
+        environment: { ...modelEnvironment, ...stringRecord(candidate.environment), ...combo },
+        availableCpus,
+      });
+      threads += cpu.workers * cpu.intraOpThreads * (serverless === undefined ? instances : 1);
+    }
+  }
+  return threads;
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, entry]) => (typeof entry === 'string' ? [[key, entry]] : [])),
+  );
 }
 
 /**

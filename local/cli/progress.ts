@@ -38,6 +38,7 @@ const PIPED_LOAD_INTERVAL_MS = 2000;
 
 const BENCHMARK = OptimizationStates.benchmarkEachCandidate;
 const COMPILE = OptimizationStates.compileEachTarget;
+const REPEAT = OptimizationStates.repeatEachCandidate;
 /** The proof phase's prefix: "Prove the target" (its Choice's name without the question mark). */
 const PROVE = 'Prove the target';
 
@@ -118,6 +119,8 @@ export class ProgressReporter extends ProgressLines {
   private readonly lastLoadLine = new Map<string, { key: string; atMs: number }>();
   /** The round (knee probe or repeat) each candidate's workers run now, for its progress lines. */
   private readonly rounds = new Map<string, string>();
+  /** Candidates whose workers run an interleaved repeat now ("Repeat each candidate"). */
+  private readonly repeating = new Set<string>();
   /** The proof's candidate ids ("Prove the target"): one open-model step, whatever the plan's model. */
   private readonly proofs = new Set<string>();
 
@@ -134,7 +137,7 @@ export class ProgressReporter extends ProgressLines {
       ? `proof step (${event.load} req/s offered)`
       : `${round ?? `step ${event.stepIndex + 1}/${this.stepCount ?? '?'}`} (${this.describeLoad(event.load)})`;
     const figures = `${formatRate(event.tps)} req/s, p95 ${formatMs(event.p95Ms)}${event.errors > 0 ? `, ${event.errors} errors` : ''}`;
-    const prefix = `${proof ? PROVE : BENCHMARK} › ${event.candidateId}:`;
+    const prefix = `${proof ? PROVE : this.repeating.has(event.candidateId) ? REPEAT : BENCHMARK} › ${event.candidateId}:`;
     const key = `${round ?? event.stepIndex}:${event.phase}`;
     const last = this.lastLoadLine.get(event.candidateId);
     const now = this.elapsedMs();
@@ -194,6 +197,31 @@ export class ProgressReporter extends ProgressLines {
       case OptimizationStates.deleteCandidateEndpoint:
       case OptimizationStates.deleteFailedCandidateEndpoint:
         this.line(`${BENCHMARK} › ${candidateId ?? '?'}: deleting its endpoint`);
+        return;
+      case OptimizationStates.repeatEachCandidate: {
+        const round = field(input, 'repeatRound', 'count');
+        const repeats = field(input, 'plan', 'loadPlan', 'repeats');
+        this.line(
+          `${REPEAT}: round ${typeof round === 'number' ? round : '?'} of ${typeof repeats === 'number' ? repeats - 1 : '?'}, each kept endpoint measured once more`,
+        );
+        return;
+      }
+      case OptimizationStates.runRepeatLoadWorkers: {
+        const id = candidateId ?? '?';
+        const index = field(input, 'deployment', 'loadRound', 'index');
+        this.repeating.add(id);
+        this.rounds.set(id, `round ${typeof index === 'number' ? index + 1 : '?'}, repeat`);
+        return;
+      }
+      case OptimizationStates.recordFailedRepeat: {
+        const error = field(input, 'repeatFailure', 'repeatError');
+        this.line(
+          `${REPEAT} › ${candidateId ?? '?'}: repeat failed: ${failureReasonOf(isErrorRecord(error) ? error : undefined)}; the figures before it stand`,
+        );
+        return;
+      }
+      case OptimizationStates.deleteRepeatedEndpoint:
+        this.line(`${REPEAT} › ${candidateId ?? '?'}: deleting its endpoint`);
         return;
       case OptimizationStates.recordFailedCandidate: {
         const error = field(input, 'error');
@@ -263,8 +291,23 @@ export class ProgressReporter extends ProgressLines {
         }
         this.rounds.delete(candidateId);
         const tps = field(output, 'outcome', 'sustainableTps');
+        const kept =
+          status === CandidateStatuses.repeatsPending
+            ? '; endpoint kept for its repeats, interleaved with the other candidates'
+            : '';
         this.line(
-          `${BENCHMARK} › ${candidateId}: measured, ${typeof tps === 'number' ? `${formatRate(tps)} req/s sustained within the SLA` : 'no step met the SLA'}`,
+          `${BENCHMARK} › ${candidateId}: measured, ${typeof tps === 'number' ? `${formatRate(tps)} req/s sustained within the SLA` : 'no step met the SLA'}${kept}`,
+        );
+        return;
+      }
+      case OptimizationStates.aggregateRepeat: {
+        const candidateId = text(field(output, 'candidate', 'id')) ?? '?';
+        this.rounds.delete(candidateId);
+        this.repeating.delete(candidateId);
+        if (text(field(output, 'outcome', 'status')) === CandidateStatuses.repeatsPending) return;
+        const tps = field(output, 'outcome', 'sustainableTps');
+        this.line(
+          `${REPEAT} › ${candidateId}: repeats done, ${typeof tps === 'number' ? `${formatRate(tps)} req/s sustained within the SLA (the median)` : 'no measurement met the SLA'}`,
         );
         return;
       }

@@ -106,7 +106,7 @@ export type EndpointFailureListener = (endpointName: string, failureReason: stri
 
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 const DEFAULT_STOP_GRACE_MS = 5000;
-const DEFAULT_MAX_CPU_OVERCOMMIT = 4;
+export const DEFAULT_MAX_CPU_OVERCOMMIT = 4;
 
 export class LocalModelHost implements ModelHost {
   private readonly models = new Map<string, ModelSpec>();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { aggregateLoadTest } from '../../handlers/aggregate-load-test.js';
-import type { LoadRoundStart } from '../../handlers/contracts/optimization-state.js';
+import type { DeploymentState, LoadRoundStart } from '../../handlers/contracts/optimization-state.js';
 import {
   createLatencyHistogram,
   encodeHistogram,
   recordLatencyUs,
 } from '../../handlers/load-test/histogram.js';
-import { loadPlanSchema, slaSchema } from '../../handlers/load-test/plan.js';
+import { type LoadPlan, loadPlanSchema, slaSchema } from '../../handlers/load-test/plan.js';
 import type { LoadTestResult, WorkerResult } from '../../handlers/load-test/results.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 
@@ -63,6 +63,7 @@ function aggregate(
   store: MemoryObjectStore,
   results: readonly WorkerResult[],
   loadRound?: LoadRoundStart,
+  options: { readonly loadPlan?: LoadPlan; readonly deployment?: Partial<DeploymentState> } = {},
 ): ReturnType<typeof aggregateLoadTest> {
   const workers = results.map((result) => {
     const resultUri = `s3://mso-artifacts/runs/r/load-tests/cpu/worker-${result.workerIndex}/${loadRound === undefined ? 'segment-0' : `round-${loadRound.index}`}.json`;
@@ -74,12 +75,12 @@ function aggregate(
       plan: {
         runId: 'r',
         artifactsBucket: 'mso-artifacts',
-        loadPlan: PLAN,
+        loadPlan: options.loadPlan ?? PLAN,
         sla: slaSchema.parse({ p95LatencyMs: 50 }),
       },
       candidateId: 'cpu',
       workers,
-      deployment: loadRound === undefined ? {} : { loadRound },
+      deployment: { ...options.deployment, ...(loadRound === undefined ? {} : { loadRound }) },
     },
     { store, logger: silentLogger, nowEpochMs: () => 5_000, loadStartDelaySeconds: 2 },
   );
@@ -156,3 +157,110 @@ describe('aggregateLoadTest with rounds', () => {
     ]);
   });
 });
+
+describe('aggregateLoadTest with interleaved repeats', () => {
+  const interleaved = loadPlanSchema.parse({
+    model: 'closed',
+    steps: [4, 8],
+    workers: 2,
+    warmupSeconds: 0,
+    stepDurationSeconds: 1,
+    kneeProbes: 0,
+    repeats: 3,
+    interleaveRepeats: true,
+  });
+  const deployment: DeploymentState = {
+    candidateId: 'cpu',
+    endpointName: 'mso-r-ep-cpu',
+    status: 'IN_SERVICE',
+    waitSeconds: 30,
+    deadlineEpochMs: 99_000,
+    createdEpochMs: 500,
+    loadStartEpochMs: 1_000,
+    workerIndexes: [0, 1],
+    instanceType: 'ml.c5.xlarge',
+    instanceCount: 1,
+  };
+  const steps = [workerStep(0, 4, 10), workerStep(1, 8, 90)];
+  const repeat = [workerStep(0, 4, 12)];
+
+  it('keeps the endpoint and names the repeat due once the own rounds are over', async () => {
+    // Act
+    const outcome = await aggregate(store(), [workerResult(0, steps), workerResult(1, steps)], undefined, {
+      loadPlan: interleaved,
+      deployment,
+    });
+
+    // Assert
+    expect(outcome).toEqual({
+      candidateId: 'cpu',
+      status: 'REPEATS_PENDING',
+      resultUri: RESULT_URI,
+      sustainableTps: 40,
+      endpointCreatedEpochMs: 500,
+      instanceType: 'ml.c5.xlarge',
+      instanceCount: 1,
+      pendingRepeat: { index: 0, kind: 'repeat', load: 4 },
+      keptDeployment: deployment,
+    });
+  });
+
+  it('asks for the next interleaved repeat after one, and is measured after the last', async () => {
+    // Prepare: the stepped result stored.
+    const memory = store();
+    await aggregate(memory, [workerResult(0, steps), workerResult(1, steps)], undefined, {
+      loadPlan: interleaved,
+      deployment,
+    });
+    const round = (index: number) => ({ index, kind: 'repeat' as const, load: 4, startEpochMs: 9_000 });
+
+    // Act
+    const first = await aggregate(
+      memory,
+      [workerResult(0, repeat, 9_000), workerResult(1, repeat, 9_000)],
+      round(0),
+      {
+        loadPlan: interleaved,
+        deployment,
+      },
+    );
+    const last = await aggregate(
+      memory,
+      [workerResult(0, repeat, 9_000), workerResult(1, repeat, 9_000)],
+      round(1),
+      {
+        loadPlan: interleaved,
+        deployment,
+      },
+    );
+
+    // Assert: the kept deployment goes on without the round's mark; the last is MEASURED.
+    expect([first.status, first.pendingRepeat, first.keptDeployment]).toEqual([
+      'REPEATS_PENDING',
+      { index: 1, kind: 'repeat', load: 4 },
+      deployment,
+    ]);
+    expect([
+      last.status,
+      last.pendingRepeat,
+      last.keptDeployment,
+      storedResult(memory).repeats?.length,
+    ]).toEqual(['MEASURED', undefined, undefined, 2]);
+  });
+
+  it('fails when the deployment to keep names no endpoint', async () => {
+    // Act
+    const outcome = aggregate(store(), [workerResult(0, steps), workerResult(1, steps)], undefined, {
+      loadPlan: interleaved,
+    });
+
+    // Assert
+    await expect(outcome).rejects.toThrow(
+      'Aggregate load test: interleaved repeats keep the endpoint, but the deployment of cpu names none',
+    );
+  });
+});
+
+function store(): MemoryObjectStore {
+  return new MemoryObjectStore();
+}

@@ -12,7 +12,11 @@ function recordingLogger(): Logger & { readonly warnings: Warning[] } {
   return { info: () => undefined, error: () => undefined, warn: (m, d) => warnings.push([m, d]), warnings };
 }
 
-function runInput(candidates: readonly Record<string, unknown>[], maxConcurrentCandidates = 2): RunInput {
+function runInput(
+  candidates: readonly Record<string, unknown>[],
+  maxConcurrentCandidates = 2,
+  loadPlan: Record<string, unknown> = { steps: [1] },
+): RunInput {
   return runInputSchema.parse({
     model: {
       artifactUri: 's3://user-models/cnn/model.onnx',
@@ -21,7 +25,7 @@ function runInput(candidates: readonly Record<string, unknown>[], maxConcurrentC
     },
     payload: { uri: 's3://user-models/cnn/payload.json' },
     candidates,
-    loadPlan: { steps: [1] },
+    loadPlan,
     sla: { p95LatencyMs: 100 },
     maxConcurrentCandidates,
   });
@@ -115,6 +119,30 @@ describe('checkInstanceQuotas', () => {
             '`aws service-quotas request-service-quota-increase --service-code sagemaker --quota-code L-G5G5G5G5 --desired-value 3`',
         },
       ],
+    ]);
+  });
+
+  it('refuses interleaved repeats when every endpoint kept at once needs more than the quota', async () => {
+    // Prepare: three g5 candidates one at a time fit a quota of 2, but not all kept for the repeats.
+    const candidates = [1, 2, 3].map(() => ({ instanceType: 'ml.g5.xlarge' }));
+    const input = runInput(candidates, 1, { steps: [1], repeats: 2, interleaveRepeats: true });
+
+    // Act
+    const error = await checkInstanceQuotas(input, {
+      instanceQuotas: reader([G5_QUOTA]),
+      servingRegion: 'us-east-1',
+      logger: recordingLogger(),
+    }).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+    expect((error as InvalidRunInputError).issues).toEqual([
+      {
+        field: 'loadPlan.interleaveRepeats',
+        given: "true: every candidate's endpoint is kept until the repeats, 3 × ml.g5.xlarge at once",
+        expected:
+          'at most 2: the account\'s quota "ml.g5.xlarge for endpoint usage" (L-G5G5G5G5) is 2 in us-east-1, shared by all the account\'s endpoints. Set loadPlan.interleaveRepeats to false (repeats back to back), or raise it in the Service Quotas console (Amazon SageMaker, "ml.g5.xlarge for endpoint usage") or `aws service-quotas request-service-quota-increase --service-code sagemaker --quota-code L-G5G5G5G5 --desired-value 3`',
+      },
     ]);
   });
 

@@ -48,6 +48,53 @@ async function planError(input: unknown, dependencies = deps()): Promise<Invalid
   return error as InvalidRunInputError;
 }
 
+describe('validateAndPlan: interleaved repeats', () => {
+  it('keeps interleaveRepeats with the repeats written out, and prices the endpoints kept for them', async () => {
+    // Prepare
+    const loadPlan = { steps: [1, 4], warmupSeconds: 5, stepDurationSeconds: 60, repeats: 3 };
+
+    // Act
+    const backToBack = await validateAndPlan({ runId: 'run-1', input: baseInput({ loadPlan }) }, deps());
+    const interleaved = await validateAndPlan(
+      { runId: 'run-1', input: baseInput({ loadPlan: { ...loadPlan, interleaveRepeats: true } }) },
+      deps(),
+    );
+
+    // Assert: 3 candidates, 2 at a time: the first wave waits for the second's whole life
+    // (600 s to create, 455 s of load test, 120 s to delete), then 2 rounds × 2 waves × (65 + 20 s).
+    expect([interleaved.loadPlan.interleaveRepeats, interleaved.loadPlan.repeats]).toEqual([true, 3]);
+    expect(interleaved.estimate.assumptions).toContain(
+      'repeats interleaved: real-time endpoints billed until every candidate has run its repeats, the first up to 1515 s more',
+    );
+    expect(interleaved.candidates.map((c) => c.estimatedCostUsd)).toEqual([0.15, 0.15, 0.31]);
+    expect(backToBack.candidates.map((c) => c.estimatedCostUsd)).toEqual([0.07, 0.07, 0.24]);
+  });
+
+  it('drops interleaveRepeats when there is one candidate or one measurement', async () => {
+    // Act
+    const alone = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({
+          candidates: [{ instanceType: 'ml.c5.xlarge' }],
+          loadPlan: { steps: [1], repeats: 3, interleaveRepeats: true },
+        }),
+      },
+      deps(),
+    );
+    const once = await validateAndPlan(
+      { runId: 'run-1', input: baseInput({ loadPlan: { steps: [1], repeats: 1, interleaveRepeats: true } }) },
+      deps(),
+    );
+
+    // Assert
+    expect([alone.loadPlan.interleaveRepeats, once.loadPlan.interleaveRepeats]).toEqual([
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
 describe('validateAndPlan', () => {
   it('plans candidates, compilations and resource names derived from the run id', async () => {
     // Act
@@ -114,7 +161,7 @@ describe('validateAndPlan', () => {
     // Assert: 3 candidates (each load test run twice at worst, then 4 rounds) and 1 target, polled
     // to their deadlines.
     expect(plan.budgets).toEqual({
-      historyEvents: { worstCase: 1466, budget: 24_000, quota: 25_000 },
+      historyEvents: { worstCase: 1470, budget: 24_000, quota: 25_000 },
       largestState: {
         bytes: 21_337,
         state: 'the run state after "Benchmark each candidate"',
@@ -639,7 +686,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues).toEqual([
       {
         field: 'loadPlan.workers',
-        given: '40 workers × 50 candidates: up to 27490 history events',
+        given: '40 workers × 50 candidates: up to 27494 history events',
         expected:
           "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
       },
@@ -673,7 +720,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues.find((issue) => issue.field === 'loadPlan.repeats')).toEqual({
       field: 'loadPlan.repeats',
       given:
-        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54340 history events',
+        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54344 history events',
       expected:
         "at most 1 round (fewer kneeProbes or repeats, fewer workers or candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });

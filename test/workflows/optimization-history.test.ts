@@ -76,6 +76,42 @@ describe('history model of the optimization workflow', () => {
     expect(counted).toBe(modelled.total);
   }, 60_000);
 
+  it('counts the events of a run with interleaved repeats exactly', async () => {
+    // Prepare: the first test's run, with 3 repeats interleaved: 2 rounds over the 3 candidates.
+    const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
+    const input = optimizationInput({
+      loadPlan: {
+        model: 'closed',
+        steps: [1],
+        workers: 2,
+        warmupSeconds: 0,
+        stepDurationSeconds: 0.1,
+        stopAtPlateau: false,
+        repeats: 3,
+        interleaveRepeats: true,
+      },
+    });
+
+    // Act
+    const run = await runOptimization({ workflows, sagemaker, input, runId: 'history-interleaved' });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(run.statesEntered.filter((state) => state === 'Aggregate repeat')).toHaveLength(6);
+    const counted = run.events.reduce((sum, event) => sum + awsHistoryEvents(event), 0);
+    const modelled = optimizationHistoryEvents({
+      candidates: 3,
+      workersPerCandidate: 2,
+      compilationTargets: 1,
+      endpointRounds: 4,
+      compilationRounds: 2,
+      // The one step met the SLA: no knee probe; the repeats all run interleaved.
+      loadRounds: 0,
+      interleavedRounds: 2,
+    });
+    expect(counted).toBe(modelled.total);
+  }, 60_000);
+
   it('counts the events of a candidate whose load test is re-run (a late worker) exactly', async () => {
     // Prepare: 1 candidate × 2 workers, no target; worker 1 starts 600 ms late in the first load
     // test only (slow to start, without a retry, whose events the count leaves to the reserve).

@@ -9,6 +9,7 @@ import {
   type WorkerStep,
 } from '../../handlers/load-test/index.js';
 import type { ObjectStore } from '../../handlers/ports.js';
+import type { Report } from '../../handlers/report/report.js';
 import { roundResultUri, workerResultUri } from '../../handlers/shared/load-test-results.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
@@ -50,6 +51,50 @@ function scriptedStep(stepIndex: number, load: number, startEpochMs: number, rep
   };
 }
 
+/**
+ * A load worker whose figures are `scriptedStep`'s: it writes its result where the real one does
+ * and logs each test it runs (`<candidate> steps 4, 8`, `<candidate> knee 6`, `<candidate> repeat 6`);
+ * `onRun` runs first (to look at the fake SageMaker then, or to fail).
+ */
+function scriptedWorkerOf(
+  storeOf: () => ObjectStore | undefined,
+  loadsRun: string[],
+  onRun: (event: RunLoadWorkerEvent) => void = () => undefined,
+): (payload: unknown) => Promise<unknown> {
+  return async (payload: unknown): Promise<unknown> => {
+    const event = payload as RunLoadWorkerEvent;
+    const store = storeOf();
+    if (store === undefined) throw new Error('the run has no store yet');
+    onRun(event);
+    const round = event.deployment.loadRound;
+    const startEpochMs = round?.startEpochMs ?? event.deployment.loadStartEpochMs ?? 0;
+    const loads = round === undefined ? event.plan.loadPlan.steps : [round.load];
+    const steps = loads.map((load, index) =>
+      scriptedStep(index, load, startEpochMs, round?.kind === 'repeat'),
+    );
+    loadsRun.push(
+      `${event.candidateId} ${round === undefined ? `steps ${loads.join(', ')}` : `${round.kind} ${round.load}`}`,
+    );
+    const result: WorkerResult = {
+      schemaVersion: 1,
+      workerIndex: event.workerIndex,
+      workers: 1,
+      model: 'closed',
+      startEpochMs,
+      finishedEpochMs: startEpochMs + steps.length * 1000,
+      steps,
+      stoppedBecause: round === undefined ? 'sla-breached' : 'completed',
+      stopDetail: 'scripted',
+    };
+    const resultUri =
+      round === undefined
+        ? workerResultUri(event.plan, event.candidateId, event.workerIndex, 0)
+        : roundResultUri(event.plan, event.candidateId, event.workerIndex, round.index);
+    await store.putBytes(resultUri, new TextEncoder().encode(JSON.stringify(result)), 'application/json');
+    return { workerIndex: event.workerIndex, resultUri, stoppedBecause: result.stoppedBecause };
+  };
+}
+
 describe('optimization workflow with knee probes and repeats (run locally)', () => {
   it('runs the steps, two knee probes and a repeat, and settles the median', async () => {
     // Prepare: steps 4 (meets the SLA) and 8 (breaches it); one worker whose figures are scripted.
@@ -61,34 +106,7 @@ describe('optimization workflow with knee probes and repeats (run locally)', () 
     });
     let store: ObjectStore | undefined;
     const loadsRun: string[] = [];
-    const scriptedWorker = async (payload: unknown): Promise<unknown> => {
-      const event = payload as RunLoadWorkerEvent;
-      if (store === undefined) throw new Error('the run has no store yet');
-      const round = event.deployment.loadRound;
-      const startEpochMs = round?.startEpochMs ?? event.deployment.loadStartEpochMs ?? 0;
-      const loads = round === undefined ? event.plan.loadPlan.steps : [round.load];
-      const steps = loads.map((load, index) =>
-        scriptedStep(index, load, startEpochMs, round?.kind === 'repeat'),
-      );
-      loadsRun.push(round === undefined ? `steps ${loads.join(', ')}` : `${round.kind} ${round.load}`);
-      const result: WorkerResult = {
-        schemaVersion: 1,
-        workerIndex: event.workerIndex,
-        workers: 1,
-        model: 'closed',
-        startEpochMs,
-        finishedEpochMs: startEpochMs + steps.length * 1000,
-        steps,
-        stoppedBecause: round === undefined ? 'sla-breached' : 'completed',
-        stopDetail: 'scripted',
-      };
-      const resultUri =
-        round === undefined
-          ? workerResultUri(event.plan, event.candidateId, event.workerIndex, 0)
-          : roundResultUri(event.plan, event.candidateId, event.workerIndex, round.index);
-      await store.putBytes(resultUri, new TextEncoder().encode(JSON.stringify(result)), 'application/json');
-      return { workerIndex: event.workerIndex, resultUri, stoppedBecause: result.stoppedBecause };
-    };
+    const scriptedWorker = scriptedWorkerOf(() => store, loadsRun);
 
     // Act
     const run = await runOptimization({
@@ -102,7 +120,7 @@ describe('optimization workflow with knee probes and repeats (run locally)', () 
 
     // Assert: 6 met the SLA, 7 did not (nothing left between), then 6 once more.
     if (run.result.status !== 'SUCCEEDED') throw new Error(`Run ${JSON.stringify(run.result)}`);
-    expect(loadsRun).toEqual(['steps 4, 8', 'knee 6', 'knee 7', 'repeat 6']);
+    expect(loadsRun).toEqual(['cpu steps 4, 8', 'cpu knee 6', 'cpu knee 7', 'cpu repeat 6']);
     const entered = (name: string): number => run.statesEntered.filter((state) => state === name).length;
     expect([
       entered('Run load workers'),
@@ -141,5 +159,141 @@ describe('optimization workflow with knee probes and repeats (run locally)', () 
     });
     const summary = run.result.output as unknown as RunSummary;
     expect(summary.candidates.map((candidate) => candidate.verdict)).toEqual(['recommended']);
+  }, 60_000);
+
+  it('interleaves the repeats: every candidate’s own test, then rounds over the kept endpoints', async () => {
+    // Prepare: two candidates, 3 repeats interleaved; each repeat notes which endpoints are up.
+    const sagemaker = new FakeSageMaker();
+    const input = optimizationInput({
+      compilation: { targets: [] },
+      candidates: [
+        { id: 'cpu', instanceType: 'ml.c5.xlarge' },
+        { id: 'gpu', instanceType: 'ml.g4dn.xlarge' },
+      ],
+      loadPlan: {
+        model: 'closed',
+        steps: [4, 8],
+        warmupSeconds: 0,
+        stepDurationSeconds: 1,
+        kneeProbes: 1,
+        repeats: 3,
+        interleaveRepeats: true,
+      },
+      maxConcurrentCandidates: 1,
+    });
+    let store: ObjectStore | undefined;
+    const loadsRun: string[] = [];
+    const upDuringRepeats: number[] = [];
+    const worker = scriptedWorkerOf(
+      () => store,
+      loadsRun,
+      (event) => {
+        if (event.deployment.loadRound?.kind === 'repeat') upDuringRepeats.push(sagemaker.endpoints.size);
+      },
+    );
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input,
+      runId: 'interleaved',
+      store: (memory) => (store = memory),
+      override: { 'run-load-worker': worker },
+    });
+
+    // Assert: each candidate's steps and knee probe, then two rounds of one repeat each, in turn;
+    // both endpoints up until cpu's last repeat (each is deleted after its own), none left after.
+    if (run.result.status !== 'SUCCEEDED') throw new Error(`Run ${JSON.stringify(run.result)}`);
+    expect(loadsRun).toEqual([
+      'cpu steps 4, 8',
+      'cpu knee 6',
+      'gpu steps 4, 8',
+      'gpu knee 6',
+      'cpu repeat 6',
+      'gpu repeat 6',
+      'cpu repeat 6',
+      'gpu repeat 6',
+    ]);
+    expect(upDuringRepeats).toEqual([2, 2, 2, 1]);
+    expect(sagemaker.leftovers().endpoints).toEqual([]);
+    const result = readJson(
+      run.store,
+      `s3://${ARTIFACTS_BUCKET}/runs/interleaved/load-tests/gpu/result.json`,
+    ) as LoadTestResult;
+    expect({
+      repeats: result.repeats?.map((step) => [step.load, step.tps]),
+      sustainableTps: result.sustainableTps,
+      spread: result.spread?.tps,
+    }).toEqual({
+      repeats: [
+        [6, 66],
+        [6, 66],
+      ],
+      sustainableTps: 66,
+      spread: { min: 60, median: 66, max: 66 },
+    });
+    const summary = run.result.output as unknown as RunSummary;
+    expect(summary.candidates.map((candidate) => candidate.id)).toEqual(['cpu', 'gpu']);
+  }, 60_000);
+
+  it('keeps the figures so far and deletes the endpoint when an interleaved repeat fails', async () => {
+    // Prepare: as above, 2 repeats; the cpu candidate's repeat fails.
+    const sagemaker = new FakeSageMaker();
+    const input = optimizationInput({
+      compilation: { targets: [] },
+      candidates: [
+        { id: 'cpu', instanceType: 'ml.c5.xlarge' },
+        { id: 'gpu', instanceType: 'ml.g4dn.xlarge' },
+      ],
+      loadPlan: {
+        model: 'closed',
+        steps: [4, 8],
+        warmupSeconds: 0,
+        stepDurationSeconds: 1,
+        kneeProbes: 0,
+        repeats: 2,
+        interleaveRepeats: true,
+      },
+      maxConcurrentCandidates: 1,
+    });
+    let store: ObjectStore | undefined;
+    const loadsRun: string[] = [];
+    const worker = scriptedWorkerOf(
+      () => store,
+      loadsRun,
+      (event) => {
+        if (event.candidateId === 'cpu' && event.deployment.loadRound?.kind === 'repeat') {
+          throw new Error('Connection refused by the endpoint');
+        }
+      },
+    );
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input,
+      runId: 'interleaved-failure',
+      store: (memory) => (store = memory),
+      override: { 'run-load-worker': worker },
+    });
+
+    // Assert: the run goes on; cpu keeps its stepped figures, with the error; no endpoint is left.
+    if (run.result.status !== 'SUCCEEDED') throw new Error(`Run ${JSON.stringify(run.result)}`);
+    expect(loadsRun).toEqual(['cpu steps 4, 8', 'gpu steps 4, 8', 'gpu repeat 4']);
+    expect(sagemaker.leftovers().endpoints).toEqual([]);
+    expect(run.statesEntered.filter((state) => state === 'Delete repeated endpoint')).toHaveLength(2);
+    const summary = run.result.output as unknown as RunSummary;
+    expect(summary.candidates.map((candidate) => [candidate.id, candidate.verdict])).toEqual([
+      ['cpu', 'recommended'],
+      ['gpu', 'runner-up'],
+    ]);
+    const report = readJson(run.store, summary.report.json) as Report;
+    const cpu = report.candidates.find((candidate) => candidate.id === 'cpu');
+    expect([cpu?.sustainableTps, cpu?.roundsNote]).toEqual([
+      40,
+      'an interleaved repeat failed (Error: Connection refused by the endpoint); no further repeats, the figures before it stand',
+    ]);
   }, 60_000);
 });

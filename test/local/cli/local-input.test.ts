@@ -176,4 +176,54 @@ describe('seedExampleObjects', () => {
     expect(written).toEqual([]);
     expect(new TextDecoder().decode(store.objects.get(EXAMPLE_MODEL_URI)?.body)).toBe('mine');
   });
+
+  it('interleaves the repeats when every candidate’s model server fits this machine at once', () => {
+    // Prepare: 2 cores × 4: 2 + 2 threads, and 2 workers × 1 thread under a 2-thread budget.
+    const machine = { availableCpus: 2, maxThreads: 8 };
+    const candidates = [
+      { instanceType: 'ml.c5.large' },
+      { instanceType: 'ml.c5.xlarge', environment: { SAGEMAKER_MODEL_SERVER_WORKERS: '2' } },
+    ];
+
+    // Act
+    const input = withLocalDefaults(
+      { model: { image: 'local' }, candidates, loadPlan: { steps: [1] } },
+      machine,
+    );
+
+    // Assert
+    expect(input).toEqual({
+      model: { image: 'local' },
+      candidates,
+      loadPlan: { steps: [1], repeats: 3, interleaveRepeats: true },
+    });
+  });
+
+  it('runs the repeats back to back when the candidates’ servers would pass the local quota at once', () => {
+    // Prepare: 5 candidates, each once with 1 thread and once with 2 (the environment range):
+    // 15 threads of the 8 allowed.
+    const machine = { availableCpus: 2, maxThreads: 8 };
+    const candidates = [1, 2, 3, 4, 5].map(() => ({ instanceType: 'ml.c5.xlarge' }));
+    const given = {
+      model: { image: 'local' },
+      candidates,
+      environmentRanges: { OMP_NUM_THREADS: ['1', '2'] },
+      loadPlan: { steps: [1], repeats: 3 },
+    };
+
+    // Act & Assert
+    expect(withLocalDefaults(given, machine)).toBe(given);
+  });
+
+  it('keeps interleaveRepeats as the load plan names it', () => {
+    // Prepare
+    const given = {
+      model: { image: 'local' },
+      candidates: [{ instanceType: 'ml.c5.large' }, { instanceType: 'ml.c5.large' }],
+      loadPlan: { steps: [1], repeats: 3, interleaveRepeats: false },
+    };
+
+    // Act & Assert
+    expect(withLocalDefaults(given, { availableCpus: 2, maxThreads: 8 })).toBe(given);
+  });
 });

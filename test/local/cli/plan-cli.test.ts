@@ -61,11 +61,11 @@ describe('runCli --plan', () => {
     expect(lines).toEqual(
       expect.arrayContaining([
         `Plan of run ${RUN_ID} (Example CNN on this machine: uncompiled vs compiled, two CPU budgets, two server settings): accepted, nothing created.`,
-        '    c5-large          ml.c5.large × 1   -             -                                 0.02      price-table',
-        '    c5-large-neo      ml.c5.large × 1   ml_c5         -                                 0.02      price-table',
-        '    c5-xlarge-neo-2w  ml.c5.xlarge × 1  ml_c5         SAGEMAKER_MODEL_SERVER_WORKERS=2  0.04      price-table',
-        'Load plan: closed model, steps 1, 2, 4, 1 s warm-up + 5 s per step, 1 worker(s), up to 3 knee probe(s), sustainable load measured 3 times: at most 48 s per candidate; 3 candidate(s), 1 at a time: about 144 s of load tests',
-        'Estimated cost on AWS: $0.08 (no maxCostUsd set); a local run costs nothing',
+        '    c5-large          ml.c5.large × 1   -             -                                 0.07      price-table',
+        '    c5-large-neo      ml.c5.large × 1   ml_c5         -                                 0.05      price-table',
+        '    c5-xlarge-neo-2w  ml.c5.xlarge × 1  ml_c5         SAGEMAKER_MODEL_SERVER_WORKERS=2  0.05      price-table',
+        'Load plan: closed model, steps 1, 2, 4, 1 s warm-up + 5 s per step, 1 worker(s), up to 3 knee probe(s), sustainable load measured 3 times (repeats interleaved across candidates): at most 48 s per candidate; 3 candidate(s), 1 at a time: about 144 s of load tests',
+        'Estimated cost on AWS: $0.17 (no maxCostUsd set); a local run costs nothing',
         '  prices: Real-Time Inference, on-demand, per instance-hour, us-east-1, recorded 2025-10-01 (https://aws.amazon.com/sagemaker/pricing/)',
         '  assumes: endpoint billed 10 min while creating and 2 min while deleting',
         `Start it: npm start -- --input ${EXAMPLE}`,
@@ -81,8 +81,8 @@ describe('runCli --plan', () => {
     expect(stdout).toContain(
       [
         'Step Functions budgets (worst case, checked before anything is created):',
-        '  history: up to 1526 events of the 24000 budget (6.4 %; the quota is 25000 events per execution, the rest is kept for retries)',
-        '  largest state: 21345 bytes of the 262144-byte quota (8.1 %), the run state after "Benchmark each candidate"',
+        '  history: up to 1640 events of the 24000 budget (6.8 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        '  largest state: 21491 bytes of the 262144-byte quota (8.2 %), the run state after "Benchmark each candidate"',
       ].join('\n'),
     );
   });
@@ -148,7 +148,7 @@ describe('runCli --plan', () => {
     const ran = await run(path);
     expect([planned.outcome.exitCode, planned.stderr]).toEqual([
       2,
-      "The run's estimated cost $0.08 exceeds maxCostUsd $0.01 (c5-large $0.02, c5-large-neo $0.02, c5-xlarge-neo-2w $0.04; load generator $0.00). Raise maxCostUsd, or shorten the load plan or remove candidates. Nothing was created.\n",
+      "The run's estimated cost $0.17 exceeds maxCostUsd $0.01 (c5-large $0.07, c5-large-neo $0.05, c5-xlarge-neo-2w $0.05; load generator $0.00). Raise maxCostUsd, or shorten the load plan or remove candidates. Nothing was created.\n",
     ]);
     expect([ran.outcome.exitCode, ran.stderr]).toEqual([planned.outcome.exitCode, planned.stderr]);
   });

@@ -217,6 +217,61 @@ describe('ProgressReporter', () => {
     ]);
   });
 
+  it('follows interleaved repeats: the endpoint kept, each round, each repeat and its end', () => {
+    // Prepare
+    const { progress, written } = reporter();
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+    written.length = 0;
+    const repeatState = { candidate: { id: 'c1' }, deployment: { loadRound: { index: 1 } } };
+
+    // Act
+    progress.onRunnerEvent(
+      exited('Aggregate load test', {
+        candidate: { id: 'c1' },
+        outcome: { status: 'REPEATS_PENDING', sustainableTps: 400 },
+      }),
+    );
+    progress.onRunnerEvent(
+      entered('Repeat each candidate', { repeatRound: { count: 1 }, plan: { loadPlan: { repeats: 3 } } }),
+    );
+    progress.onRunnerEvent(entered('Run repeat load workers', repeatState));
+    progress.onLoadProgress(load({ stepIndex: 0, load: 4, phase: 'drain' }));
+    progress.onRunnerEvent(
+      exited('Aggregate repeat', {
+        candidate: { id: 'c1' },
+        outcome: { status: 'MEASURED', sustainableTps: 406 },
+      }),
+    );
+    progress.onRunnerEvent(entered('Delete repeated endpoint', repeatState));
+
+    // Assert
+    expect(written).toEqual([
+      '[   0.0s] Benchmark each candidate › c1: measured, 400 req/s sustained within the SLA; endpoint kept for its repeats, interleaved with the other candidates\n',
+      '[   0.0s] Repeat each candidate: round 1 of 2, each kept endpoint measured once more\n',
+      '[   0.0s] Repeat each candidate › c1: round 2, repeat (concurrency 4) done: 412 req/s, p95 9.8 ms\n',
+      '[   0.0s] Repeat each candidate › c1: repeats done, 406 req/s sustained within the SLA (the median)\n',
+      '[   0.0s] Repeat each candidate › c1: deleting its endpoint\n',
+    ]);
+  });
+
+  it('says why an interleaved repeat failed', () => {
+    // Prepare
+    const { progress, written } = reporter();
+
+    // Act
+    progress.onRunnerEvent(
+      entered('Record failed repeat', {
+        candidate: { id: 'c1' },
+        repeatFailure: { repeatError: { Error: 'EndpointNotInService', Cause: 'Endpoint e was Updating' } },
+      }),
+    );
+
+    // Assert
+    expect(written).toEqual([
+      '[   0.0s] Repeat each candidate › c1: repeat failed: EndpointNotInService: Endpoint e was Updating; the figures before it stand\n',
+    ]);
+  });
+
   it('follows the proof: its deployment, its one open step at the target and its verdict', () => {
     // Prepare: the plan's steps are closed-model; the proof's is an arrival rate.
     const { progress, written } = reporter();
