@@ -113,6 +113,18 @@ export class InvalidOptimizerConfigError extends Error {
 }
 
 /**
+ * What to print when the synth fails on a mistake of the user's, not of the code: the config file
+ * refused, or a run input it holds (a schedule's, the trigger's template) refused by the workflow's
+ * schema, which the constructs rethrow naming the schedule. `undefined` for any other error, whose
+ * stack trace is then worth reading.
+ */
+export function describeConfigProblem(error: unknown): string | undefined {
+  if (error instanceof InvalidOptimizerConfigError) return error.message;
+  if (error instanceof Error && error.cause instanceof InvalidRunInputError) return error.message;
+  return undefined;
+}
+
+/**
  * Reads and checks the config file: `path` from the `configFile` context value (which must exist),
  * else `optimizer.config.json` when present, else the defaults.
  */

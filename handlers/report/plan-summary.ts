@@ -22,6 +22,15 @@ function roundsNote(plan: LoadPlan): string {
   return `up to ${kneeProbesOf(plan)} knee probe(s), sustainable load measured ${repeats} time${repeats === 1 ? '' : 's'}${interleaved}`;
 }
 
+/** `p95 ≤ 25 ms, error rate ≤ 0.01`: the bounds the input set (p95, p99 or both; one at least). */
+function slaBounds(sla: RunPlan['sla']): string {
+  return [
+    ...(sla.p95LatencyMs === undefined ? [] : [`p95 ≤ ${sla.p95LatencyMs} ms`]),
+    ...(sla.p99LatencyMs === undefined ? [] : [`p99 ≤ ${sla.p99LatencyMs} ms`]),
+    `error rate ≤ ${sla.maxErrorRate}`,
+  ].join(', ');
+}
+
 export interface PlanSummaryInput {
   readonly plan: RunPlan;
   /** The command that starts this run, e.g. "npm start -- --input examples/local.json". */
@@ -45,7 +54,7 @@ export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
       : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target} (job ${c.jobName})`).join(', ')}`,
     `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s), ${roundsNote(plan.loadPlan)}: at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
     ...(plan.warnings ?? []).map((warning) => `  warning: ${warning}`),
-    `SLA: p95 ≤ ${plan.sla.p95LatencyMs} ms, error rate ≤ ${plan.sla.maxErrorRate}; objective ${plan.objective}`,
+    `SLA: ${slaBounds(plan.sla)}; objective ${plan.objective}`,
     ...proofLine(plan),
     '',
     `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}; a local run costs nothing`,

@@ -46,8 +46,10 @@ Local mode:
   - Compilation targets are compiled with ONNX Runtime offline graph optimization for this CPU.
   - model.image is ignored (it defaults to "local"): the project's model server serves every model.
 
-Exit codes: 0 the run succeeded (--plan: it would start), 1 it failed, 2 invalid command line or
-input (--plan: the run would be refused), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
+Exit codes: 0 a recommendation, every candidate judged (--plan: the run would start), 1 the run
+failed, 2 invalid command line or input (--plan: the run would be refused), 3 no candidate met the
+SLA, 4 every candidate failed, 5 partial (a recommendation, but some candidates could not be
+judged), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
 
 export function parseCliArguments(argv: readonly string[]): CliArguments {
   let parsed;

@@ -20,8 +20,9 @@ import { displayPath } from './shared.js';
 export const COMPARE_USAGE = `Usage: npm run -s compare -- <base run> <new run> [--json | --markdown] [--runs DIR] [--tolerance PERCENT]
 
 Compares two runs' report.json: for each candidate in both, sustainable TPS, p95 at that load and
-cost per 1M in each run, the change, and whether it exceeds the noise the runs measured (their
-min–max ranges over repeats do not overlap; without repeats, a change beyond ±${DEFAULT_NOISE_TOLERANCE_PERCENT} %).
+cost per 1M in each run, the change, and whether it exceeds the noise the runs measured (more than
+their repeats' spread, pooled, explains at 95 %; reports without that figure by their min–max
+ranges; when neither run has repeats, a change beyond ±${DEFAULT_NOISE_TOLERANCE_PERCENT} %).
 The verdict follows the candidate the base run recommended.
 
 Arguments:
@@ -75,7 +76,7 @@ function parseCompareArguments(argv: readonly string[]): CompareArguments {
       allowPositionals: true,
     });
   } catch (error) {
-    throw new CompareUsageError(describeError(error));
+    throw new CompareUsageError(parseArgsProblem(error));
   }
   const { values, positionals } = parsed;
   const help = values.help;
@@ -99,6 +100,23 @@ function parseCompareArguments(argv: readonly string[]): CompareArguments {
     format: values.json ? 'json' : values.markdown ? 'markdown' : 'text',
     tolerancePercent: toleranceOf(values.tolerance),
   };
+}
+
+const COMPARE_OPTIONS = '--runs, --json, --markdown, --tolerance, -h/--help';
+
+/**
+ * What node's parseArgs refused, for a person: an unknown option named with the ones accepted,
+ * else node's own sentence, without the TypeError name it throws it as.
+ */
+function parseArgsProblem(error: unknown): string {
+  // Duck-typed: node's errors come from another realm under jest's vm, where instanceof fails.
+  const message =
+    typeof (error as { message?: unknown }).message === 'string' ? (error as Error).message : String(error);
+  const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+  if ((error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined) {
+    return `got the option ${unknown}, expected one of ${COMPARE_OPTIONS}`;
+  }
+  return message;
 }
 
 function toleranceOf(text: string | undefined): number {

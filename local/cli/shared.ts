@@ -80,9 +80,11 @@ export async function startCli(argv: readonly string[], io: CliStartIo, usage: s
     io.stdout.write(`${usage}\n`);
     return { kind: 'exit', exitCode: EXIT_CODES.ok };
   }
-  // Temp files of earlier runs that were killed (SIGKILL leaves no chance to remove them).
+  // Temp files of earlier runs that were killed (SIGKILL leaves no chance to remove them). Said with
+  // --verbose only: nothing is left for the user to do, and test workers that jest ends leave some
+  // too, so every first `npm start` after `npm test` announced "runs that were killed".
   const swept = sweepOrphanedScratch();
-  if (swept.length > 0) {
+  if (swept.length > 0 && args.verbose) {
     // A plan's stdout is the plan alone (`--plan --json` parses it).
     (args.plan ? io.stderr : io.stdout).write(
       `Removed the temporary files of ${swept.length} earlier local run(s) that were killed\n`,

@@ -61,9 +61,9 @@ Local mode:
     this machine's cores); starting one is the local scale-out delay. Scaling cooldowns are
     shortened 100 times (the workflow's 600 s scale-in cooldown lasts 6 s).
 
-Exit codes: 0 the run succeeded (inputs may have failed: see the summary; --plan: it would start),
-1 it failed, 2 invalid command line or input (--plan: the run would be refused), 130 interrupted
-(Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
+Exit codes: 0 every input completed (--plan: the run would start), 1 the run failed, 2 invalid
+command line or input (--plan: the run would be refused), 4 no input completed, 5 partial (some
+inputs failed or timed out), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
 
 interface SummaryFiles {
   /** Files of summary.json and summary.md, when the run succeeded. */

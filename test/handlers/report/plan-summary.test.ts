@@ -59,4 +59,34 @@ describe('formatPlan', () => {
     // Assert
     expect(lines).toContain('Proof at 1000 TPS: off (prove.enabled false)');
   });
+
+  it('shows a p99-only SLA as p99, not as "p95 ≤ undefined ms"', () => {
+    // Prepare: examples/bert-int64-gpu.json bounds p99 alone.
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)], {
+      sla: { p99LatencyMs: 50, maxErrorRate: 0.001 },
+    });
+
+    // Act
+    const lines = formatPlan({ plan, runCommand: 'npm start -- --input in.json' }).split('\n');
+
+    // Assert
+    expect(lines.filter((line) => line.startsWith('SLA: '))).toEqual([
+      'SLA: p99 ≤ 50 ms, error rate ≤ 0.001; objective lowest-cost-per-1m',
+    ]);
+  });
+
+  it('shows both latency bounds when the SLA sets p95 and p99', () => {
+    // Prepare
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)], {
+      sla: { p95LatencyMs: 20, p99LatencyMs: 40, maxErrorRate: 0.01 },
+    });
+
+    // Act
+    const lines = formatPlan({ plan, runCommand: 'npm start -- --input in.json' }).split('\n');
+
+    // Assert
+    expect(lines.filter((line) => line.startsWith('SLA: '))).toEqual([
+      'SLA: p95 ≤ 20 ms, p99 ≤ 40 ms, error rate ≤ 0.01; objective lowest-cost-per-1m',
+    ]);
+  });
 });

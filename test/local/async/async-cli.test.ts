@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
-import { runAsyncCli } from '../../../local/async/cli/main.js';
+import { ASYNC_USAGE, runAsyncCli } from '../../../local/async/cli/main.js';
 import { cliSandbox } from '../cli/support/cli-sandbox.js';
 
 const sandbox = cliSandbox('async-cli-');
@@ -75,5 +75,17 @@ describe('runAsyncCli', () => {
     const outcome = await runAsyncCli(['--input', path], io);
     expect(outcome.exitCode).toBe(2);
     expect(stderr()).toMatch(/is not valid JSON/);
+  });
+
+  it('--help lists every exit code an async run ends with, as the shared scheme gives them', () => {
+    // Act
+    const exitCodes = ASYNC_USAGE.slice(ASYNC_USAGE.indexOf('Exit codes:')).replaceAll('\n', ' ');
+
+    // Assert: it said 0 even when inputs failed, where a partial run exits 5 and one with none 4.
+    expect(exitCodes).toBe(
+      'Exit codes: 0 every input completed (--plan: the run would start), 1 the run failed, 2 invalid ' +
+        'command line or input (--plan: the run would be refused), 4 no input completed, 5 partial (some ' +
+        'inputs failed or timed out), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).',
+    );
   });
 });

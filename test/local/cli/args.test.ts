@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseCliArguments, UsageError } from '../../../local/cli/args.js';
+import { parseCliArguments, USAGE, UsageError } from '../../../local/cli/args.js';
 
 describe('parseCliArguments', () => {
   it('reads the input file and the defaults of the other options', () => {
@@ -85,5 +85,18 @@ describe('parseCliArguments', () => {
     // Assert
     expect(parse).toThrow(UsageError);
     expect(parse).toThrow(/--fast/);
+  });
+
+  it('--help lists every exit code a run ends with, as the shared scheme gives them', () => {
+    // Act
+    const exitCodes = USAGE.slice(USAGE.indexOf('Exit codes:')).replaceAll('\n', ' ');
+
+    // Assert: 3, 4 and 5 were missing, so a script read "0 the run succeeded" and nothing else.
+    expect(exitCodes).toBe(
+      'Exit codes: 0 a recommendation, every candidate judged (--plan: the run would start), 1 the run ' +
+        'failed, 2 invalid command line or input (--plan: the run would be refused), 3 no candidate met the ' +
+        'SLA, 4 every candidate failed, 5 partial (a recommendation, but some candidates could not be ' +
+        'judged), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).',
+    );
   });
 });

@@ -166,4 +166,24 @@ describe('npm run compare', () => {
         'Expected the report.json a run wrote (runs/<run id>/report.json, or `runs report <run id>`)\n',
     );
   });
+
+  it('refuses an unknown option with exit 2, naming it and the options it takes', async () => {
+    // Act
+    const { exitCode, stderr } = await compare('nightly-1', 'nightly-2', '--bogus');
+
+    // Assert: it printed node's "TypeError: Unknown option '--bogus'. To specify a positional…".
+    expect(exitCode).toBe(2);
+    expect(stderr).toBe(
+      `got the option --bogus, expected one of --runs, --json, --markdown, --tolerance, -h/--help\n\n${COMPARE_USAGE}\n`,
+    );
+  });
+
+  it("refuses an option without its value, in node's words without the TypeError name", async () => {
+    // Act
+    const { exitCode, stderr } = await compare('nightly-1', 'nightly-2', '--runs');
+
+    // Assert
+    expect(exitCode).toBe(2);
+    expect(stderr.split('\n')[0]).toBe("Option '--runs <value>' argument missing");
+  });
 });
