@@ -23,6 +23,8 @@ export const OPTIMIZATION_PROGRESS: ProgressProfile = {
     OptimizationStates.packageModel,
     OptimizationStates.compileEachTarget,
     BENCHMARK_MAP_STATE,
+    // With interleaved repeats: one entry per round over the kept endpoints.
+    OptimizationStates.repeatEachCandidate,
     OptimizationStates.recommend,
     // With a target: the proof's endpoint, deployed once (twice with a corrected count).
     OptimizationStates.deployProofEndpoint,
