@@ -62,7 +62,8 @@ function isObject(value: unknown): value is Json {
 }
 
 function given(value: unknown): string {
-  const text = JSON.stringify(value);
+  // JSON.stringify gives undefined for undefined (typed as string).
+  const text = JSON.stringify(value) as string | undefined;
   return text === undefined ? String(value) : text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
@@ -146,7 +147,9 @@ function readGenerate(body: Json, issues: InputIssue[]): GenerationRequest {
   const doSample = readBoolean(issues, 'parameters.do_sample', p['do_sample'], false);
   const temperature = readTemperature(issues, 'parameters.temperature', p['temperature'], 1);
   if (p['temperature'] !== undefined && p['temperature'] !== null && temperature === 0) {
-    // TGI refuses a zero temperature: greedy decoding is `do_sample: false`.
+    // TGI refuses a zero temperature whatever do_sample says ("`temperature` must be strictly
+    // positive", router/src/validation.rs in huggingface/text-generation-inference): greedy
+    // decoding is `do_sample: false`.
     issues.push({
       field: 'parameters.temperature',
       given: '0',

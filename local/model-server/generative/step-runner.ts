@@ -40,7 +40,7 @@ export class WorkerStepRunner implements StepRunner {
       this.pending = undefined;
       if (message.type === 'stepped')
         pending.resolve({ logits: message.logits, nextStates: message.nextStates });
-      else if (message.type === 'step-failed') pending.reject(new ModelExecutionError(message.message));
+      else pending.reject(new ModelExecutionError(message.message));
     });
     const retire = (reason: string) => {
       this.alive = false;
