@@ -67,7 +67,7 @@ export interface GenerativeModelOptions {
   readonly passes?: number;
 }
 
-/** About 2 ms per step on one thread of the development machine, a 17 MB file. */
+/** About 2 ms per step on one thread of the development machine, a 19.5 MB file. */
 export const GENERATIVE_MODEL_DEFAULTS = { hiddenSize: 512, blocks: 2, passes: 4 } as const;
 
 // As the example CNN: IR 8 / opset 13, the newest the bundled onnx-proto schema describes. Opset 13

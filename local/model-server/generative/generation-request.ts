@@ -1,8 +1,9 @@
 /**
  * The bodies a generative container takes on `POST /invocations`, told apart by their shape as the
  * real containers do:
- * - `{"messages": [...]}`: the OpenAI-compatible chat completion (vLLM, recent LMI, and TGI ≥ 2
- *   on SageMaker, which routes `/invocations` by the body's shape); `max_tokens` (or
+ * - `{"messages": [...]}`: the OpenAI-compatible chat completion (vLLM, recent LMI, and TGI on
+ *   SageMaker, whose `/invocations` tells a generate, chat or completion body by its shape:
+ *   `SagemakerRequest`, router/src/sagemaker.rs in huggingface/text-generation-inference); `max_tokens` (or
  *   `max_completion_tokens`), `temperature` (0 = greedy, sampling otherwise; default 1), `seed`,
  *   `stream`, `stream_options.include_usage`
  *   (https://platform.openai.com/docs/api-reference/chat/create);
@@ -42,7 +43,10 @@ export const DEFAULT_MAX_NEW_TOKENS = 32;
 export const MAX_PROMPT_CHARS = 16_384;
 const MAX_TEMPERATURE = 2;
 
-/** A request the server refuses with 400; every issue names the field. */
+/**
+ * A request the server refuses with 400 (as vLLM does; TGI answers its validation errors with 422,
+ * a 4xx all the same for a load test); every issue names the field.
+ */
 export class GenerationRequestError extends Error {
   override readonly name = 'GenerationRequestError';
 
