@@ -230,8 +230,9 @@ async function handleRequest(
     }
     const generation = parseGenerationRequest((await readBody(request)).toString('utf8'));
     if (generation.stream) streamGeneration(context, generation, response);
-    else await answerGeneration(context, generation, send);
+    else await answerGeneration(context, generation, response, send);
   } catch (error) {
+    if (response.destroyed) return;
     const { statusCode, message } = errorResponse(error);
     send(statusCode, { error: message }, statusCode === 413 ? { Connection: 'close' } : {});
   }
@@ -274,16 +275,25 @@ function streamGeneration(context: Context, generation: GenerationRequest, respo
 async function answerGeneration(
   context: Context,
   generation: GenerationRequest,
+  response: ServerResponse,
   send: (statusCode: number, body: unknown) => void,
 ): Promise<void> {
+  let answered = false;
   const summary = await new Promise<GenerationSummary>((resolve, reject) => {
-    context.scheduler.submit(generation, {
+    const handle = context.scheduler.submit(generation, {
       token(_token, last) {
         if (last !== undefined) resolve(last);
       },
       fail: reject,
     });
+    // A client that went away stops its generation, as for a stream; nothing is left to answer.
+    response.on('close', () => {
+      if (answered) return;
+      handle.cancel();
+      reject(new Error('the client closed the connection before the answer'));
+    });
   });
+  answered = true;
   send(200, completeResponse(generation, context.format, summary));
 }
 

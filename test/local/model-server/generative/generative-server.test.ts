@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
@@ -169,6 +170,53 @@ describe('generative model server', () => {
     // Assert
     expect(tgi.metrics().largestBatch).toBe(3);
     expect(lmi.metrics().largestBatch).toBe(1);
+  });
+
+  it('stops decoding a stream whose client went away', async () => {
+    // Prepare: the client aborts as soon as the first piece of the body arrives.
+    const transport = createHttpStreamTransport({
+      origin: tgi.url,
+      connections: 1,
+      requestTimeoutMs: 10_000,
+    });
+    const controller = new AbortController();
+    const before = tgi.metrics().tokensGenerated;
+
+    // Act
+    const outcome = await transport.invokeStream(
+      json({ inputs: PROMPT, parameters: { max_new_tokens: 500 }, stream: true }),
+      controller.signal,
+      () => {
+        controller.abort();
+      },
+    );
+    await transport.close();
+    while (tgi.metrics().active > 0) await sleep(5);
+
+    // Assert
+    expect(outcome.kind).toBe('timeout');
+    expect(tgi.metrics().tokensGenerated - before).toBeLessThan(50);
+  });
+
+  it('stops a plain generation whose client went away', async () => {
+    // Prepare
+    const controller = new AbortController();
+    const before = tgi.metrics().tokensGenerated;
+    const request = fetch(`${tgi.url}/invocations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: PROMPT, parameters: { max_new_tokens: 500 } }),
+      signal: controller.signal,
+    });
+
+    // Act
+    while (tgi.metrics().active === 0) await sleep(2);
+    controller.abort();
+    await request.catch(() => undefined);
+    while (tgi.metrics().active > 0) await sleep(5);
+
+    // Assert
+    expect(tgi.metrics().tokensGenerated - before).toBeLessThan(100);
   });
 
   it('refuses a bad request with 400 and a message naming each bad field', async () => {
