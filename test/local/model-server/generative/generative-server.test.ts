@@ -28,7 +28,7 @@ let lmi: GenerativeServerHandle;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'generative-server-'));
   modelPath = join(dir, 'model.onnx');
-  // The default model: a few milliseconds per step on one thread, so the gaps between tokens are real.
+  // The default model: 1 to 2 ms per step on one thread, so the gaps between tokens are real.
   await writeGenerativeModel(modelPath);
   const common = { modelDir: dir, port: 0, host: '127.0.0.1', intraOpThreads: 1 };
   [tgi, lmi] = await Promise.all([
