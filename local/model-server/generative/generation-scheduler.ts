@@ -1,6 +1,6 @@
 /**
- * Decodes generation requests token by token over one ONNX Runtime session of the example
- * generative model (local/example-model/generative-model.ts), with continuous batching: every step
+ * Decodes generation requests token by token over a step runner (the example generative model,
+ * local/example-model/generative-model.ts, in a worker thread), with continuous batching: every step
  * runs the model once for up to `maxBatchSize` sequences, each feeding its next prompt token
  * (prefill) or its last generated token (decode); sequences join and leave between steps, as TGI's
  * and LMI's rolling batches do. So the server's settings change what a client measures: with a
