@@ -62,11 +62,20 @@ export function node(
 
 /** A float32 tensor graph input or output. */
 export function floatTensorValueInfo(name: string, shape: readonly Dimension[]): ValueInfoProto {
+  return tensorValueInfo(name, onnx.TensorProto.DataType.FLOAT, shape);
+}
+
+/** A graph input or output of any tensor element type (e.g. `INT64` token ids). */
+export function tensorValueInfo(
+  name: string,
+  elemType: OnnxTypes.TensorProto.DataType,
+  shape: readonly Dimension[],
+): ValueInfoProto {
   return {
     name,
     type: {
       tensorType: {
-        elemType: onnx.TensorProto.DataType.FLOAT,
+        elemType,
         shape: {
           dim: shape.map((dim) => (typeof dim === 'number' ? { dimValue: dim } : { dimParam: dim })),
         },

@@ -222,7 +222,7 @@ function errorResponse(error: unknown): { statusCode: number; message: string } 
   return { statusCode: 500, message: `Internal server error: ${message}` };
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer> {
+export async function readBody(request: IncomingMessage): Promise<Buffer> {
   const declared = Number(request.headers['content-length'] ?? Number.NaN);
   if (declared > MAX_PAYLOAD_BYTES) throw payloadTooLarge(`${declared} bytes (Content-Length)`);
   const chunks: Buffer[] = [];
@@ -243,7 +243,7 @@ function payloadTooLarge(given: string): PayloadError {
   );
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
+export function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -254,7 +254,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 /** The address a local client uses to reach a server bound to `host`. */
-function clientHost(host: string): string {
+export function clientHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;

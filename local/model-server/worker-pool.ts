@@ -142,16 +142,21 @@ export class InferenceWorkerPool implements BatchRunner {
  * in the thread before importing the worker module.
  */
 function spawnInferenceWorker(setup: WorkerSetup): Worker {
+  return spawnWorkerModule('./inference-worker', setup);
+}
+
+/**
+ * Starts a worker thread on a module of the model server, given relative to this file without its
+ * extension (e.g. `./generative/step-worker`), from TypeScript sources or compiled JavaScript.
+ */
+export function spawnWorkerModule(modulePath: string, workerData: unknown): Worker {
   const runningFromTypeScript = import.meta.url.endsWith('.ts');
-  const workerModule = new URL(
-    runningFromTypeScript ? './inference-worker.ts' : './inference-worker.js',
-    import.meta.url,
-  ).href;
+  const workerModule = new URL(`${modulePath}${runningFromTypeScript ? '.ts' : '.js'}`, import.meta.url).href;
   const load = `import(${JSON.stringify(workerModule)})`;
   const bootstrap = runningFromTypeScript
     ? `import(${JSON.stringify(tsxEsmApiUrl())}).then((tsx) => { tsx.register(); return ${load}; });`
     : `${load};`;
-  return new Worker(bootstrap, { eval: true, workerData: setup, stdout: false, stderr: false });
+  return new Worker(bootstrap, { eval: true, workerData, stdout: false, stderr: false });
 }
 
 /**

@@ -9,17 +9,26 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { writeExampleModel } from '../../../local/example-model/example-model.js';
+import { writeGenerativeModel } from '../../../local/example-model/generative-model.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 let modelDir: string;
+let generativeModelDir: string;
 
 beforeAll(async () => {
   modelDir = await mkdtemp(join(tmpdir(), 'model-server-main-'));
   await writeExampleModel(join(modelDir, 'model.onnx'));
+  generativeModelDir = await mkdtemp(join(tmpdir(), 'model-server-main-generative-'));
+  await writeGenerativeModel(join(generativeModelDir, 'model.onnx'), {
+    hiddenSize: 64,
+    blocks: 1,
+    passes: 1,
+  });
 });
 
 afterAll(async () => {
   await rm(modelDir, { recursive: true, force: true });
+  await rm(generativeModelDir, { recursive: true, force: true });
 });
 
 /** Runs main.ts the way the local model host does, with tsx and an environment. */
@@ -83,6 +92,34 @@ describe('model server main', () => {
     expect(ping.status).toBe(200);
     expect(code).toBe(0);
     expect(stderr).toContain('"event":"stopped"');
+  });
+
+  it('serves a generative model in the format MODEL_SERVER_STREAM_FORMAT names', async () => {
+    // Prepare
+    const child = runMain(['serve'], {
+      SAGEMAKER_BIND_TO_PORT: '0',
+      MODEL_SERVER_HOST: '127.0.0.1',
+      SM_MODEL_DIR: generativeModelDir,
+      MODEL_SERVER_INTRA_OP_THREADS: '1',
+      MODEL_SERVER_STREAM_FORMAT: 'lmi-jsonlines',
+    });
+    const exited = exitOf(child);
+
+    // Act
+    const { url } = JSON.parse(await firstStdoutLine(child)) as { url: string };
+    const response = await fetch(`${url}/invocations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: 'the model', parameters: { max_new_tokens: 3 } }),
+    });
+    const answer = (await response.json()) as { generated_text: string };
+    child.kill('SIGTERM');
+    const { code } = await exited;
+
+    // Assert: LMI answers a plain request with one object, where TGI would send a list.
+    expect(response.status).toBe(200);
+    expect(answer.generated_text.trim().split(' ')).toHaveLength(3);
+    expect(code).toBe(0);
   });
 
   it('fails with exit code 1 naming the variable when the environment is invalid', async () => {
