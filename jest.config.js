@@ -8,7 +8,8 @@
  * Suites that measure real processes against each other and fail when another worker loads the CPU:
  * the end-to-end run compares a compiled and an uncompiled model server (p50 5.6 ms vs 9.4 ms when
  * a second worker ran beside it). `npm test` (test/support/run-tests.js) runs them after the others,
- * on one worker; the other suites run on two.
+ * on one worker; the other suites run on two. Only the comparison is here: the local path's other
+ * outcomes (test/e2e/local-run-outcomes.test.ts) measure nothing against anything and run on two.
  */
 const SERIAL_SUITES = ['<rootDir>/test/e2e/local-run.test.ts'];
 

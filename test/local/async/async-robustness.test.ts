@@ -60,14 +60,19 @@ async function prepare(name: string, lostNotificationAfterMs?: number): Promise<
     ...(lostNotificationAfterMs === undefined ? {} : { lostNotificationAfterMs }),
   });
   await environment.store.putBytes(MODEL_URI, await exampleModelArchive());
-  // A pair fills a batch of 2 and runs at once; a single sample waits 5 s for a partner (the
-  // server's batching delay): an input still waiting when the test acts.
+  // A pair fills a batch of 2 and runs at once; a single sample waits for a partner the server's
+  // batching delay long (runInput's `batchDelayMs`): an input still waiting when the test acts.
   await environment.store.putBytes(INPUT('pair'), samples(2));
   await environment.store.putBytes(INPUT('single'), samples(1));
   return environment;
 }
 
-function runInput(inputs: readonly string[], maxConcurrency: number): Record<string, unknown> {
+/** `batchDelayMs`: how long a single sample waits for a partner before it runs alone. */
+function runInput(
+  inputs: readonly string[],
+  maxConcurrency: number,
+  batchDelayMs = 5000,
+): Record<string, unknown> {
   return {
     name: 'robustness',
     endpoint: {
@@ -78,7 +83,7 @@ function runInput(inputs: readonly string[], maxConcurrency: number): Record<str
       maxInstanceCount: 1,
       environment: {
         MODEL_SERVER_MAX_BATCH_SIZE: '2',
-        MODEL_SERVER_MAX_BATCH_DELAY_MS: '5000',
+        MODEL_SERVER_MAX_BATCH_DELAY_MS: String(batchDelayMs),
         MODEL_SERVER_INTRA_OP_THREADS: '1',
       },
     },
@@ -219,7 +224,8 @@ describe('the async-inference workflow where AWS can fail it', () => {
   }, 90_000);
 
   it('ignores a notification of an earlier run of the same name delivered again while the new run waits', async () => {
-    // Prepare: run A sends the input and keeps its notification.
+    // Prepare: run A sends the input and keeps its notification (a batching delay of 50 ms: only
+    // run B needs its input to wait).
     const env = await prepare('reused');
     const notifications: string[] = [];
     env.platform.notifications.subscribe(LOCAL_NOTIFICATION_TOPICS.successTopicArn, ({ message }) => {
@@ -228,7 +234,7 @@ describe('the async-inference workflow where AWS can fail it', () => {
     const first = await runLocalAsyncInference({
       environment: env,
       stateMachine: workflows.asyncInference,
-      input: runInput(['single'], 1) as never,
+      input: runInput(['single'], 1, 50) as never,
       runId: 'robust-reused',
     });
     expect(first.result.status).toBe('SUCCEEDED');
@@ -236,8 +242,8 @@ describe('the async-inference workflow where AWS can fail it', () => {
     if (earlier === undefined) throw new Error('run A published no notification');
     const resumer = new LocalTaskResumer(env.taskTokens);
     let redelivery: NotificationSummary | undefined;
-    // Run B, same name and input: once its input is queued (5 s before its result), A's
-    // notification arrives again.
+    // Run B, same name and input: once its input is queued (2 s before its result, far more than
+    // the redelivery takes), A's notification arrives again.
     const overrides = aroundInvoke(env, {
       after: async () => {
         redelivery = await handleAsyncNotifications([{ messageId: 'redelivered', message: earlier }], {
@@ -253,7 +259,7 @@ describe('the async-inference workflow where AWS can fail it', () => {
     const second = await runLocalAsyncInference({
       environment: env,
       stateMachine: workflows.asyncInference,
-      input: runInput(['single'], 1) as never,
+      input: runInput(['single'], 1, 2000) as never,
       runId: 'robust-reused',
       overrides,
     });
