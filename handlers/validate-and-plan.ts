@@ -286,11 +286,12 @@ function typicalRunSeconds(input: RunInput, plan: RunPlan): number {
   const candidates = interleavesRepeats(plan.loadPlan)
     ? life + interleavedHoldSeconds(input, count, 0)
     : waves * life;
-  const proofs = plan.prove?.enabled === true && plan.prove.skipReason === undefined;
-  const proof = proofs
-    ? (1 + (plan.prove?.corrections ?? 0)) *
-      (provisioningSeconds + stepPeriodMs(plan.loadPlan) / 1000 + teardownSeconds)
-    : 0;
+  const { prove } = plan;
+  const proof =
+    prove?.enabled === true && prove.skipReason === undefined
+      ? (1 + (prove.corrections ?? 0)) *
+        (provisioningSeconds + stepPeriodMs(plan.loadPlan) / 1000 + teardownSeconds)
+      : 0;
   return Math.round(compilation + candidates + proof);
 }
 
