@@ -13,9 +13,11 @@ import {
   NoServingImageError,
 } from './contracts/errors.js';
 import {
+  COMPILATION_CONCURRENCY,
   DEFAULT_POLL_SCHEDULE,
   optimizationBudgets,
   optimizationLimitIssues,
+  optimizationWorstRunSeconds,
   plannedLoadTestReruns,
   roundsFitLimits,
   type PollSchedule,
@@ -40,12 +42,13 @@ import {
   measuringSeconds,
   repeatsOf,
 } from './load-test/rounds.js';
-import { LOAD_WORKER_MEMORY_MB, workerCeilingWarning } from './load-test/worker-ceiling.js';
+import { workerCeilingWarning } from './load-test/worker-ceiling.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
 import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
+import { ESTIMATE_ASSUMPTIONS } from './shared/estimate-assumptions.js';
 
 /**
  * SageMaker's request body limits: `InvokeEndpoint`'s `Body` is at most 6,291,456 bytes (6 MB;
@@ -64,16 +67,8 @@ export const MAX_SERVERLESS_PAYLOAD_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_PAYLOAD_SET_BYTES = 256 * 1024 * 1024;
 
-/**
- * Billing runs from endpoint creation to deletion; creating an endpoint typically takes 5–10
- * minutes and deleting it about one. The estimate assumes the slow end so the budget guard errs
- * on the side of refusing.
- */
-export const ESTIMATE_ASSUMPTIONS = {
-  provisioningSeconds: 600,
-  teardownSeconds: 120,
-  loadGeneratorMemoryGb: LOAD_WORKER_MEMORY_MB / 1024,
-} as const;
+/** Shared with the async planner (handlers/shared/estimate-assumptions.ts), which is no step module. */
+export { ESTIMATE_ASSUMPTIONS };
 
 export interface ValidateAndPlanDeps {
   readonly store: ObjectStore;
@@ -257,12 +252,47 @@ export async function validateAndPlan(
     ...(warnings.length === 0 ? {} : { warnings }),
   });
   const loadTestReruns = plannedLoadTestReruns(plan, limitSettings);
-  // Measured on the plan as checked above: these two small fields come after the check.
+  // Measured on the plan as checked above: these small fields come after the check.
   return {
     ...plan,
+    estimate: {
+      ...plan.estimate,
+      durationSeconds: {
+        typical: typicalRunSeconds(input, plan),
+        worst: optimizationWorstRunSeconds(plan, limitSettings),
+      },
+    },
     loadTestReruns,
     budgets: optimizationBudgets(plan, limitSettings, loadTestReruns),
   };
+}
+
+/**
+ * The run's wall-clock time with the cost's assumptions: compilation jobs their whole runtime
+ * (COMPILATION_CONCURRENCY at a time), then each wave of `maxConcurrentCandidates` created, load
+ * tested (every round) and deleted, the interleaved repeats and the proof after them. A user's
+ * endpoint is neither created nor deleted.
+ */
+function typicalRunSeconds(input: RunInput, plan: RunPlan): number {
+  const { provisioningSeconds, teardownSeconds } = ESTIMATE_ASSUMPTIONS;
+  const count = plan.candidates.length;
+  const compilation =
+    Math.ceil(plan.compilations.length / COMPILATION_CONCURRENCY) * plan.compilationMaxRuntimeSeconds;
+  const life =
+    (plan.existingEndpoint === undefined ? provisioningSeconds + teardownSeconds : 0) +
+    measuringSeconds(plan.loadPlan);
+  const waves = Math.ceil(count / Math.max(1, plan.maxConcurrentCandidates));
+  // The first wave's endpoints stay up until every wave has run its repeats (`interleavedHoldSeconds`).
+  const candidates = interleavesRepeats(plan.loadPlan)
+    ? life + interleavedHoldSeconds(input, count, 0)
+    : waves * life;
+  const { prove } = plan;
+  const proof =
+    prove?.enabled === true && prove.skipReason === undefined
+      ? (1 + (prove.corrections ?? 0)) *
+        (provisioningSeconds + stepPeriodMs(plan.loadPlan) / 1000 + teardownSeconds)
+      : 0;
+  return Math.round(compilation + candidates + proof);
 }
 
 /**

@@ -29,6 +29,7 @@ import { hubEnvironment } from '../shared/candidate-deployment.js';
 import { ENDPOINT_DEADLINE_SECONDS, VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { SCALE_IN_DEADLINE_SECONDS } from './endpoint-loop.js';
 import type { EndpointRoleReader, PolicySimulator } from './ports.js';
+import { estimateAsyncRun } from './async-estimate.js';
 import { checkReusedEndpointRole } from './reused-endpoint-role.js';
 import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from './run-input.js';
 
@@ -154,6 +155,7 @@ export async function planAsyncRun(
     budgets: asyncBudgets(historyShape),
     ...(warnings.length === 0 ? {} : { warnings }),
   };
+  const estimate = estimateAsyncRun(plan);
   for (const warning of warnings)
     deps.logger.warn('Async run not fully checked', { runId: event.runId, warning });
   deps.logger.info('Async run planned', {
@@ -163,8 +165,9 @@ export async function planAsyncRun(
     inputs: items.length,
     batches: batches.length,
     inFlight: Math.min(items.length, batchConcurrency * itemConcurrency),
+    estimatedCostUsd: estimate.totalUsd,
   });
-  return { plan, items };
+  return { plan: { ...plan, estimate }, items };
 }
 
 /**

@@ -127,6 +127,26 @@ export interface AsyncRunPlan {
   readonly budgets?: ExecutionBudgets;
   /** What validation could not check (e.g. a reused endpoint's role); the summary repeats them. */
   readonly warnings?: readonly string[];
+  /** The run's cost and duration on AWS (handlers/async/async-estimate.ts); absent in older plans. */
+  readonly estimate?: AsyncRunEstimate;
+}
+
+/** Upper bounds of an async run's cost and duration on AWS, with what they assume. */
+export interface AsyncRunEstimate {
+  /** The endpoint's instance-hours in USD: 0 for a reused endpoint; absent when its instance has no price. */
+  readonly totalUsd?: number;
+  readonly usdPerHour?: number;
+  readonly priceTable?: {
+    readonly url: string;
+    readonly region: string;
+    readonly kind: string;
+    readonly recordedOn: string;
+  };
+  /** With `assumptions`: endpoint creation, the inputs, deletion. */
+  readonly durationSeconds: number;
+  /** Every wait at its deadline: the endpoint's creation, a benchmark's scale-in, each input's wait. */
+  readonly worstDurationSeconds: number;
+  readonly assumptions: readonly string[];
 }
 
 /** The endpoint's progress through the "Prepare endpoint" loop. */

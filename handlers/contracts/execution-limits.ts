@@ -869,18 +869,27 @@ export function optimizationLimitIssues(
   const size = stateSizeIssue(footprintOf(plan, settings));
   const timings = optimizationTimings(plan, settings);
   const history = historyIssue(historyCounts(plan), timings);
-  const time = runTimeIssue(
-    {
-      candidates: plan.candidates.length,
-      maxConcurrentCandidates: plan.maxConcurrentCandidates,
-      compilationTargets: plan.compilations.length,
-      loadTest: loadTestShape(plan),
-      loadTestReruns: plannedLoadTestReruns(plan, settings),
-      proofs: provesTarget(plan) ? 1 + (plan.prove?.corrections ?? 0) : 0,
-    },
-    timings,
-  );
+  const time = runTimeIssue(runTimeShapeOf(plan, settings), timings);
   return [size, history, time].filter((issue): issue is InputIssue => issue !== undefined);
+}
+
+function runTimeShapeOf(plan: PlannedOptimization, settings: OptimizationLimitSettings): RunTimeShape {
+  return {
+    candidates: plan.candidates.length,
+    maxConcurrentCandidates: plan.maxConcurrentCandidates,
+    compilationTargets: plan.compilations.length,
+    loadTest: loadTestShape(plan),
+    loadTestReruns: plannedLoadTestReruns(plan, settings),
+    proofs: provesTarget(plan) ? 1 + (plan.prove?.corrections ?? 0) : 0,
+  };
+}
+
+/** The plan's worst-case duration, the one its time limit is checked with: what `plan` prints. */
+export function optimizationWorstRunSeconds(
+  plan: PlannedOptimization,
+  settings: OptimizationLimitSettings,
+): number {
+  return worstRunSeconds(runTimeShapeOf(plan, settings), optimizationTimings(plan, settings));
 }
 
 /**

@@ -347,6 +347,13 @@ export interface RunPlan {
     readonly maxCostUsd?: number;
     readonly priceTable: typeof PRICE_TABLE_SOURCE;
     readonly assumptions: readonly string[];
+    /**
+     * The run's wall-clock time on AWS: `typical` with the cost's assumptions (endpoints 10 min to
+     * create and 2 to delete per wave, compilation jobs their whole runtime, every round run);
+     * `worst` as the run's time limit is checked (execution-limits.ts `worstRunSeconds`). Set by
+     * the planner; absent in older plans.
+     */
+    readonly durationSeconds?: { readonly typical: number; readonly worst: number };
   };
 }
 

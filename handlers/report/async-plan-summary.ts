@@ -5,11 +5,12 @@
  */
 import {
   type AsyncEndpointPlan,
+  type AsyncRunEstimate,
   type AsyncRunPlan,
   BATCH_SIZE,
   type BatchItem,
 } from '../contracts/async-state.js';
-import { formatBudgets } from './plan-summary.js';
+import { formatBudgets, formatDuration } from './plan-summary.js';
 
 /**
  * The planning's result (`PlannedAsyncRun` of handlers/async/validate-async-run.ts, a step module
@@ -29,9 +30,16 @@ export interface AsyncPlanSummaryInput {
   readonly runCommand: string;
   /** How a URI is shown (locally: the file the local store keeps it in). */
   readonly displayUri: (uri: string) => string;
+  /** The local CLI's plan: the cost line adds that a local run costs nothing. @default false */
+  readonly local?: boolean;
 }
 
-export function formatAsyncPlan({ planned, runCommand, displayUri }: AsyncPlanSummaryInput): string {
+export function formatAsyncPlan({
+  planned,
+  runCommand,
+  displayUri,
+  local = false,
+}: AsyncPlanSummaryInput): string {
   const { plan, items } = planned;
   const inFlight = Math.min(plan.itemCount, plan.batchConcurrency * plan.itemConcurrency);
   const listed = items.slice(0, LISTED_INPUTS).map((item) => `    ${displayUri(item.inputLocation)}`);
@@ -46,6 +54,7 @@ export function formatAsyncPlan({ planned, runCommand, displayUri }: AsyncPlanSu
     `Invocation: ${plan.invocation.contentType}, invocation timeout ${plan.invocation.invocationTimeoutSeconds} s, request TTL ${plan.invocation.requestTtlSeconds} s, each input waited for at most ${plan.invocation.waitTimeoutSeconds} s`,
     ...(plan.warnings ?? []).map((warning) => `Warning: ${warning}`),
     '',
+    ...estimateLines(plan, local),
     ...formatBudgets(plan.budgets),
     '',
     `Start it: ${runCommand}`,
@@ -75,4 +84,30 @@ function endpointLines(endpoint: AsyncEndpointPlan, displayUri: (uri: string) =>
     `  ${deploy.instanceType}, from 0 to ${deploy.maxInstanceCount} instance(s), scaled out at a backlog of ${deploy.targetBacklogPerInstance} per instance${perInstance}`,
     `  ${modelData}, image ${deploy.image}${environment.length === 0 ? '' : `, environment ${environment.join(' ')}`}`,
   ];
+}
+
+/** The cost and duration "Validate async run" estimated (absent in plans made before it did). */
+function estimateLines(plan: AsyncRunPlan, local: boolean): string[] {
+  const { estimate } = plan;
+  if (estimate === undefined) return [];
+  const localNote = local ? '; a local run costs nothing' : '';
+  return [
+    `Estimated cost on AWS: ${costOf(plan, estimate)}${localNote}`,
+    ...(estimate.priceTable === undefined
+      ? []
+      : [
+          `  prices: ${estimate.priceTable.kind}, ${estimate.priceTable.region}, recorded ${estimate.priceTable.recordedOn} (${estimate.priceTable.url})`,
+        ]),
+    ...estimate.assumptions.map((assumption) => `  assumes: ${assumption}`),
+    `Estimated duration on AWS: at most ${formatDuration(estimate.durationSeconds)} as assumed above; ${formatDuration(estimate.worstDurationSeconds)} if every wait takes its whole deadline (each input ${plan.invocation.waitTimeoutSeconds} s)`,
+    '',
+  ];
+}
+
+function costOf(plan: AsyncRunPlan, estimate: AsyncRunEstimate): string {
+  if (plan.endpoint.action === 'reuse') return '$0.00 added (a reused endpoint)';
+  const instanceType = plan.endpoint.deploy?.instanceType ?? 'the instance';
+  if (estimate.totalUsd === undefined) return `not estimated (no price for ${instanceType})`;
+  const rate = estimate.usdPerHour === undefined ? '' : ` at $${estimate.usdPerHour}/h`;
+  return `at most $${estimate.totalUsd.toFixed(2)} (${instanceType}${rate})`;
 }

@@ -19,7 +19,8 @@ function extensionNote(plan: LoadPlan): string {
 function roundsNote(plan: LoadPlan): string {
   const repeats = repeatsOf(plan);
   const interleaved = interleavesRepeats(plan) ? ' (repeats interleaved across candidates)' : '';
-  return `up to ${kneeProbesOf(plan)} knee probe(s), sustainable load measured ${repeats} time${repeats === 1 ? '' : 's'}${interleaved}`;
+  const probes = kneeProbesOf(plan);
+  return `${probes === 0 ? 'no knee probes' : `up to ${probes} knee probe(s)`}, sustainable load measured ${repeats} time${repeats === 1 ? '' : 's'}${interleaved}`;
 }
 
 /** `p95 ≤ 25 ms, error rate ≤ 0.01`: the bounds the input set (p95, p99 or both; one at least). */
@@ -35,9 +36,11 @@ export interface PlanSummaryInput {
   readonly plan: RunPlan;
   /** The command that starts this run, e.g. "npm start -- --input examples/local.json". */
   readonly runCommand: string;
+  /** The local CLI's plan: the cost line adds that a local run costs nothing. @default false */
+  readonly local?: boolean;
 }
 
-export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
+export function formatPlan({ plan, runCommand, local = false }: PlanSummaryInput): string {
   const perCandidate = measuringSeconds(plan.loadPlan);
   const rounds = Math.ceil(plan.candidates.length / Math.max(1, plan.maxConcurrentCandidates));
   const lines = [
@@ -52,20 +55,53 @@ export function formatPlan({ plan, runCommand }: PlanSummaryInput): string {
     plan.compilations.length === 0
       ? 'Compilations: none'
       : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target} (job ${c.jobName})`).join(', ')}`,
-    `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s), ${roundsNote(plan.loadPlan)}: at most ${perCandidate} s per candidate; ${plan.candidates.length} candidate(s), ${plan.maxConcurrentCandidates} at a time: about ${rounds * perCandidate} s of load tests`,
+    `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s), ${roundsNote(plan.loadPlan)}: at most ${perCandidate} s per candidate; ${candidatesAtATime(plan)}: about ${rounds * perCandidate} s of load tests`,
     ...(plan.warnings ?? []).map((warning) => `  warning: ${warning}`),
     `SLA: ${slaBounds(plan.sla)}; objective ${plan.objective}`,
     ...proofLine(plan),
     '',
-    `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}; a local run costs nothing`,
+    `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}${local ? '; a local run costs nothing' : ''}`,
     `  prices: ${plan.estimate.priceTable.kind}, ${plan.estimate.priceTable.region}, recorded ${plan.estimate.priceTable.recordedOn} (${plan.estimate.priceTable.url})`,
     ...plan.estimate.assumptions.map((assumption) => `  assumes: ${assumption}`),
+    ...durationLine(plan),
     '',
     ...formatBudgets(plan.budgets),
     '',
     `Start it: ${runCommand}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** `3 candidate(s), 2 at a time`, or `1 candidate`. */
+function candidatesAtATime(plan: RunPlan): string {
+  const count = plan.candidates.length;
+  if (count === 1) return '1 candidate';
+  return `${count} candidate(s), ${Math.min(count, plan.maxConcurrentCandidates)} at a time`;
+}
+
+/** The run's wall-clock time on AWS, typical and worst (absent in plans made before it was recorded). */
+function durationLine(plan: RunPlan): string[] {
+  const duration = plan.estimate.durationSeconds;
+  if (duration === undefined) return [];
+  const waves = Math.ceil(plan.candidates.length / Math.max(1, plan.maxConcurrentCandidates));
+  const parts = [
+    plan.existingEndpoint !== undefined
+      ? 'nothing deployed'
+      : waves === 1
+        ? 'one wave of endpoints'
+        : `${waves} waves of endpoints`,
+    ...(plan.compilations.length === 0 ? [] : ['compilation jobs to their maxRuntimeSeconds']),
+  ];
+  return [
+    `Estimated duration on AWS: about ${formatDuration(duration.typical)} as assumed above (${parts.join(', ')}); at most ${formatDuration(duration.worst)} if every endpoint and job takes its whole deadline`,
+  ];
+}
+
+/** `45 s`, `12 min`, `2.5 h`. */
+export function formatDuration(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round((seconds / 3600) * 10) / 10} h`;
 }
 
 /** With a target: whether "Prove the target" runs after "Recommend", with how many workers. */

@@ -121,7 +121,7 @@ const optimizationCli: WorkflowCli<
     if (plan === undefined) return undefined;
     return {
       json: { plan } as unknown as JsonValue,
-      text: formatPlan({ plan, runCommand: `npm start -- --input ${args.inputPath ?? 'FILE'}` }),
+      text: formatPlan({ plan, runCommand: `npm start -- --input ${args.inputPath ?? 'FILE'}`, local: true }),
     };
   },
   run: ({ environment }, execution) => runLocalOptimization({ environment, ...execution }),

@@ -99,6 +99,19 @@ describe('npm run runs -- plan', () => {
     });
   });
 
+  it("prints the estimate without the local CLI's 'a local run costs nothing'", async () => {
+    // Prepare
+    api.answer(() => ({ status: 200, body: { runId: PLAN.runId, workflow: 'optimization', plan: PLAN } }));
+
+    // Act
+    const { stdout } = await run('plan', '--api', api.url, '--input', EXAMPLE, '--run-id', PLAN.runId);
+
+    // Assert
+    expect(
+      stdout.flatMap((text) => text.split('\n')).filter((line) => line.startsWith('Estimated cost')),
+    ).toEqual(['Estimated cost on AWS: $0.40 (no maxCostUsd set)']);
+  });
+
   it('--json prints the API’s answer alone', async () => {
     // Prepare
     const answer = { runId: PLAN.runId, workflow: 'optimization', plan: PLAN };

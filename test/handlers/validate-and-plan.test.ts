@@ -95,6 +95,39 @@ describe('validateAndPlan: interleaved repeats', () => {
   });
 });
 
+describe("validateAndPlan: the run's duration on AWS", () => {
+  it('records the typical duration: the compilation job its whole runtime, then each wave created, load tested and deleted', async () => {
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input: baseInput() }, deps());
+
+    // Assert: 900 s of compilation, then 2 waves (3 candidates, 2 at a time) of 600 s to create,
+    // 390 s of load test (2 steps of 65 s and 4 rounds) and 120 s to delete.
+    expect(plan.estimate.durationSeconds?.typical).toBe(900 + 2 * (600 + 390 + 120));
+  });
+
+  it('records as the worst duration the one its time limit is checked with (worstRunSeconds)', async () => {
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input: baseInput() }, deps());
+
+    // Assert: the job's runtime and margin (900 + 600 s), then 2 waves of the endpoint's deadline
+    // (2700 s), the load test with its rounds, a re-run and their gaps (880 s), and the deletion (120 s).
+    expect(plan.estimate.durationSeconds?.worst).toBe(1500 + 2 * (2700 + 880 + 120));
+  });
+
+  it("counts a user's endpoint as neither created nor deleted in the typical duration", async () => {
+    // Prepare
+    const input = { ...baseInput({ existingEndpoint: { endpointName: 'prod-endpoint' } }) };
+    delete input.candidates;
+    delete input.compilation;
+
+    // Act
+    const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
+
+    // Assert: its load test alone.
+    expect(plan.estimate.durationSeconds).toEqual({ typical: 390, worst: 2700 + 880 + 120 });
+  });
+});
+
 describe('validateAndPlan', () => {
   it('plans candidates, compilations and resource names derived from the run id', async () => {
     // Act

@@ -1,5 +1,11 @@
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { IAMClient, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
+import {
+  DescribeEndpointCommand,
+  DescribeEndpointConfigCommand,
+  DescribeModelCommand,
+  SageMakerClient,
+} from '@aws-sdk/client-sagemaker';
 import { ListServiceQuotasCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -7,6 +13,7 @@ import type * as PlanRunEntry from '../../lambdas/plan-run.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunPlan } from '../../handlers/contracts/optimization-state.js';
+import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../../handlers/report/async-plan-summary.js';
 import { formatPlan } from '../../handlers/report/plan-summary.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
@@ -196,11 +203,39 @@ describe('plan-run entry', () => {
   describe('plans every example of examples/ on AWS, creating and writing nothing', () => {
     const examples = readdirSync(join(process.cwd(), 'examples'))
       .filter((name) => name.endsWith('.json') && !name.startsWith('local'))
-      // A reused async endpoint is read through SageMaker and IAM: tested in handlers/async.
-      .filter((name) => name !== 'async-existing-endpoint.json')
       // Inferentia2 compiles in us-east-2 only: planned below, in this test's us-east-1.
       .filter((name) => name !== 'gpu-vs-inferentia.json')
       .sort();
+    const iam = mockClient(IAMClient);
+
+    beforeEach(() => {
+      // async-existing-endpoint.json's endpoint: async, notifying this stack's topics, its role allowed.
+      iam.reset();
+      iam.on(SimulatePrincipalPolicyCommand).resolves({ EvaluationResults: [] });
+      sagemaker.on(DescribeEndpointCommand).resolves({
+        EndpointName: 'my-async-endpoint',
+        EndpointStatus: 'InService',
+        EndpointConfigName: 'my-async-config',
+        ProductionVariants: [{ VariantName: 'AllTraffic', CurrentInstanceCount: 1 }],
+      });
+      sagemaker.on(DescribeEndpointConfigCommand).resolves({
+        ProductionVariants: [
+          { VariantName: 'AllTraffic', ModelName: 'my-model', InstanceType: 'ml.g5.xlarge' },
+        ],
+        AsyncInferenceConfig: {
+          OutputConfig: {
+            S3OutputPath: 's3://your-artifacts-bucket/runs/shared/async/output/',
+            NotificationConfig: {
+              SuccessTopic: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+              ErrorTopic: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+            },
+          },
+        },
+      });
+      sagemaker
+        .on(DescribeModelCommand)
+        .resolves({ ExecutionRoleArn: 'arn:aws:iam::123456789012:role/team-endpoint' });
+    });
 
     it.each(examples)('%s', async (name) => {
       // Prepare: every object exists; archives start as gzip; an input prefix lists one input.
@@ -220,16 +255,105 @@ describe('plan-run entry', () => {
         200,
         resource === '/runs/plan' ? 'optimization' : 'async-inference',
       ]);
-      if (body.workflow === 'optimization') {
-        const text = formatPlan({ plan: body.plan, runCommand: 'start' });
-        expect(text).toMatch(/^Estimated cost on AWS: \$\d+\.\d\d/m);
-        // bert-int64-gpu.json's p99-only SLA printed "p95 ≤ undefined ms".
-        expect(text).not.toContain('undefined');
-      }
-      const writes = [...callsOf(s3), ...callsOf(sagemaker)].filter(
-        ([command]) => !/^(Head|Get|List)/.test(command),
+      const text =
+        body.workflow === 'optimization'
+          ? formatPlan({ plan: body.plan, runCommand: 'start' })
+          : formatAsyncPlan({
+              planned: body as unknown as PlannedAsyncRunSummary,
+              runCommand: 'start',
+              displayUri: (uri) => uri,
+            });
+      expect(text).toMatch(/^Estimated cost on AWS: (\$\d+\.\d\d|at most \$\d+\.\d\d|\$0\.00 added)/m);
+      expect(text).toMatch(
+        /^Estimated duration on AWS: (about|at most) \d+(\.\d)? (s|min|h) .*; (at most )?\d+(\.\d)? (s|min|h) if every /m,
+      );
+      // bert-int64-gpu.json's p99-only SLA printed "p95 ≤ undefined ms".
+      expect(text).not.toContain('undefined');
+      // Said by the local CLIs only.
+      expect(text).not.toContain('a local run costs nothing');
+      const writes = [...callsOf(s3), ...callsOf(sagemaker), ...callsOf(iam)].filter(
+        ([command]) => !/^(Head|Get|List|Describe|Simulate)/.test(command),
       );
       expect(writes).toEqual([]);
+    });
+
+    // What each example's plan says it costs and lasts on AWS (async-batch.json's prefix lists one input).
+    const estimates: [string, string, string][] = [
+      [
+        'async-batch.json',
+        'Estimated cost on AWS: at most $1.03 (ml.g5.xlarge at $1.408/h)',
+        'Estimated duration on AWS: at most 27 min as assumed above; 8 h if every wait takes its whole deadline (each input 26100 s)',
+      ],
+      [
+        'async-benchmark.json',
+        'Estimated cost on AWS: at most $5.37 (ml.c5.xlarge at $0.204/h)',
+        'Estimated duration on AWS: at most 7.6 h as assumed above; 9.2 h if every wait takes its whole deadline (each input 26100 s)',
+      ],
+      [
+        'async-existing-endpoint.json',
+        'Estimated cost on AWS: $0.00 added (a reused endpoint)',
+        'Estimated duration on AWS: at most 60 min as assumed above; 7.3 h if every wait takes its whole deadline (each input 26100 s)',
+      ],
+      [
+        'bert-int64-gpu.json',
+        'Estimated cost on AWS: $0.79 of maxCostUsd $15.00',
+        'Estimated duration on AWS: about 59 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 2.7 h if every endpoint and job takes its whole deadline',
+      ],
+      [
+        'container-settings-sweep.json',
+        'Estimated cost on AWS: $0.48 of maxCostUsd $3.00',
+        'Estimated duration on AWS: about 37 min as assumed above (2 waves of endpoints); at most 2.1 h if every endpoint and job takes its whole deadline',
+      ],
+      [
+        'cpu-sweep.json',
+        'Estimated cost on AWS: $0.43 of maxCostUsd $5.00',
+        'Estimated duration on AWS: about 58 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 2.7 h if every endpoint and job takes its whole deadline',
+      ],
+      [
+        'existing-endpoint.json',
+        'Estimated cost on AWS: $0.01 (no maxCostUsd set)',
+        'Estimated duration on AWS: about 8 min as assumed above (nothing deployed); at most 65 min if every endpoint and job takes its whole deadline',
+      ],
+      [
+        'huggingface.json',
+        'Estimated cost on AWS: $0.50 of maxCostUsd $5.00',
+        'Estimated duration on AWS: about 40 min as assumed above (2 waves of endpoints); at most 2.2 h if every endpoint and job takes its whole deadline',
+      ],
+      [
+        'payload-mix.json',
+        'Estimated cost on AWS: $0.35 of maxCostUsd $5.00',
+        'Estimated duration on AWS: about 20 min as assumed above (one wave of endpoints); at most 65 min if every endpoint and job takes its whole deadline',
+      ],
+    ];
+
+    it('has an estimate below for every example planned above', () => {
+      // Assert
+      expect(estimates.map(([name]) => name)).toEqual(examples);
+    });
+
+    it.each(estimates)('%s: the cost and duration lines', async (name, cost, duration) => {
+      // Prepare
+      s3.on(GetObjectCommand).resolves({
+        Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
+      });
+      s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
+      const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
+      const resource = name.startsWith('async') ? '/async-runs/plan' : '/runs/plan';
+
+      // Act
+      const result = await entry.handler(planEvent({ runId: 'example', input }, resource), fakeContext());
+
+      // Assert
+      const body = JSON.parse(result.body) as { workflow: string; plan: RunPlan };
+      const text =
+        body.workflow === 'optimization'
+          ? formatPlan({ plan: body.plan, runCommand: 'start' })
+          : formatAsyncPlan({
+              planned: body as unknown as PlannedAsyncRunSummary,
+              runCommand: 'start',
+              displayUri: (uri) => uri,
+            });
+      expect(text.split('\n').filter((line) => line.startsWith('Estimated '))).toEqual([cost, duration]);
     });
 
     it('huggingface.json plans the Hub model with no packaging, reading only its payload', async () => {
@@ -254,6 +378,35 @@ describe('plan-run entry', () => {
       const text = formatPlan({ plan: body.plan, runCommand: 'start' });
       expect(text).toMatch(/^Estimated cost on AWS: \$\d+\.\d\d/m);
       expect(text).toMatch(/^Load plan: .* about \d+ s of load tests$/m);
+    });
+
+    it('gpu-vs-inferentia.json, planned in us-east-2 by "Validate and plan", prints its cost and duration', async () => {
+      // Prepare: the region its ml_inf2 target compiles in (the Lambda here runs in us-east-1).
+      const input: unknown = JSON.parse(
+        readFileSync(join(process.cwd(), 'examples', 'gpu-vs-inferentia.json'), 'utf8'),
+      );
+      const store = new MemoryObjectStore()
+        .seed('s3://your-artifacts-bucket/models/resnet50-pt113/model.pt', 'weights')
+        .seed('s3://your-artifacts-bucket/models/resnet50-pt113/payload.json', '{"x":1}');
+
+      // Act
+      const plan = await validateAndPlan(
+        { runId: 'example', input },
+        {
+          store,
+          artifactsBucket: 'your-artifacts-bucket',
+          allowFileUris: false,
+          servingRegion: 'us-east-2',
+          logger: silentLogger,
+        },
+      );
+
+      // Assert
+      const text = formatPlan({ plan, runCommand: 'start' });
+      expect(text.split('\n').filter((line) => line.startsWith('Estimated '))).toEqual([
+        'Estimated cost on AWS: $2.09 of maxCostUsd $20.00',
+        'Estimated duration on AWS: about 86 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 4.3 h if every endpoint and job takes its whole deadline',
+      ]);
     });
 
     it('gpu-vs-inferentia.json is refused in us-east-1 with the Neo region its ml_inf2 target needs', async () => {

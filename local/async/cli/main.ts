@@ -131,6 +131,7 @@ const asyncInferenceCli: WorkflowCli<
           planned,
           runCommand: `npm run start:async -- --input ${args.inputPath ?? 'FILE'}`,
           displayUri: localFiles(environment.store, cwd),
+          local: true,
         }),
       };
     } catch (error) {

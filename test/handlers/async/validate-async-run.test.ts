@@ -210,6 +210,16 @@ describe('validateAsyncRun: the plan', () => {
       plannedAtEpochMs: NOW_MS,
       // 2 inputs in 1 batch on a reused endpoint, plus the final clean-up's worst case: asyncHistoryEvents.
       budgets: { historyEvents: { worstCase: 285, budget: 24_000, quota: 25_000 } },
+      // handlers/async/async-estimate.ts, tested there.
+      estimate: {
+        totalUsd: 0,
+        durationSeconds: 600,
+        worstDurationSeconds: WAIT_TIMEOUT_SECONDS,
+        assumptions: [
+          `endpoint ${REUSED} reused: $0 added (its instances are billed to its owner already)`,
+          '2 input(s), 2 at a time, each taking its whole invocationTimeoutSeconds (600 s): 600 s (its capacity is unknown: every input in flight processed at once)',
+        ],
+      },
     });
   });
 

@@ -14,7 +14,7 @@ describe('formatPlan', () => {
 
     // Assert
     expect(text.split('\n')).toContain(
-      'Load plan: closed model, steps 1, 2, 4, 8, 16 (then 32, 64, 128 while every step meets the SLA), 5 s warm-up + 30 s per step, 1 worker(s), up to 3 knee probe(s), sustainable load measured 2 times: at most 420 s per candidate; 1 candidate(s), 2 at a time: about 420 s of load tests',
+      'Load plan: closed model, steps 1, 2, 4, 8, 16 (then 32, 64, 128 while every step meets the SLA), 5 s warm-up + 30 s per step, 1 worker(s), up to 3 knee probe(s), sustainable load measured 2 times: at most 420 s per candidate; 1 candidate: about 420 s of load tests',
     );
   });
 
@@ -73,6 +73,122 @@ describe('formatPlan', () => {
     expect(lines.filter((line) => line.startsWith('SLA: '))).toEqual([
       'SLA: p99 ≤ 50 ms, error rate ≤ 0.001; objective lowest-cost-per-1m',
     ]);
+  });
+
+  it('says "no knee probes" for a plan without any, not "up to 0 knee probe(s)"', () => {
+    // Prepare: examples/local-routing.json asks for none.
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)], {
+      loadPlan: { ...SAMPLE_LOAD_PLAN, kneeProbes: 0, repeats: 1 },
+    });
+
+    // Act
+    const lines = formatPlan({ plan, runCommand: 'npm start -- --input in.json' }).split('\n');
+
+    // Assert
+    expect(lines.filter((line) => line.startsWith('Load plan: '))).toEqual([
+      'Load plan: closed model, steps 1, 2, 4, 8, 16, 5 s warm-up + 30 s per step, 1 worker(s), no knee probes, sustainable load measured 1 time: at most 175 s per candidate; 1 candidate: about 175 s of load tests',
+    ]);
+  });
+
+  it('says "1 candidate" for one, not "1 candidate(s), 2 at a time"', () => {
+    // Prepare: examples/existing-endpoint.json plans one candidate, 2 at a time by default.
+    const plan = runPlan([plannedCandidate('existing', 'ml.c5.xlarge', 0.204)]);
+
+    // Act
+    const text = formatPlan({ plan, runCommand: 'npm start -- --input in.json' });
+
+    // Assert
+    expect(text).toMatch(/; 1 candidate: about \d+ s of load tests$/m);
+  });
+
+  it('counts no more candidates at a time than there are', () => {
+    // Prepare
+    const plan = runPlan(
+      [plannedCandidate('a', 'ml.c5.xlarge', 0.204), plannedCandidate('b', 'ml.c5.large', 0.102)],
+      { maxConcurrentCandidates: 4 },
+    );
+
+    // Act
+    const text = formatPlan({ plan, runCommand: 'npm start -- --input in.json' });
+
+    // Assert
+    expect(text).toMatch(/; 2 candidate\(s\), 2 at a time: about \d+ s of load tests$/m);
+  });
+
+  it("says a local run costs nothing in the local CLI's plan only", () => {
+    // Prepare
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)]);
+
+    // Act
+    const costLine = (local: boolean): string | undefined =>
+      formatPlan({ plan, runCommand: 'start', local })
+        .split('\n')
+        .find((line) => line.startsWith('Estimated cost on AWS: '));
+
+    // Assert
+    expect([costLine(true), costLine(false)]).toEqual([
+      'Estimated cost on AWS: $0.40 (no maxCostUsd set); a local run costs nothing',
+      'Estimated cost on AWS: $0.40 (no maxCostUsd set)',
+    ]);
+  });
+
+  it("prints the run's typical and worst duration on AWS after the cost's assumptions", () => {
+    // Prepare: 3 candidates, 2 at a time, one compilation job.
+    const plan = runPlan(
+      [
+        plannedCandidate('a', 'ml.c5.xlarge', 0.204),
+        plannedCandidate('b', 'ml.c5.large', 0.102),
+        plannedCandidate('c', 'ml.m5.large', 0.115),
+      ],
+      {
+        compilations: [
+          { target: 'ml_c5', jobName: 'mso-run-ab12cd34-cj-ml-c5', outputUri: 's3://mso-artifacts/c/' },
+        ],
+        estimate: {
+          ...runPlan([]).estimate,
+          assumptions: ['endpoint billed 10 min while creating and 2 min while deleting'],
+          durationSeconds: { typical: 3150, worst: 9900 },
+        },
+      },
+    );
+
+    // Act
+    const lines = formatPlan({ plan, runCommand: 'start' }).split('\n');
+
+    // Assert
+    const assumption = lines.indexOf(
+      '  assumes: endpoint billed 10 min while creating and 2 min while deleting',
+    );
+    expect(lines[assumption + 1]).toBe(
+      'Estimated duration on AWS: about 53 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 2.8 h if every endpoint and job takes its whole deadline',
+    );
+  });
+
+  it("says a user's endpoint is not deployed in the duration of its plan", () => {
+    // Prepare
+    const plan = runPlan([plannedCandidate('existing', 'ml.c5.xlarge', 0.204, { kind: 'existing' })], {
+      existingEndpoint: { endpointName: 'prod-endpoint' },
+      estimate: { ...runPlan([]).estimate, durationSeconds: { typical: 490, worst: 3905 } },
+    });
+
+    // Act
+    const lines = formatPlan({ plan, runCommand: 'start' }).split('\n');
+
+    // Assert
+    expect(lines.filter((line) => line.startsWith('Estimated duration on AWS: '))).toEqual([
+      'Estimated duration on AWS: about 8 min as assumed above (nothing deployed); at most 65 min if every endpoint and job takes its whole deadline',
+    ]);
+  });
+
+  it('prints no duration for a plan made before it was recorded', () => {
+    // Prepare
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)]);
+
+    // Act
+    const text = formatPlan({ plan, runCommand: 'start' });
+
+    // Assert
+    expect(text).not.toContain('Estimated duration');
   });
 
   it('shows both latency bounds when the SLA sets p95 and p99', () => {

@@ -62,6 +62,27 @@ describe('runAsyncCli --plan', () => {
     );
   });
 
+  it("prints the run's estimated cost and duration on AWS, with their assumptions, and that a local run costs nothing", async () => {
+    // Act
+    const { outcome, stdout } = await cli(['--plan', '--input', EXAMPLE]);
+
+    // Assert: ml.c5.large ($0.102/h): 600 + 3600 s at one instance, then 2 × (5 rounds of 60 s + 120 s).
+    expect(outcome.exitCode).toBe(0);
+    const lines = stdout.split('\n');
+    const first = lines.findIndex((line) => line.startsWith('Estimated cost on AWS'));
+    expect(lines.slice(first, first + 9)).toEqual([
+      'Estimated cost on AWS: at most $0.14 (ml.c5.large at $0.102/h); a local run costs nothing',
+      '  prices: Real-Time Inference, on-demand, per instance-hour, us-east-1, recorded 2025-10-01 (https://aws.amazon.com/sagemaker/pricing/)',
+      '  assumes: endpoint billed 10 min while creating, at 1 instance',
+      '  assumes: a benchmark waits up to 60 min for zero instances, then 10 min for the scale-out from zero',
+      '  assumes: 20 input(s), 4 at a time, each taking its whole invocationTimeoutSeconds (60 s): 300 s, billed at all 2 instance(s) (maxInstanceCount)',
+      '  assumes: deleted after the run (2 min at 2 instance(s))',
+      '  assumes: Step Functions, Lambda, S3 and SNS requests not counted (cents)',
+      `Estimated duration on AWS: at most 87 min as assumed above; 9.2 h if every wait takes its whole deadline (each input ${workflows.asyncWaitTimeoutSeconds} s)`,
+      '',
+    ]);
+  });
+
   it('prints with --json the plan and manifest items of the first state, "Validate async run"', async () => {
     // Prepare: the first state's own local handler, over an environment whose writes stay in memory.
     const environment = createLocalAsyncEnvironment({

@@ -73,6 +73,43 @@ describe('runCli --plan', () => {
     );
   });
 
+  it.each([
+    [
+      'local.json',
+      'Estimated cost on AWS: $0.17 (no maxCostUsd set); a local run costs nothing',
+      'Estimated duration on AWS: about 56 min as assumed above (3 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.2 h if every endpoint and job takes its whole deadline',
+    ],
+    [
+      'local-routing.json',
+      'Estimated cost on AWS: $0.08 (no maxCostUsd set); a local run costs nothing',
+      'Estimated duration on AWS: about 39 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 2.1 h if every endpoint and job takes its whole deadline',
+    ],
+    [
+      'local-serve-target.json',
+      'Estimated cost on AWS: $0.31 (no maxCostUsd set); a local run costs nothing',
+      'Estimated duration on AWS: about 67 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.9 h if every endpoint and job takes its whole deadline',
+    ],
+  ])("prints examples/%s's cost and duration on AWS", async (name, cost, duration) => {
+    // Act
+    const { outcome, stdout } = await plan(
+      fileURLToPath(new URL(`../../../examples/${name}`, import.meta.url)),
+    );
+
+    // Assert
+    expect(outcome.exitCode).toBe(0);
+    expect(stdout.split('\n').filter((line) => line.startsWith('Estimated '))).toEqual([cost, duration]);
+  });
+
+  it('says "no knee probes" for examples/local-routing.json, which asks for none', async () => {
+    // Act
+    const { stdout } = await plan(
+      fileURLToPath(new URL('../../../examples/local-routing.json', import.meta.url)),
+    );
+
+    // Assert
+    expect(stdout).toMatch(/^Load plan: .*, no knee probes, sustainable load measured 1 time: /m);
+  });
+
   it('prints the Step Functions budgets the plan was checked with', async () => {
     // Act
     const { stdout } = await plan(EXAMPLE);
