@@ -75,7 +75,13 @@ export interface GenerativeServerHandle {
  * names survive local/compiler's optimization, so a compiled artifact is recognised too.
  */
 export async function isGenerativeModelFile(modelPath: string): Promise<boolean> {
-  const model = onnx.ModelProto.decode(await readFile(modelPath));
+  let model: ReturnType<typeof onnx.ModelProto.decode>;
+  try {
+    model = onnx.ModelProto.decode(await readFile(modelPath));
+  } catch {
+    // Not a model this can read: the vision server loads it, and ONNX Runtime says what is wrong.
+    return false;
+  }
   const inputs = new Set((model.graph?.input ?? []).map((input) => input.name));
   return inputs.has(GENERATIVE_MODEL_SIGNATURE.tokenIds) && inputs.has(GENERATIVE_MODEL_SIGNATURE.state);
 }
