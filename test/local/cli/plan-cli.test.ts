@@ -89,6 +89,11 @@ describe('runCli --plan', () => {
       'Estimated cost on AWS: $0.31 (no maxCostUsd set); a local run costs nothing',
       'Estimated duration on AWS: about 67 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.9 h if every endpoint and job takes its whole deadline',
     ],
+    [
+      'local-sweep.json',
+      'Estimated cost on AWS: $0.16 (no maxCostUsd set); a local run costs nothing',
+      'Estimated duration on AWS: about 64 min as assumed above (4 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.8 h if every endpoint and job takes its whole deadline',
+    ],
   ])("prints examples/%s's cost and duration on AWS", async (name, cost, duration) => {
     // Act
     const { outcome, stdout } = await plan(
