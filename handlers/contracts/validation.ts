@@ -96,15 +96,45 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
   return field === '' ? '(input)' : field;
 }
 
-/** zod's messages start with a category ("Too small: expected …"); keep only what was expected. */
+/**
+ * zod's messages start with a category ("Too small: expected …"); keep only what was expected,
+ * with its bounds in words ("number to be >=60" → "a number of at least 60").
+ */
 function expectedFrom(message: string): string {
-  return message
+  const expected = message
     .replace(
       /^(Invalid input|Too small|Too big|Invalid option|Invalid string|Unrecognized key\(s\) in object): /,
       '',
     )
     .replace(/^expected /, '')
     .replace(/, received \w+$/, '');
+  return boundInWords(expected) ?? expected;
+}
+
+const BOUND_WORDS: Readonly<Record<string, string>> = {
+  '>': 'above',
+  '>=': 'of at least',
+  '<': 'below',
+  '<=': 'of at most',
+};
+
+/** "number to be >0" → "a number above 0"; "string to have <=63 characters" → "at most 63 characters". */
+function boundInWords(expected: string): string | undefined {
+  const value = /^(number|bigint|date) to be (>=|<=|>|<)(.+)$/.exec(expected);
+  if (value !== null) {
+    const [, kind, operator = '', bound] = value;
+    return `a ${kind === 'date' ? 'date' : 'number'} ${BOUND_WORDS[operator] ?? operator} ${bound}`;
+  }
+  const size = /^(string|array|set|file) to have (>=|<=|>|<)(\d+) (\w+)$/.exec(expected);
+  if (size === null) return undefined;
+  const [, , operator = '', count = '', unit] = size;
+  const words: Readonly<Record<string, string>> = {
+    '>': 'more than',
+    '>=': 'at least',
+    '<': 'fewer than',
+    '<=': 'at most',
+  };
+  return `${words[operator] ?? operator} ${count} ${count === '1' ? (unit ?? '').replace(/s$/, '') : unit}`;
 }
 
 type Issue = z.core.$ZodIssue;

@@ -112,13 +112,13 @@ describe('parseAsyncRunInput', () => {
 
   it('fails when the queue TTL is under SageMaker minimum of 60 s', () => {
     expect(issuesOf({ ...REUSE, requestTtlSeconds: 59 })).toEqual([
-      'requestTtlSeconds: got 59, expected number to be >=60',
+      'requestTtlSeconds: got 59, expected a number of at least 60',
     ]);
   });
 
   it('fails when the queue TTL is above SageMaker maximum of 21,600 s', () => {
     expect(issuesOf({ ...REUSE, requestTtlSeconds: 21_601 })).toEqual([
-      'requestTtlSeconds: got 21601, expected number to be <=21600',
+      'requestTtlSeconds: got 21601, expected a number of at most 21600',
     ]);
   });
 
@@ -285,14 +285,14 @@ describe('parseAsyncRunInput', () => {
 
   it('fails when a deployed endpoint may scale out beyond 10 instances', () => {
     expect(issuesOf({ ...DEPLOY, endpoint: { ...DEPLOY.endpoint, maxInstanceCount: 11 } })).toEqual([
-      'endpoint.maxInstanceCount: got 11, expected number to be <=10',
+      'endpoint.maxInstanceCount: got 11, expected a number of at most 10',
     ]);
   });
 
   it('fails when the concurrent invocations per instance exceed SageMaker maximum of 1000', () => {
     expect(
       issuesOf({ ...DEPLOY, endpoint: { ...DEPLOY.endpoint, maxConcurrentInvocationsPerInstance: 1001 } }),
-    ).toEqual(['endpoint.maxConcurrentInvocationsPerInstance: got 1001, expected number to be <=1000']);
+    ).toEqual(['endpoint.maxConcurrentInvocationsPerInstance: got 1001, expected a number of at most 1000']);
   });
 
   it('fails when the endpoint framework is unknown, listing the known ones', () => {
@@ -309,13 +309,13 @@ describe('parseAsyncRunInput', () => {
 
   it('fails when the benchmark burst is larger than one run allows', () => {
     expect(issuesOf({ ...REUSE, benchmark: { burstSize: 1001 } })).toEqual([
-      'benchmark.burstSize: got 1001, expected number to be <=1000',
+      'benchmark.burstSize: got 1001, expected a number of at most 1000',
     ]);
   });
 
   it('fails when the benchmark burst is empty', () => {
     expect(issuesOf({ ...REUSE, benchmark: { burstSize: 0 } })).toEqual([
-      'benchmark.burstSize: got 0, expected number to be >=1',
+      'benchmark.burstSize: got 0, expected a number of at least 1',
     ]);
   });
 
@@ -358,12 +358,12 @@ describe('parseAsyncRunInput', () => {
   it('fails when the invocation timeout is above SageMaker limit of 3600 s', () => {
     expect(
       issuesOf({ endpointName: 'e', inputs: ['s3://my-bucket/a'], invocationTimeoutSeconds: 7200 }),
-    ).toEqual(['invocationTimeoutSeconds: got 7200, expected number to be <=3600']);
+    ).toEqual(['invocationTimeoutSeconds: got 7200, expected a number of at most 3600']);
   });
 
   it('fails when the concurrency exceeds what the nested Maps run at once', () => {
     expect(issuesOf({ ...REUSE, maxConcurrency: 1001 })).toEqual([
-      'maxConcurrency: got 1001, expected number to be <=1000',
+      'maxConcurrency: got 1001, expected a number of at most 1000',
     ]);
   });
 

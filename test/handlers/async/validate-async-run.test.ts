@@ -856,7 +856,7 @@ describe('validateAsyncRun: refusals', () => {
     );
 
     // Assert
-    expect(issues).toEqual(['maxConcurrency: got 0, expected number to be >=1']);
+    expect(issues).toEqual(['maxConcurrency: got 0, expected a number of at least 1']);
   });
 });
 

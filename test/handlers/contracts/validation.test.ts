@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { runInputSchema } from '../../../handlers/contracts/run-input.js';
 import { describeGiven, parseOrThrow } from '../../../handlers/contracts/validation.js';
@@ -424,5 +425,30 @@ describe('the first state refuses each class before anything is touched', () => 
     // Assert
     expect(error).toBeInstanceOf(InvalidRunInputError);
     expect(store.calls).toEqual([]);
+  });
+});
+
+describe('run input errors: bounds are said in words', () => {
+  it.each([
+    [z.object({ rate: z.number().positive() }), { rate: 0 }, 'a number above 0'],
+    [z.object({ rate: z.number().min(60) }), { rate: 59 }, 'a number of at least 60'],
+    [z.object({ rate: z.number().max(10) }), { rate: 11 }, 'a number of at most 10'],
+    [z.object({ rate: z.number().lt(5) }), { rate: 5 }, 'a number below 5'],
+    [z.object({ rate: z.string().min(1) }), { rate: '' }, 'at least 1 character'],
+    [z.object({ rate: z.array(z.number()).max(2) }), { rate: [1, 2, 3] }, 'at most 2 items'],
+  ])('says %#: %j → %s', (schema, input, expected) => {
+    // Act
+    const error = (() => {
+      try {
+        parseOrThrow(schema, input);
+        return undefined;
+      } catch (caught) {
+        return caught;
+      }
+    })();
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+    expect((error as InvalidRunInputError).issues.map((issue) => issue.expected)).toEqual([expected]);
   });
 });

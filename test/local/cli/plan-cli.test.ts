@@ -174,7 +174,7 @@ describe('runCli --plan', () => {
     expect([planned.outcome.exitCode, planned.stdout, planned.stderr]).toEqual([
       2,
       '',
-      'Invalid run input in input.json:\n  - sla.p95LatencyMs: got -3, expected number to be >0\n',
+      'Invalid run input in input.json:\n  - sla.p95LatencyMs: got -3, expected a number above 0\n',
     ]);
     expect([ran.outcome.exitCode, ran.stderr]).toEqual([planned.outcome.exitCode, planned.stderr]);
   });
