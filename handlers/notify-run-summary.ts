@@ -5,6 +5,7 @@ import { CANDIDATE_VERDICTS } from './contracts/optimization-state.js';
 import type { ExecutionDescriber, ExecutionDescription, Logger } from './ports.js';
 import { recordOf } from './contracts/records.js';
 import { COMPARISON_ATTRIBUTES, type ComparisonAttribute } from './report/registry-baseline.js';
+import { PROOF_STATUSES, type ProofStatus } from './serving/prove-target.js';
 import { parseExecutionStatusChange } from './shared/execution-status-change.js';
 
 /**
@@ -53,6 +54,12 @@ export interface RunSummaryNotice {
      * other runs, so `{"comparison": ["regressed"]}` sees the regressions only.
      */
     readonly comparison?: ComparisonAttribute;
+    /**
+     * A run with a target whose proof ran ("Prove the target": `held`, `not-held`, `failed`,
+     * `skipped`; serving/prove-target.ts). Absent otherwise, so `{"proof": ["not-held"]}` sees the
+     * targets a deployed count did not serve.
+     */
+    readonly proof?: ProofStatus;
   };
 }
 
@@ -163,6 +170,7 @@ export function buildRunSummaryNotice(facts: RunSummaryFacts): RunSummaryNotice 
       workflow,
       outcome: outcome.outcome ?? facts.status.toLowerCase().replace(/_/g, '-'),
       ...(outcome.comparison === undefined ? {} : { comparison: outcome.comparison }),
+      ...(outcome.proof === undefined ? {} : { proof: outcome.proof }),
     },
   };
 }
@@ -197,6 +205,8 @@ interface Outcome {
   readonly outcome?: string;
   /** The verdict against the last approved version, when the output has one. */
   readonly comparison?: ComparisonAttribute;
+  /** The proof's verdict at the target, when the output has one. */
+  readonly proof?: ProofStatus;
 }
 
 const causeSchema = z.looseObject({
@@ -340,6 +350,7 @@ const optimizationSummarySchema = z.looseObject({
       text: z.string(),
     })
     .nullish(),
+  proof: z.looseObject({ status: z.enum(PROOF_STATUSES), note: z.string() }).optional(),
 });
 
 type OptimizationSummary = z.output<typeof optimizationSummarySchema>;
@@ -404,11 +415,15 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
   if (summary.keep !== undefined) {
     lines.push(`Kept endpoint: ${summary.keep.endpointName} (it bills until you delete it)`);
   }
+  if (summary.proof !== undefined) lines.push(`Proof at the target: ${summary.proof.note}`);
   const cleanUp = describeCleanUp(summary.cleanUp);
   lines.push(...cleanUp.lines);
   lines.push(`Report: ${summary.report.html}`, `        ${summary.report.json} (machine-readable)`);
   if (summary.outcome !== undefined && summary.outcome !== 'recommended')
     headline = `${summary.outcome}, ${headline}`;
+  // A count that did not serve the target is news the subject carries; a proof that held is not.
+  if (summary.proof !== undefined && summary.proof.status !== 'held' && summary.proof.status !== 'skipped')
+    headline = `${headline}, proof ${summary.proof.status}`;
   const comparison = summary.comparison ?? undefined;
   // First in the subject and the body: for a registry run, the verdict is the news.
   if (comparison !== undefined) {
@@ -420,6 +435,7 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
     lines,
     ...(summary.outcome === undefined ? {} : { outcome: summary.outcome }),
     ...(comparison === undefined ? {} : { comparison: comparison.verdict }),
+    ...(summary.proof === undefined ? {} : { proof: summary.proof.status }),
   };
 }
 

@@ -293,6 +293,39 @@ describe('buildRunSummaryNotice', () => {
     expect(notice.body).toContain('No recommendation: no candidate met p95 ≤ 5 ms.');
   });
 
+  it('says what the proof at the target came to, in the proof attribute, and in the subject when it did not hold', () => {
+    // Prepare
+    const proof = (status: string, note: string) =>
+      buildRunSummaryNotice(
+        facts({ output: JSON.stringify({ ...SUMMARY, proof: { status, candidateId: 'c5-neo', note } }) }),
+      );
+
+    // Act
+    const held = proof('held', 'proven: 3 × ml.c5.xlarge held p95 41.2 ms at 300 TPS (target 300)');
+    const notHeld = proof(
+      'not-held',
+      'not held: 3 × ml.c5.xlarge reached p95 180 ms at 300 TPS (> SLA 100 ms)',
+    );
+
+    // Assert
+    expect([held.attributes.proof, notHeld.attributes.proof]).toEqual(['held', 'not-held']);
+    expect([held.subject, notHeld.subject]).toEqual([
+      `Optimization run ${RUN_ID} succeeded: ml.c5.xlarge, $0.48 per 1M`,
+      `Optimization run ${RUN_ID} succeeded: ml.c5.xlarge, $0.48 per 1M, proof not-held`,
+    ]);
+    expect(held.body).toContain(
+      'Candidates: 3 (1 recommended, 1 runner-up, 1 missed-sla)\nProof at the target: proven: 3 × ml.c5.xlarge held p95 41.2 ms at 300 TPS (target 300)\n',
+    );
+  });
+
+  it('has no proof attribute for a run without a target', () => {
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(SUMMARY) }));
+
+    // Assert
+    expect(Object.keys(notice.attributes)).toEqual(['status', 'workflow', 'outcome']);
+  });
+
   it('warns that a kept endpoint bills until deleted', () => {
     // Prepare
     const output = {
