@@ -1,4 +1,5 @@
 import type { InvokeTransport } from './load-test/ports.js';
+import type { ScalingPolicy } from './serving/scaling-policy.js';
 
 /**
  * Ports: what the core needs from the world. AWS adapters live in `lambdas/adapters/`, local ones
@@ -235,6 +236,17 @@ export interface ScalingRegistry {
    */
   configureAsyncScaling(endpointName: string, variantName: string, policy: AsyncScalingPolicy): Promise<void>;
 }
+
+/**
+ * What applies a real-time variant's target tracking (Application Auto Scaling): the report's
+ * RegisterScalableTarget and PutScalingPolicy requests (serving/scaling-policy.ts `ScalingPolicy`).
+ * Removed by `ScalingRegistry.deregisterEndpointVariant`.
+ */
+export interface RealtimeScalingApplier {
+  applyRealtimeScaling(requests: RealtimeScalingRequests): Promise<void>;
+}
+
+export type RealtimeScalingRequests = Pick<ScalingPolicy, 'registerScalableTarget' | 'putScalingPolicy'>;
 
 export interface AsyncScalingPolicy {
   readonly minInstanceCount: number;

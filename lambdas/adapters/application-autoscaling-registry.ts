@@ -12,7 +12,12 @@ import {
   type PutMetricAlarmCommandInput,
 } from '@aws-sdk/client-cloudwatch';
 import { TransientServiceError } from '../../handlers/contracts/errors.js';
-import type { AsyncScalingPolicy, ScalingRegistry } from '../../handlers/ports.js';
+import type {
+  AsyncScalingPolicy,
+  RealtimeScalingApplier,
+  RealtimeScalingRequests,
+  ScalingRegistry,
+} from '../../handlers/ports.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**
@@ -68,7 +73,7 @@ export interface ApplicationAutoScalingRegistryOptions {
   readonly cloudWatch: CloudWatchClient;
 }
 
-export class ApplicationAutoScalingRegistry implements ScalingRegistry {
+export class ApplicationAutoScalingRegistry implements ScalingRegistry, RealtimeScalingApplier {
   private readonly autoScaling: ApplicationAutoScalingClient;
   private readonly cloudWatch: CloudWatchClient;
 
@@ -161,6 +166,31 @@ export class ApplicationAutoScalingRegistry implements ScalingRegistry {
       if (errorName(error) === 'ObjectNotFoundException') return false;
       throw error;
     }
+  }
+
+  /**
+   * Target tracking on `SageMakerVariantInvocationsPerInstance` for a real-time variant (the ramp
+   * test's endpoint): the two requests the report recommends (serving/scaling-policy.ts), sent as
+   * they are, so what is tested is what the user is told to apply. RegisterScalableTarget first:
+   * PutScalingPolicy needs a registered target (Application Auto Scaling API reference,
+   * PutScalingPolicy, "ObjectNotFoundException"). Both overwrite what exists under the same
+   * names, so a retried step converges; `deregisterEndpointVariant` removes both.
+   */
+  async applyRealtimeScaling(requests: RealtimeScalingRequests): Promise<void> {
+    const { registerScalableTarget, putScalingPolicy } = requests;
+    if (registerScalableTarget.ResourceId !== putScalingPolicy.ResourceId) {
+      throw new Error(
+        `applyRealtimeScaling: the policy's ResourceId ${putScalingPolicy.ResourceId} is not the registered target's ` +
+          `${registerScalableTarget.ResourceId}, expected one variant`,
+      );
+    }
+    const resourceId = registerScalableTarget.ResourceId;
+    await this.call('RegisterScalableTarget', resourceId, () =>
+      this.autoScaling.send(new RegisterScalableTargetCommand({ ...registerScalableTarget })),
+    );
+    await this.call('PutScalingPolicy', resourceId, () =>
+      this.autoScaling.send(new PutScalingPolicyCommand({ ...putScalingPolicy })),
+    );
   }
 
   /**

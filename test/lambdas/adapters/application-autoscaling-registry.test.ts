@@ -18,11 +18,17 @@ import {
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
 import type { AsyncScalingPolicy } from '../../../handlers/ports.js';
 import {
   ApplicationAutoScalingRegistry,
   backlogWithoutCapacityAlarmName,
 } from '../../../lambdas/adapters/application-autoscaling-registry.js';
+import {
+  formatViolation,
+  validateCommand,
+  type ValidatedCommand,
+} from '../../conformance/request-validator.js';
 
 const ENDPOINT = 'mso-nightly-1a2b3c4d-ep-async';
 const RESOURCE_ID = `endpoint/${ENDPOINT}/variant/AllTraffic`;
@@ -346,6 +352,98 @@ describe('ApplicationAutoScalingRegistry', () => {
       const deregistering = registry.deregisterEndpointVariant('mso-old-1a2b3c4d-ep-c1', 'AllTraffic');
 
       await expect(deregistering).rejects.toBe(denied);
+    });
+  });
+
+  describe('applying a real-time variant’s target tracking', () => {
+    const REALTIME = 'mso-nightly-1a2b3c4d-ep-c5-neo';
+    const policy = scalingPolicyFor({
+      endpointName: REALTIME,
+      variantName: 'AllTraffic',
+      perInstanceTps: 120,
+      headroom: 0.7,
+      minInstances: 2,
+      peakTps: 600,
+      scaleInCooldownSeconds: 300,
+      scaleOutCooldownSeconds: 60,
+    });
+
+    it('registers the variant, then puts the policy, exactly as the report recommends them', async () => {
+      // Arrange
+      autoscaling.on(RegisterScalableTargetCommand).resolves({});
+      autoscaling.on(PutScalingPolicyCommand).resolves({ PolicyARN: 'arn:target-tracking', Alarms: [] });
+
+      // Act
+      await registry.applyRealtimeScaling(policy);
+
+      // Assert
+      expect(autoscaling.calls().map((call) => call.args[0].constructor.name)).toEqual([
+        'RegisterScalableTargetCommand',
+        'PutScalingPolicyCommand',
+      ]);
+      expect(autoscaling.commandCalls(RegisterScalableTargetCommand)[0]?.args[0].input).toEqual({
+        ServiceNamespace: 'sagemaker',
+        ResourceId: `endpoint/${REALTIME}/variant/AllTraffic`,
+        ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+        MinCapacity: 2,
+        MaxCapacity: 8,
+      });
+      expect(autoscaling.commandCalls(PutScalingPolicyCommand)[0]?.args[0].input).toEqual({
+        PolicyName: `${REALTIME}-invocations-per-instance`,
+        ServiceNamespace: 'sagemaker',
+        ResourceId: `endpoint/${REALTIME}/variant/AllTraffic`,
+        ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+        PolicyType: 'TargetTrackingScaling',
+        TargetTrackingScalingPolicyConfiguration: {
+          TargetValue: 5040,
+          PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerVariantInvocationsPerInstance' },
+          ScaleInCooldown: 300,
+          ScaleOutCooldown: 60,
+        },
+      });
+    });
+
+    it('sends requests Application Auto Scaling declares valid', async () => {
+      // Arrange
+      autoscaling.on(RegisterScalableTargetCommand).resolves({});
+      autoscaling.on(PutScalingPolicyCommand).resolves({ PolicyARN: 'arn:target-tracking', Alarms: [] });
+
+      // Act
+      await registry.applyRealtimeScaling(policy);
+
+      // Assert
+      const violations = autoscaling
+        .calls()
+        .flatMap((call) => validateCommand(call.args[0] as unknown as ValidatedCommand).map(formatViolation));
+      expect(violations).toEqual([]);
+    });
+
+    it('fails when a concurrent update is pending on the target, with TransientServiceError and no policy', async () => {
+      // Arrange
+      autoscaling
+        .on(RegisterScalableTargetCommand)
+        .rejects(new ConcurrentUpdateException({ message: 'pending update', $metadata: {} }));
+
+      // Act
+      const applying = registry.applyRealtimeScaling(policy);
+
+      // Assert
+      await expect(applying).rejects.toBeInstanceOf(TransientServiceError);
+      expect(autoscaling.commandCalls(PutScalingPolicyCommand)).toEqual([]);
+    });
+
+    it('fails when the policy names another variant than the target, before calling AWS', async () => {
+      // Act
+      const applying = registry.applyRealtimeScaling({
+        ...policy,
+        putScalingPolicy: { ...policy.putScalingPolicy, ResourceId: 'endpoint/other/variant/AllTraffic' },
+      });
+
+      // Assert
+      await expect(applying).rejects.toThrow(
+        `applyRealtimeScaling: the policy's ResourceId endpoint/other/variant/AllTraffic is not the registered target's endpoint/${REALTIME}/variant/AllTraffic, expected one variant`,
+      );
+      expect(autoscaling.calls()).toEqual([]);
     });
   });
 });
