@@ -3,6 +3,7 @@ import type { InputIssue } from '../../contracts/errors.js';
 import type { LatencySla, LoadPlan } from '../plan.js';
 import type { Clock, InvokeTransport } from '../ports.js';
 import { StreamStepRecorder, createStreamingInvoker } from './step-recorder.js';
+import { streamingSlaIssues } from './stream-sla.js';
 import type { StreamInvokeTransport } from './stream-transport.js';
 
 /** How a worker sends its requests: the transport the step driver calls, and per step a recorder. */
@@ -26,19 +27,11 @@ export function stepInvokerOf(
   clock: Clock,
 ): StepInvoker {
   const format = plan.response?.mode === 'stream' ? plan.response.format : undefined;
-  const issues: InputIssue[] = [];
-  if (format === undefined) {
-    for (const field of ['ttftP95Ms', 'itlP95Ms'] as const) {
-      const bound = sla[field];
-      if (bound === undefined) continue;
-      issues.push({
-        field: `sla.${field}`,
-        given: String(bound),
-        expected:
-          'nothing unless loadPlan.response is { "mode": "stream", "format": … }: time to first token and inter-token latency are measured on streamed responses only',
-      });
-    }
-  }
+  const issues: InputIssue[] = streamingSlaIssues(plan, sla).map(({ path, given, message }) => ({
+    field: path.join('.'),
+    given: String(given),
+    expected: message,
+  }));
   if (format !== undefined && transports.streamTransport === undefined) {
     issues.push({
       field: 'streamTransport',
