@@ -5,9 +5,10 @@ import { STREAM_FORMATS } from './stream-events.js';
  * How the load test reads each response (`loadPlan.response`):
  * - `buffered`: the whole answer at once (`InvokeEndpoint`), timed end to end; what a plan without
  *   `response` does;
- * - `stream`: the answer as it streams (`InvokeEndpointWithResponseStream`), read with the parser of
- *   the container's `format`, each request timed to its first token (TTFT), between tokens (ITL)
- *   and to its end, its output tokens counted.
+ * - `stream`: the answer as it streams (`InvokeEndpointWithResponseStream`, for containers that
+ *   stream: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html),
+ *   read with the parser of the container's `format`, each request timed to its first token
+ *   (TTFT), between tokens (ITL) and to its end, its output tokens counted.
  * The format is the container's, not a guess from the bytes: a TGI stream read as OpenAI's is
  * every event malformed, so a stream without its format, or a format without a stream, is refused.
  */

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { aggregateWorkerResults } from '../../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../../handlers/load-test/engine.js';
 import { decodeHistogram } from '../../../handlers/load-test/histogram.js';
+import { PayloadMix } from '../../../handlers/load-test/payload-mix.js';
 import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
 import type { LatencySlaInput, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
@@ -212,6 +213,38 @@ describe('runLoadTest, streaming mode', () => {
       meetsSla: true,
       sustainableTps: 12,
     });
+  });
+
+  it('keeps the stream figures when each request draws its payload from a mix', async () => {
+    // Arrange
+    const clock = new VirtualClock();
+    const plan = parseLoadPlan({
+      steps: [1],
+      warmupSeconds: 0,
+      stepDurationSeconds: 1,
+      response: STREAM_TGI,
+    });
+    const mix = PayloadMix.of([
+      { request: REQUEST, weight: 1 },
+      { request: { ...REQUEST, body: new Uint8Array([2]) }, weight: 1 },
+    ]);
+
+    // Act
+    const worker = await runLoadTest({
+      plan,
+      sla: LOOSE_SLA,
+      streamTransport: new TokenStreamServer(clock, 1, { ttftUs: 50_000, gapUs: 10_000, tokens: 4 }),
+      request: mix,
+      clock,
+    });
+
+    // Assert
+    const step = worker.steps[0];
+    expect({
+      payloadRequests: step?.payloads?.reduce((sum, payload) => sum + payload.requests, 0),
+      tokens: step?.stream?.outputTokens,
+      sources: step?.stream?.outputTokenSources,
+    }).toEqual({ payloadRequests: 13, tokens: 52, sources: { server: 13, counted: 0 } });
   });
 
   it('refuses a streaming plan without a stream transport', async () => {
