@@ -1,4 +1,5 @@
 import type { InvokeTransport } from './load-test/ports.js';
+import type { StreamInvokeTransport } from './load-test/streaming/stream-transport.js';
 import type { ScalingPolicy } from './serving/scaling-policy.js';
 
 /**
@@ -350,6 +351,12 @@ export type TransportFactory = (target: {
   readonly connections: number;
   readonly requestTimeoutMs: number;
 }) => InvokeTransport;
+
+/**
+ * The same for a plan that streams responses (`loadPlan.response.mode` `stream`):
+ * `InvokeEndpointWithResponseStream` on AWS, chunked HTTP to the local model server.
+ */
+export type StreamTransportFactory = (target: Parameters<TransportFactory>[0]) => StreamInvokeTransport;
 
 /** Average and maximum of one endpoint metric over a load test's window. */
 export interface MetricSummary {

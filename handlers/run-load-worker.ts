@@ -9,12 +9,14 @@ import {
   runLoadTest,
   type WeightedRequest,
 } from './load-test/index.js';
-import type { Logger, ObjectStore, TransportFactory } from './ports.js';
+import type { Logger, ObjectStore, StreamTransportFactory, TransportFactory } from './ports.js';
 import { readWorkerSegments, roundResultUri, workerResultUri } from './shared/load-test-results.js';
 
 export interface RunLoadWorkerDeps {
   readonly store: ObjectStore;
   readonly openTransport: TransportFactory;
+  /** Opens the transport of a plan that streams responses; the engine refuses such a plan without it. */
+  readonly openStreamTransport?: StreamTransportFactory;
   /** When the worker must have returned (a Lambda's remaining time); the engine stops before. */
   readonly deadlineEpochMs?: number;
   readonly onProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
@@ -67,16 +69,21 @@ export async function runLoadWorker(
       ? await readWorkerSegments(deps.store, plan, event.candidateId, event.workerIndex, segmentIndex)
       : [];
   const request = await loadPayloads(plan.payloads, deps.store);
-  const transport = deps.openTransport({
+  const target = {
     endpointName: deployment.endpointName,
     connections: connectionsPerWorker(plan.loadPlan),
     requestTimeoutMs: plan.loadPlan.requestTimeoutMs,
-  });
+  };
+  // One transport, of the kind the plan reads responses with.
+  const streams = plan.loadPlan.response?.mode === 'stream';
+  const streamTransport = streams ? deps.openStreamTransport?.(target) : undefined;
+  const transport = streams ? undefined : deps.openTransport(target);
   try {
     const result = await runLoadTest({
       plan: round === undefined ? plan.loadPlan : roundPlan(plan.loadPlan, round.load),
       sla: plan.sla,
-      transport,
+      ...(transport === undefined ? {} : { transport }),
+      ...(streamTransport === undefined ? {} : { streamTransport }),
       request,
       ...(round === undefined
         ? {
@@ -116,6 +123,6 @@ export async function runLoadWorker(
     });
     return { workerIndex: event.workerIndex, resultUri, stoppedBecause: result.stoppedBecause };
   } finally {
-    await transport.close?.();
+    await Promise.all([transport?.close?.(), streamTransport?.close?.()]);
   }
 }

@@ -1,6 +1,9 @@
 import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
 import { runLoadWorker } from '../handlers/run-load-worker.js';
-import { createRuntimeTransportFactory } from './adapters/transport-factory.js';
+import {
+  createRuntimeStreamTransportFactory,
+  createRuntimeTransportFactory,
+} from './adapters/transport-factory.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 
@@ -12,12 +15,14 @@ export const RESULT_SAFETY_MARGIN_MS = 15_000;
 
 const store = s3Store();
 const openTransport = createRuntimeTransportFactory();
+const openStreamTransport = createRuntimeStreamTransportFactory();
 
 /** State "Run load worker": one of a candidate's load workers, stopped before the Lambda times out. */
 export const handler = defineStep((event: RunLoadWorkerEvent, { logger, context }) =>
   runLoadWorker(event, {
     store,
     openTransport,
+    openStreamTransport,
     deadlineEpochMs: Date.now() + context.getRemainingTimeInMillis() - RESULT_SAFETY_MARGIN_MS,
     logger,
   }),

@@ -8,7 +8,10 @@ import { EndpointStatuses } from '../handlers/ports.js';
 import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
 import { LocalCompiler } from './adapters/local-compiler.js';
 import { LocalInvocationsPerInstance } from './adapters/local-invocations-per-instance.js';
-import { createLocalTransportFactory } from './adapters/local-transport-factory.js';
+import {
+  createLocalStreamTransportFactory,
+  createLocalTransportFactory,
+} from './adapters/local-transport-factory.js';
 import { LocalModelHost } from './platform/local-model-host.js';
 import { reportFileOf } from './report-files.js';
 import { createStepHandlers, type StepDependencies, type StepHandler } from './step-handlers.js';
@@ -48,6 +51,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     host,
     compiler,
     openTransport: createLocalTransportFactory(host),
+    openStreamTransport: createLocalStreamTransportFactory(host),
     logger,
     artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
     region: LOCAL_REGION,

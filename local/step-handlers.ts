@@ -31,6 +31,7 @@ import type {
   ModelCompiler,
   ModelHost,
   ObjectStore,
+  StreamTransportFactory,
   TransportFactory,
 } from '../handlers/ports.js';
 import { recommend } from '../handlers/recommend.js';
@@ -46,6 +47,8 @@ export interface StepDependencies {
   readonly host: ModelHost;
   readonly compiler: ModelCompiler;
   readonly openTransport: TransportFactory;
+  /** For plans that stream responses (`loadPlan.response`); such a plan fails without it. */
+  readonly openStreamTransport?: StreamTransportFactory;
   readonly logger: Logger;
   readonly artifactsBucket: string;
   readonly region: string;
@@ -145,6 +148,7 @@ export function createStepHandlers(
       runLoadWorker(payload as RunLoadWorkerEvent, {
         store,
         openTransport: deps.openTransport,
+        ...(deps.openStreamTransport === undefined ? {} : { openStreamTransport: deps.openStreamTransport }),
         logger,
         signal,
         ...(deps.onLoadProgress === undefined ? {} : { onProgress: deps.onLoadProgress }),

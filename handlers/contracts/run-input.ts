@@ -3,6 +3,7 @@ import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
 import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
+import { streamingSlaIssues } from '../load-test/streaming/stream-sla.js';
 import { availabilitySchema, proveSchema, scalingSchema, servingInputIssues } from './serving-input.js';
 import { modelPackageSchema } from './model-package.js';
 import { userTagsSchema } from './tags.js';
@@ -511,6 +512,9 @@ export const runInputSchema = z
       );
     }
     for (const { path, message, given } of servingInputIssues(input)) issue(path, message, given);
+    for (const { path, message, given } of streamingSlaIssues(input.loadPlan, input.sla)) {
+      issue([...path], message, given);
+    }
     if (input.existingEndpoint) {
       if (input.candidates.length > 0) {
         issue(

@@ -19,6 +19,7 @@ import type {
   WorkerStopReason,
 } from './results.js';
 import { findStopPoint, pickSustainable, slaBreaches } from './sla.js';
+import { mergeStreamStep } from './streaming/merge.js';
 
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
@@ -111,19 +112,22 @@ export function mergeWorkerSteps(
   const dropped = parts.reduce((sum, part) => sum + part.dropped, 0);
   const late = parts.reduce((sum, part) => sum + part.late, 0);
   const attempted = requests + dropped;
+  const tps = windowMs > 0 ? round(completions / (windowMs / 1000), 3) : 0;
+  const stream = mergeStreamStep(parts, tps);
   const figures = {
     requests,
     dropped,
     errorRate: attempted === 0 ? 0 : round((totalErrors(errors) + dropped) / attempted, 6),
     latencyMs: latencyPercentilesMs(histogram, Math.max(...parts.map((part) => part.maxLatencyUs))),
     windowSeconds: round(windowMs / 1000, 3),
+    ...(stream === undefined ? {} : { stream }),
   };
   const breaches = slaBreaches(figures, sla);
   const payloads = mergePayloadSteps(parts);
   return {
     load: first.load,
     loadKind: model === 'closed' ? 'concurrency' : 'arrival-rate',
-    tps: windowMs > 0 ? round(completions / (windowMs / 1000), 3) : 0,
+    tps,
     errorRate: figures.errorRate,
     latencyMs: figures.latencyMs,
     requests,
@@ -137,6 +141,7 @@ export function mergeWorkerSteps(
     slaBreaches: breaches,
     histogram: encodeHistogram(histogram),
     ...(payloads === undefined ? {} : { payloads }),
+    ...(stream === undefined ? {} : { stream }),
   };
 }
 

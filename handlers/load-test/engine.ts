@@ -14,6 +14,8 @@ import { mergeStepParts, stepsOverSegments } from './segments.js';
 import { describeLoad, findStopPoint } from './sla.js';
 import { RequestBudget, StepDriver } from './step-driver.js';
 import { StepRecorder } from './step-recorder.js';
+import { stepInvokerOf } from './streaming/step-invoker.js';
+import type { StreamInvokeTransport } from './streaming/stream-transport.js';
 
 /**
  * Time kept free before a deadline: the engine returns at least this long before it, so the caller
@@ -24,8 +26,13 @@ export const DEADLINE_RESERVE_MS = 1000;
 export interface RunLoadTestArgs {
   readonly plan: LoadPlan | LoadPlanInput;
   readonly sla: LatencySla | LatencySlaInput;
-  /** The caller's: built for `connectionsPerWorker(plan)` connections, closed by the caller. */
-  readonly transport: InvokeTransport;
+  /**
+   * The caller's: built for `connectionsPerWorker(plan)` connections, closed by the caller.
+   * Required unless the plan streams responses (`loadPlan.response.mode` `stream`).
+   */
+  readonly transport?: InvokeTransport;
+  /** The same for a plan that streams responses (then required): each request is read as a stream. */
+  readonly streamTransport?: StreamInvokeTransport;
   /**
    * Sent unchanged on every invocation; or a mix, from which each invocation draws its payload
    * (seeded per worker and step, `payloadSeed`), each payload's latency then recorded apart.
@@ -230,6 +237,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       },
     ]);
   }
+  const invoker = stepInvokerOf(plan, sla, args, clock);
   const payloadCount = args.request instanceof PayloadMix ? args.request.size : 1;
   const segment = checkSegment(args.segment);
   const startEpochMs = args.startAtEpochMs ?? clock.epochMs();
@@ -303,9 +311,11 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       step.abort(run.signal.reason);
     };
     run.signal.addEventListener('abort', cutShort, { once: true });
+    const stream = invoker.newStreamRecorder();
     const driver = new StepDriver({
       clock,
-      transport: args.transport,
+      transport: invoker.transport,
+      ...(stream === undefined ? {} : { stream }),
       request: args.request,
       payloadSeed: payloadSeed(workerIndex, stepIndex, segment?.index ?? 0),
       recorder,
@@ -351,7 +361,10 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
     // A part that ended in the warm-up measured nothing: the next segment runs the window.
     const measuredPart = partEndMs > windowStartScheduleMs;
     if (complete && measuredPart) {
-      const workerStep = recorder.toWorkerStep();
+      const workerStep = {
+        ...recorder.toWorkerStep(),
+        ...(stream === undefined ? {} : { stream: stream.toFigures() }),
+      };
       steps.push(workerStep);
       // A worker with no share of a step has nothing to judge it on; the merged step is judged
       // by the aggregation. A step cut at the segment's end is judged once its window is over.

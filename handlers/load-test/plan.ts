@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOAD_WORKER_MEASURING_SECONDS } from '../contracts/run-timeouts.js';
 import { parseOrThrow } from '../contracts/validation.js';
+import { responseModeSchema } from './streaming/response-mode.js';
 
 /**
  * SageMaker cuts a real-time invocation after 60 s: "A customer's model containers must respond to
@@ -126,6 +127,11 @@ export const loadPlanSchema = z
     maxInFlight: z.number().int().min(1).max(MAX_CONCURRENCY).default(256),
     /** Open model: a start issued more than this after its scheduled time counts as late. */
     lateToleranceMs: z.number().min(0).max(60_000).default(10),
+    /**
+     * How each response is read (streaming/response-mode.ts): absent or `buffered`, whole;
+     * `stream`, as it streams, timed per token. No default written into the parsed plan.
+     */
+    response: responseModeSchema.optional(),
   })
   .superRefine((plan, ctx) => {
     const issue = (path: PropertyKey[], message: string, input: unknown): void => {
@@ -184,18 +190,24 @@ export const slaSchema = z
   .object({
     p95LatencyMs: z.number().positive().optional(),
     p99LatencyMs: z.number().positive().optional(),
+    /** Streamed responses (loadPlan.response.mode "stream"): time to first token, p95. */
+    ttftP95Ms: z.number().positive().optional(),
+    /** Streamed responses: the gap between consecutive tokens, p95 over every gap. */
+    itlP95Ms: z.number().positive().optional(),
     /** Fraction of failed requests allowed (0.01 = 1 %); dropped starts count as failures. */
     maxErrorRate: z.number().min(0).max(1).default(0.01),
     /** The traffic the candidate should carry; reported as met or not, does not stop stepping. */
     targetTps: z.number().positive().optional(),
   })
   .superRefine((sla, ctx) => {
-    if (sla.p95LatencyMs !== undefined || sla.p99LatencyMs !== undefined) return;
+    const bounds = [sla.p95LatencyMs, sla.p99LatencyMs, sla.ttftP95Ms, sla.itlP95Ms];
+    if (bounds.some((bound) => bound !== undefined)) return;
     ctx.addIssue({
       code: 'custom',
       path: ['p95LatencyMs'],
       input: undefined,
-      message: 'at least one latency bound: p95LatencyMs or p99LatencyMs (milliseconds)',
+      message:
+        'at least one latency bound: p95LatencyMs, p99LatencyMs, or for streamed responses ttftP95Ms or itlP95Ms (milliseconds)',
     });
   });
 

@@ -1,6 +1,7 @@
 import type { LoadModel } from './plan.js';
 import type { InvokeErrorKind } from './ports.js';
 import type { LatencyPercentilesMs } from './histogram.js';
+import type { StreamStepResult, StreamWorkerFigures } from './streaming/stream-figures.js';
 
 /** Why a run stopped stepping. */
 export type StopReason = 'completed' | 'sla-breached' | 'plateau' | 'deadline' | 'request-cap' | 'aborted';
@@ -67,6 +68,8 @@ export interface WorkerStep {
   readonly cutAtSegmentEnd?: true;
   /** Per payload of a mix, by the payload's index; absent when the run sends one payload. */
   readonly payloads?: readonly PayloadWorkerStep[];
+  /** TTFT, ITL and output tokens, when the plan streams responses (loadPlan.response). */
+  readonly stream?: StreamWorkerFigures;
 }
 
 /** What one worker measured in one step for one payload of the mix (measured requests only). */
@@ -134,6 +137,8 @@ export interface StepResult {
   readonly histogram: string;
   /** Per payload of a mix (by index); absent when the run sends one payload. */
   readonly payloads?: readonly PayloadStepResult[];
+  /** TTFT, ITL and output tokens, merged, when the plan streams responses (loadPlan.response). */
+  readonly stream?: StreamStepResult;
 }
 
 /** The load test's result for one candidate; JSON-serializable, part of report.json. */

@@ -4,6 +4,7 @@ import { encodeHistogram, mergeEncodedHistograms } from './histogram.js';
 import { addErrorCounts, emptyErrorCounts } from './results.js';
 import { addPayloadFigures } from './aggregate.js';
 import type { WorkerResult, WorkerStep } from './results.js';
+import { streamOfParts } from './streaming/merge.js';
 
 /**
  * A step longer than one worker invocation is measured in parts, one per segment of the schedule
@@ -47,6 +48,7 @@ export function mergeStepParts(parts: readonly WorkerStep[]): WorkerStep {
     histogram: encodeHistogram(mergeEncodedHistograms(parts.map((part) => part.histogram))),
     maxLatencyUs: Math.max(...parts.map((part) => part.maxLatencyUs)),
     ...payloadsOf(parts),
+    ...streamOfParts(parts),
     ...(last.cutAtSegmentEnd === true ? { cutAtSegmentEnd: true as const } : {}),
   };
 }

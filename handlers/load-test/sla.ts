@@ -1,6 +1,8 @@
 import type { LatencyPercentilesMs } from './histogram.js';
 import type { LatencySla, LoadModel, LoadPlan } from './plan.js';
 import type { StepResult } from './results.js';
+import type { StreamStepResult } from './streaming/stream-figures.js';
+import { streamSlaBreaches } from './streaming/stream-sla.js';
 
 /** The figures of a merged step the SLA is judged on. */
 export interface StepFigures {
@@ -9,6 +11,8 @@ export interface StepFigures {
   readonly errorRate: number;
   readonly latencyMs: LatencyPercentilesMs;
   readonly windowSeconds: number;
+  /** Streamed steps: TTFT and ITL, judged on `ttftP95Ms` and `itlP95Ms`. */
+  readonly stream?: StreamStepResult;
 }
 
 /** "16 in flight" or "200 requests/s". */
@@ -39,6 +43,7 @@ export function slaBreaches(step: StepFigures, sla: LatencySla): string[] {
   if (sla.p99LatencyMs !== undefined && step.latencyMs.p99 > sla.p99LatencyMs) {
     breaches.push(`p99 ${formatMs(step.latencyMs.p99)} > SLA ${sla.p99LatencyMs} ms`);
   }
+  breaches.push(...streamSlaBreaches(step.stream, sla));
   if (step.errorRate > sla.maxErrorRate) {
     breaches.push(`error rate ${formatPercent(step.errorRate)} > SLA ${formatPercent(sla.maxErrorRate)}`);
   }

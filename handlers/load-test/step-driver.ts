@@ -2,6 +2,7 @@ import { describeError } from '../contracts/errors.js';
 import { type PayloadDraw, PayloadMix } from './payload-mix.js';
 import type { Clock, InvokeOutcome, InvokeRequest, InvokeTransport } from './ports.js';
 import type { StepRecorder } from './step-recorder.js';
+import type { StreamStepRecorder } from './streaming/step-recorder.js';
 
 /** How a start is counted: before the window (warm-up), in it, or not issued at all. */
 export type Admission = 'warmup' | 'measured' | 'refused';
@@ -44,6 +45,8 @@ export interface StepDriverOptions {
   /** Seeds the step's draws from a mix (`payloadSeed(workerIndex, stepIndex)`). @default 0 */
   readonly payloadSeed?: number;
   readonly recorder: StepRecorder;
+  /** Streaming mode: the step's TTFT, ITL and tokens, fed from each outcome's timing. */
+  readonly stream?: StreamStepRecorder;
   readonly budget: RequestBudget;
   /** Aborts on deadline or cancellation; passed to every invocation. */
   readonly signal: AbortSignal;
@@ -62,6 +65,7 @@ export class StepDriver {
   private readonly payloads: PayloadMix;
   private readonly draw: PayloadDraw;
   private readonly budget: RequestBudget;
+  private readonly stream: StreamStepRecorder | undefined;
 
   constructor(options: StepDriverOptions) {
     this.clock = options.clock;
@@ -72,6 +76,7 @@ export class StepDriver {
     this.recorder = options.recorder;
     this.budget = options.budget;
     this.signal = options.signal;
+    this.stream = options.stream;
   }
 
   /**
@@ -140,6 +145,7 @@ export class StepDriver {
     const payload = outcome.payload;
     if (outcome.kind === 'ok') {
       this.recorder.recordOk(startUs, endUs, measured, payload);
+      if (measured) this.stream?.record(startUs, outcome);
       return;
     }
     if (this.signal.aborted) {

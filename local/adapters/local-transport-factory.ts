@@ -1,6 +1,7 @@
 import { EndpointFailedError } from '../../handlers/contracts/errors.js';
-import type { TransportFactory } from '../../handlers/ports.js';
+import type { StreamTransportFactory, TransportFactory } from '../../handlers/ports.js';
 import { createHttpInvokeTransport } from './http-invoke-transport.js';
+import { createHttpStreamTransport } from './http-stream-transport.js';
 
 /** What the factory needs from the local model host: where an endpoint's server listens. */
 export interface LocalEndpointDirectory {
@@ -12,14 +13,23 @@ export interface LocalEndpointDirectory {
  * found in the local model host's registry (SageMaker Runtime does the same lookup on AWS).
  */
 export function createLocalTransportFactory(endpoints: LocalEndpointDirectory): TransportFactory {
-  return ({ endpointName, connections, requestTimeoutMs }) => {
-    const origin = endpoints.endpointUrl(endpointName);
-    if (origin === undefined) {
-      throw new EndpointFailedError(
-        `Endpoint ${endpointName} is not in service locally: expected an endpoint this run created and started (local mode cannot reach SageMaker endpoints)`,
-        { endpointName },
-      );
-    }
-    return createHttpInvokeTransport({ origin, connections, requestTimeoutMs });
-  };
+  return ({ endpointName, connections, requestTimeoutMs }) =>
+    createHttpInvokeTransport({ origin: originOf(endpoints, endpointName), connections, requestTimeoutMs });
+}
+
+/** Local mode's `StreamTransportFactory`: the same lookup, chunked HTTP read piece by piece. */
+export function createLocalStreamTransportFactory(endpoints: LocalEndpointDirectory): StreamTransportFactory {
+  return ({ endpointName, connections, requestTimeoutMs }) =>
+    createHttpStreamTransport({ origin: originOf(endpoints, endpointName), connections, requestTimeoutMs });
+}
+
+function originOf(endpoints: LocalEndpointDirectory, endpointName: string): string {
+  const origin = endpoints.endpointUrl(endpointName);
+  if (origin === undefined) {
+    throw new EndpointFailedError(
+      `Endpoint ${endpointName} is not in service locally: expected an endpoint this run created and started (local mode cannot reach SageMaker endpoints)`,
+      { endpointName },
+    );
+  }
+  return origin;
 }

@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from '@jest/globals';
 import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
 import type { WorkerResult } from '../../handlers/load-test/index.js';
-import type { TransportFactory } from '../../handlers/ports.js';
+import type { StreamTransportFactory, TransportFactory } from '../../handlers/ports.js';
 import { runLoadWorker } from '../../handlers/run-load-worker.js';
 import { stubTransports } from '../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
@@ -132,5 +133,85 @@ describe('runLoadWorker', () => {
       1,
       [[1, 4]],
     ]);
+  });
+
+  it('opens the stream transport, not the invoke transport, for a plan that streams, and closes it', async () => {
+    // Arrange: a stub server that streams two TGI tokens 1 ms apart after 2 ms.
+    const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');
+    const plan = {
+      ...EVENT.plan,
+      loadPlan: { ...EVENT.plan.loadPlan, response: { mode: 'stream' as const, format: 'tgi' as const } },
+    };
+    const opened: unknown[] = [];
+    let closed = 0;
+    const tgi = (text: string, last: boolean) =>
+      new TextEncoder().encode(
+        `data:${JSON.stringify({
+          token: { id: 1, text, special: false },
+          generated_text: last ? 'text' : null,
+          details: last ? { finish_reason: 'length', generated_tokens: 2 } : null,
+        })}\n\n`,
+      );
+    const openStreamTransport: StreamTransportFactory = (target) => {
+      opened.push(target);
+      return {
+        invokeStream: async (_request, _signal, onPart) => {
+          await sleep(2);
+          onPart(tgi(' a', false));
+          await sleep(1);
+          onPart(tgi(' b', true));
+          return { kind: 'ok' };
+        },
+        close: () => Promise.resolve(void (closed += 1)),
+      };
+    };
+    const openTransport: TransportFactory = () => {
+      throw new Error('the invoke transport must not be opened for a streaming plan');
+    };
+
+    // Act
+    const outcome = await runLoadWorker(
+      { ...EVENT, plan },
+      { store, openTransport, openStreamTransport, logger: silentLogger },
+    );
+
+    // Assert
+    const result = JSON.parse(
+      new TextDecoder().decode(store.objects.get(outcome.resultUri)?.body),
+    ) as WorkerResult;
+    const stream = result.steps[0]?.stream;
+    expect({
+      opened,
+      closed,
+      format: stream?.format,
+      tokensPerRequest: (stream?.outputTokens ?? 0) / (result.steps[0]?.ok ?? 0),
+      countedRequests: stream?.outputTokenSources.counted,
+    }).toEqual({
+      opened: [{ endpointName: ENDPOINT, connections: 2, requestTimeoutMs: 65_000 }],
+      closed: 1,
+      format: 'tgi',
+      tokensPerRequest: 2,
+      countedRequests: 0,
+    });
+  });
+
+  it('fails a streaming plan when no stream transport factory was given', async () => {
+    // Arrange
+    const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');
+    const plan = {
+      ...EVENT.plan,
+      loadPlan: { ...EVENT.plan.loadPlan, response: { mode: 'stream' as const, format: 'tgi' as const } },
+    };
+
+    // Act
+    const run = runLoadWorker(
+      { ...EVENT, plan },
+      { store, openTransport: stubTransports(() => ({ latencyMs: 2 })), logger: silentLogger },
+    );
+
+    // Assert
+    await expect(run).rejects.toThrow(
+      'Invalid run input: streamTransport: got nothing, expected a StreamInvokeTransport to the endpoint, since loadPlan.response.mode is "stream" (format tgi)',
+    );
   });
 });

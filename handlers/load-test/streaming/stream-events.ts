@@ -54,6 +54,6 @@ export interface FailureEvent {
 export type StreamEvent = TokenEvent | UsageEvent | DoneEvent | FailureEvent;
 
 /** The container formats the parsers read (see stream-parser.ts for each one's source). */
-export type StreamFormat = 'openai' | 'tgi' | 'lmi-jsonlines' | 'lmi-sse';
+export const STREAM_FORMATS = ['openai', 'tgi', 'lmi-jsonlines', 'lmi-sse'] as const;
 
-export const STREAM_FORMATS: readonly StreamFormat[] = ['openai', 'tgi', 'lmi-jsonlines', 'lmi-sse'];
+export type StreamFormat = (typeof STREAM_FORMATS)[number];

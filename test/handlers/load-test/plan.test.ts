@@ -128,7 +128,7 @@ describe('latency SLA', () => {
 
     // Assert
     expect(parse).toThrow(
-      'Invalid run input: sla.p95LatencyMs: got nothing, expected at least one latency bound: p95LatencyMs or p99LatencyMs (milliseconds)',
+      'Invalid run input: sla.p95LatencyMs: got nothing, expected at least one latency bound: p95LatencyMs, p99LatencyMs, or for streamed responses ttftP95Ms or itlP95Ms (milliseconds)',
     );
   });
 });

@@ -4,7 +4,10 @@ import { HttpResponse } from '@smithy/core/protocols';
 import type { HttpRequest } from '@smithy/types';
 import { Readable } from 'node:stream';
 import type { LoadTestClientOptions } from '../../../lambdas/adapters/sagemaker-runtime-transport.js';
-import { createRuntimeTransportFactory } from '../../../lambdas/adapters/transport-factory.js';
+import {
+  createRuntimeStreamTransportFactory,
+  createRuntimeTransportFactory,
+} from '../../../lambdas/adapters/transport-factory.js';
 
 /**
  * Records the sizes each client was built with; the clients are real, over a request handler that
@@ -99,5 +102,46 @@ describe('createRuntimeTransportFactory', () => {
 
     expect(factory.built.map((options) => options.maxSockets)).toEqual([16, 256]);
     expect(factory.destroyed).toEqual([0]);
+  });
+});
+
+describe('createRuntimeStreamTransportFactory', () => {
+  it('opens a transport that sends InvokeEndpointWithResponseStream to the named endpoint', async () => {
+    // Arrange
+    const { createClient, sent } = recordingClientFactory();
+    const open = createRuntimeStreamTransportFactory({ createClient });
+    const body = new TextEncoder().encode('{"inputs":"hi","stream":true}');
+
+    // Act
+    const transport = open({ endpointName: 'mso-run-ep-c1', connections: 8, requestTimeoutMs: 70_000 });
+    await transport.invokeStream(
+      { body, contentType: 'application/json' },
+      new AbortController().signal,
+      () => {
+        // the stub's body is not an event stream: only the request is asserted
+      },
+    );
+
+    // Assert
+    expect(sent.map((request) => [request.method, request.path, request.headers['content-type']])).toEqual([
+      ['POST', '/endpoints/mso-run-ep-c1/invocations-response-stream', 'application/json'],
+    ]);
+    expect(sent[0]?.body).toEqual(body);
+  });
+
+  it('sizes its client for the plan and reuses it while the sizes stay the same', () => {
+    // Arrange
+    const factory = recordingClientFactory();
+    const open = createRuntimeStreamTransportFactory({
+      region: 'eu-west-1',
+      createClient: factory.createClient,
+    });
+
+    // Act
+    open({ endpointName: 'a', connections: 32, requestTimeoutMs: 120_000 });
+    open({ endpointName: 'b', connections: 32, requestTimeoutMs: 120_000 });
+
+    // Assert
+    expect(factory.built).toEqual([{ region: 'eu-west-1', maxSockets: 32, requestTimeoutMs: 120_000 }]);
   });
 });

@@ -1,0 +1,88 @@
+import { LatencyRecorder, encodeHistogram } from '../histogram.js';
+import type { InvokeOutcome, InvokeTransport, Clock } from '../ports.js';
+import type { StreamFormat } from './stream-events.js';
+import type { StreamWorkerFigures } from './stream-figures.js';
+import { createStreamParser } from './stream-parser.js';
+import { invokeStreamed } from './stream-transport.js';
+import type { StreamInvokeTransport } from './stream-transport.js';
+import type { RequestTokenTiming } from './token-timing.js';
+
+/** A streamed request's timing, with the instant it was sent (monotonic µs). */
+export interface StreamedTiming {
+  readonly sentUs: number;
+  readonly timing: RequestTokenTiming;
+}
+
+/** An invocation's outcome as the streaming invoker gives it: with the request's token timing. */
+export type StreamedOutcome = InvokeOutcome & { readonly streamed?: StreamedTiming };
+
+/**
+ * The engine's `InvokeTransport` in streaming mode: each invocation goes through the stream
+ * transport with a fresh parser of the plan's format (a parser keeps the unfinished tail of the
+ * previous piece, so it serves one request), and its outcome carries the token timing, which the
+ * step driver hands to the step's `StreamStepRecorder` with the request's start. The load models
+ * and the step recorder stay as they are: end-to-end latency is the engine's own, from the
+ * (scheduled) start to the stream's end.
+ */
+export function createStreamingInvoker(
+  transport: StreamInvokeTransport,
+  format: StreamFormat,
+  clock: Clock,
+): InvokeTransport {
+  return {
+    invoke: async (request, signal): Promise<StreamedOutcome> => {
+      const sentUs = clock.nowUs();
+      const { outcome, timing } = await invokeStreamed(
+        transport,
+        request,
+        signal,
+        createStreamParser(format),
+        clock,
+      );
+      return { ...outcome, streamed: { sentUs, timing } };
+    },
+  };
+}
+
+/**
+ * What one worker measures of one streamed step, beside its `StepRecorder`: for each measured
+ * request that succeeded, the time to first token from the request's start (the scheduled start in
+ * the open model: `sentUs − startUs` is the time the request waited to be sent, added as the
+ * engine adds it to latency), each inter-token gap, and its output tokens.
+ */
+export class StreamStepRecorder {
+  private readonly ttft = new LatencyRecorder();
+  private readonly itl = new LatencyRecorder();
+  private outputTokens = 0;
+  private fromServer = 0;
+  private counted = 0;
+  private withoutToken = 0;
+
+  constructor(readonly format: StreamFormat) {}
+
+  /** One measured request; `startUs` as the step recorder times it. Failed requests are not kept. */
+  record(startUs: number, outcome: StreamedOutcome): void {
+    const streamed = outcome.streamed;
+    if (outcome.kind !== 'ok' || streamed === undefined) return;
+    const { timing } = streamed;
+    if (timing.ttftUs === undefined) this.withoutToken++;
+    else this.ttft.record(streamed.sentUs + timing.ttftUs - startUs);
+    for (const gap of timing.interTokenUs) this.itl.record(gap);
+    this.outputTokens += timing.outputTokens;
+    if (timing.outputTokenSource === 'server') this.fromServer++;
+    else this.counted++;
+  }
+
+  toFigures(): StreamWorkerFigures {
+    return {
+      format: this.format,
+      ttftHistogram: encodeHistogram(this.ttft.toHistogram()),
+      maxTtftUs: this.ttft.maxUs,
+      itlHistogram: encodeHistogram(this.itl.toHistogram()),
+      maxItlUs: this.itl.maxUs,
+      outputTokens: this.outputTokens,
+      outputTokenSources: { server: this.fromServer, counted: this.counted },
+      withoutToken: this.withoutToken,
+    };
+  }
+}

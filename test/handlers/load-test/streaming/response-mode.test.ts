@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseLoadPlan, parseSla } from '../../../../handlers/load-test/plan.js';
+
+describe('loadPlan.response', () => {
+  it('keeps a streaming mode with its format', () => {
+    expect(parseLoadPlan({ steps: [1], response: { mode: 'stream', format: 'lmi-sse' } }).response).toEqual({
+      mode: 'stream',
+      format: 'lmi-sse',
+    });
+  });
+
+  it('writes nothing into a plan without it', () => {
+    expect(parseLoadPlan({ steps: [1] })).not.toHaveProperty('response');
+  });
+
+  it('refuses a stream without its format', () => {
+    expect(() => parseLoadPlan({ steps: [1], response: { mode: 'stream' } })).toThrow(
+      'Invalid run input: loadPlan.response.format: got nothing, expected one of openai, tgi, lmi-jsonlines, lmi-sse with mode "stream": the container\'s stream format, which the load test reads each response with',
+    );
+  });
+
+  it('refuses a format with a buffered response', () => {
+    expect(() => parseLoadPlan({ steps: [1], response: { mode: 'buffered', format: 'tgi' } })).toThrow(
+      'Invalid run input: loadPlan.response.format: got "tgi", expected nothing with mode "buffered" (a format is read only from a streamed response): set mode "stream" or remove format',
+    );
+  });
+
+  it('refuses a format the parsers do not read', () => {
+    expect(() => parseLoadPlan({ steps: [1], response: { mode: 'stream', format: 'openai-chat' } })).toThrow(
+      'loadPlan.response.format: got "openai-chat"',
+    );
+  });
+});
+
+describe('streaming SLA bounds', () => {
+  it('accepts TTFT and ITL p95 as the only latency bounds', () => {
+    expect(parseSla({ ttftP95Ms: 500, itlP95Ms: 50 })).toEqual({
+      ttftP95Ms: 500,
+      itlP95Ms: 50,
+      maxErrorRate: 0.01,
+    });
+  });
+
+  it('refuses a TTFT bound that is not positive', () => {
+    expect(() => parseSla({ ttftP95Ms: 0 })).toThrow('sla.ttftP95Ms: got 0, expected number to be >0');
+  });
+});
