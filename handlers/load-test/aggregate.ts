@@ -19,6 +19,7 @@ import type {
   WorkerStopReason,
 } from './results.js';
 import { findStopPoint, pickSustainable, slaBreaches } from './sla.js';
+import { mergeTimeline } from './timeline.js';
 
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
@@ -120,6 +121,7 @@ export function mergeWorkerSteps(
   };
   const breaches = slaBreaches(figures, sla);
   const payloads = mergePayloadSteps(parts);
+  const timeline = mergeTimeline(parts);
   return {
     load: first.load,
     loadKind: model === 'closed' ? 'concurrency' : 'arrival-rate',
@@ -137,6 +139,7 @@ export function mergeWorkerSteps(
     slaBreaches: breaches,
     histogram: encodeHistogram(histogram),
     ...(payloads === undefined ? {} : { payloads }),
+    ...(timeline === undefined ? {} : { timeline }),
   };
 }
 
