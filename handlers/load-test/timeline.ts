@@ -1,5 +1,10 @@
 import { LoadTestAbortedError } from '../contracts/errors.js';
-import { LatencyRecorder, encodeHistogram, latencyPercentilesMs, mergeEncodedHistograms } from './histogram.js';
+import {
+  LatencyRecorder,
+  encodeHistogram,
+  latencyPercentilesMs,
+  mergeEncodedHistograms,
+} from './histogram.js';
 import type { TimelineBucket, TimelineWorkerBucket, WorkerStep } from './results.js';
 
 /**

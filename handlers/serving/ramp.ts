@@ -175,7 +175,11 @@ function scaleOutsOf(input: RampInput, endMs: number): RampScaleOut[] {
  * current headroom means the lag was not the cause (a capacity below the measured one, or the
  * maximum reached): the note says so.
  */
-function headroomThatHolds(input: RampInput, seconds: number, scaleOuts: readonly RampScaleOut[]): RampHeadroom {
+function headroomThatHolds(
+  input: RampInput,
+  seconds: number,
+  scaleOuts: readonly RampScaleOut[],
+): RampHeadroom {
   const lags = scaleOuts.flatMap((scaleOut) =>
     scaleOut.secondsToScaleOut === null ? [] : [scaleOut.secondsToScaleOut],
   );

@@ -11,10 +11,11 @@
  * https://docs.aws.amazon.com/autoscaling/application/APIReference/API_TargetTrackingScalingPolicyConfiguration.html):
  * ScaleOutCooldown is "the amount of time, in seconds, after a scale-out activity completes before
  * another scale-out activity can start"; scale-in is conservative and a scale-out is not held back
- * by it. The metric counts invocations per instance per minute, normalized by the instance count
- * (SageMaker AI, "Load testing your auto scaling configuration",
- * https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-scaling-loadtest.html); locally it is the
- * front's invocation count over a sliding window ÷ the instances in service, per minute.
+ * by it. The metric is "the number of invocations sent to a model, normalized by InstanceCount in
+ * each ProductionVariant" (SageMaker API reference, ScalingPolicyMetric,
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ScalingPolicyMetric.html), and the
+ * policy's target is per minute (scaling-policy.ts); locally it is the front's invocation count
+ * over a sliding window ÷ the instances in service, per minute.
  *
  * Not emulated: CloudWatch's one-minute periods and the alarms' datapoints to alarm. The local
  * metric window (`metricWindowMs`) stands for them; the scale-out delay that matters most here, the
@@ -48,7 +49,8 @@ export function realtimePolicyOf(policy: ScalingPolicy): RealtimeScalingPolicy {
 export function realtimePolicyProblem(policy: RealtimeScalingPolicy): string | undefined {
   const { minInstanceCount: min, maxInstanceCount: max } = policy;
   // A real-time variant cannot go to zero instances; only async and serverless ones do.
-  if (!Number.isInteger(min) || min < 1) return `minInstanceCount: got ${min}, expected an integer of at least 1`;
+  if (!Number.isInteger(min) || min < 1)
+    return `minInstanceCount: got ${min}, expected an integer of at least 1`;
   if (!Number.isInteger(max) || max < min) {
     return `maxInstanceCount: got ${max}, expected an integer of at least minInstanceCount (${min})`;
   }
@@ -56,7 +58,8 @@ export function realtimePolicyProblem(policy: RealtimeScalingPolicy): string | u
     return `targetInvocationsPerInstance: got ${policy.targetInvocationsPerInstance}, expected invocations per instance per minute above 0`;
   }
   for (const name of ['scaleInCooldownSeconds', 'scaleOutCooldownSeconds'] as const) {
-    if (!(policy[name] >= 0)) return `${name}: got ${policy[name]}, expected a number of seconds of at least 0`;
+    if (!(policy[name] >= 0))
+      return `${name}: got ${policy[name]}, expected a number of seconds of at least 0`;
   }
   return undefined;
 }
@@ -74,6 +77,19 @@ export interface RealtimeScalingState {
   readonly belowForMs: number;
 }
 
+/** The count the policy tracks to: the metric's total ÷ the target, within min and max. */
+export function trackedRealtimeCount(
+  policy: RealtimeScalingPolicy,
+  invocationsPerInstance: number,
+  inService: number,
+): number {
+  const total = invocationsPerInstance * inService;
+  return Math.max(
+    policy.minInstanceCount,
+    trackedCount(total, policy.targetInvocationsPerInstance, policy.maxInstanceCount),
+  );
+}
+
 /** The next desired instance count, or `undefined` to keep it. */
 export function decideRealtimeScaling(
   policy: RealtimeScalingPolicy,
@@ -84,7 +100,7 @@ export function decideRealtimeScaling(
   const { desired } = state;
   if (desired < min) return { to: min, cause: `below the minimum instance count (${min})` };
   if (desired > max) return { to: max, cause: `above the maximum instance count (${max})` };
-  const wanted = Math.max(min, trackedCount(state.invocationsPerInstance * state.inService, target, max));
+  const wanted = trackedRealtimeCount(policy, state.invocationsPerInstance, state.inService);
   const metric = `InvocationsPerInstance ${round(state.invocationsPerInstance)}/min`;
   const outCooldownMs = policy.scaleOutCooldownSeconds * 1000 * cooldownTimeScale;
   if (wanted > desired && state.sinceScaleOutMs >= outCooldownMs) {
@@ -153,7 +169,9 @@ export class LocalRealtimeAutoscaler {
     const problem = realtimePolicyProblem(options.policy);
     if (problem !== undefined) throw new RangeError(`Local real-time autoscaling: ${problem}`);
     if (!(options.metricWindowMs > 0)) {
-      throw new RangeError(`Local real-time autoscaling: metricWindowMs got ${options.metricWindowMs}, expected above 0`);
+      throw new RangeError(
+        `Local real-time autoscaling: metricWindowMs got ${options.metricWindowMs}, expected above 0`,
+      );
     }
     this.now = options.now ?? Date.now;
   }
@@ -163,8 +181,8 @@ export class LocalRealtimeAutoscaler {
     return this.log.map((activity) => ({ ...activity }));
   }
 
-  /** The metric over the window ending now: invocations per instance per minute. */
-  invocationsPerInstance(nowMs: number): number {
+  /** Samples the front's count; the metric over the window ending now, per instance per minute. */
+  private sampleMetric(nowMs: number): number {
     const invocations = this.options.endpoint.totalInvocations();
     this.samples.push({ atMs: nowMs, invocations });
     while ((this.samples[1]?.atMs ?? Number.POSITIVE_INFINITY) <= nowMs - this.options.metricWindowMs) {
@@ -173,21 +191,17 @@ export class LocalRealtimeAutoscaler {
     const oldest = this.samples[0];
     const inService = this.options.endpoint.currentInstanceCount;
     if (oldest === undefined || oldest.atMs >= nowMs || inService === 0) return 0;
-    return ((invocations - oldest.invocations) / (nowMs - oldest.atMs)) * 60_000 / inService;
+    return (((invocations - oldest.invocations) / (nowMs - oldest.atMs)) * 60_000) / inService;
   }
 
   /** Measures, decides and starts a change; the decision, or `undefined` when none was made. */
   tick(): ScalingDecision | undefined {
     const nowMs = this.now();
     const endpoint = this.options.endpoint;
-    const metric = this.invocationsPerInstance(nowMs);
+    const metric = this.sampleMetric(nowMs);
     if (this.inProgress !== undefined) return undefined;
     const desired = endpoint.desiredInstanceCount;
-    const wanted = trackedCount(
-      metric * endpoint.currentInstanceCount,
-      this.options.policy.targetInvocationsPerInstance,
-      this.options.policy.maxInstanceCount,
-    );
+    const wanted = trackedRealtimeCount(this.options.policy, metric, endpoint.currentInstanceCount);
     if (wanted < desired) this.belowSinceMs ??= nowMs;
     else this.belowSinceMs = undefined;
     const decision = decideRealtimeScaling(

@@ -40,7 +40,14 @@ async function runRamp(
 ): Promise<WorkerResult> {
   const clock = new VirtualClock();
   const plan = parseLoadPlan(planInput);
-  return runLoadTest({ plan, sla: LOOSE_SLA, transport: transport(clock), request: REQUEST, clock, workerIndex });
+  return runLoadTest({
+    plan,
+    sla: LOOSE_SLA,
+    transport: transport(clock),
+    request: REQUEST,
+    clock,
+    workerIndex,
+  });
 }
 
 function issuesOf(input: LoadPlanInput): unknown {
@@ -166,8 +173,16 @@ describe('runLoadTest, ramp step', () => {
   it('merges workers’ buckets by adding histograms, not by averaging their percentiles', async () => {
     // Prepare: worker 0 answers in 5 ms, worker 1 in 50 ms: half of each bucket is slow.
     const plan = { ...RAMP, workers: 2 };
-    const fast = await runRamp(plan, (clock) => new ScriptedTransport(clock, () => ({ latencyUs: 5_000 })), 0);
-    const slow = await runRamp(plan, (clock) => new ScriptedTransport(clock, () => ({ latencyUs: 50_000 })), 1);
+    const fast = await runRamp(
+      plan,
+      (clock) => new ScriptedTransport(clock, () => ({ latencyUs: 5_000 })),
+      0,
+    );
+    const slow = await runRamp(
+      plan,
+      (clock) => new ScriptedTransport(clock, () => ({ latencyUs: 50_000 })),
+      1,
+    );
 
     // Act
     const [step] = aggregateWorkerResults([fast, slow], LOOSE_SLA, parseLoadPlan(plan)).steps;
@@ -197,7 +212,11 @@ describe('runLoadTest, ramp step', () => {
 describe('loadPlan.ramp', () => {
   it('refuses a ramp in a closed-model plan', () => {
     expect(issuesOf({ steps: [8], ramp: { fromTps: 1 } })).toEqual([
-      { field: 'loadPlan.model', given: '"closed"', expected: '"open" with a ramp: a ramp is an arrival rate rising over time' },
+      {
+        field: 'loadPlan.model',
+        given: '"closed"',
+        expected: '"open" with a ramp: a ramp is an arrival rate rising over time',
+      },
     ]);
   });
 
@@ -222,10 +241,20 @@ describe('loadPlan.ramp', () => {
   });
 
   it('refuses knee probes and repeats with a ramp', () => {
-    expect(issuesOf({ model: 'open', steps: [30], ramp: { fromTps: 5 }, kneeProbes: 2, repeats: 3 })).toEqual([
-      { field: 'loadPlan.kneeProbes', given: '2', expected: '0 (or absent) with a ramp: a ramp has no knee to probe' },
-      { field: 'loadPlan.repeats', given: '3', expected: '1 (or absent) with a ramp: a ramp is measured once' },
-    ]);
+    expect(issuesOf({ model: 'open', steps: [30], ramp: { fromTps: 5 }, kneeProbes: 2, repeats: 3 })).toEqual(
+      [
+        {
+          field: 'loadPlan.kneeProbes',
+          given: '2',
+          expected: '0 (or absent) with a ramp: a ramp has no knee to probe',
+        },
+        {
+          field: 'loadPlan.repeats',
+          given: '3',
+          expected: '1 (or absent) with a ramp: a ramp is measured once',
+        },
+      ],
+    );
   });
 
   it('refuses a negative start rate', () => {

@@ -33,7 +33,9 @@ function createEndpoint(
     launchInstance: stubs.launch,
     onInstanceLost: (reason) => options.lost?.push(reason),
     ...(options.random === undefined ? {} : { random: options.random }),
-    ...(options.instanceStartDelayMs === undefined ? {} : { instanceStartDelayMs: options.instanceStartDelayMs }),
+    ...(options.instanceStartDelayMs === undefined
+      ? {}
+      : { instanceStartDelayMs: options.instanceStartDelayMs }),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   return endpoint;

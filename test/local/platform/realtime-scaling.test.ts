@@ -88,7 +88,11 @@ describe('decideRealtimeScaling', () => {
 
   it('scales in once the count has been too high for the scale-in cooldown, not to below the minimum', () => {
     expect(
-      decideRealtimeScaling(POLICY, state({ desired: 5, inService: 5, invocationsPerInstance: 100, belowForMs: 300_000 }), 1),
+      decideRealtimeScaling(
+        POLICY,
+        state({ desired: 5, inService: 5, invocationsPerInstance: 100, belowForMs: 300_000 }),
+        1,
+      ),
     ).toEqual({
       to: 2,
       cause:
@@ -98,7 +102,11 @@ describe('decideRealtimeScaling', () => {
 
   it('keeps the count while the scale-in cooldown runs', () => {
     expect(
-      decideRealtimeScaling(POLICY, state({ desired: 5, inService: 5, invocationsPerInstance: 100, belowForMs: 299_000 }), 1),
+      decideRealtimeScaling(
+        POLICY,
+        state({ desired: 5, inService: 5, invocationsPerInstance: 100, belowForMs: 299_000 }),
+        1,
+      ),
     ).toBeUndefined();
   });
 });
@@ -206,6 +214,8 @@ describe('LocalRealtimeAutoscaler', () => {
       });
 
     // Assert
-    expect(create).toThrow('Local real-time autoscaling: minInstanceCount: got 0, expected an integer of at least 1');
+    expect(create).toThrow(
+      'Local real-time autoscaling: minInstanceCount: got 0, expected an integer of at least 1',
+    );
   });
 });
