@@ -131,6 +131,26 @@ describe('runLoadTest, ramp step', () => {
     expectWithinResolution(step?.timeline?.[10]?.latencyMs.p99, 2);
   });
 
+  it('counts a failed arrival in the bucket of its scheduled start, not of its end', async () => {
+    // Prepare: calls 44..51 are the ramp's arrivals 24..31, all of [2 s, 2.5 s) (10τ + τ² from 24
+    // to 31.25); they fail after 800 ms, so they end two buckets later.
+    const failing = (call: number) =>
+      call >= 44 && call <= 51
+        ? { latencyUs: 800_000, outcome: { kind: 'model-error' as const, statusCode: 500, message: 'boom' } }
+        : { latencyUs: 5_000 };
+
+    // Act
+    const worker = await runRamp(RAMP, (clock) => new ScriptedTransport(clock, failing));
+    const [step] = aggregateWorkerResults([worker], LOOSE_SLA, parseLoadPlan(RAMP)).steps;
+
+    // Assert
+    expect(step?.timeline?.map((bucket) => bucket.errors)).toEqual(
+      Array.from({ length: 20 }, (_, index) => (index === 4 ? 8 : 0)),
+    );
+    expect(step?.timeline?.[4]?.errorRate).toBe(1);
+    expect(step?.errors.modelError).toBe(8);
+  });
+
   it('gives the same timeline in segments as in one invocation', async () => {
     // Prepare: 1 → 4 requests/s over a 40-minute window, cut by 600 s segments.
     const plan: LoadPlan = parseLoadPlan({
