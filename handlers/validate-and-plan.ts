@@ -108,6 +108,7 @@ export async function validateAndPlan(
     ]);
   }
   const parsed = parseOrThrow(runInputSchema, event.input);
+  refuseRampOutsideItsPhase(parsed.loadPlan);
   const segmentSeconds = deps.loadSegmentSeconds ?? awsSegmentSeconds(parsed.loadPlan);
   // Neither a state over 256 KB nor a full history can be caught: refuse such a plan below.
   const limitSettings = {
@@ -580,6 +581,23 @@ function planExistingEndpoint(
           : 'price-table',
     estimatedCostUsd: 0,
   };
+}
+
+/**
+ * A ramp step (`loadPlan.ramp`, load-test/timeline.ts) is measured against a scaling policy by
+ * the ramp test (decision 51), a phase the workflow does not run yet: a candidate's load test as
+ * one ramp would be judged by its whole-window figures, which say nothing of when the SLA broke.
+ */
+function refuseRampOutsideItsPhase(loadPlan: LoadPlan): void {
+  if (loadPlan.ramp === undefined) return;
+  throw new InvalidRunInputError([
+    {
+      field: 'loadPlan.ramp',
+      given: describeGiven(loadPlan.ramp),
+      expected:
+        "absent: a ramp is the ramp test's load (a recommended scaling policy under a rising rate, issue #15), which the optimization workflow does not run yet; measure candidates with constant steps",
+    },
+  ]);
 }
 
 /**

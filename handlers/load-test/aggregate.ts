@@ -20,6 +20,7 @@ import type {
 } from './results.js';
 import { findStopPoint, pickSustainable, slaBreaches } from './sla.js';
 import { mergeStreamStep } from './streaming/merge.js';
+import { mergeTimeline } from './timeline.js';
 
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
@@ -124,6 +125,7 @@ export function mergeWorkerSteps(
   };
   const breaches = slaBreaches(figures, sla);
   const payloads = mergePayloadSteps(parts);
+  const timeline = mergeTimeline(parts);
   return {
     load: first.load,
     loadKind: model === 'closed' ? 'concurrency' : 'arrival-rate',
@@ -142,6 +144,7 @@ export function mergeWorkerSteps(
     histogram: encodeHistogram(histogram),
     ...(payloads === undefined ? {} : { payloads }),
     ...(stream === undefined ? {} : { stream }),
+    ...(timeline === undefined ? {} : { timeline }),
   };
 }
 

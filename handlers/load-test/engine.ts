@@ -4,7 +4,7 @@ import { mergeWorkerSteps } from './aggregate.js';
 import { systemClock } from './clock.js';
 import { usToMs } from './histogram.js';
 import { runClosedModel } from './closed-model.js';
-import { arrivalsBefore, runOpenModel } from './open-model.js';
+import { constantGrid, rampGrid, runOpenModel } from './open-model.js';
 import { PayloadMix, payloadSeed } from './payload-mix.js';
 import { parseLoadPlan, parseSla, scheduledLoads, stepPeriodMs, workerLoad, workerShare } from './plan.js';
 import type { LatencySla, LatencySlaInput, LoadPlan, LoadPlanInput } from './plan.js';
@@ -300,6 +300,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
           ? Number.POSITIVE_INFINITY
           : workerShare(plan.maxRequestsPerStep, plan.workers, workerIndex, true),
       payloads: payloadCount,
+      timeline: plan.ramp !== undefined,
       ...(cut ? { partEndUs: toMonotonicUs(wallOf(partEndMs)) } : {}),
     });
     recorder.joinAt(clock.nowUs());
@@ -331,17 +332,28 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       (partStartMs - stepStartMs) * 1000,
       joinedUs > (partStartMs - stepStartMs) * 1000 + plan.lateToleranceMs * 1000 ? joinedUs : 0,
     );
+    // A ramp's grid: the warm-up at its start rate, then up to the step's over the window; the
+    // same offsets in every segment, so a resumed part goes on with the same arrivals.
+    const grid =
+      plan.ramp === undefined
+        ? constantGrid(share)
+        : rampGrid({
+            fromPerSecond: workerShare(plan.ramp.fromTps, plan.workers, workerIndex, false),
+            toPerSecond: share,
+            rampStartUs: plan.warmupSeconds * 1_000_000,
+            rampUs: windowMs * 1000,
+          });
     const work =
       plan.model === 'closed'
         ? runClosedModel(driver, share)
         : runOpenModel(driver, {
-            ratePerSecond: share,
+            grid,
             maxInFlight: plan.maxInFlight,
             lateToleranceUs: plan.lateToleranceMs * 1000,
             requestTimeoutUs: plan.requestTimeoutMs * 1000,
             originUs,
-            firstArrival: arrivalsBefore(fromUs, share),
-            endArrival: arrivalsBefore((partEndMs - stepStartMs) * 1000, share),
+            firstArrival: grid.before(fromUs),
+            endArrival: grid.before((partEndMs - stepStartMs) * 1000),
             endUs: toMonotonicUs(wallOf(partEndMs)),
           });
     const deadlineHit = await deadlineComesFirst(clock, work, toMonotonicUs(hardStop.epochMs));

@@ -116,6 +116,21 @@ export const loadPlanSchema = z
      * can run: a repeat to interleave, more than one candidate, the instance quotas.
      */
     interleaveRepeats: z.boolean().optional(),
+    /**
+     * A ramp instead of a constant rate (open model, one step): the warm-up runs at `fromTps`,
+     * then over the window (`stepDurationSeconds`) the arrival rate rises linearly from `fromTps`
+     * to the step's rate, and the step records a timeline of the window's buckets (timeline.ts).
+     * The step's load, window and warm-up keep their meaning, so everything that plans on them
+     * (duration, segments, cost, connections) holds for a ramp as it is. No rounds or extension:
+     * a ramp is a test of the endpoint's scaling, not a search for its knee.
+     */
+    ramp: z
+      .object({
+        /** The arrival rate the ramp starts from (requests/s, all workers), below the step's. */
+        fromTps: z.number().min(0).max(MAX_ARRIVAL_RATE),
+      })
+      .strict()
+      .optional(),
     /** Stop stepping once a step fails to raise throughput by `plateauGain` over the best so far. */
     stopAtPlateau: z.boolean().default(true),
     /** 1.05: a step must raise TPS by at least 5 % to count as rising. */
@@ -161,6 +176,7 @@ export const loadPlanSchema = z
       }
     });
     const last = plan.steps[plan.steps.length - 1] ?? 0;
+    if (plan.ramp !== undefined) rampIssues(plan, plan.ramp.fromTps, issue);
     if (plan.maxLoad !== undefined) {
       const limit = plan.model === 'closed' ? MAX_CONCURRENCY : MAX_ARRIVAL_RATE;
       if (plan.maxLoad <= last || plan.maxLoad > limit) {
@@ -182,6 +198,36 @@ export const loadPlanSchema = z
   });
 
 export type LoadPlan = z.infer<typeof loadPlanSchema>;
+
+/** What a ramp refuses in the rest of the plan: it is one open-model step, run once. */
+function rampIssues(
+  plan: LoadPlan,
+  fromTps: number,
+  issue: (path: PropertyKey[], message: string, input: unknown) => void,
+): void {
+  if (plan.model !== 'open') {
+    issue(['model'], '"open" with a ramp: a ramp is an arrival rate rising over time', plan.model);
+  }
+  const [to] = plan.steps;
+  if (plan.steps.length !== 1 || to === undefined) {
+    issue(['steps'], 'exactly one step with a ramp: the rate the ramp rises to', plan.steps);
+  } else if (fromTps >= to) {
+    issue(
+      ['ramp', 'fromTps'],
+      `below the step's rate (${to} requests/s): the ramp rises from fromTps to the step's rate`,
+      fromTps,
+    );
+  }
+  if (plan.extendUntilSaturated === true) {
+    issue(['extendUntilSaturated'], 'absent or false with a ramp: a ramp runs its one step', true);
+  }
+  if (plan.kneeProbes !== undefined && plan.kneeProbes !== 0) {
+    issue(['kneeProbes'], '0 (or absent) with a ramp: a ramp has no knee to probe', plan.kneeProbes);
+  }
+  if (plan.repeats !== undefined && plan.repeats !== 1) {
+    issue(['repeats'], '1 (or absent) with a ramp: a ramp is measured once', plan.repeats);
+  }
+}
 export type LoadPlanInput = z.input<typeof loadPlanSchema>;
 export type LoadModel = LoadPlan['model'];
 

@@ -70,6 +70,46 @@ export interface WorkerStep {
   readonly payloads?: readonly PayloadWorkerStep[];
   /** TTFT, ITL and output tokens, when the plan streams responses (loadPlan.response). */
   readonly stream?: StreamWorkerFigures;
+  /**
+   * A ramp step's figures per bucket of the window (`bucketMs` each, as `okPerBucket`), each
+   * arrival in the bucket of its scheduled start (timeline.ts). Absent for constant steps.
+   */
+  readonly timeline?: readonly TimelineWorkerBucket[];
+}
+
+/**
+ * One worker's arrivals scheduled in one bucket of a ramp step's window (measured ones only), and
+ * what became of them: everything adds across workers and segments, histograms included.
+ */
+export interface TimelineWorkerBucket {
+  /** Measured arrivals scheduled in the bucket: the offered load. */
+  readonly offered: number;
+  readonly ok: number;
+  readonly errors: number;
+  /** Arrivals that could not be issued before the request timeout. */
+  readonly dropped: number;
+  /** Base64 HdrHistogram of the successful arrivals' latency, in µs, from the scheduled start. */
+  readonly histogram: string;
+  readonly maxLatencyUs: number;
+}
+
+/** One bucket of a ramp step's timeline, merged over workers (timeline.ts `mergeTimeline`). */
+export interface TimelineBucket {
+  /** The bucket's start, seconds from the window's (the ramp's) start. */
+  readonly fromSeconds: number;
+  readonly seconds: number;
+  /** Arrivals scheduled in the bucket per second: the ramp's rate there. */
+  readonly offeredTps: number;
+  /** Successful completions in the bucket per second (by completion time, as the step's tps). */
+  readonly tps: number;
+  /** Of the bucket's arrivals: settled (ok or failed), failed, dropped. */
+  readonly requests: number;
+  readonly errors: number;
+  readonly dropped: number;
+  /** (errors + dropped) / (requests + dropped), as the step's. */
+  readonly errorRate: number;
+  /** Of the bucket's successful arrivals, from the workers' added histograms. */
+  readonly latencyMs: LatencyPercentilesMs;
 }
 
 /** What one worker measured in one step for one payload of the mix (measured requests only). */
@@ -139,6 +179,8 @@ export interface StepResult {
   readonly payloads?: readonly PayloadStepResult[];
   /** TTFT, ITL and output tokens, merged, when the plan streams responses (loadPlan.response). */
   readonly stream?: StreamStepResult;
+  /** A ramp step's figures over time, per bucket of the window; absent for constant steps. */
+  readonly timeline?: readonly TimelineBucket[];
 }
 
 /** The load test's result for one candidate; JSON-serializable, part of report.json. */

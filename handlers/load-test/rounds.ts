@@ -23,7 +23,7 @@ export const DEFAULT_REPEATS = 2;
 /** The local CLI's default (local/cli/local-input.ts): local runs are cheap, and noisier. */
 export const LOCAL_DEFAULT_REPEATS = 3;
 
-type RoundSettings = Pick<LoadPlan, 'kneeProbes' | 'repeats' | 'maxTotalRequests'>;
+type RoundSettings = Pick<LoadPlan, 'kneeProbes' | 'repeats' | 'maxTotalRequests' | 'ramp'>;
 
 /**
  * Whether the plan's repeats run interleaved across candidates: every candidate's stepped test
@@ -46,11 +46,14 @@ export function interleavedRepeatRounds(plan: RoundSettings & Pick<LoadPlan, 'in
  * rounds only when it asks for them (each round then has that allowance of its own).
  */
 export function kneeProbesOf(plan: RoundSettings): number {
+  // A ramp is measured once, as it is (plan.ts refuses probes and repeats with one).
+  if (plan.ramp !== undefined) return 0;
   return plan.kneeProbes ?? (plan.maxTotalRequests === undefined ? DEFAULT_KNEE_PROBES : 0);
 }
 
 /** The plan's measurements of the sustainable load; as `kneeProbesOf` with `maxTotalRequests`. */
 export function repeatsOf(plan: RoundSettings): number {
+  if (plan.ramp !== undefined) return 1;
   return plan.repeats ?? (plan.maxTotalRequests === undefined ? DEFAULT_REPEATS : 1);
 }
 

@@ -3,6 +3,7 @@ import { mergeErrorSamples } from './error-samples.js';
 import { encodeHistogram, mergeEncodedHistograms } from './histogram.js';
 import { addErrorCounts, emptyErrorCounts } from './results.js';
 import { addPayloadFigures } from './aggregate.js';
+import { addTimelines } from './timeline.js';
 import type { WorkerResult, WorkerStep } from './results.js';
 import { streamOfParts } from './streaming/merge.js';
 
@@ -49,6 +50,7 @@ export function mergeStepParts(parts: readonly WorkerStep[]): WorkerStep {
     maxLatencyUs: Math.max(...parts.map((part) => part.maxLatencyUs)),
     ...payloadsOf(parts),
     ...streamOfParts(parts),
+    ...timelineOf(parts),
     ...(last.cutAtSegmentEnd === true ? { cutAtSegmentEnd: true as const } : {}),
   };
 }
@@ -99,4 +101,10 @@ export function combineSegments(results: readonly WorkerResult[]): WorkerResult 
 function payloadsOf(parts: readonly WorkerStep[]): Pick<WorkerStep, 'payloads'> {
   const added = addPayloadFigures(parts);
   return added === undefined ? {} : { payloads: added.map(({ figures }) => figures) };
+}
+
+/** A ramp step's timeline over its parts, bucket by bucket; nothing for a constant step. */
+function timelineOf(parts: readonly WorkerStep[]): Pick<WorkerStep, 'timeline'> {
+  const added = addTimelines(parts);
+  return added === undefined ? {} : { timeline: added };
 }

@@ -98,7 +98,7 @@ export class StepDriver {
       recorder.closeWindowAt(startUs);
       return 'refused';
     }
-    recorder.measuredStarts++;
+    recorder.offer(startUs);
     return 'measured';
   }
 
@@ -156,10 +156,11 @@ export class StepDriver {
         `not settled when the step was cut short (${typeof reason === 'string' ? reason : 'aborted'})`,
         measured,
         payload,
+        startUs,
       );
       return;
     }
-    this.recorder.recordError(outcome.kind, outcome.statusCode, outcome.message, measured, payload);
+    this.recorder.recordError(outcome.kind, outcome.statusCode, outcome.message, measured, payload, startUs);
   }
 
   /** Whether the run's request budget ran out during this step. */

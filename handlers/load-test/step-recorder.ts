@@ -2,6 +2,7 @@ import { ErrorSampleKeeper, errorCountKey } from './error-samples.js';
 import { LatencyRecorder, encodeHistogram } from './histogram.js';
 import type { InvokeErrorKind } from './ports.js';
 import { emptyErrorCounts, totalErrors } from './results.js';
+import { TimelineRecorder } from './timeline.js';
 import type { ErrorCounts, PayloadWorkerStep, WorkerStep } from './results.js';
 
 /** Throughput buckets per window: enough to intersect workers' windows to within 5 % of it. */
@@ -28,6 +29,8 @@ export interface StepWindow {
   readonly partEndUs?: number;
   /** Payloads of the run's mix: with more than one, each gets its own figures. @default 1 */
   readonly payloads?: number;
+  /** Record a timeline of the window's buckets (a ramp step, timeline.ts). @default false */
+  readonly timeline?: boolean;
 }
 
 /** One payload's measured requests in a step (a run with a payload mix). */
@@ -86,6 +89,8 @@ export class StepRecorder {
   private readonly samples = new ErrorSampleKeeper();
   /** Per payload of a mix; empty for a single payload (its figures are the step's). */
   private readonly byPayload: PayloadRecorder[];
+  /** Per bucket of the window, by scheduled start; a ramp step's only. */
+  private readonly timeline: TimelineRecorder | undefined;
 
   constructor(readonly window: StepWindow) {
     const payloads = window.payloads ?? 1;
@@ -99,6 +104,19 @@ export class StepRecorder {
     this.activeToUs = Math.max(this.activeFromUs, this.issueEndUs);
     this.countEndUs = this.cut ? windowEndUs : this.activeToUs;
     this.bucketUs = (window.windowMs * 1000) / BUCKETS_PER_WINDOW;
+    this.timeline = window.timeline === true ? new TimelineRecorder(BUCKETS_PER_WINDOW) : undefined;
+  }
+
+  /** A measured start was admitted at `startUs` (its scheduled time): the offered load. */
+  offer(startUs: number): void {
+    this.measuredStarts++;
+    this.timeline?.offer(this.startBucketOf(startUs));
+  }
+
+  /** A measured arrival scheduled at `startUs` waited past the request timeout and was dropped. */
+  recordDropped(startUs: number): void {
+    this.dropped++;
+    this.timeline?.drop(this.startBucketOf(startUs));
   }
 
   /** The worker started the step after its window had begun: measure from `us` on. */
@@ -126,12 +144,13 @@ export class StepRecorder {
     }
   }
 
-  /** `payload`: the index of the payload sent, in a run with a mix. */
+  /** `payload`: the index of the payload sent, in a run with a mix. `startUs`: its (scheduled) start. */
   recordOk(startUs: number, endUs: number, measured: boolean, payload?: number): void {
     if (measured) {
       this.requests++;
       this.ok++;
       this.latencies.record(endUs - startUs);
+      this.timeline?.ok(this.startBucketOf(startUs), endUs - startUs);
       if (payload !== undefined) {
         const own = this.byPayload[payload];
         if (own !== undefined) {
@@ -150,10 +169,12 @@ export class StepRecorder {
     message: string,
     measured: boolean,
     payload?: number,
+    startUs?: number,
   ): void {
     if (!measured) return;
     this.requests++;
     this.errors[errorCountKey(kind)]++;
+    if (startUs !== undefined) this.timeline?.error(this.startBucketOf(startUs));
     if (payload !== undefined) {
       const own = this.byPayload[payload];
       if (own !== undefined) {
@@ -195,11 +216,17 @@ export class StepRecorder {
       ...(this.byPayload.length === 0
         ? {}
         : { payloads: this.byPayload.map((payload) => payload.toWorkerStep()) }),
+      ...(this.timeline === undefined ? {} : { timeline: this.timeline.toWorkerBuckets() }),
     };
   }
 
   private bucketOf(endUs: number): number {
     return Math.min(BUCKETS_PER_WINDOW - 1, Math.floor((endUs - this.windowStartUs) / this.bucketUs));
+  }
+
+  /** The bucket of a measured start: inside the window, so never before the first. */
+  private startBucketOf(startUs: number): number {
+    return Math.max(0, this.bucketOf(startUs));
   }
 
   private countCompletion(endUs: number): void {

@@ -34,6 +34,24 @@ export interface LocalRealtimeEndpointOptions {
   readonly onInstanceLost: (reason: string) => void;
   /** @default Math.random */
   readonly random?: () => number;
+  /**
+   * Time an instance takes, once its server answers `/ping`, before it takes traffic: the model
+   * download and load a SageMaker instance goes through, which a local process that loads a small
+   * model in a second does not. A ramp test needs it so that a scale-out takes time here as well.
+   * @default 0
+   */
+  readonly instanceStartDelayMs?: number;
+  /** For the instance-count series. @default Date.now */
+  readonly now?: () => number;
+}
+
+/** The instances at one moment: a point of the instance-count series (for a ramp's timeline). */
+export interface InstanceCountSample {
+  readonly atEpochMs: number;
+  /** Taking traffic. */
+  readonly inService: number;
+  /** Launched and not yet in service (process start, model load). */
+  readonly starting: number;
 }
 
 /** One instance's figures, for the CLI, the tests and a metrics reader. */
@@ -53,6 +71,7 @@ interface Slot {
   url?: string;
   inService: boolean;
   stopping: boolean;
+  exited: boolean;
   invocations: number;
   outstanding: number;
 }
@@ -68,9 +87,12 @@ export class LocalRealtimeEndpoint {
   private readonly random: () => number;
   private launchedCount = 0;
   private closed = false;
+  private readonly now: () => number;
+  private readonly series: InstanceCountSample[] = [];
 
   constructor(private readonly options: LocalRealtimeEndpointOptions) {
     this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
     this.server = createServer((request, response) => {
       this.handle(request, response);
     });
@@ -79,6 +101,21 @@ export class LocalRealtimeEndpoint {
   /** Instances in service (taking traffic): DescribeEndpoint's `CurrentInstanceCount`. */
   get currentInstanceCount(): number {
     return this.slots.filter((slot) => slot.inService).length;
+  }
+
+  /** Instances wanted: in service or starting (DescribeEndpoint's `DesiredInstanceCount`). */
+  get desiredInstanceCount(): number {
+    return this.slots.filter((slot) => !slot.stopping).length;
+  }
+
+  /** Invocations the front has sent to any instance (the numerator of InvocationsPerInstance). */
+  totalInvocations(): number {
+    return this.slots.reduce((sum, slot) => sum + slot.invocations, 0);
+  }
+
+  /** The instance counts over time, one sample per change, oldest first. */
+  instanceCountSeries(): readonly InstanceCountSample[] {
+    return [...this.series];
   }
 
   /** Starts the initial instances and the front; resolves with the front's origin. */
@@ -149,7 +186,12 @@ export class LocalRealtimeEndpoint {
       await Promise.all(
         added.map(async (slot) => {
           slot.url = await slot.instance.ready;
-          if (!slot.stopping) slot.inService = true;
+          const delayMs = this.options.instanceStartDelayMs ?? 0;
+          if (delayMs > 0 && !slot.stopping) await new Promise((resolve) => setTimeout(resolve, delayMs));
+          if (!slot.stopping) {
+            slot.inService = true;
+            this.sample();
+          }
         }),
       );
     } catch (error) {
@@ -167,13 +209,17 @@ export class LocalRealtimeEndpoint {
       instance: this.options.launchInstance(instanceId),
       inService: false,
       stopping: false,
+      exited: false,
       invocations: 0,
       outstanding: 0,
     };
     this.slots.push(slot);
+    this.sample();
     void slot.instance.exited.then((how) => {
       const wasInService = slot.inService;
       slot.inService = false;
+      slot.exited = true;
+      this.sample();
       if (!slot.stopping && !this.closed && wasInService) {
         this.options.onInstanceLost(`Instance ${instanceId} (pid ${slot.instance.pid ?? '?'}) ${how}`);
       }
@@ -182,9 +228,19 @@ export class LocalRealtimeEndpoint {
   }
 
   private async stopSlot(slot: Slot): Promise<void> {
+    const changed = !slot.stopping;
     slot.stopping = true;
     slot.inService = false;
+    if (changed) this.sample();
     await slot.instance.stop();
+  }
+
+  private sample(): void {
+    const inService = this.slots.filter((slot) => slot.inService).length;
+    const starting = this.slots.filter((slot) => !slot.inService && !slot.stopping && !slot.exited).length;
+    const last = this.series[this.series.length - 1];
+    if (last?.inService === inService && last.starting === starting) return;
+    this.series.push({ atEpochMs: this.now(), inService, starting });
   }
 
   private handle(request: IncomingMessage, response: ServerResponse): void {

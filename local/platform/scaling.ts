@@ -113,7 +113,7 @@ export function decideScaling(
     desired < max &&
     state.sinceScaleOutMs >= outCooldownMs
   ) {
-    const wanted = Math.min(max, Math.ceil(backlog / policy.targetBacklogPerInstance));
+    const wanted = trackedCount(backlog, policy.targetBacklogPerInstance, max);
     if (wanted > desired) {
       return {
         to: wanted,
@@ -129,6 +129,15 @@ export function decideScaling(
     };
   }
   return undefined;
+}
+
+/**
+ * Target tracking's count: the instances that bring a per-instance metric back to its target, the
+ * metric's total over all instances ÷ the target, rounded up, at most `max`. Both local policies
+ * use it: the async backlog per instance and the real-time invocations per instance.
+ */
+export function trackedCount(total: number, targetPerInstance: number, max: number): number {
+  return Math.min(max, Math.ceil(total / targetPerInstance));
 }
 
 function round(value: number): number {

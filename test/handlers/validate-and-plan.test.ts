@@ -48,6 +48,33 @@ async function planError(input: unknown, dependencies = deps()): Promise<Invalid
   return error as InvalidRunInputError;
 }
 
+describe('validateAndPlan: a ramp step', () => {
+  it('refuses loadPlan.ramp until the ramp test runs as its own phase', async () => {
+    // Act
+    const error = await planError(
+      baseInput({
+        loadPlan: {
+          model: 'open',
+          steps: [20],
+          ramp: { fromTps: 5 },
+          warmupSeconds: 1,
+          stepDurationSeconds: 30,
+        },
+      }),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'loadPlan.ramp',
+        given: '{"fromTps":5}',
+        expected:
+          "absent: a ramp is the ramp test's load (a recommended scaling policy under a rising rate, issue #15), which the optimization workflow does not run yet; measure candidates with constant steps",
+      },
+    ]);
+  });
+});
+
 describe('validateAndPlan: interleaved repeats', () => {
   it('keeps interleaveRepeats with the repeats written out, and prices the endpoints kept for them', async () => {
     // Prepare

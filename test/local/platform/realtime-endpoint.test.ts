@@ -17,7 +17,14 @@ afterEach(async () => {
 
 function createEndpoint(
   stubs: StubLauncher,
-  options: { count?: number; routingStrategy?: RoutingStrategy; random?: () => number; lost?: string[] } = {},
+  options: {
+    count?: number;
+    routingStrategy?: RoutingStrategy;
+    random?: () => number;
+    lost?: string[];
+    instanceStartDelayMs?: number;
+    now?: () => number;
+  } = {},
 ): LocalRealtimeEndpoint {
   endpoint = new LocalRealtimeEndpoint({
     endpointName: 'mso-r1-ep-front',
@@ -26,6 +33,10 @@ function createEndpoint(
     launchInstance: stubs.launch,
     onInstanceLost: (reason) => options.lost?.push(reason),
     ...(options.random === undefined ? {} : { random: options.random }),
+    ...(options.instanceStartDelayMs === undefined
+      ? {}
+      : { instanceStartDelayMs: options.instanceStartDelayMs }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   return endpoint;
 }
@@ -150,6 +161,33 @@ describe('LocalRealtimeEndpoint', () => {
     expect(front.currentInstanceCount).toBe(1);
     expect(stubs.pids.filter(isAlive)).toEqual([stubs.pids[0]]);
     expect(answer.pid).toBe(stubs.pids[0]);
+  });
+
+  it('keeps a new instance out of service for its start delay, and records the counts over time', async () => {
+    // Prepare: a clock that counts its reads, so each sample's time is its place in the series.
+    let reads = 0;
+    const front = createEndpoint(stubLauncher(), {
+      count: 1,
+      instanceStartDelayMs: 400,
+      now: () => (reads += 1),
+    });
+    await front.start();
+
+    // Act
+    const change = front.setDesiredInstanceCount(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const during = { inService: front.currentInstanceCount, desired: front.desiredInstanceCount };
+    await change;
+
+    // Assert
+    expect(during).toEqual({ inService: 1, desired: 2 });
+    expect(front.currentInstanceCount).toBe(2);
+    expect(front.instanceCountSeries()).toEqual([
+      { atEpochMs: 1, inService: 0, starting: 1 },
+      { atEpochMs: 2, inService: 1, starting: 0 },
+      { atEpochMs: 3, inService: 1, starting: 1 },
+      { atEpochMs: 4, inService: 2, starting: 0 },
+    ]);
   });
 
   it('refuses a desired instance count below 1', async () => {
