@@ -20,6 +20,7 @@ import {
   totalErrors,
   usToMs,
 } from '../load-test/index.js';
+import type { StreamStepResult } from '../load-test/streaming/stream-figures.js';
 import { type NoiseFigures, withinNoise } from './noise.js';
 import {
   type LogDeviation,
@@ -42,6 +43,7 @@ import type {
   Report,
   ReportSpread,
   ReportStep,
+  ReportStreamFigures,
   RunNoise,
 } from './report.js';
 import type { InstanceSpread } from '../serving/instance-spread.js';
@@ -73,7 +75,7 @@ function succeededRequests(step: Pick<ReportStep, 'requests' | 'errors'>): numbe
 
 /** Steps (or probes, repeats) for the report; latencies `null` where no request succeeded. */
 function reportSteps(steps: readonly StepResult[]): ReportStep[] {
-  return steps.map(({ histogram, latencyMs, payloads, ...step }) => {
+  return steps.map(({ histogram, latencyMs, payloads, stream, ...step }) => {
     const measured = succeededRequests(step) > 0;
     return {
       ...step,
@@ -82,8 +84,17 @@ function reportSteps(steps: readonly StepResult[]): ReportStep[] {
       ...(payloads === undefined
         ? {}
         : { payloads: payloads.map(({ histogram: _payloadHistogram, ...figures }) => figures) }),
+      ...(stream === undefined ? {} : { stream: reportStream(stream) }),
     };
   });
+}
+
+function reportStream({
+  ttftHistogram: _ttft,
+  itlHistogram: _itl,
+  ...figures
+}: StreamStepResult): ReportStreamFigures {
+  return figures;
 }
 
 interface Measured {
@@ -95,6 +106,7 @@ interface Measured {
   readonly spread?: ReportSpread;
   readonly sustainable?: ReportStep;
   readonly costPer1MUsd?: number;
+  readonly costPer1MOutputTokensUsd?: number;
   readonly costPerHourUsd?: number;
   /** Absent when no step met the SLA (there is no capacity to speak of). */
   readonly saturation?: Saturation;
@@ -247,8 +259,35 @@ function measure(candidate: PlannedCandidate, result: LoadTestResult): Measured 
     costPer1MIsUpperBound:
       costPer1MUsd !== undefined && candidate.kind !== 'serverless' && saturation?.saturated === false,
     ...(costPer1MUsd === undefined ? {} : { costPer1MUsd: round(costPer1MUsd, 4) }),
+    ...costPer1MOutputTokens(candidate, result, sustainable, costPerHourUsd),
     ...(costPerHourUsd === undefined ? {} : { costPerHourUsd: round(costPerHourUsd, 4) }),
   };
+}
+
+/**
+ * A streamed, instance-priced candidate's cost per 1M output tokens: its $/h over the output
+ * tokens/s at the sustainable load (the sustainable TPS, a median when repeated, × the step's mean
+ * output tokens per request).
+ */
+function costPer1MOutputTokens(
+  candidate: PlannedCandidate,
+  result: LoadTestResult,
+  sustainable: ReportStep | undefined,
+  costPerHourUsd: number | undefined,
+): { costPer1MOutputTokensUsd?: number } {
+  const perRequest = sustainable?.stream?.outputTokensPerRequest;
+  if (
+    candidate.kind === 'serverless' ||
+    costPerHourUsd === undefined ||
+    perRequest === undefined ||
+    perRequest <= 0 ||
+    result.sustainableTps === null ||
+    result.sustainableTps <= 0
+  ) {
+    return {};
+  }
+  const tokensPerSecond = result.sustainableTps * perRequest;
+  return { costPer1MOutputTokensUsd: round((costPerHourUsd / (tokensPerSecond * 3600)) * 1e6, 4) };
 }
 
 /** Orders SLA-meeting candidates best first under the objective; ties go to higher throughput. */
@@ -627,6 +666,9 @@ export function buildReport(input: BuildReportInput): Report {
       ...(m.saturation === undefined ? {} : { saturated: m.saturation.saturated }),
       ...(m.saturation?.note === undefined ? {} : { saturationNote: m.saturation.note }),
       ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
+      ...(m.costPer1MOutputTokensUsd === undefined
+        ? {}
+        : { costPer1MOutputTokensUsd: m.costPer1MOutputTokensUsd }),
       ...(m.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
       ...(instancesForTargetTps === undefined ? {} : { instancesForTargetTps }),
       ...(m.atTarget === undefined ? {} : { atTarget: m.atTarget }),

@@ -6,6 +6,7 @@
 import type { ExecutionBudgets } from '../contracts/execution-limits.js';
 import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
 import { type LoadPlan, scheduledLoads } from '../load-test/plan.js';
+import { slaBoundsText } from './sla-text.js';
 import { interleavesRepeats, kneeProbesOf, measuringSeconds, repeatsOf } from '../load-test/rounds.js';
 import { textTable as table } from '../shared/text-table.js';
 
@@ -21,15 +22,6 @@ function roundsNote(plan: LoadPlan): string {
   const interleaved = interleavesRepeats(plan) ? ' (repeats interleaved across candidates)' : '';
   const probes = kneeProbesOf(plan);
   return `${probes === 0 ? 'no knee probes' : `up to ${probes} knee probe(s)`}, sustainable load measured ${repeats} time${repeats === 1 ? '' : 's'}${interleaved}`;
-}
-
-/** `p95 ≤ 25 ms, error rate ≤ 0.01`: the bounds the input set (p95, p99 or both; one at least). */
-function slaBounds(sla: RunPlan['sla']): string {
-  return [
-    ...(sla.p95LatencyMs === undefined ? [] : [`p95 ≤ ${sla.p95LatencyMs} ms`]),
-    ...(sla.p99LatencyMs === undefined ? [] : [`p99 ≤ ${sla.p99LatencyMs} ms`]),
-    `error rate ≤ ${sla.maxErrorRate}`,
-  ].join(', ');
 }
 
 export interface PlanSummaryInput {
@@ -57,7 +49,7 @@ export function formatPlan({ plan, runCommand, local = false }: PlanSummaryInput
       : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target} (job ${c.jobName})`).join(', ')}`,
     `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s), ${roundsNote(plan.loadPlan)}: at most ${perCandidate} s per candidate; ${candidatesAtATime(plan)}: about ${rounds * perCandidate} s of load tests`,
     ...(plan.warnings ?? []).map((warning) => `  warning: ${warning}`),
-    `SLA: ${slaBounds(plan.sla)}; objective ${plan.objective}`,
+    `SLA: ${slaBoundsText(plan.sla)}; objective ${plan.objective}`,
     ...proofLine(plan),
     '',
     `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}${local ? '; a local run costs nothing' : ''}`,

@@ -1,3 +1,4 @@
+import { slaBoundsText } from './sla-text.js';
 import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
@@ -84,13 +85,8 @@ export function objectiveText(report: Report): string {
 
 export function slaText(report: Report): string {
   const { sla } = report;
-  const bounds = [
-    ...(sla.p95LatencyMs === undefined ? [] : [`p95 ≤ ${sla.p95LatencyMs} ms`]),
-    ...(sla.p99LatencyMs === undefined ? [] : [`p99 ≤ ${sla.p99LatencyMs} ms`]),
-    `error rate ≤ ${formatRate(sla.maxErrorRate)}`,
-  ];
   const target = sla.targetTps === undefined ? 'no target throughput' : `target ${sla.targetTps} TPS`;
-  return `${bounds.join(', ')}; ${target}`;
+  return `${slaBoundsText(sla, formatRate)}; ${target}`;
 }
 
 /** `, extended up to 32 while every step meets the SLA`, when the plan extends. */
@@ -239,6 +235,31 @@ export function roundLines(candidate: CandidateReport): string[] {
   ];
 }
 
+/**
+ * A streamed candidate at its sustainable load: TTFT and ITL percentiles, output tokens (and where
+ * their count came from), and the cost per 1M output tokens.
+ */
+function streamLines(candidate: CandidateReport): string[] {
+  const step = candidate.steps.find((s) => s.load === candidate.sustainableStep && s.meetsSla);
+  const stream = step?.stream;
+  if (stream === undefined || stream.outputTokens === 0) return [];
+  const source: Record<string, string> = {
+    server: "the server's usage figures",
+    counted: 'counted as the stream delivered them',
+    mixed: "the server's figures where it gave them, else counted",
+    none: 'none',
+  };
+  const cost =
+    candidate.costPer1MOutputTokensUsd === undefined
+      ? ''
+      : `; cost per 1M output tokens ${candidate.costPer1MIsUpperBound === true ? '≤ ' : ''}${usd(candidate.costPer1MOutputTokensUsd)}`;
+  return [
+    `Streamed (${stream.format}) at load ${candidate.sustainableStep ?? NONE}: time to first token p50 ${formatMs(stream.ttftMs.p50)} / p95 ${formatMs(stream.ttftMs.p95)} / p99 ${formatMs(stream.ttftMs.p99)} ms; ` +
+      `inter-token latency p50 ${formatMs(stream.itlMs.p50)} / p95 ${formatMs(stream.itlMs.p95)} / p99 ${formatMs(stream.itlMs.p99)} ms; ` +
+      `${formatTps(stream.outputTokensPerSecond)} output tokens/s, ${stream.outputTokensPerRequest.toFixed(1)} per request (${source[stream.outputTokenSource] ?? stream.outputTokenSource})${cost}`,
+  ];
+}
+
 /** Price, stop reason, run cost and raw result of one candidate, one fact per line. */
 export function candidateFacts(candidate: CandidateReport): string[] {
   return [
@@ -247,6 +268,7 @@ export function candidateFacts(candidate: CandidateReport): string[] {
     ...routingLines(candidate),
     ...(candidate.stoppedBecause === undefined ? [] : [`Load test stopped: ${candidate.stoppedBecause}`]),
     ...(candidate.saturationNote === undefined ? [] : [`Saturation: ${candidate.saturationNote}`]),
+    ...streamLines(candidate),
     ...roundLines(candidate),
     ...(candidate.runCostUsd === undefined
       ? []
@@ -378,6 +400,8 @@ function isOpenModel(report: Report, candidate: CandidateReport): boolean {
 
 export function stepTable(report: Report, candidate: CandidateReport): TextTable {
   const open = isOpenModel(report, candidate);
+  // Streamed responses (loadPlan.response): time to first token, inter-token latency, tokens/s.
+  const streamed = candidate.steps.some((step) => step.stream !== undefined);
   const columns: TextColumn[] = [
     { header: open ? 'Arrival rate (req/s)' : 'Concurrency', kind: 'number' },
     { header: 'Requests', kind: 'number' },
@@ -392,6 +416,15 @@ export function stepTable(report: Report, candidate: CandidateReport): TextTable
       ? [
           { header: 'Late', kind: 'number' as const },
           { header: 'Dropped', kind: 'number' as const },
+        ]
+      : []),
+    ...(streamed
+      ? [
+          { header: 'TTFT p50 ms', kind: 'number' as const },
+          { header: 'TTFT p95 ms', kind: 'number' as const },
+          { header: 'ITL p50 ms', kind: 'number' as const },
+          { header: 'ITL p95 ms', kind: 'number' as const },
+          { header: 'Output tokens/s', kind: 'number' as const },
         ]
       : []),
     { header: 'Errors model/throttled/timeout/client', kind: 'number' },
@@ -426,6 +459,7 @@ export function stepTable(report: Report, candidate: CandidateReport): TextTable
         latencyMs === null ? NONE : formatMs(latencyMs.p99),
         latencyMs === null ? NONE : formatMs(latencyMs.max),
         ...(open ? [String(step.late), String(step.dropped)] : []),
+        ...(streamed ? streamCells(step) : []),
         totalErrors(errors) === 0
           ? '0'
           : `${errors.modelError}/${errors.throttled}/${errors.timeout}/${errors.clientError}`,
@@ -434,6 +468,19 @@ export function stepTable(report: Report, candidate: CandidateReport): TextTable
     };
   });
   return { columns, rows };
+}
+
+/** A streamed step's TTFT and ITL (p50, p95) and output tokens/s; dashes where none was measured. */
+function streamCells(step: ReportStep): string[] {
+  const stream = step.stream;
+  if (stream === undefined || stream.outputTokens === 0) return [NONE, NONE, NONE, NONE, NONE];
+  return [
+    formatMs(stream.ttftMs.p50),
+    formatMs(stream.ttftMs.p95),
+    formatMs(stream.itlMs.p50),
+    formatMs(stream.itlMs.p95),
+    formatTps(stream.outputTokensPerSecond),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------

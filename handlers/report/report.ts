@@ -19,6 +19,7 @@ import type {
   StepResult,
   StopReason,
 } from '../load-test/index.js';
+import type { StreamStepResult } from '../load-test/streaming/stream-figures.js';
 
 /** report.json: the machine-readable result of a run. report.md and report.html render it. */
 export interface Report {
@@ -79,11 +80,16 @@ export type { CandidateVerdict };
  * zeros that would read as a very fast endpoint. `payloads`: each payload's figures in the step, by
  * its index in the report's `payloads`.
  */
-export type ReportStep = Omit<StepResult, 'histogram' | 'latencyMs' | 'payloads'> & {
+export type ReportStep = Omit<StepResult, 'histogram' | 'latencyMs' | 'payloads' | 'stream'> & {
   readonly latencyMs: LatencyPercentilesMs | null;
   readonly meanLatencyMs: number | null;
   readonly payloads?: readonly Omit<PayloadStepResult, 'histogram'>[];
+  /** A streamed step's TTFT, ITL and output tokens (loadPlan.response), without the histograms. */
+  readonly stream?: ReportStreamFigures;
 };
+
+/** `StreamStepResult` without its encoded histograms (kept in the result file). */
+export type ReportStreamFigures = Omit<StreamStepResult, 'ttftHistogram' | 'itlHistogram'>;
 
 export interface CandidateReport {
   readonly id: string;
@@ -137,6 +143,11 @@ export interface CandidateReport {
   readonly saturationNote?: string;
   /** $/h ÷ (TPS × 3600) × 10⁶ for instances; billed duration × memory × price for serverless. */
   readonly costPer1MUsd?: number;
+  /**
+   * A streamed candidate, instance-priced: $/h ÷ (output tokens/s at the sustainable load × 3600)
+   * × 10⁶. An upper bound with `costPer1MIsUpperBound`, as the cost per 1M inferences.
+   */
+  readonly costPer1MOutputTokensUsd?: number;
   /**
    * `costPer1MUsd` is an upper bound, not a measurement: an instance-priced candidate that was not
    * saturated may carry more TPS for the same $/h. Serverless bills per request, so never.

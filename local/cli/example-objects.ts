@@ -6,11 +6,29 @@
  */
 import type { ObjectStore } from '../../handlers/ports.js';
 import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
+import { generateGenerativeModel } from '../example-model/generative-model.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
 
 export const EXAMPLE_MODEL_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/model.onnx`;
 /** One sample as raw little-endian float32 (the model server's `application/octet-stream`). */
 export const EXAMPLE_PAYLOAD_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/payload.bin`;
+
+/**
+ * The example generative model (local/example-model/generative-model.ts: one decoding step per
+ * ONNX run, decoded token by token by the local model server) and one prompt for it, TGI's generate
+ * request with `stream: true` (greedy, 32 new tokens), as `examples/local-generative.json` sends it.
+ */
+export const EXAMPLE_GENERATIVE_MODEL_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-lm/model.onnx`;
+export const EXAMPLE_PROMPT_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-lm/prompt.json`;
+
+export function examplePrompt(): Uint8Array {
+  const request = {
+    inputs: 'the model server reads the prompt and writes the next word',
+    parameters: { max_new_tokens: 32, do_sample: false },
+    stream: true,
+  };
+  return new TextEncoder().encode(JSON.stringify(request));
+}
 
 /** One deterministic, non-trivial input sample of the example model ([1, 3, 32, 32] float32). */
 export function examplePayload(): Uint8Array {
@@ -27,6 +45,8 @@ export async function seedExampleObjects(store: ObjectStore, input: unknown): Pr
   const seeds: [string, () => Uint8Array, string][] = [
     [EXAMPLE_MODEL_URI, () => generateExampleModel(), 'application/octet-stream'],
     [EXAMPLE_PAYLOAD_URI, examplePayload, 'application/octet-stream'],
+    [EXAMPLE_GENERATIVE_MODEL_URI, () => generateGenerativeModel(), 'application/octet-stream'],
+    [EXAMPLE_PROMPT_URI, examplePrompt, 'application/json'],
   ];
   const written: string[] = [];
   for (const [uri, bytes, contentType] of seeds) {

@@ -5,6 +5,7 @@ import { baselineDetailLines } from '../../handlers/report/render-baseline.js';
 import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
 import { highNoiseWarning } from '../../handlers/report/noise.js';
+import { slaBoundsText } from '../../handlers/report/sla-text.js';
 import { noisePercent } from '../../handlers/report/rerun-interval.js';
 import { formatRate } from './progress.js';
 import { table } from './shared.js';
@@ -30,13 +31,14 @@ export function formatSummary(input: SummaryInput): string {
   const rows = report.candidates.map((candidate) => summaryRow(candidate, input.servers.get(candidate.id)));
   const lines = [
     '',
-    `Summary of run ${report.runId}${report.name === undefined ? '' : ` (${report.name})`}: SLA p95 ≤ ${report.sla.p95LatencyMs} ms, objective ${report.objective}`,
+    `Summary of run ${report.runId}${report.name === undefined ? '' : ` (${report.name})`}: SLA ${slaBoundsText(report.sla)}, objective ${report.objective}`,
     '',
     ...table(
       ['candidate', 'instance', 'compiled', 'server', 'verdict', 'req/s', 'p50 ms', 'p95 ms', '$/1M inf.'],
       rows,
     ),
     ...bracketLegend(report),
+    ...streamSummaryLines(report),
     '',
     ...report.candidates.map((candidate) => `  ${candidate.id}: ${candidate.reason}`),
     ...compiledComparisonLines(report),
@@ -98,6 +100,26 @@ function bracketLegend(report: Report): string[] {
         `this run's noise, ±${noisePercent(noise.tps, repeated.spread.n, repeated.spread.n)} %, pooled over ${noise.candidates} candidate(s))`,
     ...(noisy === undefined ? [] : [`  ${noisy}`]),
   ];
+}
+
+/**
+ * Streamed candidates (loadPlan.response) at their sustainable load: time to first token,
+ * inter-token latency, output tokens/s and the cost per 1M output tokens, one line each.
+ */
+function streamSummaryLines(report: Report): string[] {
+  const lines = report.candidates.flatMap((candidate) => {
+    const step = candidate.steps.find((s) => s.load === candidate.sustainableStep && s.meetsSla);
+    const stream = step?.stream;
+    if (stream === undefined || stream.outputTokens === 0) return [];
+    const cost =
+      candidate.costPer1MOutputTokensUsd === undefined
+        ? ''
+        : `, ${candidate.costPer1MIsUpperBound === true ? '≤ ' : ''}$${candidate.costPer1MOutputTokensUsd.toFixed(4)} per 1M output tokens`;
+    return [
+      `  ${candidate.id}: TTFT p50/p95 ${stream.ttftMs.p50.toFixed(1)}/${stream.ttftMs.p95.toFixed(1)} ms, ITL p50/p95 ${stream.itlMs.p50.toFixed(2)}/${stream.itlMs.p95.toFixed(2)} ms, ${formatRate(stream.outputTokensPerSecond)} output tokens/s${cost}`,
+    ];
+  });
+  return lines.length === 0 ? [] : ['', '  Streamed responses at the sustainable load:', ...lines];
 }
 
 /** Latency at the sustainable step, else at the first step (that missed the SLA). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { CandidateStatuses } from '../../../handlers/contracts/optimization-state.js';
 import { failureReasonOf } from '../../../handlers/contracts/caught-error.js';
+import type { StepResult } from '../../../handlers/load-test/index.js';
 import { buildReport } from '../../../handlers/report/build-report.js';
 import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
 
@@ -118,5 +119,55 @@ describe('buildReport', () => {
 
     // Assert
     expect(reason).toBe('QuotaExceededError: ml.g5.xlarge: 0 of 0 left');
+  });
+});
+
+describe('buildReport of streamed responses', () => {
+  /** The step at load 4 streamed 32 output tokens per request; its histograms stay in the result file. */
+  const [first, second] = steps;
+  if (first === undefined || second === undefined) throw new Error('two sample steps expected');
+  const streamed: StepResult[] = [
+    first,
+    {
+      ...second,
+      stream: {
+        format: 'tgi',
+        ttftMs: { p50: 20, p90: 30, p95: 35, p99: 40, max: 41 },
+        itlMs: { p50: 1.5, p90: 2, p95: 2.5, p99: 3, max: 4 },
+        outputTokens: 11_520,
+        outputTokensPerSecond: 11_520,
+        outputTokensPerRequest: 32,
+        outputTokenSource: 'server',
+        withoutToken: 0,
+        ttftHistogram: 'HISTFAAAA',
+        itlHistogram: 'HISTFAAAB',
+      },
+    },
+  ];
+
+  it('reports TTFT, ITL and output tokens per step without the histograms, and the cost per 1M output tokens', () => {
+    // Act
+    const report = buildReport({
+      plan: runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)]),
+      outcomes: [{ candidateId: 'cpu', status: CandidateStatuses.measured }],
+      results: new Map([['cpu', loadTestResult(streamed)]]),
+      measuredLocally: false,
+      generatedAt: '2026-11-22T10:05:00Z',
+    });
+
+    // Assert: 0.204 / (360 TPS × 32 tokens × 3600) × 10⁶ = 0.0049
+    const candidate = report.candidates[0];
+    expect(candidate?.steps[1]?.stream).toEqual({
+      format: 'tgi',
+      ttftMs: { p50: 20, p90: 30, p95: 35, p99: 40, max: 41 },
+      itlMs: { p50: 1.5, p90: 2, p95: 2.5, p99: 3, max: 4 },
+      outputTokens: 11_520,
+      outputTokensPerSecond: 11_520,
+      outputTokensPerRequest: 32,
+      outputTokenSource: 'server',
+      withoutToken: 0,
+    });
+    expect(candidate?.steps[0]?.stream).toBeUndefined();
+    expect(candidate?.costPer1MOutputTokensUsd).toBe(0.0049);
   });
 });

@@ -245,3 +245,51 @@ describe('markdownCode', () => {
     expect(code).toBe('``` `a`` b\\|c ```');
   });
 });
+
+describe('renderMarkdownReport of streamed responses', () => {
+  it('adds TTFT, ITL and output tokens/s to the step table and a streamed fact line', () => {
+    // Prepare: one candidate whose steps streamed 32 tokens per request.
+    const base = reportFrom([
+      {
+        candidate: plannedCandidate('c5-neo', 'ml.c5.large', 0.102, { compiledFor: 'ml_c5' }),
+        steps: [{ load: 2, tps: 40, medianMs: 8, tailMs: 2 }],
+      },
+    ]);
+    const stream = {
+      format: 'tgi' as const,
+      ttftMs: { p50: 22.7, p90: 24, p95: 24.4, p99: 26, max: 30 },
+      itlMs: { p50: 1.8, p90: 2.1, p95: 2.37, p99: 3, max: 5 },
+      outputTokens: 1280,
+      outputTokensPerSecond: 1280,
+      outputTokensPerRequest: 32,
+      outputTokenSource: 'counted' as const,
+      withoutToken: 0,
+    };
+    const report = {
+      ...base,
+      candidates: base.candidates.map((candidate) => ({
+        ...candidate,
+        costPer1MOutputTokensUsd: 0.0221,
+        steps: candidate.steps.map((step) => ({ ...step, stream })),
+      })),
+    };
+
+    // Act
+    const markdown = renderMarkdownReport(report);
+
+    // Assert
+    const header = cellsOf(lineStartingWith(markdown, '| Concurrency'));
+    const row = cellsOf(lineStartingWith(markdown, '| 2 |'));
+    const at = (name: string): string | undefined => row[header.indexOf(name)];
+    expect(['TTFT p50 ms', 'TTFT p95 ms', 'ITL p50 ms', 'ITL p95 ms', 'Output tokens/s'].map(at)).toEqual([
+      '22.7',
+      '24.4',
+      '1.80',
+      '2.37',
+      '1280.0',
+    ]);
+    expect(lineStartingWith(markdown, '- Streamed')).toBe(
+      '- Streamed (tgi) at load 2: time to first token p50 22.7 / p95 24.4 / p99 26.0 ms; inter-token latency p50 1.80 / p95 2.37 / p99 3.00 ms; 1280.0 output tokens/s, 32.0 per request (counted as the stream delivered them); cost per 1M output tokens ≤ $0.0221',
+    );
+  });
+});

@@ -90,6 +90,11 @@ describe('runCli --plan', () => {
       'Estimated duration on AWS: about 67 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.9 h if every endpoint and job takes its whole deadline',
     ],
     [
+      'local-generative.json',
+      'Estimated cost on AWS: $0.15 (no maxCostUsd set); a local run costs nothing',
+      'Estimated duration on AWS: about 55 min as assumed above (3 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3 h if every endpoint and job takes its whole deadline',
+    ],
+    [
       'local-sweep.json',
       'Estimated cost on AWS: $0.16 (no maxCostUsd set); a local run costs nothing',
       'Estimated duration on AWS: about 64 min as assumed above (4 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.8 h if every endpoint and job takes its whole deadline',

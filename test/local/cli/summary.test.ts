@@ -186,3 +186,56 @@ describe('formatSummary', () => {
     ]);
   });
 });
+
+describe('formatSummary of streamed responses', () => {
+  it('gives each streamed candidate’s TTFT, ITL, output tokens/s and cost per 1M output tokens', () => {
+    // Prepare: c5-large-neo streamed 32 tokens per request at its sustainable load (not saturated: ≤).
+    const stream = {
+      format: 'tgi' as const,
+      ttftMs: { p50: 22.71, p90: 24, p95: 24.42, p99: 26, max: 30 },
+      itlMs: { p50: 1.804, p90: 2.1, p95: 2.371, p99: 3, max: 5 },
+      outputTokens: 17_920,
+      outputTokensPerSecond: 17_920,
+      outputTokensPerRequest: 32,
+      outputTokenSource: 'server' as const,
+      withoutToken: 0,
+    };
+    const report: Report = {
+      ...REPORT,
+      candidates: REPORT.candidates.map((candidate) =>
+        candidate.id === 'c5-large-neo'
+          ? {
+              ...candidate,
+              costPer1MOutputTokensUsd: 0.0016,
+              steps: candidate.steps.map((step) => ({ ...step, stream })),
+            }
+          : candidate,
+      ),
+    };
+
+    // Act
+    const lines = summary(report).split('\n');
+
+    // Assert
+    const start = lines.indexOf('  Streamed responses at the sustainable load:');
+    expect(lines.slice(start, start + 2)).toEqual([
+      '  Streamed responses at the sustainable load:',
+      '  c5-large-neo: TTFT p50/p95 22.7/24.4 ms, ITL p50/p95 1.80/2.37 ms, 17920 output tokens/s, ≤ $0.0016 per 1M output tokens',
+    ]);
+  });
+
+  it('names every SLA bound the input set in its first line', () => {
+    // Prepare
+    const report: Report = { ...REPORT, sla: { ttftP95Ms: 150, itlP95Ms: 15, maxErrorRate: 0.01 } };
+
+    // Act
+    const line = summary(report)
+      .split('\n')
+      .find((text) => text.startsWith('Summary of run'));
+
+    // Assert
+    expect(line).toContain(
+      ': SLA time to first token p95 ≤ 150 ms, inter-token latency p95 ≤ 15 ms, error rate ≤ 0.01, objective',
+    );
+  });
+});

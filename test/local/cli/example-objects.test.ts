@@ -1,0 +1,43 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  EXAMPLE_GENERATIVE_MODEL_URI,
+  EXAMPLE_MODEL_URI,
+  EXAMPLE_PROMPT_URI,
+  seedExampleObjects,
+} from '../../../local/cli/example-objects.js';
+import { isGenerativeModelFile } from '../../../local/model-server/generative/generative-server.js';
+import { MemoryObjectStore } from '../../support/memory-object-store.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+describe('seedExampleObjects', () => {
+  it('writes the generative example’s model and a streamed TGI prompt when the input names them', async () => {
+    // Prepare
+    const store = new MemoryObjectStore();
+    const input = {
+      model: { artifactUri: EXAMPLE_GENERATIVE_MODEL_URI },
+      payload: { uri: EXAMPLE_PROMPT_URI },
+    };
+
+    // Act
+    const written = await seedExampleObjects(store, input);
+
+    // Assert: only what the input names; the model is one the generative server decodes.
+    expect(written).toEqual([EXAMPLE_GENERATIVE_MODEL_URI, EXAMPLE_PROMPT_URI]);
+    expect(JSON.parse(new TextDecoder().decode(await store.getBytes(EXAMPLE_PROMPT_URI)))).toEqual({
+      inputs: 'the model server reads the prompt and writes the next word',
+      parameters: { max_new_tokens: 32, do_sample: false },
+      stream: true,
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'mso-example-lm-'));
+    try {
+      const path = join(dir, 'model.onnx');
+      await writeFile(path, await store.getBytes(EXAMPLE_GENERATIVE_MODEL_URI));
+      expect(await isGenerativeModelFile(path)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(await store.head(EXAMPLE_MODEL_URI)).toBeUndefined();
+  });
+});
