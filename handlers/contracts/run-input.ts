@@ -435,6 +435,7 @@ const existingEndpointSchema = z.strictObject({
 
 export const OBJECTIVES = [
   'lowest-cost-per-1m',
+  'lowest-cost-per-1m-output-tokens',
   'highest-tps',
   'lowest-latency',
   'lowest-cost-at-target',
@@ -514,6 +515,16 @@ export const runInputSchema = z
     for (const { path, message, given } of servingInputIssues(input)) issue(path, message, given);
     for (const { path, message, given } of streamingSlaIssues(input.loadPlan, input.sla)) {
       issue([...path], message, given);
+    }
+    if (
+      input.objective === 'lowest-cost-per-1m-output-tokens' &&
+      input.loadPlan.response?.mode !== 'stream'
+    ) {
+      issue(
+        ['objective'],
+        'an objective the load test can measure: output tokens are counted from streamed responses only, so set loadPlan.response { "mode": "stream", "format": … } or rank on "lowest-cost-per-1m"',
+        input.objective,
+      );
     }
     if (input.existingEndpoint) {
       if (input.candidates.length > 0) {

@@ -301,6 +301,8 @@ function rank(objective: string, measured: readonly Measured[]): Measured[] {
         return m.steps[0]?.latencyMs?.p95 ?? Number.POSITIVE_INFINITY;
       case 'lowest-cost-at-target':
         return costAtTargetKey(m.atTarget);
+      case 'lowest-cost-per-1m-output-tokens':
+        return m.costPer1MOutputTokensUsd ?? Number.POSITIVE_INFINITY;
       default:
         return m.costPer1MUsd ?? Number.POSITIVE_INFINITY;
     }
@@ -316,6 +318,10 @@ function objectiveFigure(objective: string, m: Measured): string {
       return `p95 ${m.steps[0]?.latencyMs?.p95 ?? '?'} ms at the lowest load`;
     case 'lowest-cost-at-target':
       return atTargetFigure(m.atTarget);
+    case 'lowest-cost-per-1m-output-tokens':
+      return m.costPer1MOutputTokensUsd === undefined
+        ? 'no price per output token'
+        : `${m.costPer1MIsUpperBound ? '≤ ' : ''}$${m.costPer1MOutputTokensUsd.toFixed(4)} per 1M output tokens`;
     default:
       return m.costPer1MUsd === undefined
         ? 'no price'
@@ -382,11 +388,13 @@ function latencyOf(m: Measured): LatencyPercentilesMs | undefined {
   return at ?? sustainable.latencyMs ?? undefined;
 }
 
-function noiseFigures(m: Measured): NoiseFigures {
+/** The figures "within noise" compares; a token-priced objective compares the cost per 1M output tokens. */
+function noiseFigures(m: Measured, objective: string): NoiseFigures {
+  const cost = objective === 'lowest-cost-per-1m-output-tokens' ? m.costPer1MOutputTokensUsd : m.costPer1MUsd;
   return {
     id: m.candidate.id,
     tps: m.result.sustainableTps ?? 0,
-    ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
+    ...(cost === undefined ? {} : { costPer1MUsd: cost }),
     n: m.spread?.n ?? 1,
   };
 }
@@ -688,8 +696,8 @@ export function buildReport(input: BuildReportInput): Report {
       ? undefined
       : withinNoise(
           plan.objective,
-          noiseFigures(best),
-          qualifying[1] === undefined ? undefined : noiseFigures(qualifying[1]),
+          noiseFigures(best, plan.objective),
+          qualifying[1] === undefined ? undefined : noiseFigures(qualifying[1], plan.objective),
           runNoise?.tps,
         );
   const recommendation: Recommendation | null =

@@ -21,6 +21,7 @@ export interface ObjectiveFigureLabel {
 
 const LABELS: Readonly<Record<string, ObjectiveFigureLabel>> = {
   'lowest-cost-per-1m': { label: 'USD per 1M inferences', better: 'lower' },
+  'lowest-cost-per-1m-output-tokens': { label: 'USD per 1M output tokens', better: 'lower' },
   'highest-tps': { label: 'sustainable TPS within the SLA', better: 'higher' },
   'lowest-latency': { label: 'p95 ms at the lowest load', better: 'lower' },
   'lowest-cost-at-target': { label: 'USD per hour at the target TPS', better: 'lower' },
@@ -51,6 +52,14 @@ export function objectiveFigure(objective: string, candidate: CandidateReport): 
       const key = costAtTargetKey(candidate.atTarget);
       if (Number.isFinite(key)) return { value: key, text: `$${key.toFixed(4)}/h` };
       return { text: candidate.atTarget?.canServe === false ? 'cannot carry the target' : 'no price' };
+    }
+    case 'lowest-cost-per-1m-output-tokens': {
+      const cost = candidate.costPer1MOutputTokensUsd;
+      if (cost === undefined) return { text: 'no price' };
+      return {
+        value: cost,
+        text: `${candidate.costPer1MIsUpperBound === true ? '≤ ' : ''}$${cost.toFixed(4)}`,
+      };
     }
     default: {
       const cost = candidate.costPer1MUsd;

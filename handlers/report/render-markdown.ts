@@ -74,6 +74,8 @@ export function verdictLabel(verdict: CandidateVerdict): string {
 
 const OBJECTIVE_TEXT: Readonly<Record<string, string>> = {
   'lowest-cost-per-1m': 'lowest cost per 1M inferences among the candidates that meet the SLA',
+  'lowest-cost-per-1m-output-tokens':
+    'lowest cost per 1M output tokens (streamed responses) among the candidates that meet the SLA',
   'highest-tps': 'highest sustainable throughput within the SLA',
   'lowest-latency': 'lowest p95 latency at the lowest load among the candidates that meet the SLA',
   'lowest-cost-at-target': 'lowest cost per hour at the target TPS among the candidates that meet the SLA',

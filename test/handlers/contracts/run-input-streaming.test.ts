@@ -52,4 +52,22 @@ describe('run input: streamed responses', () => {
       },
     ]);
   });
+
+  it('refuses the output-token objective when the load plan does not stream', () => {
+    // Act
+    const issues = issuesOf({
+      ...input({ steps: [1] }, { p95LatencyMs: 200 }),
+      objective: 'lowest-cost-per-1m-output-tokens',
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'objective',
+        given: '"lowest-cost-per-1m-output-tokens"',
+        expected:
+          'an objective the load test can measure: output tokens are counted from streamed responses only, so set loadPlan.response { "mode": "stream", "format": … } or rank on "lowest-cost-per-1m"',
+      },
+    ]);
+  });
 });

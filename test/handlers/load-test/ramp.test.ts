@@ -279,7 +279,7 @@ describe('loadPlan.ramp', () => {
 
   it('refuses a negative start rate', () => {
     expect(issuesOf({ model: 'open', steps: [30], ramp: { fromTps: -1 } })).toEqual([
-      { field: 'loadPlan.ramp.fromTps', given: '-1', expected: 'number to be >=0' },
+      { field: 'loadPlan.ramp.fromTps', given: '-1', expected: 'a number of at least 0' },
     ]);
   });
 });

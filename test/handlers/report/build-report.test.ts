@@ -170,4 +170,46 @@ describe('buildReport of streamed responses', () => {
     expect(candidate?.steps[0]?.stream).toBeUndefined();
     expect(candidate?.costPer1MOutputTokensUsd).toBe(0.0049);
   });
+
+  it('ranks on the cost per 1M output tokens under that objective, not on the cost per inference', () => {
+    // Prepare: the dearer instance per inference writes 4 times the tokens per request.
+    const tokens = (perRequest: number): StepResult[] =>
+      streamed.map((step) =>
+        step.stream === undefined
+          ? step
+          : {
+              ...step,
+              stream: {
+                ...step.stream,
+                outputTokensPerRequest: perRequest,
+                outputTokensPerSecond: perRequest * step.tps,
+              },
+            },
+      );
+
+    // Act
+    const report = buildReport({
+      plan: runPlan(
+        [plannedCandidate('short', 'ml.c5.xlarge', 0.204), plannedCandidate('long', 'ml.c5.2xlarge', 0.408)],
+        { objective: 'lowest-cost-per-1m-output-tokens' },
+      ),
+      outcomes: [
+        { candidateId: 'short', status: CandidateStatuses.measured },
+        { candidateId: 'long', status: CandidateStatuses.measured },
+      ],
+      results: new Map([
+        ['short', loadTestResult(tokens(8))],
+        ['long', loadTestResult(tokens(32))],
+      ]),
+      measuredLocally: false,
+      generatedAt: '2026-11-22T10:05:00Z',
+    });
+
+    // Assert: long 0.408 / (360 × 32 × 3600) × 10⁶ = $0.0098 < short 0.204 / (360 × 8 × 3600) × 10⁶ = $0.0197.
+    expect(report.candidates.map((c) => [c.id, c.verdict, c.costPer1MOutputTokensUsd])).toEqual([
+      ['short', 'runner-up', 0.0197],
+      ['long', 'recommended', 0.0098],
+    ]);
+    expect(report.recommendation?.why).toMatch(/^≤ \$0\.0098 per 1M output tokens, best of 2 candidate/);
+  });
 });

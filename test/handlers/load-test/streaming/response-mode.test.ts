@@ -42,6 +42,6 @@ describe('streaming SLA bounds', () => {
   });
 
   it('refuses a TTFT bound that is not positive', () => {
-    expect(() => parseSla({ ttftP95Ms: 0 })).toThrow('sla.ttftP95Ms: got 0, expected number to be >0');
+    expect(() => parseSla({ ttftP95Ms: 0 })).toThrow('sla.ttftP95Ms: got 0, expected a number above 0');
   });
 });
