@@ -66,6 +66,39 @@ const ROUTES: Readonly<Record<string, string>> = {
 };
 
 /** Loads the model into the workers, then listens. Resolves once the server accepts requests. */
+/**
+ * The server's `close`, once however often it is called: stop accepting connections (requests on
+ * open keep-alive connections get 503 from then on), let the work in hand finish (`drain`), close
+ * idle sockets at once and the rest after a grace period (answers sent while closing carry
+ * `Connection: close`, so a socket still open then has no request left to answer), then release
+ * what the server held (`release`: the worker pool, the decoding scheduler).
+ */
+export function closeGracefully(
+  server: Server,
+  drain: () => Promise<void>,
+  release: () => Promise<void>,
+): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      const serverClosed = new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      });
+      await drain();
+      server.closeIdleConnections();
+      const forceClose = setTimeout(() => {
+        server.closeAllConnections();
+      }, CONNECTION_GRACE_MS);
+      await serverClosed;
+      clearTimeout(forceClose);
+      await release();
+    })();
+    return closing;
+  };
+}
+
 export async function startModelServer(startOptions: StartModelServerOptions): Promise<ModelServerHandle> {
   const options = resolveServerOptions(startOptions);
   const modelPath = await findModelFile(options.modelDir);
@@ -106,28 +139,11 @@ export async function startModelServer(startOptions: StartModelServerOptions): P
   }
   const port = (server.address() as AddressInfo).port;
 
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      // Stop accepting connections; requests on open keep-alive connections get 503 from now on.
-      const serverClosed = new Promise<void>((resolve) => {
-        server.close(() => {
-          resolve();
-        });
-      });
-      await scheduler.drain();
-      // Answers sent while closing carry `Connection: close`; whatever socket is still open after a
-      // grace period has no request left to answer.
-      server.closeIdleConnections();
-      const forceClose = setTimeout(() => {
-        server.closeAllConnections();
-      }, CONNECTION_GRACE_MS);
-      await serverClosed;
-      clearTimeout(forceClose);
-      await pool.close();
-    })();
-    return closing;
-  };
+  const close = closeGracefully(
+    server,
+    () => scheduler.drain(),
+    () => pool.close(),
+  );
 
   return {
     port,

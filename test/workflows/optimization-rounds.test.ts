@@ -95,6 +95,26 @@ function scriptedWorkerOf(
   };
 }
 
+/** cpu and gpu, one at a time, steps 4 and 8 of 1 s, their repeats interleaved. */
+function interleavedInput(rounds: { kneeProbes: number; repeats: number }): Record<string, unknown> {
+  return optimizationInput({
+    compilation: { targets: [] },
+    candidates: [
+      { id: 'cpu', instanceType: 'ml.c5.xlarge' },
+      { id: 'gpu', instanceType: 'ml.g4dn.xlarge' },
+    ],
+    loadPlan: {
+      model: 'closed',
+      steps: [4, 8],
+      warmupSeconds: 0,
+      stepDurationSeconds: 1,
+      ...rounds,
+      interleaveRepeats: true,
+    },
+    maxConcurrentCandidates: 1,
+  });
+}
+
 describe('optimization workflow with knee probes and repeats (run locally)', () => {
   it('runs the steps, two knee probes and a repeat, and settles the median', async () => {
     // Prepare: steps 4 (meets the SLA) and 8 (breaches it); one worker whose figures are scripted.
@@ -164,23 +184,7 @@ describe('optimization workflow with knee probes and repeats (run locally)', () 
   it('interleaves the repeats: every candidate’s own test, then rounds over the kept endpoints', async () => {
     // Prepare: two candidates, 3 repeats interleaved; each repeat notes which endpoints are up.
     const sagemaker = new FakeSageMaker();
-    const input = optimizationInput({
-      compilation: { targets: [] },
-      candidates: [
-        { id: 'cpu', instanceType: 'ml.c5.xlarge' },
-        { id: 'gpu', instanceType: 'ml.g4dn.xlarge' },
-      ],
-      loadPlan: {
-        model: 'closed',
-        steps: [4, 8],
-        warmupSeconds: 0,
-        stepDurationSeconds: 1,
-        kneeProbes: 1,
-        repeats: 3,
-        interleaveRepeats: true,
-      },
-      maxConcurrentCandidates: 1,
-    });
+    const input = interleavedInput({ kneeProbes: 1, repeats: 3 });
     let store: ObjectStore | undefined;
     const loadsRun: string[] = [];
     const upDuringRepeats: number[] = [];
@@ -240,23 +244,7 @@ describe('optimization workflow with knee probes and repeats (run locally)', () 
   it('keeps the figures so far and deletes the endpoint when an interleaved repeat fails', async () => {
     // Prepare: as above, 2 repeats; the cpu candidate's repeat fails.
     const sagemaker = new FakeSageMaker();
-    const input = optimizationInput({
-      compilation: { targets: [] },
-      candidates: [
-        { id: 'cpu', instanceType: 'ml.c5.xlarge' },
-        { id: 'gpu', instanceType: 'ml.g4dn.xlarge' },
-      ],
-      loadPlan: {
-        model: 'closed',
-        steps: [4, 8],
-        warmupSeconds: 0,
-        stepDurationSeconds: 1,
-        kneeProbes: 0,
-        repeats: 2,
-        interleaveRepeats: true,
-      },
-      maxConcurrentCandidates: 1,
-    });
+    const input = interleavedInput({ kneeProbes: 0, repeats: 2 });
     let store: ObjectStore | undefined;
     const loadsRun: string[] = [];
     const worker = scriptedWorkerOf(

@@ -27,7 +27,7 @@ import {
   RequestTimeoutError,
   ServerClosingError,
 } from '../errors.js';
-import { clientHost, listen, readBody } from '../model-server.js';
+import { clientHost, closeGracefully, listen, readBody } from '../model-server.js';
 import { JSON_CONTENT_TYPE, PayloadError } from '../payload.js';
 import { resolveServerOptions } from '../server-options.js';
 import type { ModelServerOptions } from '../server-options.js';
@@ -44,7 +44,6 @@ export const STREAM_FORMAT_ENV = 'MODEL_SERVER_STREAM_FORMAT';
 export const DEFAULT_GENERATE_FORMAT: GenerateFormat = 'tgi';
 
 /** How long open connections may linger once every accepted generation has ended. */
-const CONNECTION_GRACE_MS = 1000;
 
 /**
  * The vision server's options, read the same way (server-options.ts), with these meanings here:
@@ -144,25 +143,11 @@ export async function startGenerativeServer(
   }
   const port = (server.address() as AddressInfo).port;
 
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      const serverClosed = new Promise<void>((resolve) => {
-        server.close(() => {
-          resolve();
-        });
-      });
-      await scheduler.drain();
-      server.closeIdleConnections();
-      const forceClose = setTimeout(() => {
-        server.closeAllConnections();
-      }, CONNECTION_GRACE_MS);
-      await serverClosed;
-      clearTimeout(forceClose);
-      await scheduler.close();
-    })();
-    return closing;
-  };
+  const close = closeGracefully(
+    server,
+    () => scheduler.drain(),
+    () => scheduler.close(),
+  );
   return {
     port,
     url: `http://${clientHost(options.host)}:${port}`,
