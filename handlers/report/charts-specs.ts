@@ -214,6 +214,115 @@ export function latencyChartSpec(report: Report): ChartSpec {
   };
 }
 
+/**
+ * Streamed responses (loadPlan.response): time to first token and inter-token latency, p95 of each,
+ * against the load, with the SLA's streaming bounds; undefined when no drawn step streamed.
+ */
+export function streamChartSpec(report: Report): ChartSpec | undefined {
+  const title = 'Time to first token and inter-token latency (p95) vs load';
+  const points = stepsOf(report).flatMap(({ candidate, step }) => {
+    const stream = step.stream;
+    if (stream === undefined || stream.outputTokens === 0) return [];
+    return [
+      { candidate: candidate.id, load: step.load, measure: 'TTFT p95', latencyMs: stream.ttftMs.p95 },
+      { candidate: candidate.id, load: step.load, measure: 'ITL p95', latencyMs: stream.itlMs.p95 },
+    ];
+  });
+  if (points.length === 0) return undefined;
+  const thresholds = [
+    ...(report.sla.ttftP95Ms === undefined
+      ? []
+      : [
+          {
+            measure: 'TTFT p95',
+            thresholdMs: report.sla.ttftP95Ms,
+            label: `SLA TTFT p95 ${report.sla.ttftP95Ms} ms`,
+          },
+        ]),
+    ...(report.sla.itlP95Ms === undefined
+      ? []
+      : [
+          {
+            measure: 'ITL p95',
+            thresholdMs: report.sla.itlP95Ms,
+            label: `SLA ITL p95 ${report.sla.itlP95Ms} ms`,
+          },
+        ]),
+  ];
+  const latencies = [...points.map((p) => p.latencyMs), ...thresholds.map((t) => t.thresholdMs)];
+  // The two measures differ by orders of magnitude (tens of ms vs a few): a log axis keeps both legible.
+  const yScale = spreadIsWide(latencies) ? { type: 'log' as const } : { type: 'linear' as const, zero: true };
+  const dash = {
+    domain: ['TTFT p95', 'ITL p95'],
+    range: [
+      [1, 0],
+      [6, 3],
+    ],
+  };
+  const x = loadEncoding(
+    report,
+    points.map((p) => p.load),
+  );
+  const y = { field: 'latencyMs', type: 'quantitative', title: 'Milliseconds', scale: yScale } as const;
+  const color = {
+    field: 'candidate',
+    type: 'nominal',
+    title: 'Candidate',
+    scale: candidateColor(report),
+    legend: LEGEND,
+  } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: {
+      text: title,
+      subtitle: subtitle(
+        report,
+        'solid: time to first token, dashed: inter-token latency; grey rules: the SLA',
+        true,
+      ),
+    },
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    layer: [
+      {
+        data: { values: points },
+        mark: { type: 'line', strokeWidth: 2 },
+        encoding: {
+          x,
+          y,
+          color,
+          strokeDash: {
+            field: 'measure',
+            type: 'nominal',
+            title: 'Measure',
+            scale: dash,
+            legend: { ...LEGEND, symbolType: 'stroke', symbolStrokeColor: '#444', symbolStrokeWidth: 2 },
+          },
+          detail: { field: 'measure', type: 'nominal' },
+        },
+      },
+      {
+        data: { values: points },
+        mark: { type: 'point', filled: true, size: 30 },
+        encoding: { x, y, color },
+      },
+      ...(thresholds.length === 0
+        ? []
+        : [
+            {
+              data: { values: thresholds },
+              mark: { type: 'rule' as const, color: '#666', strokeWidth: 1.5 },
+              encoding: {
+                y: { field: 'thresholdMs', type: 'quantitative' as const },
+                strokeDash: { field: 'measure', type: 'nominal' as const, scale: dash },
+              },
+            },
+            ruleLabelLayer(thresholds, 'thresholdMs'),
+          ]),
+    ],
+  };
+}
+
 /** The text layer that names a horizontal rule (an SLA bound, a target) at the chart's left edge. */
 function ruleLabelLayer(values: readonly Record<string, unknown>[], yField: string) {
   return {

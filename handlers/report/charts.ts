@@ -7,6 +7,7 @@ import {
   costChartSpec,
   isEmptyChart,
   latencyChartSpec,
+  streamChartSpec,
   throughputChartSpec,
 } from './charts-specs.js';
 import type { Report } from './report.js';
@@ -19,6 +20,8 @@ export interface ReportCharts {
   readonly costPer1M: string;
   /** The sweep grid's heatmap, when report.json has a grid. */
   readonly sweep?: string;
+  /** Time to first token and inter-token latency vs load, when steps streamed. */
+  readonly stream?: string;
 }
 
 function escapeXml(text: string): string {
@@ -59,11 +62,19 @@ async function renderChart(chart: ChartSpec): Promise<string> {
  * fetches anything.
  */
 export async function renderReportCharts(report: Report): Promise<ReportCharts> {
-  const [latency, throughput, costPer1M, sweep] = await Promise.all([
+  const streamSpec = streamChartSpec(report);
+  const [latency, throughput, costPer1M, sweep, stream] = await Promise.all([
     renderChart(latencyChartSpec(report)),
     renderChart(throughputChartSpec(report)),
     renderChart(costChartSpec(report)),
     report.sweep === undefined ? undefined : toSvg(sweepHeatmapSpec(report.sweep, report.measuredLocally)),
+    streamSpec === undefined ? undefined : renderChart(streamSpec),
   ]);
-  return { latency, throughput, costPer1M, ...(sweep === undefined ? {} : { sweep }) };
+  return {
+    latency,
+    throughput,
+    costPer1M,
+    ...(sweep === undefined ? {} : { sweep }),
+    ...(stream === undefined ? {} : { stream }),
+  };
 }

@@ -52,6 +52,13 @@ export function chartsHtml(
       : `<p class="meta">${escapeHtml(`The latency and throughput charts are ${note}.`)}</p>`,
     figure(charts.latency, 'Latency percentiles of successful requests at each load step.', escapeHtml),
     figure(charts.throughput, 'Successful responses per second at each load step.', escapeHtml),
+    charts.stream === undefined
+      ? ''
+      : figure(
+          charts.stream,
+          'Streamed responses: time to first token and the gap between tokens, p95 of each, at each load step (from histograms added over the workers).',
+          escapeHtml,
+        ),
     figure(
       charts.costPer1M,
       'Cost per 1M inferences at the highest load that met the SLA: an upper bound for a candidate that met it at every step (not saturated; "≤" in the table).',

@@ -6,8 +6,10 @@ import {
   costChartSpec,
   isEmptyChart,
   latencyChartSpec,
+  streamChartSpec,
   throughputChartSpec,
 } from '../../../handlers/report/charts-specs.js';
+import type { Report } from '../../../handlers/report/report.js';
 import { plannedCandidate, reportFrom, sampleReport } from './support/sample-report.js';
 
 function plotted(chart: ChartSpec): TopLevelSpec {
@@ -134,5 +136,64 @@ describe('report chart specs', () => {
 
     // Assert
     expect(charts.map((chart) => isEmptyChart(chart))).toEqual([true, true, true]);
+  });
+});
+
+describe('the streamed-responses chart', () => {
+  const base = reportFrom(
+    [
+      {
+        candidate: plannedCandidate('neo-batch4', 'ml.c5.large', 0.102, { compiledFor: 'ml_c5' }),
+        steps: [
+          { load: 1, tps: 10, medianMs: 8, tailMs: 2 },
+          { load: 2, tps: 18, medianMs: 9, tailMs: 2 },
+        ],
+      },
+    ],
+    { plan: { sla: { ttftP95Ms: 150, itlP95Ms: 15, maxErrorRate: 0.01 } } },
+  );
+  const streamed: Report = {
+    ...base,
+    candidates: base.candidates.map((candidate) => ({
+      ...candidate,
+      steps: candidate.steps.map((step) => ({
+        ...step,
+        stream: {
+          format: 'tgi' as const,
+          ttftMs: { p50: 20, p90: 22, p95: 20 + step.load, p99: 30, max: 31 },
+          itlMs: { p50: 1.8, p90: 2, p95: 2 + step.load / 10, p99: 3, max: 4 },
+          outputTokens: 320,
+          outputTokensPerSecond: 320,
+          outputTokensPerRequest: 32,
+          outputTokenSource: 'server' as const,
+          withoutToken: 0,
+        },
+      })),
+    })),
+  };
+
+  it('draws TTFT and ITL p95 per step with the streaming SLA bounds, and compiles without warnings', () => {
+    // Act
+    const chart = streamChartSpec(streamed);
+
+    // Assert
+    if (chart === undefined) throw new Error('expected a chart');
+    const [points, , rules] = layerValues(chart);
+    expect(points).toEqual([
+      { candidate: 'neo-batch4', load: 1, measure: 'TTFT p95', latencyMs: 21 },
+      { candidate: 'neo-batch4', load: 1, measure: 'ITL p95', latencyMs: 2.1 },
+      { candidate: 'neo-batch4', load: 2, measure: 'TTFT p95', latencyMs: 22 },
+      { candidate: 'neo-batch4', load: 2, measure: 'ITL p95', latencyMs: 2.2 },
+    ]);
+    expect(rules).toEqual([
+      { measure: 'TTFT p95', thresholdMs: 150, label: 'SLA TTFT p95 150 ms' },
+      { measure: 'ITL p95', thresholdMs: 15, label: 'SLA ITL p95 15 ms' },
+    ]);
+    expect(compileWarnings(plotted(chart))).toEqual([]);
+  });
+
+  it('is left out when no step streamed', () => {
+    // Act & Assert
+    expect(streamChartSpec(base)).toBeUndefined();
   });
 });
