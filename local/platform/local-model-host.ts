@@ -431,12 +431,19 @@ export class LocalModelHost
       endpoint?.variant.variantName === variantName && endpoint.autoscaler !== undefined
         ? await this.detachAutoscaler(endpoint)
         : false;
-    const asynchronous = await this.asyncPlatform.scaling.deregisterEndpointVariant(endpointName, variantName);
+    const asynchronous = await this.asyncPlatform.scaling.deregisterEndpointVariant(
+      endpointName,
+      variantName,
+    );
     return realtime || asynchronous;
   }
 
   /** The async endpoints' registry keeps the policy; their endpoints read it from there. */
-  configureAsyncScaling(endpointName: string, variantName: string, policy: AsyncScalingPolicy): Promise<void> {
+  configureAsyncScaling(
+    endpointName: string,
+    variantName: string,
+    policy: AsyncScalingPolicy,
+  ): Promise<void> {
     return this.asyncPlatform.scaling.configureAsyncScaling(endpointName, variantName, policy);
   }
 
@@ -453,7 +460,8 @@ export class LocalModelHost
     const first = series.findLastIndex((sample) => sample.atEpochMs <= fromEpochMs);
     return Promise.resolve(
       series.filter(
-        (sample, index) => index === first || (sample.atEpochMs > fromEpochMs && sample.atEpochMs <= toEpochMs),
+        (sample, index) =>
+          index === first || (sample.atEpochMs > fromEpochMs && sample.atEpochMs <= toEpochMs),
       ),
     );
   }

@@ -38,8 +38,7 @@ export function checkRealtimeScalingRequests(requests: RealtimeScalingRequests):
   const register = requests.registerScalableTarget;
   const put = requests.putScalingPolicy;
   const configuration = put.TargetTrackingScalingPolicyConfiguration as
-    | RealtimeScalingRequests['putScalingPolicy']['TargetTrackingScalingPolicyConfiguration']
-    | undefined;
+    RealtimeScalingRequests['putScalingPolicy']['TargetTrackingScalingPolicyConfiguration'] | undefined;
   const problems: string[] = [];
   const expect = (field: string, given: unknown, expected: string, ok: boolean): void => {
     if (!ok) problems.push(`${field}: got ${JSON.stringify(given)}, expected ${expected}`);
@@ -71,11 +70,12 @@ export function checkRealtimeScalingRequests(requests: RealtimeScalingRequests):
     `the registered target's ${JSON.stringify(register.ResourceId)} (a policy needs a registered scalable target)`,
     put.ResourceId === register.ResourceId,
   );
+  const policyType: string = put.PolicyType;
   expect(
     'putScalingPolicy.PolicyType',
-    put.PolicyType,
+    policyType,
     '"TargetTrackingScaling" (the local host runs target tracking only)',
-    put.PolicyType === 'TargetTrackingScaling',
+    policyType === 'TargetTrackingScaling',
   );
   const metric = configuration?.PredefinedMetricSpecification.PredefinedMetricType;
   expect(

@@ -32,7 +32,7 @@ function edited(change: {
         ...change.configuration,
       },
     },
-  } as RealtimeScalingRequests;
+  };
 }
 
 describe('checkRealtimeScalingRequests', () => {
@@ -111,7 +111,9 @@ describe('checkRealtimeScalingRequests', () => {
     const requests = edited({
       put: { PolicyType: 'StepScaling' },
       configuration: {
-        PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerVariantProvisionedConcurrencyUtilization' },
+        PredefinedMetricSpecification: {
+          PredefinedMetricType: 'SageMakerVariantProvisionedConcurrencyUtilization',
+        },
       },
     });
 
