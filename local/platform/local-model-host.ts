@@ -680,6 +680,9 @@ export class LocalModelHost
     if (endpoint.status === EndpointStatuses.failed || endpoint.status === EndpointStatuses.deleting) return;
     endpoint.status = EndpointStatuses.failed;
     endpoint.failureReason = reason;
+    // A failed endpoint takes no update: the policy stays registered (until deregistered or the
+    // endpoint deleted) but stops deciding, rather than failing an activity every tick.
+    void endpoint.autoscaler?.stop();
     if (options.quiet !== true) {
       this.options.logger.warn('Endpoint failed', { endpointName: endpoint.endpointName, reason });
     }

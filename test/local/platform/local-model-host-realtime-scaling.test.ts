@@ -245,6 +245,32 @@ describe('LocalModelHost: a real-time policy removed', () => {
     expect(await host.deregisterEndpointVariant(endpointName, 'AllTraffic')).toBe(false);
   });
 
+  it('a failed endpoint stops deciding: load after an instance is lost starts no activity', async () => {
+    // Prepare: the front's address kept, as a load generator would hold it after the failure.
+    createHost(FAST);
+    const endpointName = await deployTwo('failed');
+    const url = host.endpointUrl(endpointName) ?? '';
+    await host.applyRealtimeScaling(policyFor(endpointName));
+    const [lost] = stubs.pids;
+    process.kill(lost ?? 0, 'SIGKILL');
+    await waitFor(
+      `${endpointName} to fail`,
+      async () => (await host.describeEndpoint(endpointName))?.status === 'Failed',
+    );
+
+    // Act
+    for (let i = 0; i < 40; i += 1) {
+      const response = await fetch(`${url}/invocations`, { method: 'POST', body: stubCommand({}) });
+      await response.arrayBuffer();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    // Assert
+    expect(host.realtimeScalingActivities(endpointName)).toEqual([]);
+    expect(stubs.pids).toHaveLength(2);
+    expect(await host.deregisterEndpointVariant(endpointName, 'AllTraffic')).toBe(true);
+  });
+
   it('deleting the endpoint mid-scale-out stops the autoscaler and every instance, the starting one too', async () => {
     // Prepare: a start delay no test waits for, so the scale-out is in progress at the delete.
     createHost({ ...FAST, instanceStartDelayMs: 60_000 });
