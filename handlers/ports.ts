@@ -1,5 +1,6 @@
 import type { InvokeTransport } from './load-test/ports.js';
 import type { StreamInvokeTransport } from './load-test/streaming/stream-transport.js';
+import type { InstanceCountPoint } from './serving/ramp.js';
 import type { ScalingPolicy } from './serving/scaling-policy.js';
 
 /**
@@ -248,6 +249,20 @@ export interface RealtimeScalingApplier {
 }
 
 export type RealtimeScalingRequests = Pick<ScalingPolicy, 'registerScalableTarget' | 'putScalingPolicy'>;
+
+/**
+ * A real-time endpoint's instances over a time window, for the ramp's arithmetic
+ * (serving/ramp.ts `rampOutcome`): the last point at or before `fromEpochMs`, then every change up
+ * to `toEpochMs`, oldest first; empty for an endpoint never seen. Locally the front's own series
+ * (kept after the endpoint is deleted); on AWS it will come from DescribeScalingActivities.
+ */
+export interface EndpointInstanceSeriesReader {
+  instanceSeries(
+    endpointName: string,
+    fromEpochMs: number,
+    toEpochMs: number,
+  ): Promise<readonly InstanceCountPoint[]>;
+}
 
 export interface AsyncScalingPolicy {
   readonly minInstanceCount: number;

@@ -22,14 +22,30 @@ import {
   type ProductionVariantSpec,
   type ProjectResources,
   type ProjectResourcesQuery,
+  type AsyncScalingPolicy,
+  type EndpointInstanceSeriesReader,
+  type RealtimeScalingApplier,
+  type RealtimeScalingRequests,
   RoutingStrategies,
   type RunResources,
+  type ScalingRegistry,
 } from '../../handlers/ports.js';
+import type { InstanceCountPoint } from '../../handlers/serving/ramp.js';
 import { LocalAsyncEndpoint } from './async-endpoint.js';
 import { LocalAsyncPlatform } from './async-platform.js';
 import { LocalValidationError } from './errors.js';
 import { type InstanceLauncher, modelServerLauncher, type ModelServerLauncherOptions } from './instances.js';
-import { type InstanceInvocations, LocalRealtimeEndpoint } from './realtime-endpoint.js';
+import {
+  type InstanceCountSample,
+  type InstanceInvocations,
+  LocalRealtimeEndpoint,
+} from './realtime-endpoint.js';
+import {
+  LocalRealtimeAutoscaler,
+  type RealtimeScalingActivity,
+  type ScalableRealtimeEndpoint,
+} from './realtime-scaling.js';
+import { checkRealtimeScalingRequests } from './realtime-scaling-requests.js';
 import { planServerCpu, type ServerCpuPlan } from './cpu-budget.js';
 import { extractModelArchive } from './model-archive.js';
 import { ModelServerProcess } from './model-server-process.js';
@@ -64,7 +80,34 @@ export interface LocalModelHostOptions {
    * that keeps the container contract. @default the project's model server (`modelServerLauncher`)
    */
   readonly instanceLauncher?: (options: ModelServerLauncherOptions) => InstanceLauncher;
+  /** How `applyRealtimeScaling` runs a real-time endpoint's policy. @default see each field */
+  readonly realtimeScaling?: LocalRealtimeScalingOptions;
 }
+
+/** The local stand-ins for what autoscaling a real-time endpoint takes on SageMaker. */
+export interface LocalRealtimeScalingOptions {
+  /**
+   * Time a scale-out's instance takes, once its server answers `/ping`, before it takes traffic:
+   * a SageMaker instance downloads and loads the model, which a local process does in a second.
+   * Applied to instances launched while a policy is attached (the initial ones are awaited by the
+   * workflow's InService wait, where the delay changes nothing measured). @default 3000
+   */
+  readonly instanceStartDelayMs?: number;
+  /** Multiplies the policy's cooldowns, as the async endpoints' do. @default 0.01 */
+  readonly cooldownTimeScale?: number;
+  /**
+   * The window InvocationsPerInstance is measured over: CloudWatch's one-minute period, shortened
+   * like the cooldowns, but long enough to hold a few requests at local rates. @default 5000
+   */
+  readonly metricWindowMs?: number;
+  /** How often the policy is evaluated. @default 500 */
+  readonly tickIntervalMs?: number;
+}
+
+const DEFAULT_INSTANCE_START_DELAY_MS = 3000;
+const DEFAULT_COOLDOWN_TIME_SCALE = 0.01;
+const DEFAULT_METRIC_WINDOW_MS = 5000;
+const DEFAULT_TICK_INTERVAL_MS = 500;
 
 /** What local mode launched for an endpoint: for progress output and tests. */
 export interface LocalEndpointServer {
@@ -98,6 +141,8 @@ interface LocalEndpoint {
   asyncEndpoint?: LocalAsyncEndpoint;
   /** Set for a real-time variant of more than one instance: its instances behind a local front. */
   realtime?: LocalRealtimeEndpoint;
+  /** The real-time variant's target tracking policy, while one is attached (`applyRealtimeScaling`). */
+  autoscaler?: LocalRealtimeAutoscaler;
   /** Model-server processes the CPU plan is for (the quota counts each one's threads). */
   readonly processes: number;
 }
@@ -108,7 +153,9 @@ const DEFAULT_START_TIMEOUT_MS = 60_000;
 const DEFAULT_STOP_GRACE_MS = 5000;
 export const DEFAULT_MAX_CPU_OVERCOMMIT = 4;
 
-export class LocalModelHost implements ModelHost {
+export class LocalModelHost
+  implements ModelHost, ScalingRegistry, RealtimeScalingApplier, EndpointInstanceSeriesReader
+{
   private readonly models = new Map<string, ModelSpec>();
   private readonly endpointConfigs = new Map<string, EndpointConfig>();
   private readonly endpoints = new Map<string, LocalEndpoint>();
@@ -117,6 +164,8 @@ export class LocalModelHost implements ModelHost {
   private readonly failureListeners = new Set<EndpointFailureListener>();
   /** Per-instance invocations of deleted endpoints: CloudWatch's metrics outlive the endpoint too. */
   private readonly deletedInvocations = new Map<string, readonly InstanceInvocations[]>();
+  /** Instance-count series of deleted endpoints: scaling activities outlive the endpoint too. */
+  private readonly deletedSeries = new Map<string, readonly InstanceCountSample[]>();
   private readonly launched: {
     endpointName: string;
     pid: number | undefined;
@@ -312,6 +361,126 @@ export class LocalModelHost implements ModelHost {
     }
   }
 
+  /**
+   * RegisterScalableTarget + PutScalingPolicy for a real-time variant: the requests checked as
+   * Application Auto Scaling would (`checkRealtimeScalingRequests`), then a
+   * `LocalRealtimeAutoscaler` attached to the endpoint's front, ticking until the variant is
+   * deregistered or the endpoint deleted. Applying again replaces the policy (PutScalingPolicy
+   * overwrites one of the same name).
+   */
+  async applyRealtimeScaling(requests: RealtimeScalingRequests): Promise<void> {
+    const { endpointName, variantName, policy } = checkRealtimeScalingRequests(requests);
+    const endpoint = this.endpoints.get(endpointName);
+    const field = 'registerScalableTarget.ResourceId';
+    if (endpoint === undefined || endpoint.status === EndpointStatuses.deleting) {
+      throw new LocalValidationError(
+        `Local autoscaling: ${field} names endpoint ${endpointName}, which does not exist; expected an endpoint created with CreateEndpoint first`,
+      );
+    }
+    if (endpoint.variant.variantName !== variantName) {
+      throw new LocalValidationError(
+        `Local autoscaling: ${field} names variant ${variantName}, expected ${endpoint.variant.variantName}, the variant of endpoint ${endpointName}`,
+      );
+    }
+    const realtime = endpoint.realtime;
+    if (realtime === undefined || endpoint.status !== EndpointStatuses.inService) {
+      const kind =
+        endpoint.asyncInference !== undefined
+          ? 'an asynchronous endpoint'
+          : endpoint.variant.instanceType === undefined
+            ? 'a serverless endpoint'
+            : realtime === undefined
+              ? 'a real-time endpoint of one instance (local mode puts a front only before two or more)'
+              : `a real-time endpoint that is ${endpoint.status}`;
+      throw new LocalValidationError(
+        `Local autoscaling: ${field} names ${kind}; expected a real-time endpoint of at least two instances InService (deploy it at the policy's MinCapacity, at least 2)`,
+      );
+    }
+    const scaling = this.options.realtimeScaling ?? {};
+    await this.detachAutoscaler(endpoint);
+    realtime.setInstanceStartDelayMs(scaling.instanceStartDelayMs ?? DEFAULT_INSTANCE_START_DELAY_MS);
+    const scalable: ScalableRealtimeEndpoint = {
+      get currentInstanceCount() {
+        return realtime.currentInstanceCount;
+      },
+      get desiredInstanceCount() {
+        return realtime.desiredInstanceCount;
+      },
+      totalInvocations: () => realtime.totalInvocations(),
+      // Through the host: the endpoint is `Updating` while a change runs, as on SageMaker.
+      setDesiredInstanceCount: (count) => this.updateDesiredInstanceCount(endpointName, count),
+    };
+    const autoscaler = new LocalRealtimeAutoscaler({
+      endpoint: scalable,
+      policy,
+      cooldownTimeScale: scaling.cooldownTimeScale ?? DEFAULT_COOLDOWN_TIME_SCALE,
+      metricWindowMs: scaling.metricWindowMs ?? DEFAULT_METRIC_WINDOW_MS,
+    });
+    endpoint.autoscaler = autoscaler;
+    autoscaler.start(scaling.tickIntervalMs ?? DEFAULT_TICK_INTERVAL_MS);
+    this.options.logger.info('Real-time autoscaling attached', { endpointName, variantName, ...policy });
+  }
+
+  /**
+   * DeregisterScalableTarget: detaches a real-time variant's policy (waiting for a change in
+   * progress) or forgets an async variant's. False when the variant had none.
+   */
+  async deregisterEndpointVariant(endpointName: string, variantName: string): Promise<boolean> {
+    const endpoint = this.endpoints.get(endpointName);
+    const realtime =
+      endpoint?.variant.variantName === variantName && endpoint.autoscaler !== undefined
+        ? await this.detachAutoscaler(endpoint)
+        : false;
+    const asynchronous = await this.asyncPlatform.scaling.deregisterEndpointVariant(
+      endpointName,
+      variantName,
+    );
+    return realtime || asynchronous;
+  }
+
+  /** The async endpoints' registry keeps the policy; their endpoints read it from there. */
+  configureAsyncScaling(
+    endpointName: string,
+    variantName: string,
+    policy: AsyncScalingPolicy,
+  ): Promise<void> {
+    return this.asyncPlatform.scaling.configureAsyncScaling(endpointName, variantName, policy);
+  }
+
+  /** The real-time front's instance counts over the window (kept after the endpoint is deleted). */
+  instanceSeries(
+    endpointName: string,
+    fromEpochMs: number,
+    toEpochMs: number,
+  ): Promise<readonly InstanceCountPoint[]> {
+    const series =
+      this.endpoints.get(endpointName)?.realtime?.instanceCountSeries() ??
+      this.deletedSeries.get(endpointName) ??
+      [];
+    const first = series.findLastIndex((sample) => sample.atEpochMs <= fromEpochMs);
+    return Promise.resolve(
+      series.filter(
+        (sample, index) =>
+          index === first || (sample.atEpochMs > fromEpochMs && sample.atEpochMs <= toEpochMs),
+      ),
+    );
+  }
+
+  /** The policy's activities so far (as DescribeScalingActivities lists them); empty without one. */
+  realtimeScalingActivities(endpointName: string): readonly RealtimeScalingActivity[] {
+    return this.endpoints.get(endpointName)?.autoscaler?.activities() ?? [];
+  }
+
+  /** Stops the endpoint's autoscaler ticking now; resolves once a change in progress settled. */
+  private async detachAutoscaler(endpoint: LocalEndpoint): Promise<boolean> {
+    const autoscaler = endpoint.autoscaler;
+    if (autoscaler === undefined) return false;
+    endpoint.autoscaler = undefined;
+    endpoint.realtime?.setInstanceStartDelayMs(0);
+    await autoscaler.stop();
+    return true;
+  }
+
   /** The queue and instances of an async endpoint, once it started; `undefined` otherwise. */
   asyncEndpoint(endpointName: string): LocalAsyncEndpoint | undefined {
     return this.endpoints.get(endpointName)?.asyncEndpoint;
@@ -324,6 +493,8 @@ export class LocalModelHost implements ModelHost {
     await this.stopServer(endpoint);
     const invocations = endpoint.realtime?.invocationsPerInstance();
     if (invocations !== undefined) this.deletedInvocations.set(endpointName, invocations);
+    const series = endpoint.realtime?.instanceCountSeries();
+    if (series !== undefined) this.deletedSeries.set(endpointName, series);
     await this.removeModelCopy(endpointName);
     this.endpoints.delete(endpointName);
     this.options.logger.info('Endpoint deleted', { endpointName, pid: endpoint.server?.pid });
@@ -421,6 +592,7 @@ export class LocalModelHost implements ModelHost {
   /** Synchronous SIGKILL of every server: for a forced exit (a second Ctrl-C). */
   killAllNow(): void {
     for (const endpoint of this.endpoints.values()) {
+      void endpoint.autoscaler?.stop();
       endpoint.server?.kill();
       endpoint.asyncEndpoint?.killNow();
       endpoint.realtime?.killNow();
@@ -508,6 +680,9 @@ export class LocalModelHost implements ModelHost {
     if (endpoint.status === EndpointStatuses.failed || endpoint.status === EndpointStatuses.deleting) return;
     endpoint.status = EndpointStatuses.failed;
     endpoint.failureReason = reason;
+    // A failed endpoint takes no update: the policy stays registered (until deregistered or the
+    // endpoint deleted) but stops deciding, rather than failing an activity every tick.
+    void endpoint.autoscaler?.stop();
     if (options.quiet !== true) {
       this.options.logger.warn('Endpoint failed', { endpointName: endpoint.endpointName, reason });
     }
@@ -519,6 +694,10 @@ export class LocalModelHost implements ModelHost {
     reason = `Endpoint ${endpoint.endpointName} was deleted`,
   ): Promise<void> {
     const grace = this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
+    // Every path that stops an endpoint (delete, interruption, shutdown) stops its autoscaler
+    // first: no tick may start instances on an endpoint going away. Its change in progress ends
+    // when the instances stop below.
+    const autoscaling = this.detachAutoscaler(endpoint);
     // A start still extracting the model may spawn its server after this: let it settle first.
     if (
       endpoint.server === undefined &&
@@ -530,6 +709,7 @@ export class LocalModelHost implements ModelHost {
     await endpoint.asyncEndpoint?.shutdown(reason);
     await endpoint.realtime?.shutdown();
     await endpoint.server?.stop(grace);
+    await autoscaling;
   }
 
   /**

@@ -74,6 +74,21 @@ interface Slot {
   exited: boolean;
   invocations: number;
   outstanding: number;
+  /** Ends the start delay early (the slot was stopped): no timer outlives the instance. */
+  endDelay?: () => void;
+}
+
+/** Waits `delayMs`, or less when the slot is stopped meanwhile (its timer is cleared). */
+function startDelay(slot: Slot, delayMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(end, delayMs);
+    function end(): void {
+      clearTimeout(timer);
+      slot.endDelay = undefined;
+      resolve();
+    }
+    slot.endDelay = end;
+  });
 }
 
 /** Response headers that belong to one connection, not to the message (RFC 9110, section 7.6.1). */
@@ -89,10 +104,12 @@ export class LocalRealtimeEndpoint {
   private closed = false;
   private readonly now: () => number;
   private readonly series: InstanceCountSample[] = [];
+  private startDelayMs: number;
 
   constructor(private readonly options: LocalRealtimeEndpointOptions) {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
+    this.startDelayMs = options.instanceStartDelayMs ?? 0;
     this.server = createServer((request, response) => {
       this.handle(request, response);
     });
@@ -116,6 +133,19 @@ export class LocalRealtimeEndpoint {
   /** The instance counts over time, one sample per change, oldest first. */
   instanceCountSeries(): readonly InstanceCountSample[] {
     return [...this.series];
+  }
+
+  /**
+   * Changes the start delay of instances launched from now on (the host sets it when autoscaling
+   * is attached: the ramp's scale-outs are where a model load is felt).
+   */
+  setInstanceStartDelayMs(delayMs: number): void {
+    if (!(delayMs >= 0)) {
+      throw new RangeError(
+        `Endpoint ${this.options.endpointName}: instance start delay got ${delayMs} ms, expected at least 0`,
+      );
+    }
+    this.startDelayMs = delayMs;
   }
 
   /** Starts the initial instances and the front; resolves with the front's origin. */
@@ -175,7 +205,10 @@ export class LocalRealtimeEndpoint {
   /** Immediate SIGKILL of every instance: for a forced exit. */
   killNow(): void {
     this.closed = true;
-    for (const slot of this.slots) slot.instance.kill();
+    for (const slot of this.slots) {
+      slot.endDelay?.();
+      slot.instance.kill();
+    }
     this.server.closeAllConnections();
     this.server.close();
   }
@@ -185,9 +218,9 @@ export class LocalRealtimeEndpoint {
     try {
       await Promise.all(
         added.map(async (slot) => {
+          const delayMs = this.startDelayMs;
           slot.url = await slot.instance.ready;
-          const delayMs = this.options.instanceStartDelayMs ?? 0;
-          if (delayMs > 0 && !slot.stopping) await new Promise((resolve) => setTimeout(resolve, delayMs));
+          if (delayMs > 0 && !slot.stopping) await startDelay(slot, delayMs);
           if (!slot.stopping) {
             slot.inService = true;
             this.sample();
@@ -231,6 +264,7 @@ export class LocalRealtimeEndpoint {
     const changed = !slot.stopping;
     slot.stopping = true;
     slot.inService = false;
+    slot.endDelay?.();
     if (changed) this.sample();
     await slot.instance.stop();
   }

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { RoutingStrategy } from '../../../handlers/ports.js';
 import { LocalRealtimeEndpoint } from '../../../local/platform/realtime-endpoint.js';
-import { isAlive } from './support/model-artifacts.js';
+import { isAlive, waitFor } from './support/model-artifacts.js';
 import { stubCommand, stubLauncher, type StubAnswer, type StubLauncher } from './support/stub-instances.js';
 
 let endpoint: LocalRealtimeEndpoint | undefined;
@@ -188,6 +188,26 @@ describe('LocalRealtimeEndpoint', () => {
       { atEpochMs: 3, inService: 1, starting: 1 },
       { atEpochMs: 4, inService: 2, starting: 0 },
     ]);
+  });
+
+  it('ends a starting instance’s start delay when the endpoint shuts down, leaving no timer', async () => {
+    // Prepare: a delay far longer than the test: the change settles only if shutdown ends it.
+    const stubs = stubLauncher();
+    const front = createEndpoint(stubs, { count: 1 });
+    await front.start();
+    front.setInstanceStartDelayMs(60_000);
+    const change = front.setDesiredInstanceCount(2).then(
+      () => 'settled',
+      () => 'settled',
+    );
+    await waitFor('the second instance launched', () => stubs.pids.length === 2);
+
+    // Act
+    await front.shutdown();
+
+    // Assert
+    expect(await change).toBe('settled');
+    expect(front.instanceCountSeries().at(-1)).toMatchObject({ inService: 0, starting: 0 });
   });
 
   it('refuses a desired instance count below 1', async () => {
