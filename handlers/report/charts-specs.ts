@@ -112,6 +112,102 @@ function subtitle(report: Report, text: string, charted = false): string | strin
 
 const LEGEND = { orient: 'right', labelLimit: 260, titleLimit: 260 } as const;
 
+/** One line per candidate and series (dashed by series), its points, and the SLA's rules. */
+interface DashedLinesInput {
+  readonly title: string;
+  readonly subtitle: string;
+  /** The field that tells the series apart (dashed), its legend title and its two values. */
+  readonly series: {
+    readonly field: string;
+    readonly title: string;
+    readonly domain: readonly [string, string];
+  };
+  readonly points: readonly ({ readonly load: number; readonly latencyMs: number } & Record<
+    string,
+    unknown
+  >)[];
+  readonly thresholds: readonly ({ readonly thresholdMs: number; readonly label: string } & Record<
+    string,
+    unknown
+  >)[];
+  readonly yTitle: string;
+}
+
+/**
+ * The latency charts' shape: milliseconds against the load, a colour per candidate, a dash per
+ * series (p95/p99, or TTFT/ITL), grey rules at the SLA's bounds; a log axis when the figures span
+ * ten times or more.
+ */
+function dashedLinesSpec(report: Report, input: DashedLinesInput): TopLevelSpec {
+  const { series, points, thresholds } = input;
+  const latencies = [...points.map((p) => p.latencyMs), ...thresholds.map((t) => t.thresholdMs)];
+  const yScale = spreadIsWide(latencies) ? { type: 'log' as const } : { type: 'linear' as const, zero: true };
+  const dash = {
+    domain: [...series.domain],
+    range: [
+      [1, 0],
+      [6, 3],
+    ],
+  };
+  const x = loadEncoding(
+    report,
+    points.map((p) => p.load),
+  );
+  const y = { field: 'latencyMs', type: 'quantitative', title: input.yTitle, scale: yScale } as const;
+  const color = {
+    field: 'candidate',
+    type: 'nominal',
+    title: 'Candidate',
+    scale: candidateColor(report),
+    legend: LEGEND,
+  } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: { text: input.title, subtitle: subtitle(report, input.subtitle, true) },
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    layer: [
+      {
+        // Lines and points are separate layers: a line mark with `point: true` makes every legend
+        // a circle, and the series legend must show the dash.
+        data: { values: points },
+        mark: { type: 'line', strokeWidth: 2 },
+        encoding: {
+          x,
+          y,
+          color,
+          strokeDash: {
+            field: series.field,
+            type: 'nominal',
+            title: series.title,
+            scale: dash,
+            legend: { ...LEGEND, symbolType: 'stroke', symbolStrokeColor: '#444', symbolStrokeWidth: 2 },
+          },
+          detail: { field: series.field, type: 'nominal' },
+        },
+      },
+      {
+        data: { values: points },
+        mark: { type: 'point', filled: true, size: 30 },
+        encoding: { x, y, color },
+      },
+      ...(thresholds.length === 0
+        ? []
+        : [
+            {
+              data: { values: thresholds },
+              mark: { type: 'rule' as const, color: '#666', strokeWidth: 1.5 },
+              encoding: {
+                y: { field: 'thresholdMs', type: 'quantitative' as const },
+                strokeDash: { field: series.field, type: 'nominal' as const, scale: dash },
+              },
+            },
+            ruleLabelLayer(thresholds, 'thresholdMs'),
+          ]),
+    ],
+  };
+}
+
 export function latencyChartSpec(report: Report): ChartSpec {
   const title = 'p95 and p99 latency vs load';
   const points = stepsOf(report).flatMap(({ candidate, step }) => {
@@ -146,80 +242,22 @@ export function latencyChartSpec(report: Report): ChartSpec {
           },
         ]),
   ];
-  const latencies = [...points.map((p) => p.latencyMs), ...thresholds.map((t) => t.thresholdMs)];
-  const yScale = spreadIsWide(latencies) ? { type: 'log' as const } : { type: 'linear' as const, zero: true };
-  const dash = {
-    domain: ['p95', 'p99'],
-    range: [
-      [1, 0],
-      [6, 3],
-    ],
-  };
-  const x = loadEncoding(
-    report,
-    points.map((p) => p.load),
-  );
-  const y = { field: 'latencyMs', type: 'quantitative', title: 'Latency (ms)', scale: yScale } as const;
-  const color = {
-    field: 'candidate',
-    type: 'nominal',
-    title: 'Candidate',
-    scale: candidateColor(report),
-    legend: LEGEND,
-  } as const;
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: { text: title, subtitle: subtitle(report, 'solid: p95, dashed: p99; grey rules: the SLA', true) },
-    width: CHART_WIDTH,
-    height: CHART_HEIGHT,
-    layer: [
-      {
-        // Lines and points are separate layers: a line mark with `point: true` makes every legend
-        // a circle, and the percentile legend must show the dash.
-        data: { values: points },
-        mark: { type: 'line', strokeWidth: 2 },
-        encoding: {
-          x,
-          y,
-          color,
-          strokeDash: {
-            field: 'percentile',
-            type: 'nominal',
-            title: 'Percentile',
-            scale: dash,
-            legend: { ...LEGEND, symbolType: 'stroke', symbolStrokeColor: '#444', symbolStrokeWidth: 2 },
-          },
-          detail: { field: 'percentile', type: 'nominal' },
-        },
-      },
-      {
-        data: { values: points },
-        mark: { type: 'point', filled: true, size: 30 },
-        encoding: { x, y, color },
-      },
-      ...(thresholds.length === 0
-        ? []
-        : [
-            {
-              data: { values: thresholds },
-              mark: { type: 'rule' as const, color: '#666', strokeWidth: 1.5 },
-              encoding: {
-                y: { field: 'thresholdMs', type: 'quantitative' as const },
-                strokeDash: { field: 'percentile', type: 'nominal' as const, scale: dash },
-              },
-            },
-            ruleLabelLayer(thresholds, 'thresholdMs'),
-          ]),
-    ],
-  };
+  return dashedLinesSpec(report, {
+    title,
+    subtitle: 'solid: p95, dashed: p99; grey rules: the SLA',
+    series: { field: 'percentile', title: 'Percentile', domain: ['p95', 'p99'] },
+    points,
+    thresholds,
+    yTitle: 'Latency (ms)',
+  });
 }
 
 /**
  * Streamed responses (loadPlan.response): time to first token and inter-token latency, p95 of each,
- * against the load, with the SLA's streaming bounds; undefined when no drawn step streamed.
+ * against the load, with the SLA's streaming bounds; undefined when no drawn step streamed. The two
+ * differ by orders of magnitude (tens of ms vs a few), which the shared log axis keeps legible.
  */
 export function streamChartSpec(report: Report): ChartSpec | undefined {
-  const title = 'Time to first token and inter-token latency (p95) vs load';
   const points = stepsOf(report).flatMap(({ candidate, step }) => {
     const stream = step.stream;
     if (stream === undefined || stream.outputTokens === 0) return [];
@@ -249,78 +287,14 @@ export function streamChartSpec(report: Report): ChartSpec | undefined {
           },
         ]),
   ];
-  const latencies = [...points.map((p) => p.latencyMs), ...thresholds.map((t) => t.thresholdMs)];
-  // The two measures differ by orders of magnitude (tens of ms vs a few): a log axis keeps both legible.
-  const yScale = spreadIsWide(latencies) ? { type: 'log' as const } : { type: 'linear' as const, zero: true };
-  const dash = {
-    domain: ['TTFT p95', 'ITL p95'],
-    range: [
-      [1, 0],
-      [6, 3],
-    ],
-  };
-  const x = loadEncoding(
-    report,
-    points.map((p) => p.load),
-  );
-  const y = { field: 'latencyMs', type: 'quantitative', title: 'Milliseconds', scale: yScale } as const;
-  const color = {
-    field: 'candidate',
-    type: 'nominal',
-    title: 'Candidate',
-    scale: candidateColor(report),
-    legend: LEGEND,
-  } as const;
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: {
-      text: title,
-      subtitle: subtitle(
-        report,
-        'solid: time to first token, dashed: inter-token latency; grey rules: the SLA',
-        true,
-      ),
-    },
-    width: CHART_WIDTH,
-    height: CHART_HEIGHT,
-    layer: [
-      {
-        data: { values: points },
-        mark: { type: 'line', strokeWidth: 2 },
-        encoding: {
-          x,
-          y,
-          color,
-          strokeDash: {
-            field: 'measure',
-            type: 'nominal',
-            title: 'Measure',
-            scale: dash,
-            legend: { ...LEGEND, symbolType: 'stroke', symbolStrokeColor: '#444', symbolStrokeWidth: 2 },
-          },
-          detail: { field: 'measure', type: 'nominal' },
-        },
-      },
-      {
-        data: { values: points },
-        mark: { type: 'point', filled: true, size: 30 },
-        encoding: { x, y, color },
-      },
-      ...(thresholds.length === 0
-        ? []
-        : [
-            {
-              data: { values: thresholds },
-              mark: { type: 'rule' as const, color: '#666', strokeWidth: 1.5 },
-              encoding: {
-                y: { field: 'thresholdMs', type: 'quantitative' as const },
-                strokeDash: { field: 'measure', type: 'nominal' as const, scale: dash },
-              },
-            },
-            ruleLabelLayer(thresholds, 'thresholdMs'),
-          ]),
-    ],
-  };
+  return dashedLinesSpec(report, {
+    title: 'Time to first token and inter-token latency (p95) vs load',
+    subtitle: 'solid: time to first token, dashed: inter-token latency; grey rules: the SLA',
+    series: { field: 'measure', title: 'Measure', domain: ['TTFT p95', 'ITL p95'] },
+    points,
+    thresholds,
+    yTitle: 'Milliseconds',
+  });
 }
 
 /** The text layer that names a horizontal rule (an SLA bound, a target) at the chart's left edge. */
