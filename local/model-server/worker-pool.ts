@@ -174,44 +174,78 @@ function tsxEsmApiUrl(): string {
 }
 
 function waitUntilReady(worker: Worker, setup: WorkerSetup): Promise<ModelSignature> {
-  return new Promise<ModelSignature>((resolve, reject) => {
+  return waitForWorkerLoad(worker, {
+    name: 'Inference worker',
+    modelPath: setup.modelPath,
+    readyOf: (reply: WorkerReply) => (reply.type === 'ready' ? reply.signature : undefined),
+  });
+}
+
+/** Who is starting (for the messages), the model it loads, and the value its `ready` reply carries. */
+interface WorkerLoad<Ready> {
+  readonly name: string;
+  readonly modelPath: string;
+  /** A method, so a caller may take its own reply type. */
+  readyOf(reply: { readonly type: string }): Ready | undefined;
+}
+
+function isLoadFailed(message: { readonly type: string }): message is LoadFailedReply {
+  return message.type === 'load-failed';
+}
+
+/** A worker's answer to its setup when the model cannot be loaded. */
+interface LoadFailedReply {
+  readonly type: 'load-failed';
+  readonly errorName: string;
+  readonly message: string;
+}
+
+/**
+ * Waits for a freshly spawned worker to load its model: the value `readyOf` finds in its `ready`
+ * reply, or `UnsupportedModelError` when it reports `load-failed`, fails, exits or says nothing
+ * within WORKER_START_TIMEOUT_MS. Listeners and the timer are removed whichever comes first. The
+ * inference pool and the generative server's decoding worker start the same way.
+ */
+export function waitForWorkerLoad<Ready>(worker: Worker, what: WorkerLoad<Ready>): Promise<Ready> {
+  const { name, modelPath } = what;
+  return new Promise<Ready>((resolve, reject) => {
     const timer = setTimeout(() => {
       settle(() => {
         reject(
-          new UnsupportedModelError(
-            `Inference worker did not load ${setup.modelPath} within ${WORKER_START_TIMEOUT_MS} ms`,
-          ),
+          new UnsupportedModelError(`${name} did not load ${modelPath} within ${WORKER_START_TIMEOUT_MS} ms`),
         );
       });
     }, WORKER_START_TIMEOUT_MS);
-    const onMessage = (message: WorkerReply) => {
-      if (message.type === 'ready') {
-        settle(() => {
-          resolve(message.signature);
-        });
-      } else if (message.type === 'load-failed') {
+    const onMessage = (message: { readonly type: string }) => {
+      if (isLoadFailed(message)) {
         settle(() => {
           reject(
             new UnsupportedModelError(
-              `Cannot serve model ${setup.modelPath}: ${message.errorName}: ${message.message}`,
+              `Cannot serve model ${modelPath}: ${message.errorName}: ${message.message}`,
             ),
           );
+        });
+        return;
+      }
+      const ready = what.readyOf(message);
+      if (ready !== undefined) {
+        settle(() => {
+          resolve(ready);
         });
       }
     };
     const onError = (error: Error) => {
       settle(() => {
         reject(
-          new UnsupportedModelError(
-            `Inference worker for ${setup.modelPath} failed to start: ${error.message}`,
-            { cause: error },
-          ),
+          new UnsupportedModelError(`${name} for ${modelPath} failed to start: ${error.message}`, {
+            cause: error,
+          }),
         );
       });
     };
     const onExit = (code: number) => {
       settle(() => {
-        reject(new UnsupportedModelError(`Inference worker exited during start-up with code ${code}`));
+        reject(new UnsupportedModelError(`${name} exited during start-up with code ${code}`));
       });
     };
     function settle(action: () => void) {

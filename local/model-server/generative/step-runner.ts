@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 
-import { ModelExecutionError, UnsupportedModelError } from '../errors.js';
-import { spawnWorkerModule } from '../worker-pool.js';
+import { ModelExecutionError } from '../errors.js';
+import { spawnWorkerModule, waitForWorkerLoad } from '../worker-pool.js';
 import type { StepReply, StepRequest, StepWorkerSetup } from './step-protocol.js';
 
 /** One decoding step's results, rows in the order of the request's sequences. */
@@ -21,7 +21,6 @@ export interface StepRunner {
 }
 
 // As the vision server's workers (worker-pool.ts): a worker silent this long at start-up is stuck.
-const WORKER_START_TIMEOUT_MS = 120_000;
 
 /** The step runner over one worker thread (step-worker.ts), one step at a time. */
 export class WorkerStepRunner implements StepRunner {
@@ -59,7 +58,11 @@ export class WorkerStepRunner implements StepRunner {
   static async start(setup: StepWorkerSetup): Promise<WorkerStepRunner> {
     const worker = spawnWorkerModule('./generative/step-worker', setup);
     try {
-      const hiddenSize = await waitUntilReady(worker, setup.modelPath);
+      const hiddenSize = await waitForWorkerLoad(worker, {
+        name: 'The decoding worker',
+        modelPath: setup.modelPath,
+        readyOf: (reply: StepReply) => (reply.type === 'ready' ? reply.hiddenSize : undefined),
+      });
       return new WorkerStepRunner(worker, hiddenSize);
     } catch (error) {
       await worker.terminate();
@@ -90,55 +93,4 @@ export class WorkerStepRunner implements StepRunner {
     this.alive = false;
     await this.worker.terminate();
   }
-}
-
-function waitUntilReady(worker: Worker, modelPath: string): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      settle(() => {
-        reject(
-          new UnsupportedModelError(
-            `The decoding worker did not load ${modelPath} within ${WORKER_START_TIMEOUT_MS} ms`,
-          ),
-        );
-      });
-    }, WORKER_START_TIMEOUT_MS);
-    const onMessage = (message: StepReply) => {
-      if (message.type === 'ready') {
-        settle(() => {
-          resolve(message.hiddenSize);
-        });
-      } else if (message.type === 'load-failed') {
-        settle(() => {
-          reject(
-            new UnsupportedModelError(
-              `Cannot serve model ${modelPath}: ${message.errorName}: ${message.message}`,
-            ),
-          );
-        });
-      }
-    };
-    const onError = (error: Error) => {
-      settle(() => {
-        reject(
-          new UnsupportedModelError(`The decoding worker for ${modelPath} failed to start: ${error.message}`),
-        );
-      });
-    };
-    const onExit = (code: number) => {
-      settle(() => {
-        reject(new UnsupportedModelError(`The decoding worker exited during start-up with code ${code}`));
-      });
-    };
-    function settle(action: () => void) {
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      action();
-    }
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-  });
 }
