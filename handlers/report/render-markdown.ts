@@ -8,7 +8,14 @@ import { candidateDeployMarkdown, deployMarkdown } from './render-deploy.js';
 import { serveTargetMarkdown } from './render-serve-target.js';
 import { highNoiseWarning } from './noise.js';
 import { sweepMarkdown } from './render-sweep.js';
-import type { CandidateReport, CandidateVerdict, RerunRanges, Report, ReportStep } from './report.js';
+import type {
+  CandidateReport,
+  CandidateVerdict,
+  RerunRanges,
+  Report,
+  ReportStep,
+  ReportStreamFigures,
+} from './report.js';
 import { instanceSpreadText } from '../serving/instance-spread.js';
 
 /*
@@ -237,14 +244,20 @@ export function roundLines(candidate: CandidateReport): string[] {
   ];
 }
 
+/** A streamed candidate's figures at its sustainable load, when tokens were measured there. */
+export function streamAtSustainable(candidate: CandidateReport): ReportStreamFigures | undefined {
+  const step = candidate.steps.find((s) => s.load === candidate.sustainableStep && s.meetsSla);
+  const stream = step?.stream;
+  return stream === undefined || stream.outputTokens === 0 ? undefined : stream;
+}
+
 /**
  * A streamed candidate at its sustainable load: TTFT and ITL percentiles, output tokens (and where
  * their count came from), and the cost per 1M output tokens.
  */
 function streamLines(candidate: CandidateReport): string[] {
-  const step = candidate.steps.find((s) => s.load === candidate.sustainableStep && s.meetsSla);
-  const stream = step?.stream;
-  if (stream === undefined || stream.outputTokens === 0) return [];
+  const stream = streamAtSustainable(candidate);
+  if (stream === undefined) return [];
   const source: Record<string, string> = {
     server: "the server's usage figures",
     counted: 'counted as the stream delivered them',

@@ -5,6 +5,7 @@ import { baselineDetailLines } from '../../handlers/report/render-baseline.js';
 import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
 import { highNoiseWarning } from '../../handlers/report/noise.js';
+import { streamAtSustainable } from '../../handlers/report/render-markdown.js';
 import { slaBoundsText } from '../../handlers/report/sla-text.js';
 import { noisePercent } from '../../handlers/report/rerun-interval.js';
 import { formatRate } from './progress.js';
@@ -108,9 +109,8 @@ function bracketLegend(report: Report): string[] {
  */
 function streamSummaryLines(report: Report): string[] {
   const lines = report.candidates.flatMap((candidate) => {
-    const step = candidate.steps.find((s) => s.load === candidate.sustainableStep && s.meetsSla);
-    const stream = step?.stream;
-    if (stream === undefined || stream.outputTokens === 0) return [];
+    const stream = streamAtSustainable(candidate);
+    if (stream === undefined) return [];
     const cost =
       candidate.costPer1MOutputTokensUsd === undefined
         ? ''
