@@ -359,15 +359,15 @@ export class OptimizationWorkflow extends Construct {
       parameters: { status: CandidateStatuses.measured, 'repeatError.$': '$.error' },
       resultPath: '$.repeatFailure',
     });
+    // The delete after it reads `plan` and `candidate`; "Candidate repeated" the merged outcome.
     const recordFailed = new sfn.Pass(this, OptimizationStates.recordFailedRepeat, {
-      parameters: { 'merged.$': 'States.JsonMerge($.outcome, $.repeatFailure, false)' },
-      resultPath: '$.failedOutcome',
+      parameters: {
+        'plan.$': '$.plan',
+        'candidate.$': '$.candidate',
+        'outcome.$': 'States.JsonMerge($.outcome, $.repeatFailure, false)',
+      },
     });
-    const keepFailed = new sfn.Pass(this, 'Keep failed repeat outcome', {
-      inputPath: '$.failedOutcome.merged',
-      resultPath: '$.outcome',
-    });
-    describeFailure.next(recordFailed).next(keepFailed).next(deleteEndpoint);
+    describeFailure.next(recordFailed).next(deleteEndpoint);
     for (const task of [check, loadTest, aggregate]) {
       task.addCatch(describeFailure, { errors: ['States.ALL'], resultPath: '$.error' });
     }
