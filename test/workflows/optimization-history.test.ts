@@ -42,21 +42,22 @@ function awsHistoryEvents(event: RunnerEvent): number {
   }
 }
 
+/** One 0.1 s step at 1 in flight, 2 workers: the shortest load test whose events can be counted. */
+const ONE_SHORT_STEP = {
+  model: 'closed',
+  steps: [1],
+  workers: 2,
+  warmupSeconds: 0,
+  stepDurationSeconds: 0.1,
+  stopAtPlateau: false,
+};
+
 describe('history model of the optimization workflow', () => {
   it('counts the events of a run of the synthesized definition exactly', async () => {
     // Prepare: 3 candidates × 2 workers, 1 target; endpoints in service at the 4th check, the
     // compilation job done at the 2nd (FakeSageMaker).
     const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
-    const input = optimizationInput({
-      loadPlan: {
-        model: 'closed',
-        steps: [1],
-        workers: 2,
-        warmupSeconds: 0,
-        stepDurationSeconds: 0.1,
-        stopAtPlateau: false,
-      },
-    });
+    const input = optimizationInput({ loadPlan: ONE_SHORT_STEP });
 
     // Act
     const run = await runOptimization({ workflows, sagemaker, input, runId: 'history' });
@@ -79,18 +80,7 @@ describe('history model of the optimization workflow', () => {
   it('counts the events of a run with interleaved repeats exactly', async () => {
     // Prepare: the first test's run, with 3 repeats interleaved: 2 rounds over the 3 candidates.
     const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
-    const input = optimizationInput({
-      loadPlan: {
-        model: 'closed',
-        steps: [1],
-        workers: 2,
-        warmupSeconds: 0,
-        stepDurationSeconds: 0.1,
-        stopAtPlateau: false,
-        repeats: 3,
-        interleaveRepeats: true,
-      },
-    });
+    const input = optimizationInput({ loadPlan: { ...ONE_SHORT_STEP, repeats: 3, interleaveRepeats: true } });
 
     // Act
     const run = await runOptimization({ workflows, sagemaker, input, runId: 'history-interleaved' });
