@@ -1,0 +1,224 @@
+import { resourceName } from '../contracts/names.js';
+import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
+import type { LoadPlan } from '../load-test/plan.js';
+import type { RealtimeScalingRequests } from '../ports.js';
+import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
+import { proofWorkers } from './prove-target.js';
+import type { RampOutcome } from './ramp.js';
+import { invocationsPolicyName, type ScalingPolicy, variantResourceId } from './scaling-policy.js';
+
+/**
+ * "Ramp test" (issue #15, item 4): after the proof, the candidate that serves the target is
+ * deployed once more at the recommended policy's minimum, the policy attached as the report states
+ * it, and an open-model arrival rate ramps from what the minimum carries at the policy's target to
+ * the peak. `ramp.ts` turns the merged timeline and the instance counts into the outcome; this
+ * module holds what is deployed and run, and the report's vocabulary.
+ */
+
+/** What the ramp came to: `skipped` when it did not run (off, or nothing to ramp). */
+export const RAMP_STATUSES = ['held', 'not-held', 'failed', 'skipped'] as const;
+export type RampStatus = (typeof RAMP_STATUSES)[number];
+
+/**
+ * The suffix of the ramp's candidate id and resource names: `<winner>-ramp`. Its own name: the
+ * proof's endpoint may still be deleting, and SageMaker keeps a name until the endpoint is gone.
+ */
+export const RAMP_ID_SUFFIX = '-ramp';
+
+/**
+ * The ramp's default length on AWS. Target tracking scales out once its alarm has seen the metric
+ * above the target for 3 consecutive one-minute periods (Application Auto Scaling user guide,
+ * "How target tracking scaling works"), and a new SageMaker instance then starts and loads the model
+ * (minutes); 20 minutes leaves room for a scale-out or two to be measured. Local runs set it
+ * shorter (local scaling is time-scaled, decision 51).
+ */
+export const DEFAULT_RAMP_SECONDS = 1200;
+
+/** The plan's ramp settings (`rampTest`), as "Validate and plan" wrote them with a target. */
+export interface RampTestPlan {
+  readonly enabled: boolean;
+  /** The ramp's window: the arrival rate rises over this many seconds. */
+  readonly seconds: number;
+  /** Workers of the ramp (`proofWorkers` at the peak), counted in the history budget at planning. */
+  readonly workers: number;
+}
+
+/** What "Recommend" hands the ramp phase (`summary.rampRequest`). */
+export interface RampRequest {
+  /** The winner at the policy's minimum, named `<winner>-ramp` after the run. */
+  readonly candidate: PlannedCandidate;
+  /** One open-model ramp step from `fromTps` to `toTps` (load-test/plan.ts `ramp`). */
+  readonly loadPlan: LoadPlan;
+  readonly fromTps: number;
+  readonly toTps: number;
+  /** The policy's figures the arithmetic judges by (ramp.ts `RampInput`). */
+  readonly perInstanceTps: number;
+  readonly headroom: number;
+  readonly minInstances: number;
+  readonly maxInstances: number;
+  readonly targetInvocationsPerInstance: number;
+  /** The report's two requests, aimed at the ramp's endpoint. */
+  readonly scaling: RealtimeScalingRequests;
+}
+
+/** report.json's `serveTarget.ramp`. */
+export interface ServeTargetRamp {
+  readonly status: RampStatus;
+  /** The candidate ramped (the winner's id) and its instance type. */
+  readonly candidateId?: string;
+  readonly instanceType?: string;
+  readonly fromTps?: number;
+  readonly toTps?: number;
+  readonly minInstances?: number;
+  readonly maxInstances?: number;
+  readonly targetInvocationsPerInstance?: number;
+  /** The arithmetic over the measured timeline and instance counts; absent when none was measured. */
+  readonly outcome?: RampOutcome;
+  /** Where the instance counts came from (the local front, or scaling activities on AWS). */
+  readonly instancesNote?: string;
+  /** One sentence: held, or for how long the SLA broke and what to change. */
+  readonly note: string;
+}
+
+/** What "Record ramp" gives (`summary.ramp` after the phase): the verdict, for the summary line. */
+export interface RampVerdict {
+  readonly status: RampStatus;
+  readonly note: string;
+}
+
+/**
+ * The ramp's load: the plan's warm-up (at `fromTps`), timeouts and connections; one open-model
+ * step rising from `fromTps` to `toTps` over `seconds`; no request caps, extension, plateau stop
+ * or rounds (a ramp is one measurement, and a cap would end it before the top).
+ */
+export function rampLoadPlan(
+  loadPlan: LoadPlan,
+  ramp: {
+    readonly fromTps: number;
+    readonly toTps: number;
+    readonly seconds: number;
+    readonly workers: number;
+  },
+): LoadPlan {
+  const {
+    extendUntilSaturated: _extend,
+    maxLoad: _maxLoad,
+    maxRequestsPerStep: _perStep,
+    maxTotalRequests: _total,
+    interleaveRepeats: _interleave,
+    ...rest
+  } = loadPlan;
+  return {
+    ...rest,
+    model: 'open',
+    steps: [ramp.toTps],
+    ramp: { fromTps: ramp.fromTps },
+    stepDurationSeconds: ramp.seconds,
+    maxTotalSeconds: loadPlan.warmupSeconds + ramp.seconds,
+    workers: ramp.workers,
+    stopAtPlateau: false,
+    kneeProbes: 0,
+    repeats: 1,
+  };
+}
+
+/** The winner as the ramp deploys it: `instances` of its type, under names of its own. */
+export function rampCandidate(runId: string, winner: PlannedCandidate, instances: number): PlannedCandidate {
+  const id = `${winner.id}${RAMP_ID_SUFFIX}`;
+  return {
+    ...winner,
+    id,
+    initialInstanceCount: instances,
+    // Deleted whatever the clean-up policy, as the proof's is (delete-candidate.ts).
+    proofOf: winner.id,
+    modelName: resourceName(runId, 'model', id),
+    endpointConfigName: resourceName(runId, 'endpoint-config', id),
+    endpointName: resourceName(runId, 'endpoint', id),
+    estimatedCostUsd: 0,
+  };
+}
+
+/** The policy's two requests aimed at another endpoint (the ramp's), figures unchanged. */
+export function scalingRequestsFor(
+  policy: Pick<ScalingPolicy, 'registerScalableTarget' | 'putScalingPolicy'>,
+  endpointName: string,
+  variantName: string,
+): RealtimeScalingRequests {
+  const resourceId = variantResourceId(endpointName, variantName);
+  return {
+    registerScalableTarget: { ...policy.registerScalableTarget, ResourceId: resourceId },
+    putScalingPolicy: {
+      ...policy.putScalingPolicy,
+      ResourceId: resourceId,
+      PolicyName: invocationsPolicyName(endpointName),
+    },
+  };
+}
+
+/**
+ * What the ramp phase does: run (the request) or skip (why). Only a real-time candidate the run
+ * created, with a policy, is ramped; the ramp starts at the rate the minimum carries at the
+ * policy's target (minimum × per-instance TPS × headroom), so the metric is at its target from the
+ * first second and any rise is the policy's to follow, and ends at the peak.
+ */
+export function rampDecision(
+  plan: Pick<RunPlan, 'runId' | 'loadPlan' | 'sla'> & {
+    readonly rampTest?: RampTestPlan;
+    readonly scaling?: { readonly peakTps?: number };
+  },
+  chosen:
+    | {
+        readonly candidate: PlannedCandidate;
+        readonly policy: ScalingPolicy | undefined;
+        readonly perInstanceTps: number | undefined;
+        readonly headroom: number;
+      }
+    | undefined,
+): { readonly request: RampRequest } | { readonly skipped: string } {
+  const targetTps = plan.sla.targetTps;
+  if (targetTps === undefined) return { skipped: 'no sla.targetTps' };
+  const ramp = plan.rampTest;
+  if (ramp === undefined || !ramp.enabled) return { skipped: 'off (rampTest.enabled is not true)' };
+  if (chosen === undefined) return { skipped: 'no candidate that met the SLA can carry the target' };
+  const { candidate, policy, perInstanceTps } = chosen;
+  if (candidate.kind === 'existing') {
+    return { skipped: `${candidate.id} is your endpoint: the run does not attach a policy to it` };
+  }
+  if (candidate.kind === 'serverless' || policy === undefined || perInstanceTps === undefined) {
+    return { skipped: `${candidate.id} has no instance-count policy to ramp (serverless scales itself)` };
+  }
+  const toTps = plan.scaling?.peakTps ?? targetTps;
+  const fromTps = round(policy.minCapacity * perInstanceTps * chosen.headroom);
+  if (fromTps >= toTps) {
+    return {
+      skipped:
+        `the minimum (${policy.minCapacity} instances) carries the peak (${toTps} TPS) at the policy's ` +
+        `target (${fromTps} TPS): a ramp would not scale out`,
+    };
+  }
+  const rampCandidateOf = rampCandidate(plan.runId, candidate, policy.minCapacity);
+  return {
+    request: {
+      candidate: rampCandidateOf,
+      loadPlan: rampLoadPlan(plan.loadPlan, { fromTps, toTps, seconds: ramp.seconds, workers: ramp.workers }),
+      fromTps,
+      toTps,
+      perInstanceTps,
+      headroom: chosen.headroom,
+      minInstances: policy.minCapacity,
+      maxInstances: policy.maxCapacity,
+      targetInvocationsPerInstance: policy.targetInvocationsPerInstance,
+      scaling: scalingRequestsFor(policy, rampCandidateOf.endpointName, VARIANT_NAME),
+    },
+  };
+}
+
+/** Workers of a ramp to `peakTps` (the proof's sizing: one worker signs so many requests). */
+export function rampWorkers(loadPlan: Pick<LoadPlan, 'workers'>, peakTps: number): number {
+  return proofWorkers(loadPlan, peakTps);
+}
+
+/** Two decimals: a rate as the sentences and the plan show it. */
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
