@@ -21,6 +21,7 @@ import { renderHtmlReport } from './report/render-html.js';
 import { renderMarkdownReport } from './report/render-markdown.js';
 import { type InstanceSpread, readInstanceSpread } from './serving/instance-spread.js';
 import { proofDecision } from './serving/prove-target.js';
+import { rampDecision } from './serving/ramp-test.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
 
 export interface RecommendDeps {
@@ -260,7 +261,7 @@ async function recordBaseline(run: RegistryRun, deps: RecommendDeps): Promise<vo
 function proofOf(
   report: Awaited<ReturnType<typeof buildReport>>,
   plan: RecommendEvent['plan'],
-): Pick<RunSummary, 'proofRequest' | 'proof'> {
+): Pick<RunSummary, 'proofRequest' | 'proof' | 'rampRequest' | 'ramp'> {
   const st = report.serveTarget;
   if (st === undefined) return {};
   const candidate = plan.candidates.find((c) => c.id === st.candidateId);
@@ -268,6 +269,20 @@ function proofOf(
     plan,
     candidate === undefined ? undefined : { candidate, instances: st.atTarget?.instances },
   );
-  if ('request' in decision) return { proofRequest: decision.request };
-  return { proof: { status: 'skipped', note: st.proof?.note ?? decision.skipped } };
+  const proof: Pick<RunSummary, 'proofRequest' | 'proof'> =
+    'request' in decision
+      ? { proofRequest: decision.request }
+      : { proof: { status: 'skipped', note: st.proof?.note ?? decision.skipped } };
+  const ramp = rampDecision(
+    plan,
+    candidate === undefined
+      ? undefined
+      : { candidate, policy: st.policy, perInstanceTps: st.atTarget?.perInstanceTps, headroom: st.headroom },
+  );
+  return {
+    ...proof,
+    ...('request' in ramp
+      ? { rampRequest: ramp.request }
+      : { ramp: { status: 'skipped' as const, note: st.ramp?.note ?? ramp.skipped } }),
+  };
 }

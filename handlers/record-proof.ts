@@ -7,9 +7,8 @@ import {
   type LoadTestResult,
 } from './load-test/index.js';
 import type { InvocationsPerInstanceReader, Logger, ObjectStore } from './ports.js';
-import { renderHtmlReport } from './report/render-html.js';
-import { renderMarkdownReport } from './report/render-markdown.js';
 import type { Report } from './report/report.js';
+import { readStoredReport, writeStoredReport } from './report/stored-report.js';
 import {
   correctedInstances,
   correctedRequest,
@@ -39,7 +38,7 @@ export interface RecordProofDeps {
  */
 export async function recordProof(event: RecordProofEvent, deps: RecordProofDeps): Promise<ProofOutcome> {
   const request = event.summary.proofRequest;
-  const report = await readReport(deps.store, event.summary.report.json);
+  const report = await readStoredReport(deps.store, event.summary.report.json);
   const st = report.serveTarget;
   const what = `${request.instances} × ${request.candidate.instanceType ?? request.candidate.id}`;
   const base = {
@@ -105,7 +104,7 @@ export async function recordProof(event: RecordProofEvent, deps: RecordProofDeps
           ...report,
           serveTarget: { ...st, proven: proof.status === 'held', provenNote: proof.note, proof },
         };
-  await writeReport(deps.store, event.summary.report, updated);
+  await writeStoredReport(deps.store, event.summary.report, updated);
   deps.logger.info('Proof recorded', {
     runId: event.plan.runId,
     status: proof.status,
@@ -165,19 +164,4 @@ async function readSpread(
 function round(value: number, digits: number): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
-}
-
-async function readReport(store: ObjectStore, uri: string): Promise<Report> {
-  return JSON.parse(new TextDecoder().decode(await store.getBytes(uri))) as Report;
-}
-
-async function writeReport(
-  store: ObjectStore,
-  locations: RecordProofEvent['summary']['report'],
-  report: Report,
-): Promise<void> {
-  const encoder = new TextEncoder();
-  await store.putBytes(locations.json, encoder.encode(JSON.stringify(report, null, 2)), 'application/json');
-  await store.putBytes(locations.markdown, encoder.encode(renderMarkdownReport(report)), 'text/markdown');
-  await store.putBytes(locations.html, encoder.encode(await renderHtmlReport(report)), 'text/html');
 }

@@ -47,6 +47,7 @@ import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
 import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
+import { rampWorkers } from './serving/ramp-test.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
 import { ESTIMATE_ASSUMPTIONS } from './shared/estimate-assumptions.js';
 
@@ -194,6 +195,7 @@ export async function validateAndPlan(
             availability: input.availability,
             scaling: input.scaling,
             ...(prove === undefined ? {} : { prove }),
+            ...(rampTest === undefined ? {} : { rampTest }),
             ...(instanceQuotas.length === 0
               ? {}
               : { instanceQuotas: Object.fromEntries(instanceQuotas.map((q) => [q.instanceType, q.value])) }),
@@ -220,6 +222,7 @@ export async function validateAndPlan(
       },
     };
   };
+  const rampTest = rampTestPlanOf(input);
   // The proof's correction is never what makes a plan refused: it is dropped when the worst case
   // with it passes a limit or maxCostUsd, as default rounds are.
   const planned = provePlanOf(input, segmentSeconds);
@@ -310,6 +313,20 @@ function provePlanOf(input: RunInput, segmentSeconds: number): RunPlan['prove'] 
     workers: proofWorkers(input.loadPlan, targetTps),
     ...(input.prove.enabled && skipReason === undefined ? { corrections: 1 } : {}),
     ...(skipReason === undefined ? {} : { skipReason }),
+  };
+}
+
+/**
+ * The plan's `rampTest` (with a target, and only when asked for: it is off by default), its
+ * workers sized for the peak it ramps to, as the proof's are for the target.
+ */
+function rampTestPlanOf(input: RunInput): RunPlan['rampTest'] {
+  const targetTps = input.sla.targetTps;
+  if (targetTps === undefined || !input.rampTest.enabled) return undefined;
+  return {
+    enabled: true,
+    seconds: input.rampTest.seconds,
+    workers: rampWorkers(input.loadPlan, input.scaling.peakTps ?? targetTps),
   };
 }
 

@@ -9,6 +9,7 @@ import type {
   PackageModelEvent,
   RecommendEvent,
   RecordProofEvent,
+  RecordRampEvent,
   RunLoadWorkerEvent,
   StartCompilationEvent,
   ValidateAndPlanEvent,
@@ -24,6 +25,7 @@ import type { OptimizationStepName } from '../handlers/contracts/optimization-st
 import type { LoadTestProgress } from '../handlers/load-test/index.js';
 import { packageModel } from '../handlers/package-model.js';
 import type {
+  EndpointInstanceSeriesReader,
   EndpointMetricsReader,
   InstanceQuotaReader,
   InvocationsPerInstanceReader,
@@ -31,11 +33,15 @@ import type {
   ModelCompiler,
   ModelHost,
   ObjectStore,
+  RealtimeScalingApplier,
+  ScalingRegistry,
   StreamTransportFactory,
   TransportFactory,
 } from '../handlers/ports.js';
 import { recommend } from '../handlers/recommend.js';
+import { rampScaling, type RampScalingEvent } from '../handlers/ramp-scaling.js';
 import { recordProof } from '../handlers/record-proof.js';
+import { recordRamp } from '../handlers/record-ramp.js';
 import { runLoadWorker } from '../handlers/run-load-worker.js';
 import { validateAndPlan } from '../handlers/validate-and-plan.js';
 import { LocalInstanceQuotas } from './adapters/local-instance-quotas.js';
@@ -70,10 +76,26 @@ export interface StepDependencies {
   readonly metrics?: EndpointMetricsReader;
   /** How the proof's requests spread over the instances (locally, the routing front's counts). */
   readonly invocations?: InvocationsPerInstanceReader;
+  /**
+   * The ramp test's autoscaling and instance counts (locally the host: LocalModelHost implements
+   * all three). Without it, a ramp fails at "Apply ramp scaling policy" and is recorded as failed.
+   */
+  readonly realtimeScaling?: RealtimeScalingApplier & ScalingRegistry & EndpointInstanceSeriesReader;
+  /** Where `realtimeScaling`'s instance counts come from, for the report. @default "from the local endpoint's front" */
+  readonly instanceSeriesSource?: string;
   /** The instance quotas planning checks. @default none (local/adapters/local-instance-quotas.ts) */
   readonly instanceQuotas?: InstanceQuotaReader;
   readonly onLoadProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
 }
+
+/** What a ramp meets without `realtimeScaling`: every call fails, naming what is missing. */
+const NO_REALTIME_SCALING: RealtimeScalingApplier & ScalingRegistry & EndpointInstanceSeriesReader = {
+  applyRealtimeScaling: () => Promise.reject(new Error(MISSING_SCALING)),
+  deregisterEndpointVariant: () => Promise.resolve(false),
+  configureAsyncScaling: () => Promise.reject(new Error(MISSING_SCALING)),
+  instanceSeries: () => Promise.reject(new Error(MISSING_SCALING)),
+};
+const MISSING_SCALING = 'no real-time autoscaling here: the step dependencies have no realtimeScaling';
 
 /** A step's core function as the local runner calls it: the state's payload in, the result out. */
 export type StepHandler = (payload: unknown, signal: AbortSignal) => Promise<unknown>;
@@ -126,6 +148,7 @@ export function createStepHandlers(
     nowEpochMs,
   };
   const { store, host, compiler, logger } = deps;
+  const realtimeScaling = deps.realtimeScaling ?? NO_REALTIME_SCALING;
   return {
     'validate-and-plan': (payload) =>
       validateAndPlan(payload as ValidateAndPlanEvent, {
@@ -179,6 +202,27 @@ export function createStepHandlers(
         logger,
         ...(deps.invocations === undefined ? {} : { invocations: deps.invocations }),
       }),
-    'clean-up': (payload) => cleanUpRun(payload as CleanUpEvent, { host, compiler, logger }),
+    'ramp-scaling': (payload) =>
+      rampScaling(payload as RampScalingEvent, {
+        applier: realtimeScaling,
+        registry: realtimeScaling,
+        logger,
+        nowEpochMs,
+        loadStartDelaySeconds: deps.loadStartDelaySeconds,
+      }),
+    'record-ramp': (payload) =>
+      recordRamp(payload as RecordRampEvent, {
+        store,
+        logger,
+        series: realtimeScaling,
+        seriesSource: deps.instanceSeriesSource ?? 'from the local endpoint’s front (in service and starting)',
+      }),
+    'clean-up': (payload) =>
+      cleanUpRun(payload as CleanUpEvent, {
+        host,
+        compiler,
+        logger,
+        ...(deps.realtimeScaling === undefined ? {} : { scaling: deps.realtimeScaling }),
+      }),
   };
 }

@@ -470,7 +470,7 @@ export class OptimizationWorkflow extends Construct {
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
       recordFailureName: 'Record failed run clean-up',
     });
-    return recommendStep.next(this.proveTarget(cleanUp));
+    return recommendStep.next(this.proveTarget(this.rampTest(cleanUp)));
   }
 
   /**
@@ -557,6 +557,117 @@ export class OptimizationWorkflow extends Construct {
     return new sfn.Choice(this, OptimizationStates.proveTarget)
       .when(sfn.Condition.isPresent(request), planLoad)
       .otherwise(next);
+  }
+
+  /**
+   * "Ramp test?": when "Recommend" asked for a ramp (`summary.rampRequest`: a target, the policy
+   * and `rampTest.enabled`, handlers/serving/ramp-test.ts), the candidate that serves the target is
+   * deployed again at the policy's minimum (`<winner>-ramp`), the report's two scaling requests
+   * are applied to it ("Apply ramp scaling policy", which also sets the workers' shared start), and
+   * the workers run one open-model ramp from what the minimum carries at the policy's target to the
+   * peak ("Plan ramp load" puts it in the plan). A ramp longer than one worker invocation runs in
+   * segments, as any load test: "Aggregate ramp load test" merges them and gives the next.
+   * "Record ramp" judges the timeline against the instance counts and rewrites the report. The
+   * scaling is deregistered and the endpoint deleted on every path: after the verdict, and before
+   * "Record failed ramp" when a step failed. An endpoint whose deregistration or deletion still
+   * fails is left to "Clean up run resources", which finds it by the run's name prefix and tag and
+   * deregisters its variant before deleting it. Then `next`, whatever the ramp came to.
+   */
+  private rampTest(next: sfn.IChainable): sfn.Choice {
+    const request = '$.summary.rampRequest';
+    const planLoad = new sfn.Pass(this, 'Plan ramp load', {
+      inputPath: `${request}.loadPlan`,
+      resultPath: '$.plan.loadPlan',
+    });
+    const select = new sfn.Pass(this, 'Select ramp candidate', {
+      inputPath: `${request}.candidate`,
+      resultPath: '$.candidate',
+    });
+    // No quota Retry, as the proof's: the run's other endpoints are gone (a kept one stays).
+    const deploy = this.deployTask(OptimizationStates.deployRampEndpoint);
+    const check = this.checkTask(OptimizationStates.checkRampEndpoint);
+    const apply = this.invoke(OptimizationStates.applyRampScaling, this.steps.rampScaling, {
+      payload: { action: 'apply', 'scaling.$': `${request}.scaling`, 'deployment.$': '$.deployment' },
+      resultPath: '$.deployment',
+      timeout: Duration.minutes(2),
+    });
+    const loadTest = this.loadTest(OptimizationStates.runRampLoadWorkers, OptimizationStates.runRampLoadWorker);
+    const aggregate = this.invoke(OptimizationStates.aggregateRamp, this.steps.aggregateLoadTest, {
+      payload: {
+        'plan.$': '$.plan',
+        'candidateId.$': '$.candidate.id',
+        'workers.$': '$.workers',
+        'deployment.$': '$.deployment',
+      },
+      resultPath: '$.outcome',
+      timeout: Duration.minutes(5),
+    });
+    const nextSegment = new sfn.Pass(this, OptimizationStates.runNextRampSegment, {
+      inputPath: '$.outcome.nextSegment',
+      resultPath: '$.deployment.loadSegment',
+    });
+    const record = this.invoke(OptimizationStates.recordRamp, this.steps.recordRamp, {
+      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary', 'outcome.$': '$.outcome' },
+      resultPath: '$.summary.ramp',
+      timeout: Duration.minutes(5),
+    });
+    const deregister = this.deregisterRampTask(OptimizationStates.deregisterRampScaling);
+    const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteRampEndpoint);
+    // An endpoint whose scaling is still registered is left to "Clean up run resources", which
+    // deregisters before it deletes: SageMaker deregisters on DeleteEndpoint only when the caller
+    // may call DeregisterScalableTarget ("Delete endpoints configured for auto scaling").
+    deregister.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deregisterError' });
+    deleteEndpoint.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+    deregister.next(deleteEndpoint).next(next);
+
+    const recordFailed = this.invoke(OptimizationStates.recordFailedRamp, this.steps.recordRamp, {
+      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary', 'error.$': '$.error' },
+      resultPath: '$.summary.ramp',
+      timeout: Duration.minutes(5),
+    });
+    // The report then keeps the ramp as not tested; the run's result stands.
+    recordFailed.addCatch(next, { errors: ['States.ALL'], resultPath: '$.rampError' });
+    recordFailed.next(next);
+    const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedRampEndpoint);
+    deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+    deleteFailed.next(recordFailed);
+    const deregisterFailed = this.deregisterRampTask(OptimizationStates.deregisterFailedRampScaling);
+    deregisterFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deregisterError' });
+    deregisterFailed.next(deleteFailed);
+    for (const task of [deploy, check, apply, loadTest, aggregate, record]) {
+      task.addCatch(deregisterFailed, { errors: ['States.ALL'], resultPath: '$.error' });
+    }
+
+    const measured = new sfn.Choice(this, 'Ramp load test over?')
+      .when(
+        sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextSegment),
+        nextSegment.next(loadTest),
+      )
+      .otherwise(record);
+    record.next(deregister);
+    const poll = pollLoop(this, {
+      waitName: 'Wait for ramp endpoint',
+      waitSecondsPath: '$.deployment.waitSeconds',
+      check,
+      choiceName: 'Ramp endpoint in service?',
+      exit: {
+        until: sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
+        then: apply.next(loadTest).next(aggregate).next(measured),
+      },
+    });
+    planLoad.next(select).next(deploy).next(poll.wait);
+    return new sfn.Choice(this, OptimizationStates.rampTest)
+      .when(sfn.Condition.isPresent(request), planLoad)
+      .otherwise(next);
+  }
+
+  /** "Deregister ramp scaling" (or the failed ramp's): the ramp endpoint's variant, never registered or not. */
+  private deregisterRampTask(name: string): tasks.LambdaInvoke {
+    return this.invoke(name, this.steps.rampScaling, {
+      payload: { action: 'deregister', 'endpointName.$': '$.candidate.endpointName' },
+      resultPath: sfn.JsonPath.DISCARD,
+      timeout: Duration.minutes(2),
+    });
   }
 
   /**

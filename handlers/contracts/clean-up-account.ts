@@ -42,7 +42,7 @@ export interface CleanUpAccount {
   readonly endpointConfigs: readonly string[];
   readonly models: readonly string[];
   readonly stoppedCompilationJobs: readonly string[];
-  /** Scalable targets deregistered (async endpoints), as `endpoint/<name>/variant/<variant>`. */
+  /** Scalable targets deregistered (async endpoints, a ramp endpoint left registered), as `endpoint/<name>/variant/<variant>`. */
   readonly deregisteredScaling: readonly string[];
   /** Kept on purpose (`keep-recommended`, `keepAfterRun`): endpoint, config and model names. */
   readonly kept: readonly string[];

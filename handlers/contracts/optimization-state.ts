@@ -6,6 +6,7 @@ import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
 import type { ModelPackageRef } from './model-package.js';
 import type { ProofOutcome, ProofRequest, ProvePlan } from '../serving/prove-target.js';
+import type { RampRequest, RampTestPlan, RampVerdict } from '../serving/ramp-test.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
 import type { ExecutionBudgets } from './execution-limits.js';
@@ -42,6 +43,8 @@ export const OPTIMIZATION_STEPS = {
   deleteCandidate: 'delete-candidate',
   recommend: 'recommend',
   recordProof: 'record-proof',
+  rampScaling: 'ramp-scaling',
+  recordRamp: 'record-ramp',
   cleanUp: 'clean-up',
 } as const;
 export type OptimizationStepKey = keyof typeof OPTIMIZATION_STEPS;
@@ -94,6 +97,21 @@ export const OptimizationStates = {
   recordFailedProof: 'Record failed proof',
   correctTheCount: 'Correct the count?',
   planCorrectedProof: 'Plan corrected proof',
+  /** "Ramp test" (handlers/serving/ramp-test.ts): after the proof, before clean-up. */
+  rampTest: 'Ramp test?',
+  deployRampEndpoint: 'Deploy ramp endpoint',
+  checkRampEndpoint: 'Check ramp endpoint',
+  applyRampScaling: 'Apply ramp scaling policy',
+  runRampLoadWorkers: 'Run ramp load workers',
+  runRampLoadWorker: 'Run ramp load worker',
+  aggregateRamp: 'Aggregate ramp load test',
+  runNextRampSegment: 'Run next ramp segment',
+  recordRamp: 'Record ramp',
+  deregisterRampScaling: 'Deregister ramp scaling',
+  deleteRampEndpoint: 'Delete ramp endpoint',
+  deregisterFailedRampScaling: 'Deregister failed ramp scaling',
+  deleteFailedRampEndpoint: 'Delete failed ramp endpoint',
+  recordFailedRamp: 'Record failed ramp',
   cleanUpRunResources: 'Clean up run resources',
   cleanUpAfterFailure: 'Clean up after failure',
   runFailed: 'Run failed',
@@ -314,6 +332,8 @@ export interface RunPlan {
   readonly scaling?: ScalingSettings;
   /** "Prove the target" after "Recommend": only with a target (handlers/serving/prove-target.ts). */
   readonly prove?: ProvePlan;
+  /** "Ramp test" after the proof: only with a target (handlers/serving/ramp-test.ts). */
+  readonly rampTest?: RampTestPlan;
   /**
    * Instance type → the account's endpoint-instance quota, as "Validate and plan" read it; only with
    * a target TPS, whose counts it caps. Absent when the quotas were not read.
@@ -558,6 +578,13 @@ export interface RunSummary {
    * proof" when it ran (or failed).
    */
   readonly proof?: ProofOutcome;
+  /** With a target and the ramp test on: what "Ramp test" deploys, attaches and runs. */
+  readonly rampRequest?: RampRequest;
+  /**
+   * With a target: the ramp's verdict; "Recommend" sets it when the ramp is skipped, "Record ramp"
+   * when it ran (or failed).
+   */
+  readonly ramp?: RampVerdict;
 }
 
 /**
@@ -570,6 +597,19 @@ export interface RecordProofEvent {
   readonly deployment?: Pick<DeploymentState, 'endpointName' | 'variantName' | 'instanceCount'>;
   readonly workers?: readonly WorkerOutcome[];
   /** A Catch's `{ Error, Cause }` when a step of the proof failed. */
+  readonly error?: CaughtError;
+}
+
+/**
+ * "Record ramp" (and "Record failed ramp"): the ramp's aggregated outcome (its merged result and
+ * timeline stored at `resultUri`), or the error that ended it; the report's pointers to update. The
+ * ramp's scaling is deregistered and its endpoint deleted after it (or before, on failure).
+ */
+export interface RecordRampEvent {
+  readonly plan: Pick<RunPlan, 'runId' | 'sla'>;
+  readonly summary: Pick<RunSummary, 'report'> & { readonly rampRequest: RampRequest };
+  readonly outcome?: Pick<CandidateOutcome, 'status' | 'resultUri' | 'measurementProblem'>;
+  /** A Catch's `{ Error, Cause }` when a step of the ramp failed. */
   readonly error?: CaughtError;
 }
 

@@ -4,7 +4,13 @@ import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
 import { streamingSlaIssues } from '../load-test/streaming/stream-sla.js';
-import { availabilitySchema, proveSchema, scalingSchema, servingInputIssues } from './serving-input.js';
+import {
+  availabilitySchema,
+  proveSchema,
+  rampTestSchema,
+  scalingSchema,
+  servingInputIssues,
+} from './serving-input.js';
 import { modelPackageSchema } from './model-package.js';
 import { userTagsSchema } from './tags.js';
 import { RoutingStrategies } from '../ports.js';
@@ -474,6 +480,8 @@ export const runInputSchema = z
     scaling: scalingSchema,
     /** "Prove the target" after "Recommend" (with sla.targetTps): `{ "enabled": false }` skips it. */
     prove: proveSchema,
+    /** "Ramp test" after the proof (with sla.targetTps): `{ "enabled": true }` runs it. */
+    rampTest: rampTestSchema,
     cleanup: z
       .strictObject({ policy: z.enum(CLEANUP_POLICIES).default('delete-all') })
       .default({ policy: 'delete-all' }),

@@ -67,9 +67,42 @@ export const scalingSchema = z
  */
 export const proveSchema = z.strictObject({ enabled: z.boolean().default(true) }).default({ enabled: true });
 
+/**
+ * The ramp's default length on AWS. Target tracking scales out once its alarm has seen the metric
+ * above the target for 3 consecutive one-minute periods (Application Auto Scaling user guide,
+ * "How target tracking scaling works"), and a new SageMaker instance then starts and loads the model
+ * (minutes); 20 minutes leaves room for a scale-out or two to be measured. Local runs set it
+ * shorter (local scaling is time-scaled, decision 51).
+ */
+export const DEFAULT_RAMP_SECONDS = 1200;
+/**
+ * The shortest ramp: one second, for tests and time-scaled local runs. On AWS a scale-out needs its
+ * metric above the target for minutes first, so a short ramp measures the minimum alone (the plan
+ * warns under RAMP_SECONDS_TO_SCALE_ON_AWS).
+ */
+export const MIN_RAMP_SECONDS = 1;
+/** Three one-minute alarm periods and an instance's start: below 10 minutes, no scale-out is likely seen. */
+export const RAMP_SECONDS_TO_SCALE_ON_AWS = 600;
+/** The longest ramp: two hours of the peak's instances is already the run's largest single cost. */
+export const MAX_RAMP_SECONDS = 7200;
+
+/**
+ * Whether "Ramp test" runs after the proof (handlers/serving/ramp-test.ts): the recommended
+ * configuration at the policy's minimum with the policy attached, under an arrival rate rising to
+ * the peak over `seconds`. Off by default (it bills the peak's instances for the ramp); read only
+ * with `sla.targetTps`.
+ */
+export const rampTestSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false),
+    seconds: z.number().min(MIN_RAMP_SECONDS).max(MAX_RAMP_SECONDS).default(DEFAULT_RAMP_SECONDS),
+  })
+  .default({ enabled: false, seconds: DEFAULT_RAMP_SECONDS });
+
 export type AvailabilitySettings = z.output<typeof availabilitySchema>;
 export type ScalingSettings = z.output<typeof scalingSchema>;
 export type ProveSettings = z.output<typeof proveSchema>;
+export type RampTestSettings = z.output<typeof rampTestSchema>;
 
 export interface ServingInputIssue {
   readonly path: PropertyKey[];
@@ -82,6 +115,7 @@ export function servingInputIssues(input: {
   readonly objective?: string | undefined;
   readonly sla: { readonly targetTps?: number | undefined };
   readonly scaling: ScalingSettings;
+  readonly rampTest?: RampTestSettings;
 }): ServingInputIssue[] {
   const target = input.sla.targetTps;
   const issues: ServingInputIssue[] = [];
@@ -104,6 +138,13 @@ export function servingInputIssues(input: {
       path: ['scaling', 'peakTps'],
       message: `at least sla.targetTps (${target}): the peak is the highest rate the endpoint scales out to`,
       given: peak,
+    });
+  }
+  if (input.rampTest?.enabled === true && target === undefined) {
+    issues.push({
+      path: ['rampTest', 'enabled'],
+      message: 'no ramp test without sla.targetTps: the ramp tests the policy sized for the target; set both',
+      given: true,
     });
   }
   return issues;

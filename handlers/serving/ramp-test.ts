@@ -25,15 +25,6 @@ export type RampStatus = (typeof RAMP_STATUSES)[number];
  */
 export const RAMP_ID_SUFFIX = '-ramp';
 
-/**
- * The ramp's default length on AWS. Target tracking scales out once its alarm has seen the metric
- * above the target for 3 consecutive one-minute periods (Application Auto Scaling user guide,
- * "How target tracking scaling works"), and a new SageMaker instance then starts and loads the model
- * (minutes); 20 minutes leaves room for a scale-out or two to be measured. Local runs set it
- * shorter (local scaling is time-scaled, decision 51).
- */
-export const DEFAULT_RAMP_SECONDS = 1200;
-
 /** The plan's ramp settings (`rampTest`), as "Validate and plan" wrote them with a target. */
 export interface RampTestPlan {
   readonly enabled: boolean;

@@ -7,6 +7,7 @@ import {
 } from '../contracts/serving-input.js';
 import type { RoutingStrategy } from '../ports.js';
 import { proofDecision, type ServeTargetProof } from './prove-target.js';
+import { rampDecision, type RampTestPlan, type ServeTargetRamp } from './ramp-test.js';
 import { type ScalingPolicy, scalingPolicyFor } from './scaling-policy.js';
 import { type CandidateAtTarget, candidateAtTarget } from './target-sizing.js';
 
@@ -42,6 +43,11 @@ export interface ServeTarget {
    * set by "Record proof" when it ran; absent while it has yet to run.
    */
   readonly proof?: ServeTargetProof;
+  /**
+   * The ramp test of the policy (ramp-test.ts): `skipped` from "Recommend" when it does not run,
+   * set by "Record ramp" when it ran (or failed); absent while it has yet to run.
+   */
+  readonly ramp?: ServeTargetRamp;
   /** Availability, saturation, locality and choice caveats, each one sentence. */
   readonly warnings: readonly string[];
 }
@@ -50,7 +56,7 @@ export interface ServeTargetInput {
   readonly plan: Pick<
     RunPlan,
     'runId' | 'loadPlan' | 'prove' | 'sla' | 'availability' | 'scaling' | 'cleanupPolicy' | 'instanceQuotas'
-  >;
+  > & { readonly rampTest?: RampTestPlan };
   /** Candidates that met the SLA, best first under the run's objective. */
   readonly ranked: readonly {
     readonly candidate: PlannedCandidate;
@@ -106,10 +112,12 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
   if (chosen === undefined) {
     const reasons = input.ranked.map((r) => `${r.candidate.id}: ${r.atTarget?.note ?? 'not sized'}`);
     const proof = skippedProof(input.plan, undefined, targetTps);
+    const ramp = skippedRamp(input.plan, undefined);
     return {
       ...base,
       provenNote: `nothing to prove: ${reasons.join('; ')}`,
       ...(proof === undefined ? {} : { proof }),
+      ...(ramp === undefined ? {} : { ramp }),
       warnings,
     };
   }
@@ -148,6 +156,7 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
           ...(quota === undefined ? {} : { instanceQuota: quota }),
         });
   const proof = skippedProof(plan, { candidate, instances: atTarget?.instances }, targetTps);
+  const ramp = skippedRamp(plan, { candidate, policy, perInstanceTps, headroom });
   return {
     ...base,
     candidateId: candidate.id,
@@ -158,8 +167,19 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
     ...(policy === undefined ? {} : { policy, endpointNote: endpointNote(candidate, plan.cleanupPolicy) }),
     provenNote,
     ...(proof === undefined ? {} : { proof }),
+    ...(ramp === undefined ? {} : { ramp }),
     warnings,
   };
+}
+
+/** The section's ramp when "Ramp test" will not run; undefined when it will. */
+function skippedRamp(
+  plan: ServeTargetInput['plan'],
+  chosen: Parameters<typeof rampDecision>[1],
+): ServeTargetRamp | undefined {
+  const decision = rampDecision(plan, chosen);
+  if ('request' in decision) return undefined;
+  return { status: 'skipped', note: `not tested: the ramp was skipped: ${decision.skipped}` };
 }
 
 /** The section's proof when "Prove the target" will not run; undefined when it will. */

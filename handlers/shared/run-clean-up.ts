@@ -31,8 +31,9 @@ export interface CleanUpDeps {
   /** Stops the run's compilation jobs; the async workflow compiles nothing and passes none. */
   readonly compiler?: ModelCompiler;
   /**
-   * Deregisters an endpoint's autoscaling before it is deleted (async endpoints scale to zero).
-   * Optimization candidates are never autoscaled and pass none.
+   * Deregisters an endpoint's autoscaling before it is deleted (async endpoints scale to zero; the
+   * optimization's ramp endpoint carries the recommended policy). A variant never registered is
+   * not an error, so every endpoint goes through it.
    */
   readonly scaling?: ScalingRegistry;
   readonly logger: Logger;

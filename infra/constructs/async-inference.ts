@@ -351,7 +351,7 @@ export class AsyncInference extends Construct {
       checkAsyncEndpoint: {
         grant: (fn) => {
           sagemaker.allowDescribeAnyEndpoint(fn);
-          sagemaker.allowAsyncScaling(fn);
+          sagemaker.allowApplyScaling(fn);
         },
       },
       loadBatch: { lambda: { readsArtifacts: [ArtifactPrefix.runs] } },
@@ -383,7 +383,7 @@ export class AsyncInference extends Construct {
           timeout: Duration.minutes(5),
         },
         grant: (fn) => {
-          sagemaker.allowObserveAsync(fn);
+          sagemaker.allowReadScalingActivities(fn);
         },
       },
       cleanUpAsyncRun: {

@@ -229,10 +229,35 @@ function optimizationStepSettings(
         );
       },
     },
+    rampScaling: {
+      grant: (fn) => {
+        // The report's RegisterScalableTarget and PutScalingPolicy on the ramp endpoint's variant,
+        // and DeregisterScalableTarget on every path after it.
+        const grants = new SageMakerGrants(stack);
+        grants.allowApplyScaling(fn);
+        grants.allowDeregisterScaling(fn);
+      },
+    },
+    recordRamp: {
+      lambda: {
+        // The ramp's merged result and the report it rewrites; nothing else.
+        readsArtifacts: [ArtifactPrefix.runs],
+        writesArtifacts: [ArtifactPrefix.runs],
+        memorySize: 1024,
+        timeout: Duration.minutes(5),
+      },
+      grant: (fn) => {
+        // The ramp endpoint's instance counts, from its scaling activities.
+        new SageMakerGrants(stack).allowReadScalingActivities(fn);
+      },
+    },
     cleanUp: {
       lambda: { timeout: Duration.minutes(10) },
       grant: (fn) => {
-        new SageMakerGrants(stack).allowCleanUp(fn);
+        const grants = new SageMakerGrants(stack);
+        grants.allowCleanUp(fn);
+        // The ramp endpoint's scaling, when "Deregister ramp scaling" could not remove it.
+        grants.allowDeregisterScaling(fn);
       },
     },
   };

@@ -127,12 +127,13 @@ export class SageMakerGrants {
   }
 
   /**
-   * Autoscaling of an async endpoint the run deployed: the scalable target, its two policies and
-   * the step-scaling alarm on HasBacklogWithoutCapacity (named after the `mso-` endpoint).
+   * Autoscaling of an endpoint the run deployed: the scalable target and its policies (an async
+   * endpoint's two, with the step-scaling alarm on HasBacklogWithoutCapacity named after the `mso-`
+   * endpoint; the ramp endpoint's target tracking on InvocationsPerInstance).
    * RegisterScalableTarget creates Application Auto Scaling's service-linked role for SageMaker
    * the first time (Application Auto Scaling user guide, "Service-linked roles").
    */
-  allowAsyncScaling(fn: ProjectFunction): void {
+  allowApplyScaling(fn: ProjectFunction): void {
     const scalableTargets = this.scalableTargets();
     fn.addToRolePolicy(
       new PolicyStatement({
@@ -212,11 +213,12 @@ export class SageMakerGrants {
   }
 
   /**
-   * What the async summary reads: scaling activities and the endpoint's queue metrics. Neither
+   * What the async summary and "Record ramp" read: scaling activities and the endpoint's metrics
+   * (the async queue's; the ramp's instance counts come from the activities). Neither
    * DescribeScalingActivities nor GetMetricData supports resource-level permissions (Service
    * Authorization Reference).
    */
-  allowObserveAsync(fn: ProjectFunction): void {
+  allowReadScalingActivities(fn: ProjectFunction): void {
     fn.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,

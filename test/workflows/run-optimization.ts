@@ -10,7 +10,12 @@ import {
   type RunnerEvent,
   type RunResult,
 } from '../../local/runner/index.js';
-import { createStepHandlers, type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
+import {
+  createStepHandlers,
+  type StepDependencies,
+  type StepHandler,
+  stepTaskResolver,
+} from '../../local/step-handlers.js';
 import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { type FakeSageMaker, stubTransports, type StubEndpointBehaviour } from '../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
@@ -78,6 +83,8 @@ export async function runOptimization(options: {
   readonly metrics?: EndpointMetricsReader;
   /** How the proof's requests spread over its instances. @default none */
   readonly invocations?: InvocationsPerInstanceReader;
+  /** The ramp test's Application Auto Scaling (test/support/fake-realtime-scaling.ts). @default none */
+  readonly realtimeScaling?: StepDependencies['realtimeScaling'];
   /** Every Retry's wait, in place of the definition's (jitter included). @default 1 */
   readonly retryIntervalOverrideMs?: number;
   /** The schedule of one load worker invocation, to run a short load test in segments. @default as on AWS */
@@ -99,6 +106,7 @@ export async function runOptimization(options: {
     loadStartDelaySeconds: 0,
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
+    ...(options.realtimeScaling === undefined ? {} : { realtimeScaling: options.realtimeScaling }),
     ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),
   });
   const handlers = { ...real, ...options.wrap?.(real), ...options.override };

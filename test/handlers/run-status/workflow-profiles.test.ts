@@ -41,6 +41,8 @@ function synthesizedStates(): Record<'optimization' | 'async', Map<string, State
       deleteCandidate: fn('delete-candidate'),
       recommend: fn('recommend'),
       recordProof: fn('record-proof'),
+      rampScaling: fn('ramp-scaling'),
+      recordRamp: fn('record-ramp'),
       cleanUp: fn('clean-up'),
     },
   });
