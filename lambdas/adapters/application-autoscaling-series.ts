@@ -57,8 +57,8 @@ interface ActivityEvent {
  * Each activity sets a desired count (`toInstanceCount`, read from its description; an activity
  * without one is skipped, not guessed). A successful scale-out launches the added instances at its
  * start (billed, not serving: `starting`) and has them in service at its end; a successful
- * scale-in counts the removed instances as billed until its end (conservative: SageMaker's update
- * ends when they are gone). A running activity (Pending, InProgress) adds only its starting
+ * scale-in counts the removed instances as billed until its end (conservative: the activity does not
+ * say when each one stopped). A running activity (Pending, InProgress) adds only its starting
  * instances; Failed, Unfulfilled and Overridden ones change nothing. Activities are ordered by
  * their times, so the input's order does not matter and overlapping ones add up.
  */
@@ -66,12 +66,28 @@ export function seriesFromActivities(
   activities: readonly ScalingActivity[],
   window: SeriesWindow,
 ): InstanceCountPoint[] {
+  assertValidWindow(window);
   const points = pointsOf(eventsOf(activities), window.initialInService);
   const atFrom = points.findLast((point) => point.atEpochMs <= window.fromEpochMs);
   const inWindow = points.filter(
     (point) => point.atEpochMs > window.fromEpochMs && point.atEpochMs <= window.toEpochMs,
   );
   return atFrom === undefined ? inWindow : [{ ...atFrom, atEpochMs: window.fromEpochMs }, ...inWindow];
+}
+
+function assertValidWindow(window: SeriesWindow): void {
+  const problems: string[] = [];
+  if (!Number.isFinite(window.fromEpochMs) || !(window.toEpochMs >= window.fromEpochMs)) {
+    problems.push(
+      `fromEpochMs ${window.fromEpochMs} and toEpochMs ${window.toEpochMs}: expected finite epoch milliseconds, ` +
+        'toEpochMs at or after fromEpochMs',
+    );
+  }
+  const initial = window.initialInService;
+  if (initial !== undefined && !(Number.isInteger(initial) && initial >= 0)) {
+    problems.push(`initialInService: got ${initial}, expected a whole number ≥ 0 (the policy's minimum)`);
+  }
+  if (problems.length > 0) throw new RangeError(`Instance series window: ${problems.join('; ')}`);
 }
 
 function eventsOf(activities: readonly ScalingActivity[]): ActivityEvent[] {

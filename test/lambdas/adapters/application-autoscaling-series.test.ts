@@ -447,4 +447,18 @@ describe('seriesFromActivities', () => {
       { atEpochMs: T0 + 2 * MINUTE, inService: 2, starting: 1 },
     ]);
   });
+
+  it('refuses a window that ends before it starts, or a starting count that is not a whole number', () => {
+    // Act
+    const reading = (): unknown =>
+      seriesFromActivities([], { fromEpochMs: TO, toEpochMs: FROM, initialInService: 1.5 });
+
+    // Assert
+    expect(reading).toThrow(
+      new RangeError(
+        `Instance series window: fromEpochMs ${TO} and toEpochMs ${FROM}: expected finite epoch milliseconds, ` +
+          "toEpochMs at or after fromEpochMs; initialInService: got 1.5, expected a whole number ≥ 0 (the policy's minimum)",
+      ),
+    );
+  });
 });
