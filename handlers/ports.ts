@@ -254,7 +254,8 @@ export type RealtimeScalingRequests = Pick<ScalingPolicy, 'registerScalableTarge
  * A real-time endpoint's instances over a time window, for the ramp's arithmetic
  * (serving/ramp.ts `rampOutcome`): the last point at or before `fromEpochMs`, then every change up
  * to `toEpochMs`, oldest first; empty for an endpoint never seen. Locally the front's own series
- * (kept after the endpoint is deleted); on AWS it will come from DescribeScalingActivities.
+ * (kept after the endpoint is deleted); on AWS the variant's scaling activities
+ * (lambdas/adapters/application-autoscaling-series.ts), which need the count before the first one.
  */
 export interface EndpointInstanceSeriesReader {
   instanceSeries(
