@@ -262,6 +262,8 @@ export interface EndpointInstanceSeriesReader {
     endpointName: string,
     fromEpochMs: number,
     toEpochMs: number,
+    /** The count the endpoint was deployed with, for readers that cannot see it (AWS activities). */
+    options?: { readonly initialInService?: number },
   ): Promise<readonly InstanceCountPoint[]>;
 }
 

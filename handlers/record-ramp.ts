@@ -119,7 +119,9 @@ async function instancesOver(
 ): Promise<{ readonly points: readonly InstanceCountPoint[]; readonly note: string }> {
   const initial: InstanceCountPoint = { atEpochMs: window.fromEpochMs, inService: window.minInstances };
   try {
-    const read = await deps.series.instanceSeries(endpointName, window.fromEpochMs, window.toEpochMs);
+    const read = await deps.series.instanceSeries(endpointName, window.fromEpochMs, window.toEpochMs, {
+      initialInService: window.minInstances,
+    });
     const first = read[0];
     const points = first === undefined || first.atEpochMs > window.fromEpochMs ? [initial, ...read] : read;
     return { points, note: `instances ${deps.seriesSource}` };
