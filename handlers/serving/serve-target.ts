@@ -7,6 +7,7 @@ import {
 } from '../contracts/serving-input.js';
 import type { RoutingStrategy } from '../ports.js';
 import { proofDecision, type ServeTargetProof } from './prove-target.js';
+import type { ServeTargetRamp } from './ramp-test.js';
 import { type ScalingPolicy, scalingPolicyFor } from './scaling-policy.js';
 import { type CandidateAtTarget, candidateAtTarget } from './target-sizing.js';
 
@@ -42,6 +43,7 @@ export interface ServeTarget {
    * set by "Record proof" when it ran; absent while it has yet to run.
    */
   readonly proof?: ServeTargetProof;
+  readonly ramp?: ServeTargetRamp;
   /** Availability, saturation, locality and choice caveats, each one sentence. */
   readonly warnings: readonly string[];
 }
