@@ -1,6 +1,6 @@
 /**
- * `npm run check:reports`: renders the report of a sweep and of a 20-candidate run from the test
- * fixtures, opens each report.html in headless Chromium and checks what a reader sees there: every
+ * `npm run check:reports`: renders the report of a sweep, of a 20-candidate run and of a serve
+ * target whose ramp test broke the SLA from the test fixtures, opens each report.html in headless Chromium and checks what a reader sees there: every
  * chart drawn with its title, no legend of more than MAX_LEGEND_ENTRIES entries, no chart wider
  * than the page, no two texts of a chart on top of each other, the sweep's heatmap with its
  * recommended cell. Screenshots of the page and of each chart go to bench/out/report-render/ to be
@@ -20,7 +20,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderHtmlReport } from '../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../handlers/report/render-markdown.js';
 import type { Report } from '../handlers/report/report.js';
+import { RAMP_CHART_TITLE } from '../handlers/report/ramp-chart.js';
 import { heatmapTitle, RECOMMENDED_MARK } from '../handlers/report/sweep-chart.js';
+import { rampReport } from '../test/handlers/report/support/ramp-reports.js';
 import { sweepReport, twentyCandidateReport } from '../test/handlers/report/support/sweep-reports.js';
 
 const OUT = fileURLToPath(new URL('./out/report-render/', import.meta.url));
@@ -153,7 +155,10 @@ const MEASURE_PAGE = `(() => {
     return { x: rect.x + window.scrollX, y: rect.y + window.scrollY, width: rect.width, height: rect.height };
   };
   const charts = [...document.querySelectorAll('figure svg')].map((svg) => {
-    const texts = [...svg.querySelectorAll('text')].filter((text) => (text.textContent ?? '').trim() !== '');
+    // Vega keeps an axis label it hides for overlapping its neighbour (labelOverlap) with opacity 0.
+    const texts = [...svg.querySelectorAll('text')].filter(
+      (text) => (text.textContent ?? '').trim() !== '' && text.getAttribute('opacity') !== '0',
+    );
     const boxes = texts.map((text) => ({ text: text.textContent ?? '', rect: text.getBoundingClientRect() }));
     const overlaps = [];
     boxes.forEach((a, i) => {
@@ -206,6 +211,7 @@ function checks(testCase: Case, page: PageLayout): string[] {
   const titles = [
     ...CHART_TITLES,
     ...(testCase.report.sweep === undefined ? [] : [heatmapTitle(testCase.report.sweep)]),
+    ...(testCase.report.serveTarget?.ramp?.outcome === undefined ? [] : [RAMP_CHART_TITLE]),
   ];
   for (const title of titles) {
     if (!page.charts.some((chart) => chart.title === title)) failures.push(`no chart titled "${title}"`);
@@ -342,6 +348,7 @@ try {
   for (const testCase of [
     { name: 'sweep', report: sweepReport() },
     { name: 'twenty-candidates', report: twentyCandidateReport() },
+    { name: 'ramp', report: rampReport() },
   ]) {
     failures = [...failures, ...(await checkCase(cdp, testCase))];
   }

@@ -55,11 +55,11 @@ async function rampOf(event: RecordRampEvent, request: RampRequest, deps: Record
   };
   const what = `${request.minInstances}–${request.maxInstances} × ${request.candidate.instanceType ?? request.candidate.id}`;
   if (event.error !== undefined || event.outcome === undefined) {
-    return { ...base, status: 'failed', note: `not tested: the ramp of ${what} failed: ${failureReasonOf(event.error)}` };
+    return { ...base, status: 'failed', note: `the ramp of ${what} failed: ${failureReasonOf(event.error)}` };
   }
   const measured = await measuredRamp(event.outcome, deps);
   if (typeof measured === 'string') {
-    return { ...base, status: 'failed', note: `not tested: ${measured}` };
+    return { ...base, status: 'failed', note: measured };
   }
   const { result, timeline } = measured;
   const rampStartEpochMs = result.startEpochMs + request.loadPlan.warmupSeconds * 1000;

@@ -104,7 +104,7 @@ function repeatBars(report: Report) {
  * Local figures say so on the chart itself, which may be copied out of the report alone; so does a
  * chart that draws only the best few candidates.
  */
-function subtitle(report: Report, text: string, charted = false): string | string[] {
+export function subtitle(report: Report, text: string, charted = false): string | string[] {
   const line = report.measuredLocally ? `${text} (measured locally)` : text;
   const note = charted ? chartedNote(report, chartedCandidates(report)) : undefined;
   return note === undefined ? line : [line, note];
@@ -298,7 +298,7 @@ export function streamChartSpec(report: Report): ChartSpec | undefined {
 }
 
 /** The text layer that names a horizontal rule (an SLA bound, a target) at the chart's left edge. */
-function ruleLabelLayer(values: readonly Record<string, unknown>[], yField: string) {
+export function ruleLabelLayer(values: readonly Record<string, unknown>[], yField: string) {
   return {
     data: { values },
     mark: {

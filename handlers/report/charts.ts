@@ -10,6 +10,7 @@ import {
   streamChartSpec,
   throughputChartSpec,
 } from './charts-specs.js';
+import { rampChartSpec } from './ramp-chart.js';
 import type { Report } from './report.js';
 import { sweepHeatmapSpec } from './sweep-chart.js';
 
@@ -22,6 +23,8 @@ export interface ReportCharts {
   readonly sweep?: string;
   /** Time to first token and inter-token latency vs load, when steps streamed. */
   readonly stream?: string;
+  /** The ramp test's time series, when report.json has a measured ramp (`serveTarget.ramp`). */
+  readonly ramp?: string;
 }
 
 function escapeXml(text: string): string {
@@ -58,17 +61,19 @@ async function renderChart(chart: ChartSpec): Promise<string> {
 }
 
 /**
- * Latency percentiles vs load, TPS vs load, cost per 1M and a sweep's heatmap, one SVG each; never
- * fetches anything.
+ * Latency percentiles vs load, TPS vs load, cost per 1M, a sweep's heatmap and a ramp's time
+ * series, one SVG each; never fetches anything.
  */
 export async function renderReportCharts(report: Report): Promise<ReportCharts> {
   const streamSpec = streamChartSpec(report);
-  const [latency, throughput, costPer1M, sweep, stream] = await Promise.all([
+  const rampSpec = rampChartSpec(report);
+  const [latency, throughput, costPer1M, sweep, stream, ramp] = await Promise.all([
     renderChart(latencyChartSpec(report)),
     renderChart(throughputChartSpec(report)),
     renderChart(costChartSpec(report)),
     report.sweep === undefined ? undefined : toSvg(sweepHeatmapSpec(report.sweep, report.measuredLocally)),
     streamSpec === undefined ? undefined : renderChart(streamSpec),
+    rampSpec === undefined ? undefined : renderChart(rampSpec),
   ]);
   return {
     latency,
@@ -76,5 +81,6 @@ export async function renderReportCharts(report: Report): Promise<ReportCharts> 
     costPer1M,
     ...(sweep === undefined ? {} : { sweep }),
     ...(stream === undefined ? {} : { stream }),
+    ...(ramp === undefined ? {} : { ramp }),
   };
 }

@@ -9,7 +9,7 @@ import type { Report } from './report.js';
  * ones and a table of the others, so no measured candidate drops out of sight.
  */
 
-function figure(svg: string, caption: string, escapeHtml: (text: string) => string): string {
+export function figure(svg: string, caption: string, escapeHtml: (text: string) => string): string {
   return `<figure>${svg}<figcaption class="meta">${escapeHtml(caption)}</figcaption></figure>`;
 }
 

@@ -183,7 +183,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     `<h1>Optimization report: ${escapeHtml(title)}</h1>`,
     `<p class="meta">Run <code>${escapeHtml(report.runId)}</code>, generated ${escapeHtml(report.generatedAt)}</p>`,
     report.measuredLocally ? `<p class="banner">${escapeHtml(MEASURED_LOCALLY_NOTICE)}</p>` : '',
-    serveTargetHtml(report, escapeHtml),
+    serveTargetHtml(report, escapeHtml, charts.ramp),
     '<h2>Outcome</h2>',
     `<p class="outcome ${report.outcome}"><strong>${escapeHtml(report.outcomeText)}</strong> (outcome <code>${escapeHtml(report.outcome)}</code>)</p>`,
     `<ul class="outcomes">${candidateOutcomeLines(report)

@@ -2,7 +2,9 @@ import { RoutingStrategies } from '../ports.js';
 import { instanceSpreadText } from '../serving/instance-spread.js';
 import type { ServeTargetProof } from '../serving/prove-target.js';
 import type { ServeTarget } from '../serving/serve-target.js';
+import { figure } from './render-charts.js';
 import { escapeMarkdown } from './render-markdown.js';
+import { RAMP_HEADING, rampText } from './render-ramp.js';
 import type { Report } from './report.js';
 
 /**
@@ -127,6 +129,19 @@ function policyIntro(st: ServeTarget): string | undefined {
   );
 }
 
+/** The ramp test's part of report.md: its heading, verdict and figures; nothing without a ramp. */
+function rampMarkdown(st: ServeTarget): string[] {
+  if (st.ramp === undefined) return [];
+  const { status, facts } = rampText(st.ramp);
+  return [
+    `### ${RAMP_HEADING}`,
+    '',
+    escapeMarkdown(status),
+    '',
+    ...(facts.length === 0 ? [] : [...facts.map((fact) => `- ${escapeMarkdown(fact)}`), '']),
+  ];
+}
+
 /** report.md's section, or nothing when the run names no target. */
 export function serveTargetMarkdown(report: Report): string[] {
   const st = report.serveTarget;
@@ -139,6 +154,7 @@ export function serveTargetMarkdown(report: Report): string[] {
     '',
     ...serveTargetFacts(st).map((fact) => `- ${escapeMarkdown(fact)}`),
     '',
+    ...rampMarkdown(st),
     ...(intro === undefined ? [] : ['### Autoscaling policy', '', escapeMarkdown(intro), '']),
     // Fenced blocks hold JSON and code the project wrote from names it checked: no fence inside.
     ...policyBlocks(st).flatMap(({ title, language, code }) => [
@@ -152,11 +168,35 @@ export function serveTargetMarkdown(report: Report): string[] {
   ];
 }
 
+/** The ramp test's part of report.html: report.md's sentences and the ramp's chart, when drawn. */
+function rampHtml(st: ServeTarget, escapeHtml: (text: string) => string, chart: string | undefined): string {
+  if (st.ramp === undefined) return '';
+  const { status, facts } = rampText(st.ramp);
+  return [
+    `<h3>${escapeHtml(RAMP_HEADING)}</h3>`,
+    `<p>${escapeHtml(status)}</p>`,
+    facts.length === 0 ? '' : `<ul>${facts.map((fact) => `<li>${escapeHtml(fact)}</li>`).join('')}</ul>`,
+    chart === undefined
+      ? ''
+      : figure(
+          chart,
+          'The ramp over time, per time bucket of the measurement window (figures merged over the workers): offered and served requests/s, p95 and p99 of successful requests, and the instances in service.',
+          escapeHtml,
+        ),
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
+}
+
 /**
  * report.html's section, or nothing when the run names no target. `escapeHtml` is render-html's,
- * passed in so that the two modules do not import each other.
+ * passed in so that the two modules do not import each other; `rampChart` is the ramp's SVG.
  */
-export function serveTargetHtml(report: Report, escapeHtml: (text: string) => string): string {
+export function serveTargetHtml(
+  report: Report,
+  escapeHtml: (text: string) => string,
+  rampChart?: string,
+): string {
   const st = report.serveTarget;
   if (st === undefined) return '';
   const intro = policyIntro(st);
@@ -166,6 +206,7 @@ export function serveTargetHtml(report: Report, escapeHtml: (text: string) => st
     `<ul>${serveTargetFacts(st)
       .map((fact) => `<li>${escapeHtml(fact)}</li>`)
       .join('')}</ul>`,
+    rampHtml(st, escapeHtml, rampChart),
     intro === undefined ? '' : `<h3>Autoscaling policy</h3><p>${escapeHtml(intro)}</p>`,
     ...policyBlocks(st).map(
       ({ title, code }) => `<p>${escapeHtml(title)}:</p><pre><code>${escapeHtml(code)}</code></pre>`,

@@ -179,7 +179,7 @@ function skippedRamp(
 ): ServeTargetRamp | undefined {
   const decision = rampDecision(plan, chosen);
   if ('request' in decision) return undefined;
-  return { status: 'skipped', note: `not tested: the ramp was skipped: ${decision.skipped}` };
+  return { status: 'skipped', note: decision.skipped };
 }
 
 /** The section's proof when "Prove the target" will not run; undefined when it will. */

@@ -2,6 +2,7 @@
 import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
 import { compiledComparisonText } from '../../handlers/report/compiled-comparison.js';
 import { baselineDetailLines } from '../../handlers/report/render-baseline.js';
+import { rampSummaryLine } from '../../handlers/report/render-ramp.js';
 import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
 import { highNoiseWarning } from '../../handlers/report/noise.js';
@@ -47,7 +48,7 @@ export function formatSummary(input: SummaryInput): string {
     report.recommendation === null
       ? `No recommendation: ${report.noRecommendationReason ?? 'no candidate met the SLA'}`
       : `Recommendation: ${report.recommendation.candidateId} — ${report.recommendation.why}`,
-    ...[serveTargetSummaryLine(report)].filter((line) => line !== undefined),
+    ...[serveTargetSummaryLine(report), rampSummaryLine(report)].filter((line) => line !== undefined),
     ...baselineSummaryLines(report),
     `Measured locally on this machine (${input.availableCpus} cores) standing in for the instance types; server = workers × ONNX Runtime threads${rows.some((row) => row[3]?.endsWith('*')) ? ', * = the instance has more vCPUs than this machine has cores' : ''}. Prices are the instances' list prices.`,
     '',

@@ -213,7 +213,7 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
     const output = succeeded(run.result);
     expect(output.ramp).toEqual({
       status: 'failed',
-      note: 'not tested: the ramp of 2–5 × ml.c5.xlarge failed: WorkerCrashed: worker lost mid-ramp',
+      note: 'the ramp of 2–5 × ml.c5.xlarge failed: WorkerCrashed: worker lost mid-ramp',
     });
     expect(run.statesEntered).toEqual(
       expect.arrayContaining(['Deregister failed ramp scaling', 'Delete failed ramp endpoint', 'Record failed ramp']),
@@ -281,7 +281,7 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
     const output = succeeded(run.result);
     expect(output.ramp).toEqual({
       status: 'skipped',
-      note: 'not tested: the ramp was skipped: off (rampTest.enabled is not true)',
+      note: 'off (rampTest.enabled is not true)',
     });
     expect(run.statesEntered).toContain('Ramp test?');
     expect(run.statesEntered).not.toContain('Plan ramp load');

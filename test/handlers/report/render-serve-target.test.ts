@@ -5,6 +5,7 @@ import { serveTargetSummaryLine } from '../../../handlers/report/render-serve-ta
 import type { Report } from '../../../handlers/report/report.js';
 import type { PlannedCandidate } from '../../../handlers/contracts/optimization-state.js';
 import type { ServeTargetProof } from '../../../handlers/serving/prove-target.js';
+import { heldRamp, notHeldRamp, serveTargetReport, withRamp } from './support/ramp-reports.js';
 import { plannedCandidate, reportFrom, SAMPLE_SLA } from './support/sample-report.js';
 
 function targetReport(targetTps: number | undefined, extra: Partial<PlannedCandidate> = {}) {
@@ -257,3 +258,139 @@ function withProof(
     },
   };
 }
+
+describe('the ramp test in the "Serve X TPS" section', () => {
+  /** report.md's lines from "### Ramp test" up to the next heading. */
+  function rampPart(report: Report): string[] {
+    const lines = renderMarkdownReport(report).split('\n');
+    const start = lines.indexOf('### Ramp test');
+    if (start === -1) throw new Error('no "### Ramp test" in report.md');
+    const end = lines.findIndex((line, index) => index > start && line.startsWith('#'));
+    return lines.slice(start, end);
+  }
+
+  it('comes after the proof and before the autoscaling policy in report.md', () => {
+    // Prepare
+    const report = withRamp(serveTargetReport(), heldRamp());
+
+    // Act
+    const lines = renderMarkdownReport(report).split('\n');
+
+    // Assert
+    const proof = lines.findIndex((line) => line.startsWith('- Not proven:'));
+    expect(proof).toBeGreaterThan(-1);
+    expect(lines.indexOf('### Ramp test')).toBeGreaterThan(proof);
+    expect(lines.indexOf('### Ramp test')).toBeLessThan(lines.indexOf('### Autoscaling policy'));
+  });
+
+  it('says the ramp held, with the ramp, its scale-outs, cost and where the instances came from', () => {
+    // Prepare
+    const report = withRamp(serveTargetReport(), heldRamp());
+
+    // Act
+    const part = rampPart(report);
+
+    // Assert
+    expect(part).toEqual([
+      '### Ramp test',
+      '',
+      'Held: the SLA held from 140 to 600 TPS over 600 s.',
+      '',
+      '- Ramp: 140 → 600 TPS over 600 s on 2–9 × ml.c5.large (candidate large); the policy’s target 4200 invocations per instance per minute.',
+      '- SLA: held in all 10 buckets.',
+      '- Scale-out: 2 → 4 instances in service at 200 s, 200 s after the rate per instance passed the policy’s target (at 0 s).',
+      '- Scale-out: 4 → 7 instances in service at 400 s, 160 s after the rate per instance passed the policy’s target (at 240 s).',
+      '- Scale-out: 7 → 9 instances in service at 540 s, 60 s after the rate per instance passed the policy’s target (at 480 s).',
+      '- Cost: $0.0890 for 3140 instance-seconds (in service and starting).',
+      '- Instances: counted by the local routing front.',
+      '',
+    ]);
+  });
+
+  it('gives the minutes the SLA broke and the headroom that would have held when the ramp did not hold', () => {
+    // Prepare
+    const report = withRamp(serveTargetReport(), notHeldRamp());
+
+    // Act
+    const part = rampPart(report);
+
+    // Assert
+    expect(part.slice(2, 6)).toEqual([
+      'Not held: the SLA broke for 4 min of the 10 min ramp.',
+      '',
+      '- Ramp: 140 → 600 TPS over 600 s on 2–9 × ml.c5.large (candidate large); the policy’s target 4200 invocations per instance per minute.',
+      '- SLA: broken for 4 min (240 s): 60–240 s (p95 45.000 ms > SLA 20 ms, p99 80.000 ms > SLA 40 ms); 360–420 s (error rate 5.00% > SLA 1.00%).',
+    ]);
+    expect(part).toContain(
+      '- Headroom 0.2 would have held: 1 − 0.767 TPS/s × 200 s ÷ (2 × 100 TPS) = 0.233.',
+    );
+  });
+
+  it('gives a failed ramp’s note alone', () => {
+    // Prepare
+    const report = withRamp(serveTargetReport(), {
+      status: 'failed',
+      candidateId: 'large',
+      note: 'the ramp endpoint did not start: EndpointFailedError',
+    });
+
+    // Act
+    const part = rampPart(report);
+
+    // Assert
+    expect(part).toEqual([
+      '### Ramp test',
+      '',
+      'Failed: the ramp endpoint did not start: EndpointFailedError.',
+      '',
+    ]);
+  });
+
+  it('gives a skipped ramp’s reason in one line', () => {
+    // Prepare
+    const report = withRamp(serveTargetReport(), {
+      status: 'skipped',
+      note: 'off (rampTest.enabled is not true)',
+    });
+
+    // Act
+    const part = rampPart(report);
+
+    // Assert
+    expect(part).toEqual(['### Ramp test', '', 'Skipped: off (rampTest.enabled is not true).', '']);
+  });
+
+  it('is absent from report.md before the ramp phase has run', () => {
+    // Act & Assert
+    expect(renderMarkdownReport(serveTargetReport())).not.toContain('### Ramp test');
+  });
+
+  it('draws the ramp’s chart in report.html under the ramp’s figures', async () => {
+    // Prepare
+    const report = withRamp(serveTargetReport(), notHeldRamp());
+
+    // Act
+    const html = await renderHtmlReport(report);
+
+    // Assert
+    const part = html.slice(html.indexOf('<h3>Ramp test</h3>'), html.indexOf('<h3>Autoscaling policy</h3>'));
+    expect(part).toContain('<p>Not held: the SLA broke for 4 min of the 10 min ramp.</p>');
+    expect(part).toContain(
+      '<li>Headroom 0.2 would have held: 1 − 0.767 TPS/s × 200 s ÷ (2 × 100 TPS) = 0.233.</li>',
+    );
+    expect(part).toContain('<figure><svg');
+    expect(part).toContain('Ramp test: load, latency and instances over time');
+  });
+
+  it('draws no ramp chart in report.html when the ramp was skipped', async () => {
+    // Prepare
+    const report = withRamp(serveTargetReport(), { status: 'skipped', note: 'no sla.targetTps' });
+
+    // Act
+    const html = await renderHtmlReport(report);
+
+    // Assert
+    expect(html).toContain('<h3>Ramp test</h3>\n<p>Skipped: no sla.targetTps.</p>');
+    expect(html).not.toContain('Ramp test: load, latency and instances over time');
+  });
+});

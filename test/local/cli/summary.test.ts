@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Report } from '../../../handlers/report/report.js';
 import { formatSummary } from '../../../local/cli/summary.js';
+import { notHeldRamp, withRamp } from '../../handlers/report/support/ramp-reports.js';
 import { plannedCandidate, reportFrom } from '../../handlers/report/support/sample-report.js';
 
 const REPORT = reportFrom([
@@ -110,6 +111,21 @@ describe('formatSummary', () => {
     expect(lines[recommendation + 1]).toBe(
       'Serve 1000 TPS: 3 × ml.c5.large: $0.3060/h, $0.0850 per 1M inferences at 1000 TPS (candidate c5-large-neo) ' +
         '(not proven: measured, not tested at the target)',
+    );
+  });
+
+  it('gives the ramp test in one line after the target’s', () => {
+    // Prepare
+    const report = withRamp(REPORT, notHeldRamp());
+
+    // Act
+    const lines = summary(report).split('\n');
+
+    // Assert
+    const serve = lines.findIndex((line) => line.startsWith('Serve 1000 TPS: '));
+    expect(lines[serve + 1]).toBe(
+      'Ramp test 140 → 600 TPS over 600 s on 2–9 × ml.c5.large: SLA broken 4 min; scale-outs 2 → 4 (after 200 s), ' +
+        '4 → 7 (after 160 s), 7 → 9 (after 60 s): see the report',
     );
   });
 
