@@ -161,10 +161,15 @@ export async function validateAndPlan(
     LAMBDA_ARM64_USD_PER_GB_SECOND;
   const warnings = [workerCeilingWarning(input.loadPlan)].filter((warning) => warning !== undefined);
 
+  const rampTest = rampTestPlanOf(input);
+  const ramp = rampEstimate(input, candidates, rampTest);
   const planWith = (prove: RunPlan['prove']): RunPlan => {
     const proof = proofEstimate(input, candidates, prove);
     const totalUsd = roundUsd(
-      candidates.reduce((sum, c) => sum + c.estimatedCostUsd, 0) + loadGeneratorUsd + (proof?.usd ?? 0),
+      candidates.reduce((sum, c) => sum + c.estimatedCostUsd, 0) +
+        loadGeneratorUsd +
+        (proof?.usd ?? 0) +
+        (ramp?.usd ?? 0),
     );
     return {
       runId: event.runId,
@@ -218,11 +223,11 @@ export async function validateAndPlan(
           `serverless candidates busy at full concurrency for the whole test (upper bound)`,
           'SageMaker Neo compilation jobs are not billed separately',
           ...(proof === undefined ? [] : [proof.assumption]),
+          ...(ramp === undefined ? [] : [ramp.assumption]),
         ],
       },
     };
   };
-  const rampTest = rampTestPlanOf(input);
   // The proof's correction is never what makes a plan refused: it is dropped when the worst case
   // with it passes a limit or maxCostUsd, as default rounds are.
   const planned = provePlanOf(input, segmentSeconds);
@@ -296,7 +301,11 @@ function typicalRunSeconds(input: RunInput, plan: RunPlan): number {
       ? (1 + (prove.corrections ?? 0)) *
         (provisioningSeconds + stepPeriodMs(plan.loadPlan) / 1000 + teardownSeconds)
       : 0;
-  return Math.round(compilation + candidates + proof);
+  const ramp =
+    plan.rampTest?.enabled === true
+      ? provisioningSeconds + plan.loadPlan.warmupSeconds + plan.rampTest.seconds + teardownSeconds
+      : 0;
+  return Math.round(compilation + candidates + proof + ramp);
 }
 
 /**
@@ -327,6 +336,35 @@ function rampTestPlanOf(input: RunInput): RunPlan['rampTest'] {
     enabled: true,
     seconds: input.rampTest.seconds,
     workers: rampWorkers(input.loadPlan, input.scaling.peakTps ?? targetTps),
+  };
+}
+
+/**
+ * What the ramp may cost: it starts at the availability minimum and the policy adds instances as
+ * the rate rises, up to a maximum known only once the candidates are measured. The estimate prices
+ * the minimum of the dearest real-time candidate for the endpoint's life (creation, warm-up, ramp,
+ * deletion), and says what each instance the policy adds may cost at most.
+ */
+function rampEstimate(
+  input: RunInput,
+  candidates: readonly PlannedCandidate[],
+  rampTest: RunPlan['rampTest'],
+): { readonly usd: number; readonly assumption: string } | undefined {
+  if (rampTest === undefined) return undefined;
+  const usdPerHour = Math.max(0, ...candidates.map((c) => (c.kind === 'realtime' ? (c.usdPerHour ?? 0) : 0)));
+  if (usdPerHour === 0) return undefined;
+  const seconds =
+    ESTIMATE_ASSUMPTIONS.provisioningSeconds +
+    input.loadPlan.warmupSeconds +
+    rampTest.seconds +
+    ESTIMATE_ASSUMPTIONS.teardownSeconds;
+  const perInstance = (seconds / 3600) * usdPerHour;
+  const instances = input.availability.minInstances;
+  return {
+    usd: perInstance * instances,
+    assumption:
+      `the ramp test priced at ${instances} instance(s) of the dearest candidate for ${seconds} s; each instance ` +
+      `its policy adds bills at most $${perInstance.toFixed(4)} more (the maximum is known after the measurements)`,
   };
 }
 
@@ -601,9 +639,11 @@ function planExistingEndpoint(
 }
 
 /**
- * A ramp step (`loadPlan.ramp`, load-test/timeline.ts) is measured against a scaling policy by
- * the ramp test (decision 51), a phase the workflow does not run yet: a candidate's load test as
- * one ramp would be judged by its whole-window figures, which say nothing of when the SLA broke.
+ * A ramp step (`loadPlan.ramp`, load-test/timeline.ts) is the ramp test's own load: "Recommend"
+ * writes it (serving/ramp-test.ts `rampLoadPlan`) for the policy it recommends. A candidate's load
+ * test as one ramp would be judged by its whole-window figures, which say nothing of when the SLA
+ * broke, so candidates are measured with constant steps and the input asks for the ramp with
+ * `rampTest`.
  */
 function refuseRampOutsideItsPhase(loadPlan: LoadPlan): void {
   if (loadPlan.ramp === undefined) return;
@@ -612,7 +652,7 @@ function refuseRampOutsideItsPhase(loadPlan: LoadPlan): void {
       field: 'loadPlan.ramp',
       given: describeGiven(loadPlan.ramp),
       expected:
-        "absent: a ramp is the ramp test's load (a recommended scaling policy under a rising rate, issue #15), which the optimization workflow does not run yet; measure candidates with constant steps",
+        'absent: candidates are measured with constant steps; to test the recommended scaling policy under a rising rate, set rampTest.enabled (with sla.targetTps): the run then ramps from the minimum to the peak after "Recommend"',
     },
   ]);
 }

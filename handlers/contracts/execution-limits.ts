@@ -141,6 +141,16 @@ export interface OptimizationHistoryShape {
     /** 2 when a proof that did not hold may run again with a corrected count. @default 1 */
     readonly attempts?: number;
   };
+  /**
+   * "Ramp test" after the proof (with a target and `rampTest.enabled`): its workers, its
+   * endpoint's rounds and the segments its ramp runs in. @default none
+   */
+  readonly ramp?: {
+    readonly workers: number;
+    readonly endpointRounds: number;
+    /** @default 1 */
+    readonly segments?: number;
+  };
 }
 
 /**
@@ -175,7 +185,7 @@ export interface HistoryCount {
 /**
  * Events of a successful optimization run, counted from workflows/optimization-workflow.ts:
  * - fixed: the execution, "Validate and plan", the "Optimize" Parallel, "Package model", the two
- *   Maps, "Recommend", "Prove the target?", "Clean up run resources" with "Run resources cleaned
+ *   Maps, "Recommend", "Prove the target?", "Ramp test?", "Clean up run resources" with "Run resources cleaned
  *   up?" and "Clean-up accounted for", "Recommendation made?", "Run succeeded"; then each further clean-up round
  *   (busy endpoints waited out). A run without a recommendation ends through two Pass states and
  *   the "No recommendation" Fail instead of "Run succeeded" (3 events more: within the reserve);
@@ -199,7 +209,9 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     5 * E.simpleState +
     (shape.cleanUpRounds ?? 0) * POLL_ROUND +
     interleavedRoundsFixedEvents(shape.interleavedRounds ?? 0) +
-    (shape.proof === undefined ? 0 : proofEvents(shape.proof));
+    (shape.proof === undefined ? 0 : proofEvents(shape.proof)) +
+    E.simpleState +
+    (shape.ramp === undefined ? 0 : rampEvents(shape.ramp));
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
   const segments = shape.loadTestSegments ?? 1;
   const rerun = E.simpleState + E.lambdaTask + E.simpleState;
@@ -242,6 +254,27 @@ function proofEvents(proof: NonNullable<OptimizationHistoryShape['proof']>): num
     2 * E.lambdaTask +
     E.simpleState;
   return attempts * attempt + (attempts - 1) * E.simpleState;
+}
+
+/**
+ * "Ramp test?" is in every run ("fixed"); when the ramp runs: "Plan ramp load" and "Select ramp
+ * candidate", "Deploy ramp endpoint", its rounds, "Apply ramp scaling policy", per segment the
+ * "Run ramp load workers" Map with its workers, "Aggregate ramp load test" and "Ramp load test
+ * over?", per further segment "Run next ramp segment", then "Record ramp", "Deregister ramp
+ * scaling" and "Delete ramp endpoint" (a failed ramp takes "Deregister failed ramp scaling",
+ * "Delete failed ramp endpoint" and "Record failed ramp" instead: as many, after fewer).
+ */
+function rampEvents(ramp: NonNullable<OptimizationHistoryShape['ramp']>): number {
+  const segments = ramp.segments ?? 1;
+  return (
+    2 * E.simpleState +
+    E.lambdaTask +
+    ramp.endpointRounds * POLL_ROUND +
+    E.lambdaTask +
+    segments * loadTestSegmentEvents(ramp.workers) +
+    (segments - 1) * E.simpleState +
+    3 * E.lambdaTask
+  );
 }
 
 /**
@@ -347,6 +380,8 @@ export const STATE_ALLOWANCE_BYTES = {
   deployment: 1_024,
   /** The packaged model, the summary's report URIs and recommendation, the clean-up result. */
   fixed: 4_096,
+  /** The ramp's RegisterScalableTarget and PutScalingPolicy requests (names of at most 63 characters). */
+  scalingRequests: 1_024,
 } as const;
 
 /** The plan as "Validate and plan" returns it, seen for its size. */
@@ -363,6 +398,8 @@ export interface PlannedRunFootprint {
   readonly expandedByRanges: boolean;
   /** Workers of "Prove the target" when it runs. @default no proof */
   readonly proofWorkers?: number;
+  /** Workers of "Ramp test" when it runs. @default no ramp */
+  readonly rampWorkers?: number;
 }
 
 export interface LargestState {
@@ -409,6 +446,25 @@ export function largestOptimizationState(footprint: PlannedRunFootprint): Larges
         A.deployment +
         footprint.proofWorkers * A.workerOutcome +
         A.candidateOutcome;
+  // "Ramp test" adds to the run state its request (a candidate, the load plan and the two scaling
+  // requests, in the summary beside the proof's), the candidate again, its deployment, its workers,
+  // the aggregate's outcome and its verdict or error.
+  const loadPlanBytes = jsonBytes((footprint.plan as { loadPlan?: unknown }).loadPlan ?? {});
+  const proofRequest = footprint.proofWorkers === undefined ? 0 : largestCandidate + loadPlanBytes;
+  const rampState =
+    footprint.rampWorkers === undefined
+      ? 0
+      : runState +
+        proofRequest +
+        2 * largestCandidate +
+        loadPlanBytes +
+        A.scalingRequests +
+        A.deployment +
+        footprint.rampWorkers * A.workerOutcome +
+        2 * A.candidateOutcome;
+  if (rampState > runState && rampState >= candidateState && rampState >= proofState) {
+    return { bytes: rampState, state: 'the run state after "Run ramp load workers"' };
+  }
   if (proofState > runState && proofState >= candidateState) {
     return { bytes: proofState, state: 'the run state after "Run proof load workers"' };
   }
@@ -501,6 +557,8 @@ type HistoryCounts = Pick<
   readonly proofWorkers?: number;
   /** Proofs in the worst case: 2 with a correction. @default 1 */
   readonly proofAttempts?: number;
+  /** "Ramp test" when it runs: its workers and the worker invocations its ramp takes. @default no ramp */
+  readonly ramp?: { readonly workers: number; readonly segments: number };
 };
 
 /** Worker invocations one load test takes in the worst case (every step runs). */
@@ -609,6 +667,9 @@ function worstCaseShape(
             ...(counts.proofAttempts === undefined ? {} : { attempts: counts.proofAttempts }),
           },
         }),
+    ...(counts.ramp === undefined
+      ? {}
+      : { ramp: { workers: counts.ramp.workers, endpointRounds, segments: counts.ramp.segments } }),
     endpointRounds,
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
     cleanUpRounds: worstCleanUpRounds(),
@@ -656,6 +717,8 @@ export interface RunTimeShape {
   readonly loadTestReruns: number;
   /** Proofs after "Recommend" in the worst case (each one more endpoint and one step). @default 0 */
   readonly proofs?: number;
+  /** "Ramp test" when it runs: its warm-up and ramp (seconds) and the worker invocations they take. @default none */
+  readonly ramp?: { readonly testSeconds: number; readonly segments: number };
 }
 
 /**
@@ -689,7 +752,22 @@ export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTiming
     timings.endpointDeadlineSeconds +
     loadTestWallSeconds(shape.loadTest, shape.loadTestReruns) +
     CANDIDATE_TEARDOWN_SECONDS;
-  return compilation + waves * perCandidate + (shape.proofs ?? 0) * proofSeconds(shape.loadTest, timings);
+  return (
+    compilation +
+    waves * perCandidate +
+    (shape.proofs ?? 0) * proofSeconds(shape.loadTest, timings) +
+    (shape.ramp === undefined ? 0 : rampSeconds(shape.ramp, timings))
+  );
+}
+
+/** "Ramp test" at its longest: its endpoint's deadline, the warm-up and ramp with each segment's gap, the deletion. */
+function rampSeconds(ramp: NonNullable<RunTimeShape['ramp']>, timings: OptimizationTimings): number {
+  return (
+    timings.endpointDeadlineSeconds +
+    ramp.testSeconds +
+    ramp.segments * SEGMENT_OVERHEAD_SECONDS +
+    CANDIDATE_TEARDOWN_SECONDS
+  );
 }
 
 /** "Prove the target" at its longest: its endpoint's deadline, one step and its gap, the deletion. */
@@ -754,6 +832,8 @@ export interface PlannedOptimization {
     readonly corrections?: number;
     readonly skipReason?: string;
   };
+  /** "Ramp test" (only with a target, when asked for): counted when enabled. */
+  readonly rampTest?: { readonly enabled: boolean; readonly seconds: number; readonly workers: number };
   readonly tags: Readonly<Record<string, string>>;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
@@ -789,7 +869,20 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
     ...(provesTarget(plan)
       ? { proofWorkers: plan.prove?.workers ?? 0, proofAttempts: 1 + (plan.prove?.corrections ?? 0) }
       : {}),
+    ...(plan.rampTest?.enabled === true
+      ? { ramp: { workers: plan.rampTest.workers, segments: rampShape(plan, plan.rampTest).segments } }
+      : {}),
   };
+}
+
+/** The ramp's warm-up and window, and the worker invocations they take (as a load test's segments). */
+function rampShape(
+  plan: PlannedOptimization,
+  rampTest: NonNullable<PlannedOptimization['rampTest']>,
+): { readonly testSeconds: number; readonly segments: number } {
+  const testSeconds = plan.loadPlan.warmupSeconds + rampTest.seconds;
+  const segmentSeconds = plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan);
+  return { testSeconds, segments: Math.max(1, Math.ceil(testSeconds / segmentSeconds)) };
 }
 
 /** Whether the plan runs "Prove the target" (asked for, and able to run). */
@@ -826,6 +919,7 @@ function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSetti
     ...(plan.payloads === undefined ? {} : { payloads: plan.payloads }),
     expandedByRanges: settings.expandedByRanges,
     ...(provesTarget(plan) ? { proofWorkers: plan.prove?.workers ?? 0 } : {}),
+    ...(plan.rampTest?.enabled === true ? { rampWorkers: plan.rampTest.workers } : {}),
   };
 }
 
@@ -881,6 +975,7 @@ function runTimeShapeOf(plan: PlannedOptimization, settings: OptimizationLimitSe
     loadTest: loadTestShape(plan),
     loadTestReruns: plannedLoadTestReruns(plan, settings),
     proofs: provesTarget(plan) ? 1 + (plan.prove?.corrections ?? 0) : 0,
+    ...(plan.rampTest?.enabled === true ? { ramp: rampShape(plan, plan.rampTest) } : {}),
   };
 }
 

@@ -69,7 +69,7 @@ describe('validateAndPlan: a ramp step', () => {
         field: 'loadPlan.ramp',
         given: '{"fromTps":5}',
         expected:
-          "absent: a ramp is the ramp test's load (a recommended scaling policy under a rising rate, issue #15), which the optimization workflow does not run yet; measure candidates with constant steps",
+          'absent: candidates are measured with constant steps; to test the recommended scaling policy under a rising rate, set rampTest.enabled (with sla.targetTps): the run then ramps from the minimum to the peak after "Recommend"',
       },
     ]);
   });

@@ -5,6 +5,7 @@ import { runLoadWorker } from '../../handlers/run-load-worker.js';
 import type { ObjectStore } from '../../handlers/ports.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
+import { FakeRealtimeScaling } from '../support/fake-realtime-scaling.js';
 import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
 import { optimizationInput, runOptimization } from './run-optimization.js';
@@ -234,6 +235,45 @@ describe('history model of the optimization workflow', () => {
       endpointRounds: 4,
       compilationRounds: 0,
       proof: { workers: 2, endpointRounds: 4 },
+    });
+    expect(counted).toBe(modelled.total);
+  }, 60_000);
+
+  it('counts the events of a run that ramps its policy exactly', async () => {
+    // Prepare: 1 candidate × 2 workers answering in 50 ms (about 20 TPS per instance), a target of
+    // 60 TPS and no proof: the ramp deploys the minimum of 2 (in service at the 4th check) and runs
+    // its ramp with the plan's 2 workers in one segment.
+    const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
+    const input = optimizationInput({
+      compilation: { targets: [] },
+      candidates: [{ id: 'cpu', instanceType: 'ml.c5.xlarge' }],
+      loadPlan: { ...ONE_SHORT_STEP, warmupSeconds: 0.2, stepDurationSeconds: 0.3, repeats: 1 },
+      sla: { p95LatencyMs: 200, targetTps: 60 },
+      prove: { enabled: false },
+      rampTest: { enabled: true, seconds: 1 },
+    });
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input,
+      runId: 'history-ramp',
+      realtimeScaling: new FakeRealtimeScaling(),
+      endpoints: () => ({ latencyMs: 50 }),
+    });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(run.statesEntered).toContain('Record ramp');
+    const counted = run.events.reduce((sum, event) => sum + awsHistoryEvents(event), 0);
+    const modelled = optimizationHistoryEvents({
+      candidates: 1,
+      workersPerCandidate: 2,
+      compilationTargets: 0,
+      endpointRounds: 4,
+      compilationRounds: 0,
+      ramp: { workers: 2, endpointRounds: 4 },
     });
     expect(counted).toBe(modelled.total);
   }, 60_000);
