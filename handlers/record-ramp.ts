@@ -6,7 +6,7 @@ import type { LoadTestResult } from './load-test/index.js';
 import type { EndpointInstanceSeriesReader, Logger, ObjectStore } from './ports.js';
 import type { Report } from './report/report.js';
 import { readStoredReport, writeStoredReport } from './report/stored-report.js';
-import { type InstanceCountPoint, type RampOutcome, rampOutcome } from './serving/ramp.js';
+import { brokenTimeText, type InstanceCountPoint, type RampOutcome, rampOutcome } from './serving/ramp.js';
 import type { RampRequest, RampVerdict, ServeTargetRamp } from './serving/ramp-test.js';
 
 export interface RecordRampDeps {
@@ -150,7 +150,7 @@ function verdictNote(outcome: RampOutcome, request: RampRequest, what: string): 
   const first = outcome.breaches[0];
   const why = first === undefined ? '' : ` (first from ${first.fromSeconds} s: ${first.reasons.join('; ')})`;
   return (
-    `not held: the SLA broke for ${outcome.slaBrokenMinutes} min during the ramp of ${ramp}${why}; ` +
+    `not held: the SLA broke for ${brokenTimeText(outcome)} during the ramp of ${ramp}${why}; ` +
     `${scaleOuts}; ${outcome.headroom?.note ?? ''}`
   ).replace(/; $/, '');
 }

@@ -1,4 +1,4 @@
-import type { RampOutcome, RampScaleOut } from '../serving/ramp.js';
+import { brokenTimeText, type RampOutcome, type RampScaleOut } from '../serving/ramp.js';
 import type { ServeTargetRamp } from '../serving/ramp-test.js';
 import type { Report } from './report.js';
 
@@ -97,7 +97,9 @@ export function rampText(ramp: ServeTargetRamp): RampText {
 /** `2 → 4 (after 200 s)`: a scale-out in the terminal's few words. */
 function scaleOutWords(scaleOut: RampScaleOut): string {
   const lag =
-    scaleOut.secondsToScaleOut === null ? 'no trigger found' : `after ${scaleOut.secondsToScaleOut} s`;
+    scaleOut.secondsToScaleOut === null
+      ? 'no trigger found'
+      : `after ${Math.round(scaleOut.secondsToScaleOut * 10) / 10} s`;
   return `${scaleOut.fromInstances} → ${scaleOut.toInstances} (${lag})`;
 }
 
@@ -113,7 +115,7 @@ export function rampSummaryLine(report: Report): string | undefined {
   }
   const outcome = ramp.outcome;
   if (outcome === undefined) return `${RAMP_HEADING}: ${ramp.note}`;
-  const verdict = outcome.held ? 'held' : `SLA broken ${outcome.slaBrokenMinutes} min`;
+  const verdict = outcome.held ? 'held' : `SLA broken ${brokenTimeText(outcome)}`;
   const scaleOuts =
     outcome.scaleOuts.length === 0
       ? 'no scale-out'

@@ -222,6 +222,13 @@ function headroomThatHolds(
   };
 }
 
+/** How long the SLA was broken, as the sentences say it: seconds below a minute, else minutes. */
+export function brokenTimeText(outcome: Pick<RampOutcome, 'slaBrokenSeconds' | 'slaBrokenMinutes'>): string {
+  return outcome.slaBrokenSeconds < 60
+    ? `${round(outcome.slaBrokenSeconds, 1)} s`
+    : `${outcome.slaBrokenMinutes} min`;
+}
+
 /** The ramp's outcome; see the module's comment. */
 export function rampOutcome(input: RampInput): RampOutcome {
   const seconds = round(

@@ -41,6 +41,8 @@ const COMPILE = OptimizationStates.compileEachTarget;
 const REPEAT = OptimizationStates.repeatEachCandidate;
 /** The proof phase's prefix: "Prove the target" (its Choice's name without the question mark). */
 const PROVE = 'Prove the target';
+/** The ramp phase's prefix: "Ramp test" (its Choice's name without the question mark). */
+const RAMP = 'Ramp test';
 
 /** States announced by name when entered. */
 const ANNOUNCED_STATES: ReadonlySet<string> = new Set([
@@ -123,6 +125,8 @@ export class ProgressReporter extends ProgressLines {
   private readonly repeating = new Set<string>();
   /** The proof's candidate ids ("Prove the target"): one open-model step, whatever the plan's model. */
   private readonly proofs = new Set<string>();
+  /** The ramp's candidate ids ("Ramp test"): one open-model ramp step. */
+  private readonly ramps = new Set<string>();
 
   constructor(private readonly options: ProgressReporterOptions) {
     super(options.output, options.elapsedMs);
@@ -133,11 +137,15 @@ export class ProgressReporter extends ProgressLines {
     if (event.workerIndex !== 0) return;
     const round = this.rounds.get(event.candidateId);
     const proof = this.proofs.has(event.candidateId);
-    const step = proof
-      ? `proof step (${event.load} req/s offered)`
-      : `${round ?? `step ${event.stepIndex + 1}/${this.stepCount ?? '?'}`} (${this.describeLoad(event.load)})`;
+    const ramp = this.ramps.has(event.candidateId);
+    const step = ramp
+      ? `ramp (to ${event.load} req/s)`
+      : proof
+        ? `proof step (${event.load} req/s offered)`
+        : `${round ?? `step ${event.stepIndex + 1}/${this.stepCount ?? '?'}`} (${this.describeLoad(event.load)})`;
     const figures = `${formatRate(event.tps)} req/s, p95 ${formatMs(event.p95Ms)}${event.errors > 0 ? `, ${event.errors} errors` : ''}`;
-    const prefix = `${proof ? PROVE : this.repeating.has(event.candidateId) ? REPEAT : BENCHMARK} › ${event.candidateId}:`;
+    const phase = ramp ? RAMP : proof ? PROVE : this.repeating.has(event.candidateId) ? REPEAT : BENCHMARK;
+    const prefix = `${phase} › ${event.candidateId}:`;
     const key = `${round ?? event.stepIndex}:${event.phase}`;
     const last = this.lastLoadLine.get(event.candidateId);
     const now = this.elapsedMs();
@@ -193,6 +201,31 @@ export class ProgressReporter extends ProgressLines {
       case OptimizationStates.deleteProofEndpoint:
       case OptimizationStates.deleteFailedProofEndpoint:
         this.line(`${PROVE} › ${candidateId ?? '?'}: deleting its endpoint`);
+        return;
+      case OptimizationStates.deployRampEndpoint: {
+        const id = candidateId ?? '?';
+        this.ramps.add(id);
+        const count = field(input, 'candidate', 'initialInstanceCount');
+        const instanceType = text(field(input, 'candidate', 'instanceType')) ?? '?';
+        this.line(
+          `${RAMP} › ${id}: deploying ${typeof count === 'number' ? count : '?'} × ${instanceType} (the policy's minimum)`,
+        );
+        return;
+      }
+      case OptimizationStates.applyRampScaling: {
+        const min = field(input, 'summary', 'rampRequest', 'minInstances');
+        const max = field(input, 'summary', 'rampRequest', 'maxInstances');
+        const from = field(input, 'summary', 'rampRequest', 'fromTps');
+        const to = field(input, 'summary', 'rampRequest', 'toTps');
+        const seconds = field(input, 'plan', 'loadPlan', 'stepDurationSeconds');
+        this.line(
+          `${RAMP} › ${candidateId ?? '?'}: scaling policy attached (${String(min)}–${String(max)} instances); ramping ${String(from)} → ${String(to)} req/s over ${String(seconds)} s`,
+        );
+        return;
+      }
+      case OptimizationStates.deregisterRampScaling:
+      case OptimizationStates.deregisterFailedRampScaling:
+        this.line(`${RAMP} › ${candidateId ?? '?'}: deregistering its scaling, then deleting its endpoint`);
         return;
       case OptimizationStates.deleteCandidateEndpoint:
       case OptimizationStates.deleteFailedCandidateEndpoint:
@@ -267,14 +300,28 @@ export class ProgressReporter extends ProgressLines {
         return;
       case OptimizationStates.checkEndpoint:
       case OptimizationStates.checkProofEndpoint:
+      case OptimizationStates.checkRampEndpoint:
         if (text(field(output, 'deployment', 'status')) === CandidateStatuses.inService) {
-          this.onInService(output, stateName === OptimizationStates.checkProofEndpoint ? PROVE : BENCHMARK);
+          this.onInService(
+            output,
+            stateName === OptimizationStates.checkProofEndpoint
+              ? PROVE
+              : stateName === OptimizationStates.checkRampEndpoint
+                ? RAMP
+                : BENCHMARK,
+          );
         }
         return;
       case OptimizationStates.recordProof:
       case OptimizationStates.recordFailedProof:
         this.line(
           `${PROVE} › ${text(field(output, 'candidate', 'id')) ?? '?'}: ${text(field(output, 'summary', 'proof', 'note')) ?? '?'}`,
+        );
+        return;
+      case OptimizationStates.recordRamp:
+      case OptimizationStates.recordFailedRamp:
+        this.line(
+          `${RAMP} › ${text(field(output, 'candidate', 'id')) ?? '?'}: ${text(field(output, 'summary', 'ramp', 'note')) ?? '?'}`,
         );
         return;
       case OptimizationStates.aggregateLoadTest: {
