@@ -34,7 +34,10 @@ export type RampScalingResult = DeploymentState | { readonly deregistered: boole
  * Deregister: DeregisterScalableTarget, which also deletes the target's policies (Application Auto
  * Scaling does); a variant never registered (the ramp failed before "apply") is not an error.
  */
-export async function rampScaling(event: RampScalingEvent, deps: RampScalingDeps): Promise<RampScalingResult> {
+export async function rampScaling(
+  event: RampScalingEvent,
+  deps: RampScalingDeps,
+): Promise<RampScalingResult> {
   if (event.action === 'deregister') {
     const deregistered = await deps.registry.deregisterEndpointVariant(event.endpointName, VARIANT_NAME);
     deps.logger.info('Ramp scaling deregistered', { endpointName: event.endpointName, deregistered });

@@ -281,8 +281,9 @@ function proofOf(
   );
   return {
     ...proof,
-    ...('request' in ramp
-      ? { rampRequest: ramp.request }
-      : { ramp: { status: 'skipped' as const, note: st.ramp?.note ?? ramp.skipped } }),
+    ...('request' in ramp ? { rampRequest: ramp.request } : {}),
+    ...('skipped' in ramp
+      ? { ramp: { status: 'skipped' as const, note: st.ramp?.note ?? ramp.skipped } }
+      : {}),
   };
 }

@@ -43,7 +43,11 @@ export async function recordRamp(event: RecordRampEvent, deps: RecordRampDeps): 
   return { status: ramp.status, note: ramp.note };
 }
 
-async function rampOf(event: RecordRampEvent, request: RampRequest, deps: RecordRampDeps): Promise<ServeTargetRamp> {
+async function rampOf(
+  event: RecordRampEvent,
+  request: RampRequest,
+  deps: RecordRampDeps,
+): Promise<ServeTargetRamp> {
   const base = {
     candidateId: request.candidate.proofOf ?? request.candidate.id,
     ...(request.candidate.instanceType === undefined ? {} : { instanceType: request.candidate.instanceType }),
@@ -94,11 +98,19 @@ async function rampOf(event: RecordRampEvent, request: RampRequest, deps: Record
 async function measuredRamp(
   outcome: Pick<CandidateOutcome, 'status' | 'resultUri' | 'measurementProblem'>,
   deps: Pick<RecordRampDeps, 'store'>,
-): Promise<{ readonly result: LoadTestResult; readonly timeline: NonNullable<LoadTestResult['steps'][number]['timeline']> } | string> {
+): Promise<
+  | {
+      readonly result: LoadTestResult;
+      readonly timeline: NonNullable<LoadTestResult['steps'][number]['timeline']>;
+    }
+  | string
+> {
   if (outcome.status !== CandidateStatuses.measured || outcome.resultUri === undefined) {
     return `the ramp's load test could not be judged (${outcome.status}): ${outcome.measurementProblem ?? 'no result stored'}`;
   }
-  const result = JSON.parse(new TextDecoder().decode(await deps.store.getBytes(outcome.resultUri))) as LoadTestResult;
+  const result = JSON.parse(
+    new TextDecoder().decode(await deps.store.getBytes(outcome.resultUri)),
+  ) as LoadTestResult;
   const timeline = result.steps[0]?.timeline;
   if (timeline === undefined || timeline.length === 0) {
     return `the ramp's load test stopped before its window (${result.stoppedBecause}: ${result.stopDetail})`;
@@ -126,7 +138,10 @@ async function instancesOver(
     const points = first === undefined || first.atEpochMs > window.fromEpochMs ? [initial, ...read] : read;
     return { points, note: `instances ${deps.seriesSource}` };
   } catch (error) {
-    deps.logger.warn('Could not read the ramp endpoint’s instances', { endpointName, error: describeError(error) });
+    deps.logger.warn('Could not read the ramp endpoint’s instances', {
+      endpointName,
+      error: describeError(error),
+    });
     return {
       points: [initial],
       note: `instances not read (${describeError(error)}): the chart shows the minimum throughout and no scale-out`,
@@ -143,7 +158,9 @@ function verdictNote(outcome: RampOutcome, request: RampRequest, what: string): 
           .map(
             (s) =>
               `${s.fromInstances}→${s.toInstances} at ${Math.round(s.atSeconds)} s` +
-              (s.secondsToScaleOut === null ? '' : ` (${Math.round(s.secondsToScaleOut)} s after its trigger)`),
+              (s.secondsToScaleOut === null
+                ? ''
+                : ` (${Math.round(s.secondsToScaleOut)} s after its trigger)`),
           )
           .join(', ');
   if (outcome.held) return `held: the SLA held through the ramp of ${ramp}; ${scaleOuts}`;

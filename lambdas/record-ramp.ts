@@ -7,7 +7,9 @@ import { s3Store } from './wiring.js';
 
 const store = s3Store();
 /** The ramp endpoint's instance counts, from its variant's scaling activities. */
-const series = new ApplicationAutoScalingInstanceSeries({ autoScaling: createApplicationAutoScalingClient() });
+const series = new ApplicationAutoScalingInstanceSeries({
+  autoScaling: createApplicationAutoScalingClient(),
+});
 
 /** States "Record ramp" and "Record failed ramp". */
 export const handler = defineStep((event: RecordRampEvent, { logger }) =>

@@ -215,7 +215,8 @@ export function createStepHandlers(
         store,
         logger,
         series: realtimeScaling,
-        seriesSource: deps.instanceSeriesSource ?? 'from the local endpoint’s front (in service and starting)',
+        seriesSource:
+          deps.instanceSeriesSource ?? 'from the local endpoint’s front (in service and starting)',
       }),
     'clean-up': (payload) =>
       cleanUpRun(payload as CleanUpEvent, {

@@ -591,7 +591,10 @@ export class OptimizationWorkflow extends Construct {
       resultPath: '$.deployment',
       timeout: Duration.minutes(2),
     });
-    const loadTest = this.loadTest(OptimizationStates.runRampLoadWorkers, OptimizationStates.runRampLoadWorker);
+    const loadTest = this.loadTest(
+      OptimizationStates.runRampLoadWorkers,
+      OptimizationStates.runRampLoadWorker,
+    );
     const aggregate = this.invoke(OptimizationStates.aggregateRamp, this.steps.aggregateLoadTest, {
       payload: {
         'plan.$': '$.plan',

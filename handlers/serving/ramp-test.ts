@@ -147,7 +147,8 @@ export function scalingRequestsFor(
 }
 
 /**
- * What the ramp phase does: run (the request) or skip (why). Only a real-time candidate the run
+ * What the ramp phase does: run (the request), skip (why: asked for, but nothing to ramp), or
+ * nothing at all when it was not asked for (off by default: the report then says nothing of it). Only a real-time candidate the run
  * created, with a policy, is ramped; the ramp starts at the rate the minimum carries at the
  * policy's target (minimum × per-instance TPS × headroom), so the metric is at its target from the
  * first second and any rise is the policy's to follow, and ends at the peak.
@@ -165,11 +166,11 @@ export function rampDecision(
         readonly headroom: number;
       }
     | undefined,
-): { readonly request: RampRequest } | { readonly skipped: string } {
+): { readonly request: RampRequest } | { readonly skipped: string } | { readonly off: true } {
   const targetTps = plan.sla.targetTps;
-  if (targetTps === undefined) return { skipped: 'no sla.targetTps' };
+  if (targetTps === undefined) return { off: true };
   const ramp = plan.rampTest;
-  if (ramp === undefined || !ramp.enabled) return { skipped: 'off (rampTest.enabled is not true)' };
+  if (ramp === undefined || !ramp.enabled) return { off: true };
   if (chosen === undefined) return { skipped: 'no candidate that met the SLA can carry the target' };
   const { candidate, policy, perInstanceTps } = chosen;
   if (candidate.kind === 'existing') {

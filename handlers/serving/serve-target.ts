@@ -172,13 +172,13 @@ export function serveTargetSection(input: ServeTargetInput): ServeTarget | undef
   };
 }
 
-/** The section's ramp when "Ramp test" will not run; undefined when it will. */
+/** The section's ramp when "Ramp test" was asked for but will not run; undefined otherwise. */
 function skippedRamp(
   plan: ServeTargetInput['plan'],
   chosen: Parameters<typeof rampDecision>[1],
 ): ServeTargetRamp | undefined {
   const decision = rampDecision(plan, chosen);
-  if ('request' in decision) return undefined;
+  if (!('skipped' in decision)) return undefined;
   return { status: 'skipped', note: decision.skipped };
 }
 

@@ -221,7 +221,7 @@ describe('validateAndPlan', () => {
     // Assert: 3 candidates (each load test run twice at worst, then 4 rounds) and 1 target, polled
     // to their deadlines.
     expect(plan.budgets).toEqual({
-      historyEvents: { worstCase: 1470, budget: 24_000, quota: 25_000 },
+      historyEvents: { worstCase: 1472, budget: 24_000, quota: 25_000 },
       largestState: {
         bytes: 21_337,
         state: 'the run state after "Benchmark each candidate"',
@@ -746,7 +746,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues).toEqual([
       {
         field: 'loadPlan.workers',
-        given: '40 workers × 50 candidates: up to 27494 history events',
+        given: '40 workers × 50 candidates: up to 27496 history events',
         expected:
           "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
       },
@@ -780,7 +780,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues.find((issue) => issue.field === 'loadPlan.repeats')).toEqual({
       field: 'loadPlan.repeats',
       given:
-        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54344 history events',
+        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54346 history events',
       expected:
         "at most 1 round (fewer kneeProbes or repeats, fewer workers or candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });

@@ -13,15 +13,15 @@ import { checkRealtimeScalingRequests } from '../../local/platform/realtime-scal
  * the predefined metric), registrations kept until deregistered, and the instance counts a test
  * scripts relative to the window asked for (the scale-outs "happened" during the ramp).
  */
-export class FakeRealtimeScaling implements RealtimeScalingApplier, ScalingRegistry, EndpointInstanceSeriesReader {
+export class FakeRealtimeScaling
+  implements RealtimeScalingApplier, ScalingRegistry, EndpointInstanceSeriesReader
+{
   readonly calls: string[] = [];
   readonly registered = new Set<string>();
   /** Fails the next deregistration of each listed resource once (then succeeds). */
   readonly failDeregisterOnce = new Set<string>();
 
-  constructor(
-    private readonly scripted: (fromEpochMs: number) => readonly InstanceCountPoint[] = () => [],
-  ) {}
+  constructor(private readonly scripted: (fromEpochMs: number) => readonly InstanceCountPoint[] = () => []) {}
 
   applyRealtimeScaling(requests: RealtimeScalingRequests): Promise<void> {
     const checked = checkRealtimeScalingRequests(requests);

@@ -7,7 +7,13 @@ import type { RunResult } from '../../local/runner/index.js';
 import { FakeRealtimeScaling } from '../support/fake-realtime-scaling.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
-import { ARTIFACTS_BUCKET, type OptimizationRun, optimizationInput, readJson, runOptimization } from './run-optimization.js';
+import {
+  ARTIFACTS_BUCKET,
+  type OptimizationRun,
+  optimizationInput,
+  readJson,
+  runOptimization,
+} from './run-optimization.js';
 
 /**
  * "Ramp test" on the synthesized definition, run locally over the real step handlers: the winner
@@ -117,15 +123,24 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
         ),
       });
       expect(scaling.calls).toEqual([
-        expect.stringMatching(new RegExp(`^RegisterScalableTarget endpoint/${rampEndpoint}/variant/AllTraffic 2-5$`)),
-        expect.stringMatching(new RegExp(`^PutScalingPolicy ${rampEndpoint}-invocations-per-instance [\\d.]+$`)),
+        expect.stringMatching(
+          new RegExp(`^RegisterScalableTarget endpoint/${rampEndpoint}/variant/AllTraffic 2-5$`),
+        ),
+        expect.stringMatching(
+          new RegExp(`^PutScalingPolicy ${rampEndpoint}-invocations-per-instance [\\d.]+$`),
+        ),
         `DescribeScalingActivities endpoint/${rampEndpoint}/variant/AllTraffic`,
         `DeregisterScalableTarget endpoint/${rampEndpoint}/variant/AllTraffic`,
         // The run's clean-up deregisters every endpoint it deletes: none is left by then.
       ]);
       expect(scaling.registered.size).toBe(0);
       expect(run.statesEntered).toEqual(
-        expect.arrayContaining([...RAMP_STATES, 'Record ramp', 'Deregister ramp scaling', 'Delete ramp endpoint']),
+        expect.arrayContaining([
+          ...RAMP_STATES,
+          'Record ramp',
+          'Deregister ramp scaling',
+          'Delete ramp endpoint',
+        ]),
       );
       expect(sagemaker.calls).toContain(`DeleteEndpoint ${rampEndpoint}`);
       expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
@@ -180,7 +195,9 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
     // Assert
     const output = succeeded(run.result);
     expect(output.ramp?.status).toBe('not-held');
-    expect(output.ramp?.note).toMatch(/^not held: the SLA broke for [\d.]+ min during the ramp of 2–5 × ml\.c5\.xlarge/);
+    expect(output.ramp?.note).toMatch(
+      /^not held: the SLA broke for [\d.]+ (s|min) during the ramp of 2–5 × ml\.c5\.xlarge/,
+    );
     const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/broke/report.json`) as Report;
     expect(report.serveTarget?.ramp?.outcome?.headroom?.note).toEqual(expect.any(String));
     expect(scaling.registered.size).toBe(0);
@@ -216,7 +233,11 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
       note: 'the ramp of 2–5 × ml.c5.xlarge failed: WorkerCrashed: worker lost mid-ramp',
     });
     expect(run.statesEntered).toEqual(
-      expect.arrayContaining(['Deregister failed ramp scaling', 'Delete failed ramp endpoint', 'Record failed ramp']),
+      expect.arrayContaining([
+        'Deregister failed ramp scaling',
+        'Delete failed ramp endpoint',
+        'Record failed ramp',
+      ]),
     );
     expect(run.statesEntered).not.toContain('Record ramp');
     expect(scaling.calls).toContain(`DeregisterScalableTarget endpoint/${rampEndpoint}/variant/AllTraffic`);
@@ -264,7 +285,7 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
   }, 60_000);
 
-  it('skips the ramp when it is off, saying so in the report', async () => {
+  it('runs no ramp when it is not asked for, and the report says nothing of it', async () => {
     // Prepare
     const sagemaker = new FakeSageMaker();
 
@@ -279,10 +300,9 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
 
     // Assert
     const output = succeeded(run.result);
-    expect(output.ramp).toEqual({
-      status: 'skipped',
-      note: 'off (rampTest.enabled is not true)',
-    });
+    expect(output.ramp).toBeUndefined();
+    const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/off/report.json`) as Report;
+    expect(report.serveTarget?.ramp).toBeUndefined();
     expect(run.statesEntered).toContain('Ramp test?');
     expect(run.statesEntered).not.toContain('Plan ramp load');
   }, 60_000);
