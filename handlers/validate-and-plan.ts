@@ -47,6 +47,7 @@ import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
 import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
+import { RAMP_SECONDS_TO_SCALE_ON_AWS } from './contracts/serving-input.js';
 import { rampWorkers } from './serving/ramp-test.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
 import { ESTIMATE_ASSUMPTIONS } from './shared/estimate-assumptions.js';
@@ -159,9 +160,12 @@ export async function validateAndPlan(
     (candidates.length || 1) *
     ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
     LAMBDA_ARM64_USD_PER_GB_SECOND;
-  const warnings = [workerCeilingWarning(input.loadPlan)].filter((warning) => warning !== undefined);
-
   const rampTest = rampTestPlanOf(input);
+  const warnings = [
+    workerCeilingWarning(input.loadPlan),
+    deps.servingRegion === undefined ? undefined : shortRampWarning(rampTest),
+  ].filter((warning) => warning !== undefined);
+
   const ramp = rampEstimate(input, candidates, rampTest);
   const planWith = (prove: RunPlan['prove']): RunPlan => {
     const proof = proofEstimate(input, candidates, prove);
@@ -337,6 +341,19 @@ function rampTestPlanOf(input: RunInput): RunPlan['rampTest'] {
     seconds: input.rampTest.seconds,
     workers: rampWorkers(input.loadPlan, input.scaling.peakTps ?? targetTps),
   };
+}
+
+/**
+ * On AWS, target tracking scales out after its alarm has seen three one-minute periods above the
+ * target, and the new instance then starts and loads the model: a shorter ramp most likely ends
+ * before any scale-out, and measures the minimum alone. Said, not refused (a user may want that).
+ */
+function shortRampWarning(rampTest: RunPlan['rampTest']): string | undefined {
+  if (rampTest === undefined || rampTest.seconds >= RAMP_SECONDS_TO_SCALE_ON_AWS) return undefined;
+  return (
+    `rampTest.seconds is ${rampTest.seconds}: on SageMaker a scale-out needs its metric above the target for 3 minutes, ` +
+    `then an instance's start and model load, so a ramp under ${RAMP_SECONDS_TO_SCALE_ON_AWS} s most likely ends before any scale-out`
+  );
 }
 
 /**
