@@ -136,7 +136,7 @@ async function instancesOver(
     });
     const first = read[0];
     const points = first === undefined || first.atEpochMs > window.fromEpochMs ? [initial, ...read] : read;
-    return { points, note: `instances ${deps.seriesSource}` };
+    return { points, note: deps.seriesSource };
   } catch (error) {
     deps.logger.warn('Could not read the ramp endpoint’s instances', {
       endpointName,
@@ -144,7 +144,7 @@ async function instancesOver(
     });
     return {
       points: [initial],
-      note: `instances not read (${describeError(error)}): the chart shows the minimum throughout and no scale-out`,
+      note: `not read (${describeError(error)}): the chart shows the minimum throughout and no scale-out`,
     };
   }
 }
