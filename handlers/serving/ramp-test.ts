@@ -5,7 +5,12 @@ import type { RealtimeScalingRequests } from '../ports.js';
 import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { proofWorkers } from './prove-target.js';
 import type { RampOutcome } from './ramp.js';
-import { invocationsPolicyName, type ScalingPolicy, variantResourceId } from './scaling-policy.js';
+import {
+  invocationsPolicyName,
+  type ScalingPolicy,
+  scalingPolicyFor,
+  variantResourceId,
+} from './scaling-policy.js';
 
 /**
  * "Ramp test" (issue #15, item 4): after the proof, the candidate that serves the target is
@@ -28,6 +33,12 @@ export const RAMP_ID_SUFFIX = '-ramp';
 /** The plan's ramp settings (`rampTest`), as "Validate and plan" wrote them with a target. */
 export interface RampTestPlan {
   readonly enabled: boolean;
+  /**
+   * Ramps once more at the advised headroom (or minimum) after one that broke the SLA: 1, or 0
+   * when the worst case with it passes the history budget, the run's timeout or `maxCostUsd`.
+   * @default 0
+   */
+  readonly retests?: number;
   /** The ramp's window: the arrival rate rises over this many seconds. */
   readonly seconds: number;
   /** Workers of the ramp (`proofWorkers` at the peak), counted in the history budget at planning. */
@@ -36,7 +47,9 @@ export interface RampTestPlan {
 
 /** What "Recommend" hands the ramp phase (`summary.rampRequest`). */
 export interface RampRequest {
-  /** The winner at the policy's minimum, named `<winner>-ramp` after the run. */
+  /** 1, or 2 for the re-test at the advised headroom after a ramp that broke the SLA. @default 1 */
+  readonly attempt?: number;
+  /** The winner at the policy's minimum, named `<winner>-ramp` after the run (`-ramp-2` re-tested). */
   readonly candidate: PlannedCandidate;
   /** One open-model ramp step from `fromTps` to `toTps` (load-test/plan.ts `ramp`). */
   readonly loadPlan: LoadPlan;
@@ -69,12 +82,16 @@ export interface ServeTargetRamp {
   readonly instancesNote?: string;
   /** One sentence: held, or for how long the SLA broke and what to change. */
   readonly note: string;
+  /** The ramp before this one, when this one re-tests it at the advised headroom. */
+  readonly previous?: Omit<ServeTargetRamp, 'previous'>;
 }
 
 /** What "Record ramp" gives (`summary.ramp` after the phase): the verdict, for the summary line. */
 export interface RampVerdict {
   readonly status: RampStatus;
   readonly note: string;
+  /** After a ramp that broke the SLA, when the plan allows one: the ramp at the advised headroom. */
+  readonly retest?: RampRequest;
 }
 
 /**
@@ -114,8 +131,13 @@ export function rampLoadPlan(
 }
 
 /** The winner as the ramp deploys it: `instances` of its type, under names of its own. */
-export function rampCandidate(runId: string, winner: PlannedCandidate, instances: number): PlannedCandidate {
-  const id = `${winner.id}${RAMP_ID_SUFFIX}`;
+export function rampCandidate(
+  runId: string,
+  winner: PlannedCandidate,
+  instances: number,
+  attempt = 1,
+): PlannedCandidate {
+  const id = `${winner.id}${RAMP_ID_SUFFIX}${attempt === 1 ? '' : `-${attempt}`}`;
   return {
     ...winner,
     id,
@@ -214,3 +236,54 @@ export function rampWorkers(loadPlan: Pick<LoadPlan, 'workers'>, peakTps: number
 function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
+
+/**
+ * The ramp once more after one that broke the SLA, with what its arithmetic advised
+ * (ramp.ts `RampHeadroom`): the headroom that would have held, or, when none would, the minimum that
+ * would at the current headroom. The policy is recomputed with it (its target, and the maximum for
+ * the peak, within the account's quota), the ramp starts from the new minimum's share, and the
+ * endpoint gets a name of its own (`<winner>-ramp-2`: the first may still be deleting). Undefined
+ * when the advice is no change (the lag was not the cause, or unknown), or when the new minimum
+ * carries the peak (nothing would scale out).
+ */
+export function retestRequest(
+  runId: string,
+  request: RampRequest,
+  advice: { readonly wouldHold: number | null; readonly minInstancesThatHold?: number },
+  instanceQuota: number | undefined,
+): RampRequest | undefined {
+  const headroom = advice.wouldHold ?? request.headroom;
+  const minInstances = advice.wouldHold === null ? advice.minInstancesThatHold : request.minInstances;
+  if (minInstances === undefined) return undefined;
+  if (headroom >= request.headroom && minInstances <= request.minInstances) return undefined;
+  const winner = { ...request.candidate, id: request.candidate.proofOf ?? request.candidate.id };
+  const attempt = (request.attempt ?? 1) + 1;
+  const candidate = rampCandidate(runId, winner, minInstances, attempt);
+  const cooldowns = request.scaling.putScalingPolicy.TargetTrackingScalingPolicyConfiguration;
+  const policy = scalingPolicyFor({
+    endpointName: candidate.endpointName,
+    variantName: VARIANT_NAME,
+    perInstanceTps: request.perInstanceTps,
+    headroom,
+    minInstances,
+    peakTps: request.toTps,
+    scaleInCooldownSeconds: cooldowns.ScaleInCooldown,
+    scaleOutCooldownSeconds: cooldowns.ScaleOutCooldown,
+    ...(instanceQuota === undefined ? {} : { instanceQuota }),
+  });
+  const fromTps = round(policy.minCapacity * request.perInstanceTps * headroom);
+  if (fromTps >= request.toTps) return undefined;
+  return {
+    ...request,
+    attempt,
+    candidate: { ...candidate, initialInstanceCount: policy.minCapacity },
+    loadPlan: { ...request.loadPlan, ramp: { fromTps } },
+    fromTps,
+    headroom,
+    minInstances: policy.minCapacity,
+    maxInstances: policy.maxCapacity,
+    targetInvocationsPerInstance: policy.targetInvocationsPerInstance,
+    scaling: { registerScalableTarget: policy.registerScalableTarget, putScalingPolicy: policy.putScalingPolicy },
+  };
+}
+

@@ -79,6 +79,8 @@ export interface RampHeadroom {
   readonly wouldHold: number | null;
   /** The slowest scale-out measured, the lag the headroom must cover. */
   readonly scaleOutLagSeconds: number | null;
+  /** When no headroom holds: the minimum that would, at the current headroom. */
+  readonly minInstancesThatHold?: number;
   /** What to change, in one sentence. */
   readonly note: string;
 }
@@ -203,6 +205,7 @@ function headroomThatHolds(
       current,
       wouldHold: null,
       scaleOutLagSeconds: lag,
+      minInstancesThatHold: minimum,
       note: `no headroom holds: the ramp adds ${round(slope * lag, 2)} TPS in the ${lag} s a scale-out takes, more than ${input.minInstances} instance(s) carry (${round(capacity, 2)} TPS); raise the minimum to ${minimum} at headroom ${current}, or ramp more slowly`,
     };
   }
