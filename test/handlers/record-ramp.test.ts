@@ -192,7 +192,9 @@ describe('recordRamp', () => {
 
     // Assert
     expect(text(store, LOCATIONS.markdown)).toContain('### Ramp test\n\nHeld: the SLA held through the ramp');
-    expect(text(store, LOCATIONS.html)).toContain('<h3>Ramp test</h3>');
+    expect(text(store, LOCATIONS.html)).toContain(
+      '<h3>Ramp test</h3>\n<p>Held: the SLA held through the ramp',
+    );
     expect(store.objects.get(LOCATIONS.html)?.contentType).toBe('text/html');
   });
 
