@@ -176,7 +176,7 @@ describe('recordRamp', () => {
           ...RAMP_FIGURES,
           status: 'held',
           outcome: rampOutcome(rampInput({ sla: SLA })),
-          instancesNote: `instances ${SERIES_SOURCE}`,
+          instancesNote: SERIES_SOURCE,
           note: HELD_NOTE,
         },
       },
@@ -219,7 +219,7 @@ describe('recordRamp', () => {
       ...RAMP_FIGURES,
       status: 'not-held',
       outcome,
-      instancesNote: `instances ${SERIES_SOURCE}`,
+      instancesNote: SERIES_SOURCE,
       note: verdict.note,
     });
   });
@@ -341,7 +341,7 @@ describe('recordRamp', () => {
     const ramp = readReport(store).serveTarget?.ramp;
     expect(verdict.status).toBe('held');
     expect(ramp?.instancesNote).toBe(
-      'instances not read (ThrottlingException: Rate exceeded): the chart shows the minimum throughout and no scale-out',
+      'not read (ThrottlingException: Rate exceeded): the chart shows the minimum throughout and no scale-out',
     );
     expect(ramp?.outcome?.scaleOuts).toEqual([]);
     expect(ramp?.outcome?.chart.map((point) => point.inService)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
