@@ -7,7 +7,12 @@ import type { EndpointInstanceSeriesReader, Logger, ObjectStore } from './ports.
 import type { Report } from './report/report.js';
 import { readStoredReport, writeStoredReport } from './report/stored-report.js';
 import { brokenTimeText, type InstanceCountPoint, type RampOutcome, rampOutcome } from './serving/ramp.js';
-import type { RampRequest, RampVerdict, ServeTargetRamp } from './serving/ramp-test.js';
+import {
+  type RampRequest,
+  type RampVerdict,
+  retestRequest,
+  type ServeTargetRamp,
+} from './serving/ramp-test.js';
 
 export interface RecordRampDeps {
   readonly store: ObjectStore;
@@ -30,8 +35,16 @@ export interface RecordRampDeps {
 export async function recordRamp(event: RecordRampEvent, deps: RecordRampDeps): Promise<RampVerdict> {
   const request = event.summary.rampRequest;
   const report = await readStoredReport(deps.store, event.summary.report.json);
-  const ramp = await rampOf(event, request, deps);
   const st = report.serveTarget;
+  const measured = await rampOf(event, request, deps);
+  const retest = retestOf(event, measured);
+  // A re-test keeps the ramp before it (the report's, which this one follows).
+  const earlier = (request.attempt ?? 1) > 1 ? st?.ramp : undefined;
+  const ramp: ServeTargetRamp = {
+    ...measured,
+    note: `${measured.note}${retest === undefined ? '' : `; re-testing ${describeRetest(retest)}`}`,
+    ...(earlier === undefined ? {} : { previous: withoutPrevious(earlier) }),
+  };
   const updated: Report = st === undefined ? report : { ...report, serveTarget: { ...st, ramp } };
   await writeStoredReport(deps.store, event.summary.report, updated);
   deps.logger.info('Ramp recorded', {
@@ -40,7 +53,31 @@ export async function recordRamp(event: RecordRampEvent, deps: RecordRampDeps): 
     slaBrokenSeconds: ramp.outcome?.slaBrokenSeconds,
     scaleOuts: ramp.outcome?.scaleOuts.length,
   });
-  return { status: ramp.status, note: ramp.note };
+  return { status: ramp.status, note: ramp.note, ...(retest === undefined ? {} : { retest }) };
+}
+
+/**
+ * The ramp once more, or undefined: only after a ramp that ran and broke the SLA, while the plan
+ * allows a re-test (`rampTest.retests`), and when its arithmetic advised a change that can scale
+ * (ramp-test.ts `retestRequest`).
+ */
+function retestOf(event: RecordRampEvent, ramp: ServeTargetRamp): RampRequest | undefined {
+  const request = event.summary.rampRequest;
+  const advice = ramp.outcome?.headroom;
+  if (ramp.status !== 'not-held' || advice === undefined) return undefined;
+  if ((request.attempt ?? 1) > (event.plan.rampTest?.retests ?? 0)) return undefined;
+  const type = request.candidate.instanceType;
+  const quota = type === undefined ? undefined : event.plan.instanceQuotas?.[type];
+  return retestRequest(event.plan.runId, request, advice, quota);
+}
+
+function describeRetest(retest: RampRequest): string {
+  return `at headroom ${retest.headroom} from ${retest.minInstances} instances (${retest.minInstances}–${retest.maxInstances}, target ${retest.targetInvocationsPerInstance} invocations per instance per minute)`;
+}
+
+function withoutPrevious(ramp: ServeTargetRamp): Omit<ServeTargetRamp, 'previous'> {
+  const { previous: _older, ...kept } = ramp;
+  return kept;
 }
 
 async function rampOf(

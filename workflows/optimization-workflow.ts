@@ -571,7 +571,9 @@ export class OptimizationWorkflow extends Construct {
    * scaling is deregistered and the endpoint deleted on every path: after the verdict, and before
    * "Record failed ramp" when a step failed. An endpoint whose deregistration or deletion still
    * fails is left to "Clean up run resources", which finds it by the run's name prefix and tag and
-   * deregisters its variant before deleting it. Then `next`, whatever the ramp came to.
+   * deregisters its variant before deleting it. A ramp that broke the SLA may run once more at the
+   * headroom (or minimum) its arithmetic advised ("Re-test the ramp?", when the plan allows one,
+   * as `<winner>-ramp-2`). Then `next`, whatever the ramp came to.
    */
   private rampTest(next: sfn.IChainable): sfn.Choice {
     const request = '$.summary.rampRequest';
@@ -621,7 +623,19 @@ export class OptimizationWorkflow extends Construct {
     // may call DeregisterScalableTarget ("Delete endpoints configured for auto scaling").
     deregister.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deregisterError' });
     deleteEndpoint.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deleteError' });
-    deregister.next(deleteEndpoint).next(next);
+    // A ramp that broke the SLA runs once more at the advised headroom when the plan allows it
+    // ("Record ramp" gives the request, handlers/serving/ramp-test.ts `retestRequest`).
+    const retest = new sfn.Pass(this, OptimizationStates.planRampRetest, {
+      inputPath: '$.summary.ramp.retest',
+      resultPath: request,
+    });
+    deregister
+      .next(deleteEndpoint)
+      .next(
+        new sfn.Choice(this, OptimizationStates.retestTheRamp)
+          .when(sfn.Condition.isPresent('$.summary.ramp.retest'), retest)
+          .otherwise(next),
+      );
 
     const recordFailed = this.invoke(OptimizationStates.recordFailedRamp, this.steps.recordRamp, {
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary', 'error.$': '$.error' },
@@ -659,6 +673,7 @@ export class OptimizationWorkflow extends Construct {
       },
     });
     planLoad.next(select).next(deploy).next(poll.wait);
+    retest.next(planLoad);
     return new sfn.Choice(this, OptimizationStates.rampTest)
       .when(sfn.Condition.isPresent(request), planLoad)
       .otherwise(next);

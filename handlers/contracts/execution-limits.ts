@@ -150,6 +150,8 @@ export interface OptimizationHistoryShape {
     readonly endpointRounds: number;
     /** @default 1 */
     readonly segments?: number;
+    /** 2 when a ramp that broke the SLA may run again at the advised headroom. @default 1 */
+    readonly attempts?: number;
   };
 }
 
@@ -261,20 +263,23 @@ function proofEvents(proof: NonNullable<OptimizationHistoryShape['proof']>): num
  * candidate", "Deploy ramp endpoint", its rounds, "Apply ramp scaling policy", per segment the
  * "Run ramp load workers" Map with its workers, "Aggregate ramp load test" and "Ramp load test
  * over?", per further segment "Run next ramp segment", then "Record ramp", "Deregister ramp
- * scaling" and "Delete ramp endpoint" (a failed ramp takes "Deregister failed ramp scaling",
- * "Delete failed ramp endpoint" and "Record failed ramp" instead: as many, after fewer).
+ * scaling", "Delete ramp endpoint" and "Re-test the ramp?" (a failed ramp takes "Deregister failed
+ * ramp scaling", "Delete failed ramp endpoint" and "Record failed ramp" instead: fewer, after
+ * fewer); a re-test adds "Plan ramp re-test".
  */
 function rampEvents(ramp: NonNullable<OptimizationHistoryShape['ramp']>): number {
   const segments = ramp.segments ?? 1;
-  return (
+  const attempts = ramp.attempts ?? 1;
+  const attempt =
     2 * E.simpleState +
     E.lambdaTask +
     ramp.endpointRounds * POLL_ROUND +
     E.lambdaTask +
     segments * loadTestSegmentEvents(ramp.workers) +
     (segments - 1) * E.simpleState +
-    3 * E.lambdaTask
-  );
+    3 * E.lambdaTask +
+    E.simpleState;
+  return attempts * attempt + (attempts - 1) * E.simpleState;
 }
 
 /**
@@ -461,7 +466,11 @@ export function largestOptimizationState(footprint: PlannedRunFootprint): Larges
         A.scalingRequests +
         A.deployment +
         footprint.rampWorkers * A.workerOutcome +
-        2 * A.candidateOutcome;
+        2 * A.candidateOutcome +
+        // A re-test's request, in the verdict beside the first.
+        largestCandidate +
+        loadPlanBytes +
+        A.scalingRequests;
   if (rampState > runState && rampState >= candidateState && rampState >= proofState) {
     return { bytes: rampState, state: 'the run state after "Run ramp load workers"' };
   }
@@ -557,8 +566,8 @@ type HistoryCounts = Pick<
   readonly proofWorkers?: number;
   /** Proofs in the worst case: 2 with a correction. @default 1 */
   readonly proofAttempts?: number;
-  /** "Ramp test" when it runs: its workers and the worker invocations its ramp takes. @default no ramp */
-  readonly ramp?: { readonly workers: number; readonly segments: number };
+  /** "Ramp test" when it runs: its workers, the worker invocations its ramp takes, its attempts. @default no ramp */
+  readonly ramp?: { readonly workers: number; readonly segments: number; readonly attempts: number };
 };
 
 /** Worker invocations one load test takes in the worst case (every step runs). */
@@ -669,7 +678,14 @@ function worstCaseShape(
         }),
     ...(counts.ramp === undefined
       ? {}
-      : { ramp: { workers: counts.ramp.workers, endpointRounds, segments: counts.ramp.segments } }),
+      : {
+          ramp: {
+            workers: counts.ramp.workers,
+            endpointRounds,
+            segments: counts.ramp.segments,
+            attempts: counts.ramp.attempts,
+          },
+        }),
     endpointRounds,
     compilationRounds: pollRoundsWithin(timings.compilationDeadlineSeconds, timings.compilationPolling),
     cleanUpRounds: worstCleanUpRounds(),
@@ -717,8 +733,8 @@ export interface RunTimeShape {
   readonly loadTestReruns: number;
   /** Proofs after "Recommend" in the worst case (each one more endpoint and one step). @default 0 */
   readonly proofs?: number;
-  /** "Ramp test" when it runs: its warm-up and ramp (seconds) and the worker invocations they take. @default none */
-  readonly ramp?: { readonly testSeconds: number; readonly segments: number };
+  /** "Ramp test" when it runs: its warm-up and ramp (seconds), the worker invocations they take, its attempts. @default none */
+  readonly ramp?: { readonly testSeconds: number; readonly segments: number; readonly attempts?: number };
 }
 
 /**
@@ -763,10 +779,11 @@ export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTiming
 /** "Ramp test" at its longest: its endpoint's deadline, the warm-up and ramp with each segment's gap, the deletion. */
 function rampSeconds(ramp: NonNullable<RunTimeShape['ramp']>, timings: OptimizationTimings): number {
   return (
-    timings.endpointDeadlineSeconds +
-    ramp.testSeconds +
-    ramp.segments * SEGMENT_OVERHEAD_SECONDS +
-    CANDIDATE_TEARDOWN_SECONDS
+    (ramp.attempts ?? 1) *
+    (timings.endpointDeadlineSeconds +
+      ramp.testSeconds +
+      ramp.segments * SEGMENT_OVERHEAD_SECONDS +
+      CANDIDATE_TEARDOWN_SECONDS)
   );
 }
 
@@ -833,7 +850,12 @@ export interface PlannedOptimization {
     readonly skipReason?: string;
   };
   /** "Ramp test" (only with a target, when asked for): counted when enabled. */
-  readonly rampTest?: { readonly enabled: boolean; readonly seconds: number; readonly workers: number };
+  readonly rampTest?: {
+    readonly enabled: boolean;
+    readonly seconds: number;
+    readonly workers: number;
+    readonly retests?: number;
+  };
   readonly tags: Readonly<Record<string, string>>;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
@@ -870,7 +892,13 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
       ? { proofWorkers: plan.prove?.workers ?? 0, proofAttempts: 1 + (plan.prove?.corrections ?? 0) }
       : {}),
     ...(plan.rampTest?.enabled === true
-      ? { ramp: { workers: plan.rampTest.workers, segments: rampShape(plan, plan.rampTest).segments } }
+      ? {
+          ramp: {
+            workers: plan.rampTest.workers,
+            segments: rampShape(plan, plan.rampTest).segments,
+            attempts: rampShape(plan, plan.rampTest).attempts,
+          },
+        }
       : {}),
   };
 }
@@ -879,10 +907,14 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
 function rampShape(
   plan: PlannedOptimization,
   rampTest: NonNullable<PlannedOptimization['rampTest']>,
-): { readonly testSeconds: number; readonly segments: number } {
+): { readonly testSeconds: number; readonly segments: number; readonly attempts: number } {
   const testSeconds = plan.loadPlan.warmupSeconds + rampTest.seconds;
   const segmentSeconds = plan.loadSegmentSeconds ?? awsSegmentSeconds(plan.loadPlan);
-  return { testSeconds, segments: Math.max(1, Math.ceil(testSeconds / segmentSeconds)) };
+  return {
+    testSeconds,
+    segments: Math.max(1, Math.ceil(testSeconds / segmentSeconds)),
+    attempts: 1 + (rampTest.retests ?? 0),
+  };
 }
 
 /** Whether the plan runs "Prove the target" (asked for, and able to run). */

@@ -99,6 +99,8 @@ export const OptimizationStates = {
   planCorrectedProof: 'Plan corrected proof',
   /** "Ramp test" (handlers/serving/ramp-test.ts): after the proof, before clean-up. */
   rampTest: 'Ramp test?',
+  retestTheRamp: 'Re-test the ramp?',
+  planRampRetest: 'Plan ramp re-test',
   deployRampEndpoint: 'Deploy ramp endpoint',
   checkRampEndpoint: 'Check ramp endpoint',
   applyRampScaling: 'Apply ramp scaling policy',
@@ -606,7 +608,7 @@ export interface RecordProofEvent {
  * ramp's scaling is deregistered and its endpoint deleted after it (or before, on failure).
  */
 export interface RecordRampEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'sla'>;
+  readonly plan: Pick<RunPlan, 'runId' | 'sla' | 'rampTest' | 'instanceQuotas'>;
   readonly summary: Pick<RunSummary, 'report'> & { readonly rampRequest: RampRequest };
   readonly outcome?: Pick<CandidateOutcome, 'status' | 'resultUri' | 'measurementProblem'>;
   /** A Catch's `{ Error, Cause }` when a step of the ramp failed. */

@@ -283,7 +283,9 @@ export function retestRequest(
     minInstances: policy.minCapacity,
     maxInstances: policy.maxCapacity,
     targetInvocationsPerInstance: policy.targetInvocationsPerInstance,
-    scaling: { registerScalableTarget: policy.registerScalableTarget, putScalingPolicy: policy.putScalingPolicy },
+    scaling: {
+      registerScalableTarget: policy.registerScalableTarget,
+      putScalingPolicy: policy.putScalingPolicy,
+    },
   };
 }
-

@@ -177,10 +177,12 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
     });
   });
 
-  it('reports the minutes the SLA broke and the headroom advice when the ramp endpoint cannot keep up', async () => {
-    // Prepare: the ramp's endpoint answers in 300 ms (SLA p95 200 ms).
+  it('re-tests once at the advised headroom when the ramp broke the SLA, keeping the first ramp, and leaves nothing', async () => {
+    // Prepare: the first ramp's endpoint answers in 300 ms (SLA p95 200 ms), the re-test's in 2 ms.
     const sagemaker = new FakeSageMaker();
     const scaling = new FakeRealtimeScaling(ONE_SCALE_OUT);
+    const first = resourceName('broke', 'endpoint', 'cpu-ramp');
+    const second = resourceName('broke', 'endpoint', 'cpu-ramp-2');
 
     // Act
     const run = await runOptimization({
@@ -189,18 +191,35 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
       input: rampInput(),
       runId: 'broke',
       realtimeScaling: scaling,
-      endpoints: latencies('broke', 300),
+      endpoints: (endpointName) => ({
+        latencyMs: endpointName === first ? 300 : endpointName === second ? 2 : 50,
+      }),
     });
 
     // Assert
     const output = succeeded(run.result);
-    expect(output.ramp?.status).toBe('not-held');
-    expect(output.ramp?.note).toMatch(
-      /^not held: the SLA broke for [\d.]+ (s|min) during the ramp of 2–5 × ml\.c5\.xlarge/,
-    );
+    expect(output.ramp?.status).toBe('held');
+    expect(run.statesEntered).toEqual(expect.arrayContaining(['Re-test the ramp?', 'Plan ramp re-test']));
     const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/broke/report.json`) as Report;
-    expect(report.serveTarget?.ramp?.outcome?.headroom?.note).toEqual(expect.any(String));
+    const ramp = report.serveTarget?.ramp;
+    expect(ramp?.previous?.status).toBe('not-held');
+    expect(ramp?.previous?.note).toMatch(
+      /^not held: the SLA broke for [\d.]+ (s|min) during the ramp of 2–5 × ml\.c5\.xlarge .*; re-testing at headroom 0\.\d+ from 2 instances/,
+    );
+    expect(ramp?.previous?.outcome?.headroom?.wouldHold).toEqual(expect.any(Number));
+    expect(ramp?.minInstances).toBe(2);
+    expect(scaling.calls.filter((call) => call.startsWith('RegisterScalableTarget'))).toEqual([
+      expect.stringContaining(`endpoint/${first}/variant/AllTraffic`),
+      expect.stringContaining(`endpoint/${second}/variant/AllTraffic`),
+    ]);
+    expect(scaling.calls.filter((call) => call.startsWith('DeregisterScalableTarget'))).toEqual([
+      `DeregisterScalableTarget endpoint/${first}/variant/AllTraffic`,
+      `DeregisterScalableTarget endpoint/${second}/variant/AllTraffic`,
+    ]);
     expect(scaling.registered.size).toBe(0);
+    expect(sagemaker.calls).toEqual(
+      expect.arrayContaining([`DeleteEndpoint ${first}`, `DeleteEndpoint ${second}`]),
+    );
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
   }, 60_000);
 
