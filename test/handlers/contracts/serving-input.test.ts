@@ -151,7 +151,8 @@ describe('run input: rampTest', () => {
       {
         field: 'rampTest.enabled',
         given: 'true',
-        expected: 'no ramp test without sla.targetTps: the ramp tests the policy sized for the target; set both',
+        expected:
+          'no ramp test without sla.targetTps: the ramp tests the policy sized for the target; set both',
       },
     ]);
   });
