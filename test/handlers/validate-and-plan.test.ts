@@ -1106,6 +1106,30 @@ describe('validateAndPlan: instance quotas', () => {
     expect(plan.prove).toEqual({ enabled: true, workers: 1, corrections: 0 });
   });
 
+  it('refuses a run the proof puts over maxCostUsd, naming the proof’s cost and how to drop it', async () => {
+    // Prepare: a budget 1 cent above the run without the proof: its correction is dropped, and one proof is too much.
+    const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
+    const without = await validateAndPlan(
+      { runId: 'run-1', input: { ...input, prove: { enabled: false } } },
+      deps(),
+    );
+    const perInstance = (785 / 3600) * Math.max(...without.candidates.map((c) => c.usdPerHour ?? 0));
+
+    // Act
+    const error = await validateAndPlan(
+      { runId: 'run-1', input: { ...input, maxCostUsd: without.estimate.totalUsd + 0.01 } },
+      deps(),
+    ).catch((e: unknown) => e);
+
+    // Assert
+    const message = error instanceof BudgetExceededError ? error.message : String(error);
+    const breakdown = without.candidates.map((c) => `${c.id} $${c.estimatedCostUsd.toFixed(2)}`).join(', ');
+    expect(message.slice(message.indexOf('('))).toBe(
+      `(${breakdown}; load generator $0.03; proof $${(2 * perInstance).toFixed(2)}). Raise maxCostUsd, ` +
+        'or shorten the load plan or remove candidates, or turn the proof off (prove.enabled: false). Nothing was created.',
+    );
+  });
+
   it('refuses prove.enabled that is not a boolean, naming the field', async () => {
     // Act
     const error = await planError(
@@ -1282,6 +1306,35 @@ describe('validateAndPlan: the ramp test', () => {
     expect(
       (plan.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
     ).toBe(2 * 2 + 5 + 24 * 9 + 5 + segment + 3 * 5);
+  });
+
+  it('refuses a run the ramp puts over maxCostUsd, naming the ramp’s cost and how to drop it', async () => {
+    // Prepare: a budget 1 cent above the run without the ramp (no proof, to keep to the ramp).
+    const input = rampInput({ enabled: true, seconds: 600 });
+    const withoutProof = { ...input, prove: { enabled: false } };
+    const planned = await validateAndPlan({ runId: 'run-1', input: withoutProof }, deps());
+    const without = await validateAndPlan(
+      { runId: 'run-1', input: { ...withoutProof, rampTest: { enabled: false } } },
+      deps(),
+    );
+    const maxCostUsd = without.estimate.totalUsd + 0.01;
+    const perInstance = (1325 / 3600) * Math.max(...planned.candidates.map((c) => c.usdPerHour ?? 0));
+
+    // Act
+    const error = await validateAndPlan(
+      { runId: 'run-1', input: { ...withoutProof, maxCostUsd } },
+      deps(),
+    ).catch((e: unknown) => e);
+
+    // Assert
+    const breakdown = planned.candidates.map((c) => `${c.id} $${c.estimatedCostUsd.toFixed(2)}`).join(', ');
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as BudgetExceededError).message).toBe(
+      `The run's estimated cost $${planned.estimate.totalUsd.toFixed(2)} exceeds maxCostUsd $${maxCostUsd.toFixed(2)} ` +
+        `(${breakdown}; load generator $0.03; ramp test $${(2 * perInstance).toFixed(2)}). Raise maxCostUsd, ` +
+        'or shorten the load plan or remove candidates, or shorten rampTest.seconds or turn the ramp test off ' +
+        '(rampTest.enabled: false). Nothing was created.',
+    );
   });
 
   it('counts a ramp longer than one worker invocation as its segments, in the history and the worst duration', async () => {
