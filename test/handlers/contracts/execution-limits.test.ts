@@ -272,7 +272,7 @@ describe('largestOptimizationState', () => {
     ]);
   });
 
-  it('counts the proof’s request beside the ramp’s when both run', () => {
+  it('counts the proof’s request and verdict, left in the summary, beside the ramp’s when both run', () => {
     // Prepare
     const footprint = {
       plan: { loadPlan: { steps: [1] } },
@@ -288,10 +288,11 @@ describe('largestOptimizationState', () => {
     // Act
     const both = largestOptimizationState({ ...footprint, proofWorkers: 3, rampWorkers: 3 });
 
-    // Assert: the proof's request, a candidate (18 bytes) and the load plan (13 bytes), stays in the summary.
+    // Assert: the proof's request, a candidate (18 bytes) and the load plan (13 bytes), and its
+    // verdict (3,072) stay in the summary.
     expect([both.state, both.bytes - rampAlone.bytes]).toEqual([
       'the run state after "Run ramp load workers"',
-      18 + 13,
+      18 + 13 + 3072,
     ]);
   });
 
