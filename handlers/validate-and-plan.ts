@@ -253,10 +253,23 @@ export async function validateAndPlan(
 
   if (input.maxCostUsd !== undefined && totalUsd > input.maxCostUsd) {
     const breakdown = candidates.map((c) => `${c.id} $${c.estimatedCostUsd.toFixed(2)}`).join(', ');
+    // The phases after "Recommend" are in the total: name them and how to drop them, or the
+    // breakdown does not add up and the fix may not be the one that helps.
+    const proof = proofEstimate(input, candidates, plan.prove);
+    const phases = [
+      ...(proof === undefined ? [] : [`; proof $${proof.usd.toFixed(2)}`]),
+      ...(ramp === undefined ? [] : [`; ramp test $${ramp.usd.toFixed(2)}`]),
+    ].join('');
+    const phaseFixes = [
+      ...(proof === undefined ? [] : [', or turn the proof off (prove.enabled: false)']),
+      ...(ramp === undefined
+        ? []
+        : [', or shorten rampTest.seconds or turn the ramp test off (rampTest.enabled: false)']),
+    ].join('');
     throw new BudgetExceededError(
       `The run's estimated cost $${totalUsd.toFixed(2)} exceeds maxCostUsd $${input.maxCostUsd.toFixed(2)} ` +
-        `(${breakdown}; load generator $${loadGeneratorUsd.toFixed(2)}). Raise maxCostUsd, or shorten the load plan ` +
-        'or remove candidates. Nothing was created.',
+        `(${breakdown}; load generator $${loadGeneratorUsd.toFixed(2)}${phases}). Raise maxCostUsd, or shorten the load plan ` +
+        `or remove candidates${phaseFixes}. Nothing was created.`,
       { estimatedCostUsd: totalUsd, maxCostUsd: input.maxCostUsd },
     );
   }

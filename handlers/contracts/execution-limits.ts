@@ -452,15 +452,16 @@ export function largestOptimizationState(footprint: PlannedRunFootprint): Larges
         footprint.proofWorkers * A.workerOutcome +
         A.candidateOutcome;
   // "Ramp test" adds to the run state its request (a candidate, the load plan and the two scaling
-  // requests, in the summary beside the proof's), the candidate again, its deployment, its workers,
-  // the aggregate's outcome and its verdict or error.
+  // requests, in the summary beside what the proof left there: its request and its verdict), the
+  // candidate again, its deployment, its workers, the aggregate's outcome and its verdict or error.
   const loadPlanBytes = jsonBytes((footprint.plan as { loadPlan?: unknown }).loadPlan ?? {});
-  const proofRequest = footprint.proofWorkers === undefined ? 0 : largestCandidate + loadPlanBytes;
+  const proofLeft =
+    footprint.proofWorkers === undefined ? 0 : largestCandidate + loadPlanBytes + A.candidateOutcome;
   const rampState =
     footprint.rampWorkers === undefined
       ? 0
       : runState +
-        proofRequest +
+        proofLeft +
         2 * largestCandidate +
         loadPlanBytes +
         A.scalingRequests +

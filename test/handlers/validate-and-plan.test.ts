@@ -1106,6 +1106,30 @@ describe('validateAndPlan: instance quotas', () => {
     expect(plan.prove).toEqual({ enabled: true, workers: 1, corrections: 0 });
   });
 
+  it('refuses a run the proof puts over maxCostUsd, naming the proof’s cost and how to drop it', async () => {
+    // Prepare: a budget 1 cent above the run without the proof: its correction is dropped, and one proof is too much.
+    const input = baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } });
+    const without = await validateAndPlan(
+      { runId: 'run-1', input: { ...input, prove: { enabled: false } } },
+      deps(),
+    );
+    const perInstance = (785 / 3600) * Math.max(...without.candidates.map((c) => c.usdPerHour ?? 0));
+
+    // Act
+    const error = await validateAndPlan(
+      { runId: 'run-1', input: { ...input, maxCostUsd: without.estimate.totalUsd + 0.01 } },
+      deps(),
+    ).catch((e: unknown) => e);
+
+    // Assert
+    const message = error instanceof BudgetExceededError ? error.message : String(error);
+    const breakdown = without.candidates.map((c) => `${c.id} $${c.estimatedCostUsd.toFixed(2)}`).join(', ');
+    expect(message.slice(message.indexOf('('))).toBe(
+      `(${breakdown}; load generator $0.03; proof $${(2 * perInstance).toFixed(2)}). Raise maxCostUsd, ` +
+        'or shorten the load plan or remove candidates, or turn the proof off (prove.enabled: false). Nothing was created.',
+    );
+  });
+
   it('refuses prove.enabled that is not a boolean, naming the field', async () => {
     // Act
     const error = await planError(
@@ -1122,5 +1146,213 @@ describe('validateAndPlan: instance quotas', () => {
 
     // Assert
     expect(plan.loadTestReruns).toBe(1);
+  });
+});
+
+describe('validateAndPlan: the ramp test', () => {
+  /** The base input with a target of 600 TPS, a peak of 5,000 and the ramp as given. */
+  function rampInput(rampTest: Record<string, unknown>): Record<string, unknown> {
+    return baseInput({
+      sla: { p95LatencyMs: 100, targetTps: 600 },
+      scaling: { peakTps: 5000 },
+      rampTest,
+    });
+  }
+
+  /** The same input with the ramp off: what each figure is compared with. */
+  async function planWithoutRamp(
+    dependencies = deps(),
+  ): Promise<Awaited<ReturnType<typeof validateAndPlan>>> {
+    return validateAndPlan({ runId: 'run-1', input: rampInput({ enabled: false }) }, dependencies);
+  }
+
+  it('plans the ramp with a target: its seconds, and its workers sized for the peak, not the target', async () => {
+    // Act: 5,000 requests/s is more than one worker signs (1,300/s): 4 workers; the proof at 600 has 1.
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: rampInput({ enabled: true, seconds: 600 }) },
+      deps(),
+    );
+
+    // Assert
+    expect([plan.rampTest, plan.prove?.workers]).toEqual([{ enabled: true, seconds: 600, workers: 4 }, 1]);
+  });
+
+  it('sizes the ramp for the target when no peak is given', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      {
+        runId: 'run-1',
+        input: baseInput({ sla: { p95LatencyMs: 100, targetTps: 5000 }, rampTest: { enabled: true } }),
+      },
+      deps(),
+    );
+
+    // Assert
+    expect(plan.rampTest).toEqual({ enabled: true, seconds: 1200, workers: 4 });
+  });
+
+  it('plans no ramp when it is off (the default)', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: baseInput({ sla: { p95LatencyMs: 100, targetTps: 600 } }) },
+      deps(),
+    );
+
+    // Assert
+    expect(plan.rampTest).toBeUndefined();
+  });
+
+  it('plans no ramp without a target when it is off', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: baseInput({ rampTest: { enabled: false, seconds: 60 } }) },
+      deps(),
+    );
+
+    // Assert
+    expect(plan.rampTest).toBeUndefined();
+  });
+
+  it('refuses rampTest.enabled without a target, naming the field', async () => {
+    // Act
+    const error = await planError(baseInput({ rampTest: { enabled: true } }));
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'rampTest.enabled',
+        given: 'true',
+        expected:
+          'no ramp test without sla.targetTps: the ramp tests the policy sized for the target; set both',
+      },
+    ]);
+  });
+
+  it('refuses rampTest.seconds above 7200, naming the field', async () => {
+    // Act
+    const error = await planError(rampInput({ enabled: true, seconds: 7201 }));
+
+    // Assert
+    expect(error.issues.map((issue) => [issue.field, issue.given])).toEqual([['rampTest.seconds', '7201']]);
+  });
+
+  it('counts the ramp in the estimate: the availability minimum of the dearest candidate for its endpoint’s life, and says so', async () => {
+    // Prepare
+    const without = await planWithoutRamp();
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: rampInput({ enabled: true, seconds: 600 }) },
+      deps(),
+    );
+
+    // Assert: the dearest, ml.g4dn.xlarge, × 2 for 600 s creating + 5 s warm-up + 600 s ramp + 120 s deleting.
+    const dearest = Math.max(...plan.candidates.map((c) => c.usdPerHour ?? 0));
+    const perInstance = (1325 / 3600) * dearest;
+    expect(plan.estimate.assumptions.at(-1)).toBe(
+      `the ramp test priced at 2 instance(s) of the dearest candidate for 1325 s; each instance its policy adds bills at most $${perInstance.toFixed(4)} more (the maximum is known after the measurements)`,
+    );
+    // Both totals are rounded to the cent: they differ from the exact sum by a cent at most.
+    expect(
+      Math.abs(plan.estimate.totalUsd - (without.estimate.totalUsd + 2 * perInstance)),
+    ).toBeLessThanOrEqual(0.01);
+  });
+
+  it('adds the ramp’s endpoint life to the typical duration: creation, warm-up, ramp and deletion', async () => {
+    // Prepare
+    const without = await planWithoutRamp();
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: rampInput({ enabled: true, seconds: 600 }) },
+      deps(),
+    );
+
+    // Assert
+    expect(
+      (plan.estimate.durationSeconds?.typical ?? 0) - (without.estimate.durationSeconds?.typical ?? 0),
+    ).toBe(600 + 5 + 600 + 120);
+  });
+
+  it('adds the ramp to the worst duration: the endpoint deadline, warm-up and ramp with a segment’s overhead, deletion', async () => {
+    // Prepare
+    const without = await planWithoutRamp();
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: rampInput({ enabled: true, seconds: 600 }) },
+      deps(),
+    );
+
+    // Assert: 2700 s to come into service, 605 s of schedule in one worker invocation (60 s more), 120 s to delete.
+    expect((plan.estimate.durationSeconds?.worst ?? 0) - (without.estimate.durationSeconds?.worst ?? 0)).toBe(
+      2700 + 605 + 60 + 120,
+    );
+  });
+
+  it('counts the ramp in the worst-case history: its endpoint polls, the scaling calls, one segment of its workers', async () => {
+    // Prepare
+    const without = await planWithoutRamp();
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: rampInput({ enabled: true, seconds: 600 }) },
+      deps(),
+    );
+
+    // Assert: 2 Passes, deploy, 24 polls of 9 events, apply the policy, the Map with 4 workers,
+    // "Aggregate ramp load test" and its Choice, then record, deregister and delete.
+    const segment = 4 + 4 * (2 + 5) + 5 + 2;
+    expect(
+      (plan.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
+    ).toBe(2 * 2 + 5 + 24 * 9 + 5 + segment + 3 * 5);
+  });
+
+  it('refuses a run the ramp puts over maxCostUsd, naming the ramp’s cost and how to drop it', async () => {
+    // Prepare: a budget 1 cent above the run without the ramp (no proof, to keep to the ramp).
+    const input = rampInput({ enabled: true, seconds: 600 });
+    const withoutProof = { ...input, prove: { enabled: false } };
+    const planned = await validateAndPlan({ runId: 'run-1', input: withoutProof }, deps());
+    const without = await validateAndPlan(
+      { runId: 'run-1', input: { ...withoutProof, rampTest: { enabled: false } } },
+      deps(),
+    );
+    const maxCostUsd = without.estimate.totalUsd + 0.01;
+    const perInstance = (1325 / 3600) * Math.max(...planned.candidates.map((c) => c.usdPerHour ?? 0));
+
+    // Act
+    const error = await validateAndPlan(
+      { runId: 'run-1', input: { ...withoutProof, maxCostUsd } },
+      deps(),
+    ).catch((e: unknown) => e);
+
+    // Assert
+    const breakdown = planned.candidates.map((c) => `${c.id} $${c.estimatedCostUsd.toFixed(2)}`).join(', ');
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as BudgetExceededError).message).toBe(
+      `The run's estimated cost $${planned.estimate.totalUsd.toFixed(2)} exceeds maxCostUsd $${maxCostUsd.toFixed(2)} ` +
+        `(${breakdown}; load generator $0.03; ramp test $${(2 * perInstance).toFixed(2)}). Raise maxCostUsd, ` +
+        'or shorten the load plan or remove candidates, or shorten rampTest.seconds or turn the ramp test off ' +
+        '(rampTest.enabled: false). Nothing was created.',
+    );
+  });
+
+  it('counts a ramp longer than one worker invocation as its segments, in the history and the worst duration', async () => {
+    // Prepare: segments of 300 s: 5 s of warm-up and 600 s of ramp take 3 worker invocations.
+    const dependencies = { ...deps(), loadSegmentSeconds: 300 };
+    const without = await planWithoutRamp(dependencies);
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: rampInput({ enabled: true, seconds: 600 }) },
+      dependencies,
+    );
+
+    // Assert: 3 segments of 4 workers, 2 "Run next ramp segment" Passes; 3 segments' overhead.
+    const segment = 4 + 4 * (2 + 5) + 5 + 2;
+    expect([
+      (plan.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
+      (plan.estimate.durationSeconds?.worst ?? 0) - (without.estimate.durationSeconds?.worst ?? 0),
+    ]).toEqual([2 * 2 + 5 + 24 * 9 + 5 + 3 * segment + 2 * 2 + 3 * 5, 2700 + 605 + 3 * 60 + 120]);
   });
 });

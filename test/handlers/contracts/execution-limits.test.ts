@@ -246,6 +246,141 @@ describe('largestOptimizationState', () => {
       2 * 18 + 13 + 1024 + 3 * 512 + 3072,
     ]);
   });
+
+  it('names the run state after "Run ramp load workers" when the ramp’s is the largest', () => {
+    // Prepare: many candidates, so the run state is the largest without a ramp.
+    const footprint = {
+      plan: { loadPlan: { steps: [1] } },
+      candidates: Array.from({ length: 40 }, () => ({ environment: {} })),
+      compilationTargets: 0,
+      workersPerCandidate: 1,
+      tags: {},
+      modelEnvironment: {},
+      expandedByRanges: false,
+    };
+    const without = largestOptimizationState(footprint);
+
+    // Act
+    const withRamp = largestOptimizationState({ ...footprint, rampWorkers: 3 });
+
+    // Assert: 2 × the largest candidate (18 bytes), the load plan (13 bytes), the scaling requests
+    // (1,024), a deployment (1,024), 3 worker outcomes (512 each), the aggregate's outcome and the
+    // verdict (3,072 each).
+    expect([withRamp.state, withRamp.bytes - without.bytes]).toEqual([
+      'the run state after "Run ramp load workers"',
+      2 * 18 + 13 + 1024 + 1024 + 3 * 512 + 2 * 3072,
+    ]);
+  });
+
+  it('counts the proof’s request and verdict, left in the summary, beside the ramp’s when both run', () => {
+    // Prepare
+    const footprint = {
+      plan: { loadPlan: { steps: [1] } },
+      candidates: Array.from({ length: 40 }, () => ({ environment: {} })),
+      compilationTargets: 0,
+      workersPerCandidate: 1,
+      tags: {},
+      modelEnvironment: {},
+      expandedByRanges: false,
+    };
+    const rampAlone = largestOptimizationState({ ...footprint, rampWorkers: 3 });
+
+    // Act
+    const both = largestOptimizationState({ ...footprint, proofWorkers: 3, rampWorkers: 3 });
+
+    // Assert: the proof's request, a candidate (18 bytes) and the load plan (13 bytes), and its
+    // verdict (3,072) stay in the summary.
+    expect([both.state, both.bytes - rampAlone.bytes]).toEqual([
+      'the run state after "Run ramp load workers"',
+      18 + 13 + 3072,
+    ]);
+  });
+
+  it('keeps naming a candidate’s state when it is larger than the ramp’s', () => {
+    // Prepare: one candidate with 40 workers: 40 worker outcomes outweigh the ramp's additions.
+    const footprint = {
+      plan: { loadPlan: { steps: [1] } },
+      candidates: [{ environment: {} }],
+      compilationTargets: 0,
+      workersPerCandidate: 40,
+      tags: {},
+      modelEnvironment: {},
+      expandedByRanges: false,
+    };
+
+    // Act
+    const largest = largestOptimizationState({ ...footprint, rampWorkers: 1 });
+
+    // Assert
+    expect(largest.state).toBe('a candidate\'s state after "Run load workers"');
+  });
+});
+
+describe('the ramp test in the limits', () => {
+  const SHAPE = {
+    candidates: 1,
+    workersPerCandidate: 2,
+    compilationTargets: 0,
+    endpointRounds: 4,
+    compilationRounds: 0,
+  };
+
+  it('counts the ramp in the fixed events: Passes, deploy, polls, policy, one segment, record, deregister, delete', () => {
+    // Prepare
+    const without = optimizationHistoryEvents(SHAPE);
+
+    // Act
+    const withRamp = optimizationHistoryEvents({ ...SHAPE, ramp: { workers: 3, endpointRounds: 5 } });
+
+    // Assert: 2 Passes (2 each), deploy (5), 5 rounds of 9, apply (5), the Map (4) with 3 workers (7 each),
+    // "Aggregate ramp load test" (5) and its Choice (2), then 3 Lambdas (5 each); nothing per candidate.
+    expect([withRamp.fixed - without.fixed, withRamp.perCandidate - without.perCandidate]).toEqual([
+      2 * 2 + 5 + 5 * 9 + 5 + (4 + 3 * 7 + 5 + 2) + 3 * 5,
+      0,
+    ]);
+  });
+
+  it('counts each further ramp segment as its workers, the aggregation, the Choice and the Pass again', () => {
+    // Prepare
+    const one = optimizationHistoryEvents({ ...SHAPE, ramp: { workers: 3, endpointRounds: 5, segments: 1 } });
+
+    // Act
+    const three = optimizationHistoryEvents({
+      ...SHAPE,
+      ramp: { workers: 3, endpointRounds: 5, segments: 3 },
+    });
+
+    // Assert: 2 × (Map 4 + 3 × 7 + Lambda 5 + Choice 2 + Pass 2).
+    expect(three.total - one.total).toBe(2 * (4 + 3 * 7 + 5 + 2 + 2));
+  });
+
+  it('counts one segment when the ramp does not say', () => {
+    // Act
+    const unsaid = optimizationHistoryEvents({ ...SHAPE, ramp: { workers: 3, endpointRounds: 5 } });
+    const one = optimizationHistoryEvents({ ...SHAPE, ramp: { workers: 3, endpointRounds: 5, segments: 1 } });
+
+    // Assert
+    expect(unsaid.total).toBe(one.total);
+  });
+
+  it('adds the ramp to the worst duration: the endpoint deadline, its schedule with each segment’s minute, the deletion', () => {
+    // Prepare
+    const shape = {
+      candidates: 1,
+      maxConcurrentCandidates: 1,
+      compilationTargets: 0,
+      loadTest: { testSeconds: 100, segmentSeconds: 775 },
+      loadTestReruns: 0,
+    };
+    const without = worstRunSeconds(shape, TIMINGS);
+
+    // Act
+    const withRamp = worstRunSeconds({ ...shape, ramp: { testSeconds: 1205, segments: 2 } }, TIMINGS);
+
+    // Assert: 45 minutes to come into service, 1,205 s in 2 worker invocations (60 s each beyond
+    // their schedule), 2 minutes to delete.
+    expect(withRamp - without).toBe(2700 + 1205 + 2 * 60 + 120);
+  });
 });
 
 describe('async history', () => {

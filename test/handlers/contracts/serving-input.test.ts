@@ -132,3 +132,78 @@ describe('examples/local-serve-target.json', () => {
     ]);
   });
 });
+
+describe('run input: rampTest', () => {
+  it('defaults to off and 1200 seconds', () => {
+    // Act
+    const input = parse(runInput());
+
+    // Assert
+    expect(input.rampTest).toEqual({ enabled: false, seconds: 1200 });
+  });
+
+  it('refuses rampTest.enabled without a target TPS, naming the field', () => {
+    // Act
+    const issues = issuesOf(runInput({ sla: { p95LatencyMs: 100 }, rampTest: { enabled: true } }));
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'rampTest.enabled',
+        given: 'true',
+        expected:
+          'no ramp test without sla.targetTps: the ramp tests the policy sized for the target; set both',
+      },
+    ]);
+  });
+
+  it('accepts rampTest turned off without a target TPS', () => {
+    // Act
+    const input = parse(runInput({ sla: { p95LatencyMs: 100 }, rampTest: { enabled: false, seconds: 60 } }));
+
+    // Assert
+    expect(input.rampTest).toEqual({ enabled: false, seconds: 60 });
+  });
+
+  it('refuses rampTest.seconds below 1, naming the field', () => {
+    // Act
+    const issues = issuesOf(runInput({ rampTest: { enabled: true, seconds: 0.5 } }));
+
+    // Assert
+    expect(issues.map((issue) => [issue.field, issue.given])).toEqual([['rampTest.seconds', '0.5']]);
+  });
+
+  it('refuses rampTest.seconds above 7200, naming the field', () => {
+    // Act
+    const issues = issuesOf(runInput({ rampTest: { enabled: true, seconds: 7201 } }));
+
+    // Assert
+    expect(issues.map((issue) => [issue.field, issue.given])).toEqual([['rampTest.seconds', '7201']]);
+  });
+
+  it('accepts the bounds 1 and 7200 seconds', () => {
+    // Act
+    const shortest = parse(runInput({ rampTest: { enabled: true, seconds: 1 } }));
+    const longest = parse(runInput({ rampTest: { enabled: true, seconds: 7200 } }));
+
+    // Assert
+    expect([shortest.rampTest, longest.rampTest]).toEqual([
+      { enabled: true, seconds: 1 },
+      { enabled: true, seconds: 7200 },
+    ]);
+  });
+
+  it('refuses a field rampTest does not know, naming it', () => {
+    // Act
+    const issues = issuesOf(runInput({ rampTest: { enabled: true, peakTps: 900 } }));
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'rampTest',
+        given: 'unknown field(s) "peakTps"',
+        expected: 'only the documented fields (check the spelling)',
+      },
+    ]);
+  });
+});

@@ -365,6 +365,85 @@ describe('ServingOptimizerStack', () => {
       ]);
     });
 
+    /** A step Lambda's grants, one line per action and resource, without its own log group's. */
+    const stepGrants = (stepName: string): string[] => {
+      const fn = stack.node.children.find(
+        (child): child is ProjectFunction => child instanceof ProjectFunction && child.stepName === stepName,
+      );
+      if (fn === undefined) throw new Error(`no Lambda ${stepName}`);
+      const logGroup = `<${logicalIdOf(stack, fn.functionLogGroup)}.Arn>`;
+      return grantsOf(template, logicalIdOf(stack, fn.serviceRole)).filter(
+        (line) => !line.includes(logGroup),
+      );
+    };
+    const SCALABLE_TARGETS = 'arn:aws:application-autoscaling:us-east-1:123456789012:scalable-target/*';
+    const OWNED_ALARMS = [
+      'arn:aws:cloudwatch:us-east-1:123456789012:alarm:TargetTracking-endpoint/mso-*',
+      'arn:aws:cloudwatch:us-east-1:123456789012:alarm:mso-*',
+    ];
+
+    it('grants "ramp-scaling" the scaling calls on the account’s scalable targets, the permission checks, the service-linked role and the owned alarms', () => {
+      // Act
+      const grants = stepGrants('ramp-scaling');
+
+      // Assert
+      const serviceLinkedRole =
+        'arn:aws:iam::123456789012:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint' +
+        ' if {"StringLike":{"iam:AWSServiceName":"sagemaker.application-autoscaling.amazonaws.com"}}';
+      expect(grants).toEqual([
+        `Allow application-autoscaling:DeregisterScalableTarget on ${SCALABLE_TARGETS}`,
+        `Allow application-autoscaling:PutScalingPolicy on ${SCALABLE_TARGETS}`,
+        `Allow application-autoscaling:RegisterScalableTarget on ${SCALABLE_TARGETS}`,
+        'Allow cloudwatch:DeleteAlarms on *',
+        ...OWNED_ALARMS.map((alarm) => `Allow cloudwatch:DeleteAlarms on ${alarm}`),
+        'Allow cloudwatch:DescribeAlarms on *',
+        ...OWNED_ALARMS.map((alarm) => `Allow cloudwatch:DescribeAlarms on ${alarm}`),
+        'Allow cloudwatch:PutMetricAlarm on *',
+        `Allow iam:CreateServiceLinkedRole on ${serviceLinkedRole}`,
+        'Allow sagemaker:DescribeEndpoint on *',
+        'Allow sagemaker:DescribeEndpointConfig on *',
+        'Allow sagemaker:UpdateEndpointWeightsAndCapacities on *',
+        'Allow xray:PutTelemetryRecords on *',
+        'Allow xray:PutTraceSegments on *',
+      ]);
+    });
+
+    it('grants "record-ramp" DescribeScalingActivities and GetMetricData, and reads and writes under runs/ only', () => {
+      // Act
+      const grants = stepGrants('record-ramp');
+
+      // Assert
+      const bucket = `<${logicalIdOf(stack, stack.artifactsBucket)}.Arn>`;
+      const key =
+        '<ArtifactsKeyA4B22E2B.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}';
+      expect(grants).toEqual([
+        'Allow application-autoscaling:DescribeScalingActivities on *',
+        'Allow cloudwatch:GetMetricData on *',
+        `Allow kms:Decrypt on ${key}`,
+        `Allow kms:GenerateDataKey on ${key}`,
+        `Allow s3:AbortMultipartUpload on ${bucket}/runs/*`,
+        `Allow s3:GetObject on ${bucket}/runs/*`,
+        `Allow s3:ListBucket on ${bucket} if {"StringLike":{"s3:prefix":["runs/*"]}}`,
+        `Allow s3:PutObject on ${bucket}/runs/*`,
+        'Allow xray:PutTelemetryRecords on *',
+        'Allow xray:PutTraceSegments on *',
+      ]);
+    });
+
+    it('lets "clean-up" deregister a ramp endpoint’s scaling left registered, and delete the owned alarms only', () => {
+      // Act
+      const scaling = stepGrants('clean-up').filter(
+        (line) => line.includes(' application-autoscaling:') || line.includes(' cloudwatch:'),
+      );
+
+      // Assert
+      expect(scaling).toEqual([
+        `Allow application-autoscaling:DeregisterScalableTarget on ${SCALABLE_TARGETS}`,
+        ...OWNED_ALARMS.map((alarm) => `Allow cloudwatch:DeleteAlarms on ${alarm}`),
+        ...OWNED_ALARMS.map((alarm) => `Allow cloudwatch:DescribeAlarms on ${alarm}`),
+      ]);
+    });
+
     it('lets each service invoke a Lambda only from its source, and from this account where the service sends it', () => {
       // Prepare
       const permissions = Object.values(
