@@ -256,6 +256,7 @@ export async function validateAndPlan(
     // The phases after "Recommend" are in the total: name them and how to drop them, or the
     // breakdown does not add up and the fix may not be the one that helps.
     const proof = proofEstimate(input, candidates, plan.prove);
+    const ramp = rampEstimate(input, candidates, plan.rampTest);
     const phases = [
       ...(proof === undefined ? [] : [`; proof $${proof.usd.toFixed(2)}`]),
       ...(ramp === undefined ? [] : [`; ramp test $${ramp.usd.toFixed(2)}`]),

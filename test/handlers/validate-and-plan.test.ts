@@ -1174,7 +1174,10 @@ describe('validateAndPlan: the ramp test', () => {
     );
 
     // Assert
-    expect([plan.rampTest, plan.prove?.workers]).toEqual([{ enabled: true, seconds: 600, workers: 4 }, 1]);
+    expect([plan.rampTest, plan.prove?.workers]).toEqual([
+      { enabled: true, seconds: 600, workers: 4, retests: 1 },
+      1,
+    ]);
   });
 
   it('sizes the ramp for the target when no peak is given', async () => {
@@ -1188,7 +1191,7 @@ describe('validateAndPlan: the ramp test', () => {
     );
 
     // Assert
-    expect(plan.rampTest).toEqual({ enabled: true, seconds: 1200, workers: 4 });
+    expect(plan.rampTest).toEqual({ enabled: true, seconds: 1200, workers: 4, retests: 1 });
   });
 
   it('plans no ramp when it is off (the default)', async () => {
@@ -1246,19 +1249,20 @@ describe('validateAndPlan: the ramp test', () => {
       deps(),
     );
 
-    // Assert: the dearest, ml.g4dn.xlarge, × 2 for 600 s creating + 5 s warm-up + 600 s ramp + 120 s deleting.
+    // Assert: the dearest, ml.g4dn.xlarge, × 2 for 600 s creating + 5 s warm-up + 600 s ramp + 120 s
+    // deleting, and its re-test alike.
     const dearest = Math.max(...plan.candidates.map((c) => c.usdPerHour ?? 0));
     const perInstance = (1325 / 3600) * dearest;
     expect(plan.estimate.assumptions.at(-1)).toBe(
-      `the ramp test priced at 2 instance(s) of the dearest candidate for 1325 s; each instance its policy adds bills at most $${perInstance.toFixed(4)} more (the maximum is known after the measurements)`,
+      `the ramp test priced at 2 instance(s) of the dearest candidate for 1325 s, and its re-test alike; each instance its policy adds bills at most $${perInstance.toFixed(4)} more (the maximum is known after the measurements)`,
     );
     // Both totals are rounded to the cent: they differ from the exact sum by a cent at most.
     expect(
-      Math.abs(plan.estimate.totalUsd - (without.estimate.totalUsd + 2 * perInstance)),
+      Math.abs(plan.estimate.totalUsd - (without.estimate.totalUsd + 2 * 2 * perInstance)),
     ).toBeLessThanOrEqual(0.01);
   });
 
-  it('adds the ramp’s endpoint life to the typical duration: creation, warm-up, ramp and deletion', async () => {
+  it('adds the ramp’s endpoint life to the typical duration, and its re-test’s: creation, warm-up, ramp and deletion', async () => {
     // Prepare
     const without = await planWithoutRamp();
 
@@ -1271,10 +1275,10 @@ describe('validateAndPlan: the ramp test', () => {
     // Assert
     expect(
       (plan.estimate.durationSeconds?.typical ?? 0) - (without.estimate.durationSeconds?.typical ?? 0),
-    ).toBe(600 + 5 + 600 + 120);
+    ).toBe(2 * (600 + 5 + 600 + 120));
   });
 
-  it('adds the ramp to the worst duration: the endpoint deadline, warm-up and ramp with a segment’s overhead, deletion', async () => {
+  it('adds the ramp and its re-test to the worst duration: the endpoint deadline, warm-up and ramp with a segment’s overhead, deletion', async () => {
     // Prepare
     const without = await planWithoutRamp();
 
@@ -1286,7 +1290,7 @@ describe('validateAndPlan: the ramp test', () => {
 
     // Assert: 2700 s to come into service, 605 s of schedule in one worker invocation (60 s more), 120 s to delete.
     expect((plan.estimate.durationSeconds?.worst ?? 0) - (without.estimate.durationSeconds?.worst ?? 0)).toBe(
-      2700 + 605 + 60 + 120,
+      2 * (2700 + 605 + 60 + 120),
     );
   });
 
@@ -1301,11 +1305,13 @@ describe('validateAndPlan: the ramp test', () => {
     );
 
     // Assert: 2 Passes, deploy, 24 polls of 9 events, apply the policy, the Map with 4 workers,
-    // "Aggregate ramp load test" and its Choice, then record, deregister and delete.
+    // "Aggregate ramp load test" and its Choice, then record, deregister, delete and "Re-test the
+    // ramp?"; twice, with "Plan ramp re-test" between.
     const segment = 4 + 4 * (2 + 5) + 5 + 2;
+    const attempt = 2 * 2 + 5 + 24 * 9 + 5 + segment + 3 * 5 + 2;
     expect(
       (plan.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
-    ).toBe(2 * 2 + 5 + 24 * 9 + 5 + segment + 3 * 5);
+    ).toBe(2 * attempt + 2);
   });
 
   it('refuses a run the ramp puts over maxCostUsd, naming the ramp’s cost and how to drop it', async () => {
@@ -1329,8 +1335,14 @@ describe('validateAndPlan: the ramp test', () => {
     // Assert
     const breakdown = planned.candidates.map((c) => `${c.id} $${c.estimatedCostUsd.toFixed(2)}`).join(', ');
     expect(error).toBeInstanceOf(BudgetExceededError);
+    // The re-test is dropped first (it does not fit): the refusal prices one ramp.
+    const withoutRetest = await validateAndPlan(
+      { runId: 'run-1', input: { ...withoutProof } },
+      { ...deps() },
+    );
+    const oneRampTotal = withoutRetest.estimate.totalUsd - 2 * perInstance;
     expect((error as BudgetExceededError).message).toBe(
-      `The run's estimated cost $${planned.estimate.totalUsd.toFixed(2)} exceeds maxCostUsd $${maxCostUsd.toFixed(2)} ` +
+      `The run's estimated cost $${oneRampTotal.toFixed(2)} exceeds maxCostUsd $${maxCostUsd.toFixed(2)} ` +
         `(${breakdown}; load generator $0.03; ramp test $${(2 * perInstance).toFixed(2)}). Raise maxCostUsd, ` +
         'or shorten the load plan or remove candidates, or shorten rampTest.seconds or turn the ramp test off ' +
         '(rampTest.enabled: false). Nothing was created.',
@@ -1350,9 +1362,10 @@ describe('validateAndPlan: the ramp test', () => {
 
     // Assert: 3 segments of 4 workers, 2 "Run next ramp segment" Passes; 3 segments' overhead.
     const segment = 4 + 4 * (2 + 5) + 5 + 2;
+    const attempt = 2 * 2 + 5 + 24 * 9 + 5 + 3 * segment + 2 * 2 + 3 * 5 + 2;
     expect([
       (plan.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
       (plan.estimate.durationSeconds?.worst ?? 0) - (without.estimate.durationSeconds?.worst ?? 0),
-    ]).toEqual([2 * 2 + 5 + 24 * 9 + 5 + 3 * segment + 2 * 2 + 3 * 5, 2700 + 605 + 3 * 60 + 120]);
+    ]).toEqual([2 * attempt + 2, 2 * (2700 + 605 + 3 * 60 + 120)]);
   });
 });

@@ -265,10 +265,10 @@ describe('largestOptimizationState', () => {
 
     // Assert: 2 × the largest candidate (18 bytes), the load plan (13 bytes), the scaling requests
     // (1,024), a deployment (1,024), 3 worker outcomes (512 each), the aggregate's outcome and the
-    // verdict (3,072 each).
+    // verdict (3,072 each), and in the verdict a re-test's request (candidate, load plan, requests).
     expect([withRamp.state, withRamp.bytes - without.bytes]).toEqual([
       'the run state after "Run ramp load workers"',
-      2 * 18 + 13 + 1024 + 1024 + 3 * 512 + 2 * 3072,
+      2 * 18 + 13 + 1024 + 1024 + 3 * 512 + 2 * 3072 + (18 + 13 + 1024),
     ]);
   });
 
@@ -333,11 +333,27 @@ describe('the ramp test in the limits', () => {
     const withRamp = optimizationHistoryEvents({ ...SHAPE, ramp: { workers: 3, endpointRounds: 5 } });
 
     // Assert: 2 Passes (2 each), deploy (5), 5 rounds of 9, apply (5), the Map (4) with 3 workers (7 each),
-    // "Aggregate ramp load test" (5) and its Choice (2), then 3 Lambdas (5 each); nothing per candidate.
+    // "Aggregate ramp load test" (5) and its Choice (2), then 3 Lambdas (5 each) and "Re-test the
+    // ramp?" (2); nothing per candidate.
     expect([withRamp.fixed - without.fixed, withRamp.perCandidate - without.perCandidate]).toEqual([
-      2 * 2 + 5 + 5 * 9 + 5 + (4 + 3 * 7 + 5 + 2) + 3 * 5,
+      2 * 2 + 5 + 5 * 9 + 5 + (4 + 3 * 7 + 5 + 2) + 3 * 5 + 2,
       0,
     ]);
+  });
+
+  it('counts a re-test as a second ramp and its "Plan ramp re-test" Pass', () => {
+    // Prepare
+    const once = optimizationHistoryEvents({ ...SHAPE, ramp: { workers: 3, endpointRounds: 5 } });
+    const without = optimizationHistoryEvents(SHAPE);
+
+    // Act
+    const twice = optimizationHistoryEvents({
+      ...SHAPE,
+      ramp: { workers: 3, endpointRounds: 5, attempts: 2 },
+    });
+
+    // Assert
+    expect(twice.total - without.total).toBe(2 * (once.total - without.total) + 2);
   });
 
   it('counts each further ramp segment as its workers, the aggregation, the Choice and the Pass again', () => {
@@ -380,6 +396,27 @@ describe('the ramp test in the limits', () => {
     // Assert: 45 minutes to come into service, 1,205 s in 2 worker invocations (60 s each beyond
     // their schedule), 2 minutes to delete.
     expect(withRamp - without).toBe(2700 + 1205 + 2 * 60 + 120);
+  });
+
+  it('adds a re-test as a second ramp to the worst duration', () => {
+    // Prepare
+    const shape = {
+      candidates: 1,
+      maxConcurrentCandidates: 1,
+      compilationTargets: 0,
+      loadTest: { testSeconds: 100, segmentSeconds: 775 },
+      loadTestReruns: 0,
+    };
+    const without = worstRunSeconds(shape, TIMINGS);
+
+    // Act
+    const withRetest = worstRunSeconds(
+      { ...shape, ramp: { testSeconds: 1205, segments: 2, attempts: 2 } },
+      TIMINGS,
+    );
+
+    // Assert
+    expect(withRetest - without).toBe(2 * (2700 + 1205 + 2 * 60 + 120));
   });
 });
 
