@@ -487,14 +487,10 @@ export class OptimizationWorkflow extends Construct {
    */
   private proveTarget(next: sfn.IChainable): sfn.Choice {
     const request = '$.summary.proofRequest';
-    const planLoad = new sfn.Pass(this, 'Plan proof load', {
-      inputPath: `${request}.loadPlan`,
-      resultPath: '$.plan.loadPlan',
-    });
-    const select = new sfn.Pass(this, 'Select proof candidate', {
-      inputPath: `${request}.candidate`,
-      resultPath: '$.candidate',
-    });
+    const planLoad = this.planPhaseLoad(
+      { plan: 'Plan proof load', select: 'Select proof candidate' },
+      request,
+    );
     // No quota Retry: the run's other endpoints are gone by now (a kept one stays), so waiting
     // would not free instances; the proof fails with the quota's message instead.
     const deploy = this.deployTask(OptimizationStates.deployProofEndpoint);
@@ -527,14 +523,16 @@ export class OptimizationWorkflow extends Construct {
         .otherwise(next),
     );
 
-    const recordFailed = this.invoke(OptimizationStates.recordFailedProof, this.steps.recordProof, {
-      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary', 'error.$': '$.error' },
-      resultPath: '$.summary.proof',
-      timeout: Duration.minutes(5),
-    });
     // The report then keeps "not proven"; the run's result stands.
-    recordFailed.addCatch(next, { errors: ['States.ALL'], resultPath: '$.proofError' });
-    recordFailed.next(next);
+    const recordFailed = this.recordFailedPhase(
+      OptimizationStates.recordFailedProof,
+      this.steps.recordProof,
+      {
+        resultPath: '$.summary.proof',
+        errorPath: '$.proofError',
+        next,
+      },
+    );
     const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedProofEndpoint);
     deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
     deleteFailed.next(recordFailed);
@@ -552,7 +550,7 @@ export class OptimizationWorkflow extends Construct {
         then: loadTest.next(record).next(deleteEndpoint),
       },
     });
-    planLoad.next(select).next(deploy).next(poll.wait);
+    planLoad.next(deploy).next(poll.wait);
     correct.next(planLoad);
     return new sfn.Choice(this, OptimizationStates.proveTarget)
       .when(sfn.Condition.isPresent(request), planLoad)
@@ -577,14 +575,7 @@ export class OptimizationWorkflow extends Construct {
    */
   private rampTest(next: sfn.IChainable): sfn.Choice {
     const request = '$.summary.rampRequest';
-    const planLoad = new sfn.Pass(this, 'Plan ramp load', {
-      inputPath: `${request}.loadPlan`,
-      resultPath: '$.plan.loadPlan',
-    });
-    const select = new sfn.Pass(this, 'Select ramp candidate', {
-      inputPath: `${request}.candidate`,
-      resultPath: '$.candidate',
-    });
+    const planLoad = this.planPhaseLoad({ plan: 'Plan ramp load', select: 'Select ramp candidate' }, request);
     // No quota Retry, as the proof's: the run's other endpoints are gone (a kept one stays).
     const deploy = this.deployTask(OptimizationStates.deployRampEndpoint);
     const check = this.checkTask(OptimizationStates.checkRampEndpoint);
@@ -637,14 +628,12 @@ export class OptimizationWorkflow extends Construct {
           .otherwise(next),
       );
 
-    const recordFailed = this.invoke(OptimizationStates.recordFailedRamp, this.steps.recordRamp, {
-      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary', 'error.$': '$.error' },
+    // The report then keeps the ramp as failed; the run's result stands.
+    const recordFailed = this.recordFailedPhase(OptimizationStates.recordFailedRamp, this.steps.recordRamp, {
       resultPath: '$.summary.ramp',
-      timeout: Duration.minutes(5),
+      errorPath: '$.rampError',
+      next,
     });
-    // The report then keeps the ramp as not tested; the run's result stands.
-    recordFailed.addCatch(next, { errors: ['States.ALL'], resultPath: '$.rampError' });
-    recordFailed.next(next);
     const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedRampEndpoint);
     deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
     deleteFailed.next(recordFailed);
@@ -672,11 +661,48 @@ export class OptimizationWorkflow extends Construct {
         then: apply.next(loadTest).next(aggregate).next(measured),
       },
     });
-    planLoad.next(select).next(deploy).next(poll.wait);
+    planLoad.next(deploy).next(poll.wait);
     retest.next(planLoad);
     return new sfn.Choice(this, OptimizationStates.rampTest)
       .when(sfn.Condition.isPresent(request), planLoad)
       .otherwise(next);
+  }
+
+  /**
+   * A phase after "Recommend" (the proof, the ramp) takes its load and its candidate from its
+   * request: "Plan … load" replaces the plan's load plan for the rest of the execution (only the
+   * phases and clean-up follow, which read the run id), so the workers and the endpoint check run
+   * unchanged; "Select … candidate" puts the candidate where the deploy and delete read it.
+   */
+  private planPhaseLoad(
+    names: { readonly plan: string; readonly select: string },
+    request: string,
+  ): sfn.Chain {
+    const planLoad = new sfn.Pass(this, names.plan, {
+      inputPath: `${request}.loadPlan`,
+      resultPath: '$.plan.loadPlan',
+    });
+    const select = new sfn.Pass(this, names.select, {
+      inputPath: `${request}.candidate`,
+      resultPath: '$.candidate',
+    });
+    return sfn.Chain.start(planLoad).next(select);
+  }
+
+  /** "Record failed …": the phase's recorder with the caught error, then `next` whatever it comes to. */
+  private recordFailedPhase(
+    name: string,
+    fn: IFunction,
+    options: { readonly resultPath: string; readonly errorPath: string; readonly next: sfn.IChainable },
+  ): tasks.LambdaInvoke {
+    const recordFailed = this.invoke(name, fn, {
+      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary', 'error.$': '$.error' },
+      resultPath: options.resultPath,
+      timeout: Duration.minutes(5),
+    });
+    recordFailed.addCatch(options.next, { errors: ['States.ALL'], resultPath: options.errorPath });
+    recordFailed.next(options.next);
+    return recordFailed;
   }
 
   /** "Deregister ramp scaling" (or the failed ramp's): the ramp endpoint's variant, never registered or not. */

@@ -346,4 +346,71 @@ describe('recordRamp', () => {
     expect(ramp?.outcome?.scaleOuts).toEqual([]);
     expect(ramp?.outcome?.chart.map((point) => point.inService)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
   });
+
+  it('asks for a re-test at the advised headroom when the ramp broke the SLA and the plan allows one', async () => {
+    // Prepare
+    const store = storeWith(rampResult(brokenTimeline()));
+    const event = {
+      ...measuredEvent(),
+      plan: { runId: RUN_ID, sla: SLA, rampTest: { ...RAMP_PLAN, retests: 1 } },
+    };
+
+    // Act
+    const verdict = await recordRamp(event, deps(store));
+
+    // Assert: headroom 0.2 holds the 200 s lag; 100 TPS × 0.2 per instance, 2 to 30 instances for 600 TPS.
+    expect(verdict.status).toBe('not-held');
+    expect(verdict.note).toMatch(
+      /; re-testing at headroom 0\.2 from 2 instances \(2–30, target 1200 invocations per instance per minute\)$/,
+    );
+    expect(verdict.retest).toMatchObject({
+      attempt: 2,
+      headroom: 0.2,
+      fromTps: 40,
+      minInstances: 2,
+      maxInstances: 30,
+      candidate: { id: 'large-ramp-2', initialInstanceCount: 2 },
+      loadPlan: { ramp: { fromTps: 40 } },
+    });
+    expect(readReport(store).serveTarget?.ramp?.note).toBe(verdict.note);
+  });
+
+  it('asks for no re-test once the re-test has run, and keeps the ramp before it', async () => {
+    // Prepare: the first ramp (not held) is in the report; this is its re-test.
+    const first = await (async () => {
+      const store = storeWith(rampResult(brokenTimeline()));
+      await recordRamp(measuredEvent(), deps(store));
+      return readReport(store);
+    })();
+    const store = new MemoryObjectStore()
+      .seed(LOCATIONS.json, JSON.stringify(first))
+      .seed(RESULT_URI, JSON.stringify(rampResult(brokenTimeline())));
+    const event = {
+      ...measuredEvent(),
+      plan: { runId: RUN_ID, sla: SLA, rampTest: { ...RAMP_PLAN, retests: 1 } },
+      summary: { report: LOCATIONS, rampRequest: { ...REQUEST, attempt: 2 } },
+    };
+
+    // Act
+    const verdict = await recordRamp(event, deps(store));
+
+    // Assert
+    expect(verdict.retest).toBeUndefined();
+    const ramp = readReport(store).serveTarget?.ramp;
+    expect(ramp?.previous).toEqual(first.serveTarget?.ramp);
+    expect(ramp?.note).not.toContain('re-testing');
+  });
+
+  it('asks for no re-test when the plan allows none', async () => {
+    // Prepare
+    const store = storeWith(rampResult(brokenTimeline()));
+
+    // Act
+    const verdict = await recordRamp(measuredEvent(), deps(store));
+
+    // Assert
+    expect(verdict.retest).toBeUndefined();
+  });
 });
+
+const RAMP_PLAN = { enabled: true, seconds: 600, workers: 1 };

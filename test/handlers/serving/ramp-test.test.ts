@@ -5,7 +5,9 @@ import { type LoadPlan, loadPlanSchema } from '../../../handlers/load-test/plan.
 import {
   rampDecision,
   rampLoadPlan,
+  type RampRequest,
   type RampTestPlan,
+  retestRequest,
   scalingRequestsFor,
 } from '../../../handlers/serving/ramp-test.js';
 import { type ScalingPolicy, scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
@@ -353,5 +355,98 @@ describe('scalingRequestsFor', () => {
         PolicyName: `${RAMP_ENDPOINT}-invocations-per-instance`,
       },
     });
+  });
+});
+
+describe('retestRequest', () => {
+  /** The first ramp's request, as `rampDecision` made it for the winner's policy. */
+  function firstRequest(): RampRequest {
+    const decision = rampDecision(plan(), chosen(WINNER, policyFor()));
+    if (!('request' in decision)) throw new Error('no request');
+    return decision.request;
+  }
+
+  it('ramps again at the headroom that would have held, the policy recomputed, as <winner>-ramp-2', () => {
+    // Act
+    const retest = retestRequest(RUN_ID, firstRequest(), { wouldHold: 0.5 }, undefined);
+
+    // Assert: 100 TPS × 0.5 per instance: 2 carry 100 TPS, 12 the 600 TPS peak; target 3,000 a minute.
+    const endpoint = resourceName(RUN_ID, 'endpoint', 'large-ramp-2');
+    expect(retest).toMatchObject({
+      attempt: 2,
+      headroom: 0.5,
+      fromTps: 100,
+      toTps: 600,
+      minInstances: 2,
+      maxInstances: 12,
+      targetInvocationsPerInstance: 3000,
+      candidate: { id: 'large-ramp-2', endpointName: endpoint, initialInstanceCount: 2, proofOf: 'large' },
+      loadPlan: { steps: [600], ramp: { fromTps: 100 } },
+    });
+    expect(checkRealtimeScalingRequests(retest?.scaling ?? firstRequest().scaling)).toMatchObject({
+      endpointName: endpoint,
+      variantName: 'AllTraffic',
+    });
+    expect(retest?.scaling.putScalingPolicy.TargetTrackingScalingPolicyConfiguration).toEqual({
+      TargetValue: 3000,
+      PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerVariantInvocationsPerInstance' },
+      ScaleInCooldown: 300,
+      ScaleOutCooldown: 60,
+    });
+  });
+
+  it('ramps again from the minimum that would have held when no headroom would', () => {
+    // Act
+    const retest = retestRequest(
+      RUN_ID,
+      firstRequest(),
+      { wouldHold: null, minInstancesThatHold: 4 },
+      undefined,
+    );
+
+    // Assert
+    expect(retest).toMatchObject({
+      headroom: 0.7,
+      minInstances: 4,
+      fromTps: 280,
+      candidate: { initialInstanceCount: 4 },
+    });
+  });
+
+  it('asks for nothing when the advice changes nothing (the lag was not the cause)', () => {
+    // Act
+    const retest = retestRequest(RUN_ID, firstRequest(), { wouldHold: 0.7 }, undefined);
+
+    // Assert
+    expect(retest).toBeUndefined();
+  });
+
+  it('asks for nothing when the lag is unknown', () => {
+    // Act
+    const retest = retestRequest(RUN_ID, firstRequest(), { wouldHold: null }, undefined);
+
+    // Assert
+    expect(retest).toBeUndefined();
+  });
+
+  it('asks for nothing when the advised minimum carries the peak: nothing would scale out', () => {
+    // Act
+    const retest = retestRequest(
+      RUN_ID,
+      firstRequest(),
+      { wouldHold: null, minInstancesThatHold: 9 },
+      undefined,
+    );
+
+    // Assert
+    expect(retest).toBeUndefined();
+  });
+
+  it('keeps the maximum within the account’s quota for the type', () => {
+    // Act
+    const retest = retestRequest(RUN_ID, firstRequest(), { wouldHold: 0.5 }, 6);
+
+    // Assert
+    expect(retest?.maxInstances).toBe(6);
   });
 });
