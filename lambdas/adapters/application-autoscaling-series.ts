@@ -1,22 +1,8 @@
-import {
-  type ApplicationAutoScalingClient,
-  DescribeScalingActivitiesCommand,
-  type DescribeScalingActivitiesCommandOutput,
-  type ScalingActivity as SdkScalingActivity,
-} from '@aws-sdk/client-application-auto-scaling';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
+import type { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import type { EndpointInstanceSeriesReader, ScalingActivity } from '../../handlers/ports.js';
 import type { InstanceCountPoint } from '../../handlers/serving/ramp.js';
-import { SAGEMAKER_VARIANT_DIMENSION, variantResourceId } from './application-autoscaling-registry.js';
-import { toInstanceCountOf } from './async-endpoint-observer.js';
-import { errorMessage, errorName, isTransient } from './aws-errors.js';
-
-/**
- * The largest page DescribeScalingActivities returns: `MaxResults` "can be between 1 and 50"
- * (Smithy model aws/api-models-aws, application-auto-scaling 2016-02-06,
- * `DescribeScalingActivitiesRequest.MaxResults`; API reference, DescribeScalingActivities).
- */
-export const ACTIVITIES_PAGE_SIZE = 50;
+import { variantResourceId } from './application-autoscaling-registry.js';
+import { readScalingActivities } from './scaling-activities.js';
 
 /**
  * `ScalingActivityStatusCode` (same model): Pending | InProgress | Successful | Overridden |
@@ -181,69 +167,7 @@ export class ApplicationAutoScalingInstanceSeries implements EndpointInstanceSer
   }
 
   /** Every activity of the variant, oldest first, in the port's `ScalingActivity` shape. */
-  async scalingActivities(endpointName: string): Promise<ScalingActivity[]> {
-    const resourceId = variantResourceId(endpointName, this.variantName);
-    const activities: ScalingActivity[] = [];
-    let nextToken: string | undefined;
-    do {
-      const page = await this.describe(resourceId, nextToken);
-      for (const activity of page.ScalingActivities ?? []) {
-        const converted = toScalingActivity(activity);
-        if (converted !== undefined) activities.push(converted);
-      }
-      nextToken = page.NextToken === '' ? undefined : page.NextToken;
-    } while (nextToken !== undefined);
-    return activities.sort((a, b) => a.startEpochMs - b.startEpochMs);
+  scalingActivities(endpointName: string): Promise<ScalingActivity[]> {
+    return readScalingActivities(this.autoScaling, variantResourceId(endpointName, this.variantName), 0);
   }
-
-  /**
-   * One page. A variant never registered simply has no activities (an empty page: the operation
-   * declares no not-found error in the model). Throttling, server faults and
-   * `ConcurrentUpdateException` (declared by the operation) become `TransientServiceError`.
-   */
-  private async describe(
-    resourceId: string,
-    nextToken: string | undefined,
-  ): Promise<DescribeScalingActivitiesCommandOutput> {
-    try {
-      return await this.autoScaling.send(
-        new DescribeScalingActivitiesCommand({
-          ServiceNamespace: 'sagemaker',
-          ResourceId: resourceId,
-          ScalableDimension: SAGEMAKER_VARIANT_DIMENSION,
-          MaxResults: ACTIVITIES_PAGE_SIZE,
-          ...(nextToken === undefined ? {} : { NextToken: nextToken }),
-        }),
-      );
-    } catch (error) {
-      if (!isTransient(error) && errorName(error) !== 'ConcurrentUpdateException') throw error;
-      throw new TransientServiceError(
-        `DescribeScalingActivities for ${resourceId} failed after the SDK's own retries: ` +
-          `${errorName(error) ?? 'Error'}: ${errorMessage(error)}. The workflow retries the step with a longer backoff.`,
-        { operation: 'DescribeScalingActivities', resourceId, errorName: errorName(error) },
-        { cause: error },
-      );
-    }
-  }
-}
-
-/**
- * The count comes from the activity's `Description`, which for a SageMaker variant reads
- * "Setting desired instance count to 3." (the form of "Setting desired count to 1." in the
- * Application Auto Scaling user guide, "Scaling activities for Application Auto Scaling"; SageMaker
- * developer guide, "Check the status of a scaling activity", quotes the status message "Failed to
- * set desired instance count to 110."). `StartTime` and `StatusCode` are required by the model;
- * an activity without a start is skipped.
- */
-function toScalingActivity(activity: SdkScalingActivity): ScalingActivity | undefined {
-  const startEpochMs = activity.StartTime?.getTime();
-  if (startEpochMs === undefined) return undefined;
-  const toInstanceCount = toInstanceCountOf(activity.Description);
-  return {
-    startEpochMs,
-    ...(activity.EndTime === undefined ? {} : { endEpochMs: activity.EndTime.getTime() }),
-    ...(toInstanceCount === undefined ? {} : { toInstanceCount }),
-    status: activity.StatusCode ?? 'Unknown',
-    description: activity.Description ?? '',
-  };
 }

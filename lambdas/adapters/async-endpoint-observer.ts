@@ -1,30 +1,10 @@
-import {
-  type ApplicationAutoScalingClient,
-  DescribeScalingActivitiesCommand,
-  type DescribeScalingActivitiesCommandOutput,
-  type ScalingActivity as SdkScalingActivity,
-} from '@aws-sdk/client-application-auto-scaling';
+import type { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import { type CloudWatchClient, type GetMetricDataCommandInput } from '@aws-sdk/client-cloudwatch';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
 import type { AsyncBacklogMetrics, AsyncEndpointObserver, ScalingActivity } from '../../handlers/ports.js';
-import { SAGEMAKER_VARIANT_DIMENSION, variantResourceId } from './application-autoscaling-registry.js';
+import { variantResourceId } from './application-autoscaling-registry.js';
 import { fetchMetricData } from './cloudwatch-metric-data.js';
-import { errorMessage, errorName, isTransient } from './aws-errors.js';
 import { retainedResolutionSeconds } from './cloudwatch-endpoint-metrics.js';
-
-/** DescribeScalingActivities returns at most 50 activities per page (Application Auto Scaling API reference, `MaxResults`). */
-const ACTIVITIES_PAGE_SIZE = 50;
-
-/**
- * An activity's description says the count it sets, e.g. "Setting desired instance count to 1."
- * (as DescribeScalingActivities reports SageMaker variants' activities).
- */
-const DESIRED_COUNT = /desired instance count to (\d+)/i;
-
-export function toInstanceCountOf(description: string | undefined): number | undefined {
-  const digits = description === undefined ? undefined : DESIRED_COUNT.exec(description)?.[1];
-  return digits === undefined ? undefined : Number(digits);
-}
+import { readScalingActivities } from './scaling-activities.js';
 
 /**
  * Metric names, dimensions and units as "Monitor Asynchronous Endpoint" (SageMaker developer guide,
@@ -135,34 +115,17 @@ export class AwsAsyncEndpointObserver implements AsyncEndpointObserver {
     this.now = options.now ?? (() => Date.now());
   }
 
-  /**
-   * The variant's activities that started at or after `sinceEpochMs`, oldest first. Application
-   * Auto Scaling lists them newest first, so paging stops at the first page that reaches back
-   * before `sinceEpochMs`; it keeps six weeks of them.
-   */
-  async scalingActivities(
+  /** The variant's activities that started at or after `sinceEpochMs`, oldest first (scaling-activities.ts). */
+  scalingActivities(
     endpointName: string,
     variantName: string,
     sinceEpochMs: number,
   ): Promise<readonly ScalingActivity[]> {
-    const resourceId = variantResourceId(endpointName, variantName);
-    const activities: ScalingActivity[] = [];
-    let nextToken: string | undefined;
-    let reachedBefore = false;
-    do {
-      const page = await this.describeActivities(resourceId, nextToken);
-      for (const activity of page.ScalingActivities ?? []) {
-        const start = activity.StartTime?.getTime();
-        if (start === undefined) continue;
-        if (start < sinceEpochMs) {
-          reachedBefore = true;
-          continue;
-        }
-        activities.push(toScalingActivity(activity, start));
-      }
-      nextToken = page.NextToken === '' ? undefined : page.NextToken;
-    } while (nextToken !== undefined && !reachedBefore);
-    return activities.sort((a, b) => a.startEpochMs - b.startEpochMs);
+    return readScalingActivities(
+      this.autoScaling,
+      variantResourceId(endpointName, variantName),
+      sinceEpochMs,
+    );
   }
 
   async backlogMetrics(
@@ -204,49 +167,8 @@ export class AwsAsyncEndpointObserver implements AsyncEndpointObserver {
       ...(backlogSizes.length > 0 ? { maxBacklogSize: Math.max(...backlogSizes) } : {}),
     };
   }
-
-  private async describeActivities(
-    resourceId: string,
-    nextToken: string | undefined,
-  ): Promise<DescribeScalingActivitiesCommandOutput> {
-    try {
-      return await this.autoScaling.send(
-        new DescribeScalingActivitiesCommand({
-          ServiceNamespace: 'sagemaker',
-          ResourceId: resourceId,
-          ScalableDimension: SAGEMAKER_VARIANT_DIMENSION,
-          MaxResults: ACTIVITIES_PAGE_SIZE,
-          ...(nextToken === undefined ? {} : { NextToken: nextToken }),
-        }),
-      );
-    } catch (error) {
-      throw transient(error, 'DescribeScalingActivities', resourceId);
-    }
-  }
-}
-
-function toScalingActivity(activity: SdkScalingActivity, startEpochMs: number): ScalingActivity {
-  const toInstanceCount = toInstanceCountOf(activity.Description);
-  return {
-    startEpochMs,
-    ...(activity.EndTime === undefined ? {} : { endEpochMs: activity.EndTime.getTime() }),
-    ...(toInstanceCount === undefined ? {} : { toInstanceCount }),
-    status: activity.StatusCode ?? 'Unknown',
-    description: activity.Description ?? '',
-  };
 }
 
 function sum(values: readonly number[]): number {
   return values.reduce((total, value) => total + value, 0);
-}
-
-/** Throttling and server faults become `TransientServiceError`; anything else is rethrown unchanged. */
-function transient(error: unknown, operation: string, subject: string): unknown {
-  if (!isTransient(error)) return error;
-  return new TransientServiceError(
-    `${operation} for ${subject} failed after the SDK's own retries: ${errorName(error) ?? 'Error'}: ` +
-      `${errorMessage(error)}. The workflow retries the step with a longer backoff.`,
-    { operation, subject, errorName: errorName(error) },
-    { cause: error },
-  );
 }

@@ -11,10 +11,8 @@ import {
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { TransientServiceError } from '../../../handlers/contracts/errors.js';
-import {
-  AwsAsyncEndpointObserver,
-  toInstanceCountOf,
-} from '../../../lambdas/adapters/async-endpoint-observer.js';
+import { AwsAsyncEndpointObserver } from '../../../lambdas/adapters/async-endpoint-observer.js';
+import { toInstanceCountOf } from '../../../lambdas/adapters/scaling-activities.js';
 
 const ENDPOINT = 'mso-nightly-1a2b3c4d-ep-async';
 const RESOURCE_ID = `endpoint/${ENDPOINT}/variant/AllTraffic`;
