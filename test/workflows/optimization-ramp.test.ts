@@ -31,8 +31,8 @@ beforeAll(() => {
 /**
  * One candidate answering in 50 ms, measured at concurrency 1: about 20 TPS per instance, so 60 TPS
  * at headroom 0.7 needs 5 instances, and the policy's minimum of 2 carries about 28 TPS at its
- * target: the ramp rises from there to 60 TPS over 1 s, after a warm-up of 0.5 s. No proof: the
- * ramp is what is tested here.
+ * target: the ramp rises from there to 60 TPS over 1 s, after a warm-up of 0.3 s (the candidate's
+ * window is 0.6 s). No proof: the ramp is what is tested here.
  */
 function rampInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return optimizationInput({
@@ -41,8 +41,8 @@ function rampInput(overrides: Record<string, unknown> = {}): Record<string, unkn
     loadPlan: {
       model: 'closed',
       steps: [1],
-      warmupSeconds: 0.5,
-      stepDurationSeconds: 1,
+      warmupSeconds: 0.3,
+      stepDurationSeconds: 0.6,
       stopAtPlateau: false,
       repeats: 1,
       kneeProbes: 0,
@@ -67,11 +67,18 @@ function latencies(runId: string, rampLatencyMs: number) {
   return (endpointName: string) => ({ latencyMs: endpointName === rampEndpoint ? rampLatencyMs : 50 });
 }
 
-/** One scale-out during the ramp: a third instance starting at 0.3 s, in service at 0.6 s. */
+/** One scale-out during the ramp: a third instance starting at 0.2 s, in service at 0.4 s. */
 const ONE_SCALE_OUT = (from: number) => [
   { atEpochMs: from - 1000, inService: 2 },
-  { atEpochMs: from + 300, inService: 2, starting: 1 },
-  { atEpochMs: from + 600, inService: 3 },
+  { atEpochMs: from + 200, inService: 2, starting: 1 },
+  { atEpochMs: from + 400, inService: 3 },
+];
+
+/** A scale-out too slow for the ramp: a third instance starting at 0.1 s, in service at 0.9 s. */
+const SLOW_SCALE_OUT = (from: number) => [
+  { atEpochMs: from - 1000, inService: 2 },
+  { atEpochMs: from + 100, inService: 2, starting: 1 },
+  { atEpochMs: from + 900, inService: 3 },
 ];
 
 const RAMP_STATES = [
@@ -119,7 +126,7 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
       expect(output.ramp).toEqual({
         status: 'held',
         note: expect.stringMatching(
-          /^held: the SLA held through the ramp of 2–5 × ml\.c5\.xlarge from [\d.]+ to 60 TPS over 1 s; 2→3 at 1 s \(\d+ s after its trigger\)$/,
+          /^held: the SLA held through the ramp of 2–5 × ml\.c5\.xlarge from [\d.]+ to 60 TPS over 1 s; 2→3 at 0 s \(\d+ s after its trigger\)$/,
         ),
       });
       expect(scaling.calls).toEqual([
@@ -155,7 +162,7 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
         outcome: {
           held: true,
           slaBrokenSeconds: 0,
-          scaleOuts: [{ atSeconds: 0.6, fromInstances: 2, toInstances: 3 }],
+          scaleOuts: [{ atSeconds: 0.4, fromInstances: 2, toInstances: 3 }],
         },
       });
       expect(report.serveTarget?.ramp?.outcome?.chart).toHaveLength(20);
@@ -168,7 +175,7 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
         [0, 'open', [60]],
       ]);
       expect(ramp[0]?.plan.loadPlan).toMatchObject({
-        warmupSeconds: 0.5,
+        warmupSeconds: 0.3,
         stepDurationSeconds: 1,
         ramp: { fromTps: expect.any(Number) },
         kneeProbes: 0,
@@ -177,10 +184,11 @@ describe('optimization workflow: ramp test (synthesized definition, run locally)
     });
   });
 
-  it('re-tests once at the advised headroom when the ramp broke the SLA, keeping the first ramp, and leaves nothing', async () => {
-    // Prepare: the first ramp's endpoint answers in 300 ms (SLA p95 200 ms), the re-test's in 2 ms.
+  it('re-tests once at the advised headroom when the scale-out came too late for the SLA, keeping the first ramp, and leaves nothing', async () => {
+    // Prepare: the first ramp's endpoint answers in 300 ms (SLA p95 200 ms) and scales out 0.9 s
+    // after its trigger, more than headroom 0.7 covers on this ramp; the re-test's answers in 2 ms.
     const sagemaker = new FakeSageMaker();
-    const scaling = new FakeRealtimeScaling(ONE_SCALE_OUT);
+    const scaling = new FakeRealtimeScaling(SLOW_SCALE_OUT);
     const first = resourceName('broke', 'endpoint', 'cpu-ramp');
     const second = resourceName('broke', 'endpoint', 'cpu-ramp-2');
 
