@@ -212,6 +212,20 @@ export class ProgressReporter extends ProgressLines {
         );
         return;
       }
+      case OptimizationStates.runRampLoadWorkers: {
+        // Entered once the policy is attached (a failed apply goes to the failure path instead);
+        // again for each further segment, which says nothing new.
+        if (field(input, 'deployment', 'loadSegment') !== undefined) return;
+        const min = field(input, 'summary', 'rampRequest', 'minInstances');
+        const max = field(input, 'summary', 'rampRequest', 'maxInstances');
+        const from = field(input, 'summary', 'rampRequest', 'fromTps');
+        const to = field(input, 'summary', 'rampRequest', 'toTps');
+        const seconds = field(input, 'plan', 'loadPlan', 'stepDurationSeconds');
+        this.line(
+          `${RAMP} › ${candidateId ?? '?'}: scaling policy attached (${String(min)}–${String(max)} instances); ramping ${String(from)} → ${String(to)} req/s over ${String(seconds)} s`,
+        );
+        return;
+      }
       case OptimizationStates.deregisterRampScaling:
       case OptimizationStates.deregisterFailedRampScaling:
         this.line(`${RAMP} › ${candidateId ?? '?'}: deregistering its scaling, then deleting its endpoint`);
@@ -307,17 +321,6 @@ export class ProgressReporter extends ProgressLines {
           `${PROVE} › ${text(field(output, 'candidate', 'id')) ?? '?'}: ${text(field(output, 'summary', 'proof', 'note')) ?? '?'}`,
         );
         return;
-      case OptimizationStates.applyRampScaling: {
-        const min = field(output, 'summary', 'rampRequest', 'minInstances');
-        const max = field(output, 'summary', 'rampRequest', 'maxInstances');
-        const from = field(output, 'summary', 'rampRequest', 'fromTps');
-        const to = field(output, 'summary', 'rampRequest', 'toTps');
-        const seconds = field(output, 'plan', 'loadPlan', 'stepDurationSeconds');
-        this.line(
-          `${RAMP} › ${text(field(output, 'candidate', 'id')) ?? '?'}: scaling policy attached (${String(min)}–${String(max)} instances); ramping ${String(from)} → ${String(to)} req/s over ${String(seconds)} s`,
-        );
-        return;
-      }
       case OptimizationStates.recordRamp:
       case OptimizationStates.recordFailedRamp:
         this.line(

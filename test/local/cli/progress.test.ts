@@ -305,4 +305,46 @@ describe('ProgressReporter', () => {
       '[   0.0s] Prove the target › c1-prove: deleting its endpoint\n',
     ]);
   });
+
+  it('follows the ramp: its deployment at the minimum, the policy attached, its rising load, its verdict and its clean-up', () => {
+    // Prepare
+    const { progress, written } = reporter();
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+    const before = written.length;
+    const state = {
+      candidate: { id: 'c1-ramp', instanceType: 'ml.c5.large', initialInstanceCount: 2 },
+      plan: { loadPlan: { stepDurationSeconds: 600 } },
+      summary: { rampRequest: { minInstances: 2, maxInstances: 9, fromTps: 140, toTps: 600 } },
+    };
+
+    // Act
+    progress.onRunnerEvent(entered('Deploy ramp endpoint', state));
+    progress.onRunnerEvent(entered('Run ramp load workers', { ...state, deployment: {} }));
+    progress.onLoadProgress(
+      load({ candidateId: 'c1-ramp', stepIndex: 0, load: 600, tps: 311.4, p95Ms: 12.3 }),
+    );
+    // A further segment of the ramp says nothing new.
+    progress.onRunnerEvent(
+      entered('Run ramp load workers', {
+        ...state,
+        deployment: { loadSegment: { index: 1, startEpochMs: 0 } },
+      }),
+    );
+    progress.onRunnerEvent(
+      exited('Record ramp', {
+        candidate: { id: 'c1-ramp' },
+        summary: { ramp: { status: 'held', note: 'held: the SLA held through the ramp' } },
+      }),
+    );
+    progress.onRunnerEvent(entered('Deregister ramp scaling', { candidate: { id: 'c1-ramp' } }));
+
+    // Assert
+    expect(written.slice(before)).toEqual([
+      "[   0.0s] Ramp test › c1-ramp: deploying 2 × ml.c5.large (the policy's minimum)\n",
+      '[   0.0s] Ramp test › c1-ramp: scaling policy attached (2–9 instances); ramping 140 → 600 req/s over 600 s\n',
+      '[   0.0s] Ramp test › c1-ramp: ramp (to 600 req/s) 311 req/s, p95 12.3 ms\n',
+      '[   0.0s] Ramp test › c1-ramp: held: the SLA held through the ramp\n',
+      '[   0.0s] Ramp test › c1-ramp: deregistering its scaling, then deleting its endpoint\n',
+    ]);
+  });
 });
