@@ -383,7 +383,7 @@ export class AsyncInference extends Construct {
           timeout: Duration.minutes(5),
         },
         grant: (fn) => {
-          sagemaker.allowReadScalingActivities(fn);
+          sagemaker.allowObserveAsync(fn);
         },
       },
       cleanUpAsyncRun: {

@@ -213,12 +213,31 @@ export class SageMakerGrants {
   }
 
   /**
-   * What the async summary and "Record ramp" read: scaling activities and the endpoint's metrics
-   * (the async queue's; the ramp's instance counts come from the activities). Neither
+   * What "Record ramp" reads: a variant's scaling activities. DescribeScalingActivities supports no
+   * resource-level permissions (Service Authorization Reference, "Actions defined by Application
+   * Auto Scaling").
+   */
+  allowReadScalingActivities(fn: ProjectFunction): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['application-autoscaling:DescribeScalingActivities'],
+        resources: ['*'],
+      }),
+    );
+    acknowledgeWildcardResource(
+      fn.serviceRole,
+      '*',
+      'DescribeScalingActivities supports no resource-level permissions; read-only',
+    );
+  }
+
+  /**
+   * What the async summary reads: scaling activities and the endpoint's queue metrics. Neither
    * DescribeScalingActivities nor GetMetricData supports resource-level permissions (Service
    * Authorization Reference).
    */
-  allowReadScalingActivities(fn: ProjectFunction): void {
+  allowObserveAsync(fn: ProjectFunction): void {
     fn.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,

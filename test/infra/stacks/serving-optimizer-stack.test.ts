@@ -408,7 +408,7 @@ describe('ServingOptimizerStack', () => {
       ]);
     });
 
-    it('grants "record-ramp" DescribeScalingActivities and GetMetricData, and reads and writes under runs/ only', () => {
+    it('grants "record-ramp" DescribeScalingActivities alone, and reads and writes under runs/ only', () => {
       // Act
       const grants = stepGrants('record-ramp');
 
@@ -418,7 +418,6 @@ describe('ServingOptimizerStack', () => {
         '<ArtifactsKeyA4B22E2B.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}';
       expect(grants).toEqual([
         'Allow application-autoscaling:DescribeScalingActivities on *',
-        'Allow cloudwatch:GetMetricData on *',
         `Allow kms:Decrypt on ${key}`,
         `Allow kms:GenerateDataKey on ${key}`,
         `Allow s3:AbortMultipartUpload on ${bucket}/runs/*`,
