@@ -133,7 +133,26 @@ export function proofCandidate(
   instances: number,
   attempt = 1,
 ): PlannedCandidate {
-  const id = `${winner.id}${PROOF_ID_SUFFIX}${attempt === 1 ? '' : `-${attempt}`}`;
+  return redeployedCandidate(
+    runId,
+    winner,
+    instances,
+    `${PROOF_ID_SUFFIX}${attempt === 1 ? '' : `-${attempt}`}`,
+  );
+}
+
+/**
+ * The winner deployed again after "Recommend" (the proof's, the ramp's): its model, image and
+ * settings, `instances` of its type, as `<winner><suffix>` with names derived from the run id.
+ * `proofOf` names the winner: delete-candidate deletes such an endpoint whatever the clean-up policy.
+ */
+export function redeployedCandidate(
+  runId: string,
+  winner: PlannedCandidate,
+  instances: number,
+  suffix: string,
+): PlannedCandidate {
+  const id = `${winner.id}${suffix}`;
   return {
     ...winner,
     id,

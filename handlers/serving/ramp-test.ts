@@ -1,9 +1,8 @@
-import { resourceName } from '../contracts/names.js';
 import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
 import type { LoadPlan } from '../load-test/plan.js';
 import type { RealtimeScalingRequests } from '../ports.js';
 import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
-import { proofWorkers } from './prove-target.js';
+import { proofWorkers, redeployedCandidate } from './prove-target.js';
 import type { RampOutcome } from './ramp.js';
 import {
   invocationsPolicyName,
@@ -137,18 +136,12 @@ export function rampCandidate(
   instances: number,
   attempt = 1,
 ): PlannedCandidate {
-  const id = `${winner.id}${RAMP_ID_SUFFIX}${attempt === 1 ? '' : `-${attempt}`}`;
-  return {
-    ...winner,
-    id,
-    initialInstanceCount: instances,
-    // Deleted whatever the clean-up policy, as the proof's is (delete-candidate.ts).
-    proofOf: winner.id,
-    modelName: resourceName(runId, 'model', id),
-    endpointConfigName: resourceName(runId, 'endpoint-config', id),
-    endpointName: resourceName(runId, 'endpoint', id),
-    estimatedCostUsd: 0,
-  };
+  return redeployedCandidate(
+    runId,
+    winner,
+    instances,
+    `${RAMP_ID_SUFFIX}${attempt === 1 ? '' : `-${attempt}`}`,
+  );
 }
 
 /** The policy's two requests aimed at another endpoint (the ramp's), figures unchanged. */
