@@ -6,6 +6,7 @@ import type { ExecutionDescriber, ExecutionDescription, Logger } from './ports.j
 import { recordOf } from './contracts/records.js';
 import { COMPARISON_ATTRIBUTES, type ComparisonAttribute } from './report/registry-baseline.js';
 import { PROOF_STATUSES, type ProofStatus } from './serving/prove-target.js';
+import { RAMP_STATUSES, type RampStatus } from './serving/ramp-test.js';
 import { parseExecutionStatusChange } from './shared/execution-status-change.js';
 
 /**
@@ -60,6 +61,12 @@ export interface RunSummaryNotice {
      * targets a deployed count did not serve.
      */
     readonly proof?: ProofStatus;
+    /**
+     * A run whose ramp test ran ("Ramp test": `held`, `not-held`, `failed`, `skipped`;
+     * serving/ramp-test.ts). Absent otherwise, so `{"ramp": ["not-held"]}` sees the policies a ramp
+     * broke.
+     */
+    readonly ramp?: RampStatus;
   };
 }
 
@@ -171,6 +178,7 @@ export function buildRunSummaryNotice(facts: RunSummaryFacts): RunSummaryNotice 
       outcome: outcome.outcome ?? facts.status.toLowerCase().replace(/_/g, '-'),
       ...(outcome.comparison === undefined ? {} : { comparison: outcome.comparison }),
       ...(outcome.proof === undefined ? {} : { proof: outcome.proof }),
+      ...(outcome.ramp === undefined ? {} : { ramp: outcome.ramp }),
     },
   };
 }
@@ -207,6 +215,8 @@ interface Outcome {
   readonly comparison?: ComparisonAttribute;
   /** The proof's verdict at the target, when the output has one. */
   readonly proof?: ProofStatus;
+  /** The ramp test's verdict, when the output has one. */
+  readonly ramp?: RampStatus;
 }
 
 const causeSchema = z.looseObject({
@@ -351,6 +361,7 @@ const optimizationSummarySchema = z.looseObject({
     })
     .nullish(),
   proof: z.looseObject({ status: z.enum(PROOF_STATUSES), note: z.string() }).optional(),
+  ramp: z.looseObject({ status: z.enum(RAMP_STATUSES), note: z.string() }).optional(),
 });
 
 type OptimizationSummary = z.output<typeof optimizationSummarySchema>;
@@ -416,6 +427,7 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
     lines.push(`Kept endpoint: ${summary.keep.endpointName} (it bills until you delete it)`);
   }
   if (summary.proof !== undefined) lines.push(`Proof at the target: ${summary.proof.note}`);
+  if (summary.ramp !== undefined) lines.push(`Ramp test: ${summary.ramp.note}`);
   const cleanUp = describeCleanUp(summary.cleanUp);
   lines.push(...cleanUp.lines);
   lines.push(`Report: ${summary.report.html}`, `        ${summary.report.json} (machine-readable)`);
@@ -424,6 +436,9 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
   // A count that did not serve the target is news the subject carries; a proof that held is not.
   if (summary.proof !== undefined && summary.proof.status !== 'held' && summary.proof.status !== 'skipped')
     headline = `${headline}, proof ${summary.proof.status}`;
+  // So is a policy a ramp broke (or a ramp that could not run).
+  if (summary.ramp !== undefined && summary.ramp.status !== 'held' && summary.ramp.status !== 'skipped')
+    headline = `${headline}, ramp ${summary.ramp.status}`;
   const comparison = summary.comparison ?? undefined;
   // First in the subject and the body: for a registry run, the verdict is the news.
   if (comparison !== undefined) {
@@ -436,6 +451,7 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
     ...(summary.outcome === undefined ? {} : { outcome: summary.outcome }),
     ...(comparison === undefined ? {} : { comparison: comparison.verdict }),
     ...(summary.proof === undefined ? {} : { proof: summary.proof.status }),
+    ...(summary.ramp === undefined ? {} : { ramp: summary.ramp.status }),
   };
 }
 

@@ -318,6 +318,29 @@ describe('buildRunSummaryNotice', () => {
     );
   });
 
+  it('says what the ramp test came to, in the ramp attribute, and in the subject when it did not hold', () => {
+    // Prepare
+    const ramp = (status: string, note: string) =>
+      buildRunSummaryNotice(facts({ output: JSON.stringify({ ...SUMMARY, ramp: { status, note } }) }));
+
+    // Act
+    const held = ramp(
+      'held',
+      'held: the SLA held through the ramp of 2–9 × ml.c5.xlarge from 140 to 600 TPS over 1200 s',
+    );
+    const notHeld = ramp('not-held', 'not held: the SLA broke for 4 min during the ramp');
+
+    // Assert
+    expect([held.attributes.ramp, notHeld.attributes.ramp]).toEqual(['held', 'not-held']);
+    expect([held.subject, notHeld.subject]).toEqual([
+      `Optimization run ${RUN_ID} succeeded: ml.c5.xlarge, $0.48 per 1M`,
+      `Optimization run ${RUN_ID} succeeded: ml.c5.xlarge, $0.48 per 1M, ramp not-held`,
+    ]);
+    expect(notHeld.body).toContain(
+      'Candidates: 3 (1 recommended, 1 runner-up, 1 missed-sla)\nRamp test: not held: the SLA broke for 4 min during the ramp\n',
+    );
+  });
+
   it('has no proof attribute for a run without a target', () => {
     // Act
     const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(SUMMARY) }));
