@@ -1,5 +1,5 @@
 import { failureReasonOf } from './contracts/caught-error.js';
-import { describeError } from './contracts/errors.js';
+import { describeError, TransientServiceError } from './contracts/errors.js';
 import type { CandidateOutcome, RecordRampEvent } from './contracts/optimization-state.js';
 import { CandidateStatuses } from './contracts/optimization-state.js';
 import type { LoadTestResult } from './load-test/index.js';
@@ -175,6 +175,8 @@ async function instancesOver(
     const points = first === undefined || first.atEpochMs > window.fromEpochMs ? [initial, ...read] : read;
     return { points, note: deps.seriesSource };
   } catch (error) {
+    // Throttling is worth the step's own retries; anything else leaves the verdict to the timeline.
+    if (error instanceof TransientServiceError) throw error;
     deps.logger.warn('Could not read the ramp endpoint’s instances', {
       endpointName,
       error: describeError(error),

@@ -47,7 +47,7 @@ import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
 import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
-import { RAMP_SECONDS_TO_SCALE_ON_AWS } from './contracts/serving-input.js';
+import { DEFAULT_RAMP_SECONDS, RAMP_SECONDS_TO_SCALE_ON_AWS } from './contracts/serving-input.js';
 import { rampWorkers } from './serving/ramp-test.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
 import { ESTIMATE_ASSUMPTIONS } from './shared/estimate-assumptions.js';
@@ -160,7 +160,7 @@ export async function validateAndPlan(
     (candidates.length || 1) *
     ESTIMATE_ASSUMPTIONS.loadGeneratorMemoryGb *
     LAMBDA_ARM64_USD_PER_GB_SECOND;
-  const plannedRamp = rampTestPlanOf(input);
+  const plannedRamp = rampTestPlanOf(input, segmentSeconds);
   const warnings = [
     workerCeilingWarning(input.loadPlan),
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
@@ -352,15 +352,39 @@ function provePlanOf(input: RunInput, segmentSeconds: number): RunPlan['prove'] 
  * The plan's `rampTest` (with a target, and only when asked for: it is off by default), its
  * workers sized for the peak it ramps to, as the proof's are for the target.
  */
-function rampTestPlanOf(input: RunInput): RunPlan['rampTest'] {
+function rampTestPlanOf(input: RunInput, segmentSeconds: number): RunPlan['rampTest'] {
   const targetTps = input.sla.targetTps;
   if (targetTps === undefined || !input.rampTest.enabled) return undefined;
   return {
     enabled: true,
-    seconds: input.rampTest.seconds,
+    seconds: rampSecondsOf(input, segmentSeconds),
     workers: rampWorkers(input.loadPlan, input.scaling.peakTps ?? targetTps),
     retests: 1,
   };
+}
+
+/**
+ * The ramp runs in one load worker invocation: between two invocations no load is offered (the
+ * workers drain, the aggregate runs, the next start is set), which would pause the rising rate the
+ * policy follows (its alarm counts consecutive minutes) and shift the activities' clock times
+ * against the timeline's, which counts load-test time only. So the warm-up and ramp must fit one
+ * invocation; absent, `seconds` is the longest that does, at most DEFAULT_RAMP_SECONDS.
+ */
+function rampSecondsOf(input: RunInput, segmentSeconds: number): number {
+  const fits = Math.floor(segmentSeconds - input.loadPlan.warmupSeconds);
+  const asked = input.rampTest.seconds;
+  if (asked === undefined) return Math.min(DEFAULT_RAMP_SECONDS, fits);
+  if (asked <= fits) return asked;
+  throw new InvalidRunInputError([
+    {
+      field: 'rampTest.seconds',
+      given: describeGiven(asked),
+      expected:
+        `at most ${fits} s: loadPlan.warmupSeconds (${input.loadPlan.warmupSeconds} s) and the ramp run in one load ` +
+        `worker invocation (${segmentSeconds} s), since a gap between invocations would pause the rising load the ` +
+        'policy follows; shorten the ramp (or the warm-up, or loadPlan.requestTimeoutMs, which the invocation keeps for the last requests)',
+    },
+  ]);
 }
 
 /**

@@ -576,8 +576,10 @@ export class OptimizationWorkflow extends Construct {
   private rampTest(next: sfn.IChainable): sfn.Choice {
     const request = '$.summary.rampRequest';
     const planLoad = this.planPhaseLoad({ plan: 'Plan ramp load', select: 'Select ramp candidate' }, request);
-    // No quota Retry, as the proof's: the run's other endpoints are gone (a kept one stays).
+    // A quota Retry, unlike the proof's: the proof's endpoint (or the first ramp's, scaled out)
+    // may still be deleting when this one is created. Nothing is billed while it waits.
     const deploy = this.deployTask(OptimizationStates.deployRampEndpoint);
+    retryWhileQuotaReached(deploy);
     const check = this.checkTask(OptimizationStates.checkRampEndpoint);
     const apply = this.invoke(OptimizationStates.applyRampScaling, this.steps.rampScaling, {
       payload: { action: 'apply', 'scaling.$': `${request}.scaling`, 'deployment.$': '$.deployment' },
@@ -609,24 +611,23 @@ export class OptimizationWorkflow extends Construct {
     });
     const deregister = this.deregisterRampTask(OptimizationStates.deregisterRampScaling);
     const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteRampEndpoint);
-    // An endpoint whose scaling is still registered is left to "Clean up run resources", which
-    // deregisters before it deletes: SageMaker deregisters on DeleteEndpoint only when the caller
-    // may call DeregisterScalableTarget ("Delete endpoints configured for auto scaling").
-    deregister.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deregisterError' });
-    deleteEndpoint.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deleteError' });
     // A ramp that broke the SLA runs once more at the advised headroom when the plan allows it
-    // ("Record ramp" gives the request, handlers/serving/ramp-test.ts `retestRequest`).
+    // ("Record ramp" gives the request, handlers/serving/ramp-test.ts `retestRequest`), whether or
+    // not the first ramp's endpoint could be deleted: the re-test has names of its own, and the
+    // report already says it follows.
     const retest = new sfn.Pass(this, OptimizationStates.planRampRetest, {
       inputPath: '$.summary.ramp.retest',
       resultPath: request,
     });
-    deregister
-      .next(deleteEndpoint)
-      .next(
-        new sfn.Choice(this, OptimizationStates.retestTheRamp)
-          .when(sfn.Condition.isPresent('$.summary.ramp.retest'), retest)
-          .otherwise(next),
-      );
+    const retestDue = new sfn.Choice(this, OptimizationStates.retestTheRamp)
+      .when(sfn.Condition.isPresent('$.summary.ramp.retest'), retest)
+      .otherwise(next);
+    // An endpoint whose scaling is still registered is left to "Clean up run resources", which
+    // deregisters before it deletes: SageMaker deregisters on DeleteEndpoint only when the caller
+    // may call DeregisterScalableTarget ("Delete endpoints configured for auto scaling").
+    deregister.addCatch(retestDue, { errors: ['States.ALL'], resultPath: '$.deregisterError' });
+    deleteEndpoint.addCatch(retestDue, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+    deregister.next(deleteEndpoint).next(retestDue);
 
     // The report then keeps the ramp as failed; the run's result stands.
     const recordFailed = this.recordFailedPhase(OptimizationStates.recordFailedRamp, this.steps.recordRamp, {

@@ -777,11 +777,15 @@ export function worstRunSeconds(shape: RunTimeShape, timings: OptimizationTiming
   );
 }
 
-/** "Ramp test" at its longest: its endpoint's deadline, the warm-up and ramp with each segment's gap, the deletion. */
+/**
+ * "Ramp test" at its longest: its endpoint's deadline, the warm-up and ramp with each segment's gap,
+ * and the deletion, which waits out a scale-out still running at the ramp's end (the endpoint is
+ * Updating until it is in service: another endpoint deadline at most) before it can start.
+ */
 function rampSeconds(ramp: NonNullable<RunTimeShape['ramp']>, timings: OptimizationTimings): number {
   return (
     (ramp.attempts ?? 1) *
-    (timings.endpointDeadlineSeconds +
+    (2 * timings.endpointDeadlineSeconds +
       ramp.testSeconds +
       ramp.segments * SEGMENT_OVERHEAD_SECONDS +
       CANDIDATE_TEARDOWN_SECONDS)

@@ -71,8 +71,9 @@ export const proveSchema = z.strictObject({ enabled: z.boolean().default(true) }
  * The ramp's default length on AWS. Target tracking scales out once its alarm has seen the metric
  * above the target for 3 consecutive one-minute periods (Application Auto Scaling user guide,
  * "How target tracking scaling works"), and a new SageMaker instance then starts and loads the model
- * (minutes); 20 minutes leaves room for a scale-out or two to be measured. Local runs set it
- * shorter (local scaling is time-scaled, decision 51).
+ * (minutes); 20 minutes leaves room for a scale-out or two to be measured, but the ramp must fit
+ * one load worker invocation (about 13 minutes), which the plan's default stays within. Local runs
+ * set it shorter (local scaling is time-scaled, decision 51).
  */
 export const DEFAULT_RAMP_SECONDS = 1200;
 /**
@@ -95,9 +96,13 @@ export const MAX_RAMP_SECONDS = 7200;
 export const rampTestSchema = z
   .strictObject({
     enabled: z.boolean().default(false),
-    seconds: z.number().min(MIN_RAMP_SECONDS).max(MAX_RAMP_SECONDS).default(DEFAULT_RAMP_SECONDS),
+    /**
+     * The ramp's length. It runs in one load worker invocation ("Validate and plan" refuses a longer
+     * one, naming the longest that fits). @default the longest that fits, at most DEFAULT_RAMP_SECONDS
+     */
+    seconds: z.number().min(MIN_RAMP_SECONDS).max(MAX_RAMP_SECONDS).optional(),
   })
-  .default({ enabled: false, seconds: DEFAULT_RAMP_SECONDS });
+  .default({ enabled: false });
 
 export type AvailabilitySettings = z.output<typeof availabilitySchema>;
 export type ScalingSettings = z.output<typeof scalingSchema>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { TransientServiceError } from '../../handlers/contracts/errors.js';
 import type { RecordRampEvent } from '../../handlers/contracts/optimization-state.js';
 import type { LoadTestResult, TimelineBucket } from '../../handlers/load-test/index.js';
 import type { EndpointInstanceSeriesReader } from '../../handlers/ports.js';
@@ -345,6 +346,18 @@ describe('recordRamp', () => {
     );
     expect(ramp?.outcome?.scaleOuts).toEqual([]);
     expect(ramp?.outcome?.chart.map((point) => point.inService)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+  });
+
+  it('fails when the instances are throttled past the adapter’s retries, so that the step retries', async () => {
+    // Prepare
+    const store = storeWith(rampResult(heldTimeline()));
+    const throttled = new TransientServiceError('DescribeScalingActivities for x failed', {});
+
+    // Act
+    const act = recordRamp(measuredEvent(), deps(store, seriesReader(throttled).series));
+
+    // Assert
+    await expect(act).rejects.toBe(throttled);
   });
 
   it('asks for a re-test at the advised headroom when the ramp broke the SLA and the plan allows one', async () => {

@@ -1191,7 +1191,9 @@ describe('validateAndPlan: the ramp test', () => {
     );
 
     // Assert
-    expect(plan.rampTest).toEqual({ enabled: true, seconds: 1200, workers: 4, retests: 1 });
+    // No length asked for: the longest that fits one worker invocation (its 775 s schedule less the
+    // 5 s warm-up; at most 1,200 s).
+    expect(plan.rampTest).toEqual({ enabled: true, seconds: 770, workers: 4, retests: 1 });
   });
 
   it('plans no ramp when it is off (the default)', async () => {
@@ -1288,9 +1290,10 @@ describe('validateAndPlan: the ramp test', () => {
       deps(),
     );
 
-    // Assert: 2700 s to come into service, 605 s of schedule in one worker invocation (60 s more), 120 s to delete.
+    // Assert: 2700 s to come into service, 605 s of schedule in one worker invocation (60 s more), a
+    // scale-out to wait out (2700 s) and 120 s to delete.
     expect((plan.estimate.durationSeconds?.worst ?? 0) - (without.estimate.durationSeconds?.worst ?? 0)).toBe(
-      2 * (2700 + 605 + 60 + 120),
+      2 * (2700 + 605 + 60 + 2700 + 120),
     );
   });
 
@@ -1349,23 +1352,36 @@ describe('validateAndPlan: the ramp test', () => {
     );
   });
 
-  it('counts a ramp longer than one worker invocation as its segments, in the history and the worst duration', async () => {
-    // Prepare: segments of 300 s: 5 s of warm-up and 600 s of ramp take 3 worker invocations.
+  it('refuses a ramp longer than one worker invocation, naming the longest that fits', async () => {
+    // Prepare: segments of 300 s: 5 s of warm-up and 600 s of ramp would take 3 worker invocations.
     const dependencies = { ...deps(), loadSegmentSeconds: 300 };
-    const without = await planWithoutRamp(dependencies);
 
     // Act
-    const plan = await validateAndPlan(
+    const error = await validateAndPlan(
       { runId: 'run-1', input: rampInput({ enabled: true, seconds: 600 }) },
       dependencies,
+    ).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+    expect((error as InvalidRunInputError).issues).toEqual([
+      {
+        field: 'rampTest.seconds',
+        given: '600',
+        expected:
+          'at most 295 s: loadPlan.warmupSeconds (5 s) and the ramp run in one load worker invocation (300 s), since a gap between invocations would pause the rising load the policy follows; shorten the ramp (or the warm-up, or loadPlan.requestTimeoutMs, which the invocation keeps for the last requests)',
+      },
+    ]);
+  });
+
+  it('plans the longest ramp that fits one worker invocation when none is asked for', async () => {
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'run-1', input: rampInput({ enabled: true }) },
+      { ...deps(), loadSegmentSeconds: 300 },
     );
 
-    // Assert: 3 segments of 4 workers, 2 "Run next ramp segment" Passes; 3 segments' overhead.
-    const segment = 4 + 4 * (2 + 5) + 5 + 2;
-    const attempt = 2 * 2 + 5 + 24 * 9 + 5 + 3 * segment + 2 * 2 + 3 * 5 + 2;
-    expect([
-      (plan.budgets?.historyEvents.worstCase ?? 0) - (without.budgets?.historyEvents.worstCase ?? 0),
-      (plan.estimate.durationSeconds?.worst ?? 0) - (without.estimate.durationSeconds?.worst ?? 0),
-    ]).toEqual([2 * attempt + 2, 2 * (2700 + 605 + 3 * 60 + 120)]);
+    // Assert
+    expect(plan.rampTest?.seconds).toBe(295);
   });
 });

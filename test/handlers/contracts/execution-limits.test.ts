@@ -379,7 +379,7 @@ describe('the ramp test in the limits', () => {
     expect(unsaid.total).toBe(one.total);
   });
 
-  it('adds the ramp to the worst duration: the endpoint deadline, its schedule with each segment’s minute, the deletion', () => {
+  it('adds the ramp to the worst duration: the endpoint deadline, its schedule with each segment’s minute, a scale-out to wait out and the deletion', () => {
     // Prepare
     const shape = {
       candidates: 1,
@@ -394,8 +394,8 @@ describe('the ramp test in the limits', () => {
     const withRamp = worstRunSeconds({ ...shape, ramp: { testSeconds: 1205, segments: 2 } }, TIMINGS);
 
     // Assert: 45 minutes to come into service, 1,205 s in 2 worker invocations (60 s each beyond
-    // their schedule), 2 minutes to delete.
-    expect(withRamp - without).toBe(2700 + 1205 + 2 * 60 + 120);
+    // their schedule), a scale-out still running at the end (another 45 minutes), 2 minutes to delete.
+    expect(withRamp - without).toBe(2700 + 1205 + 2 * 60 + 2700 + 120);
   });
 
   it('adds a re-test as a second ramp to the worst duration', () => {
@@ -416,7 +416,7 @@ describe('the ramp test in the limits', () => {
     );
 
     // Assert
-    expect(withRetest - without).toBe(2 * (2700 + 1205 + 2 * 60 + 120));
+    expect(withRetest - without).toBe(2 * (2700 + 1205 + 2 * 60 + 2700 + 120));
   });
 });
 

@@ -134,12 +134,12 @@ describe('examples/local-serve-target.json', () => {
 });
 
 describe('run input: rampTest', () => {
-  it('defaults to off and 1200 seconds', () => {
+  it('defaults to off, its length left to planning', () => {
     // Act
     const input = parse(runInput());
 
     // Assert
-    expect(input.rampTest).toEqual({ enabled: false, seconds: 1200 });
+    expect(input.rampTest).toEqual({ enabled: false });
   });
 
   it('refuses rampTest.enabled without a target TPS, naming the field', () => {
