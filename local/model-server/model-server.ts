@@ -99,6 +99,43 @@ export function closeGracefully(
   };
 }
 
+/** Responses by status code, as a server's `metrics()` reports them. */
+export function responseCounter(): {
+  readonly count: (statusCode: number) => void;
+  readonly byStatus: () => Record<string, number>;
+} {
+  const responses = new Map<number, number>();
+  return {
+    count: (statusCode) => responses.set(statusCode, (responses.get(statusCode) ?? 0) + 1),
+    byStatus: () => Object.fromEntries([...responses.entries()].map(([code, n]) => [String(code), n])),
+  };
+}
+
+/**
+ * An HTTP server on the options' host and port for `handle`, with its graceful `close`
+ * (`closeGracefully`). A listen that fails (the port taken) releases what was started for the
+ * server before the error is thrown, so nothing is left running.
+ */
+export async function serveHttp(
+  handle: (request: IncomingMessage, response: ServerResponse) => void,
+  options: { readonly port: number; readonly host: string },
+  lifecycle: { readonly drain: () => Promise<void>; readonly release: () => Promise<void> },
+): Promise<{ readonly port: number; readonly url: string; readonly close: () => Promise<void> }> {
+  const server = createServer(handle);
+  try {
+    await listen(server, options.port, options.host);
+  } catch (error) {
+    await lifecycle.release();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://${clientHost(options.host)}:${port}`,
+    close: closeGracefully(server, lifecycle.drain, lifecycle.release),
+  };
+}
+
 export async function startModelServer(startOptions: StartModelServerOptions): Promise<ModelServerHandle> {
   const options = resolveServerOptions(startOptions);
   const modelPath = await findModelFile(options.modelDir);
@@ -114,7 +151,7 @@ export async function startModelServer(startOptions: StartModelServerOptions): P
     requestTimeoutMs: options.requestTimeoutMs,
     sampleSize: signature.input.sampleSize,
   });
-  const responses = new Map<number, number>();
+  const responses = responseCounter();
   const context: RequestContext = {
     signature,
     scheduler,
@@ -123,37 +160,19 @@ export async function startModelServer(startOptions: StartModelServerOptions): P
       ...scheduler.metrics(),
       workers: options.workers,
       liveWorkers: pool.liveWorkers,
-      responses: Object.fromEntries([...responses.entries()].map(([code, n]) => [String(code), n])),
+      responses: responses.byStatus(),
     }),
-    countResponse: (statusCode) => responses.set(statusCode, (responses.get(statusCode) ?? 0) + 1),
+    countResponse: responses.count,
   };
 
-  const server = createServer((request, response) => {
-    void handleRequest(context, request, response);
-  });
-  try {
-    await listen(server, options.port, options.host);
-  } catch (error) {
-    await pool.close();
-    throw error;
-  }
-  const port = (server.address() as AddressInfo).port;
-
-  const close = closeGracefully(
-    server,
-    () => scheduler.drain(),
-    () => pool.close(),
-  );
-
-  return {
-    port,
-    url: `http://${clientHost(options.host)}:${port}`,
+  const served = await serveHttp(
+    (request, response) => {
+      void handleRequest(context, request, response);
+    },
     options,
-    modelPath,
-    signature,
-    metrics: () => context.metrics(),
-    close,
-  };
+    { drain: () => scheduler.drain(), release: () => pool.close() },
+  );
+  return { ...served, options, modelPath, signature, metrics: () => context.metrics() };
 }
 
 interface RequestContext {

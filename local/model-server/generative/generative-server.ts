@@ -13,9 +13,7 @@
  * the format's error event, since the status is already sent.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { InputIssue } from '../../../handlers/contracts/errors.js';
 import { GENERATIVE_MODEL_SIGNATURE } from '../../example-model/generative-model.js';
@@ -27,7 +25,7 @@ import {
   RequestTimeoutError,
   ServerClosingError,
 } from '../errors.js';
-import { clientHost, closeGracefully, listen, readBody } from '../model-server.js';
+import { readBody, responseCounter, serveHttp } from '../model-server.js';
 import { JSON_CONTENT_TYPE, PayloadError } from '../payload.js';
 import { resolveServerOptions } from '../server-options.js';
 import type { ModelServerOptions } from '../server-options.js';
@@ -122,40 +120,21 @@ export async function startGenerativeServer(
     maxQueue: options.maxQueue,
     requestTimeoutMs: options.requestTimeoutMs,
   });
-  const responses = new Map<number, number>();
+  const responses = responseCounter();
   const context: Context = {
     scheduler,
     format: options.generateFormat,
-    countResponse: (statusCode) => responses.set(statusCode, (responses.get(statusCode) ?? 0) + 1),
-    metrics: () => ({
-      ...scheduler.metrics(),
-      responses: Object.fromEntries([...responses.entries()].map(([code, n]) => [String(code), n])),
-    }),
+    countResponse: responses.count,
+    metrics: () => ({ ...scheduler.metrics(), responses: responses.byStatus() }),
   };
-  const server = createServer((request, response) => {
-    void handleRequest(context, request, response);
-  });
-  try {
-    await listen(server, options.port, options.host);
-  } catch (error) {
-    await scheduler.close();
-    throw error;
-  }
-  const port = (server.address() as AddressInfo).port;
-
-  const close = closeGracefully(
-    server,
-    () => scheduler.drain(),
-    () => scheduler.close(),
-  );
-  return {
-    port,
-    url: `http://${clientHost(options.host)}:${port}`,
+  const served = await serveHttp(
+    (request, response) => {
+      void handleRequest(context, request, response);
+    },
     options,
-    modelPath,
-    metrics: () => context.metrics(),
-    close,
-  };
+    { drain: () => scheduler.drain(), release: () => scheduler.close() },
+  );
+  return { ...served, options, modelPath, metrics: () => context.metrics() };
 }
 
 interface Context {
