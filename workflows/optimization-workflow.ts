@@ -563,8 +563,8 @@ export class OptimizationWorkflow extends Construct {
    * deployed again at the policy's minimum (`<winner>-ramp`), the report's two scaling requests
    * are applied to it ("Apply ramp scaling policy", which also sets the workers' shared start), and
    * the workers run one open-model ramp from what the minimum carries at the policy's target to the
-   * peak ("Plan ramp load" puts it in the plan). A ramp longer than one worker invocation runs in
-   * segments, as any load test: "Aggregate ramp load test" merges them and gives the next.
+   * peak ("Plan ramp load" puts it in the plan), in one worker invocation ("Validate and plan"
+   * refuses a longer ramp); "Aggregate ramp load test" merges the workers' figures and timeline.
    * "Record ramp" judges the timeline against the instance counts and rewrites the report. The
    * scaling is deregistered and the endpoint deleted on every path: after the verdict, and before
    * "Record failed ramp" when a step failed. An endpoint whose deregistration or deletion still

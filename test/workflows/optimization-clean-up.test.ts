@@ -1,15 +1,9 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  type CleanUpAccount,
-  CleanUpStatuses,
-  cleanUpInCause,
-} from '../../handlers/contracts/clean-up-account.js';
+import { CleanUpStatuses, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
-import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
-import type { RunResult } from '../../local/runner/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
-import { optimizationInput, runOptimization } from './run-optimization.js';
+import { optimizationInput, runOptimization, succeeded } from './run-optimization.js';
 
 /**
  * Clean-up on the paths the happy tests do not take, on the synthesized definition: a delete that
@@ -24,13 +18,6 @@ beforeAll(() => {
 
 const DENIED =
   'User: arn:aws:sts::123456789012:assumed-role/mso-clean-up/fn is not authorized to perform this action';
-
-type Output = RunSummary & { readonly cleanUp: CleanUpAccount };
-
-function succeeded(result: RunResult): Output {
-  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
-  return result.output as unknown as Output;
-}
 
 function names(runId: string, candidateId: string) {
   return {

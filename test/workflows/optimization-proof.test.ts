@@ -1,14 +1,12 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
 import { resourceName } from '../../handlers/contracts/names.js';
-import type { RunLoadWorkerEvent, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
 import type {
   EndpointMetricsQuery,
   InvocationsPerInstanceReader,
   ProductionVariantSpec,
 } from '../../handlers/ports.js';
 import type { Report } from '../../handlers/report/report.js';
-import type { RunResult } from '../../local/runner/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import {
@@ -17,6 +15,7 @@ import {
   optimizationInput,
   readJson,
   runOptimization,
+  succeeded,
 } from './run-optimization.js';
 
 /**
@@ -68,13 +67,6 @@ function targetInput(overrides: Record<string, unknown> = {}): Record<string, un
     sla: { p95LatencyMs: 200, targetTps: 80 },
     ...overrides,
   });
-}
-
-type Output = RunSummary & { readonly cleanUp: CleanUpAccount };
-
-function succeeded(result: RunResult): Output {
-  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
-  return result.output as unknown as Output;
 }
 
 /** Keeps every endpoint config's variant as CreateEndpointConfig received it (the fake forgets deleted ones). */

@@ -1,20 +1,20 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
-import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
+import {
+  ARTIFACTS_BUCKET,
+  optimizationInput,
+  readJson,
+  runOptimization,
+  succeeded,
+} from './run-optimization.js';
 
 let workflows: SynthesizedWorkflows;
 
 beforeAll(() => {
   workflows = synthesizedWorkflows();
 }, 120_000);
-
-function succeeded(result: Awaited<ReturnType<typeof runOptimization>>['result']): RunSummary {
-  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
-  return result.output as unknown as RunSummary;
-}
 
 const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };
 

@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
 import { resourceName } from '../../handlers/contracts/names.js';
-import type { RunLoadWorkerEvent, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
-import type { RunResult } from '../../local/runner/index.js';
 import { FakeRealtimeScaling } from '../support/fake-realtime-scaling.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
@@ -13,6 +11,7 @@ import {
   optimizationInput,
   readJson,
   runOptimization,
+  succeeded,
 } from './run-optimization.js';
 
 /**
@@ -52,13 +51,6 @@ function rampInput(overrides: Record<string, unknown> = {}): Record<string, unkn
     rampTest: { enabled: true, seconds: 1 },
     ...overrides,
   });
-}
-
-type Output = RunSummary & { readonly cleanUp: CleanUpAccount };
-
-function succeeded(result: RunResult): Output {
-  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
-  return result.output as unknown as Output;
 }
 
 /** The candidate at 50 ms; the ramp's endpoint as the test says. */

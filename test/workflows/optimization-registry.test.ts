@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
-import type { NoRecommendationCause, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type { NoRecommendationCause } from '../../handlers/contracts/optimization-state.js';
 import type { Report } from '../../handlers/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
@@ -12,6 +12,7 @@ import {
   PAYLOAD_URI,
   readJson,
   runOptimization,
+  succeeded,
 } from './run-optimization.js';
 
 /**
@@ -72,11 +73,6 @@ async function runVersion(
     endpoints: () => ({ latencyMs }),
     store: () => store,
   });
-}
-
-function succeeded(result: Awaited<ReturnType<typeof runOptimization>>['result']): RunSummary {
-  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
-  return result.output as unknown as RunSummary;
 }
 
 describe('optimization workflow: a Model Registry version against the last approved one', () => {

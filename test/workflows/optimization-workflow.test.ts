@@ -7,7 +7,13 @@ import type { NoRecommendationCause, RunSummary } from '../../handlers/contracts
 import type { Report } from '../../handlers/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
-import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
+import {
+  ARTIFACTS_BUCKET,
+  optimizationInput,
+  readJson,
+  runOptimization,
+  succeeded,
+} from './run-optimization.js';
 
 let workflows: SynthesizedWorkflows;
 
@@ -16,11 +22,6 @@ beforeAll(() => {
 }, 120_000);
 
 const NOTHING_LEFT = { endpoints: [], endpointConfigs: [], models: [] };
-
-function succeeded(result: Awaited<ReturnType<typeof runOptimization>>['result']): RunSummary {
-  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
-  return result.output as unknown as RunSummary;
-}
 
 /** A run that ended in "No recommendation": its cause, parsed. */
 function noRecommendation(

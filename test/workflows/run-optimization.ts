@@ -1,4 +1,5 @@
-import type { OptimizationStepName } from '../../handlers/contracts/optimization-state.js';
+import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
+import type { OptimizationStepName, RunSummary } from '../../handlers/contracts/optimization-state.js';
 import type {
   EndpointMetricsReader,
   InvocationsPerInstanceReader,
@@ -130,4 +131,13 @@ export function readJson(store: MemoryObjectStore, uri: string): unknown {
   const object = store.objects.get(uri);
   if (object === undefined) throw new Error(`Nothing stored at ${uri}`);
   return JSON.parse(new TextDecoder().decode(object.body));
+}
+
+/** A successful run's output: the run summary with the clean-up's account. */
+export type SucceededRun = RunSummary & { readonly cleanUp: CleanUpAccount };
+
+/** The output of a run that must have succeeded; the whole result in the error otherwise. */
+export function succeeded(result: RunResult): SucceededRun {
+  if (result.status !== 'SUCCEEDED') throw new Error(`Run ${result.status}: ${JSON.stringify(result)}`);
+  return result.output as unknown as SucceededRun;
 }
