@@ -477,6 +477,14 @@ const asyncSummarySchema = z.looseObject({
   makespanMs: z.number().nullable().optional(),
   drainRatePerMinute: z.number().nullable().optional(),
   totalMs: distributionSchema.nullable().optional(),
+  generative: z
+    .looseObject({
+      outputTokens: z.number(),
+      counted: z.number(),
+      uncounted: z.number(),
+      outputTokensPerSecond: z.number().nullable(),
+    })
+    .optional(),
   summaryUri: z.string(),
   summaryMarkdownUri: z.string().optional(),
   cleanUp: cleanUpSchema(),
@@ -500,6 +508,17 @@ function describeAsyncRun(summary: AsyncSummary): Outcome {
     const { p50, p90, p99 } = summary.totalMs;
     lines.push(
       `Time per input p50 / p90 / p99: ${formatDuration(p50)} / ${formatDuration(p90)} / ${formatDuration(p99)}`,
+    );
+  }
+  const { generative } = summary;
+  if (generative !== undefined) {
+    const rate =
+      generative.outputTokensPerSecond === null
+        ? ''
+        : `, ${generative.outputTokensPerSecond.toFixed(1)} tokens/s`;
+    const uncounted = generative.uncounted === 0 ? '' : `; ${generative.uncounted} not counted`;
+    lines.push(
+      `Generated tokens: ${generative.outputTokens} over ${generative.counted} result(s)${rate}${uncounted}`,
     );
   }
   const cleanUp = describeCleanUp(summary.cleanUp);

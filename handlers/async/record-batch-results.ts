@@ -7,8 +7,9 @@ import {
   type BatchCounts,
   type RecordBatchEvent,
 } from '../contracts/async-state.js';
-import { ErrorNames } from '../contracts/errors.js';
+import { describeError, ErrorNames, TransientServiceError } from '../contracts/errors.js';
 import { type BatchDeps, batchResultsUri } from './batch-results.js';
+import { generatedTokensOf } from './generated-tokens.js';
 
 /**
  * "Record batch results": the end of one batch of the async workflow. Its per-input results go to
@@ -18,7 +19,9 @@ import { type BatchDeps, batchResultsUri } from './batch-results.js';
 /** State "Record batch results": writes the batch's results to S3 and returns only its counts. */
 export async function recordBatchResults(event: RecordBatchEvent, deps: BatchDeps): Promise<BatchCounts> {
   const results = await Promise.all(
-    event.results.map((output) => withWholeReason(toItemResult(output), deps)),
+    event.results.map(async (output) =>
+      withTokens(await withWholeReason(toItemResult(output), deps), event, deps),
+    ),
   );
   await deps.store.putBytes(
     batchResultsUri(event.plan.runPrefixUri, event.batch.batchIndex),
@@ -53,6 +56,52 @@ async function withWholeReason(result: ItemResult, deps: BatchDeps): Promise<Ite
       error: error instanceof Error ? error.name : 'Error',
     });
     return result;
+  }
+}
+
+/**
+ * The most of one result read to count its tokens. A generated answer is text of a few KB to a few
+ * hundred KB; a larger object is not an answer the formats describe, and a batch reads up to 40
+ * results at once in a Lambda of modest memory.
+ */
+export const MAX_TOKEN_COUNT_READ_BYTES = 1024 * 1024;
+
+/** A generative run's completed result, with the token counts its container wrote, or why none. */
+async function withTokens(result: ItemResult, event: RecordBatchEvent, deps: BatchDeps): Promise<ItemResult> {
+  const format = event.plan.generative?.format;
+  if (
+    format === undefined ||
+    result.status !== ItemStatuses.completed ||
+    result.outputLocation === undefined
+  ) {
+    return result;
+  }
+  const uncounted = (tokensNote: string): ItemResult => ({ ...result, tokensNote });
+  try {
+    const metadata = await deps.store.head(result.outputLocation);
+    if (metadata === undefined) return uncounted('the output object is gone: nothing to count');
+    if (metadata.sizeBytes > MAX_TOKEN_COUNT_READ_BYTES) {
+      return uncounted(
+        `the output is ${metadata.sizeBytes} bytes, more than the ${MAX_TOKEN_COUNT_READ_BYTES} read to count tokens`,
+      );
+    }
+    const tokens = generatedTokensOf(format, await deps.store.getBytes(result.outputLocation));
+    if (!tokens.counted) return uncounted(tokens.reason);
+    return {
+      ...result,
+      outputTokens: tokens.outputTokens,
+      ...(tokens.inputTokens === undefined ? {} : { inputTokens: tokens.inputTokens }),
+    };
+  } catch (error) {
+    // A throttled read fails the state, whose retries read again; any other failure leaves this
+    // one result uncounted, with the reason, rather than lose the batch's results.
+    if (error instanceof TransientServiceError) throw error;
+    deps.logger.warn('Output unreadable for its token count', {
+      itemIndex: result.itemIndex,
+      outputLocation: result.outputLocation,
+      error: error instanceof Error ? error.name : 'Error',
+    });
+    return uncounted(`the output could not be read: ${describeError(error)}`);
   }
 }
 

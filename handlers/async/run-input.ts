@@ -11,6 +11,7 @@ import {
   instanceTypeSchema,
   objectUriSchema,
 } from '../contracts/run-input.js';
+import { GENERATIVE_OUTPUT_FORMATS } from '../contracts/async-state.js';
 import { parseOrThrow } from '../contracts/validation.js';
 
 /**
@@ -247,6 +248,19 @@ export const asyncRunInputSchema = z
     benchmark: z
       .strictObject({
         burstSize: z.int().min(1).max(ASYNC_RUN_LIMITS.maxInputs),
+      })
+      .optional(),
+    /**
+     * A generative model: each result is read in its container's answer format and its tokens
+     * counted from the container's own figures, so the summary gives tokens per input and per
+     * second. The results must be in this stack's artifacts bucket, under `runs/` (an endpoint the
+     * run deploys writes there).
+     */
+    generative: z
+      .strictObject({
+        format: z.enum(GENERATIVE_OUTPUT_FORMATS, {
+          message: `one of ${GENERATIVE_OUTPUT_FORMATS.join(', ')}: the container's answer format (TGI, LMI (DJL Serving), or an OpenAI-compatible completion)`,
+        }),
       })
       .optional(),
   })

@@ -1,6 +1,7 @@
 import {
   asyncRunOutcomeOf,
   type AsyncBenchmarkFigures,
+  type AsyncGenerativeFigures,
   type AsyncRunPlan,
   type AsyncRunSummary,
   type Distribution,
@@ -65,6 +66,9 @@ export async function summarizeAsyncRun(
             finished,
           }),
         }),
+    ...(plan.generative === undefined
+      ? {}
+      : { generative: generativeFigures(plan.generative.format, completed, firstInvokedMs, lastFinishedMs) }),
     summaryUri,
     summaryMarkdownUri,
     ...(plan.warnings === undefined || plan.warnings.length === 0 ? {} : { warnings: plan.warnings }),
@@ -161,6 +165,51 @@ async function benchmarkFigures(
   };
 }
 
+/** A generative run's tokens over its completed results (see `AsyncGenerativeFigures`). */
+export function generativeFigures(
+  format: AsyncGenerativeFigures['format'],
+  completed: readonly ItemResult[],
+  firstInvokedMs: number | undefined,
+  lastFinishedMs: number | undefined,
+): AsyncGenerativeFigures {
+  const counted = completed.filter(
+    (item): item is ItemResult & { outputTokens: number } => item.outputTokens !== undefined,
+  );
+  const outputTokens = counted.reduce((sum, item) => sum + item.outputTokens, 0);
+  const inputCounts = numbers(counted.map((item) => item.inputTokens));
+  const makespanMs =
+    firstInvokedMs === undefined || lastFinishedMs === undefined ? 0 : lastFinishedMs - firstInvokedMs;
+  const reasons = new Map<string, number>();
+  for (const item of completed) {
+    if (item.outputTokens === undefined) {
+      const reason = item.tokensNote ?? 'no count';
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
+  }
+  return {
+    format,
+    counted: counted.length,
+    uncounted: completed.length - counted.length,
+    outputTokens,
+    inputTokens: inputCounts.length === 0 ? null : inputCounts.reduce((sum, count) => sum + count, 0),
+    outputTokensPerInput: distribution(counted.map((item) => item.outputTokens)),
+    outputTokensPerSecond:
+      counted.length === 0 || makespanMs <= 0 ? null : outputTokens / (makespanMs / 1000),
+    msPerOutputToken: distribution(
+      numbers(
+        counted.map((item) =>
+          item.timeInSageMakerMs === null || item.outputTokens === 0
+            ? undefined
+            : item.timeInSageMakerMs / item.outputTokens,
+        ),
+      ),
+    ),
+    notes: [...reasons].map(
+      ([reason, count]) => `${count} result${count === 1 ? '' : 's'} not counted: ${reason}`,
+    ),
+  };
+}
+
 /** Application Auto Scaling's `StatusCode` of a scaling activity that completed (DescribeScalingActivities). */
 const SUCCESSFUL_ACTIVITY = 'Successful';
 
@@ -224,17 +273,53 @@ export function renderSummaryMarkdown(summary: AsyncRunSummary, items: readonly 
     );
     if (benchmark.notes.length > 0) lines.push('', ...benchmark.notes.map((note) => `- ${note}`));
   }
-  lines.push('', '| # | input | status | result or reason | total |', '|---|---|---|---|---|');
+  const generative = summary.generative;
+  if (generative !== undefined) lines.push(...generativeLines(generative, dist));
+  const tokens = generative !== undefined;
+  lines.push(
+    '',
+    `| # | input | status | result or reason | total |${tokens ? ' output tokens |' : ''}`,
+    `|---|---|---|---|---|${tokens ? '---|' : ''}`,
+  );
   for (const item of items.slice(0, MARKDOWN_ROWS)) {
     const detail = item.outputLocation ?? item.failureReason ?? '';
+    const tokenCell = !tokens
+      ? ''
+      : ` ${item.outputTokens ?? (item.status === ItemStatuses.completed ? 'not counted' : '')} |`;
     lines.push(
-      `| ${item.itemIndex} | ${tableCell(item.inputLocation)} | ${item.status} | ${tableCell(detail)} | ${ms(item.totalMs)} |`,
+      `| ${item.itemIndex} | ${tableCell(item.inputLocation)} | ${item.status} | ${tableCell(detail)} | ${ms(item.totalMs)} |${tokenCell}`,
     );
   }
   if (items.length > MARKDOWN_ROWS) {
     lines.push('', `${items.length - MARKDOWN_ROWS} more inputs are listed in summary.json.`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The summary's tokens part: its figures, then why results were not counted. */
+function generativeLines(
+  generative: AsyncGenerativeFigures,
+  dist: (value: Distribution | null) => string,
+): string[] {
+  const count = (value: number | null): string => (value === null ? 'n/a' : value.toLocaleString('en-US'));
+  const perToken = (value: Distribution | null): string =>
+    value === null
+      ? 'n/a'
+      : `p50 ${value.p50.toFixed(1)} ms, p90 ${value.p90.toFixed(1)} ms, p99 ${value.p99.toFixed(1)} ms, max ${value.max.toFixed(1)} ms`;
+  const lines = [
+    '',
+    `Generated tokens (${generative.format} answers, the container's own counts): ${generative.counted} results counted, ${generative.uncounted} not.`,
+    '',
+    '| figure | value |',
+    '|---|---|',
+    `| output tokens | ${count(generative.outputTokens)} |`,
+    `| input tokens | ${count(generative.inputTokens)} |`,
+    `| output tokens per input | ${dist(generative.outputTokensPerInput).replaceAll(' ms', '')} |`,
+    `| output tokens per second (over the makespan) | ${generative.outputTokensPerSecond === null ? 'n/a' : generative.outputTokensPerSecond.toFixed(1)} |`,
+    `| time in SageMaker per output token (queue included) | ${perToken(generative.msPerOutputToken)} |`,
+  ];
+  if (generative.notes.length > 0) lines.push('', ...generative.notes.map((note) => `- ${note}`));
+  return lines;
 }
 
 /** S3 keys and failure reasons may hold `|` and line breaks, which would break the table's row. */

@@ -119,7 +119,7 @@ export async function planAsyncRun(
   refuseOverlongHistory(historyShape);
   const { endpoint, warnings } =
     input.endpointName !== undefined
-      ? await reusedEndpoint(input.endpointName, locations, deps)
+      ? await reusedEndpoint(input.endpointName, locations, input.generative !== undefined, deps)
       : { endpoint: deployedEndpoint(event.runId, input, deps), warnings: [] };
 
   const runPrefix = runPrefixKey(event.runId);
@@ -150,6 +150,7 @@ export async function planAsyncRun(
     },
     endpoint,
     ...(input.benchmark === undefined ? {} : { benchmark: { burstSize: input.benchmark.burstSize } }),
+    ...(input.generative === undefined ? {} : { generative: { format: input.generative.format } }),
     tags: runTags(event.runId),
     plannedAtEpochMs: deps.nowEpochMs(),
     budgets: asyncBudgets(historyShape),
@@ -405,6 +406,7 @@ const UNSERVING_STATUSES: readonly string[] = [
 async function reusedEndpoint(
   endpointName: string,
   inputLocations: readonly string[],
+  generative: boolean,
   deps: PlanAsyncRunDeps,
 ): Promise<{ readonly endpoint: AsyncEndpointPlan; readonly warnings: readonly string[] }> {
   const refuse = (expected: string, got: string): never => {
@@ -434,6 +436,7 @@ async function reusedEndpoint(
       `SuccessTopic ${config.successTopicArn ?? 'none'}, ErrorTopic ${config.errorTopicArn ?? 'none'}`,
     );
   }
+  if (generative) refuseUnreadableResults(endpointName, config.s3OutputPath, deps.artifactsBucket);
   const warnings =
     deps.reusedEndpointRole === undefined
       ? [
@@ -453,6 +456,30 @@ async function reusedEndpoint(
     },
     warnings,
   };
+}
+
+/**
+ * A generative run reads every result to count its tokens ("Record batch results"), and the
+ * stack's Lambdas read run results under `runs/` of the artifacts bucket only (least privilege): a
+ * reused endpoint that writes elsewhere is refused before anything is sent, rather than every
+ * result reported uncounted.
+ */
+function refuseUnreadableResults(
+  endpointName: string,
+  s3OutputPath: string | undefined,
+  artifactsBucket: string,
+): void {
+  const readable = `s3://${artifactsBucket}/runs/`;
+  if (s3OutputPath !== undefined && `${s3OutputPath.replace(/\/$/, '')}/`.startsWith(readable)) return;
+  throw new InvalidRunInputError([
+    {
+      field: 'generative',
+      given: `endpoint ${endpointName} writes its results to ${s3OutputPath ?? 'no S3OutputPath'}`,
+      expected:
+        `results under ${readable} (the run's Lambdas read results there to count their tokens): ` +
+        `set the endpoint config's S3OutputPath under that prefix, deploy the endpoint with the run ("endpoint"), or remove "generative"`,
+    },
+  ]);
 }
 
 /**

@@ -3,6 +3,13 @@ import type { CleanUpAccount } from './clean-up-account.js';
 import type { ExecutionBudgets } from './execution-limits.js';
 
 /**
+ * How a generative model's container writes a whole answer (async results are whole bodies, not
+ * streams): TGI, LMI (DJL Serving) or an OpenAI-compatible completion (handlers/async/generated-tokens.ts).
+ */
+export const GENERATIVE_OUTPUT_FORMATS = ['tgi', 'lmi', 'openai'] as const;
+export type GenerativeOutputFormat = (typeof GENERATIVE_OUTPUT_FORMATS)[number];
+
+/**
  * The async-inference workflow's contract: its steps, the states other layers name, and every JSON
  * document that crosses a state boundary (what each step takes and gives, the status enums). The
  * one list the workflow construct's props, the step Lambdas in `infra/`, the local runner's handler
@@ -121,6 +128,8 @@ export interface AsyncRunPlan {
   readonly invocation: InvocationSettings;
   readonly endpoint: AsyncEndpointPlan;
   readonly benchmark?: { readonly burstSize: number };
+  /** A generative model's run: each result's token counts are read in its container's format. */
+  readonly generative?: { readonly format: GenerativeOutputFormat };
   readonly tags: Readonly<Record<string, string>>;
   readonly plannedAtEpochMs: number;
   /** The worst-case history the run was checked with (execution-limits.ts), shown by the local `--plan`. */
@@ -263,6 +272,12 @@ export interface ItemResult {
   readonly totalMs: number | null;
   readonly invokedAtEpochMs?: number;
   readonly finishedAtEpochMs?: number;
+  /** Generative runs, a completed input: the container's own count of the tokens it generated. */
+  readonly outputTokens?: number;
+  /** The prompt's tokens, where the container reports them. */
+  readonly inputTokens?: number;
+  /** Generative runs: why a completed input's tokens were not counted. */
+  readonly tokensNote?: string;
 }
 
 /** What one iteration of "Invoke each input" ends with: the task's result, or the Catch's error. */
@@ -271,7 +286,7 @@ export type IterationOutput =
   | { readonly item: BatchItem; readonly error: CaughtError };
 
 export interface RecordBatchEvent {
-  readonly plan: Pick<AsyncRunPlan, 'runId' | 'runPrefixUri'>;
+  readonly plan: Pick<AsyncRunPlan, 'runId' | 'runPrefixUri' | 'generative'>;
   readonly batch: BatchDescriptor;
   readonly results: readonly IterationOutput[];
 }
@@ -355,10 +370,34 @@ export interface AsyncRunSummary {
   readonly totalMs: Distribution | null;
   readonly timeInSageMakerMs: Distribution | null;
   readonly benchmark?: AsyncBenchmarkFigures;
+  readonly generative?: AsyncGenerativeFigures;
   readonly summaryUri: string;
   readonly summaryMarkdownUri: string;
   /** What "Validate async run" could not check, e.g. a reused endpoint's role. */
   readonly warnings?: readonly string[];
+}
+
+/**
+ * A generative run's tokens, from the results whose container reported its counts
+ * (handlers/async/generated-tokens.ts). Rates are over the run's makespan, the async endpoint's
+ * own throughput, queue included: an async result says when it was queued and when it ended, not
+ * when its processing began.
+ */
+export interface AsyncGenerativeFigures {
+  readonly format: GenerativeOutputFormat;
+  /** Completed inputs whose tokens were counted, and those whose output had no counts. */
+  readonly counted: number;
+  readonly uncounted: number;
+  readonly outputTokens: number;
+  /** Summed over the counted results that report the prompt's length; null when none does. */
+  readonly inputTokens: number | null;
+  readonly outputTokensPerInput: Distribution | null;
+  /** Counted output tokens ÷ the makespan: what the endpoint generated per second over the run. */
+  readonly outputTokensPerSecond: number | null;
+  /** Time in SageMaker (queue + processing) ÷ the input's output tokens. */
+  readonly msPerOutputToken: Distribution | null;
+  /** Why results were not counted (distinct reasons, with how many). */
+  readonly notes: readonly string[];
 }
 
 /** What "Clean up async run" and its "Clean up after failure" take; they give `CleanUpResult` (the account). */

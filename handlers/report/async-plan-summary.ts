@@ -52,6 +52,11 @@ export function formatAsyncPlan({
     ...(items.length > LISTED_INPUTS ? [`    … and ${items.length - LISTED_INPUTS} more`] : []),
     `Batches: ${plan.batches.length} of at most ${BATCH_SIZE} inputs; ${plan.batchConcurrency} batch(es) at a time × ${plan.itemConcurrency} inputs each: at most ${inFlight} requests in flight`,
     `Invocation: ${plan.invocation.contentType}, invocation timeout ${plan.invocation.invocationTimeoutSeconds} s, request TTL ${plan.invocation.requestTtlSeconds} s, each input waited for at most ${plan.invocation.waitTimeoutSeconds} s`,
+    ...(plan.generative === undefined
+      ? []
+      : [
+          `Generative: each result read in the ${plan.generative.format} answer format, its tokens counted from the container's own figures`,
+        ]),
     ...(plan.warnings ?? []).map((warning) => `Warning: ${warning}`),
     '',
     ...estimateLines(plan, local),

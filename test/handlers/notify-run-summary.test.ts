@@ -514,6 +514,39 @@ describe('buildRunSummaryNotice', () => {
     );
   });
 
+  it("adds a generative async run's tokens: the sum, the rate and the results not counted", () => {
+    // Prepare
+    const output = {
+      runId: 'gen-1',
+      endpointName: 'mso-gen-1-ep-async',
+      inputs: 12,
+      completed: 12,
+      failed: 0,
+      timedOut: 0,
+      generative: {
+        format: 'tgi',
+        outputTokens: 2280,
+        counted: 11,
+        uncounted: 1,
+        outputTokensPerSecond: 148.14,
+      },
+      summaryUri: 's3://mso-artifacts/runs/gen-1/summary.json',
+    };
+
+    // Act
+    const notice = buildRunSummaryNotice(
+      facts({ output: JSON.stringify(output) }, { workflow: 'async-inference', runId: 'gen-1' }),
+    );
+
+    // Assert
+    expect(notice.body).toContain(
+      [
+        'Endpoint: mso-gen-1-ep-async',
+        'Generated tokens: 2280 over 11 result(s), 148.1 tokens/s; 1 not counted',
+      ].join('\n'),
+    );
+  });
+
   it('shows the plain values of an output it does not know, with counts in the subject', () => {
     // Prepare: a shape this version does not know.
     const output = {

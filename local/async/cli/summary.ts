@@ -24,6 +24,7 @@ const MAX_ROWS = 50;
 export function formatAsyncSummary(input: AsyncSummaryInput): string {
   const { summary, items } = input;
   const show = input.displayUri ?? ((uri: string) => uri);
+  const tokens = summary.generative !== undefined;
   const rows = items
     .slice(0, MAX_ROWS)
     .map((item) => [
@@ -32,19 +33,30 @@ export function formatAsyncSummary(input: AsyncSummaryInput): string {
       item.status,
       ms(item.timeInSageMakerMs),
       ms(item.totalMs),
+      ...(tokens ? [tokenCell(item)] : []),
       item.status === 'Completed' ? show(item.outputLocation ?? '') : show(item.failureReason ?? ''),
     ]);
+  const headers = [
+    '#',
+    'input',
+    'status',
+    'in SageMaker',
+    'total',
+    ...(tokens ? ['tokens out'] : []),
+    'result or reason',
+  ];
   const lines = [
     '',
     `Summary of run ${summary.runId}${summary.name === undefined ? '' : ` (${summary.name})`}: endpoint ${summary.endpointName}, ${summary.inputs} input(s): ${summary.completed} completed, ${summary.failed} failed, ${summary.timedOut} timed out`,
     '',
-    ...table(['#', 'input', 'status', 'in SageMaker', 'total', 'result or reason'], rows),
+    ...table(headers, rows),
     ...(items.length > MAX_ROWS ? [`  … ${items.length - MAX_ROWS} more in summary.json`] : []),
     '',
     `Drain rate: ${rate(summary.drainRatePerMinute)}; first invocation → last result: ${ms(summary.makespanMs)}`,
     `Time in SageMaker (queue + processing): ${distribution(summary.timeInSageMakerMs)}`,
     `Invocation → result (workflow): ${distribution(summary.totalMs)}`,
     ...benchmarkLines(summary),
+    ...generativeLines(summary),
     '',
     'Summary files:',
     `  ${input.summaryPaths.json}`,
@@ -67,6 +79,25 @@ function benchmarkLines(summary: AsyncRunSummary): string[] {
     `  time in backlog: ${backlog}; largest backlog: ${benchmark.maxBacklogSize ?? 'n/a'}`,
     ...benchmark.notes.map((note) => `  note: ${note}`),
   ];
+}
+
+function generativeLines(summary: AsyncRunSummary): string[] {
+  const generative = summary.generative;
+  if (generative === undefined) return [];
+  const perInput = generative.outputTokensPerInput;
+  const perToken = generative.msPerOutputToken;
+  return [
+    `Generated tokens (${generative.format} answers, the container's own counts): ${generative.outputTokens.toLocaleString('en-US')} out, ${generative.inputTokens === null ? 'n/a' : generative.inputTokens.toLocaleString('en-US')} in, over ${generative.counted} result(s)${generative.uncounted === 0 ? '' : `; ${generative.uncounted} not counted`}`,
+    `  per input: ${perInput === null ? 'n/a' : `p50 ${perInput.p50}, p90 ${perInput.p90}, max ${perInput.max}`} tokens; ${generative.outputTokensPerSecond === null ? 'n/a' : generative.outputTokensPerSecond.toFixed(1)} tokens/s over the run`,
+    `  time in SageMaker per output token (queue included): ${perToken === null ? 'n/a' : `p50 ${perToken.p50.toFixed(1)} ms, p90 ${perToken.p90.toFixed(1)} ms, max ${perToken.max.toFixed(1)} ms`}`,
+    ...generative.notes.map((note) => `  note: ${note}`),
+  ];
+}
+
+/** A completed input's output tokens, or why they were not counted; nothing for the others. */
+function tokenCell(item: ItemResult): string {
+  if (item.outputTokens !== undefined) return String(item.outputTokens);
+  return item.status === 'Completed' ? 'not counted' : '';
 }
 
 function ms(value: number | null | undefined): string {

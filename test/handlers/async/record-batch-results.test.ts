@@ -9,7 +9,8 @@ import {
   type IterationOutput,
 } from '../../../handlers/contracts/async-state.js';
 import { handleAsyncNotifications } from '../../../handlers/async/handle-async-notification.js';
-import { ErrorNames } from '../../../handlers/contracts/errors.js';
+import { ErrorNames, TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { MAX_TOKEN_COUNT_READ_BYTES } from '../../../handlers/async/record-batch-results.js';
 import { MemoryObjectStore } from '../../support/memory-object-store.js';
 import { CapturingLogger, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
 import { failedMessage } from './support/messages.js';
@@ -237,6 +238,113 @@ describe('recordBatchResults', () => {
 
     // Assert
     expect(counts).toEqual({ batchIndex: 3, completed: 0, failed: 0, timedOut: 0 });
+  });
+});
+
+describe('recordBatchResults of a generative run', () => {
+  const plan = { runId: RUN_ID, runPrefixUri: RUN_PREFIX, generative: { format: 'tgi' as const } };
+  const batch = { batchIndex: 0, firstItemIndex: 120, itemCount: 3 };
+  const outputOf = (itemIndex: number): string =>
+    `s3://mso-artifacts/runs/${RUN_ID}/async/output/${itemIndex}.out`;
+  const tgiAnswer = (generatedTokens: number): string =>
+    JSON.stringify([
+      { generated_text: 'x', details: { generated_tokens: generatedTokens, input_length: 4 } },
+    ]);
+
+  function recorded(): Record<string, unknown>[] {
+    const body = store.objects.get(batchResultsUri(RUN_PREFIX, 0))?.body;
+    return (JSON.parse(new TextDecoder().decode(body)) as { results: Record<string, unknown>[] }).results;
+  }
+
+  it("keeps each completed result's output and input tokens, read from its answer", async () => {
+    // Prepare
+    store.seed(outputOf(120), tgiAnswer(31)).seed(outputOf(121), tgiAnswer(5));
+
+    // Act
+    await recordBatchResults(
+      { plan, batch, results: [completed(120), completed(121), inferenceFailure(122)] },
+      { store, logger },
+    );
+
+    // Assert: the failed input has no output to read.
+    const results = recorded();
+    expect(
+      results.map((r) => [r['itemIndex'], r['outputTokens'], r['inputTokens'], r['tokensNote']]),
+    ).toEqual([
+      [120, 31, 4, undefined],
+      [121, 5, 4, undefined],
+      [122, undefined, undefined, undefined],
+    ]);
+  });
+
+  it('reads no output when the run is not generative', async () => {
+    // Prepare
+    store.seed(outputOf(120), tgiAnswer(31));
+
+    // Act
+    await recordBatchResults(
+      { plan: { runId: RUN_ID, runPrefixUri: RUN_PREFIX }, batch, results: [completed(120)] },
+      { store, logger },
+    );
+
+    // Assert
+    expect(recorded()[0]?.['outputTokens']).toBeUndefined();
+  });
+
+  it('says why a result was not counted: no counts, too large, gone', async () => {
+    // Prepare
+    store
+      .seed(outputOf(120), JSON.stringify([{ generated_text: 'x' }]))
+      .seed(outputOf(121), new Uint8Array(MAX_TOKEN_COUNT_READ_BYTES + 1));
+
+    // Act
+    await recordBatchResults(
+      { plan, batch, results: [completed(120), completed(121), completed(122)] },
+      { store, logger },
+    );
+
+    // Assert
+    expect(recorded().map((r) => r['tokensNote'])).toEqual([
+      'the output has no details.generated_tokens: send "parameters": {"details": true} in each input to have the container count them',
+      `the output is ${MAX_TOKEN_COUNT_READ_BYTES + 1} bytes, more than the ${MAX_TOKEN_COUNT_READ_BYTES} read to count tokens`,
+      'the output object is gone: nothing to count',
+    ]);
+  });
+
+  it('keeps the batch when an output cannot be read, with the reason on that result', async () => {
+    // Prepare: S3 refuses the read (e.g. a key the Lambda may not read).
+    store.seed(outputOf(120), tgiAnswer(3));
+    const denying = Object.assign(Object.create(store) as MemoryObjectStore, {
+      getBytes: () => Promise.reject(Object.assign(new Error('Access Denied'), { name: 'AccessDenied' })),
+    });
+
+    // Act
+    const counts = await recordBatchResults(
+      { plan, batch, results: [completed(120)] },
+      { store: denying, logger },
+    );
+
+    // Assert
+    expect(counts.completed).toBe(1);
+    expect(recorded()[0]?.['tokensNote']).toBe('the output could not be read: AccessDenied: Access Denied');
+  });
+
+  it("fails when a read is throttled, for the state's retries to read again", async () => {
+    // Prepare
+    store.seed(outputOf(120), tgiAnswer(3));
+    const throttled = Object.assign(Object.create(store) as MemoryObjectStore, {
+      getBytes: () => Promise.reject(new TransientServiceError('S3 GetObject throttled (SlowDown)')),
+    });
+
+    // Act
+    const recording = recordBatchResults(
+      { plan, batch, results: [completed(120)] },
+      { store: throttled, logger },
+    );
+
+    // Assert: nothing written, the retry writes the whole batch.
+    await expect(recording).rejects.toBeInstanceOf(TransientServiceError);
+    expect(store.objects.has(batchResultsUri(RUN_PREFIX, 0))).toBe(false);
   });
 });
 

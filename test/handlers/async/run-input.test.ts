@@ -313,6 +313,18 @@ describe('parseAsyncRunInput', () => {
     ]);
   });
 
+  it('accepts a generative run in each answer format', () => {
+    for (const format of ['tgi', 'lmi', 'openai'] as const) {
+      expect(parseAsyncRunInput({ ...REUSE, generative: { format } }).generative).toEqual({ format });
+    }
+  });
+
+  it('fails when a generative run names an unknown answer format', () => {
+    expect(issuesOf({ ...REUSE, generative: { format: 'vllm' } })).toEqual([
+      'generative.format: got "vllm", expected one of tgi, lmi, openai: the container\'s answer format (TGI, LMI (DJL Serving), or an OpenAI-compatible completion)',
+    ]);
+  });
+
   it('fails when the benchmark burst is empty', () => {
     expect(issuesOf({ ...REUSE, benchmark: { burstSize: 0 } })).toEqual([
       'benchmark.burstSize: got 0, expected a number of at least 1',

@@ -506,6 +506,117 @@ describe('summarizeAsyncRun in benchmark mode', () => {
   });
 });
 
+describe('summarizeAsyncRun of a generative run', () => {
+  const generativePlan = (batches: readonly BatchDescriptor[]): AsyncRunPlan =>
+    plan(batches, { generative: { format: 'tgi' } });
+  const withTokens = (result: ItemResult, outputTokens: number, inputTokens?: number): ItemResult => ({
+    ...result,
+    outputTokens,
+    ...(inputTokens === undefined ? {} : { inputTokens }),
+  });
+
+  it("sums the counted results' tokens and gives them per input, per second and per token's time", async () => {
+    // Arrange: 3 results over 4 s; times in SageMaker 1,000 ms each.
+    const batches = seedBatches([
+      withTokens(done(0, 2 * SECOND), 10, 5),
+      withTokens(done(1, 3 * SECOND), 20, 6),
+      withTokens(done(2, 4 * SECOND), 50),
+      failed(3, 'Failed: model error'),
+    ]);
+
+    // Act
+    const summary = await summarize(generativePlan(batches), READY);
+
+    // Assert: 80 tokens over the 4 s makespan; per token 1,000 ms ÷ 10, 20, 50.
+    expect(summary.generative).toEqual({
+      format: 'tgi',
+      counted: 3,
+      uncounted: 0,
+      outputTokens: 80,
+      inputTokens: 11,
+      outputTokensPerInput: { p50: 20, p90: 50, p99: 50, max: 50 },
+      outputTokensPerSecond: 20,
+      msPerOutputToken: { p50: 50, p90: 100, p99: 100, max: 100 },
+      notes: [],
+    });
+  });
+
+  it('counts the results without counts apart, with each reason once and how many', async () => {
+    // Arrange
+    const note = 'the output has no details.generated_tokens: send "parameters": {"details": true}';
+    const batches = seedBatches([
+      withTokens(done(0, 2 * SECOND), 10),
+      { ...done(1, 3 * SECOND), tokensNote: note },
+      { ...done(2, 4 * SECOND), tokensNote: note },
+    ]);
+
+    // Act
+    const summary = await summarize(generativePlan(batches), READY);
+
+    // Assert
+    expect(summary.generative).toMatchObject({
+      counted: 1,
+      uncounted: 2,
+      outputTokens: 10,
+      inputTokens: null,
+      notes: [`2 results not counted: ${note}`],
+    });
+  });
+
+  it('gives no rates when nothing was counted', async () => {
+    // Arrange
+    const batches = seedBatches([
+      { ...done(0, 2 * SECOND), tokensNote: 'the output object is gone: nothing to count' },
+    ]);
+
+    // Act
+    const summary = await summarize(generativePlan(batches), READY);
+
+    // Assert
+    expect(summary.generative).toMatchObject({
+      counted: 0,
+      outputTokens: 0,
+      outputTokensPerInput: null,
+      outputTokensPerSecond: null,
+      msPerOutputToken: null,
+    });
+  });
+
+  it('writes the tokens into the markdown, and each input its tokens', async () => {
+    // Arrange
+    const batches = seedBatches([withTokens(done(0, 2 * SECOND), 10, 5), failed(1, 'Failed: model error')]);
+
+    // Act
+    await summarize(generativePlan(batches), READY);
+
+    // Assert
+    const markdown = written('summary.md');
+    expect(markdown).toContain(
+      "Generated tokens (tgi answers, the container's own counts): 1 results counted, 0 not.",
+    );
+    expect(markdown).toContain('| output tokens | 10 |');
+    expect(markdown).toContain('| output tokens per second (over the makespan) | 5.0 |');
+    expect(markdown).toContain(
+      `| 0 | s3://mso-artifacts/inputs/0.json | Completed | ${RUN_PREFIX}async/output/0.out | 2,500 ms | 10 |`,
+    );
+    expect(markdown).toContain(
+      '| 1 | s3://mso-artifacts/inputs/1.json | Failed | Failed: model error | 700 ms |  |',
+    );
+  });
+
+  it('adds no token figures to a run that is not generative', async () => {
+    // Arrange
+    const batches = seedBatches([withTokens(done(0, 2 * SECOND), 10)]);
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert
+    expect(summary).not.toHaveProperty('generative');
+    expect(written('summary.md')).not.toContain('Generated tokens');
+  });
+});
+
 describe('distribution', () => {
   it('takes the nearest rank: the smallest value with at least q of the values at or below it', () => {
     expect(distribution([10, 1, 9, 2, 8, 3, 7, 4, 6, 5])).toEqual({ p50: 5, p90: 9, p99: 10, max: 10 });

@@ -786,6 +786,41 @@ describe('validateAsyncRun: refusals', () => {
     expect(plan.endpoint.action).toBe('reuse');
   });
 
+  it('plans a generative run with its answer format, for the batches to count tokens', async () => {
+    // Arrange: the default description writes results under the artifacts bucket's runs/.
+    sagemaker.answerDescribe(REUSED, asyncEndpointDescription(REUSED));
+
+    // Act
+    const { plan } = await validate({
+      endpointName: REUSED,
+      inputs: seededInputs(1),
+      generative: { format: 'openai' },
+    });
+
+    // Assert
+    expect(plan.generative).toEqual({ format: 'openai' });
+  });
+
+  it('fails when a generative run reuses an endpoint whose results the run cannot read', async () => {
+    // Arrange
+    sagemaker.answerDescribe(
+      REUSED,
+      asyncEndpointDescription(REUSED, { asyncInference: { ...TOPICS, s3OutputPath: 's3://theirs/out/' } }),
+    );
+
+    // Act
+    const issues = await refusal(
+      validate({ endpointName: REUSED, inputs: seededInputs(1), generative: { format: 'tgi' } }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      `generative: got endpoint ${REUSED} writes its results to s3://theirs/out/, expected results under s3://${BUCKET}/runs/ ` +
+        `(the run's Lambdas read results there to count their tokens): set the endpoint config's S3OutputPath under that prefix, ` +
+        'deploy the endpoint with the run ("endpoint"), or remove "generative"',
+    ]);
+  });
+
   it('fails when the reused endpoint is not asynchronous', async () => {
     // Arrange
     const { asyncInference: _none, ...realTime } = asyncEndpointDescription(REUSED);

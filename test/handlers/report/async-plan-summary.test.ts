@@ -50,6 +50,23 @@ describe('formatAsyncPlan', () => {
     );
   });
 
+  it("says a generative run's results are read in their container's format for their tokens", () => {
+    // Prepare
+    const plan = { ...reusePlan(), generative: { format: 'lmi' as const } };
+
+    // Act
+    const text = formatAsyncPlan({
+      planned: { plan, items: [] },
+      runCommand: 'start',
+      displayUri: (uri) => uri,
+    });
+
+    // Assert
+    expect(text.split('\n').filter((line) => line.startsWith('Generative:'))).toEqual([
+      "Generative: each result read in the lmi answer format, its tokens counted from the container's own figures",
+    ]);
+  });
+
   it('prints the estimated cost, its assumptions and the duration before the budgets', () => {
     // Prepare: the plan as "Validate async run" gives it, with its estimate: 600 + 3 × (900 + 120) s.
     const plan = deployPlan();

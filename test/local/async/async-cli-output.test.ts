@@ -113,6 +113,47 @@ describe('formatAsyncSummary', () => {
     expect(text).not.toContain('s3://');
   });
 
+  it("adds each input's output tokens and the run's token figures to a generative run", () => {
+    // Prepare
+    const generative: AsyncRunSummary = {
+      ...SUMMARY,
+      generative: {
+        format: 'openai',
+        counted: 1,
+        uncounted: 1,
+        outputTokens: 42,
+        inputTokens: 9,
+        outputTokensPerInput: { p50: 42, p90: 42, p99: 42, max: 42 },
+        outputTokensPerSecond: 16.8,
+        msPerOutputToken: { p50: 26.19, p90: 26.19, p99: 26.19, max: 26.19 },
+        notes: ['1 result not counted: the output object is gone: nothing to count'],
+      },
+    };
+    const items: ItemResult[] = [{ ...ITEMS[0]!, outputTokens: 42, inputTokens: 9 }, ITEMS[1]!];
+
+    // Act
+    const text = formatAsyncSummary({
+      summary: generative,
+      items,
+      summaryPaths: { json: 'runs/r1/async/summary.json', markdown: 'runs/r1/async/summary.md' },
+      displayUri: (uri) => uri.replace('s3://local-artifacts/', ''),
+    });
+
+    // Assert
+    expect(text).toMatch(/^ {2}#  +input +status +in SageMaker +total +tokens out +result or reason$/m);
+    expect(text).toMatch(
+      /^ {2}0 +inputs\/a\.bin +Completed +1,100 ms +1,200 ms +42 +runs\/r1\/async\/output\/u\.out$/m,
+    );
+    expect(text).toContain(
+      [
+        "Generated tokens (openai answers, the container's own counts): 42 out, 9 in, over 1 result(s); 1 not counted",
+        '  per input: p50 42, p90 42, max 42 tokens; 16.8 tokens/s over the run',
+        '  time in SageMaker per output token (queue included): p50 26.2 ms, p90 26.2 ms, max 26.2 ms',
+        '  note: 1 result not counted: the output object is gone: nothing to count',
+      ].join('\n'),
+    );
+  });
+
   it('says n/a for figures a run could not measure, and prints no benchmark section without one', () => {
     const { benchmark: _benchmark, ...plain } = SUMMARY;
     const text = formatAsyncSummary({
