@@ -140,6 +140,7 @@ function progressOf(workerIndex: number, step: RunningStep, nowUs: number): Load
   const recorder = step.driver.recorder;
   const phase = nowUs < recorder.activeFromUs ? 'warmup' : nowUs < recorder.activeToUs ? 'measure' : 'drain';
   const measuredUs = Math.min(nowUs, recorder.activeToUs) - recorder.activeFromUs;
+  const stream = step.driver.stream?.live();
   return {
     workerIndex,
     stepIndex: step.stepIndex,
@@ -153,6 +154,16 @@ function progressOf(workerIndex: number, step: RunningStep, nowUs: number): Load
     inFlight: step.driver.inFlight,
     late: recorder.late,
     dropped: recorder.dropped,
+    ...(stream === undefined
+      ? {}
+      : {
+          stream: {
+            ttftP95Ms: usToMs(stream.ttftP95Us),
+            itlP95Ms: usToMs(stream.itlP95Us),
+            outputTokensPerSecond:
+              measuredUs > 0 ? Math.round((stream.outputTokens / measuredUs) * 1e7) / 10 : 0,
+          },
+        }),
   };
 }
 

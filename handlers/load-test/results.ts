@@ -244,6 +244,12 @@ export interface LoadTestProgress {
   readonly inFlight: number;
   readonly late: number;
   readonly dropped: number;
+  /** Streamed steps: time to first token and inter-token latency p95, output tokens per second. */
+  readonly stream?: {
+    readonly ttftP95Ms: number;
+    readonly itlP95Ms: number;
+    readonly outputTokensPerSecond: number;
+  };
 }
 
 export function emptyErrorCounts(): ErrorCounts {

@@ -60,12 +60,13 @@ export class StepDriver {
   readonly clock: Clock;
   readonly recorder: StepRecorder;
   readonly signal: AbortSignal;
+  /** Streaming mode: the step's TTFT, ITL and tokens so far (the progress events read them). */
+  readonly stream: StreamStepRecorder | undefined;
   inFlight = 0;
   private readonly transport: InvokeTransport;
   private readonly payloads: PayloadMix;
   private readonly draw: PayloadDraw;
   private readonly budget: RequestBudget;
-  private readonly stream: StreamStepRecorder | undefined;
 
   constructor(options: StepDriverOptions) {
     this.clock = options.clock;

@@ -272,6 +272,20 @@ function streamLines(candidate: CandidateReport): string[] {
     `Streamed (${stream.format}) at load ${candidate.sustainableStep ?? NONE}: time to first token p50 ${formatMs(stream.ttftMs.p50)} / p95 ${formatMs(stream.ttftMs.p95)} / p99 ${formatMs(stream.ttftMs.p99)} ms; ` +
       `inter-token latency p50 ${formatMs(stream.itlMs.p50)} / p95 ${formatMs(stream.itlMs.p95)} / p99 ${formatMs(stream.itlMs.p99)} ms; ` +
       `${formatTps(stream.outputTokensPerSecond)} output tokens/s, ${stream.outputTokensPerRequest.toFixed(1)} per request (${source[stream.outputTokenSource] ?? stream.outputTokenSource})${cost}`,
+    ...tpotLines(stream.tpotMs),
+  ];
+}
+
+/**
+ * Each request's time per output token: ITL weighs a long answer by its many gaps, this counts each
+ * request once, so a slow decoder serving short answers shows here. A median request's decode speed
+ * is its inverse (tokens/s); the slow tail is TPOT's p95, the 5th percentile of speed.
+ */
+function tpotLines(tpotMs: ReportStreamFigures['tpotMs'] | undefined): string[] {
+  if (tpotMs === null || tpotMs === undefined || tpotMs.p50 <= 0) return [];
+  return [
+    `Time per output token, per request: p50 ${formatMs(tpotMs.p50)} / p95 ${formatMs(tpotMs.p95)} / p99 ${formatMs(tpotMs.p99)} ms ` +
+      `(a median request decodes ${formatTps(1000 / tpotMs.p50)} tokens/s, the slowest 5 % below ${formatTps(1000 / tpotMs.p95)})`,
   ];
 }
 

@@ -143,7 +143,11 @@ export class ProgressReporter extends ProgressLines {
       : proof
         ? `proof step (${event.load} req/s offered)`
         : `${round ?? `step ${event.stepIndex + 1}/${this.stepCount ?? '?'}`} (${this.describeLoad(event.load)})`;
-    const figures = `${formatRate(event.tps)} req/s, p95 ${formatMs(event.p95Ms)}${event.errors > 0 ? `, ${event.errors} errors` : ''}`;
+    const latency =
+      event.stream === undefined
+        ? `p95 ${formatMs(event.p95Ms)}`
+        : `TTFT p95 ${formatMs(event.stream.ttftP95Ms)}, ITL p95 ${formatMs(event.stream.itlP95Ms)}, ${formatRate(event.stream.outputTokensPerSecond)} tokens/s`;
+    const figures = `${formatRate(event.tps)} req/s, ${latency}${event.errors > 0 ? `, ${event.errors} errors` : ''}`;
     const phase = ramp ? RAMP : proof ? PROVE : this.repeating.has(event.candidateId) ? REPEAT : BENCHMARK;
     const prefix = `${phase} › ${event.candidateId}:`;
     const key = `${round ?? event.stepIndex}:${event.phase}`;

@@ -116,8 +116,13 @@ function streamSummaryLines(report: Report): string[] {
       candidate.costPer1MOutputTokensUsd === undefined
         ? ''
         : `, ${candidate.costPer1MIsUpperBound === true ? '≤ ' : ''}$${candidate.costPer1MOutputTokensUsd.toFixed(4)} per 1M output tokens`;
+    // A request's own decode time per token; absent from reports of earlier versions.
+    const tpot =
+      stream.tpotMs === undefined || stream.tpotMs === null
+        ? ''
+        : `, time per output token p50 ${stream.tpotMs.p50.toFixed(2)} ms`;
     return [
-      `  ${candidate.id}: TTFT p50/p95 ${stream.ttftMs.p50.toFixed(1)}/${stream.ttftMs.p95.toFixed(1)} ms, ITL p50/p95 ${stream.itlMs.p50.toFixed(2)}/${stream.itlMs.p95.toFixed(2)} ms, ${formatRate(stream.outputTokensPerSecond)} output tokens/s${cost}`,
+      `  ${candidate.id}: TTFT p50/p95 ${stream.ttftMs.p50.toFixed(1)}/${stream.ttftMs.p95.toFixed(1)} ms, ITL p50/p95 ${stream.itlMs.p50.toFixed(2)}/${stream.itlMs.p95.toFixed(2)} ms${tpot}, ${formatRate(stream.outputTokensPerSecond)} output tokens/s${cost}`,
     ];
   });
   return lines.length === 0 ? [] : ['', '  Streamed responses at the sustainable load:', ...lines];

@@ -17,6 +17,8 @@ interface AddedStreamFigures {
   readonly figures: StreamWorkerFigures;
   readonly ttft: LatencyHistogram;
   readonly itl: LatencyHistogram;
+  /** Undefined when a part's figures predate it: a TPOT of some parts only would mislead. */
+  readonly tpot: LatencyHistogram | undefined;
 }
 
 /**
@@ -37,15 +39,31 @@ export function addStreamFigures(parts: readonly WorkerStep[]): AddedStreamFigur
     streamed.reduce((total, figures) => total + value(figures), 0);
   const ttft = mergeEncodedHistograms(streamed.map((figures) => figures.ttftHistogram));
   const itl = mergeEncodedHistograms(streamed.map((figures) => figures.itlHistogram));
+  const tpotParts = streamed.flatMap((figures) =>
+    figures.tpotHistogram === undefined || figures.maxTpotUs === undefined
+      ? []
+      : [{ histogram: figures.tpotHistogram, maxUs: figures.maxTpotUs }],
+  );
+  const tpot =
+    tpotParts.length === streamed.length
+      ? mergeEncodedHistograms(tpotParts.map((part) => part.histogram))
+      : undefined;
   return {
     ttft,
     itl,
+    tpot,
     figures: {
       format: first.format,
       ttftHistogram: encodeHistogram(ttft),
       maxTtftUs: Math.max(...streamed.map((figures) => figures.maxTtftUs)),
       itlHistogram: encodeHistogram(itl),
       maxItlUs: Math.max(...streamed.map((figures) => figures.maxItlUs)),
+      ...(tpot === undefined
+        ? {}
+        : {
+            tpotHistogram: encodeHistogram(tpot),
+            maxTpotUs: Math.max(...tpotParts.map((part) => part.maxUs)),
+          }),
       outputTokens: sum((figures) => figures.outputTokens),
       outputTokenSources: {
         server: sum((figures) => figures.outputTokenSources.server),
@@ -83,6 +101,10 @@ export function mergeStreamStep(parts: readonly WorkerStep[], tps: number): Stre
     format: figures.format,
     ttftMs: latencyPercentilesMs(added.ttft, figures.maxTtftUs),
     itlMs: latencyPercentilesMs(added.itl, figures.maxItlUs),
+    tpotMs:
+      added.tpot === undefined || added.tpot.totalCount === 0
+        ? null
+        : latencyPercentilesMs(added.tpot, figures.maxTpotUs),
     outputTokens: figures.outputTokens,
     outputTokensPerSecond: round(tps * perRequest, 3),
     outputTokensPerRequest: round(perRequest, 3),

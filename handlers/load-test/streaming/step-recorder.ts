@@ -53,6 +53,7 @@ export function createStreamingInvoker(
 export class StreamStepRecorder {
   private readonly ttft = new LatencyRecorder();
   private readonly itl = new LatencyRecorder();
+  private readonly tpot = new LatencyRecorder();
   private outputTokens = 0;
   private fromServer = 0;
   private counted = 0;
@@ -67,10 +68,27 @@ export class StreamStepRecorder {
     const { timing } = streamed;
     if (timing.ttftUs === undefined) this.withoutToken++;
     else this.ttft.record(streamed.sentUs + timing.ttftUs - startUs);
-    for (const gap of timing.interTokenUs) this.itl.record(gap);
+    let decodeUs = 0;
+    for (const gap of timing.interTokenUs) {
+      this.itl.record(gap);
+      decodeUs += gap;
+    }
+    // The server's count spreads a piece of several tokens (speculative decoding) over its tokens.
+    if (timing.outputTokens >= 2 && timing.interTokenUs.length > 0) {
+      this.tpot.record(decodeUs / (timing.outputTokens - 1));
+    }
     this.outputTokens += timing.outputTokens;
     if (timing.outputTokenSource === 'server') this.fromServer++;
     else this.counted++;
+  }
+
+  /** The figures so far, for progress events: p95s in µs and the output tokens counted. */
+  live(): { readonly ttftP95Us: number; readonly itlP95Us: number; readonly outputTokens: number } {
+    return {
+      ttftP95Us: this.ttft.valueAtPercentileUs(95),
+      itlP95Us: this.itl.valueAtPercentileUs(95),
+      outputTokens: this.outputTokens,
+    };
   }
 
   toFigures(): StreamWorkerFigures {
@@ -80,6 +98,8 @@ export class StreamStepRecorder {
       maxTtftUs: this.ttft.maxUs,
       itlHistogram: encodeHistogram(this.itl.toHistogram()),
       maxItlUs: this.itl.maxUs,
+      tpotHistogram: encodeHistogram(this.tpot.toHistogram()),
+      maxTpotUs: this.tpot.maxUs,
       outputTokens: this.outputTokens,
       outputTokenSources: { server: this.fromServer, counted: this.counted },
       withoutToken: this.withoutToken,

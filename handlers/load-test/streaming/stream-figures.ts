@@ -22,6 +22,13 @@ export interface StreamWorkerFigures {
    */
   readonly itlHistogram: string;
   readonly maxItlUs: number;
+  /**
+   * Base64 HdrHistogram of each request's time per output token after the first, in µs: its first
+   * to last token ÷ (output tokens − 1), the request's own decode speed (its inverse, in tokens/s).
+   * Requests of fewer than two tokens have none. Absent from figures of earlier versions.
+   */
+  readonly tpotHistogram?: string;
+  readonly maxTpotUs?: number;
   /** Output tokens of the successful requests: the server's figure where it gave one, else counted. */
   readonly outputTokens: number;
   /** How many successful requests' output tokens came from the server, and how many were counted. */
@@ -44,6 +51,12 @@ export interface StreamStepResult {
   readonly ttftMs: LatencyPercentilesMs;
   /** Inter-token latency over every gap of every successful request. */
   readonly itlMs: LatencyPercentilesMs;
+  /**
+   * Time per output token, one value per request of two tokens or more (`tpotHistogram`): how fast
+   * each request decoded, where ITL weighs long answers more. Null when no request had two tokens;
+   * absent from results of earlier versions.
+   */
+  readonly tpotMs?: LatencyPercentilesMs | null;
   readonly outputTokens: number;
   /** The step's throughput × its mean output tokens per successful request. */
   readonly outputTokensPerSecond: number;

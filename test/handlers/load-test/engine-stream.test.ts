@@ -6,6 +6,7 @@ import { PayloadMix } from '../../../handlers/load-test/payload-mix.js';
 import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
 import type { LatencySlaInput, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
+import type { LoadTestProgress } from '../../../handlers/load-test/results.js';
 import type { StreamStepResult } from '../../../handlers/load-test/streaming/stream-figures.js';
 import { ScriptedTransport } from './support/stub-transports.js';
 import { type TokenScript, TokenStreamServer } from './support/stub-stream-server.js';
@@ -80,12 +81,61 @@ describe('runLoadTest, streaming mode', () => {
       format: 'tgi',
       ttftMs: { p50: 50, p90: 50, p95: 50, p99: 50, max: 50 },
       itlMs: { p50: 10, p90: 10, p95: 10, p99: 10, max: 10 },
+      tpotMs: { p50: 10, p90: 10, p95: 10, p99: 10, max: 10 },
       outputTokens: 52,
       outputTokensPerSecond: 48,
       outputTokensPerRequest: 4,
       outputTokenSource: 'server',
       withoutToken: 0,
     });
+  });
+
+  it('reports TTFT, ITL and output tokens per second in its progress events', async () => {
+    // Arrange: one user; 50 ms to the first token, then 3 tokens 10 ms apart, over 2 s.
+    const clock = new VirtualClock();
+    const events: LoadTestProgress[] = [];
+    const plan = parseLoadPlan({
+      steps: [1],
+      warmupSeconds: 0,
+      stepDurationSeconds: 2,
+      response: STREAM_TGI,
+    });
+
+    // Act
+    await runLoadTest({
+      plan,
+      sla: parseSla(LOOSE_SLA),
+      streamTransport: new TokenStreamServer(clock, 1, { ttftUs: 50_000, gapUs: 10_000, tokens: 4 }),
+      request: REQUEST,
+      clock,
+      onProgress: (event) => events.push(event),
+    });
+
+    // Assert: 1 s in, 12 requests of 4 tokens have ended (48 tokens/s); the window's end, 24 in 2 s.
+    expect(events.map((event) => [event.phase, event.requests, event.stream])).toEqual([
+      ['measure', 12, { ttftP95Ms: 50, itlP95Ms: 10, outputTokensPerSecond: 48 }],
+      ['drain', 24, { ttftP95Ms: 50, itlP95Ms: 10, outputTokensPerSecond: 48 }],
+    ]);
+  });
+
+  it('reports no stream figures in the progress of a buffered test', async () => {
+    // Arrange
+    const clock = new VirtualClock();
+    const events: LoadTestProgress[] = [];
+
+    // Act
+    await runLoadTest({
+      plan: parseLoadPlan({ steps: [1], warmupSeconds: 0, stepDurationSeconds: 1 }),
+      sla: parseSla(LOOSE_SLA),
+      transport: new ScriptedTransport(clock, () => ({ latencyUs: 10_000 })),
+      request: REQUEST,
+      clock,
+      onProgress: (event) => events.push(event),
+    });
+
+    // Assert
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.stream === undefined)).toBe(true);
   });
 
   it('carries the merged TTFT and ITL histograms: one TTFT per request, one ITL per gap', async () => {
@@ -164,6 +214,7 @@ describe('runLoadTest, streaming mode', () => {
         format: 'tgi',
         ttftMs: { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 },
         itlMs: { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 },
+        tpotMs: null,
         outputTokens: 0,
         outputTokensPerSecond: 0,
         outputTokensPerRequest: 0,

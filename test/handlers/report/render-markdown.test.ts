@@ -291,5 +291,43 @@ describe('renderMarkdownReport of streamed responses', () => {
     expect(lineStartingWith(markdown, '- Streamed')).toBe(
       '- Streamed (tgi) at load 2: time to first token p50 22.7 / p95 24.4 / p99 26.0 ms; inter-token latency p50 1.80 / p95 2.37 / p99 3.00 ms; 1280.0 output tokens/s, 32.0 per request (counted as the stream delivered them); cost per 1M output tokens ≤ $0.0221',
     );
+    // Results of earlier versions have no time per output token: no line for it.
+    expect(markdown).not.toContain('Time per output token');
+  });
+
+  it("gives a streamed candidate's time per output token per request, and the decode speed it means", () => {
+    // Prepare
+    const base = reportFrom([
+      {
+        candidate: plannedCandidate('c5-neo', 'ml.c5.large', 0.102, { compiledFor: 'ml_c5' }),
+        steps: [{ load: 2, tps: 40, medianMs: 8, tailMs: 2 }],
+      },
+    ]);
+    const stream = {
+      format: 'tgi' as const,
+      ttftMs: { p50: 22.7, p90: 24, p95: 24.4, p99: 26, max: 30 },
+      itlMs: { p50: 1.8, p90: 2.1, p95: 2.37, p99: 3, max: 5 },
+      tpotMs: { p50: 2, p90: 2.4, p95: 2.5, p99: 4, max: 5 },
+      outputTokens: 1280,
+      outputTokensPerSecond: 1280,
+      outputTokensPerRequest: 32,
+      outputTokenSource: 'server' as const,
+      withoutToken: 0,
+    };
+    const report = {
+      ...base,
+      candidates: base.candidates.map((candidate) => ({
+        ...candidate,
+        steps: candidate.steps.map((step) => ({ ...step, stream })),
+      })),
+    };
+
+    // Act
+    const markdown = renderMarkdownReport(report);
+
+    // Assert
+    expect(lineStartingWith(markdown, '- Time per output token')).toBe(
+      '- Time per output token, per request: p50 2.00 / p95 2.50 / p99 4.00 ms (a median request decodes 500.0 tokens/s, the slowest 5 % below 400.0)',
+    );
   });
 });

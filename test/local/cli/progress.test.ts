@@ -93,6 +93,22 @@ describe('ProgressReporter', () => {
     );
   });
 
+  it('shows TTFT, ITL and tokens per second instead of the p95 for a streamed step', () => {
+    // Prepare
+    const { progress, written } = reporter();
+    progress.onRunnerEvent(exited('Validate and plan', PLAN));
+
+    // Act
+    progress.onLoadProgress(
+      load({ stream: { ttftP95Ms: 142.6, itlP95Ms: 11.25, outputTokensPerSecond: 301.4 } }),
+    );
+
+    // Assert
+    expect(written.at(-1)).toBe(
+      '[   0.0s] Benchmark each candidate › c1: step 2/3 (concurrency 4) 412 req/s, TTFT p95 143 ms, ITL p95 11.3 ms, 301 tokens/s\n',
+    );
+  });
+
   it('prints measure figures at most every 2 s per candidate when piped, and each finished step', () => {
     // Prepare
     const { progress, written, at } = reporter();

@@ -240,6 +240,37 @@ describe('formatSummary of streamed responses', () => {
     ]);
   });
 
+  it("adds a streamed candidate's time per output token when its report has one", () => {
+    // Prepare
+    const stream = {
+      format: 'tgi' as const,
+      ttftMs: { p50: 22.71, p90: 24, p95: 24.42, p99: 26, max: 30 },
+      itlMs: { p50: 1.804, p90: 2.1, p95: 2.371, p99: 3, max: 5 },
+      tpotMs: { p50: 1.9, p90: 2.2, p95: 2.4, p99: 3, max: 5 },
+      outputTokens: 17_920,
+      outputTokensPerSecond: 17_920,
+      outputTokensPerRequest: 32,
+      outputTokenSource: 'server' as const,
+      withoutToken: 0,
+    };
+    const report: Report = {
+      ...REPORT,
+      candidates: REPORT.candidates.map((candidate) =>
+        candidate.id === 'c5-large-neo'
+          ? { ...candidate, steps: candidate.steps.map((step) => ({ ...step, stream })) }
+          : candidate,
+      ),
+    };
+
+    // Act
+    const lines = summary(report).split('\n');
+
+    // Assert
+    expect(lines).toContain(
+      '  c5-large-neo: TTFT p50/p95 22.7/24.4 ms, ITL p50/p95 1.80/2.37 ms, time per output token p50 1.90 ms, 17920 output tokens/s',
+    );
+  });
+
   it('names every SLA bound the input set in its first line', () => {
     // Prepare
     const report: Report = { ...REPORT, sla: { ttftP95Ms: 150, itlP95Ms: 15, maxErrorRate: 0.01 } };

@@ -100,6 +100,37 @@ describe('streamed figures merged across workers', () => {
     });
   });
 
+  it('adds the time-per-output-token histograms, one value per request', () => {
+    // Arrange: worker 0's requests decoded at 5 and 6 ms a token, worker 1's at 40 ms.
+    const parts = [
+      workerStep(
+        2,
+        streamFigures([10_000, 10_000], [], { tpotHistogram: encoded([5_000, 6_000]), maxTpotUs: 6_000 }),
+      ),
+      workerStep(1, streamFigures([10_000], [], { tpotHistogram: encoded([40_000]), maxTpotUs: 40_000 })),
+    ];
+
+    // Act
+    const step = mergeWorkerSteps(parts, SLA, 'closed');
+
+    // Assert
+    expect(step.stream?.tpotMs).toEqual({ p50: 6.003, p90: 40, p95: 40, p99: 40, max: 40 });
+  });
+
+  it('gives no time per output token when a part has none: figures of an earlier version', () => {
+    // Arrange
+    const parts = [
+      workerStep(1, streamFigures([10_000], [], { tpotHistogram: encoded([5_000]), maxTpotUs: 5_000 })),
+      workerStep(1, streamFigures([10_000], [])),
+    ];
+
+    // Act
+    const step = mergeWorkerSteps(parts, SLA, 'closed');
+
+    // Assert
+    expect(step.stream?.tpotMs).toBeNull();
+  });
+
   it('says "mixed" when some workers’ servers reported their counts and others were counted', () => {
     // Arrange
     const parts = [
