@@ -87,7 +87,7 @@ describe('PayloadMix', () => {
 
     // Assert
     expect(drawn).toEqual([0, 0, 0, 0, 0]);
-    expect(mix.request(0)).toBe(SMALL);
+    expect(mix.requests(0)).toEqual([SMALL]);
   });
 
   it('refuses a weight that is not above 0, naming the payload', () => {
