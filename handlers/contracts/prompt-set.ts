@@ -198,3 +198,19 @@ export function promptFormatIssues(
     },
   ];
 }
+
+/** Settings the template cannot send: `topK` has no field in the OpenAI chat completion. */
+export function promptGenerationIssues(
+  format: PromptFormat | undefined,
+  generation: Pick<GenerationSettings, 'topK'>,
+): PromptSetIssue[] {
+  if (format !== 'openai' || generation.topK === undefined) return [];
+  return [
+    {
+      path: ['generation', 'topK'],
+      message:
+        'no topK with the openai template (the chat completion has no top_k; https://platform.openai.com/docs/api-reference/chat/create): use topP, or the tgi or lmi template',
+      given: generation.topK,
+    },
+  ];
+}

@@ -12,7 +12,13 @@ import {
   servingInputIssues,
 } from './serving-input.js';
 import { modelPackageSchema } from './model-package.js';
-import { promptBucketIssues, promptFormatIssues, promptSetFields } from './prompt-set.js';
+import {
+  promptBucketIssues,
+  promptFormatIssues,
+  promptFormatOf,
+  promptGenerationIssues,
+  promptSetFields,
+} from './prompt-set.js';
 import { userTagsSchema } from './tags.js';
 import { RoutingStrategies } from '../ports.js';
 
@@ -529,6 +535,7 @@ export const runInputSchema = z
       const prompts = input.prompts;
       for (const { path, message, given } of [
         ...promptFormatIssues(prompts.format, input.loadPlan.response),
+        ...promptGenerationIssues(promptFormatOf(prompts.format, input.loadPlan.response), prompts.generation),
         ...promptBucketIssues(prompts.buckets),
       ]) {
         issue(['prompts', ...path], message, given);
