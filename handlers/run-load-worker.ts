@@ -76,7 +76,7 @@ async function loadPrompts(
         given: `${prompts.uri}, changed since "Validate and plan" read it (${
           prepared.issues.length > 0
             ? `${prepared.issues.length} line(s) no longer prompts`
-            : `bucket "${bucket ?? '?'}" holds ${groups[changed]?.requests.length ?? 0} prompts, not ${payloads[changed]?.weight ?? 0}`
+            : `bucket "${bucket ?? '?'}" holds ${groups[changed]?.requests.length ?? 0} prompt(s), not ${payloads[changed]?.weight ?? 0}`
         })`,
         expected: 'the prompt set as it was planned: leave the file unchanged while its run runs, or start a new run',
       },
