@@ -78,7 +78,8 @@ async function loadPrompts(
             ? `${prepared.issues.length} line(s) no longer prompts`
             : `bucket "${bucket ?? '?'}" holds ${groups[changed]?.requests.length ?? 0} prompt(s), not ${payloads[changed]?.weight ?? 0}`
         })`,
-        expected: 'the prompt set as it was planned: leave the file unchanged while its run runs, or start a new run',
+        expected:
+          'the prompt set as it was planned: leave the file unchanged while its run runs, or start a new run',
       },
     ]);
   }

@@ -583,15 +583,14 @@ async function checkRunObjects(
     readable.includes(promptReference) &&
     !checked.issues.some((issue) => issue.field === promptReference.field);
   const promptPlan =
-    prompts !== undefined && promptsReadable ? await planPromptSet(prompts, deps.store, bodyLimit) : undefined;
-  const issues = [
-    ...uriIssues,
-    ...checked.issues,
-    ...payloadSetIssues(sizes),
-    ...(promptPlan?.issues ?? []),
-  ];
+    prompts !== undefined && promptsReadable
+      ? await planPromptSet(prompts, deps.store, bodyLimit)
+      : undefined;
+  const issues = [...uriIssues, ...checked.issues, ...payloadSetIssues(sizes), ...(promptPlan?.issues ?? [])];
   if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
-  return promptPlan?.payloads ?? payloads.map((payload, index) => ({ ...payload, sizeBytes: sizes[index] ?? 0 }));
+  return (
+    promptPlan?.payloads ?? payloads.map((payload, index) => ({ ...payload, sizeBytes: sizes[index] ?? 0 }))
+  );
 }
 
 /** The run input's `prompts` as the plan carries them, the template resolved. */
@@ -637,7 +636,10 @@ async function planPromptSet(
         contentType: 'application/json',
         weight: bucket.requests.length,
         sizeBytes: bucket.bytes,
-        bucket: { name: bucket.name, ...(bucket.maxChars === undefined ? {} : { maxChars: bucket.maxChars }) },
+        bucket: {
+          name: bucket.name,
+          ...(bucket.maxChars === undefined ? {} : { maxChars: bucket.maxChars }),
+        },
       })),
   };
 }

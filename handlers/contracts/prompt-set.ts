@@ -137,7 +137,11 @@ export function promptBucketIssues(buckets: readonly PromptBucketInput[]): Promp
         bucket.maxChars,
       );
     } else if (!last && bucket.maxChars === undefined) {
-      issue(['buckets', index, 'maxChars'], 'a maxChars (characters) on every bucket but the last', undefined);
+      issue(
+        ['buckets', index, 'maxChars'],
+        'a maxChars (characters) on every bucket but the last',
+        undefined,
+      );
     } else if (bucket.maxChars !== undefined && bucket.maxChars <= previous) {
       issue(
         ['buckets', index, 'maxChars'],

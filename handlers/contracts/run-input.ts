@@ -535,7 +535,10 @@ export const runInputSchema = z
       const prompts = input.prompts;
       for (const { path, message, given } of [
         ...promptFormatIssues(prompts.format, input.loadPlan.response),
-        ...promptGenerationIssues(promptFormatOf(prompts.format, input.loadPlan.response), prompts.generation),
+        ...promptGenerationIssues(
+          promptFormatOf(prompts.format, input.loadPlan.response),
+          prompts.generation,
+        ),
         ...promptBucketIssues(prompts.buckets),
       ]) {
         issue(['prompts', ...path], message, given);

@@ -94,7 +94,11 @@ export class PayloadMix {
     const empty = groups.findIndex((group) => group.length === 0);
     if (empty >= 0) {
       throw new InvalidRunInputError([
-        { field: `payloads[${empty}]`, given: 'a group of no requests', expected: 'at least one request a group' },
+        {
+          field: `payloads[${empty}]`,
+          given: 'a group of no requests',
+          expected: 'at least one request a group',
+        },
       ]);
     }
     return new PayloadMix(
@@ -126,7 +130,8 @@ export class PayloadMix {
     const request = (index: number): InvokeRequest => {
       const group = groups[index];
       if (group === undefined) throw new RangeError(`no payload ${index}: the mix has ${this.size}`);
-      const chosen = pick === undefined || group.length === 1 ? group[0] : group[Math.floor(pick() * group.length)];
+      const chosen =
+        pick === undefined || group.length === 1 ? group[0] : group[Math.floor(pick() * group.length)];
       // Never undefined: groups are not empty and the index is below the length.
       return chosen ?? (group[0] as InvokeRequest);
     };

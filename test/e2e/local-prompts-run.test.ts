@@ -35,7 +35,9 @@ const PROMPTS_INPUT = {
     generation: { maxNewTokens: 8, temperature: 0 },
     buckets: [{ name: 'short', maxChars: 100 }, { name: 'long' }],
   },
-  candidates: [{ id: 'batch4', instanceType: 'ml.c5.large', environment: { MODEL_SERVER_MAX_BATCH_SIZE: '4' } }],
+  candidates: [
+    { id: 'batch4', instanceType: 'ml.c5.large', environment: { MODEL_SERVER_MAX_BATCH_SIZE: '4' } },
+  ],
   loadPlan: {
     steps: [2],
     warmupSeconds: 0.5,

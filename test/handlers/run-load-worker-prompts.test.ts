@@ -15,7 +15,13 @@ const EVENT: RunLoadWorkerEvent = {
     runId: 'nightly-2026-11-24',
     artifactsBucket: 'mso-artifacts',
     payloads: [
-      { uri: PROMPTS, contentType: 'application/json', weight: 2, sizeBytes: 200, bucket: { name: 'short', maxChars: 5 } },
+      {
+        uri: PROMPTS,
+        contentType: 'application/json',
+        weight: 2,
+        sizeBytes: 200,
+        bucket: { name: 'short', maxChars: 5 },
+      },
       { uri: PROMPTS, contentType: 'application/json', weight: 1, sizeBytes: 120, bucket: { name: 'long' } },
     ],
     prompts: {
@@ -86,11 +92,18 @@ describe('runLoadWorker with a prompt set', () => {
 
   it('refuses a prompt set that changed since planning, before sending a request', async () => {
     // Prepare
-    const store = new MemoryObjectStore().seed(PROMPTS, '{"prompt": "hi"}\n{"prompt": "a much longer prompt"}');
+    const store = new MemoryObjectStore().seed(
+      PROMPTS,
+      '{"prompt": "hi"}\n{"prompt": "a much longer prompt"}',
+    );
     const sent = new Set<string>();
 
     // Act
-    const failure = runLoadWorker(EVENT, { store, openTransport: recordingTransports(sent), logger: silentLogger });
+    const failure = runLoadWorker(EVENT, {
+      store,
+      openTransport: recordingTransports(sent),
+      logger: silentLogger,
+    });
 
     // Assert
     await expect(failure).rejects.toThrow(

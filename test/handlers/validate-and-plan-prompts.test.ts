@@ -16,17 +16,27 @@ function input(overrides: Record<string, unknown> = {}): Record<string, unknown>
       buckets: [{ name: 'short', maxChars: 5 }, { name: 'medium', maxChars: 10 }, { name: 'long' }],
     },
     candidates: [{ instanceType: 'ml.g5.xlarge' }],
-    loadPlan: { steps: [1, 4], warmupSeconds: 5, stepDurationSeconds: 60, response: { mode: 'stream', format: 'tgi' } },
+    loadPlan: {
+      steps: [1, 4],
+      warmupSeconds: 5,
+      stepDurationSeconds: 60,
+      response: { mode: 'stream', format: 'tgi' },
+    },
     sla: { ttftP95Ms: 500 },
     ...overrides,
   };
 }
 
-function deps(store = new MemoryObjectStore().seed(MODEL_URI, 'weights').seed(PROMPTS, FILE)): ValidateAndPlanDeps {
+function deps(
+  store = new MemoryObjectStore().seed(MODEL_URI, 'weights').seed(PROMPTS, FILE),
+): ValidateAndPlanDeps {
   return { store, artifactsBucket: 'mso-artifacts', allowFileUris: false, logger: silentLogger };
 }
 
-async function planError(document: unknown, dependencies: ValidateAndPlanDeps): Promise<InvalidRunInputError> {
+async function planError(
+  document: unknown,
+  dependencies: ValidateAndPlanDeps,
+): Promise<InvalidRunInputError> {
   const error = await validateAndPlan({ runId: 'run-1', input: document }, dependencies).catch(
     (e: unknown) => e,
   );
@@ -102,7 +112,11 @@ describe('validateAndPlan: prompt sets', () => {
 
     // Assert
     expect(error.issues).toEqual([
-      { field: 'prompts.uri', given: `"${PROMPTS}"`, expected: 'an object that exists and that the workflow can read' },
+      {
+        field: 'prompts.uri',
+        given: `"${PROMPTS}"`,
+        expected: 'an object that exists and that the workflow can read',
+      },
     ]);
   });
 
@@ -124,7 +138,8 @@ describe('validateAndPlan: prompt sets', () => {
       {
         field: 'prompts.uri',
         given: `"${PROMPTS}" (16777217 bytes)`,
-        expected: 'at most 16777216 bytes (what each load worker holds of a prompt set: a sample of the prompts)',
+        expected:
+          'at most 16777216 bytes (what each load worker holds of a prompt set: a sample of the prompts)',
       },
     ]);
     expect(reads).toEqual([]);

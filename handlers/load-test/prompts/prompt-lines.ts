@@ -41,6 +41,11 @@ function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A value as a problem quotes it; `missing` for an absent one. */
+function quoted(value: unknown): string {
+  return value === undefined ? 'missing' : JSON.stringify(value);
+}
+
 /** What is wrong with the message at `index`, or undefined. */
 function messageProblem(message: unknown, index: number): string | undefined {
   if (!isObject(message)) return `messages[${index}] is not an object`;
@@ -48,11 +53,11 @@ function messageProblem(message: unknown, index: number): string | undefined {
   if (unknown !== undefined) return `messages[${index}] has the key "${unknown}" (only "role" and "content")`;
   const role = message['role'];
   if (typeof role !== 'string' || !(CHAT_ROLES as readonly string[]).includes(role)) {
-    return `messages[${index}].role is ${JSON.stringify(role) ?? 'missing'} (one of ${CHAT_ROLES.join(', ')})`;
+    return `messages[${index}].role is ${quoted(role)} (one of ${CHAT_ROLES.join(', ')})`;
   }
   const content = message['content'];
   if (typeof content !== 'string' || content === '') {
-    return `messages[${index}].content is ${JSON.stringify(content) ?? 'missing'} (a non-empty string)`;
+    return `messages[${index}].content is ${quoted(content)} (a non-empty string)`;
   }
   return undefined;
 }

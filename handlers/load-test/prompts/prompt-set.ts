@@ -79,7 +79,9 @@ export function preparePromptSet(
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return built([fileIssue(field, `${bytes.length} bytes that are not UTF-8`, `${PROMPT_LINE_EXPECTED}, in UTF-8`)]);
+    return built([
+      fileIssue(field, `${bytes.length} bytes that are not UTF-8`, `${PROMPT_LINE_EXPECTED}, in UTF-8`),
+    ]);
   }
   const { prompts, problems } = parsePromptLines(text);
   const issues: InputIssue[] = problems.map((problem) => ({
@@ -109,7 +111,9 @@ export function preparePromptSet(
       });
       continue;
     }
-    const body = encoder.encode(JSON.stringify(promptBody(prompt, settings.format, settings.generation, settings.stream)));
+    const body = encoder.encode(
+      JSON.stringify(promptBody(prompt, settings.format, settings.generation, settings.stream)),
+    );
     if (body.length > bounds.maxBodyBytes.bytes) {
       issues.push({
         field: `${field} line ${line}`,

@@ -40,11 +40,7 @@ describe('run input: prompts', () => {
     expect(parsed.prompts).toEqual({
       uri: PROMPTS_URI,
       generation: { maxNewTokens: 64, temperature: 0 },
-      buckets: [
-        { name: 'short', maxChars: 1000 },
-        { name: 'medium', maxChars: 4000 },
-        { name: 'long' },
-      ],
+      buckets: [{ name: 'short', maxChars: 1000 }, { name: 'medium', maxChars: 4000 }, { name: 'long' }],
     });
   });
 

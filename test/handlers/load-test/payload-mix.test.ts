@@ -122,7 +122,7 @@ describe('PayloadMix', () => {
     expect(drawn).toEqual(sequence(singles, payloadSeed(2, 1), 200));
   });
 
-  it("sends every request of a group, uniformly, the same ones for the same seed", () => {
+  it('sends every request of a group, uniformly, the same ones for the same seed', () => {
     // Prepare
     const mix = PayloadMix.of([{ requests: [SMALL, MEDIUM, LARGE], weight: 1 }]);
     const picks = (seed: number) => {

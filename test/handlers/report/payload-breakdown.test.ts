@@ -146,7 +146,13 @@ describe('report: latency by payload', () => {
     // Prepare
     const uri = 's3://user-models/llm/prompts.jsonl';
     const buckets: PlannedPayload[] = [
-      { uri, contentType: 'application/json', weight: 30, sizeBytes: 4_096, bucket: { name: 'short', maxChars: 1000 } },
+      {
+        uri,
+        contentType: 'application/json',
+        weight: 30,
+        sizeBytes: 4_096,
+        bucket: { name: 'short', maxChars: 1000 },
+      },
       { uri, contentType: 'application/json', weight: 10, sizeBytes: 40_960, bucket: { name: 'long' } },
     ];
 

@@ -7,7 +7,10 @@ const SETTINGS = {
   generation: { maxNewTokens: 16, temperature: 0 },
   buckets: [{ name: 'short', maxChars: 10 }, { name: 'long' }],
 };
-const BOUNDS = { field: 'prompts.uri', maxBodyBytes: { bytes: 1000, limit: "SageMaker's real-time payload limit" } };
+const BOUNDS = {
+  field: 'prompts.uri',
+  maxBodyBytes: { bytes: 1000, limit: "SageMaker's real-time payload limit" },
+};
 const LINE_EXPECTED =
   'one JSON object a line: {"prompt": "…"} or {"messages": [{"role": "user", "content": "…"}]}';
 
@@ -40,11 +43,14 @@ describe('preparePromptSet', () => {
     });
     expect(set.issues).toEqual([]);
     expect(bodies(set)).toEqual({ short: [body('hi'), body('yo')], long: [body('a longer prompt')] });
-    const size = (...inputs: string[]) => inputs.reduce((sum, text) => sum + JSON.stringify(body(text)).length, 0);
-    expect(set.buckets.map((bucket) => [bucket.name, bucket.bytes, bucket.requests[0]?.contentType])).toEqual([
-      ['short', size('hi', 'yo'), 'application/json'],
-      ['long', size('a longer prompt'), 'application/json'],
-    ]);
+    const size = (...inputs: string[]) =>
+      inputs.reduce((sum, text) => sum + JSON.stringify(body(text)).length, 0);
+    expect(set.buckets.map((bucket) => [bucket.name, bucket.bytes, bucket.requests[0]?.contentType])).toEqual(
+      [
+        ['short', size('hi', 'yo'), 'application/json'],
+        ['long', size('a longer prompt'), 'application/json'],
+      ],
+    );
   });
 
   it('refuses every bad line, naming its number and its problem', () => {
@@ -70,17 +76,27 @@ describe('preparePromptSet', () => {
       },
       {
         field: 'prompts.uri line 3',
-        given: expect.stringMatching(/^not json \(the line is not JSON \(Unexpected token/) as unknown as string,
+        given: expect.stringMatching(
+          /^not json \(the line is not JSON \(Unexpected token/,
+        ) as unknown as string,
         expected: LINE_EXPECTED,
       },
-      { field: 'prompts.uri line 4', given: '{"prompt": ""} ("prompt" is not a non-empty string)', expected: LINE_EXPECTED },
+      {
+        field: 'prompts.uri line 4',
+        given: '{"prompt": ""} ("prompt" is not a non-empty string)',
+        expected: LINE_EXPECTED,
+      },
       {
         field: 'prompts.uri line 5',
         given:
           '{"messages": [{"role": "robot", "content": "x"}]} (messages[0].role is "robot" (one of system, user, assistant))',
         expected: LINE_EXPECTED,
       },
-      { field: 'prompts.uri line 6', given: '["prompt"] (the line is JSON but not an object)', expected: LINE_EXPECTED },
+      {
+        field: 'prompts.uri line 6',
+        given: '["prompt"] (the line is JSON but not an object)',
+        expected: LINE_EXPECTED,
+      },
     ]);
   });
 
@@ -125,7 +141,11 @@ describe('preparePromptSet', () => {
 
     // Assert
     expect(set.issues).toEqual([
-      { field: 'prompts.uri', given: 'a file without a prompt', expected: `at least one line: ${LINE_EXPECTED}` },
+      {
+        field: 'prompts.uri',
+        given: 'a file without a prompt',
+        expected: `at least one line: ${LINE_EXPECTED}`,
+      },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { GenerationSettings } from '../../../../handlers/contracts/prompt-set.js';
+import type { GenerationSettings, PromptFormat } from '../../../../handlers/contracts/prompt-set.js';
+import type { Prompt } from '../../../../handlers/load-test/prompts/prompt-lines.js';
 import { promptBody } from '../../../../handlers/load-test/prompts/prompt-templates.js';
 import { parseGenerationRequest } from '../../../../local/model-server/generative/generation-request.js';
 
@@ -97,7 +98,7 @@ describe('promptBody', () => {
     });
   });
 
-  it("builds the OpenAI chat completion of a chat prompt with its messages, without stream_options when it does not stream", () => {
+  it('builds the OpenAI chat completion of a chat prompt with its messages, without stream_options when it does not stream', () => {
     // Act
     const body = promptBody(CHAT, 'openai', { ...SAMPLING, topK: undefined }, false);
 
@@ -121,23 +122,27 @@ describe('promptBody', () => {
     expect(act).toThrow('a chat prompt has no tgi body: only the openai template takes messages');
   });
 
-  it.each([
+  const accepted: [PromptFormat, Prompt, GenerationSettings][] = [
     ['tgi', TEXT, GREEDY],
     ['tgi', TEXT, { ...SAMPLING, temperature: 1.5 }],
     ['lmi', TEXT, SAMPLING],
     ['openai', TEXT, GREEDY],
     ['openai', CHAT, { ...SAMPLING, topK: undefined }],
-  ] as const)('builds a %s body the local generative model server accepts', (format, prompt, generation) => {
-    // Prepare
-    const body = JSON.stringify(promptBody(prompt, format, generation, true));
+  ];
+  it.each(accepted)(
+    'builds a %s body the local generative model server accepts',
+    (format, prompt, generation) => {
+      // Prepare
+      const body = JSON.stringify(promptBody(prompt, format, generation, true));
 
-    // Act
-    const request = parseGenerationRequest(body);
+      // Act
+      const request = parseGenerationRequest(body);
 
-    // Assert
-    expect({ maxNewTokens: request.maxNewTokens, stream: request.stream }).toEqual({
-      maxNewTokens: generation.maxNewTokens,
-      stream: true,
-    });
-  });
+      // Assert
+      expect({ maxNewTokens: request.maxNewTokens, stream: request.stream }).toEqual({
+        maxNewTokens: generation.maxNewTokens,
+        stream: true,
+      });
+    },
+  );
 });
