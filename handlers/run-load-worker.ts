@@ -1,3 +1,4 @@
+import { InvalidRunInputError } from './contracts/errors.js';
 import type { PlannedPayload, RunLoadWorkerEvent, WorkerOutcome } from './contracts/optimization-state.js';
 import {
   awsSegmentSeconds,
@@ -9,6 +10,7 @@ import {
   runLoadTest,
   type WeightedRequest,
 } from './load-test/index.js';
+import { type PlannedPromptSet, preparePromptSet } from './load-test/prompts/prompt-set.js';
 import type { Logger, ObjectStore, StreamTransportFactory, TransportFactory } from './ports.js';
 import { readWorkerSegments, roundResultUri, workerResultUri } from './shared/load-test-results.js';
 
@@ -47,6 +49,44 @@ async function loadPayloads(
 }
 
 /**
+ * A prompt set, read once per worker and built as "Validate and plan" built it (the same
+ * function): one group of requests per planned bucket, weighted as planned, each request drawing
+ * its bucket by weight, then one of its prompts.
+ */
+async function loadPrompts(
+  prompts: PlannedPromptSet,
+  payloads: readonly PlannedPayload[],
+  store: ObjectStore,
+): Promise<PayloadMix> {
+  // The limits were checked at planning; a body is never larger than the file that holds its prompt.
+  const prepared = preparePromptSet(await store.getBytes(prompts.uri), prompts, {
+    field: 'prompts.uri',
+    maxBodyBytes: { bytes: Number.POSITIVE_INFINITY, limit: 'checked at planning' },
+  });
+  const groups = payloads.map((payload) => {
+    const bucket = prepared.buckets.find((candidate) => candidate.name === payload.bucket?.name);
+    return { requests: bucket?.requests ?? [], weight: payload.weight };
+  });
+  const changed = groups.findIndex((group, index) => group.requests.length !== payloads[index]?.weight);
+  if (prepared.issues.length > 0 || changed >= 0) {
+    const bucket = payloads[changed]?.bucket?.name;
+    throw new InvalidRunInputError([
+      {
+        field: 'prompts.uri',
+        given: `${prompts.uri}, changed since "Validate and plan" read it (${
+          prepared.issues.length > 0
+            ? `${prepared.issues.length} line(s) no longer prompts`
+            : `bucket "${bucket ?? '?'}" holds ${groups[changed]?.requests.length ?? 0} prompt(s), not ${payloads[changed]?.weight ?? 0}`
+        })`,
+        expected:
+          'the prompt set as it was planned: leave the file unchanged while its run runs, or start a new run',
+      },
+    ]);
+  }
+  return PayloadMix.of(groups);
+}
+
+/**
  * State "Run load worker": one of the candidate's N load workers, for one segment of the load
  * test. All start from the segment's shared start (`loadStartEpochMs` for the first); each writes
  * its raw result (histograms, counts) to the object store and returns a pointer, since worker
@@ -68,7 +108,10 @@ export async function runLoadWorker(
     round === undefined
       ? await readWorkerSegments(deps.store, plan, event.candidateId, event.workerIndex, segmentIndex)
       : [];
-  const request = await loadPayloads(plan.payloads, deps.store);
+  const request =
+    plan.prompts === undefined
+      ? await loadPayloads(plan.payloads, deps.store)
+      : await loadPrompts(plan.prompts, plan.payloads, deps.store);
   const target = {
     endpointName: deployment.endpointName,
     connections: connectionsPerWorker(plan.loadPlan),

@@ -32,10 +32,17 @@ import {
   runInputSchema,
   runPayloads,
 } from './contracts/run-input.js';
-import type { PlannedCandidate, RunPlan, ValidateAndPlanEvent } from './contracts/optimization-state.js';
+import type {
+  PlannedCandidate,
+  PlannedPayload,
+  RunPlan,
+  ValidateAndPlanEvent,
+} from './contracts/optimization-state.js';
+import { PROMPT_SET_LIMITS, promptFormatOf } from './contracts/prompt-set.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
 import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
+import { type PlannedPromptSet, preparePromptSet } from './load-test/prompts/prompt-set.js';
 import {
   interleavedRepeatRounds,
   interleavesRepeats,
@@ -137,7 +144,8 @@ export async function validateAndPlan(
     ...parsed,
     loadPlan: interleavingOf(loadPlan, parsed.existingEndpoint === undefined ? candidateCount : 1),
   };
-  const payloadSizes = await checkRunObjects(input, deps);
+  const prompts = plannedPromptSet(input);
+  const payloads = await checkRunObjects(input, prompts, deps);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
@@ -184,10 +192,8 @@ export async function validateAndPlan(
       ...(input.model === undefined
         ? {}
         : { model: planModel(input.model, deps.artifactsBucket, runPrefix) }),
-      payloads: runPayloads(input).map((payload, index) => ({
-        ...payload,
-        sizeBytes: payloadSizes[index] ?? 0,
-      })),
+      payloads,
+      ...(prompts === undefined ? {} : { prompts }),
       compilations,
       compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
       candidates,
@@ -504,21 +510,38 @@ function roundUsd(value: number): number {
  * The objects the run reads (the shared checks of `object-checks.ts`, as the async workflow's
  * first state runs them): plain keys, each object readable, an artifact named `.tar.gz` a gzip
  * archive (it goes to SageMaker as it is), each payload within SageMaker's body limit and all of
- * them within a load worker's memory. Every problem at once. Returns each payload's size.
+ * them within a load worker's memory, a prompt set within a worker's bounds and every line of it a
+ * prompt. Every problem at once. Returns the planned payloads: the run's, each with its size, or
+ * one per bucket of the prompt set that holds prompts.
  */
-async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Promise<number[]> {
+async function checkRunObjects(
+  input: RunInput,
+  prompts: PlannedPromptSet | undefined,
+  deps: ValidateAndPlanDeps,
+): Promise<PlannedPayload[]> {
   const hasServerless = input.candidates.some((c) => 'serverless' in c);
-  const limit = hasServerless ? MAX_SERVERLESS_PAYLOAD_BYTES : MAX_REALTIME_PAYLOAD_BYTES;
+  const bodyLimit = {
+    bytes: hasServerless ? MAX_SERVERLESS_PAYLOAD_BYTES : MAX_REALTIME_PAYLOAD_BYTES,
+    limit: `SageMaker's ${hasServerless ? 'serverless' : 'real-time'} payload limit`,
+  };
   const model = input.model;
   const payloads = runPayloads(input);
   const payloadReferences: ObjectReference[] = payloads.map((payload, index) => ({
     field: payloadField(input, index),
     uri: payload.uri,
-    maxBytes: {
-      bytes: limit,
-      limit: `SageMaker's ${hasServerless ? 'serverless' : 'real-time'} payload limit`,
-    },
+    maxBytes: bodyLimit,
   }));
+  const promptReference: ObjectReference | undefined =
+    prompts === undefined
+      ? undefined
+      : {
+          field: 'prompts.uri',
+          uri: prompts.uri,
+          maxBytes: {
+            bytes: PROMPT_SET_LIMITS.maxBytes,
+            limit: 'what each load worker holds of a prompt set: a sample of the prompts',
+          },
+        };
   const references: ObjectReference[] = [
     // A Hugging Face Hub model has no artifact: its container downloads it.
     ...(model?.artifactUri === undefined
@@ -535,6 +558,7 @@ async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Prom
       ? []
       : [{ field: 'model.inferenceCodeUri', uri: model.inferenceCodeUri }]),
     ...payloadReferences,
+    ...(promptReference === undefined ? [] : [promptReference]),
   ];
   const uriIssues = references.flatMap((reference): InputIssue[] =>
     reference.uri.startsWith('file://') && !deps.allowFileUris
@@ -554,9 +578,70 @@ async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Prom
     const index = readable.indexOf(reference);
     return index < 0 ? 0 : (checked.metadata[index]?.sizeBytes ?? 0);
   });
-  const issues = [...uriIssues, ...checked.issues, ...payloadSetIssues(sizes)];
+  const promptsReadable =
+    promptReference !== undefined &&
+    readable.includes(promptReference) &&
+    !checked.issues.some((issue) => issue.field === promptReference.field);
+  const promptPlan =
+    prompts !== undefined && promptsReadable
+      ? await planPromptSet(prompts, deps.store, bodyLimit)
+      : undefined;
+  const issues = [...uriIssues, ...checked.issues, ...payloadSetIssues(sizes), ...(promptPlan?.issues ?? [])];
   if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
-  return sizes;
+  return (
+    promptPlan?.payloads ?? payloads.map((payload, index) => ({ ...payload, sizeBytes: sizes[index] ?? 0 }))
+  );
+}
+
+/** The run input's `prompts` as the plan carries them, the template resolved. */
+function plannedPromptSet(input: RunInput): PlannedPromptSet | undefined {
+  const prompts = input.prompts;
+  if (prompts === undefined) return undefined;
+  const format = promptFormatOf(prompts.format, input.loadPlan.response);
+  // The run input refuses prompts without a format it can resolve (promptFormatIssues).
+  if (format === undefined) {
+    throw new InvalidRunInputError([
+      { field: 'prompts.format', given: 'undefined', expected: 'one of tgi, lmi, openai' },
+    ]);
+  }
+  return {
+    uri: prompts.uri,
+    format,
+    stream: input.loadPlan.response?.mode === 'stream',
+    generation: prompts.generation,
+    buckets: prompts.buckets,
+  };
+}
+
+/**
+ * Reads the prompt set and builds it as a load worker will (the same function): its problems, each
+ * line's at its number, or one payload per bucket that holds prompts, weighted by its prompts so
+ * that every prompt is as likely as any other.
+ */
+async function planPromptSet(
+  prompts: PlannedPromptSet,
+  store: ObjectStore,
+  maxBodyBytes: { readonly bytes: number; readonly limit: string },
+): Promise<{ readonly issues: readonly InputIssue[]; readonly payloads: PlannedPayload[] }> {
+  const prepared = preparePromptSet(await store.getBytes(prompts.uri), prompts, {
+    field: 'prompts.uri',
+    maxBodyBytes,
+  });
+  return {
+    issues: prepared.issues,
+    payloads: prepared.buckets
+      .filter((bucket) => bucket.requests.length > 0)
+      .map((bucket) => ({
+        uri: prompts.uri,
+        contentType: 'application/json',
+        weight: bucket.requests.length,
+        sizeBytes: bucket.bytes,
+        bucket: {
+          name: bucket.name,
+          ...(bucket.maxChars === undefined ? {} : { maxChars: bucket.maxChars }),
+        },
+      })),
+  };
 }
 
 /** A mix whose payloads together pass what a load worker can hold, with the largest named. */

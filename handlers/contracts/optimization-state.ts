@@ -1,6 +1,7 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { LoadPlan } from '../load-test/plan.js';
 import type { LoadRound } from '../load-test/rounds.js';
+import type { PlannedPromptSet } from '../load-test/prompts/prompt-set.js';
 import type { HostedResourceNames, RoutingStrategy } from '../ports.js';
 import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
@@ -307,8 +308,15 @@ export interface PlannedCandidate {
   readonly proofOf?: string;
 }
 
-/** A payload of the run's mix, with its size (bytes) as "Validate and plan" read it. */
-export type PlannedPayload = WeightedPayload & { readonly sizeBytes: number };
+/**
+ * A payload of the run's mix, with its size (bytes) as "Validate and plan" read it. A run with
+ * `prompts` has one per bucket that holds prompts: its `uri` the prompt set's, its weight the
+ * bucket's prompts, its size their bodies', and `bucket` naming it.
+ */
+export type PlannedPayload = WeightedPayload & {
+  readonly sizeBytes: number;
+  readonly bucket?: { readonly name: string; readonly maxChars?: number };
+};
 
 /** What "Validate and plan" gives: the `$.plan` every later state reads. */
 export interface RunPlan {
@@ -322,6 +330,8 @@ export interface RunPlan {
   readonly model?: RunInput['model'] & { readonly packagedUri?: string; readonly needsPackaging: boolean };
   /** The run's payloads (`payload` is a mix of one), each with its size as the object store has it. */
   readonly payloads: readonly PlannedPayload[];
+  /** The prompt set the bodies are built from, when the run input has `prompts` (one payload a bucket). */
+  readonly prompts?: PlannedPromptSet;
   readonly compilations: readonly PlannedCompilation[];
   readonly compilationMaxRuntimeSeconds: number;
   readonly candidates: readonly PlannedCandidate[];
@@ -415,7 +425,7 @@ export interface CheckEndpointEvent {
 export interface RunLoadWorkerEvent {
   readonly plan: Pick<
     RunPlan,
-    'runId' | 'artifactsBucket' | 'payloads' | 'loadPlan' | 'sla' | 'loadSegmentSeconds'
+    'runId' | 'artifactsBucket' | 'payloads' | 'prompts' | 'loadPlan' | 'sla' | 'loadSegmentSeconds'
   >;
   readonly candidateId: string;
   readonly deployment: Pick<

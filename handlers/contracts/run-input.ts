@@ -12,6 +12,13 @@ import {
   servingInputIssues,
 } from './serving-input.js';
 import { modelPackageSchema } from './model-package.js';
+import {
+  promptBucketIssues,
+  promptFormatIssues,
+  promptFormatOf,
+  promptGenerationIssues,
+  promptSetFields,
+} from './prompt-set.js';
 import { userTagsSchema } from './tags.js';
 import { RoutingStrategies } from '../ports.js';
 
@@ -324,6 +331,9 @@ const weightedPayloadSchema = payloadSchema.extend({
     .default(1),
 });
 
+/** A generative workload: prompts from a JSON Lines file, in place of `payload`/`payloads` (prompt-set.ts). */
+const promptSetSchema = z.strictObject({ uri: objectUriSchema, ...promptSetFields });
+
 const COMPILATION_TARGET_EXPECTED =
   `a compilation target: one of ${COMPILATION_TARGETS.join(', ')} ` +
   '(SageMaker Neo has none for ml.g5 nor ml.t2, which serve uncompiled models only)';
@@ -462,6 +472,8 @@ export const runInputSchema = z
         message: `at most ${RUN_LIMITS.maxPayloads} payloads (every load worker holds them all in memory)`,
       })
       .optional(),
+    /** Prompts from a JSON Lines file, each request's body built by the container's template. */
+    prompts: promptSetSchema.optional(),
     compilation: compilationSchema,
     candidates: z.array(candidateSchema).max(RUN_LIMITS.maxCandidates).default([]),
     /** Variable → values; every candidate is expanded over their cartesian product. */
@@ -506,12 +518,31 @@ export const runInputSchema = z
         'either payload (one body) or payloads (a weighted mix), not both: move payload into the payloads list',
         input.payloads,
       );
-    } else if (input.payload === undefined && input.payloads === undefined) {
+    } else if (input.prompts !== undefined && (input.payload ?? input.payloads) !== undefined) {
+      issue(
+        ['prompts'],
+        `either prompts (bodies built from a JSON Lines file) or ${input.payload === undefined ? 'payloads' : 'payload'} (bodies sent as they are), not both: remove one`,
+        input.prompts.uri,
+      );
+    } else if (input.payload === undefined && input.payloads === undefined && input.prompts === undefined) {
       issue(
         ['payload'],
-        'a payload { "uri": "s3://…", "contentType": "…" }, or payloads: a list of them with weights',
+        'a payload { "uri": "s3://…", "contentType": "…" }, payloads: a list of them with weights, or prompts { "uri": "s3://…/prompts.jsonl", "generation": { "maxNewTokens": … } }',
         undefined,
       );
+    }
+    if (input.prompts !== undefined) {
+      const prompts = input.prompts;
+      for (const { path, message, given } of [
+        ...promptFormatIssues(prompts.format, input.loadPlan.response),
+        ...promptGenerationIssues(
+          promptFormatOf(prompts.format, input.loadPlan.response),
+          prompts.generation,
+        ),
+        ...promptBucketIssues(prompts.buckets),
+      ]) {
+        issue(['prompts', ...path], message, given);
+      }
     }
     if (input.loadPlan.workers > RUN_LIMITS.maxLoadWorkers) {
       issue(

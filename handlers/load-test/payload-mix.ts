@@ -7,6 +7,11 @@ import { seededRandom } from '../shared/seeded-random.js';
  * (the caller reads them before the test); each step of each worker draws from its own seeded
  * generator (`payloadSeed`), so a run repeats its sequence of payloads exactly, and workers send
  * different sequences rather than the same payload at the same moment.
+ *
+ * A payload of the mix may be a group of requests (a bucket of a prompt set, handlers/load-test/
+ * prompts/): the draw picks the group by weight, then one of its requests uniformly, from a second
+ * generator of the same seed, so that the groups' sequence is the one a mix of single payloads
+ * would draw. The step's figures per payload are then per group.
  */
 
 /** One request body of a mix and its relative weight (any positive number). */
@@ -15,11 +20,22 @@ export interface WeightedRequest {
   readonly weight: number;
 }
 
+/** A group of request bodies (e.g. the prompts of one bucket), drawn as one payload of the mix. */
+export interface WeightedRequests {
+  readonly requests: readonly InvokeRequest[];
+  readonly weight: number;
+}
+
 /** Draws payload indexes for one worker's step: the engine's per-request choice. */
 export interface PayloadDraw {
   /** The index of the payload the next request sends. */
   next(): number;
+  /** The request payload `index` (an index `next` gave) sends: one of its group's, drawn. */
+  request(index: number): InvokeRequest;
 }
+
+/** Decorrelates the pick within a group from the group's draw, both from one seed. */
+const GROUP_SEED_SALT = 0x5bd1e995;
 
 /** MurmurHash3's 32-bit finalizer: nearby inputs (worker 0 and 1) give unrelated seeds. */
 function mix32(value: number): number {
@@ -44,20 +60,26 @@ export class PayloadMix {
   /** Upper ends of each payload's share of [0, 1), in order; the last is 1. */
   private readonly cumulative: Float64Array;
 
-  private constructor(private readonly entries: readonly WeightedRequest[]) {
-    const total = entries.reduce((sum, entry) => sum + entry.weight, 0);
-    this.cumulative = new Float64Array(entries.length);
+  private constructor(
+    private readonly groups: readonly (readonly InvokeRequest[])[],
+    weights: readonly number[],
+  ) {
+    const total = weights.reduce((sum, weight) => sum + weight, 0);
+    this.cumulative = new Float64Array(weights.length);
     let running = 0;
-    entries.forEach((entry, index) => {
-      running += entry.weight;
+    weights.forEach((weight, index) => {
+      running += weight;
       this.cumulative[index] = running / total;
     });
     // Rounding must never leave a draw just below 1 without a payload.
-    this.cumulative[entries.length - 1] = 1;
+    this.cumulative[weights.length - 1] = 1;
   }
 
-  /** A mix of several payloads; every weight must be a positive finite number. */
-  static of(entries: readonly WeightedRequest[]): PayloadMix {
+  /**
+   * A mix of several payloads, each one request or a group of them; every weight must be a
+   * positive finite number and every group hold a request.
+   */
+  static of(entries: readonly (WeightedRequest | WeightedRequests)[]): PayloadMix {
     const refused = entries.findIndex((entry) => !(Number.isFinite(entry.weight) && entry.weight > 0));
     if (entries.length === 0 || refused >= 0) {
       throw new InvalidRunInputError([
@@ -68,28 +90,52 @@ export class PayloadMix {
         },
       ]);
     }
-    return new PayloadMix(entries);
+    const groups = entries.map((entry) => ('requests' in entry ? entry.requests : [entry.request]));
+    const empty = groups.findIndex((group) => group.length === 0);
+    if (empty >= 0) {
+      throw new InvalidRunInputError([
+        {
+          field: `payloads[${empty}]`,
+          given: 'a group of no requests',
+          expected: 'at least one request a group',
+        },
+      ]);
+    }
+    return new PayloadMix(
+      groups,
+      entries.map((entry) => entry.weight),
+    );
   }
 
   /** One payload sent by every request. */
   static single(request: InvokeRequest): PayloadMix {
-    return new PayloadMix([{ request, weight: 1 }]);
+    return new PayloadMix([[request]], [1]);
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.groups.length;
   }
 
-  /** The request of payload `index` (an index `draw` gave). */
-  request(index: number): InvokeRequest {
-    const entry = this.entries[index];
-    if (entry === undefined) throw new RangeError(`no payload ${index}: the mix has ${this.size}`);
-    return entry.request;
+  /** The requests of payload `index`: one, or its group's. */
+  requests(index: number): readonly InvokeRequest[] {
+    const group = this.groups[index];
+    if (group === undefined) throw new RangeError(`no payload ${index}: the mix has ${this.size}`);
+    return group;
   }
 
   /** The draw of one worker's step, seeded by `payloadSeed(workerIndex, stepIndex)`. */
   draw(seed: number): PayloadDraw {
-    if (this.size === 1) return { next: () => 0 };
+    const groups = this.groups;
+    const pick = groups.some((group) => group.length > 1) ? seededRandom(seed ^ GROUP_SEED_SALT) : undefined;
+    const request = (index: number): InvokeRequest => {
+      const group = groups[index];
+      if (group === undefined) throw new RangeError(`no payload ${index}: the mix has ${this.size}`);
+      const chosen =
+        pick === undefined || group.length === 1 ? group[0] : group[Math.floor(pick() * group.length)];
+      // Never undefined: groups are not empty and the index is below the length.
+      return chosen ?? (group[0] as InvokeRequest);
+    };
+    if (this.size === 1) return { next: () => 0, request };
     const random = seededRandom(seed);
     const cumulative = this.cumulative;
     const last = cumulative.length - 1;
@@ -106,6 +152,7 @@ export class PayloadMix {
         }
         return low;
       },
+      request,
     };
   }
 }

@@ -117,7 +117,7 @@ export class StepDriver {
     this.inFlight++;
     let sent: Promise<InvokeOutcome>;
     try {
-      sent = this.transport.invoke(this.payloads.request(payload), this.signal);
+      sent = this.transport.invoke(this.draw.request(payload), this.signal);
     } catch (error) {
       const outcome = this.failed(error);
       return Promise.resolve(this.payloads.size === 1 ? outcome : { ...outcome, payload });

@@ -21,11 +21,20 @@ export function reportPayloads(payloads: readonly PlannedPayload[]): ReportPaylo
     weight: payload.weight,
     share: total > 0 ? Math.round((payload.weight / total) * 10_000) / 10_000 : 0,
     sizeBytes: payload.sizeBytes,
+    ...(payload.bucket === undefined ? {} : { bucket: payload.bucket }),
   }));
 }
 
-/** `#2 large.json`: the payload's number (from 1) and the last part of its key. */
+/**
+ * `#2 large.json`: the payload's number (from 1) and the last part of its key; a prompt bucket's
+ * `#1 short (≤ 1000 chars, 40 prompts)`.
+ */
 export function payloadLabel(payload: ReportPayload): string {
+  const bucket = payload.bucket;
+  if (bucket !== undefined) {
+    const range = bucket.maxChars === undefined ? 'longer' : `≤ ${bucket.maxChars} chars`;
+    return `#${payload.index + 1} ${bucket.name} (${range}, ${payload.weight} prompts)`;
+  }
   const name =
     payload.uri
       .split('/')
@@ -105,6 +114,15 @@ export interface PayloadBreakdown {
 export function payloadBreakdownIntro(report: Report): string | undefined {
   const payloads = report.payloads;
   if (payloads === undefined || payloads.length < 2) return undefined;
+  if (payloads.every((payload) => payload.bucket !== undefined)) {
+    return (
+      `Each request drew one prompt of the set, every prompt as likely (the same draws on every run); ` +
+      `the prompts are bucketed by their length in characters (not tokens: the model's tokenizer is the ` +
+      "container's). Figures are each candidate's, per bucket, at its sustainable step, or at its last " +
+      'measured step when none met the SLA; latency is to the end of the response, of successful requests ' +
+      'only. Time to first token is measured over all buckets together, not per bucket.'
+    );
+  }
   return (
     `Each request drew one of ${payloads.length} payloads at random by weight (the same draws on ` +
     "every run). Figures are each candidate's, per payload, at its sustainable step, or at its last " +

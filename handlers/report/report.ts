@@ -69,6 +69,8 @@ export interface ReportPayload {
   /** weight ÷ the weights' sum: the expected share of requests. */
   readonly share: number;
   readonly sizeBytes: number;
+  /** A prompt set's bucket (the run input's `prompts`): this payload is its prompts, weighted by their count. */
+  readonly bucket?: { readonly name: string; readonly maxChars?: number };
 }
 
 /** The verdicts (`model-errors`, `measurement-problem`, …) are the contract's: optimization-state.ts. */

@@ -30,6 +30,43 @@ export function examplePrompt(): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(request));
 }
 
+/**
+ * The example prompt set (`examples/local-prompts.json`): JSON Lines of text prompts in the example
+ * model's words (local/example-model/generative-vocabulary.ts; any other word reads as unknown),
+ * eight short and four long, so that the two buckets' latencies differ by the prompt the server
+ * reads (one model step per prompt word) before its first token.
+ */
+export const EXAMPLE_PROMPTS_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-lm/prompts.jsonl`;
+
+const SHORT_PROMPTS = [
+  'the model serves tokens',
+  'each request waits in the queue',
+  'a cheap instance is slow',
+  'the server reads the prompt',
+  'one worker sends many requests',
+  'the cache grows with every token',
+  'latency is under the target',
+  'the compiler picks the best graph',
+];
+
+/** A long prompt: `words` words of the vocabulary's sentences, from `offset`. */
+function longPrompt(offset: number, words: number): string {
+  const pool = SHORT_PROMPTS.join(' and then ').split(' ');
+  return Array.from({ length: words }, (_, index) => pool[(offset + index) % pool.length]).join(' ');
+}
+
+export function examplePrompts(): Uint8Array {
+  const prompts = [
+    ...SHORT_PROMPTS,
+    longPrompt(0, 24),
+    longPrompt(7, 28),
+    longPrompt(13, 32),
+    longPrompt(21, 36),
+  ];
+  const lines = prompts.map((prompt) => JSON.stringify({ prompt }));
+  return new TextEncoder().encode(`${lines.join('\n')}\n`);
+}
+
 /** One deterministic, non-trivial input sample of the example model ([1, 3, 32, 32] float32). */
 export function examplePayload(): Uint8Array {
   const sample = Float32Array.from({ length: EXAMPLE_MODEL_SAMPLE_SIZE }, (_, i) => Math.sin(i * 0.37));
@@ -47,6 +84,7 @@ export async function seedExampleObjects(store: ObjectStore, input: unknown): Pr
     [EXAMPLE_PAYLOAD_URI, examplePayload, 'application/octet-stream'],
     [EXAMPLE_GENERATIVE_MODEL_URI, () => generateGenerativeModel(), 'application/octet-stream'],
     [EXAMPLE_PROMPT_URI, examplePrompt, 'application/json'],
+    [EXAMPLE_PROMPTS_URI, examplePrompts, 'application/jsonl'],
   ];
   const written: string[] = [];
   for (const [uri, bytes, contentType] of seeds) {

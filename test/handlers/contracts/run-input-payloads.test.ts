@@ -78,7 +78,7 @@ describe('run input: payloads', () => {
         field: 'payload',
         given: 'nothing',
         expected:
-          'a payload { "uri": "s3://…", "contentType": "…" }, or payloads: a list of them with weights',
+          'a payload { "uri": "s3://…", "contentType": "…" }, payloads: a list of them with weights, or prompts { "uri": "s3://…/prompts.jsonl", "generation": { "maxNewTokens": … } }',
       },
     ]);
   });

@@ -87,7 +87,7 @@ describe('PayloadMix', () => {
 
     // Assert
     expect(drawn).toEqual([0, 0, 0, 0, 0]);
-    expect(mix.request(0)).toBe(SMALL);
+    expect(mix.requests(0)).toEqual([SMALL]);
   });
 
   it('refuses a weight that is not above 0, naming the payload', () => {
@@ -102,6 +102,56 @@ describe('PayloadMix', () => {
     expect(act).toThrow(InvalidRunInputError);
     expect(act).toThrow(
       'Invalid run input: payloads[1].weight: got NaN, expected at least one payload, each with a weight above 0',
+    );
+  });
+  it('draws the groups in the sequence a mix of single payloads of the same weights draws', () => {
+    // Prepare
+    const singles = PayloadMix.of([
+      { request: SMALL, weight: 2 },
+      { request: LARGE, weight: 1 },
+    ]);
+    const groups = PayloadMix.of([
+      { requests: [SMALL, MEDIUM], weight: 2 },
+      { requests: [LARGE], weight: 1 },
+    ]);
+
+    // Act
+    const drawn = sequence(groups, payloadSeed(2, 1), 200);
+
+    // Assert
+    expect(drawn).toEqual(sequence(singles, payloadSeed(2, 1), 200));
+  });
+
+  it('sends every request of a group, uniformly, the same ones for the same seed', () => {
+    // Prepare
+    const mix = PayloadMix.of([{ requests: [SMALL, MEDIUM, LARGE], weight: 1 }]);
+    const picks = (seed: number) => {
+      const draw = mix.draw(seed);
+      return Array.from({ length: 3000 }, () => draw.request(draw.next()).body.length);
+    };
+
+    // Act
+    const sent = picks(payloadSeed(0, 0));
+
+    // Assert: each within 3 standard deviations of 1,000, and repeated exactly.
+    const sd = Math.sqrt(3000 * (1 / 3) * (2 / 3));
+    [1, 2, 3].forEach((size) => {
+      expect(Math.abs(sent.filter((length) => length === size).length - 1000)).toBeLessThan(3 * sd);
+    });
+    expect(picks(payloadSeed(0, 0))).toEqual(sent);
+  });
+
+  it('refuses a group without a request, naming the payload', () => {
+    // Act
+    const act = () =>
+      PayloadMix.of([
+        { request: SMALL, weight: 1 },
+        { requests: [], weight: 1 },
+      ]);
+
+    // Assert
+    expect(act).toThrow(
+      'Invalid run input: payloads[1]: got a group of no requests, expected at least one request a group',
     );
   });
 });

@@ -141,4 +141,39 @@ describe('report: latency by payload', () => {
     expect(report.payloads).toBeUndefined();
     expect(renderMarkdownReport(report)).not.toContain('Latency by payload');
   });
+
+  it("names a prompt set's buckets by their name, range and prompts, and says how the set was drawn", () => {
+    // Prepare
+    const uri = 's3://user-models/llm/prompts.jsonl';
+    const buckets: PlannedPayload[] = [
+      {
+        uri,
+        contentType: 'application/json',
+        weight: 30,
+        sizeBytes: 4_096,
+        bucket: { name: 'short', maxChars: 1000 },
+      },
+      { uri, contentType: 'application/json', weight: 10, sizeBytes: 40_960, bucket: { name: 'long' } },
+    ];
+
+    // Act
+    const markdown = renderMarkdownReport(mixedReport(buckets));
+
+    // Assert
+    const section = markdown.slice(markdown.indexOf('## Latency by payload'), markdown.indexOf('## Prices'));
+    expect(section.split('\n')).toEqual([
+      '## Latency by payload',
+      '',
+      "Each request drew one prompt of the set, every prompt as likely (the same draws on every run); the prompts are bucketed by their length in characters (not tokens: the model's tokenizer is the container's). Figures are each candidate's, per bucket, at its sustainable step, or at its last measured step when none met the SLA; latency is to the end of the response, of successful requests only. Time to first token is measured over all buckets together, not per bucket.",
+      '',
+      '### c1-c5-xlarge, at concurrency 4, its sustainable step',
+      '',
+      '| Payload | Size | Weight (share) | Requests | Errors | p50 ms | p95 ms | p99 ms |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| #1 short (≤ 1000 chars, 30 prompts) | 4.0 KiB | 30 (75.0%) | 2700 | 0 | 6.00 | 6.00 | 6.00 |',
+      '| #2 long (longer, 10 prompts) | 40.0 KiB | 10 (25.0%) | 900 | 2 | 18.0 | 18.0 | 18.0 |',
+      '',
+      '',
+    ]);
+  });
 });

@@ -3,9 +3,11 @@ import {
   EXAMPLE_GENERATIVE_MODEL_URI,
   EXAMPLE_MODEL_URI,
   EXAMPLE_PROMPT_URI,
+  EXAMPLE_PROMPTS_URI,
   seedExampleObjects,
 } from '../../../local/cli/example-objects.js';
 import { isGenerativeModelFile } from '../../../local/model-server/generative/generative-server.js';
+import { preparePromptSet } from '../../../handlers/load-test/prompts/prompt-set.js';
 import { MemoryObjectStore } from '../../support/memory-object-store.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,5 +41,31 @@ describe('seedExampleObjects', () => {
       await rm(dir, { recursive: true, force: true });
     }
     expect(await store.head(EXAMPLE_MODEL_URI)).toBeUndefined();
+  });
+
+  it('writes the example prompt set, eight short prompts and four long ones, every line a prompt', async () => {
+    // Prepare
+    const store = new MemoryObjectStore();
+
+    // Act
+    const written = await seedExampleObjects(store, { prompts: { uri: EXAMPLE_PROMPTS_URI } });
+
+    // Assert: bucketed as examples/local-prompts.json buckets them.
+    expect(written).toEqual([EXAMPLE_PROMPTS_URI]);
+    const set = preparePromptSet(
+      await store.getBytes(EXAMPLE_PROMPTS_URI),
+      {
+        format: 'tgi',
+        stream: true,
+        generation: { maxNewTokens: 16, temperature: 0 },
+        buckets: [{ name: 'short', maxChars: 100 }, { name: 'long' }],
+      },
+      { field: 'prompts.uri', maxBodyBytes: { bytes: 6 * 1024 * 1024, limit: 'the real-time limit' } },
+    );
+    expect(set.issues).toEqual([]);
+    expect(set.buckets.map((bucket) => [bucket.name, bucket.requests.length])).toEqual([
+      ['short', 8],
+      ['long', 4],
+    ]);
   });
 });
