@@ -50,6 +50,7 @@ import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
 import { DEFAULT_RAMP_SECONDS, RAMP_SECONDS_TO_SCALE_ON_AWS } from './contracts/serving-input.js';
 import { rampWorkers } from './serving/ramp-test.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
+import { streamPayloadShape } from './shared/stream-payload-shape.js';
 import { ESTIMATE_ASSUMPTIONS } from './shared/estimate-assumptions.js';
 
 /**
@@ -138,6 +139,7 @@ export async function validateAndPlan(
     loadPlan: interleavingOf(loadPlan, parsed.existingEndpoint === undefined ? candidateCount : 1),
   };
   const payloadSizes = await checkRunObjects(input, deps);
+  const payloadWarnings = await checkStreamPayloads(input, deps.store);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
@@ -162,6 +164,7 @@ export async function validateAndPlan(
     LAMBDA_ARM64_USD_PER_GB_SECOND;
   const plannedRamp = rampTestPlanOf(input, segmentSeconds);
   const warnings = [
+    ...payloadWarnings,
     workerCeilingWarning(input.loadPlan),
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
   ].filter((warning) => warning !== undefined);
@@ -557,6 +560,25 @@ async function checkRunObjects(input: RunInput, deps: ValidateAndPlanDeps): Prom
   const issues = [...uriIssues, ...checked.issues, ...payloadSetIssues(sizes)];
   if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
   return sizes;
+}
+
+/**
+ * A streaming plan's payloads against its format (shared/stream-payload-shape.ts): a body the
+ * stream cannot come from is refused, one that loses a figure is a warning. Read after the object
+ * checks, so each payload exists and is within SageMaker's body limit.
+ */
+async function checkStreamPayloads(input: RunInput, store: ObjectStore): Promise<string[]> {
+  const response = input.loadPlan.response;
+  if (response?.mode !== 'stream' || response.format === undefined) return [];
+  const format = response.format;
+  const findings = await Promise.all(
+    runPayloads(input).map(async (payload, index) =>
+      streamPayloadShape(format, payloadField(input, index), await store.getBytes(payload.uri)),
+    ),
+  );
+  const issues = findings.flatMap((finding) => (finding.issue === undefined ? [] : [finding.issue]));
+  if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
+  return findings.flatMap((finding) => (finding.warning === undefined ? [] : [finding.warning]));
 }
 
 /** A mix whose payloads together pass what a load worker can hold, with the largest named. */
