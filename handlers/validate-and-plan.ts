@@ -57,6 +57,7 @@ import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
 import { DEFAULT_RAMP_SECONDS, RAMP_SECONDS_TO_SCALE_ON_AWS } from './contracts/serving-input.js';
 import { rampWorkers } from './serving/ramp-test.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
+import { streamPayloadShape } from './shared/stream-payload-shape.js';
 import { ESTIMATE_ASSUMPTIONS } from './shared/estimate-assumptions.js';
 
 /**
@@ -146,6 +147,9 @@ export async function validateAndPlan(
   };
   const prompts = plannedPromptSet(input);
   const payloads = await checkRunObjects(input, prompts, deps);
+  // A prompt set's bodies come from the format's own template (prompt-templates.ts): only a run's
+  // own payloads can disagree with the stream's format.
+  const payloadWarnings = await checkStreamPayloads(input, deps.store);
 
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
@@ -170,6 +174,7 @@ export async function validateAndPlan(
     LAMBDA_ARM64_USD_PER_GB_SECOND;
   const plannedRamp = rampTestPlanOf(input, segmentSeconds);
   const warnings = [
+    ...payloadWarnings,
     workerCeilingWarning(input.loadPlan),
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
   ].filter((warning) => warning !== undefined);
@@ -642,6 +647,25 @@ async function planPromptSet(
         },
       })),
   };
+}
+
+/**
+ * A streaming plan's payloads against its format (shared/stream-payload-shape.ts): a body the
+ * stream cannot come from is refused, one that loses a figure is a warning. Read after the object
+ * checks, so each payload exists and is within SageMaker's body limit.
+ */
+async function checkStreamPayloads(input: RunInput, store: ObjectStore): Promise<string[]> {
+  const response = input.loadPlan.response;
+  if (response?.mode !== 'stream' || response.format === undefined) return [];
+  const format = response.format;
+  const findings = await Promise.all(
+    runPayloads(input).map(async (payload, index) =>
+      streamPayloadShape(format, payloadField(input, index), await store.getBytes(payload.uri)),
+    ),
+  );
+  const issues = findings.flatMap((finding) => (finding.issue === undefined ? [] : [finding.issue]));
+  if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
+  return findings.flatMap((finding) => (finding.warning === undefined ? [] : [finding.warning]));
 }
 
 /** A mix whose payloads together pass what a load worker can hold, with the largest named. */

@@ -30,6 +30,24 @@ import type { FRAMEWORKS } from '../contracts/run-input.js';
  *   `sagemaker-neo-keras:2.2.4`, Inferentia1 MXNet, the Inferentia2 Neuron images) and the Neo account table.
  * - AWS docs "Supported Instance Types and Frameworks" (https://docs.aws.amazon.com/sagemaker/latest/dg/neo-supported-cloud.html):
  *   the model versions Neo accepts (ONNX ≤ 1.7.0, Keras ≤ 2.2.4, MXNet ≤ 1.8.0, XGBoost ≤ 1.3.3).
+ * - The LLM serving containers (docs/decisions.md §55), read on 2026-11-24, every commercial region each config
+ *   lists (the ISO partitions and eusc-de-east-1 left out, as above), the accounts the DLC table already has:
+ *   - sagemaker-core/src/sagemaker/core/image_uri_config/djl-lmi.json @ 2d1730cf192956d476e1c20002c55ece0c382fdc
+ *     (DJL LMI on NVIDIA GPUs: `djl-inference:<tag_prefix>`, no processor in the tag; every DLC region)
+ *   - sagemaker-core/src/sagemaker/core/image_uri_config/djl-neuronx.json @ ea3ea8612f9ab1d4813be45408f81ac09f701970
+ *     (DJL LMI on Inferentia2/Trainium: `djl-inference:<tag_prefix>`; 26 commercial regions)
+ *   - sagemaker-core/src/sagemaker/core/image_uri_config/huggingface-llm.json @ 1c7faf09c7dbe14d8ca98f7b970b7416661d04e9
+ *     (Hugging Face TGI: `huggingface-pytorch-tgi-inference:<tag_prefix>-gpu-<py>-<container_version>`)
+ *   - sagemaker-core/src/sagemaker/core/image_uri_config/huggingface-llm-neuronx.json
+ *     @ 135e3e98a102cca9b695fbbdf54ab499167cae99 (TGI on Neuron: `<tag_prefix>-neuronx-<py>-<container_version>`,
+ *     `neuronx` being the `inference_tool` the SDK's `get_huggingface_llm_image_uri` passed for it,
+ *     src/sagemaker/huggingface/llm_utils.py @ 8e91c2e3b94d86cf2f5d855b195b1cc663fb2a3e)
+ *   - sagemaker-core/src/sagemaker/core/image_uri_config/huggingface-vllm.json @ bec022e5509610f4e0e607934af783c1192d4e31
+ *     (the Hugging Face vLLM DLC, NVIDIA GPUs only: `huggingface-vllm:<tag_prefix>-gpu-<py>-<container_version>`);
+ *     `huggingface-vllm-neuronx.json` lists a Neuron build in 11 regions, not in the table: its settings are
+ *     optimum-neuron's, which the project does not check yet.
+ *   - tags as image_uris.py `_format_tag` joins them (`-`.join of tag prefix, processor or inference tool, Python,
+ *     container version, the absent ones skipped).
  * - aws/deep-learning-containers docs/reference/available_images.md @ 36626177a764469610e86c1ea6a49d9db18a976f:
  *   the Neuron DLC `pytorch-inference-neuronx:2.8.0-neuronx-py311-sdk2.26.1-ubuntu22.04` and its regions.
  *
@@ -157,6 +175,27 @@ const DLC_HUGGINGFACE: Registry = {
     'ap-southeast-6',
     'ap-southeast-7',
     'mx-central-1',
+  ]),
+};
+
+/**
+ * DJL LMI Neuron images (`djl-neuronx.json`, 0.28.0 and 0.29.0): the DLC accounts, in fewer regions.
+ */
+const DLC_LMI_NEURONX: Registry = {
+  name: 'Deep Learning Containers (LMI Neuron)',
+  accounts: withoutRegions(DLC.accounts, [
+    'af-south-1',
+    'ap-east-1',
+    'ap-east-2',
+    'ap-northeast-2',
+    'ap-northeast-3',
+    'ap-southeast-3',
+    'ap-southeast-6',
+    'ca-central-1',
+    'eu-south-1',
+    'me-central-1',
+    'me-south-1',
+    'us-west-1',
   ]),
 };
 
@@ -409,6 +448,28 @@ const neuronx = (
   reference,
 });
 
+/**
+ * An LLM serving container's image: one row per version and accelerator. Served uncompiled: these
+ * containers load (and on Neuron compile) the model when they start.
+ */
+const llmContainer = (
+  framework: Framework,
+  platform: 'gpu' | 'neuronx',
+  registry: Registry,
+  repository: string,
+  reference: string,
+  [version, tag]: readonly [string, string],
+): ImageRow => ({
+  framework,
+  compiled: false,
+  platform,
+  version,
+  registry,
+  repository,
+  tag,
+  reference,
+});
+
 export const IMAGE_TABLE: readonly ImageRow[] = [
   // Uncompiled: the frameworks' own serving containers.
   ...(
@@ -470,6 +531,55 @@ export const IMAGE_TABLE: readonly ImageRow[] = [
       ['5.5.3', 'pytorch', '2.6.0', 'py312', 'ubuntu22.04', 'cu124-ubuntu22.04'],
     ] as const
   ).flatMap(huggingfaceDlc),
+
+  // LLM serving containers: the version is the container's own (LMI, TGI, vLLM), the tag the SDK's.
+  ...(
+    [
+      ['0.36.0', '0.36.0-lmi27.0.0-cu130'],
+      ['0.35.0', '0.35.0-lmi17.0.0-cu128'],
+      ['0.34.0', '0.34.0-lmi16.0.0-cu128'],
+      ['0.33.0', '0.33.0-lmi15.0.0-cu128'],
+    ] as const
+  ).map((row) => llmContainer('djl-lmi', 'gpu', DLC, 'djl-inference', SDK('djl-lmi.json'), row)),
+  ...(
+    [
+      ['0.29.0', '0.29.0-neuronx-sdk2.19.1'],
+      ['0.28.0', '0.28.0-neuronx-sdk2.18.2'],
+    ] as const
+  ).map((row) =>
+    llmContainer('djl-lmi', 'neuronx', DLC_LMI_NEURONX, 'djl-inference', SDK('djl-neuronx.json'), row),
+  ),
+  ...(
+    [
+      ['3.3.6', '2.7.0-tgi3.3.6-gpu-py311-cu124-ubuntu22.04'],
+      ['3.2.3', '2.6.0-tgi3.2.3-gpu-py311-cu124-ubuntu22.04'],
+    ] as const
+  ).map((row) =>
+    llmContainer('hf-tgi', 'gpu', DLC, 'huggingface-pytorch-tgi-inference', SDK('huggingface-llm.json'), row),
+  ),
+  // TGI on Neuron is versioned by its optimum-neuron release (the SDK's versions 0.2.0 and 0.3.0).
+  ...(
+    [
+      ['0.3.0', '2.7.0-optimum3.3.6-neuronx-py310-ubuntu22.04'],
+      ['0.2.0', '2.5.1-optimum3.3.4-neuronx-py310-ubuntu22.04'],
+    ] as const
+  ).map((row) =>
+    llmContainer(
+      'hf-tgi',
+      'neuronx',
+      DLC,
+      'huggingface-pytorch-tgi-inference',
+      SDK('huggingface-llm-neuronx.json'),
+      row,
+    ),
+  ),
+  ...(
+    [
+      ['0.21.0', '0.21.0-transformers5.8.1-gpu-py312-cu130-ubuntu22.04'],
+      ['0.17.0', '0.17.0-transformers4.57.5-gpu-py312-cu129-ubuntu22.04'],
+      ['0.14.0', '0.14.0-transformers4.57.3-gpu-py312-cu129-ubuntu22.04'],
+    ] as const
+  ).map((row) => llmContainer('vllm', 'gpu', DLC, 'huggingface-vllm', SDK('huggingface-vllm.json'), row)),
 
   // Compiled by Neo for CPU/GPU targets.
   ...neo('pytorch', 'sagemaker-inference-pytorch', '1.12', SDK('neo-pytorch.json')),

@@ -6,6 +6,7 @@ import {
   type ImageRow,
   type ServingPlatform,
 } from './image-table.js';
+import { isLlmContainer } from './llm-containers.js';
 
 /**
  * Which inference container serves a candidate: the model's framework and version, served uncompiled
@@ -252,6 +253,15 @@ function whyNone(framework: Framework, compiled: boolean, platform: ServingPlatf
       'The Hugging Face inference toolkit refuses Hub models on Neuron, and Neo cannot compile a model it has no data for: ' +
       'serve it on CPU or GPU instances. '
     );
+  }
+  if (framework === 'vllm' && (platform === 'inf1' || platform === 'neuronx')) {
+    return (
+      'The table lists the Hugging Face vLLM DLC for NVIDIA GPUs only (its Neuron build, huggingface-vllm-neuronx.json, ' +
+      'is not in the table): serve it on GPU instances, or use djl-lmi or hf-tgi on Inferentia2/Trainium. '
+    );
+  }
+  if (isLlmContainer(framework)) {
+    return `${framework} images are built for NVIDIA GPUs${framework === 'vllm' ? '' : ' and Inferentia2/Trainium'}: choose such an instance. `;
   }
   if (framework === 'tflite') {
     return 'SageMaker has no TFLite serving container, and Neo compiles TFLite only for edge devices. ';

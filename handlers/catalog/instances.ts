@@ -23,6 +23,16 @@ export interface InstanceSpec {
   readonly memoryGiB: number;
   readonly accelerator: Accelerator;
   /**
+   * The accelerators a model can be sharded over (tensor parallelism): NVIDIA GPUs, or NeuronCores for
+   * Inferentia and Trainium; 0 for CPU instances. Counts from the AWS instance-type pages
+   * (https://aws.amazon.com/ec2/instance-types/g4/, /g5/, /p3/, /inf1/, /inf2/: GPUs or chips per
+   * size) and the Neuron architecture pages for the cores per chip: four NeuronCore-v1 per Inferentia
+   * chip, two NeuronCore-v2 per Inferentia2 chip
+   * (https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia.html,
+   * .../inferentia2.html).
+   */
+  readonly acceleratorCount: number;
+  /**
    * The SageMaker Neo `TargetDevice` whose compiled artifacts run on this instance; absent when
    * Neo has none for the family (the API's TargetDevice enum lists no `ml_t2` nor `ml_g5`:
    * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html), so such an
@@ -32,18 +42,25 @@ export interface InstanceSpec {
   readonly usdPerHour: number;
 }
 
-type Row = [instanceType: string, vcpus: number, memoryGiB: number, usdPerHour: number];
+type Row = [
+  instanceType: string,
+  vcpus: number,
+  memoryGiB: number,
+  usdPerHour: number,
+  acceleratorCount?: number,
+];
 
 function family(
   neoTarget: string | undefined,
   accelerator: Accelerator,
   rows: readonly Row[],
 ): InstanceSpec[] {
-  return rows.map(([instanceType, vcpus, memoryGiB, usdPerHour]) => ({
+  return rows.map(([instanceType, vcpus, memoryGiB, usdPerHour, acceleratorCount = 0]) => ({
     instanceType,
     vcpus,
     memoryGiB,
     accelerator,
+    acceleratorCount,
     ...(neoTarget === undefined ? {} : { neoTarget }),
     usdPerHour,
   }));
@@ -82,25 +99,25 @@ const CATALOG: readonly InstanceSpec[] = [
     ['ml.m6g.2xlarge', 8, 32, 0.368],
   ]),
   ...family('ml_g4dn', 'nvidia-t4', [
-    ['ml.g4dn.xlarge', 4, 16, 0.736],
-    ['ml.g4dn.2xlarge', 8, 32, 0.94],
-    ['ml.g4dn.4xlarge', 16, 64, 1.505],
-    ['ml.g4dn.8xlarge', 32, 128, 2.72],
+    ['ml.g4dn.xlarge', 4, 16, 0.736, 1],
+    ['ml.g4dn.2xlarge', 8, 32, 0.94, 1],
+    ['ml.g4dn.4xlarge', 16, 64, 1.505, 1],
+    ['ml.g4dn.8xlarge', 32, 128, 2.72, 1],
   ]),
   ...family(undefined, 'nvidia-a10g', [
-    ['ml.g5.xlarge', 4, 16, 1.408],
-    ['ml.g5.2xlarge', 8, 32, 1.515],
-    ['ml.g5.4xlarge', 16, 64, 2.03],
+    ['ml.g5.xlarge', 4, 16, 1.408, 1],
+    ['ml.g5.2xlarge', 8, 32, 1.515, 1],
+    ['ml.g5.4xlarge', 16, 64, 2.03, 1],
   ]),
-  ...family('ml_p3', 'nvidia-v100', [['ml.p3.2xlarge', 8, 61, 3.825]]),
+  ...family('ml_p3', 'nvidia-v100', [['ml.p3.2xlarge', 8, 61, 3.825, 1]]),
   ...family('ml_inf1', 'inferentia', [
-    ['ml.inf1.xlarge', 4, 8, 0.297],
-    ['ml.inf1.2xlarge', 8, 16, 0.471],
-    ['ml.inf1.6xlarge', 24, 48, 1.533],
+    ['ml.inf1.xlarge', 4, 8, 0.297, 4],
+    ['ml.inf1.2xlarge', 8, 16, 0.471, 4],
+    ['ml.inf1.6xlarge', 24, 48, 1.533, 16],
   ]),
   ...family('ml_inf2', 'inferentia2', [
-    ['ml.inf2.xlarge', 4, 16, 0.99],
-    ['ml.inf2.8xlarge', 32, 128, 2.36],
+    ['ml.inf2.xlarge', 4, 16, 0.99, 2],
+    ['ml.inf2.8xlarge', 32, 128, 2.36, 2],
   ]),
 ];
 

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
 import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
+import { isLlmContainer, LLM_CONTAINERS } from '../catalog/llm-containers.js';
+import { STREAM_FORMATS } from '../load-test/streaming/stream-events.js';
+import { containerStreamFormat, llmInputIssues } from './llm-input.js';
 import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
 import { streamingSlaIssues } from '../load-test/streaming/stream-sla.js';
 import {
@@ -215,6 +218,8 @@ export const FRAMEWORKS = [
   'keras',
   'xgboost',
   'huggingface',
+  // LLM serving containers (catalog/llm-containers.ts): the version is the container's.
+  ...LLM_CONTAINERS,
 ] as const;
 
 /** An ECR image URI, or `local` (the local model server). */
@@ -285,9 +290,12 @@ const modelSchema = z.strictObject({
    */
   artifactUri: objectUriSchema.optional(),
   framework: z.enum(FRAMEWORKS),
-  /** The framework's version; for `huggingface`, the transformers version. */
+  /**
+   * The framework's version; for `huggingface`, the transformers version; for an LLM container
+   * (`djl-lmi`, `hf-tgi`, `vllm`), the container's version (absent: the newest for each instance).
+   */
   frameworkVersion: frameworkVersionSchema.optional(),
-  /** `huggingface` only: a model on the Hugging Face Hub, instead of `artifactUri`. */
+  /** `huggingface` and the LLM containers: a model on the Hugging Face Hub, instead of `artifactUri`. */
   hub: hubModelSchema.optional(),
   /** `huggingface` only: the PyTorch under transformers (one of this and `tensorflowVersion`). */
   pytorchVersion: frameworkVersionSchema.optional(),
@@ -588,7 +596,10 @@ export const runInputSchema = z
         issue(path, message, given);
       }
     }
-    if (input.model?.framework === 'huggingface') {
+    if (
+      input.model !== undefined &&
+      (input.model.framework === 'huggingface' || isLlmContainer(input.model.framework))
+    ) {
       const environments: [PropertyKey[], Readonly<Record<string, unknown>>][] = [
         [['model', 'environment'], input.model.environment],
         ...input.candidates.map((c, index): [PropertyKey[], Readonly<Record<string, unknown>>] => [
@@ -602,6 +613,15 @@ export const runInputSchema = z
           issue([...path, name], HUB_TOKEN_REFUSAL, '(not shown: a token)');
         }
       }
+    }
+    for (const { path, message, given } of llmInputIssues(input)) issue(path, message, given);
+    if (input.loadPlan.response?.mode === 'stream' && containerStreamFormat(input) === undefined) {
+      issue(
+        ['loadPlan', 'response', 'format'],
+        `one of ${STREAM_FORMATS.join(', ')} with mode "stream": the container's stream format, which the load test reads each response with ` +
+          '(only a model served by an LLM container, model.framework djl-lmi, hf-tgi or vllm, has a default)',
+        undefined,
+      );
     }
     if (input.model?.inputDataType !== undefined && input.model.framework !== 'pytorch') {
       issue(
@@ -662,7 +682,8 @@ export const runInputSchema = z
     if (input.compilation.targets.length > 0 && input.model) {
       if (
         input.model.inputShape === undefined &&
-        !['xgboost', 'huggingface'].includes(input.model.framework)
+        !['xgboost', 'huggingface'].includes(input.model.framework) &&
+        !isLlmContainer(input.model.framework)
       ) {
         issue(['model', 'inputShape'], 'the input shape(s), which compilation needs', undefined);
       }
@@ -707,6 +728,14 @@ export const runInputSchema = z
         }
       }
     });
+  })
+  // A streaming plan of a model in an LLM container reads the container's default format when it
+  // names none: the plan carries the format, so every later state reads the same one.
+  .transform((input) => {
+    const response = input.loadPlan.response;
+    const format = containerStreamFormat(input);
+    if (response === undefined || response.format !== undefined || format === undefined) return input;
+    return { ...input, loadPlan: { ...input.loadPlan, response: { ...response, format } } };
   });
 
 type ModelInput = z.output<typeof modelSchema>;
@@ -793,6 +822,8 @@ function modelSourceIssues(model: ModelInput, targets: readonly string[]): Field
     ...issue,
     path: ['model', ...issue.path],
   }));
+  // The LLM containers' sources are checked with their settings (llm-input.ts).
+  if (isLlmContainer(model.framework)) return issues;
   if (model.framework !== 'huggingface') {
     if (model.artifactUri === undefined) {
       issues.unshift({

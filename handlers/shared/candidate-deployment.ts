@@ -1,4 +1,5 @@
 import { baseFrameworkOf, resolveServingImage } from '../catalog/images.js';
+import { isLlmContainer, llmModelEnvironment } from '../catalog/llm-containers.js';
 import { failureReasonOf } from '../contracts/caught-error.js';
 import { EndpointFailedError } from '../contracts/errors.js';
 import { TAG_KEYS } from '../contracts/names.js';
@@ -92,8 +93,8 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
       modelName: candidate.modelName,
       image,
       ...(artifactUri === undefined ? {} : { modelDataUrl: artifactUri }),
-      // The Hub settings first: the run's own environment (model, candidate, ranges) wins.
-      environment: { ...hubEnvironment(model.hub), ...candidate.environment },
+      // The model's settings first: the run's own environment (model, candidate, ranges) wins.
+      environment: { ...modelEnvironment(model), ...candidate.environment },
       tags,
     },
     endpointConfig: {
@@ -115,6 +116,19 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
       tags,
     },
   };
+}
+
+/**
+ * What tells the container which model to serve: an LLM container's model variable
+ * (catalog/llm-containers.ts), the Hugging Face toolkit's Hub settings, or nothing (the model data).
+ */
+export function modelEnvironment(model: {
+  readonly framework: string;
+  readonly hub?: HubModel | undefined;
+}): Record<string, string> {
+  return isLlmContainer(model.framework)
+    ? llmModelEnvironment(model.framework, model)
+    : hubEnvironment(model.hub);
 }
 
 /**

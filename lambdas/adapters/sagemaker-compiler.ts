@@ -8,6 +8,7 @@ import {
   StopCompilationJobCommand,
   type TargetDevice,
 } from '@aws-sdk/client-sagemaker';
+import type { LlmContainer } from '../../handlers/catalog/llm-containers.js';
 import { FRAMEWORKS } from '../../handlers/contracts/run-input.js';
 import {
   type CompilationJobDescription,
@@ -31,9 +32,11 @@ export interface SageMakerCompilerOptions {
 
 /**
  * The run input's framework names → Neo's `InputConfig.Framework` values. Neo has no Hugging Face
- * framework: the run input refuses compilation targets for `huggingface` models.
+ * nor LLM-container framework: the run input refuses compilation targets for those models.
  */
-const NEO_FRAMEWORKS: Readonly<Record<Exclude<(typeof FRAMEWORKS)[number], 'huggingface'>, Framework>> = {
+const NEO_FRAMEWORKS: Readonly<
+  Record<Exclude<(typeof FRAMEWORKS)[number], 'huggingface' | LlmContainer>, Framework>
+> = {
   onnx: 'ONNX',
   pytorch: 'PYTORCH',
   tensorflow: 'TENSORFLOW',

@@ -1,5 +1,6 @@
 /** What local mode adds to, and refuses in, a run input before it runs. */
 import type { InputIssue } from '../../handlers/contracts/errors.js';
+import { isLlmContainer } from '../../handlers/catalog/llm-containers.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
 import { isRecord } from '../../handlers/contracts/records.js';
 import { MIN_SEGMENT_SECONDS } from '../../handlers/load-test/plan.js';
@@ -152,7 +153,9 @@ export function localModeIssues(input: unknown): InputIssue[] {
   const issues =
     framework === 'huggingface'
       ? [huggingfaceIssue(input.model)]
-      : onnxOnlyIssues('model.framework', framework);
+      : typeof framework === 'string' && isLlmContainer(framework)
+        ? [llmContainerIssue(framework)]
+        : onnxOnlyIssues('model.framework', framework);
   if (input.existingEndpoint !== undefined) {
     issues.push({
       field: 'existingEndpoint',
@@ -162,6 +165,21 @@ export function localModeIssues(input: unknown): InputIssue[] {
     });
   }
   return issues;
+}
+
+/**
+ * An LLM container (DJL LMI, TGI, vLLM) is an image for GPUs or Inferentia2 on SageMaker: the local
+ * model server serves its own generative model in these containers' stream formats instead.
+ */
+function llmContainerIssue(framework: string): InputIssue {
+  return {
+    field: 'model.framework',
+    given: describeGiven(framework),
+    expected:
+      '"onnx" in local mode: the local model server runs ONNX models only, while an LLM container runs on SageMaker ' +
+      'GPU or Inferentia2 instances; examples/local-generative.json streams a generative model locally in the same ' +
+      'formats. Plan and run this input on AWS: npm run -s runs -- plan --input <file>',
+  };
 }
 
 /**

@@ -200,6 +200,9 @@ describe('plan-run entry', () => {
     expect(callsOf(sagemaker)).toEqual([]);
   });
 
+  /** The prompt examples/llm-gpu-vs-inferentia2.json streams: an LMI generate request with "stream": true. */
+  const LLM_PROMPT = '{"inputs":"What is SageMaker?","parameters":{"max_new_tokens":128},"stream":true}';
+
   describe('plans every example of examples/ on AWS, creating and writing nothing', () => {
     const examples = readdirSync(join(process.cwd(), 'examples'))
       .filter((name) => name.endsWith('.json') && !name.startsWith('local'))
@@ -243,6 +246,10 @@ describe('plan-run entry', () => {
         Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
       });
       s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
+      // A streaming plan reads its prompt's shape (llm-gpu-vs-inferentia2.json).
+      s3.on(GetObjectCommand, { Key: 'payloads/llm-prompt.json' }).resolves({
+        Body: { transformToByteArray: () => Promise.resolve(new TextEncoder().encode(LLM_PROMPT)) } as never,
+      });
       const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
       const resource = name.startsWith('async') ? '/async-runs/plan' : '/runs/plan';
 
@@ -320,6 +327,11 @@ describe('plan-run entry', () => {
         'Estimated duration on AWS: about 40 min as assumed above (2 waves of endpoints); at most 2.2 h if every endpoint and job takes its whole deadline',
       ],
       [
+        'llm-gpu-vs-inferentia2.json',
+        'Estimated cost on AWS: $1.87 of maxCostUsd $5.00',
+        'Estimated duration on AWS: about 45 min as assumed above (2 waves of endpoints); at most 2.3 h if every endpoint and job takes its whole deadline',
+      ],
+      [
         'payload-mix.json',
         'Estimated cost on AWS: $0.35 of maxCostUsd $5.00',
         'Estimated duration on AWS: about 20 min as assumed above (one wave of endpoints); at most 65 min if every endpoint and job takes its whole deadline',
@@ -337,6 +349,10 @@ describe('plan-run entry', () => {
         Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
       });
       s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
+      // A streaming plan reads its prompt's shape (llm-gpu-vs-inferentia2.json).
+      s3.on(GetObjectCommand, { Key: 'payloads/llm-prompt.json' }).resolves({
+        Body: { transformToByteArray: () => Promise.resolve(new TextEncoder().encode(LLM_PROMPT)) } as never,
+      });
       const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
       const resource = name.startsWith('async') ? '/async-runs/plan' : '/runs/plan';
 

@@ -10,7 +10,9 @@ import { STREAM_FORMATS } from './stream-events.js';
  *   read with the parser of the container's `format`, each request timed to its first token
  *   (TTFT), between tokens (ITL) and to its end, its output tokens counted.
  * The format is the container's, not a guess from the bytes: a TGI stream read as OpenAI's is
- * every event malformed, so a stream without its format, or a format without a stream, is refused.
+ * every event malformed, so a format without a stream is refused here, and a stream without its
+ * format by the run input (run-input.ts), unless the model's LLM container gives the default
+ * (docs/decisions.md §55), and by the engine.
  */
 export const responseModeSchema = z
   .object({
@@ -19,14 +21,6 @@ export const responseModeSchema = z
     format: z.enum(STREAM_FORMATS).optional(),
   })
   .superRefine((response, ctx) => {
-    if (response.mode === 'stream' && response.format === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['format'],
-        input: undefined,
-        message: `one of ${STREAM_FORMATS.join(', ')} with mode "stream": the container's stream format, which the load test reads each response with`,
-      });
-    }
     if (response.mode === 'buffered' && response.format !== undefined) {
       ctx.addIssue({
         code: 'custom',

@@ -32,6 +32,14 @@ export function stepInvokerOf(
     given: String(given),
     expected: message,
   }));
+  // The run input fills a container's default format; a plan that still has none cannot be read.
+  if (plan.response?.mode === 'stream' && format === undefined) {
+    issues.push({
+      field: 'loadPlan.response.format',
+      given: 'nothing',
+      expected: 'the stream format the container emits, with mode "stream"',
+    });
+  }
   if (format !== undefined && transports.streamTransport === undefined) {
     issues.push({
       field: 'streamTransport',

@@ -1,6 +1,11 @@
 import { TargetDevice } from '@aws-sdk/client-sagemaker';
 import { describe, expect, it } from '@jest/globals';
-import { COMPILATION_TARGETS, neoTargetOf } from '../../../handlers/catalog/instances.js';
+import {
+  COMPILATION_TARGETS,
+  findInstance,
+  knownInstanceTypes,
+  neoTargetOf,
+} from '../../../handlers/catalog/instances.js';
 
 describe('instance catalog', () => {
   it('offers only compilation targets that are SageMaker TargetDevice values', () => {
@@ -33,5 +38,30 @@ describe('instance catalog', () => {
       'ml_inf1',
       'ml_inf2',
     ]);
+  });
+
+  it('counts the accelerators a model can be sharded over: GPUs, or NeuronCores on Inferentia', () => {
+    // Act
+    const counts = [
+      'ml.c5.xlarge',
+      'ml.g5.xlarge',
+      'ml.inf1.6xlarge',
+      'ml.inf2.xlarge',
+      'ml.inf2.8xlarge',
+    ].map((type) => findInstance(type)?.acceleratorCount);
+
+    // Assert
+    expect(counts).toEqual([0, 1, 16, 2, 2]);
+  });
+
+  it('gives every accelerated instance at least one accelerator, and CPU instances none', () => {
+    // Act
+    const wrong = knownInstanceTypes().filter((type) => {
+      const spec = findInstance(type);
+      return spec === undefined || (spec.accelerator === 'none') !== (spec.acceleratorCount === 0);
+    });
+
+    // Assert
+    expect(wrong).toEqual([]);
   });
 });

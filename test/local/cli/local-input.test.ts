@@ -143,6 +143,25 @@ describe('localModeIssues', () => {
     ]);
   });
 
+  it('refuses a model in an LLM container, pointing to the local generative example and to AWS', () => {
+    // Act
+    const issues = localModeIssues({
+      model: { framework: 'vllm', hub: { modelId: 'Qwen/Qwen2.5-1.5B-Instruct' } },
+    });
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'model.framework',
+        given: '"vllm"',
+        expected:
+          '"onnx" in local mode: the local model server runs ONNX models only, while an LLM container runs on SageMaker ' +
+          'GPU or Inferentia2 instances; examples/local-generative.json streams a generative model locally in the same ' +
+          'formats. Plan and run this input on AWS: npm run -s runs -- plan --input <file>',
+      },
+    ]);
+  });
+
   it('finds nothing to refuse in the local example', () => {
     // Act
     const issues = localModeIssues(LOCAL_EXAMPLE);

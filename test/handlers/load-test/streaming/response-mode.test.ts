@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseLoadPlan, parseSla } from '../../../../handlers/load-test/plan.js';
+import { stepInvokerOf } from '../../../../handlers/load-test/streaming/step-invoker.js';
 
 describe('loadPlan.response', () => {
   it('keeps a streaming mode with its format', () => {
@@ -13,9 +14,21 @@ describe('loadPlan.response', () => {
     expect(parseLoadPlan({ steps: [1] })).not.toHaveProperty('response');
   });
 
-  it('refuses a stream without its format', () => {
-    expect(() => parseLoadPlan({ steps: [1], response: { mode: 'stream' } })).toThrow(
-      'Invalid run input: loadPlan.response.format: got nothing, expected one of openai, tgi, lmi-jsonlines, lmi-sse with mode "stream": the container\'s stream format, which the load test reads each response with',
+  it('leaves a stream without its format to the run input, which knows the container', () => {
+    expect(parseLoadPlan({ steps: [1], response: { mode: 'stream' } }).response).toEqual({ mode: 'stream' });
+  });
+
+  it('refuses, in the engine, a stream that still has no format', () => {
+    // Prepare
+    const plan = parseLoadPlan({ steps: [1], response: { mode: 'stream' } });
+    const clock = { nowUs: () => 0, epochMs: () => 0, sleepUntil: () => Promise.resolve() };
+
+    // Act
+    const act = (): unknown => stepInvokerOf(plan, parseSla({ p95LatencyMs: 100 }), {}, clock);
+
+    // Assert
+    expect(act).toThrow(
+      'Invalid run input: loadPlan.response.format: got nothing, expected the stream format the container emits, with mode "stream"',
     );
   });
 

@@ -1,0 +1,150 @@
+import type { StreamFormat } from '../load-test/streaming/stream-events.js';
+
+/**
+ * The LLM serving containers a run can name as `model.framework` (docs/decisions.md §55): DJL LMI,
+ * Hugging Face TGI and the Hugging Face vLLM DLC. Their images are rows of `image-table.ts`; this
+ * module holds what the planner checks about each: how the model reaches the container, which
+ * settings (container environment variables) it reads and what they accept, and which stream
+ * formats it emits.
+ *
+ * Sources, read on 2026-11-24:
+ * - LMI: deepjavalibrary/djl-serving serving/docs/lmi/deployment_guide/configurations.md
+ *   @ 0bac7469d891d6dd11bc89799401df1680a7f370 (https://docs.djl.ai/docs/serving/serving/docs/lmi/deployment_guide/configurations.html):
+ *   `HF_MODEL_ID`/`OPTION_MODEL_ID` a Hub id or S3 prefix, artifacts in /opt/ml/model detected;
+ *   `option.<name>` as `OPTION_<NAME>`; `OPTION_TENSOR_PARALLEL_DEGREE` "max" or 1 to the GPUs (on
+ *   Inferentia the NeuronCores), `TENSOR_PARALLEL_DEGREE` in its example; `OPTION_MAX_ROLLING_BATCH_SIZE`
+ *   an integer; `OPTION_DTYPE` fp32, fp16, bf16 ("only on G5/P4/P5 or newer"), int8; `OPTION_REVISION`.
+ *   Streaming: lmi_input_output_schema.md (jsonlines by default with `"stream": true`, `sse` with
+ *   `OPTION_OUTPUT_FORMATTER=sse`; the chat-completions schema streams OpenAI chunks).
+ *   `OPTION_MAX_MODEL_LEN` (vLLM engine) and `OPTION_N_POSITIONS` (Neuron) are its backends' lengths.
+ * - TGI: huggingface/text-generation-inference sagemaker-entrypoint.sh @ 00d5ade28fbee3a84d39f793025c5e20eb7e1db0
+ *   (`HF_MODEL_ID` required, `HF_MODEL_REVISION`, `SM_NUM_GPUS` → `NUM_SHARD`), the launcher's arguments
+ *   read from the environment (launcher/src/main.rs: `MAX_BATCH_SIZE`, `MAX_BATCH_TOTAL_TOKENS`,
+ *   `MAX_TOTAL_TOKENS`, `MAX_INPUT_TOKENS`, `MAX_INPUT_LENGTH`, `DTYPE` float16 or bfloat16), and
+ *   router/src/sagemaker.rs (`/invocations` takes a generate request, `"stream": true` for TGI's
+ *   stream, or a chat/completions request, streamed as OpenAI chunks).
+ * - vLLM: aws/deep-learning-containers huggingface/vllm/build_artifacts/sagemaker_entrypoint.sh
+ *   @ cb035a10da530bd891c3eabcdb9d4cb204b9fd7c: every `SM_VLLM_<NAME>` becomes vLLM's `--<name>`
+ *   flag of `vllm.entrypoints.openai.api_server`, which answers in the OpenAI format only; the model
+ *   is `SM_VLLM_MODEL` (https://aws.github.io/deep-learning-containers/vllm/configuration/); `--dtype`
+ *   takes auto, half, float16, bfloat16, float, float32 (vLLM engine arguments,
+ *   https://docs.vllm.ai/en/latest/configuration/engine_args.html).
+ */
+
+export const LLM_CONTAINERS = ['djl-lmi', 'hf-tgi', 'vllm'] as const;
+export type LlmContainer = (typeof LLM_CONTAINERS)[number];
+
+export function isLlmContainer(framework: string): framework is LlmContainer {
+  return (LLM_CONTAINERS as readonly string[]).includes(framework);
+}
+
+/** Where SageMaker puts a model.tar.gz's contents in the container (ModelDataUrl). */
+export const MODEL_DATA_DIRECTORY = '/opt/ml/model';
+
+export interface LlmContainerSpec {
+  readonly label: string;
+  /** The accelerators the table has images for. */
+  readonly platforms: readonly ('gpu' | 'neuronx')[];
+  /** The variable that names the Hub model (or, for an S3 artifact, the directory it is in). */
+  readonly modelVariable: string;
+  /** The variable that pins the Hub model's revision. */
+  readonly revisionVariable: string;
+  /** Whether an artifact needs `modelVariable` set to /opt/ml/model (LMI finds it there itself). */
+  readonly artifactNeedsModelVariable: boolean;
+  /** Tensor parallel degree: at most the instance's GPUs or NeuronCores. */
+  readonly shardSettings: readonly string[];
+  /** A shard setting may also say "use them all". */
+  readonly shardKeyword?: string;
+  /** Batch sizes, token budgets and lengths: positive integers. */
+  readonly positiveSettings: readonly string[];
+  readonly dtype: { readonly variable: string; readonly values: readonly string[] };
+  /** The stream formats the container emits, the default first. */
+  readonly formats: readonly StreamFormat[];
+}
+
+export const LLM_CONTAINER_SPECS: Readonly<Record<LlmContainer, LlmContainerSpec>> = {
+  'djl-lmi': {
+    label: 'DJL LMI',
+    platforms: ['gpu', 'neuronx'],
+    modelVariable: 'HF_MODEL_ID',
+    revisionVariable: 'OPTION_REVISION',
+    artifactNeedsModelVariable: false,
+    shardSettings: ['OPTION_TENSOR_PARALLEL_DEGREE', 'TENSOR_PARALLEL_DEGREE'],
+    shardKeyword: 'max',
+    positiveSettings: ['OPTION_MAX_ROLLING_BATCH_SIZE', 'OPTION_MAX_MODEL_LEN', 'OPTION_N_POSITIONS'],
+    dtype: { variable: 'OPTION_DTYPE', values: ['fp32', 'fp16', 'bf16', 'int8'] },
+    formats: ['lmi-jsonlines', 'lmi-sse', 'openai'],
+  },
+  'hf-tgi': {
+    label: 'Hugging Face TGI',
+    platforms: ['gpu', 'neuronx'],
+    modelVariable: 'HF_MODEL_ID',
+    revisionVariable: 'HF_MODEL_REVISION',
+    artifactNeedsModelVariable: true,
+    shardSettings: ['SM_NUM_GPUS', 'NUM_SHARD'],
+    positiveSettings: [
+      'MAX_BATCH_SIZE',
+      'MAX_BATCH_TOTAL_TOKENS',
+      'MAX_TOTAL_TOKENS',
+      'MAX_INPUT_TOKENS',
+      'MAX_INPUT_LENGTH',
+    ],
+    dtype: { variable: 'DTYPE', values: ['float16', 'bfloat16'] },
+    formats: ['tgi', 'openai'],
+  },
+  vllm: {
+    label: 'Hugging Face vLLM',
+    platforms: ['gpu'],
+    modelVariable: 'SM_VLLM_MODEL',
+    revisionVariable: 'SM_VLLM_REVISION',
+    artifactNeedsModelVariable: true,
+    shardSettings: ['SM_VLLM_TENSOR_PARALLEL_SIZE'],
+    positiveSettings: ['SM_VLLM_MAX_NUM_SEQS', 'SM_VLLM_MAX_NUM_BATCHED_TOKENS', 'SM_VLLM_MAX_MODEL_LEN'],
+    dtype: {
+      variable: 'SM_VLLM_DTYPE',
+      values: ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'],
+    },
+    formats: ['openai'],
+  },
+};
+
+/** LMI's output formatter variable: `sse` streams `data:` events, otherwise JSON Lines. */
+export const LMI_OUTPUT_FORMATTER = 'OPTION_OUTPUT_FORMATTER';
+
+/** LMI documents bf16 "only on G5/P4/P5 or newer": the catalog's older NVIDIA GPUs lack it. */
+export const LMI_BF16_UNSUPPORTED = ['nvidia-t4', 'nvidia-v100'] as const;
+
+/**
+ * The stream format a container emits when the load plan names none: LMI's JSON Lines, or its SSE
+ * when the model's environment sets that formatter; TGI's own; vLLM's OpenAI chunks.
+ */
+export function defaultStreamFormat(
+  container: LlmContainer,
+  environment: Readonly<Record<string, string>>,
+): StreamFormat {
+  if (container === 'djl-lmi') {
+    return environment[LMI_OUTPUT_FORMATTER] === 'sse' ? 'lmi-sse' : 'lmi-jsonlines';
+  }
+  return container === 'hf-tgi' ? 'tgi' : 'openai';
+}
+
+/**
+ * The environment that tells the container which model to serve: the Hub id (and revision), or for
+ * a model.tar.gz the directory SageMaker extracts it to, when the container needs to be told. It
+ * comes first in CreateModel's environment: the run's own variables win.
+ */
+export function llmModelEnvironment(
+  container: LlmContainer,
+  model: {
+    readonly hub?: { readonly modelId: string; readonly revision?: string | undefined } | undefined;
+  },
+): Record<string, string> {
+  const spec = LLM_CONTAINER_SPECS[container];
+  if (model.hub === undefined) {
+    return spec.artifactNeedsModelVariable ? { [spec.modelVariable]: MODEL_DATA_DIRECTORY } : {};
+  }
+  return {
+    [spec.modelVariable]: model.hub.modelId,
+    ...(model.hub.revision === undefined ? {} : { [spec.revisionVariable]: model.hub.revision }),
+  };
+}
