@@ -25,7 +25,7 @@ import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js'
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
 import { buildModelArchive } from '../shared/model-archive.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
-import { hubEnvironment } from '../shared/candidate-deployment.js';
+import { modelEnvironment } from '../shared/candidate-deployment.js';
 import { ENDPOINT_DEADLINE_SECONDS, VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { SCALE_IN_DEADLINE_SECONDS } from './endpoint-loop.js';
 import type { EndpointRoleReader, PolicySimulator } from './ports.js';
@@ -525,8 +525,13 @@ function deployedEndpoint(
       image,
       ...(modelDataUrl === undefined ? {} : { modelDataUrl }),
       ...(spec.codeUri === undefined ? {} : { codeUri: spec.codeUri }),
-      // The Hub settings first, the endpoint's own environment wins: the optimization deploy's order.
-      environment: { ...hubEnvironment(spec.hub), ...programEnvironment(spec.codeUri), ...spec.environment },
+      // Where the container finds the model (Hub settings, or an LLM container's model variable)
+      // first, the endpoint's own environment wins: the optimization deploy's order.
+      environment: {
+        ...modelEnvironment({ framework: spec.framework, hub: spec.hub }),
+        ...programEnvironment(spec.codeUri),
+        ...spec.environment,
+      },
       instanceType: spec.instanceType,
       maxInstanceCount: spec.maxInstanceCount,
       ...(spec.maxConcurrentInvocationsPerInstance === undefined

@@ -417,6 +417,24 @@ describe('validateAsyncRun: the plan', () => {
     });
   });
 
+  it("tells an LLM container where its model.tar.gz is: TGI's HF_MODEL_ID is the model data's folder", async () => {
+    // Act
+    const { plan } = await validate({
+      endpoint: {
+        ...DEPLOYED_ENDPOINT,
+        framework: 'hf-tgi',
+        instanceType: 'ml.g5.xlarge',
+        environment: { SM_NUM_GPUS: '1' },
+      },
+      inputs: seededInputs(1),
+      generative: { format: 'tgi' },
+    });
+
+    // Assert
+    expect(plan.endpoint.deploy?.environment).toEqual({ HF_MODEL_ID: '/opt/ml/model', SM_NUM_GPUS: '1' });
+    expect(plan.endpoint.deploy?.image).toMatch(/huggingface-pytorch-tgi-inference:/);
+  });
+
   it("packages a Hub model's inference code alone under code/, as the run's model data", async () => {
     // Arrange
     const codeUri = `s3://${BUCKET}/models/sst2/inference.py`;
