@@ -1,9 +1,10 @@
 /**
- * The streaming bench's engine client, in its own process: for each format in turn, `runLoadTest`
- * in streaming mode (closed model: the step driver, the local streaming transport, a parser per
- * request and the TTFT/ITL recorder) against the stream server's `/{format}{--path-suffix}`.
- * Prints one JSON line, `{ runs }`: an `EngineStreamRun` per format, its CPU taken over the format's whole
- * run (warm-up included) with every response it read in that time.
+ * The streaming bench's engine client, in its own process: every format first runs for
+ * `--prime-seconds` unmeasured; then, for each format in turn, `runLoadTest` in streaming mode
+ * (closed model: the step driver, the local streaming transport, a parser per request and the
+ * TTFT/ITL recorder) against the stream server's `/{format}{--path-suffix}`. Prints one JSON line,
+ * `{ runs }`: an `EngineStreamRun` per format, its CPU taken over the format's whole measured run
+ * (warm-up included) with every response it read in that time.
  */
 import { parseArgs } from 'node:util';
 import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
@@ -23,17 +24,23 @@ const { values } = parseArgs({
     'warmup-seconds': { type: 'string' },
     seconds: { type: 'string' },
     'path-suffix': { type: 'string' },
+    'prime-seconds': { type: 'string' },
   },
 });
 const tokensPerResponse = Number(values.tokens);
 const sla = parseSla({ p99LatencyMs: 60_000 });
 const body = new TextEncoder().encode('{"inputs":"bench","parameters":{"max_new_tokens":64}}');
 
-async function runFormat(format: BenchStreamFormat): Promise<EngineStreamRun> {
+interface Timing {
+  readonly warmupSeconds: number;
+  readonly seconds: number;
+}
+
+async function runFormat(format: BenchStreamFormat, timing: Timing): Promise<EngineStreamRun> {
   const plan = parseLoadPlan({
     steps: [Number(values.concurrency)],
-    warmupSeconds: Number(values['warmup-seconds']),
-    stepDurationSeconds: Number(values.seconds),
+    warmupSeconds: timing.warmupSeconds,
+    stepDurationSeconds: timing.seconds,
     response: { mode: 'stream', format },
   });
   const transport = createHttpStreamTransport({
@@ -69,17 +76,26 @@ async function runFormat(format: BenchStreamFormat): Promise<EngineStreamRun> {
     cpuUs,
     responses,
     tokens: responses * tokensPerResponse,
-    // A stream the parser found malformed or truncated is an error of the step, not of the transport.
+    // A stream the parser found malformed or truncated is an error of the step (of its window), not
+    // of the transport: either count fails the bench, so a request counted by both does no harm.
     failures: failures + (step === undefined ? 1 : Math.round(step.errorRate * step.requests)),
     responsesPerSecond: step?.tps ?? 0,
     tokensPerSecond: step?.stream?.outputTokensPerSecond ?? 0,
     ttftP50Ms: step?.stream?.ttftMs.p50 ?? Number.NaN,
     itlP50Ms: step?.stream?.itlMs.p50 ?? Number.NaN,
+    outputTokensPerRequest: step?.stream?.outputTokensPerRequest ?? 0,
     outputTokenSource: step?.stream?.outputTokenSource ?? 'none',
   };
 }
 
+const formats = (values.formats ?? '').split(',') as BenchStreamFormat[];
+// Every format's code compiled and optimized before any is measured: otherwise the first format
+// measured pays for the JIT (several µs a token on a loaded machine), and the others do not.
+const primeSeconds = Number(values['prime-seconds'] ?? 0);
+if (primeSeconds > 0) {
+  for (const format of formats) await runFormat(format, { warmupSeconds: 0, seconds: primeSeconds });
+}
+const measured = { warmupSeconds: Number(values['warmup-seconds']), seconds: Number(values.seconds) };
 const runs: EngineStreamRun[] = [];
-for (const format of (values.formats ?? '').split(',') as BenchStreamFormat[])
-  runs.push(await runFormat(format));
+for (const format of formats) runs.push(await runFormat(format, measured));
 console.log(JSON.stringify({ runs }));

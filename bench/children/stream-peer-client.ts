@@ -3,10 +3,10 @@
  * and closed loop (`--concurrency` requests in flight, each sent again as soon as the last one's
  * body ended) as the engine's run, but reading each response as raw bytes: no parser, no clock
  * read per piece, no histogram, no step driver. What the engine spends beyond this per token is
- * its own parsing and timing. For each format in turn: `--warmup-seconds`, then a window of
- * `--seconds` whose completed responses give the throughput. Prints one JSON line, `{ runs }`: a
- * `PeerStreamRun` per format, its CPU over the format's whole run (warm-up included) with every
- * response read in that time.
+ * its own parsing and timing. Every format first runs `--prime-seconds` unmeasured; then, for each
+ * format in turn, `--warmup-seconds` and a window of `--seconds` whose completed responses give the
+ * throughput. Prints one JSON line, `{ runs }`: a `PeerStreamRun` per format, its CPU over the
+ * format's whole measured run (warm-up included) with every response read in that time.
  */
 import { parseArgs } from 'node:util';
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
@@ -22,18 +22,21 @@ const { values } = parseArgs({
     'warmup-seconds': { type: 'string' },
     seconds: { type: 'string' },
     'path-suffix': { type: 'string' },
+    'prime-seconds': { type: 'string' },
   },
 });
 const tokensPerResponse = Number(values.tokens);
 const concurrency = Number(values.concurrency);
-const warmupMs = Number(values['warmup-seconds']) * 1000;
-const windowMs = Number(values.seconds) * 1000;
 const request = {
   body: new TextEncoder().encode('{"inputs":"bench","parameters":{"max_new_tokens":64}}'),
   contentType: 'application/json',
 };
 
-async function runFormat(format: BenchStreamFormat): Promise<PeerStreamRun> {
+async function runFormat(
+  format: BenchStreamFormat,
+  warmupMs: number,
+  windowMs: number,
+): Promise<PeerStreamRun> {
   const transport = createHttpStreamTransport({
     origin: values.origin ?? '',
     connections: concurrency,
@@ -82,7 +85,14 @@ async function runFormat(format: BenchStreamFormat): Promise<PeerStreamRun> {
   };
 }
 
+const formats = (values.formats ?? '').split(',') as BenchStreamFormat[];
+// As the engine's client: every format's code compiled before any is measured.
+const primeSeconds = Number(values['prime-seconds'] ?? 0);
+if (primeSeconds > 0) {
+  for (const format of formats) await runFormat(format, 0, primeSeconds * 1000);
+}
+const measuredWarmupMs = Number(values['warmup-seconds']) * 1000;
+const measuredWindowMs = Number(values.seconds) * 1000;
 const runs: PeerStreamRun[] = [];
-for (const format of (values.formats ?? '').split(',') as BenchStreamFormat[])
-  runs.push(await runFormat(format));
+for (const format of formats) runs.push(await runFormat(format, measuredWarmupMs, measuredWindowMs));
 console.log(JSON.stringify({ runs }));

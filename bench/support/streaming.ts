@@ -29,6 +29,8 @@ export interface StreamClientRun {
 export interface EngineStreamRun extends StreamClientRun {
   readonly ttftP50Ms: number;
   readonly itlP50Ms: number;
+  /** The server's count per response, as the parser read it: the server's tokens, all of them. */
+  readonly outputTokensPerRequest: number;
   readonly outputTokenSource: string;
 }
 
