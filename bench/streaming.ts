@@ -32,11 +32,11 @@ const WARMUP_SECONDS = 0.5;
 const SECONDS = 1.5;
 const ROUNDS = 3;
 /** Each client first runs every format unmeasured for this long, so no format pays for the JIT. */
-const PRIME_SECONDS = 0.3;
+const PRIME_SECONDS = 0.25;
 /** The accuracy run's server: first token after FIRST_TOKEN_MS, then one every INTER_TOKEN_MS. */
 const FIRST_TOKEN_MS = 20;
 const INTER_TOKEN_MS = 5;
-const ACCURACY_SECONDS = 2;
+const ACCURACY_SECONDS = 1.5;
 /** The engine's TTFT and ITL p50 against the server's own: within ±10 %. */
 const ACCURACY_TOLERANCE = 0.1;
 /**
