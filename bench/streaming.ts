@@ -40,16 +40,16 @@ const ACCURACY_SECONDS = 1.5;
 /** The engine's TTFT and ITL p50 against the server's own: within ±10 %. */
 const ACCURACY_TOLERANCE = 0.1;
 /**
- * At the ceiling both clients are bound by their CPU, so the tokens/s ratio is about the peer's CPU
- * per token over the engine's: a reader that parses nothing cannot be matched (one JSON.parse per
- * token alone costs more than the peer's whole read), and 0.8 is out of reach by design. Measured
- * (primed clients, loaded machine): 0.14–0.19 by format, the peer's CPU per token over the
- * engine's 0.19–0.27; this floor catches the engine's cost per token doubling, not the noise.
+ * Where both clients are bound by their CPU (the ceiling) the tokens/s ratio is about the peer's
+ * CPU per token over the engine's, 0.19–0.30 measured: a reader that parses nothing cannot be
+ * matched (one JSON.parse per token alone costs more than the peer's whole read), and 0.8 is out of
+ * reach by design. Measured 0.14–0.49 (bench/RESULTS.md, "Streaming"); this floor catches the
+ * engine's cost per token doubling, not the machine's noise.
  */
 const GOAL_TPS_RATIO = 0.1;
 /**
  * The engine's own CPU per token (engine − peer): at 10 µs one core of a load worker parses and
- * times 100,000 tokens/s beyond reading them. The first measurements gave 2–4 µs.
+ * times 100,000 tokens/s beyond reading them. Measured 2–5 µs.
  */
 const GOAL_OVERHEAD_US_PER_TOKEN = 10;
 
