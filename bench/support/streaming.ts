@@ -96,3 +96,35 @@ export function relativeError(measured: number, expected: number): number {
 export function withinTolerance(measured: number, expected: number, tolerance: number): boolean {
   return Math.abs(relativeError(measured, expected)) <= tolerance;
 }
+
+/** The row's goals (bench/streaming.ts says why each). */
+export interface StreamingGoals {
+  /** Engine − peer CPU per token, µs: at most. */
+  readonly maxOverheadUsPerToken: number;
+  /** Engine ÷ peer tokens/s: at least. */
+  readonly minTokensPerSecondRatio: number;
+  /** TTFT and ITL p50 within ± this fraction of what the server wrote. */
+  readonly accuracyTolerance: number;
+}
+
+/** The accuracy run of one format: the engine's p50s and the server's written delays' medians. */
+export interface StreamAccuracy {
+  readonly ttftP50Ms: number;
+  readonly itlP50Ms: number;
+  readonly writtenFirstTokenMs: number;
+  readonly writtenInterTokenMs: number;
+}
+
+/** Whether one format meets every goal; a figure that was not measured (NaN) meets none. */
+export function formatMeetsGoals(
+  figures: StreamFormatFigures,
+  accuracy: StreamAccuracy,
+  goals: StreamingGoals,
+): boolean {
+  return (
+    figures.overheadCpuUsPerToken.median <= goals.maxOverheadUsPerToken &&
+    figures.tokensPerSecondRatio.median >= goals.minTokensPerSecondRatio &&
+    withinTolerance(accuracy.ttftP50Ms, accuracy.writtenFirstTokenMs, goals.accuracyTolerance) &&
+    withinTolerance(accuracy.itlP50Ms, accuracy.writtenInterTokenMs, goals.accuracyTolerance)
+  );
+}

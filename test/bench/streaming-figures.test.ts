@@ -1,11 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   cpuUsPerToken,
+  formatMeetsGoals,
   relativeError,
   streamFormatFigures,
   withinTolerance,
 } from '../../bench/support/streaming.js';
-import type { StreamPair } from '../../bench/support/streaming.js';
+import type {
+  StreamAccuracy,
+  StreamFormatFigures,
+  StreamPair,
+  StreamingGoals,
+} from '../../bench/support/streaming.js';
 
 describe('cpuUsPerToken', () => {
   it('divides the CPU time of a run by the tokens it read', () => {
@@ -91,5 +97,58 @@ describe('withinTolerance', () => {
 
   it('refuses a value that was not measured (NaN)', () => {
     expect(withinTolerance(Number.NaN, 5, 0.1)).toBe(false);
+  });
+});
+
+describe('formatMeetsGoals', () => {
+  const goals: StreamingGoals = {
+    maxOverheadUsPerToken: 10,
+    minTokensPerSecondRatio: 0.1,
+    accuracyTolerance: 0.1,
+  };
+  const spread = (median: number) => ({ median, min: median, max: median });
+  const figures = (overhead: number, ratio: number): StreamFormatFigures => ({
+    engineCpuUsPerToken: spread(overhead + 1),
+    peerCpuUsPerToken: spread(1),
+    overheadCpuUsPerToken: spread(overhead),
+    tokensPerSecondRatio: spread(ratio),
+  });
+  // The server wrote its first token 19.4 ms after the request arrived, then one every 4.7 ms.
+  const accuracy = (ttftP50Ms: number, itlP50Ms: number): StreamAccuracy => ({
+    ttftP50Ms,
+    itlP50Ms,
+    writtenFirstTokenMs: 19.4,
+    writtenInterTokenMs: 4.7,
+  });
+
+  it('passes a format within every goal', () => {
+    expect(formatMeetsGoals(figures(3.7, 0.14), accuracy(20.6, 4.71), goals)).toBe(true);
+  });
+
+  it('fails when the engine spends more than the allowed CPU per token beyond the peer', () => {
+    expect(formatMeetsGoals(figures(10.5, 0.14), accuracy(20.6, 4.71), goals)).toBe(false);
+  });
+
+  it('fails when the engine reads fewer tokens/s than the floor of the peer', () => {
+    expect(formatMeetsGoals(figures(3.7, 0.09), accuracy(20.6, 4.71), goals)).toBe(false);
+  });
+
+  it("fails when the TTFT p50 is beyond the tolerance of the server's first write", () => {
+    // 21.6 ms is 11.3 % above 19.4 ms (it is within 10 % of the nominal 20 ms: not the reference).
+    expect(formatMeetsGoals(figures(3.7, 0.14), accuracy(21.6, 4.71), goals)).toBe(false);
+  });
+
+  it("fails when the ITL p50 is beyond the tolerance of the server's gaps", () => {
+    expect(formatMeetsGoals(figures(3.7, 0.14), accuracy(20.6, 5.2), goals)).toBe(false);
+  });
+
+  it('fails when the server reported no written delays (NaN)', () => {
+    const unmeasured: StreamAccuracy = { ...accuracy(20.6, 4.71), writtenInterTokenMs: Number.NaN };
+
+    expect(formatMeetsGoals(figures(3.7, 0.14), unmeasured, goals)).toBe(false);
+  });
+
+  it('fails when a run read no token (NaN figures)', () => {
+    expect(formatMeetsGoals(figures(Number.NaN, Number.NaN), accuracy(20.6, 4.71), goals)).toBe(false);
   });
 });
