@@ -48,9 +48,9 @@ const ACCURACY_TOLERANCE = 0.1;
 /**
  * Where both clients are bound by their CPU (the ceiling) the tokens/s ratio is about the peer's
  * CPU per token over the engine's, 0.19–0.30 measured: a reader that parses nothing cannot be
- * matched (one JSON.parse per token alone costs more than the peer's whole read), and 0.8 is out of
- * reach by design. Measured 0.14–0.49 (bench/RESULTS.md, "Streaming", runs 3–5); this floor
- * catches the engine's cost per token doubling, not the machine's noise.
+ * matched (one JSON.parse per token alone costs about as much as the peer's whole read), and 0.8
+ * is out of reach by design. Medians of 0.14 and above measured (bench/RESULTS.md, "Streaming");
+ * this floor catches the engine's cost per token doubling, not the machine's noise.
  */
 const GOAL_TPS_RATIO = 0.1;
 /**
