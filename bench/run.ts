@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the load-test engine's six benchmarks, one after the other (they would disturb
+ * `npm run bench`: the load-test engine's seven benchmarks, one after the other (they would disturb
  * each other in parallel), a table on stdout and everything measured in bench/out/results.json.
  * Method and recorded figures: bench/RESULTS.md.
  */
@@ -12,6 +12,7 @@ import { benchCoordinatedOmission } from './coordinated-omission.js';
 import { benchMergeAccuracy } from './merge-accuracy.js';
 import { benchRecordingOverhead } from './recording-overhead.js';
 import { benchSignedPath } from './signed-path.js';
+import { benchStreaming } from './streaming.js';
 import { formatTable } from './support/report.js';
 import type { BenchRow } from './support/report.js';
 
@@ -22,6 +23,7 @@ const benchmarks: readonly (() => BenchRow | Promise<BenchRow>)[] = [
   benchMergeAccuracy,
   benchCapacityPlateau,
   benchSignedPath,
+  benchStreaming,
 ];
 
 const began = Date.now();

@@ -1,0 +1,99 @@
+/**
+ * The streaming bench's peer, in its own process: the same local streaming transport, connections
+ * and closed loop (`--concurrency` requests in flight, each sent again as soon as the last one's
+ * body ended) as the engine's run, but reading each response as raw bytes: no parser, no clock
+ * read per piece, no histogram, no step driver. What the engine spends beyond this per token is
+ * its own parsing and timing. Every format first runs `--prime-seconds` unmeasured; then, for each
+ * format in turn, `--warmup-seconds` and a window of `--seconds` whose completed responses give the
+ * throughput. Prints one JSON line, `{ runs }`: a `PeerStreamRun` per format, its CPU over the
+ * format's whole measured run (warm-up included) with every response read in that time.
+ */
+import { parseArgs } from 'node:util';
+import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
+import { cpuUsSince } from '../support/cpu.js';
+import type { BenchStreamFormat, PeerStreamRun } from '../support/streaming.js';
+
+const { values } = parseArgs({
+  options: {
+    origin: { type: 'string' },
+    formats: { type: 'string' },
+    tokens: { type: 'string' },
+    concurrency: { type: 'string' },
+    'warmup-seconds': { type: 'string' },
+    seconds: { type: 'string' },
+    'path-suffix': { type: 'string' },
+    'prime-seconds': { type: 'string' },
+  },
+});
+const tokensPerResponse = Number(values.tokens);
+const concurrency = Number(values.concurrency);
+const request = {
+  body: new TextEncoder().encode('{"inputs":"bench","parameters":{"max_new_tokens":64}}'),
+  contentType: 'application/json',
+};
+
+async function runFormat(
+  format: BenchStreamFormat,
+  warmupMs: number,
+  windowMs: number,
+): Promise<PeerStreamRun> {
+  const transport = createHttpStreamTransport({
+    origin: values.origin ?? '',
+    connections: concurrency,
+    // The engine's plan default (`requestTimeoutMs` in handlers/load-test/plan.ts): the same transport.
+    requestTimeoutMs: 65_000,
+    path: `/${format}${values['path-suffix'] ?? ''}`,
+  });
+  const signal = new AbortController().signal;
+  let responses = 0;
+  let failures = 0;
+  let inWindow = 0;
+  let pieces = 0;
+  let bytes = 0;
+  const onPart = (part: Uint8Array): void => {
+    pieces++;
+    bytes += part.byteLength;
+  };
+  const cpuStart = process.cpuUsage();
+  const startMs = performance.now();
+  const windowStartMs = startMs + warmupMs;
+  const endMs = windowStartMs + windowMs;
+  const user = async (): Promise<void> => {
+    while (performance.now() < endMs) {
+      const outcome = await transport.invokeStream(request, signal, onPart);
+      if (outcome.kind !== 'ok') {
+        failures++;
+        continue;
+      }
+      responses++;
+      const now = performance.now();
+      if (now >= windowStartMs && now < endMs) inWindow++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, user));
+  const cpuUs = cpuUsSince(cpuStart);
+  await transport.close();
+  return {
+    format,
+    cpuUs,
+    responses,
+    tokens: responses * tokensPerResponse,
+    failures,
+    responsesPerSecond: inWindow / (windowMs / 1000),
+    tokensPerSecond: (inWindow * tokensPerResponse) / (windowMs / 1000),
+    piecesPerResponse: responses > 0 ? pieces / responses : 0,
+    bytesPerResponse: responses > 0 ? bytes / responses : 0,
+  };
+}
+
+const formats = (values.formats ?? '').split(',') as BenchStreamFormat[];
+// As the engine's client: every format's code compiled before any is measured.
+const primeSeconds = Number(values['prime-seconds'] ?? 0);
+if (primeSeconds > 0) {
+  for (const format of formats) await runFormat(format, 0, primeSeconds * 1000);
+}
+const measuredWarmupMs = Number(values['warmup-seconds']) * 1000;
+const measuredWindowMs = Number(values.seconds) * 1000;
+const runs: PeerStreamRun[] = [];
+for (const format of formats) runs.push(await runFormat(format, measuredWarmupMs, measuredWindowMs));
+console.log(JSON.stringify({ runs }));
