@@ -14,14 +14,20 @@ import { z } from 'zod';
 
 /**
  * `OptimizationJobDeploymentInstanceType`: the instance types an optimization job optimizes for
- * (SageMaker API reference, CreateOptimizationJob `DeploymentInstanceType`). Kept here because the
- * core imports no SDK; test/handlers/contracts/optimization-input.test.ts compares it with the
- * SDK's exported enum, so a new instance type fails a test rather than a run.
+ * (SageMaker API reference, CreateOptimizationJob `DeploymentInstanceType`), as the installed
+ * @aws-sdk/client-sagemaker exports the enum (3.1142.0: newer than the stored Smithy model, which
+ * lacks g4dn, g7, g7e, p5e, p5en and p6-b200; what the SDK sends is what it knows, as for the
+ * conformance table's enums). Kept here because the core imports no SDK;
+ * test/handlers/contracts/run-input-optimizations.test.ts compares it with the SDK's export, so an
+ * SDK update that changes it fails a test rather than a run.
  */
 export const OPTIMIZATION_INSTANCE_TYPES = [
-  'ml.p4d.24xlarge',
-  'ml.p4de.24xlarge',
-  'ml.p5.48xlarge',
+  'ml.g4dn.xlarge',
+  'ml.g4dn.2xlarge',
+  'ml.g4dn.4xlarge',
+  'ml.g4dn.8xlarge',
+  'ml.g4dn.12xlarge',
+  'ml.g4dn.16xlarge',
   'ml.g5.xlarge',
   'ml.g5.2xlarge',
   'ml.g5.4xlarge',
@@ -46,10 +52,28 @@ export const OPTIMIZATION_INSTANCE_TYPES = [
   'ml.g6e.16xlarge',
   'ml.g6e.24xlarge',
   'ml.g6e.48xlarge',
+  'ml.g7.2xlarge',
+  'ml.g7.4xlarge',
+  'ml.g7.8xlarge',
+  'ml.g7.12xlarge',
+  'ml.g7.24xlarge',
+  'ml.g7.48xlarge',
+  'ml.g7e.2xlarge',
+  'ml.g7e.4xlarge',
+  'ml.g7e.8xlarge',
+  'ml.g7e.12xlarge',
+  'ml.g7e.24xlarge',
+  'ml.g7e.48xlarge',
   'ml.inf2.xlarge',
   'ml.inf2.8xlarge',
   'ml.inf2.24xlarge',
   'ml.inf2.48xlarge',
+  'ml.p4d.24xlarge',
+  'ml.p4de.24xlarge',
+  'ml.p5.48xlarge',
+  'ml.p5e.48xlarge',
+  'ml.p5en.48xlarge',
+  'ml.p6-b200.48xlarge',
   'ml.trn1.2xlarge',
   'ml.trn1.32xlarge',
   'ml.trn1n.32xlarge',
