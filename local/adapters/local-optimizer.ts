@@ -72,7 +72,15 @@ export class LocalOptimizer implements ModelOptimizer {
       jobName,
       // The two status enums hold the same six values (ports.ts).
       status: job.status,
-      ...(job.failureReason === undefined ? {} : { failureReason: job.failureReason }),
+      ...(job.failureReason === undefined
+        ? {}
+        : {
+            // The compiler stands in for the job: its stop is StopOptimizationJob's.
+            failureReason:
+              job.status === CompilationStatuses.stopped
+                ? 'Stopped by StopOptimizationJob'
+                : job.failureReason,
+          }),
       ...(completed && job.artifactUri !== undefined
         ? {
             modelData: { uri: job.artifactUri, compressed: true },
