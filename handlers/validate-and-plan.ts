@@ -686,7 +686,8 @@ export function expandCandidates(input: RunInput): ExpandedCandidate[] {
 function defaultCandidateId(candidate: CandidateInput, index: number): string {
   if ('serverless' in candidate) return `c${index + 1}-serverless-${candidate.serverless.memorySizeMb}`;
   const shortType = candidate.instanceType.replace(/^ml\./, '').replace(/\./g, '-');
-  const suffix = candidate.compiledFor !== undefined ? '-neo' : candidate.optimizedBy !== undefined ? '-opt' : '';
+  const suffix =
+    candidate.compiledFor !== undefined ? '-neo' : candidate.optimizedBy !== undefined ? '-opt' : '';
   return `c${index + 1}-${shortType}${suffix}`;
 }
 

@@ -141,8 +141,8 @@ export const optimizationSchema = z.strictObject({
   }),
   deploymentInstanceType: z.enum(OPTIMIZATION_INSTANCE_TYPES, {
     message:
-      `an instance type an optimization job optimizes for (SageMaker's OptimizationJobDeploymentInstanceType): ` +
-      `${OPTIMIZATION_INSTANCE_TYPES.join(', ')}`,
+      "an instance type an optimization job optimizes for (SageMaker's OptimizationJobDeploymentInstanceType): " +
+      OPTIMIZATION_INSTANCE_TYPES.join(', '),
   }),
   techniques: z
     .strictObject({

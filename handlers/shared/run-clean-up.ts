@@ -253,7 +253,11 @@ async function stopCompilationJobs(
 }
 
 /** Optimization jobs still running are stopped: SageMaker bills the instance a job runs on. */
-async function stopOptimizationJobs(jobNames: readonly string[], deps: CleanUpDeps, round: Round): Promise<void> {
+async function stopOptimizationJobs(
+  jobNames: readonly string[],
+  deps: CleanUpDeps,
+  round: Round,
+): Promise<void> {
   const { optimizer } = deps;
   if (optimizer === undefined) return;
   for (const jobName of jobNames) {

@@ -66,7 +66,6 @@ export class LocalOptimizer implements ModelOptimizer {
   async describeOptimizationJob(jobName: string): Promise<OptimizationJobDescription | undefined> {
     const job = await this.compiler.describeCompilationJob(jobName);
     if (job === undefined) return undefined;
-    const completed = job.status === CompilationStatuses.completed && job.artifactUri !== undefined;
     const techniques = this.techniques.get(jobName) ?? [];
     return {
       jobName,
@@ -81,7 +80,7 @@ export class LocalOptimizer implements ModelOptimizer {
                 ? 'Stopped by StopOptimizationJob'
                 : job.failureReason,
           }),
-      ...(completed && job.artifactUri !== undefined
+      ...(job.status === CompilationStatuses.completed && job.artifactUri !== undefined
         ? {
             modelData: { uri: job.artifactUri, compressed: true },
             recommendedImage: LOCAL_IMAGE,
