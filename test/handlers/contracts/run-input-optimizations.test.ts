@@ -188,6 +188,31 @@ describe('run input: optimization jobs', () => {
     ]);
   });
 
+  it('refuses an optimization of a Hub model, which has no model data in S3 for the job to read', () => {
+    // Act
+    const issues = issuesOf(
+      input({
+        model: {
+          framework: 'huggingface',
+          frameworkVersion: '4.37',
+          pytorchVersion: '2.1',
+          hub: { modelId: 'distilbert/distilgpt2' },
+          image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.29.0-lmi11.0.0-cu124',
+        },
+      }),
+    );
+
+    // Assert
+    expect(issues.filter((issue) => issue.field === 'compilation.optimizations')).toEqual([
+      {
+        field: 'compilation.optimizations',
+        given: '["g5-awq"]',
+        expected:
+          'a model with artifactUri: an optimization job reads its source model from S3 (ModelSource.S3), and a Hub model has none until its container downloads it',
+      },
+    ]);
+  });
+
   it('refuses two optimizations with one id', () => {
     // Act
     const issues = issuesOf(
