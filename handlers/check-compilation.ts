@@ -2,16 +2,19 @@ import { nextPollSeconds } from './contracts/execution-limits.js';
 import { CompilationOutcomes, type CompilationState } from './contracts/optimization-state.js';
 import { CompilationStatuses } from './ports.js';
 import type { CompilationDeps } from './shared/compilation-job.js';
+import { checkOptimization } from './check-optimization.js';
 
 /**
  * State "Check compilation job": one DescribeCompilationJob. A failed target is an outcome, not an
  * error: the candidates that need it are skipped with the reason and the others go on. A job past
- * its deadline is stopped and reported failed, which bounds the Wait → Check loop.
+ * its deadline is stopped and reported failed, which bounds the Wait → Check loop. An optimization
+ * item (`kind: 'optimization'`) is checked by check-optimization.ts.
  */
 export async function checkCompilation(
   state: CompilationState,
   deps: CompilationDeps,
 ): Promise<CompilationState> {
+  if (state.kind === 'optimization') return checkOptimization(state, deps);
   const job = await deps.compiler.describeCompilationJob(state.jobName);
   if (job === undefined) {
     return {

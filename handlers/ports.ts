@@ -86,6 +86,11 @@ export interface ModelSpec {
   readonly image: string;
   /** Absent for a Hugging Face Hub model without inference code: its container downloads the model. */
   readonly modelDataUrl?: string;
+  /**
+   * `modelDataUrl` is an S3 prefix of uncompressed files (an optimization job's output), sent as
+   * `ModelDataSource.S3DataSource` with `S3DataType: S3Prefix` and `CompressionType: None`.
+   */
+  readonly modelDataUncompressed?: boolean;
   readonly environment: Readonly<Record<string, string>>;
   readonly tags: Readonly<Record<string, string>>;
 }
@@ -142,6 +147,8 @@ export interface RunResources {
   readonly endpointConfigs: readonly string[];
   readonly models: readonly string[];
   readonly compilationJobs: readonly string[];
+  /** The run's optimization jobs (ListOptimizationJobs); absent where a host lists none. */
+  readonly optimizationJobs?: readonly string[];
 }
 
 /**
@@ -358,6 +365,78 @@ export interface ModelCompiler {
   createCompilationJob(spec: CompilationJobSpec): Promise<void>;
   describeCompilationJob(jobName: string): Promise<CompilationJobDescription | undefined>;
   stopCompilationJob(jobName: string): Promise<void>;
+}
+
+/**
+ * SageMaker's optimization job statuses (DescribeOptimizationJob `OptimizationJobStatus`: the
+ * `OptimizationJobStatus` enum of the SageMaker Smithy model, aws/api-models-aws). The same six
+ * values as a compilation job's, kept apart so that one service changing cannot hide in the other.
+ */
+export const OptimizationStatuses = {
+  inProgress: 'INPROGRESS',
+  completed: 'COMPLETED',
+  failed: 'FAILED',
+  starting: 'STARTING',
+  stopping: 'STOPPING',
+  stopped: 'STOPPED',
+} as const;
+export type OptimizationStatus = (typeof OptimizationStatuses)[keyof typeof OptimizationStatuses];
+
+/** One technique of an optimization job (`ModelCompilationConfig`, `ModelQuantizationConfig`, `ModelShardingConfig`). */
+export interface OptimizationTechniqueSpec {
+  /** An LMI image that runs the optimization; absent: SageMaker chooses. */
+  readonly image?: string;
+  /** `OverrideEnvironment`, e.g. `{ OPTION_QUANTIZE: 'awq' }`. */
+  readonly overrideEnvironment?: Readonly<Record<string, string>>;
+}
+
+export interface OptimizationTechniques {
+  readonly compilation?: OptimizationTechniqueSpec;
+  readonly quantization?: OptimizationTechniqueSpec;
+  readonly sharding?: OptimizationTechniqueSpec;
+}
+
+export interface OptimizationJobSpec {
+  readonly jobName: string;
+  /** The source model: a `model.tar.gz` or an S3 prefix of model files (`ModelSource.S3.S3Uri`). */
+  readonly modelDataUrl: string;
+  /** `ModelSource.S3.ModelAccessConfig.AcceptEula`, for models whose licence must be accepted. */
+  readonly acceptEula?: boolean;
+  readonly deploymentInstanceType: string;
+  /** `OptimizationEnvironment`: the model container's variables while it is optimized. */
+  readonly environment?: Readonly<Record<string, string>>;
+  readonly techniques: OptimizationTechniques;
+  readonly outputUri: string;
+  readonly maxRuntimeSeconds: number;
+  readonly tags: Readonly<Record<string, string>>;
+  /** The run's model framework: local mode optimizes ONNX models only. */
+  readonly framework: string;
+}
+
+export interface OptimizationJobDescription {
+  readonly jobName: string;
+  readonly status: OptimizationStatus;
+  readonly failureReason?: string;
+  /** Where the optimized model is, once COMPLETED. */
+  readonly modelData?: {
+    readonly uri: string;
+    /**
+     * `false`: an S3 prefix of uncompressed files (SageMaker writes the optimized model so), which
+     * CreateModel takes as `ModelDataSource` with `CompressionType: None`; `true`: a model.tar.gz.
+     */
+    readonly compressed: boolean;
+  };
+  /** `OptimizationOutput.RecommendedInferenceImage`: the image SageMaker recommends to serve it. */
+  readonly recommendedImage?: string;
+  /** What was really optimized for, when it differs from the instance type (local mode says so). */
+  readonly note?: string;
+}
+
+/** SageMaker inference optimization jobs (CreateOptimizationJob and friends). Idempotent creates. */
+export interface ModelOptimizer {
+  createOptimizationJob(spec: OptimizationJobSpec): Promise<void>;
+  describeOptimizationJob(jobName: string): Promise<OptimizationJobDescription | undefined>;
+  stopOptimizationJob(jobName: string): Promise<void>;
 }
 
 /**

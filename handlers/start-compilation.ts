@@ -6,13 +6,18 @@ import {
   type StartCompilationEvent,
 } from './contracts/optimization-state.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS, type CompilationDeps } from './shared/compilation-job.js';
+import { startOptimization } from './start-optimization.js';
 
-/** State "Start compilation job": CreateCompilationJob for one target (idempotent by job name). */
+/**
+ * State "Start compilation job": CreateCompilationJob for one target (idempotent by job name), or
+ * CreateOptimizationJob for an optimization item of the same Map (start-optimization.ts).
+ */
 export async function startCompilation(
   event: StartCompilationEvent,
   deps: CompilationDeps,
 ): Promise<CompilationState> {
   const { compilation, plan } = event;
+  if (compilation.optimization !== undefined) return startOptimization(event, compilation.optimization, deps);
   const model = plan.model;
   const modelDataUrl = event.packagedModel.modelDataUrl;
   if (model === undefined || modelDataUrl === undefined) {

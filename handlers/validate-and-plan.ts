@@ -136,7 +136,7 @@ export async function validateAndPlan(
         compilationMaxRuntimeSeconds: parsed.compilation.maxRuntimeSeconds,
         maxConcurrentCandidates: parsed.maxConcurrentCandidates,
         candidateCount,
-        compilationCount: parsed.compilation.targets.length,
+        compilationCount: parsed.compilation.targets.length + parsed.compilation.optimizations.length,
       },
       limitSettings,
     ),
@@ -161,11 +161,21 @@ export async function validateAndPlan(
           planCandidate(event.runId, input, expanded, interleavedHoldSeconds(input, candidateCount, index)),
         )
       : [planExistingEndpoint(input, input.existingEndpoint)];
-  const compilations = input.compilation.targets.map((target) => ({
+  const neoCompilations = input.compilation.targets.map((target) => ({
     target,
     jobName: resourceName(event.runId, 'compilation', target),
     outputUri: s3Uri(deps.artifactsBucket, `${runPrefix}compiled/${target}/`),
   }));
+  // Optimization jobs are items of the same compile Map: the history, state size and worst-time
+  // counts of a compilation (execution-limits.ts) cover them, as they run under the same
+  // StoppingCondition and are polled by the same Wait → Check loop.
+  const optimizations = input.compilation.optimizations.map(({ id, ...optimization }) => ({
+    target: id,
+    jobName: resourceName(event.runId, 'optimization', id),
+    outputUri: s3Uri(deps.artifactsBucket, `${runPrefix}optimized/${id}/`),
+    optimization,
+  }));
+  const compilations = [...neoCompilations, ...optimizations];
   const loadGeneratorUsd =
     measuringSeconds(input.loadPlan) *
     input.loadPlan.workers *
@@ -237,6 +247,13 @@ export async function validateAndPlan(
             : []),
           `serverless candidates busy at full concurrency for the whole test (upper bound)`,
           'SageMaker Neo compilation jobs are not billed separately',
+          ...(optimizations.length === 0
+            ? []
+            : [
+                // "You are charged based on the instance used" (Create an inference optimization job,
+                // https://docs.aws.amazon.com/sagemaker/latest/dg/model-optimize-create-job.html).
+                `${optimizations.length} optimization job(s) not in the total: SageMaker bills each for the instance it chooses to run it on, up to compilation.maxRuntimeSeconds`,
+              ]),
           ...(proof === undefined ? [] : [proof.assumption]),
           ...(ramp === undefined ? [] : [ramp.assumption]),
         ],
@@ -710,7 +727,8 @@ function checkServingImages(input: RunInput, region: string): void {
   if (model === undefined || model.image !== undefined) return;
   const issues: InputIssue[] = [];
   input.candidates.forEach((candidate, index) => {
-    if ('instanceType' in candidate && candidate.compiledFor !== undefined) return;
+    // Optimized candidates are served by the image the job recommends (or model.compiledImage).
+    if ('instanceType' in candidate && (candidate.compiledFor ?? candidate.optimizedBy) !== undefined) return;
     try {
       resolveServingImage({
         framework: model.framework,
@@ -777,7 +795,9 @@ export function expandCandidates(input: RunInput): ExpandedCandidate[] {
 function defaultCandidateId(candidate: CandidateInput, index: number): string {
   if ('serverless' in candidate) return `c${index + 1}-serverless-${candidate.serverless.memorySizeMb}`;
   const shortType = candidate.instanceType.replace(/^ml\./, '').replace(/\./g, '-');
-  return `c${index + 1}-${shortType}${candidate.compiledFor === undefined ? '' : '-neo'}`;
+  const suffix =
+    candidate.compiledFor !== undefined ? '-neo' : candidate.optimizedBy !== undefined ? '-opt' : '';
+  return `c${index + 1}-${shortType}${suffix}`;
 }
 
 /** The user's endpoint: already paid for, so the run adds no endpoint cost. */
@@ -908,6 +928,7 @@ function planCandidate(
     instanceType: candidate.instanceType,
     initialInstanceCount: candidate.initialInstanceCount,
     ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
+    ...(candidate.optimizedBy === undefined ? {} : { optimizedBy: candidate.optimizedBy }),
     ...(candidate.routingStrategy === undefined ? {} : { routingStrategy: candidate.routingStrategy }),
     environment,
     ...names,

@@ -2,12 +2,14 @@ import { checkCompilation } from '../handlers/check-compilation.js';
 import type { CompilationState } from '../handlers/contracts/optimization-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
-import { compilationTimings, sagemakerCompiler } from './wiring.js';
+import { compilationTimings, sagemakerCompiler, sagemakerOptimizer } from './wiring.js';
 
-const compiler = sagemakerCompiler(createSageMakerClient(), { withRole: false });
+const sagemaker = createSageMakerClient();
+const compiler = sagemakerCompiler(sagemaker, { withRole: false });
+const optimizer = sagemakerOptimizer(sagemaker, { withRole: false });
 const timings = compilationTimings();
 
 /** State "Check compilation job". */
 export const handler = defineStep((event: CompilationState, { logger }) =>
-  checkCompilation(event, { compiler, logger, ...timings, nowEpochMs: Date.now }),
+  checkCompilation(event, { compiler, optimizer, logger, ...timings, nowEpochMs: Date.now }),
 );

@@ -3,11 +3,12 @@ import { cleanUpFailedRun } from '../handlers/clean-up-failed-run.js';
 import { SfnExecutionDescriber } from './adapters/sfn-execution-describer.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep, tracer } from './step.js';
-import { sagemakerCompiler, sagemakerHost, scalingRegistry } from './wiring.js';
+import { sagemakerCompiler, sagemakerHost, sagemakerOptimizer, scalingRegistry } from './wiring.js';
 
 const sagemaker = createSageMakerClient();
 const host = sagemakerHost(sagemaker, { withRole: false });
 const compiler = sagemakerCompiler(sagemaker, { withRole: false });
+const optimizer = sagemakerOptimizer(sagemaker, { withRole: false });
 // Async runs' endpoints autoscale: their scalable targets are deregistered before deletion.
 const scaling = scalingRegistry();
 // Reads a FAILED execution's error: a run that ended in "No recommendation" is left alone.
@@ -19,5 +20,5 @@ const describer = new SfnExecutionDescriber({ client: tracer.captureAWSv3Client(
  * run's resources (the event is validated by the core).
  */
 export const handler = defineStep((event: unknown, { logger }) =>
-  cleanUpFailedRun(event, { host, compiler, scaling, describer, logger }),
+  cleanUpFailedRun(event, { host, compiler, optimizer, scaling, describer, logger }),
 );

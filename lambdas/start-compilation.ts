@@ -2,12 +2,14 @@ import type { StartCompilationEvent } from '../handlers/contracts/optimization-s
 import { startCompilation } from '../handlers/start-compilation.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
-import { compilationTimings, sagemakerCompiler } from './wiring.js';
+import { compilationTimings, sagemakerCompiler, sagemakerOptimizer } from './wiring.js';
 
-const compiler = sagemakerCompiler(createSageMakerClient(), { withRole: true });
+const sagemaker = createSageMakerClient();
+const compiler = sagemakerCompiler(sagemaker, { withRole: true });
+const optimizer = sagemakerOptimizer(sagemaker, { withRole: true });
 const timings = compilationTimings();
 
 /** State "Start compilation job". */
 export const handler = defineStep((event: StartCompilationEvent, { logger }) =>
-  startCompilation(event, { compiler, logger, ...timings, nowEpochMs: Date.now }),
+  startCompilation(event, { compiler, optimizer, logger, ...timings, nowEpochMs: Date.now }),
 );

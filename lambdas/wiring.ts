@@ -9,6 +9,7 @@ import { SfnTaskResumer } from './adapters/sfn-task-resumer.js';
 import type {
   AsyncEndpointObserver,
   ModelCompiler,
+  ModelOptimizer,
   ModelHost,
   ObjectStore,
   ScalingRegistry,
@@ -18,6 +19,7 @@ import type { ValidateAndPlanDeps } from '../handlers/validate-and-plan.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { ServiceQuotasInstanceReader } from './adapters/service-quotas-reader.js';
 import { SageMakerCompiler } from './adapters/sagemaker-compiler.js';
+import { SageMakerOptimizer } from './adapters/sagemaker-optimizer.js';
 import { SageMakerModelHost } from './adapters/sagemaker-model-host.js';
 import {
   createApplicationAutoScalingClient,
@@ -64,6 +66,19 @@ export function sagemakerCompiler(
   options: { readonly withRole: boolean },
 ): ModelCompiler {
   return new SageMakerCompiler({
+    client,
+    ...(options.withRole
+      ? { executionRoleArn: getRequiredEnv(StepVariables.sagemakerExecutionRoleArn, SAGEMAKER_ROLE_SOURCE) }
+      : {}),
+  });
+}
+
+/** The optimization jobs' adapter; the role only where jobs are created ("Start compilation job"). */
+export function sagemakerOptimizer(
+  client: SageMakerClient,
+  options: { readonly withRole: boolean },
+): ModelOptimizer {
+  return new SageMakerOptimizer({
     client,
     ...(options.withRole
       ? { executionRoleArn: getRequiredEnv(StepVariables.sagemakerExecutionRoleArn, SAGEMAKER_ROLE_SOURCE) }

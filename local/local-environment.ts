@@ -7,6 +7,7 @@ import { EndpointFailedError } from '../handlers/contracts/errors.js';
 import { EndpointStatuses } from '../handlers/ports.js';
 import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
 import { LocalCompiler } from './adapters/local-compiler.js';
+import { LocalOptimizer } from './adapters/local-optimizer.js';
 import { LocalInvocationsPerInstance } from './adapters/local-invocations-per-instance.js';
 import {
   createLocalStreamTransportFactory,
@@ -34,22 +35,26 @@ export interface LocalEnvironmentOptions extends LocalEnvironmentBaseOptions {
 /** `close()` also waits for running compilations. */
 export interface LocalEnvironment extends LocalWorkflowEnvironment {
   readonly compiler: LocalCompiler;
+  readonly optimizer: LocalOptimizer;
 }
 
 export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalEnvironment {
   const { logger } = options;
   const store = createLocalStore(options);
   const compiler = new LocalCompiler({ store, logger });
+  const optimizer = new LocalOptimizer({ store, logger });
   const host = new LocalModelHost({
     store,
     logger,
     ...(options.availableCpus === undefined ? {} : { availableCpus: options.availableCpus }),
     compilationJobNames: () => compiler.jobNames(),
+    optimizationJobNames: () => optimizer.jobNames(),
   });
   const handlers = createStepHandlers({
     store,
     host,
     compiler,
+    optimizer,
     openTransport: createLocalTransportFactory(host),
     openStreamTransport: createLocalStreamTransportFactory(host),
     logger,
@@ -72,6 +77,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     store,
     host,
     compiler,
+    optimizer,
     logger,
     handlers: {
       ...handlers,
@@ -80,6 +86,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     async close() {
       await host.shutdown();
       await compiler.drain();
+      await optimizer.drain();
     },
   };
 }
@@ -151,6 +158,8 @@ export function runLocalOptimization(options: LocalRunOptions): Promise<LocalRun
       await environment.host.stopAllServers(`stopped: ${why}`);
       for (const jobName of environment.compiler.jobNames())
         await environment.compiler.stopCompilationJob(jobName);
+      for (const jobName of environment.optimizer.jobNames())
+        await environment.optimizer.stopOptimizationJob(jobName);
     },
     cleanUpPayload: (result) => ({
       plan: { runId },

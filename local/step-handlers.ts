@@ -31,6 +31,7 @@ import type {
   InvocationsPerInstanceReader,
   Logger,
   ModelCompiler,
+  ModelOptimizer,
   ModelHost,
   ObjectStore,
   RealtimeScalingApplier,
@@ -52,6 +53,8 @@ export interface StepDependencies {
   readonly store: ObjectStore;
   readonly host: ModelHost;
   readonly compiler: ModelCompiler;
+  /** Runs the plan's optimization jobs; without it, a plan with optimizations fails at their start. */
+  readonly optimizer?: ModelOptimizer;
   readonly openTransport: TransportFactory;
   /** For plans that stream responses (`loadPlan.response`); such a plan fails without it. */
   readonly openStreamTransport?: StreamTransportFactory;
@@ -148,6 +151,7 @@ export function createStepHandlers(
     nowEpochMs,
   };
   const { store, host, compiler, logger } = deps;
+  const optimizer = deps.optimizer === undefined ? {} : { optimizer: deps.optimizer };
   const realtimeScaling = deps.realtimeScaling ?? NO_REALTIME_SCALING;
   return {
     'validate-and-plan': (payload) =>
@@ -161,9 +165,9 @@ export function createStepHandlers(
       }),
     'package-model': (payload) => packageModel(payload as PackageModelEvent, { store, logger }),
     'start-compilation': (payload) =>
-      startCompilation(payload as StartCompilationEvent, { compiler, logger, ...timings }),
+      startCompilation(payload as StartCompilationEvent, { compiler, ...optimizer, logger, ...timings }),
     'check-compilation': (payload) =>
-      checkCompilation(payload as CompilationState, { compiler, logger, ...timings }),
+      checkCompilation(payload as CompilationState, { compiler, ...optimizer, logger, ...timings }),
     'deploy-candidate': (payload) =>
       deployCandidate(payload as DeployCandidateEvent, { host, region: deps.region, logger, ...timings }),
     'check-endpoint': (payload) => checkEndpoint(payload as CheckEndpointEvent, { host, logger, ...timings }),
@@ -222,6 +226,7 @@ export function createStepHandlers(
       cleanUpRun(payload as CleanUpEvent, {
         host,
         compiler,
+        ...optimizer,
         logger,
         ...(deps.realtimeScaling === undefined ? {} : { scaling: deps.realtimeScaling }),
       }),

@@ -122,7 +122,11 @@ export class OptimizationWorkflow extends Construct {
     });
   }
 
-  /** "Compile model for each target": Neo/Neuron jobs; a failed target is an outcome, not a failure. */
+  /**
+   * "Compile model for each target": Neo/Neuron compilation jobs and SageMaker optimization jobs
+   * (a plan item with `optimization`: the Start and Check steps call CreateOptimizationJob and
+   * DescribeOptimizationJob for it); a failed target is an outcome, not a failure.
+   */
   private compileTargets(): sfn.IChainable & sfn.INextable {
     const start = this.invoke(OptimizationStates.startCompilation, this.steps.startCompilation, {
       payload: { 'plan.$': '$.plan', 'compilation.$': '$.compilation', 'packagedModel.$': '$.packagedModel' },

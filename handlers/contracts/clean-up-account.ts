@@ -23,7 +23,13 @@ export type CleanUpStatus = (typeof CleanUpStatuses)[keyof typeof CleanUpStatuse
 
 /** What clean-up deletes, in the order it deletes them. */
 export type CleanUpResourceKind =
-  'scalable-target' | 'endpoint' | 'endpoint-config' | 'model' | 'compilation-job' | 'keep-tag';
+  | 'scalable-target'
+  | 'endpoint'
+  | 'endpoint-config'
+  | 'model'
+  | 'compilation-job'
+  | 'optimization-job'
+  | 'keep-tag';
 
 /** A resource clean-up could not delete (or, for `keep-tag`, could not mark as kept). */
 export interface LeftResource {
@@ -42,6 +48,8 @@ export interface CleanUpAccount {
   readonly endpointConfigs: readonly string[];
   readonly models: readonly string[];
   readonly stoppedCompilationJobs: readonly string[];
+  /** Optimization jobs stopped (CreateOptimizationJob); absent in accounts of runs that had none. */
+  readonly stoppedOptimizationJobs?: readonly string[];
   /** Scalable targets deregistered (async endpoints, a ramp endpoint left registered), as `endpoint/<name>/variant/<variant>`. */
   readonly deregisteredScaling: readonly string[];
   /** Kept on purpose (`keep-recommended`, `keepAfterRun`): endpoint, config and model names. */
@@ -126,6 +134,8 @@ export function commandToFinish(kind: CleanUpResourceKind, name: string, variant
       return `aws sagemaker delete-model --model-name ${name}`;
     case 'compilation-job':
       return `aws sagemaker stop-compilation-job --compilation-job-name ${name}`;
+    case 'optimization-job':
+      return `aws sagemaker stop-optimization-job --optimization-job-name ${name}`;
     case 'keep-tag':
       return `aws sagemaker add-tags --resource-arn <arn of endpoint ${name}> --tags Key=${KEEP_TAG.key},Value=${KEEP_TAG.value}`;
   }

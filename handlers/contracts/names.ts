@@ -50,13 +50,14 @@ export function runToken(runId: string): string {
   return readable === '' ? hash : `${readable}-${hash}`;
 }
 
-export type ResourceKind = 'model' | 'endpoint-config' | 'endpoint' | 'compilation';
+export type ResourceKind = 'model' | 'endpoint-config' | 'endpoint' | 'compilation' | 'optimization';
 
 const KIND_CODE: Record<ResourceKind, string> = {
   model: 'm',
   'endpoint-config': 'ec',
   endpoint: 'ep',
   compilation: 'cj',
+  optimization: 'oj',
 };
 
 /** `mso-<run token>-<kind>-<suffix>`, at most 63 characters, suffix kept whole. */

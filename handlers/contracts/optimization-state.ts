@@ -6,6 +6,7 @@ import type { HostedResourceNames, RoutingStrategy } from '../ports.js';
 import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
 import type { ModelPackageRef } from './model-package.js';
+import type { OptimizationInput } from './optimization-input.js';
 import type { ProofOutcome, ProofRequest, ProvePlan } from '../serving/prove-target.js';
 import type { RampRequest, RampTestPlan, RampVerdict } from '../serving/ramp-test.js';
 import type { CaughtError } from './caught-error.js';
@@ -139,12 +140,17 @@ export const CompilationOutcomes = {
 export type CompilationOutcome = (typeof CompilationOutcomes)[keyof typeof CompilationOutcomes];
 
 export interface CompilationState {
+  /** The Neo target, or the optimization's id (kebab-case: never a Neo target). */
   readonly target: string;
+  /** `optimization`: a SageMaker optimization job (CreateOptimizationJob); absent: a Neo compilation job. */
+  readonly kind?: 'optimization';
   readonly jobName: string;
   readonly status: CompilationOutcome;
   readonly waitSeconds: number;
   readonly deadlineEpochMs: number;
   readonly artifactUri?: string;
+  /** `artifactUri` is an S3 prefix of uncompressed files (an optimization job's output on AWS). */
+  readonly artifactUncompressed?: boolean;
   readonly inferenceImage?: string;
   readonly failureReason?: string;
   readonly note?: string;
@@ -278,10 +284,19 @@ export interface ValidateAndPlanEvent {
 }
 
 export interface PlannedCompilation {
+  /** The Neo target, or the optimization's id. */
   readonly target: string;
   readonly jobName: string;
   readonly outputUri: string;
+  /**
+   * Set for a SageMaker optimization job (`compilation.optimizations`): what CreateOptimizationJob
+   * gets besides the run's model and tags. The job is an item of the same compile Map as the Neo
+   * targets, through the same Start → Wait → Check states (docs/decisions.md §56).
+   */
+  readonly optimization?: PlannedOptimization;
 }
+
+export type PlannedOptimization = Omit<OptimizationInput, 'id'>;
 
 export interface PlannedCandidate {
   readonly id: string;
@@ -291,6 +306,8 @@ export interface PlannedCandidate {
   readonly initialInstanceCount: number;
   readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
   readonly compiledFor?: string;
+  /** The optimization (`compilation.optimizations` id) whose model the candidate serves. */
+  readonly optimizedBy?: string;
   /** The candidate's `routingStrategy`: its variant's `RoutingConfig`; absent, SageMaker routes at random. */
   readonly routingStrategy?: RoutingStrategy;
   /** Model environment, then the candidate's, then its environment-range combination. */

@@ -15,6 +15,7 @@ import {
   servingInputIssues,
 } from './serving-input.js';
 import { modelPackageSchema } from './model-package.js';
+import { MAX_OPTIMIZATIONS, optimizationIssues, optimizationSchema } from './optimization-input.js';
 import {
   promptBucketIssues,
   promptFormatIssues,
@@ -363,8 +364,18 @@ const compilationSchema = z
           'timeout, so compilation leaves time to benchmark and clean up',
       })
       .default(900),
+    /**
+     * SageMaker inference optimization jobs for a generative model (optimization-input.ts); each
+     * runs with `maxRuntimeSeconds` too, beside the Neo targets.
+     */
+    optimizations: z
+      .array(optimizationSchema)
+      .max(MAX_OPTIMIZATIONS, {
+        message: `at most ${MAX_OPTIMIZATIONS} optimizations (each is a job billed for its instance)`,
+      })
+      .default([]),
   })
-  .default({ targets: [], maxRuntimeSeconds: 900 });
+  .default({ targets: [], maxRuntimeSeconds: 900, optimizations: [] });
 
 const candidateIdSchema = z.string().regex(/^[a-z0-9](-?[a-z0-9]){0,23}$/, {
   message: 'a short kebab-case id (letters, digits, dashes; ≤ 24)',
@@ -392,6 +403,11 @@ const realtimeCandidateSchema = z.strictObject({
    * Checked against the instance type in the superRefine below, so that a g5 candidate hears why.
    */
   compiledFor: z.string().min(1).optional(),
+  /**
+   * The `compilation.optimizations` id whose optimized model this candidate serves, on the instance
+   * family the job optimized for; absent = not optimized.
+   */
+  optimizedBy: z.string().min(1).optional(),
   /**
    * How the endpoint spreads requests over its instances (`RoutingConfig.RoutingStrategy`); absent:
    * SageMaker's random routing. Meaningful from two instances on: this count, or the count the
@@ -563,6 +579,7 @@ export const runInputSchema = z
     for (const { path, message, given } of streamingSlaIssues(input.loadPlan, input.sla)) {
       issue([...path], message, given);
     }
+    for (const { path, message, given } of optimizationIssues(input)) issue(path, message, given);
     if (
       input.objective === 'lowest-cost-per-1m-output-tokens' &&
       input.loadPlan.response?.mode !== 'stream'

@@ -596,6 +596,7 @@ export function buildReport(input: BuildReportInput): Report {
       ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
       compiled: candidate.compiledFor !== undefined,
       ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
+      ...(candidate.optimizedBy === undefined ? {} : { optimizedBy: candidate.optimizedBy }),
       ...routingFields(planned, candidate.initialInstanceCount),
       environment: candidate.environment,
       priceSource: candidate.priceSource,

@@ -85,6 +85,12 @@ export function cdkSnippet(deploy: CandidateDeploy): string {
     `    image: ${js(container.Image)},`,
     // A Hugging Face Hub model has none: its container downloads the model.
     ...(container.ModelDataUrl === undefined ? [] : [`    modelDataUrl: ${js(container.ModelDataUrl)},`]),
+    // An optimization job's output: uncompressed files under a prefix (CfnModel ModelDataSourceProperty).
+    ...(container.ModelDataSource === undefined
+      ? []
+      : [
+          `    modelDataSource: { s3DataSource: { s3Uri: ${js(container.ModelDataSource.S3DataSource.S3Uri)}, s3DataType: ${js('S3Prefix')}, compressionType: ${js('None')} } },`,
+        ]),
     `    environment: ${js(container.Environment, '    ')},`,
     '  },',
     '});',
@@ -117,9 +123,11 @@ export function deployBlocks(deploy: CandidateDeploy): DeployBlock[] {
 export function deployFacts(deploy: CandidateDeploy): string[] {
   const container = deploy.createModel.PrimaryContainer;
   const facts = [
-    container.ModelDataUrl === undefined
-      ? `Image ${container.Image} (${deploy.imageSource}); no model data: the container downloads the Hugging Face Hub model HF_MODEL_ID names.`
-      : `Image ${container.Image} (${deploy.imageSource}); model data ${deploy.modelDataFile === undefined ? container.ModelDataUrl : `${deploy.modelDataFile} (${container.ModelDataUrl} in the requests)`}.`,
+    container.ModelDataSource !== undefined
+      ? `Image ${container.Image} (${deploy.imageSource}); model data: the optimized model's files under ${container.ModelDataSource.S3DataSource.S3Uri} (ModelDataSource, uncompressed).`
+      : container.ModelDataUrl === undefined
+        ? `Image ${container.Image} (${deploy.imageSource}); no model data: the container downloads the Hugging Face Hub model HF_MODEL_ID names.`
+        : `Image ${container.Image} (${deploy.imageSource}); model data ${deploy.modelDataFile === undefined ? container.ModelDataUrl : `${deploy.modelDataFile} (${container.ModelDataUrl} in the requests)`}.`,
     'These are the requests the workflow sent for this candidate, with the names and the role replaced by placeholders and without the run’s tags (clean-up and the janitor delete what carries them).',
     FILL_IN,
   ];

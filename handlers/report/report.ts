@@ -101,6 +101,8 @@ export interface CandidateReport {
   readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
   readonly compiled: boolean;
   readonly compiledFor?: string;
+  /** The optimization job (`compilation.optimizations` id) whose model the candidate served. */
+  readonly optimizedBy?: string;
   /** The candidate's `routingStrategy`, when it named one (SageMaker's RANDOM otherwise). */
   readonly routingStrategy?: RoutingStrategy;
   /** Why the routing strategy changed nothing in the test (one instance), when it did not. */

@@ -59,6 +59,7 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
   if (model === undefined || (modelDataUrl === undefined && model.hub === undefined)) {
     throw new EndpointFailedError(`Candidate ${candidate.id} has no model to deploy`);
   }
+  if (candidate.optimizedBy !== undefined) return optimizedDeployment(input, candidate.optimizedBy);
   let artifactUri = modelDataUrl;
   let compilationImage: string | undefined;
   if (candidate.compiledFor !== undefined) {
@@ -85,18 +86,64 @@ export function candidateDeployment(input: CandidateDeploymentInput, region: str
     compilationImage,
   });
 
+  return createRequests(input, imageSource, {
+    image,
+    ...(artifactUri === undefined ? {} : { modelDataUrl: artifactUri }),
+    // The model's settings first: the run's own environment (model, candidate, ranges) wins.
+    environment: { ...modelEnvironment(model), ...candidate.environment },
+  });
+}
+
+/**
+ * An optimized candidate serves the job's model (its output location) on `model.compiledImage`,
+ * else the image the job recommends (`OptimizationOutput.RecommendedInferenceImage`), else
+ * `model.image`; a failed job skips it with SageMaker's reason.
+ */
+function optimizedDeployment(input: CandidateDeploymentInput, optimizedBy: string): CandidateDeployment {
+  const job = input.compilations.find((c) => c.target === optimizedBy);
+  if (job?.status !== CompilationOutcomes.completed || job.artifactUri === undefined) {
+    const why = job?.failureReason ?? (job?.error ? failureReasonOf(job.error) : 'no result');
+    return { kind: 'skipped', skipReason: `optimization ${optimizedBy} failed: ${why}` };
+  }
+  const model = input.plan.model;
+  const [image, imageSource] =
+    model?.compiledImage !== undefined
+      ? [model.compiledImage, 'model.compiledImage']
+      : job.inferenceImage !== undefined
+        ? [job.inferenceImage, 'optimization job RecommendedInferenceImage']
+        : [model?.image, 'model.image'];
+  if (image === undefined) {
+    return {
+      kind: 'skipped',
+      skipReason:
+        `optimization ${optimizedBy} recommended no serving image: set model.compiledImage ` +
+        '(an LMI image for the optimized model)',
+    };
+  }
+  return createRequests(input, imageSource, {
+    image,
+    modelDataUrl: job.artifactUri,
+    ...(job.artifactUncompressed === true ? { modelDataUncompressed: true } : {}),
+    // An LLM container finds the optimized model in /opt/ml/model through its own variable.
+    environment: {
+      ...(model === undefined ? {} : modelEnvironment({ framework: model.framework })),
+      ...input.candidate.environment,
+    },
+  });
+}
+
+/** The three create requests of a candidate, named after the run and tagged with it. */
+function createRequests(
+  input: CandidateDeploymentInput,
+  imageSource: string,
+  container: Pick<ModelSpec, 'image' | 'modelDataUrl' | 'modelDataUncompressed' | 'environment'>,
+): CandidateDeployment {
+  const { candidate } = input;
   const tags = { ...input.plan.tags, [TAG_KEYS.candidateId]: candidate.id };
   return {
     kind: 'create',
     imageSource,
-    model: {
-      modelName: candidate.modelName,
-      image,
-      ...(artifactUri === undefined ? {} : { modelDataUrl: artifactUri }),
-      // The model's settings first: the run's own environment (model, candidate, ranges) wins.
-      environment: { ...modelEnvironment(model), ...candidate.environment },
-      tags,
-    },
+    model: { modelName: candidate.modelName, ...container, tags },
     endpointConfig: {
       endpointConfigName: candidate.endpointConfigName,
       variant: {

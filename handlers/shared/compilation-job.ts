@@ -1,4 +1,4 @@
-import type { Logger, ModelCompiler } from '../ports.js';
+import type { Logger, ModelCompiler, ModelOptimizer } from '../ports.js';
 
 /**
  * What "Start compilation job" and "Check compilation job" share, and planning reads to count the
@@ -17,5 +17,18 @@ export interface CompilationTimings {
 
 export interface CompilationDeps extends CompilationTimings {
   readonly compiler: ModelCompiler;
+  /** Runs the plan's optimization jobs (`PlannedCompilation.optimization`); Neo-only callers pass none. */
+  readonly optimizer?: ModelOptimizer;
   readonly logger: Logger;
+}
+
+/** The optimizer an optimization item needs: its absence is a wiring fault, said as one. */
+export function requireOptimizer(deps: CompilationDeps, jobName: string): ModelOptimizer {
+  if (deps.optimizer === undefined) {
+    throw new TypeError(
+      `Optimization job ${jobName}: got no ModelOptimizer in the step's dependencies, expected one ` +
+        "(lambdas/wiring.ts sagemakerOptimizer, or the local environment's optimizer)",
+    );
+  }
+  return deps.optimizer;
 }

@@ -16,6 +16,7 @@ import {
   type Logger,
   type ModelCompiler,
   type ModelHost,
+  type ModelOptimizer,
   type ScalingRegistry,
 } from '../ports.js';
 import { BUSY_ENDPOINT_STATUSES, VARIANT_NAME } from './endpoint-deployment.js';
@@ -30,6 +31,8 @@ export interface CleanUpDeps {
   readonly host: ModelHost;
   /** Stops the run's compilation jobs; the async workflow compiles nothing and passes none. */
   readonly compiler?: ModelCompiler;
+  /** Stops the run's optimization jobs still running; absent, none are looked for. */
+  readonly optimizer?: ModelOptimizer;
   /**
    * Deregisters an endpoint's autoscaling before it is deleted (async endpoints scale to zero; the
    * optimization's ramp endpoint carries the recommended policy). A variant never registered is
@@ -73,6 +76,7 @@ class Round {
     endpointConfigs: [] as string[],
     models: [] as string[],
     stoppedCompilationJobs: [] as string[],
+    stoppedOptimizationJobs: [] as string[],
     deregisteredScaling: [] as string[],
   };
   readonly left: LeftResource[] = [];
@@ -161,6 +165,7 @@ export async function cleanUpRun(event: CleanUpEvent, deps: CleanUpDeps): Promis
       round.deleted.models.push(name);
   }
   await stopCompilationJobs(deps.compiler === undefined ? [] : found.compilationJobs, deps, round);
+  await stopOptimizationJobs(found.optimizationJobs ?? [], deps, round);
 
   const counted = toAccount({ previous, round, kept: [...kept], now, deadlineEpochMs });
   const account =
@@ -247,6 +252,25 @@ async function stopCompilationJobs(
   }
 }
 
+/** Optimization jobs still running are stopped: SageMaker bills the instance a job runs on. */
+async function stopOptimizationJobs(
+  jobNames: readonly string[],
+  deps: CleanUpDeps,
+  round: Round,
+): Promise<void> {
+  const { optimizer } = deps;
+  if (optimizer === undefined) return;
+  for (const jobName of jobNames) {
+    await round.attempt('optimization-job', jobName, async () => {
+      const job = await optimizer.describeOptimizationJob(jobName);
+      if (job === undefined || !['INPROGRESS', 'STARTING'].includes(job.status)) return false;
+      await optimizer.stopOptimizationJob(jobName);
+      round.deleted.stoppedOptimizationJobs.push(jobName);
+      return true;
+    });
+  }
+}
+
 function union(before: readonly string[] | undefined, now: readonly string[]): string[] {
   return [...new Set([...(before ?? []), ...now])];
 }
@@ -279,6 +303,7 @@ function toAccount(context: {
     endpointConfigs: union(previous?.endpointConfigs, round.deleted.endpointConfigs),
     models: union(previous?.models, round.deleted.models),
     stoppedCompilationJobs: union(previous?.stoppedCompilationJobs, round.deleted.stoppedCompilationJobs),
+    ...optimizationJobsField(union(previous?.stoppedOptimizationJobs, round.deleted.stoppedOptimizationJobs)),
     deregisteredScaling: union(previous?.deregisteredScaling, round.deleted.deregisteredScaling),
     kept: context.kept,
     left: round.left,
@@ -288,6 +313,11 @@ function toAccount(context: {
     deadlineEpochMs: context.deadlineEpochMs,
   };
   return { ...fields, message: describeAccount(fields) };
+}
+
+/** Only when some were stopped: the accounts of runs without optimization jobs stay as they were. */
+function optimizationJobsField(names: string[]): { stoppedOptimizationJobs?: string[] } {
+  return names.length === 0 ? {} : { stoppedOptimizationJobs: names };
 }
 
 function plural(count: number, noun: string): string {
@@ -301,6 +331,9 @@ export function describeAccount(account: Omit<CleanUpAccount, 'message'>): strin
       plural(account.models.length, 'model') +
       (account.stoppedCompilationJobs.length > 0
         ? `, stopped ${plural(account.stoppedCompilationJobs.length, 'compilation job')}`
+        : '') +
+      ((account.stoppedOptimizationJobs?.length ?? 0) > 0
+        ? `, stopped ${plural(account.stoppedOptimizationJobs?.length ?? 0, 'optimization job')}`
         : ''),
   ];
   if (account.kept.length > 0) parts.push(`kept ${account.kept.join(', ')} as asked`);

@@ -22,6 +22,13 @@ export interface CreateModelRequest {
   readonly PrimaryContainer: {
     readonly Image: string;
     readonly ModelDataUrl?: string;
+    readonly ModelDataSource?: {
+      readonly S3DataSource: {
+        readonly S3Uri: string;
+        readonly S3DataType: 'S3Prefix';
+        readonly CompressionType: 'None';
+      };
+    };
     readonly Environment: Readonly<Record<string, string>>;
   };
   readonly Tags?: readonly SageMakerTag[];
@@ -68,11 +75,28 @@ export function createModelRequest(spec: ModelSpec, executionRoleArn: string): C
       Image: spec.image,
       // No ModelDataUrl for a Hub model: ContainerDefinition.ModelDataUrl is optional (SageMaker API
       // reference, https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ContainerDefinition.html).
-      ...(spec.modelDataUrl === undefined ? {} : { ModelDataUrl: spec.modelDataUrl }),
+      ...(spec.modelDataUrl === undefined
+        ? {}
+        : modelData(spec.modelDataUrl, spec.modelDataUncompressed === true)),
       Environment: { ...spec.environment },
     },
     ...tagsMember(spec.tags),
   };
+}
+
+/**
+ * A model.tar.gz goes in `ModelDataUrl`; an S3 prefix of uncompressed files (an optimization job's
+ * output) in `ModelDataSource.S3DataSource` as `S3Prefix` with `CompressionType: None`, which SageMaker
+ * copies as it is into /opt/ml/model (SageMaker API reference, S3ModelDataSource,
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_S3ModelDataSource.html).
+ */
+function modelData(
+  uri: string,
+  uncompressed: boolean,
+): Pick<CreateModelRequest['PrimaryContainer'], 'ModelDataUrl' | 'ModelDataSource'> {
+  return uncompressed
+    ? { ModelDataSource: { S3DataSource: { S3Uri: uri, S3DataType: 'S3Prefix', CompressionType: 'None' } } }
+    : { ModelDataUrl: uri };
 }
 
 /**

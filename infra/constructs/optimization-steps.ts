@@ -18,7 +18,7 @@ import {
   type StepLambdaFactory,
 } from './step-lambda-factory.js';
 
-type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation-job';
+type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation-job' | 'optimization-job';
 
 export interface OptimizationStepsProps {
   /** Creates each Lambda (the stack). */
@@ -100,8 +100,20 @@ function optimizationStepSettings(
       );
     }
   };
+  // Passed to SageMaker only: CreateModel, CreateCompilationJob and CreateOptimizationJob each need
+  // iam:PassRole on the role they name (SageMaker API reference, RoleArn / ExecutionRoleArn), and
+  // iam:PassedToService limits it to the service that assumes it (IAM User Guide, "Granting a user
+  // permissions to pass a role to an AWS service":
+  // https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles_use_passrole.html).
   const passRole = (fn: ProjectFunction): void => {
-    sagemakerRole.grantPassRole(fn.grantPrincipal);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['iam:PassRole'],
+        resources: [sagemakerRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'sagemaker.amazonaws.com' } },
+      }),
+    );
   };
   const readAll = [ArtifactPrefix.models, ArtifactPrefix.runs];
   const describeAny = ['sagemaker:DescribeEndpoint', 'sagemaker:DescribeEndpointConfig'];
@@ -120,6 +132,11 @@ function optimizationStepSettings(
     startCompilation: {
       grant: (fn) => {
         allow(fn, ['sagemaker:CreateCompilationJob', 'sagemaker:AddTags'], [owned('compilation-job')]);
+        // The optimization items of the same Map, on the optimization-job ARN (`…:optimization-job/<name>`,
+        // the OptimizationJobArn pattern of the SageMaker Smithy model; resource type optimization-job in
+        // the Service Authorization Reference, https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemakerai.html).
+        // AddTags too, as for Neo: a create with Tags is also authorized as sagemaker:AddTags.
+        allow(fn, ['sagemaker:CreateOptimizationJob', 'sagemaker:AddTags'], [owned('optimization-job')]);
         passRole(fn);
       },
     },
@@ -129,6 +146,11 @@ function optimizationStepSettings(
           fn,
           ['sagemaker:DescribeCompilationJob', 'sagemaker:StopCompilationJob'],
           [owned('compilation-job')],
+        );
+        allow(
+          fn,
+          ['sagemaker:DescribeOptimizationJob', 'sagemaker:StopOptimizationJob'],
+          [owned('optimization-job')],
         );
       },
     },

@@ -4,7 +4,7 @@ import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ProjectFunction } from './project-function.js';
 
-type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation-job';
+type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation-job' | 'optimization-job';
 
 /**
  * The SageMaker and Application Auto Scaling permissions of the Lambdas that delete a run's
@@ -51,11 +51,18 @@ export class SageMakerGrants {
       ],
       ['compilation-job', 'endpoint', 'endpoint-config', 'model'],
     );
+    // Optimization jobs still running are stopped: they bill the instance they run on.
+    this.allowOwned(
+      fn,
+      ['sagemaker:DescribeOptimizationJob', 'sagemaker:StopOptimizationJob'],
+      ['optimization-job'],
+    );
     this.allowList(fn, [
       'sagemaker:ListEndpoints',
       'sagemaker:ListEndpointConfigs',
       'sagemaker:ListModels',
       'sagemaker:ListCompilationJobs',
+      'sagemaker:ListOptimizationJobs',
     ]);
   }
 

@@ -14,6 +14,7 @@ import {
   DescribeEndpointConfigCommand,
   type DescribeEndpointConfigCommandOutput,
   paginateListCompilationJobs,
+  paginateListOptimizationJobs,
   paginateListEndpointConfigs,
   paginateListEndpoints,
   paginateListModels,
@@ -339,6 +340,13 @@ export class SageMakerModelHost implements ModelHost {
         namePrefix,
         paginateListCompilationJobs(config, input()),
         (page) => (page.CompilationJobSummaries ?? []).map((j) => j.CompilationJobName),
+      ),
+      // ListOptimizationJobs filters by NameContains too (SageMaker API reference, ListOptimizationJobs).
+      optimizationJobs: await collectNames(
+        'ListOptimizationJobs',
+        namePrefix,
+        paginateListOptimizationJobs(config, input()),
+        (page) => (page.OptimizationJobSummaries ?? []).map((j) => j.OptimizationJobName),
       ),
     };
   }

@@ -184,14 +184,19 @@ export class ProgressReporter extends ProgressLines {
       case OptimizationStates.deployCandidate: {
         const instanceType = text(field(input, 'candidate', 'instanceType')) ?? 'serverless';
         const compiledFor = text(field(input, 'candidate', 'compiledFor'));
+        const optimizedBy = text(field(input, 'candidate', 'optimizedBy'));
+        const served =
+          compiledFor !== undefined
+            ? `compiled for ${compiledFor}`
+            : optimizedBy === undefined
+              ? 'uncompiled'
+              : `optimized by ${optimizedBy}`;
         const environment = field(input, 'candidate', 'environment');
         const settings =
           typeof environment === 'object' && environment !== null && Object.keys(environment).length > 0
             ? ` ${JSON.stringify(environment)}`
             : '';
-        this.line(
-          `${BENCHMARK} › ${candidateId ?? '?'}: deploying ${instanceType}, ${compiledFor === undefined ? 'uncompiled' : `compiled for ${compiledFor}`}${settings}`,
-        );
+        this.line(`${BENCHMARK} › ${candidateId ?? '?'}: deploying ${instanceType}, ${served}${settings}`);
         return;
       }
       case OptimizationStates.deployProofEndpoint: {

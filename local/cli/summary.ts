@@ -66,7 +66,7 @@ function summaryRow(candidate: CandidateReport, server: ServerSettings | undefin
     candidate.id,
     candidate.instanceType ??
       (candidate.serverless === undefined ? '-' : `serverless ${candidate.serverless.memorySizeMb} MB`),
-    candidate.compiledFor ?? 'no',
+    candidate.compiledFor ?? (candidate.optimizedBy === undefined ? 'no' : `opt ${candidate.optimizedBy}`),
     server === undefined ? '-' : `${server.workers}×${server.intraOpThreads}${server.capped ? '*' : ''}`,
     candidate.verdict,
     candidate.sustainableTps === null

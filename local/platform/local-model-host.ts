@@ -68,6 +68,8 @@ export interface LocalModelHostOptions {
   readonly maxCpuOvercommit?: number;
   /** Names of compilation jobs, for `listRunResources` (the local compiler's). */
   readonly compilationJobNames?: () => readonly string[];
+  /** The local optimization jobs' names, which run clean-up lists (and stops) as SageMaker's. */
+  readonly optimizationJobNames?: () => readonly string[];
   /** The clock that stamps creation times (for `listProjectResources`). @default Date.now */
   readonly now?: () => number;
   /**
@@ -517,6 +519,7 @@ export class LocalModelHost
       endpointConfigs: owned(this.endpointConfigs.keys()),
       models: owned(this.models.keys()),
       compilationJobs: owned(this.options.compilationJobNames?.() ?? []),
+      optimizationJobs: owned(this.options.optimizationJobNames?.() ?? []),
     });
   }
 

@@ -18,6 +18,7 @@ import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store.js';
 import { SageMakerAsyncInvoker } from '../../lambdas/adapters/sagemaker-async-invoker.js';
 import { SageMakerCompiler } from '../../lambdas/adapters/sagemaker-compiler.js';
 import { SageMakerModelHost } from '../../lambdas/adapters/sagemaker-model-host.js';
+import { SageMakerOptimizer } from '../../lambdas/adapters/sagemaker-optimizer.js';
 import { SfnTaskResumer } from '../../lambdas/adapters/sfn-task-resumer.js';
 import { createAsyncStepHandlers } from '../../local/async-step-handlers.js';
 import {
@@ -28,6 +29,7 @@ import {
 } from '../../local/runner/index.js';
 import { createStepHandlers, stepTaskResolver } from '../../local/step-handlers.js';
 import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+import type { StreamTransportFactory } from '../../handlers/ports.js';
 import { stubTransports } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
 import { FakeAsyncRuntime } from './fake-aws/async-runtime-service.js';
@@ -89,6 +91,10 @@ export class AwsHarness {
     client: this.sagemakerClient,
     executionRoleArn: SAGEMAKER_ROLE_ARN,
   });
+  readonly optimizer = new SageMakerOptimizer({
+    client: this.sagemakerClient,
+    executionRoleArn: SAGEMAKER_ROLE_ARN,
+  });
   readonly tokens = new DynamoDbTokenStore({ client: this.documentClient, tableName: 'mso-task-tokens' });
   readonly resumer = new SfnTaskResumer({ client: this.sfnClient });
 
@@ -120,11 +126,17 @@ export class AwsHarness {
     readonly input: unknown;
     readonly runId: string;
     readonly latencyMs?: number;
+    /** For runs whose answers stream (`loadPlan.response`): a stub, as InvokeEndpoint's is. */
+    readonly openStreamTransport?: StreamTransportFactory;
   }): Promise<RunResult> {
     const handlers = createStepHandlers({
       store: this.store,
       host: this.host,
       compiler: this.compiler,
+      optimizer: this.optimizer,
+      ...(options.openStreamTransport === undefined
+        ? {}
+        : { openStreamTransport: options.openStreamTransport }),
       openTransport: stubTransports(() => ({ latencyMs: options.latencyMs ?? 1 })),
       logger: silentLogger,
       artifactsBucket: ARTIFACTS_BUCKET,

@@ -19,6 +19,7 @@ import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   ListCompilationJobsCommand,
+  ListOptimizationJobsCommand,
   ListEndpointConfigsCommand,
   ListEndpointsCommand,
   ListModelsCommand,
@@ -761,6 +762,7 @@ describe('clean-up entries', () => {
       .on(ListModelsCommand)
       .resolves({ Models: [{ ModelName: realtime.modelName, ModelArn: 'b', CreationTime: new Date() }] });
     sagemaker.on(ListCompilationJobsCommand).resolves({ CompilationJobSummaries: [] });
+    sagemaker.on(ListOptimizationJobsCommand).resolves({ OptimizationJobSummaries: [] });
     sagemaker.on(DeleteEndpointConfigCommand).resolves({});
     sagemaker.on(DeleteModelCommand).resolves({});
     const { handler } = await import('../../lambdas/clean-up.js');

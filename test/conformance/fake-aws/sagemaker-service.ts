@@ -12,7 +12,8 @@ import { type AwsRecorder, installFake, serviceError } from './recorder.js';
  * ARN, List* with `NameContains`/`CreationTimeBefore`/pagination. Errors are shaped as the SDK
  * throws them: SageMaker has no "not found" or "already exists" class for hosting resources, both
  * are a `ValidationException` whose message says so (lambdas/adapters/sagemaker-errors.ts);
- * compilation jobs use the modeled `ResourceInUse` / `ResourceNotFound`.
+ * compilation and optimization jobs use the modeled `ResourceInUse` / `ResourceNotFound`.
+ * Optimization jobs go `INPROGRESS` → `COMPLETED` as compilation jobs do.
  */
 
 export const ACCOUNT_ID = '123456789012';
@@ -59,6 +60,7 @@ export class FakeSageMakerService {
   readonly endpointConfigs = new Map<string, Resource>();
   readonly endpoints = new Map<string, Endpoint>();
   readonly compilationJobs = new Map<string, CompilationJob>();
+  readonly optimizationJobs = new Map<string, CompilationJob>();
   private clock = Date.UTC(2026, 0, 1);
 
   constructor(
@@ -279,6 +281,48 @@ export class FakeSageMakerService {
         job.status = 'STOPPED';
         return {};
       }
+      case 'ListOptimizationJobsCommand':
+        return this.list(
+          this.optimizationJobs,
+          input,
+          (j) => ({
+            OptimizationJobName: j.name,
+            OptimizationJobArn: j.arn,
+            CreationTime: j.createdAt,
+            OptimizationJobStatus: j.status,
+            DeploymentInstanceType: j.input.DeploymentInstanceType,
+            OptimizationTypes: [],
+          }),
+          'OptimizationJobSummaries',
+        );
+      case 'CreateOptimizationJobCommand': {
+        const name = String(input.OptimizationJobName);
+        if (this.optimizationJobs.has(name)) {
+          throw new ResourceInUse({
+            message: `Optimization job ${name} already exists`,
+            $metadata: { httpStatusCode: 400 },
+          });
+        }
+        const job: CompilationJob = {
+          name,
+          arn: this.arn('optimization-job', name),
+          createdAt: this.now(),
+          input,
+          tags: tagsOf(input.Tags),
+          status: 'INPROGRESS',
+          describes: 0,
+        };
+        this.optimizationJobs.set(name, job);
+        return { OptimizationJobArn: job.arn };
+      }
+      case 'DescribeOptimizationJobCommand':
+        return this.describeOptimizationJob(String(input.OptimizationJobName));
+      case 'StopOptimizationJobCommand': {
+        const job = this.optimizationJobs.get(String(input.OptimizationJobName));
+        if (job === undefined) throw notFoundJob(String(input.OptimizationJobName), 'optimization job');
+        job.status = 'STOPPED';
+        return {};
+      }
       default:
         throw new Error(`FakeSageMakerService: ${command} is not faked; add it to the fake`);
     }
@@ -351,12 +395,44 @@ export class FakeSageMakerService {
     };
   }
 
+  private describeOptimizationJob(name: string): unknown {
+    const job = this.optimizationJobs.get(name);
+    if (job === undefined) throw notFoundJob(name, 'optimization job');
+    job.describes += 1;
+    if (job.status === 'INPROGRESS' && job.describes > (this.faults.describesUntilCompiled ?? 1)) {
+      job.status = 'COMPLETED';
+    }
+    return {
+      OptimizationJobName: job.name,
+      OptimizationJobArn: job.arn,
+      OptimizationJobStatus: job.status,
+      CreationTime: job.createdAt,
+      LastModifiedTime: job.createdAt,
+      RoleArn: job.input.RoleArn,
+      ModelSource: job.input.ModelSource,
+      DeploymentInstanceType: job.input.DeploymentInstanceType,
+      OptimizationConfigs: job.input.OptimizationConfigs,
+      OutputConfig: job.input.OutputConfig,
+      StoppingCondition: job.input.StoppingCondition,
+      ...(job.status === 'COMPLETED'
+        ? {
+            // The LMI image SageMaker recommends for the optimized model; account and tag are
+            // stand-ins of that form.
+            OptimizationOutput: {
+              RecommendedInferenceImage: `${NEO_IMAGE_ACCOUNT}.dkr.ecr.${REGION}.amazonaws.com/djl-inference:lmi-optimized`,
+            },
+          }
+        : {}),
+    };
+  }
+
   private byArn(arn: string): Resource {
     const all: Resource[] = [
       ...this.endpoints.values(),
       ...this.endpointConfigs.values(),
       ...this.models.values(),
       ...this.compilationJobs.values(),
+      ...this.optimizationJobs.values(),
     ];
     const found = all.find((resource) => resource.arn === arn.toLowerCase() || resource.arn === arn);
     if (found === undefined) throw validation(`Could not find resource "${arn}".`);
@@ -403,9 +479,9 @@ function validation(message: string): SageMakerServiceException {
   return serviceError(SageMakerServiceException, 'ValidationException', message);
 }
 
-function notFoundJob(name: string): ResourceNotFound {
+function notFoundJob(name: string, kind = 'compilation job'): ResourceNotFound {
   return new ResourceNotFound({
-    message: `Could not find compilation job ${name}`,
+    message: `Could not find ${kind} ${name}`,
     $metadata: { httpStatusCode: 400 },
   });
 }

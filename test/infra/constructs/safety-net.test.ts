@@ -183,9 +183,17 @@ describe('SafetyNet', () => {
           ...['DescribeCompilationJob', 'StopCompilationJob', 'ListTags', 'AddTags'].flatMap((action) =>
             owned(`sagemaker:${action}`, ['compilation-job', ...hosting]),
           ),
-          ...['ListCompilationJobs', 'ListEndpointConfigs', 'ListEndpoints', 'ListModels'].map(
-            (action) => `Allow sagemaker:${action} on *`,
+          // Optimization jobs still running are stopped, as compilation jobs are.
+          ...['DescribeOptimizationJob', 'StopOptimizationJob'].flatMap((action) =>
+            owned(`sagemaker:${action}`, ['optimization-job']),
           ),
+          ...[
+            'ListCompilationJobs',
+            'ListEndpointConfigs',
+            'ListEndpoints',
+            'ListModels',
+            'ListOptimizationJobs',
+          ].map((action) => `Allow sagemaker:${action} on *`),
           ...DEREGISTER_SCALING,
           // A run that ended in "No recommendation" has cleaned up: its error says so.
           'Allow states:DescribeExecution on arn:aws:states:us-east-1:123456789012:execution:Optimization:*',

@@ -429,6 +429,52 @@ describe('ServingOptimizerStack', () => {
       ]);
     });
 
+    const JOBS = 'arn:aws:sagemaker:us-east-1:123456789012';
+    const sagemakerRoleArn = () => `<${logicalIdOf(stack, stack.sagemakerExecutionRole)}.Arn>`;
+
+    it('grants "start-compilation" the creates of Neo and optimization jobs on the owned job ARNs, and PassRole to SageMaker only', () => {
+      // Act
+      const grants = stepGrants('start-compilation');
+
+      // Assert
+      expect(grants).toEqual([
+        `Allow iam:PassRole on ${sagemakerRoleArn()} if {"StringEquals":{"iam:PassedToService":"sagemaker.amazonaws.com"}}`,
+        `Allow sagemaker:AddTags on ${JOBS}:compilation-job/mso-*`,
+        `Allow sagemaker:AddTags on ${JOBS}:optimization-job/mso-*`,
+        `Allow sagemaker:CreateCompilationJob on ${JOBS}:compilation-job/mso-*`,
+        `Allow sagemaker:CreateOptimizationJob on ${JOBS}:optimization-job/mso-*`,
+        'Allow xray:PutTelemetryRecords on *',
+        'Allow xray:PutTraceSegments on *',
+      ]);
+    });
+
+    it('grants "check-compilation" describing and stopping the owned Neo and optimization jobs only', () => {
+      // Act
+      const grants = stepGrants('check-compilation');
+
+      // Assert
+      expect(grants).toEqual([
+        `Allow sagemaker:DescribeCompilationJob on ${JOBS}:compilation-job/mso-*`,
+        `Allow sagemaker:DescribeOptimizationJob on ${JOBS}:optimization-job/mso-*`,
+        `Allow sagemaker:StopCompilationJob on ${JOBS}:compilation-job/mso-*`,
+        `Allow sagemaker:StopOptimizationJob on ${JOBS}:optimization-job/mso-*`,
+        'Allow xray:PutTelemetryRecords on *',
+        'Allow xray:PutTraceSegments on *',
+      ]);
+    });
+
+    it('lets "clean-up" list the optimization jobs and stop the owned ones still running', () => {
+      // Act
+      const grants = stepGrants('clean-up').filter((line) => line.includes('OptimizationJob'));
+
+      // Assert
+      expect(grants).toEqual([
+        `Allow sagemaker:DescribeOptimizationJob on ${JOBS}:optimization-job/mso-*`,
+        'Allow sagemaker:ListOptimizationJobs on *',
+        `Allow sagemaker:StopOptimizationJob on ${JOBS}:optimization-job/mso-*`,
+      ]);
+    });
+
     it('lets "clean-up" deregister a ramp endpoint’s scaling left registered, and delete the owned alarms only', () => {
       // Act
       const scaling = stepGrants('clean-up').filter(

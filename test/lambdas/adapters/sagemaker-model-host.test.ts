@@ -9,6 +9,7 @@ import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   ListCompilationJobsCommand,
+  ListOptimizationJobsCommand,
   ListEndpointConfigsCommand,
   ListEndpointsCommand,
   ListModelsCommand,
@@ -638,6 +639,18 @@ describe('SageMakerModelHost', () => {
         .on(ListModelsCommand, { NextToken: 'm2' })
         .resolves({ Models: [{ ModelName: `${PREFIX}m-c2`, ModelArn: 'b', CreationTime: new Date() }] });
       sagemaker.on(ListCompilationJobsCommand).resolves({ CompilationJobSummaries: [] });
+      sagemaker.on(ListOptimizationJobsCommand).resolves({
+        OptimizationJobSummaries: [
+          {
+            OptimizationJobName: `${PREFIX}oj-g5-awq`,
+            OptimizationJobArn: 'arn:oj',
+            OptimizationJobStatus: 'INPROGRESS',
+            CreationTime: new Date(),
+            DeploymentInstanceType: 'ml.g5.xlarge',
+            OptimizationTypes: ['Quantization'],
+          },
+        ],
+      });
 
       // Act
       const resources = await host.listRunResources('nightly', PREFIX);
@@ -648,6 +661,7 @@ describe('SageMakerModelHost', () => {
         endpointConfigs: [`${PREFIX}ec-c1`],
         models: [`${PREFIX}m-c1`, `${PREFIX}m-c2`],
         compilationJobs: [],
+        optimizationJobs: [`${PREFIX}oj-g5-awq`],
       });
       expect(sagemaker.commandCalls(ListEndpointsCommand)).toHaveLength(2);
       for (const command of [
@@ -655,6 +669,7 @@ describe('SageMakerModelHost', () => {
         ListEndpointConfigsCommand,
         ListModelsCommand,
         ListCompilationJobsCommand,
+        ListOptimizationJobsCommand,
       ]) {
         expect(sagemaker.commandCalls(command as any)[0]?.args[0].input).toMatchObject({
           NameContains: PREFIX,

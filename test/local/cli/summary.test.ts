@@ -79,6 +79,28 @@ describe('formatSummary', () => {
     ]);
   });
 
+  it('names the optimization job an optimized candidate served in the compiled column', () => {
+    // Prepare
+    const report = reportFrom([
+      {
+        candidate: plannedCandidate('g5-awq', 'ml.g5.xlarge', 1.006, { optimizedBy: 'g5-awq' }),
+        steps: [{ load: 1, tps: 30, medianMs: 20, tailMs: 1 }],
+      },
+    ]);
+
+    // Act
+    const lines = summary(report).split('\n');
+
+    // Assert
+    const header = lines.findIndex((line) => line.trimStart().startsWith('candidate'));
+    expect(
+      lines[header + 2]
+        ?.split(/\s{2,}/)
+        .filter(Boolean)
+        .slice(0, 3),
+    ).toEqual(['g5-awq', 'ml.g5.xlarge', 'opt g5-awq']);
+  });
+
   it('compares the compiled candidate with the uncompiled one on the same instance type', () => {
     // Act
     const text = summary();
