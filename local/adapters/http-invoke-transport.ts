@@ -1,7 +1,7 @@
 import { describeError } from '../../handlers/contracts/errors.js';
 import { truncateMessage } from '../../handlers/load-test/error-samples.js';
 import type { InvokeOutcome, InvokeRequest, InvokeTransport } from '../../handlers/load-test/ports.js';
-import { RawHttpConnection, addressOf } from './raw-http-connection.js';
+import { READ_BUFFER_BYTES, RawHttpConnection, addressOf } from './raw-http-connection.js';
 import type { RawExchange } from './raw-http-connection.js';
 
 /** Bytes of an error body kept for the error sample. */
@@ -101,13 +101,13 @@ class InvokeSlot implements RawExchange {
     if (statusCode < 200 || statusCode >= 300) this.errorBody = [];
   }
 
-  onBody(piece: Buffer): void {
+  onBody(buffer: Uint8Array, start: number, end: number): void {
     // A successful body is read to its last byte (latency runs to it) and dropped; an error body
-    // is kept (copied: the piece is a view of the socket's chunk) up to MAX_ERROR_BODY_BYTES for
-    // the error sample.
+    // is kept (copied: the piece lies in the connection's read buffer) up to MAX_ERROR_BODY_BYTES
+    // for the error sample.
     if (this.errorBody !== undefined && this.errorBodyBytes < MAX_ERROR_BODY_BYTES) {
-      this.errorBody.push(Buffer.from(piece));
-      this.errorBodyBytes += piece.byteLength;
+      this.errorBody.push(Buffer.from(buffer.subarray(start, end)));
+      this.errorBodyBytes += end - start;
     }
   }
 
@@ -155,11 +155,12 @@ class InvokeConnections {
 
   constructor(options: HttpInvokeTransportOptions) {
     const address = addressOf(options.origin);
+    const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
     this.slots = Array.from(
       { length: Math.max(1, options.connections) },
       () =>
         new InvokeSlot(
-          new RawHttpConnection(address, options.requestTimeoutMs),
+          new RawHttpConnection(address, options.requestTimeoutMs, readBuffer),
           this,
           options.requestTimeoutMs,
         ),

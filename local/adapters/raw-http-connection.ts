@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { HTTPParser } from 'http-parser-js';
+import { ResponseParser } from './http-response-parser.js';
 
 /**
  * What a connection reports about the one exchange it carries. Each exchange gets `onStatus`
@@ -9,8 +9,8 @@ import { HTTPParser } from 'http-parser-js';
  */
 export interface RawExchange {
   onStatus(statusCode: number): void;
-  /** A piece of the body (chunked framing already removed); valid only during the call. */
-  onBody(piece: Buffer): void;
+  /** A piece of the body, `buffer[start, end)` (framing removed); valid only during the call. */
+  onBody(buffer: Uint8Array, start: number, end: number): void;
   onComplete(): void;
   onError(error: Error): void;
 }
@@ -38,6 +38,9 @@ export class ResponseTimeoutError extends Error {
     super(message);
   }
 }
+
+/** Size of a read from a socket (a larger response is read in several). */
+export const READ_BUFFER_BYTES = 64 * 1024;
 
 /** Where a connection goes: a host name or IP address and a TCP port. */
 export interface RawHttpAddress {
@@ -78,21 +81,21 @@ export function addressOf(origin: string): RawHttpAddress {
  * - One timer per connection, refreshed (not re-created) when a request is written and when a
  *   piece of a response arrives without ending it: it fires `timeoutMs` after the last activity,
  *   which is undici's headers timeout, and then its body timeout (the silence between pieces).
- * - Responses are parsed by http-parser-js, autocannon's parser.
+ * - Responses are parsed where they lie in the read buffer (`ResponseParser`, no allocation).
  */
 export class RawHttpConnection {
   private socket: Socket | undefined;
-  private parser: InstanceType<typeof HTTPParser> | undefined;
+  private parser: ResponseParser | undefined;
   private exchange: RawExchange | undefined;
   private headersSeen = false;
-  /** The response being parsed is a 1xx: its end is not the exchange's. */
-  private informational = false;
   private keepAlive = true;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly address: RawHttpAddress,
     private readonly timeoutMs: number,
+    /** Where the socket's reads land: the transport shares one among its connections. */
+    private readonly readBuffer: Buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES),
   ) {}
 
   /** Whether an exchange is in progress (sent and not yet settled). */
@@ -104,8 +107,8 @@ export class RawHttpConnection {
   send(bytes: Buffer, exchange: RawExchange): void {
     this.exchange = exchange;
     this.headersSeen = false;
-    this.informational = false;
     (this.socket ?? this.open()).write(bytes);
+    this.parser?.expectResponse();
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.onTimer();
@@ -130,20 +133,31 @@ export class RawHttpConnection {
 
   private open(): Socket {
     // No Nagle delay: each request is one write, wanted on the wire at once (undici does the same).
-    const socket = connect({ host: this.address.host, port: this.address.port, noDelay: true });
-    const parser = new HTTPParser(HTTPParser.RESPONSE);
-    // Callbacks of a dropped socket's parser (the rest of a chunk being parsed) are ignored.
-    parser[HTTPParser.kOnHeadersComplete] = (info) => {
-      if (this.parser === parser) this.onHeadersComplete(info.statusCode, info.shouldKeepAlive);
-    };
-    parser[HTTPParser.kOnBody] = (piece) => {
-      if (this.parser === parser) this.exchange?.onBody(piece);
-    };
-    parser[HTTPParser.kOnMessageComplete] = () => {
-      if (this.parser === parser) this.onMessageComplete();
-    };
-    socket.on('data', (chunk: Buffer) => {
-      if (this.socket === socket) this.onData(chunk);
+    const socket = connect({
+      host: this.address.host,
+      port: this.address.port,
+      noDelay: true,
+      // Reads land in the transport's one buffer and go straight to the parser: no Buffer per
+      // read and no stream 'data' event. Safe to share: a read is consumed before the next one.
+      onread: {
+        buffer: this.readBuffer,
+        callback: (length) => {
+          if (this.socket === socket) this.onData(length);
+          return true;
+        },
+      },
+    });
+    // Callbacks of a dropped socket's parser (the rest of a read being parsed) are ignored.
+    const parser: ResponseParser = new ResponseParser({
+      onHead: (statusCode, keepAlive) => {
+        if (this.parser === parser) this.onHead(statusCode, keepAlive);
+      },
+      onBody: (buffer, start, end) => {
+        if (this.parser === parser) this.exchange?.onBody(buffer, start, end);
+      },
+      onEnd: () => {
+        if (this.parser === parser) this.onResponseEnd();
+      },
     });
     socket.on('end', () => {
       if (this.socket === socket) this.onEnd();
@@ -159,37 +173,23 @@ export class RawHttpConnection {
     return socket;
   }
 
-  private onData(chunk: Buffer): void {
-    const parsed = this.parser?.execute(chunk);
-    if (parsed instanceof Error) {
-      this.onClosed(new SocketError(`invalid HTTP response: ${parsed.message}`));
+  private onData(length: number): void {
+    const error = this.parser?.execute(this.readBuffer, 0, length);
+    if (error !== undefined) {
+      this.onClosed(error);
       return;
     }
     // A response still in progress after this piece: the next piece gets the full timeout.
     if (this.exchange !== undefined && this.headersSeen) this.timer?.refresh();
   }
 
-  private onHeadersComplete(statusCode: number, shouldKeepAlive: boolean): void {
-    if (statusCode < 200) {
-      this.informational = true;
-      return;
-    }
-    const exchange = this.exchange;
-    if (exchange === undefined) {
-      // A response nobody asked for: the connection's framing can no longer be trusted.
-      this.drop();
-      return;
-    }
+  private onHead(statusCode: number, keepAlive: boolean): void {
     this.headersSeen = true;
-    this.keepAlive = shouldKeepAlive;
-    exchange.onStatus(statusCode);
+    this.keepAlive = keepAlive;
+    this.exchange?.onStatus(statusCode);
   }
 
-  private onMessageComplete(): void {
-    if (this.informational) {
-      this.informational = false;
-      return;
-    }
+  private onResponseEnd(): void {
     const exchange = this.exchange;
     if (exchange === undefined) return;
     this.exchange = undefined;
