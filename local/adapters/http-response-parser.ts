@@ -348,8 +348,8 @@ export class ResponseParser {
       case TRAILER_LINE:
         if (byte === LF) this.state = TRAILER_LINE_START;
         return undefined;
-      default: // DONE: bytes after a response, before a request asked for one
-        return new ResponseParseError('data after the end of a response');
+      default: // DONE: bytes after a response (or before any), with no request sent
+        return new ResponseParseError('response bytes when no request was sent');
     }
   }
 
