@@ -126,6 +126,16 @@ export class ResponseParser {
         this.sink.onBody(buffer, index, end);
         return undefined;
       }
+      if (state === HEADER_VALUE && this.header === NONE && buffer[index] !== LF) {
+        // A header that does not frame the body: skipped to its line's end in one search.
+        const lineEnd = buffer.indexOf(LF, index);
+        const stop = lineEnd < 0 || lineEnd >= end ? end : lineEnd;
+        this.headBytes += stop - index;
+        if (this.headBytes > MAX_HEAD_BYTES)
+          return new ResponseParseError(`response head over ${MAX_HEAD_BYTES} bytes`);
+        index = stop;
+        continue;
+      }
       const byte = buffer[index] ?? 0;
       index++;
       const error = state <= HEAD_END ? this.headByte(byte) : this.framingByte(byte);
