@@ -45,20 +45,18 @@ const NONE = 0;
 const CONTENT_LENGTH = 1;
 const TRANSFER_ENCODING = 2;
 const CONNECTION = 3;
+/** The bytes of an ASCII name. */
+const ascii = (text: string): readonly number[] => Array.from(Buffer.from(text, 'latin1'));
 const NAMES: readonly (readonly number[])[] = [
   [],
-  [...'content-length'].map((c) => c.charCodeAt(0)),
-  [...'transfer-encoding'].map((c) => c.charCodeAt(0)),
-  [...'connection'].map((c) => c.charCodeAt(0)),
+  ascii('content-length'),
+  ascii('transfer-encoding'),
+  ascii('connection'),
 ];
 const LONGEST_NAME = 17;
 
 // The list tokens looked for in header values (compared case-insensitively).
-const TOKENS: readonly (readonly number[])[] = [
-  [...'chunked'].map((c) => c.charCodeAt(0)),
-  [...'close'].map((c) => c.charCodeAt(0)),
-  [...'keep-alive'].map((c) => c.charCodeAt(0)),
-];
+const TOKENS: readonly (readonly number[])[] = [ascii('chunked'), ascii('close'), ascii('keep-alive')];
 const CHUNKED = 1;
 const CLOSE = 2;
 const KEEP_ALIVE = 4;

@@ -75,7 +75,11 @@ function listen(server: Server | NetServer, closeSockets: () => void): Promise<F
         connections: 0,
         close: () => {
           closeSockets();
-          return new Promise((done) => server.close(() => done()));
+          return new Promise((done) => {
+            server.close(() => {
+              done();
+            });
+          });
         },
       };
       server.on('connection', () => {
@@ -269,7 +273,9 @@ describe('HTTP invoke transport connections', () => {
     });
     const transport = transportTo(fixture);
     const abort = new AbortController();
-    setTimeout(() => abort.abort('step over'), 50);
+    setTimeout(() => {
+      abort.abort('step over');
+    }, 50);
 
     // Act
     const outcomes = [await transport.invoke(request, abort.signal), await transport.invoke(request, never)];
