@@ -98,11 +98,6 @@ export class RawHttpConnection {
     private readonly readBuffer: Buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES),
   ) {}
 
-  /** Whether an exchange is in progress (sent and not yet settled). */
-  get busy(): boolean {
-    return this.exchange !== undefined;
-  }
-
   /** Writes `bytes` (a whole request) and reports its response to `exchange`. */
   send(bytes: Buffer, exchange: RawExchange): void {
     this.exchange = exchange;
