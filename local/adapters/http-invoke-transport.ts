@@ -151,7 +151,8 @@ class InvokeConnections {
   private readonly idle: InvokeSlot[];
   private readonly waiting: WaitingRequest[] = [];
   private closing: (() => void) | undefined;
-  private closed = false;
+  /** Set by the first `close()`, which every later call returns. */
+  private closed: Promise<void> | undefined;
 
   constructor(options: HttpInvokeTransportOptions) {
     const address = addressOf(options.origin);
@@ -169,7 +170,7 @@ class InvokeConnections {
   }
 
   send(bytes: Buffer, signal: AbortSignal, resolve: (outcome: InvokeOutcome) => void): void {
-    if (this.closed) {
+    if (this.closed !== undefined) {
       resolve({ kind: 'client-error', message: 'request failed: the local HTTP transport is closed' });
       return;
     }
@@ -203,8 +204,7 @@ class InvokeConnections {
 
   /** Lets the requests in progress finish (as undici's `close` does), then closes every socket. */
   close(): Promise<void> {
-    this.closed = true;
-    return new Promise((resolve) => {
+    this.closed ??= new Promise((resolve) => {
       this.closing = () => {
         this.closing = undefined;
         for (const slot of this.slots)
@@ -213,6 +213,7 @@ class InvokeConnections {
       };
       if (this.idle.length === this.slots.length) this.closing();
     });
+    return this.closed;
   }
 }
 

@@ -304,6 +304,21 @@ describe('HTTP invoke transport connections', () => {
     expect(fixture.connections).toBe(0);
   });
 
+  it('lets the request in flight finish before it closes, however often close is called', async () => {
+    // Prepare: the answer comes 30 ms after the request.
+    const fixture = await httpServer((_incoming, response) => {
+      setTimeout(() => response.end('ok'), 30);
+    });
+    const transport = transportTo(fixture);
+    const inFlight = transport.invoke(request, never);
+
+    // Act
+    const settled = await Promise.all([inFlight, transport.close(), transport.close()]);
+
+    // Assert
+    expect(settled).toEqual([{ kind: 'ok' }, undefined, undefined]);
+  });
+
   it('refuses a request after close', async () => {
     // Prepare
     const fixture = await httpServer((_incoming, response) => response.end('ok'));
