@@ -54,9 +54,10 @@ export interface RawHttpAddress {
  */
 export function addressOf(origin: string): RawHttpAddress {
   const url = new URL(origin);
-  if (url.protocol !== 'http:') {
+  // Port 0 is no server's port (net.connect would throw on it at the first request).
+  if (url.protocol !== 'http:' || url.port === '0') {
     throw new Error(
-      `The local HTTP transport got origin ${origin}: expected http://host:port (local model servers listen on plain HTTP); give the model server's http:// URL`,
+      `The local HTTP transport got origin ${origin}: expected http://host:port with a port from 1 to 65535 (local model servers listen on plain HTTP); give the model server's http:// URL`,
     );
   }
   // An IPv6 host comes bracketed in a URL ("[::1]") and bare in net.connect.

@@ -319,6 +319,19 @@ describe('HTTP invoke transport connections', () => {
     expect(settled).toEqual([{ kind: 'ok' }, undefined, undefined]);
   });
 
+  it('refuses an origin that is not http://host:port', () => {
+    expect(() =>
+      createHttpInvokeTransport({ origin: 'https://127.0.0.1:8443', connections: 1, requestTimeoutMs: 300 }),
+    ).toThrow(
+      "The local HTTP transport got origin https://127.0.0.1:8443: expected http://host:port with a port from 1 to 65535 (local model servers listen on plain HTTP); give the model server's http:// URL",
+    );
+    expect(() =>
+      createHttpInvokeTransport({ origin: 'http://127.0.0.1:0', connections: 1, requestTimeoutMs: 300 }),
+    ).toThrow(
+      'The local HTTP transport got origin http://127.0.0.1:0: expected http://host:port with a port',
+    );
+  });
+
   it('refuses a request after close', async () => {
     // Prepare
     const fixture = await httpServer((_incoming, response) => response.end('ok'));
