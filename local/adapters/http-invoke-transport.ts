@@ -1,8 +1,8 @@
-import { Client } from 'undici';
-import type { Dispatcher } from 'undici';
 import { describeError } from '../../handlers/contracts/errors.js';
 import { truncateMessage } from '../../handlers/load-test/error-samples.js';
 import type { InvokeOutcome, InvokeRequest, InvokeTransport } from '../../handlers/load-test/ports.js';
+import { READ_BUFFER_BYTES, RawHttpConnection, addressOf } from './raw-http-connection.js';
+import type { RawExchange } from './raw-http-connection.js';
 
 /** Bytes of an error body kept for the error sample. */
 const MAX_ERROR_BODY_BYTES = 2048;
@@ -19,6 +19,8 @@ export interface HttpInvokeTransportOptions {
 }
 
 const OK: InvokeOutcome = { kind: 'ok' };
+/** A signal that never aborts (a slot always has its request's signal while it can fail). */
+const NOT_ABORTED = new AbortController().signal;
 
 /**
  * The model server is the container itself (no SageMaker front end), so every 4xx/5xx is the
@@ -30,6 +32,7 @@ export function classifyStatus(statusCode: number, body: string): InvokeOutcome 
   return { kind: 'model-error', statusCode, message };
 }
 
+/** The codes of a response that took too long (undici's, which raw-http-connection.ts keeps). */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function errorCode(error: unknown): string | undefined {
@@ -65,175 +68,197 @@ export function abortReason(signal: AbortSignal): Error {
 }
 
 /**
- * One request's state between undici's callbacks, and the promise it settles. It implements
- * undici's core handler callbacks (`onConnect` … `onError`), the ones its Request calls: undici
- * marks them deprecated in favour of `onRequestStart` … `onResponseError`, but it implements those
- * by wrapping each request's handler in an UnwrapHandler and an UnwrapController and turning the
- * raw headers and trailers of every response into objects (`parseHeaders`), which at tens of
- * thousands of requests per second is a good share of the transport's allocation (profiled in
- * bench/RESULTS.md, run D). Nothing here reads a response header but the status.
+ * One connection and the state of the request it carries, reused from request to request: a
+ * request costs its promise and nothing else here.
  */
-class Invocation implements LentRequest {
-  abort: ((error?: Error) => void) | undefined;
-  /** The connection lent to this request, once it has one. */
-  client: Client | undefined;
+class InvokeSlot implements RawExchange {
+  readonly connection: RawHttpConnection;
+  /** The signal of the request in progress, if any (for `InvokeConnections.abortAll`). */
+  signal: AbortSignal | undefined;
+  private resolve: ((outcome: InvokeOutcome) => void) | undefined;
   private statusCode = 0;
   private errorBody: Buffer[] | undefined;
   private errorBodyBytes = 0;
 
   constructor(
-    readonly signal: AbortSignal,
+    connection: RawHttpConnection,
+    private readonly connections: InvokeConnections,
     private readonly requestTimeoutMs: number,
-    readonly request: Dispatcher.DispatchOptions,
-    private readonly connections: Connections,
-    private readonly resolve: (outcome: InvokeOutcome) => void,
-  ) {}
-
-  onConnect(abort: (error?: Error) => void): void {
-    this.abort = abort;
-    if (this.signal.aborted) abort(abortReason(this.signal));
+  ) {
+    this.connection = connection;
   }
 
-  onHeaders(statusCode: number): boolean {
+  start(bytes: Buffer, signal: AbortSignal, resolve: (outcome: InvokeOutcome) => void): void {
+    this.signal = signal;
+    this.resolve = resolve;
+    this.errorBody = undefined;
+    this.errorBodyBytes = 0;
+    this.connection.send(bytes, this);
+  }
+
+  onStatus(statusCode: number): void {
     this.statusCode = statusCode;
     if (statusCode < 200 || statusCode >= 300) this.errorBody = [];
-    return true;
   }
 
-  onData(chunk: Buffer): boolean {
+  onBody(buffer: Uint8Array, start: number, end: number): void {
     // A successful body is read to its last byte (latency runs to it) and dropped; an error body
-    // is kept up to MAX_ERROR_BODY_BYTES for the error sample.
+    // is kept (copied: the piece lies in the connection's read buffer) up to MAX_ERROR_BODY_BYTES
+    // for the error sample.
     if (this.errorBody !== undefined && this.errorBodyBytes < MAX_ERROR_BODY_BYTES) {
-      this.errorBody.push(chunk);
-      this.errorBodyBytes += chunk.byteLength;
+      this.errorBody.push(Buffer.from(buffer.subarray(start, end)));
+      this.errorBodyBytes += end - start;
     }
-    return true;
   }
 
   onComplete(): void {
     if (this.errorBody === undefined) {
-      this.finish(OK);
+      this.settle(OK);
       return;
     }
     const body = Buffer.concat(this.errorBody).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
-    this.finish(classifyStatus(this.statusCode, body));
+    this.settle(classifyStatus(this.statusCode, body));
   }
 
   onError(error: Error): void {
-    this.finish(classifyFailure(error, this.signal, this.requestTimeoutMs));
+    this.settle(classifyFailure(error, this.signal ?? NOT_ABORTED, this.requestTimeoutMs));
   }
 
-  finish(outcome: InvokeOutcome): void {
+  /** Gives the connection back (perhaps to a waiting request, which reuses this slot) and settles. */
+  private settle(outcome: InvokeOutcome): void {
+    const resolve = this.resolve;
+    this.resolve = undefined;
+    this.signal = undefined;
     this.connections.release(this);
-    this.resolve(outcome);
+    resolve?.(outcome);
   }
 }
 
-/** What a connection is lent to: one request, its undici handler and how it settles. */
-export interface LentRequest extends Dispatcher.DispatchHandler {
+/** A request waiting for a connection: more are in flight than there are connections. */
+interface WaitingRequest {
+  readonly bytes: Buffer;
   readonly signal: AbortSignal;
-  readonly request: Dispatcher.DispatchOptions;
-  /** The connection lent to this request, once it has one. */
-  client: Client | undefined;
-  /** undici's abort for the request, once it is sent. */
-  abort: ((error?: Error) => void) | undefined;
-  /** Settles the request and gives its connection back (`Connections.release`), once. */
-  finish(outcome: InvokeOutcome): void;
+  readonly resolve: (outcome: InvokeOutcome) => void;
 }
 
 /**
- * The transport's connections: one undici Client (one keep-alive socket) each, lent to one request
- * at a time, and requests waiting for one when more are in flight than there are connections
- * (the engine avoids that: `connectionsPerWorker`). A Pool does the same lending, but finds a free
- * client by scanning them all and emits a 'drain' event per response; a stack of idle clients is
- * one pop and one push.
+ * The transport's connections, lent to one request at a time from a stack of idle ones, and the
+ * requests waiting for one when more are in flight than there are connections (the engine avoids
+ * that: `connectionsPerWorker`).
  */
-export class Connections<T extends LentRequest = LentRequest> {
-  readonly inFlight = new Set<T>();
-  private readonly clients: Client[];
-  private readonly idle: Client[];
-  private readonly waiting: T[] = [];
+class InvokeConnections {
+  private readonly slots: InvokeSlot[];
+  private readonly idle: InvokeSlot[];
+  private readonly waiting: WaitingRequest[] = [];
+  private closing: (() => void) | undefined;
+  /** Set by the first `close()`, which every later call returns. */
+  private closed: Promise<void> | undefined;
 
-  constructor(options: Pick<HttpInvokeTransportOptions, 'origin' | 'connections' | 'requestTimeoutMs'>) {
-    this.clients = Array.from(
+  constructor(options: HttpInvokeTransportOptions) {
+    const address = addressOf(options.origin);
+    const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    this.slots = Array.from(
       { length: Math.max(1, options.connections) },
       () =>
-        new Client(options.origin, {
-          headersTimeout: options.requestTimeoutMs,
-          bodyTimeout: options.requestTimeoutMs,
-          // Never more than one request on a connection (see `send`): a pipelining depth of 2 only
-          // makes undici resume the client as soon as a response ends, where at depth 1 it waits a
-          // turn of the event loop (setImmediate) on every response before the socket is reused.
-          pipelining: 2,
-        }),
+        new InvokeSlot(
+          new RawHttpConnection(address, options.requestTimeoutMs, readBuffer),
+          this,
+          options.requestTimeoutMs,
+        ),
     );
-    this.idle = [...this.clients];
+    this.idle = [...this.slots];
   }
 
-  send(invocation: T): void {
-    this.inFlight.add(invocation);
-    const client = this.idle.pop();
-    if (client === undefined) this.waiting.push(invocation);
-    else this.dispatch(client, invocation);
-  }
-
-  /** Called once per invocation, when it settles: its connection goes to the next in line. */
-  release(invocation: T): void {
-    this.inFlight.delete(invocation);
-    const client = invocation.client;
-    if (client === undefined) {
-      const index = this.waiting.indexOf(invocation);
-      if (index >= 0) this.waiting.splice(index, 1);
+  send(bytes: Buffer, signal: AbortSignal, resolve: (outcome: InvokeOutcome) => void): void {
+    if (this.closed !== undefined) {
+      resolve({ kind: 'client-error', message: 'request failed: the local HTTP transport is closed' });
       return;
     }
+    const slot = this.idle.pop();
+    if (slot === undefined) this.waiting.push({ bytes, signal, resolve });
+    else slot.start(bytes, signal, resolve);
+  }
+
+  /** Called once per request, when it settles: its connection goes to the next in line. */
+  release(slot: InvokeSlot): void {
     const next = this.waiting.shift();
-    if (next === undefined) this.idle.push(client);
-    else this.dispatch(client, next);
-  }
-
-  /** Aborts every request of `signal`: those sent through undici, those waiting at once. */
-  abortAll(signal: AbortSignal, requestTimeoutMs: number): void {
-    for (const invocation of this.inFlight) {
-      if (invocation.signal !== signal) continue;
-      if (invocation.client === undefined)
-        invocation.finish(classifyFailure(abortReason(signal), signal, requestTimeoutMs));
-      else invocation.abort?.(abortReason(signal));
+    if (next !== undefined) {
+      slot.start(next.bytes, next.signal, next.resolve);
+      return;
     }
+    this.idle.push(slot);
+    if (this.closing !== undefined && this.idle.length === this.slots.length) this.closing();
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.clients.map((client) => client.close()));
+  /** Aborts every request of `signal`: those waiting first (none of them is sent), then those sent. */
+  abortAll(signal: AbortSignal, requestTimeoutMs: number): void {
+    const reason = abortReason(signal);
+    for (let index = this.waiting.length - 1; index >= 0; index--) {
+      const request = this.waiting[index];
+      if (request?.signal !== signal) continue;
+      this.waiting.splice(index, 1);
+      request.resolve(classifyFailure(reason, signal, requestTimeoutMs));
+    }
+    for (const slot of this.slots) if (slot.signal === signal) slot.connection.abort(reason);
   }
 
-  private dispatch(client: Client, invocation: T): void {
-    invocation.client = client;
-    client.dispatch(invocation.request, invocation);
+  /** Lets the requests in progress finish (as undici's `close` does), then closes every socket. */
+  close(): Promise<void> {
+    this.closed ??= new Promise((resolve) => {
+      this.closing = () => {
+        this.closing = undefined;
+        for (const slot of this.slots)
+          slot.connection.destroy(new Error('the local HTTP transport is closed'));
+        resolve();
+      };
+      if (this.idle.length === this.slots.length) this.closing();
+    });
+    return this.closed;
   }
 }
 
+/** The characters of an HTTP field value: visible ASCII, obs-text, spaces and tabs (RFC 9110 §5.5). */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 /**
- * The POST of a request, built once per request object (the engine reuses them): a flat header
- * list and a Buffer body are undici's fast paths.
+ * The bytes of a request's POST (head and body, one Buffer, written as is), built once per request
+ * object (the engine sends the same one for a whole load test); a content type or accept value
+ * that is not a valid header value is refused, so nothing is sent with it.
  */
-export function dispatchOptionsOf(path: string): (request: InvokeRequest) => Dispatcher.DispatchOptions {
-  const prepared = new WeakMap<InvokeRequest, Dispatcher.DispatchOptions>();
+export function requestBytesOf(
+  path: string,
+  authority: string,
+): (request: InvokeRequest) => Buffer | InvokeOutcome {
+  const prepared = new WeakMap<InvokeRequest, Buffer | InvokeOutcome>();
   return (request) => {
     let ready = prepared.get(request);
     if (ready === undefined) {
-      ready = {
-        method: 'POST',
-        path,
-        headers: [
-          'content-type',
-          request.contentType,
-          ...(request.accept === undefined ? [] : ['accept', request.accept]),
-        ],
-        body: Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
-      };
+      ready = build(path, authority, request);
       prepared.set(request, ready);
     }
     return ready;
   };
+}
+
+function build(path: string, authority: string, request: InvokeRequest): Buffer | InvokeOutcome {
+  const headers: [string, string | undefined][] = [
+    ['content-type', request.contentType],
+    ['accept', request.accept],
+  ];
+  let head = `POST ${path} HTTP/1.1\r\nhost: ${authority}\r\n`;
+  for (const [name, value] of headers) {
+    if (value === undefined) continue;
+    if (!FIELD_VALUE.test(value)) {
+      return {
+        kind: 'client-error',
+        message: `request failed: the ${name} ${JSON.stringify(value)} is not a valid HTTP header value: expected visible ASCII characters, spaces and tabs (RFC 9110 section 5.5); fix the request's ${name === 'accept' ? 'accept' : 'contentType'}`,
+      };
+    }
+    head += `${name}: ${value}\r\n`;
+  }
+  head += `content-length: ${request.body.byteLength}\r\n\r\n`;
+  const headBytes = Buffer.from(head, 'latin1');
+  return Buffer.concat([headBytes, request.body], headBytes.byteLength + request.body.byteLength);
 }
 
 /** One abort listener per signal (the engine shares one per step), not one per request. */
@@ -257,28 +282,28 @@ export function abortWatcher(
 
 /**
  * Local-mode transport: HTTP POST to a loopback model server's `/invocations` over `connections`
- * keep-alive connections (undici Clients), so no request waits for a socket. It uses
- * undici's dispatch API rather than `request()`: no response stream per request, which at tens of
- * thousands of requests per second is most of a load generator's own cost.
+ * keep-alive connections, so no request waits for a socket. Each connection is a minimal HTTP/1.1
+ * client over `node:net` (`RawHttpConnection`) writing the request's bytes, built once; undici's
+ * per-request work was most of the gap to autocannon on loopback (decision 34, bench/RESULTS.md
+ * runs D to F).
  */
 export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): InvokeTransport & {
   close(): Promise<void>;
 } {
-  const connections = new Connections(options);
+  const connections = new InvokeConnections(options);
   const path = options.path ?? '/invocations';
-  const prepare = dispatchOptionsOf(path);
+  const prepare = requestBytesOf(path, new URL(options.origin).host);
   const watch = abortWatcher(connections, options.requestTimeoutMs);
 
   return {
     invoke(request, signal) {
       if (signal.aborted)
         return Promise.resolve(classifyFailure(abortReason(signal), signal, options.requestTimeoutMs));
-      const dispatchOptions = prepare(request);
+      const bytes = prepare(request);
+      if (!Buffer.isBuffer(bytes)) return Promise.resolve(bytes);
       watch(signal);
       return new Promise<InvokeOutcome>((resolve) => {
-        connections.send(
-          new Invocation(signal, options.requestTimeoutMs, dispatchOptions, connections, resolve),
-        );
+        connections.send(bytes, signal, resolve);
       });
     },
     close() {

@@ -1,15 +1,9 @@
 import type { Client, Dispatcher } from 'undici';
 import type { InvokeOutcome } from '../../handlers/load-test/ports.js';
 import type { StreamInvokeTransport } from '../../handlers/load-test/streaming/index.js';
-import {
-  abortReason,
-  abortWatcher,
-  classifyFailure,
-  classifyStatus,
-  Connections,
-  dispatchOptionsOf,
-} from './http-invoke-transport.js';
-import type { LentRequest } from './http-invoke-transport.js';
+import { abortReason, abortWatcher, classifyFailure, classifyStatus } from './http-invoke-transport.js';
+import { Connections, dispatchOptionsOf } from './undici-connections.js';
+import type { LentRequest } from './undici-connections.js';
 
 /** Bytes of an error body kept for the error sample (as for `createHttpInvokeTransport`). */
 const MAX_ERROR_BODY_BYTES = 2048;
@@ -34,9 +28,11 @@ class StreamDeadlineError extends Error {
 }
 
 /**
- * One streamed request between undici's callbacks (the core handler callbacks, as `Invocation` in
- * http-invoke-transport.ts and for the same reason). A 2xx body goes to `onPart` piece by piece as
- * the socket delivers it; an error body is kept for the error sample instead.
+ * One streamed request between undici's callbacks: the core handler callbacks (`onConnect` …
+ * `onError`), which undici's Request calls directly, where the newer `onRequestStart` … names wrap
+ * every request's handler and parse every response's headers into objects (decision 34). A 2xx
+ * body goes to `onPart` piece by piece as the socket delivers it; an error body is kept for the
+ * error sample instead.
  */
 class StreamInvocation implements LentRequest {
   abort: ((error?: Error) => void) | undefined;
@@ -122,7 +118,7 @@ class StreamInvocation implements LentRequest {
  * Local-mode streaming transport: HTTP POST to a loopback model server that streams its answer
  * (chunked `/invocations`), each piece of the body handed to `onPart` as undici reads it from the
  * socket, over `connections` keep-alive connections lent one request at a time (the `Connections`
- * of http-invoke-transport.ts). Outcomes are `createHttpInvokeTransport`'s: a 4xx/5xx is the
+ * of undici-connections.ts). Outcomes are `createHttpInvokeTransport`'s: a 4xx/5xx is the
  * model's answer (429 and 503 throttled) with its body, timeouts and aborts are timeouts, a refused
  * or dropped connection is a client error. A body cut mid-stream (the socket closed before the
  * chunked body's end) is such a client error; a body that ends normally but without the format's
