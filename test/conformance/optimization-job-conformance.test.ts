@@ -76,7 +76,7 @@ const openStreamTransport: StreamTransportFactory = () => ({
 async function run(): Promise<{ harness: AwsHarness; status: string; output: unknown }> {
   const harness = new AwsHarness();
   harness.s3.seed(MODEL_URI, gzipSync('model'));
-  harness.s3.seed(PAYLOAD_URI, '{"inputs":"Hello","parameters":{"max_new_tokens":2}}');
+  harness.s3.seed(PAYLOAD_URI, '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}');
   const result = await harness.runOptimization({
     workflows,
     input: INPUT,

@@ -209,7 +209,13 @@ describe('local mode end to end: the other outcomes', () => {
     expect(servers).toHaveLength(2);
     expect(perInstance.map(({ pid }) => pid)).toEqual(servers.map(({ pid }) => pid));
     expect(perInstance.every(({ invocations }) => invocations > 0)).toBe(true);
-    expect(left).toEqual({ endpoints: [], endpointConfigs: [], models: [], compilationJobs: [] });
+    expect(left).toEqual({
+      endpoints: [],
+      endpointConfigs: [],
+      models: [],
+      compilationJobs: [],
+      optimizationJobs: [],
+    });
     expect(servers.map(({ pid }) => pid ?? -1).filter(isAlive)).toEqual([]);
   }, 60_000);
 
@@ -261,7 +267,13 @@ describe('local mode end to end: the other outcomes', () => {
     expect(cleanUp?.type === 'StateExited' ? cleanUp.output : undefined).toMatchObject({
       cleanUp: { endpoints: [expect.stringMatching(/-ep-kept$/)] },
     });
-    expect(left).toEqual({ endpoints: [], endpointConfigs: [], models: [], compilationJobs: [] });
+    expect(left).toEqual({
+      endpoints: [],
+      endpointConfigs: [],
+      models: [],
+      compilationJobs: [],
+      optimizationJobs: [],
+    });
     expect(pidsBeforeClose.filter(isAlive)).toEqual([]);
   }, 60_000);
 });

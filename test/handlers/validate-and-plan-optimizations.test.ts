@@ -32,7 +32,7 @@ function deps(): ValidateAndPlanDeps {
   // A gzip header: the model archive's first bytes are checked.
   const gzip = new Uint8Array([0x1f, 0x8b, 0x08, 0x00]);
   return {
-    store: new MemoryObjectStore().seed(MODEL_URI, gzip).seed(PAYLOAD_URI, '{"inputs":"Hi"}'),
+    store: new MemoryObjectStore().seed(MODEL_URI, gzip).seed(PAYLOAD_URI, '{"inputs":"Hi","stream":true}'),
     artifactsBucket: 'mso-artifacts',
     allowFileUris: false,
     logger: silentLogger,

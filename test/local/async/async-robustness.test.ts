@@ -174,6 +174,7 @@ describe('the async-inference workflow where AWS can fail it', () => {
       endpointConfigs: [],
       models: [],
       compilationJobs: [],
+      optimizationJobs: [],
     });
     expect(await waitingTasks(env)).toEqual([]);
   }, 90_000);

@@ -182,6 +182,7 @@ describe('the async-inference workflow run locally', () => {
       endpointConfigs: [],
       models: [],
       compilationJobs: [],
+      optimizationJobs: [],
     });
   }, 60_000);
 

@@ -249,6 +249,7 @@ describe('LocalModelHost', () => {
       endpointConfigs: ['mso-r1-ec-l'],
       models: ['mso-r1-m-l'],
       compilationJobs: ['mso-r1-cj-ml-c5'],
+      optimizationJobs: [],
     });
   });
 
