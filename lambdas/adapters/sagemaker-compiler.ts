@@ -17,8 +17,7 @@ import {
   CompilationStatuses,
   type ModelCompiler,
 } from '../../handlers/ports.js';
-import { errorName } from './aws-errors.js';
-import { isAlreadyExists, isNotFound, toStepError } from './sagemaker-errors.js';
+import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
 
 export interface SageMakerCompilerOptions {
@@ -128,32 +127,19 @@ export class SageMakerCompiler implements ModelCompiler {
       StoppingCondition: { MaxRuntimeInSeconds: spec.maxRuntimeSeconds },
       Tags: toSageMakerTags(spec.tags),
     });
-    try {
-      await this.client.send(command);
-    } catch (error) {
-      // A job name in use is this run's job, asked for again by a retried step (names derive from
-      // the run id); CreateCompilationJob reports it as ResourceInUse (its API reference).
-      if (errorName(error) === 'ResourceInUse' || isAlreadyExists(error)) return;
-      throw toStepError(error, {
-        operation: 'CreateCompilationJob',
-        kind: 'compilation job',
-        resourceName: spec.jobName,
-      });
-    }
+    await createJobOnce(() => this.client.send(command), {
+      operation: 'CreateCompilationJob',
+      kind: 'compilation job',
+      resourceName: spec.jobName,
+    });
   }
 
   async describeCompilationJob(jobName: string): Promise<CompilationJobDescription | undefined> {
-    let job;
-    try {
-      job = await this.client.send(new DescribeCompilationJobCommand({ CompilationJobName: jobName }));
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw toStepError(error, {
-        operation: 'DescribeCompilationJob',
-        kind: 'compilation job',
-        resourceName: jobName,
-      });
-    }
+    const job = await describeOrUndefined(
+      () => this.client.send(new DescribeCompilationJobCommand({ CompilationJobName: jobName })),
+      { operation: 'DescribeCompilationJob', kind: 'compilation job', resourceName: jobName },
+    );
+    if (job === undefined) return undefined;
     const status = job.CompilationJobStatus;
     if (!isCompilationStatus(status)) {
       throw new Error(
@@ -174,16 +160,10 @@ export class SageMakerCompiler implements ModelCompiler {
   }
 
   async stopCompilationJob(jobName: string): Promise<void> {
-    try {
-      await this.client.send(new StopCompilationJobCommand({ CompilationJobName: jobName }));
-    } catch (error) {
-      // Nothing to stop: the job is gone, which is what stopping wanted.
-      if (isNotFound(error)) return;
-      throw toStepError(error, {
-        operation: 'StopCompilationJob',
-        kind: 'compilation job',
-        resourceName: jobName,
-      });
-    }
+    await stopJob(() => this.client.send(new StopCompilationJobCommand({ CompilationJobName: jobName })), {
+      operation: 'StopCompilationJob',
+      kind: 'compilation job',
+      resourceName: jobName,
+    });
   }
 }

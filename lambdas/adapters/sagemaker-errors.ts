@@ -79,3 +79,41 @@ function quotaFix(call: SageMakerCall): string {
     `or delete ${call.kind}s the account no longer needs.`
   );
 }
+
+/**
+ * A job's Create call (Neo compilation, optimization). A job of that name already there is this
+ * run's own, asked for again by a retried step (job names derive from the run id): both
+ * CreateCompilationJob and CreateOptimizationJob declare `ResourceInUse` for it (SageMaker API
+ * reference and Smithy model), and older responses say so in a `ValidationException`.
+ */
+export async function createJobOnce(send: () => Promise<unknown>, call: SageMakerCall): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    if (errorName(error) === 'ResourceInUse' || isAlreadyExists(error)) return;
+    throw toStepError(error, call);
+  }
+}
+
+/** A Describe call's answer, or `undefined` when the resource does not exist (or no longer does). */
+export async function describeOrUndefined<T>(
+  send: () => Promise<T>,
+  call: SageMakerCall,
+): Promise<T | undefined> {
+  try {
+    return await send();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw toStepError(error, call);
+  }
+}
+
+/** A job's Stop call. Nothing to stop (the job is gone) is what stopping wanted. */
+export async function stopJob(send: () => Promise<unknown>, call: SageMakerCall): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    if (isNotFound(error)) return;
+    throw toStepError(error, call);
+  }
+}

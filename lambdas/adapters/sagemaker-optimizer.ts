@@ -14,8 +14,7 @@ import {
   OptimizationStatuses,
   type OptimizationTechniqueSpec,
 } from '../../handlers/ports.js';
-import { errorName } from './aws-errors.js';
-import { isAlreadyExists, isNotFound, toStepError } from './sagemaker-errors.js';
+import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
 
 export interface SageMakerOptimizerOptions {
@@ -98,32 +97,19 @@ export class SageMakerOptimizer implements ModelOptimizer {
       StoppingCondition: { MaxRuntimeInSeconds: spec.maxRuntimeSeconds },
       Tags: toSageMakerTags(spec.tags),
     });
-    try {
-      await this.client.send(command);
-    } catch (error) {
-      // A job name in use is this run's job, asked for again by a retried step (names derive from
-      // the run id): CreateOptimizationJob declares ResourceInUse (SageMaker Smithy model).
-      if (errorName(error) === 'ResourceInUse' || isAlreadyExists(error)) return;
-      throw toStepError(error, {
-        operation: 'CreateOptimizationJob',
-        kind: 'optimization job',
-        resourceName: spec.jobName,
-      });
-    }
+    await createJobOnce(() => this.client.send(command), {
+      operation: 'CreateOptimizationJob',
+      kind: 'optimization job',
+      resourceName: spec.jobName,
+    });
   }
 
   async describeOptimizationJob(jobName: string): Promise<OptimizationJobDescription | undefined> {
-    let job;
-    try {
-      job = await this.client.send(new DescribeOptimizationJobCommand({ OptimizationJobName: jobName }));
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw toStepError(error, {
-        operation: 'DescribeOptimizationJob',
-        kind: 'optimization job',
-        resourceName: jobName,
-      });
-    }
+    const job = await describeOrUndefined(
+      () => this.client.send(new DescribeOptimizationJobCommand({ OptimizationJobName: jobName })),
+      { operation: 'DescribeOptimizationJob', kind: 'optimization job', resourceName: jobName },
+    );
+    if (job === undefined) return undefined;
     const status = job.OptimizationJobStatus;
     if (!isOptimizationStatus(status)) {
       throw new Error(
@@ -147,16 +133,10 @@ export class SageMakerOptimizer implements ModelOptimizer {
   }
 
   async stopOptimizationJob(jobName: string): Promise<void> {
-    try {
-      await this.client.send(new StopOptimizationJobCommand({ OptimizationJobName: jobName }));
-    } catch (error) {
-      // Nothing to stop: the job is gone, which is what stopping wanted.
-      if (isNotFound(error)) return;
-      throw toStepError(error, {
-        operation: 'StopOptimizationJob',
-        kind: 'optimization job',
-        resourceName: jobName,
-      });
-    }
+    await stopJob(() => this.client.send(new StopOptimizationJobCommand({ OptimizationJobName: jobName })), {
+      operation: 'StopOptimizationJob',
+      kind: 'optimization job',
+      resourceName: jobName,
+    });
   }
 }
