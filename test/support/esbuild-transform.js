@@ -3,7 +3,7 @@
 // `verbatimModuleSyntax` make a file's output independent of every other file. Type-checking is
 // `npm run typecheck`'s. esbuild is already a dependency (the Lambda bundles) and loads in
 // milliseconds, where ts-jest loaded the TypeScript compiler in every jest worker (about 0.3
-// CPU-seconds each) and transpiled a cold cache (a fresh clone) several times slower.
+// CPU-seconds each) and was slower on a cold cache, as a fresh clone has (docs/decisions.md, 31).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
