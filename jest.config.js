@@ -1,8 +1,9 @@
 // ESM mode (middy and aws-local-stepfunctions are ESM-only): run through `npm test`, which passes
-// --experimental-vm-modules. ts-jest transpiles each file on its own (tsconfig `isolatedModules`),
-// without type-checking; `npm run typecheck` does that. jest 29 and ts-jest are pure JavaScript:
-// jest 30 and @swc/jest pull per-platform native packages that an `npm ci` lock must list for
-// every platform, which this project's registry cannot serve (docs/decisions.md).
+// --experimental-vm-modules. test/support/esbuild-transform.js strips each file's types on its own
+// (tsconfig `isolatedModules`), without type-checking; `npm run typecheck` does that. jest 29 is
+// pure JavaScript: jest 30 and @swc/jest pull per-platform native packages that an `npm ci` lock must
+// list for every platform, which this project's registry cannot serve (docs/decisions.md); esbuild's
+// are in the lock already, for the Lambda bundles.
 
 /**
  * Suites that measure real processes against each other and fail when another worker loads the CPU:
@@ -20,7 +21,7 @@ const project = {
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
+  transform: { '^.+\\.ts$': '<rootDir>/test/support/esbuild-transform.js' },
   // Synthesizes the workflows once per source change for the suites that run them
   // (test/support/synthesized-workflows.ts): no suite pays aws-cdk-lib's load and a synth for them.
   globalSetup: '<rootDir>/test/support/global-setup.js',
