@@ -297,6 +297,72 @@ export function streamChartSpec(report: Report): ChartSpec | undefined {
   });
 }
 
+/**
+ * Streamed responses: output tokens per second (the step's throughput × its mean output tokens per
+ * response, merged as exactly as its factors) against the load, one line per candidate, a cross
+ * where the step missed the SLA; undefined when no drawn step streamed a token. What a generative
+ * endpoint is bought for, beside TTFT and ITL.
+ */
+export function tokensChartSpec(report: Report): ChartSpec | undefined {
+  const points = stepsOf(report).flatMap(({ candidate, step }) => {
+    const stream = step.stream;
+    if (stream === undefined || stream.outputTokens === 0) return [];
+    return [
+      {
+        candidate: candidate.id,
+        load: step.load,
+        tokensPerSecond: stream.outputTokensPerSecond,
+        sla: step.meetsSla ? 'met' : 'missed',
+      },
+    ];
+  });
+  if (points.length === 0) return undefined;
+  const loads = loadEncoding(
+    report,
+    points.map((point) => point.load),
+  );
+  const tokens = {
+    field: 'tokensPerSecond',
+    type: 'quantitative',
+    title: 'Output tokens per second',
+  } as const;
+  const color = {
+    field: 'candidate',
+    type: 'nominal',
+    title: 'Candidate',
+    scale: candidateColor(report),
+    legend: LEGEND,
+  } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: {
+      text: 'Output tokens per second vs load',
+      subtitle: subtitle(report, 'filled circle: step met the SLA, cross: it did not', true),
+    },
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    data: { values: points },
+    layer: [
+      { mark: { type: 'line', strokeWidth: 2 }, encoding: { x: loads, y: tokens, color } },
+      {
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          x: loads,
+          y: tokens,
+          color,
+          shape: {
+            field: 'sla',
+            type: 'nominal',
+            title: 'SLA at this step',
+            scale: { domain: ['met', 'missed'], range: ['circle', 'cross'] },
+            legend: LEGEND,
+          },
+        },
+      },
+    ],
+  };
+}
+
 /** The text layer that names a horizontal rule (an SLA bound, a target) at the chart's left edge. */
 export function ruleLabelLayer(values: readonly Record<string, unknown>[], yField: string) {
   return {

@@ -8,6 +8,7 @@ import {
   isEmptyChart,
   latencyChartSpec,
   streamChartSpec,
+  tokensChartSpec,
   throughputChartSpec,
 } from './charts-specs.js';
 import { rampChartSpec } from './ramp-chart.js';
@@ -23,6 +24,8 @@ export interface ReportCharts {
   readonly sweep?: string;
   /** Time to first token and inter-token latency vs load, when steps streamed. */
   readonly stream?: string;
+  /** Output tokens per second vs load, when steps streamed. */
+  readonly tokens?: string;
   /** The ramp test's time series, when report.json has a measured ramp (`serveTarget.ramp`). */
   readonly ramp?: string;
 }
@@ -66,13 +69,15 @@ async function renderChart(chart: ChartSpec): Promise<string> {
  */
 export async function renderReportCharts(report: Report): Promise<ReportCharts> {
   const streamSpec = streamChartSpec(report);
+  const tokensSpec = tokensChartSpec(report);
   const rampSpec = rampChartSpec(report);
-  const [latency, throughput, costPer1M, sweep, stream, ramp] = await Promise.all([
+  const [latency, throughput, costPer1M, sweep, stream, tokens, ramp] = await Promise.all([
     renderChart(latencyChartSpec(report)),
     renderChart(throughputChartSpec(report)),
     renderChart(costChartSpec(report)),
     report.sweep === undefined ? undefined : toSvg(sweepHeatmapSpec(report.sweep, report.measuredLocally)),
     streamSpec === undefined ? undefined : renderChart(streamSpec),
+    tokensSpec === undefined ? undefined : renderChart(tokensSpec),
     rampSpec === undefined ? undefined : renderChart(rampSpec),
   ]);
   return {
@@ -81,6 +86,7 @@ export async function renderReportCharts(report: Report): Promise<ReportCharts> 
     costPer1M,
     ...(sweep === undefined ? {} : { sweep }),
     ...(stream === undefined ? {} : { stream }),
+    ...(tokens === undefined ? {} : { tokens }),
     ...(ramp === undefined ? {} : { ramp }),
   };
 }

@@ -59,6 +59,13 @@ export function chartsHtml(
           'Streamed responses: time to first token and the gap between tokens, p95 of each, at each load step (from histograms added over the workers).',
           escapeHtml,
         ),
+    charts.tokens === undefined
+      ? ''
+      : figure(
+          charts.tokens,
+          'Streamed responses: output tokens per second at each load step (the step’s responses per second × its output tokens per response).',
+          escapeHtml,
+        ),
     figure(
       charts.costPer1M,
       'Cost per 1M inferences at the highest load that met the SLA: an upper bound for a candidate that met it at every step (not saturated; "≤" in the table).',

@@ -8,6 +8,7 @@ import {
   latencyChartSpec,
   streamChartSpec,
   throughputChartSpec,
+  tokensChartSpec,
 } from '../../../handlers/report/charts-specs.js';
 import type { Report } from '../../../handlers/report/report.js';
 import { plannedCandidate, reportFrom, sampleReport } from './support/sample-report.js';
@@ -195,5 +196,40 @@ describe('the streamed-responses chart', () => {
   it('is left out when no step streamed', () => {
     // Act & Assert
     expect(streamChartSpec(base)).toBeUndefined();
+  });
+
+  it('draws output tokens per second per step, marked by the SLA, and compiles without warnings', () => {
+    // Prepare: 32 tokens per response at each step's throughput; the second step missed the SLA.
+    const byLoad: Report = {
+      ...streamed,
+      candidates: streamed.candidates.map((candidate) => ({
+        ...candidate,
+        steps: candidate.steps.map((step) =>
+          step.stream === undefined
+            ? step
+            : {
+                ...step,
+                meetsSla: step.load === 1,
+                stream: { ...step.stream, outputTokensPerSecond: step.tps * 32 },
+              },
+        ),
+      })),
+    };
+
+    // Act
+    const chart = tokensChartSpec(byLoad);
+
+    // Assert
+    if (chart === undefined) throw new Error('expected a chart');
+    expect(layerValues(chart)[0]).toEqual([
+      { candidate: 'neo-batch4', load: 1, tokensPerSecond: 320, sla: 'met' },
+      { candidate: 'neo-batch4', load: 2, tokensPerSecond: 576, sla: 'missed' },
+    ]);
+    expect(compileWarnings(plotted(chart))).toEqual([]);
+  });
+
+  it('draws no tokens chart when no step streamed', () => {
+    // Act & Assert
+    expect(tokensChartSpec(base)).toBeUndefined();
   });
 });

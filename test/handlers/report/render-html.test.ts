@@ -122,6 +122,46 @@ describe('renderHtmlReport', () => {
     expect(html).toContain('No recommendation: no candidate could be judged against the SLA');
     expect(html).not.toContain('class="banner"');
   });
+
+  it('adds the TTFT/ITL and the output tokens per second charts when steps streamed', async () => {
+    // Prepare
+    const base = reportFrom([
+      {
+        candidate: plannedCandidate('batch4', 'ml.c5.large', 0.102),
+        steps: [
+          { load: 1, tps: 10, medianMs: 8, tailMs: 2 },
+          { load: 2, tps: 18, medianMs: 9, tailMs: 2 },
+        ],
+      },
+    ]);
+    const report: Report = {
+      ...base,
+      candidates: base.candidates.map((candidate) => ({
+        ...candidate,
+        steps: candidate.steps.map((step) => ({
+          ...step,
+          stream: {
+            format: 'tgi' as const,
+            ttftMs: { p50: 20, p90: 22, p95: 24, p99: 30, max: 31 },
+            itlMs: { p50: 1.8, p90: 2, p95: 2.2, p99: 3, max: 4 },
+            outputTokens: 320,
+            outputTokensPerSecond: step.tps * 32,
+            outputTokensPerRequest: 32,
+            outputTokenSource: 'server' as const,
+            withoutToken: 0,
+          },
+        })),
+      })),
+    };
+
+    // Act
+    const html = await renderHtmlReport(report);
+
+    // Assert
+    expect(count(html, /<svg[\s>]/)).toBe(5);
+    expect(html).toContain('Time to first token and inter-token latency (p95) vs load');
+    expect(html).toContain('Output tokens per second vs load');
+  });
 });
 
 describe('escapeHtml', () => {
