@@ -31,7 +31,16 @@ const EVENT: RunLoadWorkerEvent = {
       generation: { maxNewTokens: 4, temperature: 0 },
       buckets: [{ name: 'short', maxChars: 5 }, { name: 'long' }],
     },
-    loadPlan: { ...SAMPLE_LOAD_PLAN, steps: [2], workers: 1, warmupSeconds: 0, stepDurationSeconds: 0.3 },
+    // Up to 2 s, ended at 120 requests: on a starved CPU still enough draws to reach every prompt
+    // (a 0.3 s window made as few as ten under load, which could miss one), on a quiet one 0.1 s.
+    loadPlan: {
+      ...SAMPLE_LOAD_PLAN,
+      steps: [2],
+      workers: 1,
+      warmupSeconds: 0,
+      stepDurationSeconds: 2,
+      maxRequestsPerStep: 120,
+    },
     sla: SAMPLE_SLA,
   },
   candidateId: 'c1',
