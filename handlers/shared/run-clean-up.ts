@@ -164,8 +164,31 @@ export async function cleanUpRun(event: CleanUpEvent, deps: CleanUpDeps): Promis
     if (await round.attempt('model', name, () => deps.host.deleteModel(name)))
       round.deleted.models.push(name);
   }
-  await stopCompilationJobs(deps.compiler === undefined ? [] : found.compilationJobs, deps, round);
-  await stopOptimizationJobs(found.optimizationJobs ?? [], deps, round);
+  const { compiler, optimizer } = deps;
+  if (compiler !== undefined) {
+    await stopRunningJobs(
+      found.compilationJobs,
+      {
+        kind: 'compilation-job',
+        describe: (name) => compiler.describeCompilationJob(name),
+        stop: (name) => compiler.stopCompilationJob(name),
+        stopped: round.deleted.stoppedCompilationJobs,
+      },
+      round,
+    );
+  }
+  if (optimizer !== undefined) {
+    await stopRunningJobs(
+      found.optimizationJobs ?? [],
+      {
+        kind: 'optimization-job',
+        describe: (name) => optimizer.describeOptimizationJob(name),
+        stop: (name) => optimizer.stopOptimizationJob(name),
+        stopped: round.deleted.stoppedOptimizationJobs,
+      },
+      round,
+    );
+  }
 
   const counted = toAccount({ previous, round, kept: [...kept], now, deadlineEpochMs });
   const account =
@@ -233,39 +256,30 @@ async function deleteEndpoint(
   }
 }
 
-/** Compilation jobs still running are stopped (they bill while they run); ended ones need nothing. */
-async function stopCompilationJobs(
-  jobNames: readonly string[],
-  deps: CleanUpDeps,
-  round: Round,
-): Promise<void> {
-  const { compiler } = deps;
-  if (compiler === undefined) return;
-  for (const jobName of jobNames) {
-    await round.attempt('compilation-job', jobName, async () => {
-      const job = await compiler.describeCompilationJob(jobName);
-      if (job === undefined || !['INPROGRESS', 'STARTING'].includes(job.status)) return false;
-      await compiler.stopCompilationJob(jobName);
-      round.deleted.stoppedCompilationJobs.push(jobName);
-      return true;
-    });
-  }
+/** A run's job of one kind, as clean-up sees it: its status, and how to stop it. */
+interface StoppableJobs {
+  readonly kind: 'compilation-job' | 'optimization-job';
+  readonly describe: (jobName: string) => Promise<{ readonly status: string } | undefined>;
+  readonly stop: (jobName: string) => Promise<void>;
+  /** The round's list of the jobs it stopped. */
+  readonly stopped: string[];
 }
 
-/** Optimization jobs still running are stopped: SageMaker bills the instance a job runs on. */
-async function stopOptimizationJobs(
+/**
+ * Jobs still running are stopped: Neo compilation jobs bill while they run, optimization jobs bill
+ * the instance they run on. Ended ones need nothing.
+ */
+async function stopRunningJobs(
   jobNames: readonly string[],
-  deps: CleanUpDeps,
+  jobs: StoppableJobs,
   round: Round,
 ): Promise<void> {
-  const { optimizer } = deps;
-  if (optimizer === undefined) return;
   for (const jobName of jobNames) {
-    await round.attempt('optimization-job', jobName, async () => {
-      const job = await optimizer.describeOptimizationJob(jobName);
+    await round.attempt(jobs.kind, jobName, async () => {
+      const job = await jobs.describe(jobName);
       if (job === undefined || !['INPROGRESS', 'STARTING'].includes(job.status)) return false;
-      await optimizer.stopOptimizationJob(jobName);
-      round.deleted.stoppedOptimizationJobs.push(jobName);
+      await jobs.stop(jobName);
+      jobs.stopped.push(jobName);
       return true;
     });
   }
