@@ -154,13 +154,7 @@ function dashedLinesSpec(report: Report, input: DashedLinesInput): TopLevelSpec 
     points.map((p) => p.load),
   );
   const y = { field: 'latencyMs', type: 'quantitative', title: input.yTitle, scale: yScale } as const;
-  const color = {
-    field: 'candidate',
-    type: 'nominal',
-    title: 'Candidate',
-    scale: candidateColor(report),
-    legend: LEGEND,
-  } as const;
+  const color = candidateColorEncoding(report);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: { text: input.title, subtitle: subtitle(report, input.subtitle, true) },
@@ -207,6 +201,26 @@ function dashedLinesSpec(report: Report, input: DashedLinesInput): TopLevelSpec 
     ],
   };
 }
+
+/** Each candidate's colour, the same in every chart (`candidateColor`), with its legend. */
+function candidateColorEncoding(report: Report) {
+  return {
+    field: 'candidate',
+    type: 'nominal',
+    title: 'Candidate',
+    scale: candidateColor(report),
+    legend: LEGEND,
+  } as const;
+}
+
+/** A step's point: a filled circle where it met the SLA, a cross where it did not. */
+const SLA_SHAPE = {
+  field: 'sla',
+  type: 'nominal',
+  title: 'SLA at this step',
+  scale: { domain: ['met', 'missed'], range: ['circle', 'cross'] },
+  legend: LEGEND,
+} as const;
 
 export function latencyChartSpec(report: Report): ChartSpec {
   const title = 'p95 and p99 latency vs load';
@@ -326,13 +340,7 @@ export function tokensChartSpec(report: Report): ChartSpec | undefined {
     type: 'quantitative',
     title: 'Output tokens per second',
   } as const;
-  const color = {
-    field: 'candidate',
-    type: 'nominal',
-    title: 'Candidate',
-    scale: candidateColor(report),
-    legend: LEGEND,
-  } as const;
+  const color = candidateColorEncoding(report);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: {
@@ -350,13 +358,7 @@ export function tokensChartSpec(report: Report): ChartSpec | undefined {
           x: loads,
           y: tokens,
           color,
-          shape: {
-            field: 'sla',
-            type: 'nominal',
-            title: 'SLA at this step',
-            scale: { domain: ['met', 'missed'], range: ['circle', 'cross'] },
-            legend: LEGEND,
-          },
+          shape: SLA_SHAPE,
         },
       },
     ],
@@ -407,13 +409,7 @@ export function throughputChartSpec(report: Report): ChartSpec {
     points.map((p) => p.load),
   );
   const tps = { field: 'tps', type: 'quantitative', title: 'Successful responses per second (TPS)' } as const;
-  const color = {
-    field: 'candidate',
-    type: 'nominal',
-    title: 'Candidate',
-    scale: candidateColor(report),
-    legend: LEGEND,
-  } as const;
+  const color = candidateColorEncoding(report);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: {
@@ -439,13 +435,7 @@ export function throughputChartSpec(report: Report): ChartSpec {
           x: loads,
           y: tps,
           color,
-          shape: {
-            field: 'sla',
-            type: 'nominal',
-            title: 'SLA at this step',
-            scale: { domain: ['met', 'missed'], range: ['circle', 'cross'] },
-            legend: LEGEND,
-          },
+          shape: SLA_SHAPE,
         },
       },
       ...(bars.length === 0
