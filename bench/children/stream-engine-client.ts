@@ -6,27 +6,15 @@
  * `{ runs }`: an `EngineStreamRun` per format, its CPU taken over the format's whole measured run
  * (warm-up included) with every response it read in that time.
  */
-import { parseArgs } from 'node:util';
 import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../handlers/load-test/engine.js';
 import { connectionsPerWorker, parseLoadPlan, parseSla } from '../../handlers/load-test/plan.js';
 import type { StreamInvokeTransport } from '../../handlers/load-test/streaming/index.js';
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
 import { cpuUsSince } from '../support/cpu.js';
-import type { BenchStreamFormat, EngineStreamRun } from '../support/streaming.js';
+import { type BenchStreamFormat, type EngineStreamRun, streamClientArguments } from '../support/streaming.js';
 
-const { values } = parseArgs({
-  options: {
-    origin: { type: 'string' },
-    formats: { type: 'string' },
-    tokens: { type: 'string' },
-    concurrency: { type: 'string' },
-    'warmup-seconds': { type: 'string' },
-    seconds: { type: 'string' },
-    'path-suffix': { type: 'string' },
-    'prime-seconds': { type: 'string' },
-  },
-});
+const values = streamClientArguments();
 const tokensPerResponse = Number(values.tokens);
 const sla = parseSla({ p99LatencyMs: 60_000 });
 const body = new TextEncoder().encode('{"inputs":"bench","parameters":{"max_new_tokens":64}}');

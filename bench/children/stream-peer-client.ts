@@ -8,23 +8,11 @@
  * throughput. Prints one JSON line, `{ runs }`: a `PeerStreamRun` per format, its CPU over the
  * format's whole measured run (warm-up included) with every response read in that time.
  */
-import { parseArgs } from 'node:util';
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
 import { cpuUsSince } from '../support/cpu.js';
-import type { BenchStreamFormat, PeerStreamRun } from '../support/streaming.js';
+import { type BenchStreamFormat, type PeerStreamRun, streamClientArguments } from '../support/streaming.js';
 
-const { values } = parseArgs({
-  options: {
-    origin: { type: 'string' },
-    formats: { type: 'string' },
-    tokens: { type: 'string' },
-    concurrency: { type: 'string' },
-    'warmup-seconds': { type: 'string' },
-    seconds: { type: 'string' },
-    'path-suffix': { type: 'string' },
-    'prime-seconds': { type: 'string' },
-  },
-});
+const values = streamClientArguments();
 const tokensPerResponse = Number(values.tokens);
 const concurrency = Number(values.concurrency);
 const request = {

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 /**
  * What the streaming bench's server, clients and figures share, and its figures: the engine's CPU
  * per token against a peer's on the same server, their throughput ratio, and the accuracy of the
@@ -127,4 +128,20 @@ export function formatMeetsGoals(
     withinTolerance(accuracy.ttftP50Ms, accuracy.writtenFirstTokenMs, goals.accuracyTolerance) &&
     withinTolerance(accuracy.itlP50Ms, accuracy.writtenInterTokenMs, goals.accuracyTolerance)
   );
+}
+
+/** The arguments bench/streaming.ts gives each client child (the engine's and the peer's). */
+export function streamClientArguments() {
+  return parseArgs({
+    options: {
+      origin: { type: 'string' },
+      formats: { type: 'string' },
+      tokens: { type: 'string' },
+      concurrency: { type: 'string' },
+      'warmup-seconds': { type: 'string' },
+      seconds: { type: 'string' },
+      'path-suffix': { type: 'string' },
+      'prime-seconds': { type: 'string' },
+    },
+  }).values;
 }
