@@ -5,8 +5,8 @@
  * Prints {"port": n} when listening.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { serveBenchChild } from '../support/child-server.js';
 
 const { values } = parseArgs({
   options: { 'stall-at-epoch-ms': { type: 'string' }, 'stall-for-ms': { type: 'string' } },
@@ -25,11 +25,4 @@ const server = createServer((request, response) => {
   }
   response.end('ok');
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveBenchChild(server);

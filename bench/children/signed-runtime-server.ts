@@ -11,13 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { HttpRequest } from '@smithy/types';
 import { BENCH_CREDENTIALS, BENCH_REGION, INVOKE_PATH, SIGNING_NAME } from '../support/signed-path.js';
+import { serveBenchChild } from '../support/child-server.js';
 
 const { values } = parseArgs({ options: { 'cert-dir': { type: 'string' } } });
 const certDir = values['cert-dir'] ?? '.';
@@ -116,11 +116,4 @@ const server = createServer(
     });
   },
 );
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveBenchChild(server);

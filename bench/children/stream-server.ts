@@ -14,7 +14,6 @@
  */
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { GenerationRequest } from '../../local/model-server/generative/generation-request.js';
 import type { GenerationSummary } from '../../local/model-server/generative/generation-scheduler.js';
@@ -22,6 +21,7 @@ import { streamWriterFor } from '../../local/model-server/generative/response-fo
 import { median } from '../support/report.js';
 import { BENCH_STREAM_FORMATS } from '../support/streaming.js';
 import type { BenchStreamFormat } from '../support/streaming.js';
+import { serveBenchChild } from '../support/child-server.js';
 
 const { values } = parseArgs({ options: { tokens: { type: 'string' } } });
 const tokens = Number(values.tokens ?? 64);
@@ -155,11 +155,4 @@ const server = createServer((request, response) => {
   if (first === undefined) streamAtOnce(response, stream);
   else streamOnSchedule(response, known, stream, Number(first), Number(inter ?? 0));
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveBenchChild(server);
