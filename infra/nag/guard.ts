@@ -5,6 +5,7 @@ import type {
   PolicyValidationPluginReport,
 } from 'aws-cdk-lib';
 import { GUARD_PLUGIN_NAME } from './acknowledge.js';
+import { bundledControlTowerRules, rulesForTypes, templateResourceTypes } from './guard-rule-selection.js';
 import { DISABLED_GUARD_RULES } from './guard-rules.js';
 
 /** A reason must say why, as cdk-nag acknowledgments do. */
@@ -31,6 +32,7 @@ export class GuardValidator implements IPolicyValidationPlugin {
   readonly version: string | undefined;
   readonly ruleIds: string[] | undefined;
   private readonly guard: CfnGuardValidator;
+  private readonly disabledRules: string[];
 
   constructor(disabled: Readonly<Record<string, string>> = DISABLED_GUARD_RULES) {
     for (const [rule, reason] of Object.entries(disabled)) {
@@ -41,8 +43,9 @@ export class GuardValidator implements IPolicyValidationPlugin {
         );
       }
     }
+    this.disabledRules = Object.keys(disabled);
     this.guard = new CfnGuardValidator({
-      disabledRules: Object.keys(disabled),
+      disabledRules: this.disabledRules,
       maxBuffer: GUARD_OUTPUT_BUFFER_BYTES,
     });
     if (this.guard.name !== GUARD_PLUGIN_NAME) {
@@ -57,8 +60,21 @@ export class GuardValidator implements IPolicyValidationPlugin {
     this.ruleIds = this.guard.ruleIds;
   }
 
+  /**
+   * Runs the bundled rules that can select a resource of the templates (guard-rule-selection.ts):
+   * the same findings as all of them, in a third of the time over this stack.
+   */
   validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
-    const report = this.guard.validate(context);
+    const rules = rulesForTypes(bundledControlTowerRules(), templateResourceTypes(context.templatePaths));
+    // cfn-guard refuses to run without a rule; with none that applies, there is nothing to find.
+    if (rules.length === 0) return { success: true, violations: [] };
+    const guard = new CfnGuardValidator({
+      controlTowerRulesEnabled: false,
+      rules: rules.map((rule) => rule.path),
+      disabledRules: this.disabledRules,
+      maxBuffer: GUARD_OUTPUT_BUFFER_BYTES,
+    });
+    const report = guard.validate(context);
     return {
       ...report,
       violations: report.violations.map((violation) => ({
