@@ -31,6 +31,8 @@ const project = {
 /** @type {import('jest').Config} */
 export default {
   testTimeout: 30000,
+  // The slowest suites first, also on a fresh clone, where jest has no timings of an earlier run.
+  testSequencer: '<rootDir>/test/support/test-sequencer.js',
   // A worker whose heap is above this after a suite is replaced: ESM suites that load aws-cdk-lib
   // leave hundreds of MB behind, and one process reached 8 GB when every suite ran in it. 700 MB
   // rather than 300: a new worker compiles every module again, and the whole pass took 18 CPU-s
