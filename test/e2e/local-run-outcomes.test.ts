@@ -50,7 +50,8 @@ describe('local mode end to end: the other outcomes', () => {
         loadPlan: {
           steps: [1],
           warmupSeconds: 0.5,
-          stepDurationSeconds: 3,
+          // Long enough that the first progress line (after a second) comes while plain is measured.
+          stepDurationSeconds: 2,
           stopAtPlateau: false,
           repeats: 1,
         },
@@ -78,6 +79,7 @@ describe('local mode end to end: the other outcomes', () => {
       'e2e-no-sla',
       tinyInput({
         sla: { p95LatencyMs: 0.001 },
+        loadPlan: { steps: [1], warmupSeconds: 0.3, stepDurationSeconds: 0.5, stopAtPlateau: false },
         compilation: { targets: [] },
         candidates: [{ id: 'plain', instanceType: 'ml.c5.large', environment: ONE_THREAD }],
       }),

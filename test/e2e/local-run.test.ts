@@ -32,7 +32,10 @@ describe('local mode end to end', () => {
     const { outcome, stdout, stderr } = await cli(
       context,
       'e2e-happy',
-      tinyInput({ maxConcurrentCandidates: 2 }),
+      tinyInput({
+        maxConcurrentCandidates: 2,
+        loadPlan: { steps: [1], warmupSeconds: 0.3, stepDurationSeconds: 1, stopAtPlateau: false },
+      }),
     );
 
     // Assert
