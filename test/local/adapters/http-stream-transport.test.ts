@@ -269,17 +269,30 @@ describe('HTTP stream transport', () => {
   });
 
   it('fails as a timeout a stream still waiting for a connection when its deadline passes, without sending it', async () => {
-    // Prepare: the only connection is held by a stream that never ends.
+    // Prepare: the only connection is held by a stream that never ends, already streaming.
     const short = createHttpStreamTransport({
       origin: fixture.origin,
       connections: 1,
       requestTimeoutMs: 150,
     });
     const before = fixture.received.length;
-    const held = short.invokeStream(requestOf('trickle'), never, () => undefined);
+    let streaming: () => void = () => undefined;
+    const firstPart = new Promise<void>((resolve) => (streaming = resolve));
+    const held = short.invokeStream(requestOf('trickle'), never, () => {
+      streaming();
+    });
+    await firstPart;
 
-    // Act
-    const waiting = await short.invokeStream(requestOf('status:500 never sent'), never, () => undefined);
+    // Act: both deadlines pass while this process is busy, so the timers run together, the held
+    // stream's first. Had the waiting one's come a millisecond later, the connection the held stream
+    // gave back could have carried it, rightly, before its deadline (a race this test once lost on a
+    // busy machine).
+    const waitingOutcome = short.invokeStream(requestOf('status:500 never sent'), never, () => undefined);
+    const busyUntil = performance.now() + 200;
+    while (performance.now() < busyUntil) {
+      // Hold the event loop past both deadlines.
+    }
+    const waiting = await waitingOutcome;
     await held;
     await short.close();
 
