@@ -121,6 +121,30 @@ describe('generative model server', () => {
     expect(timing.interTokenUs.every((gap) => gap > 0)).toBe(true);
   });
 
+  it('ends a sampled chat completion early when it draws the end token, and its usage chunk counts what was generated', async () => {
+    // Prepare: at the chat API's default temperature (1) this seed draws the end token third.
+    const endsEarly = {
+      messages: [{ role: 'user', content: PROMPT }],
+      max_tokens: 8,
+      seed: 799_295_374,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+
+    // Act
+    const { outcome, timing } = await streamOnce(tgi, 'openai', endsEarly);
+
+    // Assert: two text chunks, then finish_reason "stop"; the usage counts the end token too (the
+    // server's generated-token count includes it), and the load test takes the server's count.
+    expect(outcome).toEqual({ kind: 'ok' });
+    expect(timing).toMatchObject({
+      outputTokens: 3,
+      outputTokenSource: 'server',
+      countedTokens: 2,
+      finishReason: 'stop',
+    });
+  });
+
   it('streams LMI JSON Lines when the server is set to that format', async () => {
     // Act
     const { outcome, timing } = await streamOnce(lmi, 'lmi-jsonlines', {
