@@ -10,7 +10,7 @@
  * the end-to-end run compares a compiled and an uncompiled model server (p50 5.6 ms vs 9.4 ms when
  * a second worker ran beside it; measured side by side, 5.95 vs 5.88 ms once in four runs beside
  * three). `npm test` (test/support/run-tests.js) runs them after the others, on one worker; the
- * other suites run on two. Only the comparison is here: the local path's other outcomes
+ * other suites run on three. Only the comparison is here: the local path's other outcomes
  * (test/e2e/local-run-outcomes.test.ts) measure nothing against anything and run with the others.
  */
 const SERIAL_SUITES = ['<rootDir>/test/e2e/local-run.test.ts'];
