@@ -23,6 +23,8 @@ const BREACH_COLOR = '#c62828';
 const PANEL_HEIGHT = 140;
 const INSTANCES_HEIGHT = 80;
 const X_TITLE = 'Seconds from the ramp’s start';
+/** What the latency panel says when no bucket had a successful response. */
+export const NO_LATENCY_NOTE = 'No bucket had a successful response: no latency to plot';
 
 export interface RampChartData {
   /** Each bucket's offered and served rate at the bucket's middle (they are the bucket's means). */
@@ -180,20 +182,34 @@ export function rampChartSpec(report: Report): ChartSpec | undefined {
       },
     ],
   };
+  // A ramp whose every request failed has no latency to plot: the panel says so rather than plot
+  // an empty series (whose infinite extent Vega warns of in the logs).
+  const latencyLines =
+    data.latencies.length === 0
+      ? {
+          data: { values: [{ note: NO_LATENCY_NOTE }] },
+          mark: { type: 'text' as const, color: '#555', fontSize: 12 },
+          encoding: {
+            text: { field: 'note', type: 'nominal' as const },
+            x: { value: CHART_WIDTH / 2 },
+            y: { value: PANEL_HEIGHT / 2 },
+          },
+        }
+      : {
+          data: { values: data.latencies },
+          mark: { type: 'line' as const, strokeWidth: 2, point: { filled: true, size: 20 } },
+          encoding: {
+            x: x('atSeconds'),
+            y: { field: 'latencyMs', type: 'quantitative' as const, title: 'Latency (ms)' },
+            color,
+          },
+        };
   const latency = {
     width: CHART_WIDTH,
     height: PANEL_HEIGHT,
     layer: [
       ...context(),
-      {
-        data: { values: data.latencies },
-        mark: { type: 'line' as const, strokeWidth: 2, point: { filled: true, size: 20 } },
-        encoding: {
-          x: x('atSeconds'),
-          y: { field: 'latencyMs', type: 'quantitative' as const, title: 'Latency (ms)' },
-          color,
-        },
-      },
+      latencyLines,
       ...(data.thresholds.length === 0
         ? []
         : [

@@ -98,12 +98,13 @@ export function cdkSnippet(deploy: CandidateDeploy): string {
     `  endpointConfigName: ${js(deploy.createEndpointConfig.EndpointConfigName)},`,
     `  productionVariants: ${js(variants, '  ')},`,
     '});',
-    'endpointConfig.addDependency(model);',
+    // The construct's dependency, as DependsOn: CfnResource's own addDependency is deprecated.
+    'endpointConfig.node.addDependency(model);',
     "const endpoint = new sagemaker.CfnEndpoint(this, 'Endpoint', {",
     `  endpointName: ${js(deploy.createEndpoint.EndpointName)},`,
     `  endpointConfigName: ${js(deploy.createEndpoint.EndpointConfigName)},`,
     '});',
-    'endpoint.addDependency(endpointConfig);',
+    'endpoint.node.addDependency(endpointConfig);',
     '',
   ].join('\n');
 }

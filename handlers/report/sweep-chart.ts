@@ -80,28 +80,35 @@ export function sweepHeatmapSpec(grid: SweepGrid, measuredLocally: boolean): Top
       axis: { labelLimit: 220 },
     },
   } as const;
-  const layers = {
-    encoding,
-    layer: [
-      {
-        transform: [{ filter: 'isValid(datum.value)' }],
-        mark: { type: 'rect' as const, stroke: 'white', strokeWidth: 2 },
-        encoding: {
-          color: {
-            field: 'value',
-            type: 'quantitative' as const,
-            title: grid.figure.label,
-            // Light to mid green, so black text stays readable; the better end is the greener.
-            scale: { range: ['#f1f8e9', '#66bb6a'], reverse: grid.figure.better === 'lower', zero: false },
-            legend: {
-              orient: 'right' as const,
-              titleLimit: 260,
-              direction: 'vertical' as const,
-              format: grid.figure.label.startsWith('USD') ? '$,.3~f' : ',.1~f',
+  // Without a single figure the colour scale has no domain, and its legend would read "$NaN".
+  const anyFigure = data.some((datum) => datum.value !== null);
+  const figureLayers = anyFigure
+    ? [
+        {
+          transform: [{ filter: 'isValid(datum.value)' }],
+          mark: { type: 'rect' as const, stroke: 'white', strokeWidth: 2 },
+          encoding: {
+            color: {
+              field: 'value',
+              type: 'quantitative' as const,
+              title: grid.figure.label,
+              // Light to mid green, so black text stays readable; the better end is the greener.
+              scale: { range: ['#f1f8e9', '#66bb6a'], reverse: grid.figure.better === 'lower', zero: false },
+              legend: {
+                orient: 'right' as const,
+                titleLimit: 260,
+                direction: 'vertical' as const,
+                format: grid.figure.label.startsWith('USD') ? '$,.3~f' : ',.1~f',
+              },
             },
           },
         },
-      },
+      ]
+    : [];
+  const layers = {
+    encoding,
+    layer: [
+      ...figureLayers,
       {
         transform: [{ filter: '!isValid(datum.value)' }],
         mark: { type: 'rect' as const, stroke: 'white', strokeWidth: 2 },

@@ -1,8 +1,14 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { logger, Warn } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { isEmptyChart } from '../../../handlers/report/charts-specs.js';
-import { RAMP_CHART_TITLE, rampChartData, rampChartSpec } from '../../../handlers/report/ramp-chart.js';
+import { renderReportCharts } from '../../../handlers/report/charts.js';
+import {
+  NO_LATENCY_NOTE,
+  RAMP_CHART_TITLE,
+  rampChartData,
+  rampChartSpec,
+} from '../../../handlers/report/ramp-chart.js';
 import { rampOutcome } from '../../../handlers/serving/ramp.js';
 import {
   brokenTimeline,
@@ -118,6 +124,36 @@ describe('rampChartSpec', () => {
         warnings.push(Array.from(input).join(' '));
       }),
     });
+    expect(warnings).toEqual([]);
+  });
+
+  it('says in the latency panel that no bucket had a successful response, when none had, and Vega warns of nothing', async () => {
+    // Prepare: every request of the ramp failed, so no bucket has a latency to plot.
+    const timeline = brokenTimeline().map((bucket) => ({
+      ...bucket,
+      tps: 0,
+      errors: bucket.requests,
+      errorRate: 1,
+      latencyMs: { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 },
+    }));
+    const failed = serveTargetRamp({
+      status: 'not-held',
+      note: 'every request failed',
+      outcome: rampOutcome(rampInput({ timeline })),
+    });
+    const report = withRamp(serveTargetReport(), failed);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    // Act
+    const chart = rampChartSpec(report);
+    const { ramp: svg } = await renderReportCharts(report);
+
+    // Assert
+    const warnings = warn.mock.calls.map((call) => call.join(' '));
+    warn.mockRestore();
+    if (chart === undefined || isEmptyChart(chart)) throw new Error('expected a chart');
+    expect(panelMarks(chart)[1]).toEqual(['rect', 'rule', 'text', 'rule', 'text']);
+    expect(svg).toContain(NO_LATENCY_NOTE);
     expect(warnings).toEqual([]);
   });
 

@@ -4,8 +4,8 @@ import {
   CreateModelCommand,
   SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
-import { beforeEach, describe, expect, it } from '@jest/globals';
-import { App, Stack, aws_sagemaker as sagemaker } from 'aws-cdk-lib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { Stack, aws_sagemaker as sagemaker } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
@@ -22,7 +22,20 @@ import { renderMarkdownReport } from '../../../handlers/report/render-markdown.j
 import { cdkSnippet, deployFacts, sdkSnippet } from '../../../handlers/report/render-deploy.js';
 import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
 import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';
+import { createTestApp } from '../../infra/app.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
+
+// The CDK snippets users copy must not call a deprecated aws-cdk-lib API: in "fail" mode jsii's
+// deprecation check throws where it would print a warning (once per process).
+let deprecationMode: string | undefined;
+beforeAll(() => {
+  deprecationMode = process.env['JSII_DEPRECATED'];
+  process.env['JSII_DEPRECATED'] = 'fail';
+});
+afterAll(() => {
+  if (deprecationMode === undefined) delete process.env['JSII_DEPRECATED'];
+  else process.env['JSII_DEPRECATED'] = deprecationMode;
+});
 
 const RUN_ID = 'deploy-report';
 const REGION = 'us-east-1';
@@ -402,7 +415,8 @@ describe('sdkSnippet', () => {
 
 describe('cdkSnippet', () => {
   function synthesized(deploy: CandidateDeploy): Template {
-    const stack = new Stack(new App(), 'Snippet');
+    // Without aws-cdk-lib's built-in validation, which would only flag the placeholders (decision 41).
+    const stack = new Stack(createTestApp(), 'Snippet');
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the report's own snippet, nothing user-written
     new Function('sagemaker', bodyOf(cdkSnippet(deploy))).call(stack, sagemaker);
     return Template.fromStack(stack);
@@ -425,6 +439,27 @@ describe('cdkSnippet', () => {
     expect(propertiesOf(template, 'AWS::SageMaker::Model')).toEqual([deploy.createModel]);
     expect(propertiesOf(template, 'AWS::SageMaker::EndpointConfig')).toEqual([deploy.createEndpointConfig]);
     expect(propertiesOf(template, 'AWS::SageMaker::Endpoint')).toEqual([deploy.createEndpoint]);
+  });
+
+  it('orders the endpoint after its config and the config after its model', async () => {
+    // Prepare
+    const deploy = deployOf(await plan(runInput()), 'cpu');
+
+    // Act
+    const template = synthesized(deploy);
+
+    // Assert
+    const logicalIdOf = (type: string) => Object.keys(template.findResources(type))[0];
+    expect(template.findResources('AWS::SageMaker::EndpointConfig')).toEqual({
+      [logicalIdOf('AWS::SageMaker::EndpointConfig') ?? '']: expect.objectContaining({
+        DependsOn: [logicalIdOf('AWS::SageMaker::Model')],
+      }),
+    });
+    expect(template.findResources('AWS::SageMaker::Endpoint')).toEqual({
+      [logicalIdOf('AWS::SageMaker::Endpoint') ?? '']: expect.objectContaining({
+        DependsOn: [logicalIdOf('AWS::SageMaker::EndpointConfig')],
+      }),
+    });
   });
 
   it('synthesizes a serverless variant’s memory and concurrency', async () => {
@@ -462,7 +497,7 @@ describe('cdkSnippet: routing', () => {
       ],
     };
     const deploy = deployOf(await plan(routed), 'cpu-x2');
-    const stack = new Stack(new App(), 'Snippet');
+    const stack = new Stack(createTestApp(), 'Snippet');
 
     // Act
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the report's own snippet, nothing user-written

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { logger, Warn } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { renderHtmlReport } from '../../../handlers/report/render-html.js';
@@ -122,6 +122,38 @@ describe('sweep grid in the reports', () => {
     expect(html).not.toContain(XSS_VALUE);
     expect(markdown).toContain(`| ${WORKERS} ↓ / instance type → | ml.c5.large | ml.c5.xlarge |`);
     expect(markdown).toContain('| \\<img src=x onerror=alert(1)> |');
+  });
+
+  it('draws the heatmap without a colour legend when no cell has a figure, and Vega warns of nothing', async () => {
+    // Prepare: every candidate of the grid missed the SLA, so no cell has a cost to shade by.
+    const report = sweepReport();
+    const grid = gridOf(report);
+    const noFigure: SweepGrid = {
+      ...grid,
+      cells: grid.cells.map(({ candidateId, levels }) => ({
+        candidateId,
+        levels,
+        verdict: 'missed-sla',
+        text: 'missed SLA',
+      })),
+    };
+    const { recommendedCandidateId: _none, ...withoutRecommendation } = noFigure;
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    // Act
+    const html = await renderHtmlReport({ ...report, sweep: withoutRecommendation });
+
+    // Assert
+    const warnings = warn.mock.calls.map((call) => call.join(' '));
+    warn.mockRestore();
+    const section = html.slice(
+      html.indexOf('<h2>Sweep grid</h2>'),
+      html.indexOf('</figure>', html.indexOf('<h2>Sweep grid</h2>')),
+    );
+    expect(section).toContain('>missed SLA<');
+    expect(section).not.toContain('NaN');
+    expect(section).not.toContain('Gradient legend');
+    expect(warnings).toEqual([]);
   });
 
   it('draws no grid for a run whose candidates do not form one', async () => {
