@@ -14,6 +14,7 @@ import { arch, cpus, platform } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
 import { InferenceSession } from 'onnxruntime-node';
+import { disableOnnxRuntimeTelemetry } from '../model-server/onnx-runtime-telemetry.js';
 
 import { CompilationFailedError } from '../../handlers/contracts/errors.js';
 import { isCompilationTarget, LOCAL_COMPILER_TARGETS } from './compile-targets.js';
@@ -62,6 +63,8 @@ export async function compileModel(input: CompileModelInput): Promise<CompileMod
   // half-written artifact under the final name.
   const partialPath = `${outputModelPath}.partial-${process.pid}`;
   try {
+    // The first sessions of this process may be these.
+    disableOnnxRuntimeTelemetry();
     await optimize(sourceModelPath, partialPath);
     await verifyArtifact(sourceModelPath, partialPath);
     await rename(partialPath, outputModelPath);

@@ -19,6 +19,7 @@ import { Worker } from 'node:worker_threads';
 import { ModelExecutionError, UnsupportedModelError } from './errors.js';
 import type { ModelSignature } from './model-signature.js';
 import type { RunRequest, WorkerReply, WorkerSetup } from './worker-protocol.js';
+import { disableOnnxRuntimeTelemetry } from './onnx-runtime-telemetry.js';
 
 /** Output of one batch: the model's first output for all samples, and its shape. */
 export interface BatchOutput {
@@ -150,6 +151,9 @@ function spawnInferenceWorker(setup: WorkerSetup): Worker {
  * extension (e.g. `./generative/step-worker`), from TypeScript sources or compiled JavaScript.
  */
 export function spawnWorkerModule(modulePath: string, workerData: unknown): Worker {
+  // Every session of the server starts in a worker: the main thread's environment is what the
+  // runtime reads there.
+  disableOnnxRuntimeTelemetry();
   const runningFromTypeScript = import.meta.url.endsWith('.ts');
   const workerModule = new URL(`${modulePath}${runningFromTypeScript ? '.ts' : '.js'}`, import.meta.url).href;
   const load = `import(${JSON.stringify(workerModule)})`;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +121,39 @@ describe('model server main', () => {
     expect(response.status).toBe(200);
     expect(answer.generated_text.trim().split(' ')).toHaveLength(3);
     expect(code).toBe(0);
+  });
+
+  it('keeps ONNX Runtime’s telemetry off: no device id under HOME and no debug log', async () => {
+    // Prepare: an empty HOME, and no ORT_DISABLE_TELEMETRY in the environment (runMain passes none).
+    const home = await mkdtemp(join(tmpdir(), 'model-server-main-home-'));
+    const child = runMain(['serve'], {
+      HOME: home,
+      SAGEMAKER_BIND_TO_PORT: '0',
+      MODEL_SERVER_HOST: '127.0.0.1',
+      SM_MODEL_DIR: generativeModelDir,
+      MODEL_SERVER_INTRA_OP_THREADS: '1',
+    });
+    const exited = exitOf(child);
+
+    // Act: the server's sessions have started once it answers.
+    const { url } = JSON.parse(await firstStdoutLine(child)) as { url: string };
+    const response = await fetch(`${url}/invocations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: 'the model', parameters: { max_new_tokens: 2 } }),
+    });
+    await response.arrayBuffer();
+    child.kill('SIGTERM');
+    const { code } = await exited;
+    const written = await readdir(home, { recursive: true });
+    await rm(home, { recursive: true, force: true });
+
+    // Assert: with telemetry on, the runtime writes .cache/Microsoft/DeveloperTools/.onnxruntime/deviceid
+    // under HOME and an empty /tmp/mat-debug-<pid>.log (onnx-runtime-telemetry.ts).
+    expect(response.status).toBe(200);
+    expect(code).toBe(0);
+    expect(written).toEqual([]);
+    expect(existsSync(`/tmp/mat-debug-${child.pid}.log`)).toBe(false);
   });
 
   it('fails with exit code 1 naming the variable when the environment is invalid', async () => {
