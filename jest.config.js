@@ -5,6 +5,9 @@
 // list for every platform, which this project's registry cannot serve (docs/decisions.md); esbuild's
 // are in the lock already, for the Lambda bundles.
 
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 /**
  * Suites that measure real processes against each other and fail when other workers load the CPU:
  * the end-to-end run compares a compiled and an uncompiled model server (p50 5.6 ms vs 9.4 ms when
@@ -18,6 +21,9 @@ const SERIAL_SUITES = ['<rootDir>/test/e2e/local-run.test.ts'];
 /** @type {import('jest').Config} */
 const project = {
   testEnvironment: 'node',
+  // Not in the OS temp dir, jest's default: `npm test` gives the suites a temp dir of their own and
+  // removes it after the run (test/support/run-tests.js), and the transformed files must outlive it.
+  cacheDirectory: join(dirname(fileURLToPath(import.meta.url)), 'node_modules', '.cache', 'jest'),
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
