@@ -65,6 +65,29 @@ function firstStdoutLine(child: ChildProcessWithoutNullStreams): Promise<string>
   });
 }
 
+/** Starts main.ts on the generative model (port 0, one thread); resolves once it prints its URL. */
+async function startGenerative(env: Record<string, string>) {
+  const child = runMain(['serve'], {
+    SAGEMAKER_BIND_TO_PORT: '0',
+    MODEL_SERVER_HOST: '127.0.0.1',
+    SM_MODEL_DIR: generativeModelDir,
+    MODEL_SERVER_INTRA_OP_THREADS: '1',
+    ...env,
+  });
+  const exited = exitOf(child);
+  const { url } = JSON.parse(await firstStdoutLine(child)) as { url: string };
+  return { child, exited, url };
+}
+
+/** One plain TGI-style generate request of `maxNewTokens` tokens. */
+function generate(url: string, maxNewTokens: number): Promise<Response> {
+  return fetch(`${url}/invocations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inputs: 'the model', parameters: { max_new_tokens: maxNewTokens } }),
+  });
+}
+
 describe('model server main', () => {
   it('serves on the port it prints when asked for port 0, and exits 0 on SIGTERM', async () => {
     // Prepare
@@ -96,23 +119,9 @@ describe('model server main', () => {
   });
 
   it('serves a generative model in the format MODEL_SERVER_STREAM_FORMAT names', async () => {
-    // Prepare
-    const child = runMain(['serve'], {
-      SAGEMAKER_BIND_TO_PORT: '0',
-      MODEL_SERVER_HOST: '127.0.0.1',
-      SM_MODEL_DIR: generativeModelDir,
-      MODEL_SERVER_INTRA_OP_THREADS: '1',
-      MODEL_SERVER_STREAM_FORMAT: 'lmi-jsonlines',
-    });
-    const exited = exitOf(child);
-
     // Act
-    const { url } = JSON.parse(await firstStdoutLine(child)) as { url: string };
-    const response = await fetch(`${url}/invocations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ inputs: 'the model', parameters: { max_new_tokens: 3 } }),
-    });
+    const { child, exited, url } = await startGenerative({ MODEL_SERVER_STREAM_FORMAT: 'lmi-jsonlines' });
+    const response = await generate(url, 3);
     const answer = (await response.json()) as { generated_text: string };
     child.kill('SIGTERM');
     const { code } = await exited;
@@ -127,22 +136,10 @@ describe('model server main', () => {
     // Prepare: an empty HOME, and no ORT_DISABLE_TELEMETRY in the environment (runMain passes none).
     const home = await mkdtemp(join(tmpdir(), 'model-server-main-home-'));
     const startedAt = Date.now();
-    const child = runMain(['serve'], {
-      HOME: home,
-      SAGEMAKER_BIND_TO_PORT: '0',
-      MODEL_SERVER_HOST: '127.0.0.1',
-      SM_MODEL_DIR: generativeModelDir,
-      MODEL_SERVER_INTRA_OP_THREADS: '1',
-    });
-    const exited = exitOf(child);
 
     // Act: the server's sessions have started once it answers.
-    const { url } = JSON.parse(await firstStdoutLine(child)) as { url: string };
-    const response = await fetch(`${url}/invocations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ inputs: 'the model', parameters: { max_new_tokens: 2 } }),
-    });
+    const { child, exited, url } = await startGenerative({ HOME: home });
+    const response = await generate(url, 2);
     await response.arrayBuffer();
     child.kill('SIGTERM');
     const { code } = await exited;
