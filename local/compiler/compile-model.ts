@@ -14,9 +14,9 @@ import { arch, cpus, platform } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
 import { InferenceSession } from 'onnxruntime-node';
-import { disableOnnxRuntimeTelemetry } from '../model-server/onnx-runtime-telemetry.js';
 
 import { CompilationFailedError } from '../../handlers/contracts/errors.js';
+import { disableOnnxRuntimeTelemetry } from '../model-server/onnx-runtime-telemetry.js';
 import { isCompilationTarget, LOCAL_COMPILER_TARGETS } from './compile-targets.js';
 import type { CompilationTarget } from './compile-targets.js';
 
