@@ -1,4 +1,4 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { logger, Warn } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { isEmptyChart } from '../../../handlers/report/charts-specs.js';
@@ -18,6 +18,7 @@ import {
   serveTargetReport,
   withRamp,
 } from './support/ramp-reports.js';
+import { withConsoleWarnings } from './support/console-warnings.js';
 import { SAMPLE_SLA } from './support/sample-report.js';
 
 /** The marks of each panel's layers, top to bottom. */
@@ -142,15 +143,15 @@ describe('rampChartSpec', () => {
       outcome: rampOutcome(rampInput({ timeline })),
     });
     const report = withRamp(serveTargetReport(), failed);
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
     // Act
     const chart = rampChartSpec(report);
-    const { ramp: svg } = await renderReportCharts(report);
+    const {
+      result: { ramp: svg },
+      warnings,
+    } = await withConsoleWarnings(() => renderReportCharts(report));
 
     // Assert
-    const warnings = warn.mock.calls.map((call) => call.join(' '));
-    warn.mockRestore();
     if (chart === undefined || isEmptyChart(chart)) throw new Error('expected a chart');
     expect(panelMarks(chart)[1]).toEqual(['rect', 'rule', 'text', 'rule', 'text']);
     expect(svg).toContain(NO_LATENCY_NOTE);

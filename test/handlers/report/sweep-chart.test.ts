@@ -1,10 +1,11 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { logger, Warn } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { renderHtmlReport } from '../../../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
 import { heatmapData, sweepHeatmapSpec } from '../../../handlers/report/sweep-chart.js';
 import type { SweepGrid } from '../../../handlers/report/sweep-factors.js';
+import { withConsoleWarnings } from './support/console-warnings.js';
 import { plannedCandidate, reportFrom, sampleReport, XSS_VALUE } from './support/sample-report.js';
 import { BATCH, sweepReport, twentyCandidateReport, WORKERS } from './support/sweep-reports.js';
 
@@ -80,16 +81,19 @@ describe('sweep heatmap spec', () => {
   });
 });
 
+/** The report page's sweep grid, from its heading to the end of its figure. */
+function sweepSection(html: string): string {
+  const start = html.indexOf('<h2>Sweep grid</h2>');
+  return html.slice(start, html.indexOf('</figure>', start));
+}
+
 describe('sweep grid in the reports', () => {
   it('draws the heatmap in report.html with the recommended cell starred and boxed', async () => {
     // Act
     const html = await renderHtmlReport(sweepReport());
 
     // Assert
-    const section = html.slice(
-      html.indexOf('<h2>Sweep grid</h2>'),
-      html.indexOf('</figure>', html.indexOf('<h2>Sweep grid</h2>')),
-    );
+    const section = sweepSection(html);
     expect(section).toContain(
       'Sweep: USD per 1M inferences by SAGEMAKER_MODEL_SERVER_WORKERS and instance type',
     );
@@ -138,18 +142,14 @@ describe('sweep grid in the reports', () => {
       })),
     };
     const { recommendedCandidateId: _none, ...withoutRecommendation } = noFigure;
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
     // Act
-    const html = await renderHtmlReport({ ...report, sweep: withoutRecommendation });
+    const { result: html, warnings } = await withConsoleWarnings(() =>
+      renderHtmlReport({ ...report, sweep: withoutRecommendation }),
+    );
 
     // Assert
-    const warnings = warn.mock.calls.map((call) => call.join(' '));
-    warn.mockRestore();
-    const section = html.slice(
-      html.indexOf('<h2>Sweep grid</h2>'),
-      html.indexOf('</figure>', html.indexOf('<h2>Sweep grid</h2>')),
-    );
+    const section = sweepSection(html);
     expect(section).toContain('>missed SLA<');
     expect(section).not.toContain('NaN');
     expect(section).not.toContain('Gradient legend');
