@@ -23,7 +23,8 @@ import { beyondNoise, combineNoise, noisePercent, type PooledNoise } from './rer
  * The run's verdict follows the candidate the base run recommended: `regressed` when that
  * candidate's TPS went down, or its p95 or cost per 1M up, beyond noise (or it no longer meets the
  * SLA, or the new run recommends nothing); `improved` when it got better and nothing got worse;
- * `unchanged` otherwise. `not comparable` when the base recommendation is not in the new run.
+ * `unchanged` otherwise. `not comparable` when the base recommendation is not in the new run, when
+ * the runs share no candidate, or when their objectives or SLAs differ.
  */
 
 /**
@@ -395,11 +396,38 @@ function settingNotes(base: Report, next: Report): string[] {
   return notes;
 }
 
+/**
+ * Why two runs cannot be judged against each other at all, or undefined when they can: with no
+ * candidate in common nothing was measured twice, and under another objective or SLA the
+ * recommendations answer different questions, so "regressed" would be a false alarm for a nightly
+ * job that gates on it.
+ */
+function whyNotComparable(
+  base: Report,
+  next: Report,
+  candidates: readonly CandidateComparison[],
+): string | undefined {
+  const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  if (candidates.length === 0) {
+    const ids = (report: Report): string => report.candidates.map(({ id }) => id).join(', ') || 'none';
+    return `the runs share no candidate (${base.runId}: ${ids(base)}; ${next.runId}: ${ids(next)}): nothing was measured in both`;
+  }
+  if (base.objective !== next.objective) {
+    return `the objectives differ (${base.objective} → ${next.objective}): the recommendations rank by different figures`;
+  }
+  if (!sameJson(base.sla, next.sla)) {
+    return `the SLAs differ (${JSON.stringify(base.sla)} → ${JSON.stringify(next.sla)}): a candidate is judged against different limits`;
+  }
+  return undefined;
+}
+
 function runVerdict(
   base: Report,
   next: Report,
   candidates: readonly CandidateComparison[],
 ): { verdict: RunVerdict; reason: string } {
+  const notComparable = whyNotComparable(base, next, candidates);
+  if (notComparable !== undefined) return { verdict: 'not comparable', reason: notComparable };
   const baseWinner = base.recommendation?.candidateId;
   const nextWinner = next.recommendation?.candidateId;
   if (baseWinner === undefined) {

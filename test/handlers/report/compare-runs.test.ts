@@ -270,8 +270,13 @@ describe('compareRuns', () => {
 
   it('is not comparable when the base’s recommended candidate is not in the new run', () => {
     // Prepare
-    const base = comparedReport('base', [STEADY], 'c5-large-neo');
-    const next = comparedReport('new', [{ id: 'c5-xlarge', tps: 900, p95: 8, cost: 0.06 }], 'c5-xlarge');
+    const shared: ComparedFigures = { id: 'c5-large', tps: 400, p95: 9, cost: 0.07 };
+    const base = comparedReport('base', [STEADY, shared], 'c5-large-neo');
+    const next = comparedReport(
+      'new',
+      [shared, { id: 'c5-xlarge', tps: 900, p95: 8, cost: 0.06 }],
+      'c5-xlarge',
+    );
 
     // Act
     const comparison = compareRuns(base, next);
@@ -346,6 +351,55 @@ describe('compareRuns', () => {
       'one run was measured locally and the other on AWS: base locally, new on AWS; their figures measure different machines',
       'the SLA differs: {"p95LatencyMs":20,"p99LatencyMs":40,"maxErrorRate":0.01,"targetTps":1000} → {"p95LatencyMs":50,"maxErrorRate":0.01}',
     ]);
+  });
+  it("calls two runs that share no candidate not comparable, naming each run's candidates", () => {
+    // Prepare
+    const base = comparedReport('base', [STEADY], 'c5-large-neo');
+    const next = comparedReport('new', [{ ...STEADY, id: 'm5-large' }], 'm5-large');
+
+    // Act
+    const comparison = compareRuns(base, next);
+
+    // Assert
+    expect([comparison.verdict, comparison.verdictReason]).toEqual([
+      'not comparable',
+      'the runs share no candidate (base: c5-large-neo; new: m5-large): nothing was measured in both',
+    ]);
+    expect(exitCodeOfComparison(comparison.verdict)).toBe(0);
+  });
+
+  it('calls two runs under different objectives not comparable, even when the winner regressed', () => {
+    // Prepare
+    const base = comparedReport('base', [STEADY], 'c5-large-neo');
+    const next = comparedReport('new', [{ ...STEADY, tps: 300, cost: 0.09 }], 'c5-large-neo', {
+      objective: 'highest-tps',
+    });
+
+    // Act
+    const comparison = compareRuns(base, next);
+
+    // Assert
+    expect([comparison.verdict, comparison.verdictReason]).toEqual([
+      'not comparable',
+      'the objectives differ (lowest-cost-per-1m → highest-tps): the recommendations rank by different figures',
+    ]);
+  });
+
+  it('calls two runs under different SLAs not comparable, naming both', () => {
+    // Prepare
+    const base = comparedReport('base', [STEADY], 'c5-large-neo');
+    const next = comparedReport('new', [{ ...STEADY, tps: 300 }], 'c5-large-neo', {
+      sla: { p95LatencyMs: 50, maxErrorRate: 0.01 },
+    });
+
+    // Act
+    const comparison = compareRuns(base, next);
+
+    // Assert
+    expect(comparison.verdict).toBe('not comparable');
+    expect(comparison.verdictReason).toBe(
+      'the SLAs differ ({"p95LatencyMs":20,"p99LatencyMs":40,"maxErrorRate":0.01,"targetTps":1000} → {"p95LatencyMs":50,"maxErrorRate":0.01}): a candidate is judged against different limits',
+    );
   });
 });
 
