@@ -31,6 +31,15 @@ import { USAGE } from './args.js';
 import type { JsonValue } from '../runner/index.js';
 import { seedExampleObjects } from './example-objects.js';
 import { localModeIssues, withLocalDefaults } from './local-input.js';
+import {
+  calibrateSla,
+  LOCAL_CALIBRATION_FIELD,
+  type LocalCalibration,
+  takeLocalCalibration,
+  timeReferenceInference,
+} from './calibration.js';
+import { describeBusyMachine, MachineLoadMonitor } from '../platform/machine-load.js';
+import { isRecord } from '../../handlers/contracts/records.js';
 import { formatPlan } from '../../handlers/report/plan-summary.js';
 import { ProgressReporter } from './progress.js';
 import { displayPath } from './shared.js';
@@ -50,124 +59,190 @@ export interface CliOutcome extends CliRunOutcome {
 
 export { defaultRunId, EXIT_CODES } from './shared.js';
 
-/** The optimization workflow's hooks into the local CLI skeleton. */
-const optimizationCli: WorkflowCli<
+/** What `prepare` hands the run: the plan, and the input as it runs (its SLA calibrated). */
+interface PreparedRun {
+  readonly plan: RunPlan;
+  readonly input: unknown;
+}
+
+/** The optimization workflow's hooks into the local CLI skeleton, for one command line. */
+function optimizationCli(): WorkflowCli<
   LocalEnvironment,
   ProgressReporter,
-  RunPlan,
+  PreparedRun,
   LocalRunOutcome,
   ReportFiles
-> = {
-  usage: USAGE,
-  workflowName: 'optimization',
-  stateMachine: (workflows) => workflows.optimization,
-  deleted: 'every endpoint was deleted',
-  // Local-mode issues come with the schema's, once the example objects exist (`prepare`).
-  checkInput: (document) => ({ input: withLocalDefaults(document), issues: [] }),
-  createReporter: ({ output, elapsedMs, environment }) =>
-    new ProgressReporter({
-      output,
-      elapsedMs,
-      serverOf: (endpointName) => {
-        const created = environment();
-        return created === undefined ? undefined : serverInfo(created, endpointName);
-      },
-    }),
-  createEnvironment: ({ storeDir, runsDir, writesInMemory, logger, reporter }) =>
-    createLocalEnvironment({
-      storeDir,
-      runsDir,
-      writesInMemory,
-      logger,
-      onLoadProgress: (event) => {
-        reporter.onLoadProgress(event);
-      },
-    }),
-  async prepare({ input, environment, reporter, cwd, runId, args, refuse, errorLine }) {
-    for (const uri of await seedExampleObjects(environment.store, input)) {
-      reporter.line(
-        `Wrote the example ${uri.endsWith('.onnx') ? 'model' : 'payload'} to ${displayPath(cwd, environment.store.pathOf(uri))}`,
-      );
-    }
-    const plan = await precheck(input, refuse, errorLine, () =>
-      validateAndPlan(
-        { runId, input },
-        {
-          store: environment.store,
-          artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
-          allowFileUris: true,
-          logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+> {
+  // What the input asked of this machine (`checkInput`), and how busy it was from `prepare` on.
+  let calibration: LocalCalibration | undefined;
+  let machineLoad: MachineLoadMonitor | undefined;
+  return {
+    usage: USAGE,
+    workflowName: 'optimization',
+    stateMachine: (workflows) => workflows.optimization,
+    deleted: 'every endpoint was deleted',
+    // Local-mode issues come with the schema's, once the example objects exist (`prepare`).
+    checkInput: (document) => {
+      const taken = takeLocalCalibration(document);
+      calibration = taken.calibration;
+      return { input: withLocalDefaults(taken.input), issues: taken.issues };
+    },
+    createReporter: ({ output, elapsedMs, environment }) =>
+      new ProgressReporter({
+        output,
+        elapsedMs,
+        serverOf: (endpointName) => {
+          const created = environment();
+          return created === undefined ? undefined : serverInfo(created, endpointName);
         },
-      ),
-    );
-    if (plan === undefined) return undefined;
-    reporter.line(
-      `Run ${runId}: ${plan.candidates.length} candidate(s) on this machine (${availableParallelism()} cores), reports in ${displayPath(cwd, resolve(cwd, args.runsDir, runId))}`,
-    );
-    return plan;
-  },
-  async plan({ input, environment, runId, args, refuse, errorLine }) {
-    await seedExampleObjects(environment.store, input);
-    // The first state's own handler, over the local adapters it runs on in a run.
-    const planState = environment.handlers[OPTIMIZATION_STEPS.validateAndPlan];
-    if (planState === undefined)
-      throw new TypeError('The local environment has no validate-and-plan handler');
-    const plan = await precheck(
-      input,
-      refuse,
-      errorLine,
-      async () => (await planState({ runId, input }, new AbortController().signal)) as RunPlan,
-    );
-    if (plan === undefined) return undefined;
-    return {
-      json: { plan } as unknown as JsonValue,
-      text: formatPlan({ plan, runCommand: `npm start -- --input ${args.inputPath ?? 'FILE'}`, local: true }),
-    };
-  },
-  run: ({ environment }, execution) => runLocalOptimization({ environment, ...execution }),
-  async summarize({ environment, cwd, io }, output, plan) {
-    const summary = output as unknown as RunSummary;
-    const reportFiles = {
-      json: environment.store.pathOf(summary.report.json),
-      markdown: environment.store.pathOf(summary.report.markdown),
-      html: environment.store.pathOf(summary.report.html),
-    };
-    const report = JSON.parse(
-      new TextDecoder().decode(await environment.store.getBytes(summary.report.json)),
-    ) as Report;
-    io.stdout.write(
-      formatSummary({
-        report,
-        servers: serverSettingsByCandidate(environment, plan),
-        reportPaths: {
-          json: displayPath(cwd, reportFiles.json),
-          markdown: displayPath(cwd, reportFiles.markdown),
-          html: displayPath(cwd, reportFiles.html),
-        },
-        availableCpus: availableParallelism(),
       }),
-    );
-    return { reportFiles };
-  },
-  outcomeOf: (output) => {
-    const outcome = recordOf(output)?.outcome;
-    return typeof outcome === 'string' ? outcome : undefined;
-  },
-  // "No recommendation" ends the execution FAILED, its report written: the cause points to it.
-  resultOfFailedRun: ({ error, cause }) => {
-    if (error !== ErrorNames.noRecommendation) return undefined;
-    try {
-      const parsed = JSON.parse(cause) as Partial<NoRecommendationCause>;
-      return recordOf(parsed.report) === undefined ? undefined : parsed;
-    } catch {
-      return undefined;
-    }
-  },
-};
+    createEnvironment: ({ storeDir, runsDir, writesInMemory, logger, reporter }) =>
+      createLocalEnvironment({
+        storeDir,
+        runsDir,
+        writesInMemory,
+        logger,
+        onLoadProgress: (event) => {
+          reporter.onLoadProgress(event);
+        },
+      }),
+    async prepare({ input, environment, reporter, cwd, runId, args, refuse, errorLine }) {
+      for (const uri of await seedExampleObjects(environment.store, input)) {
+        reporter.line(
+          `Wrote the example ${uri.endsWith('.onnx') ? 'model' : 'payload'} to ${displayPath(cwd, environment.store.pathOf(uri))}`,
+        );
+      }
+      machineLoad = new MachineLoadMonitor();
+      const planOf = (document: unknown): Promise<RunPlan | undefined> =>
+        precheck(document, refuse, errorLine, () =>
+          validateAndPlan(
+            { runId, input: document },
+            {
+              store: environment.store,
+              artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
+              allowFileUris: true,
+              logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+            },
+          ),
+        );
+      // The input as written is checked first: calibration only ever raises a valid SLA.
+      const written = await planOf(input);
+      if (written === undefined) return undefined;
+      const runInput = await calibratedInput(input, calibration, environment, (line) => {
+        reporter.line(line);
+      });
+      const plan = runInput === input ? written : await planOf(runInput);
+      if (plan === undefined) return undefined;
+      reporter.line(
+        `Run ${runId}: ${plan.candidates.length} candidate(s) on this machine (${availableParallelism()} cores, load average ${machineLoad.loadBefore.toFixed(1)}), reports in ${displayPath(cwd, resolve(cwd, args.runsDir, runId))}`,
+      );
+      return { plan, input: runInput };
+    },
+    async plan({ input, environment, runId, args, refuse, errorLine }) {
+      await seedExampleObjects(environment.store, input);
+      // The first state's own handler, over the local adapters it runs on in a run.
+      const planState = environment.handlers[OPTIMIZATION_STEPS.validateAndPlan];
+      if (planState === undefined)
+        throw new TypeError('The local environment has no validate-and-plan handler');
+      const plan = await precheck(
+        input,
+        refuse,
+        errorLine,
+        async () => (await planState({ runId, input }, new AbortController().signal)) as RunPlan,
+      );
+      if (plan === undefined) return undefined;
+      const text = formatPlan({
+        plan,
+        runCommand: `npm start -- --input ${args.inputPath ?? 'FILE'}`,
+        local: true,
+      });
+      return {
+        json: { plan } as unknown as JsonValue,
+        text:
+          calibration === undefined
+            ? text
+            : `${text}\nThe SLA above is as written: ${LOCAL_CALIBRATION_FIELD} raises it at run time to ${calibration.slaTimesReferenceP95} × this machine's reference inference p95 when that is higher.\n`,
+      };
+    },
+    run: ({ environment }, execution) =>
+      runLocalOptimization({
+        environment,
+        ...execution,
+        input: execution.prepared.input as JsonValue,
+      }),
+    async summarize({ environment, cwd, io }, output, { plan }) {
+      const summary = output as unknown as RunSummary;
+      const reportFiles = {
+        json: environment.store.pathOf(summary.report.json),
+        markdown: environment.store.pathOf(summary.report.markdown),
+        html: environment.store.pathOf(summary.report.html),
+      };
+      const report = JSON.parse(
+        new TextDecoder().decode(await environment.store.getBytes(summary.report.json)),
+      ) as Report;
+      io.stdout.write(
+        formatSummary({
+          report,
+          servers: serverSettingsByCandidate(environment, plan),
+          reportPaths: {
+            json: displayPath(cwd, reportFiles.json),
+            markdown: displayPath(cwd, reportFiles.markdown),
+            html: displayPath(cwd, reportFiles.html),
+          },
+          availableCpus: availableParallelism(),
+        }),
+      );
+      const busy = machineLoad === undefined ? undefined : describeBusyMachine(machineLoad.stop());
+      if (busy !== undefined) io.stdout.write(`\n${busy}\n`);
+      return { reportFiles };
+    },
+    outcomeOf: (output) => {
+      const outcome = recordOf(output)?.outcome;
+      return typeof outcome === 'string' ? outcome : undefined;
+    },
+    // "No recommendation" ends the execution FAILED, its report written: the cause points to it.
+    resultOfFailedRun: ({ error, cause }) => {
+      if (error !== ErrorNames.noRecommendation) return undefined;
+      try {
+        const parsed = JSON.parse(cause) as Partial<NoRecommendationCause>;
+        return recordOf(parsed.report) === undefined ? undefined : parsed;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
 
 /** `npm start`: the optimization workflow, run locally from its command line. */
 export function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> {
-  return runWorkflowCli(argv, io, optimizationCli);
+  return runWorkflowCli(argv, io, optimizationCli());
+}
+
+/**
+ * The input as it runs on this machine: with `localCalibration`, its SLA raised to the machine's
+ * reference (local/cli/calibration.ts), said in one line; as written otherwise.
+ */
+async function calibratedInput(
+  input: unknown,
+  calibration: LocalCalibration | undefined,
+  environment: LocalEnvironment,
+  line: (text: string) => void,
+): Promise<unknown> {
+  const model = isRecord(input) && isRecord(input.model) ? input.model : undefined;
+  if (calibration === undefined || typeof model?.artifactUri !== 'string' || !isRecord(model.inputShape)) {
+    return input;
+  }
+  const shapes = Object.fromEntries(
+    Object.entries(model.inputShape).flatMap(([name, shape]) =>
+      Array.isArray(shape) && shape.every((dimension) => typeof dimension === 'number')
+        ? [[name, shape]]
+        : [],
+    ),
+  );
+  const reference = await timeReferenceInference(await environment.store.getBytes(model.artifactUri), shapes);
+  const calibrated = calibrateSla(input, calibration, reference);
+  line(calibrated.description);
+  return calibrated.input;
 }
 
 /**

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { takeLocalCalibration } from '../../../local/cli/calibration.js';
 import { runInputSchema } from '../../../handlers/contracts/run-input.js';
 import {
   EXAMPLE_MODEL_URI,
@@ -20,8 +21,9 @@ const LOCAL_EXAMPLE = JSON.parse(
 
 describe('examples/local.json', () => {
   it('is a valid run input over the example model, with compiled and uncompiled candidates on one instance type', () => {
-    // Act
-    const input = runInputSchema.parse(LOCAL_EXAMPLE);
+    // Act: as the CLI reads it, its local calibration taken out first
+    const taken = takeLocalCalibration(LOCAL_EXAMPLE);
+    const input = runInputSchema.parse(taken.input);
 
     // Assert
     expect(input.model?.artifactUri).toBe(EXAMPLE_MODEL_URI);
@@ -32,6 +34,7 @@ describe('examples/local.json', () => {
       'ml_c5',
     ]);
     expect(input.maxConcurrentCandidates).toBe(1);
+    expect([taken.calibration, taken.issues]).toEqual([{ slaTimesReferenceP95: 4 }, []]);
   });
 });
 
@@ -43,7 +46,7 @@ describe('examples/local-routing.json', () => {
     ) as Record<string, unknown>;
 
     // Act
-    const input = runInputSchema.parse(document);
+    const input = runInputSchema.parse(takeLocalCalibration(document).input);
 
     // Assert
     expect(

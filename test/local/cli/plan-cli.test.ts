@@ -1,5 +1,6 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { takeLocalCalibration } from '../../../local/cli/calibration.js';
 import { describe, expect, it } from '@jest/globals';
 import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
 import { LocalInstanceQuotas } from '../../../local/adapters/local-instance-quotas.js';
@@ -16,8 +17,10 @@ const { capture, inputFile } = sandbox;
 const EXAMPLE = fileURLToPath(new URL('../../../examples/local.json', import.meta.url));
 const RUN_ID = 'plan-demo';
 
+/** The example as the CLI hands it to the first state: its local calibration taken out. */
 async function example(): Promise<Record<string, unknown>> {
-  return JSON.parse(await readFile(EXAMPLE, 'utf8')) as Record<string, unknown>;
+  const document = JSON.parse(await readFile(EXAMPLE, 'utf8')) as Record<string, unknown>;
+  return takeLocalCalibration(document).input as Record<string, unknown>;
 }
 
 /** stderr without the line of an earlier killed run's temporary files (swept by any CLI start). */

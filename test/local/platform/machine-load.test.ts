@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  describeBusyMachine,
+  MachineLoadMonitor,
+  type MachineLoadSample,
+  parseCpuTicks,
+  summarizeMachineLoad,
+} from '../../../local/platform/machine-load.js';
+
+const QUIET: MachineLoadSample = { load1: 0.2, ticks: { total: 10_000, steal: 10 } };
+
+describe('parseCpuTicks', () => {
+  it('reads the total and the steal of the cpu line, guest time left out of the total', () => {
+    // Act
+    const ticks = parseCpuTicks('cpu  100 0 50 800 10 0 5 35 7 0\ncpu0 50 0 25 400 5 0 2 18 0 0\n');
+
+    // Assert
+    expect(ticks).toEqual({ total: 1000, steal: 35 });
+  });
+
+  it('is undefined where there is no cpu line', () => {
+    expect(parseCpuTicks('intr 1 2 3\n')).toBeUndefined();
+  });
+});
+
+describe('summarizeMachineLoad', () => {
+  it('calls a quiet machine quiet while the run uses its cores', () => {
+    // Act
+    const load = summarizeMachineLoad(2, QUIET, [
+      { load1: 2.4, ticks: { total: 12_000, steal: 12 } },
+      { load1: 2.8, ticks: { total: 14_000, steal: 14 } },
+    ]);
+
+    // Assert
+    expect({ ...load, loadDuring: undefined }).toEqual({
+      cores: 2,
+      loadBefore: 0.2,
+      loadDuring: undefined,
+      stealPercent: 0.1,
+      busyBecause: [],
+    });
+    expect([load.loadDuring?.mean, load.loadDuring?.max]).toEqual([expect.closeTo(2.6, 9), 2.8]);
+    expect(describeBusyMachine(load)).toBeUndefined();
+  });
+
+  it('calls the machine busy when other work kept half its cores runnable before the run', () => {
+    // Act
+    const load = summarizeMachineLoad(2, { load1: 1.5 }, [{ load1: 2.5 }]);
+
+    // Assert
+    expect(load.busyBecause).toEqual(['load average 1.5 on 2 cores before the run']);
+  });
+
+  it('calls the machine busy when the load during the run exceeds what the run itself makes', () => {
+    // Act
+    const load = summarizeMachineLoad(2, QUIET, [{ load1: 5 }, { load1: 7 }]);
+
+    // Assert
+    expect(load.busyBecause).toEqual(['load average 6.0 (up to 7.0) during the run, more than its own 3']);
+  });
+
+  it('calls the machine busy when the hypervisor stole a tenth of the CPU time', () => {
+    // Act
+    const load = summarizeMachineLoad(2, QUIET, [{ load1: 1, ticks: { total: 20_000, steal: 1_510 } }]);
+
+    // Assert
+    expect(load.busyBecause).toEqual(['15 % of the CPU time stolen by the hypervisor']);
+  });
+
+  it("says a miss may be the machine's when it was busy", () => {
+    // Act
+    const text = describeBusyMachine(summarizeMachineLoad(2, { load1: 4 }, []));
+
+    // Assert
+    expect(text).toMatch(
+      /^The machine was busy \(load average 4\.0 on 2 cores before the run\): .* a missed SLA may be the machine's, not the candidate's\./,
+    );
+  });
+});
+
+describe('MachineLoadMonitor', () => {
+  it('samples before the run and once more when stopped', () => {
+    // Prepare
+    const samples = [{ load1: 3 }, { load1: 4 }];
+    const monitor = new MachineLoadMonitor(() => samples.shift() ?? { load1: 0 }, 60_000, 2);
+
+    // Act
+    const load = monitor.stop();
+
+    // Assert
+    expect([monitor.loadBefore, load.loadBefore, load.loadDuring]).toEqual([3, 3, { mean: 4, max: 4 }]);
+  });
+});
