@@ -85,6 +85,8 @@ export interface WaitForRunOptions {
   readonly onProgress?: (status: RunStatus) => void;
   /** @default setTimeout */
   readonly sleep?: (milliseconds: number) => Promise<void>;
+  /** The clock the wait's deadline is kept on, in milliseconds. @default Date.now */
+  readonly now?: () => number;
 }
 
 /** Answers worth another poll: throttling and the API's or Step Functions' unavailability. */
@@ -205,7 +207,8 @@ export class RunApiClient {
       );
     }
     const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-    const deadline = Date.now() + timeoutSeconds * 1000;
+    const now = options.now ?? Date.now;
+    const deadline = now() + timeoutSeconds * 1000;
     let failures = 0;
     let lastStatus = 'unknown';
     for (;;) {
@@ -220,7 +223,7 @@ export class RunApiClient {
         const retryable = error instanceof RunApiError && RETRYABLE_STATUSES.has(error.status);
         if (!retryable || failures >= MAX_CONSECUTIVE_POLL_FAILURES) throw error;
       }
-      if (Date.now() + pollSeconds * 1000 > deadline) {
+      if (now() + pollSeconds * 1000 > deadline) {
         throw new RunWaitTimeoutError(runId, timeoutSeconds, lastStatus);
       }
       await sleep(pollSeconds * 1000);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { asyncRunInputSchema } from '../handlers/async/run-input.js';
 import { compilationSupportIssues } from '../handlers/catalog/neo-support.js';
 import { runInputSchema } from '../handlers/contracts/run-input.js';
+import { takeLocalCalibration } from '../local/cli/calibration.js';
 
 const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
 const awsExamples = readdirSync(EXAMPLES_DIR).filter(
@@ -45,7 +46,10 @@ describe('examples/', () => {
 
   it.each(compilingExamples)('%s compiles only what SageMaker Neo compiles for its targets', (file) => {
     // Prepare
-    const input = runInputSchema.parse(JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')));
+    // As the CLI reads a local example: its local calibration taken out first.
+    const input = runInputSchema.parse(
+      takeLocalCalibration(JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8'))).input,
+    );
     const model = input.model;
 
     // Act

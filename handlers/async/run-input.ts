@@ -206,6 +206,8 @@ function asyncEndpointSourceIssues(endpoint: EndpointSource): FieldIssue[] {
 
 export const asyncRunInputSchema = z
   .strictObject({
+    /** The JSON Schema an editor checks the file against (schemas/); the run ignores it. */
+    $schema: z.string().max(2048).optional(),
     /** A label for the summary; the run id itself is the execution name. */
     name: z.string().max(200).optional(),
     /** Exactly one of `endpointName` (reuse) and `endpoint` (deploy for the run). */

@@ -484,6 +484,8 @@ export const CLEANUP_POLICIES = ['delete-all', 'keep-recommended'] as const;
 
 export const runInputSchema = z
   .strictObject({
+    /** The JSON Schema an editor checks the file against (schemas/); the run ignores it. */
+    $schema: z.string().max(2048).optional(),
     /** A label for reports; the run id itself is the execution name. */
     name: z.string().max(200).optional(),
     model: modelSchema.optional(),

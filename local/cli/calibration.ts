@@ -30,6 +30,23 @@ const MIN_TIMED_INFERENCES = 60;
 const MAX_TIMED_INFERENCES = 400;
 const TIMED_WINDOW_MS = 1500;
 
+/** The block's JSON Schema, for the local input schema editors check files against. */
+export const LOCAL_CALIBRATION_JSON_SCHEMA = {
+  type: 'object',
+  description:
+    "Local runs only: raise the SLA's latency limits to this machine, never lower them. The CLI times the model's reference inference here before the run.",
+  properties: {
+    slaTimesReferenceP95: {
+      type: 'number',
+      minimum: MIN_FACTOR,
+      maximum: MAX_FACTOR,
+      description: "The SLA's latency limits become at least this many times the reference inference's p95.",
+    },
+  },
+  required: ['slaTimesReferenceP95'],
+  additionalProperties: false,
+} as const;
+
 export interface LocalCalibration {
   readonly slaTimesReferenceP95: number;
 }

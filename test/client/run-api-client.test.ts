@@ -369,12 +369,24 @@ describe('RunApiClient', () => {
       // Prepare
       api.answerInTurn({ status: 200, body: runStatus('RUNNING', 1) });
 
-      // Act
-      const act = client.waitForRun('nightly-cpu', { pollSeconds: 0.02, timeoutSeconds: 0.05 });
+      // A clock that moves only when the client sleeps: the count of polls cannot depend on the CPU.
+      let clockMs = 0;
+      const sleep = (ms: number): Promise<void> => {
+        clockMs += ms;
+        return Promise.resolve();
+      };
 
-      // Assert
+      // Act
+      const act = client.waitForRun('nightly-cpu', {
+        pollSeconds: 20,
+        timeoutSeconds: 50,
+        sleep,
+        now: () => clockMs,
+      });
+
+      // Assert: polls at 0, 20 and 40 s; the next one would pass the 50 s deadline
       await expect(act).rejects.toBeInstanceOf(RunWaitTimeoutError);
-      expect(api.requests.length).toBeGreaterThanOrEqual(2);
+      expect(api.requests).toHaveLength(3);
     });
   });
 

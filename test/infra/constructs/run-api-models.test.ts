@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { takeLocalCalibration } from '../../../local/cli/calibration.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
@@ -80,7 +81,8 @@ describe('startRunRequestSchema', () => {
   it.each(EXAMPLE_FILES)('accepts the example run input %s with the model of its workflow', (file) => {
     // Prepare
     const validate = file.includes('async') ? validateAsync : validateOptimization;
-    const input = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as unknown;
+    // A local example as the local CLI sends it on: its local calibration taken out.
+    const { input } = takeLocalCalibration(JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')));
 
     // Act
     const valid = validate({ runId: 'example', input });
