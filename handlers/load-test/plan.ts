@@ -49,8 +49,10 @@ function isStrictlyAscending(values: readonly number[]): boolean {
  * of 16, each worker keeps 4 requests in flight; with an open step of 400 requests/s, each worker
  * issues 100/s. The report therefore reads the same whatever the number of workers.
  */
+// Strict, as every object of the run input: a misspelt field (`stepDurationSecond`) is refused,
+// naming it, rather than dropped for its default.
 export const loadPlanSchema = z
-  .object({
+  .strictObject({
     /** `closed`: a fixed number of requests in flight. `open`: a fixed arrival rate (requests/s). */
     model: z.enum(['closed', 'open']).default('closed'),
     /** Concurrency (closed) or requests per second (open), ascending. */
@@ -233,7 +235,7 @@ export type LoadModel = LoadPlan['model'];
 
 /** The latency SLA a candidate must meet at a step for that step to count as sustainable. */
 export const slaSchema = z
-  .object({
+  .strictObject({
     p95LatencyMs: z.number().positive().optional(),
     p99LatencyMs: z.number().positive().optional(),
     /** Streamed responses (loadPlan.response.mode "stream"): time to first token, p95. */

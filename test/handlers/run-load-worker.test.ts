@@ -103,10 +103,11 @@ describe('runLoadWorker', () => {
 
   it('resumes a later segment where its own earlier segments stopped, and writes it beside them', async () => {
     // Prepare: two 0.2 s steps in 0.2 s segments; segment 0 ran step 1, segment 1 runs step 2.
+    // No plateau stop: the subject is resuming, and a busy machine can flatten two 0.2 s steps.
     const store = new MemoryObjectStore().seed(PAYLOAD_URI, '{}');
     const plan = {
       ...EVENT.plan,
-      loadPlan: { ...EVENT.plan.loadPlan, steps: [2, 4] },
+      loadPlan: { ...EVENT.plan.loadPlan, steps: [2, 4], stopAtPlateau: false },
       loadSegmentSeconds: 0.2,
     };
     const first = await runLoadWorker(

@@ -15,7 +15,7 @@ import { STREAM_FORMATS } from './stream-events.js';
  * (docs/decisions.md §55), and by the engine.
  */
 export const responseModeSchema = z
-  .object({
+  .strictObject({
     mode: z.enum(['buffered', 'stream']),
     /** The container's stream format (stream-parser.ts cites each one's documentation). */
     format: z.enum(STREAM_FORMATS).optional(),

@@ -132,6 +132,28 @@ describe('run input errors: a union reports the rule of the branch the candidate
         },
       ],
     ],
+    [
+      'a misspelt field in the load plan, which would otherwise run with its default',
+      { loadPlan: '{"steps":[1,4],"stepDurationSecond":60}' },
+      [
+        {
+          field: 'loadPlan',
+          given: 'unknown field(s) "stepDurationSecond"',
+          expected: 'only the documented fields (check the spelling)',
+        },
+      ],
+    ],
+    [
+      'a misspelt field in the SLA',
+      { sla: '{"p95LatencyMs":100,"maxErrorRatio":0.05}' },
+      [
+        {
+          field: 'sla',
+          given: 'unknown field(s) "maxErrorRatio"',
+          expected: 'only the documented fields (check the spelling)',
+        },
+      ],
+    ],
   ])('refuses %s, naming the rule', (_case, overrides, expected) => {
     // Act
     const issues = issuesOf(runInputJson(overrides));
