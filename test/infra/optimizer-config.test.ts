@@ -46,7 +46,7 @@ describe('the optimizer config file', () => {
           detail: Match.objectLike({ ModelPackageGroupName: ['churn-xgboost'] }),
         }),
       });
-      template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(3 hours)' });
+      template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(10 minutes)' });
       template.hasResourceProperties('AWS::ApiGateway::Stage', {
         MethodSettings: Match.arrayWith([
           Match.objectLike({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 }),
