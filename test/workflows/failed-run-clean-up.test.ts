@@ -345,8 +345,9 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
     const early = names('early');
 
     // Act
-    const run = await runCleanUp(sagemaker, async (attempt) => {
+    const run = await runCleanUp(sagemaker, (attempt) => {
       if (attempt === 1) stepFunctions.redrive(executionArn);
+      return Promise.resolve();
     });
 
     // Assert
