@@ -28,14 +28,15 @@ import {
  * - it has ended (every execution found is over): once the last one has been over for the grace.
  *   The grace outlasts the step Lambdas still running when the execution ended (they may create an
  *   endpoint until their timeout) and leaves the failed-run clean-up its first attempt;
- * - no execution of it is found, or it has no run id: only past the maximum age, as before runs
- *   were looked up. "Not found" does not prove that a run is over: DescribeExecution is eventually
- *   consistent (Step Functions API reference), so a new execution may not be visible yet, and the
- *   run may be one this janitor does not watch, such as a run of a second deployment of the stack
- *   in the same account and region (another `stackName`), whose resources carry the same prefix
- *   and tags. Our own executions stay visible for 90 days after they end (Step Functions quotas,
- *   "execution history retention"), longer than any maximum age, so the age rule is only the
- *   backstop for resources that are not ours to judge, and for ours long after their run.
+ * - no execution of it is found, or it has no run id: only past the maximum age (longer than any
+ *   execution of the watched state machines may run). "Not found" does not prove that a run is
+ *   over: DescribeExecution is eventually consistent (Step Functions API reference), so a new
+ *   execution may not be visible yet, and the run may be one this janitor does not watch, such as
+ *   a run of a second deployment of the stack in the same account and region (another
+ *   `stackName`), whose resources carry the same prefix and tags. Our own executions stay visible
+ *   for 90 days after they end (Step Functions quotas, closed execution history retention), at
+ *   least as long as any maximum age: the age rule is the backstop for resources that are not ours
+ *   to judge, and for ours long after their run.
  */
 
 const MS_PER_MINUTE = 60_000;
@@ -44,7 +45,7 @@ const MS_PER_HOUR = 60 * MS_PER_MINUTE;
 /**
  * Opt-out: a resource tagged `mso:keep=true` is never swept, whatever its age. A run with
  * `cleanupPolicy: keep-recommended` leaves its recommended endpoint for the user; without this tag
- * the janitor would delete it once it is older than the maximum age.
+ * the janitor would delete it once the run has been over for the grace.
  */
 export { KEEP_TAG };
 

@@ -128,9 +128,10 @@ export interface SafetyNetProps {
  *
  * - an EventBridge rule starts the "Clean up failed run" state machine for every execution of the
  *   watched workflows that ends FAILED, TIMED_OUT or ABORTED: it waits out in-flight step Lambdas,
- *   then the `clean-up-failed-run` Lambda deletes that run's resources, retried with backoff for
- *   about an hour while something is left, and the execution fails ("Clean-up gave up", alarmed by
- *   the operations dashboard) with the account of what is left;
+ *   then the `clean-up-failed-run` Lambda deletes that run's resources (unless a redrive made it
+ *   live again), retried with backoff for about two hours while something is left or the listing
+ *   is throttled, and the execution fails ("Clean-up gave up", alarmed by the operations
+ *   dashboard) with the account of what is left;
  * - an EventBridge Scheduler schedule runs the `janitor` Lambda every 15 minutes, which deletes the
  *   project's endpoints, endpoint configs and models whose run has been over for the grace (15
  *   minutes), whatever left them behind, and those whose run cannot be found past a maximum age;
@@ -193,7 +194,8 @@ export class SafetyNet extends Construct {
     });
     sagemaker.allowCleanUp(this.cleanUpFailedRun);
     sagemaker.allowDeregisterScaling(this.cleanUpFailedRun);
-    // It reads a FAILED execution's error: a run that ended in "No recommendation" has cleaned up.
+    // Every attempt reads the execution: a run redriven since (RUNNING, PENDING_REDRIVE) is left
+    // alone, and so is one that ended in "No recommendation" (it has cleaned up).
     for (const stateMachine of watched) {
       this.allowDescribeExecutions(
         this.cleanUpFailedRun,
