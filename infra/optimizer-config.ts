@@ -60,6 +60,13 @@ const scheduleSchema = z
   .strict()
   .refine(...exactlyOne('input', 'inputFile'));
 
+/** A janitor schedule within JANITOR_LIMITS.intervalMinutes: `rate(<n> minutes)`. */
+function isJanitorRate(expression: string): boolean {
+  const minutes = /^rate\((\d+) minutes\)$/.exec(expression)?.[1];
+  const { min, max } = JANITOR_LIMITS.intervalMinutes;
+  return minutes !== undefined && Number(minutes) >= min && Number(minutes) <= max;
+}
+
 export const optimizerConfigSchema = z
   .object({
     stackName: z
@@ -100,7 +107,7 @@ export const optimizerConfigSchema = z
           .optional(),
         schedule: z
           .string()
-          .regex(/^rate\(\d+ (minute|minutes|hour|hours|day|days)\)$/, {
+          .refine(isJanitorRate, {
             message: `rate(<n> minutes), from rate(${JANITOR_LIMITS.intervalMinutes.min} minutes) to rate(${JANITOR_LIMITS.intervalMinutes.max} minutes)`,
           })
           .optional(),

@@ -95,6 +95,24 @@ describe('the optimizer config file', () => {
     );
   });
 
+  it('fails when the janitor would sweep too rarely or too late for its hour after a run ends, naming the fields', () => {
+    // Act
+    const parse = () =>
+      parseOptimizerConfig(
+        { janitor: { schedule: 'rate(6 hours)', graceMinutes: 45 } },
+        '/repo/optimizer.config.json',
+      );
+
+    // Assert
+    expect(parse).toThrow(
+      [
+        '/repo/optimizer.config.json: invalid config',
+        '  janitor.graceMinutes: got 45, expected a number of minutes from 5 to 30',
+        '  janitor.schedule: got "rate(6 hours)", expected rate(<n> minutes), from rate(5 minutes) to rate(20 minutes)',
+      ].join('\n'),
+    );
+  });
+
   it('uses the defaults when there is no optimizer.config.json and the context names none', () => {
     // Prepare
     const folder = mkdtempSync(join(tmpdir(), 'optimizer-config-'));
