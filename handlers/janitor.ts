@@ -9,24 +9,43 @@ import {
   type Logger,
   type ModelHost,
   type RunActivity,
+  type RunState,
   type ScalingRegistry,
 } from './ports.js';
 
 /**
- * The janitor: the second layer of clean-up. On a schedule it deletes the project's endpoints,
- * endpoint configs and models older than a maximum age, whatever left them behind (an aborted
- * execution, a clean-up that failed, a run deployed by hand). Only resources tagged
+ * The janitor: the last layer of clean-up. Every few minutes it deletes the project's endpoints,
+ * endpoint configs and models whose run is provably over, whatever left them behind (an aborted
+ * execution, a clean-up that failed or gave up, a delete refused). Only resources tagged
  * `mso:project=model-serving-optimizer` are touched, nothing a surviving endpoint still uses, and
- * nothing whose run (its `mso:run-id` tag) is still under way in either workflow: age alone cannot
- * tell, since a stack may raise a workflow's timeout past the maximum age.
+ * nothing tagged `mso:keep=true`.
+ *
+ * When a resource goes, by what Step Functions says of its run (the `mso:run-id` tag names the
+ * execution, in either workflow):
+ *
+ * - the run is RUNNING or PENDING_REDRIVE somewhere: never, whatever its age;
+ * - its status cannot be read: never (kept on doubt, and the sweep counts it as a problem);
+ * - it has ended (every execution found is over): once the last one has been over for the grace.
+ *   The grace outlasts the step Lambdas still running when the execution ended (they may create an
+ *   endpoint until their timeout) and leaves the failed-run clean-up its first attempt;
+ * - no execution of it is found, or it has no run id: only past the maximum age (longer than any
+ *   execution of the watched state machines may run). "Not found" does not prove that a run is
+ *   over: DescribeExecution is eventually consistent (Step Functions API reference), so a new
+ *   execution may not be visible yet, and the run may be one this janitor does not watch, such as
+ *   a run of a second deployment of the stack in the same account and region (another
+ *   `stackName`), whose resources carry the same prefix and tags. Our own executions stay visible
+ *   for 90 days after they end (Step Functions quotas, closed execution history retention), at
+ *   least as long as any maximum age: the age rule is the backstop for resources that are not ours
+ *   to judge, and for ours long after their run.
  */
 
-const MS_PER_HOUR = 3_600_000;
+const MS_PER_MINUTE = 60_000;
+const MS_PER_HOUR = 60 * MS_PER_MINUTE;
 
 /**
  * Opt-out: a resource tagged `mso:keep=true` is never swept, whatever its age. A run with
  * `cleanupPolicy: keep-recommended` leaves its recommended endpoint for the user; without this tag
- * the janitor would delete it once it is older than the maximum age.
+ * the janitor would delete it once the run has been over for the grace.
  */
 export { KEEP_TAG };
 
@@ -44,8 +63,16 @@ const UNSETTLED_STATUSES: ReadonlySet<string> = new Set([
 ]);
 
 export interface SweepRequest {
-  /** Resources younger than this are left alone: a run may still be using them. */
+  /**
+   * A resource whose run cannot be found, or that has no run id, is swept only once older than
+   * this: more than the longest execution timeout of the watched state machines.
+   */
   readonly maxAgeHours: number;
+  /**
+   * A resource is swept only once its run's executions have been over for this long, and once it
+   * is itself this old (a resource created after its run ended, by a step still in flight).
+   */
+  readonly graceMinutes: number;
   readonly nowEpochMs: number;
   /** Report what a sweep would delete, and delete nothing. @default false */
   readonly dryRun?: boolean;
@@ -54,7 +81,7 @@ export interface SweepRequest {
 export interface SweepDeps {
   readonly host: ModelHost;
   readonly scaling: ScalingRegistry;
-  /** Says whether a resource's run is still under way: such a resource is never swept. */
+  /** Says where each resource's run stands: under way (never swept), ended and when, or not found. */
   readonly runs: RunActivity;
   readonly logger: Logger;
 }
@@ -83,23 +110,33 @@ export interface SkippedResource {
 
 /**
  * Why a resource was kept: `untagged` (not the project's), `keep-tag` (kept on purpose),
- * `too-young` (under the maximum age), `run-running` (its run is still under way, whatever its
- * age), `run-status-unknown` (its run's status could not be read: kept on doubt, see `detail`; the
- * sweep then fails visibly so that the next one retries).
+ * `too-young` (created within the grace), `run-running` (its run is still under way, whatever its
+ * age), `run-ended-recently` (its run ended within the grace), `run-not-found` (no execution of its
+ * run was found, or it has no run id, and it is under the maximum age: see the module's doc),
+ * `run-status-unknown` (its run's status could not be read: kept on doubt, see `detail`; the sweep
+ * then fails visibly so that the next one retries).
  */
-export type KeepReason = 'untagged' | 'too-young' | 'keep-tag' | 'run-running' | 'run-status-unknown';
+export type KeepReason =
+  | 'untagged'
+  | 'too-young'
+  | 'keep-tag'
+  | 'run-running'
+  | 'run-ended-recently'
+  | 'run-not-found'
+  | 'run-status-unknown';
 
 export interface KeptResource {
   readonly kind: SweptKind;
   readonly name: string;
   readonly reason: KeepReason;
-  /** The run and where it runs (`run-running`), or why its status is unknown (`run-status-unknown`). */
+  /** The run and where it runs or when it ended, or why its status is unknown. */
   readonly detail?: string;
 }
 
 /** What one run id's status lookup said, shared by every resource of that run in a sweep. */
-type RunState =
-  { readonly live: false } | { readonly live: true; readonly detail: string; readonly error?: unknown };
+type RunLookup =
+  | { readonly kind: 'found'; readonly state: RunState }
+  | { readonly kind: 'unknown'; readonly detail: string };
 
 export interface ScalableVariant {
   readonly endpointName: string;
@@ -108,14 +145,44 @@ export interface ScalableVariant {
 
 export interface SweepSummary {
   readonly dryRun: boolean;
-  /** Resources created before this instant (ISO 8601) were old enough to delete. */
-  readonly cutoff: string;
+  /** Resources of ended runs created and ended before this instant (ISO 8601) could go. */
+  readonly graceCutoff: string;
+  /** Resources whose run was not found, created before this instant (ISO 8601), could go. */
+  readonly ageCutoff: string;
   /** What was deleted; on a dry run, what a sweep would delete. */
   readonly deleted: SweptNames;
   /** Scalable targets deregistered before their endpoint's deletion (none on a dry run). */
   readonly deregistered: readonly ScalableVariant[];
   readonly skipped: readonly SkippedResource[];
   readonly kept: readonly KeptResource[];
+  /**
+   * Stale resources the sweep could not delete (`skipped` as `failed`) or decide on (`kept` as
+   * `run-status-unknown`): what the janitor's alarm counts.
+   */
+  readonly notDeleted: number;
+}
+
+/**
+ * The janitor's metric (namespace and dimensions of every step metric, lambdas/step.ts), which the
+ * stack alarms on: stale resources a sweep could not delete or decide on, 0 when there were none; a
+ * sweep that fails before it can decide on anything (its listing throttled) counts 1.
+ */
+export const JanitorMetrics = { notDeleted: 'StaleResourcesNotDeleted' } as const;
+
+/** A sweep that tried everything and could not delete (or decide on) some stale resources. */
+export class SweepIncompleteError extends AggregateError {
+  constructor(
+    errors: readonly unknown[],
+    message: string,
+    readonly summary: SweepSummary,
+  ) {
+    super(errors, message);
+  }
+}
+
+/** What the janitor's metric counts for a sweep that threw `error`. */
+export function notDeletedBy(error: unknown): number {
+  return error instanceof SweepIncompleteError ? error.summary.notDeleted : 1;
 }
 
 /**
@@ -144,6 +211,12 @@ function checkRequest(request: SweepRequest): void {
         '(JANITOR_MAX_AGE_HOURS on the janitor Lambda)',
     );
   }
+  if (!Number.isFinite(request.graceMinutes) || request.graceMinutes <= 0) {
+    throw new RangeError(
+      `Janitor graceMinutes: got ${request.graceMinutes}, expected a number of minutes above 0 ` +
+        '(JANITOR_GRACE_MINUTES on the janitor Lambda)',
+    );
+  }
   if (!Number.isFinite(request.nowEpochMs)) {
     throw new RangeError(`Janitor nowEpochMs: got ${request.nowEpochMs}, expected epoch milliseconds`);
   }
@@ -151,6 +224,14 @@ function checkRequest(request: SweepRequest): void {
 
 function isProjectTagged(resource: HostedResource): boolean {
   return resource.tags[TAG_KEYS.project] === PROJECT_TAG_VALUE;
+}
+
+/** The instants a sweep judges by. */
+interface Cutoffs {
+  /** A resource created, or a run ended, before this is past the grace. */
+  readonly graceEpochMs: number;
+  /** A resource created before this is past the maximum age. */
+  readonly ageEpochMs: number;
 }
 
 /** A running record of one sweep's decisions. */
@@ -161,16 +242,16 @@ class SweepLog {
   readonly kept: KeptResource[] = [];
   readonly failures: unknown[] = [];
   /** One status lookup per run id and sweep, however many resources the run left. */
-  private readonly runStates = new Map<string, Promise<RunState>>();
+  private readonly runLookups = new Map<string, Promise<RunLookup>>();
 
   constructor(
-    private readonly cutoffEpochMs: number,
+    private readonly cutoffs: Cutoffs,
     private readonly deps: SweepDeps,
   ) {}
 
   /**
-   * The resources of a kind that are tagged, old enough and whose run has ended: the ones to
-   * delete; records the others as kept. The run is looked up last, for stale resources only.
+   * The resources of a kind that may go (see the module's doc): the ones to delete; records the
+   * others as kept. The run is looked up last, for resources past the grace only.
    */
   async stale<Resource extends HostedResource>(
     kind: SweptKind,
@@ -178,47 +259,58 @@ class SweepLog {
   ): Promise<Resource[]> {
     const stale: Resource[] = [];
     for (const resource of resources) {
-      const reason = this.keepReason(resource);
-      if (reason !== undefined) {
-        this.kept.push({ kind, name: resource.name, reason });
-        continue;
-      }
-      const runId = resource.tags[TAG_KEYS.runId];
-      const run = runId === undefined ? { live: false as const } : await this.runState(runId);
-      if (!run.live) {
-        stale.push(resource);
-      } else if (run.error === undefined) {
-        this.kept.push({ kind, name: resource.name, reason: 'run-running', detail: run.detail });
-      } else {
-        this.kept.push({ kind, name: resource.name, reason: 'run-status-unknown', detail: run.detail });
-      }
+      const kept = await this.keptBecause(resource);
+      if (kept === undefined) stale.push(resource);
+      else this.kept.push({ kind, name: resource.name, ...kept });
     }
     return stale;
   }
 
-  private keepReason(resource: HostedResource): KeepReason | undefined {
-    if (!isProjectTagged(resource)) return 'untagged';
-    if (resource.tags[KEEP_TAG.key] === KEEP_TAG.value) return 'keep-tag';
-    if (resource.createdEpochMs >= this.cutoffEpochMs) return 'too-young';
-    return undefined;
+  private async keptBecause(
+    resource: HostedResource,
+  ): Promise<{ readonly reason: KeepReason; readonly detail?: string } | undefined> {
+    if (!isProjectTagged(resource)) return { reason: 'untagged' };
+    if (resource.tags[KEEP_TAG.key] === KEEP_TAG.value) return { reason: 'keep-tag' };
+    if (resource.createdEpochMs >= this.cutoffs.graceEpochMs) return { reason: 'too-young' };
+    const runId = resource.tags[TAG_KEYS.runId];
+    const oldEnough = resource.createdEpochMs < this.cutoffs.ageEpochMs;
+    if (runId === undefined) {
+      return oldEnough ? undefined : { reason: 'run-not-found', detail: 'no run id: swept by age only' };
+    }
+    const run = await this.lookUp(runId);
+    if (run.kind === 'unknown') return { reason: 'run-status-unknown', detail: run.detail };
+    const { liveIn, endedEpochMs } = run.state;
+    if (liveIn.length > 0) {
+      return { reason: 'run-running', detail: `run ${runId} is still running in ${liveIn.join(' and ')}` };
+    }
+    if (endedEpochMs !== undefined) {
+      if (endedEpochMs < this.cutoffs.graceEpochMs) return undefined;
+      return {
+        reason: 'run-ended-recently',
+        detail: `run ${runId} ended at ${new Date(endedEpochMs).toISOString()}, within the grace`,
+      };
+    }
+    return oldEnough
+      ? undefined
+      : {
+          reason: 'run-not-found',
+          detail: `no execution of run ${runId} was found: swept by age only (not yet visible, or not this stack's)`,
+        };
   }
 
-  private runState(runId: string): Promise<RunState> {
-    let state = this.runStates.get(runId);
-    if (state === undefined) {
-      state = this.lookUpRun(runId);
-      this.runStates.set(runId, state);
+  private lookUp(runId: string): Promise<RunLookup> {
+    let lookup = this.runLookups.get(runId);
+    if (lookup === undefined) {
+      lookup = this.readRun(runId);
+      this.runLookups.set(runId, lookup);
     }
-    return state;
+    return lookup;
   }
 
   /** Never deletes on doubt: a status that cannot be read counts as live, and fails the sweep. */
-  private async lookUpRun(runId: string): Promise<RunState> {
+  private async readRun(runId: string): Promise<RunLookup> {
     try {
-      const workflows = await this.deps.runs.liveWorkflows(runId);
-      return workflows.length === 0
-        ? { live: false }
-        : { live: true, detail: `run ${runId} is still running in ${workflows.join(' and ')}` };
+      return { kind: 'found', state: await this.deps.runs.runState(runId) };
     } catch (error) {
       const detail = `the status of run ${runId} could not be read (${describeError(error)}); kept until a sweep can read it`;
       this.deps.logger.warn('Janitor kept a run’s resources: its status could not be read', {
@@ -226,7 +318,7 @@ class SweepLog {
         error: describeError(error),
       });
       this.failures.push(error);
-      return { live: true, detail, error };
+      return { kind: 'unknown', detail };
     }
   }
 
@@ -244,18 +336,21 @@ class SweepLog {
  * Deletes the project's stale hosting resources: endpoints first (after deregistering their
  * variants from autoscaling), then the endpoint configs and models that no surviving endpoint or
  * config uses. A failure on one resource does not stop the sweep; once every resource has been
- * tried, the failures are thrown together (an `AggregateError`) so the invocation fails visibly,
- * after the summary has been logged.
+ * tried, the failures are thrown together (`SweepIncompleteError`, an `AggregateError` carrying the
+ * summary) so the invocation fails visibly, after the summary has been logged.
  */
 export async function sweepStaleResources(request: SweepRequest, deps: SweepDeps): Promise<SweepSummary> {
   checkRequest(request);
   const dryRun = request.dryRun ?? false;
-  const cutoffEpochMs = request.nowEpochMs - request.maxAgeHours * MS_PER_HOUR;
+  const cutoffs: Cutoffs = {
+    graceEpochMs: request.nowEpochMs - request.graceMinutes * MS_PER_MINUTE,
+    ageEpochMs: request.nowEpochMs - request.maxAgeHours * MS_PER_HOUR,
+  };
   const found = await deps.host.listProjectResources({
     namePrefix: RESOURCE_NAME_PREFIX,
-    createdBeforeEpochMs: cutoffEpochMs,
+    createdBeforeEpochMs: cutoffs.graceEpochMs,
   });
-  const log = new SweepLog(cutoffEpochMs, deps);
+  const log = new SweepLog(cutoffs, deps);
 
   const goneEndpoints = new Set<string>();
   for (const endpoint of await log.stale('endpoint', found.endpoints)) {
@@ -289,25 +384,28 @@ export async function sweepStaleResources(request: SweepRequest, deps: SweepDeps
     await removeResource('model', model.name, log, dryRun, () => deps.host.deleteModel(model.name));
   }
 
+  const problems = [
+    ...log.skipped.filter((s) => s.reason === 'failed'),
+    ...log.kept.filter((k) => k.reason === 'run-status-unknown'),
+  ];
   const summary: SweepSummary = {
     dryRun,
-    cutoff: new Date(cutoffEpochMs).toISOString(),
+    graceCutoff: new Date(cutoffs.graceEpochMs).toISOString(),
+    ageCutoff: new Date(cutoffs.ageEpochMs).toISOString(),
     deleted: log.deleted,
     deregistered: log.deregistered,
     skipped: log.skipped,
     kept: log.kept,
+    notDeleted: problems.length,
   };
   deps.logger.info(dryRun ? 'Janitor dry run: nothing deleted' : 'Janitor sweep finished', { ...summary });
   if (log.failures.length > 0) {
-    const problems = [
-      ...log.skipped.filter((s) => s.reason === 'failed'),
-      ...log.kept.filter((k) => k.reason === 'run-status-unknown'),
-    ];
-    throw new AggregateError(
+    throw new SweepIncompleteError(
       log.failures,
       `Janitor: ${problems.length} stale resource(s) could not be deleted, or kept because their ` +
         'run’s status could not be read (check the janitor’s states:DescribeExecution grant); the next ' +
         `sweep retries: ${problems.map((p) => `${p.kind} ${p.name} (${p.detail ?? ''})`).join('; ')}`,
+      summary,
     );
   }
   return summary;

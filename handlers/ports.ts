@@ -508,17 +508,28 @@ export interface InvocationsPerInstanceReader {
 }
 
 /**
- * Whether a run is still under way: an execution named after the run id (the execution name is
- * the run id) that is RUNNING, or PENDING_REDRIVE, in one of the project's state machines. The
- * janitor never touches a resource of such a run, whatever its age.
+ * Where a run stands in the project's state machines: its executions are named after the run id.
+ * An execution that is RUNNING or PENDING_REDRIVE is under way; the janitor never touches a
+ * resource of such a run, whatever its age.
  */
+export interface RunState {
+  /** The workflows (e.g. `optimization`, `async-inference`) in which the run is under way. */
+  readonly liveIn: readonly string[];
+  /**
+   * When the last of its ended executions stopped (DescribeExecution `stopDate`); absent when no
+   * execution of the run was found in any workflow, or when it is under way.
+   */
+  readonly endedEpochMs?: number;
+  /** Whether an execution of the run was found in any workflow. */
+  readonly found: boolean;
+}
+
 export interface RunActivity {
   /**
-   * The workflows (e.g. `optimization`, `async-inference`) in which `runId` is still under way;
-   * empty when it is in none (ended, or never started there). Throws when a status cannot be read
-   * (throttled, access denied): the caller must then assume the run may be live.
+   * Where `runId` stands. Throws when a status cannot be read (throttled, access denied): the
+   * caller must then assume the run may be live.
    */
-  liveWorkflows(runId: string): Promise<readonly string[]>;
+  runState(runId: string): Promise<RunState>;
 }
 
 /**
@@ -556,6 +567,13 @@ export interface ExecutionDescription {
   readonly output?: string;
   readonly error?: string;
   readonly cause?: string;
+  /**
+   * How many times the execution was redriven (DescribeExecution `redriveCount`: 0 until a redrive
+   * succeeds; a redrive keeps the execution ARN, so the same run can be RUNNING again).
+   */
+  readonly redriveCount?: number;
+  /** `REDRIVABLE`, `NOT_REDRIVABLE` or `REDRIVABLE_BY_MAP_RUN` (DescribeExecution `redriveStatus`). */
+  readonly redriveStatus?: string;
 }
 
 /** Reads executions (Step Functions DescribeExecution). */

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { InvalidRunInputError } from '../handlers/contracts/errors.js';
+import { JANITOR_LIMITS } from '../handlers/contracts/janitor-settings.js';
 import { parseOrThrow } from '../handlers/contracts/validation.js';
 import { ApiLoggingModes } from './constructs/run-api.js';
 import { SCHEDULED_WORKFLOWS } from './constructs/run-schedules.js';
@@ -59,6 +60,13 @@ const scheduleSchema = z
   .strict()
   .refine(...exactlyOne('input', 'inputFile'));
 
+/** A janitor schedule within JANITOR_LIMITS.intervalMinutes: `rate(<n> minutes)`. */
+function isJanitorRate(expression: string): boolean {
+  const minutes = /^rate\((\d+) minutes\)$/.exec(expression)?.[1];
+  const { min, max } = JANITOR_LIMITS.intervalMinutes;
+  return minutes !== undefined && Number(minutes) >= min && Number(minutes) <= max;
+}
+
 export const optimizerConfigSchema = z
   .object({
     stackName: z
@@ -80,11 +88,29 @@ export const optimizerConfigSchema = z
       .strict()
       .refine(...exactlyOne('template', 'templateFile'))
       .optional(),
+    // Ranges: JANITOR_LIMITS; the safety net checks what depends on the stack (the minimum age).
     janitor: z
       .object({
-        maxAgeHours: z.number().positive({ message: 'a number of hours above 0' }).optional(),
-        schedule: z.string().min(1).optional(),
-        timeZone: z.string().min(1).optional(),
+        maxAgeHours: z
+          .number()
+          .positive({ message: 'a number of hours above 0' })
+          .max(JANITOR_LIMITS.maxAgeHours.max, { message: `at most ${JANITOR_LIMITS.maxAgeHours.max} hours` })
+          .optional(),
+        graceMinutes: z
+          .number()
+          .min(JANITOR_LIMITS.graceMinutes.min, {
+            message: `a number of minutes from ${JANITOR_LIMITS.graceMinutes.min} to ${JANITOR_LIMITS.graceMinutes.max}`,
+          })
+          .max(JANITOR_LIMITS.graceMinutes.max, {
+            message: `a number of minutes from ${JANITOR_LIMITS.graceMinutes.min} to ${JANITOR_LIMITS.graceMinutes.max}`,
+          })
+          .optional(),
+        schedule: z
+          .string()
+          .refine(isJanitorRate, {
+            message: `rate(<n> minutes), from rate(${JANITOR_LIMITS.intervalMinutes.min} minutes) to rate(${JANITOR_LIMITS.intervalMinutes.max} minutes)`,
+          })
+          .optional(),
         enabled: z.boolean().optional(),
       })
       .strict()

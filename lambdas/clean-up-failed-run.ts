@@ -11,7 +11,8 @@ const compiler = sagemakerCompiler(sagemaker, { withRole: false });
 const optimizer = sagemakerOptimizer(sagemaker, { withRole: false });
 // Async runs' endpoints autoscale: their scalable targets are deregistered before deletion.
 const scaling = scalingRegistry();
-// Reads a FAILED execution's error: a run that ended in "No recommendation" is left alone.
+// Reads the execution at every attempt: a run redriven since, or one that ended in "No
+// recommendation", is left alone.
 const describer = new SfnExecutionDescriber({ client: tracer.captureAWSv3Client(new SFNClient({})) });
 
 /**

@@ -15,6 +15,7 @@ export const StepVariables = {
   loadStartDelaySeconds: 'LOAD_START_DELAY_SECONDS',
   region: 'AWS_REGION',
   janitorMaxAgeHours: 'JANITOR_MAX_AGE_HOURS',
+  janitorGraceMinutes: 'JANITOR_GRACE_MINUTES',
   /** The async workflow's SNS topics, which the notification Lambda listens to. */
   asyncSuccessTopicArn: 'ASYNC_SUCCESS_TOPIC_ARN',
   asyncErrorTopicArn: 'ASYNC_ERROR_TOPIC_ARN',
@@ -25,9 +26,6 @@ export const StepVariables = {
   /** The wait task's TimeoutSeconds, as deployed: runs whose queue TTL cannot fit are refused. */
   asyncWaitTimeoutSeconds: 'ASYNC_WAIT_TIMEOUT_SECONDS',
 } as const;
-
-/** The janitor's age bound: at most 90 days, so a typo in hours cannot switch the janitor off for good. */
-export const JANITOR_MAX_AGE_LIMIT_HOURS = 90 * 24;
 
 /** Where the step Lambdas' variables are set, for error messages. */
 export const DEFAULT_VARIABLE_SOURCE =

@@ -1,6 +1,7 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_JANITOR_MAX_AGE_HOURS } from '../handlers/contracts/run-timeouts.js';
-import { parseJanitorEvent, sweepStaleResources } from '../handlers/janitor.js';
+import { DEFAULT_JANITOR_MAX_AGE_HOURS, JANITOR_LIMITS } from '../handlers/contracts/janitor-settings.js';
+import { JanitorMetrics, notDeletedBy, parseJanitorEvent, sweepStaleResources } from '../handlers/janitor.js';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
 import { StateMachineVariables } from './adapters/sfn-execution-reader.js';
 import { SfnRunActivity } from './adapters/sfn-run-activity.js';
@@ -9,27 +10,22 @@ import {
   createCloudWatchClient,
   createSageMakerClient,
 } from './aws-clients.js';
-import {
-  getNumberEnv,
-  getOptionalEnv,
-  getRequiredEnv,
-  JANITOR_MAX_AGE_LIMIT_HOURS,
-  StepVariables,
-} from './config.js';
-import { defineStep, tracer } from './step.js';
+import { getNumberEnv, getOptionalEnv, getRequiredEnv, StepVariables } from './config.js';
+import { defineStep, metrics, tracer } from './step.js';
 import { sagemakerHost } from './wiring.js';
 
 /** Where the state machine ARNs come from, for the error a missing variable raises. */
 const SET_BY =
   'the SafetyNet construct (infra/constructs/safety-net.ts) sets it from the workflows it watches';
 
-/**
- * One hour past the longer of the two workflows' default execution timeouts
- * (handlers/contracts/run-timeouts.ts); the stack sets the deployed value (safety-net.ts).
- */
+/** The stack sets the deployed values (safety-net.ts); these defaults serve a bare invocation. */
 const maxAgeHours = getNumberEnv(StepVariables.janitorMaxAgeHours, DEFAULT_JANITOR_MAX_AGE_HOURS, {
   min: 1,
-  max: JANITOR_MAX_AGE_LIMIT_HOURS,
+  max: JANITOR_LIMITS.maxAgeHours.max,
+});
+const graceMinutes = getNumberEnv(StepVariables.janitorGraceMinutes, JANITOR_LIMITS.graceMinutes.default, {
+  min: JANITOR_LIMITS.graceMinutes.min,
+  max: JANITOR_LIMITS.graceMinutes.max,
 });
 
 const host = sagemakerHost(createSageMakerClient(), { withRole: false });
@@ -40,7 +36,7 @@ const scaling = new ApplicationAutoScalingRegistry({
 });
 const asyncInferenceArn = getOptionalEnv(StateMachineVariables['async-inference']);
 const runs = new SfnRunActivity({
-  // One DescribeExecution per workflow and stale run: standard retries suffice.
+  // One DescribeExecution per workflow and run past the grace: standard retries suffice.
   client: tracer.captureAWSv3Client(new SFNClient({})),
   stateMachineArns: {
     optimization: getRequiredEnv(StateMachineVariables.optimization, SET_BY),
@@ -48,10 +44,22 @@ const runs = new SfnRunActivity({
   },
 });
 
-/** The janitor, on an EventBridge Scheduler schedule: sweeps the project's stale endpoints. */
-export const handler = defineStep((event: unknown, { logger }) =>
-  sweepStaleResources(
-    { maxAgeHours, nowEpochMs: Date.now(), ...parseJanitorEvent(event) },
-    { host, scaling, runs, logger },
-  ),
-);
+/**
+ * The janitor, on an EventBridge Scheduler schedule: sweeps the project's resources whose run is
+ * over. Every sweep counts what it could not delete (`StaleResourcesNotDeleted`, 0 when nothing),
+ * which the stack alarms on; a sweep that fails before deciding anything counts 1.
+ */
+export const handler = defineStep(async (event: unknown, { logger }) => {
+  const request = parseJanitorEvent(event);
+  try {
+    const summary = await sweepStaleResources(
+      { maxAgeHours, graceMinutes, nowEpochMs: Date.now(), ...request },
+      { host, scaling, runs, logger },
+    );
+    metrics.addMetric(JanitorMetrics.notDeleted, MetricUnit.Count, summary.notDeleted);
+    return summary;
+  } catch (error) {
+    metrics.addMetric(JanitorMetrics.notDeleted, MetricUnit.Count, notDeletedBy(error));
+    throw error;
+  }
+});

@@ -72,8 +72,8 @@ export function recordFailedCleanUp(scope: Construct, name: string, resultPath: 
       'message.$':
         "States.Format('Clean-up did not finish ({}, see the execution history). The run result stands. What the run created and " +
         `clean-up had not deleted carries the tag ${TAG_KEYS.runId}={} (aws resourcegroupstaggingapi get-resources ` +
-        `--tag-filters Key=${TAG_KEYS.runId},Values={}); delete it by hand, or the janitor sweeps it after its ` +
-        "age limit.', $.cleanUpError.Error, $$.Execution.Name, $$.Execution.Name)",
+        `--tag-filters Key=${TAG_KEYS.runId},Values={}); delete it by hand, or the janitor sweeps it within an ` +
+        "hour after the run ends.', $.cleanUpError.Error, $$.Execution.Name, $$.Execution.Name)",
     },
     resultPath,
   });

@@ -8,13 +8,16 @@ import { ErrorNames } from '../handlers/contracts/errors.js';
 import { LAMBDA_SERVICE_ERRORS, standardStateMachine } from './lambda-step.js';
 
 /**
- * How "Clean up failed run" retries a clean-up that left something (`CleanUpIncompleteError`) or
- * timed out: delays of 1, 2, 4, 8, 16 then 30 minutes (seven times) at most. Full jitter draws each
- * delay between 0 and that ceiling (CDK `JitterType.FULL`: "a random number between 0 and the
- * computed backoff"), so that the clean-ups of runs that failed together do not hit SageMaker's
- * control plane together: 13 attempts over ~2 hours on average, 4 h 1 min at most. Jitter makes the
- * total random: 12 retries keep trying for at least an hour in 99.6 % of executions (simulated; with
- * 8 retries, only half would), as issue #11 asks of the second layer.
+ * How "Clean up failed run" retries a clean-up that left something (`CleanUpIncompleteError`), could
+ * not list or read the run because it was throttled (`TransientServiceError`) or timed out: delays of
+ * 1, 2, 4, 8, 16 then 30 minutes (seven times) at most. Throttling gets this long schedule too: it is
+ * the likely failure when many runs fail together, and a short schedule would give up within
+ * minutes, before the control plane recovers, with nothing listed. Full jitter draws each delay
+ * between 0 and that ceiling (CDK `JitterType.FULL`: "a random number between 0 and the computed
+ * backoff"), so that the clean-ups of runs that failed together do not hit SageMaker's control plane
+ * together: 13 attempts over ~2 hours on average, 4 h 1 min at most. Jitter makes the total random:
+ * 12 retries keep trying for at least an hour in 99.6 % of executions (simulated; with 8 retries,
+ * only half would).
  */
 export const FAILED_RUN_RETRY = {
   intervalSeconds: 60,
@@ -23,7 +26,7 @@ export const FAILED_RUN_RETRY = {
   maxDelaySeconds: 30 * 60,
 } as const;
 
-/** Lambda's own errors and throttling that outlasted the SDK's retries: retried soon, also jittered. */
+/** Lambda's own errors (the service, its throttling of invocations): retried soon, also jittered. */
 const TRANSIENT_RETRY = { intervalSeconds: 2, backoffRate: 2, maxAttempts: 6 } as const;
 
 /** The clean-up Lambda's timeout and the Task's: a round lists, describes and deletes one call at a time. */
@@ -59,10 +62,12 @@ export interface FailedRunCleanUpWorkflowProps {
 /**
  * "Clean up failed run" (Standard), the second layer of clean-up: started by the safety net's
  * EventBridge rule with the status change event of an execution that ended FAILED, TIMED_OUT or
- * ABORTED. Wait out in-flight step Lambdas → clean up the run (it lists by name prefix and tag each
- * attempt, so it finds what was created after the abort) → retried with backoff while something is
- * left → "Clean-up gave up", whose cause is the clean-up's account (what is left, why, the commands
- * that finish it); the stack alarms on this state machine's failed and timed-out executions.
+ * ABORTED. Wait out in-flight step Lambdas → clean up the run (each attempt reads the execution's
+ * status first, and leaves a run that a redrive made live again alone; it lists by name prefix and
+ * tag each attempt, so it finds what was created after the abort) → retried with backoff while
+ * something is left or the listing is throttled → "Clean-up gave up", whose cause is the clean-up's
+ * account (what is left or found so far, why, the commands that finish it); the stack alarms on this
+ * state machine's failed and timed-out executions.
  */
 export class FailedRunCleanUpWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;
@@ -109,15 +114,16 @@ export class FailedRunCleanUpWorkflow extends Construct {
       resultPath: '$.cleanUp',
     });
     task.addRetry({
-      errors: [...LAMBDA_SERVICE_ERRORS, ErrorNames.transientService],
+      errors: [...LAMBDA_SERVICE_ERRORS],
       interval: Duration.seconds(TRANSIENT_RETRY.intervalSeconds),
       backoffRate: TRANSIENT_RETRY.backoffRate,
       maxAttempts: TRANSIENT_RETRY.maxAttempts,
       jitterStrategy: sfn.JitterType.FULL,
     });
     task.addRetry({
-      // The step is idempotent (it lists what is left each attempt): a timeout is retried too.
-      errors: [ErrorNames.cleanUpIncomplete, 'States.Timeout'],
+      // The step is idempotent (it reads the run and lists what is left each attempt): a timeout
+      // is retried too.
+      errors: [ErrorNames.cleanUpIncomplete, ErrorNames.transientService, 'States.Timeout'],
       interval: Duration.seconds(FAILED_RUN_RETRY.intervalSeconds),
       backoffRate: FAILED_RUN_RETRY.backoffRate,
       maxAttempts: FAILED_RUN_RETRY.maxAttempts,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../contracts/errors.js';
 import { toInputIssues } from '../contracts/validation.js';
+import { ExecutionStatuses } from '../run-status/run-api-contract.js';
 
 /**
  * EventBridge's "Step Functions Execution Status Change" event, as the failed-run clean-up and the
@@ -9,10 +10,25 @@ import { toInputIssues } from '../contracts/validation.js';
  * "Step Functions Execution Status Change", and a `detail` with the DescribeExecution fields
  * `executionArn`, `stateMachineArn`, `name` (the execution name = the run id), `status` (RUNNING,
  * SUCCEEDED, FAILED, TIMED_OUT or ABORTED), and more neither step reads.
+ *
+ * The event says what the status was when it was sent. A FAILED, TIMED_OUT or ABORTED Standard
+ * execution can be redriven within 14 days, and a redriven execution keeps its ARN and name
+ * (Step Functions API reference, RedriveExecution): whoever acts on the event later reads the
+ * status again (DescribeExecution).
  */
 
-export const FAILURE_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
+export const FAILURE_STATUSES = [
+  ExecutionStatuses.failed,
+  ExecutionStatuses.timedOut,
+  ExecutionStatuses.aborted,
+] as const;
 export type FailureStatus = (typeof FAILURE_STATUSES)[number];
+
+/**
+ * An execution in one of these is under way: RUNNING, or PENDING_REDRIVE (a redrive asked for and
+ * not started yet; ExecutionStatus, Step Functions API reference).
+ */
+export const LIVE_STATUSES: readonly string[] = [ExecutionStatuses.running, ExecutionStatuses.pendingRedrive];
 
 export const EXECUTION_STATUS_CHANGE = 'Step Functions Execution Status Change';
 

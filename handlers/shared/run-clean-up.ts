@@ -17,6 +17,7 @@ import {
   type ModelCompiler,
   type ModelHost,
   type ModelOptimizer,
+  type RunResources,
   type ScalingRegistry,
 } from '../ports.js';
 import { BUSY_ENDPOINT_STATUSES, VARIANT_NAME } from './endpoint-deployment.js';
@@ -107,15 +108,22 @@ class Round {
  * and how long to wait, the workflow waits and calls again, and past the deadline they are left in
  * the account. Their config and model are kept while they live: SageMaker's DeleteEndpointConfig
  * reference says not to delete the config of an endpoint that is live, or being created or updated.
+ *
+ * `listed` is the round's listing when the caller has just made it (the failed-run clean-up lists
+ * first, to say what it found when a later call fails); absent, the round lists the run itself.
  */
-export async function cleanUpRun(event: CleanUpEvent, deps: CleanUpDeps): Promise<CleanUpResult> {
+export async function cleanUpRun(
+  event: CleanUpEvent,
+  deps: CleanUpDeps,
+  listed?: RunResources,
+): Promise<CleanUpResult> {
   const { runId } = event.plan;
   const now = (deps.nowEpochMs ?? Date.now)();
   const previous = event.cleanUp ?? event.summary?.cleanUp;
   const deadlineEpochMs = previous?.deadlineEpochMs ?? now + (deps.busyWaitMs ?? BUSY_ENDPOINT_WAIT_MS);
   const mayWait = now < deadlineEpochMs;
   const prefix = `${RESOURCE_NAME_PREFIX}${runToken(runId)}-`;
-  const found = await deps.host.listRunResources(runId, prefix);
+  const found = listed ?? (await deps.host.listRunResources(runId, prefix));
   const round = new Round();
 
   const keep = event.summary?.keep;

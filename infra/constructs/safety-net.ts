@@ -1,5 +1,6 @@
-import { JANITOR_MAX_AGE_LIMIT_HOURS, StepVariables } from '../../lambdas/config.js';
+import { StepVariables } from '../../lambdas/config.js';
 import { Duration, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { type IRole, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
@@ -19,6 +20,8 @@ import {
   ASYNC_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
 } from '../../handlers/contracts/run-timeouts.js';
+import { JANITOR_LIMITS, janitorBoundMinutes } from '../../handlers/contracts/janitor-settings.js';
+import { JanitorMetrics } from '../../handlers/janitor.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {
   FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,
@@ -29,7 +32,7 @@ import { ASYNC_INFERENCE_STEPS } from '../../handlers/contracts/async-state.js';
 import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
 import { OPTIMIZATION_STEPS } from '../../handlers/contracts/optimization-state.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
-import type { ProjectFunction } from './project-function.js';
+import { PROJECT_METRICS_NAMESPACE, PROJECT_SERVICE_NAME, type ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
 import { executionsOf } from './run-notifications.js';
 import { createDeadLetterQueue, resolveScheduleExpression } from './schedule-settings.js';
@@ -55,30 +58,33 @@ const DEFAULT_STEP_TIMEOUT = Duration.seconds(30);
 /** Past a creating Lambda's timeout: SageMaker's List* calls see a new endpoint within seconds. */
 export const IN_FLIGHT_MARGIN = Duration.seconds(60);
 
-/** Often enough that a forgotten endpoint bills at most a few hours past its maximum age. */
-export const DEFAULT_JANITOR_SCHEDULE = 'rate(6 hours)';
+/** Every 15 minutes (JANITOR_LIMITS.intervalMinutes): see JANITOR_LIMITS for the bound it holds. */
+export const DEFAULT_JANITOR_SCHEDULE = `rate(${JANITOR_LIMITS.intervalMinutes.default} minutes)`;
 
 export interface JanitorSettings {
   /**
-   * Endpoints, endpoint configs and models younger than this are left alone. It must exceed the
-   * longest execution timeout of the state machines watched, so that age alone never sweeps what a
-   * running execution uses (the janitor also asks Step Functions whether each stale resource's run
-   * is still running, and keeps it if so).
+   * A resource whose run cannot be found (no execution of that name in the watched state machines:
+   * not visible yet, or another deployment's run), or that has no run id, is swept only once older
+   * than this. It must exceed the longest execution timeout of the state machines watched, so that
+   * age alone never sweeps what a running execution uses. Resources of runs that have ended do not
+   * wait for it: they go after `graceMinutes`.
    * @default - the longest execution timeout in hours, rounded up, plus one (49 for the default
    * 48 h of the async-inference workflow; 25 when only the optimization workflow is watched)
    */
   readonly maxAgeHours?: number;
   /**
-   * An EventBridge Scheduler expression, `rate(...)` or `cron(...)`
-   * (https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html).
-   * @default 'rate(6 hours)'
+   * Minutes after a run's execution ended before the janitor sweeps its resources, from 5 to 30
+   * (JANITOR_LIMITS.graceMinutes), and at least the failed-run clean-up's in-flight wait.
+   * @default 15
+   */
+  readonly graceMinutes?: number;
+  /**
+   * An EventBridge Scheduler rate expression, from `rate(5 minutes)` to `rate(20 minutes)`
+   * (JANITOR_LIMITS.intervalMinutes; https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html):
+   * with the grace and the sweep's timeout, it bounds how long a deletable endpoint outlives its run.
+   * @default 'rate(15 minutes)'
    */
   readonly schedule?: string;
-  /**
-   * IANA time zone of a `cron(...)` schedule, e.g. `Europe/Paris`; rate schedules have none.
-   * @default - UTC
-   */
-  readonly timeZone?: string;
   /**
    * Whether the schedule runs. A disabled schedule stays deployed, ready to be enabled.
    * @default true
@@ -122,11 +128,15 @@ export interface SafetyNetProps {
  *
  * - an EventBridge rule starts the "Clean up failed run" state machine for every execution of the
  *   watched workflows that ends FAILED, TIMED_OUT or ABORTED: it waits out in-flight step Lambdas,
- *   then the `clean-up-failed-run` Lambda deletes that run's resources, retried with backoff for
- *   about an hour while something is left, and the execution fails ("Clean-up gave up", alarmed by
- *   the operations dashboard) with the account of what is left;
- * - an EventBridge Scheduler schedule runs the `janitor` Lambda, which deletes the project's
- *   endpoints, endpoint configs and models older than a maximum age, whatever left them behind.
+ *   then the `clean-up-failed-run` Lambda deletes that run's resources (unless a redrive made it
+ *   live again), retried with backoff for about two hours while something is left or the listing
+ *   is throttled, and the execution fails ("Clean-up gave up", alarmed by the operations
+ *   dashboard) with the account of what is left;
+ * - an EventBridge Scheduler schedule runs the `janitor` Lambda every 15 minutes, which deletes the
+ *   project's endpoints, endpoint configs and models whose run has been over for the grace (15
+ *   minutes), whatever left them behind, and those whose run cannot be found past a maximum age;
+ *   an alarm (`janitorAlarm`) counts what a sweep could not delete. A deletable endpoint outlives
+ *   its run by at most an hour (JANITOR_LIMITS).
  *
  * Events neither target could take after its retries land in one encrypted, TLS-only queue.
  */
@@ -141,6 +151,16 @@ export class SafetyNet extends Construct {
   readonly janitorScheduleRole: IRole;
   readonly deadLetterQueue: Queue;
   readonly maxAgeHours: number;
+  readonly graceMinutes: number;
+  /** Minutes between sweeps, from the schedule. */
+  readonly intervalMinutes: number;
+  /** The longest a deletable endpoint outlives its run, in minutes: grace + interval + sweep timeout. */
+  readonly boundMinutes: number;
+  /**
+   * A sweep left stale resources (a delete refused, a run's status unreadable) or failed before it
+   * could decide (its listing throttled). It has no action: the stack sends it to its alarm topic.
+   */
+  readonly janitorAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: SafetyNetProps) {
     super(scope, id);
@@ -156,7 +176,10 @@ export class SafetyNet extends Construct {
       props.stateMachine,
       ...(props.asyncStateMachine === undefined ? [] : [props.asyncStateMachine]),
     ];
-    const schedule = resolveSchedule(settings.schedule ?? DEFAULT_JANITOR_SCHEDULE, settings.timeZone);
+    const { expression: schedule, intervalMinutes } = resolveSchedule(
+      settings.schedule ?? DEFAULT_JANITOR_SCHEDULE,
+    );
+    this.intervalMinutes = intervalMinutes;
     const sagemaker = new SageMakerGrants(Stack.of(this));
 
     this.deadLetterQueue = createDeadLetterQueue(
@@ -171,7 +194,8 @@ export class SafetyNet extends Construct {
     });
     sagemaker.allowCleanUp(this.cleanUpFailedRun);
     sagemaker.allowDeregisterScaling(this.cleanUpFailedRun);
-    // It reads a FAILED execution's error: a run that ended in "No recommendation" has cleaned up.
+    // Every attempt reads the execution: a run redriven since (RUNNING, PENDING_REDRIVE) is left
+    // alone, and so is one that ended in "No recommendation" (it has cleaned up).
     for (const stateMachine of watched) {
       this.allowDescribeExecutions(
         this.cleanUpFailedRun,
@@ -183,6 +207,9 @@ export class SafetyNet extends Construct {
       cleanUpFailedRun: this.cleanUpFailedRun,
       inFlightWait: inFlightWait(props.resourceCreatingSteps ?? []),
     });
+    this.graceMinutes = resolveGraceMinutes(settings.graceMinutes, this.failedRunCleanUp.inFlightWait);
+    // Within JANITOR_LIMITS.boundMinutes by the ranges of both settings.
+    this.boundMinutes = janitorBoundMinutes({ graceMinutes: this.graceMinutes, intervalMinutes });
     this.acknowledgeStateMachineGrants();
     this.failedRunRule = new Rule(this, 'FailedRunRule', {
       description:
@@ -213,10 +240,11 @@ export class SafetyNet extends Construct {
 
     this.janitor = props.lambdas.createStepLambda(SUPPORT_FUNCTIONS.janitor, {
       // Listing, ListTags and Describe run one call at a time against a throttled control plane.
-      timeout: Duration.minutes(5),
-      description: 'Deletes the project’s endpoints, endpoint configs and models older than a maximum age',
+      timeout: Duration.minutes(JANITOR_LIMITS.sweepTimeoutMinutes),
+      description: 'Deletes the project’s endpoints, endpoint configs and models whose run is over',
       environment: {
         [StepVariables.janitorMaxAgeHours]: String(this.maxAgeHours),
+        [StepVariables.janitorGraceMinutes]: String(this.graceMinutes),
         // The janitor keeps whatever belongs to a run still running in either state machine.
         [RunEventVariables.optimizationStateMachineArn]: props.stateMachine.stateMachineArn,
         ...(props.asyncStateMachine === undefined
@@ -233,16 +261,18 @@ export class SafetyNet extends Construct {
       );
     }
     this.janitorSchedule = new Schedule(this, 'JanitorSchedule', {
-      description: `Janitor: deletes project resources older than ${this.maxAgeHours} hours`,
+      description:
+        `Janitor: deletes project resources ${this.graceMinutes} minutes after their run ended, or past ` +
+        `${this.maxAgeHours} hours when their run cannot be found`,
       schedule,
       timeWindow: TimeWindow.off(),
       enabled: settings.enabled ?? true,
       target: new LambdaInvoke(this.janitor, {
         input: ScheduleTargetInput.fromObject({}),
         deadLetterQueue: this.deadLetterQueue,
-        // A missed sweep is retried by the next one; no point retrying for longer than an hour.
+        // A missed sweep is retried by the next one: no point retrying past the next one.
         retryAttempts: 3,
-        maxEventAge: Duration.hours(1),
+        maxEventAge: Duration.minutes(intervalMinutes),
       }),
     });
     this.janitorScheduleRole = roleOfSchedule(this.janitorSchedule);
@@ -251,6 +281,7 @@ export class SafetyNet extends Construct {
       `${this.janitor.functionArn}:*`,
       'CDK grants the schedule invoke on the janitor and its versions/aliases; it is the project’s own function',
     );
+    this.janitorAlarm = janitorAlarm(this, this.janitor);
   }
 
   /** The wildcards CDK writes into the clean-up state machine's role, each with why it is acceptable. */
@@ -307,11 +338,12 @@ function longest(timeouts: readonly Duration[]): Duration {
 /** The janitor's minimum age, checked against the longest execution timeout; see JanitorSettings.maxAgeHours. */
 export function resolveMaxAgeHours(maxAgeHours: number | undefined, executionTimeout: Duration): number {
   const minimum = Math.ceil(executionTimeout.toHours({ integral: false })) + 1;
+  const limit = JANITOR_LIMITS.maxAgeHours.max;
   const value = maxAgeHours ?? minimum;
-  if (!Number.isFinite(value) || value < minimum || value > JANITOR_MAX_AGE_LIMIT_HOURS) {
+  if (!Number.isFinite(value) || value < minimum || value > limit) {
     throw new Error(
       `SafetyNet janitor.maxAgeHours: got ${value}, expected a number of hours from ${minimum} to ` +
-        `${JANITOR_MAX_AGE_LIMIT_HOURS}: more than the longest execution timeout of the watched state ` +
+        `${limit}: more than the longest execution timeout of the watched state ` +
         `machines (${executionTimeout.toHumanString()}), so a running execution's endpoints are never ` +
         'swept by age, and at most 90 days',
     );
@@ -319,9 +351,86 @@ export function resolveMaxAgeHours(maxAgeHours: number | undefined, executionTim
   return value;
 }
 
-/** A Scheduler expression from the janitor settings, checked at synth rather than at deploy. */
-export function resolveSchedule(expression: string, timeZone: string | undefined): ScheduleExpression {
-  return resolveScheduleExpression('SafetyNet janitor', expression, timeZone, DEFAULT_JANITOR_SCHEDULE);
+/** The janitor's grace, within JANITOR_LIMITS and never shorter than the in-flight wait. */
+export function resolveGraceMinutes(graceMinutes: number | undefined, inFlight: Duration): number {
+  const { min, max } = JANITOR_LIMITS.graceMinutes;
+  const minimum = Math.max(min, Math.ceil(inFlight.toMinutes({ integral: false })));
+  const value = graceMinutes ?? Math.max(JANITOR_LIMITS.graceMinutes.default, minimum);
+  if (!Number.isFinite(value) || value < minimum || value > max) {
+    throw new Error(
+      `SafetyNet janitor.graceMinutes: got ${value}, expected a number of minutes from ${minimum} to ${max}: ` +
+        `at least ${min} and the in-flight wait (${inFlight.toHumanString()}: a step that creates resources may ` +
+        `still be running after its execution ended), and at most ${max}, so that a deletable endpoint ` +
+        `outlives its run by at most ${JANITOR_LIMITS.boundMinutes} minutes`,
+    );
+  }
+  return value;
+}
+
+const MINUTES_PER_UNIT: Readonly<Record<string, number>> = {
+  minute: 1,
+  minutes: 1,
+  hour: 60,
+  hours: 60,
+  day: 1440,
+  days: 1440,
+};
+
+/**
+ * The janitor's schedule, checked at synth: a `rate(...)` expression within
+ * JANITOR_LIMITS.intervalMinutes. A cron expression has no single interval to check the bound with.
+ */
+export function resolveSchedule(expression: string): {
+  readonly expression: ScheduleExpression;
+  readonly intervalMinutes: number;
+} {
+  const checked = resolveScheduleExpression(
+    'SafetyNet janitor',
+    expression,
+    undefined,
+    DEFAULT_JANITOR_SCHEDULE,
+  );
+  const { min, max } = JANITOR_LIMITS.intervalMinutes;
+  const match = /^rate\((\d+) (minutes?|hours?|days?)\)$/.exec(expression);
+  const intervalMinutes =
+    match === null ? undefined : Number(match[1]) * (MINUTES_PER_UNIT[match[2] ?? ''] ?? NaN);
+  if (intervalMinutes === undefined || !(intervalMinutes >= min && intervalMinutes <= max)) {
+    throw new Error(
+      `SafetyNet janitor.schedule: got "${expression}", expected a rate from "rate(${min} minutes)" to ` +
+        `"rate(${max} minutes)": with the grace and the sweep's ${JANITOR_LIMITS.sweepTimeoutMinutes}-minute ` +
+        `timeout, the interval bounds how long a deletable endpoint outlives its run ` +
+        `(${JANITOR_LIMITS.boundMinutes} minutes at most)`,
+    );
+  }
+  return { expression: checked, intervalMinutes };
+}
+
+/** How often the janitor alarm looks: at least three sweeps fall in each period. */
+const JANITOR_ALARM_PERIOD = Duration.hours(1);
+
+/**
+ * The alarm on `StaleResourcesNotDeleted` (handlers/janitor.ts): any stale resource a sweep could
+ * not delete or decide on, or a sweep that failed before it could, within the hour. It stays in
+ * ALARM while every hour has such a sweep, and missing data (a disabled schedule) is not breaching.
+ */
+function janitorAlarm(scope: Construct, janitor: ProjectFunction): Alarm {
+  return new Alarm(scope, 'JanitorNotDeletedAlarm', {
+    alarmDescription:
+      'Janitor: a sweep could not delete a stale project resource (a delete refused), could not read its ' +
+      'run’s status, or failed before deciding (throttled listing). The janitor’s log lists each one with ' +
+      'the reason; the next sweeps retry.',
+    metric: new Metric({
+      namespace: PROJECT_METRICS_NAMESPACE,
+      metricName: JanitorMetrics.notDeleted,
+      dimensionsMap: { service: PROJECT_SERVICE_NAME, step: janitor.stepName },
+      statistic: 'Sum',
+      period: JANITOR_ALARM_PERIOD,
+    }),
+    threshold: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
 }
 
 /**

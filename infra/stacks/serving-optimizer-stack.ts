@@ -25,6 +25,7 @@ import { ScopeServiceInvocationsToAccount } from '../constructs/service-invoke-p
 import { RunNotifications } from '../constructs/run-notifications.js';
 import { type RunScheduleSettings, RunSchedules } from '../constructs/run-schedules.js';
 import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 
@@ -239,7 +240,7 @@ export class ServingOptimizerStack extends Stack implements StepLambdaFactory {
           label: 'FailedRunCleanUp',
           stateMachine: workflows.safetyNet.failedRunCleanUp.stateMachine,
           failedAlarmDescription:
-            'FailedRunCleanUp: the clean-up of a failed run gave up after about an hour of retries. The ' +
+            'FailedRunCleanUp: the clean-up of a failed run gave up after about two hours of retries. The ' +
             'execution’s cause lists what is left, why, and the commands that delete it.',
         },
       ],
@@ -253,6 +254,8 @@ export class ServingOptimizerStack extends Stack implements StepLambdaFactory {
       deadLetterQueues: [deadLetterQueue, workflows.asyncInference.deadLetterQueue],
       alarmTopic: runNotifications.topic,
     });
+    // The janitor's alarm goes where every other alarm goes.
+    workflows.safetyNet.janitorAlarm.addAlarmAction(new SnsAction(runNotifications.topic));
     new CfnOutput(this, 'RunNotificationsTopicArn', {
       description: 'Run summaries (attributes status, workflow) and alarms: subscribe here',
       value: runNotifications.topic.topicArn,

@@ -5,8 +5,10 @@ import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**
  * `ExecutionDescriber` over Step Functions `DescribeExecution`. The execution's `input` is in the
- * response too; it is dropped here, so nothing downstream can publish it by mistake. Throttling
- * and 5xx become `TransientServiceError`; anything else is rethrown as it is.
+ * response too; it is dropped here, so nothing downstream can publish it by mistake. The redrive
+ * fields are kept: a redriven execution keeps its ARN and is RUNNING again (Step Functions API
+ * reference, RedriveExecution and DescribeExecution). Throttling and 5xx become
+ * `TransientServiceError`; anything else is rethrown as it is.
  */
 
 export interface SfnExecutionDescriberOptions {
@@ -35,6 +37,8 @@ export class SfnExecutionDescriber implements ExecutionDescriber {
         ...(response.output === undefined ? {} : { output: response.output }),
         ...(response.error === undefined ? {} : { error: response.error }),
         ...(response.cause === undefined ? {} : { cause: response.cause }),
+        ...(response.redriveCount === undefined ? {} : { redriveCount: response.redriveCount }),
+        ...(response.redriveStatus === undefined ? {} : { redriveStatus: response.redriveStatus }),
       };
     } catch (error) {
       if (isTransient(error)) {

@@ -1,8 +1,16 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { cleanUpFailedRun } from '../../handlers/clean-up-failed-run.js';
-import { CleanUpIncompleteError, ErrorNames } from '../../handlers/contracts/errors.js';
+import {
+  CleanUpIncompleteError,
+  ErrorNames,
+  TransientServiceError,
+} from '../../handlers/contracts/errors.js';
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
+import { SfnExecutionDescriber } from '../../lambdas/adapters/sfn-execution-describer.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
+import { FakeStepFunctions } from '../support/fake-step-functions.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
 const RUN_ID = 'nightly-2026-01-10';
@@ -34,6 +42,36 @@ function statusChange(status: string, name = RUN_ID) {
 }
 
 let sagemaker: FakeSageMaker;
+let stepFunctions: FakeStepFunctions;
+let sfnMock: AwsClientStub<SFNClient>;
+/** The Lambda's describer, over the fake Step Functions. */
+const describer = new SfnExecutionDescriber({ client: new SFNClient({ region: 'us-east-1' }) });
+
+/** The run's execution as Step Functions has it: started, then ended with `status` (RUNNING: not ended). */
+function execution(status: string, failure: { error?: string } = {}, name = RUN_ID): string {
+  const arn = stepFunctions.start(STATE_MACHINE_ARN, name);
+  if (status === 'PENDING_REDRIVE') {
+    stepFunctions.end(arn, 'FAILED');
+    stepFunctions.requestRedrive(arn);
+  } else if (
+    status === 'SUCCEEDED' ||
+    status === 'FAILED' ||
+    status === 'TIMED_OUT' ||
+    status === 'ABORTED'
+  ) {
+    stepFunctions.end(arn, status, failure);
+  }
+  return arn;
+}
+
+beforeEach(() => {
+  stepFunctions = new FakeStepFunctions();
+  sfnMock = stepFunctions.serve();
+});
+
+afterEach(() => {
+  sfnMock.restore();
+});
 
 /** A candidate's model, endpoint config and endpoint as the workflow names and tags them. */
 async function deployCandidate(runId: string, candidateId: string): Promise<void> {
@@ -63,7 +101,7 @@ async function deployCandidate(runId: string, candidateId: string): Promise<void
 }
 
 function run(event: unknown) {
-  return cleanUpFailedRun(event, { host: sagemaker, compiler: sagemaker, logger: silentLogger });
+  return cleanUpFailedRun(event, { host: sagemaker, compiler: sagemaker, describer, logger: silentLogger });
 }
 
 /** What `run` threw, for assertions on its name and account. */
@@ -87,6 +125,7 @@ describe('cleanUpFailedRun', () => {
     async (status) => {
       // Arrange
       await deployCandidate(RUN_ID, 'g5');
+      execution(status);
 
       // Act
       const outcome = await run(statusChange(status));
@@ -110,6 +149,7 @@ describe('cleanUpFailedRun', () => {
     // Arrange
     await deployCandidate(RUN_ID, 'g5');
     await deployCandidate(OTHER_RUN_ID, 'g5');
+    execution('ABORTED');
 
     // Act
     await run(statusChange('ABORTED'));
@@ -122,20 +162,77 @@ describe('cleanUpFailedRun', () => {
     });
   });
 
-  it.each(['RUNNING', 'SUCCEEDED', 'PENDING_REDRIVE'])(
-    'ignores an execution whose status is %s',
-    async (status) => {
-      // Arrange
-      await deployCandidate(RUN_ID, 'g5');
+  it.each([
+    ['RUNNING', 'the run is live (RUNNING)'],
+    ['PENDING_REDRIVE', 'the run is live (PENDING_REDRIVE)'],
+    ['SUCCEEDED', 'the run succeeded: its own clean-up ran'],
+  ])('ignores an execution whose status is %s, whatever the event says', async (status, reason) => {
+    // Arrange
+    await deployCandidate(RUN_ID, 'g5');
+    const executionArn = execution(status);
 
-      // Act
-      const outcome = await run(statusChange(status));
+    // Act
+    const outcome = await run(statusChange('FAILED'));
 
-      // Assert
-      expect(outcome).toEqual({ outcome: 'ignored', runId: RUN_ID, status });
-      expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
-    },
-  );
+    // Assert
+    expect(outcome).toEqual({ outcome: 'ignored', runId: RUN_ID, status, reason });
+    expect(stepFunctions.described).toEqual([executionArn]);
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
+  });
+
+  it('leaves a run redriven since its failure alone: its endpoints are in use again', async () => {
+    // Arrange: the run failed, then was redriven under the same execution name.
+    await deployCandidate(RUN_ID, 'g5');
+    const executionArn = execution('FAILED');
+    stepFunctions.redrive(executionArn);
+
+    // Act
+    const outcome = await run(statusChange('FAILED'));
+
+    // Assert
+    expect(outcome).toEqual({
+      outcome: 'ignored',
+      runId: RUN_ID,
+      status: 'RUNNING',
+      reason: 'the run is live (RUNNING, redriven 1 time)',
+    });
+    expect(sagemaker.leftovers().endpoints).toEqual([resourceName(RUN_ID, 'endpoint', 'g5')]);
+  });
+
+  it('cleans up a run whose redrive failed again, by the status it has now', async () => {
+    // Arrange
+    await deployCandidate(RUN_ID, 'g5');
+    const executionArn = execution('FAILED');
+    stepFunctions.redrive(executionArn);
+    stepFunctions.end(executionArn, 'TIMED_OUT');
+
+    // Act
+    const outcome = await run(statusChange('FAILED'));
+
+    // Assert
+    expect(outcome).toMatchObject({ outcome: 'cleaned-up', status: 'TIMED_OUT' });
+    expect(sagemaker.leftovers().endpoints).toEqual([]);
+  });
+
+  it('deletes nothing when the execution cannot be read, and fails with TransientServiceError saying what to run', async () => {
+    // Arrange: Step Functions throttles past the SDK's own retries.
+    await deployCandidate(RUN_ID, 'g5');
+    const executionArn = execution('ABORTED');
+    stepFunctions.throttleNext = 10;
+
+    // Act
+    const cleaning = run(statusChange('ABORTED'));
+
+    // Assert
+    await expect(cleaning).rejects.toBeInstanceOf(TransientServiceError);
+    await expect(cleaning).rejects.toThrow(
+      `Run ${RUN_ID}: could not read execution ${executionArn} (TransientServiceError: Step Functions ` +
+        `DescribeExecution of ${executionArn} failed: ThrottlingException: Rate exceeded), so nothing was ` +
+        'deleted: a redriven run may be live. Once aws stepfunctions describe-execution --execution-arn ' +
+        `${executionArn} says it has ended, list what is left with aws sagemaker list-endpoints --name-contains `,
+    );
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
+  });
 
   it('deletes everything else, then fails with CleanUpIncompleteError naming an endpoint still creating', async () => {
     // Arrange: an endpoint still Creating beside a deletable candidate.
@@ -145,6 +242,7 @@ describe('cleanUpFailedRun', () => {
       endpointConfigName: resourceName(RUN_ID, 'endpoint-config', 'late'),
       tags: runTags(RUN_ID),
     });
+    execution('ABORTED');
 
     // Act
     const error = await failureOf(run(statusChange('ABORTED')));
@@ -165,6 +263,7 @@ describe('cleanUpFailedRun', () => {
     await deployCandidate(RUN_ID, 'g5');
     await deployCandidate(RUN_ID, 'c5');
     const deniedModel = resourceName(RUN_ID, 'model', 'g5');
+    execution('FAILED');
 
     // Act
     const error = await failureOf(run(statusChange('FAILED')));
@@ -216,6 +315,7 @@ describe('cleanUpFailedRun', () => {
       modelName: resourceName(RUN_ID, 'model', 'g5'),
     };
     await sagemaker.addTags(kept, { 'mso:keep': 'true' });
+    execution('TIMED_OUT');
 
     // Act
     const outcome = await run(statusChange('TIMED_OUT'));
@@ -237,18 +337,53 @@ describe('cleanUpFailedRun', () => {
     });
   });
 
-  it('refuses to delete anything when the tags cannot be read', async () => {
-    // Arrange
+  it('fails with TransientServiceError naming what it found so far and the commands for the rest when the tag listing is throttled', async () => {
+    // Prepare: the names are listed, then ListTags is throttled past the SDK's retries.
     await deployCandidate(RUN_ID, 'g5');
-    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'TransientServiceError' });
+    execution('ABORTED');
+    const throttled = new TransientServiceError(
+      'ListTags for endpoint x failed after the SDK’s own retries: ThrottlingException: Rate exceeded',
+    );
     sagemaker.listProjectResources = () => Promise.reject(throttled);
+    const endpoint = resourceName(RUN_ID, 'endpoint', 'g5');
+    const config = resourceName(RUN_ID, 'endpoint-config', 'g5');
+    const model = resourceName(RUN_ID, 'model', 'g5');
+    const prefix = endpoint.slice(0, endpoint.indexOf('-ep-') + 1);
 
     // Act
     const cleaning = run(statusChange('ABORTED'));
 
     // Assert
-    await expect(cleaning).rejects.toThrow('Rate exceeded');
+    await expect(cleaning).rejects.toBeInstanceOf(TransientServiceError);
+    await expect(cleaning).rejects.toThrow(
+      `Run ${RUN_ID} (ABORTED): listing the run's resources failed (TransientServiceError: ListTags for ` +
+        'endpoint x failed after the SDK’s own retries: ThrottlingException: Rate exceeded), so nothing was ' +
+        `deleted. Found so far: endpoint ${endpoint}: aws sagemaker delete-endpoint --endpoint-name ${endpoint}; ` +
+        `endpoint-config ${config}: aws sagemaker delete-endpoint-config --endpoint-config-name ${config}; ` +
+        `model ${model}: aws sagemaker delete-model --model-name ${model}. For the rest, list what is left with ` +
+        `aws sagemaker list-endpoints --name-contains ${prefix} (and list-endpoint-configs, list-models, ` +
+        'list-compilation-jobs with the same filter) and delete each endpoint, then its config, then its model ' +
+        '(aws sagemaker delete-endpoint --endpoint-name <name>, delete-endpoint-config, delete-model), except ' +
+        'what is tagged mso:keep=true',
+    );
     expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
+  });
+
+  it('says it found nothing yet when the first listing fails, and fails with CleanUpIncompleteError when access is denied', async () => {
+    // Prepare
+    await deployCandidate(RUN_ID, 'g5');
+    execution('FAILED');
+    const denied = Object.assign(new Error('not authorized to perform: sagemaker:ListEndpoints'), {
+      name: 'AccessDeniedException',
+    });
+    sagemaker.listRunResources = () => Promise.reject(denied);
+
+    // Act
+    const cleaning = run(statusChange('FAILED'));
+
+    // Assert
+    await expect(cleaning).rejects.toBeInstanceOf(CleanUpIncompleteError);
+    await expect(cleaning).rejects.toThrow('so nothing was deleted. Found so far: nothing. For the rest,');
   });
 });
 
@@ -257,31 +392,13 @@ describe('cleanUpFailedRun after a run without a recommendation', () => {
     sagemaker = new FakeSageMaker();
   });
 
-  /** DescribeExecution answering with the error the execution ended with, or failing. */
-  function describerOf(answer: { error?: string } | Error) {
-    const described: string[] = [];
-    return {
-      described,
-      describe: (executionArn: string) => {
-        described.push(executionArn);
-        if (answer instanceof Error) return Promise.reject(answer);
-        return Promise.resolve({ status: 'FAILED', startEpochMs: 0, ...answer });
-      },
-    };
-  }
-
   it('does nothing when the run ended in "No recommendation" (its own clean-up ran)', async () => {
     // Prepare: something of the run is still there; this layer must leave it to the printed commands.
     await deployCandidate(RUN_ID, 'gpu');
-    const describer = describerOf({ error: ErrorNames.noRecommendation });
+    const executionArn = execution('FAILED', { error: ErrorNames.noRecommendation });
 
     // Act
-    const result = await cleanUpFailedRun(statusChange('FAILED'), {
-      host: sagemaker,
-      compiler: sagemaker,
-      describer,
-      logger: silentLogger,
-    });
+    const result = await run(statusChange('FAILED'));
 
     // Assert
     expect(result).toEqual({
@@ -290,42 +407,17 @@ describe('cleanUpFailedRun after a run without a recommendation', () => {
       status: 'FAILED',
       reason: 'NoRecommendationError: the run cleaned up on its success path',
     });
-    expect(describer.described).toEqual([
-      `arn:aws:states:us-east-1:123456789012:execution:OptimizationWorkflow:${RUN_ID}`,
-    ]);
+    expect(stepFunctions.described).toEqual([executionArn]);
     expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
   });
 
   it('cleans up a run that failed with another error', async () => {
     // Prepare
     await deployCandidate(RUN_ID, 'gpu');
-    const describer = describerOf({ error: ErrorNames.endpointFailed });
+    execution('FAILED', { error: ErrorNames.endpointFailed });
 
     // Act
-    const result = await cleanUpFailedRun(statusChange('FAILED'), {
-      host: sagemaker,
-      compiler: sagemaker,
-      describer,
-      logger: silentLogger,
-    });
-
-    // Assert
-    expect(result.outcome).toBe('cleaned-up');
-    expect(sagemaker.leftovers().endpoints).toEqual([]);
-  });
-
-  it('cleans up as before when the execution’s error cannot be read', async () => {
-    // Prepare
-    await deployCandidate(RUN_ID, 'gpu');
-    const describer = describerOf(new Error('Rate exceeded'));
-
-    // Act
-    const result = await cleanUpFailedRun(statusChange('FAILED'), {
-      host: sagemaker,
-      compiler: sagemaker,
-      describer,
-      logger: silentLogger,
-    });
+    const result = await run(statusChange('FAILED'));
 
     // Assert
     expect(result.outcome).toBe('cleaned-up');

@@ -1,20 +1,32 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { runTags } from '../../handlers/contracts/names.js';
-import { KEEP_TAG, parseJanitorEvent, sweepStaleResources } from '../../handlers/janitor.js';
+import {
+  KEEP_TAG,
+  notDeletedBy,
+  parseJanitorEvent,
+  SweepIncompleteError,
+  sweepStaleResources,
+} from '../../handlers/janitor.js';
 import type {
   AsyncScalingPolicy,
   EndpointStatus,
   RunActivity,
+  RunState,
   ScalingRegistry,
 } from '../../handlers/ports.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
-const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
 const MAX_AGE_HOURS = 24;
+const GRACE_MINUTES = 15;
 const OLD = NOW - 30 * HOUR_MS;
+/** Past the grace, under the maximum age. */
 const YOUNG = NOW - 2 * HOUR_MS;
+/** Within the grace. */
+const RECENT = NOW - 5 * MINUTE_MS;
 
 /** Application Auto Scaling as far as the janitor sees it: registered variants and every call. */
 class FakeScalingRegistry implements ScalingRegistry {
@@ -44,19 +56,29 @@ class FakeScalingRegistry implements ScalingRegistry {
   }
 }
 
-/** Step Functions as far as the janitor sees it: the runs still under way, and every question. */
+/**
+ * Step Functions as far as the janitor sees it: where each run stands (a run it was told nothing of
+ * is found nowhere), and every question.
+ */
 class FakeRunActivity implements RunActivity {
-  /** Run id → the workflows it is still running in. */
-  readonly live = new Map<string, readonly string[]>();
+  readonly states = new Map<string, RunState>();
   /** Run id → the error its status lookup fails with. */
   readonly failures = new Map<string, Error>();
   readonly asked: string[] = [];
 
-  liveWorkflows(runId: string): Promise<readonly string[]> {
+  runState(runId: string): Promise<RunState> {
     this.asked.push(runId);
     const failure = this.failures.get(runId);
     if (failure !== undefined) return Promise.reject(failure);
-    return Promise.resolve(this.live.get(runId) ?? []);
+    return Promise.resolve(this.states.get(runId) ?? { liveIn: [], found: false });
+  }
+
+  ended(runId: string, endedEpochMs: number): void {
+    this.states.set(runId, { liveIn: [], found: true, endedEpochMs });
+  }
+
+  live(runId: string, ...workflows: string[]): void {
+    this.states.set(runId, { liveIn: workflows, found: true });
   }
 }
 
@@ -103,7 +125,12 @@ function setStatus(endpointName: string, status: EndpointStatus): void {
 
 function sweep(dryRun?: boolean) {
   return sweepStaleResources(
-    { maxAgeHours: MAX_AGE_HOURS, nowEpochMs: NOW, ...(dryRun === undefined ? {} : { dryRun }) },
+    {
+      maxAgeHours: MAX_AGE_HOURS,
+      graceMinutes: GRACE_MINUTES,
+      nowEpochMs: NOW,
+      ...(dryRun === undefined ? {} : { dryRun }),
+    },
     { host: sagemaker, scaling, runs, logger: silentLogger },
   );
 }
@@ -116,7 +143,7 @@ describe('sweepStaleResources', () => {
     runs = new FakeRunActivity();
   });
 
-  it('deletes a tagged endpoint older than the maximum age, then its config, then its model', async () => {
+  it('deletes a tagged endpoint whose run is not found once older than the maximum age, then its config, then its model', async () => {
     // Arrange
     const old = await deploy('old-run', { createdAt: OLD });
 
@@ -135,7 +162,9 @@ describe('sweepStaleResources', () => {
       models: [old.model],
     });
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
-    expect(summary.cutoff).toBe(new Date(NOW - MAX_AGE_HOURS * HOUR_MS).toISOString());
+    expect(summary.ageCutoff).toBe(new Date(NOW - MAX_AGE_HOURS * HOUR_MS).toISOString());
+    expect(summary.graceCutoff).toBe(new Date(NOW - GRACE_MINUTES * MINUTE_MS).toISOString());
+    expect(summary.notDeleted).toBe(0);
   });
 
   it('keeps resources without the project tag, however old', async () => {
@@ -169,16 +198,85 @@ describe('sweepStaleResources', () => {
     expect(sagemaker.leftovers().endpoints).toEqual([other.endpoint]);
   });
 
-  it('keeps tagged resources younger than the maximum age', async () => {
+  it('keeps resources created within the grace, asking nothing', async () => {
     // Arrange
-    const young = await deploy('young-run', { createdAt: YOUNG });
+    const recent = await deploy('recent-run', { createdAt: RECENT });
 
     // Act
     const summary = await sweep();
 
     // Assert
-    expect(sagemaker.leftovers().endpoints).toEqual([young.endpoint]);
-    expect(summary.kept).toEqual([{ kind: 'endpoint', name: young.endpoint, reason: 'too-young' }]);
+    expect(sagemaker.leftovers().endpoints).toEqual([recent.endpoint]);
+    expect(summary.kept).toEqual([{ kind: 'endpoint', name: recent.endpoint, reason: 'too-young' }]);
+    expect(summary.deleted).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    expect(runs.asked).toEqual([]);
+  });
+
+  it('keeps the resources of a run found nowhere until the maximum age: not yet visible, or another stack’s', async () => {
+    // Arrange
+    const unseen = await deploy('unseen-run', { createdAt: YOUNG });
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.leftovers().endpoints).toEqual([unseen.endpoint]);
+    expect(summary.kept).toContainEqual({
+      kind: 'endpoint',
+      name: unseen.endpoint,
+      reason: 'run-not-found',
+      detail:
+        "no execution of run unseen-run was found: swept by age only (not yet visible, or not this stack's)",
+    });
+    expect(summary.deleted).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+  });
+
+  it('sweeps the resources of a run that ended more than the grace ago, however young', async () => {
+    // Arrange: a two-hour-old run that failed 20 minutes ago and left everything.
+    const ended = await deploy('ended-run', { createdAt: YOUNG });
+    runs.ended('ended-run', NOW - 20 * MINUTE_MS);
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(summary.deleted).toEqual({
+      endpoints: [ended.endpoint],
+      endpointConfigs: [ended.config],
+      models: [ended.model],
+    });
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+  });
+
+  it('keeps the resources of a run that ended within the grace', async () => {
+    // Arrange: its in-flight steps may still be creating, the failed-run clean-up has not run yet.
+    const ended = await deploy('just-ended', { createdAt: YOUNG });
+    const endedAt = NOW - 5 * MINUTE_MS;
+    runs.ended('just-ended', endedAt);
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.leftovers().endpoints).toEqual([ended.endpoint]);
+    expect(summary.kept).toContainEqual({
+      kind: 'endpoint',
+      name: ended.endpoint,
+      reason: 'run-ended-recently',
+      detail: `run just-ended ended at ${new Date(endedAt).toISOString()}, within the grace`,
+    });
+  });
+
+  it('keeps the resources of a run redriven after it ended, however old', async () => {
+    // Arrange
+    const redriven = await deploy('redriven', { createdAt: OLD });
+    runs.live('redriven', 'optimization');
+
+    // Act
+    const summary = await sweep();
+
+    // Assert
+    expect(sagemaker.leftovers().endpoints).toEqual([redriven.endpoint]);
     expect(summary.deleted).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
   });
 
@@ -347,6 +445,9 @@ describe('sweepStaleResources', () => {
       `endpoint-config ${failing.config} (Error: AccessDeniedException: not authorized)`,
     );
     await expect(sweeping).rejects.toBeInstanceOf(AggregateError);
+    const error: unknown = await sweeping.catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(SweepIncompleteError);
+    expect(notDeletedBy(error)).toBe(1);
     expect(sagemaker.leftovers()).toEqual({
       endpoints: [],
       endpointConfigs: [failing.config],
@@ -358,7 +459,7 @@ describe('sweepStaleResources', () => {
   it('keeps every resource of a run still running in the async workflow, however old', async () => {
     // Arrange: a 30-hour-old async run, within the async workflow's 48-hour timeout.
     const live = await deploy('live-async', { createdAt: OLD });
-    runs.live.set('live-async', ['async-inference']);
+    runs.live('live-async', 'async-inference');
 
     // Act
     const summary = await sweep();
@@ -374,10 +475,10 @@ describe('sweepStaleResources', () => {
     expect(scaling.calls).toEqual([]);
   });
 
-  it('asks once per stale run, and never about young, untagged or kept resources', async () => {
+  it('asks once per run past the grace, and never about recent, untagged or kept resources', async () => {
     // Arrange
     const ended = await deploy('ended-run', { createdAt: OLD });
-    await deploy('young-run', { createdAt: YOUNG });
+    await deploy('recent-run', { createdAt: RECENT });
     await deploy('theirs', { createdAt: OLD, tags: { team: 'search' } });
     await deploy('kept', { createdAt: OLD, tags: { ...runTags('kept'), [KEEP_TAG.key]: 'true' } });
 
@@ -435,17 +536,35 @@ describe('sweepStaleResources', () => {
     });
     expect(sagemaker.endpoints.has(ended.endpoint)).toBe(false);
     expect(runs.asked).toEqual(['a-doubtful', 'b-ended']);
+    expect(notDeletedBy(await sweeping.catch((thrown: unknown) => thrown))).toBe(3);
   });
 
   it('fails when the maximum age is not above zero', async () => {
     // Act
     const sweeping = sweepStaleResources(
-      { maxAgeHours: 0, nowEpochMs: NOW },
+      { maxAgeHours: 0, graceMinutes: GRACE_MINUTES, nowEpochMs: NOW },
       { host: sagemaker, scaling, runs, logger: silentLogger },
     );
 
     // Assert
     await expect(sweeping).rejects.toThrow('Janitor maxAgeHours: got 0, expected a number of hours above 0');
+  });
+
+  it('fails when the grace is not above zero', async () => {
+    // Act
+    const sweeping = sweepStaleResources(
+      { maxAgeHours: MAX_AGE_HOURS, graceMinutes: Number.NaN, nowEpochMs: NOW },
+      { host: sagemaker, scaling, runs, logger: silentLogger },
+    );
+
+    // Assert
+    await expect(sweeping).rejects.toThrow(
+      'Janitor graceMinutes: got NaN, expected a number of minutes above 0',
+    );
+  });
+
+  it('counts a sweep that failed before deciding anything as one resource not deleted', () => {
+    expect(notDeletedBy(new Error('ListEndpoints throttled'))).toBe(1);
   });
 });
 

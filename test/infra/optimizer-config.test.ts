@@ -46,7 +46,7 @@ describe('the optimizer config file', () => {
           detail: Match.objectLike({ ModelPackageGroupName: ['churn-xgboost'] }),
         }),
       });
-      template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(3 hours)' });
+      template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(10 minutes)' });
       template.hasResourceProperties('AWS::ApiGateway::Stage', {
         MethodSettings: Match.arrayWith([
           Match.objectLike({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 }),
@@ -91,6 +91,24 @@ describe('the optimizer config file', () => {
         '  schedules[0].input: got {"name":"nightly","workflow":"optimization","expression":"every day"}, expected exactly one of "input" (the document itself) or "inputFile" (its path, relative to the config file)',
         '  apiThrottling.rateLimit: got 0, expected a number of requests per second above 0',
         '  (input): got unknown field(s) "janitorCadence", expected only the documented fields (check the spelling)',
+      ].join('\n'),
+    );
+  });
+
+  it('fails when the janitor would sweep too rarely or too late for its hour after a run ends, naming the fields', () => {
+    // Act
+    const parse = () =>
+      parseOptimizerConfig(
+        { janitor: { schedule: 'rate(6 hours)', graceMinutes: 45 } },
+        '/repo/optimizer.config.json',
+      );
+
+    // Assert
+    expect(parse).toThrow(
+      [
+        '/repo/optimizer.config.json: invalid config',
+        '  janitor.graceMinutes: got 45, expected a number of minutes from 5 to 30',
+        '  janitor.schedule: got "rate(6 hours)", expected rate(<n> minutes), from rate(5 minutes) to rate(20 minutes)',
       ].join('\n'),
     );
   });

@@ -1,19 +1,24 @@
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { cleanUpFailedRun } from '../../handlers/clean-up-failed-run.js';
-import { ErrorNames } from '../../handlers/contracts/errors.js';
+import { ErrorNames, TransientServiceError } from '../../handlers/contracts/errors.js';
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
+import { SfnExecutionDescriber } from '../../lambdas/adapters/sfn-execution-describer.js';
 import { type JsonValue, type RunnerEvent, runStateMachine } from '../../local/runner/index.js';
 import { type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FailedRunCleanUpWorkflow } from '../../workflows/failed-run-clean-up-workflow.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
+import { FakeStepFunctions } from '../support/fake-step-functions.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
 /**
  * "Clean up failed run", the safety net's second layer, on its synthesized definition run locally
- * over the real `clean-up-failed-run` handler and a fake SageMaker that fails where AWS can.
+ * over the real `clean-up-failed-run` handler, the Lambda's DescribeExecution adapter over a fake
+ * Step Functions that redrives as AWS does, and a fake SageMaker that fails where AWS can.
  */
 
 let workflows: SynthesizedWorkflows;
@@ -23,11 +28,12 @@ beforeAll(() => {
 }, 120_000);
 
 const RUN_ID = 'nightly-2026-01-10';
+const STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
 const DENIED = 'User: arn:aws:sts::123456789012:assumed-role/mso-clean-up/fn is not authorized';
 
 /** The event EventBridge starts the state machine with (Step Functions developer guide example). */
 function statusChange(status: string): JsonValue {
-  const executionArn = `arn:aws:states:us-east-1:123456789012:execution:Optimization:${RUN_ID}`;
+  const executionArn = `${STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${RUN_ID}`;
   return {
     version: '0',
     id: '315c1398-40ff-a850-213b-158f73e60175',
@@ -39,7 +45,7 @@ function statusChange(status: string): JsonValue {
     resources: [executionArn],
     detail: {
       executionArn,
-      stateMachineArn: 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization',
+      stateMachineArn: STATE_MACHINE_ARN,
       name: RUN_ID,
       status,
       startDate: 1_768_073_000_000,
@@ -82,12 +88,43 @@ async function deploy(sagemaker: FakeSageMaker, candidateId: string, settle = tr
   }
 }
 
-async function runCleanUp(sagemaker: FakeSageMaker, afterAttempt?: (attempt: number) => Promise<void>) {
+let stepFunctions: FakeStepFunctions;
+let sfnMock: AwsClientStub<SFNClient>;
+/** The run's execution, which ended ABORTED (the event below says so). */
+let executionArn: string;
+const describer = new SfnExecutionDescriber({ client: new SFNClient({ region: 'us-east-1' }) });
+
+beforeEach(() => {
+  stepFunctions = new FakeStepFunctions();
+  sfnMock = stepFunctions.serve();
+  executionArn = stepFunctions.start(STATE_MACHINE_ARN, RUN_ID);
+  stepFunctions.end(executionArn, 'ABORTED');
+});
+
+afterEach(() => {
+  sfnMock.restore();
+});
+
+/**
+ * Runs the synthesized state machine; `beforeAttempt` and `afterAttempt` act between attempts (the
+ * first runs after the in-flight wait: a redrive there is one during the wait).
+ */
+async function runCleanUp(
+  sagemaker: FakeSageMaker,
+  afterAttempt?: (attempt: number) => Promise<void>,
+  beforeAttempt?: (attempt: number) => void,
+) {
   let attempt = 0;
   const handler: StepHandler = async (payload) => {
     attempt += 1;
+    beforeAttempt?.(attempt);
     try {
-      return await cleanUpFailedRun(payload, { host: sagemaker, compiler: sagemaker, logger: silentLogger });
+      return await cleanUpFailedRun(payload, {
+        host: sagemaker,
+        compiler: sagemaker,
+        describer,
+        logger: silentLogger,
+      });
     } finally {
       await afterAttempt?.(attempt);
     }
@@ -155,7 +192,6 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
           'Lambda.AWSLambdaException',
           'Lambda.SdkClientException',
           'Lambda.TooManyRequestsException',
-          ErrorNames.transientService,
         ],
         IntervalSeconds: 2,
         BackoffRate: 2,
@@ -163,7 +199,7 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
         JitterStrategy: 'FULL',
       },
       {
-        ErrorEquals: [ErrorNames.cleanUpIncomplete, 'States.Timeout'],
+        ErrorEquals: [ErrorNames.cleanUpIncomplete, ErrorNames.transientService, 'States.Timeout'],
         IntervalSeconds: 60,
         BackoffRate: 2,
         MaxAttempts: 12,
@@ -275,6 +311,118 @@ describe('"Clean up failed run" (synthesized definition, run locally)', () => {
       models: [kept.model],
     });
     expect(run.statesEntered.slice(-1)).toEqual(['Failed run cleaned up']);
+  });
+
+  it('leaves a run redriven during the in-flight wait alone: ignored, the run is live', async () => {
+    // Prepare: the run is redriven under the same name before the first attempt.
+    const sagemaker = new FakeSageMaker();
+    await deploy(sagemaker, 'gpu');
+    const gpu = names('gpu');
+
+    // Act
+    const run = await runCleanUp(sagemaker, undefined, (attempt) => {
+      if (attempt === 1) stepFunctions.redrive(executionArn);
+    });
+
+    // Assert
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
+    expect(sagemaker.leftovers().endpoints).toEqual([gpu.endpoint]);
+    expect(stepFunctions.described).toEqual([executionArn]);
+    if (run.result.status !== 'SUCCEEDED') throw new Error(`Clean-up ${run.result.status}`);
+    expect(run.result.output).toEqual({
+      outcome: 'ignored',
+      runId: RUN_ID,
+      status: 'RUNNING',
+      reason: 'the run is live (RUNNING, redriven 1 time)',
+    });
+  });
+
+  it('stops retrying and deletes nothing more once a redrive makes the run live during the retries', async () => {
+    // Prepare: an endpoint still Creating makes the first attempt leave something; the run is
+    // redriven before the second attempt and its endpoints are in use again.
+    const sagemaker = new FakeSageMaker({ creatingFor: { '-ep-early': 5 } });
+    await deploy(sagemaker, 'early', false);
+    const early = names('early');
+
+    // Act
+    const run = await runCleanUp(sagemaker, (attempt) => {
+      if (attempt === 1) stepFunctions.redrive(executionArn);
+      return Promise.resolve();
+    });
+
+    // Assert
+    expect(run.retries).toEqual([1]);
+    expect(stepFunctions.described).toEqual([executionArn, executionArn]);
+    expect(sagemaker.leftovers().endpoints).toEqual([early.endpoint]);
+    expect(run.statesEntered.slice(-1)).toEqual(['Failed run cleaned up']);
+    if (run.result.status !== 'SUCCEEDED') throw new Error(`Clean-up ${run.result.status}`);
+    expect(run.result.output).toMatchObject({
+      outcome: 'ignored',
+      reason: 'the run is live (RUNNING, redriven 1 time)',
+    });
+  });
+
+  it('reads a run waiting for its redrive as live', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+    await deploy(sagemaker, 'gpu');
+    stepFunctions.requestRedrive(executionArn);
+
+    // Act
+    const run = await runCleanUp(sagemaker);
+
+    // Assert
+    expect(sagemaker.leftovers().endpoints).toEqual([names('gpu').endpoint]);
+    if (run.result.status !== 'SUCCEEDED') throw new Error(`Clean-up ${run.result.status}`);
+    expect(run.result.output).toMatchObject({ outcome: 'ignored', status: 'PENDING_REDRIVE' });
+  });
+
+  it('retries a throttled listing on the long schedule, and deletes everything once it clears', async () => {
+    // Prepare: ListTags throttled past the SDK's retries on the first seven attempts (past the
+    // short schedule's six retries).
+    const sagemaker = new FakeSageMaker();
+    await deploy(sagemaker, 'gpu');
+    const list = sagemaker.listProjectResources.bind(sagemaker);
+    let throttled = 7;
+    sagemaker.listProjectResources = (query) => {
+      if (throttled === 0) return list(query);
+      throttled -= 1;
+      return Promise.reject(new TransientServiceError('ListTags for endpoint x failed: ThrottlingException'));
+    };
+
+    // Act
+    const run = await runCleanUp(sagemaker);
+
+    // Assert
+    expect(run.retries).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
+    expect(run.statesEntered.slice(-1)).toEqual(['Failed run cleaned up']);
+  });
+
+  it('gives up on a listing throttled every time with what it found so far and the commands for the rest', async () => {
+    // Prepare
+    const sagemaker = new FakeSageMaker();
+    await deploy(sagemaker, 'gpu');
+    const gpu = names('gpu');
+    sagemaker.listProjectResources = () =>
+      Promise.reject(new TransientServiceError('ListTags for endpoint x failed: ThrottlingException'));
+
+    // Act
+    const run = await runCleanUp(sagemaker);
+
+    // Assert
+    expect(run.attempts()).toBe(13);
+    expect(run.statesEntered.slice(-2)).toEqual(['Clean up failed run', 'Clean-up gave up']);
+    if (run.result.status !== 'FAILED') throw new Error(`Clean-up ${run.result.status}`);
+    expect(run.result.error).toBe(ErrorNames.transientService);
+    const cause = JSON.parse(run.result.cause) as { readonly errorMessage?: string };
+    expect(cause.errorMessage).toContain(
+      `Found so far: endpoint ${gpu.endpoint}: aws sagemaker delete-endpoint --endpoint-name ${gpu.endpoint}; ` +
+        `endpoint-config ${gpu.config}: aws sagemaker delete-endpoint-config --endpoint-config-name ${gpu.config}; ` +
+        `model ${gpu.model}: aws sagemaker delete-model --model-name ${gpu.model}. For the rest, list what is ` +
+        'left with aws sagemaker list-endpoints --name-contains ',
+    );
+    expect(sagemaker.leftovers().endpoints).toEqual([gpu.endpoint]);
   });
 
   it('fails when the execution timeout leaves no room for the wait and the retries', () => {

@@ -188,7 +188,7 @@ describe('optimization workflow clean-up (synthesized definition, run locally)',
         'Clean-up did not finish (States.Timeout, see the execution history). The run result stands. ' +
         'What the run created and clean-up had not deleted carries the tag mso:run-id=clean-up-times-out ' +
         '(aws resourcegroupstaggingapi get-resources --tag-filters Key=mso:run-id,Values=clean-up-times-out); ' +
-        'delete it by hand, or the janitor sweeps it after its age limit.',
+        'delete it by hand, or the janitor sweeps it within an hour after the run ends.',
     });
     expect(run.statesEntered).not.toContain('Clean up after failure');
     expect(sagemaker.calls).not.toContain(`DeleteEndpoint ${kept.endpoint}`);

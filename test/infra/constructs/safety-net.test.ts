@@ -6,6 +6,7 @@ import type { SafetyNetProps } from '../../../infra/constructs/safety-net.js';
 import type { ProjectFunction } from '../../../infra/constructs/project-function.js';
 import {
   inFlightWait,
+  resolveGraceMinutes,
   resolveMaxAgeHours,
   resolveSchedule,
   SafetyNet,
@@ -237,14 +238,16 @@ describe('SafetyNet', () => {
       });
     });
 
-    it('runs the janitor every 6 hours with input {}, retries and the dead-letter queue, no flexible window', () => {
+    it('runs the janitor every 15 minutes with input {}, retries until the next sweep and the dead-letter queue, no flexible window', () => {
       // Act
       const schedule = propertiesOf(template, logicalIdOf(stack, safetyNet.janitorSchedule));
 
       // Assert
       expect(schedule).toEqual({
-        Description: 'Janitor: deletes project resources older than 25 hours',
-        ScheduleExpression: 'rate(6 hours)',
+        Description:
+          'Janitor: deletes project resources 15 minutes after their run ended, or past 25 hours when their ' +
+          'run cannot be found',
+        ScheduleExpression: 'rate(15 minutes)',
         ScheduleExpressionTimezone: 'Etc/UTC',
         FlexibleTimeWindow: { Mode: 'OFF' },
         State: 'ENABLED',
@@ -253,7 +256,7 @@ describe('SafetyNet', () => {
           RoleArn: { 'Fn::GetAtt': [logicalIdOf(stack, safetyNet.janitorScheduleRole), 'Arn'] },
           Input: '{}',
           DeadLetterConfig: { Arn: queueArn },
-          RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
+          RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 900 },
         },
       });
     });
@@ -276,7 +279,7 @@ describe('SafetyNet', () => {
       ]);
     });
 
-    it('sweeps resources older than the 24-hour execution timeout plus one hour, within 5 minutes', () => {
+    it('sweeps ended runs after 15 minutes, runs not found past the 24-hour execution timeout plus one hour, within 5 minutes', () => {
       // Act
       const janitor = propertiesOf(template, logicalIdOf(stack, safetyNet.janitor));
 
@@ -286,8 +289,37 @@ describe('SafetyNet', () => {
         Variables: expect.objectContaining({
           STEP_NAME: 'janitor',
           JANITOR_MAX_AGE_HOURS: '25',
+          JANITOR_GRACE_MINUTES: '15',
           OPTIMIZATION_STATE_MACHINE_ARN: STATE_MACHINE_ARN,
         }),
+      });
+    });
+
+    it('bounds a deletable endpoint after its run ends to 35 minutes: 15 of grace, 15 between sweeps, 5 of sweep', () => {
+      // Assert
+      expect([safetyNet.graceMinutes, safetyNet.intervalMinutes, safetyNet.boundMinutes]).toEqual([
+        15, 15, 35,
+      ]);
+    });
+
+    it('alarms when a sweep leaves a stale resource it could not delete, within the hour', () => {
+      // Act
+      const alarm = propertiesOf(template, logicalIdOf(stack, safetyNet.janitorAlarm));
+
+      // Assert
+      expect(alarm).toMatchObject({
+        Namespace: 'ModelServingOptimizer',
+        MetricName: 'StaleResourcesNotDeleted',
+        Dimensions: [
+          { Name: 'service', Value: 'model-serving-optimizer' },
+          { Name: 'step', Value: 'janitor' },
+        ],
+        Statistic: 'Sum',
+        Period: 3600,
+        EvaluationPeriods: 1,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
       });
     });
 
@@ -393,10 +425,10 @@ describe('SafetyNet', () => {
     );
   });
 
-  it('applies the janitor settings: cron in a time zone, maximum age, disabled', () => {
+  it('applies the janitor settings: rate, grace, maximum age, disabled', () => {
     // Prepare
     const { stack, safetyNet, template } = buildSafetyNet({
-      janitor: { schedule: 'cron(0 3 * * ? *)', timeZone: 'Europe/Paris', maxAgeHours: 48, enabled: false },
+      janitor: { schedule: 'rate(20 minutes)', graceMinutes: 30, maxAgeHours: 48, enabled: false },
     });
 
     // Act
@@ -404,14 +436,11 @@ describe('SafetyNet', () => {
     const janitor = propertiesOf(template, logicalIdOf(stack, safetyNet.janitor));
 
     // Assert
-    expect(schedule).toMatchObject({
-      ScheduleExpression: 'cron(0 3 * * ? *)',
-      ScheduleExpressionTimezone: 'Europe/Paris',
-      State: 'DISABLED',
-    });
+    expect(schedule).toMatchObject({ ScheduleExpression: 'rate(20 minutes)', State: 'DISABLED' });
     expect(janitor.Environment).toEqual({
-      Variables: expect.objectContaining({ JANITOR_MAX_AGE_HOURS: '48' }),
+      Variables: expect.objectContaining({ JANITOR_MAX_AGE_HOURS: '48', JANITOR_GRACE_MINUTES: '30' }),
     });
+    expect(safetyNet.boundMinutes).toBe(55);
   });
 
   it('fails when the maximum age does not exceed the execution timeout', () => {
@@ -467,20 +496,22 @@ describe('SafetyNet', () => {
   });
 
   describe('resolveSchedule', () => {
-    it('keeps a cron expression and evaluates it in UTC when no time zone is given', () => {
+    it('reads the interval of a rate expression in minutes', () => {
       // Act
-      const expression = resolveSchedule('cron(0 3 * * ? *)', undefined);
+      const schedules = ['rate(5 minutes)', 'rate(20 minutes)'].map((expression) =>
+        resolveSchedule(expression),
+      );
 
       // Assert
-      expect([expression.expressionString, expression.timeZone?.timezoneName]).toEqual([
-        'cron(0 3 * * ? *)',
-        'Etc/UTC',
+      expect(schedules.map((s) => [s.expression.expressionString, s.intervalMinutes])).toEqual([
+        ['rate(5 minutes)', 5],
+        ['rate(20 minutes)', 20],
       ]);
     });
 
     it('fails when the schedule is neither rate(...) nor cron(...)', () => {
       // Act
-      const act = () => resolveSchedule('every 6 hours', undefined);
+      const act = () => resolveSchedule('every 6 hours');
 
       // Assert
       expect(act).toThrow(
@@ -488,13 +519,47 @@ describe('SafetyNet', () => {
       );
     });
 
-    it('fails when a time zone is given with a rate schedule', () => {
+    it('fails when the rate is longer than 20 minutes: the hour after a run ends would not hold', () => {
       // Act
-      const act = () => resolveSchedule('rate(6 hours)', 'Europe/Paris');
+      const act = () => resolveSchedule('rate(6 hours)');
 
       // Assert
       expect(act).toThrow(
-        /got "Europe\/Paris" with the schedule "rate\(6 hours\)", expected a cron\(\.\.\.\) schedule/,
+        'SafetyNet janitor.schedule: got "rate(6 hours)", expected a rate from "rate(5 minutes)" to ' +
+          '"rate(20 minutes)": with the grace and the sweep\'s 5-minute timeout, the interval bounds how long a ' +
+          'deletable endpoint outlives its run (60 minutes at most)',
+      );
+    });
+
+    it('fails when the schedule is a cron expression, which has no interval to check', () => {
+      // Act
+      const act = () => resolveSchedule('cron(0 3 * * ? *)');
+
+      // Assert
+      expect(act).toThrow(/got "cron\(0 3 \* \* \? \*\)", expected a rate from "rate\(5 minutes\)"/);
+    });
+  });
+
+  describe('resolveGraceMinutes', () => {
+    it('defaults to 15 minutes', () => {
+      expect(resolveGraceMinutes(undefined, Duration.seconds(90))).toBe(15);
+    });
+
+    it('fails when the grace is shorter than the in-flight wait of a slow creating step', () => {
+      // Act
+      const act = () => resolveGraceMinutes(10, Duration.minutes(16));
+
+      // Assert
+      expect(act).toThrow(
+        'SafetyNet janitor.graceMinutes: got 10, expected a number of minutes from 16 to 30: at least 5 and ' +
+          'the in-flight wait (16 minutes: a step that creates resources may still be running after its execution ' +
+          'ended), and at most 30, so that a deletable endpoint outlives its run by at most 60 minutes',
+      );
+    });
+
+    it('fails when the grace is above 30 minutes', () => {
+      expect(() => resolveGraceMinutes(31, Duration.seconds(90))).toThrow(
+        /got 31, expected a number of minutes from 5 to 30/,
       );
     });
   });
@@ -519,7 +584,7 @@ describe('SafetyNet', () => {
       const app = createTestApp();
       const stack = new ServingOptimizerStack(app, 'WithWorkflows', {
         env: TEST_ENV,
-        janitor: { schedule: 'rate(12 hours)', maxAgeHours: 50 },
+        janitor: { schedule: 'rate(10 minutes)', maxAgeHours: 50 },
       });
       const { optimization, asyncInference, safetyNet } = stack;
       if (optimization === undefined || asyncInference === undefined || safetyNet === undefined) {
@@ -539,7 +604,7 @@ describe('SafetyNet', () => {
         },
       });
       expect(propertiesOf(template, logicalIdOf(stack, safetyNet.janitorSchedule)).ScheduleExpression).toBe(
-        'rate(12 hours)',
+        'rate(10 minutes)',
       );
       expect(safetyNet.maxAgeHours).toBe(50);
     });
@@ -574,10 +639,14 @@ describe('SafetyNet', () => {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         ...alarm('ExecutionsFailed'),
         AlarmDescription:
-          'FailedRunCleanUp: the clean-up of a failed run gave up after about an hour of retries. The ' +
+          'FailedRunCleanUp: the clean-up of a failed run gave up after about two hours of retries. The ' +
           'execution’s cause lists what is left, why, and the commands that delete it.',
       });
       template.hasResourceProperties('AWS::CloudWatch::Alarm', alarm('ExecutionsTimedOut'));
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'StaleResourcesNotDeleted',
+        AlarmActions: [{ Ref: logicalIdOf(stack, runNotifications.topic) }],
+      });
       // deploy-candidate, start-compilation, deploy-async-endpoint and check-async-endpoint: 30 s each.
       expect(safetyNet.failedRunCleanUp.inFlightWait.toSeconds()).toBe(90);
     });

@@ -62,6 +62,31 @@ describe('SfnExecutionDescriber', () => {
     expect(description.output).toBe('{"runId":"nightly-1"}');
   });
 
+  it('keeps the redrive count and status of an execution redriven after it failed', async () => {
+    // Prepare
+    sfn.on(DescribeExecutionCommand).resolves({
+      executionArn: EXECUTION_ARN,
+      stateMachineArn: 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization',
+      status: 'RUNNING',
+      startDate: START,
+      redriveCount: 1,
+      redriveDate: STOP,
+      redriveStatus: 'NOT_REDRIVABLE',
+      redriveStatusReason: 'Execution is RUNNING and cannot be redriven',
+    });
+
+    // Act
+    const description = await describer.describe(EXECUTION_ARN);
+
+    // Assert
+    expect(description).toEqual({
+      status: 'RUNNING',
+      startEpochMs: START.getTime(),
+      redriveCount: 1,
+      redriveStatus: 'NOT_REDRIVABLE',
+    });
+  });
+
   it('fails with TransientServiceError when Step Functions throttles', async () => {
     // Prepare
     sfn

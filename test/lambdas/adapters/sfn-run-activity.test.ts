@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { TransientServiceError } from '../../../handlers/contracts/errors.js';
 import { SfnRunActivity } from '../../../lambdas/adapters/sfn-run-activity.js';
+import { FakeStepFunctions } from '../../support/fake-step-functions.js';
 
 const OPTIMIZATION_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';
 const ASYNC_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:AsyncInference';
@@ -34,10 +35,10 @@ describe('SfnRunActivity', () => {
       .resolves({ executionArn: ASYNC_EXECUTION, status: 'RUNNING', startDate: START });
 
     // Act
-    const live = await runs.liveWorkflows('nightly-1');
+    const state = await runs.runState('nightly-1');
 
     // Assert
-    expect(live).toEqual(['async-inference']);
+    expect(state).toEqual({ liveIn: ['async-inference'], found: true });
     expect(describes()).toEqual([
       { executionArn: OPTIMIZATION_EXECUTION },
       { executionArn: ASYNC_EXECUTION },
@@ -53,25 +54,66 @@ describe('SfnRunActivity', () => {
       .rejects(notFound());
 
     // Act
-    const live = await runs.liveWorkflows('nightly-1');
+    const state = await runs.runState('nightly-1');
 
     // Assert
-    expect(live).toEqual(['optimization']);
+    expect(state).toEqual({ liveIn: ['optimization'], found: true });
   });
 
-  it('says a run that ended, or never ran, is under way nowhere', async () => {
+  it('says when a run that ended stopped, and that it is under way nowhere', async () => {
     // Prepare
+    const stop = new Date('2026-11-22T05:00:00.000Z');
     sfn
       .on(DescribeExecutionCommand, { executionArn: OPTIMIZATION_EXECUTION })
-      .resolves({ executionArn: OPTIMIZATION_EXECUTION, status: 'TIMED_OUT', startDate: START })
+      .resolves({
+        executionArn: OPTIMIZATION_EXECUTION,
+        status: 'TIMED_OUT',
+        startDate: START,
+        stopDate: stop,
+      })
       .on(DescribeExecutionCommand, { executionArn: ASYNC_EXECUTION })
       .rejects(notFound());
 
     // Act
-    const live = await runs.liveWorkflows('nightly-1');
+    const state = await runs.runState('nightly-1');
 
     // Assert
-    expect(live).toEqual([]);
+    expect(state).toEqual({ liveIn: [], found: true, endedEpochMs: stop.getTime() });
+  });
+
+  it('says a run no state machine knows was not found', async () => {
+    // Prepare
+    sfn.on(DescribeExecutionCommand).rejects(notFound());
+
+    // Act
+    const state = await runs.runState('nightly-1');
+
+    // Assert
+    expect(state).toEqual({ liveIn: [], found: false });
+  });
+
+  it('reads a run redriven after it failed as under way, and its second end as its end', async () => {
+    // Prepare: DescribeExecution as AWS answers it, over a fake that redrives.
+    sfn.restore();
+    const stepFunctions = new FakeStepFunctions({ now: () => clock });
+    const served = stepFunctions.serve();
+    let clock = START.getTime();
+    const arn = stepFunctions.start(OPTIMIZATION_ARN, 'nightly-1');
+    clock += 3_600_000;
+    stepFunctions.end(arn, 'FAILED', { error: 'EndpointFailedError' });
+    clock += 600_000;
+    stepFunctions.redrive(arn);
+
+    // Act
+    const whileRedriven = await runs.runState('nightly-1');
+    clock += 1_800_000;
+    stepFunctions.end(arn, 'ABORTED');
+    const afterwards = await runs.runState('nightly-1');
+
+    // Assert
+    served.restore();
+    expect(whileRedriven).toEqual({ liveIn: ['optimization'], found: true });
+    expect(afterwards).toEqual({ liveIn: [], found: true, endedEpochMs: clock });
   });
 
   it('asks only the state machines it was given', async () => {
@@ -83,7 +125,7 @@ describe('SfnRunActivity', () => {
     sfn.on(DescribeExecutionCommand).rejects(notFound());
 
     // Act
-    await optimizationOnly.liveWorkflows('nightly-1');
+    await optimizationOnly.runState('nightly-1');
 
     // Assert
     expect(describes()).toEqual([{ executionArn: OPTIMIZATION_EXECUTION }]);
@@ -91,10 +133,10 @@ describe('SfnRunActivity', () => {
 
   it('asks nothing for a run-id tag that no execution name could match', async () => {
     // Act
-    const live = await runs.liveWorkflows('not a run id');
+    const state = await runs.runState('not a run id');
 
     // Assert
-    expect(live).toEqual([]);
+    expect(state).toEqual({ liveIn: [], found: false });
     expect(describes()).toEqual([]);
   });
 
@@ -105,7 +147,7 @@ describe('SfnRunActivity', () => {
       .rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
 
     // Act
-    const asking = runs.liveWorkflows('nightly-1');
+    const asking = runs.runState('nightly-1');
 
     // Assert
     await expect(asking).rejects.toBeInstanceOf(TransientServiceError);
@@ -119,7 +161,7 @@ describe('SfnRunActivity', () => {
     sfn.on(DescribeExecutionCommand).rejects(denied);
 
     // Act
-    const asking = runs.liveWorkflows('nightly-1');
+    const asking = runs.runState('nightly-1');
 
     // Assert
     await expect(asking).rejects.toBe(denied);
