@@ -114,6 +114,8 @@ export class StepDriver {
    */
   invoke(): Promise<DrivenOutcome> {
     const payload = this.draw.next();
+    // Only the first request after none were in flight starts a silence: one clock read then.
+    if (this.inFlight === 0) this.recorder.silence.sent(this.clock.nowUs(), 0);
     this.inFlight++;
     let sent: Promise<InvokeOutcome>;
     try {
@@ -142,8 +144,14 @@ export class StepDriver {
     };
   };
 
+  /**
+   * Records a settled request, started (or scheduled) at `startUs`, settled at `endUs`. One that
+   * got no answer (a timeout, or cut short with the step) is counted as an error and recorded as a
+   * latency too, at what it is known to be at least (step-recorder.ts `Unanswered`).
+   */
   settle(startUs: number, endUs: number, outcome: DrivenOutcome, measured: boolean): void {
     const payload = outcome.payload;
+    this.recorder.silence.answered(endUs, this.inFlight);
     if (outcome.kind === 'ok') {
       this.recorder.recordOk(startUs, endUs, measured, payload);
       if (measured) this.stream?.record(startUs, outcome);
@@ -159,9 +167,13 @@ export class StepDriver {
         payload,
         startUs,
       );
+      if (measured) this.recorder.recordUnanswered({ startUs, endUs, cause: 'cut' }, payload);
       return;
     }
     this.recorder.recordError(outcome.kind, outcome.statusCode, outcome.message, measured, payload, startUs);
+    if (measured && outcome.kind === 'timeout') {
+      this.recorder.recordUnanswered({ startUs, endUs, cause: 'timeout' }, payload);
+    }
   }
 
   /** Whether the run's request budget ran out during this step. */
