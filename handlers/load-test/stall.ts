@@ -15,62 +15,102 @@ import type { StepStall } from './results.js';
  * silence is a stall when it lasts at least `stallThresholdUs`:
  * - STALL_MIN_SILENCE_MS (5 s) at least: longer than the pauses a healthy server or the network
  *   has (a garbage collection, a scheduling hiccup, a retransmission: well under a second or two);
- * - STALL_MEDIAN_MULTIPLE (20) × the median latency of the step's successful requests at least:
- *   a model whose requests take seconds (generation) is silent for as long between answers at low
- *   concurrency, and a tail of 20 × the median is beyond what ordinary noise makes; the median is
- *   the statistic the stuck requests move least (they are few, or they are not successes);
+ * - STALL_INTERVAL_MULTIPLE (20) × the step's mean interval between answers at least (from its
+ *   first request to its last answer, over its answers; timeouts are no answers): one user of a
+ *   model whose requests take seconds (generation) waits that long between answers, and 20 such
+ *   intervals without any is beyond what ordinary noise makes. A stall moves this mean little: it
+ *   adds its length but no answer, so the mean stays the healthy part's unless the stall takes
+ *   nearly all of the step; with no answer at all, the floor alone applies. (A latency statistic
+ *   would not do: the open model times the arrivals a stall held from their schedule, so a long
+ *   stall becomes the step's typical latency itself.)
  * - the request timeout at most: no healthy request is outstanding that long, it would time out.
- * A silence counts from the measured window's start at the earliest (a stall that began in the
- * warm-up is this step's too) and must begin before the window's end; it runs until the first
- * answer, which may come after the window (the step waits for its requests to settle).
+ * A silence is the step's when it reaches into the measured window (one that began in the warm-up
+ * counts, and is judged on its whole length) and began before the window's end; it runs until the
+ * first answer, which may come after the window (the step waits for its requests to settle). A
+ * timeout does not end it: a request that timed out got no answer either.
  */
 export const STALL_MIN_SILENCE_MS = 5000;
-export const STALL_MEDIAN_MULTIPLE = 20;
+export const STALL_INTERVAL_MULTIPLE = 20;
 
-/** How long a silence must last to be a stall, given the step's median successful latency. */
-export function stallThresholdUs(medianOkLatencyUs: number, requestTimeoutUs: number): number {
+/**
+ * How long a silence must last to be a stall, given the step's mean interval between answers (its
+ * 0 when nothing answered) and the request timeout, both µs.
+ */
+export function stallThresholdUs(meanAnswerIntervalUs: number, requestTimeoutUs: number): number {
   return Math.min(
     requestTimeoutUs,
-    Math.max(STALL_MIN_SILENCE_MS * 1000, STALL_MEDIAN_MULTIPLE * medianOkLatencyUs),
+    Math.max(STALL_MIN_SILENCE_MS * 1000, STALL_INTERVAL_MULTIPLE * meanAnswerIntervalUs),
   );
 }
 
-/** A stretch without any answer, on the monotonic clock. */
+/** A stretch without any answer while requests were outstanding, on the monotonic clock. */
 export interface Silence {
+  /** Where it began, perhaps in the warm-up. */
+  readonly sinceUs: number;
+  /** Where it began in the measured window: `sinceUs`, or the window's start if later. */
   readonly fromUs: number;
   readonly toUs: number;
 }
 
 /**
- * The longest silence of a step inside its measured window. `sent` is told of every request as it
- * leaves, with the requests in flight before it; `answered` of every settled request, with those
- * still in flight after it. Two comparisons per request; nothing allocated but the longest.
+ * The longest silence of a step that touched its measured window. `sent` is told of every request
+ * as it leaves, with the requests in flight before it; `settled` of every settled request, with
+ * those still in flight after it and whether it was an answer (a success or an error response) or
+ * not (a timeout, a request cut short). Only an answer ends a silence, or nothing being
+ * outstanding any more. A few comparisons per request; nothing allocated but the longest.
  */
 export class SilenceTracker {
   /** Start of the current silence; NaN while nothing is outstanding. */
   private quietSinceUs = Number.NaN;
   private longest: Silence | undefined;
+  /** The step's first request and last answer, and its answers, for the mean interval. */
+  private firstSentUs = Number.NaN;
+  private lastAnswerUs = Number.NaN;
+  private answers = 0;
 
   constructor(private readonly window: { readonly activeFromUs: number; readonly activeToUs: number }) {}
 
   sent(atUs: number, inFlightBefore: number): void {
-    if (inFlightBefore === 0) this.quietSinceUs = atUs;
+    if (Number.isNaN(this.firstSentUs)) this.firstSentUs = atUs;
+    if (inFlightBefore === 0 && Number.isNaN(this.quietSinceUs)) this.quietSinceUs = atUs;
   }
 
-  answered(atUs: number, inFlightAfter: number): void {
-    const since = this.quietSinceUs;
+  settled(atUs: number, inFlightAfter: number, answer: boolean): void {
+    if (answer) {
+      this.answers++;
+      this.lastAnswerUs = atUs;
+    } else if (inFlightAfter > 0) {
+      return;
+    }
+    const sinceUs = this.quietSinceUs;
     this.quietSinceUs = inFlightAfter > 0 ? atUs : Number.NaN;
-    if (Number.isNaN(since)) return;
-    const fromUs = Math.max(since, this.window.activeFromUs);
-    if (fromUs >= this.window.activeToUs || atUs <= fromUs) return;
-    if (this.longest === undefined || atUs - fromUs > this.longest.toUs - this.longest.fromUs) {
-      this.longest = { fromUs, toUs: atUs };
+    if (Number.isNaN(sinceUs) || atUs <= this.window.activeFromUs) return;
+    const fromUs = Math.max(sinceUs, this.window.activeFromUs);
+    if (fromUs >= this.window.activeToUs) return;
+    if (this.longest === undefined || atUs - sinceUs > this.longest.toUs - this.longest.sinceUs) {
+      this.longest = { sinceUs, fromUs, toUs: atUs };
     }
   }
 
   /**
-   * The longest silence that began inside the window as it finally is (a request cap may have
-   * closed it early, after the silence was kept: a silence from after the close is left out).
+   * From the step's first request to its last answer, over its answers (warm-up and drain
+   * included: the same load); 0 when nothing answered, which leaves the floor as the threshold.
+   */
+  meanAnswerIntervalUs(): number {
+    return this.answers === 0 ? 0 : (this.lastAnswerUs - this.firstSentUs) / this.answers;
+  }
+
+  /** The longest silence if it is a stall (`stallThresholdUs`), judged on its whole length. */
+  stall(requestTimeoutUs: number): Silence | undefined {
+    const silence = this.longestSilence();
+    if (silence === undefined) return undefined;
+    const thresholdUs = stallThresholdUs(this.meanAnswerIntervalUs(), requestTimeoutUs);
+    return silence.toUs - silence.sinceUs >= thresholdUs ? silence : undefined;
+  }
+
+  /**
+   * The longest silence that touched the window as it finally is (a request cap may have closed
+   * it early, after the silence was kept: a silence from after the close is left out).
    */
   longestSilence(): Silence | undefined {
     const longest = this.longest;

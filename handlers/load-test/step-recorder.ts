@@ -2,7 +2,7 @@ import { ErrorSampleKeeper, errorCountKey } from './error-samples.js';
 import { LatencyRecorder, encodeHistogram } from './histogram.js';
 import type { InvokeErrorKind } from './ports.js';
 import { emptyErrorCounts, totalErrors } from './results.js';
-import { SilenceTracker, stallThresholdUs } from './stall.js';
+import { SilenceTracker } from './stall.js';
 import { TimelineRecorder } from './timeline.js';
 import type { ErrorCounts, PayloadWorkerStep, StepStall, WorkerStep } from './results.js';
 
@@ -75,7 +75,7 @@ export interface Unanswered {
  * the engine: a latency record, two comparisons and a bucket increment, no allocation.
  */
 export class StepRecorder {
-  /** Latencies of successful measured requests (the stall threshold's median is theirs). */
+  /** Latencies of successful measured requests (the progress events' p95 is theirs). */
   readonly latencies = new LatencyRecorder();
   readonly errors: ErrorCounts = emptyErrorCounts();
   /** Stretches without an answer while requests were outstanding. */
@@ -270,15 +270,12 @@ export class StepRecorder {
 
   /** The step's longest silence, when long enough to be a stall (stall.ts). */
   private stall(toWindowMs: (us: number) => number): StepStall | undefined {
-    const silence = this.silence.longestSilence();
+    const silence = this.silence.stall(this.window.requestTimeoutUs);
     if (silence === undefined) return undefined;
-    const durationUs = silence.toUs - silence.fromUs;
-    const thresholdUs = stallThresholdUs(
-      this.latencies.valueAtPercentileUs(50),
-      this.window.requestTimeoutUs,
-    );
-    if (durationUs < thresholdUs) return undefined;
-    return { atMs: Math.round(toWindowMs(silence.fromUs)), durationMs: Math.round(durationUs / 1000) };
+    return {
+      atMs: Math.round(toWindowMs(silence.fromUs)),
+      durationMs: Math.round((silence.toUs - silence.fromUs) / 1000),
+    };
   }
 
   private bucketOf(endUs: number): number {

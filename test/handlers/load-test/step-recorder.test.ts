@@ -107,40 +107,48 @@ describe('StepRecorder, stalls', () => {
     const recorder = new StepRecorder(WINDOW);
     recorder.silence.sent(1_000_000, 0);
     for (let endUs = 1_025_000; endUs <= 2_000_000; endUs += 25_000) {
-      recorder.silence.answered(endUs, 1);
+      recorder.silence.settled(endUs, 1, true);
       recorder.recordOk(endUs - 25_000, endUs, true);
     }
 
     // Act
-    recorder.silence.answered(19_000_000, 0);
+    recorder.silence.settled(19_000_000, 0, true);
 
     // Assert
     expect(recorder.toWorkerStep().stall).toEqual({ atMs: 1000, durationMs: 17_000 });
   });
 
-  it('does not flag a silence shorter than 20 × the median latency of a slow model', () => {
-    // Prepare: one request at a time, 10 s each: silences of 10 s.
+  it('does not flag a silence shorter than 20 intervals between answers of a slow model', () => {
+    // Prepare: one request at a time, 10 s each: silences of 10 s, answers every 10 s.
     const recorder = new StepRecorder(WINDOW);
     recorder.silence.sent(1_000_000, 0);
 
     // Act
-    recorder.silence.answered(11_000_000, 0);
-    recorder.recordOk(1_000_000, 11_000_000, true);
+    recorder.silence.settled(11_000_000, 1, true);
+    recorder.silence.settled(21_000_000, 0, true);
 
     // Assert
     expect(recorder.toWorkerStep().stall).toBeUndefined();
   });
 
   it('does not flag a 4 s pause of a fast model (below the 5 s floor)', () => {
-    // Prepare
+    // Prepare: answers every 25 ms with one request outstanding throughout.
     const recorder = new StepRecorder(WINDOW);
     recorder.silence.sent(1_000_000, 0);
-    recorder.recordOk(1_000_000, 1_025_000, true);
+    const answersUs = (fromUs: number, toUs: number): number[] =>
+      Array.from({ length: (toUs - fromUs) / 25_000 }, (_, index) => fromUs + (index + 1) * 25_000);
 
-    // Act
-    recorder.silence.answered(5_000_000, 0);
+    // Act: none from 3 s to 7 s.
+    for (const atUs of [...answersUs(1_000_000, 3_000_000), ...answersUs(7_000_000, 21_000_000)]) {
+      recorder.silence.settled(atUs, 1, true);
+    }
 
     // Assert
+    expect(recorder.silence.longestSilence()).toEqual({
+      sinceUs: 3_000_000,
+      fromUs: 3_000_000,
+      toUs: 7_025_000,
+    });
     expect(recorder.toWorkerStep().stall).toBeUndefined();
   });
 });
