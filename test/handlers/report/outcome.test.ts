@@ -61,6 +61,7 @@ const ZERO_COUNTS = {
   recommended: 0,
   'runner-up': 0,
   'missed-sla': 0,
+  stalled: 0,
   'model-errors': 0,
   'measurement-problem': 0,
   failed: 0,
