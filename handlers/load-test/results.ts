@@ -5,13 +5,7 @@ import type { StreamStepResult, StreamWorkerFigures } from './streaming/stream-f
 
 /** Why a run stopped stepping. */
 export type StopReason =
-  | 'completed'
-  | 'sla-breached'
-  | 'stalled'
-  | 'plateau'
-  | 'deadline'
-  | 'request-cap'
-  | 'aborted';
+  'completed' | 'sla-breached' | 'stalled' | 'plateau' | 'deadline' | 'request-cap' | 'aborted';
 
 /**
  * Why one worker invocation returned: a stop reason, or `segment-end` when its segment of the

@@ -151,11 +151,7 @@ export class StepDriver {
    */
   settle(startUs: number, endUs: number, outcome: DrivenOutcome, measured: boolean): void {
     const payload = outcome.payload;
-    this.recorder.silence.settled(
-      endUs,
-      this.inFlight,
-      outcome.kind !== 'timeout' && !this.signal.aborted,
-    );
+    this.recorder.silence.settled(endUs, this.inFlight, outcome.kind !== 'timeout' && !this.signal.aborted);
     if (outcome.kind === 'ok') {
       this.recorder.recordOk(startUs, endUs, measured, payload);
       if (measured) this.stream?.record(startUs, outcome);

@@ -29,7 +29,10 @@ const STOP = { fromUs: 23_000_000, toUs: 40_000_000 };
 describe('runLoadTest, an endpoint that stops answering', () => {
   it('judges a server that stops answering mid-step stalled, not met (closed model, concurrency 2)', async () => {
     // Act
-    const { result } = await run(STEPS, (clock) => new StoppingServer(clock, 25_000, STOP, TIMEOUT_MS * 1000));
+    const { result } = await run(
+      STEPS,
+      (clock) => new StoppingServer(clock, 25_000, STOP, TIMEOUT_MS * 1000),
+    );
 
     // Assert: before, the two stuck requests were 2 samples of ~240 and the step met the SLA.
     const [first, second] = result.steps;
@@ -47,8 +50,9 @@ describe('runLoadTest, an endpoint that stops answering', () => {
 
   it('judges a server that stops answering mid-step stalled, not met (open model, 80 requests/s)', async () => {
     // Act
-    const { result } = await run({ ...STEPS, model: 'open', steps: [40, 80] }, (clock) =>
-      new StoppingServer(clock, 25_000, STOP, TIMEOUT_MS * 1000),
+    const { result } = await run(
+      { ...STEPS, model: 'open', steps: [40, 80] },
+      (clock) => new StoppingServer(clock, 25_000, STOP, TIMEOUT_MS * 1000),
     );
 
     // Assert: the arrivals went on, so the stall is in the latency too; the step names it first.
@@ -65,8 +69,9 @@ describe('runLoadTest, an endpoint that stops answering', () => {
 
   it('records requests stuck past the window as timeouts of at least the request timeout', async () => {
     // Act: the server never comes back; the two stuck requests time out 65 s after they were sent.
-    const { result } = await run({ steps: [2], warmupSeconds: 1, stepDurationSeconds: 20 }, (clock) =>
-      new StoppingServer(clock, 25_000, { fromUs: 2_000_000 }, TIMEOUT_MS * 1000),
+    const { result } = await run(
+      { steps: [2], warmupSeconds: 1, stepDurationSeconds: 20 },
+      (clock) => new StoppingServer(clock, 25_000, { fromUs: 2_000_000 }, TIMEOUT_MS * 1000),
     );
 
     // Assert
@@ -79,8 +84,9 @@ describe('runLoadTest, an endpoint that stops answering', () => {
 
   it('judges a server stalled since the warm-up stalled, though no measured request started', async () => {
     // Act: stopped 0.5 s into the warm-up; both users wait on their stuck warm-up requests.
-    const { result } = await run({ steps: [2], warmupSeconds: 1, stepDurationSeconds: 20 }, (clock) =>
-      new StoppingServer(clock, 25_000, { fromUs: 500_000 }, TIMEOUT_MS * 1000),
+    const { result } = await run(
+      { steps: [2], warmupSeconds: 1, stepDurationSeconds: 20 },
+      (clock) => new StoppingServer(clock, 25_000, { fromUs: 500_000 }, TIMEOUT_MS * 1000),
     );
 
     // Assert
@@ -95,8 +101,9 @@ describe('runLoadTest, an endpoint that stops answering', () => {
 
   it('runs no knee probe or repeat after a stall', async () => {
     // Act
-    const { plan, result } = await run({ ...STEPS, kneeProbes: 3, repeats: 3 }, (clock) =>
-      new StoppingServer(clock, 25_000, STOP, TIMEOUT_MS * 1000),
+    const { plan, result } = await run(
+      { ...STEPS, kneeProbes: 3, repeats: 3 },
+      (clock) => new StoppingServer(clock, 25_000, STOP, TIMEOUT_MS * 1000),
     );
 
     // Assert
@@ -121,8 +128,9 @@ describe('runLoadTest, an endpoint that stops answering', () => {
 
   it('does not call a slow model that answers stalled (10 s per request, one at a time)', async () => {
     // Act
-    const { result } = await run({ steps: [1], warmupSeconds: 0, stepDurationSeconds: 60 }, (clock) =>
-      new ScriptedTransport(clock, () => ({ latencyUs: 10_000_000 })),
+    const { result } = await run(
+      { steps: [1], warmupSeconds: 0, stepDurationSeconds: 60 },
+      (clock) => new ScriptedTransport(clock, () => ({ latencyUs: 10_000_000 })),
     );
 
     // Assert
