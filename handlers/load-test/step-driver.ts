@@ -1,7 +1,7 @@
 import { describeError } from '../contracts/errors.js';
 import { type PayloadDraw, PayloadMix } from './payload-mix.js';
 import type { Clock, InvokeOutcome, InvokeRequest, InvokeTransport } from './ports.js';
-import type { StepRecorder } from './step-recorder.js';
+import type { StepRecorder, Unanswered } from './step-recorder.js';
 import type { StreamStepRecorder } from './streaming/step-recorder.js';
 
 /** How a start is counted: before the window (warm-up), in it, or not issued at all. */
@@ -151,7 +151,9 @@ export class StepDriver {
    */
   settle(startUs: number, endUs: number, outcome: DrivenOutcome, measured: boolean): void {
     const payload = outcome.payload;
-    this.recorder.silence.settled(endUs, this.inFlight, outcome.kind !== 'timeout' && !this.signal.aborted);
+    // An answer is a response, good or bad; a timeout or a request cut short is none.
+    const answer = outcome.kind === 'ok' || (outcome.kind !== 'timeout' && !this.signal.aborted);
+    this.recorder.silence.settled(endUs, this.inFlight, answer);
     if (outcome.kind === 'ok') {
       this.recorder.recordOk(startUs, endUs, measured, payload);
       if (measured) this.stream?.record(startUs, outcome);
@@ -167,13 +169,18 @@ export class StepDriver {
         payload,
         startUs,
       );
-      if (measured) this.recorder.recordUnanswered({ startUs, endUs, cause: 'cut' }, payload);
+      if (measured) this.unanswered({ startUs, endUs, cause: 'cut' }, outcome);
       return;
     }
     this.recorder.recordError(outcome.kind, outcome.statusCode, outcome.message, measured, payload, startUs);
-    if (measured && outcome.kind === 'timeout') {
-      this.recorder.recordUnanswered({ startUs, endUs, cause: 'timeout' }, payload);
-    }
+    if (measured && outcome.kind === 'timeout')
+      this.unanswered({ startUs, endUs, cause: 'timeout' }, outcome);
+  }
+
+  /** A measured request without an answer: its latency, and in streaming mode its TTFT. */
+  private unanswered(request: Unanswered, outcome: DrivenOutcome): void {
+    const latencyUs = this.recorder.recordUnanswered(request, outcome.payload);
+    this.stream?.recordUnanswered(request.startUs, latencyUs, outcome);
   }
 
   /** Whether the run's request budget ran out during this step. */

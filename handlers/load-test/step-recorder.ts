@@ -151,9 +151,10 @@ export class StepRecorder {
   /**
    * The latency of a measured request that got no answer (its error is counted by `recordError`):
    * in the step's histogram, its payload's and its timeline bucket's, at what it is at least.
-   * Leaving it out would let a stuck request lower the percentiles it should raise.
+   * Leaving it out would let a stuck request lower the percentiles it should raise. Returns the
+   * latency recorded.
    */
-  recordUnanswered(request: Unanswered, payload?: number): void {
+  recordUnanswered(request: Unanswered, payload?: number): number {
     const elapsedUs = request.endUs - request.startUs;
     const latencyUs =
       request.cause === 'timeout' ? Math.max(elapsedUs, this.window.requestTimeoutUs) : elapsedUs;
@@ -161,6 +162,7 @@ export class StepRecorder {
     this.unanswered.record(latencyUs);
     this.timeline?.latency(this.startBucketOf(request.startUs), latencyUs);
     if (payload !== undefined) this.byPayload[payload]?.latencies.record(latencyUs);
+    return latencyUs;
   }
 
   /** The worker started the step after its window had begun: measure from `us` on. */

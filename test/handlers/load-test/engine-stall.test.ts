@@ -4,6 +4,7 @@ import { runLoadTest } from '../../../handlers/load-test/engine.js';
 import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
 import type { LatencySlaInput, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest, InvokeTransport } from '../../../handlers/load-test/ports.js';
+import type { StreamInvokeTransport } from '../../../handlers/load-test/streaming/stream-transport.js';
 import { nextRound } from '../../../handlers/load-test/rounds.js';
 import { ScriptedTransport, SlotServer, StoppingServer } from './support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
@@ -136,5 +137,39 @@ describe('runLoadTest, an endpoint that stops answering', () => {
     // Assert
     expect(result.steps[0]?.stall).toBeUndefined();
     expect(result.steps[0]?.requests).toBe(6);
+  });
+  it('judges a streaming server that stops mid-step stalled, its stuck requests in latency and TTFT', async () => {
+    // Prepare: a TGI stream of one token, answered by the stopping server's schedule.
+    const clock = new VirtualClock();
+    const server = new StoppingServer(clock, 25_000, { fromUs: 2_000_000 }, TIMEOUT_MS * 1000);
+    const token = new TextEncoder().encode(
+      'data:{"token":{"id":0,"text":" t","logprob":-0.1,"special":false},"generated_text":"t","details":{"finish_reason":"length","generated_tokens":1}}\n\n',
+    );
+    const streamTransport: StreamInvokeTransport = {
+      invokeStream: async (request, signal, onPart) => {
+        const outcome = await server.invoke(request, signal);
+        if (outcome.kind === 'ok') onPart(token);
+        return outcome;
+      },
+    };
+    const plan = parseLoadPlan({
+      steps: [2],
+      warmupSeconds: 1,
+      stepDurationSeconds: 20,
+      requestTimeoutMs: TIMEOUT_MS,
+      response: { mode: 'stream', format: 'tgi' },
+    });
+    const sla = parseSla(SLA);
+
+    // Act
+    const worker = await runLoadTest({ plan, sla, streamTransport, request: REQUEST, clock });
+    const result = aggregateWorkerResults([worker], sla, plan);
+
+    // Assert
+    const [step] = result.steps;
+    expect(step?.stall).toEqual({ atMs: 1000, durationMs: TIMEOUT_MS });
+    expect(step?.latencyMs.max).toBe(TIMEOUT_MS);
+    expect(step?.stream?.ttftMs.max).toBe(TIMEOUT_MS);
+    expect(result.stoppedBecause).toBe('stalled');
   });
 });
