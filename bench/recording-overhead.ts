@@ -25,6 +25,7 @@ function newDriver(): StepDriver {
     windowMs: 3_600_000,
     windowStartUs: systemClock.nowUs(),
     measuredCap: Number.POSITIVE_INFINITY,
+    requestTimeoutUs: 65_000_000,
   });
   return new StepDriver({
     clock: systemClock,

@@ -2,6 +2,7 @@ import { InvalidRunInputError } from './contracts/errors.js';
 import type { PlannedPayload, RunLoadWorkerEvent, WorkerOutcome } from './contracts/optimization-state.js';
 import {
   awsSegmentSeconds,
+  type Clock,
   connectionsPerWorker,
   type InvokeRequest,
   type LoadTestProgress,
@@ -24,6 +25,8 @@ export interface RunLoadWorkerDeps {
   readonly onProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
   readonly signal?: AbortSignal;
   readonly logger: Logger;
+  /** The engine's time (the workflow tests run a load test on simulated time). @default systemClock */
+  readonly clock?: Clock;
 }
 
 /**
@@ -141,6 +144,7 @@ export async function runLoadWorker(
       workerIndex: event.workerIndex,
       ...(deps.deadlineEpochMs === undefined ? {} : { deadlineEpochMs: deps.deadlineEpochMs }),
       ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      ...(deps.clock === undefined ? {} : { clock: deps.clock }),
       ...(deps.onProgress === undefined
         ? {}
         : {

@@ -498,15 +498,18 @@ export interface RecommendEvent {
  * ------------------------------------------------------------------------------------------- */
 
 /**
- * What a candidate came to, in the report and the summary. `model-errors`: every request of its
- * first load step failed with a model error (the container answered 4xx/5xx), so the model or the
- * payload is wrong, not the instance too small; `measurement-problem`: a load worker started late
- * twice, so its figures get no SLA verdict.
+ * What a candidate came to, in the report and the summary. `stalled`: its endpoint stopped
+ * answering during a load step (load-test/stall.ts), a hang rather than a capacity limit, so it is
+ * not ranked whatever its figures before; `model-errors`: every request of its first load step
+ * failed with a model error (the container answered 4xx/5xx), so the model or the payload is
+ * wrong, not the instance too small; `measurement-problem`: a load worker started late twice, so
+ * its figures get no SLA verdict.
  */
 export const CANDIDATE_VERDICTS = [
   'recommended',
   'runner-up',
   'missed-sla',
+  'stalled',
   'model-errors',
   'measurement-problem',
   'failed',
@@ -562,7 +565,10 @@ export function countVerdicts(verdicts: readonly CandidateVerdict[]): VerdictCou
 export function runOutcomeOf(counts: VerdictCounts): RunOutcome {
   const unjudged = UNJUDGED_VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0);
   if (counts.recommended > 0) return unjudged > 0 ? RunOutcomes.partial : RunOutcomes.recommended;
-  return counts['missed-sla'] > 0 ? RunOutcomes.noCandidateMetSla : RunOutcomes.allCandidatesFailed;
+  // A stalled candidate was judged against the SLA: its endpoint did not hold the load.
+  return counts['missed-sla'] + counts.stalled > 0
+    ? RunOutcomes.noCandidateMetSla
+    : RunOutcomes.allCandidatesFailed;
 }
 
 /**

@@ -19,6 +19,7 @@ import type {
   WorkerStopReason,
 } from './results.js';
 import { findStopPoint, pickSustainable, slaBreaches } from './sla.js';
+import { longestStall } from './stall.js';
 import { mergeStreamStep } from './streaming/merge.js';
 import { mergeTimeline } from './timeline.js';
 
@@ -115,6 +116,7 @@ export function mergeWorkerSteps(
   const attempted = requests + dropped;
   const tps = windowMs > 0 ? round(completions / (windowMs / 1000), 3) : 0;
   const stream = mergeStreamStep(parts, tps);
+  const stall = longestStall(parts.map((part) => part.stall));
   const figures = {
     requests,
     dropped,
@@ -122,6 +124,7 @@ export function mergeWorkerSteps(
     latencyMs: latencyPercentilesMs(histogram, Math.max(...parts.map((part) => part.maxLatencyUs))),
     windowSeconds: round(windowMs / 1000, 3),
     ...(stream === undefined ? {} : { stream }),
+    ...(stall === undefined ? {} : { stall }),
   };
   const breaches = slaBreaches(figures, sla);
   const payloads = mergePayloadSteps(parts);
@@ -142,6 +145,7 @@ export function mergeWorkerSteps(
     meetsSla: breaches.length === 0,
     slaBreaches: breaches,
     histogram: encodeHistogram(histogram),
+    ...(stall === undefined ? {} : { stall }),
     ...(payloads === undefined ? {} : { payloads }),
     ...(stream === undefined ? {} : { stream }),
     ...(timeline === undefined ? {} : { timeline }),
@@ -153,6 +157,7 @@ const STOP_REASON_PRIORITY: readonly WorkerStopReason[] = [
   'aborted',
   'deadline',
   'request-cap',
+  'stalled',
   'sla-breached',
   'plateau',
   'completed',
@@ -243,7 +248,11 @@ export function aggregateWorkerResults(
     if (stopPoint.index < steps.length - 1) {
       stopDetail += `; the workers, each judging its own share, ran ${steps.length - 1 - stopPoint.index} step(s) beyond it`;
     }
-  } else if (limiting.stoppedBecause === 'sla-breached' || limiting.stoppedBecause === 'plateau') {
+  } else if (
+    limiting.stoppedBecause === 'stalled' ||
+    limiting.stoppedBecause === 'sla-breached' ||
+    limiting.stoppedBecause === 'plateau'
+  ) {
     // A worker stopped on its own figures although the merged step is fine (for example one
     // worker saw most of the errors): it ended the stepping all the same.
     stoppedBecause = limiting.stoppedBecause;

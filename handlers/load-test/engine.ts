@@ -310,6 +310,7 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
         plan.maxRequestsPerStep === undefined
           ? Number.POSITIVE_INFINITY
           : workerShare(plan.maxRequestsPerStep, plan.workers, workerIndex, true),
+      requestTimeoutUs: plan.requestTimeoutMs * 1000,
       payloads: payloadCount,
       timeline: plan.ramp !== undefined,
       ...(cut ? { partEndUs: toMonotonicUs(wallOf(partEndMs)) } : {}),

@@ -10,5 +10,6 @@ export type * from './ports.js';
 export * from './results.js';
 export * from './sla.js';
 export * from './late-start.js';
+export * from './stall.js';
 export * from './segments.js';
 export * from './rounds.js';

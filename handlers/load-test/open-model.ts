@@ -163,8 +163,9 @@ export async function runOpenModel(driver: StepDriver, options: OpenModelOptions
     });
   };
   const issueOrDrop = (scheduledUs: number, measured: boolean): void => {
-    if (signal.aborted || clock.nowUs() - scheduledUs > options.requestTimeoutUs) {
-      if (measured) recorder.recordDropped(scheduledUs);
+    const nowUs = clock.nowUs();
+    if (signal.aborted || nowUs - scheduledUs > options.requestTimeoutUs) {
+      if (measured) recorder.recordDropped(scheduledUs, nowUs, signal.aborted ? 'cut' : 'timeout');
       return;
     }
     issue(scheduledUs, measured);

@@ -4,13 +4,25 @@ import type { LatencyPercentilesMs } from './histogram.js';
 import type { StreamStepResult, StreamWorkerFigures } from './streaming/stream-figures.js';
 
 /** Why a run stopped stepping. */
-export type StopReason = 'completed' | 'sla-breached' | 'plateau' | 'deadline' | 'request-cap' | 'aborted';
+export type StopReason =
+  'completed' | 'sla-breached' | 'stalled' | 'plateau' | 'deadline' | 'request-cap' | 'aborted';
 
 /**
  * Why one worker invocation returned: a stop reason, or `segment-end` when its segment of the
  * schedule ended before the schedule did and the next invocation resumes it (engine.ts).
  */
 export type WorkerStopReason = StopReason | 'segment-end';
+
+/**
+ * Where a step's endpoint stopped answering (stall.ts): at least one request outstanding and none
+ * settled, for longer than a healthy endpoint is silent. A step with one does not meet the SLA.
+ */
+export interface StepStall {
+  /** Where the silence began, ms from the start of the step's measurement window. */
+  readonly atMs: number;
+  /** How long no request settled, ms (it may run past the window's end). */
+  readonly durationMs: number;
+}
 
 export interface ErrorCounts {
   modelError: number;
@@ -57,10 +69,17 @@ export interface WorkerStep {
   readonly late: number;
   /** Open model: scheduled starts that could not be issued before the request timeout. */
   readonly dropped: number;
-  /** Base64 HdrHistogram of successful requests' latency, in µs. */
+  /**
+   * Base64 HdrHistogram of latency, in µs: of successful requests, and of requests that got no
+   * answer, each at what it is known to be at least: a timeout at max(elapsed, request timeout), a
+   * dropped arrival at max(its wait, request timeout), a request cut short by a deadline or a
+   * cancellation at its elapsed time.
+   */
   readonly histogram: string;
   /** The exact largest latency recorded, in µs (the histogram knows it only to within 0.1 %). */
   readonly maxLatencyUs: number;
+  /** This worker saw the endpoint stall in the step (stall.ts); absent otherwise. */
+  readonly stall?: StepStall;
   /**
    * This part of the step ended with its segment, before the window did: the next segment's
    * part of the same step continues it (`mergeStepParts` adds them up). Absent otherwise.
@@ -88,7 +107,10 @@ export interface TimelineWorkerBucket {
   readonly errors: number;
   /** Arrivals that could not be issued before the request timeout. */
   readonly dropped: number;
-  /** Base64 HdrHistogram of the successful arrivals' latency, in µs, from the scheduled start. */
+  /**
+   * Base64 HdrHistogram of the arrivals' latency, in µs, from the scheduled start: successful ones,
+   * and those without an answer as `WorkerStep.histogram` records them.
+   */
   readonly histogram: string;
   readonly maxLatencyUs: number;
 }
@@ -108,7 +130,7 @@ export interface TimelineBucket {
   readonly dropped: number;
   /** (errors + dropped) / (requests + dropped), as the step's. */
   readonly errorRate: number;
-  /** Of the bucket's successful arrivals, from the workers' added histograms. */
+  /** Of the bucket's arrivals, as `StepResult.latencyMs`, from the workers' added histograms. */
   readonly latencyMs: LatencyPercentilesMs;
 }
 
@@ -117,7 +139,7 @@ export interface PayloadWorkerStep {
   readonly requests: number;
   readonly ok: number;
   readonly errors: number;
-  /** Base64 HdrHistogram of this payload's successful requests' latency, in µs. */
+  /** Base64 HdrHistogram of this payload's latency, in µs, recorded as the step's is. */
   readonly histogram: string;
   readonly maxLatencyUs: number;
 }
@@ -128,7 +150,7 @@ export interface PayloadStepResult {
   readonly payload: number;
   readonly requests: number;
   readonly errors: number;
-  /** Of this payload's successful requests, timed as the step's latency is. */
+  /** Of this payload's requests, timed and chosen as the step's latency is. */
   readonly latencyMs: LatencyPercentilesMs;
   /** Base64 HdrHistogram of this payload's merged latency, in µs. */
   readonly histogram: string;
@@ -160,7 +182,10 @@ export interface StepResult {
   readonly tps: number;
   /** (errors + dropped) / (requests + dropped). */
   readonly errorRate: number;
-  /** Of successful requests; open model: from each request's scheduled start. */
+  /**
+   * Of successful requests and of those that got no answer (at least the request timeout, see
+   * `WorkerStep.histogram`); open model: from each request's scheduled start.
+   */
   readonly latencyMs: LatencyPercentilesMs;
   readonly requests: number;
   readonly errors: ErrorCounts;
@@ -175,6 +200,8 @@ export interface StepResult {
   readonly slaBreaches: readonly string[];
   /** Base64 HdrHistogram of the merged latency, in µs. */
   readonly histogram: string;
+  /** The longest stall any worker saw in the step (stall.ts); absent when none did. */
+  readonly stall?: StepStall;
   /** Per payload of a mix (by index); absent when the run sends one payload. */
   readonly payloads?: readonly PayloadStepResult[];
   /** TTFT, ITL and output tokens, merged, when the plan streams responses (loadPlan.response). */

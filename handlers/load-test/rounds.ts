@@ -1,5 +1,6 @@
 import { type LoadPlan, loadTestSeconds, stepPeriodMs } from './plan.js';
 import type { LoadTestResult, MeasuredSpread, SpreadFigures, StepResult } from './results.js';
+import { describeLoad } from './sla.js';
 
 /**
  * Rounds: one-step load tests at one load, run after the stepped schedule by all workers from a
@@ -152,8 +153,26 @@ export function sustainableMeasurement(result: LoadTestResult): StepResult | nul
 }
 
 /**
+ * The first measurement in which the endpoint stalled (stall.ts), in the order run: steps, knee
+ * probes, repeats; with what it was ("step 3 (2 in flight)", "knee probe 1 (3 in flight)").
+ */
+export function stalledMeasurement(
+  result: Pick<LoadTestResult, 'model' | 'steps' | 'probes' | 'repeats'>,
+): { readonly step: StepResult; readonly where: string } | undefined {
+  const named = [
+    ...result.steps.map((step, index) => ({ step, what: `step ${index + 1}` })),
+    ...(result.probes ?? []).map((step, index) => ({ step, what: `knee probe ${index + 1}` })),
+    ...(result.repeats ?? []).map((step, index) => ({ step, what: `repeat ${index + 1}` })),
+  ];
+  const found = named.find(({ step }) => step.stall !== undefined);
+  return found === undefined
+    ? undefined
+    : { step: found.step, where: `${found.what} (${describeLoad(found.step.load, result.model)})` };
+}
+
+/**
  * The round to run after the result so far: knee probes first, then repeats; null when done. None
- * after a load test that was aborted or spent its `maxTotalRequests`. With interleaved repeats,
+ * after a load test that was aborted or spent its `maxTotalRequests`, or once the endpoint stalled. With interleaved repeats,
  * the candidate's own rounds are its knee probes (`ownRound`), and its repeats wait for the
  * interleaved rounds (`pendingRepeat`).
  */
@@ -161,6 +180,8 @@ export function nextRound(result: LoadTestResult, plan: LoadPlan): LoadRound | n
   const index = (result.probes?.length ?? 0) + (result.repeats?.length ?? 0);
   if (result.roundsNote !== undefined) return null;
   if (result.stoppedBecause === 'aborted' || result.stoppedBecause === 'request-cap') return null;
+  // A stalled endpoint hung rather than saturated: no knee to find, and a round would wait on it.
+  if (stalledMeasurement(result) !== undefined) return null;
   if ((result.repeats?.length ?? 0) === 0) {
     const knee = nextKneeLoad(result, plan);
     if (knee !== null) return { index, kind: 'knee', load: knee };

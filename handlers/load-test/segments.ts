@@ -3,6 +3,7 @@ import { mergeErrorSamples } from './error-samples.js';
 import { encodeHistogram, mergeEncodedHistograms } from './histogram.js';
 import { addErrorCounts, emptyErrorCounts } from './results.js';
 import { addPayloadFigures } from './aggregate.js';
+import { longestStall } from './stall.js';
 import { addTimelines } from './timeline.js';
 import type { WorkerResult, WorkerStep } from './results.js';
 import { streamOfParts } from './streaming/merge.js';
@@ -34,7 +35,7 @@ export function mergeStepParts(parts: readonly WorkerStep[]): WorkerStep {
   for (const part of parts) addErrorCounts(errors, part.errors);
   const sum = (value: (part: WorkerStep) => number): number =>
     parts.reduce((total, part) => total + value(part), 0);
-  const { cutAtSegmentEnd: _firstCut, ...base } = first;
+  const { cutAtSegmentEnd: _firstCut, stall: _firstStall, ...base } = first;
   return {
     ...base,
     activeFromMs: first.activeFromMs,
@@ -48,6 +49,7 @@ export function mergeStepParts(parts: readonly WorkerStep[]): WorkerStep {
     dropped: sum((part) => part.dropped),
     histogram: encodeHistogram(mergeEncodedHistograms(parts.map((part) => part.histogram))),
     maxLatencyUs: Math.max(...parts.map((part) => part.maxLatencyUs)),
+    ...stallOf(parts),
     ...payloadsOf(parts),
     ...streamOfParts(parts),
     ...timelineOf(parts),
@@ -95,6 +97,15 @@ export function combineSegments(results: readonly WorkerResult[]): WorkerResult 
     stoppedBecause: last.stoppedBecause,
     stopDetail: results.length > 1 ? `segment ${order.length}: ${last.stopDetail}` : last.stopDetail,
   };
+}
+
+/**
+ * The longest stall of a step's parts. A silence across a segment's end is seen as two: the next
+ * part starts with nothing in flight (its invocation's own requests), so each part judges its own.
+ */
+function stallOf(parts: readonly WorkerStep[]): Pick<WorkerStep, 'stall'> {
+  const stall = longestStall(parts.map((part) => part.stall));
+  return stall === undefined ? {} : { stall };
 }
 
 /** A payload mix's figures of one step's parts, added up as the step's are; nothing for one payload. */

@@ -1,6 +1,7 @@
 import type { LatencyPercentilesMs } from './histogram.js';
 import type { LatencySla, LoadModel, LoadPlan } from './plan.js';
-import type { StepResult } from './results.js';
+import type { StepResult, StepStall } from './results.js';
+import { describeStall, describeStallAt } from './stall.js';
 import type { StreamStepResult } from './streaming/stream-figures.js';
 import { streamSlaBreaches } from './streaming/stream-sla.js';
 
@@ -13,6 +14,8 @@ export interface StepFigures {
   readonly windowSeconds: number;
   /** Streamed steps: TTFT and ITL, judged on `ttftP95Ms` and `itlP95Ms`. */
   readonly stream?: StreamStepResult;
+  /** Where the endpoint stopped answering (stall.ts): the step cannot meet the SLA. */
+  readonly stall?: StepStall;
 }
 
 /** "16 in flight" or "200 requests/s". */
@@ -33,10 +36,12 @@ export function slaBreaches(step: StepFigures, sla: LatencySla): string[] {
   if (step.windowSeconds <= 0) {
     return ['no measurement window: the workers never ran this step at the same time'];
   }
+  // First, and before "no request": an endpoint stalled since the warm-up holds every user of a
+  // closed model, so none starts a measured request.
+  const breaches: string[] = step.stall === undefined ? [] : [describeStall(step.stall)];
   if (step.requests === 0 && step.dropped === 0) {
-    return ['no request was measured in the window'];
+    return [...breaches, 'no request was measured in the window'];
   }
-  const breaches: string[] = [];
   if (sla.p95LatencyMs !== undefined && step.latencyMs.p95 > sla.p95LatencyMs) {
     breaches.push(`p95 ${formatMs(step.latencyMs.p95)} > SLA ${sla.p95LatencyMs} ms`);
   }
@@ -60,7 +65,7 @@ export function slaBreaches(step: StepFigures, sla: LatencySla): string[] {
 export interface StopPoint {
   /** Index into the steps of the step that ends the stepping. */
   readonly index: number;
-  readonly reason: 'sla-breached' | 'plateau';
+  readonly reason: 'sla-breached' | 'stalled' | 'plateau';
   readonly detail: string;
 }
 
@@ -69,7 +74,8 @@ function formatTps(tps: number): string {
 }
 
 /**
- * The first step at which SLA-aware stepping stops: the first step that breaches the SLA, or,
+ * The first step at which SLA-aware stepping stops: the first step whose endpoint stalled (named
+ * as such: a hang, not a capacity limit), the first step that breaches the SLA, or,
  * with `stopAtPlateau`, the first whose throughput is below `plateauGain` × the best throughput of
  * the steps before it (throughput stopped rising: more load only adds queueing).
  */
@@ -82,6 +88,16 @@ export function findStopPoint(
   let bestTps = 0;
   for (const [index, step] of steps.entries()) {
     const where = `step ${index + 1} (${describeLoad(step.load, model)})`;
+    const stall = step.stall;
+    if (stall !== undefined) {
+      const said = describeStall(stall);
+      const others = step.slaBreaches.filter((breach) => breach !== said);
+      return {
+        index,
+        reason: 'stalled',
+        detail: `${describeStallAt(stall, where)}${others.length === 0 ? '' : `; also ${others.join('; ')}`}`,
+      };
+    }
     if (!step.meetsSla) {
       return { index, reason: 'sla-breached', detail: `${where}: ${step.slaBreaches.join('; ')}` };
     }

@@ -1,7 +1,7 @@
 import { describeError } from '../contracts/errors.js';
 import { type PayloadDraw, PayloadMix } from './payload-mix.js';
 import type { Clock, InvokeOutcome, InvokeRequest, InvokeTransport } from './ports.js';
-import type { StepRecorder } from './step-recorder.js';
+import type { StepRecorder, Unanswered } from './step-recorder.js';
 import type { StreamStepRecorder } from './streaming/step-recorder.js';
 
 /** How a start is counted: before the window (warm-up), in it, or not issued at all. */
@@ -114,6 +114,8 @@ export class StepDriver {
    */
   invoke(): Promise<DrivenOutcome> {
     const payload = this.draw.next();
+    // Only the first request after none were in flight starts a silence: one clock read then.
+    if (this.inFlight === 0) this.recorder.silence.sent(this.clock.nowUs(), 0);
     this.inFlight++;
     let sent: Promise<InvokeOutcome>;
     try {
@@ -142,8 +144,16 @@ export class StepDriver {
     };
   };
 
+  /**
+   * Records a settled request, started (or scheduled) at `startUs`, settled at `endUs`. One that
+   * got no answer (a timeout, or cut short with the step) is counted as an error and recorded as a
+   * latency too, at what it is known to be at least (step-recorder.ts `Unanswered`).
+   */
   settle(startUs: number, endUs: number, outcome: DrivenOutcome, measured: boolean): void {
     const payload = outcome.payload;
+    // An answer is a response, good or bad; a timeout or a request cut short is none.
+    const answer = outcome.kind === 'ok' || (outcome.kind !== 'timeout' && !this.signal.aborted);
+    this.recorder.silence.settled(endUs, this.inFlight, answer);
     if (outcome.kind === 'ok') {
       this.recorder.recordOk(startUs, endUs, measured, payload);
       if (measured) this.stream?.record(startUs, outcome);
@@ -159,9 +169,18 @@ export class StepDriver {
         payload,
         startUs,
       );
+      if (measured) this.unanswered({ startUs, endUs, cause: 'cut' }, outcome);
       return;
     }
     this.recorder.recordError(outcome.kind, outcome.statusCode, outcome.message, measured, payload, startUs);
+    if (measured && outcome.kind === 'timeout')
+      this.unanswered({ startUs, endUs, cause: 'timeout' }, outcome);
+  }
+
+  /** A measured request without an answer: its latency, and in streaming mode its TTFT. */
+  private unanswered(request: Unanswered, outcome: DrivenOutcome): void {
+    const latencyUs = this.recorder.recordUnanswered(request, outcome.payload);
+    this.stream?.recordUnanswered(request.startUs, latencyUs, outcome);
   }
 
   /** Whether the run's request budget ran out during this step. */

@@ -2,8 +2,9 @@ import { ErrorSampleKeeper, errorCountKey } from './error-samples.js';
 import { LatencyRecorder, encodeHistogram } from './histogram.js';
 import type { InvokeErrorKind } from './ports.js';
 import { emptyErrorCounts, totalErrors } from './results.js';
+import { SilenceTracker } from './stall.js';
 import { TimelineRecorder } from './timeline.js';
-import type { ErrorCounts, PayloadWorkerStep, WorkerStep } from './results.js';
+import type { ErrorCounts, PayloadWorkerStep, StepStall, WorkerStep } from './results.js';
 
 /** Throughput buckets per window: enough to intersect workers' windows to within 5 % of it. */
 export const BUCKETS_PER_WINDOW = 20;
@@ -21,6 +22,11 @@ export interface StepWindow {
   readonly windowStartUs: number;
   /** Measured requests this worker may start in the window (its share of maxRequestsPerStep). */
   readonly measuredCap: number;
+  /**
+   * The transport's request timeout (`requestTimeoutMs`), µs: a request that timed out, or an
+   * arrival dropped after waiting this long, took at least this long.
+   */
+  readonly requestTimeoutUs: number;
   /**
    * Where this invocation's part of the step ends (its segment's end, on the monotonic clock),
    * when before the window's end: nothing starts from there on, and the next segment resumes the
@@ -51,13 +57,29 @@ class PayloadRecorder {
   }
 }
 
+/** A request or arrival that got no answer, recorded at the latency it is known to have at least. */
+export interface Unanswered {
+  /** Its (scheduled) start and when it was given up, on the monotonic clock. */
+  readonly startUs: number;
+  readonly endUs: number;
+  /**
+   * `timeout`: the request timeout passed without an answer (or an arrival waited that long for a
+   * connection), so its latency is at least the timeout; `cut`: the step was cut short (deadline,
+   * cancellation), so it is known only to be at least its elapsed time.
+   */
+  readonly cause: 'timeout' | 'cut';
+}
+
 /**
  * Everything one worker measures in one step. The recording path (`recordOk`) is the hot path of
  * the engine: a latency record, two comparisons and a bucket increment, no allocation.
  */
 export class StepRecorder {
+  /** Latencies of successful measured requests (the progress events' p95 is theirs). */
   readonly latencies = new LatencyRecorder();
   readonly errors: ErrorCounts = emptyErrorCounts();
+  /** Stretches without an answer while requests were outstanding. */
+  readonly silence: SilenceTracker;
   requests = 0;
   ok = 0;
   late = 0;
@@ -91,6 +113,8 @@ export class StepRecorder {
   private readonly byPayload: PayloadRecorder[];
   /** Per bucket of the window, by scheduled start; a ramp step's only. */
   private readonly timeline: TimelineRecorder | undefined;
+  /** Latencies of measured requests that got no answer (`Unanswered`); made at the first. */
+  private unanswered: LatencyRecorder | undefined;
 
   constructor(readonly window: StepWindow) {
     const payloads = window.payloads ?? 1;
@@ -105,6 +129,7 @@ export class StepRecorder {
     this.countEndUs = this.cut ? windowEndUs : this.activeToUs;
     this.bucketUs = (window.windowMs * 1000) / BUCKETS_PER_WINDOW;
     this.timeline = window.timeline === true ? new TimelineRecorder(BUCKETS_PER_WINDOW) : undefined;
+    this.silence = new SilenceTracker(this);
   }
 
   /** A measured start was admitted at `startUs` (its scheduled time): the offered load. */
@@ -113,10 +138,31 @@ export class StepRecorder {
     this.timeline?.offer(this.startBucketOf(startUs));
   }
 
-  /** A measured arrival scheduled at `startUs` waited past the request timeout and was dropped. */
-  recordDropped(startUs: number): void {
+  /**
+   * A measured arrival scheduled at `startUs` was dropped at `endUs`: it waited past the request
+   * timeout for a connection (`timeout`), or the step was cut short while it waited (`cut`).
+   */
+  recordDropped(startUs: number, endUs: number, cause: Unanswered['cause']): void {
     this.dropped++;
     this.timeline?.drop(this.startBucketOf(startUs));
+    this.recordUnanswered({ startUs, endUs, cause });
+  }
+
+  /**
+   * The latency of a measured request that got no answer (its error is counted by `recordError`):
+   * in the step's histogram, its payload's and its timeline bucket's, at what it is at least.
+   * Leaving it out would let a stuck request lower the percentiles it should raise. Returns the
+   * latency recorded.
+   */
+  recordUnanswered(request: Unanswered, payload?: number): number {
+    const elapsedUs = request.endUs - request.startUs;
+    const latencyUs =
+      request.cause === 'timeout' ? Math.max(elapsedUs, this.window.requestTimeoutUs) : elapsedUs;
+    this.unanswered ??= new LatencyRecorder();
+    this.unanswered.record(latencyUs);
+    this.timeline?.latency(this.startBucketOf(request.startUs), latencyUs);
+    if (payload !== undefined) this.byPayload[payload]?.latencies.record(latencyUs);
+    return latencyUs;
   }
 
   /** The worker started the step after its window had begun: measure from `us` on. */
@@ -194,6 +240,9 @@ export class StepRecorder {
     const windowEndUs = this.windowStartUs + this.window.windowMs * 1000;
     const toWindowMs = (us: number): number =>
       Math.min(this.window.windowMs, Math.max(0, (Math.min(us, windowEndUs) - this.windowStartUs) / 1000));
+    const histogram = this.latencies.toHistogram();
+    if (this.unanswered !== undefined) histogram.add(this.unanswered.toHistogram());
+    const stall = this.stall(toWindowMs);
     return {
       stepIndex: this.window.stepIndex,
       load: this.window.load,
@@ -210,13 +259,24 @@ export class StepRecorder {
       errorSamples: this.samples.samples(),
       late: this.late,
       dropped: this.dropped,
-      histogram: encodeHistogram(this.latencies.toHistogram()),
-      maxLatencyUs: this.latencies.maxUs,
+      histogram: encodeHistogram(histogram),
+      maxLatencyUs: Math.max(this.latencies.maxUs, this.unanswered?.maxUs ?? 0),
+      ...(stall === undefined ? {} : { stall }),
       ...(this.cut ? { cutAtSegmentEnd: true as const } : {}),
       ...(this.byPayload.length === 0
         ? {}
         : { payloads: this.byPayload.map((payload) => payload.toWorkerStep()) }),
       ...(this.timeline === undefined ? {} : { timeline: this.timeline.toWorkerBuckets() }),
+    };
+  }
+
+  /** The step's longest silence, when long enough to be a stall (stall.ts). */
+  private stall(toWindowMs: (us: number) => number): StepStall | undefined {
+    const silence = this.silence.stall(this.window.requestTimeoutUs);
+    if (silence === undefined) return undefined;
+    return {
+      atMs: Math.round(toWindowMs(silence.fromUs)),
+      durationMs: Math.round((silence.toUs - silence.fromUs) / 1000),
     };
   }
 

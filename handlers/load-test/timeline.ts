@@ -55,6 +55,11 @@ export class TimelineRecorder {
     if (own !== undefined) own.dropped++;
   }
 
+  /** The latency of an arrival that got no answer (step-recorder.ts `Unanswered`), counted elsewhere. */
+  latency(bucket: number, latencyUs: number): void {
+    this.buckets[bucket]?.latencies.record(latencyUs);
+  }
+
   toWorkerBuckets(): TimelineWorkerBucket[] {
     return this.buckets.map(({ offered, ok, errors, dropped, latencies }) => ({
       offered,

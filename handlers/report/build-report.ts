@@ -14,8 +14,10 @@ import {
 } from '../contracts/optimization-state.js';
 import {
   decodeHistogram,
+  describeStallAt,
   type LatencyPercentilesMs,
   type LoadTestResult,
+  stalledMeasurement,
   type StepResult,
   totalErrors,
   usToMs,
@@ -73,14 +75,18 @@ function succeededRequests(step: Pick<ReportStep, 'requests' | 'errors'>): numbe
   return step.requests - totalErrors(step.errors);
 }
 
-/** Steps (or probes, repeats) for the report; latencies `null` where no request succeeded. */
+/**
+ * Steps (or probes, repeats) for the report; latencies `null` where none was recorded (no request
+ * succeeded, none timed out or was dropped).
+ */
 function reportSteps(steps: readonly StepResult[]): ReportStep[] {
   return steps.map(({ histogram, latencyMs, payloads, stream, ...step }) => {
-    const measured = succeededRequests(step) > 0;
+    const decoded = decodeHistogram(histogram);
+    const measured = decoded.totalCount > 0;
     return {
       ...step,
       latencyMs: measured ? latencyMs : null,
-      meanLatencyMs: measured ? usToMs(decodeHistogram(histogram).mean) : null,
+      meanLatencyMs: measured ? usToMs(decoded.mean) : null,
       ...(payloads === undefined
         ? {}
         : { payloads: payloads.map(({ histogram: _payloadHistogram, ...figures }) => figures) }),
@@ -404,7 +410,27 @@ export const HINTS = {
   modelErrors:
     'check the model and the payload it is sent (content type, input names and shape); the endpoint’s logs have the model’s own message',
   missedSla: 'try larger or more instances, or a compiled candidate, or relax the SLA',
+  stalled:
+    'a hang is not a capacity limit: look in the endpoint’s logs for a crash, a deadlock or an exhausted worker pool of the model server, then test it again',
 } as const;
+
+/**
+ * A measured candidate whose endpoint stalled (load-test/stall.ts): not ranked, whatever it met
+ * before, and the reason names the stall and where it was.
+ */
+function stallVerdict(m: Measured): { verdict: CandidateVerdict; reason: string } | undefined {
+  const stalled = stalledMeasurement(m.result);
+  const stall = stalled?.step.stall;
+  if (stalled === undefined || stall === undefined) return undefined;
+  const before =
+    m.sustainable === undefined
+      ? ''
+      : `; it met the SLA up to load ${m.sustainable.load} before (figures kept, not ranked)`;
+  return {
+    verdict: 'stalled',
+    reason: `stalled: ${describeStallAt(stall, stalled.where)}, no answer while requests were outstanding${before}; ${HINTS.stalled}`,
+  };
+}
 
 /** The model's response as a sample shows it: `500 "CUDA error: out of memory"`. */
 function modelResponse(step: ReportStep): string | undefined {
@@ -446,6 +472,7 @@ const VERDICT_WORDS: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed the SLA',
+  stalled: 'stalled',
   'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',
   failed: 'failed',
@@ -578,7 +605,8 @@ export function buildReport(input: BuildReportInput): Report {
   }
   const qualifying = rank(
     plan.objective,
-    measured.filter((m) => m.sustainable !== undefined),
+    // A stalled endpoint hung under load: its figures before are not a capacity to rank on.
+    measured.filter((m) => m.sustainable !== undefined && stalledMeasurement(m.result) === undefined),
   );
   const best = qualifying[0];
   const runNoise = runNoiseOf(measured);
@@ -644,7 +672,10 @@ export function buildReport(input: BuildReportInput): Report {
     }
     let verdict: CandidateVerdict;
     let reason: string;
-    if (m.sustainable === undefined) {
+    const stalled = stallVerdict(m);
+    if (stalled !== undefined) {
+      ({ verdict, reason } = stalled);
+    } else if (m.sustainable === undefined) {
       ({ verdict, reason } = missVerdict(m));
     } else if (m === best) {
       verdict = 'recommended';
@@ -653,7 +684,7 @@ export function buildReport(input: BuildReportInput): Report {
       verdict = 'runner-up';
       reason = `met the SLA but ${objectiveFigure(plan.objective, m)} vs ${best === undefined ? '?' : objectiveFigure(plan.objective, best)} for ${best?.candidate.id ?? '?'}`;
     }
-    if (m.saturation?.note !== undefined) reason += `; ${m.saturation.note}`;
+    if (stalled === undefined && m.saturation?.note !== undefined) reason += `; ${m.saturation.note}`;
     const instancesForTargetTps = instancesFor(m);
     // Billed from creation (when known) to the end of the test; deletion takes about a minute more.
     const billedFromEpochMs = outcome?.endpointCreatedEpochMs ?? m.result.startEpochMs;

@@ -60,11 +60,11 @@ th { background: #f3f5f7; text-align: left; } td.number { text-align: right; fon
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f5f7; padding: 1px 4px;
   border-radius: 3px; overflow-wrap: anywhere; }
 tr.recommended td, tr.sustainable td { background: var(--ok-bg); } tr.missed-sla td, tr.missed td { background: var(--warn-bg); }
-tr.failed td, tr.model-errors td { background: var(--bad-bg); } tr.skipped td { color: var(--muted); }
+tr.failed td, tr.model-errors td, tr.stalled td { background: var(--bad-bg); } tr.skipped td { color: var(--muted); }
 .verdict { display: inline-block; padding: 0 8px; border-radius: 10px; font-weight: 600; font-size: 12px; white-space: nowrap; }
 .verdict.recommended { background: var(--ok); color: white; } .verdict.runner-up { background: #cfd8dc; }
 .verdict.missed-sla, .verdict.measurement-problem { background: var(--warn); color: white; }
-.verdict.failed, .verdict.model-errors { background: var(--bad); color: white; }
+.verdict.failed, .verdict.model-errors, .verdict.stalled { background: var(--bad); color: white; }
 .verdict.skipped { background: #eceff1; color: var(--muted); }
 .reason { margin: 4px 0; } .facts { margin: 4px 0 8px; padding-left: 20px; color: #37474f; }
 .errors { margin: 4px 0; padding-left: 20px; } .errors li { font: 12px ui-monospace, Menlo, Consolas, monospace; }

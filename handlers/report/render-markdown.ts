@@ -69,6 +69,7 @@ const VERDICT_LABELS: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed SLA',
+  stalled: 'stalled',
   'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',
   failed: 'failed',

@@ -78,8 +78,10 @@ export type { CandidateVerdict };
 
 /**
  * One report step: the load test's step without its encoded histograms (kept in the result file).
- * Latencies are of successful requests: `null` when none succeeded (every request failed), never
- * zeros that would read as a very fast endpoint. `payloads`: each payload's figures in the step, by
+ * Latencies are of successful requests and of those without an answer (a timeout at least the
+ * request timeout): `null` when none was recorded (every request failed with an error response),
+ * never zeros that would read as a very fast endpoint. `stall`: where the endpoint stopped
+ * answering in the step (load-test/stall.ts). `payloads`: each payload's figures in the step, by
  * its index in the report's `payloads`.
  */
 export type ReportStep = Omit<StepResult, 'histogram' | 'latencyMs' | 'payloads' | 'stream'> & {

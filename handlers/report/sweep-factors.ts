@@ -113,6 +113,7 @@ const VERDICT_TEXT: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed SLA',
+  stalled: 'stalled',
   'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',
   failed: 'failed',

@@ -33,6 +33,7 @@ const SUMMARY: RunSummary = {
     recommended: 1,
     'runner-up': 1,
     'missed-sla': 1,
+    stalled: 0,
     'model-errors': 0,
     'measurement-problem': 0,
     failed: 0,

@@ -257,6 +257,7 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
         recommended: 0,
         'runner-up': 0,
         'missed-sla': 3,
+        stalled: 0,
         'model-errors': 0,
         'measurement-problem': 0,
         failed: 0,

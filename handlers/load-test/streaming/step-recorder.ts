@@ -48,7 +48,8 @@ export function createStreamingInvoker(
  * What one worker measures of one streamed step, beside its `StepRecorder`: for each measured
  * request that succeeded, the time to first token from the request's start (the scheduled start in
  * the open model: `sentUs − startUs` is the time the request waited to be sent, added as the
- * engine adds it to latency), each inter-token gap, and its output tokens.
+ * engine adds it to latency), each inter-token gap, and its output tokens; for each measured
+ * request without an answer, its time to first token (`recordUnanswered`).
  */
 export class StreamStepRecorder {
   private readonly ttft = new LatencyRecorder();
@@ -80,6 +81,20 @@ export class StreamStepRecorder {
     this.outputTokens += timing.outputTokens;
     if (timing.outputTokenSource === 'server') this.fromServer++;
     else this.counted++;
+  }
+
+  /**
+   * A measured request that got no answer (a timeout, or cut short: step-recorder.ts
+   * `Unanswered`), `latencyUs` as the step recorded it. Its TTFT is kept too: the measured one when
+   * a token came, else the latency, which its first token would have taken at least. Leaving it
+   * out would let a server that stopped streaming lower the TTFT percentiles.
+   */
+  recordUnanswered(startUs: number, latencyUs: number, outcome: StreamedOutcome): void {
+    const streamed = outcome.streamed;
+    const ttftUs = streamed?.timing.ttftUs;
+    this.ttft.record(
+      streamed === undefined || ttftUs === undefined ? latencyUs : streamed.sentUs + ttftUs - startUs,
+    );
   }
 
   /** The figures so far, for progress events: p95s in µs and the output tokens counted. */

@@ -47,7 +47,10 @@ export type OutputTokenSourceSummary = 'server' | 'counted' | 'mixed' | 'none';
 /** A streamed step's figures merged over workers and segments. */
 export interface StreamStepResult {
   readonly format: StreamFormat;
-  /** Time to first token; open model: from each request's scheduled start. */
+  /**
+   * Time to first token; open model: from each request's scheduled start. Requests without an
+   * answer count too, at what they took at least (`StreamStepRecorder.recordUnanswered`).
+   */
   readonly ttftMs: LatencyPercentilesMs;
   /** Inter-token latency over every gap of every successful request. */
   readonly itlMs: LatencyPercentilesMs;

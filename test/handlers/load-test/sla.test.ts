@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { loadPlanSchema } from '../../../handlers/load-test/plan.js';
 import type { StepResult } from '../../../handlers/load-test/results.js';
 import { findStopPoint, pickSustainable, slaBreaches } from '../../../handlers/load-test/sla.js';
+import { describeStall } from '../../../handlers/load-test/stall.js';
 
 const FIGURES = {
   requests: 1000,
@@ -51,6 +52,29 @@ describe('slaBreaches', () => {
     ]);
   });
 
+  it('fails a step whose endpoint stalled, naming it first, whatever its other figures', () => {
+    expect(
+      slaBreaches(
+        { ...FIGURES, stall: { atMs: 1000, durationMs: 17_000 } },
+        { p95LatencyMs: 500, maxErrorRate: 0.01 },
+      ),
+    ).toEqual([
+      'endpoint stalled: no answer for 17.0 s from 1.0 s into the window while requests were outstanding',
+    ]);
+  });
+
+  it('fails a step whose endpoint stalled though no request was measured', () => {
+    expect(
+      slaBreaches(
+        { ...FIGURES, requests: 0, stall: { atMs: 0, durationMs: 20_000 } },
+        { p95LatencyMs: 500, maxErrorRate: 0.01 },
+      ),
+    ).toEqual([
+      'endpoint stalled: no answer for 20.0 s from 0.0 s into the window while requests were outstanding',
+      'no request was measured in the window',
+    ]);
+  });
+
   it('fails a step whose load was not delivered, whatever its latency', () => {
     expect(slaBreaches({ ...FIGURES, dropped: 3 }, { p95LatencyMs: 500, maxErrorRate: 0.01 })).toEqual([
       '3 of 1003 scheduled requests dropped: they waited longer than the request timeout for a free connection',
@@ -66,6 +90,27 @@ describe('findStopPoint', () => {
       index: 2,
       reason: 'sla-breached',
       detail: 'step 3 (4 in flight): p95 900.000 ms > SLA 500 ms',
+    });
+  });
+
+  it('stops at the first step whose endpoint stalled, as a stall, with its other breaches', () => {
+    // Prepare
+    const stall = { atMs: 1000, durationMs: 17_000 };
+    const stalled: StepResult = {
+      ...step(2, 40, false),
+      stall,
+      slaBreaches: [describeStall(stall), 'p95 900.000 ms > SLA 500 ms'],
+    };
+
+    // Act
+    const stop = findStopPoint([step(1, 100), stalled], plan, 'closed');
+
+    // Assert
+    expect(stop).toEqual({
+      index: 1,
+      reason: 'stalled',
+      detail:
+        'endpoint stalled at 1.0 s into step 2 (2 in flight) for 17.0 s; also p95 900.000 ms > SLA 500 ms',
     });
   });
 

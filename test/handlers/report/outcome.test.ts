@@ -19,6 +19,17 @@ function slow(id: string): SampleEntry {
   };
 }
 
+/** A cheap candidate that meets the SLA at load 1 and whose endpoint stalls at load 2. */
+function stalling(id: string): SampleEntry {
+  return {
+    candidate: plannedCandidate(id, 'ml.c5.large', 0.05),
+    steps: [
+      { load: 1, tps: 200, medianMs: 4, tailMs: 2 },
+      { load: 2, tps: 30, medianMs: 4, tailMs: 2, stall: { atMs: 1000, durationMs: 17_000 } },
+    ],
+  };
+}
+
 /** A candidate whose endpoint failed to deploy. */
 function failed(id: string): SampleEntry {
   return {
@@ -61,6 +72,7 @@ const ZERO_COUNTS = {
   recommended: 0,
   'runner-up': 0,
   'missed-sla': 0,
+  stalled: 0,
   'model-errors': 0,
   'measurement-problem': 0,
   failed: 0,
@@ -87,6 +99,36 @@ describe('the report’s outcome', () => {
     expect(report.outcomeText).toBe(
       'Partial: recommended c5, but not every candidate could be judged against the SLA; 2 candidates: 1 recommended, 1 failed.',
     );
+  });
+
+  it('does not rank a candidate whose endpoint stalled, and its verdict names the stall', async () => {
+    // Act: the stalling candidate is the cheapest and met the SLA at load 1.
+    const report = reportFrom([stalling('c5-large'), fast('c5')]);
+
+    // Assert
+    expect(report.recommendation?.candidateId).toBe('c5');
+    const [stalled] = report.candidates;
+    expect(stalled?.verdict).toBe('stalled');
+    expect(stalled?.reason).toMatch(
+      /^stalled: endpoint stalled at 1\.0 s into step 2 \(2 in flight\) for 17\.0 s, no answer while requests were outstanding; it met the SLA up to load 1 before/,
+    );
+    expect(report.counts).toEqual({ ...ZERO_COUNTS, recommended: 1, stalled: 1 });
+    expect(report.outcome).toBe('recommended');
+    expect(renderMarkdownReport(report)).toContain(
+      'endpoint stalled at 1.0 s into step 2 (2 in flight) for 17.0 s',
+    );
+    expect(await renderHtmlReport(report)).toContain(
+      'endpoint stalled at 1.0 s into step 2 (2 in flight) for 17.0 s',
+    );
+  });
+
+  it('is "no-candidate-met-sla" when the only measured candidate stalled', () => {
+    // Act
+    const report = reportFrom([stalling('c5-large')]);
+
+    // Assert
+    expect(report.outcome).toBe('no-candidate-met-sla');
+    expect(report.outcomeText).toBe('No recommendation: no candidate met the SLA; 1 candidate: 1 stalled.');
   });
 
   it('is "no-candidate-met-sla" when candidates were measured and all missed', () => {

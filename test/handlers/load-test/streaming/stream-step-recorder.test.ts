@@ -58,4 +58,43 @@ describe('StreamStepRecorder', () => {
     // Assert
     expect(live).toEqual({ ttftP95Us: 50_000, itlP95Us: 10_000, outputTokens: 4 });
   });
+  it('records the TTFT of a request that timed out before its first token at its recorded latency', () => {
+    // Arrange
+    const recorder = new StreamStepRecorder('tgi');
+    const timedOut: StreamedOutcome = {
+      kind: 'timeout',
+      message: 'no complete stream within 65000 ms',
+      streamed: {
+        sentUs: 0,
+        timing: {
+          e2eUs: 65_000_000,
+          interTokenUs: [],
+          outputTokens: 0,
+          outputTokenSource: 'counted',
+          countedTokens: 0,
+        },
+      },
+    };
+
+    // Act
+    recorder.recordUnanswered(0, 65_000_000, timedOut);
+
+    // Assert
+    expect(recorder.toFigures().maxTtftUs).toBe(65_000_000);
+  });
+
+  it('records the measured TTFT of a request that timed out after its first token', () => {
+    // Arrange
+    const recorder = new StreamStepRecorder('tgi');
+
+    // Act: first token 50 ms after it was sent, 10 ms after its scheduled start.
+    recorder.recordUnanswered(-10_000, 65_010_000, {
+      ...streamed([5_000], 2),
+      kind: 'timeout',
+      message: 'x',
+    });
+
+    // Assert
+    expect(recorder.toFigures().maxTtftUs).toBe(60_000);
+  });
 });

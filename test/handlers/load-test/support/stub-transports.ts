@@ -55,3 +55,36 @@ export class ScriptedTransport implements InvokeTransport {
     return outcome ?? OK;
   }
 }
+
+/**
+ * A server that stops answering, as a stopped (or hung) model server does: each request takes
+ * `serviceUs`, except that one not done by `stop.fromUs` gets no answer until `stop.toUs` (then
+ * `serviceUs` more), or never when the server does not come back. A request without an answer
+ * settles as `timeout` once `requestTimeoutUs` has passed since it was sent, as the transports'
+ * contract requires (ports.ts), or at once when the step's signal aborts.
+ */
+export class StoppingServer implements InvokeTransport {
+  readonly sentUs: number[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly serviceUs: number,
+    private readonly stop: { readonly fromUs: number; readonly toUs?: number },
+    private readonly requestTimeoutUs: number,
+  ) {}
+
+  async invoke(_request: unknown, signal: AbortSignal): Promise<InvokeOutcome> {
+    const sentUs = this.clock.nowUs();
+    this.sentUs.push(sentUs);
+    const resumeUs = this.stop.toUs ?? Number.POSITIVE_INFINITY;
+    const servedUs = sentUs + this.serviceUs;
+    const doneUs = servedUs > this.stop.fromUs && sentUs < resumeUs ? resumeUs + this.serviceUs : servedUs;
+    const timeoutUs = sentUs + this.requestTimeoutUs;
+    await this.clock.sleepUntil(Math.min(doneUs, timeoutUs), signal);
+    if (signal.aborted) return { kind: 'timeout', message: 'aborted' };
+    if (doneUs > timeoutUs) {
+      return { kind: 'timeout', message: `no complete response within ${this.requestTimeoutUs / 1000} ms` };
+    }
+    return OK;
+  }
+}

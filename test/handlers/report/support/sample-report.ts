@@ -17,6 +17,7 @@ import {
   recordLatencyUs,
   slaBreaches,
   type StepResult,
+  type StepStall,
   totalErrors,
 } from '../../../../handlers/load-test/index.js';
 import { buildReport } from '../../../../handlers/report/build-report.js';
@@ -59,6 +60,8 @@ export interface StepShape {
   readonly tailMs: number;
   readonly errors?: Partial<ErrorCounts>;
   readonly errorSamples?: readonly ErrorSample[];
+  /** The endpoint stopped answering in the step (load-test/stall.ts). */
+  readonly stall?: StepStall;
 }
 
 const SAMPLES_PER_STEP = 400;
@@ -80,6 +83,7 @@ export function stepResult(shape: StepShape, sla: LatencySla = SAMPLE_SLA): Step
     errorRate: requests === 0 ? 0 : totalErrors(errors) / requests,
     latencyMs: ok === 0 ? { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 } : latencyPercentilesMs(histogram),
     windowSeconds,
+    ...(shape.stall === undefined ? {} : { stall: shape.stall }),
   };
   const breaches = slaBreaches(figures, sla);
   return {
@@ -114,7 +118,8 @@ export function loadTestResult(
     sustainableTps: sustainable?.tps ?? null,
     sustainableStep: sustainable?.load ?? null,
     meetsTargetTps: targetTps === undefined ? null : (sustainable?.tps ?? 0) >= targetTps,
-    stoppedBecause: breach === undefined ? 'completed' : 'sla-breached',
+    stoppedBecause:
+      breach === undefined ? 'completed' : breach.stall === undefined ? 'sla-breached' : 'stalled',
     stopDetail: breach === undefined ? 'all steps ran' : breach.slaBreaches.join('; '),
   };
 }
