@@ -7,6 +7,7 @@ import {
   RUN_RESOURCES,
   type StartedRun,
 } from './run-status/run-api-contract.js';
+import { type ParsedEvent, RUN_ROUTES } from './run-status/proxy-event.js';
 import { checkRunRequest, parseRunRequestEvent, type RunRequest } from './run-status/run-request.js';
 
 /**
@@ -29,9 +30,12 @@ export interface StartRunDeps {
 
 export type StartRunReply = ApiReply<StartedRun>;
 
-/** `/runs` → optimization, `/async-runs` → async inference; the rest of the request as the core reads it. */
-export function parseStartRunEvent(event: unknown): StartRunRequest {
-  return parseRunRequestEvent(event, 'start-run', '/<r>');
+/**
+ * `/runs` → optimization, `/async-runs` → async inference; the rest of the request as the core reads
+ * it, or the 400 answer to an event API Gateway would not send.
+ */
+export function parseStartRunEvent(event: unknown): ParsedEvent<StartRunRequest> {
+  return parseRunRequestEvent(event, RUN_ROUTES.start);
 }
 
 export async function startRun(request: StartRunRequest, deps: StartRunDeps): Promise<StartRunReply> {
