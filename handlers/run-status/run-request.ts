@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { describeError, type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
 import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/execution-limits.js';
+import { runInputSchema } from '../contracts/run-input.js';
 import { describeGiven, parseOrThrow } from '../contracts/validation.js';
+import { type InputRuleContext, optimizationInputIssues } from '../planning/input-rules.js';
 import {
   apiFailure,
   type ApiReply,
@@ -11,6 +13,7 @@ import {
   RUN_INPUT_SCHEMAS,
   RUN_PLAN_PATH,
   type RunWorkflow,
+  RunWorkflows,
 } from './run-api-contract.js';
 import {
   parseProxyEvent,
@@ -98,10 +101,11 @@ export function invalidRunInputReply(issues: readonly InputIssue[]): ApiReply<ne
 
 /**
  * The body as the first state will see it: JSON, `{ runId?, input }`, a valid run id, the input
- * valid for the workflow's schema, and an execution input within Step Functions' payload quota
+ * valid for the workflow's schema and, for an optimization run, for the first state's rules that
+ * need no AWS read (planning/input-rules.ts, in `rules.servingRegion`), and an execution input within Step Functions' payload quota
  * (StartExecution refuses a larger one with InvalidExecutionInput). Every problem at once.
  */
-export function checkRunRequest(request: RunRequest): CheckedRunRequest {
+export function checkRunRequest(request: RunRequest, rules: InputRuleContext = {}): CheckedRunRequest {
   const mediaType = request.contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== undefined && mediaType !== 'application/json') {
     return {
@@ -112,14 +116,14 @@ export function checkRunRequest(request: RunRequest): CheckedRunRequest {
       ),
     };
   }
-  const checked = checkBody(request);
+  const checked = checkBody(request, rules);
   return 'issues' in checked ? { refusal: invalidRunInputReply(checked.issues) } : checked;
 }
 
 type CheckedBody =
   { readonly runId: string; readonly input: unknown } | { readonly issues: readonly InputIssue[] };
 
-function checkBody(request: RunRequest): CheckedBody {
+function checkBody(request: RunRequest, rules: InputRuleContext): CheckedBody {
   let document: unknown;
   try {
     document = JSON.parse(request.body ?? '');
@@ -171,7 +175,12 @@ function checkBody(request: RunRequest): CheckedBody {
     });
   }
   try {
-    parseOrThrow(RUN_INPUT_SCHEMAS[request.workflow], body.input);
+    // The optimization input also meets the first state's rules that need no AWS read.
+    if (request.workflow === RunWorkflows.optimization) {
+      issues.push(...optimizationInputIssues(parseOrThrow(runInputSchema, body.input), rules));
+    } else {
+      parseOrThrow(RUN_INPUT_SCHEMAS[request.workflow], body.input);
+    }
   } catch (error) {
     if (!(error instanceof InvalidRunInputError)) throw error;
     issues.push(...error.issues);
