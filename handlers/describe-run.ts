@@ -15,6 +15,13 @@ import {
   type RunWorkflow,
 } from './run-status/run-api-contract.js';
 import { WORKFLOW_PROGRESS } from './run-status/workflow-profiles.js';
+import {
+  parseProxyEvent,
+  type ParsedEvent,
+  requestContextSchema,
+  resourceSchema,
+  RUN_ROUTES,
+} from './run-status/proxy-event.js';
 
 /**
  * `GET /runs/{id}` and `GET /async-runs/{id}`: a run's status, progress and, once it succeeded,
@@ -36,29 +43,22 @@ export interface DescribeRunDeps {
 
 export type HttpReply = ApiReply<RunStatus>;
 
-/** The part of an API Gateway proxy event (REST, Lambda proxy integration) this handler reads. */
-const proxyEventSchema = z.object({
-  resource: z.string(),
+/** The part of the proxy event this route reads. */
+const describeEventSchema = z.object({
+  resource: resourceSchema,
   pathParameters: z.record(z.string(), z.string()).nullish(),
+  requestContext: requestContextSchema({}),
 });
 
-/** `/runs/{id}` → optimization, `/async-runs/{id}` → async inference. */
-export function parseDescribeRunEvent(event: unknown): DescribeRunRequest {
-  const parsed = proxyEventSchema.safeParse(event);
-  if (!parsed.success) {
-    throw new Error(
-      `describe-run: got an event without "resource", expected an API Gateway REST proxy event ` +
-        `(Lambda proxy integration of GET /${RUN_RESOURCES.optimization}/{id})`,
-    );
-  }
-  const entry = Object.entries(RUN_RESOURCES).find(([, path]) => parsed.data.resource === `/${path}/{id}`);
-  if (entry === undefined) {
-    const expected = Object.values(RUN_RESOURCES).map((path) => `/${path}/{id}`);
-    throw new Error(
-      `describe-run: got the resource ${parsed.data.resource}, expected one of ${expected.join(', ')}`,
-    );
-  }
-  return { workflow: entry[0] as RunWorkflow, runId: parsed.data.pathParameters?.id };
+/**
+ * `/runs/{id}` → optimization, `/async-runs/{id}` → async inference, or the 400 answer to an event
+ * API Gateway would not send.
+ */
+export function parseDescribeRunEvent(event: unknown): ParsedEvent<DescribeRunRequest> {
+  const parsed = parseProxyEvent(event, describeEventSchema, RUN_ROUTES.describe);
+  if ('refusal' in parsed) return parsed;
+  const { workflow, event: read } = parsed.request;
+  return { request: { workflow, runId: read.pathParameters?.id } };
 }
 
 export async function describeRun(request: DescribeRunRequest, deps: DescribeRunDeps): Promise<HttpReply> {

@@ -4,10 +4,10 @@ import {
   apiFailure,
   type ApiReply,
   ApiErrorCodes,
-  RUN_PLAN_PATH,
   type PlannedRun,
   type RunWorkflow,
 } from './run-status/run-api-contract.js';
+import { type ParsedEvent, RUN_ROUTES } from './run-status/proxy-event.js';
 import {
   checkRunRequest,
   invalidRunInputReply,
@@ -48,9 +48,12 @@ export interface PlanRunDeps {
 
 export type PlanRunReply = ApiReply<PlannedRun>;
 
-/** `/runs/plan` → optimization, `/async-runs/plan` → async inference. */
-export function parsePlanRunEvent(event: unknown): PlanRunRequest {
-  return parseRunRequestEvent(event, 'plan-run', `/<r>/${RUN_PLAN_PATH}`);
+/**
+ * `/runs/plan` → optimization, `/async-runs/plan` → async inference, or the 400 answer to an event
+ * API Gateway would not send.
+ */
+export function parsePlanRunEvent(event: unknown): ParsedEvent<PlanRunRequest> {
+  return parseRunRequestEvent(event, RUN_ROUTES.plan);
 }
 
 export async function planRun(request: PlanRunRequest, deps: PlanRunDeps): Promise<PlanRunReply> {

@@ -7,6 +7,7 @@ import {
   RUN_RESOURCES,
   type StartedRun,
 } from './run-status/run-api-contract.js';
+import { type ParsedEvent, RUN_ROUTES } from './run-status/proxy-event.js';
 import { checkRunRequest, parseRunRequestEvent, type RunRequest } from './run-status/run-request.js';
 
 /**
@@ -15,8 +16,10 @@ import { checkRunRequest, parseRunRequestEvent, type RunRequest } from './run-st
  * refusal lists the same issues (field, given, expected) whether it comes from the API, the CLIs
  * or the first state. Only then is the execution started; nothing is started for a refused body.
  *
- * What needs AWS reads (objects exist, images, quotas, the budget once the payload's size is known)
- * stays in the first state: a run refused there ends FAILED with the same issue list in its cause.
+ * So are the first state's rules that need only the input and the region (planning/input-rules.ts:
+ * Neo's targets, serving images, rounds and ramp within a load worker invocation). What needs AWS
+ * reads (objects exist, quotas, the budget once the payload's size is known) stays in the first
+ * state: a run refused there ends FAILED with the same issue list in its cause.
  */
 
 /** The request as start-run reads it (shared with plan-run: handlers/run-status/run-request.ts). */
@@ -25,17 +28,28 @@ export type StartRunRequest = RunRequest;
 export interface StartRunDeps {
   readonly starter: RunStarter;
   readonly logger: Logger;
+  /**
+   * The region the workflow runs in (the API's): an optimization input is checked against the
+   * first state's rules for it (Neo's targets, serving images). @default not checked
+   */
+  readonly servingRegion?: string;
 }
 
 export type StartRunReply = ApiReply<StartedRun>;
 
-/** `/runs` → optimization, `/async-runs` → async inference; the rest of the request as the core reads it. */
-export function parseStartRunEvent(event: unknown): StartRunRequest {
-  return parseRunRequestEvent(event, 'start-run', '/<r>');
+/**
+ * `/runs` → optimization, `/async-runs` → async inference; the rest of the request as the core reads
+ * it, or the 400 answer to an event API Gateway would not send.
+ */
+export function parseStartRunEvent(event: unknown): ParsedEvent<StartRunRequest> {
+  return parseRunRequestEvent(event, RUN_ROUTES.start);
 }
 
 export async function startRun(request: StartRunRequest, deps: StartRunDeps): Promise<StartRunReply> {
-  const checked = checkRunRequest(request);
+  const checked = checkRunRequest(
+    request,
+    deps.servingRegion === undefined ? {} : { servingRegion: deps.servingRegion },
+  );
   if ('refusal' in checked) return checked.refusal;
   const { runId, input } = checked;
   const run = { workflow: request.workflow, runId };

@@ -4,14 +4,7 @@ import {
   PRICE_TABLE_SOURCE,
   SERVERLESS_USD_PER_GB_SECOND,
 } from './catalog/instances.js';
-import { baseFrameworkOf, resolveServingImage } from './catalog/images.js';
-import { compilationSupportIssues } from './catalog/neo-support.js';
-import {
-  BudgetExceededError,
-  type InputIssue,
-  InvalidRunInputError,
-  NoServingImageError,
-} from './contracts/errors.js';
+import { BudgetExceededError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import {
   COMPILATION_CONCURRENCY,
   DEFAULT_POLL_SCHEDULE,
@@ -41,6 +34,7 @@ import type {
 import { PROMPT_SET_LIMITS, promptFormatOf } from './contracts/prompt-set.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { checkInstanceQuotas } from './instance-quotas.js';
+import { optimizationInputIssues, rampSecondsThatFit } from './planning/input-rules.js';
 import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
 import { type PlannedPromptSet, preparePromptSet } from './load-test/prompts/prompt-set.js';
 import {
@@ -118,8 +112,13 @@ export async function validateAndPlan(
     ]);
   }
   const parsed = parseOrThrow(runInputSchema, event.input);
-  refuseRampOutsideItsPhase(parsed.loadPlan);
   const segmentSeconds = deps.loadSegmentSeconds ?? awsSegmentSeconds(parsed.loadPlan);
+  // The rules that need no AWS read, before any: the run API's start-run runs the same ones.
+  const ruleIssues = optimizationInputIssues(parsed, {
+    ...(deps.servingRegion === undefined ? {} : { servingRegion: deps.servingRegion }),
+    loadSegmentSeconds: segmentSeconds,
+  });
+  if (ruleIssues.length > 0) throw new InvalidRunInputError(ruleIssues);
   // Neither a state over 256 KB nor a full history can be caught: refuse such a plan below.
   const limitSettings = {
     expandedByRanges: Object.keys(parsed.environmentRanges).length > 0,
@@ -151,8 +150,6 @@ export async function validateAndPlan(
   // own payloads can disagree with the stream's format.
   const payloadWarnings = await checkStreamPayloads(input, deps.store);
 
-  if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
-  if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
   const instanceQuotas = await checkInstanceQuotas(input, deps);
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
@@ -399,20 +396,9 @@ function rampTestPlanOf(input: RunInput, segmentSeconds: number): RunPlan['rampT
  * invocation; absent, `seconds` is the longest that does, at most DEFAULT_RAMP_SECONDS.
  */
 function rampSecondsOf(input: RunInput, segmentSeconds: number): number {
-  const fits = Math.floor(segmentSeconds - input.loadPlan.warmupSeconds);
   const asked = input.rampTest.seconds;
-  if (asked === undefined) return Math.min(DEFAULT_RAMP_SECONDS, fits);
-  if (asked <= fits) return asked;
-  throw new InvalidRunInputError([
-    {
-      field: 'rampTest.seconds',
-      given: describeGiven(asked),
-      expected:
-        `at most ${fits} s: loadPlan.warmupSeconds (${input.loadPlan.warmupSeconds} s) and the ramp run in one load ` +
-        `worker invocation (${segmentSeconds} s), since a gap between invocations would pause the rising load the ` +
-        'policy follows; shorten the ramp (or the warm-up, or loadPlan.requestTimeoutMs, which the invocation keeps for the last requests)',
-    },
-  ]);
+  // A longer one is refused before planning (planning/input-rules.ts).
+  return asked ?? Math.min(DEFAULT_RAMP_SECONDS, rampSecondsThatFit(input.loadPlan, segmentSeconds));
 }
 
 /**
@@ -492,21 +478,13 @@ function proofEstimate(
 
 /**
  * A round (knee probe or repeat, load-test/rounds.ts) is one step run by one worker invocation:
- * with steps longer than an invocation's segment, a plan that asks for rounds is refused, and one
- * that names none gets none (written into the plan: `kneeProbes` 0, `repeats` 1).
+ * with steps longer than an invocation's segment, a plan that asks for rounds is refused
+ * (planning/input-rules.ts), and one that names none gets none (written into the plan:
+ * `kneeProbes` 0, `repeats` 1).
  */
 function roundsWithinSegment(loadPlan: LoadPlan, segmentSeconds: number): LoadPlan {
   const stepSeconds = stepPeriodMs(loadPlan) / 1000;
   if (stepSeconds <= segmentSeconds) return loadPlan;
-  const why = `steps of ${stepSeconds} s (warmupSeconds + stepDurationSeconds) are longer than one load worker invocation (${segmentSeconds} s), and a round runs as one; shorten the steps to below it for rounds`;
-  const issues = [];
-  if (loadPlan.kneeProbes !== undefined && loadPlan.kneeProbes > 0) {
-    issues.push({ field: 'loadPlan.kneeProbes', given: String(loadPlan.kneeProbes), expected: `0: ${why}` });
-  }
-  if (loadPlan.repeats !== undefined && loadPlan.repeats > 1) {
-    issues.push({ field: 'loadPlan.repeats', given: String(loadPlan.repeats), expected: `1: ${why}` });
-  }
-  if (issues.length > 0) throw new InvalidRunInputError(issues);
   return { ...loadPlan, kneeProbes: 0, repeats: 1 };
 }
 
@@ -699,56 +677,6 @@ function payloadSetIssues(sizes: readonly number[]): InputIssue[] {
   ];
 }
 
-/**
- * Neo's framework × version × target × region table (catalog/neo-support.ts): a job it would refuse
- * minutes after CreateCompilationJob is refused here, with every reason at once.
- */
-function checkCompilationSupport(input: RunInput, region: string): void {
-  const model = input.model;
-  if (model === undefined || input.compilation.targets.length === 0) return;
-  const issues = compilationSupportIssues(
-    {
-      framework: model.framework,
-      ...(model.frameworkVersion === undefined ? {} : { frameworkVersion: model.frameworkVersion }),
-      ...(model.inputDataType === undefined ? {} : { inputDataType: model.inputDataType }),
-      targets: input.compilation.targets,
-    },
-    region,
-  );
-  if (issues.length > 0) throw new InvalidRunInputError(issues);
-}
-
-/**
- * Uncompiled candidates need an image from the table (or `model.image`); compiled ones get the
- * image Neo names for its artifact, so they are checked when deployed.
- */
-function checkServingImages(input: RunInput, region: string): void {
-  const model = input.model;
-  if (model === undefined || model.image !== undefined) return;
-  const issues: InputIssue[] = [];
-  input.candidates.forEach((candidate, index) => {
-    // Optimized candidates are served by the image the job recommends (or model.compiledImage).
-    if ('instanceType' in candidate && (candidate.compiledFor ?? candidate.optimizedBy) !== undefined) return;
-    try {
-      resolveServingImage({
-        framework: model.framework,
-        ...(model.frameworkVersion === undefined ? {} : { frameworkVersion: model.frameworkVersion }),
-        baseFramework: baseFrameworkOf(model),
-        region,
-        instanceType: 'instanceType' in candidate ? candidate.instanceType : 'ml.m5.large',
-      });
-    } catch (error) {
-      if (!(error instanceof NoServingImageError)) throw error;
-      issues.push({
-        field: `candidates[${index}]`,
-        given: describeGiven(candidate),
-        expected: error.message,
-      });
-    }
-  });
-  if (issues.length > 0) throw new InvalidRunInputError(issues);
-}
-
 function planModel(
   model: NonNullable<RunInput['model']>,
   bucket: string,
@@ -828,25 +756,6 @@ function planExistingEndpoint(
           : 'price-table',
     estimatedCostUsd: 0,
   };
-}
-
-/**
- * A ramp step (`loadPlan.ramp`, load-test/timeline.ts) is the ramp test's own load: "Recommend"
- * writes it (serving/ramp-test.ts `rampLoadPlan`) for the policy it recommends. A candidate's load
- * test as one ramp would be judged by its whole-window figures, which say nothing of when the SLA
- * broke, so candidates are measured with constant steps and the input asks for the ramp with
- * `rampTest`.
- */
-function refuseRampOutsideItsPhase(loadPlan: LoadPlan): void {
-  if (loadPlan.ramp === undefined) return;
-  throw new InvalidRunInputError([
-    {
-      field: 'loadPlan.ramp',
-      given: describeGiven(loadPlan.ramp),
-      expected:
-        'absent: candidates are measured with constant steps; to test the recommended scaling policy under a rising rate, set rampTest.enabled (with sla.targetTps): the run then ramps from the minimum to the peak after "Recommend"',
-    },
-  ]);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { describeRun, parseDescribeRunEvent } from '../handlers/describe-run.js';
 import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
-import { runApiSfnClient, runApiStateMachineArns, toProxyResult } from './run-api-wiring.js';
+import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';
 
 const executions = new SfnExecutionReader({
@@ -10,6 +10,9 @@ const executions = new SfnExecutionReader({
 });
 
 /** `GET /runs/{id}` and `GET /async-runs/{id}` (Lambda proxy integration of the run API). */
-export const handler = defineStep(async (event: unknown, { logger }): Promise<APIGatewayProxyResult> =>
-  toProxyResult(await describeRun(parseDescribeRunEvent(event), { executions, logger })),
+export const handler = defineStep(
+  async (event: unknown, { logger }): Promise<APIGatewayProxyResult> =>
+    await answerProxyEvent(parseDescribeRunEvent(event), logger, (request) =>
+      describeRun(request, { executions, logger }),
+    ),
 );

@@ -6,7 +6,7 @@ import { type RunWorkflow, RunWorkflows } from '../handlers/run-status/run-api-c
 import { validateAndPlan } from '../handlers/validate-and-plan.js';
 import { validateAsyncRunDeps } from './async-wiring.js';
 import { getOptionalEnv, StepVariables } from './config.js';
-import { toProxyResult } from './run-api-wiring.js';
+import { answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';
 import { validateAndPlanDeps } from './wiring.js';
 
@@ -39,6 +39,9 @@ function planners(logger: Logger): Partial<Record<RunWorkflow, RunPlanner>> {
 }
 
 /** `POST /runs/plan` and `POST /async-runs/plan` (Lambda proxy integration of the run API). */
-export const handler = defineStep(async (event: unknown, { logger }): Promise<APIGatewayProxyResult> =>
-  toProxyResult(await planRun(parsePlanRunEvent(event), { planners: planners(logger), logger })),
+export const handler = defineStep(
+  async (event: unknown, { logger }): Promise<APIGatewayProxyResult> =>
+    await answerProxyEvent(parsePlanRunEvent(event), logger, (request) =>
+      planRun(request, { planners: planners(logger), logger }),
+    ),
 );

@@ -1,5 +1,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { Logger } from '../handlers/ports.js';
+import type { ParsedEvent } from '../handlers/run-status/proxy-event.js';
 import type { ApiReply } from '../handlers/run-status/run-api-contract.js';
 import type { RunWorkflow } from '../handlers/run-status/run-api-contract.js';
 import { StateMachineVariables } from './adapters/sfn-execution-reader.js';
@@ -7,8 +9,8 @@ import { getOptionalEnv, getRequiredEnv } from './config.js';
 import { tracer } from './step.js';
 
 /**
- * What the run API's two Lambdas (start-run, describe-run) share: the state machines they serve,
- * one Step Functions client, and the proxy integration's answer.
+ * What the run API's Lambdas share: the state machines they serve, one Step Functions client, and
+ * the proxy integration's answer.
  */
 
 /** Where the state machine ARNs come from, for the error a missing variable raises. */
@@ -35,4 +37,23 @@ export function toProxyResult<Body>(reply: ApiReply<Body>): APIGatewayProxyResul
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(reply.body),
   };
+}
+
+/**
+ * The answer to a proxy event: the route's own for a request read from it, else the 400 that
+ * names what the event lacks (logged: such an event came from outside the API). Never a throw.
+ */
+export async function answerProxyEvent<Request, Body>(
+  parsed: ParsedEvent<Request>,
+  logger: Logger,
+  answer: (request: Request) => Promise<ApiReply<Body>>,
+): Promise<APIGatewayProxyResult> {
+  if ('refusal' in parsed) {
+    const { body } = parsed.refusal;
+    logger.warn('Refused an event API Gateway does not send', {
+      issues: 'issues' in body ? body.issues : undefined,
+    });
+    return toProxyResult(parsed.refusal);
+  }
+  return toProxyResult(await answer(parsed.request));
 }

@@ -1,12 +1,12 @@
 import { fromEnv } from '@aws-sdk/credential-providers';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { runReport } from '../handlers/run-report.js';
-import { RUN_SUBRESOURCES } from '../handlers/run-status/run-api-contract.js';
+import { RUN_ROUTES } from '../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../handlers/run-status/run-routes.js';
 import { S3Presigner } from './adapters/s3-presigner.js';
 import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
 import { getRequiredEnv, StepVariables } from './config.js';
-import { runApiSfnClient, runApiStateMachineArns, toProxyResult } from './run-api-wiring.js';
+import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';
 
 const executions = new SfnExecutionReader({
@@ -18,11 +18,11 @@ const presigner = new S3Presigner({
   region: getRequiredEnv(StepVariables.region, 'Lambda sets it'),
   credentials: fromEnv(),
 });
-const ROUTE = `/<r>/{id}/${RUN_SUBRESOURCES.report}`;
 
 /** `GET /runs/{id}/report` and `GET /async-runs/{id}/report` (Lambda proxy integration of the run API). */
-export const handler = defineStep(async (event: unknown, { logger }): Promise<APIGatewayProxyResult> =>
-  toProxyResult(
-    await runReport(parseRunRouteEvent(event, 'run-report', ROUTE), { executions, presigner, logger }),
-  ),
+export const handler = defineStep(
+  async (event: unknown, { logger }): Promise<APIGatewayProxyResult> =>
+    await answerProxyEvent(parseRunRouteEvent(event, RUN_ROUTES.report), logger, (request) =>
+      runReport(request, { executions, presigner, logger }),
+    ),
 );

@@ -9,6 +9,7 @@ import {
   type CompletedNotification,
   type FailedNotification,
   type InferenceNotification,
+  inferenceIdProblem,
   parseNotification,
   type ParsedNotification,
 } from './notification.js';
@@ -31,8 +32,17 @@ import { isRecord } from '../contracts/records.js';
  * - a malformed message is logged and counted, never thrown: throwing would only make Lambda
  *   deliver the same poison message again. When its `inferenceId` is still readable, the task is
  *   failed at once instead of left to time out;
- * - a failure to reach DynamoDB or Step Functions is thrown after every record was tried, so
- *   Lambda retries the delivery (and sends it to the failure destination if it keeps failing).
+ * - an `inferenceId` SageMaker never assigns (over 64 characters, or not its pattern) names no
+ *   invocation of ours: counted as malformed before any store call, so a huge id is never sent
+ *   to DynamoDB (whose keys hold at most 2,048 bytes);
+ * - a request the store refuses as invalid (`RequestRefusedError`: DynamoDB's ValidationException,
+ *   which it marks not to retry) fails that record only: logged and counted, never thrown, since
+ *   every redelivery would be refused alike and hold back the records beside it;
+ * - a failure to reach DynamoDB or Step Functions (`TransientServiceError`), or any error not
+ *   known to be final, is thrown after every record was tried, so Lambda retries the delivery (and
+ *   sends it to the failure destination if it keeps failing). Errors of the deployment (a denied
+ *   call, a missing table) are among these: they fail every record alike, and the failure
+ *   destination keeps the notifications for a replay once the deployment is fixed.
  *
  * No token is ever logged: log lines carry the inference id, run id and item index only.
  */
@@ -68,6 +78,8 @@ export const NotificationMetrics = {
   unknownInferenceId: 'AsyncNotificationUnknownInferenceId',
   malformed: 'AsyncNotificationMalformed',
   taskGone: 'AsyncNotificationTaskGone',
+  /** The store refused the record's request as invalid: that record alone fails, not retried. */
+  refused: 'AsyncNotificationRefused',
   retryLater: 'AsyncNotificationRetryLater',
 } as const;
 
@@ -130,6 +142,7 @@ export async function handleAsyncNotifications(
     unknownInferenceId: 0,
     malformed: 0,
     taskGone: 0,
+    refused: 0,
     retryLater: 0,
   };
   for (const message of messages) {
@@ -163,6 +176,14 @@ async function handleOne(
   if (inferenceId === undefined) {
     const problem = parsed.kind === 'malformed' ? parsed.problem : 'no inferenceId';
     deps.logger.warn('Malformed notification ignored', { messageId: sns.messageId, problem });
+    return 'malformed';
+  }
+  const idProblem = inferenceIdProblem(inferenceId);
+  if (idProblem !== undefined) {
+    deps.logger.warn('Notification of an id SageMaker never assigns ignored', {
+      messageId: sns.messageId,
+      problem: idProblem,
+    });
     return 'malformed';
   }
   const where: Record<string, unknown> = { messageId: sns.messageId, inferenceId };
@@ -207,13 +228,18 @@ async function handleOne(
     await deps.store.consumeToken(inferenceId, taskToken, nowMs);
     return logOutcome(outcome, call, parsed.kind === 'malformed' ? parsed.problem : undefined, where, deps);
   } catch (error) {
-    deps.logger.error('Notification not processed; it will be delivered again', {
+    const failure = {
       ...where,
       error: error instanceof Error ? error.name : 'Error',
       // Not `message`: Powertools reserves that key.
       // The token this record holds, or any token-shaped text (the store's own errors may carry one).
       errorMessage: redactedMessage(error, [taskToken]),
-    });
+    };
+    if (error instanceof Error && error.name === ErrorNames.requestRefused) {
+      deps.logger.error('Notification refused by the token store; this record alone fails', failure);
+      return 'refused';
+    }
+    deps.logger.error('Notification not processed; it will be delivered again', failure);
     return 'retryLater';
   }
 }

@@ -17,6 +17,26 @@ import { z } from 'zod';
 
 export const InvocationStatuses = { completed: 'Completed', failed: 'Failed' } as const;
 
+/**
+ * `InferenceId` as InvokeEndpointAsync accepts it: 1–64 characters, pattern `\A\S[\p{Print}]*\z`
+ * (SageMaker Runtime API model, aws/api-models-aws; API reference,
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointAsync.html).
+ * Java reads `\p{Print}` as printable US-ASCII. A notification naming any other id answers no
+ * invocation SageMaker accepted, so no task of ours waits for it.
+ */
+export const INFERENCE_ID_LIMITS = { maxLength: 64, pattern: /^\S[\x20-\x7E]*$/u } as const;
+
+/** Why SageMaker would never have assigned `inferenceId`, or undefined when it could have. */
+export function inferenceIdProblem(inferenceId: string): string | undefined {
+  if (inferenceId.length > INFERENCE_ID_LIMITS.maxLength) {
+    return `inferenceId has ${inferenceId.length} characters, expected at most ${INFERENCE_ID_LIMITS.maxLength} (InvokeEndpointAsync's InferenceId)`;
+  }
+  if (!INFERENCE_ID_LIMITS.pattern.test(inferenceId)) {
+    return `inferenceId ${JSON.stringify(inferenceId)} is not InvokeEndpointAsync's InferenceId: expected printable ASCII characters, the first not a space`;
+  }
+  return undefined;
+}
+
 const timestamp = z.iso.datetime({ offset: true });
 
 export const sageMakerNotificationSchema = z.object({

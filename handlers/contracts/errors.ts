@@ -18,6 +18,7 @@ export const ErrorNames = {
   noServingImage: 'NoServingImageError',
   resourceBusy: 'ResourceBusyError',
   inferenceIdInUse: 'InferenceIdInUseError',
+  requestRefused: 'RequestRefusedError',
   cleanUpIncomplete: 'CleanUpIncompleteError',
   /**
    * The run measured what it could but recommends nothing (no candidate met the SLA, or every
@@ -140,6 +141,15 @@ export class ResourceBusyError extends ProjectError {
  */
 export class InferenceIdInUseError extends ProjectError {
   override readonly name = ErrorNames.inferenceIdInUse;
+}
+
+/**
+ * An AWS service refused the request itself as invalid (e.g. DynamoDB's `ValidationException`, "OK
+ * to retry? No" in DynamoDB's error reference): sent again, the same request gets the same answer.
+ * Never retried; the input that made the request must change.
+ */
+export class RequestRefusedError extends ProjectError {
+  override readonly name = ErrorNames.requestRefused;
 }
 
 /**

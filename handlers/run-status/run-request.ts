@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { describeError, type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
 import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/execution-limits.js';
+import { runInputSchema } from '../contracts/run-input.js';
 import { describeGiven, parseOrThrow } from '../contracts/validation.js';
+import { type InputRuleContext, optimizationInputIssues } from '../planning/input-rules.js';
 import {
   apiFailure,
   type ApiReply,
@@ -10,9 +12,16 @@ import {
   RUN_ID_EXPECTED,
   RUN_INPUT_SCHEMAS,
   RUN_PLAN_PATH,
-  RUN_RESOURCES,
   type RunWorkflow,
+  RunWorkflows,
 } from './run-api-contract.js';
+import {
+  parseProxyEvent,
+  type ParsedEvent,
+  requestContextSchema,
+  resourceSchema,
+  type RunRoute,
+} from './proxy-event.js';
 
 /**
  * What the run API's two body-carrying routes share, `POST /<r>` (start-run) and `POST /<r>/plan`
@@ -33,42 +42,44 @@ export interface RunRequest {
   readonly stageUrl: string;
 }
 
-/** The part of an API Gateway proxy event (REST, Lambda proxy integration) these routes read. */
-const proxyEventSchema = z.object({
-  resource: z.string(),
-  body: z.string().nullable(),
+/**
+ * The part of the proxy event these routes read. API Gateway sends `body: null` for a request
+ * without one, so an event without the key did not come from it.
+ */
+const requestEventSchema = z.object({
+  resource: resourceSchema,
+  body: z
+    .string({ error: 'the request body as text, or null (API Gateway sends the key, null without a body)' })
+    .nullable(),
   isBase64Encoded: z.boolean().nullish(),
   headers: z.record(z.string(), z.string().optional()).nullish(),
-  requestContext: z.object({ requestId: z.string().min(1), domainName: z.string(), stage: z.string() }),
+  requestContext: requestContextSchema({
+    requestId: z.string({ error: "API Gateway's request id (the run id when the body names none)" }).min(1),
+    domainName: z.string({ error: "the API's domain name (the status URL points there)" }),
+    stage: z.string({ error: 'the stage name (the status URL points there)' }),
+  }),
 });
 
 /**
- * Reads a proxy event of `route` (a path with `<r>` for a workflow's resource: `/<r>` starts,
- * `/<r>/plan` plans). `handler` names the Lambda in the error a wrong event raises.
+ * Reads a proxy event of `route` (`/<r>` starts, `/<r>/plan` plans), or answers 400 for an event
+ * API Gateway would not send.
  */
-export function parseRunRequestEvent(event: unknown, handler: string, route: string): RunRequest {
-  const expected = Object.values(RUN_RESOURCES).map((path) => route.replace('<r>', path));
-  const parsed = proxyEventSchema.safeParse(event);
-  if (!parsed.success) {
-    throw new Error(
-      `${handler}: got an event without resource, body or requestContext, expected an API Gateway REST ` +
-        `proxy event (Lambda proxy integration of POST ${expected[0] ?? route})`,
-    );
-  }
-  const { resource, body, isBase64Encoded, headers, requestContext } = parsed.data;
-  const entry = Object.entries(RUN_RESOURCES).find(([, path]) => resource === route.replace('<r>', path));
-  if (entry === undefined) {
-    throw new Error(`${handler}: got the resource ${resource}, expected one of ${expected.join(', ')}`);
-  }
+export function parseRunRequestEvent(event: unknown, route: RunRoute): ParsedEvent<RunRequest> {
+  const parsed = parseProxyEvent(event, requestEventSchema, route);
+  if ('refusal' in parsed) return parsed;
+  const { workflow, event: read } = parsed.request;
+  const { body, isBase64Encoded, headers, requestContext } = read;
   const contentType = Object.entries(headers ?? {}).find(
     ([name]) => name.toLowerCase() === 'content-type',
   )?.[1];
   return {
-    workflow: entry[0] as RunWorkflow,
-    body: body !== null && isBase64Encoded === true ? Buffer.from(body, 'base64').toString('utf8') : body,
-    contentType,
-    requestId: requestContext.requestId,
-    stageUrl: `https://${requestContext.domainName}/${requestContext.stage}`,
+    request: {
+      workflow,
+      body: body !== null && isBase64Encoded === true ? Buffer.from(body, 'base64').toString('utf8') : body,
+      contentType,
+      requestId: requestContext.requestId,
+      stageUrl: `https://${requestContext.domainName}/${requestContext.stage}`,
+    },
   };
 }
 
@@ -90,10 +101,11 @@ export function invalidRunInputReply(issues: readonly InputIssue[]): ApiReply<ne
 
 /**
  * The body as the first state will see it: JSON, `{ runId?, input }`, a valid run id, the input
- * valid for the workflow's schema, and an execution input within Step Functions' payload quota
+ * valid for the workflow's schema and, for an optimization run, for the first state's rules that
+ * need no AWS read (planning/input-rules.ts, in `rules.servingRegion`), and an execution input within Step Functions' payload quota
  * (StartExecution refuses a larger one with InvalidExecutionInput). Every problem at once.
  */
-export function checkRunRequest(request: RunRequest): CheckedRunRequest {
+export function checkRunRequest(request: RunRequest, rules: InputRuleContext = {}): CheckedRunRequest {
   const mediaType = request.contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== undefined && mediaType !== 'application/json') {
     return {
@@ -104,14 +116,14 @@ export function checkRunRequest(request: RunRequest): CheckedRunRequest {
       ),
     };
   }
-  const checked = checkBody(request);
+  const checked = checkBody(request, rules);
   return 'issues' in checked ? { refusal: invalidRunInputReply(checked.issues) } : checked;
 }
 
 type CheckedBody =
   { readonly runId: string; readonly input: unknown } | { readonly issues: readonly InputIssue[] };
 
-function checkBody(request: RunRequest): CheckedBody {
+function checkBody(request: RunRequest, rules: InputRuleContext): CheckedBody {
   let document: unknown;
   try {
     document = JSON.parse(request.body ?? '');
@@ -163,7 +175,12 @@ function checkBody(request: RunRequest): CheckedBody {
     });
   }
   try {
-    parseOrThrow(RUN_INPUT_SCHEMAS[request.workflow], body.input);
+    // The optimization input also meets the first state's rules that need no AWS read.
+    if (request.workflow === RunWorkflows.optimization) {
+      issues.push(...optimizationInputIssues(parseOrThrow(runInputSchema, body.input), rules));
+    } else {
+      parseOrThrow(RUN_INPUT_SCHEMAS[request.workflow], body.input);
+    }
   } catch (error) {
     if (!(error instanceof InvalidRunInputError)) throw error;
     issues.push(...error.issues);

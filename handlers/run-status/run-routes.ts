@@ -10,10 +10,17 @@ import {
   RUN_RESOURCES,
   type RunWorkflow,
 } from './run-api-contract.js';
+import {
+  parseProxyEvent,
+  type ParsedEvent,
+  requestContextSchema,
+  resourceSchema,
+  type RunRoute,
+} from './proxy-event.js';
 
 /**
  * What the run API's read and stop routes share: reading the workflow, the run id and the query
- * string from an API Gateway REST proxy event, and the answers every route gives alike (an invalid
+ * string from an API Gateway REST proxy event (proxy-event.ts), and the answers every route gives alike (an invalid
  * run id, a run that does not exist, Step Functions unavailable).
  */
 
@@ -26,36 +33,31 @@ export interface RunRouteRequest {
   readonly caller: string | undefined;
 }
 
-const proxyEventSchema = z.object({
-  resource: z.string(),
+/** The part of the proxy event these routes read; a route without `{id}` has no path parameters. */
+const routeEventSchema = z.object({
+  resource: resourceSchema,
   pathParameters: z.record(z.string(), z.string()).nullish(),
   queryStringParameters: z.record(z.string(), z.string()).nullish(),
-  requestContext: z.object({ identity: z.object({ userArn: z.string().nullish() }).nullish() }).nullish(),
+  requestContext: requestContextSchema({
+    identity: z.object({ userArn: z.string().nullish() }).nullish(),
+  }),
 });
 
 /**
- * Reads a proxy event of one of `routes`, each a path under a workflow's resource with `<r>` for it:
- * `/<r>` lists, `/<r>/{id}/stop` stops. `handler` names the Lambda in the error a wrong event raises.
+ * Reads a proxy event of `route` (its path under a workflow's resource, with `<r>` for it: `/<r>`
+ * lists, `/<r>/{id}/stop` stops), or answers 400 for an event API Gateway would not send.
  */
-export function parseRunRouteEvent(event: unknown, handler: string, route: string): RunRouteRequest {
-  const expected = Object.values(RUN_RESOURCES).map((resource) => route.replace('<r>', resource));
-  const parsed = proxyEventSchema.safeParse(event);
-  if (!parsed.success) {
-    throw new Error(
-      `${handler}: got an event without "resource", expected an API Gateway REST proxy event ` +
-        `(Lambda proxy integration of ${expected.join(' or ')})`,
-    );
-  }
-  const { resource, pathParameters, queryStringParameters, requestContext } = parsed.data;
-  const entry = Object.entries(RUN_RESOURCES).find(([, path]) => resource === route.replace('<r>', path));
-  if (entry === undefined) {
-    throw new Error(`${handler}: got the resource ${resource}, expected one of ${expected.join(', ')}`);
-  }
+export function parseRunRouteEvent(event: unknown, route: RunRoute): ParsedEvent<RunRouteRequest> {
+  const parsed = parseProxyEvent(event, routeEventSchema, route);
+  if ('refusal' in parsed) return parsed;
+  const { workflow, event: read } = parsed.request;
   return {
-    workflow: entry[0] as RunWorkflow,
-    runId: pathParameters?.id,
-    query: queryStringParameters ?? {},
-    caller: requestContext?.identity?.userArn ?? undefined,
+    request: {
+      workflow,
+      runId: read.pathParameters?.id,
+      query: read.queryStringParameters ?? {},
+      caller: read.requestContext.identity?.userArn ?? undefined,
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import {
   type ScanCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
+import { RequestRefusedError, TransientServiceError } from '../../handlers/contracts/errors.js';
 import type {
   AsyncInvocationReceipt,
   ConditionalOutcome,
@@ -267,20 +267,43 @@ function badItem(inferenceId: string, key: string, expected: string): Error {
 
 /**
  * DynamoDB errors carry no attribute values, so their messages are safe to keep. The target names
- * what was read or written (one record, or the table for a Scan), never a token.
+ * what was read or written (one record, or the table for a Scan), never a token. Throttling and 5xx
+ * become `TransientServiceError`; `ValidationException` (a key or item over DynamoDB's size limits,
+ * a malformed expression) becomes `RequestRefusedError`: DynamoDB's error reference marks it "OK to
+ * retry? No" (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html).
+ * Anything else keeps its own name.
  */
 function mapError(
   operation: string,
   target: { readonly inferenceId: string } | { readonly tableName: string },
   error: unknown,
 ): unknown {
+  const subject =
+    'inferenceId' in target ? `inference ${describeId(target.inferenceId)}` : `table ${target.tableName}`;
+  const details =
+    'inferenceId' in target
+      ? { operation, inferenceId: describeId(target.inferenceId) }
+      : { operation, ...target };
   if (isTransient(error)) {
-    const subject = 'inferenceId' in target ? `inference ${target.inferenceId}` : `table ${target.tableName}`;
     return new TransientServiceError(
       `DynamoDB ${operation} for ${subject} failed: ${errorName(error) ?? 'Error'}: ${errorMessage(error)}`,
-      { operation, ...target },
+      details,
+      { cause: error },
+    );
+  }
+  if (errorName(error) === 'ValidationException') {
+    return new RequestRefusedError(
+      `DynamoDB ${operation} for ${subject} refused the request: ValidationException: ${errorMessage(error)}`,
+      details,
       { cause: error },
     );
   }
   return error;
+}
+
+/** An id as messages quote it: a refused one can be far longer than any id this project writes. */
+function describeId(inferenceId: string): string {
+  return inferenceId.length <= 80
+    ? inferenceId
+    : `${inferenceId.slice(0, 79)}… (${inferenceId.length} characters)`;
 }

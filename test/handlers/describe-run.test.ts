@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ResourceNotFoundError, TransientServiceError } from '../../handlers/contracts/errors.js';
 import { describeRun, parseDescribeRunEvent } from '../../handlers/describe-run.js';
+import { proxyEvent, requestOf } from './run-status/support/proxy-events.js';
 import type { ExecutionDescription } from '../../handlers/run-status/ports.js';
 import { runStatusSchema } from '../../handlers/run-status/run-api-contract.js';
 import { silentLogger } from '../support/memory-object-store.js';
@@ -510,27 +511,39 @@ describe('parseDescribeRunEvent', () => {
     ['/async-runs/{id}', 'async-inference'],
   ])('maps the resource %s to the %s workflow and takes the id path parameter', (resource, workflow) => {
     // Act
-    const request = parseDescribeRunEvent({ resource, pathParameters: { id: 'run-1' }, httpMethod: 'GET' });
+    const parsed = parseDescribeRunEvent(proxyEvent(resource, { pathParameters: { id: 'run-1' } }));
 
     // Assert
-    expect(request).toEqual({ workflow, runId: 'run-1' });
+    expect(requestOf(parsed)).toEqual({ workflow, runId: 'run-1' });
   });
 
   it('leaves the run id out when API Gateway passes no path parameters', () => {
     // Act
-    const request = parseDescribeRunEvent({ resource: '/runs/{id}', pathParameters: null });
+    const parsed = parseDescribeRunEvent(proxyEvent('/runs/{id}', { pathParameters: null }));
 
     // Assert
-    expect(request).toEqual({ workflow: 'optimization', runId: undefined });
+    expect(requestOf(parsed)).toEqual({ workflow: 'optimization', runId: undefined });
   });
 
-  it('fails when the resource is not one of the run API’s', () => {
+  it('answers 400 when the resource is not one of the run API’s', () => {
     // Act
-    const act = () => parseDescribeRunEvent({ resource: '/jobs/{id}', pathParameters: { id: 'x' } });
+    const parsed = parseDescribeRunEvent(proxyEvent('/jobs/{id}', { pathParameters: { id: 'x' } }));
 
     // Assert
-    expect(act).toThrow(
-      'describe-run: got the resource /jobs/{id}, expected one of /runs/{id}, /async-runs/{id}',
-    );
+    expect(parsed).toEqual({
+      refusal: {
+        statusCode: 400,
+        body: expect.objectContaining({
+          error: 'InvalidRequest',
+          issues: [
+            {
+              field: 'resource',
+              given: '"/jobs/{id}"',
+              expected: 'one of /runs/{id}, /async-runs/{id} (the routes describe-run serves)',
+            },
+          ],
+        }),
+      },
+    });
   });
 });

@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { TransientServiceError } from '../../handlers/contracts/errors.js';
 import { listRuns } from '../../handlers/list-runs.js';
 import type { ListedExecution, RunLister } from '../../handlers/run-status/ports.js';
+import { RUN_ROUTES } from '../../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../../handlers/run-status/run-routes.js';
+import { proxyEvent, requestOf } from './run-status/support/proxy-events.js';
 import { runListSchema } from '../../handlers/run-status/run-api-contract.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
@@ -21,10 +23,8 @@ function fakeLister(answer: { executions: ListedExecution[]; truncated: boolean 
 }
 
 function request(query: Record<string, string> = {}, resource = '/runs') {
-  return parseRunRouteEvent(
-    { resource, path: resource, queryStringParameters: query, requestContext: {} },
-    'list-runs',
-    '/<r>',
+  return requestOf(
+    parseRunRouteEvent(proxyEvent(resource, { queryStringParameters: query }), RUN_ROUTES.list),
   );
 }
 
@@ -130,11 +130,25 @@ describe('listRuns', () => {
     });
   });
 
-  it('refuses an event of another route, naming the ones it serves', () => {
+  it('answers 400 to an event of another route, naming the ones it serves', () => {
     // Act
-    const parse = () => parseRunRouteEvent({ resource: '/runs/{id}' }, 'list-runs', '/<r>');
+    const parsed = parseRunRouteEvent(proxyEvent('/runs/{id}'), RUN_ROUTES.list);
 
     // Assert
-    expect(parse).toThrow('list-runs: got the resource /runs/{id}, expected one of /runs, /async-runs');
+    expect(parsed).toEqual({
+      refusal: {
+        statusCode: 400,
+        body: expect.objectContaining({
+          error: 'InvalidRequest',
+          issues: [
+            {
+              field: 'resource',
+              given: '"/runs/{id}"',
+              expected: 'one of /runs, /async-runs (the routes list-runs serves)',
+            },
+          ],
+        }),
+      },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
+import { requestOf } from './run-status/support/proxy-events.js';
 import { parsePlanRunEvent, planRun, type PlanRunRequest, type RunPlanner } from '../../handlers/plan-run.js';
 import { plannedRunSchema } from '../../handlers/run-status/run-api-contract.js';
 import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
@@ -247,6 +248,7 @@ describe('parsePlanRunEvent', () => {
   const event = {
     resource: '/async-runs/plan',
     body: '{"input":{}}',
+    isBase64Encoded: false,
     headers: { 'Content-Type': 'application/json' },
     requestContext: {
       requestId: 'req-1',
@@ -260,7 +262,7 @@ describe('parsePlanRunEvent', () => {
     const parsed = parsePlanRunEvent(event);
 
     // Assert
-    expect(parsed).toEqual({
+    expect(requestOf(parsed)).toEqual({
       workflow: 'async-inference',
       body: '{"input":{}}',
       contentType: 'application/json',
@@ -269,11 +271,25 @@ describe('parsePlanRunEvent', () => {
     });
   });
 
-  it('fails when the resource is not a plan route', () => {
+  it('answers 400 when the resource is not a plan route', () => {
     // Act
-    const parse = () => parsePlanRunEvent({ ...event, resource: '/runs' });
+    const parsed = parsePlanRunEvent({ ...event, resource: '/runs' });
 
     // Assert
-    expect(parse).toThrow('plan-run: got the resource /runs, expected one of /runs/plan, /async-runs/plan');
+    expect(parsed).toEqual({
+      refusal: {
+        statusCode: 400,
+        body: expect.objectContaining({
+          error: 'InvalidRequest',
+          issues: [
+            {
+              field: 'resource',
+              given: '"/runs"',
+              expected: 'one of /runs/plan, /async-runs/plan (the routes plan-run serves)',
+            },
+          ],
+        }),
+      },
+    });
   });
 });

@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { runEvents } from '../../handlers/run-events.js';
 import type { HistoryEventLine, RunEventReader, RunRef } from '../../handlers/run-status/ports.js';
 import { runEventsSchema } from '../../handlers/run-status/run-api-contract.js';
+import { RUN_ROUTES } from '../../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../../handlers/run-status/run-routes.js';
+import { proxyEvent, requestOf } from './run-status/support/proxy-events.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
 function reader(answer: { events: HistoryEventLine[]; truncated: boolean } | undefined) {
@@ -17,10 +19,11 @@ function reader(answer: { events: HistoryEventLine[]; truncated: boolean } | und
 }
 
 function request(query: Record<string, string> = {}) {
-  return parseRunRouteEvent(
-    { resource: '/runs/{id}/events', pathParameters: { id: 'nightly' }, queryStringParameters: query },
-    'run-events',
-    '/<r>/{id}/events',
+  return requestOf(
+    parseRunRouteEvent(
+      proxyEvent('/runs/{id}/events', { pathParameters: { id: 'nightly' }, queryStringParameters: query }),
+      RUN_ROUTES.events,
+    ),
   );
 }
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { runReport } from '../../handlers/run-report.js';
 import type { ExecutionDescription, ObjectPresigner } from '../../handlers/run-status/ports.js';
 import { reportLinksSchema } from '../../handlers/run-status/run-api-contract.js';
+import { RUN_ROUTES } from '../../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../../handlers/run-status/run-routes.js';
+import { proxyEvent, requestOf } from './run-status/support/proxy-events.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
 const EXECUTION_ARN = 'arn:aws:states:us-east-1:123456789012:execution:Optimization:nightly';
@@ -33,10 +35,8 @@ function deps(description: ExecutionDescription | undefined) {
 }
 
 function request(resource = '/runs/{id}/report') {
-  return parseRunRouteEvent(
-    { resource, pathParameters: { id: 'nightly' } },
-    'run-report',
-    '/<r>/{id}/report',
+  return requestOf(
+    parseRunRouteEvent(proxyEvent(resource, { pathParameters: { id: 'nightly' } }), RUN_ROUTES.report),
   );
 }
 

@@ -3,6 +3,7 @@ import { parseAsyncRunInput } from '../../handlers/async/run-input.js';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import type { RunStarter, RunStartOutcome } from '../../handlers/run-status/ports.js';
 import { apiErrorSchema, startedRunSchema } from '../../handlers/run-status/run-api-contract.js';
+import { requestOf } from './run-status/support/proxy-events.js';
 import { parseStartRunEvent, startRun, type StartRunRequest } from '../../handlers/start-run.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
@@ -318,7 +319,7 @@ describe('parseStartRunEvent', () => {
     const parsed = parseStartRunEvent(event);
 
     // Assert
-    expect(parsed).toEqual({
+    expect(requestOf(parsed)).toEqual({
       workflow: 'async-inference',
       body: '{"input":{}}',
       contentType: 'application/json; charset=utf-8',
@@ -327,11 +328,25 @@ describe('parseStartRunEvent', () => {
     });
   });
 
-  it('fails when the resource is not a start route', () => {
+  it('answers 400 when the resource is not a start route', () => {
     // Act
-    const parse = () => parseStartRunEvent({ ...event, resource: '/runs/{id}' });
+    const parsed = parseStartRunEvent({ ...event, resource: '/runs/{id}' });
 
     // Assert
-    expect(parse).toThrow('start-run: got the resource /runs/{id}, expected one of /runs, /async-runs');
+    expect(parsed).toEqual({
+      refusal: {
+        statusCode: 400,
+        body: expect.objectContaining({
+          error: 'InvalidRequest',
+          issues: [
+            {
+              field: 'resource',
+              given: '"/runs/{id}"',
+              expected: 'one of /runs, /async-runs (the routes start-run serves)',
+            },
+          ],
+        }),
+      },
+    });
   });
 });

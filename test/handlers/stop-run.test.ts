@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ExecutionDescription, RunRef, RunStopper } from '../../handlers/run-status/ports.js';
+import { RUN_ROUTES } from '../../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../../handlers/run-status/run-routes.js';
+import { proxyEvent, requestOf } from './run-status/support/proxy-events.js';
 import { stopRun } from '../../handlers/stop-run.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
@@ -27,10 +29,11 @@ function deps(description: ExecutionDescription | undefined) {
 }
 
 function request(id: string, resource = '/runs/{id}/stop') {
-  return parseRunRouteEvent(
-    { resource, pathParameters: { id }, requestContext: { identity: { userArn: CALLER } } },
-    'stop-run',
-    '/<r>/{id}/stop',
+  return requestOf(
+    parseRunRouteEvent(
+      proxyEvent(resource, { pathParameters: { id }, requestContext: { identity: { userArn: CALLER } } }),
+      RUN_ROUTES.stop,
+    ),
   );
 }
 

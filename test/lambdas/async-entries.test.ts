@@ -182,4 +182,62 @@ describe('handle-async-notification entry', () => {
     expect(written.join('')).toContain('Notification not processed');
     expect(written.join('')).not.toContain(TOKEN.slice(0, 24));
   });
+
+  it('fails only the record DynamoDB refuses (ValidationException), resuming the others and not failing the invocation', async () => {
+    // Arrange
+    captureStdout();
+    const good = 'mso-nightly-1a2b3c4d-item-3';
+    dynamo.on(GetCommand).resolves({
+      Item: {
+        inferenceId: good,
+        taskToken: TOKEN,
+        runId: 'nightly',
+        itemIndex: 3,
+        inputLocation: 's3://mso-async-input/inputs/0003.json',
+        storedAtEpochMs: Date.parse('2026-05-23T03:23:00.000Z'),
+        expiresAt: 1_780_028_800,
+      },
+    });
+    dynamo.on(GetCommand, { Key: { inferenceId: 'refused-id' } }).rejects(
+      Object.assign(new Error('One or more parameter values were invalid: a test refusal'), {
+        name: 'ValidationException',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 400 },
+      }),
+    );
+    dynamo.on(UpdateCommand).resolves({});
+    sfn.on(SendTaskSuccessCommand).resolves({});
+
+    // Act
+    const summary = await notificationEntry.handler(
+      {
+        Records: [
+          { Sns: { MessageId: 'm-refused', Message: completedMessage('refused-id') } },
+          { Sns: { MessageId: 'm-good', Message: completedMessage(good) } },
+        ],
+      },
+      fakeContext(),
+    );
+
+    // Assert
+    expect(summary).toMatchObject({ refused: 1, resumedSuccess: 1, retryLater: 0 });
+    expect(written.join('')).toContain('Notification refused by the token store; this record alone fails');
+  });
+
+  it('never sends a 1 MB inferenceId to DynamoDB: the record is malformed, the invocation succeeds', async () => {
+    // Arrange
+    captureStdout();
+    const huge = 'x'.repeat(1024 * 1024);
+
+    // Act
+    const summary = await notificationEntry.handler(
+      { Records: [{ Sns: { MessageId: 'm-huge', Message: completedMessage(huge) } }] },
+      fakeContext(),
+    );
+
+    // Assert
+    expect(summary).toMatchObject({ malformed: 1, retryLater: 0 });
+    expect(dynamo.commandCalls(GetCommand)).toHaveLength(0);
+    expect(written.join('').length).toBeLessThan(100_000);
+  });
 });

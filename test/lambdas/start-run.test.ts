@@ -87,4 +87,24 @@ describe('start-run entry', () => {
     });
     expect(sfn.commandCalls(StartExecutionCommand)).toEqual([]);
   });
+
+  it.each([
+    ['no body key', { resource: '/runs', requestContext: proxyEvent('/runs', {}).requestContext }],
+    ['another route', { ...proxyEvent('/runs/{id}', {}) }],
+    ['no requestContext', { resource: '/runs', body: '{}' }],
+  ])('answers 400, never throws, to an event API Gateway never sends (%s)', async (_name, event) => {
+    // Prepare
+    sfn.reset();
+
+    // Act
+    const result = await entry.handler(event, fakeContext());
+
+    // Assert
+    expect(result.statusCode).toBe(400);
+    expect(JSON.parse(result.body)).toMatchObject({
+      error: 'InvalidRequest',
+      message: expect.stringContaining('start-run: got an event API Gateway does not send'),
+    });
+    expect(sfn.commandCalls(StartExecutionCommand)).toEqual([]);
+  });
 });

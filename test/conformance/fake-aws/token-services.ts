@@ -14,8 +14,63 @@ type Item = Record<string, unknown>;
 type Input = Record<string, unknown>;
 
 /**
+ * DynamoDB's size limits (Amazon DynamoDB developer guide, "Constraints in Amazon DynamoDB",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Constraints.html): a partition
+ * key value holds 1 to 2,048 bytes, an item at most 400 KB (1 KB = 1,024 bytes), attribute names and
+ * values together. DynamoDB refuses either with a ValidationException, in these words.
+ */
+export const DYNAMODB_LIMITS = { partitionKeyBytes: 2048, itemBytes: 400 * 1024 } as const;
+
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/**
+ * An attribute value's size as DynamoDB counts it ("Item sizes and formats" in the developer guide):
+ * a string its UTF-8 bytes, a number about one byte per two significant digits plus one, a boolean
+ * or null one byte, a list or map three bytes plus one per element and its elements' sizes.
+ */
+function valueBytes(value: unknown): number {
+  if (typeof value === 'string') return utf8Bytes(value);
+  if (typeof value === 'number') {
+    const digits = String(Math.abs(value))
+      .replace(/e.*$/, '')
+      .replace('.', '')
+      .replace(/^0+|0+$/g, '');
+    return Math.ceil(Math.max(1, digits.length) / 2) + 1;
+  }
+  if (Array.isArray(value)) return 3 + value.reduce((sum: number, item) => sum + 1 + valueBytes(item), 0);
+  if (typeof value === 'object' && value !== null)
+    return 3 + itemBytes(value as Item) + Object.keys(value).length;
+  return 1;
+}
+
+/** An item's size: every attribute's name (UTF-8) and value. */
+export function itemBytes(item: Item): number {
+  return Object.entries(item).reduce((sum, [name, value]) => sum + utf8Bytes(name) + valueBytes(value), 0);
+}
+
+/** What DynamoDB answers to a key or item over its limits, or undefined when it accepts them. */
+function sizeViolation(input: Input): string | undefined {
+  const item = input.Item as Item | undefined;
+  const key = (input.Key as Item | undefined) ?? item;
+  const partitionKey = key?.inferenceId;
+  if (typeof partitionKey === 'string') {
+    if (partitionKey === '') {
+      return 'One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: inferenceId';
+    }
+    if (utf8Bytes(partitionKey) > DYNAMODB_LIMITS.partitionKeyBytes) {
+      return `One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of${DYNAMODB_LIMITS.partitionKeyBytes} bytes`;
+    }
+  }
+  if (item !== undefined && itemBytes(item) > DYNAMODB_LIMITS.itemBytes) {
+    return 'Item size has exceeded the maximum allowed size';
+  }
+  return undefined;
+}
+
+/**
  * The task-token table (DynamoDB through lib-dynamodb) with the conditions the token store writes,
  * evaluated as DynamoDB does; a condition the fake does not know fails loudly rather than passing.
+ * Keys and items over DynamoDB's size limits are refused as DynamoDB refuses them.
  */
 export class FakeTokenTable {
   readonly items = new Map<string, Item>();
@@ -31,6 +86,9 @@ export class FakeTokenTable {
   }
 
   private handle(command: string, input: Input): unknown {
+    const violation = sizeViolation(input);
+    if (violation !== undefined)
+      throw serviceError(DynamoDBServiceException, 'ValidationException', violation);
     switch (command) {
       case 'PutCommand': {
         const item = input.Item as Item;

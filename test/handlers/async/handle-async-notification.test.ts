@@ -10,7 +10,11 @@ import {
 } from '../../../handlers/async/handle-async-notification.js';
 import type { AsyncInferenceFailureCause } from '../../../handlers/contracts/async-state.js';
 import type { TaskResumer } from '../../../handlers/async/ports.js';
-import { ErrorNames, TransientServiceError } from '../../../handlers/contracts/errors.js';
+import {
+  ErrorNames,
+  RequestRefusedError,
+  TransientServiceError,
+} from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore } from '../../support/memory-object-store.js';
 import { CapturingLogger, FakeStepFunctions, MemoryTokenStore } from './support/fakes.js';
 import { completedMessage, failedMessage } from './support/messages.js';
@@ -58,6 +62,7 @@ const NOTHING: NotificationSummary = {
   unknownInferenceId: 0,
   malformed: 0,
   taskGone: 0,
+  refused: 0,
   retryLater: 0,
 };
 
@@ -259,6 +264,83 @@ describe('handleAsyncNotifications', () => {
     expect(output).toContain('<task token>');
     expect(output).not.toContain(token.slice(0, 20));
     expect(output).not.toContain(token.slice(-40));
+  });
+});
+
+describe('handleAsyncNotifications: store errors that retrying cannot fix', () => {
+  it('counts a 1 MB inferenceId as malformed without any store call, and asks for no retry', async () => {
+    // Arrange
+    const get = jest.spyOn(store, 'get');
+
+    // Act
+    const summary = await handle(completedMessage('i'.repeat(1024 * 1024)));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, malformed: 1 });
+    expect(get).not.toHaveBeenCalled();
+    expect(() => {
+      throwIfRetryNeeded(summary);
+    }).not.toThrow();
+    expect(logger.lines.join('\n')).toContain('has 1048576 characters, expected at most 64');
+  });
+
+  it.each(['', ' leading-space', 'tab\tinside', 'naïve-id'])(
+    'counts an inferenceId SageMaker never assigns (%j) as malformed without any store call',
+    async (inferenceId) => {
+      // Arrange
+      const get = jest.spyOn(store, 'get');
+
+      // Act
+      const summary = await handle(JSON.stringify({ ...JSON.parse(completedMessage(ID)), inferenceId }));
+
+      // Assert
+      expect(summary).toEqual({ ...NOTHING, malformed: 1 });
+      expect(get).not.toHaveBeenCalled();
+    },
+  );
+
+  it('fails only the record whose request the store refuses, resumes the others and asks for no retry', async () => {
+    // Arrange: the store refuses the first record's read as DynamoDB refuses a ValidationException.
+    const get = store.get.bind(store);
+    jest
+      .spyOn(store, 'get')
+      .mockImplementation((inferenceId) =>
+        inferenceId === 'refused-id'
+          ? Promise.reject(
+              new RequestRefusedError('DynamoDB GetItem for inference refused-id refused the request'),
+            )
+          : get(inferenceId),
+      );
+
+    // Act
+    const summary = await handle(completedMessage('refused-id'), completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, refused: 1, resumedSuccess: 1 });
+    expect(stepFunctions.resumptions.get(token)).toEqual([expect.objectContaining({ kind: 'success' })]);
+    expect(() => {
+      throwIfRetryNeeded(summary);
+    }).not.toThrow();
+    expect(logger.lines.join('\n')).toContain(
+      'Notification refused by the token store; this record alone fails',
+    );
+  });
+
+  it('keeps the retry path for a transient store error beside a refused one', async () => {
+    // Arrange
+    jest
+      .spyOn(store, 'get')
+      .mockRejectedValueOnce(new RequestRefusedError('refused'))
+      .mockRejectedValueOnce(new TransientServiceError('DynamoDB GetItem throttled'));
+
+    // Act
+    const summary = await handle(completedMessage('refused-id'), completedMessage(ID));
+
+    // Assert
+    expect(summary).toEqual({ ...NOTHING, refused: 1, retryLater: 1 });
+    expect(() => {
+      throwIfRetryNeeded(summary);
+    }).toThrow(TransientServiceError);
   });
 });
 

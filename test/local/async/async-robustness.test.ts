@@ -273,6 +273,7 @@ describe('the async-inference workflow where AWS can fail it', () => {
       unknownInferenceId: 0,
       malformed: 0,
       taskGone: 0,
+      refused: 0,
       retryLater: 0,
     });
     expect(second.result.status).toBe('SUCCEEDED');
