@@ -40,7 +40,7 @@ import type {
 } from './contracts/optimization-state.js';
 import { PROMPT_SET_LIMITS, promptFormatOf } from './contracts/prompt-set.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
-import { checkInstanceQuotas } from './instance-quotas.js';
+import { candidatesInFlightWithin, checkInstanceQuotas } from './instance-quotas.js';
 import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
 import { type PlannedPromptSet, preparePromptSet } from './load-test/prompts/prompt-set.js';
 import {
@@ -154,6 +154,7 @@ export async function validateAndPlan(
   if (deps.servingRegion !== undefined) checkServingImages(input, deps.servingRegion);
   if (deps.servingRegion !== undefined) checkCompilationSupport(input, deps.servingRegion);
   const instanceQuotas = await checkInstanceQuotas(input, deps);
+  const inFlight = candidatesInFlightWithin(input, instanceQuotas, deps.servingRegion);
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined
@@ -186,6 +187,7 @@ export async function validateAndPlan(
   const warnings = [
     ...payloadWarnings,
     workerCeilingWarning(input.loadPlan),
+    inFlight.warning,
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
   ].filter((warning) => warning !== undefined);
 
@@ -231,7 +233,7 @@ export async function validateAndPlan(
               : { instanceQuotas: Object.fromEntries(instanceQuotas.map((q) => [q.instanceType, q.value])) }),
           }),
       cleanupPolicy: input.cleanup.policy,
-      maxConcurrentCandidates: input.maxConcurrentCandidates,
+      maxConcurrentCandidates: inFlight.maxConcurrentCandidates,
       tags: runTags(event.runId, input.tags),
       estimate: {
         totalUsd,

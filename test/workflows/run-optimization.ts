@@ -5,6 +5,7 @@ import type {
   InvocationsPerInstanceReader,
   ObjectStore,
 } from '../../handlers/ports.js';
+import { LocalInstanceQuotas } from '../../local/adapters/local-instance-quotas.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import {
   runStateMachine,
@@ -91,6 +92,8 @@ export async function runOptimization(options: {
   readonly retryIntervalOverrideMs?: number;
   /** The schedule of one load worker invocation, to run a short load test in segments. @default as on AWS */
   readonly loadSegmentSeconds?: number;
+  /** The account's endpoint instance quotas as planning reads them (Service Quotas). @default none read */
+  readonly instanceQuotas?: Readonly<Record<string, number>>;
   /** `$$.Execution.RedriveCount` at each read, to stand for a redrive mid-run. @default always 0 */
   readonly redriveCount?: () => number;
   /**
@@ -118,6 +121,9 @@ export async function runOptimization(options: {
     ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
     ...(options.realtimeScaling === undefined ? {} : { realtimeScaling: options.realtimeScaling }),
     ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),
+    ...(options.instanceQuotas === undefined
+      ? {}
+      : { instanceQuotas: new LocalInstanceQuotas(options.instanceQuotas) }),
   });
   const handlers = { ...real, ...options.wrap?.(real), ...options.override };
   const events: RunnerEvent[] = [];
