@@ -131,10 +131,7 @@ export interface OptimizationHistoryShape {
   readonly interleavedRounds?: number;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
-  /**
-   * "Delete candidates not kept" after "Recommend" (the `keep-recommended` clean-up policy; planning
-   * counts it for every plan). @default false
-   */
+  /** "Delete candidates not kept" after "Recommend" (the `keep-recommended` clean-up policy). @default false */
   readonly deletesCandidatesNotKept?: boolean;
   /**
    * "Prove the target" after "Recommend" (with a target and the proof on): its workers and its
@@ -608,6 +605,8 @@ type HistoryCounts = Pick<
   readonly proofAttempts?: number;
   /** "Ramp test" when it runs: its workers, the worker invocations its ramp takes, its attempts. @default no ramp */
   readonly ramp?: { readonly workers: number; readonly segments: number; readonly attempts: number };
+  /** The `keep-recommended` clean-up policy: "Delete candidates not kept" runs after "Recommend". @default false */
+  readonly keepsRecommended?: boolean;
 };
 
 /** Worker invocations one load test takes in the worst case (every step runs). */
@@ -707,7 +706,7 @@ function worstCaseShape(
     candidates: counts.candidates,
     workersPerCandidate: counts.workersPerCandidate,
     compilationTargets: counts.compilationTargets,
-    deletesCandidatesNotKept: true,
+    deletesCandidatesNotKept: counts.keepsRecommended === true,
     ...(counts.proofWorkers === undefined
       ? {}
       : {
@@ -902,6 +901,8 @@ export interface PlannedOptimization {
     readonly retests?: number;
   };
   readonly tags: Readonly<Record<string, string>>;
+  /** The clean-up policy: `keep-recommended` adds "Delete candidates not kept". @default delete-all */
+  readonly cleanupPolicy?: string;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
 }
@@ -933,6 +934,7 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
     workersPerCandidate: plan.loadPlan.workers,
     compilationTargets: plan.compilations.length,
     loadTest: loadTestShape(plan),
+    ...(plan.cleanupPolicy === 'keep-recommended' ? { keepsRecommended: true } : {}),
     ...(provesTarget(plan)
       ? { proofWorkers: plan.prove?.workers ?? 0, proofAttempts: 1 + (plan.prove?.corrections ?? 0) }
       : {}),
