@@ -4,10 +4,12 @@ import {
   CandidateStatuses,
   type CheckEndpointEvent,
   type DeploymentState,
+  OptimizationStates,
   type RunPlan,
 } from './contracts/optimization-state.js';
 import { type EndpointDescription, EndpointStatuses, type Logger, type ModelHost } from './ports.js';
 import type { EndpointTimings } from './shared/endpoint-deployment.js';
+import { refuseRedrive } from './shared/redrive.js';
 
 export interface CheckEndpointDeps extends EndpointTimings {
   readonly host: ModelHost;
@@ -18,7 +20,8 @@ export interface CheckEndpointDeps extends EndpointTimings {
  * State "Check endpoint": one DescribeEndpoint. In service → the load workers' shared start, with
  * the instance type, current instance count and variant the endpoint really has (what the report
  * prices and whose metrics it reads); Failed → `EndpointFailedError` with SageMaker's
- * FailureReason; still creating → wait again, until the deadline.
+ * FailureReason; still creating → wait again, until the deadline. A redriven run is refused
+ * (shared/redrive.ts): the endpoint it would look at was deleted when the run stopped.
  *
  * An existing endpoint with several production variants is refused: the load would split between
  * them by weight (InvokeEndpoint without TargetVariant, SageMaker API reference), so neither the
@@ -28,6 +31,7 @@ export async function checkEndpoint(
   event: CheckEndpointEvent,
   deps: CheckEndpointDeps,
 ): Promise<DeploymentState> {
+  refuseRedrive(event, OptimizationStates.checkEndpoint);
   const { deployment } = event;
   const endpoint = await deps.host.describeEndpoint(deployment.endpointName);
   if (endpoint === undefined) {

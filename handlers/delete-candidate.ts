@@ -29,7 +29,8 @@ export async function deleteCandidate(
   deps: CleanUpDeps,
 ): Promise<DeletedResources> {
   const { candidate } = event;
-  // With `keep-recommended`, endpoints live until the ranking; run clean-up then deletes the rest.
+  // With `keep-recommended`, endpoints live until the ranking; "Delete candidates not kept" then
+  // deletes all but the recommended one.
   // The proof's endpoint comes after the ranking and is never the one kept: it goes at once.
   const kept = event.plan.cleanupPolicy === 'keep-recommended' && candidate.proofOf === undefined;
   if (candidate.kind === 'existing' || kept) {

@@ -2,9 +2,11 @@ import {
   CandidateStatuses,
   type DeployCandidateEvent,
   type DeploymentState,
+  OptimizationStates,
 } from './contracts/optimization-state.js';
 import type { Logger, ModelHost } from './ports.js';
 import { candidateDeployment } from './shared/candidate-deployment.js';
+import { refuseRedrive } from './shared/redrive.js';
 import { ENDPOINT_DEADLINE_SECONDS, type EndpointTimings } from './shared/endpoint-deployment.js';
 
 export interface DeployDeps extends EndpointTimings {
@@ -16,12 +18,14 @@ export interface DeployDeps extends EndpointTimings {
 /**
  * State "Deploy candidate": CreateModel, CreateEndpointConfig and CreateEndpoint, all named after
  * the run and tagged with it, as `candidateDeployment` builds them (the report shows the same). A candidate whose compiled artifact failed to build is skipped with
- * the reason; an existing endpoint is only looked at.
+ * the reason; an existing endpoint is only looked at. A redriven run is refused before anything is
+ * created (shared/redrive.ts).
  */
 export async function deployCandidate(
   event: DeployCandidateEvent,
   deps: DeployDeps,
 ): Promise<DeploymentState> {
+  refuseRedrive(event, OptimizationStates.deployCandidate);
   const { candidate } = event;
   const pending = {
     candidateId: candidate.id,

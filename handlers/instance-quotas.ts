@@ -23,11 +23,10 @@ export interface InstanceQuotaDeps {
 
 /**
  * At planning ("Validate and plan"): refuses a candidate that asks for more instances of a type
- * than the account's quota allows at all, since it could never be deployed; warns when the
- * candidates that may run at once need more than the quota, since those of a type beyond it will
- * wait in "Deploy candidate" (its QuotaExceededError Retry) for the others' endpoints to be
- * deleted. The quota is shared with every other endpoint of the account in the region, so a
- * candidate that fits may still wait: that is the Retry's job, not this check's.
+ * than the account's quota allows at all, since it could never be deployed. The candidates that
+ * may run at once are capped to the quotas by `candidatesInFlightWithin`. The quota is shared with
+ * every other endpoint of the account in the region, so a candidate that fits may still wait:
+ * that is the Retry's job, not this check's.
  *
  * The quotas are advice: when they cannot be read (no `servicequotas:ListServiceQuotas`
  * permission, throttling), the run goes on with a warning and meets the quota, if at all, when it
@@ -97,14 +96,6 @@ export async function checkInstanceQuotas(
         given: `true: every candidate's endpoint is kept until the repeats, ${needed} × ${quota.instanceType} at once`,
         expected: `at most ${quota.value}: ${describeQuota(quota, deps.servingRegion)}. Set loadPlan.interleaveRepeats to false (repeats back to back), or ${raiseQuotaHint(quota, needed).replace(/^Raise/, 'raise')}`,
       });
-    } else if (needed > quota.value) {
-      deps.logger.warn('Candidates will queue for instance capacity', {
-        instanceType: quota.instanceType,
-        quotaName: quota.quotaName,
-        quota: quota.value,
-        instancesAtOnce: needed,
-        hint: raiseQuotaHint(quota, needed),
-      });
     }
   }
   if (interleaveIssues.length > 0) throw new InvalidRunInputError(interleaveIssues);
@@ -128,4 +119,82 @@ export function raiseQuotaHint(quota: InstanceQuota, desired: number): string {
       ? ''
       : ` or \`aws service-quotas request-service-quota-increase --service-code sagemaker --quota-code ${quota.quotaCode} --desired-value ${desired}\``;
   return `Raise it in the Service Quotas console (Amazon SageMaker, "${quota.quotaName}")${cli}`;
+}
+
+/** The run's candidates as the quotas see them: one entry per expanded candidate with an instance type. */
+function instancedCandidates(input: RunInput): { readonly instanceType: string; readonly count: number }[] {
+  const copies = Object.values(input.environmentRanges).reduce(
+    (product, values) => product * values.length,
+    1,
+  );
+  return input.candidates.flatMap((candidate) =>
+    'instanceType' in candidate
+      ? Array.from({ length: copies }, () => ({
+          instanceType: candidate.instanceType,
+          count: candidate.initialInstanceCount,
+        }))
+      : [],
+  );
+}
+
+export interface CandidatesInFlight {
+  /** The plan's `maxConcurrentCandidates`: the input's, or fewer so that every quota holds them. */
+  readonly maxConcurrentCandidates: number;
+  /** Why it is lower than asked, for the plan's warnings. */
+  readonly warning?: string;
+}
+
+/**
+ * How many candidates "Benchmark each candidate" may run at once so that the run's own candidates
+ * never outgrow a quota it could read: the largest count, up to `maxConcurrentCandidates`, at which
+ * the candidates of each type that may run together (its largest ones) fit its quota.
+ *
+ * Without it, the candidates of a type beyond its quota wait in "Deploy candidate" for the others
+ * to be deleted, and that wait is the QuotaExceededError Retry's (QUOTA_RETRY: 12 attempts whose
+ * waits, fully jittered, add up to about 67 minutes on average and may come to far less): ten
+ * candidates of a type on a quota of two make five waves, which outlast it, and a candidate of the
+ * last waves then fails with QuotaExceeded. The Map's concurrency is one number for every type,
+ * so the tightest type sets it. With interleaved repeats every endpoint is up at once, which
+ * `checkInstanceQuotas` refuses past a quota: nothing to cap. Quotas not read: the input's count.
+ */
+export function candidatesInFlightWithin(
+  input: RunInput,
+  quotas: readonly InstanceQuota[],
+  region?: string,
+): CandidatesInFlight {
+  const asked = input.maxConcurrentCandidates;
+  if (quotas.length === 0 || input.existingEndpoint !== undefined || interleavesRepeats(input.loadPlan)) {
+    return { maxConcurrentCandidates: asked };
+  }
+  const instanced = instancedCandidates(input);
+  let allowed = asked;
+  let tightest: { quota: InstanceQuota; needed: number } | undefined;
+  for (const quota of quotas) {
+    const counts = instanced
+      .filter((c) => c.instanceType === quota.instanceType)
+      .map((c) => c.count)
+      .sort((a, b) => b - a);
+    let fits = 0;
+    let used = 0;
+    for (const count of counts) {
+      if (used + count > quota.value) break;
+      used += count;
+      fits += 1;
+    }
+    // Fewer candidates of the type than the cap: they all fit, whatever the cap.
+    if (fits >= counts.length) continue;
+    if (Math.max(1, fits) < allowed) {
+      allowed = Math.max(1, fits);
+      tightest = { quota, needed: counts.slice(0, asked).reduce((sum, count) => sum + count, 0) };
+    }
+  }
+  if (tightest === undefined) return { maxConcurrentCandidates: asked };
+  const { quota, needed } = tightest;
+  return {
+    maxConcurrentCandidates: allowed,
+    warning:
+      `maxConcurrentCandidates: ${asked} asked, ${allowed} planned: ${describeQuota(quota, region)}, and ${asked} ` +
+      `candidates at once could need ${needed} × ${quota.instanceType}; the others would wait for ` +
+      `capacity longer than a deploy's quota retry lasts. ${raiseQuotaHint(quota, needed)} to run more at once`,
+  };
 }

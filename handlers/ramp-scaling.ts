@@ -1,6 +1,11 @@
-import type { DeploymentState } from './contracts/optimization-state.js';
+import {
+  type DeploymentState,
+  OptimizationStates,
+  type RedriveAware,
+} from './contracts/optimization-state.js';
 import type { Logger, RealtimeScalingApplier, RealtimeScalingRequests, ScalingRegistry } from './ports.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
+import { refuseRedrive } from './shared/redrive.js';
 
 /**
  * States "Apply ramp scaling policy" and "Deregister ramp scaling" (and "Deregister failed ramp
@@ -8,12 +13,12 @@ import { VARIANT_NAME } from './shared/endpoint-deployment.js';
  * serving/ramp-test.ts `scalingRequestsFor`), and loses them before it is deleted, on every path.
  */
 export type RampScalingEvent =
-  | {
+  | (RedriveAware & {
       readonly action: 'apply';
       readonly scaling: RealtimeScalingRequests;
       /** As "Check ramp endpoint" left it: in service, the workers' indexes set. */
       readonly deployment: DeploymentState;
-    }
+    })
   | { readonly action: 'deregister'; readonly endpointName: string };
 
 export interface RampScalingDeps {
@@ -43,6 +48,7 @@ export async function rampScaling(
     deps.logger.info('Ramp scaling deregistered', { endpointName: event.endpointName, deregistered });
     return { deregistered };
   }
+  refuseRedrive(event, OptimizationStates.applyRampScaling);
   await deps.applier.applyRealtimeScaling(event.scaling);
   const { registerScalableTarget: target, putScalingPolicy: policy } = event.scaling;
   deps.logger.info('Ramp scaling policy applied', {

@@ -1,5 +1,10 @@
 import { InvalidRunInputError } from './contracts/errors.js';
-import type { PlannedPayload, RunLoadWorkerEvent, WorkerOutcome } from './contracts/optimization-state.js';
+import {
+  OptimizationStates,
+  type PlannedPayload,
+  type RunLoadWorkerEvent,
+  type WorkerOutcome,
+} from './contracts/optimization-state.js';
 import {
   awsSegmentSeconds,
   type Clock,
@@ -14,6 +19,7 @@ import {
 import { type PlannedPromptSet, preparePromptSet } from './load-test/prompts/prompt-set.js';
 import type { Logger, ObjectStore, StreamTransportFactory, TransportFactory } from './ports.js';
 import { readWorkerSegments, roundResultUri, workerResultUri } from './shared/load-test-results.js';
+import { refuseRedrive } from './shared/redrive.js';
 
 export interface RunLoadWorkerDeps {
   readonly store: ObjectStore;
@@ -96,12 +102,14 @@ async function loadPrompts(
  * results can outgrow a state payload. A later segment first reads this worker's results of the
  * segments before it, to resume the schedule where they stopped. In a round (`loadRound`, after
  * the schedule: a knee probe or a repeat) it runs one step at the round's load from the round's
- * start, and writes its result under the round's index.
+ * start, and writes its result under the round's index. A redriven run is refused before it
+ * sends anything (shared/redrive.ts): its shared start is past and its endpoint deleted.
  */
 export async function runLoadWorker(
   event: RunLoadWorkerEvent,
   deps: RunLoadWorkerDeps,
 ): Promise<WorkerOutcome> {
+  refuseRedrive(event, OptimizationStates.runLoadWorker);
   const { plan, deployment } = event;
   const round = deployment.loadRound;
   const segmentIndex = deployment.loadSegment?.index ?? 0;

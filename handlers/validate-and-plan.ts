@@ -33,7 +33,7 @@ import type {
 } from './contracts/optimization-state.js';
 import { PROMPT_SET_LIMITS, promptFormatOf } from './contracts/prompt-set.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
-import { checkInstanceQuotas } from './instance-quotas.js';
+import { candidatesInFlightWithin, checkInstanceQuotas } from './instance-quotas.js';
 import { optimizationInputIssues, rampSecondsThatFit } from './planning/input-rules.js';
 import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
 import { type PlannedPromptSet, preparePromptSet } from './load-test/prompts/prompt-set.js';
@@ -151,6 +151,7 @@ export async function validateAndPlan(
   const payloadWarnings = await checkStreamPayloads(input, deps.store);
 
   const instanceQuotas = await checkInstanceQuotas(input, deps);
+  const inFlight = candidatesInFlightWithin(input, instanceQuotas, deps.servingRegion);
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined
@@ -183,6 +184,7 @@ export async function validateAndPlan(
   const warnings = [
     ...payloadWarnings,
     workerCeilingWarning(input.loadPlan),
+    inFlight.warning,
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
   ].filter((warning) => warning !== undefined);
 
@@ -228,7 +230,7 @@ export async function validateAndPlan(
               : { instanceQuotas: Object.fromEntries(instanceQuotas.map((q) => [q.instanceType, q.value])) }),
           }),
       cleanupPolicy: input.cleanup.policy,
-      maxConcurrentCandidates: input.maxConcurrentCandidates,
+      maxConcurrentCandidates: inFlight.maxConcurrentCandidates,
       tags: runTags(event.runId, input.tags),
       estimate: {
         totalUsd,

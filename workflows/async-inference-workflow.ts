@@ -67,7 +67,9 @@ export const DEFAULT_ASYNC_HEARTBEAT_TIMEOUT = Duration.minutes(15);
  *
  * History budget: Standard executions stop at 25,000 events. An input costs about ten events
  * (iteration started/succeeded, task entered/scheduled/started/submitted/succeeded/exited), a
- * batch of 40 about fifteen more; 1,000 inputs (the input limit) stay near 11,000.
+ * batch of 40 about fifteen more, and each throttled attempt of its wait task about four: an input
+ * throttled until its Retry gives up costs thirty. "Validate async run" counts that worst case
+ * (handlers/contracts/execution-limits.ts `asyncHistoryEvents`) and refuses more inputs than fit.
  */
 export class AsyncInferenceWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;

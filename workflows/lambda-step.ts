@@ -5,7 +5,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ErrorNames } from '../handlers/contracts/errors.js';
-import { QUOTA_RETRY } from '../handlers/contracts/execution-limits.js';
+import { QUOTA_RETRY, TRANSIENT_RETRY } from '../handlers/contracts/execution-limits.js';
 
 /** Errors of the Lambda service itself (not of our code): always safe to retry. */
 export const LAMBDA_SERVICE_ERRORS = [
@@ -66,13 +66,16 @@ export function addJitteredRetry(
   task.addRetry({ ...props, jitterStrategy: sfn.JitterType.FULL });
 }
 
-/** `TransientServiceError`: throttling that outlasted the SDK's own retries. */
+/**
+ * `TransientServiceError`: throttling that outlasted the SDK's own retries (TRANSIENT_RETRY; the
+ * async history model counts its attempts for every input).
+ */
 export function retryTransientErrors(task: tasks.LambdaInvoke): void {
   addJitteredRetry(task, {
     errors: [ErrorNames.transientService],
-    interval: Duration.seconds(5),
-    backoffRate: 2,
-    maxAttempts: 5,
+    interval: Duration.seconds(TRANSIENT_RETRY.intervalSeconds),
+    backoffRate: TRANSIENT_RETRY.backoffRate,
+    maxAttempts: TRANSIENT_RETRY.maxAttempts,
   });
 }
 

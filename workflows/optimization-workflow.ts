@@ -17,6 +17,7 @@ import {
   type NoRecommendationCause,
   type OptimizationStepKey,
   OptimizationStates,
+  type RunPlan,
 } from '../handlers/contracts/optimization-state.js';
 import {
   lambdaStep,
@@ -46,6 +47,16 @@ export interface OptimizationWorkflowProps {
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
 }
+
+/**
+ * The context object's redrive count, for the steps that refuse a redriven run
+ * (handlers/shared/redrive.ts; "Accessing execution data from the Context object",
+ * https://docs.aws.amazon.com/step-functions/latest/dg/input-output-contextobject.html).
+ */
+const REDRIVE_COUNT = { 'redriveCount.$': '$$.Execution.RedriveCount' } as const;
+
+/** The clean-up policy that keeps the recommended endpoint after the run. */
+const KEEP_RECOMMENDED: RunPlan['cleanupPolicy'] = 'keep-recommended';
 
 /** Lambda timeout of the load worker (the Lambda maximum); the state's timeout sits just above. */
 export const LOAD_WORKER_TIMEOUT = Duration.seconds(LOAD_WORKER_TIMEOUT_SECONDS);
@@ -203,6 +214,7 @@ export class OptimizationWorkflow extends Construct {
     // A delete that still fails after its retries is left to run clean-up, which retries again.
     deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
     deleteFailed.next(recordFailed);
+    this.failWhenRedriven([deploy, check, loadTest], OptimizationStates.stopRedrivenCandidate);
     for (const task of [deploy, check, loadTest, aggregate]) {
       task.addCatch(deleteFailed, { errors: ['States.ALL'], resultPath: '$.error' });
     }
@@ -372,6 +384,7 @@ export class OptimizationWorkflow extends Construct {
       },
     });
     describeFailure.next(recordFailed).next(deleteEndpoint);
+    this.failWhenRedriven([check, loadTest], OptimizationStates.stopRedrivenRepeat);
     for (const task of [check, loadTest, aggregate]) {
       task.addCatch(describeFailure, { errors: ['States.ALL'], resultPath: '$.error' });
     }
@@ -430,6 +443,7 @@ export class OptimizationWorkflow extends Construct {
         'candidateId.$': '$.candidateId',
         'deployment.$': '$.deployment',
         'workerIndex.$': '$.workerIndex',
+        ...REDRIVE_COUNT,
       },
       timeout: LOAD_WORKER_TIMEOUT.plus(Duration.minutes(1)),
       // A retried worker would start after the shared start and measure a different schedule.
@@ -474,7 +488,28 @@ export class OptimizationWorkflow extends Construct {
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
       recordFailureName: 'Record failed run clean-up',
     });
-    return recommendStep.next(this.proveTarget(this.rampTest(cleanUp)));
+    return recommendStep.next(this.deleteCandidatesNotKept(this.proveTarget(this.rampTest(cleanUp))));
+  }
+
+  /**
+   * "Candidates kept?": with `keep-recommended`, every candidate's endpoint lived until the ranking
+   * ("Delete candidate endpoint" leaves them); as soon as "Recommend" has chosen, "Delete candidates
+   * not kept" deletes every endpoint of the run but the recommended one (the run clean-up's step,
+   * over the summary's `keep`), so the losers stop billing and stop holding instances of the quota
+   * before the proof and the ramp deploy. A delete that fails (or an endpoint still changing) is left
+   * to "Clean up run resources", which deletes the same way at the end.
+   */
+  private deleteCandidatesNotKept(next: sfn.IChainable): sfn.Choice {
+    const deleteNotKept = this.invoke(OptimizationStates.deleteCandidatesNotKept, this.steps.cleanUp, {
+      payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
+      resultPath: sfn.JsonPath.DISCARD,
+      timeout: Duration.minutes(10),
+    });
+    deleteNotKept.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deleteNotKeptError' });
+    deleteNotKept.next(next);
+    return new sfn.Choice(this, OptimizationStates.candidatesKept)
+      .when(sfn.Condition.stringEquals('$.plan.cleanupPolicy', KEEP_RECOMMENDED), deleteNotKept)
+      .otherwise(next);
   }
 
   /**
@@ -495,9 +530,10 @@ export class OptimizationWorkflow extends Construct {
       { plan: 'Plan proof load', select: 'Select proof candidate' },
       request,
     );
-    // No quota Retry: the run's other endpoints are gone by now (a kept one stays), so waiting
-    // would not free instances; the proof fails with the quota's message instead.
+    // A quota Retry: the candidates' endpoints were deleted just before (with keep-recommended, by
+    // "Delete candidates not kept"), and SageMaker counts an endpoint's instances until it is gone.
     const deploy = this.deployTask(OptimizationStates.deployProofEndpoint);
+    retryWhileQuotaReached(deploy);
     const check = this.checkTask(OptimizationStates.checkProofEndpoint);
     const loadTest = this.loadTest(
       OptimizationStates.runProofLoadWorkers,
@@ -540,6 +576,7 @@ export class OptimizationWorkflow extends Construct {
     const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedProofEndpoint);
     deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
     deleteFailed.next(recordFailed);
+    this.failWhenRedriven([deploy, check, loadTest], OptimizationStates.stopRedrivenProof);
     for (const task of [deploy, check, loadTest, record]) {
       task.addCatch(deleteFailed, { errors: ['States.ALL'], resultPath: '$.error' });
     }
@@ -586,7 +623,12 @@ export class OptimizationWorkflow extends Construct {
     retryWhileQuotaReached(deploy);
     const check = this.checkTask(OptimizationStates.checkRampEndpoint);
     const apply = this.invoke(OptimizationStates.applyRampScaling, this.steps.rampScaling, {
-      payload: { action: 'apply', 'scaling.$': `${request}.scaling`, 'deployment.$': '$.deployment' },
+      payload: {
+        action: 'apply',
+        'scaling.$': `${request}.scaling`,
+        'deployment.$': '$.deployment',
+        ...REDRIVE_COUNT,
+      },
       resultPath: '$.deployment',
       timeout: Duration.minutes(2),
     });
@@ -645,6 +687,7 @@ export class OptimizationWorkflow extends Construct {
     const deregisterFailed = this.deregisterRampTask(OptimizationStates.deregisterFailedRampScaling);
     deregisterFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deregisterError' });
     deregisterFailed.next(deleteFailed);
+    this.failWhenRedriven([deploy, check, apply, loadTest], OptimizationStates.stopRedrivenRamp);
     for (const task of [deploy, check, apply, loadTest, aggregate, record]) {
       task.addCatch(deregisterFailed, { errors: ['States.ALL'], resultPath: '$.error' });
     }
@@ -760,6 +803,7 @@ export class OptimizationWorkflow extends Construct {
         'candidate.$': '$.candidate',
         'packagedModel.$': '$.packagedModel',
         'compilations.$': '$.compilations',
+        ...REDRIVE_COUNT,
       },
       resultPath: '$.deployment',
       timeout: Duration.minutes(2),
@@ -769,10 +813,27 @@ export class OptimizationWorkflow extends Construct {
   /** "Check endpoint" (or the proof's): one DescribeEndpoint, the deployment updated. */
   private checkTask(name: string): tasks.LambdaInvoke {
     return this.invoke(name, this.steps.checkEndpoint, {
-      payload: { 'plan.$': '$.plan', 'deployment.$': '$.deployment' },
+      payload: { 'plan.$': '$.plan', 'deployment.$': '$.deployment', ...REDRIVE_COUNT },
       resultPath: '$.deployment',
       timeout: Duration.minutes(2),
     });
+  }
+
+  /**
+   * A redriven run resumes these steps on endpoints that are gone (handlers/shared/redrive.ts): its
+   * `RunRedrivenError` ends the whole run (this Fail, then "Clean up after failure" and "Run
+   * failed"), ahead of the Catch that would record one candidate or phase as failed. Call before
+   * adding that Catch: States.ALL must come last.
+   */
+  private failWhenRedriven(steps: readonly (sfn.TaskStateBase | sfn.Map)[], failName: string): void {
+    const stop = new sfn.Fail(this, failName, {
+      comment: 'A redrive resumed a step on the run’s deleted endpoints: start a new run',
+      errorPath: '$.error.Error',
+      causePath: '$.error.Cause',
+    });
+    for (const step of steps) {
+      step.addCatch(stop, { errors: [ErrorNames.runRedriven], resultPath: '$.error' });
+    }
   }
 
   private deleteCandidateTask(name: string): tasks.LambdaInvoke {

@@ -22,7 +22,7 @@ export interface ReusedEndpointRoleDeps {
   readonly region: string;
 }
 
-/** Input objects simulated: one per folder, so a run of 1,000 inputs stays a few calls. */
+/** Input objects simulated: one per folder, so a run of 700 inputs stays a few calls. */
 const MAX_INPUT_ARNS = 10;
 
 /**

@@ -26,10 +26,14 @@ import { parseOrThrow } from '../contracts/validation.js';
 export const ASYNC_RUN_LIMITS = {
   /**
    * Each input is one iteration of an inline Map, about ten history events (iteration, task
-   * scheduled/started/submitted/succeeded, result state), plus a few per batch of 40. A Standard
-   * execution stops at 25,000 events (Step Functions quotas), so 1,000 inputs keep a run under half.
+   * scheduled/started/submitted/succeeded, result state), plus a few per batch of 40, and about four
+   * more for each throttled attempt of its wait, which its Retry repeats up to 5 times: thirty at
+   * worst. A Standard execution stops at 25,000 events (Step Functions quotas), which a full
+   * history fails uncaught: 700 inputs, each throttled to the end of its Retry, still fit the
+   * budget with a deployed endpoint's and a benchmark's polls at their shortest ("Validate async run" counts the
+   * plan's worst case, handlers/contracts/execution-limits.ts `asyncHistoryEvents`).
    */
-  maxInputs: 1000,
+  maxInputs: 700,
   /**
    * Inputs in flight at once: an inline Map runs at most 40 iterations concurrently (Step
    * Functions, "Map state in Inline mode"); the workflow nests a Map of batches around the Map of

@@ -221,7 +221,7 @@ export function drainRate(finishedEpochMs: readonly number[]): number | null {
   return ((finishedEpochMs.length - 1) / spanMs) * 60_000;
 }
 
-/** Nearest-rank percentiles (exact on the recorded values: a run has at most 1,000 inputs). */
+/** Nearest-rank percentiles (exact on the recorded values: a run has at most 700 inputs). */
 export function distribution(values: readonly number[]): Distribution | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);

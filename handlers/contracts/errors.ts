@@ -20,6 +20,8 @@ export const ErrorNames = {
   inferenceIdInUse: 'InferenceIdInUseError',
   requestRefused: 'RequestRefusedError',
   cleanUpIncomplete: 'CleanUpIncompleteError',
+  /** A redriven optimization run reached a step that works on the run's live endpoints: start a new run. */
+  runRedriven: 'RunRedrivenError',
   /**
    * The run measured what it could but recommends nothing (no candidate met the SLA, or every
    * candidate failed): thrown by no Lambda, it is the optimization workflow's own end state "No
@@ -159,4 +161,13 @@ export class RequestRefusedError extends ProjectError {
  */
 export class CleanUpIncompleteError extends ProjectError {
   override readonly name = ErrorNames.cleanUpIncomplete;
+}
+
+/**
+ * A redriven execution resumed a step that measures or changes the run's endpoints: what it would
+ * resume on is gone (handlers/shared/redrive.ts). Not retryable, and never caught per candidate:
+ * the run fails, is cleaned up, and says to start a new run.
+ */
+export class RunRedrivenError extends ProjectError {
+  override readonly name = ErrorNames.runRedriven;
 }

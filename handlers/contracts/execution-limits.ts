@@ -131,6 +131,8 @@ export interface OptimizationHistoryShape {
   readonly interleavedRounds?: number;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
+  /** "Delete candidates not kept" after "Recommend" (the `keep-recommended` clean-up policy). @default false */
+  readonly deletesCandidatesNotKept?: boolean;
   /**
    * "Prove the target" after "Recommend" (with a target and the proof on): its workers and its
    * endpoint's Wait → Check → Choice rounds. @default none
@@ -171,11 +173,28 @@ export const QUOTA_RETRY = {
   maxAttempts: 12,
 } as const;
 
+/**
+ * The Retry of `TransientServiceError` (throttling after the SDK's own retries) on every Lambda
+ * step, "Invoke async inference" included (workflows/lambda-step.ts): 5 s doubling, 5 attempts.
+ */
+export const TRANSIENT_RETRY = {
+  intervalSeconds: 5,
+  backoffRate: 2,
+  maxAttempts: 5,
+} as const;
+
 /** A candidate's load test runs at most twice: once, and once more if a worker started late. */
 export const LOAD_TEST_RUNS = 2;
 
 /** LambdaFunctionFailed, LambdaFunctionScheduled, LambdaFunctionStarted: what one retried attempt adds. */
 const RETRIED_ATTEMPT = 3;
+
+/**
+ * What one retried attempt of a `.waitForTaskToken` task adds: TaskScheduled, TaskStarted,
+ * TaskSubmitted and TaskFailed, at most (API reference, "HistoryEvent" types). Counted at 4, an
+ * upper bound: a Lambda that throws may fail the attempt before it is submitted.
+ */
+const RETRIED_TOKEN_ATTEMPT = 4;
 
 export interface HistoryCount {
   readonly total: number;
@@ -187,7 +206,8 @@ export interface HistoryCount {
 /**
  * Events of a successful optimization run, counted from workflows/optimization-workflow.ts:
  * - fixed: the execution, "Validate and plan", the "Optimize" Parallel, "Package model", the two
- *   Maps, "Recommend", "Prove the target?", "Ramp test?", "Clean up run resources" with "Run resources cleaned
+ *   Maps, "Recommend", "Candidates kept?" (and "Delete candidates not kept" with keep-recommended),
+ *   "Prove the target?", "Ramp test?", "Clean up run resources" with "Run resources cleaned
  *   up?" and "Clean-up accounted for", "Recommendation made?", "Run succeeded"; then each further clean-up round
  *   (busy endpoints waited out). A run without a recommendation ends through two Pass states and
  *   the "No recommendation" Fail instead of "Run succeeded" (3 events more: within the reserve);
@@ -211,6 +231,9 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     5 * E.simpleState +
     (shape.cleanUpRounds ?? 0) * POLL_ROUND +
     interleavedRoundsFixedEvents(shape.interleavedRounds ?? 0) +
+    // "Candidates kept?", and "Delete candidates not kept" when it runs.
+    E.simpleState +
+    (shape.deletesCandidatesNotKept === true ? E.lambdaTask : 0) +
     (shape.proof === undefined ? 0 : proofEvents(shape.proof)) +
     E.simpleState +
     (shape.ramp === undefined ? 0 : rampEvents(shape.ramp));
@@ -323,15 +346,24 @@ export interface AsyncHistoryShape {
   readonly endpointRounds: number;
   /** Wait → "Clean up async run" → Choice rounds after the first clean-up (busy endpoints). @default the worst case */
   readonly cleanUpRounds?: number;
+  /**
+   * Retried attempts of "Invoke async inference" per input: InvokeEndpointAsync throttled past the
+   * SDK's retries comes back as TransientServiceError, which the task retries with a fresh token.
+   * @default TRANSIENT_RETRY.maxAttempts (every input throttled until its Retry gives up)
+   */
+  readonly retriesPerInput?: number;
 }
 
 /**
  * Events of an async run, counted from workflows/async-inference-workflow.ts: the execution,
  * "Validate async run", the "Run async inference" Parallel, "Endpoint ready?", "Deploy async
  * endpoint" and its rounds, the batch Map, per batch its iteration, "Load batch inputs", the input
- * Map and "Record batch results", per input its iteration, the wait task and (when it failed)
- * "Record failed input", then "Summarize async run", "Clean up async run" with "Async run cleaned
- * up?", "Clean-up accounted for" and its further rounds (busy endpoints waited out), "Run succeeded".
+ * Map and "Record batch results", per input its iteration, the wait task with its retried attempts
+ * and (when it failed) "Record failed input", then "Summarize async run", "Clean up async run" with
+ * "Async run cleaned up?", "Clean-up accounted for" and its further rounds (busy endpoints waited
+ * out), "Run succeeded". Every input may be throttled: a retried attempt of the wait task costs
+ * about as much as a second input's wait, so the retries are counted here, per input, not left to
+ * HISTORY_RETRY_RESERVE (which holds about 330 retried attempts for the whole run, not 5 × 1,000).
  */
 export function asyncHistoryEvents(shape: AsyncHistoryShape): number {
   const batches = Math.ceil(shape.inputs / shape.batchSize);
@@ -346,7 +378,11 @@ export function asyncHistoryEvents(shape: AsyncHistoryShape): number {
   // A deployed endpoint: "Deploy async endpoint", then its rounds (a reused one's benchmark skips the deploy).
   const prepare = shape.endpointRounds === 0 ? 0 : E.lambdaTask + shape.endpointRounds * POLL_ROUND;
   const perBatch = E.mapIteration + E.lambdaTask + E.mapOrParallel + E.lambdaTask;
-  const perInput = E.mapIteration + E.waitForTokenTask + E.simpleState;
+  const perInput =
+    E.mapIteration +
+    E.waitForTokenTask +
+    (shape.retriesPerInput ?? TRANSIENT_RETRY.maxAttempts) * RETRIED_TOKEN_ATTEMPT +
+    E.simpleState;
   return fixed + prepare + batches * perBatch + shape.inputs * perInput;
 }
 
@@ -358,7 +394,7 @@ export function asyncHistoryIssue(shape: AsyncHistoryShape): InputIssue | undefi
   while (fits > 0 && asyncHistoryEvents({ ...shape, inputs: fits }) > HISTORY_BUDGET) fits -= 1;
   return {
     field: 'inputs',
-    given: `${shape.inputs} inputs, up to ${events} history events`,
+    given: `${shape.inputs} inputs, up to ${events} history events (each input's "Invoke async inference" retried up to ${shape.retriesPerInput ?? TRANSIENT_RETRY.maxAttempts} times when InvokeEndpointAsync is throttled)`,
     expected: `at most ${fits} inputs per run: ${historyLimitText()} (split the inputs over several runs)`,
   };
 }
@@ -569,6 +605,8 @@ type HistoryCounts = Pick<
   readonly proofAttempts?: number;
   /** "Ramp test" when it runs: its workers, the worker invocations its ramp takes, its attempts. @default no ramp */
   readonly ramp?: { readonly workers: number; readonly segments: number; readonly attempts: number };
+  /** The `keep-recommended` clean-up policy: "Delete candidates not kept" runs after "Recommend". @default false */
+  readonly keepsRecommended?: boolean;
 };
 
 /** Worker invocations one load test takes in the worst case (every step runs). */
@@ -668,6 +706,7 @@ function worstCaseShape(
     candidates: counts.candidates,
     workersPerCandidate: counts.workersPerCandidate,
     compilationTargets: counts.compilationTargets,
+    deletesCandidatesNotKept: counts.keepsRecommended === true,
     ...(counts.proofWorkers === undefined
       ? {}
       : {
@@ -862,6 +901,8 @@ export interface PlannedOptimization {
     readonly retests?: number;
   };
   readonly tags: Readonly<Record<string, string>>;
+  /** The clean-up policy: `keep-recommended` adds "Delete candidates not kept". @default delete-all */
+  readonly cleanupPolicy?: string;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
 }
@@ -893,6 +934,7 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
     workersPerCandidate: plan.loadPlan.workers,
     compilationTargets: plan.compilations.length,
     loadTest: loadTestShape(plan),
+    ...(plan.cleanupPolicy === 'keep-recommended' ? { keepsRecommended: true } : {}),
     ...(provesTarget(plan)
       ? { proofWorkers: plan.prove?.workers ?? 0, proofAttempts: 1 + (plan.prove?.corrections ?? 0) }
       : {}),

@@ -87,6 +87,9 @@ export const OptimizationStates = {
   deleteRepeatedEndpoint: 'Delete repeated endpoint',
   recordFailedRepeat: 'Record failed repeat',
   recommend: 'Recommend',
+  /** With `keep-recommended`: every candidate endpoint but the recommended one, deleted after the ranking. */
+  candidatesKept: 'Candidates kept?',
+  deleteCandidatesNotKept: 'Delete candidates not kept',
   /** "Prove the target" (handlers/serving/prove-target.ts): after "Recommend", before clean-up. */
   proveTarget: 'Prove the target?',
   deployProofEndpoint: 'Deploy proof endpoint',
@@ -118,6 +121,11 @@ export const OptimizationStates = {
   recordFailedRamp: 'Record failed ramp',
   cleanUpRunResources: 'Clean up run resources',
   cleanUpAfterFailure: 'Clean up after failure',
+  /** A redrive resumed a step on the run's deleted endpoints (handlers/shared/redrive.ts): the run fails. */
+  stopRedrivenCandidate: 'Stop redriven candidate',
+  stopRedrivenRepeat: 'Stop redriven repeat',
+  stopRedrivenProof: 'Stop redriven proof',
+  stopRedrivenRamp: 'Stop redriven ramp',
   runFailed: 'Run failed',
   /** After the success path's clean-up: a run without a recommendation ends in "No recommendation". */
   recommendationMade: 'Recommendation made?',
@@ -427,19 +435,28 @@ export interface StartCompilationEvent {
   readonly packagedModel: PackagedModel;
 }
 
-export interface DeployCandidateEvent {
+/**
+ * Steps that deploy, check, measure or scale a run's endpoint get the context object's
+ * `Execution.RedriveCount`: a redriven run is refused there (handlers/shared/redrive.ts).
+ */
+export interface RedriveAware {
+  /** 0 (or absent) on the execution's first attempt. */
+  readonly redriveCount?: number;
+}
+
+export interface DeployCandidateEvent extends RedriveAware {
   readonly plan: RunPlan;
   readonly candidate: PlannedCandidate;
   readonly packagedModel: PackagedModel;
   readonly compilations: readonly CompilationState[];
 }
 
-export interface CheckEndpointEvent {
+export interface CheckEndpointEvent extends RedriveAware {
   readonly plan: Pick<RunPlan, 'loadPlan' | 'existingEndpoint'>;
   readonly deployment: DeploymentState;
 }
 
-export interface RunLoadWorkerEvent {
+export interface RunLoadWorkerEvent extends RedriveAware {
   readonly plan: Pick<
     RunPlan,
     'runId' | 'artifactsBucket' | 'payloads' | 'prompts' | 'loadPlan' | 'sla' | 'loadSegmentSeconds'

@@ -1,4 +1,5 @@
-import { baseFrameworkOf, resolveServingImage } from '../catalog/images.js';
+import { IMAGE_TABLE } from '../catalog/image-table.js';
+import { baseFrameworkOf, resolveServingImage, servingPlatformOf } from '../catalog/images.js';
 import { compilationSupportIssues } from '../catalog/neo-support.js';
 import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
 import type { RunInput } from '../contracts/run-input.js';
@@ -125,6 +126,8 @@ function compilationIssues(input: RunInput, region: string): InputIssue[] {
  * image Neo names for its artifact, so they are checked when deployed.
  */
 function servingImageIssues(input: RunInput, region: string): InputIssue[] {
+  const compiledIssues = compiledImageIssues(input);
+  if (compiledIssues.length > 0) return compiledIssues;
   const model = input.model;
   if (model === undefined || model.image !== undefined) return [];
   const issues: InputIssue[] = [];
@@ -149,4 +152,31 @@ function servingImageIssues(input: RunInput, region: string): InputIssue[] {
     }
   });
   return issues;
+}
+
+/**
+ * A compiled candidate is served by `model.compiledImage`, the image its compilation job names, or
+ * the table's image of the framework compiled for the target's hardware (catalog/images.ts). When
+ * the table has none for that framework and hardware at all (ONNX compiled for Inferentia or
+ * Graviton: no Neo container exists, catalog/image-table.ts), its deploy would fail after the
+ * compilation job ran: refused here, naming `model.compiledImage` as the way to serve it.
+ */
+function compiledImageIssues(input: RunInput): InputIssue[] {
+  const model = input.model;
+  if (model === undefined || model.compiledImage !== undefined) return [];
+  return input.candidates.flatMap((candidate, index) => {
+    if (!('instanceType' in candidate) || candidate.compiledFor === undefined) return [];
+    const platform = servingPlatformOf(candidate.compiledFor);
+    const exists = IMAGE_TABLE.some(
+      (row) => row.framework === model.framework && row.compiled && row.platform === platform,
+    );
+    if (exists) return [];
+    return [
+      {
+        field: `candidates[${index}].compiledFor`,
+        given: `${JSON.stringify(candidate.compiledFor)} for a ${model.framework} model`,
+        expected: `a target that SageMaker has a compiled ${model.framework} serving image for (none exists for ${candidate.compiledFor}'s hardware), the uncompiled candidate, or model.compiledImage naming an image that serves the compiled artifact`,
+      },
+    ];
+  });
 }

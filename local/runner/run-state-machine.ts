@@ -28,6 +28,11 @@ export interface RunStateMachineOptions {
   readonly resolveTask: TaskResolver;
   /** The run id: `$$.Execution.Name`, from which our workflows derive resource names. */
   readonly executionName: string;
+  /**
+   * `$$.Execution.RedriveCount`, read at each evaluation: the local engine cannot redrive, so a
+   * test that a redriven step refuses to resume changes it mid-run. @default always 0
+   */
+  readonly redriveCount?: () => number;
   /** `$$.StateMachine.Name`. @default 'LocalStateMachine' */
   readonly stateMachineName?: string;
   /** `resources` of the extracted state machine: tells the resolver which function a Task calls and its STEP_NAME. */
@@ -151,7 +156,13 @@ export async function prepareRun(options: RunStateMachineOptions): Promise<Prepa
   );
 
   const context = {
-    Execution: { Id: executionId, Name: executionName, RedriveCount: 0 },
+    Execution: {
+      Id: executionId,
+      Name: executionName,
+      get RedriveCount(): number {
+        return options.redriveCount?.() ?? 0;
+      },
+    },
     StateMachine: { Id: localStateMachineArn(stateMachineName), Name: stateMachineName },
     // A getter, so every evaluation of $$.Task.Token (one per Task attempt) gets a fresh token.
     Task: {

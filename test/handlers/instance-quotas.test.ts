@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import { type RunInput, runInputSchema } from '../../handlers/contracts/run-input.js';
-import { checkInstanceQuotas } from '../../handlers/instance-quotas.js';
+import { candidatesInFlightWithin, checkInstanceQuotas } from '../../handlers/instance-quotas.js';
 import type { InstanceQuota, InstanceQuotaReader, Logger } from '../../handlers/ports.js';
 import { LocalInstanceQuotas } from '../../local/adapters/local-instance-quotas.js';
 
@@ -94,7 +94,7 @@ describe('checkInstanceQuotas', () => {
     );
   });
 
-  it('warns, and lets the run go on, when the candidates that run at once need more than the quota', async () => {
+  it('lets the run go on, with the quotas it read, when the candidates that run at once need more than the quota', async () => {
     // Prepare: three single-instance candidates at once against a quota of 2.
     const input = runInput(
       [{ instanceType: 'ml.g5.xlarge' }, { instanceType: 'ml.g5.xlarge' }, { instanceType: 'ml.g5.xlarge' }],
@@ -103,23 +103,11 @@ describe('checkInstanceQuotas', () => {
     const logger = recordingLogger();
 
     // Act
-    await checkInstanceQuotas(input, { instanceQuotas: reader([G5_QUOTA]), logger });
+    const quotas = await checkInstanceQuotas(input, { instanceQuotas: reader([G5_QUOTA]), logger });
 
-    // Assert
-    expect(logger.warnings).toEqual([
-      [
-        'Candidates will queue for instance capacity',
-        {
-          instanceType: 'ml.g5.xlarge',
-          quotaName: 'ml.g5.xlarge for endpoint usage',
-          quota: 2,
-          instancesAtOnce: 3,
-          hint:
-            'Raise it in the Service Quotas console (Amazon SageMaker, "ml.g5.xlarge for endpoint usage") or ' +
-            '`aws service-quotas request-service-quota-increase --service-code sagemaker --quota-code L-G5G5G5G5 --desired-value 3`',
-        },
-      ],
-    ]);
+    // Assert: candidatesInFlightWithin caps them (below).
+    expect(quotas).toEqual([G5_QUOTA]);
+    expect(logger.warnings).toEqual([]);
   });
 
   it('refuses interleaved repeats when every endpoint kept at once needs more than the quota', async () => {
@@ -185,5 +173,55 @@ describe('checkInstanceQuotas', () => {
 
     // Assert
     expect(logger.warnings).toEqual([]);
+  });
+});
+
+describe('candidatesInFlightWithin', () => {
+  it('caps 10 candidates of one type on a quota of 2 at 2 in flight, saying why and how to raise it', () => {
+    // Prepare
+    const input = runInput(
+      Array.from({ length: 10 }, () => ({ instanceType: 'ml.g5.xlarge' })),
+      10,
+    );
+
+    // Act
+    const inFlight = candidatesInFlightWithin(input, [G5_QUOTA], 'us-east-1');
+
+    // Assert
+    expect(inFlight).toEqual({
+      maxConcurrentCandidates: 2,
+      warning:
+        'maxConcurrentCandidates: 10 asked, 2 planned: the account\'s quota "ml.g5.xlarge for endpoint usage" (L-G5G5G5G5) ' +
+        "is 2 in us-east-1, shared by all the account's endpoints, and 10 candidates at once could need 10 × ml.g5.xlarge; " +
+        "the others would wait for capacity longer than a deploy's quota retry lasts. Raise it in the Service Quotas " +
+        'console (Amazon SageMaker, "ml.g5.xlarge for endpoint usage") or `aws service-quotas request-service-quota-increase ' +
+        '--service-code sagemaker --quota-code L-G5G5G5G5 --desired-value 10` to run more at once',
+    });
+  });
+
+  it('counts the largest candidates of the type first: 2 + 1 instances on a quota of 2 run one at a time', () => {
+    // Prepare
+    const input = runInput(
+      [{ instanceType: 'ml.g5.xlarge', initialInstanceCount: 2 }, { instanceType: 'ml.g5.xlarge' }],
+      2,
+    );
+
+    // Act
+    const inFlight = candidatesInFlightWithin(input, [G5_QUOTA]);
+
+    // Assert
+    expect(inFlight.maxConcurrentCandidates).toBe(1);
+  });
+
+  it('keeps the asked concurrency when every type fits its quota, or no quota was read', () => {
+    // Prepare: two g5 (quota 2) and any number of c5 (no quota read).
+    const input = runInput(
+      [{ instanceType: 'ml.g5.xlarge' }, { instanceType: 'ml.g5.xlarge' }, { instanceType: 'ml.c5.xlarge' }],
+      3,
+    );
+
+    // Act / Assert
+    expect(candidatesInFlightWithin(input, [G5_QUOTA])).toEqual({ maxConcurrentCandidates: 3 });
+    expect(candidatesInFlightWithin(input, [])).toEqual({ maxConcurrentCandidates: 3 });
   });
 });

@@ -221,7 +221,7 @@ describe('validateAndPlan', () => {
     // Assert: 3 candidates (each load test run twice at worst, then 4 rounds) and 1 target, polled
     // to their deadlines.
     expect(plan.budgets).toEqual({
-      historyEvents: { worstCase: 1472, budget: 24_000, quota: 25_000 },
+      historyEvents: { worstCase: 1474, budget: 24_000, quota: 25_000 },
       largestState: {
         bytes: 21_337,
         state: 'the run state after "Benchmark each candidate"',
@@ -502,6 +502,52 @@ describe('validateAndPlan', () => {
     ]);
   });
 
+  it('fails on AWS when an ONNX candidate is compiled for a target with no serving image, before any compilation job', async () => {
+    // Prepare: no Neo container serves ONNX compiled for Inferentia (catalog/image-table.ts).
+    const input = baseInput({
+      model: { artifactUri: MODEL_URI, framework: 'onnx', inputShape: { input0: [1, 3] } },
+      compilation: { targets: ['ml_inf1'] },
+      candidates: [{ instanceType: 'ml.inf1.xlarge', compiledFor: 'ml_inf1' }],
+    });
+
+    // Act
+    const error = await planError(input, { ...deps(), servingRegion: 'us-east-1' });
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'candidates[0].compiledFor',
+        given: '"ml_inf1" for a onnx model',
+        expected:
+          "a target that SageMaker has a compiled onnx serving image for (none exists for ml_inf1's hardware), the uncompiled candidate, or model.compiledImage naming an image that serves the compiled artifact",
+      },
+    ]);
+  });
+
+  it('plans an ONNX candidate compiled for such a target when model.compiledImage names its image', async () => {
+    // Prepare
+    const input = baseInput({
+      model: {
+        artifactUri: MODEL_URI,
+        framework: 'onnx',
+        inputShape: { input0: [1, 3] },
+        compiledImage: '123456789012.dkr.ecr.us-east-1.amazonaws.com/my-inf1-onnx:1',
+      },
+      compilation: { targets: ['ml_inf1'] },
+      candidates: [{ instanceType: 'ml.inf1.xlarge', compiledFor: 'ml_inf1' }],
+    });
+
+    // Act
+    const planned = await validateAndPlan(
+      { runId: 'run-1', input },
+      { ...deps(), servingRegion: 'us-east-1' },
+    ).catch((e: unknown) => e);
+
+    // Assert: not refused for its image (Neo's own support rules still apply).
+    const issues = planned instanceof InvalidRunInputError ? planned.issues.map((i) => i.field) : [];
+    expect(issues).not.toContain('candidates[0].compiledFor');
+  });
+
   it('refuses on AWS ml_inf2 outside the one region where Neo compiles for it', async () => {
     // Prepare
     const input = baseInput({
@@ -746,7 +792,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues).toEqual([
       {
         field: 'loadPlan.workers',
-        given: '40 workers × 50 candidates: up to 27496 history events',
+        given: '40 workers × 50 candidates: up to 27498 history events',
         expected:
           "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
       },
@@ -780,7 +826,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues.find((issue) => issue.field === 'loadPlan.repeats')).toEqual({
       field: 'loadPlan.repeats',
       given:
-        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54346 history events',
+        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54348 history events',
       expected:
         "at most 1 round (fewer kneeProbes or repeats, fewer workers or candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });

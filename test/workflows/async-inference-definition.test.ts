@@ -8,6 +8,7 @@ import {
   BATCH_SIZE,
 } from '../../handlers/contracts/async-state.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
+import { asyncHistoryEvents, asyncHistoryIssue } from '../../handlers/contracts/execution-limits.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';
 import { synthesizedWorkflows } from '../support/synthesized-workflows.js';
@@ -390,7 +391,7 @@ describe('async-inference state machine definition', () => {
       'Invoke each input': BATCH_SIZE,
     };
 
-    it('keeps a 1,000-input run whose inputs all succeed under half the limit', () => {
+    it('keeps a run of the most inputs whose inputs all succeed under half the limit', () => {
       // Act
       const events =
         EXECUTION_EVENTS + eventsOfPath(definition, { iterations }) + endpointPreparationEvents();
@@ -399,7 +400,7 @@ describe('async-inference state machine definition', () => {
       expect(events).toBeLessThan(HISTORY_LIMIT / 2);
     });
 
-    it('keeps a 1,000-input run whose inputs are all throttled once, then fail, under 80% of the limit', () => {
+    it('keeps a run of the most inputs whose inputs are all throttled once, then fail, under 80% of the limit', () => {
       // Act
       const events =
         EXECUTION_EVENTS +
@@ -412,6 +413,39 @@ describe('async-inference state machine definition', () => {
 
       // Assert
       expect(events).toBeLessThan(HISTORY_LIMIT * 0.8);
+    });
+
+    it('refuses at planning 1,000 inputs each throttled five times, which pass the quota, and lets the most inputs allowed run', () => {
+      // Prepare: the wait task's throttling Retry as synthesized; every input throttled to its end, then failed.
+      const retrier = (byName(WAIT_TASK).Retry as JsonObject[]).find((retry) =>
+        (retry.ErrorEquals as string[]).includes(ErrorNames.transientService),
+      );
+      const throttles = Number(retrier?.MaxAttempts);
+      const endpointRounds = (45 * 60 + 60 * 60) / 30;
+      const walk = (count: number): number =>
+        EXECUTION_EVENTS +
+        eventsOfPath(definition, {
+          iterations: {
+            'Process each batch': Math.ceil(count / BATCH_SIZE),
+            'Invoke each input': BATCH_SIZE,
+          },
+          caught: new Set([WAIT_TASK]),
+          retries: { [WAIT_TASK]: throttles },
+        }) +
+        endpointPreparationEvents();
+      const shape = (count: number) => ({ inputs: count, batchSize: BATCH_SIZE, endpointRounds });
+
+      // Act
+      const [thousand, most] = [walk(1000), walk(inputs)];
+
+      // Assert: the model counts at least what the definition records (its clean-up rounds to
+      // their deadline, four events a retried wait), so planning refuses what would overflow.
+      expect(throttles).toBe(5);
+      expect(thousand).toBeGreaterThan(HISTORY_LIMIT);
+      expect(asyncHistoryEvents(shape(1000))).toBeGreaterThanOrEqual(thousand);
+      expect(asyncHistoryIssue(shape(1000))?.field).toBe('inputs');
+      expect(asyncHistoryEvents(shape(inputs))).toBeGreaterThanOrEqual(most);
+      expect(asyncHistoryIssue(shape(inputs))).toBeUndefined();
     });
 
     it('costs eight events an input (its iteration and the wait task), however long the wait', () => {

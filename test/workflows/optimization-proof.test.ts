@@ -309,6 +309,46 @@ describe('optimization workflow: prove the target (synthesized definition, run l
     expect(sagemaker.leftovers()).toEqual({ endpoints: [], endpointConfigs: [], models: [] });
   }, 60_000);
 
+  it('deletes the candidates not kept right after "Recommend" with keep-recommended, so the proof fits the instance quota', async () => {
+    // Prepare: two candidates of one type, 1 instance each; the quota of 3 holds the kept winner
+    // and the proof's 2 instances, but not the loser besides.
+    const sagemaker = new FakeSageMaker({ instanceQuotas: { 'ml.c5.xlarge': 3 } });
+    const loser = resourceName('keep-proof', 'endpoint', 'slow');
+    const proofEndpoint = resourceName('keep-proof', 'endpoint', 'cpu-prove');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input: targetInput({
+        candidates: [
+          { id: 'cpu', instanceType: 'ml.c5.xlarge' },
+          { id: 'slow', instanceType: 'ml.c5.xlarge' },
+        ],
+        cleanup: { policy: 'keep-recommended' },
+      }),
+      runId: 'keep-proof',
+      endpoints: (name) => ({ latencyMs: name === loser ? 40 : 2 }),
+    });
+
+    // Assert
+    const output = succeeded(run.result);
+    expect(output.keep?.endpointName).toBe(resourceName('keep-proof', 'endpoint', 'cpu'));
+    expect(output.proof?.status).toBe('held');
+    const recommendAt = run.statesEntered.indexOf('Recommend');
+    expect(run.statesEntered.slice(recommendAt, recommendAt + 4)).toEqual([
+      'Recommend',
+      'Candidates kept?',
+      'Delete candidates not kept',
+      'Prove the target?',
+    ]);
+    const loserDeleted = sagemaker.calls.indexOf(`DeleteEndpoint ${loser}`);
+    expect(loserDeleted).toBeGreaterThan(-1);
+    expect(loserDeleted).toBeLessThan(sagemaker.calls.indexOf(`CreateEndpoint ${proofEndpoint}`));
+    expect(sagemaker.quotaRefusals).toBe(0);
+    expect(sagemaker.leftovers().endpoints).toEqual([output.keep?.endpointName]);
+  }, 60_000);
+
   it('skips the proof when prove.enabled is false, and the report says why', async () => {
     // Prepare
     const sagemaker = new FakeSageMaker();

@@ -5,6 +5,8 @@ import type {
   InvocationsPerInstanceReader,
   ObjectStore,
 } from '../../handlers/ports.js';
+import { LocalInstanceQuotas } from '../../local/adapters/local-instance-quotas.js';
+import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import {
   runStateMachine,
   type JsonValue,
@@ -90,6 +92,16 @@ export async function runOptimization(options: {
   readonly retryIntervalOverrideMs?: number;
   /** The schedule of one load worker invocation, to run a short load test in segments. @default as on AWS */
   readonly loadSegmentSeconds?: number;
+  /** The account's endpoint instance quotas as planning reads them (Service Quotas). @default none read */
+  readonly instanceQuotas?: Readonly<Record<string, number>>;
+  /** `$$.Execution.RedriveCount` at each read, to stand for a redrive mid-run. @default always 0 */
+  readonly redriveCount?: () => number;
+  /**
+   * Runs only one Map iteration's or Parallel branch's states (`within`), from `at`, with `input`
+   * as its state: what a redrive re-runs of an iteration or branch that stopped there (the local
+   * engine cannot redrive). `input` replaces the run input. @default the whole run
+   */
+  readonly resume?: { readonly within: string; readonly at: string };
 }): Promise<OptimizationRun> {
   const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
   const real = createStepHandlers({
@@ -109,12 +121,18 @@ export async function runOptimization(options: {
     ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
     ...(options.realtimeScaling === undefined ? {} : { realtimeScaling: options.realtimeScaling }),
     ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),
+    ...(options.instanceQuotas === undefined
+      ? {}
+      : { instanceQuotas: new LocalInstanceQuotas(options.instanceQuotas) }),
   });
   const handlers = { ...real, ...options.wrap?.(real), ...options.override };
   const events: RunnerEvent[] = [];
   const { optimization } = options.workflows;
   const result = await runStateMachine({
-    definition: optimization.definition,
+    definition:
+      options.resume === undefined
+        ? optimization.definition
+        : resumedPart(optimization.definition, options.resume.within, options.resume.at),
     resources: optimization.resources,
     input: JSON.parse(JSON.stringify(options.input)) as JsonValue,
     executionName: options.runId ?? 'test-run',
@@ -122,9 +140,44 @@ export async function runOptimization(options: {
     waitTimeOverrideMs: 1,
     retryIntervalOverrideMs: options.retryIntervalOverrideMs ?? 1,
     onEvent: (event) => events.push(event),
+    ...(options.redriveCount === undefined ? {} : { redriveCount: options.redriveCount }),
   });
   const statesEntered = events.flatMap((event) => (event.type === 'StateEntered' ? [event.stateName] : []));
   return { result, events, store, statesEntered };
+}
+
+/**
+ * The states of a Map iteration or of a Parallel's (single) branch that a run started at `at`
+ * can reach (the engine refuses a definition with states it cannot reach).
+ */
+function resumedPart(definition: AslDefinition, within: string, at: string): AslDefinition {
+  const found = [...walkStates(definition)].find((visited) => visited.name === within)?.state;
+  const part =
+    found?.Type === 'Parallel' && Array.isArray(found.Branches)
+      ? found.Branches[0]
+      : (found?.ItemProcessor ?? found?.Iterator);
+  const states = (part as { States?: AslDefinition['States'] } | undefined)?.States ?? {};
+  if (states[at] === undefined) throw new Error(`No state "${at}" in an iteration or branch of "${within}"`);
+  const reached = new Set<string>();
+  const visit = (name: unknown): void => {
+    if (typeof name !== 'string' || reached.has(name)) return;
+    reached.add(name);
+    const state = states[name] as Record<string, unknown> | undefined;
+    const choices = Array.isArray(state?.Choices) ? state.Choices : [];
+    const catchers = Array.isArray(state?.Catch) ? state.Catch : [];
+    for (const next of [
+      state?.Next,
+      state?.Default,
+      ...[...choices, ...catchers].map((c) => (c as { Next?: unknown }).Next),
+    ]) {
+      visit(next);
+    }
+  };
+  visit(at);
+  return {
+    StartAt: at,
+    States: Object.fromEntries(Object.entries(states).filter(([name]) => reached.has(name))),
+  };
 }
 
 export function readJson(store: MemoryObjectStore, uri: string): unknown {

@@ -208,8 +208,9 @@ describe('validateAsyncRun: the plan', () => {
       endpoint: { action: 'reuse', endpointName: REUSED, variantName: 'AllTraffic', keepAfterRun: true },
       tags: { 'mso:project': 'model-serving-optimizer', 'mso:run-id': RUN_ID },
       plannedAtEpochMs: NOW_MS,
-      // 2 inputs in 1 batch on a reused endpoint, plus the final clean-up's worst case: asyncHistoryEvents.
-      budgets: { historyEvents: { worstCase: 285, budget: 24_000, quota: 25_000 } },
+      // 2 inputs in 1 batch on a reused endpoint, each throttled 5 times, plus the final clean-up's
+      // worst case: asyncHistoryEvents.
+      budgets: { historyEvents: { worstCase: 325, budget: 24_000, quota: 25_000 } },
       // handlers/async/async-estimate.ts, tested there.
       estimate: {
         totalUsd: 0,
@@ -283,16 +284,16 @@ describe('validateAsyncRun: the plan', () => {
     [40, 1, 40],
     [50, 2, 25],
     [100, 3, 33],
-    [999, 25, 39],
-    [1000, 25, 40],
+    [699, 18, 38],
+    [1000, 18, 40],
   ])(
-    'splits a concurrency of %i over 1000 inputs into %i batch(es) of %i at once, never more in flight',
+    'splits a concurrency of %i over 700 inputs into %i batch(es) of %i at once, never more in flight',
     async (maxConcurrency, batchConcurrency, itemConcurrency) => {
       // Act
-      const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(1000), maxConcurrency });
+      const { plan } = await validate({ endpointName: REUSED, inputs: seededInputs(700), maxConcurrency });
 
       // Assert
-      expect(plan.batches).toHaveLength(25);
+      expect(plan.batches).toHaveLength(18);
       expect({ batchConcurrency: plan.batchConcurrency, itemConcurrency: plan.itemConcurrency }).toEqual({
         batchConcurrency,
         itemConcurrency,
@@ -651,29 +652,29 @@ describe('validateAsyncRun: refusals', () => {
     ]);
   });
 
-  it('fails when more than 1000 objects lie under the input prefix', async () => {
+  it('fails when more than 700 objects lie under the input prefix', async () => {
     // Arrange
-    for (const uri of inputUris(1001)) store.seed(uri, '{}');
+    for (const uri of inputUris(701)) store.seed(uri, '{}');
 
     // Act
     const issues = await refusal(validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/inputs/` }));
 
     // Assert
     expect(issues).toEqual([
-      `inputPrefix: got "s3://${BUCKET}/inputs/" (more than 1000 objects), expected at most 1000 objects (split them under several prefixes, one run each)`,
+      `inputPrefix: got "s3://${BUCKET}/inputs/" (more than 700 objects), expected at most 700 objects (split them under several prefixes, one run each)`,
     ]);
     expect(store.objects.has(MANIFEST_URI)).toBe(false);
   });
 
-  it('accepts exactly 1000 objects under the input prefix', async () => {
+  it('accepts exactly 700 objects under the input prefix', async () => {
     // Arrange
-    for (const uri of inputUris(1000)) store.seed(uri, '{}');
+    for (const uri of inputUris(700)) store.seed(uri, '{}');
 
     // Act
     const { plan } = await validate({ endpointName: REUSED, inputPrefix: `s3://${BUCKET}/inputs/` });
 
     // Assert
-    expect(plan.itemCount).toBe(1000);
+    expect(plan.itemCount).toBe(700);
   });
 
   it('fails when the queue TTL plus the invocation timeout reach the deployed wait timeout', async () => {
@@ -1042,9 +1043,9 @@ describe('validateAsyncRun: every object the run reads, before anything is creat
   });
 
   it('lists the first 20 of 30 missing inputs, then counts the other 10', async () => {
-    // Prepare: 970 of 1000 inputs stored; every 33rd one missing.
-    const inputs = inputUris(1000);
-    const missing = inputs.filter((_, index) => index % 33 === 0 && index < 33 * 30);
+    // Prepare: 670 of 700 inputs stored; every 23rd one missing.
+    const inputs = inputUris(700);
+    const missing = inputs.filter((_, index) => index % 23 === 0 && index < 23 * 30);
     for (const uri of inputs) if (!missing.includes(uri)) store.seed(uri, '{}');
 
     // Act
@@ -1056,7 +1057,7 @@ describe('validateAsyncRun: every object the run reads, before anything is creat
       ...missing
         .slice(0, 20)
         .map((uri) => `inputs[${inputs.indexOf(uri)}]: got ${JSON.stringify(uri)}, expected ${MISSING}`),
-      'inputs[660] … inputs[957]: got 10 more problem(s) like the ones above, not listed one by one, ' +
+      'inputs[460] … inputs[667]: got 10 more problem(s) like the ones above, not listed one by one, ' +
         'expected the same fix for each: correct the ones listed, then run again to see any left',
     ]);
     expect(sagemaker.calls).toEqual([]);

@@ -68,7 +68,7 @@ describe('loadTestRerunsWithin', () => {
     const reruns = loadTestRerunsWithin(counts, TIMINGS);
 
     // Assert
-    expect([withoutCleanUp, reruns]).toEqual([23_962, 0]);
+    expect([withoutCleanUp, reruns]).toEqual([23_964, 0]);
   });
 });
 
@@ -87,7 +87,7 @@ describe('historyIssue', () => {
     expect(issue).toEqual({
       field: 'candidates',
       given:
-        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 42916 history events',
+        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 42918 history events',
       expected:
         "at most 27 candidates with these settings: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });
@@ -106,7 +106,7 @@ describe('historyIssue', () => {
 
     // Assert
     expect(issue?.field).toBe('compilation.maxRuntimeSeconds');
-    expect(issue?.given).toBe('86400 s for each of 9 targets: up to 59484 history events');
+    expect(issue?.given).toBe('86400 s for each of 9 targets: up to 59486 history events');
   });
 });
 
@@ -146,7 +146,7 @@ describe('load tests in segments', () => {
     expect(issue).toEqual({
       field: 'loadPlan.stepDurationSeconds',
       given:
-        'load tests of 36060 s, each run as 47 worker invocations of 775 s, × 10 candidates with 20 workers: up to 74611 history events',
+        'load tests of 36060 s, each run as 47 worker invocations of 775 s, × 10 candidates with 20 workers: up to 74613 history events',
       expected: `load tests of at most 10075 s (13 segments) with these candidates and workers (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, fewer workers or candidates): ${HISTORY_LIMIT}`,
     });
   });
@@ -421,24 +421,38 @@ describe('the ramp test in the limits', () => {
 });
 
 describe('async history', () => {
-  it('keeps 1,000 inputs on a deployed endpoint with a benchmark under the budget', () => {
-    // Act: 24 rounds to come into service, 32 to scale in to zero.
-    const events = asyncHistoryEvents({ inputs: 1000, batchSize: 40, endpointRounds: 56 });
+  it('counts 1,000 inputs on a deployed endpoint with a benchmark: under the budget unthrottled', () => {
+    // Act: 24 rounds to come into service, 32 to scale in to zero; no input throttled.
+    const events = asyncHistoryEvents({
+      inputs: 1000,
+      batchSize: 40,
+      endpointRounds: 56,
+      retriesPerInput: 0,
+    });
 
     // Assert
     expect(events).toBe(11_158);
   });
 
-  it('refuses inputs whose worst-case history passes the budget, naming inputs', () => {
+  it('counts each input throttled five times (its Retry’s attempts), four events a retried wait', () => {
     // Act
-    const issue = asyncHistoryIssue({ inputs: 2500, batchSize: 40, endpointRounds: 56 });
+    const events = asyncHistoryEvents({ inputs: 1000, batchSize: 40, endpointRounds: 56 });
+
+    // Assert: 1,000 × 5 × 4 events more than unthrottled, past the 25,000 quota.
+    expect(events).toBe(11_158 + 20_000);
+  });
+
+  it('refuses 1,000 inputs that could each be throttled five times, naming inputs and how many fit', () => {
+    // Act
+    const issue = asyncHistoryIssue({ inputs: 1000, batchSize: 40, endpointRounds: 56 });
 
     // Assert
     expect(issue).toEqual({
       field: 'inputs',
-      given: '2500 inputs, up to 26766 history events',
+      given:
+        '1000 inputs, up to 31158 history events (each input\'s "Invoke async inference" retried up to 5 times when InvokeEndpointAsync is throttled)',
       expected:
-        "at most 2234 inputs per run: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught (split the inputs over several runs)",
+        "at most 764 inputs per run: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught (split the inputs over several runs)",
     });
   });
 });
