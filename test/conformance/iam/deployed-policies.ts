@@ -154,6 +154,14 @@ export class DeployedPolicies {
     return policies;
   }
 
+  /** The role of the template whose ARN is `arn`; throws naming it when the template has none. */
+  roleByArn(arn: string): string {
+    const found = this.entries('AWS::IAM::Role').find(([logicalId]) => this.resolver.arn(logicalId) === arn);
+    if (found === undefined)
+      throw new Error(`No role of the template has ARN ${arn}; expected one of the stack's roles`);
+    return found[0];
+  }
+
   /** The bucket policy of each bucket, keyed by bucket name. */
   bucketPolicies(): Map<string, PolicyDocument> {
     const policies = new Map<string, PolicyDocument>();

@@ -41,6 +41,16 @@ function template(statements: unknown[]): Record<string, unknown> {
         },
       },
       Machine1: { Type: 'AWS::StepFunctions::StateMachine', Properties: { StateMachineName: 'Flow' } },
+      ExecutionRole1: { Type: 'AWS::IAM::Role', Properties: { RoleName: 'exec' } },
+      ExecutionPolicy1: {
+        Type: 'AWS::IAM::Policy',
+        Properties: {
+          Roles: [{ Ref: 'ExecutionRole1' }],
+          PolicyDocument: {
+            Statement: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/models/*' }],
+          },
+        },
+      },
       Role1: { Type: 'AWS::IAM::Role', Properties: {} },
       Policy1: {
         Type: 'AWS::IAM::Policy',
@@ -194,6 +204,32 @@ describe('IamEvaluator', () => {
       'function step: cloudwatch:PutMetricAlarm on * denied (implicit)',
       'function step: cloudwatch:DescribeAlarms on * denied (implicit)',
       'function step: cloudwatch:DeleteAlarms on * denied (implicit)',
+    ]);
+  });
+
+  it('fails when the execution role a model is created with cannot read its artifacts, naming the role', async () => {
+    // Prepare
+    const statements = [
+      { Effect: 'Allow', Action: 'sagemaker:CreateModel', Resource: '*' },
+      { Effect: 'Allow', Action: 'iam:PassRole', Resource: '*' },
+    ];
+
+    // Act
+    const verdict = await evaluator(statements).evaluate([
+      call(
+        'CreateModelCommand',
+        {
+          ModelName: 'mso-m',
+          ExecutionRoleArn: `arn:aws:iam::${ACCOUNT}:role/exec`,
+          PrimaryContainer: { Image: 'i', ModelDataUrl: 's3://b/models/m.tar.gz' },
+        },
+        'SageMakerClient',
+      ),
+    ]);
+
+    // Assert: the role reads the object, but no grant lets it decrypt it.
+    expect(verdict.denied).toEqual([
+      `function step as role exec: kms:Decrypt on arn:aws:kms:us-east-1:${ACCOUNT}:key/Key1 with kms:ViaService=s3.us-east-1.amazonaws.com denied (implicit)`,
     ]);
   });
 

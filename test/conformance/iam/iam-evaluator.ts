@@ -96,6 +96,15 @@ export class IamEvaluator {
     return policies;
   }
 
+  private rolePoliciesByArn(arn: string): NamedPolicy[] {
+    let policies = this.policies.get(arn);
+    if (policies === undefined) {
+      policies = this.deployment.rolePolicies(this.deployment.roleByArn(arn));
+      this.policies.set(arn, policies);
+    }
+    return policies;
+  }
+
   /** The verdict on each call. */
   async evaluate(calls: readonly RecordedCall[]): Promise<Verdict> {
     const denied: string[] = [];
@@ -106,9 +115,16 @@ export class IamEvaluator {
         unattributed.push(`${call.client}.${call.command}`);
         continue;
       }
-      const caller = call.caller;
-      const policies = this.policiesOf(caller);
+      const sender = call.caller;
       for (const authorization of authorizationsOf(call.client, call.command, call.input, this.context)) {
+        const caller =
+          authorization.asRole === undefined
+            ? sender
+            : `${sender} as role ${this.deployment.resolver.physicalName(this.deployment.roleByArn(authorization.asRole))}`;
+        const policies =
+          authorization.asRole === undefined
+            ? this.policiesOf(caller)
+            : this.rolePoliciesByArn(authorization.asRole);
         const resource = await this.arnOf(authorization);
         const key = JSON.stringify([caller, authorization.action, resource, authorization.context ?? {}]);
         const decision =
@@ -140,7 +156,8 @@ export class IamEvaluator {
     const resourcePolicy = this.resourcePolicyOf(authorization.action, resource);
     const simulation: Simulation = {
       request: {
-        principal: `arn:aws:sts::${account}:assumed-role/${caller}/${caller}`,
+        // A role session's ARN; the caller's label made a valid role name.
+        principal: `arn:aws:sts::${account}:assumed-role/${caller.replace(/[^\w+=,.@-]+/g, '-')}/session`,
         action: authorization.action,
         resource: { resource, accountId: account },
         contextVariables: Object.fromEntries(

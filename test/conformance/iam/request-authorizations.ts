@@ -13,6 +13,11 @@
 export interface Authorization {
   /** `service:Action`, as IAM policies name it. */
   readonly action: string;
+  /**
+   * The role the request is made with when it is not the caller's: SageMaker reads a model's
+   * artifacts and writes a job's output with the execution role the caller passed it.
+   */
+  readonly asRole?: string;
   readonly resource: AuthorizedResource;
   /** Request context keys the service sets (e.g. `iam:PassedToService`, `s3:prefix`). */
   readonly context?: Readonly<Record<string, string | readonly string[]>>;
@@ -238,14 +243,64 @@ function taskResponse(action: string): Rule {
   ];
 }
 
+/** `s3://bucket/key` as its bucket and key; anything else fails naming it. */
+function s3Uri(uri: string): { bucket: string; key: string } {
+  const match = /^s3:\/\/([^/]+)\/(.*)$/.exec(uri);
+  if (match === null) throw new Error(`Expected an s3:// URI; got ${uri}`);
+  return { bucket: match[1] ?? '', key: match[2] ?? '' };
+}
+
+/**
+ * What SageMaker reads with the execution role it was passed (SageMaker developer guide, "How to
+ * use SageMaker AI execution roles"): an object, or every object under a prefix (listed, then
+ * read; a grant that covers the prefix's objects covers the prefix itself, `prefix/*`).
+ */
+function readsAs(roleArn: string, uri: string, context: AuthorizationContext): Authorization[] {
+  const { bucket, key } = s3Uri(uri);
+  const listing: Authorization[] = key.endsWith('/')
+    ? [
+        {
+          action: 's3:ListBucket',
+          asRole: roleArn,
+          resource: { type: 'bucket', values: { BucketName: bucket } },
+          context: { ...S3_CONTEXT, 's3:prefix': key },
+        },
+      ]
+    : [];
+  return [
+    ...listing,
+    { action: 's3:GetObject', asRole: roleArn, resource: object(bucket, key), context: S3_CONTEXT },
+    ...bucketKey(bucket, 'kms:Decrypt', context).map((grant) => ({ ...grant, asRole: roleArn })),
+  ];
+}
+
+/** What SageMaker writes under an output prefix with the execution role. */
+function writesAs(roleArn: string, uri: string, context: AuthorizationContext): Authorization[] {
+  const { bucket, key } = s3Uri(uri);
+  return [
+    { action: 's3:PutObject', asRole: roleArn, resource: object(bucket, key), context: S3_CONTEXT },
+    ...bucketKey(bucket, 'kms:GenerateDataKey', context).map((grant) => ({ ...grant, asRole: roleArn })),
+  ];
+}
+
+/** A CreateModel container's artifacts: `ModelDataUrl`, or `ModelDataSource`'s S3 object or prefix. */
+function modelArtifacts(input: Input): string | undefined {
+  const container = input.PrimaryContainer as
+    { ModelDataUrl?: string; ModelDataSource?: { S3DataSource?: { S3Uri?: string } } } | undefined;
+  return container?.ModelDataUrl ?? container?.ModelDataSource?.S3DataSource?.S3Uri;
+}
+
 /** Keyed by `<client>.<command>`, as the recorder names them. */
 export const REQUEST_AUTHORIZATIONS: Readonly<Record<string, Rule>> = {
-  'SageMakerClient.CreateModelCommand': (input) => {
+  'SageMakerClient.CreateModelCommand': (input, context) => {
     const name = text(input, 'ModelName');
+    const role = text(input, 'ExecutionRoleArn');
+    const artifacts = modelArtifacts(input);
     return [
       sagemaker('CreateModel', 'model', 'ModelName', name),
-      passRole(text(input, 'ExecutionRoleArn')),
+      passRole(role),
       ...tagsOnCreate(input, 'model', 'ModelName', name),
+      ...(artifacts === undefined ? [] : readsAs(role, artifacts, context)),
     ];
   },
   'SageMakerClient.CreateEndpointConfigCommand': (input) => {
@@ -292,12 +347,17 @@ export const REQUEST_AUTHORIZATIONS: Readonly<Record<string, Rule>> = {
   'SageMakerClient.DeleteModelCommand': (input) => [
     sagemaker('DeleteModel', 'model', 'ModelName', text(input, 'ModelName')),
   ],
-  'SageMakerClient.CreateCompilationJobCommand': (input) => {
+  'SageMakerClient.CreateCompilationJobCommand': (input, context) => {
     const name = text(input, 'CompilationJobName');
+    const role = text(input, 'RoleArn');
+    const { S3Uri: model } = input.InputConfig as { S3Uri: string };
+    const { S3OutputLocation: output } = input.OutputConfig as { S3OutputLocation: string };
     return [
       sagemaker('CreateCompilationJob', 'compilation-job', 'CompilationJobName', name),
-      passRole(text(input, 'RoleArn')),
+      passRole(role),
       ...tagsOnCreate(input, 'compilation-job', 'CompilationJobName', name),
+      ...readsAs(role, model, context),
+      ...writesAs(role, output, context),
     ];
   },
   'SageMakerClient.DescribeCompilationJobCommand': (input) => [
@@ -316,12 +376,17 @@ export const REQUEST_AUTHORIZATIONS: Readonly<Record<string, Rule>> = {
       text(input, 'CompilationJobName'),
     ),
   ],
-  'SageMakerClient.CreateOptimizationJobCommand': (input) => {
+  'SageMakerClient.CreateOptimizationJobCommand': (input, context) => {
     const name = text(input, 'OptimizationJobName');
+    const role = text(input, 'RoleArn');
+    const model = (input.ModelSource as { S3?: { S3Uri?: string } } | undefined)?.S3?.S3Uri;
+    const { S3OutputLocation: output } = input.OutputConfig as { S3OutputLocation: string };
     return [
       sagemaker('CreateOptimizationJob', 'optimization-job', 'OptimizationJobName', name),
-      passRole(text(input, 'RoleArn')),
+      passRole(role),
       ...tagsOnCreate(input, 'optimization-job', 'OptimizationJobName', name),
+      ...(model === undefined ? [] : readsAs(role, model, context)),
+      ...writesAs(role, output, context),
     ];
   },
   'SageMakerClient.DescribeOptimizationJobCommand': (input) => [
