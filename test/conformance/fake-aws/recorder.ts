@@ -22,6 +22,8 @@ export interface RecordedCall {
    * undefined for a call a test made itself.
    */
   readonly caller?: string;
+  /** The modules of `lambdas/adapters/` on the stack that sent it (`s3-object-store`). */
+  readonly adapters: readonly string[];
 }
 
 /** How a fake answers one command: the output, or a thrown SDK error. */
@@ -109,10 +111,31 @@ export function recordCall(
   validated: ValidatedCommand,
 ): Violation[] {
   const caller = recorder.currentCaller();
-  recorder.calls.push({ client: clientName, command, input, ...(caller === undefined ? {} : { caller }) });
+  recorder.calls.push({
+    client: clientName,
+    command,
+    input,
+    ...(caller === undefined ? {} : { caller }),
+    adapters: adaptersOnStack(),
+  });
   const violations = validateCommand(validated);
   recorder.violations.push(...violations);
   return violations;
+}
+
+const ADAPTER_FRAME = /[/\\]lambdas[/\\]adapters[/\\]([\w-]+)\.ts:/g;
+
+/**
+ * The adapter modules on the current call stack: a fake is called synchronously from the
+ * adapter's `send` (or, for the data plane, from the middleware the adapter's handler runs first),
+ * through any helper module the adapter shares with others.
+ */
+function adaptersOnStack(): string[] {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return [...new Set([...stack.matchAll(ADAPTER_FRAME)].map((match) => match[1] ?? ''))];
 }
 
 /**

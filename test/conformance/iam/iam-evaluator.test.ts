@@ -92,7 +92,7 @@ function evaluator(statements: unknown[]): IamEvaluator {
 }
 
 function call(command: string, input: Record<string, unknown>, client = 'S3Client'): RecordedCall {
-  return { client, command, input, caller: 'step' };
+  return { client, command, input, caller: 'step', adapters: [] };
 }
 
 describe('IamEvaluator', () => {
@@ -236,7 +236,12 @@ describe('IamEvaluator', () => {
   it('sets apart a call sent outside any function', async () => {
     // Act
     const verdict = await evaluator(READ_MODELS).evaluate([
-      { client: 'S3Client', command: 'GetObjectCommand', input: { Bucket: 'b', Key: 'models/m' } },
+      {
+        client: 'S3Client',
+        command: 'GetObjectCommand',
+        input: { Bucket: 'b', Key: 'models/m' },
+        adapters: [],
+      },
     ]);
 
     // Assert
