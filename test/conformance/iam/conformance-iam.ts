@@ -33,10 +33,6 @@ export const KNOWN_DENIALS: readonly KnownDenial[] = [
     line: new RegExp(`: s3:GetObject on arn:aws:s3:::${ARTIFACTS_BUCKET}/payloads/`),
     reason: 'the examples’ payloads/ prefix is not readable yet',
   },
-  {
-    line: new RegExp(`: s3:ListBucket on arn:aws:s3:::${ARTIFACTS_BUCKET} with s3:prefix=payloads/`),
-    reason: 'the examples’ payloads/ prefix is not listable yet',
-  },
 ];
 
 /** The deployed template's policies in the conformance layer's fake account. */
