@@ -5,9 +5,7 @@ import { ServingOptimizerStack } from '../infra/stacks/serving-optimizer-stack.j
 import { createConfiguredApp } from '../infra/synth-app.js';
 import { scratchDir } from './platform/scratch.js';
 import { type ExtractedStateMachine, extractStateMachines } from './runner/index.js';
-
-/** A local stand-in account and region: the template is synthesized offline, never deployed. */
-const LOCAL_ENV = { account: '000000000000', region: 'local-1' } as const;
+import { SYNTHESIS_ENV } from './synthesis-env.js';
 
 export interface SynthesizedWorkflows {
   readonly template: Readonly<Record<string, unknown>>;
@@ -29,7 +27,7 @@ export function synthesizeWorkflows(): SynthesizedWorkflows {
     // Without aws-cdk-lib's built-in CloudFormation validation (about 4.7 CPU-seconds of the synth):
     // it changes no template, and `cdk synth` and the app's test suites run it on what is deployed.
     const app = createConfiguredApp({ outdir, builtinCloudFormationValidation: false });
-    const stack = new ServingOptimizerStack(app, 'ServingOptimizer', { env: LOCAL_ENV });
+    const stack = new ServingOptimizerStack(app, 'ServingOptimizer', { env: SYNTHESIS_ENV });
     const template = app.synth().getStackByName(stack.stackName).template as Record<string, unknown>;
     const machines = extractStateMachines(template);
     const find = (what: string, stateMachine: IConstruct | undefined): ExtractedStateMachine => {

@@ -27,12 +27,16 @@ import {
   runStateMachine,
   TaskTokenBroker,
 } from '../../local/runner/index.js';
-import { createStepHandlers, stepTaskResolver } from '../../local/step-handlers.js';
+import { createStepHandlers, type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
 import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
-import type { StreamTransportFactory } from '../../handlers/ports.js';
-import { stubTransports } from '../support/fake-sagemaker.js';
+import type { StreamFormat } from '../../handlers/load-test/streaming/stream-events.js';
+import {
+  createRuntimeStreamTransportFactory,
+  createRuntimeTransportFactory,
+} from '../../lambdas/adapters/transport-factory.js';
 import { silentLogger } from '../support/memory-object-store.js';
 import { FakeAsyncRuntime } from './fake-aws/async-runtime-service.js';
+import { FakeRealtimeRuntime } from './fake-aws/realtime-runtime-service.js';
 import { AwsRecorder } from './fake-aws/recorder.js';
 import { FakeS3Service } from './fake-aws/s3-service.js';
 import { ACCOUNT_ID, FakeSageMakerService, REGION } from './fake-aws/sagemaker-service.js';
@@ -42,17 +46,22 @@ import { FakeTokenTable, installFakeStepFunctions } from './fake-aws/token-servi
 /**
  * The workflows as they run on AWS, minus AWS: the synthesized state machines on the local runner,
  * each step's core function over the REAL SDK adapters of `lambdas/adapters/`, whose clients talk
- * to stateful fakes that validate every request against the service's declaration. Only the load
- * test's transport is a stub (`stubTransports`): InvokeEndpoint is a data-plane call per request.
+ * to stateful fakes that validate every request against the service's declaration; the load test's
+ * data plane goes through the real runtime transports down to the HTTP handler.
  */
 
 /** The bucket the examples name: decision 8 keeps models and inputs in the artifacts bucket. */
 export const ARTIFACTS_BUCKET = 'your-artifacts-bucket';
+/** The task-token table, as the async Lambdas' TASK_TOKEN_TABLE names it. */
+export const TOKEN_TABLE = 'mso-task-tokens';
 export const SAGEMAKER_ROLE_ARN = `arn:aws:iam::${ACCOUNT_ID}:role/mso-sagemaker-execution`;
 export const NOTIFICATION_TOPICS = {
   successTopicArn: `arn:aws:sns:${REGION}:${ACCOUNT_ID}:mso-async-success`,
   errorTopicArn: `arn:aws:sns:${REGION}:${ACCOUNT_ID}:mso-async-errors`,
 } as const;
+
+/** The Lambda SNS delivers SageMaker's async notifications to (its `STEP_NAME`). */
+const NOTIFICATION_STEP = 'handle-async-notification';
 
 /** Clients that never reach the network: every `send` is answered by a fake. */
 const CLIENT_CONFIG = {
@@ -95,7 +104,7 @@ export class AwsHarness {
     client: this.sagemakerClient,
     executionRoleArn: SAGEMAKER_ROLE_ARN,
   });
-  readonly tokens = new DynamoDbTokenStore({ client: this.documentClient, tableName: 'mso-task-tokens' });
+  readonly tokens = new DynamoDbTokenStore({ client: this.documentClient, tableName: TOKEN_TABLE });
   readonly resumer = new SfnTaskResumer({ client: this.sfnClient });
 
   constructor() {
@@ -108,36 +117,54 @@ export class AwsHarness {
     this.tokenTable.install(this.documentClient, this.recorder);
     installFakeStepFunctions(this.sfnClient, this.taskTokens, this.recorder);
     // SNS delivers to the notification Lambda: the same core, over the same real adapters.
-    this.runtime = new FakeAsyncRuntime(this.sagemaker, this.s3, async (_topicArn, messageId, message) => {
-      const summary = await handleAsyncNotifications([{ messageId, message }], {
-        store: this.tokens,
-        resumer: this.resumer,
-        logger: silentLogger,
-        nowEpochMs: Date.now,
-      });
-      throwIfRetryNeeded(summary);
-    });
+    this.runtime = new FakeAsyncRuntime(this.sagemaker, this.s3, (_topicArn, messageId, message) =>
+      this.recorder.as(NOTIFICATION_STEP, async () => {
+        const summary = await handleAsyncNotifications([{ messageId, message }], {
+          store: this.tokens,
+          resumer: this.resumer,
+          logger: silentLogger,
+          nowEpochMs: Date.now,
+        });
+        throwIfRetryNeeded(summary);
+      }),
+    );
     this.runtime.install(this.runtimeClient, this.recorder);
   }
 
-  /** Runs the optimization state machine; the load test answers in `latencyMs`. */
+  /**
+   * Runs the optimization state machine. The load test goes through the real runtime transports
+   * (`lambdas/adapters/transport-factory.ts`), whose clients' HTTP handler is the fake data plane:
+   * each endpoint answers in `latencyMs`, streams in `streamFormat`.
+   */
   async runOptimization(options: {
     readonly workflows: SynthesizedWorkflows;
     readonly input: unknown;
     readonly runId: string;
     readonly latencyMs?: number;
-    /** For runs whose answers stream (`loadPlan.response`): a stub, as InvokeEndpoint's is. */
-    readonly openStreamTransport?: StreamTransportFactory;
+    /** The format the endpoints stream, for plans whose answers stream. @default 'tgi' */
+    readonly streamFormat?: StreamFormat;
   }): Promise<RunResult> {
+    const dataPlane = new FakeRealtimeRuntime(this.sagemaker, {
+      latencyMs: options.latencyMs ?? 1,
+      streamFormat: options.streamFormat ?? 'tgi',
+    });
+    // As createLoadTestRuntimeClient builds it (one attempt), with the fake account's credentials.
+    const createClient = (): SageMakerRuntimeClient => {
+      const client = new SageMakerRuntimeClient({
+        ...CLIENT_CONFIG,
+        maxAttempts: 1,
+        requestHandler: dataPlane.httpHandler,
+      });
+      dataPlane.install(client, this.recorder);
+      return client;
+    };
     const handlers = createStepHandlers({
       store: this.store,
       host: this.host,
       compiler: this.compiler,
       optimizer: this.optimizer,
-      ...(options.openStreamTransport === undefined
-        ? {}
-        : { openStreamTransport: options.openStreamTransport }),
-      openTransport: stubTransports(() => ({ latencyMs: options.latencyMs ?? 1 })),
+      openTransport: createRuntimeTransportFactory({ createClient }),
+      openStreamTransport: createRuntimeStreamTransportFactory({ createClient }),
       logger: silentLogger,
       artifactsBucket: ARTIFACTS_BUCKET,
       region: REGION,
@@ -154,10 +181,20 @@ export class AwsHarness {
       resources: optimization.resources,
       input: JSON.parse(JSON.stringify(options.input)) as JsonValue,
       executionName: options.runId,
-      resolveTask: stepTaskResolver(handlers),
+      resolveTask: stepTaskResolver(this.attributed(handlers)),
       waitTimeOverrideMs: 1,
       retryIntervalOverrideMs: 1,
     });
+  }
+
+  /** The handlers, each recording the calls it makes as its step's (the Lambda's `STEP_NAME`). */
+  private attributed(handlers: Readonly<Record<string, StepHandler>>): Record<string, StepHandler> {
+    return Object.fromEntries(
+      Object.entries(handlers).map(([step, handler]) => [
+        step,
+        (payload: unknown, signal: AbortSignal) => this.recorder.as(step, () => handler(payload, signal)),
+      ]),
+    );
   }
 
   /** Runs the async-inference state machine; notifications resume its waits through DynamoDB and SFN fakes. */
@@ -197,7 +234,7 @@ export class AwsHarness {
       input: JSON.parse(JSON.stringify(options.input)) as JsonValue,
       executionName: options.runId,
       taskTokens: this.taskTokens,
-      resolveTask: stepTaskResolver(handlers),
+      resolveTask: stepTaskResolver(this.attributed(handlers)),
       waitTimeOverrideMs: 1,
       retryIntervalOverrideMs: 1,
     });
@@ -214,4 +251,23 @@ export function withShortLoadPlan(input: Record<string, unknown>): Record<string
   const plan = input.loadPlan as Record<string, unknown> | undefined;
   if (plan === undefined) return input;
   return { ...input, loadPlan: { ...plan, warmupSeconds: 0, stepDurationSeconds: 0.1 } };
+}
+
+/** Far above any latency the fake data plane and a busy CPU make, below SageMaker's 60 s invocation limit. */
+const UNMISSABLE_SLA_MS = 30_000;
+
+/**
+ * An input whose latency SLAs no run can miss by chance: the requests under test do not depend on
+ * how fast a busy machine runs the SDK's middleware, but whether a candidate is recommended does
+ * (its endpoint is then kept and tagged, the others deleted). Error-rate limits stay as given.
+ */
+export function withUnmissableSla(input: Record<string, unknown>): Record<string, unknown> {
+  const sla = input.sla as Record<string, unknown> | undefined;
+  if (sla === undefined) return input;
+  return {
+    ...input,
+    sla: Object.fromEntries(
+      Object.entries(sla).map(([key, value]) => [key, key.endsWith('Ms') ? UNMISSABLE_SLA_MS : value]),
+    ),
+  };
 }

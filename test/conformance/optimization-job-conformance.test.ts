@@ -6,9 +6,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { StreamTransportFactory } from '../../handlers/ports.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
-import { ARTIFACTS_BUCKET, AwsHarness, SAGEMAKER_ROLE_ARN } from './aws-harness.js';
+import { ARTIFACTS_BUCKET, AwsHarness, SAGEMAKER_ROLE_ARN, withUnmissableSla } from './aws-harness.js';
 
 let workflows: SynthesizedWorkflows;
 
@@ -56,32 +55,15 @@ const INPUT = {
   sla: { ttftP95Ms: 1000 },
 };
 
-/** Each streamed answer: two TGI tokens, the last with its details. */
-const openStreamTransport: StreamTransportFactory = () => ({
-  invokeStream: (_request, _signal, onPart) => {
-    const event = (text: string, last: boolean): Uint8Array =>
-      new TextEncoder().encode(
-        `data:${JSON.stringify({
-          token: { id: 1, text, special: false },
-          generated_text: last ? 'a b' : null,
-          details: last ? { finish_reason: 'length', generated_tokens: 2 } : null,
-        })}\n\n`,
-      );
-    onPart(event(' a', false));
-    onPart(event(' b', true));
-    return Promise.resolve({ kind: 'ok' });
-  },
-});
-
 async function run(): Promise<{ harness: AwsHarness; status: string; output: unknown }> {
   const harness = new AwsHarness();
   harness.s3.seed(MODEL_URI, gzipSync('model'));
   harness.s3.seed(PAYLOAD_URI, '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}');
   const result = await harness.runOptimization({
     workflows,
-    input: INPUT,
+    input: withUnmissableSla(INPUT),
     runId: RUN_ID,
-    openStreamTransport,
+    streamFormat: 'tgi',
   });
   return { harness, status: result.status, output: 'output' in result ? result.output : result };
 }

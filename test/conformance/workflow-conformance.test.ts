@@ -2,21 +2,44 @@
  * The workflows' AWS requests, checked against what the services declare: every AWS example (and
  * edge inputs the run schemas accept) runs through its synthesized state machine over the real SDK
  * adapters and validating fakes (aws-harness.ts), and must make zero requests a service would
- * refuse. One file, so the stack is synthesized once.
+ * refuse, and zero that IAM would deny the function sending it (iam/iam-evaluator.ts). One file,
+ * so the stack is synthesized once.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { defaultStreamFormat, type LlmContainer } from '../../handlers/catalog/llm-containers.js';
+import type { StreamFormat } from '../../handlers/load-test/streaming/stream-events.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
-import { ARTIFACTS_BUCKET, AwsHarness, NOTIFICATION_TOPICS, withShortLoadPlan } from './aws-harness.js';
+import {
+  ARTIFACTS_BUCKET,
+  AwsHarness,
+  NOTIFICATION_TOPICS,
+  withShortLoadPlan,
+  withUnmissableSla,
+} from './aws-harness.js';
 import { REPO_ROOT } from './constraints/project-operations.js';
+import type { AwsRecorder } from './fake-aws/recorder.js';
+import { iamEvaluator } from './iam/conformance-iam.js';
+import type { IamEvaluator } from './iam/iam-evaluator.js';
 
 let workflows: SynthesizedWorkflows;
+let iam: IamEvaluator;
 
 beforeAll(() => {
   workflows = synthesizedWorkflows();
+  iam = iamEvaluator(workflows);
 }, 120_000);
+
+/**
+ * What IAM would refuse of a run's calls (`function <step>: <action> on <arn> denied (…)`), and
+ * any call no function sent: a run's every call belongs to a step.
+ */
+async function iamDenials(recorder: AwsRecorder): Promise<string[]> {
+  const verdict = await iam.evaluate(recorder.calls);
+  return [...verdict.denied, ...verdict.unattributed.map((call) => `${call}: sent outside any function`)];
+}
 
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 // As test/examples.test.ts classifies them: local*.json run locally, async-*.json are async runs.
@@ -44,6 +67,11 @@ function prepareAccount(harness: AwsHarness, input: Record<string, unknown>): vo
       // A model archive must be gzip-compressed: the first state reads its first bytes.
       harness.s3.seed(uri, uri.endsWith('.tar.gz') ? gzipSync('model') : '{"inputs":[[0]]}');
     }
+  }
+  // A streamed plan's payload asks the container to stream (the planner checks it per format).
+  const payloadUri = (input.payload as { uri?: string } | undefined)?.uri;
+  if (streamFormatOf(input) !== undefined && payloadUri !== undefined) {
+    harness.s3.seed(payloadUri, '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}');
   }
   const existing = input.existingEndpoint as
     { endpointName: string; instanceType: string; instanceCount?: number } | undefined;
@@ -76,7 +104,13 @@ function prepareAccount(harness: AwsHarness, input: Record<string, unknown>): vo
 async function runOptimization(input: Record<string, unknown>, runId: string): Promise<AwsHarness> {
   const harness = new AwsHarness();
   prepareAccount(harness, input);
-  const result = await harness.runOptimization({ workflows, input: withShortLoadPlan(input), runId });
+  const streamFormat = streamFormatOf(input);
+  const result = await harness.runOptimization({
+    workflows,
+    input: withUnmissableSla(withShortLoadPlan(input)),
+    runId,
+    ...(streamFormat === undefined ? {} : { streamFormat }),
+  });
   if (result.status !== 'SUCCEEDED')
     throw new Error(`Run ${runId} ${result.status}: ${JSON.stringify(result)}`);
   return harness;
@@ -92,21 +126,15 @@ async function runAsync(input: Record<string, unknown>, runId: string): Promise<
 }
 
 /**
- * The harness's load test answers buffered invocations only (its transport is a stub), so a
- * streaming example (llm-gpu-vs-inferentia2.json) runs with buffered responses, an end-to-end SLA
- * and the cost per 1M objective: every control-plane request (CreateModel with the container's
- * model variable, the endpoint config, the endpoint) stays as the example makes it.
+ * The format the example's endpoints stream in, for a plan whose answers stream: the one it names,
+ * else its container's default (as planning reads it).
  */
-function withBufferedResponses(input: Record<string, unknown>): Record<string, unknown> {
-  const plan = input.loadPlan as Record<string, unknown> | undefined;
-  if (plan?.response === undefined) return input;
-  const { response: _streamed, ...buffered } = plan;
-  return {
-    ...input,
-    loadPlan: buffered,
-    sla: { p95LatencyMs: 1000, maxErrorRate: 0.01 },
-    objective: 'lowest-cost-per-1m',
-  };
+function streamFormatOf(input: Record<string, unknown>): StreamFormat | undefined {
+  const plan = input.loadPlan as { response?: { mode?: string; format?: StreamFormat } } | undefined;
+  if (plan?.response?.mode !== 'stream') return undefined;
+  if (plan.response.format !== undefined) return plan.response.format;
+  const model = input.model as { framework: LlmContainer; environment?: Record<string, string> };
+  return defaultStreamFormat(model.framework, model.environment ?? {});
 }
 
 function runIdOf(file: string): string {
@@ -116,10 +144,11 @@ function runIdOf(file: string): string {
 describe('the AWS examples make only requests the services accept', () => {
   it.each(optimizationExamples)('%s', async (file) => {
     // Act
-    const harness = await runOptimization(withBufferedResponses(example(file)), runIdOf(file));
+    const harness = await runOptimization(example(file), runIdOf(file));
 
     // Assert
     expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 
   it.each(asyncExamples)('%s', async (file) => {
@@ -128,6 +157,7 @@ describe('the AWS examples make only requests the services accept', () => {
 
     // Assert
     expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 });
 
@@ -165,6 +195,7 @@ describe('edge inputs the run schemas accept make only requests the services acc
     // Assert
     expect(runId).toHaveLength(80);
     expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 
   it('tags in other scripts, with keys and values at their longest', async () => {
@@ -176,6 +207,7 @@ describe('edge inputs the run schemas accept make only requests the services acc
 
     // Assert
     expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 
   it('tags the run schema accepts never reach SageMaker in a form it refuses (a "#" in a key)', async () => {
@@ -189,6 +221,7 @@ describe('edge inputs the run schemas accept make only requests the services acc
 
     // Assert
     expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 
   it('50 candidates, the most a run takes', async () => {
@@ -207,6 +240,7 @@ describe('edge inputs the run schemas accept make only requests the services acc
     // Assert
     expect(harness.recorder.inputsOf('CreateEndpointCommand')).toHaveLength(50);
     expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 
   it('every framework × version × target pair the examples compile for', async () => {
@@ -247,7 +281,7 @@ describe('edge inputs the run schemas accept make only requests the services acc
           .inputsOf('CreateCompilationJobCommand')
           .map((job) => (job as { OutputConfig: unknown }).OutputConfig),
       );
-      violations.push(...harness.recorder.violationLines());
+      violations.push(...harness.recorder.violationLines(), ...(await iamDenials(harness.recorder)));
     }
 
     // Assert
@@ -268,6 +302,7 @@ describe('edge inputs the run schemas accept make only requests the services acc
     });
     expect(harness.recorder.calls.filter((call) => call.command.startsWith('Delete'))).toEqual([]);
     expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 
   it('a reused async endpoint whose name is SageMaker’s longest (63 characters)', async () => {
@@ -282,6 +317,7 @@ describe('edge inputs the run schemas accept make only requests the services acc
     expect(endpointName).toHaveLength(63);
     expect(harness.recorder.inputsOf('InvokeEndpointAsyncCommand')).toHaveLength(2);
     expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 });
 

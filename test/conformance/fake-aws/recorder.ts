@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
@@ -16,6 +17,13 @@ export interface RecordedCall {
   readonly client: string;
   readonly command: string;
   readonly input: unknown;
+  /**
+   * The function that sent it: the `STEP_NAME` of the Lambda whose core was running (`as`), or
+   * undefined for a call a test made itself.
+   */
+  readonly caller?: string;
+  /** The modules of `lambdas/adapters/` on the stack that sent it (`s3-object-store`). */
+  readonly adapters: readonly string[];
 }
 
 /** How a fake answers one command: the output, or a thrown SDK error. */
@@ -24,6 +32,21 @@ export type CommandHandler = (command: string, input: Record<string, unknown>) =
 export class AwsRecorder {
   readonly calls: RecordedCall[] = [];
   readonly violations: Violation[] = [];
+  /**
+   * The function running now. Async context, not a field: the runner runs a Map's iterations and
+   * an async notification concurrently, and each call belongs to the step that awaited it.
+   */
+  private readonly caller = new AsyncLocalStorage<string>();
+
+  /** Runs `work` as function `caller`: every call sent while it runs is recorded as the caller's. */
+  as<T>(caller: string, work: () => T): T {
+    return this.caller.run(caller, work);
+  }
+
+  /** The function running in this async context, if any. */
+  currentCaller(): string | undefined {
+    return this.caller.getStore();
+  }
 
   /** The violations, one line each (operation.path: rule; given …; source), for assertions. */
   violationLines(): string[] {
@@ -62,16 +85,57 @@ export function installFake(options: {
   mock.send.callsFake((async (sent: unknown) => {
     const command = sent as SentCommand;
     const name = command.constructor.name;
-    options.recorder.calls.push({ client: options.clientName, command: name, input: command.input });
-    const violations = validateCommand(validatedForm(command));
-    if (violations.length > 0) {
-      options.recorder.violations.push(...violations);
-      throw options.validationError(awsValidationMessage(violations));
-    }
+    const violations = recordCall(
+      options.recorder,
+      options.clientName,
+      name,
+      command.input,
+      validatedForm(command),
+    );
+    if (violations.length > 0) throw options.validationError(awsValidationMessage(violations));
     // A microtask, as a network call would: callers never see a synchronous answer.
     await Promise.resolve();
     return options.handle(name, command.input);
   }) as never);
+}
+
+/**
+ * Records one request as sent by the function running now, validates it against the service's
+ * declaration and records its violations; returns them.
+ */
+export function recordCall(
+  recorder: AwsRecorder,
+  clientName: string,
+  command: string,
+  input: unknown,
+  validated: ValidatedCommand,
+): Violation[] {
+  const caller = recorder.currentCaller();
+  recorder.calls.push({
+    client: clientName,
+    command,
+    input,
+    ...(caller === undefined ? {} : { caller }),
+    adapters: adaptersOnStack(),
+  });
+  const violations = validateCommand(validated);
+  recorder.violations.push(...violations);
+  return violations;
+}
+
+const ADAPTER_FRAME = /[/\\]lambdas[/\\]adapters[/\\]([\w-]+)\.ts:/g;
+
+/**
+ * The adapter modules on the current call stack: a fake is called synchronously from the
+ * adapter's `send` (or, for the data plane, from the middleware the adapter's handler runs first),
+ * through any helper module the adapter shares with others.
+ */
+function adaptersOnStack(): string[] {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return [...new Set([...stack.matchAll(ADAPTER_FRAME)].map((match) => match[1] ?? ''))];
 }
 
 /**
@@ -99,7 +163,7 @@ function validatedForm(command: SentCommand): ValidatedCommand {
 }
 
 /** As AWS words it: `2 validation errors detected: Value 'x' at 'a.b' failed to satisfy constraint: …`. */
-function awsValidationMessage(violations: readonly Violation[]): string {
+export function awsValidationMessage(violations: readonly Violation[]): string {
   const count = violations.length;
   const details = violations.map(
     (violation) =>

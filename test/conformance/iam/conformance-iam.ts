@@ -1,0 +1,54 @@
+import { SYNTHESIS_ENV } from '../../../local/synthesis-env.js';
+import type { SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
+import { ARTIFACTS_BUCKET, NOTIFICATION_TOPICS, SAGEMAKER_ROLE_ARN, TOKEN_TABLE } from '../aws-harness.js';
+import { ACCOUNT_ID, REGION } from '../fake-aws/sagemaker-service.js';
+import { bindingsFromEnvironment, DeployedPolicies } from './deployed-policies.js';
+import { IamEvaluator, type KnownDenial } from './iam-evaluator.js';
+
+/**
+ * The values the conformance layer's requests use for what each Lambda reads from its environment:
+ * the deployed template binds these variables to its resources, so the policies name what the
+ * requests do.
+ */
+export const DEPLOYED_ENVIRONMENT: Readonly<Record<string, string>> = {
+  ARTIFACTS_BUCKET,
+  SAGEMAKER_EXECUTION_ROLE_ARN: SAGEMAKER_ROLE_ARN,
+  TASK_TOKEN_TABLE: TOKEN_TABLE,
+  ASYNC_SUCCESS_TOPIC_ARN: NOTIFICATION_TOPICS.successTopicArn,
+  ASYNC_ERROR_TOPIC_ARN: NOTIFICATION_TOPICS.errorTopicArn,
+};
+
+/**
+ * Denials the conformance runs meet whose grants another branch adds. Each entry is reported apart
+ * (`Verdict.known`) instead of failing; the list is emptied once those grants are merged.
+ * - `sagemaker:InvokeEndpointWithResponseStream`: the load worker's role grants InvokeEndpoint only.
+ * - `payloads/`: the examples keep their payloads under `payloads/`, a prefix no step may read.
+ */
+export const KNOWN_DENIALS: readonly KnownDenial[] = [
+  {
+    line: /: sagemaker:InvokeEndpointWithResponseStream on arn:aws:sagemaker:[^ ]+:endpoint\//,
+    reason: 'the load worker is not granted streaming invocations yet',
+  },
+  {
+    line: new RegExp(`: s3:GetObject on arn:aws:s3:::${ARTIFACTS_BUCKET}/payloads/`),
+    reason: 'the examples’ payloads/ prefix is not readable yet',
+  },
+];
+
+/** The deployed template's policies in the conformance layer's fake account. */
+export function deployedPolicies(template: Readonly<Record<string, unknown>>): DeployedPolicies {
+  return new DeployedPolicies({
+    template,
+    env: { partition: 'aws', region: REGION, account: ACCOUNT_ID },
+    synthesizedFor: SYNTHESIS_ENV,
+    bindings: bindingsFromEnvironment(template, DEPLOYED_ENVIRONMENT),
+  });
+}
+
+/** The evaluator of the synthesized stack's policies, with the known denials set apart. */
+export function iamEvaluator(workflows: SynthesizedWorkflows): IamEvaluator {
+  return new IamEvaluator(deployedPolicies(workflows.template), {
+    taskTokenStateMachine: workflows.asyncInference.logicalId,
+    known: KNOWN_DENIALS,
+  });
+}
