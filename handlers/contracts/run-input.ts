@@ -14,6 +14,7 @@ import {
   scalingSchema,
   servingInputIssues,
 } from './serving-input.js';
+import { refuseCredentials } from './credentials.js';
 import { modelPackageSchema } from './model-package.js';
 import { MAX_OPTIMIZATIONS, optimizationIssues, optimizationSchema } from './optimization-input.js';
 import {
@@ -207,6 +208,7 @@ export const environmentSchema = z
     for (const { message, given } of environmentSizeProblems(environmentSize(environment), '')) {
       context.addIssue({ code: 'custom', input: given, message });
     }
+    refuseCredentials(environment, context);
   })
   .default({});
 
@@ -506,6 +508,7 @@ export const runInputSchema = z
         environmentKeySchema,
         z.array(environmentValueSchema).min(1).max(RUN_LIMITS.maxValuesPerEnvironmentRange),
       )
+      .superRefine(refuseCredentials)
       .default({}),
     existingEndpoint: existingEndpointSchema.optional(),
     loadPlan: loadPlanSchema,
@@ -611,24 +614,6 @@ export const runInputSchema = z
     if (input.model) {
       for (const { path, message, given } of modelSourceIssues(input.model, input.compilation.targets)) {
         issue(path, message, given);
-      }
-    }
-    if (
-      input.model !== undefined &&
-      (input.model.framework === 'huggingface' || isLlmContainer(input.model.framework))
-    ) {
-      const environments: [PropertyKey[], Readonly<Record<string, unknown>>][] = [
-        [['model', 'environment'], input.model.environment],
-        ...input.candidates.map((c, index): [PropertyKey[], Readonly<Record<string, unknown>>] => [
-          ['candidates', index, 'environment'],
-          c.environment,
-        ]),
-        [['environmentRanges'], input.environmentRanges],
-      ];
-      for (const [path, environment] of environments) {
-        for (const name of HUB_TOKEN_VARIABLES.filter((variable) => variable in environment)) {
-          issue([...path, name], HUB_TOKEN_REFUSAL, '(not shown: a token)');
-        }
       }
     }
     for (const { path, message, given } of llmInputIssues(input)) issue(path, message, given);
@@ -756,23 +741,6 @@ export const runInputSchema = z
   });
 
 type ModelInput = z.output<typeof modelSchema>;
-
-/**
- * The variables that carry a Hub token: `HF_API_TOKEN`, which the SageMaker Hugging Face toolkit reads
- * (transformers_utils.py), and `HF_TOKEN`, which huggingface_hub reads. A container environment is
- * shown by DescribeModel, in the run's logs and in the report's deploy snippets: no secret goes there.
- */
-export const HUB_TOKEN_VARIABLES = ['HF_API_TOKEN', 'HF_TOKEN'] as const;
-
-/** Why a Hub token is refused, pointing to the field that takes a private model's archive. */
-export function hubTokenRefusal(archiveField: string): string {
-  return (
-    'no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub ' +
-    `models need none; for a private model, download it and give it as ${archiveField} (a model.tar.gz in S3)`
-  );
-}
-
-const HUB_TOKEN_REFUSAL = hubTokenRefusal('artifactUri');
 
 type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
 

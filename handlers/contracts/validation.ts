@@ -188,6 +188,16 @@ function focusOf(issue: Issue): number | undefined {
   return typeof at === 'number' ? at : undefined;
 }
 
+/**
+ * What a custom rule says was given instead of the value (`params.given`): a rule that refuses a
+ * secret names what it found without printing it.
+ */
+function shownGiven(issue: Issue): string | undefined {
+  if (issue.code !== 'custom') return undefined;
+  const given: unknown = issue.params?.given;
+  return typeof given === 'string' ? given : undefined;
+}
+
 function flatten(issue: Issue, base: readonly PropertyKey[]): InputIssue[] {
   const path = [...base, ...issue.path];
   if (issue.code === 'invalid_union') {
@@ -218,7 +228,7 @@ function flatten(issue: Issue, base: readonly PropertyKey[]): InputIssue[] {
           ]),
     ];
   }
-  const given = describeGiven(issue.input, focusOf(issue));
+  const given = shownGiven(issue) ?? describeGiven(issue.input, focusOf(issue));
   if (issue.code === 'invalid_type' && typeof issue.input === 'number' && !Number.isFinite(issue.input)) {
     return [{ field: formatFieldPath(path), given, expected: `a finite ${issue.expected}` }];
   }
