@@ -73,6 +73,28 @@ export const objectUriSchema = z
   });
 
 /**
+ * `InvokeEndpoint`'s `Body` is at most 6,291,456 bytes (SageMaker Runtime API reference,
+ * InvokeEndpoint, https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
+ */
+export const INVOKE_ENDPOINT_MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+/**
+ * Upper bounds that arithmetic gives the numbers of a run input, each said in its refusal:
+ * - a payload weight: weights are relative, so a million to one is already a mix that sends one
+ *   request in a million to the lighter payload; a bound also keeps the sum of up to
+ *   `RUN_LIMITS.maxPayloads` weights a finite number (weights of 1.7e308 each add up to Infinity);
+ * - a price per hour: 1,000 USD, above the on-demand price of any SageMaker instance type, so the
+ *   cost per million inferences stays a finite number (a price of 1e308 printed $Infinity);
+ * - the elements of one input shape: each element takes at least one byte of a request body, and
+ *   `InvokeEndpoint` takes at most `INVOKE_ENDPOINT_MAX_BODY_BYTES`.
+ */
+export const NUMBER_BOUNDS = {
+  maxPayloadWeight: 1_000_000,
+  maxUsdPerHour: 1_000,
+  maxInputElements: INVOKE_ENDPOINT_MAX_BODY_BYTES,
+} as const;
+
+/**
  * SageMaker's limits on a container's `Environment` (CreateModel `ContainerDefinition.Environment`:
  * shapes `EnvironmentMap`, `EnvironmentKey` and `EnvironmentValue` in the SageMaker Smithy model,
  * aws/api-models-aws; SageMaker API reference, ContainerDefinition,
@@ -313,7 +335,22 @@ const modelSchema = z.strictObject({
   compiledImage: imageUriSchema.optional(),
   /** Input name → shape, as Neo's `DataInputConfig` wants it, e.g. `{ "input": [1, 3, 224, 224] }`. */
   inputShape: z
-    .record(z.string().min(1), z.array(z.int().positive()).min(1).max(8))
+    .record(
+      z.string().min(1),
+      z
+        .array(z.int().positive())
+        .min(1)
+        .max(8)
+        .refine(
+          (dimensions) =>
+            dimensions.reduce((product, size) => product * size, 1) <= NUMBER_BOUNDS.maxInputElements,
+          {
+            message:
+              `a shape of at most ${NUMBER_BOUNDS.maxInputElements} elements (the product of its dimensions): each element ` +
+              "takes at least one byte of a request, and InvokeEndpoint's body is at most 6 MB",
+          },
+        ),
+    )
     .refine((shape) => Object.keys(shape).length > 0, { message: 'at least one input name with its shape' })
     .optional(),
   /** PyTorch only: the inputs' data type for compilation, e.g. `int64` for token ids. @default float32 */
@@ -338,6 +375,11 @@ const weightedPayloadSchema = payloadSchema.extend({
     .number()
     .positive({
       message: 'a weight above 0 (weights are relative: 1 and 3 send a quarter and three quarters)',
+    })
+    .max(NUMBER_BOUNDS.maxPayloadWeight, {
+      message:
+        `a weight of at most ${NUMBER_BOUNDS.maxPayloadWeight} (weights are relative: a million to one already ` +
+        'sends one request in a million to the lighter payload, and the sum of the weights must stay a finite number)',
     })
     .default(1),
 });
@@ -527,7 +569,21 @@ export const runInputSchema = z
     /** The run is refused, before anything is created, when its estimated cost exceeds this. */
     maxCostUsd: z.number().positive().optional(),
     pricing: z
-      .strictObject({ usdPerHour: z.record(z.string(), z.number().positive()).default({}) })
+      .strictObject({
+        usdPerHour: z
+          .record(
+            z.string(),
+            z
+              .number()
+              .positive()
+              .max(NUMBER_BOUNDS.maxUsdPerHour, {
+                message:
+                  `a price of at most ${NUMBER_BOUNDS.maxUsdPerHour} USD per hour (above any SageMaker instance's ` +
+                  'on-demand price; the cost per million inferences must stay a finite number)',
+              }),
+          )
+          .default({}),
+      })
       .default({ usdPerHour: {} }),
     maxConcurrentCandidates: z.int().min(1).max(RUN_LIMITS.maxConcurrentCandidates).default(2),
     /** Extra tags for every resource the run creates: SageMaker's rules, none in the project's namespace. */
