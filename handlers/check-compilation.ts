@@ -1,5 +1,6 @@
 import { nextPollSeconds } from './contracts/execution-limits.js';
 import { CompilationOutcomes, type CompilationState } from './contracts/optimization-state.js';
+import { redactText } from './contracts/redaction.js';
 import { CompilationStatuses } from './ports.js';
 import type { CompilationDeps } from './shared/compilation-job.js';
 import { checkOptimization } from './check-optimization.js';
@@ -46,7 +47,8 @@ export async function checkCompilation(
       return {
         ...state,
         status: CompilationOutcomes.failed,
-        failureReason: job.failureReason ?? `Compilation job ended ${job.status}`,
+        // SageMaker's reason may quote the job's environment: it reaches the state and the report.
+        failureReason: redactText(job.failureReason ?? `Compilation job ended ${job.status}`),
       };
     default:
       if (deps.nowEpochMs() > state.deadlineEpochMs) {

@@ -1,5 +1,6 @@
 import { EndpointFailedError } from './contracts/errors.js';
 import { nextPollSeconds } from './contracts/execution-limits.js';
+import { redactText } from './contracts/redaction.js';
 import {
   CandidateStatuses,
   type CheckEndpointEvent,
@@ -56,9 +57,12 @@ export async function checkEndpoint(
     endpoint.status === EndpointStatuses.failed ||
     endpoint.status === EndpointStatuses.updateRollbackFailed
   ) {
+    // A container's error may quote its environment: the reason reaches the report and the logs.
+    const failureReason =
+      endpoint.failureReason === undefined ? undefined : redactText(endpoint.failureReason);
     throw new EndpointFailedError(
-      `Endpoint ${deployment.endpointName} failed: ${endpoint.failureReason ?? 'SageMaker gave no reason'}`,
-      { endpointName: deployment.endpointName, failureReason: endpoint.failureReason },
+      `Endpoint ${deployment.endpointName} failed: ${failureReason ?? 'SageMaker gave no reason'}`,
+      { endpointName: deployment.endpointName, failureReason },
     );
   }
   if (deps.nowEpochMs() > deployment.deadlineEpochMs) {

@@ -1,5 +1,6 @@
 import { nextPollSeconds } from './contracts/execution-limits.js';
 import { CompilationOutcomes, type CompilationState } from './contracts/optimization-state.js';
+import { redactText } from './contracts/redaction.js';
 import { OptimizationStatuses } from './ports.js';
 import { type CompilationDeps, requireOptimizer } from './shared/compilation-job.js';
 
@@ -45,7 +46,8 @@ export async function checkOptimization(
       return {
         ...state,
         status: CompilationOutcomes.failed,
-        failureReason: job.failureReason ?? `Optimization job ended ${job.status}`,
+        // SageMaker's reason may quote the job's environment: it reaches the state and the report.
+        failureReason: redactText(job.failureReason ?? `Optimization job ended ${job.status}`),
       };
     default:
       if (deps.nowEpochMs() > state.deadlineEpochMs) {

@@ -19,6 +19,7 @@ import { isValidRunId, resourceName, runTags } from './contracts/names.js';
 import { runPrefixKey, s3Uri } from './contracts/object-uri.js';
 import {
   type CandidateInput,
+  INVOKE_ENDPOINT_MAX_BODY_BYTES,
   objectiveOf,
   payloadField,
   type RunInput,
@@ -62,7 +63,7 @@ import { ESTIMATE_ASSUMPTIONS } from './shared/estimate-assumptions.js';
  * developer guide, "Invoke a serverless endpoint",
  * https://docs.aws.amazon.com/sagemaker/latest/dg/serverless-endpoints-invoke.html).
  */
-export const MAX_REALTIME_PAYLOAD_BYTES = 6 * 1024 * 1024;
+export const MAX_REALTIME_PAYLOAD_BYTES = INVOKE_ENDPOINT_MAX_BODY_BYTES;
 export const MAX_SERVERLESS_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactText } from '../contracts/redaction.js';
 
 /**
  * SageMaker's asynchronous inference notification: the JSON document SageMaker publishes to the
@@ -157,7 +158,8 @@ function toNotification(message: SageMakerNotification): ParsedNotification {
       ...base,
       outcome: 'failed',
       invocationStatus: message.invocationStatus,
-      failureReason,
+      // The model's error may quote its environment: the reason reaches the state and the summary.
+      failureReason: redactText(failureReason),
       ...optional('failureLocation', message.failureLocation ?? message.responseParameters?.failureLocation),
     },
   };

@@ -4,9 +4,7 @@ import {
   FRAMEWORKS,
   frameworkFieldIssues,
   frameworkVersionSchema,
-  HUB_TOKEN_VARIABLES,
   hubModelSchema,
-  hubTokenRefusal,
   imageUriSchema,
   instanceTypeSchema,
   objectUriSchema,
@@ -145,7 +143,7 @@ type EndpointSource = Pick<
 
 /**
  * Where the async endpoint's model and code come from: `modelDataUrl` or (Hugging Face only) `hub`,
- * never both; no Hub token in its environment (docs/decisions.md §47, as for optimization runs).
+ * never both. No credential in its environment: `environmentSchema` refuses it (contracts/credentials.ts).
  *
  * `codeUri` goes with `hub` only, and is packaged, not passed as `SAGEMAKER_SUBMIT_DIRECTORY`: the
  * PyTorch and Hugging Face inference containers import the user module (`SAGEMAKER_PROGRAM`,
@@ -195,15 +193,6 @@ function asyncEndpointSourceIssues(endpoint: EndpointSource): FieldIssue[] {
         "and Hugging Face inference containers read code only from the model data's code/ folder); codeUri is for hub models",
       given: endpoint.codeUri,
     });
-  }
-  if (endpoint.framework === 'huggingface') {
-    for (const name of HUB_TOKEN_VARIABLES.filter((variable) => variable in endpoint.environment)) {
-      issues.push({
-        path: ['environment', name],
-        message: hubTokenRefusal('modelDataUrl'),
-        given: '(not shown: a token)',
-      });
-    }
   }
   return issues;
 }

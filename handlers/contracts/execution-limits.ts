@@ -8,6 +8,9 @@ import {
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_SECONDS,
 } from './run-timeouts.js';
+import { STEP_FUNCTIONS_QUOTAS } from './step-functions-quotas.js';
+
+export { STEP_FUNCTIONS_QUOTAS };
 
 /**
  * The two Step Functions limits a run must fit, computed from its plan by the first state of each
@@ -17,17 +20,6 @@ import {
  * and a full history fails the execution. So a plan that could meet either is refused before
  * anything is created, naming the field to shrink.
  */
-
-/** Step Functions developer guide, "Step Functions service quotas" (hard quotas). */
-export const STEP_FUNCTIONS_QUOTAS = {
-  /**
-   * "Maximum input or output size for a task, state, or execution": 256 KiB of data as a UTF-8
-   * encoded string (https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html).
-   */
-  maxPayloadBytes: 262_144,
-  /** "Maximum execution history size": 25,000 events in one execution's history (same page). */
-  maxHistoryEvents: 25_000,
-} as const;
 
 /**
  * Events left out of the structural count for retries: each retried Lambda attempt adds three

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseCredentials } from './credentials.js';
 
 /**
  * The run input's SageMaker inference optimization jobs (`compilation.optimizations`, a candidate's
@@ -110,7 +111,8 @@ const optimizationEnvironmentSchema = z
   )
   .refine((environment) => Object.keys(environment).length <= OPTIMIZATION_ENVIRONMENT_LIMITS.maxEntries, {
     message: `at most ${OPTIMIZATION_ENVIRONMENT_LIMITS.maxEntries} variables (SageMaker's OptimizationJobEnvironmentVariables)`,
-  });
+  })
+  .superRefine(refuseCredentials);
 
 /**
  * One technique: the LMI image that runs it (`OptimizationContainerImage`: ≤ 255 characters, no

@@ -1,7 +1,11 @@
+import { AWS_ACCESS_KEY_ID, HUGGING_FACE_TOKEN, replaceSecretKeys } from './credentials.js';
+
 /**
  * The one redaction path for every log line and error text that can carry a secret: Step Functions
- * task tokens (a token lets anyone holding it resume or fail a run's task) and presigned S3 URLs
- * (a signature grants access to an object until it expires). Whatever the source of the text (a
+ * task tokens (a token lets anyone holding it resume or fail a run's task), presigned S3 URLs
+ * (a signature grants access to an object until it expires), and credentials (AWS access key ids
+ * and secret keys, Hugging Face tokens: handlers/contracts/credentials.ts) that a container's error,
+ * a model's FailureReason or an SDK error may quote. Whatever the source of the text (a
  * port's error message, an SDK error that echoes its request, a detail of a log line), it goes
  * through `redactText` before it is written.
  *
@@ -12,6 +16,7 @@
 
 export const REDACTED_TOKEN = '<task token>';
 export const REDACTED_SIGNATURE = '<redacted>';
+export const REDACTED_CREDENTIAL = '<credential>';
 
 /**
  * Step Functions task tokens are opaque strings of 1–2,048 characters (SendTaskSuccess API
@@ -28,15 +33,20 @@ const OPAQUE_TOKEN = /[A-Za-z0-9+/_=-]{160,}/g;
  */
 const PRESIGNED_PARAMETER = /(X-Amz-(?:Signature|Credential|Security-Token)=)[^&\s"'<>]+/gi;
 
-/** `text` with the known `secrets`, every token-shaped run and every presigned signature replaced. */
+/**
+ * `text` with the known `secrets`, every token-shaped run, every presigned signature and every
+ * credential-shaped run replaced.
+ */
 export function redactText(text: string, secrets: readonly (string | undefined)[] = []): string {
   let redacted = text;
   for (const secret of secrets) {
     if (secret !== undefined && secret !== '') redacted = redacted.split(secret).join(REDACTED_TOKEN);
   }
-  return redacted
+  redacted = redacted
     .replace(PRESIGNED_PARAMETER, `$1${REDACTED_SIGNATURE}`)
-    .replace(OPAQUE_TOKEN, REDACTED_TOKEN);
+    .replace(AWS_ACCESS_KEY_ID, REDACTED_CREDENTIAL)
+    .replace(HUGGING_FACE_TOKEN, REDACTED_CREDENTIAL);
+  return replaceSecretKeys(redacted, REDACTED_CREDENTIAL).replace(OPAQUE_TOKEN, REDACTED_TOKEN);
 }
 
 /**

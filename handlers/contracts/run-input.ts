@@ -14,6 +14,7 @@ import {
   scalingSchema,
   servingInputIssues,
 } from './serving-input.js';
+import { refuseCredentials } from './credentials.js';
 import { modelPackageSchema } from './model-package.js';
 import { MAX_OPTIMIZATIONS, optimizationIssues, optimizationSchema } from './optimization-input.js';
 import {
@@ -70,6 +71,28 @@ export const objectUriSchema = z
   .regex(/^(s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+|file:\/\/\/.+)$/, {
     message: 'an S3 URI such as s3://my-bucket/models/model.tar.gz (file:///… only in local mode)',
   });
+
+/**
+ * `InvokeEndpoint`'s `Body` is at most 6,291,456 bytes (SageMaker Runtime API reference,
+ * InvokeEndpoint, https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
+ */
+export const INVOKE_ENDPOINT_MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+/**
+ * Upper bounds that arithmetic gives the numbers of a run input, each said in its refusal:
+ * - a payload weight: weights are relative, so a million to one is already a mix that sends one
+ *   request in a million to the lighter payload; a bound also keeps the sum of up to
+ *   `RUN_LIMITS.maxPayloads` weights a finite number (weights of 1.7e308 each add up to Infinity);
+ * - a price per hour: 1,000 USD, above the on-demand price of any SageMaker instance type, so the
+ *   cost per million inferences stays a finite number (a price of 1e308 printed $Infinity);
+ * - the elements of one input shape: each element takes at least one byte of a request body, and
+ *   `InvokeEndpoint` takes at most `INVOKE_ENDPOINT_MAX_BODY_BYTES`.
+ */
+export const NUMBER_BOUNDS = {
+  maxPayloadWeight: 1_000_000,
+  maxUsdPerHour: 1_000,
+  maxInputElements: INVOKE_ENDPOINT_MAX_BODY_BYTES,
+} as const;
 
 /**
  * SageMaker's limits on a container's `Environment` (CreateModel `ContainerDefinition.Environment`:
@@ -207,6 +230,7 @@ export const environmentSchema = z
     for (const { message, given } of environmentSizeProblems(environmentSize(environment), '')) {
       context.addIssue({ code: 'custom', input: given, message });
     }
+    refuseCredentials(environment, context);
   })
   .default({});
 
@@ -311,7 +335,22 @@ const modelSchema = z.strictObject({
   compiledImage: imageUriSchema.optional(),
   /** Input name → shape, as Neo's `DataInputConfig` wants it, e.g. `{ "input": [1, 3, 224, 224] }`. */
   inputShape: z
-    .record(z.string().min(1), z.array(z.int().positive()).min(1).max(8))
+    .record(
+      z.string().min(1),
+      z
+        .array(z.int().positive())
+        .min(1)
+        .max(8)
+        .refine(
+          (dimensions) =>
+            dimensions.reduce((product, size) => product * size, 1) <= NUMBER_BOUNDS.maxInputElements,
+          {
+            message:
+              `a shape of at most ${NUMBER_BOUNDS.maxInputElements} elements (the product of its dimensions): each element ` +
+              "takes at least one byte of a request, and InvokeEndpoint's body is at most 6 MB",
+          },
+        ),
+    )
     .refine((shape) => Object.keys(shape).length > 0, { message: 'at least one input name with its shape' })
     .optional(),
   /** PyTorch only: the inputs' data type for compilation, e.g. `int64` for token ids. @default float32 */
@@ -336,6 +375,11 @@ const weightedPayloadSchema = payloadSchema.extend({
     .number()
     .positive({
       message: 'a weight above 0 (weights are relative: 1 and 3 send a quarter and three quarters)',
+    })
+    .max(NUMBER_BOUNDS.maxPayloadWeight, {
+      message:
+        `a weight of at most ${NUMBER_BOUNDS.maxPayloadWeight} (weights are relative: a million to one already ` +
+        'sends one request in a million to the lighter payload, and the sum of the weights must stay a finite number)',
     })
     .default(1),
 });
@@ -508,6 +552,7 @@ export const runInputSchema = z
         environmentKeySchema,
         z.array(environmentValueSchema).min(1).max(RUN_LIMITS.maxValuesPerEnvironmentRange),
       )
+      .superRefine(refuseCredentials)
       .default({}),
     existingEndpoint: existingEndpointSchema.optional(),
     loadPlan: loadPlanSchema,
@@ -526,7 +571,21 @@ export const runInputSchema = z
     /** The run is refused, before anything is created, when its estimated cost exceeds this. */
     maxCostUsd: z.number().positive().optional(),
     pricing: z
-      .strictObject({ usdPerHour: z.record(z.string(), z.number().positive()).default({}) })
+      .strictObject({
+        usdPerHour: z
+          .record(
+            z.string(),
+            z
+              .number()
+              .positive()
+              .max(NUMBER_BOUNDS.maxUsdPerHour, {
+                message:
+                  `a price of at most ${NUMBER_BOUNDS.maxUsdPerHour} USD per hour (above any SageMaker instance's ` +
+                  'on-demand price; the cost per million inferences must stay a finite number)',
+              }),
+          )
+          .default({}),
+      })
       .default({ usdPerHour: {} }),
     maxConcurrentCandidates: z.int().min(1).max(RUN_LIMITS.maxConcurrentCandidates).default(2),
     /** Extra tags for every resource the run creates: SageMaker's rules, none in the project's namespace. */
@@ -613,24 +672,6 @@ export const runInputSchema = z
     if (input.model) {
       for (const { path, message, given } of modelSourceIssues(input.model, input.compilation.targets)) {
         issue(path, message, given);
-      }
-    }
-    if (
-      input.model !== undefined &&
-      (input.model.framework === 'huggingface' || isLlmContainer(input.model.framework))
-    ) {
-      const environments: [PropertyKey[], Readonly<Record<string, unknown>>][] = [
-        [['model', 'environment'], input.model.environment],
-        ...input.candidates.map((c, index): [PropertyKey[], Readonly<Record<string, unknown>>] => [
-          ['candidates', index, 'environment'],
-          c.environment,
-        ]),
-        [['environmentRanges'], input.environmentRanges],
-      ];
-      for (const [path, environment] of environments) {
-        for (const name of HUB_TOKEN_VARIABLES.filter((variable) => variable in environment)) {
-          issue([...path, name], HUB_TOKEN_REFUSAL, '(not shown: a token)');
-        }
       }
     }
     for (const { path, message, given } of llmInputIssues(input)) issue(path, message, given);
@@ -758,23 +799,6 @@ export const runInputSchema = z
   });
 
 type ModelInput = z.output<typeof modelSchema>;
-
-/**
- * The variables that carry a Hub token: `HF_API_TOKEN`, which the SageMaker Hugging Face toolkit reads
- * (transformers_utils.py), and `HF_TOKEN`, which huggingface_hub reads. A container environment is
- * shown by DescribeModel, in the run's logs and in the report's deploy snippets: no secret goes there.
- */
-export const HUB_TOKEN_VARIABLES = ['HF_API_TOKEN', 'HF_TOKEN'] as const;
-
-/** Why a Hub token is refused, pointing to the field that takes a private model's archive. */
-export function hubTokenRefusal(archiveField: string): string {
-  return (
-    'no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub ' +
-    `models need none; for a private model, download it and give it as ${archiveField} (a model.tar.gz in S3)`
-  );
-}
-
-const HUB_TOKEN_REFUSAL = hubTokenRefusal('artifactUri');
 
 type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
 

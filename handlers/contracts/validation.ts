@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type InputIssue, InvalidRunInputError } from './errors.js';
+import { firstBoundCrossing, firstTextDepthCrossing, INPUT_BOUNDS } from './input-bounds.js';
 
 /**
  * The one input-error formatter of the project: every schema (run input, async run input, load
@@ -36,12 +37,24 @@ function describeNumber(value: number): string {
   return `${value} (a number too large for JSON, such as 1e400)`;
 }
 
+function stringified(value: unknown): string | undefined {
+  // JSON.stringify gives undefined for functions and symbols, whatever its declared type says.
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'number' && !Number.isFinite(item) ? `${NON_FINITE_MARKER}${item}` : item,
+  );
+}
+
 function toJsonText(value: unknown): string {
   if (typeof value === 'number' && !Number.isFinite(value)) return describeNumber(value);
-  // JSON.stringify gives undefined for functions and symbols, whatever its declared type says.
-  const json = JSON.stringify(value, (_key, item: unknown) =>
-    typeof item === 'number' && !Number.isFinite(item) ? `${NON_FINITE_MARKER}${item}` : item,
-  ) as string | undefined;
+  let json: string | undefined;
+  try {
+    json = stringified(value);
+  } catch (error) {
+    // JSON.stringify recurses: a value nested deeper than the stack allows overflows it. Input
+    // reaches here within INPUT_BOUNDS (parseOrThrow checks them first); other callers may not.
+    if (!(error instanceof RangeError)) throw error;
+    return `${Array.isArray(value) ? 'an array' : 'an object'} nested too deeply to show`;
+  }
   if (json === undefined) return typeof value;
   return json.replace(/"\\u0000non-finite:(-?Infinity|NaN)"/g, '$1');
 }
@@ -175,6 +188,16 @@ function focusOf(issue: Issue): number | undefined {
   return typeof at === 'number' ? at : undefined;
 }
 
+/**
+ * What a custom rule says was given instead of the value (`params.given`): a rule that refuses a
+ * secret names what it found without printing it.
+ */
+function shownGiven(issue: Issue): string | undefined {
+  if (issue.code !== 'custom') return undefined;
+  const given: unknown = issue.params?.given;
+  return typeof given === 'string' ? given : undefined;
+}
+
 function flatten(issue: Issue, base: readonly PropertyKey[]): InputIssue[] {
   const path = [...base, ...issue.path];
   if (issue.code === 'invalid_union') {
@@ -205,7 +228,7 @@ function flatten(issue: Issue, base: readonly PropertyKey[]): InputIssue[] {
           ]),
     ];
   }
-  const given = describeGiven(issue.input, focusOf(issue));
+  const given = shownGiven(issue) ?? describeGiven(issue.input, focusOf(issue));
   if (issue.code === 'invalid_type' && typeof issue.input === 'number' && !Number.isFinite(issue.input)) {
     return [{ field: formatFieldPath(path), given, expected: `a finite ${issue.expected}` }];
   }
@@ -233,31 +256,96 @@ function specialKeyIssue(path: readonly PropertyKey[]): InputIssue {
   return { field: formatFieldPath(path), given: describeGiven(key), expected: SPECIAL_KEY_EXPECTED };
 }
 
+/** A value the special-key scan has still to visit; its path is rebuilt only for an issue. */
+interface ScanNode {
+  readonly value: unknown;
+  readonly parent: ScanNode | undefined;
+  readonly key: PropertyKey | undefined;
+}
+
+function scanPath(node: ScanNode, root: readonly PropertyKey[]): PropertyKey[] {
+  const keys: PropertyKey[] = [];
+  for (let at: ScanNode | undefined = node; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  return [...root, ...keys.reverse()];
+}
+
 /**
  * Every special key (`SPECIAL_KEYS`) anywhere in a parsed JSON document, as input issues. Checked
- * on the raw input because zod's records drop an own `__proto__` key without an issue.
+ * on the raw input because zod's records drop an own `__proto__` key without an issue. Linear in
+ * the document: each value is visited once and keeps a link to its parent, and only a reported
+ * key's path is rebuilt (copying the path at every level would cost the square of the depth).
  */
 export function specialKeyIssues(data: unknown, root: readonly PropertyKey[] = []): InputIssue[] {
   const issues: InputIssue[] = [];
   const seen = new Set<object>();
   // Breadth first, so the issues come in the order of the document's top-level fields.
-  const pending: { value: unknown; path: readonly PropertyKey[] }[] = [{ value: data, path: root }];
+  const pending: ScanNode[] = [{ value: data, parent: undefined, key: undefined }];
   for (let index = 0; index < pending.length; index += 1) {
-    const next = pending[index];
-    if (next === undefined) break;
-    const { value, path } = next;
+    const node = pending[index];
+    if (node === undefined) break;
+    const { value } = node;
     if (typeof value !== 'object' || value === null || seen.has(value)) continue;
     seen.add(value);
     if (Array.isArray(value)) {
-      value.forEach((item: unknown, index) => pending.push({ value: item, path: [...path, index] }));
+      value.forEach((item: unknown, at) => pending.push({ value: item, parent: node, key: at }));
       continue;
     }
     for (const key of Object.keys(value)) {
-      if (SPECIAL_KEYS.includes(key)) issues.push(specialKeyIssue([...path, key]));
-      else pending.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+      if (SPECIAL_KEYS.includes(key)) {
+        issues.push(specialKeyIssue([...scanPath(node, root), key]));
+      } else {
+        pending.push({ value: (value as Record<string, unknown>)[key], parent: node, key });
+      }
     }
   }
   return issues;
+}
+
+/**
+ * The bounds of `INPUT_BOUNDS` that `data` crosses, as input issues (none, or the first one met,
+ * with the field where it is crossed). Every entry checks them before anything else reads the
+ * input: the first states and the CLIs through `parseOrThrow`, the run API on the whole body, the
+ * local CLIs on the file. `root` prefixes the field (e.g. `['input']` inside an API body).
+ */
+export function inputBoundIssues(data: unknown, root: readonly PropertyKey[] = []): InputIssue[] {
+  const crossing = firstBoundCrossing(data);
+  if (crossing === undefined) return [];
+  if (crossing.bound === 'size') {
+    return [
+      {
+        field: formatFieldPath(root),
+        given: `more than ${INPUT_BOUNDS.maxJsonBytes} bytes of JSON`,
+        expected:
+          `at most ${INPUT_BOUNDS.maxJsonBytes} bytes (Step Functions' execution input quota); ` +
+          'put large lists (payloads, inputs) in S3 and name them by URI or prefix',
+      },
+    ];
+  }
+  return [depthIssue([...root, ...crossing.path], crossing.path.length + 1, crossing.found)];
+}
+
+/**
+ * `inputBoundIssues`' depth bound for JSON text not parsed yet (an API body, a CLI's input file),
+ * checked before JSON.parse builds every level. `root` is where the run input sits in the text
+ * (`['input']` in an API body): a crossing inside it is reported at the input's own field, as the
+ * first state reports it. The size bound needs the parsed value: `inputBoundIssues` checks it.
+ */
+export function jsonTextBoundIssues(text: string, root: readonly PropertyKey[] = []): InputIssue[] {
+  const crossing = firstTextDepthCrossing(text, INPUT_BOUNDS.maxDepth + root.length);
+  if (crossing === undefined) return [];
+  const inside = root.every((key, index) => crossing.path[index] === key);
+  const path = inside ? crossing.path.slice(root.length) : crossing.path;
+  return [depthIssue(path, path.length + 1, crossing.found)];
+}
+
+function depthIssue(path: readonly PropertyKey[], level: number, found: string): InputIssue {
+  return {
+    field: formatFieldPath(path),
+    given: `${found} at nesting level ${level}`,
+    expected:
+      `at most ${INPUT_BOUNDS.maxDepth} levels of nested objects and arrays (no run input field ` +
+      'is nested more than a few levels deep)',
+  };
 }
 
 function dedupe(issues: readonly InputIssue[]): InputIssue[] {
@@ -280,6 +368,9 @@ export function parseOrThrow<Schema extends z.ZodType>(
   data: unknown,
   root: readonly PropertyKey[] = [],
 ): z.output<Schema> {
+  // Before any walk: the scan, zod and the formatter then see a value of bounded depth and size.
+  const bounds = inputBoundIssues(data, root);
+  if (bounds.length > 0) throw new InvalidRunInputError(bounds);
   const special = specialKeyIssues(data, root);
   const result = schema.safeParse(data, { reportInput: true });
   const issues = dedupe([...special, ...(result.success ? [] : toInputIssues(result.error, root))]);

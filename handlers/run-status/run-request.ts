@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { describeError, type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
-import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/execution-limits.js';
 import { runInputSchema } from '../contracts/run-input.js';
-import { describeGiven, parseOrThrow } from '../contracts/validation.js';
+import {
+  describeGiven,
+  inputBoundIssues,
+  jsonTextBoundIssues,
+  parseOrThrow,
+} from '../contracts/validation.js';
 import { type InputRuleContext, optimizationInputIssues } from '../planning/input-rules.js';
 import {
   apiFailure,
@@ -102,8 +106,10 @@ export function invalidRunInputReply(issues: readonly InputIssue[]): ApiReply<ne
 /**
  * The body as the first state will see it: JSON, `{ runId?, input }`, a valid run id, the input
  * valid for the workflow's schema and, for an optimization run, for the first state's rules that
- * need no AWS read (planning/input-rules.ts, in `rules.servingRegion`), and an execution input within Step Functions' payload quota
- * (StartExecution refuses a larger one with InvalidExecutionInput). Every problem at once.
+ * need no AWS read (planning/input-rules.ts, in `rules.servingRegion`), within the nesting and
+ * size bounds (`inputBoundIssues`, checked first: Step Functions' execution input quota included,
+ * which StartExecution would refuse with InvalidExecutionInput). Every problem at once once the
+ * input is within its bounds.
  */
 export function checkRunRequest(request: RunRequest, rules: InputRuleContext = {}): CheckedRunRequest {
   const mediaType = request.contentType?.split(';')[0]?.trim().toLowerCase();
@@ -124,6 +130,9 @@ type CheckedBody =
   { readonly runId: string; readonly input: unknown } | { readonly issues: readonly InputIssue[] };
 
 function checkBody(request: RunRequest, rules: InputRuleContext): CheckedBody {
+  // Before JSON.parse builds them: a body nested 100,000 levels deep is refused at level 33.
+  const depth = jsonTextBoundIssues(request.body ?? '', ['input']);
+  if (depth.length > 0) return { issues: depth };
   let document: unknown;
   try {
     document = JSON.parse(request.body ?? '');
@@ -155,6 +164,9 @@ function checkBody(request: RunRequest, rules: InputRuleContext): CheckedBody {
     };
   }
   const body = document as Readonly<Record<string, unknown>>;
+  // Depth and size first, as the first state checks them: nothing below walks an unbounded input.
+  const bounds = inputBoundIssues(body.input);
+  if (bounds.length > 0) return { issues: bounds };
   const issues: InputIssue[] = Object.keys(body)
     .filter((key) => !ENVELOPE_FIELDS.includes(key))
     .map((key) => ({
@@ -184,16 +196,6 @@ function checkBody(request: RunRequest, rules: InputRuleContext): CheckedBody {
   } catch (error) {
     if (!(error instanceof InvalidRunInputError)) throw error;
     issues.push(...error.issues);
-  }
-  const inputBytes = jsonBytes(body.input);
-  if (inputBytes > STEP_FUNCTIONS_QUOTAS.maxPayloadBytes) {
-    issues.push({
-      field: 'input',
-      given: `${inputBytes} bytes of JSON`,
-      expected:
-        `at most ${STEP_FUNCTIONS_QUOTAS.maxPayloadBytes} bytes (Step Functions' execution input quota); ` +
-        'put large lists (payloads, inputs) in S3 and name them by URI or prefix',
-    });
   }
   return issues.length > 0 || typeof runId !== 'string' ? { issues } : { runId, input: body.input };
 }

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { CleanUpStatuses, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
-import { describeError } from '../../handlers/contracts/errors.js';
+import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
 import { EXIT_CODES, exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
-import { describeGiven } from '../../handlers/contracts/validation.js';
+import { describeGiven, jsonTextBoundIssues } from '../../handlers/contracts/validation.js';
 import type { FileObjectStore } from '../platform/file-object-store.js';
 import { sweepOrphanedScratch } from '../platform/scratch.js';
 import type { RunResult } from '../runner/index.js';
@@ -96,18 +96,38 @@ export async function startCli(argv: readonly string[], io: CliStartIo, usage: s
     return { kind: 'exit', exitCode: EXIT_CODES.invalid };
   }
   const inputPath = resolve(cwd, args.inputPath ?? '');
-  const document = await readInput(inputPath, errorLine);
+  const document = await readInput(inputPath, errorLine, displayPath(cwd, inputPath));
   if (document === undefined) return { kind: 'exit', exitCode: EXIT_CODES.invalid };
   return { kind: 'run', args, runId, inputPath, document, cwd, errorLine };
 }
 
-/** The run input file as JSON, or `undefined` after printing why it cannot be read. */
-export async function readInput(path: string, errorLine: (text: string) => void): Promise<unknown> {
+/** "Invalid run input in FILE:" and one line per issue: how both CLIs refuse an input. */
+export function printRefusal(
+  errorLine: (text: string) => void,
+  shownAs: string,
+  issues: readonly InputIssue[],
+): void {
+  errorLine(`Invalid run input in ${shownAs}:`);
+  for (const issue of issues) errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+}
+
+/** The run input file as JSON, or `undefined` after printing why it cannot be read (`shownAs`). */
+export async function readInput(
+  path: string,
+  errorLine: (text: string) => void,
+  shownAs: string = path,
+): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     errorLine(`Cannot read the run input ${path}: ${describeError(error)}; expected a JSON file`);
+    return undefined;
+  }
+  // Before JSON.parse builds them: a file nested 100,000 levels deep is refused at level 33.
+  const depth = jsonTextBoundIssues(text);
+  if (depth.length > 0) {
+    printRefusal(errorLine, shownAs, depth);
     return undefined;
   }
   try {

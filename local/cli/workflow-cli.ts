@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { type CleanUpAccount, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
 import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
 import { exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
+import { inputBoundIssues } from '../../handlers/contracts/validation.js';
 import type { Logger } from '../../handlers/ports.js';
 import { createConsoleLogger } from '../platform/console-logger.js';
 import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
@@ -28,6 +29,7 @@ import {
   interruptedExitCode,
   interruptRun,
   pidsOf,
+  printRefusal,
   reportCleanUpLeftovers,
   reportUnsuccessfulRun,
   startCli,
@@ -168,11 +170,12 @@ export async function runWorkflowCli<
   if (start.kind === 'exit') return { exitCode: start.exitCode, serverPids: [] };
   const { args, runId, inputPath, document, cwd, errorLine } = start;
   const refuse = (issues: readonly InputIssue[]): void => {
-    errorLine(`Invalid run input in ${displayPath(cwd, inputPath)}:`);
-    for (const issue of issues)
-      errorLine(`  - ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+    printRefusal(errorLine, displayPath(cwd, inputPath), issues);
   };
-  const { input, issues } = cli.checkInput(document);
+  // Depth and size before the local defaults or any check walks the file (inputBoundIssues).
+  const bounds = inputBoundIssues(document);
+  const { input, issues } =
+    bounds.length > 0 ? { input: document, issues: bounds } : cli.checkInput(document);
   if (issues.length > 0) {
     refuse(issues);
     return { exitCode: EXIT_CODES.invalid, serverPids: [] };

@@ -1,3 +1,4 @@
+import { redactText } from '../../handlers/contracts/redaction.js';
 import type { Logger } from '../../handlers/ports.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -10,7 +11,10 @@ export interface ConsoleLoggerOptions {
   readonly level?: LogLevel;
 }
 
-/** The `Logger` port for local mode: one readable line per message, details as compact JSON. */
+/**
+ * The `Logger` port for local mode: one readable line per message, details as compact JSON, through
+ * the same redaction as the Lambdas' lines (no task token or credential reaches the terminal).
+ */
 export function createConsoleLogger(options: ConsoleLoggerOptions): Logger {
   const threshold = RANK[options.level ?? 'info'];
   const log =
@@ -19,7 +23,7 @@ export function createConsoleLogger(options: ConsoleLoggerOptions): Logger {
       if (RANK[level] < threshold) return;
       const suffix =
         details === undefined || Object.keys(details).length === 0 ? '' : ` ${JSON.stringify(details)}`;
-      options.write(`${level}: ${message}${suffix}\n`);
+      options.write(redactText(`${level}: ${message}${suffix}\n`));
     };
   return { info: log('info'), warn: log('warn'), error: log('error') };
 }

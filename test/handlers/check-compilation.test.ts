@@ -94,6 +94,21 @@ describe('checkCompilation', () => {
     });
   });
 
+  it('redacts a credential quoted in a failed job’s reason', async () => {
+    // Arrange
+    const compiler = new AnsweringCompiler({
+      jobName: JOB,
+      status: 'FAILED',
+      failureReason: 'ClientError: could not read s3 with key AKIAIOSFODNN7EXAMPLE',
+    });
+
+    // Act
+    const state = await checkCompilation(STARTED, deps(compiler));
+
+    // Assert
+    expect(state.failureReason).toBe('ClientError: could not read s3 with key <credential>');
+  });
+
   it('stops a job still running past its deadline and reports it failed', async () => {
     // Arrange
     const compiler = new AnsweringCompiler({ jobName: JOB, status: 'INPROGRESS' });

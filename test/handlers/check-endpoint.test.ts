@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { EndpointFailedError } from '../../handlers/contracts/errors.js';
 import type { DeploymentState, RunPlan } from '../../handlers/contracts/optimization-state.js';
 import { checkEndpoint, type CheckEndpointDeps } from '../../handlers/check-endpoint.js';
-import type { Logger } from '../../handlers/ports.js';
+import type { Logger, ModelHost } from '../../handlers/ports.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { runPlan } from './report/support/sample-report.js';
 
@@ -87,6 +87,34 @@ describe('checkEndpoint', () => {
         },
       ],
     ]);
+  });
+
+  it('redacts a credential quoted in SageMaker’s FailureReason before it reaches the error and the report', async () => {
+    // Prepare: a container whose start-up error echoed its environment.
+    const host = {
+      describeEndpoint: (endpointName: string) =>
+        Promise.resolve({
+          endpointName,
+          status: 'Failed',
+          failureReason: 'container exited: AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        }),
+    } as unknown as ModelHost;
+
+    // Act
+    const error = await checkEndpoint(
+      { plan: plan(), deployment: DEPLOYMENT },
+      { ...deps(new FakeSageMaker()), host },
+    ).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBeInstanceOf(EndpointFailedError);
+    expect((error as EndpointFailedError).message).toBe(
+      'Endpoint prod-resnet failed: container exited: AWS_SECRET_ACCESS_KEY=<credential>',
+    );
+    expect((error as EndpointFailedError).details).toEqual({
+      endpointName: 'prod-resnet',
+      failureReason: 'container exited: AWS_SECRET_ACCESS_KEY=<credential>',
+    });
   });
 
   it('refuses an existing endpoint with several production variants, naming existingEndpoint.endpointName', async () => {

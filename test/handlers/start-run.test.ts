@@ -177,6 +177,26 @@ describe('startRun', () => {
     });
   });
 
+  it('fails when the input is nested 100,000 levels deep, before the body is parsed', async () => {
+    // Prepare
+    const starter = new RecordingStarter();
+    const body = `{"runId":"deep","input":{"model":{"environment":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
+
+    // Act
+    const issues = await issuesOf(startRun(request(body), { starter, logger: silentLogger }));
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: `model.environment${'[0]'.repeat(30)}`,
+        given: 'an array at nesting level 33',
+        expected:
+          'at most 32 levels of nested objects and arrays (no run input field is nested more than a few levels deep)',
+      },
+    ]);
+    expect(starter.calls).toEqual([]);
+  });
+
   it('fails when the body is not JSON, naming the parse error', async () => {
     // Act
     const issues = await issuesOf(
@@ -251,12 +271,14 @@ describe('startRun', () => {
     );
 
     // Assert
-    expect(issues).toContainEqual({
-      field: 'input',
-      given: `${JSON.stringify(input).length} bytes of JSON`,
-      expected:
-        "at most 262144 bytes (Step Functions' execution input quota); put large lists (payloads, inputs) in S3 and name them by URI or prefix",
-    });
+    expect(issues).toEqual([
+      {
+        field: '(input)',
+        given: 'more than 262144 bytes of JSON',
+        expected:
+          "at most 262144 bytes (Step Functions' execution input quota); put large lists (payloads, inputs) in S3 and name them by URI or prefix",
+      },
+    ]);
   });
 
   it('refuses a body in another content type with 415', async () => {

@@ -48,6 +48,28 @@ async function planError(input: unknown, dependencies = deps()): Promise<Invalid
   return error as InvalidRunInputError;
 }
 
+describe('validateAndPlan: bounds checked before any walk', () => {
+  it('fails when the input is nested 100,000 levels deep, naming the field at level 33', async () => {
+    // Prepare: as the Lambda runtime hands it over, parsed.
+    const input: unknown = JSON.parse(
+      `{"model":{"environment":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`,
+    );
+
+    // Act
+    const error = await planError(input);
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: `model.environment${'[0]'.repeat(30)}`,
+        given: 'an array at nesting level 33',
+        expected:
+          'at most 32 levels of nested objects and arrays (no run input field is nested more than a few levels deep)',
+      },
+    ]);
+  });
+});
+
 describe('validateAndPlan: a ramp step', () => {
   it('refuses loadPlan.ramp until the ramp test runs as its own phase', async () => {
     // Act

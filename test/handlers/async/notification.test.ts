@@ -41,6 +41,20 @@ describe('parseNotification', () => {
     });
   });
 
+  it('redacts a credential quoted in a failure reason', () => {
+    // Act
+    const parsed = parseNotification(
+      failedMessage('c', {
+        failureReason: 'model error: token hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567 refused',
+      }),
+    );
+
+    // Assert
+    expect(parsed.kind === 'notification' && parsed.notification).toMatchObject({
+      failureReason: 'model error: token <credential> refused',
+    });
+  });
+
   it('keeps the failure location, top-level or under responseParameters', () => {
     const topLevel = parseNotification(failedMessage('a', { failureLocation: 's3://b/failures/1.out' }));
     const nested = parseNotification(

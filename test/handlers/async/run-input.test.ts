@@ -4,6 +4,7 @@ import {
   ASYNC_RUN_LIMITS,
   parseAsyncRunInput,
 } from '../../../handlers/async/run-input.js';
+import { CREDENTIAL_EXPECTED } from '../../../handlers/contracts/credentials.js';
 import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 
 function issuesOf(input: unknown): string[] {
@@ -239,7 +240,7 @@ describe('parseAsyncRunInput', () => {
     ]);
   });
 
-  it('refuses a Hub token in a huggingface endpoint environment, without showing it', () => {
+  it('fails when a huggingface endpoint environment holds a Hub token, without showing it', () => {
     // Act
     const issues = issuesOf({
       ...DEPLOY,
@@ -248,7 +249,7 @@ describe('parseAsyncRunInput', () => {
 
     // Assert
     expect(issues).toEqual([
-      'endpoint.environment.HF_API_TOKEN: got "(not shown: a token)", expected no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub models need none; for a private model, download it and give it as modelDataUrl (a model.tar.gz in S3)',
+      `endpoint.environment.HF_API_TOKEN: got a credential, by its name, expected ${CREDENTIAL_EXPECTED}`,
     ]);
   });
 

@@ -126,6 +126,26 @@ function manifestItems(): unknown {
   return JSON.parse(new TextDecoder().decode(manifest.body));
 }
 
+describe('validateAsyncRun: bounds checked before any walk', () => {
+  it('fails when the input is nested 100,000 levels deep, naming the field at level 33', async () => {
+    // Prepare: as the Lambda runtime hands it over, parsed.
+    const input: unknown = JSON.parse(
+      `{"model":{"environment":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`,
+    );
+    const objectsBefore = [...store.objects.keys()];
+
+    // Act
+    const issues = await refusal(validate(input));
+
+    // Assert
+    expect(issues).toEqual([
+      `model.environment${'[0]'.repeat(30)}: got an array at nesting level 33, expected at most 32 ` +
+        'levels of nested objects and arrays (no run input field is nested more than a few levels deep)',
+    ]);
+    expect([...store.objects.keys()]).toEqual(objectsBefore);
+  });
+});
+
 describe("planAsyncRun: the state's planning, with nothing written", () => {
   it('returns the plan and the manifest items the state would write', async () => {
     // Arrange

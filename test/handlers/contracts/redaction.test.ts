@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  REDACTED_CREDENTIAL,
   REDACTED_TOKEN,
   redactError,
   redactText,
@@ -14,6 +15,35 @@ const PRESIGNED =
   '&X-Amz-Security-Token=IQoJb3JpZ2luX2VjEXAMPLE&X-Amz-Signature=0123456789abcdef&X-Amz-SignedHeaders=host';
 
 describe('redactText', () => {
+  it('replaces AWS access key ids, secret access keys and Hugging Face tokens a failure reason quotes', () => {
+    // Prepare: a model's FailureReason echoing its environment (AWS's documented example keys).
+    const reason =
+      'ClientError: container exited: env AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE ' +
+      'AWS_SECRET_ACCESS_KEY="wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" session ASIAY34FZKBOKMUTVV7A ' +
+      'HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567';
+
+    // Act
+    const text = redactText(reason);
+
+    // Assert
+    expect(text).toBe(
+      `ClientError: container exited: env AWS_ACCESS_KEY_ID=${REDACTED_CREDENTIAL} ` +
+        `AWS_SECRET_ACCESS_KEY="${REDACTED_CREDENTIAL}" session ${REDACTED_CREDENTIAL} ` +
+        `HF_TOKEN=${REDACTED_CREDENTIAL}`,
+    );
+  });
+
+  it('keeps identifiers that are not credentials: hashes, ARNs, names, paths', () => {
+    // Prepare
+    const text =
+      'commit 9f3c2b1a0e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b, arn:aws:iam::123456789012:role/MsoEndpointRole, ' +
+      'endpoint mso-run-20261128-c5-xlarge-compiled, hf_model_id distilbert/distilbert-base-uncased, ' +
+      '/opt/ml/model/code/inference.py, MAX_NEW_TOKENS=512';
+
+    // Act / Assert
+    expect(redactText(text)).toBe(text);
+  });
+
   it('replaces a secret the caller knows, wherever it appears', () => {
     expect(redactText('token abc-short-1 was refused: abc-short-1', ['abc-short-1'])).toBe(
       `token ${REDACTED_TOKEN} was refused: ${REDACTED_TOKEN}`,

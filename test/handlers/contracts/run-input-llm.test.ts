@@ -1,3 +1,4 @@
+import { CREDENTIAL_EXPECTED } from '../../../handlers/contracts/credentials.js';
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { runInputSchema } from '../../../handlers/contracts/run-input.js';
@@ -377,7 +378,7 @@ describe('run input: models served by an LLM container', () => {
     ]);
   });
 
-  it('refuses a Hub token in a candidate environment, without showing it', () => {
+  it('fails when a candidate environment holds a Hub token, without showing it', () => {
     // Act
     const issues = issuesOf(
       input({ candidates: [{ instanceType: 'ml.g5.xlarge', environment: { HF_TOKEN: 'hf_secret' } }] }),
@@ -387,10 +388,8 @@ describe('run input: models served by an LLM container', () => {
     expect(issues).toEqual([
       {
         field: 'candidates[0].environment.HF_TOKEN',
-        given: '"(not shown: a token)"',
-        expected:
-          'no Hub token in the environment: it would be shown by DescribeModel, the logs and the report. Public Hub ' +
-          'models need none; for a private model, download it and give it as artifactUri (a model.tar.gz in S3)',
+        given: 'a credential, by its name',
+        expected: CREDENTIAL_EXPECTED,
       },
     ]);
   });

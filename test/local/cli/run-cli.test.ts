@@ -43,6 +43,22 @@ describe('runCli', () => {
     expect(stderr()).toContain(`Cannot read the run input ${join(sandbox.dir(), 'missing.json')}`);
   });
 
+  it('fails with exit code 2 when the input is nested 100,000 levels deep, naming the field at level 33', async () => {
+    // Prepare
+    const { io, stderr } = capture();
+    const path = await inputFile(`{"model":{"environment":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
+
+    // Act
+    const outcome = await runCli(['--input', path], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(2);
+    expect(stderr()).toBe(
+      'Invalid run input in input.json:\n' +
+        `  - model.environment${'[0]'.repeat(30)}: got an array at nesting level 33, expected at most 32 levels of nested objects and arrays (no run input field is nested more than a few levels deep)\n`,
+    );
+  });
+
   it('fails with exit code 2 when the input is not JSON', async () => {
     // Prepare
     const { io, stderr } = capture();
