@@ -10,7 +10,7 @@ import type { OptimizationSteps } from '../../workflows/optimization-workflow.js
 import { LOAD_WORKER_TIMEOUT } from '../../workflows/optimization-workflow.js';
 import { ArtifactPrefix } from './artifacts-store.js';
 import type { ProjectFunction } from './project-function.js';
-import { DELETE_HOSTED_ACTIONS, SageMakerGrants } from './sagemaker-grants.js';
+import { DELETE_HOSTED_ACTIONS, INVOKE_ENDPOINT_ACTIONS, SageMakerGrants } from './sagemaker-grants.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import {
   createRegisteredLambdas,
@@ -185,7 +185,9 @@ function optimizationStepSettings(
         timeout: LOAD_WORKER_TIMEOUT,
       },
       grant: (fn) => {
-        allow(fn, ['sagemaker:InvokeEndpoint'], [arn('endpoint', '*')]);
+        // Every load test (candidates, proof, ramp) runs here, buffered or streamed: both invoke
+        // actions (INVOKE_ENDPOINT_ACTIONS says why the streamed one is granted on its own).
+        allow(fn, [...INVOKE_ENDPOINT_ACTIONS], [arn('endpoint', '*')]);
       },
     },
     aggregateLoadTest: {

@@ -448,6 +448,17 @@ describe('ServingOptimizerStack', () => {
       ]);
     });
 
+    it('grants the load worker both invoke actions, so streamed load tests are not denied', () => {
+      // Act
+      const invokes = stepGrants('run-load-worker').filter((line) => line.includes('sagemaker:Invoke'));
+
+      // Assert
+      expect(invokes).toEqual([
+        `Allow sagemaker:InvokeEndpoint on ${JOBS}:endpoint/*`,
+        `Allow sagemaker:InvokeEndpointWithResponseStream on ${JOBS}:endpoint/*`,
+      ]);
+    });
+
     it('grants "check-compilation" describing and stopping the owned Neo and optimization jobs only', () => {
       // Act
       const grants = stepGrants('check-compilation');
