@@ -7,6 +7,7 @@ import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-s
 import { createTestApp, FIXTURE_LAMBDAS, FIXTURE_STEP, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
 import { grantsOf, logicalIdOf } from '../policy-grants.js';
+import { RUN_INPUT_PREFIXES, SAGEMAKER_READ_PREFIXES } from '../../../handlers/contracts/object-uri.js';
 import { ProjectFunction } from '../../../infra/constructs/project-function.js';
 
 function buildStack(props: ServingOptimizerStackProps = {}) {
@@ -446,6 +447,28 @@ describe('ServingOptimizerStack', () => {
         'Allow xray:PutTelemetryRecords on *',
         'Allow xray:PutTraceSegments on *',
       ]);
+    });
+
+    it('grants the readers of a run’s input exactly the prefixes its validation accepts', () => {
+      // Prepare
+      const bucket = `<${logicalIdOf(stack, stack.artifactsBucket)}.Arn>`;
+      const reads = (grants: string[]): string[] =>
+        grants.filter((line) => line.startsWith('Allow s3:GetObject on ')).sort();
+      const expected = (prefixes: readonly string[]): string[] =>
+        prefixes.map((prefix) => `Allow s3:GetObject on ${bucket}/${prefix}*`).sort();
+
+      // Act
+      const optimizationReaders = ['validate-and-plan', 'package-model', 'run-load-worker'].map((name) =>
+        reads(stepGrants(name)),
+      );
+      const asyncPlanning = reads(stepGrants('validate-async-run'));
+      const sagemaker = reads(grantsOf(template, logicalIdOf(stack, stack.sagemakerExecutionRole)));
+
+      // Assert
+      for (const grants of optimizationReaders)
+        expect(grants).toEqual(expected(RUN_INPUT_PREFIXES.optimization));
+      expect(asyncPlanning).toEqual(expected(RUN_INPUT_PREFIXES.async));
+      expect(sagemaker).toEqual(expected(SAGEMAKER_READ_PREFIXES));
     });
 
     it('grants the load worker both invoke actions, so streamed load tests are not denied', () => {
