@@ -607,6 +607,54 @@ describe('ServingOptimizerStack', () => {
       expect(stepNames.sort()).toEqual([...expected].sort());
     });
 
+    it('names every state machine’s log group under /aws/vendedlogs/states/ after its stack, so the account’s Logs resource policy does not grow', () => {
+      // Prepare
+      const other = new ServingOptimizerStack(createTestApp(), 'OtherStack', { env: TEST_ENV });
+      const logGroupNames = (synthesized: Template): unknown[] => {
+        const groups = synthesized.toJSON().Resources as Record<
+          string,
+          { Properties: Record<string, unknown> }
+        >;
+        const machines = Object.values(synthesized.findResources('AWS::StepFunctions::StateMachine')) as {
+          Properties: {
+            LoggingConfiguration: {
+              Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string, string] } } }[];
+            };
+          };
+        }[];
+        return machines.flatMap(({ Properties }) =>
+          Properties.LoggingConfiguration.Destinations.map(
+            (destination) =>
+              groups[destination.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0]]?.Properties
+                .LogGroupName,
+          ),
+        );
+      };
+      const stackUuidHead = {
+        'Fn::Select': [
+          0,
+          { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] },
+        ],
+      };
+      const named = (stackName: string, path: string) => ({
+        'Fn::Join': ['', [`/aws/vendedlogs/states/${stackName}-${path}-`, stackUuidHead]],
+      });
+
+      // Act
+      const names = logGroupNames(template);
+      const otherNames = logGroupNames(Template.fromStack(other));
+
+      // Assert
+      expect(names.sort()).toEqual(
+        [
+          named('WithWorkflows', 'Optimization'),
+          named('WithWorkflows', 'AsyncInference-Workflow'),
+          named('WithWorkflows', 'SafetyNet-FailedRunCleanUp'),
+        ].sort(),
+      );
+      expect(otherNames).toContainEqual(named('OtherStack', 'Optimization'));
+    });
+
     it('still outputs the optimization state machine', () => {
       // Prepare
       const { optimization } = stack;
