@@ -5,7 +5,7 @@ import {
   SERVERLESS_USD_PER_GB_SECOND,
 } from './catalog/instances.js';
 import { baseFrameworkOf, resolveServingImage } from './catalog/images.js';
-import { compilationSupportIssues } from './catalog/neo-support.js';
+import { compilationSupportIssues, compilationSupportWarnings } from './catalog/neo-support.js';
 import {
   BudgetExceededError,
   type InputIssue,
@@ -193,6 +193,8 @@ export async function validateAndPlan(
     ...payloadWarnings,
     workerCeilingWarning(input.loadPlan),
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
+    // Locally the project's compiler stands in for Neo: only AWS compilations rest on Neo's table.
+    ...(deps.servingRegion === undefined ? [] : compilationSupportWarnings(input.compilation.targets)),
   ].filter((warning) => warning !== undefined);
 
   const planWith = (prove: RunPlan['prove'], rampTest: RunPlan['rampTest']): RunPlan => {
