@@ -1,5 +1,11 @@
 import { describeError, type InputIssue, TransientServiceError } from './contracts/errors.js';
-import { normalisedObjectUri, OBJECT_KEY_EXPECTED, objectKeyProblem } from './contracts/object-uri.js';
+import {
+  type ArtifactPrefix,
+  artifactPrefixProblem,
+  normalisedObjectUri,
+  OBJECT_KEY_EXPECTED,
+  objectKeyProblem,
+} from './contracts/object-uri.js';
 import { describeGiven } from './contracts/validation.js';
 import type { ObjectMetadata, ObjectStore } from './ports.js';
 
@@ -80,6 +86,33 @@ export function objectUriIssues(
       ];
     }
     return [];
+  });
+}
+
+/**
+ * References into the artifacts bucket outside the prefixes the run's roles may read
+ * (`RUN_INPUT_PREFIXES`): the read would be denied later, in a load worker or inside SageMaker,
+ * after endpoints were paid for. URIs in other buckets are not judged here: their owner grants
+ * access, and `checkObjects` reads them.
+ */
+export function artifactPrefixIssues(
+  references: readonly ObjectReference[],
+  artifactsBucket: string,
+  prefixes: readonly ArtifactPrefix[],
+): InputIssue[] {
+  const readable = prefixes.map((prefix) => `s3://${artifactsBucket}/${prefix}`);
+  return references.flatMap((reference): InputIssue[] => {
+    const problem = artifactPrefixProblem(reference.uri, artifactsBucket, prefixes);
+    if (problem === undefined) return [];
+    return [
+      {
+        field: reference.field,
+        given: `${describeGiven(reference.uri)} (${problem})`,
+        expected:
+          `a URI under ${readable.join(' or ')}: the run's roles read only those prefixes of the artifacts ` +
+          'bucket (upload the object beside its model, e.g. models/<model>/payload.json)',
+      },
+    ];
   });
 }
 

@@ -398,7 +398,7 @@ export interface OptimizationTechniques {
 
 export interface OptimizationJobSpec {
   readonly jobName: string;
-  /** The source model: a `model.tar.gz` or an S3 prefix of model files (`ModelSource.S3.S3Uri`). */
+  /** The source model: an S3 prefix (ending with `/`) of its uncompressed files (`ModelSource.S3.S3Uri`). */
   readonly modelDataUrl: string;
   /** `ModelSource.S3.ModelAccessConfig.AcceptEula`, for models whose licence must be accepted. */
   readonly acceptEula?: boolean;

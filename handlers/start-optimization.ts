@@ -23,15 +23,16 @@ export async function startOptimization(
 ): Promise<CompilationState> {
   const { compilation, plan } = event;
   const model = plan.model;
-  const modelDataUrl = event.packagedModel.modelDataUrl;
-  if (model === undefined || modelDataUrl === undefined) {
+  // The job reads the model's files uncompressed under a prefix, as "Package model" unpacked them.
+  const modelPrefixUri = event.packagedModel.modelPrefixUri;
+  if (model === undefined || modelPrefixUri === undefined) {
     throw new CompilationFailedError(
-      `Nothing to optimize for ${compilation.target}: the run has no model data`,
+      `Nothing to optimize for ${compilation.target}: the run has no unpacked model data (packagedModel.modelPrefixUri)`,
     );
   }
   await requireOptimizer(deps, compilation.jobName).createOptimizationJob({
     jobName: compilation.jobName,
-    modelDataUrl,
+    modelDataUrl: modelPrefixUri,
     ...(optimization.acceptEula === undefined ? {} : { acceptEula: optimization.acceptEula }),
     deploymentInstanceType: optimization.deploymentInstanceType,
     ...(optimization.environment === undefined ? {} : { environment: optimization.environment }),

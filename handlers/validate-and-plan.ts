@@ -4,6 +4,7 @@ import {
   PRICE_TABLE_SOURCE,
   SERVERLESS_USD_PER_GB_SECOND,
 } from './catalog/instances.js';
+import { compilationSupportWarnings } from './catalog/neo-support.js';
 import { BudgetExceededError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import {
   COMPILATION_CONCURRENCY,
@@ -16,7 +17,7 @@ import {
   type PollSchedule,
 } from './contracts/execution-limits.js';
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
-import { runPrefixKey, s3Uri } from './contracts/object-uri.js';
+import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from './contracts/object-uri.js';
 import {
   type CandidateInput,
   INVOKE_ENDPOINT_MAX_BODY_BYTES,
@@ -45,7 +46,13 @@ import {
   repeatsOf,
 } from './load-test/rounds.js';
 import { workerCeilingWarning } from './load-test/worker-ceiling.js';
-import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from './object-checks.js';
+import {
+  artifactPrefixIssues,
+  capIssues,
+  checkObjects,
+  type ObjectReference,
+  objectUriIssues,
+} from './object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
 import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
@@ -187,6 +194,8 @@ export async function validateAndPlan(
     workerCeilingWarning(input.loadPlan),
     inFlight.warning,
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
+    // Locally the project's compiler stands in for Neo: only AWS compilations rest on Neo's table.
+    ...(deps.servingRegion === undefined ? [] : compilationSupportWarnings(input.compilation.targets)),
   ].filter((warning) => warning !== undefined);
 
   const planWith = (prove: RunPlan['prove'], rampTest: RunPlan['rampTest']): RunPlan => {
@@ -572,7 +581,7 @@ async function checkRunObjects(
             expected: 'an s3:// URI (file:// works in local mode only)',
           },
         ]
-      : objectUriIssues([reference]),
+      : unreadableOrMalformed(reference, deps.artifactsBucket),
   );
   const refused = new Set(uriIssues.map((issue) => issue.field));
   const readable = references.filter((reference) => !refused.has(reference.field));
@@ -594,6 +603,12 @@ async function checkRunObjects(
   return (
     promptPlan?.payloads ?? payloads.map((payload, index) => ({ ...payload, sizeBytes: sizes[index] ?? 0 }))
   );
+}
+
+/** A URI outside the prefixes the run's roles read, else a key that is not a plain name. */
+function unreadableOrMalformed(reference: ObjectReference, artifactsBucket: string): InputIssue[] {
+  const outside = artifactPrefixIssues([reference], artifactsBucket, RUN_INPUT_PREFIXES.optimization);
+  return outside.length > 0 ? outside : objectUriIssues([reference]);
 }
 
 /** The run input's `prompts` as the plan carries them, the template resolved. */

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asyncRunInputSchema } from '../handlers/async/run-input.js';
 import { compilationSupportIssues } from '../handlers/catalog/neo-support.js';
+import { artifactPrefixProblem, RUN_INPUT_PREFIXES } from '../handlers/contracts/object-uri.js';
 import { runInputSchema } from '../handlers/contracts/run-input.js';
 import { takeLocalCalibration } from '../local/cli/calibration.js';
 
@@ -16,6 +17,14 @@ const compilingExamples = readdirSync(EXAMPLES_DIR).filter(
   (file) => file.endsWith('.json') && !file.includes('async'),
 );
 const asyncExamples = awsExamples.filter((file) => file.startsWith('async-'));
+
+/** Every `s3://` string of a document, wherever it sits. */
+function s3UrisIn(value: unknown): string[] {
+  if (typeof value === 'string') return value.startsWith('s3://') ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(s3UrisIn);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(s3UrisIn);
+  return [];
+}
 
 describe('examples/', () => {
   it('has async examples', () => {
@@ -65,6 +74,20 @@ describe('examples/', () => {
 
     // Assert
     expect(issues).toEqual([]);
+  });
+
+  it.each(awsExamples)('%s names objects only under the prefixes its workflow’s roles read', (file) => {
+    // Prepare
+    const document: unknown = JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8'));
+    const prefixes = file.startsWith('async-') ? RUN_INPUT_PREFIXES.async : RUN_INPUT_PREFIXES.optimization;
+
+    // Act
+    const outside = s3UrisIn(document).filter(
+      (uri) => artifactPrefixProblem(uri, 'your-artifacts-bucket', prefixes) !== undefined,
+    );
+
+    // Assert
+    expect(outside).toEqual([]);
   });
 
   it('has a BERT example that compiles its int64 token ids as int64', () => {

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, Stack } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -117,12 +117,40 @@ export function standardStateMachine(scope: Construct, props: StandardStateMachi
     tracingEnabled: true,
     logs: {
       destination: new LogGroup(scope, 'ExecutionLogs', {
+        logGroupName: executionLogGroupName(scope),
         retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       }),
       level: sfn.LogLevel.ALL,
       includeExecutionData: false,
     },
   });
+}
+
+/** Where Step Functions' vended log groups go without growing the account's resource policy. */
+const VENDED_STATES_LOG_PREFIX = '/aws/vendedlogs/states/';
+
+/**
+ * The name of a state machine's execution log group: `/aws/vendedlogs/states/<stack>-<path>-<id>`.
+ * Under `/aws/vendedlogs/`, CloudWatch Logs does not add each group to the account's resource
+ * policy of at most 5,120 characters, which Step Functions otherwise updates for every state machine
+ * that logs, and which fails deploys in busy accounts (Step Functions developer guide, "Avoiding
+ * CloudWatch Logs resource policy size restrictions",
+ * https://docs.aws.amazon.com/step-functions/latest/dg/bp-cwl.html). The stack's name and the
+ * construct's path keep two stacks, and two workflows of one stack, apart; the first part of the
+ * stack's id (its UUID, `arn:…:stack/<name>/<uuid>`) keeps a stack created again under the same name
+ * apart from the group its deleted predecessor retained. Step Functions takes the group's ARN of at
+ * most 256 characters (API reference, CloudWatchLogsLogGroup); the async state machine's name
+ * (`<stack>-AsyncInference`, at most 80 characters) keeps the stack's name, and so this one, well
+ * below that.
+ */
+export function executionLogGroupName(scope: Construct): string {
+  const stack = Stack.of(scope);
+  const path = scope.node.scopes
+    .slice(stack.node.scopes.length)
+    .map((construct) => construct.node.id.replace(/[^A-Za-z0-9_.#-]/g, '-'))
+    .join('-');
+  const stackInstance = Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID))));
+  return `${VENDED_STATES_LOG_PREFIX}${stack.stackName}-${path}-${stackInstance}`;
 }
 
 export function retryLambdaServiceErrors(task: tasks.LambdaInvoke): void {

@@ -21,7 +21,7 @@ import {
   pollRoundsWithin,
 } from '../contracts/execution-limits.js';
 import { resourceName, runTags } from '../contracts/names.js';
-import { ArtifactPrefix, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
+import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
 import { buildModelArchive } from '../shared/model-archive.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
@@ -251,7 +251,7 @@ export async function checkAsyncRunObjects(
 
 /**
  * SageMaker reads the inputs and the model with the stack's execution role, which may read the
- * artifacts bucket's `models/`, `inputs/` and `runs/` only (docs/decisions.md #8): anything else
+ * artifacts bucket's `RUN_INPUT_PREFIXES.async` only (docs/decisions.md #8): anything else
  * would fail inside SageMaker, after the endpoint was paid for. Local `file:///` URIs are accepted
  * in local mode only. `undefined` when the URI is readable.
  */
@@ -264,9 +264,7 @@ function unreadableUriIssues(
       ? undefined
       : [{ field, given: JSON.stringify(uri), expected: 'an s3:// URI (file:/// is for local mode only)' }];
   }
-  const readable = [ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs].map(
-    (prefix) => `s3://${deps.artifactsBucket}/${prefix}`,
-  );
+  const readable = RUN_INPUT_PREFIXES.async.map((prefix) => `s3://${deps.artifactsBucket}/${prefix}`);
   return readable.some((prefix) => uri.startsWith(prefix))
     ? undefined
     : [

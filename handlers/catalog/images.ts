@@ -6,6 +6,7 @@ import {
   type ImageRow,
   type ServingPlatform,
 } from './image-table.js';
+import { findInstance } from './instances.js';
 import { isLlmContainer } from './llm-containers.js';
 
 /**
@@ -131,7 +132,22 @@ export function resolveServingImage(request: ServingImageRequest): ServingImage 
     );
   }
 
-  const inRegion = forVersion.filter((row) => row.registry.accounts[request.region] !== undefined);
+  const capability = findInstance(request.instanceType)?.computeCapability;
+  const forGpu = forVersion.filter((row) => runsOnGpu(row, capability));
+  if (forGpu.length === 0 && capability !== undefined) {
+    const builds = unique(
+      newestFirst(forVersion).map((row) => `${row.version} (CUDA ${cudaOf(row) ?? 'unknown'})`),
+    );
+    throw noServingImage(
+      request,
+      `the table's ${request.framework} images ${contextLabel(compiled, platform)} for this version are ` +
+        `${builds.join(', ')}, and none runs on ${request.instanceType}, whose GPU has compute capability ` +
+        `${capability.toFixed(1)} (CUDA 13 builds for 7.5 and later only). Choose a newer GPU instance, or an ` +
+        `older frameworkVersion built on CUDA 12.`,
+      { platform, computeCapability: capability },
+    );
+  }
+  const inRegion = forGpu.filter((row) => row.registry.accounts[request.region] !== undefined);
   const row = newestFirst(inRegion)[0];
   const account = row?.registry.accounts[request.region];
   if (row === undefined || account === undefined) {
@@ -165,6 +181,41 @@ export function servingPlatformOf(instanceTypeOrTarget: string): ServingPlatform
   if (/^[gp]\d/.test(family)) return 'gpu';
   if (/^[a-z]+\d+g[a-z]*$/.test(family)) return 'graviton';
   return 'cpu';
+}
+
+/**
+ * The lowest compute capability each CUDA major release builds for. CUDA 13.0 removed offline
+ * compilation and library support for architectures before 7.5 (Maxwell, Pascal, Volta: announced in
+ * the CUDA 12.9 release notes, https://docs.nvidia.com/cuda/archive/12.9.0/cuda-toolkit-release-notes/,
+ * and NVIDIA's technical blog for CUDA 13.0); CUDA 12.0 dropped Kepler, keeping 5.0 and later
+ * (CUDA 12.0 release notes); CUDA 11 builds for 3.5 and later.
+ */
+const MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR: Readonly<Record<number, number>> = { 11: 3.5, 12: 5.0, 13: 7.5 };
+
+/**
+ * The CUDA release an image is built on, from its tag (`…-cu130`, `cu124-ubuntu22.04`: major and minor
+ * digits, as the DLC tags write them); undefined when the tag does not say (CPU, Neuron and the plain
+ * framework DLCs, whose tags name no CUDA).
+ */
+function cudaOf(row: ImageRow): string | undefined {
+  const digits = /(?:^|-)cu(\d{2,3})(?:-|$)/.exec(row.tag)?.[1];
+  return digits === undefined ? undefined : `${digits.slice(0, -1)}.${digits.slice(-1)}`;
+}
+
+/**
+ * Whether an image runs on a GPU of this compute capability: its CUDA release must still build for
+ * it. An image whose tag names no CUDA, or an instance with no NVIDIA GPU, is not judged here.
+ */
+function runsOnGpu(row: ImageRow, capability: number | undefined): boolean {
+  const cuda = cudaOf(row);
+  if (capability === undefined || cuda === undefined) return true;
+  const major = Number.parseInt(cuda, 10);
+  const floors = Object.entries(MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR).filter(
+    ([release]) => Number(release) <= major,
+  );
+  // A release newer than the table keeps the newest floor known: NVIDIA never lowers it.
+  const floor = floors.at(-1)?.[1] ?? 0;
+  return capability >= floor;
 }
 
 /** The ECR domain is per partition: China regions use `amazonaws.com.cn`, GovCloud `amazonaws.com`. */

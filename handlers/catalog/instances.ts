@@ -17,11 +17,24 @@ export const PRICE_TABLE_SOURCE = {
 
 export type Accelerator = 'none' | 'nvidia-t4' | 'nvidia-a10g' | 'nvidia-v100' | 'inferentia' | 'inferentia2';
 
+/**
+ * The CUDA compute capability of each NVIDIA accelerator the catalog lists (NVIDIA, "CUDA GPUs -
+ * Compute Capability", https://developer.nvidia.com/cuda-gpus: Tesla T4 7.5, A10G 8.6 as the A10,
+ * Tesla V100 7.0). A CUDA image runs only on GPUs its CUDA release still builds for (images.ts).
+ */
+export const COMPUTE_CAPABILITY: Readonly<Partial<Record<Accelerator, number>>> = {
+  'nvidia-t4': 7.5,
+  'nvidia-a10g': 8.6,
+  'nvidia-v100': 7.0,
+};
+
 export interface InstanceSpec {
   readonly instanceType: string;
   readonly vcpus: number;
   readonly memoryGiB: number;
   readonly accelerator: Accelerator;
+  /** The NVIDIA GPU's CUDA compute capability (COMPUTE_CAPABILITY); absent for other accelerators. */
+  readonly computeCapability?: number;
   /**
    * The accelerators a model can be sharded over (tensor parallelism): NVIDIA GPUs, or NeuronCores for
    * Inferentia and Trainium; 0 for CPU instances. Counts from the AWS instance-type pages
@@ -55,11 +68,13 @@ function family(
   accelerator: Accelerator,
   rows: readonly Row[],
 ): InstanceSpec[] {
+  const computeCapability = COMPUTE_CAPABILITY[accelerator];
   return rows.map(([instanceType, vcpus, memoryGiB, usdPerHour, acceleratorCount = 0]) => ({
     instanceType,
     vcpus,
     memoryGiB,
     accelerator,
+    ...(computeCapability === undefined ? {} : { computeCapability }),
     acceleratorCount,
     ...(neoTarget === undefined ? {} : { neoTarget }),
     usdPerHour,

@@ -41,16 +41,11 @@ export function isLlmContainer(framework: string): framework is LlmContainer {
 /** Where SageMaker puts a model.tar.gz's contents in the container (ModelDataUrl). */
 export const MODEL_DATA_DIRECTORY = '/opt/ml/model';
 
-export interface LlmContainerSpec {
-  readonly label: string;
-  /** The accelerators the table has images for. */
-  readonly platforms: readonly ('gpu' | 'neuronx')[];
-  /** The variable that names the Hub model (or, for an S3 artifact, the directory it is in). */
-  readonly modelVariable: string;
-  /** The variable that pins the Hub model's revision. */
-  readonly revisionVariable: string;
-  /** Whether an artifact needs `modelVariable` set to /opt/ml/model (LMI finds it there itself). */
-  readonly artifactNeedsModelVariable: boolean;
+/** The hardware an LLM container's images are built for. */
+export type LlmPlatform = 'gpu' | 'neuronx';
+
+/** The settings (container environment variables) one container reads on one platform. */
+export interface LlmSettingsSpec {
   /** Tensor parallel degree: at most the instance's GPUs or NeuronCores. */
   readonly shardSettings: readonly string[];
   /** A shard setting may also say "use them all". */
@@ -58,52 +53,119 @@ export interface LlmContainerSpec {
   /** Batch sizes, token budgets and lengths: positive integers. */
   readonly positiveSettings: readonly string[];
   readonly dtype: { readonly variable: string; readonly values: readonly string[] };
+  /**
+   * Settings this build does not read (another platform's), each with what to set instead: a run that
+   * sets one would measure a configuration other than the one it names.
+   */
+  readonly ignored: Readonly<Record<string, string>>;
+}
+
+export interface LlmContainerSpec {
+  readonly label: string;
+  /** The accelerators the table has images for, each with the settings its build reads. */
+  readonly settings: Readonly<Partial<Record<LlmPlatform, LlmSettingsSpec>>>;
+  /** The variable that names the Hub model (or, for an S3 artifact, the directory it is in). */
+  readonly modelVariable: string;
+  /** The variable that pins the Hub model's revision. */
+  readonly revisionVariable: string;
+  /** Whether an artifact needs `modelVariable` set to /opt/ml/model (LMI finds it there itself). */
+  readonly artifactNeedsModelVariable: boolean;
   /** The stream formats the container emits, the default first. */
   readonly formats: readonly StreamFormat[];
 }
 
+/** The platforms a container has images for (the keys of its `settings`). */
+export function llmPlatforms(spec: LlmContainerSpec): LlmPlatform[] {
+  return (['gpu', 'neuronx'] as const).filter((platform) => spec.settings[platform] !== undefined);
+}
+
+/** LMI reads the same `OPTION_*` settings on GPUs and Neuron (configurations.md). */
+const LMI_SETTINGS: LlmSettingsSpec = {
+  shardSettings: ['OPTION_TENSOR_PARALLEL_DEGREE', 'TENSOR_PARALLEL_DEGREE'],
+  shardKeyword: 'max',
+  positiveSettings: ['OPTION_MAX_ROLLING_BATCH_SIZE', 'OPTION_MAX_MODEL_LEN', 'OPTION_N_POSITIONS'],
+  dtype: { variable: 'OPTION_DTYPE', values: ['fp32', 'fp16', 'bf16', 'int8'] },
+  ignored: {},
+};
+
+/**
+ * TGI on Neuron is optimum-neuron's build: its entrypoint (text-generation-inference/tgi_env.py in
+ * huggingface/optimum-neuron @ b5d747b7ba4884f72658bf2bebbf5cac04523e03) reads the router's
+ * `MAX_BATCH_SIZE`, `MAX_TOTAL_TOKENS`, `MAX_INPUT_LENGTH` and the Neuron server's `HF_BATCH_SIZE`,
+ * `HF_SEQUENCE_LENGTH`, `HF_NUM_CORES` (NeuronCores to shard over) and `HF_AUTO_CAST_TYPE` (the
+ * compiled data type; optimum-neuron's export takes fp32, fp16 or bf16), and checks them against the
+ * compiled model's neuron config. The GPU launcher's `SM_NUM_GPUS`/`NUM_SHARD` and `DTYPE` are not read.
+ */
+const TGI_NEURON_SETTINGS: LlmSettingsSpec = {
+  shardSettings: ['HF_NUM_CORES'],
+  positiveSettings: [
+    'MAX_BATCH_SIZE',
+    'MAX_TOTAL_TOKENS',
+    'MAX_INPUT_LENGTH',
+    'HF_BATCH_SIZE',
+    'HF_SEQUENCE_LENGTH',
+  ],
+  dtype: { variable: 'HF_AUTO_CAST_TYPE', values: ['fp32', 'fp16', 'bf16'] },
+  ignored: {
+    SM_NUM_GPUS: 'HF_NUM_CORES (the NeuronCores to shard over)',
+    NUM_SHARD: 'HF_NUM_CORES (the NeuronCores to shard over)',
+    DTYPE: 'HF_AUTO_CAST_TYPE (fp32, fp16 or bf16)',
+    MAX_BATCH_TOTAL_TOKENS: 'MAX_BATCH_SIZE and MAX_TOTAL_TOKENS',
+    MAX_INPUT_TOKENS: 'MAX_INPUT_LENGTH',
+  },
+};
+
+const TGI_GPU_SETTINGS: LlmSettingsSpec = {
+  shardSettings: ['SM_NUM_GPUS', 'NUM_SHARD'],
+  positiveSettings: [
+    'MAX_BATCH_SIZE',
+    'MAX_BATCH_TOTAL_TOKENS',
+    'MAX_TOTAL_TOKENS',
+    'MAX_INPUT_TOKENS',
+    'MAX_INPUT_LENGTH',
+  ],
+  dtype: { variable: 'DTYPE', values: ['float16', 'bfloat16'] },
+  ignored: {
+    HF_NUM_CORES: 'SM_NUM_GPUS (the GPUs to shard over)',
+    HF_AUTO_CAST_TYPE: 'DTYPE (float16 or bfloat16)',
+    HF_BATCH_SIZE: 'MAX_BATCH_SIZE',
+    HF_SEQUENCE_LENGTH: 'MAX_TOTAL_TOKENS',
+  },
+};
+
 export const LLM_CONTAINER_SPECS: Readonly<Record<LlmContainer, LlmContainerSpec>> = {
   'djl-lmi': {
     label: 'DJL LMI',
-    platforms: ['gpu', 'neuronx'],
+    settings: { gpu: LMI_SETTINGS, neuronx: LMI_SETTINGS },
     modelVariable: 'HF_MODEL_ID',
     revisionVariable: 'OPTION_REVISION',
     artifactNeedsModelVariable: false,
-    shardSettings: ['OPTION_TENSOR_PARALLEL_DEGREE', 'TENSOR_PARALLEL_DEGREE'],
-    shardKeyword: 'max',
-    positiveSettings: ['OPTION_MAX_ROLLING_BATCH_SIZE', 'OPTION_MAX_MODEL_LEN', 'OPTION_N_POSITIONS'],
-    dtype: { variable: 'OPTION_DTYPE', values: ['fp32', 'fp16', 'bf16', 'int8'] },
     formats: ['lmi-jsonlines', 'lmi-sse', 'openai'],
   },
   'hf-tgi': {
     label: 'Hugging Face TGI',
-    platforms: ['gpu', 'neuronx'],
+    settings: { gpu: TGI_GPU_SETTINGS, neuronx: TGI_NEURON_SETTINGS },
     modelVariable: 'HF_MODEL_ID',
     revisionVariable: 'HF_MODEL_REVISION',
     artifactNeedsModelVariable: true,
-    shardSettings: ['SM_NUM_GPUS', 'NUM_SHARD'],
-    positiveSettings: [
-      'MAX_BATCH_SIZE',
-      'MAX_BATCH_TOTAL_TOKENS',
-      'MAX_TOTAL_TOKENS',
-      'MAX_INPUT_TOKENS',
-      'MAX_INPUT_LENGTH',
-    ],
-    dtype: { variable: 'DTYPE', values: ['float16', 'bfloat16'] },
     formats: ['tgi', 'openai'],
   },
   vllm: {
     label: 'Hugging Face vLLM',
-    platforms: ['gpu'],
+    settings: {
+      gpu: {
+        shardSettings: ['SM_VLLM_TENSOR_PARALLEL_SIZE'],
+        positiveSettings: ['SM_VLLM_MAX_NUM_SEQS', 'SM_VLLM_MAX_NUM_BATCHED_TOKENS', 'SM_VLLM_MAX_MODEL_LEN'],
+        dtype: {
+          variable: 'SM_VLLM_DTYPE',
+          values: ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'],
+        },
+        ignored: {},
+      },
+    },
     modelVariable: 'SM_VLLM_MODEL',
     revisionVariable: 'SM_VLLM_REVISION',
     artifactNeedsModelVariable: true,
-    shardSettings: ['SM_VLLM_TENSOR_PARALLEL_SIZE'],
-    positiveSettings: ['SM_VLLM_MAX_NUM_SEQS', 'SM_VLLM_MAX_NUM_BATCHED_TOKENS', 'SM_VLLM_MAX_MODEL_LEN'],
-    dtype: {
-      variable: 'SM_VLLM_DTYPE',
-      values: ['auto', 'half', 'float16', 'bfloat16', 'float', 'float32'],
-    },
     formats: ['openai'],
   },
 };

@@ -25,6 +25,7 @@ import { COMPILATION_TARGETS } from './instances.js';
 export const NEO_SUPPORT_SOURCE = {
   url: 'https://docs.aws.amazon.com/sagemaker/latest/dg/neo-supported-cloud.html',
   apiUrl: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html',
+  deployUrl: 'https://docs.aws.amazon.com/sagemaker/latest/dg/neo-deployment-hosting-services.html',
   imagesUrl:
     'https://docs.aws.amazon.com/sagemaker/latest/dg/neo-deployment-hosting-services-container-images.html',
   recordedOn: '2026-11-24',
@@ -48,6 +49,11 @@ export interface TargetSupport {
   readonly regions?: readonly string[];
   /** Whether `OutputConfig.CompilerOptions` takes `{"dtype": …}` (PyTorch) for the target. */
   readonly takesInputDataType: boolean;
+  /**
+   * Set when no AWS page lists the target's frameworks: the source the row rests on, and what is
+   * assumed. Planning accepts the target with this as a warning (compilationSupportWarnings).
+   */
+  readonly unverified?: string;
 }
 
 const lines = (...values: string[]): VersionRule => ({ kind: 'lines', lines: values });
@@ -73,12 +79,27 @@ const INFERENTIA2: TargetSupport = {
   takesInputDataType: false,
 };
 
+/**
+ * Graviton targets: `ml_c6g` and `ml_m6g` are values of the API's TargetDevice enum
+ * (NEO_SUPPORT_SOURCE.apiUrl), but neither the "Cloud Instances" list of the support page nor
+ * "Deploy a Model" (NEO_SUPPORT_SOURCE.deployUrl: ml.c5, ml.c4, ml.m5, ml.m4, ml.p3, ml.p2 and
+ * ml.inf1) names them, and no AWS page lists their frameworks. The CPU table is assumed for them, and
+ * a run that compiles for one is warned at planning rather than refused: the enum says Neo takes the
+ * target, nothing says which models it compiles for it.
+ */
+const GRAVITON: TargetSupport = {
+  ...CPU_AND_GPU,
+  unverified:
+    'the SageMaker API lists it as a TargetDevice, but no AWS page lists the frameworks Neo compiles for ' +
+    'Graviton ("Supported Instance Types and Frameworks" and "Deploy a Model" name x86 and NVIDIA targets ' +
+    'only): the CPU table is assumed, and the compilation job may fail after it started',
+};
+
 export const NEO_SUPPORT: Readonly<Record<string, TargetSupport>> = {
   ml_c5: CPU_AND_GPU,
   ml_m5: CPU_AND_GPU,
-  // Graviton targets are TargetDevice values; the docs' "Cloud Instances" table covers CPU targets.
-  ml_c6g: CPU_AND_GPU,
-  ml_m6g: CPU_AND_GPU,
+  ml_c6g: GRAVITON,
+  ml_m6g: GRAVITON,
   ml_g4dn: CPU_AND_GPU,
   ml_p3: CPU_AND_GPU,
   ml_inf1: {
@@ -188,4 +209,19 @@ export function compilationSupportIssues(request: CompilationRequest, region?: s
 /** Whether Neo takes `{"dtype": …}` in CompilerOptions when compiling for `target`. */
 export function takesInputDataType(target: string): boolean {
   return NEO_SUPPORT[target]?.takesInputDataType ?? false;
+}
+
+/**
+ * A warning per target whose frameworks no AWS page lists (`TargetSupport.unverified`), naming the
+ * target, the source the table has and what it assumes.
+ */
+export function compilationSupportWarnings(targets: readonly string[]): string[] {
+  return targets.flatMap((target) => {
+    const unverified = NEO_SUPPORT[target]?.unverified;
+    return unverified === undefined
+      ? []
+      : [
+          `Neo target ${target} is unverified: ${unverified} (${NEO_SUPPORT_SOURCE.apiUrl}, ${NEO_SUPPORT_SOURCE.url}).`,
+        ];
+  });
 }

@@ -6,8 +6,10 @@ import {
   LMI_OUTPUT_FORMATTER,
   defaultStreamFormat,
   isLlmContainer,
+  llmPlatforms,
   type LlmContainer,
   type LlmContainerSpec,
+  type LlmSettingsSpec,
 } from '../catalog/llm-containers.js';
 import type { StreamFormat } from '../load-test/streaming/stream-events.js';
 
@@ -124,7 +126,7 @@ function modelIssues(
       path: ['compilation', 'targets'],
       message:
         `no compilation targets for ${container}: SageMaker Neo has no LLM framework (InputConfig.Framework), ` +
-        `and ${spec.label} loads the model itself${spec.platforms.includes('neuronx') ? ', compiling it for Neuron when it starts on Inferentia2/Trainium' : ''}`,
+        `and ${spec.label} loads the model itself${spec.settings.neuronx !== undefined ? ', compiling it for Neuron when it starts on Inferentia2/Trainium' : ''}`,
       given: targets,
     });
   }
@@ -165,7 +167,7 @@ function candidateIssues(spec: LlmContainerSpec, input: LlmRunInput): LlmFieldIs
       return;
     }
     const platform = servingPlatformOf(candidate.instanceType);
-    const runsOn = explicitPlatform === undefined ? spec.platforms : [explicitPlatform];
+    const runsOn = explicitPlatform === undefined ? llmPlatforms(spec) : [explicitPlatform];
     if (platform !== 'gpu' && platform !== 'neuronx') {
       add({
         path: ['candidates', index, 'instanceType'],
@@ -186,7 +188,9 @@ function candidateIssues(spec: LlmContainerSpec, input: LlmRunInput): LlmFieldIs
       });
       return;
     }
-    for (const issue of settingIssues(spec, input, index, candidate.instanceType)) add(issue);
+    const settings = spec.settings[platform];
+    if (settings === undefined) return;
+    for (const issue of settingIssues(spec.label, settings, input, index, candidate.instanceType)) add(issue);
   });
   return issues;
 }
@@ -210,14 +214,30 @@ function settingValues(
 
 const POSITIVE_INTEGER = /^[1-9]\d*$/;
 
+/**
+ * One candidate's settings against what its container reads on its instance's platform: each setting
+ * the build ignores is refused with what to set instead, then shard degrees against the instance's
+ * GPUs or NeuronCores, counts, and the data type.
+ */
 function settingIssues(
-  spec: LlmContainerSpec,
+  label: string,
+  spec: LlmSettingsSpec,
   input: LlmRunInput,
   index: number,
   instanceType: string,
 ): LlmFieldIssue[] {
   const issues: LlmFieldIssue[] = [];
   const instance = findInstance(instanceType);
+  const platformWords = servingPlatformOf(instanceType) === 'neuronx' ? 'Neuron build' : 'GPU build';
+  for (const [name, instead] of Object.entries(spec.ignored)) {
+    for (const { value, path } of settingValues(name, input, index)) {
+      issues.push({
+        path,
+        message: `no ${name} on ${instanceType}: the ${label} ${platformWords} does not read it, so the candidate would not run as set; use ${instead}`,
+        given: value,
+      });
+    }
+  }
   for (const name of spec.shardSettings) {
     for (const { value, path } of settingValues(name, input, index)) {
       if (spec.shardKeyword !== undefined && value === spec.shardKeyword) continue;
@@ -227,7 +247,7 @@ function settingIssues(
       if (!POSITIVE_INTEGER.test(value)) {
         issues.push({
           path,
-          message: `a whole number of ${unit} from 1${count === undefined ? '' : ` to ${count}`}${keyword}: ${name} is ${spec.label}'s tensor parallel degree`,
+          message: `a whole number of ${unit} from 1${count === undefined ? '' : ` to ${count}`}${keyword}: ${name} is ${label}'s tensor parallel degree`,
           given: value,
         });
       } else if (count !== undefined && Number(value) > count) {
@@ -244,7 +264,7 @@ function settingIssues(
       if (!POSITIVE_INTEGER.test(value)) {
         issues.push({
           path,
-          message: `a positive whole number, such as 8: ${name} is a count ${spec.label} reads as an integer`,
+          message: `a positive whole number, such as 8: ${name} is a count ${label} reads as an integer`,
           given: value,
         });
       }
@@ -254,7 +274,7 @@ function settingIssues(
     if (!spec.dtype.values.includes(value)) {
       issues.push({
         path,
-        message: `one of ${spec.dtype.values.join(', ')}: the data types ${spec.label} documents for ${spec.dtype.variable}`,
+        message: `one of ${spec.dtype.values.join(', ')}: the data types ${label} documents for ${spec.dtype.variable}`,
         given: value,
       });
     } else if (

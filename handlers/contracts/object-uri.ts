@@ -39,6 +39,41 @@ export const ArtifactPrefix = {
 export type ArtifactPrefix = (typeof ArtifactPrefix)[keyof typeof ArtifactPrefix];
 
 /**
+ * The prefixes of the artifacts bucket whose objects a run's input may name, per workflow. The
+ * grants of the roles that read those objects (infra/constructs/optimization-steps.ts and
+ * async-inference.ts for the Lambdas, sagemaker-execution-role.ts for SageMaker, which reads both
+ * workflows' objects) and the first states' URI checks (`artifactPrefixIssues`) all derive from these
+ * lists, so an input accepted at validation is one the run's roles can read. Payloads and prompt
+ * sets of an optimization run live beside their model, under `models/`.
+ */
+export const RUN_INPUT_PREFIXES = {
+  optimization: [ArtifactPrefix.models, ArtifactPrefix.runs],
+  async: [ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs],
+} as const satisfies Readonly<Record<string, readonly ArtifactPrefix[]>>;
+
+/** What SageMaker's execution role reads: every workflow's input prefixes. */
+export const SAGEMAKER_READ_PREFIXES: readonly ArtifactPrefix[] = Object.values(ArtifactPrefix).filter(
+  (prefix) => Object.values(RUN_INPUT_PREFIXES).some((prefixes) => prefixes.some((read) => read === prefix)),
+);
+
+/**
+ * Why a URI in the artifacts bucket is outside `prefixes` (the readable ones), or `undefined` when
+ * it is under one of them, or in another bucket (whose access its owner grants, not the stack).
+ */
+export function artifactPrefixProblem(
+  uri: string,
+  artifactsBucket: string,
+  prefixes: readonly ArtifactPrefix[],
+): string | undefined {
+  const root = `s3://${artifactsBucket}/`;
+  if (!uri.startsWith(root)) return undefined;
+  const key = uri.slice(root.length);
+  return prefixes.some((prefix) => key.startsWith(prefix))
+    ? undefined
+    : `a key outside ${prefixes.join(', ')} of the artifacts bucket`;
+}
+
+/**
  * Why a URI's key is not one this project reads, or `undefined` when it is. S3 keys are names, not
  * paths: S3 stores `inputs/../x.json`, `inputs/./x.json` and `inputs//x.json` as written, while file
  * systems, URL libraries and some clients resolve them as paths, so the object read could be

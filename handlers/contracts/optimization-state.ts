@@ -415,7 +415,7 @@ export interface RunPlan {
 }
 
 export interface PackageModelEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'model'>;
+  readonly plan: Pick<RunPlan, 'runId' | 'model' | 'runPrefixUri' | 'compilations'>;
 }
 
 /** What "Package model" gives. */
@@ -424,6 +424,11 @@ export interface PackagedModel {
   readonly modelDataUrl?: string;
   readonly sha256?: string;
   readonly sizeBytes?: number;
+  /**
+   * The archive's files, uncompressed under one S3 prefix (ending with `/`): the source an optimization
+   * job reads (handlers/package-model.ts). Set only when the run has optimizations.
+   */
+  readonly modelPrefixUri?: string;
   /** True when an artifact made earlier (same inputs) or the user's own model.tar.gz was used. */
   readonly reused: boolean;
 }

@@ -3,7 +3,11 @@ import { isLlmContainer, llmModelEnvironment } from '../catalog/llm-containers.j
 import { failureReasonOf } from '../contracts/caught-error.js';
 import { EndpointFailedError } from '../contracts/errors.js';
 import { TAG_KEYS } from '../contracts/names.js';
-import { CompilationOutcomes, type DeployCandidateEvent } from '../contracts/optimization-state.js';
+import {
+  CompilationOutcomes,
+  type DeployCandidateEvent,
+  type PlannedOptimization,
+} from '../contracts/optimization-state.js';
 import type { HubModel } from '../contracts/run-input.js';
 import type { ModelSpec, ProductionVariantSpec } from '../ports.js';
 import { VARIANT_NAME } from './endpoint-deployment.js';
@@ -120,16 +124,56 @@ function optimizedDeployment(input: CandidateDeploymentInput, optimizedBy: strin
         '(an LMI image for the optimized model)',
     };
   }
+  const optimization = input.plan.compilations.find((c) => c.target === optimizedBy)?.optimization;
   return createRequests(input, imageSource, {
     image,
     modelDataUrl: job.artifactUri,
     ...(job.artifactUncompressed === true ? { modelDataUncompressed: true } : {}),
-    // An LLM container finds the optimized model in /opt/ml/model through its own variable.
-    environment: {
-      ...(model === undefined ? {} : modelEnvironment({ framework: model.framework })),
-      ...input.candidate.environment,
-    },
+    environment: optimizedServingEnvironment(
+      // An LLM container finds the optimized model in /opt/ml/model through its own variable.
+      model === undefined ? {} : modelEnvironment({ framework: model.framework }),
+      model?.environment ?? {},
+      optimization === undefined ? {} : optimizationEnvironment(optimization),
+      input.candidate.environment,
+    ),
   });
+}
+
+/**
+ * The variables an optimization job ran with, as the served model gets them: its
+ * `OptimizationEnvironment`, then each technique's `OverrideEnvironment` (quantization, compilation,
+ * sharding). The artifact was built with them (e.g. `OPTION_QUANTIZE`, `OPTION_N_POSITIONS`,
+ * `OPTION_TENSOR_PARALLEL_DEGREE`): the container must load it with the same. The SageMaker Python
+ * SDK does the same when it optimizes a model: `ModelBuilder._optimize_for_hf` updates the served
+ * model's `env` with the job's environment and then with the quantization, compilation and sharding
+ * override environments (aws/sagemaker-python-sdk, src/sagemaker/serve/builder/model_builder.py,
+ * with `_extract_optimization_config_and_env` in src/sagemaker/serve/utils/optimize_utils.py).
+ */
+function optimizationEnvironment(optimization: PlannedOptimization): Record<string, string> {
+  const { quantization, compilation, sharding } = optimization.techniques;
+  return {
+    ...optimization.environment,
+    ...quantization?.overrideEnvironment,
+    ...compilation?.overrideEnvironment,
+    ...sharding?.overrideEnvironment,
+  };
+}
+
+/**
+ * An optimized candidate's environment: the container's own variables, the run's model environment,
+ * then the optimization's (it beats the model's, as in the SDK, so the artifact is loaded as it was
+ * built), then the candidate's own settings and environment-range values, which win. The planned
+ * candidate environment holds the model's too: a variable the candidate left at the model's value
+ * is the model's, not the candidate's own.
+ */
+function optimizedServingEnvironment(
+  container: Readonly<Record<string, string>>,
+  model: Readonly<Record<string, string>>,
+  optimization: Readonly<Record<string, string>>,
+  candidate: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const own = Object.fromEntries(Object.entries(candidate).filter(([name, value]) => model[name] !== value));
+  return { ...container, ...model, ...optimization, ...own };
 }
 
 /** The three create requests of a candidate, named after the run and tagged with it. */

@@ -78,6 +78,41 @@ export async function buildModelArchive(parts: ModelArchiveParts): Promise<Uint8
   }
 }
 
+/** One file of an unpacked model archive: its path relative to the archive root, `/`-separated. */
+export interface ModelArchiveFile {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The files of a `model.tar.gz`, as SageMaker would extract them into `/opt/ml/model` (folders and
+ * links left out; a link inside the archive is read as the file it names). The archive is checked
+ * as the packaging checks it: an entry that would leave the folder refuses it on `field`.
+ */
+export async function unpackModelArchive(
+  archive: Uint8Array,
+  field: string,
+  fileName: string,
+): Promise<ModelArchiveFile[]> {
+  const workDir = await mkdtemp(join(tmpdir(), 'mso-unpack-'));
+  try {
+    const root = join(workDir, 'root');
+    await mkdir(root);
+    const archivePath = join(workDir, 'model.tar.gz');
+    await writeFile(archivePath, archive);
+    await extractInside(archivePath, root, field, fileName);
+    const files: ModelArchiveFile[] = [];
+    for (const path of await sortedEntries(root)) {
+      const entry = await lstat(join(root, path));
+      if (entry.isDirectory()) continue;
+      files.push({ path, bytes: new Uint8Array(await readFile(join(root, path))) });
+    }
+    return files;
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
 /** Every path under `root` (relative, `/`-separated), each folder before its contents, by name. */
 async function sortedEntries(root: string, prefix = ''): Promise<string[]> {
   const children = await readdir(join(root, prefix), { withFileTypes: true });

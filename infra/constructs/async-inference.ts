@@ -27,6 +27,7 @@ import {
   type StepLambdaFactory,
 } from './step-lambda-factory.js';
 import { ArtifactPrefix } from './artifacts-store.js';
+import { RUN_INPUT_PREFIXES } from '../../handlers/contracts/object-uri.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
 import { createDeadLetterQueue, resolveScheduleExpression, schedulerPrincipal } from './schedule-settings.js';
@@ -185,7 +186,8 @@ export class AsyncInference extends Construct {
     };
     this.planning = {
       lambda: {
-        readsArtifacts: [ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs],
+        // What the run's input may name, as "Validate async run" checks it.
+        readsArtifacts: RUN_INPUT_PREFIXES.async,
         environment: planningEnvironment,
       },
       grant: (fn) => {

@@ -4,13 +4,14 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
+import { RUN_INPUT_PREFIXES } from '../../handlers/contracts/object-uri.js';
 import { LOAD_WORKER_MEMORY_MB } from '../../handlers/load-test/worker-ceiling.js';
 import { OPTIMIZATION_STEPS, type OptimizationStepKey } from '../../handlers/contracts/optimization-state.js';
 import type { OptimizationSteps } from '../../workflows/optimization-workflow.js';
 import { LOAD_WORKER_TIMEOUT } from '../../workflows/optimization-workflow.js';
 import { ArtifactPrefix } from './artifacts-store.js';
 import type { ProjectFunction } from './project-function.js';
-import { DELETE_HOSTED_ACTIONS, SageMakerGrants } from './sagemaker-grants.js';
+import { DELETE_HOSTED_ACTIONS, INVOKE_ENDPOINT_ACTIONS, SageMakerGrants } from './sagemaker-grants.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import {
   createRegisteredLambdas,
@@ -56,7 +57,8 @@ export function createOptimizationSteps(scope: Construct, props: OptimizationSte
  */
 export function validateAndPlanSettings(): Required<RegisteredLambdaSettings> {
   return {
-    lambda: { readsArtifacts: [ArtifactPrefix.models, ArtifactPrefix.runs] },
+    // What the run's input may name, as "Validate and plan" checks it.
+    lambda: { readsArtifacts: RUN_INPUT_PREFIXES.optimization },
     grant: (fn) => {
       // Service Quotas' List* actions support no resource-level permissions (Service Authorization
       // Reference, "Actions defined by Service Quotas"): https://docs.aws.amazon.com/service-authorization/latest/reference/list_servicequotas.html
@@ -115,7 +117,8 @@ function optimizationStepSettings(
       }),
     );
   };
-  const readAll = [ArtifactPrefix.models, ArtifactPrefix.runs];
+  // The model and payloads the run's input names, and the run's own objects.
+  const readAll = RUN_INPUT_PREFIXES.optimization;
   const describeAny = ['sagemaker:DescribeEndpoint', 'sagemaker:DescribeEndpointConfig'];
   const anyEndpoint = [arn('endpoint', '*'), arn('endpoint-config', '*')];
 
@@ -185,7 +188,9 @@ function optimizationStepSettings(
         timeout: LOAD_WORKER_TIMEOUT,
       },
       grant: (fn) => {
-        allow(fn, ['sagemaker:InvokeEndpoint'], [arn('endpoint', '*')]);
+        // Every load test (candidates, proof, ramp) runs here, buffered or streamed: both invoke
+        // actions (INVOKE_ENDPOINT_ACTIONS says why the streamed one is granted on its own).
+        allow(fn, [...INVOKE_ENDPOINT_ACTIONS], [arn('endpoint', '*')]);
       },
     },
     aggregateLoadTest: {

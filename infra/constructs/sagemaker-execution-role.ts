@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ArtifactsStore } from './artifacts-store.js';
 import { ArtifactPrefix } from './artifacts-store.js';
+import { SAGEMAKER_READ_PREFIXES } from '../../handlers/contracts/object-uri.js';
 
 /** SageMaker writes endpoint, compilation-job and training logs under this prefix. */
 const SAGEMAKER_LOG_GROUP_PREFIX = '/aws/sagemaker/';
@@ -34,7 +35,9 @@ export class SageMakerExecutionRole extends Construct {
       description: 'Assumed by SageMaker for the models, endpoints and compilation jobs of optimization runs',
     });
 
-    props.artifacts.grantRead(this.role, ArtifactPrefix.models, ArtifactPrefix.inputs, ArtifactPrefix.runs);
+    // Every workflow's input prefixes: the models, inputs and payloads runs name, as their first
+    // states check them (RUN_INPUT_PREFIXES), and the run's own objects under runs/.
+    props.artifacts.grantRead(this.role, ...SAGEMAKER_READ_PREFIXES);
     // Neo writes compiled models (and async inference its outputs) under runs/<runId>/.
     props.artifacts.grantWrite(this.role, ArtifactPrefix.runs);
 

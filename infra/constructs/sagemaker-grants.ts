@@ -34,6 +34,23 @@ export const SCALING_PERMISSION_CHECK_ACTIONS = [
   'sagemaker:UpdateEndpointWeightsAndCapacities',
 ] as const;
 
+/**
+ * What a load worker's requests are authorized as: buffered answers (`InvokeEndpoint`) and streamed
+ * ones (`InvokeEndpointWithResponseStream`). The runtime API reference says the streaming call needs
+ * `sagemaker:InvokeEndpoint`, but the Service Authorization Reference lists
+ * `sagemaker:InvokeEndpointWithResponseStream` as an action of its own
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemakerai.html),
+ * and the policy AWS documents for JumpStart models used from Amazon Bedrock grants both (SageMaker
+ * Developer Guide, "Use your SageMaker JumpStart Models in Amazon Bedrock", statement
+ * BedrockEndpointInvokingOperations).
+ * With only the first, every streamed request of an LMI, TGI or vLLM plan could be denied and the run
+ * would end with no recommendation: both are granted, on the same endpoints.
+ */
+export const INVOKE_ENDPOINT_ACTIONS = [
+  'sagemaker:InvokeEndpoint',
+  'sagemaker:InvokeEndpointWithResponseStream',
+] as const;
+
 export class SageMakerGrants {
   constructor(private readonly stack: Stack) {}
 

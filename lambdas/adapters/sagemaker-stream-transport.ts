@@ -35,8 +35,9 @@ function abortReasonText(signal: AbortSignal): string {
  * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html)
  * on a real-time endpoint whose container streams. Each `PayloadPart` goes to `onPart` as the SDK
  * decodes it; `drainResponseStream` (decision 45) maps the stream's error events.
- * IAM: the operation is authorized by `sagemaker:InvokeEndpoint` on the endpoint, not an action of
- * its own ("your IAM permissions must allow the sagemaker:InvokeEndpoint action", same page).
+ * IAM: the page asks for `sagemaker:InvokeEndpoint`, while the Service Authorization Reference lists
+ * `sagemaker:InvokeEndpointWithResponseStream` as an action of its own: the load worker is granted
+ * both (INVOKE_ENDPOINT_ACTIONS, infra/constructs/sagemaker-grants.ts).
  *
  * Classification is `InvokeEndpoint`'s (`classifyInvokeError`): a `ModelError` with the container's
  * status and body, throttling, validation, timeouts and aborts; `ModelStreamError` and

@@ -19,7 +19,7 @@ import {
 } from '../../handlers/ports.js';
 import { LOCAL_IMAGE } from '../cli/local-input.js';
 import { compileModel, type CompileModelInput, type CompileModelResult } from '../compiler/compile-model.js';
-import { extractModelArchive } from '../platform/model-archive.js';
+import { copyModelPrefix, extractModelArchive } from '../platform/model-archive.js';
 
 export interface LocalCompilerOptions {
   readonly store: ObjectStore;
@@ -144,11 +144,14 @@ export class LocalCompiler implements ModelCompiler {
         `Local mode compiles ONNX models only: got framework ${JSON.stringify(spec.framework)}, expected "onnx"`,
       );
     }
-    const sourcePath = await extractModelArchive(
-      await this.options.store.getBytes(spec.modelDataUrl),
-      join(workDir, 'source'),
-      spec.modelDataUrl,
-    );
+    // An optimization job's source is a prefix of uncompressed files; a Neo job's, a model.tar.gz.
+    const sourcePath = spec.modelDataUrl.endsWith('/')
+      ? await copyModelPrefix(this.options.store, spec.modelDataUrl, join(workDir, 'source'))
+      : await extractModelArchive(
+          await this.options.store.getBytes(spec.modelDataUrl),
+          join(workDir, 'source'),
+          spec.modelDataUrl,
+        );
     const outputModelPath = join(workDir, 'compiled', COMPILED_MODEL_FILE_NAME);
     const result = await this.compile({ sourceModelPath: sourcePath, outputModelPath, target: spec.target });
     const bytes = await buildModelArchive({

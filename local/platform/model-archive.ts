@@ -1,4 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { ObjectStore } from '../../handlers/ports.js';
 import { extract as extractTar } from 'tar';
 import { findModelFile } from '../model-server/model-location.js';
 
@@ -35,4 +37,39 @@ export async function extractModelArchive(
     await rm(archivePath, { force: true });
   }
   return findModelFile(directory);
+}
+
+/** At most this many files are read from a model prefix: more is not a model this server serves. */
+const MAX_PREFIX_FILES = 1000;
+
+/**
+ * Copies the objects under an S3 prefix (a model's uncompressed files, as an optimization job reads
+ * its source) into `directory` (created, emptied first), each at its key relative to the prefix, as
+ * SageMaker lays out an `S3Prefix` model in `/opt/ml/model`, and returns the ONNX model file found there.
+ */
+export async function copyModelPrefix(
+  store: ObjectStore,
+  prefixUri: string,
+  directory: string,
+): Promise<string> {
+  const listing = await store.list(prefixUri, MAX_PREFIX_FILES);
+  if (listing.truncated || listing.uris.length === 0) {
+    throw new Error(
+      `Model prefix ${prefixUri} holds ${listing.uris.length === 0 ? 'no objects' : `more than ${MAX_PREFIX_FILES} objects`}: ` +
+        `expected the model's files (at most ${MAX_PREFIX_FILES})`,
+    );
+  }
+  await rm(directory, { recursive: true, force: true });
+  await mkdir(directory, { recursive: true });
+  const root = resolve(directory);
+  for (const uri of listing.uris) {
+    const target = resolve(root, uri.slice(prefixUri.length));
+    // A key is a name, not a path: one that resolves outside the folder is refused.
+    if (relative(root, target).startsWith('..')) {
+      throw new Error(`Model prefix ${prefixUri} holds ${uri}, whose key leaves the model folder`);
+    }
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, await store.getBytes(uri));
+  }
+  return findModelFile(join(root));
 }

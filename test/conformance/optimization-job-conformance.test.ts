@@ -4,8 +4,8 @@
  * the plain candidate are compared in one run, and every request is checked against the Smithy
  * model's constraints (the generated constraint table) as the other workflows' are.
  */
-import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { buildModelArchive } from '../../handlers/shared/model-archive.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { ARTIFACTS_BUCKET, AwsHarness, SAGEMAKER_ROLE_ARN, withUnmissableSla } from './aws-harness.js';
 
@@ -57,7 +57,11 @@ const INPUT = {
 
 async function run(): Promise<{ harness: AwsHarness; status: string; output: unknown }> {
   const harness = new AwsHarness();
-  harness.s3.seed(MODEL_URI, gzipSync('model'));
+  // A model directory packaged as a model.tar.gz: "Package model" unpacks it for the job's source.
+  harness.s3.seed(
+    MODEL_URI,
+    await buildModelArchive({ modelFileName: 'config.json', modelBytes: new TextEncoder().encode('{}') }),
+  );
   harness.s3.seed(PAYLOAD_URI, '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}');
   const result = await harness.runOptimization({
     workflows,
@@ -92,7 +96,13 @@ describe('an optimization job in the optimization workflow', () => {
     expect(create).toEqual({
       OptimizationJobName: JOB_NAME,
       RoleArn: SAGEMAKER_ROLE_ARN,
-      ModelSource: { S3: { S3Uri: MODEL_URI, ModelAccessConfig: { AcceptEula: true } } },
+      // The archive's files, uncompressed under the run's prefix, as the SageMaker Python SDK passes a source.
+      ModelSource: {
+        S3: {
+          S3Uri: `s3://${ARTIFACTS_BUCKET}/runs/${RUN_ID}/model/files/`,
+          ModelAccessConfig: { AcceptEula: true },
+        },
+      },
       DeploymentInstanceType: 'ml.g5.xlarge',
       OptimizationConfigs: [{ ModelQuantizationConfig: { OverrideEnvironment: { OPTION_QUANTIZE: 'awq' } } }],
       OutputConfig: { S3OutputLocation: `s3://${ARTIFACTS_BUCKET}/runs/${RUN_ID}/optimized/g5-awq/` },
@@ -123,7 +133,8 @@ describe('an optimization job in the optimization workflow', () => {
               CompressionType: 'None',
             },
           },
-          Environment: {},
+          // Loaded as it was built: the quantization's override environment.
+          Environment: { OPTION_QUANTIZE: 'awq' },
         },
       ]),
     );

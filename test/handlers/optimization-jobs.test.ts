@@ -22,6 +22,7 @@ import { runPlan } from './report/support/sample-report.js';
 const NOW_MS = Date.parse('2026-11-24T10:00:00Z');
 const JOB = 'mso-nightly-2026-11-22-ab12cd34-oj-g5-awq';
 const MODEL_DATA_URL = 's3://mso-artifacts/runs/nightly-2026-11-22/model/model.tar.gz';
+const MODEL_PREFIX_URI = 's3://mso-artifacts/runs/nightly-2026-11-22/model/files/';
 const OUTPUT_URI = 's3://mso-artifacts/runs/nightly-2026-11-22/optimized/g5-awq/';
 const LMI_IMAGE = '763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.29.0-lmi11.0.0-cu124';
 
@@ -106,7 +107,7 @@ describe('startCompilation for an optimization', () => {
       {
         plan: llmPlan(),
         compilation: OPTIMIZATION,
-        packagedModel: { modelDataUrl: MODEL_DATA_URL, reused: true },
+        packagedModel: { modelDataUrl: MODEL_DATA_URL, modelPrefixUri: MODEL_PREFIX_URI, reused: true },
       },
       deps(optimizer),
     );
@@ -115,7 +116,8 @@ describe('startCompilation for an optimization', () => {
     expect(optimizer.created).toEqual([
       {
         jobName: JOB,
-        modelDataUrl: MODEL_DATA_URL,
+        // The uncompressed prefix "Package model" unpacked, not the archive.
+        modelDataUrl: MODEL_PREFIX_URI,
         acceptEula: true,
         deploymentInstanceType: 'ml.g5.xlarge',
         techniques: { quantization: { overrideEnvironment: { OPTION_QUANTIZE: 'awq' } } },
@@ -142,7 +144,7 @@ describe('startCompilation for an optimization', () => {
       {
         plan: llmPlan(),
         compilation: OPTIMIZATION,
-        packagedModel: { modelDataUrl: MODEL_DATA_URL, reused: true },
+        packagedModel: { modelDataUrl: MODEL_DATA_URL, modelPrefixUri: MODEL_PREFIX_URI, reused: true },
       },
       deps(undefined),
     );
@@ -152,6 +154,27 @@ describe('startCompilation for an optimization', () => {
       `Optimization job ${JOB}: got no ModelOptimizer in the step's dependencies, expected one ` +
         "(lambdas/wiring.ts sagemakerOptimizer, or the local environment's optimizer)",
     );
+  });
+});
+
+describe('startCompilation for an optimization: its source', () => {
+  it('fails when the packaged model has no unpacked prefix, rather than pass the archive as the job’s source', async () => {
+    // Prepare
+    const optimizer = new RecordingOptimizer();
+
+    // Act
+    const error = await startCompilation(
+      {
+        plan: llmPlan(),
+        compilation: OPTIMIZATION,
+        packagedModel: { modelDataUrl: MODEL_DATA_URL, reused: true },
+      },
+      deps(optimizer),
+    ).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toMatchObject({ name: 'CompilationFailedError' });
+    expect(optimizer.created).toEqual([]);
   });
 });
 

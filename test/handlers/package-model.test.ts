@@ -10,6 +10,7 @@ import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.
 
 const PACKAGED_MODEL_URI = 's3://mso-artifacts/models/bert/model.tar.gz';
 const CODE_URI = 's3://mso-artifacts/models/bert/inference.py';
+const RUN_PREFIX = 's3://mso-artifacts/runs/r1/';
 const OUTPUT_URI = 's3://mso-artifacts/runs/r1/model/model.tar.gz';
 const INFERENCE_PY = 'def model_fn(model_dir):\n    return None\n';
 
@@ -28,6 +29,8 @@ function event(model: { artifactUri: string; inferenceCodeUri?: string }): Packa
   return {
     plan: {
       runId: 'r1',
+      runPrefixUri: RUN_PREFIX,
+      compilations: [],
       model: {
         framework: 'pytorch',
         environment: {},
@@ -377,6 +380,8 @@ describe('packageModel: a Hugging Face Hub model', () => {
       {
         plan: {
           runId: 'r1',
+          runPrefixUri: RUN_PREFIX,
+          compilations: [],
           model: { framework: 'huggingface', environment: {}, hub: HUB, needsPackaging: false },
         },
       },
@@ -396,6 +401,8 @@ describe('packageModel: a Hugging Face Hub model', () => {
       {
         plan: {
           runId: 'r1',
+          runPrefixUri: RUN_PREFIX,
+          compilations: [],
           model: {
             framework: 'huggingface',
             environment: {},
@@ -415,5 +422,93 @@ describe('packageModel: a Hugging Face Hub model', () => {
       { path: 'code/', type: 'Directory' },
       { path: 'code/inference.py', type: 'File' },
     ]);
+  });
+});
+
+describe('packageModel: the source of an optimization job', () => {
+  /** A run whose model is the user's own model.tar.gz, with one optimization. */
+  function optimizingEvent(): PackageModelEvent {
+    return {
+      plan: {
+        runId: 'r1',
+        runPrefixUri: RUN_PREFIX,
+        compilations: [
+          {
+            target: 'g5-awq',
+            jobName: 'mso-oj-g5-awq',
+            outputUri: `${RUN_PREFIX}optimized/g5-awq/`,
+            optimization: {
+              deploymentInstanceType: 'ml.g5.xlarge',
+              techniques: { quantization: { overrideEnvironment: { OPTION_QUANTIZE: 'awq' } } },
+            },
+          },
+        ],
+        model: {
+          framework: 'djl-lmi',
+          environment: {},
+          artifactUri: PACKAGED_MODEL_URI,
+          packagedUri: PACKAGED_MODEL_URI,
+          needsPackaging: false,
+        },
+      },
+    };
+  }
+
+  it('unpacks the model archive under the run’s prefix, the uncompressed S3 prefix an optimization job reads', async () => {
+    // Prepare
+    const archive = await archiveOf({ 'config.json': '{}', 'weights/part-1.safetensors': 'w1' });
+    const store = new MemoryObjectStore().seed(PACKAGED_MODEL_URI, archive);
+
+    // Act
+    const packaged = await packageModel(optimizingEvent(), { store, logger: silentLogger });
+
+    // Assert
+    expect(packaged).toEqual({
+      modelDataUrl: PACKAGED_MODEL_URI,
+      modelPrefixUri: `${RUN_PREFIX}model/files/`,
+      reused: true,
+    });
+    const files = [...store.objects.keys()].filter((uri) => uri.startsWith(`${RUN_PREFIX}model/files/`));
+    expect(files.sort()).toEqual([
+      `${RUN_PREFIX}model/files/config.json`,
+      `${RUN_PREFIX}model/files/weights/part-1.safetensors`,
+    ]);
+    expect(
+      new TextDecoder().decode(await store.getBytes(`${RUN_PREFIX}model/files/weights/part-1.safetensors`)),
+    ).toBe('w1');
+  });
+
+  it('writes the files once: a retry over the same archive finds them by its checksum', async () => {
+    // Prepare
+    const archive = await archiveOf({ 'config.json': '{}' });
+    const store = new MemoryObjectStore().seed(PACKAGED_MODEL_URI, archive);
+    await packageModel(optimizingEvent(), { store, logger: silentLogger });
+    await store.putBytes(`${RUN_PREFIX}model/files/config.json`, new TextEncoder().encode('kept'));
+
+    // Act
+    const again = await packageModel(optimizingEvent(), { store, logger: silentLogger });
+
+    // Assert
+    expect(again.modelPrefixUri).toBe(`${RUN_PREFIX}model/files/`);
+    expect(new TextDecoder().decode(await store.getBytes(`${RUN_PREFIX}model/files/config.json`))).toBe(
+      'kept',
+    );
+  });
+
+  it('unpacks nothing for a run without optimizations', async () => {
+    // Prepare
+    const archive = await archiveOf({ 'config.json': '{}' });
+    const store = new MemoryObjectStore().seed(PACKAGED_MODEL_URI, archive);
+    const plain = optimizingEvent();
+
+    // Act
+    const packaged = await packageModel(
+      { plan: { ...plain.plan, compilations: [] } },
+      { store, logger: silentLogger },
+    );
+
+    // Assert
+    expect(packaged).toEqual({ modelDataUrl: PACKAGED_MODEL_URI, reused: true });
+    expect([...store.objects.keys()]).toEqual([PACKAGED_MODEL_URI]);
   });
 });

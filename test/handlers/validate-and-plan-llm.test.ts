@@ -7,7 +7,7 @@ import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 
-const PROMPT_URI = 's3://mso-artifacts/payloads/prompt.json';
+const PROMPT_URI = 's3://mso-artifacts/models/llm/prompt.json';
 const ARCHIVE_URI = 's3://mso-artifacts/models/llm/model.tar.gz';
 const GENERATE = '{"inputs":"Hello","parameters":{"max_new_tokens":32},"stream":true}';
 

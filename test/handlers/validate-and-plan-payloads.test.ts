@@ -68,6 +68,30 @@ describe('validateAndPlan: payload mixes', () => {
     ]);
   });
 
+  it('fails when a payload lies in the artifacts bucket outside the prefixes the run’s roles read', async () => {
+    // Prepare
+    const outside = 's3://mso-artifacts/payloads/sentiment.json';
+    const inModels = 's3://mso-artifacts/models/cnn/payload.json';
+    const store = new MemoryObjectStore().seed(MODEL_URI, 'weights').seed(outside, '{}').seed(inModels, '{}');
+
+    // Act
+    const error = await planError(
+      input({ payloads: [{ uri: outside }, { uri: inModels }, { uri: SMALL }] }),
+      deps(store.seed(SMALL, '{}')),
+    );
+
+    // Assert
+    expect(error.issues).toEqual([
+      {
+        field: 'payloads[0].uri',
+        given: `"${outside}" (a key outside models/, runs/ of the artifacts bucket)`,
+        expected:
+          "a URI under s3://mso-artifacts/models/ or s3://mso-artifacts/runs/: the run's roles read only those " +
+          'prefixes of the artifacts bucket (upload the object beside its model, e.g. models/<model>/payload.json)',
+      },
+    ]);
+  });
+
   it("refuses a payload over SageMaker's serverless body limit when a candidate is serverless", async () => {
     // Prepare
     const store = new MemoryObjectStore()

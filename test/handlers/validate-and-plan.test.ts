@@ -675,6 +675,38 @@ describe('validateAndPlan', () => {
     ]);
   });
 
+  it('warns, naming its only source, when a run compiles for a Graviton target no AWS page lists frameworks for', async () => {
+    // Prepare
+    const pytorch = {
+      artifactUri: MODEL_URI,
+      framework: 'pytorch',
+      frameworkVersion: '2.0',
+      image: '123456789012.dkr.ecr.us-east-1.amazonaws.com/my-pytorch:arm64',
+      inputShape: { input0: [1, 3, 224, 224] },
+    };
+    const input = baseInput({
+      model: pytorch,
+      compilation: { targets: ['ml_c6g', 'ml_c5'] },
+      candidates: [
+        { instanceType: 'ml.c6g.xlarge', compiledFor: 'ml_c6g' },
+        { instanceType: 'ml.c5.xlarge', compiledFor: 'ml_c5' },
+      ],
+    });
+
+    // Act
+    const onAws = await validateAndPlan({ runId: 'run-1', input }, { ...deps(), servingRegion: 'us-east-1' });
+    const locally = await validateAndPlan({ runId: 'run-1', input }, deps());
+
+    // Assert
+    const graviton = (onAws.warnings ?? []).filter((warning) => warning.startsWith('Neo target'));
+    expect(graviton).toEqual([
+      expect.stringMatching(
+        /^Neo target ml_c6g is unverified: the SageMaker API lists it as a TargetDevice, but no AWS page lists the frameworks Neo compiles for Graviton .*API_OutputConfig\.html, .*neo-supported-cloud\.html\)\.$/,
+      ),
+    ]);
+    expect((locally.warnings ?? []).filter((warning) => warning.startsWith('Neo target'))).toEqual([]);
+  });
+
   it('accepts an uncompiled ONNX candidate when model.image names the serving image', async () => {
     // Prepare
     const onnx = {

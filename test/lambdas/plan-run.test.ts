@@ -247,7 +247,7 @@ describe('plan-run entry', () => {
       });
       s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
       // A streaming plan reads its prompt's shape (llm-gpu-vs-inferentia2.json).
-      s3.on(GetObjectCommand, { Key: 'payloads/llm-prompt.json' }).resolves({
+      s3.on(GetObjectCommand, { Key: 'models/qwen2.5-1.5b-instruct/prompt.json' }).resolves({
         Body: { transformToByteArray: () => Promise.resolve(new TextEncoder().encode(LLM_PROMPT)) } as never,
       });
       const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
@@ -350,7 +350,7 @@ describe('plan-run entry', () => {
       });
       s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
       // A streaming plan reads its prompt's shape (llm-gpu-vs-inferentia2.json).
-      s3.on(GetObjectCommand, { Key: 'payloads/llm-prompt.json' }).resolves({
+      s3.on(GetObjectCommand, { Key: 'models/qwen2.5-1.5b-instruct/prompt.json' }).resolves({
         Body: { transformToByteArray: () => Promise.resolve(new TextEncoder().encode(LLM_PROMPT)) } as never,
       });
       const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
@@ -389,7 +389,10 @@ describe('plan-run entry', () => {
         undefined,
       ]);
       expect(callsOf(s3)).toEqual([
-        ['HeadObjectCommand', { Bucket: 'your-artifacts-bucket', Key: 'payloads/sentiment.json' }],
+        [
+          'HeadObjectCommand',
+          { Bucket: 'your-artifacts-bucket', Key: 'models/distilbert-sst2/payload.json' },
+        ],
       ]);
       const text = formatPlan({ plan: body.plan, runCommand: 'start' });
       expect(text).toMatch(/^Estimated cost on AWS: \$\d+\.\d\d/m);

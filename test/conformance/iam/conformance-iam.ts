@@ -24,16 +24,7 @@ export const DEPLOYED_ENVIRONMENT: Readonly<Record<string, string>> = {
  * - `sagemaker:InvokeEndpointWithResponseStream`: the load worker's role grants InvokeEndpoint only.
  * - `payloads/`: the examples keep their payloads under `payloads/`, a prefix no step may read.
  */
-export const KNOWN_DENIALS: readonly KnownDenial[] = [
-  {
-    line: /: sagemaker:InvokeEndpointWithResponseStream on arn:aws:sagemaker:[^ ]+:endpoint\//,
-    reason: 'the load worker is not granted streaming invocations yet',
-  },
-  {
-    line: new RegExp(`: s3:GetObject on arn:aws:s3:::${ARTIFACTS_BUCKET}/payloads/`),
-    reason: 'the examples’ payloads/ prefix is not readable yet',
-  },
-];
+export const KNOWN_DENIALS: readonly KnownDenial[] = [];
 
 /** The deployed template's policies in the conformance layer's fake account. */
 export function deployedPolicies(template: Readonly<Record<string, unknown>>): DeployedPolicies {

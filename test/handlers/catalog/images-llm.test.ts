@@ -29,6 +29,58 @@ describe('resolveServingImage: LLM serving containers', () => {
     });
   });
 
+  it('serves the newest image whose CUDA still builds for the V100 of ml.p3, not a CUDA 13 image', () => {
+    // Act
+    const lmi = resolveServingImage({
+      framework: 'djl-lmi',
+      region: 'us-east-1',
+      instanceType: 'ml.p3.2xlarge',
+    });
+    const vllm = resolveServingImage({
+      framework: 'vllm',
+      region: 'us-east-1',
+      instanceType: 'ml.p3.2xlarge',
+    });
+
+    // Assert
+    expect([lmi.imageUri, vllm.imageUri]).toEqual([
+      '763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.35.0-lmi17.0.0-cu128',
+      '763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-vllm:0.17.0-transformers4.57.5-gpu-py312-cu129-ubuntu22.04',
+    ]);
+  });
+
+  it('fails when the pinned version is built on CUDA 13 and the instance’s GPU is older than compute capability 7.5', () => {
+    // Act
+    const error = failureOf({
+      framework: 'djl-lmi',
+      frameworkVersion: '0.36',
+      region: 'us-east-1',
+      instanceType: 'ml.p3.2xlarge',
+    });
+
+    // Assert
+    expect(error.message).toBe(
+      "No serving image for djl-lmi 0.36 uncompiled on ml.p3.2xlarge in us-east-1: the table's djl-lmi images " +
+        'uncompiled on NVIDIA GPU for this version are 0.36.0 (CUDA 13.0), and none runs on ml.p3.2xlarge, whose GPU ' +
+        'has compute capability 7.0 (CUDA 13 builds for 7.5 and later only). Choose a newer GPU instance, or an ' +
+        'older frameworkVersion built on CUDA 12. Set model.image to an ECR image URI to override the table.',
+    );
+  });
+
+  it('keeps serving CUDA 13 images on the T4 of ml.g4dn (compute capability 7.5)', () => {
+    // Act
+    const image = resolveServingImage({
+      framework: 'djl-lmi',
+      region: 'us-east-1',
+      instanceType: 'ml.g4dn.xlarge',
+    });
+
+    // Assert
+    expect(image.imageUri).toBe(
+      '763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.36.0-lmi27.0.0-cu130',
+    );
+  });
+
   it('serves DJL LMI on ml.inf2.xlarge from the Neuron build of djl-neuronx.json', () => {
     // Act
     const image = resolveServingImage({
@@ -113,7 +165,7 @@ describe('resolveServingImage: LLM serving containers', () => {
     const image = resolveServingImage({
       framework: 'vllm',
       region: 'us-east-2',
-      instanceType: 'ml.p3.2xlarge',
+      instanceType: 'ml.g5.2xlarge',
     });
 
     // Assert

@@ -19,6 +19,21 @@ describe('instance catalog', () => {
     expect(unknown).toEqual([]);
   });
 
+  it('records the compute capability of every NVIDIA GPU instance, and none for the others', () => {
+    // Act
+    const capabilities = knownInstanceTypes().map((type) => {
+      const spec = findInstance(type);
+      return [spec?.accelerator.startsWith('nvidia-') ?? false, spec?.computeCapability];
+    });
+    const sample = ['ml.p3.2xlarge', 'ml.g4dn.xlarge', 'ml.g5.xlarge', 'ml.inf2.xlarge'].map(
+      (type) => findInstance(type)?.computeCapability,
+    );
+
+    // Assert
+    expect(capabilities.filter(([nvidia, capability]) => nvidia !== (capability !== undefined))).toEqual([]);
+    expect(sample).toEqual([7.0, 7.5, 8.6, undefined]);
+  });
+
   it('refuses to name a Neo target for ml.g5 and ml.t2, which have none', () => {
     // Act
     const targets = ['ml.g5.xlarge', 'ml.t2.medium', 'ml.g4dn.xlarge'].map(neoTargetOf);

@@ -280,6 +280,87 @@ describe('run input: models served by an LLM container', () => {
     ]);
   });
 
+  it('checks TGI on Inferentia2 with the Neuron build’s own settings, against the instance’s NeuronCores', () => {
+    // Act
+    const issues = issuesOf(
+      input({
+        model: {
+          framework: 'hf-tgi',
+          hub: { modelId: 'Qwen/Qwen2.5-1.5B-Instruct' },
+          environment: { HF_AUTO_CAST_TYPE: 'float16', MAX_BATCH_SIZE: '4', MAX_TOTAL_TOKENS: '4096' },
+        },
+        candidates: [{ instanceType: 'ml.inf2.xlarge' }],
+        environmentRanges: { HF_NUM_CORES: ['2', '4'] },
+      }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'environmentRanges.HF_NUM_CORES[1]',
+        given: '"4"',
+        expected:
+          'at most 2: candidates[0] is ml.inf2.xlarge, which has 2 NeuronCores to shard the model over (HF_NUM_CORES, the tensor parallel degree)',
+      },
+      {
+        field: 'model.environment.HF_AUTO_CAST_TYPE',
+        given: '"float16"',
+        expected: 'one of fp32, fp16, bf16: the data types Hugging Face TGI documents for HF_AUTO_CAST_TYPE',
+      },
+    ]);
+  });
+
+  it('fails when TGI on Inferentia2 is given GPU settings the Neuron build ignores, in a sweep too', () => {
+    // Act
+    const issues = issuesOf(
+      input({
+        model: {
+          framework: 'hf-tgi',
+          hub: { modelId: 'Qwen/Qwen2.5-1.5B-Instruct' },
+          environment: { DTYPE: 'bfloat16' },
+        },
+        candidates: [{ instanceType: 'ml.g5.xlarge' }, { instanceType: 'ml.inf2.xlarge' }],
+        environmentRanges: { SM_NUM_GPUS: ['1'] },
+      }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'environmentRanges.SM_NUM_GPUS[0]',
+        given: '"1"',
+        expected:
+          'no SM_NUM_GPUS on ml.inf2.xlarge: the Hugging Face TGI Neuron build does not read it, so the candidate would not run as set; use HF_NUM_CORES (the NeuronCores to shard over)',
+      },
+      {
+        field: 'model.environment.DTYPE',
+        given: '"bfloat16"',
+        expected:
+          'no DTYPE on ml.inf2.xlarge: the Hugging Face TGI Neuron build does not read it, so the candidate would not run as set; use HF_AUTO_CAST_TYPE (fp32, fp16 or bf16)',
+      },
+    ]);
+  });
+
+  it('fails when TGI on a GPU is given the Neuron build’s HF_NUM_CORES', () => {
+    // Act
+    const issues = issuesOf(
+      input({
+        model: { framework: 'hf-tgi', hub: { modelId: 'Qwen/Qwen2.5-1.5B-Instruct' } },
+        candidates: [{ instanceType: 'ml.g5.xlarge', environment: { HF_NUM_CORES: '2' } }],
+      }),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'candidates[0].environment.HF_NUM_CORES',
+        given: '"2"',
+        expected:
+          'no HF_NUM_CORES on ml.g5.xlarge: the Hugging Face TGI GPU build does not read it, so the candidate would not run as set; use SM_NUM_GPUS (the GPUs to shard over)',
+      },
+    ]);
+  });
+
   it('refuses a batch size that is not a positive whole number', () => {
     // Act
     const issues = issuesOf(

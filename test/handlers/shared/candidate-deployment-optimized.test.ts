@@ -100,6 +100,110 @@ describe('candidateDeployment of an optimized candidate', () => {
     });
   });
 
+  it('serves the optimized model with the job’s environment, so it is loaded as it was built, the candidate’s own settings winning', () => {
+    // Prepare
+    const candidate: PlannedCandidate = {
+      ...OPTIMIZED,
+      // The run's model environment, then the candidate's own settings.
+      environment: { OPTION_N_POSITIONS: '4096', OPTION_DTYPE: 'fp16', OPTION_MAX_ROLLING_BATCH_SIZE: '8' },
+    };
+    const plan = runPlan([candidate], {
+      model: {
+        artifactUri: 's3://user-models/llm/model.tar.gz',
+        framework: 'pytorch',
+        image: PLAIN_IMAGE,
+        environment: { OPTION_N_POSITIONS: '4096', OPTION_DTYPE: 'fp16' },
+        packagedUri: PACKAGED_URI,
+        needsPackaging: false,
+      },
+      compilations: [
+        {
+          target: 'g5-awq',
+          jobName: 'mso-oj-g5-awq',
+          outputUri: OUTPUT_URI,
+          optimization: {
+            deploymentInstanceType: 'ml.g5.xlarge',
+            environment: { OPTION_ENTRYPOINT: 'djl_python.huggingface' },
+            techniques: {
+              quantization: { overrideEnvironment: { OPTION_QUANTIZE: 'awq', OPTION_N_POSITIONS: '2048' } },
+              compilation: { overrideEnvironment: { OPTION_TENSOR_PARALLEL_DEGREE: '1' } },
+            },
+          },
+        },
+      ],
+    });
+
+    // Act
+    const deployment = candidateDeployment(
+      {
+        plan,
+        candidate,
+        packagedModel: { modelDataUrl: PACKAGED_URI, reused: true },
+        compilations: [
+          {
+            ...JOB,
+            status: CompilationOutcomes.completed,
+            artifactUri: OUTPUT_URI,
+            artifactUncompressed: true,
+          },
+        ],
+      },
+      'us-east-1',
+    );
+
+    // Assert
+    if (deployment.kind !== 'create') throw new Error(`expected a deployment, got ${deployment.kind}`);
+    expect(deployment.model.environment).toEqual({
+      OPTION_DTYPE: 'fp16',
+      OPTION_ENTRYPOINT: 'djl_python.huggingface',
+      OPTION_QUANTIZE: 'awq',
+      // The job compiled for 2,048 positions: the model's 4,096 would not load its artifact.
+      OPTION_N_POSITIONS: '2048',
+      OPTION_TENSOR_PARALLEL_DEGREE: '1',
+      OPTION_MAX_ROLLING_BATCH_SIZE: '8',
+    });
+  });
+
+  it('lets the candidate’s own setting win over the job’s', () => {
+    // Prepare
+    const candidate: PlannedCandidate = { ...OPTIMIZED, environment: { OPTION_TENSOR_PARALLEL_DEGREE: '2' } };
+    const plan = runPlan([candidate], {
+      model: {
+        artifactUri: 's3://user-models/llm/model.tar.gz',
+        framework: 'pytorch',
+        image: PLAIN_IMAGE,
+        environment: {},
+        packagedUri: PACKAGED_URI,
+        needsPackaging: false,
+      },
+      compilations: [
+        {
+          target: 'g5-awq',
+          jobName: 'mso-oj-g5-awq',
+          outputUri: OUTPUT_URI,
+          optimization: {
+            deploymentInstanceType: 'ml.g5.xlarge',
+            techniques: { sharding: { overrideEnvironment: { OPTION_TENSOR_PARALLEL_DEGREE: '1' } } },
+          },
+        },
+      ],
+    });
+
+    // Act
+    const deployment = candidateDeployment(
+      {
+        plan,
+        candidate,
+        packagedModel: { modelDataUrl: PACKAGED_URI, reused: true },
+        compilations: [{ ...JOB, status: CompilationOutcomes.completed, artifactUri: OUTPUT_URI }],
+      },
+      'us-east-1',
+    );
+
+    // Assert
+    expect(deployment).toMatchObject({ model: { environment: { OPTION_TENSOR_PARALLEL_DEGREE: '2' } } });
+  });
+
   it('skips the candidate with SageMaker’s reason when the job failed', () => {
     // Act
     const deployment = deploymentWith({

@@ -7,6 +7,7 @@ import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-s
 import { createTestApp, FIXTURE_LAMBDAS, FIXTURE_STEP, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
 import { grantsOf, logicalIdOf } from '../policy-grants.js';
+import { RUN_INPUT_PREFIXES, SAGEMAKER_READ_PREFIXES } from '../../../handlers/contracts/object-uri.js';
 import { ProjectFunction } from '../../../infra/constructs/project-function.js';
 
 function buildStack(props: ServingOptimizerStackProps = {}) {
@@ -448,6 +449,39 @@ describe('ServingOptimizerStack', () => {
       ]);
     });
 
+    it('grants the readers of a run’s input exactly the prefixes its validation accepts', () => {
+      // Prepare
+      const bucket = `<${logicalIdOf(stack, stack.artifactsBucket)}.Arn>`;
+      const reads = (grants: string[]): string[] =>
+        grants.filter((line) => line.startsWith('Allow s3:GetObject on ')).sort();
+      const expected = (prefixes: readonly string[]): string[] =>
+        prefixes.map((prefix) => `Allow s3:GetObject on ${bucket}/${prefix}*`).sort();
+
+      // Act
+      const optimizationReaders = ['validate-and-plan', 'package-model', 'run-load-worker'].map((name) =>
+        reads(stepGrants(name)),
+      );
+      const asyncPlanning = reads(stepGrants('validate-async-run'));
+      const sagemaker = reads(grantsOf(template, logicalIdOf(stack, stack.sagemakerExecutionRole)));
+
+      // Assert
+      for (const grants of optimizationReaders)
+        expect(grants).toEqual(expected(RUN_INPUT_PREFIXES.optimization));
+      expect(asyncPlanning).toEqual(expected(RUN_INPUT_PREFIXES.async));
+      expect(sagemaker).toEqual(expected(SAGEMAKER_READ_PREFIXES));
+    });
+
+    it('grants the load worker both invoke actions, so streamed load tests are not denied', () => {
+      // Act
+      const invokes = stepGrants('run-load-worker').filter((line) => line.includes('sagemaker:Invoke'));
+
+      // Assert
+      expect(invokes).toEqual([
+        `Allow sagemaker:InvokeEndpoint on ${JOBS}:endpoint/*`,
+        `Allow sagemaker:InvokeEndpointWithResponseStream on ${JOBS}:endpoint/*`,
+      ]);
+    });
+
     it('grants "check-compilation" describing and stopping the owned Neo and optimization jobs only', () => {
       // Act
       const grants = stepGrants('check-compilation');
@@ -571,6 +605,54 @@ describe('ServingOptimizerStack', () => {
 
       // Assert
       expect(stepNames.sort()).toEqual([...expected].sort());
+    });
+
+    it('names every state machine’s log group under /aws/vendedlogs/states/ after its stack, so the account’s Logs resource policy does not grow', () => {
+      // Prepare
+      const other = new ServingOptimizerStack(createTestApp(), 'OtherStack', { env: TEST_ENV });
+      const logGroupNames = (synthesized: Template): unknown[] => {
+        const groups = synthesized.toJSON().Resources as Record<
+          string,
+          { Properties: Record<string, unknown> }
+        >;
+        const machines = Object.values(synthesized.findResources('AWS::StepFunctions::StateMachine')) as {
+          Properties: {
+            LoggingConfiguration: {
+              Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string, string] } } }[];
+            };
+          };
+        }[];
+        return machines.flatMap(({ Properties }) =>
+          Properties.LoggingConfiguration.Destinations.map(
+            (destination) =>
+              groups[destination.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0]]?.Properties
+                .LogGroupName,
+          ),
+        );
+      };
+      const stackUuidHead = {
+        'Fn::Select': [
+          0,
+          { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] },
+        ],
+      };
+      const named = (stackName: string, path: string) => ({
+        'Fn::Join': ['', [`/aws/vendedlogs/states/${stackName}-${path}-`, stackUuidHead]],
+      });
+
+      // Act
+      const names = logGroupNames(template);
+      const otherNames = logGroupNames(Template.fromStack(other));
+
+      // Assert
+      expect(names.sort()).toEqual(
+        [
+          named('WithWorkflows', 'Optimization'),
+          named('WithWorkflows', 'AsyncInference-Workflow'),
+          named('WithWorkflows', 'SafetyNet-FailedRunCleanUp'),
+        ].sort(),
+      );
+      expect(otherNames).toContainEqual(named('OtherStack', 'Optimization'));
     });
 
     it('still outputs the optimization state machine', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { OptimizationJobSpec } from '../../../handlers/ports.js';
 import { LocalOptimizer, localTargetOf } from '../../../local/adapters/local-optimizer.js';
+import { unpackModelArchive } from '../../../handlers/shared/model-archive.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { exampleModelArchive, waitFor } from '../platform/support/model-artifacts.js';
 
@@ -50,6 +51,30 @@ describe('LocalOptimizer', () => {
       ),
     });
     expect(optimizer.jobNames()).toEqual([JOB]);
+  });
+
+  it('optimizes a model given as the uncompressed S3 prefix an optimization job reads', async () => {
+    // Prepare
+    const prefix = 's3://local-artifacts/runs/r1/model/files/';
+    const store = new MemoryObjectStore();
+    for (const file of await unpackModelArchive(
+      await exampleModelArchive(),
+      'model.artifactUri',
+      'model.tar.gz',
+    )) {
+      store.seed(`${prefix}${file.path}`, file.bytes);
+    }
+    const optimizer = new LocalOptimizer({ store, logger: silentLogger });
+
+    // Act
+    await optimizer.createOptimizationJob(jobSpec({ modelDataUrl: prefix }));
+    const job = await finished(optimizer, JOB);
+
+    // Assert
+    expect(job).toMatchObject({
+      status: 'COMPLETED',
+      modelData: { uri: 's3://local-artifacts/runs/r1/optimized/inf2-neuron/model.tar.gz', compressed: true },
+    });
   });
 
   it('reports a model it cannot optimize as a FAILED job with the reason', async () => {

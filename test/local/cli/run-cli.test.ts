@@ -99,7 +99,7 @@ describe('runCli', () => {
     const { io, stderr } = capture();
     const path = await inputFile({
       model: { artifactUri: 'file:///nowhere/model.onnx', framework: 'onnx' },
-      payload: { uri: 's3://local-artifacts/nothing/payload.bin' },
+      payload: { uri: 's3://local-artifacts/models/nothing/payload.bin' },
       candidates: [{ instanceType: 'ml.c5.large' }],
       loadPlan: { steps: [1] },
       sla: { p95LatencyMs: 20 },
@@ -114,7 +114,7 @@ describe('runCli', () => {
       '  - model.artifactUri: got "file:///nowhere/model.onnx", expected an object that exists and that the workflow can read',
     );
     expect(stderr()).toContain(
-      '  - payload.uri: got "s3://local-artifacts/nothing/payload.bin", expected an object',
+      '  - payload.uri: got "s3://local-artifacts/models/nothing/payload.bin", expected an object',
     );
   });
 
