@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, ErrorNames } from '../handlers/contracts/errors.js';
 import type { RunPlan } from '../handlers/contracts/optimization-state.js';
@@ -8,8 +8,11 @@ import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../handlers/report
 import { formatPlan } from '../handlers/report/plan-summary.js';
 import { EXIT_CODES, exitCodeOfRun } from '../handlers/contracts/exit-codes.js';
 import {
+  describeInvalidRunId,
   type ExecutionStatus,
   ExecutionStatuses,
+  isPlainFileName,
+  REPORT_FILE_NAME_EXPECTED,
   type RunEvent,
   type RunStatus,
   type RunWorkflow,
@@ -25,7 +28,8 @@ import {
 } from '../handlers/report/compare-runs.js';
 import { renderComparisonMarkdown, renderComparisonText } from '../handlers/report/render-comparison.js';
 import type { Report } from '../handlers/report/report.js';
-import { RunApiClient, type RunApiClientOptions } from './run-api-client.js';
+import { describeInvalidApiUrl, RunApiClient, type RunApiClientOptions } from './run-api-client.js';
+import { AWS_REGION_EXPECTED, isAwsRegion, regionOfApiUrl } from './sigv4.js';
 
 /**
  * `npm run -s runs -- <command> …`: the runs of the deployed optimizer, through its IAM-authenticated
@@ -220,8 +224,12 @@ export const processIo: CliIo = {
   createClient: (options) => new RunApiClient(options),
   readFile: (path) => readFile(path, 'utf8'),
   writeFile: async (folder, name, data) => {
-    await mkdir(folder, { recursive: true });
     const path = join(folder, name);
+    // The API's contract allows plain names only; a path that leaves the folder is refused all the same.
+    if (!isPlainFileName(name) || !resolve(path).startsWith(`${resolve(folder)}${sep}`)) {
+      throw new Error(`Report file name ${JSON.stringify(name)}: expected ${REPORT_FILE_NAME_EXPECTED}`);
+    }
+    await mkdir(folder, { recursive: true });
     await writeFile(path, data);
     return path;
   },
@@ -336,7 +344,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     if (apiUrl === undefined) {
       throw new UsageError('got no --api, expected the RunApiUrl output (or RUN_API_URL)', command);
     }
-    const region = stringValue(values.region);
+    const urlProblem = describeInvalidApiUrl(apiUrl);
+    if (urlProblem !== undefined) {
+      throw new UsageError(`${values.api === undefined ? 'RUN_API_URL' : '--api'}: ${urlProblem}`, command);
+    }
+    const region = regionOf(values, apiUrl, io.env, command);
     const client = io.createClient({ apiUrl, ...(region === undefined ? {} : { region }) });
     const context: Context = { client, values, io, json: values.json === true, workflow: workflowOf(values) };
     switch (command) {
@@ -398,7 +410,64 @@ function runIdArgument(command: CommandName, positionals: readonly string[]): st
       command,
     );
   }
+  for (const runId of positionals) {
+    const problem = describeInvalidRunId(runId);
+    if (problem !== undefined) throw new UsageError(`run id: ${problem}`, command);
+  }
   return positionals[0] ?? '';
+}
+
+/**
+ * The region requests are signed for: `--region`, else the one in the execute-api URL, else
+ * AWS_REGION; checked here, before anything is signed, naming where it came from.
+ */
+function regionOf(
+  values: Values,
+  apiUrl: string,
+  env: CliIo['env'],
+  command: CommandName,
+): string | undefined {
+  const given = stringValue(values.region);
+  const [source, region] =
+    given !== undefined
+      ? ['--region', given]
+      : regionOfApiUrl(new URL(apiUrl)) === undefined && env.AWS_REGION !== undefined
+        ? ['AWS_REGION', env.AWS_REGION]
+        : [undefined, undefined];
+  if (region === undefined) return undefined;
+  if (!isAwsRegion(region)) {
+    throw new UsageError(
+      `${source}: got ${JSON.stringify(region)}, expected ${AWS_REGION_EXPECTED}`,
+      command,
+    );
+  }
+  return region;
+}
+
+/** `--run-id`, checked before any request: it becomes the execution name. */
+function runIdOption(values: Values, command: CommandName): string | undefined {
+  const runId = stringValue(values['run-id']);
+  const problem = runId === undefined ? undefined : describeInvalidRunId(runId);
+  if (problem !== undefined) throw new UsageError(`--run-id: ${problem}`, command);
+  return runId;
+}
+
+/** The run input file named by `--input`, as JSON: a file that cannot be read is a usage error. */
+async function inputDocument(values: Values, io: CliIo, command: CommandName): Promise<unknown> {
+  const path = stringValue(values.input);
+  if (path === undefined || path === '') {
+    throw new UsageError('got no --input, expected a run input JSON file', command);
+  }
+  let text: string;
+  try {
+    text = await io.readFile(path);
+  } catch (error) {
+    throw new UsageError(
+      `--input ${path}: cannot read it (${describeError(error)}), expected a run input JSON file`,
+      command,
+    );
+  }
+  return parseInputFile(path, text, command);
 }
 
 const WORKFLOW_NAMES: Readonly<Record<string, RunWorkflow>> = {
@@ -422,10 +491,9 @@ function workflowOf(values: Values): RunWorkflow {
 
 /** `plan`: the text the local `--plan` prints (formatPlan), or with --json the API's answer. */
 async function plan({ client, values, io, json, workflow }: Context): Promise<number> {
-  const inputPath = stringValue(values.input);
-  if (inputPath === undefined) throw new UsageError('got no --input, expected a run input JSON file', 'plan');
-  const input = parseInputFile(inputPath, await io.readFile(inputPath), 'plan');
-  const runId = stringValue(values['run-id']);
+  const input = await inputDocument(values, io, 'plan');
+  const inputPath = stringValue(values.input) ?? '';
+  const runId = runIdOption(values, 'plan');
   const options = runId === undefined ? {} : { runId };
   const flag = workflow === RunWorkflows.asyncInference ? ' --workflow async' : '';
   const runCommand = `${PROGRAM} start --input ${inputPath}${runId === undefined ? '' : ` --run-id ${runId}`}${flag}`;
@@ -452,12 +520,17 @@ async function plan({ client, values, io, json, workflow }: Context): Promise<nu
 }
 
 async function start({ client, values, io, json, workflow }: Context): Promise<number> {
-  const inputPath = stringValue(values.input);
-  if (inputPath === undefined)
-    throw new UsageError('got no --input, expected a run input JSON file', 'start');
-  const input = parseInputFile(inputPath, await io.readFile(inputPath));
-  const runId = stringValue(values['run-id']);
+  const input = await inputDocument(values, io, 'start');
+  const runId = runIdOption(values, 'start');
   const options = runId === undefined ? {} : { runId };
+  // Checked before the run starts: a wrong wait setting must not leave a run started unawares.
+  for (const flag of ['poll-seconds', 'timeout-seconds'] as const) {
+    if (values.wait !== true && values[flag] !== undefined) {
+      throw new UsageError(`got --${flag} without --wait, expected it only with --wait`, 'start');
+    }
+  }
+  const pollSeconds = secondsOption('--poll-seconds', stringValue(values['poll-seconds']), 30);
+  const timeoutSeconds = secondsOption('--timeout-seconds', stringValue(values['timeout-seconds']), 86_400);
   const started =
     workflow === RunWorkflows.asyncInference
       ? await client.startAsyncRun(input as Parameters<RunApiClient['startAsyncRun']>[0], options)
@@ -474,8 +547,8 @@ async function start({ client, values, io, json, workflow }: Context): Promise<n
   io.stderr(`Started run ${started.runId} (${started.executionArn})`);
   const final = await client.waitForRun(started.runId, {
     workflow,
-    pollSeconds: secondsOption('--poll-seconds', stringValue(values['poll-seconds']), 30),
-    timeoutSeconds: secondsOption('--timeout-seconds', stringValue(values['timeout-seconds']), 86_400),
+    pollSeconds,
+    timeoutSeconds,
     onProgress: (current) => {
       io.stderr(progressLine(current));
     },
@@ -547,6 +620,10 @@ async function logs({ client, values, io, json, workflow }: Context, runId: stri
 }
 
 async function report({ client, values, io, json, workflow }: Context, runId: string): Promise<number> {
+  if (values.out === '') throw new UsageError('got --out "", expected a folder', 'report');
+  if (values.links === true && values.out !== undefined) {
+    throw new UsageError('got --out with --links, expected one of them: --links downloads nothing', 'report');
+  }
   const links = await client.reportLinks(runId, workflow);
   if (values.links === true) {
     io.stdout(

@@ -32,7 +32,13 @@ import {
   stoppedRunSchema,
 } from '../handlers/run-status/run-api-contract.js';
 import { RunAlreadyExistsError, RunApiError, RunNotFoundError, RunWaitTimeoutError } from './errors.js';
-import { type Credentials, ExecuteApiSigner, regionOfApiUrl } from './sigv4.js';
+import {
+  AWS_REGION_EXPECTED,
+  type Credentials,
+  ExecuteApiSigner,
+  isAwsRegion,
+  regionOfApiUrl,
+} from './sigv4.js';
 
 /**
  * A typed client of the run API (infra/constructs/run-api.ts): every request SigV4-signed for
@@ -108,6 +114,9 @@ export class RunApiClient {
         `RunApiClient: cannot tell the region of ${options.apiUrl}: expected an execute-api URL ` +
           '(https://<id>.execute-api.<region>.amazonaws.com/<stage>/), the region option or AWS_REGION',
       );
+    }
+    if (!isAwsRegion(region)) {
+      throw new Error(`RunApiClient region: got ${describeGiven(region)}, expected ${AWS_REGION_EXPECTED}`);
     }
     this.signer = new ExecuteApiSigner(region, options.credentials);
     this.fetch = options.fetch ?? globalThis.fetch;
@@ -352,15 +361,44 @@ function checkRunId(runId: string): void {
   ]);
 }
 
-function parseApiUrl(apiUrl: string): URL {
+/**
+ * Why `apiUrl` cannot be the run API's URL, or `undefined` when it can: it must be absolute, and
+ * HTTPS unless it names this machine (a local stand-in). Every request carries a SigV4 signature
+ * and, with temporary credentials, the session token (`x-amz-security-token`): neither may travel
+ * in clear over a network ("Use SSL/TLS to communicate with AWS resources. We require TLS 1.2",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/data-protection.html).
+ */
+export function describeInvalidApiUrl(apiUrl: string): string | undefined {
   let url: URL;
   try {
     url = new URL(apiUrl);
   } catch {
-    throw new Error(
-      `RunApiClient: got the API URL "${apiUrl}", expected an absolute URL such as the RunApiUrl output`,
-    );
+    return `got ${describeGiven(apiUrl)}, expected an absolute URL such as the RunApiUrl output (${API_URL_EXAMPLE})`;
   }
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return undefined;
+  return (
+    `got ${describeGiven(apiUrl)}, expected an https:// URL (${API_URL_EXAMPLE}); http:// is accepted only ` +
+    'for this machine (localhost, 127.0.0.1, [::1]): the requests carry signatures and session tokens'
+  );
+}
+
+const API_URL_EXAMPLE = 'https://<id>.execute-api.<region>.amazonaws.com/<stage>/';
+
+/** `localhost`, 127.0.0.0/8 and ::1 (RFC 6761 section 6.3, RFC 1122 section 3.2.1.3, RFC 4291). */
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+function parseApiUrl(apiUrl: string): URL {
+  const problem = describeInvalidApiUrl(apiUrl);
+  if (problem !== undefined) throw new Error(`RunApiClient apiUrl: ${problem}`);
+  const url = new URL(apiUrl);
   // A trailing slash keeps the stage when resolving `runs/…` against it.
   if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
   return url;

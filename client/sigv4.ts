@@ -26,6 +26,23 @@ export interface SignedRequest {
   readonly headers: Record<string, string>;
 }
 
+/**
+ * The AWS partitions' region names: the union of the `regionRegex` of each partition in the SDK's
+ * endpoint data (@aws-sdk/core, `util-endpoints/lib/aws/partitions.js`: `^(us|eu|ap|sa|ca|me|af|il|mx)-\w+-\d+$`
+ * for aws, `^cn-\w+-\d+$`, `^us-gov-\w+-\d+$`, `^us-iso-…`, `^us-isob-…`, `^us-isof-…`,
+ * `^eu-isoe-…`, `^eusc-de-…`), written with lower-case letters only as every region is named
+ * (https://docs.aws.amazon.com/global-infrastructure/latest/regions/aws-regions.html). The region
+ * is part of the signature's credential scope: a malformed one is refused before anything is signed.
+ */
+const AWS_REGION_PATTERN =
+  /^(?:us|eu|ap|sa|ca|me|af|il|mx|cn|us-gov|us-iso|us-isob|us-isof|eu-isoe|eusc-de)-[a-z]+-\d+$/;
+
+export const AWS_REGION_EXPECTED = 'an AWS region name such as us-east-1 or eu-west-3';
+
+export function isAwsRegion(region: string): boolean {
+  return AWS_REGION_PATTERN.test(region);
+}
+
 /** The region of an execute-api URL (`<api id>.execute-api.<region>.amazonaws.com`), if it is one. */
 export function regionOfApiUrl(url: URL): string | undefined {
   return /^[a-z0-9]+\.execute-api\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/.exec(url.hostname)?.[1];

@@ -1,11 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { InvalidRunInputError } from '../handlers/contracts/errors.js';
+import { type InputIssue, InvalidRunInputError } from '../handlers/contracts/errors.js';
 import { JANITOR_LIMITS } from '../handlers/contracts/janitor-settings.js';
 import { parseOrThrow } from '../handlers/contracts/validation.js';
 import { ApiLoggingModes } from './constructs/run-api.js';
-import { SCHEDULED_WORKFLOWS } from './constructs/run-schedules.js';
+import { SCHEDULED_WORKFLOWS, scheduledRunInputIssues } from './constructs/run-schedules.js';
+import { janitorMaxAgeHoursRange } from './constructs/safety-net.js';
+import {
+  isScheduleExpression,
+  isTimeZone,
+  SCHEDULE_EXPRESSION_EXPECTED,
+  SCHEDULE_NAME_EXPECTED,
+  SCHEDULE_NAME_PATTERN,
+  TIME_ZONE_EXPECTED,
+} from './constructs/schedule-settings.js';
 import type { ServingOptimizerStackProps } from './stacks/serving-optimizer-stack.js';
 
 /**
@@ -44,21 +53,69 @@ function exactlyOne(
   ];
 }
 
+/** Scheduler's expressions (schedule-settings.ts), checked here so the synth fails before any bundling. */
+const scheduleExpressionSchema = z
+  .string()
+  .refine(isScheduleExpression, { message: SCHEDULE_EXPRESSION_EXPECTED });
+const timeZoneSchema = z.string().refine(isTimeZone, { message: TIME_ZONE_EXPECTED });
+
+/**
+ * A time zone applies to cron expressions only (schedule-settings.ts refuses it with a rate): an
+ * issue on `timeZone` when a valid zone comes with a rate expression.
+ */
+function timeZoneWithCron<Value extends { readonly timeZone?: string | undefined }>(
+  expressionOf: (value: Value) => string,
+): (value: Value, context: z.RefinementCtx) => void {
+  return (value, context) => {
+    const { timeZone } = value;
+    if (timeZone === undefined || !isTimeZone(timeZone) || expressionOf(value).startsWith('cron(')) return;
+    context.addIssue({
+      code: 'custom',
+      path: ['timeZone'],
+      input: timeZone,
+      message: 'no time zone with a rate(...) schedule: a time zone applies only to cron(...) expressions',
+    });
+  };
+}
+
 const scheduleSchema = z
   .object({
-    name: z.string(),
+    name: z.string().regex(SCHEDULE_NAME_PATTERN, { message: SCHEDULE_NAME_EXPECTED }),
     workflow: z.enum(SCHEDULED_WORKFLOWS),
-    expression: z.string().regex(/^(rate|cron|at)\(.+\)$/, {
-      message: 'rate(<value> <unit>) or cron(<minutes> <hours> <day> <month> <weekday> <year>)',
-    }),
-    timeZone: z.string().min(1).optional(),
+    expression: scheduleExpressionSchema,
+    timeZone: timeZoneSchema.optional(),
     enabled: z.boolean().optional(),
     description: z.string().optional(),
     input: z.unknown().optional(),
     inputFile: z.string().min(1).optional(),
   })
   .strict()
-  .refine(...exactlyOne('input', 'inputFile'));
+  .refine(...exactlyOne('input', 'inputFile'))
+  .superRefine(timeZoneWithCron((value: { timeZone?: string; expression: string }) => value.expression));
+
+/** Each schedule's name is its construct id: two schedules cannot share one. */
+const schedulesSchema = z.array(scheduleSchema).superRefine((schedules, context) => {
+  const first = new Map<string, number>();
+  schedules.forEach(({ name }, index) => {
+    const earlier = first.get(name);
+    if (earlier === undefined) {
+      first.set(name, index);
+      return;
+    }
+    context.addIssue({
+      code: 'custom',
+      path: [index, 'name'],
+      input: name,
+      message: `a name no other schedule uses (schedules[${earlier}] is named so too)`,
+    });
+  });
+});
+
+/** The janitor's age range, from the one place that defines it (SafetyNet). */
+const JANITOR_AGE = janitorMaxAgeHoursRange();
+const JANITOR_AGE_EXPECTED =
+  `a number of hours from ${JANITOR_AGE.minimum} (more than the longest execution timeout) ` +
+  `to ${JANITOR_AGE.maximum} (90 days)`;
 
 /** A janitor schedule within JANITOR_LIMITS.intervalMinutes: `rate(<n> minutes)`. */
 function isJanitorRate(expression: string): boolean {
@@ -76,7 +133,7 @@ export const optimizerConfigSchema = z
       })
       .optional(),
     notificationEmails: z.array(z.email({ message: 'an e-mail address' })).optional(),
-    schedules: z.array(scheduleSchema).optional(),
+    schedules: schedulesSchema.optional(),
     modelApproval: z
       .object({
         modelPackageGroups: z
@@ -93,8 +150,8 @@ export const optimizerConfigSchema = z
       .object({
         maxAgeHours: z
           .number()
-          .positive({ message: 'a number of hours above 0' })
-          .max(JANITOR_LIMITS.maxAgeHours.max, { message: `at most ${JANITOR_LIMITS.maxAgeHours.max} hours` })
+          .min(JANITOR_AGE.minimum, { message: JANITOR_AGE_EXPECTED })
+          .max(JANITOR_AGE.maximum, { message: JANITOR_AGE_EXPECTED })
           .optional(),
         graceMinutes: z
           .number()
@@ -178,10 +235,7 @@ export function parseOptimizerConfig(document: unknown, path: string): Optimizer
     config = parseOrThrow(optimizerConfigSchema, document);
   } catch (error) {
     if (!(error instanceof InvalidRunInputError)) throw error;
-    const lines = error.issues.map(
-      (issue) => `  ${issue.field}: got ${issue.given}, expected ${issue.expected}`,
-    );
-    throw new InvalidOptimizerConfigError(`${path}: invalid config\n${lines.join('\n')}`);
+    throw invalidConfig(path, error.issues);
   }
   const folder = dirname(path);
   const fromFile = (file: string | undefined, inline: unknown, field: string): unknown =>
@@ -190,16 +244,24 @@ export function parseOptimizerConfig(document: unknown, path: string): Optimizer
       : readJson(isAbsolute(file) ? file : resolve(folder, file), `${path}: ${field}`);
   const { stackName, notificationEmails, schedules, modelApproval, janitor, apiThrottling, apiLogging } =
     config;
+  const schedulesRead = schedules?.map(({ inputFile, input, ...schedule }, index) => ({
+    ...schedule,
+    input: fromFile(inputFile, input, `schedules[${index}].inputFile`),
+  }));
+  // Each schedule's run input, checked by its workflow's schema here rather than by the construct:
+  // the synth then fails before any Lambda is bundled, with every issue of the file in one list.
+  const inputIssues = (schedulesRead ?? []).flatMap(({ workflow, input }, index) => {
+    const inputFile = schedules?.[index]?.inputFile;
+    const where = `schedules[${index}].${inputFile === undefined ? 'input' : `inputFile (${inputFile})`}`;
+    return scheduledRunInputIssues(workflow, input).map((issue) => ({
+      ...issue,
+      field: `${where}.${issue.field}`,
+    }));
+  });
+  if (inputIssues.length > 0) throw invalidConfig(path, inputIssues);
   const stackProps: Omit<ServingOptimizerStackProps, 'env'> = {
     ...(notificationEmails === undefined ? {} : { notificationEmails }),
-    ...(schedules === undefined
-      ? {}
-      : {
-          schedules: schedules.map(({ inputFile, input, ...schedule }, index) => ({
-            ...schedule,
-            input: fromFile(inputFile, input, `schedules[${index}].inputFile`),
-          })),
-        }),
+    ...(schedulesRead === undefined ? {} : { schedules: schedulesRead }),
     ...(modelApproval === undefined
       ? {}
       : {
@@ -219,6 +281,11 @@ export function parseOptimizerConfig(document: unknown, path: string): Optimizer
       : { apiLogging: apiLogging as NonNullable<ServingOptimizerStackProps['apiLogging']> }),
   };
   return { ...(stackName === undefined ? {} : { stackName }), stackProps };
+}
+
+function invalidConfig(path: string, issues: readonly InputIssue[]): InvalidOptimizerConfigError {
+  const lines = issues.map((issue) => `  ${issue.field}: got ${issue.given}, expected ${issue.expected}`);
+  return new InvalidOptimizerConfigError(`${path}: invalid config\n${lines.join('\n')}`);
 }
 
 function readJson(path: string, what: string): unknown {

@@ -306,6 +306,20 @@ export const RUN_EVENT_LIMITS = {
   maxLimit: 1000,
 } as const;
 
+/**
+ * A report file's name, as the client saves it: a plain file name (the last segment of the
+ * object's key, `report.html`), never a path. A name with a separator, `..` or a leading dot would
+ * make the client write outside the folder it was given.
+ */
+export const REPORT_FILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$';
+
+export const REPORT_FILE_NAME_EXPECTED =
+  'a plain file name (a letter or digit, then letters, digits, ".", "-" or "_"; 255 at most), such as report.html';
+
+export function isPlainFileName(name: string): boolean {
+  return new RegExp(REPORT_FILE_NAME_PATTERN).test(name);
+}
+
 /** `GET /runs/{id}/report`: a presigned GET link for each report file. */
 export const reportLinksSchema = z.object({
   runId: runIdSchema,
@@ -315,7 +329,7 @@ export const reportLinksSchema = z.object({
   files: z.array(
     z.object({
       /** The file name to save it as, e.g. `report.html`. */
-      name: z.string().min(1),
+      name: z.string().regex(new RegExp(REPORT_FILE_NAME_PATTERN), { message: REPORT_FILE_NAME_EXPECTED }),
       /** Where it is: `s3://bucket/key`. */
       uri: z.string().min(1),
       /** A presigned HTTPS GET URL. */

@@ -9,16 +9,22 @@ import { parseAsyncRunInput } from '../../handlers/async/run-input.js';
 import { type InputIssue, InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import { runInputSchema } from '../../handlers/contracts/run-input.js';
 import { describeGiven, formatFieldPath, parseOrThrow } from '../../handlers/contracts/validation.js';
-import { createDeadLetterQueue, resolveScheduleExpression, schedulerPrincipal } from './schedule-settings.js';
+import {
+  createDeadLetterQueue,
+  resolveScheduleExpression,
+  SCHEDULE_NAME_EXPECTED,
+  SCHEDULE_NAME_PATTERN,
+  schedulerPrincipal,
+} from './schedule-settings.js';
 
 export const SCHEDULED_WORKFLOWS = ['optimization', 'async-inference'] as const;
 export type ScheduledWorkflow = (typeof SCHEDULED_WORKFLOWS)[number];
 
-/** A schedule's name: its construct id and the start of its description. */
-const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
 export interface RunScheduleSettings {
-  /** Letters, digits, `-` and `_` (at most 64): the schedule's construct id, unique in the stack. */
+  /**
+   * 1 to 64 letters, digits, `-`, `_` or `.` (Scheduler's schedule names): the schedule's construct
+   * id, unique in the stack.
+   */
   readonly name: string;
   /** The workflow each occurrence starts. */
   readonly workflow: ScheduledWorkflow;
@@ -144,10 +150,9 @@ export class RunSchedules extends Construct {
 function checkNames(schedules: readonly RunScheduleSettings[]): void {
   const seen = new Set<string>();
   schedules.forEach((settings, index) => {
-    if (!SCHEDULE_NAME.test(settings.name)) {
+    if (!SCHEDULE_NAME_PATTERN.test(settings.name)) {
       throw new Error(
-        `RunSchedules schedules[${index}].name: got ${JSON.stringify(settings.name)}, expected 1–64 ` +
-          'letters, digits, "-" or "_", starting with a letter or digit',
+        `RunSchedules schedules[${index}].name: got ${JSON.stringify(settings.name)}, expected ${SCHEDULE_NAME_EXPECTED}`,
       );
     }
     if (seen.has(settings.name)) {
@@ -179,18 +184,30 @@ function stateMachineOf(
   return stateMachine;
 }
 
+/**
+ * What the workflow's own run-input check finds in a schedule's input, as it would start on AWS
+ * (no `file://` URIs): none when it is valid. The config file's check lists them with its own.
+ */
+export function scheduledRunInputIssues(workflow: ScheduledWorkflow, input: unknown): readonly InputIssue[] {
+  try {
+    if (workflow === 'optimization') parseOrThrow(runInputSchema, input);
+    else parseAsyncRunInput(input);
+    throwOnLocalUris(input);
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidRunInputError) return error.issues;
+    throw error;
+  }
+}
+
 /** The workflow's own run-input check, at synth: the error names the schedule and each bad field. */
 function checkRunInput(settings: RunScheduleSettings): void {
-  try {
-    if (settings.workflow === 'optimization') parseOrThrow(runInputSchema, settings.input);
-    else parseAsyncRunInput(settings.input);
-    throwOnLocalUris(settings.input);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`RunSchedules "${settings.name}" (${settings.workflow}).input: ${message}`, {
-      cause: error,
-    });
-  }
+  const issues = scheduledRunInputIssues(settings.workflow, settings.input);
+  if (issues.length === 0) return;
+  const cause = new InvalidRunInputError(issues);
+  throw new Error(`RunSchedules "${settings.name}" (${settings.workflow}).input: ${cause.message}`, {
+    cause,
+  });
 }
 
 /**

@@ -335,10 +335,26 @@ function longest(timeouts: readonly Duration[]): Duration {
   );
 }
 
+/**
+ * The range of `janitor.maxAgeHours`, the one place it is defined (the construct and the config
+ * file's check read it): above the longest execution timeout of the watched state machines, and at
+ * most the janitor's own limit. `executionTimeout` defaults to the stack's (both workflows, at
+ * their default timeouts).
+ */
+export function janitorMaxAgeHoursRange(
+  executionTimeout: Duration = Duration.hours(
+    Math.max(OPTIMIZATION_RUN_TIMEOUT_HOURS, ASYNC_RUN_TIMEOUT_HOURS),
+  ),
+): { readonly minimum: number; readonly maximum: number } {
+  return {
+    minimum: Math.ceil(executionTimeout.toHours({ integral: false })) + 1,
+    maximum: JANITOR_LIMITS.maxAgeHours.max,
+  };
+}
+
 /** The janitor's minimum age, checked against the longest execution timeout; see JanitorSettings.maxAgeHours. */
 export function resolveMaxAgeHours(maxAgeHours: number | undefined, executionTimeout: Duration): number {
-  const minimum = Math.ceil(executionTimeout.toHours({ integral: false })) + 1;
-  const limit = JANITOR_LIMITS.maxAgeHours.max;
+  const { minimum, maximum: limit } = janitorMaxAgeHoursRange(executionTimeout);
   const value = maxAgeHours ?? minimum;
   if (!Number.isFinite(value) || value < minimum || value > limit) {
     throw new Error(

@@ -19,6 +19,38 @@ import { acknowledgeGuardRule, acknowledgeNagRule } from '../nag/acknowledge.js'
 const RATE_EXPRESSION = /^rate\(\d+ (?:minute|minutes|hour|hours|day|days)\)$/;
 const CRON_EXPRESSION = /^cron\(\S+(?: \S+){5}\)$/;
 
+export const SCHEDULE_EXPRESSION_EXPECTED =
+  '"rate(<value> <unit>)" or "cron(<minutes> <hours> <day> <month> <weekday> <year>)"';
+
+/** A recurring Scheduler expression this project accepts (see above). */
+export function isScheduleExpression(expression: string): boolean {
+  return RATE_EXPRESSION.test(expression) || CRON_EXPRESSION.test(expression);
+}
+
+/**
+ * A schedule's name: "Length Constraints: Minimum length of 1. Maximum length of 64. Pattern:
+ * ^[0-9a-zA-Z-_.]+$" (EventBridge Scheduler API reference, CreateSchedule `Name`,
+ * https://docs.aws.amazon.com/scheduler/latest/APIReference/API_CreateSchedule.html).
+ */
+export const SCHEDULE_NAME_PATTERN = /^[0-9a-zA-Z_.-]{1,64}$/;
+
+export const SCHEDULE_NAME_EXPECTED =
+  '1 to 64 letters, digits, "-", "_" or "." (EventBridge Scheduler names)';
+
+export const TIME_ZONE_EXPECTED =
+  'an IANA time zone name such as "Europe/Paris", "America/New_York" or "UTC"';
+
+/**
+ * The IANA time zones Node ships (`Intl.supportedValuesOf('timeZone')`: the canonical names of the
+ * IANA database, which Scheduler's `ScheduleExpressionTimezone` takes), and `UTC`, which the list
+ * leaves out as an alias. A misspelt zone fails the synth here rather than the deployment.
+ */
+const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+export function isTimeZone(name: string): boolean {
+  return TIME_ZONES.has(name);
+}
+
 /**
  * A Scheduler expression, checked at synth: `owner` names the setting in the error (e.g.
  * `SafetyNet janitor`, `RunSchedules "nightly-cpu"`), so a bad value fails `cdk synth` with the
@@ -30,10 +62,10 @@ export function resolveScheduleExpression(
   timeZone: string | undefined,
   example = 'rate(6 hours)',
 ): ScheduleExpression {
-  if (!RATE_EXPRESSION.test(expression) && !CRON_EXPRESSION.test(expression)) {
+  if (!isScheduleExpression(expression)) {
     throw new Error(
       `${owner}.schedule: got "${expression}", expected an EventBridge Scheduler expression ` +
-        `"rate(<value> <unit>)" or "cron(<minutes> <hours> <day> <month> <weekday> <year>)", e.g. "${example}"`,
+        `${SCHEDULE_EXPRESSION_EXPECTED}, e.g. "${example}"`,
     );
   }
   if (timeZone === undefined) return ScheduleExpression.expression(expression, undefined);
@@ -44,21 +76,9 @@ export function resolveScheduleExpression(
     );
   }
   if (!isTimeZone(timeZone)) {
-    throw new Error(
-      `${owner}.timeZone: got "${timeZone}", expected an IANA time zone name such as "Europe/Paris" or "America/New_York"`,
-    );
+    throw new Error(`${owner}.timeZone: got "${timeZone}", expected ${TIME_ZONE_EXPECTED}`);
   }
   return ScheduleExpression.expression(expression, TimeZone.of(timeZone));
-}
-
-/** The IANA database Node ships (the one Scheduler uses): an unknown name is a RangeError. */
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -76,6 +76,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (!values.help && values.input === undefined) {
     throw new UsageError('Missing --input FILE: expected the path of a run input (e.g. examples/local.json)');
   }
+  // `resolve(cwd, '')` is the working directory itself: a run would write its folders there.
+  for (const [flag, value] of [
+    ['--input', values.input],
+    ['--store', values.store],
+    ['--runs', values.runs],
+  ] as const) {
+    if (value === '') throw new UsageError(`${flag}: got "", expected a path`);
+  }
   if (values.json && !values.plan) {
     throw new UsageError(
       '--json: expected only with --plan (it prints the plan as JSON); a run prints its summary',

@@ -79,6 +79,8 @@ function optimizationCli(): WorkflowCli<
   return {
     usage: USAGE,
     workflowName: 'optimization',
+    // "Recommend" writes it under the run's prefix (handlers/recommend.ts), the runs folder locally.
+    reportFile: 'report.json',
     stateMachine: (workflows) => workflows.optimization,
     deleted: 'every endpoint was deleted',
     // Local-mode issues come with the schema's, once the example objects exist (`prepare`).

@@ -23,11 +23,13 @@ import type {
 } from '../workflow-environment.js';
 import type { CliArguments } from './args.js';
 import { causeMessage } from './progress.js';
+import { acquireRunLock, type RunLockResult } from './run-lock.js';
 import {
   displayPath,
   EXIT_CODES,
   interruptedExitCode,
   interruptRun,
+  type CliStart,
   pidsOf,
   printRefusal,
   reportCleanUpLeftovers,
@@ -102,6 +104,11 @@ export interface WorkflowCli<
   readonly usage: string;
   /** The workflow's name in the synthesis lines, e.g. "optimization". */
   readonly workflowName: string;
+  /**
+   * The run's report inside `<runs>/<run id>/` (e.g. `report.json`): a run id whose report exists
+   * is refused, as is one a running run holds (local/cli/run-lock.ts).
+   */
+  readonly reportFile: string;
   /** Its state machine among the synthesized ones. */
   stateMachine(workflows: SynthesizedWorkflows): ExtractedStateMachine;
   /** Local defaults, and what the input alone shows invalid (refused at once, exit code 2). */
@@ -180,7 +187,54 @@ export async function runWorkflowCli<
     refuse(issues);
     return { exitCode: EXIT_CODES.invalid, serverPids: [] };
   }
+  // One run per run id, taken before anything of the run exists; a plan creates nothing and takes none.
+  let locked: RunLockResult | undefined;
+  try {
+    locked = args.plan
+      ? undefined
+      : acquireRunLock({
+          runsDir: resolve(cwd, args.runsDir),
+          runId,
+          reportFile: cli.reportFile,
+          display: (path) => displayPath(cwd, path),
+        });
+  } catch (error) {
+    errorLine(
+      `--runs: got ${args.runsDir}, which cannot hold the run's folder (${describeError(error)}), expected a folder this user can write`,
+    );
+    return { exitCode: EXIT_CODES.invalid, runId, serverPids: [] };
+  }
+  if (locked?.kind === 'refused') {
+    errorLine(locked.message);
+    return { exitCode: EXIT_CODES.invalid, runId, serverPids: [] };
+  }
+  try {
+    return await runChecked({ ...start, input, refuse, started, lockNotice: locked?.notice }, io, cli);
+  } finally {
+    // After the clean-up: the run id stays taken until nothing of the run is left running.
+    locked?.lock.release();
+  }
+}
 
+/** The run (or its plan) once the command line, the input and the run id are checked. */
+async function runChecked<
+  Environment extends LocalWorkflowEnvironment,
+  Reporter extends CliReporter,
+  Prepared,
+  Outcome extends LocalWorkflowOutcome,
+  Extra extends object,
+>(
+  checked: Extract<CliStart, { kind: 'run' }> & {
+    readonly input: unknown;
+    readonly refuse: (issues: readonly InputIssue[]) => void;
+    /** `performance.now()` when the CLI started. */
+    readonly started: number;
+    readonly lockNotice: string | undefined;
+  },
+  io: CliIo,
+  cli: WorkflowCli<Environment, Reporter, Prepared, Outcome, Extra>,
+): Promise<WorkflowCliOutcome<Extra>> {
+  const { args, runId, cwd, errorLine, input, refuse, started, lockNotice } = checked;
   // The reporter is made first (the environment logs through it) and reads the environment later.
   const made: { environment?: Environment } = {};
   // A plan's stdout is the plan alone (`--json` parses it): progress lines go to stderr.
@@ -237,6 +291,7 @@ export async function runWorkflowCli<
     refuse,
   };
   if (args.plan) return printPlan(run, cli);
+  if (lockNotice !== undefined) reporter.line(lockNotice);
   const interrupt = interruptRun(
     io,
     () => {

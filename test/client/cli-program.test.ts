@@ -1,8 +1,16 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type CliIo, commandUsage, progressLine, runCli, USAGE } from '../../client/cli-program.js';
+import {
+  type CliIo,
+  commandUsage,
+  processIo,
+  progressLine,
+  runCli,
+  USAGE,
+} from '../../client/cli-program.js';
 import { RunApiClient } from '../../client/run-api-client.js';
 import type { RunStatus } from '../../handlers/run-status/run-api-contract.js';
 import { FakeRunApi, TEST_CREDENTIALS, TEST_REGION } from './support/fake-run-api.js';
@@ -562,6 +570,190 @@ describe('npm run runs: list, stop, logs, report', () => {
     expect(stderr[0]).toMatch(
       /^Error: Downloading report\.json \(s3:\/\/b\/runs\/nightly\/report\.json\) answered 403 Forbidden, expected 200: AccessDenied/,
     );
+  });
+});
+
+describe('npm run runs: report files are written inside --out only', () => {
+  it('fails when the API names a report file with a path (../../x), writing nothing', async () => {
+    // Prepare
+    api.answer((request) =>
+      request.path.startsWith('/presigned/')
+        ? { status: 200, body: 'overwritten' }
+        : {
+            status: 200,
+            body: {
+              runId: 'nightly',
+              workflow: 'optimization',
+              expiresAt: '2026-11-24T10:15:00.000Z',
+              files: [
+                {
+                  name: '../../x',
+                  uri: 's3://b/runs/nightly/x',
+                  url: `${api.url.replace('/v1/', '')}/presigned/x`,
+                },
+              ],
+            },
+          },
+    );
+
+    // Act
+    const { exitCode, stderr } = await run('report', 'nightly', '--api', api.url, '--out', 'out/nightly');
+
+    // Assert
+    expect(exitCode).toBe(1);
+    expect(stderr[0]).toMatch(
+      /^RunApiError: GET \/v1\/runs\/nightly\/report answered 200 with a body the run API contract does not allow: files\.0\.name: a plain file name/,
+    );
+    expect(api.requests.map(({ path }) => path)).toEqual(['/v1/runs/nightly/report']);
+    expect(written.size).toBe(0);
+  });
+
+  it.each(['../../x', '..', '.bashrc', 'a/b', 'a\\b', ''])(
+    'fails when the file writer is given the name %j, creating nothing',
+    async (name) => {
+      // Prepare
+      const folder = await mkdtemp(join(tmpdir(), 'runs-report-'));
+      const out = join(folder, 'out', 'nightly');
+
+      // Act
+      const act = processIo.writeFile(out, name, new TextEncoder().encode('x'));
+
+      // Assert
+      await expect(act).rejects.toThrow(
+        `Report file name ${JSON.stringify(name)}: expected a plain file name`,
+      );
+      expect(await readdir(folder)).toEqual([]);
+      await rm(folder, { recursive: true, force: true });
+    },
+  );
+});
+
+describe('npm run runs: usage errors exit 2 naming the option, before any request', () => {
+  const EXECUTE_API = 'https://abc123.execute-api.us-east-1.amazonaws.com/v1/';
+
+  /** The program with its own environment and no test region: what a user's shell gives it. */
+  function runRefused(env: CliIo['env'], ...argv: string[]) {
+    return runWith(
+      { env, createClient: (options) => new RunApiClient({ ...options, credentials: TEST_CREDENTIALS }) },
+      ...argv,
+    );
+  }
+
+  it.each([
+    {
+      when: '--api is not a URL',
+      env: {},
+      argv: ['status', 'nightly', '--api', 'not a url'],
+      message:
+        '--api: got "not a url", expected an absolute URL such as the RunApiUrl output (https://<id>.execute-api.<region>.amazonaws.com/<stage>/)',
+    },
+    {
+      when: 'RUN_API_URL is not a URL',
+      env: { RUN_API_URL: 'abc123/v1' },
+      argv: ['status', 'nightly'],
+      message:
+        'RUN_API_URL: got "abc123/v1", expected an absolute URL such as the RunApiUrl output (https://<id>.execute-api.<region>.amazonaws.com/<stage>/)',
+    },
+    {
+      when: '--api is plain HTTP to another machine',
+      env: {},
+      argv: ['status', 'nightly', '--api', 'http://abc123.execute-api.us-east-1.amazonaws.com/v1/'],
+      message:
+        '--api: got "http://abc123.execute-api.us-east-1.amazonaws.com/v1/", expected an https:// URL (https://<id>.execute-api.<region>.amazonaws.com/<stage>/); ' +
+        'http:// is accepted only for this machine (localhost, 127.0.0.1, [::1]): the requests carry signatures and session tokens',
+    },
+    {
+      when: '--region is not an AWS region name',
+      env: {},
+      argv: ['status', 'nightly', '--api', EXECUTE_API, '--region', 'us east 1'],
+      message: '--region: got "us east 1", expected an AWS region name such as us-east-1 or eu-west-3',
+    },
+    {
+      when: 'AWS_REGION is not an AWS region name and the URL names none',
+      env: { AWS_REGION: 'us east 1' },
+      argv: ['status', 'nightly', '--api', 'https://runs.example.com/v1/'],
+      message: 'AWS_REGION: got "us east 1", expected an AWS region name such as us-east-1 or eu-west-3',
+    },
+    {
+      when: 'the --input file does not exist',
+      env: {},
+      argv: ['start', '--api', EXECUTE_API, '--input', '/nonexistent/input.json'],
+      message:
+        "--input /nonexistent/input.json: cannot read it (Error: ENOENT: no such file or directory, open '/nonexistent/input.json'), expected a run input JSON file",
+    },
+    {
+      when: 'the --input file of a plan does not exist',
+      env: {},
+      argv: ['plan', '--api', EXECUTE_API, '--input', '/nonexistent/input.json'],
+      message:
+        "--input /nonexistent/input.json: cannot read it (Error: ENOENT: no such file or directory, open '/nonexistent/input.json'), expected a run input JSON file",
+    },
+    {
+      when: '--run-id is not an execution name',
+      env: {},
+      argv: ['start', '--api', EXECUTE_API, '--input', EXAMPLE, '--run-id', 'has space'],
+      message:
+        '--run-id: got "has space", expected 1 to 80 letters, digits, "-" or "_" (it becomes the execution name)',
+    },
+    {
+      when: 'a run id argument is not an execution name',
+      env: {},
+      argv: ['status', '../x', '--api', EXECUTE_API],
+      message:
+        'run id: got "../x", expected 1 to 80 letters, digits, "-" or "_" (it becomes the execution name)',
+    },
+    {
+      when: '--poll-seconds is given without --wait',
+      env: {},
+      argv: ['start', '--api', EXECUTE_API, '--input', EXAMPLE, '--poll-seconds', '5'],
+      message: 'got --poll-seconds without --wait, expected it only with --wait',
+    },
+    {
+      when: '--timeout-seconds is not a number',
+      env: {},
+      argv: ['start', '--api', EXECUTE_API, '--input', EXAMPLE, '--wait', '--timeout-seconds', 'soon'],
+      message: '--timeout-seconds: got "soon", expected a number of seconds above 0',
+    },
+    {
+      when: '--out is empty',
+      env: {},
+      argv: ['report', 'nightly', '--api', EXECUTE_API, '--out', ''],
+      message: 'got --out "", expected a folder',
+    },
+    {
+      when: '--out is given with --links',
+      env: {},
+      argv: ['report', 'nightly', '--api', EXECUTE_API, '--links', '--out', 'x'],
+      message: 'got --out with --links, expected one of them: --links downloads nothing',
+    },
+  ])('fails when $when', async ({ env, argv, message }) => {
+    // Act
+    const { exitCode, stderr } = await runRefused(env, ...argv);
+
+    // Assert
+    expect([exitCode, stderr[0]?.split('\n')[0]]).toEqual([2, message]);
+  });
+
+  it('fails when a --wait setting is wrong, before the run is started', async () => {
+    // Prepare
+    api.answer(() => ({ status: 200, body: STARTED }));
+
+    // Act
+    const { exitCode, stderr } = await run(
+      'start',
+      '--api',
+      api.url,
+      '--input',
+      EXAMPLE,
+      '--wait',
+      '--poll-seconds',
+      'x',
+    );
+
+    // Assert
+    expect(exitCode).toBe(2);
+    expect(stderr[0]).toMatch(/^--poll-seconds: got "x", expected a number of seconds above 0\n/);
+    expect(api.requests).toEqual([]);
   });
 });
 

@@ -425,7 +425,53 @@ describe('RunApiClient', () => {
 
     // Assert
     expect(act).toThrow(
-      'RunApiClient: got the API URL "abc123/v1", expected an absolute URL such as the RunApiUrl output',
+      'RunApiClient apiUrl: got "abc123/v1", expected an absolute URL such as the RunApiUrl output',
     );
   });
+
+  it('fails when the API URL is plain HTTP to another machine: signatures and tokens would travel in clear', () => {
+    // Act
+    const act = () => new RunApiClient({ apiUrl: 'http://api.example.com/v1/', region: TEST_REGION });
+
+    // Assert
+    expect(act).toThrow(
+      'RunApiClient apiUrl: got "http://api.example.com/v1/", expected an https:// URL (https://<id>.execute-api.<region>.amazonaws.com/<stage>/); ' +
+        'http:// is accepted only for this machine (localhost, 127.0.0.1, [::1]): the requests carry signatures and session tokens',
+    );
+  });
+
+  it.each(['http://127.0.0.1:8080/v1/', 'http://localhost:8080/v1/', 'http://[::1]:8080/v1/'])(
+    'accepts plain HTTP to this machine (%s), as a local stand-in of the API',
+    (apiUrl) => {
+      // Act
+      const act = () => new RunApiClient({ apiUrl, region: TEST_REGION });
+
+      // Assert
+      expect(act).not.toThrow();
+    },
+  );
+
+  it.each(['us east 1', 'US-EAST-1', 'useast1', 'us-east-1a'])(
+    'fails when the region is not an AWS region name (%j), before anything is signed',
+    (region) => {
+      // Act
+      const act = () => new RunApiClient({ apiUrl: 'https://api.example.com/v1/', region });
+
+      // Assert
+      expect(act).toThrow(
+        `RunApiClient region: got "${region}", expected an AWS region name such as us-east-1 or eu-west-3`,
+      );
+    },
+  );
+
+  it.each(['us-east-1', 'eu-west-3', 'ap-southeast-7', 'us-gov-west-1', 'cn-north-1', 'us-isob-east-1'])(
+    'accepts the region %s of an AWS partition',
+    (region) => {
+      // Act
+      const act = () => new RunApiClient({ apiUrl: 'https://api.example.com/v1/', region });
+
+      // Assert
+      expect(act).not.toThrow();
+    },
+  );
 });

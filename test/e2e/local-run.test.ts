@@ -14,6 +14,7 @@ import type { Report } from '../../handlers/report/report.js';
 import { synthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { isAlive } from '../local/platform/support/model-artifacts.js';
 import { cli, type CliContext, tinyInput } from './support/local-cli.js';
+import { RUN_LOCK_FILE } from '../../local/cli/run-lock.js';
 
 let context: CliContext;
 
@@ -48,6 +49,8 @@ describe('local mode end to end', () => {
       html: join(context.dir, 'runs', 'e2e-happy', 'report.html'),
     });
     expect([files?.markdown, files?.html].every((file) => file !== undefined && existsSync(file))).toBe(true);
+    // The run released its run id's lock; its report now keeps the id from being used again.
+    expect(existsSync(join(context.dir, 'runs', 'e2e-happy', RUN_LOCK_FILE))).toBe(false);
     const report = JSON.parse(await readFile(files?.json ?? '', 'utf8')) as Report;
     expect(report.measuredLocally).toBe(true);
     const p50 = (id: string) => report.candidates.find((c) => c.id === id)?.steps[0]?.latencyMs?.p50 ?? NaN;

@@ -4,11 +4,13 @@
  * SIGTERM to it, the run stops, cleans up, and npm exits 130 or 143. Real processes throughout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { RUN_LOCK_FILE } from '../../local/cli/run-lock.js';
 import { isAlive } from '../local/platform/support/model-artifacts.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -70,6 +72,8 @@ describe('signals sent to the npm process', () => {
     expect(run.output).toContain('Clean-up ran: every endpoint was deleted and every model server stopped.');
     expect(run.exitCode).toBe(143);
     expect(isAlive(run.serverPid)).toBe(false);
+    // The run id is free again: its lock went with the run.
+    expect(existsSync(join(dir, 'runs', 'signal-term', RUN_LOCK_FILE))).toBe(false);
   }, 90_000);
 
   it('stops the run, cleans up and exits 130 on SIGINT', async () => {
@@ -81,5 +85,7 @@ describe('signals sent to the npm process', () => {
     expect(run.output).toContain('Clean-up ran: every endpoint was deleted and every model server stopped.');
     expect(run.exitCode).toBe(130);
     expect(isAlive(run.serverPid)).toBe(false);
+    // The run id is free again: its lock went with the run.
+    expect(existsSync(join(dir, 'runs', 'signal-int', RUN_LOCK_FILE))).toBe(false);
   }, 90_000);
 });

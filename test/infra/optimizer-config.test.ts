@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { createTestApp, TEST_ENV } from './app.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EXAMPLE = join(ROOT, 'optimizer.config.example.json');
+const EXAMPLE_INPUT = join(ROOT, 'examples', 'cpu-sweep.json');
 
 /** Synth of the whole stack with its policy checks: a minute on a busy machine. */
 const SYNTH_TIMEOUT_MS = 240_000;
@@ -87,7 +88,7 @@ describe('the optimizer config file', () => {
         '/repo/optimizer.config.json: invalid config',
         '  stackName: got "1-stack", expected a letter, then letters, digits or "-", 128 characters at most (CloudFormation stack names)',
         '  notificationEmails[0]: got "not-an-address", expected an e-mail address',
-        '  schedules[0].expression: got "every day", expected rate(<value> <unit>) or cron(<minutes> <hours> <day> <month> <weekday> <year>)',
+        '  schedules[0].expression: got "every day", expected "rate(<value> <unit>)" or "cron(<minutes> <hours> <day> <month> <weekday> <year>)"',
         '  schedules[0].input: got {"name":"nightly","workflow":"optimization","expression":"every day"}, expected exactly one of "input" (the document itself) or "inputFile" (its path, relative to the config file)',
         '  apiThrottling.rateLimit: got 0, expected a number of requests per second above 0',
         '  (input): got unknown field(s) "janitorCadence", expected only the documented fields (check the spelling)',
@@ -110,6 +111,126 @@ describe('the optimizer config file', () => {
         '  janitor.graceMinutes: got 45, expected a number of minutes from 5 to 30',
         '  janitor.schedule: got "rate(6 hours)", expected rate(<n> minutes), from rate(5 minutes) to rate(20 minutes)',
       ].join('\n'),
+    );
+  });
+
+  it('fails when the schedules break Scheduler’s rules and the janitor’s age its range, listing every issue', () => {
+    // Prepare: a valid run input, so that only the settings are wrong.
+    const input = JSON.parse(readFileSync(EXAMPLE_INPUT, 'utf8')) as unknown;
+
+    // Act
+    const parse = () =>
+      parseOptimizerConfig(
+        {
+          schedules: [
+            {
+              name: 'nightly',
+              workflow: 'optimization',
+              expression: 'cron(0 2 * * ? *)',
+              timeZone: 'Europe/Pari',
+              input,
+            },
+            { name: 'nightly', workflow: 'optimization', expression: 'rate(1 day)', timeZone: 'UTC', input },
+            {
+              name: 'nightly cpu/gpu',
+              workflow: 'optimization',
+              expression: 'at(2026-01-01T00:00:00)',
+              input,
+            },
+            { name: 'x'.repeat(65), workflow: 'optimization', expression: 'rate(1 day)', input },
+          ],
+          janitor: { maxAgeHours: 5000 },
+        },
+        '/repo/optimizer.config.json',
+      );
+
+    // Assert
+    expect(parse).toThrow(
+      [
+        '/repo/optimizer.config.json: invalid config',
+        '  schedules[0].timeZone: got "Europe/Pari", expected an IANA time zone name such as "Europe/Paris", "America/New_York" or "UTC"',
+        '  schedules[1].timeZone: got "UTC", expected no time zone with a rate(...) schedule: a time zone applies only to cron(...) expressions',
+        '  schedules[2].name: got "nightly cpu/gpu", expected 1 to 64 letters, digits, "-", "_" or "." (EventBridge Scheduler names)',
+        '  schedules[2].expression: got "at(2026-01-01T00:00:00)", expected "rate(<value> <unit>)" or "cron(<minutes> <hours> <day> <month> <weekday> <year>)"',
+        `  schedules[3].name: got "${'x'.repeat(65)}", expected 1 to 64 letters, digits, "-", "_" or "." (EventBridge Scheduler names)`,
+        '  schedules[1].name: got "nightly", expected a name no other schedule uses (schedules[0] is named so too)',
+        '  janitor.maxAgeHours: got 5000, expected a number of hours from 49 (more than the longest execution timeout) to 2160 (90 days)',
+      ].join('\n'),
+    );
+  });
+
+  it('fails when janitor.maxAgeHours is not above the longest execution timeout', () => {
+    // Act
+    const parse = () => parseOptimizerConfig({ janitor: { maxAgeHours: 48 } }, '/repo/optimizer.config.json');
+
+    // Assert
+    expect(parse).toThrow(
+      '  janitor.maxAgeHours: got 48, expected a number of hours from 49 (more than the longest execution timeout) to 2160 (90 days)',
+    );
+  });
+
+  it('fails when the janitor is given a time zone, which its minutes-rate schedule cannot use', () => {
+    // Act
+    const parse = () =>
+      parseOptimizerConfig({ janitor: { timeZone: 'Europe/Paris' } }, '/repo/optimizer.config.json');
+
+    // Assert
+    expect(parse).toThrow('  janitor: got unknown field(s) "timeZone"');
+  });
+
+  it('accepts the janitor range’s bounds, IANA zones with cron schedules and Scheduler’s name characters', () => {
+    // Prepare
+    const input = JSON.parse(readFileSync(EXAMPLE_INPUT, 'utf8')) as unknown;
+
+    // Act
+    const config = parseOptimizerConfig(
+      {
+        schedules: [
+          {
+            name: 'nightly.cpu_1-a',
+            workflow: 'optimization',
+            expression: 'cron(0 2 * * ? *)',
+            timeZone: 'America/New_York',
+            input,
+          },
+          {
+            name: 'weekly',
+            workflow: 'optimization',
+            expression: 'cron(0 3 ? * MON *)',
+            timeZone: 'UTC',
+            input,
+          },
+        ],
+        janitor: { maxAgeHours: 2160, schedule: 'rate(20 minutes)', graceMinutes: 30 },
+      },
+      '/repo/optimizer.config.json',
+    );
+
+    // Assert
+    expect(config.stackProps.schedules?.map(({ name }) => name)).toEqual(['nightly.cpu_1-a', 'weekly']);
+    expect(config.stackProps.janitor?.maxAgeHours).toBe(2160);
+  });
+
+  it('fails when a schedule’s run input is refused by its workflow, in the same list, before any construct', () => {
+    // Act
+    const parse = () =>
+      parseOptimizerConfig(
+        {
+          schedules: [
+            {
+              name: 'nightly',
+              workflow: 'optimization',
+              expression: 'rate(1 day)',
+              input: { candidates: [] },
+            },
+          ],
+        },
+        '/repo/optimizer.config.json',
+      );
+
+    // Assert
+    expect(parse).toThrow(
+      '/repo/optimizer.config.json: invalid config\n  schedules[0].input.loadPlan: got nothing, expected object\n',
     );
   });
 

@@ -4,7 +4,7 @@
  * zero) and local notifications, with live progress and a summary. `local/async-cli.ts` is the
  * process entry; tests call `runAsyncCli` in-process.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   AsyncInferenceStates,
   type AsyncRunSummary,
@@ -86,6 +86,8 @@ const asyncInferenceCli: WorkflowCli<
 > = {
   usage: ASYNC_USAGE,
   workflowName: 'async-inference',
+  // "Summarize async run" writes it under the run's prefix (handlers/async/summarize-async-run.ts).
+  reportFile: join('async', 'summary.json'),
   stateMachine: (workflows) => workflows.asyncInference,
   deleted: 'the endpoint was deleted',
   checkInput: (document) => {

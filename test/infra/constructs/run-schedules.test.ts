@@ -294,7 +294,7 @@ describe('RunSchedules', () => {
 
     // Assert
     expect(act).toThrow(
-      /RunSchedules schedules\[0\]\.name: got "nightly cpu", expected 1–64 letters, digits/,
+      'RunSchedules schedules[0].name: got "nightly cpu", expected 1 to 64 letters, digits, "-", "_" or "." (EventBridge Scheduler names)',
     );
   });
 });

@@ -78,6 +78,14 @@ describe('parseCliArguments', () => {
     );
   });
 
+  it.each(['--input', '--store', '--runs'])('fails when %s is empty, naming it', (flag) => {
+    // Act
+    const act = () => parseCliArguments(['--input', 'in.json', flag, '']);
+
+    // Assert
+    expect(act).toThrow(new UsageError(`${flag}: got "", expected a path`));
+  });
+
   it('fails when an option is unknown', () => {
     // Act
     const parse = () => parseCliArguments(['--input', 'x.json', '--fast']);

@@ -131,7 +131,7 @@ describe('runCli --plan', () => {
     expect(stdout).toContain(
       [
         'Step Functions budgets (worst case, checked before anything is created):',
-        '  history: up to 1642 events of the 24000 budget (6.8 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        '  history: up to 1644 events of the 24000 budget (6.9 %; the quota is 25000 events per execution, the rest is kept for retries)',
         '  largest state: 21491 bytes of the 262144-byte quota (8.2 %), the run state after "Benchmark each candidate"',
       ].join('\n'),
     );
