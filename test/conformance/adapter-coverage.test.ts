@@ -4,6 +4,7 @@
  * IAM. One optimization run with a compiled candidate, one async run and one optimization-job run
  * cover the workflows' adapters; each recorded request names the adapter modules on its stack.
  */
+import { buildModelArchive } from '../../handlers/shared/model-archive.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -87,7 +88,11 @@ async function adaptersRun(): Promise<Set<string>> {
   const generative = new AwsHarness();
   const modelUri = `s3://${ARTIFACTS_BUCKET}/models/llm/model.tar.gz`;
   const payloadUri = `s3://${ARTIFACTS_BUCKET}/models/llm/prompt.json`;
-  generative.s3.seed(modelUri, gzipSync('model'));
+  // A model directory packaged as a model.tar.gz: "Package model" unpacks it for the job's source.
+  generative.s3.seed(
+    modelUri,
+    await buildModelArchive({ modelFileName: 'config.json', modelBytes: new TextEncoder().encode('{}') }),
+  );
   generative.s3.seed(payloadUri, '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}');
   const generated = await generative.runOptimization({
     workflows,

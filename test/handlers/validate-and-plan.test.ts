@@ -535,13 +535,18 @@ describe('validateAndPlan', () => {
     // Act
     const error = await planError(input, { ...deps(), servingRegion: 'us-east-1' });
 
-    // Assert
+    // Assert: with Neo's own refusal of the target, every issue at once
     expect(error.issues).toEqual([
       {
         field: 'candidates[0].compiledFor',
         given: '"ml_inf1" for a onnx model',
         expected:
           "a target that SageMaker has a compiled onnx serving image for (none exists for ml_inf1's hardware), the uncompiled candidate, or model.compiledImage naming an image that serves the compiled artifact",
+      },
+      {
+        field: 'compilation.targets[0]',
+        given: '"ml_inf1"',
+        expected: `a target that compiles onnx models: ml_m5, ml_c5, ml_c6g, ml_m6g, ml_g4dn, ml_p3 (SageMaker Neo, ${NEO_SUPPORT_SOURCE.url})`,
       },
     ]);
   });
@@ -682,6 +687,8 @@ describe('validateAndPlan', () => {
       framework: 'pytorch',
       frameworkVersion: '2.0',
       image: '123456789012.dkr.ecr.us-east-1.amazonaws.com/my-pytorch:arm64',
+      // No Neo container of the image table serves a Graviton artifact: the user names one.
+      compiledImage: '123456789012.dkr.ecr.us-east-1.amazonaws.com/my-pytorch-neo:arm64',
       inputShape: { input0: [1, 3, 224, 224] },
     };
     const input = baseInput({

@@ -103,9 +103,10 @@ describe('the IAM evaluation of a conformance run', () => {
     ]);
   });
 
-  it('fails when the payload is under a prefix no step may read', async () => {
-    // Prepare
-    const payloadUri = `s3://${ARTIFACTS_BUCKET}/private/payload.json`;
+  it('fails when the payload is in a bucket no step may read', async () => {
+    // Prepare: a prefix of the artifacts bucket outside the readable ones is refused at validation,
+    // before any read; a bucket of the user's own is read, and the roles may not.
+    const payloadUri = 's3://other-team-bucket/payloads/payload.json';
 
     // Act
     const harness = await run(payloadUri, 'iam-unreadable-payload');
@@ -113,8 +114,8 @@ describe('the IAM evaluation of a conformance run', () => {
 
     // Assert
     expect(verdict.denied).toEqual([
-      `function validate-and-plan: s3:GetObject on arn:aws:s3:::${ARTIFACTS_BUCKET}/private/payload.json denied (implicit)`,
-      `function run-load-worker: s3:GetObject on arn:aws:s3:::${ARTIFACTS_BUCKET}/private/payload.json denied (implicit)`,
+      'function validate-and-plan: s3:GetObject on arn:aws:s3:::other-team-bucket/payloads/payload.json denied (implicit)',
+      'function run-load-worker: s3:GetObject on arn:aws:s3:::other-team-bucket/payloads/payload.json denied (implicit)',
     ]);
   });
 

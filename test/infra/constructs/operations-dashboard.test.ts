@@ -171,6 +171,7 @@ describe('OperationsDashboard', () => {
         'AsyncNotificationUnknownInferenceId',
         'AsyncNotificationMalformed',
         'AsyncNotificationTaskGone',
+        'AsyncNotificationRefused',
         'AsyncNotificationRetryLater',
       ].map(outcome),
     );
