@@ -121,7 +121,7 @@ ${WORKFLOW_HELP}`,
     help: `  --markdown             print a Markdown table (to paste in a pull request or an issue)
   --tolerance <percent>  the noise allowed for figures measured once in both runs (default ${DEFAULT_NOISE_TOLERANCE_PERCENT})
   (both runs' report.json are downloaded through their report links and compared here; exit 6
-  when the base run's recommended candidate regressed beyond noise: see "Comparing runs" in the README)`,
+  when the base run's recommended candidate regressed beyond noise: see "Comparing runs" in docs/local-runs.md)`,
   },
 } as const satisfies Record<string, CommandSpec>;
 

@@ -222,7 +222,7 @@ export function loadOptimizerConfig(contextPath: unknown, cwd: string = process.
     if (contextPath === undefined) return { stackProps: {} };
     throw new InvalidOptimizerConfigError(
       `CDK context ${CONFIG_FILE_CONTEXT_KEY}: got ${path}, which does not exist; expected the config file ` +
-        `(README, "Configuration without code")`,
+        `(docs/starting-runs.md, "Configuration without code")`,
     );
   }
   return parseOptimizerConfig(readJson(path, path), path);

@@ -63,7 +63,7 @@ export async function checkReusedEndpointRole(
 }
 
 function unchecked(endpointName: string, why: string): string {
-  return `The permissions of endpoint ${endpointName}'s execution role were not checked (${why}): if it cannot publish to this stack's topics, its inputs will wait until the wait's timeout. See the README, "IAM for reused endpoints".`;
+  return `The permissions of endpoint ${endpointName}'s execution role were not checked (${why}): if it cannot publish to this stack's topics, its inputs will wait until the wait's timeout. See docs/async.md, "IAM for reused endpoints".`;
 }
 
 export function roleChecks(

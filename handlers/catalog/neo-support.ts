@@ -6,7 +6,7 @@ import { COMPILATION_TARGETS } from './instances.js';
  * What SageMaker Neo compiles for each cloud target of the catalog: framework × model version ×
  * target × region. CreateCompilationJob accepts any combination its schema allows and fails minutes
  * later; "Validate and plan" checks the run input against this table on AWS, before anything is
- * created (locally the project's compiler compiles any ONNX model for any target; see README
+ * created (locally the project's compiler compiles any ONNX model for any target; see docs/run-input.md,
  * "What each compilation target supports").
  *
  * Sources, recorded on NEO_SUPPORT_SOURCE.recordedOn:

@@ -104,7 +104,7 @@ export function parseApiLogging(value: unknown, source: string): ApiLogging {
   if (!modes.includes(value)) {
     throw new Error(
       `${source}: got ${JSON.stringify(value)}, expected one of ${Object.values(ApiLoggingModes).join(', ')} ` +
-        '(README, "Deploying": which one fits depends on who sets the account’s API Gateway CloudWatch role)',
+        '(docs/deploying.md: which one fits depends on who sets the account’s API Gateway CloudWatch role)',
     );
   }
   return value as ApiLogging;
@@ -453,7 +453,7 @@ export class RunApi extends Construct {
     if (logging === ApiLoggingModes.off) {
       const reason =
         'Stage logging needs the account-wide API Gateway CloudWatch role, which the stack does not take over ' +
-        'by default; the apiLogging context value turns access and error logs on (README, Deploying).';
+        'by default; the apiLogging context value turns access and error logs on (docs/deploying.md).';
       acknowledgeNagRule(this.api, 'AwsSolutions-APIG1', reason);
       acknowledgeNagRule(this.api, 'AwsSolutions-APIG6', reason);
       acknowledgeGuardRule(this.api, 'api_gw_v1_execution_logging_enabled_check', reason);

@@ -67,7 +67,7 @@ export interface ServingOptimizerStackProps extends StackProps {
   readonly notificationEmails?: readonly string[];
   /**
    * The run API's CloudWatch logging, which depends on API Gateway's account-wide CloudWatch Logs
-   * role (README, "Deploying"; CDK context `apiLogging`).
+   * role (docs/deploying.md; CDK context `apiLogging`).
    * @default ApiLoggingModes.off
    */
   readonly apiLogging?: ApiLogging;

@@ -135,7 +135,7 @@ export function resolveServerOptions(
 type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
- * Reads and validates the container environment (see MODEL_SERVER_ENV and the README).
+ * Reads and validates the container environment (see MODEL_SERVER_ENV and local/model-server/README.md).
  * Every problem is reported at once, each naming the variable, its value and what was expected.
  */
 export function readServerOptionsFromEnv(env: Environment): ModelServerOptions {

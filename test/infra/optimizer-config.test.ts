@@ -255,7 +255,7 @@ describe('the optimizer config file', () => {
     // Assert
     expect(load).toThrow(
       `CDK context configFile: got ${join(folder, 'missing.json')}, which does not exist; expected the config ` +
-        'file (README, "Configuration without code")',
+        'file (docs/starting-runs.md, "Configuration without code")',
     );
   });
 

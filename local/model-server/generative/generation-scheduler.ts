@@ -10,7 +10,7 @@
  *
  * The model runs in a worker thread (step-runner.ts), so the main thread writes each step's
  * tokens and reads new requests while the next step runs. One decoding loop per server: the
- * vision server's `workers` setting does not apply (README, "Generative models").
+ * vision server's `workers` setting does not apply (docs/generative.md).
  */
 import { seededRandom } from '../../../handlers/shared/seeded-random.js';
 import {

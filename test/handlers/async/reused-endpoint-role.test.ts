@@ -124,7 +124,7 @@ describe('validateAsyncRun: the execution role of a reused endpoint', () => {
 
     // Assert
     expect(plan.warnings).toEqual([
-      `The permissions of endpoint ${REUSED}'s execution role were not checked (${reason}): if it cannot publish to this stack's topics, its inputs will wait until the wait's timeout. See the README, "IAM for reused endpoints".`,
+      `The permissions of endpoint ${REUSED}'s execution role were not checked (${reason}): if it cannot publish to this stack's topics, its inputs will wait until the wait's timeout. See docs/async.md, "IAM for reused endpoints".`,
     ]);
   });
 });
