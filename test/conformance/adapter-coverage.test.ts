@@ -4,13 +4,13 @@
  * IAM. One optimization run with a compiled candidate, one async run and one optimization-job run
  * cover the workflows' adapters; each recorded request names the adapter modules on its stack.
  */
-import { buildModelArchive } from '../../handlers/shared/model-archive.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { ARTIFACTS_BUCKET, AwsHarness, withShortLoadPlan, withUnmissableSla } from './aws-harness.js';
+import { runOptimizationJobExample } from './support/optimization-job-run.js';
 import { REPO_ROOT } from './constraints/project-operations.js';
 
 const ADAPTERS_DIR = join(REPO_ROOT, 'lambdas', 'adapters');
@@ -85,54 +85,8 @@ async function adaptersRun(): Promise<Set<string>> {
   const asyncStatus = await asyncRun.runAsyncInference({ workflows, input: batch, runId: 'coverage-async' });
   record(asyncRun);
 
-  const generative = new AwsHarness();
-  const modelUri = `s3://${ARTIFACTS_BUCKET}/models/llm/model.tar.gz`;
-  const payloadUri = `s3://${ARTIFACTS_BUCKET}/models/llm/prompt.json`;
-  // A model directory packaged as a model.tar.gz: "Package model" unpacks it for the job's source.
-  generative.s3.seed(
-    modelUri,
-    await buildModelArchive({ modelFileName: 'config.json', modelBytes: new TextEncoder().encode('{}') }),
-  );
-  generative.s3.seed(payloadUri, '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}');
-  const generated = await generative.runOptimization({
-    workflows,
-    runId: 'coverage-optimization-job',
-    streamFormat: 'tgi',
-    input: withUnmissableSla({
-      model: {
-        artifactUri: modelUri,
-        framework: 'pytorch',
-        frameworkVersion: '2.1',
-        image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.29.0-lmi11.0.0-cu124',
-      },
-      payload: { uri: payloadUri, contentType: 'application/json' },
-      compilation: {
-        optimizations: [
-          {
-            id: 'awq',
-            deploymentInstanceType: 'ml.g5.xlarge',
-            techniques: { quantization: { overrideEnvironment: { OPTION_QUANTIZE: 'awq' } } },
-            acceptEula: true,
-          },
-        ],
-      },
-      candidates: [
-        { id: 'plain', instanceType: 'ml.g5.xlarge' },
-        { id: 'awq', instanceType: 'ml.g5.xlarge', optimizedBy: 'awq' },
-      ],
-      loadPlan: {
-        model: 'closed',
-        steps: [1],
-        warmupSeconds: 0,
-        stepDurationSeconds: 0.1,
-        stopAtPlateau: false,
-        kneeProbes: 0,
-        response: { mode: 'stream', format: 'tgi' },
-      },
-      sla: { ttftP95Ms: 1000 },
-    }),
-  });
-  record(generative);
+  const generated = await runOptimizationJobExample(workflows, 'coverage-optimization-job');
+  record(generated.harness);
   for (const [name, status] of [
     ['sweep', swept.status],
     ['async', asyncStatus.status],

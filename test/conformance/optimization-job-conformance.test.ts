@@ -5,9 +5,14 @@
  * model's constraints (the generated constraint table) as the other workflows' are.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { buildModelArchive } from '../../handlers/shared/model-archive.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
-import { ARTIFACTS_BUCKET, AwsHarness, SAGEMAKER_ROLE_ARN, withUnmissableSla } from './aws-harness.js';
+import { ARTIFACTS_BUCKET, SAGEMAKER_ROLE_ARN } from './aws-harness.js';
+import {
+  MODEL_URI,
+  PLAIN_IMAGE,
+  RECOMMENDED_IMAGE,
+  runOptimizationJobExample,
+} from './support/optimization-job-run.js';
 
 let workflows: SynthesizedWorkflows;
 
@@ -18,65 +23,11 @@ beforeAll(() => {
 const RUN_ID = 'conformance-optimization-job';
 /** `mso-<run token>-oj-<id>` (handlers/contracts/names.ts), the run token a stable hash of the run id. */
 const JOB_NAME = 'mso-conformance-optimiza-0f0ce326-oj-g5-awq';
-const MODEL_URI = `s3://${ARTIFACTS_BUCKET}/models/llm/model.tar.gz`;
-const PAYLOAD_URI = `s3://${ARTIFACTS_BUCKET}/models/llm/prompt.json`;
-const PLAIN_IMAGE = '763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.29.0-lmi11.0.0-cu124';
-/** What the fake's DescribeOptimizationJob recommends (fake-aws/sagemaker-service.ts). */
-const RECOMMENDED_IMAGE = '763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:lmi-optimized';
-
-const INPUT = {
-  name: 'LLM on ml.g5: AWQ-quantized vs plain',
-  model: { artifactUri: MODEL_URI, framework: 'pytorch', frameworkVersion: '2.1', image: PLAIN_IMAGE },
-  payload: { uri: PAYLOAD_URI, contentType: 'application/json' },
-  compilation: {
-    maxRuntimeSeconds: 1800,
-    optimizations: [
-      {
-        id: 'g5-awq',
-        deploymentInstanceType: 'ml.g5.xlarge',
-        techniques: { quantization: { overrideEnvironment: { OPTION_QUANTIZE: 'awq' } } },
-        acceptEula: true,
-      },
-    ],
-  },
-  candidates: [
-    { id: 'g5-plain', instanceType: 'ml.g5.xlarge' },
-    { id: 'g5-awq', instanceType: 'ml.g5.xlarge', optimizedBy: 'g5-awq' },
-  ],
-  loadPlan: {
-    model: 'closed',
-    steps: [1],
-    warmupSeconds: 0,
-    stepDurationSeconds: 0.1,
-    stopAtPlateau: false,
-    kneeProbes: 0,
-    response: { mode: 'stream', format: 'tgi' },
-  },
-  sla: { ttftP95Ms: 1000 },
-};
-
-async function run(): Promise<{ harness: AwsHarness; status: string; output: unknown }> {
-  const harness = new AwsHarness();
-  // A model directory packaged as a model.tar.gz: "Package model" unpacks it for the job's source.
-  harness.s3.seed(
-    MODEL_URI,
-    await buildModelArchive({ modelFileName: 'config.json', modelBytes: new TextEncoder().encode('{}') }),
-  );
-  harness.s3.seed(PAYLOAD_URI, '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}');
-  const result = await harness.runOptimization({
-    workflows,
-    input: withUnmissableSla(INPUT),
-    runId: RUN_ID,
-    streamFormat: 'tgi',
-  });
-  return { harness, status: result.status, output: 'output' in result ? result.output : result };
-}
-
 describe('an optimization job in the optimization workflow', () => {
-  let outcome: Awaited<ReturnType<typeof run>>;
+  let outcome: Awaited<ReturnType<typeof runOptimizationJobExample>>;
 
   beforeAll(async () => {
-    outcome = await run();
+    outcome = await runOptimizationJobExample(workflows, RUN_ID);
   }, 120_000);
 
   it('succeeds with only requests SageMaker accepts', () => {
