@@ -58,6 +58,13 @@ export interface RunSchedulesProps {
   /** Needed by schedules of the `async-inference` workflow. @default - none */
   readonly asyncInference?: IStateMachine;
   /**
+   * The stack's artifacts bucket: `s3://your-artifacts-bucket/…`, the examples' placeholder, in a
+   * schedule's input becomes `s3://<this bucket>/…` when the schedule is deployed, so an example
+   * runs from its schedule after one deploy, with no bucket name copied by hand.
+   * @default - inputs are sent as written
+   */
+  readonly artifactsBucketName?: string;
+  /**
    * Where occurrences that could not start an execution after the retries land (e.g. the safety
    * net's queue).
    * @default - a new SSE, TLS-only queue, created when there is at least one schedule
@@ -131,7 +138,11 @@ export class RunSchedules extends Construct {
         enabled: settings.enabled ?? true,
         target: new StepFunctionsStartExecution(stateMachine, {
           role: roleOf(settings.workflow),
-          input: ScheduleTargetInput.fromObject(settings.input),
+          input: ScheduleTargetInput.fromObject(
+            props.artifactsBucketName === undefined
+              ? settings.input
+              : withArtifactsBucket(settings.input, props.artifactsBucketName),
+          ),
           ...(this.deadLetterQueue === undefined ? {} : { deadLetterQueue: this.deadLetterQueue }),
           // StartExecution fails only when throttled or misconfigured: a few retries, and a run
           // that cannot start within the hour goes to the dead-letter queue (its alarm tells)
@@ -241,4 +252,26 @@ function pascalCase(kebab: string): string {
     .split('-')
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
+}
+
+/** The bucket name the examples use for "the stack's artifacts bucket" (examples/*.json). */
+export const ARTIFACTS_BUCKET_PLACEHOLDER = 'your-artifacts-bucket';
+
+/**
+ * The input with every `s3://your-artifacts-bucket/` replaced by the stack's bucket, which may be a
+ * deploy-time token: the scheduler target's input is rendered with the stack's JSON token
+ * resolution, so the deployed schedule starts its runs with the real name.
+ */
+export function withArtifactsBucket(input: unknown, bucketName: string): unknown {
+  const prefix = `s3://${ARTIFACTS_BUCKET_PLACEHOLDER}/`;
+  if (typeof input === 'string') {
+    return input.startsWith(prefix) ? `s3://${bucketName}/${input.slice(prefix.length)}` : input;
+  }
+  if (Array.isArray(input)) return input.map((item) => withArtifactsBucket(item, bucketName));
+  if (typeof input === 'object' && input !== null) {
+    return Object.fromEntries(
+      Object.entries(input).map(([key, value]) => [key, withArtifactsBucket(value, bucketName)]),
+    );
+  }
+  return input;
 }

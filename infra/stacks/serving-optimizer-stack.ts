@@ -222,6 +222,7 @@ export class ServingOptimizerStack extends Stack implements StepLambdaFactory {
             optimization,
             asyncInference,
             deadLetterQueue,
+            artifactsBucketName: this.artifactsBucket.bucketName,
           });
     const modelApprovalTrigger =
       props.modelApproval === undefined

@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { RunScheduleSettings, RunSchedulesProps } from '../../../infra/constructs/run-schedules.js';
-import { RunSchedules } from '../../../infra/constructs/run-schedules.js';
+import { RunSchedules, withArtifactsBucket } from '../../../infra/constructs/run-schedules.js';
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
@@ -296,5 +296,56 @@ describe('RunSchedules', () => {
     expect(act).toThrow(
       'RunSchedules schedules[0].name: got "nightly cpu", expected 1 to 64 letters, digits, "-", "_" or "." (EventBridge Scheduler names)',
     );
+  });
+});
+
+describe('a schedule of an example, on the stack that deploys it', () => {
+  it('starts its runs on the stack’s artifacts bucket, not the examples’ placeholder', () => {
+    // Prepare: the example names s3://your-artifacts-bucket/…, as it does in examples/.
+    const app = createTestApp();
+    const stack = new ServingOptimizerStack(app, 'ScheduledExample', {
+      env: TEST_ENV,
+      includeWorkflows: false,
+    });
+    const optimization = StateMachine.fromStateMachineArn(stack, 'Optimization', OPTIMIZATION_ARN);
+    const schedules = new RunSchedules(stack, 'Schedules', {
+      optimization,
+      schedules: [NIGHTLY],
+      artifactsBucketName: stack.artifactsBucket.bucketName,
+    });
+
+    // Act
+    const input = stack.resolve(
+      propertiesOf(Template.fromStack(stack), logicalIdOf(stack, scheduleOf(schedules, NIGHTLY.name))),
+    ) as { Target: { Input: unknown } };
+
+    // Assert: the input is joined at deploy time with the bucket's name
+    const rendered = JSON.stringify(input.Target.Input);
+    expect(rendered).not.toContain('your-artifacts-bucket');
+    expect(rendered).toContain(`{"Ref":"${logicalIdOf(stack, stack.artifactsBucket)}"}`);
+    expect(rendered).toContain('/models/resnet50/model.pt');
+  });
+});
+
+describe('withArtifactsBucket', () => {
+  it('replaces the placeholder bucket of every s3:// URI and leaves everything else as written', () => {
+    // Act
+    const input = withArtifactsBucket(
+      {
+        model: { artifactUri: 's3://your-artifacts-bucket/models/m/model.tar.gz' },
+        inputs: ['s3://your-artifacts-bucket/inputs/a.json', 's3://other-bucket/inputs/b.json'],
+        name: 'your-artifacts-bucket is a placeholder',
+        count: 3,
+      },
+      'mso-artifacts-123',
+    );
+
+    // Assert
+    expect(input).toEqual({
+      model: { artifactUri: 's3://mso-artifacts-123/models/m/model.tar.gz' },
+      inputs: ['s3://mso-artifacts-123/inputs/a.json', 's3://other-bucket/inputs/b.json'],
+      name: 'your-artifacts-bucket is a placeholder',
+      count: 3,
+    });
   });
 });
