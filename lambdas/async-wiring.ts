@@ -67,7 +67,7 @@ export function reusedEndpointRoleCheck(sagemaker: SageMakerClient): {
  */
 export function validateAsyncRunDeps(): Omit<ValidateAsyncRunDeps, 'logger' | 'nowEpochMs'> {
   const sagemaker = createSageMakerClient();
-  const polling = endpointTimings();
+  const { pollSeconds, maxPollSeconds } = endpointTimings();
   return {
     store: s3Store(),
     host: sagemakerHost(sagemaker, { withRole: false }),
@@ -75,8 +75,8 @@ export function validateAsyncRunDeps(): Omit<ValidateAsyncRunDeps, 'logger' | 'n
     region: region(),
     notificationTopics: asyncNotificationTopics(),
     waitTimeoutSeconds: asyncWaitTimeoutSeconds(),
-    pollSeconds: polling.pollSeconds,
-    polling,
+    pollSeconds,
+    polling: { pollSeconds, maxPollSeconds },
     reusedEndpointRole: reusedEndpointRoleCheck(sagemaker),
     allowFileUris: false,
   };

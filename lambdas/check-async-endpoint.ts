@@ -8,9 +8,17 @@ import { endpointTimings, sagemakerHost, scalingRegistry } from './wiring.js';
 const host = sagemakerHost(createSageMakerClient(), { withRole: false });
 const scaling = scalingRegistry();
 const output = asyncOutputSettings();
-const timings = endpointTimings();
+const { pollSeconds, maxPollSeconds } = endpointTimings();
 
 /** State "Check async endpoint". */
 export const handler = defineStep((event: PrepareAsyncEndpointEvent, { logger }) =>
-  checkAsyncEndpoint(event, { host, scaling, output, ...timings, nowEpochMs: Date.now, logger }),
+  checkAsyncEndpoint(event, {
+    host,
+    scaling,
+    output,
+    pollSeconds,
+    maxPollSeconds,
+    nowEpochMs: Date.now,
+    logger,
+  }),
 );

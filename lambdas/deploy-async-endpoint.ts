@@ -8,9 +8,17 @@ import { endpointTimings, sagemakerHost, scalingRegistry } from './wiring.js';
 const host = sagemakerHost(createSageMakerClient(), { withRole: true });
 const scaling = scalingRegistry();
 const output = asyncOutputSettings();
-const timings = endpointTimings();
+const { pollSeconds, maxPollSeconds } = endpointTimings();
 
 /** State "Deploy async endpoint". */
 export const handler = defineStep((event: PrepareAsyncEndpointEvent, { logger }) =>
-  deployAsyncEndpoint(event, { host, scaling, output, ...timings, nowEpochMs: Date.now, logger }),
+  deployAsyncEndpoint(event, {
+    host,
+    scaling,
+    output,
+    pollSeconds,
+    maxPollSeconds,
+    nowEpochMs: Date.now,
+    logger,
+  }),
 );

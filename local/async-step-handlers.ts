@@ -18,6 +18,7 @@ import type { PrepareAsyncEndpointDeps } from '../handlers/async/endpoint-loop.j
 import { summarizeAsyncRun } from '../handlers/async/summarize-async-run.js';
 import { validateAsyncRun, type ValidateAsyncRunDeps } from '../handlers/async/validate-async-run.js';
 import type { AsyncInferenceStepName } from '../handlers/contracts/async-state.js';
+import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js';
 import type {
   AsyncEndpointObserver,
   Logger,
@@ -59,10 +60,16 @@ export function validateAsyncRunDeps(deps: AsyncStepDependencies): ValidateAsync
     artifactsBucket: deps.artifactsBucket,
     region: deps.region,
     allowFileUris: deps.allowFileUris,
-    notificationTopics: deps.notificationTopics,
+    // The two topics only, as the Lambda passes them (lambdas/async-wiring.ts): no output key.
+    notificationTopics: {
+      successTopicArn: deps.notificationTopics.successTopicArn,
+      errorTopicArn: deps.notificationTopics.errorTopicArn,
+    },
     ...(deps.reusedEndpointRole === undefined ? {} : { reusedEndpointRole: deps.reusedEndpointRole }),
     waitTimeoutSeconds: deps.waitTimeoutSeconds,
     pollSeconds: deps.pollSeconds,
+    // The history quota is AWS's: count the polls the deployed workflow makes by default.
+    polling: DEFAULT_POLL_SCHEDULE,
     nowEpochMs: deps.nowEpochMs ?? Date.now,
     logger: deps.logger,
   };

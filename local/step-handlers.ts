@@ -19,6 +19,7 @@ import { deleteCandidate } from '../handlers/delete-candidate.js';
 import { checkCompilation } from '../handlers/check-compilation.js';
 import { startCompilation } from '../handlers/start-compilation.js';
 import { CleanUpStatuses } from '../handlers/contracts/clean-up-account.js';
+import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js';
 import { checkEndpoint } from '../handlers/check-endpoint.js';
 import { deployCandidate } from '../handlers/deploy-candidate.js';
 import type { OptimizationStepName } from '../handlers/contracts/optimization-state.js';
@@ -144,12 +145,13 @@ export function createStepHandlers(
 ): Readonly<Record<OptimizationStepName, StepHandler>> {
   const now = deps.now ?? (() => new Date());
   const nowEpochMs = (): number => now().getTime();
-  const timings = {
+  // As the Lambdas read them (lambdas/wiring.ts): the compilation steps get no load start delay.
+  const compilationTimings = {
     pollSeconds: deps.pollSeconds,
     maxPollSeconds: deps.maxPollSeconds,
-    loadStartDelaySeconds: deps.loadStartDelaySeconds,
     nowEpochMs,
   };
+  const timings = { ...compilationTimings, loadStartDelaySeconds: deps.loadStartDelaySeconds };
   const { store, host, compiler, logger } = deps;
   const optimizer = deps.optimizer === undefined ? {} : { optimizer: deps.optimizer };
   const realtimeScaling = deps.realtimeScaling ?? NO_REALTIME_SCALING;
@@ -159,15 +161,28 @@ export function createStepHandlers(
         store,
         artifactsBucket: deps.artifactsBucket,
         allowFileUris: deps.allowFileUris,
+        // The history quota is AWS's: count the polls the deployed workflow makes by default, not
+        // the local runner's shortened ones.
+        polling: { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
         ...(deps.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: deps.loadSegmentSeconds }),
         instanceQuotas: deps.instanceQuotas ?? new LocalInstanceQuotas(),
         logger,
       }),
     'package-model': (payload) => packageModel(payload as PackageModelEvent, { store, logger }),
     'start-compilation': (payload) =>
-      startCompilation(payload as StartCompilationEvent, { compiler, ...optimizer, logger, ...timings }),
+      startCompilation(payload as StartCompilationEvent, {
+        compiler,
+        ...optimizer,
+        logger,
+        ...compilationTimings,
+      }),
     'check-compilation': (payload) =>
-      checkCompilation(payload as CompilationState, { compiler, ...optimizer, logger, ...timings }),
+      checkCompilation(payload as CompilationState, {
+        compiler,
+        ...optimizer,
+        logger,
+        ...compilationTimings,
+      }),
     'deploy-candidate': (payload) =>
       deployCandidate(payload as DeployCandidateEvent, { host, region: deps.region, logger, ...timings }),
     'check-endpoint': (payload) => checkEndpoint(payload as CheckEndpointEvent, { host, logger, ...timings }),
