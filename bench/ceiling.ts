@@ -4,10 +4,10 @@
  * each tool in its own child process and the server in a third. Each tool is timed from outside
  * over the same warm window: the server's count of responses and the client process's CPU time,
  * sampled by this process WARMUP_SECONDS after the tool says it started (support/window.ts), so
- * neither a tool's cold start nor its own way of counting enters the figures. The tools alternate (and take
- * turns going first), ROUNDS runs each; each round's two runs form a pair, and each figure is the
- * median of the paired ratios with their spread: pairing cancels the machine's slow drifts, the
- * median its bursts, and no run is picked as the best.
+ * neither a tool's cold start nor its own way of counting enters the figures. The tools alternate
+ * (and take turns going first), ROUNDS runs each; each round's two runs form a pair, and each figure
+ * is the median of the paired ratios with their spread: pairing cancels the machine's slow drifts,
+ * the median its bursts, and no run is picked as the best.
  */
 import type { LoadTestResult } from '../handlers/load-test/results.js';
 import { startChild } from './support/child-process.js';
