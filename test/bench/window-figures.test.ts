@@ -5,7 +5,7 @@ import { processCpuUs, windowFigures } from '../../bench/support/window.js';
 describe('windowFigures', () => {
   const start = { atEpochMs: 10_000, served: 1_000, clientCpuUs: 400_000 };
 
-  it('counts the requests served and the client CPU between the two samples only', () => {
+  it('counts only the window’s requests and client CPU, not a tool’s cold start before it', () => {
     // Arrange
     const end = { atEpochMs: 15_000, served: 201_000, clientCpuUs: 4_400_000 };
 
