@@ -17,7 +17,6 @@ const { values } = parseArgs({
     origin: { type: 'string' },
     plan: { type: 'string' },
     sla: { type: 'string' },
-    'start-at-epoch-ms': { type: 'string' },
     'announce-start': { type: 'boolean' },
   },
 });
@@ -37,7 +36,6 @@ const counted: InvokeTransport = {
     return transport.invoke(request, signal);
   },
 };
-const startAt = values['start-at-epoch-ms'];
 if (values['announce-start'] === true) console.log(JSON.stringify({ started: true }));
 const cpuStart = process.cpuUsage();
 const worker = await runLoadTest({
@@ -45,7 +43,6 @@ const worker = await runLoadTest({
   sla,
   transport: counted,
   request: { body: new TextEncoder().encode('{"inputs":[1,2,3]}'), contentType: 'application/json' },
-  ...(startAt === undefined ? {} : { startAtEpochMs: Number(startAt) }),
 });
 const cpuUs = cpuUsSince(cpuStart);
 const loadEndedAtEpochMs = Date.now();
