@@ -1,54 +1,97 @@
 /**
  * Ceiling on loopback: requests/s and CPU per request of our engine (closed model, local HTTP
  * transport) against autocannon, same trivial node:http server, same concurrency and duration,
- * each tool in its own child process and the server in a third. The tools alternate (and take
- * turns going first), ROUNDS runs each; each round's two runs form a pair, and each figure is the
- * median of the paired ratios with their spread: pairing cancels the machine's slow drifts, the
- * median its bursts, and no run is picked as the best.
+ * each tool in its own child process and the server in a third. Each tool is timed from outside
+ * over the same warm window: the server's count of responses and the client process's CPU time,
+ * sampled by this process WARMUP_SECONDS after the tool says it started (support/window.ts), so
+ * neither a tool's cold start nor its own way of counting enters the figures. The tools alternate
+ * (and take turns going first), ROUNDS runs each; each round's two runs form a pair, and each figure
+ * is the median of the paired ratios with their spread: pairing cancels the machine's slow drifts,
+ * the median its bursts, and no run is picked as the best.
  */
 import type { LoadTestResult } from '../handlers/load-test/results.js';
-import { type ClientCost, cpuUsPerRequest } from './support/cpu.js';
-import { runChild, startChild } from './support/child-process.js';
-import { type CeilingPair, type PairedFigure, ceilingFigures } from './support/paired.js';
+import { startChild } from './support/child-process.js';
+import { type CeilingPair, type PairedFigure, ceilingFigures, ceilingPair } from './support/paired.js';
 import { type BenchRow, median } from './support/report.js';
+import { type WindowFigures, sampleWindow, windowFigures } from './support/window.js';
 
 const CONCURRENCY = 32;
+/** Each tool runs WARMUP + WINDOW + TAIL s; the window is timed from outside after its warm-up. */
+const WARMUP_SECONDS = 1;
 const SECONDS = 5;
+/** Room for the parent's last sample to land late (a busy machine) and still be inside the run. */
+const TAIL_SECONDS = 2;
 const ROUNDS = 7;
 const GOAL_RATIO = 1.0;
 
 interface AutocannonSummary {
-  readonly requestsPerSecond: number;
   readonly non2xx: number;
   readonly errors: number;
-  readonly cost: ClientCost;
+  readonly loadEndedAtEpochMs: number;
 }
 
 interface EngineSummary {
   readonly result: LoadTestResult;
-  readonly cost: ClientCost;
+  readonly loadEndedAtEpochMs: number;
+}
+
+interface TimedRun<T> {
+  readonly summary: T;
+  readonly window: WindowFigures;
 }
 
 const spread = (figure: PairedFigure, digits: number): string =>
   `${figure.median.toFixed(digits)} (${figure.min.toFixed(digits)}–${figure.max.toFixed(digits)})`;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs one tool and times it from outside over the same window as every other: from WARMUP_SECONDS
+ * after it says it started sending, for SECONDS, by the server's count of responses and the
+ * client's CPU time (support/window.ts). Neither tool's own figure, nor its start-up, is measured.
+ */
+async function timeOverWindow<T extends { readonly loadEndedAtEpochMs: number }>(
+  origin: string,
+  script: string,
+  args: readonly string[],
+): Promise<TimedRun<T>> {
+  const child = startChild(script, [...args, '--announce-start']);
+  try {
+    await child.nextMessage<{ started: true }>();
+    const pid = child.process.pid;
+    if (pid === undefined) throw new Error(`child ${script} has no process id`);
+    await sleep(WARMUP_SECONDS * 1000);
+    const start = await sampleWindow(origin, pid);
+    await sleep(SECONDS * 1000);
+    const end = await sampleWindow(origin, pid);
+    const summary = await child.nextMessage<T>();
+    return { summary, window: windowFigures(start, end, summary.loadEndedAtEpochMs) };
+  } finally {
+    await child.stop();
+  }
+}
 
 export async function benchCeiling(): Promise<BenchRow> {
   const server = startChild('http-server.ts', []);
   try {
     const { port } = await server.nextMessage<{ port: number }>();
     const origin = `http://127.0.0.1:${port}`;
-    const plan = { steps: [CONCURRENCY], warmupSeconds: 1, stepDurationSeconds: SECONDS };
-    const runAutocannon = (): Promise<AutocannonSummary> =>
-      runChild<AutocannonSummary>('autocannon-client.ts', [
+    // The engine's own warm-up and window only set how long it runs: it is timed from outside.
+    const plan = {
+      steps: [CONCURRENCY],
+      warmupSeconds: WARMUP_SECONDS,
+      stepDurationSeconds: SECONDS + TAIL_SECONDS,
+    };
+    const runAutocannon = (): Promise<TimedRun<AutocannonSummary>> =>
+      timeOverWindow<AutocannonSummary>(origin, 'autocannon-client.ts', [
         '--url',
         `${origin}/invocations`,
         '--connections',
         String(CONCURRENCY),
         '--seconds',
-        String(SECONDS),
+        String(WARMUP_SECONDS + SECONDS + TAIL_SECONDS),
       ]);
-    const runEngine = (): Promise<EngineSummary> =>
-      runChild<EngineSummary>('engine-client.ts', [
+    const runEngine = (): Promise<TimedRun<EngineSummary>> =>
+      timeOverWindow<EngineSummary>(origin, 'engine-client.ts', [
         '--origin',
         origin,
         '--plan',
@@ -56,8 +99,8 @@ export async function benchCeiling(): Promise<BenchRow> {
         '--sla',
         JSON.stringify({ p99LatencyMs: 10_000 }),
       ]);
-    const autocannonRuns: AutocannonSummary[] = [];
-    const engineRuns: EngineSummary[] = [];
+    const autocannonRuns: TimedRun<AutocannonSummary>[] = [];
+    const engineRuns: TimedRun<EngineSummary>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // Whoever runs second finds the server (and the machine) warmer: take turns.
       if (round % 2 === 0) {
@@ -68,39 +111,44 @@ export async function benchCeiling(): Promise<BenchRow> {
         autocannonRuns.push(await runAutocannon());
       }
     }
-    const pairs: CeilingPair[] = engineRuns.map((engine, round) => {
-      const autocannon = autocannonRuns[round];
-      return {
-        engineTps: engine.result.steps[0]?.tps ?? 0,
-        autocannonTps: autocannon?.requestsPerSecond ?? Number.NaN,
-        engineCpuUsPerRequest: cpuUsPerRequest(engine.cost),
-        autocannonCpuUsPerRequest: autocannon === undefined ? Number.NaN : cpuUsPerRequest(autocannon.cost),
-      };
-    });
+    const pairs: CeilingPair[] = engineRuns.map((engine, round) =>
+      ceilingPair(engine.window, autocannonRuns[round]?.window),
+    );
     const figures = ceilingFigures(pairs, GOAL_RATIO);
     const engineErrors = engineRuns.reduce(
-      (sum, run) => sum + (run.result.steps[0]?.requests ?? 0) * (run.result.steps[0]?.errorRate ?? 0),
+      (sum, run) =>
+        sum + (run.summary.result.steps[0]?.requests ?? 0) * (run.summary.result.steps[0]?.errorRate ?? 0),
       0,
     );
+    const autocannonErrors = autocannonRuns.reduce(
+      (sum, run) => sum + run.summary.non2xx + run.summary.errors,
+      0,
+    );
+    const windowsInsideRuns = [...engineRuns, ...autocannonRuns].every((run) => run.window.insideRun);
     const round3 = (value: number): number => Number(value.toFixed(3));
     return {
       name: 'loopback ceiling vs autocannon',
       goal: `>= ${GOAL_RATIO}x autocannon req/s, <= its CPU/request`,
       measured:
         `${spread(figures.tpsRatio, 2)}x req/s, CPU/request ${spread(figures.cpuRatio, 2)}x ` +
-        `(median (min–max) of ${ROUNDS} pairs; medians ${Math.round(median(pairs.map((pair) => pair.engineTps)))} vs ` +
+        `(median (min–max) of ${ROUNDS} pairs timed over the same ${SECONDS} s warm window; medians ${Math.round(median(pairs.map((pair) => pair.engineTps)))} vs ` +
         `${Math.round(median(pairs.map((pair) => pair.autocannonTps)))} req/s, ` +
         `${figures.engineCpuUsPerRequest.median.toFixed(1)} vs ${figures.autocannonCpuUsPerRequest.median.toFixed(1)} ` +
-        `µs CPU/request, ${CONCURRENCY} in flight)`,
-      pass: figures.pass && engineErrors === 0,
+        `µs CPU/request, ${CONCURRENCY} in flight)` +
+        (windowsInsideRuns ? '' : '; a window outlasted its run'),
+      pass: figures.pass && engineErrors === 0 && autocannonErrors === 0 && windowsInsideRuns,
       details: {
         concurrency: CONCURRENCY,
+        warmupSeconds: WARMUP_SECONDS,
         seconds: SECONDS,
+        tailSeconds: TAIL_SECONDS,
         rounds: ROUNDS,
-        autocannonRequestsPerSecond: autocannonRuns.map((run) => Math.round(run.requestsPerSecond)),
-        autocannonNon2xxAndErrors: autocannonRuns.map((run) => run.non2xx + run.errors),
-        engineRequestsPerSecond: pairs.map((pair) => pair.engineTps),
-        engineP99Ms: engineRuns.map((run) => run.result.steps[0]?.latencyMs.p99 ?? 0),
+        autocannonRequestsPerSecond: pairs.map((pair) => Math.round(pair.autocannonTps)),
+        autocannonNon2xxAndErrors: autocannonRuns.map((run) => run.summary.non2xx + run.summary.errors),
+        engineRequestsPerSecond: pairs.map((pair) => Math.round(pair.engineTps)),
+        engineP99Ms: engineRuns.map((run) => run.summary.result.steps[0]?.latencyMs.p99 ?? 0),
+        engineWindows: engineRuns.map((run) => run.window),
+        autocannonWindows: autocannonRuns.map((run) => run.window),
         pairedRatios: pairs.map((pair) => round3(pair.engineTps / pair.autocannonTps)),
         engineCpuUsPerRequest: pairs.map((pair) => round3(pair.engineCpuUsPerRequest)),
         autocannonCpuUsPerRequest: pairs.map((pair) => round3(pair.autocannonCpuUsPerRequest)),
@@ -109,6 +157,7 @@ export async function benchCeiling(): Promise<BenchRow> {
         ),
         figures,
         engineErrors,
+        autocannonErrors,
       },
     };
   } finally {

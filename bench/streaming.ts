@@ -8,7 +8,9 @@
  * - Ceiling: engine ÷ peer tokens/s within each pair, the server writing every token at once.
  * - Accuracy: the engine alone against a server with a known first-token and inter-token delay,
  *   its TTFT and ITL p50 judged against the delays the server really wrote with.
- * Each figure is the median over pairs with its spread, as for the ceiling (bench/ceiling.ts).
+ * Every client run first primes each format unmeasured, then measures the formats in an order
+ * rotated from run to run. Each figure is the median over pairs with its spread, as for the ceiling
+ * (bench/ceiling.ts).
  */
 import { loadavg } from 'node:os';
 import { runChild, startChild } from './support/child-process.js';
@@ -24,6 +26,7 @@ import {
   type WrittenDelays,
   formatMeetsGoals,
   relativeError,
+  rotated,
   streamFormatFigures,
 } from './support/streaming.js';
 
@@ -74,11 +77,13 @@ export async function benchStreaming(): Promise<BenchRow> {
   try {
     const { port } = await server.nextMessage<{ port: number }>();
     const origin = `http://127.0.0.1:${port}`;
-    const clientArgs = (seconds: number, pathSuffix = '', primeSeconds = PRIME_SECONDS): string[] => [
+    // Each run takes the formats in a rotated order: the format measured first after priming is
+    // not always the same one, so any cold start left over does not always fall on one format.
+    const clientArgs = (seconds: number, rotation: number, pathSuffix = ''): string[] => [
       '--origin',
       origin,
       '--formats',
-      BENCH_STREAM_FORMATS.join(','),
+      rotated(BENCH_STREAM_FORMATS, rotation).join(','),
       '--tokens',
       String(TOKENS),
       '--concurrency',
@@ -88,31 +93,32 @@ export async function benchStreaming(): Promise<BenchRow> {
       '--seconds',
       String(seconds),
       '--prime-seconds',
-      String(primeSeconds),
+      String(PRIME_SECONDS),
       ...(pathSuffix === '' ? [] : ['--path-suffix', pathSuffix]),
     ];
-    const runEngine = async (): Promise<readonly EngineStreamRun[]> =>
-      (await runChild<{ runs: EngineStreamRun[] }>('stream-engine-client.ts', clientArgs(SECONDS))).runs;
-    const runPeer = async (): Promise<readonly PeerStreamRun[]> =>
-      (await runChild<{ runs: PeerStreamRun[] }>('stream-peer-client.ts', clientArgs(SECONDS))).runs;
+    const runEngine = async (round: number): Promise<readonly EngineStreamRun[]> =>
+      (await runChild<{ runs: EngineStreamRun[] }>('stream-engine-client.ts', clientArgs(SECONDS, round)))
+        .runs;
+    const runPeer = async (round: number): Promise<readonly PeerStreamRun[]> =>
+      (await runChild<{ runs: PeerStreamRun[] }>('stream-peer-client.ts', clientArgs(SECONDS, round))).runs;
 
     const engineRounds: (readonly EngineStreamRun[])[] = [];
     const peerRounds: (readonly PeerStreamRun[])[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // Whoever runs second finds the server (and the machine) warmer: take turns.
       if (round % 2 === 0) {
-        peerRounds.push(await runPeer());
-        engineRounds.push(await runEngine());
+        peerRounds.push(await runPeer(round));
+        engineRounds.push(await runEngine(round));
       } else {
-        engineRounds.push(await runEngine());
-        peerRounds.push(await runPeer());
+        engineRounds.push(await runEngine(round));
+        peerRounds.push(await runPeer(round));
       }
     }
     const accuracyRuns = (
       await runChild<{ runs: EngineStreamRun[] }>(
         'stream-engine-client.ts',
-        // Timing, not CPU, is measured here: no priming.
-        clientArgs(ACCURACY_SECONDS, `/${FIRST_TOKEN_MS}/${INTER_TOKEN_MS}`, 0),
+        // Primed as the rounds are: a cold first format's TTFT holds its compilation.
+        clientArgs(ACCURACY_SECONDS, ROUNDS, `/${FIRST_TOKEN_MS}/${INTER_TOKEN_MS}`),
       )
     ).runs;
     const writtenResponse = await fetch(`${origin}/written`);

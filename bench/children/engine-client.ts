@@ -1,6 +1,8 @@
 /**
  * Our engine against a loopback server, in its own process; prints the aggregated result, and its
- * CPU time over the run (warm-up included) with the requests it sent in that time.
+ * CPU time over the run (warm-up included) with the requests it sent in that time. With
+ * `--announce-start` it first prints `{"started": true}` as it starts the run, so that the bench
+ * can time it from outside (bench/support/window.ts).
  */
 import { parseArgs } from 'node:util';
 import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
@@ -15,7 +17,7 @@ const { values } = parseArgs({
     origin: { type: 'string' },
     plan: { type: 'string' },
     sla: { type: 'string' },
-    'start-at-epoch-ms': { type: 'string' },
+    'announce-start': { type: 'boolean' },
   },
 });
 const plan = parseLoadPlan(JSON.parse(values.plan ?? '{}'));
@@ -34,21 +36,22 @@ const counted: InvokeTransport = {
     return transport.invoke(request, signal);
   },
 };
-const startAt = values['start-at-epoch-ms'];
+if (values['announce-start'] === true) console.log(JSON.stringify({ started: true }));
 const cpuStart = process.cpuUsage();
 const worker = await runLoadTest({
   plan,
   sla,
   transport: counted,
   request: { body: new TextEncoder().encode('{"inputs":[1,2,3]}'), contentType: 'application/json' },
-  ...(startAt === undefined ? {} : { startAtEpochMs: Number(startAt) }),
 });
 const cpuUs = cpuUsSince(cpuStart);
+const loadEndedAtEpochMs = Date.now();
 await transport.close();
 console.log(
   JSON.stringify({
     worker,
     result: aggregateWorkerResults([worker], sla, plan),
     cost: { cpuUs, requests: sent },
+    loadEndedAtEpochMs,
   }),
 );

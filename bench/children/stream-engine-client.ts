@@ -1,6 +1,6 @@
 /**
  * The streaming bench's engine client, in its own process: every format first runs for
- * `--prime-seconds` unmeasured; then, for each format in turn, `runLoadTest` in streaming mode
+ * `--prime-seconds` unmeasured, in the order given; then, for each format in turn, `runLoadTest` in streaming mode
  * (closed model: the step driver, the local streaming transport, a parser per request and the
  * TTFT/ITL recorder) against the stream server's `/{format}{--path-suffix}`. Prints one JSON line,
  * `{ runs }`: an `EngineStreamRun` per format, its CPU taken over the format's whole measured run
@@ -22,6 +22,8 @@ const body = new TextEncoder().encode('{"inputs":"bench","parameters":{"max_new_
 interface Timing {
   readonly warmupSeconds: number;
   readonly seconds: number;
+  /** After `/{format}`: the measured runs' `--path-suffix`; priming's none (see below). */
+  readonly pathSuffix: string;
 }
 
 async function runFormat(format: BenchStreamFormat, timing: Timing): Promise<EngineStreamRun> {
@@ -35,7 +37,7 @@ async function runFormat(format: BenchStreamFormat, timing: Timing): Promise<Eng
     origin: values.origin ?? '',
     connections: connectionsPerWorker(plan),
     requestTimeoutMs: plan.requestTimeoutMs,
-    path: `/${format}${values['path-suffix'] ?? ''}`,
+    path: `/${format}${timing.pathSuffix}`,
   });
   // The step's result counts the window's requests; CPU is taken over the whole run, so every
   // response read (warm-up included) is counted here. The run waits for each one to settle.
@@ -78,12 +80,20 @@ async function runFormat(format: BenchStreamFormat, timing: Timing): Promise<Eng
 
 const formats = (values.formats ?? '').split(',') as BenchStreamFormat[];
 // Every format's code compiled and optimized before any is measured: otherwise the first format
-// measured pays for the JIT (several µs a token on a loaded machine), and the others do not.
+// measured pays for the JIT (several µs a token, tens of ms of TTFT on a loaded machine), and the
+// others do not. Priming reads the server's unscheduled streams: the same parser, transport and
+// recorder, the most requests in its time, and nothing added to what the server reports it wrote
+// on a schedule (`GET /written`), which the measured runs are judged against.
 const primeSeconds = Number(values['prime-seconds'] ?? 0);
 if (primeSeconds > 0) {
-  for (const format of formats) await runFormat(format, { warmupSeconds: 0, seconds: primeSeconds });
+  for (const format of formats)
+    await runFormat(format, { warmupSeconds: 0, seconds: primeSeconds, pathSuffix: '' });
 }
-const measured = { warmupSeconds: Number(values['warmup-seconds']), seconds: Number(values.seconds) };
+const measured = {
+  warmupSeconds: Number(values['warmup-seconds']),
+  seconds: Number(values.seconds),
+  pathSuffix: values['path-suffix'] ?? '',
+};
 const runs: EngineStreamRun[] = [];
 for (const format of formats) runs.push(await runFormat(format, measured));
 console.log(JSON.stringify({ runs }));

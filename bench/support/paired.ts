@@ -1,4 +1,5 @@
 import { median } from './report.js';
+import type { WindowFigures } from './window.js';
 
 /** One figure of paired runs: the median of the per-pair values, with their spread. */
 export interface PairedFigure {
@@ -17,6 +18,19 @@ export interface CeilingPair {
   readonly autocannonTps: number;
   readonly engineCpuUsPerRequest: number;
   readonly autocannonCpuUsPerRequest: number;
+}
+
+/** A round's pair from each tool's window; a tool missing from the round gives NaN figures. */
+export function ceilingPair(
+  engine: Pick<WindowFigures, 'requestsPerSecond' | 'cpuUsPerRequest'>,
+  autocannon: Pick<WindowFigures, 'requestsPerSecond' | 'cpuUsPerRequest'> | undefined,
+): CeilingPair {
+  return {
+    engineTps: engine.requestsPerSecond,
+    autocannonTps: autocannon?.requestsPerSecond ?? Number.NaN,
+    engineCpuUsPerRequest: engine.cpuUsPerRequest,
+    autocannonCpuUsPerRequest: autocannon?.cpuUsPerRequest ?? Number.NaN,
+  };
 }
 
 export interface CeilingFigures {

@@ -1,3 +1,5 @@
+import type { RowStatus } from './load-guard.js';
+
 /** One benchmark's outcome, as printed in the table and recorded in bench/out/results.json. */
 export interface BenchRow {
   readonly name: string;
@@ -15,9 +17,24 @@ export function median(values: readonly number[]): number {
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-export function formatTable(rows: readonly BenchRow[]): string {
-  const header = ['benchmark', 'goal', 'measured', 'pass'];
-  const cells = rows.map((row) => [row.name, row.goal, row.measured, row.pass ? 'yes' : 'NO']);
+/** A row as run.ts reports it: with the load around it and whether it was judged. */
+export interface ReportedRow extends BenchRow {
+  readonly status: RowStatus;
+  /** The higher 1-minute load average of the two taken before and after the row. */
+  readonly load: number;
+}
+
+const PASS_CELL: Readonly<Record<RowStatus, string>> = { ok: 'yes', FAIL: 'NO', busy: 'not judged' };
+
+export function formatTable(rows: readonly ReportedRow[]): string {
+  const header = ['benchmark', 'goal', 'measured', 'load', 'pass'];
+  const cells = rows.map((row) => [
+    row.name,
+    row.goal,
+    row.measured,
+    row.load.toFixed(2),
+    PASS_CELL[row.status],
+  ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...cells.map((cell) => cell[column]?.length ?? 0)),
   );

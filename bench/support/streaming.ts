@@ -11,6 +11,13 @@ import { type PairedFigure, pairedFigure } from './paired.js';
 export type BenchStreamFormat = Extract<StreamFormat, 'tgi' | 'lmi-jsonlines' | 'openai'>;
 export const BENCH_STREAM_FORMATS: readonly BenchStreamFormat[] = ['tgi', 'lmi-jsonlines', 'openai'];
 
+/** `items` starting from index `by` (modulo its length), the ones before it moved to the end. */
+export function rotated<T>(items: readonly T[], by: number): T[] {
+  if (items.length === 0) return [];
+  const start = ((by % items.length) + items.length) % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+}
+
 /** One client's run of one format, as a child reports it. */
 export interface StreamClientRun {
   readonly format: BenchStreamFormat;

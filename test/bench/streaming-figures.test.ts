@@ -3,6 +3,7 @@ import {
   cpuUsPerToken,
   formatMeetsGoals,
   relativeError,
+  rotated,
   streamFormatFigures,
   withinTolerance,
 } from '../../bench/support/streaming.js';
@@ -150,5 +151,24 @@ describe('formatMeetsGoals', () => {
 
   it('fails when a run read no token (NaN figures)', () => {
     expect(formatMeetsGoals(figures(Number.NaN, Number.NaN), accuracy(20.6, 4.71), goals)).toBe(false);
+  });
+});
+
+describe('rotated', () => {
+  it('starts the formats at a different one each run, keeping their cycle', () => {
+    // Act
+    const orders = [0, 1, 2, 3].map((by) => rotated(['tgi', 'lmi-jsonlines', 'openai'], by));
+
+    // Assert
+    expect(orders).toEqual([
+      ['tgi', 'lmi-jsonlines', 'openai'],
+      ['lmi-jsonlines', 'openai', 'tgi'],
+      ['openai', 'tgi', 'lmi-jsonlines'],
+      ['tgi', 'lmi-jsonlines', 'openai'],
+    ]);
+  });
+
+  it('gives nothing for nothing', () => {
+    expect(rotated([], 2)).toEqual([]);
   });
 });
