@@ -102,6 +102,11 @@ export async function runOptimization(options: {
    * engine cannot redrive). `input` replaces the run input. @default the whole run
    */
   readonly resume?: { readonly within: string; readonly at: string };
+  /**
+   * The head start load workers get before their shared start: a test whose path a late worker
+   * would change gives them time, so a busy machine cannot change it. @default 0
+   */
+  readonly loadStartDelaySeconds?: number;
 }): Promise<OptimizationRun> {
   const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
   const real = createStepHandlers({
@@ -116,7 +121,7 @@ export async function runOptimization(options: {
     measuredLocally: false,
     pollSeconds: 30,
     maxPollSeconds: 120,
-    loadStartDelaySeconds: 0,
+    loadStartDelaySeconds: options.loadStartDelaySeconds ?? 0,
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
     ...(options.realtimeScaling === undefined ? {} : { realtimeScaling: options.realtimeScaling }),
