@@ -9,7 +9,7 @@ import { levelsOf, panelTitle, sweepPanels, type SweepGrid } from './sweep-facto
  * and a star. As in charts-specs.ts, user text (levels, ids) only enters as data values.
  */
 
-const CELL_WIDTH = 120;
+const CELL_WIDTH = 160;
 const CELL_HEIGHT = 40;
 
 /** What a cell without a figure shows: the report page's colours for each verdict. */
