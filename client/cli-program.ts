@@ -736,6 +736,7 @@ export function progressLine(status: RunStatus): string {
   }
   if (status.error !== undefined) parts.push(`${status.error}: ${status.cause ?? ''}`.trim());
   if (status.outcome !== undefined) parts.push(`outcome: ${status.outcome}`);
+  if (status.proof !== undefined) parts.push(`proof at the target: ${status.proof}`);
   if (status.comparison !== undefined) parts.push(`comparison: ${status.comparison}`);
   if (status.report !== undefined) parts.push(`report: ${status.report.html ?? status.report.json}`);
   return parts.join(' · ');

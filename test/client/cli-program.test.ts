@@ -278,6 +278,7 @@ describe('npm run runs', () => {
 
     // Assert
     expect([status.exitCode, started.exitCode]).toEqual([7, 7]);
+    expect(status.stdout.at(-1)).toContain('outcome: recommended · proof at the target: not-held');
   });
 
   it('start: exits 1 and names the run id when it is taken', async () => {
