@@ -27,6 +27,8 @@ export interface SweepCell {
   readonly verdict: CandidateVerdict;
   /** The objective's figure; absent when the candidate has none (it missed the SLA, failed, …). */
   readonly value?: number;
+  /** A candidate that missed the SLA: how far (slaMissRatio), when its latency was over a bound. */
+  readonly slaRatio?: number;
   /** What the cell says: `≤ $0.1234`, `missed SLA 1.03×`, `failed`. */
   readonly text: string;
 }
@@ -143,8 +145,7 @@ export function slaMissRatio(candidate: CandidateReport, sla: LatencySla): numbe
 }
 
 /** `missed SLA 1.03×`: the word and the figure, so a near miss reads apart from a far one. */
-function missedText(candidate: CandidateReport, sla: LatencySla | undefined): string {
-  const ratio = sla === undefined ? undefined : slaMissRatio(candidate, sla);
+function missedText(ratio: number | undefined): string {
   return ratio === undefined
     ? VERDICT_TEXT['missed-sla']
     : `${VERDICT_TEXT['missed-sla']} ${ratio < 10 ? ratio.toFixed(2) : ratio.toFixed(0)}×`;
@@ -158,16 +159,15 @@ function cellOf(
 ): SweepCell {
   const figure = objectiveFigure(objective, candidate);
   const ranked = candidate.verdict === 'recommended' || candidate.verdict === 'runner-up';
+  const missed = candidate.verdict === 'missed-sla';
+  const ratio = missed && sla !== undefined ? slaMissRatio(candidate, sla) : undefined;
   return {
     candidateId: candidate.id,
     levels: Object.fromEntries(factors.map((factor) => [factor.name, factor.read(candidate)])),
     verdict: candidate.verdict,
     ...(figure.value === undefined ? {} : { value: figure.value }),
-    text: ranked
-      ? figure.text
-      : candidate.verdict === 'missed-sla'
-        ? missedText(candidate, sla)
-        : VERDICT_TEXT[candidate.verdict],
+    ...(ratio === undefined ? {} : { slaRatio: Math.round(ratio * 100) / 100 }),
+    text: ranked ? figure.text : missed ? missedText(ratio) : VERDICT_TEXT[candidate.verdict],
   };
 }
 

@@ -53,14 +53,17 @@ describe('sweep heatmap spec', () => {
       candidate: 'c5-xlarge-w4-b1',
       verdict: 'recommended',
       value: 0.1133,
+      slaRatio: null,
       label: '★ $0.1133',
       recommended: true,
     });
     expect(
-      data.filter((datum) => datum.value === null).map((datum) => [datum.candidate, datum.label]),
+      data
+        .filter((datum) => datum.value === null)
+        .map((datum) => [datum.candidate, datum.label, datum.slaRatio]),
     ).toEqual([
-      ['c5-2xlarge-w2-b1', 'failed'],
-      ['c5-xlarge-w4-b8', 'missed SLA 1.65×'],
+      ['c5-2xlarge-w2-b1', 'failed', null],
+      ['c5-xlarge-w4-b8', 'missed SLA 1.65×', 1.65],
     ]);
   });
 

@@ -304,18 +304,16 @@ describe('a sweep cell that missed the SLA', () => {
   it('gives how far its closest step was over the SLA, so a near miss reads apart from a far one', () => {
     // Prepare: the sweep’s SLA is p95 ≤ 20 ms (and p99 ≤ 40 ms).
     const sla = sweepReport().sla;
-    const text = (p95Ms: number): string | undefined =>
-      sweepGrid('lowest-cost-per-1m', missedBy(p95Ms), sla)?.cells.find(
-        (cell) => cell.verdict === 'missed-sla',
-      )?.text;
+    const cell = (p95Ms: number) =>
+      sweepGrid('lowest-cost-per-1m', missedBy(p95Ms), sla)?.cells.find((c) => c.verdict === 'missed-sla');
 
     // Act
-    const [near, far] = [text(20.6), text(114)];
+    const [near, far] = [cell(20.6), cell(114)];
 
     // Assert
     expect(sla.p95LatencyMs).toBe(20);
-    expect(near).toBe('missed SLA 1.03×');
-    expect(far).toBe('missed SLA 5.70×');
+    expect([near?.text, near?.slaRatio]).toEqual(['missed SLA 1.03×', 1.03]);
+    expect([far?.text, far?.slaRatio]).toEqual(['missed SLA 5.70×', 5.7]);
   });
 
   it('gives no figure when the latency was within the bounds (it missed on errors)', () => {
