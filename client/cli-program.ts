@@ -163,7 +163,8 @@ const GLOBAL_OPTIONS: readonly OptionName[] = ['api', 'region', 'json', 'help', 
 
 const EXIT_CODES_HELP = `Exit codes (start --wait, status): 0 recommended / every input completed (or still running),
 1 the run or the call failed, 2 bad input or usage, 3 no candidate met the SLA, 4 every candidate
-(or input) failed, 5 partial (a recommendation, but some candidates or inputs failed). plan: 0 the
+(or input) failed, 5 partial (a recommendation, but some candidates or inputs failed), 7 the
+proof at the target TPS did not hold (before 0 and 5). plan: 0 the
 run would start, 2 it would be refused (its input, or over maxCostUsd). compare: 6 when the new run
 regressed. Other commands: 0 done, 1 the call failed, 2 usage.`;
 
@@ -735,6 +736,7 @@ export function progressLine(status: RunStatus): string {
   }
   if (status.error !== undefined) parts.push(`${status.error}: ${status.cause ?? ''}`.trim());
   if (status.outcome !== undefined) parts.push(`outcome: ${status.outcome}`);
+  if (status.proof !== undefined) parts.push(`proof at the target: ${status.proof}`);
   if (status.comparison !== undefined) parts.push(`comparison: ${status.comparison}`);
   if (status.report !== undefined) parts.push(`report: ${status.report.html ?? status.report.json}`);
   return parts.join(' · ');

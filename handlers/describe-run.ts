@@ -100,6 +100,7 @@ function describeExecution(run: RunRef, execution: ExecutionDescription): Omit<R
     ...(ended && execution.cause !== undefined ? { cause: execution.cause } : {}),
     ...(results?.report === undefined ? {} : { report: results.report }),
     ...(results?.outcome === undefined ? {} : { outcome: results.outcome }),
+    ...(results?.proof === undefined ? {} : { proof: results.proof }),
     ...(results?.comparison === undefined ? {} : { comparison: results.comparison }),
   };
 }

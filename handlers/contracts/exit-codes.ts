@@ -1,6 +1,8 @@
 import { type AsyncRunOutcome, AsyncRunOutcomes } from './async-state.js';
 import { ErrorNames } from './errors.js';
+import { recordOf } from './records.js';
 import { type RunOutcome, RunOutcomes } from './optimization-state.js';
+import type { ProofStatus } from '../serving/prove-target.js';
 
 /**
  * One exit-code scheme for every command line that runs or follows a run: the local CLIs
@@ -16,11 +18,16 @@ import { type RunOutcome, RunOutcomes } from './optimization-state.js';
  * | 4    | no recommendation: every candidate failed / async: no input completed                   |
  * | 5    | partial: a recommendation, but some candidates failed / async: some inputs failed       |
  * | 6    | compare: the base run's recommended candidate regressed beyond noise in the new run    |
+ * | 7    | proof not held: a recommendation, but its proof at the target TPS did not carry it      |
+ * |      | within the SLA (the report's headline says so)                                          |
  * | 130  | interrupted by SIGINT (Ctrl-C); 143: by SIGTERM (128 + the signal's number)            |
  *
  * A partial run is not 0: the winner is the best of fewer candidates than planned, which a nightly
- * run should notice; a script that accepts it tests for 5 as well. `compare` (local and runs CLI)
- * exits 0 when the new run is unchanged, improved or not comparable, 6 when it regressed.
+ * run should notice; a script that accepts it tests for 5 as well. A proof that did not hold comes
+ * before 0 and 5: the count the report sized for the target is disproved, whatever else the run
+ * judged. A proof that could not run (`failed`) or was skipped keeps the outcome's code: the report
+ * says the count is not proven. `compare` (local and runs CLI) exits 0 when the new run is
+ * unchanged, improved or not comparable, 6 when it regressed.
  */
 export const EXIT_CODES = {
   ok: 0,
@@ -30,6 +37,7 @@ export const EXIT_CODES = {
   allFailed: 4,
   partial: 5,
   regressed: 6,
+  proofNotHeld: 7,
   interrupted: 130,
   terminated: 143,
 } as const;
@@ -56,18 +64,34 @@ function isOutcome(value: string | undefined): value is RunOutcome | AsyncRunOut
   return value !== undefined && OUTCOMES.includes(value);
 }
 
+/** The proof's status (`summary.proof.status`, handlers/serving/prove-target.ts) that disproves the count. */
+export const PROOF_NOT_HELD = 'not-held' satisfies ProofStatus;
+
+/**
+ * The proof's status in an optimization run's summary (its output: "Record proof" leaves the verdict
+ * at `proof`), or undefined when the run proved no target.
+ */
+export function proofStatusOf(summary: unknown): string | undefined {
+  const status = recordOf(recordOf(summary)?.proof)?.status;
+  return typeof status === 'string' && status !== '' ? status : undefined;
+}
+
 /**
  * The exit code of a run that ended as Step Functions reports it: its status, its error (FAILED),
- * and the outcome its output or its "No recommendation" cause names. An outcome this version does
- * not know counts as the status alone.
+ * the outcome its output or its "No recommendation" cause names, and its proof's status at the
+ * target (`proof`, when the run proved one). An outcome this version does not know counts as the
+ * status alone.
  */
 export function exitCodeOfRun(run: {
   readonly status: string;
   readonly error?: string;
   readonly outcome?: string;
+  readonly proof?: string;
 }): number {
-  if (run.status === 'SUCCEEDED')
+  if (run.status === 'SUCCEEDED') {
+    if (run.proof === PROOF_NOT_HELD) return EXIT_CODES.proofNotHeld;
     return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.ok;
+  }
   if (run.status === 'FAILED' && run.error === ErrorNames.noRecommendation) {
     return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.noCandidateMetSla;
   }

@@ -761,7 +761,7 @@ export function buildReport(input: BuildReportInput): Report {
     measuredLocally: input.measuredLocally,
   });
   const comparisons = compiledComparisons(candidates);
-  const sweep = sweepGrid(plan.objective, candidates);
+  const sweep = sweepGrid(plan.objective, candidates, plan.sla);
   const counts = countVerdicts(candidates.map((c) => c.verdict));
   const outcome = runOutcomeOf(counts);
   const endpointUsd = round(

@@ -109,37 +109,61 @@ export function cdkSnippet(deploy: CandidateDeploy): string {
   ].join('\n');
 }
 
-/** The three requests as JSON, then the SDK and CDK code. */
+/**
+ * The requests as a user would send them, or none. A run on AWS: the requests it sent. A local run:
+ * the same requests with the image this candidate gets on AWS in `Image`, since SageMaker cannot
+ * pull the local model server's image; none when the image table has no AWS image for it.
+ */
+export function deployableRequests(deploy: CandidateDeploy): CandidateDeploy | undefined {
+  const onAws = deploy.onAws;
+  if (onAws === undefined) return deploy;
+  if (!('imageUri' in onAws)) return undefined;
+  const createModel = deploy.createModel;
+  return {
+    ...deploy,
+    createModel: {
+      ...createModel,
+      PrimaryContainer: { ...createModel.PrimaryContainer, Image: onAws.imageUri },
+    },
+    imageSource: onAws.source,
+  };
+}
+
+/** The three requests as JSON, then the SDK and CDK code; none without a deployable image. */
 export function deployBlocks(deploy: CandidateDeploy): DeployBlock[] {
+  const shown = deployableRequests(deploy);
+  if (shown === undefined) return [];
   return [
-    { title: 'CreateModel (JSON)', language: 'json', code: json(deploy.createModel) },
-    { title: 'CreateEndpointConfig (JSON)', language: 'json', code: json(deploy.createEndpointConfig) },
-    { title: 'CreateEndpoint (JSON)', language: 'json', code: json(deploy.createEndpoint) },
-    { title: 'AWS SDK for JavaScript v3', language: 'ts', code: sdkSnippet(deploy).trimEnd() },
-    { title: 'CDK (aws-cdk-lib)', language: 'ts', code: cdkSnippet(deploy).trimEnd() },
+    { title: 'CreateModel (JSON)', language: 'json', code: json(shown.createModel) },
+    { title: 'CreateEndpointConfig (JSON)', language: 'json', code: json(shown.createEndpointConfig) },
+    { title: 'CreateEndpoint (JSON)', language: 'json', code: json(shown.createEndpoint) },
+    { title: 'AWS SDK for JavaScript v3', language: 'ts', code: sdkSnippet(shown).trimEnd() },
+    { title: 'CDK (aws-cdk-lib)', language: 'ts', code: cdkSnippet(shown).trimEnd() },
   ];
 }
 
 /** What the requests deploy and what to change, one sentence each. */
 export function deployFacts(deploy: CandidateDeploy): string[] {
-  const container = deploy.createModel.PrimaryContainer;
+  const shown = deployableRequests(deploy);
+  const onAws = deploy.onAws;
+  if (shown === undefined) {
+    return [
+      `Measured locally: ${onAws !== undefined && 'note' in onAws ? onAws.note : 'no AWS image known'}.`,
+      'No requests to show: SageMaker cannot pull the local model server’s image, and the image table names none for this candidate on AWS.',
+    ];
+  }
+  const container = shown.createModel.PrimaryContainer;
   const facts = [
     container.ModelDataSource !== undefined
-      ? `Image ${container.Image} (${deploy.imageSource}); model data: the optimized model's files under ${container.ModelDataSource.S3DataSource.S3Uri} (ModelDataSource, uncompressed).`
+      ? `Image ${container.Image} (${shown.imageSource}); model data: the optimized model's files under ${container.ModelDataSource.S3DataSource.S3Uri} (ModelDataSource, uncompressed).`
       : container.ModelDataUrl === undefined
-        ? `Image ${container.Image} (${deploy.imageSource}); no model data: the container downloads the Hugging Face Hub model HF_MODEL_ID names.`
-        : `Image ${container.Image} (${deploy.imageSource}); model data ${deploy.modelDataFile === undefined ? container.ModelDataUrl : `${deploy.modelDataFile} (${container.ModelDataUrl} in the requests)`}.`,
-    'These are the requests the workflow sent for this candidate, with the names and the role replaced by placeholders and without the run’s tags (clean-up and the janitor delete what carries them).',
+        ? `Image ${container.Image} (${shown.imageSource}); no model data: the container downloads the Hugging Face Hub model HF_MODEL_ID names.`
+        : `Image ${container.Image} (${shown.imageSource}); model data ${deploy.modelDataFile === undefined ? container.ModelDataUrl : `${deploy.modelDataFile} (${container.ModelDataUrl} in the requests)`}.`,
+    onAws === undefined
+      ? 'These are the requests the workflow sent for this candidate, with the names and the role replaced by placeholders and without the run’s tags (clean-up and the janitor delete what carries them).'
+      : 'Measured locally on the project’s model server: these are the requests the workflow sent for this candidate with the image it gets on AWS in place of the local one, the names and the role replaced by placeholders and without the run’s tags; put the model data in S3 and its URI in ModelDataUrl.',
     FILL_IN,
   ];
-  const onAws = deploy.onAws;
-  if (onAws !== undefined) {
-    facts.push(
-      'imageUri' in onAws
-        ? `Measured locally: on AWS this candidate would run on ${onAws.imageUri} (${onAws.source}); put it in Image, and model data in S3 in ModelDataUrl.`
-        : `Measured locally: ${onAws.note}`,
-    );
-  }
   return facts;
 }
 
@@ -165,7 +189,10 @@ function recommended(report: Report): CandidateReport | undefined {
   return id === undefined ? undefined : report.candidates.find((c) => c.id === id);
 }
 
-/** report.md's "Deploy the recommendation", or nothing without a recommendation. */
+/**
+ * report.md's "Deploy the recommendation", at the end of the report, or nothing without a
+ * recommendation: its facts, then the requests and code folded (GitHub renders `<details>`).
+ */
 export function deployMarkdown(report: Report, escapeMarkdown: (text: string) => string): string[] {
   const candidate = recommended(report);
   if (candidate === undefined) return [];
@@ -178,12 +205,15 @@ export function deployMarkdown(report: Report, escapeMarkdown: (text: string) =>
       '',
     ];
   }
+  const blocks = markdownBlocks(candidate.deploy, escapeMarkdown);
   return [
     heading,
     '',
     ...deployFacts(candidate.deploy).map((fact) => `- ${escapeMarkdown(fact)}`),
     '',
-    ...markdownBlocks(candidate.deploy, escapeMarkdown),
+    ...(blocks.length === 0
+      ? []
+      : ['<details><summary>Requests, SDK and CDK code</summary>', '', ...blocks, '</details>', '']),
   ];
 }
 
@@ -217,7 +247,16 @@ function htmlBlocks(deploy: CandidateDeploy, escapeHtml: (text: string) => strin
   ].join('\n');
 }
 
-/** report.html's "Deploy the recommendation", or nothing without a recommendation. */
+function htmlCode(deploy: CandidateDeploy, escapeHtml: (text: string) => string): string {
+  return deployBlocks(deploy)
+    .map(({ title, code }) => `<p>${escapeHtml(title)}:</p><pre><code>${escapeHtml(code)}</code></pre>`)
+    .join('\n');
+}
+
+/**
+ * report.html's "Deploy the recommendation", at the end of the page, or nothing without a
+ * recommendation: its facts, then the requests and code folded.
+ */
 export function deployHtml(report: Report, escapeHtml: (text: string) => string): string {
   const candidate = recommended(report);
   if (candidate === undefined) return '';
@@ -225,7 +264,18 @@ export function deployHtml(report: Report, escapeHtml: (text: string) => string)
   if (candidate.deploy === undefined) {
     return `${heading}\n<p>${escapeHtml(`No requests to show: ${candidate.deployNote ?? 'not recorded'}.`)}</p>`;
   }
-  return `${heading}\n${htmlBlocks(candidate.deploy, escapeHtml)}`;
+  const code = htmlCode(candidate.deploy, escapeHtml);
+  return [
+    heading,
+    `<ul>${deployFacts(candidate.deploy)
+      .map((fact) => `<li>${escapeHtml(fact)}</li>`)
+      .join('')}</ul>`,
+    code === ''
+      ? ''
+      : `<details class="deploy"><summary>Requests, SDK and CDK code</summary>\n${code}\n</details>`,
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
 }
 
 /** A candidate's requests in report.html, folded. */

@@ -4,7 +4,12 @@ import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js
 import { compiledComparisonHtml } from './compiled-comparison.js';
 import { chartsHtml } from './render-charts.js';
 import { candidateDeployHtml, deployHtml } from './render-deploy.js';
-import { serveTargetHtml } from './render-serve-target.js';
+import {
+  proofNotHeld,
+  proofNotHeldHeadline,
+  serveTargetHtml,
+  serveTargetPolicyHtml,
+} from './render-serve-target.js';
 import { sweepHtml } from './render-sweep.js';
 import type { Report } from './report.js';
 import {
@@ -53,7 +58,8 @@ h3 { font-size: 16px; margin: 24px 0 6px; } .meta { color: var(--muted); margin:
 .recommendation.none { background: var(--bad-bg); border-left-color: var(--bad); }
 .outcome { padding: 8px 14px; border-left: 5px solid var(--ok); background: var(--ok-bg); }
 .outcome.partial { border-left-color: var(--warn); background: var(--warn-bg); }
-.outcome.no-candidate-met-sla, .outcome.all-candidates-failed { border-left-color: var(--bad); background: var(--bad-bg); }
+.recommendation.unproven { background: var(--warn-bg); border-left-color: var(--warn); }
+.outcome.no-candidate-met-sla, .outcome.all-candidates-failed, .outcome.proof-not-held, p.proof-not-held { border-left-color: var(--bad); background: var(--bad-bg); }
 table { border-collapse: collapse; margin: 8px 0 12px; font-size: 13px; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; vertical-align: top; }
 th { background: #f3f5f7; text-align: left; } td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -70,6 +76,7 @@ tr.failed td, tr.model-errors td, tr.stalled td { background: var(--bad-bg); } t
 .errors { margin: 4px 0; padding-left: 20px; } .errors li { font: 12px ui-monospace, Menlo, Consolas, monospace; }
 table.summary td:nth-child(-n+3), table.summary td:nth-child(5) { white-space: nowrap; }
 .scroll { overflow-x: auto; }
+details { margin: 8px 0; } summary { cursor: pointer; color: var(--muted); }
 figure { margin: 16px 0; } figure svg { max-width: 100%; height: auto; }
 .candidate { border-top: 1px dashed var(--line); }
 `;
@@ -168,7 +175,15 @@ function payloadSection(report: Report): string {
 export async function renderHtmlReport(report: Report): Promise<string> {
   const charts = await renderReportCharts(report);
   const title = report.name === undefined ? report.runId : `${report.name} (${report.runId})`;
-  const recommendationClass = report.recommendation === null ? 'recommendation none' : 'recommendation';
+  const notHeld = proofNotHeld(report);
+  const recommendationClass =
+    report.recommendation === null
+      ? 'recommendation none'
+      : notHeld === undefined
+        ? 'recommendation'
+        : 'recommendation unproven';
+  // The first screen answers, in order: the verdict and the winner (or why none), the money, the
+  // main chart and the candidate table; context, details and the deploy code follow.
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -183,33 +198,37 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     `<h1>Optimization report: ${escapeHtml(title)}</h1>`,
     `<p class="meta">Run <code>${escapeHtml(report.runId)}</code>, generated ${escapeHtml(report.generatedAt)}</p>`,
     report.measuredLocally ? `<p class="banner">${escapeHtml(MEASURED_LOCALLY_NOTICE)}</p>` : '',
-    serveTargetHtml(report, escapeHtml, charts.ramp),
     '<h2>Outcome</h2>',
+    notHeld === undefined
+      ? ''
+      : `<p class="outcome proof-not-held"><strong>${escapeHtml(proofNotHeldHeadline(notHeld))}.</strong></p>`,
     `<p class="outcome ${report.outcome}"><strong>${escapeHtml(report.outcomeText)}</strong> (outcome <code>${escapeHtml(report.outcome)}</code>)</p>`,
+    '<h2>Recommendation</h2>',
+    `<p class="${recommendationClass}">${escapeHtml(recommendationText(report))}</p>`,
+    serveTargetHtml(report, escapeHtml, charts.ramp),
+    sweepHtml(report, charts.sweep, escapeHtml),
+    chartsHtml(report, charts, escapeHtml),
+    '<h2>Candidates</h2>',
+    summarySection(report),
     `<ul class="outcomes">${candidateOutcomeLines(report)
       .map((line) => `<li>${escapeHtml(line)}</li>`)
       .join('')}</ul>`,
     baselineHtml(report, escapeHtml),
-    '<h2>Recommendation</h2>',
-    `<p class="${recommendationClass}">${escapeHtml(recommendationText(report))}</p>`,
-    deployHtml(report, escapeHtml),
+    compiledComparisonHtml(report, escapeHtml),
     '<h2>SLA and objective</h2>',
     '<ul>',
     `<li><strong>SLA:</strong> ${escapeHtml(slaText(report))}</li>`,
     `<li><strong>Objective:</strong> ${escapeHtml(objectiveText(report))}</li>`,
     `<li><strong>Load:</strong> ${escapeHtml(loadPlanText(report))}</li>`,
     '</ul>',
-    '<h2>Candidates</h2>',
-    summarySection(report),
-    sweepHtml(report, charts.sweep, escapeHtml),
-    compiledComparisonHtml(report, escapeHtml),
-    chartsHtml(report, charts, escapeHtml),
     '<h2>Candidate details</h2>',
     ...report.candidates.map((_, index) => candidateSection(report, index)),
     payloadSection(report),
     '<h2>Prices and cost</h2>',
     `<p>${escapeHtml(priceTableText(report))}</p>`,
     `<p>${escapeHtml(runCostText(report))}</p>`,
+    deployHtml(report, escapeHtml),
+    serveTargetPolicyHtml(report, escapeHtml),
     '</body>',
     '</html>',
     '',

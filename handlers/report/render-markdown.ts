@@ -5,7 +5,12 @@ import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js
 import { baselineMarkdown } from './render-baseline.js';
 import { compiledComparisonMarkdown } from './compiled-comparison.js';
 import { candidateDeployMarkdown, deployMarkdown } from './render-deploy.js';
-import { serveTargetMarkdown } from './render-serve-target.js';
+import {
+  proofNotHeld,
+  proofNotHeldHeadline,
+  serveTargetMarkdown,
+  serveTargetPolicyMarkdown,
+} from './render-serve-target.js';
 import { highNoiseWarning } from './noise.js';
 import { sweepMarkdown } from './render-sweep.js';
 import type {
@@ -601,40 +606,45 @@ function payloadSection(report: Report): string[] {
   ];
 }
 
-/** report.md: the whole report as GitHub-flavoured Markdown. */
+/**
+ * report.md: the whole report as GitHub-flavoured Markdown. Its first lines answer, in order: the
+ * verdict and the winner (or why none), the money, the sweep grid and the candidate table; context,
+ * details and the deploy code (folded) follow.
+ */
 export function renderMarkdownReport(report: Report): string {
   const title = report.name === undefined ? report.runId : `${report.name} (${report.runId})`;
+  const notHeld = proofNotHeld(report);
   const parts = [
     `# Optimization report: ${escapeMarkdown(title)}`,
     '',
     ...(report.measuredLocally ? [`> **${escapeMarkdown(MEASURED_LOCALLY_NOTICE)}**`, ''] : []),
     `Run ${markdownCode(report.runId)}, generated ${escapeMarkdown(report.generatedAt)}.`,
     '',
-    ...serveTargetMarkdown(report),
     '## Outcome',
     '',
+    ...(notHeld === undefined ? [] : [`**${escapeMarkdown(proofNotHeldHeadline(notHeld))}.**`, '']),
     `**${escapeMarkdown(report.outcomeText)}** (outcome ${markdownCode(report.outcome)})`,
     '',
-    ...candidateOutcomeLines(report).map((line) => `- ${escapeMarkdown(line)}`),
-    '',
-    ...baselineMarkdown(report, escapeMarkdown),
     '## Recommendation',
     '',
     escapeMarkdown(recommendationText(report)),
     '',
-    ...deployMarkdown(report, escapeMarkdown),
+    ...serveTargetMarkdown(report),
+    ...sweepMarkdown(report, escapeMarkdown),
+    '## Candidates',
+    '',
+    markdownTable(summaryTable(report)),
+    '',
+    ...candidateOutcomeLines(report).map((line) => `- ${escapeMarkdown(line)}`),
+    '',
+    ...baselineMarkdown(report, escapeMarkdown),
+    ...compiledComparisonMarkdown(report, escapeMarkdown),
     '## SLA and objective',
     '',
     `- SLA: ${escapeMarkdown(slaText(report))}`,
     `- Objective: ${escapeMarkdown(objectiveText(report))}`,
     `- Load: ${escapeMarkdown(loadPlanText(report))}`,
     '',
-    '## Candidates',
-    '',
-    markdownTable(summaryTable(report)),
-    '',
-    ...sweepMarkdown(report, escapeMarkdown),
-    ...compiledComparisonMarkdown(report, escapeMarkdown),
     ...report.candidates.map((candidate) => candidateSection(report, candidate)),
     ...payloadSection(report),
     '## Prices and cost',
@@ -643,6 +653,8 @@ export function renderMarkdownReport(report: Report): string {
     '',
     escapeMarkdown(runCostText(report)),
     '',
+    ...deployMarkdown(report, escapeMarkdown),
+    ...serveTargetPolicyMarkdown(report),
   ];
   return parts.join('\n');
 }

@@ -10,8 +10,27 @@ import type { Report } from './report.js';
 /**
  * The "Serve X TPS" section of report.md and report.html (and the terminal's one line): what to
  * deploy for the SLA's target, what it costs there, and the autoscaling policy ready to apply.
- * Both renderers put it first when the report has a target (`report.serveTarget`).
+ * Both renderers put it after the outcome and the recommendation when the report has a target
+ * (`report.serveTarget`), and its autoscaling policy (requests and code) folded at the end.
  */
+
+/** The proof when it ran and the count it tested did not carry the target within the SLA. */
+export function proofNotHeld(report: Report): ServeTargetProof | undefined {
+  const proof = report.serveTarget?.proof;
+  return proof?.status === 'not-held' ? proof : undefined;
+}
+
+/**
+ * The headline of a run whose proof did not hold: the count it tested and what it measured, so
+ * that no page opens with a count its own proof disproved.
+ */
+export function proofNotHeldHeadline(proof: ServeTargetProof): string {
+  const what = `${proof.instances ?? '?'} × ${proof.instanceType ?? proof.candidateId ?? '?'}`;
+  const m = proof.measured;
+  const measured =
+    m === undefined ? '' : `: it served ${m.tps} TPS, p95 ${m.p95Ms} ms, error rate ${m.errorRate}`;
+  return `The proof did not hold: ${what} did not carry ${proof.targetTps} TPS within the SLA${measured}`;
+}
 
 export function serveTargetHeading(st: ServeTarget): string {
   return `Serve ${st.targetTps} TPS`;
@@ -19,6 +38,7 @@ export function serveTargetHeading(st: ServeTarget): string {
 
 /** `3 × ml.c5.xlarge: $0.6120/h, $0.2833 per 1M inferences at 600 TPS (candidate c2)`. */
 export function serveTargetHeadline(st: ServeTarget): string {
+  if (st.proof?.status === 'not-held') return proofNotHeldHeadline(st.proof);
   const a = st.atTarget;
   if (st.candidateId === undefined || a === undefined) {
     return `No candidate that met the SLA can carry ${st.targetTps} TPS`;
@@ -89,9 +109,8 @@ function proofCaveat(st: ServeTarget): string {
         : `; corrected from ${proof.previous.instances ?? '?'}, which did not hold`;
     return ` (proven: ${what} held p95 ${m.p95Ms} ms at ${m.tps} TPS${corrected})`;
   }
-  if (proof.status === 'not-held' && m !== undefined) {
-    return ` (not held: ${what} gave p95 ${m.p95Ms} ms, ${m.tps} TPS, error rate ${m.errorRate}: see the report)`;
-  }
+  // The headline already says it did not hold, with the figures.
+  if (proof.status === 'not-held') return ' (see the report)';
   return ` (proof failed: see the report)`;
 }
 
@@ -146,7 +165,6 @@ function rampMarkdown(st: ServeTarget): string[] {
 export function serveTargetMarkdown(report: Report): string[] {
   const st = report.serveTarget;
   if (st === undefined) return [];
-  const intro = policyIntro(st);
   return [
     `## ${escapeMarkdown(serveTargetHeading(st))}`,
     '',
@@ -155,16 +173,38 @@ export function serveTargetMarkdown(report: Report): string[] {
     ...serveTargetFacts(st).map((fact) => `- ${escapeMarkdown(fact)}`),
     '',
     ...rampMarkdown(st),
-    ...(intro === undefined ? [] : ['### Autoscaling policy', '', escapeMarkdown(intro), '']),
-    // Fenced blocks hold JSON and code the project wrote from names it checked: no fence inside.
-    ...policyBlocks(st).flatMap(({ title, language, code }) => [
-      `${escapeMarkdown(title)}:`,
-      '',
-      `\`\`\`${language}`,
-      code,
-      '```',
-      '',
-    ]),
+  ];
+}
+
+/** report.md's autoscaling policy of the target, at the end with its requests folded; or nothing. */
+export function serveTargetPolicyMarkdown(report: Report): string[] {
+  const st = report.serveTarget;
+  if (st === undefined) return [];
+  const intro = policyIntro(st);
+  if (intro === undefined) return [];
+  const blocks = policyBlocks(st);
+  return [
+    `## Autoscaling policy (${escapeMarkdown(serveTargetHeading(st))})`,
+    '',
+    escapeMarkdown(intro),
+    '',
+    ...(blocks.length === 0
+      ? []
+      : [
+          '<details><summary>Requests and CDK code</summary>',
+          '',
+          // Fenced blocks hold JSON and code the project wrote from names it checked: no fence inside.
+          ...blocks.flatMap(({ title, language, code }) => [
+            `${escapeMarkdown(title)}:`,
+            '',
+            `\`\`\`${language}`,
+            code,
+            '```',
+            '',
+          ]),
+          '</details>',
+          '',
+        ]),
   ];
 }
 
@@ -199,17 +239,35 @@ export function serveTargetHtml(
 ): string {
   const st = report.serveTarget;
   if (st === undefined) return '';
-  const intro = policyIntro(st);
+  const notHeld = st.proof?.status === 'not-held';
   return [
     `<h2>${escapeHtml(serveTargetHeading(st))}</h2>`,
-    `<p><strong>${escapeHtml(serveTargetHeadline(st))}</strong></p>`,
+    `<p${notHeld ? ' class="proof-not-held"' : ''}><strong>${escapeHtml(serveTargetHeadline(st))}</strong></p>`,
     `<ul>${serveTargetFacts(st)
       .map((fact) => `<li>${escapeHtml(fact)}</li>`)
       .join('')}</ul>`,
     rampHtml(st, escapeHtml, rampChart),
-    intro === undefined ? '' : `<h3>Autoscaling policy</h3><p>${escapeHtml(intro)}</p>`,
-    ...policyBlocks(st).map(
-      ({ title, code }) => `<p>${escapeHtml(title)}:</p><pre><code>${escapeHtml(code)}</code></pre>`,
-    ),
-  ].join('\n');
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
+}
+
+/** report.html's autoscaling policy of the target, at the end with its requests folded; or nothing. */
+export function serveTargetPolicyHtml(report: Report, escapeHtml: (text: string) => string): string {
+  const st = report.serveTarget;
+  if (st === undefined) return '';
+  const intro = policyIntro(st);
+  if (intro === undefined) return '';
+  const blocks = policyBlocks(st).map(
+    ({ title, code }) => `<p>${escapeHtml(title)}:</p><pre><code>${escapeHtml(code)}</code></pre>`,
+  );
+  return [
+    `<h2>Autoscaling policy (${escapeHtml(serveTargetHeading(st))})</h2>`,
+    `<p>${escapeHtml(intro)}</p>`,
+    blocks.length === 0
+      ? ''
+      : `<details class="policy"><summary>Requests and CDK code</summary>\n${blocks.join('\n')}\n</details>`,
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
 }

@@ -9,7 +9,7 @@ import { levelsOf, panelTitle, sweepPanels, type SweepGrid } from './sweep-facto
  * and a star. As in charts-specs.ts, user text (levels, ids) only enters as data values.
  */
 
-const CELL_WIDTH = 120;
+const CELL_WIDTH = 160;
 const CELL_HEIGHT = 40;
 
 /** What a cell without a figure shows: the report page's colours for each verdict. */
@@ -37,6 +37,8 @@ export interface HeatmapDatum {
   readonly candidate: string;
   readonly verdict: string;
   readonly value: number | null;
+  /** A missed-SLA cell: its latency ÷ the SLA's bound; null otherwise. */
+  readonly slaRatio: number | null;
   readonly label: string;
   readonly recommended: boolean;
 }
@@ -52,6 +54,7 @@ export function heatmapData(grid: SweepGrid): HeatmapDatum[] {
         candidate: cell.candidateId,
         verdict: cell.verdict,
         value: cell.value ?? null,
+        slaRatio: cell.slaRatio ?? null,
         label: recommended ? `${RECOMMENDED_MARK} ${cell.text}` : cell.text,
         recommended,
       };
@@ -115,6 +118,19 @@ export function sweepHeatmapSpec(grid: SweepGrid, measuredLocally: boolean): Top
         mark: { type: 'rect' as const, stroke: 'white', strokeWidth: 2 },
         encoding: {
           fill: { field: 'verdict', type: 'nominal' as const, scale: STATE_FILLS, legend: null },
+        },
+      },
+      // A missed-SLA cell darkens with how far it missed: a near miss stays pale, 3× or more is deep.
+      {
+        transform: [{ filter: 'isValid(datum.slaRatio)' }],
+        mark: { type: 'rect' as const, stroke: 'white', strokeWidth: 2, fill: '#ef6c00' },
+        encoding: {
+          opacity: {
+            field: 'slaRatio',
+            type: 'quantitative' as const,
+            scale: { domain: [1, 3], range: [0.15, 0.6], clamp: true },
+            legend: null,
+          },
         },
       },
       {

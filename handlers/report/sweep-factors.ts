@@ -1,4 +1,5 @@
 import type { CandidateVerdict } from '../contracts/optimization-state.js';
+import type { LatencySla } from '../load-test/index.js';
 import { objectiveFigure, objectiveFigureLabel, type ObjectiveFigureLabel } from './objective-figure.js';
 import type { CandidateReport } from './report.js';
 
@@ -26,7 +27,9 @@ export interface SweepCell {
   readonly verdict: CandidateVerdict;
   /** The objective's figure; absent when the candidate has none (it missed the SLA, failed, …). */
   readonly value?: number;
-  /** What the cell says: `≤ $0.1234`, `missed SLA`, `failed`. */
+  /** A candidate that missed the SLA: how far (slaMissRatio), when its latency was over a bound. */
+  readonly slaRatio?: number;
+  /** What the cell says: `≤ $0.1234`, `missed SLA 1.03×`, `failed`. */
   readonly text: string;
 }
 
@@ -120,15 +123,51 @@ const VERDICT_TEXT: Readonly<Record<CandidateVerdict, string>> = {
   skipped: 'skipped',
 };
 
-function cellOf(objective: string, candidate: CandidateReport, factors: readonly FactorReader[]): SweepCell {
+/**
+ * How far a candidate that missed the SLA was from it: over its measured steps, the closest one's
+ * latency ÷ the SLA's bound (the larger of p95 ÷ p95 bound and p99 ÷ p99 bound). Undefined when no
+ * step has a latency or the SLA has no p95/p99 bound, or when the latency was within the bounds
+ * (the step missed on its error rate or a streamed bound instead).
+ */
+export function slaMissRatio(candidate: CandidateReport, sla: LatencySla): number | undefined {
+  const ratios = candidate.steps.flatMap((step) => {
+    const latency = step.latencyMs;
+    if (latency === null) return [];
+    const over = [
+      ...(sla.p95LatencyMs === undefined ? [] : [latency.p95 / sla.p95LatencyMs]),
+      ...(sla.p99LatencyMs === undefined ? [] : [latency.p99 / sla.p99LatencyMs]),
+    ];
+    return over.length === 0 ? [] : [Math.max(...over)];
+  });
+  if (ratios.length === 0) return undefined;
+  const closest = Math.min(...ratios);
+  return closest > 1 ? closest : undefined;
+}
+
+/** `missed SLA 1.03×`: the word and the figure, so a near miss reads apart from a far one. */
+function missedText(ratio: number | undefined): string {
+  return ratio === undefined
+    ? VERDICT_TEXT['missed-sla']
+    : `${VERDICT_TEXT['missed-sla']} ${ratio < 10 ? ratio.toFixed(2) : ratio.toFixed(0)}×`;
+}
+
+function cellOf(
+  objective: string,
+  candidate: CandidateReport,
+  factors: readonly FactorReader[],
+  sla: LatencySla | undefined,
+): SweepCell {
   const figure = objectiveFigure(objective, candidate);
   const ranked = candidate.verdict === 'recommended' || candidate.verdict === 'runner-up';
+  const missed = candidate.verdict === 'missed-sla';
+  const ratio = missed && sla !== undefined ? slaMissRatio(candidate, sla) : undefined;
   return {
     candidateId: candidate.id,
     levels: Object.fromEntries(factors.map((factor) => [factor.name, factor.read(candidate)])),
     verdict: candidate.verdict,
     ...(figure.value === undefined ? {} : { value: figure.value }),
-    text: ranked ? figure.text : VERDICT_TEXT[candidate.verdict],
+    ...(ratio === undefined ? {} : { slaRatio: Math.round(ratio * 100) / 100 }),
+    text: ranked ? figure.text : missed ? missedText(ratio) : VERDICT_TEXT[candidate.verdict],
   };
 }
 
@@ -137,12 +176,16 @@ function cellOf(objective: string, candidate: CandidateReport, factors: readonly
  * vary, two candidates share every level (the grid could show only one of them), or they fill half
  * of the grid's cells or less (a mixed bag of settings reads better as the summary table).
  */
-export function sweepGrid(objective: string, candidates: readonly CandidateReport[]): SweepGrid | undefined {
+export function sweepGrid(
+  objective: string,
+  candidates: readonly CandidateReport[],
+  sla?: LatencySla,
+): SweepGrid | undefined {
   const factors = sweepFactors(candidates);
   const [x, y, ...rest] = factors;
   if (x === undefined || y === undefined) return undefined;
   const readers = factorReaders(candidates).filter((reader) => factors.some((f) => f.name === reader.name));
-  const cells = candidates.map((candidate) => cellOf(objective, candidate, readers));
+  const cells = candidates.map((candidate) => cellOf(objective, candidate, readers, sla));
   const coordinates = cells.map((cell) => JSON.stringify(factors.map((f) => cell.levels[f.name])));
   if (new Set(coordinates).size < cells.length) return undefined;
   const panelsRun = new Set(cells.map((cell) => JSON.stringify(rest.map((f) => cell.levels[f.name])))).size;

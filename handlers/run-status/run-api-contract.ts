@@ -159,6 +159,11 @@ export const runStatusSchema = z.object({
    */
   outcome: z.string().optional(),
   /**
+   * An optimization run that proved its target TPS: the proof's verdict (`held`, `not-held`,
+   * `failed`, `skipped`; handlers/serving/prove-target.ts); `not-held` exits 7.
+   */
+  proof: z.string().optional(),
+  /**
    * A run of a Model Registry package: its verdict against the group's last approved version
    * (`regressed`, `improved`, `unchanged`, `not-comparable`, `no-baseline`; registry-baseline.ts).
    */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AsyncRunSummary } from '../contracts/async-state.js';
 import { ErrorNames } from '../contracts/errors.js';
+import { proofStatusOf } from '../contracts/exit-codes.js';
 import type { NoRecommendationCause, RunSummary } from '../contracts/optimization-state.js';
 import type { ExecutionDescription } from './ports.js';
 import {
@@ -22,15 +23,17 @@ import {
 export function resultsOf(
   workflow: RunWorkflow,
   execution: ExecutionDescription,
-): { report?: ReportLocations; outcome?: string; comparison?: string } | undefined {
+): { report?: ReportLocations; outcome?: string; comparison?: string; proof?: string } | undefined {
   if (execution.status === ExecutionStatuses.succeeded) {
     const document = parseJson(execution.output);
     const outcome = outcomeSchema.safeParse(document);
     const report = reportOf(workflow, document);
     const comparison = comparisonSchema.safeParse(document);
+    const proof = proofStatusOf(document);
     return {
       ...(report === undefined ? {} : { report }),
       ...(outcome.success ? { outcome: outcome.data.outcome } : {}),
+      ...(proof === undefined ? {} : { proof }),
       ...(comparison.success && comparison.data.comparison !== null
         ? { comparison: comparison.data.comparison.verdict }
         : {}),

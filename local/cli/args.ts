@@ -49,7 +49,8 @@ Local mode:
 Exit codes: 0 a recommendation, every candidate judged (--plan: the run would start), 1 the run
 failed, 2 invalid command line or input (--plan: the run would be refused), 3 no candidate met the
 SLA, 4 every candidate failed, 5 partial (a recommendation, but some candidates could not be
-judged), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
+judged), 7 the proof at the target TPS did not hold (before 0 and 5), 130 interrupted (Ctrl-C,
+SIGINT), 143 terminated (SIGTERM).`;
 
 export function parseCliArguments(argv: readonly string[]): CliArguments {
   let parsed;

@@ -17,6 +17,7 @@ import {
   type RunPlan,
   type RunSummary,
 } from '../../handlers/contracts/optimization-state.js';
+import { proofStatusOf } from '../../handlers/contracts/exit-codes.js';
 import { recordOf } from '../../handlers/contracts/records.js';
 import type { Report } from '../../handlers/report/report.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
@@ -202,6 +203,7 @@ function optimizationCli(): WorkflowCli<
       const outcome = recordOf(output)?.outcome;
       return typeof outcome === 'string' ? outcome : undefined;
     },
+    proofOf: proofStatusOf,
     // "No recommendation" ends the execution FAILED, its report written: the cause points to it.
     resultOfFailedRun: ({ error, cause }) => {
       if (error !== ErrorNames.noRecommendation) return undefined;

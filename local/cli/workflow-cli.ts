@@ -153,6 +153,8 @@ export interface WorkflowCli<
   summarize(run: CliRun<Environment, Reporter>, output: JsonValue, prepared: Prepared): Promise<Extra>;
   /** The run's outcome in the output `summarize` takes, for the exit code (handlers/contracts/exit-codes.ts). */
   outcomeOf(output: JsonValue): string | undefined;
+  /** The status of the run's proof at the target, when it proved one (exit code 7 when not held). */
+  proofOf?(output: JsonValue): string | undefined;
   /**
    * A run that ended FAILED with a result all the same (the optimization's "No recommendation",
    * whose report is written): that result as `summarize` takes it, else `undefined`.
@@ -352,7 +354,12 @@ async function runChecked<
     const extra = await cli.summarize(run, result.output, prepared);
     const { cleanUp } = result.output as { readonly cleanUp?: CleanUpAccount };
     reportCleanUpLeftovers(cleanUp, errorLine);
-    const exitCode = exitCodeOfRun({ status: result.status, outcome: cli.outcomeOf(result.output) });
+    const proof = cli.proofOf?.(result.output);
+    const exitCode = exitCodeOfRun({
+      status: result.status,
+      outcome: cli.outcomeOf(result.output),
+      ...(proof === undefined ? {} : { proof }),
+    });
     return { exitCode, runId, serverPids, ...extra };
   } catch (error) {
     errorLine(`Error: ${describeError(error)}`);

@@ -254,6 +254,33 @@ describe('npm run runs', () => {
     expect([running.exitCode, ended.exitCode]).toEqual([0, 5]);
   });
 
+  it('status and start --wait: fail with exit code 7 when the proof at the target did not hold', async () => {
+    // Prepare
+    const ended = { ...runStatus('SUCCEEDED', 4), outcome: 'recommended', proof: 'not-held' };
+    api.answerInTurn(
+      { status: 200, body: ended },
+      { status: 200, body: STARTED },
+      { status: 200, body: ended },
+    );
+
+    // Act
+    const status = await run('status', '--api', api.url, 'nightly');
+    const started = await run(
+      'start',
+      '--api',
+      api.url,
+      '--input',
+      EXAMPLE,
+      '--wait',
+      '--poll-seconds',
+      '0.01',
+    );
+
+    // Assert
+    expect([status.exitCode, started.exitCode]).toEqual([7, 7]);
+    expect(status.stdout.at(-1)).toContain('outcome: recommended · proof at the target: not-held');
+  });
+
   it('start: exits 1 and names the run id when it is taken', async () => {
     // Prepare
     api.answer(() => ({

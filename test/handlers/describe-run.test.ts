@@ -163,6 +163,40 @@ describe('describeRun', () => {
     });
   });
 
+  it('gives the proof’s verdict of a succeeded run that proved its target, for the exit code', async () => {
+    // Prepare
+    const prefix = 's3://mso-artifacts/runs/nightly-cpu/';
+    const summary = {
+      runId: 'nightly-cpu',
+      outcome: 'recommended',
+      recommendation: { candidateId: 'c5' },
+      candidates: [],
+      report: { json: `${prefix}report.json`, markdown: `${prefix}report.md`, html: `${prefix}report.html` },
+      proof: { status: 'not-held', candidateId: 'c5', instances: 3, note: 'not held: …' },
+    };
+    const builder = optimizationUntilBenchmark(1);
+    benchmarkCandidate(builder.iteration(BENCHMARK, 'Started'), 1).iteration(BENCHMARK, 'Succeeded');
+    builder
+      .mapEnded()
+      .task('Recommend')
+      .task('Clean up run resources')
+      .entered('SucceedStateEntered', 'Run succeeded');
+    const executions = new FakeExecutionReader({
+      description: execution({ status: 'SUCCEEDED', stopDate: STOP, output: JSON.stringify(summary) }),
+      history: builder.newestFirst(),
+    });
+
+    // Act
+    const reply = await describeRun(optimizationRun, { executions, logger: silentLogger });
+
+    // Assert
+    expect(runStatusSchema.parse(reply.body)).toMatchObject({
+      status: 'SUCCEEDED',
+      outcome: 'recommended',
+      proof: 'not-held',
+    });
+  });
+
   it('gives the report and the outcome of a run that ended in "No recommendation", read from its cause', async () => {
     // Prepare
     const prefix = 's3://mso-artifacts/runs/nightly-cpu/';

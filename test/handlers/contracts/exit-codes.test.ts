@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ErrorNames } from '../../../handlers/contracts/errors.js';
-import { EXIT_CODES, exitCodeOfRun } from '../../../handlers/contracts/exit-codes.js';
+import { EXIT_CODES, exitCodeOfRun, proofStatusOf } from '../../../handlers/contracts/exit-codes.js';
 
 describe('exitCodeOfRun', () => {
   it.each([
@@ -57,8 +57,55 @@ describe('exitCodeOfRun', () => {
     expect(exitCode).toBe(EXIT_CODES.ok);
   });
 
+  it.each(['recommended', 'partial'])(
+    'fails with its own exit code 7 when the proof did not hold, not the outcome %s’s',
+    (outcome) => {
+      // Act
+      const exitCode = exitCodeOfRun({ status: 'SUCCEEDED', outcome, proof: 'not-held' });
+
+      // Assert
+      expect(exitCode).toBe(EXIT_CODES.proofNotHeld);
+      expect(EXIT_CODES.proofNotHeld).toBe(7);
+    },
+  );
+
+  it.each([
+    ['held', 0],
+    ['failed', 0],
+    ['skipped', 0],
+  ])('keeps the outcome’s code when the proof %s', (proof, code) => {
+    // Act
+    const exitCode = exitCodeOfRun({ status: 'SUCCEEDED', outcome: 'recommended', proof });
+
+    // Assert
+    expect(exitCode).toBe(code);
+  });
+
+  it('gives every meaning its own number', () => {
+    // Act
+    const codes = Object.values(EXIT_CODES);
+
+    // Assert
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+
   it('keeps the shells’ codes of a run stopped by a signal: 128 + the signal’s number', () => {
     // Assert
     expect([EXIT_CODES.interrupted, EXIT_CODES.terminated]).toEqual([128 + 2, 128 + 15]);
+  });
+});
+
+describe('proofStatusOf', () => {
+  it('reads the proof’s verdict from an optimization run’s summary, or nothing without a proof', () => {
+    // Act
+    const statuses = [
+      { outcome: 'recommended', proof: { status: 'not-held', note: 'not held: …' } },
+      { outcome: 'recommended' },
+      { outcome: 'recommended', proof: 'not-held' },
+      undefined,
+    ].map(proofStatusOf);
+
+    // Assert
+    expect(statuses).toEqual(['not-held', undefined, undefined, undefined]);
   });
 });

@@ -18,11 +18,14 @@ import {
 import { deployCandidate } from '../../../handlers/deploy-candidate.js';
 import { buildReport } from '../../../handlers/report/build-report.js';
 import { type CandidateDeploy, candidateDeploy } from '../../../handlers/report/deploy-requests.js';
+import { renderHtmlReport } from '../../../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
-import { cdkSnippet, deployFacts, sdkSnippet } from '../../../handlers/report/render-deploy.js';
+import type { Report } from '../../../handlers/report/report.js';
+import { cdkSnippet, deployBlocks, deployFacts, sdkSnippet } from '../../../handlers/report/render-deploy.js';
 import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
 import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';
 import { createTestApp } from '../../infra/app.js';
+import { sampleReport } from './support/sample-report.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 
 // The CDK snippets users copy must not call a deprecated aws-cdk-lib API: in "fail" mode jsii's
@@ -334,16 +337,59 @@ describe('candidateDeploy', () => {
   it('shows a local run’s model data as its file, the requests keeping the URI', async () => {
     // Prepare
     const runPlan = await plan(runInput({ image: 'local' }));
-    const deploy = { ...deployOf(runPlan, 'cpu', true), modelDataFile: 'model/model.tar.gz' };
+    const deploy = { ...deployOf(runPlan, 'cpu-neo', true), modelDataFile: 'model/model.tar.gz' };
 
     // Act
     const facts = deployFacts(deploy);
 
     // Assert
-    expect(facts[0]).toBe(
-      `Image local (model.image); model data model/model.tar.gz (${PACKAGED_URI} in the requests).`,
+    expect(facts[0]).toMatch(
+      /^Image \d{12}\.dkr\.ecr\.us-east-1\.amazonaws\.com\/sagemaker-neo-onnx:\S+ \(table: onnx .*\); model data model\/model\.tar\.gz \(\S+ in the requests\)\.$/,
     );
-    expect(deploy.createModel.PrimaryContainer.ModelDataUrl).toBe(PACKAGED_URI);
+  });
+
+  it('shows a local run’s requests and code with the AWS image it would use, never the local one', async () => {
+    // Prepare
+    const runPlan = await plan(runInput({ image: 'local' }));
+    const onAws = {
+      imageUri: '763104351884.dkr.ecr.us-east-1.amazonaws.com/onnx-inference:1.17.0-cpu',
+      source: 'table: onnx on CPU',
+    };
+    const deploy = { ...deployOf(runPlan, 'cpu', true), onAws };
+
+    // Act
+    const blocks = deployBlocks(deploy);
+
+    // Assert
+    expect(blocks.map((block) => block.title)).toEqual([
+      'CreateModel (JSON)',
+      'CreateEndpointConfig (JSON)',
+      'CreateEndpoint (JSON)',
+      'AWS SDK for JavaScript v3',
+      'CDK (aws-cdk-lib)',
+    ]);
+    expect(JSON.parse(blocks[0]?.code ?? '{}')).toMatchObject({
+      PrimaryContainer: { Image: onAws.imageUri },
+    });
+    for (const block of blocks) expect(block.code).not.toMatch(/"local"|'local'/);
+    for (const block of [blocks[0], blocks[3], blocks[4]]) expect(block?.code).toContain(onAws.imageUri);
+    expect(deploy.createModel.PrimaryContainer.Image).toBe('local');
+  });
+
+  it('shows no requests or code for a local run’s candidate that has no AWS image, and says why', async () => {
+    // Prepare
+    const runPlan = await plan(runInput({ image: 'local' }));
+    const deploy = deployOf(runPlan, 'cpu', true);
+
+    // Act
+    const [blocks, facts] = [deployBlocks(deploy), deployFacts(deploy)];
+
+    // Assert
+    expect(blocks).toEqual([]);
+    expect(facts[0]).toMatch(/^Measured locally: the local image has no AWS equivalent in the image table: /);
+    expect(facts[1]).toBe(
+      'No requests to show: SageMaker cannot pull the local model server’s image, and the image table names none for this candidate on AWS.',
+    );
   });
 
   it('puts each candidate’s requests in the report when the deploy step’s inputs are given', async () => {
@@ -542,5 +588,73 @@ describe('the report’s deploy section', () => {
     // Assert
     expect(markdown).toContain('````json\n{\n  "ModelName": "<model-name>",');
     expect(markdown).toContain('      "NOTE": "```"\n    }\n  }\n}\n````\n');
+  });
+});
+
+describe('the order of the report', () => {
+  /** The sample report, its recommended candidate carrying the requests a run on AWS sent. */
+  async function withDeploy(): Promise<Report> {
+    const report = sampleReport();
+    const winner = report.recommendation?.candidateId;
+    if (winner === undefined) throw new Error('the sample report recommends nothing');
+    const deploy = deployOf(await plan(runInput()), 'cpu');
+    return {
+      ...report,
+      candidates: report.candidates.map((c) => (c.id === winner ? { ...c, deploy } : c)),
+    };
+  }
+
+  it('puts the verdict, money, chart and table before the deploy requests in report.html, folded', async () => {
+    // Prepare
+    const report = await withDeploy();
+
+    // Act
+    const html = await renderHtmlReport(report);
+
+    // Assert
+    const at = (text: string): number => {
+      const index = html.indexOf(text);
+      if (index === -1) throw new Error(`report.html has no ${text}`);
+      return index;
+    };
+    const order = [
+      at('<h2>Outcome</h2>'),
+      at('<h2>Recommendation</h2>'),
+      at('per 1M inferences'),
+      at('<h2>Charts</h2>'),
+      at('<h2>Candidates</h2>'),
+      at('<h2>Candidate details</h2>'),
+      at(`<h2>Deploy ${report.recommendation?.candidateId ?? ''}</h2>`),
+      at('<details class="deploy"><summary>Requests, SDK and CDK code</summary>'),
+      html.lastIndexOf('<p>CreateModel (JSON):</p>'),
+    ];
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(html.slice(html.lastIndexOf('<p>CreateModel (JSON):</p>'))).toContain('</details>\n</body>');
+  });
+
+  it('puts the verdict, money, table and details before the deploy requests in report.md, folded', async () => {
+    // Prepare
+    const report = await withDeploy();
+
+    // Act
+    const lines = renderMarkdownReport(report).split('\n');
+
+    // Assert
+    const at = (line: string): number => {
+      const index = lines.indexOf(line);
+      if (index === -1) throw new Error(`report.md has no line ${line}`);
+      return index;
+    };
+    const order = [
+      at('## Outcome'),
+      at('## Recommendation'),
+      at('## Candidates'),
+      at('## Prices and cost'),
+      at(`## Deploy ${report.recommendation?.candidateId ?? ''}`),
+      at('<details><summary>Requests, SDK and CDK code</summary>'),
+      lines.lastIndexOf('CreateModel (JSON):'),
+    ];
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(lines[at('## Recommendation') + 2]).toMatch(/per 1M inferences/);
   });
 });

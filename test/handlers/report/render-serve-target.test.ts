@@ -25,13 +25,14 @@ function targetReport(targetTps: number | undefined, extra: Partial<PlannedCandi
 }
 
 describe('the "Serve X TPS" section', () => {
-  it('comes first in report.md, with the count and the cost at the target in bold', () => {
+  it('follows the outcome and the recommendation in report.md, with the count and the cost at the target in bold', () => {
     // Act
     const markdown = renderMarkdownReport(targetReport(600));
 
     // Assert
     const lines = markdown.split('\n');
-    expect(lines.indexOf('## Serve 600 TPS')).toBeLessThan(lines.indexOf('## Outcome'));
+    expect(lines.indexOf('## Serve 600 TPS')).toBeGreaterThan(lines.indexOf('## Recommendation'));
+    expect(lines.indexOf('## Serve 600 TPS')).toBeLessThan(lines.indexOf('## Candidates'));
     expect(lines).toContain(
       '**9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large)**',
     );
@@ -83,13 +84,19 @@ describe('the "Serve X TPS" section', () => {
     });
   });
 
-  it('comes before the outcome in report.html', async () => {
+  it('follows the recommendation in report.html, its autoscaling policy folded at the end', async () => {
     // Act
     const html = await renderHtmlReport(targetReport(600));
 
     // Assert
-    expect(html.indexOf('<h2>Serve 600 TPS</h2>')).toBeLessThan(html.indexOf('<h2>Outcome</h2>'));
-    expect(html).toContain('<h3>Autoscaling policy</h3>');
+    const serve = html.indexOf('<h2>Serve 600 TPS</h2>');
+    const policy = html.indexOf('<h2>Autoscaling policy (Serve 600 TPS)</h2>');
+    expect(serve).toBeGreaterThan(html.indexOf('<h2>Recommendation</h2>'));
+    expect(serve).toBeLessThan(html.indexOf('<h2>Candidates</h2>'));
+    expect(policy).toBeGreaterThan(html.indexOf('<h2>Prices and cost</h2>'));
+    expect(html.slice(policy)).toMatch(
+      /^<h2>Autoscaling policy \(Serve 600 TPS\)<\/h2>\n<p>Target tracking[^\n]*<\/p>\n<details class="policy"><summary>Requests and CDK code<\/summary>\n<p>RegisterScalableTarget:<\/p>/,
+    );
   });
 
   it('is absent from report.md when the SLA names no target', () => {
@@ -142,9 +149,47 @@ describe('the "Serve X TPS" section', () => {
 
     // Assert
     expect(line).toBe(
-      'Serve 600 TPS: 9 × ml.c5.large: $0.9180/h, $0.4250 per 1M inferences at 600 TPS (candidate large) ' +
-        '(not held: 9 × ml.c5.large gave p95 48.2 ms, 540 TPS, error rate 0.02: see the report)',
+      'Serve 600 TPS: The proof did not hold: 9 × ml.c5.large did not carry 600 TPS within the SLA: ' +
+        'it served 540 TPS, p95 48.2 ms, error rate 0.02 (see the report)',
     );
+  });
+
+  it('opens report.md with the proof that did not hold, never with the count it disproved', () => {
+    // Prepare
+    const report = withProof(targetReport(600), {
+      status: 'not-held',
+      measured: { tps: 540, p95Ms: 48.2, p99Ms: 80, errorRate: 0.02, workers: 1 },
+      note: 'not held: 9 × ml.c5.large at 600 TPS: p95 48.2 ms > SLA 20 ms',
+    });
+
+    // Act
+    const lines = renderMarkdownReport(report).split('\n');
+
+    // Assert
+    const headline =
+      '**The proof did not hold: 9 × ml.c5.large did not carry 600 TPS within the SLA: it served 540 TPS, p95 48.2 ms, error rate 0.02.**';
+    expect(lines[lines.indexOf('## Outcome') + 2]).toBe(headline);
+    expect(lines.some((line) => line.startsWith('**9 × ml.c5.large'))).toBe(false);
+  });
+
+  it('gives report.html a red headline and no green recommendation box when the proof did not hold', async () => {
+    // Prepare
+    const report = withProof(targetReport(600), {
+      status: 'not-held',
+      measured: { tps: 540, p95Ms: 48.2, p99Ms: 80, errorRate: 0.02, workers: 1 },
+      note: 'not held: 9 × ml.c5.large at 600 TPS: p95 48.2 ms > SLA 20 ms',
+    });
+
+    // Act
+    const html = await renderHtmlReport(report);
+
+    // Assert
+    expect(html).toContain(
+      '<h2>Outcome</h2>\n<p class="outcome proof-not-held"><strong>The proof did not hold: 9 × ml.c5.large did not carry 600 TPS within the SLA: it served 540 TPS, p95 48.2 ms, error rate 0.02.</strong></p>',
+    );
+    expect(html).toContain('<p class="recommendation unproven">');
+    expect(html).not.toContain('<p class="recommendation">');
+    expect(html).not.toContain('<strong>9 × ml.c5.large');
   });
 
   it('lists the proof’s figures and its spread over the instances in report.md', () => {
@@ -269,7 +314,7 @@ describe('the ramp test in the "Serve X TPS" section', () => {
     return lines.slice(start, end);
   }
 
-  it('comes after the proof and before the autoscaling policy in report.md', () => {
+  it('comes after the proof in report.md, the autoscaling policy at the end', () => {
     // Prepare
     const report = withRamp(serveTargetReport(), heldRamp());
 
@@ -280,7 +325,9 @@ describe('the ramp test in the "Serve X TPS" section', () => {
     const proof = lines.findIndex((line) => line.startsWith('- Not proven:'));
     expect(proof).toBeGreaterThan(-1);
     expect(lines.indexOf('### Ramp test')).toBeGreaterThan(proof);
-    expect(lines.indexOf('### Ramp test')).toBeLessThan(lines.indexOf('### Autoscaling policy'));
+    expect(lines.indexOf('### Ramp test')).toBeLessThan(
+      lines.indexOf('## Autoscaling policy (Serve 600 TPS)'),
+    );
   });
 
   it('says the ramp held, with the ramp, its scale-outs, cost and where the instances came from', () => {
@@ -373,7 +420,7 @@ describe('the ramp test in the "Serve X TPS" section', () => {
     const html = await renderHtmlReport(report);
 
     // Assert
-    const part = html.slice(html.indexOf('<h3>Ramp test</h3>'), html.indexOf('<h3>Autoscaling policy</h3>'));
+    const part = html.slice(html.indexOf('<h3>Ramp test</h3>'), html.indexOf('<h2>Candidates</h2>'));
     expect(part).toContain('<p>Not held: the SLA broke for 4 min of the 10 min ramp.</p>');
     expect(part).toContain(
       '<li>Headroom 0.2 would have held: 1 − 0.767 TPS/s × 200 s ÷ (2 × 100 TPS) = 0.233.</li>',

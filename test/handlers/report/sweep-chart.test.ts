@@ -53,14 +53,17 @@ describe('sweep heatmap spec', () => {
       candidate: 'c5-xlarge-w4-b1',
       verdict: 'recommended',
       value: 0.1133,
+      slaRatio: null,
       label: '★ $0.1133',
       recommended: true,
     });
     expect(
-      data.filter((datum) => datum.value === null).map((datum) => [datum.candidate, datum.label]),
+      data
+        .filter((datum) => datum.value === null)
+        .map((datum) => [datum.candidate, datum.label, datum.slaRatio]),
     ).toEqual([
-      ['c5-2xlarge-w2-b1', 'failed'],
-      ['c5-xlarge-w4-b8', 'missed SLA'],
+      ['c5-2xlarge-w2-b1', 'failed', null],
+      ['c5-xlarge-w4-b8', 'missed SLA 1.65×', 1.65],
     ]);
   });
 
@@ -99,7 +102,7 @@ describe('sweep grid in the reports', () => {
     );
     expect(section).toContain('★ $0.1133');
     expect(section).toMatch(/stroke="#1b5e20" stroke-width="4"/);
-    expect(section).toContain('>missed SLA<');
+    expect(section).toContain('>missed SLA 1.65×<');
     expect(section).toContain('>failed<');
   });
 
@@ -170,15 +173,12 @@ describe('sweep grid in the reports', () => {
     const markdown = renderMarkdownReport(sweepReport());
 
     // Assert
-    const section = markdown.slice(
-      markdown.indexOf('## Sweep grid'),
-      markdown.indexOf('### c5-xlarge-w1-b1'),
-    );
+    const section = markdown.slice(markdown.indexOf('## Sweep grid'), markdown.indexOf('## Candidates'));
     expect(section).toBe(
       [
         '## Sweep grid',
         '',
-        `USD per 1M inferences (lower is better) by ${WORKERS} (columns) and instance type (rows), one panel per ${BATCH}; ★ marks the recommendation; a cell without a figure says why (missed SLA, model errors, failed, skipped); —: no candidate ran with those settings.`,
+        `USD per 1M inferences (lower is better) by ${WORKERS} (columns) and instance type (rows), one panel per ${BATCH}; ★ marks the recommendation; a cell without a figure says why (missed SLA, model errors, failed, skipped); a missed SLA gives how far: the closest step's p95 ÷ the SLA's (or p99's), e.g. 1.03×; —: no candidate ran with those settings.`,
         '',
         `### ${BATCH}=1`,
         '',
@@ -191,7 +191,7 @@ describe('sweep grid in the reports', () => {
         '',
         `| instance type ↓ / ${WORKERS} → | 1 | 2 | 4 |`,
         '| --- | ---: | ---: | ---: |',
-        '| ml.c5.xlarge | $0.3117 | $0.1558 | missed SLA |',
+        '| ml.c5.xlarge | $0.3117 | $0.1558 | missed SLA 1.65× |',
         '| ml.c5.2xlarge | $0.6234 | $0.3117 | ≤ $0.1558 |',
         '',
         '',

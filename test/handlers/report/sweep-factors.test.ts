@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CandidateReport } from '../../../handlers/report/report.js';
-import { sweepFactors, sweepGrid, sweepPanels, UNSET } from '../../../handlers/report/sweep-factors.js';
+import {
+  slaMissRatio,
+  sweepFactors,
+  sweepGrid,
+  sweepPanels,
+  UNSET,
+} from '../../../handlers/report/sweep-factors.js';
 import { BATCH, sweepReport, WORKERS } from './support/sweep-reports.js';
 
 /** A measured runner-up on ml.c5.xlarge; each test changes what it is about. */
@@ -96,7 +102,7 @@ describe('sweepGrid', () => {
     const report = sweepReport();
 
     // Act
-    const grid = sweepGrid(report.objective, report.candidates);
+    const grid = sweepGrid(report.objective, report.candidates, report.sla);
 
     // Assert
     expect(grid).toMatchObject({
@@ -241,7 +247,7 @@ describe('sweepPanels', () => {
   it('groups the cells by the other factors’ levels, in level order', () => {
     // Prepare
     const report = sweepReport();
-    const grid = sweepGrid(report.objective, report.candidates);
+    const grid = sweepGrid(report.objective, report.candidates, report.sla);
     if (grid === undefined) throw new Error('expected the sweep to form a grid');
 
     // Act
@@ -275,5 +281,50 @@ describe('sweepPanels', () => {
         ],
       ],
     ]);
+  });
+});
+
+describe('a sweep cell that missed the SLA', () => {
+  /** The sweep's missed candidate with every step's p95 and p99 set to `p95Ms`. */
+  function missedBy(p95Ms: number): CandidateReport[] {
+    const report = sweepReport();
+    return report.candidates.map((candidate) =>
+      candidate.verdict !== 'missed-sla'
+        ? candidate
+        : {
+            ...candidate,
+            steps: candidate.steps.map((step) => ({
+              ...step,
+              latencyMs: step.latencyMs === null ? null : { ...step.latencyMs, p95: p95Ms, p99: p95Ms },
+            })),
+          },
+    );
+  }
+
+  it('gives how far its closest step was over the SLA, so a near miss reads apart from a far one', () => {
+    // Prepare: the sweep’s SLA is p95 ≤ 20 ms (and p99 ≤ 40 ms).
+    const sla = sweepReport().sla;
+    const cell = (p95Ms: number) =>
+      sweepGrid('lowest-cost-per-1m', missedBy(p95Ms), sla)?.cells.find((c) => c.verdict === 'missed-sla');
+
+    // Act
+    const [near, far] = [cell(20.6), cell(114)];
+
+    // Assert
+    expect(sla.p95LatencyMs).toBe(20);
+    expect([near?.text, near?.slaRatio]).toEqual(['missed SLA 1.03×', 1.03]);
+    expect([far?.text, far?.slaRatio]).toEqual(['missed SLA 5.70×', 5.7]);
+  });
+
+  it('gives no figure when the latency was within the bounds (it missed on errors)', () => {
+    // Prepare
+    const sla = sweepReport().sla;
+    const [missed] = missedBy(5).filter((candidate) => candidate.verdict === 'missed-sla');
+
+    // Act
+    const ratio = missed === undefined ? 'no candidate' : slaMissRatio(missed, sla);
+
+    // Assert
+    expect(ratio).toBeUndefined();
   });
 });
