@@ -77,8 +77,9 @@ describe('local mode end to end', () => {
     // report.md shows the local files a reader opens; report.json keeps the URIs.
     const markdown = await readFile(files?.markdown ?? '', 'utf8');
     expect(markdown).toContain('- Raw result: load-tests/plain/result.json\n');
+    // The compiled candidate's requests (the uncompiled ONNX one has no AWS image, so none are shown).
     expect(markdown).toContain(
-      '; model data model/model.tar.gz (s3://local-artifacts/runs/e2e-happy/model/model.tar.gz in the requests).',
+      '; model data compiled/ml_c5/model.tar.gz (s3://local-artifacts/runs/e2e-happy/compiled/ml_c5/model.tar.gz in the requests).',
     );
     expect(report.candidates[0]?.resultUri).toBe(
       's3://local-artifacts/runs/e2e-happy/load-tests/plain/result.json',
