@@ -15,10 +15,13 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 
 /**
- * Busy before the run: other work already keeps at least half of the cores runnable. The run
- * itself then competes with it for every measurement.
+ * Busy before the run: other tasks keep every core runnable as it starts. Counted from the tasks
+ * runnable at that instant (`procs_running`, this process less), not from the 1-minute load
+ * average, which still carries a run that ended a minute ago: `npm start` twice in a row on a
+ * quiet machine would call the second run's machine busy. Where the count is missing (not Linux),
+ * the load average stands in, against the same threshold.
  */
-const BUSY_BEFORE_LOAD_PER_CORE = 0.5;
+const BUSY_BEFORE_OTHER_TASKS_PER_CORE = 1;
 /**
  * Busy during the run: a local run keeps at most about one task per core runnable (each model
  * server's threads are capped to the cores, one load generator beside it), so an average load
@@ -36,6 +39,8 @@ export interface CpuTicks {
 export interface MachineLoadSample {
   /** The 1-minute load average. */
   readonly load1: number;
+  /** Tasks runnable at the instant of the sample, this process included (Linux). */
+  readonly running?: number;
   /** CPU counters, where the system has them (Linux). */
   readonly ticks?: CpuTicks;
 }
@@ -64,16 +69,32 @@ export function parseCpuTicks(procStat: string): CpuTicks | undefined {
   return { total: firstEight.reduce((sum, value) => sum + value, 0), steal: firstEight[7] ?? 0 };
 }
 
+/** The `procs_running` line of /proc/stat; undefined where there is none. */
+export function parseRunningTasks(procStat: string): number | undefined {
+  const value = /^procs_running (\d+)$/m.exec(procStat)?.[1];
+  return value === undefined ? undefined : Number(value);
+}
+
+/** /proc/stat's text, or nothing where there is none (not Linux). */
+function readProcStat(): string {
+  try {
+    return readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** This machine's load now. */
 export function sampleMachineLoad(): MachineLoadSample {
   const [load1 = 0] = loadavg();
-  let ticks: CpuTicks | undefined;
-  try {
-    ticks = parseCpuTicks(readFileSync('/proc/stat', 'utf8'));
-  } catch {
-    ticks = undefined;
-  }
-  return ticks === undefined ? { load1 } : { load1, ticks };
+  const procStat = readProcStat();
+  const ticks = parseCpuTicks(procStat);
+  const running = parseRunningTasks(procStat);
+  return {
+    load1,
+    ...(ticks === undefined ? {} : { ticks }),
+    ...(running === undefined ? {} : { running }),
+  };
 }
 
 /** What the samples say, judged against the thresholds above. Pure, for the tests. */
@@ -93,8 +114,13 @@ export function summarizeMachineLoad(
       ? undefined
       : (100 * (last.ticks.steal - before.ticks.steal)) / (last.ticks.total - before.ticks.total);
   const busyBecause: string[] = [];
-  if (before.load1 >= cores * BUSY_BEFORE_LOAD_PER_CORE) {
-    busyBecause.push(`load average ${before.load1.toFixed(1)} on ${cores} cores before the run`);
+  const othersBefore = before.running === undefined ? before.load1 : before.running - 1;
+  if (othersBefore >= cores * BUSY_BEFORE_OTHER_TASKS_PER_CORE) {
+    busyBecause.push(
+      before.running === undefined
+        ? `load average ${before.load1.toFixed(1)} on ${cores} cores before the run`
+        : `${othersBefore} other task(s) running on ${cores} cores as the run started`,
+    );
   }
   if (loadDuring !== undefined && loadDuring.mean > cores + BUSY_DURING_EXTRA_TASKS) {
     busyBecause.push(

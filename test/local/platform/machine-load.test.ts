@@ -4,6 +4,7 @@ import {
   MachineLoadMonitor,
   type MachineLoadSample,
   parseCpuTicks,
+  parseRunningTasks,
   summarizeMachineLoad,
 } from '../../../local/platform/machine-load.js';
 
@@ -20,6 +21,15 @@ describe('parseCpuTicks', () => {
 
   it('is undefined where there is no cpu line', () => {
     expect(parseCpuTicks('intr 1 2 3\n')).toBeUndefined();
+  });
+});
+
+describe('parseRunningTasks', () => {
+  it('reads the tasks runnable now, or nothing where /proc/stat has no count', () => {
+    expect([
+      parseRunningTasks('cpu  1 2 3 4 5 6 7 8\nprocs_running 3\nprocs_blocked 0\n'),
+      parseRunningTasks(''),
+    ]).toEqual([3, undefined]);
   });
 });
 
@@ -43,12 +53,31 @@ describe('summarizeMachineLoad', () => {
     expect(describeBusyMachine(load)).toBeUndefined();
   });
 
-  it('calls the machine busy when other work kept half its cores runnable before the run', () => {
+  it('calls the machine busy when other tasks keep every core runnable as the run starts', () => {
     // Act
-    const load = summarizeMachineLoad(2, { load1: 1.5 }, [{ load1: 2.5 }]);
+    const load = summarizeMachineLoad(2, { load1: 0.3, running: 3 }, [{ load1: 2.5 }]);
 
     // Assert
-    expect(load.busyBecause).toEqual(['load average 1.5 on 2 cores before the run']);
+    expect(load.busyBecause).toEqual(['2 other task(s) running on 2 cores as the run started']);
+  });
+
+  it('does not call a quiet machine busy for the load average a run that just ended left', () => {
+    // Prepare: npm start twice in a row: the 1-minute average still carries the first run.
+    const before: MachineLoadSample = { load1: 2.4, running: 1 };
+
+    // Act
+    const load = summarizeMachineLoad(2, before, [{ load1: 2.6 }]);
+
+    // Assert
+    expect(load.busyBecause).toEqual([]);
+  });
+
+  it('falls back on the load average where the running tasks are not counted', () => {
+    // Act
+    const load = summarizeMachineLoad(2, { load1: 2.5 }, [{ load1: 2.5 }]);
+
+    // Assert
+    expect(load.busyBecause).toEqual(['load average 2.5 on 2 cores before the run']);
   });
 
   it('calls the machine busy when the load during the run exceeds what the run itself makes', () => {
