@@ -1,4 +1,4 @@
-/** `node --import tsx bench/ceiling-only.ts`: the loopback ceiling alone (the figure of issue #14). */
+/** `node --import tsx bench/ceiling-only.ts`: the loopback ceiling alone (its figure). */
 import { loadavg } from 'node:os';
 import { benchCeiling } from './ceiling.js';
 

@@ -1,4 +1,4 @@
-/** `node --import tsx bench/streaming-only.ts`: the streaming row alone (issue #17's figures). */
+/** `node --import tsx bench/streaming-only.ts`: the streaming row alone (its figures). */
 import { loadavg } from 'node:os';
 import { benchStreaming } from './streaming.js';
 

@@ -1,5 +1,5 @@
 /**
- * The streaming engine against a peer on loopback (issue #17): a trivial chunked server
+ * The streaming engine against a peer on loopback: a trivial chunked server
  * (`children/stream-server.ts`, its own process) streams `TOKENS` tokens per response in each
  * container format; the engine (`runLoadTest` in streaming mode: transport, parser, TTFT/ITL
  * recorder, closed model) and a peer (the same transport reading raw bytes, no parser, no timing)

@@ -18,7 +18,7 @@ import {
 import type { ServingOptimizerStackProps } from './stacks/serving-optimizer-stack.js';
 
 /**
- * Deployment settings without code (issue #16): schedules, notification e-mails, the Model
+ * Deployment settings without code: schedules, notification e-mails, the Model
  * Registry trigger, the stack name, the janitor's cadence and the run API's throttling and logging,
  * read from a JSON file at synth and checked with one zod schema, so a mistake fails `cdk synth`
  * naming the field. The file is `optimizer.config.json` in the folder `cdk` runs from, or the path

@@ -206,7 +206,7 @@ function initialEndpointState(plan: AsyncRunPlan, nowMs: number, pollSeconds: nu
 }
 
 /**
- * Every S3 object the run reads, checked before anything is created (issue #18): each URI must be
+ * Every S3 object the run reads, checked before anything is created: each URI must be
  * readable by SageMaker and a plain key (`objectUriIssues`), the model data a gzip-compressed
  * `.tar.gz`, and every listed input must exist, all checked at once so one refusal lists every
  * problem (the first `OBJECT_CHECK_LIMITS.listedIssues`, then a count). Objects found under
@@ -251,7 +251,7 @@ export async function checkAsyncRunObjects(
 
 /**
  * SageMaker reads the inputs and the model with the stack's execution role, which may read the
- * artifacts bucket's `RUN_INPUT_PREFIXES.async` only (docs/decisions.md #8): anything else
+ * artifacts bucket's `RUN_INPUT_PREFIXES.async` only (docs/decisions/08-models-in-the-artifacts-bucket.md): anything else
  * would fail inside SageMaker, after the endpoint was paid for. Local `file:///` URIs are accepted
  * in local mode only. `undefined` when the URI is readable.
  */
@@ -507,7 +507,7 @@ function deployedEndpoint(
     instanceType: spec.instanceType,
     explicitImage: spec.image,
   }).imageUri;
-  // A Hub model's code is packaged alone under the run's prefix, as "Package model" does (decision 47).
+  // A Hub model's code is packaged alone under the run's prefix, as "Package model" does (docs/decisions/47-hugging-face-framework.md).
   const modelDataUrl =
     spec.codeUri === undefined
       ? spec.modelDataUrl

@@ -7,7 +7,7 @@ import type { CandidateReport, Report } from './report.js';
 import { beyondNoise, combineNoise, noisePercent, type PooledNoise } from './rerun-interval.js';
 
 /**
- * Two runs side by side (issue #16, item 3): the candidates they share, matched by id, each with
+ * Two runs side by side: the candidates they share, matched by id, each with
  * its sustainable TPS, p95 at that load and cost per 1M in both runs, the change, and whether the
  * change exceeds the noise the runs measured.
  *

@@ -2,7 +2,7 @@ import type { Report } from './report.js';
 
 /**
  * Local runs keep their objects as files (local/platform/file-object-store.ts), so a report that
- * says `s3://local-artifacts/runs/…` sends its reader to a bucket that does not exist (issue #16,
+ * says `s3://local-artifacts/runs/…` sends its reader to a bucket that does not exist (
  * item 7). This adds, beside the URIs report.json keeps (the contract), the file each one is: the
  * raw results and the model data a candidate was deployed with. report.md and report.html show
  * the file where a reader opens it.

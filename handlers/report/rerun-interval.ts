@@ -2,9 +2,9 @@ import jstat from 'jstat';
 import type { FigureRange } from './noise.js';
 
 /**
- * Where a re-run's figure is expected (issue #13): the min–max of three repeats covers another
+ * Where a re-run's figure is expected: the min–max of three repeats covers another
  * run's median only about two times in three even when nothing changed, so the report also gives
- * an interval built for that question (decision 42).
+ * an interval built for that question (docs/decisions/42-noise-and-rerun-intervals.md).
  *
  * - **Relative noise.** Throughput and latency vary in proportion to their size, so the noise is
  *   taken on the log scale: the sample standard deviation of ln(figure) over a candidate's

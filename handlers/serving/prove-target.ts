@@ -7,7 +7,7 @@ import { workersForArrivalRate } from '../load-test/worker-ceiling.js';
 import type { InstanceShare } from './instance-spread.js';
 
 /**
- * "Prove the target" (issue #15, item 2): after "Recommend", the candidate that serves the target is
+ * "Prove the target": after "Recommend", the candidate that serves the target is
  * deployed once more with the computed count and load tested with one open-model step at the target
  * rate; the SLA is judged on the figures merged over every worker. This module holds the arithmetic
  * and the vocabulary: what is deployed, with which load, and how the outcome reads.

@@ -12,7 +12,7 @@ import {
 } from './scaling-policy.js';
 
 /**
- * "Ramp test" (issue #15, item 4): after the proof, the candidate that serves the target is
+ * "Ramp test": after the proof, the candidate that serves the target is
  * deployed once more at the recommended policy's minimum, the policy attached as the report states
  * it, and an open-model arrival rate ramps from what the minimum carries at the policy's target to
  * the peak. `ramp.ts` turns the merged timeline and the instance counts into the outcome; this

@@ -3,7 +3,7 @@ import type { TimelineBucket } from '../load-test/results.js';
 import { slaBreaches } from '../load-test/sla.js';
 
 /**
- * The ramp test's arithmetic (issue #15, item 4): from a ramp step's merged timeline (the offered
+ * The ramp test's arithmetic: from a ramp step's merged timeline (the offered
  * rate, latency and errors per bucket, load-test/timeline.ts) and the endpoint's instance counts
  * over the same time, how long the SLA was broken, how long each scale-out took from the moment the
  * policy's metric passed its target, what the ramp cost, and, when the SLA broke, which headroom

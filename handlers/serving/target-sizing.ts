@@ -3,7 +3,7 @@ import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
 /**
  * Sizing for a target load (`sla.targetTps`): how many instances of a candidate carry the target
  * with the planned headroom, and what that costs. Pure arithmetic over what the load test measured;
- * nothing here is proven under the target's load (issue #15, items 2 and 4 will do that).
+ * nothing here is proven under the target's load: "Prove the target" and the ramp test measure it.
  */
 
 /**

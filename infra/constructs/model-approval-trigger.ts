@@ -49,12 +49,12 @@ export interface ModelApprovalTriggerProps {
 }
 
 /**
- * The Model Registry trigger (issue #6): an EventBridge rule on "SageMaker Model Package State
+ * The Model Registry trigger: an EventBridge rule on "SageMaker Model Package State
  * Change" events of the configured groups whose `ModelApprovalStatus` is `Approved` invokes the
  * `start-approved-model-run` Lambda, which starts an optimization run of that version named
  * `approved-<group>-v<version>` (see handlers/start-approved-model-run.ts).
  *
- * The model data URL must be in the artifacts bucket (docs/decisions.md #8): a package whose
+ * The model data URL must be in the artifacts bucket (docs/decisions/08-models-in-the-artifacts-bucket.md): a package whose
  * model lives elsewhere starts a run that fails in its first state with the fix. Grants are not
  * widened here.
  */

@@ -64,7 +64,7 @@ export interface OperationsDashboardProps {
 }
 
 /**
- * The operations dashboard and alarms (issue #6):
+ * The operations dashboard and alarms:
  *
  * - per state machine: executions started, succeeded, failed, timed out and aborted, and the
  *   execution time (p50, p90, max);

@@ -142,7 +142,7 @@ const ACCESS_LOG_FORMAT = [
 ].join(',');
 
 /**
- * The IAM-authenticated run API (issue #6): `POST /runs` starts an optimization run, `POST /runs/plan`
+ * The IAM-authenticated run API: `POST /runs` starts an optimization run, `POST /runs/plan`
  * answers its plan (the first state's checks, nothing created),
  * `POST /async-runs` an async-inference run, `GET /runs/{id}` and `GET /async-runs/{id}` return a
  * run's status, progress and report location.
@@ -151,7 +151,7 @@ const ACCESS_LOG_FORMAT = [
  * schema and the one input-error formatter, so a refused body gets 400 with the same issue list
  * (field, given, expected) the first state, the CLIs and `runs start` give, then calls
  * StartExecution; the client's run id becomes the execution name, so a retried request starts no
- * second run (docs/decisions.md #14). Status needs the execution history (DescribeExecution has no
+ * second run (docs/decisions/14-run-api-lambda-proxies.md). Status needs the execution history (DescribeExecution has no
  * progress), so each `GET` is a Lambda too (`describe-run`).
  */
 export class RunApi extends Construct {

@@ -43,7 +43,7 @@ export interface RunNotificationsProps {
 }
 
 /**
- * Run summaries (issue #6): an SNS topic that receives a short, readable summary of every execution
+ * Run summaries: an SNS topic that receives a short, readable summary of every execution
  * of the project's state machines that ends, SUCCEEDED, FAILED, TIMED_OUT or ABORTED: an
  * EventBridge rule on "Step Functions Execution Status Change" sends those to the
  * `notify-run-summary` Lambda, which describes the execution and publishes (see

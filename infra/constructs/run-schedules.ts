@@ -73,7 +73,7 @@ export interface RunSchedulesProps {
 }
 
 /**
- * Scheduled runs (issue #6): one EventBridge Scheduler schedule per setting, whose target starts an
+ * Scheduled runs: one EventBridge Scheduler schedule per setting, whose target starts an
  * execution of the workflow with the schedule's input (Step Functions StartExecution).
  *
  * - Run ids: Scheduler's Step Functions target cannot name the execution, so Step Functions gives

@@ -124,7 +124,7 @@ export interface SafetyNetProps {
 }
 
 /**
- * The second layer of clean-up (issue #6), for what the workflow's own clean-up state cannot reach:
+ * The second layer of clean-up, for what the workflow's own clean-up state cannot reach:
  *
  * - an EventBridge rule starts the "Clean up failed run" state machine for every execution of the
  *   watched workflows that ends FAILED, TIMED_OUT or ABORTED: it waits out in-flight step Lambdas,

@@ -34,7 +34,7 @@ const THIS_MACHINE: LocalMachine = {
 /**
  * Local runs interleave their repeats across candidates when the input does not say (AWS runs do
  * only when asked: kept endpoints are billed there), since drift on a shared machine follows time
- * (bench/RESULTS.md, session 6). Only when every candidate's model server fits this machine's
+ * (bench/RESULTS.md, "Run-to-run stability"). Only when every candidate's model server fits this machine's
  * quota at once: a candidate waiting for threads that the kept endpoints hold would wait until its
  * quota Retry gave up.
  */

@@ -214,7 +214,7 @@ export function displayPath(cwd: string, path: string): string {
 
 /**
  * A terminal line with every `s3://local-artifacts/…` URI shown as the file the local store keeps
- * it in (issue #16, item 7: a local user opens files, not a bucket that does not exist). A URI's
+ * it in (a local user opens files, not a bucket that does not exist). A URI's
  * trailing punctuation stays outside it; a URI the store has no file for stays as it is.
  */
 export function withLocalFiles(text: string, store: Pick<FileObjectStore, 'pathOf'>, cwd: string): string {

@@ -7,7 +7,7 @@ import { ASYNC_INFERENCE_STEPS } from '../../handlers/contracts/async-state.js';
 import { OPTIMIZATION_STEPS } from '../../handlers/contracts/optimization-state.js';
 
 /**
- * Steps sit side by side (issue #12): no module of `handlers/` imports a step module, so what two
+ * Steps sit side by side: no module of `handlers/` imports a step module, so what two
  * steps share lives in a contract or shared module, and each step can be read, changed and tested
  * alone. A helper that imported a step would chain the steps again through it, so helpers are held
  * to the rule too. Every Lambda has its handler module and its test file, named as it is.

@@ -13,7 +13,7 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const JEST = join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 // jest's workers inherit these. A larger young generation (V8's default semi-space is 16 MB) means
 // fewer scavenges while every suite loads its modules again: 2-3 % less CPU over 67 suites, two
-// runs each (decision 31).
+// runs each (docs/decisions/31-npm-test.md).
 const NODE_OPTIONS = [
   '--experimental-vm-modules',
   '--no-warnings=ExperimentalWarning',
@@ -21,11 +21,9 @@ const NODE_OPTIONS = [
 ];
 
 // Three workers on two cores: the suites that run workflows, e2e runs and async endpoints spend
-// most of their time waiting on real load windows, so a third process fills the idle core time
-// (about 165 s for the parallel pass against 186 s with two). Session 10 found three timed tests
-// that failed with three (ramp, history, stream transport) and made them independent of CPU load;
-// then 15 parallel passes in a row passed with three (10 of them whole `npm test` runs), and 2 of 2
-// beside a fourth, busy process (docs/decisions.md, decision 31).
+// most of their time waiting on real load windows, so a third process fills the idle core time.
+// A test that times real load must hold with three processes on two cores: make it independent of
+// CPU load rather than lower the worker count (docs/decisions/31-npm-test.md).
 const PASSES = [
   { project: 'parallel', workers: 3 },
   { project: 'serial', workers: 1 },

@@ -1,14 +1,14 @@
 // jest's order of the suites (jest.config.js `testSequencer`): jest's own when it has timings from an
 // earlier run, the slowest first; on a fresh clone it has none and orders by file size, which put the
 // whole-app synths and the end-to-end runs last, and the parallel pass took about 15 s longer waiting
-// for them at the end (docs/decisions.md, decision 31). Without timings, the suites below go first.
+// for them at the end (docs/decisions/31-npm-test.md). Without timings, the suites below go first.
 import { relative } from 'node:path';
 import TestSequencerModule from '@jest/test-sequencer';
 
 const TestSequencer = TestSequencerModule.default;
 
 /**
- * The suites above 5 s in a full `npm test` on three workers (session 10), in seconds. Only their
+ * The suites above 5 s in a full `npm test` on three workers, in seconds. Only their
  * order matters; a suite renamed or gone is simply not found.
  */
 const EXPECTED_SECONDS = {

@@ -193,7 +193,7 @@ const asyncInferenceCli: WorkflowCli<
 
 /**
  * A URI (or a text holding some) as a local user opens it: each `s3://local-artifacts/…` URI as the
- * file the store keeps it in (issue #16, item 7). summary.json and summary.md keep the URIs.
+ * file the store keeps it in. summary.json and summary.md keep the URIs.
  */
 function localFiles(store: Pick<FileObjectStore, 'pathOf'>, cwd: string): (text: string) => string {
   return (text) => withLocalFiles(text, store, cwd);

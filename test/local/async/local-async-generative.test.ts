@@ -1,5 +1,5 @@
 /**
- * A generative model's async run end to end, locally (issue #17, item 6): the example generative
+ * A generative model's async run end to end, locally: the example generative
  * model behind a local async endpoint, TGI's generate requests as inputs, and each result's tokens
  * counted from the answer the model server wrote, as "Record batch results" does on AWS.
  */

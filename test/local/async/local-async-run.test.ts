@@ -294,7 +294,7 @@ describe('npm run start:async', () => {
     expect(outcome.summary?.benchmark?.scaleOutFromZeroMs).toBeGreaterThan(0);
     expect(stdout).toMatch(/Scaling: Setting desired instance count to 1\. Cause: HasBacklogWithoutCapacity/);
     expect(stdout).toMatch(/inputs: 20 sent · /);
-    // Every input and result as the file the local store keeps it in (issue #16, item 7).
+    // Every input and result as the file the local store keeps it in.
     expect(
       stdout.match(
         /^ {2}\d+ +store\/local-artifacts\/inputs\/example-cnn\/input-\d{4}\.bin +Completed .* runs\/cli-demo\/async\/output\/\S+$/gm,
