@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ResourceNotFoundError, TransientServiceError } from '../../handlers/contracts/errors.js';
 import { describeRun, parseDescribeRunEvent } from '../../handlers/describe-run.js';
-import { proxyEvent, requestOf } from './run-status/support/proxy-events.js';
+import { proxyEvent, requestOf, invalidRequestRefusal } from './run-status/support/proxy-events.js';
 import type { ExecutionDescription } from '../../handlers/run-status/ports.js';
 import { runStatusSchema } from '../../handlers/run-status/run-api-contract.js';
 import { silentLogger } from '../support/memory-object-store.js';
@@ -564,20 +564,14 @@ describe('parseDescribeRunEvent', () => {
     const parsed = parseDescribeRunEvent(proxyEvent('/jobs/{id}', { pathParameters: { id: 'x' } }));
 
     // Assert
-    expect(parsed).toEqual({
-      refusal: {
-        statusCode: 400,
-        body: expect.objectContaining({
-          error: 'InvalidRequest',
-          issues: [
-            {
-              field: 'resource',
-              given: '"/jobs/{id}"',
-              expected: 'one of /runs/{id}, /async-runs/{id} (the routes describe-run serves)',
-            },
-          ],
-        }),
-      },
-    });
+    expect(parsed).toEqual(
+      invalidRequestRefusal([
+        {
+          field: 'resource',
+          given: '"/jobs/{id}"',
+          expected: 'one of /runs/{id}, /async-runs/{id} (the routes describe-run serves)',
+        },
+      ]),
+    );
   });
 });

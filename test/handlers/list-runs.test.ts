@@ -4,7 +4,7 @@ import { listRuns } from '../../handlers/list-runs.js';
 import type { ListedExecution, RunLister } from '../../handlers/run-status/ports.js';
 import { RUN_ROUTES } from '../../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../../handlers/run-status/run-routes.js';
-import { proxyEvent, requestOf } from './run-status/support/proxy-events.js';
+import { proxyEvent, requestOf, invalidRequestRefusal } from './run-status/support/proxy-events.js';
 import { runListSchema } from '../../handlers/run-status/run-api-contract.js';
 import { silentLogger } from '../support/memory-object-store.js';
 
@@ -135,20 +135,14 @@ describe('listRuns', () => {
     const parsed = parseRunRouteEvent(proxyEvent('/runs/{id}'), RUN_ROUTES.list);
 
     // Assert
-    expect(parsed).toEqual({
-      refusal: {
-        statusCode: 400,
-        body: expect.objectContaining({
-          error: 'InvalidRequest',
-          issues: [
-            {
-              field: 'resource',
-              given: '"/runs/{id}"',
-              expected: 'one of /runs, /async-runs (the routes list-runs serves)',
-            },
-          ],
-        }),
-      },
-    });
+    expect(parsed).toEqual(
+      invalidRequestRefusal([
+        {
+          field: 'resource',
+          given: '"/runs/{id}"',
+          expected: 'one of /runs, /async-runs (the routes list-runs serves)',
+        },
+      ]),
+    );
   });
 });

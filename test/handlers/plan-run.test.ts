@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
-import { requestOf } from './run-status/support/proxy-events.js';
+import { requestOf, invalidRequestRefusal } from './run-status/support/proxy-events.js';
 import { parsePlanRunEvent, planRun, type PlanRunRequest, type RunPlanner } from '../../handlers/plan-run.js';
 import { plannedRunSchema } from '../../handlers/run-status/run-api-contract.js';
 import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
@@ -276,20 +276,14 @@ describe('parsePlanRunEvent', () => {
     const parsed = parsePlanRunEvent({ ...event, resource: '/runs' });
 
     // Assert
-    expect(parsed).toEqual({
-      refusal: {
-        statusCode: 400,
-        body: expect.objectContaining({
-          error: 'InvalidRequest',
-          issues: [
-            {
-              field: 'resource',
-              given: '"/runs"',
-              expected: 'one of /runs/plan, /async-runs/plan (the routes plan-run serves)',
-            },
-          ],
-        }),
-      },
-    });
+    expect(parsed).toEqual(
+      invalidRequestRefusal([
+        {
+          field: 'resource',
+          given: '"/runs"',
+          expected: 'one of /runs/plan, /async-runs/plan (the routes plan-run serves)',
+        },
+      ]),
+    );
   });
 });

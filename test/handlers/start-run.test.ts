@@ -3,7 +3,7 @@ import { parseAsyncRunInput } from '../../handlers/async/run-input.js';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import type { RunStarter, RunStartOutcome } from '../../handlers/run-status/ports.js';
 import { apiErrorSchema, startedRunSchema } from '../../handlers/run-status/run-api-contract.js';
-import { requestOf } from './run-status/support/proxy-events.js';
+import { requestOf, invalidRequestRefusal } from './run-status/support/proxy-events.js';
 import { parseStartRunEvent, startRun, type StartRunRequest } from '../../handlers/start-run.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
@@ -355,20 +355,14 @@ describe('parseStartRunEvent', () => {
     const parsed = parseStartRunEvent({ ...event, resource: '/runs/{id}' });
 
     // Assert
-    expect(parsed).toEqual({
-      refusal: {
-        statusCode: 400,
-        body: expect.objectContaining({
-          error: 'InvalidRequest',
-          issues: [
-            {
-              field: 'resource',
-              given: '"/runs/{id}"',
-              expected: 'one of /runs, /async-runs (the routes start-run serves)',
-            },
-          ],
-        }),
-      },
-    });
+    expect(parsed).toEqual(
+      invalidRequestRefusal([
+        {
+          field: 'resource',
+          given: '"/runs/{id}"',
+          expected: 'one of /runs, /async-runs (the routes start-run serves)',
+        },
+      ]),
+    );
   });
 });

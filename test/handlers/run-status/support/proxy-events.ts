@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type { ParsedEvent } from '../../../../handlers/run-status/proxy-event.js';
 
 /**
@@ -36,4 +37,14 @@ export function requestOf<Request>(parsed: ParsedEvent<Request>): Request {
     throw new Error(`the event was refused: ${JSON.stringify(parsed.refusal.body)}`);
   }
   return parsed.request;
+}
+
+/** What a route answers an event API Gateway would not send: 400 `InvalidRequest` with these issues. */
+export function invalidRequestRefusal(issues: readonly { field: string; given: string; expected: string }[]) {
+  return {
+    refusal: {
+      statusCode: 400,
+      body: expect.objectContaining({ error: 'InvalidRequest', issues }),
+    },
+  };
 }
