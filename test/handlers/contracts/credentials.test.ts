@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import { credentialInEnvironment } from '../../../handlers/contracts/credentials.js';
-import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { runInputSchema } from '../../../handlers/contracts/run-input.js';
 import { parseOrThrow } from '../../../handlers/contracts/validation.js';
+import { issuesOf, minimalRunInput as runInput } from './support/run-input-issues.js';
 
 // AWS's documented example keys (STS API reference, GetAccessKeyInfo) and a made-up Hugging Face token.
 const ACCESS_KEY_ID = 'AKIAIOSFODNN7EXAMPLE';
@@ -16,27 +16,6 @@ const EXPECTED =
   "ARN (e.g. HF_TOKEN_SECRET_ARN) and let the container read it with the endpoint's execution role; " +
   'AWS credentials come from that role, never from variables. A public Hugging Face Hub model needs no ' +
   'token; a private one goes in S3 as the model archive';
-
-function runInput(overrides: Record<string, unknown>): Record<string, unknown> {
-  return {
-    model: { artifactUri: 's3://mso-artifacts/models/cnn/model.onnx', framework: 'onnx' },
-    payload: { uri: 's3://mso-artifacts/models/cnn/payload.json' },
-    candidates: [{ instanceType: 'ml.c5.xlarge' }],
-    loadPlan: { steps: [1] },
-    sla: { p95LatencyMs: 100 },
-    ...overrides,
-  };
-}
-
-function issuesOf(parse: () => unknown): readonly InputIssue[] {
-  try {
-    parse();
-    return [];
-  } catch (error) {
-    if (error instanceof InvalidRunInputError) return error.issues;
-    throw error;
-  }
-}
 
 describe('credentials in a container environment', () => {
   it('fails when model.environment holds AWS keys, naming each variable and never printing its value', () => {

@@ -1,27 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
+import type { InputIssue } from '../../../handlers/contracts/errors.js';
 import { runInputSchema } from '../../../handlers/contracts/run-input.js';
 import { parseOrThrow } from '../../../handlers/contracts/validation.js';
+import { issuesOf, minimalRunInput as runInput } from './support/run-input-issues.js';
 
-function runInput(overrides: Record<string, unknown>): Record<string, unknown> {
-  return {
-    model: { artifactUri: 's3://mso-artifacts/models/cnn/model.onnx', framework: 'onnx' },
-    payload: { uri: 's3://mso-artifacts/models/cnn/payload.json' },
-    candidates: [{ instanceType: 'ml.c5.xlarge' }],
-    loadPlan: { steps: [1] },
-    sla: { p95LatencyMs: 100 },
-    ...overrides,
-  };
-}
-
-function issuesOf(input: unknown): readonly InputIssue[] {
-  try {
-    parseOrThrow(runInputSchema, input);
-    return [];
-  } catch (error) {
-    if (error instanceof InvalidRunInputError) return error.issues;
-    throw error;
-  }
+/** The issues the run input schema refuses `input` with, or none. */
+function schemaIssuesOf(input: unknown): readonly InputIssue[] {
+  return issuesOf(() => parseOrThrow(runInputSchema, input));
 }
 
 describe('run input: upper bounds from arithmetic', () => {
@@ -36,7 +21,7 @@ describe('run input: upper bounds from arithmetic', () => {
     });
 
     // Act
-    const issues = issuesOf(input);
+    const issues = schemaIssuesOf(input);
 
     // Assert
     const expected =
@@ -51,7 +36,7 @@ describe('run input: upper bounds from arithmetic', () => {
   it('accepts weights up to the bound', () => {
     // Act / Assert
     expect(
-      issuesOf(
+      schemaIssuesOf(
         runInput({
           payload: undefined,
           payloads: [
@@ -65,7 +50,7 @@ describe('run input: upper bounds from arithmetic', () => {
 
   it('fails when a price per hour is beyond any instance’s (1e308 printed $Infinity)', () => {
     // Act
-    const issues = issuesOf(runInput({ pricing: { usdPerHour: { 'ml.c5.xlarge': 1e308 } } }));
+    const issues = schemaIssuesOf(runInput({ pricing: { usdPerHour: { 'ml.c5.xlarge': 1e308 } } }));
 
     // Assert
     expect(issues).toEqual([
@@ -90,7 +75,7 @@ describe('run input: upper bounds from arithmetic', () => {
     });
 
     // Act
-    const issues = issuesOf(input);
+    const issues = schemaIssuesOf(input);
 
     // Assert
     expect(issues).toEqual([
