@@ -24,7 +24,7 @@ import {
  * state's own issue list; nothing is started, and the planners write nothing.
  *
  * The planners come from the Lambda entry (lambdas/plan-run.ts): a step module is imported by no
- * other module of handlers/ (test/handlers/step-imports.test.ts), so this one gets them as ports.
+ * other module of handlers/ (test/architecture.test.ts), so this one gets them as ports.
  */
 
 export type PlanRunRequest = RunRequest;

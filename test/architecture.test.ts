@@ -1,0 +1,360 @@
+/**
+ * The floor plan, held by one table: each room (a folder, with the core's step modules as rooms of
+ * their own) lists the rooms it may import, value and type imports alike. The core's rooms are
+ * ordered from the vocabulary (`handlers/contracts`, which imports nothing in the core) up to the
+ * steps; the AWS side (`lambdas/`) and the local side (`local/`) never meet; `bench/` imports no
+ * test. What breaks the table today is written down below as allowances that may only shrink: a
+ * new kind of import, or more of one, fails; fewer fails too, until the allowance is lowered, so
+ * the list records the debt exactly.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  importCircles,
+  type ModuleImport,
+  readModuleGraph,
+  REPO_ROOT,
+  roomOf,
+  stepModules,
+} from './support/module-graph.js';
+
+const CORE_FLOOR = ['handlers/contracts'] as const;
+const CORE_LIBRARIES = [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test', 'handlers/serving'] as const;
+const CORE_HELPERS = [...CORE_LIBRARIES, 'handlers/shared', 'handlers'] as const;
+const CORE_FEATURES = [...CORE_HELPERS, 'handlers/planning', 'handlers/report', 'handlers/async'] as const;
+const CORE = [...CORE_FEATURES, 'handlers/run-status'] as const;
+const CORE_WITH_STEPS = [...CORE, 'handlers/steps', 'handlers/async-steps'] as const;
+const LOCAL_LEAVES = ['local/example-model', 'local/model-server', 'local/compiler', 'local/runner'] as const;
+
+/** Room → the rooms it may import. Imports inside a room are free. */
+export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
+  'handlers/contracts': [],
+  'handlers/catalog': [...CORE_FLOOR],
+  'handlers/load-test': [...CORE_FLOOR, 'handlers/catalog'],
+  'handlers/serving': [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test'],
+  'handlers/shared': [...CORE_LIBRARIES],
+  handlers: [...CORE_LIBRARIES, 'handlers/shared'],
+  'handlers/planning': [...CORE_HELPERS],
+  'handlers/report': [...CORE_HELPERS],
+  'handlers/async': [...CORE_HELPERS, 'handlers/report'],
+  'handlers/run-status': [...CORE_FEATURES],
+  'handlers/steps': [...CORE],
+  'handlers/async-steps': [...CORE],
+  'lambdas/adapters': [...CORE],
+  lambdas: [...CORE_WITH_STEPS, 'lambdas/adapters'],
+  workflows: [...CORE_FLOOR],
+  'infra/nag': [],
+  infra: [...CORE_FLOOR, 'infra/nag', 'infra/constructs', 'infra/stacks'],
+  'infra/constructs': [...CORE_FLOOR, 'infra', 'infra/nag', 'workflows', 'lambdas'],
+  'infra/stacks': [...CORE_FLOOR, 'infra', 'infra/nag', 'infra/constructs', 'workflows', 'lambdas'],
+  'infra/bin': [...CORE_FLOOR, 'infra', 'infra/stacks'],
+  'local/example-model': [...CORE],
+  'local/model-server': [...CORE, 'local/example-model'],
+  'local/compiler': [...CORE, 'local/model-server'],
+  'local/runner': [...CORE],
+  'local/platform': [...CORE, ...LOCAL_LEAVES],
+  'local/adapters': [...CORE, ...LOCAL_LEAVES, 'local/platform'],
+  'local/async': [...CORE_WITH_STEPS, ...LOCAL_LEAVES, 'local/platform'],
+  'local/cli': [...CORE_WITH_STEPS, ...LOCAL_LEAVES, 'local/platform'],
+  local: [
+    ...CORE_WITH_STEPS,
+    ...LOCAL_LEAVES,
+    'local/platform',
+    'local/adapters',
+    'local/async',
+    'local/cli',
+    'workflows',
+    'infra',
+    'infra/stacks',
+  ],
+  client: [...CORE_FLOOR, 'handlers/run-status', 'handlers/report'],
+  bench: [...CORE, 'lambdas/adapters', ...LOCAL_LEAVES, 'local/platform', 'local/adapters'],
+};
+
+const ROOMS = [...Object.keys(FLOOR_PLAN), 'test'];
+
+/**
+ * Imports that break the table today, as `from -> to: count`. Each may only go down; a count that
+ * went down must be lowered here, and a line at 0 removed.
+ */
+const ALLOWED_TODAY: Readonly<Record<string, number>> = {
+  'bench -> test': 6,
+  'client -> handlers/async': 1,
+  'handlers -> handlers/report': 1,
+  'handlers -> handlers/run-status': 26,
+  'handlers/catalog -> handlers/load-test': 1,
+  'handlers/contracts -> handlers': 2,
+  'handlers/contracts -> handlers/catalog': 7,
+  'handlers/contracts -> handlers/load-test': 10,
+  'handlers/contracts -> handlers/report': 2,
+  'handlers/contracts -> handlers/serving': 3,
+  'handlers/load-test -> handlers/shared': 1,
+  'handlers/serving -> handlers': 3,
+  'handlers/serving -> handlers/shared': 1,
+  'handlers/shared -> handlers': 7,
+  'handlers/shared -> handlers/run-status': 1,
+  'infra/constructs -> handlers': 4,
+  'infra/constructs -> handlers/async': 2,
+  'infra/constructs -> handlers/load-test': 1,
+  'infra/constructs -> handlers/run-status': 2,
+  'infra/constructs -> handlers/shared': 2,
+  'infra/constructs -> lambdas/adapters': 2,
+  'lambdas/adapters -> lambdas': 1,
+  'local/adapters -> local/cli': 2,
+  'local/async -> local': 4,
+  'local/async -> local/cli': 5,
+  'local/cli -> local': 7,
+};
+
+/** `from -> to` for each import that leaves its room for a room the table does not list. */
+function violationsOf(edges: readonly ModuleImport[]): Map<string, number> {
+  const steps = stepModules();
+  const counts = new Map<string, number>();
+  for (const { from, to } of edges) {
+    const fromRoom = roomOf(from, steps, ROOMS);
+    const toRoom = roomOf(to, steps, ROOMS);
+    const stepToStep = steps.has(from) && steps.has(to) && from !== to;
+    if (!stepToStep && (fromRoom === toRoom || (FLOOR_PLAN[fromRoom] ?? []).includes(toRoom))) continue;
+    const key = `${fromRoom} -> ${toRoom}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Each difference between what is found and what is allowed, as a sentence naming the fix. */
+function allowanceProblems(
+  found: ReadonlyMap<string, number>,
+  allowed: Readonly<Record<string, number>>,
+): string[] {
+  const keys = [...new Set([...found.keys(), ...Object.keys(allowed)])].sort();
+  return keys.flatMap((key) => {
+    const count = found.get(key) ?? 0;
+    const allowance = allowed[key];
+    if (allowance === undefined) return [`${key}: ${count} import(s) the floor plan does not allow`];
+    if (count > allowance) return [`${key}: ${count} import(s), more than the ${allowance} allowed today`];
+    if (count < allowance) return [`${key}: ${count} import(s) now; lower its allowance from ${allowance}`];
+    if (allowance === 0) return [`${key}: allowance 0; remove the line`];
+    return [];
+  });
+}
+
+/**
+ * Rooms that have no `index.ts` yet: imports into them may name any module. Once a room has its
+ * index, modules of other rooms import it only through that index. The list may only shrink.
+ */
+const ROOMS_WITHOUT_INDEX_TODAY: readonly string[] = [
+  'handlers/contracts',
+  'handlers/catalog',
+  'handlers/serving',
+  'handlers/shared',
+  'handlers',
+  'handlers/planning',
+  'handlers/report',
+  'handlers/async',
+  'handlers/run-status',
+  'lambdas/adapters',
+  'lambdas',
+  'workflows',
+  'infra/nag',
+  'infra',
+  'infra/constructs',
+  'infra/stacks',
+  'local/example-model',
+  'local/model-server',
+  'local/compiler',
+  'local/platform',
+  'local/adapters',
+  'local/async',
+  'local/cli',
+  'local',
+];
+
+/**
+ * Imports from other rooms that pass by a room's `index.ts`, counted per room (`room: count`),
+ * for the rooms that have one. Each count may only go down.
+ */
+const INDEX_BYPASSES_TODAY: Readonly<Record<string, number>> = {
+  'handlers/load-test': 76,
+  'local/runner': 8,
+};
+
+/** The rooms of the table that are folders with an `index.ts`. */
+function roomsWithIndex(): string[] {
+  return Object.keys(FLOOR_PLAN).filter((room) => existsSync(join(REPO_ROOT, room, 'index.ts')));
+}
+
+/** For each room with an index, how many imports from other rooms name one of its modules instead. */
+function indexBypasses(edges: readonly ModuleImport[], indexed: readonly string[]): Map<string, number> {
+  const steps = stepModules();
+  const counts = new Map<string, number>();
+  for (const { from, to } of edges) {
+    const toRoom = roomOf(to, steps, ROOMS);
+    if (!indexed.includes(toRoom) || roomOf(from, steps, ROOMS) === toRoom || to === `${toRoom}/index.ts`)
+      continue;
+    counts.set(toRoom, (counts.get(toRoom) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Today's import circles, each as its sorted modules. Each may only shrink or vanish. */
+const CIRCLES_TODAY: readonly (readonly string[])[] = [
+  [
+    'handlers/catalog/image-table.ts',
+    'handlers/catalog/images.ts',
+    'handlers/contracts/llm-input.ts',
+    'handlers/contracts/run-input.ts',
+  ],
+  [
+    'handlers/contracts/exit-codes.ts',
+    'handlers/contracts/optimization-state.ts',
+    'handlers/report/compare-runs.ts',
+    'handlers/report/compiled-comparison.ts',
+    'handlers/report/deploy-requests.ts',
+    'handlers/report/noise.ts',
+    'handlers/report/objective-figure.ts',
+    'handlers/report/registry-baseline.ts',
+    'handlers/report/report.ts',
+    'handlers/report/rerun-interval.ts',
+    'handlers/report/sweep-factors.ts',
+    'handlers/serving/prove-target.ts',
+    'handlers/serving/ramp-test.ts',
+    'handlers/serving/serve-target.ts',
+    'handlers/shared/candidate-deployment.ts',
+  ],
+  [
+    'handlers/report/payload-breakdown.ts',
+    'handlers/report/render-charts.ts',
+    'handlers/report/render-markdown.ts',
+    'handlers/report/render-serve-target.ts',
+  ],
+];
+
+describe('the floor plan', () => {
+  const edges = readModuleGraph();
+
+  it('holds every import, apart from today’s allowances, which may only shrink', () => {
+    // Act
+    const problems = allowanceProblems(violationsOf(edges), ALLOWED_TODAY);
+
+    // Assert
+    expect(problems).toEqual([]);
+  });
+
+  it('enters a room with an index.ts only through it, apart from today’s allowances', () => {
+    // Act
+    const problems = allowanceProblems(indexBypasses(edges, roomsWithIndex()), INDEX_BYPASSES_TODAY);
+
+    // Assert
+    expect(problems).toEqual([]);
+  });
+
+  it('has an index.ts in every room other rooms import, but those listed today, which may only shrink', () => {
+    // Prepare
+    const steps = stepModules();
+    const imported = new Set(
+      edges
+        .filter(({ from, to }) => roomOf(from, steps, ROOMS) !== roomOf(to, steps, ROOMS))
+        .map(({ to }) => roomOf(to, steps, ROOMS)),
+    );
+
+    // Act
+    const withoutIndex = Object.keys(FLOOR_PLAN).filter(
+      (room) =>
+        imported.has(room) &&
+        !['handlers/steps', 'handlers/async-steps'].includes(room) &&
+        !roomsWithIndex().includes(room),
+    );
+
+    // Assert
+    expect(withoutIndex).toEqual(ROOMS_WITHOUT_INDEX_TODAY);
+  });
+
+  it('has no import circle beyond today’s, which may only shrink', () => {
+    // Act
+    const circles = importCircles(edges);
+
+    // Assert
+    expect(circles).toEqual(CIRCLES_TODAY);
+  });
+
+  it('puts every module in a room of the table, and every room of the table is a folder', () => {
+    // Prepare
+    const steps = stepModules();
+    const stepRooms = ['handlers/steps', 'handlers/async-steps'];
+
+    // Act
+    const roomless = edges
+      .flatMap(({ from, to }) => [from, to])
+      .filter((path) => !ROOMS.includes(roomOf(path, steps, ROOMS)));
+    const missingFolders = Object.keys(FLOOR_PLAN).filter(
+      (room) => !stepRooms.includes(room) && !existsSync(join(REPO_ROOT, room)),
+    );
+
+    // Assert
+    expect([...new Set(roomless)]).toEqual([]);
+    expect(missingFolders).toEqual([]);
+  });
+
+  it('never lets lambdas/ and local/ meet', () => {
+    // Act
+    const meetings = edges.filter(
+      ({ from, to }) =>
+        (from.startsWith('lambdas/') && to.startsWith('local/')) ||
+        (from.startsWith('local/') && to.startsWith('lambdas/')),
+    );
+
+    // Assert
+    expect(meetings).toEqual([]);
+  });
+});
+
+describe('the floor plan’s checks', () => {
+  it('fails when a step module imports another step module', () => {
+    // Prepare
+    const edges = [{ from: 'handlers/recommend.ts', to: 'handlers/deploy-candidate.ts' }];
+
+    // Act
+    const found = violationsOf(edges);
+
+    // Assert
+    expect([...found]).toEqual([['handlers/steps -> handlers/steps', 1]]);
+  });
+
+  it('fails when the vocabulary floor imports a room above it', () => {
+    // Prepare
+    const edges = [{ from: 'handlers/contracts/optimization-state.ts', to: 'handlers/report/report.ts' }];
+
+    // Act
+    const problems = allowanceProblems(violationsOf(edges), {});
+
+    // Assert
+    expect(problems).toEqual([
+      'handlers/contracts -> handlers/report: 1 import(s) the floor plan does not allow',
+    ]);
+  });
+
+  it('fails when an allowance is not lowered after its imports went away', () => {
+    // Act
+    const problems = allowanceProblems(new Map([['bench -> test', 2]]), { 'bench -> test': 6 });
+
+    // Assert
+    expect(problems).toEqual(['bench -> test: 2 import(s) now; lower its allowance from 6']);
+  });
+
+  it('finds an import circle through a type-only import', () => {
+    // Prepare
+    const edges = [
+      { from: 'handlers/a.ts', to: 'handlers/b.ts' },
+      { from: 'handlers/b.ts', to: 'handlers/c.ts' },
+      { from: 'handlers/c.ts', to: 'handlers/a.ts' },
+      { from: 'handlers/c.ts', to: 'handlers/d.ts' },
+    ];
+
+    // Act
+    const circles = importCircles(edges);
+
+    // Assert
+    expect(circles).toEqual([['handlers/a.ts', 'handlers/b.ts', 'handlers/c.ts']]);
+  });
+});
