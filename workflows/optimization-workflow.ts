@@ -185,11 +185,6 @@ export class OptimizationWorkflow extends Construct {
 
   /** "Benchmark each candidate": deploy, wait until in service, load test, delete; failures recorded. */
   private benchmarkCandidates(): sfn.IChainable & sfn.INextable {
-    const deploy = this.deployTask(OptimizationStates.deployCandidate);
-    // Candidates of one instance type beyond the account's quota wait here for capacity.
-    retryWhileQuotaReached(deploy);
-    const check = this.checkTask(OptimizationStates.checkEndpoint);
-    const loadTest = this.loadTest(OptimizationStates.runLoadWorkers, OptimizationStates.runLoadWorker);
     const aggregate = this.invoke(OptimizationStates.aggregateLoadTest, this.steps.aggregateLoadTest, {
       payload: {
         'plan.$': '$.plan',
@@ -202,8 +197,6 @@ export class OptimizationWorkflow extends Construct {
     });
     const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteCandidateEndpoint);
     const measured = new sfn.Pass(this, 'Candidate measured', { outputPath: '$.outcome' });
-
-    const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedCandidateEndpoint);
     const recordFailed = new sfn.Pass(this, OptimizationStates.recordFailedCandidate, {
       parameters: {
         'candidateId.$': '$.candidate.id',
@@ -211,15 +204,7 @@ export class OptimizationWorkflow extends Construct {
         'error.$': '$.error',
       },
     });
-    // A delete that still fails after its retries is left to run clean-up, which retries again.
-    deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
-    deleteFailed.next(recordFailed);
-    this.failWhenRedriven([deploy, check, loadTest], OptimizationStates.stopRedrivenCandidate);
-    for (const task of [deploy, check, loadTest, aggregate]) {
-      task.addCatch(deleteFailed, { errors: ['States.ALL'], resultPath: '$.error' });
-    }
     deleteEndpoint.addCatch(measured, { errors: ['States.ALL'], resultPath: '$.deleteError' });
-
     const skipped = new sfn.Pass(this, 'Record skipped candidate', {
       parameters: {
         'candidateId.$': '$.candidate.id',
@@ -247,33 +232,43 @@ export class OptimizationWorkflow extends Construct {
       inputPath: '$.outcome.nextRound',
       resultPath: '$.deployment.loadRound',
     });
-    const measurable = new sfn.Choice(this, 'Load test measurable?')
-      .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.rerun), rerun.next(check))
-      .when(
-        sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextSegment),
-        nextSegment.next(loadTest),
-      )
-      .when(
-        sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextRound),
-        nextRound.next(loadTest),
-      )
-      // Interleaved repeats: the endpoint stays up for "Repeat each candidate", which deletes it.
-      .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.repeatsPending), measured)
-      .otherwise(deleteEndpoint);
-    deleteEndpoint.next(measured);
-    const poll = pollLoop(this, {
-      waitName: 'Wait for endpoint',
-      waitSecondsPath: '$.deployment.waitSeconds',
-      check,
-      choiceName: 'Endpoint in service?',
-      exit: {
-        until: sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
-        then: loadTest.next(aggregate).next(measurable),
+    const deploy = this.measureEndpoint({
+      names: {
+        deploy: OptimizationStates.deployCandidate,
+        wait: 'Wait for endpoint',
+        check: OptimizationStates.checkEndpoint,
+        inService: 'Endpoint in service?',
+        loadWorkers: OptimizationStates.runLoadWorkers,
+        loadWorker: OptimizationStates.runLoadWorker,
+        deleteFailed: OptimizationStates.deleteFailedCandidateEndpoint,
+        stopRedriven: OptimizationStates.stopRedrivenCandidate,
       },
+      // A deployment the plan cannot serve is recorded as skipped, with nothing to wait for.
+      afterDeploy: (wait) =>
+        new sfn.Choice(this, 'Candidate skipped?')
+          .when(sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.skipped), skipped)
+          .otherwise(wait),
+      judge: ({ check, loadTest }) => ({
+        start: aggregate.next(
+          new sfn.Choice(this, 'Load test measurable?')
+            .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.rerun), rerun.next(check))
+            .when(
+              sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextSegment),
+              nextSegment.next(loadTest),
+            )
+            .when(
+              sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextRound),
+              nextRound.next(loadTest),
+            )
+            // Interleaved repeats: the endpoint stays up for "Repeat each candidate", which deletes it.
+            .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.repeatsPending), measured)
+            .otherwise(deleteEndpoint),
+        ),
+        failing: [aggregate],
+      }),
+      recordFailed,
     });
-    const deployed = new sfn.Choice(this, 'Candidate skipped?')
-      .when(sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.skipped), skipped)
-      .otherwise(poll.wait);
+    deleteEndpoint.next(measured);
 
     return new sfn.Map(this, OptimizationStates.benchmarkEachCandidate, {
       itemsPath: '$.plan.candidates',
@@ -285,7 +280,73 @@ export class OptimizationWorkflow extends Construct {
       },
       maxConcurrencyPath: '$.plan.maxConcurrentCandidates',
       resultPath: '$.candidates',
-    }).itemProcessor(deploy.next(deployed));
+    }).itemProcessor(deploy);
+  }
+
+  /**
+   * "Measure an endpoint", the workflow's central idea, as each candidate, the proof and the ramp
+   * run it: deploy (waiting for quota, as other endpoints are deleted) → wait until in service →
+   * `prepare` (the ramp's scaling policy) → the load workers → `judge` (the phase's own steps, to
+   * their end). A redriven run stops at the deploy, the check, `prepare` and the workers (their
+   * endpoint is gone); any other failure of those or of the judge's `failing` steps goes to
+   * `failureTeardown` (if any), then deletes the endpoint ("Delete failed …", busy endpoints
+   * waited out) and ends in `recordFailed`, also when that delete fails (run clean-up finds the
+   * endpoint by the run's tag). Returns the deploy, the measurement's first state.
+   */
+  private measureEndpoint(props: {
+    readonly names: {
+      readonly deploy: string;
+      readonly wait: string;
+      readonly check: string;
+      readonly inService: string;
+      readonly loadWorkers: string;
+      readonly loadWorker: string;
+      readonly deleteFailed: string;
+      readonly stopRedriven: string;
+    };
+    /** What follows the deploy before the wait (default: the wait). */
+    readonly afterDeploy?: (wait: sfn.Wait) => sfn.IChainable;
+    readonly prepare?: tasks.LambdaInvoke;
+    readonly judge: (measurement: { readonly check: tasks.LambdaInvoke; readonly loadTest: sfn.Map }) => {
+      readonly start: sfn.IChainable;
+      readonly failing: readonly sfn.TaskStateBase[];
+    };
+    /** The steps before "Delete failed …" on the failure path, given that delete (default: none). */
+    readonly failureTeardown?: (deleteFailed: tasks.LambdaInvoke) => sfn.Chain;
+    readonly recordFailed: sfn.IChainable;
+  }): tasks.LambdaInvoke {
+    const { names } = props;
+    const deploy = this.deployTask(names.deploy);
+    // Endpoints beyond the account's quota of the type wait here for capacity.
+    retryWhileQuotaReached(deploy);
+    const check = this.checkTask(names.check);
+    const loadTest = this.loadTest(names.loadWorkers, names.loadWorker);
+    const judged = props.judge({ check, loadTest });
+    loadTest.next(judged.start);
+
+    const deleteFailed = this.deleteCandidateTask(names.deleteFailed);
+    // A delete that still fails after its retries is left to run clean-up, which retries again.
+    deleteFailed.addCatch(props.recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
+    deleteFailed.next(props.recordFailed);
+    const failed = props.failureTeardown === undefined ? deleteFailed : props.failureTeardown(deleteFailed);
+    const measuring = [deploy, check, ...(props.prepare === undefined ? [] : [props.prepare]), loadTest];
+    this.failWhenRedriven(measuring, names.stopRedriven);
+    for (const task of [...measuring, ...judged.failing]) {
+      task.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
+    }
+
+    const poll = pollLoop(this, {
+      waitName: names.wait,
+      waitSecondsPath: '$.deployment.waitSeconds',
+      check,
+      choiceName: names.inService,
+      exit: {
+        until: sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
+        then: props.prepare === undefined ? loadTest : props.prepare.next(loadTest),
+      },
+    });
+    deploy.next(props.afterDeploy === undefined ? poll.wait : props.afterDeploy(poll.wait));
+    return deploy;
   }
 
   /**
@@ -530,15 +591,6 @@ export class OptimizationWorkflow extends Construct {
       { plan: 'Plan proof load', select: 'Select proof candidate' },
       request,
     );
-    // A quota Retry: the candidates' endpoints were deleted just before (with keep-recommended, by
-    // "Delete candidates not kept"), and SageMaker counts an endpoint's instances until it is gone.
-    const deploy = this.deployTask(OptimizationStates.deployProofEndpoint);
-    retryWhileQuotaReached(deploy);
-    const check = this.checkTask(OptimizationStates.checkProofEndpoint);
-    const loadTest = this.loadTest(
-      OptimizationStates.runProofLoadWorkers,
-      OptimizationStates.runProofLoadWorker,
-    );
     const record = this.invoke(OptimizationStates.recordProof, this.steps.recordProof, {
       payload: {
         'plan.$': '$.plan',
@@ -573,25 +625,24 @@ export class OptimizationWorkflow extends Construct {
         next,
       },
     );
-    const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedProofEndpoint);
-    deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
-    deleteFailed.next(recordFailed);
-    this.failWhenRedriven([deploy, check, loadTest], OptimizationStates.stopRedrivenProof);
-    for (const task of [deploy, check, loadTest, record]) {
-      task.addCatch(deleteFailed, { errors: ['States.ALL'], resultPath: '$.error' });
-    }
-
-    const poll = pollLoop(this, {
-      waitName: 'Wait for proof endpoint',
-      waitSecondsPath: '$.deployment.waitSeconds',
-      check,
-      choiceName: 'Proof endpoint in service?',
-      exit: {
-        until: sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
-        then: loadTest.next(record).next(deleteEndpoint),
+    // The measurement's quota Retry matters here: the candidates' endpoints were deleted just
+    // before (with keep-recommended, by "Delete candidates not kept"), and SageMaker counts an
+    // endpoint's instances until it is gone.
+    const deploy = this.measureEndpoint({
+      names: {
+        deploy: OptimizationStates.deployProofEndpoint,
+        wait: 'Wait for proof endpoint',
+        check: OptimizationStates.checkProofEndpoint,
+        inService: 'Proof endpoint in service?',
+        loadWorkers: OptimizationStates.runProofLoadWorkers,
+        loadWorker: OptimizationStates.runProofLoadWorker,
+        deleteFailed: OptimizationStates.deleteFailedProofEndpoint,
+        stopRedriven: OptimizationStates.stopRedrivenProof,
       },
+      judge: () => ({ start: record.next(deleteEndpoint), failing: [record] }),
+      recordFailed,
     });
-    planLoad.next(deploy).next(poll.wait);
+    planLoad.next(deploy);
     correct.next(planLoad);
     return new sfn.Choice(this, OptimizationStates.proveTarget)
       .when(sfn.Condition.isPresent(request), planLoad)
@@ -617,11 +668,6 @@ export class OptimizationWorkflow extends Construct {
   private rampTest(next: sfn.IChainable): sfn.Choice {
     const request = '$.summary.rampRequest';
     const planLoad = this.planPhaseLoad({ plan: 'Plan ramp load', select: 'Select ramp candidate' }, request);
-    // A quota Retry, unlike the proof's: the proof's endpoint (or the first ramp's, scaled out)
-    // may still be deleting when this one is created. Nothing is billed while it waits.
-    const deploy = this.deployTask(OptimizationStates.deployRampEndpoint);
-    retryWhileQuotaReached(deploy);
-    const check = this.checkTask(OptimizationStates.checkRampEndpoint);
     const apply = this.invoke(OptimizationStates.applyRampScaling, this.steps.rampScaling, {
       payload: {
         action: 'apply',
@@ -632,10 +678,6 @@ export class OptimizationWorkflow extends Construct {
       resultPath: '$.deployment',
       timeout: Duration.minutes(2),
     });
-    const loadTest = this.loadTest(
-      OptimizationStates.runRampLoadWorkers,
-      OptimizationStates.runRampLoadWorker,
-    );
     const aggregate = this.invoke(OptimizationStates.aggregateRamp, this.steps.aggregateLoadTest, {
       payload: {
         'plan.$': '$.plan',
@@ -681,35 +723,41 @@ export class OptimizationWorkflow extends Construct {
       errorPath: '$.rampError',
       next,
     });
-    const deleteFailed = this.deleteCandidateTask(OptimizationStates.deleteFailedRampEndpoint);
-    deleteFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deleteError' });
-    deleteFailed.next(recordFailed);
-    const deregisterFailed = this.deregisterRampTask(OptimizationStates.deregisterFailedRampScaling);
-    deregisterFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deregisterError' });
-    deregisterFailed.next(deleteFailed);
-    this.failWhenRedriven([deploy, check, apply, loadTest], OptimizationStates.stopRedrivenRamp);
-    for (const task of [deploy, check, apply, loadTest, aggregate, record]) {
-      task.addCatch(deregisterFailed, { errors: ['States.ALL'], resultPath: '$.error' });
-    }
-
-    const measured = new sfn.Choice(this, 'Ramp load test over?')
-      .when(
-        sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextSegment),
-        nextSegment.next(loadTest),
-      )
-      .otherwise(record);
     record.next(deregister);
-    const poll = pollLoop(this, {
-      waitName: 'Wait for ramp endpoint',
-      waitSecondsPath: '$.deployment.waitSeconds',
-      check,
-      choiceName: 'Ramp endpoint in service?',
-      exit: {
-        until: sfn.Condition.stringEquals('$.deployment.status', CandidateStatuses.inService),
-        then: apply.next(loadTest).next(aggregate).next(measured),
+    // The measurement's quota Retry matters here too: the proof's endpoint (or the first ramp's,
+    // scaled out) may still be deleting when this one is created. Nothing is billed while it waits.
+    const deploy = this.measureEndpoint({
+      names: {
+        deploy: OptimizationStates.deployRampEndpoint,
+        wait: 'Wait for ramp endpoint',
+        check: OptimizationStates.checkRampEndpoint,
+        inService: 'Ramp endpoint in service?',
+        loadWorkers: OptimizationStates.runRampLoadWorkers,
+        loadWorker: OptimizationStates.runRampLoadWorker,
+        deleteFailed: OptimizationStates.deleteFailedRampEndpoint,
+        stopRedriven: OptimizationStates.stopRedrivenRamp,
       },
+      prepare: apply,
+      judge: ({ loadTest }) => ({
+        start: aggregate.next(
+          new sfn.Choice(this, 'Ramp load test over?')
+            .when(
+              sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextSegment),
+              nextSegment.next(loadTest),
+            )
+            .otherwise(record),
+        ),
+        failing: [aggregate, record],
+      }),
+      // The scaling is deregistered before the endpoint is deleted, on the failure path too.
+      failureTeardown: (deleteFailed) => {
+        const deregisterFailed = this.deregisterRampTask(OptimizationStates.deregisterFailedRampScaling);
+        deregisterFailed.addCatch(recordFailed, { errors: ['States.ALL'], resultPath: '$.deregisterError' });
+        return deregisterFailed.next(deleteFailed);
+      },
+      recordFailed,
     });
-    planLoad.next(deploy).next(poll.wait);
+    planLoad.next(deploy);
     retest.next(planLoad);
     return new sfn.Choice(this, OptimizationStates.rampTest)
       .when(sfn.Condition.isPresent(request), planLoad)
