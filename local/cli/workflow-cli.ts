@@ -23,6 +23,7 @@ import type {
 } from '../workflow-environment.js';
 import type { CliArguments } from './args.js';
 import { causeMessage } from './progress.js';
+import { writeRunsIndex } from '../runs-index.js';
 import { acquireRunLock, type RunLockResult } from './run-lock.js';
 import {
   displayPath,
@@ -215,6 +216,22 @@ export async function runWorkflowCli<
   } finally {
     // After the clean-up: the run id stays taken until nothing of the run is left running.
     locked?.lock.release();
+    if (locked !== undefined) refreshRunsIndex(resolve(cwd, args.runsDir), cwd, io);
+  }
+}
+
+/**
+ * Rewrites `<runs>/index.html` and `index.json` after a run, whatever its outcome. An index that
+ * cannot be written is a warning: the run and its report stand without it.
+ */
+function refreshRunsIndex(runsDir: string, cwd: string, io: CliIo): void {
+  try {
+    const { html } = writeRunsIndex(runsDir, { source: displayPath(cwd, runsDir) });
+    io.stdout.write(`Runs index: ${displayPath(cwd, html)}\n`);
+  } catch (error) {
+    io.stderr.write(
+      `Warning: the runs index in ${displayPath(cwd, runsDir)} was not written: ${describeError(error)}\n`,
+    );
   }
 }
 
