@@ -102,7 +102,9 @@ export function indexEntryOfReport(report: Report, links: RunsIndexLinks): RunsI
                 ? 'compiled'
                 : `compiled for ${candidate.compiledFor}`
               : 'not compiled',
-            `environment ${environmentText(rec.environment)}`,
+            ...(Object.keys(rec.environment).length === 0
+              ? []
+              : [`environment ${environmentText(rec.environment)}`]),
           ].join(', '),
         };
   const figure = candidate === undefined ? undefined : objectiveFigure(report.objective, candidate);
@@ -166,7 +168,8 @@ export function indexEntryOfAsyncSummary(
 /**
  * The row of a report document as read from a file: report.json (optimization) or summary.json
  * (async), told apart by their fields; a document neither is gives an `unreadable` row that says
- * why, so one bad file never hides the other runs.
+ * why, so one bad file never hides the other runs. The row's run id is the folder's (or the run
+ * API's), the one its links and `runs status` use.
  */
 export function indexEntryOfDocument(
   document: unknown,
@@ -180,14 +183,14 @@ export function indexEntryOfDocument(
   const record = recordOf(document);
   try {
     if (record !== undefined && Array.isArray(record.candidates) && typeof record.outcome === 'string') {
-      return indexEntryOfReport(document as Report, context.links);
+      return { ...indexEntryOfReport(document as Report, context.links), runId: context.runId };
     }
     if (
       record !== undefined &&
       typeof record.endpointName === 'string' &&
       typeof record.inputs === 'number'
     ) {
-      return indexEntryOfAsyncSummary(document as AsyncRunSummary, context);
+      return { ...indexEntryOfAsyncSummary(document as AsyncRunSummary, context), runId: context.runId };
     }
   } catch (error) {
     return unreadableEntry(
