@@ -246,6 +246,8 @@ export interface CliIo {
   readonly writeFile: (folder: string, name: string, data: Uint8Array) => Promise<string>;
   /** Downloads a presigned link (no signing: the link carries its signature). */
   readonly fetch: typeof fetch;
+  /** Where relative paths start (`init` reads cdk-outputs.json there). @default process.cwd() */
+  readonly cwd?: string;
 }
 
 export const processIo: CliIo = {
@@ -802,6 +804,7 @@ async function init(values: Values, io: CliIo): Promise<number> {
   }
   const envRegion =
     io.env.AWS_REGION !== undefined && isAwsRegion(io.env.AWS_REGION) ? io.env.AWS_REGION : undefined;
+  const cwd = io.cwd ?? process.cwd();
   const example = stringValue(values.example);
   const bucket = stringValue(values.bucket);
   const outputsFile = stringValue(values.outputs);
@@ -817,14 +820,14 @@ async function init(values: Values, io: CliIo): Promise<number> {
     ...(out === undefined ? {} : { out }),
     ...(region === undefined ? {} : { region }),
     ...(envRegion === undefined ? {} : { fallbackRegion: envRegion }),
-    cwd: process.cwd(),
+    cwd,
     readFile: io.readFile,
     fileExists,
   });
   const written =
     out === undefined
       ? undefined
-      : await io.writeFile(dirname(out), basename(out), new TextEncoder().encode(result.text));
+      : await io.writeFile(dirname(resolve(cwd, out)), basename(out), new TextEncoder().encode(result.text));
   const flag = result.workflow === RunWorkflows.asyncInference ? ' --workflow async' : '';
   io.stderr(
     [
@@ -835,7 +838,7 @@ async function init(values: Values, io: CliIo): Promise<number> {
       ...(result.objects.length === 0
         ? []
         : [
-            'Upload these before the run starts (its first state checks they exist):',
+            'Upload what these name before the run starts (its first state checks they exist):',
             ...result.objects.map((uri) => `  ${uri}`),
           ]),
       `Then: ${PROGRAM} plan --input ${written ?? '<file>'}${flag}, or paste it in the Step Functions console`,

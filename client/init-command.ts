@@ -88,10 +88,10 @@ export function stackOutputsOf(document: unknown, source: string): StackOutputs 
   return only;
 }
 
-/** The examples `init` offers: those for AWS (the `local-` ones name local files and settings). */
+/** The examples `init` offers: those for AWS (local.json and the `local-` ones name local files and settings). */
 export function awsExamples(): string[] {
   return readdirSync(EXAMPLES_DIR)
-    .filter((name) => name.endsWith('.json') && !name.startsWith('local-'))
+    .filter((name) => name.endsWith('.json') && name !== 'local.json' && !name.startsWith('local-'))
     .map((name) => name.slice(0, -'.json'.length))
     .sort();
 }
