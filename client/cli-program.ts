@@ -114,31 +114,6 @@ ${WORKFLOW_HELP}
   --links            print presigned links (valid 15 minutes) instead of downloading
 ${WORKFLOW_HELP}`,
   },
-  index: {
-    summary:
-      'the runs index page: every run with its outcome, winner, cost and SLA, linked to its downloaded report',
-    usage: `${PROGRAM} index [--out <folder>] [--workflow optimization|async] [--since <date>] [--limit <n>]`,
-    options: ['out', 'workflow', 'async', 'since', 'limit'],
-    runId: false,
-    help: `  --out <folder>     where to write index.html and index.json, each run's report files in <folder>/<run id>/
-                     (default runs, as npm start does)
-  --workflow <name>  only optimization or async runs (default: both)
-  --since <date>     runs started at or after this ISO 8601 date
-  --limit <n>        at most this many runs per workflow (1–1000, default 50)`,
-  },
-  init: {
-    summary:
-      "a run input for this stack: an example with the stack's artifacts bucket, checked as the API checks it",
-    usage: `${PROGRAM} init [--example <name>] [--bucket <name> | --outputs <file>] [--out <file.json>] [--region <region>]`,
-    options: ['example', 'bucket', 'outputs', 'out'],
-    runId: false,
-    help: `  --example <name>   one of examples/ for AWS, e.g. cpu-sweep (default), gpu-vs-inferentia, async-batch
-  --bucket <name>    the stack's ArtifactsBucketName output
-  --outputs <file>   the outputs npm run deploy writes (default cdk-outputs.json), read when --bucket is not given
-  --out <file.json>  write the input there (never over an existing file); default: print it on stdout
-  (--region, or the run API's region in the outputs file, checks the example against that region's
-  Neo targets and serving images; no --api is needed)`,
-  },
   compare: {
     summary: "two runs side by side: each candidate's TPS, p95 and cost per 1M, changed beyond noise or not",
     usage: `${PROGRAM} compare <base run id> <new run id> [--markdown] [--tolerance <percent>]`,
@@ -149,6 +124,29 @@ ${WORKFLOW_HELP}`,
   --tolerance <percent>  the noise allowed for figures measured once in both runs (default ${DEFAULT_NOISE_TOLERANCE_PERCENT})
   (both runs' report.json are downloaded through their report links and compared here; exit 6
   when the base run's recommended candidate regressed beyond noise: see "Comparing runs" in docs/local-runs.md)`,
+  },
+  index: {
+    summary: "the runs index (index.html): each run's outcome, winner, cost and SLA, linked to its report",
+    usage: `${PROGRAM} index [--out <folder>] [--workflow optimization|async] [--since <date>] [--limit <n>]`,
+    options: ['out', 'workflow', 'async', 'since', 'limit'],
+    runId: false,
+    help: `  --out <folder>     where to write index.html and index.json, each run's report files in <folder>/<run id>/
+                     (default runs, as npm start does)
+  --workflow <name>  only optimization or async runs (default: both)
+  --since <date>     runs started at or after this ISO 8601 date
+  --limit <n>        at most this many runs per workflow (1–1000, default 50)`,
+  },
+  init: {
+    summary: 'a run input for this stack: an example naming its artifacts bucket, checked as the API would',
+    usage: `${PROGRAM} init [--example <name>] [--bucket <name> | --outputs <file>] [--out <file.json>] [--region <region>]`,
+    options: ['example', 'bucket', 'outputs', 'out'],
+    runId: false,
+    help: `  --example <name>   one of examples/ for AWS, e.g. cpu-sweep (default), gpu-vs-inferentia, async-batch
+  --bucket <name>    the stack's ArtifactsBucketName output
+  --outputs <file>   the outputs npm run deploy writes (default cdk-outputs.json), read when --bucket is not given
+  --out <file.json>  write the input there (never over an existing file); default: print it on stdout
+  (--region, or the run API's region in the outputs file, checks the example against that region's
+  Neo targets and serving images; no --api is needed)`,
   },
 } as const satisfies Record<string, CommandSpec>;
 
