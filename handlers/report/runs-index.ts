@@ -255,7 +255,7 @@ body { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; 
   margin: 0 auto; padding: 24px 32px 48px; max-width: 1400px; }
 h1 { font-size: 24px; margin: 0 0 4px; } .meta { color: #607d8b; margin: 0 0 16px; }
 table { border-collapse: collapse; font-size: 13px; } th, td { border: 1px solid #d7dde2; padding: 4px 8px; vertical-align: top; }
-th { background: #f3f5f7; text-align: left; } code { font: 12px ui-monospace, Menlo, Consolas, monospace; }
+th { background: #f3f5f7; text-align: left; } td:nth-child(2), td:nth-child(3) { white-space: nowrap; } td:first-child { max-width: 320px; } td:nth-child(4) { min-width: 220px; } code { font: 12px ui-monospace, Menlo, Consolas, monospace; }
 td.ok { background: #e8f5e9; } td.warn { background: #fff4e0; } td.bad { background: #fdecea; } td.muted { color: #607d8b; }
 .note { color: #455a64; font-size: 12px; } .local { color: #b26a00; font-size: 12px; }
 `;
@@ -281,7 +281,7 @@ export function renderRunsIndexHtml(document: RunsIndexDocument): string {
       '<tr>',
       `<td><code>${escapeHtml(entry.runId)}</code>${entry.name === undefined ? '' : `<br>${escapeHtml(entry.name)}`}</td>`,
       cell(entry.workflow),
-      cell(entry.date),
+      cell(entry.date === undefined ? undefined : shortDate(entry.date)),
       `<td class="${tone}"><strong>${escapeHtml(runsIndexOutcomeLabel(entry.outcome))}</strong><br>` +
         `<span class="note">${escapeHtml(entry.outcomeText)}</span>` +
         `${entry.note === undefined ? '' : `<br><span class="note">${escapeHtml(entry.note)}</span>`}</td>`,
@@ -321,6 +321,12 @@ export function renderRunsIndexHtml(document: RunsIndexDocument): string {
     '</html>',
     '',
   ].join('\n');
+}
+
+/** `2026-11-28 03:54 UTC` from an ISO 8601 date (index.json keeps the ISO form); other text as is. */
+function shortDate(iso: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return match === null ? iso : `${match[1]} ${match[2]} UTC`;
 }
 
 /** A relative link: each path segment percent-encoded, so a run id cannot change the link's meaning. */
