@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, ErrorNames } from '../handlers/contracts/errors.js';
 import type { RunPlan } from '../handlers/contracts/optimization-state.js';
@@ -28,7 +28,9 @@ import {
 } from '../handlers/report/compare-runs.js';
 import { renderComparisonMarkdown, renderComparisonText } from '../handlers/report/render-comparison.js';
 import type { Report } from '../handlers/report/report.js';
+import { InitRefusedError, initRunInput } from './init-command.js';
 import { describeInvalidApiUrl, RunApiClient, type RunApiClientOptions } from './run-api-client.js';
+import { writeApiRunsIndex } from './runs-index-command.js';
 import { AWS_REGION_EXPECTED, isAwsRegion, regionOfApiUrl } from './sigv4.js';
 
 /**
@@ -123,6 +125,29 @@ ${WORKFLOW_HELP}`,
   (both runs' report.json are downloaded through their report links and compared here; exit 6
   when the base run's recommended candidate regressed beyond noise: see "Comparing runs" in docs/local-runs.md)`,
   },
+  index: {
+    summary: "the runs index (index.html): each run's outcome, winner, cost and SLA, linked to its report",
+    usage: `${PROGRAM} index [--out <folder>] [--workflow optimization|async] [--since <date>] [--limit <n>]`,
+    options: ['out', 'workflow', 'async', 'since', 'limit'],
+    runId: false,
+    help: `  --out <folder>     where to write index.html and index.json, each run's report files in <folder>/<run id>/
+                     (default runs, as npm start does)
+  --workflow <name>  only optimization or async runs (default: both)
+  --since <date>     runs started at or after this ISO 8601 date
+  --limit <n>        at most this many runs per workflow (1–1000, default 50)`,
+  },
+  init: {
+    summary: 'a run input for this stack: an example naming its artifacts bucket, checked as the API would',
+    usage: `${PROGRAM} init [--example <name>] [--bucket <name> | --outputs <file>] [--out <file.json>] [--region <region>]`,
+    options: ['example', 'bucket', 'outputs', 'out'],
+    runId: false,
+    help: `  --example <name>   one of examples/ for AWS, e.g. cpu-sweep (default), gpu-vs-inferentia, async-batch
+  --bucket <name>    the stack's ArtifactsBucketName output
+  --outputs <file>   the outputs npm run deploy writes (default cdk-outputs.json), read when --bucket is not given
+  --out <file.json>  write the input there (never over an existing file); default: print it on stdout
+  (--region, or the run API's region in the outputs file, checks the example against that region's
+  Neo targets and serving images; no --api is needed)`,
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 interface CommandSpec {
@@ -157,6 +182,9 @@ const OPTIONS = {
   links: { type: 'boolean' },
   markdown: { type: 'boolean' },
   tolerance: { type: 'string' },
+  example: { type: 'string' },
+  bucket: { type: 'string' },
+  outputs: { type: 'string' },
 } as const;
 type OptionName = keyof typeof OPTIONS;
 const GLOBAL_OPTIONS: readonly OptionName[] = ['api', 'region', 'json', 'help', 'version'];
@@ -216,6 +244,8 @@ export interface CliIo {
   readonly writeFile: (folder: string, name: string, data: Uint8Array) => Promise<string>;
   /** Downloads a presigned link (no signing: the link carries its signature). */
   readonly fetch: typeof fetch;
+  /** Where relative paths start (`init` reads cdk-outputs.json there). @default process.cwd() */
+  readonly cwd?: string;
 }
 
 export const processIo: CliIo = {
@@ -341,6 +371,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   }
   try {
     const runId = runIdArgument(command, positionals);
+    // Writes a file from the repository's examples: no request, so no API URL is needed.
+    if (command === 'init') return await init(values, io);
     const apiUrl = stringValue(values.api) ?? io.env.RUN_API_URL;
     if (apiUrl === undefined) {
       throw new UsageError('got no --api, expected the RunApiUrl output (or RUN_API_URL)', command);
@@ -369,9 +401,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         return await report(context, runId);
       case 'compare':
         return await compare(context, positionals);
+      case 'index':
+        return await index(context, apiUrl);
     }
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(error, io);
+    if (error instanceof InitRefusedError) return usageFailure(new UsageError(error.message, 'init'), io);
     io.stderr(describeError(error));
     // A run input refused (before sending it, or by the API's checks) is bad input, as for the
     // local CLI; so is a plan over its maxCostUsd, as the local --plan says it.
@@ -712,6 +747,108 @@ async function compare(context: Context, runIds: readonly string[]): Promise<num
         : renderComparisonText(comparison),
   );
   return exitCodeOfComparison(comparison.verdict);
+}
+
+/**
+ * `index`: the runs index of the deployed stack (client/runs-index-command.ts). Its own command
+ * rather than `report` without a run id: `report <run id>` downloads one run, and a forgotten run
+ * id must not turn into downloading every run's files.
+ */
+async function index({ client, values, io, json }: Context, apiUrl: string): Promise<number> {
+  if (values.out === '') throw new UsageError('got --out "", expected a folder', 'index');
+  const sinceText = stringValue(values.since);
+  const since = sinceText === undefined ? undefined : new Date(sinceText);
+  if (since !== undefined && Number.isNaN(since.getTime())) {
+    throw new UsageError(
+      `--since: got "${sinceText}", expected an ISO 8601 date such as 2026-11-24`,
+      'index',
+    );
+  }
+  const limit = countOption('--limit', stringValue(values.limit), 1000, 'index');
+  const workflows =
+    values.workflow === undefined && values.async !== true
+      ? [RunWorkflows.optimization, RunWorkflows.asyncInference]
+      : [workflowOf(values)];
+  const written = await writeApiRunsIndex({
+    client,
+    workflows,
+    out: stringValue(values.out) ?? 'runs',
+    ...(limit === undefined ? {} : { limit }),
+    ...(since === undefined ? {} : { since }),
+    source: apiUrl,
+    download: (file) => download(io, file),
+    writeFile: io.writeFile,
+    progress: (line) => {
+      io.stderr(line);
+    },
+    now: () => new Date(),
+  });
+  if (written.truncated) io.stderr('More runs match: narrow --since or raise --limit.');
+  io.stdout(
+    json
+      ? JSON.stringify({ html: written.html, json: written.json, runs: written.document.runs }, null, 2)
+      : `${written.html} (${written.document.runs.length} run(s))`,
+  );
+  return ExitCodes.ok;
+}
+
+/** `init`: a run input for this stack (client/init-command.ts), on stdout or in `--out`. */
+async function init(values: Values, io: CliIo): Promise<number> {
+  const out = stringValue(values.out);
+  if (out === '') throw new UsageError('got --out "", expected a file name such as my-run.json', 'init');
+  const region = stringValue(values.region);
+  if (region !== undefined && !isAwsRegion(region)) {
+    throw new UsageError(`--region: got ${JSON.stringify(region)}, expected ${AWS_REGION_EXPECTED}`, 'init');
+  }
+  const envRegion =
+    io.env.AWS_REGION !== undefined && isAwsRegion(io.env.AWS_REGION) ? io.env.AWS_REGION : undefined;
+  const cwd = io.cwd ?? process.cwd();
+  const example = stringValue(values.example);
+  const bucket = stringValue(values.bucket);
+  const outputsFile = stringValue(values.outputs);
+  const fileExists = async (path: string): Promise<boolean> =>
+    io.readFile(path).then(
+      () => true,
+      () => false,
+    );
+  const result = await initRunInput({
+    ...(example === undefined ? {} : { example }),
+    ...(bucket === undefined ? {} : { bucket }),
+    ...(outputsFile === undefined ? {} : { outputsFile }),
+    ...(out === undefined ? {} : { out }),
+    ...(region === undefined ? {} : { region }),
+    ...(envRegion === undefined ? {} : { fallbackRegion: envRegion }),
+    cwd,
+    readFile: io.readFile,
+    fileExists,
+  });
+  const written =
+    out === undefined
+      ? undefined
+      : await io.writeFile(dirname(resolve(cwd, out)), basename(out), new TextEncoder().encode(result.text));
+  const flag = result.workflow === RunWorkflows.asyncInference ? ' --workflow async' : '';
+  io.stderr(
+    [
+      `examples/${result.example}.json with bucket ${result.bucket} (from ${result.bucketSource}): passes the run API's checks` +
+        (result.region === undefined
+          ? ' (region rules not checked: give --region)'
+          : ` for ${result.region}`),
+      ...(result.objects.length === 0
+        ? []
+        : [
+            'Upload what these name before the run starts (its first state checks they exist):',
+            ...result.objects.map((uri) => `  ${uri}`),
+          ]),
+      `Then: ${PROGRAM} plan --input ${written ?? '<file>'}${flag}, or paste it in the Step Functions console`,
+    ].join('\n'),
+  );
+  if (written === undefined) io.stdout(result.text.trimEnd());
+  else if (values.json !== true) io.stdout(written);
+  else {
+    const { text: _text, ...described } = result;
+    io.stdout(JSON.stringify({ file: written, ...described }, null, 2));
+  }
+  return ExitCodes.ok;
 }
 
 /** One line per event, e.g. `2026-11-24T10:00:05.000Z #7 TaskStateEntered Deploy candidate`. */

@@ -6,6 +6,10 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { parseAsyncRunInput } from '../../handlers/async/run-input.js';
+import {
+  ARTIFACTS_BUCKET_PLACEHOLDER,
+  withArtifactsBucket,
+} from '../../handlers/contracts/artifacts-bucket.js';
 import { type InputIssue, InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import { runInputSchema } from '../../handlers/contracts/run-input.js';
 import { describeGiven, formatFieldPath, parseOrThrow } from '../../handlers/contracts/validation.js';
@@ -254,24 +258,4 @@ function pascalCase(kebab: string): string {
     .join('');
 }
 
-/** The bucket name the examples use for "the stack's artifacts bucket" (examples/*.json). */
-export const ARTIFACTS_BUCKET_PLACEHOLDER = 'your-artifacts-bucket';
-
-/**
- * The input with every `s3://your-artifacts-bucket/` replaced by the stack's bucket, which may be a
- * deploy-time token: the scheduler target's input is rendered with the stack's JSON token
- * resolution, so the deployed schedule starts its runs with the real name.
- */
-export function withArtifactsBucket(input: unknown, bucketName: string): unknown {
-  const prefix = `s3://${ARTIFACTS_BUCKET_PLACEHOLDER}/`;
-  if (typeof input === 'string') {
-    return input.startsWith(prefix) ? `s3://${bucketName}/${input.slice(prefix.length)}` : input;
-  }
-  if (Array.isArray(input)) return input.map((item) => withArtifactsBucket(item, bucketName));
-  if (typeof input === 'object' && input !== null) {
-    return Object.fromEntries(
-      Object.entries(input).map(([key, value]) => [key, withArtifactsBucket(value, bucketName)]),
-    );
-  }
-  return input;
-}
+export { ARTIFACTS_BUCKET_PLACEHOLDER, withArtifactsBucket };

@@ -23,6 +23,7 @@ import type {
 } from '../workflow-environment.js';
 import type { CliArguments } from './args.js';
 import { causeMessage } from './progress.js';
+import { writeRunsIndex } from '../runs-index.js';
 import { acquireRunLock, type RunLockResult } from './run-lock.js';
 import {
   displayPath,
@@ -210,11 +211,35 @@ export async function runWorkflowCli<
     errorLine(locked.message);
     return { exitCode: EXIT_CODES.invalid, runId, serverPids: [] };
   }
+  let exitCode: number = EXIT_CODES.runFailed;
   try {
-    return await runChecked({ ...start, input, refuse, started, lockNotice: locked?.notice }, io, cli);
+    const outcome = await runChecked(
+      { ...start, input, refuse, started, lockNotice: locked?.notice },
+      io,
+      cli,
+    );
+    exitCode = outcome.exitCode;
+    return outcome;
   } finally {
     // After the clean-up: the run id stays taken until nothing of the run is left running.
     locked?.lock.release();
+    if (locked !== undefined) refreshRunsIndex(resolve(cwd, args.runsDir), cwd, io, exitCode);
+  }
+}
+
+/**
+ * Rewrites `<runs>/index.html` and `index.json` after a run, whatever its outcome, and names the
+ * page unless the run was refused (exit code 2: its refusal is the whole output). An index that
+ * cannot be written is a warning: the run and its report stand without it.
+ */
+function refreshRunsIndex(runsDir: string, cwd: string, io: CliIo, exitCode: number): void {
+  try {
+    const { html } = writeRunsIndex(runsDir, { source: displayPath(cwd, runsDir) });
+    if (exitCode !== EXIT_CODES.invalid) io.stdout.write(`Runs index: ${displayPath(cwd, html)}\n`);
+  } catch (error) {
+    io.stderr.write(
+      `Warning: the runs index in ${displayPath(cwd, runsDir)} was not written: ${describeError(error)}\n`,
+    );
   }
 }
 

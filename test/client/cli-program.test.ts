@@ -356,7 +356,7 @@ describe('npm run runs', () => {
     // Assert
     expect(exitCode).toBe(2);
     expect(stderr[0]).toMatch(
-      /^got the command "restart", expected one of plan, start, status, list, stop, logs, report, compare\n/,
+      /^got the command "restart", expected one of plan, start, status, list, stop, logs, report, compare, index, init\n/,
     );
   });
 });
