@@ -198,6 +198,8 @@ async function checkEntry(
       return checkCompare(run, argv);
     case 'client/cli.ts':
       return checkRunsCli(run, argv);
+    case 'bench/docs-check.ts':
+      return checkDocsCheck(argv);
     case 'bench/run.ts':
     case 'bench/report-render-check.ts':
     case 'local/write-input-schemas.ts':
@@ -208,6 +210,19 @@ async function checkEntry(
       return [
         `npm run ${script} runs ${entry}, whose options these checks do not know: teach test/support/doc-command-checks.ts`,
       ];
+  }
+}
+
+async function checkDocsCheck(argv: readonly string[]): Promise<string[]> {
+  const { parseArgs } = await import('node:util');
+  const { DOCS_CHECK_OPTIONS } = await import('./doc-commands.js');
+  try {
+    parseArgs({ args: [...argv], options: DOCS_CHECK_OPTIONS, strict: true });
+    return [];
+  } catch (error) {
+    return [
+      `npm run check:docs refuses ${argv.join(' ')}: ${error instanceof Error ? error.message : String(error)}`,
+    ];
   }
 }
 

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { ParseArgsConfig } from 'node:util';
 
 /**
  * The shell commands of the user docs: every command line of a fenced shell block (```sh, ```bash,
@@ -8,6 +9,12 @@ import { join, relative } from 'node:path';
  * a shell comment that starts with "AWS only": on a line of its own it marks every command after
  * it in the block, after a command it marks that command (docs/contributing.md).
  */
+
+/** `npm run check:docs`'s options (bench/docs-check.ts), which the docs' commands are checked against. */
+export const DOCS_CHECK_OPTIONS = {
+  skip: { type: 'string', multiple: true, default: [] as string[] },
+  keep: { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
 
 export interface DocCommand {
   /** The page, relative to the repository. */
