@@ -72,7 +72,7 @@ export async function checkDocCommand(
   for (const simple of simpleCommands(command.words)) {
     const needs = needsAws(context, simple.words);
     if (needs !== undefined && !command.awsOnly) {
-      problems.push(`${needs}, so it is marked "# AWS only" (docs/contributing.md)`);
+      problems.push(`${needs}: mark it "# AWS only" (docs/contributing.md)`);
     }
     problems.push(...(await checkSimpleCommand(run, simple.words)));
   }
