@@ -47,11 +47,11 @@ export interface CompareCliIo {
   readonly cwd?: string;
 }
 
-class CompareUsageError extends Error {
+export class CompareUsageError extends Error {
   override readonly name = 'CompareUsageError';
 }
 
-interface CompareArguments {
+export interface CompareArguments {
   readonly help: boolean;
   readonly base: string;
   readonly next: string;
@@ -60,7 +60,7 @@ interface CompareArguments {
   readonly tolerancePercent: number;
 }
 
-function parseCompareArguments(argv: readonly string[]): CompareArguments {
+export function parseCompareArguments(argv: readonly string[]): CompareArguments {
   let parsed;
   try {
     parsed = parseArgs({
