@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { type DocCommand, docCommands, DOCS_CHECK_OPTIONS } from '../test/support/doc-commands.js';
+import { type DocCommand, docCommands, DOCS_CHECK_OPTIONS } from './support/doc-commands.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LOGS = join(REPO_ROOT, 'bench', 'out', 'docs-check');

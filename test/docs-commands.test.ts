@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BlockState, checkContext, checkDocCommand } from './support/doc-command-checks.js';
-import { commandsOfPage, docCommands, shellWords } from './support/doc-commands.js';
+import { commandsOfPage, docCommands, shellWords } from '../bench/support/doc-commands.js';
 
 /**
  * Every command of the user docs' shell blocks holds: it is marked AWS only, or its npm script,

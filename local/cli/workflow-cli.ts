@@ -23,7 +23,7 @@ import type {
 } from '../workflow-environment.js';
 import type { CliArguments } from './args.js';
 import { causeMessage } from './progress.js';
-import { writeRunsIndex } from '../runs-index.js';
+import { writeRunsIndex } from './runs-index.js';
 import { acquireRunLock, type RunLockResult } from './run-lock.js';
 import {
   displayPath,

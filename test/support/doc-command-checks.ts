@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { ARTIFACTS_BUCKET_OUTPUT, CDK_OUTPUTS_FILE } from '../../client/init-command.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
-import { type DocCommand, shellWords, simpleCommands } from './doc-commands.js';
+import { type DocCommand, shellWords, simpleCommands } from '../../bench/support/doc-commands.js';
 
 /**
  * What can be checked of a docs command without running it for minutes: the npm script exists and
@@ -215,7 +216,7 @@ async function checkEntry(
 
 async function checkDocsCheck(argv: readonly string[]): Promise<string[]> {
   const { parseArgs } = await import('node:util');
-  const { DOCS_CHECK_OPTIONS } = await import('./doc-commands.js');
+  const { DOCS_CHECK_OPTIONS } = await import('../../bench/support/doc-commands.js');
   try {
     parseArgs({ args: [...argv], options: DOCS_CHECK_OPTIONS, strict: true });
     return [];
@@ -323,6 +324,11 @@ async function checkCompare(run: Run, argv: readonly string[]): Promise<string[]
  * the CLI makes before it calls the API (command, options, run ids, URL, region, workflow, input
  * file) runs as for the reader, and nothing is sent.
  */
+/** What `npm run deploy` would have written for the reader's stack (client/init-command.ts reads it). */
+const STAND_IN_OUTPUTS = {
+  ServingOptimizer: { [ARTIFACTS_BUCKET_OUTPUT]: 'example-artifacts-bucket', RunApiUrl: STAND_IN_API_URL },
+};
+
 async function checkRunsCli(run: Run, argv: readonly string[]): Promise<string[]> {
   const { runCli } = await import('../../client/cli-program.js');
   const { RunApiClient } = await import('../../client/run-api-client.js');
@@ -342,6 +348,12 @@ async function checkRunsCli(run: Run, argv: readonly string[]): Promise<string[]
     createClient: (options) =>
       new RunApiClient({ ...options, credentials: EXAMPLE_CREDENTIALS, fetch: refuse }),
     readFile: async (path) => {
+      // The reader's deployed stack (AWS only): its outputs file stands in with an example bucket.
+      if (basename(path) === CDK_OUTPUTS_FILE && !existsSync(path)) return JSON.stringify(STAND_IN_OUTPUTS);
+      // `init` reads only examples (and asks whether its --out file exists: it does not, for a reader).
+      if (argv[0] === 'init' && !existsSync(resolve(run.context.repoRoot, path))) {
+        throw new Error(`${path} does not exist`);
+      }
       const problem = pathProblem(run, path, '--input');
       if (problem !== undefined) throw new Error(problem);
       // The reader's own input (AWS only): an example of the same workflow stands in for it.
@@ -349,7 +361,11 @@ async function checkRunsCli(run: Run, argv: readonly string[]): Promise<string[]
       const file = inRepo ? path : asyncWorkflow ? 'examples/async-batch.json' : 'examples/cpu-sweep.json';
       return readFile(join(run.context.repoRoot, file), 'utf8');
     },
-    writeFile: () => Promise.reject(new Error('no file is written by the docs check')),
+    // `init --out` writes the reader's input: accepted here, and nothing is written.
+    writeFile: (folder, name) =>
+      argv[0] === 'init'
+        ? Promise.resolve(join(folder, name))
+        : Promise.reject(new Error('no file is written by the docs check')),
     fetch: () => Promise.reject(new Error('nothing is downloaded by the docs check')),
   });
   if (exitCode === 0 || requests.length > 0) return [];

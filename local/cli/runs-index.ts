@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeError } from '../handlers/contracts/errors.js';
+import { describeError } from '../../handlers/contracts/errors.js';
 import {
   indexEntryOfDocument,
   renderRunsIndexHtml,
@@ -13,8 +13,8 @@ import {
   runsIndexDocument,
   runsIndexOutcomeLabel,
   unreadableEntry,
-} from '../handlers/report/runs-index.js';
-import { isProcessAlive, RUN_LOCK_FILE } from './cli/run-lock.js';
+} from '../../handlers/report/runs-index.js';
+import { isProcessAlive, RUN_LOCK_FILE } from './run-lock.js';
 
 /**
  * The runs folder's index (`runs/index.html`, `runs/index.json`), rewritten after every local run
