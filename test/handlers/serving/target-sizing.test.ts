@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MAX_ENDPOINT_INSTANCE_COUNT } from '../../../handlers/contracts/endpoint-limits.js';
 import {
   candidateAtTarget,
   costAtTargetKey,
@@ -82,9 +83,41 @@ describe('candidateAtTarget: instances', () => {
     expect(atTarget.instances).toBe(5);
     expect(atTarget.usdPerHour).toBe(1.02);
     expect(atTarget.note).toBe(
-      "measured on 1 instance: 120 TPS; ⌈600 ÷ (120 × 0.7 headroom)⌉ = 8; capped at the account's quota of 5 " +
-        'ml.c5.xlarge for endpoint usage: the target needs 8, raise the quota in Service Quotas',
+      "measured on 1 instance: 120 TPS; ⌈600 ÷ (120 × 0.7 headroom)⌉ = 8; capped at the account's quota " +
+        '"ml.c5.xlarge for endpoint usage" of 5: one endpoint cannot have more, and the target needs 8; raise the ' +
+        'quota in the Service Quotas console (Amazon SageMaker, "ml.c5.xlarge for endpoint usage", ' +
+        'request-service-quota-increase)',
     );
+  });
+
+  it('fails when targetTps needs more instances than an endpoint may have, with no count and no price', () => {
+    // Prepare: 1e12 TPS at 120 TPS × 0.7 per instance needs ⌈1.19e10⌉ instances, above 2^31 − 1
+    const settings = { ...SETTINGS, targetTps: 1e12 };
+
+    // Act
+    const atTarget = candidateAtTarget(C5_XLARGE, settings);
+
+    // Assert
+    expect(atTarget.canServe).toBe(false);
+    expect(atTarget.instances).toBeUndefined();
+    expect(atTarget.usdPerHour).toBeUndefined();
+    expect(atTarget.note).toContain(`InitialInstanceCount is at most ${MAX_ENDPOINT_INSTANCE_COUNT}`);
+    expect(atTarget.note).toContain('"ml.c5.xlarge for endpoint usage"');
+    expect(costAtTargetKey(atTarget)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('fails when targetTps needs more instances than the account’s quota lets one endpoint have', () => {
+    // Prepare: 1e9 TPS needs about 11.9 million instances; the account may run 20
+    const settings = { ...SETTINGS, targetTps: 1e9, instanceQuotas: { 'ml.c5.xlarge': 20 } };
+
+    // Act
+    const atTarget = candidateAtTarget(C5_XLARGE, settings);
+
+    // Assert
+    expect(atTarget.canServe).toBe(false);
+    expect(atTarget.instances).toBe(20);
+    expect(atTarget.note).toContain('the target needs 11904762');
+    expect(atTarget.note).toContain('raise the quota in the Service Quotas console');
   });
 });
 
