@@ -19,6 +19,18 @@
 export const MAX_ENDPOINT_INSTANCE_COUNT = 2_147_483_647;
 
 /**
+ * The most instances one endpoint can have where the run measures, when no account quota says so:
+ * locally, the local host's model-server budget. Recommend never sizes a count above it.
+ */
+export interface EndpointInstanceLimit {
+  readonly instances: number;
+  /** What sets it, as a phrase: "this machine's model-server budget (2 cores × 4 threads)". */
+  readonly name: string;
+  /** What to do about a target that needs more. */
+  readonly fix: string;
+}
+
+/**
  * The name of SageMaker's per-type quota of endpoint instances, as Service Quotas lists it and as
  * CreateEndpoint's ResourceLimitExceeded names it ("The account-level service limit 'ml.g4dn.xlarge
  * for endpoint usage' is 0 Instances, …"; SageMaker AI endpoints and quotas,

@@ -1,5 +1,9 @@
 import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
-import { endpointUsageQuotaName, MAX_ENDPOINT_INSTANCE_COUNT } from '../contracts/endpoint-limits.js';
+import {
+  type EndpointInstanceLimit,
+  endpointUsageQuotaName,
+  MAX_ENDPOINT_INSTANCE_COUNT,
+} from '../contracts/endpoint-limits.js';
 
 /**
  * Sizing for a target load (`sla.targetTps`): how many instances of a candidate carry the target
@@ -35,6 +39,8 @@ export interface SizingSettings {
   readonly headroom: number;
   /** Instances of a type the account may run on endpoints, by type, where known. */
   readonly instanceQuotas?: Readonly<Record<string, number>>;
+  /** The most instances one endpoint can have where the run measures (locally: this machine's). */
+  readonly endpointLimit?: EndpointInstanceLimit;
 }
 
 /** A candidate at the target load: the count (or serverless concurrency) and its cost. */
@@ -104,6 +110,18 @@ function instanceCandidateAtTarget(c: SizingCandidate, settings: SizingSettings)
         `${sizing}: more instances than an endpoint can be given (InitialInstanceCount is at most ` +
         `${MAX_ENDPOINT_INSTANCE_COUNT}, a 32-bit integer, and the account's quota "${quotaName(c)}" far lower); ` +
         'lower the target, or serve it from several endpoints',
+    };
+  }
+  const limit = settings.endpointLimit;
+  if (limit !== undefined && needed > limit.instances) {
+    return {
+      targetTps,
+      canServe: false,
+      instances: limit.instances,
+      perInstanceTps: round(perInstanceTps, 2),
+      note:
+        `${sizing}; more than the ${limit.instances} instances of ${limit.name}: the target needs ${needed}; ` +
+        limit.fix,
     };
   }
   const quota = c.instanceType === undefined ? undefined : settings.instanceQuotas?.[c.instanceType];

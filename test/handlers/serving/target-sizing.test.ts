@@ -106,6 +106,37 @@ describe('candidateAtTarget: instances', () => {
     expect(costAtTargetKey(atTarget)).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('fails when targetTps needs more instances than an endpoint may have where the run measures (locally)', () => {
+    // Prepare: 1e9 TPS needs about 11.9 million instances; this machine runs 8 at most
+    const endpointLimit = { instances: 8, name: 'this machine’s model-server budget', fix: 'size it on AWS' };
+    const settings = { ...SETTINGS, targetTps: 1e9, endpointLimit };
+
+    // Act
+    const atTarget = candidateAtTarget(C5_XLARGE, settings);
+
+    // Assert
+    expect(atTarget).toEqual({
+      targetTps: 1e9,
+      canServe: false,
+      instances: 8,
+      perInstanceTps: 120,
+      note:
+        'measured on 1 instance: 120 TPS; ⌈1000000000 ÷ (120 × 0.7 headroom)⌉ = 11904762; more than the 8 ' +
+        'instances of this machine’s model-server budget: the target needs 11904762; size it on AWS',
+    });
+  });
+
+  it('sizes a count within the endpoint limit as without it', () => {
+    // Act
+    const limited = candidateAtTarget(C5_XLARGE, {
+      ...SETTINGS,
+      endpointLimit: { instances: 8, name: 'a budget', fix: 'lower it' },
+    });
+
+    // Assert
+    expect(limited).toEqual(candidateAtTarget(C5_XLARGE, SETTINGS));
+  });
+
   it('fails when targetTps needs more instances than the account’s quota lets one endpoint have', () => {
     // Prepare: 1e9 TPS needs about 11.9 million instances; the account may run 20
     const settings = { ...SETTINGS, targetTps: 1e9, instanceQuotas: { 'ml.c5.xlarge': 20 } };
