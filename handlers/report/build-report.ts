@@ -614,7 +614,9 @@ export function buildReport(input: BuildReportInput): Report {
   );
   const best = qualifying[0];
   const runNoise = runNoiseOf(measured);
-  const instancesFor = (m: Measured): number | undefined => m.atTarget?.instances;
+  // Only a count that carries the target: a capped one (quota, endpoint limit) is not "for" it.
+  const instancesFor = (m: Measured): number | undefined =>
+    m.atTarget?.canServe === true ? m.atTarget.instances : undefined;
 
   const candidates: CandidateReport[] = tested.map((candidate, index) => {
     const outcome = outcomeOf(candidate.id);
