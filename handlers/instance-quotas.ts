@@ -1,17 +1,10 @@
+import { endpointUsageQuotaName } from './contracts/endpoint-limits.js';
 import { describeError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import type { RunInput } from './contracts/run-input.js';
 import { interleavesRepeats } from './load-test/rounds.js';
 import type { InstanceQuota, InstanceQuotaReader, Logger } from './ports.js';
 
-/**
- * The name of SageMaker's per-type quota of endpoint instances, as Service Quotas lists it and as
- * CreateEndpoint's ResourceLimitExceeded names it ("The account-level service limit 'ml.g4dn.xlarge
- * for endpoint usage' is 0 Instances, …"; SageMaker AI endpoints and quotas,
- * https://docs.aws.amazon.com/general/latest/gr/sagemaker.html).
- */
-export function endpointUsageQuotaName(instanceType: string): string {
-  return `${instanceType} for endpoint usage`;
-}
+export { endpointUsageQuotaName };
 
 export interface InstanceQuotaDeps {
   /** Absent: quotas are not checked (e.g. a caller with nothing to read them from). */
@@ -74,6 +67,7 @@ export async function checkInstanceQuotas(
       },
     ];
   });
+  issues.push(...minInstancesIssues(input, types, byType, deps.servingRegion));
   if (issues.length > 0) throw new InvalidRunInputError(issues);
 
   const interleaved = interleavesRepeats(input.loadPlan);
@@ -100,6 +94,36 @@ export async function checkInstanceQuotas(
   }
   if (interleaveIssues.length > 0) throw new InvalidRunInputError(interleaveIssues);
   return quotas;
+}
+
+/**
+ * `availability.minInstances` against the quotas: the recommendation keeps at least that many
+ * instances of its type in one endpoint, which the type's quota must allow. Refused when no
+ * candidate's type can (each type's quota read, all below the minimum): nothing could be
+ * recommended. A type whose quota was not read may still fit, so it refuses nothing.
+ */
+function minInstancesIssues(
+  input: RunInput,
+  types: readonly string[],
+  byType: ReadonlyMap<string, InstanceQuota>,
+  region: string | undefined,
+): InputIssue[] {
+  const minimum = input.availability.minInstances;
+  if (input.sla.targetTps === undefined) return [];
+  const quotas = types.map((type) => byType.get(type));
+  if (quotas.some((quota) => quota === undefined || quota.value >= minimum)) return [];
+  const read = quotas.filter((quota): quota is InstanceQuota => quota !== undefined);
+  const largest = read.reduce((a, b) => (b.value > a.value ? b : a));
+  return [
+    {
+      field: 'availability.minInstances',
+      given: String(minimum),
+      expected:
+        `at most ${largest.value}: the recommendation keeps at least this many instances of its type in one ` +
+        `endpoint, and ${read.map((quota) => describeQuota(quota, region)).join('; ')}. ` +
+        `${raiseQuotaHint(largest, minimum)}, or ask for a lower minimum`,
+    },
+  ];
 }
 
 function describeQuota(quota: InstanceQuota, region: string | undefined): string {

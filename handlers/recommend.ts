@@ -1,3 +1,4 @@
+import type { EndpointInstanceLimit } from './contracts/endpoint-limits.js';
 import type { RecommendEvent, RunSummary } from './contracts/optimization-state.js';
 import type { LoadTestResult } from './load-test/index.js';
 import { describeError } from './contracts/errors.js';
@@ -28,6 +29,11 @@ export interface RecommendDeps {
   readonly store: ObjectStore;
   readonly logger: Logger;
   readonly measuredLocally: boolean;
+  /**
+   * The most instances one endpoint can have where the run measures, beyond the account's quotas
+   * (locally: the local host's model-server budget). @default none: the API's bound alone
+   */
+  readonly endpointLimit?: EndpointInstanceLimit;
   readonly now: () => Date;
   /** Reads each endpoint's own metrics over its test window; none when absent. */
   readonly metrics?: EndpointMetricsReader;
@@ -130,6 +136,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     outcomes: event.candidates,
     results,
     measuredLocally: deps.measuredLocally,
+    ...(deps.endpointLimit === undefined ? {} : { endpointLimit: deps.endpointLimit }),
     generatedAt: deps.now().toISOString(),
     ...(deps.metrics === undefined
       ? {}

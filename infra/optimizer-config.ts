@@ -4,6 +4,11 @@ import { z } from 'zod';
 import { type InputIssue, InvalidRunInputError } from '../handlers/contracts/errors.js';
 import { JANITOR_LIMITS } from '../handlers/contracts/janitor-settings.js';
 import { parseOrThrow } from '../handlers/contracts/validation.js';
+import { MODEL_PACKAGE_GROUP_NAME } from '../handlers/start-approved-model-run.js';
+import {
+  MODEL_PACKAGE_GROUP_EXPECTED,
+  modelApprovalTemplateIssues,
+} from './constructs/model-approval-trigger.js';
 import { ApiLoggingModes } from './constructs/run-api.js';
 import { SCHEDULED_WORKFLOWS, scheduledRunInputIssues } from './constructs/run-schedules.js';
 import { janitorMaxAgeHoursRange } from './constructs/safety-net.js';
@@ -137,7 +142,7 @@ export const optimizerConfigSchema = z
     modelApproval: z
       .object({
         modelPackageGroups: z
-          .array(z.string().min(1))
+          .array(z.string().regex(MODEL_PACKAGE_GROUP_NAME, { message: MODEL_PACKAGE_GROUP_EXPECTED }))
           .min(1, { message: 'at least one model package group' }),
         template: z.unknown().optional(),
         templateFile: z.string().min(1).optional(),
@@ -258,7 +263,27 @@ export function parseOptimizerConfig(document: unknown, path: string): Optimizer
       field: `${where}.${issue.field}`,
     }));
   });
-  if (inputIssues.length > 0) throw invalidConfig(path, inputIssues);
+  // The trigger's template likewise, as its construct would check it, in the same list.
+  const templateRead =
+    modelApproval === undefined
+      ? undefined
+      : fromFile(modelApproval.templateFile, modelApproval.template, 'modelApproval.templateFile');
+  const templateWhere =
+    modelApproval?.templateFile === undefined
+      ? 'modelApproval'
+      : `modelApproval.templateFile (${modelApproval.templateFile})`;
+  const templateIssues =
+    modelApproval === undefined
+      ? []
+      : modelApprovalTemplateIssues(templateRead).map((issue) => ({
+          ...issue,
+          field:
+            modelApproval.templateFile === undefined
+              ? `${templateWhere}.${issue.field}`
+              : `${templateWhere}${issue.field.replace(/^template/, '')}`,
+        }));
+  const fileIssues = [...inputIssues, ...templateIssues];
+  if (fileIssues.length > 0) throw invalidConfig(path, fileIssues);
   const stackProps: Omit<ServingOptimizerStackProps, 'env'> = {
     ...(notificationEmails === undefined ? {} : { notificationEmails }),
     ...(schedulesRead === undefined ? {} : { schedules: schedulesRead }),
@@ -267,11 +292,7 @@ export function parseOptimizerConfig(document: unknown, path: string): Optimizer
       : {
           modelApproval: {
             modelPackageGroups: modelApproval.modelPackageGroups,
-            template: fromFile(
-              modelApproval.templateFile,
-              modelApproval.template,
-              'modelApproval.templateFile',
-            ) as NonNullable<ServingOptimizerStackProps['modelApproval']>['template'],
+            template: templateRead as NonNullable<ServingOptimizerStackProps['modelApproval']>['template'],
           },
         }),
     ...(janitor === undefined ? {} : { janitor }),

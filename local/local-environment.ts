@@ -62,6 +62,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     region: LOCAL_REGION,
     allowFileUris: true,
     measuredLocally: true,
+    endpointLimit: host.endpointInstanceLimit(),
     // What the Wait states are told; the runner shortens the waits themselves (LOCAL_WAIT_MS).
     pollSeconds: 1,
     maxPollSeconds: 1,

@@ -1,3 +1,4 @@
+import type { EndpointInstanceLimit } from '../handlers/contracts/endpoint-limits.js';
 import { aggregateLoadTest } from '../handlers/aggregate-load-test.js';
 import type {
   AggregateLoadTestEvent,
@@ -64,6 +65,8 @@ export interface StepDependencies {
   readonly region: string;
   readonly allowFileUris: boolean;
   readonly measuredLocally: boolean;
+  /** The most instances one endpoint can have where the run measures (LocalModelHost's). @default none */
+  readonly endpointLimit?: EndpointInstanceLimit;
   /** Poll intervals as the Wait states see them; the runner shortens the waits themselves. */
   readonly pollSeconds: number;
   readonly maxPollSeconds: number;
@@ -209,6 +212,7 @@ export function createStepHandlers(
         store,
         logger,
         measuredLocally: deps.measuredLocally,
+        ...(deps.endpointLimit === undefined ? {} : { endpointLimit: deps.endpointLimit }),
         region: deps.region,
         now,
         ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ENDPOINT_INSTANCE_COUNT } from './endpoint-limits.js';
 
 /**
  * The run input's serving settings: how many instances the recommended configuration keeps at
@@ -40,7 +41,16 @@ export const DEFAULT_SCALE_OUT_COOLDOWN_SECONDS = 60;
 export const availabilitySchema = z
   .strictObject({
     /** Instances a real-time recommendation keeps at least; 1 is allowed with a warning. */
-    minInstances: z.int().min(1).default(DEFAULT_MIN_INSTANCES),
+    minInstances: z
+      .int()
+      .min(1)
+      .max(MAX_ENDPOINT_INSTANCE_COUNT, {
+        message:
+          `at most ${MAX_ENDPOINT_INSTANCE_COUNT}: the largest instance count CreateEndpointConfig's ` +
+          "InitialInstanceCount can carry (a 32-bit integer); the account's quota of the instance type " +
+          '("<type> for endpoint usage" in Service Quotas) is lower and is checked when the run plans on AWS',
+      })
+      .default(DEFAULT_MIN_INSTANCES),
   })
   .default({ minInstances: DEFAULT_MIN_INSTANCES });
 

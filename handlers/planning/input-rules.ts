@@ -4,7 +4,7 @@ import { compilationSupportIssues } from '../catalog/neo-support.js';
 import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
 import type { RunInput } from '../contracts/run-input.js';
 import { describeGiven } from '../contracts/validation.js';
-import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from '../load-test/plan.js';
+import { awsSegmentSeconds, type LoadPlan, MAX_ARRIVAL_RATE, stepPeriodMs } from '../load-test/plan.js';
 
 /**
  * The rules of "Validate and plan" that need nothing but the run input and the region it runs in:
@@ -33,6 +33,7 @@ export function optimizationInputIssues(input: RunInput, context: InputRuleConte
     ...rampOutsideItsPhaseIssues(input.loadPlan),
     ...roundsWithinSegmentIssues(input.loadPlan, segmentSeconds),
     ...rampSecondsIssues(input, segmentSeconds),
+    ...offeredTargetIssues(input),
     ...(region === undefined ? [] : servingImageIssues(input, region)),
     ...(region === undefined ? [] : compilationIssues(input, region)),
   ];
@@ -72,6 +73,41 @@ function roundsWithinSegmentIssues(loadPlan: LoadPlan, segmentSeconds: number): 
   }
   if (loadPlan.repeats !== undefined && loadPlan.repeats > 1) {
     issues.push({ field: 'loadPlan.repeats', given: String(loadPlan.repeats), expected: `1: ${why}` });
+  }
+  return issues;
+}
+
+/**
+ * "Prove the target" offers `sla.targetTps` as one open-model step, and "Ramp test" rises to the
+ * peak (`scaling.peakTps`, else the target): both are arrival rates the load workers must send, held
+ * to the bound of any open-model step (MAX_ARRIVAL_RATE, load-test/plan.ts). A target above it
+ * cannot be measured; without the proof and the ramp it is only sized, and "Recommend" holds the
+ * count it needs to what an endpoint can have (serving/target-sizing.ts).
+ */
+function offeredTargetIssues(input: RunInput): InputIssue[] {
+  const target = input.sla.targetTps;
+  if (target === undefined) return [];
+  const issues: InputIssue[] = [];
+  if (input.prove.enabled && target > MAX_ARRIVAL_RATE) {
+    issues.push({
+      field: 'sla.targetTps',
+      given: describeGiven(target),
+      expected:
+        `at most ${MAX_ARRIVAL_RATE} requests/s with prove.enabled: "Prove the target" sends the target as one ` +
+        `open-model step, and a step's arrival rate is at most ${MAX_ARRIVAL_RATE}; lower the target, or set ` +
+        'prove.enabled to false to size it without a proof',
+    });
+  }
+  const peak = input.scaling.peakTps ?? target;
+  if (input.rampTest.enabled && peak > MAX_ARRIVAL_RATE) {
+    const field = input.scaling.peakTps === undefined ? 'sla.targetTps' : 'scaling.peakTps';
+    issues.push({
+      field,
+      given: describeGiven(peak),
+      expected:
+        `at most ${MAX_ARRIVAL_RATE} requests/s with rampTest.enabled: the ramp test's arrival rate rises to ` +
+        `the peak, and a step's arrival rate is at most ${MAX_ARRIVAL_RATE}; lower it, or turn the ramp test off`,
+    });
   }
   return issues;
 }

@@ -1,3 +1,4 @@
+import type { EndpointInstanceLimit } from '../contracts/endpoint-limits.js';
 import { findInstance, PRICE_TABLE_SOURCE, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
 import { type CaughtError, failureReasonOf } from '../contracts/caught-error.js';
 import {
@@ -56,6 +57,8 @@ export interface BuildReportInput {
   /** Load-test results by candidate id, for the measured candidates. */
   readonly results: ReadonlyMap<string, LoadTestResult>;
   readonly measuredLocally: boolean;
+  /** The most instances one endpoint can have where the run measured (locally: this machine's). */
+  readonly endpointLimit?: EndpointInstanceLimit;
   readonly generatedAt: string;
   /** Endpoint metrics by candidate id, or why they are missing. */
   readonly endpointMetrics?: ReadonlyMap<string, EndpointMetrics | string>;
@@ -599,6 +602,7 @@ export function buildReport(input: BuildReportInput): Report {
         candidate,
         result.sustainableTps,
         m.sustainable?.meanLatencyMs,
+        input.endpointLimit,
       );
       measured.push(m.sustainable === undefined || atTarget === undefined ? m : { ...m, atTarget });
     }
@@ -610,7 +614,9 @@ export function buildReport(input: BuildReportInput): Report {
   );
   const best = qualifying[0];
   const runNoise = runNoiseOf(measured);
-  const instancesFor = (m: Measured): number | undefined => m.atTarget?.instances;
+  // Only a count that carries the target: a capped one (quota, endpoint limit) is not "for" it.
+  const instancesFor = (m: Measured): number | undefined =>
+    m.atTarget?.canServe === true ? m.atTarget.instances : undefined;
 
   const candidates: CandidateReport[] = tested.map((candidate, index) => {
     const outcome = outcomeOf(candidate.id);

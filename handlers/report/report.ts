@@ -159,7 +159,7 @@ export interface CandidateReport {
    * saturated may carry more TPS for the same $/h. Serverless bills per request, so never.
    */
   readonly costPer1MIsUpperBound?: true;
-  /** Instances of this type for the SLA's target TPS, when it names one: `atTarget.instances`. */
+  /** Instances of this type that carry the SLA's target TPS, when it names one and they can: `atTarget.instances`. */
   readonly instancesForTargetTps?: number;
   /** The candidate sized for the target TPS: count (or serverless concurrency), $/h, $/1M at the target. */
   readonly atTarget?: CandidateAtTarget;

@@ -1,3 +1,4 @@
+import type { EndpointInstanceLimit } from '../contracts/endpoint-limits.js';
 import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
 import {
   DEFAULT_HEADROOM,
@@ -213,6 +214,7 @@ export function candidateAtTargetOf(
   candidate: PlannedCandidate,
   sustainableTps: number | null,
   meanLatencyMs: number | null | undefined,
+  endpointLimit?: EndpointInstanceLimit,
 ): CandidateAtTarget | undefined {
   const targetTps = plan.sla.targetTps;
   if (targetTps === undefined || sustainableTps === null) return undefined;
@@ -230,6 +232,7 @@ export function candidateAtTargetOf(
       targetTps,
       ...servingSettingsOf(plan),
       ...(plan.instanceQuotas === undefined ? {} : { instanceQuotas: plan.instanceQuotas }),
+      ...(endpointLimit === undefined ? {} : { endpointLimit }),
     },
   );
 }

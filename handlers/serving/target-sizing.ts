@@ -1,4 +1,9 @@
 import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import {
+  type EndpointInstanceLimit,
+  endpointUsageQuotaName,
+  MAX_ENDPOINT_INSTANCE_COUNT,
+} from '../contracts/endpoint-limits.js';
 
 /**
  * Sizing for a target load (`sla.targetTps`): how many instances of a candidate carry the target
@@ -34,6 +39,8 @@ export interface SizingSettings {
   readonly headroom: number;
   /** Instances of a type the account may run on endpoints, by type, where known. */
   readonly instanceQuotas?: Readonly<Record<string, number>>;
+  /** The most instances one endpoint can have where the run measures (locally: this machine's). */
+  readonly endpointLimit?: EndpointInstanceLimit;
 }
 
 /** A candidate at the target load: the count (or serverless concurrency) and its cost. */
@@ -77,6 +84,10 @@ export function instancesFor(tps: number, perInstanceTps: number, headroom: numb
   return Math.max(1, ceilCount(tps / (perInstanceTps * headroom)));
 }
 
+function quotaName(c: SizingCandidate): string {
+  return endpointUsageQuotaName(c.instanceType ?? '<instance type>');
+}
+
 function instanceCandidateAtTarget(c: SizingCandidate, settings: SizingSettings): CandidateAtTarget {
   const { targetTps, headroom, minInstances } = settings;
   const perInstanceTps = c.sustainableTps / Math.max(1, c.measuredInstances);
@@ -89,12 +100,37 @@ function instanceCandidateAtTarget(c: SizingCandidate, settings: SizingSettings)
   const sizing =
     `${measuredOn}; ⌈${targetTps} ÷ (${round(perInstanceTps, 2)} × ${headroom} headroom)⌉ = ${forLoad}` +
     (forLoad < minInstances ? `, raised to the availability minimum of ${minInstances}` : '');
+  if (needed > MAX_ENDPOINT_INSTANCE_COUNT) {
+    // Never a count that no CreateEndpointConfig request could carry, nor its price.
+    return {
+      targetTps,
+      canServe: false,
+      perInstanceTps: round(perInstanceTps, 2),
+      note:
+        `${sizing}: more instances than an endpoint can be given (InitialInstanceCount is at most ` +
+        `${MAX_ENDPOINT_INSTANCE_COUNT}, a 32-bit integer, and the account's quota "${quotaName(c)}" far lower); ` +
+        'lower the target, or serve it from several endpoints',
+    };
+  }
+  const limit = settings.endpointLimit;
+  if (limit !== undefined && needed > limit.instances) {
+    return {
+      targetTps,
+      canServe: false,
+      instances: limit.instances,
+      perInstanceTps: round(perInstanceTps, 2),
+      note:
+        `${sizing}; more than the ${limit.instances} instances of ${limit.name}: the target needs ${needed}; ` +
+        limit.fix,
+    };
+  }
   const quota = c.instanceType === undefined ? undefined : settings.instanceQuotas?.[c.instanceType];
   const instances = quota !== undefined && quota < needed ? quota : needed;
   const capped =
     instances < needed
-      ? `; capped at the account's quota of ${quota} ${c.instanceType} for endpoint usage: ` +
-        `the target needs ${needed}, raise the quota in Service Quotas`
+      ? `; capped at the account's quota "${quotaName(c)}" of ${quota}: one endpoint cannot have more, and ` +
+        `the target needs ${needed}; raise the quota in the Service Quotas console (Amazon SageMaker, ` +
+        `"${quotaName(c)}", request-service-quota-increase)`
       : '';
   const usdPerHour = c.usdPerHour === undefined ? undefined : round(c.usdPerHour * instances, 4);
   return {

@@ -13,6 +13,7 @@ import {
   MODEL_PACKAGE_STATE_CHANGE,
   parseApprovedModelRunTemplate,
 } from '../../handlers/start-approved-model-run.js';
+import { type InputIssue, InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
@@ -25,6 +26,34 @@ import { createDeadLetterQueue } from './schedule-settings.js';
  * template travels in one variable, beside a dozen short ones.
  */
 const MAX_TEMPLATE_JSON_LENGTH = 3000;
+
+/** What a model package group name must be (MODEL_PACKAGE_GROUP_NAME), in words. */
+export const MODEL_PACKAGE_GROUP_EXPECTED =
+  'a model package group name: 1–63 letters, digits and dashes, starting and ending with a letter or digit';
+
+/** Why a template's JSON must stay under MAX_TEMPLATE_JSON_LENGTH, and the fix. */
+const TEMPLATE_LENGTH_EXPECTED =
+  `at most ${MAX_TEMPLATE_JSON_LENGTH}: it travels in a Lambda environment variable (4 KB for all of them); ` +
+  'leave out what has a default';
+
+/**
+ * Every issue of the trigger's template, as the construct checks it (the template's schema, no
+ * local file, its JSON within the Lambda environment's room), with fields under `template`. The
+ * config file check (infra/optimizer-config.ts) runs it before anything is built or bundled.
+ */
+export function modelApprovalTemplateIssues(document: unknown): InputIssue[] {
+  let template: ApprovedModelRunTemplate;
+  try {
+    template = parseApprovedModelRunTemplate(document);
+    throwOnLocalUris({ input: template.input });
+  } catch (error) {
+    if (!(error instanceof InvalidRunInputError)) throw error;
+    return error.issues.map((issue) => ({ ...issue, field: `template.${issue.field}` }));
+  }
+  const length = JSON.stringify(template).length;
+  if (length <= MAX_TEMPLATE_JSON_LENGTH) return [];
+  return [{ field: 'template', given: `${length} characters of JSON`, expected: TEMPLATE_LENGTH_EXPECTED }];
+}
 
 export interface ModelApprovalTriggerProps {
   /** Creates the construct's Lambdas (the stack). */
@@ -71,9 +100,7 @@ export class ModelApprovalTrigger extends Construct {
     const templateJson = JSON.stringify(this.template);
     if (templateJson.length > MAX_TEMPLATE_JSON_LENGTH) {
       throw new Error(
-        `ModelApprovalTrigger template: got ${templateJson.length} characters of JSON, expected at most ` +
-          `${MAX_TEMPLATE_JSON_LENGTH}: it travels in a Lambda environment variable (4 KB for all of them); ` +
-          'leave out what has a default',
+        `ModelApprovalTrigger template: got ${templateJson.length} characters of JSON, expected ${TEMPLATE_LENGTH_EXPECTED}`,
       );
     }
     this.deadLetterQueue =
@@ -130,8 +157,7 @@ function checkGroups(groups: readonly string[]): void {
   groups.forEach((group, index) => {
     if (!MODEL_PACKAGE_GROUP_NAME.test(group)) {
       throw new Error(
-        `ModelApprovalTrigger modelPackageGroups[${index}]: got ${JSON.stringify(group)}, expected a model ` +
-          'package group name: 1–63 letters, digits and dashes, starting and ending with a letter or digit',
+        `ModelApprovalTrigger modelPackageGroups[${index}]: got ${JSON.stringify(group)}, expected ${MODEL_PACKAGE_GROUP_EXPECTED}`,
       );
     }
   });

@@ -147,7 +147,7 @@ export function onnxOnlyIssues(field: string, framework: unknown): InputIssue[] 
 }
 
 /** Inputs valid on AWS that local mode cannot run: each named like a schema issue. */
-export function localModeIssues(input: unknown): InputIssue[] {
+export function localModeIssues(input: unknown, machine: LocalMachine = THIS_MACHINE): InputIssue[] {
   if (!isRecord(input)) return [];
   const framework = isRecord(input.model) ? input.model.framework : undefined;
   const issues =
@@ -156,6 +156,7 @@ export function localModeIssues(input: unknown): InputIssue[] {
       : typeof framework === 'string' && isLlmContainer(framework)
         ? [llmContainerIssue(framework)]
         : onnxOnlyIssues('model.framework', framework);
+  issues.push(...localMinInstancesIssues(input, machine));
   if (input.existingEndpoint !== undefined) {
     issues.push({
       field: 'existingEndpoint',
@@ -165,6 +166,29 @@ export function localModeIssues(input: unknown): InputIssue[] {
     });
   }
   return issues;
+}
+
+/**
+ * With a target, "Prove the target" and "Ramp test" deploy at least `availability.minInstances`
+ * instances of the chosen candidate, each a model server of at least one thread on this machine,
+ * whose quota is its thread budget (LocalModelHost `maxCpuOvercommit` × cores): a minimum above it
+ * could never be deployed here, and is refused as AWS refuses one above the account's quota.
+ */
+function localMinInstancesIssues(input: Record<string, unknown>, machine: LocalMachine): InputIssue[] {
+  const minimum = isRecord(input.availability) ? input.availability.minInstances : undefined;
+  const target = isRecord(input.sla) ? input.sla.targetTps : undefined;
+  if (typeof minimum !== 'number' || target === undefined || minimum <= machine.maxThreads) return [];
+  return [
+    {
+      field: 'availability.minInstances',
+      given: describeGiven(minimum),
+      expected:
+        `at most ${machine.maxThreads} in local mode: the proof and the ramp test deploy at least this many instances, ` +
+        `each a model server of at least one thread, and this machine runs at most ${machine.maxThreads} at once ` +
+        `(${machine.availableCpus} cores × ${machine.maxThreads / machine.availableCpus}); plan a larger minimum on AWS, ` +
+        "where the account's quota of the instance type bounds it",
+    },
+  ];
 }
 
 /**

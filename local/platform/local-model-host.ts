@@ -3,6 +3,7 @@
  * become a model server process on a free loopback port, with SageMaker's endpoint life cycle
  * (`Creating` → `InService`, or `Failed` with a reason) and its idempotent creates.
  */
+import type { EndpointInstanceLimit } from '../../handlers/contracts/endpoint-limits.js';
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -617,6 +618,22 @@ export class LocalModelHost
     const workDir = this.workDir;
     this.workDir = undefined;
     if (workDir !== undefined) await rm(await workDir, { recursive: true, force: true });
+  }
+
+  /**
+   * The most instances one endpoint can have here: each is a model server of at least one thread,
+   * and the host runs at most maxCpuOvercommit × cores threads at once (`checkQuota`). Recommend
+   * sizes no count above it, as on AWS none above the account's quota.
+   */
+  endpointInstanceLimit(): EndpointInstanceLimit {
+    const overcommit = this.options.maxCpuOvercommit ?? DEFAULT_MAX_CPU_OVERCOMMIT;
+    return {
+      instances: overcommit * this.availableCpus,
+      name: `this machine's model-server budget (${this.availableCpus} cores × ${overcommit} threads, one instance at least one thread)`,
+      fix:
+        'the local host can never deploy that many, so nothing is proven or recommended at this target; ' +
+        "size it on AWS, where the account's quota of the instance type bounds it, or lower the target",
+    };
   }
 
   private checkQuota(

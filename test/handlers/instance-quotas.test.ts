@@ -44,6 +44,55 @@ function reader(quotas: readonly InstanceQuota[]): InstanceQuotaReader {
 }
 
 describe('checkInstanceQuotas', () => {
+  it('fails when availability.minInstances is above the quota of every candidate type, naming the quota', async () => {
+    // Prepare
+    const input = runInputSchema.parse({
+      ...runInput([{ instanceType: 'ml.g5.xlarge' }]),
+      sla: { p95LatencyMs: 100, targetTps: 50 },
+      availability: { minInstances: 1000 },
+    });
+
+    // Act
+    const error = await checkInstanceQuotas(input, {
+      instanceQuotas: reader([G5_QUOTA]),
+      servingRegion: 'us-east-1',
+      logger: recordingLogger(),
+    }).catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+    expect((error as InvalidRunInputError).issues).toEqual([
+      {
+        field: 'availability.minInstances',
+        given: '1000',
+        expected:
+          'at most 2: the recommendation keeps at least this many instances of its type in one endpoint, and ' +
+          'the account\'s quota "ml.g5.xlarge for endpoint usage" (L-G5G5G5G5) is 2 in us-east-1, shared by all ' +
+          "the account's endpoints. Raise it in the Service Quotas console (Amazon SageMaker, " +
+          '"ml.g5.xlarge for endpoint usage") or `aws service-quotas request-service-quota-increase ' +
+          '--service-code sagemaker --quota-code L-G5G5G5G5 --desired-value 1000`, or ask for a lower minimum',
+      },
+    ]);
+  });
+
+  it('accepts availability.minInstances above one type’s quota when another type, unread, may fit', async () => {
+    // Prepare
+    const input = runInputSchema.parse({
+      ...runInput([{ instanceType: 'ml.g5.xlarge' }, { instanceType: 'ml.c5.xlarge' }]),
+      sla: { p95LatencyMs: 100, targetTps: 50 },
+      availability: { minInstances: 3 },
+    });
+
+    // Act
+    const quotas = await checkInstanceQuotas(input, {
+      instanceQuotas: reader([G5_QUOTA]),
+      logger: recordingLogger(),
+    });
+
+    // Assert
+    expect(quotas).toEqual([G5_QUOTA]);
+  });
+
   it('refuses a candidate that needs more instances than the quota, naming the quota and how to raise it', async () => {
     // Prepare
     const input = runInput([

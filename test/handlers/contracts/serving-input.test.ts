@@ -52,6 +52,18 @@ describe('run input: serving settings', () => {
     expect(issues.map((issue) => [issue.field, issue.given])).toEqual([['availability.minInstances', '0']]);
   });
 
+  it('fails when availability.minInstances is more than InitialInstanceCount can carry, naming the limit', () => {
+    // Act
+    const issues = issuesOf(runInput({ availability: { minInstances: 2 ** 31 } }));
+
+    // Assert
+    expect(issues.map((issue) => [issue.field, issue.given])).toEqual([
+      ['availability.minInstances', String(2 ** 31)],
+    ]);
+    expect(issues[0]?.expected).toContain('at most 2147483647');
+    expect(issues[0]?.expected).toContain('for endpoint usage');
+  });
+
   it('refuses a headroom above 1, naming the field', () => {
     // Act
     const issues = issuesOf(runInput({ scaling: { headroom: 1.5 } }));

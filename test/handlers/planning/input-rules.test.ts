@@ -59,6 +59,22 @@ const REFUSED: readonly [string, Record<string, unknown>, string[]][] = [
     ['rampTest.seconds'],
   ],
   [
+    'fails when targetTps is above the arrival rate the proof can send (1e9 TPS)',
+    { ...base, sla: { ...base.sla, targetTps: 1e9 } },
+    ['sla.targetTps'],
+  ],
+  [
+    'fails when scaling.peakTps is above the arrival rate the ramp test can send',
+    {
+      ...base,
+      sla: { ...base.sla, targetTps: 50 },
+      prove: { enabled: false },
+      scaling: { peakTps: 2e5 },
+      rampTest: { enabled: true, seconds: 60 },
+    },
+    ['scaling.peakTps'],
+  ],
+  [
     'a framework with no serving image in the table',
     { ...base, model: { ...base.model, framework: 'xgboost', frameworkVersion: '0.1' } },
     ['candidates[0]'],

@@ -213,3 +213,30 @@ describe('buildReport of streamed responses', () => {
     expect(report.recommendation?.why).toMatch(/^≤ \$0\.0098 per 1M output tokens, best of 2 candidate/);
   });
 });
+
+describe('buildReport with a target no endpoint here can carry', () => {
+  it('fails when targetTps needs more instances than an endpoint may have: no count is said to carry it', () => {
+    // Prepare: 360 TPS measured on one instance; 1e9 TPS needs millions, this machine runs 8 at most.
+    const plan = runPlan([plannedCandidate('cpu', 'ml.c5.xlarge', 0.204)]);
+    const endpointLimit = { instances: 8, name: 'this machine’s model-server budget', fix: 'size it on AWS' };
+
+    // Act
+    const report = buildReport({
+      plan: { ...plan, sla: { ...plan.sla, targetTps: 1e9 } },
+      outcomes: [{ candidateId: 'cpu', status: CandidateStatuses.measured }],
+      results: new Map([['cpu', loadTestResult(steps)]]),
+      measuredLocally: true,
+      endpointLimit,
+      generatedAt: '2026-11-22T10:05:00Z',
+    });
+
+    // Assert
+    expect(report.candidates[0]?.atTarget?.canServe).toBe(false);
+    expect(report.candidates[0]?.instancesForTargetTps).toBeUndefined();
+    expect(report.recommendation?.instancesForTargetTps).toBeUndefined();
+    expect(report.serveTarget?.candidateId).toBeUndefined();
+    expect(report.serveTarget?.provenNote).toContain(
+      'more than the 8 instances of this machine’s model-server budget',
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MAX_ENDPOINT_INSTANCE_COUNT } from '../../../handlers/contracts/endpoint-limits.js';
 import {
   candidateAtTarget,
   costAtTargetKey,
@@ -82,9 +83,72 @@ describe('candidateAtTarget: instances', () => {
     expect(atTarget.instances).toBe(5);
     expect(atTarget.usdPerHour).toBe(1.02);
     expect(atTarget.note).toBe(
-      "measured on 1 instance: 120 TPS; ⌈600 ÷ (120 × 0.7 headroom)⌉ = 8; capped at the account's quota of 5 " +
-        'ml.c5.xlarge for endpoint usage: the target needs 8, raise the quota in Service Quotas',
+      "measured on 1 instance: 120 TPS; ⌈600 ÷ (120 × 0.7 headroom)⌉ = 8; capped at the account's quota " +
+        '"ml.c5.xlarge for endpoint usage" of 5: one endpoint cannot have more, and the target needs 8; raise the ' +
+        'quota in the Service Quotas console (Amazon SageMaker, "ml.c5.xlarge for endpoint usage", ' +
+        'request-service-quota-increase)',
     );
+  });
+
+  it('fails when targetTps needs more instances than an endpoint may have, with no count and no price', () => {
+    // Prepare: 1e12 TPS at 120 TPS × 0.7 per instance needs ⌈1.19e10⌉ instances, above 2^31 − 1
+    const settings = { ...SETTINGS, targetTps: 1e12 };
+
+    // Act
+    const atTarget = candidateAtTarget(C5_XLARGE, settings);
+
+    // Assert
+    expect(atTarget.canServe).toBe(false);
+    expect(atTarget.instances).toBeUndefined();
+    expect(atTarget.usdPerHour).toBeUndefined();
+    expect(atTarget.note).toContain(`InitialInstanceCount is at most ${MAX_ENDPOINT_INSTANCE_COUNT}`);
+    expect(atTarget.note).toContain('"ml.c5.xlarge for endpoint usage"');
+    expect(costAtTargetKey(atTarget)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('fails when targetTps needs more instances than an endpoint may have where the run measures (locally)', () => {
+    // Prepare: 1e9 TPS needs about 11.9 million instances; this machine runs 8 at most
+    const endpointLimit = { instances: 8, name: 'this machine’s model-server budget', fix: 'size it on AWS' };
+    const settings = { ...SETTINGS, targetTps: 1e9, endpointLimit };
+
+    // Act
+    const atTarget = candidateAtTarget(C5_XLARGE, settings);
+
+    // Assert
+    expect(atTarget).toEqual({
+      targetTps: 1e9,
+      canServe: false,
+      instances: 8,
+      perInstanceTps: 120,
+      note:
+        'measured on 1 instance: 120 TPS; ⌈1000000000 ÷ (120 × 0.7 headroom)⌉ = 11904762; more than the 8 ' +
+        'instances of this machine’s model-server budget: the target needs 11904762; size it on AWS',
+    });
+  });
+
+  it('sizes a count within the endpoint limit as without it', () => {
+    // Act
+    const limited = candidateAtTarget(C5_XLARGE, {
+      ...SETTINGS,
+      endpointLimit: { instances: 8, name: 'a budget', fix: 'lower it' },
+    });
+
+    // Assert
+    expect(limited).toEqual(candidateAtTarget(C5_XLARGE, SETTINGS));
+  });
+
+  it('fails when targetTps needs more instances than the account’s quota lets one endpoint have', () => {
+    // Prepare: 1e9 TPS needs about 11.9 million instances; the account may run 20
+    const settings = { ...SETTINGS, targetTps: 1e9, instanceQuotas: { 'ml.c5.xlarge': 20 } };
+
+    // Act
+    const atTarget = candidateAtTarget(C5_XLARGE, settings);
+
+    // Assert
+    expect(atTarget.canServe).toBe(false);
+    expect(atTarget.instances).toBe(20);
+    expect(atTarget.note).toContain('the target needs 11904762');
+    expect(atTarget.note).toContain('raise the quota in the Service Quotas console');
   });
 });
 

@@ -113,6 +113,36 @@ describe('withLocalDefaults', () => {
 });
 
 describe('localModeIssues', () => {
+  it('fails when availability.minInstances is more than this machine runs at once, naming its budget', () => {
+    // Act
+    const issues = localModeIssues(
+      { model: { framework: 'onnx' }, sla: { targetTps: 60 }, availability: { minInstances: 1000 } },
+      { availableCpus: 2, maxThreads: 8 },
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      {
+        field: 'availability.minInstances',
+        given: '1000',
+        expected:
+          'at most 8 in local mode: the proof and the ramp test deploy at least this many instances, each a model ' +
+          'server of at least one thread, and this machine runs at most 8 at once (2 cores × 4); plan a larger ' +
+          "minimum on AWS, where the account's quota of the instance type bounds it",
+      },
+    ]);
+  });
+
+  it('accepts a minimum this machine can run, and any minimum without a target (it is not read)', () => {
+    // Act
+    const machine = { availableCpus: 2, maxThreads: 8 };
+    const within = localModeIssues({ sla: { targetTps: 60 }, availability: { minInstances: 8 } }, machine);
+    const noTarget = localModeIssues({ sla: {}, availability: { minInstances: 1000 } }, machine);
+
+    // Assert
+    expect([within, noTarget]).toEqual([[], []]);
+  });
+
   it('refuses a framework other than ONNX and an existing endpoint, naming the fields', () => {
     // Act
     const issues = localModeIssues({

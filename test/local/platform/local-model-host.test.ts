@@ -291,3 +291,16 @@ describe('LocalModelHost', () => {
     await waitFor(`server ${pid} to exit after its parent`, () => !isAlive(pid), 10_000);
   });
 });
+
+describe('LocalModelHost.endpointInstanceLimit', () => {
+  it('is the thread budget checkQuota holds every endpoint to, with what sets it', () => {
+    // Act
+    const limit = createHost({ availableCpus: 2, maxCpuOvercommit: 4 }).endpointInstanceLimit();
+
+    // Assert
+    expect(limit.instances).toBe(8);
+    expect(limit.name).toBe(
+      "this machine's model-server budget (2 cores × 4 threads, one instance at least one thread)",
+    );
+  });
+});
