@@ -110,13 +110,13 @@ function optimizationCli(): WorkflowCli<
           reporter.onLoadProgress(event);
         },
       }),
-    async prepare({ input, environment, reporter, cwd, runId, args, refuse, errorLine }) {
+    async prepare({ input, environment, reporter, cwd, runId, args, refuse, errorLine, io }) {
       for (const uri of await seedExampleObjects(environment.store, input)) {
         reporter.line(
           `Wrote the example ${uri.endsWith('.onnx') ? 'model' : 'payload'} to ${displayPath(cwd, environment.store.pathOf(uri))}`,
         );
       }
-      machineLoad = new MachineLoadMonitor();
+      machineLoad = new MachineLoadMonitor(io.sampleMachineLoad);
       const planOf = (document: unknown): Promise<RunPlan | undefined> =>
         precheck(document, refuse, errorLine, () =>
           validateAndPlan(
