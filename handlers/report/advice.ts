@@ -147,6 +147,36 @@ export function candidateAdvice(subject: CandidateCase): string | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A candidate that met the SLA at every step (its capacity not found)
+
+export interface NotSaturatedCase {
+  /** Why its load test ended (load-test/results.ts StopReason). */
+  readonly stoppedBecause: string;
+}
+
+/** How to find the capacity: what ended the test decides what to change. */
+export const NOT_SATURATED_ADVICE: readonly AdviceRule<NotSaturatedCase>[] = [
+  {
+    id: 'higher-load-steps',
+    when: 'the load plan ran to its end with every step within the SLA',
+    fires: (c) => c.stoppedBecause === 'completed',
+    text: () => 'add higher load steps to find it',
+  },
+  {
+    id: 'more-load-test-time',
+    when: 'the load test’s deadline (loadPlan.maxTotalSeconds or the run’s) ended it first',
+    fires: (c) => c.stoppedBecause === 'deadline',
+    text: () => 'give the load test more time (loadPlan.maxTotalSeconds) or fewer, shorter steps to find it',
+  },
+  {
+    id: 'more-requests',
+    when: 'the request cap (loadPlan.maxTotalRequests) ended it first',
+    fires: (c) => c.stoppedBecause === 'request-cap',
+    text: () => 'raise loadPlan.maxTotalRequests to find it',
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
 // A run without a recommendation
 
 export interface MissedCandidateCase extends CandidateCase {
@@ -286,6 +316,7 @@ export function localQuotaMessage(q: LocalQuotaCase): string {
 /** Every table, for the test that holds each rule to a firing and a non-firing case. */
 export const ADVICE_TABLES = {
   candidate: CANDIDATE_ADVICE,
+  notSaturated: NOT_SATURATED_ADVICE,
   noRecommendation: NO_RECOMMENDATION_ADVICE,
   noise: NOISE_ADVICE,
   busyMachine: BUSY_MACHINE_ADVICE,

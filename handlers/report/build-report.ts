@@ -42,7 +42,14 @@ import { compiledComparisons } from './compiled-comparison.js';
 import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';
 import { slaMissRatio, sweepGrid } from './sweep-factors.js';
-import { type CandidateCase, candidateAdvice, type NearMiss, noRecommendationAdvice } from './advice.js';
+import {
+  adviceFor,
+  type CandidateCase,
+  candidateAdvice,
+  type NearMiss,
+  noRecommendationAdvice,
+  NOT_SATURATED_ADVICE,
+} from './advice.js';
 import type {
   CandidateReport,
   Recommendation,
@@ -145,11 +152,12 @@ function saturationOf(result: LoadTestResult, steps: readonly ReportStep[]): Sat
     result.stoppedBecause === 'completed'
       ? 'the load plan ended'
       : `the load test stopped: ${result.stoppedBecause}`;
+  const advice = adviceFor(NOT_SATURATED_ADVICE, { stoppedBecause: result.stoppedBecause });
   return {
     saturated: false,
     note:
       `not saturated: every step met the SLA up to load ${top?.load ?? '?'} (${why}), so the capacity is ` +
-      `at least ${round(result.sustainableTps ?? 0, 0)} TPS; add higher load steps to find it`,
+      `at least ${round(result.sustainableTps ?? 0, 0)} TPS${advice.map((text) => `; ${text}`).join('')}`,
   };
 }
 

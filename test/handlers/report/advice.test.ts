@@ -73,6 +73,20 @@ const CASES: {
     'compiled-candidate': { fires: MISSED, doesNotFire: { ...MISSED, compiled: true } },
     'relax-sla': { fires: MISSED, doesNotFire: { ...MISSED, verdict: 'runner-up' } },
   },
+  notSaturated: {
+    'higher-load-steps': {
+      fires: { stoppedBecause: 'completed' },
+      doesNotFire: { stoppedBecause: 'deadline' },
+    },
+    'more-load-test-time': {
+      fires: { stoppedBecause: 'deadline' },
+      doesNotFire: { stoppedBecause: 'completed' },
+    },
+    'more-requests': {
+      fires: { stoppedBecause: 'request-cap' },
+      doesNotFire: { stoppedBecause: 'deadline' },
+    },
+  },
   noRecommendation: {
     'run-near-misses': {
       fires: { missed: [missedAs('a'), missedAs('b', { nearMiss: NEAR })] },
