@@ -17,6 +17,7 @@ import {
   decodeHistogram,
   describeStallAt,
   type LatencyPercentilesMs,
+  type LatencySla,
   type LoadTestResult,
   stalledMeasurement,
   type StepResult,
@@ -28,6 +29,8 @@ import { type NoiseFigures, withinNoise } from './noise.js';
 import {
   type LogDeviation,
   logDeviation,
+  noiseHalfWidth,
+  noisePercent,
   poolNoise,
   RERUN_CONFIDENCE,
   rerunInterval,
@@ -39,7 +42,15 @@ import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { compiledComparisons } from './compiled-comparison.js';
 import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';
-import { sweepGrid } from './sweep-factors.js';
+import { slaMissRatio, sweepGrid } from './sweep-factors.js';
+import {
+  adviceFor,
+  type CandidateCase,
+  candidateAdvice,
+  type NearMiss,
+  noRecommendationAdvice,
+  NOT_SATURATED_ADVICE,
+} from './advice.js';
 import type {
   CandidateReport,
   Recommendation,
@@ -144,11 +155,12 @@ function saturationOf(result: LoadTestResult, steps: readonly ReportStep[]): Sat
     result.stoppedBecause === 'completed'
       ? 'the load plan ended'
       : `the load test stopped: ${result.stoppedBecause}`;
+  const advice = adviceFor(NOT_SATURATED_ADVICE, { stoppedBecause: result.stoppedBecause });
   return {
     saturated: false,
     note:
       `not saturated: every step met the SLA up to load ${top?.load ?? '?'} (${why}), so the capacity is ` +
-      `at least ${round(result.sustainableTps ?? 0, 0)} TPS; add higher load steps to find it`,
+      `at least ${round(result.sustainableTps ?? 0, 0)} TPS${advice.map((text) => `; ${text}`).join('')}`,
   };
 }
 
@@ -408,20 +420,49 @@ function noiseFigures(m: Measured, objective: string): NoiseFigures {
   };
 }
 
-/** What to do about each kind of miss: the hint matches the cause. */
-export const HINTS = {
-  modelErrors:
-    'check the model and the payload it is sent (content type, input names and shape); the endpoint’s logs have the model’s own message',
-  missedSla: 'try larger or more instances, or a compiled candidate, or relax the SLA',
-  stalled:
-    'a hang is not a capacity limit: look in the endpoint’s logs for a crash, a deadlock or an exhausted worker pool of the model server, then test it again',
-} as const;
+/** The facts the advice table (advice.ts) judges a candidate's advice on. */
+function adviceCase(
+  candidate: PlannedCandidate,
+  verdict: CandidateVerdict,
+  measuredLocally: boolean,
+  extra: { readonly modelErrors?: boolean; readonly nearMiss?: NearMiss } = {},
+): CandidateCase {
+  return {
+    verdict,
+    kind: candidate.kind,
+    compiled: candidate.compiledFor !== undefined || candidate.optimizedBy !== undefined,
+    modelErrors: extra.modelErrors ?? false,
+    ...(extra.nearMiss === undefined ? {} : { nearMiss: extra.nearMiss }),
+    measuredLocally,
+  };
+}
+
+/** `; advice`, or nothing when no rule fires. */
+function adviceSuffix(subject: CandidateCase): string {
+  const advice = candidateAdvice(subject);
+  return advice === undefined ? '' : `; ${advice}`;
+}
+
+/**
+ * A miss within the run's noise: the closest step's latency ÷ the SLA's bound lies within where a
+ * re-run's p95 is expected (rerun-interval.ts, one measurement against one). The run's noise is
+ * measured on the p95 only; a p99 bound is judged with it too, the nearest measure the run has.
+ */
+function nearMissOf(m: Measured, sla: LatencySla, noise: RunNoise | undefined): NearMiss | undefined {
+  const ratio = slaMissRatio(m, sla);
+  if (ratio === undefined || noise?.p95Ms === undefined) return undefined;
+  if (Math.log(ratio) > noiseHalfWidth(noise.p95Ms, 1, 1)) return undefined;
+  return { slaRatio: round(ratio, 3), noisePercent: noisePercent(noise.p95Ms, 1, 1) };
+}
 
 /**
  * A measured candidate whose endpoint stalled (load-test/stall.ts): not ranked, whatever it met
  * before, and the reason names the stall and where it was.
  */
-function stallVerdict(m: Measured): { verdict: CandidateVerdict; reason: string } | undefined {
+function stallVerdict(
+  m: Measured,
+  measuredLocally: boolean,
+): { verdict: CandidateVerdict; reason: string } | undefined {
   const stalled = stalledMeasurement(m.result);
   const stall = stalled?.step.stall;
   if (stalled === undefined || stall === undefined) return undefined;
@@ -431,7 +472,7 @@ function stallVerdict(m: Measured): { verdict: CandidateVerdict; reason: string 
       : `; it met the SLA up to load ${m.sustainable.load} before (figures kept, not ranked)`;
   return {
     verdict: 'stalled',
-    reason: `stalled: ${describeStallAt(stall, stalled.where)}, no answer while requests were outstanding${before}; ${HINTS.stalled}`,
+    reason: `stalled: ${describeStallAt(stall, stalled.where)}, no answer while requests were outstanding${before}${adviceSuffix(adviceCase(m.candidate, 'stalled', measuredLocally))}`,
   };
 }
 
@@ -447,7 +488,12 @@ function modelResponse(step: ReportStep): string | undefined {
  * step failed and model errors were among them (the model or the payload is wrong: no instance
  * would do better), else `missed-sla`; each with the hint that matches.
  */
-function missVerdict(m: Measured): { verdict: CandidateVerdict; reason: string } {
+function missVerdict(
+  m: Measured,
+  sla: LatencySla,
+  noise: RunNoise | undefined,
+  measuredLocally: boolean,
+): { verdict: CandidateVerdict; reason: string; nearMiss?: NearMiss } {
   const first = m.steps[0];
   if (first === undefined) {
     return { verdict: 'missed-sla', reason: `no step completed (${m.result.stopDetail})` };
@@ -459,15 +505,24 @@ function missVerdict(m: Measured): { verdict: CandidateVerdict; reason: string }
       reason:
         `model errors: every request of the first step (load ${first.load}) failed, ` +
         `${first.errors.modelError} of ${first.requests} with a model error` +
-        `${response === undefined ? '' : `, e.g. ${response}`}; ${HINTS.modelErrors}`,
+        (response === undefined ? '' : `, e.g. ${response}`) +
+        adviceSuffix(adviceCase(m.candidate, 'model-errors', measuredLocally)),
     };
   }
   const someModelErrors =
     first.errors.modelError > 0 && response !== undefined ? `; model errors, e.g. ${response}` : '';
-  const hint = first.errors.modelError > 0 ? HINTS.modelErrors : HINTS.missedSla;
+  const modelErrors = first.errors.modelError > 0;
+  const nearMiss = modelErrors ? undefined : nearMissOf(m, sla, noise);
+  const advice = adviceSuffix(
+    adviceCase(m.candidate, 'missed-sla', measuredLocally, {
+      modelErrors,
+      ...(nearMiss === undefined ? {} : { nearMiss }),
+    }),
+  );
   return {
     verdict: 'missed-sla',
-    reason: `missed the SLA from the first step (load ${first.load}): ${first.slaBreaches.join(', ')}${someModelErrors}; ${hint}`,
+    reason: `missed the SLA from the first step (load ${first.load}): ${first.slaBreaches.join(', ')}${someModelErrors}${advice}`,
+    ...(nearMiss === undefined ? {} : { nearMiss }),
   };
 }
 
@@ -657,7 +712,7 @@ export function buildReport(input: BuildReportInput): Report {
         sustainableStep: null,
         ...(outcome.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
         verdict: 'measurement-problem',
-        reason: `measurement problem: ${why}; run the candidate again (fewer workers, or Lambda concurrency reserved for the load worker)`,
+        reason: `measurement problem: ${why}${adviceSuffix(adviceCase(candidate, 'measurement-problem', input.measuredLocally))}`,
       };
     }
     if (m === undefined) {
@@ -678,11 +733,12 @@ export function buildReport(input: BuildReportInput): Report {
     }
     let verdict: CandidateVerdict;
     let reason: string;
-    const stalled = stallVerdict(m);
+    let nearMiss: NearMiss | undefined;
+    const stalled = stallVerdict(m, input.measuredLocally);
     if (stalled !== undefined) {
       ({ verdict, reason } = stalled);
     } else if (m.sustainable === undefined) {
-      ({ verdict, reason } = missVerdict(m));
+      ({ verdict, reason, nearMiss } = missVerdict(m, plan.sla, runNoise, input.measuredLocally));
     } else if (m === best) {
       verdict = 'recommended';
       reason = `best under ${plan.objective}: ${objectiveFigure(plan.objective, m)}`;
@@ -724,6 +780,7 @@ export function buildReport(input: BuildReportInput): Report {
       ...(outcome?.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
       ...metricsFields(input.endpointMetrics?.get(candidate.id)),
       ...input.instanceSpreads?.get(candidate.id),
+      ...(nearMiss === undefined ? {} : { nearMiss }),
       verdict,
       reason,
     };
@@ -796,7 +853,7 @@ export function buildReport(input: BuildReportInput): Report {
           noRecommendationReason:
             outcome === RunOutcomes.allCandidatesFailed
               ? 'no candidate could be judged against the SLA (each failed, was skipped or answered with model errors; see each reason)'
-              : `no candidate met the SLA at any load step; ${HINTS.missedSla}`,
+              : noRecommendationText(tested, candidates, input.measuredLocally),
         }
       : {}),
     ...(plan.payloads.length > 1 ? { payloads: reportPayloads(plan.payloads) } : {}),
@@ -825,4 +882,28 @@ function roundsNoteOf(
       : `an interleaved repeat failed (${failureReasonOf(repeatError)}); no further repeats, the figures before it stand`;
   const notes = [stored, failed].filter((note): note is string => note !== undefined);
   return notes.length === 0 ? {} : { roundsNote: notes.join('; ') };
+}
+
+/** "No candidate met the SLA", with the near misses and the remedies that fit the candidates that missed. */
+function noRecommendationText(
+  tested: readonly PlannedCandidate[],
+  candidates: readonly CandidateReport[],
+  measuredLocally: boolean,
+): string {
+  const missed = candidates.flatMap((report, index) => {
+    const candidate = tested[index];
+    if (candidate === undefined || report.verdict !== 'missed-sla') return [];
+    const modelErrors = report.steps[0] !== undefined && report.steps[0].errors.modelError > 0;
+    return [
+      {
+        id: report.id,
+        ...adviceCase(candidate, report.verdict, measuredLocally, {
+          modelErrors,
+          ...(report.nearMiss === undefined ? {} : { nearMiss: report.nearMiss }),
+        }),
+      },
+    ];
+  });
+  const advice = noRecommendationAdvice({ missed });
+  return `no candidate met the SLA at any load step${advice === undefined ? '' : `; ${advice}`}`;
 }

@@ -1,3 +1,4 @@
+import { adviceFor, NOISE_ADVICE } from './advice.js';
 import type { Report, WithinNoise } from './report.js';
 import { beyondNoise, noisePercent, type PooledNoise, RERUN_CONFIDENCE } from './rerun-interval.js';
 
@@ -48,11 +49,6 @@ export function withinNoise(
   };
 }
 
-/** Above this, in %, a re-run's median can move so far that the report says so. */
-export const HIGH_NOISE_PERCENT = 10;
-/** Below this, Student's t is above 3.2 (df 3): the interval is wide for want of measurements. */
-const FEW_DEGREES_OF_FREEDOM = 3;
-
 /**
  * The run's noise in one sentence when it is high: a busy machine or an unsteady endpoint makes
  * every comparison of the run weak, and a reader of the figures alone would not know.
@@ -61,16 +57,10 @@ export function highNoiseWarning(report: Pick<Report, 'noise' | 'candidates'>): 
   const { noise } = report;
   const n = report.candidates.find((candidate) => candidate.spread !== undefined)?.spread?.n;
   if (noise === undefined || n === undefined) return undefined;
-  const percent = noisePercent(noise.tps, n, n);
-  if (percent <= HIGH_NOISE_PERCENT) return undefined;
-  if (noise.tps.degreesOfFreedom < FEW_DEGREES_OF_FREEDOM) {
-    return (
-      `The run's noise rests on ${noise.tps.degreesOfFreedom} degree(s) of freedom, so a re-run's median TPS may differ by ` +
-      `±${percent} % (${noise.confidence * 100} %); more repeats (loadPlan.repeats) or more candidates narrow it.`
-    );
-  }
-  return (
-    `The figures moved a lot between repeats: a re-run's median TPS may differ by ±${percent} % (${noise.confidence * 100} %), ` +
-    'so differences smaller than that are noise; measure on a quieter machine, or with more repeats.'
-  );
+  const [warning] = adviceFor(NOISE_ADVICE, {
+    percent: noisePercent(noise.tps, n, n),
+    confidencePercent: noise.confidence * 100,
+    degreesOfFreedom: noise.tps.degreesOfFreedom,
+  });
+  return warning;
 }

@@ -1,7 +1,7 @@
 import { chartedCandidates, chartedNote } from './chart-selection.js';
 import type { ReportCharts } from './charts.js';
 import { objectiveFigure, objectiveFigureLabel } from './objective-figure.js';
-import { verdictLabel } from './render-markdown.js';
+import { candidateVerdictLabel } from './render-markdown.js';
 import type { Report } from './report.js';
 
 /**
@@ -26,7 +26,7 @@ function notShownTable(report: Report, escapeHtml: (text: string) => string): st
     const anchor = `#candidate-${report.candidates.indexOf(candidate) + 1}`;
     const cells = [
       `<a href="${anchor}">${escapeHtml(candidate.id)}</a>`,
-      escapeHtml(verdictLabel(candidate.verdict)),
+      escapeHtml(candidateVerdictLabel(candidate)),
       escapeHtml(objectiveFigure(report.objective, candidate).text),
       candidate.sustainableTps === null ? '—' : candidate.sustainableTps.toFixed(1),
       latency === undefined ? '—' : latency.p95.toFixed(1),

@@ -30,7 +30,9 @@ import {
   stepTable,
   summaryTable,
   type TextTable,
-  verdictLabel,
+  busyMachineNote,
+  candidateVerdictLabel,
+  machineLoadText,
 } from './render-markdown.js';
 
 /** Escapes text for HTML element content and quoted attribute values. */
@@ -85,8 +87,8 @@ function cellHtml(text: string, kind: TextTable['columns'][number]['kind']): str
   return kind === 'code' && text !== '—' ? `<code>${escapeHtml(text)}</code>` : escapeHtml(text);
 }
 
-function verdictBadge(verdict: Report['candidates'][number]['verdict']): string {
-  return `<span class="verdict ${verdict}">${escapeHtml(verdictLabel(verdict))}</span>`;
+function verdictBadge(candidate: Report['candidates'][number]): string {
+  return `<span class="verdict ${candidate.verdict}">${escapeHtml(candidateVerdictLabel(candidate))}</span>`;
 }
 
 function htmlTable(
@@ -123,7 +125,7 @@ function summarySection(report: Report): string {
     if (candidate === undefined) return undefined;
     // Anchors use the row number: candidate ids are user text and do not belong in an id attribute.
     if (column === candidateColumn) return `<a href="#candidate-${row + 1}">${escapeHtml(candidate.id)}</a>`;
-    if (column === verdictColumn) return verdictBadge(candidate.verdict);
+    if (column === verdictColumn) return verdictBadge(candidate);
     return undefined;
   });
 }
@@ -135,7 +137,7 @@ function candidateSection(report: Report, index: number): string {
   const samples = errorSampleLines(candidate);
   return [
     `<section class="candidate" id="candidate-${index + 1}">`,
-    `<h3>${escapeHtml(candidate.id)} ${verdictBadge(candidate.verdict)}</h3>`,
+    `<h3>${escapeHtml(candidate.id)} ${verdictBadge(candidate)}</h3>`,
     `<p>${escapeHtml(deploymentText(candidate))}, compiled: ${escapeHtml(compiledText(candidate))}, environment: ${cellHtml(environment, 'code')}</p>`,
     `<p class="reason"><strong>Reason:</strong> ${escapeHtml(candidate.reason)}</p>`,
     `<ul class="facts">${candidateFacts(candidate)
@@ -182,6 +184,8 @@ export async function renderHtmlReport(report: Report): Promise<string> {
       : notHeld === undefined
         ? 'recommendation'
         : 'recommendation unproven';
+  const busy = busyMachineNote(report);
+  const machine = machineLoadText(report);
   // The first screen answers, in order: the verdict and the winner (or why none), the money, the
   // main chart and the candidate table; context, details and the deploy code follow.
   return [
@@ -203,6 +207,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
       ? ''
       : `<p class="outcome proof-not-held"><strong>${escapeHtml(proofNotHeldHeadline(notHeld))}.</strong></p>`,
     `<p class="outcome ${report.outcome}"><strong>${escapeHtml(report.outcomeText)}</strong> (outcome <code>${escapeHtml(report.outcome)}</code>)</p>`,
+    busy === undefined ? '' : `<p class="banner busy">${escapeHtml(busy)}</p>`,
     '<h2>Recommendation</h2>',
     `<p class="${recommendationClass}">${escapeHtml(recommendationText(report))}</p>`,
     serveTargetHtml(report, escapeHtml, charts.ramp),
@@ -220,6 +225,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     `<li><strong>SLA:</strong> ${escapeHtml(slaText(report))}</li>`,
     `<li><strong>Objective:</strong> ${escapeHtml(objectiveText(report))}</li>`,
     `<li><strong>Load:</strong> ${escapeHtml(loadPlanText(report))}</li>`,
+    machine === undefined ? '' : `<li><strong>Machine:</strong> ${escapeHtml(machine)}</li>`,
     '</ul>',
     '<h2>Candidate details</h2>',
     ...report.candidates.map((_, index) => candidateSection(report, index)),

@@ -11,6 +11,7 @@ import {
   serveTargetMarkdown,
   serveTargetPolicyMarkdown,
 } from './render-serve-target.js';
+import { adviceFor, BUSY_MACHINE_ADVICE } from './advice.js';
 import { highNoiseWarning } from './noise.js';
 import { sweepMarkdown } from './render-sweep.js';
 import type {
@@ -83,6 +84,13 @@ const VERDICT_LABELS: Readonly<Record<CandidateVerdict, string>> = {
 
 export function verdictLabel(verdict: CandidateVerdict): string {
   return VERDICT_LABELS[verdict];
+}
+
+/** A candidate's verdict as tables and headings show it: a miss within the run's noise is a near miss. */
+export function candidateVerdictLabel(candidate: Pick<CandidateReport, 'verdict' | 'nearMiss'>): string {
+  return candidate.nearMiss === undefined
+    ? VERDICT_LABELS[candidate.verdict]
+    : `${VERDICT_LABELS[candidate.verdict]} (near miss)`;
 }
 
 const OBJECTIVE_TEXT: Readonly<Record<string, string>> = {
@@ -166,9 +174,41 @@ export function runCostText(report: Report): string {
   return `Endpoint cost of this run: ${usd(report.runCost.endpointUsd)} (${report.runCost.note}).`;
 }
 
+/**
+ * A local run's busy machine (report.json's `machineLoad`), in the advice table's words: shown
+ * next to the verdict, since a miss may be the machine's. Undefined when it was quiet, or for a
+ * report without the figures (AWS runs, earlier versions).
+ */
+export function busyMachineNote(report: Pick<Report, 'machineLoad'>): string | undefined {
+  return report.machineLoad === undefined ? undefined : adviceFor(BUSY_MACHINE_ADVICE, report.machineLoad)[0];
+}
+
+/**
+ * The machine's load around a local run, e.g. `2 cores; as the run started: load 0.60 per core, 1
+ * task running; during it (12 samples): load 1.10 per core on average, up to 1.60, up to 3 tasks
+ * running; CPU steal 0.4 %`. Undefined without `machineLoad`.
+ */
+export function machineLoadText(report: Pick<Report, 'machineLoad'>): string | undefined {
+  const load = report.machineLoad;
+  if (load === undefined) return undefined;
+  const tasks = (count: number | undefined, prefix: string): string =>
+    count === undefined ? '' : `, ${prefix}${count} task${count === 1 ? '' : 's'} running`;
+  const during =
+    load.during === undefined
+      ? ''
+      : `; during it (${load.during.samples} sample${load.during.samples === 1 ? '' : 's'}): load ` +
+        `${load.during.meanLoadPerCore.toFixed(2)} per core on average, up to ${load.during.maxLoadPerCore.toFixed(2)}` +
+        tasks(load.during.maxProcsRunning, 'up to ');
+  const steal = load.stealPercent === undefined ? '' : `; CPU steal ${load.stealPercent.toFixed(1)} %`;
+  return (
+    `${load.cores} cores; as the run started: load ${load.before.loadPerCore.toFixed(2)} per core` +
+    `${tasks(load.before.procsRunning, '')}${during}${steal}`
+  );
+}
+
 /** What happened to each candidate, one line each: `cpu: failed — EndpointFailedError: …`. */
 export function candidateOutcomeLines(report: Report): string[] {
-  return report.candidates.map((c) => `${c.id}: ${verdictLabel(c.verdict)} — ${c.reason}`);
+  return report.candidates.map((c) => `${c.id}: ${candidateVerdictLabel(c)} — ${c.reason}`);
 }
 
 /** The recommendation in one paragraph, or why there is none. */
@@ -412,7 +452,7 @@ export function summaryTable(report: Report): TextTable {
       deploymentText(c),
       compiledText(c),
       environmentText(c.environment),
-      verdictLabel(c.verdict),
+      candidateVerdictLabel(c),
       formatTps(c.sustainableTps),
       c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p95),
       c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p99),
@@ -561,7 +601,7 @@ function markdownTable(table: TextTable): string {
 
 function candidateSection(report: Report, candidate: CandidateReport): string {
   const lines = [
-    `### ${escapeMarkdown(candidate.id)}: ${verdictLabel(candidate.verdict)}`,
+    `### ${escapeMarkdown(candidate.id)}: ${candidateVerdictLabel(candidate)}`,
     '',
     `${escapeMarkdown(deploymentText(candidate))}, compiled: ${escapeMarkdown(compiledText(candidate))}, environment: ${markdownCell(environmentText(candidate.environment), 'code')}`,
     '',
@@ -625,6 +665,9 @@ export function renderMarkdownReport(report: Report): string {
     ...(notHeld === undefined ? [] : [`**${escapeMarkdown(proofNotHeldHeadline(notHeld))}.**`, '']),
     `**${escapeMarkdown(report.outcomeText)}** (outcome ${markdownCode(report.outcome)})`,
     '',
+    ...(busyMachineNote(report) === undefined
+      ? []
+      : [`> ${escapeMarkdown(busyMachineNote(report) ?? '')}`, '']),
     '## Recommendation',
     '',
     escapeMarkdown(recommendationText(report)),
@@ -644,6 +687,9 @@ export function renderMarkdownReport(report: Report): string {
     `- SLA: ${escapeMarkdown(slaText(report))}`,
     `- Objective: ${escapeMarkdown(objectiveText(report))}`,
     `- Load: ${escapeMarkdown(loadPlanText(report))}`,
+    ...(machineLoadText(report) === undefined
+      ? []
+      : [`- Machine: ${escapeMarkdown(machineLoadText(report) ?? '')}`]),
     '',
     ...report.candidates.map((candidate) => candidateSection(report, candidate)),
     ...payloadSection(report),

@@ -14,7 +14,7 @@ export function sweepIntro(grid: SweepGrid): string {
   const panels = grid.panels.length === 0 ? '' : `, one panel per ${grid.panels.join(' × ')}`;
   return (
     `${grid.figure.label} (${grid.figure.better} is better) by ${grid.x} (columns) and ${grid.y} (rows)${panels}; ` +
-    `${RECOMMENDED_MARK} marks the recommendation; a cell without a figure says why (missed SLA, model errors, failed, skipped); a missed SLA gives how far: the closest step's p95 ÷ the SLA's (or p99's), e.g. 1.03×; ` +
+    `${RECOMMENDED_MARK} marks the recommendation; a cell without a figure says why (missed SLA, model errors, failed, skipped); a missed SLA gives how far: the closest step's p95 ÷ the SLA's (or p99's), e.g. 1.03×, and a near miss is one within the run's noise; ` +
     `${NOT_RUN}: no candidate ran with those settings.`
   );
 }

@@ -10,6 +10,7 @@ import type { InstanceShare } from '../serving/instance-spread.js';
 import type { ServeTarget } from '../serving/serve-target.js';
 import type { CandidateAtTarget } from '../serving/target-sizing.js';
 import type { PooledNoise } from './rerun-interval.js';
+import type { NearMiss } from './advice.js';
 import type {
   LatencyPercentilesMs,
   LatencySla,
@@ -58,6 +59,38 @@ export interface Report {
   readonly modelPackage?: ModelPackageRef;
   /** With `modelPackage`: this run against its group's last approved version (registry-baseline.ts). */
   readonly baselineComparison?: BaselineComparison;
+  /**
+   * Local runs: how busy the machine the candidates were measured on was, before and during the
+   * run. Absent from AWS runs (no local machine) and from reports of earlier versions.
+   */
+  readonly machineLoad?: ReportMachineLoad;
+}
+
+/** One reading of the machine's load (Linux `/proc/stat` and the load average). */
+export interface MachineLoadReading {
+  /** The 1-minute load average ÷ the cores. */
+  readonly loadPerCore: number;
+  /** Tasks runnable (`procs_running`), where the system reports it. */
+  readonly procsRunning?: number;
+}
+
+/** The machine of a local run, as the CLI sampled it from the first state to the summary. */
+export interface ReportMachineLoad {
+  readonly cores: number;
+  /** As the run started. */
+  readonly before: MachineLoadReading;
+  /** Over the samples taken while it ran: the mean and the highest. */
+  readonly during?: {
+    readonly samples: number;
+    readonly meanLoadPerCore: number;
+    readonly maxLoadPerCore: number;
+    /** The highest `procs_running` sampled, where the system reports it. */
+    readonly maxProcsRunning?: number;
+  };
+  /** Share of CPU time the hypervisor stole while the run ran, in %, where the system reports it. */
+  readonly stealPercent?: number;
+  /** Why the machine counts as busy; empty when it was quiet. */
+  readonly busyBecause: readonly string[];
 }
 
 /** One payload of the run's mix, as the plan read it. */
@@ -188,6 +221,11 @@ export interface CandidateReport {
    */
   readonly deploy?: CandidateDeploy;
   readonly deployNote?: string;
+  /**
+   * A `missed-sla` within the run's noise: the closest step's latency ÷ the SLA's bound, and the
+   * run's noise on a p95. Absent without a noise measure (no repeats) or beyond it.
+   */
+  readonly nearMiss?: NearMiss;
   readonly verdict: CandidateVerdict;
   /** Why it won, lost, failed or was skipped, in one sentence. */
   readonly reason: string;

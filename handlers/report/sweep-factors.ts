@@ -1,3 +1,4 @@
+import { ratioText } from './advice.js';
 import type { CandidateVerdict } from '../contracts/optimization-state.js';
 import type { LatencySla } from '../load-test/index.js';
 import { objectiveFigure, objectiveFigureLabel, type ObjectiveFigureLabel } from './objective-figure.js';
@@ -129,7 +130,7 @@ const VERDICT_TEXT: Readonly<Record<CandidateVerdict, string>> = {
  * step has a latency or the SLA has no p95/p99 bound, or when the latency was within the bounds
  * (the step missed on its error rate or a streamed bound instead).
  */
-export function slaMissRatio(candidate: CandidateReport, sla: LatencySla): number | undefined {
+export function slaMissRatio(candidate: Pick<CandidateReport, 'steps'>, sla: LatencySla): number | undefined {
   const ratios = candidate.steps.flatMap((step) => {
     const latency = step.latencyMs;
     if (latency === null) return [];
@@ -144,11 +145,13 @@ export function slaMissRatio(candidate: CandidateReport, sla: LatencySla): numbe
   return closest > 1 ? closest : undefined;
 }
 
-/** `missed SLA 1.03×`: the word and the figure, so a near miss reads apart from a far one. */
-function missedText(ratio: number | undefined): string {
-  return ratio === undefined
-    ? VERDICT_TEXT['missed-sla']
-    : `${VERDICT_TEXT['missed-sla']} ${ratio < 10 ? ratio.toFixed(2) : ratio.toFixed(0)}×`;
+/**
+ * `missed SLA 3.10×`, or `near miss 1.03×` within the run's noise (the candidate's `nearMiss`): the
+ * word and the figure, so a near miss reads apart from a far one.
+ */
+function missedText(ratio: number | undefined, near: boolean): string {
+  const word = near ? 'near miss' : VERDICT_TEXT['missed-sla'];
+  return ratio === undefined ? word : `${word} ${ratioText(ratio)}`;
 }
 
 function cellOf(
@@ -167,7 +170,11 @@ function cellOf(
     verdict: candidate.verdict,
     ...(figure.value === undefined ? {} : { value: figure.value }),
     ...(ratio === undefined ? {} : { slaRatio: Math.round(ratio * 100) / 100 }),
-    text: ranked ? figure.text : missed ? missedText(ratio) : VERDICT_TEXT[candidate.verdict],
+    text: ranked
+      ? figure.text
+      : missed
+        ? missedText(ratio, candidate.nearMiss !== undefined)
+        : VERDICT_TEXT[candidate.verdict],
   };
 }
 

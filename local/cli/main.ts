@@ -39,7 +39,8 @@ import {
   takeLocalCalibration,
   timeReferenceInference,
 } from './calibration.js';
-import { describeBusyMachine, MachineLoadMonitor } from '../platform/machine-load.js';
+import { MachineLoadMonitor, reportMachineLoad } from '../platform/machine-load.js';
+import { readStoredReport, writeStoredReport } from '../../handlers/report/stored-report.js';
 import { isRecord } from '../../handlers/contracts/records.js';
 import { formatPlan } from '../../handlers/report/plan-summary.js';
 import { ProgressReporter } from './progress.js';
@@ -109,13 +110,13 @@ function optimizationCli(): WorkflowCli<
           reporter.onLoadProgress(event);
         },
       }),
-    async prepare({ input, environment, reporter, cwd, runId, args, refuse, errorLine }) {
+    async prepare({ input, environment, reporter, cwd, runId, args, refuse, errorLine, io }) {
       for (const uri of await seedExampleObjects(environment.store, input)) {
         reporter.line(
           `Wrote the example ${uri.endsWith('.onnx') ? 'model' : 'payload'} to ${displayPath(cwd, environment.store.pathOf(uri))}`,
         );
       }
-      machineLoad = new MachineLoadMonitor();
+      machineLoad = new MachineLoadMonitor(io.sampleMachineLoad);
       const planOf = (document: unknown): Promise<RunPlan | undefined> =>
         precheck(document, refuse, errorLine, () =>
           validateAndPlan(
@@ -180,9 +181,12 @@ function optimizationCli(): WorkflowCli<
         markdown: environment.store.pathOf(summary.report.markdown),
         html: environment.store.pathOf(summary.report.html),
       };
-      const report = JSON.parse(
-        new TextDecoder().decode(await environment.store.getBytes(summary.report.json)),
-      ) as Report;
+      // The machine's load joins the report the workflow wrote: only the CLI saw this machine.
+      const stored = await readStoredReport(environment.store, summary.report.json);
+      const load = machineLoad?.stop();
+      const report: Report =
+        load === undefined ? stored : { ...stored, machineLoad: reportMachineLoad(load) };
+      if (load !== undefined) await writeStoredReport(environment.store, summary.report, report);
       io.stdout.write(
         formatSummary({
           report,
@@ -195,8 +199,6 @@ function optimizationCli(): WorkflowCli<
           availableCpus: availableParallelism(),
         }),
       );
-      const busy = machineLoad === undefined ? undefined : describeBusyMachine(machineLoad.stop());
-      if (busy !== undefined) io.stdout.write(`\n${busy}\n`);
       return { reportFiles };
     },
     outcomeOf: (output) => {

@@ -6,7 +6,7 @@ import { rampSummaryLine } from '../../handlers/report/render-ramp.js';
 import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
 import type { CandidateReport, Report } from '../../handlers/report/report.js';
 import { highNoiseWarning } from '../../handlers/report/noise.js';
-import { streamAtSustainable } from '../../handlers/report/render-markdown.js';
+import { busyMachineNote, streamAtSustainable } from '../../handlers/report/render-markdown.js';
 import { slaBoundsText } from '../../handlers/report/sla-text.js';
 import { noisePercent } from '../../handlers/report/rerun-interval.js';
 import { formatRate } from './progress.js';
@@ -48,6 +48,7 @@ export function formatSummary(input: SummaryInput): string {
     report.recommendation === null
       ? `No recommendation: ${report.noRecommendationReason ?? 'no candidate met the SLA'}`
       : `Recommendation: ${report.recommendation.candidateId} — ${report.recommendation.why}`,
+    ...[busyMachineNote(report)].filter((line) => line !== undefined),
     ...[serveTargetSummaryLine(report), rampSummaryLine(report)].filter((line) => line !== undefined),
     ...baselineSummaryLines(report),
     `Measured locally on this machine (${input.availableCpus} cores) standing in for the instance types; server = workers × ONNX Runtime threads${rows.some((row) => row[3]?.endsWith('*')) ? ', * = the instance has more vCPUs than this machine has cores' : ''}. Prices are the instances' list prices.`,
@@ -68,7 +69,7 @@ function summaryRow(candidate: CandidateReport, server: ServerSettings | undefin
       (candidate.serverless === undefined ? '-' : `serverless ${candidate.serverless.memorySizeMb} MB`),
     candidate.compiledFor ?? (candidate.optimizedBy === undefined ? 'no' : `opt ${candidate.optimizedBy}`),
     server === undefined ? '-' : `${server.workers}×${server.intraOpThreads}${server.capped ? '*' : ''}`,
-    candidate.verdict,
+    candidate.nearMiss === undefined ? candidate.verdict : `${candidate.verdict} (near miss)`,
     candidate.sustainableTps === null
       ? '-'
       : `${formatRate(candidate.sustainableTps)}${bracketOf(candidate)}`,

@@ -6,6 +6,7 @@
  * alone. Each workflow supplies its hooks: its usage, its input checks, its environment, progress
  * reporter, plan, run and summary.
  */
+import type { MachineLoadSample } from '../platform/machine-load.js';
 import { resolve } from 'node:path';
 import { type CleanUpAccount, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
 import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
@@ -50,6 +51,12 @@ export interface CliIo {
   readonly cwd?: string;
   /** An already synthesized stack (tests share one); otherwise synthesized here. */
   readonly workflows?: SynthesizedWorkflows;
+  /**
+   * Reads the machine's load for the run's report (local/platform/machine-load.ts); tests inject
+   * readings so that no report depends on how busy the machine running them is.
+   * @default this machine's readings
+   */
+  readonly sampleMachineLoad?: () => MachineLoadSample;
 }
 
 /** What every local CLI run returns. */

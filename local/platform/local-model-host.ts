@@ -4,6 +4,7 @@
  * (`Creating` → `InService`, or `Failed` with a reason) and its idempotent creates.
  */
 import type { EndpointInstanceLimit } from '../../handlers/contracts/endpoint-limits.js';
+import { localQuotaMessage } from '../../handlers/report/advice.js';
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -652,7 +653,18 @@ export class LocalModelHost
     const wanted = threadsOf(cpu) * processes;
     if (used + wanted <= maxThreads) return undefined;
     return new QuotaExceededError(
-      `Local quota: endpoint ${endpointName} needs ${wanted} threads but ${active.length} endpoint(s) already use ${used} of the ${maxThreads} this machine allows (${this.availableCpus} cores × ${this.options.maxCpuOvercommit ?? DEFAULT_MAX_CPU_OVERCOMMIT}); lower maxConcurrentCandidates`,
+      localQuotaMessage({
+        endpointName,
+        wanted,
+        workers: cpu.workers,
+        threadsPerWorker: cpu.intraOpThreads,
+        instances: processes,
+        activeEndpoints: active.length,
+        used,
+        maxThreads,
+        cores: this.availableCpus,
+        overcommit: this.options.maxCpuOvercommit ?? DEFAULT_MAX_CPU_OVERCOMMIT,
+      }),
       { endpointName, used, wanted, maxThreads },
     );
   }

@@ -2,8 +2,8 @@
  * How busy this machine was around a local run. Local figures measure this machine standing in
  * for the instance types, so a run on a machine whose cores other processes take measures less
  * throughput and more latency than the same run on a quiet one, and a candidate may miss its SLA
- * for the machine's sake. The run records the load before it starts and while it runs, and the
- * terminal says when the machine was busy.
+ * for the machine's sake. The run records the load before it starts and while it runs in its
+ * report (`machineLoad`), and the report and the terminal say when the machine was busy.
  *
  * Two signals, both read without privileges:
  * - the 1-minute load average (`os.loadavg()`: runnable and uninterruptible tasks, averaged), which
@@ -13,6 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import type { ReportMachineLoad } from '../../handlers/report/report.js';
 
 /**
  * Busy before the run: other tasks keep every core runnable as it starts. Counted from the tasks
@@ -49,8 +50,13 @@ export interface MachineLoad {
   readonly cores: number;
   /** The 1-minute load average when the run started. */
   readonly loadBefore: number;
+  /** Tasks runnable when the run started, this process included, where the system reports it. */
+  readonly runningBefore: number | undefined;
   /** Mean and highest 1-minute load average sampled while the run ran. */
   readonly loadDuring: { readonly mean: number; readonly max: number } | undefined;
+  /** The samples taken while the run ran, and the most tasks runnable in any (where reported). */
+  readonly samplesDuring: number;
+  readonly maxRunningDuring: number | undefined;
   /** Share of CPU time stolen by the hypervisor while the run ran, where the system reports it. */
   readonly stealPercent: number | undefined;
   /** Why the machine counts as busy; empty when it was quiet. */
@@ -130,7 +136,17 @@ export function summarizeMachineLoad(
   if (stealPercent !== undefined && stealPercent >= BUSY_STEAL_PERCENT) {
     busyBecause.push(`${stealPercent.toFixed(0)} % of the CPU time stolen by the hypervisor`);
   }
-  return { cores, loadBefore: before.load1, loadDuring, stealPercent, busyBecause };
+  const running = during.flatMap((sample) => (sample.running === undefined ? [] : [sample.running]));
+  return {
+    cores,
+    loadBefore: before.load1,
+    runningBefore: before.running,
+    loadDuring,
+    samplesDuring: during.length,
+    maxRunningDuring: running.length === 0 ? undefined : Math.max(...running),
+    stealPercent,
+    busyBecause,
+  };
 }
 
 /** Samples the machine's load from `start()` until `stop()`, every `intervalMs`. */
@@ -165,12 +181,26 @@ export class MachineLoadMonitor {
   }
 }
 
-/** The terminal's line about the machine, or undefined when it was quiet. */
-export function describeBusyMachine(load: MachineLoad): string | undefined {
-  if (load.busyBecause.length === 0) return undefined;
-  return (
-    `The machine was busy (${load.busyBecause.join('; ')}): other processes shared the cores the ` +
-    'candidates were measured on, so throughput reads lower and latency higher than on a quiet ' +
-    "machine, and a missed SLA may be the machine's, not the candidate's. Run again when it is quieter to confirm."
-  );
+/** report.json's `machineLoad`: the figures per core, rounded for a reader. */
+export function reportMachineLoad(load: MachineLoad): ReportMachineLoad {
+  const perCore = (value: number): number => Math.round((value / load.cores) * 100) / 100;
+  return {
+    cores: load.cores,
+    before: {
+      loadPerCore: perCore(load.loadBefore),
+      ...(load.runningBefore === undefined ? {} : { procsRunning: load.runningBefore }),
+    },
+    ...(load.loadDuring === undefined
+      ? {}
+      : {
+          during: {
+            samples: load.samplesDuring,
+            meanLoadPerCore: perCore(load.loadDuring.mean),
+            maxLoadPerCore: perCore(load.loadDuring.max),
+            ...(load.maxRunningDuring === undefined ? {} : { maxProcsRunning: load.maxRunningDuring }),
+          },
+        }),
+    ...(load.stealPercent === undefined ? {} : { stealPercent: Math.round(load.stealPercent * 10) / 10 }),
+    busyBecause: load.busyBecause,
+  };
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RESOURCE_NAME_PREFIX, runToken } from '../../handlers/contracts/names.js';
 import type { Report } from '../../handlers/report/report.js';
+import type { MachineLoadSample } from '../../local/platform/machine-load.js';
 import { EXAMPLE_MODEL_URI, seedExampleObjects } from '../../local/cli/example-objects.js';
 import { createLocalEnvironment, runLocalOptimization } from '../../local/local-environment.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
@@ -93,6 +94,45 @@ describe('local mode end to end: the other outcomes', () => {
     );
     expect(existsSync(outcome.reportFiles?.html ?? '')).toBe(true);
     expect(outcome.serverPids.filter(isAlive)).toEqual([]);
+  }, 60_000);
+
+  it("records a busy machine's load in report.json and says a miss may be the machine's, next to the verdict", async () => {
+    // Prepare: injected readings of a machine whose cores others take (never this machine's load).
+    let stolen = 0;
+    const busy = (): MachineLoadSample => {
+      stolen += 500;
+      return { load1: 64, running: 65, ticks: { total: stolen * 4, steal: stolen } };
+    };
+
+    // Act
+    const { outcome, stdout } = await cli(
+      context,
+      'e2e-busy',
+      tinyInput({
+        sla: { p95LatencyMs: 0.001 },
+        loadPlan: { steps: [1], warmupSeconds: 0.3, stepDurationSeconds: 0.5, stopAtPlateau: false },
+        compilation: { targets: [] },
+        candidates: [{ id: 'plain', instanceType: 'ml.c5.large', environment: ONE_THREAD }],
+      }),
+      { sampleMachineLoad: busy },
+    );
+    const report = JSON.parse(await readFile(outcome.reportFiles?.json ?? '', 'utf8')) as Report;
+    const markdown = await readFile(outcome.reportFiles?.markdown ?? '', 'utf8');
+
+    // Assert
+    expect(outcome.exitCode).toBe(3);
+    expect(report.machineLoad).toMatchObject({
+      before: { procsRunning: 65 },
+      during: { maxProcsRunning: 65 },
+      stealPercent: 25,
+    });
+    expect(report.machineLoad?.busyBecause).toContain('25 % of the CPU time stolen by the hypervisor');
+    expect(markdown).toMatch(
+      /\(outcome `no-candidate-met-sla`\)\n\n> The machine was busy \(.*\): a miss may be the machine's/,
+    );
+    expect(stdout()).toMatch(
+      /No recommendation: .*\nThe machine was busy \(.*\): a miss may be the machine's/,
+    );
   }, 60_000);
 
   it('compares a run of a model package version with the group’s last approved one, as the registry trigger’s runs are', async () => {

@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXAMPLE_MODEL_URI, EXAMPLE_PAYLOAD_URI } from '../../../local/cli/example-objects.js';
 import { type CliIo, runCli } from '../../../local/cli/main.js';
+import type { MachineLoadSample } from '../../../local/platform/machine-load.js';
 import type { SynthesizedWorkflows } from '../../support/synthesized-workflows.js';
+import { QUIET_MACHINE } from '../../local/cli/support/cli-sandbox.js';
 
 /**
  * What the end-to-end suites share: a small run input over the example model, and the CLI run
@@ -40,7 +42,12 @@ export async function cli(
   context: CliContext,
   runId: string,
   input: Record<string, unknown>,
-  options: { watch?: (stdout: string) => void; signal?: AbortSignal } = {},
+  options: {
+    watch?: (stdout: string) => void;
+    signal?: AbortSignal;
+    /** The machine's load readings. @default a quiet machine's, whatever runs beside the test */
+    sampleMachineLoad?: () => MachineLoadSample;
+  } = {},
 ) {
   const path = join(context.dir, `${runId}.json`);
   await writeFile(path, JSON.stringify(input));
@@ -56,6 +63,7 @@ export async function cli(
     stderr: { write: (text: string) => (stderr += text) },
     cwd: context.dir,
     workflows: context.workflows,
+    sampleMachineLoad: options.sampleMachineLoad ?? QUIET_MACHINE,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
   const outcome = await runCli(

@@ -139,7 +139,7 @@ describe('the report’s outcome', () => {
     expect(report.outcome).toBe('no-candidate-met-sla');
     expect(report.recommendation).toBeNull();
     expect(report.noRecommendationReason).toBe(
-      'no candidate met the SLA at any load step; try larger or more instances, or a compiled candidate, or relax the SLA',
+      'no candidate met the SLA at any load step; try larger or more instances, or try a compiled candidate (compiledFor), or relax the SLA',
     );
   });
 
@@ -237,7 +237,7 @@ describe('a candidate whose model fails every request', () => {
     // Assert
     expect(report.candidates[0]?.verdict).toBe('missed-sla');
     expect(report.candidates[0]?.reason).toMatch(
-      /^missed the SLA from the first step \(load 1\): p95 .* > SLA 20 ms.*; try larger or more instances, or a compiled candidate, or relax the SLA$/,
+      /^missed the SLA from the first step \(load 1\): p95 .* > SLA 20 ms.*; try larger or more instances, or try a compiled candidate \(compiledFor\), or relax the SLA$/,
     );
   });
 });

@@ -94,7 +94,7 @@ describe('renderHtmlReport', () => {
 
     // Assert
     expect(html).toContain(
-      '<p class="recommendation none">No recommendation: no candidate met the SLA at any load step; try larger or more instances, or a compiled candidate, or relax the SLA.</p>',
+      '<p class="recommendation none">No recommendation: no candidate met the SLA at any load step; try larger or more instances, or try a compiled candidate (compiledFor), or relax the SLA.</p>',
     );
     expect(html).toContain('No candidate has a cost per 1M inferences');
   });

@@ -189,7 +189,7 @@ describe('renderMarkdownReport', () => {
 
     // Assert
     expect(markdown).toContain(
-      'No recommendation: no candidate met the SLA at any load step; try larger or more instances, or a compiled candidate, or relax the SLA.',
+      'No recommendation: no candidate met the SLA at any load step; try larger or more instances, or try a compiled candidate (compiledFor), or relax the SLA.',
     );
     expect(markdown).not.toContain('Deploy ');
   });

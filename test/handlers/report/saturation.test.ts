@@ -86,7 +86,7 @@ describe('saturation in the report', () => {
     expect(report.recommendation?.saturated).toBe(true);
   });
 
-  it('names the stop when a deadline cut the steps short of saturation', () => {
+  it('names the stop when a deadline cut the steps short of saturation, and advises more time, not higher steps', () => {
     // Prepare
     const result: LoadTestResult = { ...loadTestResult(metSla), stoppedBecause: 'deadline' };
 
@@ -95,7 +95,7 @@ describe('saturation in the report', () => {
 
     // Assert
     expect(report.candidates[0]?.saturationNote).toBe(
-      'not saturated: every step met the SLA up to load 4 (the load test stopped: deadline), so the capacity is at least 360 TPS; add higher load steps to find it',
+      'not saturated: every step met the SLA up to load 4 (the load test stopped: deadline), so the capacity is at least 360 TPS; give the load test more time (loadPlan.maxTotalSeconds) or fewer, shorter steps to find it',
     );
   });
 

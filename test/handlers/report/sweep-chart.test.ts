@@ -178,7 +178,7 @@ describe('sweep grid in the reports', () => {
       [
         '## Sweep grid',
         '',
-        `USD per 1M inferences (lower is better) by ${WORKERS} (columns) and instance type (rows), one panel per ${BATCH}; ★ marks the recommendation; a cell without a figure says why (missed SLA, model errors, failed, skipped); a missed SLA gives how far: the closest step's p95 ÷ the SLA's (or p99's), e.g. 1.03×; —: no candidate ran with those settings.`,
+        `USD per 1M inferences (lower is better) by ${WORKERS} (columns) and instance type (rows), one panel per ${BATCH}; ★ marks the recommendation; a cell without a figure says why (missed SLA, model errors, failed, skipped); a missed SLA gives how far: the closest step's p95 ÷ the SLA's (or p99's), e.g. 1.03×, and a near miss is one within the run's noise; —: no candidate ran with those settings.`,
         '',
         `### ${BATCH}=1`,
         '',

@@ -308,3 +308,45 @@ describe('formatSummary of streamed responses', () => {
     );
   });
 });
+
+describe('formatSummary of a miss and a busy machine', () => {
+  const NEAR_MISS: Report = {
+    ...REPORT,
+    candidates: REPORT.candidates.map((candidate) =>
+      candidate.id === 'c5-large'
+        ? { ...candidate, verdict: 'missed-sla', nearMiss: { slaRatio: 1.03, noisePercent: 8.1 } }
+        : candidate,
+    ),
+  };
+  const BUSY = {
+    cores: 2,
+    before: { loadPerCore: 1.6, procsRunning: 4 },
+    busyBecause: ['3 other task(s) running on 2 cores as the run started'],
+  };
+
+  it('calls a miss within the run noise a near miss in the verdict column', () => {
+    // Act
+    const row = summary(NEAR_MISS)
+      .split('\n')
+      .find((line) => line.trimStart().startsWith('c5-large '));
+
+    // Assert
+    expect(row?.split(/\s{2,}/).filter(Boolean)[4]).toBe('missed-sla (near miss)');
+  });
+
+  it("says the machine was busy right after the verdict, and that a miss may be the machine's", () => {
+    // Act
+    const lines = summary({ ...REPORT, machineLoad: BUSY }).split('\n');
+    const verdict = lines.findIndex((line) => line.startsWith('Recommendation: '));
+
+    // Assert
+    expect(lines[verdict + 1]).toBe(
+      "The machine was busy (3 other task(s) running on 2 cores as the run started): a miss may be the machine's, not the candidate's. " +
+        'Other processes shared the cores the candidates were measured on, so throughput reads lower and latency higher than on a quiet machine; run again when it is quieter to confirm.',
+    );
+  });
+
+  it('says nothing of the machine when it was quiet', () => {
+    expect(summary({ ...REPORT, machineLoad: { ...BUSY, busyBecause: [] } })).not.toContain('busy');
+  });
+});

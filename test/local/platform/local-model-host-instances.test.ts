@@ -230,14 +230,14 @@ describe('LocalModelHost with several instances', () => {
     );
   });
 
-  it('fails with QuotaExceededError when the instances together need more threads than the local quota', async () => {
+  it('fails with QuotaExceededError when the instances together need more threads than the local quota, advising on the endpoint, not on maxConcurrentCandidates', async () => {
     // Act: 5 × ml.c5.large = 10 threads; the quota is 2 cores × 4 = 8.
     const creating = deploy('big', 5);
 
     // Assert
     await expect(creating).rejects.toThrow(QuotaExceededError);
     await expect(creating).rejects.toThrow(
-      'Local quota: endpoint mso-r1-ep-big needs 10 threads but 0 endpoint(s) already use 0 of the 8 this machine allows (2 cores × 4); lower maxConcurrentCandidates',
+      'Local quota: endpoint mso-r1-ep-big needs 10 threads but 0 endpoint(s) already use 0 of the 8 this machine allows (2 cores × 4); the endpoint alone needs more than the 8 threads this machine allows (10 = 1 worker(s) × 2 thread(s) × 5 instance(s)), whatever runs beside it: give it fewer instances, fewer workers (SAGEMAKER_MODEL_SERVER_WORKERS) or fewer threads (MODEL_SERVER_INTRA_OP_THREADS, OMP_NUM_THREADS), or run it on a machine with more cores',
     );
     expect(stubs.pids).toEqual([]);
   });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import {
-  describeBusyMachine,
   MachineLoadMonitor,
   type MachineLoadSample,
   parseCpuTicks,
   parseRunningTasks,
+  reportMachineLoad,
   summarizeMachineLoad,
 } from '../../../local/platform/machine-load.js';
+import { busyMachineNote } from '../../../handlers/report/render-markdown.js';
 
 const QUIET: MachineLoadSample = { load1: 0.2, ticks: { total: 10_000, steal: 10 } };
 
@@ -45,12 +46,15 @@ describe('summarizeMachineLoad', () => {
     expect({ ...load, loadDuring: undefined }).toEqual({
       cores: 2,
       loadBefore: 0.2,
+      runningBefore: undefined,
       loadDuring: undefined,
+      samplesDuring: 2,
+      maxRunningDuring: undefined,
       stealPercent: 0.1,
       busyBecause: [],
     });
     expect([load.loadDuring?.mean, load.loadDuring?.max]).toEqual([expect.closeTo(2.6, 9), 2.8]);
-    expect(describeBusyMachine(load)).toBeUndefined();
+    expect(busyMachineNote({ machineLoad: reportMachineLoad(load) })).toBeUndefined();
   });
 
   it('calls the machine busy when other tasks keep every core runnable as the run starts', () => {
@@ -98,12 +102,44 @@ describe('summarizeMachineLoad', () => {
 
   it("says a miss may be the machine's when it was busy", () => {
     // Act
-    const text = describeBusyMachine(summarizeMachineLoad(2, { load1: 4 }, []));
+    const text = busyMachineNote({
+      machineLoad: reportMachineLoad(summarizeMachineLoad(2, { load1: 4 }, [])),
+    });
 
     // Assert
     expect(text).toMatch(
-      /^The machine was busy \(load average 4\.0 on 2 cores before the run\): .* a missed SLA may be the machine's, not the candidate's\./,
+      /^The machine was busy \(load average 4\.0 on 2 cores before the run\): a miss may be the machine's, not the candidate's\./,
     );
+  });
+});
+
+describe('reportMachineLoad', () => {
+  it('records the load per core, the tasks running and the steal, before and during the run', () => {
+    // Prepare: injected readings, never this machine's.
+    const load = summarizeMachineLoad(2, { load1: 1, running: 2, ticks: { total: 10_000, steal: 0 } }, [
+      { load1: 3, running: 5, ticks: { total: 11_000, steal: 50 } },
+      { load1: 5, running: 4, ticks: { total: 12_000, steal: 100 } },
+    ]);
+
+    // Act
+    const recorded = reportMachineLoad(load);
+
+    // Assert
+    expect(recorded).toEqual({
+      cores: 2,
+      before: { loadPerCore: 0.5, procsRunning: 2 },
+      during: { samples: 2, meanLoadPerCore: 2, maxLoadPerCore: 2.5, maxProcsRunning: 5 },
+      stealPercent: 5,
+      busyBecause: ['load average 4.0 (up to 5.0) during the run, more than its own 3'],
+    });
+  });
+
+  it('leaves out what the system does not report (no /proc/stat, no samples during the run)', () => {
+    // Act
+    const recorded = reportMachineLoad(summarizeMachineLoad(4, { load1: 0.4 }, []));
+
+    // Assert
+    expect(recorded).toEqual({ cores: 4, before: { loadPerCore: 0.1 }, busyBecause: [] });
   });
 });
 

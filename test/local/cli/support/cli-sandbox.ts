@@ -2,6 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from '@jest/globals';
+import type { MachineLoadSample } from '../../../../local/platform/machine-load.js';
+
+/** Readings of a machine with nothing else running: no core taken, no steal. */
+export const QUIET_MACHINE = (): MachineLoadSample => ({ load1: 0, running: 1 });
 
 /**
  * A fresh working directory per test for the local CLIs, with captured stdout/stderr and a helper
@@ -25,6 +29,8 @@ export function cliSandbox(prefix: string) {
           stdout: { write: (text: string) => out.push(text) },
           stderr: { write: (text: string) => err.push(text) },
           cwd: dir,
+          // A quiet machine: a run's report never depends on how busy the machine running the test is.
+          sampleMachineLoad: QUIET_MACHINE,
         },
         stdout: () => out.join(''),
         stderr: () => err.join(''),
