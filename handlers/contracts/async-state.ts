@@ -402,7 +402,8 @@ export interface AsyncGenerativeFigures {
 
 /** What "Clean up async run" and its "Clean up after failure" take; they give `CleanUpResult` (the account). */
 export interface CleanUpAsyncRunEvent {
-  readonly plan: Pick<AsyncRunPlan, 'runId' | 'endpoint'>;
+  /** After a failure, the batches' recorded results are read back (handlers/async/completed-results.ts). */
+  readonly plan: Pick<AsyncRunPlan, 'runId' | 'endpoint' | 'runPrefixUri' | 'itemCount' | 'batches'>;
   /** On success; its `cleanUp` is the previous round's account (the workflow writes each round's there). */
   readonly summary?: Pick<AsyncRunSummary, 'runId'> & { readonly cleanUp?: CleanUpAccount };
   readonly error?: CaughtError;
