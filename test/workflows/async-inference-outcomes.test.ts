@@ -4,7 +4,7 @@
  * AWS. Covered: a run none of whose inputs completed ("No input completed", not "Run succeeded"),
  * and a failed run whose error names the results it recorded before the failure.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
@@ -23,6 +23,7 @@ import {
   type LocalAsyncEnvironment,
   runLocalAsyncInference,
 } from '../../local/async/environment.js';
+import { runAsyncCli } from '../../local/async/cli/main.js';
 import type { StepHandler } from '../../local/step-handlers.js';
 import { exampleModelArchive } from '../local/platform/support/model-artifacts.js';
 import { samples } from '../local/async/support/async-run.js';
@@ -216,5 +217,36 @@ describe('the async-inference workflow when inputs or the run fail', () => {
     // The clean-up after the failure ran as before: its account in the cause, nothing left.
     expect(cleanUpInCause(cause)).toMatch(/^Clean-up deleted /);
     expect(await runResources(env, runId)).toEqual(NOTHING_LEFT);
+  }, 120_000);
+
+  it('fails when every input failed, from npm run start:async: exit code 4, the summary printed, the reasons and the summary named', async () => {
+    // Prepare: the model and the inputs in the store the command line reads.
+    const cwd = join(dir, 'cli');
+    await prepare('cli');
+    await environment?.close();
+    environment = undefined;
+    const path = join(dir, 'none-completed.json');
+    await writeFile(path, JSON.stringify(runInput([TRUNCATED, TRUNCATED], 2)));
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = {
+      stdout: { write: (text: string) => out.push(text) },
+      stderr: { write: (text: string) => err.push(text) },
+      cwd,
+      workflows,
+    };
+
+    // Act
+    const outcome = await runAsyncCli(
+      ['--input', path, '--store', 'store', '--runs', 'runs', '--run-id', 'cli-none-completed'],
+      io,
+    );
+
+    // Assert
+    expect(outcome.exitCode).toBe(EXIT_CODES.allFailed);
+    expect(out.join('')).toContain('2 input(s): 0 completed, 2 failed, 0 timed out');
+    expect(err.join('')).toContain(
+      'Run cli-none-completed ended FAILED with NoInputCompletedError: None of the 2 inputs completed: 2 failed, 0 timed out. Why, and each input: runs/cli-none-completed/async/summary.md',
+    );
   }, 120_000);
 });
