@@ -18,7 +18,9 @@ export async function completedResults(
   store: Pick<ObjectStore, 'getBytes' | 'list'>,
 ): Promise<CompletedWork> {
   try {
-    const expected = new Set(plan.batches.map((batch) => batchResultsUri(plan.runPrefixUri, batch.batchIndex)));
+    const expected = new Set(
+      plan.batches.map((batch) => batchResultsUri(plan.runPrefixUri, batch.batchIndex)),
+    );
     const listed = await store.list(`${plan.runPrefixUri}async/results/`, plan.batches.length + 1);
     const recorded = listed.uris.filter((uri) => expected.has(uri));
     const items: ItemResult[] = [];

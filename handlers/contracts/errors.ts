@@ -134,7 +134,10 @@ export class NoRecommendationError extends ProjectError {
  * report or summary written, its clean-up done on the success path): "No recommendation" and "No
  * input completed". Nothing of such a run is left for the failed-run clean-up.
  */
-export const RAN_TO_END_ERRORS: readonly string[] = [ErrorNames.noRecommendation, ErrorNames.noInputCompleted];
+export const RAN_TO_END_ERRORS: readonly string[] = [
+  ErrorNames.noRecommendation,
+  ErrorNames.noInputCompleted,
+];
 
 /** Whether a FAILED execution's error says it ran to its end without a result (see RAN_TO_END_ERRORS). */
 export function ranToEndWithoutResult(error: string | undefined): boolean {

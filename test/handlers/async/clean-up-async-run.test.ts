@@ -338,7 +338,8 @@ describe('cleanUpAsyncRun', () => {
 
       // Assert
       expect(completedInCause(result.runError?.Cause)).toEqual({
-        message: 'No batch recorded its results before the failure: none of the 45 inputs has a recorded result.',
+        message:
+          'No batch recorded its results before the failure: none of the 45 inputs has a recorded result.',
         locations: [],
       });
     });
@@ -354,7 +355,9 @@ describe('cleanUpAsyncRun', () => {
       // Assert
       expect(result.endpoints).toEqual([ENDPOINT]);
       expect(completedInCause(result.runError?.Cause)?.message).toMatch(
-        new RegExp(`^The results recorded before the failure could not be read \\(SyntaxError: .*\\); each batch's are under ${RUN_PREFIX}async/results/\\.$`),
+        new RegExp(
+          `^The results recorded before the failure could not be read \\(SyntaxError: .*\\); each batch's are under ${RUN_PREFIX}async/results/\\.$`,
+        ),
       );
     });
 
