@@ -3,6 +3,7 @@ import {
   CleanUpIncompleteError,
   describeError,
   ErrorNames,
+  ranToEndWithoutResult,
   TransientServiceError,
 } from './contracts/errors.js';
 import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from './contracts/names.js';
@@ -145,8 +146,8 @@ function ignoreReason(execution: ExecutionDescription): string | undefined {
     return `the run is live (${execution.status}${redriven})`;
   }
   if (execution.status === 'SUCCEEDED') return 'the run succeeded: its own clean-up ran';
-  if (execution.status === 'FAILED' && execution.error === ErrorNames.noRecommendation) {
-    return `${ErrorNames.noRecommendation}: the run cleaned up on its success path`;
+  if (execution.status === 'FAILED' && ranToEndWithoutResult(execution.error)) {
+    return `${execution.error ?? ''}: the run cleaned up on its success path`;
   }
   return undefined;
 }

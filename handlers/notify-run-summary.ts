@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CleanUpStatuses, cleanUpInCause } from './contracts/clean-up-account.js';
-import { ErrorNames } from './contracts/errors.js';
+import { completedInCause } from './contracts/completed-work.js';
+import { ranToEndWithoutResult } from './contracts/errors.js';
 import { CANDIDATE_VERDICTS } from './contracts/optimization-state.js';
 import type { ExecutionDescriber, ExecutionDescription, Logger } from './ports.js';
 import { recordOf } from './contracts/records.js';
@@ -32,6 +33,8 @@ export const MAX_SUBJECT_LENGTH = 99;
 /** A Lambda error's cause can be long (a stack trace): the summary keeps its start. */
 const MAX_CAUSE_LENGTH = 1500;
 const MAX_FALLBACK_LINES = 15;
+/** Locations of a failed run's completed work listed in the message; the cause keeps them all. */
+const MAX_LOCATIONS = 20;
 const MAX_FALLBACK_VALUE_LENGTH = 200;
 
 /**
@@ -221,16 +224,17 @@ interface Outcome {
 
 const causeSchema = z.looseObject({
   outcome: z.string().optional(),
+  failureReasons: z.array(z.object({ reason: z.string(), inputs: z.number() })).optional(),
   comparison: z
     .looseObject({ verdict: z.enum(Object.values(COMPARISON_ATTRIBUTES)), text: z.string() })
     .nullish(),
 });
 
 /**
- * The outcome and the registry comparison a "No recommendation" cause names
- * (optimization-state.ts, NoRecommendationCause).
+ * The outcome, the registry comparison and the failures' reasons a "No recommendation" or "No
+ * input completed" cause names (NoRecommendationCause, NoInputCompletedCause).
  */
-function noRecommendationCause(cause: string | undefined): z.output<typeof causeSchema> {
+function ranToEndCause(cause: string | undefined): z.output<typeof causeSchema> {
   if (cause === undefined) return {};
   try {
     const parsed = causeSchema.safeParse(JSON.parse(cause));
@@ -246,24 +250,44 @@ function describeEnd(facts: RunSummaryFacts): Outcome {
   const lines: string[] = [];
   if (error !== undefined) lines.push(`Error: ${error}`);
   if (cause !== undefined) lines.push(`Cause: ${readableCause(cause)}`);
+  // A run without a recommendation (or without a completed input) ran to its end, clean-up
+  // included: nothing is left to a second pass.
+  const ranToEnd = ranToEndWithoutResult(error);
+  const named = ranToEnd ? ranToEndCause(cause) : {};
+  // "No input completed": why the inputs failed, the most frequent reasons first.
+  const reasons = named.failureReasons ?? [];
+  if (reasons.length > 0) {
+    lines.push(
+      'Why the inputs failed:',
+      ...reasons.map(({ reason, inputs }) => `  - ${inputs} input${inputs === 1 ? '' : 's'}: ${reason}`),
+    );
+  }
   if (facts.status === 'TIMED_OUT') {
     lines.push("The execution ran past the state machine's timeout and was stopped.");
   }
   if (facts.status === 'ABORTED') {
     lines.push('The execution was stopped (StopExecution, from the console, the API or the CLI).');
   }
+  // What the run completed before it failed, and where (completed-work.ts): the work is not lost.
+  const completed = completedInCause(cause);
+  if (completed !== undefined) {
+    lines.push(
+      `Completed: ${completed.message}`,
+      ...completed.locations.slice(0, MAX_LOCATIONS).map((location) => `  - ${location}`),
+    );
+    if (completed.locations.length > MAX_LOCATIONS) {
+      lines.push(`  (${completed.locations.length - MAX_LOCATIONS} more in the execution's cause)`);
+    }
+  }
   // The workflow's own clean-up after a failure adds its account to the cause (withCleanUpAccount).
   const cleanUp = cleanUpInCause(cause);
   if (cleanUp !== undefined) lines.push(`Clean-up: ${cleanUp}`);
-  // A run without a recommendation ran to its end, clean-up included: nothing is left to a second pass.
-  const noRecommendation = error === ErrorNames.noRecommendation;
-  if (facts.workflow !== undefined && !noRecommendation) {
+  if (facts.workflow !== undefined && !ranToEnd) {
     lines.push(
       'The failed-run clean-up deletes the resources the run created, retrying what is left; the janitor sweeps anything it misses.',
     );
   }
   const left = cleanUp !== undefined && cleanUp.includes('LEFT ');
-  const named = noRecommendation ? noRecommendationCause(cause) : {};
   const { outcome } = named;
   const comparison = named.comparison ?? undefined;
   if (comparison !== undefined) lines.unshift(comparison.text, '');

@@ -2,12 +2,13 @@ import { cleanUpAsyncRun } from '../handlers/async/clean-up-async-run.js';
 import type { CleanUpAsyncRunEvent } from '../handlers/contracts/async-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
-import { sagemakerHost, scalingRegistry } from './wiring.js';
+import { s3Store, sagemakerHost, scalingRegistry } from './wiring.js';
 
 const host = sagemakerHost(createSageMakerClient(), { withRole: false });
 const scaling = scalingRegistry();
+const store = s3Store();
 
 /** States "Clean up async run" and "Clean up after failure" of the async workflow. */
 export const handler = defineStep((event: CleanUpAsyncRunEvent, { logger }) =>
-  cleanUpAsyncRun(event, { host, scaling, logger }),
+  cleanUpAsyncRun(event, { host, scaling, store, logger }),
 );

@@ -1,8 +1,7 @@
-import { cleanUpRun } from '../handlers/clean-up.js';
-import type { CleanUpEvent } from '../handlers/contracts/optimization-state.js';
+import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../handlers/clean-up.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
-import { sagemakerCompiler, sagemakerHost, sagemakerOptimizer, scalingRegistry } from './wiring.js';
+import { s3Store, sagemakerCompiler, sagemakerHost, sagemakerOptimizer, scalingRegistry } from './wiring.js';
 
 const sagemaker = createSageMakerClient();
 const host = sagemakerHost(sagemaker, { withRole: false });
@@ -10,8 +9,10 @@ const compiler = sagemakerCompiler(sagemaker, { withRole: false });
 const optimizer = sagemakerOptimizer(sagemaker, { withRole: false });
 /** The ramp endpoint's scaling, deregistered before the endpoint is deleted when the ramp could not. */
 const scaling = scalingRegistry();
+/** After a failure: the report or the load-test results stored before it, named in the run's error. */
+const store = s3Store();
 
-/** States "Clean up run resources" and "Clean up after failure". */
-export const handler = defineStep((event: CleanUpEvent, { logger }) =>
-  cleanUpRun(event, { host, compiler, optimizer, scaling, logger }),
+/** States "Clean up run resources", "Delete candidates not kept" and "Clean up after failure". */
+export const handler = defineStep((event: CleanUpStepEvent, { logger }) =>
+  cleanUpOptimizationRun(event, { host, compiler, optimizer, scaling, store, logger }),
 );

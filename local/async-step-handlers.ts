@@ -119,6 +119,6 @@ export function createAsyncStepHandlers(
         ...(deps.observer === undefined ? {} : { observer: deps.observer }),
       }),
     'clean-up-async-run': (payload) =>
-      cleanUpAsyncRun(payload as CleanUpAsyncRunEvent, { host, scaling, logger }),
+      cleanUpAsyncRun(payload as CleanUpAsyncRunEvent, { host, scaling, store, logger }),
   };
 }

@@ -3,7 +3,6 @@ import { aggregateLoadTest } from '../handlers/aggregate-load-test.js';
 import type {
   AggregateLoadTestEvent,
   CheckEndpointEvent,
-  CleanUpEvent,
   CompilationState,
   DeleteCandidateEvent,
   DeployCandidateEvent,
@@ -15,7 +14,7 @@ import type {
   StartCompilationEvent,
   ValidateAndPlanEvent,
 } from '../handlers/contracts/optimization-state.js';
-import { cleanUpRun } from '../handlers/clean-up.js';
+import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../handlers/clean-up.js';
 import { deleteCandidate } from '../handlers/delete-candidate.js';
 import { checkCompilation } from '../handlers/check-compilation.js';
 import { startCompilation } from '../handlers/start-compilation.js';
@@ -242,9 +241,10 @@ export function createStepHandlers(
           deps.instanceSeriesSource ?? 'from the local endpoint’s front (in service and starting)',
       }),
     'clean-up': (payload) =>
-      cleanUpRun(payload as CleanUpEvent, {
+      cleanUpOptimizationRun(payload as CleanUpStepEvent, {
         host,
         compiler,
+        store,
         ...optimizer,
         logger,
         ...(deps.realtimeScaling === undefined ? {} : { scaling: deps.realtimeScaling }),

@@ -8,6 +8,8 @@ import {
   AsyncEndpointPhases,
   type AsyncInferenceStepKey,
   AsyncInferenceStates,
+  AsyncRunOutcomes,
+  type NoInputCompletedCause,
 } from '../handlers/contracts/async-state.js';
 import { ErrorNames } from '../handlers/contracts/errors.js';
 import { ASYNC_RUN_TIMEOUT_HOURS } from '../handlers/contracts/run-timeouts.js';
@@ -63,7 +65,9 @@ export const DEFAULT_ASYNC_HEARTBEAT_TIMEOUT = Duration.minutes(15);
  * until in service, or reuse one; a benchmark first waits for zero instances) → for each batch of
  * inputs, for each input: store a task token and `InvokeEndpointAsync`, then wait, without
  * polling, until SageMaker's SNS notification resumes the task → record each batch's results in
- * S3 → summarize → clean up. Every failure after validation ends in clean-up, error kept.
+ * S3 → summarize → clean up; a run none of whose inputs completed then ends FAILED in "No input
+ * completed". Every failure after validation ends in clean-up, error kept, and names the results
+ * recorded before it (handlers/async/completed-results.ts).
  *
  * History budget: Standard executions stop at 25,000 events. An input costs about ten events
  * (iteration started/succeeded, task entered/scheduled/started/submitted/succeeded/exited), a
@@ -112,6 +116,11 @@ export class AsyncInferenceWorkflow extends Construct {
       runName: AsyncInferenceStates.runAsyncInference,
       run: this.prepareEndpoint(process),
       cleanUp: this.steps.cleanUpAsyncRun,
+      unsuccessful: {
+        choiceName: AsyncInferenceStates.inputCompleted,
+        when: sfn.Condition.stringEquals('$.summary.outcome', AsyncRunOutcomes.allInputsFailed),
+        then: this.noInputCompleted(),
+      },
     });
 
     this.stateMachine = standardStateMachine(this, {
@@ -241,6 +250,51 @@ export class AsyncInferenceWorkflow extends Construct {
       payload: { 'plan.$': '$.plan', 'summary.$': '$.summary' },
       recordFailureName: 'Record failed async clean-up',
     });
+  }
+
+  /**
+   * "No input completed": every input was sent, the summary is written and the run cleaned up, but
+   * no input completed. It ends FAILED with `NoInputCompletedError`, as an optimization without a
+   * recommendation ends, so that the execution's status, the run summary and every exit code say
+   * so; the cause (JSON, `NoInputCompletedCause`) names the counts, the failures' reasons, the
+   * summary and the clean-up's message. Two Pass states build it: the Fail state's `CausePath`
+   * takes a path (intrinsic functions there are not run by the local engine).
+   */
+  private noInputCompleted(): sfn.IChainable {
+    // Named fields only, never the whole summary: its free texts (the run's name, warnings) could
+    // hold what the local engine's JsonToString mangles (see FailureReasonCount).
+    const cause: {
+      readonly [K in keyof NoInputCompletedCause as K extends 'counts' | 'summary' ? K : `${K}.$`]-?: unknown;
+    } = {
+      'errorMessage.$':
+        "States.Format('None of the {} inputs completed: {} failed, {} timed out. Why, and each input: {}', $.summary.inputs, $.summary.failed, $.summary.timedOut, $.summary.summaryMarkdownUri)",
+      'outcome.$': '$.summary.outcome',
+      counts: {
+        'inputs.$': '$.summary.inputs',
+        'failed.$': '$.summary.failed',
+        'timedOut.$': '$.summary.timedOut',
+      },
+      'failureReasons.$': '$.summary.failureReasons',
+      summary: {
+        'summaryUri.$': '$.summary.summaryUri',
+        'summaryMarkdownUri.$': '$.summary.summaryMarkdownUri',
+      },
+      'cleanUp.$': '$.summary.cleanUp.message',
+    };
+    const explain = new sfn.Pass(this, AsyncInferenceStates.explainNoInputCompleted, {
+      parameters: cause,
+      resultPath: '$.noInputCompleted',
+    });
+    const write = new sfn.Pass(this, 'Write no-input-completed cause', {
+      parameters: { 'cause.$': 'States.JsonToString($.noInputCompleted)' },
+      resultPath: '$.noInputCompleted',
+    });
+    const fail = new sfn.Fail(this, AsyncInferenceStates.noInputCompleted, {
+      comment: 'Summary written and run cleaned up; the cause names the failures and the summary',
+      error: ErrorNames.noInputCompleted,
+      causePath: '$.noInputCompleted.cause',
+    });
+    return explain.next(write).next(fail);
   }
 
   private invoke(name: string, fn: IFunction, options: LambdaStepOptions): tasks.LambdaInvoke {

@@ -1,7 +1,9 @@
 import type { CleanUpAsyncRunEvent } from '../contracts/async-state.js';
 import type { CleanUpAccount } from '../contracts/clean-up-account.js';
-import type { HostedResourceNames } from '../ports.js';
+import { withCompletedWork } from '../contracts/completed-work.js';
+import type { HostedResourceNames, ObjectStore } from '../ports.js';
 import { type CleanUpDeps, cleanUpRun } from '../shared/run-clean-up.js';
+import { completedResults } from './completed-results.js';
 
 /**
  * States "Clean up async run" and "Clean up after failure" of the async workflow: the same run
@@ -11,10 +13,15 @@ import { type CleanUpDeps, cleanUpRun } from '../shared/run-clean-up.js';
  * not carry the run's prefix. `keepAfterRun` keeps a deployed endpoint (scaled to zero, tagged so
  * the janitor leaves it) only when the run succeeded: after a failure nothing is kept. Like the
  * optimization's, it never stops at the first error and waits out an endpoint still Creating over
- * rounds (the workflow's Wait → clean up loop), returning its account.
+ * rounds (the workflow's Wait → clean up loop), returning its account. After a failure, the run's
+ * error also names the results the run recorded before it failed, and where (completed-results.ts).
  */
 
-export type CleanUpAsyncRunDeps = Omit<CleanUpDeps, 'compiler'> & Required<Pick<CleanUpDeps, 'scaling'>>;
+export type CleanUpAsyncRunDeps = Omit<CleanUpDeps, 'compiler'> &
+  Required<Pick<CleanUpDeps, 'scaling'>> & {
+    /** Reads the batches' recorded results after a failure. */
+    readonly store: Pick<ObjectStore, 'getBytes' | 'list'>;
+  };
 
 export async function cleanUpAsyncRun(
   event: CleanUpAsyncRunEvent,
@@ -50,7 +57,9 @@ export async function cleanUpAsyncRun(
               ...(event.summary?.cleanUp === undefined ? {} : { cleanUp: event.summary.cleanUp }),
             },
           }),
-      ...(event.error === undefined ? {} : { error: event.error }),
+      ...(event.error === undefined
+        ? {}
+        : { error: withCompletedWork(event.error, await completedResults(event.plan, deps.store)) }),
       ...(event.cleanUp === undefined ? {} : { cleanUp: event.cleanUp }),
     },
     deps,

@@ -5,8 +5,11 @@ import {
   type AsyncRunPlan,
   type AsyncRunSummary,
   type Distribution,
+  type FailureReasonCount,
   type ItemResult,
   ItemStatuses,
+  MAX_FAILURE_REASON_LENGTH,
+  MAX_FAILURE_REASONS,
   type SummarizeAsyncRunEvent,
 } from '../contracts/async-state.js';
 import type { AsyncBacklogMetrics, AsyncEndpointObserver, Logger, ObjectStore } from '../ports.js';
@@ -72,6 +75,7 @@ export async function summarizeAsyncRun(
     summaryUri,
     summaryMarkdownUri,
     ...(plan.warnings === undefined || plan.warnings.length === 0 ? {} : { warnings: plan.warnings }),
+    ...(completed.length === items.length ? {} : { failureReasons: failureReasonsOf(items) }),
   };
   await deps.store.putBytes(
     summaryUri,
@@ -91,6 +95,29 @@ export async function summarizeAsyncRun(
     timedOut: summary.timedOut,
   });
   return summary;
+}
+
+/**
+ * The distinct reasons inputs did not complete, with how many each, the most frequent first (then
+ * the first input's order): a run whose every input failed for one reason says so in one line.
+ */
+export function failureReasonsOf(items: readonly ItemResult[]): FailureReasonCount[] {
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    if (item.status === ItemStatuses.completed) continue;
+    // One line, no character that JSON escapes (FailureReasonCount says why).
+    const text = (item.failureReason ?? item.status)
+      .replace(/[\s\p{Cc}]+/gu, ' ')
+      .replaceAll('"', "'")
+      .replaceAll('\\', '/');
+    const reason =
+      text.length > MAX_FAILURE_REASON_LENGTH ? `${text.slice(0, MAX_FAILURE_REASON_LENGTH - 1)}…` : text;
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([reason, inputs]) => ({ reason, inputs }))
+    .sort((a, b) => b.inputs - a.inputs)
+    .slice(0, MAX_FAILURE_REASONS);
 }
 
 async function readResults(plan: AsyncRunPlan, store: ObjectStore): Promise<ItemResult[]> {
@@ -275,6 +302,17 @@ export function renderSummaryMarkdown(summary: AsyncRunSummary, items: readonly 
   }
   const generative = summary.generative;
   if (generative !== undefined) lines.push(...generativeLines(generative, dist));
+  const reasons = summary.failureReasons ?? [];
+  if (reasons.length > 0) {
+    lines.push(
+      '',
+      'Why inputs did not complete (the most frequent reasons):',
+      '',
+      ...reasons.map(
+        ({ reason, inputs }) => `- ${inputs} input${inputs === 1 ? '' : 's'}: ${tableCell(reason)}`,
+      ),
+    );
+  }
   const tokens = generative !== undefined;
   lines.push(
     '',

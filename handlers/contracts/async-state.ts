@@ -47,6 +47,10 @@ export const AsyncInferenceStates = {
   recordBatchResults: 'Record batch results',
   summarizeAsyncRun: 'Summarize async run',
   cleanUpAsyncRun: 'Clean up async run',
+  /** After the success path's clean-up: a run none of whose inputs completed ends in "No input completed". */
+  inputCompleted: 'Any input completed?',
+  explainNoInputCompleted: 'Explain no input completed',
+  noInputCompleted: 'No input completed',
   cleanUpAfterFailure: 'Clean up after failure',
   runFailed: 'Run failed',
   runSucceeded: 'Run succeeded',
@@ -335,8 +339,11 @@ export interface AsyncBenchmarkFigures {
 /**
  * How an async run ended, in the vocabulary of the optimization's outcomes (optimization-state.ts):
  * `completed` (every input completed), `partial` (some failed or timed out), `all-inputs-failed`
- * (none completed). The execution still SUCCEEDS (each input's result is in the summary); the
- * outcome is the summary's `outcome`, the SNS attribute and the CLIs' exit code.
+ * (none completed). A run that completed any input SUCCEEDS (each input's result is in the
+ * summary); one that completed none ran to its end all the same (summary written, clean-up done)
+ * but ends FAILED in "No input completed" with `NoInputCompletedError`, as an optimization without
+ * a recommendation does. The outcome is the summary's `outcome` (or the cause's), the SNS attribute
+ * and the CLIs' exit code.
  */
 export const AsyncRunOutcomes = {
   completed: 'completed',
@@ -375,6 +382,41 @@ export interface AsyncRunSummary {
   readonly summaryMarkdownUri: string;
   /** What "Validate async run" could not check, e.g. a reused endpoint's role. */
   readonly warnings?: readonly string[];
+  /**
+   * Why inputs failed or timed out, when some did: each distinct reason with how many inputs it
+   * stopped, the most frequent first, at most `MAX_FAILURE_REASONS` (each input's is in summary.json).
+   */
+  readonly failureReasons?: readonly FailureReasonCount[];
+}
+
+export interface FailureReasonCount {
+  /**
+   * The input's failure reason on one line, cut to `MAX_FAILURE_REASON_LENGTH` characters, its
+   * double quotes as single quotes and its backslashes as slashes: the list travels in the "No input
+   * completed" cause, which `States.JsonToString` writes, and the local engine drops every backslash
+   * from an intrinsic function's result (aws-local-stepfunctions 3.0.0), escapes included.
+   */
+  readonly reason: string;
+  readonly inputs: number;
+}
+
+/** The failure reasons a summary lists, and how much of each: enough to tell one cause from many. */
+export const MAX_FAILURE_REASONS = 5;
+export const MAX_FAILURE_REASON_LENGTH = 300;
+
+/**
+ * The cause (JSON) of a run that ended in "No input completed": `errorMessage` first, as in a
+ * Lambda's cause; the outcome, the counts, the failures' reasons and the summary's files for the
+ * run API and the CLIs; the clean-up's message under `cleanUp`, as every failed run's cause has it.
+ * The async counterpart of the optimization's `NoRecommendationCause`.
+ */
+export interface NoInputCompletedCause {
+  readonly errorMessage: string;
+  readonly outcome: typeof AsyncRunOutcomes.allInputsFailed;
+  readonly counts: Pick<AsyncRunSummary, 'inputs' | 'failed' | 'timedOut'>;
+  readonly failureReasons: readonly FailureReasonCount[];
+  readonly summary: Pick<AsyncRunSummary, 'summaryUri' | 'summaryMarkdownUri'>;
+  readonly cleanUp?: string;
 }
 
 /**
@@ -402,7 +444,8 @@ export interface AsyncGenerativeFigures {
 
 /** What "Clean up async run" and its "Clean up after failure" take; they give `CleanUpResult` (the account). */
 export interface CleanUpAsyncRunEvent {
-  readonly plan: Pick<AsyncRunPlan, 'runId' | 'endpoint'>;
+  /** After a failure, the batches' recorded results are read back (handlers/async/completed-results.ts). */
+  readonly plan: Pick<AsyncRunPlan, 'runId' | 'endpoint' | 'runPrefixUri' | 'itemCount' | 'batches'>;
   /** On success; its `cleanUp` is the previous round's account (the workflow writes each round's there). */
   readonly summary?: Pick<AsyncRunSummary, 'runId'> & { readonly cleanUp?: CleanUpAccount };
   readonly error?: CaughtError;

@@ -28,6 +28,12 @@ export const ErrorNames = {
    * recommendation", whose cause (JSON) names the outcome and the report's location.
    */
   noRecommendation: 'NoRecommendationError',
+  /**
+   * The async run sent every input but none completed: thrown by no Lambda, it is the async
+   * workflow's own end state "No input completed", whose cause (JSON) names the outcome, the
+   * counts, the failures' reasons and the summary's location.
+   */
+  noInputCompleted: 'NoInputCompletedError',
 } as const;
 
 export type ErrorName = (typeof ErrorNames)[keyof typeof ErrorNames];
@@ -121,6 +127,21 @@ export class NoServingImageError extends ProjectError {
  */
 export class NoRecommendationError extends ProjectError {
   override readonly name = ErrorNames.noRecommendation;
+}
+
+/**
+ * The errors of the workflows' own end states for a run that ran to its end without a result (its
+ * report or summary written, its clean-up done on the success path): "No recommendation" and "No
+ * input completed". Nothing of such a run is left for the failed-run clean-up.
+ */
+export const RAN_TO_END_ERRORS: readonly string[] = [
+  ErrorNames.noRecommendation,
+  ErrorNames.noInputCompleted,
+];
+
+/** Whether a FAILED execution's error says it ran to its end without a result (see RAN_TO_END_ERRORS). */
+export function ranToEndWithoutResult(error: string | undefined): boolean {
+  return error !== undefined && RAN_TO_END_ERRORS.includes(error);
 }
 
 /** A readable one-line description of anything thrown, for failure reasons in reports. */

@@ -360,12 +360,13 @@ export interface AsyncHistoryShape {
 export function asyncHistoryEvents(shape: AsyncHistoryShape): number {
   const batches = Math.ceil(shape.inputs / shape.batchSize);
   // Validate, summarize, clean up; the Parallel and the batch Map; "Endpoint ready?", the clean-up's
-  // Choice and Pass, "Run succeeded"; the clean-up loop's further rounds.
+  // Choice and Pass, "Any input completed?", then "Run succeeded" or the two Pass states and the
+  // Fail of "No input completed" (counted as three simple states); the clean-up loop's further rounds.
   const fixed =
     E.execution +
     3 * E.lambdaTask +
     2 * E.mapOrParallel +
-    4 * E.simpleState +
+    7 * E.simpleState +
     (shape.cleanUpRounds ?? worstCleanUpRounds()) * POLL_ROUND;
   // A deployed endpoint: "Deploy async endpoint", then its rounds (a reused one's benchmark skips the deploy).
   const prepare = shape.endpointRounds === 0 ? 0 : E.lambdaTask + shape.endpointRounds * POLL_ROUND;

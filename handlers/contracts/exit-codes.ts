@@ -15,7 +15,8 @@ import type { ProofStatus } from '../serving/prove-target.js';
  * | 1    | the run failed (an error other than "no recommendation"), timed out or was stopped      |
  * | 2    | bad input or command line: the run was refused before anything was created             |
  * | 3    | no recommendation: no candidate met the SLA                                            |
- * | 4    | no recommendation: every candidate failed / async: no input completed                   |
+ * | 4    | no recommendation: every candidate failed / async: no input completed (FAILED,          |
+ * |      | `NoInputCompletedError`)                                                               |
  * | 5    | partial: a recommendation, but some candidates failed / async: some inputs failed       |
  * | 6    | compare: the base run's recommended candidate regressed beyond noise in the new run    |
  * | 7    | proof not held: a recommendation, but its proof at the target TPS did not carry it      |
@@ -95,6 +96,8 @@ export function exitCodeOfRun(run: {
   if (run.status === 'FAILED' && run.error === ErrorNames.noRecommendation) {
     return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.noCandidateMetSla;
   }
+  // "No input completed": the async run ran to its end, summary written, without one result.
+  if (run.status === 'FAILED' && run.error === ErrorNames.noInputCompleted) return EXIT_CODES.allFailed;
   // "Run refused": the first state found the input invalid or over budget; nothing was created.
   if (
     run.status === 'FAILED' &&

@@ -18,7 +18,8 @@ import {
 
 /**
  * Where a run's results are and its outcome: from the output of a run that succeeded, or from the
- * cause of an optimization run that ended in "No recommendation" (its report is written).
+ * cause of an optimization run that ended in "No recommendation" (its report is written) or of an
+ * async run that ended in "No input completed" (its summary is written).
  */
 export function resultsOf(
   workflow: RunWorkflow,
@@ -50,6 +51,16 @@ export function resultsOf(
     return comparison === undefined || comparison === null
       ? results
       : { ...results, comparison: comparison.verdict };
+  }
+  if (
+    workflow === RunWorkflows.asyncInference &&
+    execution.status === ExecutionStatuses.failed &&
+    execution.error === ErrorNames.noInputCompleted
+  ) {
+    const parsed = noInputCompletedCauseSchema.safeParse(parseJson(execution.cause));
+    if (!parsed.success) return undefined;
+    const report = reportOf(workflow, parsed.data.summary);
+    return { outcome: parsed.data.outcome, ...(report === undefined ? {} : { report }) };
   }
   return undefined;
 }
@@ -83,6 +94,9 @@ const noRecommendationCauseSchema = z.object({
   report: reportFilesSchema,
   comparison: runComparisonSchema.optional(),
 }) satisfies z.ZodType<Pick<NoRecommendationCause, 'report'> & { outcome: string }>;
+
+/** The cause of "No input completed" (JSON, NoInputCompletedCause): its outcome and the summary with its files. */
+const noInputCompletedCauseSchema = z.object({ outcome: z.string().min(1), summary: z.unknown() });
 
 /** The optimization workflow's success output: the Recommend summary, with its report files. */
 const optimizationOutputSchema = z.object({

@@ -389,7 +389,8 @@ export class AsyncInference extends Construct {
         },
       },
       cleanUpAsyncRun: {
-        lambda: { timeout: Duration.minutes(10) },
+        // After a failure, it reads the batches' recorded results back, to name them in the run's error.
+        lambda: { timeout: Duration.minutes(10), readsArtifacts: [ArtifactPrefix.runs] },
         grant: (fn) => {
           sagemaker.allowCleanUp(fn);
           sagemaker.allowDeregisterScaling(fn);

@@ -279,7 +279,8 @@ function optimizationStepSettings(
       },
     },
     cleanUp: {
-      lambda: { timeout: Duration.minutes(10) },
+      // After a failure, it looks for the report and the load-test results stored under runs/.
+      lambda: { timeout: Duration.minutes(10), readsArtifacts: [ArtifactPrefix.runs] },
       grant: (fn) => {
         const grants = new SageMakerGrants(stack);
         grants.allowCleanUp(fn);

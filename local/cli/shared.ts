@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { CleanUpStatuses, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
+import { completedInCause } from '../../handlers/contracts/completed-work.js';
 import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
 import { EXIT_CODES, exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
@@ -245,8 +246,11 @@ export function reportUnsuccessfulRun(context: {
   /** The exit code of an interrupted run (see `interruptedExitCode`). @default 130 */
   readonly interruptedExitCode?: number;
   readonly errorLine: (text: string) => void;
+  /** Shows the run's S3 URIs as this machine's files (`withLocalFiles`). @default - as they are */
+  readonly localFiles?: (text: string) => string;
 }): number {
   const { result, cleanUp, runId } = context;
+  const local = context.localFiles ?? ((text: string): string => text);
   const cleanUpText =
     cleanUp === undefined
       ? ''
@@ -258,6 +262,12 @@ export function reportUnsuccessfulRun(context: {
     // The workflow's own clean-up after the failure adds its account to the cause.
     const account = cleanUpInCause(result.cause);
     if (account !== undefined) context.errorLine(account);
+    // What the run completed before it failed, and where (handlers/contracts/completed-work.ts).
+    const completed = completedInCause(result.cause);
+    if (completed !== undefined) {
+      context.errorLine(local(completed.message));
+      for (const location of completed.locations) context.errorLine(`  ${local(location)}`);
+    }
   } else
     context.errorLine(
       `Run ${runId} ${context.interrupted ? 'interrupted' : result.status.toLowerCase()}.${cleanUpText}`,

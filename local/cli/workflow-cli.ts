@@ -380,6 +380,7 @@ async function runChecked<
         interrupted: interrupt.signal.aborted,
         interruptedExitCode: interruptedExitCode(interrupt.signal),
         errorLine,
+        localFiles: (text) => withLocalFiles(text, created.store, cwd),
       });
       return { exitCode, runId, serverPids };
     }

@@ -411,6 +411,25 @@ describe('cleanUpFailedRun after a run without a recommendation', () => {
     expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
   });
 
+  it('does nothing when an async run ended in "No input completed" (its own clean-up ran)', async () => {
+    // Prepare
+    await deployCandidate(RUN_ID, 'gpu');
+    const executionArn = execution('FAILED', { error: ErrorNames.noInputCompleted });
+
+    // Act
+    const result = await run(statusChange('FAILED'));
+
+    // Assert
+    expect(result).toEqual({
+      outcome: 'ignored',
+      runId: RUN_ID,
+      status: 'FAILED',
+      reason: 'NoInputCompletedError: the run cleaned up on its success path',
+    });
+    expect(stepFunctions.described).toEqual([executionArn]);
+    expect(sagemaker.calls.filter((call) => call.startsWith('Delete'))).toEqual([]);
+  });
+
   it('cleans up a run that failed with another error', async () => {
     // Prepare
     await deployCandidate(RUN_ID, 'gpu');

@@ -751,3 +751,106 @@ describe('formatDuration', () => {
     expect(formatted).toBe(text);
   });
 });
+
+describe('buildRunSummaryNotice: where the work of a run that did not succeed is', () => {
+  it('a failed async run names the results it completed: the message and each location, after the cause', () => {
+    // Prepare
+    const batch = `s3://mso-artifacts/runs/${RUN_ID}/async/results/batch-0000.json`;
+    const cause = JSON.stringify({
+      errorType: 'EndpointFailedError',
+      errorMessage: 'Endpoint mso-x-ep-async was deleted outside the run',
+      completed: {
+        message: 'Before the failure, 1 of 2 batches recorded their results: 40 inputs of 45, 40 completed.',
+        locations: [batch],
+      },
+      cleanUp: 'Clean-up deleted 1 endpoint; nothing left.',
+    });
+
+    // Act
+    const notice = buildRunSummaryNotice(
+      facts(
+        { status: 'FAILED', error: 'EndpointFailedError', cause },
+        { status: 'FAILED', workflow: 'async-inference' },
+      ),
+    );
+
+    // Assert
+    expect(notice.body).toContain(
+      [
+        'Cause: Endpoint mso-x-ep-async was deleted outside the run',
+        'Completed: Before the failure, 1 of 2 batches recorded their results: 40 inputs of 45, 40 completed.',
+        `  - ${batch}`,
+        'Clean-up: Clean-up deleted 1 endpoint; nothing left.',
+      ].join('\n'),
+    );
+  });
+
+  it('lists at most 20 locations and counts the rest', () => {
+    // Prepare
+    const locations = Array.from(
+      { length: 23 },
+      (_, index) => `s3://b/runs/r/load-tests/c${index}/result.json`,
+    );
+    const cause = JSON.stringify({
+      errorMessage: 'S3 is unreachable',
+      completed: { message: 'Measured.', locations },
+    });
+
+    // Act
+    const notice = buildRunSummaryNotice(
+      facts({ status: 'FAILED', error: 'NetworkingError', cause }, { status: 'FAILED' }),
+    );
+
+    // Assert
+    expect(notice.body).toContain(`  - ${locations[19] ?? ''}\n  (3 more in the execution's cause)`);
+    expect(notice.body).not.toContain(locations[20] ?? '');
+  });
+
+  it('fails when no input completed: the outcome as attribute and headline, the reasons summarised, no second clean-up promised', () => {
+    // Prepare
+    const summaryMd = `s3://mso-artifacts/runs/${RUN_ID}/async/summary.md`;
+    const cause = JSON.stringify({
+      errorMessage: `None of the 3 inputs completed: 2 failed, 1 timed out. Why, and each input: ${summaryMd}`,
+      outcome: 'all-inputs-failed',
+      counts: { inputs: 3, failed: 2, timedOut: 1 },
+      failureReasons: [
+        {
+          reason:
+            "Failed: ClientError: Received client error (400) from model with message '{'error':'bad'}'",
+          inputs: 2,
+        },
+        { reason: 'TimedOut: no notification within the wait', inputs: 1 },
+      ],
+      summary: {
+        summaryUri: `s3://mso-artifacts/runs/${RUN_ID}/async/summary.json`,
+        summaryMarkdownUri: summaryMd,
+      },
+      cleanUp: 'Clean-up deleted 1 endpoint; nothing left.',
+    });
+
+    // Act
+    const notice = buildRunSummaryNotice(
+      facts(
+        { status: 'FAILED', error: 'NoInputCompletedError', cause },
+        { status: 'FAILED', workflow: 'async-inference' },
+      ),
+    );
+
+    // Assert
+    expect(notice.attributes).toEqual({
+      status: 'FAILED',
+      workflow: 'async-inference',
+      outcome: 'all-inputs-failed',
+    });
+    expect(notice.subject).toContain('failed: all-inputs-failed');
+    expect(notice.body).toContain(
+      [
+        `Cause: None of the 3 inputs completed: 2 failed, 1 timed out. Why, and each input: ${summaryMd}`,
+        'Why the inputs failed:',
+        "  - 2 inputs: Failed: ClientError: Received client error (400) from model with message '{'error':'bad'}'",
+        '  - 1 input: TimedOut: no notification within the wait',
+      ].join('\n'),
+    );
+    expect(notice.body).not.toContain('The failed-run clean-up deletes');
+  });
+});

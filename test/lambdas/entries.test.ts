@@ -767,7 +767,12 @@ describe('clean-up entries', () => {
     sagemaker.on(DeleteModelCommand).resolves({});
     const { handler } = await import('../../lambdas/clean-up.js');
 
-    const result = await handler({ plan: { runId: RUN_ID } }, fakeContext());
+    const result = await handler(
+      {
+        plan: { runId: RUN_ID, artifactsBucket: 'b', runPrefixUri: `s3://b/runs/${RUN_ID}/`, candidates: [] },
+      },
+      fakeContext(),
+    );
 
     expect(result).toMatchObject({
       endpointConfigs: [realtime.endpointConfigName],

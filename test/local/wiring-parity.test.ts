@@ -30,7 +30,7 @@ const CORES: Readonly<Record<StepName, { readonly module: string; readonly name:
   'record-proof': { module: '../../handlers/record-proof.js', name: 'recordProof' },
   'ramp-scaling': { module: '../../handlers/ramp-scaling.js', name: 'rampScaling' },
   'record-ramp': { module: '../../handlers/record-ramp.js', name: 'recordRamp' },
-  'clean-up': { module: '../../handlers/clean-up.js', name: 'cleanUpRun' },
+  'clean-up': { module: '../../handlers/clean-up.js', name: 'cleanUpOptimizationRun' },
   'validate-async-run': { module: '../../handlers/async/validate-async-run.js', name: 'validateAsyncRun' },
   'deploy-async-endpoint': {
     module: '../../handlers/async/deploy-async-endpoint.js',

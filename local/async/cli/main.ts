@@ -9,10 +9,11 @@ import {
   AsyncInferenceStates,
   type AsyncRunSummary,
   type ItemResult,
+  type NoInputCompletedCause,
 } from '../../../handlers/contracts/async-state.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
-import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
+import { ErrorNames, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { recordOf } from '../../../handlers/contracts/records.js';
 import { displayPath, withLocalFiles } from '../../cli/shared.js';
 import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../../cli/workflow-cli.js';
@@ -163,10 +164,14 @@ const asyncInferenceCli: WorkflowCli<
     }
   },
   async summarize({ environment, cwd, io }, output) {
-    const summary = output as unknown as AsyncRunSummary;
-    const document = JSON.parse(
-      new TextDecoder().decode(await environment.store.getBytes(summary.summaryUri)),
-    ) as { items: ItemResult[] };
+    const { summaryUri } = output as unknown as Pick<AsyncRunSummary, 'summaryUri'>;
+    const { items, ...written } = JSON.parse(
+      new TextDecoder().decode(await environment.store.getBytes(summaryUri)),
+    ) as AsyncRunSummary & { items: ItemResult[] };
+    // A run that succeeded gives its summary as its output; one that ended in "No input completed"
+    // names the summary in its cause, and summary.json has the rest.
+    const summary: AsyncRunSummary = { ...written, ...(output as unknown as Partial<AsyncRunSummary>) };
+    const document = { items };
     const summaryFiles = {
       json: environment.store.pathOf(summary.summaryUri),
       markdown: environment.store.pathOf(summary.summaryMarkdownUri),
@@ -188,6 +193,19 @@ const asyncInferenceCli: WorkflowCli<
   outcomeOf: (output) => {
     const outcome = recordOf(output)?.outcome;
     return typeof outcome === 'string' ? outcome : undefined;
+  },
+  // "No input completed" ends the execution FAILED, its summary written: the cause names it.
+  resultOfFailedRun: ({ error, cause }) => {
+    if (error !== ErrorNames.noInputCompleted) return undefined;
+    try {
+      const parsed = JSON.parse(cause) as Partial<NoInputCompletedCause>;
+      const summaryUri = parsed.summary?.summaryUri;
+      return typeof summaryUri === 'string' && typeof parsed.outcome === 'string'
+        ? { summaryUri, outcome: parsed.outcome }
+        : undefined;
+    } catch {
+      return undefined;
+    }
   },
 };
 

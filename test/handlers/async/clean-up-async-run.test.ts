@@ -4,7 +4,9 @@ import type { AsyncEndpointPlan, CleanUpAsyncRunEvent } from '../../../handlers/
 import type { CleanUpResult } from '../../../handlers/contracts/optimization-state.js';
 import { type CleanUpAccount, CleanUpStatuses } from '../../../handlers/contracts/clean-up-account.js';
 import { runTags } from '../../../handlers/contracts/names.js';
-import { silentLogger } from '../../support/memory-object-store.js';
+import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
+import { completedInCause } from '../../../handlers/contracts/completed-work.js';
+import { batchResultsUri } from '../../../handlers/async/batch-results.js';
 import { FakeScalingRegistry, ScriptedSageMaker } from './support/async-fakes.js';
 
 const RUN_ID = 'nightly-2026-05-23';
@@ -36,10 +38,19 @@ function account(fields: Partial<CleanUpAccount>): CleanUpAccount {
   };
 }
 
+const RUN_PREFIX = `s3://artifacts/runs/${RUN_ID}/`;
+/** Two batches: 40 inputs, then 5. */
+const BATCHES = [
+  { batchIndex: 0, firstItemIndex: 0, itemCount: 40 },
+  { batchIndex: 1, firstItemIndex: 40, itemCount: 5 },
+];
+
 let sagemaker: ScriptedSageMaker;
 let scaling: FakeScalingRegistry;
+let store: MemoryObjectStore;
 
 beforeEach(() => {
+  store = new MemoryObjectStore();
   // In service at the first DescribeEndpoint: clean-up finds it settled.
   sagemaker = new ScriptedSageMaker({ describesUntilInService: 0 });
   scaling = new FakeScalingRegistry(sagemaker.calls);
@@ -99,8 +110,8 @@ function cleanUp(
 ): Promise<CleanUpResult> {
   const { endpoint, ...rest } = event;
   return cleanUpAsyncRun(
-    { plan: { runId: RUN_ID, endpoint }, ...rest },
-    { host: sagemaker, scaling, logger: silentLogger, nowEpochMs: () => NOW },
+    { plan: { runId: RUN_ID, endpoint, runPrefixUri: RUN_PREFIX, itemCount: 45, batches: BATCHES }, ...rest },
+    { host: sagemaker, scaling, store, logger: silentLogger, nowEpochMs: () => NOW },
   );
 }
 
@@ -283,5 +294,83 @@ describe('cleanUpAsyncRun', () => {
       },
     ]);
     expect(result.runError?.Error).toBe('EndpointFailedError');
+  });
+
+  describe('a failed async run names the results it completed', () => {
+    /** The first batch as "Record batch results" writes it: 38 completed, one failed, one timed out. */
+    function recordFirstBatch(): void {
+      const results = Array.from({ length: 40 }, (_, itemIndex) => ({
+        itemIndex,
+        inputLocation: `s3://in/${itemIndex}.bin`,
+        status: itemIndex === 7 ? 'Failed' : itemIndex === 9 ? 'TimedOut' : 'Completed',
+        ...(itemIndex === 7 || itemIndex === 9 ? {} : { outputLocation: `s3://out/${itemIndex}.out` }),
+        timeInSageMakerMs: null,
+        totalMs: null,
+      }));
+      store.seed(batchResultsUri(RUN_PREFIX, 0), JSON.stringify({ results }));
+    }
+
+    it('adds the recorded batches, their counts and their files to the run error, beside the clean-up account', async () => {
+      // Arrange: the first batch recorded, the second still in flight when the run failed.
+      await deployRunEndpoint();
+      recordFirstBatch();
+
+      // Act
+      const result = await cleanUp({ endpoint: deployed(false), error: FAILURE });
+
+      // Assert
+      const cause = JSON.parse(result.runError?.Cause ?? '{}') as Record<string, unknown>;
+      expect(cause.errorMessage).toBe(FAILURE.Cause);
+      expect(typeof cause.cleanUp).toBe('string');
+      expect(completedInCause(result.runError?.Cause)).toEqual({
+        message:
+          "Before the failure, 1 of 2 batches recorded their results: 40 inputs of 45, 38 completed, 1 failed, 1 timed out (each input's status and output location are in the batch files listed). The other 5 inputs have no recorded result (one that completed has its output at the endpoint's S3 output path).",
+        locations: [batchResultsUri(RUN_PREFIX, 0)],
+      });
+    });
+
+    it('says that no batch recorded its results when the run failed in the first one', async () => {
+      // Arrange
+      await deployRunEndpoint();
+
+      // Act
+      const result = await cleanUp({ endpoint: deployed(false), error: FAILURE });
+
+      // Assert
+      expect(completedInCause(result.runError?.Cause)).toEqual({
+        message:
+          'No batch recorded its results before the failure: none of the 45 inputs has a recorded result.',
+        locations: [],
+      });
+    });
+
+    it('still cleans up when the recorded results cannot be read, and says where they are', async () => {
+      // Arrange: a batch file that is not JSON.
+      await deployRunEndpoint();
+      store.seed(batchResultsUri(RUN_PREFIX, 0), '{ not json');
+
+      // Act
+      const result = await cleanUp({ endpoint: deployed(false), error: FAILURE });
+
+      // Assert
+      expect(result.endpoints).toEqual([ENDPOINT]);
+      expect(completedInCause(result.runError?.Cause)?.message).toMatch(
+        new RegExp(
+          `^The results recorded before the failure could not be read \\(SyntaxError: .*\\); each batch's are under ${RUN_PREFIX}async/results/\\.$`,
+        ),
+      );
+    });
+
+    it('reads nothing on the success path', async () => {
+      // Arrange
+      await deployRunEndpoint();
+      recordFirstBatch();
+
+      // Act
+      const result = await cleanUp({ endpoint: deployed(false), summary: { runId: RUN_ID } });
+
+      // Assert
+      expect(result.runError).toBeUndefined();
+    });
   });
 });

@@ -219,6 +219,47 @@ describe('summarizeAsyncRun', () => {
     expect(written('summary.md')).toContain(`Outcome: **${outcome}**.`);
   });
 
+  it('summarises why inputs did not complete: each distinct reason with its count, the most frequent first', async () => {
+    // Arrange: one reason twice, another once, one timeout; a reason on two lines with quotes.
+    const batches = seedBatches([
+      failed(0, 'Failed: model error'),
+      failed(1, 'Failed: ClientError: message "{\\"error\\": \\"bad\\"}"\nat line 2'),
+      failed(2, 'Failed: model error'),
+      timedOut(3),
+      done(4, 2 * SECOND),
+    ]);
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert: one line each, no character JSON escapes (the cause built from it must survive the local engine).
+    expect(summary.failureReasons).toEqual([
+      { reason: 'Failed: model error', inputs: 2 },
+      { reason: "Failed: ClientError: message '{/'error/': /'bad/'}' at line 2", inputs: 1 },
+      { reason: "States.Timeout: no notification arrived before the wait's timeout", inputs: 1 },
+    ]);
+    expect(written('summary.md')).toContain(
+      [
+        'Why inputs did not complete (the most frequent reasons):',
+        '',
+        '- 2 inputs: Failed: model error',
+        "- 1 input: Failed: ClientError: message '{/'error/': /'bad/'}' at line 2",
+      ].join('\n'),
+    );
+  });
+
+  it('lists no failure reasons when every input completed', async () => {
+    // Arrange
+    const batches = seedBatches([done(0, 2 * SECOND)]);
+
+    // Act
+    const summary = await summarize(plan(batches), READY);
+
+    // Assert
+    expect(summary.failureReasons).toBeUndefined();
+    expect(written('summary.md')).not.toContain('Why inputs did not complete');
+  });
+
   it('measures the makespan from the first invocation to the last result', async () => {
     // Arrange
     const batches = seedBatches([done(0, 2 * SECOND), done(1, 9 * SECOND), timedOut(2)]);

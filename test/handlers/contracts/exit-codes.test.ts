@@ -27,6 +27,14 @@ describe('exitCodeOfRun', () => {
     expect(exitCode).toBe(code);
   });
 
+  it('gives an async run that ended in "No input completed" the code 4, as every candidate failing does', () => {
+    // Act
+    const exitCode = exitCodeOfRun({ status: 'FAILED', error: ErrorNames.noInputCompleted });
+
+    // Assert
+    expect(exitCode).toBe(EXIT_CODES.allFailed);
+  });
+
   it('gives a refused run (invalid input, over budget) the bad-input code 2', () => {
     // Act
     const codes = [ErrorNames.invalidRunInput, ErrorNames.budgetExceeded].map((error) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { withCleanUpAccount } from '../../../handlers/contracts/clean-up-account.js';
+import { withCompletedWork } from '../../../handlers/contracts/completed-work.js';
 import { reportCleanUpLeftovers, reportUnsuccessfulRun } from '../../../local/cli/shared.js';
 import { accountOutcome } from '../../../local/step-handlers.js';
 
@@ -31,6 +32,38 @@ describe('the local CLIs’ clean-up report', () => {
 
     // Assert
     expect(lines).toEqual(['Run r1 failed: NetworkingError: S3 down.', LEFT]);
+  });
+
+  it('a failed async run names the results it completed: the message and each location, as local files', () => {
+    // Prepare
+    const lines: string[] = [];
+    const batch = 's3://local-artifacts/runs/r1/async/results/batch-0000.json';
+    const error = withCompletedWork(
+      withCleanUpAccount(
+        { Error: 'EndpointFailedError', Cause: 'Endpoint gone' },
+        'Clean-up deleted 1 endpoint.',
+      ),
+      { message: `Before the failure, 1 of 2 batches recorded their results: ${batch}.`, locations: [batch] },
+    );
+
+    // Act
+    reportUnsuccessfulRun({
+      result: { status: 'FAILED', error: error.Error, cause: error.Cause },
+      cleanUp: undefined,
+      deleted: 'the endpoint was deleted',
+      runId: 'r1',
+      interrupted: false,
+      errorLine: (text) => lines.push(text),
+      localFiles: (text) => text.replaceAll('s3://local-artifacts/', '.optimizer/store/local-artifacts/'),
+    });
+
+    // Assert
+    expect(lines).toEqual([
+      'Run r1 failed: EndpointFailedError: Endpoint gone.',
+      'Clean-up deleted 1 endpoint.',
+      'Before the failure, 1 of 2 batches recorded their results: .optimizer/store/local-artifacts/runs/r1/async/results/batch-0000.json.',
+      '  .optimizer/store/local-artifacts/runs/r1/async/results/batch-0000.json',
+    ]);
   });
 
   it('warns after a succeeded run whose clean-up left something', () => {
