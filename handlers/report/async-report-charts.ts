@@ -55,14 +55,19 @@ function timeAxis(report: AsyncReport) {
   };
 }
 
-function countAxis(title: string) {
+/**
+ * A count axis from 0 to `max` with whole-number ticks listed (Vega's own ticks would put labels
+ * at halves, which a whole-number format prints twice).
+ */
+function countAxis(title: string, max: number) {
+  const top = Math.max(max, 1);
   return {
     field: 'count',
-    type: 'quantitative',
+    type: 'quantitative' as const,
     title,
-    scale: { zero: true },
-    axis: { tickMinStep: 1, format: 'd' },
-  } as const;
+    scale: { domain: [0, top] },
+    axis: { values: countTicks(top), format: 'd' },
+  };
 }
 
 export function backlogChartSpec(report: AsyncReport): ChartSpec {
@@ -92,7 +97,7 @@ export function backlogChartSpec(report: AsyncReport): ChartSpec {
     mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
     encoding: {
       x: timeAxis(report),
-      y: countAxis('Requests'),
+      y: countAxis('Requests', Math.max(...values.map((point) => point.count))),
       color: {
         field: 'series',
         type: 'nominal',
@@ -124,6 +129,7 @@ export function instancesChartSpec(report: AsyncReport): ChartSpec {
   const title = ASYNC_CHART_TITLES.instances;
   if (instances === null) return empty(title, 'The instance count was not recorded during this run.');
   const max = report.endpoint.maxInstanceCount;
+  const top = Math.max(max ?? 0, ...instances.map((point) => point.count), 1);
   const spec: TopLevelSpec = {
     $schema: SCHEMA,
     title: {
@@ -139,10 +145,7 @@ export function instancesChartSpec(report: AsyncReport): ChartSpec {
     mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2, color: '#2ca02c' },
     encoding: {
       x: timeAxis(report),
-      y: {
-        ...countAxis('Instances'),
-        scale: { zero: true, domainMin: 0, ...(max === undefined ? {} : { domainMax: max }) },
-      },
+      y: countAxis('Instances', top),
     },
   };
   return spec;
@@ -180,7 +183,7 @@ export function completionsChartSpec(report: AsyncReport): ChartSpec {
     mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
     encoding: {
       x: timeAxis(report),
-      y: countAxis('Inputs'),
+      y: countAxis('Inputs', report.counts.inputs),
       color: {
         field: 'series',
         type: 'nominal',
@@ -216,9 +219,9 @@ export interface LatencyBin {
   readonly top: number;
 }
 
-/** The histogram's bins' width: 1, 2 or 5 × a power of ten, about 20 bins over the range. */
-function binWidth(maxSeconds: number): number {
-  const raw = Math.max(maxSeconds, 0.001) / 20;
+/** The histogram's bins' width: 1, 2 or 5 × a power of ten, about 20 bins over the times' range. */
+function binWidth(minSeconds: number, maxSeconds: number): number {
+  const raw = Math.max(maxSeconds - minSeconds, 0.001) / 20;
   const power = 10 ** Math.floor(Math.log10(raw));
   return [1, 2, 5, 10].map((factor) => factor * power).find((width) => width >= raw) ?? raw;
 }
@@ -234,7 +237,8 @@ export function latencyBins(report: AsyncReport): LatencyBin[] {
       : [{ seconds: input.totalMs / 1000, status: STATUS_LABELS[input.status] ?? input.status }],
   );
   if (times.length === 0) return [];
-  const width = binWidth(Math.max(...times.map((time) => time.seconds)));
+  const seconds = times.map((time) => time.seconds);
+  const width = binWidth(Math.min(...seconds), Math.max(...seconds));
   const counts = new Map<string, Omit<LatencyBin, 'below' | 'top'>>();
   for (const time of times) {
     const index = Math.floor(time.seconds / width);
@@ -264,9 +268,14 @@ function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-/** Whole-number ticks from 0 to `max`, at most about six. */
-function countTicks(max: number): number[] {
-  const step = Math.max(1, Math.ceil(max / 6));
+/** Whole-number ticks from 0 to `max`, about six, at 1, 2 or 5 × a power of ten apart. */
+export function countTicks(max: number): number[] {
+  const raw = Math.max(1, max / 6);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = Math.max(
+    1,
+    [1, 2, 5, 10].map((factor) => factor * power).find((width) => width >= raw) ?? raw,
+  );
   return Array.from({ length: Math.floor(max / step) + 1 }, (_, index) => index * step);
 }
 

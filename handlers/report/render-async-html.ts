@@ -57,12 +57,16 @@ function outcomeSection(report: AsyncReport): string {
   ].join('\n');
 }
 
+function instanceSeconds(seconds: number): string {
+  return seconds < 10 ? seconds.toFixed(1) : Math.round(seconds).toLocaleString('en-US');
+}
+
 /** The money in one line: instance-hours, their cost at the listed price, the plan's bound. */
 export function moneyText(money: AsyncReport['money']): string {
   const hours =
     money.instanceHours === null
       ? 'instance-hours unknown'
-      : `${money.instanceHours.toFixed(4)} instance-hours (${Math.round(money.instanceHours * 3600).toLocaleString('en-US')} instance-seconds)`;
+      : `${money.instanceHours.toFixed(4)} instance-hours (${instanceSeconds(money.instanceHours * 3600)} instance-seconds)`;
   const price =
     money.usdPerInstanceHour === null ? 'no listed price' : `$${money.usdPerInstanceHour} per instance-hour`;
   return `${hours}: ${usd(money.costUsd)} at ${price}; the plan’s upper bound was ${usd(money.estimatedUsd)}`;
