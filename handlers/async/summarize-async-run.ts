@@ -27,8 +27,8 @@ export interface SummarizeAsyncRunDeps {
   readonly observer?: AsyncEndpointObserver;
   readonly logger: Logger;
   readonly nowEpochMs: () => number;
-  /** A local run: its report says the figures come from this machine. @default false */
-  readonly measuredLocally?: boolean;
+  /** A local run: its report says the figures come from this machine. */
+  readonly measuredLocally: boolean;
 }
 
 export async function summarizeAsyncRun(
@@ -94,7 +94,7 @@ export async function summarizeAsyncRun(
       store: deps.store,
       ...(deps.observer === undefined ? {} : { observer: deps.observer }),
       nowEpochMs: deps.nowEpochMs,
-      ...(deps.measuredLocally === undefined ? {} : { measuredLocally: deps.measuredLocally }),
+      measuredLocally: deps.measuredLocally,
     },
   );
   deps.logger.info('Async run summarized', {

@@ -41,8 +41,8 @@ export interface WriteAsyncReportDeps {
   readonly store: ObjectStore;
   readonly observer?: AsyncEndpointObserver;
   readonly nowEpochMs: () => number;
-  /** A local run: the page says its figures come from this machine. @default false */
-  readonly measuredLocally?: boolean;
+  /** A local run: the page says its figures come from this machine. */
+  readonly measuredLocally: boolean;
 }
 
 export async function writeAsyncReport(
@@ -72,7 +72,7 @@ export async function writeAsyncReport(
     instancesAtStart: input.endpointState.instancesAtStart ?? null,
     backlog,
     nowEpochMs,
-    measuredLocally: deps.measuredLocally ?? false,
+    measuredLocally: deps.measuredLocally,
   });
   const withObserverNote: AsyncReport =
     deps.observer === undefined

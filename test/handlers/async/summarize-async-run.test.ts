@@ -140,7 +140,7 @@ function summarize(
 ): Promise<AsyncRunSummary> {
   return summarizeAsyncRun(
     { plan: runPlan, endpointState, batches: [] },
-    { store, logger: silentLogger, nowEpochMs: () => NOW_MS, ...overrides },
+    { store, logger: silentLogger, nowEpochMs: () => NOW_MS, measuredLocally: false, ...overrides },
   );
 }
 
