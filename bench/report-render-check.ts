@@ -1,118 +1,55 @@
 /**
- * `npm run check:reports`: renders the report of a sweep, of a 20-candidate run and of a serve
- * target whose ramp test broke the SLA from the test fixtures, opens each report.html in headless Chromium and checks what a reader sees there: every
- * chart drawn with its title, no legend of more than MAX_LEGEND_ENTRIES entries, no chart wider
- * than the page, no two texts of a chart on top of each other, the sweep's heatmap with its
- * recommended cell. Screenshots of the page and of each chart go to bench/out/report-render/ to be
- * looked at. Needs Debian's chromium (`apt-get install -y chromium`), so it is not part of
- * `npm test` nor of CI; exits 1 when a check fails, 2 when Chromium cannot be run.
+ * `npm run check:reports`: opens report pages in headless Chromium at 1400×900 and checks what a
+ * reader sees there: every chart drawn with its title, no legend of more than MAX_LEGEND_ENTRIES
+ * entries, no chart wider than the page, no two texts of a chart on top of each other, the verdict
+ * on the first screen, a sweep's heatmap with its recommended cell. Two kinds of pages:
  *
- * Chromium is driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`: requests
- * on fd 3, answers on fd 4, each a JSON message ended by a NUL byte), so no npm package and no
- * port is needed. The page's own policy forbids scripts; DevTools' Runtime.evaluate is not a
- * page script and measures the laid-out page.
+ * - fixtures (test/handlers/report/support/): a sweep, a 20-candidate run, a serve target whose
+ *   ramp broke the SLA, and an async run, rendered here;
+ * - real runs: `npm start`'s example, local-sweep, local-routing, local-generative and local-async
+ *   run locally to their end (bench/support/example-runs.ts, shortened load plans unless
+ *   `--full-plans`), and the report.html each wrote is opened as it is.
+ *
+ * Screenshots of each page, of its first screen and of each chart go to bench/out/report-render/
+ * (not committed) to be looked at. Needs Debian's chromium (`apt-get install -y chromium`) and
+ * minutes of CPU, so it is not part of `npm test` nor of CI; exits 1 when a check fails (or a run
+ * wrote no report), 2 when Chromium cannot be run.
+ *
+ * Options: --fixtures-only (no real run), --runs-only (no fixture), --full-plans (the examples'
+ * own load plans). The page's own policy forbids scripts; DevTools' Runtime.evaluate is not a page
+ * script and measures the laid-out page.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AsyncReport } from '../handlers/report/async-report.js';
+import { ASYNC_CHART_TITLES } from '../handlers/report/async-report-charts.js';
+import { RAMP_CHART_TITLE } from '../handlers/report/ramp-chart.js';
+import { renderAsyncHtmlReport } from '../handlers/report/render-async-html.js';
 import { renderHtmlReport } from '../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../handlers/report/render-markdown.js';
 import type { Report } from '../handlers/report/report.js';
-import { RAMP_CHART_TITLE } from '../handlers/report/ramp-chart.js';
 import { heatmapTitle, RECOMMENDED_MARK } from '../handlers/report/sweep-chart.js';
+import { asyncReport } from '../test/handlers/report/support/async-reports.js';
 import { rampReport } from '../test/handlers/report/support/ramp-reports.js';
 import { sweepReport, twentyCandidateReport } from '../test/handlers/report/support/sweep-reports.js';
+import { Cdp, startChromium } from './support/devtools-pipe.js';
+import { EXAMPLE_RUNS, runExample } from './support/example-runs.js';
 
 const OUT = fileURLToPath(new URL('./out/report-render/', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-/** A laptop's page width: the report's body is at most 1240 px wide. */
-const VIEWPORT = { width: 1280, height: 900 };
+/** The first screen of a laptop: the report's body is at most 1240 px wide. */
+const VIEWPORT = { width: 1400, height: 900 };
 /** A legend longer than this is a colour lookup nobody can do. */
 const MAX_LEGEND_ENTRIES = 10;
-const TIMEOUT_MS = 60_000;
 
 const CHART_TITLES = [
   'p95 and p99 latency vs load',
   'Throughput vs load',
   'Cost per 1M inferences at the sustainable load',
 ];
-
-// ---------------------------------------------------------------------------------------------
-// The DevTools protocol over a pipe
-
-interface CdpMessage {
-  readonly id?: number;
-  readonly method?: string;
-  readonly sessionId?: string;
-  readonly result?: Record<string, unknown>;
-  readonly error?: { readonly message: string };
-}
-
-class Cdp {
-  private nextId = 1;
-  private buffer = '';
-  private readonly pending = new Map<number, (message: CdpMessage) => void>();
-  private readonly waiters: { method: string; resolve: () => void }[] = [];
-
-  constructor(private readonly child: ChildProcess) {
-    const output = child.stdio[4];
-    if (output === null || output === undefined || !('on' in output))
-      throw new Error('no DevTools pipe on fd 4');
-    output.on('data', (chunk: Buffer) => {
-      this.buffer += chunk.toString('utf8');
-      let end = this.buffer.indexOf('\0');
-      while (end !== -1) {
-        this.dispatch(JSON.parse(this.buffer.slice(0, end)) as CdpMessage);
-        this.buffer = this.buffer.slice(end + 1);
-        end = this.buffer.indexOf('\0');
-      }
-    });
-  }
-
-  private dispatch(message: CdpMessage): void {
-    if (message.id !== undefined) {
-      this.pending.get(message.id)?.(message);
-      this.pending.delete(message.id);
-      return;
-    }
-    const index = this.waiters.findIndex((waiter) => waiter.method === message.method);
-    if (index !== -1) {
-      this.waiters[index]?.resolve();
-      this.waiters.splice(index, 1);
-    }
-  }
-
-  send(
-    method: string,
-    params: Record<string, unknown> = {},
-    sessionId?: string,
-  ): Promise<Record<string, unknown>> {
-    const id = this.nextId++;
-    const input = this.child.stdio[3];
-    if (input === null || input === undefined || !('write' in input))
-      throw new Error('no DevTools pipe on fd 3');
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`${method}: no answer in ${TIMEOUT_MS} ms`));
-      }, TIMEOUT_MS);
-      this.pending.set(id, (message) => {
-        clearTimeout(timer);
-        if (message.error === undefined) resolve(message.result ?? {});
-        else reject(new Error(`${method}: ${message.error.message}`));
-      });
-      input.write(
-        `${JSON.stringify({ id, method, params, ...(sessionId === undefined ? {} : { sessionId }) })}\0`,
-      );
-    });
-  }
-
-  /** Resolves at the next event of this name (register before the call that causes it). */
-  next(method: string): Promise<void> {
-    return new Promise((resolve) => this.waiters.push({ method, resolve }));
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // What is measured in the page
@@ -136,6 +73,8 @@ interface ChartLayout {
 interface PageLayout {
   /** The table of candidates the charts do not draw, with its heading, when there is one. */
   readonly notCharted?: Box;
+  /** The top of the page's outcome line (the verdict), when it has one. */
+  readonly outcomeTop?: number;
   readonly scrollWidth: number;
   readonly scrollHeight: number;
   readonly clientWidth: number;
@@ -190,6 +129,9 @@ const MEASURE_PAGE = `(() => {
       : { ...boxOf(heading), height: boxOf(table).y + boxOf(table).height - boxOf(heading).y };
   return {
     ...(notCharted === undefined ? {} : { notCharted }),
+    ...(document.querySelector('p.outcome') === null
+      ? {}
+      : { outcomeTop: boxOf(document.querySelector('p.outcome')).y }),
     scrollWidth: document.documentElement.scrollWidth,
     scrollHeight: document.documentElement.scrollHeight,
     clientWidth: document.documentElement.clientWidth,
@@ -201,20 +143,31 @@ const MEASURE_PAGE = `(() => {
 // ---------------------------------------------------------------------------------------------
 // The checks
 
-interface Case {
-  readonly name: string;
-  readonly report: Report;
+/** A page to check: the report document it shows and the file of its page. */
+type Case =
+  | { readonly name: string; readonly kind: 'optimization'; readonly report: Report; readonly html: string }
+  | { readonly name: string; readonly kind: 'async'; readonly report: AsyncReport; readonly html: string };
+
+function expectedTitles(testCase: Case): string[] {
+  if (testCase.kind === 'async') return Object.values(ASYNC_CHART_TITLES);
+  const { report } = testCase;
+  return [
+    ...CHART_TITLES,
+    ...(report.sweep === undefined ? [] : [heatmapTitle(report.sweep)]),
+    ...(report.serveTarget?.ramp?.outcome === undefined ? [] : [RAMP_CHART_TITLE]),
+  ];
 }
 
 function checks(testCase: Case, page: PageLayout): string[] {
   const failures: string[] = [];
-  const titles = [
-    ...CHART_TITLES,
-    ...(testCase.report.sweep === undefined ? [] : [heatmapTitle(testCase.report.sweep)]),
-    ...(testCase.report.serveTarget?.ramp?.outcome === undefined ? [] : [RAMP_CHART_TITLE]),
-  ];
-  for (const title of titles) {
+  for (const title of expectedTitles(testCase)) {
     if (!page.charts.some((chart) => chart.title === title)) failures.push(`no chart titled "${title}"`);
+  }
+  if (page.outcomeTop === undefined) failures.push('no outcome line (p.outcome)');
+  else if (page.outcomeTop > VIEWPORT.height) {
+    failures.push(
+      `the outcome is ${Math.round(page.outcomeTop)} px down: below the first screen (${VIEWPORT.height} px)`,
+    );
   }
   if (page.scrollWidth > page.clientWidth) {
     failures.push(`the page scrolls sideways: ${page.scrollWidth} px of content in ${page.clientWidth} px`);
@@ -232,8 +185,15 @@ function checks(testCase: Case, page: PageLayout): string[] {
     }
     for (const overlap of chart.overlaps) failures.push(`"${chart.title}": text ${overlap}`);
   }
-  if (testCase.report.sweep !== undefined && !page.text.includes(RECOMMENDED_MARK)) {
+  if (
+    testCase.kind === 'optimization' &&
+    testCase.report.sweep !== undefined &&
+    !page.text.includes(RECOMMENDED_MARK)
+  ) {
     failures.push(`the sweep grid does not mark the recommendation with ${RECOMMENDED_MARK}`);
+  }
+  if (testCase.kind === 'async' && !page.text.includes(testCase.report.outcomeText)) {
+    failures.push(`the page does not say "${testCase.report.outcomeText}"`);
   }
   return failures;
 }
@@ -246,15 +206,29 @@ function slug(title: string): string {
     .slice(0, 40);
 }
 
-async function checkCase(cdp: Cdp, testCase: Case): Promise<string[]> {
-  const dir = join(OUT, testCase.name);
+/** Writes a fixture's pages to its folder: report.html (and .md, .json) as a run would. */
+async function fixtureCase(
+  name: string,
+  fixture: { kind: 'optimization'; report: Report } | { kind: 'async'; report: AsyncReport },
+): Promise<Case> {
+  const dir = join(OUT, name);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const html = await renderHtmlReport(testCase.report);
-  await writeFile(join(dir, 'report.html'), html);
-  await writeFile(join(dir, 'report.md'), renderMarkdownReport(testCase.report));
-  await writeFile(join(dir, 'report.json'), `${JSON.stringify(testCase.report, null, 2)}\n`);
+  const html = join(dir, 'report.html');
+  await writeFile(join(dir, 'report.json'), `${JSON.stringify(fixture.report, null, 2)}\n`);
+  if (fixture.kind === 'async') {
+    await writeFile(html, await renderAsyncHtmlReport(fixture.report));
+    return { name, kind: 'async', report: fixture.report, html };
+  }
+  await writeFile(html, await renderHtmlReport(fixture.report));
+  await writeFile(join(dir, 'report.md'), renderMarkdownReport(fixture.report));
+  return { name, kind: 'optimization', report: fixture.report, html };
+}
 
+/** Opens a page, measures it, shoots it (page, first screen, each chart) and checks it. */
+async function checkCase(cdp: Cdp, testCase: Case): Promise<{ failures: string[]; shots: string[] }> {
+  const dir = join(OUT, testCase.name);
+  await mkdir(dir, { recursive: true });
   const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
   const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
   const session = String(sessionId);
@@ -265,7 +239,7 @@ async function checkCase(cdp: Cdp, testCase: Case): Promise<string[]> {
     session,
   );
   const loaded = cdp.next('Page.loadEventFired');
-  await cdp.send('Page.navigate', { url: pathToFileURL(join(dir, 'report.html')).href }, session);
+  await cdp.send('Page.navigate', { url: pathToFileURL(testCase.html).href }, session);
   await loaded;
   const evaluated = await cdp.send(
     'Runtime.evaluate',
@@ -277,6 +251,7 @@ async function checkCase(cdp: Cdp, testCase: Case): Promise<string[]> {
   }
   const page = (evaluated.result as { value: PageLayout }).value;
 
+  const shots: string[] = [];
   const shoot = async (file: string, clip: Box): Promise<void> => {
     const shot = await cdp.send(
       'Page.captureScreenshot',
@@ -284,7 +259,9 @@ async function checkCase(cdp: Cdp, testCase: Case): Promise<string[]> {
       session,
     );
     await writeFile(join(dir, file), Buffer.from(String(shot.data), 'base64'));
+    shots.push(join(dir, file));
   };
+  await shoot('first-screen.png', { x: 0, y: 0, ...VIEWPORT });
   await shoot('page.png', { x: 0, y: 0, width: VIEWPORT.width, height: page.scrollHeight });
   for (const chart of page.charts) {
     await shoot(`chart-${slug(chart.title)}.png`, { ...chart.box, x: 0, width: VIEWPORT.width });
@@ -296,40 +273,75 @@ async function checkCase(cdp: Cdp, testCase: Case): Promise<string[]> {
 
   const failures = checks(testCase, page);
   const legends = page.charts.flatMap((chart) => chart.legends.map((l) => `${l.title} ${l.entries}`));
+  const what =
+    testCase.kind === 'async'
+      ? `async, ${testCase.report.counts.inputs} inputs`
+      : `${testCase.report.candidates.length} candidates`;
   console.log(
-    `${testCase.name}: ${testCase.report.candidates.length} candidates, ${page.charts.length} charts ` +
+    `${testCase.name}: ${what}, ${page.charts.length} charts ` +
       `(${page.charts.map((chart) => chart.title).join(' | ')}); legends: ${legends.join(', ')}; ` +
       `page ${page.scrollWidth}/${page.clientWidth} px wide; ${failures.length === 0 ? 'OK' : `${failures.length} failure(s)`}`,
   );
   for (const failure of failures) console.log(`  FAIL ${failure}`);
-  return failures;
+  return { failures: failures.map((failure) => `${testCase.name}: ${failure}`), shots };
 }
 
-function startChromium(userDataDir: string): ChildProcess {
-  // The flags that work on this project's machines (no sandbox as root, no GPU, and none of
-  // Chromium's background connections, which a closed network refuses).
-  return spawn(
-    CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--hide-scrollbars',
-      '--remote-debugging-pipe',
-      `--user-data-dir=${userDataDir}`,
-      'about:blank',
-    ],
-    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
+/** Runs each example locally and makes a case of the report it wrote; a run without one fails. */
+async function realRunCases(fullPlans: boolean): Promise<{ cases: Case[]; failures: string[] }> {
+  const cases: Case[] = [];
+  const failures: string[] = [];
+  const outDir = join(OUT, 'real-runs');
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  for (const run of EXAMPLE_RUNS) {
+    const started = Date.now();
+    const result = await runExample(run, { outDir, short: !fullPlans, runId: `check-${stamp}-${run.name}` });
+    console.log(
+      `${run.name}: ${run.example} ran in ${Math.round((Date.now() - started) / 1000)} s, exit code ${result.exitCode}`,
+    );
+    if (result.reportHtml === undefined) {
+      failures.push(`${run.name}: the run wrote no report (exit code ${result.exitCode})`);
+      console.log(result.output.split('\n').slice(-20).join('\n'));
+      continue;
+    }
+    const json = join(result.reportHtml, '..', 'report.json');
+    const report: unknown = JSON.parse(await readFile(json, 'utf8'));
+    cases.push(
+      run.workflow === 'async'
+        ? { name: run.name, kind: 'async', report: report as AsyncReport, html: result.reportHtml }
+        : { name: run.name, kind: 'optimization', report: report as Report, html: result.reportHtml },
+    );
+  }
+  return { cases, failures };
+}
+
+const { values: options } = parseArgs({
+  options: {
+    'fixtures-only': { type: 'boolean', default: false },
+    'runs-only': { type: 'boolean', default: false },
+    'full-plans': { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+let failures: string[] = [];
+const cases: Case[] = [];
+if (!options['runs-only']) {
+  cases.push(
+    await fixtureCase('sweep', { kind: 'optimization', report: sweepReport() }),
+    await fixtureCase('twenty-candidates', { kind: 'optimization', report: twentyCandidateReport() }),
+    await fixtureCase('ramp', { kind: 'optimization', report: rampReport() }),
+    await fixtureCase('async', { kind: 'async', report: asyncReport() }),
   );
+}
+if (!options['fixtures-only']) {
+  // The runs first, Chromium after: a run's load test should not share the cores with a browser.
+  const real = await realRunCases(options['full-plans']);
+  cases.push(...real.cases);
+  failures = [...failures, ...real.failures];
 }
 
 const userDataDir = await mkdtemp(join(tmpdir(), 'report-render-check-'));
-const chromium = startChromium(userDataDir);
+const chromium = startChromium(CHROMIUM, userDataDir);
 const started = new Promise<void>((resolve, reject) => {
   chromium.once('spawn', resolve);
   chromium.once('error', reject);
@@ -342,25 +354,26 @@ try {
   );
   process.exit(2);
 }
-let failures: string[] = [];
+const firstScreens: string[] = [];
 try {
   const cdp = new Cdp(chromium);
-  for (const testCase of [
-    { name: 'sweep', report: sweepReport() },
-    { name: 'twenty-candidates', report: twentyCandidateReport() },
-    { name: 'ramp', report: rampReport() },
-  ]) {
-    failures = [...failures, ...(await checkCase(cdp, testCase))];
+  for (const testCase of cases) {
+    const checked = await checkCase(cdp, testCase);
+    failures = [...failures, ...checked.failures];
+    firstScreens.push(...checked.shots.filter((shot) => shot.endsWith('first-screen.png')));
   }
   await cdp.send('Browser.close').catch(() => undefined);
 } catch (error) {
   console.error(`the check could not run: ${(error as Error).stack ?? String(error)}`);
-  failures = ['the check could not run'];
+  failures = [...failures, 'the check could not run'];
 } finally {
   const exited = new Promise((resolve) => chromium.once('exit', resolve));
   if (chromium.exitCode === null) chromium.kill();
   await exited;
   await rm(userDataDir, { recursive: true, force: true });
 }
+console.log(`first screens at ${VIEWPORT.width}×${VIEWPORT.height}:`);
+for (const shot of firstScreens) console.log(`  ${shot}`);
 console.log(`screenshots and reports: ${OUT}`);
+if (failures.length > 0) console.log(`${failures.length} failure(s):\n  ${failures.join('\n  ')}`);
 process.exit(failures.length === 0 ? 0 : 1);

@@ -303,6 +303,12 @@ export interface AsyncBacklogMetrics {
   readonly maxBacklogSize?: number;
 }
 
+/** The endpoint's `ApproximateBacklogSize` (requests queued or being processed) from `atEpochMs` on. */
+export interface BacklogSample {
+  readonly atEpochMs: number;
+  readonly size: number;
+}
+
 /**
  * How an async endpoint behaved during a run: its scaling activities and its queue. Best effort:
  * CloudWatch publishes with a delay of minutes, so figures may be missing right after a burst.
@@ -318,6 +324,15 @@ export interface AsyncEndpointObserver {
     startEpochMs: number,
     endEpochMs: number,
   ): Promise<AsyncBacklogMetrics>;
+  /**
+   * The backlog over the window, oldest first, as finely as it was recorded (every change locally,
+   * a period's maximum on AWS); empty when nothing was recorded.
+   */
+  backlogSeries(
+    endpointName: string,
+    startEpochMs: number,
+    endEpochMs: number,
+  ): Promise<readonly BacklogSample[]>;
 }
 
 /** SageMaker's compilation job statuses (DescribeCompilationJob `CompilationJobStatus`). */

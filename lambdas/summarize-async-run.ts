@@ -8,5 +8,5 @@ const observer = asyncEndpointObserver();
 
 /** State "Summarize async run". */
 export const handler = defineStep((event: SummarizeAsyncRunEvent, { logger }) =>
-  summarizeAsyncRun(event, { store, observer, logger, nowEpochMs: Date.now }),
+  summarizeAsyncRun(event, { store, observer, logger, nowEpochMs: Date.now, measuredLocally: false }),
 );

@@ -117,6 +117,7 @@ export function createAsyncStepHandlers(
         logger,
         nowEpochMs,
         ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+        measuredLocally: true,
       }),
     'clean-up-async-run': (payload) =>
       cleanUpAsyncRun(payload as CleanUpAsyncRunEvent, { host, scaling, store, logger }),

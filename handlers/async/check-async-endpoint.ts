@@ -66,7 +66,14 @@ export async function checkAsyncEndpoint(
     }
     await registerScaling(plan, deps);
     if (plan.benchmark === undefined) {
-      return { phase: AsyncEndpointPhases.ready, waitSeconds: 0, deadlineEpochMs: nowMs };
+      // The count the invocations start with: the report's instance line begins there.
+      const instancesAtStart = endpoint.currentInstanceCount;
+      return {
+        phase: AsyncEndpointPhases.ready,
+        waitSeconds: 0,
+        deadlineEpochMs: nowMs,
+        ...(instancesAtStart === undefined ? {} : { instancesAtStart }),
+      };
     }
     return {
       phase: AsyncEndpointPhases.scalingIn,

@@ -14,10 +14,12 @@ import {
 } from '../contracts/async-state.js';
 import type { AsyncBacklogMetrics, AsyncEndpointObserver, Logger, ObjectStore } from '../ports.js';
 import { batchResultsUri } from './batch-results.js';
+import { asyncReportUris, writeAsyncReport } from './write-async-report.js';
 
 /**
  * State "Summarize async run": gathers every batch's results from S3 and writes the run's summary
- * (`summary.json` with one row per input, `summary.md` for people), then returns the headline
+ * (`summary.json` with one row per input, `summary.md` for people) and its report (`report.json`
+ * and `report.html` with charts over time: write-async-report.ts), then returns the headline
  * figures. In benchmark mode it adds what no other tool reports for async endpoints: the delay to
  * scale out from zero, the time requests spent in the backlog, and the drain rate.
  */
@@ -28,6 +30,8 @@ export interface SummarizeAsyncRunDeps {
   readonly observer?: AsyncEndpointObserver;
   readonly logger: Logger;
   readonly nowEpochMs: () => number;
+  /** A local run: its report says the figures come from this machine. */
+  readonly measuredLocally: boolean;
 }
 
 export async function summarizeAsyncRun(
@@ -74,6 +78,7 @@ export async function summarizeAsyncRun(
       : { generative: generativeFigures(plan.generative.format, completed, firstInvokedMs, lastFinishedMs) }),
     summaryUri,
     summaryMarkdownUri,
+    ...asyncReportUris(plan.runPrefixUri),
     ...(plan.warnings === undefined || plan.warnings.length === 0 ? {} : { warnings: plan.warnings }),
     ...(completed.length === items.length ? {} : { failureReasons: failureReasonsOf(items) }),
   };
@@ -86,6 +91,15 @@ export async function summarizeAsyncRun(
     summaryMarkdownUri,
     new TextEncoder().encode(renderSummaryMarkdown(summary, items)),
     'text/markdown',
+  );
+  await writeAsyncReport(
+    { plan, endpointState: event.endpointState, summary, items },
+    {
+      store: deps.store,
+      ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+      nowEpochMs: deps.nowEpochMs,
+      measuredLocally: deps.measuredLocally,
+    },
   );
   deps.logger.info('Async run summarized', {
     runId: plan.runId,

@@ -167,7 +167,10 @@ export interface AsyncEndpointState {
   readonly phase: AsyncEndpointPhase;
   readonly waitSeconds: number;
   readonly deadlineEpochMs: number;
-  /** Instances when the burst started (benchmark), as DescribeEndpoint said. */
+  /**
+   * Instances when the invocations started, as DescribeEndpoint said: a benchmark's burst starts
+   * from them, and the report's instance line begins there.
+   */
   readonly instancesAtStart?: number;
   /** Why the phase ended without reaching its goal (e.g. still 1 instance at the scale-in deadline). */
   readonly note?: string;
@@ -380,6 +383,9 @@ export interface AsyncRunSummary {
   readonly generative?: AsyncGenerativeFigures;
   readonly summaryUri: string;
   readonly summaryMarkdownUri: string;
+  /** The report document (`async/report.json`) and its page with charts (`async/report.html`). */
+  readonly reportUri?: string;
+  readonly reportHtmlUri?: string;
   /** What "Validate async run" could not check, e.g. a reused endpoint's role. */
   readonly warnings?: readonly string[];
   /**

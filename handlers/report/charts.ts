@@ -50,7 +50,7 @@ function emptyChartSvg(title: string, message: string): string {
  * Renders a Vega-Lite spec to SVG headless: Vega's `renderer: 'none'` view needs no canvas or DOM,
  * and without a canvas package it estimates text widths, which is enough for axis labels.
  */
-async function toSvg(spec: TopLevelSpec): Promise<string> {
+export async function toSvg(spec: TopLevelSpec): Promise<string> {
   const view = new View(parse(compile(spec).spec), { renderer: 'none', logLevel: Warn });
   try {
     return await view.toSVG();
@@ -59,7 +59,7 @@ async function toSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-async function renderChart(chart: ChartSpec): Promise<string> {
+export async function renderChart(chart: ChartSpec): Promise<string> {
   return isEmptyChart(chart) ? emptyChartSvg(chart.title, chart.message) : toSvg(chart);
 }
 

@@ -45,9 +45,9 @@ export function escapeHtml(text: string): string {
  * forbids any fetch and any script, so even a string that escaped escaping could not run or
  * call out. Inline SVG is part of the document and needs no source.
  */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
-const STYLE = `
+export const STYLE = `
 :root { color-scheme: light; --ok: #2e7d32; --ok-bg: #e8f5e9; --warn: #b26a00; --warn-bg: #fff4e0;
   --bad: #c62828; --bad-bg: #fdecea; --muted: #607d8b; --line: #d7dde2; }
 * { box-sizing: border-box; }

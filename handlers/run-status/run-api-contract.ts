@@ -124,12 +124,13 @@ export type RunProgress = z.infer<typeof runProgressSchema>;
 
 /**
  * Where a succeeded run's results are: the optimization summary's `report` (handlers/recommend.ts),
- * or the async summary's `summaryUri` and `summaryMarkdownUri` (handlers/async/summarize-async-run.ts).
+ * or the async summary's `summaryUri`, `summaryMarkdownUri` and `reportHtmlUri`
+ * (handlers/async/summarize-async-run.ts).
  */
 export const reportLocationsSchema = z.object({
   json: z.string().min(1),
   markdown: z.string().min(1),
-  /** The optimization report only: a self-contained page with charts. */
+  /** A self-contained page with charts (an async summary without `reportHtmlUri` has none). */
   html: z.string().min(1).optional(),
 });
 export type ReportLocations = z.infer<typeof reportLocationsSchema>;

@@ -107,7 +107,8 @@ const optimizationOutputSchema = z.object({
 const asyncOutputSchema = z.object({
   summaryUri: z.string().min(1),
   summaryMarkdownUri: z.string().min(1),
-}) satisfies z.ZodType<Pick<AsyncRunSummary, 'summaryUri' | 'summaryMarkdownUri'>>;
+  reportHtmlUri: z.string().min(1).optional(),
+}) satisfies z.ZodType<Pick<AsyncRunSummary, 'summaryUri' | 'summaryMarkdownUri' | 'reportHtmlUri'>>;
 
 /** Where a succeeded run's results are, read from its output; nothing when it says nothing. */
 function reportOf(workflow: RunWorkflow, document: unknown): ReportLocations | undefined {
@@ -117,6 +118,10 @@ function reportOf(workflow: RunWorkflow, document: unknown): ReportLocations | u
   }
   const parsed = asyncOutputSchema.safeParse(document);
   return parsed.success
-    ? { json: parsed.data.summaryUri, markdown: parsed.data.summaryMarkdownUri }
+    ? {
+        json: parsed.data.summaryUri,
+        markdown: parsed.data.summaryMarkdownUri,
+        ...(parsed.data.reportHtmlUri === undefined ? {} : { html: parsed.data.reportHtmlUri }),
+      }
     : undefined;
 }

@@ -1,8 +1,13 @@
 import type { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import { type CloudWatchClient, type GetMetricDataCommandInput } from '@aws-sdk/client-cloudwatch';
-import type { AsyncBacklogMetrics, AsyncEndpointObserver, ScalingActivity } from '../../handlers/ports.js';
+import type {
+  AsyncBacklogMetrics,
+  AsyncEndpointObserver,
+  BacklogSample,
+  ScalingActivity,
+} from '../../handlers/ports.js';
 import { variantResourceId } from './application-autoscaling-registry.js';
-import { fetchMetricData } from './cloudwatch-metric-data.js';
+import { fetchMetricData, fetchMetricSeries } from './cloudwatch-metric-data.js';
 import { retainedResolutionSeconds } from './cloudwatch-endpoint-metrics.js';
 import { readScalingActivities } from './scaling-activities.js';
 
@@ -21,6 +26,7 @@ export const BACKLOG_QUERY_IDS = {
   timeInBacklogSum: 'time_in_backlog_sum',
   timeInBacklogCount: 'time_in_backlog_count',
   timeInBacklogMax: 'time_in_backlog_max',
+  backlogSize: 'backlog_size',
 } as const;
 
 /**
@@ -90,6 +96,25 @@ export function toBacklogMetricsInput(
   };
 }
 
+/**
+ * `ApproximateBacklogSize` over the window, one Maximum per period: the backlog chart's points. The
+ * metric has the `EndpointName` dimension only ("Monitor Asynchronous Endpoint",
+ * https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-monitor.html).
+ */
+export function toBacklogSeriesInput(
+  endpointName: string,
+  window: { readonly startTime: Date; readonly endTime: Date; readonly periodSeconds: number },
+): GetMetricDataCommandInput {
+  const [backlogSize] = toBacklogMetricsInput(endpointName, window).MetricDataQueries ?? [];
+  if (backlogSize?.MetricStat === undefined) throw new TypeError('no ApproximateBacklogSize query');
+  return {
+    StartTime: window.startTime,
+    EndTime: window.endTime,
+    ScanBy: 'TimestampAscending',
+    MetricDataQueries: [{ ...backlogSize, Id: BACKLOG_QUERY_IDS.backlogSize }],
+  };
+}
+
 export interface AwsAsyncEndpointObserverOptions {
   readonly autoScaling: ApplicationAutoScalingClient;
   readonly cloudWatch: CloudWatchClient;
@@ -133,21 +158,7 @@ export class AwsAsyncEndpointObserver implements AsyncEndpointObserver {
     startEpochMs: number,
     endEpochMs: number,
   ): Promise<AsyncBacklogMetrics> {
-    if (!Number.isFinite(startEpochMs) || !Number.isFinite(endEpochMs) || endEpochMs < startEpochMs) {
-      throw new TypeError(
-        `Backlog metrics for ${endpointName}: got startEpochMs ${startEpochMs} and endEpochMs ${endEpochMs}, ` +
-          'expected finite epoch milliseconds with endEpochMs at or after startEpochMs',
-      );
-    }
-    const periodSeconds = retainedResolutionSeconds(startEpochMs, this.now());
-    const periodMs = periodSeconds * SECOND_MS;
-    const start = Math.floor(startEpochMs / periodMs) * periodMs;
-    const end = Math.max(Math.ceil(endEpochMs / periodMs) * periodMs, start + periodMs);
-    const input = toBacklogMetricsInput(endpointName, {
-      startTime: new Date(start),
-      endTime: new Date(end),
-      periodSeconds,
-    });
+    const input = toBacklogMetricsInput(endpointName, this.window(endpointName, startEpochMs, endEpochMs));
     const values = await fetchMetricData(this.cloudWatch, endpointName, input);
     const points = (id: string): readonly number[] => values.get(id) ?? [];
 
@@ -166,6 +177,39 @@ export class AwsAsyncEndpointObserver implements AsyncEndpointObserver {
         : {}),
       ...(backlogSizes.length > 0 ? { maxBacklogSize: Math.max(...backlogSizes) } : {}),
     };
+  }
+
+  /** Each period's largest `ApproximateBacklogSize`, at the period's start; periods without data are absent. */
+  async backlogSeries(
+    endpointName: string,
+    startEpochMs: number,
+    endEpochMs: number,
+  ): Promise<readonly BacklogSample[]> {
+    const input = toBacklogSeriesInput(endpointName, this.window(endpointName, startEpochMs, endEpochMs));
+    const series = await fetchMetricSeries(this.cloudWatch, endpointName, input);
+    return (series.get(BACKLOG_QUERY_IDS.backlogSize) ?? [])
+      .filter((point) => Number.isFinite(point.atEpochMs))
+      .map((point) => ({ atEpochMs: point.atEpochMs, size: point.value }))
+      .sort((a, b) => a.atEpochMs - b.atEpochMs);
+  }
+
+  /** The window widened to whole periods of the finest resolution CloudWatch still holds for it. */
+  private window(
+    endpointName: string,
+    startEpochMs: number,
+    endEpochMs: number,
+  ): { startTime: Date; endTime: Date; periodSeconds: number } {
+    if (!Number.isFinite(startEpochMs) || !Number.isFinite(endEpochMs) || endEpochMs < startEpochMs) {
+      throw new TypeError(
+        `Backlog metrics for ${endpointName}: got startEpochMs ${startEpochMs} and endEpochMs ${endEpochMs}, ` +
+          'expected finite epoch milliseconds with endEpochMs at or after startEpochMs',
+      );
+    }
+    const periodSeconds = retainedResolutionSeconds(startEpochMs, this.now());
+    const periodMs = periodSeconds * SECOND_MS;
+    const start = Math.floor(startEpochMs / periodMs) * periodMs;
+    const end = Math.max(Math.ceil(endEpochMs / periodMs) * periodMs, start + periodMs);
+    return { startTime: new Date(start), endTime: new Date(end), periodSeconds };
   }
 }
 

@@ -18,7 +18,26 @@ export async function fetchMetricData(
   endpointName: string,
   input: GetMetricDataCommandInput,
 ): Promise<ReadonlyMap<string, readonly number[]>> {
-  const values = new Map<string, number[]>();
+  const series = await fetchMetricSeries(client, endpointName, input);
+  return new Map([...series].map(([id, points]) => [id, points.map((point) => point.value)]));
+}
+
+/** A query's data point: the start of its period and its value. */
+export interface MetricPoint {
+  readonly atEpochMs: number;
+  readonly value: number;
+}
+
+/**
+ * `fetchMetricData` with each value's timestamp, in the order CloudWatch answers (GetMetricData
+ * returns `Timestamps` and `Values` in matching order, newest first unless `ScanBy` says otherwise).
+ */
+export async function fetchMetricSeries(
+  client: CloudWatchClient,
+  endpointName: string,
+  input: GetMetricDataCommandInput,
+): Promise<ReadonlyMap<string, readonly MetricPoint[]>> {
+  const values = new Map<string, MetricPoint[]>();
   let nextToken: string | undefined;
   do {
     const page = await send(client, endpointName, {
@@ -34,8 +53,12 @@ export async function fetchMetricData(
         );
       }
       if (result.Id === undefined) continue;
-      const known = values.get(result.Id) ?? [];
-      values.set(result.Id, [...known, ...(result.Values ?? [])]);
+      const timestamps = result.Timestamps ?? [];
+      const points = (result.Values ?? []).map((value, index) => ({
+        atEpochMs: timestamps[index]?.getTime() ?? Number.NaN,
+        value,
+      }));
+      values.set(result.Id, [...(values.get(result.Id) ?? []), ...points]);
     }
     nextToken = page.NextToken === '' ? undefined : page.NextToken;
   } while (nextToken !== undefined);

@@ -5,7 +5,12 @@
  * requests queued or being processed). Records outlive their endpoint, so a run's summary can
  * still read them after the endpoint was deleted.
  */
-import type { AsyncBacklogMetrics, AsyncEndpointObserver, ScalingActivity } from '../../handlers/ports.js';
+import type {
+  AsyncBacklogMetrics,
+  AsyncEndpointObserver,
+  BacklogSample,
+  ScalingActivity,
+} from '../../handlers/ports.js';
 
 interface MutableActivity {
   readonly variantName: string;
@@ -19,11 +24,6 @@ interface MutableActivity {
 interface QueueWait {
   readonly receivedEpochMs: number;
   readonly takenEpochMs: number;
-}
-
-interface BacklogSample {
-  readonly atEpochMs: number;
-  readonly size: number;
 }
 
 interface EndpointRecords {
@@ -125,6 +125,16 @@ export class AsyncEndpointTelemetry {
     };
   }
 
+  /** Every change of the backlog in the window, after the size in effect when it opened. */
+  backlogSeries(endpointName: string, startEpochMs: number, endEpochMs: number): BacklogSample[] {
+    const samples = this.endpoints.get(endpointName)?.backlog ?? [];
+    const before = samples.filter((sample) => sample.atEpochMs < startEpochMs).at(-1);
+    const inside = samples.filter(
+      (sample) => sample.atEpochMs >= startEpochMs && sample.atEpochMs <= endEpochMs,
+    );
+    return [...(before === undefined ? [] : [{ atEpochMs: startEpochMs, size: before.size }]), ...inside];
+  }
+
   private of(endpointName: string): EndpointRecords {
     let records = this.endpoints.get(endpointName);
     if (records === undefined) {
@@ -153,5 +163,13 @@ export class LocalAsyncEndpointObserver implements AsyncEndpointObserver {
     endEpochMs: number,
   ): Promise<AsyncBacklogMetrics> {
     return Promise.resolve(this.telemetry.backlogMetrics(endpointName, startEpochMs, endEpochMs));
+  }
+
+  backlogSeries(
+    endpointName: string,
+    startEpochMs: number,
+    endEpochMs: number,
+  ): Promise<readonly BacklogSample[]> {
+    return Promise.resolve(this.telemetry.backlogSeries(endpointName, startEpochMs, endEpochMs));
   }
 }

@@ -128,6 +128,32 @@ describe('runReport', () => {
     ]);
   });
 
+  it("links an async run's report page when its summary names one", async () => {
+    // Prepare
+    const { signed, deps: reportDeps } = deps({
+      executionArn: EXECUTION_ARN,
+      status: 'SUCCEEDED',
+      startDate: new Date(NOW - 3_600_000),
+      output: JSON.stringify({
+        outcome: 'completed',
+        summaryUri: 's3://mso-artifacts/runs/nightly/async/summary.json',
+        summaryMarkdownUri: 's3://mso-artifacts/runs/nightly/async/summary.md',
+        reportUri: 's3://mso-artifacts/runs/nightly/async/report.json',
+        reportHtmlUri: 's3://mso-artifacts/runs/nightly/async/report.html',
+      }),
+    });
+
+    // Act
+    await runReport(request('/async-runs/{id}/report'), reportDeps);
+
+    // Assert
+    expect(signed.map(([uri]) => uri)).toEqual([
+      's3://mso-artifacts/runs/nightly/async/summary.json',
+      's3://mso-artifacts/runs/nightly/async/summary.md',
+      's3://mso-artifacts/runs/nightly/async/report.html',
+    ]);
+  });
+
   it('refuses a run without a report with 409, its status and error, signing nothing', async () => {
     // Prepare
     const { signed, deps: reportDeps } = deps({

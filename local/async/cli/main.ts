@@ -67,8 +67,8 @@ command line or input (--plan: the run would be refused), 4 no input completed, 
 inputs failed or timed out), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).`;
 
 interface SummaryFiles {
-  /** Files of summary.json and summary.md, when the run succeeded. */
-  readonly summaryFiles: { readonly json: string; readonly markdown: string };
+  /** Files of summary.json, summary.md and report.html, when the run succeeded. */
+  readonly summaryFiles: { readonly json: string; readonly markdown: string; readonly html?: string };
   readonly summary: AsyncRunSummary;
 }
 
@@ -175,6 +175,9 @@ const asyncInferenceCli: WorkflowCli<
     const summaryFiles = {
       json: environment.store.pathOf(summary.summaryUri),
       markdown: environment.store.pathOf(summary.summaryMarkdownUri),
+      ...(summary.reportHtmlUri === undefined
+        ? {}
+        : { html: environment.store.pathOf(summary.reportHtmlUri) }),
     };
     io.stdout.write(
       formatAsyncSummary({
@@ -183,6 +186,7 @@ const asyncInferenceCli: WorkflowCli<
         summaryPaths: {
           json: displayPath(cwd, summaryFiles.json),
           markdown: displayPath(cwd, summaryFiles.markdown),
+          ...(summaryFiles.html === undefined ? {} : { html: displayPath(cwd, summaryFiles.html) }),
         },
         displayUri: localFiles(environment.store, cwd),
       }),

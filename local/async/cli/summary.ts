@@ -10,7 +10,12 @@ export interface AsyncSummaryInput {
   readonly summary: AsyncRunSummary;
   readonly items: readonly ItemResult[];
   /** Display paths of summary.json and summary.md. */
-  readonly summaryPaths: { readonly json: string; readonly markdown: string };
+  readonly summaryPaths: {
+    readonly json: string;
+    readonly markdown: string;
+    /** report.html, the page with charts over time, when the summary names one. */
+    readonly html?: string;
+  };
   /**
    * Display form of a URI, and of the URIs in a failure reason (e.g. their files in the local
    * store).
@@ -61,6 +66,7 @@ export function formatAsyncSummary(input: AsyncSummaryInput): string {
     'Summary files:',
     `  ${input.summaryPaths.json}`,
     `  ${input.summaryPaths.markdown}`,
+    ...(input.summaryPaths.html === undefined ? [] : [`Report with charts: ${input.summaryPaths.html}`]),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -84,7 +84,13 @@ describe('checkAsyncEndpoint while creating', () => {
       scaleInCooldownSeconds: 600,
       scaleOutCooldownSeconds: 60,
     });
-    expect(state).toEqual({ phase: AsyncEndpointPhases.ready, waitSeconds: 0, deadlineEpochMs: NOW_MS });
+    expect(state).toEqual({
+      phase: AsyncEndpointPhases.ready,
+      waitSeconds: 0,
+      deadlineEpochMs: NOW_MS,
+      // The count the invocations start with: the report's instance line begins there.
+      instancesAtStart: 1,
+    });
   });
 
   it('moves a benchmark on to scaling in once in service, with a one-hour deadline', async () => {

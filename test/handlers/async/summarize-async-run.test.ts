@@ -16,6 +16,7 @@ import {
   type SummarizeAsyncRunDeps,
 } from '../../../handlers/async/summarize-async-run.js';
 import type { ScalingActivity } from '../../../handlers/ports.js';
+import type { AsyncReport } from '../../../handlers/report/async-report.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { FakeEndpointObserver } from './support/async-fakes.js';
 
@@ -25,6 +26,13 @@ const ENDPOINT = 'mso-nightly-2026-05-23-558c6ef5-ep-async';
 /** The burst: every input invoked at this instant. */
 const START_MS = Date.parse('2026-05-23T04:00:00.000Z');
 const NOW_MS = START_MS + 3_600_000;
+const PLANNED_MS = START_MS - 1_800_000;
+/** The observer's reads for the benchmark's figures, without the report's (write-async-report.ts). */
+function figureQueries(queries: readonly string[]): string[] {
+  return queries.filter(
+    (query) => !query.startsWith('backlogSeries') && !query.endsWith(`since ${PLANNED_MS}`),
+  );
+}
 const SECOND = 1000;
 
 let store: MemoryObjectStore;
@@ -60,7 +68,7 @@ function plan(batches: readonly BatchDescriptor[], overrides: Partial<AsyncRunPl
       keepAfterRun: false,
     },
     tags: {},
-    plannedAtEpochMs: START_MS - 1_800_000,
+    plannedAtEpochMs: PLANNED_MS,
     ...overrides,
   };
 }
@@ -132,11 +140,11 @@ function summarize(
 ): Promise<AsyncRunSummary> {
   return summarizeAsyncRun(
     { plan: runPlan, endpointState, batches: [] },
-    { store, logger: silentLogger, nowEpochMs: () => NOW_MS, ...overrides },
+    { store, logger: silentLogger, nowEpochMs: () => NOW_MS, measuredLocally: false, ...overrides },
   );
 }
 
-function written(name: 'summary.json' | 'summary.md'): string {
+function written(name: 'summary.json' | 'summary.md' | 'report.json' | 'report.html'): string {
   const object = store.objects.get(`${RUN_PREFIX}async/${name}`);
   if (object === undefined) throw new Error(`${name} was not written`);
   return new TextDecoder().decode(object.body);
@@ -316,7 +324,7 @@ describe('summarizeAsyncRun', () => {
     expect(written('summary.md')).toContain('| first invocation → last result | n/a |');
   });
 
-  it('adds no benchmark figures and reads no metrics outside benchmark mode', async () => {
+  it('adds no benchmark figures outside benchmark mode, and reads only what the report draws', async () => {
     // Arrange
     const batches = seedBatches([done(0, SECOND)]);
     const observer = new FakeEndpointObserver(ACTIVITIES);
@@ -326,7 +334,35 @@ describe('summarizeAsyncRun', () => {
 
     // Assert
     expect(summary).not.toHaveProperty('benchmark');
-    expect(observer.queries).toEqual([]);
+    expect(observer.queries).toEqual([
+      `scalingActivities ${ENDPOINT}/AllTraffic since ${PLANNED_MS}`,
+      `backlogSeries ${ENDPOINT} ${START_MS}-${NOW_MS}`,
+    ]);
+  });
+
+  it('writes the report beside the summary and names its files in the summary', async () => {
+    // Arrange
+    const batches = seedBatches([done(0, 2 * SECOND), failed(1, 'Failed: model error')]);
+
+    // Act
+    const summary = await summarize(plan(batches), { ...READY, instancesAtStart: 1 });
+
+    // Assert
+    expect(summary.reportUri).toBe(`${RUN_PREFIX}async/report.json`);
+    expect(summary.reportHtmlUri).toBe(`${RUN_PREFIX}async/report.html`);
+    const report = JSON.parse(written('report.json')) as AsyncReport;
+    expect(report).toMatchObject({
+      kind: 'async-inference',
+      runId: RUN_ID,
+      outcome: 'partial',
+      counts: { inputs: 2, completed: 1, failed: 1, timedOut: 0 },
+      measuredLocally: false,
+    });
+    expect(report.notes[0]).toBe(
+      'no endpoint observer here: the scaling activities and the backlog were not read',
+    );
+    expect(written('report.html')).toContain('<h1>Async inference report: nightly scoring');
+    expect(store.objects.get(`${RUN_PREFIX}async/report.html`)?.contentType).toBe('text/html');
   });
 
   it('writes a markdown summary with the headline figures and one row per input', async () => {
@@ -425,7 +461,7 @@ describe('summarizeAsyncRun in benchmark mode', () => {
       maxBacklogSize: 4,
       notes: [],
     });
-    expect(observer.queries).toEqual([
+    expect(figureQueries(observer.queries)).toEqual([
       `scalingActivities ${ENDPOINT}/AllTraffic since ${START_MS}`,
       `backlogMetrics ${ENDPOINT} ${START_MS}-${START_MS + 320 * SECOND}`,
     ]);
@@ -466,7 +502,9 @@ describe('summarizeAsyncRun in benchmark mode', () => {
       maxBacklogSize: 4,
     });
     expect(summary.benchmark?.notes[0]).toBe(note);
-    expect(observer.queries.filter((query) => query.startsWith('scalingActivities'))).toEqual([]);
+    expect(figureQueries(observer.queries).filter((query) => query.startsWith('scalingActivities'))).toEqual(
+      [],
+    );
   });
 
   it('notes that no scale-out completed when no successful activity followed the burst', async () => {
@@ -543,7 +581,7 @@ describe('summarizeAsyncRun in benchmark mode', () => {
     await summarize(plan(batches, { benchmark: { burstSize: 1 } }), READY, { observer });
 
     // Assert
-    expect(observer.queries).toEqual([`backlogMetrics ${ENDPOINT} ${START_MS}-${NOW_MS}`]);
+    expect(figureQueries(observer.queries)).toEqual([`backlogMetrics ${ENDPOINT} ${START_MS}-${NOW_MS}`]);
   });
 });
 

@@ -327,4 +327,76 @@ describe('AwsAsyncEndpointObserver', () => {
       );
     });
   });
+
+  describe('backlog series', () => {
+    it("asks for ApproximateBacklogSize's maximum each minute over the window, oldest first", async () => {
+      // Arrange
+      cloudwatch.on(GetMetricDataCommand).resolves({ MetricDataResults: [] });
+
+      // Act
+      await observer.backlogSeries(ENDPOINT, NOON + 20_000, NOON + 4 * MINUTE + 40_000);
+
+      // Assert
+      expect(cloudwatch.commandCalls(GetMetricDataCommand).map((call) => call.args[0].input)).toEqual([
+        {
+          StartTime: new Date(NOON),
+          EndTime: new Date(NOON + 5 * MINUTE),
+          ScanBy: 'TimestampAscending',
+          MetricDataQueries: [
+            {
+              Id: 'backlog_size',
+              MetricStat: {
+                Metric: {
+                  Namespace: 'AWS/SageMaker',
+                  MetricName: 'ApproximateBacklogSize',
+                  Dimensions: [{ Name: 'EndpointName', Value: ENDPOINT }],
+                },
+                Period: 60,
+                Stat: 'Maximum',
+              },
+              ReturnData: true,
+            },
+          ],
+        },
+      ]);
+    });
+
+    it('gives each value at the start of its period, in time order across pages', async () => {
+      // Arrange
+      cloudwatch
+        .on(GetMetricDataCommand)
+        .resolvesOnce({
+          MetricDataResults: [
+            {
+              Id: 'backlog_size',
+              Timestamps: [new Date(NOON + MINUTE)],
+              Values: [7],
+              StatusCode: 'PartialData',
+            },
+          ],
+          NextToken: 'page-2',
+        })
+        .resolvesOnce({
+          MetricDataResults: [
+            { Id: 'backlog_size', Timestamps: [new Date(NOON)], Values: [12], StatusCode: 'Complete' },
+          ],
+        });
+
+      // Act
+      const series = await observer.backlogSeries(ENDPOINT, NOON, NOON + 2 * MINUTE);
+
+      // Assert
+      expect(series).toEqual([
+        { atEpochMs: NOON, size: 12 },
+        { atEpochMs: NOON + MINUTE, size: 7 },
+      ]);
+    });
+
+    it('fails when the endpoint name could break out of the query, before calling CloudWatch', async () => {
+      await expect(observer.backlogSeries(`x" OR MetricName="y`, NOON, NOON + MINUTE)).rejects.toThrow(
+        /expected a SageMaker endpoint name/,
+      );
+      expect(cloudwatch.calls()).toHaveLength(0);
+    });
+  });
 });

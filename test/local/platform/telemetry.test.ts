@@ -32,6 +32,24 @@ describe('LocalAsyncEndpointObserver', () => {
     expect(metrics.maxBacklogSize).toBe(6);
   });
 
+  it('gives every backlog change in the window, after the size in effect when it opened', async () => {
+    // Prepare
+    const telemetry = new AsyncEndpointTelemetry();
+    telemetry.recordBacklog('ep', 500, 9);
+    telemetry.recordBacklog('ep', 1500, 6);
+    telemetry.recordBacklog('ep', 2500, 2);
+    telemetry.recordBacklog('ep', 4000, 20); // after the window
+
+    // Act
+    const series = await new LocalAsyncEndpointObserver(telemetry).backlogSeries('ep', 2000, 3000);
+
+    // Assert
+    expect(series).toEqual([
+      { atEpochMs: 2000, size: 6 },
+      { atEpochMs: 2500, size: 2 },
+    ]);
+  });
+
   it('reports nothing for an endpoint it never saw', async () => {
     const observer = new LocalAsyncEndpointObserver(new AsyncEndpointTelemetry());
     expect(await observer.backlogMetrics('unknown', 0, Date.now())).toEqual({});

@@ -2,6 +2,7 @@ import type {
   AsyncBacklogMetrics,
   AsyncEndpointObserver,
   AsyncScalingPolicy,
+  BacklogSample,
   EndpointDescription,
   ScalingActivity,
   ScalingRegistry,
@@ -101,6 +102,7 @@ export class FakeEndpointObserver implements AsyncEndpointObserver {
   constructor(
     private readonly activities: readonly ScalingActivity[] = [],
     private readonly backlog: AsyncBacklogMetrics = {},
+    private readonly series: readonly BacklogSample[] = [],
   ) {}
 
   scalingActivities(
@@ -119,5 +121,16 @@ export class FakeEndpointObserver implements AsyncEndpointObserver {
   ): Promise<AsyncBacklogMetrics> {
     this.queries.push(`backlogMetrics ${endpointName} ${startEpochMs}-${endEpochMs}`);
     return Promise.resolve(this.backlog);
+  }
+
+  backlogSeries(
+    endpointName: string,
+    startEpochMs: number,
+    endEpochMs: number,
+  ): Promise<readonly BacklogSample[]> {
+    this.queries.push(`backlogSeries ${endpointName} ${startEpochMs}-${endEpochMs}`);
+    return Promise.resolve(
+      this.series.filter((sample) => sample.atEpochMs >= startEpochMs && sample.atEpochMs <= endEpochMs),
+    );
   }
 }
