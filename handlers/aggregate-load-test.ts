@@ -21,7 +21,7 @@ import {
   type WorkerResult,
 } from './load-test/index.js';
 import type { Logger, ObjectStore } from './ports.js';
-import { readWorkerResult, readWorkerSegments } from './shared/load-test-results.js';
+import { loadTestResultKey, readWorkerResult, readWorkerSegments } from './shared/load-test-results.js';
 
 export interface AggregateDeps {
   readonly store: ObjectStore;
@@ -34,10 +34,6 @@ export interface AggregateDeps {
 
 /** As "Check endpoint" leaves the workers of the first segment (LOAD_START_DELAY_SECONDS). */
 const DEFAULT_LOAD_START_DELAY_SECONDS = 10;
-
-export function loadTestResultKey(runId: string, candidateId: string): string {
-  return `runs/${runId}/load-tests/${candidateId}/result.json`;
-}
 
 /**
  * State "Aggregate load test": merges the workers' histograms by addition (never averaging

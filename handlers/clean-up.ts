@@ -3,7 +3,7 @@ import { describeError } from './contracts/errors.js';
 import type { CleanUpEvent, CleanUpResult, RunPlan } from './contracts/optimization-state.js';
 import { s3Uri } from './contracts/object-uri.js';
 import type { ObjectStore } from './ports.js';
-import { loadTestResultKey } from './aggregate-load-test.js';
+import { loadTestResultKey } from './shared/load-test-results.js';
 import { type CleanUpDeps, cleanUpRun } from './shared/run-clean-up.js';
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type InputIssue, InvalidRunInputError } from '../handlers/contracts/errors.js';
 import { JANITOR_LIMITS } from '../handlers/contracts/janitor-settings.js';
 import { parseOrThrow } from '../handlers/contracts/validation.js';
-import { MODEL_PACKAGE_GROUP_NAME } from '../handlers/start-approved-model-run.js';
+import { MODEL_PACKAGE_GROUP_NAME } from '../handlers/contracts/model-package.js';
 import {
   MODEL_PACKAGE_GROUP_EXPECTED,
   modelApprovalTemplateIssues,

@@ -3,6 +3,11 @@ import type { RunPlan } from '../contracts/optimization-state.js';
 import type { WorkerResult } from '../load-test/index.js';
 import type { ObjectStore } from '../ports.js';
 
+/** Where "Aggregate load test" keeps a candidate's merged result (and failed-run clean-up looks for it). */
+export function loadTestResultKey(runId: string, candidateId: string): string {
+  return `runs/${runId}/load-tests/${candidateId}/result.json`;
+}
+
 /**
  * Where the load workers' results are kept, one object per worker and segment: "Run load worker"
  * writes them and reads its own earlier segments to resume; "Aggregate load test" reads them all.
