@@ -5,7 +5,13 @@
  * validating fakes (support/run-functions.ts), the runs it starts run by their synthesized state
  * machines. Every request must be one the service accepts and IAM allows the function sending it.
  */
+import { rmSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { parseApprovedModelRunTemplate } from '../../handlers/start-approved-model-run.js';
+import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
+import { createConfiguredApp } from '../../infra/synth-app.js';
+import { scratchDir } from '../../local/platform/scratch.js';
+import { SYNTHESIS_ENV } from '../../local/synthesis-env.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import {
   ARTIFACTS_BUCKET,
@@ -14,8 +20,13 @@ import {
   SAGEMAKER_ROLE_ARN,
   STATE_MACHINE_ARNS,
 } from './aws-harness.js';
-import { addDeployedExecutionRole, iamEvaluator } from './iam/conformance-iam.js';
-import type { IamEvaluator } from './iam/iam-evaluator.js';
+import {
+  addDeployedExecutionRole,
+  deployedPolicies,
+  iamEvaluator,
+  KNOWN_DENIALS,
+} from './iam/conformance-iam.js';
+import { IamEvaluator } from './iam/iam-evaluator.js';
 import { ConformanceFunctions, ONE_CANDIDATE_INPUT, seedObjectsOf } from './support/run-functions.js';
 
 let workflows: SynthesizedWorkflows;
@@ -174,5 +185,92 @@ describe('the run API over Step Functions', () => {
     );
     expect(harness.recorder.inputsOf('InvokeEndpointAsyncCommand')).toHaveLength(2);
     expect(await findings(harness)).toEqual([]);
+  });
+});
+
+/** The model package group the trigger watches, and the template its runs start from. */
+const APPROVAL_GROUP = 'resnet50';
+const { artifactUri: _fromTheVersion, ...TEMPLATE_MODEL } = ONE_CANDIDATE_INPUT.model;
+const APPROVAL_TEMPLATE = { input: { ...ONE_CANDIDATE_INPUT, model: TEMPLATE_MODEL } };
+
+/**
+ * The stack as deployed with the model-approval trigger (`modelApproval` in cdk.json), whose
+ * Lambda the default synthesis leaves out.
+ */
+function synthesizedWithApprovalTrigger(): Readonly<Record<string, unknown>> {
+  const outdir = scratchDir('synth-approval');
+  try {
+    const app = createConfiguredApp({ outdir, builtinCloudFormationValidation: false });
+    const stack = new ServingOptimizerStack(app, 'ServingOptimizer', {
+      env: SYNTHESIS_ENV,
+      modelApproval: { modelPackageGroups: [APPROVAL_GROUP], template: APPROVAL_TEMPLATE },
+    });
+    return app.synth().getStackByName(stack.stackName).template as Record<string, unknown>;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/** An approved version of the group, as SageMaker sends it to EventBridge (SageMaker developer guide). */
+function approvedVersion(version: number): Record<string, unknown> {
+  const packageArn = `arn:aws:sagemaker:us-east-1:123456789012:model-package/${APPROVAL_GROUP}/${version}`;
+  return {
+    version: '0',
+    id: 'c800a495-b000-072c-7392-c683e89c96a8',
+    'detail-type': 'SageMaker Model Package State Change',
+    source: 'aws.sagemaker',
+    account: '123456789012',
+    time: '2026-01-01T00:00:00Z',
+    region: 'us-east-1',
+    resources: [packageArn],
+    detail: {
+      ModelPackageName: `${APPROVAL_GROUP}/${version}`,
+      ModelPackageGroupName: APPROVAL_GROUP,
+      ModelPackageVersion: version,
+      ModelPackageArn: packageArn,
+      CreationTime: 1_767_225_600_000,
+      InferenceSpecification: {
+        Containers: [
+          {
+            Image: '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-inference:2.0-cpu-py310',
+            ModelDataUrl: `s3://${ARTIFACTS_BUCKET}/models/${APPROVAL_GROUP}/${version}/model.tar.gz`,
+            Framework: 'PYTORCH',
+            FrameworkVersion: '2.0',
+          },
+        ],
+      },
+      ModelApprovalStatus: 'Approved',
+      ModelPackageStatus: 'Completed',
+    },
+  };
+}
+
+describe('the model-approval trigger over Step Functions', () => {
+  let approvalIam: IamEvaluator;
+
+  beforeAll(() => {
+    approvalIam = new IamEvaluator(deployedPolicies(synthesizedWithApprovalTrigger()), {
+      taskTokenStateMachine: workflows.asyncInference.logicalId,
+      known: KNOWN_DENIALS,
+    });
+  }, 120_000);
+
+  it('starts the approved version’s run once (a repeated event is the same execution), each call valid and allowed', async () => {
+    // Prepare
+    const harness = new AwsHarness();
+    const functions = new ConformanceFunctions(harness);
+    const template = parseApprovedModelRunTemplate(APPROVAL_TEMPLATE);
+
+    // Act
+    const first = await functions.startApprovedModelRun(template, approvedVersion(3));
+    const again = await functions.startApprovedModelRun(template, approvedVersion(3));
+    const verdict = await approvalIam.evaluate(harness.recorder.calls);
+
+    // Assert
+    expect(first).toMatchObject({ outcome: 'started' });
+    // StartExecution is idempotent while the run is RUNNING with the same input.
+    expect(again).toEqual(first);
+    expect(harness.recorder.violationLines()).toEqual([]);
+    expect(verdict).toEqual({ denied: [], known: [], unattributed: [] });
   });
 });
