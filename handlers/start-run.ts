@@ -17,7 +17,8 @@ import { checkRunRequest, parseRunRequestEvent, type RunRequest } from './run-st
  * or the first state. Only then is the execution started; nothing is started for a refused body.
  *
  * So are the first state's rules that need only the input and the region (planning/input-rules.ts:
- * Neo's targets, serving images, rounds and ramp within a load worker invocation). What needs AWS
+ * Neo's targets, serving images, rounds and ramp within a load worker invocation; the image of an
+ * async run's endpoint). What needs AWS
  * reads (objects exist, quotas, the budget once the payload's size is known) stays in the first
  * state: a run refused there ends FAILED with the same issue list in its cause.
  */
@@ -29,8 +30,8 @@ export interface StartRunDeps {
   readonly starter: RunStarter;
   readonly logger: Logger;
   /**
-   * The region the workflow runs in (the API's): an optimization input is checked against the
-   * first state's rules for it (Neo's targets, serving images). @default not checked
+   * The region the workflow runs in (the API's): an input is checked against its first state's
+   * rules for it (Neo's targets, serving images). @default not checked
    */
   readonly servingRegion?: string;
 }

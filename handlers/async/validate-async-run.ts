@@ -23,6 +23,7 @@ import {
 import { resourceName, runTags } from '../contracts/names.js';
 import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
+import { asyncInputIssues } from '../planning/input-rules.js';
 import { buildModelArchive } from '../shared/model-archive.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
 import { modelEnvironment } from '../shared/candidate-deployment.js';
@@ -112,6 +113,9 @@ export async function planAsyncRun(
   deps: PlanAsyncRunDeps,
 ): Promise<PlannedAsyncRun> {
   const input = parseAsyncRunInput(event.input);
+  // The rules that need no AWS read, before any: the run API's start-run runs the same ones.
+  const ruleIssues = asyncInputIssues(input, { servingRegion: deps.region });
+  if (ruleIssues.length > 0) throw new InvalidRunInputError(ruleIssues);
   refuseUnwaitableQueue(input, deps.waitTimeoutSeconds);
   const inputs = await checkAsyncRunObjects(input, deps);
   const locations = input.benchmark === undefined ? inputs : cycle(inputs, input.benchmark.burstSize);

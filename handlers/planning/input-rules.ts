@@ -1,3 +1,4 @@
+import type { AsyncRunInput } from '../async/run-input.js';
 import { IMAGE_TABLE } from '../catalog/image-table.js';
 import { baseFrameworkOf, resolveServingImage, servingPlatformOf } from '../catalog/images.js';
 import { compilationSupportIssues } from '../catalog/neo-support.js';
@@ -37,6 +38,46 @@ export function optimizationInputIssues(input: RunInput, context: InputRuleConte
     ...(region === undefined ? [] : servingImageIssues(input, region)),
     ...(region === undefined ? [] : compilationIssues(input, region)),
   ];
+}
+
+/**
+ * The rules of "Validate async run" that need nothing but the input and the region: the image that
+ * serves the endpoint it deploys (a reused endpoint has its own). The first state runs them before
+ * any object read or SageMaker call, and the run API's start-run runs this same function for
+ * `POST /async-runs`, so both refuse with the same issues. Locally (no region) the project's model
+ * server serves the endpoint: nothing to check.
+ */
+export function asyncInputIssues(
+  input: AsyncRunInput,
+  context: Pick<InputRuleContext, 'servingRegion'>,
+): InputIssue[] {
+  const endpoint = input.endpoint;
+  const region = context.servingRegion;
+  if (endpoint === undefined || region === undefined) return [];
+  try {
+    resolveServingImage({
+      framework: endpoint.framework,
+      frameworkVersion: endpoint.frameworkVersion,
+      baseFramework: baseFrameworkOf(endpoint),
+      region,
+      instanceType: endpoint.instanceType,
+      explicitImage: endpoint.image,
+    });
+    return [];
+  } catch (error) {
+    if (!(error instanceof NoServingImageError)) throw error;
+    return [
+      {
+        field: 'endpoint',
+        given: describeGiven({
+          framework: endpoint.framework,
+          ...(endpoint.frameworkVersion === undefined ? {} : { frameworkVersion: endpoint.frameworkVersion }),
+          instanceType: endpoint.instanceType,
+        }),
+        expected: `${error.message} Name an image that serves it in endpoint.image, or pick a framework and instance type the table serves`,
+      },
+    ];
+  }
 }
 
 /**

@@ -7,14 +7,14 @@ import {
   jsonTextBoundIssues,
   parseOrThrow,
 } from '../contracts/validation.js';
-import { type InputRuleContext, optimizationInputIssues } from '../planning/input-rules.js';
+import { parseAsyncRunInput } from '../async/run-input.js';
+import { asyncInputIssues, type InputRuleContext, optimizationInputIssues } from '../planning/input-rules.js';
 import {
   apiFailure,
   type ApiReply,
   ApiErrorCodes,
   describeInvalidRunId,
   RUN_ID_EXPECTED,
-  RUN_INPUT_SCHEMAS,
   RUN_PLAN_PATH,
   type RunWorkflow,
   RunWorkflows,
@@ -105,8 +105,8 @@ export function invalidRunInputReply(issues: readonly InputIssue[]): ApiReply<ne
 
 /**
  * The body as the first state will see it: JSON, `{ runId?, input }`, a valid run id, the input
- * valid for the workflow's schema and, for an optimization run, for the first state's rules that
- * need no AWS read (planning/input-rules.ts, in `rules.servingRegion`), within the nesting and
+ * valid for the workflow's schema and for its first state's rules that need no AWS read
+ * (planning/input-rules.ts, in `rules.servingRegion`), within the nesting and
  * size bounds (`inputBoundIssues`, checked first: Step Functions' execution input quota included,
  * which StartExecution would refuse with InvalidExecutionInput). Every problem at once once the
  * input is within its bounds.
@@ -187,11 +187,11 @@ function checkBody(request: RunRequest, rules: InputRuleContext): CheckedBody {
     });
   }
   try {
-    // The optimization input also meets the first state's rules that need no AWS read.
+    // Each input also meets its first state's rules that need no AWS read.
     if (request.workflow === RunWorkflows.optimization) {
       issues.push(...optimizationInputIssues(parseOrThrow(runInputSchema, body.input), rules));
     } else {
-      parseOrThrow(RUN_INPUT_SCHEMAS[request.workflow], body.input);
+      issues.push(...asyncInputIssues(parseAsyncRunInput(body.input), rules));
     }
   } catch (error) {
     if (!(error instanceof InvalidRunInputError)) throw error;

@@ -1,10 +1,13 @@
 import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { IAMClient } from '@aws-sdk/client-iam';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   handleAsyncNotifications,
@@ -14,15 +17,19 @@ import { ApplicationAutoScalingRegistry } from '../../lambdas/adapters/applicati
 import { AwsAsyncEndpointObserver } from '../../lambdas/adapters/async-endpoint-observer.js';
 import { CloudWatchEndpointMetrics } from '../../lambdas/adapters/cloudwatch-endpoint-metrics.js';
 import { DynamoDbTokenStore } from '../../lambdas/adapters/dynamodb-token-store.js';
+import { IamPolicySimulator } from '../../lambdas/adapters/iam-policy-simulator.js';
 import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store.js';
 import { SageMakerAsyncInvoker } from '../../lambdas/adapters/sagemaker-async-invoker.js';
 import { SageMakerCompiler } from '../../lambdas/adapters/sagemaker-compiler.js';
+import { SageMakerEndpointRoleReader } from '../../lambdas/adapters/sagemaker-endpoint-role.js';
 import { SageMakerModelHost } from '../../lambdas/adapters/sagemaker-model-host.js';
 import { SageMakerOptimizer } from '../../lambdas/adapters/sagemaker-optimizer.js';
+import { ServiceQuotasInstanceReader } from '../../lambdas/adapters/service-quotas-reader.js';
 import { SfnTaskResumer } from '../../lambdas/adapters/sfn-task-resumer.js';
 import { createAsyncStepHandlers } from '../../local/async-step-handlers.js';
 import {
   type JsonValue,
+  type RunnerEvent,
   type RunResult,
   runStateMachine,
   TaskTokenBroker,
@@ -37,10 +44,14 @@ import {
 import { silentLogger } from '../support/memory-object-store.js';
 import { FakeAsyncRuntime } from './fake-aws/async-runtime-service.js';
 import { FakeRealtimeRuntime } from './fake-aws/realtime-runtime-service.js';
+import { FakeIamService } from './fake-aws/iam-service.js';
 import { AwsRecorder } from './fake-aws/recorder.js';
 import { FakeS3Service } from './fake-aws/s3-service.js';
 import { ACCOUNT_ID, FakeSageMakerService, REGION } from './fake-aws/sagemaker-service.js';
 import { FakeScalingServices } from './fake-aws/scaling-services.js';
+import { FakeServiceQuotas, sageMakerEndpointQuotas } from './fake-aws/service-quotas-service.js';
+import { FakeSnsService } from './fake-aws/sns-service.js';
+import { FakeStepFunctionsExecutions } from './fake-aws/step-functions-executions.js';
 import { FakeTokenTable, installFakeStepFunctions } from './fake-aws/token-services.js';
 
 /**
@@ -58,6 +69,21 @@ export const SAGEMAKER_ROLE_ARN = `arn:aws:iam::${ACCOUNT_ID}:role/mso-sagemaker
 export const NOTIFICATION_TOPICS = {
   successTopicArn: `arn:aws:sns:${REGION}:${ACCOUNT_ID}:mso-async-success`,
   errorTopicArn: `arn:aws:sns:${REGION}:${ACCOUNT_ID}:mso-async-errors`,
+} as const;
+
+/** The key that encrypts the notification topics, as the async Lambdas' ASYNC_TOPICS_KEY_ARN names it. */
+export const TOPICS_KEY_ARN = `arn:aws:kms:${REGION}:${ACCOUNT_ID}:key/mso-artifacts-key`;
+/** The topic the run summaries go to (RUN_SUMMARY_TOPIC_ARN). */
+export const RUN_SUMMARY_TOPIC_ARN = `arn:aws:sns:${REGION}:${ACCOUNT_ID}:mso-run-summaries`;
+/**
+ * The deployed state machines, as the run API's, the janitor's and the triggers' variables name
+ * them. The async one is named by the stack, `<stack>-AsyncInference` (infra/constructs/async-inference.ts),
+ * and the synthesized stack is `ServingOptimizer` (local/synthesized-workflows.ts): the grants that
+ * name it by that name must match.
+ */
+export const STATE_MACHINE_ARNS = {
+  optimization: `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:mso-optimization`,
+  'async-inference': `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:ServingOptimizer-AsyncInference`,
 } as const;
 
 /** The Lambda SNS delivers SageMaker's async notifications to (its `STEP_NAME`). */
@@ -82,6 +108,10 @@ export class AwsHarness {
   readonly tokenTable = new FakeTokenTable();
   readonly taskTokens = new TaskTokenBroker();
   readonly runtime: FakeAsyncRuntime;
+  readonly executions = new FakeStepFunctionsExecutions();
+  readonly quotas = new FakeServiceQuotas();
+  readonly iam = new FakeIamService();
+  readonly sns = new FakeSnsService();
 
   readonly sagemakerClient = new SageMakerClient(CLIENT_CONFIG);
   readonly s3Client = new S3Client(CLIENT_CONFIG);
@@ -90,6 +120,9 @@ export class AwsHarness {
   readonly documentClient = DynamoDBDocumentClient.from(new DynamoDBClient(CLIENT_CONFIG));
   readonly sfnClient = new SFNClient(CLIENT_CONFIG);
   readonly runtimeClient = new SageMakerRuntimeClient(CLIENT_CONFIG);
+  readonly quotasClient = new ServiceQuotasClient(CLIENT_CONFIG);
+  readonly iamClient = new IAMClient(CLIENT_CONFIG);
+  readonly snsClient = new SNSClient(CLIENT_CONFIG);
 
   readonly store = new S3ObjectStore(this.s3Client);
   readonly host = new SageMakerModelHost({
@@ -115,7 +148,15 @@ export class AwsHarness {
       this.recorder,
     );
     this.tokenTable.install(this.documentClient, this.recorder);
-    installFakeStepFunctions(this.sfnClient, this.taskTokens, this.recorder);
+    installFakeStepFunctions(this.sfnClient, this.taskTokens, this.recorder, (command, input) =>
+      this.executions.handle(command, input),
+    );
+    for (const arn of Object.values(STATE_MACHINE_ARNS)) this.executions.addStateMachine(arn);
+    this.quotas.setQuotas('sagemaker', sageMakerEndpointQuotas());
+    this.quotas.install(this.quotasClient, this.recorder);
+    this.iam.install(this.iamClient, this.recorder);
+    this.sns.addTopic(RUN_SUMMARY_TOPIC_ARN);
+    this.sns.install(this.snsClient, this.recorder);
     // SNS delivers to the notification Lambda: the same core, over the same real adapters.
     this.runtime = new FakeAsyncRuntime(this.sagemaker, this.s3, (_topicArn, messageId, message) =>
       this.recorder.as(NOTIFICATION_STEP, async () => {
@@ -143,6 +184,13 @@ export class AwsHarness {
     readonly latencyMs?: number;
     /** The format the endpoints stream, for plans whose answers stream. @default 'tgi' */
     readonly streamFormat?: StreamFormat;
+    /** Each execution event, in order (an execution's history). */
+    readonly onEvent?: (event: RunnerEvent) => void;
+    /**
+     * Planning reads the account's instance quotas from Service Quotas, as validate-and-plan's
+     * Lambda does (lambdas/wiring.ts). @default false: no quota is read
+     */
+    readonly readQuotas?: boolean;
   }): Promise<RunResult> {
     const dataPlane = new FakeRealtimeRuntime(this.sagemaker, {
       latencyMs: options.latencyMs ?? 1,
@@ -174,6 +222,9 @@ export class AwsHarness {
       maxPollSeconds: 120,
       loadStartDelaySeconds: 0,
       metrics: new CloudWatchEndpointMetrics({ client: this.cloudWatchClient }),
+      ...(options.readQuotas === true
+        ? { instanceQuotas: new ServiceQuotasInstanceReader(this.quotasClient) }
+        : {}),
     });
     const { optimization } = options.workflows;
     return runStateMachine({
@@ -184,6 +235,7 @@ export class AwsHarness {
       resolveTask: stepTaskResolver(this.attributed(handlers)),
       waitTimeOverrideMs: 1,
       retryIntervalOverrideMs: 1,
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });
   }
 
@@ -202,6 +254,8 @@ export class AwsHarness {
     readonly workflows: SynthesizedWorkflows;
     readonly input: unknown;
     readonly runId: string;
+    /** Each execution event, in order (an execution's history). */
+    readonly onEvent?: (event: RunnerEvent) => void;
   }): Promise<RunResult> {
     const handlers = createAsyncStepHandlers({
       store: this.store,
@@ -222,6 +276,12 @@ export class AwsHarness {
       region: REGION,
       allowFileUris: false,
       notificationTopics: NOTIFICATION_TOPICS,
+      // A reused endpoint's role is checked as validate-async-run's Lambda checks it (async-wiring.ts).
+      reusedEndpointRole: {
+        roles: new SageMakerEndpointRoleReader(this.sagemakerClient),
+        simulator: new IamPolicySimulator(this.iamClient),
+        topicsKeyArn: TOPICS_KEY_ARN,
+      },
       waitTimeoutSeconds: options.workflows.asyncWaitTimeoutSeconds,
       pollSeconds: 30,
       maxPollSeconds: 120,
@@ -237,6 +297,7 @@ export class AwsHarness {
       resolveTask: stepTaskResolver(this.attributed(handlers)),
       waitTimeOverrideMs: 1,
       retryIntervalOverrideMs: 1,
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });
     await this.runtime.idle();
     return result;

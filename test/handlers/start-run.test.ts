@@ -1,11 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseAsyncRunInput } from '../../handlers/async/run-input.js';
+import { planAsyncRun } from '../../handlers/async/validate-async-run.js';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import type { RunStarter, RunStartOutcome } from '../../handlers/run-status/ports.js';
 import { apiErrorSchema, startedRunSchema } from '../../handlers/run-status/run-api-contract.js';
 import { requestOf, invalidRequestRefusal } from './run-status/support/proxy-events.js';
 import { parseStartRunEvent, startRun, type StartRunRequest } from '../../handlers/start-run.js';
 import { validateAndPlan } from '../../handlers/validate-and-plan.js';
+import type { ModelHost } from '../../handlers/ports.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 
 const EXECUTION_ARN = 'arn:aws:states:us-east-1:123456789012:execution:Optimization:nightly-cpu';
@@ -175,6 +177,52 @@ describe('startRun', () => {
       expect(expected.length).toBeGreaterThan(0);
       expect(starter.calls).toEqual([]);
     });
+  });
+
+  it('fails when an async endpoint has no serving image in the region, with the issues the first async state gives', async () => {
+    // Prepare: the run API accepted such a run, which its first state then refused without any AWS read.
+    const starter = new RecordingStarter();
+    const input = {
+      endpoint: {
+        modelDataUrl: 's3://mso-artifacts/models/cnn/model.tar.gz',
+        framework: 'onnx',
+        instanceType: 'ml.c5.xlarge',
+      },
+      inputs: ['s3://mso-artifacts/inputs/in-1.json'],
+    };
+    const firstState = await planAsyncRun(
+      { runId: 'nightly-async', input },
+      {
+        // Neither is reached: the refusal comes before any read.
+        store: new MemoryObjectStore(),
+        host: {} as ModelHost,
+        artifactsBucket: 'mso-artifacts',
+        region: 'us-east-1',
+        allowFileUris: false,
+        notificationTopics: {
+          successTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-success',
+          errorTopicArn: 'arn:aws:sns:us-east-1:123456789012:mso-async-error',
+        },
+        waitTimeoutSeconds: 26_100,
+        nowEpochMs: () => 0,
+        logger: silentLogger,
+      },
+    ).catch((error: unknown) => error);
+
+    // Act
+    const issues = await issuesOf(
+      startRun(request({ runId: 'nightly-async', input }, { workflow: 'async-inference' }), {
+        starter,
+        logger: silentLogger,
+        servingRegion: 'us-east-1',
+      }),
+    );
+
+    // Assert
+    expect(firstState).toBeInstanceOf(InvalidRunInputError);
+    expect(issues).toEqual((firstState as InvalidRunInputError).issues);
+    expect(issues).toEqual([expect.objectContaining({ field: 'endpoint' })]);
+    expect(starter.calls).toEqual([]);
   });
 
   it('fails when the input is nested 100,000 levels deep, before the body is parsed', async () => {

@@ -84,11 +84,21 @@ export class FakeSageMakerService {
     readonly instanceType: string;
     readonly instanceCount: number;
     readonly asyncInference?: Input;
+    /** The role its model was created with (DescribeModel's `ExecutionRoleArn`). */
+    readonly executionRoleArn?: string;
   }): void {
     // Names of at most 63 characters, whatever the endpoint's.
     const modelName = `${options.endpointName.slice(0, 55)}-model`;
     const configName = `${options.endpointName.slice(0, 55)}-config`;
-    this.createResource(this.models, 'model', { ModelName: modelName }, modelName);
+    this.createResource(
+      this.models,
+      'model',
+      {
+        ModelName: modelName,
+        ...(options.executionRoleArn === undefined ? {} : { ExecutionRoleArn: options.executionRoleArn }),
+      },
+      modelName,
+    );
     this.createResource(
       this.endpointConfigs,
       'endpoint-config',
@@ -194,6 +204,21 @@ export class FakeSageMakerService {
         this.find(this.endpointConfigs, 'endpoint-config', input.EndpointConfigName);
         this.endpointConfigs.delete(String(input.EndpointConfigName));
         return {};
+      // DescribeModel (SageMaker API reference): the model's containers and the role it runs with.
+      case 'DescribeModelCommand': {
+        const model = this.find(this.models, 'model', input.ModelName);
+        return {
+          ModelName: model.name,
+          ModelArn: model.arn,
+          CreationTime: model.createdAt,
+          ...(model.input.PrimaryContainer === undefined
+            ? {}
+            : { PrimaryContainer: model.input.PrimaryContainer }),
+          ...(model.input.ExecutionRoleArn === undefined
+            ? {}
+            : { ExecutionRoleArn: model.input.ExecutionRoleArn }),
+        };
+      }
       case 'DeleteModelCommand':
         this.find(this.models, 'model', input.ModelName);
         this.models.delete(String(input.ModelName));

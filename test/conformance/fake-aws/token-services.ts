@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type JsonValue, type TaskTokenBroker, TaskTokenError } from '../../../local/runner/index.js';
-import { type AwsRecorder, installFake, serviceError } from './recorder.js';
+import { type AwsRecorder, type CommandHandler, installFake, serviceError } from './recorder.js';
 
 type Item = Record<string, unknown>;
 type Input = Record<string, unknown>;
@@ -158,12 +158,14 @@ export class FakeTokenTable {
 
 /**
  * Step Functions' task-token API over the runner's broker: the broker's errors become the SDK's
- * modeled exceptions (`TaskDoesNotExist`, `TaskTimedOut`, `InvalidOutput`).
+ * modeled exceptions (`TaskDoesNotExist`, `TaskTimedOut`, `InvalidOutput`). Any other command goes
+ * to `executions` (the executions' API), when given.
  */
 export function installFakeStepFunctions(
   client: SFNClient,
   broker: TaskTokenBroker,
   recorder: AwsRecorder,
+  executions?: CommandHandler,
 ): void {
   installFake({
     client,
@@ -183,6 +185,8 @@ export function installFakeStepFunctions(
           );
         } else if (command === 'SendTaskHeartbeatCommand') {
           await broker.sendTaskHeartbeat(token);
+        } else if (executions !== undefined) {
+          return executions(command, input);
         } else {
           throw new Error(`installFakeStepFunctions: ${command} is not faked; add it to the fake`);
         }

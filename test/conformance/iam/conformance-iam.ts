@@ -1,6 +1,15 @@
 import { SYNTHESIS_ENV } from '../../../local/synthesis-env.js';
 import type { SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
-import { ARTIFACTS_BUCKET, NOTIFICATION_TOPICS, SAGEMAKER_ROLE_ARN, TOKEN_TABLE } from '../aws-harness.js';
+import {
+  ARTIFACTS_BUCKET,
+  NOTIFICATION_TOPICS,
+  RUN_SUMMARY_TOPIC_ARN,
+  SAGEMAKER_ROLE_ARN,
+  STATE_MACHINE_ARNS,
+  TOKEN_TABLE,
+  TOPICS_KEY_ARN,
+} from '../aws-harness.js';
+import type { FakeIamService } from '../fake-aws/iam-service.js';
 import { ACCOUNT_ID, REGION } from '../fake-aws/sagemaker-service.js';
 import { bindingsFromEnvironment, DeployedPolicies } from './deployed-policies.js';
 import { IamEvaluator, type KnownDenial } from './iam-evaluator.js';
@@ -16,6 +25,10 @@ export const DEPLOYED_ENVIRONMENT: Readonly<Record<string, string>> = {
   TASK_TOKEN_TABLE: TOKEN_TABLE,
   ASYNC_SUCCESS_TOPIC_ARN: NOTIFICATION_TOPICS.successTopicArn,
   ASYNC_ERROR_TOPIC_ARN: NOTIFICATION_TOPICS.errorTopicArn,
+  ASYNC_TOPICS_KEY_ARN: TOPICS_KEY_ARN,
+  RUN_SUMMARY_TOPIC_ARN,
+  OPTIMIZATION_STATE_MACHINE_ARN: STATE_MACHINE_ARNS.optimization,
+  ASYNC_INFERENCE_STATE_MACHINE_ARN: STATE_MACHINE_ARNS['async-inference'],
 };
 
 /**
@@ -42,4 +55,13 @@ export function iamEvaluator(workflows: SynthesizedWorkflows): IamEvaluator {
     taskTokenStateMachine: workflows.asyncInference.logicalId,
     known: KNOWN_DENIALS,
   });
+}
+
+/**
+ * The stack's SageMaker execution role, with its synthesized policies, as an IAM role of the fake
+ * account: the policy simulator the reused-endpoint check calls evaluates it as deployed.
+ */
+export function addDeployedExecutionRole(iam: FakeIamService, workflows: SynthesizedWorkflows): void {
+  const deployment = deployedPolicies(workflows.template);
+  iam.addRole(SAGEMAKER_ROLE_ARN, deployment.rolePolicies(deployment.roleByArn(SAGEMAKER_ROLE_ARN)));
 }

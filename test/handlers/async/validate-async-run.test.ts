@@ -10,11 +10,7 @@ import {
   type ValidateAsyncRunDeps,
 } from '../../../handlers/async/validate-async-run.js';
 import { AsyncEndpointPhases, type ValidatedAsyncRun } from '../../../handlers/contracts/async-state.js';
-import {
-  type InputIssue,
-  InvalidRunInputError,
-  NoServingImageError,
-} from '../../../handlers/contracts/errors.js';
+import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { asyncEndpointDescription, ScriptedSageMaker } from './support/async-fakes.js';
 
@@ -912,13 +908,24 @@ describe('validateAsyncRun: refusals', () => {
     expect(issues[0]).toContain('ErrorTopic arn:aws:sns:us-east-1:123456789012:their-errors)');
   });
 
-  it('fails with NoServingImageError before anything is created when no image serves the framework', async () => {
+  it('fails when no image serves the framework in the region, naming endpoint, before any read', async () => {
+    // Prepare: an empty bucket: object checks run first would add their own issues.
+    const empty = new MemoryObjectStore();
+
     // Act
-    const run = validate({ endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx' }, inputs: seededInputs(1) });
+    const issues = await refusal(
+      validate(
+        { endpoint: { ...DEPLOYED_ENDPOINT, framework: 'onnx' }, inputs: seededInputs(1) },
+        { store: empty },
+      ),
+    );
 
     // Assert
-    await expect(run).rejects.toBeInstanceOf(NoServingImageError);
-    await expect(run).rejects.toThrow('No serving image for onnx uncompiled on ml.c5.xlarge in us-east-1');
+    expect(issues).toEqual([
+      expect.stringMatching(
+        /^endpoint: got \{"framework":"onnx","instanceType":"ml\.c5\.xlarge"\}, expected No serving image for onnx uncompiled on ml\.c5\.xlarge in us-east-1/,
+      ),
+    ]);
     expect(store.objects.has(MANIFEST_URI)).toBe(false);
     expect(sagemaker.calls).toEqual([]);
   });
