@@ -94,8 +94,9 @@ function needsAws(context: CheckContext, words: readonly string[]): string | und
         ? npmWords[1]
         : npmWords[0];
   const definition = script === undefined ? undefined : context.scripts[script];
-  const scriptWords =
-    definition === undefined ? [] : shellWords(definition).words.filter((word) => word !== 'exec');
+  const scriptWords = asCdk(
+    definition === undefined ? [] : shellWords(definition).words.filter((word) => word !== 'exec'),
+  );
   if (program === 'aws') return 'the AWS CLI calls AWS';
   if (program === 'npx' && args[0] === 'cdk' && CDK_AWS_COMMANDS.has(args[1] ?? '')) {
     return `cdk ${args[1] ?? ''} works on an AWS account`;
@@ -168,13 +169,21 @@ async function checkNpm(run: Run, args: readonly string[]): Promise<string[]> {
   return checkScript(run, script, definition, extra);
 }
 
+/**
+ * A script's words with the project's config check in front of cdk (`tsx infra/bin/cdk.ts …`, which
+ * checks the config file, then runs cdk with the same arguments) read as the cdk command it runs.
+ */
+function asCdk(words: readonly string[]): string[] {
+  return words[0] === 'tsx' && words[1] === 'infra/bin/cdk.ts' ? ['cdk', ...words.slice(2)] : [...words];
+}
+
 async function checkScript(
   run: Run,
   script: string,
   definition: string,
   extra: readonly string[],
 ): Promise<string[]> {
-  const words = shellWords(definition).words.filter((word) => word !== 'exec');
+  const words = asCdk(shellWords(definition).words.filter((word) => word !== 'exec'));
   const [program] = words;
   if (program === 'cdk') return checkCdk(run, [...words.slice(1), ...extra]);
   if (program === 'node' && words[1] === '--import' && words[2] === 'tsx') {
