@@ -279,7 +279,13 @@ function proofOf(
   const proof: Pick<RunSummary, 'proofRequest' | 'proof'> =
     'request' in decision
       ? { proofRequest: decision.request }
-      : { proof: { status: 'skipped', note: st.proof?.note ?? decision.skipped } };
+      : {
+          proof: {
+            status: 'skipped',
+            note: st.proof?.note ?? decision.skipped,
+            ...(st.candidateId === undefined ? { targetNotCarried: true as const } : {}),
+          },
+        };
   const ramp = rampDecision(
     plan,
     candidate === undefined

@@ -19,15 +19,16 @@ import type { ProofStatus } from '../serving/prove-target.js';
  * |      | `NoInputCompletedError`)                                                               |
  * | 5    | partial: a recommendation, but some candidates failed / async: some inputs failed       |
  * | 6    | compare: the base run's recommended candidate regressed beyond noise in the new run    |
- * | 7    | proof not held: a recommendation, but its proof at the target TPS did not carry it      |
- * |      | within the SLA (the report's headline says so)                                          |
+ * | 7    | target not served: a recommendation, but its proof at the target TPS did not carry it   |
+ * |      | within the SLA, or no candidate that met the SLA can carry the target at all (the        |
+ * |      | report's headline says which)                                                            |
  * | 130  | interrupted by SIGINT (Ctrl-C); 143: by SIGTERM (128 + the signal's number)            |
  *
  * A partial run is not 0: the winner is the best of fewer candidates than planned, which a nightly
  * run should notice; a script that accepts it tests for 5 as well. A proof that did not hold comes
  * before 0 and 5: the count the report sized for the target is disproved, whatever else the run
- * judged. A proof that could not run (`failed`) or was skipped keeps the outcome's code: the report
- * says the count is not proven. `compare` (local and runs CLI) exits 0 when the new run is
+ * judged; so does a target no candidate can carry. A proof that could not run (`failed`) or was
+ * skipped keeps the outcome's code: the report says the count is not proven. `compare` (local and runs CLI) exits 0 when the new run is
  * unchanged, improved or not comparable, 6 when it regressed.
  */
 export const EXIT_CODES = {
@@ -73,9 +74,17 @@ export const PROOF_NOT_HELD = 'not-held' satisfies ProofStatus;
  * at `proof`), or undefined when the run proved no target.
  */
 export function proofStatusOf(summary: unknown): string | undefined {
-  const status = recordOf(recordOf(summary)?.proof)?.status;
+  const proof = recordOf(recordOf(summary)?.proof);
+  const status = proof?.status;
+  if (proof?.targetNotCarried === true) return TARGET_NOT_CARRIED;
   return typeof status === 'string' && status !== '' ? status : undefined;
 }
+
+/**
+ * What `proofStatusOf` gives when no candidate that met the SLA can carry the target: the proof had
+ * nothing to deploy, and the target is not served, as when a proof does not hold.
+ */
+export const TARGET_NOT_CARRIED = 'target-not-carried';
 
 /**
  * The exit code of a run that ended as Step Functions reports it: its status, its error (FAILED),
@@ -90,7 +99,7 @@ export function exitCodeOfRun(run: {
   readonly proof?: string;
 }): number {
   if (run.status === 'SUCCEEDED') {
-    if (run.proof === PROOF_NOT_HELD) return EXIT_CODES.proofNotHeld;
+    if (run.proof === PROOF_NOT_HELD || run.proof === TARGET_NOT_CARRIED) return EXIT_CODES.proofNotHeld;
     return isOutcome(run.outcome) ? exitCodeOfOutcome(run.outcome) : EXIT_CODES.ok;
   }
   if (run.status === 'FAILED' && run.error === ErrorNames.noRecommendation) {

@@ -81,6 +81,11 @@ export interface ProofOutcome {
   readonly note: string;
   /** After a proof that did not hold, when the plan allows one: the same proof with a corrected count. */
   readonly correction?: ProofRequest;
+  /**
+   * On a skipped proof: no candidate that met the SLA can carry the target (an instance quota, the
+   * instances an endpoint may have, serverless concurrency), so the target is not served at all.
+   */
+  readonly targetNotCarried?: true;
 }
 
 /**

@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { ErrorNames } from '../../../handlers/contracts/errors.js';
-import { EXIT_CODES, exitCodeOfRun, proofStatusOf } from '../../../handlers/contracts/exit-codes.js';
+import {
+  EXIT_CODES,
+  exitCodeOfRun,
+  proofStatusOf,
+  TARGET_NOT_CARRIED,
+} from '../../../handlers/contracts/exit-codes.js';
 
 describe('exitCodeOfRun', () => {
   it.each([
@@ -76,6 +81,25 @@ describe('exitCodeOfRun', () => {
       expect(EXIT_CODES.proofNotHeld).toBe(7);
     },
   );
+
+  it('fails with exit code 7 when no candidate that met the SLA can carry the target', () => {
+    // Prepare: "Recommend" found nothing to prove (serve-target sizing: every candidate capped).
+    const summary = {
+      outcome: 'recommended',
+      proof: { status: 'skipped', note: 'nothing to prove', targetNotCarried: true },
+    };
+
+    // Act
+    const exitCode = exitCodeOfRun({
+      status: 'SUCCEEDED',
+      outcome: 'recommended',
+      proof: proofStatusOf(summary),
+    });
+
+    // Assert
+    expect(proofStatusOf(summary)).toBe(TARGET_NOT_CARRIED);
+    expect(exitCode).toBe(EXIT_CODES.proofNotHeld);
+  });
 
   it.each([
     ['held', 0],
