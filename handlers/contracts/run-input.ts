@@ -702,10 +702,12 @@ export const runInputSchema = z
       }
       if (!('instanceType' in candidate)) return;
       const known = findInstance(candidate.instanceType);
-      if (!known && input.pricing.usdPerHour[candidate.instanceType] === undefined) {
+      if (known?.usdPerHour === undefined && input.pricing.usdPerHour[candidate.instanceType] === undefined) {
         issue(
           ['candidates', index, 'instanceType'],
-          `an instance type from the price table, or a price in pricing.usdPerHour["${candidate.instanceType}"]`,
+          known === undefined
+            ? `an instance type from the price table, or a price in pricing.usdPerHour["${candidate.instanceType}"]`
+            : `a price for ${candidate.instanceType}: the price table records none, so give its USD per instance-hour in pricing.usdPerHour["${candidate.instanceType}"]`,
           candidate.instanceType,
         );
       }
