@@ -1,6 +1,7 @@
 import { IMAGE_TABLE } from './image-table.js';
 import {
   COMPUTE_CAPABILITY,
+  familyOf,
   type FamilyFacts,
   type InstanceFacts,
   type InstanceFactsFile,
@@ -25,10 +26,6 @@ import { LLM_CONTAINERS } from './llm-containers.js';
  */
 
 const UNKNOWN: Unknown = 'unknown';
-
-export function familyOf(instanceType: string): string {
-  return instanceType.split('.')[1] ?? instanceType;
-}
 
 export function buildInstanceTable(
   instanceTypes: readonly string[],

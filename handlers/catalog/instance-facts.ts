@@ -6,6 +6,11 @@
 
 export type Unknown = 'unknown';
 
+/** `ml.g5.xlarge` → `g5`: the X of ml.X.Y. */
+export function familyOf(instanceType: string): string {
+  return instanceType.split('.')[1] ?? instanceType;
+}
+
 export type Accelerator =
   | 'none'
   | 'nvidia-k80'
@@ -37,8 +42,8 @@ export const COMPUTE_CAPABILITY: Readonly<Partial<Record<Accelerator, number>>> 
 
 /**
  * Families whose Neo TargetDevice (ml_<family>) the planner's Neo support table (neo-support.ts)
- * covers. The SDK's TargetDevice enum also lists ml_c4, ml_m4, ml_p2 and ml_trn1, which that table
- * does not describe yet, so those families serve uncompiled models here.
+ * covers. The SDK's TargetDevice enum also lists the NEO_TARGET_FAMILIES_NOT_PLANNED, which that
+ * table does not describe yet, so those families serve uncompiled models here.
  */
 export const NEO_TARGET_FAMILIES: readonly string[] = [
   'm5',
@@ -50,6 +55,9 @@ export const NEO_TARGET_FAMILIES: readonly string[] = [
   'inf1',
   'inf2',
 ];
+
+/** Hosting families whose ml_<family> is a Neo TargetDevice that NEO_TARGET_FAMILIES leaves out. */
+export const NEO_TARGET_FAMILIES_NOT_PLANNED: readonly string[] = ['c4', 'm4', 'p2', 'trn1'];
 
 /** One SageMaker hosting instance type, as the generator writes it. */
 export interface InstanceFacts {

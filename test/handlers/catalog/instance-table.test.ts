@@ -1,10 +1,15 @@
-import { ProductionVariantInstanceType } from '@aws-sdk/client-sagemaker';
+import { ProductionVariantInstanceType, TargetDevice } from '@aws-sdk/client-sagemaker';
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInstanceTable } from '../../../handlers/catalog/build-instance-table.js';
-import type { InstanceFactsFile } from '../../../handlers/catalog/instance-facts.js';
+import {
+  familyOf,
+  type InstanceFactsFile,
+  NEO_TARGET_FAMILIES,
+  NEO_TARGET_FAMILIES_NOT_PLANNED,
+} from '../../../handlers/catalog/instance-facts.js';
 import { INSTANCE_TABLE, INSTANCE_TABLE_SOURCE } from '../../../handlers/catalog/instance-table.js';
 import { findInstance } from '../../../handlers/catalog/instances.js';
 
@@ -111,5 +116,24 @@ describe('generated instance table', () => {
 
     // Assert
     expect(cores).toEqual([64, 24, undefined]);
+  });
+});
+
+describe('Neo target families', () => {
+  it('fails when the SDK names a Neo target for a hosting family the catalog neither plans nor lists as not planned', () => {
+    // Prepare
+    const families = new Set(SDK_TYPES.map(familyOf));
+
+    // Act
+    const unaccounted = Object.values(TargetDevice)
+      .filter((target) => target.startsWith('ml_') && families.has(target.slice('ml_'.length)))
+      .map((target) => target.slice('ml_'.length))
+      .filter(
+        (family) =>
+          !NEO_TARGET_FAMILIES.includes(family) && !NEO_TARGET_FAMILIES_NOT_PLANNED.includes(family),
+      );
+
+    // Assert
+    expect(unaccounted).toEqual([]);
   });
 });
