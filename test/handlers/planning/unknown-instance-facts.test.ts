@@ -18,15 +18,20 @@ describe('unknown instance facts', () => {
 
     // Assert
     expect(warnings).toEqual([
-      'ml.c8g.xlarge: no source read for the instance table gives vcpus, memoryGiB, so the plan cannot check ' +
-        'its vCPUs (the local CPU budget); its host memory (add the facts to ' +
+      'ml.c8g.xlarge: no source read for the instance table gives vcpus, so the plan cannot check ' +
+        'its vCPUs (the local CPU budget) (add the facts to ' +
         'handlers/catalog/sources/instance-facts.json and run npm run catalog)',
     ]);
   });
 
-  it('warns about nothing for a type whose facts are all known, or a type outside the catalog', () => {
+  it('warns about nothing for a type whose checked facts are all known, or a type outside the catalog', () => {
     // Act
-    const warnings = unknownInstanceFactWarnings(['ml.c5.xlarge', 'ml.g5.xlarge', 'ml.x9.huge']);
+    const warnings = unknownInstanceFactWarnings([
+      'ml.c5.xlarge',
+      'ml.g5.xlarge',
+      'ml.inf2.xlarge',
+      'ml.x9.huge',
+    ]);
 
     // Assert
     expect(warnings).toEqual([]);
