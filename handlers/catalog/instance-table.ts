@@ -20,10 +20,11 @@ export const INSTANCE_TABLE_SOURCE = {
     'hyperpod-gpu-partitioning':
       'https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-gpu-partitioning.html (read 2026-11-28)',
     'neuron-inferentia':
-      'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia.html (read 2025-10-01)',
+      "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia.html (read not recorded (cited by the maintainers' hand-typed catalog))",
     'neuron-inferentia2':
-      'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia2.html (read 2025-10-01)',
-    'ec2-instance-types-g4': 'https://aws.amazon.com/ec2/instance-types/g4/ (read 2025-10-01)',
+      "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia2.html (read not recorded (cited by the maintainers' hand-typed catalog))",
+    'ec2-instance-types-g4':
+      "https://aws.amazon.com/ec2/instance-types/g4/ (read not recorded (cited by the maintainers' hand-typed catalog))",
   },
 } as const;
 
