@@ -5,6 +5,7 @@ import {
   SERVERLESS_USD_PER_GB_SECOND,
 } from './catalog/instances.js';
 import { compilationSupportWarnings } from './catalog/neo-support.js';
+import { unknownInstanceFactWarnings } from './planning/unknown-instance-facts.js';
 import { BudgetExceededError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import {
   COMPILATION_CONCURRENCY,
@@ -196,6 +197,9 @@ export async function validateAndPlan(
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
     // Locally the project's compiler stands in for Neo: only AWS compilations rest on Neo's table.
     ...(deps.servingRegion === undefined ? [] : compilationSupportWarnings(input.compilation.targets)),
+    ...unknownInstanceFactWarnings(
+      input.candidates.flatMap((candidate) => ('instanceType' in candidate ? [candidate.instanceType] : [])),
+    ),
   ].filter((warning) => warning !== undefined);
 
   const planWith = (prove: RunPlan['prove'], rampTest: RunPlan['rampTest']): RunPlan => {

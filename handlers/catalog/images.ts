@@ -190,14 +190,18 @@ export function servingPlatformOf(instanceTypeOrTarget: string): ServingPlatform
  * and NVIDIA's technical blog for CUDA 13.0); CUDA 12.0 dropped Kepler, keeping 5.0 and later
  * (CUDA 12.0 release notes); CUDA 11 builds for 3.5 and later.
  */
-const MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR: Readonly<Record<number, number>> = { 11: 3.5, 12: 5.0, 13: 7.5 };
+export const MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR: Readonly<Record<number, number>> = {
+  11: 3.5,
+  12: 5.0,
+  13: 7.5,
+};
 
 /**
  * The CUDA release an image is built on, from its tag (`…-cu130`, `cu124-ubuntu22.04`: major and minor
  * digits, as the DLC tags write them); undefined when the tag does not say (CPU, Neuron and the plain
  * framework DLCs, whose tags name no CUDA).
  */
-function cudaOf(row: ImageRow): string | undefined {
+export function cudaOf(row: ImageRow): string | undefined {
   const digits = /(?:^|-)cu(\d{2,3})(?:-|$)/.exec(row.tag)?.[1];
   return digits === undefined ? undefined : `${digits.slice(0, -1)}.${digits.slice(-1)}`;
 }
@@ -206,7 +210,7 @@ function cudaOf(row: ImageRow): string | undefined {
  * Whether an image runs on a GPU of this compute capability: its CUDA release must still build for
  * it. An image whose tag names no CUDA, or an instance with no NVIDIA GPU, is not judged here.
  */
-function runsOnGpu(row: ImageRow, capability: number | undefined): boolean {
+export function runsOnGpu(row: ImageRow, capability: number | undefined): boolean {
   const cuda = cudaOf(row);
   if (capability === undefined || cuda === undefined) return true;
   const major = Number.parseInt(cuda, 10);

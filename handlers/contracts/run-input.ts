@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
 import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js';
+import { familyOf, NEO_TARGET_FAMILIES_NOT_PLANNED } from '../catalog/instance-facts.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { isLlmContainer, LLM_CONTAINERS } from '../catalog/llm-containers.js';
 import { STREAM_FORMATS } from '../load-test/streaming/stream-events.js';
@@ -702,19 +703,25 @@ export const runInputSchema = z
       }
       if (!('instanceType' in candidate)) return;
       const known = findInstance(candidate.instanceType);
-      if (!known && input.pricing.usdPerHour[candidate.instanceType] === undefined) {
+      if (known?.usdPerHour === undefined && input.pricing.usdPerHour[candidate.instanceType] === undefined) {
         issue(
           ['candidates', index, 'instanceType'],
-          `an instance type from the price table, or a price in pricing.usdPerHour["${candidate.instanceType}"]`,
+          known === undefined
+            ? `an instance type from the price table, or a price in pricing.usdPerHour["${candidate.instanceType}"]`
+            : `a price for ${candidate.instanceType}: the price table records none, so give its USD per instance-hour in pricing.usdPerHour["${candidate.instanceType}"]`,
           candidate.instanceType,
         );
       }
       if (candidate.compiledFor === undefined) return;
       if (known !== undefined && known.neoTarget === undefined) {
+        const family = familyOf(candidate.instanceType);
         issue(
           ['candidates', index, 'compiledFor'],
-          `no compiledFor: SageMaker Neo has no target for ${candidate.instanceType} (its TargetDevice list has none ` +
-            'for this family): serve it uncompiled, or use an instance of a compiled family (e.g. ml_g4dn on ml.g4dn)',
+          NEO_TARGET_FAMILIES_NOT_PLANNED.includes(family)
+            ? `no compiledFor: the planner's Neo support table does not describe ml_${family} yet: serve ` +
+                `${candidate.instanceType} uncompiled, or use an instance of a compiled family (e.g. ml_g4dn on ml.g4dn)`
+            : `no compiledFor: SageMaker Neo has no target for ${candidate.instanceType} (its TargetDevice list has none ` +
+                'for this family): serve it uncompiled, or use an instance of a compiled family (e.g. ml_g4dn on ml.g4dn)',
           candidate.compiledFor,
         );
         return;

@@ -101,6 +101,12 @@ function vcpusOf(variant: ProductionVariantSpec, warnings: string[]): number | u
     warnings.push(`${variant.instanceType} is not in the instance table: its server gets every core here`);
     return undefined;
   }
+  if (instance.vcpus === undefined) {
+    warnings.push(
+      `the instance table does not know the vCPUs of ${variant.instanceType}: its server gets every core here`,
+    );
+    return undefined;
+  }
   return instance.vcpus * Math.max(1, variant.initialInstanceCount ?? 1);
 }
 

@@ -80,3 +80,15 @@ describe('instance catalog', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('instance catalog prices', () => {
+  it('keeps the recorded prices, and records none for a type the maintainers did not price', () => {
+    // Act
+    const prices = ['ml.c5.xlarge', 'ml.g5.xlarge', 'ml.g5.48xlarge', 'ml.p4d.24xlarge'].map(
+      (type) => findInstance(type)?.usdPerHour,
+    );
+
+    // Assert
+    expect(prices).toEqual([0.204, 1.408, undefined, undefined]);
+  });
+});

@@ -25,6 +25,16 @@ function issuesOf(document: unknown): InvalidRunInputError['issues'] {
   throw new Error('expected the input to be refused');
 }
 
+function issuesOrNone(document: unknown): InvalidRunInputError['issues'] {
+  try {
+    parseOrThrow(runInputSchema, document);
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidRunInputError) return error.issues;
+    throw error;
+  }
+}
+
 describe('run input: models served by an LLM container', () => {
   it('accepts a Hub model on GPU and Inferentia2 candidates', () => {
     // Act
@@ -236,6 +246,41 @@ describe('run input: models served by an LLM container', () => {
         given: '"2"',
         expected:
           'at most 1 or "max": candidates[0] is ml.g5.xlarge, which has 1 GPU to shard the model over (OPTION_TENSOR_PARALLEL_DEGREE, the tensor parallel degree)',
+      },
+    ]);
+  });
+
+  it('checks the tensor parallel degree against the GPUs of every catalog type, priced or not', () => {
+    // Prepare: ml.g5.48xlarge has 8 GPUs, ml.p4d.24xlarge 8; neither has a recorded price.
+    const pricing = { usdPerHour: { 'ml.g5.48xlarge': 20, 'ml.p4d.24xlarge': 40 } };
+
+    // Act
+    const accepted = issuesOrNone(
+      input({
+        pricing,
+        candidates: [
+          { instanceType: 'ml.g5.48xlarge', environment: { OPTION_TENSOR_PARALLEL_DEGREE: '8' } },
+          { instanceType: 'ml.p4d.24xlarge', environment: { OPTION_TENSOR_PARALLEL_DEGREE: '8' } },
+        ],
+      }),
+    );
+    const refused = issuesOf(
+      input({
+        pricing,
+        candidates: [
+          { instanceType: 'ml.g5.48xlarge', environment: { OPTION_TENSOR_PARALLEL_DEGREE: '16' } },
+        ],
+      }),
+    );
+
+    // Assert
+    expect(accepted).toEqual([]);
+    expect(refused).toEqual([
+      {
+        field: 'candidates[0].environment.OPTION_TENSOR_PARALLEL_DEGREE',
+        given: '"16"',
+        expected:
+          'at most 8 or "max": candidates[0] is ml.g5.48xlarge, which has 8 GPUs to shard the model over (OPTION_TENSOR_PARALLEL_DEGREE, the tensor parallel degree)',
       },
     ]);
   });
