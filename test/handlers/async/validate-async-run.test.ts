@@ -226,7 +226,7 @@ describe('validateAsyncRun: the plan', () => {
       plannedAtEpochMs: NOW_MS,
       // 2 inputs in 1 batch on a reused endpoint, each throttled 5 times, plus the final clean-up's
       // worst case: asyncHistoryEvents.
-      budgets: { historyEvents: { worstCase: 325, budget: 24_000, quota: 25_000 } },
+      budgets: { historyEvents: { worstCase: 331, budget: 24_000, quota: 25_000 } },
       // handlers/async/async-estimate.ts, tested there.
       estimate: {
         totalUsd: 0,

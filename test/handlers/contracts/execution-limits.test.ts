@@ -431,7 +431,7 @@ describe('async history', () => {
     });
 
     // Assert
-    expect(events).toBe(11_158);
+    expect(events).toBe(11_164);
   });
 
   it('counts each input throttled five times (its Retry’s attempts), four events a retried wait', () => {
@@ -439,7 +439,7 @@ describe('async history', () => {
     const events = asyncHistoryEvents({ inputs: 1000, batchSize: 40, endpointRounds: 56 });
 
     // Assert: 1,000 × 5 × 4 events more than unthrottled, past the 25,000 quota.
-    expect(events).toBe(11_158 + 20_000);
+    expect(events).toBe(11_164 + 20_000);
   });
 
   it('refuses 1,000 inputs that could each be throttled five times, naming inputs and how many fit', () => {
@@ -450,9 +450,9 @@ describe('async history', () => {
     expect(issue).toEqual({
       field: 'inputs',
       given:
-        '1000 inputs, up to 31158 history events (each input\'s "Invoke async inference" retried up to 5 times when InvokeEndpointAsync is throttled)',
+        '1000 inputs, up to 31164 history events (each input\'s "Invoke async inference" retried up to 5 times when InvokeEndpointAsync is throttled)',
       expected:
-        "at most 764 inputs per run: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught (split the inputs over several runs)",
+        "at most 763 inputs per run: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught (split the inputs over several runs)",
     });
   });
 });

@@ -56,7 +56,7 @@ describe('runAsyncCli --plan', () => {
         '    … and 17 more',
         'Batches: 1 of at most 40 inputs; 1 batch(es) at a time × 20 inputs each: at most 20 requests in flight',
         `Invocation: application/octet-stream, invocation timeout 60 s, request TTL 3600 s, each input waited for at most ${workflows.asyncWaitTimeoutSeconds} s`,
-        '  history: up to 1374 events of the 24000 budget (5.7 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        '  history: up to 1380 events of the 24000 budget (5.8 %; the quota is 25000 events per execution, the rest is kept for retries)',
         `Start it: npm run start:async -- --input ${EXAMPLE}`,
       ]),
     );

@@ -56,7 +56,11 @@ describe('the runs index after a local run', () => {
       {
         runId: 'batch',
         ended: 'async-completed',
-        links: { markdown: 'batch/async/summary.md', json: 'batch/async/summary.json' },
+        links: {
+          markdown: 'batch/async/summary.md',
+          json: 'batch/async/summary.json',
+          html: 'batch/async/report.html',
+        },
       },
     ]);
     expect(stdout()).toContain(`Runs index: ${join('runs', 'index.html')}\n`);
