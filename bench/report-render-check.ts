@@ -8,7 +8,8 @@
  *   ramp broke the SLA, and an async run, rendered here;
  * - real runs: `npm start`'s example, local-sweep, local-routing, local-generative and local-async
  *   run locally to their end (bench/support/example-runs.ts, shortened load plans unless
- *   `--full-plans`), and the report.html each wrote is opened as it is.
+ *   `--full-plans`), and the report.html each wrote is opened as it is; then the runs index those
+ *   runs rewrote (runs/index.html), which must list each of them with links to files that exist.
  *
  * Screenshots of each page, of its first screen and of each chart go to bench/out/report-render/
  * (not committed) to be looked at. Needs Debian's chromium (`apt-get install -y chromium`) and
@@ -21,7 +22,8 @@
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AsyncReport } from '../handlers/report/async-report.js';
@@ -31,6 +33,7 @@ import { renderAsyncHtmlReport } from '../handlers/report/render-async-html.js';
 import { renderHtmlReport } from '../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../handlers/report/render-markdown.js';
 import type { Report } from '../handlers/report/report.js';
+import { RUNS_INDEX_HTML, RUNS_INDEX_JSON, type RunsIndexDocument } from '../handlers/report/runs-index.js';
 import { heatmapTitle, RECOMMENDED_MARK } from '../handlers/report/sweep-chart.js';
 import { asyncReport } from '../test/handlers/report/support/async-reports.js';
 import { rampReport } from '../test/handlers/report/support/ramp-reports.js';
@@ -146,9 +149,18 @@ const MEASURE_PAGE = `(() => {
 /** A page to check: the report document it shows and the file of its page. */
 type Case =
   | { readonly name: string; readonly kind: 'optimization'; readonly report: Report; readonly html: string }
-  | { readonly name: string; readonly kind: 'async'; readonly report: AsyncReport; readonly html: string };
+  | { readonly name: string; readonly kind: 'async'; readonly report: AsyncReport; readonly html: string }
+  | {
+      readonly name: string;
+      readonly kind: 'index';
+      readonly index: RunsIndexDocument;
+      /** The runs the check made, each of which the page must list. */
+      readonly runIds: readonly string[];
+      readonly html: string;
+    };
 
 function expectedTitles(testCase: Case): string[] {
+  if (testCase.kind === 'index') return [];
   if (testCase.kind === 'async') return Object.values(ASYNC_CHART_TITLES);
   const { report } = testCase;
   return [
@@ -163,6 +175,7 @@ function checks(testCase: Case, page: PageLayout): string[] {
   for (const title of expectedTitles(testCase)) {
     if (!page.charts.some((chart) => chart.title === title)) failures.push(`no chart titled "${title}"`);
   }
+  if (testCase.kind === 'index') return [...failures, ...indexChecks(testCase, page)];
   if (page.outcomeTop === undefined) failures.push('no outcome line (p.outcome)');
   else if (page.outcomeTop > VIEWPORT.height) {
     failures.push(
@@ -194,6 +207,29 @@ function checks(testCase: Case, page: PageLayout): string[] {
   }
   if (testCase.kind === 'async' && !page.text.includes(testCase.report.outcomeText)) {
     failures.push(`the page does not say "${testCase.report.outcomeText}"`);
+  }
+  return failures;
+}
+
+/**
+ * The runs index (`runs/index.html`): every run the check made is listed, every link of every row
+ * names a file that exists, and the page does not scroll sideways.
+ */
+function indexChecks(testCase: Extract<Case, { kind: 'index' }>, page: PageLayout): string[] {
+  const failures: string[] = [];
+  if (page.scrollWidth > page.clientWidth) {
+    failures.push(`the page scrolls sideways: ${page.scrollWidth} px of content in ${page.clientWidth} px`);
+  }
+  for (const runId of testCase.runIds.filter((id) => !page.text.includes(id))) {
+    failures.push(`run ${runId} is not listed`);
+  }
+  const runsDir = dirname(testCase.html);
+  for (const run of testCase.index.runs) {
+    for (const [kind, link] of Object.entries(run.links)) {
+      if (typeof link === 'string' && !existsSync(join(runsDir, link))) {
+        failures.push(`run ${run.runId}: its ${kind} link ${link} names no file`);
+      }
+    }
   }
   return failures;
 }
@@ -274,9 +310,11 @@ async function checkCase(cdp: Cdp, testCase: Case): Promise<{ failures: string[]
   const failures = checks(testCase, page);
   const legends = page.charts.flatMap((chart) => chart.legends.map((l) => `${l.title} ${l.entries}`));
   const what =
-    testCase.kind === 'async'
-      ? `async, ${testCase.report.counts.inputs} inputs`
-      : `${testCase.report.candidates.length} candidates`;
+    testCase.kind === 'index'
+      ? `runs index, ${testCase.index.runs.length} runs`
+      : testCase.kind === 'async'
+        ? `async, ${testCase.report.counts.inputs} inputs`
+        : `${testCase.report.candidates.length} candidates`;
   console.log(
     `${testCase.name}: ${what}, ${page.charts.length} charts ` +
       `(${page.charts.map((chart) => chart.title).join(' | ')}); legends: ${legends.join(', ')}; ` +
@@ -310,6 +348,16 @@ async function realRunCases(fullPlans: boolean): Promise<{ cases: Case[]; failur
         ? { name: run.name, kind: 'async', report: report as AsyncReport, html: result.reportHtml }
         : { name: run.name, kind: 'optimization', report: report as Report, html: result.reportHtml },
     );
+  }
+  // Each run rewrote the runs folder's index as it ended: the page lists them all.
+  const runsDir = join(outDir, 'runs');
+  const indexHtml = join(runsDir, RUNS_INDEX_HTML);
+  if (existsSync(indexHtml)) {
+    const index = JSON.parse(await readFile(join(runsDir, RUNS_INDEX_JSON), 'utf8')) as RunsIndexDocument;
+    const runIds = EXAMPLE_RUNS.map((run) => `check-${stamp}-${run.name}`);
+    cases.push({ name: 'runs-index', kind: 'index', index, runIds, html: indexHtml });
+  } else {
+    failures.push(`runs-index: the runs wrote no ${indexHtml}`);
   }
   return { cases, failures };
 }

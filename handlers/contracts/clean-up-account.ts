@@ -84,13 +84,14 @@ export interface FailedCleanUp {
 export const CAUSE_CLEAN_UP_KEY = 'cleanUp';
 
 /**
- * A failed run's error with the clean-up's account added to its cause. Causes are JSON when a
- * Lambda threw (`errorType`, `errorMessage`, `trace`): the account becomes one more key, so that
- * readers of `errorMessage` are unaffected; a plain-text cause becomes `errorMessage`.
+ * A failed run's error with one more entry in its cause. Causes are JSON when a Lambda threw
+ * (`errorType`, `errorMessage`, `trace`): the entry becomes one more key, so that readers of
+ * `errorMessage` are unaffected; a plain-text cause becomes `errorMessage`.
  */
-export function withCleanUpAccount(
+export function withCauseEntry(
   error: { readonly Error?: string; readonly Cause?: string },
-  message: string,
+  key: string,
+  value: unknown,
 ): { readonly Error: string; readonly Cause: string } {
   let body: Record<string, unknown> = error.Cause === undefined ? {} : { errorMessage: error.Cause };
   try {
@@ -101,8 +102,16 @@ export function withCleanUpAccount(
   }
   return {
     Error: error.Error ?? 'States.Runtime',
-    Cause: JSON.stringify({ ...body, [CAUSE_CLEAN_UP_KEY]: message }),
+    Cause: JSON.stringify({ ...body, [key]: value }),
   };
+}
+
+/** A failed run's error with the clean-up's account added to its cause (see `withCauseEntry`). */
+export function withCleanUpAccount(
+  error: { readonly Error?: string; readonly Cause?: string },
+  message: string,
+): { readonly Error: string; readonly Cause: string } {
+  return withCauseEntry(error, CAUSE_CLEAN_UP_KEY, message);
 }
 
 /** The clean-up's message a failed run's cause carries, if any (see `withCleanUpAccount`). */

@@ -1,4 +1,5 @@
 import { isRecord } from './records.js';
+import { withCauseEntry } from './clean-up-account.js';
 
 /**
  * What a failed run completed before it failed, and where it is: the async workflow's recorded
@@ -23,17 +24,7 @@ export function withCompletedWork(
   error: { readonly Error?: string; readonly Cause?: string },
   completed: CompletedWork,
 ): { readonly Error: string; readonly Cause: string } {
-  let body: Record<string, unknown> = error.Cause === undefined ? {} : { errorMessage: error.Cause };
-  try {
-    const parsed: unknown = error.Cause === undefined ? undefined : JSON.parse(error.Cause);
-    if (isRecord(parsed)) body = parsed;
-  } catch {
-    // Plain text: kept as errorMessage.
-  }
-  return {
-    Error: error.Error ?? 'States.Runtime',
-    Cause: JSON.stringify({ ...body, [CAUSE_COMPLETED_KEY]: completed }),
-  };
+  return withCauseEntry(error, CAUSE_COMPLETED_KEY, completed);
 }
 
 /** What a failed run's cause says it completed, if it says. */
