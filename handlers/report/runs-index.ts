@@ -24,6 +24,7 @@ export const RunsIndexOutcomes = {
   noCandidateMetSla: 'no-candidate-met-sla',
   allCandidatesFailed: 'all-candidates-failed',
   proofNotHeld: 'proof-not-held',
+  targetNotCarried: 'target-not-carried',
   asyncCompleted: 'async-completed',
   asyncPartial: 'async-partial',
   asyncAllInputsFailed: 'async-all-inputs-failed',
@@ -41,6 +42,7 @@ const OUTCOME_LABELS: Readonly<Record<RunsIndexOutcome, { readonly label: string
   'no-candidate-met-sla': { label: 'no recommendation: no candidate met the SLA', tone: 'bad' },
   'all-candidates-failed': { label: 'no recommendation: every candidate failed', tone: 'bad' },
   'proof-not-held': { label: 'proof not held at the target', tone: 'bad' },
+  'target-not-carried': { label: 'no candidate carries the target', tone: 'bad' },
   'async-completed': { label: 'async: every input completed', tone: 'ok' },
   'async-partial': { label: 'async: some inputs failed', tone: 'warn' },
   'async-all-inputs-failed': { label: 'async: no input completed', tone: 'bad' },
@@ -81,11 +83,26 @@ export interface RunsIndexEntry {
   readonly links: RunsIndexLinks;
 }
 
+/**
+ * A recommendation, but a target that no candidate that met the SLA can carry (the serve target
+ * sized nothing): the run exits 7, as when a proof does not hold (handlers/contracts/exit-codes.ts).
+ */
+function notCarried(report: Report): boolean {
+  return (
+    report.recommendation !== null &&
+    report.serveTarget !== undefined &&
+    report.serveTarget.candidateId === undefined
+  );
+}
+
 /** The row of an optimization run, from its report.json. */
 export function indexEntryOfReport(report: Report, links: RunsIndexLinks): RunsIndexEntry {
-  const notHeld = proofNotHeld(report);
   const outcome =
-    notHeld === undefined ? optimizationOutcome(report.outcome) : RunsIndexOutcomes.proofNotHeld;
+    proofNotHeld(report) !== undefined
+      ? RunsIndexOutcomes.proofNotHeld
+      : notCarried(report)
+        ? RunsIndexOutcomes.targetNotCarried
+        : optimizationOutcome(report.outcome);
   const rec = report.recommendation;
   const candidate = rec === null ? undefined : report.candidates.find(({ id }) => id === rec.candidateId);
   const winner =

@@ -83,6 +83,39 @@ describe('indexEntryOfReport', () => {
     expect([base.outcome, entry.outcome]).toEqual(['partial', 'proof-not-held']);
   });
 
+  it('calls a run whose target no candidate that met the SLA can carry "no candidate carries the target"', () => {
+    // Prepare: the serve target sized nothing (every candidate capped), as exit code 7 says.
+    const report = {
+      ...sampleReport(),
+      serveTarget: { targetTps: 1e9, proof: { status: 'skipped', note: 'nothing to prove' } },
+    } as unknown as Report;
+
+    // Act
+    const entry = indexEntryOfReport(report, LINKS);
+
+    // Assert
+    expect(entry.outcome).toBe('target-not-carried');
+  });
+
+  it('keeps the outcome of a run whose serve target sized a candidate', () => {
+    // Prepare
+    const base = sampleReport();
+    const report = {
+      ...base,
+      serveTarget: {
+        targetTps: 60,
+        candidateId: 'c2-c5-xlarge-neo',
+        proof: { status: 'skipped', note: 'off' },
+      },
+    } as unknown as Report;
+
+    // Act
+    const entry = indexEntryOfReport(report, LINKS);
+
+    // Assert
+    expect(entry.outcome).toBe(base.outcome);
+  });
+
   it('gives no winner nor cost, and the reason, when nothing was recommended', () => {
     // Prepare
     const report: Report = {
