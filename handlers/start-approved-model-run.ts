@@ -25,7 +25,7 @@ import { recordOf } from './contracts/records.js';
  * "Recommend" compares the run with the group's last approved one (report/registry-baseline.ts).
  *
  * The model data URL is used as it is. The run's first state reads it with the step Lambdas'
- * grants, which cover the artifacts bucket only (docs/decisions/08-models-in-the-artifacts-bucket.md): a package whose model data
+ * grants, which cover the artifacts bucket only: a package whose model data
  * lives elsewhere starts a run that fails in "Validate and plan", naming the field, the cause and
  * the fix (copy the model under `models/` of the artifacts bucket, or widen the grants).
  */

@@ -91,7 +91,7 @@ const POLL_BOUNDS = { min: 1, max: 3600, integer: true } as const;
 /**
  * Where the back-off stops: at least 30 s, so a 45-minute endpoint deadline (plus an hour of
  * scale-in wait in an async benchmark) stays a few hundred history events, far from the 25,000 of
- * a Standard execution (docs/decisions/05-step-functions-limits-at-planning.md).
+ * a Standard execution.
  */
 const MAX_POLL_BOUNDS = { min: 30, max: 3600, integer: true } as const;
 

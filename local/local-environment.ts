@@ -68,7 +68,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     maxPollSeconds: 1,
     loadStartDelaySeconds: 0,
     invocations: new LocalInvocationsPerInstance(host),
-    // The ramp test's policy, on the local endpoint's front (docs/decisions/51-ramp-building-blocks.md): applied, ticking, deregistered.
+    // The ramp test's policy, on the local endpoint's front: applied, ticking, deregistered.
     realtimeScaling: host,
     ...(options.onLoadProgress === undefined ? {} : { onLoadProgress: options.onLoadProgress }),
     localFileOf: reportFileOf(store),

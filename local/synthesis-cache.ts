@@ -2,7 +2,7 @@
  * The synthesized workflows, cached on disk once per change of the sources that shape them: the
  * local CLIs (`npm start`, `npm run start:async`) and the test suites read one synthesis instead of
  * loading aws-cdk-lib and synthesizing the stack on every run, about 1 s of module loading and
- * 3 s of CPU each time (docs/decisions/41-tests-skip-builtin-validation.md).
+ * 3 s of CPU each time.
  *
  * The file is `.cache/synth/workflows-<hash>.json`, the hash taken over the paths and contents of
  * every file that can change the template (SOURCE_DIRECTORIES, SOURCE_FILES): an edit, an added or

@@ -255,7 +255,7 @@ export async function checkAsyncRunObjects(
 
 /**
  * SageMaker reads the inputs and the model with the stack's execution role, which may read the
- * artifacts bucket's `RUN_INPUT_PREFIXES.async` only (docs/decisions/08-models-in-the-artifacts-bucket.md): anything else
+ * artifacts bucket's `RUN_INPUT_PREFIXES.async` only: anything else
  * would fail inside SageMaker, after the endpoint was paid for. Local `file:///` URIs are accepted
  * in local mode only. `undefined` when the URI is readable.
  */
@@ -511,7 +511,7 @@ function deployedEndpoint(
     instanceType: spec.instanceType,
     explicitImage: spec.image,
   }).imageUri;
-  // A Hub model's code is packaged alone under the run's prefix, as "Package model" does (docs/decisions/47-hugging-face-framework.md).
+  // A Hub model's code is packaged alone under the run's prefix, as "Package model" does.
   const modelDataUrl =
     spec.codeUri === undefined
       ? spec.modelDataUrl

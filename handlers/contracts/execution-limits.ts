@@ -32,7 +32,7 @@ export const HISTORY_BUDGET = STEP_FUNCTIONS_QUOTAS.maxHistoryEvents - HISTORY_R
 /**
  * History events per state, as Step Functions records them (API reference, "HistoryEvent", its
  * `type` values: https://docs.aws.amazon.com/step-functions/latest/apireference/API_HistoryEvent.html).
- * Our Task states name the function ARN as `Resource` (docs/decisions/04-payload-response-only.md), so they record the
+ * Our Task states name the function ARN as `Resource`, so they record the
  * LambdaFunction* events.
  */
 export const HISTORY_EVENTS = {

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The SageMaker Model Registry package version a run measures (`modelPackage` in the run input).
  * The Model Registry trigger fills it (handlers/start-approved-model-run.ts); "Recommend" then
  * compares the run with the run of the group's last approved version that has a report
- * (handlers/report/registry-baseline.ts, docs/decisions/44-registry-baseline.md). Any run may carry it, e.g. a CI
+ * (handlers/report/registry-baseline.ts). Any run may carry it, e.g. a CI
  * job that benchmarks a version before approving it, or a local run (`npm start`).
  */
 

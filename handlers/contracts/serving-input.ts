@@ -83,7 +83,7 @@ export const proveSchema = z.strictObject({ enabled: z.boolean().default(true) }
  * "How target tracking scaling works"), and a new SageMaker instance then starts and loads the model
  * (minutes); 20 minutes leaves room for a scale-out or two to be measured, but the ramp must fit
  * one load worker invocation (about 13 minutes), which the plan's default stays within. Local runs
- * set it shorter (local scaling is time-scaled, docs/decisions/51-ramp-building-blocks.md).
+ * set it shorter (local scaling is time-scaled).
  */
 export const DEFAULT_RAMP_SECONDS = 1200;
 /**

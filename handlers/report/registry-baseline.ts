@@ -13,8 +13,7 @@ import {
 import type { Report } from './report.js';
 
 /**
- * A Model Registry run against the group's last approved version
- * (docs/decisions/44-registry-baseline.md). A run that names a `modelPackage` (the registry trigger sets it) is
+ * A Model Registry run against the group's last approved version. A run that names a `modelPackage` (the registry trigger sets it) is
  * compared, in "Recommend", with the run of the same group's last approved version that wrote a
  * report, by the same `compareRuns` the CLIs use; then it becomes that baseline for the next one.
  *

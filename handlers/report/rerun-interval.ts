@@ -4,7 +4,7 @@ import type { FigureRange } from './noise.js';
 /**
  * Where a re-run's figure is expected: the min–max of three repeats covers another
  * run's median only about two times in three even when nothing changed, so the report also gives
- * an interval built for that question (docs/decisions/42-noise-and-rerun-intervals.md).
+ * an interval built for that question.
  *
  * - **Relative noise.** Throughput and latency vary in proportion to their size, so the noise is
  *   taken on the log scale: the sample standard deviation of ln(figure) over a candidate's

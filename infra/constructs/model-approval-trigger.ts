@@ -83,7 +83,7 @@ export interface ModelApprovalTriggerProps {
  * `start-approved-model-run` Lambda, which starts an optimization run of that version named
  * `approved-<group>-v<version>` (see handlers/start-approved-model-run.ts).
  *
- * The model data URL must be in the artifacts bucket (docs/decisions/08-models-in-the-artifacts-bucket.md): a package whose
+ * The model data URL must be in the artifacts bucket: a package whose
  * model lives elsewhere starts a run that fails in its first state with the fix. Grants are not
  * widened here.
  */

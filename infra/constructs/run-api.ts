@@ -151,7 +151,7 @@ const ACCESS_LOG_FORMAT = [
  * schema and the one input-error formatter, so a refused body gets 400 with the same issue list
  * (field, given, expected) the first state, the CLIs and `runs start` give, then calls
  * StartExecution; the client's run id becomes the execution name, so a retried request starts no
- * second run (docs/decisions/14-run-api-lambda-proxies.md). Status needs the execution history (DescribeExecution has no
+ * second run. Status needs the execution history (DescribeExecution has no
  * progress), so each `GET` is a Lambda too (`describe-run`).
  */
 export class RunApi extends Construct {

@@ -34,7 +34,7 @@ function abortReasonText(signal: AbortSignal): string {
  * /endpoints/{EndpointName}/invocations-response-stream,
  * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html)
  * on a real-time endpoint whose container streams. Each `PayloadPart` goes to `onPart` as the SDK
- * decodes it; `drainResponseStream` (docs/decisions/45-streaming-responses.md) maps the stream's error events.
+ * decodes it; `drainResponseStream` maps the stream's error events.
  * IAM: the page asks for `sagemaker:InvokeEndpoint`, while the Service Authorization Reference lists
  * `sagemaker:InvokeEndpointWithResponseStream` as an action of its own: the load worker is granted
  * both (INVOKE_ENDPOINT_ACTIONS, infra/constructs/sagemaker-grants.ts).

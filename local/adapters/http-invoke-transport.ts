@@ -284,7 +284,7 @@ export function abortWatcher(
  * Local-mode transport: HTTP POST to a loopback model server's `/invocations` over `connections`
  * keep-alive connections, so no request waits for a socket. Each connection is a minimal HTTP/1.1
  * client over `node:net` (`RawHttpConnection`) writing the request's bytes, built once; undici's
- * per-request work was most of the gap to autocannon on loopback (docs/decisions/34-local-http-transport.md, bench/RESULTS.md
+ * per-request work was most of the gap to autocannon on loopback (bench/RESULTS.md
  * runs D to F).
  */
 export function createHttpInvokeTransport(options: HttpInvokeTransportOptions): InvokeTransport & {

@@ -75,7 +75,7 @@ const hexValue = (byte: number): number => {
  * Connection) and the body: sized, chunked (extensions and trailers skipped) or running to the
  * connection's end (`finish`). It reads bytes where they lie, in any split across reads, and
  * allocates nothing per response: no strings for the status line or headers (http-parser-js, which
- * the transport used first, makes a string per line and a match array per header; docs/decisions/34-local-http-transport.md).
+ * the transport used first, makes a string per line and a match array per header).
  */
 export class ResponseParser {
   /** Nothing is expected until `expectResponse`: bytes before it are an error. */

@@ -30,7 +30,7 @@ class StreamDeadlineError extends Error {
 /**
  * One streamed request between undici's callbacks: the core handler callbacks (`onConnect` …
  * `onError`), which undici's Request calls directly, where the newer `onRequestStart` … names wrap
- * every request's handler and parse every response's headers into objects (docs/decisions/34-local-http-transport.md). A 2xx
+ * every request's handler and parse every response's headers into objects. A 2xx
  * body goes to `onPart` piece by piece as the socket delivers it; an error body is kept for the
  * error sample instead.
  */

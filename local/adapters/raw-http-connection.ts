@@ -70,7 +70,7 @@ export function addressOf(origin: string): RawHttpAddress {
  * pipelined: whoever lends it waits for `onComplete`/`onError` before the next `send`). It does
  * for the local transport what undici's Client did, with none of its per-request machinery
  * (request object, header validation and string building, writev, header Buffers, keep-alive
- * timer, idle-socket check; docs/decisions/34-local-http-transport.md): the caller hands it the request's bytes, built once.
+ * timer, idle-socket check): the caller hands it the request's bytes, built once.
  *
  * - The socket opens on the first `send` and again after the server closed it (idle keep-alive
  *   timeout, `Connection: close`, an HTTP/1.0 answer): a request is written only to a socket not

@@ -61,7 +61,7 @@ import { FakeTokenTable, installFakeStepFunctions } from './fake-aws/token-servi
  * data plane goes through the real runtime transports down to the HTTP handler.
  */
 
-/** The bucket the examples name: docs/decisions/08-models-in-the-artifacts-bucket.md keeps models and inputs in the artifacts bucket. */
+/** The bucket the examples name: the project keeps models and inputs in the artifacts bucket. */
 export const ARTIFACTS_BUCKET = 'your-artifacts-bucket';
 /** The task-token table, as the async Lambdas' TASK_TOKEN_TABLE names it. */
 export const TOKEN_TABLE = 'mso-task-tokens';

@@ -13,7 +13,7 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const JEST = join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 // jest's workers inherit these. A larger young generation (V8's default semi-space is 16 MB) means
 // fewer scavenges while every suite loads its modules again: 2-3 % less CPU over 67 suites, two
-// runs each (docs/decisions/31-npm-test.md).
+// runs each.
 const NODE_OPTIONS = [
   '--experimental-vm-modules',
   '--no-warnings=ExperimentalWarning',
@@ -23,7 +23,7 @@ const NODE_OPTIONS = [
 // Three workers on two cores: the suites that run workflows, e2e runs and async endpoints spend
 // most of their time waiting on real load windows, so a third process fills the idle core time.
 // A test that times real load must hold with three processes on two cores: make it independent of
-// CPU load rather than lower the worker count (docs/decisions/31-npm-test.md).
+// CPU load rather than lower the worker count.
 const PASSES = [
   { project: 'parallel', workers: 3 },
   { project: 'serial', workers: 1 },

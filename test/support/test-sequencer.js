@@ -1,7 +1,7 @@
 // jest's order of the suites (jest.config.js `testSequencer`): jest's own when it has timings from an
 // earlier run, the slowest first; on a fresh clone it has none and orders by file size, which put the
 // whole-app synths and the end-to-end runs last, and the parallel pass took about 15 s longer waiting
-// for them at the end (docs/decisions/31-npm-test.md). Without timings, the suites below go first.
+// for them at the end. Without timings, the suites below go first.
 import { relative } from 'node:path';
 import TestSequencerModule from '@jest/test-sequencer';
 

@@ -23,7 +23,7 @@ import type { ChatMessage, Prompt } from './prompt-lines.js';
  *   on SageMaker (by the body's shape) take; `include_usage` makes the stream end with the
  *   server's token counts. A text prompt is one user message.
  * Both generate templates ask for `details`, whose last event carries `generated_tokens`, the
- * server's own output count (handlers/load-test/streaming/, docs/decisions/45-streaming-responses.md).
+ * server's own output count (handlers/load-test/streaming/).
  */
 
 /** The parameters TGI and LMI share, with `stop` under each one's name. */

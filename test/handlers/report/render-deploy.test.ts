@@ -461,7 +461,7 @@ describe('sdkSnippet', () => {
 
 describe('cdkSnippet', () => {
   function synthesized(deploy: CandidateDeploy): Template {
-    // Without aws-cdk-lib's built-in validation, which would only flag the placeholders (docs/decisions/41-tests-skip-builtin-validation.md).
+    // Without aws-cdk-lib's built-in validation, which would only flag the placeholders.
     const stack = new Stack(createTestApp(), 'Snippet');
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the report's own snippet, nothing user-written
     new Function('sagemaker', bodyOf(cdkSnippet(deploy))).call(stack, sagemaker);
