@@ -4,10 +4,9 @@
  * AWS. Covered: a run none of whose inputs completed ("No input completed", not "Run succeeded"),
  * and a failed run whose error names the results it recorded before the failure.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { batchResultsUri } from '../../handlers/async/batch-results.js';
 import type {
   AsyncRunSummary,
@@ -18,17 +17,10 @@ import { cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
 import { completedInCause } from '../../handlers/contracts/completed-work.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import { EXIT_CODES, exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
-import {
-  createLocalAsyncEnvironment,
-  type LocalAsyncEnvironment,
-  runLocalAsyncInference,
-} from '../../local/async/environment.js';
+import { type LocalAsyncEnvironment, runLocalAsyncInference } from '../../local/async/environment.js';
 import { runAsyncCli } from '../../local/async/cli/main.js';
 import type { StepHandler } from '../../local/step-handlers.js';
-import { exampleModelArchive } from '../local/platform/support/model-artifacts.js';
-import { samples } from '../local/async/support/async-run.js';
-import { silentLogger } from '../support/memory-object-store.js';
-import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
+import { localAsyncSandbox, samples } from '../local/async/support/async-run.js';
 
 const MODEL_URI = 's3://local-artifacts/models/outcomes/model.tar.gz';
 const INPUT = (name: string): string => `s3://local-artifacts/inputs/outcomes/${name}.bin`;
@@ -36,33 +28,10 @@ const INPUT = (name: string): string => `s3://local-artifacts/inputs/outcomes/${
 const TRUNCATED = 'truncated';
 const PAIR = 'pair';
 
-let workflows: SynthesizedWorkflows;
-let dir: string;
-let environment: LocalAsyncEnvironment | undefined;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'async-outcomes-'));
-  workflows = synthesizedWorkflows();
-}, 120_000);
-
-afterEach(async () => {
-  await environment?.close();
-  environment = undefined;
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const sandbox = localAsyncSandbox('async-outcomes-', MODEL_URI);
 
 async function prepare(name: string): Promise<LocalAsyncEnvironment> {
-  environment = createLocalAsyncEnvironment({
-    storeDir: join(dir, name, 'store'),
-    runsDir: join(dir, name, 'runs'),
-    logger: silentLogger,
-    availableCpus: 2,
-    waitTimeoutSeconds: workflows.asyncWaitTimeoutSeconds,
-  });
-  await environment.store.putBytes(MODEL_URI, await exampleModelArchive());
+  const environment = await sandbox.prepare(name);
   await environment.store.putBytes(INPUT(PAIR), samples(2));
   await environment.store.putBytes(INPUT(TRUNCATED), new Uint8Array([1, 2, 3]));
   return environment;
@@ -112,7 +81,7 @@ describe('the async-inference workflow when inputs or the run fail', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput([TRUNCATED, TRUNCATED, TRUNCATED], 3) as never,
       runId: 'outcomes-none-completed',
     });
@@ -159,7 +128,7 @@ describe('the async-inference workflow when inputs or the run fail', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput([TRUNCATED, PAIR], 2) as never,
       runId: 'outcomes-one-completed',
     });
@@ -189,7 +158,7 @@ describe('the async-inference workflow when inputs or the run fail', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput(
         Array.from({ length: 42 }, () => PAIR),
         1,
@@ -221,11 +190,10 @@ describe('the async-inference workflow when inputs or the run fail', () => {
 
   it('fails when every input failed, from npm run start:async: exit code 4, the summary printed, the reasons and the summary named', async () => {
     // Prepare: the model and the inputs in the store the command line reads.
-    const cwd = join(dir, 'cli');
+    const cwd = join(sandbox.dir, 'cli');
     await prepare('cli');
-    await environment?.close();
-    environment = undefined;
-    const path = join(dir, 'none-completed.json');
+    await sandbox.closeCurrent();
+    const path = join(sandbox.dir, 'none-completed.json');
     await writeFile(path, JSON.stringify(runInput([TRUNCATED, TRUNCATED], 2)));
     const out: string[] = [];
     const err: string[] = [];
@@ -233,7 +201,7 @@ describe('the async-inference workflow when inputs or the run fail', () => {
       stdout: { write: (text: string) => out.push(text) },
       stderr: { write: (text: string) => err.push(text) },
       cwd,
-      workflows,
+      workflows: sandbox.workflows,
     };
 
     // Act

@@ -5,10 +5,7 @@
  * mid-batch, a notification lost after SageMaker wrote the output, and a notification of an
  * earlier run of the same name delivered again while the new run waits.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import {
   handleAsyncNotifications,
   type NotificationSummary,
@@ -17,49 +14,25 @@ import { deriveInferenceId } from '../../../handlers/async/invoke-async-inferenc
 import type { AsyncRunSummary, InvokeAsyncInferenceEvent } from '../../../handlers/contracts/async-state.js';
 import type { NewTaskTokenRecord } from '../../../handlers/async/ports.js';
 import {
-  createLocalAsyncEnvironment,
   LOCAL_NOTIFICATION_TOPICS,
   type LocalAsyncEnvironment,
   runLocalAsyncInference,
 } from '../../../local/async/environment.js';
 import { LocalTaskResumer } from '../../../local/async/local-task-resumer.js';
 import type { StepHandler } from '../../../local/step-handlers.js';
-import { synthesizedWorkflows, type SynthesizedWorkflows } from '../../support/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
-import { itemsOf, samples } from './support/async-run.js';
-import { exampleModelArchive } from '../platform/support/model-artifacts.js';
+import { itemsOf, localAsyncSandbox, samples } from './support/async-run.js';
 
 const MODEL_URI = 's3://local-artifacts/models/robust/model.tar.gz';
 const INPUT = (name: string): string => `s3://local-artifacts/inputs/robust/${name}.bin`;
 
-let workflows: SynthesizedWorkflows;
-let dir: string;
-let environment: LocalAsyncEnvironment | undefined;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'async-robustness-'));
-  workflows = synthesizedWorkflows();
-}, 120_000);
-
-afterEach(async () => {
-  await environment?.close();
-  environment = undefined;
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const sandbox = localAsyncSandbox('async-robustness-', MODEL_URI);
 
 async function prepare(name: string, lostNotificationAfterMs?: number): Promise<LocalAsyncEnvironment> {
-  environment = createLocalAsyncEnvironment({
-    storeDir: join(dir, name, 'store'),
-    runsDir: join(dir, name, 'runs'),
-    logger: silentLogger,
-    availableCpus: 2,
-    waitTimeoutSeconds: workflows.asyncWaitTimeoutSeconds,
-    ...(lostNotificationAfterMs === undefined ? {} : { lostNotificationAfterMs }),
-  });
-  await environment.store.putBytes(MODEL_URI, await exampleModelArchive());
+  const environment = await sandbox.prepare(
+    name,
+    lostNotificationAfterMs === undefined ? {} : { lostNotificationAfterMs },
+  );
   // A pair fills a batch of 2 and runs at once; a single sample waits for a partner the server's
   // batching delay long (runInput's `batchDelayMs`): an input still waiting when the test acts.
   await environment.store.putBytes(INPUT('pair'), samples(2));
@@ -147,7 +120,7 @@ describe('the async-inference workflow where AWS can fail it', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput(['pair', 'pair', 'pair', 'pair', 'pair', 'pair'], 1) as never,
       runId: 'robust-deleted',
       overrides,
@@ -196,7 +169,7 @@ describe('the async-inference workflow where AWS can fail it', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput(['pair', 'pair'], 10) as never,
       runId: 'robust-lost',
       timeoutScale: 30 / 900,
@@ -234,7 +207,7 @@ describe('the async-inference workflow where AWS can fail it', () => {
     });
     const first = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput(['single'], 1, 50) as never,
       runId: 'robust-reused',
     });
@@ -259,7 +232,7 @@ describe('the async-inference workflow where AWS can fail it', () => {
     // Act
     const second = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput(['single'], 1, 2000) as never,
       runId: 'robust-reused',
       overrides,

@@ -6,54 +6,24 @@
  * notification that never arrives (the wait's heartbeat expires), and the CLI's example run.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { deriveInferenceId } from '../../../handlers/async/invoke-async-inference.js';
 import type { AsyncRunSummary } from '../../../handlers/contracts/async-state.js';
 import { runAsyncCli } from '../../../local/async/cli/main.js';
-import {
-  createLocalAsyncEnvironment,
-  type LocalAsyncEnvironment,
-  runLocalAsyncInference,
-} from '../../../local/async/environment.js';
-import { synthesizedWorkflows, type SynthesizedWorkflows } from '../../support/synthesized-workflows.js';
-import { silentLogger } from '../../support/memory-object-store.js';
-import { itemsOf, samples } from './support/async-run.js';
-import { exampleModelArchive, isAlive } from '../platform/support/model-artifacts.js';
+import { type LocalAsyncEnvironment, runLocalAsyncInference } from '../../../local/async/environment.js';
+import { itemsOf, localAsyncSandbox, samples } from './support/async-run.js';
+import { isAlive } from '../platform/support/model-artifacts.js';
 
 const MODEL_URI = 's3://local-artifacts/models/e2e/model.tar.gz';
 const INPUT = (name: string): string => `s3://local-artifacts/inputs/e2e/${name}.bin`;
 
-let workflows: SynthesizedWorkflows;
-let dir: string;
-let environment: LocalAsyncEnvironment | undefined;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'local-async-run-'));
-  workflows = synthesizedWorkflows();
-}, 120_000);
-
-afterEach(async () => {
-  await environment?.close();
-  environment = undefined;
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const sandbox = localAsyncSandbox('local-async-run-', MODEL_URI);
 
 async function prepare(name: string): Promise<LocalAsyncEnvironment> {
-  environment = createLocalAsyncEnvironment({
-    storeDir: join(dir, name, 'store'),
-    runsDir: join(dir, name, 'runs'),
-    logger: silentLogger,
-    availableCpus: 2,
-    waitTimeoutSeconds: workflows.asyncWaitTimeoutSeconds,
-  });
-  await environment.store.putBytes(MODEL_URI, await exampleModelArchive());
+  const environment = await sandbox.prepare(name);
   // Pairs of samples fill a batch of 2 and run at once; one sample alone waits 5 s for a partner
   // (the server's dynamic batching delay): a deterministic slow inference.
   await environment.store.putBytes(INPUT('pair-1'), samples(2));
@@ -93,7 +63,7 @@ describe('the async-inference workflow run locally', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput(['pair-1', 'truncated', 'single', 'pair-2'], 1) as never,
       runId: 'e2e-mixed',
     });
@@ -144,7 +114,7 @@ describe('the async-inference workflow run locally', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input,
       runId: 'e2e-refused',
     });
@@ -165,7 +135,7 @@ describe('the async-inference workflow run locally', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput(['pair-1', 'gone'], 60) as never,
       runId: 'e2e-missing-input',
     });
@@ -201,7 +171,7 @@ describe('the async-inference workflow run locally', () => {
     // Act
     const outcome = await runLocalAsyncInference({
       environment: env,
-      stateMachine: workflows.asyncInference,
+      stateMachine: sandbox.workflows.asyncInference,
       input: runInput(['pair-1', 'pair-2'], 60) as never,
       runId: 'e2e-lost',
       timeoutScale: 5 / 900,
@@ -233,14 +203,14 @@ describe('npm run start:async', () => {
     const io = {
       stdout: { write: () => true },
       stderr: { write: (text: string) => err.push(text) },
-      cwd: join(dir, 'cli-missing'),
-      workflows,
+      cwd: join(sandbox.dir, 'cli-missing'),
+      workflows: sandbox.workflows,
     };
     const missing = [
       's3://local-artifacts/inputs/e2e/gone-1.bin',
       's3://local-artifacts/inputs/e2e/gone-2.bin',
     ];
-    const path = join(dir, 'missing-inputs.json');
+    const path = join(sandbox.dir, 'missing-inputs.json');
     await writeFile(
       path,
       JSON.stringify({
@@ -274,8 +244,8 @@ describe('npm run start:async', () => {
     const io = {
       stdout: { write: (text: string) => out.push(text) },
       stderr: { write: (text: string) => err.push(text) },
-      cwd: join(dir, 'cli'),
-      workflows,
+      cwd: join(sandbox.dir, 'cli'),
+      workflows: sandbox.workflows,
     };
     const example = fileURLToPath(new URL('../../../examples/local-async.json', import.meta.url));
 
