@@ -275,7 +275,7 @@ function unreadableUriIssues(
         {
           field,
           given: JSON.stringify(uri),
-          expected: `a URI under ${readable.join(', ')} (the SageMaker execution role reads only those; upload there, see docs/decisions.md #8)`,
+          expected: `a URI under ${readable.join(', ')} (the SageMaker execution role reads only those; upload there, see docs/deploying.md)`,
         },
       ];
 }

@@ -637,7 +637,7 @@ describe('validateAsyncRun: refusals', () => {
     // Assert
     const expected =
       `expected a URI under s3://${BUCKET}/models/, s3://${BUCKET}/inputs/, s3://${BUCKET}/runs/ ` +
-      '(the SageMaker execution role reads only those; upload there, see docs/decisions.md #8)';
+      '(the SageMaker execution role reads only those; upload there, see docs/deploying.md)';
     expect(issues).toEqual([
       `endpoint.modelDataUrl: got "s3://someone-else/models/model.tar.gz", ${expected}`,
       `inputs[1]: got "s3://${BUCKET}/elsewhere/1.json", ${expected}`,
@@ -1133,7 +1133,7 @@ describe('validateAsyncRun: every object the run reads, before anything is creat
 
     // Assert
     expect(issues).toEqual([
-      `endpoint.codeUri: got "s3://elsewhere/code.tar.gz", expected a URI under s3://${BUCKET}/models/, s3://${BUCKET}/inputs/, s3://${BUCKET}/runs/ (the SageMaker execution role reads only those; upload there, see docs/decisions.md #8)`,
+      `endpoint.codeUri: got "s3://elsewhere/code.tar.gz", expected a URI under s3://${BUCKET}/models/, s3://${BUCKET}/inputs/, s3://${BUCKET}/runs/ (the SageMaker execution role reads only those; upload there, see docs/deploying.md)`,
     ]);
   });
 
