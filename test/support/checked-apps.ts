@@ -41,6 +41,18 @@ export type CheckedAppResult =
 
 export type CheckedApps = Readonly<Record<CheckedAppName, CheckedAppResult>>;
 
+/**
+ * What a configuration's failed synth records: its error, the verdict the suites judge (a cdk-nag
+ * or Guard finding, an invalid template). An error of the machine instead (a Node system error such
+ * as ENOENT when the run's temporary folder was removed under a synth, ENOSPC, EMFILE) says nothing
+ * about the sources, so it is thrown: the writer exits without writing, and the next run
+ * synthesizes again instead of reading that error from the cache until the sources change.
+ */
+export function failedSynthResult(error: unknown): CheckedAppResult {
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
+  return { error: error instanceof Error ? error.message : String(error) };
+}
+
 /** The environment variable jest's global set-up sets to this run's cache file. */
 export const CHECKED_APPS_ENV = 'MSO_TEST_CHECKED_APPS';
 

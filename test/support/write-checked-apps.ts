@@ -8,7 +8,7 @@ import { loadOptimizerConfig } from '../../infra/optimizer-config.js';
 import { buildServingOptimizerApp } from '../../infra/serving-optimizer-app.js';
 import { REPO_ROOT } from '../../local/synthesis-cache.js';
 import { createTestApp, TEST_ENV } from '../infra/app.js';
-import type { CheckedAppName, CheckedAppResult } from './checked-apps.js';
+import { type CheckedAppName, type CheckedAppResult, failedSynthResult } from './checked-apps.js';
 
 const target = process.argv[2];
 if (target === undefined || target === '') {
@@ -30,7 +30,7 @@ function synthesize(
       template: deployed.template as Record<string, unknown>,
     };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return failedSynthResult(error);
   }
 }
 
