@@ -6,7 +6,7 @@ import type {
   PlannedCandidate,
   RunPlan,
 } from '../contracts/optimization-state.js';
-import { candidateDeployment } from '../shared/candidate-deployment.js';
+import { candidateDeployment } from '../deployment/candidate-deployment.js';
 import {
   createEndpointConfigRequest,
   createEndpointRequest,
@@ -14,7 +14,7 @@ import {
   type CreateEndpointConfigRequest,
   type CreateEndpointRequest,
   type CreateModelRequest,
-} from '../shared/sagemaker-requests.js';
+} from '../deployment/sagemaker-requests.js';
 
 /**
  * report.json's `deploy` of a candidate: the CreateModel, CreateEndpointConfig and CreateEndpoint

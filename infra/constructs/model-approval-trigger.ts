@@ -12,7 +12,7 @@ import {
   MODEL_PACKAGE_GROUP_NAME,
   MODEL_PACKAGE_STATE_CHANGE,
   parseApprovedModelRunTemplate,
-} from '../../handlers/start-approved-model-run.js';
+} from '../../handlers/operations/start-approved-model-run.js';
 import { type InputIssue, InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';

@@ -9,8 +9,8 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE } from '../../handlers/shared/execution-status-change.js';
-import { RUN_END_STATUSES } from '../../handlers/notify-run-summary.js';
+import { EXECUTION_STATUS_CHANGE } from '../../handlers/operations/execution-status-change.js';
+import { RUN_END_STATUSES } from '../../handlers/operations/notify-run-summary.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {
   acknowledgeGuardRule,

@@ -20,7 +20,7 @@ import {
 import { proofStatusOf } from '../../handlers/contracts/exit-codes.js';
 import { recordOf } from '../../handlers/contracts/records.js';
 import type { Report } from '../../handlers/report/report.js';
-import { validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';
 import {
   createLocalEnvironment,
   type LocalEnvironment,

@@ -12,7 +12,7 @@ import {
   type NoInputCompletedCause,
 } from '../../../handlers/contracts/async-state.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
-import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
+import { checkAsyncRunObjects } from '../../../handlers/steps/async/validate-async-run.js';
 import { ErrorNames, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { recordOf } from '../../../handlers/contracts/records.js';
 import { displayPath, withLocalFiles } from '../../cli/shared.js';
