@@ -15,7 +15,10 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/operations/execution-status-change.js';
+import {
+  EXECUTION_STATUS_CHANGE,
+  FAILURE_STATUSES,
+} from '../../handlers/operations/execution-status-change.js';
 import {
   ASYNC_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,

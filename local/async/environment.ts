@@ -11,7 +11,10 @@ import {
   throwIfRetryNeeded,
 } from '../../handlers/operations/handle-async-notification.js';
 import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/operations/lost-notification.js';
-import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../handlers/operations/send-async-heartbeats.js';
+import {
+  type HeartbeatSummary,
+  sendAsyncHeartbeats,
+} from '../../handlers/operations/send-async-heartbeats.js';
 import { type PlannedAsyncRun, planAsyncRun } from '../../handlers/steps/async/validate-async-run.js';
 import {
   type AsyncRunPlan,

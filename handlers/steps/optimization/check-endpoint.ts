@@ -8,7 +8,12 @@ import {
   OptimizationStates,
   type RunPlan,
 } from '../../contracts/optimization-state.js';
-import { type EndpointDescription, EndpointStatuses, type Logger, type ModelHost } from '../../ports/index.js';
+import {
+  type EndpointDescription,
+  EndpointStatuses,
+  type Logger,
+  type ModelHost,
+} from '../../ports/index.js';
 import type { EndpointTimings } from '../../deployment/endpoint-deployment.js';
 import { refuseRedrive } from './redrive.js';
 

@@ -3,7 +3,12 @@ import {
   OptimizationStates,
   type RedriveAware,
 } from '../../contracts/optimization-state.js';
-import type { Logger, RealtimeScalingApplier, RealtimeScalingRequests, ScalingRegistry } from '../../ports/index.js';
+import type {
+  Logger,
+  RealtimeScalingApplier,
+  RealtimeScalingRequests,
+  ScalingRegistry,
+} from '../../ports/index.js';
 import { VARIANT_NAME } from '../../deployment/endpoint-deployment.js';
 import { refuseRedrive } from './redrive.js';
 

@@ -6,7 +6,12 @@ import type { LoadTestResult } from '../../load-test/index.js';
 import type { EndpointInstanceSeriesReader, Logger, ObjectStore } from '../../ports/index.js';
 import type { Report } from '../../report/report.js';
 import { readStoredReport, writeStoredReport } from '../../report/stored-report.js';
-import { brokenTimeText, type InstanceCountPoint, type RampOutcome, rampOutcome } from '../../serving/ramp.js';
+import {
+  brokenTimeText,
+  type InstanceCountPoint,
+  type RampOutcome,
+  rampOutcome,
+} from '../../serving/ramp.js';
 import {
   type RampRequest,
   type RampVerdict,

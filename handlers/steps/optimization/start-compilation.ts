@@ -5,7 +5,10 @@ import {
   type CompilationState,
   type StartCompilationEvent,
 } from '../../contracts/optimization-state.js';
-import { COMPILATION_DEADLINE_MARGIN_SECONDS, type CompilationDeps } from '../../deployment/compilation-job.js';
+import {
+  COMPILATION_DEADLINE_MARGIN_SECONDS,
+  type CompilationDeps,
+} from '../../deployment/compilation-job.js';
 import { startOptimization } from './start-optimization.js';
 
 /**

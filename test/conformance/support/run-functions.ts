@@ -1,9 +1,16 @@
 import { cleanUpFailedRun, type FailedRunCleanUp } from '../../../handlers/operations/clean-up-failed-run.js';
 import { SUPPORT_FUNCTIONS } from '../../../handlers/contracts/functions.js';
 import { describeRun, parseDescribeRunEvent } from '../../../handlers/operations/describe-run.js';
-import { parseJanitorEvent, sweepStaleResources, type SweepSummary } from '../../../handlers/operations/janitor.js';
+import {
+  parseJanitorEvent,
+  sweepStaleResources,
+  type SweepSummary,
+} from '../../../handlers/operations/janitor.js';
 import { listRuns } from '../../../handlers/operations/list-runs.js';
-import { notifyRunSummary, type RunSummaryNotification } from '../../../handlers/operations/notify-run-summary.js';
+import {
+  notifyRunSummary,
+  type RunSummaryNotification,
+} from '../../../handlers/operations/notify-run-summary.js';
 import { runEvents } from '../../../handlers/operations/run-events.js';
 import type { ParsedEvent } from '../../../handlers/run-status/proxy-event.js';
 import { RUN_ROUTES } from '../../../handlers/run-status/proxy-event.js';

@@ -1,9 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { requestOf, invalidRequestRefusal } from '../run-status/support/proxy-events.js';
-import { parsePlanRunEvent, planRun, type PlanRunRequest, type RunPlanner } from '../../../handlers/operations/plan-run.js';
+import {
+  parsePlanRunEvent,
+  planRun,
+  type PlanRunRequest,
+  type RunPlanner,
+} from '../../../handlers/operations/plan-run.js';
 import { plannedRunSchema } from '../../../handlers/run-status/run-api-contract.js';
-import { validateAndPlan, type ValidateAndPlanDeps } from '../../../handlers/steps/optimization/validate-and-plan.js';
+import {
+  validateAndPlan,
+  type ValidateAndPlanDeps,
+} from '../../../handlers/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 
 const MODEL_URI = 's3://user-models/cnn/model.onnx';

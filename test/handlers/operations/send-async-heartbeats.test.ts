@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { TaskResumer } from '../../../handlers/async/ports.js';
-import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../../handlers/operations/send-async-heartbeats.js';
+import {
+  type HeartbeatSummary,
+  sendAsyncHeartbeats,
+} from '../../../handlers/operations/send-async-heartbeats.js';
 import { ErrorNames, TransientServiceError } from '../../../handlers/contracts/errors.js';
 import type { EndpointDescription } from '../../../handlers/ports/index.js';
 import { asyncEndpointDescription, ScriptedSageMaker } from '../async/support/async-fakes.js';

@@ -5,7 +5,11 @@ import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import type { RunStarter, RunStartOutcome } from '../../../handlers/run-status/ports.js';
 import { apiErrorSchema, startedRunSchema } from '../../../handlers/run-status/run-api-contract.js';
 import { requestOf, invalidRequestRefusal } from '../run-status/support/proxy-events.js';
-import { parseStartRunEvent, startRun, type StartRunRequest } from '../../../handlers/operations/start-run.js';
+import {
+  parseStartRunEvent,
+  startRun,
+  type StartRunRequest,
+} from '../../../handlers/operations/start-run.js';
 import { validateAndPlan } from '../../../handlers/steps/optimization/validate-and-plan.js';
 import type { ModelHost } from '../../../handlers/ports/index.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';

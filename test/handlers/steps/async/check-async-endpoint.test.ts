@@ -8,7 +8,11 @@ import {
 } from '../../../../handlers/contracts/async-state.js';
 import { EndpointFailedError } from '../../../../handlers/contracts/errors.js';
 import type { PrepareAsyncEndpointDeps } from '../../../../handlers/async/endpoint-loop.js';
-import { asyncEndpointDescription, FakeScalingRegistry, ScriptedSageMaker } from '../../async/support/async-fakes.js';
+import {
+  asyncEndpointDescription,
+  FakeScalingRegistry,
+  ScriptedSageMaker,
+} from '../../async/support/async-fakes.js';
 import {
   CONFIG,
   CREATING,

@@ -6,7 +6,12 @@ import {
 } from '../../../../handlers/steps/async/invoke-async-inference.js';
 import type { InvokeAsyncInferenceEvent } from '../../../../handlers/contracts/async-state.js';
 import { EndpointFailedError, InferenceIdInUseError } from '../../../../handlers/contracts/errors.js';
-import { CapturingLogger, FakeAsyncInvoker, FakeStepFunctions, MemoryTokenStore } from '../../async/support/fakes.js';
+import {
+  CapturingLogger,
+  FakeAsyncInvoker,
+  FakeStepFunctions,
+  MemoryTokenStore,
+} from '../../async/support/fakes.js';
 
 const NOW_MS = Date.parse('2026-05-23T03:00:00.000Z');
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { checkCompilation } from '../../../../handlers/steps/optimization/check-compilation.js';
-import { CompilationOutcomes, type CompilationState } from '../../../../handlers/contracts/optimization-state.js';
+import {
+  CompilationOutcomes,
+  type CompilationState,
+} from '../../../../handlers/contracts/optimization-state.js';
 import type { CompilationJobDescription, ModelCompiler } from '../../../../handlers/ports/index.js';
 import type { CompilationDeps } from '../../../../handlers/deployment/compilation-job.js';
 import { silentLogger } from '../../../support/memory-object-store.js';

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { EndpointFailedError } from '../../../../handlers/contracts/errors.js';
 import type { DeploymentState, RunPlan } from '../../../../handlers/contracts/optimization-state.js';
-import { checkEndpoint, type CheckEndpointDeps } from '../../../../handlers/steps/optimization/check-endpoint.js';
+import {
+  checkEndpoint,
+  type CheckEndpointDeps,
+} from '../../../../handlers/steps/optimization/check-endpoint.js';
 import type { Logger, ModelHost } from '../../../../handlers/ports/index.js';
 import { FakeSageMaker } from '../../../support/fake-sagemaker.js';
 import { runPlan } from '../../report/support/sample-report.js';

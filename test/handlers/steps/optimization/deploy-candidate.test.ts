@@ -6,7 +6,10 @@ import {
   type CompilationState,
   type RunPlan,
 } from '../../../../handlers/contracts/optimization-state.js';
-import { deployCandidate, type DeployDeps } from '../../../../handlers/steps/optimization/deploy-candidate.js';
+import {
+  deployCandidate,
+  type DeployDeps,
+} from '../../../../handlers/steps/optimization/deploy-candidate.js';
 import {
   type ApprovedModelRunTemplate,
   type ExecutionStarter,

@@ -9,7 +9,11 @@ import {
 import type { InvocationsPerInstanceReader } from '../../../../handlers/ports/index.js';
 import { recordProof } from '../../../../handlers/steps/optimization/record-proof.js';
 import type { Report } from '../../../../handlers/report/report.js';
-import { correctedRequest, proofCandidate, proofLoadPlan } from '../../../../handlers/serving/prove-target.js';
+import {
+  correctedRequest,
+  proofCandidate,
+  proofLoadPlan,
+} from '../../../../handlers/serving/prove-target.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
 import { plannedCandidate, reportFrom, SAMPLE_LOAD_PLAN } from '../../report/support/sample-report.js';
 

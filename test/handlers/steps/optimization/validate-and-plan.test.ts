@@ -9,7 +9,10 @@ import {
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../../../handlers/contracts/run-timeouts.js';
 import { COMPILATION_TARGETS } from '../../../../handlers/catalog/instances.js';
 import { SIGNED_REQUESTS_PER_WORKER_SECOND } from '../../../../handlers/load-test/worker-ceiling.js';
-import { validateAndPlan, type ValidateAndPlanDeps } from '../../../../handlers/steps/optimization/validate-and-plan.js';
+import {
+  validateAndPlan,
+  type ValidateAndPlanDeps,
+} from '../../../../handlers/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
 
 const MODEL_URI = 's3://user-models/resnet/model.pt';
