@@ -13,3 +13,4 @@ export * from './late-start.js';
 export * from './stall.js';
 export * from './segments.js';
 export * from './rounds.js';
+export * from './seeded-random.js';
