@@ -13,4 +13,3 @@ export * from './late-start.js';
 export * from './stall.js';
 export * from './segments.js';
 export * from './rounds.js';
-export * from './seeded-random.js';

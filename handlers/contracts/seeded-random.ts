@@ -2,7 +2,9 @@
  * Mulberry32: a 32-bit pseudo-random generator with a full 2^32 period, a few integer operations
  * per number. Not for cryptography; chosen because the same seed gives the same sequence on every
  * platform and Node version (only 32-bit integer arithmetic): the payload mix's draws, the example
- * model's weights and the statistical tests all repeat exactly.
+ * model's weights and the statistical tests all repeat exactly. It sits on the floor, which imports
+ * nothing, because the model server's image copies it alone (local/model-server/Dockerfile) and
+ * the load generator draws from it too.
  */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { seededRandom } from '../../../handlers/load-test/seeded-random.js';
+import { seededRandom } from '../../../handlers/contracts/seeded-random.js';
 
 describe('seededRandom', () => {
   it('repeats the same sequence for the same seed', () => {
