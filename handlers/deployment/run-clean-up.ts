@@ -24,8 +24,9 @@ import { BUSY_ENDPOINT_STATUSES, VARIANT_NAME } from './endpoint-deployment.js';
 
 /**
  * The run clean-up every path ends with: the optimization's "Clean up run resources" and "Clean up
- * after failure" (handlers/clean-up.ts), the async workflow's (handlers/async/clean-up-async-run.ts)
- * and the failed-run Lambda (handlers/clean-up-failed-run.ts) all delete a run's resources with it.
+ * after failure" (handlers/steps/optimization/clean-up.ts), the async workflow's
+ * (handlers/steps/async/clean-up-async-run.ts) and the failed-run Lambda
+ * (handlers/operations/clean-up-failed-run.ts) all delete a run's resources with it.
  */
 
 export interface CleanUpDeps {

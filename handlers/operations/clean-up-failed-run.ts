@@ -26,7 +26,7 @@ import { type CleanUpDeps, cleanUpRun } from '../deployment/run-clean-up.js';
  * timed-out execution never reaches that state, and a failed one may have failed in it: this is
  * the layer that still cleans up.
  *
- * The event and its statuses: shared/execution-status-change.ts.
+ * The event and its statuses: execution-status-change.ts.
  *
  * The event's status is stale by the time an attempt runs (90 s later, or hours into the retries):
  * a redrive keeps the execution's name, so the run it names may be running again, and its deploy

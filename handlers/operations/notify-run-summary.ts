@@ -355,7 +355,10 @@ function describeCleanUp(cleanUp: CleanUpOutput | undefined): { headline?: strin
   };
 }
 
-/** The optimization workflow's output: the summary "Recommend" returns (handlers/recommend.ts). */
+/**
+ * The optimization workflow's output: the summary "Recommend" returns
+ * (handlers/steps/optimization/recommend.ts).
+ */
 const optimizationSummarySchema = z.looseObject({
   runId: z.string(),
   outcome: z.string().optional(),
@@ -489,7 +492,10 @@ function verdictRank(verdict: string): number {
 
 const distributionSchema = z.looseObject({ p50: z.number(), p90: z.number(), p99: z.number() });
 
-/** The async-inference workflow's output: the summary of its last step (handlers/async/summarize-async-run.ts). */
+/**
+ * The async-inference workflow's output: the summary of its last step
+ * (handlers/steps/async/summarize-async-run.ts).
+ */
 const asyncSummarySchema = z.looseObject({
   runId: z.string(),
   outcome: z.string().optional(),

@@ -428,9 +428,10 @@ export function resolveSchedule(expression: string): {
 const JANITOR_ALARM_PERIOD = Duration.hours(1);
 
 /**
- * The alarm on `StaleResourcesNotDeleted` (handlers/janitor.ts): any stale resource a sweep could
- * not delete or decide on, or a sweep that failed before it could, within the hour. It stays in
- * ALARM while every hour has such a sweep, and missing data (a disabled schedule) is not breaching.
+ * The alarm on `StaleResourcesNotDeleted` (handlers/operations/janitor.ts): any stale resource a
+ * sweep could not delete or decide on, or a sweep that failed before it could, within the hour. It
+ * stays in ALARM while every hour has such a sweep, and missing data (a disabled schedule) is not
+ * breaching.
  */
 function janitorAlarm(scope: Construct, janitor: ProjectFunction): Alarm {
   return new Alarm(scope, 'JanitorNotDeletedAlarm', {

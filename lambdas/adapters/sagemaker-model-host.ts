@@ -120,8 +120,9 @@ export class SageMakerModelHost implements ModelHost {
   }
 
   async createModel(spec: ModelSpec): Promise<void> {
-    // The requests the report shows too (handlers/shared/sagemaker-requests.ts). The casts narrow
-    // InstanceType to the SDK's enum (the plan checked it against that enum) and make arrays mutable.
+    // The requests the report shows too (handlers/deployment/sagemaker-requests.ts). The casts
+    // narrow InstanceType to the SDK's enum (the plan checked it against that enum) and make arrays
+    // mutable.
     const command = new CreateModelCommand(
       createModelRequest(spec, this.requireRole()) as CreateModelCommandInput,
     );

@@ -81,7 +81,8 @@ function optimizationCli(): WorkflowCli<
   return {
     usage: USAGE,
     workflowName: 'optimization',
-    // "Recommend" writes it under the run's prefix (handlers/recommend.ts), the runs folder locally.
+    // "Recommend" writes it under the run's prefix (handlers/steps/optimization/recommend.ts), the
+    // runs folder locally.
     reportFile: 'report.json',
     stateMachine: (workflows) => workflows.optimization,
     deleted: 'every endpoint was deleted',

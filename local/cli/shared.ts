@@ -228,7 +228,7 @@ export function withLocalFiles(text: string, store: Pick<FileObjectStore, 'pathO
   });
 }
 
-/** The one plain-text table (handlers/shared/text-table.ts), by its local name. */
+/** The one plain-text table (handlers/report/text-table.ts), by its local name. */
 export { textTable as table } from '../../handlers/report/text-table.js';
 
 /**

@@ -27,7 +27,7 @@ export interface CheckEndpointDeps extends EndpointTimings {
  * the instance type, current instance count and variant the endpoint really has (what the report
  * prices and whose metrics it reads); Failed → `EndpointFailedError` with SageMaker's
  * FailureReason; still creating → wait again, until the deadline. A redriven run is refused
- * (shared/redrive.ts): the endpoint it would look at was deleted when the run stopped.
+ * (redrive.ts): the endpoint it would look at was deleted when the run stopped.
  *
  * An existing endpoint with several production variants is refused: the load would split between
  * them by weight (InvokeEndpoint without TargetVariant, SageMaker API reference), so neither the

@@ -8,9 +8,10 @@ import { type CleanUpDeps, cleanUpRun } from '../../deployment/run-clean-up.js';
 
 /**
  * States "Clean up run resources" (success), "Delete candidates not kept" and "Clean up after
- * failure" of the optimization: the run clean-up every path ends with (handlers/shared/run-clean-up.ts,
- * where it is documented), over the optimization's resources, its compilation jobs included. The
- * async workflow and the failed-run Lambda run the same clean-up through their own steps.
+ * failure" of the optimization: the run clean-up every path ends with
+ * (handlers/deployment/run-clean-up.ts, where it is documented), over the optimization's resources,
+ * its compilation jobs included. The async workflow and the failed-run Lambda run the same clean-up
+ * through their own steps.
  *
  * After a failure, the run's error also says where the work is (`storedMeasurements`): a run that
  * failed in "Recommend", or after it, still points to what it measured. The clean-up reads it rather

@@ -19,7 +19,7 @@ export interface DeployDeps extends EndpointTimings {
  * State "Deploy candidate": CreateModel, CreateEndpointConfig and CreateEndpoint, all named after
  * the run and tagged with it, as `candidateDeployment` builds them (the report shows the same). A candidate whose compiled artifact failed to build is skipped with
  * the reason; an existing endpoint is only looked at. A redriven run is refused before anything is
- * created (shared/redrive.ts).
+ * created (redrive.ts).
  */
 export async function deployCandidate(
   event: DeployCandidateEvent,

@@ -103,7 +103,7 @@ async function loadPrompts(
  * segments before it, to resume the schedule where they stopped. In a round (`loadRound`, after
  * the schedule: a knee probe or a repeat) it runs one step at the round's load from the round's
  * start, and writes its result under the round's index. A redriven run is refused before it
- * sends anything (shared/redrive.ts): its shared start is past and its endpoint deleted.
+ * sends anything (redrive.ts): its shared start is past and its endpoint deleted.
  */
 export async function runLoadWorker(
   event: RunLoadWorkerEvent,

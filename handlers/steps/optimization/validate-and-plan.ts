@@ -80,7 +80,10 @@ export const MAX_SERVERLESS_PAYLOAD_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_PAYLOAD_SET_BYTES = 256 * 1024 * 1024;
 
-/** Shared with the async planner (handlers/shared/estimate-assumptions.ts), which is no step module. */
+/**
+ * Shared with the async planner (handlers/deployment/estimate-assumptions.ts), which is no step
+ * module.
+ */
 export { ESTIMATE_ASSUMPTIONS };
 
 export interface ValidateAndPlanDeps {
@@ -667,7 +670,7 @@ async function planPromptSet(
 }
 
 /**
- * A streaming plan's payloads against its format (shared/stream-payload-shape.ts): a body the
+ * A streaming plan's payloads against its format (planning/stream-payload-shape.ts): a body the
  * stream cannot come from is refused, one that loses a figure is a warning. Read after the object
  * checks, so each payload exists and is within SageMaker's body limit.
  */

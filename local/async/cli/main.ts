@@ -87,7 +87,8 @@ const asyncInferenceCli: WorkflowCli<
 > = {
   usage: ASYNC_USAGE,
   workflowName: 'async-inference',
-  // "Summarize async run" writes it under the run's prefix (handlers/async/summarize-async-run.ts).
+  // "Summarize async run" writes it under the run's prefix
+  // (handlers/steps/async/summarize-async-run.ts).
   reportFile: join('async', 'summary.json'),
   stateMachine: (workflows) => workflows.asyncInference,
   deleted: 'the endpoint was deleted',

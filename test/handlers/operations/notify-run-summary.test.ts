@@ -480,7 +480,7 @@ describe('buildRunSummaryNotice', () => {
   });
 
   it('summarises a successful async run: counts, endpoint, makespan, time per input, summary', () => {
-    // Prepare: the async workflow's output (handlers/async/summarize-async-run.ts).
+    // Prepare: the async workflow's output (handlers/steps/async/summarize-async-run.ts).
     const output = {
       runId: 'batch-7',
       endpointName: 'mso-batch-7-ep-async',

@@ -17,7 +17,7 @@ const PLAN = loadPlanSchema.parse({
   workers: 2,
   warmupSeconds: 0,
   stepDurationSeconds: 1,
-  // No rounds: test/handlers/aggregate-load-test-rounds.test.ts has them.
+  // No rounds: test/handlers/steps/optimization/aggregate-load-test-rounds.test.ts has them.
   repeats: 1,
 });
 
