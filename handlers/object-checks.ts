@@ -7,7 +7,7 @@ import {
   objectKeyProblem,
 } from './contracts/object-uri.js';
 import { describeGiven } from './contracts/validation.js';
-import type { ObjectMetadata, ObjectStore } from './ports.js';
+import type { ObjectMetadata, ObjectStore } from './ports/index.js';
 
 /**
  * The S3 objects a run reads, checked before anything is created, by both workflows' first

@@ -1,4 +1,4 @@
-import { aggregateLoadTest } from '../handlers/aggregate-load-test.js';
+import { aggregateLoadTest } from '../handlers/steps/optimization/aggregate-load-test.js';
 import type { AggregateLoadTestEvent } from '../handlers/contracts/optimization-state.js';
 import { defineStep } from './step.js';
 import { endpointTimings, s3Store } from './wiring.js';

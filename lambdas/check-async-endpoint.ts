@@ -1,4 +1,4 @@
-import { checkAsyncEndpoint } from '../handlers/async/check-async-endpoint.js';
+import { checkAsyncEndpoint } from '../handlers/steps/async/check-async-endpoint.js';
 import type { PrepareAsyncEndpointEvent } from '../handlers/contracts/async-state.js';
 import { asyncOutputSettings } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';

@@ -1,4 +1,4 @@
-import { checkCompilation } from '../handlers/check-compilation.js';
+import { checkCompilation } from '../handlers/steps/optimization/check-compilation.js';
 import type { CompilationState } from '../handlers/contracts/optimization-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,4 +1,4 @@
-import { checkEndpoint } from '../handlers/check-endpoint.js';
+import { checkEndpoint } from '../handlers/steps/optimization/check-endpoint.js';
 import type { CheckEndpointEvent } from '../handlers/contracts/optimization-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

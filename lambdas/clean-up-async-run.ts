@@ -1,4 +1,4 @@
-import { cleanUpAsyncRun } from '../handlers/async/clean-up-async-run.js';
+import { cleanUpAsyncRun } from '../handlers/steps/async/clean-up-async-run.js';
 import type { CleanUpAsyncRunEvent } from '../handlers/contracts/async-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,4 +1,4 @@
-import { deployAsyncEndpoint } from '../handlers/async/deploy-async-endpoint.js';
+import { deployAsyncEndpoint } from '../handlers/steps/async/deploy-async-endpoint.js';
 import type { PrepareAsyncEndpointEvent } from '../handlers/contracts/async-state.js';
 import { asyncOutputSettings } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';

@@ -1,5 +1,5 @@
 import type { DeployCandidateEvent } from '../handlers/contracts/optimization-state.js';
-import { deployCandidate } from '../handlers/deploy-candidate.js';
+import { deployCandidate } from '../handlers/steps/optimization/deploy-candidate.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { endpointTimings, region, sagemakerHost } from './wiring.js';

@@ -1,5 +1,5 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { invokeAsyncInference } from '../handlers/async/invoke-async-inference.js';
+import { invokeAsyncInference } from '../handlers/steps/async/invoke-async-inference.js';
 import type { InvokeAsyncInferenceEvent } from '../handlers/contracts/async-state.js';
 import { SageMakerAsyncInvoker } from './adapters/sagemaker-async-invoker.js';
 import { taskResumer, taskTokenStore } from './wiring.js';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { listRuns } from '../handlers/list-runs.js';
+import { listRuns } from '../handlers/operations/list-runs.js';
 import { RUN_ROUTES } from '../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../handlers/run-status/run-routes.js';
 import { SfnRunLister } from './adapters/sfn-run-lister.js';

@@ -1,4 +1,4 @@
-import { loadBatch } from '../handlers/async/load-batch.js';
+import { loadBatch } from '../handlers/steps/async/load-batch.js';
 import type { LoadBatchEvent } from '../handlers/contracts/async-state.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { planAsyncRun } from '../handlers/async/validate-async-run.js';
-import { parsePlanRunEvent, planRun, type RunPlanner } from '../handlers/plan-run.js';
-import type { Logger } from '../handlers/ports.js';
+import { planAsyncRun } from '../handlers/steps/async/validate-async-run.js';
+import { parsePlanRunEvent, planRun, type RunPlanner } from '../handlers/operations/plan-run.js';
+import type { Logger } from '../handlers/ports/index.js';
 import { type RunWorkflow, RunWorkflows } from '../handlers/run-status/run-api-contract.js';
-import { validateAndPlan } from '../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../handlers/steps/optimization/validate-and-plan.js';
 import { validateAsyncRunDeps } from './async-wiring.js';
 import { getOptionalEnv, StepVariables } from './config.js';
 import { answerProxyEvent } from './run-api-wiring.js';

@@ -1,4 +1,4 @@
-import { recordBatchResults } from '../handlers/async/record-batch-results.js';
+import { recordBatchResults } from '../handlers/steps/async/record-batch-results.js';
 import type { RecordBatchEvent } from '../handlers/contracts/async-state.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';

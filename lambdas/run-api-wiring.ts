@@ -1,6 +1,6 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { Logger } from '../handlers/ports.js';
+import type { Logger } from '../handlers/ports/index.js';
 import type { ParsedEvent } from '../handlers/run-status/proxy-event.js';
 import type { ApiReply } from '../handlers/run-status/run-api-contract.js';
 import type { RunWorkflow } from '../handlers/run-status/run-api-contract.js';

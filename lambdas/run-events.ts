@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { runEvents } from '../handlers/run-events.js';
+import { runEvents } from '../handlers/operations/run-events.js';
 import { RUN_ROUTES } from '../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../handlers/run-status/run-routes.js';
 import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';

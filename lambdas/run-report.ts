@@ -1,6 +1,6 @@
 import { fromEnv } from '@aws-sdk/credential-providers';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { runReport } from '../handlers/run-report.js';
+import { runReport } from '../handlers/operations/run-report.js';
 import { RUN_ROUTES } from '../handlers/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../handlers/run-status/run-routes.js';
 import { S3Presigner } from './adapters/s3-presigner.js';

@@ -7,7 +7,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { redactError, redactText, redactValue } from '../handlers/contracts/redaction.js';
-import type { Logger } from '../handlers/ports.js';
+import type { Logger } from '../handlers/ports/index.js';
 import { getOptionalEnv } from './config.js';
 
 /**

@@ -1,4 +1,4 @@
-import { summarizeAsyncRun } from '../handlers/async/summarize-async-run.js';
+import { summarizeAsyncRun } from '../handlers/steps/async/summarize-async-run.js';
 import type { SummarizeAsyncRunEvent } from '../handlers/contracts/async-state.js';
 import { defineStep } from './step.js';
 import { asyncEndpointObserver, s3Store } from './wiring.js';

@@ -1,4 +1,4 @@
-import { validateAsyncRun } from '../handlers/async/validate-async-run.js';
+import { validateAsyncRun } from '../handlers/steps/async/validate-async-run.js';
 import type { ValidateAsyncRunEvent } from '../handlers/contracts/async-state.js';
 import { validateAsyncRunDeps } from './async-wiring.js';
 import { defineStep } from './step.js';

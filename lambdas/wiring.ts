@@ -13,9 +13,9 @@ import type {
   ModelHost,
   ObjectStore,
   ScalingRegistry,
-} from '../handlers/ports.js';
+} from '../handlers/ports/index.js';
 import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js';
-import type { ValidateAndPlanDeps } from '../handlers/validate-and-plan.js';
+import type { ValidateAndPlanDeps } from '../handlers/steps/optimization/validate-and-plan.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { ServiceQuotasInstanceReader } from './adapters/service-quotas-reader.js';
 import { SageMakerCompiler } from './adapters/sagemaker-compiler.js';

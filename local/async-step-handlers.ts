@@ -1,5 +1,5 @@
-import { loadBatch } from '../handlers/async/load-batch.js';
-import { recordBatchResults } from '../handlers/async/record-batch-results.js';
+import { loadBatch } from '../handlers/steps/async/load-batch.js';
+import { recordBatchResults } from '../handlers/steps/async/record-batch-results.js';
 import type {
   CleanUpAsyncRunEvent,
   InvokeAsyncInferenceEvent,
@@ -9,14 +9,14 @@ import type {
   SummarizeAsyncRunEvent,
   ValidateAsyncRunEvent,
 } from '../handlers/contracts/async-state.js';
-import { cleanUpAsyncRun } from '../handlers/async/clean-up-async-run.js';
-import { invokeAsyncInference } from '../handlers/async/invoke-async-inference.js';
+import { cleanUpAsyncRun } from '../handlers/steps/async/clean-up-async-run.js';
+import { invokeAsyncInference } from '../handlers/steps/async/invoke-async-inference.js';
 import type { AsyncInvoker, TaskResumer, TaskTokenStore } from '../handlers/async/ports.js';
-import { checkAsyncEndpoint } from '../handlers/async/check-async-endpoint.js';
-import { deployAsyncEndpoint } from '../handlers/async/deploy-async-endpoint.js';
+import { checkAsyncEndpoint } from '../handlers/steps/async/check-async-endpoint.js';
+import { deployAsyncEndpoint } from '../handlers/steps/async/deploy-async-endpoint.js';
 import type { PrepareAsyncEndpointDeps } from '../handlers/async/endpoint-loop.js';
-import { summarizeAsyncRun } from '../handlers/async/summarize-async-run.js';
-import { validateAsyncRun, type ValidateAsyncRunDeps } from '../handlers/async/validate-async-run.js';
+import { summarizeAsyncRun } from '../handlers/steps/async/summarize-async-run.js';
+import { validateAsyncRun, type ValidateAsyncRunDeps } from '../handlers/steps/async/validate-async-run.js';
 import type { AsyncInferenceStepName } from '../handlers/contracts/async-state.js';
 import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js';
 import type {
@@ -25,7 +25,7 @@ import type {
   ModelHost,
   ObjectStore,
   ScalingRegistry,
-} from '../handlers/ports.js';
+} from '../handlers/ports/index.js';
 import type { StepHandler } from './step-handlers.js';
 
 /** What the async workflow's steps run on, outside Lambda: local adapters, or fakes in tests. */

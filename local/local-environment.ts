@@ -4,7 +4,7 @@
  * end-to-end tests build on this module.
  */
 import { EndpointFailedError } from '../handlers/contracts/errors.js';
-import { EndpointStatuses } from '../handlers/ports.js';
+import { EndpointStatuses } from '../handlers/ports/index.js';
 import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
 import { LocalCompiler } from './adapters/local-compiler.js';
 import { LocalOptimizer } from './adapters/local-optimizer.js';

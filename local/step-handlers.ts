@@ -1,5 +1,5 @@
 import type { EndpointInstanceLimit } from '../handlers/contracts/endpoint-limits.js';
-import { aggregateLoadTest } from '../handlers/aggregate-load-test.js';
+import { aggregateLoadTest } from '../handlers/steps/optimization/aggregate-load-test.js';
 import type {
   AggregateLoadTestEvent,
   CheckEndpointEvent,
@@ -14,17 +14,17 @@ import type {
   StartCompilationEvent,
   ValidateAndPlanEvent,
 } from '../handlers/contracts/optimization-state.js';
-import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../handlers/clean-up.js';
-import { deleteCandidate } from '../handlers/delete-candidate.js';
-import { checkCompilation } from '../handlers/check-compilation.js';
-import { startCompilation } from '../handlers/start-compilation.js';
+import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../handlers/steps/optimization/clean-up.js';
+import { deleteCandidate } from '../handlers/steps/optimization/delete-candidate.js';
+import { checkCompilation } from '../handlers/steps/optimization/check-compilation.js';
+import { startCompilation } from '../handlers/steps/optimization/start-compilation.js';
 import { CleanUpStatuses } from '../handlers/contracts/clean-up-account.js';
 import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js';
-import { checkEndpoint } from '../handlers/check-endpoint.js';
-import { deployCandidate } from '../handlers/deploy-candidate.js';
+import { checkEndpoint } from '../handlers/steps/optimization/check-endpoint.js';
+import { deployCandidate } from '../handlers/steps/optimization/deploy-candidate.js';
 import type { OptimizationStepName } from '../handlers/contracts/optimization-state.js';
 import type { LoadTestProgress } from '../handlers/load-test/index.js';
-import { packageModel } from '../handlers/package-model.js';
+import { packageModel } from '../handlers/steps/optimization/package-model.js';
 import type {
   EndpointInstanceSeriesReader,
   EndpointMetricsReader,
@@ -39,13 +39,13 @@ import type {
   ScalingRegistry,
   StreamTransportFactory,
   TransportFactory,
-} from '../handlers/ports.js';
-import { recommend } from '../handlers/recommend.js';
-import { rampScaling, type RampScalingEvent } from '../handlers/ramp-scaling.js';
-import { recordProof } from '../handlers/record-proof.js';
-import { recordRamp } from '../handlers/record-ramp.js';
-import { runLoadWorker } from '../handlers/run-load-worker.js';
-import { validateAndPlan } from '../handlers/validate-and-plan.js';
+} from '../handlers/ports/index.js';
+import { recommend } from '../handlers/steps/optimization/recommend.js';
+import { rampScaling, type RampScalingEvent } from '../handlers/steps/optimization/ramp-scaling.js';
+import { recordProof } from '../handlers/steps/optimization/record-proof.js';
+import { recordRamp } from '../handlers/steps/optimization/record-ramp.js';
+import { runLoadWorker } from '../handlers/steps/optimization/run-load-worker.js';
+import { validateAndPlan } from '../handlers/steps/optimization/validate-and-plan.js';
 import { LocalInstanceQuotas } from './adapters/local-instance-quotas.js';
 import type { TaskResolver } from './runner/index.js';
 

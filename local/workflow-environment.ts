@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { describeError } from '../handlers/contracts/errors.js';
 import { s3Uri } from '../handlers/contracts/object-uri.js';
-import type { Logger } from '../handlers/ports.js';
+import type { Logger } from '../handlers/ports/index.js';
 import { FileObjectStore } from './platform/file-object-store.js';
 import type { LocalModelHost } from './platform/local-model-host.js';
 import { OverlayObjectStore } from './platform/overlay-object-store.js';

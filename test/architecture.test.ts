@@ -1,6 +1,6 @@
 /**
- * The floor plan, held by one table: each room (a folder, with the core's step modules as rooms of
- * their own) lists the rooms it may import, value and type imports alike. The core's rooms are
+ * The floor plan, held by one table: each room (a folder) lists the rooms it may import, value and
+ * type imports alike; no step module imports another, even in its own room. The core's rooms are
  * ordered from the vocabulary (`handlers/contracts`, which imports nothing in the core) up to the
  * steps; the AWS side (`lambdas/`) and the local side (`local/`) never meet; `bench/` imports no
  * test. What breaks the table today is written down below as allowances that may only shrink: a
@@ -21,10 +21,11 @@ import {
 
 const CORE_FLOOR = ['handlers/contracts'] as const;
 const CORE_LIBRARIES = [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test', 'handlers/serving'] as const;
-const CORE_HELPERS = [...CORE_LIBRARIES, 'handlers/shared', 'handlers'] as const;
+const CORE_HELPERS = [...CORE_LIBRARIES, 'handlers/ports', 'handlers/deployment', 'handlers'] as const;
 const CORE_FEATURES = [...CORE_HELPERS, 'handlers/planning', 'handlers/report', 'handlers/async'] as const;
 const CORE = [...CORE_FEATURES, 'handlers/run-status'] as const;
-const CORE_WITH_STEPS = [...CORE, 'handlers/steps', 'handlers/async-steps'] as const;
+const CORE_STEPS = ['handlers/steps/optimization', 'handlers/steps/async'] as const;
+const CORE_WITH_STEPS = [...CORE, ...CORE_STEPS, 'handlers/operations'] as const;
 const LOCAL_LEAVES = ['local/example-model', 'local/model-server', 'local/compiler', 'local/runner'] as const;
 
 /** Room → the rooms it may import. Imports inside a room are free. */
@@ -33,15 +34,19 @@ export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
   'handlers/catalog': [...CORE_FLOOR],
   'handlers/load-test': [...CORE_FLOOR, 'handlers/catalog'],
   'handlers/serving': [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test'],
-  'handlers/shared': [...CORE_LIBRARIES],
-  handlers: [...CORE_LIBRARIES, 'handlers/shared'],
+  'handlers/ports': [...CORE_LIBRARIES],
+  'handlers/deployment': [...CORE_LIBRARIES, 'handlers/ports'],
+  handlers: [...CORE_LIBRARIES, 'handlers/ports', 'handlers/deployment'],
   'handlers/planning': [...CORE_HELPERS],
   'handlers/report': [...CORE_HELPERS],
   'handlers/async': [...CORE_HELPERS, 'handlers/report'],
   'handlers/run-status': [...CORE_FEATURES],
-  'handlers/steps': [...CORE],
-  'handlers/async-steps': [...CORE],
-  'lambdas/adapters': [...CORE],
+  'handlers/steps/optimization': [...CORE],
+  'handlers/steps/async': [...CORE],
+  'handlers/operations': [...CORE],
+  // An adapter implements the port its operation declares (the run summary's publisher, the
+  // approval trigger's starter).
+  'lambdas/adapters': [...CORE, 'handlers/operations'],
   lambdas: [...CORE_WITH_STEPS, 'lambdas/adapters'],
   workflows: [...CORE_FLOOR],
   'infra/nag': [],
@@ -83,25 +88,19 @@ const steps = stepModules();
 const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'bench -> test': 7,
   'client -> handlers/async': 1,
-  'handlers -> handlers/report': 1,
-  'handlers -> handlers/run-status': 26,
   'handlers/catalog -> handlers/load-test': 1,
-  'handlers/contracts -> handlers': 2,
   'handlers/contracts -> handlers/catalog': 8,
   'handlers/contracts -> handlers/load-test': 10,
+  'handlers/contracts -> handlers/ports': 2,
   'handlers/contracts -> handlers/report': 2,
   'handlers/contracts -> handlers/serving': 3,
-  'handlers/load-test -> handlers/shared': 1,
   'handlers/planning -> handlers/async': 1,
-  'handlers/serving -> handlers': 3,
-  'handlers/serving -> handlers/shared': 1,
-  'handlers/shared -> handlers': 7,
-  'handlers/shared -> handlers/run-status': 1,
-  'infra/constructs -> handlers': 4,
-  'infra/constructs -> handlers/async': 2,
+  'handlers/serving -> handlers/deployment': 1,
+  'handlers/serving -> handlers/ports': 3,
+  'infra/constructs -> handlers/async': 1,
   'infra/constructs -> handlers/load-test': 1,
+  'infra/constructs -> handlers/operations': 7,
   'infra/constructs -> handlers/run-status': 2,
-  'infra/constructs -> handlers/shared': 2,
   'infra/constructs -> lambdas/adapters': 2,
   'lambdas/adapters -> lambdas': 1,
   'local/adapters -> local/cli': 2,
@@ -114,8 +113,8 @@ const ALLOWED_TODAY: Readonly<Record<string, number>> = {
 function violationsOf(edges: readonly ModuleImport[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const { from, to } of edges) {
-    const fromRoom = roomOf(from, steps, ROOMS);
-    const toRoom = roomOf(to, steps, ROOMS);
+    const fromRoom = roomOf(from, ROOMS);
+    const toRoom = roomOf(to, ROOMS);
     const stepToStep = steps.has(from) && steps.has(to) && from !== to;
     if (!stepToStep && (fromRoom === toRoom || (FLOOR_PLAN[fromRoom] ?? []).includes(toRoom))) continue;
     const key = `${fromRoom} -> ${toRoom}`;
@@ -149,7 +148,7 @@ const ROOMS_WITHOUT_INDEX_TODAY: readonly string[] = [
   'handlers/contracts',
   'handlers/catalog',
   'handlers/serving',
-  'handlers/shared',
+  'handlers/deployment',
   'handlers',
   'handlers/planning',
   'handlers/report',
@@ -181,6 +180,12 @@ const INDEX_BYPASSES_TODAY: Readonly<Record<string, number>> = {
   'local/runner': 8,
 };
 
+/**
+ * The rooms whose modules are each entered on their own, by the Lambda (or local handler) that runs
+ * it: an index would put every step or operation into each of their bundles.
+ */
+const ENTERED_BY_MODULE: readonly string[] = [...CORE_STEPS, 'handlers/operations'];
+
 /** The rooms of the table that are folders with an `index.ts`. */
 function roomsWithIndex(): string[] {
   return Object.keys(FLOOR_PLAN).filter((room) => existsSync(join(REPO_ROOT, room, 'index.ts')));
@@ -190,9 +195,8 @@ function roomsWithIndex(): string[] {
 function indexBypasses(edges: readonly ModuleImport[], indexed: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const { from, to } of edges) {
-    const toRoom = roomOf(to, steps, ROOMS);
-    if (!indexed.includes(toRoom) || roomOf(from, steps, ROOMS) === toRoom || to === `${toRoom}/index.ts`)
-      continue;
+    const toRoom = roomOf(to, ROOMS);
+    if (!indexed.includes(toRoom) || roomOf(from, ROOMS) === toRoom || to === `${toRoom}/index.ts`) continue;
     counts.set(toRoom, (counts.get(toRoom) ?? 0) + 1);
   }
   return counts;
@@ -209,6 +213,7 @@ const CIRCLES_TODAY: readonly (readonly string[])[] = [
   [
     'handlers/contracts/exit-codes.ts',
     'handlers/contracts/optimization-state.ts',
+    'handlers/deployment/candidate-deployment.ts',
     'handlers/report/advice.ts',
     'handlers/report/compare-runs.ts',
     'handlers/report/compiled-comparison.ts',
@@ -222,7 +227,6 @@ const CIRCLES_TODAY: readonly (readonly string[])[] = [
     'handlers/serving/prove-target.ts',
     'handlers/serving/ramp-test.ts',
     'handlers/serving/serve-target.ts',
-    'handlers/shared/candidate-deployment.ts',
   ],
   [
     'handlers/report/payload-breakdown.ts',
@@ -255,16 +259,13 @@ describe('the floor plan', () => {
     // Prepare
     const imported = new Set(
       edges
-        .filter(({ from, to }) => roomOf(from, steps, ROOMS) !== roomOf(to, steps, ROOMS))
-        .map(({ to }) => roomOf(to, steps, ROOMS)),
+        .filter(({ from, to }) => roomOf(from, ROOMS) !== roomOf(to, ROOMS))
+        .map(({ to }) => roomOf(to, ROOMS)),
     );
 
     // Act
     const withoutIndex = Object.keys(FLOOR_PLAN).filter(
-      (room) =>
-        imported.has(room) &&
-        !['handlers/steps', 'handlers/async-steps'].includes(room) &&
-        !roomsWithIndex().includes(room),
+      (room) => imported.has(room) && !ENTERED_BY_MODULE.includes(room) && !roomsWithIndex().includes(room),
     );
 
     // Assert
@@ -280,16 +281,11 @@ describe('the floor plan', () => {
   });
 
   it('puts every module in a room of the table, and every room of the table is a folder', () => {
-    // Prepare
-    const stepRooms = ['handlers/steps', 'handlers/async-steps'];
-
     // Act
     const roomless = edges
       .flatMap(({ from, to }) => [from, to])
-      .filter((path) => !ROOMS.includes(roomOf(path, steps, ROOMS)));
-    const missingFolders = Object.keys(FLOOR_PLAN).filter(
-      (room) => !stepRooms.includes(room) && !existsSync(join(REPO_ROOT, room)),
-    );
+      .filter((path) => !ROOMS.includes(roomOf(path, ROOMS)));
+    const missingFolders = Object.keys(FLOOR_PLAN).filter((room) => !existsSync(join(REPO_ROOT, room)));
 
     // Assert
     expect([...new Set(roomless)]).toEqual([]);
@@ -312,13 +308,18 @@ describe('the floor plan', () => {
 describe('the floor plan’s checks', () => {
   it('fails when a step module imports another step module', () => {
     // Prepare
-    const edges = [{ from: 'handlers/recommend.ts', to: 'handlers/deploy-candidate.ts' }];
+    const edges = [
+      {
+        from: 'handlers/steps/optimization/recommend.ts',
+        to: 'handlers/steps/optimization/deploy-candidate.ts',
+      },
+    ];
 
     // Act
     const found = violationsOf(edges);
 
     // Assert
-    expect([...found]).toEqual([['handlers/steps -> handlers/steps', 1]]);
+    expect([...found]).toEqual([['handlers/steps/optimization -> handlers/steps/optimization', 1]]);
   });
 
   it('fails when the vocabulary floor imports a room above it', () => {

@@ -50,7 +50,7 @@ export interface OptimizationWorkflowProps {
 
 /**
  * The context object's redrive count, for the steps that refuse a redriven run
- * (handlers/shared/redrive.ts; "Accessing execution data from the Context object",
+ * (handlers/steps/optimization/redrive.ts; "Accessing execution data from the Context object",
  * https://docs.aws.amazon.com/step-functions/latest/dg/input-output-contextobject.html).
  */
 const REDRIVE_COUNT = { 'redriveCount.$': '$$.Execution.RedriveCount' } as const;
@@ -868,10 +868,10 @@ export class OptimizationWorkflow extends Construct {
   }
 
   /**
-   * A redriven run resumes these steps on endpoints that are gone (handlers/shared/redrive.ts): its
-   * `RunRedrivenError` ends the whole run (this Fail, then "Clean up after failure" and "Run
-   * failed"), ahead of the Catch that would record one candidate or phase as failed. Call before
-   * adding that Catch: States.ALL must come last.
+   * A redriven run resumes these steps on endpoints that are gone
+   * (handlers/steps/optimization/redrive.ts): its `RunRedrivenError` ends the whole run (this Fail,
+   * then "Clean up after failure" and "Run failed"), ahead of the Catch that would record one
+   * candidate or phase as failed. Call before adding that Catch: States.ALL must come last.
    */
   private failWhenRedriven(steps: readonly (sfn.TaskStateBase | sfn.Map)[], failName: string): void {
     const stop = new sfn.Fail(this, failName, {

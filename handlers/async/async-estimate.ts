@@ -1,8 +1,8 @@
 import { findInstance, PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import { type AsyncRunEstimate, type AsyncRunPlan, BATCH_SIZE } from '../contracts/async-state.js';
 import { ASYNC_RUN_TIMEOUT_HOURS } from '../contracts/run-timeouts.js';
-import { ENDPOINT_DEADLINE_SECONDS } from '../shared/endpoint-deployment.js';
-import { ESTIMATE_ASSUMPTIONS } from '../shared/estimate-assumptions.js';
+import { ENDPOINT_DEADLINE_SECONDS } from '../deployment/endpoint-deployment.js';
+import { ESTIMATE_ASSUMPTIONS } from '../deployment/estimate-assumptions.js';
 import { SCALE_IN_DEADLINE_SECONDS } from './endpoint-loop.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Logger, ObjectStore } from '../ports.js';
+import type { Logger, ObjectStore } from '../ports/index.js';
 
 /**
  * Where a batch's per-input results live: "Record batch results" writes them there and "Summarize

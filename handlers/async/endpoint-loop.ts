@@ -1,4 +1,4 @@
-import type { Logger, ModelHost, ScalingRegistry } from '../ports.js';
+import type { Logger, ModelHost, ScalingRegistry } from '../ports/index.js';
 
 /**
  * What the async endpoint loop's steps share: "Validate async run" starts the loop's state,

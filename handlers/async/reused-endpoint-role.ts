@@ -1,5 +1,5 @@
 import { describeError, InvalidRunInputError } from '../contracts/errors.js';
-import type { AsyncInferenceDescription } from '../ports.js';
+import type { AsyncInferenceDescription } from '../ports/index.js';
 import type { DeniedAction, EndpointRoleReader, PolicyCheck, PolicySimulator } from './ports.js';
 
 /**

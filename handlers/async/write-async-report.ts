@@ -4,7 +4,7 @@ import type {
   AsyncRunSummary,
   ItemResult,
 } from '../contracts/async-state.js';
-import type { AsyncEndpointObserver, BacklogSample, ObjectStore, ScalingActivity } from '../ports.js';
+import type { AsyncEndpointObserver, BacklogSample, ObjectStore, ScalingActivity } from '../ports/index.js';
 import { type AsyncReport, buildAsyncReport } from '../report/async-report.js';
 import { renderAsyncHtmlReport } from '../report/render-async-html.js';
 

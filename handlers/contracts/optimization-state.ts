@@ -2,7 +2,7 @@ import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { LoadPlan } from '../load-test/plan.js';
 import type { LoadRound } from '../load-test/rounds.js';
 import type { PlannedPromptSet } from '../load-test/prompts/prompt-set.js';
-import type { HostedResourceNames, RoutingStrategy } from '../ports.js';
+import type { HostedResourceNames, RoutingStrategy } from '../ports/index.js';
 import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
 import type { ModelPackageRef } from './model-package.js';

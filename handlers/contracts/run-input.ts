@@ -26,7 +26,7 @@ import {
   promptSetFields,
 } from './prompt-set.js';
 import { userTagsSchema } from './tags.js';
-import { RoutingStrategies } from '../ports.js';
+import { RoutingStrategies } from '../ports/index.js';
 
 /**
  * The run input of the optimization workflow: one schema, used by the first state ("Validate and

@@ -1,6 +1,6 @@
 import { InvalidRunInputError } from '../contracts/errors.js';
 import type { InvokeRequest } from './ports.js';
-import { seededRandom } from '../shared/seeded-random.js';
+import { seededRandom } from '../contracts/seeded-random.js';
 
 /**
  * A run's payloads, each request drawing one by weight. The bodies are loaded once per worker

@@ -13,8 +13,8 @@ import {
 import { formatBudgets, formatDuration } from './plan-summary.js';
 
 /**
- * The planning's result (`PlannedAsyncRun` of handlers/async/validate-async-run.ts, a step module
- * no other module of handlers/ imports): the plan and the manifest's items.
+ * The planning's result (`PlannedAsyncRun` of handlers/steps/async/validate-async-run.ts, a step
+ * module no other module of handlers/ imports): the plan and the manifest's items.
  */
 export interface PlannedAsyncRunSummary {
   readonly plan: AsyncRunPlan;

@@ -9,7 +9,7 @@ import type {
   ItemStatus,
 } from '../contracts/async-state.js';
 import { AsyncRunOutcomes, ItemStatuses } from '../contracts/async-state.js';
-import type { BacklogSample, ScalingActivity } from '../ports.js';
+import type { BacklogSample, ScalingActivity } from '../ports/index.js';
 
 /**
  * The async run's report document (`async/report.json`), from which `async/report.html` is

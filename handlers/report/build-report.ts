@@ -35,10 +35,10 @@ import {
   RERUN_CONFIDENCE,
   rerunInterval,
 } from './rerun-interval.js';
-import type { EndpointMetrics } from '../ports.js';
+import type { EndpointMetrics } from '../ports/index.js';
 import { candidateAtTargetOf, serveTargetSection } from '../serving/serve-target.js';
 import { type CandidateAtTarget, costAtTargetKey } from '../serving/target-sizing.js';
-import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
+import { VARIANT_NAME } from '../deployment/endpoint-deployment.js';
 import { compiledComparisons } from './compiled-comparison.js';
 import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';

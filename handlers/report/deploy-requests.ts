@@ -6,7 +6,7 @@ import type {
   PlannedCandidate,
   RunPlan,
 } from '../contracts/optimization-state.js';
-import { candidateDeployment } from '../shared/candidate-deployment.js';
+import { candidateDeployment } from '../deployment/candidate-deployment.js';
 import {
   createEndpointConfigRequest,
   createEndpointRequest,
@@ -14,12 +14,12 @@ import {
   type CreateEndpointConfigRequest,
   type CreateEndpointRequest,
   type CreateModelRequest,
-} from '../shared/sagemaker-requests.js';
+} from '../deployment/sagemaker-requests.js';
 
 /**
  * report.json's `deploy` of a candidate: the CreateModel, CreateEndpointConfig and CreateEndpoint
- * requests "Deploy candidate" sent for it, built by the same code (shared/candidate-deployment.ts
- * and shared/sagemaker-requests.ts), with three changes a user needs to deploy it themselves:
+ * requests "Deploy candidate" sent for it, built by the same code (deployment/candidate-deployment.ts
+ * and deployment/sagemaker-requests.ts), with three changes a user needs to deploy it themselves:
  *
  * - the names and the execution role are placeholders to fill: the run's names start with the
  *   project's prefix, which clean-up and the janitor delete by;

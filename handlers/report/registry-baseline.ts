@@ -3,7 +3,7 @@ import { describeError, describeIssues } from '../contracts/errors.js';
 import { toInputIssues } from '../contracts/validation.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
-import type { Logger, ObjectStore } from '../ports.js';
+import type { Logger, ObjectStore } from '../ports/index.js';
 import {
   compareRuns,
   parseReportForComparison,

@@ -10,7 +10,7 @@ import {
   signedPercent,
 } from './compare-runs.js';
 import { escapeMarkdown } from './render-markdown.js';
-import { textTable } from '../shared/text-table.js';
+import { textTable } from './text-table.js';
 
 /**
  * A run comparison (compare-runs.ts) for people: one row per candidate and figure (base, new,

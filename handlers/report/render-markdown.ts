@@ -1,6 +1,6 @@
 import { slaBoundsText } from './sla-text.js';
 import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
-import type { MetricSummary } from '../ports.js';
+import type { MetricSummary } from '../ports/index.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import { baselineMarkdown } from './render-baseline.js';
 import { compiledComparisonMarkdown } from './compiled-comparison.js';

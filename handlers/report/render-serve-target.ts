@@ -1,4 +1,4 @@
-import { RoutingStrategies } from '../ports.js';
+import { RoutingStrategies } from '../ports/index.js';
 import { instanceSpreadText } from '../serving/instance-spread.js';
 import type { ServeTargetProof } from '../serving/prove-target.js';
 import type { ServeTarget } from '../serving/serve-target.js';

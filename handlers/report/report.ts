@@ -5,7 +5,7 @@ import type { SweepGrid } from './sweep-factors.js';
 import type { BaselineComparison } from './registry-baseline.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
-import type { EndpointMetrics, RoutingStrategy } from '../ports.js';
+import type { EndpointMetrics, RoutingStrategy } from '../ports/index.js';
 import type { InstanceShare } from '../serving/instance-spread.js';
 import type { ServeTarget } from '../serving/serve-target.js';
 import type { CandidateAtTarget } from '../serving/target-sizing.js';

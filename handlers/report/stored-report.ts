@@ -1,4 +1,4 @@
-import type { ObjectStore } from '../ports.js';
+import type { ObjectStore } from '../ports/index.js';
 import { renderHtmlReport } from './render-html.js';
 import { renderMarkdownReport } from './render-markdown.js';
 import type { Report } from './report.js';

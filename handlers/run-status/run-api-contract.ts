@@ -22,7 +22,7 @@ export type RunWorkflow = (typeof RunWorkflows)[keyof typeof RunWorkflows];
 
 /**
  * The run-input schema of each workflow, as its first state parses it: `POST` bodies are checked
- * with it (handlers/start-run.ts) and the API's request models are generated from it.
+ * with it (handlers/operations/start-run.ts) and the API's request models are generated from it.
  */
 export const RUN_INPUT_SCHEMAS: Readonly<Record<RunWorkflow, z.ZodType>> = {
   optimization: runInputSchema,
@@ -123,9 +123,9 @@ export const runProgressSchema = z.object({
 export type RunProgress = z.infer<typeof runProgressSchema>;
 
 /**
- * Where a succeeded run's results are: the optimization summary's `report` (handlers/recommend.ts),
- * or the async summary's `summaryUri`, `summaryMarkdownUri` and `reportHtmlUri`
- * (handlers/async/summarize-async-run.ts).
+ * Where a succeeded run's results are: the optimization summary's `report`
+ * (handlers/steps/optimization/recommend.ts), or the async summary's `summaryUri`,
+ * `summaryMarkdownUri` and `reportHtmlUri` (handlers/steps/async/summarize-async-run.ts).
  */
 export const reportLocationsSchema = z.object({
   json: z.string().min(1),

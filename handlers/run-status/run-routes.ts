@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeError, ErrorNames } from '../contracts/errors.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../ports/index.js';
 import type { RunRef } from './ports.js';
 import {
   apiFailure,

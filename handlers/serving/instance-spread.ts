@@ -1,5 +1,5 @@
 import { describeError } from '../contracts/errors.js';
-import type { EndpointMetricsQuery, InvocationsPerInstanceReader, Logger } from '../ports.js';
+import type { EndpointMetricsQuery, InvocationsPerInstanceReader, Logger } from '../ports/index.js';
 
 /** One instance's share of a test's requests (or, on AWS, the variant's per-instance figure). */
 export interface InstanceShare {

@@ -1,7 +1,7 @@
 import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
 import type { LoadPlan } from '../load-test/plan.js';
-import type { RealtimeScalingRequests } from '../ports.js';
-import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
+import type { RealtimeScalingRequests } from '../ports/index.js';
+import { VARIANT_NAME } from '../deployment/endpoint-deployment.js';
 import { proofWorkers, redeployedCandidate } from './prove-target.js';
 import type { RampOutcome } from './ramp.js';
 import {

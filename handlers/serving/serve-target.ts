@@ -6,7 +6,7 @@ import {
   DEFAULT_SCALE_IN_COOLDOWN_SECONDS,
   DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
 } from '../contracts/serving-input.js';
-import type { RoutingStrategy } from '../ports.js';
+import type { RoutingStrategy } from '../ports/index.js';
 import { proofDecision, type ServeTargetProof } from './prove-target.js';
 import { rampDecision, type RampTestPlan, type ServeTargetRamp } from './ramp-test.js';
 import { type ScalingPolicy, scalingPolicyFor } from './scaling-policy.js';

@@ -9,8 +9,8 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE } from '../../handlers/shared/execution-status-change.js';
-import { RUN_END_STATUSES } from '../../handlers/notify-run-summary.js';
+import { EXECUTION_STATUS_CHANGE } from '../../handlers/operations/execution-status-change.js';
+import { RUN_END_STATUSES } from '../../handlers/operations/notify-run-summary.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {
   acknowledgeGuardRule,
@@ -43,12 +43,11 @@ export interface RunNotificationsProps {
 }
 
 /**
- * Run summaries: an SNS topic that receives a short, readable summary of every execution
- * of the project's state machines that ends, SUCCEEDED, FAILED, TIMED_OUT or ABORTED: an
- * EventBridge rule on "Step Functions Execution Status Change" sends those to the
- * `notify-run-summary` Lambda, which describes the execution and publishes (see
- * handlers/notify-run-summary.ts). Messages carry the `status` and `workflow` attributes, for
- * subscription filter policies.
+ * Run summaries: an SNS topic that receives a short, readable summary of every execution of the
+ * project's state machines that ends, SUCCEEDED, FAILED, TIMED_OUT or ABORTED: an EventBridge rule
+ * on "Step Functions Execution Status Change" sends those to the `notify-run-summary` Lambda, which
+ * describes the execution and publishes (see handlers/operations/notify-run-summary.ts). Messages
+ * carry the `status` and `workflow` attributes, for subscription filter policies.
  *
  * The topic has its own customer-managed key rather than the artifacts key: CloudWatch alarms
  * publish to it too (operations-dashboard.ts), which needs the CloudWatch service in the key

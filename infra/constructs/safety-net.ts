@@ -15,13 +15,16 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../handlers/shared/execution-status-change.js';
+import {
+  EXECUTION_STATUS_CHANGE,
+  FAILURE_STATUSES,
+} from '../../handlers/operations/execution-status-change.js';
 import {
   ASYNC_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
 } from '../../handlers/contracts/run-timeouts.js';
 import { JANITOR_LIMITS, janitorBoundMinutes } from '../../handlers/contracts/janitor-settings.js';
-import { JanitorMetrics } from '../../handlers/janitor.js';
+import { JanitorMetrics } from '../../handlers/operations/janitor.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {
   FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,
@@ -425,9 +428,10 @@ export function resolveSchedule(expression: string): {
 const JANITOR_ALARM_PERIOD = Duration.hours(1);
 
 /**
- * The alarm on `StaleResourcesNotDeleted` (handlers/janitor.ts): any stale resource a sweep could
- * not delete or decide on, or a sweep that failed before it could, within the hour. It stays in
- * ALARM while every hour has such a sweep, and missing data (a disabled schedule) is not breaching.
+ * The alarm on `StaleResourcesNotDeleted` (handlers/operations/janitor.ts): any stale resource a
+ * sweep could not delete or decide on, or a sweep that failed before it could, within the hour. It
+ * stays in ALARM while every hour has such a sweep, and missing data (a disabled schedule) is not
+ * breaching.
  */
 function janitorAlarm(scope: Construct, janitor: ProjectFunction): Alarm {
   return new Alarm(scope, 'JanitorNotDeletedAlarm', {

@@ -17,7 +17,7 @@ import type {
   RealtimeScalingApplier,
   RealtimeScalingRequests,
   ScalingRegistry,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

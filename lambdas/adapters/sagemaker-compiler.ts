@@ -16,7 +16,7 @@ import {
   type CompilationStatus,
   CompilationStatuses,
   type ModelCompiler,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
 

@@ -37,7 +37,7 @@ import {
   type ProjectResources,
   type ProjectResourcesQuery,
   type RunResources,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 import { errorName } from './aws-errors.js';
 import { isAlreadyExists, isNotFound, type SageMakerCall, toStepError } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
@@ -45,7 +45,7 @@ import {
   createEndpointConfigRequest,
   createEndpointRequest,
   createModelRequest,
-} from '../../handlers/shared/sagemaker-requests.js';
+} from '../../handlers/deployment/sagemaker-requests.js';
 
 export interface SageMakerModelHostOptions {
   readonly client: SageMakerClient;
@@ -120,8 +120,9 @@ export class SageMakerModelHost implements ModelHost {
   }
 
   async createModel(spec: ModelSpec): Promise<void> {
-    // The requests the report shows too (handlers/shared/sagemaker-requests.ts). The casts narrow
-    // InstanceType to the SDK's enum (the plan checked it against that enum) and make arrays mutable.
+    // The requests the report shows too (handlers/deployment/sagemaker-requests.ts). The casts
+    // narrow InstanceType to the SDK's enum (the plan checked it against that enum) and make arrays
+    // mutable.
     const command = new CreateModelCommand(
       createModelRequest(spec, this.requireRole()) as CreateModelCommandInput,
     );

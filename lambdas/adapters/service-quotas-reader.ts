@@ -5,7 +5,7 @@ import {
   type ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
 import { endpointUsageQuotaName } from '../../handlers/instance-quotas.js';
-import type { InstanceQuota, InstanceQuotaReader } from '../../handlers/ports.js';
+import type { InstanceQuota, InstanceQuotaReader } from '../../handlers/ports/index.js';
 
 /** Service Quotas' code for SageMaker (`aws service-quotas list-services`: "sagemaker", Amazon SageMaker). */
 export const SAGEMAKER_SERVICE_CODE = 'sagemaker';

@@ -1,6 +1,6 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { isValidRunId } from '../../handlers/contracts/names.js';
-import type { RunActivity, RunState } from '../../handlers/ports.js';
+import type { RunActivity, RunState } from '../../handlers/ports/index.js';
 import { isTerminalStatus, type RunWorkflow } from '../../handlers/run-status/run-api-contract.js';
 import { SfnExecutionReader } from './sfn-execution-reader.js';
 

@@ -9,10 +9,13 @@
 import {
   handleAsyncNotifications,
   throwIfRetryNeeded,
-} from '../../handlers/async/handle-async-notification.js';
-import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/async/lost-notification.js';
-import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../handlers/async/send-async-heartbeats.js';
-import { type PlannedAsyncRun, planAsyncRun } from '../../handlers/async/validate-async-run.js';
+} from '../../handlers/operations/handle-async-notification.js';
+import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/operations/lost-notification.js';
+import {
+  type HeartbeatSummary,
+  sendAsyncHeartbeats,
+} from '../../handlers/operations/send-async-heartbeats.js';
+import { type PlannedAsyncRun, planAsyncRun } from '../../handlers/steps/async/validate-async-run.js';
 import {
   type AsyncRunPlan,
   AsyncInferenceStates,

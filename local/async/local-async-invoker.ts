@@ -12,7 +12,7 @@ import type {
 } from '../../handlers/async/ports.js';
 import { ASYNC_RUN_LIMITS } from '../../handlers/async/run-input.js';
 import { EndpointFailedError } from '../../handlers/contracts/errors.js';
-import { EndpointStatuses, type EndpointDescription } from '../../handlers/ports.js';
+import { EndpointStatuses, type EndpointDescription } from '../../handlers/ports/index.js';
 import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
 import type { LocalAsyncEndpoint } from '../platform/async-endpoint.js';
 import { LocalValidationError } from '../platform/errors.js';

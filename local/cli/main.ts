@@ -20,7 +20,7 @@ import {
 import { proofStatusOf } from '../../handlers/contracts/exit-codes.js';
 import { recordOf } from '../../handlers/contracts/records.js';
 import type { Report } from '../../handlers/report/report.js';
-import { validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';
 import {
   createLocalEnvironment,
   type LocalEnvironment,
@@ -81,7 +81,8 @@ function optimizationCli(): WorkflowCli<
   return {
     usage: USAGE,
     workflowName: 'optimization',
-    // "Recommend" writes it under the run's prefix (handlers/recommend.ts), the runs folder locally.
+    // "Recommend" writes it under the run's prefix (handlers/steps/optimization/recommend.ts), the
+    // runs folder locally.
     reportFile: 'report.json',
     stateMachine: (workflows) => workflows.optimization,
     deleted: 'every endpoint was deleted',

@@ -228,8 +228,8 @@ export function withLocalFiles(text: string, store: Pick<FileObjectStore, 'pathO
   });
 }
 
-/** The one plain-text table (handlers/shared/text-table.ts), by its local name. */
-export { textTable as table } from '../../handlers/shared/text-table.js';
+/** The one plain-text table (handlers/report/text-table.ts), by its local name. */
+export { textTable as table } from '../../handlers/report/text-table.js';
 
 /**
  * What both CLIs print when a run did not succeed: its error (or how it ended) and what clean-up

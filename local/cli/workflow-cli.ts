@@ -12,7 +12,7 @@ import { type CleanUpAccount, cleanUpInCause } from '../../handlers/contracts/cl
 import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
 import { exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
 import { inputBoundIssues } from '../../handlers/contracts/validation.js';
-import type { Logger } from '../../handlers/ports.js';
+import type { Logger } from '../../handlers/ports/index.js';
 import { createConsoleLogger } from '../platform/console-logger.js';
 import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
 import { cachedSynthesizedWorkflows } from '../synthesis-cache.js';

@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AsyncInvocationReceipt } from '../../handlers/async/ports.js';
 import { describeError } from '../../handlers/contracts/errors.js';
-import type { AsyncInferenceSpec, ObjectStore } from '../../handlers/ports.js';
+import type { AsyncInferenceSpec, ObjectStore } from '../../handlers/ports/index.js';
 import type { LocalAsyncPlatform } from './async-platform.js';
 import type { AsyncInstance, InstanceLauncher } from './instances.js';
 import { type NotificationOutcome, notificationMessage } from './notification-message.js';

@@ -1,5 +1,5 @@
 import { redactText } from '../../handlers/contracts/redaction.js';
-import type { Logger } from '../../handlers/ports.js';
+import type { Logger } from '../../handlers/ports/index.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 

@@ -7,7 +7,7 @@
  * itself is honoured as it is, exactly as SageMaker would pass it to the container.
  */
 import { findInstance } from '../../handlers/catalog/instances.js';
-import type { ProductionVariantSpec } from '../../handlers/ports.js';
+import type { ProductionVariantSpec } from '../../handlers/ports/index.js';
 import { MODEL_SERVER_ENV, OMP_NUM_THREADS_ENV } from '../model-server/server-options.js';
 
 /**

@@ -31,7 +31,7 @@ import {
   RoutingStrategies,
   type RunResources,
   type ScalingRegistry,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 import type { InstanceCountPoint } from '../../handlers/serving/ramp.js';
 import { LocalAsyncEndpoint } from './async-endpoint.js';
 import { LocalAsyncPlatform } from './async-platform.js';

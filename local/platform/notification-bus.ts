@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describeError } from '../../handlers/contracts/errors.js';
-import type { Logger } from '../../handlers/ports.js';
+import type { Logger } from '../../handlers/ports/index.js';
 
 export interface LocalNotification {
   /** SNS `MessageId`. */

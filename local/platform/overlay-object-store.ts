@@ -1,5 +1,5 @@
 import { parseObjectUri } from '../../handlers/contracts/object-uri.js';
-import type { ObjectListing, ObjectMetadata } from '../../handlers/ports.js';
+import type { ObjectListing, ObjectMetadata } from '../../handlers/ports/index.js';
 import { FileObjectStore } from './file-object-store.js';
 
 /**

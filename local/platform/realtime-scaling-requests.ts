@@ -11,7 +11,7 @@
  * policy needs a registered scalable target),
  * https://docs.aws.amazon.com/autoscaling/application/APIReference/API_PutScalingPolicy.html.
  */
-import type { RealtimeScalingRequests } from '../../handlers/ports.js';
+import type { RealtimeScalingRequests } from '../../handlers/ports/index.js';
 import {
   INVOCATIONS_PER_INSTANCE_METRIC,
   SAGEMAKER_NAMESPACE,

@@ -10,7 +10,7 @@ import type {
   AsyncEndpointObserver,
   BacklogSample,
   ScalingActivity,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 
 interface MutableActivity {
   readonly variantName: string;

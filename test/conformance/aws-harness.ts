@@ -12,7 +12,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   handleAsyncNotifications,
   throwIfRetryNeeded,
-} from '../../handlers/async/handle-async-notification.js';
+} from '../../handlers/operations/handle-async-notification.js';
 import { ApplicationAutoScalingRegistry } from '../../lambdas/adapters/application-autoscaling-registry.js';
 import { AwsAsyncEndpointObserver } from '../../lambdas/adapters/async-endpoint-observer.js';
 import { CloudWatchEndpointMetrics } from '../../lambdas/adapters/cloudwatch-endpoint-metrics.js';

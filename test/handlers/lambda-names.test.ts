@@ -11,41 +11,48 @@ import { REPO_ROOT as ROOT } from '../support/module-graph.js';
  * by test/architecture.test.ts.)
  */
 
-/** The Lambdas: the registry's steps and every entry of `lambdas/` made with `defineStep`. */
-function lambdaNames(): string[] {
-  const entries = readdirSync(join(ROOT, 'lambdas'))
+/** The Lambdas that run outside the state machines: every entry of `lambdas/` made with `defineStep`. */
+function operationNames(): string[] {
+  return readdirSync(join(ROOT, 'lambdas'))
     .filter((name) => name.endsWith('.ts'))
     .filter((name) => /\bdefineStep\(/.test(readFileSync(join(ROOT, 'lambdas', name), 'utf8')))
     .map((name) => name.replace(/\.ts$/, ''));
-  return [
-    ...new Set([...Object.values(OPTIMIZATION_STEPS), ...Object.values(ASYNC_INFERENCE_STEPS), ...entries]),
-  ].sort();
 }
 
-/** `handlers/<name>.ts` or `handlers/async/<name>.ts`: where a Lambda's core function lives. */
-function handlerModuleOf(name: string): string | undefined {
-  return [`handlers/${name}.ts`, `handlers/async/${name}.ts`].find((path) => existsSync(join(ROOT, path)));
+/**
+ * Each Lambda with the module of its core function: a registered step in its workflow's room,
+ * any other Lambda in `handlers/operations/`.
+ */
+function handlerModules(): [name: string, module: string][] {
+  const steps = new Map<string, string>([
+    ...Object.values(OPTIMIZATION_STEPS).map((name): [string, string] => [
+      name,
+      `handlers/steps/optimization/${name}.ts`,
+    ]),
+    ...Object.values(ASYNC_INFERENCE_STEPS).map((name): [string, string] => [
+      name,
+      `handlers/steps/async/${name}.ts`,
+    ]),
+  ]);
+  const operations = operationNames()
+    .filter((name) => !steps.has(name))
+    .map((name): [string, string] => [name, `handlers/operations/${name}.ts`]);
+  return [...steps, ...operations].sort(([a], [b]) => a.localeCompare(b));
 }
 
 describe('each Lambda across the layers', () => {
   it('has its entry, its handler module and its test file, all named as the Lambda', () => {
     // Arrange
-    const names = lambdaNames();
+    const modules = handlerModules();
 
     // Act
-    const missing = names.flatMap((name) => {
-      const handler = handlerModuleOf(name);
-      const wanted = [
+    const missing = modules.flatMap(([name, module]) =>
+      [
         `lambdas/${name}.ts`,
-        ...(handler === undefined
-          ? []
-          : [handler.replace(/^handlers\//, 'test/handlers/').replace(/\.ts$/, '.test.ts')]),
-      ];
-      return [
-        ...(handler === undefined ? [`handlers/${name}.ts or handlers/async/${name}.ts`] : []),
-        ...wanted.filter((path) => !existsSync(join(ROOT, path))),
-      ];
-    });
+        module,
+        module.replace(/^handlers\//, 'test/handlers/').replace(/\.ts$/, '.test.ts'),
+      ].filter((path) => !existsSync(join(ROOT, path))),
+    );
 
     // Assert
     expect(missing).toEqual([]);

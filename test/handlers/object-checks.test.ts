@@ -8,7 +8,7 @@ import {
   OBJECT_CHECK_LIMITS,
   objectUriIssues,
 } from '../../handlers/object-checks.js';
-import type { ObjectMetadata } from '../../handlers/ports.js';
+import type { ObjectMetadata } from '../../handlers/ports/index.js';
 import { MemoryObjectStore } from '../support/memory-object-store.js';
 
 const MODEL = 's3://mso-artifacts/models/cnn/model.tar.gz';

@@ -44,7 +44,7 @@ import {
 } from '../../handlers/load-test/index.js';
 import type { Report } from '../../handlers/report/report.js';
 import { proofCandidate, proofLoadPlan } from '../../handlers/serving/prove-target.js';
-import { validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';
 import { plannedCandidate, reportFrom } from '../handlers/report/support/sample-report.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { RunPlan } from '../../handlers/contracts/optimization-state.js';
 import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../../handlers/report/async-plan-summary.js';
 import { formatPlan } from '../../handlers/report/plan-summary.js';
-import { validateAndPlan } from '../../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
 

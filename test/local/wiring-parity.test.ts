@@ -17,40 +17,70 @@ type StepName = OptimizationStepName | AsyncInferenceStepName;
 
 /** Where each step's core function lives: typed by the registries, so a new step needs a row. */
 const CORES: Readonly<Record<StepName, { readonly module: string; readonly name: string }>> = {
-  'validate-and-plan': { module: '../../handlers/validate-and-plan.js', name: 'validateAndPlan' },
-  'package-model': { module: '../../handlers/package-model.js', name: 'packageModel' },
-  'start-compilation': { module: '../../handlers/start-compilation.js', name: 'startCompilation' },
-  'check-compilation': { module: '../../handlers/check-compilation.js', name: 'checkCompilation' },
-  'deploy-candidate': { module: '../../handlers/deploy-candidate.js', name: 'deployCandidate' },
-  'check-endpoint': { module: '../../handlers/check-endpoint.js', name: 'checkEndpoint' },
-  'run-load-worker': { module: '../../handlers/run-load-worker.js', name: 'runLoadWorker' },
-  'aggregate-load-test': { module: '../../handlers/aggregate-load-test.js', name: 'aggregateLoadTest' },
-  'delete-candidate': { module: '../../handlers/delete-candidate.js', name: 'deleteCandidate' },
-  recommend: { module: '../../handlers/recommend.js', name: 'recommend' },
-  'record-proof': { module: '../../handlers/record-proof.js', name: 'recordProof' },
-  'ramp-scaling': { module: '../../handlers/ramp-scaling.js', name: 'rampScaling' },
-  'record-ramp': { module: '../../handlers/record-ramp.js', name: 'recordRamp' },
-  'clean-up': { module: '../../handlers/clean-up.js', name: 'cleanUpOptimizationRun' },
-  'validate-async-run': { module: '../../handlers/async/validate-async-run.js', name: 'validateAsyncRun' },
+  'validate-and-plan': {
+    module: '../../handlers/steps/optimization/validate-and-plan.js',
+    name: 'validateAndPlan',
+  },
+  'package-model': { module: '../../handlers/steps/optimization/package-model.js', name: 'packageModel' },
+  'start-compilation': {
+    module: '../../handlers/steps/optimization/start-compilation.js',
+    name: 'startCompilation',
+  },
+  'check-compilation': {
+    module: '../../handlers/steps/optimization/check-compilation.js',
+    name: 'checkCompilation',
+  },
+  'deploy-candidate': {
+    module: '../../handlers/steps/optimization/deploy-candidate.js',
+    name: 'deployCandidate',
+  },
+  'check-endpoint': { module: '../../handlers/steps/optimization/check-endpoint.js', name: 'checkEndpoint' },
+  'run-load-worker': {
+    module: '../../handlers/steps/optimization/run-load-worker.js',
+    name: 'runLoadWorker',
+  },
+  'aggregate-load-test': {
+    module: '../../handlers/steps/optimization/aggregate-load-test.js',
+    name: 'aggregateLoadTest',
+  },
+  'delete-candidate': {
+    module: '../../handlers/steps/optimization/delete-candidate.js',
+    name: 'deleteCandidate',
+  },
+  recommend: { module: '../../handlers/steps/optimization/recommend.js', name: 'recommend' },
+  'record-proof': { module: '../../handlers/steps/optimization/record-proof.js', name: 'recordProof' },
+  'ramp-scaling': { module: '../../handlers/steps/optimization/ramp-scaling.js', name: 'rampScaling' },
+  'record-ramp': { module: '../../handlers/steps/optimization/record-ramp.js', name: 'recordRamp' },
+  'clean-up': { module: '../../handlers/steps/optimization/clean-up.js', name: 'cleanUpOptimizationRun' },
+  'validate-async-run': {
+    module: '../../handlers/steps/async/validate-async-run.js',
+    name: 'validateAsyncRun',
+  },
   'deploy-async-endpoint': {
-    module: '../../handlers/async/deploy-async-endpoint.js',
+    module: '../../handlers/steps/async/deploy-async-endpoint.js',
     name: 'deployAsyncEndpoint',
   },
   'check-async-endpoint': {
-    module: '../../handlers/async/check-async-endpoint.js',
+    module: '../../handlers/steps/async/check-async-endpoint.js',
     name: 'checkAsyncEndpoint',
   },
-  'load-batch': { module: '../../handlers/async/load-batch.js', name: 'loadBatch' },
+  'load-batch': { module: '../../handlers/steps/async/load-batch.js', name: 'loadBatch' },
   'invoke-async-inference': {
-    module: '../../handlers/async/invoke-async-inference.js',
+    module: '../../handlers/steps/async/invoke-async-inference.js',
     name: 'invokeAsyncInference',
   },
   'record-batch-results': {
-    module: '../../handlers/async/record-batch-results.js',
+    module: '../../handlers/steps/async/record-batch-results.js',
     name: 'recordBatchResults',
   },
-  'summarize-async-run': { module: '../../handlers/async/summarize-async-run.js', name: 'summarizeAsyncRun' },
-  'clean-up-async-run': { module: '../../handlers/async/clean-up-async-run.js', name: 'cleanUpAsyncRun' },
+  'summarize-async-run': {
+    module: '../../handlers/steps/async/summarize-async-run.js',
+    name: 'summarizeAsyncRun',
+  },
+  'clean-up-async-run': {
+    module: '../../handlers/steps/async/clean-up-async-run.js',
+    name: 'cleanUpAsyncRun',
+  },
 };
 
 /** The dependencies each call of a core function got, in order. */

@@ -4,7 +4,7 @@ import type {
   RealtimeScalingApplier,
   RealtimeScalingRequests,
   ScalingRegistry,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 import { checkRealtimeScalingRequests } from '../../local/platform/realtime-scaling-requests.js';
 
 /**

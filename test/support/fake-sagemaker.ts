@@ -16,7 +16,7 @@ import type {
   ProjectResourcesQuery,
   RunResources,
   TransportFactory,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 
 export interface FakeSageMakerFaults {
   /** Instance types for which CreateEndpoint fails with the account quota reached. */

@@ -56,23 +56,21 @@ export function readModuleGraph(): ModuleImport[] {
   );
 }
 
-/** The core's step modules: one per registered step of either workflow, where it exists. */
+/** The core's step modules: one per registered step of either workflow, in its workflow's room. */
 export function stepModules(): ReadonlySet<string> {
-  const names = [...Object.values(OPTIMIZATION_STEPS), ...Object.values(ASYNC_INFERENCE_STEPS)];
-  const candidates = names.flatMap((name) => [`handlers/${name}.ts`, `handlers/async/${name}.ts`]);
+  const candidates = [
+    ...Object.values(OPTIMIZATION_STEPS).map((name) => `handlers/steps/optimization/${name}.ts`),
+    ...Object.values(ASYNC_INFERENCE_STEPS).map((name) => `handlers/steps/async/${name}.ts`),
+  ];
   const present = new Set(sourcesUnder('handlers'));
   return new Set(candidates.filter((path) => present.has(path)));
 }
 
 /**
- * The room of a module: its folder, with two refinements. The top level of `handlers/` holds step
- * modules (room `handlers/steps`) beside loose helpers (room `handlers`); `handlers/async/` holds
- * the async workflow's steps (room `handlers/async-steps`) beside its helpers (`handlers/async`).
- * Below `bench/` and `infra/bin`-like leaves, sub-folders belong to their parent's room when the
- * table names no room for them.
+ * The room of a module: the nearest folder the table names, so a sub-folder (below `bench/`, or a
+ * room's own sub-folders such as `handlers/load-test/streaming`) belongs to its parent's room.
  */
-export function roomOf(path: string, steps: ReadonlySet<string>, rooms: readonly string[]): string {
-  if (steps.has(path)) return path.startsWith('handlers/async/') ? 'handlers/async-steps' : 'handlers/steps';
+export function roomOf(path: string, rooms: readonly string[]): string {
   let folder = dirname(path);
   while (folder !== '.' && !rooms.includes(folder)) folder = dirname(folder);
   return folder === '.' ? (path.split('/')[0] ?? path) : folder;

@@ -374,8 +374,9 @@ describe('async-inference state machine definition', () => {
 
     /**
      * The worst endpoint preparation: deployed, then a benchmark's wait for zero instances, each to
-     * its deadline (45 and 60 minutes, handlers/async/validate-async-run.ts) at the shortest default
-     * poll (30 s, lambdas/wiring.ts): Deploy once, then rounds of Wait → Check → "Endpoint prepared?".
+     * its deadline (45 and 60 minutes, handlers/steps/async/validate-async-run.ts) at the shortest
+     * default poll (30 s, lambdas/wiring.ts): Deploy once, then rounds of Wait → Check → "Endpoint
+     * prepared?".
      */
     function endpointPreparationEvents(): number {
       const rounds = (45 * 60 + 60 * 60) / 30;

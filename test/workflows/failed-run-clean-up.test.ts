@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/gl
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
-import { cleanUpFailedRun } from '../../handlers/clean-up-failed-run.js';
+import { cleanUpFailedRun } from '../../handlers/operations/clean-up-failed-run.js';
 import { ErrorNames, TransientServiceError } from '../../handlers/contracts/errors.js';
 import { resourceName, runTags } from '../../handlers/contracts/names.js';
 import { SfnExecutionDescriber } from '../../lambdas/adapters/sfn-execution-describer.js';

@@ -3,8 +3,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/gl
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { JANITOR_LIMITS } from '../../handlers/contracts/janitor-settings.js';
 import { KEEP_TAG, resourceName, runTags } from '../../handlers/contracts/names.js';
-import { notDeletedBy, sweepStaleResources } from '../../handlers/janitor.js';
-import type { EndpointStatus, ScalingRegistry } from '../../handlers/ports.js';
+import { notDeletedBy, sweepStaleResources } from '../../handlers/operations/janitor.js';
+import type { EndpointStatus, ScalingRegistry } from '../../handlers/ports/index.js';
 import { SfnRunActivity } from '../../lambdas/adapters/sfn-run-activity.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { FakeStepFunctions } from '../support/fake-step-functions.js';

@@ -5,7 +5,7 @@
  * the failure (or the report, when "Recommend" wrote it) in the run's cause, beside its account.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { loadTestResultKey } from '../../handlers/shared/load-test-results.js';
+import { loadTestResultKey } from '../../handlers/steps/optimization/load-test-results.js';
 import { cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
 import { completedInCause } from '../../handlers/contracts/completed-work.js';
 import { s3Uri } from '../../handlers/contracts/object-uri.js';

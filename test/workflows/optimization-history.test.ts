@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { optimizationHistoryEvents } from '../../handlers/contracts/execution-limits.js';
 import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
-import { runLoadWorker } from '../../handlers/run-load-worker.js';
-import type { ObjectStore } from '../../handlers/ports.js';
+import { runLoadWorker } from '../../handlers/steps/optimization/run-load-worker.js';
+import type { ObjectStore } from '../../handlers/ports/index.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeRealtimeScaling } from '../support/fake-realtime-scaling.js';

@@ -5,7 +5,7 @@ import type {
   EndpointMetricsQuery,
   InvocationsPerInstanceReader,
   ProductionVariantSpec,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 import type { Report } from '../../handlers/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';

@@ -8,10 +8,10 @@ import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { optimizationInput, runOptimization } from './run-optimization.js';
 
 /**
- * A redriven optimization run (handlers/shared/redrive.ts), on the synthesized definition run
- * locally. The local engine cannot redrive, so each test stands for one: at the point where the
- * first attempt stopped, the failed-run clean-up deletes the candidate's resources and
- * `$$.Execution.RedriveCount` becomes 1, and the run goes on from there as a redriven iteration
+ * A redriven optimization run (handlers/steps/optimization/redrive.ts), on the synthesized
+ * definition run locally. The local engine cannot redrive, so each test stands for one: at the
+ * point where the first attempt stopped, the failed-run clean-up deletes the candidate's resources
+ * and `$$.Execution.RedriveCount` becomes 1, and the run goes on from there as a redriven iteration
  * would, with the state it had.
  */
 

@@ -8,9 +8,9 @@ import {
   type WorkerResult,
   type WorkerStep,
 } from '../../handlers/load-test/index.js';
-import type { ObjectStore } from '../../handlers/ports.js';
+import type { ObjectStore } from '../../handlers/ports/index.js';
 import type { Report } from '../../handlers/report/report.js';
-import { roundResultUri, workerResultUri } from '../../handlers/shared/load-test-results.js';
+import { roundResultUri, workerResultUri } from '../../handlers/steps/optimization/load-test-results.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';

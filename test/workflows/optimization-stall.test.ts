@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
-import type { ObjectStore } from '../../handlers/ports.js';
+import type { ObjectStore } from '../../handlers/ports/index.js';
 import type { Report } from '../../handlers/report/report.js';
-import { runLoadWorker } from '../../handlers/run-load-worker.js';
+import { runLoadWorker } from '../../handlers/steps/optimization/run-load-worker.js';
 import type { StepHandler } from '../../local/step-handlers.js';
 import { StoppingServer } from '../handlers/load-test/support/stub-transports.js';
 import { VirtualClock } from '../handlers/load-test/support/virtual-clock.js';

@@ -4,7 +4,7 @@ import type {
   EndpointMetricsReader,
   InvocationsPerInstanceReader,
   ObjectStore,
-} from '../../handlers/ports.js';
+} from '../../handlers/ports/index.js';
 import { LocalInstanceQuotas } from '../../local/adapters/local-instance-quotas.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import {

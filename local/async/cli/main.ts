@@ -12,7 +12,7 @@ import {
   type NoInputCompletedCause,
 } from '../../../handlers/contracts/async-state.js';
 import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
-import { checkAsyncRunObjects } from '../../../handlers/async/validate-async-run.js';
+import { checkAsyncRunObjects } from '../../../handlers/steps/async/validate-async-run.js';
 import { ErrorNames, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { recordOf } from '../../../handlers/contracts/records.js';
 import { displayPath, withLocalFiles } from '../../cli/shared.js';
@@ -87,7 +87,8 @@ const asyncInferenceCli: WorkflowCli<
 > = {
   usage: ASYNC_USAGE,
   workflowName: 'async-inference',
-  // "Summarize async run" writes it under the run's prefix (handlers/async/summarize-async-run.ts).
+  // "Summarize async run" writes it under the run's prefix
+  // (handlers/steps/async/summarize-async-run.ts).
   reportFile: join('async', 'summary.json'),
   stateMachine: (workflows) => workflows.asyncInference,
   deleted: 'the endpoint was deleted',

@@ -1,10 +1,17 @@
-import { cleanUpFailedRun, type FailedRunCleanUp } from '../../../handlers/clean-up-failed-run.js';
+import { cleanUpFailedRun, type FailedRunCleanUp } from '../../../handlers/operations/clean-up-failed-run.js';
 import { SUPPORT_FUNCTIONS } from '../../../handlers/contracts/functions.js';
-import { describeRun, parseDescribeRunEvent } from '../../../handlers/describe-run.js';
-import { parseJanitorEvent, sweepStaleResources, type SweepSummary } from '../../../handlers/janitor.js';
-import { listRuns } from '../../../handlers/list-runs.js';
-import { notifyRunSummary, type RunSummaryNotification } from '../../../handlers/notify-run-summary.js';
-import { runEvents } from '../../../handlers/run-events.js';
+import { describeRun, parseDescribeRunEvent } from '../../../handlers/operations/describe-run.js';
+import {
+  parseJanitorEvent,
+  sweepStaleResources,
+  type SweepSummary,
+} from '../../../handlers/operations/janitor.js';
+import { listRuns } from '../../../handlers/operations/list-runs.js';
+import {
+  notifyRunSummary,
+  type RunSummaryNotification,
+} from '../../../handlers/operations/notify-run-summary.js';
+import { runEvents } from '../../../handlers/operations/run-events.js';
 import type { ParsedEvent } from '../../../handlers/run-status/proxy-event.js';
 import { RUN_ROUTES } from '../../../handlers/run-status/proxy-event.js';
 import {
@@ -17,9 +24,9 @@ import {
   type ApprovedModelRunOutcome,
   type ApprovedModelRunTemplate,
   startApprovedModelRun,
-} from '../../../handlers/start-approved-model-run.js';
-import { parseStartRunEvent, startRun } from '../../../handlers/start-run.js';
-import { stopRun } from '../../../handlers/stop-run.js';
+} from '../../../handlers/operations/start-approved-model-run.js';
+import { parseStartRunEvent, startRun } from '../../../handlers/operations/start-run.js';
+import { stopRun } from '../../../handlers/operations/stop-run.js';
 import { ApplicationAutoScalingRegistry } from '../../../lambdas/adapters/application-autoscaling-registry.js';
 import { SageMakerCompiler } from '../../../lambdas/adapters/sagemaker-compiler.js';
 import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { estimateAsyncRun } from '../../../handlers/async/async-estimate.js';
-import { concurrencyOf } from '../../../handlers/async/validate-async-run.js';
+import { concurrencyOf } from '../../../handlers/steps/async/validate-async-run.js';
 import { type AsyncRunPlan, BATCH_SIZE } from '../../../handlers/contracts/async-state.js';
 import { DEPLOY_SPEC, deployPlan, reusePlan } from './support/endpoint-loop.js';
 

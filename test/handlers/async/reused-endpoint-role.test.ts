@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { PolicyCheck, PolicySimulation } from '../../../handlers/async/ports.js';
-import { validateAsyncRun, type ValidateAsyncRunDeps } from '../../../handlers/async/validate-async-run.js';
+import {
+  validateAsyncRun,
+  type ValidateAsyncRunDeps,
+} from '../../../handlers/steps/async/validate-async-run.js';
 import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { asyncEndpointDescription, ScriptedSageMaker } from './support/async-fakes.js';

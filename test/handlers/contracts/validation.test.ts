@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { runInputSchema } from '../../../handlers/contracts/run-input.js';
 import { describeGiven, parseOrThrow } from '../../../handlers/contracts/validation.js';
-import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../../handlers/ports.js';
-import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
+import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../../handlers/ports/index.js';
+import { validateAndPlan } from '../../../handlers/steps/optimization/validate-and-plan.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 
 const MODEL_URI = 's3://mso-artifacts/models/cnn/model.onnx';

@@ -4,8 +4,8 @@ import { runInputSchema } from '../../../handlers/contracts/run-input.js';
 import { optimizationInputIssues } from '../../../handlers/planning/input-rules.js';
 import type { RunStarter, RunStartOutcome } from '../../../handlers/run-status/ports.js';
 import { apiErrorSchema } from '../../../handlers/run-status/run-api-contract.js';
-import { startRun } from '../../../handlers/start-run.js';
-import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
+import { startRun } from '../../../handlers/operations/start-run.js';
+import { validateAndPlan } from '../../../handlers/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 
 /**

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { unknownInstanceFactWarnings } from '../../../handlers/planning/unknown-instance-facts.js';
-import { validateAndPlan, type ValidateAndPlanDeps } from '../../../handlers/validate-and-plan.js';
+import {
+  validateAndPlan,
+  type ValidateAndPlanDeps,
+} from '../../../handlers/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 
 const MODEL_URI = 's3://user-models/resnet/model.onnx';

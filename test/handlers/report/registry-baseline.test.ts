@@ -5,7 +5,7 @@ import {
   recordLastApproved,
   type RegistryRun,
 } from '../../../handlers/report/registry-baseline.js';
-import type { ObjectStore } from '../../../handlers/ports.js';
+import type { ObjectStore } from '../../../handlers/ports/index.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { type ComparedFigures, comparedReport } from './support/comparison-reports.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CandidateDeploy } from '../../../handlers/report/deploy-requests.js';
 import { cdkSnippet, deployFacts } from '../../../handlers/report/render-deploy.js';
-import { createModelRequest } from '../../../handlers/shared/sagemaker-requests.js';
+import { createModelRequest } from '../../../handlers/deployment/sagemaker-requests.js';
 
 const OUTPUT_URI = 's3://mso-artifacts/runs/r1/optimized/g5-awq/';
 const IMAGE = '763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:lmi-optimized';

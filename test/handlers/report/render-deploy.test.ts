@@ -15,14 +15,14 @@ import {
   type PlannedCandidate,
   type RunPlan,
 } from '../../../handlers/contracts/optimization-state.js';
-import { deployCandidate } from '../../../handlers/deploy-candidate.js';
+import { deployCandidate } from '../../../handlers/steps/optimization/deploy-candidate.js';
 import { buildReport } from '../../../handlers/report/build-report.js';
 import { type CandidateDeploy, candidateDeploy } from '../../../handlers/report/deploy-requests.js';
 import { renderHtmlReport } from '../../../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
 import type { Report } from '../../../handlers/report/report.js';
 import { cdkSnippet, deployBlocks, deployFacts, sdkSnippet } from '../../../handlers/report/render-deploy.js';
-import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
+import { validateAndPlan } from '../../../handlers/steps/optimization/validate-and-plan.js';
 import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';
 import { createTestApp } from '../../infra/app.js';
 import { sampleReport } from './support/sample-report.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseDescribeRunEvent } from '../../../handlers/describe-run.js';
-import { parsePlanRunEvent } from '../../../handlers/plan-run.js';
+import { parseDescribeRunEvent } from '../../../handlers/operations/describe-run.js';
+import { parsePlanRunEvent } from '../../../handlers/operations/plan-run.js';
 import { type ParsedEvent, RUN_ROUTES, type RunRoute } from '../../../handlers/run-status/proxy-event.js';
 import { apiErrorSchema } from '../../../handlers/run-status/run-api-contract.js';
 import { parseRunRouteEvent } from '../../../handlers/run-status/run-routes.js';
-import { parseStartRunEvent } from '../../../handlers/start-run.js';
+import { parseStartRunEvent } from '../../../handlers/operations/start-run.js';
 import { proxyEvent } from './support/proxy-events.js';
 
 /**

@@ -19,7 +19,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { TransientServiceError } from '../../../handlers/contracts/errors.js';
 import { scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
-import type { AsyncScalingPolicy } from '../../../handlers/ports.js';
+import type { AsyncScalingPolicy } from '../../../handlers/ports/index.js';
 import {
   ApplicationAutoScalingRegistry,
   backlogWithoutCapacityAlarmName,

@@ -8,7 +8,7 @@ import {
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { TransientServiceError } from '../../../handlers/contracts/errors.js';
-import type { ScalingActivity } from '../../../handlers/ports.js';
+import type { ScalingActivity } from '../../../handlers/ports/index.js';
 import {
   ApplicationAutoScalingInstanceSeries,
   seriesFromActivities,

@@ -7,7 +7,7 @@ import {
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { TransientServiceError } from '../../../handlers/contracts/errors.js';
-import type { EndpointMetricsQuery } from '../../../handlers/ports.js';
+import type { EndpointMetricsQuery } from '../../../handlers/ports/index.js';
 import {
   CloudWatchEndpointMetrics,
   metricsWindow,

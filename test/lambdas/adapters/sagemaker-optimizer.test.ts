@@ -11,7 +11,7 @@ import {
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { QuotaExceededError, TransientServiceError } from '../../../handlers/contracts/errors.js';
-import type { OptimizationJobSpec } from '../../../handlers/ports.js';
+import type { OptimizationJobSpec } from '../../../handlers/ports/index.js';
 import { SageMakerOptimizer } from '../../../lambdas/adapters/sagemaker-optimizer.js';
 
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/mso-sagemaker-execution';

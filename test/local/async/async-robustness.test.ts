@@ -9,8 +9,8 @@ import { describe, expect, it, jest } from '@jest/globals';
 import {
   handleAsyncNotifications,
   type NotificationSummary,
-} from '../../../handlers/async/handle-async-notification.js';
-import { deriveInferenceId } from '../../../handlers/async/invoke-async-inference.js';
+} from '../../../handlers/operations/handle-async-notification.js';
+import { deriveInferenceId } from '../../../handlers/steps/async/invoke-async-inference.js';
 import type { AsyncRunSummary, InvokeAsyncInferenceEvent } from '../../../handlers/contracts/async-state.js';
 import type { NewTaskTokenRecord } from '../../../handlers/async/ports.js';
 import {

@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, jest } from '@jest/globals';
-import { deriveInferenceId } from '../../../handlers/async/invoke-async-inference.js';
+import { deriveInferenceId } from '../../../handlers/steps/async/invoke-async-inference.js';
 import type { AsyncRunSummary } from '../../../handlers/contracts/async-state.js';
 import { runAsyncCli } from '../../../local/async/cli/main.js';
 import { type LocalAsyncEnvironment, runLocalAsyncInference } from '../../../local/async/environment.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseNotification } from '../../../handlers/async/notification.js';
-import type { AsyncInferenceSpec } from '../../../handlers/ports.js';
+import type { AsyncInferenceSpec } from '../../../handlers/ports/index.js';
 import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 import { LocalModelHost } from '../../../local/platform/local-model-host.js';
 import { LocalAsyncPlatform } from '../../../local/platform/async-platform.js';

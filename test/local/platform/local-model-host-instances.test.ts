@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { QuotaExceededError } from '../../../handlers/contracts/errors.js';
-import type { RoutingStrategy } from '../../../handlers/ports.js';
+import type { RoutingStrategy } from '../../../handlers/ports/index.js';
 import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 import { LocalModelHost } from '../../../local/platform/local-model-host.js';
 import { silentLogger } from '../../support/memory-object-store.js';

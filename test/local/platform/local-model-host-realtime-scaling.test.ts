@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { RealtimeScalingRequests } from '../../../handlers/ports.js';
+import type { RealtimeScalingRequests } from '../../../handlers/ports/index.js';
 import { scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
 import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 import {

@@ -3,7 +3,7 @@
  * processes that answer with their pid, so the test sees which instance served each request).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { RoutingStrategy } from '../../../handlers/ports.js';
+import type { RoutingStrategy } from '../../../handlers/ports/index.js';
 import { LocalRealtimeEndpoint } from '../../../local/platform/realtime-endpoint.js';
 import { isAlive, waitFor } from './support/model-artifacts.js';
 import { stubCommand, stubLauncher, type StubAnswer, type StubLauncher } from './support/stub-instances.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RealtimeScalingRequests } from '../../../handlers/ports.js';
+import type { RealtimeScalingRequests } from '../../../handlers/ports/index.js';
 import { scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
 import { checkRealtimeScalingRequests } from '../../../local/platform/realtime-scaling-requests.js';
 

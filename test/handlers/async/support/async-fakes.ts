@@ -6,7 +6,7 @@ import type {
   EndpointDescription,
   ScalingActivity,
   ScalingRegistry,
-} from '../../../../handlers/ports.js';
+} from '../../../../handlers/ports/index.js';
 import { FakeSageMaker } from '../../../support/fake-sagemaker.js';
 
 /**

@@ -6,7 +6,7 @@ import type {
   TaskGoneReason,
   TaskResumer,
 } from '../../../../handlers/async/ports.js';
-import type { Logger } from '../../../../handlers/ports.js';
+import type { Logger } from '../../../../handlers/ports/index.js';
 
 /**
  * The in-memory TaskTokenStore with the DynamoDB adapter's conditional semantics: local mode's own

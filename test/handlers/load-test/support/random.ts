@@ -1,4 +1,4 @@
-export { seededRandom } from '../../../../handlers/shared/seeded-random.js';
+export { seededRandom } from '../../../../handlers/contracts/seeded-random.js';
 
 /** Lognormal samples (Box-Muller): median e^mu, spread sigma; a common shape of service latency. */
 export function lognormalSampler(random: () => number, mu: number, sigma: number): () => number {

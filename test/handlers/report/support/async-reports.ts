@@ -4,7 +4,7 @@ import {
   type ItemResult,
   ItemStatuses,
 } from '../../../../handlers/contracts/async-state.js';
-import type { BacklogSample, ScalingActivity } from '../../../../handlers/ports.js';
+import type { BacklogSample, ScalingActivity } from '../../../../handlers/ports/index.js';
 import {
   type AsyncReport,
   type AsyncReportInput,
