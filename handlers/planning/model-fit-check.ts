@@ -103,11 +103,15 @@ export function modelFitCheck(input: RunInput, facts: ModelFitFacts): FitResult 
   if (model === undefined || input.existingEndpoint !== undefined) return { issues: [], warnings: [] };
   const weights = weightsOf(model.size, model.artifactUri, facts.artifactBytes);
   if (weights === undefined) {
+    const why =
+      model.artifactUri === undefined
+        ? 'a Hub model has no artifact to size before its container downloads it'
+        : "the artifact's size was not read";
     return {
       issues: [],
       warnings: [
-        "model.size: the model's size is unknown (no artifact size was read, and model.size is not given), so whether " +
-          'it fits each candidate\'s memory is not checked; give model.size { "parameters", "dtype" } to check it',
+        `model.size: whether the model fits each candidate's memory is not checked: ${why}; give ` +
+          'model.size { "parameters", "dtype" } to check it',
       ],
     };
   }

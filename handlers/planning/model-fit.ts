@@ -62,8 +62,10 @@ export interface FitResult {
   readonly warnings: string[];
 }
 
+/** GiB with one decimal; a small model (a test's, an example CNN's) in MiB or bytes, not "0.0 GiB". */
 function gib(bytes: number): string {
-  return `${(bytes / GIB).toFixed(1)} GiB`;
+  if (bytes >= GIB) return `${(bytes / GIB).toFixed(1)} GiB`;
+  return bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MiB` : `${bytes} bytes`;
 }
 
 /** The issues (candidates that cannot hold the model) and warnings (candidates that cannot be checked). */

@@ -135,7 +135,8 @@ describe('modelFitCheck', () => {
     // Assert
     expect(result.issues).toEqual([]);
     expect(result.warnings).toEqual([
-      expect.stringMatching(/^model\.size: the model's size is unknown .* not checked/),
+      "model.size: whether the model fits each candidate's memory is not checked: a Hub model has no artifact to size " +
+        'before its container downloads it; give model.size { "parameters", "dtype" } to check it',
     ]);
   });
 
