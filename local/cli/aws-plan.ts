@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { asyncRunInputSchema } from '../../handlers/async/run-input.js';
 import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import { EXIT_CODES } from '../../handlers/contracts/exit-codes.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
@@ -160,6 +161,14 @@ export async function runAwsPlan(argv: readonly string[], io: AwsPlanIo): Promis
   const shownAs = displayPath(cwd, inputPath);
   const document = await readInput(inputPath, errorLine, shownAs);
   if (document === undefined) return { exitCode: EXIT_CODES.invalid };
+  // The async planner lists the input prefix's objects to plan its batches: it has no offline plan.
+  if (asyncRunInputSchema.safeParse(document).success) {
+    errorLine(
+      `${shownAs} is an async-inference run input: npm run plan:aws plans optimization inputs, and an async plan ` +
+        `lists its input objects in S3; plan it against the deployed stack: npm run -s runs -- plan --input ${values.input} --workflow async`,
+    );
+    return { exitCode: EXIT_CODES.invalid };
+  }
   const bucket = values.bucket ?? bucketOfInput(document) ?? 'your-artifacts-bucket';
   let plan: RunPlan;
   try {

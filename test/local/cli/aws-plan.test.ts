@@ -119,6 +119,20 @@ describe('npm run plan:aws', () => {
     expect(outcome.plan?.warnings ?? []).not.toContainEqual(expect.stringContaining('memory'));
   });
 
+  it('fails when the input is an async-inference run input, naming the command that plans it', async () => {
+    // Prepare
+    const { io, stdout, stderr } = capture();
+
+    // Act
+    const outcome = await runAwsPlan(['--input', join(REPO_ROOT, 'examples', 'async-batch.json')], io);
+
+    // Assert
+    expect([outcome.exitCode, stdout()]).toEqual([2, '']);
+    expect(stderr()).toMatch(
+      /is an async-inference run input: .*npm run -s runs -- plan --input .*async-batch\.json --workflow async\n$/,
+    );
+  });
+
   it('fails when --input is missing, with the usage', async () => {
     // Prepare
     const { io, stderr } = capture();
