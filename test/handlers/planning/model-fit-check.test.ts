@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { runInputSchema } from '../../../handlers/contracts/run-input.js';
+import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
+import type { ObjectMetadata } from '../../../handlers/ports.js';
 import { modelFitCheck } from '../../../handlers/planning/model-fit-check.js';
+import { validateAndPlan } from '../../../handlers/validate-and-plan.js';
+import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 
 /** An LMI run input of a Hub model, its candidates and settings as given. */
 function lmiInput(overrides: {
@@ -180,5 +184,44 @@ describe('modelFitCheck', () => {
     expect(result.warnings).toContain(
       'candidates[0] (ml.g6e.48xlarge): the instance table does not know its accelerator memory, so whether 130.4 GiB fits is not checked',
     );
+  });
+
+  it("fails in validateAndPlan when the artifact's size, as S3 reports it, exceeds a CPU instance's memory", async () => {
+    // Prepare: HeadObject's ContentLength of a 20 GiB ONNX file, more than ml.c5.xlarge's 8 GiB.
+    const modelUri = 's3://user-models/big/model.onnx';
+    const payloadUri = 's3://user-models/big/payload.json';
+    class LargeArtifactStore extends MemoryObjectStore {
+      override async head(uri: string): Promise<ObjectMetadata | undefined> {
+        return uri === modelUri ? { sizeBytes: 20 * 1024 ** 3 } : await super.head(uri);
+      }
+    }
+    const store = new LargeArtifactStore().seed(payloadUri, '{"x":1}');
+    const input = {
+      model: { artifactUri: modelUri, framework: 'onnx' },
+      payload: { uri: payloadUri },
+      candidates: [{ instanceType: 'ml.c5.xlarge' }],
+      loadPlan: { steps: [1] },
+      sla: { p95LatencyMs: 100 },
+    };
+
+    // Act
+    const planning = validateAndPlan(
+      { runId: 'run-1', input },
+      { store, artifactsBucket: 'mso-artifacts', allowFileUris: false, logger: silentLogger },
+    );
+
+    // Assert
+    await expect(planning).rejects.toBeInstanceOf(InvalidRunInputError);
+    await expect(planning).rejects.toMatchObject({
+      issues: [
+        {
+          field: 'candidates[0].instanceType',
+          given: '"ml.c5.xlarge"',
+          expected:
+            "an instance whose memory holds the model: it needs 20.0 GiB (the artifact's 21474836480 bytes (model.artifactUri)), " +
+            'and ml.c5.xlarge has 8.0 GiB (host memory)',
+        },
+      ],
+    });
   });
 });
