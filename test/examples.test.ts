@@ -6,6 +6,8 @@ import { asyncRunInputSchema } from '../handlers/async/run-input.js';
 import { compilationSupportIssues } from '../handlers/catalog/neo-support.js';
 import { artifactPrefixProblem, RUN_INPUT_PREFIXES } from '../handlers/contracts/object-uri.js';
 import { runInputSchema } from '../handlers/contracts/run-input.js';
+import { findInstance } from '../handlers/catalog/instances.js';
+import { runAwsPlan } from '../local/cli/aws-plan.js';
 import { takeLocalCalibration } from '../local/cli/calibration.js';
 
 const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
@@ -17,6 +19,12 @@ const compilingExamples = readdirSync(EXAMPLES_DIR).filter(
   (file) => file.endsWith('.json') && !file.includes('async'),
 );
 const asyncExamples = awsExamples.filter((file) => file.startsWith('async-'));
+
+/** The region an example is planned in when it is not us-east-1 (as docs/local-runs.md says). */
+const EXAMPLE_REGIONS: Readonly<Record<string, string>> = {
+  // SageMaker Neo compiles ml_inf2 in us-east-2 only.
+  'gpu-vs-inferentia.json': 'us-east-2',
+};
 
 /** Every `s3://` string of a document, wherever it sits. */
 function s3UrisIn(value: unknown): string[] {
@@ -88,6 +96,47 @@ describe('examples/', () => {
 
     // Assert
     expect(outside).toEqual([]);
+  });
+
+  it.each(optimizationExamples)('%s plans offline as on AWS (npm run plan:aws)', async (file) => {
+    // Prepare
+    const err: string[] = [];
+    const io = { stdout: { write: () => true }, stderr: { write: (text: string) => err.push(text) } };
+    const region = EXAMPLE_REGIONS[file] ?? 'us-east-1';
+
+    // Act
+    const outcome = await runAwsPlan(['--input', join(EXAMPLES_DIR, file), '--region', region], io);
+
+    // Assert
+    expect({ exitCode: outcome.exitCode, stderr: err.join('') }).toEqual({ exitCode: 0, stderr: '' });
+  });
+
+  it('has examples on current hardware: an NVIDIA L4/L40S GPU, 8 GPUs with tensor parallelism, Intel and Graviton CPUs', () => {
+    // Prepare
+    const instanceTypes = optimizationExamples.map((file) => {
+      const input = runInputSchema.parse(JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')));
+      return input.candidates.flatMap((candidate) =>
+        'instanceType' in candidate ? [candidate.instanceType] : [],
+      );
+    });
+
+    // Act
+    const families = new Set(instanceTypes.flat().map((type) => type.split('.')[1]));
+    const tensorParallel = instanceTypes.some((types) =>
+      types.some((type) => (findInstance(type)?.acceleratorCount ?? 0) >= 8),
+    );
+    const intelAndGraviton = instanceTypes.some(
+      (types) =>
+        types.some((type) => type.startsWith('ml.c7i.')) && types.some((type) => type.startsWith('ml.c7g.')),
+    );
+
+    // Assert
+    expect([families.has('g6'), families.has('g6e'), tensorParallel, intelAndGraviton]).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('has a BERT example that compiles its int64 token ids as int64', () => {

@@ -26,9 +26,10 @@ export type Accelerator =
   | 'trainium';
 
 /**
- * CUDA compute capability per NVIDIA GPU (NVIDIA, "CUDA GPUs - Compute Capability",
- * https://developer.nvidia.com/cuda-gpus: Tesla K80 3.7, V100 7.0, T4 7.5, A10 (A10G) 8.6, A100 8.0,
- * H100 9.0, H200 9.0).
+ * CUDA compute capability per NVIDIA GPU (NVIDIA, "CUDA GPU Compute Capability",
+ * https://developer.nvidia.com/cuda-gpus: T4 7.5, A10 (A10G) 8.6, A100 8.0, H100 9.0, H200 9.0; the
+ * older GPUs on "Legacy CUDA GPU Compute Capability", https://developer.nvidia.com/cuda-legacy-gpus:
+ * Tesla K80 3.7, V100 7.0).
  */
 export const COMPUTE_CAPABILITY: Readonly<Partial<Record<Accelerator, number>>> = {
   'nvidia-k80': 3.7,

@@ -25,6 +25,8 @@ export const INSTANCE_TABLE_SOURCE = {
       "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/inferentia2.html (read not recorded (cited by the maintainers' hand-typed catalog))",
     'ec2-instance-types-g4':
       "https://aws.amazon.com/ec2/instance-types/g4/ (read not recorded (cited by the maintainers' hand-typed catalog))",
+    'ec2-p4d-deep-dive':
+      'https://aws.amazon.com/blogs/compute/amazon-ec2-p4d-instances-deep-dive/ (read 2026-11-28)',
   },
 } as const;
 
@@ -2610,7 +2612,7 @@ export const INSTANCE_TABLE: readonly InstanceFacts[] = [
     neoTarget: null,
     accelerator: 'nvidia-a100',
     acceleratorDevices: 8,
-    acceleratorMemoryGiB: 'unknown',
+    acceleratorMemoryGiB: 320,
     neuronCores: 0,
     computeCapability: 8,
     newestCudaMajor: 13,

@@ -31,6 +31,17 @@ export const RUN_INPUT_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'PyTorch only: float32 (default) or int64 (token ids), sent to Neo as CompilerOptions.',
   'model.environment': 'Container environment for every candidate; candidates add and override.',
   'model.inferenceCodeUri': 'Inference code packaged under code/ in the model archive.',
+  'model.size':
+    'What the model needs in memory: each candidate whose accelerator (or host) memory cannot hold it is refused.',
+  'model.size.parameters': 'The parameter count, e.g. 70000000000 for a 70B model.',
+  'model.size.dtype':
+    'The data type the weights load in: fp32, fp16, bf16, int8, fp8 (or float32, float16, bfloat16).',
+  'model.size.attention':
+    "LLM containers: the attention shape, for the KV cache that the container's batch and token settings imply.",
+  'model.size.attention.layers': 'Transformer layers (config.json num_hidden_layers).',
+  'model.size.attention.kvHeads': 'Key/value heads (config.json num_key_value_heads).',
+  'model.size.attention.headDim':
+    'Dimension of a head (config.json head_dim, or hidden_size ÷ num_attention_heads).',
   payload: 'The request body every invocation sends (or payloads, a weighted mix; or prompts).',
   'payload.uri':
     's3://<artifacts bucket>/models/… of the body (at most 6 MB; 4 MB with serverless candidates).',

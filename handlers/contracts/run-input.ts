@@ -17,6 +17,7 @@ import {
 } from './serving-input.js';
 import { refuseCredentials } from './credentials.js';
 import { modelPackageSchema } from './model-package.js';
+import { modelSizeSchema } from './model-size.js';
 import { MAX_OPTIMIZATIONS, optimizationIssues, optimizationSchema } from './optimization-input.js';
 import {
   promptBucketIssues,
@@ -359,6 +360,8 @@ const modelSchema = z.strictObject({
   environment: environmentSchema,
   /** Inference code packaged under `code/` in model.tar.gz (a `.tar.gz` of a folder or one `.py` file). */
   inferenceCodeUri: objectUriSchema.optional(),
+  /** What the model needs in memory (model-size.ts): checked against every candidate's memory. */
+  size: modelSizeSchema.optional(),
 });
 
 const payloadSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import { findInstance } from '../catalog/instances.js';
 import type { InputIssue } from '../contracts/errors.js';
+import { BYTES_PER_DTYPE } from '../contracts/model-size.js';
 
 /**
  * Whether a model fits the memory of a candidate instance, decided before anything is created: the
@@ -11,17 +12,8 @@ import type { InputIssue } from '../contracts/errors.js';
 
 const GIB = 1024 ** 3;
 
-/** Bytes per parameter of the data types LLM containers load weights in. */
-export const BYTES_PER_DTYPE: Readonly<Record<string, number>> = {
-  fp32: 4,
-  float32: 4,
-  fp16: 2,
-  float16: 2,
-  bf16: 2,
-  bfloat16: 2,
-  int8: 1,
-  fp8: 1,
-};
+/** Bytes per parameter of the data types models are loaded in (the run input's `model.size.dtype`). */
+export { BYTES_PER_DTYPE };
 
 export interface ModelMemory {
   readonly bytes: number;
@@ -31,7 +23,7 @@ export interface ModelMemory {
 
 /** The weights of a model of `parameters` parameters in `dtype`. */
 export function weightsMemory(parameters: number, dtype: string): ModelMemory | undefined {
-  const bytes = BYTES_PER_DTYPE[dtype];
+  const bytes = (BYTES_PER_DTYPE as Readonly<Record<string, number>>)[dtype];
   if (bytes === undefined) return undefined;
   return { bytes: parameters * bytes, basis: `${parameters} parameters × ${bytes} bytes (${dtype})` };
 }
@@ -70,8 +62,10 @@ export interface FitResult {
   readonly warnings: string[];
 }
 
+/** GiB with one decimal; a small model (a test's, an example CNN's) in MiB or bytes, not "0.0 GiB". */
 function gib(bytes: number): string {
-  return `${(bytes / GIB).toFixed(1)} GiB`;
+  if (bytes >= GIB) return `${(bytes / GIB).toFixed(1)} GiB`;
+  return bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MiB` : `${bytes} bytes`;
 }
 
 /** The issues (candidates that cannot hold the model) and warnings (candidates that cannot be checked). */

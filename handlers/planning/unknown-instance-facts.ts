@@ -1,10 +1,11 @@
 import { findInstance, type InstanceSpec } from '../catalog/instances.js';
 
 /**
- * What each fact of the instance table lets the planner check (the facts no check reads yet, such as
- * memory, raise no warning). A candidate on a type whose fact no
- * source gives is planned anyway: the check cannot run, and the plan says which one was skipped, so
- * the user knows what to watch (or can add the fact to handlers/catalog/sources/instance-facts.json).
+ * What each fact of the instance table lets the planner check (memory is not listed: the memory
+ * check, model-fit-check.ts, names a candidate whose memory is unknown itself). A candidate on a
+ * type whose fact no source gives is planned anyway: the check cannot run, and the plan says which
+ * one was skipped, so the user knows what to watch (or can add the fact to
+ * handlers/catalog/sources/instance-facts.json).
  */
 const CHECK_OF: Readonly<Partial<Record<InstanceSpec['unknownFacts'][number], string>>> = {
   vcpus: 'its vCPUs (the local CPU budget)',

@@ -202,7 +202,7 @@ function llmContainerIssue(framework: string): InputIssue {
     expected:
       '"onnx" in local mode: the local model server runs ONNX models only, while an LLM container runs on SageMaker ' +
       'GPU or Inferentia2 instances; examples/local-generative.json streams a generative model locally in the same ' +
-      'formats. Plan and run this input on AWS: npm run -s runs -- plan --input <file>',
+      'formats. Plan this input offline with npm run plan:aws -- --input <file>, and run it on AWS: npm run -s runs -- start --input <file>',
   };
 }
 
@@ -218,6 +218,6 @@ function huggingfaceIssue(model: unknown): InputIssue {
     expected:
       '"onnx" in local mode: the local model server runs ONNX models only, and local mode works offline, ' +
       'while a Hugging Face model runs in the Hugging Face DLC on SageMaker, which downloads a Hub model from ' +
-      'the internet when it starts. Plan and run it on AWS: npm run -s runs -- plan --input <file>',
+      'the internet when it starts. Plan it offline with npm run plan:aws -- --input <file>, and run it on AWS: npm run -s runs -- start --input <file>',
   };
 }

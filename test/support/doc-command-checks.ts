@@ -206,6 +206,8 @@ async function checkEntry(
       return checkLocalRun(run, entry, argv);
     case 'local/compare-cli.ts':
       return checkCompare(run, argv);
+    case 'local/aws-plan-cli.ts':
+      return checkAwsPlan(run, argv);
     case 'client/cli.ts':
       return checkRunsCli(run, argv);
     case 'bench/docs-check.ts':
@@ -306,6 +308,23 @@ async function runLocalPlan(
     }
   }
   return [];
+}
+
+/** `npm run plan:aws` plans offline and creates nothing: run here, in this process. */
+async function checkAwsPlan(run: Run, argv: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const { runAwsPlan } = await import('../../local/cli/aws-plan.js');
+  const outcome = await runAwsPlan(argv, {
+    stdout: { write: (text: string) => out.push(text) },
+    stderr: { write: (text: string) => err.push(text) },
+    cwd: run.context.repoRoot,
+  });
+  return outcome.exitCode === 0
+    ? []
+    : [
+        `plan:aws ${argv.join(' ')} exited ${outcome.exitCode}: ${err.join('').trim().split('\n').slice(0, 3).join(' / ')}`,
+      ];
 }
 
 async function checkCompare(run: Run, argv: readonly string[]): Promise<string[]> {

@@ -6,6 +6,7 @@ import {
 } from '../../catalog/instances.js';
 import { compilationSupportWarnings } from '../../catalog/neo-support.js';
 import { unknownInstanceFactWarnings } from '../../planning/unknown-instance-facts.js';
+import { modelFitCheck } from '../../planning/model-fit-check.js';
 import { BudgetExceededError, type InputIssue, InvalidRunInputError } from '../../contracts/errors.js';
 import {
   COMPILATION_CONCURRENCY,
@@ -110,6 +111,12 @@ export interface ValidateAndPlanDeps {
   readonly loadSegmentSeconds?: number;
   /** The account's instance quotas (handlers/instance-quotas.ts). @default not checked */
   readonly instanceQuotas?: InstanceQuotaReader;
+  /**
+   * Whether the objects the input names are read (existence, size, archive signature, stream
+   * payloads, prompt set). False only for a plan made offline (npm run plan:aws), which says so.
+   * @default true
+   */
+  readonly readObjects?: boolean;
   readonly logger: Logger;
 }
 
@@ -157,10 +164,12 @@ export async function validateAndPlan(
     loadPlan: interleavingOf(loadPlan, parsed.existingEndpoint === undefined ? candidateCount : 1),
   };
   const prompts = plannedPromptSet(input);
-  const payloads = await checkRunObjects(input, prompts, deps);
+  const { payloads, artifactBytes } = await checkRunObjects(input, prompts, deps);
+  const fit = modelFitCheck(input, artifactBytes === undefined ? {} : { artifactBytes });
+  if (fit.issues.length > 0) throw new InvalidRunInputError(capIssues(fit.issues));
   // A prompt set's bodies come from the format's own template (prompt-templates.ts): only a run's
   // own payloads can disagree with the stream's format.
-  const payloadWarnings = await checkStreamPayloads(input, deps.store);
+  const payloadWarnings = deps.readObjects === false ? [] : await checkStreamPayloads(input, deps.store);
 
   const instanceQuotas = await checkInstanceQuotas(input, deps);
   const inFlight = candidatesInFlightWithin(input, instanceQuotas, deps.servingRegion);
@@ -200,6 +209,7 @@ export async function validateAndPlan(
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
     // Locally the project's compiler stands in for Neo: only AWS compilations rest on Neo's table.
     ...(deps.servingRegion === undefined ? [] : compilationSupportWarnings(input.compilation.targets)),
+    ...fit.warnings,
     ...unknownInstanceFactWarnings(
       input.candidates.flatMap((candidate) => ('instanceType' in candidate ? [candidate.instanceType] : [])),
     ),
@@ -537,7 +547,7 @@ async function checkRunObjects(
   input: RunInput,
   prompts: PlannedPromptSet | undefined,
   deps: ValidateAndPlanDeps,
-): Promise<PlannedPayload[]> {
+): Promise<{ payloads: PlannedPayload[]; artifactBytes?: number }> {
   const hasServerless = input.candidates.some((c) => 'serverless' in c);
   const bodyLimit = {
     bytes: hasServerless ? MAX_SERVERLESS_PAYLOAD_BYTES : MAX_REALTIME_PAYLOAD_BYTES,
@@ -592,7 +602,8 @@ async function checkRunObjects(
   );
   const refused = new Set(uriIssues.map((issue) => issue.field));
   const readable = references.filter((reference) => !refused.has(reference.field));
-  const checked = await checkObjects(readable, deps.store);
+  const checked =
+    deps.readObjects === false ? { issues: [], metadata: [] } : await checkObjects(readable, deps.store);
   const sizes = payloadReferences.map((reference) => {
     const index = readable.indexOf(reference);
     return index < 0 ? 0 : (checked.metadata[index]?.sizeBytes ?? 0);
@@ -602,14 +613,19 @@ async function checkRunObjects(
     readable.includes(promptReference) &&
     !checked.issues.some((issue) => issue.field === promptReference.field);
   const promptPlan =
-    prompts !== undefined && promptsReadable
+    prompts !== undefined && promptsReadable && deps.readObjects !== false
       ? await planPromptSet(prompts, deps.store, bodyLimit)
       : undefined;
   const issues = [...uriIssues, ...checked.issues, ...payloadSetIssues(sizes), ...(promptPlan?.issues ?? [])];
   if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
-  return (
-    promptPlan?.payloads ?? payloads.map((payload, index) => ({ ...payload, sizeBytes: sizes[index] ?? 0 }))
-  );
+  const artifactBytes =
+    checked.metadata[readable.findIndex((r) => r.field === 'model.artifactUri')]?.sizeBytes;
+  return {
+    payloads:
+      promptPlan?.payloads ??
+      payloads.map((payload, index) => ({ ...payload, sizeBytes: sizes[index] ?? 0 })),
+    ...(artifactBytes === undefined ? {} : { artifactBytes }),
+  };
 }
 
 /** A URI outside the prefixes the run's roles read, else a key that is not a plain name. */

@@ -102,10 +102,11 @@ describe('generated instance table', () => {
       'ml.p4de.24xlarge',
       'ml.c5.large',
       'ml.p4d.24xlarge',
+      'ml.g6e.xlarge',
     ].map((type) => findInstance(type)?.acceleratorMemoryGiB);
 
     // Assert
-    expect(memory).toEqual([24, 192, 640, 0, undefined]);
+    expect(memory).toEqual([24, 192, 640, 0, 320, undefined]);
   });
 
   it('counts NeuronCores as chips × cores per chip, and leaves them unknown where no source gives the cores', () => {

@@ -57,6 +57,9 @@ describe('unknown instance facts', () => {
     // Assert
     expect(plan.candidates.map((candidate) => candidate.instanceType)).toEqual(['ml.c8g.xlarge']);
     expect(plan.warnings).toEqual([
+      expect.stringMatching(
+        /^candidates\[0\] \(ml\.c8g\.xlarge\): the instance table does not know its host memory/,
+      ),
       expect.stringMatching(/^ml\.c8g\.xlarge: no source read for the instance table/),
     ]);
   });

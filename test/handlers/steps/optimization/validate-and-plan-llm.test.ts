@@ -192,8 +192,8 @@ describe('validateAndPlan and deployCandidate: a model in an LLM container', () 
       '{"messages":[{"role":"user","content":"Hello"}],"stream":true}',
     );
 
-    // Assert
-    expect(runPlan.warnings).toEqual([
+    // Assert: the payload's warnings (the memory check warns too: this Hub model's size is not given)
+    expect(runPlan.warnings?.filter((warning) => warning.startsWith('payload.uri'))).toEqual([
       'payload.uri asks for no usage figures ("stream_options": { "include_usage": true }): output tokens are counted ' +
         'one per non-empty chunk rather than taken from the server, and a chunk of several tokens counts once',
     ]);
