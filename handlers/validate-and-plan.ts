@@ -36,7 +36,7 @@ import type {
 } from './contracts/optimization-state.js';
 import { PROMPT_SET_LIMITS, promptFormatOf } from './contracts/prompt-set.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
-import { candidatesInFlightWithin, checkInstanceQuotas } from './instance-quotas.js';
+import { candidatesInFlightWithin, checkInstanceQuotas } from './planning/instance-quotas.js';
 import { optimizationInputIssues, rampSecondsThatFit } from './planning/input-rules.js';
 import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
 import { type PlannedPromptSet, preparePromptSet } from './load-test/prompts/prompt-set.js';
@@ -53,7 +53,7 @@ import {
   checkObjects,
   type ObjectReference,
   objectUriIssues,
-} from './object-checks.js';
+} from './planning/object-checks.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from './ports.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from './shared/compilation-job.js';
 import { proofSkipReason, proofWorkers } from './serving/prove-target.js';
@@ -105,7 +105,7 @@ export interface ValidateAndPlanDeps {
    * local tests, so that short tests run as several. @default awsSegmentSeconds(loadPlan)
    */
   readonly loadSegmentSeconds?: number;
-  /** The account's instance quotas (handlers/instance-quotas.ts). @default not checked */
+  /** The account's instance quotas (handlers/planning/instance-quotas.ts). @default not checked */
   readonly instanceQuotas?: InstanceQuotaReader;
   readonly logger: Logger;
 }
@@ -523,7 +523,7 @@ function roundUsd(value: number): number {
 }
 
 /**
- * The objects the run reads (the shared checks of `object-checks.ts`, as the async workflow's
+ * The objects the run reads (the shared checks of `planning/object-checks.ts`, as the async workflow's
  * first state runs them): plain keys, each object readable, an artifact named `.tar.gz` a gzip
  * archive (it goes to SageMaker as it is), each payload within SageMaker's body limit and all of
  * them within a load worker's memory, a prompt set within a worker's bounds and every line of it a

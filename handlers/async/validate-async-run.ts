@@ -22,7 +22,7 @@ import {
 } from '../contracts/execution-limits.js';
 import { resourceName, runTags } from '../contracts/names.js';
 import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
-import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
+import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../planning/object-checks.js';
 import { asyncInputIssues } from '../planning/input-rules.js';
 import { buildModelArchive } from '../shared/model-archive.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
