@@ -10,13 +10,15 @@ import { BudgetExceededError, type InputIssue, InvalidRunInputError } from './co
 import {
   COMPILATION_CONCURRENCY,
   DEFAULT_POLL_SCHEDULE,
+  type PollSchedule,
+} from './contracts/execution-limits.js';
+import {
   optimizationBudgets,
   optimizationLimitIssues,
   optimizationWorstRunSeconds,
   plannedLoadTestReruns,
   roundsFitLimits,
-  type PollSchedule,
-} from './contracts/execution-limits.js';
+} from './planning/optimization-limits.js';
 import { isValidRunId, resourceName, runTags } from './contracts/names.js';
 import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from './contracts/object-uri.js';
 import {
@@ -174,7 +176,7 @@ export async function validateAndPlan(
     outputUri: s3Uri(deps.artifactsBucket, `${runPrefix}compiled/${target}/`),
   }));
   // Optimization jobs are items of the same compile Map: the history, state size and worst-time
-  // counts of a compilation (execution-limits.ts) cover them, as they run under the same
+  // counts of a compilation (planning/history-model.ts, state-size.ts, run-time-estimate.ts) cover them, as they run under the same
   // StoppingCondition and are polled by the same Wait → Check loop.
   const optimizations = input.compilation.optimizations.map(({ id, ...optimization }) => ({
     target: id,

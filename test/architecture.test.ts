@@ -88,7 +88,7 @@ const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'handlers/catalog -> handlers/load-test': 1,
   'handlers/contracts -> handlers': 2,
   'handlers/contracts -> handlers/catalog': 8,
-  'handlers/contracts -> handlers/load-test': 10,
+  'handlers/contracts -> handlers/load-test': 8,
   'handlers/contracts -> handlers/report': 2,
   'handlers/contracts -> handlers/serving': 3,
   'handlers/load-test -> handlers/shared': 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
-import { stateSizeIssue } from '../../handlers/contracts/execution-limits.js';
+import { stateSizeIssue } from '../../handlers/planning/state-size.js';
 import { validateAndPlan, type ValidateAndPlanDeps } from '../../handlers/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 
