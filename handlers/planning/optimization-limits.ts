@@ -4,8 +4,14 @@ import {
   type PollSchedule,
   STEP_FUNCTIONS_QUOTAS,
 } from '../contracts/execution-limits.js';
-import { awsSegmentSeconds, type LoadPlan, loadTestSeconds, stepPeriodMs } from '../load-test/plan.js';
-import { interleavedRepeatRounds, worstCaseOwnRounds } from '../load-test/rounds.js';
+import {
+  awsSegmentSeconds,
+  interleavedRepeatRounds,
+  type LoadPlan,
+  loadTestSeconds,
+  stepPeriodMs,
+  worstCaseOwnRounds,
+} from '../load-test/index.js';
 import { type HistoryCounts, historyIssue, loadTestRerunsWithin, worstCaseShape } from './history-limit.js';
 import {
   type AsyncHistoryShape,
