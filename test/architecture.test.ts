@@ -92,7 +92,6 @@ const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'handlers/contracts -> handlers/report': 2,
   'handlers/contracts -> handlers/serving': 3,
   'handlers/load-test -> handlers/shared': 1,
-  'handlers/planning -> handlers/async': 1,
   'handlers/serving -> handlers': 3,
   'handlers/serving -> handlers/shared': 1,
   'handlers/shared -> handlers': 7,
