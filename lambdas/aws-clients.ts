@@ -45,7 +45,7 @@ export function createApplicationAutoScalingClient(): ApplicationAutoScalingClie
 
 /**
  * Service Quotas, read once per run at planning (two paginated listings at most): the SDK's
- * standard retries suffice, and a failure only skips the quota check (handlers/instance-quotas.ts).
+ * standard retries suffice, and a failure only skips the quota check (handlers/planning/instance-quotas.ts).
  */
 export function createServiceQuotasClient(): ServiceQuotasClient {
   return tracer.captureAWSv3Client(new ServiceQuotasClient({}));

@@ -29,7 +29,7 @@ export const ASYNC_RUN_LIMITS = {
    * worst. A Standard execution stops at 25,000 events (Step Functions quotas), which a full
    * history fails uncaught: 700 inputs, each throttled to the end of its Retry, still fit the
    * budget with a deployed endpoint's and a benchmark's polls at their shortest ("Validate async run" counts the
-   * plan's worst case, handlers/contracts/execution-limits.ts `asyncHistoryEvents`).
+   * plan's worst case, handlers/planning/history-model.ts `asyncHistoryEvents`).
    */
   maxInputs: 700,
   /**

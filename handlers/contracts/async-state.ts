@@ -136,7 +136,7 @@ export interface AsyncRunPlan {
   readonly generative?: { readonly format: GenerativeOutputFormat };
   readonly tags: Readonly<Record<string, string>>;
   readonly plannedAtEpochMs: number;
-  /** The worst-case history the run was checked with (execution-limits.ts), shown by the local `--plan`. */
+  /** The worst-case history the run was checked with (planning/history-model.ts), shown by the local `--plan`. */
   readonly budgets?: ExecutionBudgets;
   /** What validation could not check (e.g. a reused endpoint's role); the summary repeats them. */
   readonly warnings?: readonly string[];

@@ -158,6 +158,6 @@ export function leavesSomething(account: Pick<CleanUpAccount, 'status' | 'left'>
 /**
  * Clean-up's wait for endpoints still Creating or Updating: as long as "Deploy candidate" gives an
  * endpoint to reach InService (past it, SageMaker has either settled it or it is stuck, and the
- * account says so), in rounds that back off from 30 s to 2 min as the endpoint polls do. The history budget (execution-limits.ts) counts these rounds.
+ * account says so), in rounds that back off from 30 s to 2 min as the endpoint polls do. The history budget (planning/history-model.ts) counts these rounds.
  */
 export const CLEAN_UP_WAIT = { deadlineSeconds: 45 * 60, firstWaitSeconds: 30, maxWaitSeconds: 120 } as const;

@@ -380,12 +380,12 @@ export interface RunPlan {
   readonly maxConcurrentCandidates: number;
   /**
    * Times a candidate's load test may run again after a worker started late: 1, or 0 when the
-   * run's worst-case history has no room for re-runs (execution-limits.ts). @default 1
+   * run's worst-case history has no room for re-runs (planning/history-limit.ts). @default 1
    */
   readonly loadTestReruns?: number;
   /**
    * The worst-case history and largest state the limits were checked with ("Validate and plan",
-   * execution-limits.ts), shown by the local `--plan`. Set by the planner; absent in older plans.
+   * planning/optimization-limits.ts), shown by the local `--plan`. Set by the planner; absent in older plans.
    */
   readonly budgets?: ExecutionBudgets;
   /**
@@ -407,7 +407,7 @@ export interface RunPlan {
     /**
      * The run's wall-clock time on AWS: `typical` with the cost's assumptions (endpoints 10 min to
      * create and 2 to delete per wave, compilation jobs their whole runtime, every round run);
-     * `worst` as the run's time limit is checked (execution-limits.ts `worstRunSeconds`). Set by
+     * `worst` as the run's time limit is checked (planning/run-time-estimate.ts `worstRunSeconds`). Set by
      * the planner; absent in older plans.
      */
     readonly durationSeconds?: { readonly typical: number; readonly worst: number };

@@ -15,6 +15,8 @@ import { describeLoad, findStopPoint } from './sla.js';
 import { RequestBudget, StepDriver } from './step-driver.js';
 import { StepRecorder } from './step-recorder.js';
 import { stepInvokerOf } from './streaming/step-invoker.js';
+import type { StepInvoker } from './streaming/step-invoker.js';
+import type { StreamStepRecorder } from './streaming/step-recorder.js';
 import type { StreamInvokeTransport } from './streaming/stream-transport.js';
 
 /**
@@ -173,12 +175,18 @@ function progressOf(workerIndex: number, step: RunningStep, nowUs: number): Load
  * ticks alone would leave them up to a second short, and on a terminal the next step's line would
  * replace them). A throwing callback ends the events, not the run.
  */
+interface ProgressTicker {
+  stop(): void;
+  final(step: RunningStep): void;
+  failure(): string | undefined;
+}
+
 function startProgressTicker(
   clock: Clock,
   current: () => RunningStep | undefined,
   emit: (event: LoadTestProgress) => void,
   workerIndex: number,
-): { stop(): void; final(step: RunningStep): void; failure(): string | undefined } {
+): ProgressTicker {
   const stopped = new AbortController();
   let failure: string | undefined;
   // A step's window-end figures once: a tick that lands after the window already gave them.
@@ -228,17 +236,80 @@ async function deadlineComesFirst(clock: Clock, work: Promise<void>, targetUs: n
 }
 
 /**
- * Runs one worker's share of a load test: SLA-aware stepping on a fixed schedule derived from the
- * shared start (step i's warm-up begins at start + i × (warm-up + window)), each step judged on
- * this worker's own figures through the same merge and SLA rules the aggregation uses. The
- * result holds encoded histograms and counts; `aggregateWorkerResults` turns one or many of them
- * into the load test's result.
+ * One worker's run across its steps: the schedule mapped onto this invocation's clock, the request
+ * budget, and what the steps so far measured and judged. The phases below read and extend it.
  */
-export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> {
-  const plan = parseLoadPlan(args.plan);
-  const sla = parseSla(args.sla);
-  const clock = args.clock ?? systemClock;
-  const workerIndex = args.workerIndex ?? 0;
+interface WorkerRun {
+  readonly args: RunLoadTestArgs;
+  readonly plan: LoadPlan;
+  readonly sla: LatencySla;
+  readonly clock: Clock;
+  readonly workerIndex: number;
+  readonly invoker: StepInvoker;
+  readonly payloadCount: number;
+  readonly segment: LoadSegment | undefined;
+  readonly startEpochMs: number;
+  readonly toMonotonicUs: (epochMs: number) => number;
+  /** Schedule time (ms from the test's start) where this invocation's segment begins and ends. */
+  readonly segmentFromMs: number;
+  readonly segmentToMs: number;
+  /** Schedule time → this invocation's wall clock. */
+  readonly wallOf: (scheduleMs: number) => number;
+  readonly maxTotalMs: number;
+  readonly hardStop: { readonly epochMs: number; readonly label: string };
+  readonly previous: readonly WorkerResult[];
+  readonly cancel: AbortController;
+  readonly budget: RequestBudget;
+  readonly steps: WorkerStep[];
+  readonly judged: StepResult[];
+  /** A step cut at the previous segment's end, which this one resumes. */
+  readonly resumed: WorkerStep | undefined;
+  /** The step under way, for progress events. */
+  running: RunningStep | undefined;
+}
+
+/** One step's part in this invocation, on the schedule (ms from the test's start). */
+interface StepPart {
+  readonly stepIndex: number;
+  readonly load: number;
+  /** This worker's share of the step's load. */
+  readonly share: number;
+  readonly stepStartMs: number;
+  readonly partStartMs: number;
+  readonly partEndMs: number;
+  readonly windowStartScheduleMs: number;
+  readonly windowMs: number;
+  /** The segment ends before the step does. */
+  readonly cut: boolean;
+  readonly where: string;
+}
+
+/** A step whose requests are under way. */
+interface StartedStep {
+  readonly recorder: StepRecorder;
+  readonly driver: StepDriver;
+  readonly stream: StreamStepRecorder | undefined;
+  readonly running: RunningStep;
+  readonly signal: AbortController;
+  /** Stops passing the run's cancellation on to the step. */
+  readonly detach: () => void;
+}
+
+/** A step's warm-up start and window end on the schedule (ms from the test's start). */
+function stepBoundsMs(
+  plan: LoadPlan,
+  stepIndex: number,
+): { readonly startMs: number; readonly endMs: number } {
+  const startMs = stepIndex * stepPeriodMs(plan);
+  return { startMs, endMs: startMs + stepPeriodMs(plan) };
+}
+
+function whereOf(plan: LoadPlan, stepIndex: number, load: number): string {
+  return `step ${stepIndex + 1} (${describeLoad(load, plan.model)})`;
+}
+
+/** The worker index as given, or InvalidRunInputError naming the plan's workers. */
+function checkWorkerIndex(plan: LoadPlan, workerIndex: number): number {
   if (!Number.isInteger(workerIndex) || workerIndex < 0 || workerIndex >= plan.workers) {
     throw new InvalidRunInputError([
       {
@@ -248,253 +319,379 @@ export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> 
       },
     ]);
   }
+  return workerIndex;
+}
+
+/** Checks the arguments and maps the schedule onto this invocation; starts nothing. */
+function prepareWorkerRun(args: RunLoadTestArgs): WorkerRun {
+  const plan = parseLoadPlan(args.plan);
+  const sla = parseSla(args.sla);
+  const clock = args.clock ?? systemClock;
+  const workerIndex = checkWorkerIndex(plan, args.workerIndex ?? 0);
   const invoker = stepInvokerOf(plan, sla, args, clock);
   const payloadCount = args.request instanceof PayloadMix ? args.request.size : 1;
   const segment = checkSegment(args.segment);
   const startEpochMs = args.startAtEpochMs ?? clock.epochMs();
   const toMonotonicUs = monotonicFromEpoch(clock);
-  // Schedule time (ms from the test's start, gaps between segments left out) → this invocation's
-  // wall clock. Segment bounds are computed as index × length only, so that two segments agree
-  // exactly on the boundary they share.
+  // Segment bounds are computed as index × length only, so that two segments agree exactly on
+  // the boundary they share; the wall clock leaves out the gaps between segments.
   const segmentFromMs = segment === undefined ? 0 : segment.index * segment.seconds * 1000;
   const segmentToMs =
     segment === undefined ? Number.POSITIVE_INFINITY : (segment.index + 1) * segment.seconds * 1000;
   const wallOf = (scheduleMs: number): number => startEpochMs + scheduleMs - segmentFromMs;
   const maxTotalMs = plan.maxTotalSeconds * 1000;
-  const hardStop = hardStopOf(plan, wallOf(maxTotalMs), args.deadlineEpochMs);
   const previous = segment?.previous ?? [];
   const measuredBefore = stepsOverSegments(previous);
-  const stoppedBefore = previous[previous.length - 1];
-  const run = new AbortController();
-  const onCancel = (): void => {
-    run.abort('cancelled');
+  const issuedBefore = previous.reduce((sum, result) => sum + (result.requestsIssued ?? 0), 0);
+  return {
+    args,
+    plan,
+    sla,
+    clock,
+    workerIndex,
+    invoker,
+    payloadCount,
+    segment,
+    startEpochMs,
+    toMonotonicUs,
+    segmentFromMs,
+    segmentToMs,
+    wallOf,
+    maxTotalMs,
+    hardStop: hardStopOf(plan, wallOf(maxTotalMs), args.deadlineEpochMs),
+    previous,
+    cancel: new AbortController(),
+    budget: new RequestBudget(
+      plan.maxTotalRequests === undefined
+        ? undefined
+        : Math.max(0, workerShare(plan.maxTotalRequests, plan.workers, workerIndex, true) - issuedBefore),
+    ),
+    steps: [],
+    // Steps finished in earlier segments count for stepping as if measured in this invocation.
+    judged: measuredBefore
+      .filter((step) => step.cutAtSegmentEnd !== true && step.workerLoad > 0)
+      .map((step) => mergeWorkerSteps([step], sla, plan.model)),
+    resumed: measuredBefore.find((step) => step.cutAtSegmentEnd === true),
+    running: undefined,
   };
-  if (args.signal?.aborted === true) onCancel();
-  args.signal?.addEventListener('abort', onCancel, { once: true });
+}
 
-  let running: RunningStep | undefined;
+/** Passes the caller's cancellation on to the run; returns the function that stops listening. */
+function followCancellation(signal: AbortSignal | undefined, cancel: AbortController): () => void {
+  const onCancel = (): void => {
+    cancel.abort('cancelled');
+  };
+  if (signal?.aborted === true) onCancel();
+  signal?.addEventListener('abort', onCancel, { once: true });
+  return () => {
+    signal?.removeEventListener('abort', onCancel);
+  };
+}
+
+/** A reason to stop before the first step: a start past the hard stop, or a stop in an earlier segment. */
+function stopBeforeStart(run: WorkerRun): Stop | undefined {
+  if (run.startEpochMs > run.hardStop.epochMs) {
+    return {
+      reason: 'deadline',
+      detail: `the start ${new Date(run.startEpochMs).toISOString()} is after ${run.hardStop.label}`,
+    };
+  }
+  const stoppedBefore = run.previous[run.previous.length - 1];
+  if (stoppedBefore !== undefined && stoppedBefore.stoppedBecause !== 'segment-end') {
+    return {
+      reason: stoppedBefore.stoppedBecause,
+      detail: `stopped in segment ${run.previous.length}: ${stoppedBefore.stopDetail}`,
+    };
+  }
+  return undefined;
+}
+
+/** A reason not to run a step here: it starts in the next segment, or would end past a hard stop. */
+function stopBeforeStep(run: WorkerRun, stepIndex: number, load: number): Stop | undefined {
+  const { plan, segmentToMs } = run;
+  const { startMs: stepStartMs, endMs: stepEndMs } = stepBoundsMs(plan, stepIndex);
+  const where = whereOf(plan, stepIndex, load);
+  if (stepStartMs >= segmentToMs) {
+    return {
+      reason: 'segment-end',
+      detail: `segment ${(run.segment?.index ?? 0) + 1} ended ${seconds(segmentToMs)} into the schedule; ${where} runs in the next`,
+    };
+  }
+  const partEndEpochMs = run.wallOf(Math.min(stepEndMs, segmentToMs));
+  if (partEndEpochMs > run.hardStop.epochMs) {
+    return {
+      reason: 'deadline',
+      detail: `${where} would end at ${new Date(partEndEpochMs).toISOString()}, after ${run.hardStop.label}`,
+    };
+  }
+  // A step cut by the segment must still end within maxTotalSeconds once resumed.
+  if (stepEndMs > run.maxTotalMs) {
+    return {
+      reason: 'deadline',
+      detail: `${where} would end ${seconds(stepEndMs)} into the schedule, after maxTotalSeconds (${plan.maxTotalSeconds} s)`,
+    };
+  }
+  return undefined;
+}
+
+function stepPartOf(run: WorkerRun, stepIndex: number, load: number): StepPart {
+  const { plan } = run;
+  const { startMs: stepStartMs, endMs: stepEndMs } = stepBoundsMs(plan, stepIndex);
+  const partEndMs = Math.min(stepEndMs, run.segmentToMs);
+  return {
+    stepIndex,
+    load,
+    share: workerLoad(plan, load, run.workerIndex),
+    stepStartMs,
+    partStartMs: Math.max(stepStartMs, run.segmentFromMs),
+    partEndMs,
+    windowStartScheduleMs: stepStartMs + plan.warmupSeconds * 1000,
+    windowMs: plan.stepDurationSeconds * 1000,
+    cut: partEndMs < stepEndMs,
+    where: whereOf(plan, stepIndex, load),
+  };
+}
+
+/** The step's recorder, its driver and its own signal, which the run's cancellation aborts. */
+function startStep(run: WorkerRun, part: StepPart): StartedStep {
+  const { plan, clock, workerIndex } = run;
+  const windowStartEpochMs = run.wallOf(part.windowStartScheduleMs);
+  const recorder = new StepRecorder({
+    stepIndex: part.stepIndex,
+    load: part.load,
+    workerLoad: part.share,
+    windowStartEpochMs,
+    windowMs: part.windowMs,
+    windowStartUs: run.toMonotonicUs(windowStartEpochMs),
+    measuredCap:
+      plan.maxRequestsPerStep === undefined
+        ? Number.POSITIVE_INFINITY
+        : workerShare(plan.maxRequestsPerStep, plan.workers, workerIndex, true),
+    requestTimeoutUs: plan.requestTimeoutMs * 1000,
+    payloads: run.payloadCount,
+    timeline: plan.ramp !== undefined,
+    ...(part.cut ? { partEndUs: run.toMonotonicUs(run.wallOf(part.partEndMs)) } : {}),
+  });
+  recorder.joinAt(clock.nowUs());
+  const signal = new AbortController();
+  // Every request in flight may listen on the step's signal (the SDK adds one listener per
+  // call): hundreds of listeners are expected here, not a leak.
+  setMaxListeners(0, signal.signal);
+  const cutShort = (): void => {
+    signal.abort(run.cancel.signal.reason);
+  };
+  run.cancel.signal.addEventListener('abort', cutShort, { once: true });
+  const stream = run.invoker.newStreamRecorder();
+  const driver = new StepDriver({
+    clock,
+    transport: run.invoker.transport,
+    ...(stream === undefined ? {} : { stream }),
+    request: run.args.request,
+    payloadSeed: payloadSeed(workerIndex, part.stepIndex, run.segment?.index ?? 0),
+    recorder,
+    budget: run.budget,
+    signal: signal.signal,
+  });
+  const running = { stepIndex: part.stepIndex, load: part.load, driver };
+  run.running = running;
+  return {
+    running,
+    recorder,
+    driver,
+    stream,
+    signal,
+    detach: () => {
+      run.cancel.signal.removeEventListener('abort', cutShort);
+    },
+  };
+}
+
+/** Sends the step's requests by the plan's model; resolves when the part is over. */
+function sendRequests(run: WorkerRun, part: StepPart, driver: StepDriver): Promise<void> {
+  const { plan, clock, workerIndex } = run;
+  const originUs = run.toMonotonicUs(run.wallOf(part.stepStartMs));
+  // A worker that starts the step later than the late tolerance (a late Lambda) skips the
+  // arrivals it missed rather than sending them in a burst; the recorder measures from its join.
+  const joinedUs = clock.nowUs() - originUs;
+  const partFromUs = (part.partStartMs - part.stepStartMs) * 1000;
+  const fromUs = Math.max(partFromUs, joinedUs > partFromUs + plan.lateToleranceMs * 1000 ? joinedUs : 0);
+  // A ramp's grid: the warm-up at its start rate, then up to the step's over the window; the
+  // same offsets in every segment, so a resumed part goes on with the same arrivals.
+  const grid =
+    plan.ramp === undefined
+      ? constantGrid(part.share)
+      : rampGrid({
+          fromPerSecond: workerShare(plan.ramp.fromTps, plan.workers, workerIndex, false),
+          toPerSecond: part.share,
+          rampStartUs: plan.warmupSeconds * 1_000_000,
+          rampUs: part.windowMs * 1000,
+        });
+  if (plan.model === 'closed') return runClosedModel(driver, part.share);
+  return runOpenModel(driver, {
+    grid,
+    maxInFlight: plan.maxInFlight,
+    lateToleranceUs: plan.lateToleranceMs * 1000,
+    requestTimeoutUs: plan.requestTimeoutMs * 1000,
+    originUs,
+    firstArrival: grid.before(fromUs),
+    endArrival: grid.before((part.partEndMs - part.stepStartMs) * 1000),
+    endUs: run.toMonotonicUs(run.wallOf(part.partEndMs)),
+  });
+}
+
+/** Waits for the step's requests; at the hard stop, aborts them. True if the hard stop came first. */
+async function finishOrHitDeadline(
+  run: WorkerRun,
+  started: StartedStep,
+  work: Promise<void>,
+): Promise<boolean> {
+  const deadlineHit = await deadlineComesFirst(run.clock, work, run.toMonotonicUs(run.hardStop.epochMs));
+  if (deadlineHit) {
+    started.signal.abort('deadline');
+    await work;
+  }
+  started.detach();
+  return deadlineHit;
+}
+
+/**
+ * Keeps the step's figures and judges it on this worker's own figures. A step is kept unless the
+ * request cap ended the run before its window measured anything (a worker whose share of the load
+ * is zero keeps its empty step: it covered the window). True if the step is complete.
+ */
+function keepStep(run: WorkerRun, part: StepPart, started: StartedStep): boolean {
+  const { recorder, driver, stream } = started;
+  const earlierPart = run.resumed?.stepIndex === part.stepIndex ? run.resumed : undefined;
+  const complete = !(driver.budgetExhausted && recorder.measuredStarts === 0 && earlierPart === undefined);
+  // A part that ended in the warm-up measured nothing: the next segment runs the window.
+  const measuredPart = part.partEndMs > part.windowStartScheduleMs;
+  if (complete && measuredPart) {
+    const workerStep = {
+      ...recorder.toWorkerStep(),
+      ...(stream === undefined ? {} : { stream: stream.toFigures() }),
+    };
+    run.steps.push(workerStep);
+    // A worker with no share of a step has nothing to judge it on; the merged step is judged
+    // by the aggregation. A step cut at the segment's end is judged once its window is over.
+    const whole = earlierPart === undefined ? workerStep : mergeStepParts([earlierPart, workerStep]);
+    if (part.share > 0 && whole.cutAtSegmentEnd !== true)
+      run.judged.push(mergeWorkerSteps([whole], run.sla, run.plan.model));
+  }
+  return complete;
+}
+
+/** Why the run stops after this step, if it does: the hard stop, the request cap, the segment's end or the SLA. */
+function stopAfterStep(
+  run: WorkerRun,
+  part: StepPart,
+  outcome: { readonly deadlineHit: boolean; readonly complete: boolean; readonly budgetExhausted: boolean },
+): Stop | undefined {
+  const { plan } = run;
+  if (outcome.deadlineHit) {
+    return {
+      reason: 'deadline',
+      detail: `${run.hardStop.label} came while ${part.where} was finishing; requests still in flight were counted as timeouts`,
+    };
+  }
+  if (outcome.budgetExhausted) {
+    return {
+      reason: 'request-cap',
+      detail: `maxTotalRequests (${plan.maxTotalRequests ?? 'unlimited'}) reached during ${part.where}${outcome.complete ? '' : ', before its window; that step is left out'}`,
+    };
+  }
+  if (part.cut) {
+    return {
+      reason: 'segment-end',
+      detail: `segment ${(run.segment?.index ?? 0) + 1} ended ${seconds(part.partEndMs)} into the schedule, during ${part.where}; the next segment resumes it`,
+    };
+  }
+  const stopPoint = findStopPoint(run.judged, plan, plan.model);
+  return stopPoint === null ? undefined : { reason: stopPoint.reason, detail: stopPoint.detail };
+}
+
+/** Runs one step's part in this invocation: start, send, finish, keep, and decide whether to go on. */
+async function runStep(
+  run: WorkerRun,
+  ticker: ProgressTicker | undefined,
+  part: StepPart,
+): Promise<Stop | undefined> {
+  const started = startStep(run, part);
+  const work = sendRequests(run, part, started.driver);
+  const deadlineHit = await finishOrHitDeadline(run, started, work);
+  const cancelled = run.cancel.signal.aborted;
+  if (!part.cut && !deadlineHit && !cancelled) ticker?.final(started.running);
+  if (cancelled)
+    return { reason: 'aborted', detail: `cancelled during ${part.where}; that step is left out` };
+  const complete = keepStep(run, part, started);
+  return stopAfterStep(run, part, { deadlineHit, complete, budgetExhausted: started.driver.budgetExhausted });
+}
+
+/** Runs the scheduled steps that fall in this invocation, in order, until one gives a reason to stop. */
+async function runSchedule(run: WorkerRun, ticker: ProgressTicker | undefined): Promise<Stop> {
+  const early = stopBeforeStart(run);
+  if (early !== undefined) return early;
+  const { plan } = run;
+  const loads = scheduledLoads(plan);
+  for (const [stepIndex, load] of loads.entries()) {
+    // Steps that ended in earlier segments were run there.
+    if (stepBoundsMs(plan, stepIndex).endMs <= run.segmentFromMs) continue;
+    const before = stopBeforeStep(run, stepIndex, load);
+    if (before !== undefined) return before;
+    const part = stepPartOf(run, stepIndex, load);
+    await run.clock.sleepUntil(run.toMonotonicUs(run.wallOf(part.partStartMs)), run.cancel.signal);
+    if (run.cancel.signal.aborted) return { reason: 'aborted', detail: `cancelled before ${part.where}` };
+    const stop = await runStep(run, ticker, part);
+    if (stop !== undefined) return stop;
+  }
+  const extended = loads.length - plan.steps.length;
+  return {
+    reason: 'completed',
+    detail:
+      extended === 0
+        ? `all ${loads.length} steps ran`
+        : `all ${loads.length} steps ran, ${extended} of them extension steps up to load ${loads[loads.length - 1] ?? '?'}, without saturating`,
+  };
+}
+
+function workerResultOf(run: WorkerRun, stop: Stop, progressFailure: string | undefined): WorkerResult {
+  return {
+    schemaVersion: 1,
+    workerIndex: run.workerIndex,
+    workers: run.plan.workers,
+    model: run.plan.model,
+    startEpochMs: run.startEpochMs,
+    finishedEpochMs: run.clock.epochMs(),
+    ...(run.segment === undefined
+      ? {}
+      : { segmentIndex: run.segment.index, requestsIssued: run.budget.taken }),
+    steps: run.steps,
+    stoppedBecause: stop.reason,
+    stopDetail:
+      progressFailure === undefined
+        ? stop.detail
+        : `${stop.detail}; progress events stopped: ${progressFailure}`,
+  };
+}
+
+/**
+ * Runs one worker's share of a load test: SLA-aware stepping on a fixed schedule derived from the
+ * shared start (step i's warm-up begins at start + i × (warm-up + window)), each step judged on
+ * this worker's own figures through the same merge and SLA rules the aggregation uses. The
+ * result holds encoded histograms and counts; `aggregateWorkerResults` turns one or many of them
+ * into the load test's result.
+ */
+export async function runLoadTest(args: RunLoadTestArgs): Promise<WorkerResult> {
+  const run = prepareWorkerRun(args);
+  const stopFollowing = followCancellation(args.signal, run.cancel);
   const ticker =
     args.onProgress === undefined
       ? undefined
-      : startProgressTicker(clock, () => running, args.onProgress, workerIndex);
-  const issuedBefore = previous.reduce((sum, result) => sum + (result.requestsIssued ?? 0), 0);
-  const budget = new RequestBudget(
-    plan.maxTotalRequests === undefined
-      ? undefined
-      : Math.max(0, workerShare(plan.maxTotalRequests, plan.workers, workerIndex, true) - issuedBefore),
-  );
-  const steps: WorkerStep[] = [];
-  // Steps finished in earlier segments count for stepping as if measured in this invocation.
-  const judged: StepResult[] = measuredBefore
-    .filter((step) => step.cutAtSegmentEnd !== true && step.workerLoad > 0)
-    .map((step) => mergeWorkerSteps([step], sla, plan.model));
-  const resumed = measuredBefore.find((step) => step.cutAtSegmentEnd === true);
-
-  const runStep = async (stepIndex: number, load: number, partEndMs: number): Promise<Stop | undefined> => {
-    const stepStartMs = stepIndex * stepPeriodMs(plan);
-    const stepEndMs = stepStartMs + stepPeriodMs(plan);
-    const windowStartScheduleMs = stepStartMs + plan.warmupSeconds * 1000;
-    const windowStartEpochMs = wallOf(windowStartScheduleMs);
-    const windowMs = plan.stepDurationSeconds * 1000;
-    const cut = partEndMs < stepEndMs;
-    const share = workerLoad(plan, load, workerIndex);
-    const originUs = toMonotonicUs(wallOf(stepStartMs));
-    const recorder = new StepRecorder({
-      stepIndex,
-      load,
-      workerLoad: share,
-      windowStartEpochMs,
-      windowMs,
-      windowStartUs: toMonotonicUs(windowStartEpochMs),
-      measuredCap:
-        plan.maxRequestsPerStep === undefined
-          ? Number.POSITIVE_INFINITY
-          : workerShare(plan.maxRequestsPerStep, plan.workers, workerIndex, true),
-      requestTimeoutUs: plan.requestTimeoutMs * 1000,
-      payloads: payloadCount,
-      timeline: plan.ramp !== undefined,
-      ...(cut ? { partEndUs: toMonotonicUs(wallOf(partEndMs)) } : {}),
-    });
-    recorder.joinAt(clock.nowUs());
-    const step = new AbortController();
-    // Every request in flight may listen on the step's signal (the SDK adds one listener per
-    // call): hundreds of listeners are expected here, not a leak.
-    setMaxListeners(0, step.signal);
-    const cutShort = (): void => {
-      step.abort(run.signal.reason);
-    };
-    run.signal.addEventListener('abort', cutShort, { once: true });
-    const stream = invoker.newStreamRecorder();
-    const driver = new StepDriver({
-      clock,
-      transport: invoker.transport,
-      ...(stream === undefined ? {} : { stream }),
-      request: args.request,
-      payloadSeed: payloadSeed(workerIndex, stepIndex, segment?.index ?? 0),
-      recorder,
-      budget,
-      signal: step.signal,
-    });
-    running = { stepIndex, load, driver };
-    const partStartMs = Math.max(stepStartMs, segmentFromMs);
-    // A worker that starts the step later than the late tolerance (a late Lambda) skips the
-    // arrivals it missed rather than sending them in a burst; the recorder measures from its join.
-    const joinedUs = clock.nowUs() - originUs;
-    const fromUs = Math.max(
-      (partStartMs - stepStartMs) * 1000,
-      joinedUs > (partStartMs - stepStartMs) * 1000 + plan.lateToleranceMs * 1000 ? joinedUs : 0,
-    );
-    // A ramp's grid: the warm-up at its start rate, then up to the step's over the window; the
-    // same offsets in every segment, so a resumed part goes on with the same arrivals.
-    const grid =
-      plan.ramp === undefined
-        ? constantGrid(share)
-        : rampGrid({
-            fromPerSecond: workerShare(plan.ramp.fromTps, plan.workers, workerIndex, false),
-            toPerSecond: share,
-            rampStartUs: plan.warmupSeconds * 1_000_000,
-            rampUs: windowMs * 1000,
-          });
-    const work =
-      plan.model === 'closed'
-        ? runClosedModel(driver, share)
-        : runOpenModel(driver, {
-            grid,
-            maxInFlight: plan.maxInFlight,
-            lateToleranceUs: plan.lateToleranceMs * 1000,
-            requestTimeoutUs: plan.requestTimeoutMs * 1000,
-            originUs,
-            firstArrival: grid.before(fromUs),
-            endArrival: grid.before((partEndMs - stepStartMs) * 1000),
-            endUs: toMonotonicUs(wallOf(partEndMs)),
-          });
-    const deadlineHit = await deadlineComesFirst(clock, work, toMonotonicUs(hardStop.epochMs));
-    if (deadlineHit) {
-      step.abort('deadline');
-      await work;
-    }
-    run.signal.removeEventListener('abort', cutShort);
-    if (!cut && !deadlineHit && !run.signal.aborted) ticker?.final(running);
-    const where = `step ${stepIndex + 1} (${describeLoad(load, plan.model)})`;
-    if (run.signal.aborted)
-      return { reason: 'aborted', detail: `cancelled during ${where}; that step is left out` };
-    // A step is kept unless the request cap ended the run before its window measured anything (a
-    // worker whose share of the load is zero keeps its empty step: it covered the window).
-    const earlierPart = resumed?.stepIndex === stepIndex ? resumed : undefined;
-    const complete = !(driver.budgetExhausted && recorder.measuredStarts === 0 && earlierPart === undefined);
-    // A part that ended in the warm-up measured nothing: the next segment runs the window.
-    const measuredPart = partEndMs > windowStartScheduleMs;
-    if (complete && measuredPart) {
-      const workerStep = {
-        ...recorder.toWorkerStep(),
-        ...(stream === undefined ? {} : { stream: stream.toFigures() }),
-      };
-      steps.push(workerStep);
-      // A worker with no share of a step has nothing to judge it on; the merged step is judged
-      // by the aggregation. A step cut at the segment's end is judged once its window is over.
-      const whole = earlierPart === undefined ? workerStep : mergeStepParts([earlierPart, workerStep]);
-      if (share > 0 && whole.cutAtSegmentEnd !== true)
-        judged.push(mergeWorkerSteps([whole], sla, plan.model));
-    }
-    if (deadlineHit) {
-      return {
-        reason: 'deadline',
-        detail: `${hardStop.label} came while ${where} was finishing; requests still in flight were counted as timeouts`,
-      };
-    }
-    if (driver.budgetExhausted) {
-      return {
-        reason: 'request-cap',
-        detail: `maxTotalRequests (${plan.maxTotalRequests ?? 'unlimited'}) reached during ${where}${complete ? '' : ', before its window; that step is left out'}`,
-      };
-    }
-    if (cut) {
-      return {
-        reason: 'segment-end',
-        detail: `segment ${(segment?.index ?? 0) + 1} ended ${seconds(partEndMs)} into the schedule, during ${where}; the next segment resumes it`,
-      };
-    }
-    const stopPoint = findStopPoint(judged, plan, plan.model);
-    return stopPoint === null ? undefined : { reason: stopPoint.reason, detail: stopPoint.detail };
-  };
-
-  const runSteps = async (): Promise<Stop> => {
-    if (startEpochMs > hardStop.epochMs) {
-      return {
-        reason: 'deadline',
-        detail: `the start ${new Date(startEpochMs).toISOString()} is after ${hardStop.label}`,
-      };
-    }
-    if (stoppedBefore !== undefined && stoppedBefore.stoppedBecause !== 'segment-end') {
-      return {
-        reason: stoppedBefore.stoppedBecause,
-        detail: `stopped in segment ${previous.length}: ${stoppedBefore.stopDetail}`,
-      };
-    }
-    const loads = scheduledLoads(plan);
-    for (const [stepIndex, load] of loads.entries()) {
-      const stepStartMs = stepIndex * stepPeriodMs(plan);
-      const stepEndMs = stepStartMs + stepPeriodMs(plan);
-      // Steps that ended in earlier segments were run there.
-      if (stepEndMs <= segmentFromMs) continue;
-      const where = `step ${stepIndex + 1} (${describeLoad(load, plan.model)})`;
-      if (stepStartMs >= segmentToMs) {
-        return {
-          reason: 'segment-end',
-          detail: `segment ${(segment?.index ?? 0) + 1} ended ${seconds(segmentToMs)} into the schedule; ${where} runs in the next`,
-        };
-      }
-      const partStartMs = Math.max(stepStartMs, segmentFromMs);
-      const partEndMs = Math.min(stepEndMs, segmentToMs);
-      const partEndEpochMs = wallOf(partEndMs);
-      if (partEndEpochMs > hardStop.epochMs) {
-        return {
-          reason: 'deadline',
-          detail: `${where} would end at ${new Date(partEndEpochMs).toISOString()}, after ${hardStop.label}`,
-        };
-      }
-      // A step cut by the segment must still end within maxTotalSeconds once resumed.
-      if (stepEndMs > maxTotalMs) {
-        return {
-          reason: 'deadline',
-          detail: `${where} would end ${seconds(stepEndMs)} into the schedule, after maxTotalSeconds (${plan.maxTotalSeconds} s)`,
-        };
-      }
-      await clock.sleepUntil(toMonotonicUs(wallOf(partStartMs)), run.signal);
-      if (run.signal.aborted) return { reason: 'aborted', detail: `cancelled before ${where}` };
-      const stop = await runStep(stepIndex, load, partEndMs);
-      if (stop !== undefined) return stop;
-    }
-    const extended = loads.length - plan.steps.length;
-    return {
-      reason: 'completed',
-      detail:
-        extended === 0
-          ? `all ${loads.length} steps ran`
-          : `all ${loads.length} steps ran, ${extended} of them extension steps up to load ${loads[loads.length - 1] ?? '?'}, without saturating`,
-    };
-  };
-
+      : startProgressTicker(run.clock, () => run.running, args.onProgress, run.workerIndex);
   try {
-    const stop = await runSteps();
-    const progressFailure = ticker?.failure();
-    return {
-      schemaVersion: 1,
-      workerIndex,
-      workers: plan.workers,
-      model: plan.model,
-      startEpochMs,
-      finishedEpochMs: clock.epochMs(),
-      ...(segment === undefined ? {} : { segmentIndex: segment.index, requestsIssued: budget.taken }),
-      steps,
-      stoppedBecause: stop.reason,
-      stopDetail:
-        progressFailure === undefined
-          ? stop.detail
-          : `${stop.detail}; progress events stopped: ${progressFailure}`,
-    };
+    const stop = await runSchedule(run, ticker);
+    return workerResultOf(run, stop, ticker?.failure());
   } finally {
     ticker?.stop();
-    args.signal?.removeEventListener('abort', onCancel);
+    stopFollowing();
   }
 }

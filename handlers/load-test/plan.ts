@@ -27,7 +27,7 @@ export const MIN_STEP_DURATION_SECONDS = 0.1;
 /**
  * The longest a load test may last: a day, the optimization run's own execution timeout
  * (OPTIMIZATION_RUN_TIMEOUT_HOURS). Whether a plan's tests fit the run's history and time is
- * checked at planning (contracts/execution-limits.ts), with every candidate counted.
+ * checked at planning (planning/history-model.ts), with every candidate counted.
  */
 export const MAX_LOAD_TEST_SECONDS = 86_400;
 /**

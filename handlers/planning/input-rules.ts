@@ -1,5 +1,4 @@
-import type { AsyncRunInput } from '../async/run-input.js';
-import { IMAGE_TABLE } from '../catalog/image-table.js';
+import { type Framework, IMAGE_TABLE } from '../catalog/image-table.js';
 import { baseFrameworkOf, resolveServingImage, servingPlatformOf } from '../catalog/images.js';
 import { compilationSupportIssues } from '../catalog/neo-support.js';
 import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
@@ -41,6 +40,23 @@ export function optimizationInputIssues(input: RunInput, context: InputRuleConte
 }
 
 /**
+ * What the async image rule reads of an async run input (handlers/async/run-input.ts
+ * `AsyncRunInput`): the deployed endpoint's framework, versions, instance type and image.
+ */
+export interface AsyncEndpointInput {
+  readonly endpoint?:
+    | {
+        readonly framework: Framework;
+        readonly frameworkVersion?: string | undefined;
+        readonly pytorchVersion?: string | undefined;
+        readonly tensorflowVersion?: string | undefined;
+        readonly instanceType: string;
+        readonly image?: string | undefined;
+      }
+    | undefined;
+}
+
+/**
  * The rules of "Validate async run" that need nothing but the input and the region: the image that
  * serves the endpoint it deploys (a reused endpoint has its own). The first state runs them before
  * any object read or SageMaker call, and the run API's start-run runs this same function for
@@ -48,7 +64,7 @@ export function optimizationInputIssues(input: RunInput, context: InputRuleConte
  * server serves the endpoint: nothing to check.
  */
 export function asyncInputIssues(
-  input: AsyncRunInput,
+  input: AsyncEndpointInput,
   context: Pick<InputRuleContext, 'servingRegion'>,
 ): InputIssue[] {
   const endpoint = input.endpoint;

@@ -639,12 +639,8 @@ function configurationNote(
   );
 }
 
-/** Builds report.json's content: per-candidate figures, the ranking and why each candidate won or lost. */
-export function buildReport(input: BuildReportInput): Report {
-  const { plan } = input;
-  const outcomeOf = (id: string): CandidateOutcome | undefined =>
-    input.outcomes.find((o) => o.candidateId === id);
-  const tested = plan.candidates.map((candidate) => asTested(candidate, outcomeOf(candidate.id)));
+/** The measured candidates, each with its figures at the target where the plan has one. */
+function measureCandidates(input: BuildReportInput, tested: readonly PlannedCandidate[]): Measured[] {
   const byId = new Map(tested.map((candidate) => [candidate.id, candidate]));
   const measured: Measured[] = [];
   for (const outcome of input.outcomes) {
@@ -653,7 +649,7 @@ export function buildReport(input: BuildReportInput): Report {
     if (candidate !== undefined && result !== undefined && outcome.status === CandidateStatuses.measured) {
       const m = measure(candidate, result);
       const atTarget = candidateAtTargetOf(
-        plan,
+        input.plan,
         candidate,
         result.sustainableTps,
         m.sustainable?.meanLatencyMs,
@@ -662,160 +658,241 @@ export function buildReport(input: BuildReportInput): Report {
       measured.push(m.sustainable === undefined || atTarget === undefined ? m : { ...m, atTarget });
     }
   }
+  return measured;
+}
+
+/** The measured candidates, those that qualify ranked best first, and the run's noise. */
+interface Ranking {
+  readonly measured: readonly Measured[];
+  readonly qualifying: readonly Measured[];
+  readonly best: Measured | undefined;
+  readonly runNoise: RunNoise | undefined;
+}
+
+function rankMeasured(objective: string, measured: readonly Measured[]): Ranking {
   const qualifying = rank(
-    plan.objective,
+    objective,
     // A stalled endpoint hung under load: its figures before are not a capacity to rank on.
     measured.filter((m) => m.sustainable !== undefined && stalledMeasurement(m.result) === undefined),
   );
-  const best = qualifying[0];
-  const runNoise = runNoiseOf(measured);
-  // Only a count that carries the target: a capped one (quota, endpoint limit) is not "for" it.
-  const instancesFor = (m: Measured): number | undefined =>
-    m.atTarget?.canServe === true ? m.atTarget.instances : undefined;
+  return { measured, qualifying, best: qualifying[0], runNoise: runNoiseOf(measured) };
+}
 
-  const candidates: CandidateReport[] = tested.map((candidate, index) => {
+/** Only a count that carries the target: a capped one (quota, endpoint limit) is not "for" it. */
+function instancesForTarget(m: Measured): number | undefined {
+  return m.atTarget?.canServe === true ? m.atTarget.instances : undefined;
+}
+
+/** What every candidate's entry says, measured or not: its configuration and how it was deployed. */
+function candidateBase(
+  input: BuildReportInput,
+  planned: PlannedCandidate,
+  candidate: PlannedCandidate,
+  outcome: CandidateOutcome | undefined,
+) {
+  const { plan } = input;
+  const note = configurationNote(plan, planned, candidate, outcome);
+  return {
+    id: candidate.id,
+    kind: candidate.kind,
+    ...(candidate.instanceType === undefined ? {} : { instanceType: candidate.instanceType }),
+    instanceCount: candidate.initialInstanceCount,
+    ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
+    compiled: candidate.compiledFor !== undefined,
+    ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
+    ...(candidate.optimizedBy === undefined ? {} : { optimizedBy: candidate.optimizedBy }),
+    ...routingFields(planned, candidate.initialInstanceCount),
+    environment: candidate.environment,
+    priceSource: candidate.priceSource,
+    ...(candidate.usdPerHour === undefined
+      ? {}
+      : { costPerHourUsd: round(candidate.usdPerHour * candidate.initialInstanceCount, 4) }),
+    ...(note === undefined ? {} : { configurationNote: note }),
+    // The planned candidate: what "Deploy candidate" deployed, whatever the endpoint reported.
+    ...(input.deployment === undefined
+      ? {}
+      : candidateDeploy(plan, planned, input.deployment, input.measuredLocally)),
+  };
+}
+
+type CandidateBase = ReturnType<typeof candidateBase>;
+
+/**
+ * A candidate with figures measured under less load than the steps state: kept for inspection
+ * (resultUri), never ranked nor judged against the SLA.
+ */
+function measurementProblemReport(
+  base: CandidateBase,
+  candidate: PlannedCandidate,
+  outcome: CandidateOutcome,
+  measuredLocally: boolean,
+): CandidateReport {
+  const why = outcome.measurementProblem ?? 'a load worker started late';
+  return {
+    ...base,
+    status: 'MEASUREMENT_PROBLEM',
+    failureReason: why,
+    steps: [],
+    sustainableTps: null,
+    sustainableStep: null,
+    ...(outcome.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
+    verdict: 'measurement-problem',
+    reason: `measurement problem: ${why}${adviceSuffix(adviceCase(candidate, 'measurement-problem', measuredLocally))}`,
+  };
+}
+
+/** A candidate without figures: skipped, or failed before or during its measurement. */
+function unmeasuredReport(base: CandidateBase, outcome: CandidateOutcome | undefined): CandidateReport {
+  const skipped = outcome?.status === CandidateStatuses.skipped;
+  const reason = skipped
+    ? `skipped: ${outcome.skipReason ?? 'no reason given'}`
+    : `failed: ${outcome === undefined ? 'no outcome recorded' : failureReasonOf(outcome.error)}`;
+  return {
+    ...base,
+    status: skipped ? 'SKIPPED' : 'FAILED',
+    failureReason: reason.replace(/^(skipped|failed): /, ''),
+    steps: [],
+    sustainableTps: null,
+    sustainableStep: null,
+    verdict: skipped ? 'skipped' : 'failed',
+    reason,
+  };
+}
+
+/** A measured candidate's verdict: stalled, missed the SLA, recommended or runner-up, and why. */
+function measuredVerdict(
+  m: Measured,
+  plan: RunPlan,
+  ranking: Ranking,
+  measuredLocally: boolean,
+): { verdict: CandidateVerdict; reason: string; nearMiss?: NearMiss | undefined } {
+  const { best } = ranking;
+  const stalled = stallVerdict(m, measuredLocally);
+  if (stalled !== undefined) return stalled;
+  let judged: { verdict: CandidateVerdict; reason: string; nearMiss?: NearMiss | undefined };
+  if (m.sustainable === undefined) {
+    judged = missVerdict(m, plan.sla, ranking.runNoise, measuredLocally);
+  } else if (m === best) {
+    judged = {
+      verdict: 'recommended',
+      reason: `best under ${plan.objective}: ${objectiveFigure(plan.objective, m)}`,
+    };
+  } else {
+    judged = {
+      verdict: 'runner-up',
+      reason: `met the SLA but ${objectiveFigure(plan.objective, m)} vs ${best === undefined ? '?' : objectiveFigure(plan.objective, best)} for ${best?.candidate.id ?? '?'}`,
+    };
+  }
+  return m.saturation?.note === undefined
+    ? judged
+    : { ...judged, reason: `${judged.reason}; ${m.saturation.note}` };
+}
+
+/** A measured candidate's entry: its steps, figures, costs and verdict. */
+function measuredReport(
+  input: BuildReportInput,
+  base: CandidateBase,
+  candidate: PlannedCandidate,
+  outcome: CandidateOutcome | undefined,
+  m: Measured,
+  ranking: Ranking,
+): CandidateReport {
+  const { runNoise } = ranking;
+  const { verdict, reason, nearMiss } = measuredVerdict(m, input.plan, ranking, input.measuredLocally);
+  const instancesForTargetTps = instancesForTarget(m);
+  // Billed from creation (when known) to the end of the test; deletion takes about a minute more.
+  const billedFromEpochMs = outcome?.endpointCreatedEpochMs ?? m.result.startEpochMs;
+  const runSeconds = (m.result.finishedEpochMs - billedFromEpochMs) / 1000;
+  return {
+    ...base,
+    status: 'MEASURED',
+    steps: m.steps,
+    ...(m.probes.length === 0 ? {} : { probes: m.probes }),
+    ...(m.repeats.length === 0 ? {} : { repeats: m.repeats }),
+    ...(m.spread === undefined
+      ? {}
+      : { spread: runNoise === undefined ? m.spread : withRerun(m.spread, m.costPerHourUsd, runNoise) }),
+    ...roundsNoteOf(m.result.roundsNote, outcome?.repeatError),
+    sustainableTps: m.result.sustainableTps === null ? null : round(m.result.sustainableTps, 2),
+    sustainableStep: m.result.sustainableStep,
+    ...(latencyOf(m) === undefined ? {} : { latencyAtSustainableMs: latencyOf(m) }),
+    stoppedBecause: m.result.stoppedBecause,
+    ...(m.saturation === undefined ? {} : { saturated: m.saturation.saturated }),
+    ...(m.saturation?.note === undefined ? {} : { saturationNote: m.saturation.note }),
+    ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
+    ...(m.costPer1MOutputTokensUsd === undefined
+      ? {}
+      : { costPer1MOutputTokensUsd: m.costPer1MOutputTokensUsd }),
+    ...(m.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
+    ...(instancesForTargetTps === undefined ? {} : { instancesForTargetTps }),
+    ...(m.atTarget === undefined ? {} : { atTarget: m.atTarget }),
+    ...(m.costPerHourUsd === undefined || candidate.kind !== 'realtime'
+      ? {}
+      : { runCostUsd: round((m.costPerHourUsd * runSeconds) / 3600, 4) }),
+    ...(outcome?.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
+    ...metricsFields(input.endpointMetrics?.get(candidate.id)),
+    ...input.instanceSpreads?.get(candidate.id),
+    ...(nearMiss === undefined ? {} : { nearMiss }),
+    verdict,
+    reason,
+  };
+}
+
+/** Each tested candidate's entry, in the plan's order. */
+function candidateReports(
+  input: BuildReportInput,
+  tested: readonly PlannedCandidate[],
+  outcomeOf: (id: string) => CandidateOutcome | undefined,
+  ranking: Ranking,
+): CandidateReport[] {
+  return tested.map((candidate, index) => {
     const outcome = outcomeOf(candidate.id);
-    const planned = plan.candidates[index] ?? candidate;
-    const note = configurationNote(plan, planned, candidate, outcome);
-    const base = {
-      id: candidate.id,
-      kind: candidate.kind,
-      ...(candidate.instanceType === undefined ? {} : { instanceType: candidate.instanceType }),
-      instanceCount: candidate.initialInstanceCount,
-      ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
-      compiled: candidate.compiledFor !== undefined,
-      ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
-      ...(candidate.optimizedBy === undefined ? {} : { optimizedBy: candidate.optimizedBy }),
-      ...routingFields(planned, candidate.initialInstanceCount),
-      environment: candidate.environment,
-      priceSource: candidate.priceSource,
-      ...(candidate.usdPerHour === undefined
-        ? {}
-        : { costPerHourUsd: round(candidate.usdPerHour * candidate.initialInstanceCount, 4) }),
-      ...(note === undefined ? {} : { configurationNote: note }),
-      // The planned candidate: what "Deploy candidate" deployed, whatever the endpoint reported.
-      ...(input.deployment === undefined
-        ? {}
-        : candidateDeploy(plan, planned, input.deployment, input.measuredLocally)),
-    };
-    const m = measured.find((entry) => entry.candidate.id === candidate.id);
-    if (outcome?.status === CandidateStatuses.measurementProblem) {
-      // Figures measured under less load than the steps state: kept for inspection (resultUri),
-      // never ranked nor judged against the SLA.
-      const why = outcome.measurementProblem ?? 'a load worker started late';
-      return {
-        ...base,
-        status: 'MEASUREMENT_PROBLEM',
-        failureReason: why,
-        steps: [],
-        sustainableTps: null,
-        sustainableStep: null,
-        ...(outcome.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
-        verdict: 'measurement-problem',
-        reason: `measurement problem: ${why}${adviceSuffix(adviceCase(candidate, 'measurement-problem', input.measuredLocally))}`,
-      };
-    }
-    if (m === undefined) {
-      const skipped = outcome?.status === CandidateStatuses.skipped;
-      const reason = skipped
-        ? `skipped: ${outcome.skipReason ?? 'no reason given'}`
-        : `failed: ${outcome === undefined ? 'no outcome recorded' : failureReasonOf(outcome.error)}`;
-      return {
-        ...base,
-        status: skipped ? 'SKIPPED' : 'FAILED',
-        failureReason: reason.replace(/^(skipped|failed): /, ''),
-        steps: [],
-        sustainableTps: null,
-        sustainableStep: null,
-        verdict: skipped ? 'skipped' : 'failed',
-        reason,
-      };
-    }
-    let verdict: CandidateVerdict;
-    let reason: string;
-    let nearMiss: NearMiss | undefined;
-    const stalled = stallVerdict(m, input.measuredLocally);
-    if (stalled !== undefined) {
-      ({ verdict, reason } = stalled);
-    } else if (m.sustainable === undefined) {
-      ({ verdict, reason, nearMiss } = missVerdict(m, plan.sla, runNoise, input.measuredLocally));
-    } else if (m === best) {
-      verdict = 'recommended';
-      reason = `best under ${plan.objective}: ${objectiveFigure(plan.objective, m)}`;
-    } else {
-      verdict = 'runner-up';
-      reason = `met the SLA but ${objectiveFigure(plan.objective, m)} vs ${best === undefined ? '?' : objectiveFigure(plan.objective, best)} for ${best?.candidate.id ?? '?'}`;
-    }
-    if (stalled === undefined && m.saturation?.note !== undefined) reason += `; ${m.saturation.note}`;
-    const instancesForTargetTps = instancesFor(m);
-    // Billed from creation (when known) to the end of the test; deletion takes about a minute more.
-    const billedFromEpochMs = outcome?.endpointCreatedEpochMs ?? m.result.startEpochMs;
-    const runSeconds = (m.result.finishedEpochMs - billedFromEpochMs) / 1000;
-    return {
-      ...base,
-      status: 'MEASURED',
-      steps: m.steps,
-      ...(m.probes.length === 0 ? {} : { probes: m.probes }),
-      ...(m.repeats.length === 0 ? {} : { repeats: m.repeats }),
-      ...(m.spread === undefined
-        ? {}
-        : { spread: runNoise === undefined ? m.spread : withRerun(m.spread, m.costPerHourUsd, runNoise) }),
-      ...roundsNoteOf(m.result.roundsNote, outcome?.repeatError),
-      sustainableTps: m.result.sustainableTps === null ? null : round(m.result.sustainableTps, 2),
-      sustainableStep: m.result.sustainableStep,
-      ...(latencyOf(m) === undefined ? {} : { latencyAtSustainableMs: latencyOf(m) }),
-      stoppedBecause: m.result.stoppedBecause,
-      ...(m.saturation === undefined ? {} : { saturated: m.saturation.saturated }),
-      ...(m.saturation?.note === undefined ? {} : { saturationNote: m.saturation.note }),
-      ...(m.costPer1MUsd === undefined ? {} : { costPer1MUsd: m.costPer1MUsd }),
-      ...(m.costPer1MOutputTokensUsd === undefined
-        ? {}
-        : { costPer1MOutputTokensUsd: m.costPer1MOutputTokensUsd }),
-      ...(m.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
-      ...(instancesForTargetTps === undefined ? {} : { instancesForTargetTps }),
-      ...(m.atTarget === undefined ? {} : { atTarget: m.atTarget }),
-      ...(m.costPerHourUsd === undefined || candidate.kind !== 'realtime'
-        ? {}
-        : { runCostUsd: round((m.costPerHourUsd * runSeconds) / 3600, 4) }),
-      ...(outcome?.resultUri === undefined ? {} : { resultUri: outcome.resultUri }),
-      ...metricsFields(input.endpointMetrics?.get(candidate.id)),
-      ...input.instanceSpreads?.get(candidate.id),
-      ...(nearMiss === undefined ? {} : { nearMiss }),
-      verdict,
-      reason,
-    };
+    const planned = input.plan.candidates[index] ?? candidate;
+    const base = candidateBase(input, planned, candidate, outcome);
+    const m = ranking.measured.find((entry) => entry.candidate.id === candidate.id);
+    if (outcome?.status === CandidateStatuses.measurementProblem)
+      return measurementProblemReport(base, candidate, outcome, input.measuredLocally);
+    if (m === undefined) return unmeasuredReport(base, outcome);
+    return measuredReport(input, base, candidate, outcome, m, ranking);
   });
+}
 
-  const noise =
-    best === undefined
-      ? undefined
-      : withinNoise(
-          plan.objective,
-          noiseFigures(best, plan.objective),
-          qualifying[1] === undefined ? undefined : noiseFigures(qualifying[1], plan.objective),
-          runNoise?.tps,
-        );
-  const recommendation: Recommendation | null =
-    best === undefined
-      ? null
-      : {
-          candidateId: best.candidate.id,
-          ...(best.candidate.instanceType === undefined ? {} : { instanceType: best.candidate.instanceType }),
-          instanceCount: best.candidate.initialInstanceCount,
-          compiled: best.candidate.compiledFor !== undefined,
-          environment: best.candidate.environment,
-          sustainableTps: round(best.result.sustainableTps ?? 0, 2),
-          saturated: best.saturation?.saturated !== false,
-          ...(best.costPer1MUsd === undefined ? {} : { costPer1MUsd: best.costPer1MUsd }),
-          ...(best.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
-          ...(latencyOf(best) === undefined ? {} : { latencyMs: latencyOf(best) }),
-          ...(instancesFor(best) === undefined ? {} : { instancesForTargetTps: instancesFor(best) }),
-          ...(noise === undefined ? {} : { withinNoise: noise }),
-          why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}${noise === undefined ? '' : `; within noise: ${noise.detail}, so a re-run may not rank them so`}`,
-        };
-  const serveTarget = serveTargetSection({
-    plan,
-    ranked: qualifying.map((m) => ({
+/** The best qualifying candidate as the recommendation, with how close the runner-up came; null without one. */
+function recommendationOf(plan: RunPlan, ranking: Ranking): Recommendation | null {
+  const { best, qualifying } = ranking;
+  if (best === undefined) return null;
+  const noise = withinNoise(
+    plan.objective,
+    noiseFigures(best, plan.objective),
+    qualifying[1] === undefined ? undefined : noiseFigures(qualifying[1], plan.objective),
+    ranking.runNoise?.tps,
+  );
+  return {
+    candidateId: best.candidate.id,
+    ...(best.candidate.instanceType === undefined ? {} : { instanceType: best.candidate.instanceType }),
+    instanceCount: best.candidate.initialInstanceCount,
+    compiled: best.candidate.compiledFor !== undefined,
+    environment: best.candidate.environment,
+    sustainableTps: round(best.result.sustainableTps ?? 0, 2),
+    saturated: best.saturation?.saturated !== false,
+    ...(best.costPer1MUsd === undefined ? {} : { costPer1MUsd: best.costPer1MUsd }),
+    ...(best.costPer1MIsUpperBound ? { costPer1MIsUpperBound: true as const } : {}),
+    ...(latencyOf(best) === undefined ? {} : { latencyMs: latencyOf(best) }),
+    ...(instancesForTarget(best) === undefined ? {} : { instancesForTargetTps: instancesForTarget(best) }),
+    ...(noise === undefined ? {} : { withinNoise: noise }),
+    why: `${objectiveFigure(plan.objective, best)}, best of ${qualifying.length} candidate(s) that met the SLA${saturationCaveat(plan.objective, best, qualifying.slice(1))}${noise === undefined ? '' : `; within noise: ${noise.detail}, so a re-run may not rank them so`}`,
+  };
+}
+
+/** How to serve the target with the qualifying candidates, best first. */
+function serveTargetOf(
+  input: BuildReportInput,
+  outcomeOf: (id: string) => CandidateOutcome | undefined,
+  ranking: Ranking,
+): ReturnType<typeof serveTargetSection> {
+  return serveTargetSection({
+    plan: input.plan,
+    ranked: ranking.qualifying.map((m) => ({
       candidate: m.candidate,
       ...(m.atTarget === undefined ? {} : { atTarget: m.atTarget }),
       saturated: m.saturation?.saturated !== false,
@@ -823,14 +900,39 @@ export function buildReport(input: BuildReportInput): Report {
     })),
     measuredLocally: input.measuredLocally,
   });
+}
+
+/** What the endpoints cost while measured, summed over the candidates. */
+function runCostOf(candidates: readonly CandidateReport[], measuredLocally: boolean): Report['runCost'] {
+  return {
+    endpointUsd: round(
+      candidates.reduce((sum, c) => sum + (c.runCostUsd ?? 0), 0),
+      4,
+    ),
+    note: measuredLocally
+      ? 'measured locally: no AWS cost was incurred; the figure prices the load-test time at the listed rates'
+      : 'endpoint-hours from each endpoint’s creation to the end of its load test × price; deleting takes about a minute more',
+  };
+}
+
+/**
+ * Builds report.json's content: per-candidate figures, the ranking and why each candidate won or
+ * lost. Phases: the candidates as tested, the measured ones ranked, each candidate's entry, the
+ * recommendation, how to serve the target, then the run's outcome and the report's sections.
+ */
+export function buildReport(input: BuildReportInput): Report {
+  const { plan } = input;
+  const outcomeOf = (id: string): CandidateOutcome | undefined =>
+    input.outcomes.find((o) => o.candidateId === id);
+  const tested = plan.candidates.map((candidate) => asTested(candidate, outcomeOf(candidate.id)));
+  const ranking = rankMeasured(plan.objective, measureCandidates(input, tested));
+  const candidates = candidateReports(input, tested, outcomeOf, ranking);
+  const recommendation = recommendationOf(plan, ranking);
+  const serveTarget = serveTargetOf(input, outcomeOf, ranking);
   const comparisons = compiledComparisons(candidates);
   const sweep = sweepGrid(plan.objective, candidates, plan.sla);
   const counts = countVerdicts(candidates.map((c) => c.verdict));
   const outcome = runOutcomeOf(counts);
-  const endpointUsd = round(
-    candidates.reduce((sum, c) => sum + (c.runCostUsd ?? 0), 0),
-    4,
-  );
   return {
     schemaVersion: 1,
     runId: plan.runId,
@@ -846,7 +948,7 @@ export function buildReport(input: BuildReportInput): Report {
     outcomeText: outcomeSentence(outcome, counts, recommendation?.candidateId),
     ...(serveTarget === undefined ? {} : { serveTarget }),
     candidates,
-    ...(runNoise === undefined ? {} : { noise: runNoise }),
+    ...(ranking.runNoise === undefined ? {} : { noise: ranking.runNoise }),
     recommendation,
     ...(recommendation === null
       ? {
@@ -859,15 +961,9 @@ export function buildReport(input: BuildReportInput): Report {
     ...(plan.payloads.length > 1 ? { payloads: reportPayloads(plan.payloads) } : {}),
     ...(comparisons.length === 0 ? {} : { compiledComparisons: comparisons }),
     ...(sweep === undefined ? {} : { sweep }),
-    runCost: {
-      endpointUsd,
-      note: input.measuredLocally
-        ? 'measured locally: no AWS cost was incurred; the figure prices the load-test time at the listed rates'
-        : 'endpoint-hours from each endpoint’s creation to the end of its load test × price; deleting takes about a minute more',
-    },
+    runCost: runCostOf(candidates, input.measuredLocally),
   };
 }
-
 /**
  * Why the rounds ended early: the stored note (a round not counted), or an interleaved repeat that
  * failed (its endpoint was then deleted; the figures before it stand).

@@ -1,4 +1,4 @@
-import { endpointUsageQuotaName } from '../../handlers/instance-quotas.js';
+import { endpointUsageQuotaName } from '../../handlers/planning/instance-quotas.js';
 import type { InstanceQuota, InstanceQuotaReader } from '../../handlers/ports/index.js';
 
 /**

@@ -202,6 +202,8 @@ describe('plan-run entry', () => {
 
   /** The prompt examples/llm-gpu-vs-inferentia2.json streams: an LMI generate request with "stream": true. */
   const LLM_PROMPT = '{"inputs":"What is SageMaker?","parameters":{"max_new_tokens":128},"stream":true}';
+  const OPENAI_CHAT_PROMPT =
+    '{"messages":[{"role":"user","content":"What is SageMaker?"}],"max_tokens":128,"stream":true}';
 
   describe('plans every example of examples/ on AWS, creating and writing nothing', () => {
     const examples = readdirSync(join(process.cwd(), 'examples'))
@@ -246,10 +248,16 @@ describe('plan-run entry', () => {
         Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
       });
       s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
-      // A streaming plan reads its prompt's shape (llm-gpu-vs-inferentia2.json).
-      s3.on(GetObjectCommand, { Key: 'models/qwen2.5-1.5b-instruct/prompt.json' }).resolves({
-        Body: { transformToByteArray: () => Promise.resolve(new TextEncoder().encode(LLM_PROMPT)) } as never,
-      });
+      // A streaming plan reads its prompt's shape: a JSON request in each example's format.
+      for (const [key, body] of [
+        ['models/qwen2.5-1.5b-instruct/prompt.json', LLM_PROMPT],
+        ['models/qwen2.5-72b-instruct/prompt.json', LLM_PROMPT],
+        ['models/qwen2.5-7b-instruct/chat.json', OPENAI_CHAT_PROMPT],
+      ] as const) {
+        s3.on(GetObjectCommand, { Key: key }).resolves({
+          Body: { transformToByteArray: () => Promise.resolve(new TextEncoder().encode(body)) } as never,
+        });
+      }
       const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
       const resource = name.startsWith('async') ? '/async-runs/plan' : '/runs/plan';
 
@@ -312,6 +320,11 @@ describe('plan-run entry', () => {
         'Estimated duration on AWS: about 37 min as assumed above (2 waves of endpoints); at most 2.1 h if every endpoint and job takes its whole deadline',
       ],
       [
+        'cpu-intel-vs-graviton.json',
+        'Estimated cost on AWS: $0.24 of maxCostUsd $5.00',
+        'Estimated duration on AWS: about 40 min as assumed above (2 waves of endpoints); at most 2.2 h if every endpoint and job takes its whole deadline',
+      ],
+      [
         'cpu-sweep.json',
         'Estimated cost on AWS: $0.43 of maxCostUsd $5.00',
         'Estimated duration on AWS: about 58 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 2.7 h if every endpoint and job takes its whole deadline',
@@ -325,6 +338,16 @@ describe('plan-run entry', () => {
         'huggingface.json',
         'Estimated cost on AWS: $0.50 of maxCostUsd $5.00',
         'Estimated duration on AWS: about 40 min as assumed above (2 waves of endpoints); at most 2.2 h if every endpoint and job takes its whole deadline',
+      ],
+      [
+        'llm-70b-tensor-parallel.json',
+        'Estimated cost on AWS: $25.19 of maxCostUsd $60.00',
+        'Estimated duration on AWS: about 26 min as assumed above (one wave of endpoints); at most 73 min if every endpoint and job takes its whole deadline',
+      ],
+      [
+        'llm-g6e-vs-g6.json',
+        'Estimated cost on AWS: $2.13 of maxCostUsd $8.00',
+        'Estimated duration on AWS: about 45 min as assumed above (2 waves of endpoints); at most 2.3 h if every endpoint and job takes its whole deadline',
       ],
       [
         'llm-gpu-vs-inferentia2.json',
@@ -349,10 +372,16 @@ describe('plan-run entry', () => {
         Body: { transformToByteArray: () => Promise.resolve(new Uint8Array([0x1f, 0x8b, 8, 0])) } as never,
       });
       s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'inputs/2026-11-22/doc-1.json', Size: 7 }] });
-      // A streaming plan reads its prompt's shape (llm-gpu-vs-inferentia2.json).
-      s3.on(GetObjectCommand, { Key: 'models/qwen2.5-1.5b-instruct/prompt.json' }).resolves({
-        Body: { transformToByteArray: () => Promise.resolve(new TextEncoder().encode(LLM_PROMPT)) } as never,
-      });
+      // A streaming plan reads its prompt's shape: a JSON request in each example's format.
+      for (const [key, body] of [
+        ['models/qwen2.5-1.5b-instruct/prompt.json', LLM_PROMPT],
+        ['models/qwen2.5-72b-instruct/prompt.json', LLM_PROMPT],
+        ['models/qwen2.5-7b-instruct/chat.json', OPENAI_CHAT_PROMPT],
+      ] as const) {
+        s3.on(GetObjectCommand, { Key: key }).resolves({
+          Body: { transformToByteArray: () => Promise.resolve(new TextEncoder().encode(body)) } as never,
+        });
+      }
       const input: unknown = JSON.parse(readFileSync(join(process.cwd(), 'examples', name), 'utf8'));
       const resource = name.startsWith('async') ? '/async-runs/plan' : '/runs/plan';
 

@@ -8,7 +8,8 @@ import {
   BATCH_SIZE,
 } from '../../handlers/contracts/async-state.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
-import { asyncHistoryEvents, asyncHistoryIssue } from '../../handlers/contracts/execution-limits.js';
+import { asyncHistoryIssue } from '../../handlers/planning/history-limit.js';
+import { asyncHistoryEvents } from '../../handlers/planning/history-model.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';
 import { synthesizedWorkflows } from '../support/synthesized-workflows.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { optimizationHistoryEvents } from '../../handlers/contracts/execution-limits.js';
+import { optimizationHistoryEvents } from '../../handlers/planning/history-model.js';
 import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
 import { runLoadWorker } from '../../handlers/steps/optimization/run-load-worker.js';
 import type { ObjectStore } from '../../handlers/ports/index.js';

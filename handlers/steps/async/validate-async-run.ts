@@ -12,17 +12,18 @@ import {
   type ValidatedAsyncRun,
 } from '../../contracts/async-state.js';
 import { type InputIssue, InvalidRunInputError } from '../../contracts/errors.js';
-import {
-  asyncBudgets,
-  type AsyncHistoryShape,
-  asyncHistoryIssue,
-  DEFAULT_POLL_SCHEDULE,
-  type PollSchedule,
-  pollRoundsWithin,
-} from '../../contracts/execution-limits.js';
+import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from '../../contracts/execution-limits.js';
+import { asyncHistoryIssue } from '../../planning/history-limit.js';
+import { type AsyncHistoryShape, pollRoundsWithin } from '../../planning/history-model.js';
+import { asyncBudgets } from '../../planning/optimization-limits.js';
 import { resourceName, runTags } from '../../contracts/names.js';
 import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from '../../contracts/object-uri.js';
-import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../../object-checks.js';
+import {
+  capIssues,
+  checkObjects,
+  type ObjectReference,
+  objectUriIssues,
+} from '../../planning/object-checks.js';
 import { asyncInputIssues } from '../../planning/input-rules.js';
 import { buildModelArchive } from '../../deployment/model-archive.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../../ports/index.js';

@@ -4,7 +4,7 @@ import {
   NoSuchResourceException,
   type ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
-import { endpointUsageQuotaName } from '../../../handlers/instance-quotas.js';
+import { endpointUsageQuotaName } from '../../../handlers/planning/instance-quotas.js';
 import { knownInstanceTypes } from '../../../handlers/catalog/instances.js';
 import { ACCOUNT_ID, REGION } from './sagemaker-service.js';
 import { type AwsRecorder, installFake } from './recorder.js';

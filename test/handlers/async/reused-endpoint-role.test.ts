@@ -37,7 +37,7 @@ function simulator(answer: PolicySimulation): {
 
 function deps(simulate: ReturnType<typeof simulator>): ValidateAsyncRunDeps {
   return {
-    // The inputs exist: the first state checks them before the role (handlers/object-checks.ts).
+    // The inputs exist: the first state checks them before the role (handlers/planning/object-checks.ts).
     store: new MemoryObjectStore().seed(INPUT.inputs[0] ?? '', '{}').seed(INPUT.inputs[1] ?? '', '{}'),
     host: new ScriptedSageMaker().answerDescribe(REUSED, asyncEndpointDescription(REUSED)),
     artifactsBucket: 'mso-artifacts',

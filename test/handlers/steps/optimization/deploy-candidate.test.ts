@@ -220,7 +220,7 @@ describe('deployCandidate: serving image of an approval-trigger run', () => {
     return validateAndPlan(
       { runId: 'approved-cnn-v3', input: JSON.parse(JSON.stringify(input)) as unknown },
       {
-        // A gzip stream, as the first state checks (handlers/object-checks.ts).
+        // A gzip stream, as the first state checks (handlers/planning/object-checks.ts).
         store: seededStore().seed(PACKAGE_MODEL_URI, gzipSync('tar bytes')),
         artifactsBucket: 'mso-artifacts',
         allowFileUris: false,

@@ -84,7 +84,7 @@ describe('validateAndPlan: optimization jobs', () => {
 
     // Assert: the job polled to its deadline (1800 s runtime + the 600 s margin) before any candidate,
     // and its Map iteration, its start and its Wait → Check rounds to that deadline in the history
-    // (execution-limits.ts counts them as a Neo target's).
+    // (planning/history-model.ts counts them as a Neo target's).
     expect({
       worst: (optimized.estimate.durationSeconds?.worst ?? 0) - (plain.estimate.durationSeconds?.worst ?? 0),
       history:

@@ -1,15 +1,15 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { type InputIssue, TransientServiceError } from '../../handlers/contracts/errors.js';
-import { OBJECT_KEY_EXPECTED } from '../../handlers/contracts/object-uri.js';
+import { type InputIssue, TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { OBJECT_KEY_EXPECTED } from '../../../handlers/contracts/object-uri.js';
 import {
   capIssues,
   checkObjects,
   OBJECT_CHECK_LIMITS,
   objectUriIssues,
-} from '../../handlers/object-checks.js';
-import type { ObjectMetadata } from '../../handlers/ports/index.js';
-import { MemoryObjectStore } from '../support/memory-object-store.js';
+} from '../../../handlers/planning/object-checks.js';
+import type { ObjectMetadata } from '../../../handlers/ports/index.js';
+import { MemoryObjectStore } from '../../support/memory-object-store.js';
 
 const MODEL = 's3://mso-artifacts/models/cnn/model.tar.gz';
 const NOT_GZIP =

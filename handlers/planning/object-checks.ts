@@ -1,13 +1,13 @@
-import { describeError, type InputIssue, TransientServiceError } from './contracts/errors.js';
+import { describeError, type InputIssue, TransientServiceError } from '../contracts/errors.js';
 import {
   type ArtifactPrefix,
   artifactPrefixProblem,
   normalisedObjectUri,
   OBJECT_KEY_EXPECTED,
   objectKeyProblem,
-} from './contracts/object-uri.js';
-import { describeGiven } from './contracts/validation.js';
-import type { ObjectMetadata, ObjectStore } from './ports/index.js';
+} from '../contracts/object-uri.js';
+import { describeGiven } from '../contracts/validation.js';
+import type { ObjectMetadata, ObjectStore } from '../ports/index.js';
 
 /**
  * The S3 objects a run reads, checked before anything is created, by both workflows' first

@@ -1,8 +1,8 @@
-import { endpointUsageQuotaName } from './contracts/endpoint-limits.js';
-import { describeError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
-import type { RunInput } from './contracts/run-input.js';
-import { interleavesRepeats } from './load-test/rounds.js';
-import type { InstanceQuota, InstanceQuotaReader, Logger } from './ports/index.js';
+import { endpointUsageQuotaName } from '../contracts/endpoint-limits.js';
+import { describeError, type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
+import type { RunInput } from '../contracts/run-input.js';
+import { interleavesRepeats } from '../load-test/rounds.js';
+import type { InstanceQuota, InstanceQuotaReader, Logger } from '../ports/index.js';
 
 export { endpointUsageQuotaName };
 

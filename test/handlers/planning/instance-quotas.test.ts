@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
-import { type RunInput, runInputSchema } from '../../handlers/contracts/run-input.js';
-import { candidatesInFlightWithin, checkInstanceQuotas } from '../../handlers/instance-quotas.js';
-import type { InstanceQuota, InstanceQuotaReader, Logger } from '../../handlers/ports/index.js';
-import { LocalInstanceQuotas } from '../../local/adapters/local-instance-quotas.js';
+import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
+import { type RunInput, runInputSchema } from '../../../handlers/contracts/run-input.js';
+import { candidatesInFlightWithin, checkInstanceQuotas } from '../../../handlers/planning/instance-quotas.js';
+import type { InstanceQuota, InstanceQuotaReader, Logger } from '../../../handlers/ports/index.js';
+import { LocalInstanceQuotas } from '../../../local/adapters/local-instance-quotas.js';
 
 type Warning = [string, Record<string, unknown> | undefined];
 

@@ -1,0 +1,33 @@
+import { compilationSupportWarnings } from '../catalog/neo-support.js';
+import type { RunPlan } from '../contracts/optimization-state.js';
+import type { RunInput } from '../contracts/run-input.js';
+import { workerCeilingWarning } from '../load-test/worker-ceiling.js';
+import { shortRampWarning } from './serving-phases.js';
+import { unknownInstanceFactWarnings } from './unknown-instance-facts.js';
+
+/**
+ * What the plan says without refusing it: the payloads' stream findings, a worker ceiling, fewer
+ * candidates in flight than asked (quotas), a ramp too short to scale on AWS, targets Neo's table
+ * does not list, instance facts the catalog lacks.
+ */
+export function planWarnings(
+  input: RunInput,
+  servingRegion: string | undefined,
+  payloadWarnings: readonly string[],
+  inFlightWarning: string | undefined,
+  rampTest: RunPlan['rampTest'],
+  fitWarnings: readonly string[],
+): string[] {
+  return [
+    ...payloadWarnings,
+    workerCeilingWarning(input.loadPlan),
+    inFlightWarning,
+    servingRegion === undefined ? undefined : shortRampWarning(rampTest),
+    // Locally the project's compiler stands in for Neo: only AWS compilations rest on Neo's table.
+    ...(servingRegion === undefined ? [] : compilationSupportWarnings(input.compilation.targets)),
+    ...fitWarnings,
+    ...unknownInstanceFactWarnings(
+      input.candidates.flatMap((candidate) => ('instanceType' in candidate ? [candidate.instanceType] : [])),
+    ),
+  ].filter((warning) => warning !== undefined);
+}
