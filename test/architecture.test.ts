@@ -85,10 +85,9 @@ const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'client -> handlers/async': 1,
   'handlers -> handlers/report': 1,
   'handlers -> handlers/run-status': 26,
-  'handlers/catalog -> handlers/load-test': 1,
   'handlers/contracts -> handlers': 2,
-  'handlers/contracts -> handlers/catalog': 8,
-  'handlers/contracts -> handlers/load-test': 10,
+  'handlers/contracts -> handlers/catalog': 7,
+  'handlers/contracts -> handlers/load-test': 7,
   'handlers/contracts -> handlers/report': 2,
   'handlers/contracts -> handlers/serving': 3,
   'handlers/load-test -> handlers/shared': 1,
@@ -177,7 +176,7 @@ const ROOMS_WITHOUT_INDEX_TODAY: readonly string[] = [
  * for the rooms that have one. Each count may only go down.
  */
 const INDEX_BYPASSES_TODAY: Readonly<Record<string, number>> = {
-  'handlers/load-test': 76,
+  'handlers/load-test': 70,
   'local/runner': 8,
 };
 
@@ -200,12 +199,6 @@ function indexBypasses(edges: readonly ModuleImport[], indexed: readonly string[
 
 /** Today's import circles, each as its sorted modules. Each may only shrink or vanish. */
 const CIRCLES_TODAY: readonly (readonly string[])[] = [
-  [
-    'handlers/catalog/image-table.ts',
-    'handlers/catalog/images.ts',
-    'handlers/contracts/llm-input.ts',
-    'handlers/contracts/run-input.ts',
-  ],
   [
     'handlers/contracts/exit-codes.ts',
     'handlers/contracts/optimization-state.ts',

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   environmentSchema,
-  FRAMEWORKS,
   frameworkFieldIssues,
   frameworkVersionSchema,
   hubModelSchema,
@@ -11,6 +10,7 @@ import {
 } from '../contracts/run-input.js';
 import { GENERATIVE_OUTPUT_FORMATS } from '../contracts/async-state.js';
 import { parseOrThrow } from '../contracts/validation.js';
+import { FRAMEWORKS } from '../contracts/model-frameworks.js';
 
 /**
  * The run input of the async-inference workflow: one schema, used by its first state, the API and

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StreamFormat } from '../load-test/streaming/stream-events.js';
+import type { StreamFormat } from './stream-format.js';
 
 /**
  * The run input's `prompts`: a generative workload read from a JSON Lines file, one prompt a line,

@@ -1,5 +1,5 @@
 import { baseFrameworkOf, resolveServingImage } from '../catalog/images.js';
-import { isLlmContainer, llmModelEnvironment } from '../catalog/llm-containers.js';
+import { llmModelEnvironment } from '../catalog/llm-containers.js';
 import { failureReasonOf } from '../contracts/caught-error.js';
 import { EndpointFailedError } from '../contracts/errors.js';
 import { TAG_KEYS } from '../contracts/names.js';
@@ -11,6 +11,7 @@ import {
 import type { HubModel } from '../contracts/run-input.js';
 import type { ModelSpec, ProductionVariantSpec } from '../ports.js';
 import { VARIANT_NAME } from './endpoint-deployment.js';
+import { isLlmContainer } from '../contracts/model-frameworks.js';
 
 /**
  * What "Deploy candidate" creates for a candidate, decided in one place: the image, the model data

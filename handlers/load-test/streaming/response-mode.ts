@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STREAM_FORMATS } from './stream-events.js';
+import { STREAM_FORMATS } from '../../contracts/stream-format.js';
 
 /**
  * How the load test reads each response (`loadPlan.response`):
