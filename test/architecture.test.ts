@@ -217,12 +217,6 @@ const CIRCLES_TODAY: readonly (readonly string[])[] = [
     'handlers/serving/serve-target.ts',
     'handlers/shared/candidate-deployment.ts',
   ],
-  [
-    'handlers/report/payload-breakdown.ts',
-    'handlers/report/render-charts.ts',
-    'handlers/report/render-markdown.ts',
-    'handlers/report/render-serve-target.ts',
-  ],
 ];
 
 describe('the floor plan', () => {

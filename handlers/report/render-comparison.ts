@@ -9,8 +9,8 @@ import {
   type RunSide,
   signedPercent,
 } from './compare-runs.js';
-import { escapeMarkdown } from './render-markdown.js';
 import { textTable } from '../shared/text-table.js';
+import { escapeMarkdown } from './markdown-text.js';
 
 /**
  * A run comparison (compare-runs.ts) for people: one row per candidate and figure (base, new,
