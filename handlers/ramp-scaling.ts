@@ -3,9 +3,10 @@ import {
   OptimizationStates,
   type RedriveAware,
 } from './contracts/optimization-state.js';
-import type { Logger, RealtimeScalingApplier, RealtimeScalingRequests, ScalingRegistry } from './ports.js';
+import type { Logger, RealtimeScalingApplier, ScalingRegistry } from './ports.js';
 import { VARIANT_NAME } from './shared/endpoint-deployment.js';
 import { refuseRedrive } from './shared/redrive.js';
+import type { RealtimeScalingRequests } from './contracts/scaling-requests.js';
 
 /**
  * States "Apply ramp scaling policy" and "Deregister ramp scaling" (and "Deregister failed ramp

@@ -1,5 +1,5 @@
 import { failureReasonOf } from './contracts/caught-error.js';
-import type { RecordProofEvent } from './contracts/optimization-state.js';
+import type { RecordProofEvent, ProofOutcome, ProofRequest } from './contracts/optimization-state.js';
 import {
   aggregateWorkerResults,
   describeLateWorkers,
@@ -13,8 +13,6 @@ import {
   correctedInstances,
   correctedRequest,
   judgeProof,
-  type ProofOutcome,
-  type ProofRequest,
   type ServeTargetProof,
 } from './serving/prove-target.js';
 import { type InstanceSpread, readInstanceSpread } from './serving/instance-spread.js';

@@ -1,7 +1,6 @@
 import {
   findInstance,
   LAMBDA_ARM64_USD_PER_GB_SECOND,
-  PRICE_TABLE_SOURCE,
   SERVERLESS_USD_PER_GB_SECOND,
 } from './catalog/instances.js';
 import { compilationSupportWarnings } from './catalog/neo-support.js';
@@ -34,12 +33,12 @@ import type {
   RunPlan,
   ValidateAndPlanEvent,
 } from './contracts/optimization-state.js';
-import { PROMPT_SET_LIMITS, promptFormatOf } from './contracts/prompt-set.js';
+import { PROMPT_SET_LIMITS, promptFormatOf, type PlannedPromptSet } from './contracts/prompt-set.js';
 import { describeGiven, parseOrThrow } from './contracts/validation.js';
 import { candidatesInFlightWithin, checkInstanceQuotas } from './instance-quotas.js';
 import { optimizationInputIssues, rampSecondsThatFit } from './planning/input-rules.js';
-import { awsSegmentSeconds, type LoadPlan, stepPeriodMs } from './load-test/plan.js';
-import { type PlannedPromptSet, preparePromptSet } from './load-test/prompts/prompt-set.js';
+import { awsSegmentSeconds, stepPeriodMs } from './load-test/plan.js';
+import { preparePromptSet } from './load-test/prompts/prompt-set.js';
 import {
   interleavedRepeatRounds,
   interleavesRepeats,
@@ -62,6 +61,8 @@ import { rampWorkers } from './serving/ramp-test.js';
 import { ENDPOINT_DEADLINE_SECONDS } from './shared/endpoint-deployment.js';
 import { streamPayloadShape } from './shared/stream-payload-shape.js';
 import { ESTIMATE_ASSUMPTIONS } from './shared/estimate-assumptions.js';
+import { PRICE_TABLE_SOURCE } from './contracts/price-source.js';
+import type { LoadPlan } from './contracts/load-plan.js';
 
 /**
  * SageMaker's request body limits: `InvokeEndpoint`'s `Body` is at most 6,291,456 bytes (6 MB;

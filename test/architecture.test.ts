@@ -83,16 +83,12 @@ const steps = stepModules();
 const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'bench -> test': 7,
   'client -> handlers/async': 1,
-  'handlers -> handlers/report': 1,
   'handlers -> handlers/run-status': 26,
-  'handlers/contracts -> handlers': 2,
-  'handlers/contracts -> handlers/catalog': 7,
-  'handlers/contracts -> handlers/load-test': 7,
-  'handlers/contracts -> handlers/report': 2,
-  'handlers/contracts -> handlers/serving': 3,
+  'handlers/contracts -> handlers/catalog': 6,
+  'handlers/contracts -> handlers/load-test': 3,
   'handlers/load-test -> handlers/shared': 1,
   'handlers/planning -> handlers/async': 1,
-  'handlers/serving -> handlers': 3,
+  'handlers/serving -> handlers': 1,
   'handlers/serving -> handlers/shared': 1,
   'handlers/shared -> handlers': 7,
   'handlers/shared -> handlers/run-status': 1,
@@ -176,7 +172,7 @@ const ROOMS_WITHOUT_INDEX_TODAY: readonly string[] = [
  * for the rooms that have one. Each count may only go down.
  */
 const INDEX_BYPASSES_TODAY: Readonly<Record<string, number>> = {
-  'handlers/load-test': 70,
+  'handlers/load-test': 61,
   'local/runner': 8,
 };
 
@@ -200,22 +196,14 @@ function indexBypasses(edges: readonly ModuleImport[], indexed: readonly string[
 /** Today's import circles, each as its sorted modules. Each may only shrink or vanish. */
 const CIRCLES_TODAY: readonly (readonly string[])[] = [
   [
-    'handlers/contracts/exit-codes.ts',
-    'handlers/contracts/optimization-state.ts',
-    'handlers/report/advice.ts',
     'handlers/report/compare-runs.ts',
     'handlers/report/compiled-comparison.ts',
-    'handlers/report/deploy-requests.ts',
     'handlers/report/noise.ts',
     'handlers/report/objective-figure.ts',
     'handlers/report/registry-baseline.ts',
     'handlers/report/report.ts',
     'handlers/report/rerun-interval.ts',
     'handlers/report/sweep-factors.ts',
-    'handlers/serving/prove-target.ts',
-    'handlers/serving/ramp-test.ts',
-    'handlers/serving/serve-target.ts',
-    'handlers/shared/candidate-deployment.ts',
   ],
 ];
 

@@ -1,4 +1,4 @@
-import { awsSegmentSeconds, type LoadPlan, loadTestSeconds, stepPeriodMs } from '../load-test/plan.js';
+import { awsSegmentSeconds, loadTestSeconds, stepPeriodMs } from '../load-test/plan.js';
 import { interleavedRepeatRounds, worstCaseOwnRounds } from '../load-test/rounds.js';
 import { CLEAN_UP_WAIT } from './clean-up-account.js';
 import type { InputIssue } from './errors.js';
@@ -9,6 +9,7 @@ import {
   OPTIMIZATION_RUN_TIMEOUT_SECONDS,
 } from './run-timeouts.js';
 import { STEP_FUNCTIONS_QUOTAS } from './step-functions-quotas.js';
+import type { LoadPlan } from './load-plan.js';
 
 export { STEP_FUNCTIONS_QUOTAS };
 

@@ -5,7 +5,8 @@ import { compilationSupportIssues } from '../catalog/neo-support.js';
 import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
 import type { RunInput } from '../contracts/run-input.js';
 import { describeGiven } from '../contracts/validation.js';
-import { awsSegmentSeconds, type LoadPlan, MAX_ARRIVAL_RATE, stepPeriodMs } from '../load-test/plan.js';
+import { awsSegmentSeconds, stepPeriodMs } from '../load-test/plan.js';
+import { type LoadPlan, MAX_ARRIVAL_RATE } from '../contracts/load-plan.js';
 
 /**
  * The rules of "Validate and plan" that need nothing but the run input and the region it runs in:

@@ -1,5 +1,5 @@
 import type { EndpointInstanceLimit } from '../contracts/endpoint-limits.js';
-import { findInstance, PRICE_TABLE_SOURCE, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import { findInstance, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
 import { type CaughtError, failureReasonOf } from '../contracts/caught-error.js';
 import {
   type CandidateOutcome,
@@ -16,8 +16,6 @@ import {
 import {
   decodeHistogram,
   describeStallAt,
-  type LatencyPercentilesMs,
-  type LatencySla,
   type LoadTestResult,
   stalledMeasurement,
   type StepResult,
@@ -53,7 +51,6 @@ import {
 } from './advice.js';
 import type {
   CandidateReport,
-  Recommendation,
   Report,
   ReportSpread,
   ReportStep,
@@ -61,6 +58,10 @@ import type {
   RunNoise,
 } from './report.js';
 import type { InstanceSpread } from '../serving/instance-spread.js';
+import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
+import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
+import type { Recommendation } from '../contracts/recommendation.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describeIssues } from '../contracts/errors.js';
 import { EXIT_CODES } from '../contracts/exit-codes.js';
 import { toInputIssues } from '../contracts/validation.js';
+import type { RunVerdict } from '../contracts/run-comparison.js';
 import type { FigureRange } from './noise.js';
 import type { CandidateReport, Report } from './report.js';
 import { beyondNoise, combineNoise, noisePercent, type PooledNoise } from './rerun-interval.js';
@@ -102,8 +103,6 @@ export interface CandidateComparison {
   /** The same id with another deployment (instance type or count, compiled, environment). */
   readonly configurationNote?: string;
 }
-
-export type RunVerdict = 'improved' | 'regressed' | 'unchanged' | 'not comparable';
 
 export interface RunSide {
   readonly runId: string;

@@ -1,6 +1,7 @@
 import { adviceFor, NOISE_ADVICE } from './advice.js';
-import type { Report, WithinNoise } from './report.js';
+import type { Report } from './report.js';
 import { beyondNoise, noisePercent, type PooledNoise, RERUN_CONFIDENCE } from './rerun-interval.js';
+import type { WithinNoise } from '../contracts/recommendation.js';
 
 /** A figure as measured: a range over repeats, or one value (min = max) when measured once. */
 export interface FigureRange {

@@ -4,13 +4,14 @@ import { toInputIssues } from '../contracts/validation.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
 import type { Logger, ObjectStore } from '../ports.js';
-import {
-  compareRuns,
-  parseReportForComparison,
-  type RunComparison,
-  type RunVerdict,
-} from './compare-runs.js';
+import { compareRuns, parseReportForComparison, type RunComparison } from './compare-runs.js';
 import type { Report } from './report.js';
+import {
+  type BaselineVerdict,
+  COMPARISON_ATTRIBUTES,
+  type RunVerdict,
+  type SummaryComparison,
+} from '../contracts/run-comparison.js';
 
 /**
  * A Model Registry run against the group's last approved version. A run that names a `modelPackage` (the registry trigger sets it) is
@@ -22,20 +23,6 @@ import type { Report } from './report.js';
  * and the one before it. Keeping the one before makes a retried "Recommend" (whose first attempt
  * may have written the index already) compare with the same baseline again, not with itself.
  */
-
-/** What the report, the run summary and the SNS attribute `comparison` say. */
-export type BaselineVerdict = RunVerdict | 'no baseline';
-
-/** `comparison` attribute values: one word each, as SNS filter policies match them. */
-export const COMPARISON_ATTRIBUTES = {
-  improved: 'improved',
-  regressed: 'regressed',
-  unchanged: 'unchanged',
-  'not comparable': 'not-comparable',
-  'no baseline': 'no-baseline',
-} as const satisfies Record<BaselineVerdict, string>;
-
-export type ComparisonAttribute = (typeof COMPARISON_ATTRIBUTES)[BaselineVerdict];
 
 /** One run of the group, as the index records it. */
 export interface BaselineRun {
@@ -57,16 +44,6 @@ export interface BaselineComparison {
   /** Local runs: the baseline's report.json as a file, as the report shows it (local-files.ts). */
   readonly baselineReportFile?: string;
 }
-
-/**
- * The run summary's `comparison`: what the SNS summary carries. A type, not an interface: it
- * travels as JSON (the local CLI's results are `JsonValue`s).
- */
-export type SummaryComparison = {
-  readonly verdict: ComparisonAttribute;
-  readonly text: string;
-  readonly baselineRunId?: string;
-};
 
 export function summaryComparisonOf(comparison: BaselineComparison): SummaryComparison {
   return {

@@ -1,5 +1,5 @@
 import { slaBoundsText } from './sla-text.js';
-import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
+import { scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import { baselineMarkdown } from './render-baseline.js';
@@ -19,6 +19,7 @@ import { instanceSpreadText } from '../serving/instance-spread.js';
 import { escapeMarkdown, markdownCode } from './markdown-text.js';
 import type { ColumnKind, RowMark, TextColumn, TextTable } from './text-table.js';
 import { candidateVerdictLabel } from './verdict-labels.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 
 /*
  * report.md, and the content both renderers share: the Markdown and the HTML page show the same

@@ -1,26 +1,23 @@
-import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type { CompiledComparison } from './compiled-comparison.js';
 import type { CandidateDeploy } from './deploy-requests.js';
 import type { SweepGrid } from './sweep-factors.js';
 import type { BaselineComparison } from './registry-baseline.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
-import type { EndpointMetrics, RoutingStrategy } from '../ports.js';
+import type { EndpointMetrics } from '../ports.js';
 import type { InstanceShare } from '../serving/instance-spread.js';
 import type { ServeTarget } from '../serving/serve-target.js';
 import type { CandidateAtTarget } from '../serving/target-sizing.js';
 import type { PooledNoise } from './rerun-interval.js';
 import type { NearMiss } from './advice.js';
-import type {
-  LatencyPercentilesMs,
-  LatencySla,
-  LoadPlan,
-  MeasuredSpread,
-  PayloadStepResult,
-  StepResult,
-  StopReason,
-} from '../load-test/index.js';
+import type { MeasuredSpread, PayloadStepResult, StepResult, StopReason } from '../load-test/index.js';
 import type { StreamStepResult } from '../load-test/streaming/stream-figures.js';
+import type { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
+import type { RoutingStrategy } from '../contracts/routing-strategy.js';
+import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
+import type { Recommendation } from '../contracts/recommendation.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
 
 /** report.json: the machine-readable result of a run. report.md and report.html render it. */
 export interface Report {
@@ -260,32 +257,6 @@ export interface RunNoise {
   readonly tps: PooledNoise;
   /** Absent when fewer than two measurements had latencies. */
   readonly p95Ms?: PooledNoise;
-}
-
-/** The winner and the runner-up cannot be told apart: their figures differ by less than the run's noise. */
-export interface WithinNoise {
-  readonly runnerUp: string;
-  /** The figures and the noise, e.g. "cost per 1M $0.0597 vs $0.0612 for b: 2.5 % apart, within the run's noise (±4.3 % at 95 %)". */
-  readonly detail: string;
-}
-
-export interface Recommendation {
-  readonly candidateId: string;
-  readonly instanceType?: string;
-  readonly instanceCount: number;
-  readonly compiled: boolean;
-  readonly environment: Readonly<Record<string, string>>;
-  readonly sustainableTps: number;
-  /** As the candidate's `saturated`: false when its capacity was not found. */
-  readonly saturated: boolean;
-  readonly costPer1MUsd?: number;
-  /** As the candidate's: the cost per 1M is an upper bound. */
-  readonly costPer1MIsUpperBound?: true;
-  readonly latencyMs?: LatencyPercentilesMs;
-  readonly instancesForTargetTps?: number;
-  /** Present when the ranking of the winner over the runner-up is within noise. */
-  readonly withinNoise?: WithinNoise;
-  readonly why: string;
 }
 
 export type ReportRenderer = (report: Report) => string;

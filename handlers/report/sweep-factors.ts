@@ -1,8 +1,8 @@
 import { ratioText } from './advice.js';
 import type { CandidateVerdict } from '../contracts/optimization-state.js';
-import type { LatencySla } from '../load-test/index.js';
 import { objectiveFigure, objectiveFigureLabel, type ObjectiveFigureLabel } from './objective-figure.js';
 import type { CandidateReport } from './report.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
 
 /**
  * A sweep's factor grid: the settings that vary across a run's candidates (instance type, count,

@@ -12,13 +12,9 @@ import {
   type PutMetricAlarmCommandInput,
 } from '@aws-sdk/client-cloudwatch';
 import { TransientServiceError } from '../../handlers/contracts/errors.js';
-import type {
-  AsyncScalingPolicy,
-  RealtimeScalingApplier,
-  RealtimeScalingRequests,
-  ScalingRegistry,
-} from '../../handlers/ports.js';
+import type { AsyncScalingPolicy, RealtimeScalingApplier, ScalingRegistry } from '../../handlers/ports.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
+import type { RealtimeScalingRequests } from '../../handlers/contracts/scaling-requests.js';
 
 /**
  * `ScalingRegistry` over Application Auto Scaling (and CloudWatch, for the alarm behind the

@@ -1,5 +1,6 @@
-import type { LatencySla, LoadPlan } from '../plan.js';
 import type { StreamStepResult } from './stream-figures.js';
+import type { LoadPlan } from '../../contracts/load-plan.js';
+import type { LatencySla } from '../../contracts/latency-sla.js';
 
 /** What a streaming SLA bound needs: a plan that streams. */
 const STREAM_BOUND_EXPECTED =
