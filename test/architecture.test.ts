@@ -193,19 +193,8 @@ function indexBypasses(edges: readonly ModuleImport[], indexed: readonly string[
   return counts;
 }
 
-/** Today's import circles, each as its sorted modules. Each may only shrink or vanish. */
-const CIRCLES_TODAY: readonly (readonly string[])[] = [
-  [
-    'handlers/report/compare-runs.ts',
-    'handlers/report/compiled-comparison.ts',
-    'handlers/report/noise.ts',
-    'handlers/report/objective-figure.ts',
-    'handlers/report/registry-baseline.ts',
-    'handlers/report/report.ts',
-    'handlers/report/rerun-interval.ts',
-    'handlers/report/sweep-factors.ts',
-  ],
-];
+/** Import circles allowed today, each as its sorted modules: none, and a new one fails. */
+const CIRCLES_TODAY: readonly (readonly string[])[] = [];
 
 describe('the floor plan', () => {
   const edges = readModuleGraph();

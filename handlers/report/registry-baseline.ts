@@ -4,13 +4,14 @@ import { toInputIssues } from '../contracts/validation.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
 import type { Logger, ObjectStore } from '../ports.js';
-import { compareRuns, parseReportForComparison, type RunComparison } from './compare-runs.js';
+import { compareRuns, parseReportForComparison } from './compare-runs.js';
 import type { Report } from './report.js';
 import {
-  type BaselineVerdict,
   COMPARISON_ATTRIBUTES,
   type RunVerdict,
   type SummaryComparison,
+  type BaselineRun,
+  type BaselineComparison,
 } from '../contracts/run-comparison.js';
 
 /**
@@ -23,27 +24,6 @@ import {
  * and the one before it. Keeping the one before makes a retried "Recommend" (whose first attempt
  * may have written the index already) compare with the same baseline again, not with itself.
  */
-
-/** One run of the group, as the index records it. */
-export interface BaselineRun {
-  readonly runId: string;
-  readonly modelPackageVersion: number;
-  readonly modelPackageArn: string;
-  readonly reportUri: string;
-}
-
-/** report.json's `baselineComparison`. */
-export interface BaselineComparison {
-  readonly verdict: BaselineVerdict;
-  /** One sentence: what was compared with what, and why this verdict. */
-  readonly text: string;
-  /** The run compared with, when there was one. */
-  readonly baseline?: BaselineRun;
-  /** Candidate by candidate, when both reports could be read (compare-runs.ts). */
-  readonly comparison?: RunComparison;
-  /** Local runs: the baseline's report.json as a file, as the report shows it (local-files.ts). */
-  readonly baselineReportFile?: string;
-}
 
 export function summaryComparisonOf(comparison: BaselineComparison): SummaryComparison {
   return {
