@@ -4,9 +4,9 @@ import {
   type RedriveAware,
 } from './contracts/optimization-state.js';
 import type { Logger, RealtimeScalingApplier, ScalingRegistry } from './ports.js';
-import { VARIANT_NAME } from './shared/endpoint-deployment.js';
 import { refuseRedrive } from './shared/redrive.js';
 import type { RealtimeScalingRequests } from './contracts/scaling-requests.js';
+import { VARIANT_NAME } from './contracts/names.js';
 
 /**
  * States "Apply ramp scaling policy" and "Deregister ramp scaling" (and "Deregister failed ramp

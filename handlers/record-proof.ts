@@ -17,7 +17,7 @@ import {
 } from './serving/prove-target.js';
 import { type InstanceSpread, readInstanceSpread } from './serving/instance-spread.js';
 import { readWorkerResult } from './shared/load-test-results.js';
-import { VARIANT_NAME } from './shared/endpoint-deployment.js';
+import { VARIANT_NAME } from './contracts/names.js';
 
 export interface RecordProofDeps {
   readonly store: ObjectStore;

@@ -20,19 +20,19 @@ import {
   type PollSchedule,
   pollRoundsWithin,
 } from '../contracts/execution-limits.js';
-import { resourceName, runTags } from '../contracts/names.js';
+import { resourceName, runTags, VARIANT_NAME } from '../contracts/names.js';
 import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from '../contracts/object-uri.js';
 import { capIssues, checkObjects, type ObjectReference, objectUriIssues } from '../object-checks.js';
 import { asyncInputIssues } from '../planning/input-rules.js';
 import { buildModelArchive } from '../shared/model-archive.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../ports.js';
 import { modelEnvironment } from '../shared/candidate-deployment.js';
-import { ENDPOINT_DEADLINE_SECONDS, VARIANT_NAME } from '../shared/endpoint-deployment.js';
+import { ENDPOINT_DEADLINE_SECONDS } from '../shared/endpoint-deployment.js';
 import { SCALE_IN_DEADLINE_SECONDS } from './endpoint-loop.js';
 import type { EndpointRoleReader, PolicySimulator } from './ports.js';
 import { estimateAsyncRun } from './async-estimate.js';
 import { checkReusedEndpointRole } from './reused-endpoint-role.js';
-import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from './run-input.js';
+import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from '../contracts/async-run-input.js';
 
 /**
  * State "Validate async run": everything that can be refused is refused here, before anything is

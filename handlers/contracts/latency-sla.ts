@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LoadPlan } from './load-plan.js';
 import { parseOrThrow } from './validation.js';
 
 /** The latency SLA a candidate must meet at a step for that step to count as sustainable. */
@@ -33,4 +34,26 @@ export type LatencySlaInput = z.input<typeof slaSchema>;
 /** Validates an SLA and applies defaults; throws InvalidRunInputError naming each bad field. */
 export function parseSla(input: unknown, field = 'sla'): LatencySla {
   return parseOrThrow(slaSchema, input, [field]);
+}
+
+/** What a streaming SLA bound needs: a plan that streams. */
+const STREAM_BOUND_EXPECTED =
+  'nothing unless loadPlan.response is { "mode": "stream", "format": … }: time to first token and inter-token latency are measured on streamed responses only';
+
+/**
+ * SLA bounds on TTFT or ITL for a plan that does not stream: they could not be measured, so every
+ * step would breach them. Checked with the run input (run-input.ts) and again by the engine
+ * (load-test/streaming/step-invoker.ts).
+ */
+export function streamingSlaIssues(
+  plan: Pick<LoadPlan, 'response'>,
+  sla: Pick<LatencySla, 'ttftP95Ms' | 'itlP95Ms'>,
+): { readonly path: readonly ['sla', string]; readonly given: number; readonly message: string }[] {
+  if (plan.response?.mode === 'stream') return [];
+  return (['ttftP95Ms', 'itlP95Ms'] as const).flatMap((field) => {
+    const bound = sla[field];
+    return bound === undefined
+      ? []
+      : [{ path: ['sla', field] as const, given: bound, message: STREAM_BOUND_EXPECTED }];
+  });
 }

@@ -4,7 +4,6 @@ import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js
 import { familyOf, NEO_TARGET_FAMILIES_NOT_PLANNED } from '../catalog/instance-facts.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
 import { containerStreamFormat, llmInputIssues } from './llm-input.js';
-import { streamingSlaIssues } from '../load-test/streaming/stream-sla.js';
 import {
   availabilitySchema,
   proveSchema,
@@ -27,7 +26,7 @@ import { STREAM_FORMATS } from './stream-format.js';
 import { FRAMEWORKS, INPUT_DATA_TYPES, isLlmContainer } from './model-frameworks.js';
 import { RoutingStrategies } from './routing-strategy.js';
 import { loadPlanSchema } from './load-plan.js';
-import { slaSchema } from './latency-sla.js';
+import { slaSchema, streamingSlaIssues } from './latency-sla.js';
 
 /**
  * The run input of the optimization workflow: one schema, used by the first state ("Validate and

@@ -1,4 +1,3 @@
-import type { AsyncRunInput } from '../async/run-input.js';
 import { IMAGE_TABLE } from '../catalog/image-table.js';
 import { baseFrameworkOf, resolveServingImage, servingPlatformOf } from '../catalog/images.js';
 import { compilationSupportIssues } from '../catalog/neo-support.js';
@@ -7,6 +6,7 @@ import type { RunInput } from '../contracts/run-input.js';
 import { describeGiven } from '../contracts/validation.js';
 import { awsSegmentSeconds, stepPeriodMs } from '../load-test/plan.js';
 import { type LoadPlan, MAX_ARRIVAL_RATE } from '../contracts/load-plan.js';
+import type { AsyncRunInput } from '../contracts/async-run-input.js';
 
 /**
  * The rules of "Validate and plan" that need nothing but the run input and the region it runs in:

@@ -36,7 +36,6 @@ import {
 import type { EndpointMetrics } from '../ports.js';
 import { candidateAtTargetOf, serveTargetSection } from '../serving/serve-target.js';
 import { type CandidateAtTarget, costAtTargetKey } from '../serving/target-sizing.js';
-import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { compiledComparisons } from './compiled-comparison.js';
 import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';
@@ -62,6 +61,7 @@ import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
 import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
 import type { Recommendation } from '../contracts/recommendation.js';
 import type { LatencySla } from '../contracts/latency-sla.js';
+import { VARIANT_NAME } from '../contracts/names.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;

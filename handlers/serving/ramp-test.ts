@@ -5,7 +5,6 @@ import type {
   RampTestPlan,
   RunPlan,
 } from '../contracts/optimization-state.js';
-import { VARIANT_NAME } from '../shared/endpoint-deployment.js';
 import { proofWorkers, redeployedCandidate } from './prove-target.js';
 import type { RampOutcome } from './ramp.js';
 import {
@@ -16,6 +15,7 @@ import {
 } from './scaling-policy.js';
 import type { LoadPlan } from '../contracts/load-plan.js';
 import type { RealtimeScalingRequests } from '../contracts/scaling-requests.js';
+import { VARIANT_NAME } from '../contracts/names.js';
 
 /**
  * "Ramp test": after the proof, the candidate that serves the target is

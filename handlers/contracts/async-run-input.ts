@@ -7,10 +7,10 @@ import {
   imageUriSchema,
   instanceTypeSchema,
   objectUriSchema,
-} from '../contracts/run-input.js';
-import { GENERATIVE_OUTPUT_FORMATS } from '../contracts/async-state.js';
-import { parseOrThrow } from '../contracts/validation.js';
-import { FRAMEWORKS } from '../contracts/model-frameworks.js';
+} from './run-input.js';
+import { GENERATIVE_OUTPUT_FORMATS } from './async-state.js';
+import { parseOrThrow } from './validation.js';
+import { FRAMEWORKS } from './model-frameworks.js';
 
 /**
  * The run input of the async-inference workflow: one schema, used by its first state, the API and
