@@ -356,7 +356,7 @@ export interface RampRequest {
   readonly attempt?: number;
   /** The winner at the policy's minimum, named `<winner>-ramp` after the run (`-ramp-2` re-tested). */
   readonly candidate: PlannedCandidate;
-  /** One open-model ramp step from `fromTps` to `toTps` (load-test/plan.ts `ramp`). */
+  /** One open-model ramp step from `fromTps` to `toTps` (contracts/load-plan.ts `ramp`). */
   readonly loadPlan: LoadPlan;
   readonly fromTps: number;
   readonly toTps: number;

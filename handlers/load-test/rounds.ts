@@ -39,7 +39,7 @@ export function interleavedRepeatRounds(plan: RoundSettings & Pick<LoadPlan, 'in
  * rounds only when it asks for them (each round then has that allowance of its own).
  */
 export function kneeProbesOf(plan: RoundSettings): number {
-  // A ramp is measured once, as it is (plan.ts refuses probes and repeats with one).
+  // A ramp is measured once, as it is (contracts/load-plan.ts refuses probes and repeats with one).
   if (plan.ramp !== undefined) return 0;
   return plan.kneeProbes ?? (plan.maxTotalRequests === undefined ? DEFAULT_KNEE_PROBES : 0);
 }
