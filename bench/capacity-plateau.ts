@@ -7,9 +7,10 @@
 import { aggregateWorkerResults } from '../handlers/load-test/aggregate.js';
 import { systemClock } from '../handlers/load-test/clock.js';
 import { runLoadTest } from '../handlers/load-test/engine.js';
-import { parseLoadPlan, parseSla } from '../handlers/load-test/plan.js';
 import { SlotServer } from '../test/handlers/load-test/support/stub-transports.js';
 import type { BenchRow } from './support/report.js';
+import { parseLoadPlan } from '../handlers/contracts/load-plan.js';
+import { parseSla } from '../handlers/contracts/latency-sla.js';
 
 const SLOTS = 8;
 const SERVICE_MS = 20;

@@ -8,7 +8,6 @@
 import { aggregateWorkerResults } from '../handlers/load-test/aggregate.js';
 import { LatencyRecorder, encodeHistogram } from '../handlers/load-test/histogram.js';
 import { STATE_PAYLOAD_LIMIT_BYTES, serializedSizeBytes } from '../handlers/load-test/payload.js';
-import { loadPlanSchema, slaSchema } from '../handlers/load-test/plan.js';
 import type { WorkerResult } from '../handlers/load-test/results.js';
 import {
   exactPercentile,
@@ -16,6 +15,8 @@ import {
   seededRandom,
 } from '../test/handlers/load-test/support/random.js';
 import type { BenchRow } from './support/report.js';
+import { loadPlanSchema } from '../handlers/contracts/load-plan.js';
+import { slaSchema } from '../handlers/contracts/latency-sla.js';
 
 const WORKER_COUNTS = [4, 16, 100];
 const SAMPLES_PER_WORKER = 10_000;

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { asyncRunInputSchema } from '../handlers/async/run-input.js';
 import { BudgetExceededError, InvalidRunInputError } from '../handlers/contracts/errors.js';
 import { type RunInputDocument, runInputSchema } from '../handlers/contracts/run-input.js';
 import { describeGiven, parseOrThrow } from '../handlers/contracts/validation.js';
@@ -39,6 +38,7 @@ import {
   isAwsRegion,
   regionOfApiUrl,
 } from './sigv4.js';
+import { asyncRunInputSchema } from '../handlers/contracts/async-run-input.js';
 
 /**
  * A typed client of the run API (infra/constructs/run-api.ts): every request SigV4-signed for

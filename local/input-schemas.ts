@@ -13,7 +13,6 @@
  * first state still checks the rest before anything is created.
  */
 import { z } from 'zod';
-import { asyncRunInputSchema } from '../handlers/async/run-input.js';
 import {
   ASYNC_RUN_INPUT_DESCRIPTIONS,
   RUN_INPUT_DESCRIPTIONS,
@@ -21,6 +20,7 @@ import {
 import { isRecord } from '../handlers/contracts/records.js';
 import { runInputSchema } from '../handlers/contracts/run-input.js';
 import { LOCAL_CALIBRATION_FIELD, LOCAL_CALIBRATION_JSON_SCHEMA } from './cli/calibration.js';
+import { asyncRunInputSchema } from '../handlers/contracts/async-run-input.js';
 
 export interface InputSchemaSpec {
   /** The file under schemas/. */

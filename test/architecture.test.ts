@@ -86,16 +86,8 @@ const steps = stepModules();
  */
 const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'bench -> test': 7,
-  'client -> handlers/async': 1,
-  'handlers/catalog -> handlers/load-test': 1,
-  'handlers/contracts -> handlers/catalog': 8,
-  'handlers/contracts -> handlers/load-test': 8,
-  'handlers/contracts -> handlers/ports': 2,
-  'handlers/contracts -> handlers/report': 2,
-  'handlers/contracts -> handlers/serving': 3,
-  'handlers/serving -> handlers/deployment': 1,
-  'handlers/serving -> handlers/ports': 3,
-  'infra/constructs -> handlers/async': 1,
+  'handlers/contracts -> handlers/catalog': 6,
+  'handlers/serving -> handlers/ports': 1,
   'infra/constructs -> handlers/load-test': 1,
   'infra/constructs -> handlers/operations': 7,
   'infra/constructs -> handlers/run-status': 2,
@@ -173,7 +165,7 @@ const ROOMS_WITHOUT_INDEX_TODAY: readonly string[] = [
  * for the rooms that have one. Each count may only go down.
  */
 const INDEX_BYPASSES_TODAY: Readonly<Record<string, number>> = {
-  'handlers/load-test': 73,
+  'handlers/load-test': 56,
   'local/runner': 8,
 };
 
@@ -199,39 +191,8 @@ function indexBypasses(edges: readonly ModuleImport[], indexed: readonly string[
   return counts;
 }
 
-/** Today's import circles, each as its sorted modules. Each may only shrink or vanish. */
-const CIRCLES_TODAY: readonly (readonly string[])[] = [
-  [
-    'handlers/catalog/image-table.ts',
-    'handlers/catalog/images.ts',
-    'handlers/contracts/llm-input.ts',
-    'handlers/contracts/run-input.ts',
-  ],
-  [
-    'handlers/contracts/exit-codes.ts',
-    'handlers/contracts/optimization-state.ts',
-    'handlers/deployment/candidate-deployment.ts',
-    'handlers/report/advice.ts',
-    'handlers/report/compare-runs.ts',
-    'handlers/report/compiled-comparison.ts',
-    'handlers/report/deploy-requests.ts',
-    'handlers/report/noise.ts',
-    'handlers/report/objective-figure.ts',
-    'handlers/report/registry-baseline.ts',
-    'handlers/report/report.ts',
-    'handlers/report/rerun-interval.ts',
-    'handlers/report/sweep-factors.ts',
-    'handlers/serving/prove-target.ts',
-    'handlers/serving/ramp-test.ts',
-    'handlers/serving/serve-target.ts',
-  ],
-  [
-    'handlers/report/payload-breakdown.ts',
-    'handlers/report/render-charts.ts',
-    'handlers/report/render-markdown.ts',
-    'handlers/report/render-serve-target.ts',
-  ],
-];
+/** Import circles allowed today, each as its sorted modules: none, and a new one fails. */
+const CIRCLES_TODAY: readonly (readonly string[])[] = [];
 
 describe('the floor plan', () => {
   const edges = readModuleGraph();

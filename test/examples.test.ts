@@ -2,13 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asyncRunInputSchema } from '../handlers/async/run-input.js';
 import { compilationSupportIssues } from '../handlers/catalog/neo-support.js';
 import { artifactPrefixProblem, RUN_INPUT_PREFIXES } from '../handlers/contracts/object-uri.js';
 import { runInputSchema } from '../handlers/contracts/run-input.js';
 import { findInstance } from '../handlers/catalog/instances.js';
 import { runAwsPlan } from '../local/cli/aws-plan.js';
 import { takeLocalCalibration } from '../local/cli/calibration.js';
+import { asyncRunInputSchema } from '../handlers/contracts/async-run-input.js';
 
 const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
 const awsExamples = readdirSync(EXAMPLES_DIR).filter(

@@ -7,10 +7,12 @@
 import { parseArgs } from 'node:util';
 import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../handlers/load-test/engine.js';
-import { connectionsPerWorker, parseLoadPlan, parseSla } from '../../handlers/load-test/plan.js';
+import { connectionsPerWorker } from '../../handlers/load-test/plan.js';
 import type { InvokeTransport } from '../../handlers/load-test/ports.js';
 import { createHttpInvokeTransport } from '../../local/adapters/http-invoke-transport.js';
 import { cpuUsSince } from '../support/cpu.js';
+import { parseLoadPlan } from '../../handlers/contracts/load-plan.js';
+import { parseSla } from '../../handlers/contracts/latency-sla.js';
 
 const { values } = parseArgs({
   options: {

@@ -14,11 +14,13 @@ import { InvokeEndpointCommand, SageMakerRuntimeClient } from '@aws-sdk/client-s
 import { parseArgs } from 'node:util';
 import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../handlers/load-test/engine.js';
-import { connectionsPerWorker, parseLoadPlan, parseSla } from '../../handlers/load-test/plan.js';
+import { connectionsPerWorker } from '../../handlers/load-test/plan.js';
 import type { InvokeTransport } from '../../handlers/load-test/ports.js';
 import { classifyInvokeError } from '../../lambdas/adapters/sagemaker-runtime-transport.js';
 import { createRuntimeTransportFactory } from '../../lambdas/adapters/transport-factory.js';
 import { BENCH_ENDPOINT_NAME } from '../support/signed-path.js';
+import { parseLoadPlan } from '../../handlers/contracts/load-plan.js';
+import { parseSla } from '../../handlers/contracts/latency-sla.js';
 
 const { values } = parseArgs({
   options: {

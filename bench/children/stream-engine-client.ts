@@ -8,11 +8,13 @@
  */
 import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../handlers/load-test/engine.js';
-import { connectionsPerWorker, parseLoadPlan, parseSla } from '../../handlers/load-test/plan.js';
+import { connectionsPerWorker } from '../../handlers/load-test/plan.js';
 import type { StreamInvokeTransport } from '../../handlers/load-test/streaming/index.js';
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
 import { cpuUsSince } from '../support/cpu.js';
 import { type BenchStreamFormat, type EngineStreamRun, streamClientArguments } from '../support/streaming.js';
+import { parseLoadPlan } from '../../handlers/contracts/load-plan.js';
+import { parseSla } from '../../handlers/contracts/latency-sla.js';
 
 const values = streamClientArguments();
 const tokensPerResponse = Number(values.tokens);

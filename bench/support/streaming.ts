@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
  * per token against a peer's on the same server, their throughput ratio, and the accuracy of the
  * engine's TTFT and ITL against a server whose delays are known.
  */
-import type { StreamFormat } from '../../handlers/load-test/streaming/index.js';
 import { type PairedFigure, pairedFigure } from './paired.js';
+import type { StreamFormat } from '../../handlers/contracts/stream-format.js';
 
 /** One format per container family: TGI, LMI (its default JSON Lines formatter), OpenAI SSE. */
 export type BenchStreamFormat = Extract<StreamFormat, 'tgi' | 'lmi-jsonlines' | 'openai'>;

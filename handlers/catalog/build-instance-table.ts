@@ -9,7 +9,7 @@ import {
   type Unknown,
 } from './instance-facts.js';
 import { MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR, runsOnGpu, servingPlatformOf } from './images.js';
-import { LLM_CONTAINERS } from './llm-containers.js';
+import { LLM_CONTAINERS } from '../contracts/model-frameworks.js';
 
 /**
  * Merges the SDK's hosting instance types, the facts read from AWS pages (sources/instance-facts.json)

@@ -1,4 +1,4 @@
-import type { FRAMEWORKS } from '../contracts/run-input.js';
+import type { FRAMEWORKS } from '../contracts/model-frameworks.js';
 
 /**
  * The maintained table of SageMaker serving images: which inference container serves a model of a

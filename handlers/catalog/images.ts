@@ -7,7 +7,7 @@ import {
   type ServingPlatform,
 } from './image-table.js';
 import { findInstance } from './instances.js';
-import { isLlmContainer } from './llm-containers.js';
+import { isLlmContainer } from '../contracts/model-frameworks.js';
 
 /**
  * Which inference container serves a candidate: the model's framework and version, served uncompiled

@@ -17,16 +17,10 @@ export { type Accelerator, COMPUTE_CAPABILITY };
  *
  * Prices: SageMaker real-time inference on-demand, us-east-1, USD per instance-hour, as listed on
  * https://aws.amazon.com/sagemaker/pricing/ ("Real-Time Inference"), recorded by the maintainers
- * (PRICE_TABLE_SOURCE below). Prices differ by region and change over time: the run input's
- * `pricing.usdPerHour` overrides any entry, and the report always states which price it used.
+ * (PRICE_TABLE_SOURCE, contracts/price-source.ts). Prices differ by region and change over time:
+ * the run input's `pricing.usdPerHour` overrides any entry, and the report always states which
+ * price it used.
  */
-
-export const PRICE_TABLE_SOURCE = {
-  url: 'https://aws.amazon.com/sagemaker/pricing/',
-  region: 'us-east-1',
-  kind: 'Real-Time Inference, on-demand, per instance-hour',
-  recordedOn: '2025-10-01',
-} as const;
 
 /**
  * On-demand USD per instance-hour of the types the maintainers recorded from the pricing page

@@ -1,4 +1,5 @@
-import type { StreamFormat } from '../load-test/streaming/stream-events.js';
+import type { LlmContainer } from '../contracts/model-frameworks.js';
+import type { StreamFormat } from '../contracts/stream-format.js';
 
 /**
  * The LLM serving containers a run can name as `model.framework` (docs/decisions.md §55): DJL LMI,
@@ -30,13 +31,6 @@ import type { StreamFormat } from '../load-test/streaming/stream-events.js';
  *   takes auto, half, float16, bfloat16, float, float32 (vLLM engine arguments,
  *   https://docs.vllm.ai/en/latest/configuration/engine_args.html).
  */
-
-export const LLM_CONTAINERS = ['djl-lmi', 'hf-tgi', 'vllm'] as const;
-export type LlmContainer = (typeof LLM_CONTAINERS)[number];
-
-export function isLlmContainer(framework: string): framework is LlmContainer {
-  return (LLM_CONTAINERS as readonly string[]).includes(framework);
-}
 
 /** Where SageMaker puts a model.tar.gz's contents in the container (ModelDataUrl). */
 export const MODEL_DATA_DIRECTORY = '/opt/ml/model';

@@ -1,6 +1,6 @@
 import type { InputIssue } from '../contracts/errors.js';
-import type { FRAMEWORKS, INPUT_DATA_TYPES } from '../contracts/run-input.js';
 import { COMPILATION_TARGETS } from './instances.js';
+import type { FRAMEWORKS, INPUT_DATA_TYPES } from '../contracts/model-frameworks.js';
 
 /**
  * What SageMaker Neo compiles for each cloud target of the catalog: framework × model version ×

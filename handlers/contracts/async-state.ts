@@ -176,7 +176,7 @@ export interface AsyncEndpointState {
   readonly note?: string;
 }
 
-/** "Validate async run" takes the execution name and the user's run input (async/run-input.ts). */
+/** "Validate async run" takes the execution name and the user's run input (async-run-input.ts). */
 export interface ValidateAsyncRunEvent {
   readonly runId: string;
   readonly input: unknown;

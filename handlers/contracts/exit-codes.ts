@@ -1,8 +1,7 @@
 import { type AsyncRunOutcome, AsyncRunOutcomes } from './async-state.js';
 import { ErrorNames } from './errors.js';
 import { recordOf } from './records.js';
-import { type RunOutcome, RunOutcomes } from './optimization-state.js';
-import type { ProofStatus } from '../serving/prove-target.js';
+import { type RunOutcome, RunOutcomes, type ProofStatus } from './optimization-state.js';
 
 /**
  * One exit-code scheme for every command line that runs or follows a run: the local CLIs

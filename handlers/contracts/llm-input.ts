@@ -5,13 +5,12 @@ import {
   LMI_BF16_UNSUPPORTED,
   LMI_OUTPUT_FORMATTER,
   defaultStreamFormat,
-  isLlmContainer,
   llmPlatforms,
-  type LlmContainer,
   type LlmContainerSpec,
   type LlmSettingsSpec,
 } from '../catalog/llm-containers.js';
-import type { StreamFormat } from '../load-test/streaming/stream-events.js';
+import type { StreamFormat } from './stream-format.js';
+import { isLlmContainer, type LlmContainer } from './model-frameworks.js';
 
 /**
  * The run-input checks of a model served by an LLM container (`model.framework` "djl-lmi",

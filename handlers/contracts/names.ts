@@ -87,3 +87,6 @@ export function isProjectTagKey(key: string): boolean {
 export function runTags(runId: string, extra: Record<string, string> = {}): Record<string, string> {
   return { ...extra, [TAG_KEYS.project]: PROJECT_TAG_VALUE, [TAG_KEYS.runId]: runId };
 }
+
+/** SageMaker's default variant name, used for every endpoint the project creates. */
+export const VARIANT_NAME = 'AllTraffic';

@@ -1,19 +1,19 @@
-import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
-import type { LoadPlan } from '../load-test/plan.js';
-import type { LoadRound } from '../load-test/rounds.js';
-import type { PlannedPromptSet } from '../load-test/prompts/prompt-set.js';
-import type { HostedResourceNames, RoutingStrategy } from '../ports/index.js';
-import type { SummaryComparison } from '../report/registry-baseline.js';
-import type { Report } from '../report/report.js';
+import type { LoadRound } from './load-round.js';
+import type { Recommendation } from './recommendation.js';
 import type { ModelPackageRef } from './model-package.js';
 import type { OptimizationInput } from './optimization-input.js';
-import type { ProofOutcome, ProofRequest, ProvePlan } from '../serving/prove-target.js';
-import type { RampRequest, RampTestPlan, RampVerdict } from '../serving/ramp-test.js';
+import type { RealtimeScalingRequests } from './scaling-requests.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
 import type { ExecutionBudgets } from './execution-limits.js';
 import type { Objective, RunInput, WeightedPayload } from './run-input.js';
 import type { AvailabilitySettings, ScalingSettings } from './serving-input.js';
+import type { PRICE_TABLE_SOURCE } from './price-source.js';
+import type { PlannedPromptSet } from './prompt-set.js';
+import type { RoutingStrategy } from './routing-strategy.js';
+import type { HostedResourceNames } from './hosted-resources.js';
+import type { SummaryComparison } from './run-comparison.js';
+import type { LoadPlan } from './load-plan.js';
 
 /**
  * The optimization workflow's contract: its steps, the states other layers name, and every JSON
@@ -279,6 +279,103 @@ export interface CandidateOutcome {
   readonly repeatError?: CaughtError;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: CaughtError;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Serving the target: the proof and the ramp test (handlers/serving/prove-target.ts and
+ * ramp-test.ts hold their arithmetic).
+ * ------------------------------------------------------------------------------------------- */
+
+/** What the proof came to: `skipped` when it did not run (off, or nothing it could deploy). */
+export const PROOF_STATUSES = ['held', 'not-held', 'failed', 'skipped'] as const;
+export type ProofStatus = (typeof PROOF_STATUSES)[number];
+
+/** The plan's proof settings (`prove`), as "Validate and plan" wrote them with a target. */
+export interface ProvePlan {
+  readonly enabled: boolean;
+  /**
+   * Proofs with a corrected count after one that did not hold: 1, or 0 when the worst case with
+   * it passes the history budget, the run's timeout or `maxCostUsd`. @default 0
+   */
+  readonly corrections?: number;
+  /** Workers of the proof's step (`proofWorkers`), counted in the history budget at planning. */
+  readonly workers: number;
+  /** Why the proof cannot run although asked for (e.g. steps longer than one invocation). */
+  readonly skipReason?: string;
+}
+
+/** What "Recommend" hands the proof phase (`summary.proofRequest`): small, the plan stays where it is. */
+export interface ProofRequest {
+  readonly targetTps: number;
+  readonly instances: number;
+  /** 1, or 2 for the corrected count after a proof that did not hold. @default 1 */
+  readonly attempt?: number;
+  /** The winner with the computed count, named `<winner>-prove` after the run. */
+  readonly candidate: PlannedCandidate;
+  /** One open-model step at the target, run by `workers` workers in one invocation each. */
+  readonly loadPlan: LoadPlan;
+}
+
+/** What "Record proof" gives (`summary.proof` after the phase): the verdict, for the summary line. */
+export interface ProofOutcome {
+  readonly status: ProofStatus;
+  readonly candidateId?: string;
+  readonly instances?: number;
+  readonly note: string;
+  /** After a proof that did not hold, when the plan allows one: the same proof with a corrected count. */
+  readonly correction?: ProofRequest;
+  /**
+   * On a skipped proof: no candidate that met the SLA can carry the target (an instance quota, the
+   * instances an endpoint may have, serverless concurrency), so the target is not served at all.
+   */
+  readonly targetNotCarried?: true;
+}
+
+/** What the ramp came to: `skipped` when it did not run (off, or nothing to ramp). */
+export const RAMP_STATUSES = ['held', 'not-held', 'failed', 'skipped'] as const;
+export type RampStatus = (typeof RAMP_STATUSES)[number];
+
+/** The plan's ramp settings (`rampTest`), as "Validate and plan" wrote them with a target. */
+export interface RampTestPlan {
+  readonly enabled: boolean;
+  /**
+   * Ramps once more at the advised headroom (or minimum) after one that broke the SLA: 1, or 0
+   * when the worst case with it passes the history budget, the run's timeout or `maxCostUsd`.
+   * @default 0
+   */
+  readonly retests?: number;
+  /** The ramp's window: the arrival rate rises over this many seconds. */
+  readonly seconds: number;
+  /** Workers of the ramp (`proofWorkers` at the peak), counted in the history budget at planning. */
+  readonly workers: number;
+}
+
+/** What "Recommend" hands the ramp phase (`summary.rampRequest`). */
+export interface RampRequest {
+  /** 1, or 2 for the re-test at the advised headroom after a ramp that broke the SLA. @default 1 */
+  readonly attempt?: number;
+  /** The winner at the policy's minimum, named `<winner>-ramp` after the run (`-ramp-2` re-tested). */
+  readonly candidate: PlannedCandidate;
+  /** One open-model ramp step from `fromTps` to `toTps` (contracts/load-plan.ts `ramp`). */
+  readonly loadPlan: LoadPlan;
+  readonly fromTps: number;
+  readonly toTps: number;
+  /** The policy's figures the arithmetic judges by (ramp.ts `RampInput`). */
+  readonly perInstanceTps: number;
+  readonly headroom: number;
+  readonly minInstances: number;
+  readonly maxInstances: number;
+  readonly targetInvocationsPerInstance: number;
+  /** The report's two requests, aimed at the ramp's endpoint. */
+  readonly scaling: RealtimeScalingRequests;
+}
+
+/** What "Record ramp" gives (`summary.ramp` after the phase): the verdict, for the summary line. */
+export interface RampVerdict {
+  readonly status: RampStatus;
+  readonly note: string;
+  /** After a ramp that broke the SLA, when the plan allows one: the ramp at the advised headroom. */
+  readonly retest?: RampRequest;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -616,7 +713,7 @@ export interface RunSummary {
   readonly counts: VerdictCounts;
   /** One sentence: the outcome and what happened to the candidates (the report's first line). */
   readonly outcomeText: string;
-  readonly recommendation: Report['recommendation'];
+  readonly recommendation: Recommendation | null;
   readonly noRecommendationReason?: string;
   readonly candidates: readonly { readonly id: string; readonly verdict: string; readonly reason: string }[];
   readonly report: { readonly json: string; readonly markdown: string; readonly html: string };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StreamFormat } from '../load-test/streaming/stream-events.js';
+import type { StreamFormat } from './stream-format.js';
 
 /**
  * The run input's `prompts`: a generative workload read from a JSON Lines file, one prompt a line,
@@ -217,4 +217,18 @@ export function promptGenerationIssues(
       given: generation.topK,
     },
   ];
+}
+
+/**
+ * A prompt set as the plan carries it (`plan.prompts`): where the file is and how each line becomes
+ * a request. "Validate and plan" and every load worker build the same requests from it
+ * (load-test/prompts/prompt-set.ts `preparePromptSet`), so the plan never carries prompts, only this and a payload entry per bucket.
+ */
+export interface PlannedPromptSet {
+  readonly uri: string;
+  readonly format: PromptFormat;
+  /** Whether the bodies ask for a stream: the load plan's response mode. */
+  readonly stream: boolean;
+  readonly generation: GenerationSettings;
+  readonly buckets: readonly PromptBucketInput[];
 }

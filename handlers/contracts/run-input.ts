@@ -3,11 +3,7 @@ import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
 import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js';
 import { familyOf, NEO_TARGET_FAMILIES_NOT_PLANNED } from '../catalog/instance-facts.js';
 import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
-import { isLlmContainer, LLM_CONTAINERS } from '../catalog/llm-containers.js';
-import { STREAM_FORMATS } from '../load-test/streaming/stream-events.js';
 import { containerStreamFormat, llmInputIssues } from './llm-input.js';
-import { loadPlanSchema, slaSchema } from '../load-test/plan.js';
-import { streamingSlaIssues } from '../load-test/streaming/stream-sla.js';
 import {
   availabilitySchema,
   proveSchema,
@@ -27,7 +23,11 @@ import {
   promptSetFields,
 } from './prompt-set.js';
 import { userTagsSchema } from './tags.js';
-import { RoutingStrategies } from '../ports/index.js';
+import { STREAM_FORMATS } from './stream-format.js';
+import { FRAMEWORKS, INPUT_DATA_TYPES, isLlmContainer } from './model-frameworks.js';
+import { RoutingStrategies } from './routing-strategy.js';
+import { loadPlanSchema } from './load-plan.js';
+import { slaSchema, streamingSlaIssues } from './latency-sla.js';
 
 /**
  * The run input of the optimization workflow: one schema, used by the first state ("Validate and
@@ -236,19 +236,6 @@ export const environmentSchema = z
   })
   .default({});
 
-export const FRAMEWORKS = [
-  'onnx',
-  'pytorch',
-  'tensorflow',
-  'tflite',
-  'mxnet',
-  'keras',
-  'xgboost',
-  'huggingface',
-  // LLM serving containers (catalog/llm-containers.ts): the version is the container's.
-  ...LLM_CONTAINERS,
-] as const;
-
 /** An ECR image URI, or `local` (the local model server). */
 export const imageUriSchema = z
   .string()
@@ -266,13 +253,6 @@ export const frameworkVersionSchema = z
   .string()
   .max(10, { message: 'a version of at most 10 characters, such as 2.0 or 1.13.1' })
   .regex(/^\d+\.\d+(\.\d+)?$/, { message: 'a version with major and minor, such as 2.0 or 1.13.1' });
-
-/**
- * The data type of a PyTorch model's inputs, which Neo cannot read from the model: float32 unless
- * told (`OutputConfig.CompilerOptions` `dtype`, "float32" or "int64", SageMaker API reference
- * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html).
- */
-export const INPUT_DATA_TYPES = ['float32', 'int64'] as const;
 
 export const instanceTypeSchema = z
   .string()

@@ -1,8 +1,8 @@
 import { baseFrameworkOf, resolveServingImage } from '../catalog/images.js';
-import { isLlmContainer, llmModelEnvironment } from '../catalog/llm-containers.js';
+import { llmModelEnvironment } from '../catalog/llm-containers.js';
 import { failureReasonOf } from '../contracts/caught-error.js';
 import { EndpointFailedError } from '../contracts/errors.js';
-import { TAG_KEYS } from '../contracts/names.js';
+import { TAG_KEYS, VARIANT_NAME } from '../contracts/names.js';
 import {
   CompilationOutcomes,
   type DeployCandidateEvent,
@@ -10,7 +10,7 @@ import {
 } from '../contracts/optimization-state.js';
 import type { HubModel } from '../contracts/run-input.js';
 import type { ModelSpec, ProductionVariantSpec } from '../ports/index.js';
-import { VARIANT_NAME } from './endpoint-deployment.js';
+import { isLlmContainer } from '../contracts/model-frameworks.js';
 
 /**
  * What "Deploy candidate" creates for a candidate, decided in one place: the image, the model data

@@ -7,9 +7,6 @@ import { EndpointStatuses } from '../ports/index.js';
  * which counts the polls' worst case against the history quota.
  */
 
-/** SageMaker's default variant name, used for every endpoint the project creates. */
-export const VARIANT_NAME = 'AllTraffic';
-
 /**
  * Creating an endpoint takes minutes (image pull, model download, health check); SageMaker gives
  * up itself after its own timeouts, this deadline only bounds our Wait → Check loop.

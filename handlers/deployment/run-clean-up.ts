@@ -9,7 +9,7 @@ import {
 } from '../contracts/clean-up-account.js';
 import { describeError } from '../contracts/errors.js';
 import { nextPollSeconds } from '../contracts/execution-limits.js';
-import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from '../contracts/names.js';
+import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken, VARIANT_NAME } from '../contracts/names.js';
 import type { CleanUpEvent, CleanUpResult } from '../contracts/optimization-state.js';
 import {
   EndpointStatuses,
@@ -20,7 +20,7 @@ import {
   type RunResources,
   type ScalingRegistry,
 } from '../ports/index.js';
-import { BUSY_ENDPOINT_STATUSES, VARIANT_NAME } from './endpoint-deployment.js';
+import { BUSY_ENDPOINT_STATUSES } from './endpoint-deployment.js';
 
 /**
  * The run clean-up every path ends with: the optimization's "Clean up run resources" and "Clean up

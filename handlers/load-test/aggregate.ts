@@ -6,7 +6,6 @@ import {
   latencyPercentilesMs,
   mergeEncodedHistograms,
 } from './histogram.js';
-import type { LatencySla, LoadModel, LoadPlan } from './plan.js';
 import { addErrorCounts, emptyErrorCounts, totalErrors } from './results.js';
 import type {
   LoadTestResult,
@@ -22,6 +21,8 @@ import { findStopPoint, pickSustainable, slaBreaches } from './sla.js';
 import { longestStall } from './stall.js';
 import { mergeStreamStep } from './streaming/merge.js';
 import { mergeTimeline } from './timeline.js';
+import type { LoadModel, LoadPlan } from '../contracts/load-plan.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
 
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;

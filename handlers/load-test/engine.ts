@@ -6,8 +6,7 @@ import { usToMs } from './histogram.js';
 import { runClosedModel } from './closed-model.js';
 import { constantGrid, rampGrid, runOpenModel } from './open-model.js';
 import { PayloadMix, payloadSeed } from './payload-mix.js';
-import { parseLoadPlan, parseSla, scheduledLoads, stepPeriodMs, workerLoad, workerShare } from './plan.js';
-import type { LatencySla, LatencySlaInput, LoadPlan, LoadPlanInput } from './plan.js';
+import { scheduledLoads, stepPeriodMs, workerLoad, workerShare } from './plan.js';
 import type { Clock, InvokeRequest, InvokeTransport } from './ports.js';
 import type { LoadTestProgress, StepResult, WorkerResult, WorkerStep, WorkerStopReason } from './results.js';
 import { mergeStepParts, stepsOverSegments } from './segments.js';
@@ -18,6 +17,8 @@ import { stepInvokerOf } from './streaming/step-invoker.js';
 import type { StepInvoker } from './streaming/step-invoker.js';
 import type { StreamStepRecorder } from './streaming/step-recorder.js';
 import type { StreamInvokeTransport } from './streaming/stream-transport.js';
+import { parseLoadPlan, type LoadPlan, type LoadPlanInput } from '../contracts/load-plan.js';
+import { parseSla, type LatencySla, type LatencySlaInput } from '../contracts/latency-sla.js';
 
 /**
  * Time kept free before a deadline: the engine returns at least this long before it, so the caller

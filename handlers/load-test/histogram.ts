@@ -1,5 +1,6 @@
 import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import type { Histogram } from 'hdr-histogram-js';
+import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
 
 /**
  * Latency histograms: HdrHistogram of microseconds, 1 µs .. 10 min, 3 significant digits (values
@@ -124,14 +125,6 @@ export function mergeEncodedHistograms(encoded: readonly string[]): LatencyHisto
   const merged = createLatencyHistogram();
   for (const item of encoded) merged.add(decodeHistogram(item));
   return merged;
-}
-
-export interface LatencyPercentilesMs {
-  readonly p50: number;
-  readonly p90: number;
-  readonly p95: number;
-  readonly p99: number;
-  readonly max: number;
 }
 
 /** Microseconds to milliseconds with 3 decimals (the report's unit). */

@@ -1,5 +1,5 @@
-import type { LoadPlan } from './plan.js';
 import type { WorkerResult } from './results.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 
 /**
  * When a worker counts as late. Every worker starts from the shared start "Check endpoint" set; a

@@ -1,7 +1,7 @@
-import type { LoadModel } from './plan.js';
 import type { InvokeErrorKind } from './ports.js';
-import type { LatencyPercentilesMs } from './histogram.js';
 import type { StreamStepResult, StreamWorkerFigures } from './streaming/stream-figures.js';
+import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
+import type { LoadModel } from '../contracts/load-plan.js';
 
 /** Why a run stopped stepping. */
 export type StopReason =

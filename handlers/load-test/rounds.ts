@@ -1,21 +1,13 @@
-import { type LoadPlan, loadTestSeconds, stepPeriodMs } from './plan.js';
+import { loadTestSeconds, stepPeriodMs } from './plan.js';
 import type { LoadTestResult, MeasuredSpread, SpreadFigures, StepResult } from './results.js';
 import { describeLoad } from './sla.js';
+import type { LoadRound } from '../contracts/load-round.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 
 /**
- * Rounds: one-step load tests at one load, run after the stepped schedule by all workers from a
- * new shared start, decided by "Aggregate load test" on the figures merged over every worker.
- * `knee` rounds bisect between the last step that met the SLA and the first that breached it;
- * `repeat` rounds measure the sustainable load again, for its spread.
+ * Rounds (contracts/load-round.ts): what decides them, and how their figures settle a candidate's
+ * sustainable load.
  */
-export type LoadRoundKind = 'knee' | 'repeat';
-
-export interface LoadRound {
-  /** Rounds run before this one (knee probes and repeats alike), from 0. */
-  readonly index: number;
-  readonly kind: LoadRoundKind;
-  readonly load: number;
-}
 
 /** Knee probes when the plan names none: three halvings narrow a step's gap to an eighth. */
 export const DEFAULT_KNEE_PROBES = 3;
@@ -47,7 +39,7 @@ export function interleavedRepeatRounds(plan: RoundSettings & Pick<LoadPlan, 'in
  * rounds only when it asks for them (each round then has that allowance of its own).
  */
 export function kneeProbesOf(plan: RoundSettings): number {
-  // A ramp is measured once, as it is (plan.ts refuses probes and repeats with one).
+  // A ramp is measured once, as it is (contracts/load-plan.ts refuses probes and repeats with one).
   if (plan.ramp !== undefined) return 0;
   return plan.kneeProbes ?? (plan.maxTotalRequests === undefined ? DEFAULT_KNEE_PROBES : 0);
 }

@@ -5,7 +5,8 @@
  * (starts are late, latencies include the client's queueing). Measured by `npm run bench`
  * (bench/signed-path.ts; figures and method in bench/RESULTS.md, "Signed path").
  */
-import { type LoadPlan, scheduledLoads } from './plan.js';
+import { scheduledLoads } from './plan.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 
 /**
  * The load worker Lambda's memory (infra/constructs/optimization-steps.ts reads it). Lambda gives

@@ -2,13 +2,17 @@ import { z } from 'zod';
 import { CleanUpStatuses, cleanUpInCause } from '../contracts/clean-up-account.js';
 import { completedInCause } from '../contracts/completed-work.js';
 import { ranToEndWithoutResult } from '../contracts/errors.js';
-import { CANDIDATE_VERDICTS } from '../contracts/optimization-state.js';
+import {
+  CANDIDATE_VERDICTS,
+  PROOF_STATUSES,
+  type ProofStatus,
+  RAMP_STATUSES,
+  type RampStatus,
+} from '../contracts/optimization-state.js';
 import type { ExecutionDescriber, ExecutionDescription, Logger } from '../ports/index.js';
 import { recordOf } from '../contracts/records.js';
-import { COMPARISON_ATTRIBUTES, type ComparisonAttribute } from '../report/registry-baseline.js';
-import { PROOF_STATUSES, type ProofStatus } from '../serving/prove-target.js';
-import { RAMP_STATUSES, type RampStatus } from '../serving/ramp-test.js';
 import { parseExecutionStatusChange } from './execution-status-change.js';
+import { COMPARISON_ATTRIBUTES, type ComparisonAttribute } from '../contracts/run-comparison.js';
 
 /**
  * Run-summary notifications: an EventBridge rule sends the "Step Functions Execution Status Change"

@@ -4,7 +4,8 @@ import { compilationSupportIssues } from '../catalog/neo-support.js';
 import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
 import type { RunInput } from '../contracts/run-input.js';
 import { describeGiven } from '../contracts/validation.js';
-import { awsSegmentSeconds, type LoadPlan, MAX_ARRIVAL_RATE, stepPeriodMs } from '../load-test/plan.js';
+import { awsSegmentSeconds, stepPeriodMs } from '../load-test/plan.js';
+import { type LoadPlan, MAX_ARRIVAL_RATE } from '../contracts/load-plan.js';
 
 /**
  * The rules of "Validate and plan" that need nothing but the run input and the region it runs in:
@@ -40,7 +41,7 @@ export function optimizationInputIssues(input: RunInput, context: InputRuleConte
 }
 
 /**
- * What the async image rule reads of an async run input (handlers/async/run-input.ts
+ * What the async image rule reads of an async run input (handlers/contracts/async-run-input.ts
  * `AsyncRunInput`): the deployed endpoint's framework, versions, instance type and image.
  */
 export interface AsyncEndpointInput {

@@ -1,11 +1,11 @@
 import {
   interleavedRepeatRounds,
   interleavesRepeats,
-  type LoadPlan,
   measuringSeconds,
   repeatsOf,
   stepPeriodMs,
 } from '../load-test/index.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 import type { RunInput } from '../contracts/run-input.js';
 import { ESTIMATE_ASSUMPTIONS } from '../deployment/estimate-assumptions.js';
 import { type OptimizationLimitSettings, roundsFitLimits } from './optimization-limits.js';

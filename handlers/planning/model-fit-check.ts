@@ -1,6 +1,6 @@
 import { findInstance } from '../catalog/instances.js';
 import { servingPlatformOf } from '../catalog/images.js';
-import { isLlmContainer, type LlmContainer } from '../catalog/llm-containers.js';
+import { isLlmContainer, type LlmContainer } from '../contracts/model-frameworks.js';
 import type { InputIssue } from '../contracts/errors.js';
 import { BYTES_PER_DTYPE, type ModelSize } from '../contracts/model-size.js';
 import type { RunInput } from '../contracts/run-input.js';

@@ -7,11 +7,11 @@ import {
 import {
   awsSegmentSeconds,
   interleavedRepeatRounds,
-  type LoadPlan,
   loadTestSeconds,
   stepPeriodMs,
   worstCaseOwnRounds,
 } from '../load-test/index.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 import { type HistoryCounts, historyIssue, loadTestRerunsWithin, worstCaseShape } from './history-limit.js';
 import {
   type AsyncHistoryShape,

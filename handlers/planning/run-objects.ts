@@ -10,7 +10,8 @@ import {
   runPayloads,
 } from '../contracts/run-input.js';
 import { describeGiven } from '../contracts/validation.js';
-import { type PlannedPromptSet, preparePromptSet } from '../load-test/prompts/prompt-set.js';
+import { preparePromptSet } from '../load-test/prompts/prompt-set.js';
+import type { PlannedPromptSet } from '../contracts/prompt-set.js';
 import type { ObjectStore } from '../ports/index.js';
 import { streamPayloadShape } from './stream-payload-shape.js';
 import {

@@ -1,5 +1,5 @@
 import type { InputIssue } from '../contracts/errors.js';
-import type { StreamFormat } from '../load-test/streaming/stream-events.js';
+import type { StreamFormat } from '../contracts/stream-format.js';
 
 /**
  * Whether a request body can give the stream the load plan reads (docs/decisions.md §55), checked

@@ -1,7 +1,9 @@
 import type { InvokeTransport } from '../load-test/ports.js';
 import type { StreamInvokeTransport } from '../load-test/streaming/stream-transport.js';
 import type { InstanceCountPoint } from '../serving/ramp.js';
-import type { ScalingPolicy } from '../serving/scaling-policy.js';
+import type { HostedResourceNames } from '../contracts/hosted-resources.js';
+import type { RoutingStrategy } from '../contracts/routing-strategy.js';
+import type { RealtimeScalingRequests } from '../contracts/scaling-requests.js';
 
 /**
  * Ports: what the core needs from the world. AWS adapters live in `lambdas/adapters/`, local ones
@@ -56,18 +58,6 @@ export const EndpointStatuses = {
   updateRollbackFailed: 'UpdateRollbackFailed',
 } as const;
 export type EndpointStatus = (typeof EndpointStatuses)[keyof typeof EndpointStatuses];
-
-/**
- * How a real-time endpoint spreads requests over its instances (SageMaker API reference,
- * ProductionVariantRoutingConfig: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ProductionVariantRoutingConfig.html).
- * Absent, SageMaker routes randomly ("By default, SageMaker endpoints have a random routing
- * strategy": https://aws.amazon.com/blogs/machine-learning/minimize-real-time-inference-latency-by-using-amazon-sagemaker-routing-strategies/).
- */
-export const RoutingStrategies = {
-  random: 'RANDOM',
-  leastOutstandingRequests: 'LEAST_OUTSTANDING_REQUESTS',
-} as const;
-export type RoutingStrategy = (typeof RoutingStrategies)[keyof typeof RoutingStrategies];
 
 export interface ProductionVariantSpec {
   readonly variantName: string;
@@ -134,13 +124,6 @@ export interface AsyncInferenceSpec {
 
 /** What DescribeEndpointConfig says of an existing endpoint's async config (fields may be absent). */
 export type AsyncInferenceDescription = Partial<AsyncInferenceSpec> & { readonly s3OutputPath?: string };
-
-/** The three resources behind one endpoint, by name. */
-export interface HostedResourceNames {
-  readonly endpointName: string;
-  readonly endpointConfigName: string;
-  readonly modelName: string;
-}
 
 export interface RunResources {
   readonly endpoints: readonly string[];
@@ -248,14 +231,12 @@ export interface ScalingRegistry {
 
 /**
  * What applies a real-time variant's target tracking (Application Auto Scaling): the report's
- * RegisterScalableTarget and PutScalingPolicy requests (serving/scaling-policy.ts `ScalingPolicy`).
+ * RegisterScalableTarget and PutScalingPolicy requests (contracts/scaling-requests.ts).
  * Removed by `ScalingRegistry.deregisterEndpointVariant`.
  */
 export interface RealtimeScalingApplier {
   applyRealtimeScaling(requests: RealtimeScalingRequests): Promise<void>;
 }
-
-export type RealtimeScalingRequests = Pick<ScalingPolicy, 'registerScalableTarget' | 'putScalingPolicy'>;
 
 /**
  * A real-time endpoint's instances over a time window, for the ramp's arithmetic

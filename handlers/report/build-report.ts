@@ -1,5 +1,5 @@
 import type { EndpointInstanceLimit } from '../contracts/endpoint-limits.js';
-import { findInstance, PRICE_TABLE_SOURCE, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import { findInstance, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
 import { type CaughtError, failureReasonOf } from '../contracts/caught-error.js';
 import {
   type CandidateOutcome,
@@ -16,8 +16,6 @@ import {
 import {
   decodeHistogram,
   describeStallAt,
-  type LatencyPercentilesMs,
-  type LatencySla,
   type LoadTestResult,
   stalledMeasurement,
   type StepResult,
@@ -38,7 +36,6 @@ import {
 import type { EndpointMetrics } from '../ports/index.js';
 import { candidateAtTargetOf, serveTargetSection } from '../serving/serve-target.js';
 import { type CandidateAtTarget, costAtTargetKey } from '../serving/target-sizing.js';
-import { VARIANT_NAME } from '../deployment/endpoint-deployment.js';
 import { compiledComparisons } from './compiled-comparison.js';
 import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';
@@ -53,7 +50,6 @@ import {
 } from './advice.js';
 import type {
   CandidateReport,
-  Recommendation,
   Report,
   ReportSpread,
   ReportStep,
@@ -61,6 +57,11 @@ import type {
   RunNoise,
 } from './report.js';
 import type { InstanceSpread } from '../serving/instance-spread.js';
+import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
+import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
+import type { Recommendation } from '../contracts/recommendation.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
+import { VARIANT_NAME } from '../contracts/names.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;

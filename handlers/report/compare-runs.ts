@@ -2,9 +2,21 @@ import { z } from 'zod';
 import { describeIssues } from '../contracts/errors.js';
 import { EXIT_CODES } from '../contracts/exit-codes.js';
 import { toInputIssues } from '../contracts/validation.js';
-import type { FigureRange } from './noise.js';
-import type { CandidateReport, Report } from './report.js';
-import { beyondNoise, combineNoise, noisePercent, type PooledNoise } from './rerun-interval.js';
+import type {
+  CandidateChange,
+  CandidateComparison,
+  FigureBasis,
+  FigureComparison,
+  FigureName,
+  FigureRange,
+  FigureVerdict,
+  MeasuredFigure,
+  RunComparison,
+  RunSide,
+  RunVerdict,
+} from '../contracts/run-comparison.js';
+import type { CandidateReport, Report, PooledNoise } from './report.js';
+import { beyondNoise, combineNoise, noisePercent } from './rerun-interval.js';
 
 /**
  * Two runs side by side: the candidates they share, matched by id, each with
@@ -34,7 +46,6 @@ import { beyondNoise, combineNoise, noisePercent, type PooledNoise } from './rer
  */
 export const DEFAULT_NOISE_TOLERANCE_PERCENT = 5;
 
-export type FigureName = 'tps' | 'p95Ms' | 'costPer1MUsd';
 export const FIGURE_NAMES: readonly FigureName[] = ['tps', 'p95Ms', 'costPer1MUsd'];
 
 /** Which way is better: more throughput, less latency, less cost. */
@@ -49,91 +60,6 @@ export const FIGURE_LABELS: Readonly<Record<FigureName, string>> = {
   p95Ms: 'p95 ms',
   costPer1MUsd: '$/1M',
 };
-
-export type FigureVerdict = 'improved' | 'regressed' | 'within noise' | 'not comparable';
-
-/**
- * How a figure's verdict was reached:
- * - `noise`: the runs' pooled noise (`report.noise` of either run or both) bounds the change at 95 %;
- * - `ranges`: at least one side was measured more than once; the ranges (or range and value) overlap or not;
- * - `tolerance`: no spread measured on either side; the change is within the tolerance or not;
- * - `sla`: the candidate met the SLA in one run only (its sustainable TPS is null in the other);
- * - `missing`: the figure is missing on one side or both (no price, no load met the SLA);
- * - `load`: the p95 was taken at a different sustainable load in each run (a step apart in
- *   throughput can be twice the latency): not comparable, whatever the change.
- */
-export type FigureBasis = 'noise' | 'ranges' | 'tolerance' | 'sla' | 'missing' | 'load';
-
-/** One figure of one run: the value reported, and its range when measured more than once. */
-export interface MeasuredFigure {
-  readonly value: number;
-  readonly range?: FigureRange;
-  /** Measurements the value is the median of; 1 when measured once. */
-  readonly n?: number;
-}
-
-export interface FigureComparison {
-  readonly base: MeasuredFigure | null;
-  readonly new: MeasuredFigure | null;
-  /** new − base, when both have the figure. */
-  readonly change: number | null;
-  /** (new − base) ÷ base × 100, to 0.1; null without both figures or when base is 0. */
-  readonly changePercent: number | null;
-  readonly verdict: FigureVerdict;
-  readonly basis: FigureBasis;
-  /** With the `noise` basis: the largest change (±, %) the runs' noise explains at 95 %. */
-  readonly noisePercent?: number;
-  /** With the `load` basis: the sustainable load each run measured the figure at. */
-  readonly loads?: { readonly base: number; readonly new: number };
-}
-
-export type CandidateChange = 'improved' | 'regressed' | 'unchanged';
-
-export interface CandidateComparison {
-  readonly id: string;
-  /** The candidate's verdict in each run (`recommended`, `runner-up`, `missed-sla`, …). */
-  readonly baseVerdict: string;
-  readonly newVerdict: string;
-  readonly figures: Readonly<Record<FigureName, FigureComparison>>;
-  /** `regressed` when any figure regressed, else `improved` when any improved, else `unchanged`. */
-  readonly change: CandidateChange;
-  /** What changed beyond noise, or that nothing did, in one sentence. */
-  readonly reason: string;
-  /** The same id with another deployment (instance type or count, compiled, environment). */
-  readonly configurationNote?: string;
-}
-
-export type RunVerdict = 'improved' | 'regressed' | 'unchanged' | 'not comparable';
-
-export interface RunSide {
-  readonly runId: string;
-  readonly name?: string;
-  readonly generatedAt: string;
-  readonly outcome: string;
-  /** The recommended candidate's id, or null when the run recommended nothing. */
-  readonly recommended: string | null;
-}
-
-export interface RunComparison {
-  readonly base: RunSide;
-  readonly new: RunSide;
-  /** The tolerance applied to figures that have no spread on either side. */
-  readonly tolerancePercent: number;
-  readonly verdict: RunVerdict;
-  /** Why, in one sentence. */
-  readonly verdictReason: string;
-  readonly recommendation: {
-    readonly base: string | null;
-    readonly new: string | null;
-    readonly changed: boolean;
-  };
-  /** The candidates of both runs, in the base run's order. */
-  readonly candidates: readonly CandidateComparison[];
-  readonly onlyInBase: readonly string[];
-  readonly onlyInNew: readonly string[];
-  /** What differs between the runs' settings and so weakens the comparison (SLA, load plan, …). */
-  readonly notes: readonly string[];
-}
 
 export interface CompareRunsOptions {
   /** @default DEFAULT_NOISE_TOLERANCE_PERCENT */

@@ -1,4 +1,4 @@
-import type { CandidateReport, Report } from './report.js';
+import type { CandidateReport, CompiledComparison, Report } from './report.js';
 
 /**
  * Each compiled candidate against the uncompiled one on the same instance type and settings, at the
@@ -6,19 +6,6 @@ import type { CandidateReport, Report } from './report.js';
  * Computed once into report.json's `compiledComparisons`; the terminal summary, report.md and
  * report.html print it.
  */
-export interface CompiledComparison {
-  readonly instanceType?: string;
-  readonly uncompiledId: string;
-  readonly compiledId: string;
-  readonly compiledFor?: string;
-  /** The first load step, the same for both. */
-  readonly load: number;
-  readonly p50Ms: { readonly uncompiled: number; readonly compiled: number };
-  /** (compiled ÷ uncompiled − 1) × 100, one decimal: negative is faster. */
-  readonly p50ChangePercent: number;
-  readonly tps: { readonly uncompiled: number; readonly compiled: number };
-}
-
 export function compiledComparisons(candidates: readonly CandidateReport[]): CompiledComparison[] {
   const comparisons: CompiledComparison[] = [];
   for (const compiled of candidates.filter((c) => c.compiled && c.steps[0] !== undefined)) {

@@ -1,5 +1,4 @@
 import { resolveServingImage } from '../catalog/images.js';
-import { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
 import type {
   CompilationState,
   PackagedModel,
@@ -15,6 +14,7 @@ import {
   type CreateEndpointRequest,
   type CreateModelRequest,
 } from '../deployment/sagemaker-requests.js';
+import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
 
 /**
  * report.json's `deploy` of a candidate: the CreateModel, CreateEndpointConfig and CreateEndpoint

@@ -1,13 +1,9 @@
 import { adviceFor, NOISE_ADVICE } from './advice.js';
-import type { Report, WithinNoise } from './report.js';
-import { beyondNoise, noisePercent, type PooledNoise, RERUN_CONFIDENCE } from './rerun-interval.js';
+import type { Report, PooledNoise } from './report.js';
+import { beyondNoise, noisePercent, RERUN_CONFIDENCE } from './rerun-interval.js';
+import type { WithinNoise } from '../contracts/recommendation.js';
 
 /** A figure as measured: a range over repeats, or one value (min = max) when measured once. */
-export interface FigureRange {
-  readonly min: number;
-  readonly max: number;
-}
-
 export interface NoiseFigures {
   readonly id: string;
   /** Absent when the candidate has no price (nothing to compare). */

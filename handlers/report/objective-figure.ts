@@ -1,5 +1,5 @@
 import { costAtTargetKey } from '../serving/target-sizing.js';
-import type { CandidateReport } from './report.js';
+import type { CandidateReport, ObjectiveFigureLabel } from './report.js';
 
 /**
  * The figure a run's objective ranks candidates on, read back from a candidate's report entry:
@@ -11,12 +11,6 @@ export interface ObjectiveFigure {
   readonly value?: number;
   /** How a cell shows it: `$0.1234`, `≤ $0.1234`, `640.0 TPS`, `no price`. */
   readonly text: string;
-}
-
-export interface ObjectiveFigureLabel {
-  /** The figure's name and unit, e.g. `USD per 1M inferences`. */
-  readonly label: string;
-  readonly better: 'lower' | 'higher';
 }
 
 const LABELS: Readonly<Record<string, ObjectiveFigureLabel>> = {

@@ -1,6 +1,6 @@
 import type { PlannedPayload } from '../contracts/optimization-state.js';
 import type { CandidateReport, Report, ReportPayload, ReportStep } from './report.js';
-import type { TextTable } from './render-markdown.js';
+import type { TextTable } from './report-tables.js';
 
 /*
  * The report's "Latency by payload" section, for runs that send a mix of payloads: each

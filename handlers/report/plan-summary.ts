@@ -5,10 +5,11 @@
  */
 import type { ExecutionBudgets } from '../contracts/execution-limits.js';
 import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
-import { type LoadPlan, scheduledLoads } from '../load-test/plan.js';
+import { scheduledLoads } from '../load-test/plan.js';
 import { slaBoundsText } from './sla-text.js';
 import { interleavesRepeats, kneeProbesOf, measuringSeconds, repeatsOf } from '../load-test/rounds.js';
 import { textTable as table } from './text-table.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 
 /** ` (then 4, 8, 16 while every step meets the SLA)`: the extension steps, counted in the time. */
 function extensionNote(plan: LoadPlan): string {

@@ -1,8 +1,8 @@
 import type { TopLevelSpec } from 'vega-lite';
-import type { LatencySla } from '../load-test/plan.js';
 import type { RampOutcome } from '../serving/ramp.js';
 import { CHART_WIDTH, type ChartSpec, ruleLabelLayer, subtitle } from './charts-specs.js';
 import type { Report } from './report.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
 
 /**
  * The ramp test's time series (report.json's `serveTarget.ramp.outcome.chart`): three panels over

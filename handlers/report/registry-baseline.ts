@@ -4,13 +4,15 @@ import { toInputIssues } from '../contracts/validation.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
 import type { Logger, ObjectStore } from '../ports/index.js';
-import {
-  compareRuns,
-  parseReportForComparison,
-  type RunComparison,
-  type RunVerdict,
-} from './compare-runs.js';
+import { compareRuns, parseReportForComparison } from './compare-runs.js';
 import type { Report } from './report.js';
+import {
+  COMPARISON_ATTRIBUTES,
+  type RunVerdict,
+  type SummaryComparison,
+  type BaselineRun,
+  type BaselineComparison,
+} from '../contracts/run-comparison.js';
 
 /**
  * A Model Registry run against the group's last approved version. A run that names a `modelPackage` (the registry trigger sets it) is
@@ -22,51 +24,6 @@ import type { Report } from './report.js';
  * and the one before it. Keeping the one before makes a retried "Recommend" (whose first attempt
  * may have written the index already) compare with the same baseline again, not with itself.
  */
-
-/** What the report, the run summary and the SNS attribute `comparison` say. */
-export type BaselineVerdict = RunVerdict | 'no baseline';
-
-/** `comparison` attribute values: one word each, as SNS filter policies match them. */
-export const COMPARISON_ATTRIBUTES = {
-  improved: 'improved',
-  regressed: 'regressed',
-  unchanged: 'unchanged',
-  'not comparable': 'not-comparable',
-  'no baseline': 'no-baseline',
-} as const satisfies Record<BaselineVerdict, string>;
-
-export type ComparisonAttribute = (typeof COMPARISON_ATTRIBUTES)[BaselineVerdict];
-
-/** One run of the group, as the index records it. */
-export interface BaselineRun {
-  readonly runId: string;
-  readonly modelPackageVersion: number;
-  readonly modelPackageArn: string;
-  readonly reportUri: string;
-}
-
-/** report.json's `baselineComparison`. */
-export interface BaselineComparison {
-  readonly verdict: BaselineVerdict;
-  /** One sentence: what was compared with what, and why this verdict. */
-  readonly text: string;
-  /** The run compared with, when there was one. */
-  readonly baseline?: BaselineRun;
-  /** Candidate by candidate, when both reports could be read (compare-runs.ts). */
-  readonly comparison?: RunComparison;
-  /** Local runs: the baseline's report.json as a file, as the report shows it (local-files.ts). */
-  readonly baselineReportFile?: string;
-}
-
-/**
- * The run summary's `comparison`: what the SNS summary carries. A type, not an interface: it
- * travels as JSON (the local CLI's results are `JsonValue`s).
- */
-export type SummaryComparison = {
-  readonly verdict: ComparisonAttribute;
-  readonly text: string;
-  readonly baselineRunId?: string;
-};
 
 export function summaryComparisonOf(comparison: BaselineComparison): SummaryComparison {
   return {

@@ -1,8 +1,8 @@
 import { chartedCandidates, chartedNote } from './chart-selection.js';
 import type { ReportCharts } from './charts.js';
 import { objectiveFigure, objectiveFigureLabel } from './objective-figure.js';
-import { candidateVerdictLabel } from './render-markdown.js';
 import type { Report } from './report.js';
+import { candidateVerdictLabel } from './verdict-labels.js';
 
 /**
  * report.html's "Charts": the three charts, and when they draw only the best few candidates, which

@@ -1,16 +1,13 @@
-import {
-  FIGURE_LABELS,
-  FIGURE_NAMES,
-  type FigureComparison,
-  type FigureName,
-  formatFigure,
-  type MeasuredFigure,
-  type RunComparison,
-  type RunSide,
-  signedPercent,
-} from './compare-runs.js';
-import { escapeMarkdown } from './render-markdown.js';
+import { FIGURE_LABELS, FIGURE_NAMES, formatFigure, signedPercent } from './compare-runs.js';
 import { textTable } from './text-table.js';
+import { escapeMarkdown } from './markdown-text.js';
+import type {
+  FigureComparison,
+  FigureName,
+  MeasuredFigure,
+  RunComparison,
+  RunSide,
+} from '../contracts/run-comparison.js';
 
 /**
  * A run comparison (compare-runs.ts) for people: one row per candidate and figure (base, new,

@@ -29,11 +29,11 @@ import {
   slaText,
   stepTable,
   summaryTable,
-  type TextTable,
   busyMachineNote,
-  candidateVerdictLabel,
   machineLoadText,
 } from './render-markdown.js';
+import type { TextTable } from './report-tables.js';
+import { candidateVerdictLabel } from './verdict-labels.js';
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(text: string): string {

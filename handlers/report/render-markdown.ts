@@ -1,5 +1,5 @@
 import { slaBoundsText } from './sla-text.js';
-import { type LoadPlan, scheduledLoads, totalErrors } from '../load-test/index.js';
+import { scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports/index.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
 import { baselineMarkdown } from './render-baseline.js';
@@ -14,15 +14,12 @@ import {
 import { adviceFor, BUSY_MACHINE_ADVICE } from './advice.js';
 import { highNoiseWarning } from './noise.js';
 import { sweepMarkdown } from './render-sweep.js';
-import type {
-  CandidateReport,
-  CandidateVerdict,
-  RerunRanges,
-  Report,
-  ReportStep,
-  ReportStreamFigures,
-} from './report.js';
+import type { CandidateReport, RerunRanges, Report, ReportStep, ReportStreamFigures } from './report.js';
 import { instanceSpreadText } from '../serving/instance-spread.js';
+import { escapeMarkdown, markdownCode } from './markdown-text.js';
+import type { ColumnKind, RowMark, TextColumn, TextTable } from './report-tables.js';
+import { candidateVerdictLabel } from './verdict-labels.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 
 /*
  * report.md, and the content both renderers share: the Markdown and the HTML page show the same
@@ -70,28 +67,6 @@ export const MEASURED_LOCALLY_NOTICE =
   "Measured locally: these figures come from this machine's CPU standing in for the instance types, " +
   'not from SageMaker endpoints. Prices are the listed AWS rates applied to local throughput; ' +
   'compare candidates with each other, not with production.';
-
-const VERDICT_LABELS: Readonly<Record<CandidateVerdict, string>> = {
-  recommended: 'recommended',
-  'runner-up': 'runner-up',
-  'missed-sla': 'missed SLA',
-  stalled: 'stalled',
-  'model-errors': 'model errors',
-  'measurement-problem': 'measurement problem',
-  failed: 'failed',
-  skipped: 'skipped',
-};
-
-export function verdictLabel(verdict: CandidateVerdict): string {
-  return VERDICT_LABELS[verdict];
-}
-
-/** A candidate's verdict as tables and headings show it: a miss within the run's noise is a near miss. */
-export function candidateVerdictLabel(candidate: Pick<CandidateReport, 'verdict' | 'nearMiss'>): string {
-  return candidate.nearMiss === undefined
-    ? VERDICT_LABELS[candidate.verdict]
-    : `${VERDICT_LABELS[candidate.verdict]} (near miss)`;
-}
 
 const OBJECTIVE_TEXT: Readonly<Record<string, string>> = {
   'lowest-cost-per-1m': 'lowest cost per 1M inferences among the candidates that meet the SLA',
@@ -410,27 +385,6 @@ export function errorSampleLines(candidate: CandidateReport): string[] {
 // ---------------------------------------------------------------------------------------------
 // Tables
 
-/** `code` cells hold user-supplied configuration, shown verbatim; `number` cells align right. */
-export type ColumnKind = 'text' | 'code' | 'number';
-
-export interface TextColumn {
-  readonly header: string;
-  readonly kind: ColumnKind;
-}
-
-/** `sustainable`: the step the candidate's figures come from; `missed`: a step that broke the SLA. */
-export type RowMark = CandidateVerdict | 'sustainable' | 'met' | 'missed';
-
-export interface TextRow {
-  readonly cells: readonly string[];
-  readonly mark: RowMark;
-}
-
-export interface TextTable {
-  readonly columns: readonly TextColumn[];
-  readonly rows: readonly TextRow[];
-}
-
 export function summaryTable(report: Report): TextTable {
   const columns: TextColumn[] = [
     { header: 'Candidate', kind: 'text' },
@@ -560,30 +514,6 @@ function streamCells(step: ReportStep): string[] {
 
 // ---------------------------------------------------------------------------------------------
 // Markdown
-
-/** Flattens line breaks (they would end a table row or a paragraph) into spaces. */
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ');
-}
-
-/**
- * Escapes text for Markdown: characters that would start emphasis, a code span, a link, inline
- * HTML or a table cell border are backslash-escaped, so user text reads as text. `_` and `>` are
- * left alone for the raw file's sake: GFM ignores intraword underscores, and `>` only quotes at
- * the start of a line, where this renderer always writes its own text.
- */
-export function escapeMarkdown(text: string): string {
-  return oneLine(text).replace(/[\\`*[\]<|]/g, (char) => `\\${char}`);
-}
-
-/** A code span that holds any text: a fence longer than any backtick run inside, `|` escaped for tables. */
-export function markdownCode(text: string): string {
-  const flat = oneLine(text);
-  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longestRun + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat.replace(/\|/g, '\\|')}${pad}${fence}`;
-}
 
 function markdownCell(text: string, kind: ColumnKind): string {
   return kind === 'code' && text !== NONE ? markdownCode(text) : escapeMarkdown(text);

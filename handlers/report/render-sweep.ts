@@ -1,6 +1,6 @@
-import type { Report } from './report.js';
+import type { Report, SweepCell, SweepGrid } from './report.js';
 import { RECOMMENDED_MARK } from './sweep-chart.js';
-import { cellAt, levelsOf, type SweepCell, sweepPanels, type SweepGrid } from './sweep-factors.js';
+import { cellAt, levelsOf, sweepPanels } from './sweep-factors.js';
 
 /**
  * The sweep grid's section: report.md prints it as one table per panel, report.html draws the

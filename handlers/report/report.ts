@@ -1,26 +1,20 @@
-import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
-import type { CompiledComparison } from './compiled-comparison.js';
 import type { CandidateDeploy } from './deploy-requests.js';
-import type { SweepGrid } from './sweep-factors.js';
-import type { BaselineComparison } from './registry-baseline.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
-import type { EndpointMetrics, RoutingStrategy } from '../ports/index.js';
+import type { EndpointMetrics } from '../ports/index.js';
 import type { InstanceShare } from '../serving/instance-spread.js';
 import type { ServeTarget } from '../serving/serve-target.js';
 import type { CandidateAtTarget } from '../serving/target-sizing.js';
-import type { PooledNoise } from './rerun-interval.js';
 import type { NearMiss } from './advice.js';
-import type {
-  LatencyPercentilesMs,
-  LatencySla,
-  LoadPlan,
-  MeasuredSpread,
-  PayloadStepResult,
-  StepResult,
-  StopReason,
-} from '../load-test/index.js';
+import type { MeasuredSpread, PayloadStepResult, StepResult, StopReason } from '../load-test/index.js';
 import type { StreamStepResult } from '../load-test/streaming/stream-figures.js';
+import type { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
+import type { RoutingStrategy } from '../contracts/routing-strategy.js';
+import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
+import type { Recommendation } from '../contracts/recommendation.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
+import type { BaselineComparison } from '../contracts/run-comparison.js';
 
 /** report.json: the machine-readable result of a run. report.md and report.html render it. */
 export interface Report {
@@ -262,30 +256,73 @@ export interface RunNoise {
   readonly p95Ms?: PooledNoise;
 }
 
-/** The winner and the runner-up cannot be told apart: their figures differ by less than the run's noise. */
-export interface WithinNoise {
-  readonly runnerUp: string;
-  /** The figures and the noise, e.g. "cost per 1M $0.0597 vs $0.0612 for b: 2.5 % apart, within the run's noise (±4.3 % at 95 %)". */
-  readonly detail: string;
-}
-
-export interface Recommendation {
-  readonly candidateId: string;
-  readonly instanceType?: string;
-  readonly instanceCount: number;
-  readonly compiled: boolean;
-  readonly environment: Readonly<Record<string, string>>;
-  readonly sustainableTps: number;
-  /** As the candidate's `saturated`: false when its capacity was not found. */
-  readonly saturated: boolean;
-  readonly costPer1MUsd?: number;
-  /** As the candidate's: the cost per 1M is an upper bound. */
-  readonly costPer1MIsUpperBound?: true;
-  readonly latencyMs?: LatencyPercentilesMs;
-  readonly instancesForTargetTps?: number;
-  /** Present when the ranking of the winner over the runner-up is within noise. */
-  readonly withinNoise?: WithinNoise;
-  readonly why: string;
-}
-
 export type ReportRenderer = (report: Report) => string;
+
+/** A compiled candidate against its uncompiled twin (compiled-comparison.ts). */
+export interface CompiledComparison {
+  readonly instanceType?: string;
+  readonly uncompiledId: string;
+  readonly compiledId: string;
+  readonly compiledFor?: string;
+  /** The first load step, the same for both. */
+  readonly load: number;
+  readonly p50Ms: { readonly uncompiled: number; readonly compiled: number };
+  /** (compiled ÷ uncompiled − 1) × 100, one decimal: negative is faster. */
+  readonly p50ChangePercent: number;
+  readonly tps: { readonly uncompiled: number; readonly compiled: number };
+}
+
+/** The relative noise of one measurement, pooled over a run's candidates. */
+export interface PooledNoise {
+  /** Standard deviation of ln(figure): 0.02 is about 2 % per measurement. */
+  readonly logSd: number;
+  /** Σ (nᵢ − 1) over the candidates pooled. */
+  readonly degreesOfFreedom: number;
+}
+
+/** The objective's figure as the sweep and the charts name it (objective-figure.ts). */
+export interface ObjectiveFigureLabel {
+  /** The figure's name and unit, e.g. `USD per 1M inferences`. */
+  readonly label: string;
+  readonly better: 'lower' | 'higher';
+}
+
+/** The sweep's factor grid (sweep-factors.ts). */
+export type SweepFactorKind = 'instance-type' | 'instance-count' | 'compiled' | 'environment';
+
+export interface SweepFactor {
+  /** `instance type`, `instance count`, `compiled`, or the environment variable's name. */
+  readonly name: string;
+  readonly kind: SweepFactorKind;
+  /** The values it takes, in axis order: numbers ascending (unset first), else as first seen. */
+  readonly levels: readonly string[];
+}
+
+export interface SweepCell {
+  readonly candidateId: string;
+  /** The candidate's level of each factor, by factor name. */
+  readonly levels: Readonly<Record<string, string>>;
+  readonly verdict: CandidateVerdict;
+  /** The objective's figure; absent when the candidate has none (it missed the SLA, failed, …). */
+  readonly value?: number;
+  /** A candidate that missed the SLA: how far (slaMissRatio), when its latency was over a bound. */
+  readonly slaRatio?: number;
+  /** What the cell says: `≤ $0.1234`, `missed SLA 1.03×`, `failed`. */
+  readonly text: string;
+}
+
+export interface SweepGrid {
+  readonly objective: string;
+  /** What the cells' `value` is and which way is better. */
+  readonly figure: ObjectiveFigureLabel;
+  /** Every factor that varies: `x`'s first, then `y`'s, then the panels'. */
+  readonly factors: readonly SweepFactor[];
+  /** The factor along the columns: the one with the most levels. */
+  readonly x: string;
+  /** The factor along the rows: the one with the next most levels. */
+  readonly y: string;
+  /** The other factors: one panel (a heatmap, a table) per combination of their levels that ran. */
+  readonly panels: readonly string[];
+  readonly cells: readonly SweepCell[];
+  readonly recommendedCandidateId?: string;
+}

@@ -1,5 +1,6 @@
 import jstat from 'jstat';
-import type { FigureRange } from './noise.js';
+import type { FigureRange } from '../contracts/run-comparison.js';
+import type { PooledNoise } from './report.js';
 
 /**
  * Where a re-run's figure is expected: the min–max of three repeats covers another
@@ -28,14 +29,6 @@ export interface LogDeviation {
   readonly n: number;
   /** Σ (ln xᵢ − mean ln x)². */
   readonly sumSquares: number;
-}
-
-/** The relative noise of one measurement, pooled over a run's candidates. */
-export interface PooledNoise {
-  /** Standard deviation of ln(figure): 0.02 is about 2 % per measurement. */
-  readonly logSd: number;
-  /** Σ (nᵢ − 1) over the candidates pooled. */
-  readonly degreesOfFreedom: number;
 }
 
 /** The deviation of a figure's measurements, or undefined with fewer than two positive ones. */

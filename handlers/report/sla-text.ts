@@ -1,4 +1,4 @@
-import type { LatencySla } from '../load-test/index.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
 
 /**
  * The SLA's bounds in words, as the input set them (at least one latency bound: p95, p99, or a

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { levelsOf, panelTitle, sweepPanels, type SweepGrid } from './sweep-factors.js';
+import { levelsOf, panelTitle, sweepPanels } from './sweep-factors.js';
+import type { SweepGrid } from './report.js';
 
 /**
  * The sweep grid as a Vega-Lite heatmap: one cell per candidate at its two factors' levels, one

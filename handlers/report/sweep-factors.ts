@@ -1,8 +1,8 @@
 import { ratioText } from './advice.js';
 import type { CandidateVerdict } from '../contracts/optimization-state.js';
-import type { LatencySla } from '../load-test/index.js';
-import { objectiveFigure, objectiveFigureLabel, type ObjectiveFigureLabel } from './objective-figure.js';
-import type { CandidateReport } from './report.js';
+import { objectiveFigure, objectiveFigureLabel } from './objective-figure.js';
+import type { CandidateReport, SweepCell, SweepFactor, SweepFactorKind, SweepGrid } from './report.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
 
 /**
  * A sweep's factor grid: the settings that vary across a run's candidates (instance type, count,
@@ -10,45 +10,6 @@ import type { CandidateReport } from './report.js';
  * its levels. Computed once into report.json's `sweep`; report.html draws it as a heatmap and
  * report.md as a table. Pure: the candidates in, the grid out.
  */
-
-export type SweepFactorKind = 'instance-type' | 'instance-count' | 'compiled' | 'environment';
-
-export interface SweepFactor {
-  /** `instance type`, `instance count`, `compiled`, or the environment variable's name. */
-  readonly name: string;
-  readonly kind: SweepFactorKind;
-  /** The values it takes, in axis order: numbers ascending (unset first), else as first seen. */
-  readonly levels: readonly string[];
-}
-
-export interface SweepCell {
-  readonly candidateId: string;
-  /** The candidate's level of each factor, by factor name. */
-  readonly levels: Readonly<Record<string, string>>;
-  readonly verdict: CandidateVerdict;
-  /** The objective's figure; absent when the candidate has none (it missed the SLA, failed, …). */
-  readonly value?: number;
-  /** A candidate that missed the SLA: how far (slaMissRatio), when its latency was over a bound. */
-  readonly slaRatio?: number;
-  /** What the cell says: `≤ $0.1234`, `missed SLA 1.03×`, `failed`. */
-  readonly text: string;
-}
-
-export interface SweepGrid {
-  readonly objective: string;
-  /** What the cells' `value` is and which way is better. */
-  readonly figure: ObjectiveFigureLabel;
-  /** Every factor that varies: `x`'s first, then `y`'s, then the panels'. */
-  readonly factors: readonly SweepFactor[];
-  /** The factor along the columns: the one with the most levels. */
-  readonly x: string;
-  /** The factor along the rows: the one with the next most levels. */
-  readonly y: string;
-  /** The other factors: one panel (a heatmap, a table) per combination of their levels that ran. */
-  readonly panels: readonly string[];
-  readonly cells: readonly SweepCell[];
-  readonly recommendedCandidateId?: string;
-}
 
 /** The level an environment variable takes on a candidate that does not set it. */
 export const UNSET = '(unset)';

@@ -7,7 +7,6 @@ import {
   jsonTextBoundIssues,
   parseOrThrow,
 } from '../contracts/validation.js';
-import { parseAsyncRunInput } from '../async/run-input.js';
 import { asyncInputIssues, type InputRuleContext, optimizationInputIssues } from '../planning/input-rules.js';
 import {
   apiFailure,
@@ -26,6 +25,7 @@ import {
   resourceSchema,
   type RunRoute,
 } from './proxy-event.js';
+import { parseAsyncRunInput } from '../contracts/async-run-input.js';
 
 /**
  * What the run API's two body-carrying routes share, `POST /<r>` (start-run) and `POST /<r>/plan`

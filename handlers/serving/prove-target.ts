@@ -1,10 +1,17 @@
 import { resourceName } from '../contracts/names.js';
-import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
+import type {
+  PlannedCandidate,
+  ProofRequest,
+  ProofStatus,
+  ProvePlan,
+  RunPlan,
+} from '../contracts/optimization-state.js';
 import { RUN_LIMITS } from '../contracts/run-input.js';
-import { type LoadPlan, stepPeriodMs } from '../load-test/plan.js';
+import { stepPeriodMs } from '../load-test/plan.js';
 import type { StepResult } from '../load-test/results.js';
 import { workersForArrivalRate } from '../load-test/worker-ceiling.js';
 import type { InstanceShare } from './instance-spread.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
 
 /**
  * "Prove the target": after "Recommend", the candidate that serves the target is
@@ -12,10 +19,6 @@ import type { InstanceShare } from './instance-spread.js';
  * rate; the SLA is judged on the figures merged over every worker. This module holds the arithmetic
  * and the vocabulary: what is deployed, with which load, and how the outcome reads.
  */
-
-/** What the proof came to: `skipped` when it did not run (off, or nothing it could deploy). */
-export const PROOF_STATUSES = ['held', 'not-held', 'failed', 'skipped'] as const;
-export type ProofStatus = (typeof PROOF_STATUSES)[number];
 
 /**
  * The share of the target an open-model step must deliver for the target to count as carried: the
@@ -30,18 +33,6 @@ export const PROOF_MIN_TPS_SHARE = 0.95;
  * and SageMaker keeps an endpoint's name until it is gone).
  */
 export const PROOF_ID_SUFFIX = '-prove';
-
-/** What "Recommend" hands the proof phase (`summary.proofRequest`): small, the plan stays where it is. */
-export interface ProofRequest {
-  readonly targetTps: number;
-  readonly instances: number;
-  /** 1, or 2 for the corrected count after a proof that did not hold. @default 1 */
-  readonly attempt?: number;
-  /** The winner with the computed count, named `<winner>-prove` after the run. */
-  readonly candidate: PlannedCandidate;
-  /** One open-model step at the target, run by `workers` workers in one invocation each. */
-  readonly loadPlan: LoadPlan;
-}
 
 export type { InstanceShare };
 
@@ -71,21 +62,6 @@ export interface ServeTargetProof {
   readonly note: string;
   /** The proof before this one, when this one corrects its count. */
   readonly previous?: Omit<ServeTargetProof, 'previous'>;
-}
-
-/** What "Record proof" gives (`summary.proof` after the phase): the verdict, for the summary line. */
-export interface ProofOutcome {
-  readonly status: ProofStatus;
-  readonly candidateId?: string;
-  readonly instances?: number;
-  readonly note: string;
-  /** After a proof that did not hold, when the plan allows one: the same proof with a corrected count. */
-  readonly correction?: ProofRequest;
-  /**
-   * On a skipped proof: no candidate that met the SLA can carry the target (an instance quota, the
-   * instances an endpoint may have, serverless concurrency), so the target is not served at all.
-   */
-  readonly targetNotCarried?: true;
 }
 
 /**
@@ -210,20 +186,6 @@ export function judgeProof(
 /** One decimal: TPS and milliseconds as the sentences show them. */
 function round(value: number): number {
   return Math.round(value * 10) / 10;
-}
-
-/** The plan's proof settings (`prove`), as "Validate and plan" wrote them with a target. */
-export interface ProvePlan {
-  readonly enabled: boolean;
-  /**
-   * Proofs with a corrected count after one that did not hold: 1, or 0 when the worst case with
-   * it passes the history budget, the run's timeout or `maxCostUsd`. @default 0
-   */
-  readonly corrections?: number;
-  /** Workers of the proof's step (`proofWorkers`), counted in the history budget at planning. */
-  readonly workers: number;
-  /** Why the proof cannot run although asked for (e.g. steps longer than one invocation). */
-  readonly skipReason?: string;
 }
 
 /**

@@ -1,7 +1,10 @@
-import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
-import type { LoadPlan } from '../load-test/plan.js';
-import type { RealtimeScalingRequests } from '../ports/index.js';
-import { VARIANT_NAME } from '../deployment/endpoint-deployment.js';
+import type {
+  PlannedCandidate,
+  RampRequest,
+  RampStatus,
+  RampTestPlan,
+  RunPlan,
+} from '../contracts/optimization-state.js';
 import { proofWorkers, redeployedCandidate } from './prove-target.js';
 import type { RampOutcome } from './ramp.js';
 import {
@@ -10,6 +13,9 @@ import {
   scalingPolicyFor,
   variantResourceId,
 } from './scaling-policy.js';
+import type { LoadPlan } from '../contracts/load-plan.js';
+import type { RealtimeScalingRequests } from '../contracts/scaling-requests.js';
+import { VARIANT_NAME } from '../contracts/names.js';
 
 /**
  * "Ramp test": after the proof, the candidate that serves the target is
@@ -19,50 +25,11 @@ import {
  * module holds what is deployed and run, and the report's vocabulary.
  */
 
-/** What the ramp came to: `skipped` when it did not run (off, or nothing to ramp). */
-export const RAMP_STATUSES = ['held', 'not-held', 'failed', 'skipped'] as const;
-export type RampStatus = (typeof RAMP_STATUSES)[number];
-
 /**
  * The suffix of the ramp's candidate id and resource names: `<winner>-ramp`. Its own name: the
  * proof's endpoint may still be deleting, and SageMaker keeps a name until the endpoint is gone.
  */
 export const RAMP_ID_SUFFIX = '-ramp';
-
-/** The plan's ramp settings (`rampTest`), as "Validate and plan" wrote them with a target. */
-export interface RampTestPlan {
-  readonly enabled: boolean;
-  /**
-   * Ramps once more at the advised headroom (or minimum) after one that broke the SLA: 1, or 0
-   * when the worst case with it passes the history budget, the run's timeout or `maxCostUsd`.
-   * @default 0
-   */
-  readonly retests?: number;
-  /** The ramp's window: the arrival rate rises over this many seconds. */
-  readonly seconds: number;
-  /** Workers of the ramp (`proofWorkers` at the peak), counted in the history budget at planning. */
-  readonly workers: number;
-}
-
-/** What "Recommend" hands the ramp phase (`summary.rampRequest`). */
-export interface RampRequest {
-  /** 1, or 2 for the re-test at the advised headroom after a ramp that broke the SLA. @default 1 */
-  readonly attempt?: number;
-  /** The winner at the policy's minimum, named `<winner>-ramp` after the run (`-ramp-2` re-tested). */
-  readonly candidate: PlannedCandidate;
-  /** One open-model ramp step from `fromTps` to `toTps` (load-test/plan.ts `ramp`). */
-  readonly loadPlan: LoadPlan;
-  readonly fromTps: number;
-  readonly toTps: number;
-  /** The policy's figures the arithmetic judges by (ramp.ts `RampInput`). */
-  readonly perInstanceTps: number;
-  readonly headroom: number;
-  readonly minInstances: number;
-  readonly maxInstances: number;
-  readonly targetInvocationsPerInstance: number;
-  /** The report's two requests, aimed at the ramp's endpoint. */
-  readonly scaling: RealtimeScalingRequests;
-}
 
 /** report.json's `serveTarget.ramp`. */
 export interface ServeTargetRamp {
@@ -83,14 +50,6 @@ export interface ServeTargetRamp {
   readonly note: string;
   /** The ramp before this one, when this one re-tests it at the advised headroom. */
   readonly previous?: Omit<ServeTargetRamp, 'previous'>;
-}
-
-/** What "Record ramp" gives (`summary.ramp` after the phase): the verdict, for the summary line. */
-export interface RampVerdict {
-  readonly status: RampStatus;
-  readonly note: string;
-  /** After a ramp that broke the SLA, when the plan allows one: the ramp at the advised headroom. */
-  readonly retest?: RampRequest;
 }
 
 /**

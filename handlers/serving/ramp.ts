@@ -1,6 +1,6 @@
-import type { LatencySla } from '../load-test/plan.js';
 import type { TimelineBucket } from '../load-test/results.js';
 import { slaBreaches } from '../load-test/sla.js';
+import type { LatencySla } from '../contracts/latency-sla.js';
 
 /**
  * The ramp test's arithmetic: from a ramp step's merged timeline (the offered

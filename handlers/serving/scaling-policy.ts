@@ -1,3 +1,10 @@
+import {
+  INVOCATIONS_PER_INSTANCE_METRIC,
+  type PutScalingPolicyRequest,
+  type RegisterScalableTargetRequest,
+  SAGEMAKER_NAMESPACE,
+  VARIANT_INSTANCE_COUNT_DIMENSION,
+} from '../contracts/scaling-requests.js';
 import { instancesFor } from './target-sizing.js';
 
 /**
@@ -7,25 +14,6 @@ import { instancesFor } from './target-sizing.js';
  * test checks it against the SDK's input types and the CDK's synthesized template.
  */
 
-/**
- * A SageMaker variant as Application Auto Scaling names it: namespace `sagemaker`, resource
- * `endpoint/<endpoint>/variant/<variant>`, dimension `sagemaker:variant:DesiredInstanceCount`
- * (RegisterScalableTarget, ResourceId and ScalableDimension,
- * https://docs.aws.amazon.com/autoscaling/application/APIReference/API_RegisterScalableTarget.html;
- * SageMaker AI "Apply a scaling policy",
- * https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-auto-scaling-add-code-apply.html).
- */
-export const SAGEMAKER_NAMESPACE = 'sagemaker';
-export const VARIANT_INSTANCE_COUNT_DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
-
-/**
- * The predefined metric counts invocations per instance per minute, so its target is a per-minute
- * rate: the measured per-second rate × 60 × the safety factor (SageMaker AI "Load testing your
- * auto scaling configuration",
- * https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-scaling-loadtest.html).
- */
-export const INVOCATIONS_PER_INSTANCE_METRIC = 'SageMakerVariantInvocationsPerInstance';
-
 export function variantResourceId(endpointName: string, variantName: string): string {
   return `endpoint/${endpointName}/variant/${variantName}`;
 }
@@ -33,32 +21,6 @@ export function variantResourceId(endpointName: string, variantName: string): st
 /** The policy's name: PutScalingPolicy takes 1–256 printable characters; endpoint names are ≤ 63. */
 export function invocationsPolicyName(endpointName: string): string {
   return `${endpointName}-invocations-per-instance`;
-}
-
-/** RegisterScalableTargetCommandInput, without the SDK (handlers import none). */
-export interface RegisterScalableTargetRequest {
-  readonly ServiceNamespace: typeof SAGEMAKER_NAMESPACE;
-  readonly ResourceId: string;
-  readonly ScalableDimension: typeof VARIANT_INSTANCE_COUNT_DIMENSION;
-  readonly MinCapacity: number;
-  readonly MaxCapacity: number;
-}
-
-/** PutScalingPolicyCommandInput for a target-tracking policy on the predefined metric. */
-export interface PutScalingPolicyRequest {
-  readonly PolicyName: string;
-  readonly ServiceNamespace: typeof SAGEMAKER_NAMESPACE;
-  readonly ResourceId: string;
-  readonly ScalableDimension: typeof VARIANT_INSTANCE_COUNT_DIMENSION;
-  readonly PolicyType: 'TargetTrackingScaling';
-  readonly TargetTrackingScalingPolicyConfiguration: {
-    readonly TargetValue: number;
-    readonly PredefinedMetricSpecification: {
-      readonly PredefinedMetricType: typeof INVOCATIONS_PER_INSTANCE_METRIC;
-    };
-    readonly ScaleInCooldown: number;
-    readonly ScaleOutCooldown: number;
-  };
 }
 
 export interface ScalingPolicyInput {

@@ -5,7 +5,6 @@ import { StepFunctionsStartExecution } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { parseAsyncRunInput } from '../../handlers/async/run-input.js';
 import {
   ARTIFACTS_BUCKET_PLACEHOLDER,
   withArtifactsBucket,
@@ -20,6 +19,7 @@ import {
   SCHEDULE_NAME_PATTERN,
   schedulerPrincipal,
 } from './schedule-settings.js';
+import { parseAsyncRunInput } from '../../handlers/contracts/async-run-input.js';
 
 export const SCHEDULED_WORKFLOWS = ['optimization', 'async-inference'] as const;
 export type ScheduledWorkflow = (typeof SCHEDULED_WORKFLOWS)[number];

@@ -15,10 +15,10 @@ import { TransientServiceError } from '../../handlers/contracts/errors.js';
 import type {
   AsyncScalingPolicy,
   RealtimeScalingApplier,
-  RealtimeScalingRequests,
   ScalingRegistry,
 } from '../../handlers/ports/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
+import type { RealtimeScalingRequests } from '../../handlers/contracts/scaling-requests.js';
 
 /**
  * `ScalingRegistry` over Application Auto Scaling (and CloudWatch, for the alarm behind the

@@ -8,8 +8,6 @@ import {
   StopCompilationJobCommand,
   type TargetDevice,
 } from '@aws-sdk/client-sagemaker';
-import type { LlmContainer } from '../../handlers/catalog/llm-containers.js';
-import { FRAMEWORKS } from '../../handlers/contracts/run-input.js';
 import {
   type CompilationJobDescription,
   type CompilationJobSpec,
@@ -19,6 +17,7 @@ import {
 } from '../../handlers/ports/index.js';
 import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
+import { type LlmContainer, FRAMEWORKS } from '../../handlers/contracts/model-frameworks.js';
 
 export interface SageMakerCompilerOptions {
   readonly client: SageMakerClient;

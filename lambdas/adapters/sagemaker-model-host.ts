@@ -29,7 +29,6 @@ import {
   EndpointStatuses,
   type HostedEndpoint,
   type HostedEndpointConfig,
-  type HostedResourceNames,
   type HostedResource,
   type ModelHost,
   type ModelSpec,
@@ -46,6 +45,7 @@ import {
   createEndpointRequest,
   createModelRequest,
 } from '../../handlers/deployment/sagemaker-requests.js';
+import type { HostedResourceNames } from '../../handlers/contracts/hosted-resources.js';
 
 export interface SageMakerModelHostOptions {
   readonly client: SageMakerClient;

@@ -10,12 +10,12 @@ import type {
   AsyncInvocationRequest,
   AsyncInvoker,
 } from '../../handlers/async/ports.js';
-import { ASYNC_RUN_LIMITS } from '../../handlers/async/run-input.js';
 import { EndpointFailedError } from '../../handlers/contracts/errors.js';
 import { EndpointStatuses, type EndpointDescription } from '../../handlers/ports/index.js';
 import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
 import type { LocalAsyncEndpoint } from '../platform/async-endpoint.js';
 import { LocalValidationError } from '../platform/errors.js';
+import { ASYNC_RUN_LIMITS } from '../../handlers/contracts/async-run-input.js';
 
 /** What the invoker needs of the local model host. */
 export interface AsyncEndpointDirectory {

@@ -6,14 +6,14 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { asyncRunInputSchema } from '../../handlers/async/run-input.js';
+import { asyncRunInputSchema } from '../../handlers/contracts/async-run-input.js';
 import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
 import { EXIT_CODES } from '../../handlers/contracts/exit-codes.js';
 import { isValidRunId } from '../../handlers/contracts/names.js';
 import type { RunPlan } from '../../handlers/contracts/optimization-state.js';
 import { isRecord } from '../../handlers/contracts/records.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
-import { PRICE_TABLE_SOURCE } from '../../handlers/catalog/instances.js';
+import { PRICE_TABLE_SOURCE } from '../../handlers/contracts/price-source.js';
 import type { ObjectStore } from '../../handlers/ports/index.js';
 import { formatPlan } from '../../handlers/report/plan-summary.js';
 import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';

@@ -1,6 +1,5 @@
 /** What local mode adds to, and refuses in, a run input before it runs. */
 import type { InputIssue } from '../../handlers/contracts/errors.js';
-import { isLlmContainer } from '../../handlers/catalog/llm-containers.js';
 import { describeGiven } from '../../handlers/contracts/validation.js';
 import { isRecord } from '../../handlers/contracts/records.js';
 import { MIN_SEGMENT_SECONDS } from '../../handlers/load-test/plan.js';
@@ -8,6 +7,7 @@ import { LOCAL_DEFAULT_REPEATS } from '../../handlers/load-test/rounds.js';
 import { availableParallelism } from 'node:os';
 import { planServerCpu } from '../platform/cpu-budget.js';
 import { DEFAULT_MAX_CPU_OVERCOMMIT } from '../platform/local-model-host.js';
+import { isLlmContainer } from '../../handlers/contracts/model-frameworks.js';
 
 /** The image name the run input schema reserves for the project's own model server. */
 export const LOCAL_IMAGE = 'local';

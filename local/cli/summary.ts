@@ -1,5 +1,4 @@
 /** The end-of-run summary: a table of the candidates, why each won or lost, and where the reports are. */
-import type { LatencyPercentilesMs } from '../../handlers/load-test/index.js';
 import { compiledComparisonText } from '../../handlers/report/compiled-comparison.js';
 import { baselineDetailLines } from '../../handlers/report/render-baseline.js';
 import { rampSummaryLine } from '../../handlers/report/render-ramp.js';
@@ -11,6 +10,7 @@ import { slaBoundsText } from '../../handlers/report/sla-text.js';
 import { noisePercent } from '../../handlers/report/rerun-interval.js';
 import { formatRate } from './progress.js';
 import { table } from './shared.js';
+import type { LatencyPercentilesMs } from '../../handlers/contracts/latency-percentiles.js';
 
 /** How a candidate's model server ran locally (from the local model host). */
 export interface ServerSettings {

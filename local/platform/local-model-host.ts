@@ -18,7 +18,6 @@ import {
   type HostedResource,
   type Logger,
   type ModelHost,
-  type HostedResourceNames,
   type ModelSpec,
   type ObjectStore,
   type ProductionVariantSpec,
@@ -27,8 +26,6 @@ import {
   type AsyncScalingPolicy,
   type EndpointInstanceSeriesReader,
   type RealtimeScalingApplier,
-  type RealtimeScalingRequests,
-  RoutingStrategies,
   type RunResources,
   type ScalingRegistry,
 } from '../../handlers/ports/index.js';
@@ -51,6 +48,9 @@ import { checkRealtimeScalingRequests } from './realtime-scaling-requests.js';
 import { planServerCpu, type ServerCpuPlan } from './cpu-budget.js';
 import { extractModelArchive } from './model-archive.js';
 import { ModelServerProcess } from './model-server-process.js';
+import { RoutingStrategies } from '../../handlers/contracts/routing-strategy.js';
+import type { HostedResourceNames } from '../../handlers/contracts/hosted-resources.js';
+import type { RealtimeScalingRequests } from '../../handlers/contracts/scaling-requests.js';
 
 export interface LocalModelHostOptions {
   /** Where model artifacts (`s3://` or `file://`) are read from. */

@@ -21,9 +21,9 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeError } from '../../handlers/contracts/errors.js';
-import type { RoutingStrategy } from '../../handlers/ports/index.js';
 import type { AsyncInstance, InstanceLauncher } from './instances.js';
 import { chooseInstance } from './routing.js';
+import type { RoutingStrategy } from '../../handlers/contracts/routing-strategy.js';
 
 export interface LocalRealtimeEndpointOptions {
   readonly endpointName: string;

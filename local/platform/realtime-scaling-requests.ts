@@ -11,14 +11,14 @@
  * policy needs a registered scalable target),
  * https://docs.aws.amazon.com/autoscaling/application/APIReference/API_PutScalingPolicy.html.
  */
-import type { RealtimeScalingRequests } from '../../handlers/ports/index.js';
+import { LocalValidationError } from './errors.js';
+import { type RealtimeScalingPolicy, realtimePolicyProblem } from './realtime-scaling.js';
 import {
+  type RealtimeScalingRequests,
   INVOCATIONS_PER_INSTANCE_METRIC,
   SAGEMAKER_NAMESPACE,
   VARIANT_INSTANCE_COUNT_DIMENSION,
-} from '../../handlers/serving/scaling-policy.js';
-import { LocalValidationError } from './errors.js';
-import { type RealtimeScalingPolicy, realtimePolicyProblem } from './realtime-scaling.js';
+} from '../../handlers/contracts/scaling-requests.js';
 
 /** A variant's ResourceId, as RegisterScalableTarget's SageMaker form spells it. */
 const VARIANT_RESOURCE_ID = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;

@@ -36,7 +36,6 @@ import {
 } from '../../local/runner/index.js';
 import { createStepHandlers, type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
 import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
-import type { StreamFormat } from '../../handlers/load-test/streaming/stream-events.js';
 import {
   createRuntimeStreamTransportFactory,
   createRuntimeTransportFactory,
@@ -53,6 +52,7 @@ import { FakeServiceQuotas, sageMakerEndpointQuotas } from './fake-aws/service-q
 import { FakeSnsService } from './fake-aws/sns-service.js';
 import { FakeStepFunctionsExecutions } from './fake-aws/step-functions-executions.js';
 import { FakeTokenTable, installFakeStepFunctions } from './fake-aws/token-services.js';
+import type { StreamFormat } from '../../handlers/contracts/stream-format.js';
 
 /**
  * The workflows as they run on AWS, minus AWS: the synthesized state machines on the local runner,

@@ -6,14 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../handlers/load-test/engine.js';
-import { connectionsPerWorker, parseLoadPlan, parseSla } from '../../handlers/load-test/plan.js';
+import { connectionsPerWorker } from '../../handlers/load-test/plan.js';
 import type { InvokeRequest } from '../../handlers/load-test/ports.js';
-import type { StreamFormat } from '../../handlers/load-test/streaming/index.js';
 import { decodeHistogram } from '../../handlers/load-test/histogram.js';
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
 import { writeGenerativeModel } from '../../local/example-model/generative-model.js';
 import { startGenerativeServer } from '../../local/model-server/generative/generative-server.js';
 import type { GenerativeServerHandle } from '../../local/model-server/generative/generative-server.js';
+import type { StreamFormat } from '../../handlers/contracts/stream-format.js';
+import { parseLoadPlan } from '../../handlers/contracts/load-plan.js';
+import { parseSla } from '../../handlers/contracts/latency-sla.js';
 
 /**
  * The engine's streaming mode against the real local generative model server over loopback: one

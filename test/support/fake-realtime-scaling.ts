@@ -2,10 +2,10 @@ import type { InstanceCountPoint } from '../../handlers/serving/ramp.js';
 import type {
   EndpointInstanceSeriesReader,
   RealtimeScalingApplier,
-  RealtimeScalingRequests,
   ScalingRegistry,
 } from '../../handlers/ports/index.js';
 import { checkRealtimeScalingRequests } from '../../local/platform/realtime-scaling-requests.js';
+import type { RealtimeScalingRequests } from '../../handlers/contracts/scaling-requests.js';
 
 /**
  * Application Auto Scaling for the ramp test, in memory: requests checked as the service checks

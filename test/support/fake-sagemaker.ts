@@ -6,7 +6,6 @@ import type {
   CompilationJobSpec,
   EndpointDescription,
   EndpointStatus,
-  HostedResourceNames,
   HostedResource,
   ModelCompiler,
   ModelHost,
@@ -17,6 +16,7 @@ import type {
   RunResources,
   TransportFactory,
 } from '../../handlers/ports/index.js';
+import type { HostedResourceNames } from '../../handlers/contracts/hosted-resources.js';
 
 export interface FakeSageMakerFaults {
   /** Instance types for which CreateEndpoint fails with the account quota reached. */

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { ASYNC_RUN_LIMITS } from '../../handlers/async/run-input.js';
 import {
   ASYNC_INFERENCE_STEPS,
   AsyncInferenceStates,
@@ -19,6 +18,7 @@ import {
 } from '../../workflows/async-inference-workflow.js';
 import { LAMBDA_SERVICE_ERRORS } from '../../workflows/lambda-step.js';
 import { TEST_ENV } from '../infra/app.js';
+import { ASYNC_RUN_LIMITS } from '../../handlers/contracts/async-run-input.js';
 
 /** The state machine `cdk synth` deploys, synthesized once for the whole file. */
 let machine: ExtractedStateMachine;

@@ -1,28 +1,9 @@
 import type { InputIssue } from '../../contracts/errors.js';
-import {
-  type GenerationSettings,
-  PROMPT_SET_LIMITS,
-  type PromptBucketInput,
-  type PromptFormat,
-} from '../../contracts/prompt-set.js';
+import { type PlannedPromptSet, PROMPT_SET_LIMITS } from '../../contracts/prompt-set.js';
 import type { InvokeRequest } from '../ports.js';
 import { bucketIndexOf, promptChars } from './prompt-buckets.js';
 import { PROMPT_LINE_EXPECTED, parsePromptLines } from './prompt-lines.js';
 import { promptBody } from './prompt-templates.js';
-
-/**
- * A prompt set as the plan carries it (`plan.prompts`): where the file is and how each line becomes
- * a request. "Validate and plan" and every load worker build the same requests from it
- * (`preparePromptSet`), so the plan never carries prompts, only this and a payload entry per bucket.
- */
-export interface PlannedPromptSet {
-  readonly uri: string;
-  readonly format: PromptFormat;
-  /** Whether the bodies ask for a stream: the load plan's response mode. */
-  readonly stream: boolean;
-  readonly generation: GenerationSettings;
-  readonly buckets: readonly PromptBucketInput[];
-}
 
 /** One bucket's prompts, built. */
 export interface PreparedBucket {

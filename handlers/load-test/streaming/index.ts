@@ -7,6 +7,5 @@ export * from './stream-events.js';
 export * from './stream-parser.js';
 export * from './token-timing.js';
 export * from './stream-transport.js';
-export * from './response-mode.js';
 export type * from './stream-figures.js';
 export { MAX_EVENT_CHARS } from './framing.js';

@@ -1,10 +1,10 @@
 import { InvalidRunInputError } from '../../contracts/errors.js';
 import type { InputIssue } from '../../contracts/errors.js';
-import type { LatencySla, LoadPlan } from '../plan.js';
 import type { Clock, InvokeTransport } from '../ports.js';
 import { StreamStepRecorder, createStreamingInvoker } from './step-recorder.js';
-import { streamingSlaIssues } from './stream-sla.js';
 import type { StreamInvokeTransport } from './stream-transport.js';
+import type { LoadPlan } from '../../contracts/load-plan.js';
+import { type LatencySla, streamingSlaIssues } from '../../contracts/latency-sla.js';
 
 /** How a worker sends its requests: the transport the step driver calls, and per step a recorder. */
 export interface StepInvoker {

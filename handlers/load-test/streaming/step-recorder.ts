@@ -1,11 +1,11 @@
 import { LatencyRecorder, encodeHistogram } from '../histogram.js';
 import type { InvokeOutcome, InvokeTransport, Clock } from '../ports.js';
-import type { StreamFormat } from './stream-events.js';
 import type { StreamWorkerFigures } from './stream-figures.js';
 import { createStreamParser } from './stream-parser.js';
 import { invokeStreamed } from './stream-transport.js';
 import type { StreamInvokeTransport } from './stream-transport.js';
 import type { RequestTokenTiming } from './token-timing.js';
+import type { StreamFormat } from '../../contracts/stream-format.js';
 
 /** A streamed request's timing, with the instant it was sent (monotonic µs). */
 export interface StreamedTiming {

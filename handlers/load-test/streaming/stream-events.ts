@@ -52,8 +52,3 @@ export interface FailureEvent {
 }
 
 export type StreamEvent = TokenEvent | UsageEvent | DoneEvent | FailureEvent;
-
-/** The container formats the parsers read (see stream-parser.ts for each one's source). */
-export const STREAM_FORMATS = ['openai', 'tgi', 'lmi-jsonlines', 'lmi-sse'] as const;
-
-export type StreamFormat = (typeof STREAM_FORMATS)[number];

@@ -1,5 +1,5 @@
-import type { LatencyPercentilesMs } from '../histogram.js';
-import type { StreamFormat } from './stream-events.js';
+import type { StreamFormat } from '../../contracts/stream-format.js';
+import type { LatencyPercentilesMs } from '../../contracts/latency-percentiles.js';
 
 /**
  * What one worker measured of a streamed step (or of a part of it, with segments): histograms and

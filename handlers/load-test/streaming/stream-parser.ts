@@ -3,8 +3,9 @@ import type { DecodedLines } from './framing.js';
 import { FORMAT_LABELS } from './json-event.js';
 import { interpretLmiEvent } from './lmi-stream.js';
 import { interpretOpenAiEvent } from './openai-stream.js';
-import type { StreamEvent, StreamFormat } from './stream-events.js';
+import type { StreamEvent } from './stream-events.js';
 import { interpretTgiEvent } from './tgi-stream.js';
+import type { StreamFormat } from '../../contracts/stream-format.js';
 
 /**
  * Reads one streamed response, chunk by chunk, as the bytes arrive. Contract:

@@ -1,26 +1,5 @@
-import type { LatencySla, LoadPlan } from '../plan.js';
 import type { StreamStepResult } from './stream-figures.js';
-
-/** What a streaming SLA bound needs: a plan that streams. */
-const STREAM_BOUND_EXPECTED =
-  'nothing unless loadPlan.response is { "mode": "stream", "format": … }: time to first token and inter-token latency are measured on streamed responses only';
-
-/**
- * SLA bounds on TTFT or ITL for a plan that does not stream: they could not be measured, so every
- * step would breach them. Checked with the run input (run-input.ts) and again by the engine.
- */
-export function streamingSlaIssues(
-  plan: Pick<LoadPlan, 'response'>,
-  sla: Pick<LatencySla, 'ttftP95Ms' | 'itlP95Ms'>,
-): { readonly path: readonly ['sla', string]; readonly given: number; readonly message: string }[] {
-  if (plan.response?.mode === 'stream') return [];
-  return (['ttftP95Ms', 'itlP95Ms'] as const).flatMap((field) => {
-    const bound = sla[field];
-    return bound === undefined
-      ? []
-      : [{ path: ['sla', field] as const, given: bound, message: STREAM_BOUND_EXPECTED }];
-  });
-}
+import type { LatencySla } from '../../contracts/latency-sla.js';
 
 function formatMs(ms: number): string {
   return `${ms.toFixed(3)} ms`;

@@ -1,9 +1,10 @@
 import type { CleanUpAsyncRunEvent } from '../../contracts/async-state.js';
 import type { CleanUpAccount } from '../../contracts/clean-up-account.js';
 import { withCompletedWork } from '../../contracts/completed-work.js';
-import type { HostedResourceNames, ObjectStore } from '../../ports/index.js';
+import type { ObjectStore } from '../../ports/index.js';
 import { type CleanUpDeps, cleanUpRun } from '../../deployment/run-clean-up.js';
 import { completedResults } from '../../async/completed-results.js';
+import type { HostedResourceNames } from '../../contracts/hosted-resources.js';
 
 /**
  * States "Clean up async run" and "Clean up after failure" of the async workflow: the same run

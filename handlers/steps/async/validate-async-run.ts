@@ -16,7 +16,7 @@ import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from '../../contracts/execut
 import { asyncHistoryIssue } from '../../planning/history-limit.js';
 import { type AsyncHistoryShape, pollRoundsWithin } from '../../planning/history-model.js';
 import { asyncBudgets } from '../../planning/optimization-limits.js';
-import { resourceName, runTags } from '../../contracts/names.js';
+import { resourceName, runTags, VARIANT_NAME } from '../../contracts/names.js';
 import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from '../../contracts/object-uri.js';
 import {
   capIssues,
@@ -28,12 +28,12 @@ import { asyncInputIssues } from '../../planning/input-rules.js';
 import { buildModelArchive } from '../../deployment/model-archive.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../../ports/index.js';
 import { modelEnvironment } from '../../deployment/candidate-deployment.js';
-import { ENDPOINT_DEADLINE_SECONDS, VARIANT_NAME } from '../../deployment/endpoint-deployment.js';
+import { ENDPOINT_DEADLINE_SECONDS } from '../../deployment/endpoint-deployment.js';
 import { SCALE_IN_DEADLINE_SECONDS } from '../../async/endpoint-loop.js';
 import type { EndpointRoleReader, PolicySimulator } from '../../async/ports.js';
 import { estimateAsyncRun } from '../../async/async-estimate.js';
 import { checkReusedEndpointRole } from '../../async/reused-endpoint-role.js';
-import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from '../../async/run-input.js';
+import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from '../../contracts/async-run-input.js';
 
 /**
  * State "Validate async run": everything that can be refused is refused here, before anything is

@@ -12,7 +12,6 @@ import {
   describeLateWorkers,
   describeLoad,
   lateWorkers,
-  type LoadRound,
   type LoadTestResult,
   ownRound,
   pendingRepeat,
@@ -22,6 +21,7 @@ import {
 } from '../../load-test/index.js';
 import type { Logger, ObjectStore } from '../../ports/index.js';
 import { loadTestResultKey, readWorkerResult, readWorkerSegments } from './load-test-results.js';
+import type { LoadRound } from '../../contracts/load-round.js';
 
 export interface AggregateDeps {
   readonly store: ObjectStore;

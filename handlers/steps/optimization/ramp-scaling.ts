@@ -3,14 +3,10 @@ import {
   OptimizationStates,
   type RedriveAware,
 } from '../../contracts/optimization-state.js';
-import type {
-  Logger,
-  RealtimeScalingApplier,
-  RealtimeScalingRequests,
-  ScalingRegistry,
-} from '../../ports/index.js';
-import { VARIANT_NAME } from '../../deployment/endpoint-deployment.js';
+import type { Logger, RealtimeScalingApplier, ScalingRegistry } from '../../ports/index.js';
 import { refuseRedrive } from './redrive.js';
+import type { RealtimeScalingRequests } from '../../contracts/scaling-requests.js';
+import { VARIANT_NAME } from '../../contracts/names.js';
 
 /**
  * States "Apply ramp scaling policy" and "Deregister ramp scaling" (and "Deregister failed ramp

@@ -23,7 +23,7 @@ import { renderMarkdownReport } from '../../report/render-markdown.js';
 import { type InstanceSpread, readInstanceSpread } from '../../serving/instance-spread.js';
 import { proofDecision } from '../../serving/prove-target.js';
 import { rampDecision } from '../../serving/ramp-test.js';
-import { VARIANT_NAME } from '../../deployment/endpoint-deployment.js';
+import { VARIANT_NAME } from '../../contracts/names.js';
 
 export interface RecommendDeps {
   readonly store: ObjectStore;

@@ -1,5 +1,5 @@
 import { failureReasonOf } from '../../contracts/caught-error.js';
-import type { RecordProofEvent } from '../../contracts/optimization-state.js';
+import type { RecordProofEvent, ProofOutcome, ProofRequest } from '../../contracts/optimization-state.js';
 import {
   aggregateWorkerResults,
   describeLateWorkers,
@@ -13,13 +13,11 @@ import {
   correctedInstances,
   correctedRequest,
   judgeProof,
-  type ProofOutcome,
-  type ProofRequest,
   type ServeTargetProof,
 } from '../../serving/prove-target.js';
 import { type InstanceSpread, readInstanceSpread } from '../../serving/instance-spread.js';
 import { readWorkerResult } from './load-test-results.js';
-import { VARIANT_NAME } from '../../deployment/endpoint-deployment.js';
+import { VARIANT_NAME } from '../../contracts/names.js';
 
 export interface RecordProofDeps {
   readonly store: ObjectStore;

@@ -1,7 +1,7 @@
 import { failureReasonOf } from '../../contracts/caught-error.js';
 import { describeError, TransientServiceError } from '../../contracts/errors.js';
 import type { CandidateOutcome, RecordRampEvent } from '../../contracts/optimization-state.js';
-import { CandidateStatuses } from '../../contracts/optimization-state.js';
+import { CandidateStatuses, type RampRequest, type RampVerdict } from '../../contracts/optimization-state.js';
 import type { LoadTestResult } from '../../load-test/index.js';
 import type { EndpointInstanceSeriesReader, Logger, ObjectStore } from '../../ports/index.js';
 import type { Report } from '../../report/report.js';
@@ -12,12 +12,7 @@ import {
   type RampOutcome,
   rampOutcome,
 } from '../../serving/ramp.js';
-import {
-  type RampRequest,
-  type RampVerdict,
-  retestRequest,
-  type ServeTargetRamp,
-} from '../../serving/ramp-test.js';
+import { retestRequest, type ServeTargetRamp } from '../../serving/ramp-test.js';
 
 export interface RecordRampDeps {
   readonly store: ObjectStore;

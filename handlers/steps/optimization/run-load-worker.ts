@@ -16,10 +16,11 @@ import {
   runLoadTest,
   type WeightedRequest,
 } from '../../load-test/index.js';
-import { type PlannedPromptSet, preparePromptSet } from '../../load-test/prompts/prompt-set.js';
+import { preparePromptSet } from '../../load-test/prompts/prompt-set.js';
 import type { Logger, ObjectStore, StreamTransportFactory, TransportFactory } from '../../ports/index.js';
 import { readWorkerSegments, roundResultUri, workerResultUri } from './load-test-results.js';
 import { refuseRedrive } from './redrive.js';
+import type { PlannedPromptSet } from '../../contracts/prompt-set.js';
 
 export interface RunLoadWorkerDeps {
   readonly store: ObjectStore;

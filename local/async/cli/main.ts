@@ -11,7 +11,6 @@ import {
   type ItemResult,
   type NoInputCompletedCause,
 } from '../../../handlers/contracts/async-state.js';
-import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import { checkAsyncRunObjects } from '../../../handlers/steps/async/validate-async-run.js';
 import { ErrorNames, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { recordOf } from '../../../handlers/contracts/records.js';
@@ -31,6 +30,7 @@ import type { JsonValue } from '../../runner/index.js';
 import { formatAsyncPlan } from '../../../handlers/report/async-plan-summary.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
+import { parseAsyncRunInput } from '../../../handlers/contracts/async-run-input.js';
 
 export const ASYNC_USAGE = `Usage: npm run start:async -- [--input FILE] [options]
        npx tsx local/async-cli.ts --input FILE [options]

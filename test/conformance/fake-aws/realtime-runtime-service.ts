@@ -8,10 +8,10 @@ import {
 } from '@aws-sdk/client-sagemaker-runtime';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
-import type { StreamFormat } from '../../../handlers/load-test/streaming/stream-events.js';
 import { awsValidationMessage, type AwsRecorder, recordCall } from './recorder.js';
 import type { OperationSchema } from '../request-validator.js';
 import { ACCOUNT_ID, type FakeSageMakerService } from './sagemaker-service.js';
+import type { StreamFormat } from '../../../handlers/contracts/stream-format.js';
 
 /**
  * SageMaker Runtime's real-time data plane at the HTTP level, under the real load-test transports:

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import { credentialInEnvironment } from '../../../handlers/contracts/credentials.js';
 import { runInputSchema } from '../../../handlers/contracts/run-input.js';
 import { parseOrThrow } from '../../../handlers/contracts/validation.js';
 import { issuesOf, minimalRunInput as runInput } from './support/run-input-issues.js';
+import { parseAsyncRunInput } from '../../../handlers/contracts/async-run-input.js';
 
 // AWS's documented example keys (STS API reference, GetAccessKeyInfo) and a made-up Hugging Face token.
 const ACCESS_KEY_ID = 'AKIAIOSFODNN7EXAMPLE';

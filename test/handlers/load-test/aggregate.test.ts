@@ -5,8 +5,9 @@ import {
   encodeHistogram,
   recordLatencyUs,
 } from '../../../handlers/load-test/histogram.js';
-import { loadPlanSchema, slaSchema } from '../../../handlers/load-test/plan.js';
 import type { WorkerResult, WorkerStep } from '../../../handlers/load-test/results.js';
+import { loadPlanSchema } from '../../../handlers/contracts/load-plan.js';
+import { slaSchema } from '../../../handlers/contracts/latency-sla.js';
 
 const SLA = slaSchema.parse({ p95LatencyMs: 500 });
 

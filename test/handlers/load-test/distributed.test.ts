@@ -2,10 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { aggregateWorkerResults } from '../../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../../handlers/load-test/engine.js';
 import { decodeHistogram } from '../../../handlers/load-test/histogram.js';
-import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
 import { ScriptedTransport, SlotServer } from './support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
+import { parseLoadPlan } from '../../../handlers/contracts/load-plan.js';
+import { parseSla } from '../../../handlers/contracts/latency-sla.js';
 
 const REQUEST: InvokeRequest = { body: new Uint8Array([1]), contentType: 'application/json' };
 const SLA = parseSla({ p95LatencyMs: 1000 });

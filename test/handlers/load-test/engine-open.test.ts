@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { aggregateWorkerResults } from '../../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../../handlers/load-test/engine.js';
-import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
-import type { LatencySlaInput, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest, InvokeTransport } from '../../../handlers/load-test/ports.js';
 import { ScriptedTransport, SlotServer } from './support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
+import { parseLoadPlan, type LoadPlanInput } from '../../../handlers/contracts/load-plan.js';
+import { parseSla, type LatencySlaInput } from '../../../handlers/contracts/latency-sla.js';
 
 const REQUEST: InvokeRequest = { body: new Uint8Array([1]), contentType: 'application/octet-stream' };
 const LOOSE_SLA: LatencySlaInput = { p99LatencyMs: 100_000 };

@@ -3,7 +3,6 @@ import { aggregateWorkerResults } from '../../../handlers/load-test/aggregate.js
 import { runLoadTest } from '../../../handlers/load-test/engine.js';
 import { decodeHistogram } from '../../../handlers/load-test/histogram.js';
 import { PayloadMix } from '../../../handlers/load-test/payload-mix.js';
-import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
 import type {
   Clock,
   InvokeOutcome,
@@ -12,6 +11,8 @@ import type {
 } from '../../../handlers/load-test/ports.js';
 import type { WorkerResult } from '../../../handlers/load-test/results.js';
 import { VirtualClock } from './support/virtual-clock.js';
+import { parseLoadPlan } from '../../../handlers/contracts/load-plan.js';
+import { parseSla } from '../../../handlers/contracts/latency-sla.js';
 
 const SMALL: InvokeRequest = { body: new Uint8Array(1), contentType: 'application/json' };
 const LARGE: InvokeRequest = { body: new Uint8Array(3), contentType: 'application/json' };

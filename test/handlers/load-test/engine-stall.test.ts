@@ -1,14 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { aggregateWorkerResults } from '../../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../../handlers/load-test/engine.js';
-import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
-import type { LatencySlaInput, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest, InvokeTransport } from '../../../handlers/load-test/ports.js';
 import type { StreamInvokeTransport } from '../../../handlers/load-test/streaming/stream-transport.js';
 import { nextRound } from '../../../handlers/load-test/rounds.js';
 import { ScriptedTransport, SlotServer, StoppingServer } from './support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
 import { lognormalSampler, seededRandom } from './support/random.js';
+import { parseLoadPlan, type LoadPlanInput } from '../../../handlers/contracts/load-plan.js';
+import { parseSla, type LatencySlaInput } from '../../../handlers/contracts/latency-sla.js';
 
 const REQUEST: InvokeRequest = { body: new Uint8Array([1]), contentType: 'application/json' };
 const SLA: LatencySlaInput = { p95LatencyMs: 500, maxErrorRate: 0.01 };

@@ -3,14 +3,14 @@ import { aggregateWorkerResults } from '../../../handlers/load-test/aggregate.js
 import { runLoadTest } from '../../../handlers/load-test/engine.js';
 import { decodeHistogram } from '../../../handlers/load-test/histogram.js';
 import { PayloadMix } from '../../../handlers/load-test/payload-mix.js';
-import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
-import type { LatencySlaInput, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
 import type { LoadTestProgress } from '../../../handlers/load-test/results.js';
 import type { StreamStepResult } from '../../../handlers/load-test/streaming/stream-figures.js';
 import { ScriptedTransport } from './support/stub-transports.js';
 import { type TokenScript, TokenStreamServer } from './support/stub-stream-server.js';
 import { VirtualClock } from './support/virtual-clock.js';
+import { parseLoadPlan, type LoadPlanInput } from '../../../handlers/contracts/load-plan.js';
+import { parseSla, type LatencySlaInput } from '../../../handlers/contracts/latency-sla.js';
 
 const REQUEST: InvokeRequest = {
   body: new TextEncoder().encode('{"inputs":"hello","parameters":{"max_new_tokens":4},"stream":true}'),

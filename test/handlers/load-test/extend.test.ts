@@ -3,18 +3,17 @@ import { aggregateWorkerResults } from '../../../handlers/load-test/aggregate.js
 import { runLoadTest } from '../../../handlers/load-test/engine.js';
 import {
   connectionsPerWorker,
-  parseLoadPlan,
-  parseSla,
   loadTestSeconds,
   plannedDurationSeconds,
   scheduledLoads,
   segmentCount,
 } from '../../../handlers/load-test/plan.js';
-import type { LatencySlaInput, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest, InvokeTransport } from '../../../handlers/load-test/ports.js';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import { SlotServer } from './support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
+import { parseLoadPlan, type LoadPlanInput } from '../../../handlers/contracts/load-plan.js';
+import { parseSla, type LatencySlaInput } from '../../../handlers/contracts/latency-sla.js';
 
 const REQUEST: InvokeRequest = { body: new Uint8Array([1]), contentType: 'application/json' };
 

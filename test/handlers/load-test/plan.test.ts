@@ -1,13 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
-import {
-  connectionsPerWorker,
-  loadPlanSchema,
-  parseLoadPlan,
-  parseSla,
-  slaSchema,
-  workerShare,
-} from '../../../handlers/load-test/plan.js';
+import { connectionsPerWorker, workerShare } from '../../../handlers/load-test/plan.js';
+import { loadPlanSchema, parseLoadPlan } from '../../../handlers/contracts/load-plan.js';
+import { parseSla, slaSchema } from '../../../handlers/contracts/latency-sla.js';
 
 function messagesOf(result: { success: boolean; error?: { issues: { message: string }[] } }): string[] {
   return result.error?.issues.map((issue) => issue.message) ?? [];

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { type LoadPlan, loadPlanSchema } from '../../../handlers/load-test/plan.js';
 import type { LoadTestResult, StepResult, StopReason } from '../../../handlers/load-test/results.js';
 import {
   kneeBracket,
@@ -9,6 +8,7 @@ import {
   settleRounds,
   worstCaseRounds,
 } from '../../../handlers/load-test/rounds.js';
+import { type LoadPlan, loadPlanSchema } from '../../../handlers/contracts/load-plan.js';
 
 const CLOSED = loadPlanSchema.parse({ model: 'closed', steps: [4, 8], stepDurationSeconds: 5 });
 const OPEN = loadPlanSchema.parse({ model: 'open', steps: [100, 200], stepDurationSeconds: 5 });

@@ -2,14 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { aggregateWorkerResults } from '../../../handlers/load-test/aggregate.js';
 import { runLoadTest } from '../../../handlers/load-test/engine.js';
 import { decodeHistogram } from '../../../handlers/load-test/histogram.js';
-import { parseLoadPlan, parseSla } from '../../../handlers/load-test/plan.js';
-import type { LatencySla, LoadPlan, LoadPlanInput } from '../../../handlers/load-test/plan.js';
 import type { InvokeRequest, InvokeTransport } from '../../../handlers/load-test/ports.js';
 import type { WorkerResult } from '../../../handlers/load-test/results.js';
 import { PayloadMix } from '../../../handlers/load-test/payload-mix.js';
 import { combineSegments } from '../../../handlers/load-test/segments.js';
 import { ScriptedTransport } from './support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
+import { parseLoadPlan, type LoadPlan, type LoadPlanInput } from '../../../handlers/contracts/load-plan.js';
+import { parseSla, type LatencySla } from '../../../handlers/contracts/latency-sla.js';
 
 const REQUEST: InvokeRequest = { body: new Uint8Array([1]), contentType: 'application/octet-stream' };
 const LOOSE_SLA = parseSla({ p99LatencyMs: 100_000 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadPlanSchema } from '../../../handlers/load-test/plan.js';
 import type { StepResult } from '../../../handlers/load-test/results.js';
 import { findStopPoint, pickSustainable, slaBreaches } from '../../../handlers/load-test/sla.js';
 import { describeStall } from '../../../handlers/load-test/stall.js';
+import { loadPlanSchema } from '../../../handlers/contracts/load-plan.js';
 
 const FIGURES = {
   requests: 1000,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { MAX_ARRIVAL_RATE, MAX_WORKERS, parseLoadPlan } from '../../../handlers/load-test/plan.js';
 import {
   SIGNED_REQUESTS_PER_CPU_SECOND,
   SIGNED_REQUESTS_PER_WORKER_SECOND,
   workerCeilingWarning,
   workersForArrivalRate,
 } from '../../../handlers/load-test/worker-ceiling.js';
+import { MAX_ARRIVAL_RATE, MAX_WORKERS, parseLoadPlan } from '../../../handlers/contracts/load-plan.js';
 
 const CEILING = SIGNED_REQUESTS_PER_WORKER_SECOND;
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseAsyncRunInput } from '../../../handlers/async/run-input.js';
 import { planAsyncRun } from '../../../handlers/steps/async/validate-async-run.js';
 import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 import type { RunStarter, RunStartOutcome } from '../../../handlers/run-status/ports.js';
@@ -13,6 +12,7 @@ import {
 import { validateAndPlan } from '../../../handlers/steps/optimization/validate-and-plan.js';
 import type { ModelHost } from '../../../handlers/ports/index.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
+import { parseAsyncRunInput } from '../../../handlers/contracts/async-run-input.js';
 
 const EXECUTION_ARN = 'arn:aws:states:us-east-1:123456789012:execution:Optimization:nightly-cpu';
 const START = new Date('2026-11-24T10:00:00.250Z');

@@ -1,9 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  escapeMarkdown,
-  markdownCode,
-  renderMarkdownReport,
-} from '../../../handlers/report/render-markdown.js';
+import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
 import {
   plannedCandidate,
   reportFrom,
@@ -11,6 +7,7 @@ import {
   sampleReport,
   XSS_VALUE,
 } from './support/sample-report.js';
+import { escapeMarkdown, markdownCode } from '../../../handlers/report/markdown-text.js';
 
 /** Splits a Markdown table row into its cells at the `|` that are not escaped. */
 function cellsOf(row: string): string[] {

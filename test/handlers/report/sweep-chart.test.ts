@@ -4,10 +4,10 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 import { renderHtmlReport } from '../../../handlers/report/render-html.js';
 import { renderMarkdownReport } from '../../../handlers/report/render-markdown.js';
 import { heatmapData, sweepHeatmapSpec } from '../../../handlers/report/sweep-chart.js';
-import type { SweepGrid } from '../../../handlers/report/sweep-factors.js';
 import { withConsoleWarnings } from './support/console-warnings.js';
 import { plannedCandidate, reportFrom, sampleReport, XSS_VALUE } from './support/sample-report.js';
 import { BATCH, sweepReport, twentyCandidateReport, WORKERS } from './support/sweep-reports.js';
+import type { SweepGrid } from '../../../handlers/report/report.js';
 
 function gridOf(report: { sweep?: SweepGrid }): SweepGrid {
   if (report.sweep === undefined) throw new Error('expected the report to have a sweep grid');

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import { resourceName } from '../../../handlers/contracts/names.js';
-import type { LoadPlan } from '../../../handlers/load-test/plan.js';
 import {
   correctedInstances,
   correctedRequest,
@@ -12,6 +11,7 @@ import {
   proofWorkers,
 } from '../../../handlers/serving/prove-target.js';
 import { plannedCandidate, SAMPLE_LOAD_PLAN, stepResult } from '../report/support/sample-report.js';
+import type { LoadPlan } from '../../../handlers/contracts/load-plan.js';
 
 const WINNER = plannedCandidate('c5-large', 'ml.c5.large', 0.102);
 const PLAN = {

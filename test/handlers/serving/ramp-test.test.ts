@@ -1,18 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { resourceName } from '../../../handlers/contracts/names.js';
-import type { PlannedCandidate } from '../../../handlers/contracts/optimization-state.js';
-import { type LoadPlan, loadPlanSchema } from '../../../handlers/load-test/plan.js';
+import type {
+  PlannedCandidate,
+  RampRequest,
+  RampTestPlan,
+} from '../../../handlers/contracts/optimization-state.js';
 import {
   rampDecision,
   rampLoadPlan,
-  type RampRequest,
-  type RampTestPlan,
   retestRequest,
   scalingRequestsFor,
 } from '../../../handlers/serving/ramp-test.js';
 import { type ScalingPolicy, scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
 import { checkRealtimeScalingRequests } from '../../../local/platform/realtime-scaling-requests.js';
 import { plannedCandidate, SAMPLE_LOAD_PLAN } from '../report/support/sample-report.js';
+import { type LoadPlan, loadPlanSchema } from '../../../handlers/contracts/load-plan.js';
 
 const RUN_ID = 'nightly-2026-11-22';
 const WINNER = plannedCandidate('large', 'ml.c5.large', 0.102);

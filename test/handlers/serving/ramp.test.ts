@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseSla } from '../../../handlers/load-test/plan.js';
 import type { TimelineBucket } from '../../../handlers/load-test/results.js';
 import { rampOutcome, type RampInput } from '../../../handlers/serving/ramp.js';
+import { parseSla } from '../../../handlers/contracts/latency-sla.js';
 
 const START_MS = Date.UTC(2026, 0, 1);
 const SLA = parseSla({ p95LatencyMs: 100 });

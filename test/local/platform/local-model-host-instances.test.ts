@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { QuotaExceededError } from '../../../handlers/contracts/errors.js';
-import type { RoutingStrategy } from '../../../handlers/ports/index.js';
 import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 import { LocalModelHost } from '../../../local/platform/local-model-host.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { exampleModelArchive, isAlive, waitFor } from './support/model-artifacts.js';
 import { stubCommand, stubLauncher, type StubAnswer, type StubLauncher } from './support/stub-instances.js';
+import type { RoutingStrategy } from '../../../handlers/contracts/routing-strategy.js';
 
 const MODEL_URI = 's3://local-artifacts/runs/r1/model/model.tar.gz';
 

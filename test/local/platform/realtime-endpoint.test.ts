@@ -3,10 +3,10 @@
  * processes that answer with their pid, so the test sees which instance served each request).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { RoutingStrategy } from '../../../handlers/ports/index.js';
 import { LocalRealtimeEndpoint } from '../../../local/platform/realtime-endpoint.js';
 import { isAlive, waitFor } from './support/model-artifacts.js';
 import { stubCommand, stubLauncher, type StubAnswer, type StubLauncher } from './support/stub-instances.js';
+import type { RoutingStrategy } from '../../../handlers/contracts/routing-strategy.js';
 
 let endpoint: LocalRealtimeEndpoint | undefined;
 

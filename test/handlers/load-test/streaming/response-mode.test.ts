@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseLoadPlan, parseSla } from '../../../../handlers/load-test/plan.js';
 import { stepInvokerOf } from '../../../../handlers/load-test/streaming/step-invoker.js';
+import { parseLoadPlan } from '../../../../handlers/contracts/load-plan.js';
+import { parseSla } from '../../../../handlers/contracts/latency-sla.js';
 
 describe('loadPlan.response', () => {
   it('keeps a streaming mode with its format', () => {

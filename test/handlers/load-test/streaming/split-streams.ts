@@ -1,7 +1,8 @@
 import { expect } from '@jest/globals';
 import fc from 'fast-check';
 import { createStreamParser } from '../../../../handlers/load-test/streaming/stream-parser.js';
-import type { StreamEvent, StreamFormat } from '../../../../handlers/load-test/streaming/stream-events.js';
+import type { StreamEvent } from '../../../../handlers/load-test/streaming/stream-events.js';
+import type { StreamFormat } from '../../../../handlers/contracts/stream-format.js';
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 

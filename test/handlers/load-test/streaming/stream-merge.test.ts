@@ -7,13 +7,14 @@ import {
   encodeHistogram,
   recordLatencyUs,
 } from '../../../../handlers/load-test/histogram.js';
-import { parseLoadPlan, parseSla } from '../../../../handlers/load-test/plan.js';
 import type { InvokeRequest } from '../../../../handlers/load-test/ports.js';
 import type { WorkerResult, WorkerStep } from '../../../../handlers/load-test/results.js';
 import { combineSegments, mergeStepParts } from '../../../../handlers/load-test/segments.js';
 import type { StreamWorkerFigures } from '../../../../handlers/load-test/streaming/stream-figures.js';
 import { TokenStreamServer } from '../support/stub-stream-server.js';
 import { VirtualClock } from '../support/virtual-clock.js';
+import { parseLoadPlan } from '../../../../handlers/contracts/load-plan.js';
+import { parseSla } from '../../../../handlers/contracts/latency-sla.js';
 
 const SLA = parseSla({ p99LatencyMs: 100_000 });
 const REQUEST: InvokeRequest = { body: new Uint8Array([1]), contentType: 'application/json' };

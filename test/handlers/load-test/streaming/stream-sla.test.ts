@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseSla } from '../../../../handlers/load-test/plan.js';
 import type { StreamStepResult } from '../../../../handlers/load-test/streaming/stream-figures.js';
 import { streamSlaBreaches } from '../../../../handlers/load-test/streaming/stream-sla.js';
+import { parseSla } from '../../../../handlers/contracts/latency-sla.js';
 
 function stream(overrides: Partial<StreamStepResult> = {}): StreamStepResult {
   return {

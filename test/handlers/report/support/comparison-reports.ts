@@ -1,4 +1,3 @@
-import { PRICE_TABLE_SOURCE } from '../../../../handlers/catalog/instances.js';
 import {
   type CandidateVerdict,
   countVerdicts,
@@ -6,6 +5,7 @@ import {
 } from '../../../../handlers/contracts/optimization-state.js';
 import type { CandidateReport, Report } from '../../../../handlers/report/report.js';
 import { SAMPLE_LOAD_PLAN, SAMPLE_SLA } from './sample-report.js';
+import { PRICE_TABLE_SOURCE } from '../../../../handlers/contracts/price-source.js';
 
 /**
  * Reports reduced to what a comparison reads: a candidate's sustainable TPS, p95 at that load,

@@ -9,9 +9,7 @@ import {
   encodeHistogram,
   type ErrorCounts,
   type ErrorSample,
-  type LatencySla,
   latencyPercentilesMs,
-  type LoadPlan,
   type LoadTestResult,
   pickSustainable,
   recordLatencyUs,
@@ -22,6 +20,8 @@ import {
 } from '../../../../handlers/load-test/index.js';
 import { buildReport } from '../../../../handlers/report/build-report.js';
 import type { Report } from '../../../../handlers/report/report.js';
+import type { LoadPlan } from '../../../../handlers/contracts/load-plan.js';
+import type { LatencySla } from '../../../../handlers/contracts/latency-sla.js';
 
 /**
  * A realistic report built the way the Recommend step builds it: load-test results with real

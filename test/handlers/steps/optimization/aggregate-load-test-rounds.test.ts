@@ -6,9 +6,10 @@ import {
   encodeHistogram,
   recordLatencyUs,
 } from '../../../../handlers/load-test/histogram.js';
-import { type LoadPlan, loadPlanSchema, slaSchema } from '../../../../handlers/load-test/plan.js';
 import type { LoadTestResult, WorkerResult } from '../../../../handlers/load-test/results.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
+import { type LoadPlan, loadPlanSchema } from '../../../../handlers/contracts/load-plan.js';
+import { slaSchema } from '../../../../handlers/contracts/latency-sla.js';
 
 const PLAN = loadPlanSchema.parse({
   model: 'closed',

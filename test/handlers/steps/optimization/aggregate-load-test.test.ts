@@ -7,9 +7,10 @@ import {
   recordLatencyUs,
 } from '../../../../handlers/load-test/histogram.js';
 import { lateWorkers } from '../../../../handlers/load-test/late-start.js';
-import { loadPlanSchema, slaSchema } from '../../../../handlers/load-test/plan.js';
 import type { WorkerResult, WorkerStep } from '../../../../handlers/load-test/results.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
+import { loadPlanSchema } from '../../../../handlers/contracts/load-plan.js';
+import { slaSchema } from '../../../../handlers/contracts/latency-sla.js';
 
 const PLAN = loadPlanSchema.parse({
   model: 'closed',

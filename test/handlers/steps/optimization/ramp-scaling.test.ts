@@ -1,13 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DeploymentState } from '../../../../handlers/contracts/optimization-state.js';
-import type {
-  RealtimeScalingApplier,
-  RealtimeScalingRequests,
-  ScalingRegistry,
-} from '../../../../handlers/ports/index.js';
+import type { RealtimeScalingApplier, ScalingRegistry } from '../../../../handlers/ports/index.js';
 import { rampScaling, type RampScalingDeps } from '../../../../handlers/steps/optimization/ramp-scaling.js';
 import { scalingPolicyFor } from '../../../../handlers/serving/scaling-policy.js';
 import { silentLogger } from '../../../support/memory-object-store.js';
+import type { RealtimeScalingRequests } from '../../../../handlers/contracts/scaling-requests.js';
 
 const RAMP_ENDPOINT = 'mso-run-ab12cd34-ep-large-ramp';
 const NOW_MS = Date.parse('2026-11-22T10:00:00Z');

@@ -1,17 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { TransientServiceError } from '../../../../handlers/contracts/errors.js';
-import type { RecordRampEvent } from '../../../../handlers/contracts/optimization-state.js';
+import type { RecordRampEvent, RampRequest } from '../../../../handlers/contracts/optimization-state.js';
 import type { LoadTestResult, TimelineBucket } from '../../../../handlers/load-test/index.js';
 import type { EndpointInstanceSeriesReader } from '../../../../handlers/ports/index.js';
 import { recordRamp, type RecordRampDeps } from '../../../../handlers/steps/optimization/record-ramp.js';
 import type { Report } from '../../../../handlers/report/report.js';
 import { type InstanceCountPoint, rampOutcome } from '../../../../handlers/serving/ramp.js';
-import {
-  rampCandidate,
-  rampLoadPlan,
-  type RampRequest,
-  scalingRequestsFor,
-} from '../../../../handlers/serving/ramp-test.js';
+import { rampCandidate, rampLoadPlan, scalingRequestsFor } from '../../../../handlers/serving/ramp-test.js';
 import { scalingPolicyFor } from '../../../../handlers/serving/scaling-policy.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
 import {

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { systemClock } from '../../../../handlers/load-test/clock.js';
 import { createStreamParser, invokeStreamed } from '../../../../handlers/load-test/streaming/index.js';
-import type { StreamFormat } from '../../../../handlers/load-test/streaming/index.js';
 import { createHttpStreamTransport } from '../../../../local/adapters/http-stream-transport.js';
 import { writeExampleModel } from '../../../../local/example-model/example-model.js';
 import { writeGenerativeModel } from '../../../../local/example-model/generative-model.js';
@@ -17,6 +16,7 @@ import {
   startGenerativeServer,
 } from '../../../../local/model-server/generative/generative-server.js';
 import type { GenerativeServerHandle } from '../../../../local/model-server/generative/generative-server.js';
+import type { StreamFormat } from '../../../../handlers/contracts/stream-format.js';
 
 let dir: string;
 let modelPath: string;

@@ -3,7 +3,7 @@ import {
   ASYNC_RUN_DEFAULTS,
   ASYNC_RUN_LIMITS,
   parseAsyncRunInput,
-} from '../../../handlers/async/run-input.js';
+} from '../../../handlers/contracts/async-run-input.js';
 import { CREDENTIAL_EXPECTED } from '../../../handlers/contracts/credentials.js';
 import { InvalidRunInputError } from '../../../handlers/contracts/errors.js';
 

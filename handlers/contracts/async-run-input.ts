@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import {
   environmentSchema,
-  FRAMEWORKS,
   frameworkFieldIssues,
   frameworkVersionSchema,
   hubModelSchema,
   imageUriSchema,
   instanceTypeSchema,
   objectUriSchema,
-} from '../contracts/run-input.js';
-import { GENERATIVE_OUTPUT_FORMATS } from '../contracts/async-state.js';
-import { parseOrThrow } from '../contracts/validation.js';
+} from './run-input.js';
+import { GENERATIVE_OUTPUT_FORMATS } from './async-state.js';
+import { parseOrThrow } from './validation.js';
+import { FRAMEWORKS } from './model-frameworks.js';
 
 /**
  * The run input of the async-inference workflow: one schema, used by its first state, the API and

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STREAM_FORMATS } from './stream-events.js';
+import { STREAM_FORMATS } from './stream-format.js';
 
 /**
  * How the load test reads each response (`loadPlan.response`):
@@ -11,13 +11,13 @@ import { STREAM_FORMATS } from './stream-events.js';
  *   (TTFT), between tokens (ITL) and to its end, its output tokens counted.
  * The format is the container's, not a guess from the bytes: a TGI stream read as OpenAI's is
  * every event malformed, so a format without a stream is refused here, and a stream without its
- * format by the run input (run-input.ts), unless the model's LLM container gives the default
+ * format by the run input (contracts/run-input.ts), unless the model's LLM container gives the default
  * (docs/decisions.md §55), and by the engine.
  */
 export const responseModeSchema = z
   .strictObject({
     mode: z.enum(['buffered', 'stream']),
-    /** The container's stream format (stream-parser.ts cites each one's documentation). */
+    /** The container's stream format (load-test/streaming/stream-parser.ts cites each one's documentation). */
     format: z.enum(STREAM_FORMATS).optional(),
   })
   .superRefine((response, ctx) => {
