@@ -72,7 +72,12 @@ function prepareAccount(harness: AwsHarness, input: Record<string, unknown>): vo
   // A streamed plan's payload asks the container to stream (the planner checks it per format).
   const payloadUri = (input.payload as { uri?: string } | undefined)?.uri;
   if (streamFormatOf(input) !== undefined && payloadUri !== undefined) {
-    harness.s3.seed(payloadUri, '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}');
+    harness.s3.seed(
+      payloadUri,
+      streamFormatOf(input) === 'openai'
+        ? '{"messages":[{"role":"user","content":"Hello"}],"max_tokens":2,"stream":true}'
+        : '{"inputs":"Hello","parameters":{"max_new_tokens":2},"stream":true}',
+    );
   }
   const existing = input.existingEndpoint as
     { endpointName: string; instanceType: string; instanceCount?: number } | undefined;
