@@ -23,7 +23,7 @@ import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js
 import { checkEndpoint } from '../handlers/steps/optimization/check-endpoint.js';
 import { deployCandidate } from '../handlers/steps/optimization/deploy-candidate.js';
 import type { OptimizationStepName } from '../handlers/contracts/optimization-state.js';
-import type { LoadTestProgress } from '../handlers/load-test/index.js';
+import type { Clock, LoadTestProgress } from '../handlers/load-test/index.js';
 import { packageModel } from '../handlers/steps/optimization/package-model.js';
 import type {
   EndpointInstanceSeriesReader,
@@ -92,6 +92,11 @@ export interface StepDependencies {
   /** The instance quotas planning checks. @default none (local/adapters/local-instance-quotas.ts) */
   readonly instanceQuotas?: InstanceQuotaReader;
   readonly onLoadProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
+  /**
+   * The load engine's time: tests run a load worker on simulated time, so that its figures, and
+   * the path they decide, do not depend on how busy the machine is. @default the system clock
+   */
+  readonly clock?: Clock;
 }
 
 /** What a ramp meets without `realtimeScaling`: every call fails, naming what is missing. */
@@ -196,6 +201,7 @@ export function createStepHandlers(
         logger,
         signal,
         ...(deps.onLoadProgress === undefined ? {} : { onProgress: deps.onLoadProgress }),
+        ...(deps.clock === undefined ? {} : { clock: deps.clock }),
       }),
     'aggregate-load-test': (payload) =>
       aggregateLoadTest(payload as AggregateLoadTestEvent, {

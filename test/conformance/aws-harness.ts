@@ -34,13 +34,20 @@ import {
   runStateMachine,
   TaskTokenBroker,
 } from '../../local/runner/index.js';
-import { createStepHandlers, type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
+import {
+  createStepHandlers,
+  type StepDependencies,
+  type StepHandler,
+  stepTaskResolver,
+} from '../../local/step-handlers.js';
 import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import {
   createRuntimeStreamTransportFactory,
   createRuntimeTransportFactory,
 } from '../../lambdas/adapters/transport-factory.js';
+import type { Clock } from '../../handlers/load-test/index.js';
 import { silentLogger } from '../support/memory-object-store.js';
+import { loadWorkerOnSimulatedTime } from '../support/simulated-load.js';
 import { FakeAsyncRuntime } from './fake-aws/async-runtime-service.js';
 import { FakeRealtimeRuntime } from './fake-aws/realtime-runtime-service.js';
 import { FakeIamService } from './fake-aws/iam-service.js';
@@ -88,6 +95,14 @@ export const STATE_MACHINE_ARNS = {
 
 /** The Lambda SNS delivers SageMaker's async notifications to (its `STEP_NAME`). */
 const NOTIFICATION_STEP = 'handle-async-notification';
+
+/**
+ * How long the fake data plane takes to answer, in the load worker's simulated time. A closed-model
+ * step sends connections × window ÷ latency requests, each through the SDK's whole middleware (real
+ * CPU): at 1 ms a short example ran some 30,000 of them; at 50 ms (an ordinary model's answer) a
+ * few per connection and step, which exercise every request shape as well.
+ */
+const SIMULATED_LATENCY_MS = 50;
 
 /** Clients that never reach the network: every `send` is answered by a fake. */
 const CLIENT_CONFIG = {
@@ -175,7 +190,7 @@ export class AwsHarness {
   /**
    * Runs the optimization state machine. The load test goes through the real runtime transports
    * (`lambdas/adapters/transport-factory.ts`), whose clients' HTTP handler is the fake data plane:
-   * each endpoint answers in `latencyMs`, streams in `streamFormat`.
+   * each endpoint answers in `latencyMs` of the load worker's simulated time (@default 50), streams in `streamFormat`.
    */
   async runOptimization(options: {
     readonly workflows: SynthesizedWorkflows;
@@ -192,27 +207,37 @@ export class AwsHarness {
      */
     readonly readQuotas?: boolean;
   }): Promise<RunResult> {
-    const dataPlane = new FakeRealtimeRuntime(this.sagemaker, {
-      latencyMs: options.latencyMs ?? 1,
+    const answer = {
+      latencyMs: options.latencyMs ?? SIMULATED_LATENCY_MS,
       streamFormat: options.streamFormat ?? 'tgi',
-    });
-    // As createLoadTestRuntimeClient builds it (one attempt), with the fake account's credentials.
-    const createClient = (): SageMakerRuntimeClient => {
-      const client = new SageMakerRuntimeClient({
-        ...CLIENT_CONFIG,
-        maxAttempts: 1,
-        requestHandler: dataPlane.httpHandler,
+    } as const;
+    // As createLoadTestRuntimeClient builds them (one attempt), with the fake account's credentials,
+    // over a data plane that answers on the load worker's clock.
+    const runtimeTransports = (clock?: Clock) => {
+      const dataPlane = new FakeRealtimeRuntime(this.sagemaker, {
+        ...answer,
+        ...(clock === undefined ? {} : { clock }),
       });
-      dataPlane.install(client, this.recorder);
-      return client;
+      const createClient = (): SageMakerRuntimeClient => {
+        const client = new SageMakerRuntimeClient({
+          ...CLIENT_CONFIG,
+          maxAttempts: 1,
+          requestHandler: dataPlane.httpHandler,
+        });
+        dataPlane.install(client, this.recorder);
+        return client;
+      };
+      return {
+        openTransport: createRuntimeTransportFactory({ createClient }),
+        openStreamTransport: createRuntimeStreamTransportFactory({ createClient }),
+      };
     };
-    const handlers = createStepHandlers({
+    const deps: StepDependencies = {
       store: this.store,
       host: this.host,
       compiler: this.compiler,
       optimizer: this.optimizer,
-      openTransport: createRuntimeTransportFactory({ createClient }),
-      openStreamTransport: createRuntimeStreamTransportFactory({ createClient }),
+      ...runtimeTransports(),
       logger: silentLogger,
       artifactsBucket: ARTIFACTS_BUCKET,
       region: REGION,
@@ -225,7 +250,13 @@ export class AwsHarness {
       ...(options.readQuotas === true
         ? { instanceQuotas: new ServiceQuotasInstanceReader(this.quotasClient) }
         : {}),
-    });
+    };
+    // The load windows run on simulated time (test/support/simulated-load.ts): the requests under
+    // test do not depend on durations, and no path may depend on how busy the machine is.
+    const handlers = {
+      ...createStepHandlers(deps),
+      'run-load-worker': loadWorkerOnSimulatedTime(deps, runtimeTransports),
+    };
     const { optimization } = options.workflows;
     return runStateMachine({
       definition: optimization.definition,

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { defaultStreamFormat } from '../../handlers/catalog/llm-containers.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import {
@@ -24,6 +24,14 @@ import { iamEvaluator } from './iam/conformance-iam.js';
 import type { IamEvaluator } from './iam/iam-evaluator.js';
 import type { StreamFormat } from '../../handlers/contracts/stream-format.js';
 import type { LlmContainer } from '../../handlers/contracts/model-frameworks.js';
+
+/**
+ * Each test runs whole workflows through the SDK's middleware and the IAM evaluation of every call,
+ * some CPU-seconds each, and waits on no real time (the load windows are simulated, aws-harness.ts):
+ * only the CPU it gets sets how long it takes, which on two cores shared with twenty other
+ * processes is a tenth of one. This limit is for a run that hangs, not for a busy machine.
+ */
+jest.setTimeout(180_000);
 
 let workflows: SynthesizedWorkflows;
 let iam: IamEvaluator;

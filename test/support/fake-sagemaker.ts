@@ -1,5 +1,5 @@
 import { QuotaExceededError } from '../../handlers/contracts/errors.js';
-import type { InvokeOutcome, InvokeTransport } from '../../handlers/load-test/index.js';
+import type { Clock, InvokeOutcome, InvokeTransport } from '../../handlers/load-test/index.js';
 import type {
   AsyncInferenceSpec,
   CompilationJobDescription,
@@ -398,28 +398,45 @@ export interface StubEndpointBehaviour {
   readonly modelError?: { readonly statusCode: number; readonly message: string };
 }
 
-/** A transport factory whose endpoints answer after a fixed delay, or with model errors. */
+/**
+ * A transport factory whose endpoints answer after a fixed delay, or with model errors. On `clock`
+ * (a VirtualClock) the delay is simulated: every request takes exactly `latencyMs`, so a load
+ * window's figures are the same on every run and cost no real time. Without it, a real timer,
+ * whose lateness on a busy machine is in the latency.
+ */
 export function stubTransports(
   behaviourOf: (endpointName: string) => StubEndpointBehaviour,
+  clock?: Clock,
 ): TransportFactory {
   return ({ endpointName }) => {
     const behaviour = behaviourOf(endpointName);
-    const transport: InvokeTransport = {
+    // Simulated time moves only when every request waits on it: an answer in no time never ends.
+    if (clock !== undefined && !(behaviour.latencyMs > 0)) {
+      throw new Error(
+        `stubTransports: endpoint ${endpointName} answers in ${behaviour.latencyMs} ms on simulated time; expected more than 0`,
+      );
+    }
+    const answer: InvokeOutcome =
+      behaviour.modelError === undefined ? { kind: 'ok' } : { kind: 'model-error', ...behaviour.modelError };
+    const aborted: InvokeOutcome = { kind: 'timeout', message: 'aborted' };
+    const onClock = (clockOf: Clock): InvokeTransport => ({
+      invoke: async (_request, signal) => {
+        await clockOf.sleepUntil(clockOf.nowUs() + behaviour.latencyMs * 1000, signal);
+        return signal.aborted ? aborted : answer;
+      },
+    });
+    const onTimers: InvokeTransport = {
       invoke: (_request, signal) =>
         new Promise<InvokeOutcome>((resolve) => {
           const timer = setTimeout(() => {
-            resolve(
-              behaviour.modelError === undefined
-                ? { kind: 'ok' }
-                : { kind: 'model-error', ...behaviour.modelError },
-            );
+            resolve(answer);
           }, behaviour.latencyMs);
           signal.addEventListener('abort', () => {
             clearTimeout(timer);
-            resolve({ kind: 'timeout', message: 'aborted' });
+            resolve(aborted);
           });
         }),
     };
-    return transport;
+    return clock === undefined ? onTimers : onClock(clock);
   };
 }

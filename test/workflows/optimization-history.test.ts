@@ -1,13 +1,10 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { optimizationHistoryEvents } from '../../handlers/planning/history-model.js';
 import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
-import { runLoadWorker } from '../../handlers/steps/optimization/run-load-worker.js';
-import type { ObjectStore } from '../../handlers/ports/index.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeRealtimeScaling } from '../support/fake-realtime-scaling.js';
-import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
-import { silentLogger } from '../support/memory-object-store.js';
+import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { optimizationInput, runOptimization } from './run-optimization.js';
 
 let workflows: SynthesizedWorkflows;
@@ -45,21 +42,14 @@ function awsHistoryEvents(event: RunnerEvent): number {
 
 /**
  * One 0.1 s step at 1 in flight, 2 workers: the shortest load test whose events can be counted. The
- * warm-up adds no event: it absorbs a late start of the second worker on a busy machine. Without it,
- * one full `npm test` on three workers saw a candidate miss the SLA (27 events fewer: no repeat
- * round), which a worker joining after the 0.1 s window causes (the merged window is empty).
+ * counts are exact for one path; the load windows run on simulated time (runOptimization), so no
+ * worker starts late by chance and the path is the same on every run.
  */
-/**
- * The counts are exact for one path: a worker that starts late (a busy machine) is re-run or ends
- * the rounds, another path. Half a second of head start keeps every worker on time.
- */
-const PATH_HOLDS = { loadStartDelaySeconds: 0.5 } as const;
-
 const ONE_SHORT_STEP = {
   model: 'closed',
   steps: [1],
   workers: 2,
-  warmupSeconds: 0.3,
+  warmupSeconds: 0,
   stepDurationSeconds: 0.1,
   stopAtPlateau: false,
 };
@@ -72,7 +62,7 @@ describe('history model of the optimization workflow', () => {
     const input = optimizationInput({ loadPlan: ONE_SHORT_STEP });
 
     // Act
-    const run = await runOptimization({ workflows, sagemaker, input, runId: 'history', ...PATH_HOLDS });
+    const run = await runOptimization({ workflows, sagemaker, input, runId: 'history' });
 
     // Assert
     expect(run.result.status).toBe('SUCCEEDED');
@@ -100,7 +90,6 @@ describe('history model of the optimization workflow', () => {
       sagemaker,
       input,
       runId: 'history-interleaved',
-      ...PATH_HOLDS,
     });
 
     // Assert
@@ -136,21 +125,11 @@ describe('history model of the optimization workflow', () => {
         stopAtPlateau: false,
       },
     });
-    let store: ObjectStore | undefined;
     let delayed = false;
-    const lateWorker = async (payload: unknown, signal: AbortSignal): Promise<unknown> => {
-      const event = payload as RunLoadWorkerEvent;
-      if (event.workerIndex === 1 && !delayed) {
-        delayed = true;
-        await new Promise((resolve) => setTimeout(resolve, 600));
-      }
-      if (store === undefined) throw new Error('the run has no store yet');
-      return runLoadWorker(event, {
-        store,
-        openTransport: stubTransports(() => ({ latencyMs: 2 })),
-        logger: silentLogger,
-        signal,
-      });
+    const workerLateMs = (event: RunLoadWorkerEvent): number => {
+      if (event.workerIndex !== 1 || delayed) return 0;
+      delayed = true;
+      return 600;
     };
 
     // Act
@@ -159,8 +138,7 @@ describe('history model of the optimization workflow', () => {
       sagemaker,
       input,
       runId: 'history-rerun',
-      store: (memory) => (store = memory),
-      override: { 'run-load-worker': lateWorker },
+      workerLateMs,
     });
 
     // Assert
@@ -202,7 +180,6 @@ describe('history model of the optimization workflow', () => {
       input,
       runId: 'history-segments',
       loadSegmentSeconds: 0.25,
-      ...PATH_HOLDS,
     });
 
     // Assert
@@ -240,7 +217,7 @@ describe('history model of the optimization workflow', () => {
     });
 
     // Act
-    const run = await runOptimization({ workflows, sagemaker, input, runId: 'history-proof', ...PATH_HOLDS });
+    const run = await runOptimization({ workflows, sagemaker, input, runId: 'history-proof' });
 
     // Assert
     expect(run.result.status).toBe('SUCCEEDED');
@@ -277,7 +254,6 @@ describe('history model of the optimization workflow', () => {
       sagemaker,
       input,
       runId: 'history-ramp',
-      ...PATH_HOLDS,
       realtimeScaling: new FakeRealtimeScaling(),
       endpoints: () => ({ latencyMs: 50 }),
     });

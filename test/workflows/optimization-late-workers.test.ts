@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunLoadWorkerEvent, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type {
+  OptimizationStepName,
+  RunLoadWorkerEvent,
+  RunSummary,
+} from '../../handlers/contracts/optimization-state.js';
 import { ErrorNames } from '../../handlers/contracts/errors.js';
 import type { Report } from '../../handlers/report/report.js';
-import { runLoadWorker } from '../../handlers/steps/optimization/run-load-worker.js';
-import type { ObjectStore } from '../../handlers/ports/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import type { StepHandler } from '../../local/step-handlers.js';
-import { FakeSageMaker, stubTransports } from '../support/fake-sagemaker.js';
-import { silentLogger } from '../support/memory-object-store.js';
+import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
 
 let workflows: SynthesizedWorkflows;
@@ -33,46 +34,46 @@ const INPUT = optimizationInput({
 });
 
 /**
- * The real "Run load worker", except that worker 1's first invocation of the load tests listed in
- * `throttledRuns` (1 = the first load test, 2 = its re-run) is throttled as Lambda does it: the
- * invocation fails with Lambda.TooManyRequestsException after a while, the Task's Retry invokes
- * it again, and the worker starts after the shared start.
+ * Worker 1's first invocation of the load tests listed in `throttledRuns` (1 = the first load
+ * test, 2 = its re-run) is throttled as Lambda does it: the invocation fails with
+ * Lambda.TooManyRequestsException, the Task's Retry invokes it again, and the retried worker
+ * starts 600 ms after the shared start (in the load test's simulated time, runOptimization).
  */
-function throttledWorker(throttledRuns: readonly number[], store: () => ObjectStore): StepHandler {
-  const starts = new Map<number, number>();
-  return async (payload, signal) => {
-    const event = payload as RunLoadWorkerEvent;
+function throttling(throttledRuns: readonly number[]) {
+  const runs = new Map<number, number>();
+  const retried = new Set<number>();
+  const runOf = (event: RunLoadWorkerEvent): number | undefined => {
+    if (event.workerIndex !== 1) return undefined;
     const loadStart = event.deployment.loadStartEpochMs ?? 0;
-    if (event.workerIndex === 1 && !starts.has(loadStart)) {
-      starts.set(loadStart, starts.size + 1);
-      if (throttledRuns.includes(starts.size)) {
-        await new Promise((resolve) => setTimeout(resolve, 600));
-        throw Object.assign(new Error('Rate Exceeded.'), { name: 'Lambda.TooManyRequestsException' });
-      }
-    }
-    return runLoadWorker(event, {
-      store: store(),
-      openTransport: stubTransports(() => ({ latencyMs: 2 })),
-      logger: silentLogger,
-      signal,
-    });
+    if (!runs.has(loadStart)) runs.set(loadStart, runs.size + 1);
+    const run = runs.get(loadStart);
+    return run !== undefined && throttledRuns.includes(run) ? run : undefined;
   };
+  const wrap = (handlers: Readonly<Record<OptimizationStepName, StepHandler>>) => ({
+    'run-load-worker': (payload: unknown, signal: AbortSignal): Promise<unknown> => {
+      const run = runOf(payload as RunLoadWorkerEvent);
+      if (run !== undefined && !retried.has(run)) {
+        retried.add(run);
+        const throttled = Object.assign(new Error('Rate Exceeded.'), {
+          name: 'Lambda.TooManyRequestsException',
+        });
+        return Promise.reject(throttled);
+      }
+      return handlers['run-load-worker'](payload, signal);
+    },
+  });
+  const workerLateMs = (event: RunLoadWorkerEvent): number => (runOf(event) === undefined ? 0 : 600);
+  return { wrap, workerLateMs };
 }
 
 async function runWithThrottledWorker(runId: string, throttledRuns: readonly number[]) {
   const sagemaker = new FakeSageMaker();
-  let captured: ObjectStore | undefined;
-  const store = (): ObjectStore => {
-    if (captured === undefined) throw new Error('the run has no store yet');
-    return captured;
-  };
   const run = await runOptimization({
     workflows,
     sagemaker,
     input: INPUT,
     runId,
-    store: (memory) => (captured = memory),
-    override: { 'run-load-worker': throttledWorker(throttledRuns, store) },
+    ...throttling(throttledRuns),
   });
   const report = readJson(run.store, `s3://${ARTIFACTS_BUCKET}/runs/${runId}/report.json`) as Report;
   return { run, sagemaker, report };
@@ -112,7 +113,7 @@ describe('late load workers (synthesized definition, run locally)', () => {
       steps: [],
     });
     expect(candidate?.failureReason).toMatch(
-      /^worker 1 joined step 1 \d+ ms into its 1000 ms window \(started late, e\.g\. throttled by Lambda and retried\), so the endpoint got less load than the steps state; the re-run had a late worker too$/,
+      /^worker 1 joined step 1 600 ms into its 1000 ms window \(started late, e\.g\. throttled by Lambda and retried\), so the endpoint got less load than the steps state; the re-run had a late worker too$/,
     );
     expect(report.recommendation).toBeNull();
     expect(sagemaker.leftovers()).toEqual(NOTHING_LEFT);

@@ -13,6 +13,7 @@ import {
   type RunnerEvent,
   type RunResult,
 } from '../../local/runner/index.js';
+import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
 import {
   createStepHandlers,
   type StepDependencies,
@@ -22,13 +23,14 @@ import {
 import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
 import { type FakeSageMaker, stubTransports, type StubEndpointBehaviour } from '../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
+import { loadWorkerOnSimulatedTime } from '../support/simulated-load.js';
 
 export const MODEL_URI = 's3://user-models/cnn/model.onnx';
 export const PAYLOAD_URI = 's3://user-models/cnn/payload.json';
 export const ARTIFACTS_BUCKET = 'mso-artifacts';
 export const SERVER_IMAGE = '123456789012.dkr.ecr.us-east-1.amazonaws.com/mso-model-server:1';
 
-/** A small, fast run input: two load steps of 0.2 s each. */
+/** A small, fast run input: two load steps of 0.2 s each (simulated time: see runOptimization). */
 export function optimizationInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     model: {
@@ -103,17 +105,18 @@ export async function runOptimization(options: {
    */
   readonly resume?: { readonly within: string; readonly at: string };
   /**
-   * The head start load workers get before their shared start: a test whose path a late worker
-   * would change gives them time, so a busy machine cannot change it. @default 0
+   * How long after its shared start a load worker invocation starts, in simulated time (a worker
+   * throttled by Lambda and retried starts late). @default always 0: every worker on time
    */
-  readonly loadStartDelaySeconds?: number;
+  readonly workerLateMs?: (event: RunLoadWorkerEvent) => number;
 }): Promise<OptimizationRun> {
   const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
-  const real = createStepHandlers({
+  const endpoints = options.endpoints ?? (() => ({ latencyMs: 2 }));
+  const deps: StepDependencies = {
     store: options.store?.(store) ?? store,
     host: options.sagemaker,
     compiler: options.sagemaker,
-    openTransport: stubTransports(options.endpoints ?? (() => ({ latencyMs: 2 }))),
+    openTransport: stubTransports(endpoints),
     logger: silentLogger,
     artifactsBucket: ARTIFACTS_BUCKET,
     region: 'us-east-1',
@@ -121,7 +124,7 @@ export async function runOptimization(options: {
     measuredLocally: false,
     pollSeconds: 30,
     maxPollSeconds: 120,
-    loadStartDelaySeconds: options.loadStartDelaySeconds ?? 0,
+    loadStartDelaySeconds: 0,
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
     ...(options.realtimeScaling === undefined ? {} : { realtimeScaling: options.realtimeScaling }),
@@ -129,7 +132,17 @@ export async function runOptimization(options: {
     ...(options.instanceQuotas === undefined
       ? {}
       : { instanceQuotas: new LocalInstanceQuotas(options.instanceQuotas) }),
-  });
+  };
+  // The load windows run on simulated time (test/support/simulated-load.ts): the subject here is
+  // the workflow's path, requests and reports, which must not depend on how busy the machine is.
+  const real = {
+    ...createStepHandlers(deps),
+    'run-load-worker': loadWorkerOnSimulatedTime(
+      deps,
+      (clock) => ({ openTransport: stubTransports(endpoints, clock) }),
+      options.workerLateMs,
+    ),
+  };
   const handlers = { ...real, ...options.wrap?.(real), ...options.override };
   const events: RunnerEvent[] = [];
   const { optimization } = options.workflows;

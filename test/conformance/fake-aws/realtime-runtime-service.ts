@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-sagemaker-runtime';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
+import type { Clock } from '../../../handlers/load-test/index.js';
 import { awsValidationMessage, type AwsRecorder, recordCall } from './recorder.js';
 import type { OperationSchema } from '../request-validator.js';
 import { ACCOUNT_ID, type FakeSageMakerService } from './sagemaker-service.js';
@@ -29,7 +30,12 @@ export class FakeRealtimeRuntime {
 
   constructor(
     private readonly sagemaker: FakeSageMakerService,
-    private readonly answer: { readonly latencyMs: number; readonly streamFormat: StreamFormat },
+    private readonly answer: {
+      readonly latencyMs: number;
+      readonly streamFormat: StreamFormat;
+      /** Answers after `latencyMs` on this clock (a load worker's simulated time). @default real timers */
+      readonly clock?: Clock;
+    },
   ) {
     this.httpHandler = {
       handle: (request: HttpRequest, options?: { abortSignal?: unknown }) =>
@@ -94,7 +100,7 @@ export class FakeRealtimeRuntime {
         ),
       };
     }
-    await delay(this.answer.latencyMs, signal);
+    await delay(this.answer.latencyMs, signal, this.answer.clock);
     if (match[2] === 'invocations') {
       return { response: json(200, {}, { predictions: [[0.1, 0.9]] }) };
     }
@@ -137,14 +143,20 @@ function json(statusCode: number, headers: Record<string, string>, body: unknown
   };
 }
 
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function delay(ms: number, signal: AbortSignal | undefined, clock: Clock | undefined): Promise<void> {
+  const aborted = (): Error => Object.assign(new Error('Request aborted'), { name: 'AbortError' });
+  if (clock !== undefined) {
+    return clock.sleepUntil(clock.nowUs() + ms * 1000, signal).then(() => {
+      if (signal?.aborted === true) throw aborted();
+    });
+  }
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
       'abort',
       () => {
         clearTimeout(timer);
-        reject(Object.assign(new Error('Request aborted'), { name: 'AbortError' }));
+        reject(aborted());
       },
       { once: true },
     );
