@@ -6,7 +6,9 @@ import { asyncRunInputSchema } from '../handlers/async/run-input.js';
 import { compilationSupportIssues } from '../handlers/catalog/neo-support.js';
 import { artifactPrefixProblem, RUN_INPUT_PREFIXES } from '../handlers/contracts/object-uri.js';
 import { runInputSchema } from '../handlers/contracts/run-input.js';
+import { plannedDurationSeconds, repeatsOf, stepPeriodMs } from '../handlers/load-test/index.js';
 import { takeLocalCalibration } from '../local/cli/calibration.js';
+import { withLocalDefaults } from '../local/cli/local-input.js';
 
 const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
 const awsExamples = readdirSync(EXAMPLES_DIR).filter(
@@ -17,6 +19,11 @@ const compilingExamples = readdirSync(EXAMPLES_DIR).filter(
   (file) => file.endsWith('.json') && !file.includes('async'),
 );
 const asyncExamples = awsExamples.filter((file) => file.startsWith('async-'));
+
+/** An example's JSON document, as written. */
+function readExample(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as Record<string, unknown>;
+}
 
 /** Every `s3://` string of a document, wherever it sits. */
 function s3UrisIn(value: unknown): string[] {
@@ -99,5 +106,51 @@ describe('examples/', () => {
 
     // Assert
     expect([input.model?.inputDataType, input.compilation.targets]).toEqual(['int64', ['ml_g4dn', 'ml_c5']]);
+  });
+});
+
+describe('examples/local.json and examples/local-full.json', () => {
+  it("schedules at most 30 s of warm-ups and windows for npm start's example when every step meets the SLA", () => {
+    // Prepare: as the local CLI runs it (calibration taken out, local repeats added)
+    const input = runInputSchema.parse(
+      withLocalDefaults(takeLocalCalibration(readExample('local.json')).input),
+    );
+    const plan = input.loadPlan;
+
+    // Act: every candidate's steps, then its repeats (no knee probe: no step breached the SLA)
+    const perCandidate = plannedDurationSeconds(plan) + ((repeatsOf(plan) - 1) * stepPeriodMs(plan)) / 1000;
+    const seconds = input.candidates.length * perCandidate;
+
+    // Assert: with its fixed costs (start-up, calibration, three model servers), within 45 s quiet
+    expect([repeatsOf(plan), plan.interleaveRepeats]).toEqual([3, true]);
+    expect(seconds).toBeLessThanOrEqual(30);
+  });
+
+  it("keeps the fuller example as npm start's, with 1 s warm-ups and 5 s windows", () => {
+    // Prepare
+    const short = readExample('local.json');
+    const full = readExample('local-full.json');
+    const withoutWindows = (document: Record<string, unknown>): unknown => {
+      const { name: _name, loadPlan, ...rest } = document;
+      const {
+        warmupSeconds: _warmup,
+        stepDurationSeconds: _window,
+        ...plan
+      } = loadPlan as Record<string, unknown>;
+      return { ...rest, loadPlan: plan };
+    };
+
+    // Act
+    const windows = [short, full].map((document) => {
+      const plan = document.loadPlan as Record<string, unknown>;
+      return [plan.warmupSeconds, plan.stepDurationSeconds];
+    });
+
+    // Assert
+    expect(windows).toEqual([
+      [0.5, 1.5],
+      [1, 5],
+    ]);
+    expect(withoutWindows(full)).toEqual(withoutWindows(short));
   });
 });
