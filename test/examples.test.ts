@@ -9,6 +9,8 @@ import { findInstance } from '../handlers/catalog/instances.js';
 import { runAwsPlan } from '../local/cli/aws-plan.js';
 import { takeLocalCalibration } from '../local/cli/calibration.js';
 import { asyncRunInputSchema } from '../handlers/contracts/async-run-input.js';
+import { plannedDurationSeconds, repeatsOf, stepPeriodMs } from '../handlers/load-test/index.js';
+import { withLocalDefaults } from '../local/cli/local-input.js';
 
 const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
 const awsExamples = readdirSync(EXAMPLES_DIR).filter(
@@ -25,6 +27,10 @@ const EXAMPLE_REGIONS: Readonly<Record<string, string>> = {
   // SageMaker Neo compiles ml_inf2 in us-east-2 only.
   'gpu-vs-inferentia.json': 'us-east-2',
 };
+/** An example's JSON document, as written. */
+function readExample(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as Record<string, unknown>;
+}
 
 /** Every `s3://` string of a document, wherever it sits. */
 function s3UrisIn(value: unknown): string[] {
@@ -148,5 +154,51 @@ describe('examples/', () => {
 
     // Assert
     expect([input.model?.inputDataType, input.compilation.targets]).toEqual(['int64', ['ml_g4dn', 'ml_c5']]);
+  });
+});
+
+describe('examples/local.json and examples/local-full.json', () => {
+  it("schedules at most 30 s of warm-ups and windows for npm start's example when every step meets the SLA", () => {
+    // Prepare: as the local CLI runs it (calibration taken out, local repeats added)
+    const input = runInputSchema.parse(
+      withLocalDefaults(takeLocalCalibration(readExample('local.json')).input),
+    );
+    const plan = input.loadPlan;
+
+    // Act: every candidate's steps, then its repeats (no knee probe: no step breached the SLA)
+    const perCandidate = plannedDurationSeconds(plan) + ((repeatsOf(plan) - 1) * stepPeriodMs(plan)) / 1000;
+    const seconds = input.candidates.length * perCandidate;
+
+    // Assert: with its fixed costs (start-up, calibration, three model servers), within 45 s quiet
+    expect([repeatsOf(plan), plan.interleaveRepeats]).toEqual([3, true]);
+    expect(seconds).toBeLessThanOrEqual(30);
+  });
+
+  it("keeps the fuller example as npm start's, with 1 s warm-ups and 5 s windows", () => {
+    // Prepare
+    const short = readExample('local.json');
+    const full = readExample('local-full.json');
+    const withoutWindows = (document: Record<string, unknown>): unknown => {
+      const { name: _name, loadPlan, ...rest } = document;
+      const {
+        warmupSeconds: _warmup,
+        stepDurationSeconds: _window,
+        ...plan
+      } = loadPlan as Record<string, unknown>;
+      return { ...rest, loadPlan: plan };
+    };
+
+    // Act
+    const windows = [short, full].map((document) => {
+      const plan = document.loadPlan as Record<string, unknown>;
+      return [plan.warmupSeconds, plan.stepDurationSeconds];
+    });
+
+    // Assert
+    expect(windows).toEqual([
+      [0.5, 1.5],
+      [1, 5],
+    ]);
+    expect(withoutWindows(full)).toEqual(withoutWindows(short));
   });
 });
