@@ -91,7 +91,11 @@ export function startWrk(options: {
     });
   });
   // A wrk that never says it started (it failed at once) must not hold the parent for ever.
-  void finished.catch(() => undefined).then(() => signalStart());
+  void finished
+    .catch(() => undefined)
+    .then(() => {
+      signalStart();
+    });
   return {
     process: child,
     started,
