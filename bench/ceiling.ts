@@ -15,7 +15,7 @@ import { type CeilingPair, type PairedFigure, ceilingFigures, ceilingPair } from
 import { type BenchRow, median } from './support/report.js';
 import { rotated } from './support/streaming.js';
 import { type WindowFigures, sampleWindow, windowFigures } from './support/window.js';
-import { type WrkSummary, startWrk, wrkInstalled } from './support/wrk.js';
+import { type WrkSummary, startWrk, waitForTraffic, wrkInstalled } from './support/wrk.js';
 
 const CONCURRENCY = 32;
 /** Each tool runs WARMUP + WINDOW + TAIL s; the window is timed from outside after its warm-up. */
@@ -82,7 +82,7 @@ async function timeWrkOverWindow(origin: string): Promise<TimedRun<WrkSummary>> 
     contentType: 'application/json',
   });
   try {
-    await wrk.started;
+    await waitForTraffic(origin, wrk.finished, 30_000);
     const pid = wrk.process.pid;
     if (pid === undefined) throw new Error('wrk has no process id');
     await sleep(WARMUP_SECONDS * 1000);

@@ -9,8 +9,8 @@ import { createInterface } from 'node:readline';
  * wrk (https://github.com/wg/wrk), the C load generator, as a third client of the ceiling row when
  * it is installed: its CPU per request is what a client that does nothing but HTTP/1.1 over
  * keep-alive sockets costs. It runs as its own process and is timed from outside like the others
- * (support/window.ts); it prints "Running <duration> test @ <url>" as it starts its threads, which
- * is the start signal the parent waits for.
+ * (support/window.ts). Its output reaches a pipe only when it exits (C's stdout is block-buffered
+ * there), so its start signal is the server's: the count of responses moving (`waitForTraffic`).
  */
 export function wrkInstalled(): boolean {
   const probe = spawnSync('wrk', ['--version'], { stdio: 'ignore' });
@@ -19,8 +19,6 @@ export function wrkInstalled(): boolean {
 
 export interface WrkRun {
   readonly process: ChildProcess;
-  /** Resolves when wrk said it started sending. */
-  readonly started: Promise<void>;
   /** Resolves when wrk exited: its report, and when its load ended (epoch ms). */
   readonly finished: Promise<WrkSummary>;
   stop(): void;
@@ -70,13 +68,8 @@ export function startWrk(options: {
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines: string[] = [];
-  let signalStart: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => {
-    signalStart = resolve;
-  });
   createInterface({ input: child.stdout }).on('line', (line) => {
     lines.push(line);
-    if (line.startsWith('Running')) signalStart();
   });
   const finished = new Promise<WrkSummary>((resolve, reject) => {
     child.on('error', reject);
@@ -90,18 +83,41 @@ export function startWrk(options: {
       resolve({ errors: wrkErrors(report), loadEndedAtEpochMs, report });
     });
   });
-  // A wrk that never says it started (it failed at once) must not hold the parent for ever.
-  void finished
-    .catch(() => undefined)
-    .then(() => {
-      signalStart();
-    });
   return {
     process: child,
-    started,
     finished,
     stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
     },
   };
+}
+
+/**
+ * Resolves once the server has answered a request more than when this was called, polling its
+ * count (`GET /served`) every 10 ms: the load of a client the parent cannot hear from has begun.
+ * Rejects when `exited` settles first or after `timeoutMs`.
+ */
+export async function waitForTraffic(
+  serverOrigin: string,
+  exited: Promise<unknown>,
+  timeoutMs: number,
+): Promise<void> {
+  const served = async (): Promise<number> => {
+    const response = await fetch(`${serverOrigin}/served`);
+    return ((await response.json()) as { served: number }).served;
+  };
+  const client = { exited: false };
+  const ended = (): void => {
+    client.exited = true;
+  };
+  void exited.then(ended, ended);
+  const before = await served();
+  const deadline = Date.now() + timeoutMs;
+  while (!client.exited && Date.now() < deadline) {
+    if ((await served()) > before) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(
+    `no request reached the server within ${timeoutMs} ms of starting the client, or it exited`,
+  );
 }
