@@ -1,6 +1,6 @@
 /**
  * Ceiling on loopback: requests/s and CPU per request of our engine (closed model, local HTTP
- * transport) against autocannon, same trivial node:http server, same concurrency and duration,
+ * transport) against autocannon (judged) and wrk when installed (recorded), same trivial node:http server, same concurrency and duration,
  * each tool in its own child process and the server in a third. Each tool is timed from outside
  * over the same warm window: the server's count of responses and the client process's CPU time,
  * sampled by this process WARMUP_SECONDS after the tool says it started (support/window.ts), so
@@ -13,7 +13,9 @@ import type { LoadTestResult } from '../handlers/load-test/results.js';
 import { startChild } from './support/child-process.js';
 import { type CeilingPair, type PairedFigure, ceilingFigures, ceilingPair } from './support/paired.js';
 import { type BenchRow, median } from './support/report.js';
+import { rotated } from './support/streaming.js';
 import { type WindowFigures, sampleWindow, windowFigures } from './support/window.js';
+import { type WrkSummary, startWrk, waitForTraffic, wrkInstalled } from './support/wrk.js';
 
 const CONCURRENCY = 32;
 /** Each tool runs WARMUP + WINDOW + TAIL s; the window is timed from outside after its warm-up. */
@@ -70,6 +72,32 @@ async function timeOverWindow<T extends { readonly loadEndedAtEpochMs: number }>
   }
 }
 
+/** wrk, when installed, timed over the same window: its start signal is its "Running" line. */
+async function timeWrkOverWindow(origin: string): Promise<TimedRun<WrkSummary>> {
+  const wrk = startWrk({
+    url: `${origin}/invocations`,
+    connections: CONCURRENCY,
+    seconds: WARMUP_SECONDS + SECONDS + TAIL_SECONDS,
+    body: REQUEST_BODY,
+    contentType: 'application/json',
+  });
+  try {
+    await waitForTraffic(origin, wrk.finished, 30_000);
+    const pid = wrk.process.pid;
+    if (pid === undefined) throw new Error('wrk has no process id');
+    await sleep(WARMUP_SECONDS * 1000);
+    const start = await sampleWindow(origin, pid);
+    await sleep(SECONDS * 1000);
+    const end = await sampleWindow(origin, pid);
+    const summary = await wrk.finished;
+    return { summary, window: windowFigures(start, end, summary.loadEndedAtEpochMs) };
+  } finally {
+    wrk.stop();
+  }
+}
+
+const REQUEST_BODY = '{"inputs":[1,2,3]}';
+
 export async function benchCeiling(): Promise<BenchRow> {
   const server = startChild('http-server.ts', []);
   try {
@@ -101,20 +129,28 @@ export async function benchCeiling(): Promise<BenchRow> {
       ]);
     const autocannonRuns: TimedRun<AutocannonSummary>[] = [];
     const engineRuns: TimedRun<EngineSummary>[] = [];
+    const wrkRuns: TimedRun<WrkSummary>[] = [];
+    const withWrk = wrkInstalled();
+    const tools = withWrk ? (['autocannon', 'engine', 'wrk'] as const) : (['autocannon', 'engine'] as const);
     for (let round = 0; round < ROUNDS; round++) {
-      // Whoever runs second finds the server (and the machine) warmer: take turns.
-      if (round % 2 === 0) {
-        autocannonRuns.push(await runAutocannon());
-        engineRuns.push(await runEngine());
-      } else {
-        engineRuns.push(await runEngine());
-        autocannonRuns.push(await runAutocannon());
+      // Whoever runs later finds the server (and the machine) warmer: each tool goes first in turn.
+      for (const tool of rotated(tools, round)) {
+        if (tool === 'autocannon') autocannonRuns.push(await runAutocannon());
+        else if (tool === 'engine') engineRuns.push(await runEngine());
+        else wrkRuns.push(await timeWrkOverWindow(origin));
       }
     }
     const pairs: CeilingPair[] = engineRuns.map((engine, round) =>
       ceilingPair(engine.window, autocannonRuns[round]?.window),
     );
     const figures = ceilingFigures(pairs, GOAL_RATIO);
+    // Against wrk the figures are recorded, not judged: bench/RESULTS.md says where the engine's
+    // CPU per request goes beyond a C client's.
+    const wrkPairs: CeilingPair[] = engineRuns.map((engine, round) =>
+      ceilingPair(engine.window, wrkRuns[round]?.window),
+    );
+    const wrkFigures = withWrk ? ceilingFigures(wrkPairs, GOAL_RATIO) : undefined;
+    const wrkErrors = wrkRuns.reduce((sum, run) => sum + run.summary.errors, 0);
     const engineErrors = engineRuns.reduce(
       (sum, run) =>
         sum + (run.summary.result.steps[0]?.requests ?? 0) * (run.summary.result.steps[0]?.errorRate ?? 0),
@@ -124,7 +160,9 @@ export async function benchCeiling(): Promise<BenchRow> {
       (sum, run) => sum + run.summary.non2xx + run.summary.errors,
       0,
     );
-    const windowsInsideRuns = [...engineRuns, ...autocannonRuns].every((run) => run.window.insideRun);
+    const windowsInsideRuns = [...engineRuns, ...autocannonRuns, ...wrkRuns].every(
+      (run) => run.window.insideRun,
+    );
     const round3 = (value: number): number => Number(value.toFixed(3));
     return {
       name: 'loopback ceiling vs autocannon',
@@ -135,8 +173,13 @@ export async function benchCeiling(): Promise<BenchRow> {
         `${Math.round(median(pairs.map((pair) => pair.autocannonTps)))} req/s, ` +
         `${figures.engineCpuUsPerRequest.median.toFixed(1)} vs ${figures.autocannonCpuUsPerRequest.median.toFixed(1)} ` +
         `µs CPU/request, ${CONCURRENCY} in flight)` +
+        (wrkFigures === undefined
+          ? '; wrk not installed'
+          : `; vs wrk (recorded) ${spread(wrkFigures.tpsRatio, 2)}x req/s, CPU/request ${spread(wrkFigures.cpuRatio, 2)}x ` +
+            `(${figures.engineCpuUsPerRequest.median.toFixed(1)} vs ${wrkFigures.autocannonCpuUsPerRequest.median.toFixed(1)} µs)`) +
         (windowsInsideRuns ? '' : '; a window outlasted its run'),
-      pass: figures.pass && engineErrors === 0 && autocannonErrors === 0 && windowsInsideRuns,
+      pass:
+        figures.pass && engineErrors === 0 && autocannonErrors === 0 && wrkErrors === 0 && windowsInsideRuns,
       details: {
         concurrency: CONCURRENCY,
         warmupSeconds: WARMUP_SECONDS,
@@ -158,6 +201,19 @@ export async function benchCeiling(): Promise<BenchRow> {
         figures,
         engineErrors,
         autocannonErrors,
+        wrk:
+          wrkFigures === undefined
+            ? 'not installed'
+            : {
+                figures: wrkFigures,
+                requestsPerSecond: wrkPairs.map((pair) => Math.round(pair.autocannonTps)),
+                cpuUsPerRequest: wrkPairs.map((pair) => round3(pair.autocannonCpuUsPerRequest)),
+                pairedCpuRatios: wrkPairs.map((pair) =>
+                  round3(pair.engineCpuUsPerRequest / pair.autocannonCpuUsPerRequest),
+                ),
+                windows: wrkRuns.map((run) => run.window),
+                errors: wrkErrors,
+              },
       },
     };
   } finally {

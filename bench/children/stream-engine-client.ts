@@ -6,9 +6,7 @@
  * `{ runs }`: an `EngineStreamRun` per format, its CPU taken over the format's whole measured run
  * (warm-up included) with every response it read in that time.
  */
-import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
-import { runLoadTest } from '../../handlers/load-test/engine.js';
-import { connectionsPerWorker } from '../../handlers/load-test/plan.js';
+import { aggregateWorkerResults, connectionsPerWorker, runLoadTest } from '../../handlers/load-test/index.js';
 import type { StreamInvokeTransport } from '../../handlers/load-test/streaming/index.js';
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
 import { cpuUsSince } from '../support/cpu.js';

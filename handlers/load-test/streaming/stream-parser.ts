@@ -3,16 +3,23 @@ import type { DecodedLines } from './framing.js';
 import { FORMAT_LABELS } from './json-event.js';
 import { interpretLmiEvent } from './lmi-stream.js';
 import { interpretOpenAiEvent } from './openai-stream.js';
-import type { StreamEvent } from './stream-events.js';
-import { interpretTgiEvent } from './tgi-stream.js';
 import type { StreamFormat } from '../../contracts/stream-format.js';
+import type { StreamEvent } from './stream-events.js';
+import { ByteFramer } from './byte-framing.js';
+import type { Framing, PayloadReader } from './byte-framing.js';
+import { interpretTgiEvent } from './tgi-stream.js';
+import { createTokenScan } from './token-scan.js';
+import type { TokenScan, TokenSink } from './token-scan.js';
 
 /**
  * Reads one streamed response, chunk by chunk, as the bytes arrive. Contract:
  * - `push` takes the bytes of one payload part (cut anywhere) and returns the events they complete,
  *   in order; `end` is called once the body ended normally and returns the rest, closed by a
  *   `truncated` failure when the format's terminal event never came;
- * - neither throws: whatever the bytes, the outcome is an event, so the request keeps the figures
+ * - `read` and `finish` are `push` and `end` handing the events to a sink instead: a plain token
+ *   event goes to `sink.token` as the bytes of its text, without an event object or a
+ *   `JSON.parse` (token-scan.ts), every other event to `sink.event`;
+ * - none throws: whatever the bytes, the outcome is an event, so the request keeps the figures
  *   it measured before the problem;
  * - after the first `failure` event the parser returns nothing more: the request has failed, and
  *   what follows a broken event cannot be trusted.
@@ -22,6 +29,13 @@ export interface StreamParser {
   readonly format: StreamFormat;
   push(chunk: Uint8Array): readonly StreamEvent[];
   end(): readonly StreamEvent[];
+  read(chunk: Uint8Array, sink: StreamEventSink): void;
+  finish(sink: StreamEventSink): void;
+}
+
+/** Where `read` hands what it reads: tokens as bytes (`TokenSink`), every other event as itself. */
+export interface StreamEventSink extends TokenSink {
+  event(event: StreamEvent): void;
 }
 
 /** What ends each format's stream, for the `truncated` message. */
@@ -36,35 +50,51 @@ export function createStreamParser(
   format: StreamFormat,
   maxEventChars: number = MAX_EVENT_CHARS,
 ): StreamParser {
+  return new ScanningStreamParser(format, framingOf(format), interpreterOf(format), maxEventChars);
+}
+
+/**
+ * The parser on decoded text (framing.ts's string decoders, `JSON.parse` per event): what the
+ * scanning parser reads a stream with byte order mark with, and the reference its events match.
+ */
+export function createFramedStreamParser(
+  format: StreamFormat,
+  maxEventChars: number = MAX_EVENT_CHARS,
+): StreamParser {
+  return new FramedStreamParser(format, framingOf(format), interpreterOf(format), maxEventChars);
+}
+
+function framingOf(format: StreamFormat): Framing {
+  if (format === 'lmi-jsonlines') return 'lines';
+  return format === 'lmi-sse' ? 'data-lines' : 'sse';
+}
+
+function interpreterOf(format: StreamFormat): Interpret {
   switch (format) {
     case 'openai':
-      return new FramedStreamParser(format, 'sse', interpretOpenAiEvent, maxEventChars);
+      return interpretOpenAiEvent;
     case 'tgi':
-      return new FramedStreamParser(format, 'sse', interpretTgiEvent, maxEventChars);
+      return interpretTgiEvent;
     case 'lmi-jsonlines':
     case 'lmi-sse':
-      return new FramedStreamParser(
-        format,
-        format === 'lmi-sse' ? 'data-lines' : 'lines',
-        (data) => interpretLmiEvent(format, data),
-        maxEventChars,
-      );
+      return (data) => interpretLmiEvent(format, data);
   }
 }
 
 type Interpret = (data: string) => readonly StreamEvent[];
 
-/**
- * How a format's events are framed:
- * - `sse`: Server-Sent Events, an event per blank line (framing.ts);
- * - `lines`: JSON Lines, a non-blank line per event;
- * - `data-lines`: SSE whose every `data:` line is a whole event (LMI's sse formatter, whose
- *   documented output has no blank lines between events: waiting for one would stamp every token
- *   with the end of the body); comment and other field lines are skipped.
- */
-type Framing = 'sse' | 'lines' | 'data-lines';
+function truncatedMessage(format: StreamFormat): string {
+  return (
+    `the ${FORMAT_LABELS[format]} stream ended without its terminal event ` +
+    `(${TERMINAL_EVENTS[format]}): the container closed the response before finishing`
+  );
+}
 
-/** Lines or SSE events, each handed to the format's interpreter; terminal and failure tracked here. */
+/**
+ * Lines or SSE events read from decoded text, each handed to the format's interpreter; terminal and
+ * failure tracked here. The scanning parser hands a stream over to this one when its first byte may
+ * open a byte order mark, which the UTF-8 decoder drops (WHATWG Encoding, "UTF-8 decode").
+ */
 class FramedStreamParser implements StreamParser {
   private readonly lines: LineDecoder;
   private readonly sse: SseDecoder | undefined;
@@ -86,6 +116,14 @@ class FramedStreamParser implements StreamParser {
     return this.take(this.lines.push(chunk), false);
   }
 
+  read(chunk: Uint8Array, sink: StreamEventSink): void {
+    for (const event of this.push(chunk)) sink.event(event);
+  }
+
+  finish(sink: StreamEventSink): void {
+    for (const event of this.end()) sink.event(event);
+  }
+
   end(): readonly StreamEvent[] {
     if (this.stopped) return [];
     const events = [...this.take(this.lines.end(), true)];
@@ -95,9 +133,7 @@ class FramedStreamParser implements StreamParser {
         kind: 'failure',
         failure: {
           reason: 'truncated',
-          message:
-            `the ${FORMAT_LABELS[this.format]} stream ended without its terminal event ` +
-            `(${TERMINAL_EVENTS[this.format]}): the container closed the response before finishing`,
+          message: truncatedMessage(this.format),
         },
       });
     }
@@ -146,3 +182,139 @@ class FramedStreamParser implements StreamParser {
     return out;
   }
 }
+
+/** The byte that opens a UTF-8 byte order mark (EF BB BF), which the string decoders drop. */
+const BOM_FIRST_BYTE = 0xef;
+
+/**
+ * The parser every request gets: lines and events found on the bytes (byte-framing.ts), a plain
+ * token event read by the format's scan (token-scan.ts) and handed over as its text's bytes, every
+ * other event given as text to the format's interpreter, as `FramedStreamParser` does. The events
+ * are the same as that parser's for any bytes cut anywhere (the parser suites hold both to it).
+ */
+class ScanningStreamParser implements StreamParser, PayloadReader {
+  private readonly framer: ByteFramer;
+  private readonly scan: TokenScan;
+  private readonly utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+  /** Set when the stream's first byte may open a byte order mark: that parser reads it all. */
+  private strings: FramedStreamParser | undefined;
+  private started = false;
+  private stopped = false;
+  private done = false;
+  private sink: StreamEventSink = IGNORE;
+
+  constructor(
+    readonly format: StreamFormat,
+    private readonly framing: Framing,
+    private readonly interpret: Interpret,
+    private readonly maxEventChars: number,
+  ) {
+    this.framer = new ByteFramer(framing, maxEventChars);
+    this.scan = createTokenScan(format);
+  }
+
+  push(chunk: Uint8Array): readonly StreamEvent[] {
+    const events = new CollectedEvents();
+    this.read(chunk, events);
+    return events.events;
+  }
+
+  end(): readonly StreamEvent[] {
+    const events = new CollectedEvents();
+    this.finish(events);
+    return events.events;
+  }
+
+  read(chunk: Uint8Array, sink: StreamEventSink): void {
+    if (!this.started && chunk.length > 0) {
+      this.started = true;
+      if (chunk[0] === BOM_FIRST_BYTE) {
+        this.strings = new FramedStreamParser(this.format, this.framing, this.interpret, this.maxEventChars);
+      }
+    }
+    if (this.strings !== undefined) {
+      this.strings.read(chunk, sink);
+      return;
+    }
+    if (this.stopped) return;
+    this.sink = sink;
+    const problem = this.framer.push(chunk, this);
+    if (problem !== undefined && !this.failed()) this.fail(problem);
+    this.sink = IGNORE;
+  }
+
+  finish(sink: StreamEventSink): void {
+    if (this.strings !== undefined) {
+      this.strings.finish(sink);
+      return;
+    }
+    if (this.stopped) return;
+    this.sink = sink;
+    const problem = this.framer.end(this);
+    if (problem !== undefined && !this.failed()) this.fail(problem);
+    if (!this.failed() && !this.done) {
+      sink.event({
+        kind: 'failure',
+        failure: { reason: 'truncated', message: truncatedMessage(this.format) },
+      });
+    }
+    this.stopped = true;
+    this.sink = IGNORE;
+  }
+
+  /** PayloadReader: a token event by the scan, any other through the interpreter. */
+  bytes(bytes: Uint8Array, start: number, end: number): boolean {
+    if (this.scan.scan(bytes, start, end, this.sink)) return true;
+    return this.text(this.utf8.decode(bytes.subarray(start, end)));
+  }
+
+  text(payload: string): boolean {
+    for (const event of this.interpret(payload)) {
+      if (event.kind === 'done') {
+        if (this.done) continue;
+        this.done = true;
+      }
+      this.sink.event(event);
+      if (event.kind === 'failure') {
+        this.stopped = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether a failure was read (the framer's reads call `text`, which may set it). */
+  private failed(): boolean {
+    return this.stopped;
+  }
+
+  private fail(problem: string): void {
+    this.stopped = true;
+    this.sink.event({
+      kind: 'failure',
+      failure: {
+        reason: 'malformed',
+        message: `unreadable ${FORMAT_LABELS[this.format]} stream: ${problem}`,
+      },
+    });
+  }
+}
+
+/** `push` and `end`: the events collected, each token given its text. */
+class CollectedEvents implements StreamEventSink {
+  readonly events: StreamEvent[] = [];
+
+  token(bytes: Uint8Array, textStart: number, textEnd: number, special: boolean): void {
+    // The string with its quotes, unescaped as JSON.parse would (the scan checked its escapes).
+    const text: unknown = JSON.parse(textDecoder.decode(bytes.subarray(textStart - 1, textEnd + 1)));
+    this.events.push({ kind: 'token', text: typeof text === 'string' ? text : '', special });
+  }
+
+  event(event: StreamEvent): void {
+    this.events.push(event);
+  }
+}
+
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+const IGNORE: StreamEventSink = { token: () => undefined, event: () => undefined };

@@ -1,8 +1,8 @@
 import { describeError } from '../../contracts/errors.js';
 import { truncateMessage } from '../error-samples.js';
 import type { Clock, InvokeOutcome, InvokeRequest } from '../ports.js';
-import type { StreamFailure, StreamEvent } from './stream-events.js';
-import type { StreamParser } from './stream-parser.js';
+import type { StreamFailure } from './stream-events.js';
+import type { StreamEventSink, StreamParser } from './stream-parser.js';
 import { TokenTimingRecorder } from './token-timing.js';
 import type { RequestTokenTiming } from './token-timing.js';
 
@@ -54,18 +54,25 @@ export async function invokeStreamed(
   clock: Clock,
 ): Promise<StreamedInvoke> {
   const recorder = new TokenTimingRecorder(clock.nowUs());
+  // Every event read from one piece is stamped with the piece's arrival; a token is recorded
+  // without an event object (stream-parser.ts, `read`).
+  let atUs = 0;
   let streamFailure: StreamFailure | undefined;
-  const take = (atUs: number, events: readonly StreamEvent[]): void => {
-    for (const event of events) {
+  const sink: StreamEventSink = {
+    token(_bytes, textStart, textEnd, special) {
+      recorder.recordToken(atUs, textEnd > textStart && !special);
+    },
+    event(event) {
       recorder.record(atUs, event);
       if (event.kind === 'failure') streamFailure ??= event.failure;
-    }
+    },
   };
 
   let transportOutcome: InvokeOutcome;
   try {
     transportOutcome = await transport.invokeStream(request, signal, (bytes) => {
-      take(clock.nowUs(), parser.push(bytes));
+      atUs = clock.nowUs();
+      parser.read(bytes, sink);
     });
   } catch (error) {
     transportOutcome = {
@@ -74,7 +81,10 @@ export async function invokeStreamed(
     };
   }
   // The end-of-body check (a missing terminal event) only counts when the body did end normally.
-  if (transportOutcome.kind === 'ok') take(clock.nowUs(), parser.end());
+  if (transportOutcome.kind === 'ok') {
+    atUs = clock.nowUs();
+    parser.finish(sink);
+  }
   const timing = recorder.finish(clock.nowUs());
 
   const failure = streamFailure;

@@ -45,11 +45,7 @@ export class TokenTimingRecorder {
   record(atUs: number, event: StreamEvent): void {
     switch (event.kind) {
       case 'token':
-        this.counted++;
-        if (event.text === '' || event.special) return;
-        if (this.lastVisibleUs === undefined) this.firstVisibleUs = atUs;
-        else this.gaps.push(atUs - this.lastVisibleUs);
-        this.lastVisibleUs = atUs;
+        this.recordToken(atUs, event.text !== '' && !event.special);
         return;
       case 'usage':
         this.serverOutputTokens = event.outputTokens;
@@ -61,6 +57,15 @@ export class TokenTimingRecorder {
       case 'failure':
         return;
     }
+  }
+
+  /** One token event, without the event: `visible` when its text is not empty and not special. */
+  recordToken(atUs: number, visible: boolean): void {
+    this.counted++;
+    if (!visible) return;
+    if (this.lastVisibleUs === undefined) this.firstVisibleUs = atUs;
+    else this.gaps.push(atUs - this.lastVisibleUs);
+    this.lastVisibleUs = atUs;
   }
 
   finish(atUs: number): RequestTokenTiming {
