@@ -223,7 +223,7 @@ describe('quality input: the rules across fields', () => {
     expect(issues).toEqual([
       expect.objectContaining({
         path: ['quality', 'reference'],
-        message: expect.stringContaining('none serves the model as given') as unknown,
+        message: expect.stringContaining('none serves the model as given'),
       }),
     ]);
   });
@@ -237,7 +237,7 @@ describe('quality input: the rules across fields', () => {
       expect.objectContaining({
         path: ['quality', 'rule', 'kind'],
         given: 'tensor',
-        message: expect.stringContaining('this run generates tokens') as unknown,
+        message: expect.stringContaining('this run generates tokens'),
       }),
     ]);
   });
