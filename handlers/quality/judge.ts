@@ -81,11 +81,10 @@ interface InputOutcome {
   readonly candidate: string;
 }
 
-interface KindRules<A, R extends QualityRule> {
-  readonly rule: R;
+/** What a rule says of the reference's own answers: whether one can serve, whether two agree. */
+interface ReferenceChecks<A> {
   referenceProblem(answer: A): string | undefined;
   same(first: A, second: A): boolean;
-  show(answer: A): string;
 }
 
 interface Usable<A> {
@@ -116,7 +115,7 @@ export function cutText(text: string, max: number): string {
 }
 
 /** The reference's usable answers paired with the candidate's, and what was left out and why. */
-function prepare<A>(judged: Judged<A>, rules: KindRules<A, QualityRule>): Prepared<A> {
+function prepare<A>(judged: Judged<A>, rules: ReferenceChecks<A>): Prepared<A> {
   const { reference } = judged;
   if (reference.outcome === 'failed') {
     return {
@@ -294,10 +293,8 @@ const format = (value: number): string => String(Number(value.toPrecision(3)));
 export function judgeTensors(judged: Judged<TensorAnswer>, rule: TensorRule): QualityVerdict {
   const show = (answer: TensorAnswer) => showTensor(answer, QUALITY_LIMITS.exampleChars);
   const prepared = prepare(judged, {
-    rule,
     referenceProblem: tensorReferenceProblem,
     same: (first, second) => sameTensorAnswer(first, second, rule),
-    show,
   });
   if (prepared.unknown !== undefined) return unknownVerdict(judged, rule, prepared);
   let maxAbsoluteDifference = 0;
@@ -346,10 +343,8 @@ export function judgeTensors(judged: Judged<TensorAnswer>, rule: TensorRule): Qu
 export function judgeClassifiers(judged: Judged<TensorAnswer>, rule: ClassifierRule): QualityVerdict {
   const show = (answer: TensorAnswer) => showTensor(answer, QUALITY_LIMITS.exampleChars);
   const prepared = prepare(judged, {
-    rule,
     referenceProblem: (answer) => classifierReferenceProblem(answer, rule),
     same: (first, second) => sameClassification(first, second, rule),
-    show,
   });
   if (prepared.unknown !== undefined) return unknownVerdict(judged, rule, prepared);
   let rows = 0;
@@ -423,10 +418,8 @@ export function judgeGenerations(
 ): QualityVerdict {
   const show = (answer: TokenAnswer) => JSON.stringify(answer.tokens.slice(0, rule.firstTokens));
   const prepared = prepare(judged, {
-    rule,
     referenceProblem: () => undefined,
     same: (first, second) => compareTokens(first, second, rule.firstTokens).exactMatch,
-    show,
   });
   if (prepared.unknown !== undefined) return unknownVerdict(judged, rule, prepared);
   let exact = 0;
