@@ -89,7 +89,11 @@ export function compareTensors(
   let maxRelativeDifference: number | undefined;
   let distance = 0;
   reference.values.forEach((expected, index) => {
-    const difference = Math.abs((candidate.values[index] ?? Number.NaN) - expected);
+    // Two finite doubles of opposite sign can differ by more than the largest double.
+    const difference = Math.min(
+      Math.abs((candidate.values[index] ?? Number.NaN) - expected),
+      Number.MAX_VALUE,
+    );
     maxAbsoluteDifference = Math.max(maxAbsoluteDifference, difference);
     if (expected !== 0) {
       maxRelativeDifference = Math.max(maxRelativeDifference ?? 0, difference / Math.abs(expected));

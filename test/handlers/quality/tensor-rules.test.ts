@@ -24,6 +24,19 @@ describe('compareTensors', () => {
     });
   });
 
+  it('keeps every figure a finite number when two finite answers differ by more than the largest double', () => {
+    // Act
+    const comparison = compareTensors(tensor([1], [-1.5e308]), tensor([1], [1.5e308]), TENSOR);
+
+    // Assert
+    expect(comparison).toEqual({
+      comparable: true,
+      maxAbsoluteDifference: Number.MAX_VALUE,
+      maxRelativeDifference: Number.MAX_VALUE / 1.5e308,
+      distance: Number.MAX_VALUE / (0.01 + 0.1 * 1.5e308),
+    });
+  });
+
   it('fails when the answers have different shapes, naming both', () => {
     // Act
     const comparison = compareTensors(
