@@ -171,10 +171,17 @@ function prepare<A>(judged: Judged<A>, rules: ReferenceChecks<A>): Prepared<A> {
     });
   }
   const total = reference.inputs.length;
-  const notes = [...leftOut].map(
-    ([why, ids]) => `${ids.length} of ${total} inputs left out, as ${why}: ${listIds(ids)}`,
-  );
+  // Reasons can be per input (the element a NaN is at): a prompt set of thousands must not make a
+  // verdict too large for a state, so the first few are spelled out and the rest counted.
+  const groups = [...leftOut];
+  const notes = groups
+    .slice(0, MAX_IDS_IN_TEXT)
+    .map(([why, ids]) => `${ids.length} of ${total} inputs left out, as ${why}: ${listIds(ids)}`);
   const leftOutCount = [...leftOut.values()].reduce((sum, ids) => sum + ids.length, 0);
+  if (groups.length > MAX_IDS_IN_TEXT) {
+    const rest = groups.slice(MAX_IDS_IN_TEXT).reduce((sum, [, ids]) => sum + ids.length, 0);
+    notes.push(`${rest} more inputs left out, for ${groups.length - MAX_IDS_IN_TEXT} other reasons`);
+  }
   if (usable.length === 0 && unanswered.length === 0) {
     return {
       usable,

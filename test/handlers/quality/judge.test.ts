@@ -254,6 +254,28 @@ describe('judgeTensors', () => {
     ]);
   });
 
+  it('spells out the first few reasons inputs were left out and counts the rest, so a verdict stays small', () => {
+    // Prepare: eight inputs answered NaN, each at its own element, and one usable input
+    const nanAt = (index: number) =>
+      row(...Array.from({ length: 8 }, (_, at) => (at === index ? Number.NaN : at)));
+    const reference = answered({
+      ...Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`n${index}`, nanAt(index)])),
+      ok: row(1, 2),
+    });
+
+    // Act
+    const verdict = judgeTensors(judged(reference, candidate({ ok: row(1, 2) })), TENSOR);
+
+    // Assert
+    expect(verdict.verdict).toBe('passed');
+    expect(verdict.figures.inputsLeftOut).toBe(8);
+    expect(verdict.notes).toHaveLength(6);
+    expect(verdict.notes[0]).toBe(
+      '1 of 9 inputs left out, as the reference answered NaN at element [0, 0]: n0',
+    );
+    expect(verdict.notes[5]).toBe('3 more inputs left out, for 3 other reasons');
+  });
+
   it('is unknown when the candidate did not answer an input, which is not judged', () => {
     // Prepare
     const reference = answered({ a: row(1, 2), b: row(3, 4) });
