@@ -34,6 +34,8 @@ export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
   'handlers/catalog': [...CORE_FLOOR],
   'handlers/load-test': [...CORE_FLOOR, 'handlers/catalog'],
   'handlers/serving': [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test'],
+  // The output-quality guard's arithmetic: answers against the reference's, by the input's rule.
+  'handlers/quality': [...CORE_FLOOR],
   'handlers/ports': [...CORE_LIBRARIES],
   'handlers/deployment': [...CORE_LIBRARIES, 'handlers/ports'],
   'handlers/planning': [...CORE_HELPERS],
