@@ -6,6 +6,7 @@ import type { HostedResourceNames, RoutingStrategy } from '../ports/index.js';
 import type { SummaryComparison } from '../report/registry-baseline.js';
 import type { Report } from '../report/report.js';
 import type { ModelPackageRef } from './model-package.js';
+import type { Shortlist } from './shortlist.js';
 import type { OptimizationInput } from './optimization-input.js';
 import type { ProofOutcome, ProofRequest, ProvePlan } from '../serving/prove-target.js';
 import type { RampRequest, RampTestPlan, RampVerdict } from '../serving/ramp-test.js';
@@ -360,6 +361,8 @@ export interface RunPlan {
   readonly compilations: readonly PlannedCompilation[];
   readonly compilationMaxRuntimeSeconds: number;
   readonly candidates: readonly PlannedCandidate[];
+  /** The planner's choice of instance types, when the run input asked for a shortlist. */
+  readonly shortlist?: Shortlist;
   readonly existingEndpoint?: RunInput['existingEndpoint'];
   readonly loadPlan: LoadPlan;
   readonly sla: RunInput['sla'];

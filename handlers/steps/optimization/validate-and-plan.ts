@@ -7,6 +7,7 @@ import {
 import { compilationSupportWarnings } from '../../catalog/neo-support.js';
 import { unknownInstanceFactWarnings } from '../../planning/unknown-instance-facts.js';
 import { modelFitCheck } from '../../planning/model-fit-check.js';
+import { expandShortlist } from '../../planning/shortlist.js';
 import { BudgetExceededError, type InputIssue, InvalidRunInputError } from '../../contracts/errors.js';
 import {
   COMPILATION_CONCURRENCY,
@@ -130,7 +131,12 @@ export async function validateAndPlan(
       { field: 'runId', given: describeGiven(event.runId), expected: '1–80 letters, digits, "-" or "_"' },
     ]);
   }
-  const parsed = parseOrThrow(runInputSchema, event.input);
+  // A shortlist becomes the candidates before any check reads them.
+  const shortlisted = expandShortlist(parseOrThrow(runInputSchema, event.input), {
+    ...(deps.servingRegion === undefined ? {} : { servingRegion: deps.servingRegion }),
+  });
+  if (shortlisted.issues.length > 0) throw new InvalidRunInputError(shortlisted.issues);
+  const parsed = shortlisted.input;
   const segmentSeconds = deps.loadSegmentSeconds ?? awsSegmentSeconds(parsed.loadPlan);
   // The rules that need no AWS read, before any: the run API's start-run runs the same ones.
   const ruleIssues = optimizationInputIssues(parsed, {
@@ -238,6 +244,7 @@ export async function validateAndPlan(
       compilations,
       compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
       candidates,
+      ...(shortlisted.shortlist === undefined ? {} : { shortlist: shortlisted.shortlist }),
       ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
       loadPlan: input.loadPlan,
       loadSegmentSeconds: segmentSeconds,
