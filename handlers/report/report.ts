@@ -1,4 +1,5 @@
 import type { PRICE_TABLE_SOURCE } from '../catalog/instances.js';
+import type { Shortlist } from '../contracts/shortlist.js';
 import type { CompiledComparison } from './compiled-comparison.js';
 import type { CandidateDeploy } from './deploy-requests.js';
 import type { SweepGrid } from './sweep-factors.js';
@@ -34,6 +35,8 @@ export interface Report {
   readonly sla: LatencySla;
   readonly loadPlan: LoadPlan;
   readonly priceTable: typeof PRICE_TABLE_SOURCE;
+  /** The planner chose the instance types (the run input asked for a shortlist): how, and from what. */
+  readonly shortlist?: Pick<Shortlist, 'request' | 'rule'>;
   /** How the run ended (recommended, partial, no-candidate-met-sla, all-candidates-failed). */
   readonly outcome: RunOutcome;
   /** Each verdict's count over the candidates. */
