@@ -9,6 +9,11 @@ import { runInputSchema } from '../handlers/contracts/run-input.js';
 import { findInstance } from '../handlers/catalog/instances.js';
 import { runAwsPlan } from '../local/cli/aws-plan.js';
 import { takeLocalCalibration } from '../local/cli/calibration.js';
+import { seedExampleObjects } from '../local/cli/example-objects.js';
+import { withLocalDefaults } from '../local/cli/local-input.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../local/workflow-environment.js';
+import { validateAndPlan } from '../handlers/steps/optimization/validate-and-plan.js';
+import { MemoryObjectStore, silentLogger } from './support/memory-object-store.js';
 
 const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
 const awsExamples = readdirSync(EXAMPLES_DIR).filter(
@@ -136,6 +141,26 @@ describe('examples/', () => {
       true,
       true,
       true,
+    ]);
+  });
+
+  it('has a local example of the shortlist, planned on CPU types of several families', async () => {
+    // Prepare
+    const document = JSON.parse(readFileSync(join(EXAMPLES_DIR, 'local-shortlist.json'), 'utf8')) as unknown;
+    const input = withLocalDefaults(takeLocalCalibration(document).input);
+    const store = new MemoryObjectStore();
+    await seedExampleObjects(store, input);
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'shortlist-example', input },
+      { store, artifactsBucket: LOCAL_ARTIFACTS_BUCKET, allowFileUris: true, logger: silentLogger },
+    );
+
+    // Assert
+    expect([plan.shortlist?.request, plan.candidates.map((c) => c.instanceType)]).toEqual([
+      { max: 3, kinds: ['cpu'] },
+      ['ml.c6g.large', 'ml.m6g.large', 'ml.c5.large'],
     ]);
   });
 
