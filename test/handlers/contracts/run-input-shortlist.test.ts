@@ -110,6 +110,22 @@ describe('run input: a shortlist instead of candidates', () => {
     ]);
   });
 
+  it('fails when the shortlist at most, times the environment ranges, passes 50 candidates', () => {
+    // Act
+    const issues = shortlistIssues(
+      { max: 10, kinds: ['cpu'] },
+      { environmentRanges: { OMP_NUM_THREADS: ['1', '2', '3', '4', '5', '6'] } },
+    );
+
+    // Assert
+    expect(issues.map((issue) => [issue.field, issue.expected])).toEqual([
+      [
+        'environmentRanges',
+        'at most 50 candidates after expansion (10 shortlisted at most × 6 combinations = 60)',
+      ],
+    ]);
+  });
+
   it('fails when a shortlist is given with an existing endpoint', () => {
     // Act
     const issues = issuesOf(() =>
