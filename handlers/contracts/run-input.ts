@@ -821,6 +821,14 @@ export const runInputSchema = z
         }
       }
     });
+    // A shortlisted candidate has no environment of its own: the model's and the ranges' merged.
+    if (shortlist !== undefined) {
+      const merged = largestContainerEnvironment(modelEnvironment, {}, input.environmentRanges);
+      const where = ' once model.environment and environmentRanges are merged';
+      for (const { kind, message, given } of environmentSizeProblems(merged, where)) {
+        if (!modelKinds.includes(kind)) issue(['environmentRanges'], message, given);
+      }
+    }
   })
   // A streaming plan of a model in an LLM container reads the container's default format when it
   // names none: the plan carries the format, so every later state reads the same one.

@@ -9,6 +9,7 @@ import {
 } from '../catalog/instances.js';
 import { isLlmContainer } from '../catalog/llm-containers.js';
 import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
+import { llmInputIssues } from '../contracts/llm-input.js';
 import type { CandidateInput, RunInput } from '../contracts/run-input.js';
 import type {
   Shortlist,
@@ -183,6 +184,11 @@ function judge(
     environment: {},
     ...(compiledFor === undefined ? {} : { compiledFor }),
   };
+  // The schema's rules of a listed candidate ran on none: the container's settings (tensor
+  // parallel degree, stream formatter, image platform) are checked here, type by type.
+  if (llmInputIssues({ ...input, candidates: [candidate] }).length > 0) {
+    return `the ${framework ?? 'model'} container's settings in the run input cannot serve on it`;
+  }
   if (modelFitCheck({ ...input, candidates: [candidate] }, {}).issues.length > 0) {
     return "its memory cannot hold the model (model.size and the container's settings)";
   }

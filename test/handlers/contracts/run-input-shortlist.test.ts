@@ -126,6 +126,27 @@ describe('run input: a shortlist instead of candidates', () => {
     ]);
   });
 
+  it("fails when the model's environment and the ranges, merged in a shortlisted candidate, pass 100 variables", () => {
+    // Prepare
+    const variables = (count: number, prefix: string) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, 'v']));
+    const ranges = Object.fromEntries(Object.keys(variables(45, 'R')).map((name) => [name, ['v']]));
+
+    // Act
+    const issues = shortlistIssues(
+      { max: 2, kinds: ['cpu'] },
+      { model: { ...SIZED_MODEL, environment: variables(60, 'M') }, environmentRanges: ranges },
+    );
+
+    // Assert
+    expect(issues.map((issue) => [issue.field, issue.expected])).toEqual([
+      [
+        'environmentRanges',
+        "at most 100 variables once model.environment and environmentRanges are merged (SageMaker's limit on a container's Environment)",
+      ],
+    ]);
+  });
+
   it('fails when a shortlist is given with an existing endpoint', () => {
     // Act
     const issues = issuesOf(() =>

@@ -175,6 +175,63 @@ describe('expandShortlist', () => {
     ]);
   });
 
+  it('takes Inferentia2 uncompiled for an LLM container with a Neuron image, and no CPU', () => {
+    // Prepare: an 8B fp16 model in the LMI container, which has images for NVIDIA GPUs and Neuron.
+    const input = runInputSchema.parse({
+      model: {
+        framework: 'djl-lmi',
+        hub: { modelId: 'meta-llama/Llama-3.1-8B-Instruct' },
+        size: { parameters: 8e9, dtype: 'fp16' },
+      },
+      payload: { uri: 's3://bucket/models/llama/prompt.json' },
+      candidates: { shortlist: { max: 3, kinds: ['cpu', 'gpu', 'inferentia'] } },
+      loadPlan: { model: 'closed', steps: [1], warmupSeconds: 10, stepDurationSeconds: 60 },
+      sla: { p95LatencyMs: 5000 },
+    });
+
+    // Act
+    const outcome = expandShortlist(input, {});
+
+    // Assert
+    expect([
+      outcome.shortlist?.chosen.map((type) => [type.instanceType, type.kind, type.compiledFor]),
+      outcome.shortlist?.leftOut.find((exclusion) => exclusion.families.includes('c5'))?.reason,
+    ]).toEqual([
+      [
+        ['ml.g4dn.xlarge', 'gpu', undefined],
+        ['ml.inf2.xlarge', 'inferentia', undefined],
+        ['ml.g5.xlarge', 'gpu', undefined],
+      ],
+      'the djl-lmi container has no image for its hardware',
+    ]);
+  });
+
+  it("leaves out the types the LLM container's settings refuse, as they would refuse a listed candidate", () => {
+    // Prepare: a tensor parallel degree of 4 needs 4 GPUs.
+    const input = runInputSchema.parse({
+      model: {
+        framework: 'djl-lmi',
+        hub: { modelId: 'meta-llama/Llama-3.1-8B-Instruct' },
+        size: { parameters: 8e9, dtype: 'fp16' },
+        environment: { OPTION_TENSOR_PARALLEL_DEGREE: '4' },
+      },
+      payload: { uri: 's3://bucket/models/llama/prompt.json' },
+      candidates: { shortlist: { max: 2, kinds: ['gpu'] } },
+      pricing: { usdPerHour: { 'ml.g5.12xlarge': 7.09 } },
+      loadPlan: { model: 'closed', steps: [1], warmupSeconds: 10, stepDurationSeconds: 60 },
+      sla: { p95LatencyMs: 5000 },
+    });
+
+    // Act
+    const outcome = expandShortlist(input, {});
+
+    // Assert
+    expect([
+      outcome.shortlist?.chosen.map((type) => type.instanceType),
+      outcome.shortlist?.leftOut.find((exclusion) => exclusion.reason.includes('settings'))?.families,
+    ]).toEqual([['ml.g5.12xlarge'], ['g4dn', 'p3']]);
+  });
+
   it('leaves Graviton out on AWS when the model is served by an image of the user', () => {
     // Prepare
     const input = shortlistInput({
