@@ -96,13 +96,18 @@ export function expandShortlist(input: RunInput, context: ShortlistContext): Sho
       ],
     };
   }
-  const candidates: CandidateInput[] = chosen.map((type) => ({
-    instanceType: type.instanceType,
+  const candidates = chosen.map((type) => candidateOf(type.instanceType, type.compiledFor));
+  return { input: { ...input, candidates }, shortlist, issues: [] };
+}
+
+/** A shortlisted type as a candidate: one instance, no settings of its own. */
+function candidateOf(instanceType: string, compiledFor: string | undefined): CandidateInput {
+  return {
+    instanceType,
     initialInstanceCount: 1,
     environment: {},
-    ...(type.compiledFor === undefined ? {} : { compiledFor: type.compiledFor }),
-  }));
-  return { input: { ...input, candidates }, shortlist, issues: [] };
+    ...(compiledFor === undefined ? {} : { compiledFor }),
+  };
 }
 
 /**
@@ -178,12 +183,7 @@ function judge(
   ) {
     return 'Inferentia serves Neuron-compiled models only: list its target (ml_inf1, ml_inf2) in compilation.targets';
   }
-  const candidate: CandidateInput = {
-    instanceType,
-    initialInstanceCount: 1,
-    environment: {},
-    ...(compiledFor === undefined ? {} : { compiledFor }),
-  };
+  const candidate = candidateOf(instanceType, compiledFor);
   // The schema's rules of a listed candidate ran on none: the container's settings (tensor
   // parallel degree, stream formatter, image platform) are checked here, type by type.
   if (llmInputIssues({ ...input, candidates: [candidate] }).length > 0) {
