@@ -11,6 +11,10 @@ import { takeLocalCalibration } from '../local/cli/calibration.js';
 import { asyncRunInputSchema } from '../handlers/contracts/async-run-input.js';
 import { plannedDurationSeconds, repeatsOf, stepPeriodMs } from '../handlers/load-test/index.js';
 import { withLocalDefaults } from '../local/cli/local-input.js';
+import { seedExampleObjects } from '../local/cli/example-objects.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../local/workflow-environment.js';
+import { validateAndPlan } from '../handlers/steps/optimization/validate-and-plan.js';
+import { MemoryObjectStore, silentLogger } from './support/memory-object-store.js';
 
 const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
 const awsExamples = readdirSync(EXAMPLES_DIR).filter(
@@ -142,6 +146,26 @@ describe('examples/', () => {
       true,
       true,
       true,
+    ]);
+  });
+
+  it('has a local example of the shortlist, planned on CPU types of several families', async () => {
+    // Prepare
+    const document = JSON.parse(readFileSync(join(EXAMPLES_DIR, 'local-shortlist.json'), 'utf8')) as unknown;
+    const input = withLocalDefaults(takeLocalCalibration(document).input);
+    const store = new MemoryObjectStore();
+    await seedExampleObjects(store, input);
+
+    // Act
+    const plan = await validateAndPlan(
+      { runId: 'shortlist-example', input },
+      { store, artifactsBucket: LOCAL_ARTIFACTS_BUCKET, allowFileUris: true, logger: silentLogger },
+    );
+
+    // Assert
+    expect([plan.shortlist?.request, plan.candidates.map((c) => c.instanceType)]).toEqual([
+      { max: 3, kinds: ['cpu'] },
+      ['ml.c6g.large', 'ml.m6g.large', 'ml.c5.large'],
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { LoadRound } from './load-round.js';
 import type { Recommendation } from './recommendation.js';
 import type { ModelPackageRef } from './model-package.js';
+import type { Shortlist } from './shortlist.js';
 import type { OptimizationInput } from './optimization-input.js';
 import type { RealtimeScalingRequests } from './scaling-requests.js';
 import type { CaughtError } from './caught-error.js';
@@ -457,6 +458,8 @@ export interface RunPlan {
   readonly compilations: readonly PlannedCompilation[];
   readonly compilationMaxRuntimeSeconds: number;
   readonly candidates: readonly PlannedCandidate[];
+  /** The planner's choice of instance types, when the run input asked for a shortlist. */
+  readonly shortlist?: Shortlist;
   readonly existingEndpoint?: RunInput['existingEndpoint'];
   readonly loadPlan: LoadPlan;
   readonly sla: RunInput['sla'];

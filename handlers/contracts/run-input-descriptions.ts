@@ -92,7 +92,14 @@ export const RUN_INPUT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'compilation.optimizations[].acceptEula':
     "Accepts the model's end-user licence, as the job requires for some models.",
   candidates:
-    'The configurations to measure: real-time instances or serverless, compiled or not, with settings.',
+    'The configurations to measure: real-time instances or serverless, compiled or not, with settings; ' +
+    'or a shortlist for the planner to pick instance types.',
+  'candidates.shortlist':
+    'The planner picks the cheapest instance types that hold the model (model.size), have a price and serve it, ' +
+    'one per kind, then per family.',
+  'candidates.shortlist.max': 'How many instance types to pick, 1 to 10. Default 6.',
+  'candidates.shortlist.kinds':
+    'The hardware to pick from: cpu (Intel, AMD, Graviton), gpu (NVIDIA), inferentia (a model compiled for it).',
   'candidates[].id': 'A short name in reports and resource names; derived when absent.',
   'candidates[].instanceType': 'A SageMaker hosting instance type, e.g. ml.c5.xlarge.',
   'candidates[].initialInstanceCount': 'Instances of the endpoint. Default 1.',

@@ -22,6 +22,7 @@ import {
   promptGenerationIssues,
   promptSetFields,
 } from './prompt-set.js';
+import { type ShortlistRequest, shortlistRequestSchema } from './shortlist.js';
 import { userTagsSchema } from './tags.js';
 import { STREAM_FORMATS } from './stream-format.js';
 import { FRAMEWORKS, INPUT_DATA_TYPES, isLlmContainer } from './model-frameworks.js';
@@ -529,7 +530,17 @@ export const runInputSchema = z
     /** Prompts from a JSON Lines file, each request's body built by the container's template. */
     prompts: promptSetSchema.optional(),
     compilation: compilationSchema,
-    candidates: z.array(candidateSchema).max(RUN_LIMITS.maxCandidates).default([]),
+    /**
+     * The candidates to measure, or `{ "shortlist": { "max", "kinds" } }`: the planner picks the
+     * instance types (handlers/planning/shortlist.ts), and the parsed input carries the request as
+     * `shortlist` beside an empty list.
+     */
+    candidates: z
+      .union([z.array(candidateSchema).max(RUN_LIMITS.maxCandidates), shortlistRequestSchema], {
+        message:
+          'a list of candidates, or { "shortlist": { "max": 6, "kinds": ["cpu", "gpu", "inferentia"] } } for the planner to pick instance types',
+      })
+      .default([]),
     /** Variable → values; every candidate is expanded over their cartesian product. */
     environmentRanges: z
       .record(
@@ -577,10 +588,14 @@ export const runInputSchema = z
     /** The Model Registry package version measured: the run is compared with the group's last approved one. */
     modelPackage: modelPackageSchema.optional(),
   })
-  .superRefine((input, ctx) => {
+  .superRefine((document, ctx) => {
     const issue = (path: PropertyKey[], message: string, given: unknown): void => {
       ctx.addIssue({ code: 'custom', path, message, input: given });
     };
+    // A shortlist's candidates are picked after these rules: each rule reads the listed ones.
+    const listed = Array.isArray(document.candidates) ? document.candidates : [];
+    const shortlist = Array.isArray(document.candidates) ? undefined : document.candidates.shortlist;
+    const input = { ...document, candidates: listed };
     if (input.payload !== undefined && input.payloads !== undefined) {
       issue(
         ['payloads'],
@@ -636,11 +651,11 @@ export const runInputSchema = z
       );
     }
     if (input.existingEndpoint) {
-      if (input.candidates.length > 0) {
+      if (listed.length > 0 || shortlist !== undefined) {
         issue(
           ['candidates'],
           'no candidates when existingEndpoint is given (it is tested as it is)',
-          input.candidates,
+          document.candidates,
         );
       }
       if (input.compilation.targets.length > 0) {
@@ -674,11 +689,18 @@ export const runInputSchema = z
         input.model.inputDataType,
       );
     }
-    if (input.candidates.length === 0) {
-      issue(['candidates'], 'at least one candidate (or an existingEndpoint)', input.candidates);
+    if (listed.length === 0 && shortlist === undefined) {
+      issue(['candidates'], 'at least one candidate (or an existingEndpoint)', document.candidates);
+    }
+    if (shortlist !== undefined && input.model !== undefined && input.model.size === undefined) {
+      issue(
+        ['model', 'size'],
+        'the model\'s size { "parameters", "dtype" } with a shortlist: the planner picks only types whose memory holds the model',
+        undefined,
+      );
     }
     const ids = new Set<string>();
-    input.candidates.forEach((candidate, index) => {
+    listed.forEach((candidate, index) => {
       if (candidate.id !== undefined) {
         if (ids.has(candidate.id))
           issue(['candidates', index, 'id'], 'an id no other candidate uses', candidate.id);
@@ -752,11 +774,12 @@ export const runInputSchema = z
       (product, values) => product * values.length,
       1,
     );
-    const expanded = input.candidates.length * combinations;
+    const candidateCount = shortlist?.max ?? listed.length;
+    const expanded = candidateCount * combinations;
     if (expanded > RUN_LIMITS.maxCandidates) {
       issue(
         ['environmentRanges'],
-        `at most ${RUN_LIMITS.maxCandidates} candidates after expansion (${input.candidates.length} candidates × ${combinations} combinations = ${expanded})`,
+        `at most ${RUN_LIMITS.maxCandidates} candidates after expansion (${candidateCount} ${shortlist === undefined ? 'candidates' : 'shortlisted at most'} × ${combinations} combinations = ${expanded})`,
         input.environmentRanges,
       );
     }
@@ -764,7 +787,7 @@ export const runInputSchema = z
     // their sum. A part over a limit on its own is already refused at its field.
     const modelEnvironment = input.model?.environment ?? {};
     const modelKinds = environmentSizeProblems(environmentSize(modelEnvironment), '').map((p) => p.kind);
-    input.candidates.forEach((candidate, index) => {
+    listed.forEach((candidate, index) => {
       const own = environmentSizeProblems(environmentSize(candidate.environment), '').map((p) => p.kind);
       const merged = largestContainerEnvironment(
         modelEnvironment,
@@ -778,15 +801,33 @@ export const runInputSchema = z
         }
       }
     });
+    // A shortlisted candidate has no environment of its own: the model's and the ranges' merged.
+    if (shortlist !== undefined) {
+      const merged = largestContainerEnvironment(modelEnvironment, {}, input.environmentRanges);
+      const where = ' once model.environment and environmentRanges are merged';
+      for (const { kind, message, given } of environmentSizeProblems(merged, where)) {
+        if (!modelKinds.includes(kind)) issue(['environmentRanges'], message, given);
+      }
+    }
   })
   // A streaming plan of a model in an LLM container reads the container's default format when it
   // names none: the plan carries the format, so every later state reads the same one.
-  .transform((input) => {
+  // A shortlist travels as `shortlist` beside an empty list, so every rule that reads the list
+  // reads the same type; "Validate and plan" fills the list before its other checks.
+  .transform((parsed) => {
+    const { candidates, ...rest } = parsed;
+    const input: typeof rest & { candidates: CandidateList; shortlist?: ShortlistRequest } = Array.isArray(
+      candidates,
+    )
+      ? { ...rest, candidates }
+      : { ...rest, candidates: [], shortlist: candidates.shortlist };
     const response = input.loadPlan.response;
     const format = containerStreamFormat(input);
     if (response === undefined || response.format !== undefined || format === undefined) return input;
     return { ...input, loadPlan: { ...input.loadPlan, response: { ...response, format } } };
   });
+
+type CandidateList = z.output<typeof candidateSchema>[];
 
 type ModelInput = z.output<typeof modelSchema>;
 

@@ -6,6 +6,7 @@ import { describeGiven } from '../contracts/validation.js';
 import { proofEstimate, rampEstimate } from './estimates.js';
 import { optimizationInputIssues } from './input-rules.js';
 import { modelFitCheck } from './model-fit-check.js';
+import { expandShortlist, type ShortlistOutcome } from './shortlist.js';
 import { capIssues } from './object-checks.js';
 import { optimizationLimitIssues, type OptimizationLimitSettings } from './optimization-limits.js';
 import type { PlanParts } from './run-plan.js';
@@ -17,6 +18,19 @@ export function checkRunId(runId: string): void {
       { field: 'runId', given: describeGiven(runId), expected: '1–80 letters, digits, "-" or "_"' },
     ]);
   }
+}
+
+/**
+ * A shortlist request becomes the candidates before any check reads them (the plan keeps the
+ * planner's choice beside them); refused when no type qualifies, with every reason.
+ */
+export function checkShortlist(
+  input: RunInput,
+  servingRegion: string | undefined,
+): Omit<ShortlistOutcome, 'issues'> {
+  const shortlisted = expandShortlist(input, servingRegion === undefined ? {} : { servingRegion });
+  if (shortlisted.issues.length > 0) throw new InvalidRunInputError(shortlisted.issues);
+  return shortlisted;
 }
 
 /** The rules that need no AWS read, before any: the run API's start-run runs the same ones. */

@@ -29,6 +29,8 @@ export interface PlanParts {
   readonly payloads: RunPlan['payloads'];
   readonly prompts: PlannedPromptSet | undefined;
   readonly candidates: RunPlan['candidates'];
+  /** The planner's choice of instance types, when the input asked for a shortlist. */
+  readonly shortlist?: RunPlan['shortlist'];
   readonly compilations: RunPlan['compilations'];
   /** Of the compilations, the optimization jobs (billed apart from the total). */
   readonly optimizationJobs: number;
@@ -89,6 +91,7 @@ export function runPlanOf(parts: PlanParts, prove: RunPlan['prove'], rampTest: R
     compilations: parts.compilations,
     compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
     candidates,
+    ...(parts.shortlist === undefined ? {} : { shortlist: parts.shortlist }),
     ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
     loadPlan: input.loadPlan,
     loadSegmentSeconds: parts.segmentSeconds,

@@ -944,6 +944,9 @@ export function buildReport(input: BuildReportInput): Report {
     sla: plan.sla,
     loadPlan: plan.loadPlan,
     priceTable: PRICE_TABLE_SOURCE,
+    ...(plan.shortlist === undefined
+      ? {}
+      : { shortlist: { request: plan.shortlist.request, rule: plan.shortlist.rule } }),
     outcome,
     counts,
     outcomeText: outcomeSentence(outcome, counts, recommendation?.candidateId),

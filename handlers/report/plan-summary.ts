@@ -44,6 +44,7 @@ export function formatPlan({ plan, runCommand, local = false }: PlanSummaryInput
       ['candidate', 'runs on', 'compiled for', 'settings', 'est. USD', 'price'],
       plan.candidates.map(candidateRow),
     ).map((line) => `  ${line}`),
+    ...shortlistLines(plan),
     '',
     plan.compilations.length === 0
       ? 'Compilations: none'
@@ -63,6 +64,22 @@ export function formatPlan({ plan, runCommand, local = false }: PlanSummaryInput
     `Start it: ${runCommand}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A shortlist's types were the planner's choice: say so, by which rule, and why each other family
+ * was left out, one line per reason.
+ */
+function shortlistLines(plan: RunPlan): string[] {
+  const shortlist = plan.shortlist;
+  if (shortlist === undefined) return [];
+  const { kinds, max } = shortlist.request;
+  return [
+    `  Shortlisted by the planner (kinds ${kinds.join(', ')}, at most ${max}): ${shortlist.rule}.`,
+    ...shortlist.leftOut.map(
+      (exclusion) => `  left out ${exclusion.families.join(', ')}: ${exclusion.reason}`,
+    ),
+  ];
 }
 
 /** `3 candidate(s), 2 at a time`, or `1 candidate`. */

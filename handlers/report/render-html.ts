@@ -24,6 +24,7 @@ import {
   MEASURED_LOCALLY_NOTICE,
   objectiveText,
   priceTableText,
+  shortlistText,
   recommendationText,
   runCostText,
   slaText,
@@ -214,6 +215,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
     sweepHtml(report, charts.sweep, escapeHtml),
     chartsHtml(report, charts, escapeHtml),
     '<h2>Candidates</h2>',
+    shortlistText(report) === undefined ? '' : `<p>${escapeHtml(shortlistText(report) ?? '')}</p>`,
     summarySection(report),
     `<ul class="outcomes">${candidateOutcomeLines(report)
       .map((line) => `<li>${escapeHtml(line)}</li>`)

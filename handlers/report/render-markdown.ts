@@ -136,6 +136,16 @@ export function priceSourceText(source: string): string {
   return PRICE_SOURCE_TEXT[source] ?? source;
 }
 
+/** A shortlist's types were the tool's choice, not the user's: the report says so, with the rule. */
+export function shortlistText(report: Report): string | undefined {
+  if (report.shortlist === undefined) return undefined;
+  const { kinds, max } = report.shortlist.request;
+  return (
+    `These instance types were the tool's choice: the run input asked for a shortlist (kinds ${kinds.join(', ')}, ` +
+    `at most ${max}), and the planner took the ${report.shortlist.rule}.`
+  );
+}
+
 export function priceTableText(report: Report): string {
   const table = report.priceTable;
   return (
@@ -606,6 +616,7 @@ export function renderMarkdownReport(report: Report): string {
     ...sweepMarkdown(report, escapeMarkdown),
     '## Candidates',
     '',
+    ...(shortlistText(report) === undefined ? [] : [escapeMarkdown(shortlistText(report) ?? ''), '']),
     markdownTable(summaryTable(report)),
     '',
     ...candidateOutcomeLines(report).map((line) => `- ${escapeMarkdown(line)}`),

@@ -1,3 +1,4 @@
+import type { Shortlist } from '../contracts/shortlist.js';
 import type { CandidateDeploy } from './deploy-requests.js';
 import type { ModelPackageRef } from '../contracts/model-package.js';
 import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
@@ -28,6 +29,8 @@ export interface Report {
   readonly sla: LatencySla;
   readonly loadPlan: LoadPlan;
   readonly priceTable: typeof PRICE_TABLE_SOURCE;
+  /** The planner chose the instance types (the run input asked for a shortlist): how, and from what. */
+  readonly shortlist?: Pick<Shortlist, 'request' | 'rule'>;
   /** How the run ended (recommended, partial, no-candidate-met-sla, all-candidates-failed). */
   readonly outcome: RunOutcome;
   /** Each verdict's count over the candidates. */

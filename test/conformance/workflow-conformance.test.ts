@@ -263,7 +263,9 @@ describe('edge inputs the run schemas accept make only requests the services acc
       .filter((file) => file.endsWith('.json') && !file.startsWith('async-'))
       .flatMap((file) => {
         const input = example(file);
-        const candidates = (input.candidates ?? []) as { instanceType: string; compiledFor?: string }[];
+        // A shortlist request names no candidate to compile for.
+        const listed = Array.isArray(input.candidates) ? input.candidates : [];
+        const candidates = listed as { instanceType: string; compiledFor?: string }[];
         return candidates.flatMap((candidate) =>
           candidate.compiledFor === undefined ? [] : [{ file, model: input.model, candidate }],
         );

@@ -359,6 +359,11 @@ describe('plan-run entry', () => {
         'Estimated cost on AWS: $0.35 of maxCostUsd $5.00',
         'Estimated duration on AWS: about 20 min as assumed above (one wave of endpoints); at most 65 min if every endpoint and job takes its whole deadline',
       ],
+      [
+        'shortlist-cpu-gpu.json',
+        'Estimated cost on AWS: $0.39 of maxCostUsd $5.00',
+        'Estimated duration on AWS: about 40 min as assumed above (2 waves of endpoints); at most 2.2 h if every endpoint and job takes its whole deadline',
+      ],
     ];
 
     it('has an estimate below for every example planned above', () => {

@@ -14,6 +14,7 @@ import {
   checkInputRules,
   checkModelFit,
   checkRunId,
+  checkShortlist,
 } from '../../planning/plan-checks.js';
 import { planWarnings } from '../../planning/plan-warnings.js';
 import { checkRunObjects, checkStreamPayloads, plannedPromptSet } from '../../planning/run-objects.js';
@@ -89,7 +90,8 @@ export async function validateAndPlan(
   deps: ValidateAndPlanDeps,
 ): Promise<RunPlan> {
   checkRunId(event.runId);
-  const parsed = parseOrThrow(runInputSchema, event.input);
+  const shortlisted = checkShortlist(parseOrThrow(runInputSchema, event.input), deps.servingRegion);
+  const parsed = shortlisted.input;
   const segmentSeconds = deps.loadSegmentSeconds ?? awsSegmentSeconds(parsed.loadPlan);
   checkInputRules(parsed, deps.servingRegion, segmentSeconds);
   // Neither a state over 256 KB nor a full history can be caught: the plan is refused below.
@@ -119,6 +121,7 @@ export async function validateAndPlan(
     payloads,
     prompts,
     candidates,
+    ...(shortlisted.shortlist === undefined ? {} : { shortlist: shortlisted.shortlist }),
     compilations,
     optimizationJobs: input.compilation.optimizations.length,
     warnings: planWarnings(
