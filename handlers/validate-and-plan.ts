@@ -1,11 +1,13 @@
 import {
-  findInstance,
   LAMBDA_ARM64_USD_PER_GB_SECOND,
   PRICE_TABLE_SOURCE,
   SERVERLESS_USD_PER_GB_SECOND,
 } from './catalog/instances.js';
 import { compilationSupportWarnings } from './catalog/neo-support.js';
 import { unknownInstanceFactWarnings } from './planning/unknown-instance-facts.js';
+import { type PriceBook, readPriceBook } from './planning/price-source.js';
+import { readFactBook } from './planning/instance-facts-source.js';
+import type { HostingPriceList, InstanceFactsReader } from './catalog/market.js';
 import { BudgetExceededError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import {
   COMPILATION_CONCURRENCY,
@@ -107,6 +109,13 @@ export interface ValidateAndPlanDeps {
   readonly loadSegmentSeconds?: number;
   /** The account's instance quotas (handlers/instance-quotas.ts). @default not checked */
   readonly instanceQuotas?: InstanceQuotaReader;
+  /**
+   * The live market of `servingRegion` (planning/price-source.ts, instance-facts-source.ts): prices,
+   * kept for the day in the artifacts bucket, and EC2's instance facts. @default the recorded tables
+   */
+  readonly market?: { readonly prices?: HostingPriceList; readonly facts?: InstanceFactsReader };
+  /** @default the system clock: the day of a price read, the age of the recorded prices */
+  readonly now?: () => Date;
   readonly logger: Logger;
 }
 
@@ -161,13 +170,28 @@ export async function validateAndPlan(
 
   const instanceQuotas = await checkInstanceQuotas(input, deps);
   const inFlight = candidatesInFlightWithin(input, instanceQuotas, deps.servingRegion);
+  const candidateTypes = input.candidates.flatMap((c) => ('instanceType' in c ? [c.instanceType] : []));
+  const market = { region: deps.servingRegion, logger: deps.logger };
+  const prices = await readPriceBook({
+    ...market,
+    priceList: deps.market?.prices,
+    cache: { store: deps.store, bucket: deps.artifactsBucket },
+    now: deps.now ?? (() => new Date()),
+  });
+  const facts = await readFactBook(candidateTypes, { ...market, reader: deps.market?.facts });
   const runPrefix = runPrefixKey(event.runId);
   const candidates =
     input.existingEndpoint === undefined
       ? expandCandidates(input).map((expanded, index) =>
-          planCandidate(event.runId, input, expanded, interleavedHoldSeconds(input, candidateCount, index)),
+          planCandidate(
+            event.runId,
+            input,
+            expanded,
+            interleavedHoldSeconds(input, candidateCount, index),
+            prices,
+          ),
         )
-      : [planExistingEndpoint(input, input.existingEndpoint)];
+      : [planExistingEndpoint(input, input.existingEndpoint, prices)];
   const neoCompilations = input.compilation.targets.map((target) => ({
     target,
     jobName: resourceName(event.runId, 'compilation', target),
@@ -197,9 +221,9 @@ export async function validateAndPlan(
     deps.servingRegion === undefined ? undefined : shortRampWarning(plannedRamp),
     // Locally the project's compiler stands in for Neo: only AWS compilations rest on Neo's table.
     ...(deps.servingRegion === undefined ? [] : compilationSupportWarnings(input.compilation.targets)),
-    ...unknownInstanceFactWarnings(
-      input.candidates.flatMap((candidate) => ('instanceType' in candidate ? [candidate.instanceType] : [])),
-    ),
+    ...prices.warnings,
+    ...facts.warnings,
+    ...unknownInstanceFactWarnings(candidateTypes, (type) => facts.specOf(type)),
   ].filter((warning) => warning !== undefined);
 
   const planWith = (prove: RunPlan['prove'], rampTest: RunPlan['rampTest']): RunPlan => {
@@ -246,10 +270,12 @@ export async function validateAndPlan(
       cleanupPolicy: input.cleanup.policy,
       maxConcurrentCandidates: inFlight.maxConcurrentCandidates,
       tags: runTags(event.runId, input.tags),
+      instanceFacts: facts.summary,
       estimate: {
         totalUsd,
         ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
         priceTable: PRICE_TABLE_SOURCE,
+        prices: prices.summary,
         assumptions: [
           `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
           `load test lasts ${measuringSeconds(input.loadPlan)} s per candidate at most (all steps and rounds run)`,
@@ -754,12 +780,12 @@ function defaultCandidateId(candidate: CandidateInput, index: number): string {
 function planExistingEndpoint(
   input: RunInput,
   existing: NonNullable<RunInput['existingEndpoint']>,
+  prices: PriceBook,
 ): PlannedCandidate {
   const { instanceType } = existing;
-  const usdPerHour =
-    instanceType === undefined
-      ? undefined
-      : (input.pricing.usdPerHour[instanceType] ?? findInstance(instanceType)?.usdPerHour);
+  const given = instanceType === undefined ? undefined : input.pricing.usdPerHour[instanceType];
+  const listed = instanceType === undefined || given !== undefined ? undefined : prices.priceOf(instanceType);
+  const usdPerHour = given ?? listed?.usdPerHour;
   return {
     id: 'existing',
     kind: 'existing',
@@ -770,12 +796,7 @@ function planExistingEndpoint(
     endpointConfigName: '',
     endpointName: existing.endpointName,
     ...(usdPerHour === undefined ? {} : { usdPerHour }),
-    priceSource:
-      usdPerHour === undefined
-        ? 'unknown'
-        : instanceType !== undefined && input.pricing.usdPerHour[instanceType] !== undefined
-          ? 'run-input'
-          : 'price-table',
+    priceSource: given !== undefined ? 'run-input' : (listed?.source ?? 'unknown'),
     estimatedCostUsd: 0,
   };
 }
@@ -818,6 +839,7 @@ function planCandidate(
   input: RunInput,
   expanded: ExpandedCandidate,
   holdSeconds: number,
+  prices: PriceBook,
 ): PlannedCandidate {
   const { candidate, id } = expanded;
   const environment = { ...input.model?.environment, ...candidate.environment, ...expanded.rangeEnvironment };
@@ -852,7 +874,8 @@ function planCandidate(
   }
   const override = input.pricing.usdPerHour[candidate.instanceType];
   // The schema guarantees a price: the instance is in the table or priced in the run input.
-  const usdPerHour = override ?? findInstance(candidate.instanceType)?.usdPerHour ?? Number.NaN;
+  const listed = override === undefined ? prices.priceOf(candidate.instanceType) : undefined;
+  const usdPerHour = override ?? listed?.usdPerHour ?? Number.NaN;
   return {
     id,
     kind: 'realtime',
@@ -864,7 +887,7 @@ function planCandidate(
     environment,
     ...names,
     usdPerHour,
-    priceSource: override === undefined ? 'price-table' : 'run-input',
+    priceSource: listed?.source ?? 'run-input',
     estimatedCostUsd: roundUsd((billedSeconds / 3600) * usdPerHour * candidate.initialInstanceCount),
   };
 }

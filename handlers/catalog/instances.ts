@@ -28,6 +28,9 @@ export const PRICE_TABLE_SOURCE = {
   recordedOn: '2025-10-01',
 } as const;
 
+/** The regions whose prices the recorded table holds: a plan for another region warns. */
+export const PRICE_TABLE_REGIONS: readonly string[] = [PRICE_TABLE_SOURCE.region];
+
 /**
  * On-demand USD per instance-hour of the types the maintainers recorded from the pricing page
  * (PRICE_TABLE_SOURCE). Every other type in the catalog has no recorded price: a candidate on it
