@@ -7,6 +7,7 @@ import { compilationSupportWarnings } from './catalog/neo-support.js';
 import { unknownInstanceFactWarnings } from './planning/unknown-instance-facts.js';
 import { type PriceBook, readPriceBook } from './planning/price-source.js';
 import { readFactBook } from './planning/instance-facts-source.js';
+import type { LiveReadRetry } from './planning/live-read.js';
 import type { HostingPriceList, InstanceFactsReader } from './catalog/market.js';
 import { BudgetExceededError, type InputIssue, InvalidRunInputError } from './contracts/errors.js';
 import {
@@ -113,7 +114,16 @@ export interface ValidateAndPlanDeps {
    * The live market of `servingRegion` (planning/price-source.ts, instance-facts-source.ts): prices,
    * kept for the day in the artifacts bucket, and EC2's instance facts. @default the recorded tables
    */
-  readonly market?: { readonly prices?: HostingPriceList; readonly facts?: InstanceFactsReader };
+  readonly market?: {
+    /** The region whose market is read. @default servingRegion */
+    readonly region?: string;
+    readonly prices?: HostingPriceList;
+    readonly facts?: InstanceFactsReader;
+    /** Write the day's price read to the artifacts bucket. @default true (the run API's plan route reads only) */
+    readonly keepPrices?: boolean;
+    /** How throttled reads are retried. @default DEFAULT_LIVE_READ_RETRY */
+    readonly retry?: LiveReadRetry;
+  };
   /** @default the system clock: the day of a price read, the age of the recorded prices */
   readonly now?: () => Date;
   readonly logger: Logger;
@@ -171,11 +181,15 @@ export async function validateAndPlan(
   const instanceQuotas = await checkInstanceQuotas(input, deps);
   const inFlight = candidatesInFlightWithin(input, instanceQuotas, deps.servingRegion);
   const candidateTypes = input.candidates.flatMap((c) => ('instanceType' in c ? [c.instanceType] : []));
-  const market = { region: deps.servingRegion, logger: deps.logger };
+  const market = {
+    region: deps.market?.region ?? deps.servingRegion,
+    retry: deps.market?.retry,
+    logger: deps.logger,
+  };
   const prices = await readPriceBook({
     ...market,
     priceList: deps.market?.prices,
-    cache: { store: deps.store, bucket: deps.artifactsBucket },
+    cache: { store: deps.store, bucket: deps.artifactsBucket, readOnly: deps.market?.keepPrices === false },
     now: deps.now ?? (() => new Date()),
   });
   const facts = await readFactBook(candidateTypes, { ...market, reader: deps.market?.facts });

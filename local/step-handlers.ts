@@ -45,7 +45,7 @@ import { rampScaling, type RampScalingEvent } from '../handlers/ramp-scaling.js'
 import { recordProof } from '../handlers/record-proof.js';
 import { recordRamp } from '../handlers/record-ramp.js';
 import { runLoadWorker } from '../handlers/run-load-worker.js';
-import { validateAndPlan } from '../handlers/validate-and-plan.js';
+import { validateAndPlan, type ValidateAndPlanDeps } from '../handlers/validate-and-plan.js';
 import { LocalInstanceQuotas } from './adapters/local-instance-quotas.js';
 import type { TaskResolver } from './runner/index.js';
 
@@ -91,6 +91,8 @@ export interface StepDependencies {
   readonly instanceSeriesSource?: string;
   /** The instance quotas planning checks. @default none (local/adapters/local-instance-quotas.ts) */
   readonly instanceQuotas?: InstanceQuotaReader;
+  /** The live prices and instance facts planning reads. @default the recorded tables */
+  readonly market?: ValidateAndPlanDeps['market'];
   readonly onLoadProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
 }
 
@@ -168,6 +170,7 @@ export function createStepHandlers(
         polling: { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
         ...(deps.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: deps.loadSegmentSeconds }),
         instanceQuotas: deps.instanceQuotas ?? new LocalInstanceQuotas(),
+        ...(deps.market === undefined ? {} : { market: deps.market }),
         logger,
       }),
     'package-model': (payload) => packageModel(payload as PackageModelEvent, { store, logger }),

@@ -21,8 +21,8 @@ export interface PriceSourceDeps {
   readonly region?: string;
   /** Absent offline. */
   readonly priceList?: HostingPriceList;
-  /** Where a day's read is kept; absent: every plan reads the API. */
-  readonly cache?: { readonly store: ObjectStore; readonly bucket: string };
+  /** Where a day's read is kept (`readOnly`: read the copy, write none); absent: every plan reads the API. */
+  readonly cache?: { readonly store: ObjectStore; readonly bucket: string; readonly readOnly?: boolean };
   readonly now: () => Date;
   readonly retry?: LiveReadRetry;
   readonly logger: Logger;
@@ -152,7 +152,7 @@ async function readCache(
 /** A failed write costs only a second read later: the plan goes on. */
 async function writeCache(deps: PriceSourceDeps, read: CachedPrices): Promise<void> {
   const cache = deps.cache;
-  if (cache === undefined) return;
+  if (cache === undefined || cache.readOnly === true) return;
   const uri = priceCacheUri(cache.bucket, read.region, read.readOn);
   try {
     await cache.store.putBytes(uri, new TextEncoder().encode(JSON.stringify(read)), 'application/json');
