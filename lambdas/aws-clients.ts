@@ -1,8 +1,11 @@
 import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { PricingClient } from '@aws-sdk/client-pricing';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { priceListEndpointRegion } from './adapters/pricing-hosting-prices.js';
 import { tracer } from './step.js';
 
 /**
@@ -49,4 +52,21 @@ export function createApplicationAutoScalingClient(): ApplicationAutoScalingClie
  */
 export function createServiceQuotasClient(): ServiceQuotasClient {
   return tracer.captureAWSv3Client(new ServiceQuotasClient({}));
+}
+
+/**
+ * EC2, for DescribeInstanceTypes once per plan (one or two pages): the SDK's standard retries,
+ * then the planner's own retries, then the instance table (handlers/planning/instance-facts-source.ts).
+ */
+export function createEc2Client(): EC2Client {
+  return tracer.captureAWSv3Client(new EC2Client({}));
+}
+
+/**
+ * The Price List Query API, read at most once per region and day (the artifacts bucket keeps the
+ * read): its client is built for the endpoint region that serves `servingRegion`'s prices, since
+ * the API is not in every region (priceListEndpointRegion).
+ */
+export function createPricingClient(servingRegion: string): PricingClient {
+  return tracer.captureAWSv3Client(new PricingClient({ region: priceListEndpointRegion(servingRegion) }));
 }

@@ -10,8 +10,12 @@ import { answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';
 import { validateAndPlanDeps } from './wiring.js';
 
-/** The adapters and settings of the "Validate and plan" Lambda: the same checks, read-only. */
-const optimizationDeps = validateAndPlanDeps();
+/**
+ * The adapters and settings of the "Validate and plan" Lambda: the same checks, read-only (it reads
+ * the day's copy of the prices, and writes none).
+ */
+const planningDeps = validateAndPlanDeps();
+const optimizationDeps = { ...planningDeps, market: { ...planningDeps.market, keepPrices: false } };
 /**
  * Those of "Validate async run", when the RunApi construct routes `POST /async-runs/plan` (it then
  * sets the async workflow's variables, infra/constructs/run-api.ts).
@@ -21,7 +25,7 @@ const asyncDeps =
 
 /**
  * The first states' planning, which writes nothing: "Validate and plan" reads the run's objects,
- * the image table and the account's quotas; `planAsyncRun` is "Validate async run" without its
+ * the image table, the account's quotas and the region's prices and instance facts; `planAsyncRun` is "Validate async run" without its
  * manifest write.
  */
 function planners(logger: Logger): Partial<Record<RunWorkflow, RunPlanner>> {

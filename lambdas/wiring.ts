@@ -18,12 +18,16 @@ import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js
 import type { ValidateAndPlanDeps } from '../handlers/steps/optimization/validate-and-plan.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { ServiceQuotasInstanceReader } from './adapters/service-quotas-reader.js';
+import { Ec2InstanceFactsReader } from './adapters/ec2-instance-facts.js';
+import { PricingHostingPrices } from './adapters/pricing-hosting-prices.js';
 import { SageMakerCompiler } from './adapters/sagemaker-compiler.js';
 import { SageMakerOptimizer } from './adapters/sagemaker-optimizer.js';
 import { SageMakerModelHost } from './adapters/sagemaker-model-host.js';
 import {
   createApplicationAutoScalingClient,
   createCloudWatchClient,
+  createEc2Client,
+  createPricingClient,
   createS3Client,
   createServiceQuotasClient,
 } from './aws-clients.js';
@@ -142,16 +146,22 @@ export function region(): string {
  * What "Validate and plan" reads with on AWS, built once at module scope: the state's Lambda and the
  * run API's plan route (lambdas/plan-run.ts) plan with the same adapters and settings. `file://`
  * URIs are refused (a Lambda cannot read the user's disk); the polls are read as the polling steps
- * read them, so the worst-case history counts the schedule they follow.
+ * read them, so the worst-case history counts the schedule they follow; prices and instance facts
+ * are read live for the Lambda's region (the Price List API, EC2).
  */
 export function validateAndPlanDeps(): Omit<ValidateAndPlanDeps, 'logger'> {
+  const servingRegion = region();
   return {
     store: s3Store(),
     artifactsBucket: artifactsBucket(),
     allowFileUris: false,
-    servingRegion: region(),
+    servingRegion,
     polling: { endpoint: endpointTimings(), compilation: compilationTimings() },
     instanceQuotas: new ServiceQuotasInstanceReader(createServiceQuotasClient()),
+    market: {
+      prices: new PricingHostingPrices(createPricingClient(servingRegion)),
+      facts: new Ec2InstanceFactsReader(createEc2Client()),
+    },
   };
 }
 

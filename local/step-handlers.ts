@@ -45,7 +45,10 @@ import { rampScaling, type RampScalingEvent } from '../handlers/steps/optimizati
 import { recordProof } from '../handlers/steps/optimization/record-proof.js';
 import { recordRamp } from '../handlers/steps/optimization/record-ramp.js';
 import { runLoadWorker } from '../handlers/steps/optimization/run-load-worker.js';
-import { validateAndPlan } from '../handlers/steps/optimization/validate-and-plan.js';
+import {
+  validateAndPlan,
+  type ValidateAndPlanDeps,
+} from '../handlers/steps/optimization/validate-and-plan.js';
 import { LocalInstanceQuotas } from './adapters/local-instance-quotas.js';
 import type { TaskResolver } from './runner/index.js';
 
@@ -91,6 +94,8 @@ export interface StepDependencies {
   readonly instanceSeriesSource?: string;
   /** The instance quotas planning checks. @default none (local/adapters/local-instance-quotas.ts) */
   readonly instanceQuotas?: InstanceQuotaReader;
+  /** The live prices and instance facts planning reads. @default the recorded tables */
+  readonly market?: ValidateAndPlanDeps['market'];
   readonly onLoadProgress?: (event: LoadTestProgress & { readonly candidateId: string }) => void;
   /**
    * The load engine's time: tests run a load worker on simulated time, so that its figures, and
@@ -173,6 +178,7 @@ export function createStepHandlers(
         polling: { endpoint: DEFAULT_POLL_SCHEDULE, compilation: DEFAULT_POLL_SCHEDULE },
         ...(deps.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: deps.loadSegmentSeconds }),
         instanceQuotas: deps.instanceQuotas ?? new LocalInstanceQuotas(),
+        ...(deps.market === undefined ? {} : { market: deps.market }),
         logger,
       }),
     'package-model': (payload) => packageModel(payload as PackageModelEvent, { store, logger }),

@@ -21,6 +21,10 @@ export const LOCAL_WIRING_DIFFERENCES: Readonly<
     lambdaOnly: {
       servingRegion:
         'local mode serves every model with its own model server and compiles with its own compiler: there is no AWS region whose serving images, Neo targets and in-flight quotas the planner could check',
+      market:
+        'local mode reads no AWS price list or EC2 facts: its plans use the recorded tables, and the plan says their source and age',
+      'market.prices': 'the Price List API reader of `market` (AWS only)',
+      'market.facts': 'the EC2 DescribeInstanceTypes reader of `market` (AWS only)',
     },
     localOnly: {
       loadSegmentSeconds:

@@ -28,13 +28,16 @@ export function runPrefixKey(runId: string): string {
  * - `inputs/…`  the async workflow's inputs, uploaded before a run;
  * - `runs/<runId>/…`  everything a run produces;
  * - `model-packages/<group>/…`  the index of a Model Registry group's last approved run
- *   (handlers/report/registry-baseline.ts), read and written by "Recommend" alone.
+ *   (handlers/report/registry-baseline.ts), read and written by "Recommend" alone;
+ * - `catalog/prices/<region>/<day>.json`  a day's hosting prices read from the Price List API
+ *   (handlers/planning/price-source.ts), read and written by "Validate and plan" alone.
  */
 export const ArtifactPrefix = {
   models: 'models/',
   inputs: 'inputs/',
   runs: 'runs/',
   modelPackages: 'model-packages/',
+  prices: 'catalog/prices/',
 } as const;
 export type ArtifactPrefix = (typeof ArtifactPrefix)[keyof typeof ArtifactPrefix];
 

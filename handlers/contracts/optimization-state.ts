@@ -7,6 +7,7 @@ import type { RealtimeScalingRequests } from './scaling-requests.js';
 import type { CaughtError } from './caught-error.js';
 import type { CleanUpAccount } from './clean-up-account.js';
 import type { ExecutionBudgets } from './execution-limits.js';
+import type { PlannedFactSource, PlannedPriceSource } from './market-sources.js';
 import type { Objective, RunInput, WeightedPayload } from './run-input.js';
 import type { AvailabilitySettings, ScalingSettings } from './serving-input.js';
 import type { PRICE_TABLE_SOURCE } from './price-source.js';
@@ -422,7 +423,12 @@ export interface PlannedCandidate {
   readonly endpointConfigName: string;
   readonly endpointName: string;
   readonly usdPerHour?: number;
-  readonly priceSource: 'price-table' | 'run-input' | 'serverless-per-second' | 'unknown';
+  /**
+   * `price-list`: read live from the AWS Price List API (or its copy of the day) at planning, for
+   * the region and day of `estimate.prices`; `price-table`: the recorded table (`estimate.priceTable`).
+   * The plan is in every state: the region and day are said once, not per candidate.
+   */
+  readonly priceSource: 'price-list' | 'price-table' | 'run-input' | 'serverless-per-second' | 'unknown';
   readonly estimatedCostUsd: number;
   /**
    * Set on the proof's candidate (handlers/serving/prove-target.ts): the winner it deploys again
@@ -499,10 +505,14 @@ export interface RunPlan {
    */
   readonly warnings?: readonly string[];
   readonly tags: Readonly<Record<string, string>>;
+  /** Where the candidates' instance facts came from (EC2 live, or the table). */
+  readonly instanceFacts?: PlannedFactSource;
   readonly estimate: {
     readonly totalUsd: number;
     readonly maxCostUsd?: number;
     readonly priceTable: typeof PRICE_TABLE_SOURCE;
+    /** Where the instance prices came from (live, cached or the table), for which region and day. */
+    readonly prices?: PlannedPriceSource;
     readonly assumptions: readonly string[];
     /**
      * The run's wall-clock time on AWS: `typical` with the cost's assumptions (endpoints 10 min to

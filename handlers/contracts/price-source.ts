@@ -10,3 +10,6 @@ export const PRICE_TABLE_SOURCE = {
   kind: 'Real-Time Inference, on-demand, per instance-hour',
   recordedOn: '2025-10-01',
 } as const;
+
+/** The regions whose prices the recorded table holds: a plan for another region warns. */
+export const PRICE_TABLE_REGIONS: readonly string[] = [PRICE_TABLE_SOURCE.region];

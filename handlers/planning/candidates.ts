@@ -1,4 +1,5 @@
-import { findInstance, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import type { PriceBook } from './price-source.js';
 import { resourceName } from '../contracts/names.js';
 import type { PlannedCandidate } from '../contracts/optimization-state.js';
 import type { CandidateInput, RunInput } from '../contracts/run-input.js';
@@ -41,12 +42,12 @@ function defaultCandidateId(candidate: CandidateInput, index: number): string {
 export function planExistingEndpoint(
   input: RunInput,
   existing: NonNullable<RunInput['existingEndpoint']>,
+  prices: PriceBook,
 ): PlannedCandidate {
   const { instanceType } = existing;
-  const usdPerHour =
-    instanceType === undefined
-      ? undefined
-      : (input.pricing.usdPerHour[instanceType] ?? findInstance(instanceType)?.usdPerHour);
+  const given = instanceType === undefined ? undefined : input.pricing.usdPerHour[instanceType];
+  const listed = instanceType === undefined || given !== undefined ? undefined : prices.priceOf(instanceType);
+  const usdPerHour = given ?? listed?.usdPerHour;
   return {
     id: 'existing',
     kind: 'existing',
@@ -57,12 +58,7 @@ export function planExistingEndpoint(
     endpointConfigName: '',
     endpointName: existing.endpointName,
     ...(usdPerHour === undefined ? {} : { usdPerHour }),
-    priceSource:
-      usdPerHour === undefined
-        ? 'unknown'
-        : instanceType !== undefined && input.pricing.usdPerHour[instanceType] !== undefined
-          ? 'run-input'
-          : 'price-table',
+    priceSource: given !== undefined ? 'run-input' : (listed?.source ?? 'unknown'),
     estimatedCostUsd: 0,
   };
 }
@@ -73,6 +69,7 @@ export function planCandidate(
   input: RunInput,
   expanded: ExpandedCandidate,
   holdSeconds: number,
+  prices: PriceBook,
 ): PlannedCandidate {
   const { candidate, id } = expanded;
   const environment = { ...input.model?.environment, ...candidate.environment, ...expanded.rangeEnvironment };
@@ -107,7 +104,8 @@ export function planCandidate(
   }
   const override = input.pricing.usdPerHour[candidate.instanceType];
   // The schema guarantees a price: the instance is in the table or priced in the run input.
-  const usdPerHour = override ?? findInstance(candidate.instanceType)?.usdPerHour ?? Number.NaN;
+  const listed = override === undefined ? prices.priceOf(candidate.instanceType) : undefined;
+  const usdPerHour = override ?? listed?.usdPerHour ?? Number.NaN;
   return {
     id,
     kind: 'realtime',
@@ -119,7 +117,7 @@ export function planCandidate(
     environment,
     ...names,
     usdPerHour,
-    priceSource: override === undefined ? 'price-table' : 'run-input',
+    priceSource: listed?.source ?? 'run-input',
     estimatedCostUsd: roundUsd((billedSeconds / 3600) * usdPerHour * candidate.initialInstanceCount),
   };
 }
@@ -128,9 +126,15 @@ export function planCandidate(
  * The run's candidates: each input candidate × each combination of environment-range values,
  * or the user's endpoint alone.
  */
-export function planCandidates(runId: string, input: RunInput, candidateCount: number): PlannedCandidate[] {
-  if (input.existingEndpoint !== undefined) return [planExistingEndpoint(input, input.existingEndpoint)];
+export function planCandidates(
+  runId: string,
+  input: RunInput,
+  candidateCount: number,
+  prices: PriceBook,
+): PlannedCandidate[] {
+  if (input.existingEndpoint !== undefined)
+    return [planExistingEndpoint(input, input.existingEndpoint, prices)];
   return expandCandidates(input).map((expanded, index) =>
-    planCandidate(runId, input, expanded, interleavedHoldSeconds(input, candidateCount, index)),
+    planCandidate(runId, input, expanded, interleavedHoldSeconds(input, candidateCount, index), prices),
   );
 }

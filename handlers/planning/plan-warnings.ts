@@ -1,3 +1,4 @@
+import type { MarketRead } from './market-reads.js';
 import { compilationSupportWarnings } from '../catalog/neo-support.js';
 import type { RunPlan } from '../contracts/optimization-state.js';
 import type { RunInput } from '../contracts/run-input.js';
@@ -17,6 +18,7 @@ export function planWarnings(
   inFlightWarning: string | undefined,
   rampTest: RunPlan['rampTest'],
   fitWarnings: readonly string[],
+  market: MarketRead,
 ): string[] {
   return [
     ...payloadWarnings,
@@ -26,8 +28,8 @@ export function planWarnings(
     // Locally the project's compiler stands in for Neo: only AWS compilations rest on Neo's table.
     ...(servingRegion === undefined ? [] : compilationSupportWarnings(input.compilation.targets)),
     ...fitWarnings,
-    ...unknownInstanceFactWarnings(
-      input.candidates.flatMap((candidate) => ('instanceType' in candidate ? [candidate.instanceType] : [])),
-    ),
+    ...market.prices.warnings,
+    ...market.facts.warnings,
+    ...unknownInstanceFactWarnings(market.candidateTypes, (type) => market.facts.specOf(type)),
   ].filter((warning) => warning !== undefined);
 }

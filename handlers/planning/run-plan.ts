@@ -38,6 +38,10 @@ export interface PlanParts {
   readonly instanceQuotas: readonly InstanceQuota[];
   readonly maxConcurrentCandidates: number;
   readonly loadGeneratorUsd: number;
+  /** Where the prices came from: the live price list or the recorded table, and how old. */
+  readonly prices: RunPlan['estimate']['prices'];
+  /** Where the instance facts came from: EC2 or the recorded table. */
+  readonly instanceFacts: RunPlan['instanceFacts'];
 }
 
 /**
@@ -117,10 +121,12 @@ export function runPlanOf(parts: PlanParts, prove: RunPlan['prove'], rampTest: R
     cleanupPolicy: input.cleanup.policy,
     maxConcurrentCandidates: parts.maxConcurrentCandidates,
     tags: runTags(parts.runId, input.tags),
+    instanceFacts: parts.instanceFacts,
     estimate: {
       totalUsd,
       ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
       priceTable: PRICE_TABLE_SOURCE,
+      prices: parts.prices,
       assumptions: [
         `endpoint billed ${ESTIMATE_ASSUMPTIONS.provisioningSeconds / 60} min while creating and ${ESTIMATE_ASSUMPTIONS.teardownSeconds / 60} min while deleting`,
         `load test lasts ${measuringSeconds(input.loadPlan)} s per candidate at most (all steps and rounds run)`,

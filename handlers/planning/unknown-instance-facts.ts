@@ -17,9 +17,12 @@ const CHECK_OF: Readonly<Partial<Record<InstanceSpec['unknownFacts'][number], st
 };
 
 /** One warning per candidate instance type that has facts the table does not know. */
-export function unknownInstanceFactWarnings(instanceTypes: readonly string[]): string[] {
+export function unknownInstanceFactWarnings(
+  instanceTypes: readonly string[],
+  specOf: (instanceType: string) => InstanceSpec | undefined = findInstance,
+): string[] {
   return [...new Set(instanceTypes)].flatMap((instanceType) => {
-    const spec = findInstance(instanceType);
+    const spec = specOf(instanceType);
     if (spec === undefined) return [];
     const facts = spec.unknownFacts.filter((fact) => CHECK_OF[fact] !== undefined);
     const checks = [...new Set(facts.flatMap((fact) => CHECK_OF[fact] ?? []))];

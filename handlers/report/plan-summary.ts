@@ -1,3 +1,4 @@
+import { priceAgeWarning, type PriceBookSource } from '../contracts/market-sources.js';
 /**
  * What `--plan` (local) and `runs plan` (the run API) print for an optimization run: the plan
  * "Validate and plan" returned, read for a person before the run exists. The budgets' lines serve
@@ -42,7 +43,7 @@ export function formatPlan({ plan, runCommand, local = false }: PlanSummaryInput
     `Candidates (${plan.candidates.length}):`,
     ...table(
       ['candidate', 'runs on', 'compiled for', 'settings', 'est. USD', 'price'],
-      plan.candidates.map(candidateRow),
+      plan.candidates.map((candidate) => candidateRow(candidate, plan)),
     ).map((line) => `  ${line}`),
     ...shortlistLines(plan),
     '',
@@ -55,7 +56,7 @@ export function formatPlan({ plan, runCommand, local = false }: PlanSummaryInput
     ...proofLine(plan),
     '',
     `Estimated cost on AWS: $${plan.estimate.totalUsd.toFixed(2)}${plan.estimate.maxCostUsd === undefined ? ' (no maxCostUsd set)' : ` of maxCostUsd $${plan.estimate.maxCostUsd.toFixed(2)}`}${local ? '; a local run costs nothing' : ''}`,
-    `  prices: ${plan.estimate.priceTable.kind}, ${plan.estimate.priceTable.region}, recorded ${plan.estimate.priceTable.recordedOn} (${plan.estimate.priceTable.url})`,
+    ...pricesLines(plan),
     ...plan.estimate.assumptions.map((assumption) => `  assumes: ${assumption}`),
     ...durationLine(plan),
     '',
@@ -126,7 +127,41 @@ function proofLine(plan: RunPlan): string[] {
   ];
 }
 
-function candidateRow(candidate: PlannedCandidate): string[] {
+const PRICE_BOOK_TEXT: Readonly<Record<PriceBookSource, string>> = {
+  'price-list-api': 'read from the AWS Price List API',
+  'price-list-cache': "the day's copy of the AWS Price List API read",
+  'price-table': 'the recorded table',
+};
+
+/** Where the plan's instance prices came from, for which region and day, and how old they are. */
+function pricesLines(plan: RunPlan): string[] {
+  const table = plan.estimate.priceTable;
+  const tableLine = `${table.kind}, ${table.region}, recorded ${table.recordedOn} (${table.url})`;
+  const prices = plan.estimate.prices;
+  if (prices === undefined) return [`  prices: ${tableLine}`];
+  const ageWarning = priceAgeWarning(prices);
+  return [
+    `  prices: ${PRICE_BOOK_TEXT[prices.source]}, ${prices.region}, as of ${prices.asOf} (${prices.ageDays} day(s) old)${prices.source === 'price-table' ? `: ${tableLine}` : ''}`,
+    ...(prices.fallbackReason === undefined
+      ? []
+      : [`  prices fell back to the recorded table: ${prices.fallbackReason}`]),
+    ...(ageWarning === undefined ? [] : [`  warning: ${ageWarning}`]),
+  ];
+}
+
+/** `$0.2040/h, price list, us-east-1, 2026-11-28`: a candidate's price with its source, region and day. */
+function priceText(candidate: PlannedCandidate, plan: RunPlan): string {
+  const rate = candidate.usdPerHour === undefined ? '' : `$${candidate.usdPerHour.toFixed(4)}/h, `;
+  const table = plan.estimate.priceTable;
+  if (candidate.priceSource === 'price-list' && plan.estimate.prices !== undefined) {
+    return `${rate}price list, ${plan.estimate.prices.region}, ${plan.estimate.prices.asOf}`;
+  }
+  if (candidate.priceSource === 'price-table')
+    return `${rate}price table, ${table.region}, ${table.recordedOn}`;
+  return `${rate}${candidate.priceSource}`;
+}
+
+function candidateRow(candidate: PlannedCandidate, plan: RunPlan): string[] {
   const runsOn =
     candidate.serverless !== undefined
       ? `serverless ${candidate.serverless.memorySizeMb} MB × ${candidate.serverless.maxConcurrency}`
@@ -138,7 +173,7 @@ function candidateRow(candidate: PlannedCandidate): string[] {
     candidate.compiledFor ?? '-',
     settings.length === 0 ? '-' : settings.join(' '),
     candidate.estimatedCostUsd.toFixed(2),
-    candidate.priceSource,
+    priceText(candidate, plan),
   ];
 }
 

@@ -57,9 +57,25 @@ export function createOptimizationSteps(scope: Construct, props: OptimizationSte
  */
 export function validateAndPlanSettings(): Required<RegisteredLambdaSettings> {
   return {
-    // What the run's input may name, as "Validate and plan" checks it.
-    lambda: { readsArtifacts: RUN_INPUT_PREFIXES.optimization },
+    // What the run's input may name, as "Validate and plan" checks it, and the day's price read it
+    // keeps (handlers/planning/price-source.ts): the run API's plan route reads that copy only.
+    lambda: {
+      readsArtifacts: [...RUN_INPUT_PREFIXES.optimization, ArtifactPrefix.prices],
+      writesArtifacts: [ArtifactPrefix.prices],
+    },
     grant: (fn) => {
+      // Prices and instance facts of the region, read live. Neither action has a resource type nor a
+      // condition key of its own (Service Authorization Reference: "Actions defined by AWS Price
+      // List", https://docs.aws.amazon.com/service-authorization/latest/reference/list_awspricelist.html;
+      // "Actions defined by Amazon EC2", DescribeInstanceTypes,
+      // https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html).
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['pricing:GetProducts', 'ec2:DescribeInstanceTypes'],
+          resources: ['*'],
+        }),
+      );
       // Service Quotas' List* actions support no resource-level permissions (Service Authorization
       // Reference, "Actions defined by Service Quotas"): https://docs.aws.amazon.com/service-authorization/latest/reference/list_servicequotas.html
       fn.addToRolePolicy(
@@ -72,7 +88,7 @@ export function validateAndPlanSettings(): Required<RegisteredLambdaSettings> {
       acknowledgeWildcardResource(
         fn.serviceRole,
         '*',
-        'servicequotas:ListServiceQuotas/ListAWSDefaultServiceQuotas support no resource-level permissions; read-only quota values',
+        'servicequotas:ListServiceQuotas/ListAWSDefaultServiceQuotas, pricing:GetProducts and ec2:DescribeInstanceTypes support no resource-level permissions; read-only quota values, public prices and instance type facts',
       );
     },
   };

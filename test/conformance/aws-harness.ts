@@ -1,6 +1,8 @@
 import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { PricingClient } from '@aws-sdk/client-pricing';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
@@ -17,6 +19,11 @@ import { ApplicationAutoScalingRegistry } from '../../lambdas/adapters/applicati
 import { AwsAsyncEndpointObserver } from '../../lambdas/adapters/async-endpoint-observer.js';
 import { CloudWatchEndpointMetrics } from '../../lambdas/adapters/cloudwatch-endpoint-metrics.js';
 import { DynamoDbTokenStore } from '../../lambdas/adapters/dynamodb-token-store.js';
+import { Ec2InstanceFactsReader } from '../../lambdas/adapters/ec2-instance-facts.js';
+import {
+  PricingHostingPrices,
+  SAGEMAKER_PRICE_LIST_SERVICE_CODE,
+} from '../../lambdas/adapters/pricing-hosting-prices.js';
 import { IamPolicySimulator } from '../../lambdas/adapters/iam-policy-simulator.js';
 import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store.js';
 import { SageMakerAsyncInvoker } from '../../lambdas/adapters/sagemaker-async-invoker.js';
@@ -49,6 +56,8 @@ import type { Clock } from '../../handlers/load-test/index.js';
 import { silentLogger } from '../support/memory-object-store.js';
 import { loadWorkerOnSimulatedTime } from '../support/simulated-load.js';
 import { FakeAsyncRuntime } from './fake-aws/async-runtime-service.js';
+import { FakeEc2InstanceTypes } from './fake-aws/ec2-service.js';
+import { FakePriceList, sageMakerInstanceProducts } from './fake-aws/pricing-service.js';
 import { FakeRealtimeRuntime } from './fake-aws/realtime-runtime-service.js';
 import { FakeIamService } from './fake-aws/iam-service.js';
 import { AwsRecorder } from './fake-aws/recorder.js';
@@ -127,6 +136,8 @@ export class AwsHarness {
   readonly quotas = new FakeServiceQuotas();
   readonly iam = new FakeIamService();
   readonly sns = new FakeSnsService();
+  readonly priceList = new FakePriceList();
+  readonly ec2 = new FakeEc2InstanceTypes();
 
   readonly sagemakerClient = new SageMakerClient(CLIENT_CONFIG);
   readonly s3Client = new S3Client(CLIENT_CONFIG);
@@ -138,6 +149,8 @@ export class AwsHarness {
   readonly quotasClient = new ServiceQuotasClient(CLIENT_CONFIG);
   readonly iamClient = new IAMClient(CLIENT_CONFIG);
   readonly snsClient = new SNSClient(CLIENT_CONFIG);
+  readonly pricingClient = new PricingClient(CLIENT_CONFIG);
+  readonly ec2Client = new EC2Client(CLIENT_CONFIG);
 
   readonly store = new S3ObjectStore(this.s3Client);
   readonly host = new SageMakerModelHost({
@@ -171,6 +184,9 @@ export class AwsHarness {
     this.quotas.install(this.quotasClient, this.recorder);
     this.iam.install(this.iamClient, this.recorder);
     this.sns.addTopic(RUN_SUMMARY_TOPIC_ARN);
+    this.priceList.setProducts(SAGEMAKER_PRICE_LIST_SERVICE_CODE, sageMakerInstanceProducts(REGION));
+    this.priceList.install(this.pricingClient, this.recorder);
+    this.ec2.install(this.ec2Client, this.recorder);
     this.sns.install(this.snsClient, this.recorder);
     // SNS delivers to the notification Lambda: the same core, over the same real adapters.
     this.runtime = new FakeAsyncRuntime(this.sagemaker, this.s3, (_topicArn, messageId, message) =>
@@ -250,6 +266,14 @@ export class AwsHarness {
       ...(options.readQuotas === true
         ? { instanceQuotas: new ServiceQuotasInstanceReader(this.quotasClient) }
         : {}),
+      // Prices and instance facts read live for the region, as validate-and-plan's Lambda reads
+      // them (lambdas/wiring.ts); the retries' pauses are skipped.
+      market: {
+        region: REGION,
+        prices: new PricingHostingPrices(this.pricingClient),
+        facts: new Ec2InstanceFactsReader(this.ec2Client),
+        retry: { attempts: 3, firstDelayMs: 1 },
+      },
     };
     // The load windows run on simulated time (test/support/simulated-load.ts): the requests under
     // test do not depend on durations, and no path may depend on how busy the machine is.

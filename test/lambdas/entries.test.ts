@@ -1,4 +1,6 @@
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { DescribeInstanceTypesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
 import {
   GetObjectCommand,
   HeadObjectCommand,
@@ -71,6 +73,24 @@ const s3 = mockClient(S3Client);
 const sagemaker = mockClient(SageMakerClient);
 // Recommend reads endpoint metrics: no test may reach the real CloudWatch.
 const cloudwatch = mockClient(CloudWatchClient);
+// Validate and plan reads prices and instance facts: no test may reach the real services.
+const pricing = mockClient(PricingClient);
+const ec2 = mockClient(EC2Client);
+
+/** One Price List product as GetProducts returns it: a JSON string. */
+const C5_XLARGE_HOSTING = JSON.stringify({
+  product: {
+    productFamily: 'ML Instance',
+    attributes: { regionCode: 'us-east-1', instanceName: 'ml.c5.xlarge', platoinstancetype: 'Hosting' },
+  },
+  terms: {
+    OnDemand: {
+      'SKU.TERM': {
+        priceDimensions: { 'SKU.TERM.RATE': { unit: 'Hrs', pricePerUnit: { USD: '0.2100000000' } } },
+      },
+    },
+  },
+});
 
 const runInput = {
   model: { artifactUri: MODEL_URI, framework: 'onnx', image: IMAGE, inputShape: { input: [1, 3, 32, 32] } },
@@ -123,6 +143,18 @@ describe('validate-and-plan entry', () => {
   it('plans the run after checking the inputs in S3, into the bucket from ARTIFACTS_BUCKET', async () => {
     // Arrange
     s3.on(HeadObjectCommand).resolves({ ContentLength: 7 });
+
+    s3.on(HeadObjectCommand, { Bucket: 'mso-artifacts' }).rejects(
+      Object.assign(new Error('Not Found'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } }),
+    );
+    pricing.reset();
+    pricing.on(GetProductsCommand).resolves({ FormatVersion: 'aws_v1', PriceList: [C5_XLARGE_HOSTING] });
+    ec2.reset();
+    ec2.on(DescribeInstanceTypesCommand).resolves({
+      InstanceTypes: [
+        { InstanceType: 'c5.xlarge', VCpuInfo: { DefaultVCpus: 4 }, MemoryInfo: { SizeInMiB: 8192 } },
+      ],
+    });
     const { handler } = await import('../../lambdas/validate-and-plan.js');
 
     // Act
@@ -131,9 +163,36 @@ describe('validate-and-plan entry', () => {
     // Assert
     expect(result.artifactsBucket).toBe('mso-artifacts');
     expect(result.runPrefixUri).toBe(`s3://mso-artifacts/runs/${RUN_ID}/`);
-    expect(s3.commandCalls(HeadObjectCommand).map((call) => call.args[0].input)).toEqual([
+    expect(
+      s3
+        .commandCalls(HeadObjectCommand)
+        .map((call) => call.args[0].input)
+        .filter((input) => input.Bucket === 'user-models'),
+    ).toEqual([
       { Bucket: 'user-models', Key: 'cnn/model.onnx' },
       { Bucket: 'user-models', Key: 'cnn/payload.json' },
+    ]);
+    expect(pricing.commandCalls(GetProductsCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        ServiceCode: 'AmazonSageMaker',
+        FormatVersion: 'aws_v1',
+        Filters: [
+          { Type: 'TERM_MATCH', Field: 'regionCode', Value: 'us-east-1' },
+          { Type: 'TERM_MATCH', Field: 'platoinstancetype', Value: 'Hosting' },
+        ],
+        MaxResults: 100,
+      },
+    ]);
+    expect(ec2.commandCalls(DescribeInstanceTypesCommand).map((call) => call.args[0].input)).toEqual([
+      { Filters: [{ Name: 'instance-type', Values: ['c5.xlarge'] }], MaxResults: 100 },
+    ]);
+    expect(result.estimate.prices).toMatchObject({ source: 'price-list-api', region: 'us-east-1' });
+    expect(result.candidates.find((c) => c.id === 'c5')).toMatchObject({
+      usdPerHour: 0.21,
+      priceSource: 'price-list',
+    });
+    expect(putInputs().map((input) => `${input.Bucket}/${input.Key}`)).toEqual([
+      `mso-artifacts/catalog/prices/us-east-1/${new Date().toISOString().slice(0, 10)}.json`,
     ]);
   });
 

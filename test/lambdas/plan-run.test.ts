@@ -7,6 +7,8 @@ import {
   SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
 import { ListServiceQuotasCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { DescribeInstanceTypesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
 import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import type * as PlanRunEntry from '../../lambdas/plan-run.js';
@@ -53,6 +55,8 @@ const runInput = {
 const s3 = mockClient(S3Client);
 const sagemaker = mockClient(SageMakerClient);
 const serviceQuotas = mockClient(ServiceQuotasClient);
+const pricing = mockClient(PricingClient);
+const ec2 = mockClient(EC2Client);
 let entry: typeof PlanRunEntry;
 
 beforeAll(async () => {
@@ -63,11 +67,29 @@ beforeEach(() => {
   s3.reset();
   sagemaker.reset();
   serviceQuotas.reset();
-  s3.on(HeadObjectCommand).resolves({ ContentLength: 7 });
+  // No copy of the day's prices yet: the plan reads the Price List (and, read-only, keeps no copy).
+  s3.on(HeadObjectCommand).callsFake((input: { Key?: string }) =>
+    input.Key?.startsWith(PRICE_COPY_PREFIX) === true
+      ? Promise.reject(
+          Object.assign(new Error('Not Found'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } }),
+        )
+      : Promise.resolve({ ContentLength: 7 }),
+  );
+  pricing.reset();
+  pricing.on(GetProductsCommand).resolves({ FormatVersion: 'aws_v1', PriceList: [] });
+  ec2.reset();
+  ec2.on(DescribeInstanceTypesCommand).resolves({ InstanceTypes: [] });
   serviceQuotas
     .on(ListServiceQuotasCommand)
     .resolves({ Quotas: [{ QuotaName: 'ml.c5.xlarge for endpoint usage', Value: 4 }] });
 });
+
+const PRICE_COPY_PREFIX = 'catalog/prices/';
+
+/** The S3 calls for the run's own objects: those for the day's copy of the prices left out. */
+function runObjectCallsOf(mock: typeof s3): [string, unknown][] {
+  return callsOf(mock).filter(([, input]) => !(input as { Key?: string }).Key?.startsWith(PRICE_COPY_PREFIX));
+}
 
 /** Each call a mock recorded, as its command's name and input. */
 function callsOf(mock: {
@@ -100,6 +122,12 @@ describe('plan-run entry', () => {
         artifactsBucket: 'your-artifacts-bucket',
         allowFileUris: false,
         servingRegion: 'us-east-1',
+        // The Price List and EC2 as the mocks answer them: nothing priced, nothing described.
+        market: {
+          prices: { hostingPrices: () => Promise.resolve({}) },
+          facts: { describeInstanceTypes: () => Promise.resolve([]) },
+          keepPrices: false,
+        },
         logger: silentLogger,
       },
     );
@@ -119,16 +147,27 @@ describe('plan-run entry', () => {
     await entry.handler(planEvent({ runId: 'nightly', input: runInput }), fakeContext());
 
     // Assert
-    expect({ s3: callsOf(s3), sagemaker: callsOf(sagemaker), serviceQuotas: callsOf(serviceQuotas) }).toEqual(
-      {
-        s3: [
-          ['HeadObjectCommand', { Bucket: 'user-models', Key: 'cnn/model.onnx' }],
-          ['HeadObjectCommand', { Bucket: 'user-models', Key: 'cnn/payload.json' }],
+    const day = new Date().toISOString().slice(0, 10);
+    expect({
+      s3: callsOf(s3),
+      sagemaker: callsOf(sagemaker),
+      serviceQuotas: callsOf(serviceQuotas),
+      pricing: callsOf(pricing).map(([command]) => command),
+      ec2: callsOf(ec2).map(([command]) => command),
+    }).toEqual({
+      s3: [
+        ['HeadObjectCommand', { Bucket: 'user-models', Key: 'cnn/model.onnx' }],
+        ['HeadObjectCommand', { Bucket: 'user-models', Key: 'cnn/payload.json' }],
+        [
+          'HeadObjectCommand',
+          { Bucket: 'your-artifacts-bucket', Key: `${PRICE_COPY_PREFIX}us-east-1/${day}.json` },
         ],
-        sagemaker: [],
-        serviceQuotas: [['ListServiceQuotasCommand', { ServiceCode: 'sagemaker', MaxResults: 100 }]],
-      },
-    );
+      ],
+      sagemaker: [],
+      serviceQuotas: [['ListServiceQuotasCommand', { ServiceCode: 'sagemaker', MaxResults: 100 }]],
+      pricing: ['GetProductsCommand'],
+      ec2: ['DescribeInstanceTypesCommand'],
+    });
   });
 
   it('refuses a file:// URI with the first state’s issue, as JSON for the client', async () => {
@@ -189,7 +228,7 @@ describe('plan-run entry', () => {
       's3://your-artifacts-bucket/runs/batch/async/inputs.json',
       [{ itemIndex: 0, inputLocation: 's3://your-artifacts-bucket/inputs/in-1.json' }],
     ]);
-    expect(callsOf(s3)).toEqual([
+    expect(runObjectCallsOf(s3)).toEqual([
       ['HeadObjectCommand', { Bucket: 'your-artifacts-bucket', Key: 'models/cnn/model.tar.gz' }],
       ['HeadObjectCommand', { Bucket: 'your-artifacts-bucket', Key: 'inputs/in-1.json' }],
       [
@@ -422,7 +461,7 @@ describe('plan-run entry', () => {
         false,
         undefined,
       ]);
-      expect(callsOf(s3)).toEqual([
+      expect(runObjectCallsOf(s3)).toEqual([
         [
           'HeadObjectCommand',
           { Bucket: 'your-artifacts-bucket', Key: 'models/distilbert-sst2/payload.json' },

@@ -25,6 +25,7 @@ import {
   withFiguresOfCheckedPlan,
 } from '../../planning/run-plan.js';
 import { provePlanOf, rampTestPlanOf } from '../../planning/serving-phases.js';
+import { type MarketReaders, readMarket } from '../../planning/market-reads.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from '../../ports/index.js';
 import { COMPILATION_DEADLINE_MARGIN_SECONDS } from '../../deployment/compilation-job.js';
 import { ENDPOINT_DEADLINE_SECONDS } from '../../deployment/endpoint-deployment.js';
@@ -63,6 +64,10 @@ export interface ValidateAndPlanDeps {
    * @default true
    */
   readonly readObjects?: boolean;
+  /** The live market of `servingRegion` (planning/market-reads.ts). @default the recorded tables */
+  readonly market?: MarketReaders;
+  /** @default the system clock: the day of a price read, the age of the recorded prices */
+  readonly now?: () => Date;
   readonly logger: Logger;
 }
 
@@ -109,7 +114,8 @@ export async function validateAndPlan(
   const payloadWarnings = deps.readObjects === false ? [] : await checkStreamPayloads(input, deps.store);
   const instanceQuotas = await checkInstanceQuotas(input, deps);
   const inFlight = candidatesInFlightWithin(input, instanceQuotas, deps.servingRegion);
-  const candidates = planCandidates(event.runId, input, candidateCount);
+  const market = await readMarket(input, deps);
+  const candidates = planCandidates(event.runId, input, candidateCount, market.prices);
   const compilations = planCompilations(event.runId, input, deps.artifactsBucket);
   const plannedRamp = rampTestPlanOf(input, segmentSeconds);
   const parts: PlanParts = {
@@ -131,10 +137,13 @@ export async function validateAndPlan(
       inFlight.warning,
       plannedRamp,
       fitWarnings,
+      market,
     ),
     instanceQuotas,
     maxConcurrentCandidates: inFlight.maxConcurrentCandidates,
     loadGeneratorUsd: loadGeneratorUsd(input, candidates.length),
+    prices: market.prices.summary,
+    instanceFacts: market.facts.summary,
   };
   const plan = planWithinLimits(parts, limitSettings, provePlanOf(input, segmentSeconds), plannedRamp);
   checkExecutionLimits(plan, limitSettings);

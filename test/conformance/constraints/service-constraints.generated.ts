@@ -2,7 +2,9 @@
 import * as applicationAutoScaling from '@aws-sdk/client-application-auto-scaling';
 import * as cloudwatch from '@aws-sdk/client-cloudwatch';
 import * as dynamodb from '@aws-sdk/client-dynamodb';
+import * as ec2 from '@aws-sdk/client-ec2';
 import * as iam from '@aws-sdk/client-iam';
+import * as pricing from '@aws-sdk/client-pricing';
 import * as s3 from '@aws-sdk/client-s3';
 import * as sagemaker from '@aws-sdk/client-sagemaker';
 import * as serviceQuotas from '@aws-sdk/client-service-quotas';
@@ -64,6 +66,8 @@ export const COVERED_OPERATIONS: readonly string[] = [
   'iam:SimulatePrincipalPolicy',
   'serviceQuotas:ListAWSDefaultServiceQuotas',
   'serviceQuotas:ListServiceQuotas',
+  'ec2:DescribeInstanceTypes',
+  'pricing:GetProducts',
 ];
 
 /** Required members of each structure, as the model declares them (the SDK's schemas must agree). */
@@ -241,6 +245,10 @@ export const MODEL_REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>>
   'com.amazonaws.iam#SimulatePrincipalPolicyRequest': ['PolicySourceArn', 'ActionNames'],
   'com.amazonaws.servicequotas#ListAWSDefaultServiceQuotasRequest': ['ServiceCode'],
   'com.amazonaws.servicequotas#ListServiceQuotasRequest': ['ServiceCode'],
+  'com.amazonaws.ec2#DescribeInstanceTypesRequest': [],
+  'com.amazonaws.ec2#Filter': [],
+  'com.amazonaws.pricing#Filter': ['Type', 'Field', 'Value'],
+  'com.amazonaws.pricing#GetProductsRequest': ['ServiceCode'],
 };
 
 export const SERVICE_CONSTRAINTS: ConstraintTable = {
@@ -2089,5 +2097,36 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
   'com.amazonaws.servicequotas#ListServiceQuotasRequest$QuotaAppliedAtLevel': {
     enum: Object.values(serviceQuotas.AppliedLevelEnum),
     source: 'https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_ListServiceQuotas.html',
+  },
+  'com.amazonaws.ec2#DescribeInstanceTypesRequest$InstanceTypes': {
+    member: { enum: Object.values(ec2._InstanceType) },
+    source: 'https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstanceTypes.html',
+  },
+  'com.amazonaws.pricing#Filter$Type': {
+    enum: Object.values(pricing.FilterType),
+    source: 'https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_Filter.html',
+  },
+  'com.amazonaws.pricing#Filter$Field': {
+    length: { min: 1, max: 1024 },
+    source: 'https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_Filter.html',
+  },
+  'com.amazonaws.pricing#Filter$Value': {
+    length: { min: 1, max: 1024 },
+    source: 'https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_Filter.html',
+  },
+  'com.amazonaws.pricing#GetProductsRequest$Filters': {
+    length: { min: 0, max: 50 },
+    source:
+      'https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_GetProducts.html',
+  },
+  'com.amazonaws.pricing#GetProductsRequest$FormatVersion': {
+    length: { min: 1, max: 32 },
+    source:
+      'https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_GetProducts.html',
+  },
+  'com.amazonaws.pricing#GetProductsRequest$MaxResults': {
+    range: { min: 1, max: 100 },
+    source:
+      'https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_GetProducts.html',
   },
 };

@@ -75,6 +75,19 @@ export const SERVICES = {
     modelPath: 'service-quotas/service/2019-06-24/service-quotas-2019-06-24.json',
     page: (name) => `https://docs.aws.amazon.com/servicequotas/2019-06-24/apireference/API_${name}.html`,
   },
+  ec2: {
+    sdkPackage: '@aws-sdk/client-ec2',
+    namespace: 'com.amazonaws.ec2',
+    modelPath: 'ec2/service/2016-11-15/ec2-2016-11-15.json',
+    page: (name) => `https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_${name}.html`,
+  },
+  pricing: {
+    sdkPackage: '@aws-sdk/client-pricing',
+    namespace: 'com.amazonaws.pricing',
+    modelPath: 'pricing/service/2017-10-15/pricing-2017-10-15.json',
+    page: (name) =>
+      `https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_pricing_${name}.html`,
+  },
 } as const satisfies Record<string, ServiceInfo>;
 
 export type ServiceKey = keyof typeof SERVICES;

@@ -10,6 +10,7 @@ import { ARTIFACTS_BUCKET, AwsHarness, SAGEMAKER_ROLE_ARN, withUnmissableSla } f
 import { ACCOUNT_ID, REGION } from '../fake-aws/sagemaker-service.js';
 import { deployedPolicies, iamEvaluator, KNOWN_DENIALS } from './conformance-iam.js';
 import { IamEvaluator } from './iam-evaluator.js';
+import { marketHarness, planWithMarket } from '../support/market-plan.js';
 
 let workflows: SynthesizedWorkflows;
 
@@ -126,5 +127,40 @@ describe('the IAM evaluation of a conformance run', () => {
     // Assert
     expect(policies).toContain(`arn:aws:sagemaker:${REGION}:${ACCOUNT_ID}:endpoint/mso-*`);
     expect(policies).not.toMatch(/000000000000|local-1/);
+  });
+});
+
+describe('the IAM evaluation of the market reads', () => {
+  it('passes validate-and-plan’s Price List, EC2 and price-copy calls under its deployed policy', async () => {
+    // Prepare
+    const harness = marketHarness();
+    await planWithMarket(harness, 'iam-market');
+
+    // Act
+    const verdict = await iamEvaluator(workflows).evaluate(harness.recorder.calls);
+
+    // Assert
+    expect(verdict).toEqual({ denied: [], known: [], unattributed: [] });
+  });
+
+  it('fails when validate-and-plan’s role lacks the market grant, naming each call IAM denies', async () => {
+    // Prepare
+    const harness = marketHarness();
+    await planWithMarket(harness, 'iam-market-denied');
+    const planted = new IamEvaluator(
+      deployedPolicies(
+        withoutGrant(workflows.template, 'ValidateAndPlanRoleDefaultPolicy', 'pricing:GetProducts'),
+      ),
+      { taskTokenStateMachine: workflows.asyncInference.logicalId, known: KNOWN_DENIALS },
+    );
+
+    // Act
+    const verdict = await planted.evaluate(harness.recorder.calls);
+
+    // Assert
+    expect(verdict.denied).toEqual([
+      'function validate-and-plan: pricing:GetProducts on * denied (implicit)',
+      'function validate-and-plan: ec2:DescribeInstanceTypes on * denied (implicit)',
+    ]);
   });
 });

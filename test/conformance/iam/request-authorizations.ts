@@ -535,6 +535,10 @@ export const REQUEST_AUTHORIZATIONS: Readonly<Record<string, Rule>> = {
   'ServiceQuotasClient.ListAWSDefaultServiceQuotasCommand': () => [
     { action: 'servicequotas:ListAWSDefaultServiceQuotas', resource: none },
   ],
+  // Neither names a resource type in the Service Authorization Reference (list_awspricelist.html,
+  // list_amazonec2.html): only a grant on `*` allows them.
+  'PricingClient.GetProductsCommand': () => [{ action: 'pricing:GetProducts', resource: none }],
+  'EC2Client.DescribeInstanceTypesCommand': () => [{ action: 'ec2:DescribeInstanceTypes', resource: none }],
 };
 
 /** The authorizations of one recorded request; a request the table does not know fails, naming it. */

@@ -324,7 +324,11 @@ describe('RunApi', () => {
           `Allow kms:Decrypt on <${key}.Arn> if {"StringEquals":{"kms:ViaService":"s3.us-east-1.amazonaws.com"}}`,
           `Allow s3:GetObject on <${bucket}.Arn>/models/*`,
           `Allow s3:GetObject on <${bucket}.Arn>/runs/*`,
-          `Allow s3:ListBucket on <${bucket}.Arn> if {"StringLike":{"s3:prefix":["models/*","runs/*"]}}`,
+          // The day's copy of the prices, read and never written by the plan route.
+          `Allow s3:GetObject on <${bucket}.Arn>/catalog/prices/*`,
+          `Allow s3:ListBucket on <${bucket}.Arn> if {"StringLike":{"s3:prefix":["models/*","runs/*","catalog/prices/*"]}}`,
+          'Allow pricing:GetProducts on *',
+          'Allow ec2:DescribeInstanceTypes on *',
           'Allow servicequotas:ListAWSDefaultServiceQuotas on *',
           'Allow servicequotas:ListServiceQuotas on *',
           `Allow logs:CreateLogStream on <${logGroup}.Arn>`,
@@ -598,6 +602,7 @@ describe('RunApi', () => {
       // Assert
       const bucket = logicalIdOf(stack, stack.artifactsBucket);
       expect(reads).toEqual([
+        `Allow s3:GetObject on <${bucket}.Arn>/catalog/prices/*`,
         `Allow s3:GetObject on <${bucket}.Arn>/inputs/*`,
         `Allow s3:GetObject on <${bucket}.Arn>/models/*`,
         `Allow s3:GetObject on <${bucket}.Arn>/runs/*`,

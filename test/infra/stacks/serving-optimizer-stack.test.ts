@@ -7,7 +7,11 @@ import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-s
 import { createTestApp, FIXTURE_LAMBDAS, FIXTURE_STEP, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
 import { grantsOf, logicalIdOf } from '../policy-grants.js';
-import { RUN_INPUT_PREFIXES, SAGEMAKER_READ_PREFIXES } from '../../../handlers/contracts/object-uri.js';
+import {
+  ArtifactPrefix,
+  RUN_INPUT_PREFIXES,
+  SAGEMAKER_READ_PREFIXES,
+} from '../../../handlers/contracts/object-uri.js';
 import { ProjectFunction } from '../../../infra/constructs/project-function.js';
 
 function buildStack(props: ServingOptimizerStackProps = {}) {
@@ -300,7 +304,7 @@ describe('ServingOptimizerStack', () => {
         [...new Set(stateReads.filter((line) => !listing(line)))].sort(),
       );
       expect(planGrants.filter(listing)).toEqual([
-        `Allow s3:ListBucket on ${bucket} if {"StringLike":{"s3:prefix":["models/*","runs/*","inputs/*"]}}`,
+        `Allow s3:ListBucket on ${bucket} if {"StringLike":{"s3:prefix":["models/*","runs/*","catalog/prices/*","inputs/*"]}}`,
       ]);
     });
 
@@ -464,9 +468,10 @@ describe('ServingOptimizerStack', () => {
       const asyncPlanning = reads(stepGrants('validate-async-run'));
       const sagemaker = reads(grantsOf(template, logicalIdOf(stack, stack.sagemakerExecutionRole)));
 
-      // Assert
-      for (const grants of optimizationReaders)
-        expect(grants).toEqual(expected(RUN_INPUT_PREFIXES.optimization));
+      // Assert: the first state also reads the day's copy of the region's prices.
+      const [firstState, ...others] = optimizationReaders;
+      expect(firstState).toEqual(expected([...RUN_INPUT_PREFIXES.optimization, ArtifactPrefix.prices]));
+      for (const grants of others) expect(grants).toEqual(expected(RUN_INPUT_PREFIXES.optimization));
       expect(asyncPlanning).toEqual(expected(RUN_INPUT_PREFIXES.async));
       expect(sagemaker).toEqual(expected(SAGEMAKER_READ_PREFIXES));
     });

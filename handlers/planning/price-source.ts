@@ -1,0 +1,179 @@
+import { findInstance } from '../catalog/instances.js';
+import { PRICE_TABLE_REGIONS, PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
+import type { HostingPriceList } from '../catalog/market.js';
+import { describeError } from '../contracts/errors.js';
+import type { CandidatePrice, PlannedPriceSource } from '../contracts/market-sources.js';
+import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
+import type { Logger, ObjectStore } from '../ports/index.js';
+import { daysSince, type LiveReadRetry, utcDay, withLiveReadRetry } from './live-read.js';
+
+/**
+ * The instance prices a plan uses. On AWS (a region and a price list): SageMaker's on-demand
+ * hosting prices for the run's region from the AWS Price List API, kept for the rest of the UTC day
+ * in the artifacts bucket (`catalog/prices/<region>/<day>.json`) so that later plans that day read
+ * the copy instead of the API; a type the list does not price in the region, and every type when
+ * the read fails (after retries while throttled), takes the recorded table's price, and the plan
+ * says why. Offline: the recorded table. Async hosting bills the same instance-hours, so the same
+ * prices serve both workflows.
+ */
+
+export interface PriceSourceDeps {
+  /** The run's region on AWS; absent offline (the recorded table only). */
+  readonly region?: string;
+  /** Absent offline. */
+  readonly priceList?: HostingPriceList;
+  /** Where a day's read is kept (`readOnly`: read the copy, write none); absent: every plan reads the API. */
+  readonly cache?: { readonly store: ObjectStore; readonly bucket: string; readonly readOnly?: boolean };
+  readonly now: () => Date;
+  readonly retry?: LiveReadRetry;
+  readonly logger: Logger;
+}
+
+export interface PriceBook {
+  readonly summary: PlannedPriceSource;
+  /** Warnings for the plan: a failed live read, a region the recorded table does not cover. */
+  readonly warnings: readonly string[];
+  /** The live price of the type, else the recorded one; undefined when neither has one. */
+  priceOf(instanceType: string): CandidatePrice | undefined;
+}
+
+/** What the cache object holds: one region's prices as read on one day. */
+interface CachedPrices {
+  readonly region: string;
+  readonly readOn: string;
+  readonly usdPerHour: Readonly<Record<string, number>>;
+}
+
+/** The cache object of a region and day, in the artifacts bucket. */
+export function priceCacheUri(bucket: string, region: string, day: string): string {
+  return s3Uri(bucket, `${ArtifactPrefix.prices}${region}/${day}.json`);
+}
+
+export async function readPriceBook(deps: PriceSourceDeps): Promise<PriceBook> {
+  const now = deps.now();
+  const { region, priceList } = deps;
+  if (region === undefined || priceList === undefined) return tableBook(now);
+  const day = utcDay(now);
+  const cached = await readCache(deps, region, day);
+  if (cached !== undefined) return liveBook(cached, 'price-list-cache', now);
+  try {
+    const usdPerHour = await withLiveReadRetry(() => priceList.hostingPrices(region), deps.retry);
+    if (Object.keys(usdPerHour).length === 0) {
+      return tableBook(now, region, `the Price List API priced no SageMaker hosting instance in ${region}`);
+    }
+    const read: CachedPrices = { region, readOn: day, usdPerHour };
+    await writeCache(deps, read);
+    return liveBook(read, 'price-list-api', now);
+  } catch (error) {
+    deps.logger.warn('Prices could not be read from the Price List API: the plan uses the recorded table', {
+      region,
+      error: describeError(error),
+    });
+    return tableBook(now, region, `the Price List API read failed: ${describeError(error)}`);
+  }
+}
+
+function recordedPrice(instanceType: string): CandidatePrice | undefined {
+  const usdPerHour = findInstance(instanceType)?.usdPerHour;
+  return usdPerHour === undefined
+    ? undefined
+    : {
+        usdPerHour,
+        source: 'price-table',
+        region: PRICE_TABLE_SOURCE.region,
+        asOf: PRICE_TABLE_SOURCE.recordedOn,
+      };
+}
+
+function liveBook(read: CachedPrices, source: 'price-list-api' | 'price-list-cache', now: Date): PriceBook {
+  return {
+    summary: { source, region: read.region, asOf: read.readOn, ageDays: daysSince(read.readOn, now) },
+    warnings: [],
+    priceOf: (instanceType) => {
+      const usdPerHour = read.usdPerHour[instanceType];
+      return usdPerHour === undefined
+        ? recordedPrice(instanceType)
+        : { usdPerHour, source: 'price-list', region: read.region, asOf: read.readOn };
+    },
+  };
+}
+
+/** The recorded table: offline, or on AWS (`region`) after a failed read (`fallbackReason`). */
+function tableBook(now: Date, region?: string, fallbackReason?: string): PriceBook {
+  const ageDays = daysSince(PRICE_TABLE_SOURCE.recordedOn, now);
+  const otherRegion =
+    region !== undefined && !PRICE_TABLE_REGIONS.includes(region)
+      ? `region: the run is in ${region}, and the recorded price table covers ${PRICE_TABLE_REGIONS.join(', ')} only: the estimate uses ${PRICE_TABLE_SOURCE.region} prices; give ${region}'s in pricing.usdPerHour["<type>"]`
+      : undefined;
+  const warnings = [
+    ...(fallbackReason === undefined
+      ? []
+      : [
+          `prices: ${fallbackReason}; the plan uses the recorded table (${PRICE_TABLE_SOURCE.region}, recorded ${PRICE_TABLE_SOURCE.recordedOn})`,
+        ]),
+    ...(otherRegion === undefined ? [] : [otherRegion]),
+  ];
+  return {
+    summary: {
+      source: 'price-table',
+      region: PRICE_TABLE_SOURCE.region,
+      asOf: PRICE_TABLE_SOURCE.recordedOn,
+      ageDays,
+      ...(fallbackReason === undefined ? {} : { fallbackReason }),
+    },
+    warnings,
+    priceOf: recordedPrice,
+  };
+}
+
+async function readCache(
+  deps: PriceSourceDeps,
+  region: string,
+  day: string,
+): Promise<CachedPrices | undefined> {
+  const cache = deps.cache;
+  if (cache === undefined) return undefined;
+  const uri = priceCacheUri(cache.bucket, region, day);
+  try {
+    if ((await cache.store.head(uri)) === undefined) return undefined;
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(await cache.store.getBytes(uri)));
+    if (isCachedPrices(parsed) && parsed.region === region && parsed.readOn === day) return parsed;
+    deps.logger.warn('The cached prices are not a price read of this region and day: reading them again', {
+      uri,
+    });
+  } catch (error) {
+    deps.logger.warn('The cached prices could not be read: reading them again', {
+      uri,
+      error: describeError(error),
+    });
+  }
+  return undefined;
+}
+
+/** A failed write costs only a second read later: the plan goes on. */
+async function writeCache(deps: PriceSourceDeps, read: CachedPrices): Promise<void> {
+  const cache = deps.cache;
+  if (cache === undefined || cache.readOnly === true) return;
+  const uri = priceCacheUri(cache.bucket, read.region, read.readOn);
+  try {
+    await cache.store.putBytes(uri, new TextEncoder().encode(JSON.stringify(read)), 'application/json');
+  } catch (error) {
+    deps.logger.warn('The prices read could not be kept for the day: the next plan reads them again', {
+      uri,
+      error: describeError(error),
+    });
+  }
+}
+
+function isCachedPrices(value: unknown): value is CachedPrices {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const prices = record.usdPerHour;
+  return (
+    typeof record.region === 'string' &&
+    typeof record.readOn === 'string' &&
+    typeof prices === 'object' &&
+    prices !== null &&
+    Object.values(prices).every((price) => typeof price === 'number' && price > 0)
+  );
+}
