@@ -8,7 +8,7 @@
  * the list records the debt exactly.
  */
 import { describe, expect, it } from '@jest/globals';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   importCircles,
@@ -18,65 +18,7 @@ import {
   roomOf,
   stepModules,
 } from './support/module-graph.js';
-
-const CORE_FLOOR = ['handlers/contracts'] as const;
-const CORE_LIBRARIES = [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test', 'handlers/serving'] as const;
-const CORE_HELPERS = [...CORE_LIBRARIES, 'handlers/ports', 'handlers/deployment'] as const;
-const CORE_FEATURES = [...CORE_HELPERS, 'handlers/planning', 'handlers/report', 'handlers/async'] as const;
-const CORE = [...CORE_FEATURES, 'handlers/run-status'] as const;
-const CORE_STEPS = ['handlers/steps/optimization', 'handlers/steps/async'] as const;
-const CORE_WITH_STEPS = [...CORE, ...CORE_STEPS, 'handlers/operations'] as const;
-const LOCAL_LEAVES = ['local/example-model', 'local/model-server', 'local/compiler', 'local/runner'] as const;
-
-/** Room → the rooms it may import. Imports inside a room are free. */
-export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
-  'handlers/contracts': [],
-  'handlers/catalog': [...CORE_FLOOR],
-  'handlers/load-test': [...CORE_FLOOR, 'handlers/catalog'],
-  'handlers/serving': [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test'],
-  // The output-quality guard's arithmetic: answers against the reference's, by the input's rule.
-  'handlers/quality': [...CORE_FLOOR],
-  'handlers/ports': [...CORE_LIBRARIES],
-  'handlers/deployment': [...CORE_LIBRARIES, 'handlers/ports'],
-  'handlers/planning': [...CORE_HELPERS],
-  'handlers/report': [...CORE_HELPERS],
-  'handlers/async': [...CORE_HELPERS, 'handlers/report'],
-  'handlers/run-status': [...CORE_FEATURES],
-  'handlers/steps/optimization': [...CORE],
-  'handlers/steps/async': [...CORE],
-  'handlers/operations': [...CORE],
-  // An adapter implements the port its operation declares (the run summary's publisher, the
-  // approval trigger's starter).
-  'lambdas/adapters': [...CORE, 'handlers/operations'],
-  lambdas: [...CORE_WITH_STEPS, 'lambdas/adapters'],
-  workflows: [...CORE_FLOOR],
-  'infra/nag': [],
-  infra: [...CORE_FLOOR, 'infra/nag', 'infra/constructs', 'infra/stacks'],
-  'infra/constructs': [...CORE_FLOOR, 'infra', 'infra/nag', 'workflows', 'lambdas'],
-  'infra/stacks': [...CORE_FLOOR, 'infra', 'infra/nag', 'infra/constructs', 'workflows', 'lambdas'],
-  'infra/bin': [...CORE_FLOOR, 'infra', 'infra/stacks'],
-  'local/example-model': [...CORE],
-  'local/model-server': [...CORE, 'local/example-model'],
-  'local/compiler': [...CORE, 'local/model-server'],
-  'local/runner': [...CORE],
-  'local/platform': [...CORE, ...LOCAL_LEAVES],
-  'local/adapters': [...CORE, ...LOCAL_LEAVES, 'local/platform'],
-  'local/async': [...CORE_WITH_STEPS, ...LOCAL_LEAVES, 'local/platform'],
-  'local/cli': [...CORE_WITH_STEPS, ...LOCAL_LEAVES, 'local/platform'],
-  local: [
-    ...CORE_WITH_STEPS,
-    ...LOCAL_LEAVES,
-    'local/platform',
-    'local/adapters',
-    'local/async',
-    'local/cli',
-    'workflows',
-    'infra',
-    'infra/stacks',
-  ],
-  client: [...CORE_FLOOR, 'handlers/run-status', 'handlers/report'],
-  bench: [...CORE, 'lambdas/adapters', ...LOCAL_LEAVES, 'local/platform', 'local/adapters'],
-};
+import { CORE_ROOM_PURPOSES, CORE_STEPS, FLOOR_PLAN, roomsSection } from './support/floor-plan.js';
 
 const ROOMS = [...Object.keys(FLOOR_PLAN), 'test'];
 /** The step modules, read once: each is a room of its own. */
@@ -317,5 +259,38 @@ describe('the floor plan’s checks', () => {
 
     // Assert
     expect(circles).toEqual([['handlers/a.ts', 'handlers/b.ts', 'handlers/c.ts']]);
+  });
+});
+
+describe('the README’s architecture section', () => {
+  /** A Markdown table's cells, row by row, whatever its padding (Prettier pads the README's). */
+  const cellsOf = (table: string): string[][] =>
+    table
+      .split('\n')
+      .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
+
+  it('lists the core’s rooms in the floor plan’s order, each with what it holds and may import', () => {
+    // Prepare
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = /<!-- rooms: test\/support\/floor-plan\.ts -->\n([\s\S]*?)\n<!-- \/rooms -->/.exec(
+      readme,
+    );
+
+    // Assert
+    expect(cellsOf(section?.[1] ?? '')).toEqual(cellsOf(roomsSection()));
+  });
+
+  it('describes every room of the core the floor plan has, in its order', () => {
+    // Act
+    const coreRooms = Object.keys(FLOOR_PLAN).filter((room) => room.startsWith('handlers/'));
+
+    // Assert
+    expect(Object.keys(CORE_ROOM_PURPOSES)).toEqual(coreRooms);
   });
 });

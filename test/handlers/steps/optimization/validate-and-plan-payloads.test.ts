@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../../../handlers/contracts/errors.js';
 import { stateSizeIssue } from '../../../../handlers/planning/state-size.js';
-import { validateAndPlan, type ValidateAndPlanDeps } from '../../../../handlers/steps/optimization/validate-and-plan.js';
+import {
+  validateAndPlan,
+  type ValidateAndPlanDeps,
+} from '../../../../handlers/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
 
 const MODEL_URI = 's3://user-models/cnn/model.onnx';
