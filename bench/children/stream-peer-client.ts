@@ -10,7 +10,13 @@
  */
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
 import { cpuUsSince } from '../support/cpu.js';
-import { type BenchStreamFormat, type PeerStreamRun, streamClientArguments } from '../support/streaming.js';
+import {
+  type BenchStreamFormat,
+  type PeerStreamRun,
+  peerStreamRun,
+  runPeerFormats,
+  streamClientArguments,
+} from '../support/streaming.js';
 
 const values = streamClientArguments();
 const tokensPerResponse = Number(values.tokens);
@@ -61,27 +67,17 @@ async function runFormat(
   await Promise.all(Array.from({ length: concurrency }, user));
   const cpuUs = cpuUsSince(cpuStart);
   await transport.close();
-  return {
+  return peerStreamRun({
     format,
     cpuUs,
     responses,
-    tokens: responses * tokensPerResponse,
     failures,
-    responsesPerSecond: inWindow / (windowMs / 1000),
-    tokensPerSecond: (inWindow * tokensPerResponse) / (windowMs / 1000),
-    piecesPerResponse: responses > 0 ? pieces / responses : 0,
-    bytesPerResponse: responses > 0 ? bytes / responses : 0,
-  };
+    inWindow,
+    windowMs,
+    tokensPerResponse,
+    pieces,
+    bytes,
+  });
 }
 
-const formats = (values.formats ?? '').split(',') as BenchStreamFormat[];
-// As the engine's client: every format's code compiled before any is measured.
-const primeSeconds = Number(values['prime-seconds'] ?? 0);
-if (primeSeconds > 0) {
-  for (const format of formats) await runFormat(format, 0, primeSeconds * 1000);
-}
-const measuredWarmupMs = Number(values['warmup-seconds']) * 1000;
-const measuredWindowMs = Number(values.seconds) * 1000;
-const runs: PeerStreamRun[] = [];
-for (const format of formats) runs.push(await runFormat(format, measuredWarmupMs, measuredWindowMs));
-console.log(JSON.stringify({ runs }));
+await runPeerFormats(values, runFormat);

@@ -152,3 +152,53 @@ export function streamClientArguments() {
     },
   }).values;
 }
+
+/** What a peer client counted over one format's run, before it is turned into per-second figures. */
+export interface PeerStreamCounts {
+  readonly format: BenchStreamFormat;
+  readonly cpuUs: number;
+  readonly responses: number;
+  readonly failures: number;
+  /** Responses that ended inside the measured window. */
+  readonly inWindow: number;
+  readonly windowMs: number;
+  readonly tokensPerResponse: number;
+  readonly pieces: number;
+  readonly bytes: number;
+}
+
+/** A peer client's run as the bench compares it: tokens, rates over the window, reads per response. */
+export function peerStreamRun(counts: PeerStreamCounts): PeerStreamRun {
+  const { responses, inWindow, windowMs, tokensPerResponse } = counts;
+  return {
+    format: counts.format,
+    cpuUs: counts.cpuUs,
+    responses,
+    tokens: responses * tokensPerResponse,
+    failures: counts.failures,
+    responsesPerSecond: inWindow / (windowMs / 1000),
+    tokensPerSecond: (inWindow * tokensPerResponse) / (windowMs / 1000),
+    piecesPerResponse: responses > 0 ? counts.pieces / responses : 0,
+    bytesPerResponse: responses > 0 ? counts.bytes / responses : 0,
+  };
+}
+
+/**
+ * Runs a peer client's formats as the engine's client does (each primed first when asked, so every
+ * format's code is compiled before any is measured), then prints `{ runs }` as one JSON line.
+ */
+export async function runPeerFormats(
+  values: ReturnType<typeof streamClientArguments>,
+  runFormat: (format: BenchStreamFormat, warmupMs: number, windowMs: number) => Promise<PeerStreamRun>,
+): Promise<void> {
+  const formats = (values.formats ?? '').split(',') as BenchStreamFormat[];
+  const primeSeconds = Number(values['prime-seconds'] ?? 0);
+  if (primeSeconds > 0) {
+    for (const format of formats) await runFormat(format, 0, primeSeconds * 1000);
+  }
+  const warmupMs = Number(values['warmup-seconds']) * 1000;
+  const windowMs = Number(values.seconds) * 1000;
+  const runs: PeerStreamRun[] = [];
+  for (const format of formats) runs.push(await runFormat(format, warmupMs, windowMs));
+  console.log(JSON.stringify({ runs }));
+}
