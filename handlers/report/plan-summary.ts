@@ -139,7 +139,9 @@ function pricesLines(plan: RunPlan): string[] {
   const tableLine = `${table.kind}, ${table.region}, recorded ${table.recordedOn} (${table.url})`;
   const prices = plan.estimate.prices;
   if (prices === undefined) return [`  prices: ${tableLine}`];
-  const ageWarning = priceAgeWarning(prices);
+  // The age matters only where a candidate is priced from the book, not from the run input.
+  const priced = plan.candidates.some((candidate) => candidate.priceSource === prices.source);
+  const ageWarning = priced ? priceAgeWarning(prices) : undefined;
   return [
     `  prices: ${PRICE_BOOK_TEXT[prices.source]}, ${prices.region}, as of ${prices.asOf} (${prices.ageDays} day(s) old)${prices.source === 'price-table' ? `: ${tableLine}` : ''}`,
     ...(prices.fallbackReason === undefined

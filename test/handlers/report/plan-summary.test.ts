@@ -205,4 +205,41 @@ describe('formatPlan', () => {
       'SLA: p95 ≤ 20 ms, p99 ≤ 40 ms, error rate ≤ 0.01; objective lowest-cost-per-1m',
     ]);
   });
+
+  describe('the prices’ age', () => {
+    const staleTable = {
+      source: 'price-table' as const,
+      region: 'us-east-1',
+      asOf: '2025-10-01',
+      ageDays: 423,
+    };
+    const withPrices = (candidate: ReturnType<typeof plannedCandidate>) => {
+      const plan = runPlan([candidate]);
+      return runPlan([candidate], { estimate: { ...plan.estimate, prices: staleTable } });
+    };
+
+    it('warns when a candidate is priced from a table older than 180 days', () => {
+      // Prepare
+      const plan = withPrices(plannedCandidate('cpu', 'ml.c5.xlarge', 0.204));
+
+      // Act
+      const lines = formatPlan({ plan, runCommand: 'start' }).split('\n');
+
+      // Assert
+      expect(lines).toContain(
+        '  warning: prices of 2025-10-01, 423 days old (more than 180): they may have changed; give current ones in pricing.usdPerHour',
+      );
+    });
+
+    it('says nothing of the table’s age when every candidate’s price comes from the run input', () => {
+      // Prepare
+      const plan = withPrices(plannedCandidate('cpu', 'ml.c5.xlarge', 0.25, { priceSource: 'run-input' }));
+
+      // Act
+      const text = formatPlan({ plan, runCommand: 'start' });
+
+      // Assert
+      expect(text).not.toContain('days old (more than 180)');
+    });
+  });
 });
