@@ -7,14 +7,9 @@
  */
 import { scheduledLoads } from './plan.js';
 import type { LoadPlan } from '../contracts/load-plan.js';
+import { LOAD_WORKER_MEMORY_MB } from '../contracts/load-worker-lambda.js';
 
-/**
- * The load worker Lambda's memory (infra/constructs/optimization-steps.ts reads it). Lambda gives
- * CPU in proportion to memory: "At 1,769 MB, a function has the equivalent of one vCPU (one
- * vCPU-second of credits per second)" (AWS Lambda Developer Guide, "Configure Lambda function
- * memory", https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html).
- */
-export const LOAD_WORKER_MEMORY_MB = 2048;
+/** Lambda memory per vCPU (see LOAD_WORKER_MEMORY_MB). */
 export const LAMBDA_MB_PER_VCPU = 1769;
 
 /**

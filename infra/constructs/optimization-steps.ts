@@ -5,7 +5,7 @@ import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
 import { RUN_INPUT_PREFIXES } from '../../handlers/contracts/object-uri.js';
-import { LOAD_WORKER_MEMORY_MB } from '../../handlers/load-test/worker-ceiling.js';
+import { LOAD_WORKER_MEMORY_MB } from '../../handlers/contracts/load-worker-lambda.js';
 import { OPTIMIZATION_STEPS, type OptimizationStepKey } from '../../handlers/contracts/optimization-state.js';
 import type { OptimizationSteps } from '../../workflows/optimization-workflow.js';
 import { LOAD_WORKER_TIMEOUT } from '../../workflows/optimization-workflow.js';
