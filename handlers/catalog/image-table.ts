@@ -30,7 +30,7 @@ import type { FRAMEWORKS } from '../contracts/model-frameworks.js';
  *   `sagemaker-neo-keras:2.2.4`, Inferentia1 MXNet, the Inferentia2 Neuron images) and the Neo account table.
  * - AWS docs "Supported Instance Types and Frameworks" (https://docs.aws.amazon.com/sagemaker/latest/dg/neo-supported-cloud.html):
  *   the model versions Neo accepts (ONNX ≤ 1.7.0, Keras ≤ 2.2.4, MXNet ≤ 1.8.0, XGBoost ≤ 1.3.3).
- * - The LLM serving containers (docs/decisions.md §55), read on 2026-11-24, every commercial region each config
+ * - The LLM serving containers (DJL LMI, Hugging Face TGI, vLLM), read on 2026-11-24, every commercial region each config
  *   lists (the ISO partitions and eusc-de-east-1 left out, as above), the accounts the DLC table already has:
  *   - sagemaker-core/src/sagemaker/core/image_uri_config/djl-lmi.json @ 2d1730cf192956d476e1c20002c55ece0c382fdc
  *     (DJL LMI on NVIDIA GPUs: `djl-inference:<tag_prefix>`, no processor in the tag; every DLC region)

@@ -2,7 +2,7 @@ import type { LlmContainer } from '../contracts/model-frameworks.js';
 import type { StreamFormat } from '../contracts/stream-format.js';
 
 /**
- * The LLM serving containers a run can name as `model.framework` (docs/decisions.md §55): DJL LMI,
+ * The LLM serving containers a run can name as `model.framework`: DJL LMI,
  * Hugging Face TGI and the Hugging Face vLLM DLC. Their images are rows of `image-table.ts`; this
  * module holds what the planner checks about each: how the model reaches the container, which
  * settings (container environment variables) it reads and what they accept, and which stream

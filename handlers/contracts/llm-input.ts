@@ -14,7 +14,7 @@ import { isLlmContainer, type LlmContainer } from './model-frameworks.js';
 
 /**
  * The run-input checks of a model served by an LLM container (`model.framework` "djl-lmi",
- * "hf-tgi" or "vllm"; docs/decisions.md §55), made before anything is created: where the model
+ * "hf-tgi" or "vllm"), made before anything is created: where the model
  * comes from, which instances its images run on, each candidate's container settings against its
  * instance, and the load plan's stream format against what the container emits.
  */

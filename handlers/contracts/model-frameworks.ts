@@ -1,7 +1,7 @@
 /**
  * The frameworks a run's model may name (`model.framework`): the ones SageMaker Neo and the
  * framework serving images take, and the LLM serving containers (catalog/llm-containers.ts holds
- * what the planner checks about each, docs/decisions.md §55), whose version is the container's.
+ * what the planner checks about each), whose version is the container's.
  */
 export const LLM_CONTAINERS = ['djl-lmi', 'hf-tgi', 'vllm'] as const;
 export type LlmContainer = (typeof LLM_CONTAINERS)[number];

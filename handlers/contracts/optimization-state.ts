@@ -398,7 +398,7 @@ export interface PlannedCompilation {
   /**
    * Set for a SageMaker optimization job (`compilation.optimizations`): what CreateOptimizationJob
    * gets besides the run's model and tags. The job is an item of the same compile Map as the Neo
-   * targets, through the same Start → Wait → Check states (docs/decisions.md §56).
+   * targets, through the same Start → Wait → Check states, so one history model counts both.
    */
   readonly optimization?: PlannedOptimization;
 }

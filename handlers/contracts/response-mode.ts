@@ -12,7 +12,7 @@ import { STREAM_FORMATS } from './stream-format.js';
  * The format is the container's, not a guess from the bytes: a TGI stream read as OpenAI's is
  * every event malformed, so a format without a stream is refused here, and a stream without its
  * format by the run input (contracts/run-input.ts), unless the model's LLM container gives the default
- * (docs/decisions.md §55), and by the engine.
+ * (catalog/llm-containers.ts), and by the engine.
  */
 export const responseModeSchema = z
   .strictObject({

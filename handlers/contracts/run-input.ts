@@ -265,7 +265,7 @@ export const instanceTypeSchema = z
  * `HF_MODEL_REVISION`: aws/sagemaker-huggingface-inference-toolkit, transformers_utils.py
  * @ 24c423ca8562e3d1ec5814b0964f2ad78edbdaa9, and mms_model_server.py). No token field: a private
  * model would need `HF_API_TOKEN` in the environment, which CreateModel, logs and the report would
- * show (docs/decisions.md §47): a private model goes in `artifactUri` as a model.tar.gz instead.
+ * show: a private model goes in `artifactUri` as a model.tar.gz instead.
  */
 export const hubModelSchema = z.strictObject({
   /**
@@ -440,7 +440,7 @@ const realtimeCandidateSchema = z.strictObject({
   /**
    * How the endpoint spreads requests over its instances (`RoutingConfig.RoutingStrategy`); absent:
    * SageMaker's random routing. Meaningful from two instances on: this count, or the count the
-   * target sizes and the proof deploys (docs/decisions.md §48).
+   * target sizes and the proof deploys.
    */
   routingStrategy: z
     .enum(ROUTING_STRATEGIES, {

@@ -226,7 +226,7 @@ export function modelEnvironment(model: {
  * The container environment the Hugging Face inference toolkit reads to download and serve a Hub
  * model: `HF_MODEL_ID`, `HF_TASK` and `HF_MODEL_REVISION` (aws/sagemaker-huggingface-inference-toolkit,
  * transformers_utils.py @ 24c423ca8562e3d1ec5814b0964f2ad78edbdaa9 and mms_model_server.py
- * @ 0a0cc3d738ae050bef44f148d19485c6e316fbe2). Never `HF_API_TOKEN`: see docs/decisions.md §47.
+ * @ 0a0cc3d738ae050bef44f148d19485c6e316fbe2). Never `HF_API_TOKEN`: a token in a container's environment is readable by anyone who can describe the model.
  */
 export function hubEnvironment(hub: HubModel | undefined): Record<string, string> {
   if (hub === undefined) return {};

@@ -2,7 +2,7 @@ import type { InputIssue } from '../contracts/errors.js';
 import type { StreamFormat } from '../contracts/stream-format.js';
 
 /**
- * Whether a request body can give the stream the load plan reads (docs/decisions.md §55), checked
+ * Whether a request body can give the stream the load plan reads (each container's format, catalog/llm-containers.ts), checked
  * when planning, where the payloads are read anyway. A body that cannot work is refused (the
  * container would answer with one JSON body, or in another format, and every request would fail);
  * one that merely loses a figure is a plan warning.
