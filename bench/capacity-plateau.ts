@@ -4,13 +4,13 @@
  * plateau and report a sustainable TPS within 0.95-1.0 of c / s. No network: the figure judged is
  * the stepping logic's, not the transport's.
  */
-import { aggregateWorkerResults } from '../handlers/load-test/aggregate.js';
-import { systemClock } from '../handlers/load-test/clock.js';
-import { runLoadTest } from '../handlers/load-test/engine.js';
-import { SlotServer } from '../test/handlers/load-test/support/stub-transports.js';
+import { aggregateWorkerResults } from '../core/load-test/aggregate.js';
+import { systemClock } from '../core/load-test/clock.js';
+import { runLoadTest } from '../core/load-test/engine.js';
+import { SlotServer } from '../test/core/load-test/support/stub-transports.js';
 import type { BenchRow } from './support/report.js';
-import { parseLoadPlan } from '../handlers/contracts/load-plan.js';
-import { parseSla } from '../handlers/contracts/latency-sla.js';
+import { parseLoadPlan } from '../core/contracts/load-plan.js';
+import { parseSla } from '../core/contracts/latency-sla.js';
 
 const SLOTS = 8;
 const SERVICE_MS = 20;

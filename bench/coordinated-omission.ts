@@ -8,8 +8,8 @@
  * must be within ±10 % of it. For contrast, a closed loop (1 in flight) against the same stall
  * reports what closed-loop tools report: one slow request, a p99 that does not see the stall.
  */
-import type { LoadTestResult, WorkerResult } from '../handlers/load-test/results.js';
-import { exactPercentile } from '../test/handlers/load-test/support/random.js';
+import type { LoadTestResult, WorkerResult } from '../core/load-test/results.js';
+import { exactPercentile } from '../test/core/load-test/support/random.js';
 import { runChild, startChild } from './support/child-process.js';
 import type { BenchRow } from './support/report.js';
 import { expectedLatenciesMs, stallInsideWindow } from './support/stall.js';

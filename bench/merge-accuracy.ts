@@ -5,18 +5,14 @@
  * and the merged result far below the 256 KiB state limit. Beside them: what averaging the
  * workers' percentiles (as some distributed tools do) would have reported.
  */
-import { aggregateWorkerResults } from '../handlers/load-test/aggregate.js';
-import { LatencyRecorder, encodeHistogram } from '../handlers/load-test/histogram.js';
-import { STATE_PAYLOAD_LIMIT_BYTES, serializedSizeBytes } from '../handlers/load-test/payload.js';
-import type { WorkerResult } from '../handlers/load-test/results.js';
-import {
-  exactPercentile,
-  lognormalSampler,
-  seededRandom,
-} from '../test/handlers/load-test/support/random.js';
+import { aggregateWorkerResults } from '../core/load-test/aggregate.js';
+import { LatencyRecorder, encodeHistogram } from '../core/load-test/histogram.js';
+import { STATE_PAYLOAD_LIMIT_BYTES, serializedSizeBytes } from '../core/load-test/payload.js';
+import type { WorkerResult } from '../core/load-test/results.js';
+import { exactPercentile, lognormalSampler, seededRandom } from '../test/core/load-test/support/random.js';
 import type { BenchRow } from './support/report.js';
-import { loadPlanSchema } from '../handlers/contracts/load-plan.js';
-import { slaSchema } from '../handlers/contracts/latency-sla.js';
+import { loadPlanSchema } from '../core/contracts/load-plan.js';
+import { slaSchema } from '../core/contracts/latency-sla.js';
 
 const WORKER_COUNTS = [4, 16, 100];
 const SAMPLES_PER_WORKER = 10_000;

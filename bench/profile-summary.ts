@@ -55,7 +55,7 @@ export function selfAllocations(
 const place = (url: string): string =>
   url
     .replace(/^(?:file:\/\/)?.*\/node_modules\//, '')
-    .replace(/^(?:file:\/\/)?\/.*?\/(handlers|local|bench|test)\//, '$1/');
+    .replace(/^(?:file:\/\/)?\/.*?\/(core|local|bench|test)\//, '$1/');
 const byFunction = (frame: CallFrame): string =>
   `${frame.functionName || '(anonymous)'} ${place(frame.url)}:${frame.lineNumber + 1}`;
 const byFile = (frame: CallFrame): string => place(frame.url) || frame.functionName;

@@ -3,11 +3,11 @@
  * with a successful outcome (StepDriver.settle → histogram record, throughput bucket). Latencies
  * are drawn from a lognormal spread so records hit many histogram buckets, as real ones do.
  */
-import { systemClock } from '../handlers/load-test/clock.js';
-import type { InvokeOutcome } from '../handlers/load-test/ports.js';
-import { RequestBudget, StepDriver } from '../handlers/load-test/step-driver.js';
-import { StepRecorder } from '../handlers/load-test/step-recorder.js';
-import { lognormalSampler, seededRandom } from '../test/handlers/load-test/support/random.js';
+import { systemClock } from '../core/load-test/clock.js';
+import type { InvokeOutcome } from '../core/load-test/ports.js';
+import { RequestBudget, StepDriver } from '../core/load-test/step-driver.js';
+import { StepRecorder } from '../core/load-test/step-recorder.js';
+import { lognormalSampler, seededRandom } from '../test/core/load-test/support/random.js';
 import { median } from './support/report.js';
 import type { BenchRow } from './support/report.js';
 

@@ -4,7 +4,7 @@
  * entries, no chart wider than the page, no two texts of a chart on top of each other, the verdict
  * on the first screen, a sweep's heatmap with its recommended cell. Two kinds of pages:
  *
- * - fixtures (test/handlers/report/support/): a sweep, a 20-candidate run, a serve target whose
+ * - fixtures (test/core/report/support/): a sweep, a 20-candidate run, a serve target whose
  *   ramp broke the SLA, and an async run, rendered here;
  * - real runs: `npm start`'s example, local-sweep, local-routing, local-generative and local-async
  *   run locally to their end (bench/support/example-runs.ts, shortened load plans unless
@@ -26,18 +26,18 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AsyncReport } from '../handlers/report/async-report.js';
-import { ASYNC_CHART_TITLES } from '../handlers/report/async-report-charts.js';
-import { RAMP_CHART_TITLE } from '../handlers/report/ramp-chart.js';
-import { renderAsyncHtmlReport } from '../handlers/report/render-async-html.js';
-import { renderHtmlReport } from '../handlers/report/render-html.js';
-import { renderMarkdownReport } from '../handlers/report/render-markdown.js';
-import type { Report } from '../handlers/report/report.js';
-import { RUNS_INDEX_HTML, RUNS_INDEX_JSON, type RunsIndexDocument } from '../handlers/report/runs-index.js';
-import { heatmapTitle, RECOMMENDED_MARK } from '../handlers/report/sweep-chart.js';
-import { asyncReport } from '../test/handlers/report/support/async-reports.js';
-import { rampReport } from '../test/handlers/report/support/ramp-reports.js';
-import { sweepReport, twentyCandidateReport } from '../test/handlers/report/support/sweep-reports.js';
+import type { AsyncReport } from '../core/report/async-report.js';
+import { ASYNC_CHART_TITLES } from '../core/report/async-report-charts.js';
+import { RAMP_CHART_TITLE } from '../core/report/ramp-chart.js';
+import { renderAsyncHtmlReport } from '../core/report/render-async-html.js';
+import { renderHtmlReport } from '../core/report/render-html.js';
+import { renderMarkdownReport } from '../core/report/render-markdown.js';
+import type { Report } from '../core/report/report.js';
+import { RUNS_INDEX_HTML, RUNS_INDEX_JSON, type RunsIndexDocument } from '../core/report/runs-index.js';
+import { heatmapTitle, RECOMMENDED_MARK } from '../core/report/sweep-chart.js';
+import { asyncReport } from '../test/core/report/support/async-reports.js';
+import { rampReport } from '../test/core/report/support/ramp-reports.js';
+import { sweepReport, twentyCandidateReport } from '../test/core/report/support/sweep-reports.js';
 import { Cdp, startChromium } from './support/devtools-pipe.js';
 import { EXAMPLE_RUNS, runExample } from './support/example-runs.js';
 

@@ -6,12 +6,9 @@
  * and a raw read of the bytes. CPU µs per token over 20,000 responses after 3,000 of warm-up.
  * Not part of `npm run bench`: a figure to compare parser changes by (bench/RESULTS.md).
  */
-import {
-  createFramedStreamParser,
-  createStreamParser,
-} from '../handlers/load-test/streaming/stream-parser.js';
-import type { StreamEventSink } from '../handlers/load-test/streaming/stream-parser.js';
-import { TokenTimingRecorder } from '../handlers/load-test/streaming/token-timing.js';
+import { createFramedStreamParser, createStreamParser } from '../core/load-test/streaming/stream-parser.js';
+import type { StreamEventSink } from '../core/load-test/streaming/stream-parser.js';
+import { TokenTimingRecorder } from '../core/load-test/streaming/token-timing.js';
 
 type Format = 'tgi' | 'lmi-jsonlines' | 'openai';
 const format = (process.argv[2] ?? 'tgi') as Format;

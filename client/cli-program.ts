@@ -2,11 +2,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError, ErrorNames } from '../handlers/contracts/errors.js';
-import type { RunPlan } from '../handlers/contracts/optimization-state.js';
-import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../handlers/report/async-plan-summary.js';
-import { formatPlan } from '../handlers/report/plan-summary.js';
-import { EXIT_CODES, exitCodeOfRun } from '../handlers/contracts/exit-codes.js';
+import { describeError, ErrorNames } from '../core/contracts/errors.js';
+import type { RunPlan } from '../core/contracts/optimization-state.js';
+import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../core/report/async-plan-summary.js';
+import { formatPlan } from '../core/report/plan-summary.js';
+import { EXIT_CODES, exitCodeOfRun } from '../core/contracts/exit-codes.js';
 import {
   describeInvalidRunId,
   type ExecutionStatus,
@@ -17,7 +17,7 @@ import {
   type RunStatus,
   type RunWorkflow,
   RunWorkflows,
-} from '../handlers/run-status/run-api-contract.js';
+} from '../core/run-status/run-api-contract.js';
 import {
   compareRuns,
   DEFAULT_NOISE_TOLERANCE_PERCENT,
@@ -25,9 +25,9 @@ import {
   parseReportForComparison,
   parseTolerancePercent,
   TOLERANCE_EXPECTED,
-} from '../handlers/report/compare-runs.js';
-import { renderComparisonMarkdown, renderComparisonText } from '../handlers/report/render-comparison.js';
-import type { Report } from '../handlers/report/report.js';
+} from '../core/report/compare-runs.js';
+import { renderComparisonMarkdown, renderComparisonText } from '../core/report/render-comparison.js';
+import type { Report } from '../core/report/report.js';
 import { InitRefusedError, initRunInput } from './init-command.js';
 import { describeInvalidApiUrl, RunApiClient, type RunApiClientOptions } from './run-api-client.js';
 import { writeApiRunsIndex } from './runs-index-command.js';
@@ -268,7 +268,7 @@ export const processIo: CliIo = {
 };
 
 /**
- * The project's one exit-code scheme (handlers/contracts/exit-codes.ts): the call itself gives
+ * The project's one exit-code scheme (core/contracts/exit-codes.ts): the call itself gives
  * 0, 1 (it failed) or 2 (usage); a run it waited for or read gives its outcome's code.
  */
 export const ExitCodes = {

@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeGiven } from '../handlers/contracts/validation.js';
-import { withArtifactsBucket } from '../handlers/contracts/artifacts-bucket.js';
-import { describeError, type InputIssue, InvalidRunInputError } from '../handlers/contracts/errors.js';
-import { recordOf } from '../handlers/contracts/records.js';
-import { checkRunRequest } from '../handlers/run-status/run-request.js';
-import { type RunWorkflow, RunWorkflows } from '../handlers/run-status/run-api-contract.js';
+import { describeGiven } from '../core/contracts/validation.js';
+import { withArtifactsBucket } from '../core/contracts/artifacts-bucket.js';
+import { describeError, type InputIssue, InvalidRunInputError } from '../core/contracts/errors.js';
+import { recordOf } from '../core/contracts/records.js';
+import { checkRunRequest } from '../core/run-status/run-request.js';
+import { type RunWorkflow, RunWorkflows } from '../core/run-status/run-api-contract.js';
 import { regionOfApiUrl } from './sigv4.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { BudgetExceededError, InvalidRunInputError } from '../handlers/contracts/errors.js';
-import { type RunInputDocument, runInputSchema } from '../handlers/contracts/run-input.js';
-import { describeGiven, parseOrThrow } from '../handlers/contracts/validation.js';
+import { BudgetExceededError, InvalidRunInputError } from '../core/contracts/errors.js';
+import { type RunInputDocument, runInputSchema } from '../core/contracts/run-input.js';
+import { describeGiven, parseOrThrow } from '../core/contracts/validation.js';
 import {
   apiErrorSchema,
   type ApiError,
@@ -29,7 +29,7 @@ import {
   startedRunSchema,
   type StoppedRun,
   stoppedRunSchema,
-} from '../handlers/run-status/run-api-contract.js';
+} from '../core/run-status/run-api-contract.js';
 import { RunAlreadyExistsError, RunApiError, RunNotFoundError, RunWaitTimeoutError } from './errors.js';
 import {
   AWS_REGION_EXPECTED,
@@ -38,11 +38,11 @@ import {
   isAwsRegion,
   regionOfApiUrl,
 } from './sigv4.js';
-import { asyncRunInputSchema } from '../handlers/contracts/async-run-input.js';
+import { asyncRunInputSchema } from '../core/contracts/async-run-input.js';
 
 /**
  * A typed client of the run API (infra/constructs/run-api.ts): every request SigV4-signed for
- * `execute-api`, every answer checked against the API's contract (handlers/run-status/run-api-contract.ts).
+ * `execute-api`, every answer checked against the API's contract (core/run-status/run-api-contract.ts).
  * Run inputs are validated locally first, with the workflows' own schemas, so a mistake is reported
  * field by field before anything is sent.
  */

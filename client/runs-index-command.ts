@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { describeError } from '../handlers/contracts/errors.js';
+import { describeError } from '../core/contracts/errors.js';
 import {
   indexEntryOfDocument,
   renderRunsIndexHtml,
@@ -10,7 +10,7 @@ import {
   RunsIndexOutcomes,
   runsIndexDocument,
   runsIndexOutcomeLabel,
-} from '../handlers/report/runs-index.js';
+} from '../core/report/runs-index.js';
 import {
   ApiErrorCodes,
   describeInvalidRunId,
@@ -18,7 +18,7 @@ import {
   type ReportLinks,
   type RunListItem,
   type RunWorkflow,
-} from '../handlers/run-status/run-api-contract.js';
+} from '../core/run-status/run-api-contract.js';
 import { RunApiError } from './errors.js';
 import type { RunApiClient } from './run-api-client.js';
 
@@ -26,7 +26,7 @@ import type { RunApiClient } from './run-api-client.js';
  * `npm run -s runs -- index`: the runs index of the deployed stack. It lists each workflow's runs
  * through the run API, downloads every ended run's report files into `<out>/<run id>/` (as
  * `runs report` does, through the same file writer), and writes `<out>/index.html` and
- * `index.json` with the page the local runs write (handlers/report/runs-index.ts), its links
+ * `index.json` with the page the local runs write (core/report/runs-index.ts), its links
  * relative, so the folder opens offline and can be moved as a whole.
  */
 

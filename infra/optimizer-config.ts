@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { type InputIssue, InvalidRunInputError } from '../handlers/contracts/errors.js';
-import { JANITOR_LIMITS } from '../handlers/contracts/janitor-settings.js';
-import { parseOrThrow } from '../handlers/contracts/validation.js';
-import { MODEL_PACKAGE_GROUP_NAME } from '../handlers/contracts/model-package.js';
+import { type InputIssue, InvalidRunInputError } from '../core/contracts/errors.js';
+import { JANITOR_LIMITS } from '../core/contracts/janitor-settings.js';
+import { parseOrThrow } from '../core/contracts/validation.js';
+import { MODEL_PACKAGE_GROUP_NAME } from '../core/contracts/model-package.js';
 import {
   MODEL_PACKAGE_GROUP_EXPECTED,
   modelApprovalTemplateIssues,

@@ -1,7 +1,7 @@
 import { IAMClient } from '@aws-sdk/client-iam';
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
-import type { EndpointRoleReader, PolicySimulator } from '../handlers/async/ports.js';
-import type { ValidateAsyncRunDeps } from '../handlers/steps/async/validate-async-run.js';
+import type { EndpointRoleReader, PolicySimulator } from '../core/async/ports.js';
+import type { ValidateAsyncRunDeps } from '../core/steps/async/validate-async-run.js';
 import { IamPolicySimulator } from './adapters/iam-policy-simulator.js';
 import { SageMakerEndpointRoleReader } from './adapters/sagemaker-endpoint-role.js';
 import { getNumberEnv, getOptionalEnv, getRequiredEnv, StepVariables } from './config.js';

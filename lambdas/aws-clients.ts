@@ -48,7 +48,7 @@ export function createApplicationAutoScalingClient(): ApplicationAutoScalingClie
 
 /**
  * Service Quotas, read once per run at planning (two paginated listings at most): the SDK's
- * standard retries suffice, and a failure only skips the quota check (handlers/planning/instance-quotas.ts).
+ * standard retries suffice, and a failure only skips the quota check (core/planning/instance-quotas.ts).
  */
 export function createServiceQuotasClient(): ServiceQuotasClient {
   return tracer.captureAWSv3Client(new ServiceQuotasClient({}));
@@ -56,7 +56,7 @@ export function createServiceQuotasClient(): ServiceQuotasClient {
 
 /**
  * EC2, for DescribeInstanceTypes once per plan (one or two pages): the SDK's standard retries,
- * then the planner's own retries, then the instance table (handlers/planning/instance-facts-source.ts).
+ * then the planner's own retries, then the instance table (core/planning/instance-facts-source.ts).
  */
 export function createEc2Client(): EC2Client {
   return tracer.captureAWSv3Client(new EC2Client({}));

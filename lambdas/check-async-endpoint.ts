@@ -1,5 +1,5 @@
-import { checkAsyncEndpoint } from '../handlers/steps/async/check-async-endpoint.js';
-import type { PrepareAsyncEndpointEvent } from '../handlers/contracts/async-state.js';
+import { checkAsyncEndpoint } from '../core/steps/async/check-async-endpoint.js';
+import type { PrepareAsyncEndpointEvent } from '../core/contracts/async-state.js';
 import { asyncOutputSettings } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

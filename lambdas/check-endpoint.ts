@@ -1,5 +1,5 @@
-import { checkEndpoint } from '../handlers/steps/optimization/check-endpoint.js';
-import type { CheckEndpointEvent } from '../handlers/contracts/optimization-state.js';
+import { checkEndpoint } from '../core/steps/optimization/check-endpoint.js';
+import type { CheckEndpointEvent } from '../core/contracts/optimization-state.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { endpointTimings, sagemakerHost } from './wiring.js';

@@ -1,5 +1,5 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { cleanUpFailedRun } from '../handlers/operations/clean-up-failed-run.js';
+import { cleanUpFailedRun } from '../core/operations/clean-up-failed-run.js';
 import { SfnExecutionDescriber } from './adapters/sfn-execution-describer.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep, tracer } from './step.js';

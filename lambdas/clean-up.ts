@@ -1,4 +1,4 @@
-import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../handlers/steps/optimization/clean-up.js';
+import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../core/steps/optimization/clean-up.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { s3Store, sagemakerCompiler, sagemakerHost, sagemakerOptimizer, scalingRegistry } from './wiring.js';

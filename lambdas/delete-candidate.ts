@@ -1,5 +1,5 @@
-import type { DeleteCandidateEvent } from '../handlers/contracts/optimization-state.js';
-import { deleteCandidate } from '../handlers/steps/optimization/delete-candidate.js';
+import type { DeleteCandidateEvent } from '../core/contracts/optimization-state.js';
+import { deleteCandidate } from '../core/steps/optimization/delete-candidate.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { sagemakerCompiler, sagemakerHost } from './wiring.js';

@@ -1,5 +1,5 @@
-import { deployAsyncEndpoint } from '../handlers/steps/async/deploy-async-endpoint.js';
-import type { PrepareAsyncEndpointEvent } from '../handlers/contracts/async-state.js';
+import { deployAsyncEndpoint } from '../core/steps/async/deploy-async-endpoint.js';
+import type { PrepareAsyncEndpointEvent } from '../core/contracts/async-state.js';
 import { asyncOutputSettings } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

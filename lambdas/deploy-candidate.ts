@@ -1,5 +1,5 @@
-import type { DeployCandidateEvent } from '../handlers/contracts/optimization-state.js';
-import { deployCandidate } from '../handlers/steps/optimization/deploy-candidate.js';
+import type { DeployCandidateEvent } from '../core/contracts/optimization-state.js';
+import { deployCandidate } from '../core/steps/optimization/deploy-candidate.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { endpointTimings, region, sagemakerHost } from './wiring.js';

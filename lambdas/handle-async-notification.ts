@@ -6,7 +6,7 @@ import {
   type NotificationSummary,
   readSnsRecords,
   throwIfRetryNeeded,
-} from '../handlers/operations/handle-async-notification.js';
+} from '../core/operations/handle-async-notification.js';
 import { artifactsBucket, s3Store, taskResumer, taskTokenStore } from './wiring.js';
 import { defineStep, metrics } from './step.js';
 

@@ -1,6 +1,6 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { invokeAsyncInference } from '../handlers/steps/async/invoke-async-inference.js';
-import type { InvokeAsyncInferenceEvent } from '../handlers/contracts/async-state.js';
+import { invokeAsyncInference } from '../core/steps/async/invoke-async-inference.js';
+import type { InvokeAsyncInferenceEvent } from '../core/contracts/async-state.js';
 import { SageMakerAsyncInvoker } from './adapters/sagemaker-async-invoker.js';
 import { taskResumer, taskTokenStore } from './wiring.js';
 import { defineStep, tracer } from './step.js';

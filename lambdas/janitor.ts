@@ -1,12 +1,12 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_JANITOR_MAX_AGE_HOURS, JANITOR_LIMITS } from '../handlers/contracts/janitor-settings.js';
+import { DEFAULT_JANITOR_MAX_AGE_HOURS, JANITOR_LIMITS } from '../core/contracts/janitor-settings.js';
 import {
   JanitorMetrics,
   notDeletedBy,
   parseJanitorEvent,
   sweepStaleResources,
-} from '../handlers/operations/janitor.js';
+} from '../core/operations/janitor.js';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
 import { StateMachineVariables } from './adapters/sfn-execution-reader.js';
 import { SfnRunActivity } from './adapters/sfn-run-activity.js';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { listRuns } from '../handlers/operations/list-runs.js';
-import { RUN_ROUTES } from '../handlers/run-status/proxy-event.js';
-import { parseRunRouteEvent } from '../handlers/run-status/run-routes.js';
+import { listRuns } from '../core/operations/list-runs.js';
+import { RUN_ROUTES } from '../core/run-status/proxy-event.js';
+import { parseRunRouteEvent } from '../core/run-status/run-routes.js';
 import { SfnRunLister } from './adapters/sfn-run-lister.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';

@@ -1,5 +1,5 @@
-import { loadBatch } from '../handlers/steps/async/load-batch.js';
-import type { LoadBatchEvent } from '../handlers/contracts/async-state.js';
+import { loadBatch } from '../core/steps/async/load-batch.js';
+import type { LoadBatchEvent } from '../core/contracts/async-state.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 

@@ -1,6 +1,6 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SNSClient } from '@aws-sdk/client-sns';
-import { notifyRunSummary, type RunWorkflow } from '../handlers/operations/notify-run-summary.js';
+import { notifyRunSummary, type RunWorkflow } from '../core/operations/notify-run-summary.js';
 import { SfnExecutionDescriber } from './adapters/sfn-execution-describer.js';
 import { SnsPublisher } from './adapters/sns-publisher.js';
 import { getOptionalEnv, getRequiredEnv } from './config.js';

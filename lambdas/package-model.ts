@@ -1,5 +1,5 @@
-import type { PackageModelEvent } from '../handlers/contracts/optimization-state.js';
-import { packageModel } from '../handlers/steps/optimization/package-model.js';
+import type { PackageModelEvent } from '../core/contracts/optimization-state.js';
+import { packageModel } from '../core/steps/optimization/package-model.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 

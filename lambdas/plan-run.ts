@@ -1,9 +1,9 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { planAsyncRun } from '../handlers/steps/async/validate-async-run.js';
-import { parsePlanRunEvent, planRun, type RunPlanner } from '../handlers/operations/plan-run.js';
-import type { Logger } from '../handlers/ports/index.js';
-import { type RunWorkflow, RunWorkflows } from '../handlers/run-status/run-api-contract.js';
-import { validateAndPlan } from '../handlers/steps/optimization/validate-and-plan.js';
+import { planAsyncRun } from '../core/steps/async/validate-async-run.js';
+import { parsePlanRunEvent, planRun, type RunPlanner } from '../core/operations/plan-run.js';
+import type { Logger } from '../core/ports/index.js';
+import { type RunWorkflow, RunWorkflows } from '../core/run-status/run-api-contract.js';
+import { validateAndPlan } from '../core/steps/optimization/validate-and-plan.js';
 import { validateAsyncRunDeps } from './async-wiring.js';
 import { getOptionalEnv, StepVariables } from './config.js';
 import { answerProxyEvent } from './run-api-wiring.js';

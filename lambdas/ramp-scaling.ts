@@ -1,4 +1,4 @@
-import { rampScaling, type RampScalingEvent } from '../handlers/steps/optimization/ramp-scaling.js';
+import { rampScaling, type RampScalingEvent } from '../core/steps/optimization/ramp-scaling.js';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
 import { createApplicationAutoScalingClient, createCloudWatchClient } from './aws-clients.js';
 import { defineStep } from './step.js';

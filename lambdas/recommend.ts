@@ -1,5 +1,5 @@
-import type { RecommendEvent } from '../handlers/contracts/optimization-state.js';
-import { recommend } from '../handlers/steps/optimization/recommend.js';
+import type { RecommendEvent } from '../core/contracts/optimization-state.js';
+import { recommend } from '../core/steps/optimization/recommend.js';
 import { CloudWatchEndpointMetrics } from './adapters/cloudwatch-endpoint-metrics.js';
 import { CloudWatchInvocationsPerInstance } from './adapters/cloudwatch-invocations-per-instance.js';
 import { createCloudWatchClient } from './aws-clients.js';

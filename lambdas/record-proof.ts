@@ -1,5 +1,5 @@
-import type { RecordProofEvent } from '../handlers/contracts/optimization-state.js';
-import { recordProof } from '../handlers/steps/optimization/record-proof.js';
+import type { RecordProofEvent } from '../core/contracts/optimization-state.js';
+import { recordProof } from '../core/steps/optimization/record-proof.js';
 import { CloudWatchInvocationsPerInstance } from './adapters/cloudwatch-invocations-per-instance.js';
 import { createCloudWatchClient } from './aws-clients.js';
 import { defineStep } from './step.js';

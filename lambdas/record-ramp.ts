@@ -1,5 +1,5 @@
-import type { RecordRampEvent } from '../handlers/contracts/optimization-state.js';
-import { recordRamp } from '../handlers/steps/optimization/record-ramp.js';
+import type { RecordRampEvent } from '../core/contracts/optimization-state.js';
+import { recordRamp } from '../core/steps/optimization/record-ramp.js';
 import { ApplicationAutoScalingInstanceSeries } from './adapters/application-autoscaling-series.js';
 import { createApplicationAutoScalingClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { runEvents } from '../handlers/operations/run-events.js';
-import { RUN_ROUTES } from '../handlers/run-status/proxy-event.js';
-import { parseRunRouteEvent } from '../handlers/run-status/run-routes.js';
+import { runEvents } from '../core/operations/run-events.js';
+import { RUN_ROUTES } from '../core/run-status/proxy-event.js';
+import { parseRunRouteEvent } from '../core/run-status/run-routes.js';
 import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
 import { SfnRunEvents } from './adapters/sfn-run-events.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';

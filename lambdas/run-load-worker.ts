@@ -1,5 +1,5 @@
-import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
-import { runLoadWorker } from '../handlers/steps/optimization/run-load-worker.js';
+import type { RunLoadWorkerEvent } from '../core/contracts/optimization-state.js';
+import { runLoadWorker } from '../core/steps/optimization/run-load-worker.js';
 import {
   createRuntimeStreamTransportFactory,
   createRuntimeTransportFactory,

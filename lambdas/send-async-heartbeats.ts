@@ -1,5 +1,5 @@
-import { LOST_NOTIFICATION_AFTER_MS } from '../handlers/operations/lost-notification.js';
-import { sendAsyncHeartbeats } from '../handlers/operations/send-async-heartbeats.js';
+import { LOST_NOTIFICATION_AFTER_MS } from '../core/operations/lost-notification.js';
+import { sendAsyncHeartbeats } from '../core/operations/send-async-heartbeats.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { s3Store, sagemakerHost, taskResumer, taskTokenStore } from './wiring.js';

@@ -4,7 +4,7 @@ import {
   ApprovedModelRunMetrics,
   parseApprovedModelRunTemplate,
   startApprovedModelRun,
-} from '../handlers/operations/start-approved-model-run.js';
+} from '../core/operations/start-approved-model-run.js';
 import { SfnExecutionStarter } from './adapters/sfn-execution-starter.js';
 import { getRequiredEnv } from './config.js';
 import { RUN_EVENT_VARIABLE_SOURCE, RunEventVariables } from './run-event-variables.js';

@@ -1,5 +1,5 @@
-import type { StartCompilationEvent } from '../handlers/contracts/optimization-state.js';
-import { startCompilation } from '../handlers/steps/optimization/start-compilation.js';
+import type { StartCompilationEvent } from '../core/contracts/optimization-state.js';
+import { startCompilation } from '../core/steps/optimization/start-compilation.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { compilationTimings, sagemakerCompiler, sagemakerOptimizer } from './wiring.js';

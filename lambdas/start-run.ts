@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { parseStartRunEvent, startRun } from '../handlers/operations/start-run.js';
+import { parseStartRunEvent, startRun } from '../core/operations/start-run.js';
 import { SfnRunStarter } from './adapters/sfn-run-starter.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { getRequiredEnv, StepVariables } from './config.js';

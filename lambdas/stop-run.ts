@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { RUN_ROUTES } from '../handlers/run-status/proxy-event.js';
-import { parseRunRouteEvent } from '../handlers/run-status/run-routes.js';
-import { stopRun } from '../handlers/operations/stop-run.js';
+import { RUN_ROUTES } from '../core/run-status/proxy-event.js';
+import { parseRunRouteEvent } from '../core/run-status/run-routes.js';
+import { stopRun } from '../core/operations/stop-run.js';
 import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
 import { SfnRunStopper } from './adapters/sfn-run-stopper.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';

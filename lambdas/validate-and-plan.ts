@@ -1,5 +1,5 @@
-import type { ValidateAndPlanEvent } from '../handlers/contracts/optimization-state.js';
-import { validateAndPlan } from '../handlers/steps/optimization/validate-and-plan.js';
+import type { ValidateAndPlanEvent } from '../core/contracts/optimization-state.js';
+import { validateAndPlan } from '../core/steps/optimization/validate-and-plan.js';
 import { defineStep } from './step.js';
 import { validateAndPlanDeps } from './wiring.js';
 

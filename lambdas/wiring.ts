@@ -13,9 +13,9 @@ import type {
   ModelHost,
   ObjectStore,
   ScalingRegistry,
-} from '../handlers/ports/index.js';
-import { DEFAULT_POLL_SCHEDULE } from '../handlers/contracts/execution-limits.js';
-import type { ValidateAndPlanDeps } from '../handlers/steps/optimization/validate-and-plan.js';
+} from '../core/ports/index.js';
+import { DEFAULT_POLL_SCHEDULE } from '../core/contracts/execution-limits.js';
+import type { ValidateAndPlanDeps } from '../core/steps/optimization/validate-and-plan.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { ServiceQuotasInstanceReader } from './adapters/service-quotas-reader.js';
 import { Ec2InstanceFactsReader } from './adapters/ec2-instance-facts.js';

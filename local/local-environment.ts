@@ -3,9 +3,9 @@
  * Lambdas call, and a run of the synthesized optimization state machine over them. The CLI and the
  * end-to-end tests build on this module.
  */
-import { EndpointFailedError } from '../handlers/contracts/errors.js';
-import { EndpointStatuses } from '../handlers/ports/index.js';
-import type { RunLoadWorkerEvent } from '../handlers/contracts/optimization-state.js';
+import { EndpointFailedError } from '../core/contracts/errors.js';
+import { EndpointStatuses } from '../core/ports/index.js';
+import type { RunLoadWorkerEvent } from '../core/contracts/optimization-state.js';
 import { LocalCompiler } from './adapters/local-compiler.js';
 import { LocalOptimizer } from './adapters/local-optimizer.js';
 import { LocalInvocationsPerInstance } from './adapters/local-invocations-per-instance.js';

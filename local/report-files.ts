@@ -2,7 +2,7 @@ import { dirname, isAbsolute, relative, sep } from 'node:path';
 import type { FileObjectStore } from './platform/file-object-store.js';
 
 /**
- * The file a local run's object is, as its report shows it (handlers/report/local-files.ts):
+ * The file a local run's object is, as its report shows it (core/report/local-files.ts):
  * relative to the report's folder when inside it (`load-tests/c5-large/result.json`, which still
  * opens when the run's folder is moved), else absolute (a model reused from another run, the
  * user's own `file:///` model). Undefined for a URI the store has no file for.

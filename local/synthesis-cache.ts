@@ -25,7 +25,7 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SYNTHESIS_CACHE_DIR = join(REPO_ROOT, '.cache', 'synth');
 
 /** The folders whose every file can change the synthesized template. */
-export const SOURCE_DIRECTORIES = ['infra', 'workflows', 'handlers', 'lambdas', 'local'] as const;
+export const SOURCE_DIRECTORIES = ['infra', 'workflows', 'core', 'lambdas', 'local'] as const;
 
 /** The app's config, the dependency versions and the CDK actually installed. */
 export const SOURCE_FILES = [

@@ -1,5 +1,5 @@
-import type { AsyncInferenceStepName } from '../handlers/contracts/async-state.js';
-import type { OptimizationStepName } from '../handlers/contracts/optimization-state.js';
+import type { AsyncInferenceStepName } from '../core/contracts/async-state.js';
+import type { OptimizationStepName } from '../core/contracts/optimization-state.js';
 
 /** Dependencies one side passes and the other deliberately does not, each with its reason. */
 export interface WiringDifference {

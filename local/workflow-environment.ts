@@ -6,9 +6,9 @@
  * which results need the local clean-up, what to stop first and the clean-up step's payload.
  */
 import { resolve } from 'node:path';
-import { describeError } from '../handlers/contracts/errors.js';
-import { s3Uri } from '../handlers/contracts/object-uri.js';
-import type { Logger } from '../handlers/ports/index.js';
+import { describeError } from '../core/contracts/errors.js';
+import { s3Uri } from '../core/contracts/object-uri.js';
+import type { Logger } from '../core/ports/index.js';
 import { FileObjectStore } from './platform/file-object-store.js';
 import type { LocalModelHost } from './platform/local-model-host.js';
 import { OverlayObjectStore } from './platform/overlay-object-store.js';

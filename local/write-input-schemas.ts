@@ -15,7 +15,7 @@ export const REFERENCE_PAGE = join(REPO_ROOT, 'docs', 'run-input-reference.md');
 const generated = INPUT_SCHEMAS.map((spec) => ({ spec, ...generateInputSchema(spec) }));
 const problems = generated.flatMap(({ spec, undescribed, unknownDescriptions }) => [
   ...undescribed.map(
-    (path) => `${spec.file}: ${path} has no description in handlers/contracts/run-input-descriptions.ts`,
+    (path) => `${spec.file}: ${path} has no description in core/contracts/run-input-descriptions.ts`,
   ),
   ...unknownDescriptions.map(
     (path) => `${spec.file}: the description of ${path} names no field of the schema`,

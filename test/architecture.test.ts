@@ -1,7 +1,7 @@
 /**
  * The floor plan, held by one table: each room (a folder) lists the rooms it may import, value and
  * type imports alike; no step module imports another, even in its own room. The core's rooms are
- * ordered from the vocabulary (`handlers/contracts`, which imports nothing in the core) up to the
+ * ordered from the vocabulary (`core/contracts`, which imports nothing in the core) up to the
  * steps; the AWS side (`lambdas/`) and the local side (`local/`) never meet; `bench/` imports no
  * test. What breaks the table today is written down below as allowances that may only shrink: a
  * new kind of import, or more of one, fails; fewer fails too, until the allowance is lowered, so
@@ -30,10 +30,10 @@ const steps = stepModules();
  */
 const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'bench -> test': 7,
-  'handlers/contracts -> handlers/catalog': 6,
-  'handlers/serving -> handlers/ports': 1,
-  'infra/constructs -> handlers/operations': 7,
-  'infra/constructs -> handlers/run-status': 2,
+  'core/contracts -> core/catalog': 6,
+  'core/serving -> core/ports': 1,
+  'infra/constructs -> core/operations': 7,
+  'infra/constructs -> core/run-status': 2,
   'infra/constructs -> lambdas/adapters': 2,
   'lambdas/adapters -> lambdas': 1,
   'local/adapters -> local/cli': 2,
@@ -78,14 +78,14 @@ function allowanceProblems(
  * index, modules of other rooms import it only through that index. The list may only shrink.
  */
 const ROOMS_WITHOUT_INDEX_TODAY: readonly string[] = [
-  'handlers/contracts',
-  'handlers/catalog',
-  'handlers/serving',
-  'handlers/deployment',
-  'handlers/planning',
-  'handlers/report',
-  'handlers/async',
-  'handlers/run-status',
+  'core/contracts',
+  'core/catalog',
+  'core/serving',
+  'core/deployment',
+  'core/planning',
+  'core/report',
+  'core/async',
+  'core/run-status',
   'lambdas/adapters',
   'lambdas',
   'workflows',
@@ -108,7 +108,7 @@ const ROOMS_WITHOUT_INDEX_TODAY: readonly string[] = [
  * for the rooms that have one. Each count may only go down.
  */
 const INDEX_BYPASSES_TODAY: Readonly<Record<string, number>> = {
-  'handlers/load-test': 54,
+  'core/load-test': 54,
   'local/runner': 8,
 };
 
@@ -116,7 +116,7 @@ const INDEX_BYPASSES_TODAY: Readonly<Record<string, number>> = {
  * The rooms whose modules are each entered on their own, by the Lambda (or local handler) that runs
  * it: an index would put every step or operation into each of their bundles.
  */
-const ENTERED_BY_MODULE: readonly string[] = [...CORE_STEPS, 'handlers/operations'];
+const ENTERED_BY_MODULE: readonly string[] = [...CORE_STEPS, 'core/operations'];
 
 /** The rooms of the table that are folders with an `index.ts`. */
 function roomsWithIndex(): string[] {
@@ -211,8 +211,8 @@ describe('the floor plan’s checks', () => {
     // Prepare
     const edges = [
       {
-        from: 'handlers/steps/optimization/recommend.ts',
-        to: 'handlers/steps/optimization/deploy-candidate.ts',
+        from: 'core/steps/optimization/recommend.ts',
+        to: 'core/steps/optimization/deploy-candidate.ts',
       },
     ];
 
@@ -220,20 +220,18 @@ describe('the floor plan’s checks', () => {
     const found = violationsOf(edges);
 
     // Assert
-    expect([...found]).toEqual([['handlers/steps/optimization -> handlers/steps/optimization', 1]]);
+    expect([...found]).toEqual([['core/steps/optimization -> core/steps/optimization', 1]]);
   });
 
   it('fails when the vocabulary floor imports a room above it', () => {
     // Prepare
-    const edges = [{ from: 'handlers/contracts/optimization-state.ts', to: 'handlers/report/report.ts' }];
+    const edges = [{ from: 'core/contracts/optimization-state.ts', to: 'core/report/report.ts' }];
 
     // Act
     const problems = allowanceProblems(violationsOf(edges), {});
 
     // Assert
-    expect(problems).toEqual([
-      'handlers/contracts -> handlers/report: 1 import(s) the floor plan does not allow',
-    ]);
+    expect(problems).toEqual(['core/contracts -> core/report: 1 import(s) the floor plan does not allow']);
   });
 
   it('fails when an allowance is not lowered after its imports went away', () => {
@@ -247,17 +245,17 @@ describe('the floor plan’s checks', () => {
   it('finds an import circle through a type-only import', () => {
     // Prepare
     const edges = [
-      { from: 'handlers/a.ts', to: 'handlers/b.ts' },
-      { from: 'handlers/b.ts', to: 'handlers/c.ts' },
-      { from: 'handlers/c.ts', to: 'handlers/a.ts' },
-      { from: 'handlers/c.ts', to: 'handlers/d.ts' },
+      { from: 'core/a.ts', to: 'core/b.ts' },
+      { from: 'core/b.ts', to: 'core/c.ts' },
+      { from: 'core/c.ts', to: 'core/a.ts' },
+      { from: 'core/c.ts', to: 'core/d.ts' },
     ];
 
     // Act
     const circles = importCircles(edges);
 
     // Assert
-    expect(circles).toEqual([['handlers/a.ts', 'handlers/b.ts', 'handlers/c.ts']]);
+    expect(circles).toEqual([['core/a.ts', 'core/b.ts', 'core/c.ts']]);
   });
 });
 
@@ -287,7 +285,7 @@ describe('the README’s architecture section', () => {
 
   it('describes every room of the core the floor plan has, in its order', () => {
     // Act
-    const coreRooms = Object.keys(FLOOR_PLAN).filter((room) => room.startsWith('handlers/'));
+    const coreRooms = Object.keys(FLOOR_PLAN).filter((room) => room.startsWith('core/'));
 
     // Assert
     expect(Object.keys(CORE_ROOM_PURPOSES)).toEqual(coreRooms);

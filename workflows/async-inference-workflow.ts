@@ -10,9 +10,9 @@ import {
   AsyncInferenceStates,
   AsyncRunOutcomes,
   type NoInputCompletedCause,
-} from '../handlers/contracts/async-state.js';
-import { ErrorNames } from '../handlers/contracts/errors.js';
-import { ASYNC_RUN_TIMEOUT_HOURS } from '../handlers/contracts/run-timeouts.js';
+} from '../core/contracts/async-state.js';
+import { ErrorNames } from '../core/contracts/errors.js';
+import { ASYNC_RUN_TIMEOUT_HOURS } from '../core/contracts/run-timeouts.js';
 import {
   lambdaStep,
   type LambdaStepOptions,
@@ -25,7 +25,7 @@ import { guardedRun } from './guarded-run.js';
 import { pollLoop } from './poll-loop.js';
 
 /**
- * The step Lambdas, one per entry of ASYNC_INFERENCE_STEPS (handlers/contracts/async-state.ts): a
+ * The step Lambdas, one per entry of ASYNC_INFERENCE_STEPS (core/contracts/async-state.ts): a
  * step missing here, or one the registry does not list, fails the type-check.
  */
 export type AsyncInferenceSteps = Readonly<Record<AsyncInferenceStepKey, IFunction>>;
@@ -67,13 +67,13 @@ export const DEFAULT_ASYNC_HEARTBEAT_TIMEOUT = Duration.minutes(15);
  * polling, until SageMaker's SNS notification resumes the task → record each batch's results in
  * S3 → summarize → clean up; a run none of whose inputs completed then ends FAILED in "No input
  * completed". Every failure after validation ends in clean-up, error kept, and names the results
- * recorded before it (handlers/async/completed-results.ts).
+ * recorded before it (core/async/completed-results.ts).
  *
  * History budget: Standard executions stop at 25,000 events. An input costs about ten events
  * (iteration started/succeeded, task entered/scheduled/started/submitted/succeeded/exited), a
  * batch of 40 about fifteen more, and each throttled attempt of its wait task about four: an input
  * throttled until its Retry gives up costs thirty. "Validate async run" counts that worst case
- * (handlers/contracts/execution-limits.ts `asyncHistoryEvents`) and refuses more inputs than fit.
+ * (core/contracts/execution-limits.ts `asyncHistoryEvents`) and refuses more inputs than fit.
  */
 export class AsyncInferenceWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;

@@ -3,8 +3,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { CleanUpStatuses } from '../handlers/contracts/clean-up-account.js';
-import { TAG_KEYS } from '../handlers/contracts/names.js';
+import { CleanUpStatuses } from '../core/contracts/clean-up-account.js';
+import { TAG_KEYS } from '../core/contracts/names.js';
 import { addJitteredRetry, lambdaStep } from './lambda-step.js';
 
 export interface CleanUpLoopProps {

@@ -4,12 +4,12 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { ErrorNames } from '../handlers/contracts/errors.js';
-import { COMPILATION_CONCURRENCY } from '../handlers/contracts/execution-limits.js';
+import { ErrorNames } from '../core/contracts/errors.js';
+import { COMPILATION_CONCURRENCY } from '../core/contracts/execution-limits.js';
 import {
   LOAD_WORKER_TIMEOUT_SECONDS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
-} from '../handlers/contracts/run-timeouts.js';
+} from '../core/contracts/run-timeouts.js';
 import {
   CandidateStatuses,
   CompilationOutcomes,
@@ -18,7 +18,7 @@ import {
   type OptimizationStepKey,
   OptimizationStates,
   type RunPlan,
-} from '../handlers/contracts/optimization-state.js';
+} from '../core/contracts/optimization-state.js';
 import {
   lambdaStep,
   type LambdaStepOptions,
@@ -31,7 +31,7 @@ import { guardedRun } from './guarded-run.js';
 import { pollLoop } from './poll-loop.js';
 
 /**
- * The step Lambdas, one per entry of OPTIMIZATION_STEPS (handlers/contracts/optimization-state.ts):
+ * The step Lambdas, one per entry of OPTIMIZATION_STEPS (core/contracts/optimization-state.ts):
  * a step missing here, or one the registry does not list, fails the type-check.
  */
 export type OptimizationSteps = Readonly<Record<OptimizationStepKey, IFunction>>;
@@ -50,7 +50,7 @@ export interface OptimizationWorkflowProps {
 
 /**
  * The context object's redrive count, for the steps that refuse a redriven run
- * (handlers/steps/optimization/redrive.ts; "Accessing execution data from the Context object",
+ * (core/steps/optimization/redrive.ts; "Accessing execution data from the Context object",
  * https://docs.aws.amazon.com/step-functions/latest/dg/input-output-contextobject.html).
  */
 const REDRIVE_COUNT = { 'redriveCount.$': '$$.Execution.RedriveCount' } as const;
@@ -72,7 +72,7 @@ export const LOAD_WORKER_TIMEOUT = Duration.seconds(LOAD_WORKER_TIMEOUT_SECONDS)
  * endpoint that takes the full 45-minute deadline costs 24 Wait → Check → Choice rounds (9 events
  * each), and each load worker 7 more, in each segment of a load test longer than one worker
  * invocation; "Validate and plan" counts a plan's worst case from this shape
- * (handlers/contracts/execution-limits.ts, checked against a local run) and refuses it past the
+ * (core/contracts/execution-limits.ts, checked against a local run) and refuses it past the
  * budget, or past the execution timeout; it allows a late worker's load test re-run only when
  * re-running every candidate would still fit.
  */
@@ -225,7 +225,7 @@ export class OptimizationWorkflow extends Construct {
       inputPath: '$.outcome.nextSegment',
       resultPath: '$.deployment.loadSegment',
     });
-    // After the stepped schedule, knee probes and repeats run as rounds (handlers/load-test/
+    // After the stepped schedule, knee probes and repeats run as rounds (core/load-test/
     // rounds.ts): "Aggregate load test" gives the round's load and shared start, and the same
     // workers run it as one step.
     const nextRound = new sfn.Pass(this, OptimizationStates.runNextLoadRound, {
@@ -350,7 +350,7 @@ export class OptimizationWorkflow extends Construct {
   }
 
   /**
-   * Interleaved repeats (handlers/load-test/rounds.ts `interleavesRepeats`): after "Benchmark each
+   * Interleaved repeats (core/load-test/rounds.ts `interleavesRepeats`): after "Benchmark each
    * candidate", rounds over every candidate ("Repeat each candidate", the candidates in turn as
    * `maxConcurrentCandidates` allows), each measuring once more the sustainable load of those whose
    * outcome is REPEATS_PENDING, on the endpoint kept for it: "Check endpoint before repeat" (still
@@ -575,7 +575,7 @@ export class OptimizationWorkflow extends Construct {
 
   /**
    * "Prove the target?": when "Recommend" asked for a proof (`summary.proofRequest`, with a target
-   * and the proof on: handlers/serving/prove-target.ts), the candidate that serves the target is
+   * and the proof on: core/serving/prove-target.ts), the candidate that serves the target is
    * deployed again with the computed count under its own run-derived names (`<winner>-prove`),
    * with the same deploy, check, load worker and delete steps as every candidate; its workers run
    * one open-model step at the target rate ("Plan proof load" puts it in the plan, which nothing
@@ -604,7 +604,7 @@ export class OptimizationWorkflow extends Construct {
     const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteProofEndpoint);
     deleteEndpoint.addCatch(next, { errors: ['States.ALL'], resultPath: '$.deleteError' });
     // A proof that did not hold runs once more with a corrected count when the plan allows it
-    // ("Record proof" gives the request, handlers/serving/prove-target.ts `correctedRequest`).
+    // ("Record proof" gives the request, core/serving/prove-target.ts `correctedRequest`).
     const correct = new sfn.Pass(this, OptimizationStates.planCorrectedProof, {
       inputPath: '$.summary.proof.correction',
       resultPath: request,
@@ -651,7 +651,7 @@ export class OptimizationWorkflow extends Construct {
 
   /**
    * "Ramp test?": when "Recommend" asked for a ramp (`summary.rampRequest`: a target, the policy
-   * and `rampTest.enabled`, handlers/serving/ramp-test.ts), the candidate that serves the target is
+   * and `rampTest.enabled`, core/serving/ramp-test.ts), the candidate that serves the target is
    * deployed again at the policy's minimum (`<winner>-ramp`), the report's two scaling requests
    * are applied to it ("Apply ramp scaling policy", which also sets the workers' shared start), and
    * the workers run one open-model ramp from what the minimum carries at the policy's target to the
@@ -700,7 +700,7 @@ export class OptimizationWorkflow extends Construct {
     const deregister = this.deregisterRampTask(OptimizationStates.deregisterRampScaling);
     const deleteEndpoint = this.deleteCandidateTask(OptimizationStates.deleteRampEndpoint);
     // A ramp that broke the SLA runs once more at the advised headroom when the plan allows it
-    // ("Record ramp" gives the request, handlers/serving/ramp-test.ts `retestRequest`), whether or
+    // ("Record ramp" gives the request, core/serving/ramp-test.ts `retestRequest`), whether or
     // not the first ramp's endpoint could be deleted: the re-test has names of its own, and the
     // report already says it follows.
     const retest = new sfn.Pass(this, OptimizationStates.planRampRetest, {
@@ -869,7 +869,7 @@ export class OptimizationWorkflow extends Construct {
 
   /**
    * A redriven run resumes these steps on endpoints that are gone
-   * (handlers/steps/optimization/redrive.ts): its `RunRedrivenError` ends the whole run (this Fail,
+   * (core/steps/optimization/redrive.ts): its `RunRedrivenError` ends the whole run (this Fail,
    * then "Clean up after failure" and "Run failed"), ahead of the Catch that would record one
    * candidate or phase as failed. Call before adding that Catch: States.ALL must come last.
    */

@@ -5,14 +5,14 @@
  * can time it from outside (bench/support/window.ts).
  */
 import { parseArgs } from 'node:util';
-import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
-import { runLoadTest } from '../../handlers/load-test/engine.js';
-import { connectionsPerWorker } from '../../handlers/load-test/plan.js';
-import type { InvokeTransport } from '../../handlers/load-test/ports.js';
+import { aggregateWorkerResults } from '../../core/load-test/aggregate.js';
+import { runLoadTest } from '../../core/load-test/engine.js';
+import { connectionsPerWorker } from '../../core/load-test/plan.js';
+import type { InvokeTransport } from '../../core/load-test/ports.js';
 import { createHttpInvokeTransport } from '../../local/adapters/http-invoke-transport.js';
 import { cpuUsSince } from '../support/cpu.js';
-import { parseLoadPlan } from '../../handlers/contracts/load-plan.js';
-import { parseSla } from '../../handlers/contracts/latency-sla.js';
+import { parseLoadPlan } from '../../core/contracts/load-plan.js';
+import { parseSla } from '../../core/contracts/latency-sla.js';
 
 const { values } = parseArgs({
   options: {

@@ -6,13 +6,13 @@
  * `{ runs }`: an `EngineStreamRun` per format, its CPU taken over the format's whole measured run
  * (warm-up included) with every response it read in that time.
  */
-import { aggregateWorkerResults, connectionsPerWorker, runLoadTest } from '../../handlers/load-test/index.js';
-import type { StreamInvokeTransport } from '../../handlers/load-test/streaming/index.js';
+import { aggregateWorkerResults, connectionsPerWorker, runLoadTest } from '../../core/load-test/index.js';
+import type { StreamInvokeTransport } from '../../core/load-test/streaming/index.js';
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
 import { cpuUsSince } from '../support/cpu.js';
 import { type BenchStreamFormat, type EngineStreamRun, streamClientArguments } from '../support/streaming.js';
-import { parseLoadPlan } from '../../handlers/contracts/load-plan.js';
-import { parseSla } from '../../handlers/contracts/latency-sla.js';
+import { parseLoadPlan } from '../../core/contracts/load-plan.js';
+import { parseSla } from '../../core/contracts/latency-sla.js';
 
 const values = streamClientArguments();
 const tokensPerResponse = Number(values.tokens);

@@ -34,7 +34,7 @@ async function runFormat(
   const transport = createHttpStreamTransport({
     origin: values.origin ?? '',
     connections: concurrency,
-    // The engine's plan default (`requestTimeoutMs` in handlers/load-test/plan.ts): the same transport.
+    // The engine's plan default (`requestTimeoutMs` in core/load-test/plan.ts): the same transport.
     requestTimeoutMs: 65_000,
     path: `/${format}${values['path-suffix'] ?? ''}`,
   });

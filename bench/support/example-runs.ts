@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXIT_CODES } from '../../handlers/contracts/exit-codes.js';
+import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
 
 /**
  * Real local runs of the examples for `npm run check:reports`: each example input runs through its
@@ -34,7 +34,7 @@ const SHORT_STEP_SECONDS = 2;
 
 /**
  * Exit codes after which the run wrote its report: a recommendation, none met the SLA, every
- * candidate failed, partial, the proof did not hold (handlers/contracts/exit-codes.ts).
+ * candidate failed, partial, the proof did not hold (core/contracts/exit-codes.ts).
  */
 const REPORTED = new Set<number>([
   EXIT_CODES.ok,

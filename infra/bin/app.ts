@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { EXIT_CODES } from '../../handlers/contracts/exit-codes.js';
+import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
 import { CONFIG_FILE_CONTEXT_KEY, describeConfigProblem, loadOptimizerConfig } from '../optimizer-config.js';
 import { API_LOGGING_CONTEXT_KEY, buildServingOptimizerApp } from '../serving-optimizer-app.js';
 
@@ -28,6 +28,6 @@ try {
   if (problem === undefined) throw error;
   // The message names every bad field; a stack trace through the app's code would bury it.
   process.stderr.write(`${problem}\n`);
-  // A usage error, as the project's command lines report one (handlers/contracts/exit-codes.ts).
+  // A usage error, as the project's command lines report one (core/contracts/exit-codes.ts).
   process.exitCode = EXIT_CODES.invalid;
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { constants } from 'node:os';
-import { EXIT_CODES } from '../../handlers/contracts/exit-codes.js';
+import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
 import { configProblemOfCdkArgs } from '../config-preflight.js';
 import { REPO_ROOT } from '../paths.js';
 

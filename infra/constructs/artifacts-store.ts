@@ -17,8 +17,8 @@ import { KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON } from '../nag/guard-rul
  *                         (`report.json`, `report.md`, `report.html`). The run id is the execution
  *                         name, so a retried step writes to the same keys.
  */
-export { ArtifactPrefix } from '../../handlers/contracts/object-uri.js';
-import { ArtifactPrefix } from '../../handlers/contracts/object-uri.js';
+export { ArtifactPrefix } from '../../core/contracts/object-uri.js';
+import { ArtifactPrefix } from '../../core/contracts/object-uri.js';
 
 export interface ArtifactsStoreProps {
   /**

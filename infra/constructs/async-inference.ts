@@ -12,7 +12,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { StepVariables } from '../../lambdas/config.js';
 import { TASK_TOKEN_TABLE_VARIABLE, TOKEN_TABLE_KEYS } from '../../lambdas/adapters/dynamodb-token-store.js';
-import { ASYNC_INFERENCE_STEPS, type AsyncInferenceStepKey } from '../../handlers/contracts/async-state.js';
+import { ASYNC_INFERENCE_STEPS, type AsyncInferenceStepKey } from '../../core/contracts/async-state.js';
 import {
   AsyncInferenceWorkflow,
   type AsyncInferenceSteps,
@@ -20,14 +20,14 @@ import {
   DEFAULT_ASYNC_WAIT_TIMEOUT,
 } from '../../workflows/async-inference-workflow.js';
 import { acknowledgeWildcardAction, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
 import {
   createRegisteredLambdas,
   type RegisteredLambdaSettings,
   type StepLambdaFactory,
 } from './step-lambda-factory.js';
 import { ArtifactPrefix } from './artifacts-store.js';
-import { RUN_INPUT_PREFIXES } from '../../handlers/contracts/object-uri.js';
+import { RUN_INPUT_PREFIXES } from '../../core/contracts/object-uri.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
 import { createDeadLetterQueue, resolveScheduleExpression, schedulerPrincipal } from './schedule-settings.js';

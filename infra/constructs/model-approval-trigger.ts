@@ -12,10 +12,10 @@ import {
   MODEL_PACKAGE_GROUP_NAME,
   MODEL_PACKAGE_STATE_CHANGE,
   parseApprovedModelRunTemplate,
-} from '../../handlers/operations/start-approved-model-run.js';
-import { type InputIssue, InvalidRunInputError } from '../../handlers/contracts/errors.js';
+} from '../../core/operations/start-approved-model-run.js';
+import { type InputIssue, InvalidRunInputError } from '../../core/contracts/errors.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
-import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { throwOnLocalUris } from './run-schedules.js';
@@ -81,7 +81,7 @@ export interface ModelApprovalTriggerProps {
  * The Model Registry trigger: an EventBridge rule on "SageMaker Model Package State
  * Change" events of the configured groups whose `ModelApprovalStatus` is `Approved` invokes the
  * `start-approved-model-run` Lambda, which starts an optimization run of that version named
- * `approved-<group>-v<version>` (see handlers/operations/start-approved-model-run.ts).
+ * `approved-<group>-v<version>` (see core/operations/start-approved-model-run.ts).
  *
  * The model data URL must be in the artifacts bucket: a package whose
  * model lives elsewhere starts a run that fails in its first state with the fix. Grants are not

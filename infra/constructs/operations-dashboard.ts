@@ -16,9 +16,9 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { NotificationMetrics } from '../../handlers/operations/handle-async-notification.js';
-import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
-import { ApprovedModelRunMetrics } from '../../handlers/operations/start-approved-model-run.js';
+import { NotificationMetrics } from '../../core/operations/handle-async-notification.js';
+import { RESOURCE_NAME_PREFIX } from '../../core/contracts/names.js';
+import { ApprovedModelRunMetrics } from '../../core/operations/start-approved-model-run.js';
 import { PROJECT_METRICS_NAMESPACE, PROJECT_SERVICE_NAME, ProjectFunction } from './project-function.js';
 
 /** Metrics are summed over 5 minutes: AWS/States and AWS/Lambda publish every minute. */

@@ -3,10 +3,10 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
-import { RUN_INPUT_PREFIXES } from '../../handlers/contracts/object-uri.js';
-import { LOAD_WORKER_MEMORY_MB } from '../../handlers/contracts/load-worker-lambda.js';
-import { OPTIMIZATION_STEPS, type OptimizationStepKey } from '../../handlers/contracts/optimization-state.js';
+import { RESOURCE_NAME_PREFIX } from '../../core/contracts/names.js';
+import { RUN_INPUT_PREFIXES } from '../../core/contracts/object-uri.js';
+import { LOAD_WORKER_MEMORY_MB } from '../../core/contracts/load-worker-lambda.js';
+import { OPTIMIZATION_STEPS, type OptimizationStepKey } from '../../core/contracts/optimization-state.js';
 import type { OptimizationSteps } from '../../workflows/optimization-workflow.js';
 import { LOAD_WORKER_TIMEOUT } from '../../workflows/optimization-workflow.js';
 import { ArtifactPrefix } from './artifacts-store.js';
@@ -58,7 +58,7 @@ export function createOptimizationSteps(scope: Construct, props: OptimizationSte
 export function validateAndPlanSettings(): Required<RegisteredLambdaSettings> {
   return {
     // What the run's input may name, as "Validate and plan" checks it, and the day's price read it
-    // keeps (handlers/planning/price-source.ts): the run API's plan route reads that copy only.
+    // keeps (core/planning/price-source.ts): the run API's plan route reads that copy only.
     lambda: {
       readsArtifacts: [...RUN_INPUT_PREFIXES.optimization, ArtifactPrefix.prices],
       writesArtifacts: [ArtifactPrefix.prices],
@@ -199,7 +199,7 @@ function optimizationStepSettings(
         readsArtifacts: readAll,
         writesArtifacts: [ArtifactPrefix.runs],
         // Lambda gives one vCPU per 1,769 MB: the load generator needs CPU, not memory. The
-        // planner sizes workers from this figure (handlers/load-test/worker-ceiling.ts).
+        // planner sizes workers from this figure (core/load-test/worker-ceiling.ts).
         memorySize: LOAD_WORKER_MEMORY_MB,
         timeout: LOAD_WORKER_TIMEOUT,
       },
@@ -225,7 +225,7 @@ function optimizationStepSettings(
     recommend: {
       lambda: {
         // model-packages/: each Model Registry group's index of its last approved run, which
-        // "Recommend" alone reads and writes (handlers/report/registry-baseline.ts).
+        // "Recommend" alone reads and writes (core/report/registry-baseline.ts).
         readsArtifacts: [ArtifactPrefix.runs, ArtifactPrefix.modelPackages],
         writesArtifacts: [ArtifactPrefix.runs, ArtifactPrefix.modelPackages],
         memorySize: 1024,

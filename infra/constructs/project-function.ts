@@ -17,9 +17,9 @@ export const PROJECT_METRICS_NAMESPACE = 'ModelServingOptimizer';
 
 /**
  * The variable that names the step a Lambda runs. The local runner maps each function of a
- * synthesized template back to `handlers/<STEP_NAME>.ts` through it: one name per step across
+ * synthesized template back to `core/<STEP_NAME>.ts` through it: one name per step across
  * layers (state "Deploy candidate" ↔ lambdas/deploy-candidate.ts ↔
- * handlers/steps/optimization/deploy-candidate.ts).
+ * core/steps/optimization/deploy-candidate.ts).
  */
 export const STEP_NAME_VARIABLE = 'STEP_NAME';
 

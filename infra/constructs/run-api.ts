@@ -22,10 +22,10 @@ import {
   RUN_SUBRESOURCES,
   RunWorkflows,
   type RunWorkflow,
-} from '../../handlers/run-status/run-api-contract.js';
+} from '../../core/run-status/run-api-contract.js';
 import { StateMachineVariables } from '../../lambdas/adapters/sfn-execution-reader.js';
 import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
 import type { RegisteredLambdaSettings, StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { startRunRequestSchema } from './run-api-models.js';

@@ -9,8 +9,8 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE } from '../../handlers/operations/execution-status-change.js';
-import { RUN_END_STATUSES } from '../../handlers/operations/notify-run-summary.js';
+import { EXECUTION_STATUS_CHANGE } from '../../core/operations/execution-status-change.js';
+import { RUN_END_STATUSES } from '../../core/operations/notify-run-summary.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {
   acknowledgeGuardRule,
@@ -18,7 +18,7 @@ import {
   acknowledgeWildcardResource,
 } from '../nag/acknowledge.js';
 import { KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON } from '../nag/guard-rules.js';
-import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
+import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { createDeadLetterQueue } from './schedule-settings.js';
@@ -46,7 +46,7 @@ export interface RunNotificationsProps {
  * Run summaries: an SNS topic that receives a short, readable summary of every execution of the
  * project's state machines that ends, SUCCEEDED, FAILED, TIMED_OUT or ABORTED: an EventBridge rule
  * on "Step Functions Execution Status Change" sends those to the `notify-run-summary` Lambda, which
- * describes the execution and publishes (see handlers/operations/notify-run-summary.ts). Messages
+ * describes the execution and publishes (see core/operations/notify-run-summary.ts). Messages
  * carry the `status` and `workflow` attributes, for subscription filter policies.
  *
  * The topic has its own customer-managed key rather than the artifacts key: CloudWatch alarms

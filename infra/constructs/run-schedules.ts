@@ -5,13 +5,10 @@ import { StepFunctionsStartExecution } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import {
-  ARTIFACTS_BUCKET_PLACEHOLDER,
-  withArtifactsBucket,
-} from '../../handlers/contracts/artifacts-bucket.js';
-import { type InputIssue, InvalidRunInputError } from '../../handlers/contracts/errors.js';
-import { runInputSchema } from '../../handlers/contracts/run-input.js';
-import { describeGiven, formatFieldPath, parseOrThrow } from '../../handlers/contracts/validation.js';
+import { ARTIFACTS_BUCKET_PLACEHOLDER, withArtifactsBucket } from '../../core/contracts/artifacts-bucket.js';
+import { type InputIssue, InvalidRunInputError } from '../../core/contracts/errors.js';
+import { runInputSchema } from '../../core/contracts/run-input.js';
+import { describeGiven, formatFieldPath, parseOrThrow } from '../../core/contracts/validation.js';
 import {
   createDeadLetterQueue,
   resolveScheduleExpression,
@@ -19,7 +16,7 @@ import {
   SCHEDULE_NAME_PATTERN,
   schedulerPrincipal,
 } from './schedule-settings.js';
-import { parseAsyncRunInput } from '../../handlers/contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../../core/contracts/async-run-input.js';
 
 export const SCHEDULED_WORKFLOWS = ['optimization', 'async-inference'] as const;
 export type ScheduledWorkflow = (typeof SCHEDULED_WORKFLOWS)[number];

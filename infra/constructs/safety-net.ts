@@ -15,25 +15,22 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import {
-  EXECUTION_STATUS_CHANGE,
-  FAILURE_STATUSES,
-} from '../../handlers/operations/execution-status-change.js';
+import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../core/operations/execution-status-change.js';
 import {
   ASYNC_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
-} from '../../handlers/contracts/run-timeouts.js';
-import { JANITOR_LIMITS, janitorBoundMinutes } from '../../handlers/contracts/janitor-settings.js';
-import { JanitorMetrics } from '../../handlers/operations/janitor.js';
+} from '../../core/contracts/run-timeouts.js';
+import { JANITOR_LIMITS, janitorBoundMinutes } from '../../core/contracts/janitor-settings.js';
+import { JanitorMetrics } from '../../core/operations/janitor.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {
   FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,
   FailedRunCleanUpWorkflow,
 } from '../../workflows/failed-run-clean-up-workflow.js';
 import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import { ASYNC_INFERENCE_STEPS } from '../../handlers/contracts/async-state.js';
-import { SUPPORT_FUNCTIONS } from '../../handlers/contracts/functions.js';
-import { OPTIMIZATION_STEPS } from '../../handlers/contracts/optimization-state.js';
+import { ASYNC_INFERENCE_STEPS } from '../../core/contracts/async-state.js';
+import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
+import { OPTIMIZATION_STEPS } from '../../core/contracts/optimization-state.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
 import { PROJECT_METRICS_NAMESPACE, PROJECT_SERVICE_NAME, type ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
@@ -108,12 +105,12 @@ export interface SafetyNetProps {
   /**
    * The optimization state machine's execution timeout: the janitor's minimum age derives from the
    * longest of the watched state machines' timeouts.
-   * @default - 24 hours, the optimization workflow's default (handlers/contracts/run-timeouts.ts)
+   * @default - 24 hours, the optimization workflow's default (core/contracts/run-timeouts.ts)
    */
   readonly executionTimeout?: Duration;
   /**
    * The async-inference state machine's execution timeout, when `asyncStateMachine` is given.
-   * @default - 48 hours, the async-inference workflow's default (handlers/contracts/run-timeouts.ts)
+   * @default - 48 hours, the async-inference workflow's default (core/contracts/run-timeouts.ts)
    */
   readonly asyncExecutionTimeout?: Duration;
   /** @default - see JanitorSettings */
@@ -428,7 +425,7 @@ export function resolveSchedule(expression: string): {
 const JANITOR_ALARM_PERIOD = Duration.hours(1);
 
 /**
- * The alarm on `StaleResourcesNotDeleted` (handlers/operations/janitor.ts): any stale resource a
+ * The alarm on `StaleResourcesNotDeleted` (core/operations/janitor.ts): any stale resource a
  * sweep could not delete or decide on, or a sweep that failed before it could, within the hour. It
  * stays in ALARM while every hour has such a sweep, and missing data (a disabled schedule) is not
  * breaching.

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ArtifactsStore } from './artifacts-store.js';
 import { ArtifactPrefix } from './artifacts-store.js';
-import { SAGEMAKER_READ_PREFIXES } from '../../handlers/contracts/object-uri.js';
+import { SAGEMAKER_READ_PREFIXES } from '../../core/contracts/object-uri.js';
 
 /** SageMaker writes endpoint, compilation-job and training logs under this prefix. */
 const SAGEMAKER_LOG_GROUP_PREFIX = '/aws/sagemaker/';

@@ -1,6 +1,6 @@
 import { ArnFormat, type Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { RESOURCE_NAME_PREFIX } from '../../handlers/contracts/names.js';
+import { RESOURCE_NAME_PREFIX } from '../../core/contracts/names.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ProjectFunction } from './project-function.js';
 

@@ -14,7 +14,7 @@ export interface StepLambdaOptions extends Omit<ProjectFunctionProps, 'stepName'
  */
 export interface StepLambdaFactory {
   /**
-   * The Lambda named `stepName` (a name of handlers/contracts/functions.ts): entry
+   * The Lambda named `stepName` (a name of core/contracts/functions.ts): entry
    * `lambdas/<stepName>.ts`, `STEP_NAME` set to it, and only the artifact grants asked for.
    */
   createStepLambda(stepName: string, options?: StepLambdaOptions): ProjectFunction;

@@ -265,7 +265,7 @@ export class ServingOptimizerStack extends Stack implements StepLambdaFactory {
   }
 
   /**
-   * One Lambda per registered name (handlers/contracts/functions.ts), e.g.
+   * One Lambda per registered name (core/contracts/functions.ts), e.g.
    * `createStepLambda('deploy-candidate', { readsArtifacts: ['runs/'] })`: entry
    * `lambdas/deploy-candidate.ts`, construct id `DeployCandidate`, the bucket name in
    * `ARTIFACTS_BUCKET`, and only the artifact grants asked for. Constructs reach it through the

@@ -5,7 +5,7 @@ import type {
   AsyncEndpointObserver,
   BacklogSample,
   ScalingActivity,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { variantResourceId } from './application-autoscaling-registry.js';
 import { fetchMetricData, fetchMetricSeries } from './cloudwatch-metric-data.js';
 import { retainedResolutionSeconds } from './cloudwatch-endpoint-metrics.js';

@@ -9,7 +9,7 @@ import type {
   EndpointMetricsQuery,
   EndpointMetricsReader,
   MetricSummary,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { fetchMetricData } from './cloudwatch-metric-data.js';
 
 /** The `EndpointMetrics` fields this adapter fills, one per CloudWatch metric. */

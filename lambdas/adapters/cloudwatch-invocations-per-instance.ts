@@ -3,7 +3,7 @@ import type {
   EndpointMetricsQuery,
   InvocationsPerInstance,
   InvocationsPerInstanceReader,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { metricsWindow } from './cloudwatch-endpoint-metrics.js';
 import { fetchMetricData } from './cloudwatch-metric-data.js';
 

@@ -8,7 +8,7 @@ import {
   type ScanCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { RequestRefusedError, TransientServiceError } from '../../handlers/contracts/errors.js';
+import { RequestRefusedError, TransientServiceError } from '../../core/contracts/errors.js';
 import type {
   AsyncInvocationReceipt,
   ConditionalOutcome,
@@ -16,7 +16,7 @@ import type {
   PutOutcome,
   TaskTokenRecord,
   TaskTokenStore,
-} from '../../handlers/async/ports.js';
+} from '../../core/async/ports.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

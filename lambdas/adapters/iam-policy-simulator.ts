@@ -1,10 +1,5 @@
 import { type EvaluationResult, type IAMClient, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
-import type {
-  DeniedAction,
-  PolicyCheck,
-  PolicySimulation,
-  PolicySimulator,
-} from '../../handlers/async/ports.js';
+import type { DeniedAction, PolicyCheck, PolicySimulation, PolicySimulator } from '../../core/async/ports.js';
 import { errorMessage, errorName } from './aws-errors.js';
 
 /**

@@ -6,9 +6,9 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { ResourceNotFoundError, TransientServiceError } from '../../handlers/contracts/errors.js';
-import { type ObjectLocation, parseObjectUri } from '../../handlers/contracts/object-uri.js';
-import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../handlers/ports/index.js';
+import { ResourceNotFoundError, TransientServiceError } from '../../core/contracts/errors.js';
+import { type ObjectLocation, parseObjectUri } from '../../core/contracts/object-uri.js';
+import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../core/ports/index.js';
 import { errorMessage, errorName, httpStatusOf, isTransient } from './aws-errors.js';
 
 /** ListObjectsV2 returns at most 1,000 keys per request (S3 API reference, `MaxKeys`). */

@@ -1,10 +1,6 @@
 import { InvokeEndpointAsyncCommand, type SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { EndpointFailedError, TransientServiceError } from '../../handlers/contracts/errors.js';
-import type {
-  AsyncInvocationReceipt,
-  AsyncInvocationRequest,
-  AsyncInvoker,
-} from '../../handlers/async/ports.js';
+import { EndpointFailedError, TransientServiceError } from '../../core/contracts/errors.js';
+import type { AsyncInvocationReceipt, AsyncInvocationRequest, AsyncInvoker } from '../../core/async/ports.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

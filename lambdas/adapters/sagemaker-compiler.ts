@@ -14,10 +14,10 @@ import {
   type CompilationStatus,
   CompilationStatuses,
   type ModelCompiler,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
-import { type LlmContainer, FRAMEWORKS } from '../../handlers/contracts/model-frameworks.js';
+import { type LlmContainer, FRAMEWORKS } from '../../core/contracts/model-frameworks.js';
 
 export interface SageMakerCompilerOptions {
   readonly client: SageMakerClient;

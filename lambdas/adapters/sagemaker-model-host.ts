@@ -36,7 +36,7 @@ import {
   type ProjectResources,
   type ProjectResourcesQuery,
   type RunResources,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { errorName } from './aws-errors.js';
 import { isAlreadyExists, isNotFound, type SageMakerCall, toStepError } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
@@ -44,8 +44,8 @@ import {
   createEndpointConfigRequest,
   createEndpointRequest,
   createModelRequest,
-} from '../../handlers/deployment/sagemaker-requests.js';
-import type { HostedResourceNames } from '../../handlers/contracts/hosted-resources.js';
+} from '../../core/deployment/sagemaker-requests.js';
+import type { HostedResourceNames } from '../../core/contracts/hosted-resources.js';
 
 export interface SageMakerModelHostOptions {
   readonly client: SageMakerClient;
@@ -120,7 +120,7 @@ export class SageMakerModelHost implements ModelHost {
   }
 
   async createModel(spec: ModelSpec): Promise<void> {
-    // The requests the report shows too (handlers/deployment/sagemaker-requests.ts). The casts
+    // The requests the report shows too (core/deployment/sagemaker-requests.ts). The casts
     // narrow InstanceType to the SDK's enum (the plan checked it against that enum) and make arrays
     // mutable.
     const command = new CreateModelCommand(

@@ -13,7 +13,7 @@ import {
   type OptimizationStatus,
   OptimizationStatuses,
   type OptimizationTechniqueSpec,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
 

@@ -4,8 +4,8 @@ import {
   type DescribeScalingActivitiesCommandOutput,
   type ScalingActivity as SdkScalingActivity,
 } from '@aws-sdk/client-application-auto-scaling';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
-import type { ScalingActivity } from '../../handlers/ports/index.js';
+import { TransientServiceError } from '../../core/contracts/errors.js';
+import type { ScalingActivity } from '../../core/ports/index.js';
 import { SAGEMAKER_VARIANT_DIMENSION } from './application-autoscaling-registry.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 

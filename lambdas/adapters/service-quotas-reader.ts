@@ -4,8 +4,8 @@ import {
   type ServiceQuota,
   type ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
-import { endpointUsageQuotaName } from '../../handlers/planning/instance-quotas.js';
-import type { InstanceQuota, InstanceQuotaReader } from '../../handlers/ports/index.js';
+import { endpointUsageQuotaName } from '../../core/planning/instance-quotas.js';
+import type { InstanceQuota, InstanceQuotaReader } from '../../core/ports/index.js';
 
 /** Service Quotas' code for SageMaker (`aws service-quotas list-services`: "sagemaker", Amazon SageMaker). */
 export const SAGEMAKER_SERVICE_CODE = 'sagemaker';

@@ -1,6 +1,6 @@
 import { DescribeExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
-import type { ExecutionDescriber, ExecutionDescription } from '../../handlers/ports/index.js';
+import { TransientServiceError } from '../../core/contracts/errors.js';
+import type { ExecutionDescriber, ExecutionDescription } from '../../core/ports/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

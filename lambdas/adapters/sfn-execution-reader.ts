@@ -5,14 +5,14 @@ import {
   type HistoryEvent,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
-import { ResourceNotFoundError, TransientServiceError } from '../../handlers/contracts/errors.js';
+import { ResourceNotFoundError, TransientServiceError } from '../../core/contracts/errors.js';
 import type {
   ExecutionDescription,
   ExecutionReader,
   HistoryEventView,
   RunRef,
-} from '../../handlers/run-status/ports.js';
-import { ExecutionStatuses, type RunWorkflow } from '../../handlers/run-status/run-api-contract.js';
+} from '../../core/run-status/ports.js';
+import { ExecutionStatuses, type RunWorkflow } from '../../core/run-status/run-api-contract.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 import { RunEventVariables } from '../run-event-variables.js';
 

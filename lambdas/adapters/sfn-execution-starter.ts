@@ -1,6 +1,6 @@
 import { type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
-import type { ExecutionStarter } from '../../handlers/operations/start-approved-model-run.js';
+import { TransientServiceError } from '../../core/contracts/errors.js';
+import type { ExecutionStarter } from '../../core/operations/start-approved-model-run.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

@@ -1,11 +1,11 @@
 import { type ExecutionListItem, ListExecutionsCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import { ResourceNotFoundError, TransientServiceError } from '../../handlers/contracts/errors.js';
-import type { ListedExecution, RunLister } from '../../handlers/run-status/ports.js';
+import { ResourceNotFoundError, TransientServiceError } from '../../core/contracts/errors.js';
+import type { ListedExecution, RunLister } from '../../core/run-status/ports.js';
 import {
   type ExecutionStatus,
   ExecutionStatuses,
   type RunWorkflow,
-} from '../../handlers/run-status/run-api-contract.js';
+} from '../../core/run-status/run-api-contract.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 import { checkStateMachineArns } from './sfn-execution-reader.js';
 

@@ -1,6 +1,6 @@
 import { type SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
-import type { RunRef, RunStopper } from '../../handlers/run-status/ports.js';
+import { TransientServiceError } from '../../core/contracts/errors.js';
+import type { RunRef, RunStopper } from '../../core/run-status/ports.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 import type { SfnExecutionReader } from './sfn-execution-reader.js';
 

@@ -4,14 +4,14 @@ import {
   SendTaskHeartbeatCommand,
   SendTaskSuccessCommand,
 } from '@aws-sdk/client-sfn';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
-import { redactError, redactText } from '../../handlers/contracts/redaction.js';
+import { TransientServiceError } from '../../core/contracts/errors.js';
+import { redactError, redactText } from '../../core/contracts/redaction.js';
 import {
   type TaskCallOutcome,
   type TaskGoneReason,
   TaskGoneReasons,
   type TaskResumer,
-} from '../../handlers/async/ports.js';
+} from '../../core/async/ports.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

@@ -1,6 +1,6 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import { TransientServiceError } from '../../handlers/contracts/errors.js';
-import type { NoticePublisher, RunSummaryNotice } from '../../handlers/operations/notify-run-summary.js';
+import { TransientServiceError } from '../../core/contracts/errors.js';
+import type { NoticePublisher, RunSummaryNotice } from '../../core/operations/notify-run-summary.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

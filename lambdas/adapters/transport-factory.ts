@@ -1,5 +1,5 @@
 import type { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import type { StreamTransportFactory, TransportFactory } from '../../handlers/ports/index.js';
+import type { StreamTransportFactory, TransportFactory } from '../../core/ports/index.js';
 import {
   createLoadTestRuntimeClient,
   createSageMakerRuntimeTransport,

@@ -1,6 +1,6 @@
-import { describeError } from '../../handlers/contracts/errors.js';
-import { truncateMessage } from '../../handlers/load-test/error-samples.js';
-import type { InvokeOutcome, InvokeRequest, InvokeTransport } from '../../handlers/load-test/ports.js';
+import { describeError } from '../../core/contracts/errors.js';
+import { truncateMessage } from '../../core/load-test/error-samples.js';
+import type { InvokeOutcome, InvokeRequest, InvokeTransport } from '../../core/load-test/ports.js';
 import { READ_BUFFER_BYTES, RawHttpConnection, addressOf } from './raw-http-connection.js';
 import type { RawExchange } from './raw-http-connection.js';
 

@@ -5,8 +5,8 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeError } from '../../handlers/contracts/errors.js';
-import { buildModelArchive } from '../../handlers/deployment/model-archive.js';
+import { describeError } from '../../core/contracts/errors.js';
+import { buildModelArchive } from '../../core/deployment/model-archive.js';
 import { scratchDir } from '../platform/scratch.js';
 import {
   type CompilationJobDescription,
@@ -16,7 +16,7 @@ import {
   type Logger,
   type ModelCompiler,
   type ObjectStore,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { LOCAL_IMAGE } from '../cli/local-input.js';
 import { compileModel, type CompileModelInput, type CompileModelResult } from '../compiler/compile-model.js';
 import { copyModelPrefix, extractModelArchive } from '../platform/model-archive.js';

@@ -1,5 +1,5 @@
-import { endpointUsageQuotaName } from '../../handlers/planning/instance-quotas.js';
-import type { InstanceQuota, InstanceQuotaReader } from '../../handlers/ports/index.js';
+import { endpointUsageQuotaName } from '../../core/planning/instance-quotas.js';
+import type { InstanceQuota, InstanceQuotaReader } from '../../core/ports/index.js';
 
 /**
  * Local mode's instance quotas: none by default. The local host's only limit is its CPU budget

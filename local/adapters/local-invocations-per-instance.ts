@@ -2,7 +2,7 @@ import type {
   EndpointMetricsQuery,
   InvocationsPerInstance,
   InvocationsPerInstanceReader,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import type { InstanceInvocations } from '../platform/realtime-endpoint.js';
 
 /** What the reader needs of the local host: the routing front's counts (local-model-host.ts). */

@@ -13,7 +13,7 @@ import {
   type ObjectStore,
   type OptimizationJobDescription,
   type OptimizationJobSpec,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { LOCAL_IMAGE } from '../cli/local-input.js';
 import type { CompileModelInput, CompileModelResult } from '../compiler/compile-model.js';
 import { isCompilationTarget } from '../compiler/compile-targets.js';

@@ -1,5 +1,5 @@
-import { EndpointFailedError } from '../../handlers/contracts/errors.js';
-import type { StreamTransportFactory, TransportFactory } from '../../handlers/ports/index.js';
+import { EndpointFailedError } from '../../core/contracts/errors.js';
+import type { StreamTransportFactory, TransportFactory } from '../../core/ports/index.js';
 import { createHttpInvokeTransport } from './http-invoke-transport.js';
 import { createHttpStreamTransport } from './http-stream-transport.js';
 

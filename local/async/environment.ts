@@ -9,19 +9,16 @@
 import {
   handleAsyncNotifications,
   throwIfRetryNeeded,
-} from '../../handlers/operations/handle-async-notification.js';
-import { LOST_NOTIFICATION_AFTER_MS } from '../../handlers/operations/lost-notification.js';
-import {
-  type HeartbeatSummary,
-  sendAsyncHeartbeats,
-} from '../../handlers/operations/send-async-heartbeats.js';
-import { type PlannedAsyncRun, planAsyncRun } from '../../handlers/steps/async/validate-async-run.js';
+} from '../../core/operations/handle-async-notification.js';
+import { LOST_NOTIFICATION_AFTER_MS } from '../../core/operations/lost-notification.js';
+import { type HeartbeatSummary, sendAsyncHeartbeats } from '../../core/operations/send-async-heartbeats.js';
+import { type PlannedAsyncRun, planAsyncRun } from '../../core/steps/async/validate-async-run.js';
 import {
   type AsyncRunPlan,
   AsyncInferenceStates,
   type ValidateAsyncRunEvent,
-} from '../../handlers/contracts/async-state.js';
-import { describeError } from '../../handlers/contracts/errors.js';
+} from '../../core/contracts/async-state.js';
+import { describeError } from '../../core/contracts/errors.js';
 import {
   type AsyncStepDependencies,
   createAsyncStepHandlers,

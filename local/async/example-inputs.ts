@@ -9,8 +9,8 @@
  *   `"details": true`, so each answer carries the container's token counts, and a different
  *   `max_new_tokens`, so the inputs' answers differ in length as real prompts' do.
  */
-import type { ObjectStore } from '../../handlers/ports/index.js';
-import { buildModelArchive } from '../../handlers/deployment/model-archive.js';
+import type { ObjectStore } from '../../core/ports/index.js';
+import { buildModelArchive } from '../../core/deployment/model-archive.js';
 import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
 import { generateGenerativeModel } from '../example-model/generative-model.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';

@@ -5,17 +5,13 @@
  * the API's ranges. An endpoint that no longer exists, or is being deleted or failed, is
  * `EndpointFailedError`, as the AWS invoker maps SageMaker's "Endpoint … not found": the run stops.
  */
-import type {
-  AsyncInvocationReceipt,
-  AsyncInvocationRequest,
-  AsyncInvoker,
-} from '../../handlers/async/ports.js';
-import { EndpointFailedError } from '../../handlers/contracts/errors.js';
-import { EndpointStatuses, type EndpointDescription } from '../../handlers/ports/index.js';
+import type { AsyncInvocationReceipt, AsyncInvocationRequest, AsyncInvoker } from '../../core/async/ports.js';
+import { EndpointFailedError } from '../../core/contracts/errors.js';
+import { EndpointStatuses, type EndpointDescription } from '../../core/ports/index.js';
 import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
 import type { LocalAsyncEndpoint } from '../platform/async-endpoint.js';
 import { LocalValidationError } from '../platform/errors.js';
-import { ASYNC_RUN_LIMITS } from '../../handlers/contracts/async-run-input.js';
+import { ASYNC_RUN_LIMITS } from '../../core/contracts/async-run-input.js';
 
 /** What the invoker needs of the local model host. */
 export interface AsyncEndpointDirectory {

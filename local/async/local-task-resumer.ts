@@ -5,13 +5,13 @@
  * on AWS. Anything else (`InvalidOutput` above 256 KiB) is rethrown with its name and the token
  * removed from its message: the broker quotes the token, and thrown errors end up in log lines.
  */
-import { redactError } from '../../handlers/contracts/redaction.js';
+import { redactError } from '../../core/contracts/redaction.js';
 import {
   type TaskCallOutcome,
   type TaskGoneReason,
   TaskGoneReasons,
   type TaskResumer,
-} from '../../handlers/async/ports.js';
+} from '../../core/async/ports.js';
 import { toJsonValue } from '../runner/json.js';
 import type { TaskTokenBroker } from '../runner/task-tokens.js';
 

@@ -24,7 +24,7 @@ import type {
   PutOutcome,
   TaskTokenRecord,
   TaskTokenStore,
-} from '../../handlers/async/ports.js';
+} from '../../core/async/ports.js';
 
 const DONE: ConditionalOutcome = { status: 'done' };
 const CHANGED: ConditionalOutcome = { status: 'changed' };

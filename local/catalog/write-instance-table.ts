@@ -1,19 +1,19 @@
 /**
- * `npm run catalog`: writes handlers/catalog/instance-table.ts from the installed SageMaker SDK's
- * ProductionVariantInstanceType, handlers/catalog/sources/instance-facts.json and the rules in
- * handlers/catalog/build-instance-table.ts, then formats it with Prettier as every committed file is.
+ * `npm run catalog`: writes core/catalog/instance-table.ts from the installed SageMaker SDK's
+ * ProductionVariantInstanceType, core/catalog/sources/instance-facts.json and the rules in
+ * core/catalog/build-instance-table.ts, then formats it with Prettier as every committed file is.
  */
 import { ProductionVariantInstanceType } from '@aws-sdk/client-sagemaker';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildInstanceTable, renderInstanceTable } from '../../handlers/catalog/build-instance-table.js';
-import type { InstanceFactsFile } from '../../handlers/catalog/instance-facts.js';
+import { buildInstanceTable, renderInstanceTable } from '../../core/catalog/build-instance-table.js';
+import type { InstanceFactsFile } from '../../core/catalog/instance-facts.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const FACTS = join(REPO_ROOT, 'handlers', 'catalog', 'sources', 'instance-facts.json');
-const TABLE = join(REPO_ROOT, 'handlers', 'catalog', 'instance-table.ts');
+const FACTS = join(REPO_ROOT, 'core', 'catalog', 'sources', 'instance-facts.json');
+const TABLE = join(REPO_ROOT, 'core', 'catalog', 'instance-table.ts');
 const SDK_PACKAGE = join(REPO_ROOT, 'node_modules', '@aws-sdk', 'client-sagemaker', 'package.json');
 
 const facts = JSON.parse(readFileSync(FACTS, 'utf8')) as InstanceFactsFile;

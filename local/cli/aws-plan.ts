@@ -6,17 +6,17 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { asyncRunInputSchema } from '../../handlers/contracts/async-run-input.js';
-import { BudgetExceededError, InvalidRunInputError } from '../../handlers/contracts/errors.js';
-import { EXIT_CODES } from '../../handlers/contracts/exit-codes.js';
-import { isValidRunId } from '../../handlers/contracts/names.js';
-import type { RunPlan } from '../../handlers/contracts/optimization-state.js';
-import { isRecord } from '../../handlers/contracts/records.js';
-import { describeGiven } from '../../handlers/contracts/validation.js';
-import { PRICE_TABLE_SOURCE } from '../../handlers/contracts/price-source.js';
-import type { ObjectStore } from '../../handlers/ports/index.js';
-import { formatPlan } from '../../handlers/report/plan-summary.js';
-import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';
+import { asyncRunInputSchema } from '../../core/contracts/async-run-input.js';
+import { BudgetExceededError, InvalidRunInputError } from '../../core/contracts/errors.js';
+import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
+import { isValidRunId } from '../../core/contracts/names.js';
+import type { RunPlan } from '../../core/contracts/optimization-state.js';
+import { isRecord } from '../../core/contracts/records.js';
+import { describeGiven } from '../../core/contracts/validation.js';
+import { PRICE_TABLE_SOURCE } from '../../core/contracts/price-source.js';
+import type { ObjectStore } from '../../core/ports/index.js';
+import { formatPlan } from '../../core/report/plan-summary.js';
+import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
 import { defaultRunId, displayPath, printRefusal, readInput } from './shared.js';
 
 export const AWS_PLAN_USAGE = `Usage: npm run plan:aws -- --input FILE [--region REGION] [--bucket NAME] [--run-id ID] [--json]

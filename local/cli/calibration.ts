@@ -11,9 +11,9 @@
  * as written. The terminal says what was measured and what the SLA became; the AWS workflow never
  * sees the field (the CLI removes it), so an AWS run is judged against the SLA as written.
  */
-import { type InputIssue } from '../../handlers/contracts/errors.js';
-import { isRecord } from '../../handlers/contracts/records.js';
-import { describeGiven } from '../../handlers/contracts/validation.js';
+import { type InputIssue } from '../../core/contracts/errors.js';
+import { isRecord } from '../../core/contracts/records.js';
+import { describeGiven } from '../../core/contracts/validation.js';
 import type {
   ReferenceTimingReply,
   ReferenceTimingRequest,

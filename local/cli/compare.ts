@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError } from '../../handlers/contracts/errors.js';
-import { EXIT_CODES } from '../../handlers/contracts/exit-codes.js';
-import { isValidRunId } from '../../handlers/contracts/names.js';
+import { describeError } from '../../core/contracts/errors.js';
+import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
+import { isValidRunId } from '../../core/contracts/names.js';
 import {
   compareRuns,
   DEFAULT_NOISE_TOLERANCE_PERCENT,
@@ -12,9 +12,9 @@ import {
   parseReportForComparison,
   parseTolerancePercent,
   TOLERANCE_EXPECTED,
-} from '../../handlers/report/compare-runs.js';
-import { renderComparisonMarkdown, renderComparisonText } from '../../handlers/report/render-comparison.js';
-import type { Report } from '../../handlers/report/report.js';
+} from '../../core/report/compare-runs.js';
+import { renderComparisonMarkdown, renderComparisonText } from '../../core/report/render-comparison.js';
+import type { Report } from '../../core/report/report.js';
 import { displayPath } from './shared.js';
 
 export const COMPARE_USAGE = `Usage: npm run -s compare -- <base run> <new run> [--json | --markdown] [--runs DIR] [--tolerance PERCENT]

@@ -4,7 +4,7 @@
  * and the CLI writes the objects there on first use: the model is generated in code, nothing is
  * downloaded.
  */
-import type { ObjectStore } from '../../handlers/ports/index.js';
+import type { ObjectStore } from '../../core/ports/index.js';
 import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
 import { generateGenerativeModel } from '../example-model/generative-model.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';

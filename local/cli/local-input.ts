@@ -1,13 +1,13 @@
 /** What local mode adds to, and refuses in, a run input before it runs. */
-import type { InputIssue } from '../../handlers/contracts/errors.js';
-import { describeGiven } from '../../handlers/contracts/validation.js';
-import { isRecord } from '../../handlers/contracts/records.js';
-import { MIN_SEGMENT_SECONDS } from '../../handlers/load-test/plan.js';
-import { LOCAL_DEFAULT_REPEATS } from '../../handlers/load-test/rounds.js';
+import type { InputIssue } from '../../core/contracts/errors.js';
+import { describeGiven } from '../../core/contracts/validation.js';
+import { isRecord } from '../../core/contracts/records.js';
+import { MIN_SEGMENT_SECONDS } from '../../core/load-test/plan.js';
+import { LOCAL_DEFAULT_REPEATS } from '../../core/load-test/rounds.js';
 import { availableParallelism } from 'node:os';
 import { planServerCpu } from '../platform/cpu-budget.js';
 import { DEFAULT_MAX_CPU_OVERCOMMIT } from '../platform/local-model-host.js';
-import { isLlmContainer } from '../../handlers/contracts/model-frameworks.js';
+import { isLlmContainer } from '../../core/contracts/model-frameworks.js';
 
 /** The image name the run input schema reserves for the project's own model server. */
 export const LOCAL_IMAGE = 'local';

@@ -10,17 +10,17 @@ import {
   ErrorNames,
   type InputIssue,
   InvalidRunInputError,
-} from '../../handlers/contracts/errors.js';
+} from '../../core/contracts/errors.js';
 import {
   type NoRecommendationCause,
   OPTIMIZATION_STEPS,
   type RunPlan,
   type RunSummary,
-} from '../../handlers/contracts/optimization-state.js';
-import { proofStatusOf } from '../../handlers/contracts/exit-codes.js';
-import { recordOf } from '../../handlers/contracts/records.js';
-import type { Report } from '../../handlers/report/report.js';
-import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';
+} from '../../core/contracts/optimization-state.js';
+import { proofStatusOf } from '../../core/contracts/exit-codes.js';
+import { recordOf } from '../../core/contracts/records.js';
+import type { Report } from '../../core/report/report.js';
+import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
 import {
   createLocalEnvironment,
   type LocalEnvironment,
@@ -40,9 +40,9 @@ import {
   timeReferenceInference,
 } from './calibration.js';
 import { MachineLoadMonitor, reportMachineLoad } from '../platform/machine-load.js';
-import { readStoredReport, writeStoredReport } from '../../handlers/report/stored-report.js';
-import { isRecord } from '../../handlers/contracts/records.js';
-import { formatPlan } from '../../handlers/report/plan-summary.js';
+import { readStoredReport, writeStoredReport } from '../../core/report/stored-report.js';
+import { isRecord } from '../../core/contracts/records.js';
+import { formatPlan } from '../../core/report/plan-summary.js';
 import { ProgressReporter } from './progress.js';
 import { displayPath } from './shared.js';
 import { formatSummary, type ServerSettings } from './summary.js';
@@ -81,7 +81,7 @@ function optimizationCli(): WorkflowCli<
   return {
     usage: USAGE,
     workflowName: 'optimization',
-    // "Recommend" writes it under the run's prefix (handlers/steps/optimization/recommend.ts), the
+    // "Recommend" writes it under the run's prefix (core/steps/optimization/recommend.ts), the
     // runs folder locally.
     reportFile: 'report.json',
     stateMachine: (workflows) => workflows.optimization,

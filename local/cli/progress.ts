@@ -7,9 +7,9 @@ import {
   CandidateStatuses,
   CompilationOutcomes,
   OptimizationStates,
-} from '../../handlers/contracts/optimization-state.js';
-import type { LoadTestProgress } from '../../handlers/load-test/index.js';
-import { failureReasonOf } from '../../handlers/contracts/caught-error.js';
+} from '../../core/contracts/optimization-state.js';
+import type { LoadTestProgress } from '../../core/load-test/index.js';
+import { failureReasonOf } from '../../core/contracts/caught-error.js';
 import type { RunnerEvent } from '../runner/index.js';
 
 export interface ProgressOutput {

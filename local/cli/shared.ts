@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { CleanUpStatuses, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
-import { completedInCause } from '../../handlers/contracts/completed-work.js';
-import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
-import { EXIT_CODES, exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
-import { isValidRunId } from '../../handlers/contracts/names.js';
-import { describeGiven, jsonTextBoundIssues } from '../../handlers/contracts/validation.js';
+import { CleanUpStatuses, cleanUpInCause } from '../../core/contracts/clean-up-account.js';
+import { completedInCause } from '../../core/contracts/completed-work.js';
+import { describeError, type InputIssue } from '../../core/contracts/errors.js';
+import { EXIT_CODES, exitCodeOfRun } from '../../core/contracts/exit-codes.js';
+import { isValidRunId } from '../../core/contracts/names.js';
+import { describeGiven, jsonTextBoundIssues } from '../../core/contracts/validation.js';
 import type { FileObjectStore } from '../platform/file-object-store.js';
 import { sweepOrphanedScratch } from '../platform/scratch.js';
 import type { RunResult } from '../runner/index.js';
@@ -22,7 +22,7 @@ import { type CliArguments, parseCliArguments, UsageError } from './args.js';
 /** One Ctrl-C can arrive twice (from the terminal and relayed by tsx or npm): ignore the echo. */
 const SAME_KEYPRESS_MS = 1000;
 /**
- * The project's one exit-code scheme (handlers/contracts/exit-codes.ts): 0 recommended or every
+ * The project's one exit-code scheme (core/contracts/exit-codes.ts): 0 recommended or every
  * input completed, 1 run failed, 2 bad input, 3 no candidate met the SLA, 4 every candidate (or
  * input) failed, 5 partial; 128 + the signal's number for a run a signal stopped, as shells report
  * it: 130 for SIGINT (Ctrl-C, or the caller's abort), 143 for SIGTERM (what CI sends).
@@ -228,8 +228,8 @@ export function withLocalFiles(text: string, store: Pick<FileObjectStore, 'pathO
   });
 }
 
-/** The one plain-text table (handlers/report/text-table.ts), by its local name. */
-export { textTable as table } from '../../handlers/report/text-table.js';
+/** The one plain-text table (core/report/text-table.ts), by its local name. */
+export { textTable as table } from '../../core/report/text-table.js';
 
 /**
  * What both CLIs print when a run did not succeed: its error (or how it ended) and what clean-up
@@ -262,7 +262,7 @@ export function reportUnsuccessfulRun(context: {
     // The workflow's own clean-up after the failure adds its account to the cause.
     const account = cleanUpInCause(result.cause);
     if (account !== undefined) context.errorLine(account);
-    // What the run completed before it failed, and where (handlers/contracts/completed-work.ts).
+    // What the run completed before it failed, and where (core/contracts/completed-work.ts).
     const completed = completedInCause(result.cause);
     if (completed !== undefined) {
       context.errorLine(local(completed.message));

@@ -1,16 +1,16 @@
 /** The end-of-run summary: a table of the candidates, why each won or lost, and where the reports are. */
-import { compiledComparisonText } from '../../handlers/report/compiled-comparison.js';
-import { baselineDetailLines } from '../../handlers/report/render-baseline.js';
-import { rampSummaryLine } from '../../handlers/report/render-ramp.js';
-import { serveTargetSummaryLine } from '../../handlers/report/render-serve-target.js';
-import type { CandidateReport, Report } from '../../handlers/report/report.js';
-import { highNoiseWarning } from '../../handlers/report/noise.js';
-import { busyMachineNote, streamAtSustainable } from '../../handlers/report/render-markdown.js';
-import { slaBoundsText } from '../../handlers/report/sla-text.js';
-import { noisePercent } from '../../handlers/report/rerun-interval.js';
+import { compiledComparisonText } from '../../core/report/compiled-comparison.js';
+import { baselineDetailLines } from '../../core/report/render-baseline.js';
+import { rampSummaryLine } from '../../core/report/render-ramp.js';
+import { serveTargetSummaryLine } from '../../core/report/render-serve-target.js';
+import type { CandidateReport, Report } from '../../core/report/report.js';
+import { highNoiseWarning } from '../../core/report/noise.js';
+import { busyMachineNote, streamAtSustainable } from '../../core/report/render-markdown.js';
+import { slaBoundsText } from '../../core/report/sla-text.js';
+import { noisePercent } from '../../core/report/rerun-interval.js';
 import { formatRate } from './progress.js';
 import { table } from './shared.js';
-import type { LatencyPercentilesMs } from '../../handlers/contracts/latency-percentiles.js';
+import type { LatencyPercentilesMs } from '../../core/contracts/latency-percentiles.js';
 
 /** How a candidate's model server ran locally (from the local model host). */
 export interface ServerSettings {
@@ -141,7 +141,7 @@ function baselineSummaryLines(report: Report): string[] {
   return [found.text, ...baselineDetailLines(report).map((line) => `  ${line}`)];
 }
 
-/** The report's compiled-vs-uncompiled pairs (handlers/report/compiled-comparison.ts), one line each. */
+/** The report's compiled-vs-uncompiled pairs (core/report/compiled-comparison.ts), one line each. */
 function compiledComparisonLines(report: Report): string[] {
   const lines = (report.compiledComparisons ?? []).map((c) => `  ${compiledComparisonText(c)}`);
   return lines.length === 0 ? [] : ['', ...lines];

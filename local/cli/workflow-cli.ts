@@ -8,11 +8,11 @@
  */
 import type { MachineLoadSample } from '../platform/machine-load.js';
 import { resolve } from 'node:path';
-import { type CleanUpAccount, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
-import { describeError, type InputIssue } from '../../handlers/contracts/errors.js';
-import { exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
-import { inputBoundIssues } from '../../handlers/contracts/validation.js';
-import type { Logger } from '../../handlers/ports/index.js';
+import { type CleanUpAccount, cleanUpInCause } from '../../core/contracts/clean-up-account.js';
+import { describeError, type InputIssue } from '../../core/contracts/errors.js';
+import { exitCodeOfRun } from '../../core/contracts/exit-codes.js';
+import { inputBoundIssues } from '../../core/contracts/validation.js';
+import type { Logger } from '../../core/ports/index.js';
 import { createConsoleLogger } from '../platform/console-logger.js';
 import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
 import { cachedSynthesizedWorkflows } from '../synthesis-cache.js';
@@ -159,7 +159,7 @@ export interface WorkflowCli<
   readonly deleted: string;
   /** Prints the summary of a run that succeeded; returns what the outcome adds (its files). */
   summarize(run: CliRun<Environment, Reporter>, output: JsonValue, prepared: Prepared): Promise<Extra>;
-  /** The run's outcome in the output `summarize` takes, for the exit code (handlers/contracts/exit-codes.ts). */
+  /** The run's outcome in the output `summarize` takes, for the exit code (core/contracts/exit-codes.ts). */
   outcomeOf(output: JsonValue): string | undefined;
   /** The status of the run's proof at the target, when it proved one (exit code 7 when not held). */
   proofOf?(output: JsonValue): string | undefined;

@@ -15,7 +15,7 @@ import { dirname, resolve } from 'node:path';
 
 import { InferenceSession } from 'onnxruntime-node';
 
-import { CompilationFailedError } from '../../handlers/contracts/errors.js';
+import { CompilationFailedError } from '../../core/contracts/errors.js';
 import { disableOnnxRuntimeTelemetry } from '../model-server/onnx-runtime-telemetry.js';
 import { isCompilationTarget, LOCAL_COMPILER_TARGETS } from './compile-targets.js';
 import type { CompilationTarget } from './compile-targets.js';

@@ -1,9 +1,9 @@
 /**
  * Errors of the model server process. They never cross a Step Functions boundary (the local model
  * host turns a failed start into the project's EndpointFailedError), so they live here rather than
- * in handlers/contracts; each still carries a literal name.
+ * in core/contracts; each still carries a literal name.
  */
-import type { InputIssue } from '../../handlers/contracts/errors.js';
+import type { InputIssue } from '../../core/contracts/errors.js';
 
 /** A setting (environment variable or option) is invalid; every issue names it. */
 export class InvalidServerConfigError extends Error {

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 
-import type { InputIssue } from '../../handlers/contracts/errors.js';
+import type { InputIssue } from '../../core/contracts/errors.js';
 import { InvalidServerConfigError } from './errors.js';
 
 export interface ModelServerOptions {

@@ -13,9 +13,9 @@
  * `maxConsecutiveLaunchFailures` times in a row fails (its queued requests fail with the reason).
  */
 import { randomUUID } from 'node:crypto';
-import type { AsyncInvocationReceipt } from '../../handlers/async/ports.js';
-import { describeError } from '../../handlers/contracts/errors.js';
-import type { AsyncInferenceSpec, ObjectStore } from '../../handlers/ports/index.js';
+import type { AsyncInvocationReceipt } from '../../core/async/ports.js';
+import { describeError } from '../../core/contracts/errors.js';
+import type { AsyncInferenceSpec, ObjectStore } from '../../core/ports/index.js';
 import type { LocalAsyncPlatform } from './async-platform.js';
 import type { AsyncInstance, InstanceLauncher } from './instances.js';
 import { type NotificationOutcome, notificationMessage } from './notification-message.js';

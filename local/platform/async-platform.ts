@@ -5,7 +5,7 @@
  * environment subscribes the notification handler to the bus and hands the registry and observer
  * to the workflow's steps.
  */
-import type { Logger } from '../../handlers/ports/index.js';
+import type { Logger } from '../../core/ports/index.js';
 import { LOCAL_REGION } from '../runner/local-arns.js';
 import { LocalNotificationBus, type LocalNotificationBusOptions } from './notification-bus.js';
 import { LocalScalingRegistry } from './scaling.js';

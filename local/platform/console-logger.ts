@@ -1,5 +1,5 @@
-import { redactText } from '../../handlers/contracts/redaction.js';
-import type { Logger } from '../../handlers/ports/index.js';
+import { redactText } from '../../core/contracts/redaction.js';
+import type { Logger } from '../../core/ports/index.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 

@@ -6,8 +6,8 @@
  * threads, shared between the server's workers. A container environment that sets the threads
  * itself is honoured as it is, exactly as SageMaker would pass it to the container.
  */
-import { findInstance } from '../../handlers/catalog/instances.js';
-import type { ProductionVariantSpec } from '../../handlers/ports/index.js';
+import { findInstance } from '../../core/catalog/instances.js';
+import type { ProductionVariantSpec } from '../../core/ports/index.js';
 import { MODEL_SERVER_ENV, OMP_NUM_THREADS_ENV } from '../model-server/server-options.js';
 
 /**

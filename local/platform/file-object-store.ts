@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseObjectUri } from '../../handlers/contracts/object-uri.js';
-import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../handlers/ports/index.js';
+import { parseObjectUri } from '../../core/contracts/object-uri.js';
+import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../core/ports/index.js';
 
 export interface FileObjectStoreOptions {
   /** Where buckets live: `s3://bucket/key` is stored at `<rootDir>/<bucket>/<key>`. */

@@ -3,12 +3,12 @@
  * become a model server process on a free loopback port, with SageMaker's endpoint life cycle
  * (`Creating` → `InService`, or `Failed` with a reason) and its idempotent creates.
  */
-import type { EndpointInstanceLimit } from '../../handlers/contracts/endpoint-limits.js';
-import { localQuotaMessage } from '../../handlers/report/advice.js';
+import type { EndpointInstanceLimit } from '../../core/contracts/endpoint-limits.js';
+import { localQuotaMessage } from '../../core/report/advice.js';
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { describeError, QuotaExceededError, ResourceNotFoundError } from '../../handlers/contracts/errors.js';
+import { describeError, QuotaExceededError, ResourceNotFoundError } from '../../core/contracts/errors.js';
 import { scratchDir } from './scratch.js';
 import {
   type AsyncInferenceSpec,
@@ -28,8 +28,8 @@ import {
   type RealtimeScalingApplier,
   type RunResources,
   type ScalingRegistry,
-} from '../../handlers/ports/index.js';
-import type { InstanceCountPoint } from '../../handlers/serving/ramp.js';
+} from '../../core/ports/index.js';
+import type { InstanceCountPoint } from '../../core/serving/ramp.js';
 import { LocalAsyncEndpoint } from './async-endpoint.js';
 import { LocalAsyncPlatform } from './async-platform.js';
 import { LocalValidationError } from './errors.js';
@@ -48,9 +48,9 @@ import { checkRealtimeScalingRequests } from './realtime-scaling-requests.js';
 import { planServerCpu, type ServerCpuPlan } from './cpu-budget.js';
 import { extractModelArchive } from './model-archive.js';
 import { ModelServerProcess } from './model-server-process.js';
-import { RoutingStrategies } from '../../handlers/contracts/routing-strategy.js';
-import type { HostedResourceNames } from '../../handlers/contracts/hosted-resources.js';
-import type { RealtimeScalingRequests } from '../../handlers/contracts/scaling-requests.js';
+import { RoutingStrategies } from '../../core/contracts/routing-strategy.js';
+import type { HostedResourceNames } from '../../core/contracts/hosted-resources.js';
+import type { RealtimeScalingRequests } from '../../core/contracts/scaling-requests.js';
 
 export interface LocalModelHostOptions {
   /** Where model artifacts (`s3://` or `file://`) are read from. */

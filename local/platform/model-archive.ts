@@ -1,6 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { ObjectStore } from '../../handlers/ports/index.js';
+import type { ObjectStore } from '../../core/ports/index.js';
 import { extract as extractTar } from 'tar';
 import { findModelFile } from '../model-server/model-location.js';
 

@@ -11,8 +11,8 @@
  *   logged as an error and kept in `undelivered()` (Lambda's on-failure destination).
  */
 import { randomUUID } from 'node:crypto';
-import { describeError } from '../../handlers/contracts/errors.js';
-import type { Logger } from '../../handlers/ports/index.js';
+import { describeError } from '../../core/contracts/errors.js';
+import type { Logger } from '../../core/ports/index.js';
 
 export interface LocalNotification {
   /** SNS `MessageId`. */

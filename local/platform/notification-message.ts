@@ -1,7 +1,7 @@
 /**
  * The JSON document a local async endpoint publishes: the shape SageMaker publishes to an async
  * endpoint's SNS topics (SageMaker Developer Guide, "Check prediction results"), field for field,
- * so the notification Lambda's parser (`handlers/async/notification.ts`) reads local and AWS
+ * so the notification Lambda's parser (`core/async/notification.ts`) reads local and AWS
  * messages alike:
  *
  *   { awsRegion, eventTime, receivedTime, invocationStatus, failureReason?, requestParameters:
@@ -11,7 +11,7 @@
  * A success names the result (`responseParameters.outputLocation`); a failure whose model answered
  * with an error body names where it was written (`responseParameters.failureLocation`).
  */
-import { InvocationStatuses } from '../../handlers/async/notification.js';
+import { InvocationStatuses } from '../../core/async/notification.js';
 
 export interface NotificationRequest {
   readonly endpointName: string;

@@ -1,5 +1,5 @@
-import { parseObjectUri } from '../../handlers/contracts/object-uri.js';
-import type { ObjectListing, ObjectMetadata } from '../../handlers/ports/index.js';
+import { parseObjectUri } from '../../core/contracts/object-uri.js';
+import type { ObjectListing, ObjectMetadata } from '../../core/ports/index.js';
 import { FileObjectStore } from './file-object-store.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Local autoscaling of a real-time endpoint: the target tracking policy the report recommends
- * (`handlers/serving/scaling-policy.ts`) on `SageMakerVariantInvocationsPerInstance`, applied to a
+ * (`core/serving/scaling-policy.ts`) on `SageMakerVariantInvocationsPerInstance`, applied to a
  * local front's instance count. The arithmetic is the local async endpoint's (`scaling.ts`
  * `trackedCount`): out to ⌈invocations per minute over all instances ÷ target⌉ once the scale-out
  * cooldown has passed since the last scale-out completed; in, to that count, once it has stayed
@@ -21,7 +21,7 @@
  * metric window (`metricWindowMs`) stands for them; the scale-out delay that matters most here, the
  * instance start and model load, is real (`LocalRealtimeEndpoint`'s `instanceStartDelayMs`).
  */
-import type { ScalingPolicy } from '../../handlers/serving/scaling-policy.js';
+import type { ScalingPolicy } from '../../core/serving/scaling-policy.js';
 import { type ScalingDecision, trackedCount } from './scaling.js';
 
 export interface RealtimeScalingPolicy {

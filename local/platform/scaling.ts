@@ -17,7 +17,7 @@
  * the local scale-out delay. As on SageMaker, where the endpoint is `Updating` until a change
  * completes, an endpoint decides nothing new while one of its activities is in progress.
  */
-import type { AsyncScalingPolicy, ScalingRegistry } from '../../handlers/ports/index.js';
+import type { AsyncScalingPolicy, ScalingRegistry } from '../../core/ports/index.js';
 
 export class LocalScalingRegistry implements ScalingRegistry {
   private readonly policies = new Map<string, AsyncScalingPolicy>();

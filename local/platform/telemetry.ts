@@ -10,7 +10,7 @@ import type {
   AsyncEndpointObserver,
   BacklogSample,
   ScalingActivity,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 
 interface MutableActivity {
   readonly variantName: string;

@@ -1,4 +1,4 @@
-import { jsonBytes } from '../../handlers/contracts/execution-limits.js';
+import { jsonBytes } from '../../core/contracts/execution-limits.js';
 
 /** JSON values as Step Functions passes them between states. */
 export type JsonPrimitive = null | boolean | number | string;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type CliIo, runCli } from '../../client/cli-program.js';
 import { RunApiClient } from '../../client/run-api-client.js';
-import type { Report } from '../../handlers/report/report.js';
-import { type ComparedFigures, comparedReport } from '../handlers/report/support/comparison-reports.js';
+import type { Report } from '../../core/report/report.js';
+import { type ComparedFigures, comparedReport } from '../core/report/support/comparison-reports.js';
 import {
   FakeRunApi,
   type ReceivedRequest,

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { awsExamples } from '../../client/init-command.js';
 import { type CliIo, runCli } from '../../client/cli-program.js';
-import { runInputSchema } from '../../handlers/contracts/run-input.js';
-import { asyncRunInputSchema } from '../../handlers/contracts/async-run-input.js';
+import { runInputSchema } from '../../core/contracts/run-input.js';
+import { asyncRunInputSchema } from '../../core/contracts/async-run-input.js';
 
 const BUCKET = 'servingoptimizer-artifactsbucket-1a2b3c';
 const OUTPUTS = {

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runCli } from '../../client/cli-program.js';
 import { RunApiClient } from '../../client/run-api-client.js';
-import type { AsyncRunPlan } from '../../handlers/contracts/async-state.js';
-import { formatAsyncPlan } from '../../handlers/report/async-plan-summary.js';
-import { formatPlan } from '../../handlers/report/plan-summary.js';
-import { plannedCandidate, runPlan } from '../handlers/report/support/sample-report.js';
+import type { AsyncRunPlan } from '../../core/contracts/async-state.js';
+import { formatAsyncPlan } from '../../core/report/async-plan-summary.js';
+import { formatPlan } from '../../core/report/plan-summary.js';
+import { plannedCandidate, runPlan } from '../core/report/support/sample-report.js';
 import { FakeRunApi, TEST_CREDENTIALS, TEST_REGION } from './support/fake-run-api.js';
 
 /**

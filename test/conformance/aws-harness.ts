@@ -14,7 +14,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   handleAsyncNotifications,
   throwIfRetryNeeded,
-} from '../../handlers/operations/handle-async-notification.js';
+} from '../../core/operations/handle-async-notification.js';
 import { ApplicationAutoScalingRegistry } from '../../lambdas/adapters/application-autoscaling-registry.js';
 import { AwsAsyncEndpointObserver } from '../../lambdas/adapters/async-endpoint-observer.js';
 import { CloudWatchEndpointMetrics } from '../../lambdas/adapters/cloudwatch-endpoint-metrics.js';
@@ -52,7 +52,7 @@ import {
   createRuntimeStreamTransportFactory,
   createRuntimeTransportFactory,
 } from '../../lambdas/adapters/transport-factory.js';
-import type { Clock } from '../../handlers/load-test/index.js';
+import type { Clock } from '../../core/load-test/index.js';
 import { silentLogger } from '../support/memory-object-store.js';
 import { loadWorkerOnSimulatedTime } from '../support/simulated-load.js';
 import { FakeAsyncRuntime } from './fake-aws/async-runtime-service.js';
@@ -68,7 +68,7 @@ import { FakeServiceQuotas, sageMakerEndpointQuotas } from './fake-aws/service-q
 import { FakeSnsService } from './fake-aws/sns-service.js';
 import { FakeStepFunctionsExecutions } from './fake-aws/step-functions-executions.js';
 import { FakeTokenTable, installFakeStepFunctions } from './fake-aws/token-services.js';
-import type { StreamFormat } from '../../handlers/contracts/stream-format.js';
+import type { StreamFormat } from '../../core/contracts/stream-format.js';
 
 /**
  * The workflows as they run on AWS, minus AWS: the synthesized state machines on the local runner,

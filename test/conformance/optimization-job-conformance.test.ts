@@ -21,7 +21,7 @@ beforeAll(() => {
 }, 120_000);
 
 const RUN_ID = 'conformance-optimization-job';
-/** `mso-<run token>-oj-<id>` (handlers/contracts/names.ts), the run token a stable hash of the run id. */
+/** `mso-<run token>-oj-<id>` (core/contracts/names.ts), the run token a stable hash of the run id. */
 const JOB_NAME = 'mso-conformance-optimiza-0f0ce326-oj-g5-awq';
 describe('an optimization job in the optimization workflow', () => {
   let outcome: Awaited<ReturnType<typeof runOptimizationJobExample>>;

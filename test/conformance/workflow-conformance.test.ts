@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { defaultStreamFormat } from '../../handlers/catalog/llm-containers.js';
+import { defaultStreamFormat } from '../../core/catalog/llm-containers.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import {
   ARTIFACTS_BUCKET,
@@ -22,8 +22,8 @@ import { REPO_ROOT } from './constraints/project-operations.js';
 import type { AwsRecorder } from './fake-aws/recorder.js';
 import { iamEvaluator } from './iam/conformance-iam.js';
 import type { IamEvaluator } from './iam/iam-evaluator.js';
-import type { StreamFormat } from '../../handlers/contracts/stream-format.js';
-import type { LlmContainer } from '../../handlers/contracts/model-frameworks.js';
+import type { StreamFormat } from '../../core/contracts/stream-format.js';
+import type { LlmContainer } from '../../core/contracts/model-frameworks.js';
 
 /**
  * Each test runs whole workflows through the SDK's middleware and the IAM evaluation of every call,

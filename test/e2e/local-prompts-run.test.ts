@@ -7,7 +7,7 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Report } from '../../handlers/report/report.js';
+import type { Report } from '../../core/report/report.js';
 import { EXAMPLE_GENERATIVE_MODEL_URI, EXAMPLE_PROMPTS_URI } from '../../local/cli/example-objects.js';
 import { synthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { cli, type CliContext } from './support/local-cli.js';

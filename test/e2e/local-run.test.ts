@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Report } from '../../handlers/report/report.js';
+import type { Report } from '../../core/report/report.js';
 import { synthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { isAlive } from '../local/platform/support/model-artifacts.js';
 import { cli, type CliContext, tinyInput } from './support/local-cli.js';

@@ -4,18 +4,18 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { aggregateWorkerResults } from '../../handlers/load-test/aggregate.js';
-import { runLoadTest } from '../../handlers/load-test/engine.js';
-import { connectionsPerWorker } from '../../handlers/load-test/plan.js';
-import type { InvokeRequest } from '../../handlers/load-test/ports.js';
-import { decodeHistogram } from '../../handlers/load-test/histogram.js';
+import { aggregateWorkerResults } from '../../core/load-test/aggregate.js';
+import { runLoadTest } from '../../core/load-test/engine.js';
+import { connectionsPerWorker } from '../../core/load-test/plan.js';
+import type { InvokeRequest } from '../../core/load-test/ports.js';
+import { decodeHistogram } from '../../core/load-test/histogram.js';
 import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
 import { writeGenerativeModel } from '../../local/example-model/generative-model.js';
 import { startGenerativeServer } from '../../local/model-server/generative/generative-server.js';
 import type { GenerativeServerHandle } from '../../local/model-server/generative/generative-server.js';
-import type { StreamFormat } from '../../handlers/contracts/stream-format.js';
-import { parseLoadPlan } from '../../handlers/contracts/load-plan.js';
-import { parseSla } from '../../handlers/contracts/latency-sla.js';
+import type { StreamFormat } from '../../core/contracts/stream-format.js';
+import { parseLoadPlan } from '../../core/contracts/load-plan.js';
+import { parseSla } from '../../core/contracts/latency-sla.js';
 
 /**
  * The engine's streaming mode against the real local generative model server over loopback: one

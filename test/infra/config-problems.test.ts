@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
+import { InvalidRunInputError } from '../../core/contracts/errors.js';
 import { describeConfigProblem, InvalidOptimizerConfigError } from '../../infra/optimizer-config.js';
 
 /**

@@ -6,7 +6,7 @@ import type { SNSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import type * as InvokeEntry from '../../lambdas/invoke-async-inference.js';
 import type * as NotificationEntry from '../../lambdas/handle-async-notification.js';
-import { completedMessage } from '../handlers/async/support/messages.js';
+import { completedMessage } from '../core/async/support/messages.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
 
 /**

@@ -31,23 +31,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mockClient } from 'aws-sdk-client-mock';
-import { InvalidRunInputError } from '../../handlers/contracts/errors.js';
+import { InvalidRunInputError } from '../../core/contracts/errors.js';
 import type {
   CandidateOutcome,
   PlannedCandidate,
   RunPlan,
   WorkerOutcome,
-} from '../../handlers/contracts/optimization-state.js';
+} from '../../core/contracts/optimization-state.js';
 import {
   createLatencyHistogram,
   encodeHistogram,
   recordLatencyUs,
   type WorkerResult,
-} from '../../handlers/load-test/index.js';
-import type { Report } from '../../handlers/report/report.js';
-import { proofCandidate, proofLoadPlan } from '../../handlers/serving/prove-target.js';
-import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';
-import { plannedCandidate, reportFrom } from '../handlers/report/support/sample-report.js';
+} from '../../core/load-test/index.js';
+import type { Report } from '../../core/report/report.js';
+import { proofCandidate, proofLoadPlan } from '../../core/serving/prove-target.js';
+import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
+import { plannedCandidate, reportFrom } from '../core/report/support/sample-report.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
 

@@ -14,10 +14,10 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type * as PlanRunEntry from '../../lambdas/plan-run.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunPlan } from '../../handlers/contracts/optimization-state.js';
-import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../../handlers/report/async-plan-summary.js';
-import { formatPlan } from '../../handlers/report/plan-summary.js';
-import { validateAndPlan } from '../../handlers/steps/optimization/validate-and-plan.js';
+import type { RunPlan } from '../../core/contracts/optimization-state.js';
+import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../../core/report/async-plan-summary.js';
+import { formatPlan } from '../../core/report/plan-summary.js';
+import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { QuotaExceededError } from '../../handlers/contracts/errors.js';
+import { QuotaExceededError } from '../../core/contracts/errors.js';
 import type * as StepModule from '../../lambdas/step.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
 

@@ -71,9 +71,9 @@ describe('sourcesHash', () => {
     const before = sourcesHash(root);
 
     // Act
-    write(root, 'handlers/new-step.ts', 'export {};\n');
+    write(root, 'core/new-step.ts', 'export {};\n');
     const added = sourcesHash(root);
-    rmSync(join(root, 'handlers/new-step.ts'));
+    rmSync(join(root, 'core/new-step.ts'));
     const removed = sourcesHash(root);
 
     // Assert

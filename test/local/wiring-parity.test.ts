@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { AsyncInferenceStepName } from '../../handlers/contracts/async-state.js';
-import type { OptimizationStepName } from '../../handlers/contracts/optimization-state.js';
+import type { AsyncInferenceStepName } from '../../core/contracts/async-state.js';
+import type { OptimizationStepName } from '../../core/contracts/optimization-state.js';
 import type { StepHandler } from '../../local/step-handlers.js';
 import { LOCAL_WIRING_DIFFERENCES, type WiringDifference } from '../../local/wiring-differences.js';
 import { fakeContext, setStepEnvironment } from '../lambdas/support/fake-context.js';
@@ -18,67 +18,67 @@ type StepName = OptimizationStepName | AsyncInferenceStepName;
 /** Where each step's core function lives: typed by the registries, so a new step needs a row. */
 const CORES: Readonly<Record<StepName, { readonly module: string; readonly name: string }>> = {
   'validate-and-plan': {
-    module: '../../handlers/steps/optimization/validate-and-plan.js',
+    module: '../../core/steps/optimization/validate-and-plan.js',
     name: 'validateAndPlan',
   },
-  'package-model': { module: '../../handlers/steps/optimization/package-model.js', name: 'packageModel' },
+  'package-model': { module: '../../core/steps/optimization/package-model.js', name: 'packageModel' },
   'start-compilation': {
-    module: '../../handlers/steps/optimization/start-compilation.js',
+    module: '../../core/steps/optimization/start-compilation.js',
     name: 'startCompilation',
   },
   'check-compilation': {
-    module: '../../handlers/steps/optimization/check-compilation.js',
+    module: '../../core/steps/optimization/check-compilation.js',
     name: 'checkCompilation',
   },
   'deploy-candidate': {
-    module: '../../handlers/steps/optimization/deploy-candidate.js',
+    module: '../../core/steps/optimization/deploy-candidate.js',
     name: 'deployCandidate',
   },
-  'check-endpoint': { module: '../../handlers/steps/optimization/check-endpoint.js', name: 'checkEndpoint' },
+  'check-endpoint': { module: '../../core/steps/optimization/check-endpoint.js', name: 'checkEndpoint' },
   'run-load-worker': {
-    module: '../../handlers/steps/optimization/run-load-worker.js',
+    module: '../../core/steps/optimization/run-load-worker.js',
     name: 'runLoadWorker',
   },
   'aggregate-load-test': {
-    module: '../../handlers/steps/optimization/aggregate-load-test.js',
+    module: '../../core/steps/optimization/aggregate-load-test.js',
     name: 'aggregateLoadTest',
   },
   'delete-candidate': {
-    module: '../../handlers/steps/optimization/delete-candidate.js',
+    module: '../../core/steps/optimization/delete-candidate.js',
     name: 'deleteCandidate',
   },
-  recommend: { module: '../../handlers/steps/optimization/recommend.js', name: 'recommend' },
-  'record-proof': { module: '../../handlers/steps/optimization/record-proof.js', name: 'recordProof' },
-  'ramp-scaling': { module: '../../handlers/steps/optimization/ramp-scaling.js', name: 'rampScaling' },
-  'record-ramp': { module: '../../handlers/steps/optimization/record-ramp.js', name: 'recordRamp' },
-  'clean-up': { module: '../../handlers/steps/optimization/clean-up.js', name: 'cleanUpOptimizationRun' },
+  recommend: { module: '../../core/steps/optimization/recommend.js', name: 'recommend' },
+  'record-proof': { module: '../../core/steps/optimization/record-proof.js', name: 'recordProof' },
+  'ramp-scaling': { module: '../../core/steps/optimization/ramp-scaling.js', name: 'rampScaling' },
+  'record-ramp': { module: '../../core/steps/optimization/record-ramp.js', name: 'recordRamp' },
+  'clean-up': { module: '../../core/steps/optimization/clean-up.js', name: 'cleanUpOptimizationRun' },
   'validate-async-run': {
-    module: '../../handlers/steps/async/validate-async-run.js',
+    module: '../../core/steps/async/validate-async-run.js',
     name: 'validateAsyncRun',
   },
   'deploy-async-endpoint': {
-    module: '../../handlers/steps/async/deploy-async-endpoint.js',
+    module: '../../core/steps/async/deploy-async-endpoint.js',
     name: 'deployAsyncEndpoint',
   },
   'check-async-endpoint': {
-    module: '../../handlers/steps/async/check-async-endpoint.js',
+    module: '../../core/steps/async/check-async-endpoint.js',
     name: 'checkAsyncEndpoint',
   },
-  'load-batch': { module: '../../handlers/steps/async/load-batch.js', name: 'loadBatch' },
+  'load-batch': { module: '../../core/steps/async/load-batch.js', name: 'loadBatch' },
   'invoke-async-inference': {
-    module: '../../handlers/steps/async/invoke-async-inference.js',
+    module: '../../core/steps/async/invoke-async-inference.js',
     name: 'invokeAsyncInference',
   },
   'record-batch-results': {
-    module: '../../handlers/steps/async/record-batch-results.js',
+    module: '../../core/steps/async/record-batch-results.js',
     name: 'recordBatchResults',
   },
   'summarize-async-run': {
-    module: '../../handlers/steps/async/summarize-async-run.js',
+    module: '../../core/steps/async/summarize-async-run.js',
     name: 'summarizeAsyncRun',
   },
   'clean-up-async-run': {
-    module: '../../handlers/steps/async/clean-up-async-run.js',
+    module: '../../core/steps/async/clean-up-async-run.js',
     name: 'cleanUpAsyncRun',
   },
 };

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { ARTIFACTS_BUCKET_OUTPUT, CDK_OUTPUTS_FILE } from '../../client/init-command.js';
-import { isValidRunId } from '../../handlers/contracts/names.js';
+import { isValidRunId } from '../../core/contracts/names.js';
 import { type DocCommand, shellWords, simpleCommands } from '../../bench/support/doc-commands.js';
 
 /**
@@ -38,7 +38,7 @@ export function checkContext(repoRoot: string): CheckContext {
 }
 
 /** Folders of the repository's own files: a path under one of them must exist. */
-const REPO_FOLDERS = ['examples', 'docs', 'schemas', 'bench', 'local', 'client', 'handlers', 'infra', 'test'];
+const REPO_FOLDERS = ['examples', 'docs', 'schemas', 'bench', 'local', 'client', 'core', 'infra', 'test'];
 /** What the runs CLI's requests would go to in a reader's shell: RUN_API_URL is the stack's output. */
 const STAND_IN_API_URL = 'https://a1b2c3d4e5.execute-api.us-east-1.amazonaws.com/prod/';
 /** The example keys of AWS's SigV4 documentation: requests are signed, never sent. */

@@ -1,11 +1,11 @@
-import type { InstanceCountPoint } from '../../handlers/serving/ramp.js';
+import type { InstanceCountPoint } from '../../core/serving/ramp.js';
 import type {
   EndpointInstanceSeriesReader,
   RealtimeScalingApplier,
   ScalingRegistry,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { checkRealtimeScalingRequests } from '../../local/platform/realtime-scaling-requests.js';
-import type { RealtimeScalingRequests } from '../../handlers/contracts/scaling-requests.js';
+import type { RealtimeScalingRequests } from '../../core/contracts/scaling-requests.js';
 
 /**
  * Application Auto Scaling for the ramp test, in memory: requests checked as the service checks

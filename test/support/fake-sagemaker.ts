@@ -1,5 +1,5 @@
-import { QuotaExceededError } from '../../handlers/contracts/errors.js';
-import type { Clock, InvokeOutcome, InvokeTransport } from '../../handlers/load-test/index.js';
+import { QuotaExceededError } from '../../core/contracts/errors.js';
+import type { Clock, InvokeOutcome, InvokeTransport } from '../../core/load-test/index.js';
 import type {
   AsyncInferenceSpec,
   CompilationJobDescription,
@@ -15,8 +15,8 @@ import type {
   ProjectResourcesQuery,
   RunResources,
   TransportFactory,
-} from '../../handlers/ports/index.js';
-import type { HostedResourceNames } from '../../handlers/contracts/hosted-resources.js';
+} from '../../core/ports/index.js';
+import type { HostedResourceNames } from '../../core/contracts/hosted-resources.js';
 
 export interface FakeSageMakerFaults {
   /** Instance types for which CreateEndpoint fails with the account quota reached. */

@@ -4,35 +4,35 @@
  * README's architecture section is drawn from it (`roomsSection`), so the two cannot drift.
  */
 
-const CORE_FLOOR = ['handlers/contracts'] as const;
-const CORE_LIBRARIES = [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test', 'handlers/serving'] as const;
-const CORE_HELPERS = [...CORE_LIBRARIES, 'handlers/ports', 'handlers/deployment'] as const;
-const CORE_FEATURES = [...CORE_HELPERS, 'handlers/planning', 'handlers/report', 'handlers/async'] as const;
-const CORE = [...CORE_FEATURES, 'handlers/run-status'] as const;
-export const CORE_STEPS = ['handlers/steps/optimization', 'handlers/steps/async'] as const;
-const CORE_WITH_STEPS = [...CORE, ...CORE_STEPS, 'handlers/operations'] as const;
+const CORE_FLOOR = ['core/contracts'] as const;
+const CORE_LIBRARIES = [...CORE_FLOOR, 'core/catalog', 'core/load-test', 'core/serving'] as const;
+const CORE_HELPERS = [...CORE_LIBRARIES, 'core/ports', 'core/deployment'] as const;
+const CORE_FEATURES = [...CORE_HELPERS, 'core/planning', 'core/report', 'core/async'] as const;
+const CORE = [...CORE_FEATURES, 'core/run-status'] as const;
+export const CORE_STEPS = ['core/steps/optimization', 'core/steps/async'] as const;
+const CORE_WITH_STEPS = [...CORE, ...CORE_STEPS, 'core/operations'] as const;
 const LOCAL_LEAVES = ['local/example-model', 'local/model-server', 'local/compiler', 'local/runner'] as const;
 
 /** Room → the rooms it may import. Imports inside a room are free. */
 export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
-  'handlers/contracts': [],
-  'handlers/catalog': [...CORE_FLOOR],
-  'handlers/load-test': [...CORE_FLOOR, 'handlers/catalog'],
-  'handlers/serving': [...CORE_FLOOR, 'handlers/catalog', 'handlers/load-test'],
+  'core/contracts': [],
+  'core/catalog': [...CORE_FLOOR],
+  'core/load-test': [...CORE_FLOOR, 'core/catalog'],
+  'core/serving': [...CORE_FLOOR, 'core/catalog', 'core/load-test'],
   // The output-quality guard's arithmetic: answers against the reference's, by the input's rule.
-  'handlers/quality': [...CORE_FLOOR],
-  'handlers/ports': [...CORE_LIBRARIES],
-  'handlers/deployment': [...CORE_LIBRARIES, 'handlers/ports'],
-  'handlers/planning': [...CORE_HELPERS],
-  'handlers/report': [...CORE_HELPERS],
-  'handlers/async': [...CORE_HELPERS, 'handlers/report'],
-  'handlers/run-status': [...CORE_FEATURES],
-  'handlers/steps/optimization': [...CORE],
-  'handlers/steps/async': [...CORE],
-  'handlers/operations': [...CORE],
+  'core/quality': [...CORE_FLOOR],
+  'core/ports': [...CORE_LIBRARIES],
+  'core/deployment': [...CORE_LIBRARIES, 'core/ports'],
+  'core/planning': [...CORE_HELPERS],
+  'core/report': [...CORE_HELPERS],
+  'core/async': [...CORE_HELPERS, 'core/report'],
+  'core/run-status': [...CORE_FEATURES],
+  'core/steps/optimization': [...CORE],
+  'core/steps/async': [...CORE],
+  'core/operations': [...CORE],
   // An adapter implements the port its operation declares (the run summary's publisher, the
   // approval trigger's starter).
-  'lambdas/adapters': [...CORE, 'handlers/operations'],
+  'lambdas/adapters': [...CORE, 'core/operations'],
   lambdas: [...CORE_WITH_STEPS, 'lambdas/adapters'],
   workflows: [...CORE_FLOOR],
   'infra/nag': [],
@@ -59,27 +59,27 @@ export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
     'infra',
     'infra/stacks',
   ],
-  client: [...CORE_FLOOR, 'handlers/run-status', 'handlers/report'],
+  client: [...CORE_FLOOR, 'core/run-status', 'core/report'],
   bench: [...CORE, 'lambdas/adapters', ...LOCAL_LEAVES, 'local/platform', 'local/adapters'],
 };
 
 /** What each room of the core holds, in the table's order: the README's architecture section. */
 export const CORE_ROOM_PURPOSES: Readonly<Record<string, string>> = {
-  'handlers/contracts':
+  'core/contracts':
     'the vocabulary: every document that crosses a state or a file, errors, names, tags, quotas',
-  'handlers/catalog': 'facts: instance types, prices, serving images, Neo and container support',
-  'handlers/load-test': 'the load generator: schedules, clocks, histograms, streamed tokens',
-  'handlers/serving': 'sizing a target load, proving it, ramp tests, scaling policies',
-  'handlers/quality': 'answers compared with the reference candidate’s, by the input’s rule',
-  'handlers/ports': 'the interfaces the core calls; the adapters in lambdas/ and local/ implement them',
-  'handlers/deployment': 'what gets deployed: SageMaker requests, archives, compilation jobs, clean-up lists',
-  'handlers/planning': 'the first state’s checks, the planner, the history, state-size and run-time models',
-  'handlers/report': 'the report: build, render (JSON, Markdown, HTML), charts, comparisons',
-  'handlers/async': 'the async-inference workflow’s helpers: batches, notifications, estimates',
-  'handlers/run-status': 'a run’s progress and results as the run API and the CLIs show them',
-  'handlers/steps/optimization': 'one module per optimization step (never importing another)',
-  'handlers/steps/async': 'one module per async-inference step',
-  'handlers/operations': 'what runs beside the workflows: run API, triggers, janitor, failed-run clean-up',
+  'core/catalog': 'facts: instance types, prices, serving images, Neo and container support',
+  'core/load-test': 'the load generator: schedules, clocks, histograms, streamed tokens',
+  'core/serving': 'sizing a target load, proving it, ramp tests, scaling policies',
+  'core/quality': 'answers compared with the reference candidate’s, by the input’s rule',
+  'core/ports': 'the interfaces the core calls; the adapters in lambdas/ and local/ implement them',
+  'core/deployment': 'what gets deployed: SageMaker requests, archives, compilation jobs, clean-up lists',
+  'core/planning': 'the first state’s checks, the planner, the history, state-size and run-time models',
+  'core/report': 'the report: build, render (JSON, Markdown, HTML), charts, comparisons',
+  'core/async': 'the async-inference workflow’s helpers: batches, notifications, estimates',
+  'core/run-status': 'a run’s progress and results as the run API and the CLIs show them',
+  'core/steps/optimization': 'one module per optimization step (never importing another)',
+  'core/steps/async': 'one module per async-inference step',
+  'core/operations': 'what runs beside the workflows: run API, triggers, janitor, failed-run clean-up',
 };
 
 /** The README's rooms table: each core room in the table's order, what it holds, what it may import. */
@@ -87,10 +87,8 @@ export function roomsSection(): string {
   const rows = Object.entries(CORE_ROOM_PURPOSES).map(([room, holds]) => {
     const imports = FLOOR_PLAN[room] ?? [];
     const below =
-      imports.length === 0
-        ? 'nothing in the core'
-        : imports.map((r) => r.replace('handlers/', '')).join(', ');
-    return `| \`${room.replace('handlers/', '')}/\` | ${holds} | ${below} |`;
+      imports.length === 0 ? 'nothing in the core' : imports.map((r) => r.replace('core/', '')).join(', ');
+    return `| \`${room.replace('core/', '')}/\` | ${holds} | ${below} |`;
   });
   return ['| room | holds | may import |', '| --- | --- | --- |', ...rows].join('\n');
 }

@@ -1,4 +1,4 @@
-import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../handlers/ports/index.js';
+import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../core/ports/index.js';
 
 /** An in-memory ObjectStore for unit tests: records what was written. */
 export class MemoryObjectStore implements ObjectStore {

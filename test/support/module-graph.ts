@@ -8,21 +8,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { ASYNC_INFERENCE_STEPS } from '../../handlers/contracts/async-state.js';
-import { OPTIMIZATION_STEPS } from '../../handlers/contracts/optimization-state.js';
+import { ASYNC_INFERENCE_STEPS } from '../../core/contracts/async-state.js';
+import { OPTIMIZATION_STEPS } from '../../core/contracts/optimization-state.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The folders whose modules are rooms of the architecture (tests only as an import target). */
-export const SOURCE_FOLDERS = [
-  'handlers',
-  'lambdas',
-  'workflows',
-  'infra',
-  'local',
-  'client',
-  'bench',
-] as const;
+export const SOURCE_FOLDERS = ['core', 'lambdas', 'workflows', 'infra', 'local', 'client', 'bench'] as const;
 
 export interface ModuleImport {
   /** Repository-relative `.ts` path of the importer. */
@@ -59,16 +51,16 @@ export function readModuleGraph(): ModuleImport[] {
 /** The core's step modules: one per registered step of either workflow, in its workflow's room. */
 export function stepModules(): ReadonlySet<string> {
   const candidates = [
-    ...Object.values(OPTIMIZATION_STEPS).map((name) => `handlers/steps/optimization/${name}.ts`),
-    ...Object.values(ASYNC_INFERENCE_STEPS).map((name) => `handlers/steps/async/${name}.ts`),
+    ...Object.values(OPTIMIZATION_STEPS).map((name) => `core/steps/optimization/${name}.ts`),
+    ...Object.values(ASYNC_INFERENCE_STEPS).map((name) => `core/steps/async/${name}.ts`),
   ];
-  const present = new Set(sourcesUnder('handlers'));
+  const present = new Set(sourcesUnder('core'));
   return new Set(candidates.filter((path) => present.has(path)));
 }
 
 /**
  * The room of a module: the nearest folder the table names, so a sub-folder (below `bench/`, or a
- * room's own sub-folders such as `handlers/load-test/streaming`) belongs to its parent's room.
+ * room's own sub-folders such as `core/load-test/streaming`) belongs to its parent's room.
  */
 export function roomOf(path: string, rooms: readonly string[]): string {
   let folder = dirname(path);

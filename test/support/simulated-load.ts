@@ -1,7 +1,7 @@
-import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
-import type { Clock } from '../../handlers/load-test/index.js';
+import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state.js';
+import type { Clock } from '../../core/load-test/index.js';
 import { createStepHandlers, type StepDependencies, type StepHandler } from '../../local/step-handlers.js';
-import { VirtualClock } from '../handlers/load-test/support/virtual-clock.js';
+import { VirtualClock } from '../core/load-test/support/virtual-clock.js';
 
 /** The shared start a load worker invocation is given: its round's, else its segment's, else the test's. */
 export function sharedStartOf(event: RunLoadWorkerEvent): number | undefined {

@@ -31,7 +31,7 @@ const EXPECTED_SECONDS = {
   'test/workflows/optimization-registry.test.ts': 7,
   'test/local/runner/run-state-machine.test.ts': 6,
   'test/local/platform/local-model-host-realtime-scaling.test.ts': 6,
-  'test/handlers/report/render-deploy.test.ts': 5,
+  'test/core/report/render-deploy.test.ts': 5,
   'test/infra/constructs/async-inference.test.ts': 5,
   'test/infra/config-problems.test.ts': 5,
 };

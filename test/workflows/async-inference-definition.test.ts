@@ -1,14 +1,10 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import {
-  ASYNC_INFERENCE_STEPS,
-  AsyncInferenceStates,
-  BATCH_SIZE,
-} from '../../handlers/contracts/async-state.js';
-import { ErrorNames } from '../../handlers/contracts/errors.js';
-import { asyncHistoryIssue } from '../../handlers/planning/history-limit.js';
-import { asyncHistoryEvents } from '../../handlers/planning/history-model.js';
+import { ASYNC_INFERENCE_STEPS, AsyncInferenceStates, BATCH_SIZE } from '../../core/contracts/async-state.js';
+import { ErrorNames } from '../../core/contracts/errors.js';
+import { asyncHistoryIssue } from '../../core/planning/history-limit.js';
+import { asyncHistoryEvents } from '../../core/planning/history-model.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';
 import { synthesizedWorkflows } from '../support/synthesized-workflows.js';
@@ -18,7 +14,7 @@ import {
 } from '../../workflows/async-inference-workflow.js';
 import { LAMBDA_SERVICE_ERRORS } from '../../workflows/lambda-step.js';
 import { TEST_ENV } from '../infra/app.js';
-import { ASYNC_RUN_LIMITS } from '../../handlers/contracts/async-run-input.js';
+import { ASYNC_RUN_LIMITS } from '../../core/contracts/async-run-input.js';
 
 /** The state machine `cdk synth` deploys, synthesized once for the whole file. */
 let machine: ExtractedStateMachine;
@@ -375,7 +371,7 @@ describe('async-inference state machine definition', () => {
 
     /**
      * The worst endpoint preparation: deployed, then a benchmark's wait for zero instances, each to
-     * its deadline (45 and 60 minutes, handlers/steps/async/validate-async-run.ts) at the shortest
+     * its deadline (45 and 60 minutes, core/steps/async/validate-async-run.ts) at the shortest
      * default poll (30 s, lambdas/wiring.ts): Deploy once, then rounds of Wait → Check → "Endpoint
      * prepared?".
      */

@@ -7,16 +7,16 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { batchResultsUri } from '../../handlers/async/batch-results.js';
+import { batchResultsUri } from '../../core/async/batch-results.js';
 import type {
   AsyncRunSummary,
   InvokeAsyncInferenceEvent,
   NoInputCompletedCause,
-} from '../../handlers/contracts/async-state.js';
-import { cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
-import { completedInCause } from '../../handlers/contracts/completed-work.js';
-import { ErrorNames } from '../../handlers/contracts/errors.js';
-import { EXIT_CODES, exitCodeOfRun } from '../../handlers/contracts/exit-codes.js';
+} from '../../core/contracts/async-state.js';
+import { cleanUpInCause } from '../../core/contracts/clean-up-account.js';
+import { completedInCause } from '../../core/contracts/completed-work.js';
+import { ErrorNames } from '../../core/contracts/errors.js';
+import { EXIT_CODES, exitCodeOfRun } from '../../core/contracts/exit-codes.js';
 import { type LocalAsyncEnvironment, runLocalAsyncInference } from '../../local/async/environment.js';
 import { runAsyncCli } from '../../local/async/cli/main.js';
 import type { StepHandler } from '../../local/step-handlers.js';

@@ -3,9 +3,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/gl
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
-import { cleanUpFailedRun } from '../../handlers/operations/clean-up-failed-run.js';
-import { ErrorNames, TransientServiceError } from '../../handlers/contracts/errors.js';
-import { resourceName, runTags } from '../../handlers/contracts/names.js';
+import { cleanUpFailedRun } from '../../core/operations/clean-up-failed-run.js';
+import { ErrorNames, TransientServiceError } from '../../core/contracts/errors.js';
+import { resourceName, runTags } from '../../core/contracts/names.js';
 import { SfnExecutionDescriber } from '../../lambdas/adapters/sfn-execution-describer.js';
 import { type JsonValue, type RunnerEvent, runStateMachine } from '../../local/runner/index.js';
 import { type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';

@@ -1,10 +1,10 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
-import { JANITOR_LIMITS } from '../../handlers/contracts/janitor-settings.js';
-import { KEEP_TAG, resourceName, runTags } from '../../handlers/contracts/names.js';
-import { notDeletedBy, sweepStaleResources } from '../../handlers/operations/janitor.js';
-import type { EndpointStatus, ScalingRegistry } from '../../handlers/ports/index.js';
+import { JANITOR_LIMITS } from '../../core/contracts/janitor-settings.js';
+import { KEEP_TAG, resourceName, runTags } from '../../core/contracts/names.js';
+import { notDeletedBy, sweepStaleResources } from '../../core/operations/janitor.js';
+import type { EndpointStatus, ScalingRegistry } from '../../core/ports/index.js';
 import { SfnRunActivity } from '../../lambdas/adapters/sfn-run-activity.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { FakeStepFunctions } from '../support/fake-step-functions.js';

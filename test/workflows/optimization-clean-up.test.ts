@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { CleanUpStatuses, cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
-import { resourceName, runTags } from '../../handlers/contracts/names.js';
+import { CleanUpStatuses, cleanUpInCause } from '../../core/contracts/clean-up-account.js';
+import { resourceName, runTags } from '../../core/contracts/names.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { optimizationInput, runOptimization, succeeded } from './run-optimization.js';

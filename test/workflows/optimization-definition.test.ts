@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { ErrorNames } from '../../handlers/contracts/errors.js';
-import { OPTIMIZATION_STEPS, OptimizationStates } from '../../handlers/contracts/optimization-state.js';
-import { OPTIMIZATION_RUN_TIMEOUT_SECONDS, RUN_LIMITS } from '../../handlers/contracts/run-input.js';
+import { ErrorNames } from '../../core/contracts/errors.js';
+import { OPTIMIZATION_STEPS, OptimizationStates } from '../../core/contracts/optimization-state.js';
+import { OPTIMIZATION_RUN_TIMEOUT_SECONDS, RUN_LIMITS } from '../../core/contracts/run-input.js';
 import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
 import { walkStates } from '../../local/runner/asl.js';
 import type { ExtractedStateMachine, JsonObject } from '../../local/runner/index.js';

@@ -5,11 +5,11 @@
  * the failure (or the report, when "Recommend" wrote it) in the run's cause, beside its account.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { loadTestResultKey } from '../../handlers/steps/optimization/load-test-results.js';
-import { cleanUpInCause } from '../../handlers/contracts/clean-up-account.js';
-import { completedInCause } from '../../handlers/contracts/completed-work.js';
-import { s3Uri } from '../../handlers/contracts/object-uri.js';
-import type { LoadTestResult } from '../../handlers/load-test/index.js';
+import { loadTestResultKey } from '../../core/steps/optimization/load-test-results.js';
+import { cleanUpInCause } from '../../core/contracts/clean-up-account.js';
+import { completedInCause } from '../../core/contracts/completed-work.js';
+import { s3Uri } from '../../core/contracts/object-uri.js';
+import type { LoadTestResult } from '../../core/load-test/index.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { optimizationHistoryEvents } from '../../handlers/planning/history-model.js';
-import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
+import { optimizationHistoryEvents } from '../../core/planning/history-model.js';
+import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeRealtimeScaling } from '../support/fake-realtime-scaling.js';

@@ -3,9 +3,9 @@ import type {
   OptimizationStepName,
   RunLoadWorkerEvent,
   RunSummary,
-} from '../../handlers/contracts/optimization-state.js';
-import { ErrorNames } from '../../handlers/contracts/errors.js';
-import type { Report } from '../../handlers/report/report.js';
+} from '../../core/contracts/optimization-state.js';
+import { ErrorNames } from '../../core/contracts/errors.js';
+import type { Report } from '../../core/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import type { StepHandler } from '../../local/step-handlers.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';

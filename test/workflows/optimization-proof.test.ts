@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { resourceName } from '../../handlers/contracts/names.js';
-import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
+import { resourceName } from '../../core/contracts/names.js';
+import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state.js';
 import type {
   EndpointMetricsQuery,
   InvocationsPerInstanceReader,
   ProductionVariantSpec,
-} from '../../handlers/ports/index.js';
-import type { Report } from '../../handlers/report/report.js';
+} from '../../core/ports/index.js';
+import type { Report } from '../../core/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { Report } from '../../handlers/report/report.js';
+import type { Report } from '../../core/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import {

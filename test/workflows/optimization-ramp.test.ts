@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { resourceName } from '../../handlers/contracts/names.js';
-import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
-import type { Report } from '../../handlers/report/report.js';
+import { resourceName } from '../../core/contracts/names.js';
+import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state.js';
+import type { Report } from '../../core/report/report.js';
 import { FakeRealtimeScaling } from '../support/fake-realtime-scaling.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';

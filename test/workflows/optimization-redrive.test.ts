@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { ErrorNames } from '../../handlers/contracts/errors.js';
-import { resourceName } from '../../handlers/contracts/names.js';
-import type { DeploymentState } from '../../handlers/contracts/optimization-state.js';
+import { ErrorNames } from '../../core/contracts/errors.js';
+import { resourceName } from '../../core/contracts/names.js';
+import type { DeploymentState } from '../../core/contracts/optimization-state.js';
 import type { JsonValue, RunnerEvent } from '../../local/runner/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { optimizationInput, runOptimization } from './run-optimization.js';
 
 /**
- * A redriven optimization run (handlers/steps/optimization/redrive.ts), on the synthesized
+ * A redriven optimization run (core/steps/optimization/redrive.ts), on the synthesized
  * definition run locally. The local engine cannot redrive, so each test stands for one: at the
  * point where the first attempt stopped, the failed-run clean-up deletes the candidate's resources
  * and `$$.Execution.RedriveCount` becomes 1, and the run goes on from there as a redriven iteration

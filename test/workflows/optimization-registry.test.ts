@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { ErrorNames } from '../../handlers/contracts/errors.js';
-import type { NoRecommendationCause } from '../../handlers/contracts/optimization-state.js';
-import type { Report } from '../../handlers/report/report.js';
+import { ErrorNames } from '../../core/contracts/errors.js';
+import type { NoRecommendationCause } from '../../core/contracts/optimization-state.js';
+import type { Report } from '../../core/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { MemoryObjectStore } from '../support/memory-object-store.js';
@@ -18,7 +18,7 @@ import {
 /**
  * Runs of Model Registry package versions (run input `modelPackage`, as the approval trigger sets
  * it), one after the other over one artifacts store: each is compared in "Recommend" with the
- * group's last approved run (handlers/report/registry-baseline.ts).
+ * group's last approved run (core/report/registry-baseline.ts).
  */
 
 let workflows: SynthesizedWorkflows;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunLoadWorkerEvent, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type { RunLoadWorkerEvent, RunSummary } from '../../core/contracts/optimization-state.js';
 import {
   createLatencyHistogram,
   encodeHistogram,
@@ -7,10 +7,10 @@ import {
   recordLatencyUs,
   type WorkerResult,
   type WorkerStep,
-} from '../../handlers/load-test/index.js';
-import type { ObjectStore } from '../../handlers/ports/index.js';
-import type { Report } from '../../handlers/report/report.js';
-import { roundResultUri, workerResultUri } from '../../handlers/steps/optimization/load-test-results.js';
+} from '../../core/load-test/index.js';
+import type { ObjectStore } from '../../core/ports/index.js';
+import type { Report } from '../../core/report/report.js';
+import { roundResultUri, workerResultUri } from '../../core/steps/optimization/load-test-results.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunSummary } from '../../handlers/contracts/optimization-state.js';
-import { decodeHistogram, type LoadTestResult, type WorkerResult } from '../../handlers/load-test/index.js';
+import type { RunSummary } from '../../core/contracts/optimization-state.js';
+import { decodeHistogram, type LoadTestResult, type WorkerResult } from '../../core/load-test/index.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { findInstance } from '../../handlers/catalog/instances.js';
-import { ErrorNames } from '../../handlers/contracts/errors.js';
-import type { LoadTestResult } from '../../handlers/load-test/index.js';
-import type { EndpointMetricsQuery, EndpointMetricsReader, ModelSpec } from '../../handlers/ports/index.js';
-import type { NoRecommendationCause, RunSummary } from '../../handlers/contracts/optimization-state.js';
-import type { Report } from '../../handlers/report/report.js';
+import { findInstance } from '../../core/catalog/instances.js';
+import { ErrorNames } from '../../core/contracts/errors.js';
+import type { LoadTestResult } from '../../core/load-test/index.js';
+import type { EndpointMetricsQuery, EndpointMetricsReader, ModelSpec } from '../../core/ports/index.js';
+import type { NoRecommendationCause, RunSummary } from '../../core/contracts/optimization-state.js';
+import type { Report } from '../../core/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import {

@@ -1,10 +1,10 @@
-import type { CleanUpAccount } from '../../handlers/contracts/clean-up-account.js';
-import type { OptimizationStepName, RunSummary } from '../../handlers/contracts/optimization-state.js';
+import type { CleanUpAccount } from '../../core/contracts/clean-up-account.js';
+import type { OptimizationStepName, RunSummary } from '../../core/contracts/optimization-state.js';
 import type {
   EndpointMetricsReader,
   InvocationsPerInstanceReader,
   ObjectStore,
-} from '../../handlers/ports/index.js';
+} from '../../core/ports/index.js';
 import { LocalInstanceQuotas } from '../../local/adapters/local-instance-quotas.js';
 import { type AslDefinition, walkStates } from '../../local/runner/asl.js';
 import {
@@ -13,7 +13,7 @@ import {
   type RunnerEvent,
   type RunResult,
 } from '../../local/runner/index.js';
-import type { RunLoadWorkerEvent } from '../../handlers/contracts/optimization-state.js';
+import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state.js';
 import {
   createStepHandlers,
   type StepDependencies,

@@ -10,10 +10,10 @@ import {
   type AsyncRunSummary,
   type ItemResult,
   type NoInputCompletedCause,
-} from '../../../handlers/contracts/async-state.js';
-import { checkAsyncRunObjects } from '../../../handlers/steps/async/validate-async-run.js';
-import { ErrorNames, type InputIssue, InvalidRunInputError } from '../../../handlers/contracts/errors.js';
-import { recordOf } from '../../../handlers/contracts/records.js';
+} from '../../../core/contracts/async-state.js';
+import { checkAsyncRunObjects } from '../../../core/steps/async/validate-async-run.js';
+import { ErrorNames, type InputIssue, InvalidRunInputError } from '../../../core/contracts/errors.js';
+import { recordOf } from '../../../core/contracts/records.js';
 import { displayPath, withLocalFiles } from '../../cli/shared.js';
 import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../../cli/workflow-cli.js';
 import type { FileObjectStore } from '../../platform/file-object-store.js';
@@ -27,10 +27,10 @@ import {
 import { seedAsyncExampleObjects } from '../example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
 import type { JsonValue } from '../../runner/index.js';
-import { formatAsyncPlan } from '../../../handlers/report/async-plan-summary.js';
+import { formatAsyncPlan } from '../../../core/report/async-plan-summary.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
-import { parseAsyncRunInput } from '../../../handlers/contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../../../core/contracts/async-run-input.js';
 
 export const ASYNC_USAGE = `Usage: npm run start:async -- [--input FILE] [options]
        npx tsx local/async-cli.ts --input FILE [options]
@@ -88,7 +88,7 @@ const asyncInferenceCli: WorkflowCli<
   usage: ASYNC_USAGE,
   workflowName: 'async-inference',
   // "Summarize async run" writes it under the run's prefix
-  // (handlers/steps/async/summarize-async-run.ts).
+  // (core/steps/async/summarize-async-run.ts).
   reportFile: join('async', 'summary.json'),
   stateMachine: (workflows) => workflows.asyncInference,
   deleted: 'the endpoint was deleted',

@@ -4,8 +4,8 @@
  * (inputs sent, queued, at the model, completed, failed; instances). On a terminal the live line
  * is redrawn in place; piped, it is printed when it changes, at most once a second.
  */
-import type { ScalingActivity } from '../../../handlers/ports/index.js';
-import { AsyncInferenceStates } from '../../../handlers/contracts/async-state.js';
+import type { ScalingActivity } from '../../../core/ports/index.js';
+import { AsyncInferenceStates } from '../../../core/contracts/async-state.js';
 import { field, type ProgressOutput, ProgressLines, text } from '../../cli/progress.js';
 import type { AsyncEndpointSnapshot } from '../../platform/async-endpoint.js';
 

@@ -10,14 +10,14 @@
  * - `{"inputs": "...", "parameters": {...}, "stream": bool}`: TGI's generate request, which LMI
  *   takes too (`max_new_tokens`, `do_sample`, `temperature`, `seed`;
  *   https://huggingface.co/docs/text-generation-inference/reference/api_reference and the LMI
- *   input/output schema cited in handlers/load-test/streaming/lmi-stream.ts).
+ *   input/output schema cited in core/load-test/streaming/lmi-stream.ts).
  * SageMaker hands the container the request body as the caller sent it, for `InvokeEndpoint` and
  * `InvokeEndpointWithResponseStream` alike ("Amazon SageMaker AI passes all of the data in the body
  * to the model", API_runtime_InvokeEndpointWithResponseStream.html), so streaming is the body's
  * `stream` flag, not a different route. Unknown fields are ignored, as those servers ignore
  * parameters they do not use.
  */
-import type { InputIssue } from '../../../handlers/contracts/errors.js';
+import type { InputIssue } from '../../../core/contracts/errors.js';
 
 export type GenerationApi = 'chat' | 'generate';
 

@@ -12,7 +12,7 @@
  * tokens and reads new requests while the next step runs. One decoding loop per server: the
  * vision server's `workers` setting does not apply (docs/generative.md).
  */
-import { seededRandom } from '../../../handlers/contracts/seeded-random.js';
+import { seededRandom } from '../../../core/contracts/seeded-random.js';
 import {
   encodePrompt,
   EOS_TOKEN_ID,

@@ -1,6 +1,6 @@
 /**
  * What the generative server writes back, in the shapes of the containers it stands in for; each
- * is the shape the project's stream parsers read (handlers/load-test/streaming/, where every
+ * is the shape the project's stream parsers read (core/load-test/streaming/, where every
  * format's source is cited), so a load test reads this server as it reads the real container.
  *
  * - `chat` requests (`messages`) answer as the OpenAI chat completion: streamed as
@@ -98,7 +98,7 @@ function lmiStreamWriter(format: 'lmi-jsonlines' | 'lmi-sse'): StreamWriter {
       });
     },
     // LMI's error after the 200: a last line whose finish_reason is "error", with a placeholder
-    // token of id -1 (see handlers/load-test/streaming/lmi-stream.ts).
+    // token of id -1 (see core/load-test/streaming/lmi-stream.ts).
     fail: (message) =>
       frame({
         token: { id: -1, text: '', log_prob: -1, special_token: true },

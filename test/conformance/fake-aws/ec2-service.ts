@@ -1,6 +1,6 @@
 import { type EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
-import { findInstance, knownInstanceTypes } from '../../../handlers/catalog/instances.js';
-import { ec2TwinOf } from '../../../handlers/catalog/market.js';
+import { findInstance, knownInstanceTypes } from '../../../core/catalog/instances.js';
+import { ec2TwinOf } from '../../../core/catalog/market.js';
 import { type AwsRecorder, installFake, serviceError } from './recorder.js';
 
 type Input = Record<string, unknown>;

@@ -5,7 +5,7 @@ import {
   type PricingClient,
   ThrottlingException,
 } from '@aws-sdk/client-pricing';
-import { findInstance, knownInstanceTypes } from '../../../handlers/catalog/instances.js';
+import { findInstance, knownInstanceTypes } from '../../../core/catalog/instances.js';
 import { REGION } from './sagemaker-service.js';
 import { type AwsRecorder, installFake } from './recorder.js';
 

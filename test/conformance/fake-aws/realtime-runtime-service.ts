@@ -8,11 +8,11 @@ import {
 } from '@aws-sdk/client-sagemaker-runtime';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
-import type { Clock } from '../../../handlers/load-test/index.js';
+import type { Clock } from '../../../core/load-test/index.js';
 import { awsValidationMessage, type AwsRecorder, recordCall } from './recorder.js';
 import type { OperationSchema } from '../request-validator.js';
 import { ACCOUNT_ID, type FakeSageMakerService } from './sagemaker-service.js';
-import type { StreamFormat } from '../../../handlers/contracts/stream-format.js';
+import type { StreamFormat } from '../../../core/contracts/stream-format.js';
 
 /**
  * SageMaker Runtime's real-time data plane at the HTTP level, under the real load-test transports:
@@ -165,7 +165,7 @@ function delay(ms: number, signal: AbortSignal | undefined, clock: Clock | undef
 
 /**
  * Two generated tokens and the terminal event, in each container's stream format (the parsers in
- * handlers/load-test/streaming/ cite each format's source).
+ * core/load-test/streaming/ cite each format's source).
  */
 export function streamedParts(format: StreamFormat): string[] {
   const last = { generated_text: 'a b', details: { finish_reason: 'length', generated_tokens: 2 } };

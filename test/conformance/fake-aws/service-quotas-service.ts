@@ -4,8 +4,8 @@ import {
   NoSuchResourceException,
   type ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
-import { endpointUsageQuotaName } from '../../../handlers/planning/instance-quotas.js';
-import { knownInstanceTypes } from '../../../handlers/catalog/instances.js';
+import { endpointUsageQuotaName } from '../../../core/planning/instance-quotas.js';
+import { knownInstanceTypes } from '../../../core/catalog/instances.js';
 import { ACCOUNT_ID, REGION } from './sagemaker-service.js';
 import { type AwsRecorder, installFake } from './recorder.js';
 

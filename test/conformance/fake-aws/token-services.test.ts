@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from '@jest/globals';
-import type { NewTaskTokenRecord } from '../../../handlers/async/ports.js';
-import { ErrorNames } from '../../../handlers/contracts/errors.js';
+import type { NewTaskTokenRecord } from '../../../core/async/ports.js';
+import { ErrorNames } from '../../../core/contracts/errors.js';
 import { DynamoDbTokenStore } from '../../../lambdas/adapters/dynamodb-token-store.js';
 import { AwsRecorder } from './recorder.js';
 import { DYNAMODB_LIMITS, FakeTokenTable } from './token-services.js';

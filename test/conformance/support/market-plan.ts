@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import type { RunPlan } from '../../../handlers/contracts/optimization-state.js';
-import { validateAndPlan } from '../../../handlers/steps/optimization/validate-and-plan.js';
+import type { RunPlan } from '../../../core/contracts/optimization-state.js';
+import { validateAndPlan } from '../../../core/steps/optimization/validate-and-plan.js';
 import { Ec2InstanceFactsReader } from '../../../lambdas/adapters/ec2-instance-facts.js';
 import { PricingHostingPrices } from '../../../lambdas/adapters/pricing-hosting-prices.js';
 import { silentLogger } from '../../support/memory-object-store.js';

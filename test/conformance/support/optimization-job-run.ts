@@ -3,7 +3,7 @@
  * beside the plain one, its model a real model.tar.gz ("Package model" unpacks it for the job's
  * source) and its prompt streamed in TGI's format. One definition for the suites that run it.
  */
-import { buildModelArchive } from '../../../handlers/deployment/model-archive.js';
+import { buildModelArchive } from '../../../core/deployment/model-archive.js';
 import type { SynthesizedWorkflows } from '../../support/synthesized-workflows.js';
 import { ARTIFACTS_BUCKET, AwsHarness, withUnmissableSla } from '../aws-harness.js';
 

@@ -1,32 +1,28 @@
-import { cleanUpFailedRun, type FailedRunCleanUp } from '../../../handlers/operations/clean-up-failed-run.js';
-import { SUPPORT_FUNCTIONS } from '../../../handlers/contracts/functions.js';
-import { describeRun, parseDescribeRunEvent } from '../../../handlers/operations/describe-run.js';
+import { cleanUpFailedRun, type FailedRunCleanUp } from '../../../core/operations/clean-up-failed-run.js';
+import { SUPPORT_FUNCTIONS } from '../../../core/contracts/functions.js';
+import { describeRun, parseDescribeRunEvent } from '../../../core/operations/describe-run.js';
 import {
   parseJanitorEvent,
   sweepStaleResources,
   type SweepSummary,
-} from '../../../handlers/operations/janitor.js';
-import { listRuns } from '../../../handlers/operations/list-runs.js';
+} from '../../../core/operations/janitor.js';
+import { listRuns } from '../../../core/operations/list-runs.js';
 import {
   notifyRunSummary,
   type RunSummaryNotification,
-} from '../../../handlers/operations/notify-run-summary.js';
-import { runEvents } from '../../../handlers/operations/run-events.js';
-import type { ParsedEvent } from '../../../handlers/run-status/proxy-event.js';
-import { RUN_ROUTES } from '../../../handlers/run-status/proxy-event.js';
-import {
-  type ApiReply,
-  RUN_RESOURCES,
-  type RunWorkflow,
-} from '../../../handlers/run-status/run-api-contract.js';
-import { parseRunRouteEvent } from '../../../handlers/run-status/run-routes.js';
+} from '../../../core/operations/notify-run-summary.js';
+import { runEvents } from '../../../core/operations/run-events.js';
+import type { ParsedEvent } from '../../../core/run-status/proxy-event.js';
+import { RUN_ROUTES } from '../../../core/run-status/proxy-event.js';
+import { type ApiReply, RUN_RESOURCES, type RunWorkflow } from '../../../core/run-status/run-api-contract.js';
+import { parseRunRouteEvent } from '../../../core/run-status/run-routes.js';
 import {
   type ApprovedModelRunOutcome,
   type ApprovedModelRunTemplate,
   startApprovedModelRun,
-} from '../../../handlers/operations/start-approved-model-run.js';
-import { parseStartRunEvent, startRun } from '../../../handlers/operations/start-run.js';
-import { stopRun } from '../../../handlers/operations/stop-run.js';
+} from '../../../core/operations/start-approved-model-run.js';
+import { parseStartRunEvent, startRun } from '../../../core/operations/start-run.js';
+import { stopRun } from '../../../core/operations/stop-run.js';
 import { ApplicationAutoScalingRegistry } from '../../../lambdas/adapters/application-autoscaling-registry.js';
 import { SageMakerCompiler } from '../../../lambdas/adapters/sagemaker-compiler.js';
 import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';

@@ -7,13 +7,13 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { MockIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import AjvDraft04Module from 'ajv-draft-04';
-import { runInputSchema } from '../../../handlers/contracts/run-input.js';
+import { runInputSchema } from '../../../core/contracts/run-input.js';
 import {
   keepDraft4Keywords,
   startRunRequestSchema,
   toApiGatewayModelSchema,
 } from '../../../infra/constructs/run-api-models.js';
-import { asyncRunInputSchema } from '../../../handlers/contracts/async-run-input.js';
+import { asyncRunInputSchema } from '../../../core/contracts/async-run-input.js';
 
 const EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'examples');
 

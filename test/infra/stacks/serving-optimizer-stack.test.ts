@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { ServingOptimizerStackProps } from '../../../infra/stacks/serving-optimizer-stack.js';
-import { PROJECT_FUNCTION_NAMES, SUPPORT_FUNCTIONS } from '../../../handlers/contracts/functions.js';
+import { PROJECT_FUNCTION_NAMES, SUPPORT_FUNCTIONS } from '../../../core/contracts/functions.js';
 import { ServingOptimizerStack } from '../../../infra/stacks/serving-optimizer-stack.js';
 import { createTestApp, FIXTURE_LAMBDAS, FIXTURE_STEP, TEST_ENV } from '../app.js';
 import { expectNoUnacknowledgedNagFindings } from '../nag.js';
@@ -11,7 +11,7 @@ import {
   ArtifactPrefix,
   RUN_INPUT_PREFIXES,
   SAGEMAKER_READ_PREFIXES,
-} from '../../../handlers/contracts/object-uri.js';
+} from '../../../core/contracts/object-uri.js';
 import { ProjectFunction } from '../../../infra/constructs/project-function.js';
 
 function buildStack(props: ServingOptimizerStackProps = {}) {

@@ -17,9 +17,9 @@ import {
 } from '@aws-sdk/client-cloudwatch';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
-import { scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
-import type { AsyncScalingPolicy } from '../../../handlers/ports/index.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
+import { scalingPolicyFor } from '../../../core/serving/scaling-policy.js';
+import type { AsyncScalingPolicy } from '../../../core/ports/index.js';
 import {
   ApplicationAutoScalingRegistry,
   backlogWithoutCapacityAlarmName,

@@ -7,8 +7,8 @@ import {
 } from '@aws-sdk/client-application-auto-scaling';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
-import type { ScalingActivity } from '../../../handlers/ports/index.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
+import type { ScalingActivity } from '../../../core/ports/index.js';
 import {
   ApplicationAutoScalingInstanceSeries,
   seriesFromActivities,

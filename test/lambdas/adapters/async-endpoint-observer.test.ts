@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-cloudwatch';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { AwsAsyncEndpointObserver } from '../../../lambdas/adapters/async-endpoint-observer.js';
 import { toInstanceCountOf } from '../../../lambdas/adapters/scaling-activities.js';
 

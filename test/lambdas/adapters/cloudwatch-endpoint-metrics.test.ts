@@ -6,8 +6,8 @@ import {
 } from '@aws-sdk/client-cloudwatch';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
-import type { EndpointMetricsQuery } from '../../../handlers/ports/index.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
+import type { EndpointMetricsQuery } from '../../../core/ports/index.js';
 import {
   CloudWatchEndpointMetrics,
   metricsWindow,

@@ -1,7 +1,7 @@
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { EndpointMetricsQuery } from '../../../handlers/ports/index.js';
+import type { EndpointMetricsQuery } from '../../../core/ports/index.js';
 import { CloudWatchInvocationsPerInstance } from '../../../lambdas/adapters/cloudwatch-invocations-per-instance.js';
 
 const ENDPOINT = 'mso-nightly-1a2b3c4d-ep-c5-large-prove';

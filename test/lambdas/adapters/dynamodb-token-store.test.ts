@@ -9,8 +9,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { NewTaskTokenRecord, TaskTokenRecord } from '../../../handlers/async/ports.js';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import type { NewTaskTokenRecord, TaskTokenRecord } from '../../../core/async/ports.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { DynamoDbTokenStore } from '../../../lambdas/adapters/dynamodb-token-store.js';
 
 const TABLE = 'mso-async-task-tokens';

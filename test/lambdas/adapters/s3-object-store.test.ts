@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ResourceNotFoundError, TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { ResourceNotFoundError, TransientServiceError } from '../../../core/contracts/errors.js';
 import { S3ObjectStore } from '../../../lambdas/adapters/s3-object-store.js';
 
 const s3 = mockClient(S3Client);

@@ -1,8 +1,8 @@
 import { InvokeEndpointAsyncCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { AsyncInvocationRequest } from '../../../handlers/async/ports.js';
-import { EndpointFailedError, TransientServiceError } from '../../../handlers/contracts/errors.js';
+import type { AsyncInvocationRequest } from '../../../core/async/ports.js';
+import { EndpointFailedError, TransientServiceError } from '../../../core/contracts/errors.js';
 import { SageMakerAsyncInvoker } from '../../../lambdas/adapters/sagemaker-async-invoker.js';
 
 const runtime = mockClient(SageMakerRuntimeClient);

@@ -9,8 +9,8 @@ import {
 } from '@aws-sdk/client-sagemaker';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { QuotaExceededError } from '../../../handlers/contracts/errors.js';
-import type { CompilationJobSpec } from '../../../handlers/ports/index.js';
+import { QuotaExceededError } from '../../../core/contracts/errors.js';
+import type { CompilationJobSpec } from '../../../core/ports/index.js';
 import { SageMakerCompiler, toInputConfig } from '../../../lambdas/adapters/sagemaker-compiler.js';
 
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/mso-sagemaker-execution';

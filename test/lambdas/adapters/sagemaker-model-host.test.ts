@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/client-sagemaker';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { QuotaExceededError, TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { QuotaExceededError, TransientServiceError } from '../../../core/contracts/errors.js';
 import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';
 import { sageMakerError } from '../support/sdk-errors.js';
 

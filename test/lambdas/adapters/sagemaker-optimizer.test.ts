@@ -10,8 +10,8 @@ import {
 } from '@aws-sdk/client-sagemaker';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { QuotaExceededError, TransientServiceError } from '../../../handlers/contracts/errors.js';
-import type { OptimizationJobSpec } from '../../../handlers/ports/index.js';
+import { QuotaExceededError, TransientServiceError } from '../../../core/contracts/errors.js';
+import type { OptimizationJobSpec } from '../../../core/ports/index.js';
 import { SageMakerOptimizer } from '../../../lambdas/adapters/sagemaker-optimizer.js';
 
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/mso-sagemaker-execution';

@@ -18,7 +18,7 @@ import {
   createSageMakerRuntimeTransport,
   loadTestHttpHandlerOptions,
 } from '../../../lambdas/adapters/sagemaker-runtime-transport.js';
-import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
+import type { InvokeRequest } from '../../../core/load-test/ports.js';
 
 const REQUEST: InvokeRequest = {
   body: new TextEncoder().encode('{"inputs":[[1,2,3]]}'),

@@ -15,11 +15,11 @@ import type { HttpRequest } from '@smithy/types';
 import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Readable } from 'node:stream';
-import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
-import { createStreamParser, invokeStreamed } from '../../../handlers/load-test/streaming/index.js';
+import type { InvokeRequest } from '../../../core/load-test/ports.js';
+import { createStreamParser, invokeStreamed } from '../../../core/load-test/streaming/index.js';
 import { createSageMakerStreamTransport } from '../../../lambdas/adapters/sagemaker-stream-transport.js';
 import { formatViolation, validateCommand } from '../../conformance/request-validator.js';
-import { VirtualClock } from '../../handlers/load-test/support/virtual-clock.js';
+import { VirtualClock } from '../../core/load-test/support/virtual-clock.js';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (bytes: readonly Uint8Array[]): string[] => bytes.map((part) => new TextDecoder().decode(part));

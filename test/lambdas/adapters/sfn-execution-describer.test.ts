@@ -1,7 +1,7 @@
 import { DescribeExecutionCommand, ExecutionDoesNotExist, SFNClient } from '@aws-sdk/client-sfn';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { SfnExecutionDescriber } from '../../../lambdas/adapters/sfn-execution-describer.js';
 
 const EXECUTION_ARN = 'arn:aws:states:us-east-1:123456789012:execution:Optimization:nightly-1';

@@ -9,9 +9,9 @@ import {
 } from '@aws-sdk/client-sfn';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
-import type { HistoryEventView } from '../../../handlers/run-status/ports.js';
-import { ExecutionStatuses } from '../../../handlers/run-status/run-api-contract.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
+import type { HistoryEventView } from '../../../core/run-status/ports.js';
+import { ExecutionStatuses } from '../../../core/run-status/run-api-contract.js';
 import {
   HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGES,

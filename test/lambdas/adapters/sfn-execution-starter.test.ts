@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { SfnExecutionStarter } from '../../../lambdas/adapters/sfn-execution-starter.js';
 
 const STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Optimization';

@@ -1,7 +1,7 @@
 import { DescribeExecutionCommand, ExecutionDoesNotExist, SFNClient } from '@aws-sdk/client-sfn';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { SfnRunActivity } from '../../../lambdas/adapters/sfn-run-activity.js';
 import { FakeStepFunctions } from '../../support/fake-step-functions.js';
 

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { SfnRunLister } from '../../../lambdas/adapters/sfn-run-lister.js';
 import { formatViolation, validateCommand } from '../../conformance/request-validator.js';
 

@@ -1,7 +1,7 @@
 import { SFNClient, SFNServiceException, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { SfnExecutionReader } from '../../../lambdas/adapters/sfn-execution-reader.js';
 import { SfnRunStopper } from '../../../lambdas/adapters/sfn-run-stopper.js';
 import { formatViolation, validateCommand } from '../../conformance/request-validator.js';

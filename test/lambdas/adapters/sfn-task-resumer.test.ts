@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { SfnTaskResumer } from '../../../lambdas/adapters/sfn-task-resumer.js';
 
 const TOKEN = `AQCEAAAAKgAAAA${'k'.repeat(900)}`;

@@ -1,9 +1,9 @@
 import { AuthorizationErrorException, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TransientServiceError } from '../../../handlers/contracts/errors.js';
+import { TransientServiceError } from '../../../core/contracts/errors.js';
 import { SnsPublisher } from '../../../lambdas/adapters/sns-publisher.js';
-import type { RunSummaryNotice } from '../../../handlers/operations/notify-run-summary.js';
+import type { RunSummaryNotice } from '../../../core/operations/notify-run-summary.js';
 
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:mso-runs';
 const NOTICE: RunSummaryNotice = {

@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { createHttpInvokeTransport } from '../../../local/adapters/http-invoke-transport.js';
-import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
+import type { InvokeRequest } from '../../../core/load-test/ports.js';
 
 /*
  * The connection behaviours of the local transport's own HTTP/1.1 client (raw-http-connection.ts):

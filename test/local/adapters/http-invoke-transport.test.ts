@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpInvokeTransport } from '../../../local/adapters/http-invoke-transport.js';
-import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
+import type { InvokeRequest } from '../../../core/load-test/ports.js';
 
 interface Received {
   method: string | undefined;

@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { systemClock } from '../../../handlers/load-test/clock.js';
-import type { InvokeRequest } from '../../../handlers/load-test/ports.js';
-import { createStreamParser, invokeStreamed } from '../../../handlers/load-test/streaming/index.js';
+import { systemClock } from '../../../core/load-test/clock.js';
+import type { InvokeRequest } from '../../../core/load-test/ports.js';
+import { createStreamParser, invokeStreamed } from '../../../core/load-test/streaming/index.js';
 import { createHttpStreamTransport } from '../../../local/adapters/http-stream-transport.js';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);

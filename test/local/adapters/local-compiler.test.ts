@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { extract } from 'tar';
-import type { CompilationJobSpec } from '../../../handlers/ports/index.js';
+import type { CompilationJobSpec } from '../../../core/ports/index.js';
 import { LocalCompiler } from '../../../local/adapters/local-compiler.js';
 import type { CompileModelResult } from '../../../local/compiler/compile-model.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';

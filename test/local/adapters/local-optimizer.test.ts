@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { OptimizationJobSpec } from '../../../handlers/ports/index.js';
+import type { OptimizationJobSpec } from '../../../core/ports/index.js';
 import { LocalOptimizer, localTargetOf } from '../../../local/adapters/local-optimizer.js';
-import { unpackModelArchive } from '../../../handlers/deployment/model-archive.js';
+import { unpackModelArchive } from '../../../core/deployment/model-archive.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { exampleModelArchive, waitFor } from '../platform/support/model-artifacts.js';
 

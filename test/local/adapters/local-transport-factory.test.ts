@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { EndpointFailedError } from '../../../handlers/contracts/errors.js';
+import { EndpointFailedError } from '../../../core/contracts/errors.js';
 import {
   createLocalStreamTransportFactory,
   createLocalTransportFactory,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import type { AsyncRunSummary, ItemResult } from '../../../handlers/contracts/async-state.js';
+import type { AsyncRunSummary, ItemResult } from '../../../core/contracts/async-state.js';
 import { AsyncProgressReporter } from '../../../local/async/cli/progress.js';
 import { formatAsyncSummary } from '../../../local/async/cli/summary.js';
 import { withLocalFiles } from '../../../local/cli/shared.js';

@@ -9,10 +9,10 @@ import { describe, expect, it, jest } from '@jest/globals';
 import {
   handleAsyncNotifications,
   type NotificationSummary,
-} from '../../../handlers/operations/handle-async-notification.js';
-import { deriveInferenceId } from '../../../handlers/steps/async/invoke-async-inference.js';
-import type { AsyncRunSummary, InvokeAsyncInferenceEvent } from '../../../handlers/contracts/async-state.js';
-import type { NewTaskTokenRecord } from '../../../handlers/async/ports.js';
+} from '../../../core/operations/handle-async-notification.js';
+import { deriveInferenceId } from '../../../core/steps/async/invoke-async-inference.js';
+import type { AsyncRunSummary, InvokeAsyncInferenceEvent } from '../../../core/contracts/async-state.js';
+import type { NewTaskTokenRecord } from '../../../core/async/ports.js';
 import {
   LOCAL_NOTIFICATION_TOPICS,
   type LocalAsyncEnvironment,

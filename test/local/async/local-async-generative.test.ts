@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ItemResult } from '../../../handlers/contracts/async-state.js';
+import type { ItemResult } from '../../../core/contracts/async-state.js';
 import { runAsyncCli } from '../../../local/async/cli/main.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../../support/synthesized-workflows.js';
 import { isAlive } from '../platform/support/model-artifacts.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AsyncInvocationRequest } from '../../../handlers/async/ports.js';
-import type { EndpointDescription } from '../../../handlers/ports/index.js';
+import type { AsyncInvocationRequest } from '../../../core/async/ports.js';
+import type { EndpointDescription } from '../../../core/ports/index.js';
 import type { AsyncInvocation, LocalAsyncEndpoint } from '../../../local/platform/async-endpoint.js';
 import { type AsyncEndpointDirectory, LocalAsyncInvoker } from '../../../local/async/local-async-invoker.js';
 import { ASYNC_CONFIG } from '../platform/support/endpoint-harness.js';

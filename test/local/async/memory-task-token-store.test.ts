@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { NewTaskTokenRecord, TaskTokenRecord } from '../../../handlers/async/ports.js';
+import type { NewTaskTokenRecord, TaskTokenRecord } from '../../../core/async/ports.js';
 import { MemoryTaskTokenStore } from '../../../local/async/memory-task-token-store.js';
 
 function record(taskToken: string, overrides: Partial<NewTaskTokenRecord> = {}): NewTaskTokenRecord {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { ValidatedAsyncRun } from '../../../handlers/contracts/async-state.js';
+import type { ValidatedAsyncRun } from '../../../core/contracts/async-state.js';
 import { runAsyncCli } from '../../../local/async/cli/main.js';
 import { withAsyncLocalDefaults } from '../../../local/async/cli/local-input.js';
 import { createLocalAsyncEnvironment } from '../../../local/async/environment.js';

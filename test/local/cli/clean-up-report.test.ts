@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { withCleanUpAccount } from '../../../handlers/contracts/clean-up-account.js';
-import { withCompletedWork } from '../../../handlers/contracts/completed-work.js';
+import { withCleanUpAccount } from '../../../core/contracts/clean-up-account.js';
+import { withCompletedWork } from '../../../core/contracts/completed-work.js';
 import { reportCleanUpLeftovers, reportUnsuccessfulRun } from '../../../local/cli/shared.js';
 import { accountOutcome } from '../../../local/step-handlers.js';
 

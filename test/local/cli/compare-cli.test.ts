@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import type { Report } from '../../../handlers/report/report.js';
+import type { Report } from '../../../core/report/report.js';
 import { COMPARE_USAGE, runCompareCli } from '../../../local/cli/compare.js';
-import { type ComparedFigures, comparedReport } from '../../handlers/report/support/comparison-reports.js';
+import { type ComparedFigures, comparedReport } from '../../core/report/support/comparison-reports.js';
 import { cliSandbox } from './support/cli-sandbox.js';
 
 const sandbox = cliSandbox('compare-cli-');

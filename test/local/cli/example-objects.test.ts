@@ -7,7 +7,7 @@ import {
   seedExampleObjects,
 } from '../../../local/cli/example-objects.js';
 import { isGenerativeModelFile } from '../../../local/model-server/generative/generative-server.js';
-import { preparePromptSet } from '../../../handlers/load-test/prompts/prompt-set.js';
+import { preparePromptSet } from '../../../core/load-test/prompts/prompt-set.js';
 import { MemoryObjectStore } from '../../support/memory-object-store.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

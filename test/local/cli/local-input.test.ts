@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { takeLocalCalibration } from '../../../local/cli/calibration.js';
-import { runInputSchema } from '../../../handlers/contracts/run-input.js';
+import { runInputSchema } from '../../../core/contracts/run-input.js';
 import {
   EXAMPLE_MODEL_URI,
   EXAMPLE_PAYLOAD_URI,

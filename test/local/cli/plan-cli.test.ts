@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { takeLocalCalibration } from '../../../local/cli/calibration.js';
 import { describe, expect, it } from '@jest/globals';
-import { validateAndPlan } from '../../../handlers/steps/optimization/validate-and-plan.js';
+import { validateAndPlan } from '../../../core/steps/optimization/validate-and-plan.js';
 import { LocalInstanceQuotas } from '../../../local/adapters/local-instance-quotas.js';
 import { seedExampleObjects } from '../../../local/cli/example-objects.js';
 import { withLocalDefaults } from '../../../local/cli/local-input.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { LoadTestProgress } from '../../../handlers/load-test/index.js';
+import type { LoadTestProgress } from '../../../core/load-test/index.js';
 import { ProgressReporter } from '../../../local/cli/progress.js';
 import type { JsonValue, RunnerEvent } from '../../../local/runner/index.js';
 

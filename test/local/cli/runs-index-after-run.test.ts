@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import type { RunsIndexDocument } from '../../../handlers/report/runs-index.js';
+import type { RunsIndexDocument } from '../../../core/report/runs-index.js';
 import { runAsyncCli } from '../../../local/async/cli/main.js';
 import { runCli } from '../../../local/cli/main.js';
 import { cliSandbox } from './support/cli-sandbox.js';

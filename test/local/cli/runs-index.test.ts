@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { RunsIndexDocument } from '../../../handlers/report/runs-index.js';
+import type { RunsIndexDocument } from '../../../core/report/runs-index.js';
 import { writeRunsIndex } from '../../../local/cli/runs-index.js';
-import { sampleReport } from '../../handlers/report/support/sample-report.js';
+import { sampleReport } from '../../core/report/support/sample-report.js';
 
 const NOW = () => new Date('2026-11-22T12:00:00.000Z');
 

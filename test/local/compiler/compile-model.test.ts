@@ -4,8 +4,8 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { COMPILATION_TARGETS } from '../../../handlers/catalog/instances.js';
-import { CompilationFailedError, ErrorNames } from '../../../handlers/contracts/errors.js';
+import { COMPILATION_TARGETS } from '../../../core/catalog/instances.js';
+import { CompilationFailedError, ErrorNames } from '../../../core/contracts/errors.js';
 import { compileModel } from '../../../local/compiler/compile-model.js';
 import { isCompilationTarget } from '../../../local/compiler/compile-targets.js';
 import { EXAMPLE_MODEL_SAMPLE_SIZE, writeExampleModel } from '../../../local/example-model/example-model.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { seededRandom } from '../../../handlers/contracts/seeded-random.js';
+import { seededRandom } from '../../../core/contracts/seeded-random.js';
 import { uniformValues } from '../../../local/example-model/seeded-random.js';
 
 describe('uniformValues', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 
-import { ResourceNotFoundError } from '../../../handlers/contracts/errors.js';
+import { ResourceNotFoundError } from '../../../core/contracts/errors.js';
 import { InvalidServerConfigError } from '../../../local/model-server/errors.js';
 import { findModelFile } from '../../../local/model-server/model-location.js';
 

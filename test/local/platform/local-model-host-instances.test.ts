@@ -7,13 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { QuotaExceededError } from '../../../handlers/contracts/errors.js';
+import { QuotaExceededError } from '../../../core/contracts/errors.js';
 import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 import { LocalModelHost } from '../../../local/platform/local-model-host.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { exampleModelArchive, isAlive, waitFor } from './support/model-artifacts.js';
 import { stubCommand, stubLauncher, type StubAnswer, type StubLauncher } from './support/stub-instances.js';
-import type { RoutingStrategy } from '../../../handlers/contracts/routing-strategy.js';
+import type { RoutingStrategy } from '../../../core/contracts/routing-strategy.js';
 
 const MODEL_URI = 's3://local-artifacts/runs/r1/model/model.tar.gz';
 

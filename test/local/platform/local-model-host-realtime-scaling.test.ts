@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
+import { scalingPolicyFor } from '../../../core/serving/scaling-policy.js';
 import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 import {
   LocalModelHost,
@@ -17,7 +17,7 @@ import {
 import { silentLogger } from '../../support/memory-object-store.js';
 import { exampleModelArchive, isAlive, waitFor } from './support/model-artifacts.js';
 import { stubCommand, stubLauncher, type StubLauncher } from './support/stub-instances.js';
-import type { RealtimeScalingRequests } from '../../../handlers/contracts/scaling-requests.js';
+import type { RealtimeScalingRequests } from '../../../core/contracts/scaling-requests.js';
 
 const MODEL_URI = 's3://local-artifacts/runs/r1/model/model.tar.gz';
 

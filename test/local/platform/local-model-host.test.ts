@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { QuotaExceededError } from '../../../handlers/contracts/errors.js';
+import { QuotaExceededError } from '../../../core/contracts/errors.js';
 import { FileObjectStore } from '../../../local/platform/file-object-store.js';
 import { LocalModelHost, type LocalModelHostOptions } from '../../../local/platform/local-model-host.js';
 import { silentLogger } from '../../support/memory-object-store.js';

@@ -7,7 +7,7 @@ import {
   reportMachineLoad,
   summarizeMachineLoad,
 } from '../../../local/platform/machine-load.js';
-import { busyMachineNote } from '../../../handlers/report/render-markdown.js';
+import { busyMachineNote } from '../../../core/report/render-markdown.js';
 
 const QUIET: MachineLoadSample = { load1: 0.2, ticks: { total: 10_000, steal: 10 } };
 

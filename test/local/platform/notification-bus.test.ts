@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { LocalNotificationBus, type LocalNotification } from '../../../local/platform/notification-bus.js';
-import { CapturingLogger } from '../../handlers/async/support/fakes.js';
+import { CapturingLogger } from '../../core/async/support/fakes.js';
 
 const TOPIC = 'arn:aws:sns:local:000000000000:mso-async-success';
 const OTHER_TOPIC = 'arn:aws:sns:local:000000000000:mso-async-errors';

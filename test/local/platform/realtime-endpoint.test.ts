@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { LocalRealtimeEndpoint } from '../../../local/platform/realtime-endpoint.js';
 import { isAlive, waitFor } from './support/model-artifacts.js';
 import { stubCommand, stubLauncher, type StubAnswer, type StubLauncher } from './support/stub-instances.js';
-import type { RoutingStrategy } from '../../../handlers/contracts/routing-strategy.js';
+import type { RoutingStrategy } from '../../../core/contracts/routing-strategy.js';
 
 let endpoint: LocalRealtimeEndpoint | undefined;
 

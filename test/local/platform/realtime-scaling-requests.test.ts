@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
+import { scalingPolicyFor } from '../../../core/serving/scaling-policy.js';
 import { checkRealtimeScalingRequests } from '../../../local/platform/realtime-scaling-requests.js';
-import type { RealtimeScalingRequests } from '../../../handlers/contracts/scaling-requests.js';
+import type { RealtimeScalingRequests } from '../../../core/contracts/scaling-requests.js';
 
 /** The report's policy for a 2-instance floor: target 20 × 60 × 0.5 = 600 per instance per minute. */
 const REQUESTS: RealtimeScalingRequests = scalingPolicyFor({

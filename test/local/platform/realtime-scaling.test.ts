@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { scalingPolicyFor } from '../../../handlers/serving/scaling-policy.js';
+import { scalingPolicyFor } from '../../../core/serving/scaling-policy.js';
 import {
   decideRealtimeScaling,
   LocalRealtimeAutoscaler,

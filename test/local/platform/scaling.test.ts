@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AsyncScalingPolicy } from '../../../handlers/ports/index.js';
+import type { AsyncScalingPolicy } from '../../../core/ports/index.js';
 import { decideScaling, LocalScalingRegistry, type ScalingState } from '../../../local/platform/scaling.js';
 
 const POLICY: AsyncScalingPolicy = {

@@ -3,11 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
-import {
-  EndpointFailedError,
-  ErrorNames,
-  TransientServiceError,
-} from '../../../handlers/contracts/errors.js';
+import { EndpointFailedError, ErrorNames, TransientServiceError } from '../../../core/contracts/errors.js';
 import type { RunnerEvent, TaskContext } from '../../../local/runner/index.js';
 import { runStateMachine, TaskTokenBroker, UnsupportedDefinitionError } from '../../../local/runner/index.js';
 import { delay, newStack, resolverOf, stepFunction, synthStateMachine } from './cdk-fixtures.js';

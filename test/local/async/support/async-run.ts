@@ -1,4 +1,4 @@
-import type { AsyncRunSummary, ItemResult } from '../../../../handlers/contracts/async-state.js';
+import type { AsyncRunSummary, ItemResult } from '../../../../core/contracts/async-state.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

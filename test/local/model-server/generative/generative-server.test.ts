@@ -5,8 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { systemClock } from '../../../../handlers/load-test/clock.js';
-import { createStreamParser, invokeStreamed } from '../../../../handlers/load-test/streaming/index.js';
+import { systemClock } from '../../../../core/load-test/clock.js';
+import { createStreamParser, invokeStreamed } from '../../../../core/load-test/streaming/index.js';
 import { createHttpStreamTransport } from '../../../../local/adapters/http-stream-transport.js';
 import { writeExampleModel } from '../../../../local/example-model/example-model.js';
 import { writeGenerativeModel } from '../../../../local/example-model/generative-model.js';
@@ -16,7 +16,7 @@ import {
   startGenerativeServer,
 } from '../../../../local/model-server/generative/generative-server.js';
 import type { GenerativeServerHandle } from '../../../../local/model-server/generative/generative-server.js';
-import type { StreamFormat } from '../../../../handlers/contracts/stream-format.js';
+import type { StreamFormat } from '../../../../core/contracts/stream-format.js';
 
 let dir: string;
 let modelPath: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { createStreamParser } from '../../../../handlers/load-test/streaming/index.js';
-import type { StreamEvent } from '../../../../handlers/load-test/streaming/index.js';
+import { createStreamParser } from '../../../../core/load-test/streaming/index.js';
+import type { StreamEvent } from '../../../../core/load-test/streaming/index.js';
 import type { GenerationRequest } from '../../../../local/model-server/generative/generation-request.js';
 import type {
   GeneratedToken,

@@ -1,5 +1,5 @@
-import { type InferenceNotification, parseNotification } from '../../../../handlers/async/notification.js';
-import type { AsyncInferenceSpec, AsyncScalingPolicy } from '../../../../handlers/ports/index.js';
+import { type InferenceNotification, parseNotification } from '../../../../core/async/notification.js';
+import type { AsyncInferenceSpec, AsyncScalingPolicy } from '../../../../core/ports/index.js';
 import { LocalAsyncEndpoint } from '../../../../local/platform/async-endpoint.js';
 import { LocalAsyncPlatform } from '../../../../local/platform/async-platform.js';
 import type { LocalNotification } from '../../../../local/platform/notification-bus.js';

@@ -1,4 +1,4 @@
-import { buildModelArchive } from '../../../../handlers/deployment/model-archive.js';
+import { buildModelArchive } from '../../../../core/deployment/model-archive.js';
 import { generateExampleModel } from '../../../../local/example-model/example-model.js';
 
 let exampleArchive: Promise<Uint8Array> | undefined;

@@ -1,0 +1,160 @@
+import {
+  type Accelerator,
+  COMPUTE_CAPABILITY,
+  type InstanceFacts,
+  NEO_TARGET_FAMILIES,
+  type Unknown,
+} from './instance-facts.js';
+import { INSTANCE_TABLE } from './instance-table.js';
+
+export { type Accelerator, COMPUTE_CAPABILITY };
+
+/**
+ * What the planner knows about every SageMaker hosting instance type the API accepts: vCPUs (the
+ * local CPU budget), memory, accelerator, the Neo target family that compiled artifacts must match,
+ * and, for the types the maintainers recorded, an on-demand price. The facts come from the generated
+ * table (instance-table.ts, `npm run catalog`), which names its sources.
+ *
+ * Prices: SageMaker real-time inference on-demand, us-east-1, USD per instance-hour, as listed on
+ * https://aws.amazon.com/sagemaker/pricing/ ("Real-Time Inference"), recorded by the maintainers
+ * (PRICE_TABLE_SOURCE, contracts/price-source.ts). Prices differ by region and change over time:
+ * the run input's `pricing.usdPerHour` overrides any entry, and the report always states which
+ * price it used.
+ */
+
+/**
+ * On-demand USD per instance-hour of the types the maintainers recorded from the pricing page
+ * (PRICE_TABLE_SOURCE). Every other type in the catalog has no recorded price: a candidate on it
+ * needs `pricing.usdPerHour["<type>"]` in the run input.
+ */
+const RECORDED_PRICES: Readonly<Record<string, number>> = {
+  'ml.t2.medium': 0.056,
+  'ml.t2.large': 0.111,
+  'ml.t2.xlarge': 0.223,
+  'ml.m5.large': 0.115,
+  'ml.m5.xlarge': 0.23,
+  'ml.m5.2xlarge': 0.461,
+  'ml.m5.4xlarge': 0.922,
+  'ml.m5.12xlarge': 2.765,
+  'ml.c5.large': 0.102,
+  'ml.c5.xlarge': 0.204,
+  'ml.c5.2xlarge': 0.408,
+  'ml.c5.4xlarge': 0.816,
+  'ml.c5.9xlarge': 1.836,
+  'ml.c5.18xlarge': 3.672,
+  'ml.c6g.large': 0.082,
+  'ml.c6g.xlarge': 0.163,
+  'ml.c6g.2xlarge': 0.326,
+  'ml.c6g.4xlarge': 0.653,
+  'ml.m6g.large': 0.092,
+  'ml.m6g.xlarge': 0.184,
+  'ml.m6g.2xlarge': 0.368,
+  'ml.g4dn.xlarge': 0.736,
+  'ml.g4dn.2xlarge': 0.94,
+  'ml.g4dn.4xlarge': 1.505,
+  'ml.g4dn.8xlarge': 2.72,
+  'ml.g5.xlarge': 1.408,
+  'ml.g5.2xlarge': 1.515,
+  'ml.g5.4xlarge': 2.03,
+  'ml.p3.2xlarge': 3.825,
+  'ml.inf1.xlarge': 0.297,
+  'ml.inf1.2xlarge': 0.471,
+  'ml.inf1.6xlarge': 1.533,
+  'ml.inf2.xlarge': 0.99,
+  'ml.inf2.8xlarge': 2.36,
+};
+
+/**
+ * One hosting instance type as the planner reads it: the generated table's facts (instance-table.ts,
+ * `npm run catalog`), with each unknown number as `undefined` (the planner cannot check what rests on
+ * it; `unknownFacts` names them for its warnings), and the recorded price if there is one.
+ */
+export interface InstanceSpec {
+  readonly instanceType: string;
+  readonly vcpus?: number;
+  readonly memoryGiB?: number;
+  readonly accelerator: Accelerator | Unknown;
+  /** The NVIDIA GPU's CUDA compute capability; absent for other accelerators and when unknown. */
+  readonly computeCapability?: number;
+  /**
+   * The accelerators a model can be sharded over (tensor parallelism): NVIDIA GPUs (or other
+   * accelerator devices), NeuronCores on Inferentia and Trainium; 0 on CPU instances; absent when
+   * unknown.
+   */
+  readonly acceleratorCount?: number;
+  /** The memory of all the instance's accelerators together, GiB; 0 without one; absent when unknown. */
+  readonly acceleratorMemoryGiB?: number;
+  /** The newest CUDA major release that builds for the GPU; absent without an NVIDIA GPU or when unknown. */
+  readonly newestCudaMajor?: number;
+  /** The LLM containers with an image that runs on this accelerator; absent when unknown. */
+  readonly llmContainers?: readonly string[];
+  /**
+   * The SageMaker Neo `TargetDevice` whose compiled artifacts run on this instance; absent when the
+   * planner has no Neo target for the family (the API's TargetDevice enum lists no `ml_t2` nor
+   * `ml_g5`: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html), so such
+   * an instance serves only uncompiled models.
+   */
+  readonly neoTarget?: string;
+  /** On-demand USD per hour from the recorded price table; absent when none is recorded. */
+  readonly usdPerHour?: number;
+  /** The facts of the generated table that no source gave for this type. */
+  readonly unknownFacts: readonly (keyof InstanceFacts)[];
+}
+
+function known<T>(value: T | Unknown | null): T | undefined {
+  return value === 'unknown' || value === null ? undefined : value;
+}
+
+function specOf(row: InstanceFacts): InstanceSpec {
+  const acceleratorCount =
+    row.neuronCores === 'unknown' || row.neuronCores > 0 ? row.neuronCores : row.acceleratorDevices;
+  const values = {
+    vcpus: known(row.vcpus),
+    memoryGiB: known(row.memoryGiB),
+    computeCapability: known(row.computeCapability),
+    acceleratorCount: known(acceleratorCount),
+    acceleratorMemoryGiB: known(row.acceleratorMemoryGiB),
+    newestCudaMajor: known(row.newestCudaMajor),
+    llmContainers: known(row.llmContainers),
+    neoTarget: known(row.neoTarget),
+    usdPerHour: RECORDED_PRICES[row.instanceType],
+  };
+  return {
+    instanceType: row.instanceType,
+    accelerator: row.accelerator,
+    ...Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)),
+    unknownFacts: (Object.keys(row) as (keyof InstanceFacts)[]).filter((key) => row[key] === 'unknown'),
+  };
+}
+
+const BY_TYPE = new Map(INSTANCE_TABLE.map((row) => [row.instanceType, specOf(row)]));
+
+/**
+ * Neo/Neuron targets the planner accepts: the catalog's `neoTarget`s, each a SageMaker
+ * `TargetDevice` value (test/core/catalog/instances.test.ts checks them against the SDK's enum).
+ */
+export const COMPILATION_TARGETS: readonly string[] = NEO_TARGET_FAMILIES.map(
+  (family) => `ml_${family}`,
+).filter((target) => INSTANCE_TABLE.some((row) => row.neoTarget === target));
+
+export function findInstance(instanceType: string): InstanceSpec | undefined {
+  return BY_TYPE.get(instanceType);
+}
+
+export function knownInstanceTypes(): string[] {
+  return [...BY_TYPE.keys()];
+}
+
+/** `ml.c5.xlarge` → `ml_c5`: the Neo target family an instance type belongs to (none for ml.g5, ml.t2). */
+export function neoTargetOf(instanceType: string): string | undefined {
+  return findInstance(instanceType)?.neoTarget;
+}
+
+/**
+ * Serverless Inference, us-east-1: USD per second of inference duration per GB of configured
+ * memory (same page and date as PRICE_TABLE_SOURCE; billed duration, data processing excluded).
+ */
+export const SERVERLESS_USD_PER_GB_SECOND = 0.00002;
+
+/** AWS Lambda on arm64, us-east-1, USD per GB-second (https://aws.amazon.com/lambda/pricing/). */
+export const LAMBDA_ARM64_USD_PER_GB_SECOND = 0.0000133334;
