@@ -26,8 +26,8 @@ import {
   type LocalEnvironment,
   type LocalRunOutcome,
   runLocalOptimization,
-} from '../local-environment.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
+} from '../environment/optimization-environment.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../environment/workflow-environment.js';
 import { USAGE } from './args.js';
 import type { JsonValue } from '../runner/index.js';
 import { seedExampleObjects } from './example-objects.js';

@@ -23,7 +23,7 @@ import {
   type AsyncStepDependencies,
   createAsyncStepHandlers,
   validateAsyncRunDeps,
-} from '../async-step-handlers.js';
+} from './async-step-handlers.js';
 import { LocalAsyncPlatform } from '../platform/async-platform.js';
 import { LocalModelHost } from '../platform/local-model-host.js';
 import { walkStates } from '../runner/asl.js';
@@ -38,10 +38,10 @@ import {
   type LocalWorkflowOutcome,
   type LocalWorkflowRunOptions,
   runLocalWorkflow,
-} from '../workflow-environment.js';
-import { LocalAsyncInvoker } from './local-async-invoker.js';
-import { LocalTaskResumer } from './local-task-resumer.js';
-import { MemoryTaskTokenStore } from './memory-task-token-store.js';
+} from './workflow-environment.js';
+import { LocalAsyncInvoker } from '../async/local-async-invoker.js';
+import { LocalTaskResumer } from '../async/local-task-resumer.js';
+import { MemoryTaskTokenStore } from '../async/memory-task-token-store.js';
 
 /** The topics local async endpoints publish to; the notification handler listens to both. */
 export const LOCAL_NOTIFICATION_TOPICS = {
