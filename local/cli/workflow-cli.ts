@@ -15,13 +15,12 @@ import { inputBoundIssues } from '../../core/contracts/validation.js';
 import type { Logger } from '../../core/ports/index.js';
 import { createConsoleLogger } from '../platform/console-logger.js';
 import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
-import { cachedSynthesizedWorkflows } from '../synthesis/synthesis-cache.js';
-import type { SynthesizedWorkflows } from '../synthesis/synthesized-workflows.js';
+import { cachedSynthesizedWorkflows, type SynthesizedWorkflows } from '../synthesis/index.js';
 import type {
   LocalWorkflowEnvironment,
   LocalWorkflowOutcome,
   LocalWorkflowRunOptions,
-} from '../environment/workflow-environment.js';
+} from '../environment/index.js';
 import type { CliArguments } from './args.js';
 import { causeMessage } from './progress.js';
 import { writeRunsIndex } from './runs-index.js';

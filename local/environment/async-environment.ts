@@ -26,9 +26,13 @@ import {
 } from './async-step-handlers.js';
 import { LocalAsyncPlatform } from '../platform/async-platform.js';
 import { LocalModelHost } from '../platform/local-model-host.js';
-import { walkStates } from '../runner/asl.js';
-import { type ExtractedStateMachine, type RunnerEvent, TaskTokenBroker } from '../runner/index.js';
-import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
+import {
+  type ExtractedStateMachine,
+  LOCAL_ACCOUNT_ID,
+  type RunnerEvent,
+  TaskTokenBroker,
+  walkStates,
+} from '../runner/index.js';
 import {
   createLocalStore,
   LOCAL_ARTIFACTS_BUCKET,

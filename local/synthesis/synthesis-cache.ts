@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rememberValidatedDefinition } from '../runner/engine.js';
+import { rememberValidatedDefinition } from '../runner/index.js';
 import type { SynthesizedWorkflows } from './synthesized-workflows.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

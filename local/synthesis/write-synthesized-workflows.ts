@@ -4,7 +4,7 @@
  * (`node --import tsx`) on a cache miss, so the process that reads the cache never loads aws-cdk-lib.
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { createEngine } from '../runner/engine.js';
+import { createEngine } from '../runner/index.js';
 import { synthesizeWorkflows } from './synthesized-workflows.js';
 
 const target = process.argv[2];

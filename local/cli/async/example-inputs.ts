@@ -13,7 +13,7 @@ import type { ObjectStore } from '../../../core/ports/index.js';
 import { buildModelArchive } from '../../../core/deployment/model-archive.js';
 import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../../example-model/example-model.js';
 import { generateGenerativeModel } from '../../example-model/generative-model.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../../environment/workflow-environment.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../../environment/index.js';
 
 export const EXAMPLE_ARCHIVE_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/model.tar.gz`;
 export const EXAMPLE_INPUT_PREFIX = `s3://${LOCAL_ARTIFACTS_BUCKET}/inputs/example-cnn/`;

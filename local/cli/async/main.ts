@@ -17,13 +17,13 @@ import { recordOf } from '../../../core/contracts/records.js';
 import { displayPath, withLocalFiles } from '../shared.js';
 import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../workflow-cli.js';
 import type { FileObjectStore } from '../../platform/file-object-store.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../../environment/workflow-environment.js';
 import {
   createLocalAsyncEnvironment,
+  LOCAL_ARTIFACTS_BUCKET,
   type LocalAsyncEnvironment,
   type LocalAsyncRunOutcome,
   runLocalAsyncInference,
-} from '../../environment/async-environment.js';
+} from '../../environment/index.js';
 import { seedAsyncExampleObjects } from './example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
 import type { JsonValue } from '../../runner/index.js';
