@@ -1,8 +1,8 @@
 /**
  * `npm run start:async` (= `tsx local/async-cli.ts --input examples/local-async.json`): the local
- * async-inference run. See `local/async/cli/main.ts` for the options, or run it with `--help`.
+ * async-inference run. See `local/cli/async/main.ts` for the options, or run it with `--help`.
  */
-import { runAsyncCli } from './async/cli/main.js';
+import { runAsyncCli } from './cli/async/main.js';
 import { runAsProcess } from './cli/workflow-cli.js';
 
 await runAsProcess(runAsyncCli);

@@ -1,13 +1,18 @@
 /**
  * `npm run schemas`: writes the run inputs' JSON Schemas under schemas/ and the input reference
- * docs/run-input-reference.md (local/input-schemas.ts), then formats the page with Prettier, as
+ * docs/run-input-reference.md (local/cli/input-schemas.ts), then formats the page with Prettier, as
  * the committed files are. Exits 1 naming any field without a description.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateInputSchema, INPUT_SCHEMAS, renderInputReference, schemaFileText } from './input-schemas.js';
+import {
+  generateInputSchema,
+  INPUT_SCHEMAS,
+  renderInputReference,
+  schemaFileText,
+} from './cli/input-schemas.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const REFERENCE_PAGE = join(REPO_ROOT, 'docs', 'run-input-reference.md');

@@ -12,7 +12,7 @@ import { asyncRunInputSchema } from '../core/contracts/async-run-input.js';
 import { plannedDurationSeconds, repeatsOf, stepPeriodMs } from '../core/load-test/index.js';
 import { withLocalDefaults } from '../local/cli/local-input.js';
 import { seedExampleObjects } from '../local/cli/example-objects.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../local/workflow-environment.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../local/environment/workflow-environment.js';
 import { validateAndPlan } from '../core/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from './support/memory-object-store.js';
 

@@ -17,8 +17,8 @@ import {
   type ModelCompiler,
   type ObjectStore,
 } from '../../core/ports/index.js';
-import { LOCAL_IMAGE } from '../cli/local-input.js';
-import { compileModel, type CompileModelInput, type CompileModelResult } from '../compiler/compile-model.js';
+import { LOCAL_IMAGE } from '../platform/local-image.js';
+import type { CompileModelInput, CompileModelResult } from '../compiler/compile-model.js';
 import { copyModelPrefix, extractModelArchive } from '../platform/model-archive.js';
 
 export interface LocalCompilerOptions {
@@ -41,12 +41,22 @@ interface LocalJob {
 export const COMPILED_ARCHIVE_NAME = 'model.tar.gz';
 const COMPILED_MODEL_FILE_NAME = 'model.onnx';
 
+/**
+ * `compileModel`, loaded on the first compilation: ONNX Runtime's native binding then loads into this
+ * process only when a job runs, not in every process that builds the local environments (the async
+ * CLI, a `--plan` run).
+ */
+async function compileWithOnnxRuntime(input: CompileModelInput): Promise<CompileModelResult> {
+  const { compileModel } = await import('../compiler/compile-model.js');
+  return compileModel(input);
+}
+
 export class LocalCompiler implements ModelCompiler {
   private readonly jobs = new Map<string, LocalJob>();
   private readonly compile: (input: CompileModelInput) => Promise<CompileModelResult>;
 
   constructor(private readonly options: LocalCompilerOptions) {
-    this.compile = options.compile ?? compileModel;
+    this.compile = options.compile ?? compileWithOnnxRuntime;
   }
 
   createCompilationJob(spec: CompilationJobSpec): Promise<void> {

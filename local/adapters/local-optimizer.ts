@@ -14,7 +14,7 @@ import {
   type OptimizationJobDescription,
   type OptimizationJobSpec,
 } from '../../core/ports/index.js';
-import { LOCAL_IMAGE } from '../cli/local-input.js';
+import { LOCAL_IMAGE } from '../platform/local-image.js';
 import type { CompileModelInput, CompileModelResult } from '../compiler/compile-model.js';
 import { isCompilationTarget } from '../compiler/compile-targets.js';
 import { LocalCompiler } from './local-compiler.js';

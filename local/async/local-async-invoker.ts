@@ -8,7 +8,7 @@
 import type { AsyncInvocationReceipt, AsyncInvocationRequest, AsyncInvoker } from '../../core/async/ports.js';
 import { EndpointFailedError } from '../../core/contracts/errors.js';
 import { EndpointStatuses, type EndpointDescription } from '../../core/ports/index.js';
-import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
+import { LOCAL_ACCOUNT_ID } from '../runner/index.js';
 import type { LocalAsyncEndpoint } from '../platform/async-endpoint.js';
 import { LocalValidationError } from '../platform/errors.js';
 import { ASYNC_RUN_LIMITS } from '../../core/contracts/async-run-input.js';

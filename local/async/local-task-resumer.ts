@@ -12,8 +12,7 @@ import {
   TaskGoneReasons,
   type TaskResumer,
 } from '../../core/async/ports.js';
-import { toJsonValue } from '../runner/json.js';
-import type { TaskTokenBroker } from '../runner/task-tokens.js';
+import { type TaskTokenBroker, toJsonValue } from '../runner/index.js';
 
 /** Step Functions API limits (SendTaskFailure reference): `error` ≤ 256, `cause` ≤ 32,768 characters. */
 const MAX_ERROR_LENGTH = 256;

@@ -7,7 +7,7 @@
 import type { ObjectStore } from '../../core/ports/index.js';
 import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
 import { generateGenerativeModel } from '../example-model/generative-model.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../environment/index.js';
 
 export const EXAMPLE_MODEL_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/model.onnx`;
 /** One sample as raw little-endian float32 (the model server's `application/octet-stream`). */

@@ -7,10 +7,8 @@ import { LOCAL_DEFAULT_REPEATS } from '../../core/load-test/rounds.js';
 import { availableParallelism } from 'node:os';
 import { planServerCpu } from '../platform/cpu-budget.js';
 import { DEFAULT_MAX_CPU_OVERCOMMIT } from '../platform/local-model-host.js';
+import { LOCAL_IMAGE } from '../platform/local-image.js';
 import { isLlmContainer } from '../../core/contracts/model-frameworks.js';
-
-/** The image name the run input schema reserves for the project's own model server. */
-export const LOCAL_IMAGE = 'local';
 
 /**
  * Local mode serves every model with the project model server, so the serving image does not

@@ -23,11 +23,11 @@ import type { Report } from '../../core/report/report.js';
 import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
 import {
   createLocalEnvironment,
+  LOCAL_ARTIFACTS_BUCKET,
   type LocalEnvironment,
   type LocalRunOutcome,
   runLocalOptimization,
-} from '../local-environment.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
+} from '../environment/index.js';
 import { USAGE } from './args.js';
 import type { JsonValue } from '../runner/index.js';
 import { seedExampleObjects } from './example-objects.js';

@@ -10,7 +10,7 @@ import { describeGiven, jsonTextBoundIssues } from '../../core/contracts/validat
 import type { FileObjectStore } from '../platform/file-object-store.js';
 import { sweepOrphanedScratch } from '../platform/scratch.js';
 import type { RunResult } from '../runner/index.js';
-import type { LocalCleanUp } from '../step-handlers.js';
+import type { LocalCleanUp } from '../environment/index.js';
 import { causeMessage } from './progress.js';
 import { type CliArguments, parseCliArguments, UsageError } from './args.js';
 

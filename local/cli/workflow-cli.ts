@@ -15,13 +15,12 @@ import { inputBoundIssues } from '../../core/contracts/validation.js';
 import type { Logger } from '../../core/ports/index.js';
 import { createConsoleLogger } from '../platform/console-logger.js';
 import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
-import { cachedSynthesizedWorkflows } from '../synthesis-cache.js';
-import type { SynthesizedWorkflows } from '../synthesized-workflows.js';
+import { cachedSynthesizedWorkflows, type SynthesizedWorkflows } from '../synthesis/index.js';
 import type {
   LocalWorkflowEnvironment,
   LocalWorkflowOutcome,
   LocalWorkflowRunOptions,
-} from '../workflow-environment.js';
+} from '../environment/index.js';
 import type { CliArguments } from './args.js';
 import { causeMessage } from './progress.js';
 import { writeRunsIndex } from './runs-index.js';
@@ -289,7 +288,7 @@ async function runChecked<
   let workflows = io.workflows;
   const synthesized = (): SynthesizedWorkflows => {
     if (workflows !== undefined) return workflows;
-    // Synthesized once per change of the sources, then read from .cache/synth/ (local/synthesis-cache.ts).
+    // Synthesized once per change of the sources, then read from .cache/synth/ (local/synthesis/synthesis-cache.ts).
     const read = cachedSynthesizedWorkflows({
       onMiss: () => {
         reporter.line(`Synthesizing the CDK stack to get the ${cli.workflowName} state machine…`);

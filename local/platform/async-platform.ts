@@ -6,7 +6,7 @@
  * to the workflow's steps.
  */
 import type { Logger } from '../../core/ports/index.js';
-import { LOCAL_REGION } from '../runner/local-arns.js';
+import { LOCAL_REGION } from '../runner/index.js';
 import { LocalNotificationBus, type LocalNotificationBusOptions } from './notification-bus.js';
 import { LocalScalingRegistry } from './scaling.js';
 import { AsyncEndpointTelemetry, LocalAsyncEndpointObserver } from './telemetry.js';

@@ -67,7 +67,7 @@ const validatedDefinitions = new Set<string>();
 
 /**
  * Records `definition` as validated without validating it here: for a definition the engine of this
- * very version validated in another process (the synthesis cache's writer, local/synthesis-cache.ts).
+ * very version validated in another process (the synthesis cache's writer, local/synthesis/synthesis-cache.ts).
  */
 export function rememberValidatedDefinition(definition: AslDefinition): void {
   validatedDefinitions.add(JSON.stringify(definition));

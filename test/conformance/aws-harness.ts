@@ -33,7 +33,7 @@ import { SageMakerModelHost } from '../../lambdas/adapters/sagemaker-model-host.
 import { SageMakerOptimizer } from '../../lambdas/adapters/sagemaker-optimizer.js';
 import { ServiceQuotasInstanceReader } from '../../lambdas/adapters/service-quotas-reader.js';
 import { SfnTaskResumer } from '../../lambdas/adapters/sfn-task-resumer.js';
-import { createAsyncStepHandlers } from '../../local/async-step-handlers.js';
+import { createAsyncStepHandlers } from '../../local/environment/async-step-handlers.js';
 import {
   type JsonValue,
   type RunnerEvent,
@@ -46,8 +46,8 @@ import {
   type StepDependencies,
   type StepHandler,
   stepTaskResolver,
-} from '../../local/step-handlers.js';
-import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+} from '../../local/environment/step-handlers.js';
+import type { SynthesizedWorkflows } from '../../local/synthesis/synthesized-workflows.js';
 import {
   createRuntimeStreamTransportFactory,
   createRuntimeTransportFactory,
@@ -94,7 +94,7 @@ export const RUN_SUMMARY_TOPIC_ARN = `arn:aws:sns:${REGION}:${ACCOUNT_ID}:mso-ru
 /**
  * The deployed state machines, as the run API's, the janitor's and the triggers' variables name
  * them. The async one is named by the stack, `<stack>-AsyncInference` (infra/constructs/async-inference.ts),
- * and the synthesized stack is `ServingOptimizer` (local/synthesized-workflows.ts): the grants that
+ * and the synthesized stack is `ServingOptimizer` (local/synthesis/synthesized-workflows.ts): the grants that
  * name it by that name must match.
  */
 export const STATE_MACHINE_ARNS = {

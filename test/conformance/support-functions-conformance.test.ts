@@ -11,7 +11,7 @@ import { parseApprovedModelRunTemplate } from '../../core/operations/start-appro
 import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
 import { createConfiguredApp } from '../../infra/synth-app.js';
 import { scratchDir } from '../../local/platform/scratch.js';
-import { SYNTHESIS_ENV } from '../../local/synthesis-env.js';
+import { SYNTHESIS_ENV } from '../../local/synthesis/synthesis-env.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import {
   ARTIFACTS_BUCKET,

@@ -13,7 +13,10 @@ import { RESOURCE_NAME_PREFIX, runToken } from '../../core/contracts/names.js';
 import type { Report } from '../../core/report/report.js';
 import type { MachineLoadSample } from '../../local/platform/machine-load.js';
 import { EXAMPLE_MODEL_URI, seedExampleObjects } from '../../local/cli/example-objects.js';
-import { createLocalEnvironment, runLocalOptimization } from '../../local/local-environment.js';
+import {
+  createLocalEnvironment,
+  runLocalOptimization,
+} from '../../local/environment/optimization-environment.js';
 import type { RunnerEvent } from '../../local/runner/index.js';
 import { synthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { silentLogger } from '../support/memory-object-store.js';

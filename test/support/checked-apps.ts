@@ -6,7 +6,7 @@
  * once instead of once per suite.
  *
  * The file is `node_modules/.cache/mso-checked-apps/apps-<hash>.json`, the hash taken over every
- * source the synthesized workflows' cache covers (`local/synthesis-cache.ts`) and the files below,
+ * source the synthesized workflows' cache covers (`local/synthesis/synthesis-cache.ts`) and the files below,
  * so a stale verdict is never read. jest's global set-up fills it before the workers start
  * (`test/support/global-setup.js`); a suite run without it fills it here. This module never loads
  * aws-cdk-lib: the writer (`write-checked-apps.ts`) does, in a child process.
@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPO_ROOT, sourcesHash } from '../../local/synthesis-cache.js';
+import { REPO_ROOT, sourcesHash } from '../../local/synthesis/synthesis-cache.js';
 
 /** The configurations `cdk synth` builds that the suites check, and what each one is. */
 export const CHECKED_APPS = {

@@ -294,7 +294,7 @@ async function runLocalPlan(
   const outcome =
     entry === 'local/cli.ts'
       ? await (await import('../../local/cli/main.js')).runCli(argv, io)
-      : await (await import('../../local/async/cli/main.js')).runAsyncCli(argv, io);
+      : await (await import('../../local/cli/async/main.js')).runAsyncCli(argv, io);
   if (outcome.exitCode !== 0) {
     return [
       `${entry} ${argv.join(' ')} exited ${outcome.exitCode}: ${err.join('').trim().split('\n').slice(0, 3).join(' / ')}`,

@@ -46,19 +46,26 @@ export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
   'local/runner': [...CORE],
   'local/platform': [...CORE, ...LOCAL_LEAVES],
   'local/adapters': [...CORE, ...LOCAL_LEAVES, 'local/platform'],
-  'local/async': [...CORE_WITH_STEPS, ...LOCAL_LEAVES, 'local/platform'],
-  'local/cli': [...CORE_WITH_STEPS, ...LOCAL_LEAVES, 'local/platform'],
-  local: [
+  'local/async': [...CORE, ...LOCAL_LEAVES, 'local/platform'],
+  // The synthesized definitions and their cache: the stack `cdk synth` deploys, run by the runner.
+  'local/synthesis': [...CORE_FLOOR, 'local/platform', 'local/runner', 'infra', 'infra/stacks'],
+  // The composition roots: the step handlers over the local adapters, and the runs over them.
+  'local/environment': [
     ...CORE_WITH_STEPS,
     ...LOCAL_LEAVES,
     'local/platform',
     'local/adapters',
     'local/async',
-    'local/cli',
-    'workflows',
-    'infra',
-    'infra/stacks',
   ],
+  'local/cli': [
+    ...CORE_WITH_STEPS,
+    ...LOCAL_LEAVES,
+    'local/platform',
+    'local/environment',
+    'local/synthesis',
+  ],
+  // Only the entry points the npm scripts and the test set-up run.
+  local: [...CORE, 'local/cli', 'local/synthesis'],
   client: [...CORE_FLOOR, 'core/run-status', 'core/report'],
   bench: [...CORE, 'lambdas/adapters', ...LOCAL_LEAVES, 'local/platform', 'local/adapters'],
 };

@@ -1,6 +1,6 @@
 // jest global set-up: makes sure two caches hold what the suites read for the sources as they are,
 // before the workers start, so that no two workers synthesize at once:
-// - the synthesis cache local runs use (local/synthesis-cache.ts): the workflows, for the suites
+// - the synthesis cache local runs use (local/synthesis/synthesis-cache.ts): the workflows, for the suites
 //   that run them (test/support/synthesized-workflows.ts);
 // - the app synthesized with every check `cdk synth` runs, per configuration, for the suites that
 //   judge those checks (test/support/checked-apps.ts).

@@ -1,6 +1,10 @@
 import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state.js';
 import type { Clock } from '../../core/load-test/index.js';
-import { createStepHandlers, type StepDependencies, type StepHandler } from '../../local/step-handlers.js';
+import {
+  createStepHandlers,
+  type StepDependencies,
+  type StepHandler,
+} from '../../local/environment/step-handlers.js';
 import { VirtualClock } from '../core/load-test/support/virtual-clock.js';
 
 /** The shared start a load worker invocation is given: its round's, else its segment's, else the test's. */

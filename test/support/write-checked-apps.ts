@@ -6,7 +6,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { loadOptimizerConfig } from '../../infra/optimizer-config.js';
 import { buildServingOptimizerApp } from '../../infra/serving-optimizer-app.js';
-import { REPO_ROOT } from '../../local/synthesis-cache.js';
+import { REPO_ROOT } from '../../local/synthesis/synthesis-cache.js';
 import { createTestApp, TEST_ENV } from '../infra/app.js';
 import { type CheckedAppName, type CheckedAppResult, failedSynthResult } from './checked-apps.js';
 

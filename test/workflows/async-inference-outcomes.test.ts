@@ -17,9 +17,12 @@ import { cleanUpInCause } from '../../core/contracts/clean-up-account.js';
 import { completedInCause } from '../../core/contracts/completed-work.js';
 import { ErrorNames } from '../../core/contracts/errors.js';
 import { EXIT_CODES, exitCodeOfRun } from '../../core/contracts/exit-codes.js';
-import { type LocalAsyncEnvironment, runLocalAsyncInference } from '../../local/async/environment.js';
-import { runAsyncCli } from '../../local/async/cli/main.js';
-import type { StepHandler } from '../../local/step-handlers.js';
+import {
+  type LocalAsyncEnvironment,
+  runLocalAsyncInference,
+} from '../../local/environment/async-environment.js';
+import { runAsyncCli } from '../../local/cli/async/main.js';
+import type { StepHandler } from '../../local/environment/step-handlers.js';
 import { localAsyncSandbox, samples } from '../local/async/support/async-run.js';
 
 const MODEL_URI = 's3://local-artifacts/models/outcomes/model.tar.gz';

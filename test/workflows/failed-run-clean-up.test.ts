@@ -8,7 +8,7 @@ import { ErrorNames, TransientServiceError } from '../../core/contracts/errors.j
 import { resourceName, runTags } from '../../core/contracts/names.js';
 import { SfnExecutionDescriber } from '../../lambdas/adapters/sfn-execution-describer.js';
 import { type JsonValue, type RunnerEvent, runStateMachine } from '../../local/runner/index.js';
-import { type StepHandler, stepTaskResolver } from '../../local/step-handlers.js';
+import { type StepHandler, stepTaskResolver } from '../../local/environment/step-handlers.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import { FailedRunCleanUpWorkflow } from '../../workflows/failed-run-clean-up-workflow.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';

@@ -7,7 +7,7 @@ import type {
 import { ErrorNames } from '../../core/contracts/errors.js';
 import type { Report } from '../../core/report/report.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
-import type { StepHandler } from '../../local/step-handlers.js';
+import type { StepHandler } from '../../local/environment/step-handlers.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { ARTIFACTS_BUCKET, optimizationInput, readJson, runOptimization } from './run-optimization.js';
 

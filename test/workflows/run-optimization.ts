@@ -19,8 +19,8 @@ import {
   type StepDependencies,
   type StepHandler,
   stepTaskResolver,
-} from '../../local/step-handlers.js';
-import type { SynthesizedWorkflows } from '../../local/synthesized-workflows.js';
+} from '../../local/environment/step-handlers.js';
+import type { SynthesizedWorkflows } from '../../local/synthesis/synthesized-workflows.js';
 import { type FakeSageMaker, stubTransports, type StubEndpointBehaviour } from '../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { loadWorkerOnSimulatedTime } from '../support/simulated-load.js';

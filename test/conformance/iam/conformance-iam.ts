@@ -1,5 +1,5 @@
-import { SYNTHESIS_ENV } from '../../../local/synthesis-env.js';
-import type { SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
+import { SYNTHESIS_ENV } from '../../../local/synthesis/synthesis-env.js';
+import type { SynthesizedWorkflows } from '../../../local/synthesis/synthesized-workflows.js';
 import {
   ARTIFACTS_BUCKET,
   NOTIFICATION_TOPICS,

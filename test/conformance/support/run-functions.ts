@@ -37,7 +37,7 @@ import { SfnRunStarter } from '../../../lambdas/adapters/sfn-run-starter.js';
 import { SfnRunStopper } from '../../../lambdas/adapters/sfn-run-stopper.js';
 import { SnsPublisher } from '../../../lambdas/adapters/sns-publisher.js';
 import type { RunnerEvent, RunResult } from '../../../local/runner/index.js';
-import type { SynthesizedWorkflows } from '../../../local/synthesized-workflows.js';
+import type { SynthesizedWorkflows } from '../../../local/synthesis/synthesized-workflows.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { gzipSync } from 'node:zlib';
 import {

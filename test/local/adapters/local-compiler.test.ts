@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { extract } from 'tar';
 import type { CompilationJobSpec } from '../../../core/ports/index.js';
@@ -10,6 +12,7 @@ import { MemoryObjectStore, silentLogger } from '../../support/memory-object-sto
 import { brokenModelArchive, exampleModelArchive, waitFor } from '../platform/support/model-artifacts.js';
 
 const MODEL_URI = 's3://local-artifacts/runs/r1/model/model.tar.gz';
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 let store: MemoryObjectStore;
 let scratch: string;
@@ -167,5 +170,30 @@ describe('LocalCompiler', () => {
 
     // Assert
     expect(job).toBeUndefined();
+  });
+
+  it('loads ONNX Runtime only when a job compiles, so the local environments and CLIs start without it', () => {
+    // Prepare
+    const script = [
+      "import { createRequire } from 'node:module';",
+      "await import('./local/environment/index.ts');",
+      "await import('./local/cli/main.ts');",
+      "await import('./local/cli/async/main.ts');",
+      'const loaded = Object.keys(createRequire(import.meta.url).cache);',
+      "process.stdout.write(JSON.stringify(loaded.filter((file) => file.includes('/onnxruntime-node/'))));",
+    ].join('\n');
+
+    // Act
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+
+    // Assert
+    expect({ status: child.status, stderr: child.stderr, loaded: child.stdout }).toEqual({
+      status: 0,
+      stderr: '',
+      loaded: '[]',
+    });
   });
 });

@@ -17,9 +17,9 @@ import {
   LOCAL_NOTIFICATION_TOPICS,
   type LocalAsyncEnvironment,
   runLocalAsyncInference,
-} from '../../../local/async/environment.js';
+} from '../../../local/environment/async-environment.js';
 import { LocalTaskResumer } from '../../../local/async/local-task-resumer.js';
-import type { StepHandler } from '../../../local/step-handlers.js';
+import type { StepHandler } from '../../../local/environment/step-handlers.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import { itemsOf, localAsyncSandbox, samples } from './support/async-run.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ItemResult } from '../../../core/contracts/async-state.js';
-import { runAsyncCli } from '../../../local/async/cli/main.js';
+import { runAsyncCli } from '../../../local/cli/async/main.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../../support/synthesized-workflows.js';
 import { isAlive } from '../platform/support/model-artifacts.js';
 

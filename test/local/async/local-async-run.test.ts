@@ -12,8 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, jest } from '@jest/globals';
 import { deriveInferenceId } from '../../../core/steps/async/invoke-async-inference.js';
 import type { AsyncRunSummary } from '../../../core/contracts/async-state.js';
-import { runAsyncCli } from '../../../local/async/cli/main.js';
-import { type LocalAsyncEnvironment, runLocalAsyncInference } from '../../../local/async/environment.js';
+import { runAsyncCli } from '../../../local/cli/async/main.js';
+import {
+  type LocalAsyncEnvironment,
+  runLocalAsyncInference,
+} from '../../../local/environment/async-environment.js';
 import { itemsOf, localAsyncSandbox, samples } from './support/async-run.js';
 import { isAlive } from '../platform/support/model-artifacts.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { withCleanUpAccount } from '../../../core/contracts/clean-up-account.js';
 import { withCompletedWork } from '../../../core/contracts/completed-work.js';
 import { reportCleanUpLeftovers, reportUnsuccessfulRun } from '../../../local/cli/shared.js';
-import { accountOutcome } from '../../../local/step-handlers.js';
+import { accountOutcome } from '../../../local/environment/step-handlers.js';
 
 const LEFT =
   'Clean-up deleted 2 endpoints, 2 endpoint configs, 2 models; LEFT 1 resource, finish by hand: endpoint e ' +

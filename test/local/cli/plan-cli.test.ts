@@ -7,7 +7,7 @@ import { LocalInstanceQuotas } from '../../../local/adapters/local-instance-quot
 import { seedExampleObjects } from '../../../local/cli/example-objects.js';
 import { withLocalDefaults } from '../../../local/cli/local-input.js';
 import { runCli } from '../../../local/cli/main.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../../../local/workflow-environment.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../../../local/environment/workflow-environment.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 import { cliSandbox } from './support/cli-sandbox.js';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { runAsyncCli } from '../../../local/async/cli/main.js';
+import { runAsyncCli } from '../../../local/cli/async/main.js';
 import { runCli } from '../../../local/cli/main.js';
 import { RUN_LOCK_FILE } from '../../../local/cli/run-lock.js';
 import type { CliIo, CliRunOutcome } from '../../../local/cli/workflow-cli.js';

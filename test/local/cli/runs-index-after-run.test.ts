@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import type { RunsIndexDocument } from '../../../core/report/runs-index.js';
-import { runAsyncCli } from '../../../local/async/cli/main.js';
+import { runAsyncCli } from '../../../local/cli/async/main.js';
 import { runCli } from '../../../local/cli/main.js';
 import { cliSandbox } from './support/cli-sandbox.js';
 

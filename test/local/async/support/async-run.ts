@@ -7,8 +7,8 @@ import {
   createLocalAsyncEnvironment,
   type LocalAsyncEnvironment,
   type LocalAsyncEnvironmentOptions,
-} from '../../../../local/async/environment.js';
-import { exampleInput } from '../../../../local/async/example-inputs.js';
+} from '../../../../local/environment/async-environment.js';
+import { exampleInput } from '../../../../local/cli/async/example-inputs.js';
 import { silentLogger } from '../../../support/memory-object-store.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../../../support/synthesized-workflows.js';
 import { exampleModelArchive } from '../../platform/support/model-artifacts.js';

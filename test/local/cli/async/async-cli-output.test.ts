@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import type { AsyncRunSummary, ItemResult } from '../../../core/contracts/async-state.js';
-import { AsyncProgressReporter } from '../../../local/async/cli/progress.js';
-import { formatAsyncSummary } from '../../../local/async/cli/summary.js';
-import { withLocalFiles } from '../../../local/cli/shared.js';
-import { FileObjectStore } from '../../../local/platform/file-object-store.js';
+import type { AsyncRunSummary, ItemResult } from '../../../../core/contracts/async-state.js';
+import { AsyncProgressReporter } from '../../../../local/cli/async/progress.js';
+import { formatAsyncSummary } from '../../../../local/cli/async/summary.js';
+import { withLocalFiles } from '../../../../local/cli/shared.js';
+import { FileObjectStore } from '../../../../local/platform/file-object-store.js';
 
 const SUMMARY: AsyncRunSummary = {
   runId: 'r1',

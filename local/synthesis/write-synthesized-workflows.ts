@@ -1,10 +1,10 @@
 /**
  * Writes the synthesized workflows (`synthesizeWorkflows()`, the same stack `cdk synth` deploys) to
- * the JSON file named by the first argument. `local/synthesis-cache.ts` runs it in a child process
+ * the JSON file named by the first argument. `local/synthesis/synthesis-cache.ts` runs it in a child process
  * (`node --import tsx`) on a cache miss, so the process that reads the cache never loads aws-cdk-lib.
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { createEngine } from './runner/engine.js';
+import { createEngine } from '../runner/index.js';
 import { synthesizeWorkflows } from './synthesized-workflows.js';
 
 const target = process.argv[2];

@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { AsyncInferenceStepName } from '../../core/contracts/async-state.js';
-import type { OptimizationStepName } from '../../core/contracts/optimization-state.js';
-import type { StepHandler } from '../../local/step-handlers.js';
-import { LOCAL_WIRING_DIFFERENCES, type WiringDifference } from '../../local/wiring-differences.js';
-import { fakeContext, setStepEnvironment } from '../lambdas/support/fake-context.js';
+import type { AsyncInferenceStepName } from '../../../core/contracts/async-state.js';
+import type { OptimizationStepName } from '../../../core/contracts/optimization-state.js';
+import type { StepHandler } from '../../../local/environment/step-handlers.js';
+import {
+  LOCAL_WIRING_DIFFERENCES,
+  type WiringDifference,
+} from '../../../local/environment/wiring-differences.js';
+import { fakeContext, setStepEnvironment } from '../../lambdas/support/fake-context.js';
 
 /**
  * Each step's two wirings side by side: the Lambda entry (`lambdas/<step>.ts`) and the local
- * handler (local/step-handlers.ts, local/async-step-handlers.ts) call the same core function, here
+ * handler (local/environment/step-handlers.ts, local/environment/async-step-handlers.ts) call the same core function, here
  * replaced by one that records the dependencies it is given. The keys each side passes must match,
  * except for the differences declared in LOCAL_WIRING_DIFFERENCES. The local side gets every
  * optional dependency, so a key it leaves out is left out by its wiring, not by a caller.
@@ -18,67 +21,67 @@ type StepName = OptimizationStepName | AsyncInferenceStepName;
 /** Where each step's core function lives: typed by the registries, so a new step needs a row. */
 const CORES: Readonly<Record<StepName, { readonly module: string; readonly name: string }>> = {
   'validate-and-plan': {
-    module: '../../core/steps/optimization/validate-and-plan.js',
+    module: '../../../core/steps/optimization/validate-and-plan.js',
     name: 'validateAndPlan',
   },
-  'package-model': { module: '../../core/steps/optimization/package-model.js', name: 'packageModel' },
+  'package-model': { module: '../../../core/steps/optimization/package-model.js', name: 'packageModel' },
   'start-compilation': {
-    module: '../../core/steps/optimization/start-compilation.js',
+    module: '../../../core/steps/optimization/start-compilation.js',
     name: 'startCompilation',
   },
   'check-compilation': {
-    module: '../../core/steps/optimization/check-compilation.js',
+    module: '../../../core/steps/optimization/check-compilation.js',
     name: 'checkCompilation',
   },
   'deploy-candidate': {
-    module: '../../core/steps/optimization/deploy-candidate.js',
+    module: '../../../core/steps/optimization/deploy-candidate.js',
     name: 'deployCandidate',
   },
-  'check-endpoint': { module: '../../core/steps/optimization/check-endpoint.js', name: 'checkEndpoint' },
+  'check-endpoint': { module: '../../../core/steps/optimization/check-endpoint.js', name: 'checkEndpoint' },
   'run-load-worker': {
-    module: '../../core/steps/optimization/run-load-worker.js',
+    module: '../../../core/steps/optimization/run-load-worker.js',
     name: 'runLoadWorker',
   },
   'aggregate-load-test': {
-    module: '../../core/steps/optimization/aggregate-load-test.js',
+    module: '../../../core/steps/optimization/aggregate-load-test.js',
     name: 'aggregateLoadTest',
   },
   'delete-candidate': {
-    module: '../../core/steps/optimization/delete-candidate.js',
+    module: '../../../core/steps/optimization/delete-candidate.js',
     name: 'deleteCandidate',
   },
-  recommend: { module: '../../core/steps/optimization/recommend.js', name: 'recommend' },
-  'record-proof': { module: '../../core/steps/optimization/record-proof.js', name: 'recordProof' },
-  'ramp-scaling': { module: '../../core/steps/optimization/ramp-scaling.js', name: 'rampScaling' },
-  'record-ramp': { module: '../../core/steps/optimization/record-ramp.js', name: 'recordRamp' },
-  'clean-up': { module: '../../core/steps/optimization/clean-up.js', name: 'cleanUpOptimizationRun' },
+  recommend: { module: '../../../core/steps/optimization/recommend.js', name: 'recommend' },
+  'record-proof': { module: '../../../core/steps/optimization/record-proof.js', name: 'recordProof' },
+  'ramp-scaling': { module: '../../../core/steps/optimization/ramp-scaling.js', name: 'rampScaling' },
+  'record-ramp': { module: '../../../core/steps/optimization/record-ramp.js', name: 'recordRamp' },
+  'clean-up': { module: '../../../core/steps/optimization/clean-up.js', name: 'cleanUpOptimizationRun' },
   'validate-async-run': {
-    module: '../../core/steps/async/validate-async-run.js',
+    module: '../../../core/steps/async/validate-async-run.js',
     name: 'validateAsyncRun',
   },
   'deploy-async-endpoint': {
-    module: '../../core/steps/async/deploy-async-endpoint.js',
+    module: '../../../core/steps/async/deploy-async-endpoint.js',
     name: 'deployAsyncEndpoint',
   },
   'check-async-endpoint': {
-    module: '../../core/steps/async/check-async-endpoint.js',
+    module: '../../../core/steps/async/check-async-endpoint.js',
     name: 'checkAsyncEndpoint',
   },
-  'load-batch': { module: '../../core/steps/async/load-batch.js', name: 'loadBatch' },
+  'load-batch': { module: '../../../core/steps/async/load-batch.js', name: 'loadBatch' },
   'invoke-async-inference': {
-    module: '../../core/steps/async/invoke-async-inference.js',
+    module: '../../../core/steps/async/invoke-async-inference.js',
     name: 'invokeAsyncInference',
   },
   'record-batch-results': {
-    module: '../../core/steps/async/record-batch-results.js',
+    module: '../../../core/steps/async/record-batch-results.js',
     name: 'recordBatchResults',
   },
   'summarize-async-run': {
-    module: '../../core/steps/async/summarize-async-run.js',
+    module: '../../../core/steps/async/summarize-async-run.js',
     name: 'summarizeAsyncRun',
   },
   'clean-up-async-run': {
-    module: '../../core/steps/async/clean-up-async-run.js',
+    module: '../../../core/steps/async/clean-up-async-run.js',
     name: 'cleanUpAsyncRun',
   },
 };
@@ -170,8 +173,8 @@ async function depsOf(call: () => Promise<unknown>): Promise<Set<string>> {
 let localHandlers: Readonly<Record<StepName, StepHandler>>;
 
 beforeAll(async () => {
-  const { createStepHandlers } = await import('../../local/step-handlers.js');
-  const { createAsyncStepHandlers } = await import('../../local/async-step-handlers.js');
+  const { createStepHandlers } = await import('../../../local/environment/step-handlers.js');
+  const { createAsyncStepHandlers } = await import('../../../local/environment/async-step-handlers.js');
   const optimization = createStepHandlers({
     store: PORT,
     host: PORT,
@@ -223,7 +226,7 @@ describe('the local wiring of each step', () => {
   it.each(Object.keys(CORES) as StepName[])('passes what the Lambda of %s passes', async (step) => {
     // Prepare
     const entry: { handler: (event: unknown, context: ReturnType<typeof fakeContext>) => Promise<unknown> } =
-      await import(`../../lambdas/${step}.js`);
+      await import(`../../../lambdas/${step}.js`);
     const local = localHandlers[step];
 
     // Act

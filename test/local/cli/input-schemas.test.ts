@@ -9,9 +9,9 @@ import {
   INPUT_SCHEMAS,
   renderInputReference,
   schemaFileText,
-} from '../../local/input-schemas.js';
+} from '../../../local/cli/input-schemas.js';
 
-const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 const generated = INPUT_SCHEMAS.map((spec) => ({ spec, ...generateInputSchema(spec) }));
 const examples = readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json'));

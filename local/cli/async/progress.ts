@@ -6,7 +6,7 @@
  */
 import type { ScalingActivity } from '../../../core/ports/index.js';
 import { AsyncInferenceStates } from '../../../core/contracts/async-state.js';
-import { field, type ProgressOutput, ProgressLines, text } from '../../cli/progress.js';
+import { field, type ProgressOutput, ProgressLines, text } from '../progress.js';
 import type { AsyncEndpointSnapshot } from '../../platform/async-endpoint.js';
 
 export interface AsyncProgressOptions {

@@ -1,5 +1,5 @@
-import type { EndpointInstanceLimit } from '../core/contracts/endpoint-limits.js';
-import { aggregateLoadTest } from '../core/steps/optimization/aggregate-load-test.js';
+import type { EndpointInstanceLimit } from '../../core/contracts/endpoint-limits.js';
+import { aggregateLoadTest } from '../../core/steps/optimization/aggregate-load-test.js';
 import type {
   AggregateLoadTestEvent,
   CheckEndpointEvent,
@@ -13,18 +13,18 @@ import type {
   RunLoadWorkerEvent,
   StartCompilationEvent,
   ValidateAndPlanEvent,
-} from '../core/contracts/optimization-state.js';
-import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../core/steps/optimization/clean-up.js';
-import { deleteCandidate } from '../core/steps/optimization/delete-candidate.js';
-import { checkCompilation } from '../core/steps/optimization/check-compilation.js';
-import { startCompilation } from '../core/steps/optimization/start-compilation.js';
-import { CleanUpStatuses } from '../core/contracts/clean-up-account.js';
-import { DEFAULT_POLL_SCHEDULE } from '../core/contracts/execution-limits.js';
-import { checkEndpoint } from '../core/steps/optimization/check-endpoint.js';
-import { deployCandidate } from '../core/steps/optimization/deploy-candidate.js';
-import type { OptimizationStepName } from '../core/contracts/optimization-state.js';
-import type { Clock, LoadTestProgress } from '../core/load-test/index.js';
-import { packageModel } from '../core/steps/optimization/package-model.js';
+} from '../../core/contracts/optimization-state.js';
+import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../../core/steps/optimization/clean-up.js';
+import { deleteCandidate } from '../../core/steps/optimization/delete-candidate.js';
+import { checkCompilation } from '../../core/steps/optimization/check-compilation.js';
+import { startCompilation } from '../../core/steps/optimization/start-compilation.js';
+import { CleanUpStatuses } from '../../core/contracts/clean-up-account.js';
+import { DEFAULT_POLL_SCHEDULE } from '../../core/contracts/execution-limits.js';
+import { checkEndpoint } from '../../core/steps/optimization/check-endpoint.js';
+import { deployCandidate } from '../../core/steps/optimization/deploy-candidate.js';
+import type { OptimizationStepName } from '../../core/contracts/optimization-state.js';
+import type { Clock, LoadTestProgress } from '../../core/load-test/index.js';
+import { packageModel } from '../../core/steps/optimization/package-model.js';
 import type {
   EndpointInstanceSeriesReader,
   EndpointMetricsReader,
@@ -39,15 +39,18 @@ import type {
   ScalingRegistry,
   StreamTransportFactory,
   TransportFactory,
-} from '../core/ports/index.js';
-import { recommend } from '../core/steps/optimization/recommend.js';
-import { rampScaling, type RampScalingEvent } from '../core/steps/optimization/ramp-scaling.js';
-import { recordProof } from '../core/steps/optimization/record-proof.js';
-import { recordRamp } from '../core/steps/optimization/record-ramp.js';
-import { runLoadWorker } from '../core/steps/optimization/run-load-worker.js';
-import { validateAndPlan, type ValidateAndPlanDeps } from '../core/steps/optimization/validate-and-plan.js';
-import { LocalInstanceQuotas } from './adapters/local-instance-quotas.js';
-import type { TaskResolver } from './runner/index.js';
+} from '../../core/ports/index.js';
+import { recommend } from '../../core/steps/optimization/recommend.js';
+import { rampScaling, type RampScalingEvent } from '../../core/steps/optimization/ramp-scaling.js';
+import { recordProof } from '../../core/steps/optimization/record-proof.js';
+import { recordRamp } from '../../core/steps/optimization/record-ramp.js';
+import { runLoadWorker } from '../../core/steps/optimization/run-load-worker.js';
+import {
+  validateAndPlan,
+  type ValidateAndPlanDeps,
+} from '../../core/steps/optimization/validate-and-plan.js';
+import { LocalInstanceQuotas } from '../adapters/local-instance-quotas.js';
+import type { TaskResolver } from '../runner/index.js';
 
 /** What the optimization steps run on, outside Lambda: local adapters, or fakes in tests. */
 export interface StepDependencies {

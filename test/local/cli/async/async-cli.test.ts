@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
-import { ASYNC_USAGE, runAsyncCli } from '../../../local/async/cli/main.js';
-import { cliSandbox } from '../cli/support/cli-sandbox.js';
+import { ASYNC_USAGE, runAsyncCli } from '../../../../local/cli/async/main.js';
+import { cliSandbox } from '../support/cli-sandbox.js';
 
 const sandbox = cliSandbox('async-cli-');
 const { capture, inputFile } = sandbox;

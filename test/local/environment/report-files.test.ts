@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
-import { FileObjectStore } from '../../local/platform/file-object-store.js';
-import { reportFileOf } from '../../local/report-files.js';
+import { FileObjectStore } from '../../../local/platform/file-object-store.js';
+import { reportFileOf } from '../../../local/environment/report-files.js';
 
 const ROOT = resolve('/tmp/mso-store');
 const RUNS = resolve('/tmp/mso-runs');

@@ -3,17 +3,17 @@
  * Lambdas call, and a run of the synthesized optimization state machine over them. The CLI and the
  * end-to-end tests build on this module.
  */
-import { EndpointFailedError } from '../core/contracts/errors.js';
-import { EndpointStatuses } from '../core/ports/index.js';
-import type { RunLoadWorkerEvent } from '../core/contracts/optimization-state.js';
-import { LocalCompiler } from './adapters/local-compiler.js';
-import { LocalOptimizer } from './adapters/local-optimizer.js';
-import { LocalInvocationsPerInstance } from './adapters/local-invocations-per-instance.js';
+import { EndpointFailedError } from '../../core/contracts/errors.js';
+import { EndpointStatuses } from '../../core/ports/index.js';
+import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state.js';
+import { LocalCompiler } from '../adapters/local-compiler.js';
+import { LocalOptimizer } from '../adapters/local-optimizer.js';
+import { LocalInvocationsPerInstance } from '../adapters/local-invocations-per-instance.js';
 import {
   createLocalStreamTransportFactory,
   createLocalTransportFactory,
-} from './adapters/local-transport-factory.js';
-import { LocalModelHost } from './platform/local-model-host.js';
+} from '../adapters/local-transport-factory.js';
+import { LocalModelHost } from '../platform/local-model-host.js';
 import { reportFileOf } from './report-files.js';
 import { createStepHandlers, type StepDependencies, type StepHandler } from './step-handlers.js';
 import {

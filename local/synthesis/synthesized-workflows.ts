@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
 import { CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { ServingOptimizerStack } from '../infra/stacks/serving-optimizer-stack.js';
-import { createConfiguredApp } from '../infra/synth-app.js';
-import { scratchDir } from './platform/scratch.js';
-import { type ExtractedStateMachine, extractStateMachines } from './runner/index.js';
+import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
+import { createConfiguredApp } from '../../infra/synth-app.js';
+import { scratchDir } from '../platform/scratch.js';
+import { type ExtractedStateMachine, extractStateMachines } from '../runner/index.js';
 import { SYNTHESIS_ENV } from './synthesis-env.js';
 
 export interface SynthesizedWorkflows {

@@ -14,17 +14,17 @@ import {
 import { checkAsyncRunObjects } from '../../../core/steps/async/validate-async-run.js';
 import { ErrorNames, type InputIssue, InvalidRunInputError } from '../../../core/contracts/errors.js';
 import { recordOf } from '../../../core/contracts/records.js';
-import { displayPath, withLocalFiles } from '../../cli/shared.js';
-import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../../cli/workflow-cli.js';
+import { displayPath, withLocalFiles } from '../shared.js';
+import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../workflow-cli.js';
 import type { FileObjectStore } from '../../platform/file-object-store.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../../workflow-environment.js';
 import {
   createLocalAsyncEnvironment,
+  LOCAL_ARTIFACTS_BUCKET,
   type LocalAsyncEnvironment,
   type LocalAsyncRunOutcome,
   runLocalAsyncInference,
-} from '../environment.js';
-import { seedAsyncExampleObjects } from '../example-inputs.js';
+} from '../../environment/index.js';
+import { seedAsyncExampleObjects } from './example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
 import type { JsonValue } from '../../runner/index.js';
 import { formatAsyncPlan } from '../../../core/report/async-plan-summary.js';

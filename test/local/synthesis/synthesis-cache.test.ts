@@ -9,9 +9,9 @@ import {
   ensureSynthesis,
   sourcesHash,
   synthesisPath,
-} from '../../local/synthesis-cache.js';
+} from '../../../local/synthesis/synthesis-cache.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 const roots: string[] = [];
 afterEach(() => {
@@ -193,7 +193,7 @@ describe('the local CLIs', () => {
     const script = [
       "import { createRequire } from 'node:module';",
       "await import('./local/cli/main.ts');",
-      "await import('./local/async/cli/main.ts');",
+      "await import('./local/cli/async/main.ts');",
       'const loaded = Object.keys(createRequire(import.meta.url).cache);',
       "process.stdout.write(JSON.stringify(loaded.filter((file) => file.includes('/aws-cdk-lib/'))));",
     ].join('\n');

@@ -4,7 +4,7 @@
  * backlog) and where the summary files are.
  */
 import type { AsyncRunSummary, Distribution, ItemResult } from '../../../core/contracts/async-state.js';
-import { table } from '../../cli/shared.js';
+import { table } from '../shared.js';
 
 export interface AsyncSummaryInput {
   readonly summary: AsyncRunSummary;

@@ -16,10 +16,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rememberValidatedDefinition } from './runner/engine.js';
+import { rememberValidatedDefinition } from '../runner/index.js';
 import type { SynthesizedWorkflows } from './synthesized-workflows.js';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Where the syntheses live (git-ignored); `rm -rf .cache/synth` clears them. */
 export const SYNTHESIS_CACHE_DIR = join(REPO_ROOT, '.cache', 'synth');
@@ -35,7 +35,7 @@ export const SOURCE_FILES = [
   'node_modules/aws-cdk-lib/package.json',
 ] as const;
 
-const WRITER = join(REPO_ROOT, 'local', 'write-synthesized-workflows.ts');
+const WRITER = join(REPO_ROOT, 'local', 'synthesis', 'write-synthesized-workflows.ts');
 
 /** A partial file younger than this may be another run's synthesis still being written. */
 const PARTIAL_GRACE_MS = 600_000;

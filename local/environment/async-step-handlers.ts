@@ -1,5 +1,5 @@
-import { loadBatch } from '../core/steps/async/load-batch.js';
-import { recordBatchResults } from '../core/steps/async/record-batch-results.js';
+import { loadBatch } from '../../core/steps/async/load-batch.js';
+import { recordBatchResults } from '../../core/steps/async/record-batch-results.js';
 import type {
   CleanUpAsyncRunEvent,
   InvokeAsyncInferenceEvent,
@@ -8,24 +8,24 @@ import type {
   RecordBatchEvent,
   SummarizeAsyncRunEvent,
   ValidateAsyncRunEvent,
-} from '../core/contracts/async-state.js';
-import { cleanUpAsyncRun } from '../core/steps/async/clean-up-async-run.js';
-import { invokeAsyncInference } from '../core/steps/async/invoke-async-inference.js';
-import type { AsyncInvoker, TaskResumer, TaskTokenStore } from '../core/async/ports.js';
-import { checkAsyncEndpoint } from '../core/steps/async/check-async-endpoint.js';
-import { deployAsyncEndpoint } from '../core/steps/async/deploy-async-endpoint.js';
-import type { PrepareAsyncEndpointDeps } from '../core/async/endpoint-loop.js';
-import { summarizeAsyncRun } from '../core/steps/async/summarize-async-run.js';
-import { validateAsyncRun, type ValidateAsyncRunDeps } from '../core/steps/async/validate-async-run.js';
-import type { AsyncInferenceStepName } from '../core/contracts/async-state.js';
-import { DEFAULT_POLL_SCHEDULE } from '../core/contracts/execution-limits.js';
+} from '../../core/contracts/async-state.js';
+import { cleanUpAsyncRun } from '../../core/steps/async/clean-up-async-run.js';
+import { invokeAsyncInference } from '../../core/steps/async/invoke-async-inference.js';
+import type { AsyncInvoker, TaskResumer, TaskTokenStore } from '../../core/async/ports.js';
+import { checkAsyncEndpoint } from '../../core/steps/async/check-async-endpoint.js';
+import { deployAsyncEndpoint } from '../../core/steps/async/deploy-async-endpoint.js';
+import type { PrepareAsyncEndpointDeps } from '../../core/async/endpoint-loop.js';
+import { summarizeAsyncRun } from '../../core/steps/async/summarize-async-run.js';
+import { validateAsyncRun, type ValidateAsyncRunDeps } from '../../core/steps/async/validate-async-run.js';
+import type { AsyncInferenceStepName } from '../../core/contracts/async-state.js';
+import { DEFAULT_POLL_SCHEDULE } from '../../core/contracts/execution-limits.js';
 import type {
   AsyncEndpointObserver,
   Logger,
   ModelHost,
   ObjectStore,
   ScalingRegistry,
-} from '../core/ports/index.js';
+} from '../../core/ports/index.js';
 import type { StepHandler } from './step-handlers.js';
 
 /** What the async workflow's steps run on, outside Lambda: local adapters, or fakes in tests. */

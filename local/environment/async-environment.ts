@@ -23,12 +23,16 @@ import {
   type AsyncStepDependencies,
   createAsyncStepHandlers,
   validateAsyncRunDeps,
-} from '../async-step-handlers.js';
+} from './async-step-handlers.js';
 import { LocalAsyncPlatform } from '../platform/async-platform.js';
 import { LocalModelHost } from '../platform/local-model-host.js';
-import { walkStates } from '../runner/asl.js';
-import { type ExtractedStateMachine, type RunnerEvent, TaskTokenBroker } from '../runner/index.js';
-import { LOCAL_ACCOUNT_ID } from '../runner/local-arns.js';
+import {
+  type ExtractedStateMachine,
+  LOCAL_ACCOUNT_ID,
+  type RunnerEvent,
+  TaskTokenBroker,
+  walkStates,
+} from '../runner/index.js';
 import {
   createLocalStore,
   LOCAL_ARTIFACTS_BUCKET,
@@ -38,10 +42,10 @@ import {
   type LocalWorkflowOutcome,
   type LocalWorkflowRunOptions,
   runLocalWorkflow,
-} from '../workflow-environment.js';
-import { LocalAsyncInvoker } from './local-async-invoker.js';
-import { LocalTaskResumer } from './local-task-resumer.js';
-import { MemoryTaskTokenStore } from './memory-task-token-store.js';
+} from './workflow-environment.js';
+import { LocalAsyncInvoker } from '../async/local-async-invoker.js';
+import { LocalTaskResumer } from '../async/local-task-resumer.js';
+import { MemoryTaskTokenStore } from '../async/memory-task-token-store.js';
 
 /** The topics local async endpoints publish to; the notification handler listens to both. */
 export const LOCAL_NOTIFICATION_TOPICS = {

@@ -1,17 +1,17 @@
 /**
- * The skeleton both local environments share (`local/local-environment.ts` for the optimization
- * workflow, `local/async/environment.ts` for the async one): the local buckets, and a run of a
+ * The skeleton both local environments share (`local/environment/optimization-environment.ts` for the optimization
+ * workflow, `local/environment/async-environment.ts` for the async one): the local buckets, and a run of a
  * synthesized definition on the local runner that ends with the clean-up step run locally when
  * the execution could not run it itself. Each environment supplies its hooks: its handler map,
  * which results need the local clean-up, what to stop first and the clean-up step's payload.
  */
 import { resolve } from 'node:path';
-import { describeError } from '../core/contracts/errors.js';
-import { s3Uri } from '../core/contracts/object-uri.js';
-import type { Logger } from '../core/ports/index.js';
-import { FileObjectStore } from './platform/file-object-store.js';
-import type { LocalModelHost } from './platform/local-model-host.js';
-import { OverlayObjectStore } from './platform/overlay-object-store.js';
+import { describeError } from '../../core/contracts/errors.js';
+import { s3Uri } from '../../core/contracts/object-uri.js';
+import type { Logger } from '../../core/ports/index.js';
+import { FileObjectStore } from '../platform/file-object-store.js';
+import type { LocalModelHost } from '../platform/local-model-host.js';
+import { OverlayObjectStore } from '../platform/overlay-object-store.js';
 import {
   type ExtractedStateMachine,
   type JsonValue,
@@ -19,7 +19,7 @@ import {
   type RunResult,
   runStateMachine,
   type TaskTokenBroker,
-} from './runner/index.js';
+} from '../runner/index.js';
 import { accountOutcome, type LocalCleanUp, type StepHandler, stepTaskResolver } from './step-handlers.js';
 
 /** The local artifacts bucket: `s3://local-artifacts/...` URIs live in the local store. */

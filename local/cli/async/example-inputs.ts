@@ -9,11 +9,11 @@
  *   `"details": true`, so each answer carries the container's token counts, and a different
  *   `max_new_tokens`, so the inputs' answers differ in length as real prompts' do.
  */
-import type { ObjectStore } from '../../core/ports/index.js';
-import { buildModelArchive } from '../../core/deployment/model-archive.js';
-import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
-import { generateGenerativeModel } from '../example-model/generative-model.js';
-import { LOCAL_ARTIFACTS_BUCKET } from '../workflow-environment.js';
+import type { ObjectStore } from '../../../core/ports/index.js';
+import { buildModelArchive } from '../../../core/deployment/model-archive.js';
+import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../../example-model/example-model.js';
+import { generateGenerativeModel } from '../../example-model/generative-model.js';
+import { LOCAL_ARTIFACTS_BUCKET } from '../../environment/index.js';
 
 export const EXAMPLE_ARCHIVE_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/model.tar.gz`;
 export const EXAMPLE_INPUT_PREFIX = `s3://${LOCAL_ARTIFACTS_BUCKET}/inputs/example-cnn/`;

@@ -1,18 +1,18 @@
-import type { AsyncInferenceStepName } from '../core/contracts/async-state.js';
-import type { OptimizationStepName } from '../core/contracts/optimization-state.js';
+import type { AsyncInferenceStepName } from '../../core/contracts/async-state.js';
+import type { OptimizationStepName } from '../../core/contracts/optimization-state.js';
 
 /** Dependencies one side passes and the other deliberately does not, each with its reason. */
 export interface WiringDifference {
   /** Keys the Lambda entry (`lambdas/<step>.ts`) passes to the core and the local handler does not. */
   readonly lambdaOnly?: Readonly<Record<string, string>>;
-  /** Keys the local handler (local/step-handlers.ts, local/async-step-handlers.ts) passes and the Lambda does not. */
+  /** Keys the local handler (local/environment/step-handlers.ts, local/environment/async-step-handlers.ts) passes and the Lambda does not. */
   readonly localOnly?: Readonly<Record<string, string>>;
 }
 
 /**
  * Every place where a step's local wiring deliberately differs from its Lambda's, and why. Any other
  * difference in which dependencies the two pass to a step's core fails
- * test/local/wiring-parity.test.ts, and so does an entry here that no longer matches a difference.
+ * test/local/environment/wiring-parity.test.ts, and so does an entry here that no longer matches a difference.
  */
 export const LOCAL_WIRING_DIFFERENCES: Readonly<
   Partial<Record<OptimizationStepName | AsyncInferenceStepName, WiringDifference>>
