@@ -16,6 +16,7 @@ import type { RoutingStrategy } from './routing-strategy.js';
 import type { HostedResourceNames } from './hosted-resources.js';
 import type { SummaryComparison } from './run-comparison.js';
 import type { LoadPlan } from './load-plan.js';
+import type { PlannedQuality, QualityVerdict } from './quality.js';
 
 /**
  * The optimization workflow's contract: its steps, the states other layers name, and every JSON
@@ -281,6 +282,8 @@ export interface CandidateOutcome {
   readonly repeatError?: CaughtError;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: CaughtError;
+  /** With the run input's `quality` guard: how the candidate's answers compare with the reference's. */
+  readonly quality?: QualityVerdict;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -477,6 +480,8 @@ export interface RunPlan {
   readonly prove?: ProvePlan;
   /** "Ramp test" after the proof: only with a target (core/serving/ramp-test.ts). */
   readonly rampTest?: RampTestPlan;
+  /** The output-quality guard, when the run input sets `quality`: the reference and the rule. */
+  readonly quality?: PlannedQuality;
   /**
    * Instance type → the account's endpoint-instance quota, as "Validate and plan" read it; only with
    * a target TPS, whose counts it caps. Absent when the quotas were not read.
@@ -635,12 +640,17 @@ export interface RecommendEvent {
  * not ranked whatever its figures before; `model-errors`: every request of its first load step
  * failed with a model error (the container answered 4xx/5xx), so the model or the payload is
  * wrong, not the instance too small; `measurement-problem`: a load worker started late twice, so
- * its figures get no SLA verdict.
+ * its figures get no SLA verdict; `quality-failed`: it met the SLA, but its answers are beyond the
+ * run's quality rule against the reference's, so it is not ranked; `quality-unknown`: it met the
+ * SLA, but its answers could not be judged (a scorer that failed, a reference that did not deploy)
+ * and the run input does not allow an unknown verdict to be recommended.
  */
 export const CANDIDATE_VERDICTS = [
   'recommended',
   'runner-up',
   'missed-sla',
+  'quality-failed',
+  'quality-unknown',
   'stalled',
   'model-errors',
   'measurement-problem',
@@ -677,6 +687,7 @@ export const NO_RECOMMENDATION_OUTCOMES: readonly RunOutcome[] = [
 
 /** Verdicts of candidates that could not be judged against the SLA: what makes a run partial. */
 const UNJUDGED_VERDICTS: readonly CandidateVerdict[] = [
+  'quality-unknown',
   'model-errors',
   'measurement-problem',
   'failed',
@@ -697,8 +708,9 @@ export function countVerdicts(verdicts: readonly CandidateVerdict[]): VerdictCou
 export function runOutcomeOf(counts: VerdictCounts): RunOutcome {
   const unjudged = UNJUDGED_VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0);
   if (counts.recommended > 0) return unjudged > 0 ? RunOutcomes.partial : RunOutcomes.recommended;
-  // A stalled candidate was judged against the SLA: its endpoint did not hold the load.
-  return counts['missed-sla'] + counts.stalled > 0
+  // A stalled candidate was judged against the SLA: its endpoint did not hold the load. One whose
+  // answers failed the quality rule was judged too: it met the SLA, but not with the model's answers.
+  return counts['missed-sla'] + counts.stalled + counts['quality-failed'] > 0
     ? RunOutcomes.noCandidateMetSla
     : RunOutcomes.allCandidatesFailed;
 }
@@ -729,6 +741,8 @@ export interface RunSummary {
   readonly recommendation: Recommendation | null;
   readonly noRecommendationReason?: string;
   readonly candidates: readonly { readonly id: string; readonly verdict: string; readonly reason: string }[];
+  /** With the run input's `quality` guard: its rule and reference in one sentence. */
+  readonly quality?: string;
   readonly report: { readonly json: string; readonly markdown: string; readonly html: string };
   /** What clean-up must keep: the recommended endpoint when the policy is `keep-recommended`. */
   readonly keep?: HostedResourceNames;

@@ -182,6 +182,14 @@ export const qualitySchema = z.strictObject({
 });
 
 export type QualityInput = z.output<typeof qualitySchema>;
+
+/** The guard as the plan carries it: the input's block, its reference resolved to a candidate's id. */
+export interface PlannedQuality {
+  readonly referenceId: string;
+  readonly rule: QualityRule;
+  readonly allowUnknown: boolean;
+  readonly worstExamples: number;
+}
 export type QualityRule = z.output<typeof qualityRuleSchema>;
 export type TensorRule = Extract<QualityRule, { kind: 'tensor' }>;
 export type ClassifierRule = Extract<QualityRule, { kind: 'classifier' }>;

@@ -382,6 +382,7 @@ const optimizationSummarySchema = z.looseObject({
     .nullable(),
   noRecommendationReason: z.string().optional(),
   candidates: z.array(z.looseObject({ id: z.string(), verdict: z.string() })),
+  quality: z.string().optional(),
   report: z.looseObject({ html: z.string(), json: z.string(), markdown: z.string() }),
   keep: z.looseObject({ endpointName: z.string() }).optional(),
   cleanUp: cleanUpSchema(),
@@ -454,6 +455,7 @@ function describeOptimization(summary: OptimizationSummary): Outcome {
     .map(([verdict, count]) => `${count} ${verdict}`)
     .join(', ');
   lines.push(`Candidates: ${summary.candidates.length}${counts === '' ? '' : ` (${counts})`}`);
+  if (summary.quality !== undefined) lines.push(`Quality guard: ${summary.quality}`);
   if (summary.keep !== undefined) {
     lines.push(`Kept endpoint: ${summary.keep.endpointName} (it bills until you delete it)`);
   }

@@ -62,6 +62,8 @@ import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
 import type { Recommendation } from '../contracts/recommendation.js';
 import type { LatencySla } from '../contracts/latency-sla.js';
 import { VARIANT_NAME } from '../contracts/names.js';
+import { QUALITY_DISTANCE_UNITS, QUALITY_VERDICTS } from '../contracts/quality.js';
+import { qualityBlockReason, qualityRuleText } from './quality-text.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;
@@ -531,6 +533,8 @@ const VERDICT_WORDS: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed the SLA',
+  'quality-failed': 'failed the quality guard',
+  'quality-unknown': 'answers not judged',
   stalled: 'stalled',
   'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',
@@ -668,15 +672,47 @@ interface Ranking {
   readonly qualifying: readonly Measured[];
   readonly best: Measured | undefined;
   readonly runNoise: RunNoise | undefined;
+  /** Candidates kept out of the ranking by the quality guard, and why, by id. */
+  readonly qualityBlocked: ReadonlyMap<string, QualityBlock>;
 }
 
-function rankMeasured(objective: string, measured: readonly Measured[]): Ranking {
+/** A candidate whose answers failed the quality rule, or could not be judged and that is not allowed. */
+interface QualityBlock {
+  readonly verdict: 'quality-failed' | 'quality-unknown';
+  readonly reason: string;
+}
+
+/** The candidates the quality guard keeps out of the ranking, by id (none without a guard). */
+function qualityBlocks(input: BuildReportInput): Map<string, QualityBlock> {
+  const blocked = new Map<string, QualityBlock>();
+  for (const outcome of input.outcomes) {
+    const reason = qualityBlockReason(outcome.quality, input.plan.quality);
+    if (reason === undefined || outcome.quality === undefined) continue;
+    blocked.set(outcome.candidateId, {
+      verdict: outcome.quality.verdict === QUALITY_VERDICTS.unknown ? 'quality-unknown' : 'quality-failed',
+      reason,
+    });
+  }
+  return blocked;
+}
+
+function rankMeasured(
+  objective: string,
+  measured: readonly Measured[],
+  qualityBlocked: ReadonlyMap<string, QualityBlock>,
+): Ranking {
   const qualifying = rank(
     objective,
-    // A stalled endpoint hung under load: its figures before are not a capacity to rank on.
-    measured.filter((m) => m.sustainable !== undefined && stalledMeasurement(m.result) === undefined),
+    // A stalled endpoint hung under load: its figures before are not a capacity to rank on. A
+    // candidate whose answers are not the model's (or cannot be shown to be) wins nothing by speed.
+    measured.filter(
+      (m) =>
+        m.sustainable !== undefined &&
+        stalledMeasurement(m.result) === undefined &&
+        !qualityBlocked.has(m.candidate.id),
+    ),
   );
-  return { measured, qualifying, best: qualifying[0], runNoise: runNoiseOf(measured) };
+  return { measured, qualifying, best: qualifying[0], runNoise: runNoiseOf(measured), qualityBlocked };
 }
 
 /** Only a count that carries the target: a capped one (quota, endpoint limit) is not "for" it. */
@@ -709,6 +745,7 @@ function candidateBase(
       ? {}
       : { costPerHourUsd: round(candidate.usdPerHour * candidate.initialInstanceCount, 4) }),
     ...(note === undefined ? {} : { configurationNote: note }),
+    ...(outcome?.quality === undefined ? {} : { quality: outcome.quality }),
     // The planned candidate: what "Deploy candidate" deployed, whatever the endpoint reported.
     ...(input.deployment === undefined
       ? {}
@@ -770,6 +807,8 @@ function measuredVerdict(
   const { best } = ranking;
   const stalled = stallVerdict(m, measuredLocally);
   if (stalled !== undefined) return stalled;
+  const blocked = ranking.qualityBlocked.get(m.candidate.id);
+  if (m.sustainable !== undefined && blocked !== undefined) return blocked;
   let judged: { verdict: CandidateVerdict; reason: string; nearMiss?: NearMiss | undefined };
   if (m.sustainable === undefined) {
     judged = missVerdict(m, plan.sla, ranking.runNoise, measuredLocally);
@@ -926,7 +965,7 @@ export function buildReport(input: BuildReportInput): Report {
   const outcomeOf = (id: string): CandidateOutcome | undefined =>
     input.outcomes.find((o) => o.candidateId === id);
   const tested = plan.candidates.map((candidate) => asTested(candidate, outcomeOf(candidate.id)));
-  const ranking = rankMeasured(plan.objective, measureCandidates(input, tested));
+  const ranking = rankMeasured(plan.objective, measureCandidates(input, tested), qualityBlocks(input));
   const candidates = candidateReports(input, tested, outcomeOf, ranking);
   const recommendation = recommendationOf(plan, ranking);
   const serveTarget = serveTargetOf(input, outcomeOf, ranking);
@@ -947,6 +986,15 @@ export function buildReport(input: BuildReportInput): Report {
     ...(plan.shortlist === undefined
       ? {}
       : { shortlist: { request: plan.shortlist.request, rule: plan.shortlist.rule } }),
+    ...(plan.quality === undefined
+      ? {}
+      : {
+          quality: {
+            ...plan.quality,
+            ruleText: qualityRuleText(plan.quality.rule),
+            distanceUnit: QUALITY_DISTANCE_UNITS[plan.quality.rule.kind],
+          },
+        }),
     outcome,
     counts,
     outcomeText: outcomeSentence(outcome, counts, recommendation?.candidateId),
@@ -957,7 +1005,7 @@ export function buildReport(input: BuildReportInput): Report {
     ...(recommendation === null
       ? {
           noRecommendationReason:
-            outcome === RunOutcomes.allCandidatesFailed
+            outcome === RunOutcomes.allCandidatesFailed && ranking.qualityBlocked.size === 0
               ? 'no candidate could be judged against the SLA (each failed, was skipped or answered with model errors; see each reason)'
               : noRecommendationText(tested, candidates, input.measuredLocally),
         }
@@ -1004,6 +1052,17 @@ function noRecommendationText(
       },
     ];
   });
+  const refused = candidates.filter(
+    (report) => report.verdict === 'quality-failed' || report.verdict === 'quality-unknown',
+  );
+  if (refused.length > 0 && missed.length === 0) {
+    const ids = refused.map((report) => report.id).join(', ');
+    return `every candidate that met the SLA was refused by the quality guard (${ids}): see each one's answers against the reference's`;
+  }
   const advice = noRecommendationAdvice({ missed });
-  return `no candidate met the SLA at any load step${advice === undefined ? '' : `; ${advice}`}`;
+  const guard =
+    refused.length === 0
+      ? ''
+      : `; ${refused.map((report) => report.id).join(', ')} met it but ${refused.length === 1 ? 'was' : 'were'} refused by the quality guard`;
+  return `no candidate met the SLA at any load step${guard}${advice === undefined ? '' : `; ${advice}`}`;
 }

@@ -366,6 +366,17 @@ export function tokensChartSpec(report: Report): ChartSpec | undefined {
   };
 }
 
+/** How the cost chart colours a bar: the winner, the others, and those the quality guard refused. */
+const COST_BAR_VERDICTS = ['recommended', 'other', 'answers refused'] as const;
+
+function costBarVerdict(candidate: CandidateReport): (typeof COST_BAR_VERDICTS)[number] {
+  if (candidate.verdict === 'recommended') return 'recommended';
+  // A faster, cheaper candidate whose answers are not the model's must read as refused, not as a bargain.
+  return candidate.verdict === 'quality-failed' || candidate.verdict === 'quality-unknown'
+    ? 'answers refused'
+    : 'other';
+}
+
 /** The text layer that names a horizontal rule (an SLA bound, a target) at the chart's left edge. */
 export function ruleLabelLayer(values: readonly Record<string, unknown>[], yField: string) {
   return {
@@ -483,7 +494,7 @@ export function costChartSpec(report: Report): ChartSpec {
           {
             candidate: candidate.id,
             costPer1MUsd: candidate.costPer1MUsd,
-            verdict: candidate.verdict === 'recommended' ? 'recommended' : 'other',
+            verdict: costBarVerdict(candidate),
           },
         ],
   );
@@ -527,7 +538,7 @@ export function costChartSpec(report: Report): ChartSpec {
             field: 'verdict',
             type: 'nominal',
             title: 'Verdict',
-            scale: { domain: ['recommended', 'other'], range: ['#2e7d32', '#90a4ae'] },
+            scale: { domain: [...COST_BAR_VERDICTS], range: ['#2e7d32', '#90a4ae', '#c62828'] },
             legend: LEGEND,
           },
         },

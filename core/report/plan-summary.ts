@@ -1,3 +1,4 @@
+import { plannedQualityText } from './quality-text.js';
 import { priceAgeWarning, type PriceBookSource } from '../contracts/market-sources.js';
 /**
  * What `--plan` (local) and `runs plan` (the run API) print for an optimization run: the plan
@@ -46,6 +47,7 @@ export function formatPlan({ plan, runCommand, local = false }: PlanSummaryInput
       plan.candidates.map((candidate) => candidateRow(candidate, plan)),
     ).map((line) => `  ${line}`),
     ...shortlistLines(plan),
+    ...(plan.quality === undefined ? [] : [`  Quality guard: ${plannedQualityText(plan.quality)}.`]),
     '',
     plan.compilations.length === 0
       ? 'Compilations: none'

@@ -1,3 +1,4 @@
+import { qualitySection } from './quality-section.js';
 import { renderReportCharts } from './charts.js';
 import { baselineHtml } from './render-baseline.js';
 import { payloadBreakdownIntro, payloadBreakdowns } from './payload-breakdown.js';
@@ -69,11 +70,11 @@ th { background: #f3f5f7; text-align: left; } td.number { text-align: right; fon
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f5f7; padding: 1px 4px;
   border-radius: 3px; overflow-wrap: anywhere; }
 tr.recommended td, tr.sustainable td { background: var(--ok-bg); } tr.missed-sla td, tr.missed td { background: var(--warn-bg); }
-tr.failed td, tr.model-errors td, tr.stalled td { background: var(--bad-bg); } tr.skipped td { color: var(--muted); }
+tr.failed td, tr.model-errors td, tr.stalled td, tr.quality-failed td { background: var(--bad-bg); } tr.skipped td { color: var(--muted); }
 .verdict { display: inline-block; padding: 0 8px; border-radius: 10px; font-weight: 600; font-size: 12px; white-space: nowrap; }
 .verdict.recommended { background: var(--ok); color: white; } .verdict.runner-up { background: #cfd8dc; }
-.verdict.missed-sla, .verdict.measurement-problem { background: var(--warn); color: white; }
-.verdict.failed, .verdict.model-errors, .verdict.stalled { background: var(--bad); color: white; }
+.verdict.missed-sla, .verdict.measurement-problem, .verdict.quality-unknown { background: var(--warn); color: white; }
+.verdict.failed, .verdict.model-errors, .verdict.stalled, .verdict.quality-failed { background: var(--bad); color: white; }
 .verdict.skipped { background: #eceff1; color: var(--muted); }
 .reason { margin: 4px 0; } .facts { margin: 4px 0 8px; padding-left: 20px; color: #37474f; }
 .errors { margin: 4px 0; padding-left: 20px; } .errors li { font: 12px ui-monospace, Menlo, Consolas, monospace; }
@@ -129,6 +130,21 @@ function summarySection(report: Report): string {
     if (column === verdictColumn) return verdictBadge(candidate);
     return undefined;
   });
+}
+
+/** "Output quality", for a run with a quality guard; nothing otherwise. */
+function qualityHtml(report: Report): string {
+  const section = qualitySection(report);
+  if (section === undefined) return '';
+  return [
+    '<h2>Output quality</h2>',
+    `<p>${escapeHtml(section.intro)}</p>`,
+    htmlTable(section.verdicts, 'quality'),
+    ...section.examples.flatMap(({ heading, table }) => [
+      `<h3>${escapeHtml(heading)}</h3>`,
+      htmlTable(table, 'quality-examples'),
+    ]),
+  ].join('\n');
 }
 
 function candidateSection(report: Report, index: number): string {
@@ -222,6 +238,7 @@ export async function renderHtmlReport(report: Report): Promise<string> {
       .join('')}</ul>`,
     baselineHtml(report, escapeHtml),
     compiledComparisonHtml(report, escapeHtml),
+    qualityHtml(report),
     '<h2>SLA and objective</h2>',
     '<ul>',
     `<li><strong>SLA:</strong> ${escapeHtml(slaText(report))}</li>`,

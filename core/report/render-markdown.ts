@@ -1,3 +1,5 @@
+import { qualitySection } from './quality-section.js';
+import { qualityCellText } from './quality-text.js';
 import { slaBoundsText } from './sla-text.js';
 import { scheduledLoads, totalErrors } from '../load-test/index.js';
 import type { MetricSummary } from '../ports/index.js';
@@ -402,6 +404,7 @@ export function summaryTable(report: Report): TextTable {
     { header: 'Compiled', kind: 'text' },
     { header: 'Environment', kind: 'code' },
     { header: 'Verdict', kind: 'text' },
+    ...(report.quality === undefined ? [] : [{ header: 'Answers', kind: 'text' as const }]),
     { header: 'Sustainable TPS', kind: 'number' },
     { header: 'p95 ms', kind: 'number' },
     { header: 'p99 ms', kind: 'number' },
@@ -417,6 +420,9 @@ export function summaryTable(report: Report): TextTable {
       compiledText(c),
       environmentText(c.environment),
       candidateVerdictLabel(c),
+      ...(report.quality === undefined
+        ? []
+        : [qualityCellText(c.quality, c.id === report.quality.referenceId)]),
       formatTps(c.sustainableTps),
       c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p95),
       c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p99),
@@ -568,6 +574,26 @@ function candidateSection(report: Report, candidate: CandidateReport): string {
   return lines.join('\n');
 }
 
+/** "Output quality", for a run with a quality guard; nothing otherwise. */
+function qualityMarkdown(report: Report): string[] {
+  const section = qualitySection(report);
+  if (section === undefined) return [];
+  return [
+    '## Output quality',
+    '',
+    escapeMarkdown(section.intro),
+    '',
+    markdownTable(section.verdicts),
+    '',
+    ...section.examples.flatMap(({ heading, table }) => [
+      `### ${escapeMarkdown(heading)}`,
+      '',
+      markdownTable(table),
+      '',
+    ]),
+  ];
+}
+
 /** "Latency by payload", for a run that sent a mix of payloads; nothing otherwise. */
 function payloadSection(report: Report): string[] {
   const intro = payloadBreakdownIntro(report);
@@ -623,6 +649,7 @@ export function renderMarkdownReport(report: Report): string {
     '',
     ...baselineMarkdown(report, escapeMarkdown),
     ...compiledComparisonMarkdown(report, escapeMarkdown),
+    ...qualityMarkdown(report),
     '## SLA and objective',
     '',
     `- SLA: ${escapeMarkdown(slaText(report))}`,

@@ -14,6 +14,7 @@ import type { RoutingStrategy } from '../contracts/routing-strategy.js';
 import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
 import type { Recommendation } from '../contracts/recommendation.js';
 import type { LoadPlan } from '../contracts/load-plan.js';
+import type { PlannedQuality, QualityVerdict } from '../contracts/quality.js';
 import type { LatencySla } from '../contracts/latency-sla.js';
 import type { BaselineComparison } from '../contracts/run-comparison.js';
 
@@ -31,6 +32,8 @@ export interface Report {
   readonly priceTable: typeof PRICE_TABLE_SOURCE;
   /** The planner chose the instance types (the run input asked for a shortlist): how, and from what. */
   readonly shortlist?: Pick<Shortlist, 'request' | 'rule'>;
+  /** The output-quality guard, when the run had one: the reference, the rule, and in words. */
+  readonly quality?: ReportQuality;
   /** How the run ended (recommended, partial, no-candidate-met-sla, all-candidates-failed). */
   readonly outcome: RunOutcome;
   /** Each verdict's count over the candidates. */
@@ -61,6 +64,14 @@ export interface Report {
    * run. Absent from AWS runs (no local machine) and from reports of earlier versions.
    */
   readonly machineLoad?: ReportMachineLoad;
+}
+
+/** The run's output-quality guard as the report states it. */
+export interface ReportQuality extends PlannedQuality {
+  /** The rule in one phrase (report/quality-text.ts). */
+  readonly ruleText: string;
+  /** What an example's `distance` counts. */
+  readonly distanceUnit: string;
 }
 
 /** One reading of the machine's load (Linux `/proc/stat` and the load average). */
@@ -223,6 +234,8 @@ export interface CandidateReport {
    * run's noise on a p95. Absent without a noise measure (no repeats) or beyond it.
    */
   readonly nearMiss?: NearMiss;
+  /** With a quality guard: how its answers compare with the reference's (absent for the reference). */
+  readonly quality?: QualityVerdict;
   readonly verdict: CandidateVerdict;
   /** Why it won, lost, failed or was skipped, in one sentence. */
   readonly reason: string;

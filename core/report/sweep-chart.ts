@@ -19,13 +19,26 @@ const STATE_FILLS = {
     'runner-up',
     'recommended',
     'missed-sla',
+    'quality-failed',
+    'quality-unknown',
     'stalled',
     'model-errors',
     'measurement-problem',
     'failed',
     'skipped',
   ],
-  range: ['#eceff1', '#eceff1', '#fff4e0', '#fdecea', '#fdecea', '#fff4e0', '#fdecea', '#f5f5f5'],
+  range: [
+    '#eceff1',
+    '#eceff1',
+    '#fff4e0',
+    '#fdecea',
+    '#fff4e0',
+    '#fdecea',
+    '#fdecea',
+    '#fff4e0',
+    '#fdecea',
+    '#f5f5f5',
+  ],
 };
 
 /** The text drawn in each cell, prefixed with a star for the recommendation. */

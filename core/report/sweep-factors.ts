@@ -1,8 +1,8 @@
 import { ratioText } from './advice.js';
-import type { CandidateVerdict } from '../contracts/optimization-state.js';
 import { objectiveFigure, objectiveFigureLabel } from './objective-figure.js';
 import type { CandidateReport, SweepCell, SweepFactor, SweepFactorKind, SweepGrid } from './report.js';
 import type { LatencySla } from '../contracts/latency-sla.js';
+import { verdictLabel } from './verdict-labels.js';
 
 /**
  * A sweep's factor grid: the settings that vary across a run's candidates (instance type, count,
@@ -74,17 +74,6 @@ export function sweepFactors(candidates: readonly CandidateReport[]): SweepFacto
     .map(({ factor }) => factor);
 }
 
-const VERDICT_TEXT: Readonly<Record<CandidateVerdict, string>> = {
-  recommended: 'recommended',
-  'runner-up': 'runner-up',
-  'missed-sla': 'missed SLA',
-  stalled: 'stalled',
-  'model-errors': 'model errors',
-  'measurement-problem': 'measurement problem',
-  failed: 'failed',
-  skipped: 'skipped',
-};
-
 /**
  * How far a candidate that missed the SLA was from it: over its measured steps, the closest one's
  * latency ÷ the SLA's bound (the larger of p95 ÷ p95 bound and p99 ÷ p99 bound). Undefined when no
@@ -111,7 +100,7 @@ export function slaMissRatio(candidate: Pick<CandidateReport, 'steps'>, sla: Lat
  * word and the figure, so a near miss reads apart from a far one.
  */
 function missedText(ratio: number | undefined, near: boolean): string {
-  const word = near ? 'near miss' : VERDICT_TEXT['missed-sla'];
+  const word = near ? 'near miss' : verdictLabel('missed-sla');
   return ratio === undefined ? word : `${word} ${ratioText(ratio)}`;
 }
 
@@ -135,7 +124,7 @@ function cellOf(
       ? figure.text
       : missed
         ? missedText(ratio, candidate.nearMiss !== undefined)
-        : VERDICT_TEXT[candidate.verdict],
+        : verdictLabel(candidate.verdict),
   };
 }
 

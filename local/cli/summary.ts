@@ -7,6 +7,7 @@ import type { CandidateReport, Report } from '../../core/report/report.js';
 import { highNoiseWarning } from '../../core/report/noise.js';
 import { busyMachineNote, streamAtSustainable } from '../../core/report/render-markdown.js';
 import { slaBoundsText } from '../../core/report/sla-text.js';
+import { plannedQualityText, qualityCellText } from '../../core/report/quality-text.js';
 import { noisePercent } from '../../core/report/rerun-interval.js';
 import { formatRate } from './progress.js';
 import { table } from './shared.js';
@@ -30,15 +31,29 @@ export interface SummaryInput {
 
 export function formatSummary(input: SummaryInput): string {
   const { report } = input;
-  const rows = report.candidates.map((candidate) => summaryRow(candidate, input.servers.get(candidate.id)));
+  const rows = report.candidates.map((candidate) =>
+    withAnswers(report, candidate, summaryRow(candidate, input.servers.get(candidate.id))),
+  );
   const lines = [
     '',
     `Summary of run ${report.runId}${report.name === undefined ? '' : ` (${report.name})`}: SLA ${slaBoundsText(report.sla)}, objective ${report.objective}`,
     '',
     ...table(
-      ['candidate', 'instance', 'compiled', 'server', 'verdict', 'req/s', 'p50 ms', 'p95 ms', '$/1M inf.'],
+      [
+        'candidate',
+        'instance',
+        'compiled',
+        'server',
+        'verdict',
+        ...(report.quality === undefined ? [] : ['answers']),
+        'req/s',
+        'p50 ms',
+        'p95 ms',
+        '$/1M inf.',
+      ],
       rows,
     ),
+    ...(report.quality === undefined ? [] : [`  answers: ${plannedQualityText(report.quality)}`]),
     ...bracketLegend(report),
     ...streamSummaryLines(report),
     '',
@@ -59,6 +74,13 @@ export function formatSummary(input: SummaryInput): string {
     `  ${input.reportPaths.html}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** With a quality guard, the "answers" cell after the verdict (the fifth column). */
+function withAnswers(report: Report, candidate: CandidateReport, row: string[]): string[] {
+  if (report.quality === undefined) return row;
+  const answers = qualityCellText(candidate.quality, candidate.id === report.quality.referenceId);
+  return [...row.slice(0, 5), answers, ...row.slice(5)];
 }
 
 function summaryRow(candidate: CandidateReport, server: ServerSettings | undefined): string[] {

@@ -1,3 +1,4 @@
+import { plannedQualityText } from '../../report/quality-text.js';
 import type { EndpointInstanceLimit } from '../../contracts/endpoint-limits.js';
 import type { RecommendEvent, RunSummary } from '../../contracts/optimization-state.js';
 import type { LoadTestResult } from '../../load-test/index.js';
@@ -210,6 +211,7 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
       ? {}
       : { noRecommendationReason: report.noRecommendationReason }),
     candidates: report.candidates.map((c) => ({ id: c.id, verdict: c.verdict, reason: c.reason })),
+    ...(report.quality === undefined ? {} : { quality: plannedQualityText(report.quality) }),
     report: locations,
     ...(keep === undefined ? {} : { keep }),
     comparison:

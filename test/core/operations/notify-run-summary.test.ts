@@ -33,6 +33,8 @@ const SUMMARY: RunSummary = {
     recommended: 1,
     'runner-up': 1,
     'missed-sla': 1,
+    'quality-failed': 0,
+    'quality-unknown': 0,
     stalled: 0,
     'model-errors': 0,
     'measurement-problem': 0,
@@ -292,6 +294,28 @@ describe('buildRunSummaryNotice', () => {
     // Assert
     expect(notice.subject).toBe(`Optimization run ${RUN_ID} succeeded: no recommendation`);
     expect(notice.body).toContain('No recommendation: no candidate met p95 ≤ 5 ms.');
+  });
+
+  it('states the quality guard and a candidate refused for its answers', () => {
+    // Prepare
+    const output = {
+      ...SUMMARY,
+      candidates: [
+        ...SUMMARY.candidates,
+        { id: 'c5-int8', verdict: 'quality-failed', reason: "its answers differ from c5's beyond the rule" },
+      ],
+      quality:
+        "answers compared with c5's by the rule classifier: the same top class in at least 99 % of rows",
+    };
+
+    // Act
+    const notice = buildRunSummaryNotice(facts({ output: JSON.stringify(output) }));
+
+    // Assert
+    expect(notice.body).toContain(
+      "Quality guard: answers compared with c5's by the rule classifier: the same top class in at least 99 % of rows",
+    );
+    expect(notice.body).toContain('1 quality-failed');
   });
 
   it('says what the proof at the target came to, in the proof attribute, and in the subject when it did not hold', () => {

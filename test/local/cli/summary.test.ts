@@ -101,6 +101,60 @@ describe('formatSummary', () => {
     ).toEqual(['g5-awq', 'ml.g5.xlarge', 'opt g5-awq']);
   });
 
+  it('adds each candidate’s answers after its verdict, and the guard’s rule, when the run had a quality guard', () => {
+    // Prepare: the compiled candidate's answers failed the rule against c5-large's.
+    const rule = { kind: 'classifier' as const, topK: 1, minAgreementRate: 0.99 };
+    const report: Report = {
+      ...REPORT,
+      quality: {
+        referenceId: 'c5-large',
+        rule,
+        allowUnknown: false,
+        worstExamples: 5,
+        ruleText: 'classifier: the same top class in at least 99 % of rows',
+        distanceUnit: 'worst row',
+      },
+      candidates: REPORT.candidates.map((candidate) =>
+        candidate.id !== 'c5-large-neo'
+          ? candidate
+          : {
+              ...candidate,
+              verdict: 'quality-failed' as const,
+              quality: {
+                candidateId: 'c5-large-neo',
+                referenceId: 'c5-large',
+                verdict: 'quality-failed' as const,
+                rule,
+                figures: { inputsCompared: 8, inputsLeftOut: 0, agreementRate: 0.5, rowsCompared: 8 },
+                worstExamples: [],
+                exampleChars: 240,
+                notes: [],
+              },
+            },
+      ),
+    };
+
+    // Act
+    const lines = summary(report).split('\n');
+
+    // Assert
+    const header = lines.findIndex((line) => line.trimStart().startsWith('candidate'));
+    const cells = (line: string | undefined) => line?.split(/\s{2,}/).filter(Boolean) ?? [];
+    expect({
+      header: cells(lines[header]).slice(4, 6),
+      reference: cells(lines[header + 2]).slice(4, 6),
+      compiled: cells(lines[header + 3]).slice(4, 6),
+      rule: lines.includes(
+        "  answers: answers compared with c5-large's by the rule classifier: the same top class in at least 99 % of rows; a candidate whose answers fail the rule or cannot be judged is not recommended",
+      ),
+    }).toEqual({
+      header: ['verdict', 'answers'],
+      reference: ['runner-up', 'reference'],
+      compiled: ['quality-failed', 'quality-failed: top-1 agreement 50 % over 8 rows'],
+      rule: true,
+    });
+  });
+
   it('compares the compiled candidate with the uncompiled one on the same instance type', () => {
     // Act
     const text = summary();
