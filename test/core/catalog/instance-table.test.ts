@@ -119,6 +119,14 @@ describe('generated instance table', () => {
     expect(cores).toEqual([64, 24, 32, undefined]);
   });
 
+  it('knows ml.g6 as NVIDIA L4 (compute capability 8.9), so its CUDA and LLM containers are checked', () => {
+    // Act
+    const g6 = findInstance('ml.g6.2xlarge');
+
+    // Assert
+    expect([g6?.accelerator, g6?.computeCapability, g6?.unknownFacts]).toEqual(['nvidia-l4', 8.9, []]);
+  });
+
   it('gives Neuron accelerator memory as chips × the chip memory the Neuron architecture pages state', () => {
     // Act
     const memory = ['ml.inf1.24xlarge', 'ml.inf2.48xlarge', 'ml.trn1.2xlarge', 'ml.trn1n.32xlarge'].map(

@@ -153,7 +153,7 @@ describe('expandShortlist', () => {
     // Assert
     const memory = outcome.shortlist?.leftOut.find((exclusion) => exclusion.reason.startsWith('its memory'));
     expect([chosenTypes(outcome), memory?.families]).toEqual([
-      ['ml.m6g.2xlarge', 'ml.m5.2xlarge', 'ml.g5.xlarge'],
+      ['ml.m6g.2xlarge', 'ml.m5.2xlarge', 'ml.g6.2xlarge'],
       ['g4dn', 'p3'],
     ]);
   });
@@ -219,7 +219,7 @@ describe('expandShortlist', () => {
       [
         ['ml.g4dn.xlarge', 'gpu', undefined],
         ['ml.inf2.xlarge', 'inferentia', undefined],
-        ['ml.g5.xlarge', 'gpu', undefined],
+        ['ml.g6.2xlarge', 'gpu', undefined],
       ],
       'the djl-lmi container has no image for its hardware',
     ]);
@@ -248,7 +248,10 @@ describe('expandShortlist', () => {
     expect([
       outcome.shortlist?.chosen.map((type) => type.instanceType),
       outcome.shortlist?.leftOut.find((exclusion) => exclusion.reason.includes('settings'))?.families,
-    ]).toEqual([['ml.g4dn.12xlarge', 'ml.g5.12xlarge'], ['p3']]);
+    ]).toEqual([
+      ['ml.g4dn.12xlarge', 'ml.g5.12xlarge'],
+      ['g6', 'p3'],
+    ]);
   });
 
   it('leaves Graviton out on AWS when the model is served by an image of the user', () => {
