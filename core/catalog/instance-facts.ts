@@ -17,6 +17,7 @@ export type Accelerator =
   | 'nvidia-v100'
   | 'nvidia-t4'
   | 'nvidia-a10g'
+  | 'nvidia-l4'
   | 'nvidia-a100'
   | 'nvidia-h100'
   | 'nvidia-h200'
@@ -27,7 +28,7 @@ export type Accelerator =
 
 /**
  * CUDA compute capability per NVIDIA GPU (NVIDIA, "CUDA GPU Compute Capability",
- * https://developer.nvidia.com/cuda-gpus: T4 7.5, A10 (A10G) 8.6, A100 8.0, H100 9.0, H200 9.0; the
+ * https://developer.nvidia.com/cuda-gpus: T4 7.5, A10 (A10G) 8.6, L4 8.9, A100 8.0, H100 9.0, H200 9.0; the
  * older GPUs on "Legacy CUDA GPU Compute Capability", https://developer.nvidia.com/cuda-legacy-gpus:
  * Tesla K80 3.7, V100 7.0).
  */
@@ -36,6 +37,7 @@ export const COMPUTE_CAPABILITY: Readonly<Partial<Record<Accelerator, number>>> 
   'nvidia-v100': 7.0,
   'nvidia-t4': 7.5,
   'nvidia-a10g': 8.6,
+  'nvidia-l4': 8.9,
   'nvidia-a100': 8.0,
   'nvidia-h100': 9.0,
   'nvidia-h200': 9.0,

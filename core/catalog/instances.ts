@@ -6,63 +6,20 @@ import {
   type Unknown,
 } from './instance-facts.js';
 import { INSTANCE_TABLE } from './instance-table.js';
+import { recordedPriceOf } from './price-table.js';
 
 export { type Accelerator, COMPUTE_CAPABILITY };
 
 /**
  * What the planner knows about every SageMaker hosting instance type the API accepts: vCPUs (the
  * local CPU budget), memory, accelerator, the Neo target family that compiled artifacts must match,
- * and, for the types the maintainers recorded, an on-demand price. The facts come from the generated
- * table (instance-table.ts, `npm run catalog`), which names its sources.
- *
- * Prices: SageMaker real-time inference on-demand, us-east-1, USD per instance-hour, as listed on
- * https://aws.amazon.com/sagemaker/pricing/ ("Real-Time Inference"), recorded by the maintainers
- * (PRICE_TABLE_SOURCE, contracts/price-source.ts). Prices differ by region and change over time:
- * the run input's `pricing.usdPerHour` overrides any entry, and the report always states which
- * price it used.
+ * and, for the types a public source prices, the recorded us-east-1 on-demand price. The facts come
+ * from the generated table (instance-table.ts, `npm run catalog`), which names its sources; the
+ * prices from the recorded price table (price-table.ts), whose every row names its source and date.
+ * Prices differ by region and change over time: the run input's `pricing.usdPerHour` overrides any
+ * entry, on AWS the planner reads the run region's prices live, and the plan and report say which
+ * price they used.
  */
-
-/**
- * On-demand USD per instance-hour of the types the maintainers recorded from the pricing page
- * (PRICE_TABLE_SOURCE). Every other type in the catalog has no recorded price: a candidate on it
- * needs `pricing.usdPerHour["<type>"]` in the run input.
- */
-const RECORDED_PRICES: Readonly<Record<string, number>> = {
-  'ml.t2.medium': 0.056,
-  'ml.t2.large': 0.111,
-  'ml.t2.xlarge': 0.223,
-  'ml.m5.large': 0.115,
-  'ml.m5.xlarge': 0.23,
-  'ml.m5.2xlarge': 0.461,
-  'ml.m5.4xlarge': 0.922,
-  'ml.m5.12xlarge': 2.765,
-  'ml.c5.large': 0.102,
-  'ml.c5.xlarge': 0.204,
-  'ml.c5.2xlarge': 0.408,
-  'ml.c5.4xlarge': 0.816,
-  'ml.c5.9xlarge': 1.836,
-  'ml.c5.18xlarge': 3.672,
-  'ml.c6g.large': 0.082,
-  'ml.c6g.xlarge': 0.163,
-  'ml.c6g.2xlarge': 0.326,
-  'ml.c6g.4xlarge': 0.653,
-  'ml.m6g.large': 0.092,
-  'ml.m6g.xlarge': 0.184,
-  'ml.m6g.2xlarge': 0.368,
-  'ml.g4dn.xlarge': 0.736,
-  'ml.g4dn.2xlarge': 0.94,
-  'ml.g4dn.4xlarge': 1.505,
-  'ml.g4dn.8xlarge': 2.72,
-  'ml.g5.xlarge': 1.408,
-  'ml.g5.2xlarge': 1.515,
-  'ml.g5.4xlarge': 2.03,
-  'ml.p3.2xlarge': 3.825,
-  'ml.inf1.xlarge': 0.297,
-  'ml.inf1.2xlarge': 0.471,
-  'ml.inf1.6xlarge': 1.533,
-  'ml.inf2.xlarge': 0.99,
-  'ml.inf2.8xlarge': 2.36,
-};
 
 /**
  * One hosting instance type as the planner reads it: the generated table's facts (instance-table.ts,
@@ -95,7 +52,7 @@ export interface InstanceSpec {
    * an instance serves only uncompiled models.
    */
   readonly neoTarget?: string;
-  /** On-demand USD per hour from the recorded price table; absent when none is recorded. */
+  /** On-demand USD per hour in us-east-1 from the recorded price table; absent when none is recorded. */
   readonly usdPerHour?: number;
   /** The facts of the generated table that no source gave for this type. */
   readonly unknownFacts: readonly (keyof InstanceFacts)[];
@@ -117,7 +74,7 @@ function specOf(row: InstanceFacts): InstanceSpec {
     newestCudaMajor: known(row.newestCudaMajor),
     llmContainers: known(row.llmContainers),
     neoTarget: known(row.neoTarget),
-    usdPerHour: RECORDED_PRICES[row.instanceType],
+    usdPerHour: recordedPriceOf(row.instanceType)?.usdPerHour,
   };
   return {
     instanceType: row.instanceType,

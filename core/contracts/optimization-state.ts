@@ -428,10 +428,14 @@ export interface PlannedCandidate {
   readonly usdPerHour?: number;
   /**
    * `price-list`: read live from the AWS Price List API (or its copy of the day) at planning, for
-   * the region and day of `estimate.prices`; `price-table`: the recorded table (`estimate.priceTable`).
-   * The plan is in every state: the region and day are said once, not per candidate.
+   * the region and day of `estimate.prices`; `price-table`: a row of the recorded table, whose
+   * region and source date are `priceRegion` and `priceAsOf`.
    */
   readonly priceSource: 'price-list' | 'price-table' | 'run-input' | 'serverless-per-second' | 'unknown';
+  /** The region a `price-list` or `price-table` price is for (the table may price another region's run). */
+  readonly priceRegion?: string;
+  /** The day a `price-list` price was read, or the date of the recorded table row's source. */
+  readonly priceAsOf?: string;
   readonly estimatedCostUsd: number;
   /**
    * Set on the proof's candidate (core/serving/prove-target.ts): the winner it deploys again

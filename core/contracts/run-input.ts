@@ -708,12 +708,13 @@ export const runInputSchema = z
       }
       if (!('instanceType' in candidate)) return;
       const known = findInstance(candidate.instanceType);
-      if (known?.usdPerHour === undefined && input.pricing.usdPerHour[candidate.instanceType] === undefined) {
+      // A type SageMaker hosting accepts is priced at planning (the input, the live Price List on
+      // AWS, the recorded table), which refuses it only when none prices it. A type the catalog
+      // does not know has neither facts nor a recorded row: the input must price it.
+      if (known === undefined && input.pricing.usdPerHour[candidate.instanceType] === undefined) {
         issue(
           ['candidates', index, 'instanceType'],
-          known === undefined
-            ? `an instance type from the price table, or a price in pricing.usdPerHour["${candidate.instanceType}"]`
-            : `a price for ${candidate.instanceType}: the price table records none, so give its USD per instance-hour in pricing.usdPerHour["${candidate.instanceType}"]`,
+          `a SageMaker hosting instance type (ProductionVariantInstanceType), or a price in pricing.usdPerHour["${candidate.instanceType}"]`,
           candidate.instanceType,
         );
       }

@@ -2,6 +2,8 @@ import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
 import type { PriceBook } from './price-source.js';
 import { resourceName } from '../contracts/names.js';
 import type { PlannedCandidate } from '../contracts/optimization-state.js';
+import type { InputIssue } from '../contracts/errors.js';
+import { describeGiven } from '../contracts/validation.js';
 import type { CandidateInput, RunInput } from '../contracts/run-input.js';
 import { measuringSeconds } from '../load-test/index.js';
 import { ESTIMATE_ASSUMPTIONS } from '../deployment/estimate-assumptions.js';
@@ -59,6 +61,7 @@ export function planExistingEndpoint(
     endpointName: existing.endpointName,
     ...(usdPerHour === undefined ? {} : { usdPerHour }),
     priceSource: given !== undefined ? 'run-input' : (listed?.source ?? 'unknown'),
+    ...(listed === undefined ? {} : { priceRegion: listed.region, priceAsOf: listed.asOf }),
     estimatedCostUsd: 0,
   };
 }
@@ -103,7 +106,7 @@ export function planCandidate(
     };
   }
   const override = input.pricing.usdPerHour[candidate.instanceType];
-  // The schema guarantees a price: the instance is in the table or priced in the run input.
+  // checkCandidatePrices refused a candidate with no price before any was planned.
   const listed = override === undefined ? prices.priceOf(candidate.instanceType) : undefined;
   const usdPerHour = override ?? listed?.usdPerHour ?? Number.NaN;
   return {
@@ -118,8 +121,30 @@ export function planCandidate(
     ...names,
     usdPerHour,
     priceSource: listed?.source ?? 'run-input',
+    ...(listed === undefined ? {} : { priceRegion: listed.region, priceAsOf: listed.asOf }),
     estimatedCostUsd: roundUsd((billedSeconds / 3600) * usdPerHour * candidate.initialInstanceCount),
   };
+}
+
+/**
+ * One issue per listed candidate that no price covers: none in the run input, none live on AWS, no
+ * row in the recorded table. Named by the candidate's field, with where the planner looked and
+ * the two ways to price it.
+ */
+export function unpricedCandidateIssues(input: RunInput, prices: PriceBook): InputIssue[] {
+  return input.candidates.flatMap((candidate, index) => {
+    if (!('instanceType' in candidate)) return [];
+    const { instanceType } = candidate;
+    if (input.pricing.usdPerHour[instanceType] !== undefined) return [];
+    if (prices.priceOf(instanceType) !== undefined) return [];
+    return [
+      {
+        field: `candidates[${index}].instanceType`,
+        given: describeGiven(instanceType),
+        expected: prices.unpricedExpectation(instanceType),
+      },
+    ];
+  });
 }
 
 /**

@@ -3,7 +3,9 @@ import { isValidRunId } from '../contracts/names.js';
 import type { RunPlan } from '../contracts/optimization-state.js';
 import type { RunInput } from '../contracts/run-input.js';
 import { describeGiven } from '../contracts/validation.js';
+import { unpricedCandidateIssues } from './candidates.js';
 import { proofEstimate, rampEstimate } from './estimates.js';
+import type { PriceBook } from './price-source.js';
 import { optimizationInputIssues } from './input-rules.js';
 import { modelFitCheck } from './model-fit-check.js';
 import { expandShortlist, type ShortlistOutcome } from './shortlist.js';
@@ -54,6 +56,15 @@ export function checkModelFit(input: RunInput, artifactBytes: number | undefined
   const fit = modelFitCheck(input, artifactBytes === undefined ? {} : { artifactBytes });
   if (fit.issues.length > 0) throw new InvalidRunInputError(capIssues(fit.issues));
   return fit.warnings;
+}
+
+/**
+ * A candidate is priced by the run input, else live on AWS, else by the recorded table: one that
+ * none prices is refused here, once the prices are read, before anything is created.
+ */
+export function checkCandidatePrices(input: RunInput, prices: PriceBook): void {
+  const issues = unpricedCandidateIssues(input, prices);
+  if (issues.length > 0) throw new InvalidRunInputError(capIssues(issues));
 }
 
 /** Neither a state over 256 KB nor a full history nor a run past its timeout can be caught: refused here. */

@@ -1,5 +1,10 @@
-import { findInstance } from '../catalog/instances.js';
-import { PRICE_TABLE_REGIONS, PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
+import {
+  PRICE_TABLE_SOURCES,
+  RECORDED_PRICE_FALLBACK_REGION,
+  RECORDED_PRICE_REGIONS,
+  recordedPriceOf,
+} from '../catalog/price-table.js';
+import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
 import type { HostingPriceList } from '../catalog/market.js';
 import { describeError } from '../contracts/errors.js';
 import type { CandidatePrice, PlannedPriceSource } from '../contracts/market-sources.js';
@@ -13,7 +18,9 @@ import { daysSince, type LiveReadRetry, utcDay, withLiveReadRetry } from './live
  * in the artifacts bucket (`catalog/prices/<region>/<day>.json`) so that later plans that day read
  * the copy instead of the API; a type the list does not price in the region, and every type when
  * the read fails (after retries while throttled), takes the recorded table's price, and the plan
- * says why. Offline: the recorded table. Async hosting bills the same instance-hours, so the same
+ * says why. Offline: the recorded table. The table's rows are of the regions a public source gives
+ * (catalog/price-table.ts): a run in another region is priced from the us-east-1 row, and the plan
+ * says that region has no recorded price. Async hosting bills the same instance-hours, so the same
  * prices serve both workflows.
  */
 
@@ -35,6 +42,8 @@ export interface PriceBook {
   readonly warnings: readonly string[];
   /** The live price of the type, else the recorded one; undefined when neither has one. */
   priceOf(instanceType: string): CandidatePrice | undefined;
+  /** What a candidate on a type `priceOf` has no price for needs: where the book looked, what to do. */
+  unpricedExpectation(instanceType: string): string;
 }
 
 /** What the cache object holds: one region's prices as read on one day. */
@@ -52,7 +61,7 @@ export function priceCacheUri(bucket: string, region: string, day: string): stri
 export async function readPriceBook(deps: PriceSourceDeps): Promise<PriceBook> {
   const now = deps.now();
   const { region, priceList } = deps;
-  if (region === undefined || priceList === undefined) return tableBook(now);
+  if (region === undefined || priceList === undefined) return tableBook(now, region);
   const day = utcDay(now);
   const cached = await readCache(deps, region, day);
   if (cached !== undefined) return liveBook(cached, 'price-list-cache', now);
@@ -73,16 +82,38 @@ export async function readPriceBook(deps: PriceSourceDeps): Promise<PriceBook> {
   }
 }
 
-function recordedPrice(instanceType: string): CandidatePrice | undefined {
-  const usdPerHour = findInstance(instanceType)?.usdPerHour;
-  return usdPerHour === undefined
+/** The table's row of the type in the run's region, else its us-east-1 row. */
+function recordedPrice(instanceType: string, region: string | undefined): CandidatePrice | undefined {
+  const row =
+    (region === undefined ? undefined : recordedPriceOf(instanceType, region)) ??
+    recordedPriceOf(instanceType, RECORDED_PRICE_FALLBACK_REGION);
+  return row === undefined
     ? undefined
     : {
-        usdPerHour,
+        usdPerHour: row.usdPerHour,
         source: 'price-table',
-        region: PRICE_TABLE_SOURCE.region,
-        asOf: PRICE_TABLE_SOURCE.recordedOn,
+        region: row.region,
+        asOf: PRICE_TABLE_SOURCES[row.source].asOf,
       };
+}
+
+/** What the recorded table holds, for a refusal. */
+function tableRows(): string {
+  return `the recorded price table has no row for it (no public source read gives one; its rows are of ${RECORDED_PRICE_REGIONS.join(', ')})`;
+}
+
+/** The refusal's text: the type, the region, where the book looked (`looked`), what to do. */
+function unpricedText(
+  instanceType: string,
+  region: string | undefined,
+  looked: string,
+  live: boolean,
+): string {
+  const where = region === undefined ? '' : ` in ${region}`;
+  const give = `give its on-demand USD per instance-hour in pricing.usdPerHour["${instanceType}"]`;
+  return live
+    ? `a price for ${instanceType}${where}: ${looked}, and ${tableRows()}; ${give}`
+    : `a price for ${instanceType}${where}: ${looked}, and ${tableRows()}; ${give}, or plan the run on AWS, where "Validate and plan" reads the region's prices from the AWS Price List API`;
 }
 
 function liveBook(read: CachedPrices, source: 'price-list-api' | 'price-list-cache', now: Date): PriceBook {
@@ -92,18 +123,30 @@ function liveBook(read: CachedPrices, source: 'price-list-api' | 'price-list-cac
     priceOf: (instanceType) => {
       const usdPerHour = read.usdPerHour[instanceType];
       return usdPerHour === undefined
-        ? recordedPrice(instanceType)
+        ? recordedPrice(instanceType, read.region)
         : { usdPerHour, source: 'price-list', region: read.region, asOf: read.readOn };
     },
+    unpricedExpectation: (instanceType) =>
+      unpricedText(
+        instanceType,
+        read.region,
+        `the AWS Price List API prices no SageMaker hosting of it there (read ${read.readOn})`,
+        true,
+      ),
   };
 }
 
-/** The recorded table: offline, or on AWS (`region`) after a failed read (`fallbackReason`). */
+/**
+ * The recorded table: offline (no region: the local run; a region: a plan made offline for it), or
+ * on AWS after a failed read (`fallbackReason`).
+ */
 function tableBook(now: Date, region?: string, fallbackReason?: string): PriceBook {
   const ageDays = daysSince(PRICE_TABLE_SOURCE.recordedOn, now);
   const otherRegion =
-    region !== undefined && !PRICE_TABLE_REGIONS.includes(region)
-      ? `region: the run is in ${region}, and the recorded price table covers ${PRICE_TABLE_REGIONS.join(', ')} only: the estimate uses ${PRICE_TABLE_SOURCE.region} prices; give ${region}'s in pricing.usdPerHour["<type>"]`
+    region !== undefined && !RECORDED_PRICE_REGIONS.includes(region)
+      ? `region: the run is in ${region}, and no public source read for the recorded price table gives ${region}'s prices ` +
+        `(it has rows for ${RECORDED_PRICE_REGIONS.join(', ')} only): a type priced from it is priced at its ` +
+        `${RECORDED_PRICE_FALLBACK_REGION} figure; give ${region}'s in pricing.usdPerHour["<type>"]`
       : undefined;
   const warnings = [
     ...(fallbackReason === undefined
@@ -113,6 +156,12 @@ function tableBook(now: Date, region?: string, fallbackReason?: string): PriceBo
         ]),
     ...(otherRegion === undefined ? [] : [otherRegion]),
   ];
+  const looked =
+    fallbackReason !== undefined
+      ? `no live price could be read (${fallbackReason})`
+      : region === undefined
+        ? 'a local run reads no live price'
+        : 'a plan made offline reads no live price';
   return {
     summary: {
       source: 'price-table',
@@ -122,7 +171,8 @@ function tableBook(now: Date, region?: string, fallbackReason?: string): PriceBo
       ...(fallbackReason === undefined ? {} : { fallbackReason }),
     },
     warnings,
-    priceOf: recordedPrice,
+    priceOf: (instanceType) => recordedPrice(instanceType, region),
+    unpricedExpectation: (instanceType) => unpricedText(instanceType, region, looked, false),
   };
 }
 

@@ -159,6 +159,10 @@ function judge(
       'and pricing.usdPerHour names none'
     );
   }
+  // A type whose memory no source gives cannot be shown to hold the model, which a shortlist promises.
+  if (spec.memoryGiB === undefined) {
+    return 'memory unknown to the instance table: the planner cannot tell that it holds the model';
+  }
   const model = input.model;
   const framework = model?.framework;
   const compiledFor =

@@ -10,6 +10,7 @@ import {
   BATCH_SIZE,
   type BatchItem,
 } from '../contracts/async-state.js';
+import { PRICE_TABLE_SOURCES, recordedPriceOf } from '../catalog/price-table.js';
 import { formatBudgets, formatDuration } from './plan-summary.js';
 
 /**
@@ -92,6 +93,18 @@ function endpointLines(endpoint: AsyncEndpointPlan, displayUri: (uri: string) =>
 }
 
 /** The cost and duration "Validate async run" estimated (absent in plans made before it did). */
+/**
+ * The recorded table's row the estimate priced the endpoint's type from: its region, its source and
+ * that source's date (rows differ in both); the table as a whole when the row is not found.
+ */
+function recordedPriceText(plan: AsyncRunPlan, table: NonNullable<AsyncRunEstimate['priceTable']>): string {
+  const instanceType = plan.endpoint.deploy?.instanceType;
+  const row = instanceType === undefined ? undefined : recordedPriceOf(instanceType);
+  if (row === undefined) return `${table.kind}, ${table.region}, recorded ${table.recordedOn} (${table.url})`;
+  const source = PRICE_TABLE_SOURCES[row.source];
+  return `${table.kind}, ${row.region}, recorded ${source.asOf} (${source.url})`;
+}
+
 function estimateLines(plan: AsyncRunPlan, local: boolean): string[] {
   const { estimate } = plan;
   if (estimate === undefined) return [];
@@ -100,9 +113,7 @@ function estimateLines(plan: AsyncRunPlan, local: boolean): string[] {
     `Estimated cost on AWS: ${costOf(plan, estimate)}${localNote}`,
     ...(estimate.priceTable === undefined
       ? []
-      : [
-          `  prices: ${estimate.priceTable.kind}, ${estimate.priceTable.region}, recorded ${estimate.priceTable.recordedOn} (${estimate.priceTable.url})`,
-        ]),
+      : [`  prices: ${recordedPriceText(plan, estimate.priceTable)}`]),
     ...estimate.assumptions.map((assumption) => `  assumes: ${assumption}`),
     `Estimated duration on AWS: at most ${formatDuration(estimate.durationSeconds)} as assumed above; ${formatDuration(estimate.worstDurationSeconds)} if every wait takes its whole deadline (each input ${plan.invocation.waitTimeoutSeconds} s)`,
     '',

@@ -1,5 +1,10 @@
 import { plannedQualityText } from './quality-text.js';
-import { priceAgeWarning, type PriceBookSource } from '../contracts/market-sources.js';
+import { PRICE_TABLE_SOURCES, recordedPriceOf } from '../catalog/price-table.js';
+import {
+  type PlannedPriceSource,
+  PRICE_AGE_WARNING_DAYS,
+  type PriceBookSource,
+} from '../contracts/market-sources.js';
 /**
  * What `--plan` (local) and `runs plan` (the run API) print for an optimization run: the plan
  * "Validate and plan" returned, read for a person before the run exists. The budgets' lines serve
@@ -135,33 +140,85 @@ const PRICE_BOOK_TEXT: Readonly<Record<PriceBookSource, string>> = {
   'price-table': 'the recorded table',
 };
 
-/** Where the plan's instance prices came from, for which region and day, and how old they are. */
+const DAY_MS = 86_400_000;
+
+/** The day the plan was made: its price book's day plus the book's age. */
+function plannedOn(prices: PlannedPriceSource): number {
+  return Date.parse(`${prices.asOf}T00:00:00Z`) + prices.ageDays * DAY_MS;
+}
+
+/** The recorded table's source of a candidate's price: its page or repository file. */
+function tableSourceOf(candidate: PlannedCandidate): string | undefined {
+  if (candidate.instanceType === undefined) return undefined;
+  const row = recordedPriceOf(candidate.instanceType, candidate.priceRegion);
+  return row === undefined ? undefined : PRICE_TABLE_SOURCES[row.source].url;
+}
+
+/**
+ * Where the plan's instance prices came from: the live read (region, day, age), the recorded
+ * table's sources of the candidates priced from it, or the run input alone; a warning for each
+ * day of prices older than PRICE_AGE_WARNING_DAYS that a candidate is priced at.
+ */
 function pricesLines(plan: RunPlan): string[] {
   const table = plan.estimate.priceTable;
   const tableLine = `${table.kind}, ${table.region}, recorded ${table.recordedOn} (${table.url})`;
   const prices = plan.estimate.prices;
   if (prices === undefined) return [`  prices: ${tableLine}`];
-  // The age matters only where a candidate is priced from the book, not from the run input.
-  const priced = plan.candidates.some((candidate) => candidate.priceSource === prices.source);
-  const ageWarning = priced ? priceAgeWarning(prices) : undefined;
-  return [
-    `  prices: ${PRICE_BOOK_TEXT[prices.source]}, ${prices.region}, as of ${prices.asOf} (${prices.ageDays} day(s) old)${prices.source === 'price-table' ? `: ${tableLine}` : ''}`,
-    ...(prices.fallbackReason === undefined
-      ? []
-      : [`  prices fell back to the recorded table: ${prices.fallbackReason}`]),
-    ...(ageWarning === undefined ? [] : [`  warning: ${ageWarning}`]),
-  ];
+  const live = plan.candidates.filter((candidate) => candidate.priceSource === 'price-list');
+  const recorded = plan.candidates.filter((candidate) => candidate.priceSource === 'price-table');
+  const byInput = plan.candidates.some((candidate) => candidate.priceSource === 'run-input');
+  const lines: string[] = [];
+  if (live.length > 0 || prices.source !== 'price-table') {
+    lines.push(
+      `  prices: ${PRICE_BOOK_TEXT[prices.source]}, ${prices.region}, as of ${prices.asOf} (${prices.ageDays} day(s) old)`,
+    );
+  }
+  if (recorded.length > 0) {
+    const sources = [...new Set(recorded.flatMap((candidate) => tableSourceOf(candidate) ?? []))];
+    lines.push(
+      `  prices: the recorded table (${table.kind}) for ${[...new Set(recorded.map((c) => c.instanceType ?? c.id))].join(', ')}; rows from ${sources.join(', ')}`,
+    );
+  }
+  if (byInput) lines.push('  prices: the run input (pricing.usdPerHour) for the candidates it prices');
+  if (lines.length === 0) lines.push(`  prices: no instance price used (${tableLine} not read)`);
+  if (prices.fallbackReason !== undefined) {
+    lines.push(`  prices fell back to the recorded table: ${prices.fallbackReason}`);
+  }
+  return [...lines, ...staleDays(plan, prices, [...live, ...recorded])];
+}
+
+/** `warning: prices of 2025-01-26 (ml.p5.48xlarge), 671 days old ...`, per day older than the limit. */
+function staleDays(plan: RunPlan, prices: PlannedPriceSource, priced: readonly PlannedCandidate[]): string[] {
+  const today = plannedOn(prices);
+  const byDay = new Map<string, Set<string>>();
+  for (const candidate of priced) {
+    const fallbackDay =
+      candidate.priceSource === 'price-table' ? plan.estimate.priceTable.recordedOn : prices.asOf;
+    const day = candidate.priceAsOf ?? fallbackDay;
+    byDay.set(day, (byDay.get(day) ?? new Set<string>()).add(candidate.instanceType ?? candidate.id));
+  }
+  return [...byDay].flatMap(([day, types]) => {
+    const ageDays = Math.floor((today - Date.parse(`${day}T00:00:00Z`)) / DAY_MS);
+    return ageDays > PRICE_AGE_WARNING_DAYS
+      ? [
+          `  warning: prices of ${day} (${[...types].join(', ')}), ${ageDays} days old (more than ${PRICE_AGE_WARNING_DAYS}): they may have changed; give current ones in pricing.usdPerHour`,
+        ]
+      : [];
+  });
 }
 
 /** `$0.2040/h, price list, us-east-1, 2026-11-28`: a candidate's price with its source, region and day. */
 function priceText(candidate: PlannedCandidate, plan: RunPlan): string {
   const rate = candidate.usdPerHour === undefined ? '' : `$${candidate.usdPerHour.toFixed(4)}/h, `;
   const table = plan.estimate.priceTable;
-  if (candidate.priceSource === 'price-list' && plan.estimate.prices !== undefined) {
-    return `${rate}price list, ${plan.estimate.prices.region}, ${plan.estimate.prices.asOf}`;
+  const prices = plan.estimate.prices;
+  if (candidate.priceSource === 'price-list') {
+    return `${rate}price list, ${candidate.priceRegion ?? prices?.region ?? '?'}, ${candidate.priceAsOf ?? prices?.asOf ?? '?'}`;
   }
-  if (candidate.priceSource === 'price-table')
-    return `${rate}price table, ${table.region}, ${table.recordedOn}`;
+  if (candidate.priceSource === 'price-table') {
+    return `${rate}price table, ${candidate.priceRegion ?? table.region}, ${candidate.priceAsOf ?? table.recordedOn}`;
+  }
+  if (candidate.priceSource === 'run-input') return `${rate}run input`;
   return `${rate}${candidate.priceSource}`;
 }
 

@@ -14,6 +14,7 @@ import type { RunPlan } from '../../core/contracts/optimization-state.js';
 import { isRecord } from '../../core/contracts/records.js';
 import { describeGiven } from '../../core/contracts/validation.js';
 import { PRICE_TABLE_SOURCE } from '../../core/contracts/price-source.js';
+import { RECORDED_PRICE_REGIONS } from '../../core/catalog/price-table.js';
 import type { ObjectStore } from '../../core/ports/index.js';
 import { formatPlan } from '../../core/report/plan-summary.js';
 import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
@@ -47,7 +48,7 @@ export const SKIPPED_AWS_CHECKS: readonly string[] = [
   "the objects the input names (model.artifactUri, payloads, prompts): that each exists and can be read, its size, a model.tar.gz's gzip signature, the stream payloads' shape (S3 HeadObject and GetObject)",
   "the model's fit from its artifact's size (the S3 object's size); model.size is checked offline too",
   "the account's instance quotas, which bound the candidates in flight and a target's instances (Service Quotas)",
-  `live prices of the run's region: the estimate uses the recorded table (${PRICE_TABLE_SOURCE.kind}, ${PRICE_TABLE_SOURCE.region}, recorded ${PRICE_TABLE_SOURCE.recordedOn}) and the input's pricing.usdPerHour`,
+  `live prices of the run's region (Price List API): the estimate uses the input's pricing.usdPerHour, else the recorded table (${PRICE_TABLE_SOURCE.kind}, ${RECORDED_PRICE_REGIONS.join(', ')} rows, each with its source and date); a type neither prices is refused`,
   "the artifacts bucket of the deployed stack (its name, and the roles' read access to it)",
 ];
 

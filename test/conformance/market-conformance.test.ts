@@ -6,9 +6,12 @@
  * iam/iam-conformance.test.ts.
  */
 import { describe, expect, it } from '@jest/globals';
+import { InvalidRunInputError } from '../../core/contracts/errors.js';
+import { SAGEMAKER_PRICE_LIST_SERVICE_CODE } from '../../lambdas/adapters/pricing-hosting-prices.js';
 import { ARTIFACTS_BUCKET } from './aws-harness.js';
+import { sageMakerInstanceProducts } from './fake-aws/pricing-service.js';
 import { REGION } from './fake-aws/sagemaker-service.js';
-import { marketHarness, planWithMarket } from './support/market-plan.js';
+import { MARKET_INPUT, marketHarness, PLANNED_AT, planWithMarket } from './support/market-plan.js';
 
 describe('validate-and-plan reading the market over the real adapters', () => {
   it('prices from the Price List and describes from EC2, every request as the services declare', async () => {
@@ -101,5 +104,66 @@ describe('validate-and-plan reading the market over the real adapters', () => {
     expect(plan.estimate.prices?.source).toBe('price-list-api');
     expect(plan.instanceFacts?.source).toBe('ec2-describe-instance-types');
     expect(plan.warnings ?? []).not.toContainEqual(expect.stringContaining('failed'));
+  });
+
+  it('prices live a type the recorded table has no row for (ml.g6e.2xlarge), which the schema lets through', async () => {
+    // Prepare: SageMaker's hosting product of the type as the Price List holds one: the ml. type in
+    // instanceName, the region's usage type prefix with Host: (USE1-Host:ml.<type>, as Cost
+    // Explorer and the bill name endpoint instance-hours), operation RunInstance. The price is the
+    // fake's, not a recorded figure.
+    const harness = marketHarness();
+    const g6e = {
+      attributes: {
+        servicecode: 'AmazonSageMaker',
+        regionCode: REGION,
+        location: 'US East (N. Virginia)',
+        locationType: 'AWS Region',
+        productFamily: 'ML Instance',
+        instanceName: 'ml.g6e.2xlarge',
+        usagetype: 'USE1-Host:ml.g6e.2xlarge',
+        operation: 'RunInstance',
+        component: 'Hosting',
+        platoinstancetype: 'Hosting',
+      },
+      usdPerHour: 3.1,
+    };
+    harness.priceList.setProducts(SAGEMAKER_PRICE_LIST_SERVICE_CODE, [
+      ...sageMakerInstanceProducts(REGION),
+      g6e,
+    ]);
+    const input = { ...MARKET_INPUT, candidates: [{ id: 'g6e', instanceType: 'ml.g6e.2xlarge' }] };
+
+    // Act
+    const plan = await planWithMarket(harness, 'market-g6e', PLANNED_AT, input);
+
+    // Assert
+    expect(harness.recorder.violationLines()).toEqual([]);
+    expect(
+      plan.candidates.map((c) => [c.instanceType, c.usdPerHour, c.priceSource, c.priceRegion, c.priceAsOf]),
+    ).toEqual([['ml.g6e.2xlarge', 3.1, 'price-list', REGION, '2026-11-28']]);
+  });
+
+  it('fails when neither the live read nor the table prices a candidate, naming field, type, region and the fix', async () => {
+    // Prepare: the Price List holds no ml.g6e product (the recorded table has no row for it either).
+    const harness = marketHarness();
+    const input = { ...MARKET_INPUT, candidates: [{ id: 'g6e', instanceType: 'ml.g6e.2xlarge' }] };
+
+    // Act
+    const error = await planWithMarket(harness, 'market-unpriced', PLANNED_AT, input).catch(
+      (e: unknown) => e,
+    );
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRunInputError);
+    expect((error as InvalidRunInputError).issues).toEqual([
+      {
+        field: 'candidates[0].instanceType',
+        given: '"ml.g6e.2xlarge"',
+        expected:
+          `a price for ml.g6e.2xlarge in ${REGION}: the AWS Price List API prices no SageMaker hosting of it there (read 2026-11-28), ` +
+          'and the recorded price table has no row for it (no public source read gives one; its rows are of us-east-1); ' +
+          'give its on-demand USD per instance-hour in pricing.usdPerHour["ml.g6e.2xlarge"]',
+      },
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { candidatesInFlightWithin, checkInstanceQuotas } from '../../planning/in
 import { loadPlanThatFits } from '../../planning/load-plan-rounds.js';
 import type { OptimizationLimitSettings } from '../../planning/optimization-limits.js';
 import {
+  checkCandidatePrices,
   checkCost,
   checkExecutionLimits,
   checkInputRules,
@@ -115,6 +116,7 @@ export async function validateAndPlan(
   const instanceQuotas = await checkInstanceQuotas(input, deps);
   const inFlight = candidatesInFlightWithin(input, instanceQuotas, deps.servingRegion);
   const market = await readMarket(input, deps);
+  checkCandidatePrices(input, market.prices);
   const candidates = planCandidates(event.runId, input, candidateCount, market.prices);
   const compilations = planCompilations(event.runId, input, deps.artifactsBucket);
   const plannedRamp = rampTestPlanOf(input, segmentSeconds);

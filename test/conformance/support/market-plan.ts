@@ -33,10 +33,15 @@ export function marketHarness(): AwsHarness {
 }
 
 /** validateAndPlan as validate-and-plan's Lambda runs it (lambdas/wiring.ts), its calls recorded as its own. */
-export function planWithMarket(harness: AwsHarness, runId: string, now: Date = PLANNED_AT): Promise<RunPlan> {
+export function planWithMarket(
+  harness: AwsHarness,
+  runId: string,
+  now: Date = PLANNED_AT,
+  input: unknown = MARKET_INPUT,
+): Promise<RunPlan> {
   return harness.recorder.as('validate-and-plan', () =>
     validateAndPlan(
-      { runId, input: MARKET_INPUT },
+      { runId, input },
       {
         store: harness.store,
         artifactsBucket: ARTIFACTS_BUCKET,

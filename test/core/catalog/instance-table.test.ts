@@ -111,12 +111,30 @@ describe('generated instance table', () => {
 
   it('counts NeuronCores as chips × cores per chip, and leaves them unknown where no source gives the cores', () => {
     // Act
-    const cores = ['ml.inf1.24xlarge', 'ml.inf2.48xlarge', 'ml.trn1.32xlarge'].map(
+    const cores = ['ml.inf1.24xlarge', 'ml.inf2.48xlarge', 'ml.trn1.32xlarge', 'ml.trn2.48xlarge'].map(
       (type) => findInstance(type)?.acceleratorCount,
     );
 
     // Assert
-    expect(cores).toEqual([64, 24, undefined]);
+    expect(cores).toEqual([64, 24, 32, undefined]);
+  });
+
+  it('knows ml.g6 as NVIDIA L4 (compute capability 8.9), so its CUDA and LLM containers are checked', () => {
+    // Act
+    const g6 = findInstance('ml.g6.2xlarge');
+
+    // Assert
+    expect([g6?.accelerator, g6?.computeCapability, g6?.unknownFacts]).toEqual(['nvidia-l4', 8.9, []]);
+  });
+
+  it('gives Neuron accelerator memory as chips × the chip memory the Neuron architecture pages state', () => {
+    // Act
+    const memory = ['ml.inf1.24xlarge', 'ml.inf2.48xlarge', 'ml.trn1.2xlarge', 'ml.trn1n.32xlarge'].map(
+      (type) => findInstance(type)?.acceleratorMemoryGiB,
+    );
+
+    // Assert: 16 × 8 GiB (Inferentia), 12 × 32 GiB (Inferentia2), 1 and 16 × 32 GiB (Trainium).
+    expect(memory).toEqual([128, 384, 32, 512]);
   });
 });
 

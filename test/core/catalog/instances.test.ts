@@ -82,13 +82,13 @@ describe('instance catalog', () => {
 });
 
 describe('instance catalog prices', () => {
-  it('keeps the recorded prices, and records none for a type the maintainers did not price', () => {
+  it("takes each type's us-east-1 price from the recorded table, and none for a type no source prices", () => {
     // Act
-    const prices = ['ml.c5.xlarge', 'ml.g5.xlarge', 'ml.g5.48xlarge', 'ml.p4d.24xlarge'].map(
+    const prices = ['ml.c5.xlarge', 'ml.g5.xlarge', 'ml.p5.48xlarge', 'ml.g6e.2xlarge'].map(
       (type) => findInstance(type)?.usdPerHour,
     );
 
     // Assert
-    expect(prices).toEqual([0.204, 1.408, undefined, undefined]);
+    expect(prices).toEqual([0.204, 1.408, 113.068, undefined]);
   });
 });

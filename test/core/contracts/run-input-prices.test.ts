@@ -4,19 +4,29 @@ import { parseOrThrow } from '../../../core/contracts/validation.js';
 import { issuesOf, minimalRunInput as runInput } from './support/run-input-issues.js';
 
 describe('run input: candidate prices', () => {
-  it('fails when a catalog type without a recorded price has no price in the input, naming where to give it', () => {
+  it('accepts a catalog type without a recorded price: the planner prices it, or refuses it, at planning', () => {
     // Act
     const issues = issuesOf(() =>
-      parseOrThrow(runInputSchema, runInput({ candidates: [{ instanceType: 'ml.c7i.xlarge' }] })),
+      parseOrThrow(runInputSchema, runInput({ candidates: [{ instanceType: 'ml.g6e.2xlarge' }] })),
+    );
+
+    // Assert
+    expect(issues).toEqual([]);
+  });
+
+  it('fails when a type SageMaker hosting does not accept has no price in the input, naming where to give it', () => {
+    // Act
+    const issues = issuesOf(() =>
+      parseOrThrow(runInputSchema, runInput({ candidates: [{ instanceType: 'ml.g6e.3xlarge' }] })),
     );
 
     // Assert
     expect(issues).toEqual([
       {
         field: 'candidates[0].instanceType',
-        given: '"ml.c7i.xlarge"',
+        given: '"ml.g6e.3xlarge"',
         expected:
-          'a price for ml.c7i.xlarge: the price table records none, so give its USD per instance-hour in pricing.usdPerHour["ml.c7i.xlarge"]',
+          'a SageMaker hosting instance type (ProductionVariantInstanceType), or a price in pricing.usdPerHour["ml.g6e.3xlarge"]',
       },
     ]);
   });
@@ -27,8 +37,8 @@ describe('run input: candidate prices', () => {
       parseOrThrow(
         runInputSchema,
         runInput({
-          candidates: [{ instanceType: 'ml.c7i.xlarge' }],
-          pricing: { usdPerHour: { 'ml.c7i.xlarge': 0.2 } },
+          candidates: [{ instanceType: 'ml.g6e.2xlarge' }],
+          pricing: { usdPerHour: { 'ml.g6e.2xlarge': 2.8 } },
         }),
       ),
     );

@@ -260,7 +260,7 @@ describe('readPriceBook', () => {
     // Assert
     expect(book.warnings).toEqual([
       'prices: the Price List API read failed: Error: socket hang up; the plan uses the recorded table (us-east-1, recorded 2025-10-01)',
-      'region: the run is in eu-west-1, and the recorded price table covers us-east-1 only: the estimate uses us-east-1 prices; give eu-west-1\'s in pricing.usdPerHour["<type>"]',
+      'region: the run is in eu-west-1, and no public source read for the recorded price table gives eu-west-1\'s prices (it has rows for us-east-1 only): a type priced from it is priced at its us-east-1 figure; give eu-west-1\'s in pricing.usdPerHour["<type>"]',
     ]);
   });
 

@@ -119,9 +119,28 @@ describe('expandShortlist', () => {
     const noPrice = outcome.shortlist?.leftOut.find((exclusion) => exclusion.reason.startsWith('no price'));
     expect([
       chosenTypes(outcome),
-      noPrice?.families.includes('c7i'),
+      noPrice?.families.includes('m7i'),
       noPrice?.families.includes('c7g'),
     ]).toEqual([['ml.c7g.large'], true, false]);
+  });
+
+  it('leaves out a priced type whose memory no source gives, rather than pick one that may not hold the model', () => {
+    // Prepare: ml.c7i has a recorded price, and no vCPUs nor memory in the instance table.
+    const input = shortlistInput({ shortlist: { max: 6, kinds: ['cpu'] } });
+
+    // Act
+    const outcome = expandShortlist(input, {});
+
+    // Assert
+    expect([chosenTypes(outcome).includes('ml.c7i.xlarge'), outcome.shortlist?.leftOut]).toEqual([
+      false,
+      expect.arrayContaining([
+        {
+          reason: 'memory unknown to the instance table: the planner cannot tell that it holds the model',
+          families: expect.arrayContaining(['c7i']),
+        },
+      ]),
+    ]);
   });
 
   it('leaves the types whose memory cannot hold the model out', () => {
@@ -134,7 +153,7 @@ describe('expandShortlist', () => {
     // Assert
     const memory = outcome.shortlist?.leftOut.find((exclusion) => exclusion.reason.startsWith('its memory'));
     expect([chosenTypes(outcome), memory?.families]).toEqual([
-      ['ml.m6g.2xlarge', 'ml.m5.2xlarge', 'ml.g5.xlarge'],
+      ['ml.m6g.2xlarge', 'ml.m5.2xlarge', 'ml.g6.2xlarge'],
       ['g4dn', 'p3'],
     ]);
   });
@@ -200,7 +219,7 @@ describe('expandShortlist', () => {
       [
         ['ml.g4dn.xlarge', 'gpu', undefined],
         ['ml.inf2.xlarge', 'inferentia', undefined],
-        ['ml.g5.xlarge', 'gpu', undefined],
+        ['ml.g6.2xlarge', 'gpu', undefined],
       ],
       'the djl-lmi container has no image for its hardware',
     ]);
@@ -229,7 +248,10 @@ describe('expandShortlist', () => {
     expect([
       outcome.shortlist?.chosen.map((type) => type.instanceType),
       outcome.shortlist?.leftOut.find((exclusion) => exclusion.reason.includes('settings'))?.families,
-    ]).toEqual([['ml.g5.12xlarge'], ['g4dn', 'p3']]);
+    ]).toEqual([
+      ['ml.g4dn.12xlarge', 'ml.g5.12xlarge'],
+      ['g6', 'p3'],
+    ]);
   });
 
   it('leaves Graviton out on AWS when the model is served by an image of the user', () => {

@@ -92,6 +92,23 @@ describe('formatAsyncPlan', () => {
     );
   });
 
+  it('names the source and date of the recorded row the endpoint is priced from', () => {
+    // Prepare: ml.g5.12xlarge's recorded price comes from FMBench's pricing file, not the pricing page.
+    const base = deployPlan();
+    const deploy = { ...base.endpoint.deploy, instanceType: 'ml.g5.12xlarge' } as AsyncDeploySpec;
+    const plan = deployPlan({ endpoint: { ...base.endpoint, deploy } });
+    const planned = { plan: { ...plan, estimate: estimateAsyncRun(plan) }, items: [] };
+
+    // Act
+    const text = formatAsyncPlan({ planned, runCommand: 'start', displayUri: (uri) => uri });
+
+    // Assert
+    expect(text.split('\n').filter((line) => line.startsWith('  prices:'))).toEqual([
+      '  prices: Real-Time Inference, on-demand, per instance-hour, us-east-1, recorded 2025-01-26 ' +
+        '(https://github.com/aws-samples/foundation-model-benchmarking-tool/blob/39ce6b9c3572bf620a60c288c5b473462c5bc2eb/fmbench/configs/pricing.yml)',
+    ]);
+  });
+
   it('says a reused endpoint adds no cost', () => {
     // Prepare
     const plan = reusePlan();

@@ -227,8 +227,71 @@ describe('formatPlan', () => {
 
       // Assert
       expect(lines).toContain(
-        '  warning: prices of 2025-10-01, 423 days old (more than 180): they may have changed; give current ones in pricing.usdPerHour',
+        '  warning: prices of 2025-10-01 (ml.c5.xlarge), 423 days old (more than 180): they may have changed; give current ones in pricing.usdPerHour',
       );
+    });
+
+    it("dates each recorded price by its own row, and names the row's source", () => {
+      // Prepare
+      const plan = withPrices(
+        plannedCandidate('p5', 'ml.p5.48xlarge', 113.068, {
+          priceRegion: 'us-east-1',
+          priceAsOf: '2025-01-26',
+        }),
+      );
+
+      // Act
+      const lines = formatPlan({ plan, runCommand: 'start' }).split('\n');
+
+      // Assert
+      expect(lines.find((line) => line.includes('p5 '))).toContain(
+        '$113.0680/h, price table, us-east-1, 2025-01-26',
+      );
+      expect(lines).toContain(
+        '  prices: the recorded table (Real-Time Inference, on-demand, per instance-hour) for ml.p5.48xlarge; rows from ' +
+          'https://github.com/aws-samples/foundation-model-benchmarking-tool/blob/39ce6b9c3572bf620a60c288c5b473462c5bc2eb/fmbench/configs/pricing.yml',
+      );
+      expect(lines).toContain(
+        '  warning: prices of 2025-01-26 (ml.p5.48xlarge), 671 days old (more than 180): they may have changed; give current ones in pricing.usdPerHour',
+      );
+    });
+
+    it('names the run input, not the recorded table, when every price comes from the input', () => {
+      // Prepare
+      const plan = withPrices(plannedCandidate('cpu', 'ml.c5.xlarge', 0.25, { priceSource: 'run-input' }));
+
+      // Act
+      const lines = formatPlan({ plan, runCommand: 'start' }).split('\n');
+
+      // Assert
+      expect(lines.filter((line) => line.startsWith('  prices:'))).toEqual([
+        '  prices: the run input (pricing.usdPerHour) for the candidates it prices',
+      ]);
+      expect(lines.find((line) => line.includes('cpu '))).toContain('$0.2500/h, run input');
+    });
+
+    it("names the live read's region and day for a candidate priced from the Price List", () => {
+      // Prepare
+      const candidate = plannedCandidate('cpu', 'ml.c5.xlarge', 0.23, {
+        priceSource: 'price-list',
+        priceRegion: 'eu-west-1',
+        priceAsOf: '2026-11-28',
+      });
+      const base = runPlan([candidate]);
+      const live = { source: 'price-list-api' as const, region: 'eu-west-1', asOf: '2026-11-28', ageDays: 0 };
+      const plan = runPlan([candidate], { estimate: { ...base.estimate, prices: live } });
+
+      // Act
+      const lines = formatPlan({ plan, runCommand: 'start' }).split('\n');
+
+      // Assert
+      expect(lines.find((line) => line.includes('cpu '))).toContain(
+        '$0.2300/h, price list, eu-west-1, 2026-11-28',
+      );
+      expect(lines.filter((line) => line.startsWith('  prices:'))).toEqual([
+        '  prices: read from the AWS Price List API, eu-west-1, as of 2026-11-28 (0 day(s) old)',
+      ]);
+      expect(lines.join('\n')).not.toContain('days old (more than 180)');
     });
 
     it('says nothing of the table’s age when every candidate’s price comes from the run input', () => {

@@ -73,9 +73,8 @@ describe('runCli --plan', () => {
         `Start it: npm start -- --input ${EXAMPLE}`,
       ]),
     );
-    // The recorded table's age depends on today's date.
-    expect(stdout).toMatch(
-      /^ {2}prices: the recorded table, us-east-1, as of 2025-10-01 \(\d+ day\(s\) old\): Real-Time Inference, on-demand, per instance-hour, us-east-1, recorded 2025-10-01 \(https:\/\/aws\.amazon\.com\/sagemaker\/pricing\/\)$/m,
+    expect(lines).toContain(
+      '  prices: the recorded table (Real-Time Inference, on-demand, per instance-hour) for ml.c5.large, ml.c5.xlarge; rows from https://aws.amazon.com/sagemaker/pricing/',
     );
   });
 
@@ -140,7 +139,7 @@ describe('runCli --plan', () => {
       [
         'Step Functions budgets (worst case, checked before anything is created):',
         '  history: up to 1644 events of the 24000 budget (6.9 %; the quota is 25000 events per execution, the rest is kept for retries)',
-        '  largest state: 21628 bytes of the 262144-byte quota (8.3 %), the run state after "Benchmark each candidate"',
+        '  largest state: 21781 bytes of the 262144-byte quota (8.3 %), the run state after "Benchmark each candidate"',
       ].join('\n'),
     );
   });

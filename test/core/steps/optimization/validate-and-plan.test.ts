@@ -248,7 +248,7 @@ describe('validateAndPlan', () => {
     expect(plan.budgets).toEqual({
       historyEvents: { worstCase: 1474, budget: 24_000, quota: 25_000 },
       largestState: {
-        bytes: 21_470,
+        bytes: 21_623,
         state: 'the run state after "Benchmark each candidate"',
         quotaBytes: 262_144,
       },
@@ -922,9 +922,9 @@ describe('validateAndPlan: Step Functions limits', () => {
       {
         field: 'model.environment',
         given:
-          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 454187 bytes',
+          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 456737 bytes',
         expected:
-          "model.environment of at most 359 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
+          "model.environment of at most 309 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },
     ]);
   });
