@@ -15,6 +15,7 @@ import type { AsyncInferenceSteps } from '../../workflows/async-inference-workfl
 import { lambdaStep, stepInvocation } from '../../workflows/lambda-step.js';
 import type { OptimizationSteps } from '../../workflows/optimization-workflow.js';
 import { TEST_ENV } from '../infra/app.js';
+import { importedSteps } from '../support/imported-steps.js';
 
 /**
  * Typed Task payloads (workflows/task-parameters.ts): a payload is checked by the type-check
@@ -28,12 +29,10 @@ const TIMEOUT = Duration.minutes(2);
 /** Every step Lambda of both workflows, typed by the registries as the workflow constructs get them. */
 function scope() {
   const stack = new Stack(new App(), 'TypedPayloads', { env: TEST_ENV });
-  const fn = (key: string) =>
-    LambdaFunction.fromFunctionArn(stack, key, `arn:aws:lambda:us-east-1:123456789012:function:${key}`);
-  const byKey = (registry: Readonly<Record<string, string>>) =>
-    Object.fromEntries(Object.keys(registry).map((key) => [key, fn(key)]));
-  const steps = byKey(OPTIMIZATION_STEPS) as OptimizationSteps;
-  const asyncSteps = byKey(ASYNC_INFERENCE_STEPS) as AsyncInferenceSteps;
+  const fn = (name: string) =>
+    LambdaFunction.fromFunctionArn(stack, name, `arn:aws:lambda:us-east-1:123456789012:function:${name}`);
+  const steps: OptimizationSteps = importedSteps(stack, OPTIMIZATION_STEPS);
+  const asyncSteps: AsyncInferenceSteps = importedSteps(stack, ASYNC_INFERENCE_STEPS);
   return { stack, fn, steps, asyncSteps };
 }
 
