@@ -1,4 +1,5 @@
-import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../core/steps/optimization/clean-up.js';
+import type { CleanUpStepEvent } from '../core/contracts/optimization-state.js';
+import { cleanUpOptimizationRun } from '../core/steps/optimization/clean-up.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { s3Store, sagemakerCompiler, sagemakerHost, sagemakerOptimizer, scalingRegistry } from './wiring.js';

@@ -1,4 +1,5 @@
-import { rampScaling, type RampScalingEvent } from '../core/steps/optimization/ramp-scaling.js';
+import type { RampScalingEvent } from '../core/contracts/optimization-state.js';
+import { rampScaling } from '../core/steps/optimization/ramp-scaling.js';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
 import { createApplicationAutoScalingClient, createCloudWatchClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,11 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import {
   AsyncEndpointPhases,
+  type AsyncInferenceStepEvents,
   type AsyncInferenceStepKey,
   AsyncInferenceStates,
   AsyncRunOutcomes,
@@ -19,16 +19,19 @@ import {
   retryLambdaServiceErrors,
   retryTransientErrors,
   standardStateMachine,
+  stepInvocation,
 } from './lambda-step.js';
 import { successPathCleanUp } from './clean-up-loop.js';
 import { guardedRun } from './guarded-run.js';
 import { pollLoop } from './poll-loop.js';
+import type { StepFunction, StepFunctions } from './task-parameters.js';
 
 /**
- * The step Lambdas, one per entry of ASYNC_INFERENCE_STEPS (core/contracts/async-state.ts): a
- * step missing here, or one the registry does not list, fails the type-check.
+ * The step Lambdas, one per entry of ASYNC_INFERENCE_STEPS (core/contracts/async-state.ts), each
+ * typed with its event (AsyncInferenceStepEvents), which its Task's payload is checked against: a
+ * step missing here, one the registry does not list, or one without its event fails the type-check.
  */
-export type AsyncInferenceSteps = Readonly<Record<AsyncInferenceStepKey, IFunction>>;
+export type AsyncInferenceSteps = StepFunctions<AsyncInferenceStepKey, AsyncInferenceStepEvents>;
 
 export interface AsyncInferenceWorkflowProps {
   readonly steps: AsyncInferenceSteps;
@@ -212,9 +215,7 @@ export class AsyncInferenceWorkflow extends Construct {
    */
   private invokeAndWait(waitTimeout?: Duration, heartbeatTimeout?: Duration): tasks.LambdaInvoke {
     const task = new tasks.LambdaInvoke(this, AsyncInferenceStates.invokeAsyncInference, {
-      lambdaFunction: this.steps.invokeAsyncInference,
-      integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
-      payload: sfn.TaskInput.fromObject({
+      ...stepInvocation(this.steps.invokeAsyncInference, {
         taskToken: sfn.JsonPath.taskToken,
         'runId.$': '$.runId',
         'itemIndex.$': '$.item.itemIndex',
@@ -225,6 +226,7 @@ export class AsyncInferenceWorkflow extends Construct {
         'requestTtlSeconds.$': '$.invocation.requestTtlSeconds',
         'waitTimeoutSeconds.$': '$.invocation.waitTimeoutSeconds',
       }),
+      integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
       retryOnServiceExceptions: false,
       taskTimeout: sfn.Timeout.duration(waitTimeout ?? DEFAULT_ASYNC_WAIT_TIMEOUT),
       heartbeatTimeout: sfn.Timeout.duration(heartbeatTimeout ?? DEFAULT_ASYNC_HEARTBEAT_TIMEOUT),
@@ -297,7 +299,11 @@ export class AsyncInferenceWorkflow extends Construct {
     return explain.next(write).next(fail);
   }
 
-  private invoke(name: string, fn: IFunction, options: LambdaStepOptions): tasks.LambdaInvoke {
+  private invoke<Event, const Given extends object>(
+    name: string,
+    fn: StepFunction<Event>,
+    options: LambdaStepOptions<Event, Given>,
+  ): tasks.LambdaInvoke {
     return lambdaStep(this, name, fn, options);
   }
 }

@@ -1,21 +1,22 @@
 import { Duration } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { CleanUpStatuses } from '../core/contracts/clean-up-account.js';
 import { TAG_KEYS } from '../core/contracts/names.js';
 import { addJitteredRetry, lambdaStep } from './lambda-step.js';
+import type { StepFunction, TaskPayload } from './task-parameters.js';
 
-export interface CleanUpLoopProps {
+/** The loop over a clean-up step whose event is `Event`; `Given` is the payload as written. */
+export interface CleanUpLoopProps<Event, Given> {
   /** The Task state, e.g. "Clean up run resources". */
   readonly name: string;
   /** The Choice after it, e.g. "Run resources cleaned up?". */
   readonly doneName: string;
   /** The Wait before the next round, e.g. "Wait to clean up run resources". */
   readonly waitName: string;
-  readonly fn: IFunction;
-  readonly payload: Record<string, unknown> | string;
+  readonly fn: StepFunction<Event>;
+  readonly payload: TaskPayload<Event, Given>;
   /** Where each round's account goes; the next round's payload must carry it back to the step. */
   readonly resultPath: string;
 }
@@ -37,7 +38,10 @@ export interface CleanUpLoop {
  * The step is idempotent (it lists what is left each round), so a timeout is retried; any other
  * error goes to the caller's Catch.
  */
-export function cleanUpLoop(scope: Construct, props: CleanUpLoopProps): CleanUpLoop {
+export function cleanUpLoop<Event, const Given extends object>(
+  scope: Construct,
+  props: CleanUpLoopProps<Event, Given>,
+): CleanUpLoop {
   const task = lambdaStep(scope, props.name, props.fn, {
     payload: props.payload,
     resultPath: props.resultPath,
@@ -79,7 +83,10 @@ export function recordFailedCleanUp(scope: Construct, name: string, resultPath: 
   });
 }
 
-export interface SuccessPathCleanUpProps extends Omit<CleanUpLoopProps, 'resultPath'> {
+export interface SuccessPathCleanUpProps<Event, Given> extends Omit<
+  CleanUpLoopProps<Event, Given>,
+  'resultPath'
+> {
   /** The Pass that records a clean-up step that failed, e.g. "Record failed run clean-up". */
   readonly recordFailureName: string;
 }
@@ -89,7 +96,10 @@ export interface SuccessPathCleanUpProps extends Omit<CleanUpLoopProps, 'resultP
  * records a failed clean-up there instead of failing the run (which would then reach "Clean up after
  * failure" and delete an endpoint the run keeps). Ends in "Clean-up accounted for".
  */
-export function successPathCleanUp(scope: Construct, props: SuccessPathCleanUpProps): sfn.Chain {
+export function successPathCleanUp<Event, const Given extends object>(
+  scope: Construct,
+  props: SuccessPathCleanUpProps<Event, Given>,
+): sfn.Chain {
   const resultPath = '$.summary.cleanUp';
   const cleanUp = cleanUpLoop(scope, { ...props, resultPath });
   const accounted = new sfn.Pass(scope, 'Clean-up accounted for');

@@ -6,6 +6,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ErrorNames } from '../core/contracts/errors.js';
 import { QUOTA_RETRY, TRANSIENT_RETRY } from '../core/contracts/execution-limits.js';
+import type { StepFunction, TaskParameters, TaskPayload } from './task-parameters.js';
 
 /** Errors of the Lambda service itself (not of our code): always safe to retry. */
 export const LAMBDA_SERVICE_ERRORS = [
@@ -15,8 +16,12 @@ export const LAMBDA_SERVICE_ERRORS = [
   'Lambda.TooManyRequestsException',
 ];
 
-export interface LambdaStepOptions {
-  readonly payload: Record<string, unknown> | string;
+/**
+ * A Task over a step Lambda whose event is `Event`: `payload` is checked against it (`Given` is the
+ * payload as written, inferred; see TaskParameters).
+ */
+export interface LambdaStepOptions<Event, Given> {
+  readonly payload: TaskPayload<Event, Given>;
   readonly resultPath?: string;
   readonly resultSelector?: Record<string, unknown>;
   readonly timeout: Duration;
@@ -26,21 +31,21 @@ export interface LambdaStepOptions {
 
 /**
  * A Task state that invokes a step Lambda and takes its return value as the result (not the
- * Invoke API's envelope). Retries name the transient errors: Lambda's own and ours.
+ * Invoke API's envelope). Retries name the transient errors: Lambda's own and ours. The payload is
+ * type-checked against the event of `fn` (its step's, by the workflow's registry).
  */
-export function lambdaStep(
+export function lambdaStep<Event, const Given extends object>(
   scope: Construct,
   name: string,
-  fn: IFunction,
-  options: LambdaStepOptions,
+  fn: StepFunction<Event>,
+  options: LambdaStepOptions<Event, Given>,
 ): tasks.LambdaInvoke {
   const task = new tasks.LambdaInvoke(scope, name, {
-    lambdaFunction: fn,
     // A payload that is one path becomes InputPath: with a function ARN as Resource, Parameters
     // must be an object, and without Parameters the (input-pathed) state is the payload.
     ...(typeof options.payload === 'string'
-      ? { inputPath: options.payload }
-      : { payload: sfn.TaskInput.fromObject(options.payload) }),
+      ? { lambdaFunction: fn, inputPath: options.payload }
+      : stepInvocation<Event, Given>(fn, options.payload)),
     payloadResponseOnly: true,
     retryOnServiceExceptions: false,
     taskTimeout: sfn.Timeout.duration(options.timeout),
@@ -50,6 +55,17 @@ export function lambdaStep(
   retryLambdaServiceErrors(task);
   if (options.retryTransient !== false) retryTransientErrors(task);
   return task;
+}
+
+/**
+ * The function and payload of a LambdaInvoke built by hand (a `.waitForTaskToken` one), the
+ * Parameters type-checked against the event of `fn` as `lambdaStep`'s are.
+ */
+export function stepInvocation<Event, const Given extends object>(
+  fn: StepFunction<Event>,
+  parameters: Given & TaskParameters<Event, Given>,
+): { readonly lambdaFunction: IFunction; readonly payload: sfn.TaskInput } {
+  return { lambdaFunction: fn, payload: sfn.TaskInput.fromObject(parameters) };
 }
 
 /**

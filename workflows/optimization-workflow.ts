@@ -1,5 +1,4 @@
 import { Duration } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
@@ -15,8 +14,11 @@ import {
   CompilationOutcomes,
   NO_RECOMMENDATION_OUTCOMES,
   type NoRecommendationCause,
+  type OptimizationStepEvents,
   type OptimizationStepKey,
   OptimizationStates,
+  type RecordProofEvent,
+  type RecordRampEvent,
   type RunPlan,
 } from '../core/contracts/optimization-state.js';
 import {
@@ -26,15 +28,17 @@ import {
   retryWhileQuotaReached,
   standardStateMachine,
 } from './lambda-step.js';
+import type { StepFunction, StepFunctions } from './task-parameters.js';
 import { successPathCleanUp } from './clean-up-loop.js';
 import { guardedRun } from './guarded-run.js';
 import { pollLoop } from './poll-loop.js';
 
 /**
- * The step Lambdas, one per entry of OPTIMIZATION_STEPS (core/contracts/optimization-state.ts):
- * a step missing here, or one the registry does not list, fails the type-check.
+ * The step Lambdas, one per entry of OPTIMIZATION_STEPS (core/contracts/optimization-state.ts),
+ * each typed with its event (OptimizationStepEvents), which its Task's payload is checked against:
+ * a step missing here, one the registry does not list, or one without its event fails the type-check.
  */
-export type OptimizationSteps = Readonly<Record<OptimizationStepKey, IFunction>>;
+export type OptimizationSteps = StepFunctions<OptimizationStepKey, OptimizationStepEvents>;
 
 export interface OptimizationWorkflowProps {
   readonly steps: OptimizationSteps;
@@ -788,7 +792,7 @@ export class OptimizationWorkflow extends Construct {
   /** "Record failed …": the phase's recorder with the caught error, then `next` whatever it comes to. */
   private recordFailedPhase(
     name: string,
-    fn: IFunction,
+    fn: StepFunction<RecordProofEvent & RecordRampEvent>,
     options: { readonly resultPath: string; readonly errorPath: string; readonly next: sfn.IChainable },
   ): tasks.LambdaInvoke {
     const recordFailed = this.invoke(name, fn, {
@@ -894,7 +898,11 @@ export class OptimizationWorkflow extends Construct {
     return task;
   }
 
-  private invoke(name: string, fn: IFunction, options: LambdaStepOptions): tasks.LambdaInvoke {
+  private invoke<Event, const Given extends object>(
+    name: string,
+    fn: StepFunction<Event>,
+    options: LambdaStepOptions<Event, Given>,
+  ): tasks.LambdaInvoke {
     return lambdaStep(this, name, fn, options);
   }
 }

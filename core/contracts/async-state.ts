@@ -32,6 +32,28 @@ export const ASYNC_INFERENCE_STEPS = {
 export type AsyncInferenceStepKey = keyof typeof ASYNC_INFERENCE_STEPS;
 export type AsyncInferenceStepName = (typeof ASYNC_INFERENCE_STEPS)[AsyncInferenceStepKey];
 
+/**
+ * The event each step's Task builds and its core function takes, by the step's key (see
+ * OptimizationStepEvents): the workflow's Parameters are type-checked against it.
+ */
+export interface AsyncInferenceStepEvents {
+  readonly validateAsyncRun: ValidateAsyncRunEvent;
+  readonly deployAsyncEndpoint: PrepareAsyncEndpointEvent;
+  readonly checkAsyncEndpoint: PrepareAsyncEndpointEvent;
+  readonly loadBatch: LoadBatchEvent;
+  readonly invokeAsyncInference: InvokeAsyncInferenceEvent;
+  readonly recordBatchResults: RecordBatchEvent;
+  readonly summarizeAsyncRun: SummarizeAsyncRunEvent;
+  readonly cleanUpAsyncRun: CleanUpAsyncRunEvent;
+}
+
+/** The same events by step name (`STEP_NAME`), as the local runner's handler map is keyed. */
+export type AsyncInferenceStepEventsByName = {
+  readonly [
+    Key in AsyncInferenceStepKey as (typeof ASYNC_INFERENCE_STEPS)[Key]
+  ]: AsyncInferenceStepEvents[Key];
+};
+
 /** The states named outside the workflow construct: by progress reporters, the run API and the CLIs. */
 export const AsyncInferenceStates = {
   validateAsyncRun: 'Validate async run',

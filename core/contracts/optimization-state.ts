@@ -55,6 +55,35 @@ export const OPTIMIZATION_STEPS = {
 export type OptimizationStepKey = keyof typeof OPTIMIZATION_STEPS;
 export type OptimizationStepName = (typeof OPTIMIZATION_STEPS)[OptimizationStepKey];
 
+/**
+ * The event each step's Task builds and its core function takes, by the step's key: the workflow's
+ * Parameters are type-checked against it (workflows/task-parameters.ts), and the local handler map
+ * and the Lambda entries take it. A step of OPTIMIZATION_STEPS without its event here fails the
+ * type-check where the step Lambdas are typed (workflows/optimization-workflow.ts).
+ */
+export interface OptimizationStepEvents {
+  readonly validateAndPlan: ValidateAndPlanEvent;
+  readonly packageModel: PackageModelEvent;
+  readonly startCompilation: StartCompilationEvent;
+  /** "Check compilation job" takes the state "Start compilation job" gave, whole. */
+  readonly checkCompilation: CompilationState;
+  readonly deployCandidate: DeployCandidateEvent;
+  readonly checkEndpoint: CheckEndpointEvent;
+  readonly runLoadWorker: RunLoadWorkerEvent;
+  readonly aggregateLoadTest: AggregateLoadTestEvent;
+  readonly deleteCandidate: DeleteCandidateEvent;
+  readonly recommend: RecommendEvent;
+  readonly recordProof: RecordProofEvent;
+  readonly rampScaling: RampScalingEvent;
+  readonly recordRamp: RecordRampEvent;
+  readonly cleanUp: CleanUpStepEvent;
+}
+
+/** The same events by step name (`STEP_NAME`), as the local runner's handler map is keyed. */
+export type OptimizationStepEventsByName = {
+  readonly [Key in OptimizationStepKey as (typeof OPTIMIZATION_STEPS)[Key]]: OptimizationStepEvents[Key];
+};
+
 /** The states named outside the workflow construct: by progress reporters, the run API and the CLIs. */
 export const OptimizationStates = {
   validateAndPlan: 'Validate and plan',
@@ -798,6 +827,20 @@ export interface RecordRampEvent {
   readonly error?: CaughtError;
 }
 
+/**
+ * States "Apply ramp scaling policy" and "Deregister ramp scaling" (and "Deregister failed ramp
+ * scaling"): the ramp's endpoint gets the report's two requests as they are (aimed at it,
+ * serving/ramp-test.ts `scalingRequestsFor`), and loses them before it is deleted, on every path.
+ */
+export type RampScalingEvent =
+  | (RedriveAware & {
+      readonly action: 'apply';
+      readonly scaling: RealtimeScalingRequests;
+      /** As "Check ramp endpoint" left it: in service, the workers' indexes set. */
+      readonly deployment: DeploymentState;
+    })
+  | { readonly action: 'deregister'; readonly endpointName: string };
+
 export interface CleanUpEvent {
   readonly plan: Pick<RunPlan, 'runId'>;
   /**
@@ -818,3 +861,8 @@ export interface CleanUpEvent {
 
 /** What every clean-up returns: its account (core/contracts/clean-up-account.ts). */
 export type CleanUpResult = CleanUpAccount;
+
+/** What the optimization's clean-up states send: the whole plan, whose candidates name the stored results. */
+export interface CleanUpStepEvent extends CleanUpEvent {
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'runPrefixUri' | 'candidates'>;
+}

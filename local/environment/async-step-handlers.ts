@@ -1,14 +1,5 @@
 import { loadBatch } from '../../core/steps/async/load-batch.js';
 import { recordBatchResults } from '../../core/steps/async/record-batch-results.js';
-import type {
-  CleanUpAsyncRunEvent,
-  InvokeAsyncInferenceEvent,
-  LoadBatchEvent,
-  PrepareAsyncEndpointEvent,
-  RecordBatchEvent,
-  SummarizeAsyncRunEvent,
-  ValidateAsyncRunEvent,
-} from '../../core/contracts/async-state.js';
 import { cleanUpAsyncRun } from '../../core/steps/async/clean-up-async-run.js';
 import { invokeAsyncInference } from '../../core/steps/async/invoke-async-inference.js';
 import type { AsyncInvoker, TaskResumer, TaskTokenStore } from '../../core/async/ports.js';
@@ -17,7 +8,10 @@ import { deployAsyncEndpoint } from '../../core/steps/async/deploy-async-endpoin
 import type { PrepareAsyncEndpointDeps } from '../../core/async/endpoint-loop.js';
 import { summarizeAsyncRun } from '../../core/steps/async/summarize-async-run.js';
 import { validateAsyncRun, type ValidateAsyncRunDeps } from '../../core/steps/async/validate-async-run.js';
-import type { AsyncInferenceStepName } from '../../core/contracts/async-state.js';
+import type {
+  AsyncInferenceStepEventsByName,
+  AsyncInferenceStepName,
+} from '../../core/contracts/async-state.js';
 import { DEFAULT_POLL_SCHEDULE } from '../../core/contracts/execution-limits.js';
 import type {
   AsyncEndpointObserver,
@@ -26,7 +20,7 @@ import type {
   ObjectStore,
   ScalingRegistry,
 } from '../../core/ports/index.js';
-import type { StepHandler } from './step-handlers.js';
+import { runnerHandlers, type StepHandler } from './step-handlers.js';
 
 /** What the async workflow's steps run on, outside Lambda: local adapters, or fakes in tests. */
 export interface AsyncStepDependencies {
@@ -94,32 +88,28 @@ export function createAsyncStepHandlers(
     nowEpochMs,
     logger,
   };
-  return {
-    'validate-async-run': (payload) =>
-      validateAsyncRun(payload as ValidateAsyncRunEvent, validateAsyncRunDeps(deps)),
-    'deploy-async-endpoint': (payload) =>
-      deployAsyncEndpoint(payload as PrepareAsyncEndpointEvent, endpointDeps),
-    'check-async-endpoint': (payload) =>
-      checkAsyncEndpoint(payload as PrepareAsyncEndpointEvent, endpointDeps),
-    'load-batch': (payload) => loadBatch(payload as LoadBatchEvent, { store, logger }),
+  return runnerHandlers<AsyncInferenceStepEventsByName>({
+    'validate-async-run': (payload) => validateAsyncRun(payload, validateAsyncRunDeps(deps)),
+    'deploy-async-endpoint': (payload) => deployAsyncEndpoint(payload, endpointDeps),
+    'check-async-endpoint': (payload) => checkAsyncEndpoint(payload, endpointDeps),
+    'load-batch': (payload) => loadBatch(payload, { store, logger }),
     'invoke-async-inference': (payload) =>
-      invokeAsyncInference(payload as InvokeAsyncInferenceEvent, {
+      invokeAsyncInference(payload, {
         store: deps.tokens,
         resumer: deps.resumer,
         invoker: deps.invoker,
         logger,
         nowEpochMs,
       }),
-    'record-batch-results': (payload) => recordBatchResults(payload as RecordBatchEvent, { store, logger }),
+    'record-batch-results': (payload) => recordBatchResults(payload, { store, logger }),
     'summarize-async-run': (payload) =>
-      summarizeAsyncRun(payload as SummarizeAsyncRunEvent, {
+      summarizeAsyncRun(payload, {
         store,
         logger,
         nowEpochMs,
         ...(deps.observer === undefined ? {} : { observer: deps.observer }),
         measuredLocally: true,
       }),
-    'clean-up-async-run': (payload) =>
-      cleanUpAsyncRun(payload as CleanUpAsyncRunEvent, { host, scaling, store, logger }),
-  };
+    'clean-up-async-run': (payload) => cleanUpAsyncRun(payload, { host, scaling, store, logger }),
+  });
 }

@@ -1,20 +1,6 @@
 import type { EndpointInstanceLimit } from '../../core/contracts/endpoint-limits.js';
 import { aggregateLoadTest } from '../../core/steps/optimization/aggregate-load-test.js';
-import type {
-  AggregateLoadTestEvent,
-  CheckEndpointEvent,
-  CompilationState,
-  DeleteCandidateEvent,
-  DeployCandidateEvent,
-  PackageModelEvent,
-  RecommendEvent,
-  RecordProofEvent,
-  RecordRampEvent,
-  RunLoadWorkerEvent,
-  StartCompilationEvent,
-  ValidateAndPlanEvent,
-} from '../../core/contracts/optimization-state.js';
-import { cleanUpOptimizationRun, type CleanUpStepEvent } from '../../core/steps/optimization/clean-up.js';
+import { cleanUpOptimizationRun } from '../../core/steps/optimization/clean-up.js';
 import { deleteCandidate } from '../../core/steps/optimization/delete-candidate.js';
 import { checkCompilation } from '../../core/steps/optimization/check-compilation.js';
 import { startCompilation } from '../../core/steps/optimization/start-compilation.js';
@@ -22,7 +8,10 @@ import { CleanUpStatuses } from '../../core/contracts/clean-up-account.js';
 import { DEFAULT_POLL_SCHEDULE } from '../../core/contracts/execution-limits.js';
 import { checkEndpoint } from '../../core/steps/optimization/check-endpoint.js';
 import { deployCandidate } from '../../core/steps/optimization/deploy-candidate.js';
-import type { OptimizationStepName } from '../../core/contracts/optimization-state.js';
+import type {
+  OptimizationStepEventsByName,
+  OptimizationStepName,
+} from '../../core/contracts/optimization-state.js';
 import type { Clock, LoadTestProgress } from '../../core/load-test/index.js';
 import { packageModel } from '../../core/steps/optimization/package-model.js';
 import type {
@@ -41,7 +30,7 @@ import type {
   TransportFactory,
 } from '../../core/ports/index.js';
 import { recommend } from '../../core/steps/optimization/recommend.js';
-import { rampScaling, type RampScalingEvent } from '../../core/steps/optimization/ramp-scaling.js';
+import { rampScaling } from '../../core/steps/optimization/ramp-scaling.js';
 import { recordProof } from '../../core/steps/optimization/record-proof.js';
 import { recordRamp } from '../../core/steps/optimization/record-ramp.js';
 import { runLoadWorker } from '../../core/steps/optimization/run-load-worker.js';
@@ -116,6 +105,26 @@ const MISSING_SCALING = 'no real-time autoscaling here: the step dependencies ha
 /** A step's core function as the local runner calls it: the state's payload in, the result out. */
 export type StepHandler = (payload: unknown, signal: AbortSignal) => Promise<unknown>;
 
+/**
+ * A workflow's local handlers as written: each step name's handler takes that step's event
+ * (`Events`, the workflow's registry by name), so a handler calls its core function without a cast.
+ */
+export type StepHandlerTable<Events> = {
+  readonly [Name in keyof Events]: (payload: Events[Name], signal: AbortSignal) => Promise<unknown>;
+};
+
+/**
+ * The runner's view of a handler table. The runner hands each handler the JSON its Task's
+ * Parameters built, which the type-check held to the step's event (workflows/task-parameters.ts):
+ * this is the one place that JSON is taken as the event, as the Lambda runtime takes it for a
+ * `defineStep` handler.
+ */
+export function runnerHandlers<Events>(
+  table: StepHandlerTable<Events>,
+): Readonly<Record<keyof Events, StepHandler>> {
+  return table as Readonly<Record<keyof Events, StepHandler>>;
+}
+
 /** Outcome of the clean-up a local environment runs after an unsuccessful execution. */
 export type LocalCleanUp = { readonly ok: true } | { readonly ok: false; readonly error: string };
 
@@ -149,8 +158,8 @@ export function stepTaskResolver(handlers: Readonly<Record<string, StepHandler>>
  * The same core functions the Lambdas call (`lambdas/<step>.ts`), keyed by the step name that
  * each Lambda carries in `STEP_NAME`: one name per step across layers. Typed by the registry
  * (OPTIMIZATION_STEPS), so a step without a local handler, or a misspelt key, fails the
- * type-check. The payloads come from the synthesized state machine, whose Parameters build exactly
- * these event shapes.
+ * type-check. Each handler takes its step's event (OptimizationStepEvents), the one the workflow's
+ * Parameters are type-checked against, so it calls its core function without a cast.
  */
 export function createStepHandlers(
   deps: StepDependencies,
@@ -167,9 +176,9 @@ export function createStepHandlers(
   const { store, host, compiler, logger } = deps;
   const optimizer = deps.optimizer === undefined ? {} : { optimizer: deps.optimizer };
   const realtimeScaling = deps.realtimeScaling ?? NO_REALTIME_SCALING;
-  return {
+  return runnerHandlers<OptimizationStepEventsByName>({
     'validate-and-plan': (payload) =>
-      validateAndPlan(payload as ValidateAndPlanEvent, {
+      validateAndPlan(payload, {
         store,
         artifactsBucket: deps.artifactsBucket,
         allowFileUris: deps.allowFileUris,
@@ -181,26 +190,26 @@ export function createStepHandlers(
         ...(deps.market === undefined ? {} : { market: deps.market }),
         logger,
       }),
-    'package-model': (payload) => packageModel(payload as PackageModelEvent, { store, logger }),
+    'package-model': (payload) => packageModel(payload, { store, logger }),
     'start-compilation': (payload) =>
-      startCompilation(payload as StartCompilationEvent, {
+      startCompilation(payload, {
         compiler,
         ...optimizer,
         logger,
         ...compilationTimings,
       }),
     'check-compilation': (payload) =>
-      checkCompilation(payload as CompilationState, {
+      checkCompilation(payload, {
         compiler,
         ...optimizer,
         logger,
         ...compilationTimings,
       }),
     'deploy-candidate': (payload) =>
-      deployCandidate(payload as DeployCandidateEvent, { host, region: deps.region, logger, ...timings }),
-    'check-endpoint': (payload) => checkEndpoint(payload as CheckEndpointEvent, { host, logger, ...timings }),
+      deployCandidate(payload, { host, region: deps.region, logger, ...timings }),
+    'check-endpoint': (payload) => checkEndpoint(payload, { host, logger, ...timings }),
     'run-load-worker': (payload, signal) =>
-      runLoadWorker(payload as RunLoadWorkerEvent, {
+      runLoadWorker(payload, {
         store,
         openTransport: deps.openTransport,
         ...(deps.openStreamTransport === undefined ? {} : { openStreamTransport: deps.openStreamTransport }),
@@ -210,16 +219,15 @@ export function createStepHandlers(
         ...(deps.clock === undefined ? {} : { clock: deps.clock }),
       }),
     'aggregate-load-test': (payload) =>
-      aggregateLoadTest(payload as AggregateLoadTestEvent, {
+      aggregateLoadTest(payload, {
         store,
         logger,
         nowEpochMs,
         loadStartDelaySeconds: deps.loadStartDelaySeconds,
       }),
-    'delete-candidate': (payload) =>
-      deleteCandidate(payload as DeleteCandidateEvent, { host, compiler, logger }),
+    'delete-candidate': (payload) => deleteCandidate(payload, { host, compiler, logger }),
     recommend: (payload) =>
-      recommend(payload as RecommendEvent, {
+      recommend(payload, {
         store,
         logger,
         measuredLocally: deps.measuredLocally,
@@ -231,13 +239,13 @@ export function createStepHandlers(
         ...(deps.localFileOf === undefined ? {} : { localFileOf: deps.localFileOf }),
       }),
     'record-proof': (payload) =>
-      recordProof(payload as RecordProofEvent, {
+      recordProof(payload, {
         store,
         logger,
         ...(deps.invocations === undefined ? {} : { invocations: deps.invocations }),
       }),
     'ramp-scaling': (payload) =>
-      rampScaling(payload as RampScalingEvent, {
+      rampScaling(payload, {
         applier: realtimeScaling,
         registry: realtimeScaling,
         logger,
@@ -245,7 +253,7 @@ export function createStepHandlers(
         loadStartDelaySeconds: deps.loadStartDelaySeconds,
       }),
     'record-ramp': (payload) =>
-      recordRamp(payload as RecordRampEvent, {
+      recordRamp(payload, {
         store,
         logger,
         series: realtimeScaling,
@@ -253,7 +261,7 @@ export function createStepHandlers(
           deps.instanceSeriesSource ?? 'from the local endpoint’s front (in service and starting)',
       }),
     'clean-up': (payload) =>
-      cleanUpOptimizationRun(payload as CleanUpStepEvent, {
+      cleanUpOptimizationRun(payload, {
         host,
         compiler,
         store,
@@ -261,5 +269,5 @@ export function createStepHandlers(
         logger,
         ...(deps.realtimeScaling === undefined ? {} : { scaling: deps.realtimeScaling }),
       }),
-  };
+  });
 }

@@ -50,7 +50,7 @@ describe('each Lambda across the layers', () => {
       [
         `lambdas/${name}.ts`,
         module,
-        module.replace(/^handlers\//, 'test/core/').replace(/\.ts$/, '.test.ts'),
+        module.replace(/^core\//, 'test/core/').replace(/\.ts$/, '.test.ts'),
       ].filter((path) => !existsSync(join(ROOT, path))),
     );
 

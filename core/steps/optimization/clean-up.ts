@@ -1,6 +1,6 @@
 import { type CompletedWork, withCompletedWork } from '../../contracts/completed-work.js';
 import { describeError } from '../../contracts/errors.js';
-import type { CleanUpEvent, CleanUpResult, RunPlan } from '../../contracts/optimization-state.js';
+import type { CleanUpResult, CleanUpStepEvent } from '../../contracts/optimization-state.js';
 import { s3Uri } from '../../contracts/object-uri.js';
 import type { ObjectStore } from '../../ports/index.js';
 import { loadTestResultKey } from './load-test-results.js';
@@ -20,11 +20,6 @@ import { type CleanUpDeps, cleanUpRun } from '../../deployment/run-clean-up.js';
  * state's `States.JsonToString` would have to nest the original cause.
  */
 export { cleanUpRun, type CleanUpDeps } from '../../deployment/run-clean-up.js';
-
-/** What the workflow's clean-up states send: the whole plan, whose candidates name the stored results. */
-export interface CleanUpStepEvent extends CleanUpEvent {
-  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'runPrefixUri' | 'candidates'>;
-}
 
 export interface CleanUpStepDeps extends CleanUpDeps {
   /** Finds the load-test results and the report stored before a failure. */

@@ -1,11 +1,10 @@
 import {
   type DeploymentState,
   OptimizationStates,
-  type RedriveAware,
+  type RampScalingEvent,
 } from '../../contracts/optimization-state.js';
 import type { Logger, RealtimeScalingApplier, ScalingRegistry } from '../../ports/index.js';
 import { refuseRedrive } from './redrive.js';
-import type { RealtimeScalingRequests } from '../../contracts/scaling-requests.js';
 import { VARIANT_NAME } from '../../contracts/names.js';
 
 /**
@@ -13,15 +12,6 @@ import { VARIANT_NAME } from '../../contracts/names.js';
  * scaling"): the ramp's endpoint gets the report's two requests as they are (aimed at it,
  * serving/ramp-test.ts `scalingRequestsFor`), and loses them before it is deleted, on every path.
  */
-export type RampScalingEvent =
-  | (RedriveAware & {
-      readonly action: 'apply';
-      readonly scaling: RealtimeScalingRequests;
-      /** As "Check ramp endpoint" left it: in service, the workers' indexes set. */
-      readonly deployment: DeploymentState;
-    })
-  | { readonly action: 'deregister'; readonly endpointName: string };
-
 export interface RampScalingDeps {
   readonly applier: RealtimeScalingApplier;
   readonly registry: ScalingRegistry;

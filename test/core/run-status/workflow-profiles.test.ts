@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { ASYNC_INFERENCE_STEPS } from '../../../core/contracts/async-state.js';
+import { OPTIMIZATION_STEPS } from '../../../core/contracts/optimization-state.js';
 import type { ProgressProfile } from '../../../core/run-status/progress.js';
 import {
   ASYNC_INFERENCE_PROGRESS,
@@ -14,6 +15,7 @@ import { walkStates } from '../../../local/runner/asl.js';
 import { extractStateMachines } from '../../../local/runner/index.js';
 import { AsyncInferenceWorkflow } from '../../../workflows/async-inference-workflow.js';
 import { OptimizationWorkflow } from '../../../workflows/optimization-workflow.js';
+import { importedSteps } from '../../support/imported-steps.js';
 
 interface StateFound {
   readonly type: unknown;
@@ -26,38 +28,8 @@ function synthesizedStates(): Record<'optimization' | 'async', Map<string, State
   // No built-in CloudFormation validation: it costs ~3 CPU-seconds to start; the app's suites run it.
   const app = new App({ builtinCloudFormationValidation: false });
   const stack = new Stack(app, 'Profiles', { env: { account: '123456789012', region: 'us-east-1' } });
-  const fn = (name: string) =>
-    LambdaFunction.fromFunctionArn(stack, name, `arn:aws:lambda:us-east-1:123456789012:function:${name}`);
-  new OptimizationWorkflow(stack, 'Optimization', {
-    steps: {
-      validateAndPlan: fn('validate-and-plan'),
-      packageModel: fn('package-model'),
-      startCompilation: fn('start-compilation'),
-      checkCompilation: fn('check-compilation'),
-      deployCandidate: fn('deploy-candidate'),
-      checkEndpoint: fn('check-endpoint'),
-      runLoadWorker: fn('run-load-worker'),
-      aggregateLoadTest: fn('aggregate-load-test'),
-      deleteCandidate: fn('delete-candidate'),
-      recommend: fn('recommend'),
-      recordProof: fn('record-proof'),
-      rampScaling: fn('ramp-scaling'),
-      recordRamp: fn('record-ramp'),
-      cleanUp: fn('clean-up'),
-    },
-  });
-  new AsyncInferenceWorkflow(stack, 'AsyncInference', {
-    steps: {
-      validateAsyncRun: fn('validate-async-run'),
-      deployAsyncEndpoint: fn('deploy-async-endpoint'),
-      checkAsyncEndpoint: fn('check-async-endpoint'),
-      loadBatch: fn('load-batch'),
-      invokeAsyncInference: fn('invoke-async-inference'),
-      recordBatchResults: fn('record-batch-results'),
-      summarizeAsyncRun: fn('summarize-async-run'),
-      cleanUpAsyncRun: fn('clean-up-async-run'),
-    },
-  });
+  new OptimizationWorkflow(stack, 'Optimization', { steps: importedSteps(stack, OPTIMIZATION_STEPS) });
+  new AsyncInferenceWorkflow(stack, 'AsyncInference', { steps: importedSteps(stack, ASYNC_INFERENCE_STEPS) });
   const machines = extractStateMachines(Template.fromStack(stack).toJSON());
   const statesOf = (prefix: string) => {
     const machine = machines.find((candidate) => candidate.name.startsWith(prefix));
