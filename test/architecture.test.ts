@@ -31,7 +31,6 @@ const steps = stepModules();
 const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'bench -> test': 7,
   'core/contracts -> core/catalog': 6,
-  'core/serving -> core/ports': 1,
   'infra/constructs -> core/operations': 7,
   'infra/constructs -> core/run-status': 2,
   'infra/constructs -> lambdas/adapters': 2,

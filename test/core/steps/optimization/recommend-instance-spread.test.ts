@@ -1,6 +1,6 @@
 /**
  * "Recommend" on measured candidates of several instances: how each test's requests spread over
- * the instances, read with the proof's reader and code path (serving/instance-spread.ts), and a
+ * the instances, read with the proof's reader and code path (report/read-instance-spread.ts), and a
  * routing strategy that had nothing to route between.
  */
 import { describe, expect, it } from '@jest/globals';
