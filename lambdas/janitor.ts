@@ -8,7 +8,7 @@ import {
   sweepStaleResources,
 } from '../core/operations/janitor.js';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
-import { StateMachineVariables } from './adapters/sfn-execution-reader.js';
+import { StateMachineVariables } from './run-event-variables.js';
 import { SfnRunActivity } from './adapters/sfn-run-activity.js';
 import {
   createApplicationAutoScalingClient,

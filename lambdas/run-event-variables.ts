@@ -1,3 +1,5 @@
+import type { RunWorkflow } from '../core/run-status/run-api-contract.js';
+
 /**
  * The variables of the Lambdas that start or follow runs (the Model Registry trigger, the
  * run-summary notifier, the run API's status Lambda): the constructs that create them set these
@@ -14,6 +16,15 @@ export const RunEventVariables = {
   /** The run-summary topic. */
   runSummaryTopicArn: 'RUN_SUMMARY_TOPIC_ARN',
 } as const;
+
+/**
+ * The variables the run API's Lambdas and the janitor read the state machines' ARNs from, per
+ * workflow (set by infra/constructs/run-api.ts and safety-net.ts).
+ */
+export const StateMachineVariables = {
+  optimization: RunEventVariables.optimizationStateMachineArn,
+  'async-inference': RunEventVariables.asyncInferenceStateMachineArn,
+} as const satisfies Record<RunWorkflow, string>;
 
 /** Where these variables come from, for the errors of a missing one. */
 export const RUN_EVENT_VARIABLE_SOURCE =
