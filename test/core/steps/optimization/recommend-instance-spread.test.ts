@@ -13,7 +13,12 @@ import type { EndpointMetricsQuery, InvocationsPerInstanceReader } from '../../.
 import { recommend } from '../../../../core/steps/optimization/recommend.js';
 import type { Report } from '../../../../core/report/report.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from '../../report/support/sample-report.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  stepResult,
+} from '../../../../bench/fixtures/sample-report.js';
 
 const PREFIX = 's3://mso-artifacts/runs/nightly-2026-11-22/';
 const RESULT_URI = `${PREFIX}load-tests/c1/result.json`;
