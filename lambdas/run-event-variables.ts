@@ -1,4 +1,4 @@
-import type { RunWorkflow } from '../core/run-status/run-api-contract.js';
+import type { RunWorkflow } from '../core/contracts/run-api-contract.js';
 
 /**
  * The variables of the Lambdas that start or follow runs (the Model Registry trigger, the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../contracts/errors.js';
 import { toInputIssues } from '../contracts/validation.js';
-import { ExecutionStatuses } from '../run-status/run-api-contract.js';
+import { ExecutionStatuses } from '../contracts/run-api-contract.js';
 
 /**
  * EventBridge's "Step Functions Execution Status Change" event, as the failed-run clean-up and the

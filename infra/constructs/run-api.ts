@@ -22,7 +22,7 @@ import {
   RUN_SUBRESOURCES,
   RunWorkflows,
   type RunWorkflow,
-} from '../../core/run-status/run-api-contract.js';
+} from '../../core/contracts/run-api-contract.js';
 import { StateMachineVariables } from '../../lambdas/run-event-variables.js';
 import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';

@@ -12,7 +12,7 @@ import type {
   HistoryEventView,
   RunRef,
 } from '../../core/run-status/ports.js';
-import { ExecutionStatuses, type RunWorkflow } from '../../core/run-status/run-api-contract.js';
+import { ExecutionStatuses, type RunWorkflow } from '../../core/contracts/run-api-contract.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

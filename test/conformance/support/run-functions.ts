@@ -14,7 +14,7 @@ import {
 import { runEvents } from '../../../core/operations/run-events.js';
 import type { ParsedEvent } from '../../../core/run-status/proxy-event.js';
 import { RUN_ROUTES } from '../../../core/run-status/proxy-event.js';
-import { type ApiReply, RUN_RESOURCES, type RunWorkflow } from '../../../core/run-status/run-api-contract.js';
+import { type ApiReply, RUN_RESOURCES, type RunWorkflow } from '../../../core/contracts/run-api-contract.js';
 import { parseRunRouteEvent } from '../../../core/run-status/run-routes.js';
 import {
   type ApprovedModelRunOutcome,
