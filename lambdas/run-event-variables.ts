@@ -11,7 +11,7 @@ export const RunEventVariables = {
   optimizationStateMachineArn: 'OPTIMIZATION_STATE_MACHINE_ARN',
   /** The async-inference state machine, when the stack has one. */
   asyncInferenceStateMachineArn: 'ASYNC_INFERENCE_STATE_MACHINE_ARN',
-  /** The trigger's run template, as JSON (see core/operations/start-approved-model-run.ts). */
+  /** The trigger's run template, as JSON (see core/contracts/approved-model-run-template.ts). */
   approvedModelRunTemplate: 'APPROVED_MODEL_RUN_TEMPLATE',
   /** The run-summary topic. */
   runSummaryTopicArn: 'RUN_SUMMARY_TOPIC_ARN',

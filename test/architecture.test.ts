@@ -30,7 +30,6 @@ const steps = stepModules();
  */
 const ALLOWED_TODAY: Readonly<Record<string, number>> = {
   'core/contracts -> core/catalog': 6,
-  'infra/constructs -> core/operations': 7,
   'local/adapters -> local/cli': 2,
   'local/async -> local': 4,
   'local/async -> local/cli': 5,
