@@ -7,7 +7,7 @@
 import { aggregateWorkerResults } from '../core/load-test/aggregate.js';
 import { systemClock } from '../core/load-test/clock.js';
 import { runLoadTest } from '../core/load-test/engine.js';
-import { SlotServer } from '../test/core/load-test/support/stub-transports.js';
+import { SlotServer } from './support/stub-transports.js';
 import type { BenchRow } from './support/report.js';
 import { parseLoadPlan } from '../core/contracts/load-plan.js';
 import { parseSla } from '../core/contracts/latency-sla.js';

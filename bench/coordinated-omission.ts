@@ -9,7 +9,7 @@
  * reports what closed-loop tools report: one slow request, a p99 that does not see the stall.
  */
 import type { LoadTestResult, WorkerResult } from '../core/load-test/results.js';
-import { exactPercentile } from '../test/core/load-test/support/random.js';
+import { exactPercentile } from './support/latency-samples.js';
 import { runChild, startChild } from './support/child-process.js';
 import type { BenchRow } from './support/report.js';
 import { expectedLatenciesMs, stallInsideWindow } from './support/stall.js';

@@ -7,7 +7,8 @@ import { systemClock } from '../core/load-test/clock.js';
 import type { InvokeOutcome } from '../core/load-test/ports.js';
 import { RequestBudget, StepDriver } from '../core/load-test/step-driver.js';
 import { StepRecorder } from '../core/load-test/step-recorder.js';
-import { lognormalSampler, seededRandom } from '../test/core/load-test/support/random.js';
+import { seededRandom } from '../core/contracts/seeded-random.js';
+import { lognormalSampler } from './support/latency-samples.js';
 import { median } from './support/report.js';
 import type { BenchRow } from './support/report.js';
 

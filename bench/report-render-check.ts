@@ -4,7 +4,7 @@
  * entries, no chart wider than the page, no two texts of a chart on top of each other, the verdict
  * on the first screen, a sweep's heatmap with its recommended cell. Two kinds of pages:
  *
- * - fixtures (test/core/report/support/): a sweep, a 20-candidate run, a serve target whose
+ * - fixtures (bench/fixtures/): a sweep, a 20-candidate run, a serve target whose
  *   ramp broke the SLA, and an async run, rendered here;
  * - real runs: `npm start`'s example, local-sweep, local-routing, local-generative and local-async
  *   run locally to their end (bench/support/example-runs.ts, shortened load plans unless
@@ -35,9 +35,9 @@ import { renderMarkdownReport } from '../core/report/render-markdown.js';
 import type { Report } from '../core/report/report.js';
 import { RUNS_INDEX_HTML, RUNS_INDEX_JSON, type RunsIndexDocument } from '../core/report/runs-index.js';
 import { heatmapTitle, RECOMMENDED_MARK } from '../core/report/sweep-chart.js';
-import { asyncReport } from '../test/core/report/support/async-reports.js';
-import { rampReport } from '../test/core/report/support/ramp-reports.js';
-import { sweepReport, twentyCandidateReport } from '../test/core/report/support/sweep-reports.js';
+import { asyncReport } from './fixtures/async-reports.js';
+import { rampReport } from './fixtures/ramp-reports.js';
+import { sweepReport, twentyCandidateReport } from './fixtures/sweep-reports.js';
 import { Cdp, startChromium } from './support/devtools-pipe.js';
 import { EXAMPLE_RUNS, runExample } from './support/example-runs.js';
 

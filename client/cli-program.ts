@@ -17,7 +17,7 @@ import {
   type RunStatus,
   type RunWorkflow,
   RunWorkflows,
-} from '../core/run-status/run-api-contract.js';
+} from '../core/contracts/run-api-contract.js';
 import {
   compareRuns,
   DEFAULT_NOISE_TOLERANCE_PERCENT,

@@ -6,7 +6,7 @@ import { withArtifactsBucket } from '../core/contracts/artifacts-bucket.js';
 import { describeError, type InputIssue, InvalidRunInputError } from '../core/contracts/errors.js';
 import { recordOf } from '../core/contracts/records.js';
 import { checkRunRequest } from '../core/run-status/run-request.js';
-import { type RunWorkflow, RunWorkflows } from '../core/run-status/run-api-contract.js';
+import { type RunWorkflow, RunWorkflows } from '../core/contracts/run-api-contract.js';
 import { regionOfApiUrl } from './sigv4.js';
 
 /**

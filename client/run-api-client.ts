@@ -29,7 +29,7 @@ import {
   startedRunSchema,
   type StoppedRun,
   stoppedRunSchema,
-} from '../core/run-status/run-api-contract.js';
+} from '../core/contracts/run-api-contract.js';
 import { RunAlreadyExistsError, RunApiError, RunNotFoundError, RunWaitTimeoutError } from './errors.js';
 import {
   AWS_REGION_EXPECTED,
@@ -42,7 +42,7 @@ import { asyncRunInputSchema } from '../core/contracts/async-run-input.js';
 
 /**
  * A typed client of the run API (infra/constructs/run-api.ts): every request SigV4-signed for
- * `execute-api`, every answer checked against the API's contract (core/run-status/run-api-contract.ts).
+ * `execute-api`, every answer checked against the API's contract (core/contracts/run-api-contract.ts).
  * Run inputs are validated locally first, with the workflows' own schemas, so a mistake is reported
  * field by field before anything is sent.
  */

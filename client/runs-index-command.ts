@@ -18,7 +18,7 @@ import {
   type ReportLinks,
   type RunListItem,
   type RunWorkflow,
-} from '../core/run-status/run-api-contract.js';
+} from '../core/contracts/run-api-contract.js';
 import { RunApiError } from './errors.js';
 import type { RunApiClient } from './run-api-client.js';
 

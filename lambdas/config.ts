@@ -25,6 +25,8 @@ export const StepVariables = {
   asyncTopicsKeyArn: 'ASYNC_TOPICS_KEY_ARN',
   /** The wait task's TimeoutSeconds, as deployed: runs whose queue TTL cannot fit are refused. */
   asyncWaitTimeoutSeconds: 'ASYNC_WAIT_TIMEOUT_SECONDS',
+  /** The async workflow's task-token table, set on the Lambdas that store or resume tokens. */
+  taskTokenTable: 'TASK_TOKEN_TABLE',
 } as const;
 
 /** Where the step Lambdas' variables are set, for error messages. */

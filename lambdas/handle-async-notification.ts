@@ -2,11 +2,11 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import {
   handleAsyncNotifications,
   type NotificationOutcome,
-  NotificationMetrics,
   type NotificationSummary,
   readSnsRecords,
   throwIfRetryNeeded,
 } from '../core/operations/handle-async-notification.js';
+import { NotificationMetrics } from '../core/contracts/operation-metrics.js';
 import { artifactsBucket, s3Store, taskResumer, taskTokenStore } from './wiring.js';
 import { defineStep, metrics } from './step.js';
 

@@ -1,14 +1,10 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DEFAULT_JANITOR_MAX_AGE_HOURS, JANITOR_LIMITS } from '../core/contracts/janitor-settings.js';
-import {
-  JanitorMetrics,
-  notDeletedBy,
-  parseJanitorEvent,
-  sweepStaleResources,
-} from '../core/operations/janitor.js';
+import { notDeletedBy, parseJanitorEvent, sweepStaleResources } from '../core/operations/janitor.js';
+import { JanitorMetrics } from '../core/contracts/operation-metrics.js';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
-import { StateMachineVariables } from './adapters/sfn-execution-reader.js';
+import { StateMachineVariables } from './run-event-variables.js';
 import { SfnRunActivity } from './adapters/sfn-run-activity.js';
 import {
   createApplicationAutoScalingClient,

@@ -1,3 +1,5 @@
+import type { RunWorkflow } from '../core/contracts/run-api-contract.js';
+
 /**
  * The variables of the Lambdas that start or follow runs (the Model Registry trigger, the
  * run-summary notifier, the run API's status Lambda): the constructs that create them set these
@@ -9,11 +11,20 @@ export const RunEventVariables = {
   optimizationStateMachineArn: 'OPTIMIZATION_STATE_MACHINE_ARN',
   /** The async-inference state machine, when the stack has one. */
   asyncInferenceStateMachineArn: 'ASYNC_INFERENCE_STATE_MACHINE_ARN',
-  /** The trigger's run template, as JSON (see core/operations/start-approved-model-run.ts). */
+  /** The trigger's run template, as JSON (see core/contracts/approved-model-run-template.ts). */
   approvedModelRunTemplate: 'APPROVED_MODEL_RUN_TEMPLATE',
   /** The run-summary topic. */
   runSummaryTopicArn: 'RUN_SUMMARY_TOPIC_ARN',
 } as const;
+
+/**
+ * The variables the run API's Lambdas and the janitor read the state machines' ARNs from, per
+ * workflow (set by infra/constructs/run-api.ts and safety-net.ts).
+ */
+export const StateMachineVariables = {
+  optimization: RunEventVariables.optimizationStateMachineArn,
+  'async-inference': RunEventVariables.asyncInferenceStateMachineArn,
+} as const satisfies Record<RunWorkflow, string>;
 
 /** Where these variables come from, for the errors of a missing one. */
 export const RUN_EVENT_VARIABLE_SOURCE =

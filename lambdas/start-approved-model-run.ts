@@ -1,10 +1,8 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import {
-  ApprovedModelRunMetrics,
-  parseApprovedModelRunTemplate,
-  startApprovedModelRun,
-} from '../core/operations/start-approved-model-run.js';
+import { parseApprovedModelRunTemplate } from '../core/contracts/approved-model-run-template.js';
+import { startApprovedModelRun } from '../core/operations/start-approved-model-run.js';
+import { ApprovedModelRunMetrics } from '../core/contracts/operation-metrics.js';
 import { SfnExecutionStarter } from './adapters/sfn-execution-starter.js';
 import { getRequiredEnv } from './config.js';
 import { RUN_EVENT_VARIABLE_SOURCE, RunEventVariables } from './run-event-variables.js';

@@ -4,7 +4,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
 import { AwsAsyncEndpointObserver } from './adapters/async-endpoint-observer.js';
-import { DynamoDbTokenStore, TASK_TOKEN_TABLE_VARIABLE } from './adapters/dynamodb-token-store.js';
+import { DynamoDbTokenStore } from './adapters/dynamodb-token-store.js';
 import { SfnTaskResumer } from './adapters/sfn-task-resumer.js';
 import type {
   AsyncEndpointObserver,
@@ -172,7 +172,7 @@ const TASK_TOKEN_TABLE_SOURCE =
 export function taskTokenStore(): DynamoDbTokenStore {
   return new DynamoDbTokenStore({
     client: DynamoDBDocumentClient.from(tracer.captureAWSv3Client(new DynamoDBClient({}))),
-    tableName: getRequiredEnv(TASK_TOKEN_TABLE_VARIABLE, TASK_TOKEN_TABLE_SOURCE),
+    tableName: getRequiredEnv(StepVariables.taskTokenTable, TASK_TOKEN_TABLE_SOURCE),
   });
 }
 

@@ -377,15 +377,6 @@ export const AsyncRunOutcomes = {
 } as const;
 export type AsyncRunOutcome = (typeof AsyncRunOutcomes)[keyof typeof AsyncRunOutcomes];
 
-/** The outcome of a run of `inputs` inputs of which `completed` completed. */
-export function asyncRunOutcomeOf(counts: {
-  readonly inputs: number;
-  readonly completed: number;
-}): AsyncRunOutcome {
-  if (counts.completed === counts.inputs) return AsyncRunOutcomes.completed;
-  return counts.completed === 0 ? AsyncRunOutcomes.allInputsFailed : AsyncRunOutcomes.partial;
-}
-
 export interface AsyncRunSummary {
   readonly runId: string;
   readonly name?: string;

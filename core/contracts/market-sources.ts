@@ -28,16 +28,6 @@ export interface PlannedPriceSource {
 }
 
 /**
- * The warning a price source calls for when its prices are older than PRICE_AGE_WARNING_DAYS
- * (derived, not stored: the plan travels in every state).
- */
-export function priceAgeWarning(prices: PlannedPriceSource): string | undefined {
-  return prices.ageDays > PRICE_AGE_WARNING_DAYS
-    ? `prices of ${prices.asOf}, ${prices.ageDays} days old (more than ${PRICE_AGE_WARNING_DAYS}): they may have changed; give current ones in pricing.usdPerHour`
-    : undefined;
-}
-
-/**
  * `ec2-describe-instance-types`: the candidates' EC2 twins as EC2 describes them in the region;
  * `instance-table`: the generated table (core/catalog/instance-table.ts).
  */

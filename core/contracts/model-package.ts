@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The SageMaker Model Registry package version a run measures (`modelPackage` in the run input).
- * The Model Registry trigger fills it (core/start-approved-model-run.ts); "Recommend" then
+ * The Model Registry trigger fills it (core/operations/start-approved-model-run.ts); "Recommend" then
  * compares the run with the run of the group's last approved version that has a report
  * (core/report/registry-baseline.ts). Any run may carry it, e.g. a CI
  * job that benchmarks a version before approving it, or a local run (`npm start`).
@@ -17,6 +17,14 @@ export const MODEL_PACKAGE_GROUP_NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
  */
 export const MODEL_PACKAGE_ARN =
   /^arn:aws(-cn|-us-gov|-iso-f)?:sagemaker:[a-z0-9-]{9,16}:[0-9]{12}:model-package\/\S{1,2048}$/;
+
+/**
+ * The EventBridge event SageMaker sends when a model package version changes (SageMaker developer
+ * guide, "Events that Amazon SageMaker AI sends to Amazon EventBridge"): its `detail-type`, and the
+ * `ModelApprovalStatus` whose versions the Model Registry trigger benchmarks.
+ */
+export const MODEL_PACKAGE_STATE_CHANGE = 'SageMaker Model Package State Change';
+export const APPROVED = 'Approved';
 
 export const modelPackageSchema = z.strictObject({
   groupName: z.string().regex(MODEL_PACKAGE_GROUP_NAME, {

@@ -718,36 +718,6 @@ export const NO_RECOMMENDATION_OUTCOMES: readonly RunOutcome[] = [
   RunOutcomes.allCandidatesFailed,
 ];
 
-/** Verdicts of candidates that could not be judged against the SLA: what makes a run partial. */
-const UNJUDGED_VERDICTS: readonly CandidateVerdict[] = [
-  'quality-unknown',
-  'model-errors',
-  'measurement-problem',
-  'failed',
-  'skipped',
-];
-
-/** Counts each verdict, every verdict present (0 when none). */
-export function countVerdicts(verdicts: readonly CandidateVerdict[]): VerdictCounts {
-  const counts = Object.fromEntries(CANDIDATE_VERDICTS.map((verdict) => [verdict, 0])) as Record<
-    CandidateVerdict,
-    number
-  >;
-  for (const verdict of verdicts) counts[verdict] += 1;
-  return counts;
-}
-
-/** The run's outcome from its candidates' verdicts. */
-export function runOutcomeOf(counts: VerdictCounts): RunOutcome {
-  const unjudged = UNJUDGED_VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0);
-  if (counts.recommended > 0) return unjudged > 0 ? RunOutcomes.partial : RunOutcomes.recommended;
-  // A stalled candidate was judged against the SLA: its endpoint did not hold the load. One whose
-  // answers failed the quality rule was judged too: it met the SLA, but not with the model's answers.
-  return counts['missed-sla'] + counts.stalled + counts['quality-failed'] > 0
-    ? RunOutcomes.noCandidateMetSla
-    : RunOutcomes.allCandidatesFailed;
-}
-
 /**
  * The cause (JSON) of a run that ended in "No recommendation": `errorMessage` first, as in a
  * Lambda's cause, so that readers of causes show the sentence; the report's location for the run

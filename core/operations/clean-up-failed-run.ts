@@ -14,7 +14,7 @@ import {
   type FailureStatus,
   LIVE_STATUSES,
   parseExecutionStatusChange,
-} from './execution-status-change.js';
+} from '../contracts/execution-status-change.js';
 import { type CleanUpDeps, cleanUpRun } from '../deployment/run-clean-up.js';
 
 /**

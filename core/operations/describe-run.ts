@@ -13,7 +13,7 @@ import {
   RUN_RESOURCES,
   type RunStatus,
   type RunWorkflow,
-} from '../run-status/run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 import { WORKFLOW_PROGRESS } from '../run-status/workflow-profiles.js';
 import {
   parseProxyEvent,

@@ -15,6 +15,7 @@ import {
 } from '../async/notification.js';
 import type { TaskCallOutcome, TaskResumer, TaskTokenRecord, TaskTokenStore } from '../async/ports.js';
 import { isRecord } from '../contracts/records.js';
+import type { NotificationMetrics } from '../contracts/operation-metrics.js';
 
 /**
  * The notification Lambda's core, subscribed to the endpoint's success and error topics. For each
@@ -69,19 +70,6 @@ export function readSnsRecords(event: unknown): SnsNotificationMessage[] {
     return { messageId, message: isRecord(sns) ? sns.Message : undefined };
   });
 }
-
-/** One outcome per record; each is a metric the entry emits (count per invocation). */
-export const NotificationMetrics = {
-  resumedSuccess: 'AsyncInferenceResumedSuccess',
-  resumedFailure: 'AsyncInferenceResumedFailure',
-  duplicate: 'AsyncNotificationDuplicate',
-  unknownInferenceId: 'AsyncNotificationUnknownInferenceId',
-  malformed: 'AsyncNotificationMalformed',
-  taskGone: 'AsyncNotificationTaskGone',
-  /** The store refused the record's request as invalid: that record alone fails, not retried. */
-  refused: 'AsyncNotificationRefused',
-  retryLater: 'AsyncNotificationRetryLater',
-} as const;
 
 export type NotificationOutcome = keyof typeof NotificationMetrics;
 export type NotificationSummary = Readonly<Record<NotificationOutcome, number>>;

@@ -162,13 +162,6 @@ export interface SweepSummary {
   readonly notDeleted: number;
 }
 
-/**
- * The janitor's metric (namespace and dimensions of every step metric, lambdas/step.ts), which the
- * stack alarms on: stale resources a sweep could not delete or decide on, 0 when there were none; a
- * sweep that fails before it can decide on anything (its listing throttled) counts 1.
- */
-export const JanitorMetrics = { notDeleted: 'StaleResourcesNotDeleted' } as const;
-
 /** A sweep that tried everything and could not delete (or decide on) some stale resources. */
 export class SweepIncompleteError extends AggregateError {
   constructor(

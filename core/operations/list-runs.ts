@@ -8,7 +8,7 @@ import {
   ExecutionStatuses,
   RUN_LIST_LIMITS,
   type RunList,
-} from '../run-status/run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 import { type RunRouteRequest, unexpectedFailure } from '../run-status/run-routes.js';
 
 /**

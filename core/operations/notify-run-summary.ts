@@ -11,7 +11,11 @@ import {
 } from '../contracts/optimization-state.js';
 import type { ExecutionDescriber, ExecutionDescription, Logger } from '../ports/index.js';
 import { recordOf } from '../contracts/records.js';
-import { parseExecutionStatusChange } from './execution-status-change.js';
+import {
+  parseExecutionStatusChange,
+  RUN_END_STATUSES,
+  type RunEndStatus,
+} from '../contracts/execution-status-change.js';
 import { COMPARISON_ATTRIBUTES, type ComparisonAttribute } from '../contracts/run-comparison.js';
 
 /**
@@ -25,9 +29,6 @@ import { COMPARISON_ATTRIBUTES, type ComparisonAttribute } from '../contracts/ru
  * false), DescribeExecution always has it. The execution's input is never read nor published: it
  * may hold what its author would not mail around.
  */
-
-export const RUN_END_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
-export type RunEndStatus = (typeof RUN_END_STATUSES)[number];
 
 export const RUN_WORKFLOWS = ['optimization', 'async-inference'] as const;
 export type RunWorkflow = (typeof RUN_WORKFLOWS)[number];

@@ -6,7 +6,7 @@ import {
   ApiErrorCodes,
   type PlannedRun,
   type RunWorkflow,
-} from '../run-status/run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 import { type ParsedEvent, RUN_ROUTES } from '../run-status/proxy-event.js';
 import {
   checkRunRequest,

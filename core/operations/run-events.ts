@@ -7,7 +7,7 @@ import {
   RUN_EVENT_LIMITS,
   type RunEvent,
   type RunEvents,
-} from '../run-status/run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 import {
   isReply,
   type RunRouteRequest,

@@ -1,12 +1,7 @@
 import { resultsOf } from '../run-status/run-results.js';
 import type { Logger } from '../ports/index.js';
 import type { ExecutionReader, ObjectPresigner } from '../run-status/ports.js';
-import {
-  apiFailure,
-  type ApiReply,
-  ApiErrorCodes,
-  type ReportLinks,
-} from '../run-status/run-api-contract.js';
+import { apiFailure, type ApiReply, ApiErrorCodes, type ReportLinks } from '../contracts/run-api-contract.js';
 import {
   isReply,
   type RunRouteRequest,

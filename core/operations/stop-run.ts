@@ -6,7 +6,7 @@ import {
   ApiErrorCodes,
   ExecutionStatuses,
   type StoppedRun,
-} from '../run-status/run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 import {
   isReply,
   type RunRouteRequest,

@@ -5,14 +5,13 @@ import {
   type CandidateOutcome,
   CandidateStatuses,
   type CandidateVerdict,
-  countVerdicts,
   type PlannedCandidate,
   type RunOutcome,
-  runOutcomeOf,
   RunOutcomes,
   type RunPlan,
   type VerdictCounts,
 } from '../contracts/optimization-state.js';
+import { countVerdicts, runOutcomeOf } from './run-outcome.js';
 import {
   decodeHistogram,
   describeStallAt,

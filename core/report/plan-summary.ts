@@ -1,3 +1,8 @@
+/**
+ * What `--plan` (local) and `runs plan` (the run API) print for an optimization run: the plan
+ * "Validate and plan" returned, read for a person before the run exists. The budgets' lines serve
+ * the async plan too. Here, not under local/, so that the runs CLI prints the same text.
+ */
 import { plannedQualityText } from './quality-text.js';
 import { PRICE_TABLE_SOURCES, recordedPriceOf } from '../catalog/price-table.js';
 import {
@@ -5,11 +10,6 @@ import {
   PRICE_AGE_WARNING_DAYS,
   type PriceBookSource,
 } from '../contracts/market-sources.js';
-/**
- * What `--plan` (local) and `runs plan` (the run API) print for an optimization run: the plan
- * "Validate and plan" returned, read for a person before the run exists. The budgets' lines serve
- * the async plan too. Here, not under local/, so that the runs CLI prints the same text.
- */
 import type { ExecutionBudgets } from '../contracts/execution-limits.js';
 import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
 import { scheduledLoads } from '../load-test/plan.js';
@@ -17,6 +17,16 @@ import { slaBoundsText } from './sla-text.js';
 import { interleavesRepeats, kneeProbesOf, measuringSeconds, repeatsOf } from '../load-test/rounds.js';
 import { textTable as table } from './text-table.js';
 import type { LoadPlan } from '../contracts/load-plan.js';
+
+/**
+ * The warning a price source calls for when its prices are older than PRICE_AGE_WARNING_DAYS
+ * (derived, not stored: the plan travels in every state).
+ */
+export function priceAgeWarning(prices: PlannedPriceSource): string | undefined {
+  return prices.ageDays > PRICE_AGE_WARNING_DAYS
+    ? `prices of ${prices.asOf}, ${prices.ageDays} days old (more than ${PRICE_AGE_WARNING_DAYS}): they may have changed; give current ones in pricing.usdPerHour`
+    : undefined;
+}
 
 /** ` (then 4, 8, 16 while every step meets the SLA)`: the extension steps, counted in the time. */
 function extensionNote(plan: LoadPlan): string {

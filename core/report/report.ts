@@ -216,7 +216,7 @@ export interface CandidateReport {
   /**
    * A measured candidate of several instances: how the test's requests spread over them (one count
    * per instance locally; on AWS the variant's `InvocationsPerInstance`, one entry), from the same
-   * reader and note as the proof's (serving/instance-spread.ts).
+   * reader and note as the proof's (report/read-instance-spread.ts).
    */
   readonly perInstance?: readonly InstanceShare[];
   /** Busiest ÷ least busy instance; only with one count per instance. */

@@ -10,7 +10,7 @@ import {
   RUN_RESOURCES,
   RUN_SUBRESOURCES,
   type RunWorkflow,
-} from './run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 
 /**
  * How every run API Lambda reads its event: API Gateway's REST proxy event (Lambda proxy

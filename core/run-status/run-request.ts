@@ -17,7 +17,7 @@ import {
   RUN_PLAN_PATH,
   type RunWorkflow,
   RunWorkflows,
-} from './run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 import {
   parseProxyEvent,
   type ParsedEvent,

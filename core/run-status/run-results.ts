@@ -9,7 +9,7 @@ import {
   type ReportLocations,
   type RunWorkflow,
   RunWorkflows,
-} from './run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 
 /**
  * A run's results as its execution tells them: the report files and the outcome. Read by the run

@@ -9,7 +9,7 @@ import {
   describeInvalidRunId,
   RUN_RESOURCES,
   type RunWorkflow,
-} from './run-api-contract.js';
+} from '../contracts/run-api-contract.js';
 import {
   parseProxyEvent,
   type ParsedEvent,

@@ -11,7 +11,7 @@ import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { StepVariables } from '../../lambdas/config.js';
-import { TASK_TOKEN_TABLE_VARIABLE, TOKEN_TABLE_KEYS } from '../../lambdas/adapters/dynamodb-token-store.js';
+import { TOKEN_TABLE_KEYS } from '../../core/contracts/task-token-table.js';
 import { ASYNC_INFERENCE_STEPS, type AsyncInferenceStepKey } from '../../core/contracts/async-state.js';
 import {
   AsyncInferenceWorkflow,
@@ -119,7 +119,7 @@ export class AsyncInference extends Construct {
       // Tokens live hours at most; nothing in the table is worth keeping past the stack.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    const tokenEnvironment = { [TASK_TOKEN_TABLE_VARIABLE]: this.tokenTable.tableName };
+    const tokenEnvironment = { [StepVariables.taskTokenTable]: this.tokenTable.tableName };
     const topicEnvironment = {
       [StepVariables.asyncSuccessTopicArn]: this.successTopic.topicArn,
       [StepVariables.asyncErrorTopicArn]: this.errorTopic.topicArn,

@@ -6,13 +6,15 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
-  APPROVED,
   type ApprovedModelRunTemplate,
   type ApprovedModelRunTemplateDocument,
+  parseApprovedModelRunTemplate,
+} from '../../core/contracts/approved-model-run-template.js';
+import {
+  APPROVED,
   MODEL_PACKAGE_GROUP_NAME,
   MODEL_PACKAGE_STATE_CHANGE,
-  parseApprovedModelRunTemplate,
-} from '../../core/operations/start-approved-model-run.js';
+} from '../../core/contracts/model-package.js';
 import { type InputIssue, InvalidRunInputError } from '../../core/contracts/errors.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';

@@ -22,8 +22,8 @@ import {
   RUN_SUBRESOURCES,
   RunWorkflows,
   type RunWorkflow,
-} from '../../core/run-status/run-api-contract.js';
-import { StateMachineVariables } from '../../lambdas/adapters/sfn-execution-reader.js';
+} from '../../core/contracts/run-api-contract.js';
+import { StateMachineVariables } from '../../lambdas/run-event-variables.js';
 import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
 import type { RegisteredLambdaSettings, StepLambdaFactory } from './step-lambda-factory.js';

@@ -9,8 +9,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE } from '../../core/operations/execution-status-change.js';
-import { RUN_END_STATUSES } from '../../core/operations/notify-run-summary.js';
+import { EXECUTION_STATUS_CHANGE, RUN_END_STATUSES } from '../../core/contracts/execution-status-change.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {
   acknowledgeGuardRule,

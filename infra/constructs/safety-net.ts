@@ -15,13 +15,13 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../core/operations/execution-status-change.js';
+import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../core/contracts/execution-status-change.js';
 import {
   ASYNC_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
 } from '../../core/contracts/run-timeouts.js';
 import { JANITOR_LIMITS, janitorBoundMinutes } from '../../core/contracts/janitor-settings.js';
-import { JanitorMetrics } from '../../core/operations/janitor.js';
+import { JanitorMetrics } from '../../core/contracts/operation-metrics.js';
 import { RunEventVariables } from '../../lambdas/run-event-variables.js';
 import {
   FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,

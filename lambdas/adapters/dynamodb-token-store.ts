@@ -18,23 +18,14 @@ import type {
   TaskTokenStore,
 } from '../../core/async/ports.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
-
-/**
- * The task-token table: partition key `inferenceId` (string), TTL attribute `expiresAt` (epoch
- * seconds). A table rather than SageMaker's `CustomAttributes`: a task token can be 2,048
- * characters (Step Functions SendTaskSuccess reference), `CustomAttributes` at most 1,024.
- */
-
-/** The entries read the table name from this variable; the async workflow's stack sets it. */
-export const TASK_TOKEN_TABLE_VARIABLE = 'TASK_TOKEN_TABLE';
-
-export const TOKEN_TABLE_KEYS = { partitionKey: 'inferenceId', ttl: 'expiresAt' } as const;
+import { TOKEN_TABLE_KEYS } from '../../core/contracts/task-token-table.js';
 
 export interface DynamoDbTokenStoreOptions {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
 }
 
+/** The task-token table's items (core/contracts/task-token-table.ts), over DynamoDB's document client. */
 export class DynamoDbTokenStore implements TaskTokenStore {
   private readonly client: DynamoDBDocumentClient;
   private readonly tableName: string;

@@ -12,9 +12,8 @@ import type {
   HistoryEventView,
   RunRef,
 } from '../../core/run-status/ports.js';
-import { ExecutionStatuses, type RunWorkflow } from '../../core/run-status/run-api-contract.js';
+import { ExecutionStatuses, type RunWorkflow } from '../../core/contracts/run-api-contract.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
-import { RunEventVariables } from '../run-event-variables.js';
 
 /**
  * `ExecutionReader` over Step Functions: DescribeExecution, and GetExecutionHistory newest first
@@ -22,12 +21,6 @@ import { RunEventVariables } from '../run-event-variables.js';
  * (`includeExecutionData: false`: run inputs stay out of the status Lambda). A history holds at most
  * 25,000 events (Step Functions quotas), so at most 25 pages are ever read.
  */
-
-/** The variables the status Lambda reads the state machines' ARNs from (set by infra/constructs/run-api.ts). */
-export const StateMachineVariables = {
-  optimization: RunEventVariables.optimizationStateMachineArn,
-  'async-inference': RunEventVariables.asyncInferenceStateMachineArn,
-} as const satisfies Record<RunWorkflow, string>;
 
 /** GetExecutionHistory `maxResults`: "the maximum allowed page size is 1000". */
 export const HISTORY_PAGE_SIZE = 1000;

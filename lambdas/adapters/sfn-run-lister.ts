@@ -5,7 +5,7 @@ import {
   type ExecutionStatus,
   ExecutionStatuses,
   type RunWorkflow,
-} from '../../core/run-status/run-api-contract.js';
+} from '../../core/contracts/run-api-contract.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 import { checkStateMachineArns } from './sfn-execution-reader.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type CliIo, runCli } from '../../client/cli-program.js';
 import { RunApiClient } from '../../client/run-api-client.js';
 import type { RunsIndexDocument } from '../../core/report/runs-index.js';
-import { sampleReport } from '../core/report/support/sample-report.js';
+import { sampleReport } from '../../bench/fixtures/sample-report.js';
 import {
   FakeRunApi,
   type ReceivedRequest,

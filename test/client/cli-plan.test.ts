@@ -7,7 +7,7 @@ import { RunApiClient } from '../../client/run-api-client.js';
 import type { AsyncRunPlan } from '../../core/contracts/async-state.js';
 import { formatAsyncPlan } from '../../core/report/async-plan-summary.js';
 import { formatPlan } from '../../core/report/plan-summary.js';
-import { plannedCandidate, runPlan } from '../core/report/support/sample-report.js';
+import { plannedCandidate, runPlan } from '../../bench/fixtures/sample-report.js';
 import { FakeRunApi, TEST_CREDENTIALS, TEST_REGION } from './support/fake-run-api.js';
 
 /**

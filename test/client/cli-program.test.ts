@@ -12,7 +12,7 @@ import {
   USAGE,
 } from '../../client/cli-program.js';
 import { RunApiClient } from '../../client/run-api-client.js';
-import type { RunStatus } from '../../core/run-status/run-api-contract.js';
+import type { RunStatus } from '../../core/contracts/run-api-contract.js';
 import { FakeRunApi, TEST_CREDENTIALS, TEST_REGION } from './support/fake-run-api.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

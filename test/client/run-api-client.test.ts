@@ -10,7 +10,7 @@ import {
 } from '../../client/errors.js';
 import { RunApiClient } from '../../client/run-api-client.js';
 import type { RunInputDocument } from '../../core/contracts/run-input.js';
-import type { RunStatus } from '../../core/run-status/run-api-contract.js';
+import type { RunStatus } from '../../core/contracts/run-api-contract.js';
 import { FakeRunApi, TEST_CREDENTIALS, TEST_REGION } from './support/fake-run-api.js';
 
 const EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples');

@@ -47,7 +47,7 @@ import {
 import type { Report } from '../../core/report/report.js';
 import { proofCandidate, proofLoadPlan } from '../../core/serving/prove-target.js';
 import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
-import { plannedCandidate, reportFrom } from '../core/report/support/sample-report.js';
+import { plannedCandidate, reportFrom } from '../../bench/fixtures/sample-report.js';
 import { MemoryObjectStore, silentLogger } from '../support/memory-object-store.js';
 import { fakeContext, setStepEnvironment } from './support/fake-context.js';
 

@@ -5,7 +5,7 @@ import type { ObjectStore } from '../../core/ports/index.js';
 import type { Report } from '../../core/report/report.js';
 import { runLoadWorker } from '../../core/steps/optimization/run-load-worker.js';
 import type { StepHandler } from '../../local/environment/step-handlers.js';
-import { StoppingServer } from '../core/load-test/support/stub-transports.js';
+import { StoppingServer } from '../../bench/support/stub-transports.js';
 import { VirtualClock } from '../core/load-test/support/virtual-clock.js';
 import { FakeSageMaker } from '../support/fake-sagemaker.js';
 import { silentLogger } from '../support/memory-object-store.js';

@@ -1,5 +1,4 @@
 import {
-  asyncRunOutcomeOf,
   type AsyncBenchmarkFigures,
   type AsyncGenerativeFigures,
   type AsyncRunPlan,
@@ -12,6 +11,7 @@ import {
   MAX_FAILURE_REASONS,
   type SummarizeAsyncRunEvent,
 } from '../../contracts/async-state.js';
+import { asyncRunOutcomeOf } from '../../async/run-outcome.js';
 import type { AsyncBacklogMetrics, AsyncEndpointObserver, Logger, ObjectStore } from '../../ports/index.js';
 import { batchResultsUri } from '../../async/batch-results.js';
 import { asyncReportUris, writeAsyncReport } from '../../async/write-async-report.js';

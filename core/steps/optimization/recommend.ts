@@ -21,7 +21,8 @@ import { withLocalFiles } from '../../report/local-files.js';
 import type { Report } from '../../report/report.js';
 import { renderHtmlReport } from '../../report/render-html.js';
 import { renderMarkdownReport } from '../../report/render-markdown.js';
-import { type InstanceSpread, readInstanceSpread } from '../../serving/instance-spread.js';
+import type { InstanceSpread } from '../../serving/instance-spread.js';
+import { readInstanceSpread } from '../../report/read-instance-spread.js';
 import { proofDecision } from '../../serving/prove-target.js';
 import { rampDecision } from '../../serving/ramp-test.js';
 import { VARIANT_NAME } from '../../contracts/names.js';
@@ -87,7 +88,7 @@ async function readEndpointMetrics(
 
 /**
  * Each measured candidate of several instances: how its test's requests spread over them, read as
- * the proof reads its own (one code path, serving/instance-spread.ts). One instance has no spread.
+ * the proof reads its own (one code path, report/read-instance-spread.ts). One instance has no spread.
  */
 async function readInstanceSpreads(
   event: RecommendEvent,

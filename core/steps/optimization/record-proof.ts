@@ -15,7 +15,8 @@ import {
   judgeProof,
   type ServeTargetProof,
 } from '../../serving/prove-target.js';
-import { type InstanceSpread, readInstanceSpread } from '../../serving/instance-spread.js';
+import type { InstanceSpread } from '../../serving/instance-spread.js';
+import { readInstanceSpread } from '../../report/read-instance-spread.js';
 import { readWorkerResult } from './load-test-results.js';
 import { VARIANT_NAME } from '../../contracts/names.js';
 
@@ -136,7 +137,7 @@ function correctionOf(event: RecordProofEvent, proof: ServeTargetProof): ProofRe
   return instances === undefined ? undefined : correctedRequest(event.plan.runId, request, instances);
 }
 
-/** The proof's per-instance spread over the test's window (serving/instance-spread.ts). */
+/** The proof's per-instance spread over the test's window (report/read-instance-spread.ts). */
 async function readSpread(
   event: RecordProofEvent,
   merged: LoadTestResult | undefined,

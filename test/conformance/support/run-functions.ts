@@ -14,11 +14,11 @@ import {
 import { runEvents } from '../../../core/operations/run-events.js';
 import type { ParsedEvent } from '../../../core/run-status/proxy-event.js';
 import { RUN_ROUTES } from '../../../core/run-status/proxy-event.js';
-import { type ApiReply, RUN_RESOURCES, type RunWorkflow } from '../../../core/run-status/run-api-contract.js';
+import { type ApiReply, RUN_RESOURCES, type RunWorkflow } from '../../../core/contracts/run-api-contract.js';
 import { parseRunRouteEvent } from '../../../core/run-status/run-routes.js';
+import type { ApprovedModelRunTemplate } from '../../../core/contracts/approved-model-run-template.js';
 import {
   type ApprovedModelRunOutcome,
-  type ApprovedModelRunTemplate,
   startApprovedModelRun,
 } from '../../../core/operations/start-approved-model-run.js';
 import { parseStartRunEvent, startRun } from '../../../core/operations/start-run.js';

@@ -5,7 +5,7 @@ import {
   type PlannedCandidate,
 } from '../../../core/contracts/optimization-state.js';
 import { candidateDeployment } from '../../../core/deployment/candidate-deployment.js';
-import { runPlan } from '../report/support/sample-report.js';
+import { runPlan } from '../../../bench/fixtures/sample-report.js';
 
 const OUTPUT_URI = 's3://mso-artifacts/runs/nightly-2026-11-22/optimized/g5-awq/';
 const PACKAGED_URI = 's3://mso-artifacts/runs/nightly-2026-11-22/model/model.tar.gz';

@@ -3,7 +3,7 @@ import { aggregateWorkerResults } from '../../../core/load-test/aggregate.js';
 import { runLoadTest } from '../../../core/load-test/engine.js';
 import { decodeHistogram } from '../../../core/load-test/histogram.js';
 import type { InvokeRequest } from '../../../core/load-test/ports.js';
-import { ScriptedTransport, SlotServer } from './support/stub-transports.js';
+import { ScriptedTransport, SlotServer } from '../../../bench/support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
 import { parseLoadPlan } from '../../../core/contracts/load-plan.js';
 import { parseSla } from '../../../core/contracts/latency-sla.js';

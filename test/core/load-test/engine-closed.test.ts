@@ -3,7 +3,7 @@ import { aggregateWorkerResults } from '../../../core/load-test/aggregate.js';
 import { runLoadTest } from '../../../core/load-test/engine.js';
 import type { InvokeRequest, InvokeTransport } from '../../../core/load-test/ports.js';
 import type { LoadTestProgress } from '../../../core/load-test/results.js';
-import { ScriptedTransport, SlotServer } from './support/stub-transports.js';
+import { ScriptedTransport, SlotServer } from '../../../bench/support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
 import { parseLoadPlan, type LoadPlanInput } from '../../../core/contracts/load-plan.js';
 import { parseSla, type LatencySlaInput } from '../../../core/contracts/latency-sla.js';

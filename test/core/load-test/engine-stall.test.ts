@@ -4,9 +4,10 @@ import { runLoadTest } from '../../../core/load-test/engine.js';
 import type { InvokeRequest, InvokeTransport } from '../../../core/load-test/ports.js';
 import type { StreamInvokeTransport } from '../../../core/load-test/streaming/stream-transport.js';
 import { nextRound } from '../../../core/load-test/rounds.js';
-import { ScriptedTransport, SlotServer, StoppingServer } from './support/stub-transports.js';
+import { ScriptedTransport, SlotServer, StoppingServer } from '../../../bench/support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
-import { lognormalSampler, seededRandom } from './support/random.js';
+import { seededRandom } from '../../../core/contracts/seeded-random.js';
+import { lognormalSampler } from '../../../bench/support/latency-samples.js';
 import { parseLoadPlan, type LoadPlanInput } from '../../../core/contracts/load-plan.js';
 import { parseSla, type LatencySlaInput } from '../../../core/contracts/latency-sla.js';
 

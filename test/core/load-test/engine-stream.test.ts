@@ -6,7 +6,7 @@ import { PayloadMix } from '../../../core/load-test/payload-mix.js';
 import type { InvokeRequest } from '../../../core/load-test/ports.js';
 import type { LoadTestProgress } from '../../../core/load-test/results.js';
 import type { StreamStepResult } from '../../../core/load-test/streaming/stream-figures.js';
-import { ScriptedTransport } from './support/stub-transports.js';
+import { ScriptedTransport } from '../../../bench/support/stub-transports.js';
 import { type TokenScript, TokenStreamServer } from './support/stub-stream-server.js';
 import { VirtualClock } from './support/virtual-clock.js';
 import { parseLoadPlan, type LoadPlanInput } from '../../../core/contracts/load-plan.js';

@@ -10,7 +10,7 @@ import {
 } from '../../../core/load-test/plan.js';
 import type { InvokeRequest, InvokeTransport } from '../../../core/load-test/ports.js';
 import { type InputIssue, InvalidRunInputError } from '../../../core/contracts/errors.js';
-import { SlotServer } from './support/stub-transports.js';
+import { SlotServer } from '../../../bench/support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
 import { parseLoadPlan, type LoadPlanInput } from '../../../core/contracts/load-plan.js';
 import { parseSla, type LatencySlaInput } from '../../../core/contracts/latency-sla.js';

@@ -8,7 +8,8 @@ import {
   mergeEncodedHistograms,
   recordLatencyUs,
 } from '../../../core/load-test/histogram.js';
-import { exactPercentile, lognormalSampler, seededRandom } from './support/random.js';
+import { seededRandom } from '../../../core/contracts/seeded-random.js';
+import { exactPercentile, lognormalSampler } from '../../../bench/support/latency-samples.js';
 
 describe('latency histograms', () => {
   it('give percentiles within 0.1 % of the exact nearest-rank percentiles', () => {

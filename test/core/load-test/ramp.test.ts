@@ -6,7 +6,7 @@ import type { InvokeRequest, InvokeTransport } from '../../../core/load-test/por
 import type { WorkerResult } from '../../../core/load-test/results.js';
 import { combineSegments } from '../../../core/load-test/segments.js';
 import { InvalidRunInputError } from '../../../core/contracts/errors.js';
-import { ScriptedTransport, SlotServer } from './support/stub-transports.js';
+import { ScriptedTransport, SlotServer } from '../../../bench/support/stub-transports.js';
 import { VirtualClock } from './support/virtual-clock.js';
 import { parseLoadPlan, type LoadPlan, type LoadPlanInput } from '../../../core/contracts/load-plan.js';
 import { parseSla } from '../../../core/contracts/latency-sla.js';

@@ -3,7 +3,7 @@ import { ResourceNotFoundError, TransientServiceError } from '../../../core/cont
 import { describeRun, parseDescribeRunEvent } from '../../../core/operations/describe-run.js';
 import { proxyEvent, requestOf, invalidRequestRefusal } from '../run-status/support/proxy-events.js';
 import type { ExecutionDescription } from '../../../core/run-status/ports.js';
-import { runStatusSchema } from '../../../core/run-status/run-api-contract.js';
+import { runStatusSchema } from '../../../core/contracts/run-api-contract.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 import {
   benchmarkCandidate,

@@ -5,7 +5,7 @@ import type { ListedExecution, RunLister } from '../../../core/run-status/ports.
 import { RUN_ROUTES } from '../../../core/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../../../core/run-status/run-routes.js';
 import { proxyEvent, requestOf, invalidRequestRefusal } from '../run-status/support/proxy-events.js';
-import { runListSchema } from '../../../core/run-status/run-api-contract.js';
+import { runListSchema } from '../../../core/contracts/run-api-contract.js';
 import { silentLogger } from '../../support/memory-object-store.js';
 
 const EXECUTION_ARN = 'arn:aws:states:us-east-1:123456789012:execution:Optimization:nightly';

@@ -7,7 +7,7 @@ import {
   type PlanRunRequest,
   type RunPlanner,
 } from '../../../core/operations/plan-run.js';
-import { plannedRunSchema } from '../../../core/run-status/run-api-contract.js';
+import { plannedRunSchema } from '../../../core/contracts/run-api-contract.js';
 import {
   validateAndPlan,
   type ValidateAndPlanDeps,

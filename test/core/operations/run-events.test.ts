@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { runEvents } from '../../../core/operations/run-events.js';
 import type { HistoryEventLine, RunEventReader, RunRef } from '../../../core/run-status/ports.js';
-import { runEventsSchema } from '../../../core/run-status/run-api-contract.js';
+import { runEventsSchema } from '../../../core/contracts/run-api-contract.js';
 import { RUN_ROUTES } from '../../../core/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../../../core/run-status/run-routes.js';
 import { proxyEvent, requestOf } from '../run-status/support/proxy-events.js';

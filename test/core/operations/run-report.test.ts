@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { runReport } from '../../../core/operations/run-report.js';
 import type { ExecutionDescription, ObjectPresigner } from '../../../core/run-status/ports.js';
-import { reportLinksSchema } from '../../../core/run-status/run-api-contract.js';
+import { reportLinksSchema } from '../../../core/contracts/run-api-contract.js';
 import { RUN_ROUTES } from '../../../core/run-status/proxy-event.js';
 import { parseRunRouteEvent } from '../../../core/run-status/run-routes.js';
 import { proxyEvent, requestOf } from '../run-status/support/proxy-events.js';

@@ -2,9 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../../core/contracts/errors.js';
 import {
   type ApprovedModelRunTemplate,
+  parseApprovedModelRunTemplate,
+} from '../../../core/contracts/approved-model-run-template.js';
+import {
   approvedRunName,
   type ExecutionStarter,
-  parseApprovedModelRunTemplate,
   startApprovedModelRun,
 } from '../../../core/operations/start-approved-model-run.js';
 import { silentLogger } from '../../support/memory-object-store.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { planAsyncRun } from '../../../core/steps/async/validate-async-run.js';
 import { InvalidRunInputError } from '../../../core/contracts/errors.js';
 import type { RunStarter, RunStartOutcome } from '../../../core/run-status/ports.js';
-import { apiErrorSchema, startedRunSchema } from '../../../core/run-status/run-api-contract.js';
+import { apiErrorSchema, startedRunSchema } from '../../../core/contracts/run-api-contract.js';
 import { requestOf, invalidRequestRefusal } from '../run-status/support/proxy-events.js';
 import { parseStartRunEvent, startRun, type StartRunRequest } from '../../../core/operations/start-run.js';
 import { validateAndPlan } from '../../../core/steps/optimization/validate-and-plan.js';

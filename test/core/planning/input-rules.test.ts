@@ -3,7 +3,7 @@ import { InvalidRunInputError } from '../../../core/contracts/errors.js';
 import { runInputSchema } from '../../../core/contracts/run-input.js';
 import { optimizationInputIssues } from '../../../core/planning/input-rules.js';
 import type { RunStarter, RunStartOutcome } from '../../../core/run-status/ports.js';
-import { apiErrorSchema } from '../../../core/run-status/run-api-contract.js';
+import { apiErrorSchema } from '../../../core/contracts/run-api-contract.js';
 import { startRun } from '../../../core/operations/start-run.js';
 import { validateAndPlan } from '../../../core/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { HostingPriceList } from '../../../core/catalog/market.js';
 import { PRICE_TABLE_SOURCE } from '../../../core/contracts/price-source.js';
 import { TransientServiceError } from '../../../core/contracts/errors.js';
-import { priceAgeWarning } from '../../../core/contracts/market-sources.js';
+import { priceAgeWarning } from '../../../core/report/plan-summary.js';
 import { priceCacheUri, readPriceBook } from '../../../core/planning/price-source.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 

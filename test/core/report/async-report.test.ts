@@ -8,7 +8,7 @@ import {
   asyncReportInput,
   asyncSummary,
   ORIGIN_MS,
-} from './support/async-reports.js';
+} from '../../../bench/fixtures/async-reports.js';
 
 describe('buildAsyncReport', () => {
   it('leads with the outcome and the per-input counts of the summary', () => {

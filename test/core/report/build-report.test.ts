@@ -3,7 +3,12 @@ import { CandidateStatuses } from '../../../core/contracts/optimization-state.js
 import { failureReasonOf } from '../../../core/contracts/caught-error.js';
 import type { StepResult } from '../../../core/load-test/index.js';
 import { buildReport } from '../../../core/report/build-report.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  stepResult,
+} from '../../../bench/fixtures/sample-report.js';
 
 // Both steps meet the sample SLA (p95 ≤ 20 ms, p99 ≤ 40 ms): the sustainable step is the second.
 const steps = [

@@ -3,8 +3,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import { chartedCandidates, chartedNote } from '../../../core/report/chart-selection.js';
 import { isEmptyChart, latencyChartSpec, throughputChartSpec } from '../../../core/report/charts-specs.js';
 import { renderHtmlReport } from '../../../core/report/render-html.js';
-import { sampleReport } from './support/sample-report.js';
-import { twentyCandidateReport } from './support/sweep-reports.js';
+import { sampleReport } from '../../../bench/fixtures/sample-report.js';
+import { twentyCandidateReport } from '../../../bench/fixtures/sweep-reports.js';
 
 /** The candidates a line chart draws: its colour scale's domain, and the ids in its data. */
 function series(chart: ReturnType<typeof latencyChartSpec>): { domain: unknown; plotted: string[] } {

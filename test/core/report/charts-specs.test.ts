@@ -11,7 +11,7 @@ import {
   tokensChartSpec,
 } from '../../../core/report/charts-specs.js';
 import type { Report } from '../../../core/report/report.js';
-import { plannedCandidate, reportFrom, sampleReport } from './support/sample-report.js';
+import { plannedCandidate, reportFrom, sampleReport } from '../../../bench/fixtures/sample-report.js';
 
 function plotted(chart: ChartSpec): TopLevelSpec {
   if (isEmptyChart(chart))

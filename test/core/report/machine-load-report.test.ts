@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { renderHtmlReport } from '../../../core/report/render-html.js';
 import { renderMarkdownReport } from '../../../core/report/render-markdown.js';
 import type { Report, ReportMachineLoad } from '../../../core/report/report.js';
-import { plannedCandidate, reportFrom } from './support/sample-report.js';
+import { plannedCandidate, reportFrom } from '../../../bench/fixtures/sample-report.js';
 
 const MISSED = reportFrom([
   {

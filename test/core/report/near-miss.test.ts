@@ -5,7 +5,12 @@ import { buildReport } from '../../../core/report/build-report.js';
 import { renderHtmlReport } from '../../../core/report/render-html.js';
 import { renderMarkdownReport } from '../../../core/report/render-markdown.js';
 import type { Report } from '../../../core/report/report.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  stepResult,
+} from '../../../bench/fixtures/sample-report.js';
 
 // The sample SLA is p95 ≤ 20 ms, p99 ≤ 40 ms. A step's p95 is about 1.225 × its median plus half its tail.
 

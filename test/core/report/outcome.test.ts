@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { renderHtmlReport } from '../../../core/report/render-html.js';
 import { renderMarkdownReport } from '../../../core/report/render-markdown.js';
-import { plannedCandidate, reportFrom, type SampleEntry } from './support/sample-report.js';
+import { plannedCandidate, reportFrom, type SampleEntry } from '../../../bench/fixtures/sample-report.js';
 
 /** A candidate that meets the sample SLA (p95 ≤ 20 ms) at its first step. */
 function fast(id: string, usdPerHour = 0.2): SampleEntry {

@@ -12,7 +12,12 @@ import { buildReport } from '../../../core/report/build-report.js';
 import { renderHtmlReport } from '../../../core/report/render-html.js';
 import { renderMarkdownReport } from '../../../core/report/render-markdown.js';
 import type { Report } from '../../../core/report/report.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  stepResult,
+} from '../../../bench/fixtures/sample-report.js';
 
 const PAYLOADS: PlannedPayload[] = [
   { uri: 's3://user-models/cnn/small.json', contentType: 'application/json', weight: 3, sizeBytes: 1_536 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { formatPlan } from '../../../core/report/plan-summary.js';
-import { plannedCandidate, runPlan, SAMPLE_LOAD_PLAN } from './support/sample-report.js';
+import { plannedCandidate, runPlan, SAMPLE_LOAD_PLAN } from '../../../bench/fixtures/sample-report.js';
 
 describe('formatPlan', () => {
   it('lists the extension steps and counts them in the load test time', () => {

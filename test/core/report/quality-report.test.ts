@@ -5,7 +5,7 @@ import { buildReport } from '../../../core/report/build-report.js';
 import { formatPlan } from '../../../core/report/plan-summary.js';
 import { renderHtmlReport } from '../../../core/report/render-html.js';
 import { renderMarkdownReport } from '../../../core/report/render-markdown.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
+import { loadTestResult, plannedCandidate, runPlan, stepResult } from '../../../bench/fixtures/sample-report.js';
 
 // Both steps meet the sample SLA; the compiled candidate carries twice the load on the same instance.
 const SLOW = [

@@ -17,9 +17,9 @@ import {
   serveTargetRamp,
   serveTargetReport,
   withRamp,
-} from './support/ramp-reports.js';
+} from '../../../bench/fixtures/ramp-reports.js';
 import { withConsoleWarnings } from './support/console-warnings.js';
-import { SAMPLE_SLA } from './support/sample-report.js';
+import { SAMPLE_SLA } from '../../../bench/fixtures/sample-report.js';
 
 /** The marks of each panel's layers, top to bottom. */
 function panelMarks(spec: TopLevelSpec): string[][] {

@@ -6,7 +6,7 @@ import {
   renderAsyncHtmlReport,
 } from '../../../core/report/render-async-html.js';
 import { escapeHtml } from '../../../core/report/render-html.js';
-import { asyncReport, asyncSummary } from './support/async-reports.js';
+import { asyncReport, asyncSummary } from '../../../bench/fixtures/async-reports.js';
 
 describe('renderAsyncHtmlReport', () => {
   it('answers first: the outcome, then the cost, then the charts over time', async () => {

@@ -25,7 +25,7 @@ import { cdkSnippet, deployBlocks, deployFacts, sdkSnippet } from '../../../core
 import { validateAndPlan } from '../../../core/steps/optimization/validate-and-plan.js';
 import { SageMakerModelHost } from '../../../lambdas/adapters/sagemaker-model-host.js';
 import { createTestApp } from '../../infra/app.js';
-import { sampleReport } from './support/sample-report.js';
+import { sampleReport } from '../../../bench/fixtures/sample-report.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 
 // The CDK snippets users copy must not call a deprecated aws-cdk-lib API: in "fail" mode jsii's

@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { escapeHtml, renderHtmlReport } from '../../../core/report/render-html.js';
 import type { Report } from '../../../core/report/report.js';
-import { plannedCandidate, reportFrom, sampleReport, XSS_VALUE } from './support/sample-report.js';
+import {
+  plannedCandidate,
+  reportFrom,
+  sampleReport,
+  XSS_VALUE,
+} from '../../../bench/fixtures/sample-report.js';
 
 function count(text: string, pattern: RegExp): number {
   return text.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`))?.length ?? 0;

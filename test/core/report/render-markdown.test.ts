@@ -6,7 +6,7 @@ import {
   SAMPLE_LOAD_PLAN,
   sampleReport,
   XSS_VALUE,
-} from './support/sample-report.js';
+} from '../../../bench/fixtures/sample-report.js';
 import { escapeMarkdown, markdownCode } from '../../../core/report/markdown-text.js';
 
 /** Splits a Markdown table row into its cells at the `|` that are not escaped. */

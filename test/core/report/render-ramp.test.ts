@@ -7,7 +7,7 @@ import {
   serveTargetRamp,
   serveTargetReport,
   withRamp,
-} from './support/ramp-reports.js';
+} from '../../../bench/fixtures/ramp-reports.js';
 
 /** A one-bucket ramp with the given scale-outs: the rest of the outcome does not matter here. */
 function outcomeWith(scaleOuts: RampOutcome['scaleOuts']): RampOutcome {

@@ -5,8 +5,8 @@ import { serveTargetSummaryLine } from '../../../core/report/render-serve-target
 import type { Report } from '../../../core/report/report.js';
 import type { PlannedCandidate } from '../../../core/contracts/optimization-state.js';
 import type { ServeTargetProof } from '../../../core/serving/prove-target.js';
-import { heldRamp, notHeldRamp, serveTargetReport, withRamp } from './support/ramp-reports.js';
-import { plannedCandidate, reportFrom, SAMPLE_SLA } from './support/sample-report.js';
+import { heldRamp, notHeldRamp, serveTargetReport, withRamp } from '../../../bench/fixtures/ramp-reports.js';
+import { plannedCandidate, reportFrom, SAMPLE_SLA } from '../../../bench/fixtures/sample-report.js';
 
 function targetReport(targetTps: number | undefined, extra: Partial<PlannedCandidate> = {}) {
   return reportFrom(

@@ -8,7 +8,12 @@ import { buildReport } from '../../../core/report/build-report.js';
 import { isEmptyChart, throughputChartSpec } from '../../../core/report/charts-specs.js';
 import type { Report } from '../../../core/report/report.js';
 import { recommendationText, roundLines, stepTable } from '../../../core/report/render-markdown.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from './support/sample-report.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  stepResult,
+} from '../../../bench/fixtures/sample-report.js';
 
 // The sample SLA is p95 ≤ 20 ms, p99 ≤ 40 ms: load 16 misses it.
 const STEPS = [

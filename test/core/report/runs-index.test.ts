@@ -9,7 +9,7 @@ import {
   runsIndexDocument,
   type RunsIndexEntry,
 } from '../../../core/report/runs-index.js';
-import { sampleReport, XSS_VALUE } from './support/sample-report.js';
+import { sampleReport, XSS_VALUE } from '../../../bench/fixtures/sample-report.js';
 
 const LINKS = { html: 'nightly/report.html', markdown: 'nightly/report.md', json: 'nightly/report.json' };
 

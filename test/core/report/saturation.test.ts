@@ -11,7 +11,7 @@ import {
   runPlan,
   SAMPLE_LOAD_PLAN,
   stepResult,
-} from './support/sample-report.js';
+} from '../../../bench/fixtures/sample-report.js';
 
 // The sample SLA is p95 ≤ 20 ms, p99 ≤ 40 ms: these two steps meet it, the third does not.
 const metSla = [

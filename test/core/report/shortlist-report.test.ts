@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Shortlist } from '../../../core/contracts/shortlist.js';
 import { renderHtmlReport } from '../../../core/report/render-html.js';
 import { renderMarkdownReport } from '../../../core/report/render-markdown.js';
-import { sampleReport } from './support/sample-report.js';
+import { sampleReport } from '../../../bench/fixtures/sample-report.js';
 
 const SHORTLIST: Shortlist = {
   request: { max: 2, kinds: ['cpu'] },

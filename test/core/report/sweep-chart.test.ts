@@ -5,8 +5,13 @@ import { renderHtmlReport } from '../../../core/report/render-html.js';
 import { renderMarkdownReport } from '../../../core/report/render-markdown.js';
 import { heatmapData, sweepHeatmapSpec } from '../../../core/report/sweep-chart.js';
 import { withConsoleWarnings } from './support/console-warnings.js';
-import { plannedCandidate, reportFrom, sampleReport, XSS_VALUE } from './support/sample-report.js';
-import { BATCH, sweepReport, twentyCandidateReport, WORKERS } from './support/sweep-reports.js';
+import {
+  plannedCandidate,
+  reportFrom,
+  sampleReport,
+  XSS_VALUE,
+} from '../../../bench/fixtures/sample-report.js';
+import { BATCH, sweepReport, twentyCandidateReport, WORKERS } from '../../../bench/fixtures/sweep-reports.js';
 import type { SweepGrid } from '../../../core/report/report.js';
 
 function gridOf(report: { sweep?: SweepGrid }): SweepGrid {

@@ -7,7 +7,7 @@ import {
   sweepPanels,
   UNSET,
 } from '../../../core/report/sweep-factors.js';
-import { BATCH, sweepReport, WORKERS } from './support/sweep-reports.js';
+import { BATCH, sweepReport, WORKERS } from '../../../bench/fixtures/sweep-reports.js';
 
 /** A measured runner-up on ml.c5.xlarge; each test changes what it is about. */
 function candidate(id: string, extra: Partial<CandidateReport> = {}): CandidateReport {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { parseDescribeRunEvent } from '../../../core/operations/describe-run.js';
 import { parsePlanRunEvent } from '../../../core/operations/plan-run.js';
 import { type ParsedEvent, RUN_ROUTES, type RunRoute } from '../../../core/run-status/proxy-event.js';
-import { apiErrorSchema } from '../../../core/run-status/run-api-contract.js';
+import { apiErrorSchema } from '../../../core/contracts/run-api-contract.js';
 import { parseRunRouteEvent } from '../../../core/run-status/run-routes.js';
 import { parseStartRunEvent } from '../../../core/operations/start-run.js';
 import { proxyEvent } from './support/proxy-events.js';

@@ -10,7 +10,7 @@ import {
   proofSkipReason,
   proofWorkers,
 } from '../../../core/serving/prove-target.js';
-import { plannedCandidate, SAMPLE_LOAD_PLAN, stepResult } from '../report/support/sample-report.js';
+import { plannedCandidate, SAMPLE_LOAD_PLAN, stepResult } from '../../../bench/fixtures/sample-report.js';
 import type { LoadPlan } from '../../../core/contracts/load-plan.js';
 
 const WINNER = plannedCandidate('c5-large', 'ml.c5.large', 0.102);

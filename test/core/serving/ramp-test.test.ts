@@ -13,7 +13,7 @@ import {
 } from '../../../core/serving/ramp-test.js';
 import { type ScalingPolicy, scalingPolicyFor } from '../../../core/serving/scaling-policy.js';
 import { checkRealtimeScalingRequests } from '../../../local/platform/realtime-scaling-requests.js';
-import { plannedCandidate, SAMPLE_LOAD_PLAN } from '../report/support/sample-report.js';
+import { plannedCandidate, SAMPLE_LOAD_PLAN } from '../../../bench/fixtures/sample-report.js';
 import { type LoadPlan, loadPlanSchema } from '../../../core/contracts/load-plan.js';
 
 const RUN_ID = 'nightly-2026-11-22';

@@ -5,7 +5,7 @@ import {
   reportFrom,
   SAMPLE_SLA,
   type SampleEntry,
-} from '../report/support/sample-report.js';
+} from '../../../bench/fixtures/sample-report.js';
 
 /**
  * Two candidates whose order flips between the objectives: the xlarge is cheaper per 1M at its own

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { TransientServiceError } from '../../../core/contracts/errors.js';
 import type { HistoryEventView } from '../../../core/run-status/ports.js';
-import { ExecutionStatuses } from '../../../core/run-status/run-api-contract.js';
+import { ExecutionStatuses } from '../../../core/contracts/run-api-contract.js';
 import {
   HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGES,

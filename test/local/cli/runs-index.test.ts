@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunsIndexDocument } from '../../../core/report/runs-index.js';
 import { writeRunsIndex } from '../../../local/cli/runs-index.js';
-import { sampleReport } from '../../core/report/support/sample-report.js';
+import { sampleReport } from '../../../bench/fixtures/sample-report.js';
 
 const NOW = () => new Date('2026-11-22T12:00:00.000Z');
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Report } from '../../../core/report/report.js';
 import { formatSummary } from '../../../local/cli/summary.js';
-import { notHeldRamp, withRamp } from '../../core/report/support/ramp-reports.js';
-import { plannedCandidate, reportFrom } from '../../core/report/support/sample-report.js';
+import { notHeldRamp, withRamp } from '../../../bench/fixtures/ramp-reports.js';
+import { plannedCandidate, reportFrom } from '../../../bench/fixtures/sample-report.js';
 
 const REPORT = reportFrom([
   {

@@ -1,10 +1,7 @@
-import {
-  type CandidateVerdict,
-  countVerdicts,
-  RunOutcomes,
-} from '../../../../core/contracts/optimization-state.js';
+import { type CandidateVerdict, RunOutcomes } from '../../../../core/contracts/optimization-state.js';
+import { countVerdicts } from '../../../../core/report/run-outcome.js';
 import type { CandidateReport, Report } from '../../../../core/report/report.js';
-import { SAMPLE_LOAD_PLAN, SAMPLE_SLA } from './sample-report.js';
+import { SAMPLE_LOAD_PLAN, SAMPLE_SLA } from '../../../../bench/fixtures/sample-report.js';
 import { PRICE_TABLE_SOURCE } from '../../../../core/contracts/price-source.js';
 
 /**

@@ -4,7 +4,7 @@ import type { DeploymentState, RunPlan } from '../../../../core/contracts/optimi
 import { checkEndpoint, type CheckEndpointDeps } from '../../../../core/steps/optimization/check-endpoint.js';
 import type { Logger, ModelHost } from '../../../../core/ports/index.js';
 import { FakeSageMaker } from '../../../support/fake-sagemaker.js';
-import { runPlan } from '../../report/support/sample-report.js';
+import { runPlan } from '../../../../bench/fixtures/sample-report.js';
 
 const NOW = Date.UTC(2026, 10, 22, 10, 0, 0);
 const DEPLOYMENT: DeploymentState = {

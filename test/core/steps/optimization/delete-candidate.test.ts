@@ -4,7 +4,7 @@ import type { PlannedCandidate } from '../../../../core/contracts/optimization-s
 import { deleteCandidate } from '../../../../core/steps/optimization/delete-candidate.js';
 import { FakeSageMaker } from '../../../support/fake-sagemaker.js';
 import { silentLogger } from '../../../support/memory-object-store.js';
-import { plannedCandidate } from '../../report/support/sample-report.js';
+import { plannedCandidate } from '../../../../bench/fixtures/sample-report.js';
 
 const CANDIDATE = plannedCandidate('c1-c5-xlarge', 'ml.c5.xlarge', 0.204);
 

@@ -7,8 +7,8 @@ import {
   type RunPlan,
 } from '../../../../core/contracts/optimization-state.js';
 import { deployCandidate, type DeployDeps } from '../../../../core/steps/optimization/deploy-candidate.js';
+import type { ApprovedModelRunTemplate } from '../../../../core/contracts/approved-model-run-template.js';
 import {
-  type ApprovedModelRunTemplate,
   type ExecutionStarter,
   startApprovedModelRun,
 } from '../../../../core/operations/start-approved-model-run.js';

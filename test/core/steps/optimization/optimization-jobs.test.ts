@@ -15,7 +15,7 @@ import type {
 import type { CompilationDeps } from '../../../../core/deployment/compilation-job.js';
 import { startCompilation } from '../../../../core/steps/optimization/start-compilation.js';
 import { silentLogger } from '../../../support/memory-object-store.js';
-import { runPlan } from '../../report/support/sample-report.js';
+import { runPlan } from '../../../../bench/fixtures/sample-report.js';
 
 /** "Start compilation job" and "Check compilation job" for an optimization item of the compile Map. */
 

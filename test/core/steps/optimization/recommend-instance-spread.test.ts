@@ -1,6 +1,6 @@
 /**
  * "Recommend" on measured candidates of several instances: how each test's requests spread over
- * the instances, read with the proof's reader and code path (serving/instance-spread.ts), and a
+ * the instances, read with the proof's reader and code path (report/read-instance-spread.ts), and a
  * routing strategy that had nothing to route between.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -13,7 +13,12 @@ import type { EndpointMetricsQuery, InvocationsPerInstanceReader } from '../../.
 import { recommend } from '../../../../core/steps/optimization/recommend.js';
 import type { Report } from '../../../../core/report/report.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from '../../report/support/sample-report.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  stepResult,
+} from '../../../../bench/fixtures/sample-report.js';
 
 const PREFIX = 's3://mso-artifacts/runs/nightly-2026-11-22/';
 const RESULT_URI = `${PREFIX}load-tests/c1/result.json`;

@@ -3,7 +3,12 @@ import { CandidateStatuses, type RunPlan } from '../../../../core/contracts/opti
 import type { EndpointMetricsReader, ObjectStore } from '../../../../core/ports/index.js';
 import { recommend } from '../../../../core/steps/optimization/recommend.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from '../../report/support/sample-report.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  stepResult,
+} from '../../../../bench/fixtures/sample-report.js';
 
 const PREFIX = 's3://mso-artifacts/runs/nightly-2026-11-22/';
 const RESULT_URI = `${PREFIX}load-tests/c1/result.json`;

@@ -11,7 +11,7 @@ import { recordProof } from '../../../../core/steps/optimization/record-proof.js
 import type { Report } from '../../../../core/report/report.js';
 import { correctedRequest, proofCandidate, proofLoadPlan } from '../../../../core/serving/prove-target.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
-import { plannedCandidate, reportFrom, SAMPLE_LOAD_PLAN } from '../../report/support/sample-report.js';
+import { plannedCandidate, reportFrom, SAMPLE_LOAD_PLAN } from '../../../../bench/fixtures/sample-report.js';
 
 const RUN_ID = 'nightly-2026-11-22';
 const PREFIX = `s3://mso-artifacts/runs/${RUN_ID}/`;

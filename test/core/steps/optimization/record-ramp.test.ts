@@ -16,13 +16,13 @@ import {
   RAMP_START_MS,
   rampInput,
   serveTargetReport,
-} from '../../report/support/ramp-reports.js';
+} from '../../../../bench/fixtures/ramp-reports.js';
 import {
   plannedCandidate,
   SAMPLE_LOAD_PLAN,
   SAMPLE_SLA,
   stepResult,
-} from '../../report/support/sample-report.js';
+} from '../../../../bench/fixtures/sample-report.js';
 
 /**
  * "Record ramp" over the fixtures of report/support/ramp-reports.ts: the winner `large`

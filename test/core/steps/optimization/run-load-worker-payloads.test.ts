@@ -5,7 +5,7 @@ import type { TransportFactory } from '../../../../core/ports/index.js';
 import { runLoadWorker } from '../../../../core/steps/optimization/run-load-worker.js';
 import { stubTransports } from '../../../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
-import { SAMPLE_LOAD_PLAN, SAMPLE_SLA } from '../../report/support/sample-report.js';
+import { SAMPLE_LOAD_PLAN, SAMPLE_SLA } from '../../../../bench/fixtures/sample-report.js';
 
 const SMALL = 's3://user-models/cnn/small.json';
 const LARGE = 's3://user-models/cnn/large.npy';

@@ -6,7 +6,7 @@ import type { StreamTransportFactory, TransportFactory } from '../../../../core/
 import { runLoadWorker } from '../../../../core/steps/optimization/run-load-worker.js';
 import { stubTransports } from '../../../support/fake-sagemaker.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
-import { SAMPLE_LOAD_PLAN, SAMPLE_SLA } from '../../report/support/sample-report.js';
+import { SAMPLE_LOAD_PLAN, SAMPLE_SLA } from '../../../../bench/fixtures/sample-report.js';
 
 const RUN_ID = 'nightly-2026-11-22';
 const PAYLOAD_URI = 's3://user-models/cnn/payload.json';

@@ -3,7 +3,7 @@ import type { CompilationDeps } from '../../../../core/deployment/compilation-jo
 import { startCompilation } from '../../../../core/steps/optimization/start-compilation.js';
 import type { CompilationJobSpec, ModelCompiler } from '../../../../core/ports/index.js';
 import type { RunPlan } from '../../../../core/contracts/optimization-state.js';
-import { runPlan } from '../../report/support/sample-report.js';
+import { runPlan } from '../../../../bench/fixtures/sample-report.js';
 import { silentLogger } from '../../../support/memory-object-store.js';
 
 const MODEL_DATA_URL = 's3://mso-artifacts/runs/nightly-2026-11-22/model/model.tar.gz';

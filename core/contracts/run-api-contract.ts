@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isValidRunId } from '../contracts/names.js';
-import { runInputSchema } from '../contracts/run-input.js';
-import { asyncRunInputSchema } from '../contracts/async-run-input.js';
+import { isValidRunId } from './names.js';
+import { runInputSchema } from './run-input.js';
+import { asyncRunInputSchema } from './async-run-input.js';
 
 /**
  * The run API's contract, in one module shared by the API construct (request models, templates),

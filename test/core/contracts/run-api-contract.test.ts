@@ -4,7 +4,7 @@ import {
   describeInvalidRunId,
   RUN_ID_PATTERN,
   runIdSchema,
-} from '../../../core/run-status/run-api-contract.js';
+} from '../../../core/contracts/run-api-contract.js';
 
 const SAMPLES = [
   'a',

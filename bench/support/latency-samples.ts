@@ -1,4 +1,7 @@
-export { seededRandom } from '../../../../core/contracts/seeded-random.js';
+/**
+ * Latency samples for the histogram's accuracy tests and benchmarks: a lognormal sampler over
+ * a seeded generator (core/contracts/seeded-random.ts), and the exact percentile to compare with.
+ */
 
 /** Lognormal samples (Box-Muller): median e^mu, spread sigma; a common shape of service latency. */
 export function lognormalSampler(random: () => number, mu: number, sigma: number): () => number {

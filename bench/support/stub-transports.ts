@@ -1,4 +1,4 @@
-import type { Clock, InvokeOutcome, InvokeTransport } from '../../../../core/load-test/ports.js';
+import type { Clock, InvokeOutcome, InvokeTransport } from '../../core/load-test/index.js';
 
 const OK: InvokeOutcome = { kind: 'ok' };
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { describeIssues } from '../contracts/errors.js';
-import { toInputIssues } from '../contracts/validation.js';
-import { ExecutionStatuses } from '../run-status/run-api-contract.js';
+import { describeIssues } from './errors.js';
+import { toInputIssues } from './validation.js';
+import { ExecutionStatuses } from './run-api-contract.js';
 
 /**
  * EventBridge's "Step Functions Execution Status Change" event, as the failed-run clean-up and the
@@ -31,6 +31,15 @@ export type FailureStatus = (typeof FAILURE_STATUSES)[number];
 export const LIVE_STATUSES: readonly string[] = [ExecutionStatuses.running, ExecutionStatuses.pendingRedrive];
 
 export const EXECUTION_STATUS_CHANGE = 'Step Functions Execution Status Change';
+
+/** The statuses of an execution that has ended, whose events the run-summary notifier reads. */
+export const RUN_END_STATUSES = [
+  ExecutionStatuses.succeeded,
+  ExecutionStatuses.failed,
+  ExecutionStatuses.timedOut,
+  ExecutionStatuses.aborted,
+] as const;
+export type RunEndStatus = (typeof RUN_END_STATUSES)[number];
 
 /** Only what the steps read; the rest of the event passes through unchecked. */
 const executionStatusChangeSchema = z.object({
