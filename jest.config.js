@@ -32,6 +32,8 @@ const project = {
   // Synthesizes the workflows once per source change for the suites that run them
   // (test/support/synthesized-workflows.ts): no suite pays aws-cdk-lib's load and a synth for them.
   globalSetup: '<rootDir>/test/support/global-setup.js',
+  // jest's runtime, with the named exports of node_modules' CommonJS files kept across suites.
+  runtime: '<rootDir>/test/support/jest-runtime.js',
 };
 
 /** @type {import('jest').Config} */

@@ -123,19 +123,37 @@ export function recordCall(
   return violations;
 }
 
-const ADAPTER_FRAME = /[/\\]lambdas[/\\]adapters[/\\]([\w-]+)\.ts:/g;
+const ADAPTER_FILE = /[/\\]lambdas[/\\]adapters[/\\]([\w-]+)\.ts$/;
+
+/** A stack's frames as the names of their files, not as text: see adaptersOnStack. */
+function frameFiles(_error: Error, frames: NodeJS.CallSite[]): string[] {
+  return frames.map((frame) => frame.getFileName() ?? '');
+}
 
 /**
  * The adapter modules on the current call stack: a fake is called synchronously from the
  * adapter's `send` (or, for the data plane, from the middleware the adapter's handler runs first),
- * through any helper module the adapter shares with others.
+ * through any helper module the adapter shares with others. The frames are read as call sites
+ * (V8's stack trace API, https://v8.dev/docs/stack-trace-api): only their files matter, and a
+ * formatted stack costs every frame a source-map lookup under jest, for each request a load test
+ * sends.
  */
 function adaptersOnStack(): string[] {
-  const limit = Error.stackTraceLimit;
+  const { stackTraceLimit, prepareStackTrace } = Error;
   Error.stackTraceLimit = 60;
-  const stack = new Error().stack ?? '';
-  Error.stackTraceLimit = limit;
-  return [...new Set([...stack.matchAll(ADAPTER_FRAME)].map((match) => match[1] ?? ''))];
+  Error.prepareStackTrace = frameFiles;
+  const carrier: { stack?: unknown } = {};
+  try {
+    Error.captureStackTrace(carrier, adaptersOnStack);
+    const files = Array.isArray(carrier.stack) ? (carrier.stack as unknown[]) : [];
+    const adapters = files.map((file) =>
+      typeof file === 'string' ? ADAPTER_FILE.exec(file)?.[1] : undefined,
+    );
+    return [...new Set(adapters.filter((adapter): adapter is string => adapter !== undefined))];
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+    Error.prepareStackTrace = prepareStackTrace;
+  }
 }
 
 /**
