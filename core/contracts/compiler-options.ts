@@ -180,9 +180,9 @@ interface Issue {
  */
 export function compilerOptionsIssues(compilation: {
   readonly targets: readonly string[];
-  readonly compilerOptions: Readonly<Record<string, string>>;
+  readonly compilerOptions?: Readonly<Record<string, string>> | undefined;
 }): Issue[] {
-  return Object.entries(compilation.compilerOptions).flatMap(([target, flags]): Issue[] => {
+  return Object.entries(compilation.compilerOptions ?? {}).flatMap(([target, flags]): Issue[] => {
     const path = ['compilation', 'compilerOptions', target];
     if (!compilation.targets.includes(target)) {
       return [

@@ -396,7 +396,7 @@ const compilationSchema = z
           .string()
           .min(COMPILER_OPTIONS_LENGTH.min, { message: 'Neuron compiler flags such as "--auto-cast none"' }),
       )
-      .default({}),
+      .optional(),
     /** Neo's `StoppingCondition.MaxRuntimeInSeconds` for each job. */
     maxRuntimeSeconds: z
       .int()
@@ -418,7 +418,7 @@ const compilationSchema = z
       })
       .default([]),
   })
-  .default({ targets: [], compilerOptions: {}, maxRuntimeSeconds: 900, optimizations: [] });
+  .default({ targets: [], maxRuntimeSeconds: 900, optimizations: [] });
 
 const candidateIdSchema = z.string().regex(/^[a-z0-9](-?[a-z0-9]){0,23}$/, {
   message: 'a short kebab-case id (letters, digits, dashes; ≤ 24)',

@@ -58,7 +58,7 @@ export function planCompilations(
 ): PlannedCompilation[] {
   const runPrefix = runPrefixKey(runId);
   const neoCompilations = input.compilation.targets.map((target) => {
-    const compilerOptions = input.compilation.compilerOptions[target];
+    const compilerOptions = input.compilation.compilerOptions?.[target];
     return {
       target,
       jobName: resourceName(runId, 'compilation', target),

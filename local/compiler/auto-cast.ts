@@ -302,7 +302,7 @@ function raiseOpsetForFp8(model: ModelProto): number {
   ];
   const imports = model.opsetImport;
   const current = imports.find((entry) => (entry.domain ?? '') === '');
-  const version = Number(current?.version ?? 0);
+  const version = integerOf(current?.version);
   if (version >= FP8_OPSET) return version;
   if (changed.length > 0) {
     throw new CompilationFailedError(
@@ -315,6 +315,18 @@ function raiseOpsetForFp8(model: ModelProto): number {
     ...imports.filter((entry) => (entry.domain ?? '') !== ''),
     { domain: '', version: FP8_OPSET },
   ];
-  model.irVersion = Math.max(Number(model.irVersion ?? 0), FP8_IR_VERSION);
+  model.irVersion = Math.max(integerOf(model.irVersion), FP8_IR_VERSION);
   return FP8_OPSET;
+}
+
+/**
+ * protobufjs decodes int64 fields as `Long` objects when the `long` package is loaded, else as
+ * numbers; opset and IR versions are small either way.
+ */
+function integerOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'object' && value !== null && 'toNumber' in value) {
+    return (value as { toNumber(): number }).toNumber();
+  }
+  return 0;
 }
