@@ -427,6 +427,8 @@ export interface PlannedCompilation {
   readonly target: string;
   readonly jobName: string;
   readonly outputUri: string;
+  /** The target's Neuron compiler flags (`compilation.compilerOptions`), sent as its CompilerOptions. */
+  readonly compilerOptions?: string;
   /**
    * Set for a SageMaker optimization job (`compilation.optimizations`): what CreateOptimizationJob
    * gets besides the run's model and tags. The job is an item of the same compile Map as the Neo

@@ -29,6 +29,8 @@ import { FRAMEWORKS, INPUT_DATA_TYPES, isLlmContainer } from './model-frameworks
 import { RoutingStrategies } from './routing-strategy.js';
 import { loadPlanSchema } from './load-plan.js';
 import { slaSchema, streamingSlaIssues } from './latency-sla.js';
+import { qualitySchema } from './quality.js';
+import { COMPILER_OPTIONS_LENGTH, compilerOptionsIssues } from './compiler-options.js';
 
 /**
  * The run input of the optimization workflow: one schema, used by the first state ("Validate and
@@ -383,6 +385,18 @@ const compilationTargetSchema = z.enum(COMPILATION_TARGETS as [string, ...string
 const compilationSchema = z
   .strictObject({
     targets: z.array(compilationTargetSchema).max(10).default([]),
+    /**
+     * Target → its `OutputConfig.CompilerOptions`: for ml_inf1 and ml_inf2, the Neuron compiler's
+     * precision flags (compiler-options.ts), e.g. `{ "ml_inf2": "--auto-cast all --auto-cast-type fp16" }`.
+     */
+    compilerOptions: z
+      .record(
+        z.string(),
+        z
+          .string()
+          .min(COMPILER_OPTIONS_LENGTH.min, { message: 'Neuron compiler flags such as "--auto-cast none"' }),
+      )
+      .optional(),
     /** Neo's `StoppingCondition.MaxRuntimeInSeconds` for each job. */
     maxRuntimeSeconds: z
       .int()
@@ -587,6 +601,11 @@ export const runInputSchema = z
     tags: userTagsSchema.default({}),
     /** The Model Registry package version measured: the run is compared with the group's last approved one. */
     modelPackage: modelPackageSchema.optional(),
+    /**
+     * The output-quality guard (quality.ts): each candidate's answers to the payload set compared
+     * with the reference candidate's; one that answers beyond the rule is never recommended.
+     */
+    quality: qualitySchema.optional(),
   })
   .superRefine((document, ctx) => {
     const issue = (path: PropertyKey[], message: string, given: unknown): void => {
@@ -640,6 +659,8 @@ export const runInputSchema = z
       issue([...path], message, given);
     }
     for (const { path, message, given } of optimizationIssues(input)) issue(path, message, given);
+    for (const { path, message, given } of compilerOptionsIssues(input.compilation))
+      issue(path, message, given);
     if (
       input.objective === 'lowest-cost-per-1m-output-tokens' &&
       input.loadPlan.response?.mode !== 'stream'

@@ -57,11 +57,15 @@ export function planCompilations(
   artifactsBucket: string,
 ): PlannedCompilation[] {
   const runPrefix = runPrefixKey(runId);
-  const neoCompilations = input.compilation.targets.map((target) => ({
-    target,
-    jobName: resourceName(runId, 'compilation', target),
-    outputUri: s3Uri(artifactsBucket, `${runPrefix}compiled/${target}/`),
-  }));
+  const neoCompilations = input.compilation.targets.map((target) => {
+    const compilerOptions = input.compilation.compilerOptions?.[target];
+    return {
+      target,
+      jobName: resourceName(runId, 'compilation', target),
+      outputUri: s3Uri(artifactsBucket, `${runPrefix}compiled/${target}/`),
+      ...(compilerOptions === undefined ? {} : { compilerOptions }),
+    };
+  });
   const optimizations = input.compilation.optimizations.map(({ id, ...optimization }) => ({
     target: id,
     jobName: resourceName(runId, 'optimization', id),

@@ -338,6 +338,11 @@ export interface CompilationJobSpec {
    * PyTorch on targets that take it (core/catalog/neo-support.ts).
    */
   readonly inputDataType?: string;
+  /**
+   * A Neuron target's compiler flags (core/contracts/compiler-options.ts), sent JSON-encoded as
+   * CompilerOptions; never set with `inputDataType` (Neuron targets take no dtype).
+   */
+  readonly compilerOptions?: string;
   readonly target: string;
   readonly outputUri: string;
   readonly maxRuntimeSeconds: number;

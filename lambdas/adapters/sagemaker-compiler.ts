@@ -18,6 +18,7 @@ import {
 import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
 import { type LlmContainer, FRAMEWORKS } from '../../core/contracts/model-frameworks.js';
+import { compilerOptionsParameter } from '../../core/contracts/compiler-options.js';
 
 export interface SageMakerCompilerOptions {
   readonly client: SageMakerClient;
@@ -85,15 +86,21 @@ export function toInputConfig(spec: CompilationJobSpec): InputConfig {
 /**
  * Neo's `OutputConfig`. `CompilerOptions` carries the PyTorch input dtype as the JSON string
  * `{"dtype":"int64"}`; without it Neo compiles PyTorch inputs as float32 (SageMaker API reference,
- * OutputConfig.CompilerOptions, DTYPE).
+ * OutputConfig.CompilerOptions, DTYPE). For a Neuron target it carries the compiler's flags as a
+ * JSON string instead (OutputConfig.CompilerOptions, INFERENTIA); the two never meet, as Neuron
+ * targets take no dtype.
  */
 export function toOutputConfig(spec: CompilationJobSpec): OutputConfig {
+  const compilerOptions =
+    spec.compilerOptions !== undefined
+      ? compilerOptionsParameter(spec.compilerOptions)
+      : spec.inputDataType !== undefined
+        ? JSON.stringify({ dtype: spec.inputDataType })
+        : undefined;
   return {
     S3OutputLocation: spec.outputUri,
     TargetDevice: spec.target as TargetDevice,
-    ...(spec.inputDataType === undefined
-      ? {}
-      : { CompilerOptions: JSON.stringify({ dtype: spec.inputDataType }) }),
+    ...(compilerOptions === undefined ? {} : { CompilerOptions: compilerOptions }),
   };
 }
 

@@ -163,7 +163,12 @@ export class LocalCompiler implements ModelCompiler {
           spec.modelDataUrl,
         );
     const outputModelPath = join(workDir, 'compiled', COMPILED_MODEL_FILE_NAME);
-    const result = await this.compile({ sourceModelPath: sourcePath, outputModelPath, target: spec.target });
+    const result = await this.compile({
+      sourceModelPath: sourcePath,
+      outputModelPath,
+      target: spec.target,
+      ...(spec.compilerOptions === undefined ? {} : { compilerOptions: spec.compilerOptions }),
+    });
     const bytes = await buildModelArchive({
       modelFileName: COMPILED_MODEL_FILE_NAME,
       modelBytes: await readFile(outputModelPath),

@@ -69,7 +69,23 @@ export function examplePrompts(): Uint8Array {
 
 /** One deterministic, non-trivial input sample of the example model ([1, 3, 32, 32] float32). */
 export function examplePayload(): Uint8Array {
-  const sample = Float32Array.from({ length: EXAMPLE_MODEL_SAMPLE_SIZE }, (_, i) => Math.sin(i * 0.37));
+  return examplePayloadSetSample(0);
+}
+
+/**
+ * The example CNN's payload set (`examples/local-quality.json`): eight inputs, each the example
+ * payload's wave shifted by its index, so the output-quality guard compares answers to different
+ * inputs.
+ */
+export const EXAMPLE_PAYLOAD_SET_URIS = Array.from(
+  { length: 8 },
+  (_, index) => `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/payload-set/${index}.bin`,
+);
+
+export function examplePayloadSetSample(index: number): Uint8Array {
+  const sample = Float32Array.from({ length: EXAMPLE_MODEL_SAMPLE_SIZE }, (_, i) =>
+    Math.sin(i * 0.37 + index),
+  );
   return new Uint8Array(sample.buffer);
 }
 
@@ -85,6 +101,11 @@ export async function seedExampleObjects(store: ObjectStore, input: unknown): Pr
     [EXAMPLE_GENERATIVE_MODEL_URI, () => generateGenerativeModel(), 'application/octet-stream'],
     [EXAMPLE_PROMPT_URI, examplePrompt, 'application/json'],
     [EXAMPLE_PROMPTS_URI, examplePrompts, 'application/jsonl'],
+    ...EXAMPLE_PAYLOAD_SET_URIS.map((uri, index): [string, () => Uint8Array, string] => [
+      uri,
+      () => examplePayloadSetSample(index),
+      'application/octet-stream',
+    ]),
   ];
   const written: string[] = [];
   for (const [uri, bytes, contentType] of seeds) {

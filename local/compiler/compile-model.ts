@@ -9,13 +9,20 @@
  * The model server loads every model with optimizations disabled, so the speed-up measured for a
  * compiled candidate comes from this artifact alone.
  */
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { arch, cpus, platform } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
 import { InferenceSession } from 'onnxruntime-node';
 
+import {
+  type AutoCast,
+  DEFAULT_AUTO_CAST,
+  isNeuronTarget,
+  parseCompilerOptions,
+} from '../../core/contracts/compiler-options.js';
 import { CompilationFailedError } from '../../core/contracts/errors.js';
+import { autoCastModel, type AutoCastResult } from './auto-cast.js';
 import { disableOnnxRuntimeTelemetry } from '../model-server/onnx-runtime-telemetry.js';
 import { isCompilationTarget, LOCAL_COMPILER_TARGETS } from './compile-targets.js';
 import type { CompilationTarget } from './compile-targets.js';
@@ -25,6 +32,18 @@ export interface CompileModelInput {
   readonly outputModelPath: string;
   /** A SageMaker Neo / Neuron `TargetDevice`, e.g. `ml_c5`, `ml_inf2`. */
   readonly target: string;
+  /**
+   * A Neuron target's compiler flags (`OutputConfig.CompilerOptions`), e.g.
+   * `--auto-cast all --auto-cast-type fp16`; absent, the compiler's own default precision.
+   */
+  readonly compilerOptions?: string;
+}
+
+/** The precision a Neuron target's artifact computes in, and how the graph was changed for it. */
+export interface CompiledPrecision extends AutoCast {
+  readonly roundedWeights: number;
+  readonly castActivations: number;
+  readonly opsetRaisedTo?: number;
 }
 
 export interface CompileModelResult {
@@ -43,11 +62,14 @@ export interface CompileModelResult {
   readonly matchesTargetArchitecture: boolean;
   /** Plain-language caveats for the report, e.g. that an accelerator target ran on the CPU. */
   readonly notes: readonly string[];
+  /** Neuron targets: the precision the artifact computes in (auto-cast.ts). */
+  readonly precision?: CompiledPrecision;
 }
 
 export async function compileModel(input: CompileModelInput): Promise<CompileModelResult> {
   const started = performance.now();
   const target = checkTarget(input.target);
+  const autoCast = autoCastOf(target, input.compilerOptions);
   const sourceModelPath = resolve(input.sourceModelPath);
   const outputModelPath = resolve(input.outputModelPath);
   if (sourceModelPath === outputModelPath) {
@@ -62,19 +84,38 @@ export async function compileModel(input: CompileModelInput): Promise<CompileMod
   // Write next to the destination and rename, so a failed or retried compilation never leaves a
   // half-written artifact under the final name.
   const partialPath = `${outputModelPath}.partial-${process.pid}`;
+  // The source with its auto-cast written in, when there is one to write: the optimizer reads it.
+  const castPath = `${outputModelPath}.cast-${process.pid}`;
+  let cast: AutoCastResult | undefined;
   try {
     // The first sessions of this process may be these.
     disableOnnxRuntimeTelemetry();
-    await optimize(sourceModelPath, partialPath);
+    let optimizeFrom = sourceModelPath;
+    if (autoCast !== undefined && autoCast.mode !== 'none') {
+      cast = autoCastModel(await readSource(sourceModelPath), autoCast);
+      await writeFile(castPath, cast.bytes);
+      optimizeFrom = castPath;
+    }
+    await optimize(optimizeFrom, partialPath);
     await verifyArtifact(sourceModelPath, partialPath);
     await rename(partialPath, outputModelPath);
   } finally {
     await rm(partialPath, { force: true });
+    await rm(castPath, { force: true });
   }
   const outputBytes = (await stat(outputModelPath)).size;
   const hardware = LOCAL_COMPILER_TARGETS[target];
   const compiledFor = { platform: platform(), arch: arch(), cpu: cpus()[0]?.model.trim() ?? 'unknown CPU' };
   const matchesTargetArchitecture = hardware.kind === 'cpu' && hardware.arch === compiledFor.arch;
+  const precision: CompiledPrecision | undefined =
+    autoCast === undefined
+      ? undefined
+      : {
+          ...autoCast,
+          roundedWeights: cast?.roundedWeights ?? 0,
+          castActivations: cast?.castActivations ?? 0,
+          ...(cast?.opsetRaisedTo === undefined ? {} : { opsetRaisedTo: cast.opsetRaisedTo }),
+        };
 
   return {
     target,
@@ -86,8 +127,46 @@ export async function compileModel(input: CompileModelInput): Promise<CompileMod
     compiledFor,
     targetHardware: hardware.description,
     matchesTargetArchitecture,
-    notes: compilationNotes(target, compiledFor),
+    notes: [...compilationNotes(target, compiledFor), ...precisionNotes(target, precision)],
+    ...(precision === undefined ? {} : { precision }),
   };
+}
+
+/** A Neuron target's precision, from its flags or its compiler's default; none for other targets. */
+function autoCastOf(target: CompilationTarget, compilerOptions: string | undefined): AutoCast | undefined {
+  if (compilerOptions === undefined) return isNeuronTarget(target) ? DEFAULT_AUTO_CAST[target] : undefined;
+  const parsed = parseCompilerOptions(target, compilerOptions);
+  if (!parsed.ok) {
+    throw new CompilationFailedError(
+      `Compiler options ${JSON.stringify(compilerOptions)} for ${target}: expected ${parsed.expected}`,
+      { target },
+    );
+  }
+  return parsed.autoCast;
+}
+
+async function readSource(sourceModelPath: string): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(sourceModelPath));
+}
+
+function precisionNotes(target: CompilationTarget, precision: CompiledPrecision | undefined): string[] {
+  if (precision === undefined) return [];
+  if (precision.mode === 'none') {
+    return [
+      `Compiled for ${target} without auto-casting: FP32 operators compute in FP32, as in the source model.`,
+    ];
+  }
+  const operators =
+    precision.mode === 'all' ? 'every FP32 operator' : 'the matrix-multiply operators (Conv, Gemm, MatMul)';
+  const activations =
+    precision.type === 'tf32'
+      ? 'activations stay FP32 (ONNX has no TF32 type)'
+      : `${precision.castActivations} activation tensor(s) pass through a Cast to ${precision.type}`;
+  return [
+    `Compiled for ${target} with ${operators} cast to ${precision.type}, as the Neuron compiler's auto-cast does: ` +
+      `${precision.roundedWeights} weight tensor(s) rounded to ${precision.type}, ${activations}, FP32 accumulation; ` +
+      'the answers carry that rounding, while the casts cost time on this CPU.',
+  ];
 }
 
 function checkTarget(target: string): CompilationTarget {

@@ -39,6 +39,7 @@ export async function startCompilation(
     takesInputDataType(compilation.target)
       ? { inputDataType: model.inputDataType }
       : {}),
+    ...(compilation.compilerOptions === undefined ? {} : { compilerOptions: compilation.compilerOptions }),
     target: compilation.target,
     outputUri: compilation.outputUri,
     maxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,

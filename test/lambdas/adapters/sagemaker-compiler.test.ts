@@ -103,6 +103,23 @@ describe('SageMakerCompiler', () => {
     });
   });
 
+  it('sends a Neuron target’s compiler flags as CompilerOptions, a JSON string as Neo takes them for Inferentia', async () => {
+    // Arrange
+    sagemaker.on(CreateCompilationJobCommand).resolves({ CompilationJobArn: 'arn:job' });
+
+    // Act
+    await compiler.createCompilationJob(
+      spec({ target: 'ml_inf2', compilerOptions: '--auto-cast matmult --auto-cast-type fp16' }),
+    );
+
+    // Assert
+    expect(sagemaker.commandCalls(CreateCompilationJobCommand)[0]?.args[0].input.OutputConfig).toEqual({
+      S3OutputLocation: 's3://mso-artifacts/runs/nightly/compiled/ml_c5/',
+      TargetDevice: 'ml_inf2',
+      CompilerOptions: '"--auto-cast matmult --auto-cast-type fp16"',
+    });
+  });
+
   it('leaves FrameworkVersion out for ONNX, which Neo accepts only for MXNet, PyTorch, TensorFlow and TFLite', () => {
     expect(toInputConfig(spec({ framework: 'onnx', frameworkVersion: '1.17' }))).toEqual({
       S3Uri: 's3://mso-artifacts/runs/nightly/model/model.tar.gz',

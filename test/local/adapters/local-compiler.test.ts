@@ -112,6 +112,28 @@ describe('LocalCompiler', () => {
     expect(compiler.jobNames()).toEqual(['mso-r1-cj-ml-c5']);
   });
 
+  it('gives the compiler the job’s CompilerOptions, the Neuron flags that choose its precision', async () => {
+    // Prepare
+    const received: (string | undefined)[] = [];
+    const compiler = new LocalCompiler({
+      store,
+      logger: silentLogger,
+      compile: (input) => {
+        received.push(input.compilerOptions);
+        return Promise.reject(new Error('not needed'));
+      },
+    });
+
+    // Act
+    await compiler.createCompilationJob(
+      jobSpec({ jobName: 'mso-r1-cj-ml-inf2', target: 'ml_inf2', compilerOptions: '--auto-cast matmult' }),
+    );
+    await compiler.drain();
+
+    // Assert
+    expect(received).toEqual(['--auto-cast matmult']);
+  });
+
   it('fails the job with the compiler’s reason when the model is not valid ONNX', async () => {
     // Prepare
     store.seed(MODEL_URI, await brokenModelArchive());

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import {
   EXAMPLE_GENERATIVE_MODEL_URI,
   EXAMPLE_MODEL_URI,
+  EXAMPLE_PAYLOAD_SET_URIS,
+  EXAMPLE_PAYLOAD_URI,
   EXAMPLE_PROMPT_URI,
   EXAMPLE_PROMPTS_URI,
   seedExampleObjects,
@@ -14,6 +17,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 describe('seedExampleObjects', () => {
+  it('writes the example CNN’s eight-input payload set that examples/local-quality.json names, each input its own', async () => {
+    // Prepare
+    const store = new MemoryObjectStore();
+    const input: unknown = JSON.parse(
+      readFileSync(new URL('../../../examples/local-quality.json', import.meta.url), 'utf8'),
+    );
+
+    // Act
+    const written = await seedExampleObjects(store, input);
+
+    // Assert: the first input is the example payload; each is one [1, 3, 32, 32] float32 sample.
+    expect(written).toEqual([EXAMPLE_MODEL_URI, ...EXAMPLE_PAYLOAD_SET_URIS]);
+    const bodies = await Promise.all(EXAMPLE_PAYLOAD_SET_URIS.map((uri) => store.getBytes(uri)));
+    expect(bodies.map((body) => body.byteLength)).toEqual(Array.from({ length: 8 }, () => 3 * 32 * 32 * 4));
+    expect(new Set(bodies.map((body) => Buffer.from(body).toString('base64'))).size).toBe(8);
+    await seedExampleObjects(store, { payload: { uri: EXAMPLE_PAYLOAD_URI } });
+    expect(await store.getBytes(EXAMPLE_PAYLOAD_URI)).toEqual(bodies[0]);
+  });
+
   it('writes the generative example’s model and a streamed TGI prompt when the input names them', async () => {
     // Prepare
     const store = new MemoryObjectStore();

@@ -90,6 +90,11 @@ describe('runCli --plan', () => {
       'Estimated duration on AWS: about 56 min as assumed above (3 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.2 h if every endpoint and job takes its whole deadline',
     ],
     [
+      'local-quality.json',
+      'Estimated cost on AWS: $0.44 (no maxCostUsd set); a local run costs nothing',
+      'Estimated duration on AWS: about 54 min as assumed above (3 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.1 h if every endpoint and job takes its whole deadline',
+    ],
+    [
       'local-routing.json',
       'Estimated cost on AWS: $0.08 (no maxCostUsd set); a local run costs nothing',
       'Estimated duration on AWS: about 39 min as assumed above (2 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 2.1 h if every endpoint and job takes its whole deadline',

@@ -37,7 +37,7 @@ function bertPlan(): RunPlan {
   });
 }
 
-async function startFor(target: string): Promise<CompilationJobSpec | undefined> {
+async function startFor(target: string, compilerOptions?: string): Promise<CompilationJobSpec | undefined> {
   const compiler = new RecordingCompiler();
   const deps: CompilationDeps = {
     compiler,
@@ -49,7 +49,12 @@ async function startFor(target: string): Promise<CompilationJobSpec | undefined>
   await startCompilation(
     {
       plan: bertPlan(),
-      compilation: { target, jobName: `job-${target}`, outputUri: `s3://mso-artifacts/compiled/${target}/` },
+      compilation: {
+        target,
+        jobName: `job-${target}`,
+        outputUri: `s3://mso-artifacts/compiled/${target}/`,
+        ...(compilerOptions === undefined ? {} : { compilerOptions }),
+      },
       packagedModel: { modelDataUrl: MODEL_DATA_URL, reused: true },
     },
     deps,
@@ -58,6 +63,16 @@ async function startFor(target: string): Promise<CompilationJobSpec | undefined>
 }
 
 describe('startCompilation', () => {
+  it('passes the target’s planned compiler flags to the job, and none when the plan has none', async () => {
+    // Act
+    const withFlags = await startFor('ml_inf2', '--auto-cast matmult --auto-cast-type fp16');
+    const without = await startFor('ml_inf2');
+
+    // Assert
+    expect(withFlags?.compilerOptions).toBe('--auto-cast matmult --auto-cast-type fp16');
+    expect(without).not.toHaveProperty('compilerOptions');
+  });
+
   it('refuses to drop the PyTorch input data type for a GPU target, which takes CompilerOptions dtype', async () => {
     // Act
     const spec = await startFor('ml_g4dn');
