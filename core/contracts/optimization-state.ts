@@ -16,6 +16,7 @@ import type { RoutingStrategy } from './routing-strategy.js';
 import type { HostedResourceNames } from './hosted-resources.js';
 import type { SummaryComparison } from './run-comparison.js';
 import type { LoadPlan } from './load-plan.js';
+import type { PlannedQuality, QualityVerdictSummary } from './quality.js';
 
 /**
  * The optimization workflow's contract: its steps, the states other layers name, and every JSON
@@ -281,6 +282,10 @@ export interface CandidateOutcome {
   readonly repeatError?: CaughtError;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: CaughtError;
+  /** A Catch's `{ Error, Cause }` when "Record candidate answers" failed: the guard cannot judge it. */
+  readonly answersError?: CaughtError;
+  /** The output-quality verdict ("Judge output quality"), when the run has a quality guard. */
+  readonly quality?: QualityVerdictSummary;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -464,6 +469,11 @@ export interface RunPlan {
   readonly compilations: readonly PlannedCompilation[];
   readonly compilationMaxRuntimeSeconds: number;
   readonly candidates: readonly PlannedCandidate[];
+  /**
+   * The output-quality guard (run input `quality`), its reference a planned candidate: each
+   * candidate's answers are recorded after its load test and judged before "Recommend".
+   */
+  readonly quality?: PlannedQuality;
   /** The planner's choice of instance types, when the run input asked for a shortlist. */
   readonly shortlist?: Shortlist;
   readonly existingEndpoint?: RunInput['existingEndpoint'];

@@ -184,6 +184,33 @@ export const RUN_INPUT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'modelPackage.groupName': 'The model package group.',
   'modelPackage.version': 'The version in the group.',
   'modelPackage.arn': "The model package's ARN.",
+  quality:
+    "The output-quality guard: each candidate's answers to the payloads compared with the reference candidate's; one that answers beyond the rule is not recommended.",
+  'quality.reference':
+    'The candidate id whose answers are the reference; default: the first candidate neither compiled nor optimized.',
+  'quality.rule': 'What a candidate answer must keep to, by model kind: tensor, classifier or generative.',
+  'quality.rule.kind':
+    "tensor (every element within tolerance), classifier (the same top classes) or generative (tokens; refused until a run's generated answers can be recorded).",
+  'quality.rule.maxAbsoluteDifference':
+    "tensor: |candidate − reference| ≤ this + maxRelativeDifference × |reference|, as numpy's isclose (default 1e-8).",
+  'quality.rule.maxRelativeDifference':
+    "tensor: the share of the reference value allowed (default 1e-5, numpy's).",
+  'quality.rule.topK':
+    'classifier: the classes ranked first that must agree (default 1: the same top class).',
+  'quality.rule.minAgreementRate': 'classifier: the share of rows whose top classes must agree (default 1).',
+  'quality.rule.firstTokens':
+    'generative: the output tokens compared per answer, from the first (default 32).',
+  'quality.rule.minExactMatchRate': 'generative: the share of answers whose first tokens match exactly.',
+  'quality.rule.minMeanTokenF1': "generative: the mean token-level F1 against the reference's answers.",
+  'quality.rule.scorer': 'generative: your own scorer, given both answers, returning a score from 0 to 1.',
+  'quality.rule.scorer.lambdaArn':
+    'On AWS: the Lambda function that scores ({ reference, candidate } in, { score } out).',
+  'quality.rule.scorer.command': 'Locally: a program and its arguments, given both answers as JSON on stdin.',
+  'quality.rule.scorer.minMeanScore': 'The mean score over the inputs at which a candidate passes.',
+  'quality.rule.scorer.timeoutSeconds': 'The deadline of one scorer call (default 30 s, at most 300).',
+  'quality.allowUnknown':
+    'Whether a candidate the guard could not judge (the reference failed, no answers) may still be recommended (default false).',
+  'quality.worstExamples': 'The worst answers each verdict keeps for the report (default 5, at most 20).',
 };
 
 export const ASYNC_RUN_INPUT_DESCRIPTIONS: Readonly<Record<string, string>> = {
