@@ -49,6 +49,7 @@ export const OPTIMIZATION_STEPS = {
   recommend: 'recommend',
   recordProof: 'record-proof',
   rampScaling: 'ramp-scaling',
+  qualityPass: 'quality-pass',
   recordRamp: 'record-ramp',
   cleanUp: 'clean-up',
 } as const;
@@ -89,6 +90,12 @@ export const OptimizationStates = {
   aggregateRepeat: 'Aggregate repeat',
   deleteRepeatedEndpoint: 'Delete repeated endpoint',
   recordFailedRepeat: 'Record failed repeat',
+  /** The output-quality guard (run input `quality`): answers recorded per candidate, judged before "Recommend". */
+  qualityGuarded: 'Quality guarded?',
+  recordCandidateAnswers: 'Record candidate answers',
+  endpointKeptForRepeats: 'Endpoint kept for repeats?',
+  outputQualityGuarded: 'Output quality guarded?',
+  judgeOutputQuality: 'Judge output quality',
   recommend: 'Recommend',
   /** With `keep-recommended`: every candidate endpoint but the recommended one, deleted after the ranking. */
   candidatesKept: 'Candidates kept?',
@@ -127,6 +134,7 @@ export const OptimizationStates = {
   /** A redrive resumed a step on the run's deleted endpoints (core/shared/redrive.ts): the run fails. */
   stopRedrivenCandidate: 'Stop redriven candidate',
   stopRedrivenRepeat: 'Stop redriven repeat',
+  stopRedrivenAnswers: 'Stop redriven answers',
   stopRedrivenProof: 'Stop redriven proof',
   stopRedrivenRamp: 'Stop redriven ramp',
   runFailed: 'Run failed',
@@ -626,6 +634,23 @@ export interface DeletedResources {
   readonly stoppedCompilationJobs: readonly string[];
 }
 
+/** "Record candidate answers": the candidate's endpoint answers the payload set once (the reference twice). */
+export interface RecordAnswersEvent extends RedriveAware {
+  readonly action: 'record';
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'payloads' | 'quality' | 'loadPlan'>;
+  readonly candidateId: string;
+  readonly deployment: Pick<DeploymentState, 'endpointName'>;
+}
+
+/** "Judge output quality": every candidate's answers against the reference's, verdicts in the outcomes. */
+export interface JudgeQualityEvent {
+  readonly action: 'judge';
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'quality'>;
+  readonly candidates: readonly CandidateOutcome[];
+}
+
+export type QualityPassEvent = RecordAnswersEvent | JudgeQualityEvent;
+
 export interface RecommendEvent {
   readonly plan: RunPlan;
   readonly candidates: readonly CandidateOutcome[];
@@ -645,12 +670,16 @@ export interface RecommendEvent {
  * not ranked whatever its figures before; `model-errors`: every request of its first load step
  * failed with a model error (the container answered 4xx/5xx), so the model or the payload is
  * wrong, not the instance too small; `measurement-problem`: a load worker started late twice, so
- * its figures get no SLA verdict.
+ * its figures get no SLA verdict; `quality-failed`: it met the SLA but its answers broke the run's
+ * output-quality rule; `quality-unknown`: it met the SLA but the guard could not judge its answers
+ * (and the run input does not allow that). Neither is ranked.
  */
 export const CANDIDATE_VERDICTS = [
   'recommended',
   'runner-up',
   'missed-sla',
+  'quality-failed',
+  'quality-unknown',
   'stalled',
   'model-errors',
   'measurement-problem',
@@ -668,6 +697,8 @@ export type VerdictCounts = Readonly<Record<CandidateVerdict, number>>;
  * - `partial`: a recommendation, but some candidates failed, were skipped, had model errors or a
  *   measurement problem (the winner is the best of fewer candidates than planned);
  * - `no-candidate-met-sla`: no recommendation; at least one candidate was measured and missed;
+ * - `no-candidate-passed-quality`: no recommendation; candidates met the SLA, but none of them kept
+ *   to the output-quality rule (or could be judged by it);
  * - `all-candidates-failed`: no recommendation; no candidate could be judged against the SLA.
  * The last two end the execution FAILED with `NoRecommendationError` (the report still written).
  */
@@ -675,6 +706,7 @@ export const RunOutcomes = {
   recommended: 'recommended',
   partial: 'partial',
   noCandidateMetSla: 'no-candidate-met-sla',
+  noCandidatePassedQuality: 'no-candidate-passed-quality',
   allCandidatesFailed: 'all-candidates-failed',
 } as const;
 export type RunOutcome = (typeof RunOutcomes)[keyof typeof RunOutcomes];
@@ -682,11 +714,13 @@ export type RunOutcome = (typeof RunOutcomes)[keyof typeof RunOutcomes];
 /** The outcomes without a recommendation: the workflow's "Recommendation made?" fails on these. */
 export const NO_RECOMMENDATION_OUTCOMES: readonly RunOutcome[] = [
   RunOutcomes.noCandidateMetSla,
+  RunOutcomes.noCandidatePassedQuality,
   RunOutcomes.allCandidatesFailed,
 ];
 
 /** Verdicts of candidates that could not be judged against the SLA: what makes a run partial. */
 const UNJUDGED_VERDICTS: readonly CandidateVerdict[] = [
+  'quality-unknown',
   'model-errors',
   'measurement-problem',
   'failed',
@@ -707,6 +741,7 @@ export function countVerdicts(verdicts: readonly CandidateVerdict[]): VerdictCou
 export function runOutcomeOf(counts: VerdictCounts): RunOutcome {
   const unjudged = UNJUDGED_VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0);
   if (counts.recommended > 0) return unjudged > 0 ? RunOutcomes.partial : RunOutcomes.recommended;
+  if (counts['quality-failed'] + counts['quality-unknown'] > 0) return RunOutcomes.noCandidatePassedQuality;
   // A stalled candidate was judged against the SLA: its endpoint did not hold the load.
   return counts['missed-sla'] + counts.stalled > 0
     ? RunOutcomes.noCandidateMetSla

@@ -398,9 +398,13 @@ export interface RecordedAnswers {
   readonly inputs: readonly RecordedInput[];
 }
 
-/** The longest `reason` and note a verdict keeps in the state; the whole verdict is in the object store. */
-export const VERDICT_TEXT_CHARS = 1_000;
-export const VERDICT_MAX_NOTES = 6;
+/**
+ * What a verdict keeps of its texts in the state: the reason, and the first notes, cut; the whole
+ * verdict is in the object store.
+ */
+export const VERDICT_TEXT_CHARS = 500;
+export const VERDICT_NOTE_CHARS = 300;
+export const VERDICT_MAX_NOTES = 2;
 
 /**
  * A candidate's verdict as its outcome carries it through the state: the verdict without its worst

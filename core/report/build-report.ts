@@ -62,6 +62,7 @@ import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
 import type { Recommendation } from '../contracts/recommendation.js';
 import type { LatencySla } from '../contracts/latency-sla.js';
 import { VARIANT_NAME } from '../contracts/names.js';
+import { qualityExclusion } from './quality-exclusion.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;
@@ -531,6 +532,8 @@ const VERDICT_WORDS: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed the SLA',
+  'quality-failed': 'failed the quality rule',
+  'quality-unknown': 'quality not judged',
   stalled: 'stalled',
   'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',
@@ -560,6 +563,8 @@ export function outcomeSentence(
       return `Partial: recommended ${recommended ?? '?'}, but not every candidate could be judged against the SLA; ${countsText(counts)}.`;
     case RunOutcomes.noCandidateMetSla:
       return `No recommendation: no candidate met the SLA; ${countsText(counts)}.`;
+    case RunOutcomes.noCandidatePassedQuality:
+      return `No recommendation: no candidate that met the SLA kept to the output-quality rule; ${countsText(counts)}.`;
     default:
       return `No recommendation: every candidate failed; ${countsText(counts)}.`;
   }
@@ -670,11 +675,21 @@ interface Ranking {
   readonly runNoise: RunNoise | undefined;
 }
 
-function rankMeasured(objective: string, measured: readonly Measured[]): Ranking {
+function rankMeasured(
+  plan: RunPlan,
+  measured: readonly Measured[],
+  outcomeOf: (id: string) => CandidateOutcome | undefined,
+): Ranking {
   const qualifying = rank(
-    objective,
-    // A stalled endpoint hung under load: its figures before are not a capacity to rank on.
-    measured.filter((m) => m.sustainable !== undefined && stalledMeasurement(m.result) === undefined),
+    plan.objective,
+    // A stalled endpoint hung under load: its figures before are not a capacity to rank on; a
+    // candidate whose answers the quality guard did not pass is fast, perhaps, but not the model.
+    measured.filter(
+      (m) =>
+        m.sustainable !== undefined &&
+        stalledMeasurement(m.result) === undefined &&
+        qualityExclusion(plan, outcomeOf(m.candidate.id)) === undefined,
+    ),
   );
   return { measured, qualifying, best: qualifying[0], runNoise: runNoiseOf(measured) };
 }
@@ -764,6 +779,7 @@ function unmeasuredReport(base: CandidateBase, outcome: CandidateOutcome | undef
 function measuredVerdict(
   m: Measured,
   plan: RunPlan,
+  outcome: CandidateOutcome | undefined,
   ranking: Ranking,
   measuredLocally: boolean,
 ): { verdict: CandidateVerdict; reason: string; nearMiss?: NearMiss | undefined } {
@@ -771,8 +787,11 @@ function measuredVerdict(
   const stalled = stallVerdict(m, measuredLocally);
   if (stalled !== undefined) return stalled;
   let judged: { verdict: CandidateVerdict; reason: string; nearMiss?: NearMiss | undefined };
+  const excluded = qualityExclusion(plan, outcome);
   if (m.sustainable === undefined) {
     judged = missVerdict(m, plan.sla, ranking.runNoise, measuredLocally);
+  } else if (excluded !== undefined) {
+    judged = excluded;
   } else if (m === best) {
     judged = {
       verdict: 'recommended',
@@ -799,7 +818,13 @@ function measuredReport(
   ranking: Ranking,
 ): CandidateReport {
   const { runNoise } = ranking;
-  const { verdict, reason, nearMiss } = measuredVerdict(m, input.plan, ranking, input.measuredLocally);
+  const { verdict, reason, nearMiss } = measuredVerdict(
+    m,
+    input.plan,
+    outcome,
+    ranking,
+    input.measuredLocally,
+  );
   const instancesForTargetTps = instancesForTarget(m);
   // Billed from creation (when known) to the end of the test; deletion takes about a minute more.
   const billedFromEpochMs = outcome?.endpointCreatedEpochMs ?? m.result.startEpochMs;
@@ -926,7 +951,7 @@ export function buildReport(input: BuildReportInput): Report {
   const outcomeOf = (id: string): CandidateOutcome | undefined =>
     input.outcomes.find((o) => o.candidateId === id);
   const tested = plan.candidates.map((candidate) => asTested(candidate, outcomeOf(candidate.id)));
-  const ranking = rankMeasured(plan.objective, measureCandidates(input, tested));
+  const ranking = rankMeasured(plan, measureCandidates(input, tested), outcomeOf);
   const candidates = candidateReports(input, tested, outcomeOf, ranking);
   const recommendation = recommendationOf(plan, ranking);
   const serveTarget = serveTargetOf(input, outcomeOf, ranking);
@@ -959,7 +984,9 @@ export function buildReport(input: BuildReportInput): Report {
           noRecommendationReason:
             outcome === RunOutcomes.allCandidatesFailed
               ? 'no candidate could be judged against the SLA (each failed, was skipped or answered with model errors; see each reason)'
-              : noRecommendationText(tested, candidates, input.measuredLocally),
+              : outcome === RunOutcomes.noCandidatePassedQuality
+                ? `every candidate that met the SLA was left out by the output-quality guard: its answers broke the rule against the reference ${plan.quality?.referenceCandidateId ?? '?'}, or could not be judged (see each reason)`
+                : noRecommendationText(tested, candidates, input.measuredLocally),
         }
       : {}),
     ...(plan.payloads.length > 1 ? { payloads: reportPayloads(plan.payloads) } : {}),

@@ -78,6 +78,8 @@ const VERDICT_TEXT: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed SLA',
+  'quality-failed': 'failed the quality rule',
+  'quality-unknown': 'quality not judged',
   stalled: 'stalled',
   'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',

@@ -5,6 +5,8 @@ const VERDICT_LABELS: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed SLA',
+  'quality-failed': 'failed the quality rule',
+  'quality-unknown': 'quality not judged',
   stalled: 'stalled',
   'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',

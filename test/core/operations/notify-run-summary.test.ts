@@ -33,6 +33,8 @@ const SUMMARY: RunSummary = {
     recommended: 1,
     'runner-up': 1,
     'missed-sla': 1,
+    'quality-failed': 0,
+    'quality-unknown': 0,
     stalled: 0,
     'model-errors': 0,
     'measurement-problem': 0,

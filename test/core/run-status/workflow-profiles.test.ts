@@ -43,6 +43,7 @@ function synthesizedStates(): Record<'optimization' | 'async', Map<string, State
       recordProof: fn('record-proof'),
       rampScaling: fn('ramp-scaling'),
       recordRamp: fn('record-ramp'),
+      qualityPass: fn('quality-pass'),
       cleanUp: fn('clean-up'),
     },
   });
