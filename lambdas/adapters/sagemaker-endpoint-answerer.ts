@@ -1,5 +1,4 @@
 import { InvokeEndpointCommand, type SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import type { InvokeRequest } from '../../core/load-test/ports.js';
 import type { EndpointAnswer, EndpointAnswerer } from '../../core/ports/index.js';
 import { classifyInvokeError } from './sagemaker-runtime-transport.js';
 
@@ -13,7 +12,11 @@ import { classifyInvokeError } from './sagemaker-runtime-transport.js';
  */
 export function createSageMakerEndpointAnswerer(client: SageMakerRuntimeClient): EndpointAnswerer {
   return {
-    async answer(endpointName: string, request: InvokeRequest, timeoutMs: number): Promise<EndpointAnswer> {
+    async answer(
+      endpointName: string,
+      request: Parameters<EndpointAnswerer['answer']>[1],
+      timeoutMs: number,
+    ): Promise<EndpointAnswer> {
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         const response = await client.send(

@@ -1,4 +1,3 @@
-import type { InvokeRequest } from '../../core/load-test/ports.js';
 import type { EndpointAnswer, EndpointAnswerer } from '../../core/ports/index.js';
 import type { LocalEndpointDirectory } from './local-transport-factory.js';
 
@@ -9,7 +8,11 @@ import type { LocalEndpointDirectory } from './local-transport-factory.js';
  */
 export function createHttpEndpointAnswerer(endpoints: LocalEndpointDirectory): EndpointAnswerer {
   return {
-    async answer(endpointName: string, request: InvokeRequest, timeoutMs: number): Promise<EndpointAnswer> {
+    async answer(
+      endpointName: string,
+      request: Parameters<EndpointAnswerer['answer']>[1],
+      timeoutMs: number,
+    ): Promise<EndpointAnswer> {
       const origin = endpoints.endpointUrl(endpointName);
       if (origin === undefined) {
         return { ok: false, problem: `endpoint ${endpointName} is not in service locally` };
