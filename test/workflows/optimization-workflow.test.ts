@@ -257,6 +257,8 @@ describe('optimization workflow (synthesized definition, run locally)', () => {
         recommended: 0,
         'runner-up': 0,
         'missed-sla': 3,
+        'quality-failed': 0,
+        'quality-unknown': 0,
         stalled: 0,
         'model-errors': 0,
         'measurement-problem': 0,

@@ -72,6 +72,8 @@ const ZERO_COUNTS = {
   recommended: 0,
   'runner-up': 0,
   'missed-sla': 0,
+  'quality-failed': 0,
+  'quality-unknown': 0,
   stalled: 0,
   'model-errors': 0,
   'measurement-problem': 0,
