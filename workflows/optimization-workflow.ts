@@ -107,6 +107,7 @@ export class OptimizationWorkflow extends Construct {
         .next(this.compileTargets())
         .next(this.benchmarkCandidates())
         .next(this.interleavedRepeats())
+        .next(this.judgeQuality())
         .next(this.finish()),
       cleanUp: this.steps.cleanUp,
       unsuccessful: {
@@ -236,6 +237,10 @@ export class OptimizationWorkflow extends Construct {
       inputPath: '$.outcome.nextRound',
       resultPath: '$.deployment.loadRound',
     });
+    // Interleaved repeats: the endpoint stays up for "Repeat each candidate", which deletes it.
+    const endOfTest = new sfn.Choice(this, OptimizationStates.endpointKeptForRepeats)
+      .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.repeatsPending), measured)
+      .otherwise(deleteEndpoint);
     const deploy = this.measureEndpoint({
       names: {
         deploy: OptimizationStates.deployCandidate,
@@ -264,9 +269,7 @@ export class OptimizationWorkflow extends Construct {
               sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.nextRound),
               nextRound.next(loadTest),
             )
-            // Interleaved repeats: the endpoint stays up for "Repeat each candidate", which deletes it.
-            .when(sfn.Condition.stringEquals('$.outcome.status', CandidateStatuses.repeatsPending), measured)
-            .otherwise(deleteEndpoint),
+            .otherwise(this.recordAnswers(endOfTest)),
         ),
         failing: [aggregate],
       }),
@@ -351,6 +354,56 @@ export class OptimizationWorkflow extends Construct {
     });
     deploy.next(props.afterDeploy === undefined ? poll.wait : props.afterDeploy(poll.wait));
     return deploy;
+  }
+
+  /**
+   * "Quality guarded?": with the run input's `quality`, "Record candidate answers" sends the payload
+   * set to the candidate's endpoint once its load test is over (the shared start of the workers is
+   * past, so nothing is made late) and stores the answers under the run's prefix; then `next`. A
+   * redrive stops the run here as at every step on the candidate's endpoint; any other failure is
+   * kept in the outcome as `answersError` and the candidate goes on unjudged ("unknown"): its load
+   * test stands, and its endpoint is deleted as usual.
+   */
+  private recordAnswers(next: sfn.IChainable): sfn.Choice {
+    const record = this.invoke(OptimizationStates.recordCandidateAnswers, this.steps.qualityPass, {
+      payload: {
+        action: 'record',
+        'plan.$': '$.plan',
+        'candidateId.$': '$.candidate.id',
+        'deployment.$': '$.deployment',
+        ...REDRIVE_COUNT,
+      },
+      resultPath: sfn.JsonPath.DISCARD,
+      timeout: Duration.minutes(16),
+    });
+    this.failWhenRedriven([record], OptimizationStates.stopRedrivenAnswers);
+    record.addCatch(next, { errors: ['States.ALL'], resultPath: '$.outcome.answersError' });
+    record.next(next);
+    return new sfn.Choice(this, OptimizationStates.qualityGuarded)
+      .when(sfn.Condition.isPresent('$.plan.quality'), record)
+      .otherwise(next);
+  }
+
+  /**
+   * "Output quality guarded?": with the run input's `quality`, once every candidate is measured,
+   * "Judge output quality" compares each candidate's recorded answers with the reference's and puts
+   * each verdict in its outcome (core/steps/optimization/quality-pass.ts); the reference's answers
+   * are then recorded whichever candidate finished first. A judge that fails leaves the outcomes
+   * without verdicts, which "Recommend" reads as unjudged.
+   */
+  private judgeQuality(): sfn.IChainable & sfn.INextable {
+    const judged = new sfn.Pass(this, 'Quality judged');
+    const judge = this.invoke(OptimizationStates.judgeOutputQuality, this.steps.qualityPass, {
+      payload: { action: 'judge', 'plan.$': '$.plan', 'candidates.$': '$.candidates' },
+      resultPath: '$.candidates',
+      timeout: Duration.minutes(16),
+    });
+    judge.addCatch(judged, { errors: ['States.ALL'], resultPath: '$.qualityError' });
+    judge.next(judged);
+    return new sfn.Choice(this, OptimizationStates.outputQualityGuarded)
+      .when(sfn.Condition.isPresent('$.plan.quality'), judge)
+      .otherwise(judged)
+      .afterwards();
   }
 
   /**

@@ -51,7 +51,9 @@ export function exitCodeOfOutcome(outcome: RunOutcome | AsyncRunOutcome): number
       return EXIT_CODES.ok;
     case RunOutcomes.partial:
       return EXIT_CODES.partial;
+    // No candidate both met the SLA and kept to the output-quality rule: no recommendation, as 3 says.
     case RunOutcomes.noCandidateMetSla:
+    case RunOutcomes.noCandidatePassedQuality:
       return EXIT_CODES.noCandidateMetSla;
     case RunOutcomes.allCandidatesFailed:
     case AsyncRunOutcomes.allInputsFailed:

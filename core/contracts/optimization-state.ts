@@ -16,7 +16,7 @@ import type { RoutingStrategy } from './routing-strategy.js';
 import type { HostedResourceNames } from './hosted-resources.js';
 import type { SummaryComparison } from './run-comparison.js';
 import type { LoadPlan } from './load-plan.js';
-import type { PlannedQuality, QualityVerdict } from './quality.js';
+import type { PlannedQuality, QualityVerdictSummary } from './quality.js';
 
 /**
  * The optimization workflow's contract: its steps, the states other layers name, and every JSON
@@ -49,6 +49,7 @@ export const OPTIMIZATION_STEPS = {
   recommend: 'recommend',
   recordProof: 'record-proof',
   rampScaling: 'ramp-scaling',
+  qualityPass: 'quality-pass',
   recordRamp: 'record-ramp',
   cleanUp: 'clean-up',
 } as const;
@@ -76,6 +77,7 @@ export interface OptimizationStepEvents {
   readonly recordProof: RecordProofEvent;
   readonly rampScaling: RampScalingEvent;
   readonly recordRamp: RecordRampEvent;
+  readonly qualityPass: QualityPassEvent;
   readonly cleanUp: CleanUpStepEvent;
 }
 
@@ -118,6 +120,12 @@ export const OptimizationStates = {
   aggregateRepeat: 'Aggregate repeat',
   deleteRepeatedEndpoint: 'Delete repeated endpoint',
   recordFailedRepeat: 'Record failed repeat',
+  /** The output-quality guard (run input `quality`): answers recorded per candidate, judged before "Recommend". */
+  qualityGuarded: 'Quality guarded?',
+  recordCandidateAnswers: 'Record candidate answers',
+  endpointKeptForRepeats: 'Endpoint kept for repeats?',
+  outputQualityGuarded: 'Output quality guarded?',
+  judgeOutputQuality: 'Judge output quality',
   recommend: 'Recommend',
   /** With `keep-recommended`: every candidate endpoint but the recommended one, deleted after the ranking. */
   candidatesKept: 'Candidates kept?',
@@ -156,6 +164,7 @@ export const OptimizationStates = {
   /** A redrive resumed a step on the run's deleted endpoints (core/shared/redrive.ts): the run fails. */
   stopRedrivenCandidate: 'Stop redriven candidate',
   stopRedrivenRepeat: 'Stop redriven repeat',
+  stopRedrivenAnswers: 'Stop redriven answers',
   stopRedrivenProof: 'Stop redriven proof',
   stopRedrivenRamp: 'Stop redriven ramp',
   runFailed: 'Run failed',
@@ -311,8 +320,10 @@ export interface CandidateOutcome {
   readonly repeatError?: CaughtError;
   /** A Catch's `{ Error, Cause }`, kept by the workflow when a candidate's steps failed. */
   readonly error?: CaughtError;
-  /** With the run input's `quality` guard: how the candidate's answers compare with the reference's. */
-  readonly quality?: QualityVerdict;
+  /** A Catch's `{ Error, Cause }` when "Record candidate answers" failed: the guard cannot judge it. */
+  readonly answersError?: CaughtError;
+  /** The output-quality verdict ("Judge output quality"), when the run has a quality guard. */
+  readonly quality?: QualityVerdictSummary;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -502,6 +513,11 @@ export interface RunPlan {
   readonly compilations: readonly PlannedCompilation[];
   readonly compilationMaxRuntimeSeconds: number;
   readonly candidates: readonly PlannedCandidate[];
+  /**
+   * The output-quality guard (run input `quality`), its reference a planned candidate: each
+   * candidate's answers are recorded after its load test and judged before "Recommend".
+   */
+  readonly quality?: PlannedQuality;
   /** The planner's choice of instance types, when the run input asked for a shortlist. */
   readonly shortlist?: Shortlist;
   readonly existingEndpoint?: RunInput['existingEndpoint'];
@@ -515,8 +531,6 @@ export interface RunPlan {
   readonly prove?: ProvePlan;
   /** "Ramp test" after the proof: only with a target (core/serving/ramp-test.ts). */
   readonly rampTest?: RampTestPlan;
-  /** The output-quality guard, when the run input sets `quality`: the reference and the rule. */
-  readonly quality?: PlannedQuality;
   /**
    * Instance type → the account's endpoint-instance quota, as "Validate and plan" read it; only with
    * a target TPS, whose counts it caps. Absent when the quotas were not read.
@@ -656,6 +670,23 @@ export interface DeletedResources {
   readonly stoppedCompilationJobs: readonly string[];
 }
 
+/** "Record candidate answers": the candidate's endpoint answers the payload set once (the reference twice). */
+export interface RecordAnswersEvent extends RedriveAware {
+  readonly action: 'record';
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'payloads' | 'quality' | 'loadPlan'>;
+  readonly candidateId: string;
+  readonly deployment: Pick<DeploymentState, 'endpointName'>;
+}
+
+/** "Judge output quality": every candidate's answers against the reference's, verdicts in the outcomes. */
+export interface JudgeQualityEvent {
+  readonly action: 'judge';
+  readonly plan: Pick<RunPlan, 'runId' | 'artifactsBucket' | 'quality'>;
+  readonly candidates: readonly CandidateOutcome[];
+}
+
+export type QualityPassEvent = RecordAnswersEvent | JudgeQualityEvent;
+
 export interface RecommendEvent {
   readonly plan: RunPlan;
   readonly candidates: readonly CandidateOutcome[];
@@ -675,10 +706,9 @@ export interface RecommendEvent {
  * not ranked whatever its figures before; `model-errors`: every request of its first load step
  * failed with a model error (the container answered 4xx/5xx), so the model or the payload is
  * wrong, not the instance too small; `measurement-problem`: a load worker started late twice, so
- * its figures get no SLA verdict; `quality-failed`: it met the SLA, but its answers are beyond the
- * run's quality rule against the reference's, so it is not ranked; `quality-unknown`: it met the
- * SLA, but its answers could not be judged (a scorer that failed, a reference that did not deploy)
- * and the run input does not allow an unknown verdict to be recommended.
+ * its figures get no SLA verdict; `quality-failed`: it met the SLA but its answers broke the run's
+ * output-quality rule; `quality-unknown`: it met the SLA but the guard could not judge its answers
+ * (and the run input does not allow that). Neither is ranked.
  */
 export const CANDIDATE_VERDICTS = [
   'recommended',
@@ -703,6 +733,8 @@ export type VerdictCounts = Readonly<Record<CandidateVerdict, number>>;
  * - `partial`: a recommendation, but some candidates failed, were skipped, had model errors or a
  *   measurement problem (the winner is the best of fewer candidates than planned);
  * - `no-candidate-met-sla`: no recommendation; at least one candidate was measured and missed;
+ * - `no-candidate-passed-quality`: no recommendation; candidates met the SLA, but none of them kept
+ *   to the output-quality rule (or could be judged by it);
  * - `all-candidates-failed`: no recommendation; no candidate could be judged against the SLA.
  * The last two end the execution FAILED with `NoRecommendationError` (the report still written).
  */
@@ -710,6 +742,7 @@ export const RunOutcomes = {
   recommended: 'recommended',
   partial: 'partial',
   noCandidateMetSla: 'no-candidate-met-sla',
+  noCandidatePassedQuality: 'no-candidate-passed-quality',
   allCandidatesFailed: 'all-candidates-failed',
 } as const;
 export type RunOutcome = (typeof RunOutcomes)[keyof typeof RunOutcomes];
@@ -717,6 +750,7 @@ export type RunOutcome = (typeof RunOutcomes)[keyof typeof RunOutcomes];
 /** The outcomes without a recommendation: the workflow's "Recommendation made?" fails on these. */
 export const NO_RECOMMENDATION_OUTCOMES: readonly RunOutcome[] = [
   RunOutcomes.noCandidateMetSla,
+  RunOutcomes.noCandidatePassedQuality,
   RunOutcomes.allCandidatesFailed,
 ];
 

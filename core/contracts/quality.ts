@@ -182,14 +182,6 @@ export const qualitySchema = z.strictObject({
 });
 
 export type QualityInput = z.output<typeof qualitySchema>;
-
-/** The guard as the plan carries it: the input's block, its reference resolved to a candidate's id. */
-export interface PlannedQuality {
-  readonly referenceId: string;
-  readonly rule: QualityRule;
-  readonly allowUnknown: boolean;
-  readonly worstExamples: number;
-}
 export type QualityRule = z.output<typeof qualityRuleSchema>;
 export type TensorRule = Extract<QualityRule, { kind: 'tensor' }>;
 export type ClassifierRule = Extract<QualityRule, { kind: 'classifier' }>;
@@ -369,3 +361,58 @@ export function qualityIssues(view: QualityRunView): Issue[] {
   }
   return issues;
 }
+
+/**
+ * The run's `quality` block as "Validate and plan" writes it into the plan: the reference resolved
+ * to a planned candidate's id (a candidate expanded over `environmentRanges` answers as its first
+ * combination).
+ */
+export type PlannedQuality = QualityInput & { readonly referenceCandidateId: string };
+
+/**
+ * Times the reference is asked each input: twice, so that an input it answers differently from one
+ * request to the next (no deterministic answer) is left out rather than failing every candidate.
+ * Every other candidate is asked once.
+ */
+export const REFERENCE_ASKS = 2;
+
+/** A tensor element as the answers document stores it: JSON has no NaN nor Infinity. */
+export type StoredNumber = number | 'NaN' | 'Infinity' | '-Infinity';
+
+/** One decoded tensor answer, as stored. */
+export interface StoredTensor {
+  readonly shape: readonly number[];
+  readonly values: readonly StoredNumber[];
+}
+
+/** What a candidate answered to one input of the payload set, as "Record candidate answers" stored it. */
+export type RecordedInput =
+  | { readonly inputId: string; readonly answers: readonly StoredTensor[] }
+  | { readonly inputId: string; readonly unanswered: string }
+  | { readonly inputId: string; readonly unreadable: string };
+
+/** The answers document of one candidate (`quality/<candidate id>.json` under the run's prefix). */
+export interface RecordedAnswers {
+  readonly candidateId: string;
+  readonly endpointName: string;
+  readonly inputs: readonly RecordedInput[];
+}
+
+/**
+ * What a verdict keeps of its texts in the state: the reason, and the first notes, cut; the whole
+ * verdict is in the object store.
+ */
+export const VERDICT_TEXT_CHARS = 500;
+export const VERDICT_NOTE_CHARS = 300;
+export const VERDICT_MAX_NOTES = 2;
+
+/**
+ * A candidate's verdict as its outcome carries it through the state: the verdict without its worst
+ * examples (those are in `verdictUri`, for the report), its texts cut to VERDICT_TEXT_CHARS, so that
+ * fifty candidates' verdicts stay a small share of a state's 256 KiB.
+ */
+export type QualityVerdictSummary = Omit<QualityVerdict, 'worstExamples' | 'rule' | 'exampleChars'> & {
+  /** The whole verdict (QualityVerdict, with its worst examples); absent when none was written. */
+  readonly verdictUri?: string;
+  readonly worstExampleCount: number;
+};

@@ -29,7 +29,7 @@ import { FRAMEWORKS, INPUT_DATA_TYPES, isLlmContainer } from './model-frameworks
 import { RoutingStrategies } from './routing-strategy.js';
 import { loadPlanSchema } from './load-plan.js';
 import { slaSchema, streamingSlaIssues } from './latency-sla.js';
-import { qualitySchema } from './quality.js';
+import { qualityIssues, qualitySchema } from './quality.js';
 import { COMPILER_OPTIONS_LENGTH, compilerOptionsIssues } from './compiler-options.js';
 
 /**
@@ -671,6 +671,9 @@ export const runInputSchema = z
         input.objective,
       );
     }
+    for (const { path, message, given } of runQualityIssues(input, shortlist !== undefined)) {
+      issue(path, message, given);
+    }
     if (input.existingEndpoint) {
       if (listed.length > 0 || shortlist !== undefined) {
         issue(
@@ -850,6 +853,53 @@ export const runInputSchema = z
   });
 
 type CandidateList = z.output<typeof candidateSchema>[];
+
+/** Whether the run's model generates tokens: a prompt set, streamed answers or an LLM container. */
+export function generatesTokens(
+  input: Pick<z.output<typeof runInputSchema>, 'prompts' | 'loadPlan' | 'model'>,
+): boolean {
+  return (
+    input.prompts !== undefined ||
+    input.loadPlan.response?.mode === 'stream' ||
+    (input.model !== undefined && isLlmContainer(input.model.framework))
+  );
+}
+
+/**
+ * The quality block's rules across fields. A shortlist's candidates are picked at planning, which
+ * resolves the reference then; the listed ones are checked here. The guard compares tensor answers:
+ * a run that generates tokens is refused with the block named, rather than judged by a rule that
+ * cannot read its answers.
+ */
+function runQualityIssues(
+  input: Pick<
+    z.output<typeof runInputSchema>,
+    'prompts' | 'loadPlan' | 'model' | 'quality' | 'existingEndpoint'
+  > & {
+    readonly candidates: CandidateList;
+  },
+  shortlisted: boolean,
+): FieldIssue[] {
+  if (input.quality === undefined) return [];
+  if (generatesTokens(input)) {
+    return [
+      {
+        path: ['quality'],
+        message:
+          'no quality block for a run that generates tokens (prompts, streamed answers or an LLM container): ' +
+          'this guard compares tensor answers to payloads; remove quality, or measure a model that answers tensors',
+        given: input.quality.rule.kind,
+      },
+    ];
+  }
+  if (shortlisted && input.candidates.length === 0) return [];
+  return qualityIssues({
+    quality: input.quality,
+    candidates: input.candidates,
+    existingEndpoint: input.existingEndpoint,
+    generative: false,
+  });
+}
 
 type ModelInput = z.output<typeof modelSchema>;
 

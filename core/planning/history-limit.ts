@@ -25,7 +25,7 @@ const DEFAULT_COMPILATION_RUNTIME_SECONDS = 900;
 /** What the worst-case history of a plan is counted from. */
 export type HistoryCounts = Pick<
   OptimizationHistoryShape,
-  'candidates' | 'workersPerCandidate' | 'compilationTargets'
+  'candidates' | 'workersPerCandidate' | 'compilationTargets' | 'qualityGuarded'
 > & {
   /** @default one segment */
   readonly loadTest?: LoadTestShape;
@@ -144,6 +144,7 @@ export function worstCaseShape(
     workersPerCandidate: counts.workersPerCandidate,
     compilationTargets: counts.compilationTargets,
     deletesCandidatesNotKept: counts.keepsRecommended === true,
+    ...(counts.qualityGuarded === true ? { qualityGuarded: true } : {}),
     ...(counts.proofWorkers === undefined
       ? {}
       : {

@@ -95,6 +95,11 @@ export interface OptimizationHistoryShape {
    * checks every candidate's kept endpoint and runs its workers once more. @default 0
    */
   readonly interleavedRounds?: number;
+  /**
+   * The output-quality guard (run input `quality`): "Record candidate answers" per candidate and
+   * "Judge output quality" once. @default false
+   */
+  readonly qualityGuarded?: boolean;
   /** Retried "Deploy candidate" attempts of each candidate while its instance quota is reached. @default 0 */
   readonly deployRetries?: number;
   /** "Delete candidates not kept" after "Recommend" (the `keep-recommended` clean-up policy). @default false */
@@ -157,7 +162,9 @@ export interface HistoryCount {
  *   iteration and one Lambda per worker, "Aggregate load test" and "Load test measurable?", per
  *   further segment "Run next load segment", per round (knee probe or repeat) the same as a
  *   segment's with "Run next load round", and per re-run "Re-run load test", "Check endpoint"
- *   and "Endpoint in service?"; then "Delete candidate endpoint", "Candidate measured".
+ *   and "Endpoint in service?"; then "Quality guarded?" (and "Record candidate answers" with a
+ *   guard), "Endpoint kept for repeats?", "Delete candidate endpoint", "Candidate measured";
+ * - fixed too: "Output quality guarded?" (and "Judge output quality" with a guard), "Quality judged".
  * A failed candidate or target takes a shorter path (no workers; a Pass instead of the rest).
  */
 export function optimizationHistoryEvents(shape: OptimizationHistoryShape): HistoryCount {
@@ -176,7 +183,9 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     (shape.deletesCandidatesNotKept === true ? E.lambdaTask : 0) +
     (shape.proof === undefined ? 0 : proofEvents(shape.proof)) +
     E.simpleState +
-    (shape.ramp === undefined ? 0 : rampEvents(shape.ramp));
+    (shape.ramp === undefined ? 0 : rampEvents(shape.ramp)) +
+    2 * E.simpleState +
+    (shape.qualityGuarded === true ? E.lambdaTask : 0);
   const perTarget = E.mapIteration + E.lambdaTask + shape.compilationRounds * POLL_ROUND + E.simpleState;
   const segments = shape.loadTestSegments ?? 1;
   const rerun = E.simpleState + E.lambdaTask + E.simpleState;
@@ -191,6 +200,8 @@ export function optimizationHistoryEvents(shape: OptimizationHistoryShape): Hist
     (shape.loadRounds ?? 0) * (loadTestSegmentEvents(shape.workersPerCandidate) + E.simpleState) +
     (loadTestRuns - 1) * rerun +
     (shape.interleavedRounds ?? 0) * interleavedRoundEvents(shape.workersPerCandidate) +
+    2 * E.simpleState +
+    (shape.qualityGuarded === true ? E.lambdaTask : 0) +
     E.lambdaTask +
     E.simpleState;
   return {

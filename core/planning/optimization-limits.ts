@@ -51,6 +51,8 @@ export interface PlannedOptimization {
   readonly cleanupPolicy?: string;
   readonly model?: { readonly environment: Readonly<Record<string, string>> };
   readonly payloads?: readonly unknown[];
+  /** The output-quality guard: "Record candidate answers" per candidate, "Judge output quality" once. */
+  readonly quality?: { readonly worstExamples: number };
 }
 
 export interface OptimizationLimitSettings {
@@ -81,6 +83,7 @@ function historyCounts(plan: PlannedOptimization): HistoryCounts {
     compilationTargets: plan.compilations.length,
     loadTest: loadTestShape(plan),
     ...(plan.cleanupPolicy === 'keep-recommended' ? { keepsRecommended: true } : {}),
+    ...(plan.quality === undefined ? {} : { qualityGuarded: true }),
     ...(provesTarget(plan)
       ? { proofWorkers: plan.prove?.workers ?? 0, proofAttempts: 1 + (plan.prove?.corrections ?? 0) }
       : {}),
@@ -143,6 +146,7 @@ function footprintOf(plan: PlannedOptimization, settings: OptimizationLimitSetti
     modelEnvironment: plan.model?.environment ?? {},
     ...(plan.payloads === undefined ? {} : { payloads: plan.payloads }),
     expandedByRanges: settings.expandedByRanges,
+    ...(plan.quality === undefined ? {} : { qualityGuarded: true }),
     ...(provesTarget(plan) ? { proofWorkers: plan.prove?.workers ?? 0 } : {}),
     ...(plan.rampTest?.enabled === true ? { rampWorkers: plan.rampTest.workers } : {}),
   };

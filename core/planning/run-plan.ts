@@ -29,6 +29,8 @@ export interface PlanParts {
   readonly payloads: RunPlan['payloads'];
   readonly prompts: PlannedPromptSet | undefined;
   readonly candidates: RunPlan['candidates'];
+  /** The output-quality guard, its reference resolved (quality-plan.ts). */
+  readonly quality?: RunPlan['quality'];
   /** The planner's choice of instance types, when the input asked for a shortlist. */
   readonly shortlist?: RunPlan['shortlist'];
   readonly compilations: RunPlan['compilations'];
@@ -99,6 +101,7 @@ export function runPlanOf(parts: PlanParts, prove: RunPlan['prove'], rampTest: R
     compilations: parts.compilations,
     compilationMaxRuntimeSeconds: input.compilation.maxRuntimeSeconds,
     candidates,
+    ...(parts.quality === undefined ? {} : { quality: parts.quality }),
     ...(parts.shortlist === undefined ? {} : { shortlist: parts.shortlist }),
     ...(input.existingEndpoint === undefined ? {} : { existingEndpoint: input.existingEndpoint }),
     loadPlan: input.loadPlan,

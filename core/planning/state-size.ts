@@ -19,6 +19,12 @@ export const STATE_ALLOWANCE_BYTES = {
   deployment: 1_024,
   /** The packaged model, the summary's report URIs and recommendation, the clean-up result. */
   fixed: 4_096,
+  /**
+   * A candidate's quality verdict in its outcome (QualityVerdictSummary): figures and ids, a reason
+   * of 500 characters and two notes of 300 (core/contracts/quality.ts), at up to 3 UTF-8 bytes a
+   * character. Its worst examples are in the object store, not the state.
+   */
+  qualityVerdict: 4_096,
   /** The ramp's RegisterScalableTarget and PutScalingPolicy requests (names of at most 63 characters). */
   scalingRequests: 1_024,
 } as const;
@@ -39,6 +45,8 @@ export interface PlannedRunFootprint {
   readonly proofWorkers?: number;
   /** Workers of "Ramp test" when it runs. @default no ramp */
   readonly rampWorkers?: number;
+  /** The output-quality guard: each outcome carries a verdict. @default no guard */
+  readonly qualityGuarded?: boolean;
 }
 
 export interface LargestState {
@@ -56,8 +64,12 @@ export function largestOptimizationState(footprint: PlannedRunFootprint): Larges
   const A = STATE_ALLOWANCE_BYTES;
   const planBytes = jsonBytes(footprint.plan);
   const compilations = footprint.compilationTargets * A.compilation;
+  const verdict = footprint.qualityGuarded === true ? A.qualityVerdict : 0;
   const runState =
-    planBytes + A.fixed + compilations + footprint.candidates.length * (A.candidateOutcome + A.summaryLine);
+    planBytes +
+    A.fixed +
+    compilations +
+    footprint.candidates.length * (A.candidateOutcome + verdict + A.summaryLine);
   const largestCandidate = Math.max(0, ...footprint.candidates.map(jsonBytes));
   const candidateState =
     planBytes +

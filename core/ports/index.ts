@@ -1,4 +1,4 @@
-import type { InvokeTransport } from '../load-test/ports.js';
+import type { InvokeRequest, InvokeTransport } from '../load-test/ports.js';
 import type { StreamInvokeTransport } from '../load-test/streaming/stream-transport.js';
 import type { InstanceCountPoint } from '../serving/ramp.js';
 import type { HostedResourceNames } from '../contracts/hosted-resources.js';
@@ -455,6 +455,26 @@ export type TransportFactory = (target: {
  * `InvokeEndpointWithResponseStream` on AWS, chunked HTTP to the local model server.
  */
 export type StreamTransportFactory = (target: Parameters<TransportFactory>[0]) => StreamInvokeTransport;
+
+/** One endpoint's answer to one request, its body kept: what the output-quality guard compares. */
+export type EndpointAnswer =
+  | {
+      readonly ok: true;
+      readonly body: Uint8Array;
+      readonly contentType?: string;
+      /**
+       * The local model server's `X-Output-Shape` for a raw float32 body. SageMaker's InvokeEndpoint
+       * passes on the container's body, `Content-Type` and custom attributes only, so on AWS it is
+       * absent and a raw answer reads as one flat row.
+       */
+      readonly outputShape?: string;
+    }
+  | { readonly ok: false; readonly problem: string };
+
+/** Sends one request to an endpoint and returns its answer: InvokeEndpoint on AWS, HTTP locally. */
+export interface EndpointAnswerer {
+  answer(endpointName: string, request: InvokeRequest, timeoutMs: number): Promise<EndpointAnswer>;
+}
 
 /** Average and maximum of one endpoint metric over a load test's window. */
 export interface MetricSummary {

@@ -61,8 +61,9 @@ import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
 import type { Recommendation } from '../contracts/recommendation.js';
 import type { LatencySla } from '../contracts/latency-sla.js';
 import { VARIANT_NAME } from '../contracts/names.js';
-import { QUALITY_DISTANCE_UNITS, QUALITY_VERDICTS } from '../contracts/quality.js';
-import { qualityBlockReason, qualityRuleText } from './quality-text.js';
+import { QUALITY_DISTANCE_UNITS, type QualityExample } from '../contracts/quality.js';
+import { qualityRuleText } from './quality-text.js';
+import { qualityExclusion } from './quality-exclusion.js';
 
 export interface BuildReportInput {
   readonly plan: RunPlan;
@@ -77,6 +78,8 @@ export interface BuildReportInput {
   readonly endpointMetrics?: ReadonlyMap<string, EndpointMetrics | string>;
   /** What "Deploy candidate" read: with it, each candidate carries the requests it was deployed with. */
   readonly deployment?: DeploymentContext;
+  /** Each guarded candidate's worst answers, by id, read from its whole verdict. */
+  readonly qualityExamples?: ReadonlyMap<string, readonly QualityExample[]>;
   /** How each measured multi-instance candidate's requests spread over its instances, by id. */
   readonly instanceSpreads?: ReadonlyMap<string, InstanceSpread>;
 }
@@ -532,8 +535,8 @@ const VERDICT_WORDS: Readonly<Record<CandidateVerdict, string>> = {
   recommended: 'recommended',
   'runner-up': 'runner-up',
   'missed-sla': 'missed the SLA',
-  'quality-failed': 'failed the quality guard',
-  'quality-unknown': 'answers not judged',
+  'quality-failed': 'failed the quality rule',
+  'quality-unknown': 'quality not judged',
   stalled: 'stalled',
   'model-errors': 'model errors',
   'measurement-problem': 'measurement problem',
@@ -563,6 +566,8 @@ export function outcomeSentence(
       return `Partial: recommended ${recommended ?? '?'}, but not every candidate could be judged against the SLA; ${countsText(counts)}.`;
     case RunOutcomes.noCandidateMetSla:
       return `No recommendation: no candidate met the SLA; ${countsText(counts)}.`;
+    case RunOutcomes.noCandidatePassedQuality:
+      return `No recommendation: no candidate that met the SLA kept to the output-quality rule; ${countsText(counts)}.`;
     default:
       return `No recommendation: every candidate failed; ${countsText(counts)}.`;
   }
@@ -671,47 +676,25 @@ interface Ranking {
   readonly qualifying: readonly Measured[];
   readonly best: Measured | undefined;
   readonly runNoise: RunNoise | undefined;
-  /** Candidates kept out of the ranking by the quality guard, and why, by id. */
-  readonly qualityBlocked: ReadonlyMap<string, QualityBlock>;
-}
-
-/** A candidate whose answers failed the quality rule, or could not be judged and that is not allowed. */
-interface QualityBlock {
-  readonly verdict: 'quality-failed' | 'quality-unknown';
-  readonly reason: string;
-}
-
-/** The candidates the quality guard keeps out of the ranking, by id (none without a guard). */
-function qualityBlocks(input: BuildReportInput): Map<string, QualityBlock> {
-  const blocked = new Map<string, QualityBlock>();
-  for (const outcome of input.outcomes) {
-    const reason = qualityBlockReason(outcome.quality, input.plan.quality);
-    if (reason === undefined || outcome.quality === undefined) continue;
-    blocked.set(outcome.candidateId, {
-      verdict: outcome.quality.verdict === QUALITY_VERDICTS.unknown ? 'quality-unknown' : 'quality-failed',
-      reason,
-    });
-  }
-  return blocked;
 }
 
 function rankMeasured(
-  objective: string,
+  plan: RunPlan,
   measured: readonly Measured[],
-  qualityBlocked: ReadonlyMap<string, QualityBlock>,
+  outcomeOf: (id: string) => CandidateOutcome | undefined,
 ): Ranking {
   const qualifying = rank(
-    objective,
-    // A stalled endpoint hung under load: its figures before are not a capacity to rank on. A
-    // candidate whose answers are not the model's (or cannot be shown to be) wins nothing by speed.
+    plan.objective,
+    // A stalled endpoint hung under load: its figures before are not a capacity to rank on; a
+    // candidate whose answers the quality guard did not pass is fast, perhaps, but not the model.
     measured.filter(
       (m) =>
         m.sustainable !== undefined &&
         stalledMeasurement(m.result) === undefined &&
-        !qualityBlocked.has(m.candidate.id),
+        qualityExclusion(plan, outcomeOf(m.candidate.id)) === undefined,
     ),
   );
-  return { measured, qualifying, best: qualifying[0], runNoise: runNoiseOf(measured), qualityBlocked };
+  return { measured, qualifying, best: qualifying[0], runNoise: runNoiseOf(measured) };
 }
 
 /** Only a count that carries the target: a capped one (quota, endpoint limit) is not "for" it. */
@@ -745,6 +728,9 @@ function candidateBase(
       : { costPerHourUsd: round(candidate.usdPerHour * candidate.initialInstanceCount, 4) }),
     ...(note === undefined ? {} : { configurationNote: note }),
     ...(outcome?.quality === undefined ? {} : { quality: outcome.quality }),
+    ...(input.qualityExamples?.get(candidate.id) === undefined
+      ? {}
+      : { qualityExamples: input.qualityExamples.get(candidate.id) }),
     // The planned candidate: what "Deploy candidate" deployed, whatever the endpoint reported.
     ...(input.deployment === undefined
       ? {}
@@ -800,17 +786,19 @@ function unmeasuredReport(base: CandidateBase, outcome: CandidateOutcome | undef
 function measuredVerdict(
   m: Measured,
   plan: RunPlan,
+  outcome: CandidateOutcome | undefined,
   ranking: Ranking,
   measuredLocally: boolean,
 ): { verdict: CandidateVerdict; reason: string; nearMiss?: NearMiss | undefined } {
   const { best } = ranking;
   const stalled = stallVerdict(m, measuredLocally);
   if (stalled !== undefined) return stalled;
-  const blocked = ranking.qualityBlocked.get(m.candidate.id);
-  if (m.sustainable !== undefined && blocked !== undefined) return blocked;
   let judged: { verdict: CandidateVerdict; reason: string; nearMiss?: NearMiss | undefined };
+  const excluded = qualityExclusion(plan, outcome);
   if (m.sustainable === undefined) {
     judged = missVerdict(m, plan.sla, ranking.runNoise, measuredLocally);
+  } else if (excluded !== undefined) {
+    judged = excluded;
   } else if (m === best) {
     judged = {
       verdict: 'recommended',
@@ -837,7 +825,13 @@ function measuredReport(
   ranking: Ranking,
 ): CandidateReport {
   const { runNoise } = ranking;
-  const { verdict, reason, nearMiss } = measuredVerdict(m, input.plan, ranking, input.measuredLocally);
+  const { verdict, reason, nearMiss } = measuredVerdict(
+    m,
+    input.plan,
+    outcome,
+    ranking,
+    input.measuredLocally,
+  );
   const instancesForTargetTps = instancesForTarget(m);
   // Billed from creation (when known) to the end of the test; deletion takes about a minute more.
   const billedFromEpochMs = outcome?.endpointCreatedEpochMs ?? m.result.startEpochMs;
@@ -964,7 +958,7 @@ export function buildReport(input: BuildReportInput): Report {
   const outcomeOf = (id: string): CandidateOutcome | undefined =>
     input.outcomes.find((o) => o.candidateId === id);
   const tested = plan.candidates.map((candidate) => asTested(candidate, outcomeOf(candidate.id)));
-  const ranking = rankMeasured(plan.objective, measureCandidates(input, tested), qualityBlocks(input));
+  const ranking = rankMeasured(plan, measureCandidates(input, tested), outcomeOf);
   const candidates = candidateReports(input, tested, outcomeOf, ranking);
   const recommendation = recommendationOf(plan, ranking);
   const serveTarget = serveTargetOf(input, outcomeOf, ranking);
@@ -1004,9 +998,11 @@ export function buildReport(input: BuildReportInput): Report {
     ...(recommendation === null
       ? {
           noRecommendationReason:
-            outcome === RunOutcomes.allCandidatesFailed && ranking.qualityBlocked.size === 0
+            outcome === RunOutcomes.allCandidatesFailed
               ? 'no candidate could be judged against the SLA (each failed, was skipped or answered with model errors; see each reason)'
-              : noRecommendationText(tested, candidates, input.measuredLocally),
+              : outcome === RunOutcomes.noCandidatePassedQuality
+                ? `every candidate that met the SLA was left out by the output-quality guard: its answers broke the rule against the reference ${plan.quality?.referenceCandidateId ?? '?'}, or could not be judged (see each reason)`
+                : noRecommendationText(tested, candidates, input.measuredLocally),
         }
       : {}),
     ...(plan.payloads.length > 1 ? { payloads: reportPayloads(plan.payloads) } : {}),
@@ -1051,17 +1047,6 @@ function noRecommendationText(
       },
     ];
   });
-  const refused = candidates.filter(
-    (report) => report.verdict === 'quality-failed' || report.verdict === 'quality-unknown',
-  );
-  if (refused.length > 0 && missed.length === 0) {
-    const ids = refused.map((report) => report.id).join(', ');
-    return `every candidate that met the SLA was refused by the quality guard (${ids}): see each one's answers against the reference's`;
-  }
   const advice = noRecommendationAdvice({ missed });
-  const guard =
-    refused.length === 0
-      ? ''
-      : `; ${refused.map((report) => report.id).join(', ')} met it but ${refused.length === 1 ? 'was' : 'were'} refused by the quality guard`;
-  return `no candidate met the SLA at any load step${guard}${advice === undefined ? '' : `; ${advice}`}`;
+  return `no candidate met the SLA at any load step${advice === undefined ? '' : `; ${advice}`}`;
 }

@@ -1,3 +1,4 @@
+import { QUALITY_LIMITS } from '../contracts/quality.js';
 import { qualityCellText, qualityFiguresText } from './quality-text.js';
 import type { Report } from './report.js';
 import type { TextColumn, TextTable } from './report-tables.js';
@@ -44,7 +45,7 @@ export function qualitySection(report: Report): QualitySection | undefined {
   if (quality === undefined) return undefined;
   const intro =
     `Each candidate's answers to the same inputs, sent once and deterministically, compared with those of ` +
-    `${quality.referenceId} (the reference) by the rule ${quality.ruleText}. ` +
+    `${quality.referenceCandidateId} (the reference) by the rule ${quality.ruleText}. ` +
     (quality.allowUnknown
       ? 'A candidate whose answers could not be judged may still be recommended (quality.allowUnknown).'
       : 'A candidate whose answers fail the rule, or could not be judged, is not recommended.') +
@@ -52,14 +53,14 @@ export function qualitySection(report: Report): QualitySection | undefined {
   const verdicts: TextTable = {
     columns: VERDICT_COLUMNS,
     rows: report.candidates.map((candidate) => {
-      const isReference = candidate.id === quality.referenceId;
+      const isReference = candidate.id === quality.referenceCandidateId;
       const verdict = candidate.quality;
       return {
         mark: candidate.verdict,
         cells: [
           candidate.id,
           isReference ? 'reference' : (verdict?.verdict ?? 'not compared'),
-          isReference || verdict === undefined ? '–' : qualityFiguresText(verdict),
+          isReference || verdict === undefined ? '–' : qualityFiguresText(verdict.figures, quality.rule),
           verdict === undefined ? '–' : String(verdict.figures.inputsCompared),
           [verdict?.reason, ...(verdict?.notes ?? [])].filter((note) => note !== undefined).join('; ') || '–',
         ],
@@ -68,14 +69,15 @@ export function qualitySection(report: Report): QualitySection | undefined {
   };
   const examples = report.candidates.flatMap((candidate) => {
     const verdict = candidate.quality;
-    if (verdict === undefined || verdict.worstExamples.length === 0) return [];
+    const worst = candidate.qualityExamples ?? [];
+    if (verdict === undefined || worst.length === 0) return [];
     return [
       {
         candidateId: candidate.id,
-        heading: `${candidate.id}: ${qualityCellText(verdict, false)}; its ${verdict.worstExamples.length} worst answers (each cut to ${verdict.exampleChars} characters)`,
+        heading: `${candidate.id}: ${qualityCellText(verdict, false, quality.rule)}; its ${worst.length} worst answers (each cut to ${QUALITY_LIMITS.exampleChars} characters)`,
         table: {
           columns: EXAMPLE_COLUMNS,
-          rows: verdict.worstExamples.map((example) => ({
+          rows: worst.map((example) => ({
             mark: candidate.verdict,
             cells: [
               example.inputId,

@@ -1,9 +1,9 @@
 import {
   QUALITY_VERDICTS,
-  qualityAllowsRecommendation,
   type PlannedQuality,
+  type QualityFigures,
   type QualityRule,
-  type QualityVerdict,
+  type QualityVerdictSummary,
 } from '../contracts/quality.js';
 
 /**
@@ -48,7 +48,7 @@ export function qualityRuleText(rule: QualityRule): string {
 /** The guard as a plan states it: the rule, against which candidate, and what an unknown verdict does. */
 export function plannedQualityText(quality: PlannedQuality): string {
   return (
-    `answers compared with ${quality.referenceId}'s by the rule ${qualityRuleText(quality.rule)}; ` +
+    `answers compared with ${quality.referenceCandidateId}'s by the rule ${qualityRuleText(quality.rule)}; ` +
     (quality.allowUnknown
       ? 'a candidate whose answers cannot be judged may still be recommended'
       : 'a candidate whose answers fail the rule or cannot be judged is not recommended')
@@ -56,8 +56,7 @@ export function plannedQualityText(quality: PlannedQuality): string {
 }
 
 /** A verdict's figures in a few words, e.g. "top-1 agreement 98.4 % over 64 rows". */
-export function qualityFiguresText(verdict: QualityVerdict): string {
-  const { figures, rule } = verdict;
+export function qualityFiguresText(figures: QualityFigures, rule: QualityRule): string {
   const parts: string[] = [];
   if (figures.maxAbsoluteDifference !== undefined)
     parts.push(`max |Δ| ${difference(figures.maxAbsoluteDifference)}`);
@@ -78,25 +77,13 @@ export function qualityFiguresText(verdict: QualityVerdict): string {
 }
 
 /** A table cell: the verdict, then its figures ("passed: top-1 agreement 100 % over 64 rows"). */
-export function qualityCellText(verdict: QualityVerdict | undefined, isReference: boolean): string {
+export function qualityCellText(
+  verdict: QualityVerdictSummary | undefined,
+  isReference: boolean,
+  rule: QualityRule,
+): string {
   if (isReference) return 'reference';
   if (verdict === undefined) return '–';
   if (verdict.verdict === QUALITY_VERDICTS.unknown) return 'unknown';
-  return `${verdict.verdict}: ${qualityFiguresText(verdict)}`;
-}
-
-/**
- * Why a candidate whose answers fail the rule (or cannot be judged, unless allowed) is not ranked,
- * in one sentence; undefined when its verdict lets it be ranked.
- */
-export function qualityBlockReason(
-  verdict: QualityVerdict | undefined,
-  quality: PlannedQuality | undefined,
-): string | undefined {
-  if (verdict === undefined || quality === undefined) return undefined;
-  if (qualityAllowsRecommendation(verdict.verdict, quality)) return undefined;
-  const because = verdict.reason === undefined ? '' : ` (${verdict.reason})`;
-  return verdict.verdict === QUALITY_VERDICTS.unknown
-    ? `met the SLA, but its answers could not be compared with ${verdict.referenceId}'s${because}, and the run input does not allow an unknown verdict (quality.allowUnknown)`
-    : `met the SLA, but its answers differ from ${verdict.referenceId}'s beyond the rule: ${qualityFiguresText(verdict)}${because}`;
+  return `${verdict.verdict}: ${qualityFiguresText(verdict.figures, rule)}`;
 }

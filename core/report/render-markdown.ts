@@ -422,7 +422,7 @@ export function summaryTable(report: Report): TextTable {
       candidateVerdictLabel(c),
       ...(report.quality === undefined
         ? []
-        : [qualityCellText(c.quality, c.id === report.quality.referenceId)]),
+        : [qualityCellText(c.quality, c.id === report.quality.referenceCandidateId, report.quality.rule)]),
       formatTps(c.sustainableTps),
       c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p95),
       c.latencyAtSustainableMs === undefined ? NONE : formatMs(c.latencyAtSustainableMs.p99),

@@ -14,7 +14,7 @@ import type { RoutingStrategy } from '../contracts/routing-strategy.js';
 import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
 import type { Recommendation } from '../contracts/recommendation.js';
 import type { LoadPlan } from '../contracts/load-plan.js';
-import type { PlannedQuality, QualityVerdict } from '../contracts/quality.js';
+import type { PlannedQuality, QualityExample, QualityVerdictSummary } from '../contracts/quality.js';
 import type { LatencySla } from '../contracts/latency-sla.js';
 import type { BaselineComparison } from '../contracts/run-comparison.js';
 
@@ -234,8 +234,10 @@ export interface CandidateReport {
    * run's noise on a p95. Absent without a noise measure (no repeats) or beyond it.
    */
   readonly nearMiss?: NearMiss;
-  /** With a quality guard: how its answers compare with the reference's (absent for the reference). */
-  readonly quality?: QualityVerdict;
+  /** With a quality guard: how its answers compare with the reference's. */
+  readonly quality?: QualityVerdictSummary;
+  /** The worst of its answers against the reference's, worst first, as its whole verdict keeps them. */
+  readonly qualityExamples?: readonly QualityExample[];
   readonly verdict: CandidateVerdict;
   /** Why it won, lost, failed or was skipped, in one sentence. */
   readonly reason: string;

@@ -31,9 +31,9 @@ export function countVerdicts(verdicts: readonly CandidateVerdict[]): VerdictCou
 export function runOutcomeOf(counts: VerdictCounts): RunOutcome {
   const unjudged = UNJUDGED_VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0);
   if (counts.recommended > 0) return unjudged > 0 ? RunOutcomes.partial : RunOutcomes.recommended;
-  // A stalled candidate was judged against the SLA: its endpoint did not hold the load. One whose
-  // answers failed the quality rule was judged too: it met the SLA, but not with the model's answers.
-  return counts['missed-sla'] + counts.stalled + counts['quality-failed'] > 0
+  if (counts['quality-failed'] + counts['quality-unknown'] > 0) return RunOutcomes.noCandidatePassedQuality;
+  // A stalled candidate was judged against the SLA: its endpoint did not hold the load.
+  return counts['missed-sla'] + counts.stalled > 0
     ? RunOutcomes.noCandidateMetSla
     : RunOutcomes.allCandidatesFailed;
 }

@@ -22,6 +22,7 @@ export const RunsIndexOutcomes = {
   recommended: 'recommended',
   partial: 'partial',
   noCandidateMetSla: 'no-candidate-met-sla',
+  noCandidatePassedQuality: 'no-candidate-passed-quality',
   allCandidatesFailed: 'all-candidates-failed',
   proofNotHeld: 'proof-not-held',
   targetNotCarried: 'target-not-carried',
@@ -40,6 +41,10 @@ const OUTCOME_LABELS: Readonly<Record<RunsIndexOutcome, { readonly label: string
   recommended: { label: 'recommended', tone: 'ok' },
   partial: { label: 'recommended, some candidates failed', tone: 'warn' },
   'no-candidate-met-sla': { label: 'no recommendation: no candidate met the SLA', tone: 'bad' },
+  'no-candidate-passed-quality': {
+    label: 'no recommendation: no candidate that met the SLA kept to the quality rule',
+    tone: 'bad',
+  },
   'all-candidates-failed': { label: 'no recommendation: every candidate failed', tone: 'bad' },
   'proof-not-held': { label: 'proof not held at the target', tone: 'bad' },
   'target-not-carried': { label: 'no candidate carries the target', tone: 'bad' },
@@ -153,6 +158,8 @@ function optimizationOutcome(outcome: Report['outcome']): RunsIndexOutcome {
       return RunsIndexOutcomes.partial;
     case 'no-candidate-met-sla':
       return RunsIndexOutcomes.noCandidateMetSla;
+    case 'no-candidate-passed-quality':
+      return RunsIndexOutcomes.noCandidatePassedQuality;
     case 'all-candidates-failed':
       return RunsIndexOutcomes.allCandidatesFailed;
   }

@@ -294,6 +294,20 @@ function optimizationStepSettings(
         new SageMakerGrants(stack).allowReadScalingActivities(fn);
       },
     },
+    qualityPass: {
+      lambda: {
+        // The payloads the run sends, and the run's own answers and verdicts.
+        readsArtifacts: readAll,
+        writesArtifacts: [ArtifactPrefix.runs],
+        memorySize: 1024,
+        timeout: Duration.minutes(15),
+      },
+      grant: (fn) => {
+        // Only the run's own candidates are guarded (the guard refuses existingEndpoint), so only
+        // buffered InvokeEndpoint on the endpoints the project creates.
+        allow(fn, ['sagemaker:InvokeEndpoint'], [owned('endpoint')]);
+      },
+    },
     cleanUp: {
       // After a failure, it looks for the report and the load-test results stored under runs/.
       lambda: { timeout: Duration.minutes(10), readsArtifacts: [ArtifactPrefix.runs] },

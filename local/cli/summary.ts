@@ -79,7 +79,11 @@ export function formatSummary(input: SummaryInput): string {
 /** With a quality guard, the "answers" cell after the verdict (the fifth column). */
 function withAnswers(report: Report, candidate: CandidateReport, row: string[]): string[] {
   if (report.quality === undefined) return row;
-  const answers = qualityCellText(candidate.quality, candidate.id === report.quality.referenceId);
+  const answers = qualityCellText(
+    candidate.quality,
+    candidate.id === report.quality.referenceCandidateId,
+    report.quality.rule,
+  );
   return [...row.slice(0, 5), answers, ...row.slice(5)];
 }
 

@@ -9,6 +9,7 @@ import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state
 import { LocalCompiler } from '../adapters/local-compiler.js';
 import { LocalOptimizer } from '../adapters/local-optimizer.js';
 import { LocalInvocationsPerInstance } from '../adapters/local-invocations-per-instance.js';
+import { createHttpEndpointAnswerer } from '../adapters/http-endpoint-answerer.js';
 import {
   createLocalStreamTransportFactory,
   createLocalTransportFactory,
@@ -57,6 +58,7 @@ export function createLocalEnvironment(options: LocalEnvironmentOptions): LocalE
     optimizer,
     openTransport: createLocalTransportFactory(host),
     openStreamTransport: createLocalStreamTransportFactory(host),
+    answerer: createHttpEndpointAnswerer(host),
     logger,
     artifactsBucket: LOCAL_ARTIFACTS_BUCKET,
     region: LOCAL_REGION,

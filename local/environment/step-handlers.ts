@@ -23,12 +23,14 @@ import type {
   ModelCompiler,
   ModelOptimizer,
   ModelHost,
+  EndpointAnswerer,
   ObjectStore,
   RealtimeScalingApplier,
   ScalingRegistry,
   StreamTransportFactory,
   TransportFactory,
 } from '../../core/ports/index.js';
+import { qualityPass } from '../../core/steps/optimization/quality-pass.js';
 import { recommend } from '../../core/steps/optimization/recommend.js';
 import { rampScaling } from '../../core/steps/optimization/ramp-scaling.js';
 import { recordProof } from '../../core/steps/optimization/record-proof.js';
@@ -49,6 +51,12 @@ export interface StepDependencies {
   /** Runs the plan's optimization jobs; without it, a plan with optimizations fails at their start. */
   readonly optimizer?: ModelOptimizer;
   readonly openTransport: TransportFactory;
+  /**
+   * The output-quality guard's requests (one answer, its body kept). Without it, a run with a
+   * quality block fails at "Record candidate answers", which the workflow records as an unjudged
+   * candidate. @default none
+   */
+  readonly answerer?: EndpointAnswerer;
   /** For plans that stream responses (`loadPlan.response`); such a plan fails without it. */
   readonly openStreamTransport?: StreamTransportFactory;
   readonly logger: Logger;
@@ -101,6 +109,12 @@ const NO_REALTIME_SCALING: RealtimeScalingApplier & ScalingRegistry & EndpointIn
   instanceSeries: () => Promise.reject(new Error(MISSING_SCALING)),
 };
 const MISSING_SCALING = 'no real-time autoscaling here: the step dependencies have no realtimeScaling';
+
+/** What a quality pass meets without `answerer`: every request fails, naming what is missing. */
+const NO_ANSWERER: EndpointAnswerer = {
+  answer: () =>
+    Promise.reject(new Error('no endpoint answerer here: the step dependencies have no answerer')),
+};
 
 /** A step's core function as the local runner calls it: the state's payload in, the result out. */
 export type StepHandler = (payload: unknown, signal: AbortSignal) => Promise<unknown>;
@@ -260,6 +274,8 @@ export function createStepHandlers(
         seriesSource:
           deps.instanceSeriesSource ?? 'from the local endpoint’s front (in service and starting)',
       }),
+    'quality-pass': (payload) =>
+      qualityPass(payload, { store, answerer: deps.answerer ?? NO_ANSWERER, logger }),
     'clean-up': (payload) =>
       cleanUpOptimizationRun(payload, {
         host,

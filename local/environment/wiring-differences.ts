@@ -42,6 +42,12 @@ export const LOCAL_WIRING_DIFFERENCES: Readonly<
       onProgress: 'the local CLI shows each worker’s progress; on AWS nobody watches a worker’s console',
     },
   },
+  'quality-pass': {
+    lambdaOnly: {
+      deadlineEpochMs:
+        'a Lambda invocation ends at its timeout, so the inputs not asked by then are recorded as unanswered; a local pass has no timeout',
+    },
+  },
   recommend: {
     localOnly: {
       localFileOf:

@@ -69,7 +69,8 @@ async function adaptersRun(): Promise<Set<string>> {
   seedObjects(optimization, sweep);
   const swept = await optimization.runOptimization({
     workflows,
-    input: withUnmissableSla(withShortLoadPlan(sweep)),
+    // With the output-quality guard, whose answers go through its own adapter.
+    input: { ...withUnmissableSla(withShortLoadPlan(sweep)), quality: { rule: { kind: 'classifier' } } },
     runId: 'coverage-sweep',
   });
   record(optimization);

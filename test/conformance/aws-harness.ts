@@ -25,6 +25,7 @@ import {
   SAGEMAKER_PRICE_LIST_SERVICE_CODE,
 } from '../../lambdas/adapters/pricing-hosting-prices.js';
 import { IamPolicySimulator } from '../../lambdas/adapters/iam-policy-simulator.js';
+import { createSageMakerEndpointAnswerer } from '../../lambdas/adapters/sagemaker-endpoint-answerer.js';
 import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store.js';
 import { SageMakerAsyncInvoker } from '../../lambdas/adapters/sagemaker-async-invoker.js';
 import { SageMakerCompiler } from '../../lambdas/adapters/sagemaker-compiler.js';
@@ -248,12 +249,20 @@ export class AwsHarness {
         openStreamTransport: createRuntimeStreamTransportFactory({ createClient }),
       };
     };
+    // The quality guard's answers, as the quality-pass Lambda asks them (the SDK's default client).
+    const answers = new FakeRealtimeRuntime(this.sagemaker, answer);
+    const answerClient = new SageMakerRuntimeClient({
+      ...CLIENT_CONFIG,
+      requestHandler: answers.httpHandler,
+    });
+    answers.install(answerClient, this.recorder);
     const deps: StepDependencies = {
       store: this.store,
       host: this.host,
       compiler: this.compiler,
       optimizer: this.optimizer,
       ...runtimeTransports(),
+      answerer: createSageMakerEndpointAnswerer(answerClient),
       logger: silentLogger,
       artifactsBucket: ARTIFACTS_BUCKET,
       region: REGION,

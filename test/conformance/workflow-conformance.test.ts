@@ -212,6 +212,28 @@ describe('edge inputs the run schemas accept make only requests the services acc
     expect(await iamDenials(harness.recorder)).toEqual([]);
   });
 
+  it('an output-quality guard: every candidate’s answers asked with the quality-pass role', async () => {
+    // Prepare: two candidates, the first the reference.
+    const input = optimizationInput({
+      candidates: [
+        { id: 'cpu', instanceType: 'ml.c5.xlarge' },
+        { id: 'cpu-2x', instanceType: 'ml.c5.2xlarge' },
+      ],
+      quality: { rule: { kind: 'classifier' } },
+    });
+
+    // Act
+    const harness = await runOptimization(input, 'quality-guard');
+
+    // Assert: the reference asked twice, the other once, by the quality pass.
+    const asked = harness.recorder.calls.filter(
+      (call) => call.command === 'InvokeEndpointCommand' && call.caller === 'quality-pass',
+    );
+    expect(asked).toHaveLength(3);
+    expect(harness.recorder.violationLines()).toEqual([]);
+    expect(await iamDenials(harness.recorder)).toEqual([]);
+  });
+
   it('tags in other scripts, with keys and values at their longest', async () => {
     // Prepare
     const tags = { équipe: 'recherche-日本語', [`k${'é'.repeat(127)}`]: 'v'.repeat(256) };

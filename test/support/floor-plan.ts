@@ -27,7 +27,8 @@ export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
   'core/report': [...CORE_HELPERS],
   'core/async': [...CORE_HELPERS, 'core/report'],
   'core/run-status': [...CORE_FEATURES],
-  'core/steps/optimization': [...CORE],
+  // "Record candidate answers" and "Judge output quality" read answers and judge them by the rule.
+  'core/steps/optimization': [...CORE, 'core/quality'],
   'core/steps/async': [...CORE],
   'core/operations': [...CORE],
   // An adapter implements the port its operation declares (the run summary's publisher, the

@@ -79,6 +79,37 @@ describe('history model of the optimization workflow', () => {
     expect(counted).toBe(modelled.total);
   }, 60_000);
 
+  it('counts the events of a run with an output-quality guard exactly', async () => {
+    // Prepare: the first test's run, every candidate answering the reference's logits.
+    const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });
+    const input = optimizationInput({ loadPlan: ONE_SHORT_STEP, quality: { rule: { kind: 'classifier' } } });
+    const body = new TextEncoder().encode('{"predictions":[[0.1,0.9]]}');
+
+    // Act
+    const run = await runOptimization({
+      workflows,
+      sagemaker,
+      input,
+      runId: 'history-quality',
+      answerer: { answer: () => Promise.resolve({ ok: true, body, contentType: 'application/json' }) },
+    });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(run.statesEntered).toContain('Judge output quality');
+    const counted = run.events.reduce((sum, event) => sum + awsHistoryEvents(event), 0);
+    const modelled = optimizationHistoryEvents({
+      candidates: 3,
+      workersPerCandidate: 2,
+      compilationTargets: 1,
+      endpointRounds: 4,
+      compilationRounds: 2,
+      loadRounds: 1,
+      qualityGuarded: true,
+    });
+    expect(counted).toBe(modelled.total);
+  }, 60_000);
+
   it('counts the events of a run with interleaved repeats exactly', async () => {
     // Prepare: the first test's run, with 3 repeats interleaved: 2 rounds over the 3 candidates.
     const sagemaker = new FakeSageMaker({ describesUntilInService: 3 });

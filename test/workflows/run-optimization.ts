@@ -1,6 +1,7 @@
 import type { CleanUpAccount } from '../../core/contracts/clean-up-account.js';
 import type { OptimizationStepName, RunSummary } from '../../core/contracts/optimization-state.js';
 import type {
+  EndpointAnswerer,
   EndpointMetricsReader,
   InvocationsPerInstanceReader,
   ObjectStore,
@@ -109,6 +110,8 @@ export async function runOptimization(options: {
    * throttled by Lambda and retried starts late). @default always 0: every worker on time
    */
   readonly workerLateMs?: (event: RunLoadWorkerEvent) => number;
+  /** What the endpoints answer the output-quality guard. @default none (a guarded run records no answers) */
+  readonly answerer?: EndpointAnswerer;
 }): Promise<OptimizationRun> {
   const store = new MemoryObjectStore().seed(MODEL_URI, 'onnx-bytes').seed(PAYLOAD_URI, '{"inputs":[[0]]}');
   const endpoints = options.endpoints ?? (() => ({ latencyMs: 2 }));
@@ -126,6 +129,7 @@ export async function runOptimization(options: {
     maxPollSeconds: 120,
     loadStartDelaySeconds: 0,
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    ...(options.answerer === undefined ? {} : { answerer: options.answerer }),
     ...(options.invocations === undefined ? {} : { invocations: options.invocations }),
     ...(options.realtimeScaling === undefined ? {} : { realtimeScaling: options.realtimeScaling }),
     ...(options.loadSegmentSeconds === undefined ? {} : { loadSegmentSeconds: options.loadSegmentSeconds }),

@@ -1,3 +1,4 @@
+import type { QualityExample, QualityVerdict } from '../../contracts/quality.js';
 import { plannedQualityText } from '../../report/quality-text.js';
 import type { EndpointInstanceLimit } from '../../contracts/endpoint-limits.js';
 import type { RecommendEvent, RunSummary } from '../../contracts/optimization-state.js';
@@ -119,6 +120,33 @@ async function readInstanceSpreads(
 }
 
 /**
+ * Each guarded candidate's worst answers, from its whole verdict ("Judge output quality" keeps only
+ * a summary in the state). A verdict that cannot be read leaves the report without its examples:
+ * the summary's figures still say how far the answers were.
+ */
+async function readQualityExamples(
+  event: RecommendEvent,
+  deps: RecommendDeps,
+): Promise<Map<string, readonly QualityExample[]>> {
+  const examples = new Map<string, readonly QualityExample[]>();
+  for (const outcome of event.candidates) {
+    const uri = outcome.quality?.verdictUri;
+    if (uri === undefined || outcome.quality?.worstExampleCount === 0) continue;
+    try {
+      const verdict = JSON.parse(new TextDecoder().decode(await deps.store.getBytes(uri))) as QualityVerdict;
+      examples.set(outcome.candidateId, verdict.worstExamples);
+    } catch (error) {
+      deps.logger.warn('quality verdict not read: the report shows no worst answers for the candidate', {
+        candidateId: outcome.candidateId,
+        uri,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return examples;
+}
+
+/**
  * State "Recommend": reads every measured candidate's load-test result, ranks the candidates that
  * met the SLA under the objective, and writes report.json, report.md and report.html under the
  * run's prefix. The state output is a short summary with pointers and the run's outcome, which
@@ -133,10 +161,12 @@ export async function recommend(event: RecommendEvent, deps: RecommendDeps): Pro
     const text = new TextDecoder().decode(await deps.store.getBytes(outcome.resultUri));
     results.set(outcome.candidateId, JSON.parse(text) as LoadTestResult);
   }
+  const qualityExamples = await readQualityExamples(event, deps);
   const built = buildReport({
     plan,
     outcomes: event.candidates,
     results,
+    ...(qualityExamples.size === 0 ? {} : { qualityExamples }),
     measuredLocally: deps.measuredLocally,
     ...(deps.endpointLimit === undefined ? {} : { endpointLimit: deps.endpointLimit }),
     generatedAt: deps.now().toISOString(),

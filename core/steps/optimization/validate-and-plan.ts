@@ -4,6 +4,7 @@ import { type RunInput, runInputSchema } from '../../contracts/run-input.js';
 import { parseOrThrow } from '../../contracts/validation.js';
 import { awsSegmentSeconds } from '../../load-test/index.js';
 import { expandCandidates, planCandidates } from '../../planning/candidates.js';
+import { plannedQuality } from '../../planning/quality-plan.js';
 import { loadGeneratorUsd } from '../../planning/estimates.js';
 import { candidatesInFlightWithin, checkInstanceQuotas } from '../../planning/instance-quotas.js';
 import { loadPlanThatFits } from '../../planning/load-plan-rounds.js';
@@ -118,6 +119,7 @@ export async function validateAndPlan(
   const market = await readMarket(input, deps);
   checkCandidatePrices(input, market.prices);
   const candidates = planCandidates(event.runId, input, candidateCount, market.prices);
+  const quality = plannedQuality(input, candidates);
   const compilations = planCompilations(event.runId, input, deps.artifactsBucket);
   const plannedRamp = rampTestPlanOf(input, segmentSeconds);
   const parts: PlanParts = {
@@ -129,6 +131,7 @@ export async function validateAndPlan(
     payloads,
     prompts,
     candidates,
+    ...(quality === undefined ? {} : { quality }),
     ...(shortlisted.shortlist === undefined ? {} : { shortlist: shortlisted.shortlist }),
     compilations,
     optimizationJobs: input.compilation.optimizations.length,

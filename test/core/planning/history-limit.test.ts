@@ -36,8 +36,8 @@ describe('loadTestRerunsWithin', () => {
   });
 
   it('counts the final clean-up’s rounds too, as the refusal does', () => {
-    // Prepare: 59 candidates × 10 workers re-run fit the budget only without the clean-up rounds.
-    const counts = { candidates: 59, workersPerCandidate: 10, compilationTargets: 1 };
+    // Prepare: 58 candidates × 10 workers re-run fit the budget only without the clean-up rounds.
+    const counts = { candidates: 58, workersPerCandidate: 10, compilationTargets: 1 };
     const withoutCleanUp = optimizationHistoryEvents({
       ...counts,
       endpointRounds: pollRoundsWithin(TIMINGS.endpointDeadlineSeconds, DEFAULT_POLL_SCHEDULE),
@@ -49,7 +49,7 @@ describe('loadTestRerunsWithin', () => {
     const reruns = loadTestRerunsWithin(counts, TIMINGS);
 
     // Assert
-    expect([withoutCleanUp, reruns]).toEqual([23_964, 0]);
+    expect([withoutCleanUp, reruns]).toEqual([23_797, 0]);
   });
 });
 
@@ -68,7 +68,7 @@ describe('historyIssue', () => {
     expect(issue).toEqual({
       field: 'candidates',
       given:
-        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 42918 history events',
+        '50 candidates (after expanding environmentRanges), each polled for up to 45 minutes: up to 43122 history events',
       expected:
         "at most 27 candidates with these settings: a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });
@@ -87,7 +87,7 @@ describe('historyIssue', () => {
 
     // Assert
     expect(issue?.field).toBe('compilation.maxRuntimeSeconds');
-    expect(issue?.given).toBe('86400 s for each of 9 targets: up to 59486 history events');
+    expect(issue?.given).toBe('86400 s for each of 9 targets: up to 59494 history events');
   });
 });
 
@@ -127,7 +127,7 @@ describe('load tests in segments', () => {
     expect(issue).toEqual({
       field: 'loadPlan.stepDurationSeconds',
       given:
-        'load tests of 36060 s, each run as 47 worker invocations of 775 s, × 10 candidates with 20 workers: up to 74613 history events',
+        'load tests of 36060 s, each run as 47 worker invocations of 775 s, × 10 candidates with 20 workers: up to 74657 history events',
       expected: `load tests of at most 10075 s (13 segments) with these candidates and workers (shorter or fewer steps, a lower loadPlan.maxTotalSeconds, fewer workers or candidates): ${HISTORY_LIMIT}`,
     });
   });

@@ -1,11 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { CandidateStatuses, type CandidateOutcome } from '../../../core/contracts/optimization-state.js';
-import type { PlannedQuality, QualityVerdict } from '../../../core/contracts/quality.js';
+import type {
+  PlannedQuality,
+  QualityExample,
+  QualityVerdictSummary,
+} from '../../../core/contracts/quality.js';
 import { buildReport } from '../../../core/report/build-report.js';
 import { formatPlan } from '../../../core/report/plan-summary.js';
 import { renderHtmlReport } from '../../../core/report/render-html.js';
 import { renderMarkdownReport } from '../../../core/report/render-markdown.js';
-import { loadTestResult, plannedCandidate, runPlan, stepResult } from '../../../bench/fixtures/sample-report.js';
+import {
+  loadTestResult,
+  plannedCandidate,
+  runPlan,
+  stepResult,
+} from '../../../bench/fixtures/sample-report.js';
 
 // Both steps meet the sample SLA; the compiled candidate carries twice the load on the same instance.
 const SLOW = [
@@ -18,36 +27,39 @@ const FAST = [
 ];
 
 const QUALITY: PlannedQuality = {
-  referenceId: 'c5',
+  referenceCandidateId: 'c5',
   rule: { kind: 'classifier', topK: 1, minAgreementRate: 0.99 },
   allowUnknown: false,
   worstExamples: 5,
 };
 
-function verdict(status: QualityVerdict['verdict'], overrides: Partial<QualityVerdict> = {}): QualityVerdict {
+const WORST: readonly QualityExample[] = [
+  {
+    inputId: 'payload-3',
+    distance: 1,
+    reference: '[0.1, 0.7, 0.2]',
+    candidate: '[0.6, 0.1, 0.3]',
+    problem: 'top class 0 instead of 1',
+  },
+];
+
+function verdict(
+  status: QualityVerdictSummary['verdict'],
+  overrides: Partial<QualityVerdictSummary> = {},
+): QualityVerdictSummary {
   return {
     candidateId: 'c5-neo',
     referenceId: 'c5',
     verdict: status,
-    rule: QUALITY.rule,
     figures: { inputsCompared: 64, inputsLeftOut: 0, agreementRate: 0.75, rowsCompared: 64 },
-    worstExamples: [
-      {
-        inputId: 'payload-3',
-        distance: 1,
-        reference: '[0.1, 0.7, 0.2]',
-        candidate: '[0.6, 0.1, 0.3]',
-        problem: 'top class 0 instead of 1',
-      },
-    ],
-    exampleChars: 240,
+    worstExampleCount: 1,
     notes: [],
     ...overrides,
   };
 }
 
 /** The reference (c5) and a compiled candidate twice as fast on the same instance, with its verdict. */
-function reportWith(candidateVerdict: QualityVerdict | undefined, quality: PlannedQuality = QUALITY) {
+function reportWith(candidateVerdict: QualityVerdictSummary | undefined, quality: PlannedQuality = QUALITY) {
   const outcomes: CandidateOutcome[] = [
     { candidateId: 'c5', status: CandidateStatuses.measured },
     {
@@ -71,6 +83,7 @@ function reportWith(candidateVerdict: QualityVerdict | undefined, quality: Plann
     ]),
     measuredLocally: false,
     generatedAt: '2026-11-28T10:05:00Z',
+    qualityExamples: new Map([['c5-neo', WORST]]),
   });
 }
 

@@ -462,9 +462,12 @@ describe('ServingOptimizerStack', () => {
         prefixes.map((prefix) => `Allow s3:GetObject on ${bucket}/${prefix}*`).sort();
 
       // Act
-      const optimizationReaders = ['validate-and-plan', 'package-model', 'run-load-worker'].map((name) =>
-        reads(stepGrants(name)),
-      );
+      const optimizationReaders = [
+        'validate-and-plan',
+        'package-model',
+        'run-load-worker',
+        'quality-pass',
+      ].map((name) => reads(stepGrants(name)));
       const asyncPlanning = reads(stepGrants('validate-async-run'));
       const sagemaker = reads(grantsOf(template, logicalIdOf(stack, stack.sagemakerExecutionRole)));
 
@@ -484,6 +487,20 @@ describe('ServingOptimizerStack', () => {
       expect(invokes).toEqual([
         `Allow sagemaker:InvokeEndpoint on ${JOBS}:endpoint/*`,
         `Allow sagemaker:InvokeEndpointWithResponseStream on ${JOBS}:endpoint/*`,
+      ]);
+    });
+
+    it('grants the quality pass buffered InvokeEndpoint on the run’s own endpoints only, and no Lambda invoke', () => {
+      // Act
+      const grants = stepGrants('quality-pass');
+
+      // Assert: the guard refuses existingEndpoint, so only endpoints the project creates (mso-*).
+      expect(grants.filter((line) => line.includes('sagemaker:'))).toEqual([
+        `Allow sagemaker:InvokeEndpoint on ${JOBS}:endpoint/mso-*`,
+      ]);
+      expect(grants.filter((line) => line.includes('lambda:'))).toEqual([]);
+      expect(grants.filter((line) => line.startsWith('Allow s3:PutObject on '))).toEqual([
+        expect.stringMatching(/\/runs\/\*$/),
       ]);
     });
 

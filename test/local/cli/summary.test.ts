@@ -107,7 +107,7 @@ describe('formatSummary', () => {
     const report: Report = {
       ...REPORT,
       quality: {
-        referenceId: 'c5-large',
+        referenceCandidateId: 'c5-large',
         rule,
         allowUnknown: false,
         worstExamples: 5,
@@ -124,10 +124,8 @@ describe('formatSummary', () => {
                 candidateId: 'c5-large-neo',
                 referenceId: 'c5-large',
                 verdict: 'quality-failed' as const,
-                rule,
                 figures: { inputsCompared: 8, inputsLeftOut: 0, agreementRate: 0.5, rowsCompared: 8 },
-                worstExamples: [],
-                exampleChars: 240,
+                worstExampleCount: 0,
                 notes: [],
               },
             },

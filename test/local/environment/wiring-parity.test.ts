@@ -54,6 +54,7 @@ const CORES: Readonly<Record<StepName, { readonly module: string; readonly name:
   'record-proof': { module: '../../../core/steps/optimization/record-proof.js', name: 'recordProof' },
   'ramp-scaling': { module: '../../../core/steps/optimization/ramp-scaling.js', name: 'rampScaling' },
   'record-ramp': { module: '../../../core/steps/optimization/record-ramp.js', name: 'recordRamp' },
+  'quality-pass': { module: '../../../core/steps/optimization/quality-pass.js', name: 'qualityPass' },
   'clean-up': { module: '../../../core/steps/optimization/clean-up.js', name: 'cleanUpOptimizationRun' },
   'validate-async-run': {
     module: '../../../core/steps/async/validate-async-run.js',
