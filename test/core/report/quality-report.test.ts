@@ -43,6 +43,16 @@ const WORST: readonly QualityExample[] = [
   },
 ];
 
+/** The reference's own verdict, as "Judge output quality" gives it: its answers are the rule's yardstick. */
+const REFERENCE_PASSED: QualityVerdictSummary = {
+  candidateId: 'c5',
+  referenceId: 'c5',
+  verdict: 'passed',
+  figures: { inputsCompared: 64, inputsLeftOut: 0, agreementRate: 1, rowsCompared: 64 },
+  worstExampleCount: 0,
+  notes: [],
+};
+
 function verdict(
   status: QualityVerdictSummary['verdict'],
   overrides: Partial<QualityVerdictSummary> = {},
@@ -61,7 +71,7 @@ function verdict(
 /** The reference (c5) and a compiled candidate twice as fast on the same instance, with its verdict. */
 function reportWith(candidateVerdict: QualityVerdictSummary | undefined, quality: PlannedQuality = QUALITY) {
   const outcomes: CandidateOutcome[] = [
-    { candidateId: 'c5', status: CandidateStatuses.measured },
+    { candidateId: 'c5', status: CandidateStatuses.measured, quality: REFERENCE_PASSED },
     {
       candidateId: 'c5-neo',
       status: CandidateStatuses.measured,
@@ -116,7 +126,7 @@ describe('the report of a run with a quality guard', () => {
       recommended: 'c5',
       verdict: 'quality-failed',
       reason:
-        "met the SLA, but its answers differ from c5's beyond the rule: top-1 agreement 75 % over 64 rows (top-1 agreement 75 % < 99 %)",
+        'met the SLA, but its answers broke the output-quality rule (classifier) against the reference c5: top-1 agreement 75 % < 99 %; not saturated: every step met the SLA up to load 4 (the load plan ended), so the capacity is at least 400 TPS; add higher load steps to find it',
       counts: 1,
       outcome: 'recommended',
     });
@@ -175,7 +185,7 @@ describe('the report of a run with a quality guard', () => {
     // Assert
     expect([report.recommendation, report.noRecommendationReason]).toEqual([
       null,
-      "every candidate that met the SLA was refused by the quality guard (c5-neo): see each one's answers against the reference's",
+      'every candidate that met the SLA was left out by the output-quality guard: its answers broke the rule against the reference c5, or could not be judged (see each reason)',
     ]);
   });
 
@@ -195,7 +205,7 @@ describe('the report of a run with a quality guard', () => {
       failedCell: markdown.includes('quality-failed: top-1 agreement 75 % over 64 rows'),
       example: markdown.includes('top class 0 instead of 1'),
       htmlSection: html.includes('<h2>Output quality</h2>'),
-      htmlBadge: html.includes('<span class="verdict quality-failed">quality failed</span>'),
+      htmlBadge: html.includes('<span class="verdict quality-failed">failed the quality rule</span>'),
     }).toEqual({
       rule: 'classifier: the same top class in at least 99 % of rows',
       section: true,

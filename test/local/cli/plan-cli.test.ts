@@ -143,7 +143,7 @@ describe('runCli --plan', () => {
     expect(stdout).toContain(
       [
         'Step Functions budgets (worst case, checked before anything is created):',
-        '  history: up to 1644 events of the 24000 budget (6.9 %; the quota is 25000 events per execution, the rest is kept for retries)',
+        '  history: up to 1660 events of the 24000 budget (6.9 %; the quota is 25000 events per execution, the rest is kept for retries)',
         '  largest state: 21781 bytes of the 262144-byte quota (8.3 %), the run state after "Benchmark each candidate"',
       ].join('\n'),
     );

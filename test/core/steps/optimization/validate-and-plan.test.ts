@@ -246,7 +246,7 @@ describe('validateAndPlan', () => {
     // Assert: 3 candidates (each load test run twice at worst, then 4 rounds) and 1 target, polled
     // to their deadlines.
     expect(plan.budgets).toEqual({
-      historyEvents: { worstCase: 1474, budget: 24_000, quota: 25_000 },
+      historyEvents: { worstCase: 1490, budget: 24_000, quota: 25_000 },
       largestState: {
         bytes: 21_623,
         state: 'the run state after "Benchmark each candidate"',
@@ -856,24 +856,24 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues).toEqual([
       {
         field: 'loadPlan.workers',
-        given: '40 workers × 50 candidates: up to 27498 history events',
+        given: '40 workers × 50 candidates: up to 27702 history events',
         expected:
-          "at most 30 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
+          "at most 29 workers with 50 candidates (or fewer candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
       },
     ]);
   });
 
-  it('plans 50 candidates × 30 workers × every target, just under the history budget, without load test re-runs', async () => {
+  it('plans 50 candidates × 29 workers × every target, just under the history budget, without load test re-runs', async () => {
     // Act
-    const plan = await validateAndPlan({ runId: 'run-1', input: largestInput({ workers: 30 }) }, deps());
+    const plan = await validateAndPlan({ runId: 'run-1', input: largestInput({ workers: 29 }) }, deps());
 
     // Assert: a re-run of every candidate's load test would not fit, so a late worker is not re-run.
     expect([plan.candidates.length, plan.loadTestReruns]).toEqual([50, 0]);
   });
 
   it('drops the default rounds that the worst-case history has no room for, repeats first', async () => {
-    // Act: 50 candidates × 30 workers fit without rounds (above), not with the default 4 each.
-    const plan = await validateAndPlan({ runId: 'run-1', input: largestInput({ workers: 30 }) }, deps());
+    // Act: 50 candidates × 29 workers fit without rounds (above), not with the default 4 each.
+    const plan = await validateAndPlan({ runId: 'run-1', input: largestInput({ workers: 29 }) }, deps());
 
     // Assert
     expect([plan.loadPlan.kneeProbes, plan.loadPlan.repeats]).toEqual([0, 1]);
@@ -890,7 +890,7 @@ describe('validateAndPlan: Step Functions limits', () => {
     expect(error.issues.find((issue) => issue.field === 'loadPlan.repeats')).toEqual({
       field: 'loadPlan.repeats',
       given:
-        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54348 history events',
+        '9 rounds after each load test (loadPlan.kneeProbes + loadPlan.repeats − 1) × 50 candidates with 10 workers: up to 54552 history events',
       expected:
         "at most 1 round (fewer kneeProbes or repeats, fewer workers or candidates): a run may record at most 24000 history events (Step Functions' 25000 per execution, less 1000 kept for retries), and a full history cannot be caught",
     });
@@ -915,14 +915,14 @@ describe('validateAndPlan: Step Functions limits', () => {
     const environment = Object.fromEntries(['A', 'B', 'C', 'D'].map((name) => [name, 'x'.repeat(1024)]));
 
     // Act
-    const error = await planError(largestInput({ workers: 30, environment }));
+    const error = await planError(largestInput({ workers: 29, environment }));
 
     // Assert
     expect(error.issues).toEqual([
       {
         field: 'model.environment',
         given:
-          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 456737 bytes',
+          '4125 bytes (as JSON), copied into each of 50 candidates: the largest state (the run state after "Benchmark each candidate") reaches 456738 bytes',
         expected:
           "model.environment of at most 309 bytes (as JSON), copied into each of 50 candidates, so that every state stays within 262144 bytes (Step Functions' payload quota per state; States.DataLimitExceeded cannot be caught)",
       },
