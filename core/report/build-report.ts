@@ -711,6 +711,7 @@ function candidateBase(
 ) {
   const { plan } = input;
   const note = configurationNote(plan, planned, candidate, outcome);
+  const qualityExamples = input.qualityExamples?.get(candidate.id);
   return {
     id: candidate.id,
     kind: candidate.kind,
@@ -728,9 +729,7 @@ function candidateBase(
       : { costPerHourUsd: round(candidate.usdPerHour * candidate.initialInstanceCount, 4) }),
     ...(note === undefined ? {} : { configurationNote: note }),
     ...(outcome?.quality === undefined ? {} : { quality: outcome.quality }),
-    ...(input.qualityExamples?.get(candidate.id) === undefined
-      ? {}
-      : { qualityExamples: input.qualityExamples.get(candidate.id) }),
+    ...(qualityExamples === undefined ? {} : { qualityExamples }),
     // The planned candidate: what "Deploy candidate" deployed, whatever the endpoint reported.
     ...(input.deployment === undefined
       ? {}

@@ -32,7 +32,7 @@ export interface SummaryInput {
 export function formatSummary(input: SummaryInput): string {
   const { report } = input;
   const rows = report.candidates.map((candidate) =>
-    withAnswers(report, candidate, summaryRow(candidate, input.servers.get(candidate.id))),
+    summaryRow(report, candidate, input.servers.get(candidate.id)),
   );
   const lines = [
     '',
@@ -76,18 +76,18 @@ export function formatSummary(input: SummaryInput): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** With a quality guard, the "answers" cell after the verdict (the fifth column). */
-function withAnswers(report: Report, candidate: CandidateReport, row: string[]): string[] {
-  if (report.quality === undefined) return row;
-  const answers = qualityCellText(
-    candidate.quality,
-    candidate.id === report.quality.referenceCandidateId,
-    report.quality.rule,
-  );
-  return [...row.slice(0, 5), answers, ...row.slice(5)];
+/** With a quality guard, the "answers" cell: none without one. */
+function answersCells(report: Report, candidate: CandidateReport): string[] {
+  const { quality } = report;
+  if (quality === undefined) return [];
+  return [qualityCellText(candidate.quality, candidate.id === quality.referenceCandidateId, quality.rule)];
 }
 
-function summaryRow(candidate: CandidateReport, server: ServerSettings | undefined): string[] {
+function summaryRow(
+  report: Report,
+  candidate: CandidateReport,
+  server: ServerSettings | undefined,
+): string[] {
   const latency = figuresOf(candidate);
   return [
     candidate.id,
@@ -96,6 +96,7 @@ function summaryRow(candidate: CandidateReport, server: ServerSettings | undefin
     candidate.compiledFor ?? (candidate.optimizedBy === undefined ? 'no' : `opt ${candidate.optimizedBy}`),
     server === undefined ? '-' : `${server.workers}×${server.intraOpThreads}${server.capped ? '*' : ''}`,
     candidate.nearMiss === undefined ? candidate.verdict : `${candidate.verdict} (near miss)`,
+    ...answersCells(report, candidate),
     candidate.sustainableTps === null
       ? '-'
       : `${formatRate(candidate.sustainableTps)}${bracketOf(candidate)}`,
