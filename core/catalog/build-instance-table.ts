@@ -1,8 +1,10 @@
 import { IMAGE_TABLE } from './image-table.js';
 import {
+  type Accelerator,
   COMPUTE_CAPABILITY,
   familyOf,
   type FamilyFacts,
+  isNvidiaGpu,
   type InstanceFacts,
   type InstanceFactsFile,
   NEO_TARGET_FAMILIES,
@@ -17,8 +19,8 @@ import { LLM_CONTAINERS } from '../contracts/model-frameworks.js';
  * The rules:
  * - a type's family is the X of ml.X.Y; a family with no accelerator facts whose name reads as a CPU
  *   (servingPlatformOf: cpu or Graviton) has no accelerator;
- * - NVIDIA GPU → CUDA compute capability (COMPUTE_CAPABILITY) → the newest CUDA major release that
- *   still builds for it (MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR) → the LLM containers with an image in
+ * - NVIDIA GPU → CUDA compute capability (COMPUTE_CAPABILITY; unknown for a GPU it leaves out) → the
+ *   newest CUDA major release that still builds for it (MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR) → the LLM containers with an image in
  *   the image table whose CUDA runs on it;
  * - NeuronCores = chips × cores per chip of the family;
  * - the Neo target is ml_<family> for the families in NEO_TARGET_FAMILIES.
@@ -65,7 +67,7 @@ function buildRow(instanceType: string, facts: InstanceFactsFile): InstanceFacts
   const perDevice = familyFacts?.deviceMemoryGiB;
   const coresPerDevice = familyFacts?.neuronCoresPerDevice;
   const neuron = platform === 'inf1' || platform === 'neuronx';
-  const capability = accelerator === UNKNOWN ? UNKNOWN : (COMPUTE_CAPABILITY[accelerator] ?? null);
+  const capability = capabilityOf(accelerator);
   return {
     ...base,
     accelerator,
@@ -81,6 +83,15 @@ function buildRow(instanceType: string, facts: InstanceFactsFile): InstanceFacts
     llmContainers:
       platform === 'gpu' && capability === UNKNOWN ? UNKNOWN : llmContainersFor(platform, capability),
   };
+}
+
+/**
+ * The GPU's CUDA compute capability: null without an NVIDIA GPU, unknown for an NVIDIA GPU whose
+ * capability COMPUTE_CAPABILITY does not give (the CUDA and LLM-container checks then say so).
+ */
+function capabilityOf(accelerator: Accelerator | Unknown): number | null | Unknown {
+  if (accelerator === UNKNOWN) return UNKNOWN;
+  return COMPUTE_CAPABILITY[accelerator] ?? (isNvidiaGpu(accelerator) ? UNKNOWN : null);
 }
 
 /** The newest CUDA major release whose lowest supported compute capability the GPU meets. */

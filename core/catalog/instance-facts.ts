@@ -18,19 +18,33 @@ export type Accelerator =
   | 'nvidia-t4'
   | 'nvidia-a10g'
   | 'nvidia-l4'
+  | 'nvidia-l40s'
   | 'nvidia-a100'
   | 'nvidia-h100'
   | 'nvidia-h200'
+  | 'nvidia-b200'
+  | 'nvidia-b300'
+  | 'nvidia-rtx-pro-4500'
+  | 'nvidia-rtx-pro-6000'
   | 'habana-gaudi'
   | 'inferentia'
   | 'inferentia2'
-  | 'trainium';
+  | 'trainium'
+  | 'trainium2';
+
+/** An NVIDIA GPU: CUDA runs on it, at the compute capability COMPUTE_CAPABILITY gives (if any). */
+export function isNvidiaGpu(accelerator: Accelerator | Unknown): boolean {
+  return accelerator.startsWith('nvidia-');
+}
 
 /**
  * CUDA compute capability per NVIDIA GPU (NVIDIA, "CUDA GPU Compute Capability",
- * https://developer.nvidia.com/cuda-gpus: T4 7.5, A10 (A10G) 8.6, L4 8.9, A100 8.0, H100 9.0, H200 9.0; the
- * older GPUs on "Legacy CUDA GPU Compute Capability", https://developer.nvidia.com/cuda-legacy-gpus:
- * Tesla K80 3.7, V100 7.0).
+ * https://developer.nvidia.com/cuda-gpus: T4 7.5, A10 (A10G) 8.6, L4 8.9, L40S 8.9, A100 8.0, H100 9.0, H200
+ * 9.0; the older GPUs on "Legacy CUDA GPU Compute Capability", https://developer.nvidia.com/cuda-legacy-gpus:
+ * Tesla K80 3.7, V100 7.0). The Blackwell GPUs (B200, B300, RTX PRO) are left out on purpose: the image
+ * table's CUDA rule (MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR) knows only a floor per CUDA release, not the
+ * release that first builds for a new architecture, so it would call every CUDA 12 image runnable on
+ * them; their compute capability stays unknown and the planner says it cannot check it.
  */
 export const COMPUTE_CAPABILITY: Readonly<Partial<Record<Accelerator, number>>> = {
   'nvidia-k80': 3.7,
@@ -38,6 +52,7 @@ export const COMPUTE_CAPABILITY: Readonly<Partial<Record<Accelerator, number>>> 
   'nvidia-t4': 7.5,
   'nvidia-a10g': 8.6,
   'nvidia-l4': 8.9,
+  'nvidia-l40s': 8.9,
   'nvidia-a100': 8.0,
   'nvidia-h100': 9.0,
   'nvidia-h200': 9.0,

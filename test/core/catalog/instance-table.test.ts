@@ -70,8 +70,8 @@ describe('generated instance table', () => {
 
   it('says unknown, never a guess, for a type no source read describes', () => {
     // Act
-    const row = INSTANCE_TABLE.find((candidate) => candidate.instanceType === 'ml.g6e.xlarge');
-    const spec = findInstance('ml.g6e.xlarge');
+    const row = INSTANCE_TABLE.find((candidate) => candidate.instanceType === 'ml.p6e-gb200.36xlarge');
+    const spec = findInstance('ml.p6e-gb200.36xlarge');
 
     // Assert
     expect(row).toMatchObject({ vcpus: 'unknown', memoryGiB: 'unknown', accelerator: 'unknown' });
@@ -102,21 +102,90 @@ describe('generated instance table', () => {
       'ml.p4de.24xlarge',
       'ml.c5.large',
       'ml.p4d.24xlarge',
-      'ml.g6e.xlarge',
+      'ml.p5.48xlarge',
+      'ml.p6e-gb200.36xlarge',
     ].map((type) => findInstance(type)?.acceleratorMemoryGiB);
 
     // Assert
-    expect(memory).toEqual([24, 192, 640, 0, 320, undefined]);
+    expect(memory).toEqual([24, 192, 640, 0, 320, 640, undefined]);
   });
 
-  it('counts NeuronCores as chips × cores per chip, and leaves them unknown where no source gives the cores', () => {
+  it('counts NeuronCores as chips × cores per chip', () => {
     // Act
     const cores = ['ml.inf1.24xlarge', 'ml.inf2.48xlarge', 'ml.trn1.32xlarge', 'ml.trn2.48xlarge'].map(
       (type) => findInstance(type)?.acceleratorCount,
     );
 
+    // Assert: Trainium2 has 8 NeuronCore-v3 per chip, 16 chips on trn2.48xlarge.
+    expect(cores).toEqual([64, 24, 32, 128]);
+  });
+
+  it('knows ml.g6e as NVIDIA L40S: GPUs per size and the GPU memory EC2 states, CUDA and LLM containers checked', () => {
+    // Act
+    const [xlarge, twelve, fortyEight] = ['ml.g6e.xlarge', 'ml.g6e.12xlarge', 'ml.g6e.48xlarge'].map(
+      findInstance,
+    );
+
+    // Assert: EC2 gives 45,776 MiB per L40S (44.7031 GiB).
+    expect([xlarge?.accelerator, xlarge?.computeCapability, xlarge?.unknownFacts]).toEqual([
+      'nvidia-l40s',
+      8.9,
+      [],
+    ]);
+    expect([
+      xlarge?.vcpus,
+      xlarge?.memoryGiB,
+      xlarge?.acceleratorCount,
+      xlarge?.acceleratorMemoryGiB,
+    ]).toEqual([4, 32, 1, 44.7031]);
+    expect([twelve?.acceleratorCount, fortyEight?.acceleratorCount, fortyEight?.memoryGiB]).toEqual([
+      4, 8, 1536,
+    ]);
+    expect(xlarge?.llmContainers).toEqual(['djl-lmi', 'hf-tgi', 'vllm']);
+  });
+
+  it('gives the p5 sizes their GPUs: one H100 on ml.p5.4xlarge, eight on ml.p5.48xlarge, H200 on p5e and p5en', () => {
+    // Act
+    const specs = ['ml.p5.4xlarge', 'ml.p5.48xlarge', 'ml.p5e.48xlarge', 'ml.p5en.48xlarge'].map(
+      findInstance,
+    );
+
     // Assert
-    expect(cores).toEqual([64, 24, 32, undefined]);
+    expect(
+      specs.map((spec) => [spec?.accelerator, spec?.acceleratorCount, spec?.acceleratorMemoryGiB]),
+    ).toEqual([
+      ['nvidia-h100', 1, 80],
+      ['nvidia-h100', 8, 640],
+      ['nvidia-h200', 8, 1128],
+      ['nvidia-h200', 8, 1128],
+    ]);
+    expect(specs.map((spec) => spec?.vcpus)).toEqual([16, 192, 192, 192]);
+  });
+
+  it('leaves the compute capability of a Blackwell GPU unknown rather than guess which CUDA images run on it', () => {
+    // Act
+    const b200 = findInstance('ml.p6-b200.48xlarge');
+
+    // Assert
+    expect([b200?.accelerator, b200?.acceleratorCount, b200?.computeCapability]).toEqual([
+      'nvidia-b200',
+      8,
+      undefined,
+    ]);
+    expect(b200?.unknownFacts).toEqual(['computeCapability', 'newestCudaMajor', 'llmContainers']);
+  });
+
+  it('knows the current CPU families (Intel c7i/m7i/r7i, Graviton c8g/m8g/r8g/r7gd) without an accelerator', () => {
+    // Act
+    const specs = ['ml.c7i.xlarge', 'ml.m8g.large', 'ml.r7gd.medium'].map(findInstance);
+
+    // Assert
+    expect(specs.map((spec) => [spec?.vcpus, spec?.memoryGiB, spec?.acceleratorCount])).toEqual([
+      [4, 8, 0],
+      [2, 8, 0],
+      [1, 8, 0],
+    ]);
+    expect(specs.every((spec) => spec?.unknownFacts.length === 0)).toBe(true);
   });
 
   it('knows ml.g6 as NVIDIA L4 (compute capability 8.9), so its CUDA and LLM containers are checked', () => {

@@ -19,11 +19,15 @@ describe('instance catalog', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('records the compute capability of every NVIDIA GPU instance, and none for the others', () => {
+  it('records the compute capability of every NVIDIA GPU instance (or names it unknown), and none for the others', () => {
     // Act
-    const capabilities = knownInstanceTypes().map((type) => {
+    const capabilities = knownInstanceTypes().flatMap((type) => {
       const spec = findInstance(type);
-      return [spec?.accelerator.startsWith('nvidia-') ?? false, spec?.computeCapability];
+      if (spec?.accelerator === 'unknown') return [];
+      const unknown = spec?.unknownFacts.includes('computeCapability') === true;
+      return [
+        [spec?.accelerator.startsWith('nvidia-') ?? false, unknown ? 'unknown' : spec?.computeCapability],
+      ];
     });
     const sample = ['ml.p3.2xlarge', 'ml.g4dn.xlarge', 'ml.g5.xlarge', 'ml.inf2.xlarge'].map(
       (type) => findInstance(type)?.computeCapability,
