@@ -174,7 +174,7 @@ describe('modelFitCheck', () => {
 
   it('warns, and does not refuse, a candidate whose memory the instance table does not know', () => {
     // Prepare
-    const input = lmiInput({ size: SEVENTY_B_FP16, candidates: [{ instanceType: 'ml.g6e.48xlarge' }] });
+    const input = lmiInput({ size: SEVENTY_B_FP16, candidates: [{ instanceType: 'ml.p6e-gb200.36xlarge' }] });
 
     // Act
     const result = modelFitCheck(input, {});
@@ -182,7 +182,7 @@ describe('modelFitCheck', () => {
     // Assert
     expect(result.issues).toEqual([]);
     expect(result.warnings).toContain(
-      'candidates[0] (ml.g6e.48xlarge): the instance table does not know its accelerator memory, so whether 130.4 GiB fits is not checked',
+      'candidates[0] (ml.p6e-gb200.36xlarge): the instance table does not know its accelerator memory, so whether 130.4 GiB fits is not checked',
     );
   });
 

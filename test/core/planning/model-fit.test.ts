@@ -42,12 +42,12 @@ describe('model fit', () => {
     if (SEVENTY_B_FP16 === undefined) throw new Error('fp16 is a known data type');
 
     // Act
-    const result = modelFit([{ index: 0, instanceType: 'ml.g6e.48xlarge' }], [SEVENTY_B_FP16]);
+    const result = modelFit([{ index: 0, instanceType: 'ml.p6e-gb200.36xlarge' }], [SEVENTY_B_FP16]);
 
     // Assert
     expect(result.issues).toEqual([]);
     expect(result.warnings).toEqual([
-      'candidates[0] (ml.g6e.48xlarge): the instance table does not know its accelerator memory, so whether 130.4 GiB fits is not checked',
+      'candidates[0] (ml.p6e-gb200.36xlarge): the instance table does not know its accelerator memory, so whether 130.4 GiB fits is not checked',
     ]);
   });
 

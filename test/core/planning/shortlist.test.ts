@@ -76,7 +76,7 @@ describe('expandShortlist', () => {
       'ml.c5.large',
       'ml.m5.large',
       'ml.c6g.xlarge',
-      'ml.m6g.xlarge',
+      'ml.c7i.xlarge',
     ]);
   });
 
@@ -124,27 +124,28 @@ describe('expandShortlist', () => {
     ]).toEqual([['ml.c7g.large'], true, false]);
   });
 
-  it('leaves out a priced type whose memory no source gives, rather than pick one that may not hold the model', () => {
-    // Prepare: ml.c7i has a recorded price, and no vCPUs nor memory in the instance table.
-    const input = shortlistInput({ shortlist: { max: 6, kinds: ['cpu'] } });
+  it('leaves out a priced type whose accelerator no source gives, rather than pick one that may not hold the model', () => {
+    // Prepare: ml.p6e-gb200.36xlarge is priced by the input, and the instance table knows none of its facts.
+    const input = shortlistInput({
+      shortlist: { max: 6, kinds: ['gpu'] },
+      pricing: { 'ml.p6e-gb200.36xlarge': 90 },
+    });
 
     // Act
     const outcome = expandShortlist(input, {});
 
     // Assert
-    expect([chosenTypes(outcome).includes('ml.c7i.xlarge'), outcome.shortlist?.leftOut]).toEqual([
+    expect([chosenTypes(outcome).includes('ml.p6e-gb200.36xlarge'), outcome.shortlist?.leftOut]).toEqual([
       false,
       expect.arrayContaining([
-        {
-          reason: 'memory unknown to the instance table: the planner cannot tell that it holds the model',
-          families: expect.arrayContaining(['c7i']),
-        },
+        { reason: 'its accelerator is unknown to the instance table', families: ['p6e-gb200'] },
       ]),
     ]);
   });
 
   it('leaves the types whose memory cannot hold the model out', () => {
-    // Prepare: 6e9 fp32 parameters are 22.4 GiB, more than a g4dn's T4 (16 GiB) or an m5.xlarge.
+    // Prepare: 6e9 fp32 parameters are 22.4 GiB, more than a g4dn's T4 (16 GiB), an m5.xlarge or the
+    // only priced c7i (ml.c7i.xlarge, 8 GiB).
     const input = shortlistInput({ shortlist: { max: 3, kinds: ['cpu', 'gpu'] }, parameters: 6e9 });
 
     // Act
@@ -154,7 +155,7 @@ describe('expandShortlist', () => {
     const memory = outcome.shortlist?.leftOut.find((exclusion) => exclusion.reason.startsWith('its memory'));
     expect([chosenTypes(outcome), memory?.families]).toEqual([
       ['ml.m6g.2xlarge', 'ml.m5.2xlarge', 'ml.g6.2xlarge'],
-      ['g4dn', 'p3'],
+      ['c7i', 'g4dn', 'p3'],
     ]);
   });
 
@@ -248,10 +249,7 @@ describe('expandShortlist', () => {
     expect([
       outcome.shortlist?.chosen.map((type) => type.instanceType),
       outcome.shortlist?.leftOut.find((exclusion) => exclusion.reason.includes('settings'))?.families,
-    ]).toEqual([
-      ['ml.g4dn.12xlarge', 'ml.g5.12xlarge'],
-      ['g6', 'p3'],
-    ]);
+    ]).toEqual([['ml.g4dn.12xlarge', 'ml.g6.12xlarge'], ['p3']]);
   });
 
   it('leaves Graviton out on AWS when the model is served by an image of the user', () => {

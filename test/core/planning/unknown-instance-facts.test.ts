@@ -17,13 +17,13 @@ function deps(): ValidateAndPlanDeps {
 describe('unknown instance facts', () => {
   it('names the facts no source gives and the checks the plan therefore skips', () => {
     // Act
-    const warnings = unknownInstanceFactWarnings(['ml.c8g.xlarge', 'ml.c8g.xlarge']);
+    const warnings = unknownInstanceFactWarnings(['ml.p6-b200.48xlarge', 'ml.p6-b200.48xlarge']);
 
-    // Assert
+    // Assert: the B200's compute capability is the one fact of ml.p6-b200.48xlarge no source gives.
     expect(warnings).toEqual([
-      'ml.c8g.xlarge: no source read for the instance table gives vcpus, so the plan cannot check ' +
-        'its vCPUs (the local CPU budget) (add the facts to ' +
-        'core/catalog/sources/instance-facts.json and run npm run catalog)',
+      'ml.p6-b200.48xlarge: no source read for the instance table gives computeCapability, llmContainers, ' +
+        "so the plan cannot check whether the serving image's CUDA runs on its GPU; which LLM containers " +
+        'have an image for it (add the facts to core/catalog/sources/instance-facts.json and run npm run catalog)',
     ]);
   });
 
@@ -45,8 +45,8 @@ describe('unknown instance facts', () => {
     const input = {
       model: { artifactUri: MODEL_URI, framework: 'onnx' },
       payload: { uri: PAYLOAD_URI },
-      candidates: [{ instanceType: 'ml.c8g.xlarge' }],
-      pricing: { usdPerHour: { 'ml.c8g.xlarge': 0.2 } },
+      candidates: [{ instanceType: 'ml.p6e-gb200.36xlarge' }],
+      pricing: { usdPerHour: { 'ml.p6e-gb200.36xlarge': 90 } },
       loadPlan: { steps: [1] },
       sla: { p95LatencyMs: 100 },
     };
@@ -55,12 +55,12 @@ describe('unknown instance facts', () => {
     const plan = await validateAndPlan({ runId: 'run-1', input }, deps());
 
     // Assert
-    expect(plan.candidates.map((candidate) => candidate.instanceType)).toEqual(['ml.c8g.xlarge']);
+    expect(plan.candidates.map((candidate) => candidate.instanceType)).toEqual(['ml.p6e-gb200.36xlarge']);
     expect(plan.warnings).toEqual([
       expect.stringMatching(
-        /^candidates\[0\] \(ml\.c8g\.xlarge\): the instance table does not know its host memory/,
+        /^candidates\[0\] \(ml\.p6e-gb200\.36xlarge\): the instance table does not know its accelerator memory/,
       ),
-      expect.stringMatching(/^ml\.c8g\.xlarge: no source read for the instance table/),
+      expect.stringMatching(/^ml\.p6e-gb200\.36xlarge: no source read for the instance table/),
     ]);
   });
 });
