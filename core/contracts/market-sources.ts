@@ -19,6 +19,12 @@ export interface PlannedPriceSource {
   readonly source: PriceBookSource;
   /** The region the prices are for. */
   readonly region: string;
+  /**
+   * The region the run serves in, when the prices were looked up for one (on AWS, or a plan made
+   * offline for it); absent for a local run. A candidate priced from another region's recorded row
+   * (`priceRegion`) is then marked as such.
+   */
+  readonly runRegion?: string;
   /** The day the prices were read (live or cached) or recorded (the table), `YYYY-MM-DD`. */
   readonly asOf: string;
   /** Whole days from `asOf` to the day of planning. */

@@ -118,7 +118,13 @@ function unpricedText(
 
 function liveBook(read: CachedPrices, source: 'price-list-api' | 'price-list-cache', now: Date): PriceBook {
   return {
-    summary: { source, region: read.region, asOf: read.readOn, ageDays: daysSince(read.readOn, now) },
+    summary: {
+      source,
+      region: read.region,
+      runRegion: read.region,
+      asOf: read.readOn,
+      ageDays: daysSince(read.readOn, now),
+    },
     warnings: [],
     priceOf: (instanceType) => {
       const usdPerHour = read.usdPerHour[instanceType];
@@ -146,7 +152,8 @@ function tableBook(now: Date, region?: string, fallbackReason?: string): PriceBo
     region !== undefined && !RECORDED_PRICE_REGIONS.includes(region)
       ? `region: the run is in ${region}, and no public source read for the recorded price table gives ${region}'s prices ` +
         `(it has rows for ${RECORDED_PRICE_REGIONS.join(', ')} only): a type priced from it is priced at its ` +
-        `${RECORDED_PRICE_FALLBACK_REGION} figure; give ${region}'s in pricing.usdPerHour["<type>"]`
+        `${RECORDED_PRICE_FALLBACK_REGION} figure, and its price says so; the AWS Price List API, which "Validate and plan" ` +
+        `reads on AWS, is the only source of ${region}'s prices; give them in pricing.usdPerHour["<type>"]`
       : undefined;
   const warnings = [
     ...(fallbackReason === undefined
@@ -166,6 +173,7 @@ function tableBook(now: Date, region?: string, fallbackReason?: string): PriceBo
     summary: {
       source: 'price-table',
       region: PRICE_TABLE_SOURCE.region,
+      ...(region === undefined ? {} : { runRegion: region }),
       asOf: PRICE_TABLE_SOURCE.recordedOn,
       ageDays,
       ...(fallbackReason === undefined ? {} : { fallbackReason }),

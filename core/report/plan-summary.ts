@@ -226,7 +226,14 @@ function priceText(candidate: PlannedCandidate, plan: RunPlan): string {
     return `${rate}price list, ${candidate.priceRegion ?? prices?.region ?? '?'}, ${candidate.priceAsOf ?? prices?.asOf ?? '?'}`;
   }
   if (candidate.priceSource === 'price-table') {
-    return `${rate}price table, ${candidate.priceRegion ?? table.region}, ${candidate.priceAsOf ?? table.recordedOn}`;
+    const rowRegion = candidate.priceRegion ?? table.region;
+    const runRegion = prices?.runRegion;
+    // A row of another region stands in for the run's region: the cell says so, not only a warning.
+    const region =
+      runRegion === undefined || runRegion === rowRegion
+        ? rowRegion
+        : `${rowRegion} figure (no ${runRegion} row)`;
+    return `${rate}price table, ${region}, ${candidate.priceAsOf ?? table.recordedOn}`;
   }
   if (candidate.priceSource === 'run-input') return `${rate}run input`;
   return `${rate}${candidate.priceSource}`;

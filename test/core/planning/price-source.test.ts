@@ -55,6 +55,23 @@ describe('readPriceBook', () => {
     );
   });
 
+  it("names the run's region in a plan made offline for another region, whose rows stand in from us-east-1", async () => {
+    // Act
+    const book = await readPriceBook({
+      region: 'ap-northeast-1',
+      now: () => PLANNED_AT,
+      logger: silentLogger,
+    });
+
+    // Assert
+    expect([book.summary.region, book.summary.runRegion, book.priceOf('ml.c5.xlarge')?.region]).toEqual([
+      'us-east-1',
+      'ap-northeast-1',
+      'us-east-1',
+    ]);
+    expect(book.warnings).toEqual([expect.stringContaining("is the only source of ap-northeast-1's prices")]);
+  });
+
   it('raises no age warning for prices read today', async () => {
     // Prepare
     const priceList = new RecordingPriceList({ 'ml.c5.xlarge': 0.23 });
@@ -71,6 +88,7 @@ describe('readPriceBook', () => {
     expect(book.summary).toEqual({
       source: 'price-list-api',
       region: 'eu-west-1',
+      runRegion: 'eu-west-1',
       asOf: '2026-11-28',
       ageDays: 0,
     });
@@ -126,6 +144,7 @@ describe('readPriceBook', () => {
     expect(book.summary).toEqual({
       source: 'price-table',
       region: 'us-east-1',
+      runRegion: 'us-east-1',
       asOf: '2025-10-01',
       ageDays: 423,
       fallbackReason:
@@ -210,6 +229,7 @@ describe('readPriceBook', () => {
     expect(second.summary).toEqual({
       source: 'price-list-cache',
       region: 'eu-west-1',
+      runRegion: 'eu-west-1',
       asOf: '2026-11-28',
       ageDays: 0,
     });
@@ -260,7 +280,7 @@ describe('readPriceBook', () => {
     // Assert
     expect(book.warnings).toEqual([
       'prices: the Price List API read failed: Error: socket hang up; the plan uses the recorded table (us-east-1, recorded 2025-10-01)',
-      'region: the run is in eu-west-1, and no public source read for the recorded price table gives eu-west-1\'s prices (it has rows for us-east-1 only): a type priced from it is priced at its us-east-1 figure; give eu-west-1\'s in pricing.usdPerHour["<type>"]',
+      'region: the run is in eu-west-1, and no public source read for the recorded price table gives eu-west-1\'s prices (it has rows for us-east-1 only): a type priced from it is priced at its us-east-1 figure, and its price says so; the AWS Price List API, which "Validate and plan" reads on AWS, is the only source of eu-west-1\'s prices; give them in pricing.usdPerHour["<type>"]',
     ]);
   });
 

@@ -256,6 +256,44 @@ describe('formatPlan', () => {
       );
     });
 
+    it("marks a candidate priced from another region's recorded row, in its own price cell", () => {
+      // Prepare: a plan made for eu-west-1, whose table rows are us-east-1 figures.
+      const candidate = plannedCandidate('cpu', 'ml.c5.xlarge', 0.204, {
+        priceRegion: 'us-east-1',
+        priceAsOf: '2025-10-01',
+      });
+      const plan = runPlan([candidate], {
+        estimate: { ...runPlan([candidate]).estimate, prices: { ...staleTable, runRegion: 'eu-west-1' } },
+      });
+
+      // Act
+      const lines = formatPlan({ plan, runCommand: 'start' }).split('\n');
+
+      // Assert
+      expect(lines.find((line) => line.includes('cpu '))).toContain(
+        '$0.2040/h, price table, us-east-1 figure (no eu-west-1 row), 2025-10-01',
+      );
+    });
+
+    it("shows a recorded row of the run's own region without a mark", () => {
+      // Prepare
+      const candidate = plannedCandidate('cpu', 'ml.c5.xlarge', 0.204, {
+        priceRegion: 'us-east-1',
+        priceAsOf: '2025-10-01',
+      });
+      const plan = runPlan([candidate], {
+        estimate: { ...runPlan([candidate]).estimate, prices: { ...staleTable, runRegion: 'us-east-1' } },
+      });
+
+      // Act
+      const lines = formatPlan({ plan, runCommand: 'start' }).split('\n');
+
+      // Assert
+      expect(lines.find((line) => line.includes('cpu '))).toContain(
+        '$0.2040/h, price table, us-east-1, 2025-10-01',
+      );
+    });
+
     it('names the run input, not the recorded table, when every price comes from the input', () => {
       // Prepare
       const plan = withPrices(plannedCandidate('cpu', 'ml.c5.xlarge', 0.25, { priceSource: 'run-input' }));
