@@ -26,6 +26,7 @@ describe('validate-and-plan reading the market over the real adapters', () => {
     expect(plan.estimate.prices).toEqual({
       source: 'price-list-api',
       region: REGION,
+      runRegion: REGION,
       asOf: '2026-11-28',
       ageDays: 0,
     });
