@@ -187,6 +187,16 @@ export async function runAwsPlan(argv: readonly string[], io: AwsPlanIo): Promis
   } catch (error) {
     if (error instanceof InvalidRunInputError) {
       printRefusal(errorLine, shownAs, error.issues);
+      const regional = error.issues.some((issue) =>
+        `${issue.given} ${issue.expected}`.includes(values.region),
+      );
+      if (regional) {
+        // Neo targets, serving images and prices differ by region: the fix may be another --region.
+        errorLine(
+          `(planned for ${values.region}${argv.includes('--region') ? '' : ', the default'}: ` +
+            'to plan for the region the run would serve in, pass --region REGION)',
+        );
+      }
       return { exitCode: EXIT_CODES.invalid };
     }
     if (error instanceof BudgetExceededError) {

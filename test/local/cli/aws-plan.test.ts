@@ -145,6 +145,35 @@ describe('npm run plan:aws', () => {
     expect(stderr()).toMatch(/^Missing --input FILE: .*\n\nUsage: npm run plan:aws/);
   });
 
+  it('fails when a check depends on the default region, and says --region plans for another', async () => {
+    // Prepare: Neo compiles ml_inf2 in us-east-2 only; the example is planned for us-east-1 by default.
+    const { io, stderr } = capture();
+    const example = join(REPO_ROOT, 'examples', 'gpu-vs-inferentia.json');
+
+    // Act
+    const outcome = await runAwsPlan(['--input', example], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(2);
+    expect(stderr()).toMatch(/compilation\.targets\[1\]: got "ml_inf2" in us-east-1/);
+    expect(stderr()).toContain(
+      '(planned for us-east-1, the default: to plan for the region the run would serve in, pass --region REGION)',
+    );
+  });
+
+  it('plans the Inferentia2 example in the region Neo compiles ml_inf2 in', async () => {
+    // Prepare
+    const { io, stdout } = capture();
+    const example = join(REPO_ROOT, 'examples', 'gpu-vs-inferentia.json');
+
+    // Act
+    const outcome = await runAwsPlan(['--input', example, '--region', 'us-east-2'], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(0);
+    expect(stdout()).toContain('price table, us-east-1 figure (no us-east-2 row), 2025-10-01');
+  });
+
   it('fails when --region is not a region', async () => {
     // Prepare
     const { io, stderr } = capture();
