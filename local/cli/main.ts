@@ -17,6 +17,7 @@ import {
   type RunPlan,
   type RunSummary,
 } from '../../core/contracts/optimization-state.js';
+import { asyncRunInputSchema } from '../../core/contracts/async-run-input.js';
 import { proofStatusOf } from '../../core/contracts/exit-codes.js';
 import { recordOf } from '../../core/contracts/records.js';
 import type { Report } from '../../core/report/report.js';
@@ -88,6 +89,20 @@ function optimizationCli(): WorkflowCli<
     deleted: 'every endpoint was deleted',
     // Local-mode issues come with the schema's, once the example objects exist (`prepare`).
     checkInput: (document) => {
+      // An async input (examples/local-async.json) would fail field by field here: name its CLI instead.
+      if (asyncRunInputSchema.safeParse(document).success) {
+        return {
+          input: document,
+          issues: [
+            {
+              field: '(input)',
+              given: 'an async-inference run input',
+              expected:
+                'an optimization run input; run or plan an async input with npm run start:async -- --input FILE [--plan]',
+            },
+          ],
+        };
+      }
       const taken = takeLocalCalibration(document);
       calibration = taken.calibration;
       return { input: withLocalDefaults(taken.input), issues: taken.issues };

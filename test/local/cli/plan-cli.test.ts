@@ -199,6 +199,23 @@ describe('runCli --plan', () => {
     expect([ran.outcome.exitCode, ran.stderr]).toEqual([planned.outcome.exitCode, planned.stderr]);
   });
 
+  it('fails on an async-inference input, naming the command that plans it', async () => {
+    // Prepare
+    const asyncExample = fileURLToPath(new URL('../../../examples/local-async.json', import.meta.url));
+    const path = await inputFile(JSON.parse(await readFile(asyncExample, 'utf8')));
+
+    // Act
+    const planned = await plan(path);
+
+    // Assert
+    expect([planned.outcome.exitCode, planned.stdout, planned.stderr]).toEqual([
+      2,
+      '',
+      'Invalid run input in input.json:\n  - (input): got an async-inference run input, expected an optimization ' +
+        'run input; run or plan an async input with npm run start:async -- --input FILE [--plan]\n',
+    ]);
+  });
+
   it('refuses a run over maxCostUsd with exit code 2 and the message a run prints', async () => {
     // Prepare
     const path = await inputFile({ ...(await example()), maxCostUsd: 0.01 });
