@@ -112,6 +112,11 @@ export function bucketOfInput(document: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether a refusal's text names a region other than the one planned for (where a target or image exists). */
+function namesAnotherRegion(text: string, planned: string): boolean {
+  return [...text.matchAll(/\b[a-z]{2}(?:-[a-z]+)+-\d\b/g)].some(([region]) => region !== planned);
+}
+
 /** A region code such as us-east-1 or ap-southeast-2 (the form of every commercial region). */
 const REGION_PATTERN = /^[a-z]{2}(-[a-z]+)+-\d$/;
 
@@ -187,11 +192,10 @@ export async function runAwsPlan(argv: readonly string[], io: AwsPlanIo): Promis
   } catch (error) {
     if (error instanceof InvalidRunInputError) {
       printRefusal(errorLine, shownAs, error.issues);
-      const regional = error.issues.some((issue) =>
-        `${issue.given} ${issue.expected}`.includes(values.region),
-      );
-      if (regional) {
-        // Neo targets, serving images and prices differ by region: the fix may be another --region.
+      if (
+        error.issues.some((issue) => namesAnotherRegion(`${issue.given} ${issue.expected}`, values.region))
+      ) {
+        // Neo targets and serving images differ by region: the refusal names where they exist.
         errorLine(
           `(planned for ${values.region}${argv.includes('--region') ? '' : ', the default'}: ` +
             'to plan for the region the run would serve in, pass --region REGION)',

@@ -161,6 +161,25 @@ describe('npm run plan:aws', () => {
     );
   });
 
+  it('fails on a type no source prices offline without suggesting another region, which would not price it', async () => {
+    // Prepare: ml.g6e.2xlarge has no recorded price; only the live read on AWS, or the input, prices it.
+    const { io, stderr } = capture();
+    const input = {
+      ...seventyB('ml.g6e.48xlarge', { OPTION_TENSOR_PARALLEL_DEGREE: '8' }),
+      pricing: { usdPerHour: {} },
+    };
+
+    // Act
+    const outcome = await runAwsPlan(['--input', await inputFile(input)], io);
+
+    // Assert
+    expect(outcome.exitCode).toBe(2);
+    expect(stderr()).toMatch(
+      /expected a price for ml\.g6e\.48xlarge in us-east-1: a plan made offline reads no live price/,
+    );
+    expect(stderr()).not.toContain('pass --region');
+  });
+
   it('plans the Inferentia2 example in the region Neo compiles ml_inf2 in', async () => {
     // Prepare
     const { io, stdout } = capture();
