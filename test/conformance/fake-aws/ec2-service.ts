@@ -1,6 +1,7 @@
 import { type EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
 import { findInstance, knownInstanceTypes } from '../../../core/catalog/instances.js';
 import { ec2TwinOf } from '../../../core/catalog/market.js';
+import { servingPlatformOf } from '../../../core/catalog/images.js';
 import { type AwsRecorder, installFake, serviceError } from './recorder.js';
 
 type Input = Record<string, unknown>;
@@ -102,10 +103,9 @@ function instanceTypeInfo(ec2Type: string, instanceType: string): Record<string,
   if (spec?.vcpus === undefined || spec.memoryGiB === undefined) return undefined;
   const devices = spec.acceleratorCount ?? 0;
   const memoryMiB = Math.round((spec.acceleratorMemoryGiB ?? 0) * MIB_PER_GIB);
-  const neuron =
-    spec.accelerator === 'inferentia' ||
-    spec.accelerator === 'inferentia2' ||
-    spec.accelerator === 'trainium';
+  // Inferentia and Trainium of every generation (ml.trn2 included): EC2 describes them as Neuron devices.
+  const platform = servingPlatformOf(instanceType);
+  const neuron = platform === 'inf1' || platform === 'neuronx';
   const gpu = !neuron && spec.accelerator !== 'none' && spec.accelerator !== 'unknown' && devices > 0;
   return {
     InstanceType: ec2Type,
