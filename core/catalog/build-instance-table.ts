@@ -20,8 +20,8 @@ import { LLM_CONTAINERS } from '../contracts/model-frameworks.js';
  * - a type's family is the X of ml.X.Y; a family with no accelerator facts whose name reads as a CPU
  *   (servingPlatformOf: cpu or Graviton) has no accelerator;
  * - NVIDIA GPU → CUDA compute capability (COMPUTE_CAPABILITY; unknown for a GPU it leaves out) → the
- *   newest CUDA major release that still builds for it (MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR) → the LLM containers with an image in
- *   the image table whose CUDA runs on it;
+ *   newest CUDA major release that still builds for it (MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR) → the
+ *   LLM containers with an image in the image table whose CUDA runs on it;
  * - NeuronCores = chips × cores per chip of the family;
  * - the Neo target is ml_<family> for the families in NEO_TARGET_FAMILIES.
  * A fact no source gives stays 'unknown'.
