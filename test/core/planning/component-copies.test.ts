@@ -80,6 +80,28 @@ describe('planComponent', () => {
   });
 });
 
+describe('the component name', () => {
+  it('fits SageMaker’s InferenceComponentName for the longest run id and candidate id', () => {
+    // Prepare: an 80-character execution name, a 24-character candidate id with a sweep suffix.
+    const sweep = request({ copies: [16, 32], perCopy: { minMemoryMb: 256 } });
+    const [, last] = expandCopies('abcdefghijklmnopqrstuvwx', sweep);
+
+    // Act
+    const planned = planComponent({
+      runId: 'R'.repeat(80),
+      candidateId: last?.id ?? '',
+      variantName: 'AllTraffic',
+      copiesPerInstance: 32,
+      instanceCount: 1,
+      request: sweep,
+    });
+
+    // Assert: the API model's pattern and length (CreateInferenceComponentInput$InferenceComponentName).
+    expect(planned.inferenceComponentName).toMatch(/^[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?$/);
+    expect(planned.inferenceComponentName.length).toBeLessThanOrEqual(63);
+  });
+});
+
 describe('componentFit', () => {
   it('accepts copies whose accelerators, cores and memory fit the instance', () => {
     // Prepare
