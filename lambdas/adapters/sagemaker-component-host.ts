@@ -110,10 +110,17 @@ export class SageMakerComponentHost implements InferenceComponentHost {
           `${[...KNOWN_STATUSES].join(', ')}; update InferenceComponentStatuses for this new status`,
       );
     }
+    const endpointName = described.EndpointName;
+    if (endpointName === undefined) {
+      // A required member of the response (SageMaker API model); the SDK types it optional.
+      throw new Error(
+        `DescribeInferenceComponent ${name}: got no EndpointName, expected the endpoint that hosts it`,
+      );
+    }
     const runtime = described.RuntimeConfig;
     return {
       name,
-      endpointName: described.EndpointName ?? '',
+      endpointName,
       status,
       ...(described.FailureReason === undefined || described.FailureReason === ''
         ? {}

@@ -210,6 +210,22 @@ describe('SageMakerComponentHost', () => {
     );
   });
 
+  it('fails when SageMaker describes a component without the endpoint that hosts it', async () => {
+    // Prepare
+    const client = new SageMakerClient({ region: 'us-east-1' });
+    mockClient(client).onAnyCommand().resolves({
+      InferenceComponentName: COMPONENT_NAMES.component,
+      InferenceComponentStatus: 'InService',
+    });
+    const host = new SageMakerComponentHost({ client });
+
+    // Act
+    const described = host.describeInferenceComponent(COMPONENT_NAMES.component);
+
+    // Assert
+    await expect(described).rejects.toThrow(/got no EndpointName, expected the endpoint that hosts it/);
+  });
+
   it('fails when it has no execution role for the endpoint config', async () => {
     // Prepare
     const host = new SageMakerComponentHost({ client: new SageMakerClient({ region: 'us-east-1' }) });
