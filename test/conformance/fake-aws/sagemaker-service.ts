@@ -146,6 +146,32 @@ export class FakeSageMakerService {
     this.endpoints.set(options.endpointName, { ...endpoint, status: 'InService', describes: 0, configName });
   }
 
+  /**
+   * Why the data plane refuses an invocation of an InService endpoint, given the component it names
+   * (`InferenceComponentName`); `undefined` when it is served. An endpoint made for components
+   * answers only through one ("Inference Component Name header is required for endpoints to which
+   * you plan to deploy inference components", as SageMaker answers it in
+   * aws-samples/amazon-kendra-langchain-extensions#64); a named component must be in service on
+   * that endpoint (this wording is the fake's).
+   */
+  invocationRefusal(endpointName: string, componentName: string | undefined): string | undefined {
+    const endpoint = this.endpoints.get(endpointName);
+    const variants = (this.endpointConfigs.get(endpoint?.configName ?? '')?.input.ProductionVariants ??
+      []) as Input[];
+    const forComponents = variants.length > 0 && variants.every((variant) => variant.ModelName === undefined);
+    if (componentName === undefined) {
+      return forComponents
+        ? 'Inference Component Name header is required for endpoints to which you plan to deploy inference ' +
+            'components. Please include Inference Component Name header or consider using SageMaker models.'
+        : undefined;
+    }
+    const component = this.inferenceComponents.get(componentName);
+    if (component?.endpointName !== endpointName || component.status !== 'InService') {
+      return `Inference component ${componentName} is not in service on endpoint ${endpointName}.`;
+    }
+    return undefined;
+  }
+
   private now(): Date {
     this.clock += 1000;
     return new Date(this.clock);
