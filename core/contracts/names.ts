@@ -50,7 +50,8 @@ export function runToken(runId: string): string {
   return readable === '' ? hash : `${readable}-${hash}`;
 }
 
-export type ResourceKind = 'model' | 'endpoint-config' | 'endpoint' | 'compilation' | 'optimization';
+export type ResourceKind =
+  'model' | 'endpoint-config' | 'endpoint' | 'compilation' | 'optimization' | 'inference-component';
 
 const KIND_CODE: Record<ResourceKind, string> = {
   model: 'm',
@@ -58,6 +59,8 @@ const KIND_CODE: Record<ResourceKind, string> = {
   endpoint: 'ep',
   compilation: 'cj',
   optimization: 'oj',
+  // InferenceComponentName: the pattern and 63-character limit of ModelName (SageMaker API model).
+  'inference-component': 'ic',
 };
 
 /** `mso-<run token>-<kind>-<suffix>`, at most 63 characters, suffix kept whole. */

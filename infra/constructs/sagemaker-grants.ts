@@ -4,7 +4,8 @@ import { RESOURCE_NAME_PREFIX } from '../../core/contracts/names.js';
 import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
 import type { ProjectFunction } from './project-function.js';
 
-type SageMakerResource = 'model' | 'endpoint' | 'endpoint-config' | 'compilation-job' | 'optimization-job';
+type SageMakerResource =
+  'model' | 'endpoint' | 'endpoint-config' | 'inference-component' | 'compilation-job' | 'optimization-job';
 
 /**
  * The SageMaker and Application Auto Scaling permissions of the Lambdas that delete a run's
@@ -131,6 +132,35 @@ export class SageMakerGrants {
       ],
       ['model', 'endpoint-config', 'endpoint'],
     );
+  }
+
+  /**
+   * Creating an endpoint's inference components and waiting on them. The Service Authorization
+   * Reference lists CreateInferenceComponent on two resource types, the component and the endpoint
+   * that hosts it (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemakerai.html);
+   * the component's tags need AddTags on it (tag-on-create). The endpoint config, endpoint and model
+   * come with allowCreateEndpoint, the execution role the config names with iam:PassRole.
+   */
+  allowCreateComponents(fn: ProjectFunction): void {
+    this.allowOwned(fn, ['sagemaker:CreateInferenceComponent'], ['inference-component', 'endpoint']);
+    this.allowOwned(
+      fn,
+      ['sagemaker:AddTags', 'sagemaker:DescribeInferenceComponent'],
+      ['inference-component'],
+    );
+  }
+
+  /**
+   * Deleting an endpoint's inference components before the endpoint: listed by endpoint
+   * (ListInferenceComponents supports no resource-level permissions), described, deleted.
+   */
+  allowDeleteComponents(fn: ProjectFunction): void {
+    this.allowOwned(
+      fn,
+      ['sagemaker:DescribeInferenceComponent', 'sagemaker:DeleteInferenceComponent'],
+      ['inference-component'],
+    );
+    this.allowList(fn, ['sagemaker:ListInferenceComponents']);
   }
 
   /** InvokeEndpointAsync on any endpoint: a reused endpoint may have any name. */

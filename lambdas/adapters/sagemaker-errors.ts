@@ -9,7 +9,13 @@ import { errorMessage, errorName, isTransient } from './aws-errors.js';
  */
 
 export type SageMakerResourceKind =
-  'model' | 'endpoint configuration' | 'endpoint' | 'compilation job' | 'optimization job' | 'run resources';
+  | 'model'
+  | 'endpoint configuration'
+  | 'endpoint'
+  | 'inference component'
+  | 'compilation job'
+  | 'optimization job'
+  | 'run resources';
 
 /** The call that failed, for messages that name the resource and what to do. */
 export interface SageMakerCall {

@@ -4,7 +4,8 @@
  * IAM. One optimization run with a compiled candidate (started, listed, described and followed
  * through the run API, summarized when it ends), one async run on a reused endpoint (its role
  * checked by IAM's policy simulator), one optimization-job run, a run stopped through the API and
- * cleaned up by the safety net, a janitor sweep and a model-approval start cover every adapter;
+ * cleaned up by the safety net, a janitor sweep, a model-approval start and the life of an endpoint
+ * of inference components cover every adapter;
  * each recorded request names the adapter modules on its stack.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -25,6 +26,13 @@ import {
 import { addDeployedExecutionRole } from './iam/conformance-iam.js';
 import { runOptimizationJobExample } from './support/optimization-job-run.js';
 import { ConformanceFunctions, ONE_CANDIDATE_INPUT, seedObjectsOf } from './support/run-functions.js';
+import {
+  COMPONENT_NAMES,
+  componentSpec,
+  componentWorld,
+  deployComponentEndpoint,
+} from './support/component-endpoint.js';
+import { componentsProgress, deleteEndpointComponents } from '../../core/deployment/component-lifecycle.js';
 import { REPO_ROOT } from './constraints/project-operations.js';
 
 const ADAPTERS_DIR = join(REPO_ROOT, 'lambdas', 'adapters');
@@ -137,6 +145,21 @@ async function adaptersRun(): Promise<Set<string>> {
 
   const generated = await runOptimizationJobExample(workflows, 'coverage-optimization-job');
   record(generated.harness);
+
+  // An endpoint of inference components: no workflow step creates one yet, so its life is sent
+  // directly, by the same adapters over the same validating fake.
+  const components = componentWorld();
+  await deployComponentEndpoint(components);
+  await components.components.createInferenceComponent(componentSpec());
+  await componentsProgress(components.components, [COMPONENT_NAMES.component]);
+  await componentsProgress(components.components, [COMPONENT_NAMES.component]);
+  await deleteEndpointComponents(components.components, COMPONENT_NAMES.endpoint);
+  if (components.recorder.violations.length > 0) {
+    throw new Error(
+      `The component requests broke the API model: ${components.recorder.violationLines().join('; ')}`,
+    );
+  }
+  for (const call of components.recorder.calls) for (const adapter of call.adapters) reached.add(adapter);
   for (const [name, status] of [
     ['sweep', swept.status],
     ['run API', apiRun.status],

@@ -72,11 +72,14 @@ describe('the constraint tables', () => {
     });
 
     // Assert: the installed SDK is newer than the stored model (aws/api-models-aws, April 2025)
-    // for two inputs, and its own types agree with its schemas: InvokeEndpointAsync takes an inline
+    // for three inputs, and its own types agree with its schemas: InvokeEndpointAsync takes an inline
     // `Body` instead of `InputLocation`, PutMetricAlarm an `EvaluationCriteria` instead of the
-    // threshold members. Everywhere else the first `requiredCount` members are the model's required.
+    // threshold members, CreateInferenceComponent a `Specifications` list (one per instance type)
+    // instead of the one `Specification`. Everywhere else the first `requiredCount` members are the
+    // model's required.
     expect(structures.size).toBeGreaterThan(50);
     expect(disagreements).toEqual([
+      'com.amazonaws.sagemaker#CreateInferenceComponentInput: SDK InferenceComponentName,EndpointName vs model InferenceComponentName,EndpointName,Specification',
       'com.amazonaws.sagemakerruntime#InvokeEndpointAsyncInput: SDK EndpointName vs model EndpointName,InputLocation',
       'com.amazonaws.cloudwatch#PutMetricAlarmInput: SDK AlarmName vs model AlarmName,EvaluationPeriods,ComparisonOperator',
     ]);

@@ -17,19 +17,23 @@ export const COVERED_OPERATIONS: readonly string[] = [
   'sagemaker:CreateCompilationJob',
   'sagemaker:CreateEndpoint',
   'sagemaker:CreateEndpointConfig',
+  'sagemaker:CreateInferenceComponent',
   'sagemaker:CreateModel',
   'sagemaker:CreateOptimizationJob',
   'sagemaker:DeleteEndpoint',
   'sagemaker:DeleteEndpointConfig',
+  'sagemaker:DeleteInferenceComponent',
   'sagemaker:DeleteModel',
   'sagemaker:DescribeCompilationJob',
   'sagemaker:DescribeEndpoint',
   'sagemaker:DescribeEndpointConfig',
+  'sagemaker:DescribeInferenceComponent',
   'sagemaker:DescribeModel',
   'sagemaker:DescribeOptimizationJob',
   'sagemaker:ListCompilationJobs',
   'sagemaker:ListEndpointConfigs',
   'sagemaker:ListEndpoints',
+  'sagemaker:ListInferenceComponents',
   'sagemaker:ListModels',
   'sagemaker:ListOptimizationJobs',
   'sagemaker:ListTags',
@@ -98,6 +102,11 @@ export const MODEL_REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>>
   ],
   'com.amazonaws.sagemaker#CreateEndpointConfigInput': ['EndpointConfigName', 'ProductionVariants'],
   'com.amazonaws.sagemaker#CreateEndpointInput': ['EndpointName', 'EndpointConfigName'],
+  'com.amazonaws.sagemaker#CreateInferenceComponentInput': [
+    'InferenceComponentName',
+    'EndpointName',
+    'Specification',
+  ],
   'com.amazonaws.sagemaker#CreateModelInput': ['ModelName'],
   'com.amazonaws.sagemaker#CreateOptimizationJobRequest': [
     'OptimizationJobName',
@@ -115,21 +124,29 @@ export const MODEL_REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>>
   ],
   'com.amazonaws.sagemaker#DeleteEndpointConfigInput': ['EndpointConfigName'],
   'com.amazonaws.sagemaker#DeleteEndpointInput': ['EndpointName'],
+  'com.amazonaws.sagemaker#DeleteInferenceComponentInput': ['InferenceComponentName'],
   'com.amazonaws.sagemaker#DeleteModelInput': ['ModelName'],
   'com.amazonaws.sagemaker#DeploymentConfig': [],
   'com.amazonaws.sagemaker#DescribeCompilationJobRequest': ['CompilationJobName'],
   'com.amazonaws.sagemaker#DescribeEndpointConfigInput': ['EndpointConfigName'],
   'com.amazonaws.sagemaker#DescribeEndpointInput': ['EndpointName'],
+  'com.amazonaws.sagemaker#DescribeInferenceComponentInput': ['InferenceComponentName'],
   'com.amazonaws.sagemaker#DescribeModelInput': ['ModelName'],
   'com.amazonaws.sagemaker#DescribeOptimizationJobRequest': ['OptimizationJobName'],
   'com.amazonaws.sagemaker#ExplainerConfig': [],
   'com.amazonaws.sagemaker#ImageConfig': ['RepositoryAccessMode'],
+  'com.amazonaws.sagemaker#InferenceComponentComputeResourceRequirements': ['MinMemoryRequiredInMb'],
+  'com.amazonaws.sagemaker#InferenceComponentContainerSpecification': [],
+  'com.amazonaws.sagemaker#InferenceComponentRuntimeConfig': ['CopyCount'],
+  'com.amazonaws.sagemaker#InferenceComponentSpecification': [],
+  'com.amazonaws.sagemaker#InferenceComponentStartupParameters': [],
   'com.amazonaws.sagemaker#InferenceExecutionConfig': ['Mode'],
   'com.amazonaws.sagemaker#InferenceHubAccessConfig': ['HubContentArn'],
   'com.amazonaws.sagemaker#InputConfig': ['S3Uri', 'Framework'],
   'com.amazonaws.sagemaker#ListCompilationJobsRequest': [],
   'com.amazonaws.sagemaker#ListEndpointConfigsInput': [],
   'com.amazonaws.sagemaker#ListEndpointsInput': [],
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput': [],
   'com.amazonaws.sagemaker#ListModelsInput': [],
   'com.amazonaws.sagemaker#ListOptimizationJobsRequest': [],
   'com.amazonaws.sagemaker#ListTagsInput': ['ResourceArn'],
@@ -532,6 +549,25 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
     length: { min: 0, max: 50 },
     source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateEndpoint.html',
   },
+  'com.amazonaws.sagemaker#CreateInferenceComponentInput$InferenceComponentName': {
+    pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateInferenceComponent.html',
+  },
+  'com.amazonaws.sagemaker#CreateInferenceComponentInput$EndpointName': {
+    pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateInferenceComponent.html',
+  },
+  'com.amazonaws.sagemaker#CreateInferenceComponentInput$VariantName': {
+    pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateInferenceComponent.html',
+  },
+  'com.amazonaws.sagemaker#CreateInferenceComponentInput$Tags': {
+    length: { min: 0, max: 50 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateInferenceComponent.html',
+  },
   'com.amazonaws.sagemaker#CreateModelInput$ModelName': {
     pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
     length: { min: 0, max: 63 },
@@ -606,6 +642,11 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
     length: { min: 0, max: 63 },
     source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_DeleteEndpoint.html',
   },
+  'com.amazonaws.sagemaker#DeleteInferenceComponentInput$InferenceComponentName': {
+    pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_DeleteInferenceComponent.html',
+  },
   'com.amazonaws.sagemaker#DeleteModelInput$ModelName': {
     pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
     length: { min: 0, max: 63 },
@@ -626,6 +667,11 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
     length: { min: 0, max: 63 },
     source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_DescribeEndpoint.html',
   },
+  'com.amazonaws.sagemaker#DescribeInferenceComponentInput$InferenceComponentName': {
+    pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_DescribeInferenceComponent.html',
+  },
   'com.amazonaws.sagemaker#DescribeModelInput$ModelName': {
     pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
     length: { min: 0, max: 63 },
@@ -639,6 +685,73 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
   'com.amazonaws.sagemaker#ImageConfig$RepositoryAccessMode': {
     enum: Object.values(sagemaker.RepositoryAccessMode),
     source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ImageConfig.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentComputeResourceRequirements$NumberOfCpuCoresRequired': {
+    range: { min: 0.25 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentComputeResourceRequirements.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentComputeResourceRequirements$NumberOfAcceleratorDevicesRequired':
+    {
+      range: { min: 1 },
+      source:
+        'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentComputeResourceRequirements.html',
+    },
+  'com.amazonaws.sagemaker#InferenceComponentComputeResourceRequirements$MinMemoryRequiredInMb': {
+    range: { min: 128 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentComputeResourceRequirements.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentComputeResourceRequirements$MaxMemoryRequiredInMb': {
+    range: { min: 128 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentComputeResourceRequirements.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentContainerSpecification$Image': {
+    pattern: '^[\\S]+$',
+    length: { min: 0, max: 255 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentContainerSpecification.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentContainerSpecification$ArtifactUrl': {
+    pattern: '^(https|s3)://([^/]+)/?(.*)$',
+    length: { min: 0, max: 1024 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentContainerSpecification.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentContainerSpecification$Environment': {
+    length: { min: 0, max: 100 },
+    key: { pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', length: { min: 0, max: 1024 } },
+    value: { pattern: '^[\\S\\s]*$', length: { min: 0, max: 1024 } },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentContainerSpecification.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentRuntimeConfig$CopyCount': {
+    range: { min: 0 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentRuntimeConfig.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentSpecification$ModelName': {
+    pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
+    length: { min: 0, max: 63 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentSpecification.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentSpecification$BaseInferenceComponentName': {
+    pattern: '^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$',
+    length: { min: 0, max: 63 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentSpecification.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentStartupParameters$ModelDataDownloadTimeoutInSeconds': {
+    range: { min: 60, max: 3600 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentStartupParameters.html',
+  },
+  'com.amazonaws.sagemaker#InferenceComponentStartupParameters$ContainerStartupHealthCheckTimeoutInSeconds': {
+    range: { min: 60, max: 3600 },
+    source:
+      'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentStartupParameters.html',
   },
   'com.amazonaws.sagemaker#InferenceExecutionConfig$Mode': {
     enum: Object.values(sagemaker.InferenceExecutionMode),
@@ -741,6 +854,42 @@ export const SERVICE_CONSTRAINTS: ConstraintTable = {
   'com.amazonaws.sagemaker#ListEndpointsInput$StatusEquals': {
     enum: Object.values(sagemaker.EndpointStatus),
     source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListEndpoints.html',
+  },
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput$SortBy': {
+    enum: Object.values(sagemaker.InferenceComponentSortKey),
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListInferenceComponents.html',
+  },
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput$SortOrder': {
+    enum: Object.values(sagemaker.OrderKey),
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListInferenceComponents.html',
+  },
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput$NextToken': {
+    pattern: '.*',
+    length: { min: 0, max: 8192 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListInferenceComponents.html',
+  },
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput$MaxResults': {
+    range: { min: 1, max: 100 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListInferenceComponents.html',
+  },
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput$NameContains': {
+    pattern: '^[a-zA-Z0-9-]+$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListInferenceComponents.html',
+  },
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput$StatusEquals': {
+    enum: Object.values(sagemaker.InferenceComponentStatus),
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListInferenceComponents.html',
+  },
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput$EndpointNameEquals': {
+    pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListInferenceComponents.html',
+  },
+  'com.amazonaws.sagemaker#ListInferenceComponentsInput$VariantNameEquals': {
+    pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$',
+    length: { min: 0, max: 63 },
+    source: 'https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListInferenceComponents.html',
   },
   'com.amazonaws.sagemaker#ListModelsInput$SortBy': {
     enum: Object.values(sagemaker.ModelSortKey),

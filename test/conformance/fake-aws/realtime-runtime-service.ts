@@ -21,9 +21,20 @@ import type { StreamFormat } from '../../../core/contracts/stream-format.js';
  * JSON after the endpoint's latency; `InvokeEndpointWithResponseStream` answers an event stream of
  * `PayloadPart` events carrying the container's stream format. An endpoint that does not exist or
  * is not InService is refused with `ValidationError`, as SageMaker refuses it
- * (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
+ * (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html), and
+ * so is a request that names no inference component on an endpoint made for components, or one
+ * not in service there (FakeSageMakerService.invocationRefusal).
  */
 type HttpHandler = NonNullable<SageMakerRuntimeClientConfig['requestHandler']>;
+
+/** Where the REST binding puts `InferenceComponentName` (the SageMaker Runtime model's httpHeader). */
+const INFERENCE_COMPONENT_HEADER = 'x-amzn-sagemaker-inference-component';
+
+/** A request header by name, whatever its case (HTTP header names are case-insensitive). */
+function headerOf(request: HttpRequest, name: string): string | undefined {
+  const found = Object.entries(request.headers).find(([key]) => key.toLowerCase() === name);
+  return found?.[1];
+}
 
 export class FakeRealtimeRuntime {
   readonly httpHandler: HttpHandler;
@@ -99,6 +110,13 @@ export class FakeRealtimeRuntime {
           },
         ),
       };
+    }
+    const refusal = this.sagemaker.invocationRefusal(
+      endpointName,
+      headerOf(request, INFERENCE_COMPONENT_HEADER),
+    );
+    if (refusal !== undefined) {
+      return { response: json(400, { 'x-amzn-errortype': 'ValidationError' }, { message: refusal }) };
     }
     await delay(this.answer.latencyMs, signal, this.answer.clock);
     if (match[2] === 'invocations') {

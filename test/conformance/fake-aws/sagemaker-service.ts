@@ -14,6 +14,15 @@ import { type AwsRecorder, installFake, serviceError } from './recorder.js';
  * are a `ValidationException` whose message says so (lambdas/adapters/sagemaker-errors.ts);
  * compilation and optimization jobs use the modeled `ResourceInUse` / `ResourceNotFound`.
  * Optimization jobs go `INPROGRESS` → `COMPLETED` as compilation jobs do.
+ *
+ * Inference components: created only on an endpoint that is InService and whose config's variant
+ * serves no model (the API answers "Inference Components are not supported in this Endpoint"
+ * otherwise, as reported in pulumi/pulumi-aws#4940), on a variant of that config, with an existing
+ * model; `Creating` → `InService` (or `Failed` with a FailureReason); deleted from a settled
+ * status only (a `Creating` component could not be deleted in aws/amazon-sagemaker-examples#3432),
+ * `Deleting` for one look, then gone; and an endpoint that still hosts components is not deleted
+ * (SageMaker developer guide, "Delete Endpoints and Resources": components first; the API refuses,
+ * aws/amazon-sagemaker-feedback#49).
  */
 
 export const ACCOUNT_ID = '123456789012';
@@ -36,6 +45,13 @@ interface Endpoint extends Resource {
   failureReason?: string;
 }
 
+interface InferenceComponent extends Resource {
+  status: string;
+  describes: number;
+  endpointName: string;
+  failureReason?: string;
+}
+
 interface CompilationJob extends Resource {
   status: string;
   describes: number;
@@ -46,6 +62,10 @@ export interface SageMakerFaults {
   readonly describesUntilInService?: number;
   /** DescribeCompilationJob answers `INPROGRESS` this many times first. @default 1 */
   readonly describesUntilCompiled?: number;
+  /** DescribeInferenceComponent answers `Creating` this many times before it settles. @default 1 */
+  readonly describesUntilComponentSettles?: number;
+  /** Components that fail to start, by name, with SageMaker's FailureReason. */
+  readonly failingComponents?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -61,6 +81,7 @@ export class FakeSageMakerService {
   readonly endpoints = new Map<string, Endpoint>();
   readonly compilationJobs = new Map<string, CompilationJob>();
   readonly optimizationJobs = new Map<string, CompilationJob>();
+  readonly inferenceComponents = new Map<string, InferenceComponent>();
   private clock = Date.UTC(2026, 0, 1);
 
   constructor(
@@ -123,6 +144,32 @@ export class FakeSageMakerService {
       options.endpointName,
     );
     this.endpoints.set(options.endpointName, { ...endpoint, status: 'InService', describes: 0, configName });
+  }
+
+  /**
+   * Why the data plane refuses an invocation of an InService endpoint, given the component it names
+   * (`InferenceComponentName`); `undefined` when it is served. An endpoint made for components
+   * answers only through one ("Inference Component Name header is required for endpoints to which
+   * you plan to deploy inference components", as SageMaker answers it in
+   * aws-samples/amazon-kendra-langchain-extensions#64); a named component must be in service on
+   * that endpoint (this wording is the fake's).
+   */
+  invocationRefusal(endpointName: string, componentName: string | undefined): string | undefined {
+    const endpoint = this.endpoints.get(endpointName);
+    const variants = (this.endpointConfigs.get(endpoint?.configName ?? '')?.input.ProductionVariants ??
+      []) as Input[];
+    const forComponents = variants.length > 0 && variants.every((variant) => variant.ModelName === undefined);
+    if (componentName === undefined) {
+      return forComponents
+        ? 'Inference Component Name header is required for endpoints to which you plan to deploy inference ' +
+            'components. Please include Inference Component Name header or consider using SageMaker models.'
+        : undefined;
+    }
+    const component = this.inferenceComponents.get(componentName);
+    if (component?.endpointName !== endpointName || component.status !== 'InService') {
+      return `Inference component ${componentName} is not in service on endpoint ${endpointName}.`;
+    }
+    return undefined;
   }
 
   private now(): Date {
@@ -196,10 +243,67 @@ export class FakeSageMakerService {
           CreationTime: config.createdAt,
         };
       }
-      case 'DeleteEndpointCommand':
-        this.find(this.endpoints, 'endpoint', input.EndpointName);
-        this.endpoints.delete(String(input.EndpointName));
+      case 'DeleteEndpointCommand': {
+        const endpoint = this.find(this.endpoints, 'endpoint', input.EndpointName);
+        const hosted = [...this.inferenceComponents.values()].filter((c) => c.endpointName === endpoint.name);
+        if (hosted.length > 0) {
+          throw validation(
+            `Endpoint "${endpoint.arn}" hosts inference components (${hosted.map((c) => c.name).join(', ')}); ` +
+              'delete them before the endpoint.',
+          );
+        }
+        this.endpoints.delete(endpoint.name);
         return {};
+      }
+      case 'CreateInferenceComponentCommand':
+        return { InferenceComponentArn: this.createInferenceComponent(input).arn };
+      case 'DescribeInferenceComponentCommand':
+        return this.describeInferenceComponent(
+          this.find(this.inferenceComponents, 'inference-component', input.InferenceComponentName),
+        );
+      case 'DeleteInferenceComponentCommand': {
+        const component = this.find(
+          this.inferenceComponents,
+          'inference-component',
+          input.InferenceComponentName,
+        );
+        if (component.status === 'Creating' || component.status === 'Updating') {
+          throw validation(
+            `Inference component "${component.arn}" is ${component.status}: it can be deleted once it is InService or Failed.`,
+          );
+        }
+        if (component.status !== 'Deleting') {
+          component.status = 'Deleting';
+          component.describes = 0;
+        }
+        return {};
+      }
+      case 'ListInferenceComponentsCommand': {
+        // A component being deleted is listed once more, then gone.
+        for (const component of [...this.inferenceComponents.values()]) this.settleDeletion(component);
+        const onEndpoint =
+          typeof input.EndpointNameEquals === 'string' ? input.EndpointNameEquals : undefined;
+        const components = new Map(
+          [...this.inferenceComponents].filter(
+            ([, c]) => onEndpoint === undefined || c.endpointName === onEndpoint,
+          ),
+        );
+        return this.list(
+          components,
+          input,
+          (c) => ({
+            InferenceComponentName: c.name,
+            InferenceComponentArn: c.arn,
+            EndpointName: c.endpointName,
+            EndpointArn: this.arn('endpoint', c.endpointName),
+            VariantName: c.input.VariantName,
+            InferenceComponentStatus: c.status,
+            CreationTime: c.createdAt,
+            LastModifiedTime: c.createdAt,
+          }),
+          'InferenceComponents',
+        );
+      }
       case 'DeleteEndpointConfigCommand':
         this.find(this.endpointConfigs, 'endpoint-config', input.EndpointConfigName);
         this.endpointConfigs.delete(String(input.EndpointConfigName));
@@ -388,6 +492,87 @@ export class FakeSageMakerService {
     };
   }
 
+  private createInferenceComponent(input: Input): Resource {
+    const endpoint = this.find(this.endpoints, 'endpoint', input.EndpointName);
+    if (endpoint.status !== 'InService') {
+      throw validation(
+        `Endpoint "${endpoint.arn}" is ${endpoint.status}: inference components are created on an InService endpoint.`,
+      );
+    }
+    const variants = (this.endpointConfigs.get(endpoint.configName)?.input.ProductionVariants ??
+      []) as Input[];
+    if (variants.some((variant) => variant.ModelName !== undefined)) {
+      throw validation(
+        'Inference Components are not supported in this Endpoint. Please make sure this endpoint can deploy inference components.',
+      );
+    }
+    const variantName = typeof input.VariantName === 'string' ? input.VariantName : undefined;
+    if (variantName !== undefined && !variants.some((variant) => variant.VariantName === variantName)) {
+      throw validation(`Endpoint "${endpoint.arn}" has no variant ${variantName}.`);
+    }
+    // The SDK's input takes `Specification` or a `Specifications` list (one per instance type),
+    // "either this parameter or the singular Specification parameter, but not both"; the
+    // project sends the singular one, with a model.
+    const specification = input.Specification as Input | undefined;
+    if (specification === undefined || input.Specifications !== undefined) {
+      throw validation('Exactly one of Specification and Specifications is required.');
+    }
+    this.find(this.models, 'model', specification.ModelName);
+    const resource = this.createResource(
+      this.inferenceComponents,
+      'inference-component',
+      input,
+      String(input.InferenceComponentName),
+    );
+    const failureReason = this.faults.failingComponents?.[resource.name];
+    this.inferenceComponents.set(resource.name, {
+      ...resource,
+      status: 'Creating',
+      describes: 0,
+      endpointName: endpoint.name,
+      ...(failureReason === undefined ? {} : { failureReason }),
+    });
+    return resource;
+  }
+
+  private describeInferenceComponent(component: InferenceComponent): unknown {
+    component.describes += 1;
+    if (
+      component.status === 'Creating' &&
+      component.describes > (this.faults.describesUntilComponentSettles ?? 1)
+    ) {
+      component.status = component.failureReason === undefined ? 'InService' : 'Failed';
+    }
+    const answer = {
+      InferenceComponentName: component.name,
+      InferenceComponentArn: component.arn,
+      EndpointName: component.endpointName,
+      EndpointArn: this.arn('endpoint', component.endpointName),
+      VariantName: component.input.VariantName,
+      InferenceComponentStatus: component.status,
+      ...(component.status === 'Failed' ? { FailureReason: component.failureReason } : {}),
+      Specification: component.input.Specification,
+      RuntimeConfig: {
+        DesiredCopyCount: (component.input.RuntimeConfig as Input | undefined)?.CopyCount,
+        CurrentCopyCount:
+          component.status === 'InService'
+            ? (component.input.RuntimeConfig as Input | undefined)?.CopyCount
+            : 0,
+      },
+      CreationTime: component.createdAt,
+      LastModifiedTime: component.createdAt,
+    };
+    this.settleDeletion(component);
+    return answer;
+  }
+
+  /** A component being deleted is seen `Deleting` once, then it is gone. */
+  private settleDeletion(component: InferenceComponent): void {
+    if (component.status !== 'Deleting') return;
+    if (component.describes > 0) this.inferenceComponents.delete(component.name);
+    else component.describes += 1;
+  }
+
   private describeCompilationJob(name: string): unknown {
     const job = this.compilationJobs.get(name);
     if (job === undefined) throw notFoundJob(name);
@@ -456,6 +641,7 @@ export class FakeSageMakerService {
       ...this.endpoints.values(),
       ...this.endpointConfigs.values(),
       ...this.models.values(),
+      ...this.inferenceComponents.values(),
       ...this.compilationJobs.values(),
       ...this.optimizationJobs.values(),
     ];
@@ -491,6 +677,7 @@ function neoFramework(job: CompilationJob): string {
 }
 
 function label(kind: string): string {
+  if (kind === 'inference-component') return 'inference component';
   return kind === 'endpoint-config' ? 'endpoint configuration' : kind;
 }
 

@@ -305,11 +305,39 @@ export const REQUEST_AUTHORIZATIONS: Readonly<Record<string, Rule>> = {
   },
   'SageMakerClient.CreateEndpointConfigCommand': (input) => {
     const name = text(input, 'EndpointConfigName');
+    // An endpoint config for inference components passes the role its components run with.
+    const role = input.ExecutionRoleArn;
     return [
       sagemaker('CreateEndpointConfig', 'endpoint-config', 'EndpointConfigName', name),
+      ...(typeof role === 'string' ? [passRole(role)] : []),
       ...tagsOnCreate(input, 'endpoint-config', 'EndpointConfigName', name),
     ];
   },
+  // CreateInferenceComponent is authorized on the component and on the endpoint that hosts it.
+  'SageMakerClient.CreateInferenceComponentCommand': (input) => {
+    const name = text(input, 'InferenceComponentName');
+    return [
+      sagemaker('CreateInferenceComponent', 'inference-component', 'InferenceComponentName', name),
+      sagemaker('CreateInferenceComponent', 'endpoint', 'EndpointName', text(input, 'EndpointName')),
+      ...tagsOnCreate(input, 'inference-component', 'InferenceComponentName', name),
+    ];
+  },
+  'SageMakerClient.DescribeInferenceComponentCommand': (input) => [
+    sagemaker(
+      'DescribeInferenceComponent',
+      'inference-component',
+      'InferenceComponentName',
+      text(input, 'InferenceComponentName'),
+    ),
+  ],
+  'SageMakerClient.DeleteInferenceComponentCommand': (input) => [
+    sagemaker(
+      'DeleteInferenceComponent',
+      'inference-component',
+      'InferenceComponentName',
+      text(input, 'InferenceComponentName'),
+    ),
+  ],
   // CreateEndpoint is authorized on the endpoint and on the config it is created from.
   'SageMakerClient.CreateEndpointCommand': (input) => {
     const name = text(input, 'EndpointName');
@@ -414,6 +442,9 @@ export const REQUEST_AUTHORIZATIONS: Readonly<Record<string, Rule>> = {
   // SageMaker's List* actions support no resource-level permissions.
   'SageMakerClient.ListModelsCommand': () => [{ action: 'sagemaker:ListModels', resource: none }],
   'SageMakerClient.ListEndpointsCommand': () => [{ action: 'sagemaker:ListEndpoints', resource: none }],
+  'SageMakerClient.ListInferenceComponentsCommand': () => [
+    { action: 'sagemaker:ListInferenceComponents', resource: none },
+  ],
   'SageMakerClient.ListEndpointConfigsCommand': () => [
     { action: 'sagemaker:ListEndpointConfigs', resource: none },
   ],
