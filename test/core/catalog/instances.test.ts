@@ -42,6 +42,16 @@ describe('instance catalog', () => {
     expect(targets).toEqual([undefined, undefined, 'ml_g4dn']);
   });
 
+  it('runs every compilation target the run input offers on an instance type of the table', () => {
+    // Act
+    const withoutInstance = COMPILATION_TARGETS.filter(
+      (target) => !knownInstanceTypes().some((type) => neoTargetOf(type) === target),
+    );
+
+    // Assert
+    expect(withoutInstance).toEqual([]);
+  });
+
   it('lists the compilation targets of the catalog once each', () => {
     expect(COMPILATION_TARGETS).toEqual([
       'ml_m5',
