@@ -1,4 +1,3 @@
-import { COMPILATION_TARGETS } from '../contracts/compilation-targets.js';
 import { type Accelerator, COMPUTE_CAPABILITY, type InstanceFacts, type Unknown } from './instance-facts.js';
 import { INSTANCE_TABLE } from './instance-table.js';
 import { recordedPriceOf } from './price-table.js';
@@ -80,13 +79,6 @@ function specOf(row: InstanceFacts): InstanceSpec {
 }
 
 const BY_TYPE = new Map(INSTANCE_TABLE.map((row) => [row.instanceType, specOf(row)]));
-
-/**
- * Neo/Neuron targets the planner accepts (contracts/compilation-targets.ts), each a SageMaker
- * `TargetDevice` value (test/core/catalog/instances.test.ts checks them against the SDK's enum, and
- * that each runs on an instance type of the table).
- */
-export { COMPILATION_TARGETS };
 
 export function findInstance(instanceType: string): InstanceSpec | undefined {
   return BY_TYPE.get(instanceType);

@@ -937,7 +937,7 @@ function modelSourceIssues(model: ModelInput, targets: readonly string[]): Field
     ...issue,
     path: ['model', ...issue.path],
   }));
-  // The LLM containers' sources are checked with their settings (llm-input.ts).
+  // The LLM containers' sources are checked with their settings (core/planning/llm-input.ts).
   if (isLlmContainer(model.framework)) return issues;
   if (model.framework !== 'huggingface') {
     if (model.artifactUri === undefined) {

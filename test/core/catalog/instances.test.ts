@@ -1,11 +1,7 @@
 import { TargetDevice } from '@aws-sdk/client-sagemaker';
 import { describe, expect, it } from '@jest/globals';
-import {
-  COMPILATION_TARGETS,
-  findInstance,
-  knownInstanceTypes,
-  neoTargetOf,
-} from '../../../core/catalog/instances.js';
+import { findInstance, knownInstanceTypes, neoTargetOf } from '../../../core/catalog/instances.js';
+import { COMPILATION_TARGETS } from '../../../core/contracts/compilation-targets.js';
 
 describe('instance catalog', () => {
   it('offers only compilation targets that are SageMaker TargetDevice values', () => {
