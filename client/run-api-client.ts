@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { BudgetExceededError, InvalidRunInputError } from '../core/contracts/errors.js';
-import { type RunInputDocument, runInputSchema } from '../core/contracts/run-input.js';
-import { describeGiven, parseOrThrow } from '../core/contracts/validation.js';
+import type { RunInputDocument } from '../core/contracts/run-input.js';
+import { describeGiven } from '../core/contracts/validation.js';
+import { parseAsyncRunInput } from '../core/planning/async-run-input-check.js';
+import { parseRunInput } from '../core/planning/run-input-check.js';
 import {
   apiErrorSchema,
   type ApiError,
@@ -38,13 +40,14 @@ import {
   isAwsRegion,
   regionOfApiUrl,
 } from './sigv4.js';
-import { asyncRunInputSchema } from '../core/contracts/async-run-input.js';
+import type { asyncRunInputSchema } from '../core/contracts/async-run-input.js';
 
 /**
  * A typed client of the run API (infra/constructs/run-api.ts): every request SigV4-signed for
  * `execute-api`, every answer checked against the API's contract (core/contracts/run-api-contract.ts).
- * Run inputs are validated locally first, with the workflows' own schemas, so a mistake is reported
- * field by field before anything is sent.
+ * Run inputs are validated locally first, with the workflows' own checks (core/planning's
+ * run-input-check.ts and async-run-input-check.ts), so a mistake is reported field by field before
+ * anything is sent.
  */
 
 export type AsyncRunInputDocument = z.input<typeof asyncRunInputSchema>;
@@ -125,13 +128,13 @@ export class RunApiClient {
 
   /** `POST /runs`: starts an optimization run. */
   async startRun(input: RunInputDocument, options: StartRunOptions = {}): Promise<StartedRun> {
-    parseOrThrow(runInputSchema, input);
+    parseRunInput(input);
     return await this.start(RunWorkflows.optimization, input, options);
   }
 
   /** `POST /async-runs`: starts an async-inference run. */
   async startAsyncRun(input: AsyncRunInputDocument, options: StartRunOptions = {}): Promise<StartedRun> {
-    parseOrThrow(asyncRunInputSchema, input);
+    parseAsyncRunInput(input);
     return await this.start(RunWorkflows.asyncInference, input, options);
   }
 
@@ -141,7 +144,7 @@ export class RunApiClient {
    * throws InvalidRunInputError with the state's issues, a run over `maxCostUsd` BudgetExceededError.
    */
   async planRun(input: RunInputDocument, options: StartRunOptions = {}): Promise<PlannedRun> {
-    parseOrThrow(runInputSchema, input);
+    parseRunInput(input);
     return await this.plan(RunWorkflows.optimization, input, options);
   }
 
@@ -150,7 +153,7 @@ export class RunApiClient {
    * its manifest), and the inputs it would send; nothing is created.
    */
   async planAsyncRun(input: AsyncRunInputDocument, options: StartRunOptions = {}): Promise<PlannedRun> {
-    parseOrThrow(asyncRunInputSchema, input);
+    parseAsyncRunInput(input);
     return await this.plan(RunWorkflows.asyncInference, input, options);
   }
 

@@ -1,6 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { parseApprovedModelRunTemplate } from '../core/contracts/approved-model-run-template.js';
+import { parseApprovedModelRunTemplate } from '../core/planning/approved-model-template-check.js';
 import { startApprovedModelRun } from '../core/operations/start-approved-model-run.js';
 import { ApprovedModelRunMetrics } from '../core/contracts/operation-metrics.js';
 import { SfnExecutionStarter } from './adapters/sfn-execution-starter.js';

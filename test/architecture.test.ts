@@ -28,9 +28,7 @@ const steps = stepModules();
  * Imports that break the table today, as `from -> to: count`. Each may only go down; a count that
  * went down must be lowered here, and a line at 0 removed.
  */
-const ALLOWED_TODAY: Readonly<Record<string, number>> = {
-  'core/contracts -> core/catalog': 6,
-};
+const ALLOWED_TODAY: Readonly<Record<string, number>> = {};
 
 /** `from -> to` for each import that leaves its room for a room the table does not list. */
 function violationsOf(edges: readonly ModuleImport[]): Map<string, number> {

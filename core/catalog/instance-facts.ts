@@ -1,3 +1,5 @@
+import { COMPILATION_TARGETS } from '../contracts/compilation-targets.js';
+
 /**
  * The shape of the generated instance table (instance-table.ts) and of its source data
  * (sources/instance-facts.json). `'unknown'` marks a fact no source read for the catalog gives: the
@@ -59,20 +61,14 @@ export const COMPUTE_CAPABILITY: Readonly<Partial<Record<Accelerator, number>>> 
 };
 
 /**
- * Families whose Neo TargetDevice (ml_<family>) the planner's Neo support table (neo-support.ts)
- * covers. The SDK's TargetDevice enum also lists the NEO_TARGET_FAMILIES_NOT_PLANNED, which that
- * table does not describe yet, so those families serve uncompiled models here.
+ * Families whose Neo TargetDevice (ml_<family>) the planner compiles for: the run input's
+ * compilation targets (contracts/compilation-targets.ts). The SDK's TargetDevice enum also lists the
+ * NEO_TARGET_FAMILIES_NOT_PLANNED, which the Neo support table (neo-support.ts) does not describe
+ * yet, so those families serve uncompiled models here.
  */
-export const NEO_TARGET_FAMILIES: readonly string[] = [
-  'm5',
-  'c5',
-  'c6g',
-  'm6g',
-  'g4dn',
-  'p3',
-  'inf1',
-  'inf2',
-];
+export const NEO_TARGET_FAMILIES: readonly string[] = COMPILATION_TARGETS.map((target) =>
+  target.slice('ml_'.length),
+);
 
 /** Hosting families whose ml_<family> is a Neo TargetDevice that NEO_TARGET_FAMILIES leaves out. */
 export const NEO_TARGET_FAMILIES_NOT_PLANNED: readonly string[] = ['c4', 'm4', 'p2', 'trn1'];

@@ -1,10 +1,4 @@
-import {
-  type Accelerator,
-  COMPUTE_CAPABILITY,
-  type InstanceFacts,
-  NEO_TARGET_FAMILIES,
-  type Unknown,
-} from './instance-facts.js';
+import { type Accelerator, COMPUTE_CAPABILITY, type InstanceFacts, type Unknown } from './instance-facts.js';
 import { INSTANCE_TABLE } from './instance-table.js';
 import { recordedPriceOf } from './price-table.js';
 
@@ -85,14 +79,6 @@ function specOf(row: InstanceFacts): InstanceSpec {
 }
 
 const BY_TYPE = new Map(INSTANCE_TABLE.map((row) => [row.instanceType, specOf(row)]));
-
-/**
- * Neo/Neuron targets the planner accepts: the catalog's `neoTarget`s, each a SageMaker
- * `TargetDevice` value (test/core/catalog/instances.test.ts checks them against the SDK's enum).
- */
-export const COMPILATION_TARGETS: readonly string[] = NEO_TARGET_FAMILIES.map(
-  (family) => `ml_${family}`,
-).filter((target) => INSTANCE_TABLE.some((row) => row.neoTarget === target));
 
 export function findInstance(instanceType: string): InstanceSpec | undefined {
   return BY_TYPE.get(instanceType);

@@ -164,25 +164,8 @@ export const LLM_CONTAINER_SPECS: Readonly<Record<LlmContainer, LlmContainerSpec
   },
 };
 
-/** LMI's output formatter variable: `sse` streams `data:` events, otherwise JSON Lines. */
-export const LMI_OUTPUT_FORMATTER = 'OPTION_OUTPUT_FORMATTER';
-
 /** LMI documents bf16 "only on G5/P4/P5 or newer": the catalog's older NVIDIA GPUs lack it. */
 export const LMI_BF16_UNSUPPORTED = ['nvidia-t4', 'nvidia-v100'] as const;
-
-/**
- * The stream format a container emits when the load plan names none: LMI's JSON Lines, or its SSE
- * when the model's environment sets that formatter; TGI's own; vLLM's OpenAI chunks.
- */
-export function defaultStreamFormat(
-  container: LlmContainer,
-  environment: Readonly<Record<string, string>>,
-): StreamFormat {
-  if (container === 'djl-lmi') {
-    return environment[LMI_OUTPUT_FORMATTER] === 'sse' ? 'lmi-sse' : 'lmi-jsonlines';
-  }
-  return container === 'hf-tgi' ? 'tgi' : 'openai';
-}
 
 /**
  * The environment that tells the container which model to serve: the Hub id (and revision), or for

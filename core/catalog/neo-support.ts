@@ -1,5 +1,5 @@
 import type { InputIssue } from '../contracts/errors.js';
-import { COMPILATION_TARGETS } from './instances.js';
+import { COMPILATION_TARGETS } from '../contracts/compilation-targets.js';
 import type { FRAMEWORKS, INPUT_DATA_TYPES } from '../contracts/model-frameworks.js';
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   environmentSchema,
+  type FieldIssue,
   frameworkFieldIssues,
   frameworkVersionSchema,
   hubModelSchema,
@@ -9,12 +10,13 @@ import {
   objectUriSchema,
 } from './run-input.js';
 import { GENERATIVE_OUTPUT_FORMATS } from './async-state.js';
-import { parseOrThrow } from './validation.js';
 import { FRAMEWORKS } from './model-frameworks.js';
 
 /**
  * The run input of the async-inference workflow: one schema, used by its first state, the API and
- * the CLI. Errors name the field, what was given and what was expected (`parseOrThrow`).
+ * the CLI. Errors name the field, what was given and what was expected (`parseOrThrow`). The rules
+ * that consult the catalog are core/planning's (async-run-input-check.ts), which adds them to this
+ * schema (`asyncRunInputSchemaWith`).
  *
  * The endpoint is either reused (`endpointName`: an async endpoint that publishes to this stack's
  * notification topics) or deployed for the run (`endpoint`: model, instance type, autoscaling from
@@ -133,8 +135,6 @@ export const asyncEndpointSchema = asyncEndpointBaseSchema.superRefine((endpoint
     context.addIssue({ code: 'custom', path, message, input: given });
   }
 });
-
-type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
 
 type EndpointSource = Pick<
   z.output<typeof asyncEndpointBaseSchema>,
@@ -283,7 +283,22 @@ export type AsyncRunInput = z.output<typeof asyncRunInputSchema>;
 export type AsyncRunInputDocument = z.input<typeof asyncRunInputSchema>;
 export type AsyncEndpointInput = z.output<typeof asyncEndpointSchema>;
 
-/** Parses an async run input, or throws `InvalidRunInputError` naming every bad field. */
-export function parseAsyncRunInput(data: unknown): AsyncRunInput {
-  return parseOrThrow(asyncRunInputSchema, data);
+/** A rule of the endpoint to deploy: every issue it finds, paths relative to `endpoint`. */
+export type AsyncEndpointRule = (endpoint: AsyncEndpointInput) => FieldIssue[];
+
+/**
+ * `asyncRunInputSchema` with more rules of the endpoint to deploy, each run after the endpoint's own,
+ * so that one parse reports every issue of all of them. core/planning/async-run-input-check.ts adds
+ * the rules that consult the catalog; every entry that refuses what the first state refuses parses
+ * with its schema.
+ */
+export function asyncRunInputSchemaWith(...rules: readonly AsyncEndpointRule[]): typeof asyncRunInputSchema {
+  const endpoint = asyncEndpointSchema.superRefine((fields, context) => {
+    for (const rule of rules) {
+      for (const { path, message, given } of rule(fields)) {
+        context.addIssue({ code: 'custom', path, message, input: given });
+      }
+    }
+  });
+  return asyncRunInputSchema.safeExtend({ endpoint: endpoint.optional() });
 }

@@ -21,8 +21,9 @@ export const RunWorkflows = {
 export type RunWorkflow = (typeof RunWorkflows)[keyof typeof RunWorkflows];
 
 /**
- * The run-input schema of each workflow, as its first state parses it: `POST` bodies are checked
- * with it (core/operations/start-run.ts) and the API's request models are generated from it.
+ * The run-input schema of each workflow: the API's request models are generated from it. `POST`
+ * bodies are checked with the first state's parse, which adds the rules that consult the catalog
+ * (core/run-status/run-request.ts, core/planning/run-input-check.ts).
  */
 export const RUN_INPUT_SCHEMAS: Readonly<Record<RunWorkflow, z.ZodType>> = {
   optimization: runInputSchema,

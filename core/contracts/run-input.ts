@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from './run-timeouts.js';
-import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js';
-import { familyOf, NEO_TARGET_FAMILIES_NOT_PLANNED } from '../catalog/instance-facts.js';
-import { COMPILATION_TARGETS, findInstance, neoTargetOf } from '../catalog/instances.js';
-import { containerStreamFormat, llmInputIssues } from './llm-input.js';
+import { COMPILATION_TARGETS } from './compilation-targets.js';
 import {
   availabilitySchema,
   proveSchema,
@@ -24,7 +21,7 @@ import {
 } from './prompt-set.js';
 import { type ShortlistRequest, shortlistRequestSchema } from './shortlist.js';
 import { userTagsSchema } from './tags.js';
-import { STREAM_FORMATS } from './stream-format.js';
+import { containerStreamFormat, STREAM_FORMATS } from './stream-format.js';
 import { FRAMEWORKS, INPUT_DATA_TYPES, isLlmContainer } from './model-frameworks.js';
 import { RoutingStrategies } from './routing-strategy.js';
 import { loadPlanSchema } from './load-plan.js';
@@ -35,7 +32,9 @@ import { COMPILER_OPTIONS_LENGTH, compilerOptionsIssues } from './compiler-optio
 /**
  * The run input of the optimization workflow: one schema, used by the first state ("Validate and
  * plan"), the API's request model and the local CLI. Defaults make a minimal input short; every
- * cross-field rule reports the field, what was given and what was expected.
+ * cross-field rule reports the field, what was given and what was expected. The rules that consult
+ * the catalog (instance types, images, Neo and container support) are core/planning's
+ * (run-input-check.ts), which adds them to this schema (`runInputSchemaWith`).
  */
 
 /**
@@ -374,7 +373,7 @@ const weightedPayloadSchema = payloadSchema.extend({
 /** A generative workload: prompts from a JSON Lines file, in place of `payload`/`payloads` (prompt-set.ts). */
 const promptSetSchema = z.strictObject({ uri: objectUriSchema, ...promptSetFields });
 
-const COMPILATION_TARGET_EXPECTED =
+export const COMPILATION_TARGET_EXPECTED =
   `a compilation target: one of ${COMPILATION_TARGETS.join(', ')} ` +
   '(SageMaker Neo has none for ml.g5 nor ml.t2, which serve uncompiled models only)';
 
@@ -697,7 +696,6 @@ export const runInputSchema = z
         issue(path, message, given);
       }
     }
-    for (const { path, message, given } of llmInputIssues(input)) issue(path, message, given);
     if (input.loadPlan.response?.mode === 'stream' && containerStreamFormat(input) === undefined) {
       issue(
         ['loadPlan', 'response', 'format'],
@@ -729,51 +727,6 @@ export const runInputSchema = z
         if (ids.has(candidate.id))
           issue(['candidates', index, 'id'], 'an id no other candidate uses', candidate.id);
         ids.add(candidate.id);
-      }
-      if (!('instanceType' in candidate)) return;
-      const known = findInstance(candidate.instanceType);
-      // A type SageMaker hosting accepts is priced at planning (the input, the live Price List on
-      // AWS, the recorded table), which refuses it only when none prices it. A type the catalog
-      // does not know has neither facts nor a recorded row: the input must price it.
-      if (known === undefined && input.pricing.usdPerHour[candidate.instanceType] === undefined) {
-        issue(
-          ['candidates', index, 'instanceType'],
-          `a SageMaker hosting instance type (ProductionVariantInstanceType), or a price in pricing.usdPerHour["${candidate.instanceType}"]`,
-          candidate.instanceType,
-        );
-      }
-      if (candidate.compiledFor === undefined) return;
-      if (known !== undefined && known.neoTarget === undefined) {
-        const family = familyOf(candidate.instanceType);
-        issue(
-          ['candidates', index, 'compiledFor'],
-          NEO_TARGET_FAMILIES_NOT_PLANNED.includes(family)
-            ? `no compiledFor: the planner's Neo support table does not describe ml_${family} yet: serve ` +
-                `${candidate.instanceType} uncompiled, or use an instance of a compiled family (e.g. ml_g4dn on ml.g4dn)`
-            : `no compiledFor: SageMaker Neo has no target for ${candidate.instanceType} (its TargetDevice list has none ` +
-                'for this family): serve it uncompiled, or use an instance of a compiled family (e.g. ml_g4dn on ml.g4dn)',
-          candidate.compiledFor,
-        );
-        return;
-      }
-      if (!COMPILATION_TARGETS.includes(candidate.compiledFor)) {
-        issue(['candidates', index, 'compiledFor'], COMPILATION_TARGET_EXPECTED, candidate.compiledFor);
-        return;
-      }
-      if (!input.compilation.targets.includes(candidate.compiledFor)) {
-        issue(
-          ['candidates', index, 'compiledFor'],
-          `a target listed in compilation.targets (${input.compilation.targets.join(', ') || 'none listed'})`,
-          candidate.compiledFor,
-        );
-      }
-      const family = neoTargetOf(candidate.instanceType);
-      if (family !== undefined && family !== candidate.compiledFor) {
-        issue(
-          ['candidates', index, 'compiledFor'],
-          `${family}: an artifact compiled for ${candidate.compiledFor} cannot run on ${candidate.instanceType}`,
-          candidate.compiledFor,
-        );
       }
     });
     if (input.compilation.targets.length > 0 && input.model) {
@@ -852,6 +805,29 @@ export const runInputSchema = z
     return { ...input, loadPlan: { ...input.loadPlan, response: { ...response, format } } };
   });
 
+/** The run input's fields as zod reads them: before the cross-field rules and the shortlist's split. */
+export type RunInputFields = z.output<typeof runInputSchema.in>;
+
+/** A cross-field rule of the run input: every issue it finds in the fields, paths from the input. */
+export type RunInputRule = (document: RunInputFields) => FieldIssue[];
+
+/**
+ * `runInputSchema` with more cross-field rules, each run on the same fields after the schema's own,
+ * so that one parse reports every issue of all of them, then read as the schema reads them.
+ * core/planning/run-input-check.ts adds the rules that consult the catalog; every entry that
+ * refuses what the first state refuses parses with its schema.
+ */
+export function runInputSchemaWith(...rules: readonly RunInputRule[]): typeof runInputSchema {
+  const fields = runInputSchema.in.superRefine((document, ctx) => {
+    for (const rule of rules) {
+      for (const { path, message, given } of rule(document)) {
+        ctx.addIssue({ code: 'custom', path, message, input: given });
+      }
+    }
+  });
+  return z.pipe(fields, runInputSchema.out);
+}
+
 type CandidateList = z.output<typeof candidateSchema>[];
 
 /** Whether the run's model generates tokens: a prompt set, streamed answers or an LLM container. */
@@ -903,7 +879,7 @@ function runQualityIssues(
 
 type ModelInput = z.output<typeof modelSchema>;
 
-type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
+export type FieldIssue = { path: PropertyKey[]; message: string; given: unknown };
 
 /** The framework fields of a model (both workflows): which image the table gives depends on them. */
 export interface FrameworkFields {
@@ -915,9 +891,9 @@ export interface FrameworkFields {
 }
 
 /**
- * `huggingface` needs a transformers version with exactly one of PyTorch and TensorFlow, which must
- * name a DLC of the table (unless `image` names the image itself); other frameworks take neither.
- * Paths are relative to the model's object (`model` or `endpoint`).
+ * `huggingface` needs a transformers version with exactly one of PyTorch and TensorFlow; other
+ * frameworks take neither. Whether the versions name a DLC of the image table is core/planning's rule
+ * (run-input-check.ts). Paths are relative to the model's object (`model` or `endpoint`).
  */
 export function frameworkFieldIssues(model: FrameworkFields): FieldIssue[] {
   const issues: FieldIssue[] = [];
@@ -948,27 +924,20 @@ export function frameworkFieldIssues(model: FrameworkFields): FieldIssue[] {
       given: model.tensorflowVersion === undefined ? undefined : model.pytorchVersion,
     });
   }
-  const base = baseFrameworkOf(model);
-  if (model.image === undefined && model.frameworkVersion !== undefined && base !== undefined) {
-    const problem = huggingfaceVersionProblem(model.frameworkVersion, base);
-    if (problem !== undefined) {
-      issues.push({ path: [problem.field], message: problem.expected, given: model[problem.field] });
-    }
-  }
   return issues;
 }
 
 /**
- * Where the model comes from and, for `huggingface`, which DLC serves it: `artifactUri` or `hub`
- * (Hugging Face only), the framework fields above, and no compilation of a Hugging Face model (Neo
- * has no Hugging Face framework, and a Hub model has no model data before its container starts).
+ * Where the model comes from: `artifactUri` or `hub` (Hugging Face only), the framework fields
+ * above, and no compilation of a Hugging Face model (Neo has no Hugging Face framework, and a Hub
+ * model has no model data before its container starts).
  */
 function modelSourceIssues(model: ModelInput, targets: readonly string[]): FieldIssue[] {
   const issues: FieldIssue[] = frameworkFieldIssues(model).map((issue) => ({
     ...issue,
     path: ['model', ...issue.path],
   }));
-  // The LLM containers' sources are checked with their settings (llm-input.ts).
+  // The LLM containers' sources are checked with their settings (core/planning/llm-input.ts).
   if (isLlmContainer(model.framework)) return issues;
   if (model.framework !== 'huggingface') {
     if (model.artifactUri === undefined) {

@@ -7,8 +7,8 @@ import {
   MODEL_PACKAGE_GROUP_NAME,
   MODEL_PACKAGE_STATE_CHANGE,
 } from '../contracts/model-package.js';
-import { runInputSchema } from '../contracts/run-input.js';
-import { parseOrThrow, toInputIssues } from '../contracts/validation.js';
+import { toInputIssues } from '../contracts/validation.js';
+import { parseRunInput } from '../planning/run-input-check.js';
 import type { Logger } from '../ports/index.js';
 
 /**
@@ -193,7 +193,7 @@ export async function startApprovedModelRun(
     document.name = `Model package ${detail.ModelPackageGroupName} v${detail.ModelPackageVersion} (approved)`;
   }
   try {
-    parseOrThrow(runInputSchema, document);
+    parseRunInput(document);
   } catch (error) {
     deps.logger.error('The approved package makes an invalid run input', { modelPackageArn, runId });
     throw error;

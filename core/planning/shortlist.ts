@@ -5,7 +5,7 @@ import { findInstance, type InstanceSpec, knownInstanceTypes } from '../catalog/
 import { isLlmContainer } from '../contracts/model-frameworks.js';
 import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
 import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
-import { llmInputIssues } from '../contracts/llm-input.js';
+import { llmInputIssues } from './llm-input.js';
 import type { CandidateInput, RunInput } from '../contracts/run-input.js';
 import type {
   Shortlist,

@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { describeError, type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
-import { runInputSchema } from '../contracts/run-input.js';
-import {
-  describeGiven,
-  inputBoundIssues,
-  jsonTextBoundIssues,
-  parseOrThrow,
-} from '../contracts/validation.js';
+import { describeGiven, inputBoundIssues, jsonTextBoundIssues } from '../contracts/validation.js';
 import { asyncInputIssues, type InputRuleContext, optimizationInputIssues } from '../planning/input-rules.js';
 import {
   apiFailure,
@@ -25,7 +19,8 @@ import {
   resourceSchema,
   type RunRoute,
 } from './proxy-event.js';
-import { parseAsyncRunInput } from '../contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../planning/async-run-input-check.js';
+import { parseRunInput } from '../planning/run-input-check.js';
 
 /**
  * What the run API's two body-carrying routes share, `POST /<r>` (start-run) and `POST /<r>/plan`
@@ -189,7 +184,7 @@ function checkBody(request: RunRequest, rules: InputRuleContext): CheckedBody {
   try {
     // Each input also meets its first state's rules that need no AWS read.
     if (request.workflow === RunWorkflows.optimization) {
-      issues.push(...optimizationInputIssues(parseOrThrow(runInputSchema, body.input), rules));
+      issues.push(...optimizationInputIssues(parseRunInput(body.input), rules));
     } else {
       issues.push(...asyncInputIssues(parseAsyncRunInput(body.input), rules));
     }

@@ -5,11 +5,11 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import {
-  type ApprovedModelRunTemplate,
-  type ApprovedModelRunTemplateDocument,
-  parseApprovedModelRunTemplate,
+import type {
+  ApprovedModelRunTemplate,
+  ApprovedModelRunTemplateDocument,
 } from '../../core/contracts/approved-model-run-template.js';
+import { parseApprovedModelRunTemplate } from '../../core/planning/approved-model-template-check.js';
 import {
   APPROVED,
   MODEL_PACKAGE_GROUP_NAME,

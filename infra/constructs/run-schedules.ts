@@ -7,8 +7,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ARTIFACTS_BUCKET_PLACEHOLDER, withArtifactsBucket } from '../../core/contracts/artifacts-bucket.js';
 import { type InputIssue, InvalidRunInputError } from '../../core/contracts/errors.js';
-import { runInputSchema } from '../../core/contracts/run-input.js';
-import { describeGiven, formatFieldPath, parseOrThrow } from '../../core/contracts/validation.js';
+import { describeGiven, formatFieldPath } from '../../core/contracts/validation.js';
 import {
   createDeadLetterQueue,
   resolveScheduleExpression,
@@ -16,7 +15,8 @@ import {
   SCHEDULE_NAME_PATTERN,
   schedulerPrincipal,
 } from './schedule-settings.js';
-import { parseAsyncRunInput } from '../../core/contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../../core/planning/async-run-input-check.js';
+import { parseRunInput } from '../../core/planning/run-input-check.js';
 
 export const SCHEDULED_WORKFLOWS = ['optimization', 'async-inference'] as const;
 export type ScheduledWorkflow = (typeof SCHEDULED_WORKFLOWS)[number];
@@ -202,7 +202,7 @@ function stateMachineOf(
  */
 export function scheduledRunInputIssues(workflow: ScheduledWorkflow, input: unknown): readonly InputIssue[] {
   try {
-    if (workflow === 'optimization') parseOrThrow(runInputSchema, input);
+    if (workflow === 'optimization') parseRunInput(input);
     else parseAsyncRunInput(input);
     throwOnLocalUris(input);
     return [];

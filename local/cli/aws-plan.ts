@@ -6,7 +6,6 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { asyncRunInputSchema } from '../../core/contracts/async-run-input.js';
 import { BudgetExceededError, InvalidRunInputError } from '../../core/contracts/errors.js';
 import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
 import { isValidRunId } from '../../core/contracts/names.js';
@@ -17,6 +16,7 @@ import { PRICE_TABLE_SOURCE } from '../../core/contracts/price-source.js';
 import { RECORDED_PRICE_REGIONS } from '../../core/catalog/price-table.js';
 import type { ObjectStore } from '../../core/ports/index.js';
 import { formatPlan } from '../../core/report/plan-summary.js';
+import { checkedAsyncRunInputSchema } from '../../core/planning/async-run-input-check.js';
 import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
 import { defaultRunId, displayPath, printRefusal, readInput } from './shared.js';
 
@@ -168,7 +168,7 @@ export async function runAwsPlan(argv: readonly string[], io: AwsPlanIo): Promis
   const document = await readInput(inputPath, errorLine, shownAs);
   if (document === undefined) return { exitCode: EXIT_CODES.invalid };
   // The async planner lists the input prefix's objects to plan its batches: it has no offline plan.
-  if (asyncRunInputSchema.safeParse(document).success) {
+  if (checkedAsyncRunInputSchema.safeParse(document).success) {
     errorLine(
       `${shownAs} is an async-inference run input: npm run plan:aws plans optimization inputs, and an async plan ` +
         `lists its input objects in S3; plan it against the deployed stack: npm run -s runs -- plan --input ${values.input} --workflow async`,

@@ -1,6 +1,7 @@
 /**
  * The JSON Schemas of the two run inputs, generated from their zod schemas (the ones the first
- * states, the run API and the CLIs parse with) and the field texts of
+ * states, the run API and the CLIs parse with, less the rules that consult the catalog, which a
+ * JSON Schema cannot carry: core/planning/run-input-check.ts) and the field texts of
  * `core/contracts/run-input-descriptions.ts`. They are committed under `schemas/` so that an
  * editor completes and checks an input that names its schema (`"$schema":
  * "../schemas/run-input.schema.json"`, as every example does), and the input reference in docs/ is

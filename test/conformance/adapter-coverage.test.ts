@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
-import { parseApprovedModelRunTemplate } from '../../core/contracts/approved-model-run-template.js';
+import { parseApprovedModelRunTemplate } from '../../core/planning/approved-model-template-check.js';
 import {
   ARTIFACTS_BUCKET,
   AwsHarness,

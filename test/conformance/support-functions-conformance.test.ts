@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { parseApprovedModelRunTemplate } from '../../core/contracts/approved-model-run-template.js';
+import { parseApprovedModelRunTemplate } from '../../core/planning/approved-model-template-check.js';
 import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
 import { createConfiguredApp } from '../../infra/synth-app.js';
 import { scratchDir } from '../../local/platform/scratch.js';

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { defaultStreamFormat } from '../../core/catalog/llm-containers.js';
+import { defaultStreamFormat } from '../../core/contracts/stream-format.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import {
   ARTIFACTS_BUCKET,

@@ -38,7 +38,9 @@ export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
   workflows: [...CORE_FLOOR],
   'infra/nag': [],
   infra: [...CORE_FLOOR, 'infra/nag', 'infra/constructs', 'infra/stacks'],
-  'infra/constructs': [...CORE_FLOOR, 'infra', 'infra/nag', 'workflows', 'lambdas'],
+  // The schedules' and the approval template's run inputs are checked at synth with the first
+  // state's parse, whose rules consult the catalog (core/planning: no AWS SDK, no I/O of its own).
+  'infra/constructs': [...CORE_FLOOR, 'core/planning', 'infra', 'infra/nag', 'workflows', 'lambdas'],
   'infra/stacks': [...CORE_FLOOR, 'infra', 'infra/nag', 'infra/constructs', 'workflows', 'lambdas'],
   'infra/bin': [...CORE_FLOOR, 'infra', 'infra/stacks'],
   'local/example-model': [...CORE],
@@ -67,7 +69,8 @@ export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
   ],
   // Only the entry points the npm scripts and the test set-up run.
   local: [...CORE, 'local/cli', 'local/synthesis'],
-  client: [...CORE_FLOOR, 'core/run-status', 'core/report'],
+  // The client refuses an input before sending it with the first state's parse (core/planning).
+  client: [...CORE_FLOOR, 'core/planning', 'core/run-status', 'core/report'],
   bench: [...CORE, 'lambdas/adapters', ...LOCAL_LEAVES, 'local/platform', 'local/adapters'],
 };
 

@@ -33,7 +33,8 @@ import { SCALE_IN_DEADLINE_SECONDS } from '../../async/endpoint-loop.js';
 import type { EndpointRoleReader, PolicySimulator } from '../../async/ports.js';
 import { estimateAsyncRun } from '../../async/async-estimate.js';
 import { checkReusedEndpointRole } from '../../async/reused-endpoint-role.js';
-import { ASYNC_RUN_LIMITS, type AsyncRunInput, parseAsyncRunInput } from '../../contracts/async-run-input.js';
+import { ASYNC_RUN_LIMITS, type AsyncRunInput } from '../../contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../../planning/async-run-input-check.js';
 
 /**
  * State "Validate async run": everything that can be refused is refused here, before anything is

@@ -1,10 +1,10 @@
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from '../../contracts/execution-limits.js';
 import type { RunPlan, ValidateAndPlanEvent } from '../../contracts/optimization-state.js';
-import { type RunInput, runInputSchema } from '../../contracts/run-input.js';
-import { parseOrThrow } from '../../contracts/validation.js';
+import type { RunInput } from '../../contracts/run-input.js';
 import { awsSegmentSeconds } from '../../load-test/index.js';
 import { expandCandidates, planCandidates } from '../../planning/candidates.js';
 import { plannedQuality } from '../../planning/quality-plan.js';
+import { parseRunInput } from '../../planning/run-input-check.js';
 import { loadGeneratorUsd } from '../../planning/estimates.js';
 import { candidatesInFlightWithin, checkInstanceQuotas } from '../../planning/instance-quotas.js';
 import { loadPlanThatFits } from '../../planning/load-plan-rounds.js';
@@ -97,7 +97,7 @@ export async function validateAndPlan(
   deps: ValidateAndPlanDeps,
 ): Promise<RunPlan> {
   checkRunId(event.runId);
-  const shortlisted = checkShortlist(parseOrThrow(runInputSchema, event.input), deps.servingRegion);
+  const shortlisted = checkShortlist(parseRunInput(event.input), deps.servingRegion);
   const parsed = shortlisted.input;
   const segmentSeconds = deps.loadSegmentSeconds ?? awsSegmentSeconds(parsed.loadPlan);
   checkInputRules(parsed, deps.servingRegion, segmentSeconds);

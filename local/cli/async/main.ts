@@ -30,7 +30,7 @@ import type { JsonValue } from '../../runner/index.js';
 import { formatAsyncPlan } from '../../../core/report/async-plan-summary.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
-import { parseAsyncRunInput } from '../../../core/contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../../../core/planning/async-run-input-check.js';
 
 export const ASYNC_USAGE = `Usage: npm run start:async -- [--input FILE] [options]
        npx tsx local/async-cli.ts --input FILE [options]

@@ -1,11 +1,7 @@
 import { TargetDevice } from '@aws-sdk/client-sagemaker';
 import { describe, expect, it } from '@jest/globals';
-import {
-  COMPILATION_TARGETS,
-  findInstance,
-  knownInstanceTypes,
-  neoTargetOf,
-} from '../../../core/catalog/instances.js';
+import { findInstance, knownInstanceTypes, neoTargetOf } from '../../../core/catalog/instances.js';
+import { COMPILATION_TARGETS } from '../../../core/contracts/compilation-targets.js';
 
 describe('instance catalog', () => {
   it('offers only compilation targets that are SageMaker TargetDevice values', () => {
@@ -44,6 +40,16 @@ describe('instance catalog', () => {
 
     // Assert
     expect(targets).toEqual([undefined, undefined, 'ml_g4dn']);
+  });
+
+  it('runs every compilation target the run input offers on an instance type of the table', () => {
+    // Act
+    const withoutInstance = COMPILATION_TARGETS.filter(
+      (target) => !knownInstanceTypes().some((type) => neoTargetOf(type) === target),
+    );
+
+    // Assert
+    expect(withoutInstance).toEqual([]);
   });
 
   it('lists the compilation targets of the catalog once each', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { COMPILATION_TARGETS } from '../../../core/catalog/instances.js';
+import { COMPILATION_TARGETS } from '../../../core/contracts/compilation-targets.js';
 import {
   compilationSupportIssues,
   describeRule,

@@ -1,9 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  ASYNC_RUN_DEFAULTS,
-  ASYNC_RUN_LIMITS,
-  parseAsyncRunInput,
-} from '../../../core/contracts/async-run-input.js';
+import { ASYNC_RUN_DEFAULTS, ASYNC_RUN_LIMITS } from '../../../core/contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../../../core/planning/async-run-input-check.js';
 import { CREDENTIAL_EXPECTED } from '../../../core/contracts/credentials.js';
 import { InvalidRunInputError } from '../../../core/contracts/errors.js';
 

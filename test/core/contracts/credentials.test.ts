@@ -3,7 +3,7 @@ import { credentialInEnvironment } from '../../../core/contracts/credentials.js'
 import { runInputSchema } from '../../../core/contracts/run-input.js';
 import { parseOrThrow } from '../../../core/contracts/validation.js';
 import { issuesOf, minimalRunInput as runInput } from './support/run-input-issues.js';
-import { parseAsyncRunInput } from '../../../core/contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../../../core/planning/async-run-input-check.js';
 
 // AWS's documented example keys (STS API reference, GetAccessKeyInfo) and a made-up Hugging Face token.
 const ACCESS_KEY_ID = 'AKIAIOSFODNN7EXAMPLE';

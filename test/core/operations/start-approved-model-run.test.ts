@@ -1,9 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../../core/contracts/errors.js';
-import {
-  type ApprovedModelRunTemplate,
-  parseApprovedModelRunTemplate,
-} from '../../../core/contracts/approved-model-run-template.js';
+import type { ApprovedModelRunTemplate } from '../../../core/contracts/approved-model-run-template.js';
+import { parseApprovedModelRunTemplate } from '../../../core/planning/approved-model-template-check.js';
 import {
   approvedRunName,
   type ExecutionStarter,

@@ -8,7 +8,7 @@ import { parseStartRunEvent, startRun, type StartRunRequest } from '../../../cor
 import { validateAndPlan } from '../../../core/steps/optimization/validate-and-plan.js';
 import type { ModelHost } from '../../../core/ports/index.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
-import { parseAsyncRunInput } from '../../../core/contracts/async-run-input.js';
+import { parseAsyncRunInput } from '../../../core/planning/async-run-input-check.js';
 
 const EXECUTION_ARN = 'arn:aws:states:us-east-1:123456789012:execution:Optimization:nightly-cpu';
 const START = new Date('2026-11-24T10:00:00.250Z');

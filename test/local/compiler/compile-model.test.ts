@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
-import { COMPILATION_TARGETS } from '../../../core/catalog/instances.js';
+import { COMPILATION_TARGETS } from '../../../core/contracts/compilation-targets.js';
 import { CompilationFailedError, ErrorNames } from '../../../core/contracts/errors.js';
 import { compileModel } from '../../../local/compiler/compile-model.js';
 import { isCompilationTarget } from '../../../local/compiler/compile-targets.js';

@@ -7,7 +7,7 @@ import {
   InvalidRunInputError,
 } from '../../../../core/contracts/errors.js';
 import { OPTIMIZATION_RUN_TIMEOUT_SECONDS } from '../../../../core/contracts/run-timeouts.js';
-import { COMPILATION_TARGETS } from '../../../../core/catalog/instances.js';
+import { COMPILATION_TARGETS } from '../../../../core/contracts/compilation-targets.js';
 import { SIGNED_REQUESTS_PER_WORKER_SECOND } from '../../../../core/load-test/worker-ceiling.js';
 import {
   validateAndPlan,

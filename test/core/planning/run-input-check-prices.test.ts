@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { runInputSchema } from '../../../core/contracts/run-input.js';
+import { checkedRunInputSchema } from '../../../core/planning/run-input-check.js';
 import { parseOrThrow } from '../../../core/contracts/validation.js';
-import { issuesOf, minimalRunInput as runInput } from './support/run-input-issues.js';
+import { issuesOf, minimalRunInput as runInput } from '../contracts/support/run-input-issues.js';
 
 describe('run input: candidate prices', () => {
   it('accepts a catalog type without a recorded price: the planner prices it, or refuses it, at planning', () => {
     // Act
     const issues = issuesOf(() =>
-      parseOrThrow(runInputSchema, runInput({ candidates: [{ instanceType: 'ml.g6e.2xlarge' }] })),
+      parseOrThrow(checkedRunInputSchema, runInput({ candidates: [{ instanceType: 'ml.g6e.2xlarge' }] })),
     );
 
     // Assert
@@ -17,7 +17,7 @@ describe('run input: candidate prices', () => {
   it('fails when a type SageMaker hosting does not accept has no price in the input, naming where to give it', () => {
     // Act
     const issues = issuesOf(() =>
-      parseOrThrow(runInputSchema, runInput({ candidates: [{ instanceType: 'ml.g6e.3xlarge' }] })),
+      parseOrThrow(checkedRunInputSchema, runInput({ candidates: [{ instanceType: 'ml.g6e.3xlarge' }] })),
     );
 
     // Assert
@@ -35,7 +35,7 @@ describe('run input: candidate prices', () => {
     // Act
     const issues = issuesOf(() =>
       parseOrThrow(
-        runInputSchema,
+        checkedRunInputSchema,
         runInput({
           candidates: [{ instanceType: 'ml.g6e.2xlarge' }],
           pricing: { usdPerHour: { 'ml.g6e.2xlarge': 2.8 } },
@@ -53,7 +53,7 @@ describe('run input: compiled candidates on families the planner does not compil
     // Act
     const issues = issuesOf(() =>
       parseOrThrow(
-        runInputSchema,
+        checkedRunInputSchema,
         runInput({
           model: {
             artifactUri: 's3://mso-artifacts/models/cnn/model.onnx',

@@ -1,7 +1,7 @@
 import { CREDENTIAL_EXPECTED } from '../../../core/contracts/credentials.js';
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../../core/contracts/errors.js';
-import { runInputSchema } from '../../../core/contracts/run-input.js';
+import { checkedRunInputSchema } from '../../../core/planning/run-input-check.js';
 import { parseOrThrow } from '../../../core/contracts/validation.js';
 
 const HUB = {
@@ -24,7 +24,7 @@ const HF_MODEL = { framework: 'huggingface', frameworkVersion: '4.49.0', pytorch
 
 function issuesOf(document: unknown): InvalidRunInputError['issues'] {
   try {
-    parseOrThrow(runInputSchema, document);
+    parseOrThrow(checkedRunInputSchema, document);
   } catch (error) {
     if (error instanceof InvalidRunInputError) return error.issues;
     throw error;
@@ -35,7 +35,10 @@ function issuesOf(document: unknown): InvalidRunInputError['issues'] {
 describe('run input: huggingface models', () => {
   it('accepts a Hub model by id with a transformers and a PyTorch version, and no artifactUri', () => {
     // Act
-    const parsed = parseOrThrow(runInputSchema, input({ ...HF_MODEL, hub: { ...HUB, revision: 'main' } }));
+    const parsed = parseOrThrow(
+      checkedRunInputSchema,
+      input({ ...HF_MODEL, hub: { ...HUB, revision: 'main' } }),
+    );
 
     // Assert
     expect(parsed.model).toEqual({
@@ -50,7 +53,7 @@ describe('run input: huggingface models', () => {
   it('accepts a model.tar.gz of a saved transformers model instead of a Hub id', () => {
     // Act
     const parsed = parseOrThrow(
-      runInputSchema,
+      checkedRunInputSchema,
       input({
         framework: 'huggingface',
         frameworkVersion: '4.26',

@@ -1,7 +1,7 @@
 import { CREDENTIAL_EXPECTED } from '../../../core/contracts/credentials.js';
 import { describe, expect, it } from '@jest/globals';
 import { InvalidRunInputError } from '../../../core/contracts/errors.js';
-import { runInputSchema } from '../../../core/contracts/run-input.js';
+import { checkedRunInputSchema } from '../../../core/planning/run-input-check.js';
 import { parseOrThrow } from '../../../core/contracts/validation.js';
 
 function input(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -17,7 +17,7 @@ function input(overrides: Record<string, unknown> = {}): Record<string, unknown>
 
 function issuesOf(document: unknown): InvalidRunInputError['issues'] {
   try {
-    parseOrThrow(runInputSchema, document);
+    parseOrThrow(checkedRunInputSchema, document);
   } catch (error) {
     if (error instanceof InvalidRunInputError) return error.issues;
     throw error;
@@ -27,7 +27,7 @@ function issuesOf(document: unknown): InvalidRunInputError['issues'] {
 
 function issuesOrNone(document: unknown): InvalidRunInputError['issues'] {
   try {
-    parseOrThrow(runInputSchema, document);
+    parseOrThrow(checkedRunInputSchema, document);
     return [];
   } catch (error) {
     if (error instanceof InvalidRunInputError) return error.issues;
@@ -38,7 +38,7 @@ function issuesOrNone(document: unknown): InvalidRunInputError['issues'] {
 describe('run input: models served by an LLM container', () => {
   it('accepts a Hub model on GPU and Inferentia2 candidates', () => {
     // Act
-    const parsed = parseOrThrow(runInputSchema, input());
+    const parsed = parseOrThrow(checkedRunInputSchema, input());
 
     // Assert
     expect(parsed.model).toEqual({
@@ -58,7 +58,7 @@ describe('run input: models served by an LLM container', () => {
     (framework, environment, format) => {
       // Act
       const parsed = parseOrThrow(
-        runInputSchema,
+        checkedRunInputSchema,
         input({
           model: { framework, hub: { modelId: 'Qwen/Qwen2.5-1.5B-Instruct' }, environment },
           candidates: [{ instanceType: 'ml.g5.xlarge' }],
@@ -288,7 +288,7 @@ describe('run input: models served by an LLM container', () => {
   it('accepts a tensor parallel degree of the NeuronCores of an Inferentia2 instance, and "max"', () => {
     // Act
     const parsed = parseOrThrow(
-      runInputSchema,
+      checkedRunInputSchema,
       input({
         candidates: [
           { instanceType: 'ml.inf2.xlarge', environment: { OPTION_TENSOR_PARALLEL_DEGREE: '2' } },

@@ -3,14 +3,16 @@ import { findInstance } from '../catalog/instances.js';
 import {
   LLM_CONTAINER_SPECS,
   LMI_BF16_UNSUPPORTED,
-  LMI_OUTPUT_FORMATTER,
-  defaultStreamFormat,
   llmPlatforms,
   type LlmContainerSpec,
   type LlmSettingsSpec,
 } from '../catalog/llm-containers.js';
-import type { StreamFormat } from './stream-format.js';
-import { isLlmContainer, type LlmContainer } from './model-frameworks.js';
+import { isLlmContainer, type LlmContainer } from '../contracts/model-frameworks.js';
+import {
+  containerStreamFormat,
+  LMI_OUTPUT_FORMATTER,
+  type StreamFormat,
+} from '../contracts/stream-format.js';
 
 /**
  * The run-input checks of a model served by an LLM container (`model.framework` "djl-lmi",
@@ -27,7 +29,7 @@ export interface LlmFieldIssue {
   readonly given: unknown;
 }
 
-/** The parts of a run input these checks read (run-input.ts passes the parsed input). */
+/** The parts of a run input these checks read (run-input-check.ts passes the parsed input). */
 export interface LlmRunInput {
   readonly model?:
     | {
@@ -60,19 +62,6 @@ export function llmInputIssues(input: LlmRunInput): LlmFieldIssue[] {
     ...candidateIssues(spec, input),
     ...streamFormatIssues(container, spec, input),
   ];
-}
-
-/**
- * The stream format the plan reads: the one it names, else the container's default; none when the
- * plan does not stream or the model is not served by an LLM container.
- */
-export function containerStreamFormat(input: LlmRunInput): StreamFormat | undefined {
-  const response = input.loadPlan.response;
-  if (response?.mode !== 'stream') return undefined;
-  if (response.format !== undefined) return response.format;
-  const model = input.model;
-  if (model === undefined || !isLlmContainer(model.framework)) return undefined;
-  return defaultStreamFormat(model.framework, model.environment);
 }
 
 function modelIssues(
