@@ -17,7 +17,7 @@ import {
   type RunPlan,
   type RunSummary,
 } from '../../core/contracts/optimization-state.js';
-import { asyncRunInputSchema } from '../../core/contracts/async-run-input.js';
+import { checkedAsyncRunInputSchema } from '../../core/planning/async-run-input-check.js';
 import { proofStatusOf } from '../../core/contracts/exit-codes.js';
 import { recordOf } from '../../core/contracts/records.js';
 import type { Report } from '../../core/report/report.js';
@@ -90,7 +90,7 @@ function optimizationCli(): WorkflowCli<
     // Local-mode issues come with the schema's, once the example objects exist (`prepare`).
     checkInput: (document) => {
       // An async input (examples/local-async.json) would fail field by field here: name its CLI instead.
-      if (asyncRunInputSchema.safeParse(document).success) {
+      if (checkedAsyncRunInputSchema.safeParse(document).success) {
         return {
           input: document,
           issues: [

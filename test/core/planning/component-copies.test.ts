@@ -225,18 +225,23 @@ describe('componentFit', () => {
   });
 
   it('warns instead of checking a fact the catalog does not know', () => {
-    // Prepare: the recorded table does not know ml.g6.12xlarge's vCPUs, memory or GPUs.
+    // Prepare: the recorded table lists ml.p6e-gb200.36xlarge but knows none of its facts.
     const fixed = request({ copies: 4, perCopy: { acceleratorDevices: 2, cpuCores: 4, minMemoryMb: 1024 } });
 
     // Act
-    const fit = componentFit('candidates[0]', 'ml.g6.12xlarge', fixed, catalog('ml.g6.12xlarge'));
+    const fit = componentFit(
+      'candidates[0]',
+      'ml.p6e-gb200.36xlarge',
+      fixed,
+      catalog('ml.p6e-gb200.36xlarge'),
+    );
 
     // Assert
     expect(fit.issues).toEqual([]);
     expect(fit.warnings).toEqual([
-      expect.stringContaining('accelerator devices of ml.g6.12xlarge'),
-      expect.stringContaining('vCPUs of ml.g6.12xlarge'),
-      expect.stringContaining('memory of ml.g6.12xlarge'),
+      expect.stringContaining('accelerator devices of ml.p6e-gb200.36xlarge'),
+      expect.stringContaining('vCPUs of ml.p6e-gb200.36xlarge'),
+      expect.stringContaining('memory of ml.p6e-gb200.36xlarge'),
     ]);
   });
 
