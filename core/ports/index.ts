@@ -2,6 +2,7 @@ import type { InvokeRequest, InvokeTransport } from '../load-test/ports.js';
 import type { StreamInvokeTransport } from '../load-test/streaming/stream-transport.js';
 import type { InstanceCountPoint } from '../serving/ramp.js';
 import type { HostedResourceNames } from '../contracts/hosted-resources.js';
+import type { Quantization } from '../contracts/quantization.js';
 import type { RoutingStrategy } from '../contracts/routing-strategy.js';
 import type { RealtimeScalingRequests } from '../contracts/scaling-requests.js';
 
@@ -343,6 +344,11 @@ export interface CompilationJobSpec {
    * CompilerOptions; never set with `inputDataType` (Neuron targets take no dtype).
    */
   readonly compilerOptions?: string;
+  /**
+   * The target's int8 quantization (core/contracts/quantization.ts): the local compiler's only;
+   * planning refuses it for an AWS run, as Neo has no such option.
+   */
+  readonly quantization?: Quantization;
   readonly target: string;
   readonly outputUri: string;
   readonly maxRuntimeSeconds: number;
