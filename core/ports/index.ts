@@ -482,6 +482,22 @@ export interface EndpointAnswerer {
   answer(endpointName: string, request: InvokeRequest, timeoutMs: number): Promise<EndpointAnswer>;
 }
 
+/**
+ * One call of the user's scorer (`quality.rule.scorer`): both answers of one input, as their tokens;
+ * the score it gave (a number, checked against 0–1 by the verdict), or why it gave none.
+ */
+export interface ScorerPair {
+  readonly reference: { readonly tokens: readonly string[] };
+  readonly candidate: { readonly tokens: readonly string[] };
+}
+export type ScorerCall =
+  { readonly ok: true; readonly score: number } | { readonly ok: false; readonly problem: string };
+
+/** The user's scorer: a local command in local mode, a Lambda function on AWS. */
+export interface QualityScorer {
+  score(pair: ScorerPair, timeoutMs: number): Promise<ScorerCall>;
+}
+
 /** Average and maximum of one endpoint metric over a load test's window. */
 export interface MetricSummary {
   readonly average: number;
