@@ -21,14 +21,8 @@ const awsExamples = readdirSync(EXAMPLES_DIR).filter(
   (file) => file.endsWith('.json') && !file.startsWith('local'),
 );
 const optimizationExamples = awsExamples.filter((file) => !file.startsWith('async-'));
-/**
- * Local examples that compile for a Neuron target with its precision flags: Neo compiles no ONNX
- * model for Inferentia, while the local compiler compiles the example ONNX model for any target, and
- * the Neuron compiler's auto-cast flags are what make a compiled model's answers change.
- */
-const LOCAL_NEURON_EXAMPLES = ['local-quality.json'];
 const compilingExamples = readdirSync(EXAMPLES_DIR).filter(
-  (file) => file.endsWith('.json') && !file.includes('async') && !LOCAL_NEURON_EXAMPLES.includes(file),
+  (file) => file.endsWith('.json') && !file.includes('async'),
 );
 const asyncExamples = awsExamples.filter((file) => file.startsWith('async-'));
 

@@ -1,3 +1,4 @@
+import type { Quantization } from './quantization.js';
 import type { LoadRound } from './load-round.js';
 import type { Recommendation } from './recommendation.js';
 import type { ModelPackageRef } from './model-package.js';
@@ -440,6 +441,8 @@ export interface PlannedCompilation {
   readonly outputUri: string;
   /** The target's Neuron compiler flags (`compilation.compilerOptions`), sent as its CompilerOptions. */
   readonly compilerOptions?: string;
+  /** The target's int8 quantization (`compilation.quantization`): local mode only, refused on AWS. */
+  readonly quantization?: Quantization;
   /**
    * Set for a SageMaker optimization job (`compilation.optimizations`): what CreateOptimizationJob
    * gets besides the run's model and tags. The job is an item of the same compile Map as the Neo

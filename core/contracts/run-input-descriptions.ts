@@ -70,6 +70,13 @@ export const RUN_INPUT_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Neo/Neuron targets: ml_c5, ml_m5, ml_c6g, ml_m6g, ml_g4dn, ml_p3, ml_inf1, ml_inf2 (ml.g5 and ml.t2 have none).',
   'compilation.compilerOptions':
     "Target → its CompilerOptions: the Neuron compiler's precision flags for ml_inf1 (--fast-math …) or ml_inf2 (--auto-cast …, --auto-cast-type …).",
+  'compilation.quantization':
+    'Local mode only: target → int8 quantization { type: "int8", calibrationRange: [min, max] }, calibrated on inputs drawn from that range.',
+  'compilation.quantization.*.type': 'int8: weights int8 per output channel, activations uint8.',
+  'compilation.quantization.*.calibrationRange':
+    "[min, max]: the range the served inputs lie in; activations' scales are calibrated on inputs drawn from it.",
+  'compilation.quantization.*.calibrationSamples':
+    'Calibration inputs drawn from the range (seeded). Default 16.',
   'compilation.maxRuntimeSeconds':
     "Each compilation or optimization job's time limit, at most half the run's timeout. Default 900.",
   'compilation.optimizations':

@@ -28,6 +28,7 @@ import { loadPlanSchema } from './load-plan.js';
 import { slaSchema, streamingSlaIssues } from './latency-sla.js';
 import { qualityIssues, qualitySchema } from './quality.js';
 import { COMPILER_OPTIONS_LENGTH, compilerOptionsIssues } from './compiler-options.js';
+import { quantizationIssues, quantizationSchema } from './quantization.js';
 
 /**
  * The run input of the optimization workflow: one schema, used by the first state ("Validate and
@@ -396,6 +397,11 @@ const compilationSchema = z
           .min(COMPILER_OPTIONS_LENGTH.min, { message: 'Neuron compiler flags such as "--auto-cast none"' }),
       )
       .optional(),
+    /**
+     * Target → its int8 quantization, in local mode only (quantization.ts), e.g.
+     * `{ "ml_c5": { "type": "int8", "calibrationRange": [-1, 1] } }`.
+     */
+    quantization: z.record(z.string(), quantizationSchema).optional(),
     /** Neo's `StoppingCondition.MaxRuntimeInSeconds` for each job. */
     maxRuntimeSeconds: z
       .int()
@@ -660,6 +666,7 @@ export const runInputSchema = z
     for (const { path, message, given } of optimizationIssues(input)) issue(path, message, given);
     for (const { path, message, given } of compilerOptionsIssues(input.compilation))
       issue(path, message, given);
+    for (const { path, message, given } of quantizationIssues(input.compilation)) issue(path, message, given);
     if (
       input.objective === 'lowest-cost-per-1m-output-tokens' &&
       input.loadPlan.response?.mode !== 'stream'

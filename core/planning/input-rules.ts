@@ -37,6 +37,27 @@ export function optimizationInputIssues(input: RunInput, context: InputRuleConte
     ...offeredTargetIssues(input),
     ...(region === undefined ? [] : servingImageIssues(input, region)),
     ...(region === undefined ? [] : compilationIssues(input, region)),
+    ...(region === undefined ? [] : quantizationIssues(input)),
+  ];
+}
+
+/**
+ * int8 quantization is the local compiler's (core/contracts/quantization.ts): Neo's CompilerOptions
+ * choose code generation for CPU and GPU targets, not precision (SageMaker API reference,
+ * OutputConfig.CompilerOptions: https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_OutputConfig.html),
+ * so an AWS run that asks for it is refused before anything is created.
+ */
+function quantizationIssues(input: RunInput): InputIssue[] {
+  const targets = Object.keys(input.compilation.quantization ?? {});
+  if (targets.length === 0) return [];
+  return [
+    {
+      field: 'compilation.quantization',
+      given: describeGiven(targets),
+      expected:
+        'no quantization on AWS: SageMaker Neo has no int8 quantization option, so only the local compiler offers it; ' +
+        'quantize the model before the run and give the quantized model, or remove compilation.quantization',
+    },
   ];
 }
 

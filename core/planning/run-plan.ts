@@ -61,11 +61,13 @@ export function planCompilations(
   const runPrefix = runPrefixKey(runId);
   const neoCompilations = input.compilation.targets.map((target) => {
     const compilerOptions = input.compilation.compilerOptions?.[target];
+    const quantization = input.compilation.quantization?.[target];
     return {
       target,
       jobName: resourceName(runId, 'compilation', target),
       outputUri: s3Uri(artifactsBucket, `${runPrefix}compiled/${target}/`),
       ...(compilerOptions === undefined ? {} : { compilerOptions }),
+      ...(quantization === undefined ? {} : { quantization }),
     };
   });
   const optimizations = input.compilation.optimizations.map(({ id, ...optimization }) => ({

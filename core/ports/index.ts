@@ -2,6 +2,7 @@ import type { InvokeRequest, InvokeTransport } from '../load-test/ports.js';
 import type { StreamInvokeTransport } from '../load-test/streaming/stream-transport.js';
 import type { InstanceCountPoint } from '../serving/ramp.js';
 import type { HostedResourceNames } from '../contracts/hosted-resources.js';
+import type { Quantization } from '../contracts/quantization.js';
 import type { RoutingStrategy } from '../contracts/routing-strategy.js';
 import type { RealtimeScalingRequests } from '../contracts/scaling-requests.js';
 
@@ -343,6 +344,11 @@ export interface CompilationJobSpec {
    * CompilerOptions; never set with `inputDataType` (Neuron targets take no dtype).
    */
   readonly compilerOptions?: string;
+  /**
+   * The target's int8 quantization (core/contracts/quantization.ts): the local compiler's only;
+   * planning refuses it for an AWS run, as Neo has no such option.
+   */
+  readonly quantization?: Quantization;
   readonly target: string;
   readonly outputUri: string;
   readonly maxRuntimeSeconds: number;
@@ -474,6 +480,22 @@ export type EndpointAnswer =
 /** Sends one request to an endpoint and returns its answer: InvokeEndpoint on AWS, HTTP locally. */
 export interface EndpointAnswerer {
   answer(endpointName: string, request: InvokeRequest, timeoutMs: number): Promise<EndpointAnswer>;
+}
+
+/**
+ * One call of the user's scorer (`quality.rule.scorer`): both answers of one input, as their tokens;
+ * the score it gave (a number, checked against 0–1 by the verdict), or why it gave none.
+ */
+export interface ScorerPair {
+  readonly reference: { readonly tokens: readonly string[] };
+  readonly candidate: { readonly tokens: readonly string[] };
+}
+export type ScorerCall =
+  { readonly ok: true; readonly score: number } | { readonly ok: false; readonly problem: string };
+
+/** The user's scorer: a local command in local mode, a Lambda function on AWS. */
+export interface QualityScorer {
+  score(pair: ScorerPair, timeoutMs: number): Promise<ScorerCall>;
 }
 
 /** Average and maximum of one endpoint metric over a load test's window. */

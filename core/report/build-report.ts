@@ -712,6 +712,9 @@ function candidateBase(
   const { plan } = input;
   const note = configurationNote(plan, planned, candidate, outcome);
   const qualityExamples = input.qualityExamples?.get(candidate.id);
+  const compilation = plan.compilations.find(
+    (item) => item.optimization === undefined && item.target === candidate.compiledFor,
+  );
   return {
     id: candidate.id,
     kind: candidate.kind,
@@ -720,6 +723,8 @@ function candidateBase(
     ...(candidate.serverless === undefined ? {} : { serverless: candidate.serverless }),
     compiled: candidate.compiledFor !== undefined,
     ...(candidate.compiledFor === undefined ? {} : { compiledFor: candidate.compiledFor }),
+    ...(compilation?.compilerOptions === undefined ? {} : { compilerOptions: compilation.compilerOptions }),
+    ...(compilation?.quantization === undefined ? {} : { quantization: compilation.quantization }),
     ...(candidate.optimizedBy === undefined ? {} : { optimizedBy: candidate.optimizedBy }),
     ...routingFields(planned, candidate.initialInstanceCount),
     environment: candidate.environment,

@@ -66,7 +66,7 @@ export function formatPlan({ plan, runCommand, local = false }: PlanSummaryInput
     '',
     plan.compilations.length === 0
       ? 'Compilations: none'
-      : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target}${c.compilerOptions === undefined ? '' : ` with ${JSON.stringify(c.compilerOptions)}`} (job ${c.jobName})`).join(', ')}`,
+      : `Compilations (${plan.compilations.length}): ${plan.compilations.map((c) => `${c.target}${c.compilerOptions === undefined ? '' : ` with ${JSON.stringify(c.compilerOptions)}`}${c.quantization === undefined ? '' : ` quantized to ${c.quantization.type}, calibrated on ${c.quantization.calibrationSamples} input(s) in [${c.quantization.calibrationRange.join(', ')}]`} (job ${c.jobName})`).join(', ')}`,
     `Load plan: ${plan.loadPlan.model} model, steps ${plan.loadPlan.steps.join(', ')}${extensionNote(plan.loadPlan)}, ${plan.loadPlan.warmupSeconds} s warm-up + ${plan.loadPlan.stepDurationSeconds} s per step, ${plan.loadPlan.workers} worker(s), ${roundsNote(plan.loadPlan)}: at most ${perCandidate} s per candidate; ${candidatesAtATime(plan)}: about ${rounds * perCandidate} s of load tests`,
     ...(plan.warnings ?? []).map((warning) => `  warning: ${warning}`),
     `SLA: ${slaBoundsText(plan.sla)}; objective ${plan.objective}`,

@@ -118,7 +118,17 @@ export function deploymentText(candidate: CandidateReport): string {
 
 export function compiledText(candidate: CandidateReport): string {
   if (!candidate.compiled) return 'no';
-  return candidate.compiledFor === undefined ? 'yes' : `yes, for ${candidate.compiledFor}`;
+  if (candidate.compiledFor === undefined) return 'yes';
+  const { quantization, compilerOptions } = candidate;
+  const how = [
+    ...(compilerOptions === undefined ? [] : [compilerOptions]),
+    ...(quantization === undefined
+      ? []
+      : [
+          `${quantization.type}, calibrated on ${quantization.calibrationSamples} input(s) in [${quantization.calibrationRange.join(', ')}]`,
+        ]),
+  ];
+  return `yes, for ${candidate.compiledFor}${how.length === 0 ? '' : ` (${how.join('; ')})`}`;
 }
 
 /** `KEY=value, KEY2=value2`, or a dash when the candidate sets nothing. */

@@ -16,6 +16,7 @@ import type { Recommendation } from '../contracts/recommendation.js';
 import type { LoadPlan } from '../contracts/load-plan.js';
 import type { PlannedQuality, QualityExample, QualityVerdictSummary } from '../contracts/quality.js';
 import type { LatencySla } from '../contracts/latency-sla.js';
+import type { Quantization } from '../contracts/quantization.js';
 import type { BaselineComparison } from '../contracts/run-comparison.js';
 
 /** report.json: the machine-readable result of a run. report.md and report.html render it. */
@@ -144,6 +145,9 @@ export interface CandidateReport {
   readonly serverless?: { readonly memorySizeMb: number; readonly maxConcurrency: number };
   readonly compiled: boolean;
   readonly compiledFor?: string;
+  /** The compile's own precision: its target's Neuron flags, or its int8 quantization. */
+  readonly compilerOptions?: string;
+  readonly quantization?: Quantization;
   /** The optimization job (`compilation.optimizations` id) whose model the candidate served. */
   readonly optimizedBy?: string;
   /** The candidate's `routingStrategy`, when it named one (SageMaker's RANDOM otherwise). */

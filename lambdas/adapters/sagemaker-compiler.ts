@@ -19,6 +19,7 @@ import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.
 import { toSageMakerTags } from './sagemaker-tags.js';
 import { type LlmContainer, FRAMEWORKS } from '../../core/contracts/model-frameworks.js';
 import { compilerOptionsParameter } from '../../core/contracts/compiler-options.js';
+import { CompilationFailedError } from '../../core/contracts/errors.js';
 
 export interface SageMakerCompilerOptions {
   readonly client: SageMakerClient;
@@ -125,6 +126,13 @@ export class SageMakerCompiler implements ModelCompiler {
   }
 
   async createCompilationJob(spec: CompilationJobSpec): Promise<void> {
+    if (spec.quantization !== undefined) {
+      // Planning refuses it on AWS (core/planning/input-rules.ts); never dropped silently.
+      throw new CompilationFailedError(
+        `Compilation ${spec.jobName} for ${spec.target} asks for int8 quantization: expected none, as SageMaker Neo has no quantization option`,
+        { target: spec.target },
+      );
+    }
     const command = new CreateCompilationJobCommand({
       CompilationJobName: spec.jobName,
       RoleArn: this.requireRole(),

@@ -168,6 +168,7 @@ export class LocalCompiler implements ModelCompiler {
       outputModelPath,
       target: spec.target,
       ...(spec.compilerOptions === undefined ? {} : { compilerOptions: spec.compilerOptions }),
+      ...(spec.quantization === undefined ? {} : { quantization: spec.quantization }),
     });
     const bytes = await buildModelArchive({
       modelFileName: COMPILED_MODEL_FILE_NAME,

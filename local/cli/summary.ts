@@ -93,7 +93,11 @@ function summaryRow(
     candidate.id,
     candidate.instanceType ??
       (candidate.serverless === undefined ? '-' : `serverless ${candidate.serverless.memorySizeMb} MB`),
-    candidate.compiledFor ?? (candidate.optimizedBy === undefined ? 'no' : `opt ${candidate.optimizedBy}`),
+    candidate.compiledFor === undefined
+      ? candidate.optimizedBy === undefined
+        ? 'no'
+        : `opt ${candidate.optimizedBy}`
+      : `${candidate.compiledFor}${candidate.quantization === undefined ? '' : ` ${candidate.quantization.type}`}`,
     server === undefined ? '-' : `${server.workers}×${server.intraOpThreads}${server.capped ? '*' : ''}`,
     candidate.nearMiss === undefined ? candidate.verdict : `${candidate.verdict} (near miss)`,
     ...answersCells(report, candidate),

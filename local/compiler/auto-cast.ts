@@ -231,7 +231,7 @@ function operandIndexes(node: NodeProto, autoCast: AutoCast): (index: number) =>
 }
 
 /** The FP32 tensors of the graph: its FP32 inputs and initializers, and what FLOAT_OPS make of them. */
-function floatTensors(
+export function floatTensors(
   nodes: readonly NodeProto[],
   inputs: readonly OnnxTypes.IValueInfoProto[],
   initializers: ReadonlyMap<string, TensorProto>,

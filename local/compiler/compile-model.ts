@@ -22,7 +22,9 @@ import {
   parseCompilerOptions,
 } from '../../core/contracts/compiler-options.js';
 import { CompilationFailedError } from '../../core/contracts/errors.js';
+import type { Quantization } from '../../core/contracts/quantization.js';
 import { autoCastModel, type AutoCastResult } from './auto-cast.js';
+import { quantizeModel } from './quantize.js';
 import { disableOnnxRuntimeTelemetry } from '../model-server/onnx-runtime-telemetry.js';
 import { isCompilationTarget, LOCAL_COMPILER_TARGETS } from './compile-targets.js';
 import type { CompilationTarget } from './compile-targets.js';
@@ -37,6 +39,8 @@ export interface CompileModelInput {
    * `--auto-cast all --auto-cast-type fp16`; absent, the compiler's own default precision.
    */
   readonly compilerOptions?: string;
+  /** int8 quantization (quantize.ts), calibrated on inputs drawn from its range; not for a Neuron target. */
+  readonly quantization?: Quantization;
 }
 
 /** The precision a Neuron target's artifact computes in, and how the graph was changed for it. */
@@ -64,12 +68,26 @@ export interface CompileModelResult {
   readonly notes: readonly string[];
   /** Neuron targets: the precision the artifact computes in (auto-cast.ts). */
   readonly precision?: CompiledPrecision;
+  /** With `quantization`: what was stored int8 and how it was calibrated. */
+  readonly quantized?: CompiledQuantization;
+}
+
+/** An int8 artifact's weights and activations, and the calibration that fixed their scales. */
+export interface CompiledQuantization extends Quantization {
+  readonly quantizedWeights: number;
+  readonly quantizedActivations: number;
 }
 
 export async function compileModel(input: CompileModelInput): Promise<CompileModelResult> {
   const started = performance.now();
   const target = checkTarget(input.target);
   const autoCast = autoCastOf(target, input.compilerOptions);
+  if (input.quantization !== undefined && autoCast !== undefined) {
+    throw new CompilationFailedError(
+      `int8 quantization for ${target}: expected a CPU or GPU target, as a Neuron target computes in the precision its compiler flags choose`,
+      { target },
+    );
+  }
   const sourceModelPath = resolve(input.sourceModelPath);
   const outputModelPath = resolve(input.outputModelPath);
   if (sourceModelPath === outputModelPath) {
@@ -86,7 +104,12 @@ export async function compileModel(input: CompileModelInput): Promise<CompileMod
   const partialPath = `${outputModelPath}.partial-${process.pid}`;
   // The source with its auto-cast written in, when there is one to write: the optimizer reads it.
   const castPath = `${outputModelPath}.cast-${process.pid}`;
+  // Quantization's intermediates: the model with its BatchNormalizations folded, and the same with
+  // every activation an output, for calibration.
+  const foldedPath = `${outputModelPath}.folded-${process.pid}`;
+  const calibrationPath = `${outputModelPath}.calibration-${process.pid}`;
   let cast: AutoCastResult | undefined;
+  let quantized: CompiledQuantization | undefined;
   try {
     // The first sessions of this process may be these.
     disableOnnxRuntimeTelemetry();
@@ -96,12 +119,30 @@ export async function compileModel(input: CompileModelInput): Promise<CompileMod
       await writeFile(castPath, cast.bytes);
       optimizeFrom = castPath;
     }
-    await optimize(optimizeFrom, partialPath);
+    if (input.quantization !== undefined) {
+      await optimize(sourceModelPath, foldedPath, 'basic');
+      const result = await quantizeModel(
+        await readSource(foldedPath),
+        calibrationPath,
+        input.quantization,
+        writeFile,
+      );
+      await writeFile(castPath, result.bytes);
+      optimizeFrom = castPath;
+      quantized = {
+        ...input.quantization,
+        quantizedWeights: result.quantizedWeights,
+        quantizedActivations: result.quantizedActivations,
+      };
+    }
+    await optimize(optimizeFrom, partialPath, 'all');
     await verifyArtifact(sourceModelPath, partialPath);
     await rename(partialPath, outputModelPath);
   } finally {
     await rm(partialPath, { force: true });
     await rm(castPath, { force: true });
+    await rm(foldedPath, { force: true });
+    await rm(calibrationPath, { force: true });
   }
   const outputBytes = (await stat(outputModelPath)).size;
   const hardware = LOCAL_COMPILER_TARGETS[target];
@@ -127,8 +168,13 @@ export async function compileModel(input: CompileModelInput): Promise<CompileMod
     compiledFor,
     targetHardware: hardware.description,
     matchesTargetArchitecture,
-    notes: [...compilationNotes(target, compiledFor), ...precisionNotes(target, precision)],
+    notes: [
+      ...compilationNotes(target, compiledFor),
+      ...precisionNotes(target, precision),
+      ...quantizationNotes(target, quantized),
+    ],
     ...(precision === undefined ? {} : { precision }),
+    ...(quantized === undefined ? {} : { quantized }),
   };
 }
 
@@ -169,6 +215,16 @@ function precisionNotes(target: CompilationTarget, precision: CompiledPrecision 
   ];
 }
 
+function quantizationNotes(target: CompilationTarget, quantized: CompiledQuantization | undefined): string[] {
+  if (quantized === undefined) return [];
+  const [min, max] = quantized.calibrationRange;
+  return [
+    `Quantized to int8 for ${target}: ${quantized.quantizedWeights} weight tensor(s) int8, ` +
+      `${quantized.quantizedActivations} activation tensor(s) uint8, their scales calibrated on ${quantized.calibrationSamples} ` +
+      `input(s) drawn uniformly from [${min}, ${max}]; inputs outside that range are clipped.`,
+  ];
+}
+
 function checkTarget(target: string): CompilationTarget {
   if (!isCompilationTarget(target)) {
     throw new CompilationFailedError(
@@ -196,12 +252,16 @@ async function sourceSize(sourceModelPath: string): Promise<number> {
   );
 }
 
-async function optimize(sourceModelPath: string, optimizedModelFilePath: string): Promise<void> {
+async function optimize(
+  sourceModelPath: string,
+  optimizedModelFilePath: string,
+  level: 'basic' | 'all',
+): Promise<void> {
   let session: InferenceSession;
   try {
     session = await InferenceSession.create(sourceModelPath, {
       executionProviders: ['cpu'],
-      graphOptimizationLevel: 'all',
+      graphOptimizationLevel: level,
       optimizedModelFilePath,
       // Optimization is a graph rewrite: extra threads would not speed it up.
       intraOpNumThreads: 1,

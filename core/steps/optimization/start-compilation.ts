@@ -40,6 +40,7 @@ export async function startCompilation(
       ? { inputDataType: model.inputDataType }
       : {}),
     ...(compilation.compilerOptions === undefined ? {} : { compilerOptions: compilation.compilerOptions }),
+    ...(compilation.quantization === undefined ? {} : { quantization: compilation.quantization }),
     target: compilation.target,
     outputUri: compilation.outputUri,
     maxRuntimeSeconds: plan.compilationMaxRuntimeSeconds,

@@ -75,6 +75,25 @@ const REFUSED: readonly [string, Record<string, unknown>, string[]][] = [
     ['scaling.peakTps'],
   ],
   [
+    'fails when an AWS run asks for int8 quantization, which only the local compiler offers',
+    {
+      ...base,
+      model: {
+        artifactUri: 's3://user-models/cnn/model.onnx',
+        framework: 'onnx',
+        frameworkVersion: '1.7.0',
+        image: '123456789012.dkr.ecr.us-east-1.amazonaws.com/onnx-server:1',
+        inputShape: { input: [1, 3, 32, 32] },
+      },
+      compilation: {
+        targets: ['ml_c5'],
+        quantization: { ml_c5: { type: 'int8', calibrationRange: [-1, 1] } },
+      },
+      candidates: [{ instanceType: 'ml.c5.large', compiledFor: 'ml_c5' }],
+    },
+    ['compilation.quantization'],
+  ],
+  [
     'a framework with no serving image in the table',
     { ...base, model: { ...base.model, framework: 'xgboost', frameworkVersion: '0.1' } },
     ['candidates[0]'],

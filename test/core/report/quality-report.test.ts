@@ -247,4 +247,52 @@ describe('the report of a run with a quality guard', () => {
         'a candidate whose answers fail the rule or cannot be judged is not recommended.',
     );
   });
+
+  it('names a quantized compile beside its target, in the report and in the plan', () => {
+    // Prepare
+    const quantization = { type: 'int8', calibrationRange: [0, 1], calibrationSamples: 16 } as const;
+    const plan = runPlan(
+      [
+        plannedCandidate('c5', 'ml.c5.xlarge', 0.204),
+        plannedCandidate('c5-int8', 'ml.c5.xlarge', 0.204, { compiledFor: 'ml_c5' }),
+      ],
+      {
+        quality: QUALITY,
+        compilations: [
+          {
+            target: 'ml_c5',
+            jobName: 'mso-nightly-cj-ml-c5',
+            outputUri: 's3://mso-artifacts/runs/nightly-2026-11-22/compiled/ml_c5/',
+            quantization: { ...quantization, calibrationRange: [0, 1] },
+          },
+        ],
+      },
+    );
+
+    // Act
+    const report = buildReport({
+      plan,
+      outcomes: [
+        { candidateId: 'c5', status: CandidateStatuses.measured, quality: REFERENCE_PASSED },
+        { candidateId: 'c5-int8', status: CandidateStatuses.measured, quality: verdict('quality-failed') },
+      ],
+      results: new Map([
+        ['c5', loadTestResult(SLOW)],
+        ['c5-int8', loadTestResult(FAST)],
+      ]),
+      measuredLocally: true,
+      generatedAt: '2026-11-28T10:05:00Z',
+    });
+    const planText = formatPlan({ plan, runCommand: 'npm start' });
+
+    // Assert
+    expect(report.candidates[1]?.quantization).toEqual(quantization);
+    // Markdown escapes the brackets.
+    expect(renderMarkdownReport(report)).toContain(
+      'yes, for ml_c5 (int8, calibrated on 16 input(s) in \\[0, 1\\])',
+    );
+    expect(planText).toContain(
+      'ml_c5 quantized to int8, calibrated on 16 input(s) in [0, 1] (job mso-nightly-cj-ml-c5)',
+    );
+  });
 });

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-sagemaker';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { QuotaExceededError } from '../../../core/contracts/errors.js';
+import { CompilationFailedError, QuotaExceededError } from '../../../core/contracts/errors.js';
 import type { CompilationJobSpec } from '../../../core/ports/index.js';
 import { SageMakerCompiler, toInputConfig } from '../../../lambdas/adapters/sagemaker-compiler.js';
 
@@ -164,6 +164,23 @@ describe('SageMakerCompiler', () => {
     expect(error).toBeInstanceOf(QuotaExceededError);
     expect((error as Error).message).toContain(`CreateCompilationJob for compilation job ${JOB}`);
     expect((error as Error).message).toContain('Service Quotas');
+  });
+
+  it('fails when asked to quantize, which Neo cannot, before any CreateCompilationJob', async () => {
+    // Prepare
+    sagemaker.on(CreateCompilationJobCommand).resolves({ CompilationJobArn: 'arn:job' });
+
+    // Act
+    const error = await compiler
+      .createCompilationJob(
+        spec({ quantization: { type: 'int8', calibrationRange: [-1, 1], calibrationSamples: 16 } }),
+      )
+      .catch((e: unknown) => e);
+
+    // Assert
+    expect(error).toBeInstanceOf(CompilationFailedError);
+    expect((error as Error).message).toContain('SageMaker Neo has no quantization option');
+    expect(sagemaker.commandCalls(CreateCompilationJobCommand)).toHaveLength(0);
   });
 
   it('describes a completed job with its artifact and inference image', async () => {

@@ -91,7 +91,7 @@ describe('runCli --plan', () => {
     ],
     [
       'local-quality.json',
-      'Estimated cost on AWS: $0.44 (no maxCostUsd set); a local run costs nothing',
+      'Estimated cost on AWS: $0.14 (no maxCostUsd set); a local run costs nothing',
       'Estimated duration on AWS: about 54 min as assumed above (3 waves of endpoints, compilation jobs to their maxRuntimeSeconds); at most 3.1 h if every endpoint and job takes its whole deadline',
     ],
     [

@@ -5,6 +5,7 @@ import type { CompilationJobSpec, ModelCompiler } from '../../../../core/ports/i
 import type { RunPlan } from '../../../../core/contracts/optimization-state.js';
 import { runPlan } from '../../../../bench/fixtures/sample-report.js';
 import { silentLogger } from '../../../support/memory-object-store.js';
+import type { Quantization } from '../../../../core/contracts/quantization.js';
 
 const MODEL_DATA_URL = 's3://mso-artifacts/runs/nightly-2026-11-22/model/model.tar.gz';
 
@@ -37,7 +38,11 @@ function bertPlan(): RunPlan {
   });
 }
 
-async function startFor(target: string, compilerOptions?: string): Promise<CompilationJobSpec | undefined> {
+async function startFor(
+  target: string,
+  compilerOptions?: string,
+  quantization?: Quantization,
+): Promise<CompilationJobSpec | undefined> {
   const compiler = new RecordingCompiler();
   const deps: CompilationDeps = {
     compiler,
@@ -54,6 +59,7 @@ async function startFor(target: string, compilerOptions?: string): Promise<Compi
         jobName: `job-${target}`,
         outputUri: `s3://mso-artifacts/compiled/${target}/`,
         ...(compilerOptions === undefined ? {} : { compilerOptions }),
+        ...(quantization === undefined ? {} : { quantization }),
       },
       packagedModel: { modelDataUrl: MODEL_DATA_URL, reused: true },
     },
@@ -71,6 +77,17 @@ describe('startCompilation', () => {
     // Assert
     expect(withFlags?.compilerOptions).toBe('--auto-cast matmult --auto-cast-type fp16');
     expect(without).not.toHaveProperty('compilerOptions');
+  });
+
+  it('passes the target’s planned int8 quantization to the job', async () => {
+    // Prepare
+    const quantization: Quantization = { type: 'int8', calibrationRange: [-1, 1], calibrationSamples: 16 };
+
+    // Act
+    const spec = await startFor('ml_c5', undefined, quantization);
+
+    // Assert
+    expect(spec?.quantization).toEqual(quantization);
   });
 
   it('refuses to drop the PyTorch input data type for a GPU target, which takes CompilerOptions dtype', async () => {
