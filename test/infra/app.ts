@@ -21,11 +21,5 @@ export type TestAppOptions = ConfiguredAppOptions;
  * optimizer-config.test.ts) turn it on, so every configuration `cdk synth` builds is still checked.
  */
 export function createTestApp(options: TestAppOptions = {}): App {
-  const app = createConfiguredApp({ builtinCloudFormationValidation: false, ...options });
-  // Each construct records the stack trace that created it, in the cloud assembly's metadata only
-  // (`aws:cdk:creationStack`, which no test reads), unless this context key is set
-  // (aws-cdk-lib cx-api DISABLE_CREATION_STACK_TRACES); under jest each trace's every frame is
-  // looked up in a source map.
-  app.node.setContext('aws:cdk:disable-creation-stack-traces', true);
-  return app;
+  return createConfiguredApp({ builtinCloudFormationValidation: false, ...options });
 }
