@@ -1,4 +1,4 @@
-import { parse, View, Warn } from 'vega';
+import { logger, parse, View, Warn } from 'vega';
 import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import {
@@ -46,17 +46,68 @@ function emptyChartSvg(title: string, message: string): string {
   );
 }
 
+/** What Vega's logger prints: `console[method](level, ...input)` (vega-util's `log`). */
+interface LoggedMessage {
+  readonly method: 'error' | 'warn' | 'log';
+  readonly args: readonly unknown[];
+}
+
+/** One spec's SVG, and what Vega and Vega-Lite logged while making it. */
+interface RenderedChart {
+  readonly svg: string;
+  readonly messages: readonly LoggedMessage[];
+}
+
 /**
  * Renders a Vega-Lite spec to SVG headless: Vega's `renderer: 'none'` view needs no canvas or DOM,
- * and without a canvas package it estimates text widths, which is enough for axis labels.
+ * and without a canvas package it estimates text widths, which is enough for axis labels. Its
+ * messages (warnings and up) are kept, not printed, so that every call for the spec prints them.
  */
-export async function toSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new View(parse(compile(spec).spec), { renderer: 'none', logLevel: Warn });
+async function render(spec: TopLevelSpec): Promise<RenderedChart> {
+  const messages: LoggedMessage[] = [];
+  const keep = logger(Warn, undefined, (method, level, input) => {
+    messages.push({ method, args: [level, ...(input as readonly unknown[])] });
+  });
+  const view = new View(parse(compile(spec, { logger: keep }).spec), { renderer: 'none', logger: keep });
   try {
-    return await view.toSVG();
+    return { svg: await view.toSVG(), messages };
   } finally {
     view.finalize();
   }
+}
+
+/** How many specs' renders are kept: a report has at most seven charts. */
+const KEPT_RENDERS = 32;
+
+/**
+ * The latest renders by the spec's JSON, oldest first. A render is a pure function of the spec and
+ * costs a Vega-Lite compile, a Vega parse and a dataflow run, some 100 ms of CPU; the same charts
+ * are rendered again when one run's report is rendered again (a retried Recommend in a warm Lambda,
+ * runs of one input on simulated time, whose measurements are equal).
+ */
+const keptRenders = new Map<string, Promise<RenderedChart>>();
+
+/**
+ * A Vega-Lite spec as a standalone SVG document. What Vega logged making it is printed on every
+ * call, as its default logger prints it (`console.warn('WARN', …)`), rendered now or before.
+ */
+export async function toSvg(spec: TopLevelSpec): Promise<string> {
+  const key = JSON.stringify(spec);
+  let rendered = keptRenders.get(key);
+  if (rendered === undefined) {
+    const rendering = render(spec);
+    rendered = rendering;
+    keptRenders.set(key, rendering);
+    // A failed render is not kept: the next call tries again.
+    rendering.catch(() => {
+      if (keptRenders.get(key) === rendering) keptRenders.delete(key);
+    });
+    const oldest = keptRenders.keys().next();
+    if (keptRenders.size > KEPT_RENDERS && oldest.done !== true) keptRenders.delete(oldest.value);
+  }
+  const { svg, messages } = await rendered;
+  for (const { method, args } of messages) console[method](...args);
+  return svg;
 }
 
 export async function renderChart(chart: ChartSpec): Promise<string> {

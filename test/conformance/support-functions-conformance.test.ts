@@ -5,13 +5,11 @@
  * validating fakes (support/run-functions.ts), the runs it starts run by their synthesized state
  * machines. Every request must be one the service accepts and IAM allows the function sending it.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { parseApprovedModelRunTemplate } from '../../core/planning/approved-model-template-check.js';
-import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
-import { createConfiguredApp } from '../../infra/synth-app.js';
-import { scratchDir } from '../../local/platform/scratch.js';
-import { SYNTHESIS_ENV } from '../../local/synthesis/synthesis-env.js';
+import { checkedApp } from '../support/checked-apps.js';
 import { synthesizedWorkflows, type SynthesizedWorkflows } from '../support/synthesized-workflows.js';
 import {
   ARTIFACTS_BUCKET,
@@ -27,6 +25,7 @@ import {
   KNOWN_DENIALS,
 } from './iam/conformance-iam.js';
 import { IamEvaluator } from './iam/iam-evaluator.js';
+import { REPO_ROOT } from './constraints/project-operations.js';
 import { ConformanceFunctions, ONE_CANDIDATE_INPUT, seedObjectsOf } from './support/run-functions.js';
 
 let workflows: SynthesizedWorkflows;
@@ -188,28 +187,15 @@ describe('the run API over Step Functions', () => {
   });
 });
 
-/** The model package group the trigger watches, and the template its runs start from. */
-const APPROVAL_GROUP = 'resnet50';
-const { artifactUri: _fromTheVersion, ...TEMPLATE_MODEL } = ONE_CANDIDATE_INPUT.model;
-const APPROVAL_TEMPLATE = { input: { ...ONE_CANDIDATE_INPUT, model: TEMPLATE_MODEL } };
-
 /**
- * The stack as deployed with the model-approval trigger (`modelApproval` in cdk.json), whose
- * Lambda the default synthesis leaves out.
+ * The model-approval trigger as `optimizer.config.example.json` deploys it: the group it watches
+ * and the template its runs start from.
  */
-function synthesizedWithApprovalTrigger(): Readonly<Record<string, unknown>> {
-  const outdir = scratchDir('synth-approval');
-  try {
-    const app = createConfiguredApp({ outdir, builtinCloudFormationValidation: false });
-    const stack = new ServingOptimizerStack(app, 'ServingOptimizer', {
-      env: SYNTHESIS_ENV,
-      modelApproval: { modelPackageGroups: [APPROVAL_GROUP], template: APPROVAL_TEMPLATE },
-    });
-    return app.synth().getStackByName(stack.stackName).template as Record<string, unknown>;
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
-}
+const EXAMPLE_CONFIG = JSON.parse(readFileSync(join(REPO_ROOT, 'optimizer.config.example.json'), 'utf8')) as {
+  modelApproval: { modelPackageGroups: string[]; template: unknown };
+};
+const [APPROVAL_GROUP = ''] = EXAMPLE_CONFIG.modelApproval.modelPackageGroups;
+const APPROVAL_TEMPLATE = EXAMPLE_CONFIG.modelApproval.template;
 
 /** An approved version of the group, as SageMaker sends it to EventBridge (SageMaker developer guide). */
 function approvedVersion(version: number): Record<string, unknown> {
@@ -249,7 +235,10 @@ describe('the model-approval trigger over Step Functions', () => {
   let approvalIam: IamEvaluator;
 
   beforeAll(() => {
-    approvalIam = new IamEvaluator(deployedPolicies(synthesizedWithApprovalTrigger()), {
+    // The stack of that file, whose trigger Lambda the default synthesis leaves out, as jest's
+    // global set-up synthesized it with every check (test/support/checked-apps.ts).
+    const deployed = checkedApp('configExample');
+    approvalIam = new IamEvaluator(deployedPolicies(deployed.template, deployed.environment), {
       taskTokenStateMachine: workflows.asyncInference.logicalId,
       known: KNOWN_DENIALS,
     });

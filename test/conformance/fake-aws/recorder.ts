@@ -29,23 +29,29 @@ export interface RecordedCall {
 /** How a fake answers one command: the output, or a thrown SDK error. */
 export type CommandHandler = (command: string, input: Record<string, unknown>) => unknown;
 
+/**
+ * The function running now, and the recorder it runs for. Async context, not a field: the runner
+ * runs a Map's iterations and an async notification concurrently, and each call belongs to the
+ * step that awaited it. One storage for every recorder, not one each: Node keeps an enabled
+ * AsyncLocalStorage until `disable()`, and runs each enabled one's hook for every promise the
+ * process creates afterwards, also in the suites a jest worker runs later
+ * (https://nodejs.org/docs/latest-v20.x/api/async_context.html#asynclocalstoragedisable).
+ */
+const runningFunction = new AsyncLocalStorage<{ readonly recorder: AwsRecorder; readonly caller: string }>();
+
 export class AwsRecorder {
   readonly calls: RecordedCall[] = [];
   readonly violations: Violation[] = [];
-  /**
-   * The function running now. Async context, not a field: the runner runs a Map's iterations and
-   * an async notification concurrently, and each call belongs to the step that awaited it.
-   */
-  private readonly caller = new AsyncLocalStorage<string>();
 
   /** Runs `work` as function `caller`: every call sent while it runs is recorded as the caller's. */
   as<T>(caller: string, work: () => T): T {
-    return this.caller.run(caller, work);
+    return runningFunction.run({ recorder: this, caller }, work);
   }
 
-  /** The function running in this async context, if any. */
+  /** The function running in this async context for this recorder, if any. */
   currentCaller(): string | undefined {
-    return this.caller.getStore();
+    const running = runningFunction.getStore();
+    return running?.recorder === this ? running.caller : undefined;
   }
 
   /** The violations, one line each (operation.path: rule; given …; source), for assertions. */

@@ -39,12 +39,18 @@ export const DEPLOYED_ENVIRONMENT: Readonly<Record<string, string>> = {
  */
 export const KNOWN_DENIALS: readonly KnownDenial[] = [];
 
-/** The deployed template's policies in the conformance layer's fake account. */
-export function deployedPolicies(template: Readonly<Record<string, unknown>>): DeployedPolicies {
+/**
+ * The deployed template's policies in the conformance layer's fake account; `synthesizedFor` is the
+ * account and Region it was synthesized in (@default SYNTHESIS_ENV, the local synthesis's).
+ */
+export function deployedPolicies(
+  template: Readonly<Record<string, unknown>>,
+  synthesizedFor: { readonly account: string; readonly region: string } = SYNTHESIS_ENV,
+): DeployedPolicies {
   return new DeployedPolicies({
     template,
     env: { partition: 'aws', region: REGION, account: ACCOUNT_ID },
-    synthesizedFor: SYNTHESIS_ENV,
+    synthesizedFor,
     bindings: bindingsFromEnvironment(template, DEPLOYED_ENVIRONMENT),
   });
 }
