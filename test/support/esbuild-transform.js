@@ -6,8 +6,9 @@
 // CPU-seconds each) and was slower on a cold cache, as a fresh clone has (docs/decisions.md, 31).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 import { transformSync, version } from 'esbuild';
+import { createBarrelImports, readSourceWhenChanged } from './barrel-imports.js';
 
 /**
  * The emit options of tsconfig.json that esbuild reads, as tsc applies them: `verbatimModuleSyntax`
@@ -19,11 +20,18 @@ const TSCONFIG_RAW = { compilerOptions: { verbatimModuleSyntax: true, useDefineF
 /** Node 20 is the oldest the project runs on locally (package.json `engines`): nothing is lowered for it. */
 const TARGET = 'node20';
 
-/** A change of this file or of esbuild's version makes every cached output stale. */
+/** A change of this file, of the rewrite of index imports or of esbuild's version makes every cached output stale. */
 const TRANSFORM_VERSION = createHash('sha1')
   .update(readFileSync(fileURLToPath(import.meta.url)))
+  .update(readFileSync(fileURLToPath(new URL('./barrel-imports.js', import.meta.url))))
   .update(version)
   .digest('hex');
+
+/**
+ * Each import of a room's index becomes imports of the modules that define its names
+ * (barrel-imports.js): a suite evaluates only the modules it uses, as with direct imports.
+ */
+const barrels = createBarrelImports({ readSource: readSourceWhenChanged(), tsconfigRaw: TSCONFIG_RAW });
 
 export default {
   getCacheKey(sourceText, sourcePath, options) {
@@ -32,6 +40,7 @@ export default {
       .update(options.supportsStaticESM ? 'esm' : 'cjs')
       .update(sourcePath)
       .update(sourceText)
+      .update(options.supportsStaticESM ? barrels.fingerprint(sourceText, sourcePath) : '')
       .digest('hex');
   },
 
@@ -46,6 +55,6 @@ export default {
       sourcemap: 'external',
       sourcefile: sourcePath,
     });
-    return { code, map };
+    return { code: options.supportsStaticESM ? barrels.rewrite(code, sourcePath) : code, map };
   },
 };
