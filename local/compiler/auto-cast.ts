@@ -144,23 +144,30 @@ const FORMATS: Readonly<Record<AutoCastType, FloatFormat>> = {
   },
 };
 
+/**
+ * Read once, not per weight: under jest, modules run in a vm context, where every lookup of a
+ * global such as `Math` goes through the context's global object and costs more than the rounding.
+ */
+const { abs, floor, fround, log2, max, sign } = Math;
+const { isFinite: finite } = Number;
+
 /** `value` rounded to the nearest value of the type (ties to even), as an FP32 number. */
 export function roundToType(value: number, type: AutoCastType): number {
   const format = FORMATS[type];
-  if (value === 0 || !Number.isFinite(value)) return value;
-  const magnitude = Math.abs(value);
-  let exponent = Math.floor(Math.log2(magnitude));
+  if (value === 0 || !finite(value)) return value;
+  const magnitude = abs(value);
+  let exponent = floor(log2(magnitude));
   // log2 can land one off next to a power of two.
   if (2 ** exponent > magnitude) exponent -= 1;
   if (2 ** (exponent + 1) <= magnitude) exponent += 1;
-  const quantum = 2 ** (Math.max(exponent, format.minNormalExponent) - format.mantissaBits);
+  const quantum = 2 ** (max(exponent, format.minNormalExponent) - format.mantissaBits);
   const steps = magnitude / quantum;
-  const floor = Math.floor(steps);
-  const rest = steps - floor;
-  const rounded = (rest > 0.5 || (rest === 0.5 && floor % 2 === 1) ? floor + 1 : floor) * quantum;
+  const below = floor(steps);
+  const rest = steps - below;
+  const rounded = (rest > 0.5 || (rest === 0.5 && below % 2 === 1) ? below + 1 : below) * quantum;
   const limited =
     rounded <= format.maxFinite ? rounded : format.overflow === 'saturate' ? format.maxFinite : Infinity;
-  return Math.fround(Math.sign(value) * limited);
+  return fround(sign(value) * limited);
 }
 
 export interface AutoCastResult {
@@ -277,20 +284,22 @@ function roundInitializer(tensor: TensorProto, type: AutoCastType): void {
   const values = floatValues(tensor);
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
-  values.forEach((value, index) => {
-    view.setFloat32(index * 4, roundToType(value, type), true);
-  });
+  for (let index = 0; index < values.length; index += 1) {
+    view.setFloat32(index * 4, roundToType(values[index] ?? 0, type), true);
+  }
   tensor.rawData = bytes;
   tensor.floatData = [];
 }
 
-function floatValues(tensor: TensorProto): number[] {
+function floatValues(tensor: TensorProto): Float32Array {
   const raw = tensor.rawData;
   if (raw !== null && raw !== undefined && raw.length > 0) {
     const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
-    return Array.from({ length: raw.byteLength / 4 }, (_, index) => view.getFloat32(index * 4, true));
+    const values = new Float32Array(raw.byteLength / 4);
+    for (let index = 0; index < values.length; index += 1) values[index] = view.getFloat32(index * 4, true);
+    return values;
   }
-  return [...(tensor.floatData ?? [])];
+  return Float32Array.from(tensor.floatData ?? []);
 }
 
 /** Declares the default domain at opset 19 (and IR 9) for Cast to FLOAT8E4M3FN; returns the opset. */

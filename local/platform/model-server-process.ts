@@ -1,21 +1,21 @@
 /**
- * One model server (`local/model-server/main.ts serve`) as a child process: started with its
- * container environment, ready once it has printed its port and answered `/ping`, stopped with
- * SIGTERM then SIGKILL. Every live server is also killed when this process exits, so a crash of
- * the CLI leaves nothing behind; `exit-with-parent.ts` covers the case where no exit hook can run.
+ * One model server (`local/model-server/main.ts serve`, run from its JavaScript build:
+ * model-server-build.ts) as a child process: started with its container environment, ready once it
+ * has printed its port and answered `/ping`, stopped with SIGTERM then SIGKILL. Every live server
+ * is also killed when this process exits, so a crash of the CLI leaves nothing behind;
+ * `exit-with-parent.ts` covers the case where no exit hook can run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { MODEL_SERVER_ENV } from '../model-server/server-options.js';
+import { modelServerBuild } from './model-server-build.js';
 
 /** This file's folder (`import.meta.dirname` is missing under jest 29). */
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 const REPO_ROOT = resolve(HERE, '..', '..');
-const SERVER_MAIN = resolve(REPO_ROOT, 'local', 'model-server', 'main.ts');
-const EXIT_WITH_PARENT = pathToFileURL(resolve(HERE, 'exit-with-parent.ts')).href;
 
 /** Characters of the server's stderr kept for failure reasons. */
 const STDERR_TAIL_CHARS = 8192;
@@ -68,10 +68,12 @@ export class ModelServerProcess {
       [MODEL_SERVER_ENV.host]: '127.0.0.1',
       [MODEL_SERVER_ENV.modelDir]: options.modelDir,
     });
-    // process.execPath with the tsx loader: no npx round trip, and the same Node as this process.
+    // process.execPath: no npx round trip, and the same Node as this process. Source maps: stack
+    // traces in the server's stderr name the TypeScript sources' lines.
+    const build = modelServerBuild();
     this.child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', EXIT_WITH_PARENT, SERVER_MAIN, 'serve'],
+      ['--enable-source-maps', '--import', build.exitWithParentUrl, build.main, 'serve'],
       { cwd: REPO_ROOT, env: environment, stdio: ['pipe', 'pipe', 'pipe'], detached: false },
     );
     this.pid = this.child.pid;

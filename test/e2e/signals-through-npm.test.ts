@@ -2,10 +2,13 @@
  * Signals sent to the `npm start` process (what a container runtime, CI or `kill` does) reach the
  * run: the CLI is npm's direct child (`exec node …` in the script), npm forwards SIGINT and
  * SIGTERM to it, the run stops, cleans up, and npm exits 130 or 143. Real processes throughout.
+ * The run input is one uncompiled candidate (`npm start -- --input FILE`, as the usage says): the
+ * example's calibration and compilation come before its first server and have nothing to do with
+ * the signals.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +20,30 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const IN_SERVICE = /in service at http:\/\/127\.0\.0\.1:\d+ \(pid (\d+)/;
 
 let dir: string;
+let inputPath: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'e2e-signals-'));
+  inputPath = join(dir, 'input.json');
+  // The example's model and payload, without its calibration.
+  const { model, payload } = JSON.parse(
+    await readFile(join(REPO_ROOT, 'examples', 'local.json'), 'utf8'),
+  ) as {
+    model: unknown;
+    payload: unknown;
+  };
+  const input = {
+    model,
+    payload,
+    compilation: { targets: [] },
+    candidates: [
+      { id: 'plain', instanceType: 'ml.c5.large', environment: { MODEL_SERVER_INTRA_OP_THREADS: '1' } },
+    ],
+    // Far longer than the test: the signal comes once the server is up, before any measurement.
+    loadPlan: { steps: [1], warmupSeconds: 0.5, stepDurationSeconds: 60, stopAtPlateau: false },
+    sla: { p95LatencyMs: 1000 },
+  };
+  await writeFile(inputPath, JSON.stringify(input));
 });
 
 afterAll(async () => {
@@ -36,7 +60,18 @@ interface StoppedRun {
 async function stopNpmStartWith(signal: 'SIGINT' | 'SIGTERM', runId: string): Promise<StoppedRun> {
   const npm: ChildProcess = spawn(
     'npm',
-    ['start', '--', '--run-id', runId, '--runs', join(dir, 'runs'), '--store', join(dir, 'store')],
+    [
+      'start',
+      '--',
+      '--input',
+      inputPath,
+      '--run-id',
+      runId,
+      '--runs',
+      join(dir, 'runs'),
+      '--store',
+      join(dir, 'store'),
+    ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
   );
   let output = '';

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 import { writeExampleModel } from '../../../local/example-model/example-model.js';
 import { writeGenerativeModel } from '../../../local/example-model/generative-model.js';
+import { modelServerBuild } from '../../../local/platform/model-server-build.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 let modelDir: string;
@@ -32,9 +33,21 @@ afterAll(async () => {
   await rm(generativeModelDir, { recursive: true, force: true });
 });
 
-/** Runs main.ts the way the local model host does, with tsx and an environment. */
-function runMain(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', 'local/model-server/main.ts', ...args], {
+/** main.ts as the local model host starts it: its JavaScript build (local/platform/model-server-build.ts). */
+function hostEntry(): string[] {
+  return ['--enable-source-maps', modelServerBuild().main];
+}
+
+/** main.ts as the image starts it (local/model-server/Dockerfile): the sources, with tsx. */
+const IMAGE_ENTRY = ['--import', 'tsx', 'local/model-server/main.ts'];
+
+/** Runs main.ts with an environment, as the local model host does unless `entry` says otherwise. */
+function runMain(
+  args: string[],
+  env: Record<string, string>,
+  entry: readonly string[] = hostEntry(),
+): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [...entry, ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...env },
   });
@@ -89,14 +102,18 @@ function generate(url: string, maxNewTokens: number): Promise<Response> {
 }
 
 describe('model server main', () => {
-  it('serves on the port it prints when asked for port 0, and exits 0 on SIGTERM', async () => {
+  it('serves on the port it prints when asked for port 0, and exits 0 on SIGTERM, started as the image starts it', async () => {
     // Prepare
-    const child = runMain(['serve'], {
-      SAGEMAKER_BIND_TO_PORT: '0',
-      MODEL_SERVER_HOST: '127.0.0.1',
-      SM_MODEL_DIR: modelDir,
-      MODEL_SERVER_INTRA_OP_THREADS: '1',
-    });
+    const child = runMain(
+      ['serve'],
+      {
+        SAGEMAKER_BIND_TO_PORT: '0',
+        MODEL_SERVER_HOST: '127.0.0.1',
+        SM_MODEL_DIR: modelDir,
+        MODEL_SERVER_INTRA_OP_THREADS: '1',
+      },
+      IMAGE_ENTRY,
+    );
     const exited = exitOf(child);
 
     // Act
