@@ -1,5 +1,8 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from '@jest/globals';
 import { systemClock } from '../../../core/load-test/clock.js';
+import type { Clock } from '../../../core/load-test/ports.js';
+import { VirtualClock } from './support/virtual-clock.js';
 
 describe('systemClock', () => {
   it('never wakes a sleeper before its target', async () => {
@@ -37,5 +40,24 @@ describe('systemClock', () => {
 
   it('tells wall-clock time in epoch milliseconds', () => {
     expect(Math.abs(systemClock.epochMs() - Date.now())).toBeLessThanOrEqual(1);
+  });
+});
+
+// A load test shares one signal across all its waits; listeners left on it make each new wait
+// slower (Node's addEventListener walks them all), so a sleep that comes due takes its own off.
+describe.each([
+  ['systemClock', (): Clock => systemClock],
+  ['VirtualClock', (): Clock => new VirtualClock()],
+])('%s and the abort signal', (_name, clockOf) => {
+  it('takes a sleep’s abort listener off the signal when the sleep comes due', async () => {
+    // Arrange
+    const clock = clockOf();
+    const abort = new AbortController();
+
+    // Act
+    await Promise.all([1, 2, 3].map((ms) => clock.sleepUntil(clock.nowUs() + ms * 1000, abort.signal)));
+
+    // Assert
+    expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
   });
 });

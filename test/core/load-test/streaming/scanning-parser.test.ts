@@ -7,7 +7,7 @@ import {
 import type { StreamEventSink } from '../../../../core/load-test/streaming/stream-parser.js';
 import type { StreamFormat } from '../../../../core/contracts/stream-format.js';
 import type { StreamEvent } from '../../../../core/load-test/streaming/stream-events.js';
-import { cutAt, utf8 } from './split-streams.js';
+import { cutAt, expectEqual, utf8 } from './split-streams.js';
 
 type Parser = ReturnType<typeof createStreamParser>;
 
@@ -41,8 +41,8 @@ function expectSameAsStringParser(format: StreamFormat, body: Uint8Array, cuts: 
   const parts = cutAt(body, cuts);
   const expected = eventsOf(createFramedStreamParser(format, 64), parts);
 
-  expect(eventsOf(createStreamParser(format, 64), parts)).toEqual(expected);
-  expect(sinkView(createStreamParser(format, 64), parts)).toEqual(viewOfEvents(expected));
+  expectEqual(eventsOf(createStreamParser(format, 64), parts), expected);
+  expectEqual(sinkView(createStreamParser(format, 64), parts), viewOfEvents(expected));
 }
 
 const FORMATS: readonly StreamFormat[] = ['tgi', 'lmi-jsonlines', 'lmi-sse', 'openai'];

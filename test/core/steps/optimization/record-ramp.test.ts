@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { TransientServiceError } from '../../../../core/contracts/errors.js';
 import type { RecordRampEvent, RampRequest } from '../../../../core/contracts/optimization-state.js';
 import type { LoadTestResult, TimelineBucket } from '../../../../core/load-test/index.js';
@@ -144,25 +144,28 @@ const HELD_NOTE =
   'held: the SLA held through the ramp of 2–9 × ml.c5.large from 140 to 600 TPS over 600 s; ' +
   '2→4 at 200 s (200 s after its trigger), 4→7 at 400 s (160 s after its trigger), 7→9 at 540 s (60 s after its trigger)';
 
-describe('recordRamp', () => {
-  it('judges a ramp whose buckets all met the SLA held, and returns the verdict', async () => {
+describe('recordRamp of a held ramp', () => {
+  // One recording for the tests that only read what it returned, wrote and asked: each recording
+  // renders the report's charts again.
+  let store: MemoryObjectStore;
+  let reader: ReturnType<typeof seriesReader>;
+  let verdict: Awaited<ReturnType<typeof recordRamp>>;
+
+  beforeAll(async () => {
     // Prepare
-    const store = storeWith(rampResult(heldTimeline()));
+    store = storeWith(rampResult(heldTimeline()));
+    reader = seriesReader();
 
     // Act
-    const verdict = await recordRamp(measuredEvent(), deps(store));
+    verdict = await recordRamp(measuredEvent(), deps(store, reader.series));
+  });
 
+  it('judges a ramp whose buckets all met the SLA held, and returns the verdict', () => {
     // Assert
     expect(verdict).toEqual({ status: 'held', note: HELD_NOTE });
   });
 
-  it('writes the held ramp into report.json’s serveTarget, the rest of the report kept', async () => {
-    // Prepare
-    const store = storeWith(rampResult(heldTimeline()));
-
-    // Act
-    await recordRamp(measuredEvent(), deps(store));
-
+  it('writes the held ramp into report.json’s serveTarget, the rest of the report kept', () => {
     // Assert
     expect(readReport(store)).toEqual({
       ...REPORT,
@@ -179,13 +182,7 @@ describe('recordRamp', () => {
     });
   });
 
-  it('rewrites report.md and report.html with the ramp', async () => {
-    // Prepare
-    const store = storeWith(rampResult(heldTimeline()));
-
-    // Act
-    await recordRamp(measuredEvent(), deps(store));
-
+  it('rewrites report.md and report.html with the ramp', () => {
     // Assert
     expect(text(store, LOCATIONS.markdown)).toContain('### Ramp test\n\nHeld: the SLA held through the ramp');
     expect(text(store, LOCATIONS.html)).toContain(
@@ -194,6 +191,15 @@ describe('recordRamp', () => {
     expect(store.objects.get(LOCATIONS.html)?.contentType).toBe('text/html');
   });
 
+  it('reads the instances over the ramp’s window, after the warm-up, from the deployed minimum', () => {
+    // Assert: the result starts 5 s before the ramp (the warm-up); the ramp lasts 600 s.
+    expect(reader.calls).toEqual([
+      [CANDIDATE.endpointName, RAMP_START_MS, RAMP_START_MS + 600_000, { initialInService: 2 }],
+    ]);
+  });
+});
+
+describe('recordRamp', () => {
   it('judges a ramp with buckets over the SLA not held, with the minutes, the first breach and the headroom', async () => {
     // Prepare: buckets 1–3 over p95 20 ms, 5 % errors in bucket 6.
     const store = storeWith(rampResult(brokenTimeline()));
@@ -293,20 +299,6 @@ describe('recordRamp', () => {
       status: 'failed',
       note: "the ramp's load test stopped before its window (aborted: cancelled during the warm-up of step 1; that step is left out)",
     });
-  });
-
-  it('reads the instances over the ramp’s window, after the warm-up, from the deployed minimum', async () => {
-    // Prepare
-    const store = storeWith(rampResult(heldTimeline()));
-    const reader = seriesReader();
-
-    // Act
-    await recordRamp(measuredEvent(), deps(store, reader.series));
-
-    // Assert: the result starts 5 s before the ramp (the warm-up); the ramp lasts 600 s.
-    expect(reader.calls).toEqual([
-      [CANDIDATE.endpointName, RAMP_START_MS, RAMP_START_MS + 600_000, { initialInService: 2 }],
-    ]);
   });
 
   it('starts a series whose first point comes after the ramp’s start at the deployed minimum', async () => {
