@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { constants } from 'node:os';
 import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
 import { configProblemOfCdkArgs } from '../config-preflight.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../constructs/paths.js';
 
 /**
  * `npm run synth` / `npm run deploy`: checks the config file first (exit 2 with every bad field,

@@ -7,7 +7,7 @@ import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lam
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import { DEPS_LOCK_FILE, LAMBDA_ENTRY_DIRECTORY, REPO_ROOT } from '../paths.js';
+import { DEPS_LOCK_FILE, LAMBDA_ENTRY_DIRECTORY, REPO_ROOT } from './paths.js';
 
 /** Powertools reads these names (https://docs.powertools.aws.dev/lambda/typescript/latest/environment-variables/). */
 export type PowertoolsLogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';

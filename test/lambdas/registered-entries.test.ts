@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { PROJECT_FUNCTION_NAMES } from '../../core/contracts/functions.js';
-import { LAMBDA_ENTRY_DIRECTORY } from '../../infra/paths.js';
+import { LAMBDA_ENTRY_DIRECTORY } from '../../infra/constructs/paths.js';
 
 /** The files of `lambdas/` (not its adapters) that define a Lambda handler, by name without `.ts`. */
 function entryNames(): string[] {

@@ -40,9 +40,10 @@ export const FLOOR_PLAN: Readonly<Record<string, readonly string[]>> = {
   infra: [...CORE_FLOOR, 'infra/nag', 'infra/constructs', 'infra/stacks'],
   // The schedules' and the approval template's run inputs are checked at synth with the first
   // state's parse, whose rules consult the catalog (core/planning: no AWS SDK, no I/O of its own).
-  'infra/constructs': [...CORE_FLOOR, 'core/planning', 'infra', 'infra/nag', 'workflows', 'lambdas'],
-  'infra/stacks': [...CORE_FLOOR, 'infra', 'infra/nag', 'infra/constructs', 'workflows', 'lambdas'],
-  'infra/bin': [...CORE_FLOOR, 'infra', 'infra/stacks'],
+  'infra/constructs': [...CORE_FLOOR, 'core/planning', 'infra/nag', 'workflows', 'lambdas'],
+  'infra/stacks': [...CORE_FLOOR, 'infra/nag', 'infra/constructs', 'workflows', 'lambdas'],
+  // The CDK entry point finds the repository's CLI from the paths the constructs bundle against.
+  'infra/bin': [...CORE_FLOOR, 'infra', 'infra/constructs', 'infra/stacks'],
   'local/example-model': [...CORE],
   'local/model-server': [...CORE, 'local/example-model'],
   'local/compiler': [...CORE, 'local/model-server'],

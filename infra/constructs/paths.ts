@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
  * Absolute paths derived from this file's location, not from the working directory, so that
  * `cdk synth`, jest and any script resolve the same files wherever they are started from.
  */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** One Lambda entry per workflow step: `lambdas/<step-name>.ts`. */
 export const LAMBDA_ENTRY_DIRECTORY = join(REPO_ROOT, 'lambdas');
