@@ -4,13 +4,10 @@
  * plateau and report a sustainable TPS within 0.95-1.0 of c / s. No network: the figure judged is
  * the stepping logic's, not the transport's.
  */
-import { aggregateWorkerResults } from '../core/load-test/aggregate.js';
-import { systemClock } from '../core/load-test/clock.js';
-import { runLoadTest } from '../core/load-test/engine.js';
+import { aggregateWorkerResults, systemClock, runLoadTest } from '../core/load-test/index.js';
 import { SlotServer } from './support/stub-transports.js';
 import type { BenchRow } from './support/report.js';
-import { parseLoadPlan } from '../core/contracts/load-plan.js';
-import { parseSla } from '../core/contracts/latency-sla.js';
+import { parseLoadPlan, parseSla } from '../core/contracts/index.js';
 
 const SLOTS = 8;
 const SERVICE_MS = 20;

@@ -9,7 +9,7 @@
  * is the median of the paired ratios with their spread: pairing cancels the machine's slow drifts,
  * the median its bursts, and no run is picked as the best.
  */
-import type { LoadTestResult } from '../core/load-test/results.js';
+import type { LoadTestResult } from '../core/load-test/index.js';
 import { startChild } from './support/child-process.js';
 import { type CeilingPair, type PairedFigure, ceilingFigures, ceilingPair } from './support/paired.js';
 import { type BenchRow, median } from './support/report.js';

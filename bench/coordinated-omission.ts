@@ -8,7 +8,7 @@
  * must be within ±10 % of it. For contrast, a closed loop (1 in flight) against the same stall
  * reports what closed-loop tools report: one slow request, a p99 that does not see the stall.
  */
-import type { LoadTestResult, WorkerResult } from '../core/load-test/results.js';
+import type { LoadTestResult, WorkerResult } from '../core/load-test/index.js';
 import { exactPercentile } from './support/latency-samples.js';
 import { runChild, startChild } from './support/child-process.js';
 import type { BenchRow } from './support/report.js';

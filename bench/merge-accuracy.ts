@@ -5,15 +5,17 @@
  * and the merged result far below the 256 KiB state limit. Beside them: what averaging the
  * workers' percentiles (as some distributed tools do) would have reported.
  */
-import { aggregateWorkerResults } from '../core/load-test/aggregate.js';
-import { LatencyRecorder, encodeHistogram } from '../core/load-test/histogram.js';
-import { STATE_PAYLOAD_LIMIT_BYTES, serializedSizeBytes } from '../core/load-test/payload.js';
-import type { WorkerResult } from '../core/load-test/results.js';
-import { seededRandom } from '../core/contracts/seeded-random.js';
+import {
+  aggregateWorkerResults,
+  LatencyRecorder,
+  encodeHistogram,
+  STATE_PAYLOAD_LIMIT_BYTES,
+  serializedSizeBytes,
+} from '../core/load-test/index.js';
+import type { WorkerResult } from '../core/load-test/index.js';
+import { seededRandom, loadPlanSchema, slaSchema } from '../core/contracts/index.js';
 import { exactPercentile, lognormalSampler } from './support/latency-samples.js';
 import type { BenchRow } from './support/report.js';
-import { loadPlanSchema } from '../core/contracts/load-plan.js';
-import { slaSchema } from '../core/contracts/latency-sla.js';
 
 const WORKER_COUNTS = [4, 16, 100];
 const SAMPLES_PER_WORKER = 10_000;

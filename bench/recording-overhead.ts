@@ -3,11 +3,9 @@
  * with a successful outcome (StepDriver.settle → histogram record, throughput bucket). Latencies
  * are drawn from a lognormal spread so records hit many histogram buckets, as real ones do.
  */
-import { systemClock } from '../core/load-test/clock.js';
-import type { InvokeOutcome } from '../core/load-test/ports.js';
-import { RequestBudget, StepDriver } from '../core/load-test/step-driver.js';
-import { StepRecorder } from '../core/load-test/step-recorder.js';
-import { seededRandom } from '../core/contracts/seeded-random.js';
+import { systemClock, RequestBudget, StepDriver, StepRecorder } from '../core/load-test/index.js';
+import type { InvokeOutcome } from '../core/load-test/index.js';
+import { seededRandom } from '../core/contracts/index.js';
 import { lognormalSampler } from './support/latency-samples.js';
 import { median } from './support/report.js';
 import type { BenchRow } from './support/report.js';

@@ -26,15 +26,19 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AsyncReport } from '../core/report/async-report.js';
-import { ASYNC_CHART_TITLES } from '../core/report/async-report-charts.js';
-import { RAMP_CHART_TITLE } from '../core/report/ramp-chart.js';
-import { renderAsyncHtmlReport } from '../core/report/render-async-html.js';
-import { renderHtmlReport } from '../core/report/render-html.js';
-import { renderMarkdownReport } from '../core/report/render-markdown.js';
-import type { Report } from '../core/report/report.js';
-import { RUNS_INDEX_HTML, RUNS_INDEX_JSON, type RunsIndexDocument } from '../core/report/runs-index.js';
-import { heatmapTitle, RECOMMENDED_MARK } from '../core/report/sweep-chart.js';
+import type { AsyncReport, Report } from '../core/report/index.js';
+import {
+  ASYNC_CHART_TITLES,
+  RAMP_CHART_TITLE,
+  renderAsyncHtmlReport,
+  renderHtmlReport,
+  renderMarkdownReport,
+  RUNS_INDEX_HTML,
+  RUNS_INDEX_JSON,
+  type RunsIndexDocument,
+  heatmapTitle,
+  RECOMMENDED_MARK,
+} from '../core/report/index.js';
 import { asyncReport } from './fixtures/async-reports.js';
 import { rampReport } from './fixtures/ramp-reports.js';
 import { sweepReport, twentyCandidateReport } from './fixtures/sweep-reports.js';

@@ -6,9 +6,12 @@
  * and a raw read of the bytes. CPU µs per token over 20,000 responses after 3,000 of warm-up.
  * Not part of `npm run bench`: a figure to compare parser changes by (bench/RESULTS.md).
  */
-import { createFramedStreamParser, createStreamParser } from '../core/load-test/streaming/stream-parser.js';
-import type { StreamEventSink } from '../core/load-test/streaming/stream-parser.js';
-import { TokenTimingRecorder } from '../core/load-test/streaming/token-timing.js';
+import {
+  createFramedStreamParser,
+  createStreamParser,
+  TokenTimingRecorder,
+} from '../core/load-test/index.js';
+import type { StreamEventSink } from '../core/load-test/index.js';
 
 type Format = 'tgi' | 'lmi-jsonlines' | 'openai';
 const format = (process.argv[2] ?? 'tgi') as Format;

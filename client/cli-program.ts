@@ -2,12 +2,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError, ErrorNames } from '../core/contracts/errors.js';
-import type { RunPlan } from '../core/contracts/optimization-state.js';
-import { formatAsyncPlan, type PlannedAsyncRunSummary } from '../core/report/async-plan-summary.js';
-import { formatPlan } from '../core/report/plan-summary.js';
-import { EXIT_CODES, exitCodeOfRun } from '../core/contracts/exit-codes.js';
 import {
+  describeError,
+  ErrorNames,
+  EXIT_CODES,
+  exitCodeOfRun,
   describeInvalidRunId,
   type ExecutionStatus,
   ExecutionStatuses,
@@ -17,17 +16,22 @@ import {
   type RunStatus,
   type RunWorkflow,
   RunWorkflows,
-} from '../core/contracts/run-api-contract.js';
+} from '../core/contracts/index.js';
+import type { RunPlan } from '../core/contracts/index.js';
 import {
+  formatAsyncPlan,
+  type PlannedAsyncRunSummary,
+  formatPlan,
   compareRuns,
   DEFAULT_NOISE_TOLERANCE_PERCENT,
   exitCodeOfComparison,
   parseReportForComparison,
   parseTolerancePercent,
   TOLERANCE_EXPECTED,
-} from '../core/report/compare-runs.js';
-import { renderComparisonMarkdown, renderComparisonText } from '../core/report/render-comparison.js';
-import type { Report } from '../core/report/report.js';
+  renderComparisonMarkdown,
+  renderComparisonText,
+} from '../core/report/index.js';
+import type { Report } from '../core/report/index.js';
 import { InitRefusedError, initRunInput } from './init-command.js';
 import { describeInvalidApiUrl, RunApiClient, type RunApiClientOptions } from './run-api-client.js';
 import { writeApiRunsIndex } from './runs-index-command.js';

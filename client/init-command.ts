@@ -1,12 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeGiven } from '../core/contracts/validation.js';
-import { withArtifactsBucket } from '../core/contracts/artifacts-bucket.js';
-import { describeError, type InputIssue, InvalidRunInputError } from '../core/contracts/errors.js';
-import { recordOf } from '../core/contracts/records.js';
-import { checkRunRequest } from '../core/run-status/run-request.js';
-import { type RunWorkflow, RunWorkflows } from '../core/contracts/run-api-contract.js';
+import {
+  describeGiven,
+  withArtifactsBucket,
+  describeError,
+  type InputIssue,
+  InvalidRunInputError,
+  recordOf,
+  type RunWorkflow,
+  RunWorkflows,
+} from '../core/contracts/index.js';
+import { checkRunRequest } from '../core/run-status/index.js';
 import { regionOfApiUrl } from './sigv4.js';
 
 /**

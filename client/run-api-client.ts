@@ -1,10 +1,8 @@
 import type { z } from 'zod';
-import { BudgetExceededError, InvalidRunInputError } from '../core/contracts/errors.js';
-import type { RunInputDocument } from '../core/contracts/run-input.js';
-import { describeGiven } from '../core/contracts/validation.js';
-import { parseAsyncRunInput } from '../core/planning/async-run-input-check.js';
-import { parseRunInput } from '../core/planning/run-input-check.js';
 import {
+  BudgetExceededError,
+  InvalidRunInputError,
+  describeGiven,
   apiErrorSchema,
   type ApiError,
   ApiErrorCodes,
@@ -31,7 +29,9 @@ import {
   startedRunSchema,
   type StoppedRun,
   stoppedRunSchema,
-} from '../core/contracts/run-api-contract.js';
+} from '../core/contracts/index.js';
+import type { RunInputDocument, asyncRunInputSchema } from '../core/contracts/index.js';
+import { parseAsyncRunInput, parseRunInput } from '../core/planning/index.js';
 import { RunAlreadyExistsError, RunApiError, RunNotFoundError, RunWaitTimeoutError } from './errors.js';
 import {
   AWS_REGION_EXPECTED,
@@ -40,7 +40,6 @@ import {
   isAwsRegion,
   regionOfApiUrl,
 } from './sigv4.js';
-import type { asyncRunInputSchema } from '../core/contracts/async-run-input.js';
 
 /**
  * A typed client of the run API (infra/constructs/run-api.ts): every request SigV4-signed for

@@ -1,5 +1,13 @@
 import { join } from 'node:path';
-import { describeError } from '../core/contracts/errors.js';
+import {
+  describeError,
+  ApiErrorCodes,
+  describeInvalidRunId,
+  isTerminalStatus,
+  type ReportLinks,
+  type RunListItem,
+  type RunWorkflow,
+} from '../core/contracts/index.js';
 import {
   indexEntryOfDocument,
   renderRunsIndexHtml,
@@ -10,15 +18,7 @@ import {
   RunsIndexOutcomes,
   runsIndexDocument,
   runsIndexOutcomeLabel,
-} from '../core/report/runs-index.js';
-import {
-  ApiErrorCodes,
-  describeInvalidRunId,
-  isTerminalStatus,
-  type ReportLinks,
-  type RunListItem,
-  type RunWorkflow,
-} from '../core/contracts/run-api-contract.js';
+} from '../core/report/index.js';
 import { RunApiError } from './errors.js';
 import type { RunApiClient } from './run-api-client.js';
 

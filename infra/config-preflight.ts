@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordOf } from '../core/contracts/records.js';
+import { recordOf } from '../core/contracts/index.js';
 import { CONFIG_FILE_CONTEXT_KEY, describeConfigProblem, loadOptimizerConfig } from './optimizer-config.js';
 
 /**

@@ -1,26 +1,28 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { type InputIssue, InvalidRunInputError } from '../core/contracts/errors.js';
-import { JANITOR_LIMITS } from '../core/contracts/janitor-settings.js';
-import { parseOrThrow } from '../core/contracts/validation.js';
-import { MODEL_PACKAGE_GROUP_NAME } from '../core/contracts/model-package.js';
+import {
+  type InputIssue,
+  InvalidRunInputError,
+  JANITOR_LIMITS,
+  parseOrThrow,
+  MODEL_PACKAGE_GROUP_NAME,
+} from '../core/contracts/index.js';
 import {
   MODEL_PACKAGE_GROUP_EXPECTED,
   modelApprovalTemplateIssues,
-} from './constructs/model-approval-trigger.js';
-import { ApiLoggingModes } from './constructs/run-api.js';
-import { SCHEDULED_WORKFLOWS, scheduledRunInputIssues } from './constructs/run-schedules.js';
-import { janitorMaxAgeHoursRange } from './constructs/safety-net.js';
-import {
+  ApiLoggingModes,
+  SCHEDULED_WORKFLOWS,
+  scheduledRunInputIssues,
+  janitorMaxAgeHoursRange,
   isScheduleExpression,
   isTimeZone,
   SCHEDULE_EXPRESSION_EXPECTED,
   SCHEDULE_NAME_EXPECTED,
   SCHEDULE_NAME_PATTERN,
   TIME_ZONE_EXPECTED,
-} from './constructs/schedule-settings.js';
-import type { ServingOptimizerStackProps } from './stacks/serving-optimizer-stack.js';
+} from './constructs/index.js';
+import type { ServingOptimizerStackProps } from './stacks/index.js';
 
 /**
  * Deployment settings without code: schedules, notification e-mails, the Model

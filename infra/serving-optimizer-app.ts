@@ -1,10 +1,10 @@
 import { Validations } from 'aws-cdk-lib';
 import type { App, Environment } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { type ApiLogging, parseApiLogging } from './constructs/run-api.js';
-import { GuardValidator } from './nag/guard.js';
-import type { ServingOptimizerStackProps } from './stacks/serving-optimizer-stack.js';
-import { ServingOptimizerStack } from './stacks/serving-optimizer-stack.js';
+import { type ApiLogging, parseApiLogging } from './constructs/index.js';
+import { GuardValidator } from './nag/index.js';
+import type { ServingOptimizerStackProps } from './stacks/index.js';
+import { ServingOptimizerStack } from './stacks/index.js';
 
 export const SERVING_OPTIMIZER_STACK_NAME = 'ServingOptimizer';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { join } from 'node:path';
-import { REPO_ROOT } from './constructs/paths.js';
+import { REPO_ROOT } from './constructs/index.js';
 
 export interface ConfiguredAppOptions {
   /** Run esbuild for every NodejsFunction (slow); by default bundling is skipped. @default false */

@@ -1,5 +1,5 @@
 import { aggregateLoadTest } from '../core/steps/optimization/aggregate-load-test.js';
-import type { AggregateLoadTestEvent } from '../core/contracts/optimization-state.js';
+import type { AggregateLoadTestEvent } from '../core/contracts/index.js';
 import { defineStep } from './step.js';
 import { endpointTimings, s3Store } from './wiring.js';
 

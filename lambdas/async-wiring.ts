@@ -1,9 +1,8 @@
 import { IAMClient } from '@aws-sdk/client-iam';
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
-import type { EndpointRoleReader, PolicySimulator } from '../core/async/ports.js';
+import type { EndpointRoleReader, PolicySimulator } from '../core/async/index.js';
 import type { ValidateAsyncRunDeps } from '../core/steps/async/validate-async-run.js';
-import { IamPolicySimulator } from './adapters/iam-policy-simulator.js';
-import { SageMakerEndpointRoleReader } from './adapters/sagemaker-endpoint-role.js';
+import { IamPolicySimulator, SageMakerEndpointRoleReader } from './adapters/index.js';
 import { getNumberEnv, getOptionalEnv, getRequiredEnv, StepVariables } from './config.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { tracer } from './step.js';

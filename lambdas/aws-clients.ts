@@ -5,7 +5,7 @@ import { PricingClient } from '@aws-sdk/client-pricing';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
-import { priceListEndpointRegion } from './adapters/pricing-hosting-prices.js';
+import { priceListEndpointRegion } from './adapters/index.js';
 import { tracer } from './step.js';
 
 /**

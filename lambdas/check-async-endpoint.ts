@@ -1,5 +1,5 @@
 import { checkAsyncEndpoint } from '../core/steps/async/check-async-endpoint.js';
-import type { PrepareAsyncEndpointEvent } from '../core/contracts/async-state.js';
+import type { PrepareAsyncEndpointEvent } from '../core/contracts/index.js';
 import { asyncOutputSettings } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

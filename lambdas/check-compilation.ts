@@ -1,5 +1,5 @@
 import { checkCompilation } from '../core/steps/optimization/check-compilation.js';
-import type { CompilationState } from '../core/contracts/optimization-state.js';
+import type { CompilationState } from '../core/contracts/index.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { compilationTimings, sagemakerCompiler, sagemakerOptimizer } from './wiring.js';

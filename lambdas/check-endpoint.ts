@@ -1,5 +1,5 @@
 import { checkEndpoint } from '../core/steps/optimization/check-endpoint.js';
-import type { CheckEndpointEvent } from '../core/contracts/optimization-state.js';
+import type { CheckEndpointEvent } from '../core/contracts/index.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { endpointTimings, sagemakerHost } from './wiring.js';

@@ -1,5 +1,5 @@
 import { cleanUpAsyncRun } from '../core/steps/async/clean-up-async-run.js';
-import type { CleanUpAsyncRunEvent } from '../core/contracts/async-state.js';
+import type { CleanUpAsyncRunEvent } from '../core/contracts/index.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { s3Store, sagemakerHost, scalingRegistry } from './wiring.js';

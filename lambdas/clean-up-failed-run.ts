@@ -1,6 +1,6 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { cleanUpFailedRun } from '../core/operations/clean-up-failed-run.js';
-import { SfnExecutionDescriber } from './adapters/sfn-execution-describer.js';
+import { SfnExecutionDescriber } from './adapters/index.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep, tracer } from './step.js';
 import { sagemakerCompiler, sagemakerHost, sagemakerOptimizer, scalingRegistry } from './wiring.js';

@@ -1,4 +1,4 @@
-import type { CleanUpStepEvent } from '../core/contracts/optimization-state.js';
+import type { CleanUpStepEvent } from '../core/contracts/index.js';
 import { cleanUpOptimizationRun } from '../core/steps/optimization/clean-up.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

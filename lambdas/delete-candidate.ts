@@ -1,4 +1,4 @@
-import type { DeleteCandidateEvent } from '../core/contracts/optimization-state.js';
+import type { DeleteCandidateEvent } from '../core/contracts/index.js';
 import { deleteCandidate } from '../core/steps/optimization/delete-candidate.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

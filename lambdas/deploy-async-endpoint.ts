@@ -1,5 +1,5 @@
 import { deployAsyncEndpoint } from '../core/steps/async/deploy-async-endpoint.js';
-import type { PrepareAsyncEndpointEvent } from '../core/contracts/async-state.js';
+import type { PrepareAsyncEndpointEvent } from '../core/contracts/index.js';
 import { asyncOutputSettings } from './async-wiring.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

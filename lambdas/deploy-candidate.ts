@@ -1,4 +1,4 @@
-import type { DeployCandidateEvent } from '../core/contracts/optimization-state.js';
+import type { DeployCandidateEvent } from '../core/contracts/index.js';
 import { deployCandidate } from '../core/steps/optimization/deploy-candidate.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { describeRun, parseDescribeRunEvent } from '../core/operations/describe-run.js';
-import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
+import { SfnExecutionReader } from './adapters/index.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';
 

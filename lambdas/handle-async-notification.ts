@@ -6,7 +6,7 @@ import {
   readSnsRecords,
   throwIfRetryNeeded,
 } from '../core/operations/handle-async-notification.js';
-import { NotificationMetrics } from '../core/contracts/operation-metrics.js';
+import { NotificationMetrics } from '../core/contracts/index.js';
 import { artifactsBucket, s3Store, taskResumer, taskTokenStore } from './wiring.js';
 import { defineStep, metrics } from './step.js';
 

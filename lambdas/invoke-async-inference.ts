@@ -1,7 +1,7 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { invokeAsyncInference } from '../core/steps/async/invoke-async-inference.js';
-import type { InvokeAsyncInferenceEvent } from '../core/contracts/async-state.js';
-import { SageMakerAsyncInvoker } from './adapters/sagemaker-async-invoker.js';
+import type { InvokeAsyncInferenceEvent } from '../core/contracts/index.js';
+import { SageMakerAsyncInvoker } from './adapters/index.js';
 import { taskResumer, taskTokenStore } from './wiring.js';
 import { defineStep, tracer } from './step.js';
 

@@ -1,11 +1,9 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_JANITOR_MAX_AGE_HOURS, JANITOR_LIMITS } from '../core/contracts/janitor-settings.js';
+import { DEFAULT_JANITOR_MAX_AGE_HOURS, JANITOR_LIMITS, JanitorMetrics } from '../core/contracts/index.js';
 import { notDeletedBy, parseJanitorEvent, sweepStaleResources } from '../core/operations/janitor.js';
-import { JanitorMetrics } from '../core/contracts/operation-metrics.js';
-import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
+import { ApplicationAutoScalingRegistry, SfnRunActivity } from './adapters/index.js';
 import { StateMachineVariables } from './run-event-variables.js';
-import { SfnRunActivity } from './adapters/sfn-run-activity.js';
 import {
   createApplicationAutoScalingClient,
   createCloudWatchClient,

@@ -1,8 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { listRuns } from '../core/operations/list-runs.js';
-import { RUN_ROUTES } from '../core/run-status/proxy-event.js';
-import { parseRunRouteEvent } from '../core/run-status/run-routes.js';
-import { SfnRunLister } from './adapters/sfn-run-lister.js';
+import { RUN_ROUTES, parseRunRouteEvent } from '../core/run-status/index.js';
+import { SfnRunLister } from './adapters/index.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';
 

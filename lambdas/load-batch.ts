@@ -1,5 +1,5 @@
 import { loadBatch } from '../core/steps/async/load-batch.js';
-import type { LoadBatchEvent } from '../core/contracts/async-state.js';
+import type { LoadBatchEvent } from '../core/contracts/index.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 

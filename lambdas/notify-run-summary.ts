@@ -1,8 +1,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { notifyRunSummary, type RunWorkflow } from '../core/operations/notify-run-summary.js';
-import { SfnExecutionDescriber } from './adapters/sfn-execution-describer.js';
-import { SnsPublisher } from './adapters/sns-publisher.js';
+import { SfnExecutionDescriber, SnsPublisher } from './adapters/index.js';
 import { getOptionalEnv, getRequiredEnv } from './config.js';
 import { RUN_EVENT_VARIABLE_SOURCE, RunEventVariables } from './run-event-variables.js';
 import { defineStep, tracer } from './step.js';

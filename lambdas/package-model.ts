@@ -1,4 +1,4 @@
-import type { PackageModelEvent } from '../core/contracts/optimization-state.js';
+import type { PackageModelEvent } from '../core/contracts/index.js';
 import { packageModel } from '../core/steps/optimization/package-model.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';

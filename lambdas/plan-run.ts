@@ -2,7 +2,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { planAsyncRun } from '../core/steps/async/validate-async-run.js';
 import { parsePlanRunEvent, planRun, type RunPlanner } from '../core/operations/plan-run.js';
 import type { Logger } from '../core/ports/index.js';
-import { type RunWorkflow, RunWorkflows } from '../core/contracts/run-api-contract.js';
+import { type RunWorkflow, RunWorkflows } from '../core/contracts/index.js';
 import { validateAndPlan } from '../core/steps/optimization/validate-and-plan.js';
 import { validateAsyncRunDeps } from './async-wiring.js';
 import { getOptionalEnv, StepVariables } from './config.js';

@@ -1,7 +1,7 @@
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import type { QualityPassEvent } from '../core/contracts/optimization-state.js';
+import type { QualityPassEvent } from '../core/contracts/index.js';
 import { qualityPass } from '../core/steps/optimization/quality-pass.js';
-import { createSageMakerEndpointAnswerer } from './adapters/sagemaker-endpoint-answerer.js';
+import { createSageMakerEndpointAnswerer } from './adapters/index.js';
 import { tracer } from './step.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';

@@ -1,6 +1,6 @@
-import type { RampScalingEvent } from '../core/contracts/optimization-state.js';
+import type { RampScalingEvent } from '../core/contracts/index.js';
 import { rampScaling } from '../core/steps/optimization/ramp-scaling.js';
-import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
+import { ApplicationAutoScalingRegistry } from './adapters/index.js';
 import { createApplicationAutoScalingClient, createCloudWatchClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { endpointTimings } from './wiring.js';

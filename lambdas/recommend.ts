@@ -1,7 +1,6 @@
-import type { RecommendEvent } from '../core/contracts/optimization-state.js';
+import type { RecommendEvent } from '../core/contracts/index.js';
 import { recommend } from '../core/steps/optimization/recommend.js';
-import { CloudWatchEndpointMetrics } from './adapters/cloudwatch-endpoint-metrics.js';
-import { CloudWatchInvocationsPerInstance } from './adapters/cloudwatch-invocations-per-instance.js';
+import { CloudWatchEndpointMetrics, CloudWatchInvocationsPerInstance } from './adapters/index.js';
 import { createCloudWatchClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { region, s3Store } from './wiring.js';

@@ -1,5 +1,5 @@
 import { recordBatchResults } from '../core/steps/async/record-batch-results.js';
-import type { RecordBatchEvent } from '../core/contracts/async-state.js';
+import type { RecordBatchEvent } from '../core/contracts/index.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 

@@ -1,6 +1,6 @@
-import type { RecordProofEvent } from '../core/contracts/optimization-state.js';
+import type { RecordProofEvent } from '../core/contracts/index.js';
 import { recordProof } from '../core/steps/optimization/record-proof.js';
-import { CloudWatchInvocationsPerInstance } from './adapters/cloudwatch-invocations-per-instance.js';
+import { CloudWatchInvocationsPerInstance } from './adapters/index.js';
 import { createCloudWatchClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';

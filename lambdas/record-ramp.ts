@@ -1,6 +1,6 @@
-import type { RecordRampEvent } from '../core/contracts/optimization-state.js';
+import type { RecordRampEvent } from '../core/contracts/index.js';
 import { recordRamp } from '../core/steps/optimization/record-ramp.js';
-import { ApplicationAutoScalingInstanceSeries } from './adapters/application-autoscaling-series.js';
+import { ApplicationAutoScalingInstanceSeries } from './adapters/index.js';
 import { createApplicationAutoScalingClient } from './aws-clients.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';

@@ -1,9 +1,8 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Logger } from '../core/ports/index.js';
-import type { ParsedEvent } from '../core/run-status/proxy-event.js';
-import type { ApiReply } from '../core/contracts/run-api-contract.js';
-import type { RunWorkflow } from '../core/contracts/run-api-contract.js';
+import type { ParsedEvent } from '../core/run-status/index.js';
+import type { ApiReply, RunWorkflow } from '../core/contracts/index.js';
 import { StateMachineVariables } from './run-event-variables.js';
 import { getOptionalEnv, getRequiredEnv } from './config.js';
 import { tracer } from './step.js';

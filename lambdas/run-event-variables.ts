@@ -1,4 +1,4 @@
-import type { RunWorkflow } from '../core/contracts/run-api-contract.js';
+import type { RunWorkflow } from '../core/contracts/index.js';
 
 /**
  * The variables of the Lambdas that start or follow runs (the Model Registry trigger, the

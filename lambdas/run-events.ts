@@ -1,9 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { runEvents } from '../core/operations/run-events.js';
-import { RUN_ROUTES } from '../core/run-status/proxy-event.js';
-import { parseRunRouteEvent } from '../core/run-status/run-routes.js';
-import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
-import { SfnRunEvents } from './adapters/sfn-run-events.js';
+import { RUN_ROUTES, parseRunRouteEvent } from '../core/run-status/index.js';
+import { SfnExecutionReader, SfnRunEvents } from './adapters/index.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';
 

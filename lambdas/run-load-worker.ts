@@ -1,9 +1,6 @@
-import type { RunLoadWorkerEvent } from '../core/contracts/optimization-state.js';
+import type { RunLoadWorkerEvent } from '../core/contracts/index.js';
 import { runLoadWorker } from '../core/steps/optimization/run-load-worker.js';
-import {
-  createRuntimeStreamTransportFactory,
-  createRuntimeTransportFactory,
-} from './adapters/transport-factory.js';
+import { createRuntimeStreamTransportFactory, createRuntimeTransportFactory } from './adapters/index.js';
 import { defineStep } from './step.js';
 import { s3Store } from './wiring.js';
 

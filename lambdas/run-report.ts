@@ -1,10 +1,8 @@
 import { fromEnv } from '@aws-sdk/credential-providers';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { runReport } from '../core/operations/run-report.js';
-import { RUN_ROUTES } from '../core/run-status/proxy-event.js';
-import { parseRunRouteEvent } from '../core/run-status/run-routes.js';
-import { S3Presigner } from './adapters/s3-presigner.js';
-import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
+import { RUN_ROUTES, parseRunRouteEvent } from '../core/run-status/index.js';
+import { S3Presigner, SfnExecutionReader } from './adapters/index.js';
 import { getRequiredEnv, StepVariables } from './config.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';

@@ -1,9 +1,9 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { parseApprovedModelRunTemplate } from '../core/planning/approved-model-template-check.js';
+import { parseApprovedModelRunTemplate } from '../core/planning/index.js';
 import { startApprovedModelRun } from '../core/operations/start-approved-model-run.js';
-import { ApprovedModelRunMetrics } from '../core/contracts/operation-metrics.js';
-import { SfnExecutionStarter } from './adapters/sfn-execution-starter.js';
+import { ApprovedModelRunMetrics } from '../core/contracts/index.js';
+import { SfnExecutionStarter } from './adapters/index.js';
 import { getRequiredEnv } from './config.js';
 import { RUN_EVENT_VARIABLE_SOURCE, RunEventVariables } from './run-event-variables.js';
 import { defineStep, metrics, tracer } from './step.js';

@@ -1,4 +1,4 @@
-import type { StartCompilationEvent } from '../core/contracts/optimization-state.js';
+import type { StartCompilationEvent } from '../core/contracts/index.js';
 import { startCompilation } from '../core/steps/optimization/start-compilation.js';
 import { createSageMakerClient } from './aws-clients.js';
 import { defineStep } from './step.js';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { parseStartRunEvent, startRun } from '../core/operations/start-run.js';
-import { SfnRunStarter } from './adapters/sfn-run-starter.js';
+import { SfnRunStarter } from './adapters/index.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { getRequiredEnv, StepVariables } from './config.js';
 import { defineStep } from './step.js';

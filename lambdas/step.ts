@@ -6,7 +6,7 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { redactError, redactText, redactValue } from '../core/contracts/redaction.js';
+import { redactError, redactText, redactValue } from '../core/contracts/index.js';
 import type { Logger } from '../core/ports/index.js';
 import { getOptionalEnv } from './config.js';
 

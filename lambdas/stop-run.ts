@@ -1,9 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { RUN_ROUTES } from '../core/run-status/proxy-event.js';
-import { parseRunRouteEvent } from '../core/run-status/run-routes.js';
+import { RUN_ROUTES, parseRunRouteEvent } from '../core/run-status/index.js';
 import { stopRun } from '../core/operations/stop-run.js';
-import { SfnExecutionReader } from './adapters/sfn-execution-reader.js';
-import { SfnRunStopper } from './adapters/sfn-run-stopper.js';
+import { SfnExecutionReader, SfnRunStopper } from './adapters/index.js';
 import { runApiSfnClient, runApiStateMachineArns, answerProxyEvent } from './run-api-wiring.js';
 import { defineStep } from './step.js';
 

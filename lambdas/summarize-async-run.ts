@@ -1,5 +1,5 @@
 import { summarizeAsyncRun } from '../core/steps/async/summarize-async-run.js';
-import type { SummarizeAsyncRunEvent } from '../core/contracts/async-state.js';
+import type { SummarizeAsyncRunEvent } from '../core/contracts/index.js';
 import { defineStep } from './step.js';
 import { asyncEndpointObserver, s3Store } from './wiring.js';
 

@@ -1,4 +1,4 @@
-import type { ValidateAndPlanEvent } from '../core/contracts/optimization-state.js';
+import type { ValidateAndPlanEvent } from '../core/contracts/index.js';
 import { validateAndPlan } from '../core/steps/optimization/validate-and-plan.js';
 import { defineStep } from './step.js';
 import { validateAndPlanDeps } from './wiring.js';

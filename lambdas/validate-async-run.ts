@@ -1,5 +1,5 @@
 import { validateAsyncRun } from '../core/steps/async/validate-async-run.js';
-import type { ValidateAsyncRunEvent } from '../core/contracts/async-state.js';
+import type { ValidateAsyncRunEvent } from '../core/contracts/index.js';
 import { validateAsyncRunDeps } from './async-wiring.js';
 import { defineStep } from './step.js';
 

@@ -2,10 +2,19 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ApplicationAutoScalingRegistry } from './adapters/application-autoscaling-registry.js';
-import { AwsAsyncEndpointObserver } from './adapters/async-endpoint-observer.js';
-import { DynamoDbTokenStore } from './adapters/dynamodb-token-store.js';
-import { SfnTaskResumer } from './adapters/sfn-task-resumer.js';
+import {
+  ApplicationAutoScalingRegistry,
+  AwsAsyncEndpointObserver,
+  DynamoDbTokenStore,
+  SfnTaskResumer,
+  S3ObjectStore,
+  ServiceQuotasInstanceReader,
+  Ec2InstanceFactsReader,
+  PricingHostingPrices,
+  SageMakerCompiler,
+  SageMakerOptimizer,
+  SageMakerModelHost,
+} from './adapters/index.js';
 import type {
   AsyncEndpointObserver,
   ModelCompiler,
@@ -14,15 +23,8 @@ import type {
   ObjectStore,
   ScalingRegistry,
 } from '../core/ports/index.js';
-import { DEFAULT_POLL_SCHEDULE } from '../core/contracts/execution-limits.js';
+import { DEFAULT_POLL_SCHEDULE } from '../core/contracts/index.js';
 import type { ValidateAndPlanDeps } from '../core/steps/optimization/validate-and-plan.js';
-import { S3ObjectStore } from './adapters/s3-object-store.js';
-import { ServiceQuotasInstanceReader } from './adapters/service-quotas-reader.js';
-import { Ec2InstanceFactsReader } from './adapters/ec2-instance-facts.js';
-import { PricingHostingPrices } from './adapters/pricing-hosting-prices.js';
-import { SageMakerCompiler } from './adapters/sagemaker-compiler.js';
-import { SageMakerOptimizer } from './adapters/sagemaker-optimizer.js';
-import { SageMakerModelHost } from './adapters/sagemaker-model-host.js';
 import {
   createApplicationAutoScalingClient,
   createCloudWatchClient,

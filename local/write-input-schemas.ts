@@ -7,12 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  generateInputSchema,
-  INPUT_SCHEMAS,
-  renderInputReference,
-  schemaFileText,
-} from './cli/input-schemas.js';
+import { generateInputSchema, INPUT_SCHEMAS, renderInputReference, schemaFileText } from './cli/index.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const REFERENCE_PAGE = join(REPO_ROOT, 'docs', 'run-input-reference.md');

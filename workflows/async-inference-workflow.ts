@@ -10,9 +10,9 @@ import {
   AsyncInferenceStates,
   AsyncRunOutcomes,
   type NoInputCompletedCause,
-} from '../core/contracts/async-state.js';
-import { ErrorNames } from '../core/contracts/errors.js';
-import { ASYNC_RUN_TIMEOUT_HOURS } from '../core/contracts/run-timeouts.js';
+  ErrorNames,
+  ASYNC_RUN_TIMEOUT_HOURS,
+} from '../core/contracts/index.js';
 import {
   lambdaStep,
   type LambdaStepOptions,

@@ -2,8 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { CleanUpStatuses } from '../core/contracts/clean-up-account.js';
-import { TAG_KEYS } from '../core/contracts/names.js';
+import { CleanUpStatuses, TAG_KEYS } from '../core/contracts/index.js';
 import { addJitteredRetry, lambdaStep } from './lambda-step.js';
 import type { StepFunction, TaskPayload } from './task-parameters.js';
 

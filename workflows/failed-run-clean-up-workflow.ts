@@ -4,7 +4,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { ErrorNames } from '../core/contracts/errors.js';
+import { ErrorNames } from '../core/contracts/index.js';
 import { LAMBDA_SERVICE_ERRORS, standardStateMachine } from './lambda-step.js';
 
 /**

@@ -4,8 +4,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { ErrorNames } from '../core/contracts/errors.js';
-import { QUOTA_RETRY, TRANSIENT_RETRY } from '../core/contracts/execution-limits.js';
+import { ErrorNames, QUOTA_RETRY, TRANSIENT_RETRY } from '../core/contracts/index.js';
 import type { StepFunction, TaskParameters, TaskPayload } from './task-parameters.js';
 
 /** Errors of the Lambda service itself (not of our code): always safe to retry. */

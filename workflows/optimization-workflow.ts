@@ -3,13 +3,11 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { ErrorNames } from '../core/contracts/errors.js';
-import { COMPILATION_CONCURRENCY } from '../core/contracts/execution-limits.js';
 import {
+  ErrorNames,
+  COMPILATION_CONCURRENCY,
   LOAD_WORKER_TIMEOUT_SECONDS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
-} from '../core/contracts/run-timeouts.js';
-import {
   CandidateStatuses,
   CompilationOutcomes,
   NO_RECOMMENDATION_OUTCOMES,
@@ -20,7 +18,7 @@ import {
   type RecordProofEvent,
   type RecordRampEvent,
   type RunPlan,
-} from '../core/contracts/optimization-state.js';
+} from '../core/contracts/index.js';
 import {
   lambdaStep,
   type LambdaStepOptions,

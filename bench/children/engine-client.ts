@@ -5,14 +5,11 @@
  * can time it from outside (bench/support/window.ts).
  */
 import { parseArgs } from 'node:util';
-import { aggregateWorkerResults } from '../../core/load-test/aggregate.js';
-import { runLoadTest } from '../../core/load-test/engine.js';
-import { connectionsPerWorker } from '../../core/load-test/plan.js';
-import type { InvokeTransport } from '../../core/load-test/ports.js';
-import { createHttpInvokeTransport } from '../../local/adapters/http-invoke-transport.js';
+import { aggregateWorkerResults, runLoadTest, connectionsPerWorker } from '../../core/load-test/index.js';
+import type { InvokeTransport } from '../../core/load-test/index.js';
+import { createHttpInvokeTransport } from '../../local/adapters/index.js';
 import { cpuUsSince } from '../support/cpu.js';
-import { parseLoadPlan } from '../../core/contracts/load-plan.js';
-import { parseSla } from '../../core/contracts/latency-sla.js';
+import { parseLoadPlan, parseSla } from '../../core/contracts/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -12,15 +12,11 @@
  */
 import { InvokeEndpointCommand, SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { parseArgs } from 'node:util';
-import { aggregateWorkerResults } from '../../core/load-test/aggregate.js';
-import { runLoadTest } from '../../core/load-test/engine.js';
-import { connectionsPerWorker } from '../../core/load-test/plan.js';
-import type { InvokeTransport } from '../../core/load-test/ports.js';
-import { classifyInvokeError } from '../../lambdas/adapters/sagemaker-runtime-transport.js';
-import { createRuntimeTransportFactory } from '../../lambdas/adapters/transport-factory.js';
+import { aggregateWorkerResults, runLoadTest, connectionsPerWorker } from '../../core/load-test/index.js';
+import type { InvokeTransport } from '../../core/load-test/index.js';
+import { classifyInvokeError, createRuntimeTransportFactory } from '../../lambdas/adapters/index.js';
 import { BENCH_ENDPOINT_NAME } from '../support/signed-path.js';
-import { parseLoadPlan } from '../../core/contracts/load-plan.js';
-import { parseSla } from '../../core/contracts/latency-sla.js';
+import { parseLoadPlan, parseSla } from '../../core/contracts/index.js';
 
 const { values } = parseArgs({
   options: {

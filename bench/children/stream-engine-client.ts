@@ -7,12 +7,11 @@
  * (warm-up included) with every response it read in that time.
  */
 import { aggregateWorkerResults, connectionsPerWorker, runLoadTest } from '../../core/load-test/index.js';
-import type { StreamInvokeTransport } from '../../core/load-test/streaming/index.js';
-import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
+import type { StreamInvokeTransport } from '../../core/load-test/index.js';
+import { createHttpStreamTransport } from '../../local/adapters/index.js';
 import { cpuUsSince } from '../support/cpu.js';
 import { type BenchStreamFormat, type EngineStreamRun, streamClientArguments } from '../support/streaming.js';
-import { parseLoadPlan } from '../../core/contracts/load-plan.js';
-import { parseSla } from '../../core/contracts/latency-sla.js';
+import { parseLoadPlan, parseSla } from '../../core/contracts/index.js';
 
 const values = streamClientArguments();
 const tokensPerResponse = Number(values.tokens);

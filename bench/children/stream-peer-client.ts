@@ -8,7 +8,7 @@
  * throughput. Prints one JSON line, `{ runs }`: a `PeerStreamRun` per format, its CPU over the
  * format's whole measured run (warm-up included) with every response read in that time.
  */
-import { createHttpStreamTransport } from '../../local/adapters/http-stream-transport.js';
+import { createHttpStreamTransport } from '../../local/adapters/index.js';
 import { cpuUsSince } from '../support/cpu.js';
 import {
   type BenchStreamFormat,

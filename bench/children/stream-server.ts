@@ -15,9 +15,8 @@
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
-import type { GenerationRequest } from '../../local/model-server/generative/generation-request.js';
-import type { GenerationSummary } from '../../local/model-server/generative/generation-scheduler.js';
-import { streamWriterFor } from '../../local/model-server/generative/response-formats.js';
+import type { GenerationRequest, GenerationSummary } from '../../local/model-server/index.js';
+import { streamWriterFor } from '../../local/model-server/index.js';
 import { median } from '../support/report.js';
 import { BENCH_STREAM_FORMATS } from '../support/streaming.js';
 import type { BenchStreamFormat } from '../support/streaming.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
+import { EXIT_CODES } from '../../core/contracts/index.js';
 
 /**
  * Real local runs of the examples for `npm run check:reports`: each example input runs through its

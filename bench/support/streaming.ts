@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
  * engine's TTFT and ITL against a server whose delays are known.
  */
 import { type PairedFigure, pairedFigure } from './paired.js';
-import type { StreamFormat } from '../../core/contracts/stream-format.js';
+import type { StreamFormat } from '../../core/contracts/index.js';
 
 /** One format per container family: TGI, LMI (its default JSON Lines formatter), OpenAI SSE. */
 export type BenchStreamFormat = Extract<StreamFormat, 'tgi' | 'lmi-jsonlines' | 'openai'>;

@@ -1,10 +1,13 @@
-import { findInstance } from '../catalog/instances.js';
-import { type AsyncRunEstimate, type AsyncRunPlan, BATCH_SIZE } from '../contracts/async-state.js';
-import { ASYNC_RUN_TIMEOUT_HOURS } from '../contracts/run-timeouts.js';
-import { ENDPOINT_DEADLINE_SECONDS } from '../deployment/endpoint-deployment.js';
-import { ESTIMATE_ASSUMPTIONS } from '../deployment/estimate-assumptions.js';
+import { findInstance } from '../catalog/index.js';
+import {
+  type AsyncRunEstimate,
+  type AsyncRunPlan,
+  BATCH_SIZE,
+  ASYNC_RUN_TIMEOUT_HOURS,
+  PRICE_TABLE_SOURCE,
+} from '../contracts/index.js';
+import { ENDPOINT_DEADLINE_SECONDS, ESTIMATE_ASSUMPTIONS } from '../deployment/index.js';
 import { SCALE_IN_DEADLINE_SECONDS } from './endpoint-loop.js';
-import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
 
 /**
  * The cost and duration of an async run on AWS, as "Validate async run" plans it (its planning

@@ -1,7 +1,5 @@
-import type { AsyncRunPlan, ItemResult } from '../contracts/async-state.js';
-import { ItemStatuses } from '../contracts/async-state.js';
-import type { CompletedWork } from '../contracts/completed-work.js';
-import { describeError } from '../contracts/errors.js';
+import type { AsyncRunPlan, ItemResult, CompletedWork } from '../contracts/index.js';
+import { ItemStatuses, describeError } from '../contracts/index.js';
 import type { ObjectStore } from '../ports/index.js';
 import { batchResultsUri } from './batch-results.js';
 

@@ -1,5 +1,5 @@
-import type { GenerativeOutputFormat } from '../contracts/async-state.js';
-import { countOf, isJsonObject, type JsonObject } from '../load-test/streaming/json-event.js';
+import type { GenerativeOutputFormat } from '../contracts/index.js';
+import { countOf, isJsonObject, type JsonObject } from '../load-test/index.js';
 
 /**
  * The token counts of one async generative result: what the container wrote to the output object

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { redactText } from '../contracts/redaction.js';
+import { redactText } from '../contracts/index.js';
 
 /**
  * SageMaker's asynchronous inference notification: the JSON document SageMaker publishes to the

@@ -1,4 +1,4 @@
-import { describeError, InvalidRunInputError } from '../contracts/errors.js';
+import { describeError, InvalidRunInputError } from '../contracts/index.js';
 import type { AsyncInferenceDescription } from '../ports/index.js';
 import type { DeniedAction, EndpointRoleReader, PolicyCheck, PolicySimulator } from './ports.js';
 

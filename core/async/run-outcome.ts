@@ -1,4 +1,4 @@
-import { type AsyncRunOutcome, AsyncRunOutcomes } from '../contracts/async-state.js';
+import { type AsyncRunOutcome, AsyncRunOutcomes } from '../contracts/index.js';
 
 /** The outcome of a run of `inputs` inputs of which `completed` completed. */
 export function asyncRunOutcomeOf(counts: {

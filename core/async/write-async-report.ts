@@ -1,12 +1,6 @@
-import type {
-  AsyncEndpointState,
-  AsyncRunPlan,
-  AsyncRunSummary,
-  ItemResult,
-} from '../contracts/async-state.js';
+import type { AsyncEndpointState, AsyncRunPlan, AsyncRunSummary, ItemResult } from '../contracts/index.js';
 import type { AsyncEndpointObserver, BacklogSample, ObjectStore, ScalingActivity } from '../ports/index.js';
-import { type AsyncReport, buildAsyncReport } from '../report/async-report.js';
-import { renderAsyncHtmlReport } from '../report/render-async-html.js';
+import { type AsyncReport, buildAsyncReport, renderAsyncHtmlReport } from '../report/index.js';
 
 /**
  * The async run's report files, written by "Summarize async run" beside summary.json: report.json

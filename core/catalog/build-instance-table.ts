@@ -11,7 +11,7 @@ import {
   type Unknown,
 } from './instance-facts.js';
 import { MIN_COMPUTE_CAPABILITY_BY_CUDA_MAJOR, runsOnGpu, servingPlatformOf } from './images.js';
-import { LLM_CONTAINERS } from '../contracts/model-frameworks.js';
+import { LLM_CONTAINERS } from '../contracts/index.js';
 
 /**
  * Merges the SDK's hosting instance types, the facts read from AWS pages (sources/instance-facts.json)

@@ -1,4 +1,4 @@
-import type { FRAMEWORKS } from '../contracts/model-frameworks.js';
+import type { FRAMEWORKS } from '../contracts/index.js';
 
 /**
  * The maintained table of SageMaker serving images: which inference container serves a model of a

@@ -1,4 +1,4 @@
-import { NoServingImageError } from '../contracts/errors.js';
+import { NoServingImageError, isLlmContainer } from '../contracts/index.js';
 import {
   IMAGE_TABLE,
   type BaseFramework,
@@ -7,7 +7,6 @@ import {
   type ServingPlatform,
 } from './image-table.js';
 import { findInstance } from './instances.js';
-import { isLlmContainer } from '../contracts/model-frameworks.js';
 
 /**
  * Which inference container serves a candidate: the model's framework and version, served uncompiled

@@ -1,4 +1,4 @@
-import { COMPILATION_TARGETS } from '../contracts/compilation-targets.js';
+import { COMPILATION_TARGETS } from '../contracts/index.js';
 
 /**
  * The shape of the generated instance table (instance-table.ts) and of its source data

@@ -1,5 +1,4 @@
-import type { LlmContainer } from '../contracts/model-frameworks.js';
-import type { StreamFormat } from '../contracts/stream-format.js';
+import type { LlmContainer, StreamFormat } from '../contracts/index.js';
 
 /**
  * The LLM serving containers a run can name as `model.framework`: DJL LMI,

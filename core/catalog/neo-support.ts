@@ -1,6 +1,5 @@
-import type { InputIssue } from '../contracts/errors.js';
-import { COMPILATION_TARGETS } from '../contracts/compilation-targets.js';
-import type { FRAMEWORKS, INPUT_DATA_TYPES } from '../contracts/model-frameworks.js';
+import type { InputIssue, FRAMEWORKS, INPUT_DATA_TYPES } from '../contracts/index.js';
+import { COMPILATION_TARGETS } from '../contracts/index.js';
 
 /**
  * What SageMaker Neo compiles for each cloud target of the catalog: framework × model version ×

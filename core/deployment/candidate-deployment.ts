@@ -1,16 +1,16 @@
-import { baseFrameworkOf, resolveServingImage } from '../catalog/images.js';
-import { llmModelEnvironment } from '../catalog/llm-containers.js';
-import { failureReasonOf } from '../contracts/caught-error.js';
-import { EndpointFailedError } from '../contracts/errors.js';
-import { TAG_KEYS, VARIANT_NAME } from '../contracts/names.js';
+import { baseFrameworkOf, resolveServingImage, llmModelEnvironment } from '../catalog/index.js';
 import {
+  failureReasonOf,
+  EndpointFailedError,
+  TAG_KEYS,
+  VARIANT_NAME,
   CompilationOutcomes,
   type DeployCandidateEvent,
   type PlannedOptimization,
-} from '../contracts/optimization-state.js';
-import type { HubModel } from '../contracts/run-input.js';
+  isLlmContainer,
+} from '../contracts/index.js';
+import type { HubModel } from '../contracts/index.js';
 import type { ModelSpec, ProductionVariantSpec } from '../ports/index.js';
-import { isLlmContainer } from '../contracts/model-frameworks.js';
 
 /**
  * What "Deploy candidate" creates for a candidate, decided in one place: the image, the model data

@@ -1,7 +1,4 @@
-import {
-  type InferenceComponentStatus,
-  InferenceComponentStatuses,
-} from '../contracts/inference-components.js';
+import { type InferenceComponentStatus, InferenceComponentStatuses } from '../contracts/index.js';
 import type {
   InferenceComponentDescription,
   InferenceComponentHost,

@@ -1,4 +1,4 @@
-import { LOAD_WORKER_MEMORY_MB } from '../contracts/load-worker-lambda.js';
+import { LOAD_WORKER_MEMORY_MB } from '../contracts/index.js';
 
 /**
  * What both workflows' estimates assume of an endpoint ("Validate and plan" and "Validate async

@@ -1,5 +1,4 @@
-import type { InferenceComponentStatus, PerCopyRequirements } from '../contracts/inference-components.js';
-import type { RoutingStrategy } from '../contracts/routing-strategy.js';
+import type { InferenceComponentStatus, PerCopyRequirements, RoutingStrategy } from '../contracts/index.js';
 
 /**
  * The port of an endpoint that hosts inference components: AWS's adapter is

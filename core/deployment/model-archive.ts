@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create as createTar, extract as extractTar, ReadEntry } from 'tar';
 import { unsafeEntryReason } from './archive-entries.js';
-import { InvalidRunInputError } from '../contracts/errors.js';
+import { InvalidRunInputError } from '../contracts/index.js';
 
 /**
  * The model.tar.gz builder "Package model" uses, shared with "Validate async run" (a Hub model's

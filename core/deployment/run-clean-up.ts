@@ -6,11 +6,14 @@ import {
   commandToFinish,
   type LeftResource,
   withCleanUpAccount,
-} from '../contracts/clean-up-account.js';
-import { describeError } from '../contracts/errors.js';
-import { nextPollSeconds } from '../contracts/execution-limits.js';
-import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken, VARIANT_NAME } from '../contracts/names.js';
-import type { CleanUpEvent, CleanUpResult } from '../contracts/optimization-state.js';
+  describeError,
+  nextPollSeconds,
+  KEEP_TAG,
+  RESOURCE_NAME_PREFIX,
+  runToken,
+  VARIANT_NAME,
+} from '../contracts/index.js';
+import type { CleanUpEvent, CleanUpResult } from '../contracts/index.js';
 import {
   EndpointStatuses,
   type Logger,

@@ -1,4 +1,4 @@
-import { LoadTestAbortedError } from '../contracts/errors.js';
+import { LoadTestAbortedError } from '../contracts/index.js';
 import { mergeErrorSamples } from './error-samples.js';
 import {
   encodeHistogram,
@@ -21,8 +21,7 @@ import { findStopPoint, pickSustainable, slaBreaches } from './sla.js';
 import { longestStall } from './stall.js';
 import { mergeStreamStep } from './streaming/merge.js';
 import { mergeTimeline } from './timeline.js';
-import type { LoadModel, LoadPlan } from '../contracts/load-plan.js';
-import type { LatencySla } from '../contracts/latency-sla.js';
+import type { LoadModel, LoadPlan, LatencySla } from '../contracts/index.js';
 
 function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;

@@ -1,5 +1,14 @@
 import { setMaxListeners } from 'node:events';
-import { InvalidRunInputError, describeError } from '../contracts/errors.js';
+import {
+  InvalidRunInputError,
+  describeError,
+  parseLoadPlan,
+  type LoadPlan,
+  type LoadPlanInput,
+  parseSla,
+  type LatencySla,
+  type LatencySlaInput,
+} from '../contracts/index.js';
 import { mergeWorkerSteps } from './aggregate.js';
 import { systemClock } from './clock.js';
 import { usToMs } from './histogram.js';
@@ -17,8 +26,6 @@ import { stepInvokerOf } from './streaming/step-invoker.js';
 import type { StepInvoker } from './streaming/step-invoker.js';
 import type { StreamStepRecorder } from './streaming/step-recorder.js';
 import type { StreamInvokeTransport } from './streaming/stream-transport.js';
-import { parseLoadPlan, type LoadPlan, type LoadPlanInput } from '../contracts/load-plan.js';
-import { parseSla, type LatencySla, type LatencySlaInput } from '../contracts/latency-sla.js';
 
 /**
  * Time kept free before a deadline: the engine returns at least this long before it, so the caller

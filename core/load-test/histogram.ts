@@ -1,6 +1,6 @@
 import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import type { Histogram } from 'hdr-histogram-js';
-import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
+import type { LatencyPercentilesMs } from '../contracts/index.js';
 
 /**
  * Latency histograms: HdrHistogram of microseconds, 1 µs .. 10 min, 3 significant digits (values

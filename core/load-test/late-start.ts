@@ -1,5 +1,5 @@
 import type { WorkerResult } from './results.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
+import type { LoadPlan } from '../contracts/index.js';
 
 /**
  * When a worker counts as late. Every worker starts from the shared start "Check endpoint" set; a

@@ -1,6 +1,5 @@
-import { InvalidRunInputError } from '../contracts/errors.js';
+import { InvalidRunInputError, seededRandom } from '../contracts/index.js';
 import type { InvokeRequest } from './ports.js';
-import { seededRandom } from '../contracts/seeded-random.js';
 
 /**
  * A run's payloads, each request drawing one by weight. The bodies are loaded once per worker

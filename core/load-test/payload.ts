@@ -1,4 +1,4 @@
-import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/execution-limits.js';
+import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/index.js';
 import type { LoadTestResult, PayloadStepResult, StepResult } from './results.js';
 
 /**

@@ -1,5 +1,9 @@
-import { LOAD_WORKER_MEASURING_SECONDS } from '../contracts/run-timeouts.js';
-import { type LoadPlan, MAX_ARRIVAL_RATE, MAX_CONCURRENCY } from '../contracts/load-plan.js';
+import {
+  LOAD_WORKER_MEASURING_SECONDS,
+  type LoadPlan,
+  MAX_ARRIVAL_RATE,
+  MAX_CONCURRENCY,
+} from '../contracts/index.js';
 
 /**
  * The arithmetic of a load plan (contracts/load-plan.ts): its schedule, segments and each worker's

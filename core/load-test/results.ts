@@ -1,7 +1,6 @@
 import type { InvokeErrorKind } from './ports.js';
 import type { StreamStepResult, StreamWorkerFigures } from './streaming/stream-figures.js';
-import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
-import type { LoadModel } from '../contracts/load-plan.js';
+import type { LatencyPercentilesMs, LoadModel } from '../contracts/index.js';
 
 /** Why a run stopped stepping. */
 export type StopReason =

@@ -1,8 +1,7 @@
 import { loadTestSeconds, stepPeriodMs } from './plan.js';
 import type { LoadTestResult, MeasuredSpread, SpreadFigures, StepResult } from './results.js';
 import { describeLoad } from './sla.js';
-import type { LoadRound } from '../contracts/load-round.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
+import type { LoadRound, LoadPlan } from '../contracts/index.js';
 
 /**
  * Rounds (contracts/load-round.ts): what decides them, and how their figures settle a candidate's

@@ -1,4 +1,4 @@
-import { LoadTestAbortedError } from '../contracts/errors.js';
+import { LoadTestAbortedError } from '../contracts/index.js';
 import { mergeErrorSamples } from './error-samples.js';
 import { encodeHistogram, mergeEncodedHistograms } from './histogram.js';
 import { addErrorCounts, emptyErrorCounts } from './results.js';

@@ -2,9 +2,7 @@ import type { StepResult, StepStall } from './results.js';
 import { describeStall, describeStallAt } from './stall.js';
 import type { StreamStepResult } from './streaming/stream-figures.js';
 import { streamSlaBreaches } from './streaming/stream-sla.js';
-import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
-import type { LoadModel, LoadPlan } from '../contracts/load-plan.js';
-import type { LatencySla } from '../contracts/latency-sla.js';
+import type { LatencyPercentilesMs, LoadModel, LoadPlan, LatencySla } from '../contracts/index.js';
 
 /** The figures of a merged step the SLA is judged on. */
 export interface StepFigures {

@@ -1,4 +1,4 @@
-import { describeError } from '../contracts/errors.js';
+import { describeError } from '../contracts/index.js';
 import { type PayloadDraw, PayloadMix } from './payload-mix.js';
 import type { Clock, InvokeOutcome, InvokeRequest, InvokeTransport } from './ports.js';
 import type { StepRecorder, Unanswered } from './step-recorder.js';

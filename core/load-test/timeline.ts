@@ -1,4 +1,4 @@
-import { LoadTestAbortedError } from '../contracts/errors.js';
+import { LoadTestAbortedError } from '../contracts/index.js';
 import {
   LatencyRecorder,
   encodeHistogram,

@@ -6,8 +6,8 @@
  * (bench/signed-path.ts; figures and method in bench/RESULTS.md, "Signed path").
  */
 import { scheduledLoads } from './plan.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
-import { LOAD_WORKER_MEMORY_MB } from '../contracts/load-worker-lambda.js';
+import type { LoadPlan } from '../contracts/index.js';
+import { LOAD_WORKER_MEMORY_MB } from '../contracts/index.js';
 
 /** Lambda memory per vCPU (see LOAD_WORKER_MEMORY_MB). */
 export const LAMBDA_MB_PER_VCPU = 1769;

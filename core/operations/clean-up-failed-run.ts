@@ -1,21 +1,22 @@
-import { commandToFinish, leavesSomething } from '../contracts/clean-up-account.js';
 import {
+  commandToFinish,
+  leavesSomething,
   CleanUpIncompleteError,
   describeError,
   ErrorNames,
   ranToEndWithoutResult,
   TransientServiceError,
-} from '../contracts/errors.js';
-import { KEEP_TAG, RESOURCE_NAME_PREFIX, runToken } from '../contracts/names.js';
-import type { CleanUpResult } from '../contracts/optimization-state.js';
-import type { ExecutionDescriber, ExecutionDescription, ModelHost, RunResources } from '../ports/index.js';
-import {
+  KEEP_TAG,
+  RESOURCE_NAME_PREFIX,
+  runToken,
   FAILURE_STATUSES,
   type FailureStatus,
   LIVE_STATUSES,
   parseExecutionStatusChange,
-} from '../contracts/execution-status-change.js';
-import { type CleanUpDeps, cleanUpRun } from '../deployment/run-clean-up.js';
+} from '../contracts/index.js';
+import type { CleanUpResult } from '../contracts/index.js';
+import type { ExecutionDescriber, ExecutionDescription, ModelHost, RunResources } from '../ports/index.js';
+import { type CleanUpDeps, cleanUpRun } from '../deployment/index.js';
 
 /**
  * The failure clean-up: an EventBridge rule starts the "Clean up failed run" state machine

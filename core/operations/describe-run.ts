@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { describeError, ErrorNames } from '../contracts/errors.js';
-import type { Logger } from '../ports/index.js';
-import type { ExecutionDescription, ExecutionReader, RunRef } from '../run-status/ports.js';
-import { type ProgressProfile, readProgress } from '../run-status/progress.js';
-import { resultsOf } from '../run-status/run-results.js';
 import {
+  describeError,
+  ErrorNames,
   apiFailure,
   type ApiReply,
   ApiErrorCodes,
@@ -13,15 +10,20 @@ import {
   RUN_RESOURCES,
   type RunStatus,
   type RunWorkflow,
-} from '../contracts/run-api-contract.js';
-import { WORKFLOW_PROGRESS } from '../run-status/workflow-profiles.js';
+} from '../contracts/index.js';
+import type { Logger } from '../ports/index.js';
+import type { ExecutionDescription, ExecutionReader, RunRef } from '../run-status/index.js';
 import {
+  type ProgressProfile,
+  readProgress,
+  resultsOf,
+  WORKFLOW_PROGRESS,
   parseProxyEvent,
   type ParsedEvent,
   requestContextSchema,
   resourceSchema,
   RUN_ROUTES,
-} from '../run-status/proxy-event.js';
+} from '../run-status/index.js';
 
 /**
  * `GET /runs/{id}` and `GET /async-runs/{id}`: a run's status, progress and, once it succeeded,

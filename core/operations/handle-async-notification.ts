@@ -1,8 +1,17 @@
-import type { AsyncInferenceFailureCause, AsyncInferenceResult } from '../contracts/async-state.js';
-import { ErrorNames, TransientServiceError } from '../contracts/errors.js';
-import { jsonBytes } from '../contracts/execution-limits.js';
-import { runPrefixKey, s3Uri } from '../contracts/object-uri.js';
-import { redactedMessage } from '../contracts/redaction.js';
+import type {
+  AsyncInferenceFailureCause,
+  AsyncInferenceResult,
+  NotificationMetrics,
+} from '../contracts/index.js';
+import {
+  ErrorNames,
+  TransientServiceError,
+  jsonBytes,
+  runPrefixKey,
+  s3Uri,
+  redactedMessage,
+  isRecord,
+} from '../contracts/index.js';
 import type { Logger, ObjectStore } from '../ports/index.js';
 import { earlierInvocationReason } from './notification-match.js';
 import {
@@ -12,10 +21,8 @@ import {
   inferenceIdProblem,
   parseNotification,
   type ParsedNotification,
-} from '../async/notification.js';
-import type { TaskCallOutcome, TaskResumer, TaskTokenRecord, TaskTokenStore } from '../async/ports.js';
-import { isRecord } from '../contracts/records.js';
-import type { NotificationMetrics } from '../contracts/operation-metrics.js';
+} from '../async/index.js';
+import type { TaskCallOutcome, TaskResumer, TaskTokenRecord, TaskTokenStore } from '../async/index.js';
 
 /**
  * The notification Lambda's core, subscribed to the endpoint's success and error topics. For each

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { describeError, describeIssues } from '../contracts/errors.js';
-import { KEEP_TAG, PROJECT_TAG_VALUE, RESOURCE_NAME_PREFIX, TAG_KEYS } from '../contracts/names.js';
-import { toInputIssues } from '../contracts/validation.js';
+import {
+  describeError,
+  describeIssues,
+  KEEP_TAG,
+  PROJECT_TAG_VALUE,
+  RESOURCE_NAME_PREFIX,
+  TAG_KEYS,
+  toInputIssues,
+} from '../contracts/index.js';
 import {
   EndpointStatuses,
   type HostedEndpoint,

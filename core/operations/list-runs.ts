@@ -1,5 +1,5 @@
 import type { Logger } from '../ports/index.js';
-import type { RunLister } from '../run-status/ports.js';
+import type { RunLister } from '../run-status/index.js';
 import {
   apiFailure,
   type ApiReply,
@@ -8,8 +8,8 @@ import {
   ExecutionStatuses,
   RUN_LIST_LIMITS,
   type RunList,
-} from '../contracts/run-api-contract.js';
-import { type RunRouteRequest, unexpectedFailure } from '../run-status/run-routes.js';
+} from '../contracts/index.js';
+import { type RunRouteRequest, unexpectedFailure } from '../run-status/index.js';
 
 /**
  * `GET /runs` and `GET /async-runs`: the workflow's runs, newest first, filtered by `status`, by

@@ -1,6 +1,6 @@
-import type { AsyncInferenceFailureCause, AsyncInferenceResult } from '../contracts/async-state.js';
+import type { AsyncInferenceFailureCause, AsyncInferenceResult } from '../contracts/index.js';
 import type { ObjectStore } from '../ports/index.js';
-import type { NewTaskTokenRecord } from '../async/ports.js';
+import type { NewTaskTokenRecord } from '../async/index.js';
 
 /**
  * A lost notification: SageMaker wrote the result (or the model's error response) but its SNS

@@ -1,5 +1,4 @@
-import type { InferenceNotification } from '../async/notification.js';
-import type { TaskTokenRecord } from '../async/ports.js';
+import type { InferenceNotification, TaskTokenRecord } from '../async/index.js';
 
 /**
  * Whether a notification reports the invocation a waiting record made, or an earlier one under the

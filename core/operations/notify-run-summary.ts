@@ -1,22 +1,22 @@
 import { z } from 'zod';
-import { CleanUpStatuses, cleanUpInCause } from '../contracts/clean-up-account.js';
-import { completedInCause } from '../contracts/completed-work.js';
-import { ranToEndWithoutResult } from '../contracts/errors.js';
 import {
+  CleanUpStatuses,
+  cleanUpInCause,
+  completedInCause,
+  ranToEndWithoutResult,
   CANDIDATE_VERDICTS,
   PROOF_STATUSES,
   type ProofStatus,
   RAMP_STATUSES,
   type RampStatus,
-} from '../contracts/optimization-state.js';
-import type { ExecutionDescriber, ExecutionDescription, Logger } from '../ports/index.js';
-import { recordOf } from '../contracts/records.js';
-import {
+  recordOf,
   parseExecutionStatusChange,
   RUN_END_STATUSES,
   type RunEndStatus,
-} from '../contracts/execution-status-change.js';
-import { COMPARISON_ATTRIBUTES, type ComparisonAttribute } from '../contracts/run-comparison.js';
+  COMPARISON_ATTRIBUTES,
+  type ComparisonAttribute,
+} from '../contracts/index.js';
+import type { ExecutionDescriber, ExecutionDescription, Logger } from '../ports/index.js';
 
 /**
  * Run-summary notifications: an EventBridge rule sends the "Step Functions Execution Status Change"

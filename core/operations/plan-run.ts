@@ -1,19 +1,22 @@
-import { BudgetExceededError, describeError, InvalidRunInputError } from '../contracts/errors.js';
-import type { Logger } from '../ports/index.js';
 import {
+  BudgetExceededError,
+  describeError,
+  InvalidRunInputError,
   apiFailure,
   type ApiReply,
   ApiErrorCodes,
   type PlannedRun,
   type RunWorkflow,
-} from '../contracts/run-api-contract.js';
-import { type ParsedEvent, RUN_ROUTES } from '../run-status/proxy-event.js';
+} from '../contracts/index.js';
+import type { Logger } from '../ports/index.js';
 import {
+  type ParsedEvent,
+  RUN_ROUTES,
   checkRunRequest,
   invalidRunInputReply,
   parseRunRequestEvent,
   type RunRequest,
-} from '../run-status/run-request.js';
+} from '../run-status/index.js';
 
 /**
  * `POST /runs/plan` and `POST /async-runs/plan`: the plan of a run before anyone pays for it. The

@@ -1,5 +1,5 @@
 import type { Logger } from '../ports/index.js';
-import type { HistoryEventLine, RunEventReader } from '../run-status/ports.js';
+import type { HistoryEventLine, RunEventReader } from '../run-status/index.js';
 import {
   apiFailure,
   type ApiReply,
@@ -7,14 +7,8 @@ import {
   RUN_EVENT_LIMITS,
   type RunEvent,
   type RunEvents,
-} from '../contracts/run-api-contract.js';
-import {
-  isReply,
-  type RunRouteRequest,
-  runNotFound,
-  runOf,
-  unexpectedFailure,
-} from '../run-status/run-routes.js';
+} from '../contracts/index.js';
+import { isReply, type RunRouteRequest, runNotFound, runOf, unexpectedFailure } from '../run-status/index.js';
 
 /**
  * `GET /runs/{id}/events?limit=`: a run's progress as its execution history records it (Step

@@ -1,14 +1,14 @@
-import { resultsOf } from '../run-status/run-results.js';
-import type { Logger } from '../ports/index.js';
-import type { ExecutionReader, ObjectPresigner } from '../run-status/ports.js';
-import { apiFailure, type ApiReply, ApiErrorCodes, type ReportLinks } from '../contracts/run-api-contract.js';
 import {
+  resultsOf,
   isReply,
   type RunRouteRequest,
   runNotFound,
   runOf,
   unexpectedFailure,
-} from '../run-status/run-routes.js';
+} from '../run-status/index.js';
+import type { Logger } from '../ports/index.js';
+import type { ExecutionReader, ObjectPresigner } from '../run-status/index.js';
+import { apiFailure, type ApiReply, ApiErrorCodes, type ReportLinks } from '../contracts/index.js';
 
 /**
  * `GET /runs/{id}/report` and `GET /async-runs/{id}/report`: a presigned GET link for each of the

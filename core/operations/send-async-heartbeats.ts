@@ -1,4 +1,4 @@
-import { ErrorNames } from '../contracts/errors.js';
+import { ErrorNames, redactedMessage } from '../contracts/index.js';
 import {
   EndpointStatuses,
   type EndpointDescription,
@@ -6,9 +6,8 @@ import {
   type ModelHost,
   type ObjectStore,
 } from '../ports/index.js';
-import { redactedMessage } from '../contracts/redaction.js';
 import { findWrittenResult, type WrittenResult } from './lost-notification.js';
-import type { NewTaskTokenRecord, TaskResumer, TaskTokenStore } from '../async/ports.js';
+import type { NewTaskTokenRecord, TaskResumer, TaskTokenStore } from '../async/index.js';
 
 /**
  * The heartbeat sender, run on a schedule (every few minutes). SageMaker sends no heartbeat, so

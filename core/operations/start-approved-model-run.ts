@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { type ApprovedModelRunTemplate, withModel } from '../contracts/approved-model-run-template.js';
-import { describeIssues } from '../contracts/errors.js';
 import {
+  type ApprovedModelRunTemplate,
+  withModel,
+  describeIssues,
   APPROVED,
   MODEL_PACKAGE_GROUP_NAME,
   MODEL_PACKAGE_STATE_CHANGE,
-} from '../contracts/model-package.js';
-import { toInputIssues } from '../contracts/validation.js';
-import { parseRunInput } from '../planning/run-input-check.js';
+  toInputIssues,
+} from '../contracts/index.js';
+import { parseRunInput } from '../planning/index.js';
 import type { Logger } from '../ports/index.js';
 
 /**

@@ -1,14 +1,19 @@
 import type { Logger } from '../ports/index.js';
-import type { RunStarter } from '../run-status/ports.js';
+import type { RunStarter } from '../run-status/index.js';
 import {
   apiFailure,
   type ApiReply,
   ApiErrorCodes,
   RUN_RESOURCES,
   type StartedRun,
-} from '../contracts/run-api-contract.js';
-import { type ParsedEvent, RUN_ROUTES } from '../run-status/proxy-event.js';
-import { checkRunRequest, parseRunRequestEvent, type RunRequest } from '../run-status/run-request.js';
+} from '../contracts/index.js';
+import {
+  type ParsedEvent,
+  RUN_ROUTES,
+  checkRunRequest,
+  parseRunRequestEvent,
+  type RunRequest,
+} from '../run-status/index.js';
 
 /**
  * `POST /runs` and `POST /async-runs`: the body is checked with the workflow's own run-input

@@ -1,19 +1,13 @@
 import type { Logger } from '../ports/index.js';
-import type { ExecutionReader, RunStopper } from '../run-status/ports.js';
+import type { ExecutionReader, RunStopper } from '../run-status/index.js';
 import {
   apiFailure,
   type ApiReply,
   ApiErrorCodes,
   ExecutionStatuses,
   type StoppedRun,
-} from '../contracts/run-api-contract.js';
-import {
-  isReply,
-  type RunRouteRequest,
-  runNotFound,
-  runOf,
-  unexpectedFailure,
-} from '../run-status/run-routes.js';
+} from '../contracts/index.js';
+import { isReply, type RunRouteRequest, runNotFound, runOf, unexpectedFailure } from '../run-status/index.js';
 
 /**
  * `POST /runs/{id}/stop` and `POST /async-runs/{id}/stop`: stops a running run. The execution ends

@@ -3,10 +3,12 @@ import {
   type ApprovedModelRunTemplate,
   approvedModelRunTemplateSchema,
   withModel,
-} from '../contracts/approved-model-run-template.js';
-import { type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
-import { recordOf } from '../contracts/records.js';
-import { describeGiven, toInputIssues } from '../contracts/validation.js';
+  type InputIssue,
+  InvalidRunInputError,
+  recordOf,
+  describeGiven,
+  toInputIssues,
+} from '../contracts/index.js';
 import { checkedRunInputSchema } from './run-input-check.js';
 
 /**

@@ -2,9 +2,9 @@ import {
   type AsyncEndpointInput,
   type AsyncRunInput,
   asyncRunInputSchemaWith,
-} from '../contracts/async-run-input.js';
-import type { FieldIssue } from '../contracts/run-input.js';
-import { parseOrThrow } from '../contracts/validation.js';
+  parseOrThrow,
+} from '../contracts/index.js';
+import type { FieldIssue } from '../contracts/index.js';
 import { huggingfaceVersionIssues } from './run-input-check.js';
 
 /**

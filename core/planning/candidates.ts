@@ -1,12 +1,9 @@
-import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/index.js';
 import type { PriceBook } from './price-source.js';
-import { resourceName } from '../contracts/names.js';
-import type { PlannedCandidate } from '../contracts/optimization-state.js';
-import type { InputIssue } from '../contracts/errors.js';
-import { describeGiven } from '../contracts/validation.js';
-import type { CandidateInput, RunInput } from '../contracts/run-input.js';
+import { resourceName, describeGiven } from '../contracts/index.js';
+import type { PlannedCandidate, InputIssue, CandidateInput, RunInput } from '../contracts/index.js';
 import { measuringSeconds } from '../load-test/index.js';
-import { ESTIMATE_ASSUMPTIONS } from '../deployment/estimate-assumptions.js';
+import { ESTIMATE_ASSUMPTIONS } from '../deployment/index.js';
 import { roundUsd } from './estimates.js';
 import { interleavedHoldSeconds } from './load-plan-rounds.js';
 

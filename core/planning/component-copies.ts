@@ -1,11 +1,11 @@
-import type { InstanceSpec } from '../catalog/instances.js';
+import type { InstanceSpec } from '../catalog/index.js';
 import {
   type ComponentRequest,
   copyCountsOf,
   type PlannedComponent,
-} from '../contracts/inference-components.js';
-import type { InputIssue } from '../contracts/errors.js';
-import { resourceName } from '../contracts/names.js';
+  resourceName,
+} from '../contracts/index.js';
+import type { InputIssue } from '../contracts/index.js';
 
 /**
  * Planning of candidates served by inference components: a copy sweep becomes one candidate per

@@ -1,9 +1,8 @@
-import { LAMBDA_ARM64_USD_PER_GB_SECOND } from '../catalog/instances.js';
-import { COMPILATION_CONCURRENCY } from '../contracts/execution-limits.js';
-import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
-import type { RunInput } from '../contracts/run-input.js';
+import { LAMBDA_ARM64_USD_PER_GB_SECOND } from '../catalog/index.js';
+import { COMPILATION_CONCURRENCY } from '../contracts/index.js';
+import type { PlannedCandidate, RunPlan, RunInput } from '../contracts/index.js';
 import { interleavesRepeats, measuringSeconds, stepPeriodMs } from '../load-test/index.js';
-import { ESTIMATE_ASSUMPTIONS } from '../deployment/estimate-assumptions.js';
+import { ESTIMATE_ASSUMPTIONS } from '../deployment/index.js';
 import { interleavedHoldSeconds } from './load-plan-rounds.js';
 
 export function roundUsd(value: number): number {

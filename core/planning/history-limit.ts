@@ -1,5 +1,5 @@
-import type { InputIssue } from '../contracts/errors.js';
-import { TRANSIENT_RETRY } from '../contracts/execution-limits.js';
+import type { InputIssue } from '../contracts/index.js';
+import { TRANSIENT_RETRY } from '../contracts/index.js';
 import {
   type AsyncHistoryShape,
   asyncHistoryEvents,

@@ -1,10 +1,10 @@
-import { CLEAN_UP_WAIT } from '../contracts/clean-up-account.js';
 import {
+  CLEAN_UP_WAIT,
   nextPollSeconds,
   type PollSchedule,
   STEP_FUNCTIONS_QUOTAS,
   TRANSIENT_RETRY,
-} from '../contracts/execution-limits.js';
+} from '../contracts/index.js';
 
 /**
  * The two Step Functions limits a run must fit, computed from its plan by the first state of each

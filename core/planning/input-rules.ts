@@ -1,11 +1,20 @@
-import { type Framework, IMAGE_TABLE } from '../catalog/image-table.js';
-import { baseFrameworkOf, resolveServingImage, servingPlatformOf } from '../catalog/images.js';
-import { compilationSupportIssues } from '../catalog/neo-support.js';
-import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
-import type { RunInput } from '../contracts/run-input.js';
-import { describeGiven } from '../contracts/validation.js';
-import { awsSegmentSeconds, stepPeriodMs } from '../load-test/plan.js';
-import { type LoadPlan, MAX_ARRIVAL_RATE } from '../contracts/load-plan.js';
+import {
+  type Framework,
+  IMAGE_TABLE,
+  baseFrameworkOf,
+  resolveServingImage,
+  servingPlatformOf,
+  compilationSupportIssues,
+} from '../catalog/index.js';
+import {
+  type InputIssue,
+  NoServingImageError,
+  describeGiven,
+  type LoadPlan,
+  MAX_ARRIVAL_RATE,
+} from '../contracts/index.js';
+import type { RunInput } from '../contracts/index.js';
+import { awsSegmentSeconds, stepPeriodMs } from '../load-test/index.js';
 
 /**
  * The rules of "Validate and plan" that need nothing but the run input and the region it runs in:

@@ -1,7 +1,12 @@
-import { findInstance, type InstanceSpec } from '../catalog/instances.js';
-import { ec2TwinOf, type InstanceFactsReader, specWithEc2Facts } from '../catalog/market.js';
-import { describeError } from '../contracts/errors.js';
-import type { PlannedFactSource } from '../contracts/market-sources.js';
+import {
+  findInstance,
+  type InstanceSpec,
+  ec2TwinOf,
+  type InstanceFactsReader,
+  specWithEc2Facts,
+} from '../catalog/index.js';
+import { describeError } from '../contracts/index.js';
+import type { PlannedFactSource } from '../contracts/index.js';
 import type { Logger } from '../ports/index.js';
 import { type LiveReadRetry, withLiveReadRetry } from './live-read.js';
 

@@ -1,7 +1,11 @@
-import { endpointUsageQuotaName } from '../contracts/endpoint-limits.js';
-import { describeError, type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
-import type { RunInput } from '../contracts/run-input.js';
-import { interleavesRepeats } from '../load-test/rounds.js';
+import {
+  endpointUsageQuotaName,
+  describeError,
+  type InputIssue,
+  InvalidRunInputError,
+} from '../contracts/index.js';
+import type { RunInput } from '../contracts/index.js';
+import { interleavesRepeats } from '../load-test/index.js';
 import type { InstanceQuota, InstanceQuotaReader, Logger } from '../ports/index.js';
 
 export { endpointUsageQuotaName };

@@ -1,4 +1,4 @@
-import { ErrorNames } from '../contracts/errors.js';
+import { ErrorNames } from '../contracts/index.js';
 
 /**
  * How the planner retries a live read of the market (the Price List API, EC2) that the service

@@ -1,18 +1,19 @@
-import { servingPlatformOf } from '../catalog/images.js';
-import { findInstance } from '../catalog/instances.js';
 import {
+  servingPlatformOf,
+  findInstance,
   LLM_CONTAINER_SPECS,
   LMI_BF16_UNSUPPORTED,
   llmPlatforms,
   type LlmContainerSpec,
   type LlmSettingsSpec,
-} from '../catalog/llm-containers.js';
-import { isLlmContainer, type LlmContainer } from '../contracts/model-frameworks.js';
+} from '../catalog/index.js';
 import {
+  isLlmContainer,
+  type LlmContainer,
   containerStreamFormat,
   LMI_OUTPUT_FORMATTER,
   type StreamFormat,
-} from '../contracts/stream-format.js';
+} from '../contracts/index.js';
 
 /**
  * The run-input checks of a model served by an LLM container (`model.framework` "djl-lmi",

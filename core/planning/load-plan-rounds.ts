@@ -5,9 +5,8 @@ import {
   repeatsOf,
   stepPeriodMs,
 } from '../load-test/index.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
-import type { RunInput } from '../contracts/run-input.js';
-import { ESTIMATE_ASSUMPTIONS } from '../deployment/estimate-assumptions.js';
+import type { LoadPlan, RunInput } from '../contracts/index.js';
+import { ESTIMATE_ASSUMPTIONS } from '../deployment/index.js';
 import { type OptimizationLimitSettings, roundsFitLimits } from './optimization-limits.js';
 
 /**

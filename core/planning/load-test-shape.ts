@@ -1,4 +1,4 @@
-import type { PollSchedule } from '../contracts/execution-limits.js';
+import type { PollSchedule } from '../contracts/index.js';
 
 /** What decides an optimization run's history, besides the plan's counts. */
 export interface OptimizationTimings {

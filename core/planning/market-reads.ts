@@ -1,5 +1,5 @@
-import type { HostingPriceList, InstanceFactsReader } from '../catalog/market.js';
-import type { RunInput } from '../contracts/run-input.js';
+import type { HostingPriceList, InstanceFactsReader } from '../catalog/index.js';
+import type { RunInput } from '../contracts/index.js';
 import type { Logger, ObjectStore } from '../ports/index.js';
 import { type FactBook, readFactBook } from './instance-facts-source.js';
 import type { LiveReadRetry } from './live-read.js';

@@ -1,9 +1,6 @@
-import { findInstance } from '../catalog/instances.js';
-import { servingPlatformOf } from '../catalog/images.js';
-import { isLlmContainer, type LlmContainer } from '../contracts/model-frameworks.js';
-import type { InputIssue } from '../contracts/errors.js';
-import { BYTES_PER_DTYPE, type ModelSize } from '../contracts/model-size.js';
-import type { RunInput } from '../contracts/run-input.js';
+import { findInstance, servingPlatformOf } from '../catalog/index.js';
+import { isLlmContainer, type LlmContainer, BYTES_PER_DTYPE, type ModelSize } from '../contracts/index.js';
+import type { InputIssue, RunInput } from '../contracts/index.js';
 import { type FitResult, kvCacheMemory, type ModelMemory, modelFit, weightsMemory } from './model-fit.js';
 
 /**

@@ -1,6 +1,6 @@
-import { findInstance } from '../catalog/instances.js';
-import type { InputIssue } from '../contracts/errors.js';
-import { BYTES_PER_DTYPE } from '../contracts/model-size.js';
+import { findInstance } from '../catalog/index.js';
+import type { InputIssue } from '../contracts/index.js';
+import { BYTES_PER_DTYPE } from '../contracts/index.js';
 
 /**
  * Whether a model fits the memory of a candidate instance, decided before anything is created: the

@@ -1,6 +1,5 @@
-import type { RunPlan } from '../contracts/optimization-state.js';
-import type { RunInput } from '../contracts/run-input.js';
-import { s3Uri } from '../contracts/object-uri.js';
+import type { RunPlan, RunInput } from '../contracts/index.js';
+import { s3Uri } from '../contracts/index.js';
 
 /**
  * The model as the run uses it: where its packaged archive goes under the run's prefix, or the

@@ -1,12 +1,14 @@
-import { describeError, type InputIssue, TransientServiceError } from '../contracts/errors.js';
 import {
+  describeError,
+  type InputIssue,
+  TransientServiceError,
   type ArtifactPrefix,
   artifactPrefixProblem,
   normalisedObjectUri,
   OBJECT_KEY_EXPECTED,
   objectKeyProblem,
-} from '../contracts/object-uri.js';
-import { describeGiven } from '../contracts/validation.js';
+  describeGiven,
+} from '../contracts/index.js';
 import type { ObjectMetadata, ObjectStore } from '../ports/index.js';
 
 /**

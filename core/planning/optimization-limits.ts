@@ -1,9 +1,5 @@
-import type { InputIssue } from '../contracts/errors.js';
-import {
-  type ExecutionBudgets,
-  type PollSchedule,
-  STEP_FUNCTIONS_QUOTAS,
-} from '../contracts/execution-limits.js';
+import type { InputIssue, LoadPlan } from '../contracts/index.js';
+import { type ExecutionBudgets, type PollSchedule, STEP_FUNCTIONS_QUOTAS } from '../contracts/index.js';
 import {
   awsSegmentSeconds,
   interleavedRepeatRounds,
@@ -11,7 +7,6 @@ import {
   stepPeriodMs,
   worstCaseOwnRounds,
 } from '../load-test/index.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
 import { type HistoryCounts, historyIssue, loadTestRerunsWithin, worstCaseShape } from './history-limit.js';
 import {
   type AsyncHistoryShape,

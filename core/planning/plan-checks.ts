@@ -1,8 +1,10 @@
-import { BudgetExceededError, InvalidRunInputError } from '../contracts/errors.js';
-import { isValidRunId } from '../contracts/names.js';
-import type { RunPlan } from '../contracts/optimization-state.js';
-import type { RunInput } from '../contracts/run-input.js';
-import { describeGiven } from '../contracts/validation.js';
+import {
+  BudgetExceededError,
+  InvalidRunInputError,
+  isValidRunId,
+  describeGiven,
+} from '../contracts/index.js';
+import type { RunPlan, RunInput } from '../contracts/index.js';
 import { unpricedCandidateIssues } from './candidates.js';
 import { proofEstimate, rampEstimate } from './estimates.js';
 import type { PriceBook } from './price-source.js';

@@ -1,8 +1,7 @@
 import type { MarketRead } from './market-reads.js';
-import { compilationSupportWarnings } from '../catalog/neo-support.js';
-import type { RunPlan } from '../contracts/optimization-state.js';
-import type { RunInput } from '../contracts/run-input.js';
-import { workerCeilingWarning } from '../load-test/worker-ceiling.js';
+import { compilationSupportWarnings } from '../catalog/index.js';
+import type { RunPlan, RunInput } from '../contracts/index.js';
+import { workerCeilingWarning } from '../load-test/index.js';
 import { shortRampWarning } from './serving-phases.js';
 import { unknownInstanceFactWarnings } from './unknown-instance-facts.js';
 

@@ -3,12 +3,10 @@ import {
   RECORDED_PRICE_FALLBACK_REGION,
   RECORDED_PRICE_REGIONS,
   recordedPriceOf,
-} from '../catalog/price-table.js';
-import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
-import type { HostingPriceList } from '../catalog/market.js';
-import { describeError } from '../contracts/errors.js';
-import type { CandidatePrice, PlannedPriceSource } from '../contracts/market-sources.js';
-import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
+} from '../catalog/index.js';
+import { PRICE_TABLE_SOURCE, describeError, ArtifactPrefix, s3Uri } from '../contracts/index.js';
+import type { HostingPriceList } from '../catalog/index.js';
+import type { CandidatePrice, PlannedPriceSource } from '../contracts/index.js';
 import type { Logger, ObjectStore } from '../ports/index.js';
 import { daysSince, type LiveReadRetry, utcDay, withLiveReadRetry } from './live-read.js';
 

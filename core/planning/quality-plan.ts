@@ -1,7 +1,10 @@
-import { InvalidRunInputError } from '../contracts/errors.js';
-import { type PlannedQuality, qualityIssues, referenceCandidateIndex } from '../contracts/quality.js';
-import type { PlannedCandidate } from '../contracts/optimization-state.js';
-import type { RunInput } from '../contracts/run-input.js';
+import {
+  InvalidRunInputError,
+  type PlannedQuality,
+  qualityIssues,
+  referenceCandidateIndex,
+} from '../contracts/index.js';
+import type { PlannedCandidate, RunInput } from '../contracts/index.js';
 import { expandCandidates } from './candidates.js';
 
 /**

@@ -1,16 +1,21 @@
-import { baseFrameworkOf, huggingfaceVersionProblem } from '../catalog/images.js';
-import { familyOf, NEO_TARGET_FAMILIES_NOT_PLANNED } from '../catalog/instance-facts.js';
-import { findInstance, neoTargetOf } from '../catalog/instances.js';
-import { COMPILATION_TARGETS } from '../contracts/compilation-targets.js';
 import {
+  baseFrameworkOf,
+  huggingfaceVersionProblem,
+  familyOf,
+  NEO_TARGET_FAMILIES_NOT_PLANNED,
+  findInstance,
+  neoTargetOf,
+} from '../catalog/index.js';
+import {
+  COMPILATION_TARGETS,
   COMPILATION_TARGET_EXPECTED,
   type FieldIssue,
   type FrameworkFields,
   type RunInput,
   type RunInputFields,
   runInputSchemaWith,
-} from '../contracts/run-input.js';
-import { parseOrThrow } from '../contracts/validation.js';
+  parseOrThrow,
+} from '../contracts/index.js';
 import { llmInputIssues } from './llm-input.js';
 
 /**

@@ -1,17 +1,16 @@
-import type { InputIssue } from '../contracts/errors.js';
-import { InvalidRunInputError } from '../contracts/errors.js';
-import { RUN_INPUT_PREFIXES } from '../contracts/object-uri.js';
-import type { PlannedPayload } from '../contracts/optimization-state.js';
-import { PROMPT_SET_LIMITS, promptFormatOf } from '../contracts/prompt-set.js';
+import type { InputIssue, PlannedPayload, PlannedPromptSet } from '../contracts/index.js';
 import {
+  InvalidRunInputError,
+  RUN_INPUT_PREFIXES,
+  PROMPT_SET_LIMITS,
+  promptFormatOf,
   INVOKE_ENDPOINT_MAX_BODY_BYTES,
   payloadField,
   type RunInput,
   runPayloads,
-} from '../contracts/run-input.js';
-import { describeGiven } from '../contracts/validation.js';
-import { preparePromptSet } from '../load-test/prompts/prompt-set.js';
-import type { PlannedPromptSet } from '../contracts/prompt-set.js';
+  describeGiven,
+} from '../contracts/index.js';
+import { preparePromptSet } from '../load-test/index.js';
 import type { ObjectStore } from '../ports/index.js';
 import { streamPayloadShape } from './stream-payload-shape.js';
 import {

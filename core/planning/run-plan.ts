@@ -1,12 +1,16 @@
-import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
-import { resourceName, runTags } from '../contracts/names.js';
-import { runPrefixKey, s3Uri } from '../contracts/object-uri.js';
-import type { PlannedCompilation, RunPlan } from '../contracts/optimization-state.js';
-import { objectiveOf, type RunInput } from '../contracts/run-input.js';
+import {
+  PRICE_TABLE_SOURCE,
+  resourceName,
+  runTags,
+  runPrefixKey,
+  s3Uri,
+  objectiveOf,
+  type RunInput,
+} from '../contracts/index.js';
+import type { PlannedCompilation, RunPlan, PlannedPromptSet } from '../contracts/index.js';
 import { interleavesRepeats, measuringSeconds } from '../load-test/index.js';
-import type { PlannedPromptSet } from '../contracts/prompt-set.js';
 import type { InstanceQuota } from '../ports/index.js';
-import { ESTIMATE_ASSUMPTIONS } from '../deployment/estimate-assumptions.js';
+import { ESTIMATE_ASSUMPTIONS } from '../deployment/index.js';
 import { proofEstimate, rampEstimate, roundUsd, typicalRunSeconds } from './estimates.js';
 import { interleavedHoldSeconds } from './load-plan-rounds.js';
 import { planModel } from './model-plan.js';

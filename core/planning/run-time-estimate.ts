@@ -1,11 +1,11 @@
-import type { InputIssue } from '../contracts/errors.js';
-import { COMPILATION_CONCURRENCY } from '../contracts/execution-limits.js';
+import type { InputIssue } from '../contracts/index.js';
 import {
+  COMPILATION_CONCURRENCY,
   LOAD_WORKER_MEASURING_SECONDS,
   LOAD_WORKER_TIMEOUT_SECONDS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_SECONDS,
-} from '../contracts/run-timeouts.js';
+} from '../contracts/index.js';
 import { type LoadTestShape, loadTestSegmentsOf, type OptimizationTimings } from './load-test-shape.js';
 
 /**

@@ -1,8 +1,6 @@
-import { DEFAULT_RAMP_SECONDS, RAMP_SECONDS_TO_SCALE_ON_AWS } from '../contracts/serving-input.js';
-import type { RunPlan } from '../contracts/optimization-state.js';
-import type { RunInput } from '../contracts/run-input.js';
-import { proofSkipReason, proofWorkers } from '../serving/prove-target.js';
-import { rampWorkers } from '../serving/ramp-test.js';
+import { DEFAULT_RAMP_SECONDS, RAMP_SECONDS_TO_SCALE_ON_AWS } from '../contracts/index.js';
+import type { RunPlan, RunInput } from '../contracts/index.js';
+import { proofSkipReason, proofWorkers, rampWorkers } from '../serving/index.js';
 import { rampSecondsThatFit } from './input-rules.js';
 
 /**

@@ -1,19 +1,29 @@
-import { IMAGE_TABLE } from '../catalog/image-table.js';
-import { baseFrameworkOf, resolveServingImage, servingPlatformOf } from '../catalog/images.js';
-import { familyOf } from '../catalog/instance-facts.js';
-import { findInstance, type InstanceSpec, knownInstanceTypes } from '../catalog/instances.js';
-import { isLlmContainer } from '../contracts/model-frameworks.js';
-import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
-import { type InputIssue, NoServingImageError } from '../contracts/errors.js';
+import {
+  IMAGE_TABLE,
+  baseFrameworkOf,
+  resolveServingImage,
+  servingPlatformOf,
+  familyOf,
+  findInstance,
+  type InstanceSpec,
+  knownInstanceTypes,
+} from '../catalog/index.js';
+import {
+  isLlmContainer,
+  PRICE_TABLE_SOURCE,
+  type InputIssue,
+  NoServingImageError,
+} from '../contracts/index.js';
 import { llmInputIssues } from './llm-input.js';
-import type { CandidateInput, RunInput } from '../contracts/run-input.js';
 import type {
+  CandidateInput,
+  RunInput,
   Shortlist,
   ShortlistedType,
   ShortlistExclusion,
   ShortlistKind,
   ShortlistRequest,
-} from '../contracts/shortlist.js';
+} from '../contracts/index.js';
 import { modelFitCheck } from './model-fit-check.js';
 
 /**

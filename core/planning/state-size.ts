@@ -1,5 +1,5 @@
-import type { InputIssue } from '../contracts/errors.js';
-import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/execution-limits.js';
+import type { InputIssue } from '../contracts/index.js';
+import { jsonBytes, STEP_FUNCTIONS_QUOTAS } from '../contracts/index.js';
 
 /**
  * Upper bounds of what later states add to a run's state beside the plan, per item. Each is a

@@ -1,5 +1,4 @@
-import type { InputIssue } from '../contracts/errors.js';
-import type { StreamFormat } from '../contracts/stream-format.js';
+import type { InputIssue, StreamFormat } from '../contracts/index.js';
 
 /**
  * Whether a request body can give the stream the load plan reads (each container's format, catalog/llm-containers.ts), checked

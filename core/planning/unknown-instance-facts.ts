@@ -1,4 +1,4 @@
-import { findInstance, type InstanceSpec } from '../catalog/instances.js';
+import { findInstance, type InstanceSpec } from '../catalog/index.js';
 
 /**
  * What each fact of the instance table lets the planner check (memory is not listed: the memory

@@ -1,10 +1,11 @@
-import type { InvokeRequest, InvokeTransport } from '../load-test/ports.js';
-import type { StreamInvokeTransport } from '../load-test/streaming/stream-transport.js';
-import type { InstanceCountPoint } from '../serving/ramp.js';
-import type { HostedResourceNames } from '../contracts/hosted-resources.js';
-import type { Quantization } from '../contracts/quantization.js';
-import type { RoutingStrategy } from '../contracts/routing-strategy.js';
-import type { RealtimeScalingRequests } from '../contracts/scaling-requests.js';
+import type { InvokeRequest, InvokeTransport, StreamInvokeTransport } from '../load-test/index.js';
+import type { InstanceCountPoint } from '../serving/index.js';
+import type {
+  HostedResourceNames,
+  Quantization,
+  RoutingStrategy,
+  RealtimeScalingRequests,
+} from '../contracts/index.js';
 
 /**
  * Ports: what the core needs from the world. AWS adapters live in `lambdas/adapters/`, local ones

@@ -10,7 +10,7 @@ import {
   type QualityVerdict,
   type QualityVerdictStatus,
   type TensorRule,
-} from '../contracts/quality.js';
+} from '../contracts/index.js';
 import type { TensorAnswer } from './tensor-answer.js';
 import {
   classifierReferenceProblem,

@@ -1,4 +1,4 @@
-import type { ClassifierRule, TensorRule } from '../contracts/quality.js';
+import type { ClassifierRule, TensorRule } from '../contracts/index.js';
 import type { TensorAnswer } from './tensor-answer.js';
 
 /**

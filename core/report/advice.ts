@@ -5,7 +5,7 @@
  * with the case it is for and one it must not fire on (test/core/report/advice.test.ts fails
  * when a rule of this table has no such pair).
  */
-import type { CandidateVerdict } from '../contracts/optimization-state.js';
+import type { CandidateVerdict } from '../contracts/index.js';
 
 /** One piece of advice: when it fires, and its text for the case. */
 export interface AdviceRule<Case> {

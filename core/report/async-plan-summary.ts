@@ -9,8 +9,8 @@ import {
   type AsyncRunPlan,
   BATCH_SIZE,
   type BatchItem,
-} from '../contracts/async-state.js';
-import { PRICE_TABLE_SOURCES, recordedPriceOf } from '../catalog/price-table.js';
+} from '../contracts/index.js';
+import { PRICE_TABLE_SOURCES, recordedPriceOf } from '../catalog/index.js';
 import { formatBudgets, formatDuration } from './plan-summary.js';
 
 /**

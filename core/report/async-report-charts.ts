@@ -2,7 +2,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { renderChart } from './charts.js';
 import { CHART_WIDTH, type ChartSpec } from './charts-specs.js';
 import type { AsyncReport } from './async-report.js';
-import { ItemStatuses } from '../contracts/async-state.js';
+import { ItemStatuses } from '../contracts/index.js';
 
 /**
  * The async report's four charts, built from report.json alone and rendered to SVG on the server

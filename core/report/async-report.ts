@@ -7,8 +7,8 @@ import type {
   Distribution,
   ItemResult,
   ItemStatus,
-} from '../contracts/async-state.js';
-import { AsyncRunOutcomes, ItemStatuses } from '../contracts/async-state.js';
+} from '../contracts/index.js';
+import { AsyncRunOutcomes, ItemStatuses } from '../contracts/index.js';
 import type { BacklogSample, ScalingActivity } from '../ports/index.js';
 
 /**

@@ -1,7 +1,13 @@
-import type { EndpointInstanceLimit } from '../contracts/endpoint-limits.js';
-import { findInstance, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
-import { type CaughtError, failureReasonOf } from '../contracts/caught-error.js';
+import type {
+  EndpointInstanceLimit,
+  LatencyPercentilesMs,
+  Recommendation,
+  LatencySla,
+} from '../contracts/index.js';
+import { findInstance, SERVERLESS_USD_PER_GB_SECOND } from '../catalog/index.js';
 import {
+  type CaughtError,
+  failureReasonOf,
   type CandidateOutcome,
   CandidateStatuses,
   type CandidateVerdict,
@@ -10,7 +16,11 @@ import {
   RunOutcomes,
   type RunPlan,
   type VerdictCounts,
-} from '../contracts/optimization-state.js';
+  PRICE_TABLE_SOURCE,
+  VARIANT_NAME,
+  QUALITY_DISTANCE_UNITS,
+  type QualityExample,
+} from '../contracts/index.js';
 import { countVerdicts, runOutcomeOf } from './run-outcome.js';
 import {
   decodeHistogram,
@@ -21,7 +31,7 @@ import {
   totalErrors,
   usToMs,
 } from '../load-test/index.js';
-import type { StreamStepResult } from '../load-test/streaming/stream-figures.js';
+import type { StreamStepResult } from '../load-test/index.js';
 import { type NoiseFigures, withinNoise } from './noise.js';
 import {
   type LogDeviation,
@@ -33,8 +43,12 @@ import {
   rerunInterval,
 } from './rerun-interval.js';
 import type { EndpointMetrics } from '../ports/index.js';
-import { candidateAtTargetOf, serveTargetSection } from '../serving/serve-target.js';
-import { type CandidateAtTarget, costAtTargetKey } from '../serving/target-sizing.js';
+import {
+  candidateAtTargetOf,
+  serveTargetSection,
+  type CandidateAtTarget,
+  costAtTargetKey,
+} from '../serving/index.js';
 import { compiledComparisons } from './compiled-comparison.js';
 import { candidateDeploy, type DeploymentContext } from './deploy-requests.js';
 import { reportPayloads } from './payload-breakdown.js';
@@ -55,13 +69,7 @@ import type {
   ReportStreamFigures,
   RunNoise,
 } from './report.js';
-import type { InstanceSpread } from '../serving/instance-spread.js';
-import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
-import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
-import type { Recommendation } from '../contracts/recommendation.js';
-import type { LatencySla } from '../contracts/latency-sla.js';
-import { VARIANT_NAME } from '../contracts/names.js';
-import { QUALITY_DISTANCE_UNITS, type QualityExample } from '../contracts/quality.js';
+import type { InstanceSpread } from '../serving/index.js';
 import { qualityRuleText } from './quality-text.js';
 import { qualityExclusion } from './quality-exclusion.js';
 

@@ -2,7 +2,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { totalErrors } from '../load-test/index.js';
 import { chartedCandidates, chartedNote } from './chart-selection.js';
 import type { CandidateReport, Report, ReportStep } from './report.js';
-import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
+import type { LatencyPercentilesMs } from '../contracts/index.js';
 
 /**
  * Vega-Lite specifications of the report's three charts, built from the report alone. User

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../contracts/errors.js';
-import { EXIT_CODES } from '../contracts/exit-codes.js';
-import { toInputIssues } from '../contracts/validation.js';
+import { describeIssues, EXIT_CODES, toInputIssues } from '../contracts/index.js';
 import type {
   CandidateChange,
   CandidateComparison,
@@ -14,7 +12,7 @@ import type {
   RunComparison,
   RunSide,
   RunVerdict,
-} from '../contracts/run-comparison.js';
+} from '../contracts/index.js';
 import type { CandidateReport, Report, PooledNoise } from './report.js';
 import { beyondNoise, combineNoise, noisePercent } from './rerun-interval.js';
 

@@ -1,20 +1,15 @@
-import { resolveServingImage } from '../catalog/images.js';
-import type {
-  CompilationState,
-  PackagedModel,
-  PlannedCandidate,
-  RunPlan,
-} from '../contracts/optimization-state.js';
-import { candidateDeployment } from '../deployment/candidate-deployment.js';
+import { resolveServingImage } from '../catalog/index.js';
+import type { CompilationState, PackagedModel, PlannedCandidate, RunPlan } from '../contracts/index.js';
 import {
+  candidateDeployment,
   createEndpointConfigRequest,
   createEndpointRequest,
   createModelRequest,
   type CreateEndpointConfigRequest,
   type CreateEndpointRequest,
   type CreateModelRequest,
-} from '../deployment/sagemaker-requests.js';
-import { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
+} from '../deployment/index.js';
+import { PRICE_TABLE_SOURCE } from '../contracts/index.js';
 
 /**
  * report.json's `deploy` of a candidate: the CreateModel, CreateEndpointConfig and CreateEndpoint

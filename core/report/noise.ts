@@ -1,7 +1,7 @@
 import { adviceFor, NOISE_ADVICE } from './advice.js';
 import type { Report, PooledNoise } from './report.js';
 import { beyondNoise, noisePercent, RERUN_CONFIDENCE } from './rerun-interval.js';
-import type { WithinNoise } from '../contracts/recommendation.js';
+import type { WithinNoise } from '../contracts/index.js';
 
 /** A figure as measured: a range over repeats, or one value (min = max) when measured once. */
 export interface NoiseFigures {

@@ -1,4 +1,4 @@
-import { costAtTargetKey } from '../serving/target-sizing.js';
+import { costAtTargetKey } from '../serving/index.js';
 import type { CandidateReport, ObjectiveFigureLabel } from './report.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PlannedPayload } from '../contracts/optimization-state.js';
+import type { PlannedPayload } from '../contracts/index.js';
 import type { CandidateReport, Report, ReportPayload, ReportStep } from './report.js';
 import type { TextTable } from './report-tables.js';
 

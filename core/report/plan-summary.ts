@@ -4,19 +4,18 @@
  * the async plan too. Here, not under local/, so that the runs CLI prints the same text.
  */
 import { plannedQualityText } from './quality-text.js';
-import { PRICE_TABLE_SOURCES, recordedPriceOf } from '../catalog/price-table.js';
+import { PRICE_TABLE_SOURCES, recordedPriceOf } from '../catalog/index.js';
+import { type PlannedPriceSource, PRICE_AGE_WARNING_DAYS, type PriceBookSource } from '../contracts/index.js';
+import type { ExecutionBudgets, PlannedCandidate, RunPlan, LoadPlan } from '../contracts/index.js';
 import {
-  type PlannedPriceSource,
-  PRICE_AGE_WARNING_DAYS,
-  type PriceBookSource,
-} from '../contracts/market-sources.js';
-import type { ExecutionBudgets } from '../contracts/execution-limits.js';
-import type { PlannedCandidate, RunPlan } from '../contracts/optimization-state.js';
-import { scheduledLoads } from '../load-test/plan.js';
+  scheduledLoads,
+  interleavesRepeats,
+  kneeProbesOf,
+  measuringSeconds,
+  repeatsOf,
+} from '../load-test/index.js';
 import { slaBoundsText } from './sla-text.js';
-import { interleavesRepeats, kneeProbesOf, measuringSeconds, repeatsOf } from '../load-test/rounds.js';
 import { textTable as table } from './text-table.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
 
 /**
  * The warning a price source calls for when its prices are older than PRICE_AGE_WARNING_DAYS

@@ -1,5 +1,5 @@
-import type { CandidateOutcome, RunPlan } from '../contracts/optimization-state.js';
-import { QUALITY_VERDICTS, qualityAllowsRecommendation } from '../contracts/quality.js';
+import type { CandidateOutcome, RunPlan } from '../contracts/index.js';
+import { QUALITY_VERDICTS, qualityAllowsRecommendation } from '../contracts/index.js';
 
 /**
  * Why a candidate that met the SLA is not ranked, by the run's output-quality guard: its answers

@@ -1,4 +1,4 @@
-import { QUALITY_LIMITS } from '../contracts/quality.js';
+import { QUALITY_LIMITS } from '../contracts/index.js';
 import { qualityCellText, qualityFiguresText } from './quality-text.js';
 import type { Report } from './report.js';
 import type { TextColumn, TextTable } from './report-tables.js';

@@ -4,7 +4,7 @@ import {
   type QualityFigures,
   type QualityRule,
   type QualityVerdictSummary,
-} from '../contracts/quality.js';
+} from '../contracts/index.js';
 
 /**
  * The output-quality guard in words, as the plan, the report, the summary and the notice say it:

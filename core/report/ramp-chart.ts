@@ -1,8 +1,8 @@
 import type { TopLevelSpec } from 'vega-lite';
-import type { RampOutcome } from '../serving/ramp.js';
+import type { RampOutcome } from '../serving/index.js';
 import { CHART_WIDTH, type ChartSpec, ruleLabelLayer, subtitle } from './charts-specs.js';
 import type { Report } from './report.js';
-import type { LatencySla } from '../contracts/latency-sla.js';
+import type { LatencySla } from '../contracts/index.js';
 
 /**
  * The ramp test's time series (report.json's `serveTarget.ramp.outcome.chart`): three panels over

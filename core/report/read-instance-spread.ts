@@ -1,6 +1,6 @@
-import { describeError } from '../contracts/errors.js';
+import { describeError } from '../contracts/index.js';
 import type { EndpointMetricsQuery, InvocationsPerInstanceReader, Logger } from '../ports/index.js';
-import { imbalanceOf, type InstanceSpread } from '../serving/instance-spread.js';
+import { imbalanceOf, type InstanceSpread } from '../serving/index.js';
 
 /**
  * Reads the spread over a test's window. Context, never the verdict: a reader that fails or finds

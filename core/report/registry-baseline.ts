@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import { describeError, describeIssues } from '../contracts/errors.js';
-import { toInputIssues } from '../contracts/validation.js';
-import type { ModelPackageRef } from '../contracts/model-package.js';
-import { ArtifactPrefix, s3Uri } from '../contracts/object-uri.js';
-import type { Logger, ObjectStore } from '../ports/index.js';
-import { compareRuns, parseReportForComparison } from './compare-runs.js';
-import type { Report } from './report.js';
 import {
+  describeError,
+  describeIssues,
+  toInputIssues,
+  ArtifactPrefix,
+  s3Uri,
   COMPARISON_ATTRIBUTES,
   type RunVerdict,
   type SummaryComparison,
   type BaselineRun,
   type BaselineComparison,
-} from '../contracts/run-comparison.js';
+} from '../contracts/index.js';
+import type { ModelPackageRef } from '../contracts/index.js';
+import type { Logger, ObjectStore } from '../ports/index.js';
+import { compareRuns, parseReportForComparison } from './compare-runs.js';
+import type { Report } from './report.js';
 
 /**
  * A Model Registry run against the group's last approved version. A run that names a `modelPackage` (the registry trigger sets it) is

@@ -1,4 +1,4 @@
-import type { Distribution } from '../contracts/async-state.js';
+import type { Distribution } from '../contracts/index.js';
 import { figure } from './render-charts.js';
 import { CONTENT_SECURITY_POLICY, escapeHtml, STYLE } from './render-html.js';
 import type { AsyncReport } from './async-report.js';

@@ -7,7 +7,7 @@ import type {
   MeasuredFigure,
   RunComparison,
   RunSide,
-} from '../contracts/run-comparison.js';
+} from '../contracts/index.js';
 
 /**
  * A run comparison (compare-runs.ts) for people: one row per candidate and figure (base, new,

@@ -17,11 +17,11 @@ import { adviceFor, BUSY_MACHINE_ADVICE } from './advice.js';
 import { highNoiseWarning } from './noise.js';
 import { sweepMarkdown } from './render-sweep.js';
 import type { CandidateReport, RerunRanges, Report, ReportStep, ReportStreamFigures } from './report.js';
-import { instanceSpreadText } from '../serving/instance-spread.js';
+import { instanceSpreadText } from '../serving/index.js';
 import { escapeMarkdown, markdownCode } from './markdown-text.js';
 import type { ColumnKind, RowMark, TextColumn, TextTable } from './report-tables.js';
 import { candidateVerdictLabel } from './verdict-labels.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
+import type { LoadPlan } from '../contracts/index.js';
 
 /*
  * report.md, and the content both renderers share: the Markdown and the HTML page show the same

@@ -1,5 +1,5 @@
-import { brokenTimeText, type RampOutcome, type RampScaleOut } from '../serving/ramp.js';
-import type { ServeTargetRamp } from '../serving/ramp-test.js';
+import { brokenTimeText, type RampOutcome, type RampScaleOut } from '../serving/index.js';
+import type { ServeTargetRamp } from '../serving/index.js';
 import type { Report } from './report.js';
 
 /**

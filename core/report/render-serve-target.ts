@@ -1,11 +1,10 @@
-import { instanceSpreadText } from '../serving/instance-spread.js';
-import type { ServeTargetProof } from '../serving/prove-target.js';
-import type { ServeTarget } from '../serving/serve-target.js';
+import { instanceSpreadText } from '../serving/index.js';
+import type { ServeTargetProof, ServeTarget } from '../serving/index.js';
 import { figure } from './render-charts.js';
 import { RAMP_HEADING, rampText } from './render-ramp.js';
 import type { Report } from './report.js';
 import { escapeMarkdown } from './markdown-text.js';
-import { RoutingStrategies } from '../contracts/routing-strategy.js';
+import { RoutingStrategies } from '../contracts/index.js';
 
 /**
  * The "Serve X TPS" section of report.md and report.html (and the terminal's one line): what to

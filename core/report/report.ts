@@ -1,23 +1,32 @@
-import type { Shortlist } from '../contracts/shortlist.js';
+import type {
+  Shortlist,
+  ModelPackageRef,
+  CandidateVerdict,
+  RunOutcome,
+  VerdictCounts,
+  PRICE_TABLE_SOURCE,
+  RoutingStrategy,
+  LatencyPercentilesMs,
+  Recommendation,
+  LoadPlan,
+  PlannedQuality,
+  QualityExample,
+  QualityVerdictSummary,
+  LatencySla,
+  Quantization,
+  BaselineComparison,
+} from '../contracts/index.js';
 import type { CandidateDeploy } from './deploy-requests.js';
-import type { ModelPackageRef } from '../contracts/model-package.js';
-import type { CandidateVerdict, RunOutcome, VerdictCounts } from '../contracts/optimization-state.js';
 import type { EndpointMetrics } from '../ports/index.js';
-import type { InstanceShare } from '../serving/instance-spread.js';
-import type { ServeTarget } from '../serving/serve-target.js';
-import type { CandidateAtTarget } from '../serving/target-sizing.js';
+import type { InstanceShare, ServeTarget, CandidateAtTarget } from '../serving/index.js';
 import type { NearMiss } from './advice.js';
-import type { MeasuredSpread, PayloadStepResult, StepResult, StopReason } from '../load-test/index.js';
-import type { StreamStepResult } from '../load-test/streaming/stream-figures.js';
-import type { PRICE_TABLE_SOURCE } from '../contracts/price-source.js';
-import type { RoutingStrategy } from '../contracts/routing-strategy.js';
-import type { LatencyPercentilesMs } from '../contracts/latency-percentiles.js';
-import type { Recommendation } from '../contracts/recommendation.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
-import type { PlannedQuality, QualityExample, QualityVerdictSummary } from '../contracts/quality.js';
-import type { LatencySla } from '../contracts/latency-sla.js';
-import type { Quantization } from '../contracts/quantization.js';
-import type { BaselineComparison } from '../contracts/run-comparison.js';
+import type {
+  MeasuredSpread,
+  PayloadStepResult,
+  StepResult,
+  StopReason,
+  StreamStepResult,
+} from '../load-test/index.js';
 
 /** report.json: the machine-readable result of a run. report.md and report.html render it. */
 export interface Report {

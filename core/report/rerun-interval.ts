@@ -1,5 +1,5 @@
 import jstat from 'jstat';
-import type { FigureRange } from '../contracts/run-comparison.js';
+import type { FigureRange } from '../contracts/index.js';
 import type { PooledNoise } from './report.js';
 
 /**

@@ -4,7 +4,7 @@ import {
   type RunOutcome,
   RunOutcomes,
   type VerdictCounts,
-} from '../contracts/optimization-state.js';
+} from '../contracts/index.js';
 
 /** A run's outcome (the report's, the summary's and the CLIs' exit code) from its candidates' verdicts. */
 

@@ -1,6 +1,5 @@
-import type { AsyncRunSummary } from '../contracts/async-state.js';
-import { describeError } from '../contracts/errors.js';
-import { recordOf } from '../contracts/records.js';
+import type { AsyncRunSummary } from '../contracts/index.js';
+import { describeError, recordOf } from '../contracts/index.js';
 import { objectiveFigure, objectiveFigureLabel } from './objective-figure.js';
 import { escapeHtml } from './render-html.js';
 import { deploymentText, environmentText, slaText } from './render-markdown.js';

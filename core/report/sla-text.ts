@@ -1,4 +1,4 @@
-import type { LatencySla } from '../contracts/latency-sla.js';
+import type { LatencySla } from '../contracts/index.js';
 
 /**
  * The SLA's bounds in words, as the input set them (at least one latency bound: p95, p99, or a

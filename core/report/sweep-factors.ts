@@ -1,7 +1,7 @@
 import { ratioText } from './advice.js';
 import { objectiveFigure, objectiveFigureLabel } from './objective-figure.js';
 import type { CandidateReport, SweepCell, SweepFactor, SweepFactorKind, SweepGrid } from './report.js';
-import type { LatencySla } from '../contracts/latency-sla.js';
+import type { LatencySla } from '../contracts/index.js';
 import { verdictLabel } from './verdict-labels.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ExecutionStatus, RunWorkflow } from '../contracts/run-api-contract.js';
+import type { ExecutionStatus, RunWorkflow } from '../contracts/index.js';
 
 /**
  * What the status of a run needs from Step Functions: the execution's description and its history,

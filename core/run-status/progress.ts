@@ -1,5 +1,5 @@
 import type { HistoryEventView } from './ports.js';
-import type { ItemsProgress, RunProgress } from '../contracts/run-api-contract.js';
+import type { ItemsProgress, RunProgress } from '../contracts/index.js';
 
 /**
  * A run's progress from its execution history, read newest first. DescribeExecution says only

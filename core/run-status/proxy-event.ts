@@ -1,16 +1,18 @@
 import { z } from 'zod';
-import { describeIssues, type InputIssue } from '../contracts/errors.js';
-import { SUPPORT_FUNCTIONS } from '../contracts/functions.js';
-import { isRecord } from '../contracts/records.js';
-import { describeGiven, toInputIssues } from '../contracts/validation.js';
 import {
+  describeIssues,
+  type InputIssue,
+  SUPPORT_FUNCTIONS,
+  isRecord,
+  describeGiven,
+  toInputIssues,
   type ApiReply,
   ApiErrorCodes,
   RUN_PLAN_PATH,
   RUN_RESOURCES,
   RUN_SUBRESOURCES,
   type RunWorkflow,
-} from '../contracts/run-api-contract.js';
+} from '../contracts/index.js';
 
 /**
  * How every run API Lambda reads its event: API Gateway's REST proxy event (Lambda proxy

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { describeError, type InputIssue, InvalidRunInputError } from '../contracts/errors.js';
-import { describeGiven, inputBoundIssues, jsonTextBoundIssues } from '../contracts/validation.js';
-import { asyncInputIssues, type InputRuleContext, optimizationInputIssues } from '../planning/input-rules.js';
 import {
+  describeError,
+  type InputIssue,
+  InvalidRunInputError,
+  describeGiven,
+  inputBoundIssues,
+  jsonTextBoundIssues,
   apiFailure,
   type ApiReply,
   ApiErrorCodes,
@@ -11,7 +14,14 @@ import {
   RUN_PLAN_PATH,
   type RunWorkflow,
   RunWorkflows,
-} from '../contracts/run-api-contract.js';
+} from '../contracts/index.js';
+import {
+  asyncInputIssues,
+  type InputRuleContext,
+  optimizationInputIssues,
+  parseAsyncRunInput,
+  parseRunInput,
+} from '../planning/index.js';
 import {
   parseProxyEvent,
   type ParsedEvent,
@@ -19,8 +29,6 @@ import {
   resourceSchema,
   type RunRoute,
 } from './proxy-event.js';
-import { parseAsyncRunInput } from '../planning/async-run-input-check.js';
-import { parseRunInput } from '../planning/run-input-check.js';
 
 /**
  * What the run API's two body-carrying routes share, `POST /<r>` (start-run) and `POST /<r>/plan`

@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import type { AsyncRunSummary } from '../contracts/async-state.js';
-import { ErrorNames } from '../contracts/errors.js';
-import { proofStatusOf } from '../contracts/exit-codes.js';
-import type { NoRecommendationCause, RunSummary } from '../contracts/optimization-state.js';
-import type { ExecutionDescription } from './ports.js';
+import type { AsyncRunSummary, NoRecommendationCause, RunSummary } from '../contracts/index.js';
 import {
+  ErrorNames,
+  proofStatusOf,
   ExecutionStatuses,
   type ReportLocations,
   type RunWorkflow,
   RunWorkflows,
-} from '../contracts/run-api-contract.js';
+} from '../contracts/index.js';
+import type { ExecutionDescription } from './ports.js';
 
 /**
  * A run's results as its execution tells them: the report files and the outcome. Read by the run

@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import { describeError, ErrorNames } from '../contracts/errors.js';
-import type { Logger } from '../ports/index.js';
-import type { RunRef } from './ports.js';
 import {
+  describeError,
+  ErrorNames,
   apiFailure,
   type ApiReply,
   ApiErrorCodes,
   describeInvalidRunId,
   RUN_RESOURCES,
   type RunWorkflow,
-} from '../contracts/run-api-contract.js';
+} from '../contracts/index.js';
+import type { Logger } from '../ports/index.js';
+import type { RunRef } from './ports.js';
 import {
   parseProxyEvent,
   type ParsedEvent,

@@ -1,7 +1,10 @@
-import { AsyncInferenceStates } from '../contracts/async-state.js';
-import { OptimizationStates } from '../contracts/optimization-state.js';
+import {
+  AsyncInferenceStates,
+  OptimizationStates,
+  RunWorkflows,
+  type RunWorkflow,
+} from '../contracts/index.js';
 import type { ProgressProfile } from './progress.js';
-import { RunWorkflows, type RunWorkflow } from '../contracts/run-api-contract.js';
 
 /**
  * Which states tell each workflow's progress. The names come from each workflow's contract

@@ -1,17 +1,15 @@
-import { resourceName } from '../contracts/names.js';
+import { resourceName, RUN_LIMITS } from '../contracts/index.js';
 import type {
   PlannedCandidate,
   ProofRequest,
   ProofStatus,
   ProvePlan,
   RunPlan,
-} from '../contracts/optimization-state.js';
-import { RUN_LIMITS } from '../contracts/run-input.js';
-import { stepPeriodMs } from '../load-test/plan.js';
-import type { StepResult } from '../load-test/results.js';
-import { workersForArrivalRate } from '../load-test/worker-ceiling.js';
+  LoadPlan,
+} from '../contracts/index.js';
+import { stepPeriodMs, workersForArrivalRate } from '../load-test/index.js';
+import type { StepResult } from '../load-test/index.js';
 import type { InstanceShare } from './instance-spread.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
 
 /**
  * "Prove the target": after "Recommend", the candidate that serves the target is

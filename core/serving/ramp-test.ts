@@ -4,7 +4,9 @@ import type {
   RampStatus,
   RampTestPlan,
   RunPlan,
-} from '../contracts/optimization-state.js';
+  LoadPlan,
+  RealtimeScalingRequests,
+} from '../contracts/index.js';
 import { proofWorkers, redeployedCandidate } from './prove-target.js';
 import type { RampOutcome } from './ramp.js';
 import {
@@ -13,9 +15,7 @@ import {
   scalingPolicyFor,
   variantResourceId,
 } from './scaling-policy.js';
-import type { LoadPlan } from '../contracts/load-plan.js';
-import type { RealtimeScalingRequests } from '../contracts/scaling-requests.js';
-import { VARIANT_NAME } from '../contracts/names.js';
+import { VARIANT_NAME } from '../contracts/index.js';
 
 /**
  * "Ramp test": after the proof, the candidate that serves the target is

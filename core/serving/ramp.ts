@@ -1,6 +1,6 @@
-import type { TimelineBucket } from '../load-test/results.js';
-import { slaBreaches } from '../load-test/sla.js';
-import type { LatencySla } from '../contracts/latency-sla.js';
+import type { TimelineBucket } from '../load-test/index.js';
+import { slaBreaches } from '../load-test/index.js';
+import type { LatencySla } from '../contracts/index.js';
 
 /**
  * The ramp test's arithmetic: from a ramp step's merged timeline (the offered

@@ -4,7 +4,7 @@ import {
   type RegisterScalableTargetRequest,
   SAGEMAKER_NAMESPACE,
   VARIANT_INSTANCE_COUNT_DIMENSION,
-} from '../contracts/scaling-requests.js';
+} from '../contracts/index.js';
 import { instancesFor } from './target-sizing.js';
 
 /**

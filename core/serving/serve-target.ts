@@ -1,16 +1,20 @@
-import type { EndpointInstanceLimit } from '../contracts/endpoint-limits.js';
-import type { PlannedCandidate, RunPlan, RampTestPlan } from '../contracts/optimization-state.js';
+import type {
+  EndpointInstanceLimit,
+  PlannedCandidate,
+  RunPlan,
+  RampTestPlan,
+  RoutingStrategy,
+} from '../contracts/index.js';
 import {
   DEFAULT_HEADROOM,
   DEFAULT_MIN_INSTANCES,
   DEFAULT_SCALE_IN_COOLDOWN_SECONDS,
   DEFAULT_SCALE_OUT_COOLDOWN_SECONDS,
-} from '../contracts/serving-input.js';
+} from '../contracts/index.js';
 import { proofDecision, type ServeTargetProof } from './prove-target.js';
 import { rampDecision, type ServeTargetRamp } from './ramp-test.js';
 import { type ScalingPolicy, scalingPolicyFor } from './scaling-policy.js';
 import { type CandidateAtTarget, candidateAtTarget } from './target-sizing.js';
-import type { RoutingStrategy } from '../contracts/routing-strategy.js';
 
 /**
  * report.json's `serveTarget`: the answer to "serve X TPS" when the SLA names a target. The first

@@ -1,9 +1,9 @@
-import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/instances.js';
+import { SERVERLESS_USD_PER_GB_SECOND } from '../catalog/index.js';
 import {
   type EndpointInstanceLimit,
   endpointUsageQuotaName,
   MAX_ENDPOINT_INSTANCE_COUNT,
-} from '../contracts/endpoint-limits.js';
+} from '../contracts/index.js';
 
 /**
  * Sizing for a target load (`sla.targetTps`): how many instances of a candidate carry the target

@@ -1,7 +1,12 @@
 import { App } from 'aws-cdk-lib';
-import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
-import { CONFIG_FILE_CONTEXT_KEY, describeConfigProblem, loadOptimizerConfig } from '../optimizer-config.js';
-import { API_LOGGING_CONTEXT_KEY, buildServingOptimizerApp } from '../serving-optimizer-app.js';
+import { EXIT_CODES } from '../../core/contracts/index.js';
+import {
+  CONFIG_FILE_CONTEXT_KEY,
+  describeConfigProblem,
+  loadOptimizerConfig,
+  API_LOGGING_CONTEXT_KEY,
+  buildServingOptimizerApp,
+} from '../index.js';
 
 // The CLI sets these when it finds credentials (deploy). Without them (offline synth, CI) the
 // stack is environment-agnostic: nothing here needs a context lookup.

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { constants } from 'node:os';
-import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
-import { configProblemOfCdkArgs } from '../config-preflight.js';
-import { REPO_ROOT } from '../constructs/paths.js';
+import { EXIT_CODES } from '../../core/contracts/index.js';
+import { configProblemOfCdkArgs } from '../index.js';
+import { REPO_ROOT } from '../constructs/index.js';
 
 /**
  * `npm run synth` / `npm run deploy`: checks the config file first (exit 2 with every bad field,

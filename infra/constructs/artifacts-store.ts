@@ -4,8 +4,12 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import { KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON } from '../nag/guard-rules.js';
+import {
+  acknowledgeGuardRule,
+  acknowledgeWildcardResource,
+  KMS_CREATE_GRANT_RULE,
+  KMS_CREATE_GRANT_REASON,
+} from '../nag/index.js';
 
 /**
  * Key layout of the artifacts bucket:
@@ -17,8 +21,8 @@ import { KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON } from '../nag/guard-rul
  *                         (`report.json`, `report.md`, `report.html`). The run id is the execution
  *                         name, so a retried step writes to the same keys.
  */
-export { ArtifactPrefix } from '../../core/contracts/object-uri.js';
-import { ArtifactPrefix } from '../../core/contracts/object-uri.js';
+export { ArtifactPrefix } from '../../core/contracts/index.js';
+import { ArtifactPrefix } from '../../core/contracts/index.js';
 
 export interface ArtifactsStoreProps {
   /**

@@ -10,24 +10,27 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { StepVariables } from '../../lambdas/config.js';
-import { TOKEN_TABLE_KEYS } from '../../core/contracts/task-token-table.js';
-import { ASYNC_INFERENCE_STEPS, type AsyncInferenceStepKey } from '../../core/contracts/async-state.js';
+import { StepVariables } from '../../lambdas/index.js';
+import {
+  TOKEN_TABLE_KEYS,
+  ASYNC_INFERENCE_STEPS,
+  type AsyncInferenceStepKey,
+  SUPPORT_FUNCTIONS,
+  RUN_INPUT_PREFIXES,
+} from '../../core/contracts/index.js';
 import {
   AsyncInferenceWorkflow,
   type AsyncInferenceSteps,
   DEFAULT_ASYNC_HEARTBEAT_TIMEOUT,
   DEFAULT_ASYNC_WAIT_TIMEOUT,
-} from '../../workflows/async-inference-workflow.js';
-import { acknowledgeWildcardAction, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
+} from '../../workflows/index.js';
+import { acknowledgeWildcardAction, acknowledgeWildcardResource } from '../nag/index.js';
 import {
   createRegisteredLambdas,
   type RegisteredLambdaSettings,
   type StepLambdaFactory,
 } from './step-lambda-factory.js';
 import { ArtifactPrefix } from './artifacts-store.js';
-import { RUN_INPUT_PREFIXES } from '../../core/contracts/object-uri.js';
 import type { ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';
 import { createDeadLetterQueue, resolveScheduleExpression, schedulerPrincipal } from './schedule-settings.js';

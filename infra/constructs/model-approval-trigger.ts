@@ -8,16 +8,17 @@ import { Construct } from 'constructs';
 import type {
   ApprovedModelRunTemplate,
   ApprovedModelRunTemplateDocument,
-} from '../../core/contracts/approved-model-run-template.js';
-import { parseApprovedModelRunTemplate } from '../../core/planning/approved-model-template-check.js';
+} from '../../core/contracts/index.js';
+import { parseApprovedModelRunTemplate } from '../../core/planning/index.js';
 import {
   APPROVED,
   MODEL_PACKAGE_GROUP_NAME,
   MODEL_PACKAGE_STATE_CHANGE,
-} from '../../core/contracts/model-package.js';
-import { type InputIssue, InvalidRunInputError } from '../../core/contracts/errors.js';
-import { RunEventVariables } from '../../lambdas/run-event-variables.js';
-import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
+  type InputIssue,
+  InvalidRunInputError,
+  SUPPORT_FUNCTIONS,
+} from '../../core/contracts/index.js';
+import { RunEventVariables } from '../../lambdas/index.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { throwOnLocalUris } from './run-schedules.js';

@@ -16,8 +16,11 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { ApprovedModelRunMetrics, NotificationMetrics } from '../../core/contracts/operation-metrics.js';
-import { RESOURCE_NAME_PREFIX } from '../../core/contracts/names.js';
+import {
+  ApprovedModelRunMetrics,
+  NotificationMetrics,
+  RESOURCE_NAME_PREFIX,
+} from '../../core/contracts/index.js';
 import { PROJECT_METRICS_NAMESPACE, PROJECT_SERVICE_NAME, ProjectFunction } from './project-function.js';
 
 /** Metrics are summed over 5 minutes: AWS/States and AWS/Lambda publish every minute. */

@@ -1,18 +1,21 @@
-import { StepVariables } from '../../lambdas/config.js';
+import { StepVariables } from '../../lambdas/index.js';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { RESOURCE_NAME_PREFIX } from '../../core/contracts/names.js';
-import { RUN_INPUT_PREFIXES } from '../../core/contracts/object-uri.js';
-import { LOAD_WORKER_MEMORY_MB } from '../../core/contracts/load-worker-lambda.js';
-import { OPTIMIZATION_STEPS, type OptimizationStepKey } from '../../core/contracts/optimization-state.js';
-import type { OptimizationSteps } from '../../workflows/optimization-workflow.js';
-import { LOAD_WORKER_TIMEOUT } from '../../workflows/optimization-workflow.js';
+import {
+  RESOURCE_NAME_PREFIX,
+  RUN_INPUT_PREFIXES,
+  LOAD_WORKER_MEMORY_MB,
+  OPTIMIZATION_STEPS,
+  type OptimizationStepKey,
+} from '../../core/contracts/index.js';
+import type { OptimizationSteps } from '../../workflows/index.js';
+import { LOAD_WORKER_TIMEOUT } from '../../workflows/index.js';
 import { ArtifactPrefix } from './artifacts-store.js';
 import type { ProjectFunction } from './project-function.js';
 import { DELETE_HOSTED_ACTIONS, INVOKE_ENDPOINT_ACTIONS, SageMakerGrants } from './sagemaker-grants.js';
-import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { acknowledgeWildcardResource } from '../nag/index.js';
 import {
   createRegisteredLambdas,
   type RegisteredLambdaSettings,

@@ -6,7 +6,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/index.js';
 import { DEPS_LOCK_FILE, LAMBDA_ENTRY_DIRECTORY, REPO_ROOT } from './paths.js';
 
 /** Powertools reads these names (https://docs.powertools.aws.dev/lambda/typescript/latest/environment-variables/). */

@@ -1,6 +1,6 @@
 import { type JsonSchema, JsonSchemaType, JsonSchemaVersion } from 'aws-cdk-lib/aws-apigateway';
 import { z } from 'zod';
-import { RUN_ID_PATTERN } from '../../core/contracts/run-api-contract.js';
+import { RUN_ID_PATTERN } from '../../core/contracts/index.js';
 
 /**
  * Request models of the run API, generated at synth time from the run-input zod schemas, so the

@@ -22,10 +22,10 @@ import {
   RUN_SUBRESOURCES,
   RunWorkflows,
   type RunWorkflow,
-} from '../../core/contracts/run-api-contract.js';
-import { StateMachineVariables } from '../../lambdas/run-event-variables.js';
-import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
+  SUPPORT_FUNCTIONS,
+} from '../../core/contracts/index.js';
+import { StateMachineVariables } from '../../lambdas/index.js';
+import { acknowledgeGuardRule, acknowledgeNagRule, acknowledgeWildcardResource } from '../nag/index.js';
 import type { RegisteredLambdaSettings, StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { startRunRequestSchema } from './run-api-models.js';

@@ -9,15 +9,15 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE, RUN_END_STATUSES } from '../../core/contracts/execution-status-change.js';
-import { RunEventVariables } from '../../lambdas/run-event-variables.js';
+import { EXECUTION_STATUS_CHANGE, RUN_END_STATUSES, SUPPORT_FUNCTIONS } from '../../core/contracts/index.js';
+import { RunEventVariables } from '../../lambdas/index.js';
 import {
   acknowledgeGuardRule,
   acknowledgeWildcardAction,
   acknowledgeWildcardResource,
-} from '../nag/acknowledge.js';
-import { KMS_CREATE_GRANT_RULE, KMS_CREATE_GRANT_REASON } from '../nag/guard-rules.js';
-import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
+  KMS_CREATE_GRANT_RULE,
+  KMS_CREATE_GRANT_REASON,
+} from '../nag/index.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
 import type { ProjectFunction } from './project-function.js';
 import { createDeadLetterQueue } from './schedule-settings.js';

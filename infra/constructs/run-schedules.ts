@@ -5,9 +5,14 @@ import { StepFunctionsStartExecution } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { ARTIFACTS_BUCKET_PLACEHOLDER, withArtifactsBucket } from '../../core/contracts/artifacts-bucket.js';
-import { type InputIssue, InvalidRunInputError } from '../../core/contracts/errors.js';
-import { describeGiven, formatFieldPath } from '../../core/contracts/validation.js';
+import {
+  ARTIFACTS_BUCKET_PLACEHOLDER,
+  withArtifactsBucket,
+  type InputIssue,
+  InvalidRunInputError,
+  describeGiven,
+  formatFieldPath,
+} from '../../core/contracts/index.js';
 import {
   createDeadLetterQueue,
   resolveScheduleExpression,
@@ -15,8 +20,7 @@ import {
   SCHEDULE_NAME_PATTERN,
   schedulerPrincipal,
 } from './schedule-settings.js';
-import { parseAsyncRunInput } from '../../core/planning/async-run-input-check.js';
-import { parseRunInput } from '../../core/planning/run-input-check.js';
+import { parseAsyncRunInput, parseRunInput } from '../../core/planning/index.js';
 
 export const SCHEDULED_WORKFLOWS = ['optimization', 'async-inference'] as const;
 export type ScheduledWorkflow = (typeof SCHEDULED_WORKFLOWS)[number];

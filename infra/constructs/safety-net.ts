@@ -1,4 +1,4 @@
-import { StepVariables } from '../../lambdas/config.js';
+import { StepVariables, RunEventVariables } from '../../lambdas/index.js';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Rule } from 'aws-cdk-lib/aws-events';
@@ -15,22 +15,20 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { EXECUTION_STATUS_CHANGE, FAILURE_STATUSES } from '../../core/contracts/execution-status-change.js';
 import {
+  EXECUTION_STATUS_CHANGE,
+  FAILURE_STATUSES,
   ASYNC_RUN_TIMEOUT_HOURS,
   OPTIMIZATION_RUN_TIMEOUT_HOURS,
-} from '../../core/contracts/run-timeouts.js';
-import { JANITOR_LIMITS, janitorBoundMinutes } from '../../core/contracts/janitor-settings.js';
-import { JanitorMetrics } from '../../core/contracts/operation-metrics.js';
-import { RunEventVariables } from '../../lambdas/run-event-variables.js';
-import {
-  FAILED_RUN_CLEAN_UP_STEP_TIMEOUT,
-  FailedRunCleanUpWorkflow,
-} from '../../workflows/failed-run-clean-up-workflow.js';
-import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
-import { ASYNC_INFERENCE_STEPS } from '../../core/contracts/async-state.js';
-import { SUPPORT_FUNCTIONS } from '../../core/contracts/functions.js';
-import { OPTIMIZATION_STEPS } from '../../core/contracts/optimization-state.js';
+  JANITOR_LIMITS,
+  janitorBoundMinutes,
+  JanitorMetrics,
+  ASYNC_INFERENCE_STEPS,
+  SUPPORT_FUNCTIONS,
+  OPTIMIZATION_STEPS,
+} from '../../core/contracts/index.js';
+import { FAILED_RUN_CLEAN_UP_STEP_TIMEOUT, FailedRunCleanUpWorkflow } from '../../workflows/index.js';
+import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/index.js';
 import type { StepLambdaFactory } from './step-lambda-factory.js';
 import { PROJECT_METRICS_NAMESPACE, PROJECT_SERVICE_NAME, type ProjectFunction } from './project-function.js';
 import { SageMakerGrants } from './sagemaker-grants.js';

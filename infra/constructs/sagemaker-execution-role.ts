@@ -1,10 +1,10 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { acknowledgeWildcardResource } from '../nag/index.js';
 import type { ArtifactsStore } from './artifacts-store.js';
 import { ArtifactPrefix } from './artifacts-store.js';
-import { SAGEMAKER_READ_PREFIXES } from '../../core/contracts/object-uri.js';
+import { SAGEMAKER_READ_PREFIXES } from '../../core/contracts/index.js';
 
 /** SageMaker writes endpoint, compilation-job and training logs under this prefix. */
 const SAGEMAKER_LOG_GROUP_PREFIX = '/aws/sagemaker/';

@@ -1,7 +1,7 @@
 import { ArnFormat, type Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { RESOURCE_NAME_PREFIX } from '../../core/contracts/names.js';
-import { acknowledgeWildcardResource } from '../nag/acknowledge.js';
+import { RESOURCE_NAME_PREFIX } from '../../core/contracts/index.js';
+import { acknowledgeWildcardResource } from '../nag/index.js';
 import type { ProjectFunction } from './project-function.js';
 
 type SageMakerResource =

@@ -3,7 +3,7 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { acknowledgeGuardRule, acknowledgeNagRule } from '../nag/acknowledge.js';
+import { acknowledgeGuardRule, acknowledgeNagRule } from '../nag/index.js';
 
 /**
  * What the stack's EventBridge Scheduler schedules and event rules share: the check of a schedule

@@ -1,30 +1,38 @@
-import { StepVariables } from '../../lambdas/config.js';
+import { StepVariables } from '../../lambdas/index.js';
 import { AspectPriority, Aspects, CfnOutput, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { Key } from 'aws-cdk-lib/aws-kms';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct, IConstruct } from 'constructs';
-import type { ArtifactsStoreProps } from '../constructs/artifacts-store.js';
-import { ArtifactsStore } from '../constructs/artifacts-store.js';
-import { ProjectFunction } from '../constructs/project-function.js';
-import type { StepLambdaFactory, StepLambdaOptions } from '../constructs/step-lambda-factory.js';
-import { SageMakerExecutionRole } from '../constructs/sagemaker-execution-role.js';
-import { createOptimizationSteps } from '../constructs/optimization-steps.js';
-import type { JanitorSettings } from '../constructs/safety-net.js';
-import { RESOURCE_CREATING_STEPS, SafetyNet } from '../constructs/safety-net.js';
-import { OptimizationWorkflow } from '../../workflows/optimization-workflow.js';
-import { AsyncInference, type AsyncInferenceSettings } from '../constructs/async-inference.js';
+import type {
+  ArtifactsStoreProps,
+  StepLambdaFactory,
+  StepLambdaOptions,
+  JanitorSettings,
+} from '../constructs/index.js';
 import {
+  ArtifactsStore,
+  ProjectFunction,
+  SageMakerExecutionRole,
+  createOptimizationSteps,
+  RESOURCE_CREATING_STEPS,
+  SafetyNet,
+  AsyncInference,
+  type AsyncInferenceSettings,
   ModelApprovalTrigger,
   type ModelApprovalTriggerProps,
-} from '../constructs/model-approval-trigger.js';
-import { OperationsDashboard } from '../constructs/operations-dashboard.js';
-import { type ApiLogging, RunApi, type RunApiThrottling } from '../constructs/run-api.js';
-import { ScopeServiceInvocationsToAccount } from '../constructs/service-invoke-permissions.js';
-import { RunNotifications } from '../constructs/run-notifications.js';
-import { type RunScheduleSettings, RunSchedules } from '../constructs/run-schedules.js';
-import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/acknowledge.js';
+  OperationsDashboard,
+  type ApiLogging,
+  RunApi,
+  type RunApiThrottling,
+  ScopeServiceInvocationsToAccount,
+  RunNotifications,
+  type RunScheduleSettings,
+  RunSchedules,
+} from '../constructs/index.js';
+import { OptimizationWorkflow } from '../../workflows/index.js';
+import { acknowledgeGuardRule, acknowledgeWildcardResource } from '../nag/index.js';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';

@@ -11,10 +11,10 @@ import {
   PutMetricAlarmCommand,
   type PutMetricAlarmCommandInput,
 } from '@aws-sdk/client-cloudwatch';
-import { TransientServiceError } from '../../core/contracts/errors.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
 import type { AsyncScalingPolicy, RealtimeScalingApplier, ScalingRegistry } from '../../core/ports/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
-import type { RealtimeScalingRequests } from '../../core/contracts/scaling-requests.js';
+import type { RealtimeScalingRequests } from '../../core/contracts/index.js';
 
 /**
  * `ScalingRegistry` over Application Auto Scaling (and CloudWatch, for the alarm behind the

@@ -1,6 +1,6 @@
 import type { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import type { EndpointInstanceSeriesReader, ScalingActivity } from '../../core/ports/index.js';
-import type { InstanceCountPoint } from '../../core/serving/ramp.js';
+import type { InstanceCountPoint } from '../../core/serving/index.js';
 import { variantResourceId } from './application-autoscaling-registry.js';
 import { readScalingActivities } from './scaling-activities.js';
 

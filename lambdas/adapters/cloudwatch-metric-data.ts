@@ -4,7 +4,7 @@ import {
   type GetMetricDataCommandInput,
   type GetMetricDataCommandOutput,
 } from '@aws-sdk/client-cloudwatch';
-import { TransientServiceError } from '../../core/contracts/errors.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

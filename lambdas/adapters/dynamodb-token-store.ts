@@ -8,7 +8,7 @@ import {
   type ScanCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { RequestRefusedError, TransientServiceError } from '../../core/contracts/errors.js';
+import { RequestRefusedError, TransientServiceError, TOKEN_TABLE_KEYS } from '../../core/contracts/index.js';
 import type {
   AsyncInvocationReceipt,
   ConditionalOutcome,
@@ -16,9 +16,8 @@ import type {
   PutOutcome,
   TaskTokenRecord,
   TaskTokenStore,
-} from '../../core/async/ports.js';
+} from '../../core/async/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
-import { TOKEN_TABLE_KEYS } from '../../core/contracts/task-token-table.js';
 
 export interface DynamoDbTokenStoreOptions {
   readonly client: DynamoDBDocumentClient;

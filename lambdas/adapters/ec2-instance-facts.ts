@@ -1,6 +1,6 @@
 import { DescribeInstanceTypesCommand, type EC2Client, type InstanceTypeInfo } from '@aws-sdk/client-ec2';
-import type { Ec2InstanceFacts, InstanceFactsReader } from '../../core/catalog/market.js';
-import { TransientServiceError } from '../../core/contracts/errors.js';
+import type { Ec2InstanceFacts, InstanceFactsReader } from '../../core/catalog/index.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /** DescribeInstanceTypes' MaxResults is 5–100 (EC2 API reference, DescribeInstanceTypes). */

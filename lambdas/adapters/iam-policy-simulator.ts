@@ -1,5 +1,5 @@
 import { type EvaluationResult, type IAMClient, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
-import type { DeniedAction, PolicyCheck, PolicySimulation, PolicySimulator } from '../../core/async/ports.js';
+import type { DeniedAction, PolicyCheck, PolicySimulation, PolicySimulator } from '../../core/async/index.js';
 import { errorMessage, errorName } from './aws-errors.js';
 
 /**

@@ -1,6 +1,6 @@
 import { GetProductsCommand, type PricingClient } from '@aws-sdk/client-pricing';
-import type { HostingPriceList } from '../../core/catalog/market.js';
-import { TransientServiceError } from '../../core/contracts/errors.js';
+import type { HostingPriceList } from '../../core/catalog/index.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /** The Price List's service code of SageMaker (GetProducts `ServiceCode`). */

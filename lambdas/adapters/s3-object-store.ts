@@ -6,8 +6,12 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { ResourceNotFoundError, TransientServiceError } from '../../core/contracts/errors.js';
-import { type ObjectLocation, parseObjectUri } from '../../core/contracts/object-uri.js';
+import {
+  ResourceNotFoundError,
+  TransientServiceError,
+  type ObjectLocation,
+  parseObjectUri,
+} from '../../core/contracts/index.js';
 import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../core/ports/index.js';
 import { errorMessage, errorName, httpStatusOf, isTransient } from './aws-errors.js';
 

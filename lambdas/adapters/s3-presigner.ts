@@ -1,8 +1,8 @@
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, HttpRequest } from '@smithy/types';
-import { parseObjectUri } from '../../core/contracts/object-uri.js';
-import type { ObjectPresigner } from '../../core/run-status/ports.js';
+import { parseObjectUri } from '../../core/contracts/index.js';
+import type { ObjectPresigner } from '../../core/run-status/index.js';
 
 /**
  * `ObjectPresigner` for S3 GetObject: a SigV4 query-string signature ("Authenticating Requests:

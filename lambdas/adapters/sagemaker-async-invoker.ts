@@ -1,6 +1,6 @@
 import { InvokeEndpointAsyncCommand, type SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
-import { EndpointFailedError, TransientServiceError } from '../../core/contracts/errors.js';
-import type { AsyncInvocationReceipt, AsyncInvocationRequest, AsyncInvoker } from '../../core/async/ports.js';
+import { EndpointFailedError, TransientServiceError } from '../../core/contracts/index.js';
+import type { AsyncInvocationReceipt, AsyncInvocationRequest, AsyncInvoker } from '../../core/async/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

@@ -17,9 +17,12 @@ import {
 } from '../../core/ports/index.js';
 import { createJobOnce, describeOrUndefined, stopJob } from './sagemaker-errors.js';
 import { toSageMakerTags } from './sagemaker-tags.js';
-import { type LlmContainer, FRAMEWORKS } from '../../core/contracts/model-frameworks.js';
-import { compilerOptionsParameter } from '../../core/contracts/compiler-options.js';
-import { CompilationFailedError } from '../../core/contracts/errors.js';
+import {
+  type LlmContainer,
+  FRAMEWORKS,
+  compilerOptionsParameter,
+  CompilationFailedError,
+} from '../../core/contracts/index.js';
 
 export interface SageMakerCompilerOptions {
   readonly client: SageMakerClient;

@@ -8,21 +8,18 @@ import {
   paginateListInferenceComponents,
   type SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
-import {
-  type InferenceComponentStatus,
-  InferenceComponentStatuses,
-} from '../../core/contracts/inference-components.js';
+import { type InferenceComponentStatus, InferenceComponentStatuses } from '../../core/contracts/index.js';
 import {
   createComponentEndpointConfigRequest,
   createInferenceComponentRequest,
-} from '../../core/deployment/component-requests.js';
+} from '../../core/deployment/index.js';
 import type {
   ComponentEndpointConfigSpec,
   InferenceComponentDescription,
   InferenceComponentHost,
   InferenceComponentSpec,
   InferenceComponentSummary,
-} from '../../core/deployment/inference-component-host.js';
+} from '../../core/deployment/index.js';
 import { describeOrUndefined, isAlreadyExists, isNotFound, toStepError } from './sagemaker-errors.js';
 
 export interface SageMakerComponentHostOptions {

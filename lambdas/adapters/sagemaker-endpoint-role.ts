@@ -4,7 +4,7 @@ import {
   DescribeModelCommand,
   type SageMakerClient,
 } from '@aws-sdk/client-sagemaker';
-import type { EndpointRoleReader } from '../../core/async/ports.js';
+import type { EndpointRoleReader } from '../../core/async/index.js';
 import { isNotFound } from './sagemaker-errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { QuotaExceededError, TransientServiceError } from '../../core/contracts/errors.js';
+import { QuotaExceededError, TransientServiceError } from '../../core/contracts/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

@@ -44,8 +44,8 @@ import {
   createEndpointConfigRequest,
   createEndpointRequest,
   createModelRequest,
-} from '../../core/deployment/sagemaker-requests.js';
-import type { HostedResourceNames } from '../../core/contracts/hosted-resources.js';
+} from '../../core/deployment/index.js';
+import type { HostedResourceNames } from '../../core/contracts/index.js';
 
 export interface SageMakerModelHostOptions {
   readonly client: SageMakerClient;

@@ -3,9 +3,9 @@ import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from '@aws-
 import type { InvokeEndpointCommandInput } from '@aws-sdk/client-sagemaker-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { NodeHttpHandlerOptions } from '@smithy/node-http-handler';
-import { describeError } from '../../core/contracts/errors.js';
-import { truncateMessage } from '../../core/load-test/error-samples.js';
-import type { InvokeOutcome, InvokeTransport } from '../../core/load-test/ports.js';
+import { describeError } from '../../core/contracts/index.js';
+import { truncateMessage } from '../../core/load-test/index.js';
+import type { InvokeOutcome, InvokeTransport } from '../../core/load-test/index.js';
 
 /** Connecting to the regional runtime endpoint takes milliseconds; 5 s means it is unreachable. */
 const CONNECTION_TIMEOUT_MS = 5_000;

@@ -3,9 +3,12 @@ import type {
   InvokeEndpointWithResponseStreamCommandInput,
   SageMakerRuntimeClient,
 } from '@aws-sdk/client-sagemaker-runtime';
-import type { InvokeOutcome } from '../../core/load-test/ports.js';
-import { drainResponseStream } from '../../core/load-test/streaming/index.js';
-import type { ResponseStreamEvent, StreamInvokeTransport } from '../../core/load-test/streaming/index.js';
+import type {
+  InvokeOutcome,
+  ResponseStreamEvent,
+  StreamInvokeTransport,
+} from '../../core/load-test/index.js';
+import { drainResponseStream } from '../../core/load-test/index.js';
 import { classifyInvokeError } from './sagemaker-runtime-transport.js';
 
 export interface SageMakerStreamTransportOptions {

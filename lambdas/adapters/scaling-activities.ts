@@ -4,7 +4,7 @@ import {
   type DescribeScalingActivitiesCommandOutput,
   type ScalingActivity as SdkScalingActivity,
 } from '@aws-sdk/client-application-auto-scaling';
-import { TransientServiceError } from '../../core/contracts/errors.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
 import type { ScalingActivity } from '../../core/ports/index.js';
 import { SAGEMAKER_VARIANT_DIMENSION } from './application-autoscaling-registry.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';

@@ -4,7 +4,7 @@ import {
   type ServiceQuota,
   type ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
-import { endpointUsageQuotaName } from '../../core/planning/instance-quotas.js';
+import { endpointUsageQuotaName } from '../../core/planning/index.js';
 import type { InstanceQuota, InstanceQuotaReader } from '../../core/ports/index.js';
 
 /** Service Quotas' code for SageMaker (`aws service-quotas list-services`: "sagemaker", Amazon SageMaker). */

@@ -1,5 +1,5 @@
 import { DescribeExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import { TransientServiceError } from '../../core/contracts/errors.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
 import type { ExecutionDescriber, ExecutionDescription } from '../../core/ports/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 

@@ -5,14 +5,18 @@ import {
   type HistoryEvent,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
-import { ResourceNotFoundError, TransientServiceError } from '../../core/contracts/errors.js';
+import {
+  ResourceNotFoundError,
+  TransientServiceError,
+  ExecutionStatuses,
+  type RunWorkflow,
+} from '../../core/contracts/index.js';
 import type {
   ExecutionDescription,
   ExecutionReader,
   HistoryEventView,
   RunRef,
-} from '../../core/run-status/ports.js';
-import { ExecutionStatuses, type RunWorkflow } from '../../core/contracts/run-api-contract.js';
+} from '../../core/run-status/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

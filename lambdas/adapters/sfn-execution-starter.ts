@@ -1,5 +1,5 @@
 import { type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { TransientServiceError } from '../../core/contracts/errors.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
 import type { ExecutionStarter } from '../../core/operations/start-approved-model-run.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 

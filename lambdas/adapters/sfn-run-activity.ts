@@ -1,7 +1,6 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { isValidRunId } from '../../core/contracts/names.js';
+import { isValidRunId, isTerminalStatus, type RunWorkflow } from '../../core/contracts/index.js';
 import type { RunActivity, RunState } from '../../core/ports/index.js';
-import { isTerminalStatus, type RunWorkflow } from '../../core/contracts/run-api-contract.js';
 import { SfnExecutionReader } from './sfn-execution-reader.js';
 
 /**

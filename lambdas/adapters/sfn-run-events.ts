@@ -1,6 +1,6 @@
 import { GetExecutionHistoryCommand, type HistoryEvent, type SFNClient } from '@aws-sdk/client-sfn';
-import { TransientServiceError } from '../../core/contracts/errors.js';
-import type { HistoryEventLine, RunEventReader, RunRef } from '../../core/run-status/ports.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
+import type { HistoryEventLine, RunEventReader, RunRef } from '../../core/run-status/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 import type { SfnExecutionReader } from './sfn-execution-reader.js';
 

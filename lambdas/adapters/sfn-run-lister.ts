@@ -1,11 +1,12 @@
 import { type ExecutionListItem, ListExecutionsCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import { ResourceNotFoundError, TransientServiceError } from '../../core/contracts/errors.js';
-import type { ListedExecution, RunLister } from '../../core/run-status/ports.js';
 import {
+  ResourceNotFoundError,
+  TransientServiceError,
   type ExecutionStatus,
   ExecutionStatuses,
   type RunWorkflow,
-} from '../../core/contracts/run-api-contract.js';
+} from '../../core/contracts/index.js';
+import type { ListedExecution, RunLister } from '../../core/run-status/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 import { checkStateMachineArns } from './sfn-execution-reader.js';
 

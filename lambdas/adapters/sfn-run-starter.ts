@@ -1,6 +1,6 @@
 import { type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { RunStarter, RunStartOutcome } from '../../core/run-status/ports.js';
-import type { RunWorkflow } from '../../core/contracts/run-api-contract.js';
+import type { RunStarter, RunStartOutcome } from '../../core/run-status/index.js';
+import type { RunWorkflow } from '../../core/contracts/index.js';
 import { errorMessage, errorName, isThrottling, isTransient } from './aws-errors.js';
 import { checkStateMachineArns } from './sfn-execution-reader.js';
 

@@ -4,14 +4,13 @@ import {
   SendTaskHeartbeatCommand,
   SendTaskSuccessCommand,
 } from '@aws-sdk/client-sfn';
-import { TransientServiceError } from '../../core/contracts/errors.js';
-import { redactError, redactText } from '../../core/contracts/redaction.js';
+import { TransientServiceError, redactError, redactText } from '../../core/contracts/index.js';
 import {
   type TaskCallOutcome,
   type TaskGoneReason,
   TaskGoneReasons,
   type TaskResumer,
-} from '../../core/async/ports.js';
+} from '../../core/async/index.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 
 /**

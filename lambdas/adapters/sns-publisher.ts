@@ -1,5 +1,5 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import { TransientServiceError } from '../../core/contracts/errors.js';
+import { TransientServiceError } from '../../core/contracts/index.js';
 import type { NoticePublisher, RunSummaryNotice } from '../../core/operations/notify-run-summary.js';
 import { errorMessage, errorName, isTransient } from './aws-errors.js';
 

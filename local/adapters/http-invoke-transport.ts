@@ -1,6 +1,6 @@
-import { describeError } from '../../core/contracts/errors.js';
-import { truncateMessage } from '../../core/load-test/error-samples.js';
-import type { InvokeOutcome, InvokeRequest, InvokeTransport } from '../../core/load-test/ports.js';
+import { describeError } from '../../core/contracts/index.js';
+import { truncateMessage } from '../../core/load-test/index.js';
+import type { InvokeOutcome, InvokeRequest, InvokeTransport } from '../../core/load-test/index.js';
 import { READ_BUFFER_BYTES, RawHttpConnection, addressOf } from './raw-http-connection.js';
 import type { RawExchange } from './raw-http-connection.js';
 

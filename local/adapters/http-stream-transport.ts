@@ -1,6 +1,5 @@
 import type { Client, Dispatcher } from 'undici';
-import type { InvokeOutcome } from '../../core/load-test/ports.js';
-import type { StreamInvokeTransport } from '../../core/load-test/streaming/index.js';
+import type { InvokeOutcome, StreamInvokeTransport } from '../../core/load-test/index.js';
 import { abortReason, abortWatcher, classifyFailure, classifyStatus } from './http-invoke-transport.js';
 import { Connections, dispatchOptionsOf } from './undici-connections.js';
 import type { LentRequest } from './undici-connections.js';

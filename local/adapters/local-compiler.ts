@@ -5,9 +5,9 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeError } from '../../core/contracts/errors.js';
-import { buildModelArchive } from '../../core/deployment/model-archive.js';
-import { scratchDir } from '../platform/scratch.js';
+import { describeError } from '../../core/contracts/index.js';
+import { buildModelArchive } from '../../core/deployment/index.js';
+import { scratchDir, LOCAL_IMAGE, copyModelPrefix, extractModelArchive } from '../platform/index.js';
 import {
   type CompilationJobDescription,
   type CompilationJobSpec,
@@ -17,9 +17,7 @@ import {
   type ModelCompiler,
   type ObjectStore,
 } from '../../core/ports/index.js';
-import { LOCAL_IMAGE } from '../platform/local-image.js';
-import type { CompileModelInput, CompileModelResult } from '../compiler/compile-model.js';
-import { copyModelPrefix, extractModelArchive } from '../platform/model-archive.js';
+import { compileModel, type CompileModelInput, type CompileModelResult } from '../compiler/index.js';
 
 export interface LocalCompilerOptions {
   readonly store: ObjectStore;
@@ -41,22 +39,12 @@ interface LocalJob {
 export const COMPILED_ARCHIVE_NAME = 'model.tar.gz';
 const COMPILED_MODEL_FILE_NAME = 'model.onnx';
 
-/**
- * `compileModel`, loaded on the first compilation: ONNX Runtime's native binding then loads into this
- * process only when a job runs, not in every process that builds the local environments (the async
- * CLI, a `--plan` run).
- */
-async function compileWithOnnxRuntime(input: CompileModelInput): Promise<CompileModelResult> {
-  const { compileModel } = await import('../compiler/compile-model.js');
-  return compileModel(input);
-}
-
 export class LocalCompiler implements ModelCompiler {
   private readonly jobs = new Map<string, LocalJob>();
   private readonly compile: (input: CompileModelInput) => Promise<CompileModelResult>;
 
   constructor(private readonly options: LocalCompilerOptions) {
-    this.compile = options.compile ?? compileWithOnnxRuntime;
+    this.compile = options.compile ?? compileModel;
   }
 
   createCompilationJob(spec: CompilationJobSpec): Promise<void> {

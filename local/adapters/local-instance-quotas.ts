@@ -1,4 +1,4 @@
-import { endpointUsageQuotaName } from '../../core/planning/instance-quotas.js';
+import { endpointUsageQuotaName } from '../../core/planning/index.js';
 import type { InstanceQuota, InstanceQuotaReader } from '../../core/ports/index.js';
 
 /**

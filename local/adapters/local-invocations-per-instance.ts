@@ -3,7 +3,7 @@ import type {
   InvocationsPerInstance,
   InvocationsPerInstanceReader,
 } from '../../core/ports/index.js';
-import type { InstanceInvocations } from '../platform/realtime-endpoint.js';
+import type { InstanceInvocations } from '../platform/index.js';
 
 /** What the reader needs of the local host: the routing front's counts (local-model-host.ts). */
 export interface InstanceInvocationsSource {

@@ -14,9 +14,9 @@ import {
   type OptimizationJobDescription,
   type OptimizationJobSpec,
 } from '../../core/ports/index.js';
-import { LOCAL_IMAGE } from '../platform/local-image.js';
-import type { CompileModelInput, CompileModelResult } from '../compiler/compile-model.js';
-import { isCompilationTarget } from '../compiler/compile-targets.js';
+import { LOCAL_IMAGE } from '../platform/index.js';
+import type { CompileModelInput, CompileModelResult } from '../compiler/index.js';
+import { isCompilationTarget } from '../compiler/index.js';
 import { LocalCompiler } from './local-compiler.js';
 
 export interface LocalOptimizerOptions {

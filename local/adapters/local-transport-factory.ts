@@ -1,4 +1,4 @@
-import { EndpointFailedError } from '../../core/contracts/errors.js';
+import { EndpointFailedError } from '../../core/contracts/index.js';
 import type { StreamTransportFactory, TransportFactory } from '../../core/ports/index.js';
 import { createHttpInvokeTransport } from './http-invoke-transport.js';
 import { createHttpStreamTransport } from './http-stream-transport.js';

@@ -1,6 +1,6 @@
 import { Client } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { InvokeOutcome, InvokeRequest } from '../../core/load-test/ports.js';
+import type { InvokeOutcome, InvokeRequest } from '../../core/load-test/index.js';
 import { abortReason, classifyFailure } from './http-invoke-transport.js';
 import type { HttpInvokeTransportOptions } from './http-invoke-transport.js';
 

@@ -5,13 +5,12 @@
  * the API's ranges. An endpoint that no longer exists, or is being deleted or failed, is
  * `EndpointFailedError`, as the AWS invoker maps SageMaker's "Endpoint … not found": the run stops.
  */
-import type { AsyncInvocationReceipt, AsyncInvocationRequest, AsyncInvoker } from '../../core/async/ports.js';
-import { EndpointFailedError } from '../../core/contracts/errors.js';
+import type { AsyncInvocationReceipt, AsyncInvocationRequest, AsyncInvoker } from '../../core/async/index.js';
+import { EndpointFailedError, ASYNC_RUN_LIMITS } from '../../core/contracts/index.js';
 import { EndpointStatuses, type EndpointDescription } from '../../core/ports/index.js';
 import { LOCAL_ACCOUNT_ID } from '../runner/index.js';
-import type { LocalAsyncEndpoint } from '../platform/async-endpoint.js';
-import { LocalValidationError } from '../platform/errors.js';
-import { ASYNC_RUN_LIMITS } from '../../core/contracts/async-run-input.js';
+import type { LocalAsyncEndpoint } from '../platform/index.js';
+import { LocalValidationError } from '../platform/index.js';
 
 /** What the invoker needs of the local model host. */
 export interface AsyncEndpointDirectory {

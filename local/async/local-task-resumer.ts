@@ -5,13 +5,13 @@
  * on AWS. Anything else (`InvalidOutput` above 256 KiB) is rethrown with its name and the token
  * removed from its message: the broker quotes the token, and thrown errors end up in log lines.
  */
-import { redactError } from '../../core/contracts/redaction.js';
+import { redactError } from '../../core/contracts/index.js';
 import {
   type TaskCallOutcome,
   type TaskGoneReason,
   TaskGoneReasons,
   type TaskResumer,
-} from '../../core/async/ports.js';
+} from '../../core/async/index.js';
 import { type TaskTokenBroker, toJsonValue } from '../runner/index.js';
 
 /** Step Functions API limits (SendTaskFailure reference): `error` ≤ 256, `cause` ≤ 32,768 characters. */

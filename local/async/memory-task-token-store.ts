@@ -24,7 +24,7 @@ import type {
   PutOutcome,
   TaskTokenRecord,
   TaskTokenStore,
-} from '../../core/async/ports.js';
+} from '../../core/async/index.js';
 
 const DONE: ConditionalOutcome = { status: 'done' };
 const CHANGED: ConditionalOutcome = { status: 'changed' };

@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildInstanceTable, renderInstanceTable } from '../../core/catalog/build-instance-table.js';
-import type { InstanceFactsFile } from '../../core/catalog/instance-facts.js';
+import { buildInstanceTable, renderInstanceTable } from '../../core/catalog/index.js';
+import type { InstanceFactsFile } from '../../core/catalog/index.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FACTS = join(REPO_ROOT, 'core', 'catalog', 'sources', 'instance-facts.json');

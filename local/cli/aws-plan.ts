@@ -6,17 +6,20 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { BudgetExceededError, InvalidRunInputError } from '../../core/contracts/errors.js';
-import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
-import { isValidRunId } from '../../core/contracts/names.js';
-import type { RunPlan } from '../../core/contracts/optimization-state.js';
-import { isRecord } from '../../core/contracts/records.js';
-import { describeGiven } from '../../core/contracts/validation.js';
-import { PRICE_TABLE_SOURCE } from '../../core/contracts/price-source.js';
-import { RECORDED_PRICE_REGIONS } from '../../core/catalog/price-table.js';
+import {
+  BudgetExceededError,
+  InvalidRunInputError,
+  EXIT_CODES,
+  isValidRunId,
+  isRecord,
+  describeGiven,
+  PRICE_TABLE_SOURCE,
+} from '../../core/contracts/index.js';
+import type { RunPlan } from '../../core/contracts/index.js';
+import { RECORDED_PRICE_REGIONS } from '../../core/catalog/index.js';
 import type { ObjectStore } from '../../core/ports/index.js';
-import { formatPlan } from '../../core/report/plan-summary.js';
-import { checkedAsyncRunInputSchema } from '../../core/planning/async-run-input-check.js';
+import { formatPlan } from '../../core/report/index.js';
+import { checkedAsyncRunInputSchema } from '../../core/planning/index.js';
 import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
 import { defaultRunId, displayPath, printRefusal, readInput } from './shared.js';
 

@@ -11,14 +11,9 @@
  * as written. The terminal says what was measured and what the SLA became; the AWS workflow never
  * sees the field (the CLI removes it), so an AWS run is judged against the SLA as written.
  */
-import { type InputIssue } from '../../core/contracts/errors.js';
-import { isRecord } from '../../core/contracts/records.js';
-import { describeGiven } from '../../core/contracts/validation.js';
-import type {
-  ReferenceTimingReply,
-  ReferenceTimingRequest,
-} from '../model-server/reference-timing-worker.js';
-import { spawnWorkerModule } from '../model-server/worker-pool.js';
+import { type InputIssue, isRecord, describeGiven } from '../../core/contracts/index.js';
+import type { ReferenceTimingReply, ReferenceTimingRequest } from '../model-server/index.js';
+import { spawnWorkerModule } from '../model-server/index.js';
 
 export const LOCAL_CALIBRATION_FIELD = 'localCalibration';
 /** A factor below 1 would tighten the SLA; above 100 it would accept anything. */

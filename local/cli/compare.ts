@@ -1,9 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError } from '../../core/contracts/errors.js';
-import { EXIT_CODES } from '../../core/contracts/exit-codes.js';
-import { isValidRunId } from '../../core/contracts/names.js';
+import { describeError, EXIT_CODES, isValidRunId } from '../../core/contracts/index.js';
 import {
   compareRuns,
   DEFAULT_NOISE_TOLERANCE_PERCENT,
@@ -12,9 +10,10 @@ import {
   parseReportForComparison,
   parseTolerancePercent,
   TOLERANCE_EXPECTED,
-} from '../../core/report/compare-runs.js';
-import { renderComparisonMarkdown, renderComparisonText } from '../../core/report/render-comparison.js';
-import type { Report } from '../../core/report/report.js';
+  renderComparisonMarkdown,
+  renderComparisonText,
+} from '../../core/report/index.js';
+import type { Report } from '../../core/report/index.js';
 import { displayPath } from './shared.js';
 
 export const COMPARE_USAGE = `Usage: npm run -s compare -- <base run> <new run> [--json | --markdown] [--runs DIR] [--tolerance PERCENT]

@@ -5,8 +5,11 @@
  * downloaded.
  */
 import type { ObjectStore } from '../../core/ports/index.js';
-import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../example-model/example-model.js';
-import { generateGenerativeModel } from '../example-model/generative-model.js';
+import {
+  EXAMPLE_MODEL_SAMPLE_SIZE,
+  generateExampleModel,
+  generateGenerativeModel,
+} from '../example-model/index.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../environment/index.js';
 
 export const EXAMPLE_MODEL_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/model.onnx`;

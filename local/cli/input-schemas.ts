@@ -17,11 +17,11 @@ import { z } from 'zod';
 import {
   ASYNC_RUN_INPUT_DESCRIPTIONS,
   RUN_INPUT_DESCRIPTIONS,
-} from '../../core/contracts/run-input-descriptions.js';
-import { isRecord } from '../../core/contracts/records.js';
-import { runInputSchema } from '../../core/contracts/run-input.js';
+  isRecord,
+  runInputSchema,
+  asyncRunInputSchema,
+} from '../../core/contracts/index.js';
 import { LOCAL_CALIBRATION_FIELD, LOCAL_CALIBRATION_JSON_SCHEMA } from './calibration.js';
-import { asyncRunInputSchema } from '../../core/contracts/async-run-input.js';
 
 export interface InputSchemaSpec {
   /** The file under schemas/. */

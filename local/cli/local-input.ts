@@ -1,14 +1,9 @@
 /** What local mode adds to, and refuses in, a run input before it runs. */
-import type { InputIssue } from '../../core/contracts/errors.js';
-import { describeGiven } from '../../core/contracts/validation.js';
-import { isRecord } from '../../core/contracts/records.js';
-import { MIN_SEGMENT_SECONDS } from '../../core/load-test/plan.js';
-import { LOCAL_DEFAULT_REPEATS } from '../../core/load-test/rounds.js';
+import type { InputIssue } from '../../core/contracts/index.js';
+import { describeGiven, isRecord, isLlmContainer } from '../../core/contracts/index.js';
+import { MIN_SEGMENT_SECONDS, LOCAL_DEFAULT_REPEATS } from '../../core/load-test/index.js';
 import { availableParallelism } from 'node:os';
-import { planServerCpu } from '../platform/cpu-budget.js';
-import { DEFAULT_MAX_CPU_OVERCOMMIT } from '../platform/local-model-host.js';
-import { LOCAL_IMAGE } from '../platform/local-image.js';
-import { isLlmContainer } from '../../core/contracts/model-frameworks.js';
+import { planServerCpu, DEFAULT_MAX_CPU_OVERCOMMIT, LOCAL_IMAGE } from '../platform/index.js';
 
 /**
  * Local mode serves every model with the project model server, so the serving image does not

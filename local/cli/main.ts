@@ -10,17 +10,16 @@ import {
   ErrorNames,
   type InputIssue,
   InvalidRunInputError,
-} from '../../core/contracts/errors.js';
-import {
   type NoRecommendationCause,
   OPTIMIZATION_STEPS,
   type RunPlan,
   type RunSummary,
-} from '../../core/contracts/optimization-state.js';
-import { checkedAsyncRunInputSchema } from '../../core/planning/async-run-input-check.js';
-import { proofStatusOf } from '../../core/contracts/exit-codes.js';
-import { recordOf } from '../../core/contracts/records.js';
-import type { Report } from '../../core/report/report.js';
+  proofStatusOf,
+  recordOf,
+  isRecord,
+} from '../../core/contracts/index.js';
+import { checkedAsyncRunInputSchema } from '../../core/planning/index.js';
+import type { Report } from '../../core/report/index.js';
 import { validateAndPlan } from '../../core/steps/optimization/validate-and-plan.js';
 import {
   createLocalEnvironment,
@@ -40,10 +39,8 @@ import {
   takeLocalCalibration,
   timeReferenceInference,
 } from './calibration.js';
-import { MachineLoadMonitor, reportMachineLoad } from '../platform/machine-load.js';
-import { readStoredReport, writeStoredReport } from '../../core/report/stored-report.js';
-import { isRecord } from '../../core/contracts/records.js';
-import { formatPlan } from '../../core/report/plan-summary.js';
+import { MachineLoadMonitor, reportMachineLoad } from '../platform/index.js';
+import { readStoredReport, writeStoredReport, formatPlan } from '../../core/report/index.js';
 import { ProgressReporter } from './progress.js';
 import { displayPath } from './shared.js';
 import { formatSummary, type ServerSettings } from './summary.js';

@@ -7,9 +7,9 @@ import {
   CandidateStatuses,
   CompilationOutcomes,
   OptimizationStates,
-} from '../../core/contracts/optimization-state.js';
+  failureReasonOf,
+} from '../../core/contracts/index.js';
 import type { LoadTestProgress } from '../../core/load-test/index.js';
-import { failureReasonOf } from '../../core/contracts/caught-error.js';
 import type { RunnerEvent } from '../runner/index.js';
 
 export interface ProgressOutput {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeError } from '../../core/contracts/errors.js';
+import { describeError } from '../../core/contracts/index.js';
 import {
   indexEntryOfDocument,
   renderRunsIndexHtml,
@@ -13,7 +13,7 @@ import {
   runsIndexDocument,
   runsIndexOutcomeLabel,
   unreadableEntry,
-} from '../../core/report/runs-index.js';
+} from '../../core/report/index.js';
 import { isProcessAlive, RUN_LOCK_FILE } from './run-lock.js';
 
 /**

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { CleanUpStatuses, cleanUpInCause } from '../../core/contracts/clean-up-account.js';
-import { completedInCause } from '../../core/contracts/completed-work.js';
-import { describeError, type InputIssue } from '../../core/contracts/errors.js';
-import { EXIT_CODES, exitCodeOfRun } from '../../core/contracts/exit-codes.js';
-import { isValidRunId } from '../../core/contracts/names.js';
-import { describeGiven, jsonTextBoundIssues } from '../../core/contracts/validation.js';
-import type { FileObjectStore } from '../platform/file-object-store.js';
-import { sweepOrphanedScratch } from '../platform/scratch.js';
+import {
+  CleanUpStatuses,
+  cleanUpInCause,
+  completedInCause,
+  describeError,
+  type InputIssue,
+  EXIT_CODES,
+  exitCodeOfRun,
+  isValidRunId,
+  describeGiven,
+  jsonTextBoundIssues,
+} from '../../core/contracts/index.js';
+import type { FileObjectStore } from '../platform/index.js';
+import { sweepOrphanedScratch } from '../platform/index.js';
 import type { RunResult } from '../runner/index.js';
 import type { LocalCleanUp } from '../environment/index.js';
 import { causeMessage } from './progress.js';
@@ -229,7 +235,7 @@ export function withLocalFiles(text: string, store: Pick<FileObjectStore, 'pathO
 }
 
 /** The one plain-text table (core/report/text-table.ts), by its local name. */
-export { textTable as table } from '../../core/report/text-table.js';
+export { textTable as table } from '../../core/report/index.js';
 
 /**
  * What both CLIs print when a run did not succeed: its error (or how it ended) and what clean-up

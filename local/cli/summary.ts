@@ -1,17 +1,21 @@
 /** The end-of-run summary: a table of the candidates, why each won or lost, and where the reports are. */
-import { compiledComparisonText } from '../../core/report/compiled-comparison.js';
-import { baselineDetailLines } from '../../core/report/render-baseline.js';
-import { rampSummaryLine } from '../../core/report/render-ramp.js';
-import { serveTargetSummaryLine } from '../../core/report/render-serve-target.js';
-import type { CandidateReport, Report } from '../../core/report/report.js';
-import { highNoiseWarning } from '../../core/report/noise.js';
-import { busyMachineNote, streamAtSustainable } from '../../core/report/render-markdown.js';
-import { slaBoundsText } from '../../core/report/sla-text.js';
-import { plannedQualityText, qualityCellText } from '../../core/report/quality-text.js';
-import { noisePercent } from '../../core/report/rerun-interval.js';
+import {
+  compiledComparisonText,
+  baselineDetailLines,
+  rampSummaryLine,
+  serveTargetSummaryLine,
+  highNoiseWarning,
+  busyMachineNote,
+  streamAtSustainable,
+  slaBoundsText,
+  plannedQualityText,
+  qualityCellText,
+  noisePercent,
+} from '../../core/report/index.js';
+import type { CandidateReport, Report } from '../../core/report/index.js';
 import { formatRate } from './progress.js';
 import { table } from './shared.js';
-import type { LatencyPercentilesMs } from '../../core/contracts/latency-percentiles.js';
+import type { LatencyPercentilesMs } from '../../core/contracts/index.js';
 
 /** How a candidate's model server ran locally (from the local model host). */
 export interface ServerSettings {

@@ -6,14 +6,18 @@
  * alone. Each workflow supplies its hooks: its usage, its input checks, its environment, progress
  * reporter, plan, run and summary.
  */
-import type { MachineLoadSample } from '../platform/machine-load.js';
+import type { MachineLoadSample } from '../platform/index.js';
 import { resolve } from 'node:path';
-import { type CleanUpAccount, cleanUpInCause } from '../../core/contracts/clean-up-account.js';
-import { describeError, type InputIssue } from '../../core/contracts/errors.js';
-import { exitCodeOfRun } from '../../core/contracts/exit-codes.js';
-import { inputBoundIssues } from '../../core/contracts/validation.js';
+import {
+  type CleanUpAccount,
+  cleanUpInCause,
+  describeError,
+  type InputIssue,
+  exitCodeOfRun,
+  inputBoundIssues,
+} from '../../core/contracts/index.js';
 import type { Logger } from '../../core/ports/index.js';
-import { createConsoleLogger } from '../platform/console-logger.js';
+import { createConsoleLogger } from '../platform/index.js';
 import type { ExtractedStateMachine, JsonValue, RunnerEvent } from '../runner/index.js';
 import { cachedSynthesizedWorkflows, type SynthesizedWorkflows } from '../synthesis/index.js';
 import type {

@@ -19,8 +19,8 @@
 import onnxProto from 'onnx-proto';
 import type { onnx as OnnxTypes } from 'onnx-proto';
 
-import type { AutoCast, AutoCastType } from '../../core/contracts/compiler-options.js';
-import { CompilationFailedError } from '../../core/contracts/errors.js';
+import type { AutoCast, AutoCastType } from '../../core/contracts/index.js';
+import { CompilationFailedError } from '../../core/contracts/index.js';
 
 const { onnx } = onnxProto;
 type ModelProto = OnnxTypes.ModelProto;

@@ -20,12 +20,12 @@ import {
   DEFAULT_AUTO_CAST,
   isNeuronTarget,
   parseCompilerOptions,
-} from '../../core/contracts/compiler-options.js';
-import { CompilationFailedError } from '../../core/contracts/errors.js';
-import type { Quantization } from '../../core/contracts/quantization.js';
+  CompilationFailedError,
+} from '../../core/contracts/index.js';
+import type { Quantization } from '../../core/contracts/index.js';
 import { autoCastModel, type AutoCastResult } from './auto-cast.js';
 import { quantizeModel } from './quantize.js';
-import { disableOnnxRuntimeTelemetry } from '../model-server/onnx-runtime-telemetry.js';
+import { disableOnnxRuntimeTelemetry } from '../model-server/index.js';
 import { isCompilationTarget, LOCAL_COMPILER_TARGETS } from './compile-targets.js';
 import type { CompilationTarget } from './compile-targets.js';
 

@@ -18,10 +18,9 @@
 import onnxProto from 'onnx-proto';
 import type { onnx as OnnxTypes } from 'onnx-proto';
 
-import { CompilationFailedError } from '../../core/contracts/errors.js';
-import type { Quantization } from '../../core/contracts/quantization.js';
-import { seededRandom } from '../../core/contracts/seeded-random.js';
-import { spawnWorkerModule } from '../model-server/worker-pool.js';
+import { CompilationFailedError, seededRandom } from '../../core/contracts/index.js';
+import type { Quantization } from '../../core/contracts/index.js';
+import { spawnWorkerModule } from '../model-server/index.js';
 import { floatTensors } from './auto-cast.js';
 import type { CalibrationInput, CalibrationReply, CalibrationRequest } from './calibration-protocol.js';
 

@@ -17,15 +17,14 @@ import {
   type AsyncRunPlan,
   AsyncInferenceStates,
   type ValidateAsyncRunEvent,
-} from '../../core/contracts/async-state.js';
-import { describeError } from '../../core/contracts/errors.js';
+  describeError,
+} from '../../core/contracts/index.js';
 import {
   type AsyncStepDependencies,
   createAsyncStepHandlers,
   validateAsyncRunDeps,
 } from './async-step-handlers.js';
-import { LocalAsyncPlatform } from '../platform/async-platform.js';
-import { LocalModelHost } from '../platform/local-model-host.js';
+import { LocalAsyncPlatform, LocalModelHost } from '../platform/index.js';
 import {
   type ExtractedStateMachine,
   LOCAL_ACCOUNT_ID,
@@ -43,9 +42,7 @@ import {
   type LocalWorkflowRunOptions,
   runLocalWorkflow,
 } from './workflow-environment.js';
-import { LocalAsyncInvoker } from '../async/local-async-invoker.js';
-import { LocalTaskResumer } from '../async/local-task-resumer.js';
-import { MemoryTaskTokenStore } from '../async/memory-task-token-store.js';
+import { LocalAsyncInvoker, LocalTaskResumer, MemoryTaskTokenStore } from '../async/index.js';
 
 /** The topics local async endpoints publish to; the notification handler listens to both. */
 export const LOCAL_NOTIFICATION_TOPICS = {

@@ -2,17 +2,18 @@ import { loadBatch } from '../../core/steps/async/load-batch.js';
 import { recordBatchResults } from '../../core/steps/async/record-batch-results.js';
 import { cleanUpAsyncRun } from '../../core/steps/async/clean-up-async-run.js';
 import { invokeAsyncInference } from '../../core/steps/async/invoke-async-inference.js';
-import type { AsyncInvoker, TaskResumer, TaskTokenStore } from '../../core/async/ports.js';
+import type {
+  AsyncInvoker,
+  TaskResumer,
+  TaskTokenStore,
+  PrepareAsyncEndpointDeps,
+} from '../../core/async/index.js';
 import { checkAsyncEndpoint } from '../../core/steps/async/check-async-endpoint.js';
 import { deployAsyncEndpoint } from '../../core/steps/async/deploy-async-endpoint.js';
-import type { PrepareAsyncEndpointDeps } from '../../core/async/endpoint-loop.js';
 import { summarizeAsyncRun } from '../../core/steps/async/summarize-async-run.js';
 import { validateAsyncRun, type ValidateAsyncRunDeps } from '../../core/steps/async/validate-async-run.js';
-import type {
-  AsyncInferenceStepEventsByName,
-  AsyncInferenceStepName,
-} from '../../core/contracts/async-state.js';
-import { DEFAULT_POLL_SCHEDULE } from '../../core/contracts/execution-limits.js';
+import type { AsyncInferenceStepEventsByName, AsyncInferenceStepName } from '../../core/contracts/index.js';
+import { DEFAULT_POLL_SCHEDULE } from '../../core/contracts/index.js';
 import type {
   AsyncEndpointObserver,
   Logger,

@@ -3,18 +3,18 @@
  * Lambdas call, and a run of the synthesized optimization state machine over them. The CLI and the
  * end-to-end tests build on this module.
  */
-import { EndpointFailedError } from '../../core/contracts/errors.js';
+import { EndpointFailedError } from '../../core/contracts/index.js';
 import { EndpointStatuses } from '../../core/ports/index.js';
-import type { RunLoadWorkerEvent } from '../../core/contracts/optimization-state.js';
-import { LocalCompiler } from '../adapters/local-compiler.js';
-import { LocalOptimizer } from '../adapters/local-optimizer.js';
-import { LocalInvocationsPerInstance } from '../adapters/local-invocations-per-instance.js';
-import { createHttpEndpointAnswerer } from '../adapters/http-endpoint-answerer.js';
+import type { RunLoadWorkerEvent } from '../../core/contracts/index.js';
 import {
+  LocalCompiler,
+  LocalOptimizer,
+  LocalInvocationsPerInstance,
+  createHttpEndpointAnswerer,
   createLocalStreamTransportFactory,
   createLocalTransportFactory,
-} from '../adapters/local-transport-factory.js';
-import { LocalModelHost } from '../platform/local-model-host.js';
+} from '../adapters/index.js';
+import { LocalModelHost } from '../platform/index.js';
 import { reportFileOf } from './report-files.js';
 import { createStepHandlers, type StepDependencies, type StepHandler } from './step-handlers.js';
 import {

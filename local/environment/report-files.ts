@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, relative, sep } from 'node:path';
-import type { FileObjectStore } from '../platform/file-object-store.js';
+import type { FileObjectStore } from '../platform/index.js';
 
 /**
  * The file a local run's object is, as its report shows it (core/report/local-files.ts):

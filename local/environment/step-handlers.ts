@@ -1,17 +1,16 @@
-import type { EndpointInstanceLimit } from '../../core/contracts/endpoint-limits.js';
+import type {
+  EndpointInstanceLimit,
+  OptimizationStepEventsByName,
+  OptimizationStepName,
+} from '../../core/contracts/index.js';
 import { aggregateLoadTest } from '../../core/steps/optimization/aggregate-load-test.js';
 import { cleanUpOptimizationRun } from '../../core/steps/optimization/clean-up.js';
 import { deleteCandidate } from '../../core/steps/optimization/delete-candidate.js';
 import { checkCompilation } from '../../core/steps/optimization/check-compilation.js';
 import { startCompilation } from '../../core/steps/optimization/start-compilation.js';
-import { CleanUpStatuses } from '../../core/contracts/clean-up-account.js';
-import { DEFAULT_POLL_SCHEDULE } from '../../core/contracts/execution-limits.js';
+import { CleanUpStatuses, DEFAULT_POLL_SCHEDULE } from '../../core/contracts/index.js';
 import { checkEndpoint } from '../../core/steps/optimization/check-endpoint.js';
 import { deployCandidate } from '../../core/steps/optimization/deploy-candidate.js';
-import type {
-  OptimizationStepEventsByName,
-  OptimizationStepName,
-} from '../../core/contracts/optimization-state.js';
 import type { Clock, LoadTestProgress } from '../../core/load-test/index.js';
 import { packageModel } from '../../core/steps/optimization/package-model.js';
 import type {
@@ -40,7 +39,7 @@ import {
   validateAndPlan,
   type ValidateAndPlanDeps,
 } from '../../core/steps/optimization/validate-and-plan.js';
-import { LocalInstanceQuotas } from '../adapters/local-instance-quotas.js';
+import { LocalInstanceQuotas } from '../adapters/index.js';
 import type { TaskResolver } from '../runner/index.js';
 
 /** What the optimization steps run on, outside Lambda: local adapters, or fakes in tests. */

@@ -1,5 +1,4 @@
-import type { AsyncInferenceStepName } from '../../core/contracts/async-state.js';
-import type { OptimizationStepName } from '../../core/contracts/optimization-state.js';
+import type { AsyncInferenceStepName, OptimizationStepName } from '../../core/contracts/index.js';
 
 /** Dependencies one side passes and the other deliberately does not, each with its reason. */
 export interface WiringDifference {

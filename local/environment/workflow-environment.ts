@@ -6,12 +6,10 @@
  * which results need the local clean-up, what to stop first and the clean-up step's payload.
  */
 import { resolve } from 'node:path';
-import { describeError } from '../../core/contracts/errors.js';
-import { s3Uri } from '../../core/contracts/object-uri.js';
+import { describeError, s3Uri } from '../../core/contracts/index.js';
 import type { Logger } from '../../core/ports/index.js';
-import { FileObjectStore } from '../platform/file-object-store.js';
-import type { LocalModelHost } from '../platform/local-model-host.js';
-import { OverlayObjectStore } from '../platform/overlay-object-store.js';
+import { FileObjectStore, OverlayObjectStore } from '../platform/index.js';
+import type { LocalModelHost } from '../platform/index.js';
 import {
   type ExtractedStateMachine,
   type JsonValue,

@@ -24,7 +24,7 @@ import {
   onnx,
 } from './onnx-builder.js';
 import type { NodeProto, TensorProto } from './onnx-builder.js';
-import { seededRandom } from '../../core/contracts/seeded-random.js';
+import { seededRandom } from '../../core/contracts/index.js';
 import { uniformValues } from './seeded-random.js';
 
 /** Input and output of the example model, for clients that build payloads for it. */

@@ -22,7 +22,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-import { seededRandom } from '../../core/contracts/seeded-random.js';
+import { seededRandom } from '../../core/contracts/index.js';
 import {
   floatInitializer,
   floatTensorValueInfo,

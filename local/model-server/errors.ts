@@ -3,7 +3,7 @@
  * host turns a failed start into the project's EndpointFailedError), so they live here rather than
  * in core/contracts; each still carries a literal name.
  */
-import type { InputIssue } from '../../core/contracts/errors.js';
+import type { InputIssue } from '../../core/contracts/index.js';
 
 /** A setting (environment variable or option) is invalid; every issue names it. */
 export class InvalidServerConfigError extends Error {

@@ -9,7 +9,7 @@
  * so a parent that asked for port 0 learns the port. Logs and errors go to stderr as JSON lines.
  * SIGTERM/SIGINT: refuse new requests, answer accepted ones, exit 0.
  */
-import { describeError } from '../../core/contracts/errors.js';
+import { describeError } from '../../core/contracts/index.js';
 import {
   isGenerativeModelFile,
   readGenerateFormatFromEnv,

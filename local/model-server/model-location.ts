@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { ResourceNotFoundError } from '../../core/contracts/errors.js';
+import { ResourceNotFoundError } from '../../core/contracts/index.js';
 import { InvalidServerConfigError } from './errors.js';
 import { MODEL_SERVER_ENV } from './server-options.js';
 

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 
-import type { InputIssue } from '../../core/contracts/errors.js';
+import type { InputIssue } from '../../core/contracts/index.js';
 import { InvalidServerConfigError } from './errors.js';
 
 export interface ModelServerOptions {

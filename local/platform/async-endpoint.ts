@@ -13,8 +13,8 @@
  * `maxConsecutiveLaunchFailures` times in a row fails (its queued requests fail with the reason).
  */
 import { randomUUID } from 'node:crypto';
-import type { AsyncInvocationReceipt } from '../../core/async/ports.js';
-import { describeError } from '../../core/contracts/errors.js';
+import type { AsyncInvocationReceipt } from '../../core/async/index.js';
+import { describeError } from '../../core/contracts/index.js';
 import type { AsyncInferenceSpec, ObjectStore } from '../../core/ports/index.js';
 import type { LocalAsyncPlatform } from './async-platform.js';
 import type { AsyncInstance, InstanceLauncher } from './instances.js';

@@ -1,4 +1,4 @@
-import { redactText } from '../../core/contracts/redaction.js';
+import { redactText } from '../../core/contracts/index.js';
 import type { Logger } from '../../core/ports/index.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';

@@ -6,9 +6,9 @@
  * threads, shared between the server's workers. A container environment that sets the threads
  * itself is honoured as it is, exactly as SageMaker would pass it to the container.
  */
-import { findInstance } from '../../core/catalog/instances.js';
+import { findInstance } from '../../core/catalog/index.js';
 import type { ProductionVariantSpec } from '../../core/ports/index.js';
-import { MODEL_SERVER_ENV, OMP_NUM_THREADS_ENV } from '../model-server/server-options.js';
+import { MODEL_SERVER_ENV, OMP_NUM_THREADS_ENV } from '../model-server/index.js';
 
 /**
  * SageMaker Serverless Inference does not publish a vCPU-per-memory ratio; AWS Lambda, which it

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseObjectUri } from '../../core/contracts/object-uri.js';
+import { parseObjectUri } from '../../core/contracts/index.js';
 import type { ObjectListing, ObjectMetadata, ObjectStore } from '../../core/ports/index.js';
 
 export interface FileObjectStoreOptions {

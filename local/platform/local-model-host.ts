@@ -3,12 +3,21 @@
  * become a model server process on a free loopback port, with SageMaker's endpoint life cycle
  * (`Creating` → `InService`, or `Failed` with a reason) and its idempotent creates.
  */
-import type { EndpointInstanceLimit } from '../../core/contracts/endpoint-limits.js';
-import { localQuotaMessage } from '../../core/report/advice.js';
+import type {
+  EndpointInstanceLimit,
+  HostedResourceNames,
+  RealtimeScalingRequests,
+} from '../../core/contracts/index.js';
+import { localQuotaMessage } from '../../core/report/index.js';
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { describeError, QuotaExceededError, ResourceNotFoundError } from '../../core/contracts/errors.js';
+import {
+  describeError,
+  QuotaExceededError,
+  ResourceNotFoundError,
+  RoutingStrategies,
+} from '../../core/contracts/index.js';
 import { scratchDir } from './scratch.js';
 import {
   type AsyncInferenceSpec,
@@ -29,7 +38,7 @@ import {
   type RunResources,
   type ScalingRegistry,
 } from '../../core/ports/index.js';
-import type { InstanceCountPoint } from '../../core/serving/ramp.js';
+import type { InstanceCountPoint } from '../../core/serving/index.js';
 import { LocalAsyncEndpoint } from './async-endpoint.js';
 import { LocalAsyncPlatform } from './async-platform.js';
 import { LocalValidationError } from './errors.js';
@@ -48,9 +57,6 @@ import { checkRealtimeScalingRequests } from './realtime-scaling-requests.js';
 import { planServerCpu, type ServerCpuPlan } from './cpu-budget.js';
 import { extractModelArchive } from './model-archive.js';
 import { ModelServerProcess } from './model-server-process.js';
-import { RoutingStrategies } from '../../core/contracts/routing-strategy.js';
-import type { HostedResourceNames } from '../../core/contracts/hosted-resources.js';
-import type { RealtimeScalingRequests } from '../../core/contracts/scaling-requests.js';
 
 export interface LocalModelHostOptions {
   /** Where model artifacts (`s3://` or `file://`) are read from. */

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import type { ReportMachineLoad } from '../../core/report/report.js';
+import type { ReportMachineLoad } from '../../core/report/index.js';
 
 /**
  * Busy before the run: other tasks keep every core runnable as it starts. Counted from the tasks

@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { ObjectStore } from '../../core/ports/index.js';
 import { extract as extractTar } from 'tar';
-import { findModelFile } from '../model-server/model-location.js';
+import { findModelFile } from '../model-server/index.js';
 
 /** gzip's magic number: a model.tar.gz starts with it. */
 const GZIP_MAGIC = [0x1f, 0x8b] as const;

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { MODEL_SERVER_ENV } from '../model-server/server-options.js';
+import { MODEL_SERVER_ENV } from '../model-server/index.js';
 import { modelServerBuild } from './model-server-build.js';
 
 /** This file's folder (`import.meta.dirname` is missing under jest 29). */

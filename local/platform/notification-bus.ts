@@ -11,7 +11,7 @@
  *   logged as an error and kept in `undelivered()` (Lambda's on-failure destination).
  */
 import { randomUUID } from 'node:crypto';
-import { describeError } from '../../core/contracts/errors.js';
+import { describeError } from '../../core/contracts/index.js';
 import type { Logger } from '../../core/ports/index.js';
 
 export interface LocalNotification {

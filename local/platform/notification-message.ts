@@ -11,7 +11,7 @@
  * A success names the result (`responseParameters.outputLocation`); a failure whose model answered
  * with an error body names where it was written (`responseParameters.failureLocation`).
  */
-import { InvocationStatuses } from '../../core/async/notification.js';
+import { InvocationStatuses } from '../../core/async/index.js';
 
 export interface NotificationRequest {
   readonly endpointName: string;

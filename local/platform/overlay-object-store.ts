@@ -1,4 +1,4 @@
-import { parseObjectUri } from '../../core/contracts/object-uri.js';
+import { parseObjectUri } from '../../core/contracts/index.js';
 import type { ObjectListing, ObjectMetadata } from '../../core/ports/index.js';
 import { FileObjectStore } from './file-object-store.js';
 

@@ -20,10 +20,10 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describeError } from '../../core/contracts/errors.js';
+import { describeError } from '../../core/contracts/index.js';
 import type { AsyncInstance, InstanceLauncher } from './instances.js';
 import { chooseInstance } from './routing.js';
-import type { RoutingStrategy } from '../../core/contracts/routing-strategy.js';
+import type { RoutingStrategy } from '../../core/contracts/index.js';
 
 export interface LocalRealtimeEndpointOptions {
   readonly endpointName: string;

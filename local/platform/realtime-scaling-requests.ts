@@ -18,7 +18,7 @@ import {
   INVOCATIONS_PER_INSTANCE_METRIC,
   SAGEMAKER_NAMESPACE,
   VARIANT_INSTANCE_COUNT_DIMENSION,
-} from '../../core/contracts/scaling-requests.js';
+} from '../../core/contracts/index.js';
 
 /** A variant's ResourceId, as RegisterScalableTarget's SageMaker form spells it. */
 const VARIANT_RESOURCE_ID = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;

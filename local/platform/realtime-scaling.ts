@@ -21,7 +21,7 @@
  * metric window (`metricWindowMs`) stands for them; the scale-out delay that matters most here, the
  * instance start and model load, is real (`LocalRealtimeEndpoint`'s `instanceStartDelayMs`).
  */
-import type { ScalingPolicy } from '../../core/serving/scaling-policy.js';
+import type { ScalingPolicy } from '../../core/serving/index.js';
 import { type ScalingDecision, trackedCount } from './scaling.js';
 
 export interface RealtimeScalingPolicy {

@@ -8,7 +8,7 @@
  *   broken at random (an idle endpoint then spreads its requests instead of piling them on the
  *   first instance).
  */
-import { RoutingStrategies, type RoutingStrategy } from '../../core/contracts/routing-strategy.js';
+import { RoutingStrategies, type RoutingStrategy } from '../../core/contracts/index.js';
 
 /**
  * The index of the instance that takes the request, given each instance's requests in flight;

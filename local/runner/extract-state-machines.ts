@@ -2,7 +2,7 @@ import type { AslDefinition } from './asl.js';
 import { assertAslDefinition } from './asl.js';
 import type { ResourceReference, TemplateResource } from './cloudformation-tokens.js';
 import { TokenResolver } from './cloudformation-tokens.js';
-import { isRecord } from '../../core/contracts/records.js';
+import { isRecord } from '../../core/contracts/index.js';
 
 export type { ResourceReference } from './cloudformation-tokens.js';
 

@@ -1,4 +1,4 @@
-import { jsonBytes } from '../../core/contracts/execution-limits.js';
+import { jsonBytes } from '../../core/contracts/index.js';
 
 /** JSON values as Step Functions passes them between states. */
 export type JsonPrimitive = null | boolean | number | string;

@@ -10,7 +10,7 @@ import {
 } from './task-errors.js';
 import type { PreparedTask, TaskInfo } from './task-info.js';
 import type { TaskTokenBroker } from './task-tokens.js';
-import { STEP_FUNCTIONS_QUOTAS } from '../../core/contracts/execution-limits.js';
+import { STEP_FUNCTIONS_QUOTAS } from '../../core/contracts/index.js';
 
 /** What a local handler learns about the Task attempt it serves. */
 export interface TaskContext {

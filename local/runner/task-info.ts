@@ -4,7 +4,7 @@ import type { ResourceReference } from './cloudformation-tokens.js';
 import type { JsonValue } from './json.js';
 import { isJsonObject } from './json.js';
 import { lambdaFunctionName } from './local-arns.js';
-import { isRecord } from '../../core/contracts/records.js';
+import { isRecord } from '../../core/contracts/index.js';
 
 /** What the caller's resolver learns about a Task state, to pick the local handler that serves it. */
 export interface TaskInfo {

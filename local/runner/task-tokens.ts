@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonValue } from './json.js';
 import { jsonByteLength, toJsonValue } from './json.js';
 import { TaskFailedError } from './task-errors.js';
-import { STEP_FUNCTIONS_QUOTAS } from '../../core/contracts/execution-limits.js';
+import { STEP_FUNCTIONS_QUOTAS } from '../../core/contracts/index.js';
 
 /**
  * Names of the Step Functions API errors for task tokens, as `@aws-sdk/client-sfn` throws them

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { ServingOptimizerStack } from '../../infra/stacks/serving-optimizer-stack.js';
-import { createConfiguredApp } from '../../infra/synth-app.js';
-import { scratchDir } from '../platform/scratch.js';
+import { ServingOptimizerStack } from '../../infra/stacks/index.js';
+import { createConfiguredApp } from '../../infra/index.js';
+import { scratchDir } from '../platform/index.js';
 import { type ExtractedStateMachine, extractStateMachines } from '../runner/index.js';
 import { SYNTHESIS_ENV } from './synthesis-env.js';
 

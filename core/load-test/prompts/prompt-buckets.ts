@@ -1,4 +1,4 @@
-import type { PromptBucketInput } from '../../contracts/prompt-set.js';
+import type { PromptBucketInput } from '../../contracts/index.js';
 import type { Prompt } from './prompt-lines.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { InputIssue } from '../../contracts/errors.js';
-import { type PlannedPromptSet, PROMPT_SET_LIMITS } from '../../contracts/prompt-set.js';
+import type { InputIssue } from '../../contracts/index.js';
+import { type PlannedPromptSet, PROMPT_SET_LIMITS } from '../../contracts/index.js';
 import type { InvokeRequest } from '../ports.js';
 import { bucketIndexOf, promptChars } from './prompt-buckets.js';
 import { PROMPT_LINE_EXPECTED, parsePromptLines } from './prompt-lines.js';

@@ -1,4 +1,4 @@
-import type { GenerationSettings, PromptFormat } from '../../contracts/prompt-set.js';
+import type { GenerationSettings, PromptFormat } from '../../contracts/index.js';
 import type { ChatMessage, Prompt } from './prompt-lines.js';
 
 /**

@@ -1,6 +1,6 @@
 import { truncateMessage } from '../error-samples.js';
 import type { FailureEvent } from './stream-events.js';
-import type { StreamFormat } from '../../contracts/stream-format.js';
+import type { StreamFormat } from '../../contracts/index.js';
 
 export type JsonObject = Readonly<Record<string, unknown>>;
 

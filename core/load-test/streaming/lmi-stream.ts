@@ -1,6 +1,6 @@
 import type { StreamEvent } from './stream-events.js';
 import { countOf, isJsonObject, malformed, modelError, parseJsonObject } from './json-event.js';
-import type { StreamFormat } from '../../contracts/stream-format.js';
+import type { StreamFormat } from '../../contracts/index.js';
 
 /**
  * One event of the LMI (DJL Serving) rolling-batch stream, as the LMI input/output schema defines

@@ -1,10 +1,8 @@
-import { InvalidRunInputError } from '../../contracts/errors.js';
-import type { InputIssue } from '../../contracts/errors.js';
+import { InvalidRunInputError, type LatencySla, streamingSlaIssues } from '../../contracts/index.js';
+import type { InputIssue, LoadPlan } from '../../contracts/index.js';
 import type { Clock, InvokeTransport } from '../ports.js';
 import { StreamStepRecorder, createStreamingInvoker } from './step-recorder.js';
 import type { StreamInvokeTransport } from './stream-transport.js';
-import type { LoadPlan } from '../../contracts/load-plan.js';
-import { type LatencySla, streamingSlaIssues } from '../../contracts/latency-sla.js';
 
 /** How a worker sends its requests: the transport the step driver calls, and per step a recorder. */
 export interface StepInvoker {

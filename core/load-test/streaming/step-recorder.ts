@@ -5,7 +5,7 @@ import { createStreamParser } from './stream-parser.js';
 import { invokeStreamed } from './stream-transport.js';
 import type { StreamInvokeTransport } from './stream-transport.js';
 import type { RequestTokenTiming } from './token-timing.js';
-import type { StreamFormat } from '../../contracts/stream-format.js';
+import type { StreamFormat } from '../../contracts/index.js';
 
 /** A streamed request's timing, with the instant it was sent (monotonic µs). */
 export interface StreamedTiming {

@@ -1,5 +1,4 @@
-import type { StreamFormat } from '../../contracts/stream-format.js';
-import type { LatencyPercentilesMs } from '../../contracts/latency-percentiles.js';
+import type { StreamFormat, LatencyPercentilesMs } from '../../contracts/index.js';
 
 /**
  * What one worker measured of a streamed step (or of a part of it, with segments): histograms and

@@ -3,7 +3,7 @@ import type { DecodedLines } from './framing.js';
 import { FORMAT_LABELS } from './json-event.js';
 import { interpretLmiEvent } from './lmi-stream.js';
 import { interpretOpenAiEvent } from './openai-stream.js';
-import type { StreamFormat } from '../../contracts/stream-format.js';
+import type { StreamFormat } from '../../contracts/index.js';
 import type { StreamEvent } from './stream-events.js';
 import { ByteFramer } from './byte-framing.js';
 import type { Framing, PayloadReader } from './byte-framing.js';

@@ -1,5 +1,5 @@
 import type { StreamStepResult } from './stream-figures.js';
-import type { LatencySla } from '../../contracts/latency-sla.js';
+import type { LatencySla } from '../../contracts/index.js';
 
 function formatMs(ms: number): string {
   return `${ms.toFixed(3)} ms`;

@@ -1,4 +1,4 @@
-import { describeError } from '../../contracts/errors.js';
+import { describeError } from '../../contracts/index.js';
 import { truncateMessage } from '../error-samples.js';
 import type { Clock, InvokeOutcome, InvokeRequest } from '../ports.js';
 import type { StreamFailure } from './stream-events.js';

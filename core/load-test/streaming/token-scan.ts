@@ -10,7 +10,7 @@ import {
   scanElements,
   scanMembers,
 } from './json-scan.js';
-import type { StreamFormat } from '../../contracts/stream-format.js';
+import type { StreamFormat } from '../../contracts/index.js';
 
 /**
  * Where a token read by a scan goes: the bytes of its text as the event wrote them, between the

@@ -3,11 +3,11 @@ import {
   type AsyncEndpointState,
   type AsyncRunPlan,
   type PrepareAsyncEndpointEvent,
-} from '../../contracts/async-state.js';
-import { EndpointFailedError } from '../../contracts/errors.js';
-import { nextPollSeconds } from '../../contracts/execution-limits.js';
+  EndpointFailedError,
+  nextPollSeconds,
+} from '../../contracts/index.js';
 import { EndpointStatuses } from '../../ports/index.js';
-import { type PrepareAsyncEndpointDeps, scaleInDeadline } from '../../async/endpoint-loop.js';
+import { type PrepareAsyncEndpointDeps, scaleInDeadline } from '../../async/index.js';
 
 /**
  * "Check async endpoint", the Wait → Check loop that brings the run's endpoint to where the

@@ -1,10 +1,8 @@
-import type { CleanUpAsyncRunEvent } from '../../contracts/async-state.js';
-import type { CleanUpAccount } from '../../contracts/clean-up-account.js';
-import { withCompletedWork } from '../../contracts/completed-work.js';
+import type { CleanUpAsyncRunEvent, CleanUpAccount, HostedResourceNames } from '../../contracts/index.js';
+import { withCompletedWork } from '../../contracts/index.js';
 import type { ObjectStore } from '../../ports/index.js';
-import { type CleanUpDeps, cleanUpRun } from '../../deployment/run-clean-up.js';
-import { completedResults } from '../../async/completed-results.js';
-import type { HostedResourceNames } from '../../contracts/hosted-resources.js';
+import { type CleanUpDeps, cleanUpRun } from '../../deployment/index.js';
+import { completedResults } from '../../async/index.js';
 
 /**
  * States "Clean up async run" and "Clean up after failure" of the async workflow: the same run

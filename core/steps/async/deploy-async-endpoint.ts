@@ -1,10 +1,6 @@
-import type {
-  AsyncRunPlan,
-  PrepareAsyncEndpointEvent,
-  AsyncEndpointState,
-} from '../../contracts/async-state.js';
+import type { AsyncRunPlan, PrepareAsyncEndpointEvent, AsyncEndpointState } from '../../contracts/index.js';
 import type { AsyncInferenceSpec } from '../../ports/index.js';
-import type { PrepareAsyncEndpointDeps } from '../../async/endpoint-loop.js';
+import type { PrepareAsyncEndpointDeps } from '../../async/index.js';
 
 /**
  * "Deploy async endpoint", the start of the Wait → Check loop that brings the run's endpoint to

@@ -1,6 +1,5 @@
-import type { InvokeAsyncInferenceEvent } from '../../contracts/async-state.js';
-import { InferenceIdInUseError } from '../../contracts/errors.js';
-import { runToken } from '../../contracts/names.js';
+import type { InvokeAsyncInferenceEvent } from '../../contracts/index.js';
+import { InferenceIdInUseError, runToken } from '../../contracts/index.js';
 import type { Logger } from '../../ports/index.js';
 import type {
   AsyncInvocationReceipt,
@@ -9,7 +8,7 @@ import type {
   TaskResumer,
   TaskTokenRecord,
   TaskTokenStore,
-} from '../../async/ports.js';
+} from '../../async/index.js';
 
 /**
  * State "Invoke async inference": a Lambda task with `.waitForTaskToken`. It stores the task token

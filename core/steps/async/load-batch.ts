@@ -1,5 +1,5 @@
-import type { BatchItem, LoadBatchEvent } from '../../contracts/async-state.js';
-import type { BatchDeps } from '../../async/batch-results.js';
+import type { BatchItem, LoadBatchEvent } from '../../contracts/index.js';
+import type { BatchDeps } from '../../async/index.js';
 
 /**
  * "Load batch inputs": the start of one batch of the async workflow. A batch's inputs come from

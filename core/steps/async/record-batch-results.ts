@@ -6,10 +6,11 @@ import {
   type IterationOutput,
   type BatchCounts,
   type RecordBatchEvent,
-} from '../../contracts/async-state.js';
-import { describeError, ErrorNames, TransientServiceError } from '../../contracts/errors.js';
-import { type BatchDeps, batchResultsUri } from '../../async/batch-results.js';
-import { generatedTokensOf } from '../../async/generated-tokens.js';
+  describeError,
+  ErrorNames,
+  TransientServiceError,
+} from '../../contracts/index.js';
+import { type BatchDeps, batchResultsUri, generatedTokensOf } from '../../async/index.js';
 
 /**
  * "Record batch results": the end of one batch of the async workflow. Its per-input results go to

@@ -10,11 +10,9 @@ import {
   MAX_FAILURE_REASON_LENGTH,
   MAX_FAILURE_REASONS,
   type SummarizeAsyncRunEvent,
-} from '../../contracts/async-state.js';
-import { asyncRunOutcomeOf } from '../../async/run-outcome.js';
+} from '../../contracts/index.js';
+import { asyncRunOutcomeOf, batchResultsUri, asyncReportUris, writeAsyncReport } from '../../async/index.js';
 import type { AsyncBacklogMetrics, AsyncEndpointObserver, Logger, ObjectStore } from '../../ports/index.js';
-import { batchResultsUri } from '../../async/batch-results.js';
-import { asyncReportUris, writeAsyncReport } from '../../async/write-async-report.js';
 
 /**
  * State "Summarize async run": gathers every batch's results from S3 and writes the run's summary

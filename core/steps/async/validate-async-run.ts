@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { baseFrameworkOf, resolveServingImage } from '../../catalog/images.js';
+import { baseFrameworkOf, resolveServingImage } from '../../catalog/index.js';
 import {
   AsyncEndpointPhases,
   type AsyncEndpointPlan,
@@ -10,31 +10,35 @@ import {
   type BatchItem,
   type ValidateAsyncRunEvent,
   type ValidatedAsyncRun,
-} from '../../contracts/async-state.js';
-import { type InputIssue, InvalidRunInputError } from '../../contracts/errors.js';
-import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from '../../contracts/execution-limits.js';
-import { asyncHistoryIssue } from '../../planning/history-limit.js';
-import { type AsyncHistoryShape, pollRoundsWithin } from '../../planning/history-model.js';
-import { asyncBudgets } from '../../planning/optimization-limits.js';
-import { resourceName, runTags, VARIANT_NAME } from '../../contracts/names.js';
-import { RUN_INPUT_PREFIXES, runPrefixKey, s3Uri } from '../../contracts/object-uri.js';
+  type InputIssue,
+  InvalidRunInputError,
+  DEFAULT_POLL_SCHEDULE,
+  type PollSchedule,
+  resourceName,
+  runTags,
+  VARIANT_NAME,
+  RUN_INPUT_PREFIXES,
+  runPrefixKey,
+  s3Uri,
+  ASYNC_RUN_LIMITS,
+  type AsyncRunInput,
+} from '../../contracts/index.js';
 import {
+  asyncHistoryIssue,
+  type AsyncHistoryShape,
+  pollRoundsWithin,
+  asyncBudgets,
   capIssues,
   checkObjects,
   type ObjectReference,
   objectUriIssues,
-} from '../../planning/object-checks.js';
-import { asyncInputIssues } from '../../planning/input-rules.js';
-import { buildModelArchive } from '../../deployment/model-archive.js';
+  asyncInputIssues,
+  parseAsyncRunInput,
+} from '../../planning/index.js';
+import { buildModelArchive, modelEnvironment, ENDPOINT_DEADLINE_SECONDS } from '../../deployment/index.js';
 import { EndpointStatuses, type Logger, type ModelHost, type ObjectStore } from '../../ports/index.js';
-import { modelEnvironment } from '../../deployment/candidate-deployment.js';
-import { ENDPOINT_DEADLINE_SECONDS } from '../../deployment/endpoint-deployment.js';
-import { SCALE_IN_DEADLINE_SECONDS } from '../../async/endpoint-loop.js';
-import type { EndpointRoleReader, PolicySimulator } from '../../async/ports.js';
-import { estimateAsyncRun } from '../../async/async-estimate.js';
-import { checkReusedEndpointRole } from '../../async/reused-endpoint-role.js';
-import { ASYNC_RUN_LIMITS, type AsyncRunInput } from '../../contracts/async-run-input.js';
-import { parseAsyncRunInput } from '../../planning/async-run-input-check.js';
+import { SCALE_IN_DEADLINE_SECONDS, estimateAsyncRun, checkReusedEndpointRole } from '../../async/index.js';
+import type { EndpointRoleReader, PolicySimulator } from '../../async/index.js';
 
 /**
  * State "Validate async run": everything that can be refused is refused here, before anything is

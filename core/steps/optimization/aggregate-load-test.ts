@@ -1,11 +1,11 @@
-import { s3Uri } from '../../contracts/object-uri.js';
 import {
+  s3Uri,
   type AggregateLoadTestEvent,
   type CandidateOutcome,
   CandidateStatuses,
   type DeploymentState,
   type LoadRoundStart,
-} from '../../contracts/optimization-state.js';
+} from '../../contracts/index.js';
 import {
   aggregateWorkerResults,
   combineSegments,
@@ -21,7 +21,7 @@ import {
 } from '../../load-test/index.js';
 import type { Logger, ObjectStore } from '../../ports/index.js';
 import { loadTestResultKey, readWorkerResult, readWorkerSegments } from './load-test-results.js';
-import type { LoadRound } from '../../contracts/load-round.js';
+import type { LoadRound } from '../../contracts/index.js';
 
 export interface AggregateDeps {
   readonly store: ObjectStore;

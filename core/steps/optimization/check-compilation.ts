@@ -1,8 +1,11 @@
-import { nextPollSeconds } from '../../contracts/execution-limits.js';
-import { CompilationOutcomes, type CompilationState } from '../../contracts/optimization-state.js';
-import { redactText } from '../../contracts/redaction.js';
+import {
+  nextPollSeconds,
+  CompilationOutcomes,
+  type CompilationState,
+  redactText,
+} from '../../contracts/index.js';
 import { CompilationStatuses } from '../../ports/index.js';
-import type { CompilationDeps } from '../../deployment/compilation-job.js';
+import type { CompilationDeps } from '../../deployment/index.js';
 import { checkOptimization } from './check-optimization.js';
 
 /**

@@ -1,20 +1,20 @@
-import { EndpointFailedError } from '../../contracts/errors.js';
-import { nextPollSeconds } from '../../contracts/execution-limits.js';
-import { redactText } from '../../contracts/redaction.js';
 import {
+  EndpointFailedError,
+  nextPollSeconds,
+  redactText,
   CandidateStatuses,
   type CheckEndpointEvent,
   type DeploymentState,
   OptimizationStates,
   type RunPlan,
-} from '../../contracts/optimization-state.js';
+} from '../../contracts/index.js';
 import {
   type EndpointDescription,
   EndpointStatuses,
   type Logger,
   type ModelHost,
 } from '../../ports/index.js';
-import type { EndpointTimings } from '../../deployment/endpoint-deployment.js';
+import type { EndpointTimings } from '../../deployment/index.js';
 import { refuseRedrive } from './redrive.js';
 
 export interface CheckEndpointDeps extends EndpointTimings {

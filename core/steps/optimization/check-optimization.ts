@@ -1,8 +1,11 @@
-import { nextPollSeconds } from '../../contracts/execution-limits.js';
-import { CompilationOutcomes, type CompilationState } from '../../contracts/optimization-state.js';
-import { redactText } from '../../contracts/redaction.js';
+import {
+  nextPollSeconds,
+  CompilationOutcomes,
+  type CompilationState,
+  redactText,
+} from '../../contracts/index.js';
 import { OptimizationStatuses } from '../../ports/index.js';
-import { type CompilationDeps, requireOptimizer } from '../../deployment/compilation-job.js';
+import { type CompilationDeps, requireOptimizer } from '../../deployment/index.js';
 
 /**
  * "Check compilation job" for an optimization item: one DescribeOptimizationJob. As for Neo, a

@@ -1,10 +1,8 @@
-import { type CompletedWork, withCompletedWork } from '../../contracts/completed-work.js';
-import { describeError } from '../../contracts/errors.js';
-import type { CleanUpResult, CleanUpStepEvent } from '../../contracts/optimization-state.js';
-import { s3Uri } from '../../contracts/object-uri.js';
+import { type CompletedWork, withCompletedWork, describeError, s3Uri } from '../../contracts/index.js';
+import type { CleanUpResult, CleanUpStepEvent } from '../../contracts/index.js';
 import type { ObjectStore } from '../../ports/index.js';
 import { loadTestResultKey } from './load-test-results.js';
-import { type CleanUpDeps, cleanUpRun } from '../../deployment/run-clean-up.js';
+import { type CleanUpDeps, cleanUpRun } from '../../deployment/index.js';
 
 /**
  * States "Clean up run resources" (success), "Delete candidates not kept" and "Clean up after
@@ -19,7 +17,7 @@ import { type CleanUpDeps, cleanUpRun } from '../../deployment/run-clean-up.js';
  * state failed (a timeout included), and a Lambda writes the cause's JSON whole, where a Pass
  * state's `States.JsonToString` would have to nest the original cause.
  */
-export { cleanUpRun, type CleanUpDeps } from '../../deployment/run-clean-up.js';
+export { cleanUpRun, type CleanUpDeps } from '../../deployment/index.js';
 
 export interface CleanUpStepDeps extends CleanUpDeps {
   /** Finds the load-test results and the report stored before a failure. */

@@ -1,8 +1,8 @@
-import { ResourceBusyError } from '../../contracts/errors.js';
-import type { DeleteCandidateEvent, DeletedResources } from '../../contracts/optimization-state.js';
+import { ResourceBusyError } from '../../contracts/index.js';
+import type { DeleteCandidateEvent, DeletedResources } from '../../contracts/index.js';
 import { EndpointStatuses, type ModelHost } from '../../ports/index.js';
-import { BUSY_ENDPOINT_STATUSES } from '../../deployment/endpoint-deployment.js';
-import type { CleanUpDeps } from '../../deployment/run-clean-up.js';
+import { BUSY_ENDPOINT_STATUSES } from '../../deployment/index.js';
+import type { CleanUpDeps } from '../../deployment/index.js';
 
 /** Deletes an endpoint unless it is still changing, in which case the workflow retries later. */
 async function deleteEndpointWhenSettled(host: ModelHost, endpointName: string): Promise<boolean> {

@@ -3,11 +3,14 @@ import {
   type DeployCandidateEvent,
   type DeploymentState,
   OptimizationStates,
-} from '../../contracts/optimization-state.js';
+} from '../../contracts/index.js';
 import type { Logger, ModelHost } from '../../ports/index.js';
-import { candidateDeployment } from '../../deployment/candidate-deployment.js';
+import {
+  candidateDeployment,
+  ENDPOINT_DEADLINE_SECONDS,
+  type EndpointTimings,
+} from '../../deployment/index.js';
 import { refuseRedrive } from './redrive.js';
-import { ENDPOINT_DEADLINE_SECONDS, type EndpointTimings } from '../../deployment/endpoint-deployment.js';
 
 export interface DeployDeps extends EndpointTimings {
   readonly host: ModelHost;

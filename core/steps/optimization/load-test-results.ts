@@ -1,5 +1,5 @@
-import { s3Uri } from '../../contracts/object-uri.js';
-import type { RunPlan } from '../../contracts/optimization-state.js';
+import { s3Uri } from '../../contracts/index.js';
+import type { RunPlan } from '../../contracts/index.js';
 import type { WorkerResult } from '../../load-test/index.js';
 import type { ObjectStore } from '../../ports/index.js';
 

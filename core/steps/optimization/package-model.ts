@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { buildModelArchive, unpackModelArchive } from '../../deployment/model-archive.js';
-import type { PackagedModel, PackageModelEvent } from '../../contracts/optimization-state.js';
+import { buildModelArchive, unpackModelArchive } from '../../deployment/index.js';
+import type { PackagedModel, PackageModelEvent } from '../../contracts/index.js';
 import type { Logger, ObjectStore } from '../../ports/index.js';
 
 export interface PackageModelDeps {

@@ -1,6 +1,6 @@
-import { InvalidRunInputError } from '../../contracts/errors.js';
-import { s3Uri } from '../../contracts/object-uri.js';
 import {
+  InvalidRunInputError,
+  s3Uri,
   CandidateStatuses,
   type CandidateOutcome,
   type JudgeQualityEvent,
@@ -8,8 +8,6 @@ import {
   type QualityPassEvent,
   type RecordAnswersEvent,
   type RunPlan,
-} from '../../contracts/optimization-state.js';
-import {
   type PlannedQuality,
   type QualityVerdict,
   type QualityVerdictSummary,
@@ -21,7 +19,7 @@ import {
   VERDICT_MAX_NOTES,
   VERDICT_NOTE_CHARS,
   VERDICT_TEXT_CHARS,
-} from '../../contracts/quality.js';
+} from '../../contracts/index.js';
 import {
   type CandidateInput,
   cutText,

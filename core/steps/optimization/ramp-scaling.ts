@@ -2,10 +2,10 @@ import {
   type DeploymentState,
   OptimizationStates,
   type RampScalingEvent,
-} from '../../contracts/optimization-state.js';
+  VARIANT_NAME,
+} from '../../contracts/index.js';
 import type { Logger, RealtimeScalingApplier, ScalingRegistry } from '../../ports/index.js';
 import { refuseRedrive } from './redrive.js';
-import { VARIANT_NAME } from '../../contracts/names.js';
 
 /**
  * States "Apply ramp scaling policy" and "Deregister ramp scaling" (and "Deregister failed ramp

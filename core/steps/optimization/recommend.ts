@@ -1,9 +1,24 @@
-import type { QualityExample, QualityVerdict } from '../../contracts/quality.js';
-import { plannedQualityText } from '../../report/quality-text.js';
-import type { EndpointInstanceLimit } from '../../contracts/endpoint-limits.js';
-import type { RecommendEvent, RunSummary } from '../../contracts/optimization-state.js';
+import type {
+  QualityExample,
+  QualityVerdict,
+  EndpointInstanceLimit,
+  RecommendEvent,
+  RunSummary,
+} from '../../contracts/index.js';
+import {
+  plannedQualityText,
+  buildReport,
+  compareWithBaseline,
+  recordLastApproved,
+  type RegistryRun,
+  summaryComparisonOf,
+  withLocalFiles,
+  renderHtmlReport,
+  renderMarkdownReport,
+  readInstanceSpread,
+} from '../../report/index.js';
 import type { LoadTestResult } from '../../load-test/index.js';
-import { describeError } from '../../contracts/errors.js';
+import { describeError, VARIANT_NAME } from '../../contracts/index.js';
 import type {
   EndpointMetrics,
   EndpointMetricsReader,
@@ -11,22 +26,9 @@ import type {
   Logger,
   ObjectStore,
 } from '../../ports/index.js';
-import { buildReport } from '../../report/build-report.js';
-import {
-  compareWithBaseline,
-  recordLastApproved,
-  type RegistryRun,
-  summaryComparisonOf,
-} from '../../report/registry-baseline.js';
-import { withLocalFiles } from '../../report/local-files.js';
-import type { Report } from '../../report/report.js';
-import { renderHtmlReport } from '../../report/render-html.js';
-import { renderMarkdownReport } from '../../report/render-markdown.js';
-import type { InstanceSpread } from '../../serving/instance-spread.js';
-import { readInstanceSpread } from '../../report/read-instance-spread.js';
-import { proofDecision } from '../../serving/prove-target.js';
-import { rampDecision } from '../../serving/ramp-test.js';
-import { VARIANT_NAME } from '../../contracts/names.js';
+import type { Report } from '../../report/index.js';
+import type { InstanceSpread } from '../../serving/index.js';
+import { proofDecision, rampDecision } from '../../serving/index.js';
 
 export interface RecommendDeps {
   readonly store: ObjectStore;

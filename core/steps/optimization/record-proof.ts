@@ -1,5 +1,5 @@
-import { failureReasonOf } from '../../contracts/caught-error.js';
-import type { RecordProofEvent, ProofOutcome, ProofRequest } from '../../contracts/optimization-state.js';
+import { failureReasonOf, VARIANT_NAME } from '../../contracts/index.js';
+import type { RecordProofEvent, ProofOutcome, ProofRequest } from '../../contracts/index.js';
 import {
   aggregateWorkerResults,
   describeLateWorkers,
@@ -7,18 +7,16 @@ import {
   type LoadTestResult,
 } from '../../load-test/index.js';
 import type { InvocationsPerInstanceReader, Logger, ObjectStore } from '../../ports/index.js';
-import type { Report } from '../../report/report.js';
-import { readStoredReport, writeStoredReport } from '../../report/stored-report.js';
+import type { Report } from '../../report/index.js';
+import { readStoredReport, writeStoredReport, readInstanceSpread } from '../../report/index.js';
 import {
   correctedInstances,
   correctedRequest,
   judgeProof,
   type ServeTargetProof,
-} from '../../serving/prove-target.js';
-import type { InstanceSpread } from '../../serving/instance-spread.js';
-import { readInstanceSpread } from '../../report/read-instance-spread.js';
+} from '../../serving/index.js';
+import type { InstanceSpread } from '../../serving/index.js';
 import { readWorkerResult } from './load-test-results.js';
-import { VARIANT_NAME } from '../../contracts/names.js';
 
 export interface RecordProofDeps {
   readonly store: ObjectStore;

@@ -1,18 +1,24 @@
-import { failureReasonOf } from '../../contracts/caught-error.js';
-import { describeError, TransientServiceError } from '../../contracts/errors.js';
-import type { CandidateOutcome, RecordRampEvent } from '../../contracts/optimization-state.js';
-import { CandidateStatuses, type RampRequest, type RampVerdict } from '../../contracts/optimization-state.js';
+import {
+  failureReasonOf,
+  describeError,
+  TransientServiceError,
+  CandidateStatuses,
+  type RampRequest,
+  type RampVerdict,
+} from '../../contracts/index.js';
+import type { CandidateOutcome, RecordRampEvent } from '../../contracts/index.js';
 import type { LoadTestResult } from '../../load-test/index.js';
 import type { EndpointInstanceSeriesReader, Logger, ObjectStore } from '../../ports/index.js';
-import type { Report } from '../../report/report.js';
-import { readStoredReport, writeStoredReport } from '../../report/stored-report.js';
+import type { Report } from '../../report/index.js';
+import { readStoredReport, writeStoredReport } from '../../report/index.js';
 import {
   brokenTimeText,
   type InstanceCountPoint,
   type RampOutcome,
   rampOutcome,
-} from '../../serving/ramp.js';
-import { retestRequest, type ServeTargetRamp } from '../../serving/ramp-test.js';
+  retestRequest,
+  type ServeTargetRamp,
+} from '../../serving/index.js';
 
 export interface RecordRampDeps {
   readonly store: ObjectStore;

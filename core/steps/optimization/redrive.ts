@@ -1,5 +1,5 @@
-import { RunRedrivenError } from '../../contracts/errors.js';
-import type { RedriveAware } from '../../contracts/optimization-state.js';
+import { RunRedrivenError } from '../../contracts/index.js';
+import type { RedriveAware } from '../../contracts/index.js';
 
 /**
  * What a redrive of an optimization run means: nothing to resume, start a new run.

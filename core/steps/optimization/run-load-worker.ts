@@ -1,10 +1,10 @@
-import { InvalidRunInputError } from '../../contracts/errors.js';
 import {
+  InvalidRunInputError,
   OptimizationStates,
   type PlannedPayload,
   type RunLoadWorkerEvent,
   type WorkerOutcome,
-} from '../../contracts/optimization-state.js';
+} from '../../contracts/index.js';
 import {
   awsSegmentSeconds,
   type Clock,
@@ -15,12 +15,12 @@ import {
   roundPlan,
   runLoadTest,
   type WeightedRequest,
+  preparePromptSet,
 } from '../../load-test/index.js';
-import { preparePromptSet } from '../../load-test/prompts/prompt-set.js';
 import type { Logger, ObjectStore, StreamTransportFactory, TransportFactory } from '../../ports/index.js';
 import { readWorkerSegments, roundResultUri, workerResultUri } from './load-test-results.js';
 import { refuseRedrive } from './redrive.js';
-import type { PlannedPromptSet } from '../../contracts/prompt-set.js';
+import type { PlannedPromptSet } from '../../contracts/index.js';
 
 export interface RunLoadWorkerDeps {
   readonly store: ObjectStore;

@@ -1,14 +1,11 @@
-import { takesInputDataType } from '../../catalog/neo-support.js';
-import { CompilationFailedError } from '../../contracts/errors.js';
+import { takesInputDataType } from '../../catalog/index.js';
 import {
+  CompilationFailedError,
   CompilationOutcomes,
   type CompilationState,
   type StartCompilationEvent,
-} from '../../contracts/optimization-state.js';
-import {
-  COMPILATION_DEADLINE_MARGIN_SECONDS,
-  type CompilationDeps,
-} from '../../deployment/compilation-job.js';
+} from '../../contracts/index.js';
+import { COMPILATION_DEADLINE_MARGIN_SECONDS, type CompilationDeps } from '../../deployment/index.js';
 import { startOptimization } from './start-optimization.js';
 
 /**

@@ -1,15 +1,15 @@
-import { CompilationFailedError } from '../../contracts/errors.js';
 import {
+  CompilationFailedError,
   CompilationOutcomes,
   type CompilationState,
   type PlannedOptimization,
   type StartCompilationEvent,
-} from '../../contracts/optimization-state.js';
+} from '../../contracts/index.js';
 import {
   COMPILATION_DEADLINE_MARGIN_SECONDS,
   type CompilationDeps,
   requireOptimizer,
-} from '../../deployment/compilation-job.js';
+} from '../../deployment/index.js';
 
 /**
  * "Start compilation job" for an optimization item of the compile Map: CreateOptimizationJob

@@ -1,15 +1,15 @@
-import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from '../../contracts/execution-limits.js';
-import type { RunPlan, ValidateAndPlanEvent } from '../../contracts/optimization-state.js';
-import type { RunInput } from '../../contracts/run-input.js';
+import { DEFAULT_POLL_SCHEDULE, type PollSchedule } from '../../contracts/index.js';
+import type { RunPlan, ValidateAndPlanEvent, RunInput } from '../../contracts/index.js';
 import { awsSegmentSeconds } from '../../load-test/index.js';
-import { expandCandidates, planCandidates } from '../../planning/candidates.js';
-import { plannedQuality } from '../../planning/quality-plan.js';
-import { parseRunInput } from '../../planning/run-input-check.js';
-import { loadGeneratorUsd } from '../../planning/estimates.js';
-import { candidatesInFlightWithin, checkInstanceQuotas } from '../../planning/instance-quotas.js';
-import { loadPlanThatFits } from '../../planning/load-plan-rounds.js';
-import type { OptimizationLimitSettings } from '../../planning/optimization-limits.js';
 import {
+  expandCandidates,
+  planCandidates,
+  plannedQuality,
+  parseRunInput,
+  loadGeneratorUsd,
+  candidatesInFlightWithin,
+  checkInstanceQuotas,
+  loadPlanThatFits,
   checkCandidatePrices,
   checkCost,
   checkExecutionLimits,
@@ -17,21 +17,26 @@ import {
   checkModelFit,
   checkRunId,
   checkShortlist,
-} from '../../planning/plan-checks.js';
-import { planWarnings } from '../../planning/plan-warnings.js';
-import { checkRunObjects, checkStreamPayloads, plannedPromptSet } from '../../planning/run-objects.js';
-import {
+  planWarnings,
+  checkRunObjects,
+  checkStreamPayloads,
+  plannedPromptSet,
   planCompilations,
   type PlanParts,
   planWithinLimits,
   withFiguresOfCheckedPlan,
-} from '../../planning/run-plan.js';
-import { provePlanOf, rampTestPlanOf } from '../../planning/serving-phases.js';
-import { type MarketReaders, readMarket } from '../../planning/market-reads.js';
+  provePlanOf,
+  rampTestPlanOf,
+  type MarketReaders,
+  readMarket,
+} from '../../planning/index.js';
+import type { OptimizationLimitSettings } from '../../planning/index.js';
 import type { InstanceQuotaReader, Logger, ObjectStore } from '../../ports/index.js';
-import { COMPILATION_DEADLINE_MARGIN_SECONDS } from '../../deployment/compilation-job.js';
-import { ENDPOINT_DEADLINE_SECONDS } from '../../deployment/endpoint-deployment.js';
-import { ESTIMATE_ASSUMPTIONS } from '../../deployment/estimate-assumptions.js';
+import {
+  COMPILATION_DEADLINE_MARGIN_SECONDS,
+  ENDPOINT_DEADLINE_SECONDS,
+  ESTIMATE_ASSUMPTIONS,
+} from '../../deployment/index.js';
 
 /** Shared with the async planner (core/shared/estimate-assumptions.ts), which is no step module. */
 export { ESTIMATE_ASSUMPTIONS };

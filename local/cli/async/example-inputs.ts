@@ -10,9 +10,12 @@
  *   `max_new_tokens`, so the inputs' answers differ in length as real prompts' do.
  */
 import type { ObjectStore } from '../../../core/ports/index.js';
-import { buildModelArchive } from '../../../core/deployment/model-archive.js';
-import { EXAMPLE_MODEL_SAMPLE_SIZE, generateExampleModel } from '../../example-model/example-model.js';
-import { generateGenerativeModel } from '../../example-model/generative-model.js';
+import { buildModelArchive } from '../../../core/deployment/index.js';
+import {
+  EXAMPLE_MODEL_SAMPLE_SIZE,
+  generateExampleModel,
+  generateGenerativeModel,
+} from '../../example-model/index.js';
 import { LOCAL_ARTIFACTS_BUCKET } from '../../environment/index.js';
 
 export const EXAMPLE_ARCHIVE_URI = `s3://${LOCAL_ARTIFACTS_BUCKET}/models/example-cnn/model.tar.gz`;

@@ -1,8 +1,7 @@
 /** What local mode adds to, and refuses in, an async run input before it runs. */
-import type { InputIssue } from '../../../core/contracts/errors.js';
-import { describeGiven } from '../../../core/contracts/validation.js';
+import type { InputIssue } from '../../../core/contracts/index.js';
+import { describeGiven, isRecord } from '../../../core/contracts/index.js';
 import { onnxOnlyIssues, withLocalImage } from '../local-input.js';
-import { isRecord } from '../../../core/contracts/records.js';
 
 /** Local mode serves every model with the project model server: without an image, use it. */
 export function withAsyncLocalDefaults(input: unknown): unknown {

@@ -10,13 +10,15 @@ import {
   type AsyncRunSummary,
   type ItemResult,
   type NoInputCompletedCause,
-} from '../../../core/contracts/async-state.js';
+  ErrorNames,
+  type InputIssue,
+  InvalidRunInputError,
+  recordOf,
+} from '../../../core/contracts/index.js';
 import { checkAsyncRunObjects } from '../../../core/steps/async/validate-async-run.js';
-import { ErrorNames, type InputIssue, InvalidRunInputError } from '../../../core/contracts/errors.js';
-import { recordOf } from '../../../core/contracts/records.js';
 import { displayPath, withLocalFiles } from '../shared.js';
 import { type CliIo, type CliRunOutcome, runWorkflowCli, type WorkflowCli } from '../workflow-cli.js';
-import type { FileObjectStore } from '../../platform/file-object-store.js';
+import type { FileObjectStore } from '../../platform/index.js';
 import {
   createLocalAsyncEnvironment,
   LOCAL_ARTIFACTS_BUCKET,
@@ -27,10 +29,10 @@ import {
 import { seedAsyncExampleObjects } from './example-inputs.js';
 import { asyncLocalModeIssues, withAsyncLocalDefaults } from './local-input.js';
 import type { JsonValue } from '../../runner/index.js';
-import { formatAsyncPlan } from '../../../core/report/async-plan-summary.js';
+import { formatAsyncPlan } from '../../../core/report/index.js';
 import { AsyncProgressReporter } from './progress.js';
 import { formatAsyncSummary } from './summary.js';
-import { parseAsyncRunInput } from '../../../core/planning/async-run-input-check.js';
+import { parseAsyncRunInput } from '../../../core/planning/index.js';
 
 export const ASYNC_USAGE = `Usage: npm run start:async -- [--input FILE] [options]
        npx tsx local/async-cli.ts --input FILE [options]

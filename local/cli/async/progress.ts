@@ -5,9 +5,9 @@
  * is redrawn in place; piped, it is printed when it changes, at most once a second.
  */
 import type { ScalingActivity } from '../../../core/ports/index.js';
-import { AsyncInferenceStates } from '../../../core/contracts/async-state.js';
+import { AsyncInferenceStates } from '../../../core/contracts/index.js';
 import { field, type ProgressOutput, ProgressLines, text } from '../progress.js';
-import type { AsyncEndpointSnapshot } from '../../platform/async-endpoint.js';
+import type { AsyncEndpointSnapshot } from '../../platform/index.js';
 
 export interface AsyncProgressOptions {
   readonly output: ProgressOutput;

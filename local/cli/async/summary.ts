@@ -3,7 +3,7 @@
  * result or reason), the drain rate, the benchmark figures (scale-out delay from zero, time in
  * backlog) and where the summary files are.
  */
-import type { AsyncRunSummary, Distribution, ItemResult } from '../../../core/contracts/async-state.js';
+import type { AsyncRunSummary, Distribution, ItemResult } from '../../../core/contracts/index.js';
 import { table } from '../shared.js';
 
 export interface AsyncSummaryInput {

@@ -17,7 +17,7 @@
  * `stream` flag, not a different route. Unknown fields are ignored, as those servers ignore
  * parameters they do not use.
  */
-import type { InputIssue } from '../../../core/contracts/errors.js';
+import type { InputIssue } from '../../../core/contracts/index.js';
 
 export type GenerationApi = 'chat' | 'generate';
 

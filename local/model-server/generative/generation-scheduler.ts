@@ -12,14 +12,14 @@
  * tokens and reads new requests while the next step runs. One decoding loop per server: the
  * vision server's `workers` setting does not apply (docs/generative.md).
  */
-import { seededRandom } from '../../../core/contracts/seeded-random.js';
+import { seededRandom } from '../../../core/contracts/index.js';
 import {
   encodePrompt,
   EOS_TOKEN_ID,
   GENERATIVE_VOCABULARY_SIZE,
   isSpecialToken,
   tokenText,
-} from '../../example-model/generative-vocabulary.js';
+} from '../../example-model/index.js';
 import { ModelExecutionError, QueueFullError, RequestTimeoutError, ServerClosingError } from '../errors.js';
 import type { GenerationRequest } from './generation-request.js';
 import type { StepOutput, StepRunner } from './step-runner.js';

@@ -1,7 +1,6 @@
 import type { InferenceSession } from 'onnxruntime-node';
 
-import { GENERATIVE_MODEL_SIGNATURE } from '../../example-model/generative-model.js';
-import { GENERATIVE_VOCABULARY_SIZE } from '../../example-model/generative-vocabulary.js';
+import { GENERATIVE_MODEL_SIGNATURE, GENERATIVE_VOCABULARY_SIZE } from '../../example-model/index.js';
 import { UnsupportedModelError } from '../errors.js';
 
 /**

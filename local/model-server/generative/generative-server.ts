@@ -15,9 +15,8 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { InputIssue } from '../../../core/contracts/errors.js';
-import { GENERATIVE_MODEL_SIGNATURE } from '../../example-model/generative-model.js';
-import { onnx } from '../../example-model/onnx-builder.js';
+import type { InputIssue } from '../../../core/contracts/index.js';
+import { GENERATIVE_MODEL_SIGNATURE, onnx } from '../../example-model/index.js';
 import {
   InvalidServerConfigError,
   ModelExecutionError,

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
-import { GENERATIVE_MODEL_SIGNATURE } from '../../example-model/generative-model.js';
+import { GENERATIVE_MODEL_SIGNATURE } from '../../example-model/index.js';
 import { sessionOptionsOf } from '../session-options.js';
 import { describeGenerativeModel } from './generative-model-check.js';
 import type { StepReply, StepRequest, StepWorkerSetup } from './step-protocol.js';
