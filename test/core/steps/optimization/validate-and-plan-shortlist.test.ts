@@ -88,7 +88,7 @@ describe('validateAndPlan: a shortlist', () => {
       lines.some((line) =>
         line.startsWith('  Shortlisted by the planner (kinds cpu, at most 2): cheapest per hour'),
       ),
-      lines.includes('  left out c5, m5: dearer than the 2 types chosen'),
+      lines.includes('  left out c5, c7i, m5: dearer than the 2 types chosen'),
       lines.includes(
         '  left out t2: burstable: under a sustained load it runs at its CPU-credit baseline, not at its size',
       ),
