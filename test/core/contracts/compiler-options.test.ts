@@ -4,9 +4,9 @@ import {
   compilerOptionsParameter,
   parseCompilerOptions,
 } from '../../../core/contracts/compiler-options.js';
-import { InvalidRunInputError } from '../../../core/contracts/errors.js';
 import { runInputSchema } from '../../../core/contracts/run-input.js';
 import { parseOrThrow } from '../../../core/contracts/validation.js';
+import { issuesOf } from './support/run-input-issues.js';
 
 /** The example CNN compiled for two Neuron targets, each with its own precision flags. */
 function input(compilerOptions: Record<string, string>, targets = ['ml_inf1', 'ml_inf2']): unknown {
@@ -27,16 +27,6 @@ function input(compilerOptions: Record<string, string>, targets = ['ml_inf1', 'm
     loadPlan: { steps: [1] },
     sla: { p95LatencyMs: 100 },
   };
-}
-
-function issuesOf(document: unknown): InvalidRunInputError['issues'] {
-  try {
-    parseOrThrow(runInputSchema, document);
-  } catch (error) {
-    if (error instanceof InvalidRunInputError) return error.issues;
-    throw error;
-  }
-  throw new Error('expected the input to be refused');
 }
 
 describe('parseCompilerOptions', () => {
@@ -148,7 +138,9 @@ describe('run input: compilation.compilerOptions', () => {
 
   it('fails when a target with flags is not in compilation.targets', () => {
     // Act
-    const issues = issuesOf(input({ ml_inf2: '--auto-cast all' }, ['ml_inf1']));
+    const issues = issuesOf(() =>
+      parseOrThrow(runInputSchema, input({ ml_inf2: '--auto-cast all' }, ['ml_inf1'])),
+    );
 
     // Assert
     expect(issues).toContainEqual({
@@ -160,7 +152,9 @@ describe('run input: compilation.compilerOptions', () => {
 
   it('fails when the flags are not the Neuron compiler’s, naming the field and the flags it reads', () => {
     // Act
-    const issues = issuesOf(input({ ml_inf2: '--auto-cast all --auto-cast-type int4' }));
+    const issues = issuesOf(() =>
+      parseOrThrow(runInputSchema, input({ ml_inf2: '--auto-cast all --auto-cast-type int4' })),
+    );
 
     // Assert
     expect(issues).toEqual([
