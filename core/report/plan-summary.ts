@@ -17,16 +17,6 @@ import {
 import { slaBoundsText } from './sla-text.js';
 import { textTable as table } from './text-table.js';
 
-/**
- * The warning a price source calls for when its prices are older than PRICE_AGE_WARNING_DAYS
- * (derived, not stored: the plan travels in every state).
- */
-export function priceAgeWarning(prices: PlannedPriceSource): string | undefined {
-  return prices.ageDays > PRICE_AGE_WARNING_DAYS
-    ? `prices of ${prices.asOf}, ${prices.ageDays} days old (more than ${PRICE_AGE_WARNING_DAYS}): they may have changed; give current ones in pricing.usdPerHour`
-    : undefined;
-}
-
 /** ` (then 4, 8, 16 while every step meets the SLA)`: the extension steps, counted in the time. */
 function extensionNote(plan: LoadPlan): string {
   const extra = scheduledLoads(plan).slice(plan.steps.length);

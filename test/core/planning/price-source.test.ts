@@ -2,7 +2,6 @@ import { describe, expect, it } from '@jest/globals';
 import type { HostingPriceList } from '../../../core/catalog/market.js';
 import { PRICE_TABLE_SOURCE } from '../../../core/contracts/price-source.js';
 import { TransientServiceError } from '../../../core/contracts/errors.js';
-import { priceAgeWarning } from '../../../core/report/plan-summary.js';
 import { priceCacheUri, readPriceBook } from '../../../core/planning/price-source.js';
 import { MemoryObjectStore, silentLogger } from '../../support/memory-object-store.js';
 
@@ -50,9 +49,6 @@ describe('readPriceBook', () => {
       asOf: '2025-10-01',
     });
     expect(book.warnings).toEqual([]);
-    expect(priceAgeWarning(book.summary)).toBe(
-      'prices of 2025-10-01, 423 days old (more than 180): they may have changed; give current ones in pricing.usdPerHour',
-    );
   });
 
   it("names the run's region in a plan made offline for another region, whose rows stand in from us-east-1", async () => {
@@ -92,7 +88,6 @@ describe('readPriceBook', () => {
       asOf: '2026-11-28',
       ageDays: 0,
     });
-    expect(priceAgeWarning(book.summary)).toBeUndefined();
   });
 
   it('prices on AWS from the Price List for the run’s region, and the table for a type it does not price', async () => {
