@@ -16,30 +16,8 @@ import type { Quantization } from '../../../core/contracts/quantization.js';
 import { judgeClassifiers, judgeTensors, type TensorAnswer } from '../../../core/quality/index.js';
 import { compileModel } from '../../../local/compiler/compile-model.js';
 import { activationParameters } from '../../../local/compiler/quantize.js';
-import { EXAMPLE_MODEL_SAMPLE_SIZE, writeExampleModel } from '../../../local/example-model/example-model.js';
-import { runModel, sampleInput } from '../model-server/run-model.js';
-
-const PAYLOADS = 8;
-const CLASSES = 10;
-/** The tolerance examples/local-quality.json states: |candidate − reference| ≤ 0.05 + 1% × |reference|. */
-const TOLERANCE = { kind: 'tensor', maxAbsoluteDifference: 0.05, maxRelativeDifference: 0.01 } as const;
-
-/** One input per payload, each a different wave in [-1, 1], as rows of one batch. */
-function payloadSet(): Float32Array {
-  const set = new Float32Array(PAYLOADS * EXAMPLE_MODEL_SAMPLE_SIZE);
-  for (let index = 0; index < PAYLOADS; index += 1) {
-    set.set(sampleInput(1, EXAMPLE_MODEL_SAMPLE_SIZE, index), index * EXAMPLE_MODEL_SAMPLE_SIZE);
-  }
-  return set;
-}
-
-async function answersOf(modelPath: string): Promise<TensorAnswer[]> {
-  const { output } = await runModel(modelPath, payloadSet(), PAYLOADS);
-  return Array.from({ length: PAYLOADS }, (_, row) => ({
-    shape: [1, CLASSES],
-    values: Float64Array.from(output.subarray(row * CLASSES, (row + 1) * CLASSES)),
-  }));
-}
+import { writeExampleModel } from '../../../local/example-model/example-model.js';
+import { answersOf, judgedPair, TOLERANCE } from './support/example-answers.js';
 
 async function operatorsOf(modelPath: string): Promise<Set<string>> {
   const model = onnxProto.onnx.ModelProto.decode(await readFile(modelPath));
@@ -52,16 +30,7 @@ describe('compileModel with int8 quantization', () => {
   let reference: TensorAnswer[];
 
   function judged(candidate: readonly TensorAnswer[]) {
-    return {
-      candidateId: 'c5-int8',
-      referenceId: 'uncompiled',
-      reference: {
-        outcome: 'answered' as const,
-        inputs: reference.map((answer, index) => ({ inputId: `payload-${index}`, answers: [answer] })),
-      },
-      candidate: candidate.map((answer, index) => ({ inputId: `payload-${index}`, answer })),
-      quality: { worstExamples: 3 },
-    };
+    return judgedPair(reference, candidate, 'c5-int8');
   }
 
   beforeAll(async () => {
