@@ -6,27 +6,15 @@ import {
 } from '../../../core/contracts/compiler-options.js';
 import { runInputSchema } from '../../../core/contracts/run-input.js';
 import { parseOrThrow } from '../../../core/contracts/validation.js';
-import { issuesOf } from './support/run-input-issues.js';
+import { compiledCnnRunInput, issuesOf } from './support/run-input-issues.js';
 
 /** The example CNN compiled for two Neuron targets, each with its own precision flags. */
 function input(compilerOptions: Record<string, string>, targets = ['ml_inf1', 'ml_inf2']): unknown {
-  return {
-    model: {
-      artifactUri: 's3://user-models/cnn/model.onnx',
-      framework: 'onnx',
-      frameworkVersion: '1.7.0',
-      inputShape: { input: [1, 3, 32, 32] },
-    },
-    payload: { uri: 's3://user-models/cnn/payload.bin', contentType: 'application/octet-stream' },
-    compilation: { targets, compilerOptions },
-    candidates: [
-      { id: 'c5', instanceType: 'ml.c5.large' },
-      { id: 'inf1', instanceType: 'ml.inf1.xlarge', compiledFor: 'ml_inf1' },
-      { id: 'inf2', instanceType: 'ml.inf2.xlarge', compiledFor: 'ml_inf2' },
-    ],
-    loadPlan: { steps: [1] },
-    sla: { p95LatencyMs: 100 },
-  };
+  return compiledCnnRunInput({ targets, compilerOptions }, [
+    { id: 'c5', instanceType: 'ml.c5.large' },
+    { id: 'inf1', instanceType: 'ml.inf1.xlarge', compiledFor: 'ml_inf1' },
+    { id: 'inf2', instanceType: 'ml.inf2.xlarge', compiledFor: 'ml_inf2' },
+  ]);
 }
 
 describe('parseCompilerOptions', () => {

@@ -1,26 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { runInputSchema } from '../../../core/contracts/run-input.js';
 import { parseOrThrow } from '../../../core/contracts/validation.js';
-import { issuesOf } from './support/run-input-issues.js';
+import { compiledCnnRunInput, issuesOf } from './support/run-input-issues.js';
 
 /** The example CNN compiled for a CPU target with an int8 quantization. */
 function input(quantization: Record<string, unknown>, targets = ['ml_c5', 'ml_inf2']): unknown {
-  return {
-    model: {
-      artifactUri: 's3://user-models/cnn/model.onnx',
-      framework: 'onnx',
-      frameworkVersion: '1.7.0',
-      inputShape: { input: [1, 3, 32, 32] },
-    },
-    payload: { uri: 's3://user-models/cnn/payload.bin', contentType: 'application/octet-stream' },
-    compilation: { targets, quantization },
-    candidates: [
-      { id: 'c5', instanceType: 'ml.c5.large' },
-      { id: 'c5-int8', instanceType: 'ml.c5.large', compiledFor: 'ml_c5' },
-    ],
-    loadPlan: { steps: [1] },
-    sla: { p95LatencyMs: 100 },
-  };
+  return compiledCnnRunInput({ targets, quantization }, [
+    { id: 'c5', instanceType: 'ml.c5.large' },
+    { id: 'c5-int8', instanceType: 'ml.c5.large', compiledFor: 'ml_c5' },
+  ]);
 }
 
 describe('run input: compilation.quantization', () => {

@@ -12,6 +12,26 @@ export function minimalRunInput(overrides: Record<string, unknown> = {}): Record
   };
 }
 
+/** The example CNN (ONNX, one 3×32×32 input) compiled as `compilation` says, served by `candidates`. */
+export function compiledCnnRunInput(
+  compilation: Record<string, unknown>,
+  candidates: readonly Record<string, unknown>[],
+): Record<string, unknown> {
+  return {
+    model: {
+      artifactUri: 's3://user-models/cnn/model.onnx',
+      framework: 'onnx',
+      frameworkVersion: '1.7.0',
+      inputShape: { input: [1, 3, 32, 32] },
+    },
+    payload: { uri: 's3://user-models/cnn/payload.bin', contentType: 'application/octet-stream' },
+    compilation,
+    candidates,
+    loadPlan: { steps: [1] },
+    sla: { p95LatencyMs: 100 },
+  };
+}
+
 /** The issues an input check refuses with, or none when `parse` accepts. */
 export function issuesOf(parse: () => unknown): readonly InputIssue[] {
   try {
