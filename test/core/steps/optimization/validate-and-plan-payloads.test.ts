@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { InvalidRunInputError } from '../../../../core/contracts/errors.js';
+import type { InvalidRunInputError } from '../../../../core/contracts/errors.js';
 import { stateSizeIssue } from '../../../../core/planning/state-size.js';
 import {
   validateAndPlan,
   type ValidateAndPlanDeps,
 } from '../../../../core/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
+import { planRefusal } from './support/plan-refusal.js';
 
 const MODEL_URI = 's3://user-models/cnn/model.onnx';
 const SMALL = 's3://user-models/cnn/small.json';
@@ -34,12 +35,8 @@ function deps(
   return { store, artifactsBucket: 'mso-artifacts', allowFileUris: false, logger: silentLogger };
 }
 
-async function planError(document: unknown, dependencies = deps()): Promise<InvalidRunInputError> {
-  const error = await validateAndPlan({ runId: 'run-1', input: document }, dependencies).catch(
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(InvalidRunInputError);
-  return error as InvalidRunInputError;
+function planError(input: unknown, dependencies = deps()): Promise<InvalidRunInputError> {
+  return planRefusal(input, dependencies);
 }
 
 describe('validateAndPlan: payload mixes', () => {

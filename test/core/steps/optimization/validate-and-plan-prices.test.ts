@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { HostingPriceList } from '../../../../core/catalog/market.js';
-import { InvalidRunInputError } from '../../../../core/contracts/errors.js';
 import {
   validateAndPlan,
   type ValidateAndPlanDeps,
 } from '../../../../core/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
+import { planRefusal } from './support/plan-refusal.js';
 
 const MODEL_URI = 's3://user-models/cnn/model.onnx';
 const PAYLOAD_URI = 's3://user-models/cnn/payload.json';
@@ -47,21 +47,10 @@ function priceList(prices: Readonly<Record<string, number>>): HostingPriceList {
   return { hostingPrices: () => Promise.resolve(prices) };
 }
 
-async function planError(
-  document: unknown,
-  dependencies: ValidateAndPlanDeps,
-): Promise<InvalidRunInputError> {
-  const error = await validateAndPlan({ runId: 'run-1', input: document }, dependencies).catch(
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(InvalidRunInputError);
-  return error as InvalidRunInputError;
-}
-
 describe('validateAndPlan: candidate prices', () => {
   it('fails when a type has no price in the input, no live price and no recorded row, naming field, type and what to do', async () => {
     // Act
-    const error = await planError(input(), deps());
+    const error = await planRefusal(input(), deps());
 
     // Assert
     expect(error.issues).toEqual([
@@ -79,7 +68,7 @@ describe('validateAndPlan: candidate prices', () => {
 
   it('fails when a plan made offline for a region has no price for a type, naming the region', async () => {
     // Act
-    const error = await planError(input(), deps({ servingRegion: 'eu-west-1', readObjects: false }));
+    const error = await planRefusal(input(), deps({ servingRegion: 'eu-west-1', readObjects: false }));
 
     // Assert
     expect(error.issues.map((issue) => issue.expected)).toEqual([
@@ -91,7 +80,7 @@ describe('validateAndPlan: candidate prices', () => {
 
   it('fails when the live read does not price a type either, without suggesting a live read', async () => {
     // Act
-    const error = await planError(
+    const error = await planRefusal(
       input(),
       deps({ servingRegion: 'eu-west-1', market: { prices: priceList({ 'ml.c5.xlarge': 0.23 }) } }),
     );

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { InvalidRunInputError } from '../../../../core/contracts/errors.js';
 import {
   validateAndPlan,
   type ValidateAndPlanDeps,
 } from '../../../../core/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
+import { planRefusal } from './support/plan-refusal.js';
 
 const MODEL_URI = 's3://user-models/llm/model.onnx';
 const PROMPTS = 's3://user-models/llm/prompts.jsonl';
@@ -34,17 +34,6 @@ function deps(
   store = new MemoryObjectStore().seed(MODEL_URI, 'weights').seed(PROMPTS, FILE),
 ): ValidateAndPlanDeps {
   return { store, artifactsBucket: 'mso-artifacts', allowFileUris: false, logger: silentLogger };
-}
-
-async function planError(
-  document: unknown,
-  dependencies: ValidateAndPlanDeps,
-): Promise<InvalidRunInputError> {
-  const error = await validateAndPlan({ runId: 'run-1', input: document }, dependencies).catch(
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(InvalidRunInputError);
-  return error as InvalidRunInputError;
 }
 
 describe('validateAndPlan: prompt sets', () => {
@@ -96,7 +85,7 @@ describe('validateAndPlan: prompt sets', () => {
       .seed(PROMPTS, '{"prompt": "hi"}\n{"input": "hello"}\n');
 
     // Act
-    const error = await planError(input(), deps(store));
+    const error = await planRefusal(input(), deps(store));
 
     // Assert
     expect(error.message).toBe(
@@ -111,7 +100,7 @@ describe('validateAndPlan: prompt sets', () => {
     const store = new MemoryObjectStore().seed(MODEL_URI, 'weights');
 
     // Act
-    const error = await planError(input(), deps(store));
+    const error = await planRefusal(input(), deps(store));
 
     // Assert
     expect(error.issues).toEqual([
@@ -134,7 +123,7 @@ describe('validateAndPlan: prompt sets', () => {
     };
 
     // Act
-    const error = await planError(input(), deps(store));
+    const error = await planRefusal(input(), deps(store));
 
     // Assert
     expect(error.issues).toEqual([

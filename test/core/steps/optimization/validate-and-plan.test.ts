@@ -14,6 +14,7 @@ import {
   type ValidateAndPlanDeps,
 } from '../../../../core/steps/optimization/validate-and-plan.js';
 import { MemoryObjectStore, silentLogger } from '../../../support/memory-object-store.js';
+import { planRefusal } from './support/plan-refusal.js';
 
 const MODEL_URI = 's3://user-models/resnet/model.pt';
 const PAYLOAD_URI = 's3://user-models/resnet/payload.json';
@@ -45,10 +46,8 @@ function deps(
   return { store, artifactsBucket: 'mso-artifacts', allowFileUris: false, logger: silentLogger };
 }
 
-async function planError(input: unknown, dependencies = deps()): Promise<InvalidRunInputError> {
-  const error = await validateAndPlan({ runId: 'run-1', input }, dependencies).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(InvalidRunInputError);
-  return error as InvalidRunInputError;
+function planError(input: unknown, dependencies = deps()): Promise<InvalidRunInputError> {
+  return planRefusal(input, dependencies);
 }
 
 describe('validateAndPlan: bounds checked before any walk', () => {
